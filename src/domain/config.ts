@@ -1,0 +1,99 @@
+// Docket's settings: defaults, validation, and the merge rule between user and project config.
+// A project config may narrow but never widen what reaches the model or what workers may do (DESIGN §3).
+
+export interface DocketConfig {
+  /** Fleet cap over live workers; 0 disables. */
+  maxActive: number;
+  /** Minutes after dispatch before an obligation is due. */
+  obligationDueMinutes: number;
+  /** Kind used by Use → Implement. */
+  implementKind: string;
+  worker: {
+    defaultKind?: string;
+    parentSeedPolicy?: "fresh" | "full";
+    /** Names of variables copied from the caller's environment into every worker (user config only). */
+    passEnv: string[];
+    pruneAfterHours: number;
+  };
+  pi: {
+    /** Extra arguments for every pi worker (user config or DOCKET_PI_ARGS only). */
+    extraArgs: string[];
+  };
+  tmux: { session: string };
+}
+
+export const DEFAULT_CONFIG: DocketConfig = {
+  maxActive: 8,
+  obligationDueMinutes: 60,
+  implementKind: "implementer",
+  worker: { passEnv: [], pruneAfterHours: 24 },
+  pi: { extraArgs: [] },
+  tmux: { session: "docket-workers" },
+};
+
+export interface ConfigResult {
+  config: DocketConfig;
+  warnings: string[];
+}
+
+type Raw = Record<string, unknown>;
+
+const isObj = (v: unknown): v is Raw => typeof v === "object" && v !== null && !Array.isArray(v);
+const strList = (v: unknown): string[] | undefined => (Array.isArray(v) && v.every((x) => typeof x === "string") ? (v as string[]) : undefined);
+
+/**
+ * Merges defaults ← user ← project. Keys that widen authority (pi.extraArgs, worker.passEnv) are read from
+ * the user file only; a project may lower maxActive but not raise it. Unknown or malformed keys become warnings.
+ */
+export function resolveConfig(user: unknown, project: unknown): ConfigResult {
+  const warnings: string[] = [];
+  const config: DocketConfig = structuredClone(DEFAULT_CONFIG);
+  apply(config, user, "user", warnings, true);
+  apply(config, project, "project", warnings, false);
+  return { config, warnings };
+}
+
+function apply(config: DocketConfig, raw: unknown, source: string, warnings: string[], trusted: boolean): void {
+  if (raw === undefined || raw === null) return;
+  if (!isObj(raw)) {
+    warnings.push(`${source} config is not a JSON object; ignored`);
+    return;
+  }
+  const num = (v: unknown, key: string): number | undefined => {
+    if (v === undefined) return undefined;
+    if (typeof v === "number" && Number.isFinite(v) && v >= 0) return v;
+    warnings.push(`${source} config ${key} must be a non-negative number; ignored`);
+    return undefined;
+  };
+  const maxActive = num(raw.maxActive, "maxActive");
+  if (maxActive !== undefined) {
+    if (trusted || (maxActive > 0 && (config.maxActive === 0 || maxActive <= config.maxActive))) config.maxActive = maxActive;
+    else warnings.push(`${source} config maxActive ${maxActive} would raise the fleet cap; only your user config can`);
+  }
+  const due = num(raw.obligationDueMinutes, "obligationDueMinutes");
+  if (due !== undefined) config.obligationDueMinutes = due;
+  if (typeof raw.implementKind === "string") config.implementKind = raw.implementKind;
+  if (isObj(raw.worker)) {
+    const w = raw.worker;
+    if (typeof w.defaultKind === "string") config.worker.defaultKind = w.defaultKind;
+    if (w.parentSeedPolicy === "fresh" || w.parentSeedPolicy === "full") config.worker.parentSeedPolicy = w.parentSeedPolicy;
+    const prune = num(w.pruneAfterHours, "worker.pruneAfterHours");
+    if (prune !== undefined) config.worker.pruneAfterHours = prune;
+    if (w.passEnv !== undefined) {
+      const list = strList(w.passEnv);
+      if (!trusted) warnings.push(`${source} config worker.passEnv ignored: only your user config may pass variables to workers`);
+      else if (list) config.worker.passEnv = list;
+      else warnings.push(`${source} config worker.passEnv must be a list of names; ignored`);
+    }
+  }
+  if (isObj(raw.pi) && raw.pi.extraArgs !== undefined) {
+    const list = strList(raw.pi.extraArgs);
+    if (!trusted) warnings.push(`${source} config pi.extraArgs ignored: only your user config may change how pi runs`);
+    else if (list) config.pi.extraArgs = list;
+    else warnings.push(`${source} config pi.extraArgs must be a list of strings; ignored`);
+  }
+  if (isObj(raw.tmux) && typeof raw.tmux.session === "string" && /^[A-Za-z0-9_-]{1,64}$/.test(raw.tmux.session)) {
+    if (trusted) config.tmux.session = raw.tmux.session;
+    else warnings.push(`${source} config tmux.session ignored: only your user config may choose the tmux session`);
+  }
+}

@@ -1,0 +1,50 @@
+// Human-facing ids (t<N>, r<N>, w<N>, …) and the safety checks applied before any id becomes a path.
+// Ids are never reused: numbering comes from the ledger's counters, this module only formats and parses.
+
+export type ItemKind = "todo" | "request";
+
+export const ID_PREFIX = {
+  todo: "t",
+  request: "r",
+  worker: "w",
+  dispatch: "dp",
+  binding: "b",
+  obligation: "o",
+  report: "rp",
+  message: "m",
+  question: "q",
+  notification: "n",
+  decision: "dc",
+  chip: "c",
+  slot: "d",
+} as const;
+
+export type IdSpace = keyof typeof ID_PREFIX;
+
+export function formatId(space: IdSpace, n: number): string {
+  return `${ID_PREFIX[space]}${n}`;
+}
+
+const ITEM_ID = /^([tr])([1-9][0-9]{0,9})$/;
+const WORKER_ID = /^w([1-9][0-9]{0,9})$/;
+
+export function parseItemId(value: string): { kind: ItemKind; n: number } | undefined {
+  const m = ITEM_ID.exec(value.trim());
+  if (!m) return undefined;
+  return { kind: m[1] === "t" ? "todo" : "request", n: Number(m[2]) };
+}
+
+/** Accepts `w3` or a bare `3`; returns the canonical `w3`, or undefined. */
+export function normalizeWorkerId(value: string): string | undefined {
+  const v = value.trim();
+  if (WORKER_ID.test(v)) return v;
+  if (/^[1-9][0-9]{0,9}$/.test(v)) return `w${v}`;
+  return undefined;
+}
+
+/** A conservative name for files and directories: letters, digits, `_`, `-`, `.` not leading; no traversal. */
+const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/;
+
+export function isSafeName(value: string): boolean {
+  return SAFE_NAME.test(value) && !value.includes("..");
+}

@@ -1,0 +1,62 @@
+// Atomic file writes: replaceable projections (temp, fsync, rename) and immutable claims (temp, fsync, link).
+// A claim never replaces anything: EEXIST means the name is already taken, whatever its content (DESIGN §3).
+
+import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { basename, dirname, join } from "node:path";
+
+function writeTemp(target: string, data: string | Uint8Array): string {
+  const dir = dirname(target);
+  mkdirSync(dir, { recursive: true });
+  const temp = join(dir, `.${basename(target)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
+  const fd = openSync(temp, "wx", 0o644);
+  try {
+    const buf = typeof data === "string" ? Buffer.from(data, "utf8") : data;
+    let off = 0;
+    while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  return temp;
+}
+
+function fsyncDir(dir: string): void {
+  try {
+    const fd = openSync(dir, "r");
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    // Some filesystems refuse fsync on a directory; the file itself is already durable.
+  }
+}
+
+/** Replaces `target` atomically; readers see the old or the new bytes, never a mix. */
+export function writeFileAtomic(target: string, data: string | Uint8Array): void {
+  const temp = writeTemp(target, data);
+  try {
+    renameSync(temp, target);
+  } catch (error) {
+    rmSync(temp, { force: true });
+    throw error;
+  }
+  fsyncDir(dirname(target));
+}
+
+/** Claims `target` with `data` unless the name exists. Returns false (and writes nothing) when it was taken. */
+export function claimFile(target: string, data: string | Uint8Array): boolean {
+  const temp = writeTemp(target, data);
+  try {
+    linkSync(temp, target);
+    fsyncDir(dirname(target));
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
+    throw error;
+  } finally {
+    rmSync(temp, { force: true });
+  }
+}

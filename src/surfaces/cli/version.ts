@@ -1,0 +1,2 @@
+// The version printed by `docket --version`, kept in step with package.json by a test.
+export const VERSION = "0.1.0";
