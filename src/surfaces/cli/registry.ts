@@ -4,7 +4,8 @@
 import type { Command } from "commander";
 import type { Io } from "./output.js";
 import { registerItemCommands } from "./commands/items.js";
+import { registerWorkerCommands } from "./commands/worker.js";
 
 export type CommandGroup = (program: Command, io: Io) => void;
 
-export const COMMAND_GROUPS: readonly CommandGroup[] = [registerItemCommands];
+export const COMMAND_GROUPS: readonly CommandGroup[] = [registerItemCommands, registerWorkerCommands];
