@@ -9,15 +9,25 @@ import { COMMAND_GROUPS } from "./registry.js";
 import { VERSION } from "./version.js";
 
 export async function main(argv: string[]): Promise<number> {
+  const { json } = extractJson(argv);
+  return runCli(argv, createIo(json));
+}
+
+export interface RunCliOptions {
+  /** Keep the engine open after the command (a long-lived host such as the pi parent role). */
+  keepEngine?: boolean;
+}
+
+/** Runs one docket command line against the given Io; returns the exit code. Never exits the process. */
+export async function runCli(argv: string[], io: Io, options: RunCliOptions = {}): Promise<number> {
   const { args, json } = extractJson(argv);
-  const io = createIo(json);
   const program = new Command("docket")
     .description("Run several AI coding-agent workers in parallel without losing control.")
     .version(VERSION, "-V, --version")
     .option("--json", "print one JSON object on stdout (accepted anywhere on the command line)")
     .showHelpAfterError("(run with --help for usage)")
     .exitOverride()
-    .configureOutput({ writeOut: (s) => process.stdout.write(s), writeErr: (s) => (json ? undefined : process.stderr.write(s)) });
+    .configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => (json ? undefined : io.err(s)) });
   for (const register of COMMAND_GROUPS) register(program, io);
   program.commands.forEach(applyExitOverride);
   try {
@@ -26,7 +36,7 @@ export async function main(argv: string[]): Promise<number> {
   } catch (error) {
     return report(io, error);
   } finally {
-    closeEngine();
+    if (!options.keepEngine) closeEngine();
   }
 }
 

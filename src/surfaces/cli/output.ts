@@ -3,10 +3,14 @@
 
 export interface Io {
   json: boolean;
-  /** stdin/stdout are terminals: interactive confirmations may be asked. */
+  /** A human can answer questions here (a terminal, or pi's UI): confirmations may be asked. */
   interactive: boolean;
   out(text: string): void;
   err(text: string): void;
+  /** Asks a yes/no question; only called when `interactive`. */
+  confirm(question: string): Promise<boolean>;
+  /** Offers numbered choices; resolves to the chosen option or undefined. Only called when `interactive`. */
+  select(title: string, options: string[]): Promise<string | undefined>;
 }
 
 export function createIo(json: boolean): Io {
@@ -15,7 +19,24 @@ export function createIo(json: boolean): Io {
     interactive: Boolean(process.stdin.isTTY && process.stdout.isTTY) && !json,
     out: (text) => process.stdout.write(text.endsWith("\n") ? text : `${text}\n`),
     err: (text) => process.stderr.write(text.endsWith("\n") ? text : `${text}\n`),
+    confirm: async (question) => /^y(es)?$/i.test((await ask(`${question} [y/N] `)).trim()),
+    select: async (title, options) => {
+      const lines = [title, ...options.map((o, i) => `  ${i + 1}) ${o}`)];
+      const answer = (await ask(`${lines.join("\n")}\nchoose 1-${options.length} (empty to cancel): `)).trim();
+      const n = Number(answer);
+      return Number.isInteger(n) && n >= 1 && n <= options.length ? options[n - 1] : undefined;
+    },
   };
+}
+
+async function ask(prompt: string): Promise<string> {
+  const { createInterface } = await import("node:readline/promises");
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return await rl.question(prompt);
+  } finally {
+    rl.close();
+  }
 }
 
 /** Prints the result: the object itself with --json, else the renderer's lines. */
