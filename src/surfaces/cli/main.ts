@@ -40,6 +40,14 @@ export async function runCli(argv: string[], io: Io, options: RunCliOptions = {}
   }
 }
 
+/** Top-level verbs and their descriptions, for completion in other hosts (the pi parent role). */
+export function listVerbs(): { name: string; description: string; subcommands: string[] }[] {
+  const program = new Command("docket");
+  const io = createIo(false);
+  for (const register of COMMAND_GROUPS) register(program, io);
+  return program.commands.map((c) => ({ name: c.name(), description: c.description(), subcommands: c.commands.map((s) => s.name()) }));
+}
+
 function applyExitOverride(cmd: Command): void {
   cmd.exitOverride();
   cmd.commands.forEach(applyExitOverride);
