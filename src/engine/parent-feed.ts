@@ -1,6 +1,7 @@
 // What the human's pi session reads from the ledger: a cheap change stamp, dock rows, notifications to show
 // once, and queued Use → Parent chips. Reads are plain queries; marking delivered/consumed is one command each.
 
+import { consumeChips, listChips } from "../ledger/chips.js";
 import type { EngineContext } from "./context.js";
 
 export interface DockRow {
@@ -67,4 +68,22 @@ export function markNotificationsDelivered(ctx: EngineContext, ids: string[]): v
     for (const id of ids) mark.run(tx.now, id);
     return null;
   });
+}
+
+export interface AttachedChip {
+  id: string;
+  ref: string;
+  body: string;
+}
+
+/** Takes every queued Use → Parent chip of this project for the human's prompt, marking them consumed. */
+export function takeChips(ctx: EngineContext): AttachedChip[] {
+  return ctx.commands
+    .run("parent.take-chips", { projectRoot: ctx.projectRoot() }, (tx) => consumeChips(tx, ctx.projectRoot()))
+    .result.map((c) => ({ id: c.id, ref: c.ref, body: c.body }));
+}
+
+/** Queued chips exist? A cheap read so an ordinary prompt costs no write. */
+export function hasQueuedChips(ctx: EngineContext): boolean {
+  return listChips(ctx.db, { projectRoot: ctx.projectRoot() }).length > 0;
 }

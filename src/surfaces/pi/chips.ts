@@ -1,10 +1,20 @@
 // Use → Parent chips: queued exact bodies attached to the human's next prompt in this project, then consumed.
-// Nothing else from a worker enters the model's context.
+// Nothing else from a worker enters the model's context; prompts sent by extensions never pick chips up.
 
 import type { ExtensionContext, InputEvent, InputEventResult } from "@mariozechner/pi-coding-agent";
+import { hasQueuedChips, takeChips, type AttachedChip } from "../../engine/parent-feed.js";
+import { engine } from "../cli/session.js";
 
 export async function attachChips(event: InputEvent, ctx: ExtensionContext): Promise<InputEventResult> {
-  void ctx;
-  if (event.source === "extension") return { action: "continue" };
-  return { action: "continue" };
+  if (event.source === "extension" || event.text.trimStart().startsWith("/")) return { action: "continue" };
+  const e = engine();
+  if (!hasQueuedChips(e)) return { action: "continue" };
+  const chips = takeChips(e);
+  if (ctx.hasUI) ctx.ui.notify(`docket · attached ${chips.map((c) => c.ref).join(", ")} to this prompt`, "info");
+  return { action: "transform", text: formatChipContext(chips, event.text), images: event.images };
+}
+
+export function formatChipContext(chips: readonly AttachedChip[], prompt: string): string {
+  const blocks = chips.map((c) => `<docket-deliverable ref="${c.ref}">\n${c.body}\n</docket-deliverable>`);
+  return `${blocks.join("\n\n")}\n\n${prompt}`;
 }

@@ -1,0 +1,72 @@
+// A scripted model for demos and tests: pi extension registering provider `docket-demo`, model `scripted`,
+// whose replies are read from the JSON file named by $DOCKET_SCRIPTED_MODEL (one step per model call).
+//
+// A step is {text?, toolCall?: {name, arguments, id?}, toolCalls?: [...]}. When the script runs out the model
+// answers with a short text and stops, so a worker idles instead of erroring. Each served step is appended to
+// $DOCKET_SCRIPTED_MODEL_LOG (JSONL) when set. Never loaded unless named with `pi -e`.
+
+import { appendFileSync, readFileSync } from "node:fs";
+import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
+import { fauxAssistantMessage, fauxText, fauxToolCall, getApiProvider, registerFauxProvider } from "@mariozechner/pi-ai";
+
+interface ScriptCall {
+  name: string;
+  arguments: Record<string, unknown>;
+  id?: string;
+}
+
+interface ScriptStep {
+  text?: string;
+  toolCall?: ScriptCall;
+  toolCalls?: ScriptCall[];
+}
+
+const API = "docket-scripted";
+
+export default function scriptedModel(pi: ExtensionAPI): void {
+  const path = process.env.DOCKET_SCRIPTED_MODEL;
+  const steps: ScriptStep[] = path ? (JSON.parse(readFileSync(path, "utf8")) as ScriptStep[]) : [];
+  const log = process.env.DOCKET_SCRIPTED_MODEL_LOG;
+  // The cursor survives extension reloads (/new, /reload re-run factories) so a script never restarts.
+  const g = globalThis as Record<string, unknown>;
+  const key = `__docketScriptCursor:${path ?? ""}`;
+  const cursor = (g[key] ??= { next: 0 }) as { next: number };
+
+  const provider = registerFauxProvider({
+    api: API,
+    provider: "docket-demo",
+    models: [{ id: "scripted", name: "Docket scripted model", reasoning: false, input: ["text"], contextWindow: 128_000, maxTokens: 16_384 }],
+  });
+  const serve = () => {
+    const index = cursor.next++;
+    const step = steps[index];
+    if (log) appendFileSync(log, `${JSON.stringify({ step: index, exhausted: step === undefined })}\n`);
+    if (!step) return fauxAssistantMessage([fauxText("(the scripted model has nothing more to say)")], { stopReason: "stop" });
+    const calls = [...(step.toolCall ? [step.toolCall] : []), ...(step.toolCalls ?? [])];
+    const blocks = [
+      ...(step.text ? [fauxText(step.text)] : []),
+      ...calls.map((c) => fauxToolCall(c.name, c.arguments as never, c.id ? { id: c.id } : {})),
+    ];
+    return fauxAssistantMessage(blocks, { stopReason: calls.length > 0 ? "toolUse" : "stop" });
+  };
+  // Enough factories for the script plus a few over-calls; each one reads the shared cursor.
+  provider.setResponses(Array.from({ length: Math.max(0, steps.length - cursor.next) + 8 }, () => serve));
+
+  const stream = getApiProvider(API as never)!.streamSimple;
+  pi.registerProvider("docket-demo", {
+    name: "Docket scripted model",
+    api: API as never,
+    baseUrl: "http://localhost:0",
+    apiKey: "docket-demo-no-key",
+    models: provider.models.map((m) => ({
+      id: m.id,
+      name: m.name,
+      reasoning: m.reasoning,
+      input: m.input,
+      cost: m.cost,
+      contextWindow: m.contextWindow,
+      maxTokens: m.maxTokens,
+    })),
+    streamSimple: (model, context, options) => stream(model, context, options),
+  });
+}
