@@ -23,6 +23,13 @@ interface ScriptStep {
 
 const API = "docket-scripted";
 
+function lastUserText(messages: { role: string; content: unknown }[]): string {
+  const user = [...messages].reverse().find((m) => m.role === "user");
+  if (!user) return "";
+  if (typeof user.content === "string") return user.content;
+  return Array.isArray(user.content) ? user.content.map((b: { text?: string }) => b.text ?? "").join("") : "";
+}
+
 export default function scriptedModel(pi: ExtensionAPI): void {
   const path = process.env.DOCKET_SCRIPTED_MODEL;
   const steps: ScriptStep[] = path ? (JSON.parse(readFileSync(path, "utf8")) as ScriptStep[]) : [];
@@ -37,10 +44,10 @@ export default function scriptedModel(pi: ExtensionAPI): void {
     provider: "docket-demo",
     models: [{ id: "scripted", name: "Docket scripted model", reasoning: false, input: ["text"], contextWindow: 128_000, maxTokens: 16_384 }],
   });
-  const serve = () => {
+  const serve = (context: { messages: { role: string; content: unknown }[] }) => {
     const index = cursor.next++;
     const step = steps[index];
-    if (log) appendFileSync(log, `${JSON.stringify({ step: index, exhausted: step === undefined })}\n`);
+    if (log) appendFileSync(log, `${JSON.stringify({ step: index, exhausted: step === undefined, lastUser: lastUserText(context.messages) })}\n`);
     if (!step) return fauxAssistantMessage([fauxText("(the scripted model has nothing more to say)")], { stopReason: "stop" });
     const calls = [...(step.toolCall ? [step.toolCall] : []), ...(step.toolCalls ?? [])];
     const blocks = [
@@ -50,7 +57,7 @@ export default function scriptedModel(pi: ExtensionAPI): void {
     return fauxAssistantMessage(blocks, { stopReason: calls.length > 0 ? "toolUse" : "stop" });
   };
   // Enough factories for the script plus a few over-calls; each one reads the shared cursor.
-  provider.setResponses(Array.from({ length: Math.max(0, steps.length - cursor.next) + 8 }, () => serve));
+  provider.setResponses(Array.from({ length: Math.max(0, steps.length - cursor.next) + 8 }, () => (context) => serve(context as never)));
 
   const stream = getApiProvider(API as never)!.streamSimple;
   pi.registerProvider("docket-demo", {
