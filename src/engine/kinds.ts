@@ -1,0 +1,45 @@
+// The kind registry of one engine context: built-ins, then $DOCKET_HOME/kinds, then <project>/.docket/kinds.
+// Later sources win by name; malformed or unreadable files become diagnostics, never failures (ADR-0004).
+
+import { join } from "node:path";
+import { buildKindRegistry, type KindDiagnostic, type KindRegistry, type WorkerKind } from "../domain/kinds.js";
+import { scanKindDirs } from "../files/kinds-loader.js";
+import type { EngineContext } from "./context.js";
+
+export function projectKindsDir(ctx: EngineContext): string {
+  return join(ctx.projectRoot(), ".docket", "kinds");
+}
+
+export function kindRegistry(ctx: EngineContext): KindRegistry {
+  const scan = scanKindDirs(ctx.home.kinds, projectKindsDir(ctx));
+  const registry = buildKindRegistry(scan.files);
+  return { kinds: registry.kinds, diagnostics: [...scan.skipped, ...registry.diagnostics] };
+}
+
+export interface KindListing {
+  /** Every effective kind, grouped builtin → user → project; built-ins in their shipped order, others by name. */
+  kinds: WorkerKind[];
+  diagnostics: KindDiagnostic[];
+  dirs: { user: string; project: string };
+  /** The kind a spawn without --as gets (config worker.defaultKind when it names a known kind). */
+  defaultKind: string;
+  configWarnings: string[];
+}
+
+const SOURCE_ORDER = { builtin: 0, user: 1, project: 2 } as const;
+
+export function listKinds(ctx: EngineContext): KindListing {
+  const { kinds, diagnostics } = kindRegistry(ctx);
+  const sorted = [...kinds.values()].sort(
+    (a, b) =>
+      SOURCE_ORDER[a.source] - SOURCE_ORDER[b.source] || (a.source === "builtin" ? 0 : a.name.localeCompare(b.name)),
+  );
+  const configured = ctx.config().worker.defaultKind?.trim().toLowerCase();
+  return {
+    kinds: sorted,
+    diagnostics,
+    dirs: { user: ctx.home.kinds, project: projectKindsDir(ctx) },
+    defaultKind: configured && kinds.has(configured) ? configured : "default",
+    configWarnings: ctx.configWarnings(),
+  };
+}
