@@ -1,0 +1,67 @@
+// Benchmark: parsePlan over 10,000 varied plan bodies, beside merely splitting the same bodies into lines.
+// Prints figures only (never a timed test); the parser must stay linear and close to the cost of a split.
+
+import { performance } from "node:perf_hooks";
+import { parsePlan } from "../src/domain/plan-contract.js";
+import { parsePatchRanges } from "../src/domain/patch-ranges.js";
+
+function createBody(i: number): string {
+  const steps = 3 + (i % 12);
+  const lines = [`# Plan: change ${i}`, "", "## Goal", `Make feature ${i} work without regressions.`, "", "## Constraints", "- no new dependencies", "- keep the public API", "", "## Steps"];
+  for (let s = 1; s <= steps; s++) {
+    lines.push(`${s}. Update module ${s} of feature ${i} (files: \`src/f${i}/m${s}.ts\`, test/m${s}.test.ts)`);
+    if (s % 3 === 0) lines.push(`   files: src/shared/util${s}.ts; ./docs/m${s}.md.`);
+    if (s % 4 === 0) lines.push("   ```ts", "   # not a heading", "   1. not a step", "   ```");
+  }
+  lines.push("", "## Verification", "- npm test", "- run the bench", "", "## Risks", "- timing", "- migration order", "", "Some closing prose that mentions src/ignored.ts.");
+  const body = lines.join("\n");
+  return i % 5 === 0 ? body.replace(/\n/g, "\r\n") : body;
+}
+
+const N = 10_000;
+const bodies = Array.from({ length: N }, (_, i) => createBody(i));
+const bytes = bodies.reduce((n, b) => n + b.length, 0);
+
+/** Median of 5 runs, in wall time and in this process's CPU time (the machine may be shared with other work). */
+function time(label: string, fn: () => number): void {
+  fn(); // warm-up
+  const wall: number[] = [];
+  const cpu: number[] = [];
+  let check = 0;
+  for (let r = 0; r < 5; r++) {
+    const c0 = process.cpuUsage();
+    const t0 = performance.now();
+    check = fn();
+    wall.push(performance.now() - t0);
+    const c = process.cpuUsage(c0);
+    cpu.push((c.user + c.system) / 1000);
+  }
+  const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[2]!;
+  const rate = (ms: number): string => Math.round((N / ms) * 1000).toLocaleString("en-US").padStart(10);
+  console.log(`${label.padEnd(18)} wall ${median(wall).toFixed(1).padStart(7)} ms ${rate(median(wall))} bodies/s · cpu ${median(cpu).toFixed(1).padStart(7)} ms ${rate(median(cpu))} bodies/s  (check ${check})`);
+}
+
+console.log(`${N} plan bodies, ${(bytes / 1024 / 1024).toFixed(1)} MiB`);
+time("split into lines", () => bodies.reduce((n, b) => n + b.split(/\r\n|\r|\n/).length, 0));
+time("parsePlan", () => bodies.reduce((n, b) => n + (parsePlan(b)?.files.length ?? 0), 0));
+
+const hunks = Array.from({ length: 200 }, (_, h) => `@@ -${h * 20 + 1},7 +${h * 20 + 1},7 @@\n a\n b\n c\n-d\n+D\n e\n f\n g`).join("\n");
+const patch = Array.from({ length: 50 }, (_, f) => `diff --git a/f${f}.ts b/f${f}.ts\n--- a/f${f}.ts\n+++ b/f${f}.ts\n${hunks}`).join("\n");
+const t0 = performance.now();
+const files = parsePatchRanges(patch);
+console.log(`parsePatchRanges: ${files.length} files × 200 hunks (${(patch.length / 1024 / 1024).toFixed(1)} MiB) in ${(performance.now() - t0).toFixed(1)} ms`);
+
+// Hostile shapes: each must stay linear in its size (a quadratic regex would take minutes here).
+const big = 200_000;
+const hostile: [string, string][] = [
+  ["long run of spaces", `## Steps\n1. a${" ".repeat(big)}b files: x.ts${" ".repeat(big)}y\n# a${" ".repeat(big)}b\n**a**${" ".repeat(big)}*`],
+  ["many clauses", `## Steps\n1. ${"files: a.ts, ".repeat(big / 10)}`],
+  ["punctuation token", `## Steps\n1. x files: ${".".repeat(big)}a ${"*".repeat(big)}a ${"'".repeat(big)}a`],
+  ["many lines", `## Steps\n${"1. step (files: a.ts)\n   files: b.ts\n".repeat(big / 10)}`],
+  ["goal spaces", `goal${" ".repeat(big)}x\nGoal:${" ".repeat(big)}\n## Steps\n1. x`],
+];
+for (const [label, body] of hostile) {
+  const h0 = performance.now();
+  parsePlan(body);
+  console.log(`hostile ${label.padEnd(20)} ${(body.length / 1024).toFixed(0).padStart(6)} KiB in ${(performance.now() - h0).toFixed(1)} ms`);
+}

@@ -1,0 +1,32 @@
+// Generation-bound approval: whether one exact deliverable version {id, version, ref} is approved.
+// Only the latest counting terminal judgment on that exact version decides, only a human approves, never widened (ADR-0003).
+
+export interface DecisionRecord { id: string; at: string; actor: "human" | "parent-agent" | "system"; verb: string; worker: string; deliverableId?: string; deliverableVersion?: number; deliverableRef?: string }
+
+/** Judgments that settle a version; everything else (revise, answer, use, save…) never grants or revokes approval. */
+export const TERMINAL_VERBS: readonly string[] = ["approve", "reject", "promote"];
+
+/** Verbs that approve when a human records them; a promotion only ever happens to an approved version (or with --approve). */
+const APPROVING_VERBS: readonly string[] = ["approve", "promote"];
+
+/**
+ * Returns the decision that approves exactly `pointer`, or undefined. `decisions` are in ledger order, oldest first
+ * (the ledger's sequence is the authority: a wall clock can step backwards, a committed sequence cannot).
+ * Rules: only rows naming the same id AND version AND ref count; the latest terminal row decides; an approve/promote
+ * by a non-human actor neither grants nor revokes (it is skipped); a reject by any actor revokes.
+ */
+export function approvalFor(decisions: DecisionRecord[], pointer: { id: string; version: number; ref: string }): DecisionRecord | undefined {
+  let latest: DecisionRecord | undefined;
+  for (const d of decisions) {
+    if (d.deliverableId !== pointer.id || d.deliverableVersion !== pointer.version || d.deliverableRef !== pointer.ref) continue;
+    if (!TERMINAL_VERBS.includes(d.verb)) continue;
+    if (APPROVING_VERBS.includes(d.verb) && d.actor !== "human") continue;
+    latest = d;
+  }
+  return latest !== undefined && APPROVING_VERBS.includes(latest.verb) ? latest : undefined;
+}
+
+/** True when `pointer` is approved by a human under the rules of `approvalFor`. */
+export function isApproved(decisions: DecisionRecord[], pointer: { id: string; version: number; ref: string }): boolean {
+  return approvalFor(decisions, pointer) !== undefined;
+}
