@@ -1,0 +1,81 @@
+// Report rows: a worker's per-item word, stored as given (evidence is typed, never graded; seed 002).
+// Inserted only inside the report command, together with every effect the outcome has.
+
+import type { Evidence, ReportOutcome } from "../domain/report.js";
+import { formatId } from "../domain/ids.js";
+import type { Db } from "./open.js";
+import type { Tx } from "./runner.js";
+import { statement } from "./statements.js";
+
+export interface NewReport {
+  item: string;
+  binding: string;
+  worker: string;
+  generation: number;
+  outcome: ReportOutcome;
+  body: string;
+  evidence: Evidence[];
+  forHuman: string[];
+  answers: Record<string, string>;
+}
+
+export interface ReportRow {
+  id: string;
+  item: string;
+  binding: string;
+  worker: string;
+  generation: number;
+  outcome: ReportOutcome;
+  body: string;
+  evidence: Evidence[];
+  forHuman: string[];
+  answers: Record<string, string>;
+  createdAt: string;
+}
+
+export function insertReport(tx: Tx, r: NewReport): string {
+  const id = formatId("report", tx.next("report"));
+  statement(tx.db, 
+      `INSERT INTO reports (id, item, binding, worker, generation, outcome, body, evidence, for_human, answers, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    )
+    .run(id, r.item, r.binding, r.worker, r.generation, r.outcome, r.body, JSON.stringify(r.evidence), JSON.stringify(r.forHuman), JSON.stringify(r.answers), tx.now);
+  return id;
+}
+
+interface RawReport {
+  id: string;
+  item: string;
+  binding: string;
+  worker: string;
+  generation: number;
+  outcome: ReportOutcome;
+  body: string;
+  evidence: string;
+  for_human: string;
+  answers: string;
+  created_at: string;
+}
+
+const fromRow = (r: RawReport): ReportRow => ({
+  id: r.id,
+  item: r.item,
+  binding: r.binding,
+  worker: r.worker,
+  generation: r.generation,
+  outcome: r.outcome,
+  body: r.body,
+  evidence: JSON.parse(r.evidence) as Evidence[],
+  forHuman: JSON.parse(r.for_human) as string[],
+  answers: JSON.parse(r.answers) as Record<string, string>,
+  createdAt: r.created_at,
+});
+
+export function listReportsForItem(db: Db, item: string): ReportRow[] {
+  return (statement(db, "SELECT * FROM reports WHERE item = ? ORDER BY rowid").all(item) as RawReport[]).map(fromRow);
+}
+
+export function getReport(db: Db, id: string): ReportRow | undefined {
+  const row = statement(db, "SELECT * FROM reports WHERE id = ?").get(id) as RawReport | undefined;
+  return row ? fromRow(row) : undefined;
+}
