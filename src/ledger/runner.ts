@@ -58,7 +58,10 @@ export function createCommandRunner(db: Database.Database, options: { clock?: ()
     "INSERT INTO counters (name, value) VALUES (?, 1) ON CONFLICT(name) DO UPDATE SET value = value + 1 RETURNING value",
   );
   const enqueue = db.prepare("INSERT INTO outbox (kind, payload, created_at) VALUES (?, ?, ?)");
-  const pending = db.prepare("SELECT id, kind, payload FROM outbox WHERE done_at IS NULL ORDER BY id LIMIT 200");
+  // Only the kinds this process performs: effects queued for another surface must not crowd these out.
+  const pending = db.prepare(
+    `SELECT id, kind, payload FROM outbox WHERE done_at IS NULL AND kind IN (SELECT value FROM json_each(?)) ORDER BY id LIMIT 200`,
+  );
   const markDone = db.prepare("UPDATE outbox SET done_at = ? WHERE id = ? AND done_at IS NULL");
 
   function run<R>(command: string, request: unknown, fn: (tx: Tx) => R, runOptions: { key?: string } = {}): CommandResult<R> {
@@ -95,9 +98,9 @@ export function createCommandRunner(db: Database.Database, options: { clock?: ()
 
   function drainOutbox(): number {
     let done = 0;
-    for (const row of pending.all() as { id: number; kind: string; payload: string }[]) {
+    for (const row of pending.all(JSON.stringify(Object.keys(handlers))) as { id: number; kind: string; payload: string }[]) {
       const handler = handlers[row.kind];
-      if (!handler) continue; // effects nobody here performs stay queued for the surface that does
+      if (!handler) continue;
       // The effect runs before it is marked done, so a crash in between repeats it: effects are idempotent.
       handler({ id: row.id, kind: row.kind, payload: JSON.parse(row.payload) });
       if (markDone.run(clock(), row.id).changes > 0) done++;

@@ -31,8 +31,9 @@ export async function runCli(argv: string[], io: Io, options: RunCliOptions = {}
   for (const register of COMMAND_GROUPS) register(program, io);
   program.commands.forEach(applyExitOverride);
   try {
+    io.refused = false;
     await program.parseAsync(args, { from: "user" });
-    return 0;
+    return io.refused ? 1 : 0;
   } catch (error) {
     return report(io, error);
   } finally {

@@ -3,6 +3,8 @@
 
 export interface Io {
   json: boolean;
+  /** Set by a command whose result was printed but which must still exit 1 (a batch with a refused entry). */
+  refused: boolean;
   /** A human can answer questions here (a terminal, or pi's UI): confirmations may be asked. */
   interactive: boolean;
   out(text: string): void;
@@ -16,6 +18,7 @@ export interface Io {
 export function createIo(json: boolean): Io {
   return {
     json,
+    refused: false,
     interactive: Boolean(process.stdin.isTTY && process.stdout.isTTY) && !json,
     out: (text) => process.stdout.write(text.endsWith("\n") ? text : `${text}\n`),
     err: (text) => process.stderr.write(text.endsWith("\n") ? text : `${text}\n`),

@@ -14,6 +14,7 @@ export function createParentIo(ctx: ExtensionContext): CollectingIo {
   const err: string[] = [];
   return {
     json: false,
+    refused: false,
     interactive: ctx.hasUI,
     out: (text) => out.push(text.replace(/\n$/, "")),
     err: (text) => err.push(text.replace(/\n$/, "")),

@@ -64,7 +64,7 @@ export function registerWorkerReport(worker: Command, io: Io): void {
           x.status === "refused" ? `${x.item || "?"} refused: ${x.error?.message}${x.error?.hint ? ` (${x.error.hint})` : ""}` : `${x.item} ${x.status}${x.reportId ? ` (${x.reportId})` : ""}`,
         ),
       );
-      if (results.some((x) => x.status === "refused")) exitRefused();
+      if (results.some((x) => x.status === "refused")) io.refused = true;
     });
 }
 
@@ -95,12 +95,3 @@ function parseAnswers(values: readonly string[]): Record<string, string> {
   return out;
 }
 
-/**
- * Exit 1 after the results were printed. main() returns 0 for a completed action and bin/docket.js stores it in
- * process.exitCode, so the refusal is applied when the process exits (Node re-reads exitCode after 'exit').
- */
-function exitRefused(): void {
-  process.once("exit", () => {
-    process.exitCode = 1;
-  });
-}
