@@ -31,7 +31,8 @@ function fixture(t: Parameters<typeof tempDir>[0]) {
     ".draft.md": "not a kind at all",
   });
   writeFiles(join(repo, ".docket", "kinds"), {
-    "shared.md": "---\nname: shared\nplan_gate: true\n---\n",
+    "shared.md": "---\nname: shared\nread_only: true\nplan_gate: true\n---\n",
+    "scout.md": "---\nname: scout\nread_only: false\n---\n",
     "fixer.md": "---\nname: fixer\ncan_spawn: true\n---\n",
   });
   return { home, repo };
@@ -60,12 +61,16 @@ test("docket kinds --json lists built-in, user and project kinds in the contract
   assert.deepEqual(byName.get("shared"), {
     name: "shared",
     source: "project",
-    readOnly: false,
+    readOnly: true,
     planGate: true,
     warnings: [`replaces the user kind from ${join(home, "docket", "kinds", "shared.md")} shared`],
   });
   assert.ok(!byName.has("broken"));
   assert.match(r.stderr, /warning: kind file .*broken\.md skipped: plan_gate must be true or false, got "sometimes"/);
+  // A cloned repository may tighten a kind but never loosen one: the project's writable scout is skipped.
+  assert.equal(byName.get("scout")!.source, "builtin");
+  assert.equal(byName.get("scout")!.readOnly, true);
+  assert.match(r.stderr, /scout\.md skipped: project kind scout would lift read-only/);
 });
 
 test("docket kinds from a subdirectory still finds the project's kinds at the repository root", (t) => {
@@ -84,7 +89,7 @@ test("docket kinds prints kinds grouped by source with authority, rights, warnin
   assert.match(out, /^built-in\n {2}default · plan-gated \(default\)\n/);
   assert.match(out, /\n {2}scout · read-only\n/);
   assert.match(out, /\nuser \(.*docket\/kinds\)\n {2}reviewer · read-only\n {4}Reviews diffs\.\n {4}rights:\n {6}- read code\n {6}- run tests\n {4}warning: deprecated execution frontmatter \(model\)/);
-  assert.match(out, /\nproject \(.*\.docket\/kinds\)\n {2}fixer · writable\n {4}warning: can_spawn ignored; worker creation is human-only\.\n {2}shared · plan-gated\n/);
+  assert.match(out, /\nproject \(.*\.docket\/kinds\)\n {2}fixer · writable\n {4}warning: can_spawn ignored; worker creation is human-only\.\n {2}shared · read-only/);
   assert.match(out, /\nskipped kind files \(fix them to use them\):\n {2}.*broken\.md: plan_gate must be true or false, got "sometimes"\n/);
   assert.ok(out.trimEnd().endsWith("spawn with: docket spawn --as <kind> <task>  (without --as: default)"));
   assert.doesNotMatch(out, /draft/);
