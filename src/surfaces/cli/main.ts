@@ -24,6 +24,8 @@ export async function runCli(argv: string[], io: Io, options: RunCliOptions = {}
   const program = new Command("docket")
     .description("Run several AI coding-agent workers in parallel without losing control.")
     .version(VERSION, "-V, --version")
+    // Subcommands own their options: `docket report w1 --version 2` is the report's --version, not the program's.
+    .enablePositionalOptions()
     .option("--json", "print one JSON object on stdout (accepted anywhere on the command line)")
     .showHelpAfterError("(run with --help for usage)")
     .exitOverride()

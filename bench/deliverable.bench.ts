@@ -1,0 +1,104 @@
+// Benchmark: docket_done → ready on a 2,000-file repository with 20 files changed, printed beside
+// `git add -A && git diff --cached --binary <base>` in the same run; then write+read of a 5 MB body + 5 MB patch.
+
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { openEngine } from "../src/engine/context.js";
+import { done } from "../src/engine/protocol.js";
+import { claimDeliverable, readDeliverable } from "../src/files/worker-deliverables.js";
+import { insertWorker, updateWorker } from "../src/ledger/workers.js";
+import type { WorkerDeliverable } from "../src/domain/deliverable.js";
+
+const FILES = 2_000;
+const CHANGED = 20;
+const RUNS = 9;
+
+const git = (cwd: string, ...args: string[]) => execFileSync("git", args, { cwd, encoding: "utf8", maxBuffer: 1 << 30, stdio: ["ignore", "pipe", "pipe"] });
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+const root = mkdtempSync(join(tmpdir(), "docket-bench-deliverable-"));
+try {
+  const project = join(root, "project");
+  mkdirSync(project);
+  git(project, "init", "-q", "-b", "main");
+  git(project, "config", "user.email", "bench@example.invalid");
+  git(project, "config", "user.name", "bench");
+  git(project, "config", "gc.auto", "0");
+  for (let i = 0; i < FILES; i++) {
+    const dir = join(project, "src", `d${i % 40}`);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, `f${i}.ts`), Array.from({ length: 30 }, (_, l) => `export const v${l} = ${i * 100 + l}; // line ${l} of file ${i}`).join("\n") + "\n");
+  }
+  git(project, "add", "-A");
+  git(project, "commit", "-q", "-m", "initial");
+  const base = git(project, "rev-parse", "HEAD").trim();
+
+  const ctx = openEngine({ env: { DOCKET_HOME: join(root, "home") }, cwd: project });
+  const worker = ctx.commands.run("bench.worker", {}, (tx) =>
+    insertWorker(tx, { task: "bench", kind: "general", agent: "pi", execution: {}, cwd: project, projectRoot: project, workspace: (id) => join(root, "home", "workers", id, "workspace"), workspaceMode: "isolated", runToken: "tok" }),
+  ).result;
+  const ws = join(root, "home", "workers", worker, "workspace");
+  git(project, "worktree", "add", "-q", "--detach", ws, base);
+  ctx.commands.run("bench.base", {}, (tx) => updateWorker(tx, worker, { base, state: "active" }));
+  const plain = join(root, "plain");
+  git(project, "worktree", "add", "-q", "--detach", plain, base);
+
+  const edit = (dir: string, run: number) => {
+    for (let c = 0; c < CHANGED; c++) {
+      const i = c * 97 + 3;
+      writeFileSync(join(dir, "src", `d${i % 40}`, `f${i}.ts`), `// edited in run ${run}\n` + Array.from({ length: 30 }, (_, l) => `export const v${l} = ${i * 100 + l + run};`).join("\n") + "\n");
+    }
+  };
+  const who = { worker, generation: 1, runToken: "tok" };
+  const ours: number[] = [];
+  const theirs: number[] = [];
+  for (let run = 0; run <= RUNS; run++) {
+    edit(ws, run);
+    edit(plain, run);
+    let t0 = performance.now();
+    git(plain, "add", "-A");
+    const patch = git(plain, "diff", "--cached", "--binary", base);
+    const bare = performance.now() - t0;
+    t0 = performance.now();
+    const r = done(ctx, who, { callId: `call-${run}`, body: `run ${run}`, outcome: "completed", summary: `run ${run}` });
+    const full = performance.now() - t0;
+    if (run === 0) {
+      const read = readDeliverable(ctx.home, worker, r.deliverable.version);
+      if (!read.ok || read.deliverable.changeSet!.files.length !== CHANGED || read.deliverable.changeSet!.patch !== patch) throw new Error("bench sanity: the frozen patch differs from git's");
+      continue; // warm-up
+    }
+    ours.push(full);
+    theirs.push(bare);
+  }
+  console.log(`machine: ${cpus().length} cpus, load ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+  console.log(`repo: ${FILES} files, ${CHANGED} changed per run, ${RUNS} runs (medians), versions grow 1→${RUNS + 1}`);
+  console.log(`git add -A && git diff --cached --binary : ${median(theirs).toFixed(1)} ms`);
+  console.log(`docket done → ready (capture+claim+cmd) : ${median(ours).toFixed(1)} ms  (${(median(ours) / median(theirs)).toFixed(2)}× the bare git pair; aim ≤ 1.5×)`);
+
+  const big = "x".repeat(64) + "\n";
+  const body = big.repeat(Math.ceil((5 * 1024 * 1024) / big.length)).slice(0, 5 * 1024 * 1024);
+  const patchText = `diff --git a/big b/big\n${"+".concat("y".repeat(99), "\n").repeat(5 * 1024 * 1024 / 101)}`;
+  const writes: number[] = [];
+  const reads: number[] = [];
+  for (let i = 0; i < 7; i++) {
+    const d: WorkerDeliverable = {
+      schemaVersion: 1, id: `worker-deliverable:${worker}`, version: 1000 + i, ref: `worker-deliverable:${worker}:${1000 + i}`, createdAt: new Date().toISOString(), toolCallId: `big-${i}`,
+      source: { workerId: worker, task: "bench", kind: "general", generation: 1 }, outcome: "completed", summary: "big", body, evidence: [], recommendations: [], items: [],
+      changeSet: { ref: `worker-changes:${worker}:${1000 + i}`, base, files: [{ path: "big", additions: 1, deletions: 0 }], stat: "", hunks: 1, patch: patchText },
+    };
+    let t0 = performance.now();
+    if (!claimDeliverable(ctx.home, worker, 1000 + i, d)) throw new Error("claim failed");
+    writes.push(performance.now() - t0);
+    t0 = performance.now();
+    const read = readDeliverable(ctx.home, worker, 1000 + i);
+    reads.push(performance.now() - t0);
+    if (!read.ok || read.deliverable.body.length !== body.length) throw new Error("bench sanity: big read failed");
+  }
+  console.log(`5 MB body + 5 MB patch sidecar: claim (write+fsync+link) ${median(writes).toFixed(1)} ms, validated read ${median(reads).toFixed(1)} ms (medians of 7)`);
+  ctx.close();
+} finally {
+  rmSync(root, { recursive: true, force: true });
+}

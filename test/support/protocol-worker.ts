@@ -1,0 +1,44 @@
+// A worker row with a real isolated git worktree as its workspace (base = the project's HEAD), for protocol tests.
+// The worker row is inserted directly: spawn itself is not under test here.
+
+import { join } from "node:path";
+import type { EngineContext } from "../../src/engine/context.js";
+import { insertWorker, updateWorker } from "../../src/ledger/workers.js";
+import { git, gitRepo } from "./git.js";
+import { tempDir } from "./temp.js";
+
+export interface ProtocolWorker {
+  worker: string;
+  generation: number;
+  runToken: string;
+  workspace: string;
+  project: string;
+  base: string;
+}
+
+export function isolatedWorker(
+  t: { after(fn: () => void): void },
+  ctx: EngineContext,
+  options: { files?: Record<string, string>; runToken?: string; project?: string } = {},
+): ProtocolWorker {
+  const project = options.project ?? gitRepo(tempDir(t, "docket-project-"), options.files ?? { "README.md": "hello\n", "src/app.txt": "one\ntwo\nthree\n" });
+  const runToken = options.runToken ?? "token-1";
+  const worker = ctx.commands.run("test.worker", { runToken, project }, (tx) =>
+    insertWorker(tx, {
+      task: "change the app",
+      kind: "general",
+      agent: "pi",
+      execution: {},
+      cwd: project,
+      projectRoot: project,
+      workspace: (id) => join(ctx.home.workers, id, "workspace"),
+      workspaceMode: "isolated",
+      runToken,
+    }),
+  ).result;
+  const workspace = join(ctx.home.workers, worker, "workspace");
+  git(project, "worktree", "add", "-q", "--detach", workspace, "HEAD");
+  const base = git(workspace, "rev-parse", "HEAD").trim();
+  ctx.commands.run("test.worker.base", { worker, base }, (tx) => updateWorker(tx, worker, { base, base_head: base, state: "active" }));
+  return { worker, generation: 1, runToken, workspace, project, base };
+}
