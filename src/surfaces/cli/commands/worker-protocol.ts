@@ -52,7 +52,7 @@ export function registerWorkerProtocol(worker: Command, io: Io): void {
         `${who.worker} published ${r.deliverable.ref} (v${r.deliverable.version}) → ready`,
         ...r.items.map((x) => (x.status === "refused" ? `${x.item || "?"} refused: ${x.error?.message}` : `${x.item} ${x.status}${x.reportId ? ` (${x.reportId})` : ""}`)),
       ]);
-      if (result.items.some((x) => x.status === "refused")) exitRefused();
+      if (result.items.some((x) => x.status === "refused")) io.refused = true;
     });
 
   worker
@@ -77,7 +77,7 @@ export function registerWorkerProtocol(worker: Command, io: Io): void {
         `${who.worker} asked ${r.question} → needs_input`,
         ...r.blocked.map((x) => (x.status === "refused" ? `${x.item || "?"} refused: ${x.error?.message}` : `${x.item} blocked (${x.reportId})`)),
       ]);
-      if (result.blocked.some((x) => x.status === "refused")) exitRefused();
+      if (result.blocked.some((x) => x.status === "refused")) io.refused = true;
     });
 
   worker
@@ -118,9 +118,3 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
-/** Exit 1 after the results were printed (see worker-report.ts: main() owns the exit, so set it on exit). */
-function exitRefused(): void {
-  process.once("exit", () => {
-    process.exitCode = 1;
-  });
-}
