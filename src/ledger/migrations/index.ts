@@ -2,6 +2,8 @@
 // The migrator refuses a database whose applied history is not a prefix of this list (STYLE §15).
 
 import { sql as m001 } from "./001-foundation.js";
+import { sql as m003 } from "./003-decisions.js";
+import { sql as m004 } from "./004-store-index.js";
 
 export interface Migration {
   version: number;
@@ -11,4 +13,6 @@ export interface Migration {
 
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: "foundation", sql: m001 },
+  { version: 3, name: "decisions", sql: m003 },
+  { version: 4, name: "store-index", sql: m004 },
 ];

@@ -1,0 +1,73 @@
+// A parent git project, an engine whose cwd is that project, and workers with real worktrees that publish
+// frozen versions through the real protocol `done` — the ground on which review, promotion and use are tested.
+
+import { writeFileSync, mkdirSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { openEngine, type EngineContext } from "../../src/engine/context.js";
+import { done } from "../../src/engine/protocol.js";
+import type { DeliverablePointer } from "../../src/domain/deliverable.js";
+import { git, gitRepo } from "./git.js";
+import { isolatedWorker, type ProtocolWorker } from "./protocol-worker.js";
+import { tempDir } from "./temp.js";
+import { testClock, type TestClock } from "./work-ledger.js";
+
+type T = { after(fn: () => void): void };
+
+export interface ReviewGround {
+  ctx: EngineContext;
+  clock: TestClock;
+  home: string;
+  project: string;
+}
+
+export const PROJECT_FILES: Record<string, string> = {
+  "README.md": "hello\n",
+  "src/app.txt": Array.from({ length: 40 }, (_, i) => `line ${i + 1}`).join("\n") + "\n",
+  "src/other.txt": "alpha\nbeta\ngamma\n",
+};
+
+export function reviewGround(t: T, files: Record<string, string> = PROJECT_FILES): ReviewGround {
+  const home = tempDir(t, "docket-review-home-");
+  const project = gitRepo(tempDir(t, "docket-review-project-"), files);
+  const clock = testClock("2026-03-01T10:00:00.000Z");
+  const ctx = openEngine({ env: { DOCKET_HOME: home }, cwd: project, clock });
+  t.after(() => ctx.close());
+  return { ctx, clock, home, project };
+}
+
+export function reviewWorker(t: T, g: ReviewGround): ProtocolWorker {
+  return isolatedWorker(t, g.ctx, { project: g.project });
+}
+
+/** Writes files into a directory (parents created). */
+export function write(dir: string, files: Record<string, string>): void {
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+}
+
+let calls = 0;
+
+/** The worker edits `files` in its workspace and publishes the next version through the real `done`. */
+export function publish(g: ReviewGround, w: ProtocolWorker, files: Record<string, string>, body = "Done.\n"): DeliverablePointer {
+  write(w.workspace, files);
+  calls += 1;
+  return done(g.ctx, { worker: w.worker, generation: w.generation, runToken: w.runToken }, {
+    callId: `call-${calls}`, body, outcome: "completed", summary: `changed ${Object.keys(files).join(", ")}`,
+    evidence: [{ kind: "test", text: "npm test: 3 pass" }],
+  }).deliverable;
+}
+
+/** `line N` replaced in the 40-line app file. */
+export function appWith(changes: Record<number, string>): string {
+  return Array.from({ length: 40 }, (_, i) => changes[i + 1] ?? `line ${i + 1}`).join("\n") + "\n";
+}
+
+export function gitStatus(dir: string): string {
+  return git(dir, "status", "--porcelain=v1", "--untracked-files=all");
+}
+
+export function decisionCount(ctx: EngineContext): number {
+  return (ctx.db.prepare("SELECT count(*) AS n FROM decisions").get() as { n: number }).n;
+}
