@@ -151,7 +151,7 @@ function publish(ctx: EngineContext, who: WorkerIdentity, d: CheckedDone, key: s
     if (current.deliverable_version === null || current.deliverable_version < pointer.version) {
       updateWorker(tx, who.worker, {
         deliverable_id: pointer.id, deliverable_version: pointer.version, deliverable_ref: pointer.ref,
-        summary, outcome, state: "ready", last_error: null,
+        summary, outcome, state: "ready", last_error: null, reviewed_at: null,
       });
       dropOpenQuestions(tx, who.worker);
       insertNotification(tx, { kind: "ready", worker: who.worker, body: `${pointer.ref} (${outcome}): ${summary}` });

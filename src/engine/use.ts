@@ -13,6 +13,7 @@ import type { Tx } from "../ledger/runner.js";
 import type { EngineContext } from "./context.js";
 import { approvalOf, assertPointerUnchanged, decisionView, evidenceRefsOf, resolveReviewTarget, type DecisionView, type ReviewTarget } from "./review-target.js";
 import { kindRegistry } from "./kinds.js";
+import { parsePlan } from "../domain/plan-contract.js";
 import { spawnWorker, type SpawnInput, type SpawnResult } from "./spawn.js";
 import { isStoredRefLike, storedForUse, type StoredForUse } from "./store-use.js";
 
@@ -106,21 +107,30 @@ export function useForParent(ctx: EngineContext, input: { target: string; versio
   }).result;
 }
 
-export interface UseWorkerInput extends Omit<SpawnInput, "task" | "handoff" | "items"> {
+export interface UseWorkerInput extends Omit<SpawnInput, "task" | "handoff"> {
   target: string;
   version?: number;
   task?: string;
   actor?: DecisionActor;
+  /** Use → Implement: an approved plan to carry out, with its plan gate discharged (ADR-0007). */
+  implement?: boolean;
 }
 
 export interface UseWorkerResult {
   worker: string;
+  kind: string;
   sourceHandoff: { sourceRef: string; approvingDecisionId: string; useDecisionId: string };
+  /** `discharged` only for Implement on a plan-gated kind; `armed` for a plan-gated kind otherwise. */
+  planGate: "discharged" | "armed" | "none";
   spawn: SpawnResult;
   notes: string[];
 }
 
-/** Use → Worker: one fresh worker (never seeded) with the byte-exact body as reviewed input. */
+/**
+ * Use → Worker (and Use → Implement with `implement`): one fresh worker (never seeded) with the byte-exact body as
+ * reviewed input. Implement takes its kind from config `implementKind`, seeds the task from the plan's goal, and
+ * discharges the plan gate; the launch confirmation is the same.
+ */
 export async function useForWorker(ctx: EngineContext, input: UseWorkerInput): Promise<UseWorkerResult> {
   if (input.seedFile !== undefined) throw validationError("handoff-is-fresh", "a handoff worker always starts fresh; --seed cannot be used with use --worker");
   if (!input.yes && !input.interactive) {
@@ -132,12 +142,14 @@ export async function useForWorker(ctx: EngineContext, input: UseWorkerInput): P
   if (input.kind !== undefined && !kindRegistry(ctx).kinds.has(input.kind)) {
     throw validationError("spawn-policy", `unknown kind ${JSON.stringify(input.kind)}; known kinds: ${[...kindRegistry(ctx).kinds.keys()].join(", ")}; nothing changed`, "run docket kinds");
   }
-  const task = input.task?.trim() || `Work from the reviewed deliverable ${source.ref} (its exact text is in source-deliverable.md).`;
+  const implement = input.implement ? implementPlan(ctx, source, input.kind) : undefined;
+  const task =
+    input.task?.trim() || implement?.task || `Work from the reviewed deliverable ${source.ref} (its exact text is in source-deliverable.md).`;
   // The worker id spawn will take, read inside the same command that re-checks approval; verified after spawn.
-  const used = ctx.commands.run("use.worker", { ref: source.ref, task }, (tx) => {
+  const used = ctx.commands.run("use.worker", { ref: source.ref, task, implement: Boolean(implement) }, (tx) => {
     const auth = authorize(tx, source);
     const decision = insertDecision(tx, {
-      actor: input.actor ?? "human", verb: "use", worker: auth.worker, deliverable: auth.pointer, option: "worker",
+      actor: input.actor ?? "human", verb: "use", worker: auth.worker, deliverable: auth.pointer, option: implement ? "implement" : "worker",
       note: `task: ${task}`, evidenceRefs: evidenceOf(source),
     });
     const counter = tx.db.prepare("SELECT value FROM counters WHERE name = 'worker'").get() as { value: number } | undefined;
@@ -155,12 +167,14 @@ export async function useForWorker(ctx: EngineContext, input: UseWorkerInput): P
     useDecisionId: used.decision.id,
     approvedAt: used.auth.approvedAt,
     sidecarPath,
-    planAuthorized: false,
+    // Only Implement with a reviewed source authorises the plan; the store layer ignores it without one.
+    planAuthorized: Boolean(implement),
   };
   let spawned: SpawnResult;
   try {
     spawned = await spawnWorker(ctx, {
       ...input,
+      kind: implement?.kind ?? input.kind,
       task,
       fresh: true,
       yes: true, // the human confirmed the handoff (or passed --yes) before this call
@@ -169,7 +183,7 @@ export async function useForWorker(ctx: EngineContext, input: UseWorkerInput): P
         record,
         brief: {
           sourceRef: source.ref, sourceVersion: used.auth.pointer.version, from, approvingDecisionId: used.auth.approvingDecisionId,
-          approvedAt: used.auth.approvedAt, sidecarPath, planDischarged: false, useDecisionId: used.decision.id,
+          approvedAt: used.auth.approvedAt, sidecarPath, planDischarged: Boolean(implement), useDecisionId: used.decision.id,
         },
       },
     });
@@ -181,11 +195,36 @@ export async function useForWorker(ctx: EngineContext, input: UseWorkerInput): P
   if (spawned.worker !== used.predicted) {
     notes.push(`note: another worker was started meanwhile; ${spawned.worker}'s provenance names ${sidecarPath} but its copy is in ${ctx.home.workerDir(spawned.worker)}`);
   }
+  const planGated = kindRegistry(ctx).kinds.get(spawned.kind)?.planGate ?? false;
   return {
     worker: spawned.worker,
+    kind: spawned.kind,
+    planGate: !planGated ? "none" : implement ? "discharged" : "armed",
     sourceHandoff: { sourceRef: source.ref, approvingDecisionId: used.auth.approvingDecisionId, useDecisionId: used.decision.id },
     spawn: spawned,
     notes,
+  };
+}
+
+/** Use → Implement: the source must propose work (a plan or proposal, no patch); kind and task come from config and goal. */
+function implementPlan(ctx: EngineContext, source: UseSource, kindFlag: string | undefined): { kind: string; task: string } {
+  const outcome = source.kind === "worker" ? source.target.deliverable.outcome : source.stored.record.outcome;
+  const patch = source.kind === "worker" ? source.target.deliverable.changeSet?.patch : source.stored.record.changeSet?.patch;
+  const plan = parsePlan(source.body);
+  if (patch) {
+    throw refusal("implement-has-patch", `${source.ref} carries a patch, not a plan; nothing changed`, `promote it with \`docket promote ${source.ref}\`, or use --worker`);
+  }
+  if (outcome !== "proposal" && !plan) {
+    throw refusal("implement-not-a-plan", `${source.ref} is ${outcome}, not a plan or proposal; nothing changed`, "use --worker to hand it to a worker as input");
+  }
+  const goal = plan?.goal?.trim();
+  const kind = kindFlag ?? ctx.config().implementKind;
+  if (!kindRegistry(ctx).kinds.has(kind)) {
+    throw validationError("spawn-policy", `implementKind ${JSON.stringify(kind)} is not a known kind; nothing changed`, "fix implementKind in config.json, or pass --as <kind>");
+  }
+  return {
+    kind,
+    task: goal ? `Implement approved plan ${source.ref}: ${goal}` : `Implement approved plan ${source.ref}.`,
   };
 }
 
