@@ -9,6 +9,7 @@ import { readDeliverable, type SidecarRead } from "../files/worker-deliverables.
 import { storedResult } from "../ledger/protocol.js";
 import { getWorker, requireWorker, type WorkerRow } from "../ledger/workers.js";
 import type { EngineContext } from "./context.js";
+import { derivePlanCoverage, type DerivedPlanCoverage } from "./plan-coverage.js";
 
 export type { SidecarRead };
 
@@ -75,6 +76,8 @@ export interface DeliverableReport extends ResolvedDeliverable {
   task: string;
   state: string;
   items: DeliverableItemResult[];
+  /** For a plan handoff: derived from the source plan and the frozen patch (never stored). */
+  planCoverage: DerivedPlanCoverage | null;
 }
 
 /** Everything `docket report` shows, from the frozen sidecar plus the ledger's per-item results for its call. */
@@ -85,5 +88,5 @@ export function deliverableReport(ctx: EngineContext, workerOrRef: string, versi
     const stored = storedResult<{ status?: string; reportId?: string }>(ctx.db, `${d.toolCallId}:${i.item.trim()}`);
     return { item: i.item, outcome: i.outcome, status: stored?.status ?? "not recorded", ...(stored?.reportId ? { reportId: stored.reportId } : {}) };
   });
-  return { ...resolved, task: resolved.worker.task, state: resolved.worker.state, items };
+  return { ...resolved, task: resolved.worker.task, state: resolved.worker.state, items, planCoverage: derivePlanCoverage(ctx, resolved.worker, d) };
 }

@@ -12,7 +12,7 @@ import { pointerOf } from "./deliverables.js";
 import { latestDecision } from "./review-target.js";
 
 export interface ReviewWarning {
-  kind: "overlap" | "parent-moved" | "parent-unknown" | "older-version" | "deliverable-invalid";
+  kind: "overlap" | "parent-moved" | "parent-unknown" | "older-version" | "deliverable-invalid" | "plan-coverage";
   text: string;
 }
 

@@ -6,12 +6,12 @@ import { join } from "node:path";
 import type { DeliverablePointer, SourceHandoff, WorkerDeliverable } from "../domain/deliverable.js";
 import { validationError } from "../domain/errors.js";
 import { normalizeWorkerId } from "../domain/ids.js";
-import { parsePlan } from "../domain/plan-contract.js";
-import { formatPlanCoverageLine, isCoverageWarning, resolvePlanCoverage } from "../domain/plan-coverage.js";
+import type { PlanCoverage } from "../domain/plan-coverage.js";
 import { openQuestionsOf } from "../ledger/worker-launches.js";
 import { requireWorker, type WorkerRow } from "../ledger/workers.js";
 import type { EngineContext } from "./context.js";
 import { pointerOf } from "./deliverables.js";
+import { derivePlanCoverage } from "./plan-coverage.js";
 import { approvalOf, latestDecision, resolveReviewTarget } from "./review-target.js";
 import { resolveReviewWarnings, type ReviewWarning } from "./review-warnings.js";
 
@@ -30,6 +30,8 @@ export interface VerdictCard {
   approved: boolean;
   warnings: ReviewWarning[];
   actions: string[];
+  /** Derived at review time from the handoff's source plan and the frozen patch; null when not a plan handoff. */
+  planCoverage: PlanCoverage | null;
   /** Everything else the text card shows. */
   detail: {
     task: string;
@@ -56,16 +58,6 @@ function questionsOf(ctx: EngineContext, worker: string): VerdictQuestion[] {
     }
     return { id: q.id, text: q.text, options, recommend: row.recommend, risk: row.risk };
   });
-}
-
-function planCoverageOf(ctx: EngineContext, row: WorkerRow, handoff: SourceHandoff | null, d: WorkerDeliverable | null): string | null {
-  if (!handoff || !d?.changeSet) return null;
-  const path = join(ctx.home.workerDir(row.id), "source-deliverable.md");
-  if (!existsSync(path)) return null;
-  const plan = parsePlan(readFileSync(path, "utf8"));
-  if (!plan) return null;
-  const coverage = resolvePlanCoverage(plan, d.changeSet.files.map((f) => f.path));
-  return `${isCoverageWarning(coverage) ? "⚠ " : ""}${formatPlanCoverageLine(coverage, handoff.sourceRef)}`;
 }
 
 function actionsFor(row: WorkerRow, d: WorkerDeliverable | null, approved: boolean, promoted: boolean, questions: number): string[] {
@@ -114,8 +106,10 @@ export function verdictCard(ctx: EngineContext, target: string, options: { versi
           ? `rejected (${rejected.id})`
           : "not judged";
   const handoff = row.source_handoff ? (JSON.parse(row.source_handoff) as SourceHandoff) : null;
+  const coverage = derivePlanCoverage(ctx, row, deliverable);
   const questions = questionsOf(ctx, row.id);
   const warnings: ReviewWarning[] = [];
+  if (coverage?.warning) warnings.push({ kind: "plan-coverage", text: coverage.line });
   if (invalid) warnings.push({ kind: "deliverable-invalid", text: invalid });
   if (pointer && deliverable && !promoted) warnings.push(...resolveReviewWarnings(ctx, row, pointer, deliverable).warnings);
   else if (pointer && deliverable && pointer.version < (pointerOf(row)?.version ?? 0)) {
@@ -130,8 +124,9 @@ export function verdictCard(ctx: EngineContext, target: string, options: { versi
     actions: invalid ? ["revise", ...(row.state === "failed" ? ["respawn"] : [])] : actionsFor(row, deliverable, Boolean(approval), promoted, questions.length),
     detail: {
       task: row.task, kind: row.kind, exited: row.exited === 1, judgment, questions, lastError: row.last_error, deliverable, invalid,
-      handoff, planCoverage: planCoverageOf(ctx, row, handoff, deliverable),
+      handoff, planCoverage: coverage ? `${coverage.warning ? "⚠ " : ""}${coverage.line}` : null,
     },
+    planCoverage: coverage?.coverage ?? null,
   };
 }
 

@@ -29,6 +29,7 @@ export function registerDeliverableCommands(program: Command, io: Io): void {
         evidence: d.evidence.map((e) => ({ kind: e.kind, text: e.text })),
         recommendations: d.recommendations,
         changeSet: d.changeSet ? { files: d.changeSet.files.map((f) => ({ path: f.path, additions: f.additions, deletions: f.deletions })), hunks: d.changeSet.hunks } : null,
+        planCoverage: r.planCoverage?.coverage ?? null,
       };
       emit(io, json, () => formatReport(r));
     });
@@ -76,6 +77,12 @@ function formatReport(r: DeliverableReport): string[] {
   else {
     lines.push(`files:    ${d.changeSet.files.length} (${d.changeSet.hunks} hunk${d.changeSet.hunks === 1 ? "" : "s"})`);
     lines.push(...d.changeSet.files.map((f) => `  ${f.binary ? "binary" : `+${f.additions} -${f.deletions}`.padEnd(12)} ${f.path}`));
+  }
+  const pc = r.planCoverage;
+  if (pc) {
+    lines.push(`${pc.warning ? "⚠ " : ""}${pc.line}`);
+    if (pc.coverage.offPlan.length > 0) lines.push(`  off-plan: ${pc.coverage.offPlan.join(", ")}`);
+    if (pc.coverage.untouched.length > 0) lines.push(`  planned but untouched: ${pc.coverage.untouched.join(", ")}`);
   }
   lines.push("", "─── body ───", d.body);
   return lines;

@@ -6,7 +6,10 @@ import type { VerdictCard } from "../../../engine/verdict.js";
 import type { Io } from "../output.js";
 import { engine } from "../session.js";
 
-const contract = (c: VerdictCard) => ({ worker: c.worker, state: c.state, deliverable: c.deliverable, approved: c.approved, warnings: c.warnings, actions: c.actions });
+const contract = (c: VerdictCard) => ({
+  worker: c.worker, state: c.state, deliverable: c.deliverable, approved: c.approved, warnings: c.warnings, actions: c.actions,
+  planCoverage: c.planCoverage,
+});
 
 async function askText(io: Io, prompt: string): Promise<string> {
   const { createInterface } = await import("node:readline/promises");

@@ -1,0 +1,52 @@
+// A hermetic environment for real pi workers driven by Docket's own scripted model (dist/src/surfaces/pi/scripted-model.js):
+// temp DOCKET_HOME, pi agent dir, TMPDIR and HOME, a private tmux socket killed when the test ends.
+
+import { execFileSync } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { randomBytes } from "node:crypto";
+import { tempDir } from "./temp.js";
+
+export const SCRIPTED_MODEL = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "src", "surfaces", "pi", "scripted-model.js");
+export const SCRIPTED_MODEL_REF = "docket-demo/scripted";
+
+export interface ScriptedPi {
+  root: string;
+  vars: Record<string, string>;
+  /** Writes a script file and returns its path, for `--env DOCKET_SCRIPTED_MODEL=<path>`. */
+  script(name: string, steps: unknown[]): string;
+}
+
+export function scriptedPi(t: { after(fn: () => void): void }): ScriptedPi {
+  const root = tempDir(t, "docket-scripted-");
+  const dirs = { home: join(root, "docket"), agent: join(root, "agent"), tmp: join(root, "tmp"), user: join(root, "home") };
+  for (const d of Object.values(dirs)) mkdirSync(d, { recursive: true });
+  const socket = `docket-test-${randomBytes(5).toString("hex")}`;
+  t.after(() => {
+    try {
+      execFileSync("tmux", ["-L", socket, "kill-server"], { stdio: "ignore" });
+    } catch {
+      // The server already exited with its last window.
+    }
+  });
+  return {
+    root,
+    vars: {
+      DOCKET_HOME: dirs.home,
+      PI_CODING_AGENT_DIR: dirs.agent,
+      TMPDIR: dirs.tmp,
+      HOME: dirs.user,
+      PI_OFFLINE: "1",
+      PI_SKIP_VERSION_CHECK: "1",
+      PI_TELEMETRY: "0",
+      DOCKET_TMUX_SOCKET: socket,
+      DOCKET_PI_ARGS: `-ne -ns -np -nc --no-themes -e ${SCRIPTED_MODEL}`,
+    },
+    script(name, steps) {
+      const path = join(root, name);
+      writeFileSync(path, JSON.stringify(steps));
+      return path;
+    },
+  };
+}
