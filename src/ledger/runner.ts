@@ -54,6 +54,7 @@ export function createCommandRunner(db: Database.Database, options: { clock?: ()
   const handlers = options.effects ?? {};
   const lookup = db.prepare("SELECT command, request_hash, result FROM idempotency WHERE key = ?");
   const remember = db.prepare("INSERT INTO idempotency (key, command, request_hash, result, created_at) VALUES (?, ?, ?, ?, ?)");
+  // Every command may claim ids; the counter row is the only hot spot and stays one page.
   const bump = db.prepare(
     "INSERT INTO counters (name, value) VALUES (?, 1) ON CONFLICT(name) DO UPDATE SET value = value + 1 RETURNING value",
   );

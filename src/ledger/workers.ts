@@ -2,6 +2,7 @@
 // The fence is checked inside the same transaction as whatever the worker asked for (DESIGN §4).
 
 import type { Db } from "./open.js";
+import { statement } from "./statements.js";
 import type { Tx } from "./runner.js";
 import { fenced, notFound } from "../domain/errors.js";
 import { formatId } from "../domain/ids.js";
@@ -91,7 +92,7 @@ export function insertWorker(tx: Tx, w: NewWorker): string {
 }
 
 export function getWorker(db: Db, id: string): WorkerRow | undefined {
-  return db.prepare("SELECT * FROM workers WHERE id = ? AND deleted_at IS NULL").get(id) as WorkerRow | undefined;
+  return statement(db, "SELECT * FROM workers WHERE id = ? AND deleted_at IS NULL").get(id) as WorkerRow | undefined;
 }
 
 export function requireWorker(db: Db, id: string): WorkerRow {

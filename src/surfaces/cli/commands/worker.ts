@@ -3,11 +3,14 @@
 
 import type { Command } from "commander";
 import type { Io } from "../output.js";
+import { registerWorkerReconcile, registerWorkerReport } from "./worker-report.js";
+import { registerWorkerProtocol } from "./worker-protocol.js";
+import { registerWorkerLifecycle } from "./worker-lifecycle.js";
 
 /** Subcommand registrars for the `worker` group, each owned by its own module. */
 export type WorkerSubcommands = (worker: Command, io: Io) => void;
 
-const registrars: WorkerSubcommands[] = [];
+const registrars: WorkerSubcommands[] = [registerWorkerReport, registerWorkerReconcile, registerWorkerProtocol, registerWorkerLifecycle];
 
 export function registerWorkerCommands(program: Command, io: Io): void {
   const worker = program.command("worker").description("worker-side protocol: report, todos, wait, done, fail (identity from the environment)");

@@ -1,0 +1,64 @@
+// Worker lifecycle as pure rules: persisted states, the derived display state, liveness, and what an exit means.
+// Display states and liveness are computed on every read, never stored (DESIGN §4, anchor §1.2–§1.3).
+
+export type PersistedState = "starting" | "active" | "idle" | "needs_input" | "ready" | "failed" | "ended";
+export type DisplayState = "starting" | "thinking" | "idle" | "stale" | "needs_input" | "ready" | "failed" | "ended" | "reviewed";
+export type Liveness = "live" | "gone" | "unknown";
+export type PaneProbe = "alive" | "dead" | "missing" | "unprobed";
+
+/** No signal for this long makes a running worker `stale`; twice this makes it `gone`. */
+export const STALE_AFTER_MS = 90_000;
+export const HEARTBEAT_INTERVAL_MS = 15_000;
+
+export const TERMINAL_STATES: readonly PersistedState[] = ["ready", "failed", "ended"];
+
+export interface LifecycleView {
+  state: PersistedState;
+  agent: "pi" | "command";
+  exited: boolean;
+  heartbeatAt: string | null;
+  updatedAt: string;
+  reviewedAt: string | null;
+  paneCapturedAt: string | null;
+  pane: PaneProbe;
+}
+
+export function isTerminal(state: PersistedState): boolean {
+  return TERMINAL_STATES.includes(state);
+}
+
+export function resolveLiveness(w: LifecycleView, nowMs: number): Liveness {
+  if (w.exited || w.paneCapturedAt !== null || w.pane === "dead" || w.pane === "missing") return "gone";
+  const beat = w.heartbeatAt === null ? undefined : Date.parse(w.heartbeatAt);
+  if (beat !== undefined && nowMs - beat > 2 * STALE_AFTER_MS) return "gone";
+  if (w.pane === "alive" && (beat !== undefined || w.agent === "command")) return "live";
+  if (beat !== undefined) return "live";
+  return "unknown"; // absence of proof is never treated as live
+}
+
+export function resolveDisplayState(w: LifecycleView, nowMs: number): DisplayState {
+  if (w.state === "needs_input") return "needs_input";
+  if (w.reviewedAt !== null && isTerminal(w.state)) return "reviewed";
+  if (w.state === "failed" || w.state === "ready" || w.state === "ended") return w.state;
+  const lastSignal = Math.max(Date.parse(w.updatedAt), w.heartbeatAt === null ? 0 : Date.parse(w.heartbeatAt));
+  if (w.state !== "starting" && nowMs - lastSignal > STALE_AFTER_MS && !(w.agent === "command" && w.pane === "alive")) return "stale";
+  if (w.state === "active") return "thinking";
+  return w.state === "starting" ? "starting" : "idle";
+}
+
+/** What a process exit does to the row: the state it leaves and, when it failed, why. */
+export function resolveExit(state: PersistedState, hasDeliverable: boolean, code: number): { state: PersistedState; error?: string } {
+  if (state === "failed" || state === "ended") return { state };
+  if (state === "ready" || hasDeliverable) return { state: "ended" };
+  return { state: "failed", error: `worker process exited before reporting (exit ${code})` };
+}
+
+/** A heartbeat moves a starting worker to active; every other state is the worker's own word and stays. */
+export function resolveHeartbeatState(state: PersistedState): PersistedState {
+  return state === "starting" ? "active" : state;
+}
+
+/** Settled workers are done with: ended, or reviewed in a terminal state. Prune and `ls` folding use this. */
+export function isSettled(w: { state: PersistedState; reviewedAt: string | null }): boolean {
+  return w.state === "ended" || (w.reviewedAt !== null && isTerminal(w.state));
+}

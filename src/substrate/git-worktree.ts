@@ -1,0 +1,147 @@
+// A worker's isolated workspace: a detached git worktree at the parent's HEAD plus its uncommitted and untracked
+// files, committed as the "Docket worker baseline" — that commit is the worker's base (DESIGN §4, anchor §1.11).
+
+import { execFileSync } from "node:child_process";
+import { copyFileSync, cpSync, existsSync, lstatSync, mkdirSync, readlinkSync, rmSync, symlinkSync } from "node:fs";
+import { dirname, join, relative, resolve, sep } from "node:path";
+
+export type WorkspaceMethod = "worktree" | "copy";
+
+export interface IsolatedWorkspace {
+  path: string;
+  method: WorkspaceMethod;
+  /** The baseline commit: every diff of this worker is against it. */
+  base: string;
+  /** The parent's HEAD at spawn time (null when the parent had none). */
+  baseHead: string | null;
+  /** Human lines for the spawn summary (what happened, e.g. outside git). */
+  notes: string[];
+}
+
+const BASELINE_ENV = {
+  GIT_AUTHOR_NAME: "Docket",
+  GIT_AUTHOR_EMAIL: "docket@example.invalid",
+  GIT_COMMITTER_NAME: "Docket",
+  GIT_COMMITTER_EMAIL: "docket@example.invalid",
+};
+
+function git(cwd: string, args: string[], options: { input?: string | Buffer; env?: Record<string, string> } = {}): string {
+  return execFileSync("git", args, {
+    cwd,
+    encoding: "utf8",
+    input: options.input,
+    env: options.env ? { ...process.env, ...options.env } : process.env,
+    stdio: ["pipe", "pipe", "pipe"],
+    maxBuffer: 1024 * 1024 * 1024,
+  });
+}
+
+function gitBuffer(cwd: string, args: string[]): Buffer {
+  return execFileSync("git", args, { cwd, stdio: ["ignore", "pipe", "pipe"], maxBuffer: 1024 * 1024 * 1024 });
+}
+
+/** What the parent directory is, as far as git is concerned. */
+export function inspectRepository(dir: string): { kind: "repo"; head: string } | { kind: "unborn" } | { kind: "none" } {
+  try {
+    git(dir, ["rev-parse", "--git-dir"]);
+  } catch {
+    return { kind: "none" };
+  }
+  try {
+    return { kind: "repo", head: git(dir, ["rev-parse", "--verify", "-q", "HEAD^{commit}"]).trim() };
+  } catch {
+    return { kind: "unborn" };
+  }
+}
+
+function commitBaseline(ws: string): string {
+  git(ws, ["add", "-A"]);
+  git(
+    ws,
+    ["-c", "commit.gpgsign=false", "-c", "core.hooksPath=/dev/null", "commit", "-q", "--no-verify", "--allow-empty", "-m", "Docket worker baseline"],
+    { env: BASELINE_ENV },
+  );
+  return git(ws, ["rev-parse", "HEAD"]).trim();
+}
+
+function copyEntry(from: string, to: string): void {
+  mkdirSync(dirname(to), { recursive: true });
+  const st = lstatSync(from);
+  if (st.isSymbolicLink()) symlinkSync(readlinkSync(from), to);
+  else if (st.isFile()) copyFileSync(from, to);
+}
+
+/**
+ * Creates `target` as the worker's isolated workspace for the project at `root`.
+ * In a repository with a HEAD: worktree + dirty diff + untracked non-ignored files + baseline commit.
+ * Unborn repository or no repository: the tree is copied (without `.git`), `git init`, baseline commit.
+ */
+export function createIsolatedWorkspace(input: { root: string; target: string; exclude?: string[] }): IsolatedWorkspace {
+  const { root, target } = input;
+  const repo = inspectRepository(root);
+  mkdirSync(dirname(target), { recursive: true });
+  if (repo.kind === "repo") {
+    git(root, ["worktree", "add", "--detach", "-q", target, "HEAD"]);
+    try {
+      const patch = gitBuffer(root, ["diff", "--binary", "HEAD"]);
+      if (patch.length > 0) git(target, ["apply", "--binary", "--whitespace=nowarn", "-"], { input: patch });
+      const untracked = gitBuffer(root, ["ls-files", "--others", "--exclude-standard", "-z"]).toString("utf8").split("\0").filter(Boolean);
+      for (const rel of untracked) copyEntry(join(root, rel), join(target, rel));
+      const base = commitBaseline(target);
+      return { path: target, method: "worktree", base, baseHead: repo.head, notes: [] };
+    } catch (error) {
+      removeWorkspace({ root, path: target, method: "worktree" });
+      throw error;
+    }
+  }
+  const excluded = [resolve(target), ...(input.exclude ?? []).map((p) => resolve(p))];
+  const inside = (p: string) => excluded.some((x) => p === x || p.startsWith(`${x}${sep}`));
+  try {
+    cpSync(root, target, {
+      recursive: true,
+      verbatimSymlinks: true,
+      filter: (src) => {
+        const rel = relative(root, src);
+        return !(rel === ".git" || rel.startsWith(`.git${sep}`) || inside(resolve(src)));
+      },
+    });
+    git(target, ["init", "-q"]);
+    const base = commitBaseline(target);
+    const why = repo.kind === "unborn" ? "the repository has no commit yet" : `${root} is not a git repository`;
+    return { path: target, method: "copy", base, baseHead: null, notes: [`Workspace: ${why}; copied the tree (without .git) into ${target} and committed it as the baseline`] };
+  } catch (error) {
+    rmSync(target, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+/** Removes a workspace this module created; a worktree is unregistered from its repository too. */
+export function removeWorkspace(input: { root: string; path: string; method: WorkspaceMethod }): void {
+  if (input.method === "worktree") {
+    try {
+      git(input.root, ["worktree", "remove", "--force", "--force", input.path]);
+    } catch {
+      // The worktree may be half-made or already removed: delete the directory and prune git's record below.
+    }
+    rmSync(input.path, { recursive: true, force: true });
+    try {
+      git(input.root, ["worktree", "prune"]);
+    } catch {
+      // The parent repository itself may be gone; nothing left to unregister then.
+    }
+    return;
+  }
+  rmSync(input.path, { recursive: true, force: true });
+}
+
+/** True when the workspace differs from its base: tracked edits, new commits, or untracked non-ignored files. */
+export function liveChangesExist(ws: string, base: string): boolean {
+  if (!existsSync(ws)) return false;
+  try {
+    git(ws, ["diff", "--quiet", base, "--"]);
+  } catch (error) {
+    if ((error as { status?: number }).status === 1) return true;
+    throw error;
+  }
+  return git(ws, ["ls-files", "--others", "--exclude-standard"]).trim() !== "";
+}

@@ -1,0 +1,313 @@
+// The worker commands end to end through the real CLI: command agents in real tmux (private socket), real git
+// worktrees, real SQLite. spawn, exit recording, respawn and fencing, tell, peek, delete, the fleet cap.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { cliEnv, docket, type CliRun } from "../../support/docket-cli.js";
+import { gitRepo, writeFiles } from "../../support/git.js";
+import { tempDir } from "../../support/temp.js";
+import { tmuxServer, waitFor, type TmuxServer } from "../../support/tmux.js";
+
+interface Fixture {
+  repo: string;
+  home: string;
+  server: TmuxServer;
+  env: NodeJS.ProcessEnv;
+  run(...args: string[]): CliRun;
+  as(identity: { worker: string; generation: number; runToken: string }, ...args: string[]): CliRun;
+}
+
+function fixture(t: { after(fn: () => void): void }, config: unknown = {}): Fixture {
+  const root = tempDir(t);
+  const repo = gitRepo(mkdirp(join(root, "repo")), { "a.txt": "one\n", ".gitignore": "secret.env\n" });
+  const home = join(root, "docket");
+  mkdirSync(home, { recursive: true });
+  writeFileSync(join(home, "config.json"), JSON.stringify(config));
+  mkdirSync(join(root, "tmp"));
+  const server = tmuxServer(t);
+  const env = cliEnv({ DOCKET_HOME: home, DOCKET_TMUX_SOCKET: server.socket, HOME: root, TMPDIR: join(root, "tmp"), PI_CODING_AGENT_DIR: join(root, "agent") });
+  return {
+    repo,
+    home,
+    server,
+    env,
+    run: (...args) => docket({ env, cwd: repo }, ...args),
+    as: (who, ...args) =>
+      docket({ env: { ...env, DOCKET_WORKER_ID: who.worker, DOCKET_GENERATION: String(who.generation), DOCKET_RUN_TOKEN: who.runToken }, cwd: repo }, ...args),
+  };
+}
+
+/** Window names on the private server ("" once the server has exited with its last window). */
+function windows(f: Fixture): string {
+  try {
+    return f.server.tmux("list-windows", "-a", "-F", "#{window_name}");
+  } catch {
+    return "";
+  }
+}
+
+function mkdirp(dir: string): string {
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+function show(f: Fixture, worker: string): any {
+  const r = f.run("show", worker, "--json");
+  assert.equal(r.code, 0, r.stderr + r.stdout);
+  return r.json;
+}
+
+/** The run token as the worker's own process saw it (its command writes it to token.txt). */
+function readEnvToken(f: Fixture, worker: string): string {
+  return readFileSync(join(f.home, "workers", worker, "token.txt"), "utf8").trim();
+}
+
+test("spawn runs a command agent in its own window with its identity, env and isolated workspace; its exit is recorded", async (t) => {
+  const f = fixture(t);
+  writeFiles(f.repo, { "a.txt": "one\ntwo\n", "untracked.txt": "u\n", "secret.env": "S=1\n" });
+  const cmd = 'printf "%s|%s|%s|%s|%s\\n" "$DOCKET_WORKER_ID" "$DOCKET_GENERATION" "$DOCKET_HOME" "$EXTRA" "${DOCKET_RUN_TOKEN:+token}" > seen.txt; ls -A >> seen.txt; cat a.txt >> seen.txt; echo done-with-it; exit 3';
+  const r = f.run("spawn", "--agent", "command", "--cmd", cmd, "--env", "EXTRA=x y", "--json", "write", "what", "you", "see");
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual(Object.keys(r.json), ["worker", "generation", "kind", "execution", "summary"]);
+  assert.deepEqual(r.json.execution, { model: null, thinking: "off", context: "fresh", workspace: "isolated" });
+  assert.equal(r.json.worker, "w1");
+  assert.equal(r.json.generation, 1);
+  assert.equal(r.json.kind, "default");
+  assert.ok(Array.isArray(r.json.summary) && r.json.summary.length > 0);
+
+  const ws = join(f.home, "workers", "w1", "workspace");
+  const seen = await waitFor("the command's output", () => (existsSync(join(ws, "seen.txt")) ? readFileSync(join(ws, "seen.txt"), "utf8") : undefined));
+  assert.match(seen, new RegExp(`^w1\\|1\\|${f.home.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\|x y\\|token\\n`));
+  assert.match(seen, /untracked\.txt/);
+  assert.doesNotMatch(seen, /secret\.env/, "ignored files stay out of the baseline");
+  assert.match(seen, /one\ntwo\n/, "uncommitted changes are in the baseline");
+  assert.ok(existsSync(join(f.home, "workers", "w1", "task.md")));
+
+  const exited = await waitFor("the exit to be recorded", () => {
+    const panes = f.server.tmux("list-panes", "-a", "-F", "#{window_name} #{pane_dead}");
+    return /^w1 1$/m.test(panes) ? panes : undefined;
+  });
+  assert.match(exited, /^w1 1$/m, "remain-on-exit keeps the dead pane");
+  const detail = show(f, "w1");
+  assert.equal(detail.state, "failed");
+  assert.equal(detail.lastError, "worker process exited before reporting (exit 3)");
+  assert.deepEqual(detail.launches.map((l: any) => [l.generation, l.exitCode]), [[1, 3]]);
+  assert.equal(detail.liveness, "gone");
+
+  const tail = readFileSync(join(f.home, "workers", "w1", "pane-tail.txt"), "utf8");
+  assert.match(tail, /done-with-it/, "the dead pane's tail was harvested");
+  assert.doesNotMatch(windows(f), /w1/, "and its window killed");
+
+  const ls = f.run("ls", "--json");
+  assert.equal(ls.code, 0);
+  assert.deepEqual(Object.keys(ls.json.workers[0]), ["worker", "kind", "task", "state", "liveness", "generation", "questions", "deliverable"]);
+  assert.deepEqual(ls.json.workers[0], { worker: "w1", kind: "default", task: "write what you see", state: "failed", liveness: "gone", generation: 1, questions: 0, deliverable: null });
+});
+
+test("respawn starts the stored command at the next generation, moves its bindings, and fences the old process", async (t) => {
+  const f = fixture(t);
+  assert.equal(f.run("item", "add", "fix", "it").code, 0);
+  const cmd = 'echo "$DOCKET_RUN_TOKEN" > "$DOCKET_HOME/workers/$DOCKET_WORKER_ID/token.txt"; echo "generation $DOCKET_GENERATION up"; sleep 60';
+  const spawned = f.run("spawn", "--agent", "command", "--cmd", cmd, "--item", "t1", "--json", "hold", "t1");
+  assert.equal(spawned.code, 0, spawned.stderr);
+  const token1 = await waitFor("generation 1's token", () => (existsSync(join(f.home, "workers/w1/token.txt")) ? readEnvToken(f, "w1") : undefined));
+  const g1 = { worker: "w1", generation: 1, runToken: token1 };
+  assert.equal(f.as(g1, "worker", "heartbeat", "--json").code, 0);
+
+  const r = f.run("respawn", "w1", "--json");
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual(r.json, { worker: "w1", generation: 2 });
+  const token2 = await waitFor("generation 2's token", () => {
+    const tok = existsSync(join(f.home, "workers/w1/token.txt")) ? readEnvToken(f, "w1") : "";
+    return tok && tok !== token1 ? tok : undefined;
+  });
+  await waitFor("generation 2 in the pane", () => f.run("peek", "w1").stdout.includes("generation 2 up"));
+
+  const refused = f.as(g1, "worker", "heartbeat", "--json");
+  assert.equal(refused.code, 1);
+  assert.equal(refused.json.error.code, "generation-replaced");
+  assert.match(refused.json.error.message, /w1 generation 1 was replaced by generation 2; this process was replaced/);
+
+  const before = show(f, "w1");
+  const staleExit = f.as(g1, "worker", "exited", "--code", "0", "--json");
+  assert.equal(staleExit.code, 0);
+  assert.equal(staleExit.json.settled, false);
+  const after = show(f, "w1");
+  assert.equal(after.persistedState, before.persistedState, "a stale generation's exit changes nothing");
+  assert.equal(after.exitCode, null);
+
+  const beat = f.as({ worker: "w1", generation: 2, runToken: token2 }, "worker", "heartbeat", "--json");
+  assert.equal(beat.code, 0, beat.stdout);
+  assert.equal(beat.json.state, "active");
+  const item = f.run("item", "show", "t1", "--json");
+  assert.deepEqual(item.json.bindings.map((b: any) => [b.worker, b.generation, b.state]), [["w1", 2, "active"]]);
+  assert.deepEqual(show(f, "w1").launches.map((l: any) => l.generation), [1, 2]);
+});
+
+test("tell keeps multi-line text as one queued message and pastes it into a command agent's pane", async (t) => {
+  const f = fixture(t);
+  assert.equal(f.run("spawn", "--agent", "command", "--cmd", "cat", "echo", "back").code, 0);
+  await waitFor("the window", () => f.server.tmux("list-panes", "-a", "-F", "#{window_name}").includes("w1"));
+  const r = f.run("tell", "w1", "first line\r\nsecond line  ", "--json");
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual(r.json, { message: "m1", delivery: "queued" });
+  const human = f.run("tell", "w1", "plain");
+  assert.match(human.stdout, /m2 queued for w1\n.*best-effort/);
+  assert.deepEqual(show(f, "w1").messages, [
+    { id: "m1", delivery: "queued" },
+    { id: "m2", delivery: "queued" },
+  ]);
+  const seen = await waitFor("the paste", () => {
+    const p = f.run("peek", "w1", "--lines", "50", "--json");
+    return p.json?.text?.includes("second line") && p.json.text.includes("plain") ? p.json : undefined;
+  });
+  assert.equal(seen.source, "pane");
+  assert.match(seen.text, /first line\nsecond line/);
+});
+
+test("tell refuses an empty message and a question the worker never asked, and queues nothing", async (t) => {
+  const f = fixture(t);
+  assert.equal(f.run("spawn", "--agent", "command", "--as", "scout", "--cmd", "sleep 60", "look").code, 0);
+  const empty = f.run("tell", "w1", "  \n ", "--json");
+  assert.equal(empty.code, 1);
+  assert.equal(empty.json.error.code, "empty-message");
+  const q = f.run("tell", "w1", "--q", "q9", "yes", "--json");
+  assert.equal(q.code, 1);
+  assert.equal(q.json.error.code, "question-not-found");
+  assert.equal(q.json.error.message, "w1 has no question q9");
+  assert.deepEqual(show(f, "w1").messages, []);
+  const ghost = f.run("tell", "w7", "hi", "--json");
+  assert.equal(ghost.json.error.code, "worker-not-found");
+});
+
+test("a read-only kind shares the parent directory and peek bounds its lines", async (t) => {
+  const f = fixture(t);
+  const r = f.run("spawn", "--agent", "command", "--as", "scout", "--cmd", "pwd; sleep 60", "--json", "look");
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.json.execution.workspace, "shared");
+  const out = await waitFor("pwd", () => {
+    const p = f.run("peek", "w1", "--lines", "5");
+    return p.stdout.includes(f.repo) ? p.stdout : undefined;
+  });
+  assert.ok(out.split("\n").filter(Boolean).length <= 5);
+  for (const bad of ["0", "2001", "x"]) {
+    const p = f.run("peek", "w1", "--lines", bad, "--json");
+    assert.equal(p.code, 2, `--lines ${bad} is a usage error`);
+  }
+});
+
+test("delete needs --yes off a terminal, refuses never-promoted changes without --force, and touches no other worker", async (t) => {
+  const f = fixture(t);
+  assert.equal(f.run("spawn", "--agent", "command", "--cmd", "echo change > new.txt; sleep 60", "change", "things").code, 0);
+  assert.equal(f.run("spawn", "--agent", "command", "--cmd", "sleep 60", "bystander").code, 0);
+  const ws = join(f.home, "workers", "w1", "workspace");
+  await waitFor("the change", () => existsSync(join(ws, "new.txt")));
+
+  const noYes = f.run("delete", "w1", "--json");
+  assert.equal(noYes.code, 2);
+  assert.equal(noYes.json.error.code, "confirm-required");
+  const refused = f.run("delete", "w1", "--yes", "--json");
+  assert.equal(refused.code, 1);
+  assert.equal(refused.json.error.code, "unpromoted-changes");
+  assert.equal(refused.json.error.message, "w1's workspace has changes that were never promoted; nothing was deleted");
+  assert.ok(existsSync(join(ws, "new.txt")));
+  assert.equal(show(f, "w1").liveness, "live");
+
+  const forced = f.run("delete", "w1", "--yes", "--force", "--json");
+  assert.equal(forced.code, 0, forced.stderr);
+  assert.equal(forced.json.deleted, true);
+  assert.equal(existsSync(ws), false);
+  assert.doesNotMatch(windows(f), /w1/);
+  assert.match(windows(f), /w2/);
+  assert.deepEqual(f.run("ls", "--all", "--json").json.workers.map((w: any) => w.worker), ["w2"]);
+  assert.equal(show(f, "w2").liveness, "live");
+  assert.equal(f.run("show", "w1", "--json").json.error.code, "worker-not-found");
+});
+
+test("the fleet cap refuses a spawn once maxActive workers are live, and counts only live ones", async (t) => {
+  const f = fixture(t, { maxActive: 1 });
+  assert.equal(f.run("spawn", "--agent", "command", "--cmd", "sleep 60", "one").code, 0);
+  const r = f.run("spawn", "--agent", "command", "--cmd", "sleep 60", "--json", "two");
+  assert.equal(r.code, 1);
+  assert.equal(r.json.error.code, "fleet-cap");
+  assert.equal(r.json.error.message, "fleet cap reached: 1 live worker (maxActive 1); nothing was started");
+  assert.deepEqual(f.run("ls", "--all", "--json").json.workers.map((w: any) => w.worker), ["w1"]);
+  f.server.tmux("kill-window", "-t", "w1"); // the process is gone: it no longer counts
+  const again = f.run("spawn", "--agent", "command", "--cmd", "sleep 60", "--json", "three");
+  assert.equal(again.code, 0, again.stdout);
+  assert.equal(again.json.worker, "w2", "a refused spawn used no worker number");
+});
+
+test("spawn --item refuses an item that is already bound and leaves no worker behind", async (t) => {
+  const f = fixture(t);
+  assert.equal(f.run("item", "add", "shared", "task").code, 0);
+  assert.equal(f.run("spawn", "--agent", "command", "--cmd", "sleep 60", "--item", "t1", "first").code, 0);
+  const r = f.run("spawn", "--agent", "command", "--cmd", "sleep 60", "--item", "t1", "--json", "second");
+  assert.equal(r.code, 1);
+  assert.equal(r.json.error.code, "item-already-bound");
+  assert.deepEqual(f.run("ls", "--all", "--json").json.workers.map((w: any) => w.worker), ["w1"]);
+  assert.doesNotMatch(windows(f), /w2/);
+  assert.equal(existsSync(join(f.home, "workers", "w2")), false);
+});
+
+test("spawn usage errors: --agent command without --cmd, an unknown agent, --seed with --fresh", (t) => {
+  const f = fixture(t);
+  assert.equal(f.run("spawn", "--agent", "command", "x", "--json").code, 2);
+  assert.equal(f.run("spawn", "--agent", "claude", "x", "--json").code, 2);
+  assert.equal(f.run("spawn", "--seed", "s.jsonl", "--fresh", "x", "--json").code, 2);
+  assert.equal(f.run("spawn", "--agent", "command", "--cmd", "true", "--env", "1BAD=x", "x", "--json").code, 2);
+  assert.deepEqual(f.run("ls", "--all", "--json").json.workers, []);
+});
+
+test("attach outside tmux prints the exact command for the worker's window on the private server", async (t) => {
+  const f = fixture(t);
+  assert.equal(f.run("spawn", "--agent", "command", "--cmd", "sleep 60", "x").code, 0);
+  const r = f.run("attach", "w1", "--json");
+  assert.equal(r.code, 0);
+  assert.equal(r.json.switched, false);
+  const window = show(f, "w1").tmux.window;
+  assert.equal(r.json.command, `tmux -L ${f.server.socket} attach-session -t docket-workers ';' select-window -t ${window}`);
+});
+
+test("respawn all starts every finished worker of this project again and leaves running ones alone", async (t) => {
+  const f = fixture(t);
+  assert.equal(f.run("spawn", "--agent", "command", "--as", "scout", "--cmd", 'echo "g$DOCKET_GENERATION"; sleep 0.2', "quick").code, 0);
+  assert.equal(f.run("spawn", "--agent", "command", "--as", "scout", "--cmd", "sleep 60", "long").code, 0);
+  await waitFor("w1 to exit", () => show(f, "w1").launches[0].exitedAt !== null);
+  const r = f.run("respawn", "all", "--json");
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual(r.json, { workers: [{ worker: "w1", generation: 2 }] });
+  assert.equal(show(f, "w2").generation, 1);
+  const unknown = f.run("respawn", "w9", "--json");
+  assert.equal(unknown.code, 1);
+  assert.equal(unknown.json.error.code, "worker-not-found");
+});
+
+test("outside a git repository a writable worker gets a copied workspace and the summary says so", async (t) => {
+  const f = fixture(t);
+  const plain = mkdirp(join(tempDir(t), "plain"));
+  writeFileSync(join(plain, "notes.md"), "# notes\n");
+  const r = docket({ env: f.env, cwd: plain }, "spawn", "--agent", "command", "--cmd", "ls > listing.txt; sleep 60", "--json", "tidy", "notes");
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.json.execution.workspace, "isolated");
+  assert.ok(r.json.summary.some((l: string) => /is not a git repository; copied the tree \(without \.git\)/.test(l)), r.json.summary.join("\n"));
+  const listing = join(f.home, "workers", "w1", "workspace", "listing.txt");
+  await waitFor("the listing", () => existsSync(listing) && readFileSync(listing, "utf8").includes("notes.md"));
+});
+
+test("a launch tmux refuses marks the worker failed with tmux's error and removes its workspace and directory", (t) => {
+  const f = fixture(t);
+  const broken = { ...f.env, DOCKET_TMUX_SOCKET: join(f.home, "no", "such", "dir", "sock") };
+  const r = docket({ env: broken, cwd: f.repo }, "spawn", "--agent", "command", "--cmd", "sleep 60", "--json", "doomed");
+  assert.equal(r.code, 1);
+  assert.equal(r.json.error.code, "launch-failed");
+  assert.match(r.json.error.message, /^could not start w1 in tmux: /);
+  const w = show(f, "w1");
+  assert.equal(w.persistedState, "failed");
+  assert.equal(w.lastError, r.json.error.message);
+  assert.equal(existsSync(join(f.home, "workers", "w1")), false);
+  assert.doesNotMatch(execFileSync("git", ["worktree", "list"], { cwd: f.repo, encoding: "utf8" }), /w1/);
+});
