@@ -285,8 +285,8 @@ test("a parent thinking level Docket does not know resolves visibly to off, with
 });
 
 test("a kind that replaced a built-in says so at spawn time", () => {
-  const replaced = buildKindRegistry([{ source: "project", path: "/p/scout.md", text: "---\nname: scout\n---\n" }]).kinds;
+  const replaced = buildKindRegistry([{ source: "user", path: "/p/scout.md", text: "---\nname: scout\n---\n" }]).kinds;
   const r = resolveSpawnPolicy(input({ kinds: replaced, kindFlag: "scout" }));
-  assert.equal(r.summary[0], "Kind: scout · writable · project kind");
+  assert.equal(r.summary[0], "Kind: scout · writable · user kind");
   assert.deepEqual(r.warnings, ["kind scout: replaces the built-in kind scout"]);
 });
