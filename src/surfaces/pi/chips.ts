@@ -5,11 +5,14 @@ import type { ExtensionContext, InputEvent, InputEventResult } from "@mariozechn
 import { hasQueuedChips, takeChips, type AttachedChip } from "../../engine/parent-feed.js";
 import { engine } from "../cli/session.js";
 
-export async function attachChips(event: InputEvent, ctx: ExtensionContext): Promise<InputEventResult> {
+/** Attaches queued chips to a human prompt; `onTaken` runs after chips were consumed (the dock repaints). */
+export async function attachChips(event: InputEvent, ctx: ExtensionContext, onTaken: () => void = () => undefined): Promise<InputEventResult> {
   if (event.source === "extension" || event.text.trimStart().startsWith("/")) return { action: "continue" };
   const e = engine();
   if (!hasQueuedChips(e)) return { action: "continue" };
   const chips = takeChips(e);
+  if (chips.length === 0) return { action: "continue" }; // another parent session of this project took them first
+  onTaken();
   if (ctx.hasUI) ctx.ui.notify(`docket · attached ${chips.map((c) => c.ref).join(", ")} to this prompt`, "info");
   return { action: "transform", text: formatChipContext(chips, event.text), images: event.images };
 }

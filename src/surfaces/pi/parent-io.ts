@@ -1,5 +1,5 @@
 // Adapts the CLI's Io to a pi session: output is shown to the human (never to the model), questions go
-// through ctx.ui; in print/json mode nothing waits and output goes to stdout.
+// through ctx.ui; in print/json mode nothing waits and output goes to stderr (pi keeps stdout for its own output).
 
 import type { ExtensionContext } from "@mariozechner/pi-coding-agent";
 import type { Io } from "../cli/output.js";
@@ -9,11 +9,11 @@ export interface CollectingIo extends Io {
   flush(failed: boolean): void;
 }
 
-export function createParentIo(ctx: ExtensionContext): CollectingIo {
+export function createParentIo(ctx: ExtensionContext, options: { json?: boolean } = {}): CollectingIo {
   const out: string[] = [];
   const err: string[] = [];
   return {
-    json: false,
+    json: options.json ?? false,
     refused: false,
     interactive: ctx.hasUI,
     out: (text) => out.push(text.replace(/\n$/, "")),
@@ -27,7 +27,8 @@ export function createParentIo(ctx: ExtensionContext): CollectingIo {
       err.length = 0;
       if (lines.length === 0) return;
       if (ctx.hasUI) ctx.ui.notify(lines.join("\n"), level);
-      else process.stdout.write(`${lines.join("\n")}\n`);
+      // Print and json modes reserve stdout (pi redirects it anyway; in json mode it carries the event stream).
+      else process.stderr.write(`${lines.join("\n")}\n`);
     },
   };
 }

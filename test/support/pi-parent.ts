@@ -1,0 +1,74 @@
+// A Docket parent fixture: a temp git repo, hermetic DOCKET_HOME / pi agent dir / TMPDIR / HOME, a private tmux
+// server, the scripted model's script and logs, and the docket CLI playing the human's other terminal or a worker.
+
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { cliEnv, docket } from "./docket-cli.js";
+import { gitRepo } from "./git.js";
+import { CONTEXT_LOG_EXTENSION, parentPiArgs, startPiRpc, type PiRpc } from "./pi-rpc.js";
+import { tempDir } from "./temp.js";
+import { tmuxServer, type TmuxServer } from "./tmux.js";
+
+export interface Parent {
+  repo: string;
+  home: string;
+  env: NodeJS.ProcessEnv;
+  modelLog: string;
+  contextLog: string;
+  start(): PiRpc;
+  /** The docket CLI in the same project and home (the human's other terminal). */
+  cli(...args: string[]): ReturnType<typeof docket>;
+  /** The docket CLI as a worker process of w<N>: identity from the ledger, as its launch environment would carry. */
+  asWorker(worker: string, ...args: string[]): ReturnType<typeof docket>;
+  ledger<T>(fn: (db: Database.Database) => T): T;
+  tmux: TmuxServer;
+}
+
+export function parentFixture(t: { after(fn: () => void | Promise<void>): void }, script: unknown[] = [{ text: "ok" }]): Parent {
+  const root = tempDir(t, "docket-parent-");
+  const dirs = { home: join(root, "docket"), agent: join(root, "agent"), tmp: join(root, "tmp"), userHome: join(root, "home"), repo: join(root, "repo") };
+  for (const d of Object.values(dirs)) mkdirSync(d, { recursive: true });
+  gitRepo(dirs.repo);
+  writeFileSync(join(root, "script.json"), JSON.stringify(script));
+  const tmux = tmuxServer(t);
+  const vars = {
+    DOCKET_HOME: dirs.home,
+    PI_CODING_AGENT_DIR: dirs.agent,
+    TMPDIR: dirs.tmp,
+    HOME: dirs.userHome,
+    PI_OFFLINE: "1",
+    PI_SKIP_VERSION_CHECK: "1",
+    PI_TELEMETRY: "0",
+    DOCKET_TMUX_SOCKET: tmux.socket,
+    DOCKET_SCRIPTED_MODEL: join(root, "script.json"),
+    DOCKET_SCRIPTED_MODEL_LOG: join(root, "model.log"),
+    DOCKET_TEST_CONTEXT_LOG: join(root, "context.log"),
+  };
+  const env = cliEnv(vars);
+  const p: Parent = {
+    tmux,
+    repo: dirs.repo,
+    home: dirs.home,
+    env,
+    modelLog: vars.DOCKET_SCRIPTED_MODEL_LOG,
+    contextLog: vars.DOCKET_TEST_CONTEXT_LOG,
+    start: () => startPiRpc(t, { cwd: dirs.repo, env, args: parentPiArgs({ mode: "rpc", extraExtensions: [CONTEXT_LOG_EXTENSION] }) }),
+    cli: (...args) => docket({ env, cwd: dirs.repo }, ...args),
+    asWorker: (worker, ...args) => {
+      const row = p.ledger((db) => db.prepare("SELECT generation, run_token FROM workers WHERE id = ?").get(worker) as { generation: number; run_token: string });
+      const workerEnv = { ...env, DOCKET_WORKER_ID: worker, DOCKET_GENERATION: String(row.generation), DOCKET_RUN_TOKEN: row.run_token };
+      return docket({ env: workerEnv, cwd: dirs.repo }, ...args);
+    },
+    ledger: (fn) => {
+      const db = new Database(join(dirs.home, "ledger.sqlite"), { readonly: true });
+      try {
+        return fn(db);
+      } finally {
+        db.close();
+      }
+    },
+  };
+  return p;
+}
+
