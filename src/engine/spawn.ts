@@ -58,6 +58,10 @@ export interface SpawnResult {
   dispatch?: { dispatch: string; bindings: { item: string; binding: string; acceptedRevision: number }[] };
 }
 
+function withSidecarPath(h: SpawnHandoff, sidecarPath: string): SpawnHandoff {
+  return { ...h, record: { ...h.record, sidecarPath }, brief: { ...h.brief, sidecarPath } };
+}
+
 export async function spawnWorker(ctx: EngineContext, input: SpawnInput): Promise<SpawnResult> {
   const task = input.task.trim();
   if (!task) throw validationError("empty-task", "a worker needs a task; say what it should do", 'docket spawn "<task>"');
@@ -98,10 +102,11 @@ export async function spawnWorker(ctx: EngineContext, input: SpawnInput): Promis
     subdir: subdir.startsWith("..") ? "" : subdir,
   };
   const runToken = newRunToken();
+  const sidecarOf = (id: string) => join(ctx.home.workerDir(id), "source-deliverable.md");
   const panes = workerTmux(ctx).listPanes();
   const worker = ctx.commands.run("worker.spawn", { task, runToken }, (tx) => {
     assertFleetRoom(tx.db, config.maxActive, panes);
-    return insertWorker(tx, {
+    const id = insertWorker(tx, {
       task,
       kind: resolved.kind,
       agent,
@@ -113,9 +118,12 @@ export async function spawnWorker(ctx: EngineContext, input: SpawnInput): Promis
       workspace: (id) => (resolved.workspace === "isolated" ? join(ctx.home.workerDir(id), "workspace") : projectRoot),
       workspaceMode: resolved.workspace,
       runToken,
-      sourceHandoff: input.handoff?.record,
     });
+    // The sidecar path is known only once the id is: provenance names the file this worker actually gets.
+    if (input.handoff) updateWorker(tx, id, { source_handoff: JSON.stringify(withSidecarPath(input.handoff, sidecarOf(id)).record) });
+    return id;
   }).result;
+  const handoff = input.handoff && withSidecarPath(input.handoff, sidecarOf(worker));
 
   const dir = ctx.home.workerDir(worker);
   const summary = [...resolved.summary];
@@ -126,7 +134,7 @@ export async function spawnWorker(ctx: EngineContext, input: SpawnInput): Promis
     if (input.items && input.items.length > 0) dispatch = dispatchItems(ctx, { worker, items: input.items });
     stage = "workspace";
     mkdirSync(join(dir, "session"), { recursive: true });
-    if (input.handoff && !claimFile(join(dir, "source-deliverable.md"), input.handoff.sourceBody)) {
+    if (handoff && !claimFile(handoff.record.sidecarPath, handoff.sourceBody)) {
       throw refusal("handoff-claimed", `${worker}/source-deliverable.md already exists; refusing to overwrite reviewed input`);
     }
     const row = requireWorker(ctx.db, worker);
@@ -138,7 +146,7 @@ export async function spawnWorker(ctx: EngineContext, input: SpawnInput): Promis
     }
     writeFileAtomic(
       join(dir, "task.md"),
-      renderTaskBrief({ workerId: worker, task, kind, workspace: row.workspace, workspaceMode: resolved.workspace, handoff: input.handoff?.brief }),
+      renderTaskBrief({ workerId: worker, task, kind, workspace: row.workspace, workspaceMode: resolved.workspace, handoff: handoff?.brief }),
     );
     launchInto(ctx, row, execution, { generation: 1, runToken, env: input.env ?? {} });
     return {

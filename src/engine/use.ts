@@ -2,11 +2,10 @@
 // Parent → the full immutable body queued as a chip; Worker → exactly one fresh worker with a byte-exact
 // source-deliverable.md and provenance {sourceRef, approvingDecisionId, useDecisionId} (ADR-0003, issue 5 §5).
 
-import { join } from "node:path";
 import type { DeliverablePointer, SourceHandoff } from "../domain/deliverable.js";
 import { parseDeliverableRef } from "../domain/deliverable.js";
 import { refusal, usageError, validationError } from "../domain/errors.js";
-import { formatId, normalizeWorkerId } from "../domain/ids.js";
+import { normalizeWorkerId } from "../domain/ids.js";
 import { consumeChips, dropChip as dropChipRow, insertChip, listChips, queuedChipFor, type Chip } from "../ledger/chips.js";
 import { insertDecision, type DecisionActor } from "../ledger/decisions.js";
 import type { Tx } from "../ledger/runner.js";
@@ -145,17 +144,15 @@ export async function useForWorker(ctx: EngineContext, input: UseWorkerInput): P
   const implement = input.implement ? implementPlan(ctx, source, input.kind) : undefined;
   const task =
     input.task?.trim() || implement?.task || `Work from the reviewed deliverable ${source.ref} (its exact text is in source-deliverable.md).`;
-  // The worker id spawn will take, read inside the same command that re-checks approval; verified after spawn.
   const used = ctx.commands.run("use.worker", { ref: source.ref, task, implement: Boolean(implement) }, (tx) => {
     const auth = authorize(tx, source);
     const decision = insertDecision(tx, {
       actor: input.actor ?? "human", verb: "use", worker: auth.worker, deliverable: auth.pointer, option: implement ? "implement" : "worker",
       note: `task: ${task}`, evidenceRefs: evidenceOf(source),
     });
-    const counter = tx.db.prepare("SELECT value FROM counters WHERE name = 'worker'").get() as { value: number } | undefined;
-    return { auth, decision: decisionView(decision), predicted: formatId("worker", (counter?.value ?? 0) + 1) };
+    return { auth, decision: decisionView(decision) };
   }).result;
-  const sidecarPath = join(ctx.home.workerDir(used.predicted), "source-deliverable.md");
+  const sidecarPath = ""; // spawn names the new worker's own source-deliverable.md once its id exists
   const from = source.kind === "worker" ? used.auth.worker : `stored deliverable ${source.stored.record.id}`;
   const record: SourceHandoff = {
     sourceRef: source.ref,
@@ -192,9 +189,6 @@ export async function useForWorker(ctx: EngineContext, input: UseWorkerInput): P
     throw refusal("use-worker-not-started", `use decision ${used.decision.id} was recorded but no worker started: ${e.message}`, "fix the cause and run the same use again");
   }
   const notes = [...spawned.summary, `${spawned.worker} started with reviewed input ${source.ref} (approved ${used.auth.approvingDecisionId}, use ${used.decision.id})`];
-  if (spawned.worker !== used.predicted) {
-    notes.push(`note: another worker was started meanwhile; ${spawned.worker}'s provenance names ${sidecarPath} but its copy is in ${ctx.home.workerDir(spawned.worker)}`);
-  }
   const planGated = kindRegistry(ctx).kinds.get(spawned.kind)?.planGate ?? false;
   return {
     worker: spawned.worker,
