@@ -5,6 +5,7 @@ import type { WorkerIdentity } from "../domain/worker-identity.js";
 import { resolveExit, resolveHeartbeatState, type PersistedState } from "../domain/lifecycle.js";
 import { checkFence, getWorker, updateWorker } from "../ledger/workers.js";
 import { recordLaunchExit } from "../ledger/worker-launches.js";
+import { insertNotification } from "../ledger/notifications.js";
 import type { EngineContext } from "./context.js";
 
 export interface ExitResult {
@@ -37,6 +38,10 @@ export function recordWorkerExit(ctx: EngineContext, who: WorkerIdentity, code: 
       ...(next.error ? { last_error: next.error } : {}),
       ...(next.state === "ended" || next.state === "failed" ? { settled_at: tx.now } : {}),
     });
+    // A process that died before reporting is a failure the human must hear about (issue 8 §3).
+    if (next.state === "failed" && row.state !== "failed") {
+      insertNotification(tx, { kind: "failed", worker: row.id, body: next.error ?? `exited with code ${code} before reporting` });
+    }
     return { worker: who.worker, generation: who.generation, recorded: launchRecorded, settled: true, state: next.state };
   }).result;
 }

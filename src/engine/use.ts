@@ -6,7 +6,7 @@ import type { DeliverablePointer, SourceHandoff } from "../domain/deliverable.js
 import { parseDeliverableRef } from "../domain/deliverable.js";
 import { refusal, usageError, validationError } from "../domain/errors.js";
 import { normalizeWorkerId } from "../domain/ids.js";
-import { consumeChips, dropChip as dropChipRow, insertChip, listChips, queuedChipFor, type Chip } from "../ledger/chips.js";
+import { dropChip as dropChipRow, insertChip, listChips, queuedChipFor, type Chip } from "../ledger/chips.js";
 import { insertDecision, type DecisionActor } from "../ledger/decisions.js";
 import type { Tx } from "../ledger/runner.js";
 import type { EngineContext } from "./context.js";
@@ -242,10 +242,4 @@ export function dropChip(ctx: EngineContext, id: string): ChipView {
   const chipId = id.trim();
   if (!/^c[1-9][0-9]{0,9}$/.test(chipId)) throw validationError("bad-chip-id", `"${id}" is not a chip id; chips are c<N>`, "run `docket chips`");
   return chipView(ctx.commands.run("chips.drop", { id: chipId }, (tx) => dropChipRow(tx, chipId)).result);
-}
-
-/** For the parent session: takes every queued chip of this project (marking them consumed) for its next prompt. */
-export function takeQueuedChips(ctx: EngineContext): Chip[] {
-  const root = ctx.projectRoot();
-  return ctx.commands.run("chips.consume", { root }, (tx) => consumeChips(tx, root)).result;
 }

@@ -1,8 +1,6 @@
 // `docket verdict [<w>]`: the card for one exact version (evidence first, then what the worker says, then actions)
 // with overlap and parent-moved warnings, or the queue of workers needing judgment. Reads frozen data only (issue 5 §2).
 
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
 import type { DeliverablePointer, SourceHandoff, WorkerDeliverable } from "../domain/deliverable.js";
 import { validationError } from "../domain/errors.js";
 import { normalizeWorkerId } from "../domain/ids.js";

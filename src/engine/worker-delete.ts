@@ -8,6 +8,7 @@ import { isSettled } from "../domain/lifecycle.js";
 import { cancelQueuedMessages } from "../ledger/message-delivery.js";
 import { listWorkerRows } from "../ledger/worker-launches.js";
 import { requireWorker, updateWorker, type WorkerRow } from "../ledger/workers.js";
+import { recordDecisionDebt } from "../ledger/decisions.js";
 import { liveChangesExist, removeWorkspace } from "../substrate/git-worktree.js";
 import type { EngineContext } from "./context.js";
 import { harvestPane } from "./harvest.js";
@@ -47,7 +48,7 @@ function unpromotedChanges(row: WorkerRow): boolean {
   return row.workspace_mode === "isolated" && row.base !== null && liveChangesExist(row.workspace, row.base);
 }
 
-function retireWorker(ctx: EngineContext, row: WorkerRow, options: { force: boolean }): DeleteResult {
+function retireWorker(ctx: EngineContext, row: WorkerRow, options: { force: boolean; pruned?: boolean }): DeleteResult {
   if (!options.force && unpromotedChanges(row)) {
     throw refusal(
       "unpromoted-changes",
@@ -68,6 +69,8 @@ function retireWorker(ctx: EngineContext, row: WorkerRow, options: { force: bool
   rmSync(join(ctx.home.workerDir(row.id), "session"), { recursive: true, force: true });
   const cancelledMessages = ctx.commands.run("worker.delete", { worker: row.id }, (tx) => {
     const n = cancelQueuedMessages(tx, row.id);
+    // A pruned worker whose current version nobody judged becomes decision debt, recorded with the pruning.
+    if (options.pruned) recordDecisionDebt(tx, row);
     updateWorker(tx, row.id, { deleted_at: tx.now, exited: 1, exited_at: row.exited_at ?? tx.now, window_id: null, pane_id: null });
     return n;
   }).result;
@@ -89,7 +92,7 @@ export function pruneWorkers(ctx: EngineContext): PruneResult {
     const since = Date.parse(row.reviewed_at ?? row.settled_at ?? row.updated_at);
     if (since > cutoff) continue;
     try {
-      retireWorker(ctx, row, { force: false });
+      retireWorker(ctx, row, { force: false, pruned: true });
       result.pruned.push(row.id);
     } catch (error) {
       result.skipped.push({ worker: row.id, reason: (error as Error).message });

@@ -11,6 +11,8 @@ export interface Io {
   err(text: string): void;
   /** Asks a yes/no question; only called when `interactive`. */
   confirm(question: string): Promise<boolean>;
+  /** Asks for a line of text; empty or cancelled resolves to "". Only called when `interactive`. */
+  input(prompt: string): Promise<string>;
   /** Offers numbered choices; resolves to the chosen option or undefined. Only called when `interactive`. */
   select(title: string, options: string[]): Promise<string | undefined>;
 }
@@ -22,6 +24,7 @@ export function createIo(json: boolean): Io {
     interactive: Boolean(process.stdin.isTTY && process.stdout.isTTY) && !json,
     out: (text) => process.stdout.write(text.endsWith("\n") ? text : `${text}\n`),
     err: (text) => process.stderr.write(text.endsWith("\n") ? text : `${text}\n`),
+    input: async (prompt) => (await ask(prompt)).trim(),
     confirm: async (question) => /^y(es)?$/i.test((await ask(`${question} [y/N] `)).trim()),
     select: async (title, options) => {
       const lines = [title, ...options.map((o, i) => `  ${i + 1}) ${o}`)];

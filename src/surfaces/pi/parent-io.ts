@@ -18,6 +18,7 @@ export function createParentIo(ctx: ExtensionContext, options: { json?: boolean 
     interactive: ctx.hasUI,
     out: (text) => out.push(text.replace(/\n$/, "")),
     err: (text) => err.push(text.replace(/\n$/, "")),
+    input: async (prompt) => ((await ctx.ui.input("docket", prompt)) ?? "").trim(),
     confirm: (question) => ctx.ui.confirm("docket", question),
     select: (title, options) => ctx.ui.select(title, options),
     flush(failed) {

@@ -11,16 +11,6 @@ const contract = (c: VerdictCard) => ({
   planCoverage: c.planCoverage,
 });
 
-async function askText(io: Io, prompt: string): Promise<string> {
-  const { createInterface } = await import("node:readline/promises");
-  const rl = createInterface({ input: process.stdin, output: process.stderr });
-  try {
-    return (await rl.question(prompt)).trim();
-  } finally {
-    rl.close();
-  }
-}
-
 export async function runVerdict(io: Io, target: string | undefined, version?: number): Promise<void> {
   const { formatVerdictCard, verdictCard, verdictQueue } = await import("../../../engine/verdict.js");
   const ctx = engine();
@@ -58,9 +48,9 @@ async function act(io: Io, card: VerdictCard, action: string): Promise<void> {
     case "approve":
       return say(review.approve(ctx, bound));
     case "reject":
-      return say(review.reject(ctx, { ...bound, note: (await askText(io, "why (optional): ")) || undefined }));
+      return say(review.reject(ctx, { ...bound, note: (await io.input("why (optional): ")) || undefined }));
     case "revise": {
-      const note = await askText(io, `what should ${card.worker} change? `);
+      const note = await io.input(`what should ${card.worker} change? `);
       if (!note) throw refusal("revise-cancelled", "no note given; nothing sent");
       return say(review.revise(ctx, { ...bound, note }));
     }
@@ -68,7 +58,7 @@ async function act(io: Io, card: VerdictCard, action: string): Promise<void> {
       const q = card.detail.questions[0]!;
       const picked = q.options.length > 0 ? await io.select(`${q.id}: ${q.text}`, [...q.options, "something else"]) : "something else";
       if (picked === undefined) return;
-      const text = picked === "something else" ? await askText(io, "your answer: ") : picked;
+      const text = picked === "something else" ? await io.input("your answer: ") : picked;
       if (!text) throw refusal("answer-cancelled", "no answer given; nothing sent");
       return say(review.answer(ctx, { worker: card.worker, question: q.id, text }));
     }
@@ -94,7 +84,7 @@ async function act(io: Io, card: VerdictCard, action: string): Promise<void> {
     }
     case "use --worker": {
       const { useForWorker } = await import("../../../engine/use.js");
-      const task = await askText(io, "task for the new worker (empty: work from the source): ");
+      const task = await io.input("task for the new worker (empty: work from the source): ");
       if (!(await io.confirm(`Start a fresh worker with reviewed input ${card.deliverable!.ref}?`))) return;
       const r = await useForWorker(ctx, { target: card.deliverable!.ref, task: task || undefined, yes: true, interactive: true });
       return io.out(r.notes.join("\n"));
