@@ -61,7 +61,7 @@ test("report --json has exactly the issue's fields; diff prints a patch git appl
   const r = docket(home, undefined, ["report", w.worker, "--json"]);
   assert.equal(r.code, 0, r.stderr);
   const rep = JSON.parse(r.stdout);
-  assert.deepEqual(Object.keys(rep), ["worker", "deliverable", "outcome", "summary", "body", "evidence", "recommendations", "changeSet"]);
+  assert.deepEqual(Object.keys(rep), ["worker", "deliverable", "outcome", "summary", "body", "evidence", "recommendations", "changeSet", "planCoverage"]);
   assert.deepEqual(rep, {
     worker: w.worker,
     deliverable: { id: `worker-deliverable:${w.worker}`, version: 1, ref: `worker-deliverable:${w.worker}:1` },
@@ -71,6 +71,7 @@ test("report --json has exactly the issue's fields; diff prints a patch git appl
     evidence: [{ kind: "note", text: "n" }, { kind: "test", text: "t" }],
     recommendations: ["r1"],
     changeSet: { files: [{ path: "added.txt", additions: 1, deletions: 0 }, { path: "src/app.txt", additions: 1, deletions: 1 }], hunks: 2 },
+    planCoverage: null,
   });
   const human = docket(home, undefined, ["report", w.worker]);
   assert.match(human.stdout, /task: +change the app/);
