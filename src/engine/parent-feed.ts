@@ -6,6 +6,7 @@ import { consumeChips } from "../ledger/chips.js";
 import { statement } from "../ledger/statements.js";
 import type { WorkerRow } from "../ledger/workers.js";
 import { readDeliverable } from "../files/worker-deliverables.js";
+import type { AttentionNotification } from "./attention.js";
 import type { EngineContext } from "./context.js";
 
 export interface DockRow {
@@ -24,14 +25,8 @@ export interface DockRow {
   createdAt: string;
 }
 
-export interface ParentNotification {
-  id: string;
-  kind: string;
-  worker: string | null;
-  item: string | null;
-  body: string;
-  forHuman: string[];
-}
+/** The same shape `docket attention` lists; the parent shows each once. */
+export type ParentNotification = AttentionNotification;
 
 /** SQLite's data_version: changes whenever another connection commits. Costs no I/O beyond the page cache. */
 export function ledgerStamp(ctx: EngineContext): number {

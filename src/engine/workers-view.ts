@@ -63,18 +63,22 @@ export function listWorkers(ctx: EngineContext, options: { all?: boolean } = {})
   const workers = rows.map((row) => {
     ages.set(row.id, formatAge(row.created_at, nowMs));
     const { state, liveness } = viewOf(row, paneProbe(row, panes), nowMs);
-    return {
-      worker: row.id,
-      kind: row.kind,
-      task: row.task,
-      state,
-      liveness,
-      generation: row.generation,
-      questions: questions.get(row.id) ?? 0,
-      deliverable: row.deliverable_id !== null && row.deliverable_version !== null ? (row.deliverable_ref ?? deliverableRef(row.id, row.deliverable_version)) : null,
-    };
+    return listEntryOf(row, state, liveness, questions.get(row.id) ?? 0);
   });
   return { workers, ages };
+}
+
+function listEntryOf(row: WorkerRow, state: DisplayState, liveness: Liveness, questions: number): WorkerListEntry {
+  return {
+    worker: row.id,
+    kind: row.kind,
+    task: row.task,
+    state,
+    liveness,
+    generation: row.generation,
+    questions,
+    deliverable: row.deliverable_id !== null && row.deliverable_version !== null ? (row.deliverable_ref ?? deliverableRef(row.id, row.deliverable_version)) : null,
+  };
 }
 
 export interface WorkerDetail extends WorkerListEntry {
@@ -109,14 +113,7 @@ export function showWorker(ctx: EngineContext, target: string): WorkerDetail {
   const { state, liveness } = viewOf(row, paneProbe(row, panes), ctx.clock.nowMs());
   const ex = JSON.parse(row.execution) as StoredExecution;
   return {
-    worker: row.id,
-    kind: row.kind,
-    task: row.task,
-    state,
-    liveness,
-    generation: row.generation,
-    questions: openQuestionsOf(ctx.db, id).length,
-    deliverable: row.deliverable_id !== null && row.deliverable_version !== null ? (row.deliverable_ref ?? deliverableRef(row.id, row.deliverable_version)) : null,
+    ...listEntryOf(row, state, liveness, openQuestionsOf(ctx.db, id).length),
     agent: row.agent,
     persistedState: row.state,
     workspace: row.workspace,

@@ -19,17 +19,8 @@ export interface NewReport {
   answers: Record<string, string>;
 }
 
-export interface ReportRow {
+export interface ReportRow extends NewReport {
   id: string;
-  item: string;
-  binding: string;
-  worker: string;
-  generation: number;
-  outcome: ReportOutcome;
-  body: string;
-  evidence: Evidence[];
-  forHuman: string[];
-  answers: Record<string, string>;
   createdAt: string;
 }
 
