@@ -1,23 +1,17 @@
 // What the human's pi session reads from the ledger: a cheap change stamp, dock rows, notifications to show
 // once, and queued Use → Parent chips. Reads are plain queries; marking delivered/consumed is one command each.
 
-import { isSettled, resolveDisplayState, resolveLiveness, type DisplayState, type LifecycleView, type Liveness } from "../domain/lifecycle.js";
+import { isSettled, resolveDisplayState, resolveLiveness, type LifecycleView } from "../domain/lifecycle.js";
 import { consumeChips } from "../ledger/chips.js";
 import { statement } from "../ledger/statements.js";
 import type { WorkerRow } from "../ledger/workers.js";
 import { readDeliverable } from "../files/worker-deliverables.js";
 import type { AttentionNotification } from "./attention.js";
 import type { EngineContext } from "./context.js";
+import type { WorkerListEntry } from "./workers-view.js";
 
-export interface DockRow {
-  worker: string;
-  kind: string;
-  task: string;
-  /** The derived display state, by the same domain rules as `docket ls` (without probing tmux: the dock stays cheap). */
-  state: DisplayState;
-  liveness: Liveness;
-  generation: number;
-  questions: number;
+/** A `docket ls` entry (state derived by the same domain rules, without probing tmux: the dock stays cheap). */
+export interface DockRow extends Omit<WorkerListEntry, "deliverable"> {
   version: number | null;
   /** Another unsettled worker whose current frozen patch touches a file this one's does. */
   overlapsWith: string | null;
