@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parentFixture as parent } from "../support/pi-parent.js";
-import { parentPiArgs, type PiRpc, type RpcMessage } from "../support/pi-rpc.js";
+import { parentPiArgs, SCRIPTED_MODEL, type PiRpc, type RpcMessage } from "../support/pi-rpc.js";
 import { spawnSync } from "node:child_process";
 
 // The pi PARENT role driven for real: `pi --mode rpc` with the Docket extension and the scripted model, a private
@@ -206,4 +206,23 @@ test("in print mode /docket prints its output on stderr (pi keeps stdout), asks 
   const listed = spawnSync(process.execPath, parentPiArgs().concat(["-p", "/docket ls"]), { cwd: p.repo, env: p.env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 120_000 });
   assert.match(listed.stderr, /^w1\s.*print mode worker$/m);
   assert.equal(existsSync(p.modelLog), false);
+});
+
+test("a pi worker spawned from inside pi inherits the parent session's model, not pi's configured default", async (t) => {
+  const p = parent(t);
+  // Workers list their models with the same extra arguments; pi's settings.json names no default model here.
+  p.env.DOCKET_PI_ARGS = `-ne -ns -np -nc --no-themes -e ${SCRIPTED_MODEL}`;
+  const pi = p.start();
+  await ready(pi);
+  const spawned = await slash(pi, "/docket spawn --as scout --json look around");
+  const out = spawned.find((m) => m.method === "notify" && String(m.message).startsWith("{"));
+  assert.ok(out, JSON.stringify(spawned));
+  const doc = JSON.parse(String(out!.message)) as { worker: string; execution: { model: string; thinking: string } };
+  assert.equal(doc.worker, "w1");
+  assert.equal(doc.execution.model, "docket-demo/scripted");
+  assert.equal(doc.execution.thinking, "off");
+  const fromCli = p.cli("spawn", "--as", "scout", "--json", "look again");
+  assert.equal(fromCli.code, 1, "outside pi there is no parent model and settings.json names none");
+  assert.match(fromCli.json.error.message, /model/i);
+  assert.equal(await pi.close(), 0);
 });

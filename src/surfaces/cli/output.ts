@@ -5,6 +5,8 @@ export interface Io {
   json: boolean;
   /** Set by a command whose result was printed but which must still exit 1 (a batch with a refused entry). */
   refused: boolean;
+  /** The live parent session hosting this command (inside pi): its model, thinking and session file. */
+  parent?: { model?: string; thinking?: string; sessionFile?: string };
   /** A human can answer questions here (a terminal, or pi's UI): confirmations may be asked. */
   interactive: boolean;
   out(text: string): void;

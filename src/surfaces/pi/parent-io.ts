@@ -9,12 +9,16 @@ export interface CollectingIo extends Io {
   flush(failed: boolean): void;
 }
 
-export function createParentIo(ctx: ExtensionContext, options: { json?: boolean } = {}): CollectingIo {
+export function createParentIo(
+  ctx: ExtensionContext,
+  options: { json?: boolean; parent?: { model?: string; thinking?: string; sessionFile?: string } } = {},
+): CollectingIo {
   const out: string[] = [];
   const err: string[] = [];
   return {
     json: options.json ?? false,
     refused: false,
+    parent: options.parent,
     interactive: ctx.hasUI,
     out: (text) => out.push(text.replace(/\n$/, "")),
     err: (text) => err.push(text.replace(/\n$/, "")),

@@ -37,7 +37,13 @@ export function registerParentRole(pi: ExtensionAPI): void {
       const run = async () => {
         const argv = tokenize(args);
         const end = argv.indexOf("--");
-        const io = createParentIo(ctx, { json: (end === -1 ? argv : argv.slice(0, end)).includes("--json") });
+        // Workers spawned from here inherit this session's model and thinking (ADR-0004's "parent").
+        const parent = {
+          ...(ctx.model ? { model: `${ctx.model.provider}/${ctx.model.id}` } : {}),
+          thinking: pi.getThinkingLevel(),
+          ...(ctx.sessionManager.getSessionFile() ? { sessionFile: ctx.sessionManager.getSessionFile() } : {}),
+        };
+        const io = createParentIo(ctx, { json: (end === -1 ? argv : argv.slice(0, end)).includes("--json"), parent });
         let code: number;
         try {
           code = await runCli(argv.length === 0 ? ["--help"] : argv, io, { keepEngine: true });

@@ -73,7 +73,7 @@ export function registerUseCommands(program: Command, io: Io): void {
       const r = await useForWorker(ctx, {
         target, version: opts.version, task: opts.task, agent: opts.agent, command: opts.cmd, kind: opts.as, model: opts.model,
         thinking: opts.thinking, env, worktree: opts.worktree, yes: true, interactive: io.interactive,
-        implement: Boolean(opts.implement), items: opts.item,
+        implement: Boolean(opts.implement), items: opts.item, ...(io.parent ? { parent: io.parent } : {}),
       });
       const lines = () => [`${r.worker} (${r.kind}) started from ${r.sourceHandoff.sourceRef} · plan gate ${r.planGate}`, ...r.notes.map((n) => `  ${n}`)];
       if (opts.implement) emit(io, { worker: r.worker, kind: r.kind, sourceHandoff: r.sourceHandoff, planGate: r.planGate }, lines);

@@ -69,6 +69,7 @@ export function registerWorkersCommands(program: Command, io: Io): void {
         env,
         yes: Boolean(opts.yes),
         interactive: io.interactive,
+        ...(io.parent ? { parent: io.parent } : {}),
         confirm: async (ex) => {
           io.err([...ex.summary, ...ex.confirm.reasons.map((r) => `confirm: ${r}`)].join("\n"));
           return io.confirm("Launch this worker?");
