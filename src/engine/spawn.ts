@@ -9,7 +9,7 @@ import type { SourceHandoff } from "../domain/deliverable.js";
 import { resolveSpawnPolicy, type ResolvedExecution } from "../domain/spawn-policy.js";
 import { renderTaskBrief, type TaskBriefHandoff } from "../domain/task-brief.js";
 import { claimFile, writeFileAtomic } from "../files/atomic.js";
-import { insertWorker, requireWorker, updateWorker, type WorkerRow } from "../ledger/workers.js";
+import { getWorker, insertWorker, requireWorker, updateWorker, type WorkerRow } from "../ledger/workers.js";
 import { createIsolatedWorkspace, removeWorkspace, type IsolatedWorkspace } from "../substrate/git-worktree.js";
 import { listModels, piDefaults, resolvePiAgentDir, resolvePiExtraArgs } from "../substrate/pi.js";
 import type { EngineContext } from "./context.js";
@@ -199,9 +199,12 @@ export function launchInto(
   } catch (error) {
     throw new DocketError("refusal", "launch-failed", `could not start ${row.id} in tmux: ${(error as Error).message}`, { cause: error });
   }
-  ctx.commands.run("worker.launched", { worker: row.id, generation: launch.generation }, (tx) =>
-    updateWorker(tx, row.id, { tmux_session: session, window_id: ids.windowId, pane_id: ids.paneId }),
-  );
+  ctx.commands.run("worker.launched", { worker: row.id, generation: launch.generation }, (tx) => {
+    // A command agent has no heartbeat: a running pane is all the liveness it will ever show, so it is active now
+    // (unless it already spoke for itself, e.g. reported done before this command ran).
+    const running = row.agent === "command" && getWorker(tx.db, row.id)?.state === "starting";
+    updateWorker(tx, row.id, { tmux_session: session, window_id: ids.windowId, pane_id: ids.paneId, ...(running ? { state: "active" as const } : {}) });
+  });
   return ids;
 }
 
