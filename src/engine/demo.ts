@@ -175,4 +175,5 @@ function stopWorkers(ctx: EngineContext, workers: readonly string[]): void {
       }
     }
   }
+  tmux.killServer(); // the demo's private server, never the user's
 }

@@ -38,6 +38,8 @@ export interface Tmux {
   switchClient(target: string): void;
   /** The argv a human runs to look at a window from outside tmux. */
   attachArgv(session: string, windowId: string): string[];
+  /** Stops this server (only ever called for a private one, e.g. the demo's); a server already gone is fine. */
+  killServer(): void;
 }
 
 /** `DOCKET_TMUX_SOCKET`: contains `/` → `-S path`, else `-L name`; unset → the default server. */
@@ -198,5 +200,13 @@ export function createTmux(socket: string | undefined): Tmux {
     return ["tmux", ...serverArgs, "attach-session", "-t", session, ";", "select-window", "-t", windowId];
   }
 
-  return { serverArgs, hasSession, launchWindow, paneState, listPanes, capture, killWindow, sendText, switchClient, attachArgv };
+  function killServer(): void {
+    try {
+      run(["kill-server"]);
+    } catch (error) {
+      if (!isGone(error)) throw error;
+    }
+  }
+
+  return { serverArgs, hasSession, launchWindow, paneState, listPanes, capture, killWindow, sendText, switchClient, attachArgv, killServer };
 }
