@@ -5,6 +5,7 @@ import type { DeliverablePointer, SourceHandoff, WorkerDeliverable } from "../do
 import { validationError } from "../domain/errors.js";
 import { normalizeWorkerId } from "../domain/ids.js";
 import type { PlanCoverage } from "../domain/plan-coverage.js";
+import { parsePlan } from "../domain/plan-contract.js";
 import { openQuestionsOf } from "../ledger/worker-launches.js";
 import { requireWorker, type WorkerRow } from "../ledger/workers.js";
 import type { EngineContext } from "./context.js";
@@ -64,11 +65,16 @@ function actionsFor(row: WorkerRow, d: WorkerDeliverable | null, approved: boole
   const patch = Boolean(d?.changeSet && d.changeSet.patch !== "");
   if (d) {
     if (!approved) out.push("approve", ...(patch ? ["promote --approve"] : []), "revise", "reject");
-    else out.push(...(patch && !promoted ? ["promote"] : []), "use --parent", "use --worker", "save", "revise", "reject");
+    // An approved plan (a proposal, no patch) offers Implement first (ADR-0007).
+    else out.push(...(patch && !promoted ? ["promote"] : []), ...(!patch && isPlanLike(d) ? ["use --implement"] : []), "use --parent", "use --worker", "save", "revise", "reject");
   }
   if (row.state === "failed") out.push("respawn");
   if (row.workspace_mode === "isolated" && !promoted) out.push("discard");
   return [...new Set(out)];
+}
+
+function isPlanLike(d: WorkerDeliverable): boolean {
+  return d.outcome === "proposal" || parsePlan(d.body) !== undefined;
 }
 
 /** The card of one worker's exact version: current by default, or the exact ref named. */

@@ -55,6 +55,7 @@ test("architect → approve → implement → verdict shows plan coverage with a
   const approved = run("approve", "w1", "--json");
   assert.equal(approved.code, 0, approved.stderr);
   assert.equal(approved.json.decision.verb, "approve");
+  assert.equal(run("verdict", "w1", "--json").json.actions[0], "use --implement", "Implement is offered first on an approved plan");
 
   const implementerScript = pi.script("implementer.json", [
     { toolCalls: [

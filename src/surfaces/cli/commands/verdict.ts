@@ -82,11 +82,14 @@ async function act(io: Io, card: VerdictCard, action: string): Promise<void> {
       const r = useForParent(ctx, { target: card.deliverable!.ref });
       return io.out(r.notes.join("\n"));
     }
+    case "use --implement":
     case "use --worker": {
+      const implement = action === "use --implement";
       const { useForWorker } = await import("../../../engine/use.js");
-      const task = await io.input("task for the new worker (empty: work from the source): ");
-      if (!(await io.confirm(`Start a fresh worker with reviewed input ${card.deliverable!.ref}?`))) return;
-      const r = await useForWorker(ctx, { target: card.deliverable!.ref, task: task || undefined, yes: true, interactive: true });
+      const task = await io.input(implement ? "task for the implementer (empty: from the plan's goal): " : "task for the new worker (empty: work from the source): ");
+      const question = implement ? `Start an implementer on the approved plan ${card.deliverable!.ref}?` : `Start a fresh worker with reviewed input ${card.deliverable!.ref}?`;
+      if (!(await io.confirm(question))) return;
+      const r = await useForWorker(ctx, { target: card.deliverable!.ref, task: task || undefined, implement, yes: true, interactive: true, ...(io.parent ? { parent: io.parent } : {}) });
       return io.out(r.notes.join("\n"));
     }
     default:
