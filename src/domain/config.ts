@@ -10,6 +10,8 @@ export interface DocketConfig {
   implementKind: string;
   worker: {
     defaultKind?: string;
+    /** Which file chose defaultKind / implementKind: a project's choice may not widen authority (checked with kinds). */
+    kindChoicesFrom?: { defaultKind?: "user" | "project"; implementKind?: "user" | "project" };
     parentSeedPolicy?: "fresh" | "full";
     /** Names of variables copied from the caller's environment into every worker (user config only). */
     passEnv: string[];
@@ -72,10 +74,16 @@ function apply(config: DocketConfig, raw: unknown, source: string, warnings: str
   }
   const due = num(raw.obligationDueMinutes, "obligationDueMinutes");
   if (due !== undefined) config.obligationDueMinutes = due;
-  if (typeof raw.implementKind === "string") config.implementKind = raw.implementKind;
+  if (typeof raw.implementKind === "string") {
+    config.implementKind = raw.implementKind;
+    config.worker.kindChoicesFrom = { ...config.worker.kindChoicesFrom, implementKind: trusted ? "user" : "project" };
+  }
   if (isObj(raw.worker)) {
     const w = raw.worker;
-    if (typeof w.defaultKind === "string") config.worker.defaultKind = w.defaultKind;
+    if (typeof w.defaultKind === "string") {
+      config.worker.defaultKind = w.defaultKind;
+      config.worker.kindChoicesFrom = { ...config.worker.kindChoicesFrom, defaultKind: trusted ? "user" : "project" };
+    }
     if (w.parentSeedPolicy === "fresh" || w.parentSeedPolicy === "full") config.worker.parentSeedPolicy = w.parentSeedPolicy;
     const prune = num(w.pruneAfterHours, "worker.pruneAfterHours");
     if (prune !== undefined) config.worker.pruneAfterHours = prune;

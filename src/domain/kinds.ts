@@ -227,7 +227,7 @@ export function buildKindRegistry(files: KindFile[]): KindRegistry {
 }
 
 /** What a replacement loosens compared with the kind it replaces (read-only lifted, plan gate removed). */
-function wideningOf(prior: WorkerKind, next: WorkerKind): string[] {
+export function wideningOf(prior: WorkerKind, next: WorkerKind): string[] {
   const out: string[] = [];
   if (prior.readOnly && !next.readOnly) out.push("lift read-only");
   if (prior.planGate && !next.planGate) out.push("remove the plan gate");

@@ -2,7 +2,7 @@
 // Later sources win by name; malformed or unreadable files become diagnostics, never failures (ADR-0004).
 
 import { join } from "node:path";
-import { buildKindRegistry, type KindDiagnostic, type KindRegistry, type WorkerKind } from "../domain/kinds.js";
+import { BUILTIN_KINDS, buildKindRegistry, wideningOf, type KindDiagnostic, type KindRegistry, type WorkerKind } from "../domain/kinds.js";
 import { scanKindDirs } from "../files/kinds-loader.js";
 import type { EngineContext } from "./context.js";
 
@@ -34,12 +34,35 @@ export function listKinds(ctx: EngineContext): KindListing {
     (a, b) =>
       SOURCE_ORDER[a.source] - SOURCE_ORDER[b.source] || (a.source === "builtin" ? 0 : a.name.localeCompare(b.name)),
   );
-  const configured = ctx.config().worker.defaultKind?.trim().toLowerCase();
+  const choice = trustedKindChoice(ctx, kinds, "defaultKind");
   return {
     kinds: sorted,
     diagnostics,
     dirs: { user: ctx.home.kinds, project: projectKindsDir(ctx) },
-    defaultKind: configured && kinds.has(configured) ? configured : "default",
-    configWarnings: ctx.configWarnings(),
+    defaultKind: choice.name && kinds.has(choice.name) ? choice.name : "default",
+    configWarnings: [...ctx.configWarnings(), ...choice.warnings],
+  };
+}
+
+/**
+ * The kind config names for `worker.defaultKind` or `implementKind`, unless a PROJECT config chose a kind wider than
+ * the built-in it stands for (`default`, `implementer`): a cloned repository may not lift a plan gate or read-only.
+ */
+export function trustedKindChoice(
+  ctx: EngineContext,
+  kinds: ReadonlyMap<string, WorkerKind>,
+  which: "defaultKind" | "implementKind",
+): { name: string | undefined; warnings: string[] } {
+  const config = ctx.config();
+  const name = (which === "defaultKind" ? config.worker.defaultKind : config.implementKind)?.trim().toLowerCase();
+  const from = config.worker.kindChoicesFrom?.[which];
+  const baseline = BUILTIN_KINDS.find((k) => k.name === (which === "defaultKind" ? "default" : "implementer"))!;
+  const chosen = name ? kinds.get(name) : undefined;
+  if (from !== "project" || !chosen) return { name, warnings: [] };
+  const widening = wideningOf(baseline, chosen);
+  if (widening.length === 0) return { name, warnings: [] };
+  return {
+    name: baseline.name,
+    warnings: [`project config ${which === "defaultKind" ? "worker.defaultKind" : "implementKind"} "${name}" would ${widening.join(" and ")} of ${baseline.name}; using ${baseline.name} (only your user config may)`],
   };
 }

@@ -14,7 +14,7 @@ import { createIsolatedWorkspace, removeWorkspace, type IsolatedWorkspace } from
 import { listModels, piDefaults, resolvePiAgentDir, resolvePiExtraArgs } from "../substrate/pi.js";
 import type { EngineContext } from "./context.js";
 import { dispatchItems } from "./dispatch.js";
-import { kindRegistry } from "./kinds.js";
+import { kindRegistry, trustedKindChoice } from "./kinds.js";
 import { assertFleetRoom } from "./fleet.js";
 import { buildWorkerEnv, newRunToken, tmuxSessionName, workerArgv, workerTmux, wrapArgv, type StoredExecution } from "./worker-launch.js";
 
@@ -70,6 +70,7 @@ export async function spawnWorker(ctx: EngineContext, input: SpawnInput): Promis
   if (agent === "pi" && input.command !== undefined) throw usageError("cmd-needs-command-agent", "--cmd is only for --agent command");
   const config = ctx.config();
   const registry = kindRegistry(ctx);
+  const defaultKind = trustedKindChoice(ctx, registry.kinds, "defaultKind");
   const piArgs = resolvePiExtraArgs(config.pi.extraArgs, ctx.env.DOCKET_PI_ARGS);
   const resolved = resolveSpawnPolicy({
     agent,
@@ -82,7 +83,7 @@ export async function spawnWorker(ctx: EngineContext, input: SpawnInput): Promis
     handoff: input.handoff !== undefined,
     interactive: Boolean(input.interactive),
     yes: Boolean(input.yes),
-    config: { defaultKind: config.worker.defaultKind, parentSeedPolicy: config.worker.parentSeedPolicy },
+    config: { defaultKind: defaultKind.name, parentSeedPolicy: config.worker.parentSeedPolicy },
     kinds: registry.kinds,
     parent: input.parent ?? piDefaults(resolvePiAgentDir(ctx.env, homedir())),
     availableModels: agent === "pi" ? availableModels(ctx, piArgs) : [],
@@ -126,7 +127,7 @@ export async function spawnWorker(ctx: EngineContext, input: SpawnInput): Promis
   const handoff = input.handoff && withSidecarPath(input.handoff, sidecarOf(worker));
 
   const dir = ctx.home.workerDir(worker);
-  const summary = [...resolved.summary];
+  const summary = [...resolved.summary, ...defaultKind.warnings.map((w) => `warning: ${w}`)];
   let workspace: IsolatedWorkspace | undefined;
   let stage: "dispatch" | "workspace" = "dispatch";
   try {

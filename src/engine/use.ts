@@ -11,7 +11,7 @@ import { insertDecision, type DecisionActor } from "../ledger/decisions.js";
 import type { Tx } from "../ledger/runner.js";
 import type { EngineContext } from "./context.js";
 import { approvalOf, assertPointerUnchanged, decisionView, evidenceRefsOf, resolveReviewTarget, type DecisionView, type ReviewTarget } from "./review-target.js";
-import { kindRegistry } from "./kinds.js";
+import { kindRegistry, trustedKindChoice } from "./kinds.js";
 import { parsePlan } from "../domain/plan-contract.js";
 import { spawnWorker, type SpawnInput, type SpawnResult } from "./spawn.js";
 import { isStoredRefLike, storedForUse, type StoredForUse } from "./store-use.js";
@@ -212,7 +212,7 @@ function implementPlan(ctx: EngineContext, source: UseSource, kindFlag: string |
     throw refusal("implement-not-a-plan", `${source.ref} is ${outcome}, not a plan or proposal; nothing changed`, "use --worker to hand it to a worker as input");
   }
   const goal = plan?.goal?.trim();
-  const kind = kindFlag ?? ctx.config().implementKind;
+  const kind = kindFlag ?? trustedKindChoice(ctx, kindRegistry(ctx).kinds, "implementKind").name ?? "implementer";
   if (!kindRegistry(ctx).kinds.has(kind)) {
     throw validationError("spawn-policy", `implementKind ${JSON.stringify(kind)} is not a known kind; nothing changed`, "fix implementKind in config.json, or pass --as <kind>");
   }

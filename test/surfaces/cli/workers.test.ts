@@ -311,3 +311,19 @@ test("a launch tmux refuses marks the worker failed with tmux's error and remove
   assert.equal(existsSync(join(f.home, "workers", "w1")), false);
   assert.doesNotMatch(execFileSync("git", ["worktree", "list"], { cwd: f.repo, encoding: "utf8" }), /w1/);
 });
+
+test("a project config may not make spawns default to a kind without the plan gate; the user config may", async (t) => {
+  const { run, repo, home } = fixture(t);
+  mkdirSync(join(repo, ".docket", "kinds"), { recursive: true });
+  writeFileSync(join(repo, ".docket", "kinds", "loose.md"), "---\nname: loose\nplan_gate: false\n---\nNo gate.\n");
+  writeFileSync(join(repo, ".docket", "config.json"), JSON.stringify({ worker: { defaultKind: "loose" } }));
+  const fromProject = run("spawn", "--agent", "command", "--cmd", "sleep 30", "--yes", "--json", "task one");
+  assert.equal(fromProject.code, 0, fromProject.stderr);
+  assert.equal(fromProject.json.kind, "default");
+  assert.ok(fromProject.json.summary.some((l: string) => /project config worker.defaultKind "loose" would remove the plan gate/.test(l)));
+  writeFileSync(join(home, "config.json"), JSON.stringify({ worker: { defaultKind: "loose" } }));
+  writeFileSync(join(repo, ".docket", "config.json"), "{}");
+  const fromUser = run("spawn", "--agent", "command", "--cmd", "sleep 30", "--yes", "--json", "task two");
+  assert.equal(fromUser.code, 0, fromUser.stderr);
+  assert.equal(fromUser.json.kind, "loose");
+});
