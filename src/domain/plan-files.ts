@@ -124,26 +124,9 @@ export function readFilesClauses(line: string): FilesClauseRead {
   return { files, text: stripClauses(line, clauses), open: isOpen(line, clauses) };
 }
 
-/** The paths named by the `files:` clauses of one line (a step line or a continuation line). */
-export function parseFilesClause(line: string): string[] {
-  const out: string[] = [];
-  for (const c of findClauses(line)) for (const f of parseFilesList(line.slice(c.valueStart, c.valueEnd))) if (!out.includes(f)) out.push(f);
-  return out;
-}
-
-/** True when the line ends with a `files:` clause that names nothing yet (a bullet list follows). */
-export function isOpenFilesClause(line: string): boolean {
-  return isOpen(line, findClauses(line));
-}
-
 function isOpen(line: string, clauses: Clause[]): boolean {
   const last = clauses[clauses.length - 1];
   return last !== undefined && last.valueEnd === line.length && line.slice(last.valueStart).replace(/[*_\s]/g, "") === "";
-}
-
-/** A step's text without its `files:` clauses (kept whole when nothing else would remain). */
-export function stripFilesClause(text: string): string {
-  return stripClauses(text, findClauses(text));
 }
 
 function stripClauses(text: string, clauses: Clause[]): string {

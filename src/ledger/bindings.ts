@@ -48,10 +48,6 @@ export function listBindingsForItem(db: Db, item: string): BindingRow[] {
   return statement(db, "SELECT * FROM bindings WHERE item = ? ORDER BY rowid").all(item) as BindingRow[];
 }
 
-export function listActiveBindingsOfWorker(db: Db, worker: string): BindingRow[] {
-  return statement(db, "SELECT * FROM bindings WHERE worker = ? AND state = 'active' ORDER BY rowid").all(worker) as BindingRow[];
-}
-
 export function resolveBinding(tx: Tx, id: string): void {
   statement(tx.db, "UPDATE bindings SET state = 'resolved', resolved_at = ? WHERE id = ? AND state = 'active'").run(tx.now, id);
 }

@@ -89,11 +89,6 @@ export function insertDecision(tx: Tx, d: NewDecision): Decision {
   };
 }
 
-export function getDecision(db: Db, id: string): Decision | undefined {
-  const r = db.prepare("SELECT * FROM decisions WHERE id = ?").get(id) as DecisionRow | undefined;
-  return r ? fromRow(r) : undefined;
-}
-
 /** Every decision on one worker, oldest first. */
 export function decisionsForWorker(db: Db, worker: string): Decision[] {
   return (db.prepare("SELECT * FROM decisions WHERE worker = ? ORDER BY seq").all(worker) as DecisionRow[]).map(fromRow);

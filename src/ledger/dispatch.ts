@@ -2,7 +2,6 @@
 // Writes run inside a command; the "resolve only when no binding is active" rule lives in resolveDispatchIfDone (seed 002).
 
 import { formatId } from "../domain/ids.js";
-import type { Db } from "./open.js";
 import type { Tx } from "./runner.js";
 import { statement } from "./statements.js";
 
@@ -19,10 +18,6 @@ export function insertDispatch(tx: Tx, worker: string, generation: number): stri
   const id = formatId("dispatch", tx.next("dispatch"));
   statement(tx.db, "INSERT INTO dispatches (id, worker, generation, state, created_at) VALUES (?, ?, ?, 'active', ?)").run(id, worker, generation, tx.now);
   return id;
-}
-
-export function getDispatch(db: Db, id: string): DispatchRow | undefined {
-  return statement(db, "SELECT * FROM dispatches WHERE id = ?").get(id) as DispatchRow | undefined;
 }
 
 /**

@@ -49,7 +49,3 @@ export function messageDeliveries(db: Db, worker: string): { id: string; kind: s
     (a, b) => Number(a.id.replace(/\D/g, "")) - Number(b.id.replace(/\D/g, "")),
   );
 }
-
-export function getMessage(db: Db, id: string): MessageRow | undefined {
-  return db.prepare("SELECT * FROM messages WHERE id = ?").get(id) as MessageRow | undefined;
-}

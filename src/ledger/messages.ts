@@ -2,7 +2,6 @@
 // Cancelling only touches messages nobody received yet (delivery = 'queued'); delivered words stay delivered.
 
 import { formatId } from "../domain/ids.js";
-import type { Db } from "./open.js";
 import type { Tx } from "./runner.js";
 import { statement } from "./statements.js";
 
@@ -55,11 +54,4 @@ export function cancelUndeliveredEnvelopes(tx: Tx, at: { worker: string; dispatc
 export function cancelPendingReplyReviews(tx: Tx, at: { worker: string; binding: string }): number {
   return statement(tx.db, "UPDATE messages SET delivery = 'cancelled' WHERE worker = ? AND delivery = 'queued' AND binding = ? AND kind = 'reply_review'")
     .run(at.worker, at.binding).changes;
-}
-
-export function listMessages(db: Db, worker: string, options: { delivery?: MessageRow["delivery"] } = {}): MessageRow[] {
-  if (options.delivery) {
-    return statement(db, "SELECT * FROM messages WHERE worker = ? AND delivery = ? ORDER BY rowid").all(worker, options.delivery) as MessageRow[];
-  }
-  return statement(db, "SELECT * FROM messages WHERE worker = ? ORDER BY rowid").all(worker) as MessageRow[];
 }

@@ -27,10 +27,6 @@ export function insertObligation(tx: Tx, o: { binding: string; item: string; wor
   return id;
 }
 
-export function obligationOfBinding(db: Db, binding: string): ObligationRow | undefined {
-  return statement(db, "SELECT * FROM obligations WHERE binding = ?").get(binding) as ObligationRow | undefined;
-}
-
 export function requireObligation(db: Db, id: string): ObligationRow {
   const row = statement(db, "SELECT * FROM obligations WHERE id = ?").get(id) as ObligationRow | undefined;
   if (!row) throw notFound("obligation-not-found", `no obligation ${id}`, "run `docket obligations --all` to see obligations");

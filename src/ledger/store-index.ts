@@ -121,10 +121,6 @@ export function getSlot(db: Db, id: string): SlotRow | undefined {
   return db.prepare("SELECT * FROM slots WHERE id = ?").get(id) as SlotRow | undefined;
 }
 
-export function activeSlots(db: Db): SlotRow[] {
-  return db.prepare("SELECT * FROM slots WHERE unloaded_at IS NULL ORDER BY CAST(substr(id, 2) AS INTEGER)").all() as SlotRow[];
-}
-
 export function unloadSlot(tx: Tx, id: string): void {
   tx.db.prepare("UPDATE slots SET unloaded_at = ? WHERE id = ? AND unloaded_at IS NULL").run(tx.now, id);
 }
