@@ -31,8 +31,6 @@ export interface ItemOperationResult {
   answeredReplies: string[];
 }
 
-export const TERMINAL_ITEM_STATES: ReadonlySet<ItemState> = new Set(["done", "abandoned", "closed"]);
-
 /** Which ledger operation a terminal outcome runs for an item of this kind. */
 export function operationFor(kind: ItemKind, outcome: "done" | "released" | "abandoned"): ItemOperation {
   if (kind === "todo") return outcome === "done" ? "done_todo" : outcome === "released" ? "release_todo" : "abandon_todo";

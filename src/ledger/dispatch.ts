@@ -5,15 +5,6 @@ import { formatId } from "../domain/ids.js";
 import type { Tx } from "./runner.js";
 import { statement } from "./statements.js";
 
-export interface DispatchRow {
-  id: string;
-  worker: string;
-  generation: number;
-  state: "active" | "resolved";
-  created_at: string;
-  resolved_at: string | null;
-}
-
 export function insertDispatch(tx: Tx, worker: string, generation: number): string {
   const id = formatId("dispatch", tx.next("dispatch"));
   statement(tx.db, "INSERT INTO dispatches (id, worker, generation, state, created_at) VALUES (?, ?, ?, 'active', ?)").run(id, worker, generation, tx.now);
