@@ -105,6 +105,8 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     workers.push(implemented.worker);
     step(`Implement started ${implemented.worker} (${implemented.kind}, plan gate ${implemented.planGate}) with ${t1} and ${t2}; waiting for its deliverable…`);
     await waitForState(ctx, implemented.worker, "ready", options.timeoutMs);
+    // docket_done publishes the version (→ ready) first, then reports each item: wait for those commands too.
+    await waitUntil(() => itemList(ctx, { all: false }).length === 0, options.timeoutMs, `${implemented.worker}'s item reports`);
     const states = itemList(ctx, { all: true }).map((i) => `${i.id} ${i.state}`);
     step(`per-item reports landed in the ledger with the deliverable: ${states.join(" · ")}`);
     const card = verdictCard(ctx, implemented.worker);
@@ -152,6 +154,14 @@ async function waitForState(ctx: EngineContext, worker: string, state: "ready", 
     }
     if (Date.now() > deadline) throw new DocketError("refusal", "demo-timeout", `${worker} did not become ${state} within ${Math.round(timeoutMs / 1000)} s (state ${row?.state})`, { hint: `docket peek ${worker} with DOCKET_HOME and DOCKET_TMUX_SOCKET of the demo` });
     await new Promise((r) => setTimeout(r, 150));
+  }
+}
+
+async function waitUntil(done: () => boolean, timeoutMs = 90_000, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!done()) {
+    if (Date.now() > deadline) throw new DocketError("refusal", "demo-timeout", `${what} did not arrive within ${Math.round(timeoutMs / 1000)} s`);
+    await new Promise((r) => setTimeout(r, 100));
   }
 }
 
