@@ -5,6 +5,7 @@ import { notFound, refusal } from "../domain/errors.js";
 import { formatId } from "../domain/ids.js";
 import type { Db } from "./open.js";
 import type { Tx } from "./runner.js";
+import { statement } from "./statements.js";
 
 export type ChipState = "queued" | "consumed" | "dropped";
 
@@ -34,14 +35,13 @@ const fromRow = (r: ChipRow): Chip => ({
 export function insertChip(tx: Tx, c: { worker?: string | null; ref: string; projectRoot: string; body: string; decision?: string | null }): Chip {
   const seq = tx.next("chip");
   const id = formatId("chip", seq);
-  tx.db
-    .prepare("INSERT INTO chips (id, seq, worker, ref, project_root, body, decision, state, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'queued', ?)")
+  statement(tx.db, "INSERT INTO chips (id, seq, worker, ref, project_root, body, decision, state, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'queued', ?)")
     .run(id, seq, c.worker ?? null, c.ref, c.projectRoot, c.body, c.decision ?? null, tx.now);
   return { id, worker: c.worker ?? null, ref: c.ref, projectRoot: c.projectRoot, body: c.body, decision: c.decision ?? null, state: "queued", createdAt: tx.now, consumedAt: null, droppedAt: null };
 }
 
 export function queuedChipFor(db: Db, ref: string, projectRoot: string): Chip | undefined {
-  const r = db.prepare("SELECT * FROM chips WHERE ref = ? AND project_root = ? AND state = 'queued' ORDER BY seq LIMIT 1").get(ref, projectRoot) as ChipRow | undefined;
+  const r = statement(db, "SELECT * FROM chips WHERE ref = ? AND project_root = ? AND state = 'queued' ORDER BY seq LIMIT 1").get(ref, projectRoot) as ChipRow | undefined;
   return r ? fromRow(r) : undefined;
 }
 
@@ -54,11 +54,11 @@ export function listChips(db: Db, options: { projectRoot?: string; all?: boolean
     args.push(options.projectRoot);
   }
   const sql = `SELECT * FROM chips ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY seq`;
-  return (db.prepare(sql).all(...args) as ChipRow[]).map(fromRow);
+  return (statement(db, sql).all(...args) as ChipRow[]).map(fromRow);
 }
 
 export function requireChip(db: Db, id: string): Chip {
-  const r = db.prepare("SELECT * FROM chips WHERE id = ?").get(id) as ChipRow | undefined;
+  const r = statement(db, "SELECT * FROM chips WHERE id = ?").get(id) as ChipRow | undefined;
   if (!r) throw notFound("chip-not-found", `no chip ${id}`, "run `docket chips` to see queued chips");
   return fromRow(r);
 }
@@ -67,14 +67,13 @@ export function requireChip(db: Db, id: string): Chip {
 export function dropChip(tx: Tx, id: string): Chip {
   const chip = requireChip(tx.db, id);
   if (chip.state !== "queued") throw refusal("chip-not-queued", `chip ${id} is already ${chip.state}; nothing to drop`);
-  tx.db.prepare("UPDATE chips SET state = 'dropped', dropped_at = ? WHERE id = ?").run(tx.now, id);
+  statement(tx.db, "UPDATE chips SET state = 'dropped', dropped_at = ? WHERE id = ?").run(tx.now, id);
   return { ...chip, state: "dropped", droppedAt: tx.now };
 }
 
 /** Marks every queued chip of a project consumed (the parent session's next prompt took them) and returns them. */
 export function consumeChips(tx: Tx, projectRoot: string): Chip[] {
-  const rows = tx.db
-    .prepare("UPDATE chips SET state = 'consumed', consumed_at = ? WHERE state = 'queued' AND project_root = ? RETURNING *")
+  const rows = statement(tx.db, "UPDATE chips SET state = 'consumed', consumed_at = ? WHERE state = 'queued' AND project_root = ? RETURNING *")
     .all(tx.now, projectRoot) as ChipRow[];
   return rows.map(fromRow).sort((a, b) => a.id.localeCompare(b.id, "en", { numeric: true }));
 }

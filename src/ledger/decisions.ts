@@ -6,6 +6,7 @@ import type { DeliverablePointer } from "../domain/deliverable.js";
 import { formatId } from "../domain/ids.js";
 import type { Db } from "./open.js";
 import type { Tx } from "./runner.js";
+import { statement } from "./statements.js";
 
 export type DecisionActor = "human" | "parent-agent" | "system";
 
@@ -76,8 +77,7 @@ export function insertDecision(tx: Tx, d: NewDecision): Decision {
   const seq = tx.next("decision");
   const id = formatId("decision", seq);
   const p = d.deliverable ?? null;
-  tx.db
-    .prepare(
+  statement(tx.db, 
       `INSERT INTO decisions (id, seq, at, actor, verb, worker, deliverable_id, deliverable_version, deliverable_ref,
         option, note, risk, question, evidence_refs) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     )
@@ -91,24 +91,23 @@ export function insertDecision(tx: Tx, d: NewDecision): Decision {
 
 /** Every decision on one worker, oldest first. */
 export function decisionsForWorker(db: Db, worker: string): Decision[] {
-  return (db.prepare("SELECT * FROM decisions WHERE worker = ? ORDER BY seq").all(worker) as DecisionRow[]).map(fromRow);
+  return (statement(db, "SELECT * FROM decisions WHERE worker = ? ORDER BY seq").all(worker) as DecisionRow[]).map(fromRow);
 }
 
 /** Every decision bound to one exact deliverable ref, oldest first. */
 export function decisionsForRef(db: Db, ref: string): Decision[] {
-  return (db.prepare("SELECT * FROM decisions WHERE deliverable_ref = ? ORDER BY seq").all(ref) as DecisionRow[]).map(fromRow);
+  return (statement(db, "SELECT * FROM decisions WHERE deliverable_ref = ? ORDER BY seq").all(ref) as DecisionRow[]).map(fromRow);
 }
 
 /** Decisions at or after `since` (ISO), newest first, at most `limit`. */
 export function recentDecisions(db: Db, options: { since?: string; limit: number }): Decision[] {
-  const rows = db
-    .prepare("SELECT * FROM decisions WHERE at >= ? ORDER BY seq DESC LIMIT ?")
+  const rows = statement(db, "SELECT * FROM decisions WHERE at >= ? ORDER BY seq DESC LIMIT ?")
     .all(options.since ?? "", options.limit) as DecisionRow[];
   return rows.map(fromRow);
 }
 
 export function countDecisionsByVerb(db: Db, since?: string): Record<string, number> {
-  const rows = db.prepare("SELECT verb, count(*) AS n FROM decisions WHERE at >= ? GROUP BY verb ORDER BY verb").all(since ?? "") as { verb: string; n: number }[];
+  const rows = statement(db, "SELECT verb, count(*) AS n FROM decisions WHERE at >= ? GROUP BY verb ORDER BY verb").all(since ?? "") as { verb: string; n: number }[];
   return Object.fromEntries(rows.map((r) => [r.verb, r.n]));
 }
 
@@ -138,21 +137,20 @@ export function recordDecisionDebt(
   reason = "pruned",
 ): boolean {
   if (worker.deliverable_ref !== null) {
-    const judged = tx.db
-      .prepare("SELECT 1 FROM decisions WHERE deliverable_ref = ? AND verb IN ('approve','reject','promote') AND actor != 'parent-agent' LIMIT 1")
+    const judged = statement(tx.db, "SELECT 1 FROM decisions WHERE deliverable_ref = ? AND verb IN ('approve','reject','promote') AND actor != 'parent-agent' LIMIT 1")
       .get(worker.deliverable_ref);
     if (judged) return false;
   } else if (worker.state !== "ready" && worker.state !== "needs_input" && worker.state !== "failed") {
     return false; // nothing was ever offered for judgment
   }
-  tx.db.prepare("INSERT INTO decision_debt (worker, deliverable_ref, state, reason, at) VALUES (?, ?, ?, ?, ?)").run(
+  statement(tx.db, "INSERT INTO decision_debt (worker, deliverable_ref, state, reason, at) VALUES (?, ?, ?, ?, ?)").run(
     worker.id, worker.deliverable_ref, worker.state, reason, tx.now,
   );
   return true;
 }
 
 export function listDecisionDebt(db: Db, since?: string): DecisionDebt[] {
-  return (db.prepare("SELECT worker, deliverable_ref, state, reason, at FROM decision_debt WHERE at >= ? ORDER BY id DESC").all(since ?? "") as {
+  return (statement(db, "SELECT worker, deliverable_ref, state, reason, at FROM decision_debt WHERE at >= ? ORDER BY id DESC").all(since ?? "") as {
     worker: string; deliverable_ref: string | null; state: string | null; reason: string; at: string;
   }[]).map((r) => ({ worker: r.worker, deliverableRef: r.deliverable_ref, state: r.state, reason: r.reason, at: r.at }));
 }

@@ -4,11 +4,11 @@
 import type { Db } from "./open.js";
 import type { Tx } from "./runner.js";
 import type { MessageRow } from "./messages.js";
+import { statement } from "./statements.js";
 
 /** Claims every queued message of the worker for this generation; returns them in queue order. */
 export function claimQueuedMessages(tx: Tx, worker: string, generation: number): MessageRow[] {
-  return tx.db
-    .prepare(
+  return statement(tx.db, 
       `UPDATE messages SET delivery = 'delivered', delivered_generation = ?, delivered_at = ?
        WHERE worker = ? AND delivery = 'queued' RETURNING *`,
     )
@@ -22,7 +22,7 @@ function rowOrder(m: MessageRow): number {
 
 /** Marks messages delivered to this generation as read; returns the ids that changed. */
 export function markMessagesRead(tx: Tx, worker: string, generation: number, ids: readonly string[]): string[] {
-  const mark = tx.db.prepare(
+  const mark = statement(tx.db, 
     "UPDATE messages SET delivery = 'read', read_at = ? WHERE id = ? AND worker = ? AND delivery = 'delivered' AND delivered_generation = ?",
   );
   return ids.filter((id) => mark.run(tx.now, id, worker, generation).changes > 0);
@@ -30,22 +30,21 @@ export function markMessagesRead(tx: Tx, worker: string, generation: number, ids
 
 /** Respawn: words delivered to a replaced process but never read go back to the queue for the new one. */
 export function requeueUnread(tx: Tx, worker: string): number {
-  return tx.db
-    .prepare("UPDATE messages SET delivery = 'queued', delivered_generation = NULL, delivered_at = NULL WHERE worker = ? AND delivery = 'delivered'")
+  return statement(tx.db, "UPDATE messages SET delivery = 'queued', delivered_generation = NULL, delivered_at = NULL WHERE worker = ? AND delivery = 'delivered'")
     .run(worker).changes;
 }
 
 /** Delete: nothing will ever take the worker's queued messages. */
 export function cancelQueuedMessages(tx: Tx, worker: string): number {
-  return tx.db.prepare("UPDATE messages SET delivery = 'cancelled' WHERE worker = ? AND delivery = 'queued'").run(worker).changes;
+  return statement(tx.db, "UPDATE messages SET delivery = 'cancelled' WHERE worker = ? AND delivery = 'queued'").run(worker).changes;
 }
 
 export function hasQueuedMessages(db: Db, worker: string): boolean {
-  return db.prepare("SELECT 1 FROM messages WHERE worker = ? AND delivery = 'queued' LIMIT 1").get(worker) !== undefined;
+  return statement(db, "SELECT 1 FROM messages WHERE worker = ? AND delivery = 'queued' LIMIT 1").get(worker) !== undefined;
 }
 
 export function messageDeliveries(db: Db, worker: string): { id: string; kind: string; delivery: MessageRow["delivery"] }[] {
-  return (db.prepare("SELECT id, kind, delivery FROM messages WHERE worker = ?").all(worker) as { id: string; kind: string; delivery: MessageRow["delivery"] }[]).sort(
+  return (statement(db, "SELECT id, kind, delivery FROM messages WHERE worker = ?").all(worker) as { id: string; kind: string; delivery: MessageRow["delivery"] }[]).sort(
     (a, b) => Number(a.id.replace(/\D/g, "")) - Number(b.id.replace(/\D/g, "")),
   );
 }

@@ -7,6 +7,7 @@ import type { WorkerIdentity } from "../domain/worker-identity.js";
 import { checkFence, type WorkerRow } from "./workers.js";
 import type { Db } from "./open.js";
 import type { Tx } from "./runner.js";
+import { statement } from "./statements.js";
 
 export interface NewQuestion {
   worker: string;
@@ -19,24 +20,23 @@ export interface NewQuestion {
 
 export function insertQuestion(tx: Tx, q: NewQuestion): string {
   const id = formatId("question", tx.next("question"));
-  tx.db
-    .prepare("INSERT INTO questions (id, worker, generation, text, options, recommend, risk, state, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'open', ?)")
+  statement(tx.db, "INSERT INTO questions (id, worker, generation, text, options, recommend, risk, state, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'open', ?)")
     .run(id, q.worker, q.generation, q.text, JSON.stringify(q.options), q.recommend ?? null, q.risk ?? null, tx.now);
   return id;
 }
 
 /** Open questions are settled by a later done: the worker moved on without an answer. */
 export function dropOpenQuestions(tx: Tx, worker: string): number {
-  return tx.db.prepare("UPDATE questions SET state = 'dropped', answered_at = ? WHERE worker = ? AND state = 'open'").run(tx.now, worker).changes;
+  return statement(tx.db, "UPDATE questions SET state = 'dropped', answered_at = ? WHERE worker = ? AND state = 'open'").run(tx.now, worker).changes;
 }
 
 export function openQuestions(db: Db, worker: string): { id: string; text: string }[] {
-  return db.prepare("SELECT id, text FROM questions WHERE worker = ? AND state = 'open' ORDER BY created_at, id").all(worker) as { id: string; text: string }[];
+  return statement(db, "SELECT id, text FROM questions WHERE worker = ? AND state = 'open' ORDER BY created_at, id").all(worker) as { id: string; text: string }[];
 }
 
 /** The stored result of an earlier command under `key`, if that command committed. */
 export function storedResult<R>(db: Db, key: string): R | undefined {
-  const row = db.prepare("SELECT result FROM idempotency WHERE key = ?").get(key) as { result: string } | undefined;
+  const row = statement(db, "SELECT result FROM idempotency WHERE key = ?").get(key) as { result: string } | undefined;
   return row ? (JSON.parse(row.result) as R) : undefined;
 }
 

@@ -26,22 +26,16 @@ export interface ReportRow extends NewReport {
 
 export function insertReport(tx: Tx, r: NewReport): string {
   const id = formatId("report", tx.next("report"));
-  statement(tx.db, 
-      `INSERT INTO reports (id, item, binding, worker, generation, outcome, body, evidence, for_human, answers, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    )
-    .run(id, r.item, r.binding, r.worker, r.generation, r.outcome, r.body, JSON.stringify(r.evidence), JSON.stringify(r.forHuman), JSON.stringify(r.answers), tx.now);
+  statement(
+    tx.db,
+    `INSERT INTO reports (id, item, binding, worker, generation, outcome, body, evidence, for_human, answers, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(id, r.item, r.binding, r.worker, r.generation, r.outcome, r.body, JSON.stringify(r.evidence), JSON.stringify(r.forHuman), JSON.stringify(r.answers), tx.now);
   return id;
 }
 
-interface RawReport {
-  id: string;
-  item: string;
-  binding: string;
-  worker: string;
-  generation: number;
-  outcome: ReportOutcome;
-  body: string;
+/** The row as SQLite returns it: the same columns, with the lists still JSON text. */
+interface RawReport extends Omit<ReportRow, "evidence" | "forHuman" | "answers" | "createdAt"> {
   evidence: string;
   for_human: string;
   answers: string;

@@ -4,6 +4,7 @@
 import type { Db } from "./open.js";
 import type { Tx } from "./runner.js";
 import type { WorkerRow } from "./workers.js";
+import { statement } from "./statements.js";
 
 export interface LaunchRow {
   worker: string;
@@ -15,32 +16,31 @@ export interface LaunchRow {
 }
 
 export function insertLaunch(tx: Tx, worker: string, generation: number, runToken: string): void {
-  tx.db.prepare("INSERT INTO launches (worker, generation, run_token, started_at) VALUES (?, ?, ?, ?)").run(worker, generation, runToken, tx.now);
+  statement(tx.db, "INSERT INTO launches (worker, generation, run_token, started_at) VALUES (?, ?, ?, ?)").run(worker, generation, runToken, tx.now);
 }
 
 /** Records the exit on (worker, generation) when the run token matches; false when it does not or it was recorded. */
 export function recordLaunchExit(tx: Tx, worker: string, generation: number, runToken: string, code: number): boolean {
   return (
-    tx.db
-      .prepare("UPDATE launches SET exited_at = ?, exit_code = ? WHERE worker = ? AND generation = ? AND run_token = ? AND exited_at IS NULL")
+    statement(tx.db, "UPDATE launches SET exited_at = ?, exit_code = ? WHERE worker = ? AND generation = ? AND run_token = ? AND exited_at IS NULL")
       .run(tx.now, code, worker, generation, runToken).changes > 0
   );
 }
 
 export function listLaunches(db: Db, worker: string): LaunchRow[] {
-  return db.prepare("SELECT * FROM launches WHERE worker = ? ORDER BY generation").all(worker) as LaunchRow[];
+  return statement(db, "SELECT * FROM launches WHERE worker = ? ORDER BY generation").all(worker) as LaunchRow[];
 }
 
 export function listWorkerRows(db: Db, options: { projectRoot?: string } = {}): WorkerRow[] {
   if (options.projectRoot !== undefined) {
-    return db.prepare("SELECT * FROM workers WHERE deleted_at IS NULL AND project_root = ? ORDER BY seq").all(options.projectRoot) as WorkerRow[];
+    return statement(db, "SELECT * FROM workers WHERE deleted_at IS NULL AND project_root = ? ORDER BY seq").all(options.projectRoot) as WorkerRow[];
   }
-  return db.prepare("SELECT * FROM workers WHERE deleted_at IS NULL ORDER BY seq").all() as WorkerRow[];
+  return statement(db, "SELECT * FROM workers WHERE deleted_at IS NULL ORDER BY seq").all() as WorkerRow[];
 }
 
 
 export function openQuestionCounts(db: Db): Map<string, number> {
-  const rows = db.prepare("SELECT worker, count(*) AS n FROM questions WHERE state = 'open' GROUP BY worker").all() as { worker: string; n: number }[];
+  const rows = statement(db, "SELECT worker, count(*) AS n FROM questions WHERE state = 'open' GROUP BY worker").all() as { worker: string; n: number }[];
   return new Map(rows.map((r) => [r.worker, r.n]));
 }
 
@@ -53,14 +53,14 @@ export interface QuestionRow {
 }
 
 export function getQuestion(db: Db, id: string): QuestionRow | undefined {
-  return db.prepare("SELECT id, worker, generation, text, state FROM questions WHERE id = ?").get(id) as QuestionRow | undefined;
+  return statement(db, "SELECT id, worker, generation, text, state FROM questions WHERE id = ?").get(id) as QuestionRow | undefined;
 }
 
 export function openQuestionsOf(db: Db, worker: string): QuestionRow[] {
-  return db.prepare("SELECT id, worker, generation, text, state FROM questions WHERE worker = ? AND state = 'open' ORDER BY rowid").all(worker) as QuestionRow[];
+  return statement(db, "SELECT id, worker, generation, text, state FROM questions WHERE worker = ? AND state = 'open' ORDER BY rowid").all(worker) as QuestionRow[];
 }
 
 /** Answers one open question; false when it was not open. */
 export function answerQuestion(tx: Tx, id: string, answer: string): boolean {
-  return tx.db.prepare("UPDATE questions SET state = 'answered', answer = ?, answered_at = ? WHERE id = ? AND state = 'open'").run(answer, tx.now, id).changes > 0;
+  return statement(tx.db, "UPDATE questions SET state = 'answered', answer = ?, answered_at = ? WHERE id = ? AND state = 'open'").run(answer, tx.now, id).changes > 0;
 }

@@ -75,8 +75,7 @@ export interface NewWorker {
 export function insertWorker(tx: Tx, w: NewWorker): string {
   const seq = tx.next("worker");
   const id = formatId("worker", seq);
-  tx.db
-    .prepare(
+  statement(tx.db, 
       `INSERT INTO workers (id, seq, task, kind, agent, command, execution, env, cwd, project_root, workspace, workspace_mode,
         base, base_head, generation, run_token, state, source_handoff, created_at, updated_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, 'starting', ?, ?, ?)`,
@@ -86,7 +85,7 @@ export function insertWorker(tx: Tx, w: NewWorker): string {
       w.cwd, w.projectRoot, w.workspace(id), w.workspaceMode, w.base ?? null, w.baseHead ?? null, w.runToken,
       w.sourceHandoff === undefined ? null : JSON.stringify(w.sourceHandoff), tx.now, tx.now,
     );
-  tx.db.prepare("INSERT INTO launches (worker, generation, run_token, started_at) VALUES (?, 1, ?, ?)").run(id, w.runToken, tx.now);
+  statement(tx.db, "INSERT INTO launches (worker, generation, run_token, started_at) VALUES (?, 1, ?, ?)").run(id, w.runToken, tx.now);
   tx.emit("worker.status", { worker: id });
   return id;
 }
@@ -130,6 +129,6 @@ export function updateWorker(tx: Tx, id: string, patch: Partial<Omit<WorkerRow, 
   const keys = Object.keys(patch);
   if (keys.length === 0) return;
   const sets = keys.map((k) => `${k} = @${k}`).join(", ");
-  tx.db.prepare(`UPDATE workers SET ${sets}, updated_at = @__now WHERE id = @__id`).run({ ...patch, __now: tx.now, __id: id });
+  statement(tx.db, `UPDATE workers SET ${sets}, updated_at = @__now WHERE id = @__id`).run({ ...patch, __now: tx.now, __id: id });
   tx.emit("worker.status", { worker: id });
 }
