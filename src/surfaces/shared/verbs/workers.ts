@@ -36,7 +36,7 @@ export function registerWorkersCommands(program: Command, io: Io): void {
     .option("--fresh", "start with a fresh context (the default)")
     .option("--worktree", "give a read-only kind its own worktree too")
     .option("--item <id>", "dispatch this item to the new worker (repeatable)", collect, [])
-    .option("--env <NAME=VALUE>", "put a variable into the worker's environment (repeatable)", collect, [])
+    .option("--env <NAME=VALUE>", "put a variable into the worker's environment (repeatable; the value is kept only in its private 0600 env file)", collect, [])
     .option("--yes", "do not ask for confirmation")
     .addHelpText(
       "after",
