@@ -39,9 +39,10 @@ test("a project path, DOCKET_HOME and task full of tmux formats and shell syntax
     const path = join(home, `pwd-${w}.txt`);
     return existsSync(path) ? readFileSync(path, "utf8").replace(/\n$/, "") : undefined;
   });
-  assert.equal(await cwdOf("w1"), project, "the read-only worker runs in exactly the project directory");
-  assert.equal(await cwdOf("w2"), join(home, "workers", "w2", "workspace"), "the writer runs in its worktree under DOCKET_HOME");
+  const [sharedCwd, isolatedCwd] = [await cwdOf("w1"), await cwdOf("w2")];
   assert.deepEqual(pwned(root), [], "no format and no shell syntax ran");
+  assert.equal(sharedCwd, project, "the read-only worker runs in exactly the project directory");
+  assert.equal(isolatedCwd, join(home, "workers", "w2", "workspace"), "the writer runs in its worktree under DOCKET_HOME");
 
   for (const w of ["w1", "w2"]) assert.ok(readFileSync(join(home, "workers", w, "task.md"), "utf8").includes(task), `${w}'s task.md holds the task verbatim`);
   const ls = run("ls", "--json");
