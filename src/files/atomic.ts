@@ -5,11 +5,11 @@ import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, renameSync, rmSync
 import { randomBytes } from "node:crypto";
 import { basename, dirname, join } from "node:path";
 
-function writeTemp(target: string, data: string | Uint8Array): string {
+function writeTemp(target: string, data: string | Uint8Array, mode = 0o644): string {
   const dir = dirname(target);
   mkdirSync(dir, { recursive: true });
   const temp = join(dir, `.${basename(target)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
-  const fd = openSync(temp, "wx", 0o644);
+  const fd = openSync(temp, "wx", mode);
   try {
     const buf = typeof data === "string" ? Buffer.from(data, "utf8") : data;
     let off = 0;
@@ -34,9 +34,9 @@ function fsyncDir(dir: string): void {
   }
 }
 
-/** Replaces `target` atomically; readers see the old or the new bytes, never a mix. */
-export function writeFileAtomic(target: string, data: string | Uint8Array): void {
-  const temp = writeTemp(target, data);
+/** Replaces `target` atomically; readers see the old or the new bytes, never a mix. `mode` applies from creation. */
+export function writeFileAtomic(target: string, data: string | Uint8Array, options: { mode?: number } = {}): void {
+  const temp = writeTemp(target, data, options.mode);
   try {
     renameSync(temp, target);
   } catch (error) {

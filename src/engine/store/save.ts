@@ -18,6 +18,7 @@ import { DIRTY, setStamp, upsertIndexRow } from "../../ledger/store/store-index.
 import type { EngineContext } from "../context.js";
 import { deliverableByRef } from "../review/deliverables.js";
 import { indexRowOf } from "./catalog.js";
+import { assertHuman } from "../authority.js";
 
 export interface SaveResult {
   ref: string;
@@ -60,6 +61,7 @@ export interface SaveFromInput {
 
 /** Saves an exactly approved current worker version: body, frozen patch, evidence, refs, review notes, approval, provenance. */
 export function saveFromWorker(ctx: EngineContext, input: SaveFromInput): SaveResult {
+  assertHuman(ctx, "save");
   const target = deliverableByRef(ctx, input.from);
   const { workerId, worker, pointer, deliverable: d } = target;
   const current = worker.deliverable_version;
@@ -124,6 +126,7 @@ export interface SaveAuthoredInput {
 
 /** A human-authored v1 record with a synthetic human-authorship approval: immediately usable. */
 export function saveAuthored(ctx: EngineContext, input: SaveAuthoredInput): SaveResult {
+  assertHuman(ctx, "save");
   if (!(DONE_OUTCOMES as readonly string[]).includes(input.outcome)) {
     throw validationError("bad-outcome", `outcome must be one of ${DONE_OUTCOMES.join(", ")}; got "${input.outcome}"`);
   }

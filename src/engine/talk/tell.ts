@@ -4,12 +4,14 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { notFound, refusal, usageError, validationError } from "../../domain/errors.js";
+import { assertNoControlCharacters } from "../../domain/work/message-text.js";
 import { insertMessage } from "../../ledger/talk/messages.js";
 import { answerQuestion, getQuestion, openQuestionsOf } from "../../ledger/workers/launches.js";
 import { requireWorker, updateWorker } from "../../ledger/workers/workers.js";
 import type { EngineContext } from "../context.js";
 import { resolveWorkerId } from "../workers/view.js";
 import { workerTmux } from "../workers/launch.js";
+import { assertHuman } from "../authority.js";
 
 /** CRLF → LF, trailing spaces per line dropped, blank edge lines dropped. */
 export function normalizeMessageText(text: string): string {
@@ -40,9 +42,11 @@ export interface TellResult {
 }
 
 export function tellWorker(ctx: EngineContext, input: TellInput): TellResult {
+  assertHuman(ctx, "tell");
   const worker = resolveWorkerId(input.worker);
   const body = normalizeMessageText(input.text);
   if (!body) throw validationError("empty-message", "the message is empty; say something to the worker", `docket tell ${worker} "<text>"`);
+  assertNoControlCharacters(body, "message");
   const question = input.question?.trim();
   const queued = ctx.commands.run(
     "tell",

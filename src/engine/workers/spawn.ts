@@ -16,7 +16,8 @@ import type { EngineContext } from "../context.js";
 import { dispatchItems } from "../work/dispatch.js";
 import { kindRegistry, trustedKindChoice } from "./kinds.js";
 import { assertFleetRoom } from "./fleet.js";
-import { buildWorkerEnv, newRunToken, tmuxSessionName, workerArgv, workerTmux, wrapArgv, type StoredExecution } from "./launch.js";
+import { buildWorkerEnv, newRunToken, tmuxSessionName, workerArgv, workerTmux, wrapArgv, writeWorkerLaunchEnv, type StoredExecution } from "./launch.js";
+import { assertHuman } from "../authority.js";
 
 export interface SpawnHandoff {
   /** What task.md says about the reviewed source. */
@@ -63,6 +64,7 @@ function withSidecarPath(h: SpawnHandoff, sidecarPath: string): SpawnHandoff {
 }
 
 export async function spawnWorker(ctx: EngineContext, input: SpawnInput): Promise<SpawnResult> {
+  assertHuman(ctx, "spawn");
   const task = input.task.trim();
   if (!task) throw validationError("empty-task", "a worker needs a task; say what it should do", 'docket spawn "<task>"');
   const agent = input.agent ?? "pi";
@@ -105,7 +107,7 @@ export async function spawnWorker(ctx: EngineContext, input: SpawnInput): Promis
   const runToken = newRunToken();
   const sidecarOf = (id: string) => join(ctx.home.workerDir(id), "source-deliverable.md");
   const panes = workerTmux(ctx).listPanes();
-  const worker = ctx.commands.run("worker.spawn", { task, runToken }, (tx) => {
+  const worker = ctx.commands.run("worker.spawn", { task }, (tx) => {
     assertFleetRoom(tx.db, config.maxActive, panes);
     const id = insertWorker(tx, {
       task,
@@ -113,7 +115,7 @@ export async function spawnWorker(ctx: EngineContext, input: SpawnInput): Promis
       agent,
       command: input.command,
       execution,
-      env: input.env ?? {},
+      envNames: Object.keys(input.env ?? {}),
       cwd: ctx.cwd,
       projectRoot,
       workspace: (id) => (resolved.workspace === "isolated" ? join(ctx.home.workerDir(id), "workspace") : projectRoot),
@@ -177,7 +179,10 @@ export async function spawnWorker(ctx: EngineContext, input: SpawnInput): Promis
   }
 }
 
-/** Starts one generation in the worker's window and records the window and pane it got. */
+/**
+ * Starts one generation in the worker's window and records the window and pane it got. Every agent launches
+ * through here: its environment goes into the worker's 0600 env file, never onto tmux's command line or session.
+ */
 export function launchInto(
   ctx: EngineContext,
   row: WorkerRow,
@@ -190,12 +195,12 @@ export function launchInto(
   const cwd = execution.subdir && existsSync(join(row.workspace, execution.subdir)) ? join(row.workspace, execution.subdir) : row.workspace;
   let ids: { windowId: string; paneId: string };
   try {
+    const env = buildWorkerEnv(ctx, { worker: row.id, generation: launch.generation, runToken: launch.runToken }, launch.env);
+    const envFile = writeWorkerLaunchEnv(ctx, row.id, launch.generation, env);
     ids = tmux.launchWindow({
       session,
       name: row.id,
-      cwd,
-      env: buildWorkerEnv(ctx, { worker: row.id, generation: launch.generation, runToken: launch.runToken }, launch.env),
-      argv: wrapArgv(workerArgv({ execution, workerDir: dir, worker: row.id, generation: launch.generation })),
+      argv: wrapArgv({ envFile, cwd }, workerArgv({ execution, workerDir: dir, worker: row.id, generation: launch.generation })),
     });
   } catch (error) {
     throw new DocketError("refusal", "launch-failed", `could not start ${row.id} in tmux: ${(error as Error).message}`, { cause: error });

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { cliEnv, docket } from "../../../support/docket-cli.js";
 import { gitRepo } from "../../../support/git.js";
+import { launchEnvOf } from "../../../support/launch-env.js";
 import { piFaux } from "../../../support/pi-faux.js";
 import { tempDir } from "../../../support/temp.js";
 import { tmuxServer, waitFor } from "../../../support/tmux.js";
@@ -62,7 +63,8 @@ test("a real pi worker heartbeats, reads what it is told, and is fenced after re
   assert.equal(m1.delivered_generation, 1);
   assert.ok(m1.delivered_at <= m1.read_at);
 
-  const g1 = row("SELECT run_token FROM workers WHERE id = 'w1'").run_token as string;
+  const g1 = launchEnvOf(faux.home, "w1").DOCKET_RUN_TOKEN!;
+  assert.notEqual(row("SELECT run_token_hash FROM workers WHERE id = 'w1'").run_token_hash, g1, "the ledger keeps only the token's hash");
   const respawned = run("respawn", "w1", "--json");
   assert.deepEqual(respawned.json, { worker: "w1", generation: 2 });
   const stale = docket(
