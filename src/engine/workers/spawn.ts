@@ -1,7 +1,7 @@
 // `docket spawn`: resolve the policy once, record the worker (starting) before anything runs, make its workspace
 // and task.md, launch it in tmux, then dispatch its items. Human-started only (ADR-0004, DESIGN §4).
 
-import { existsSync, mkdirSync, rmSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, relative } from "node:path";
 import { DocketError, refusal, usageError, validationError } from "../../domain/errors.js";
@@ -9,6 +9,7 @@ import type { SourceHandoff } from "../../domain/deliverables/deliverable.js";
 import { resolveSpawnPolicy, type ResolvedExecution } from "../../domain/workers/spawn-policy.js";
 import { renderTaskBrief, type TaskBriefHandoff } from "../../domain/workers/task-brief.js";
 import { claimFile, writeFileAtomic } from "../../files/atomic.js";
+import { ensurePrivateDir } from "../../files/private.js";
 import { getWorker, insertWorker, requireWorker, updateWorker, type WorkerRow } from "../../ledger/workers/workers.js";
 import { createIsolatedWorkspace, removeWorkspace, type IsolatedWorkspace } from "../../substrate/git/worktree.js";
 import { listModels, piDefaults, resolvePiAgentDir, resolvePiExtraArgs } from "../../substrate/agents/pi.js";
@@ -134,7 +135,7 @@ export async function spawnWorker(ctx: EngineContext, input: SpawnInput): Promis
     let dispatch: SpawnResult["dispatch"];
     if (input.items && input.items.length > 0) dispatch = dispatchItems(ctx, { worker, items: input.items });
     stage = "workspace";
-    mkdirSync(join(dir, "session"), { recursive: true });
+    ensurePrivateDir(join(dir, "session"));
     if (handoff && !claimFile(handoff.record.sidecarPath, handoff.sourceBody)) {
       throw refusal("handoff-claimed", `${worker}/source-deliverable.md already exists; refusing to overwrite reviewed input`);
     }
