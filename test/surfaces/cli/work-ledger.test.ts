@@ -139,7 +139,7 @@ test("worker report refuses a missing identity, missing flags and mixed input as
   const badEvidence = json(["worker", "report", "--item", "t1", "--outcome", "done", "--body", "x", "--evidence", "vibes=good"], env);
   assert.deepEqual({ code: badEvidence.code, err: badEvidence.body.error!.code }, { code: 1, err: "evidence-invalid" });
   const unreadable = json(["worker", "report", "--file", "missing.json"], env);
-  assert.deepEqual({ code: unreadable.code, err: unreadable.body.error!.code }, { code: 1, err: "report-file-unreadable" });
+  assert.deepEqual({ code: unreadable.code, err: unreadable.body.error!.code }, { code: 1, err: "input-unreadable" });
 });
 
 test("a stale generation's report through the CLI is refused with the replaced-process message", (t) => {
