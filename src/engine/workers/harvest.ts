@@ -18,7 +18,7 @@ export function formatPaneTail(text: string): string {
 export type HarvestOutcome = "harvested" | "window-gone" | "alive" | "skipped";
 
 export function harvestPane(ctx: EngineContext, row: WorkerRow, options: { tmux?: Tmux; pane?: PaneState } = {}): HarvestOutcome {
-  if (row.pane_captured_at !== null) return "skipped";
+  if (row.pane_captured_at !== null || ctx.readOnly) return "skipped"; // a read-only home keeps panes for a writer to harvest
   const tmux = options.tmux ?? workerTmux(ctx);
   const state = row.pane_id === null ? "missing" : (options.pane ?? tmux.paneState(row.pane_id, row.id));
   if (state === "alive") return "alive";
@@ -37,7 +37,7 @@ export function harvestPane(ctx: EngineContext, row: WorkerRow, options: { tmux?
 
 /** Harvests every finished worker whose pane has not been captured, with one tmux listing. */
 export function harvestFinished(ctx: EngineContext, rows: readonly WorkerRow[], panes: PaneMap | undefined): number {
-  if (panes === undefined) return 0; // tmux could not be asked: try again on the next read
+  if (panes === undefined || ctx.readOnly) return 0; // tmux could not be asked, or nothing can be recorded: next time
   const tmux = workerTmux(ctx);
   let n = 0;
   for (const row of rows) {
