@@ -1,8 +1,7 @@
 // Dead-pane harvest: the last 200 lines of a finished worker's pane go to pane-tail.txt, then its window is killed.
 // Once per launch (pane_captured_at); a pane still alive is left alone — the human may still be talking to it.
 
-import { join } from "node:path";
-import { writeFileAtomic } from "../../files/atomic.js";
+import { writeWorkerFile } from "../../files/workers/worker-files.js";
 import { updateWorker, type WorkerRow } from "../../ledger/workers/workers.js";
 import { paneFromMap, type PaneMap, type PaneState, type Tmux } from "../../substrate/tmux.js";
 import type { EngineContext } from "../context.js";
@@ -24,7 +23,7 @@ export function harvestPane(ctx: EngineContext, row: WorkerRow, options: { tmux?
   if (state === "alive") return "alive";
   let outcome: HarvestOutcome = "window-gone";
   if (state === "dead" && row.pane_id !== null) {
-    writeFileAtomic(join(ctx.home.workerDir(row.id), "pane-tail.txt"), formatPaneTail(tmux.capture(row.pane_id, HARVEST_LINES)));
+    writeWorkerFile(ctx.home, row.id, "pane-tail.txt", formatPaneTail(tmux.capture(row.pane_id, HARVEST_LINES)));
     if (row.window_id) tmux.killWindow(row.window_id);
     outcome = "harvested";
   }

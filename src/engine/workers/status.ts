@@ -2,9 +2,9 @@
 // Never into an old `workers/w<N>/` directory: pi-docket reads status files there and throws on this shape (issue 11 §18).
 
 import { existsSync } from "node:fs";
-import { join } from "node:path";
-import { writeFileAtomic } from "../../files/atomic.js";
+import { linkBelow } from "../../files/no-follow.js";
 import { STATUS_NOTE } from "../../files/workers/legacy-status.js";
+import { writeWorkerFile } from "../../files/workers/worker-files.js";
 import { getWorker } from "../../ledger/workers/workers.js";
 import type { EngineContext } from "../context.js";
 
@@ -13,7 +13,7 @@ export function writeWorkerStatus(ctx: EngineContext, workerId: string): void {
   if (!row) return;
   if (ctx.home.isLegacyWorkerDir(row.id)) return;
   const dir = ctx.home.workerDir(row.id);
-  if (!existsSync(dir)) return; // the worker's directory is created by spawn; nothing to project into yet
+  if (!existsSync(dir) || linkBelow(ctx.home.root, dir)) return; // not created by spawn yet, or a link: no projection
   const status = {
     id: row.id,
     task: row.task,
@@ -31,5 +31,5 @@ export function writeWorkerStatus(ctx: EngineContext, workerId: string): void {
     updatedAt: row.updated_at,
     note: STATUS_NOTE,
   };
-  writeFileAtomic(join(dir, "status.json"), `${JSON.stringify(status, null, 2)}\n`);
+  writeWorkerFile(ctx.home, row.id, "status.json", `${JSON.stringify(status, null, 2)}\n`);
 }

@@ -9,7 +9,7 @@ import { cliEnv, docketWith } from "../../support/docket-cli.js";
 import { isolatedWorker } from "../../support/protocol-worker.js";
 import { writeLegacyBundles } from "../../support/stored.js";
 import { tempDir } from "../../support/temp.js";
-import { workLedger } from "../../support/work-ledger.js";
+import { addWorker, workLedger } from "../../support/work-ledger.js";
 import { homeLayout } from "../../../src/files/home.js";
 
 type T = { after(fn: () => void): void };
@@ -111,4 +111,20 @@ test("legacy bundles behind links are listed as unreadable and never read or del
   const gone = run(["deliverable", "delete", "checkpoint:ckpt-auth", "--yes", "--json"]);
   assert.equal(gone.code, 1);
   assert.ok(readdirSync(join(elsewhere, "checkpoints")).includes("ckpt-auth.md"), "the bundle behind the link is still there");
+});
+
+test("deleting a worker whose directory links outside the home removes nothing there and names the link", (t) => {
+  const { ctx, home } = workLedger(t);
+  const { worker } = addWorker(ctx);
+  const outside = tempDir(t, "docket-links-outside-");
+  mkdirSync(join(outside, "session"));
+  writeFileSync(join(outside, "session", "keep.jsonl"), "someone else's session\n");
+  mkdirSync(join(home, "fleet"), { recursive: true });
+  symlinkSync(outside, join(home, "fleet", worker));
+  const r = docketWith({ env: cliEnv({ DOCKET_HOME: home }), cwd: home }, "delete", worker, "--yes", "--json");
+  assert.equal(r.code, 1, r.stdout + r.stderr);
+  assert.equal(r.json.error.code, "home-symlink");
+  assert.equal(r.json.error.message, `${join(home, "fleet", worker)} is a symbolic link; Docket never follows links or writes through them inside its home`);
+  assert.deepEqual(snapshot(join(outside, "session")), { "keep.jsonl": "someone else's session\n" });
+  assert.equal((ctx.db.prepare("SELECT deleted_at FROM workers WHERE id = ?").get(worker) as { deleted_at: string | null }).deleted_at, null);
 });
