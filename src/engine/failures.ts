@@ -26,7 +26,7 @@ function diskIsFull(dir: string): boolean {
 const inside = (root: string, path: unknown): boolean => typeof path === "string" && !relative(root, path).startsWith("..");
 
 /** A one-line refusal for a damaged ledger, naming what quick_check found and how to recover. */
-export async function ledgerCorrupt(path: string, cause?: unknown): Promise<DocketError> {
+async function ledgerCorrupt(path: string, cause?: unknown): Promise<DocketError> {
   let found: string;
   try {
     const { checkLedgerIntegrity } = await import("../ledger/core/integrity.js");

@@ -15,7 +15,6 @@ function describeKind(st: Stats): string {
   if (st.isCharacterDevice()) return "a character device";
   if (st.isBlockDevice()) return "a block device";
   if (st.isSocket()) return "a socket";
-  if (st.isSymbolicLink()) return "a symbolic link";
   return "not a regular file";
 }
 

@@ -2,7 +2,7 @@
 // Store scans, sidecar reads, saves and deletes check every directory below the home root first (DESIGN §8a).
 
 import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync } from "node:fs";
-import { dirname, join, relative, sep } from "node:path";
+import { join, relative, sep } from "node:path";
 import { refusal } from "../domain/errors.js";
 
 export type EntryKind = "absent" | "dir" | "file" | "symlink" | "other";
@@ -44,11 +44,6 @@ export function assertRealDirBelow(root: string, dir: string): void {
   if (!bad) return;
   const what = bad.kind === "symlink" ? "is a symbolic link" : "is not a directory";
   throw refusal("home-symlink", `${bad.path} ${what}; Docket never follows links or writes through them inside its home`, "replace it with a real directory (or remove it), then retry");
-}
-
-/** Refuses when the file's own directory chain below `root` holds a link (see assertRealDirBelow). */
-export function assertRealParentBelow(root: string, file: string): void {
-  assertRealDirBelow(root, dirname(file));
 }
 
 export type NoFollowRead =

@@ -1,7 +1,7 @@
 // The doctor's checks of the home itself: usable, ledger intact and migrated, private modes, leftover temp files,
 // links in the store, and Docket files where pi-docket reads. Safe repairs run only with --fix.
 
-import { chmodSync, statSync, unlinkSync } from "node:fs";
+import { chmodSync, existsSync, statSync, unlinkSync } from "node:fs";
 import { isDocketError } from "../../domain/errors.js";
 import type { HomeScan } from "../../files/home-scan.js";
 import type { HomeLayout } from "../../files/home.js";
@@ -30,6 +30,7 @@ export function checkHome(home: HomeLayout): { finding: Finding; exists: boolean
 
 /** quick_check, then the migration history; a damaged ledger says how to recover. */
 export function checkLedger(home: HomeLayout): { finding: Finding; intact: boolean } {
+  if (!existsSync(home.ledger)) return { intact: true, finding: ok("ledger", "no ledger yet; Docket creates it (0600) on first use") };
   const integrity = checkLedgerIntegrity(home.ledger, 3);
   if (!integrity.ok) {
     return {

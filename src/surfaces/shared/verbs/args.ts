@@ -8,7 +8,8 @@ export const collect = (value: string, previous: string[] = []): string[] => [..
 export function parsePositiveInt(name: string, max = Number.MAX_SAFE_INTEGER) {
   return (value: string): number => {
     const n = /^\s*[0-9]+\s*$/.test(value) ? Number(value) : Number.NaN;
-    if (!Number.isSafeInteger(n) || n < 1 || n > max) throw usageError("bad-flag", `${name} must be a positive integer (at most ${max}); got "${value}"`);
+    if (!Number.isInteger(n) || n < 1) throw usageError("bad-flag", `${name} must be a positive integer; got "${value}"`);
+    if (!Number.isSafeInteger(n) || n > max) throw usageError("bad-flag", `${name} must be at most ${max}; got "${value}"`);
     return n;
   };
 }
