@@ -2,7 +2,7 @@
 // Agents' own trees (a worker's `workspace/` and pi's `session/`) are not entered: they belong to git and to pi.
 
 import { lstatSync, readdirSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { normalizeWorkerId } from "../domain/ids.js";
 import { TEMP_FILE } from "./atomic.js";
 import type { HomeLayout } from "./home.js";
@@ -46,7 +46,7 @@ export function scanHome(home: HomeLayout): HomeScan {
     const mode = st.mode & 0o777;
     if (st.isFile()) {
       scan.owned.push({ path, kind: "file", mode });
-      const m = TEMP_FILE.exec(path.slice(path.lastIndexOf("/") + 1));
+      const m = TEMP_FILE.exec(basename(path));
       if (m) scan.temps.push({ path, pid: Number(m[2]) });
       return;
     }
