@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { parseLaunchEnv } from "../../src/domain/workers/launch-env.js";
 
 export function launchEnvOf(home: string, worker: string): Record<string, string> {
-  const env = parseLaunchEnv(readFileSync(join(home, "workers", worker, "launch.env"), "utf8"));
+  const env = parseLaunchEnv(readFileSync(join(home, "fleet", worker, "launch.env"), "utf8"));
   if (!env) throw new Error(`${worker}'s launch.env is not in Docket's shape`);
   return env;
 }

@@ -20,7 +20,7 @@ import type { EngineContext } from "../context.js";
 export const LAUNCH_WRAPPER =
   '. "$1" || exit 125; dir=$2; shift 2; if cd -- "$dir"; then "$@"; code=$?; else code=126; fi; exec "$DOCKET_NODE" "$DOCKET_BIN" worker exited --code "$code"';
 
-/** `workers/<id>/launch.env`: the one place a generation's identity, run token and secrets are written. */
+/** `fleet/<id>/launch.env`: the one place a generation's identity, run token and secrets are written. */
 export const LAUNCH_ENV_FILE = "launch.env";
 
 /** Caller variables every worker gets (tmux does not inherit the caller's environment). */

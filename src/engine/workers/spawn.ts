@@ -1,14 +1,16 @@
 // `docket spawn`: resolve the policy once, record the worker (starting) before anything runs, make its workspace
 // and task.md, launch it in tmux, then dispatch its items. Human-started only (ADR-0004, DESIGN §4).
 
-import { existsSync, mkdirSync, rmSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, relative } from "node:path";
 import { DocketError, refusal, usageError, validationError } from "../../domain/errors.js";
 import type { SourceHandoff } from "../../domain/deliverables/deliverable.js";
 import { resolveSpawnPolicy, type ResolvedExecution } from "../../domain/workers/spawn-policy.js";
 import { renderTaskBrief, type TaskBriefHandoff } from "../../domain/workers/task-brief.js";
-import { claimFile, writeFileAtomic } from "../../files/atomic.js";
+import { claimFile } from "../../files/atomic.js";
+import { ensurePrivateDir } from "../../files/private.js";
+import { workerFilePath, writeWorkerFile } from "../../files/workers/worker-files.js";
 import { getWorker, insertWorker, requireWorker, updateWorker, type WorkerRow } from "../../ledger/workers/workers.js";
 import { createIsolatedWorkspace, removeWorkspace, type IsolatedWorkspace } from "../../substrate/git/worktree.js";
 import { listModels, piDefaults, resolvePiAgentDir, resolvePiExtraArgs } from "../../substrate/agents/pi.js";
@@ -22,7 +24,7 @@ import { assertHuman } from "../authority.js";
 export interface SpawnHandoff {
   /** What task.md says about the reviewed source. */
   brief: TaskBriefHandoff;
-  /** Written byte-exact to `workers/<id>/source-deliverable.md` before launch. */
+  /** Written byte-exact to `fleet/<id>/source-deliverable.md` before launch. */
   sourceBody: string;
   /** Provenance stored on the worker row (`source_handoff`). */
   record: SourceHandoff;
@@ -136,7 +138,7 @@ export async function spawnWorker(ctx: EngineContext, input: SpawnInput): Promis
     let dispatch: SpawnResult["dispatch"];
     if (input.items && input.items.length > 0) dispatch = dispatchItems(ctx, { worker, items: input.items });
     stage = "workspace";
-    mkdirSync(join(dir, "session"), { recursive: true });
+    ensurePrivateDir(workerFilePath(ctx.home, worker, "session"));
     if (handoff && !claimFile(handoff.record.sidecarPath, handoff.sourceBody)) {
       throw refusal("handoff-claimed", `${worker}/source-deliverable.md already exists; refusing to overwrite reviewed input`);
     }
@@ -147,8 +149,10 @@ export async function spawnWorker(ctx: EngineContext, input: SpawnInput): Promis
       const ws = workspace;
       ctx.commands.run("worker.workspace", { worker }, (tx) => updateWorker(tx, worker, { base: ws.base, base_head: ws.baseHead }));
     }
-    writeFileAtomic(
-      join(dir, "task.md"),
+    writeWorkerFile(
+      ctx.home,
+      worker,
+      "task.md",
       renderTaskBrief({ workerId: worker, task, kind, workspace: row.workspace, workspaceMode: resolved.workspace, handoff: handoff?.brief }),
     );
     launchInto(ctx, row, execution, { generation: 1, runToken, env: input.env ?? {} });

@@ -1,4 +1,4 @@
-// A worker's launch env file (`workers/<id>/launch.env`, mode 0600): its identity, run token and secrets, written
+// A worker's launch env file (`fleet/<id>/launch.env`, mode 0600): its identity, run token and secrets, written
 // before each launch and read only by that launch's wrapper, so none of it reaches tmux, argv or the ledger (DESIGN §8a).
 
 import { existsSync, readFileSync } from "node:fs";
@@ -6,7 +6,7 @@ import { formatLaunchEnv, parseLaunchEnv } from "../../domain/workers/launch-env
 import { writeFileAtomic } from "../atomic.js";
 
 export function writeLaunchEnv(path: string, env: Readonly<Record<string, string>>, header: string): void {
-  writeFileAtomic(path, formatLaunchEnv(env, header), { mode: 0o600 });
+  writeFileAtomic(path, formatLaunchEnv(env, header)); // private (0600) like every atomic write
 }
 
 /** The variables of an existing launch env file; undefined when it is missing or not in Docket's shape. */

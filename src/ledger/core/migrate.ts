@@ -26,6 +26,14 @@ export function migrate(db: Database.Database, migrations: readonly Migration[] 
   return ran;
 }
 
+/** Migrations this database still lacks (all of them for an empty file); a history this build cannot extend is refused. */
+export function pendingMigrations(db: Database.Database, migrations: readonly Migration[] = MIGRATIONS): Migration[] {
+  const hasTable = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'").get() !== undefined;
+  const applied = hasTable ? (db.prepare("SELECT version, name FROM schema_migrations ORDER BY version").all() as { version: number; name: string }[]) : [];
+  checkHistory(applied, migrations);
+  return migrations.slice(applied.length);
+}
+
 function checkHistory(applied: { version: number; name: string }[], migrations: readonly Migration[]): void {
   applied.forEach((a, i) => {
     const expected = migrations[i];

@@ -66,7 +66,7 @@ export interface NewWorker {
   envNames?: readonly string[];
   cwd: string;
   projectRoot: string;
-  /** Filled in by the caller once it knows the id (e.g. `<home>/workers/<id>/workspace`). */
+  /** Filled in by the caller once it knows the id (e.g. `<home>/fleet/<id>/workspace`). */
   workspace: (id: string) => string;
   workspaceMode: "isolated" | "shared";
   base?: string;

@@ -42,9 +42,9 @@ test("a project path, DOCKET_HOME and task full of tmux formats and shell syntax
   const [sharedCwd, isolatedCwd] = [await cwdOf("w1"), await cwdOf("w2")];
   assert.deepEqual(pwned(root), [], "no format and no shell syntax ran");
   assert.equal(sharedCwd, project, "the read-only worker runs in exactly the project directory");
-  assert.equal(isolatedCwd, join(home, "workers", "w2", "workspace"), "the writer runs in its worktree under DOCKET_HOME");
+  assert.equal(isolatedCwd, join(home, "fleet", "w2", "workspace"), "the writer runs in its worktree under DOCKET_HOME");
 
-  for (const w of ["w1", "w2"]) assert.ok(readFileSync(join(home, "workers", w, "task.md"), "utf8").includes(task), `${w}'s task.md holds the task verbatim`);
+  for (const w of ["w1", "w2"]) assert.ok(readFileSync(join(home, "fleet", w, "task.md"), "utf8").includes(task), `${w}'s task.md holds the task verbatim`);
   const ls = run("ls", "--json");
   assert.deepEqual(ls.json.workers.map((w: { task: string }) => w.task), [task, task]);
   const windows = server.tmux("list-windows", "-a", "-F", "#{window_name}").trim().split("\n").sort();

@@ -140,7 +140,7 @@ test("worker report refuses a missing identity, missing flags and mixed input as
   const badEvidence = json(["worker", "report", "--item", "t1", "--outcome", "done", "--body", "x", "--evidence", "vibes=good"], env);
   assert.deepEqual({ code: badEvidence.code, err: badEvidence.body.error!.code }, { code: 1, err: "evidence-invalid" });
   const unreadable = json(["worker", "report", "--file", "missing.json"], env);
-  assert.deepEqual({ code: unreadable.code, err: unreadable.body.error!.code }, { code: 1, err: "report-file-unreadable" });
+  assert.deepEqual({ code: unreadable.code, err: unreadable.body.error!.code }, { code: 1, err: "input-unreadable" });
 });
 
 test("through the CLI a wrong run token is refused as a token mismatch and a stale generation as a replaced process", (t) => {

@@ -86,7 +86,7 @@ test("two workers' identities and secrets are in neither tmux's environment, a f
   }
 
   for (const [i, worker] of ["w1", "w2"].entries()) {
-    assert.equal(statSync(join(f.home, "workers", worker, "launch.env")).mode & 0o777, 0o600);
+    assert.equal(statSync(join(f.home, "fleet", worker, "launch.env")).mode & 0o777, 0o600);
     const row = ledgerRows(join(f.home, "ledger.sqlite")).workers!.find((w: any) => w.id === worker) as any;
     assert.equal(row.run_token_hash, hashRunToken(tokens[i]!));
     assert.deepEqual(JSON.parse(row.env), ["API_KEY"], "the ledger keeps the variable's name only");
@@ -110,11 +110,11 @@ test("respawn reuses the --env values from the env file under a new token; delet
   assert.equal(second.DOCKET_GENERATION, "2");
 
   // A worker whose values are gone (its file lost, or a ledger from before values left it) is respawned without them, and told so.
-  rmSync(join(f.home, "workers", "w1", "launch.env"));
+  rmSync(join(f.home, "fleet", "w1", "launch.env"));
   const lost = f.run("respawn", "w1", "--json");
   assert.deepEqual(lost.json, { worker: "w1", generation: 3, missingEnv: ["API_KEY"] });
   assert.equal(await f.seen("w1", 3), "w1|3||token|none");
 
   assert.equal(f.run("delete", "w1", "--yes", "--json").code, 0);
-  assert.equal(existsSync(join(f.home, "workers", "w1", "launch.env")), false, "its secrets went with it");
+  assert.equal(existsSync(join(f.home, "fleet", "w1", "launch.env")), false, "its secrets went with it");
 });

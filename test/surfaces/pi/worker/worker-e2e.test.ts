@@ -51,7 +51,7 @@ test("a real pi worker heartbeats, reads what it is told, and is fenced after re
   assert.deepEqual(firstCall.tools.filter((n: string) => n.startsWith("docket_")).sort(), ["docket_done", "docket_fail", "docket_todos", "docket_wait"]);
   assert.ok(!firstCall.tools.some((n: string) => /spawn/.test(n)), "a worker has no tool that starts workers");
 
-  const events = readFileSync(join(faux.home, "workers", "w1", "events.ndjson"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+  const events = readFileSync(join(faux.home, "fleet", "w1", "events.ndjson"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
   assert.deepEqual(events.filter((e) => e.tool === "read").map((e) => e.type), ["tool_start", "tool_end"], "tool activity is logged");
 
   const told = run("tell", "w1", "please confirm\nthe second line too", "--json");
