@@ -6,7 +6,7 @@ import { resolve } from "node:path";
 import { validationError } from "../../domain/errors.js";
 import { parseEvidenceFlag, type Evidence, type ReportEntryInput } from "../../domain/work/report.js";
 
-export function loadReportFile(cwd: string, path: string): (ReportEntryInput & { key?: string })[] {
+export function loadReportFile(cwd: string, path: string): ReportEntryInput[] {
   let text: string;
   try {
     text = readFileSync(resolve(cwd, path), "utf8");
@@ -33,7 +33,8 @@ export function loadReportFile(cwd: string, path: string): (ReportEntryInput & {
       evidence,
       forHuman: Array.isArray(raw.forHuman) ? (raw.forHuman as string[]) : undefined,
       answers: isObject(raw.answers) ? (raw.answers as Record<string, string>) : undefined,
-      key: typeof raw.key === "string" ? raw.key : undefined,
+      // A file entry's `key` is its call id: the idempotency key itself is built by the engine (domain/idempotency).
+      callId: typeof raw.key === "string" ? raw.key : undefined,
     };
   });
 }

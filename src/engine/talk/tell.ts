@@ -1,6 +1,7 @@
 // Talking to and looking at a worker: `tell` (through the ledger inbox), `peek` (bounded pane capture), `attach`.
 // Multi-line text stays one message; a reply bound to a question resolves that question only (issue 3 §5).
 
+import { optionalKey } from "../../domain/idempotency.js";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { notFound, refusal, usageError, validationError } from "../../domain/errors.js";
@@ -64,7 +65,7 @@ export function tellWorker(ctx: EngineContext, input: TellInput): TellResult {
       });
       return { message, agent: row.agent, paneId: row.pane_id, exited: row.exited === 1 };
     },
-    { key: input.key },
+    { key: optionalKey({ tool: "tell", callId: input.key }) },
   ).result;
   const result: TellResult = { message: queued.message, delivery: "queued", waiting: queued.exited };
   if (queued.agent === "command" && queued.paneId && !queued.exited) {

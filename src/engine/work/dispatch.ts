@@ -1,6 +1,7 @@
 // Dispatch: hands open items to one worker — one dispatch, a binding and an obligation per item, one work envelope.
 // All in one command: an item that is not open or already actively bound refuses the whole dispatch (issue 2 §5).
 
+import { optionalKey } from "../../domain/idempotency.js";
 import { addMinutes } from "../../domain/clock.js";
 import { refusal, validationError } from "../../domain/errors.js";
 import { normalizeWorkerId } from "../../domain/ids.js";
@@ -59,5 +60,5 @@ export function dispatchItems(ctx: EngineContext, input: DispatchInput): Dispatc
     });
     insertMessage(tx, { worker, kind: "work", body: formatWorkEnvelope(dispatch, open), dispatch });
     return { dispatch, bindings };
-  }, { key: input.key }).result;
+  }, { key: optionalKey({ tool: "dispatch", callId: input.key }) }).result;
 }

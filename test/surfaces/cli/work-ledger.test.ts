@@ -5,10 +5,20 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { openEngine } from "../../../src/engine/context.js";
-import { addWorker } from "../../support/work-ledger.js";
+import { addWorker, dumpTables } from "../../support/work-ledger.js";
 import { tempDir } from "../../support/temp.js";
 
 const BIN = fileURLToPath(new URL("../../../../bin/docket.js", import.meta.url));
+
+/** Every row of every ledger table, read through a fresh connection. */
+function ledgerDump(home: string): Record<string, unknown[]> {
+  const ctx = openEngine({ env: { DOCKET_HOME: home }, cwd: home });
+  try {
+    return dumpTables(ctx.db);
+  } finally {
+    ctx.close();
+  }
+}
 
 function cli(t: { after(fn: () => void): void }) {
   const home = tempDir(t, "docket-cli-");
@@ -96,8 +106,8 @@ test("dispatch, worker report, attention and obligations speak the contract end 
   assert.equal(show.state, "done");
 });
 
-test("worker report exits 1 when any entry from --file is refused, and commits the others", (t) => {
-  const { json, run, worker, tmp } = cli(t);
+test("worker report with a refused entry from --file exits 1 with one error object naming each refusal, and records nothing", (t) => {
+  const { json, run, worker, tmp, home } = cli(t);
   const env = worker();
   for (const text of ["a", "b", "c"]) json(["item", "add", text]);
   json(["dispatch", "w1", "t1", "t2", "t3"]);
@@ -105,25 +115,34 @@ test("worker report exits 1 when any entry from --file is refused, and commits t
   const file = join(tmp, "report.json");
   writeFileSync(file, JSON.stringify([
     { item: "t1", outcome: "done", body: "ok", evidence: ["test=npm test green"] },
-    { item: "t2", outcome: "finished", body: "ok" },
+    { item: "t2", outcome: "done", body: "ok" },
     { item: "t3", outcome: "done", body: "ok" },
   ]));
+  const before = ledgerDump(home);
   const r = json(["worker", "report", "--file", file], env);
   assert.equal(r.code, 1);
   assert.deepEqual(r.body, {
-    results: [
-      { item: "t1", status: "resolved", reportId: "rp1" },
-      { item: "t2", status: "refused", error: { code: "report-entry-invalid", message: "a per-item outcome and explanation are required", hint: "outcome must be one of done, released, abandoned, blocked and body non-empty" } },
-      { item: "t3", status: "refused", error: { code: "revision-changed", message: "Accepted work revision changed; reconcile before reporting", hint: "t3 is at revision 2, you accepted 1: read it, then `docket worker reconcile --item t3`" } },
-    ],
+    error: {
+      code: "revision-changed",
+      message: "t3: Accepted work revision changed; reconcile before reporting (1 of 3 entries refused; nothing was recorded)",
+      hint: "t3 is at revision 2, you accepted 1: read it, then `docket worker reconcile --item t3`",
+      results: [
+        { item: "t1", status: "not-recorded" },
+        { item: "t2", status: "not-recorded" },
+        { item: "t3", status: "refused", error: { code: "revision-changed", message: "Accepted work revision changed; reconcile before reporting", hint: "t3 is at revision 2, you accepted 1: read it, then `docket worker reconcile --item t3`" } },
+      ],
+    },
   });
+  assert.deepEqual(ledgerDump(home), before, "the two acceptable entries were not committed either");
   const text = run(["worker", "report", "--file", file], env);
   assert.equal(text.code, 1);
+  assert.equal(text.out, "", "a refusal prints nothing on stdout");
+  assert.match(text.err, /^docket: t3: Accepted work revision changed; reconcile before reporting \(1 of 3 entries refused; nothing was recorded\) \(t3 is at revision 2/);
   const reconciled = json(["worker", "reconcile", "--item", "t3"], env);
   assert.deepEqual(reconciled.body, { item: "t3", binding: "b3", previousRevision: 1, acceptedRevision: 2, text: "changed elsewhere", unansweredReplies: [] });
-  assert.deepEqual(json(["worker", "report", "--item", "t3", "--outcome", "abandoned", "--body", "superseded"], env).body, { results: [{ item: "t3", status: "resolved", reportId: "rp2" }] });
-  assert.match(text.out, /^t1 refused: no active binding for this worker at this generation/m);
-  assert.match(text.out, /^t3 refused: Accepted work revision changed; reconcile before reporting \(t3 is at revision 2, you accepted 1: read it, then `docket worker reconcile --item t3`\)$/m);
+  assert.deepEqual(json(["worker", "report", "--file", file], env).body, {
+    results: [{ item: "t1", status: "resolved", reportId: "rp1" }, { item: "t2", status: "resolved", reportId: "rp2" }, { item: "t3", status: "resolved", reportId: "rp3" }],
+  });
 });
 
 test("worker report refuses a missing identity, missing flags and mixed input as usage errors", (t) => {
@@ -149,9 +168,9 @@ test("a stale generation's report through the CLI is refused with the replaced-p
   json(["dispatch", "w1", "t1"]);
   const r = json(["worker", "report", "--item", "t1", "--outcome", "done", "--body", "x"], { ...env, DOCKET_RUN_TOKEN: "someone-else" });
   assert.equal(r.code, 1);
-  const result = (r.body.results as { error: { code: string; message: string } }[])[0]!;
-  assert.equal(result.error.code, "generation-replaced");
-  assert.match(result.error.message, /process was replaced/);
+  assert.equal(r.body.error!.code, "generation-replaced");
+  assert.match(r.body.error!.message, /process was replaced/);
+  assert.deepEqual(Object.keys(r.body), ["error"], "one error object, the entry's result inside it");
 });
 
 test("a real worker spawned in tmux reports through the CLI from its own environment", async (t) => {
