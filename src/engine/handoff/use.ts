@@ -10,7 +10,7 @@ import { dropChip as dropChipRow, insertChip, listChips, queuedChipFor, type Chi
 import { insertDecision, type DecisionActor } from "../../ledger/review/decisions.js";
 import type { Tx } from "../../ledger/core/runner.js";
 import type { EngineContext } from "../context.js";
-import { approvalOf, assertPointerUnchanged, decisionView, evidenceRefsOf, resolveReviewTarget, type DecisionView, type ReviewTarget } from "../review/target.js";
+import { assertPointerUnchanged, verifiedApprovalOf, decisionView, evidenceRefsOf, resolveReviewTarget, type DecisionView, type ReviewTarget } from "../review/target.js";
 import { kindRegistry, trustedKindChoice } from "../workers/kinds.js";
 import { parsePlan } from "../../domain/plans/plan-contract.js";
 import { spawnWorker, type SpawnInput, type SpawnResult } from "../workers/spawn.js";
@@ -61,7 +61,7 @@ function authorize(tx: Tx, source: UseSource): Authorized {
   }
   const t = source.target;
   assertPointerUnchanged(tx, t);
-  const approval = approvalOf(tx.db, t.pointer);
+  const approval = verifiedApprovalOf(tx.db, t);
   if (!approval) {
     throw refusal(
       "not-approved",
@@ -74,6 +74,11 @@ function authorize(tx: Tx, source: UseSource): Authorized {
 
 function evidenceOf(source: UseSource): string[] {
   return source.kind === "worker" ? evidenceRefsOf(source.target) : [source.ref];
+}
+
+/** The sha256 of the exact bytes this use hands on (the sidecar, or the stored record's file). */
+function contentOf(source: UseSource): string {
+  return source.kind === "worker" ? source.target.sha256 : source.stored.sha256;
 }
 
 export interface UseParentResult {
@@ -94,7 +99,7 @@ export function useForParent(ctx: EngineContext, input: { target: string; versio
     }
     const decision = insertDecision(tx, {
       actor: input.actor ?? "human", verb: "use", worker: auth.worker, deliverable: auth.pointer, option: "parent",
-      note: `approved by ${auth.approvingDecisionId}`, evidenceRefs: evidenceOf(source),
+      note: `approved by ${auth.approvingDecisionId}`, evidenceRefs: evidenceOf(source), contentSha256: contentOf(source),
     });
     const chip = insertChip(tx, { worker: source.kind === "worker" ? auth.worker : null, ref: source.ref, projectRoot: source.projectRoot, body: source.body, decision: decision.id });
     return {
@@ -148,7 +153,7 @@ export async function useForWorker(ctx: EngineContext, input: UseWorkerInput): P
     const auth = authorize(tx, source);
     const decision = insertDecision(tx, {
       actor: input.actor ?? "human", verb: "use", worker: auth.worker, deliverable: auth.pointer, option: implement ? "implement" : "worker",
-      note: `task: ${task}`, evidenceRefs: evidenceOf(source),
+      note: `task: ${task}`, evidenceRefs: evidenceOf(source), contentSha256: contentOf(source),
     });
     return { auth, decision: decisionView(decision) };
   }).result;

@@ -32,6 +32,9 @@ export interface ResolvedDeliverable {
   worker: WorkerRow;
   pointer: DeliverablePointer;
   deliverable: WorkerDeliverable;
+  /** The sidecar file and the sha256 of the exact bytes parsed: what a judgment of this version binds to. */
+  path: string;
+  sha256: string;
 }
 
 /**
@@ -62,7 +65,7 @@ export function deliverableByRef(ctx: EngineContext, workerOrRef: string, versio
       `deliverable ${ref} is missing or invalid (${read.reason}); restore it or ask the worker to publish a new version`,
     );
   }
-  return { workerId, worker: row, pointer: { id: deliverableId(workerId), version: wanted, ref }, deliverable: read.deliverable };
+  return { workerId, worker: row, pointer: { id: deliverableId(workerId), version: wanted, ref }, deliverable: read.deliverable, path: read.path, sha256: read.sha256 };
 }
 
 export interface DeliverableItemResult {

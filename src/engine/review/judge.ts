@@ -34,13 +34,14 @@ export function approve(ctx: EngineContext, input: JudgeInput): JudgeResult {
     if (!target.exact) assertPointerUnchanged(tx, target);
     const actor = input.actor ?? "human";
     const existing = approvalOf(tx.db, target.pointer);
-    if (existing && actor === "human") {
+    // Approving the same bytes again records nothing new; other bytes (the file changed since) are a new judgment.
+    if (existing && actor === "human" && existing.contentSha256 === target.sha256) {
       const row = latestDecision(tx.db, target.pointer.ref, [existing.verb]);
       if (row && row.id === existing.id) return { decision: decisionView(row), notes: [`${target.pointer.ref} was already approved (${row.id}); nothing new recorded`] };
     }
     const decision = insertDecision(tx, {
       actor, verb: "approve", worker: target.worker.id, deliverable: target.pointer, note: input.note ?? null,
-      evidenceRefs: evidenceRefsOf(target),
+      evidenceRefs: evidenceRefsOf(target), contentSha256: target.sha256,
     });
     // A patch still waiting for promotion keeps the worker in view; a patch-less version is settled by approval.
     const patchPending = Boolean(target.deliverable.changeSet && target.deliverable.changeSet.patch !== "");
@@ -58,7 +59,7 @@ export function reject(ctx: EngineContext, input: JudgeInput): JudgeResult {
     if (!target.exact) assertPointerUnchanged(tx, target);
     const decision = insertDecision(tx, {
       actor: input.actor ?? "human", verb: "reject", worker: target.worker.id, deliverable: target.pointer,
-      note: nonEmpty(input.note) ?? null, evidenceRefs: evidenceRefsOf(target),
+      note: nonEmpty(input.note) ?? null, evidenceRefs: evidenceRefsOf(target), contentSha256: target.sha256,
     });
     if (target.pointer.ref === target.current.ref) updateWorker(tx, target.worker.id, { reviewed_at: tx.now });
     return { decision: decisionView(decision), notes: [...olderNote(target), `${target.worker.id} was not told; use \`docket revise ${target.worker.id} <note>\` to ask for changes`] };
@@ -75,7 +76,7 @@ export function revise(ctx: EngineContext, input: JudgeInput & { note: string })
     const row = target.exact ? requireWorker(tx.db, target.worker.id) : assertPointerUnchanged(tx, target);
     const decision = insertDecision(tx, {
       actor: input.actor ?? "human", verb: "revise", worker: row.id, deliverable: target.pointer, note,
-      evidenceRefs: evidenceRefsOf(target),
+      evidenceRefs: evidenceRefsOf(target), contentSha256: target.sha256,
     });
     const message = insertMessage(tx, {
       worker: row.id,

@@ -1,6 +1,7 @@
 // The DeliverableStore on disk: `deliverables/<safe-id>/v<N>.json`, claimed under a per-deliverable lock, never replaced.
 // Every name and file found by a scan is untrusted input: unsafe names, dot files and unrelated files are skipped (ADR-0005).
 
+import { createHash } from "node:crypto";
 import { existsSync, lstatSync, readdirSync, readFileSync, rmdirSync, statSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
 import { conflict, internalError, notFound } from "../../domain/errors.js";
@@ -17,6 +18,8 @@ export interface StoredFile {
   version: number;
   path: string;
   classification: StoredClassification;
+  /** The sha256 of the exact bytes classified (absent when the file could not be read): what the ledger pins. */
+  sha256?: string;
 }
 
 export type StoredVersionRead = { state: "absent"; path: string } | ({ state: "present" } & StoredFile);
@@ -31,20 +34,24 @@ export function storedVersionPath(home: HomeLayout, id: string, version: number)
   return join(storeDir(home, id), `v${version}.json`);
 }
 
-function classifyFile(path: string, id: string, version: number): StoredClassification {
-  let text: string;
+const sha256Of = (bytes: string | Buffer) => createHash("sha256").update(bytes).digest("hex");
+
+function classifyFile(path: string, id: string, version: number): { classification: StoredClassification; sha256?: string } {
+  let bytes: Buffer;
   try {
-    text = readFileSync(path, "utf8");
+    bytes = readFileSync(path);
   } catch (error) {
-    return { status: "unsupported", reason: "corrupt", detail: `cannot read the file: ${(error as Error).message}` };
+    return { classification: { status: "unsupported", reason: "corrupt", detail: `cannot read the file: ${(error as Error).message}` } };
   }
+  const text = bytes.toString("utf8");
+  const sha256 = sha256Of(bytes);
   let value: unknown;
   try {
     value = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text); // an editor's BOM is not damage
   } catch {
-    return { status: "unsupported", reason: "corrupt", detail: "the file is not valid JSON" };
+    return { classification: { status: "unsupported", reason: "corrupt", detail: "the file is not valid JSON" }, sha256 };
   }
-  return classifyStoredRecord(value, { id, version });
+  return { classification: classifyStoredRecord(value, { id, version }), sha256 };
 }
 
 /** Reads one version as untrusted input. A symlink or directory in a version's place reads as corrupt. */
@@ -57,16 +64,18 @@ export function readStoredVersion(home: HomeLayout, id: string, version: number)
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return { state: "absent", path };
     throw internalError("store-read-failed", `cannot inspect ${path}: ${(error as Error).message}`, error);
   }
-  const classification: StoredClassification = isFile
+  const read = isFile
     ? classifyFile(path, id, version)
-    : { status: "unsupported", reason: "corrupt", detail: "the name is taken by something that is not a regular file" };
-  return { state: "present", id, version, path, classification };
+    : { classification: { status: "unsupported", reason: "corrupt", detail: "the name is taken by something that is not a regular file" } as StoredClassification };
+  return { state: "present", id, version, path, ...read };
 }
 
 export interface SaveStoredResult {
   idempotent: boolean;
   path: string;
   record: StoredDeliverable;
+  /** The sha256 of the version file's bytes (the ones just claimed, or the existing identical record's). */
+  sha256: string;
 }
 
 /** Runs `fn` holding the per-deliverable lock `deliverables/<id>/.lock` (the store's one writer at a time per id). */
@@ -81,7 +90,8 @@ export function withStoredIdLock<T>(home: HomeLayout, id: string, fn: () => T, l
 export function claimStoredVersion(home: HomeLayout, record: StoredDeliverable, isSame: (existing: StoredDeliverable) => boolean): SaveStoredResult {
   const before = readStoredVersion(home, record.id, record.version);
   if (before.state === "present") return settleExisting(before, record, isSame);
-  if (claimFile(before.path, `${JSON.stringify(record, null, 2)}\n`)) return { idempotent: false, path: before.path, record };
+  const bytes = `${JSON.stringify(record, null, 2)}\n`;
+  if (claimFile(before.path, bytes)) return { idempotent: false, path: before.path, record, sha256: sha256Of(bytes) };
   // Taken between our look and our claim by a writer that does not take the lock: judge what it wrote.
   const after = readStoredVersion(home, record.id, record.version);
   if (after.state === "absent") throw conflict("store-claim-lost", `${after.path} was claimed and removed while saving ${record.ref}; retry the save`);
@@ -101,7 +111,7 @@ export function saveStoredVersion(
 function settleExisting(existing: StoredFile, wanted: StoredDeliverable, isSame: (r: StoredDeliverable) => boolean): SaveStoredResult {
   const c = existing.classification;
   if (c.status === "ok") {
-    if (isSame(c.record)) return { idempotent: true, path: existing.path, record: c.record };
+    if (isSame(c.record)) return { idempotent: true, path: existing.path, record: c.record, sha256: existing.sha256! };
     throw conflict(
       "store-version-exists",
       `${wanted.ref} already exists in ${existing.path} with other content; a claimed version is never overwritten`,
@@ -167,7 +177,7 @@ export function scanStoredId(home: HomeLayout, id: string): StoredFile[] {
     if (!m || !e.file) continue;
     const version = Number(m[1]);
     const path = join(dir, e.name);
-    out.push({ id, version, path, classification: classifyFile(path, id, version) });
+    out.push({ id, version, path, ...classifyFile(path, id, version) });
   }
   return out.sort((a, b) => a.version - b.version);
 }

@@ -9,7 +9,8 @@ import { claimFile } from "../atomic.js";
 import type { HomeLayout } from "../home.js";
 import { readJsonFile } from "../json-file.js";
 
-export type SidecarRead = { ok: true; deliverable: WorkerDeliverable; path: string } | { ok: false; reason: string; path: string };
+/** A sidecar as read: on success, the sha256 of the exact bytes parsed (what an approval binds to). */
+export type SidecarRead = { ok: true; deliverable: WorkerDeliverable; path: string; sha256: string } | { ok: false; reason: string; path: string };
 
 const VERSION_FILE = /^v([1-9][0-9]{0,9})\.json$/;
 
@@ -47,7 +48,7 @@ export function readDeliverable(home: HomeLayout, workerId: string, version: num
   if (read.ok === false) return { ok: false, reason: read.reason, path };
   const checked = validateDeliverable(read.value, { workerId, version });
   if (!checked.ok) return { ok: false, reason: `${path} is invalid: ${checked.issues.join("; ")}`, path };
-  return { ok: true, deliverable: checked.deliverable, path };
+  return { ok: true, deliverable: checked.deliverable, path, sha256: read.sha256 };
 }
 
 /** Claims `v<version>.json` with `d` (temp, fsync, link). False when the number is already taken. */

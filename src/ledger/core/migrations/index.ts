@@ -4,6 +4,7 @@
 import { sql as m001 } from "./001-foundation.js";
 import { sql as m003 } from "./003-decisions.js";
 import { sql as m004 } from "./004-store-index.js";
+import { sql as m006 } from "./006-content-binding.js";
 
 export interface Migration {
   version: number;
@@ -15,4 +16,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: "foundation", sql: m001 },
   { version: 3, name: "decisions", sql: m003 },
   { version: 4, name: "store-index", sql: m004 },
+  { version: 6, name: "content-binding", sql: m006 },
 ];
