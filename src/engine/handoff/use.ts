@@ -144,7 +144,7 @@ export async function useForWorker(ctx: EngineContext, input: UseWorkerInput): P
   // Cheap launch checks before the use decision is recorded, so an obvious typo changes nothing.
   if ((input.agent ?? "pi") === "command" && !input.command?.trim()) throw usageError("missing-cmd", "--agent command needs --cmd '<shell command>'");
   if (input.kind !== undefined && !kindRegistry(ctx).kinds.has(input.kind)) {
-    throw validationError("spawn-policy", `unknown kind ${JSON.stringify(input.kind)}; known kinds: ${[...kindRegistry(ctx).kinds.keys()].join(", ")}; nothing changed`, "run docket kinds");
+    throw validationError("spawn-policy", `unknown kind ${JSON.stringify(input.kind)}; known kinds: ${[...kindRegistry(ctx).kinds.keys()].join(", ")}; nothing changed`, "run `docket kinds`");
   }
   const implement = input.implement ? implementPlan(ctx, source, input.kind) : undefined;
   const task =

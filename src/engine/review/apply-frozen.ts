@@ -25,7 +25,7 @@ export interface FrozenApplied<R> {
 }
 
 /** The note a promotion decision carries when the retry found its patch already applied. */
-export const RECOVERED_NOTE = "recorded on retry: the frozen patch was already applied (an earlier promotion was interrupted before it was recorded)";
+export const RECOVERED_NOTE = "recorded on retry: the checkout already held exactly this frozen patch (a promotion interrupted before it was recorded, or the same change applied by hand)";
 
 export function formatPatchProblems(problems: readonly PatchProblem[]): string {
   return problems.map((p) => `${p.path} (${p.reason})`).join("; ");

@@ -69,7 +69,7 @@ export function reject(ctx: EngineContext, input: JudgeInput): JudgeResult {
 /** A review note bound to one exact version, sent to the worker; its next accepted done becomes the next version. */
 export function revise(ctx: EngineContext, input: JudgeInput & { note: string }): JudgeResult {
   const note = nonEmpty(input.note);
-  if (note === undefined) throw validationError("empty-note", "a revision needs a note saying what to change", "docket revise <w|ref> <note>");
+  if (note === undefined) throw validationError("empty-note", "a revision needs a note saying what to change", "`docket revise <w|ref> <note>`");
   const target = resolveReviewTarget(ctx, input);
   const body = `Request revision for ${target.pointer.ref} (version ${target.pointer.version}):\n${note}`;
   const result = ctx.commands.run("review.revise", { ref: target.pointer.ref, note }, (tx) => {
@@ -104,12 +104,12 @@ export function answer(ctx: EngineContext, input: AnswerInput): JudgeResult {
   const workerId = normalizeWorkerId(input.worker);
   if (!workerId) throw validationError("bad-worker-id", `"${input.worker}" is not a worker id`, "workers are w<N>");
   const text = nonEmpty(input.text);
-  if (text === undefined) throw validationError("empty-answer", "an answer must not be empty", "docket answer <w> [--q <id>] <text>");
+  if (text === undefined) throw validationError("empty-answer", "an answer must not be empty", "`docket answer <w> [--q <id>] <text>`");
   const result = ctx.commands.run("review.answer", { worker: workerId, question: input.question ?? null, text }, (tx) => {
     const row = requireWorker(tx.db, workerId);
     const open = openQuestionsOf(tx.db, workerId);
     if (open.length === 0) {
-      throw refusal("no-open-question", `${workerId} has no open question; nothing changed`, `to message it anyway: docket tell ${workerId} <text>`);
+      throw refusal("no-open-question", `${workerId} has no open question; nothing changed`, `to message it anyway: \`docket tell ${workerId} <text>\``);
     }
     const q = input.question === undefined ? open[0]! : open.find((o) => o.id === input.question);
     if (!q) {

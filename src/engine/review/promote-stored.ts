@@ -36,7 +36,7 @@ export function planStoredPromotion(ctx: EngineContext, input: StoredPromoteInpu
   const stored = storedForUse(ctx, input.target); // refuses legacy bundles, unloadable records and bytes that differ from the pin
   const change: ChangeSet | null = stored.record.changeSet;
   if (!change || change.patch === "") {
-    throw refusal("nothing-to-promote", `${stored.ref} has no frozen patch; there is nothing to promote`, `hand it on instead: docket use ${stored.ref} --parent`);
+    throw refusal("nothing-to-promote", `${stored.ref} has no frozen patch; there is nothing to promote`, `hand it on instead: \`docket use ${stored.ref} --parent\``);
   }
   const promoted = latestDecision(ctx.db, stored.ref, ["promote"]);
   if (promoted) throw refusal("already-promoted", `${stored.ref} was already promoted (${promoted.id}, ${promoted.at}); nothing changed`);
@@ -86,7 +86,7 @@ export function promoteStored(ctx: EngineContext, input: StoredPromoteInput): Pr
     workspace: "stored",
     notes: [
       recovered
-        ? `${stored.ref} was already applied to ${root} by an interrupted promotion; recorded it now (working tree only, not committed)`
+        ? `${root} already held exactly the frozen patch of ${stored.ref} (an interrupted promotion); recorded the promotion now, nothing applied twice`
         : `promoted ${files.length} file${files.length === 1 ? "" : "s"} from ${stored.ref} into ${root} (working tree only, not committed)`,
       "a stored record has no workspace of its own; no worker workspace was touched",
     ],

@@ -51,7 +51,7 @@ export function planPromotion(ctx: EngineContext, input: PromoteInput): Promotio
   const target = resolveReviewTarget(ctx, input);
   const change = target.deliverable.changeSet;
   if (!change || change.patch === "") {
-    throw refusal("nothing-to-promote", `${target.pointer.ref} has no frozen patch; there is nothing to promote`, `approve it instead: docket approve ${target.pointer.ref}`);
+    throw refusal("nothing-to-promote", `${target.pointer.ref} has no frozen patch; there is nothing to promote`, `approve it instead: \`docket approve ${target.pointer.ref}\``);
   }
   const actor = input.actor ?? "human";
   if (input.approve && actor !== "human") throw refusal("approval-needs-human", "only a human can approve; a parent agent's approval never authorizes promotion");
@@ -150,7 +150,7 @@ export function promote(ctx: EngineContext, input: PromoteInput): PromoteResult 
   const notes = [
     ...olderNote(target),
     recovered
-      ? `${target.pointer.ref} was already applied to ${root} by an interrupted promotion; recorded it now (working tree only, not committed)`
+      ? `${root} already held exactly the frozen patch of ${target.pointer.ref} (an interrupted promotion); recorded the promotion now, nothing applied twice`
       : `promoted ${plan.files.length} file${plan.files.length === 1 ? "" : "s"} from ${target.pointer.ref} into ${root} (working tree only, not committed)`,
     note,
   ];

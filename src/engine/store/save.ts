@@ -80,7 +80,7 @@ export function saveFromWorker(ctx: EngineContext, input: SaveFromInput): SaveRe
   if (!approval) {
     const last = [...decisions].reverse().find((x) => x.deliverableRef === pointer.ref && ["approve", "reject", "promote"].includes(x.verb));
     const why = last?.verb === "reject" ? `it was rejected (${last.id})` : "it has no approval on this exact version";
-    throw refusal("not-approved", `${pointer.ref} is not approved for saving: ${why}`, `approve it first: docket approve ${workerId}`);
+    throw refusal("not-approved", `${pointer.ref} is not approved for saving: ${why}`, `approve it first: \`docket approve ${workerId}\``);
   }
   const reviewNotes = decisionsForRef(ctx.db, pointer.ref)
     .filter((x) => x.verb === "revise" && x.note)

@@ -30,14 +30,14 @@ export interface DispatchResult {
 export function dispatchItems(ctx: EngineContext, input: DispatchInput): DispatchResult {
   const worker = normalizeWorkerId(String(input.worker ?? ""));
   if (!worker) throw validationError("bad-worker-id", `"${input.worker}" is not a worker id; workers are w<N>`);
-  if (input.items.length === 0) throw validationError("no-items", "name at least one item to dispatch", "docket dispatch <worker> <item>...");
+  if (input.items.length === 0) throw validationError("no-items", "name at least one item to dispatch", "`docket dispatch <worker> <item>...`");
   const items = input.items.map(checkedItemId);
   const twice = items.find((id, i) => items.indexOf(id) !== i);
   if (twice) throw validationError("duplicate-item", `${twice} is named twice; name each item once`);
   const dueMinutes = ctx.config().obligationDueMinutes;
   return ctx.commands.run("dispatch", { worker, items, dueMinutes }, (tx) => {
     const row = requireWorker(tx.db, worker);
-    if (row.exited) throw refusal("worker-exited", `${worker} has exited; respawn it or dispatch to another worker`, `docket respawn ${worker}`);
+    if (row.exited) throw refusal("worker-exited", `${worker} has exited; respawn it or dispatch to another worker`, `\`docket respawn ${worker}\``);
     const open: Item[] = items.map((id) => {
       const item = requireItem(tx.db, id);
       if (item.state !== "open") throw refusal("item-not-open", `${id} is ${item.state}; only open items can be dispatched`);

@@ -41,8 +41,8 @@ test("a promotion killed after git apply but before its command is recorded by t
   const r = promote(g.ctx, { target: w.worker, yes: true });
   assert.equal(r.decision.verb, "promote");
   assert.deepEqual(r.decision.deliverable, v1);
-  assert.match(r.notes.join("\n"), /was already applied to .* by an interrupted promotion; recorded it now/);
-  assert.match(promotions()[0]!.note, /recorded on retry: the frozen patch was already applied/);
+  assert.match(r.notes.join("\n"), /already held exactly the frozen patch of .* \(an interrupted promotion\); recorded the promotion now, nothing applied twice/);
+  assert.match(promotions()[0]!.note, /recorded on retry: the checkout already held exactly this frozen patch/);
   assert.equal(readFileSync(app, "utf8"), appWith({ 30: "thirty" }), "the patch was not applied a second time");
   assert.equal(gitStatus(g.project), applied);
   assert.throws(() => promote(g.ctx, { target: w.worker, yes: true }), { code: "already-promoted" });
