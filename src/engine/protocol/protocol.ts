@@ -32,7 +32,7 @@ export interface TodosResult {
 /** Replaces the worker's progress board. Informational only: it never gates done. */
 export function todos(ctx: EngineContext, who: WorkerIdentity, items: readonly TodoInput[], options: { callId?: string } = {}): TodosResult {
   const resolved = resolveTodos(items);
-  const key = optionalKey({ tool: "todos", worker: who.worker, callId: options.callId === undefined ? undefined : checkCallId(options.callId) });
+  const key = optionalKey({ tool: "todos", worker: who.worker, callId: options.callId ? checkCallId(options.callId) : undefined });
   return ctx.commands.run("protocol.todos", { who, todos: resolved.todos }, (tx) => {
     checkFence(tx, who);
     updateWorker(tx, who.worker, { todos: JSON.stringify(resolved.todos) });
@@ -99,7 +99,7 @@ export function wait(ctx: EngineContext, who: WorkerIdentity, input: WaitInput):
 export function fail(ctx: EngineContext, who: WorkerIdentity, input: { reason: string; callId?: string }): { state: "failed"; reason: string } {
   const reason = typeof input.reason === "string" ? input.reason.trim() : "";
   if (reason === "") throw validationError("reason-empty", "docket_fail needs a reason: say what stopped you");
-  const key = optionalKey({ tool: "fail", worker: who.worker, callId: input.callId === undefined ? undefined : checkCallId(input.callId) });
+  const key = optionalKey({ tool: "fail", worker: who.worker, callId: input.callId ? checkCallId(input.callId) : undefined });
   return ctx.commands.run("protocol.fail", { who, reason }, (tx) => {
     checkFence(tx, who);
     updateWorker(tx, who.worker, { state: "failed", last_error: reason });

@@ -127,10 +127,13 @@ export function createCommandRunner(db: Database.Database, options: { clock?: ()
     let outcomes: StepOutcome<R>[] = [];
     const body = db.transaction(() => {
       const now = clock();
+      // A nested better-sqlite3 transaction is a savepoint: a refused step undoes only its own writes, so the steps
+      // after it are judged on a clean state. A lone step needs none: its refusal rolls the whole batch back anyway.
+      const inSavepoint = steps.length > 1;
       outcomes = steps.map((step): StepOutcome<R> => {
+        const attempt = () => execute(step, now, () => (emitted = true));
         try {
-          // A nested better-sqlite3 transaction is a savepoint: a refused step undoes only its own writes.
-          return { ok: true, ...db.transaction(() => execute(step, now, () => (emitted = true)))() };
+          return { ok: true, ...(inSavepoint ? db.transaction(attempt)() : attempt()) };
         } catch (error) {
           if (!isDocketError(error) || error.category === "internal") throw error;
           return { ok: false, error };
