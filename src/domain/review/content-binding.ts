@@ -21,7 +21,12 @@ export function contentMismatch(check: ContentCheck): DocketError | undefined {
     "refusal",
     "deliverable-tampered",
     `${check.ref} changed after it was judged: ${check.file} now has sha256 ${check.actual}, but the judgment recorded sha256 ${check.expected}; nothing changed`,
-    { hint: "restore the file as it was, or have a new version published and review that", details: { file: check.file, expectedSha256: check.expected, actualSha256: check.actual } },
+    {
+      hint: check.ref.startsWith("worker-deliverable:")
+        ? `read what it holds now with \`docket diff ${check.ref}\`; restore the file, or judge these bytes anew with \`docket approve ${check.ref}\``
+        : `restore the file as it was, or remove this version with \`docket deliverable delete ${check.ref}\``,
+      details: { file: check.file, expectedSha256: check.expected, actualSha256: check.actual },
+    },
   );
 }
 

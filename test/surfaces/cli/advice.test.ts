@@ -2,7 +2,7 @@
 // carries a value (a worker, a ref, an item) that value is of the kind the verb accepts, proven by running it.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Command } from "commander";
 import { isDocketError } from "../../../src/domain/errors.js";
@@ -94,8 +94,12 @@ interface Refused {
   hint?: string;
 }
 
+/** A refusal in the one shape every verb uses: exit 1 and exactly one `{"error":{code, message, …}}` line on stdout. */
 function refusedOf(r: CliRun): Refused {
   assert.equal(r.code, 1, `expected a refusal, got exit ${r.code}: ${r.stdout} ${r.stderr}`);
+  assert.equal(r.stdout.trimEnd().split("\n").length, 1, r.stdout);
+  assert.deepEqual(Object.keys(r.json), ["error"], r.stdout);
+  assert.deepEqual(Object.keys(r.json.error).slice(0, 2), ["code", "message"], r.stdout);
   return r.json.error as Refused;
 }
 
@@ -158,6 +162,8 @@ test("running every refusal's advised command that names a value: the value is o
     { covers: "src/engine/talk/tell.ts#no-pane", succeeds: true, refuse: () => refusedOf(run(["peek", fixture.unjudged.worker])) },
     { covers: "src/engine/talk/tell.ts#no-window", refuse: () => refusedOf(run(["attach", fixture.exited])) },
     { covers: "src/engine/work/dispatch.ts#worker-exited", refuse: () => refusedOf(run(["dispatch", fixture.exited, "t3"])) },
+    { covers: "src/domain/review/content-binding.ts#deliverable-tampered", succeeds: true, refuse: () => refusedOf(run(["promote", fixture.tampered.worker, "--yes"])) },
+    { covers: "src/domain/review/content-binding.ts#deliverable-tampered", refuse: () => refusedOf(run(["load", fixture.tampered.stored])) },
   ];
   const exempt: Record<string, string> = {
     "src/engine/demo/demo.ts#demo-timeout": "raised only inside `docket demo`, about a worker of the demo's own scratch home; the verb is checked statically",
@@ -207,6 +213,15 @@ function ground(t: T, g: ReviewGround, run: (args: string[], env?: Record<string
   writeFileSync(body, "Findings: the cache is never invalidated.\n");
   const storedAuthored = run(["save", "--author", body, "--outcome", "findings"]).json.ref as string;
   writeLegacyBundles(g.ctx.home);
+  // An approved version and a saved record, each rewritten afterwards (approval binds content).
+  const rewritten = mk();
+  publish(g, rewritten, { "README.md": "hello, rewritten\n" });
+  run(["approve", rewritten.worker]);
+  const rewrittenRecord = run(["save", "--from", rewritten.worker]).json as { id: string; ref: string };
+  for (const file of [join(g.home, "workers", rewritten.worker, "deliverables", "v1.json"), join(g.home, "deliverables", rewrittenRecord.id, "v1.json")]) {
+    const d = JSON.parse(readFileSync(file, "utf8"));
+    writeFileSync(file, `${JSON.stringify({ ...d, summary: `${d.summary} (edited)` }, null, 2)}\n`);
+  }
   const idle = mk().worker;
   // An exited command worker (tmux-free until respawned) for the respawn advice.
   const exited = addWorker(g.ctx, "token-exited").worker;
@@ -219,5 +234,6 @@ function ground(t: T, g: ReviewGround, run: (args: string[], env?: Record<string
   return {
     unjudged, fresh, patch, identity, idle, exited, storedPatch, storedAuthored, proposal: proposalW.worker,
     older: { worker: olderW.worker, v1, staleTarget },
+    tampered: { worker: rewritten.worker, stored: rewrittenRecord.ref },
   };
 }
