@@ -12,7 +12,7 @@ import { pointerOf } from "./deliverables.js";
 import { latestDecision } from "./target.js";
 
 export interface ReviewWarning {
-  kind: "overlap" | "parent-moved" | "parent-unknown" | "older-version" | "deliverable-invalid" | "plan-coverage";
+  kind: "overlap" | "parent-moved" | "parent-unknown" | "older-version" | "deliverable-invalid" | "deliverable-tampered" | "plan-coverage";
   text: string;
 }
 
@@ -68,22 +68,28 @@ export function resolveReviewWarnings(ctx: EngineContext, worker: WorkerRow, poi
   for (const o of overlaps) {
     warnings.push({ kind: "overlap", text: `${GRADE_LABEL[o.grade]} ${o.otherWorker}: ${o.path} (${o.otherRef} · ${o.otherTask.slice(0, 40)})` });
   }
-  const paths = change.files.map((f) => f.path);
+  const parent = parentChangeWarnings(worker.project_root, { base: change.base || worker.base, baseHead: worker.base_head }, change.files.map((f) => f.path), worker.id);
+  return { overlaps, parentChanges: parent.parentChanges, warnings: [...warnings, ...parent.warnings] };
+}
+
+/** Files among `paths` the parent checkout changed since `refs` (the base a frozen patch was made against), as warnings. */
+export function parentChangeWarnings(root: string, refs: { base: string | null; baseHead: string | null }, paths: string[], whose: string): { parentChanges: ParentChange[] | undefined; warnings: ReviewWarning[] } {
   let parentChanges: ParentChange[] | undefined;
   try {
-    parentChanges = parentChangesSince(worker.project_root, { base: change.base || worker.base, baseHead: worker.base_head }, paths);
+    parentChanges = parentChangesSince(root, refs, paths);
   } catch (error) {
     // The parent checkout could not be inspected (moved, not a repository): said as a warning, never skipped silently.
-    warnings.push({ kind: "parent-unknown", text: `could not check the parent checkout for changes: ${(error as Error).message.split("\n")[0]}` });
-    return { overlaps, parentChanges: undefined, warnings };
+    return { parentChanges: undefined, warnings: [{ kind: "parent-unknown", text: `could not check the parent checkout for changes: ${(error as Error).message.split("\n")[0]}` }] };
   }
   if (parentChanges === undefined) {
-    warnings.push({ kind: "parent-unknown", text: `cannot tell whether the parent changed these files: ${worker.id}'s base is unknown to ${worker.project_root}` });
-  } else if (parentChanges.length > 0) {
-    warnings.push({
-      kind: "parent-moved",
-      text: `parent changed ${parentChanges.map((c) => `${c.path} (${STATUS_LABEL[c.status[0]!] ?? c.status})`).join(", ")} since ${worker.id}'s base · re-check before promoting`,
-    });
+    return { parentChanges, warnings: [{ kind: "parent-unknown", text: `cannot tell whether the parent changed these files: ${whose}'s base is unknown to ${root}` }] };
   }
-  return { overlaps, parentChanges, warnings };
+  if (parentChanges.length === 0) return { parentChanges, warnings: [] };
+  return {
+    parentChanges,
+    warnings: [{
+      kind: "parent-moved",
+      text: `parent changed ${parentChanges.map((c) => `${c.path} (${STATUS_LABEL[c.status[0]!] ?? c.status})`).join(", ")} since ${whose}'s base · re-check before promoting`,
+    }],
+  };
 }

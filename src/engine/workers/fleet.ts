@@ -20,7 +20,7 @@ export function assertFleetRoom(db: Db, maxActive: number, panes: PaneMap | unde
     throw refusal(
       "fleet-cap",
       `fleet cap reached: ${live} live worker${live === 1 ? "" : "s"} (maxActive ${maxActive}); nothing was started`,
-      "delete or finish a worker first (docket ls), or raise maxActive in your user config",
+      "delete or finish a worker first (`docket ls`), or raise maxActive in your user config",
     );
   }
 }

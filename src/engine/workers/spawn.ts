@@ -68,7 +68,7 @@ function withSidecarPath(h: SpawnHandoff, sidecarPath: string): SpawnHandoff {
 export async function spawnWorker(ctx: EngineContext, input: SpawnInput): Promise<SpawnResult> {
   assertHuman(ctx, "spawn");
   const task = input.task.trim();
-  if (!task) throw validationError("empty-task", "a worker needs a task; say what it should do", 'docket spawn "<task>"');
+  if (!task) throw validationError("empty-task", "a worker needs a task; say what it should do", '`docket spawn "<task>"`');
   const agent = input.agent ?? "pi";
   if (agent === "command" && !input.command?.trim()) throw usageError("missing-cmd", "--agent command needs --cmd '<shell command>'");
   if (agent === "pi" && input.command !== undefined) throw usageError("cmd-needs-command-agent", "--cmd is only for --agent command");
@@ -93,7 +93,7 @@ export async function spawnWorker(ctx: EngineContext, input: SpawnInput): Promis
     availableModels: agent === "pi" ? availableModels(ctx, piArgs) : [],
   });
   const kind = registry.kinds.get(resolved.kind);
-  if (!kind) throw validationError("unknown-kind", `kind "${resolved.kind}" is not defined; run docket kinds`);
+  if (!kind) throw validationError("unknown-kind", `kind "${resolved.kind}" is not defined; run \`docket kinds\``);
   if (resolved.confirm.needed && input.interactive && !input.yes && input.confirm && !(await input.confirm(resolved))) {
     throw refusal("spawn-cancelled", "spawn cancelled; nothing was started");
   }

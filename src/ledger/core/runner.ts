@@ -3,7 +3,7 @@
 
 import { createHash } from "node:crypto";
 import type Database from "better-sqlite3";
-import { conflict } from "../../domain/errors.js";
+import { conflict, isDocketError, type DocketError } from "../../domain/errors.js";
 
 export interface Tx {
   readonly db: Database.Database;
@@ -29,8 +29,31 @@ export interface CommandResult<R> {
   replayed: boolean;
 }
 
+/** One command of a batch that must commit together: its own name, request hash and key, as if run alone. */
+export interface CommandStep<R> {
+  command: string;
+  request: unknown;
+  fn: (tx: Tx) => R;
+  key?: string;
+}
+
+/** What one step did: its result (possibly replayed), or the refusal it threw (its writes rolled back). */
+export type StepOutcome<R> = ({ ok: true } & CommandResult<R>) | { ok: false; error: DocketError };
+
+export interface BatchResult<R> {
+  /** True only when every step succeeded and the batch was not a dry run. */
+  committed: boolean;
+  outcomes: StepOutcome<R>[];
+}
+
 export interface CommandRunner {
   run<R>(command: string, request: unknown, fn: (tx: Tx) => R, options?: { key?: string }): CommandResult<R>;
+  /**
+   * Runs every step in one BEGIN IMMEDIATE transaction, each in its own savepoint so a refused step is reported
+   * beside the others; commits only when none refused (all or nothing). `dryRun` always rolls back: it answers
+   * "would this batch be accepted now?" without writing. A bug (a non-Docket or internal error) throws at once.
+   */
+  runAll<R>(steps: readonly CommandStep<R>[], options?: { dryRun?: boolean }): BatchResult<R>;
   /** Performs pending outbox effects of the given kinds (or all registered), marking each done. */
   drainOutbox(): number;
 }
@@ -65,36 +88,67 @@ export function createCommandRunner(db: Database.Database, options: { clock?: ()
   );
   const markDone = db.prepare("UPDATE outbox SET done_at = ? WHERE id = ? AND done_at IS NULL");
 
-  function run<R>(command: string, request: unknown, fn: (tx: Tx) => R, runOptions: { key?: string } = {}): CommandResult<R> {
+  /** One command inside the caller's transaction: replay or conflict by key, else run it and remember its result. */
+  function execute<R>(step: CommandStep<R>, now: string, onEmit: () => void): CommandResult<R> {
     // Without a caller key the command cannot be retried by identity, so nothing is remembered for it.
-    const key = runOptions.key;
+    const { command, request, fn, key } = step;
     const hash = key === undefined ? "" : hashRequest(command, request);
-    let emitted = false;
-    const body = db.transaction((): CommandResult<R> => {
-      const seen = key === undefined ? undefined : lookup.get(key) as { command: string; request_hash: string; result: string } | undefined;
-      if (seen) {
-        if (seen.command !== command || seen.request_hash !== hash) {
-          throw conflict("idempotency-conflict", `idempotency key "${key}" was already used for a different ${seen.command} request`, "use a fresh key for a different request");
-        }
-        return { result: JSON.parse(seen.result) as R, replayed: true };
+    const seen = key === undefined ? undefined : lookup.get(key) as { command: string; request_hash: string; result: string } | undefined;
+    if (seen) {
+      if (seen.command !== command || seen.request_hash !== hash) {
+        throw conflict("idempotency-conflict", `idempotency key "${key}" was already used for a different ${seen.command} request`, "use a fresh key for a different request");
       }
-      const now = clock();
-      const tx: Tx = {
-        db,
-        now,
-        next: (counter) => (bump.get(counter) as { value: number }).value,
-        emit: (kind, payload) => {
-          emitted = true;
-          enqueue.run(kind, JSON.stringify(payload ?? null), now);
-        },
-      };
-      const result = fn(tx);
-      if (key !== undefined) remember.run(key, command, hash, JSON.stringify(result ?? null), now);
-      return { result, replayed: false };
-    });
-    const out = body.immediate();
+      return { result: JSON.parse(seen.result) as R, replayed: true };
+    }
+    const tx: Tx = {
+      db,
+      now,
+      next: (counter) => (bump.get(counter) as { value: number }).value,
+      emit: (kind, payload) => {
+        onEmit();
+        enqueue.run(kind, JSON.stringify(payload ?? null), now);
+      },
+    };
+    const result = fn(tx);
+    if (key !== undefined) remember.run(key, command, hash, JSON.stringify(result ?? null), now);
+    return { result, replayed: false };
+  }
+
+  function run<R>(command: string, request: unknown, fn: (tx: Tx) => R, runOptions: { key?: string } = {}): CommandResult<R> {
+    let emitted = false;
+    const out = db.transaction(() => execute({ command, request, fn, key: runOptions.key }, clock(), () => (emitted = true))).immediate();
     if (emitted) drainOutbox();
     return out;
+  }
+
+  function runAll<R>(steps: readonly CommandStep<R>[], batchOptions: { dryRun?: boolean } = {}): BatchResult<R> {
+    let emitted = false;
+    const rollback = new Error("batch rolled back");
+    let outcomes: StepOutcome<R>[] = [];
+    const body = db.transaction(() => {
+      const now = clock();
+      // A nested better-sqlite3 transaction is a savepoint: a refused step undoes only its own writes, so the steps
+      // after it are judged on a clean state. A lone step needs none: its refusal rolls the whole batch back anyway.
+      const inSavepoint = steps.length > 1;
+      outcomes = steps.map((step): StepOutcome<R> => {
+        const attempt = () => execute(step, now, () => (emitted = true));
+        try {
+          return { ok: true, ...(inSavepoint ? db.transaction(attempt)() : attempt()) };
+        } catch (error) {
+          if (!isDocketError(error) || error.category === "internal") throw error;
+          return { ok: false, error };
+        }
+      });
+      if (batchOptions.dryRun || outcomes.some((o) => !o.ok)) throw rollback;
+    });
+    try {
+      body.immediate();
+    } catch (error) {
+      if (error !== rollback) throw error;
+      return { committed: false, outcomes };
+    }
+    if (emitted) drainOutbox();
+    return { committed: true, outcomes };
   }
 
   function drainOutbox(): number {
@@ -109,5 +163,5 @@ export function createCommandRunner(db: Database.Database, options: { clock?: ()
     return done;
   }
 
-  return { run, drainOutbox };
+  return { run, runAll, drainOutbox };
 }

@@ -1,6 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createCommandRunner, hashRequest } from "../../../src/ledger/core/runner.js";
+import { refusal } from "../../../src/domain/errors.js";
 import { ledgerAt } from "../../support/ledger.js";
 import { tempDir } from "../../support/temp.js";
 
@@ -99,4 +100,27 @@ test("outbox effects run after commit, are marked done, and unhandled kinds stay
     { kind: "someone.else", done: 0 },
   ]);
   assert.equal(runner.drainOutbox(), 0);
+});
+
+test("a batch commits all its steps or none: one refused step rolls the others back and each step says what it did", (t) => {
+  const { db, runner } = runnerAt(t);
+  const insert = (name: string) => (tx: { db: typeof db }) => tx.db.prepare("INSERT INTO counters (name, value) VALUES (?, 1)").run(name).changes;
+  const refused = runner.runAll<number>([
+    { command: "a", request: {}, fn: insert("a"), key: "ka" },
+    { command: "b", request: {}, fn: () => { throw refusal("no", "step b says no"); } },
+    { command: "c", request: {}, fn: insert("c"), key: "kc" },
+  ]);
+  assert.equal(refused.committed, false);
+  assert.deepEqual(refused.outcomes.map((o) => (o.ok ? "ok" : o.error.code)), ["ok", "no", "ok"], "every step was tried, so each refusal can be named");
+  assert.equal(count(db, "counters"), 0);
+  assert.equal(count(db, "idempotency"), 0, "no key of a rolled-back batch is remembered");
+  const dry = runner.runAll<number>([{ command: "a", request: {}, fn: insert("a"), key: "ka" }], { dryRun: true });
+  assert.deepEqual({ committed: dry.committed, ok: dry.outcomes[0]!.ok }, { committed: false, ok: true });
+  assert.equal(count(db, "counters"), 0, "a dry run writes nothing");
+  const real = runner.runAll<number>([{ command: "a", request: {}, fn: insert("a"), key: "ka" }, { command: "c", request: {}, fn: insert("c"), key: "kc" }]);
+  assert.equal(real.committed, true);
+  assert.equal(count(db, "counters"), 2);
+  const again = runner.runAll<number>([{ command: "a", request: {}, fn: insert("a"), key: "ka" }]);
+  assert.deepEqual(again.outcomes[0], { ok: true, result: 1, replayed: true });
+  assert.throws(() => runner.runAll([{ command: "a", request: {}, fn: () => { throw new Error("a bug"); } }]), /a bug/, "a bug is not a refusal: it throws");
 });

@@ -112,7 +112,7 @@ export function registerWorkerTools(pi: ExtensionAPI, runtime: WorkerToolsRuntim
       const result = run(() => done(engine(), who, { callId: toolCallId, body, ...params }));
       const lines = [`Published ${result.deliverable.ref} (v${result.deliverable.version}); the human will review it.`];
       if (body.trim() === "") lines.push("Note: the message with this call had no text, so the deliverable body is empty. To publish text, write it in the same message as a new docket_done call.");
-      for (const r of result.items) lines.push(r.status === "refused" ? `${r.item}: refused — ${r.error?.message}` : `${r.item}: ${r.status}${r.reportId ? ` (${r.reportId})` : ""}`);
+      for (const r of result.items) lines.push(`${r.item}: ${r.status} (${r.reportId})`);
       return { content: [{ type: "text", text: lines.join("\n") }], details: result };
     },
   });
@@ -125,7 +125,7 @@ export function registerWorkerTools(pi: ExtensionAPI, runtime: WorkerToolsRuntim
     async execute(toolCallId, params) {
       const result = run(() => wait(engine(), who, { ...params, callId: toolCallId }));
       const lines = [`Question ${result.question} is with the human. Stop now: the answer arrives as a new message; do not poll or search for it.`];
-      for (const r of result.blocked) lines.push(r.status === "refused" ? `${r.item}: refused — ${r.error?.message}` : `${r.item}: recorded as blocked`);
+      for (const r of result.blocked) lines.push(`${r.item}: recorded as blocked`);
       return { content: [{ type: "text", text: lines.join("\n") }], details: result, terminate: true };
     },
   });
