@@ -5,9 +5,9 @@ import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, renameSync, rmSync
 import { randomBytes } from "node:crypto";
 import { basename, dirname, join } from "node:path";
 
-function writeTemp(target: string, data: string | Uint8Array): string {
+function writeTemp(target: string, data: string | Uint8Array, mkdir = true): string {
   const dir = dirname(target);
-  mkdirSync(dir, { recursive: true });
+  if (mkdir) mkdirSync(dir, { recursive: true });
   const temp = join(dir, `.${basename(target)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
   const fd = openSync(temp, "wx", 0o644);
   try {
@@ -34,9 +34,12 @@ function fsyncDir(dir: string): void {
   }
 }
 
-/** Replaces `target` atomically; readers see the old or the new bytes, never a mix. */
-export function writeFileAtomic(target: string, data: string | Uint8Array): void {
-  const temp = writeTemp(target, data);
+/**
+ * Replaces `target` atomically; readers see the old or the new bytes, never a mix. With `mkdir: false` a missing
+ * directory is an ENOENT error instead of being made (a projection must not bring a removed directory back).
+ */
+export function writeFileAtomic(target: string, data: string | Uint8Array, options: { mkdir?: boolean } = {}): void {
+  const temp = writeTemp(target, data, options.mkdir ?? true);
   try {
     renameSync(temp, target);
   } catch (error) {

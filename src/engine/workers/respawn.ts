@@ -47,7 +47,7 @@ export function respawnWorker(ctx: EngineContext, target: string): RespawnResult
       throw conflict("respawn-raced", `${id} was respawned meanwhile (now generation ${row.generation}); nothing was started`);
     }
     // Its own window was killed above, so the worker being respawned does not count against the cap.
-    assertFleetRoom(tx.db, ctx.config().maxActive, panes);
+    assertFleetRoom(tx.db, ctx.config().maxActive, panes, ctx.clock.nowMs());
     updateWorker(tx, id, {
       generation,
       run_token: runToken,
@@ -57,7 +57,7 @@ export function respawnWorker(ctx: EngineContext, target: string): RespawnResult
       exited_at: null,
       last_error: null,
       heartbeat_at: null,
-      pid: null,
+      pid: process.pid, // the respawn starts this generation; its first heartbeat replaces it
       window_id: null,
       pane_id: null,
       pane_captured_at: null,

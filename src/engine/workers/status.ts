@@ -1,4 +1,5 @@
 // Writes workers/<id>/status.json: a projection of the worker row for external readers, never read back.
+// Only into a directory that exists: a failed spawn or a delete removes it, and the projection then has no reader.
 
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -10,7 +11,7 @@ export function writeWorkerStatus(ctx: EngineContext, workerId: string): void {
   const row = getWorker(ctx.db, workerId);
   if (!row) return;
   const dir = ctx.home.workerDir(row.id);
-  if (!existsSync(dir)) return; // the worker's directory is created by spawn; nothing to project into yet
+  if (!existsSync(dir)) return; // not made yet by spawn, or already removed: nothing to project into
   const status = {
     id: row.id,
     task: row.task,
@@ -28,5 +29,10 @@ export function writeWorkerStatus(ctx: EngineContext, workerId: string): void {
     updatedAt: row.updated_at,
     note: "projection of the Docket ledger; editing this file changes nothing",
   };
-  writeFileAtomic(join(dir, "status.json"), `${JSON.stringify(status, null, 2)}\n`);
+  try {
+    writeFileAtomic(join(dir, "status.json"), `${JSON.stringify(status, null, 2)}\n`, { mkdir: false });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT" && !existsSync(dir)) return; // removed while we wrote
+    throw error;
+  }
 }

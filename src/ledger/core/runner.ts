@@ -1,5 +1,7 @@
 // The command runner: every ledger write is one synchronous function inside BEGIN IMMEDIATE … COMMIT,
 // under an idempotency key with a request hash, plus an outbox of effects performed after commit (DESIGN §3).
+// After commit a command performs its own effects, then any left behind by a crashed process; an effect that fails
+// never fails the command that happened to run it (issue 19: a neighbour's projection must not break this spawn).
 
 import { createHash } from "node:crypto";
 import type Database from "better-sqlite3";
@@ -31,9 +33,12 @@ export interface CommandResult<R> {
 
 export interface CommandRunner {
   run<R>(command: string, request: unknown, fn: (tx: Tx) => R, options?: { key?: string }): CommandResult<R>;
-  /** Performs pending outbox effects of the given kinds (or all registered), marking each done. */
+  /** Performs every pending outbox effect this process handles, marking each done; returns how many were done. */
   drainOutbox(): number;
 }
+
+/** An effect still pending this long after its command was left behind by a process that died before doing it. */
+export const ABANDONED_EFFECT_MS = 10_000;
 
 export function hashRequest(command: string, request: unknown): string {
   return createHash("sha256").update(command).update("\0").update(stableStringify(request)).digest("hex");
@@ -47,6 +52,12 @@ export function stableStringify(value: unknown): string {
     .filter(([, v]) => v !== undefined)
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableStringify(v)}`).join(",")}}`;
+}
+
+interface EffectRow {
+  id: number;
+  kind: string;
+  payload: string;
 }
 
 export function createCommandRunner(db: Database.Database, options: { clock?: () => string; effects?: Record<string, EffectHandler> } = {}): CommandRunner {
@@ -63,13 +74,18 @@ export function createCommandRunner(db: Database.Database, options: { clock?: ()
   const pending = db.prepare(
     `SELECT id, kind, payload FROM outbox WHERE done_at IS NULL AND kind IN (SELECT value FROM json_each(?)) ORDER BY id LIMIT 200`,
   );
+  const abandoned = db.prepare(
+    `SELECT id, kind, payload FROM outbox WHERE done_at IS NULL AND created_at < ? AND kind IN (SELECT value FROM json_each(?)) ORDER BY id LIMIT 200`,
+  );
+  const own = db.prepare("SELECT id, kind, payload FROM outbox WHERE id = ? AND done_at IS NULL");
   const markDone = db.prepare("UPDATE outbox SET done_at = ? WHERE id = ? AND done_at IS NULL");
+  const handled = JSON.stringify(Object.keys(handlers));
 
   function run<R>(command: string, request: unknown, fn: (tx: Tx) => R, runOptions: { key?: string } = {}): CommandResult<R> {
     // Without a caller key the command cannot be retried by identity, so nothing is remembered for it.
     const key = runOptions.key;
     const hash = key === undefined ? "" : hashRequest(command, request);
-    let emitted = false;
+    const emitted: number[] = [];
     const body = db.transaction((): CommandResult<R> => {
       const seen = key === undefined ? undefined : lookup.get(key) as { command: string; request_hash: string; result: string } | undefined;
       if (seen) {
@@ -84,8 +100,7 @@ export function createCommandRunner(db: Database.Database, options: { clock?: ()
         now,
         next: (counter) => (bump.get(counter) as { value: number }).value,
         emit: (kind, payload) => {
-          emitted = true;
-          enqueue.run(kind, JSON.stringify(payload ?? null), now);
+          emitted.push(Number(enqueue.run(kind, JSON.stringify(payload ?? null), now).lastInsertRowid));
         },
       };
       const result = fn(tx);
@@ -93,20 +108,39 @@ export function createCommandRunner(db: Database.Database, options: { clock?: ()
       return { result, replayed: false };
     });
     const out = body.immediate();
-    if (emitted) drainOutbox();
+    if (emitted.length > 0) {
+      perform(emitted.flatMap((id) => (own.all(id) as EffectRow[])));
+      const cutoff = new Date(Date.parse(clock()) - ABANDONED_EFFECT_MS).toISOString();
+      perform(abandoned.all(cutoff, handled) as EffectRow[]);
+    }
     return out;
   }
 
-  function drainOutbox(): number {
+  /** Performs each effect once per run (repeated status projections of one worker collapse into one). */
+  function perform(rows: EffectRow[]): number {
     let done = 0;
-    for (const row of pending.all(JSON.stringify(Object.keys(handlers))) as { id: number; kind: string; payload: string }[]) {
+    const performed = new Set<string>();
+    for (const row of rows) {
       const handler = handlers[row.kind];
       if (!handler) continue;
-      // The effect runs before it is marked done, so a crash in between repeats it: effects are idempotent.
-      handler({ id: row.id, kind: row.kind, payload: JSON.parse(row.payload) });
+      const same = `${row.kind}\0${row.payload}`;
+      if (!performed.has(same)) {
+        try {
+          // The effect runs before it is marked done, so a crash in between repeats it: effects are idempotent.
+          handler({ id: row.id, kind: row.kind, payload: JSON.parse(row.payload) });
+        } catch {
+          // It stays queued and a later command retries it; until then only its projection (status.json) is stale.
+          continue;
+        }
+        performed.add(same);
+      }
       if (markDone.run(clock(), row.id).changes > 0) done++;
     }
     return done;
+  }
+
+  function drainOutbox(): number {
+    return perform(pending.all(handled) as EffectRow[]);
   }
 
   return { run, drainOutbox };

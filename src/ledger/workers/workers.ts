@@ -34,6 +34,7 @@ export interface WorkerRow {
   window_id: string | null;
   pane_id: string | null;
   heartbeat_at: string | null;
+  /** The process starting this generation until the worker's first heartbeat, then the worker's own process. */
   pid: number | null;
   model_in_effect: string | null;
   thinking_in_effect: string | null;
@@ -69,6 +70,8 @@ export interface NewWorker {
   baseHead?: string;
   runToken: string;
   sourceHandoff?: unknown;
+  /** The process running the spawn: a start whose spawner died is reconciled (issue 19). */
+  spawnerPid?: number;
 }
 
 /** Inserts a worker at generation 1 in state `starting`; returns its id. */
@@ -77,13 +80,13 @@ export function insertWorker(tx: Tx, w: NewWorker): string {
   const id = formatId("worker", seq);
   statement(tx.db, 
       `INSERT INTO workers (id, seq, task, kind, agent, command, execution, env, cwd, project_root, workspace, workspace_mode,
-        base, base_head, generation, run_token, state, source_handoff, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, 'starting', ?, ?, ?)`,
+        base, base_head, generation, run_token, state, source_handoff, pid, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, 'starting', ?, ?, ?, ?)`,
     )
     .run(
       id, seq, w.task, w.kind, w.agent, w.command ?? null, JSON.stringify(w.execution), JSON.stringify(w.env ?? {}),
       w.cwd, w.projectRoot, w.workspace(id), w.workspaceMode, w.base ?? null, w.baseHead ?? null, w.runToken,
-      w.sourceHandoff === undefined ? null : JSON.stringify(w.sourceHandoff), tx.now, tx.now,
+      w.sourceHandoff === undefined ? null : JSON.stringify(w.sourceHandoff), w.spawnerPid ?? null, tx.now, tx.now,
     );
   statement(tx.db, "INSERT INTO launches (worker, generation, run_token, started_at) VALUES (?, 1, ?, ?)").run(id, w.runToken, tx.now);
   tx.emit("worker.status", { worker: id });

@@ -50,3 +50,18 @@ test("a ledger with a migration this build does not know is refused", (t) => {
   db.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (999, 'future', '2030-01-01')").run();
   assert.throws(() => migrate(db), { code: "ledger-newer", message: "the ledger has migration 999 (future) that this build does not know" });
 });
+
+test("opening an up-to-date ledger takes no write lock, so a reader never queues behind a writer", (t) => {
+  const path = join(tempDir(t), "ledger.sqlite");
+  openLedger(path).close();
+  const writer = new Database(path);
+  t.after(() => writer.close());
+  writer.prepare("BEGIN IMMEDIATE").run();
+  try {
+    const reader = openLedger(path, { busyTimeoutMs: 50 });
+    assert.equal((reader.prepare("SELECT count(*) AS n FROM schema_migrations").get() as { n: number }).n, MIGRATIONS.length);
+    reader.close();
+  } finally {
+    writer.prepare("ROLLBACK").run();
+  }
+});

@@ -54,7 +54,7 @@ test("a fresh on-disk model listing under the same key is used instead of starti
   const cacheFile = join(dir, "cache.json");
   const now = Date.parse("2026-01-01T00:00:00.000Z");
   writeFileSync(cacheFile, JSON.stringify({ key, at: now - 1000, models: [{ ref: "cached/model", reasoning: true }] }));
-  assert.deepEqual(listModels(args, env, dir, { cacheFile, nowMs: now }), [{ ref: "cached/model", reasoning: true }]);
+  assert.deepEqual(listModels(args, env, dir, { cacheFile, nowMs: now }), { models: [{ ref: "cached/model", reasoning: true }], cachedAt: now - 1000 });
   assert.ok(MODEL_CACHE_TTL_MS >= 60_000);
   utimesSync(ext, new Date(now + 60_000), new Date(now + 60_000));
   assert.notEqual(modelListKey(args, env, dir), key, "editing an extension changes the key");
