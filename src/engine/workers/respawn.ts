@@ -8,7 +8,7 @@ import { requeueUnread } from "../../ledger/talk/message-delivery.js";
 import { insertLaunch, listWorkerRows } from "../../ledger/workers/launches.js";
 import { requireWorker, updateWorker, type WorkerRow } from "../../ledger/workers/workers.js";
 import type { EngineContext } from "../context.js";
-import { assertFleetRoom } from "./fleet.js";
+import { assertFleetRoom, takePaneSnapshot } from "./fleet.js";
 import { harvestPane } from "./harvest.js";
 import { launchInto } from "./spawn.js";
 import { newRunToken, workerTmux, type StoredExecution } from "./launch.js";
@@ -40,7 +40,7 @@ export function respawnWorker(ctx: EngineContext, target: string): RespawnResult
   }
   const generation = before.generation + 1;
   const runToken = newRunToken();
-  const panes = tmux.listPanes();
+  const panes = takePaneSnapshot(tmux, ctx.clock.now());
   const prepared = ctx.commands.run("worker.respawn", { worker: id, generation, runToken }, (tx) => {
     const row = requireWorker(tx.db, id);
     if (row.generation !== before.generation) {

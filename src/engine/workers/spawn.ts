@@ -17,7 +17,7 @@ import { formatAge } from "../../domain/clock.js";
 import type { EngineContext } from "../context.js";
 import { dispatchItems } from "../work/dispatch.js";
 import { kindRegistry, trustedKindChoice } from "./kinds.js";
-import { assertFleetRoom } from "./fleet.js";
+import { assertFleetRoom, takePaneSnapshot } from "./fleet.js";
 import { modelListingLock, worktreeLock } from "./locks.js";
 import { buildWorkerEnv, newRunToken, tmuxSessionName, workerArgv, workerTmux, wrapArgv, type StoredExecution } from "./launch.js";
 
@@ -108,7 +108,7 @@ export async function spawnWorker(ctx: EngineContext, input: SpawnInput): Promis
   };
   const runToken = newRunToken();
   const sidecarOf = (id: string) => join(ctx.home.workerDir(id), "source-deliverable.md");
-  const panes = workerTmux(ctx).listPanes();
+  const panes = takePaneSnapshot(workerTmux(ctx), ctx.clock.now());
   const worker = ctx.commands.run("worker.spawn", { task, runToken }, (tx) => {
     assertFleetRoom(tx.db, config.maxActive, panes, ctx.clock.nowMs());
     const id = insertWorker(tx, {
