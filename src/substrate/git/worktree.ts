@@ -103,8 +103,10 @@ export function createIsolatedWorkspace(input: CreateWorkspaceInput): IsolatedWo
   const repo = inspectRepository(root);
   mkdirSync(dirname(target), { recursive: true });
   if (repo.kind === "repo") {
-    serialize(() => addWorktree(root, target, input.adminName));
+    addWorktree(root, target, input.adminName, serialize);
     try {
+      // The checkout fills this worktree's own index and files, nothing another worktree's git reads: no lock.
+      git(target, ["reset", "--hard", "-q", "HEAD"]);
       const patch = gitBuffer(root, ["diff", "--binary", "HEAD"]);
       if (patch.length > 0) git(target, ["apply", "--binary", "--whitespace=nowarn", "-"], { input: patch });
       const untracked = gitBuffer(root, ["ls-files", "--others", "--exclude-standard", "-z"]).toString("utf8").split("\0").filter(Boolean);
@@ -138,22 +140,22 @@ export function createIsolatedWorkspace(input: CreateWorkspaceInput): IsolatedWo
 }
 
 /**
+ * Registers the worktree without checking files out (the lock is held only that long), under its own admin name:
  * `git worktree add` names the admin directory after the folder, so it adds under the admin name beside the target
- * and moves it into place (a move keeps the name): every worker's folder is `workspace`, every admin name its own.
+ * and moves it into place (a move keeps the name) — every worker's folder is `workspace`, every admin name its own.
  */
-function addWorktree(root: string, target: string, adminName: string | undefined): void {
-  if (adminName === undefined || adminName === basename(target)) {
-    git(root, ["worktree", "add", "--detach", "-q", target, "HEAD"]);
-    return;
-  }
-  const staging = join(dirname(target), adminName);
-  git(root, ["worktree", "add", "--detach", "-q", staging, "HEAD"]);
-  try {
-    git(root, ["worktree", "move", staging, target]);
-  } catch (error) {
-    dropWorktree(root, staging);
-    throw error;
-  }
+function addWorktree(root: string, target: string, adminName: string | undefined, serialize: Serialize): void {
+  const staging = adminName === undefined || adminName === basename(target) ? target : join(dirname(target), adminName);
+  serialize(() => {
+    git(root, ["worktree", "add", "--detach", "--no-checkout", "-q", staging, "HEAD"]);
+    if (staging === target) return;
+    try {
+      git(root, ["worktree", "move", staging, target]);
+    } catch (error) {
+      dropWorktree(root, staging);
+      throw error;
+    }
+  });
 }
 
 function dropWorktree(root: string, path: string): void {
