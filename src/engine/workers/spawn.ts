@@ -190,7 +190,11 @@ function abandonSpawn(ctx: EngineContext, worker: string, error: unknown, made: 
     // The ledger stayed locked past busy_timeout: the row is left starting without a window, and the next
     // `docket ls` reconciles it (failed) once this process is gone. The caller still reports the first error.
   } finally {
-    if (made.workspace) removeWorkspace({ root: ctx.projectRoot(), path: made.workspace.path, method: made.workspace.method, serialize: made.serialize });
+    try {
+      if (made.workspace) removeWorkspace({ root: ctx.projectRoot(), path: made.workspace.path, method: made.workspace.method, serialize: made.serialize });
+    } catch {
+      // The worktree lock could not be had in time: the worktree stays registered until `git worktree prune`.
+    }
     rmSync(ctx.home.workerDir(worker), { recursive: true, force: true, maxRetries: 3 });
   }
 }
