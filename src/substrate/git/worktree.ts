@@ -61,11 +61,12 @@ export function inspectRepository(dir: string): { kind: "repo"; head: string } |
   }
 }
 
+/** No hooks, no signing, no auto gc: a burst of baselines must not start gc (and its worktree prune) in the project. */
 function commitBaseline(ws: string): string {
   git(ws, ["add", "-A"]);
   git(
     ws,
-    ["-c", "commit.gpgsign=false", "-c", "core.hooksPath=/dev/null", "commit", "-q", "--no-verify", "--allow-empty", "-m", "Docket worker baseline"],
+    ["-c", "commit.gpgsign=false", "-c", "core.hooksPath=/dev/null", "-c", "gc.auto=0", "commit", "-q", "--no-verify", "--allow-empty", "-m", "Docket worker baseline"],
     { env: BASELINE_ENV },
   );
   return git(ws, ["rev-parse", "HEAD"]).trim();
