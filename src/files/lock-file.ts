@@ -1,7 +1,7 @@
 // A lock file owned by one live process: claimed with a no-replace link, holding the owner's pid, host and start.
 // Waiters poll until a deadline; a lock whose owner died (or that outlived `staleMs`) is renamed aside, so one wins.
 
-import { closeSync, linkSync, openSync, readFileSync, renameSync, rmSync, writeSync, mkdirSync } from "node:fs";
+import { closeSync, existsSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import { dirname } from "node:path";
@@ -106,17 +106,21 @@ export function withLockFile<T>(path: string, fn: () => T, options: LockFileOpti
   const staleMs = options.staleMs ?? 10 * 60_000;
   mkdirSync(dirname(path), { recursive: true });
   const deadline = Date.now() + timeoutMs;
-  let content: string;
+  let content = "";
   for (;;) {
-    content = JSON.stringify({ pid: process.pid, host: hostname(), at: Date.now() } satisfies Owner);
-    if (claim(path, content)) break;
+    // A waiter only tries to claim once the name is free: no temp file per poll while the holder works.
+    if (!existsSync(path)) {
+      content = JSON.stringify({ pid: process.pid, host: hostname(), at: Date.now() } satisfies Owner);
+      if (claim(path, content)) break;
+    }
     const held = readOwner(path);
-    if (held && abandoned(held.owner, Date.now(), staleMs)) {
+    if (held === undefined) continue; // released between our look and our read: try again at once
+    if (abandoned(held.owner, Date.now(), staleMs)) {
       takeOver(path, held.raw);
       continue;
     }
     if (Date.now() > deadline) {
-      const by = held?.owner ? ` by process ${held.owner.pid} for ${Math.round((Date.now() - held.owner.at) / 1000)} s` : "";
+      const by = held.owner ? ` by process ${held.owner.pid} for ${Math.round((Date.now() - held.owner.at) / 1000)} s` : "";
       throw conflict("lock-busy", `${options.what} is busy: ${path} is held${by}`, "retry in a moment; remove the file only if no docket process is running");
     }
     sleepSync(pollMs);
