@@ -218,7 +218,7 @@ function ground(t: T, g: ReviewGround, run: (args: string[], env?: Record<string
   publish(g, rewritten, { "README.md": "hello, rewritten\n" });
   run(["approve", rewritten.worker]);
   const rewrittenRecord = run(["save", "--from", rewritten.worker]).json as { id: string; ref: string };
-  for (const file of [join(g.home, "workers", rewritten.worker, "deliverables", "v1.json"), join(g.home, "deliverables", rewrittenRecord.id, "v1.json")]) {
+  for (const file of [join(g.home, "fleet", rewritten.worker, "deliverables", "v1.json"), join(g.home, "deliverables", rewrittenRecord.id, "v1.json")]) {
     const d = JSON.parse(readFileSync(file, "utf8"));
     writeFileSync(file, `${JSON.stringify({ ...d, summary: `${d.summary} (edited)` }, null, 2)}\n`);
   }

@@ -45,7 +45,7 @@ test("a sidecar rewritten after approve is refused by promote, use, save and the
   const w = reviewWorker(t, g);
   publish(g, w, { "src/app.txt": appWith({ 30: "thirty" }) });
   const run = cli(t, g);
-  const sidecar = join(g.home, "workers", w.worker, "deliverables", "v1.json");
+  const sidecar = join(g.home, "fleet", w.worker, "deliverables", "v1.json");
   const approvedSha = sha256(sidecar);
   assert.equal(run("approve", w.worker).code, 0);
   const recorded = g.ctx.db.prepare("SELECT content_sha256 FROM decisions WHERE verb = 'approve'").get() as { content_sha256: string };
@@ -75,7 +75,7 @@ test("use --implement refuses an approved plan whose sidecar changed since", (t)
   const w = reviewWorker(t, g);
   publish(g, w, {}, "## Goal\nAdd a greeting\n\n## Steps\n1. Edit src/app.txt\n");
   const run = cli(t, g);
-  const sidecar = join(g.home, "workers", w.worker, "deliverables", "v1.json");
+  const sidecar = join(g.home, "fleet", w.worker, "deliverables", "v1.json");
   const approvedSha = sha256(sidecar);
   run("approve", w.worker);
   const d = JSON.parse(readFileSync(sidecar, "utf8"));
