@@ -12,7 +12,7 @@ import type { EngineContext } from "../context.js";
 import { pointerOf } from "./deliverables.js";
 import { workerTmux } from "../workers/launch.js";
 import {
-  approvalOf, assertPointerUnchanged, decisionView, evidenceRefsOf, latestDecision, olderNote, resolveReviewTarget,
+  approvalOf, assertDecisionUnchanged, assertPointerUnchanged, decisionView, evidenceRefsOf, latestDecision, olderNote, resolveReviewTarget,
   type DecisionView, type TargetInput,
 } from "./target.js";
 
@@ -32,6 +32,7 @@ export function approve(ctx: EngineContext, input: JudgeInput): JudgeResult {
   const target = resolveReviewTarget(ctx, input);
   return ctx.commands.run("review.approve", { ref: target.pointer.ref }, (tx) => {
     if (!target.exact) assertPointerUnchanged(tx, target);
+    assertDecisionUnchanged(tx.db, target.worker.id, input.expectDecision);
     const actor = input.actor ?? "human";
     const existing = approvalOf(tx.db, target.pointer);
     if (existing && actor === "human") {
@@ -56,6 +57,7 @@ export function reject(ctx: EngineContext, input: JudgeInput): JudgeResult {
   const target = resolveReviewTarget(ctx, input);
   return ctx.commands.run("review.reject", { ref: target.pointer.ref, note: input.note ?? null }, (tx) => {
     if (!target.exact) assertPointerUnchanged(tx, target);
+    assertDecisionUnchanged(tx.db, target.worker.id, input.expectDecision);
     const decision = insertDecision(tx, {
       actor: input.actor ?? "human", verb: "reject", worker: target.worker.id, deliverable: target.pointer,
       note: nonEmpty(input.note) ?? null, evidenceRefs: evidenceRefsOf(target),
@@ -73,6 +75,7 @@ export function revise(ctx: EngineContext, input: JudgeInput & { note: string })
   const body = `Request revision for ${target.pointer.ref} (version ${target.pointer.version}):\n${note}`;
   const result = ctx.commands.run("review.revise", { ref: target.pointer.ref, note }, (tx) => {
     const row = target.exact ? requireWorker(tx.db, target.worker.id) : assertPointerUnchanged(tx, target);
+    assertDecisionUnchanged(tx.db, row.id, input.expectDecision);
     const decision = insertDecision(tx, {
       actor: input.actor ?? "human", verb: "revise", worker: row.id, deliverable: target.pointer, note,
       evidenceRefs: evidenceRefsOf(target),
@@ -96,6 +99,8 @@ export interface AnswerInput {
   question?: string;
   text: string;
   actor?: DecisionActor;
+  /** The worker's newest decision id the human saw (a rendered card); refused when another landed since. */
+  expectDecision?: string | null;
 }
 
 /** Answers one open question (the named one, else the oldest): question answered, `answer` message queued, decision. */
@@ -106,6 +111,7 @@ export function answer(ctx: EngineContext, input: AnswerInput): JudgeResult {
   if (text === undefined) throw validationError("empty-answer", "an answer must not be empty", "docket answer <w> [--q <id>] <text>");
   const result = ctx.commands.run("review.answer", { worker: workerId, question: input.question ?? null, text }, (tx) => {
     const row = requireWorker(tx.db, workerId);
+    assertDecisionUnchanged(tx.db, workerId, input.expectDecision);
     const open = openQuestionsOf(tx.db, workerId);
     if (open.length === 0) {
       throw refusal("no-open-question", `${workerId} has no open question; nothing changed`, `to message it anyway: docket tell ${workerId} <text>`);
@@ -134,6 +140,8 @@ export function answer(ctx: EngineContext, input: AnswerInput): JudgeResult {
 export interface DiscardInput {
   worker: string;
   actor?: DecisionActor;
+  /** As for answer: checked before the workspace is touched. */
+  expectDecision?: string | null;
 }
 
 export interface DiscardResult extends JudgeResult {
@@ -145,6 +153,7 @@ export function discard(ctx: EngineContext, input: DiscardInput): DiscardResult 
   const workerId = normalizeWorkerId(input.worker);
   if (!workerId) throw validationError("bad-worker-id", `"${input.worker}" is not a worker id`, "workers are w<N>");
   const row = requireWorker(ctx.db, workerId);
+  assertDecisionUnchanged(ctx.db, workerId, input.expectDecision);
   if (row.workspace_mode !== "isolated" || !row.base) {
     throw refusal("no-own-workspace", `${workerId} works in the shared parent directory; it has no changes of its own to discard`);
   }

@@ -8,7 +8,7 @@ import { insertDecision, type DecisionActor } from "../../ledger/review/decision
 import { updateWorker } from "../../ledger/workers/workers.js";
 import { applyPatch, checkPatch, liveEqualsFrozen, resetWorkspace, reversePatch, type PatchProblem } from "../../substrate/git/promote.js";
 import type { EngineContext } from "../context.js";
-import { approvalOf, decisionView, evidenceRefsOf, latestDecision, olderNote, resolveReviewTarget, type DecisionView, type ReviewTarget, type TargetInput } from "./target.js";
+import { approvalOf, assertDecisionUnchanged, decisionView, evidenceRefsOf, latestDecision, olderNote, resolveReviewTarget, type DecisionView, type ReviewTarget, type TargetInput } from "./target.js";
 import { resolveReviewWarnings, type ReviewWarning } from "./warnings.js";
 
 export interface PromoteInput extends TargetInput {
@@ -51,6 +51,7 @@ export function planPromotion(ctx: EngineContext, input: PromoteInput): Promotio
   if (promoted) {
     throw refusal("already-promoted", `${target.pointer.ref} was already promoted (${promoted.id}, ${promoted.at}); nothing changed`);
   }
+  assertDecisionUnchanged(ctx.db, target.worker.id, input.expectDecision);
   const approval = approvalOf(ctx.db, target.pointer);
   if (!approval && !input.approve) throw notApproved(ctx, target);
   const { warnings } = resolveReviewWarnings(ctx, target.worker, target.pointer, target.deliverable);
@@ -100,6 +101,7 @@ export function promote(ctx: EngineContext, input: PromoteInput): PromoteResult 
   try {
     recorded = ctx.commands.run("review.promote", { ref: target.pointer.ref, approve: Boolean(input.approve) }, (tx) => {
       const actor = input.actor ?? "human";
+      assertDecisionUnchanged(tx.db, target.worker.id, input.expectDecision);
       let approval: DecisionView | null | undefined = approvalOf(tx.db, target.pointer) ? null : undefined;
       if (approval === undefined) {
         if (!input.approve) throw notApproved(ctx, target);

@@ -4,7 +4,7 @@
 import { approvalFor, type DecisionRecord } from "../../domain/review/approval.js";
 import { changeSetRef, parseDeliverableRef, type DeliverablePointer, type WorkerDeliverable } from "../../domain/deliverables/deliverable.js";
 import { refusal } from "../../domain/errors.js";
-import { decisionsForRef, toDecisionRecord, type Decision } from "../../ledger/review/decisions.js";
+import { decisionsForRef, lastDecisionOf, toDecisionRecord, type Decision } from "../../ledger/review/decisions.js";
 import type { Db } from "../../ledger/core/open.js";
 import type { Tx } from "../../ledger/core/runner.js";
 import { requireWorker, type WorkerRow } from "../../ledger/workers/workers.js";
@@ -18,6 +18,8 @@ export interface TargetInput {
   version?: number;
   /** The version the human was looking at (an interactive card): refused when the current version moved on. */
   expectVersion?: number;
+  /** The worker's newest decision id the human saw (null: none): refused when another decision landed since. */
+  expectDecision?: string | null;
 }
 
 export interface ReviewTarget {
@@ -68,6 +70,22 @@ export function assertPointerUnchanged(tx: Tx, target: ReviewTarget): WorkerRow 
     );
   }
   return row;
+}
+
+/**
+ * Inside a command (or just before one): no decision on this worker landed after the one the human saw. A page that
+ * rendered a card binds its action to that card; a verdict recorded meanwhile (another tab, the CLI) wins.
+ */
+export function assertDecisionUnchanged(db: Db, worker: string, expect: string | null | undefined): void {
+  if (expect === undefined) return;
+  const last = lastDecisionOf(db, worker);
+  if ((last?.id ?? null) === expect) return;
+  const what = last ? `${last.id} (${last.verb}${last.deliverable ? ` ${last.deliverable.ref}` : ""}, ${last.actor})` : "none";
+  throw refusal(
+    "decision-landed",
+    `${worker}'s newest decision is ${what}, not ${expect ?? "none"} as on the card you acted on; nothing changed`,
+    `reload the card (\`docket verdict ${worker}\`) and judge again`,
+  );
 }
 
 export function decisionRecordsFor(db: Db, ref: string): DecisionRecord[] {

@@ -15,6 +15,7 @@ import { registerWorkersCommands } from "./workers.js";
 import { registerReviewCommands } from "./review.js";
 import { registerUseCommands } from "./use.js";
 import { registerDemoCommand } from "./demo.js";
+import { registerWebCommand } from "./web.js";
 
 export type CommandGroup = (program: Command, io: Io) => void;
 
@@ -22,6 +23,7 @@ export const COMMAND_GROUPS: readonly CommandGroup[] = [
   registerDemoCommand,
   registerWorkersCommands,
   registerReviewCommands,
+  registerWebCommand,
   registerUseCommands,
   registerItemCommands,
   registerWorkerCommands,
