@@ -35,6 +35,8 @@ export interface RouteContext {
   url: URL;
   /** From `?view=` or the `docket_view` cookie. */
   mode: DiffMode;
+  /** This server's parsed frozen diffs by exact ref (sidecars never change, so a few are kept for fragments). */
+  diffs: Map<string, DiffFile[]>;
 }
 
 export interface Reply {
@@ -48,14 +50,12 @@ type Handler = (r: RouteContext, p: Params) => Reply | Promise<Reply>;
 
 const ok = (body: string): Reply => ({ status: 200, type: "html", body });
 
-const parsed = new Map<string, DiffFile[]>();
-/** Parsed frozen diffs by exact ref: sidecars never change, so the last few are kept for fragment requests. */
-function diffFilesOf(ctx: EngineContext, ref: string): DiffFile[] {
-  let found = parsed.get(ref);
+function diffFilesOf(r: RouteContext, ref: string): DiffFile[] {
+  let found = r.diffs.get(ref);
   if (!found) {
-    found = frozenDiffFiles(ctx, ref).files;
-    if (parsed.size >= 8) parsed.delete(parsed.keys().next().value!);
-    parsed.set(ref, found);
+    found = frozenDiffFiles(r.ctx, ref).files;
+    if (r.diffs.size >= 8) r.diffs.delete(r.diffs.keys().next().value!);
+    r.diffs.set(ref, found);
   }
   return found;
 }
@@ -107,18 +107,18 @@ function cardPage(r: RouteContext, p: Params): Reply {
 
 function fileFragment(r: RouteContext, p: Params): Reply {
   const ref = refOf(p);
-  const f = diffFilesOf(r.ctx, ref)[Number(p.i)];
+  const f = diffFilesOf(r, ref)[Number(p.i)];
   if (!f) throw notFound("no-such-file", `${ref} has no file #${p.i}`);
   return ok(renderFileRows(f, cardPath(workerOf(p), Number(p.v)), r.mode));
 }
 
 function diffFragment(r: RouteContext, p: Params): Reply {
-  return ok(renderDiffSection({ files: diffFilesOf(r.ctx, refOf(p)), base: cardPath(workerOf(p), Number(p.v)), mode: r.mode }).value);
+  return ok(renderDiffSection({ files: diffFilesOf(r, refOf(p)), base: cardPath(workerOf(p), Number(p.v)), mode: r.mode }).value);
 }
 
 function contextFragment(r: RouteContext, p: Params): Reply {
   const ref = refOf(p);
-  const files = diffFilesOf(r.ctx, ref);
+  const files = diffFilesOf(r, ref);
   const input = { ref, file: Number(p.i), gap: Number(p.k), from: intParam(r.url, "from") };
   const c = frozenContext(r.ctx, input, files);
   const next = (c.lines.at(-1)?.oldNo ?? 0) + 1;

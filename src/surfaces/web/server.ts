@@ -13,6 +13,7 @@ import { createLiveHub, type LiveHub } from "./live.js";
 import { renderMessage, renderPage } from "./pages/layout.js";
 import { matchRead, type Reply } from "./routes.js";
 import type { DiffMode } from "./pages/diff.js";
+import type { DiffFile } from "../../domain/deliverables/diff-files.js";
 import { html } from "./html.js";
 
 export interface WebServerOptions {
@@ -65,6 +66,7 @@ const errorJson = (e: DocketError) => JSON.stringify({ error: { code: e.code, me
 
 export async function startWebServer(o: WebServerOptions): Promise<WebServer> {
   const assets = o.assets ?? loadAssets();
+  const diffs = new Map<string, DiffFile[]>();
   const live = createLiveHub(o.ctx, { pollMs: o.pollMs, onError: (e) => o.log?.(`live: ${e.message}`) });
   let port = o.port;
   const gate = () => gateRef!;
@@ -132,7 +134,7 @@ export async function startWebServer(o: WebServerOptions): Promise<WebServer> {
       }
       const route = matchRead(url.pathname);
       if (!route) return send(res, 404, "html", renderMessage("Not found", [`Nothing lives at ${url.pathname}.`]));
-      const reply: Reply = await route.handler({ ctx: o.ctx, assets, live, csrf: session.csrf, url, mode: modeOf(req, url) }, route.params);
+      const reply: Reply = await route.handler({ ctx: o.ctx, assets, live, csrf: session.csrf, url, mode: modeOf(req, url), diffs }, route.params);
       return send(res, reply.status, reply.type, reply.body);
     } catch (error) {
       fail(req, res, error, session.csrf);
