@@ -15,8 +15,8 @@ export interface CliRun {
   json: any;
 }
 
-export function docket(options: { env: NodeJS.ProcessEnv; cwd: string }, ...args: string[]): CliRun {
-  const r = spawnSync(process.execPath, [DOCKET_BIN, ...args], { cwd: options.cwd, env: options.env, encoding: "utf8", timeout: 120_000 });
+export function docket(options: { env: NodeJS.ProcessEnv; cwd: string; input?: string }, ...args: string[]): CliRun {
+  const r = spawnSync(process.execPath, [DOCKET_BIN, ...args], { cwd: options.cwd, env: options.env, encoding: "utf8", timeout: 120_000, input: options.input ?? "" });
   let json: unknown;
   try {
     json = JSON.parse(r.stdout);

@@ -246,7 +246,7 @@ if (pageKind === "queue") restoreSelection();
 
 // ---- keys --------------------------------------------------------------------------------------------------
 document.addEventListener("keydown", (e) => {
-  const inField = e.target.closest("input, textarea, select");
+  const inField = e.target.closest("input:not([type=checkbox]), textarea, select");
   if (e.key === "Escape") return closePanels();
   if (inField) {
     if (e.key === "Enter" && (e.ctrlKey || e.metaKey) && e.target.form) {
