@@ -25,7 +25,13 @@ test("web --detach starts one server for the project, a second call finds it, ve
   const run = cli(t, g);
   const contract = run("verdict", w.worker, "--json");
   const started = run("web", "--detach", "--json");
-  t.after(() => void run("web", "--stop"));
+  t.after(() => {
+    try {
+      process.kill(started.json.pid, "SIGTERM"); // temp-dir hooks may run first, so the pid is the handle
+    } catch {
+      // stopped by the test itself
+    }
+  });
   assert.equal(started.code, 0, started.stderr);
   assert.deepEqual(Object.keys(started.json).sort(), ["pid", "projectRoot", "started", "url"]);
   assert.equal(started.json.started, true);
