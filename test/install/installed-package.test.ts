@@ -24,7 +24,7 @@ test("the packed tarball installs globally with --allow-scripts=better-sqlite3, 
   const dir = tempDir(t, "docket-install-");
   const [home, tmp, prefix, agentDir] = ["home", "tmp", "prefix", "agent"].map((d) => join(dir, d));
   for (const d of [home, tmp]) mkdirSync(d);
-  const env: NodeJS.ProcessEnv = { ...process.env, HOME: process.env.HOME, TMPDIR: tmp, DOCKET_HOME: join(home, "docket") };
+  const env: NodeJS.ProcessEnv = { ...process.env, TMPDIR: tmp, DOCKET_HOME: join(home, "docket") };
   for (const name of ["DOCKET_WORKER_ID", "DOCKET_GENERATION", "DOCKET_RUN_TOKEN", "DOCKET_TMUX_SOCKET", "PI_CODING_AGENT_DIR"]) delete env[name];
   const npmVersion = run("npm", ["--version"], { cwd: dir, env }).stdout.trim();
   console.log(`# node ${process.version}, npm ${npmVersion}`);
