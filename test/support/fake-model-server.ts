@@ -1,0 +1,116 @@
+// A scripted model API on 127.0.0.1 for driving real agent CLIs in tests: records every request, answers main-loop
+// requests from a turn list and side requests (titles, token counts) with a fixed reply, so the script stays in step.
+
+import { createServer, type IncomingHttpHeaders, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+/** One tool call the scripted model makes; `id` defaults to a fresh `call_<n>`. */
+export interface ScriptedToolCall {
+  name: string;
+  input: Record<string, unknown>;
+  id?: string;
+}
+
+/** One assistant turn: text first, then tool calls (none ends the agent's turn). */
+export interface ScriptStep {
+  text?: string;
+  tools?: ScriptedToolCall[];
+}
+
+/** A fixed step, or one computed from the request that asks for it (e.g. to echo what a tool returned). */
+export type ScriptEntry = ScriptStep | ((request: RecordedRequest) => ScriptStep);
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  headers: IncomingHttpHeaders;
+  /** The parsed JSON body (undefined when the body was not JSON). */
+  body: any;
+  /** Served from the script (a main-loop request) rather than as a side request. */
+  main: boolean;
+  /** Index of the script entry that answered it. */
+  step?: number;
+}
+
+/** How one vendor's wire looks: which requests are the agent's main loop, and how a step is streamed back. */
+export interface ModelWire {
+  /** Answers requests that are not model turns at all (token counts, model lists); false when not handled. */
+  answerOther(request: RecordedRequest, res: ServerResponse): boolean;
+  isMain(request: RecordedRequest): boolean;
+  stream(res: ServerResponse, step: ScriptStep, request: RecordedRequest, serial: number): void;
+}
+
+export interface FakeModelServer {
+  /** `http://127.0.0.1:<port>` */
+  readonly url: string;
+  readonly requests: RecordedRequest[];
+  /** The main-loop requests in arrival order. */
+  main(): RecordedRequest[];
+  /** Appends steps to the script. */
+  push(...entries: ScriptEntry[]): void;
+  close(): Promise<void>;
+}
+
+/** What the model says once the script has run out: a plain answer that ends the turn. */
+export const END_OF_SCRIPT: ScriptStep = { text: "(end of script)" };
+/** What every side request (a title, a summary) gets. */
+export const SIDE_REPLY: ScriptStep = { text: "Worker task" };
+
+export async function startFakeModelServer(wire: ModelWire, script: ScriptEntry[]): Promise<FakeModelServer> {
+  const entries = [...script];
+  const requests: RecordedRequest[] = [];
+  let served = 0;
+  let serial = 0;
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const raw = Buffer.concat(chunks).toString("utf8");
+      let body: unknown;
+      try {
+        body = raw === "" ? undefined : JSON.parse(raw);
+      } catch {
+        body = undefined; // recorded as-is below; a test asserting on it sees the missing body
+      }
+      const request: RecordedRequest = { method: req.method ?? "GET", path: req.url ?? "/", headers: req.headers, body, main: false };
+      requests.push(request);
+      if (wire.answerOther(request, res)) return;
+      serial++;
+      if (!wire.isMain(request)) {
+        wire.stream(res, SIDE_REPLY, request, serial);
+        return;
+      }
+      request.main = true;
+      const entry = entries[served];
+      if (entry === undefined) {
+        wire.stream(res, END_OF_SCRIPT, request, serial);
+        return;
+      }
+      request.step = served++;
+      wire.stream(res, typeof entry === "function" ? entry(request) : entry, request, serial);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    main: () => requests.filter((r) => r.main),
+    push: (...more) => void entries.push(...more),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** Writes one server-sent event. */
+export function sse(res: ServerResponse, event: string, data: Record<string, unknown>): void {
+  res.write(`event: ${event}\ndata: ${JSON.stringify({ type: event, ...data })}\n\n`);
+}
+
+export function json(res: ServerResponse, status: number, value: unknown): void {
+  res.writeHead(status, { "content-type": "application/json" });
+  res.end(JSON.stringify(value));
+}
