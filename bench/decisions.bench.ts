@@ -5,8 +5,8 @@ import { appendFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openEngine } from "../src/engine/context.js";
-import { approvalOf } from "../src/engine/review-target.js";
-import { insertDecision } from "../src/ledger/decisions.js";
+import { approvalOf } from "../src/engine/review/target.js";
+import { insertDecision } from "../src/ledger/review/decisions.js";
 
 const N = 10_000;
 const home = mkdtempSync(join(tmpdir(), "docket-bench-decisions-"));

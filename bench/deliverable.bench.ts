@@ -7,10 +7,10 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { openEngine } from "../src/engine/context.js";
-import { done } from "../src/engine/protocol.js";
-import { claimDeliverable, readDeliverable } from "../src/files/worker-deliverables.js";
-import { insertWorker, updateWorker } from "../src/ledger/workers.js";
-import type { WorkerDeliverable } from "../src/domain/deliverable.js";
+import { done } from "../src/engine/protocol/protocol.js";
+import { claimDeliverable, readDeliverable } from "../src/files/workers/deliverables.js";
+import { insertWorker, updateWorker } from "../src/ledger/workers/workers.js";
+import type { WorkerDeliverable } from "../src/domain/deliverables/deliverable.js";
 
 const FILES = 2_000;
 const CHANGED = 20;

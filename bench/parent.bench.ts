@@ -11,7 +11,7 @@ import { parentFixture, type Parent } from "../test/support/pi-parent.js";
 import { parentPiArgs, startPiRpc } from "../test/support/pi-rpc.js";
 import { waitFor } from "../test/support/tmux.js";
 import { openEngine } from "../src/engine/context.js";
-import { recordHeartbeat } from "../src/engine/lifecycle.js";
+import { recordHeartbeat } from "../src/engine/workers/lifecycle.js";
 
 const SECONDS = Number(process.env.DOCKET_BENCH_SECONDS ?? 60);
 const RUNS = Number(process.env.DOCKET_BENCH_RUNS ?? 10);

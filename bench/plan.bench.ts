@@ -2,8 +2,8 @@
 // Prints figures only (never a timed test); the parser must stay linear and close to the cost of a split.
 
 import { performance } from "node:perf_hooks";
-import { parsePlan } from "../src/domain/plan-contract.js";
-import { parsePatchRanges } from "../src/domain/patch-ranges.js";
+import { parsePlan } from "../src/domain/plans/plan-contract.js";
+import { parsePatchRanges } from "../src/domain/deliverables/patch-ranges.js";
 
 function createBody(i: number): string {
   const steps = 3 + (i % 12);

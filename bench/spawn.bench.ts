@@ -10,7 +10,7 @@ import { randomBytes } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import { openEngine } from "../src/engine/context.js";
-import { insertWorker } from "../src/ledger/workers.js";
+import { insertWorker } from "../src/ledger/workers/workers.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const BIN = resolve(here, "..", "..", "bin", "docket.js");

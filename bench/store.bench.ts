@@ -8,10 +8,10 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
 import { openEngine } from "../src/engine/context.js";
-import { listStoredDeliverables, reindexStore } from "../src/engine/store-catalog.js";
-import { saveAuthored } from "../src/engine/store-save.js";
+import { listStoredDeliverables, reindexStore } from "../src/engine/store/catalog.js";
+import { saveAuthored } from "../src/engine/store/save.js";
 import { claimFile } from "../src/files/atomic.js";
-import { storedRef, type StoredDeliverable } from "../src/domain/stored-deliverable.js";
+import { storedRef, type StoredDeliverable } from "../src/domain/store/stored-deliverable.js";
 
 const BIN = resolve(dirname(fileURLToPath(import.meta.url)), "../../bin/docket.js");
 const N = 10_000;

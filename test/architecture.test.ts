@@ -1,5 +1,6 @@
 // The house rule, enforced: imports point down only (STYLE §1). domain imports nothing else and no node:*;
-// ledger/files/substrate import only domain (and themselves); surfaces never reach past the engine.
+// ledger/files/substrate import only domain (and themselves); surfaces never reach past the engine, and sibling
+// surfaces (cli, pi, web, mcp) never import each other: what they share lives in surfaces/shared.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -16,6 +17,11 @@ function files(dir: string): string[] {
 }
 
 const layerOf = (path: string): string => relative(SRC, path).split("/")[0]!;
+/** `surfaces/pi/parent/role.js` → `pi`; outside surfaces, undefined. */
+const surfaceOf = (path: string): string | undefined => {
+  const [layer, surface] = relative(SRC, path).split("/");
+  return layer === "surfaces" ? surface : undefined;
+};
 
 const ALLOWED: Record<string, string[]> = {
   domain: ["domain"],
@@ -26,7 +32,7 @@ const ALLOWED: Record<string, string[]> = {
   surfaces: ["domain", "engine", "surfaces"],
 };
 
-test("every import points down the house: domain ← ledger/files/substrate ← engine ← surfaces", () => {
+test("every import points down the house: domain ← ledger/files/substrate ← engine ← surfaces, siblings only through shared", () => {
   const problems: string[] = [];
   for (const file of files(SRC)) {
     const layer = layerOf(file);
@@ -38,6 +44,9 @@ test("every import points down the house: domain ← ledger/files/substrate ← 
       if (!spec.startsWith(".")) continue;
       const target = layerOf(resolve(dirname(file), spec));
       if (!ALLOWED[layer]?.includes(target)) problems.push(`${relative(SRC, file)} (${layer}) imports ${spec} (${target})`);
+      const from = surfaceOf(file);
+      const to = surfaceOf(resolve(dirname(file), spec));
+      if (from !== undefined && to !== undefined && from !== to && to !== "shared") problems.push(`${relative(SRC, file)} (${from}) imports ${spec} (surface ${to})`);
     }
   }
   assert.deepEqual(problems, []);

@@ -1,9 +1,9 @@
 // The outbox effects this process performs after a command commits, by kind (DESIGN §3).
 // Each handler must be idempotent: a crash between the effect and its "done" mark repeats it.
 
-import type { EffectHandler } from "../ledger/runner.js";
+import type { EffectHandler } from "../ledger/core/runner.js";
 import type { EngineContext } from "./context.js";
-import { writeWorkerStatus } from "./worker-status.js";
+import { writeWorkerStatus } from "./workers/status.js";
 
 export function createEffectHandlers(ctx: EngineContext): Record<string, EffectHandler> {
   return {

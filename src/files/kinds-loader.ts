@@ -4,7 +4,7 @@
 import { lstatSync, readdirSync, readFileSync, statSync, type Stats } from "node:fs";
 import { join, resolve } from "node:path";
 import { isSafeName } from "../domain/ids.js";
-import type { KindDiagnostic, KindFile, KindFileSource } from "../domain/kinds.js";
+import type { KindDiagnostic, KindFile, KindFileSource } from "../domain/workers/kinds.js";
 
 /** Kind files are a page of markdown; anything larger is not a kind. */
 export const MAX_KIND_FILE_BYTES = 64 * 1024;

@@ -3,7 +3,7 @@
 // Usage: node done-child.js <worker> <generation> <runToken> <callId> (DOCKET_HOME from the environment).
 
 import { openEngine } from "../../src/engine/context.js";
-import { done } from "../../src/engine/protocol.js";
+import { done } from "../../src/engine/protocol/protocol.js";
 
 const [worker, generation, runToken, callId] = process.argv.slice(2);
 const ctx = openEngine({ env: process.env, cwd: process.cwd() });

@@ -3,7 +3,7 @@
 
 import { join } from "node:path";
 import type { EngineContext } from "../../src/engine/context.js";
-import { insertWorker, updateWorker } from "../../src/ledger/workers.js";
+import { insertWorker, updateWorker } from "../../src/ledger/workers/workers.js";
 import { git, gitRepo } from "./git.js";
 import { tempDir } from "./temp.js";
 

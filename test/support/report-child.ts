@@ -3,7 +3,7 @@
 // Prints one JSON line {results} when it finishes; a test may SIGKILL it at any moment before that.
 
 import { openEngine } from "../../src/engine/context.js";
-import { report, type ReportEntryResult } from "../../src/engine/report.js";
+import { report, type ReportEntryResult } from "../../src/engine/protocol/report.js";
 
 const [worker, generation, runToken, ...items] = process.argv.slice(2);
 const ctx = openEngine({ env: process.env, cwd: process.cwd() });

@@ -4,8 +4,8 @@
 import { writeFileSync, mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { openEngine, type EngineContext } from "../../src/engine/context.js";
-import { done } from "../../src/engine/protocol.js";
-import type { DeliverablePointer } from "../../src/domain/deliverable.js";
+import { done } from "../../src/engine/protocol/protocol.js";
+import type { DeliverablePointer } from "../../src/domain/deliverables/deliverable.js";
 import { git, gitRepo } from "./git.js";
 import { isolatedWorker, type ProtocolWorker } from "./protocol-worker.js";
 import { tempDir } from "./temp.js";

@@ -5,10 +5,10 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { EngineContext } from "../../src/engine/context.js";
 import type { HomeLayout } from "../../src/files/home.js";
-import { changeSetRef, deliverableId, deliverableRef, type DeliverablePointer, type WorkerDeliverable } from "../../src/domain/deliverable.js";
-import { claimDeliverable } from "../../src/files/worker-deliverables.js";
-import { insertDecision } from "../../src/ledger/decisions.js";
-import { updateWorker } from "../../src/ledger/workers.js";
+import { changeSetRef, deliverableId, deliverableRef, type DeliverablePointer, type WorkerDeliverable } from "../../src/domain/deliverables/deliverable.js";
+import { claimDeliverable } from "../../src/files/workers/deliverables.js";
+import { insertDecision } from "../../src/ledger/review/decisions.js";
+import { updateWorker } from "../../src/ledger/workers/workers.js";
 import { addWorker } from "./work-ledger.js";
 
 export const PATCH = "diff --git a/a.txt b/a.txt\n--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-one\n+two\n";

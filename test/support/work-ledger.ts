@@ -2,8 +2,8 @@
 // for "nothing changed" assertions (the work ledger's tests: items, dispatch, reports, obligations).
 
 import { openEngine, type EngineContext } from "../../src/engine/context.js";
-import { insertWorker } from "../../src/ledger/workers.js";
-import type { Db } from "../../src/ledger/open.js";
+import { insertWorker } from "../../src/ledger/workers/workers.js";
+import type { Db } from "../../src/ledger/core/open.js";
 import { tempDir } from "./temp.js";
 
 export interface TestClock {

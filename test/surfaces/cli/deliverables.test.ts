@@ -7,7 +7,7 @@ import { workLedger } from "../../support/work-ledger.js";
 import { isolatedWorker, type ProtocolWorker } from "../../support/protocol-worker.js";
 import { git } from "../../support/git.js";
 import { tempDir } from "../../support/temp.js";
-import { deliverablePath, listDeliverableVersions } from "../../../src/files/worker-deliverables.js";
+import { deliverablePath, listDeliverableVersions } from "../../../src/files/workers/deliverables.js";
 
 const BIN = resolve(import.meta.dirname, "../../../../bin/docket.js");
 

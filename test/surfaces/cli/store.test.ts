@@ -5,8 +5,8 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { openEngine } from "../../../src/engine/context.js";
-import { workerStoredId } from "../../../src/engine/store-save.js";
-import { requireWorker } from "../../../src/ledger/workers.js";
+import { workerStoredId } from "../../../src/engine/store/save.js";
+import { requireWorker } from "../../../src/ledger/workers/workers.js";
 import { tempDir } from "../../support/temp.js";
 import { anchorWorkerRecord, approvedWorker, decide, publishVersion, writeLegacyBundles } from "../../support/stored.js";
 

@@ -1,0 +1,76 @@
+// The frozen worker deliverable version (sidecar `workers/<id>/deliverables/v<N>.json`) and its identity.
+// Immutable once claimed; a version number is never reused (seed ADR-0003, DESIGN §6).
+
+import type { Evidence } from "../work/report.js";
+
+export const DELIVERABLE_SCHEMA_VERSION = 1;
+
+export const DONE_OUTCOMES = ["completed", "findings", "proposal"] as const;
+export type DoneOutcome = (typeof DONE_OUTCOMES)[number];
+
+export interface DeliverablePointer {
+  id: string;
+  version: number;
+  ref: string;
+}
+
+export interface ChangeSetFile {
+  path: string;
+  additions: number;
+  deletions: number;
+  binary?: boolean;
+}
+
+export interface ChangeSet {
+  ref: string;
+  /** The worker's base commit the patch applies to. */
+  base: string;
+  files: ChangeSetFile[];
+  stat: string;
+  hunks: number;
+  /** Binary-safe patch as `git apply` accepts it. */
+  patch: string;
+}
+
+export interface SourceHandoff {
+  sourceRef: string;
+  sourceId: string;
+  sourceVersion: number;
+  sourceWorker?: string;
+  sourceKind: "worker" | "stored" | "human";
+  approvingDecisionId: string;
+  useDecisionId: string;
+  approvedAt: string;
+  sidecarPath: string;
+  /** True only for Use → Implement with a reviewed source (the plan gate was discharged). */
+  planAuthorized: boolean;
+}
+
+export interface WorkerDeliverable {
+  schemaVersion: 1;
+  id: string;
+  version: number;
+  ref: string;
+  createdAt: string;
+  toolCallId: string;
+  source: { workerId: string; task: string; kind: string; generation: number; model?: string; thinking?: string };
+  outcome: DoneOutcome;
+  summary: string;
+  body: string;
+  evidence: Evidence[];
+  recommendations: string[];
+  /** The per-item entries exactly as the worker sent them with this done. */
+  items: { item: string; outcome: string; body: string }[];
+  changeSet: ChangeSet | null;
+  sourceHandoff?: SourceHandoff;
+}
+
+export const deliverableId = (workerId: string): string => `worker-deliverable:${workerId}`;
+export const deliverableRef = (workerId: string, version: number): string => `worker-deliverable:${workerId}:${version}`;
+export const changeSetRef = (workerId: string, version: number): string => `worker-changes:${workerId}:${version}`;
+
+/** Parses `worker-deliverable:<w>:<N>` (or `<w>:v<N>` shorthand); undefined when it is not a worker ref. */
+export function parseDeliverableRef(ref: string): { workerId: string; version: number } | undefined {
+  const m = /^(?:worker-deliverable:)?(w[1-9][0-9]{0,9})(?::v?|@v)([1-9][0-9]{0,9})$/.exec(ref.trim());
+  return m ? { workerId: m[1]!, version: Number(m[2]) } : undefined;
+}

@@ -1,0 +1,82 @@
+// A worker's per-item word: exactly four outcomes, a non-empty body, typed evidence, lines for the human.
+// Validation runs before the store is touched (seed 002: "a per-item outcome and explanation are required").
+
+import { validationError } from "../errors.js";
+
+export const REPORT_OUTCOMES = ["done", "released", "abandoned", "blocked"] as const;
+export type ReportOutcome = (typeof REPORT_OUTCOMES)[number];
+
+export const EVIDENCE_KINDS = ["commit", "test", "artifact", "runtime", "note"] as const;
+export type EvidenceKind = (typeof EVIDENCE_KINDS)[number];
+
+export interface Evidence {
+  kind: EvidenceKind;
+  text: string;
+}
+
+export interface ReportEntryInput {
+  item: string;
+  outcome: string;
+  body: string;
+  evidence?: Evidence[];
+  forHuman?: string[];
+  /** reply id → answer text */
+  answers?: Record<string, string>;
+  key?: string;
+}
+
+export interface ReportEntry {
+  item: string;
+  outcome: ReportOutcome;
+  body: string;
+  evidence: Evidence[];
+  forHuman: string[];
+  answers: Record<string, string>;
+  key?: string;
+}
+
+export const PER_ITEM_REQUIRED = "a per-item outcome and explanation are required";
+
+export function isReportOutcome(value: unknown): value is ReportOutcome {
+  return typeof value === "string" && (REPORT_OUTCOMES as readonly string[]).includes(value);
+}
+
+export function isEvidenceKind(value: unknown): value is EvidenceKind {
+  return typeof value === "string" && (EVIDENCE_KINDS as readonly string[]).includes(value);
+}
+
+/** Checks one entry before any store access; throws the seed's exact validation message. */
+export function validateReportEntry(input: ReportEntryInput): ReportEntry {
+  if (!isReportOutcome(input.outcome) || typeof input.body !== "string" || input.body.trim() === "") {
+    throw validationError("report-entry-invalid", PER_ITEM_REQUIRED, `outcome must be one of ${REPORT_OUTCOMES.join(", ")} and body non-empty`);
+  }
+  const evidence = (input.evidence ?? []).map((e) => {
+    if (!isEvidenceKind(e?.kind) || typeof e.text !== "string" || e.text.trim() === "") {
+      throw validationError("evidence-invalid", `evidence must be <${EVIDENCE_KINDS.join("|")}>=<text>; got ${JSON.stringify(e)}`);
+    }
+    return { kind: e.kind, text: e.text.trim() };
+  });
+  const forHuman = (input.forHuman ?? []).map((l) => String(l).trim()).filter((l) => l !== "");
+  const answers: Record<string, string> = {};
+  for (const [id, text] of Object.entries(input.answers ?? {})) {
+    if (typeof text !== "string" || text.trim() === "") throw validationError("answer-invalid", `answer to ${id} must be non-empty text`);
+    answers[id] = text;
+  }
+  return { item: String(input.item ?? "").trim(), outcome: input.outcome, body: input.body, evidence, forHuman, answers, key: input.key };
+}
+
+/** Parses `kind=text` as given on the command line. */
+export function parseEvidenceFlag(value: string): Evidence {
+  const eq = value.indexOf("=");
+  const kind = eq > 0 ? value.slice(0, eq) : "";
+  const text = eq > 0 ? value.slice(eq + 1) : "";
+  if (!isEvidenceKind(kind) || text.trim() === "") {
+    throw validationError("evidence-invalid", `evidence must be <${EVIDENCE_KINDS.join("|")}>=<text>; got "${value}"`);
+  }
+  return { kind, text: text.trim() };
+}
+
+export function excerpt(text: string, max = 200): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
+}

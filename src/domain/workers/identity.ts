@@ -1,0 +1,29 @@
+// Who a worker process is: worker id, generation and run token, read from the environment Docket launched it with.
+// Pure: the caller passes the environment record; a missing or malformed part is one usage error naming it.
+
+import { usageError } from "../errors.js";
+import { normalizeWorkerId } from "../ids.js";
+
+export interface WorkerIdentity {
+  worker: string;
+  generation: number;
+  runToken?: string;
+}
+
+export function parseWorkerIdentity(env: Record<string, string | undefined>): WorkerIdentity {
+  const missing = ["DOCKET_WORKER_ID", "DOCKET_GENERATION", "DOCKET_RUN_TOKEN"].filter((k) => !env[k] || env[k]!.trim() === "");
+  if (missing.length > 0) {
+    throw usageError(
+      "no-worker-identity",
+      `${missing.join(", ")} ${missing.length === 1 ? "is" : "are"} not set; worker commands run inside a worker Docket started`,
+      "run this from the worker's window, or export the variables its launch set",
+    );
+  }
+  const worker = normalizeWorkerId(env.DOCKET_WORKER_ID!);
+  const generation = Number(env.DOCKET_GENERATION);
+  if (!worker) throw usageError("no-worker-identity", `DOCKET_WORKER_ID "${env.DOCKET_WORKER_ID}" is not a worker id (w<N>)`);
+  if (!Number.isInteger(generation) || generation < 1) {
+    throw usageError("no-worker-identity", `DOCKET_GENERATION "${env.DOCKET_GENERATION}" is not a positive integer`);
+  }
+  return { worker, generation, runToken: env.DOCKET_RUN_TOKEN!.trim() };
+}

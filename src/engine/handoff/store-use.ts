@@ -1,0 +1,60 @@
+// A stored record as input to Use → Parent / Worker / Implement: its exact body, ref, carried approval and provenance.
+// The approval travels inside the record (no ledger re-check); legacy bundles are never usable for a reviewed handoff (ADR-0005).
+
+import { refusal } from "../../domain/errors.js";
+import type { StoredDeliverable } from "../../domain/store/stored-deliverable.js";
+import type { EngineContext } from "../context.js";
+import { readStoredTarget, resolveStoreTarget } from "../store/target.js";
+
+export interface StoredUseApproval {
+  kind: "worker" | "human";
+  decisionId: string;
+  decidedAt: string;
+}
+
+/** Provenance for the new worker's `source_handoff` (the use decision id is added by the caller). */
+export interface StoredUseProvenance {
+  sourceRef: string;
+  sourceId: string;
+  sourceVersion: number;
+  sourceKind: "stored";
+  sourceWorker?: string;
+  approvingDecisionId: string;
+  approvedAt: string;
+}
+
+export interface StoredForUse {
+  ref: string;
+  body: string;
+  approval: StoredUseApproval;
+  provenance: StoredUseProvenance;
+  record: StoredDeliverable;
+}
+
+/**
+ * True for anything the store resolves (`deliverable:…`, a store id, `d<N>`, `last`) and for legacy `checkpoint:` refs,
+ * so Use refuses those with the specific reason — not for worker refs.
+ */
+export function isStoredRefLike(text: string): boolean {
+  return /^(deliverable:|checkpoint:|d[1-9][0-9]*$|last$|human-|worker-|parent-)/.test(text.trim());
+}
+
+/** Resolves a stored ref for Use; refuses legacy bundles and records this build cannot load. */
+export function storedForUse(ctx: EngineContext, ref: string): StoredForUse {
+  const target = resolveStoreTarget(ctx, ref);
+  if (target.kind === "legacy") {
+    throw refusal("legacy-not-usable", `${target.ref} is a legacy checkpoint bundle; bundles cannot be used for a reviewed handoff`, "preview it, or save its text as a new record with `docket save --author`");
+  }
+  const { record } = readStoredTarget(ctx, target);
+  const approval: StoredUseApproval = { kind: record.approval.kind, decisionId: record.approval.decisionId, decidedAt: record.approval.decidedAt };
+  const provenance: StoredUseProvenance = {
+    sourceRef: record.ref,
+    sourceId: record.id,
+    sourceVersion: record.version,
+    sourceKind: "stored",
+    ...(record.source.kind === "worker" ? { sourceWorker: record.source.workerId } : {}),
+    approvingDecisionId: record.approval.decisionId,
+    approvedAt: record.approval.decidedAt,
+  };
+  return { ref: record.ref, body: record.body, approval, provenance, record };
+}

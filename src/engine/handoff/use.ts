@@ -1,0 +1,245 @@
+// Use: an explicit human action on an approved, exact, CURRENT version (approval re-checked inside the command).
+// Parent → the full immutable body queued as a chip; Worker → exactly one fresh worker with a byte-exact
+// source-deliverable.md and provenance {sourceRef, approvingDecisionId, useDecisionId} (ADR-0003, issue 5 §5).
+
+import type { DeliverablePointer, SourceHandoff } from "../../domain/deliverables/deliverable.js";
+import { parseDeliverableRef } from "../../domain/deliverables/deliverable.js";
+import { refusal, usageError, validationError } from "../../domain/errors.js";
+import { normalizeWorkerId } from "../../domain/ids.js";
+import { dropChip as dropChipRow, insertChip, listChips, queuedChipFor, type Chip } from "../../ledger/talk/chips.js";
+import { insertDecision, type DecisionActor } from "../../ledger/review/decisions.js";
+import type { Tx } from "../../ledger/core/runner.js";
+import type { EngineContext } from "../context.js";
+import { approvalOf, assertPointerUnchanged, decisionView, evidenceRefsOf, resolveReviewTarget, type DecisionView, type ReviewTarget } from "../review/target.js";
+import { kindRegistry, trustedKindChoice } from "../workers/kinds.js";
+import { parsePlan } from "../../domain/plans/plan-contract.js";
+import { spawnWorker, type SpawnInput, type SpawnResult } from "../workers/spawn.js";
+import { isStoredRefLike, storedForUse, type StoredForUse } from "./store-use.js";
+
+/** What is being used: a worker's exact current version, or a stored record (its approval travels with it). */
+type UseSource =
+  | { kind: "worker"; target: ReviewTarget; ref: string; body: string; projectRoot: string }
+  | { kind: "stored"; stored: StoredForUse; ref: string; body: string; projectRoot: string };
+
+function resolveUseSource(ctx: EngineContext, target: string, version?: number): UseSource {
+  const text = target.trim();
+  if (parseDeliverableRef(text) || normalizeWorkerId(text)) {
+    const t = resolveReviewTarget(ctx, { target: text, version });
+    if (t.pointer.version !== t.current.version) {
+      throw refusal(
+        "use-not-current",
+        `Use needs the exact current version: ${t.pointer.ref} is older than ${t.worker.id}'s current v${t.current.version}; nothing changed`,
+        `review v${t.current.version} with \`docket verdict ${t.worker.id}\``,
+      );
+    }
+    return { kind: "worker", target: t, ref: t.pointer.ref, body: t.deliverable.body, projectRoot: t.worker.project_root };
+  }
+  if (isStoredRefLike(text)) {
+    const stored = storedForUse(ctx, text);
+    return { kind: "stored", stored, ref: stored.ref, body: stored.body, projectRoot: ctx.projectRoot() };
+  }
+  throw validationError("bad-use-source", `"${target}" is not a worker, a worker deliverable ref or a stored deliverable`, "use w<N>, worker-deliverable:w<N>:<K> or deliverable:<id>:<v>");
+}
+
+interface Authorized {
+  approvingDecisionId: string;
+  approvedAt: string;
+  pointer: DeliverablePointer;
+  worker: string;
+}
+
+/** Inside the use command: the version is still current and its latest human judgment is still approval. */
+function authorize(tx: Tx, source: UseSource): Authorized {
+  if (source.kind === "stored") {
+    const s = source.stored;
+    return {
+      approvingDecisionId: s.approval.decisionId,
+      approvedAt: s.approval.decidedAt,
+      pointer: { id: s.record.id, version: s.record.version, ref: s.ref },
+      worker: s.provenance.sourceWorker ?? "parent",
+    };
+  }
+  const t = source.target;
+  assertPointerUnchanged(tx, t);
+  const approval = approvalOf(tx.db, t.pointer);
+  if (!approval) {
+    throw refusal(
+      "not-approved",
+      `Use needs an approved version: ${t.pointer.ref} is not approved; nothing changed`,
+      `review it with \`docket verdict ${t.worker.id}\`, then \`docket approve ${t.pointer.ref}\``,
+    );
+  }
+  return { approvingDecisionId: approval.id, approvedAt: approval.at, pointer: t.pointer, worker: t.worker.id };
+}
+
+function evidenceOf(source: UseSource): string[] {
+  return source.kind === "worker" ? evidenceRefsOf(source.target) : [source.ref];
+}
+
+export interface UseParentResult {
+  chip: { id: string; ref: string; state: Chip["state"] };
+  decision: DecisionView | null;
+  alreadyQueued: boolean;
+  notes: string[];
+}
+
+/** Use → Parent: queues the full immutable body as a chip for the project's parent session's next prompt. */
+export function useForParent(ctx: EngineContext, input: { target: string; version?: number; actor?: DecisionActor }): UseParentResult {
+  const source = resolveUseSource(ctx, input.target, input.version);
+  return ctx.commands.run("use.parent", { ref: source.ref }, (tx) => {
+    const auth = authorize(tx, source);
+    const existing = queuedChipFor(tx.db, source.ref, source.projectRoot);
+    if (existing) {
+      return { chip: { id: existing.id, ref: existing.ref, state: existing.state }, decision: null, alreadyQueued: true, notes: [`${source.ref} is already queued as ${existing.id}; nothing new`] };
+    }
+    const decision = insertDecision(tx, {
+      actor: input.actor ?? "human", verb: "use", worker: auth.worker, deliverable: auth.pointer, option: "parent",
+      note: `approved by ${auth.approvingDecisionId}`, evidenceRefs: evidenceOf(source),
+    });
+    const chip = insertChip(tx, { worker: source.kind === "worker" ? auth.worker : null, ref: source.ref, projectRoot: source.projectRoot, body: source.body, decision: decision.id });
+    return {
+      chip: { id: chip.id, ref: chip.ref, state: chip.state },
+      decision: decisionView(decision),
+      alreadyQueued: false,
+      notes: [`queued ${source.ref} as ${chip.id} (${Buffer.byteLength(source.body, "utf8")} bytes) for the parent session's next prompt`, "`docket chips` lists queued chips; `docket chips drop <id>` drops one"],
+    };
+  }).result;
+}
+
+export interface UseWorkerInput extends Omit<SpawnInput, "task" | "handoff"> {
+  target: string;
+  version?: number;
+  task?: string;
+  actor?: DecisionActor;
+  /** Use → Implement: an approved plan to carry out, with its plan gate discharged (ADR-0007). */
+  implement?: boolean;
+}
+
+export interface UseWorkerResult {
+  worker: string;
+  kind: string;
+  sourceHandoff: { sourceRef: string; approvingDecisionId: string; useDecisionId: string };
+  /** `discharged` only for Implement on a plan-gated kind; `armed` for a plan-gated kind otherwise. */
+  planGate: "discharged" | "armed" | "none";
+  spawn: SpawnResult;
+  notes: string[];
+}
+
+/**
+ * Use → Worker (and Use → Implement with `implement`): one fresh worker (never seeded) with the byte-exact body as
+ * reviewed input. Implement takes its kind from config `implementKind`, seeds the task from the plan's goal, and
+ * discharges the plan gate; the launch confirmation is the same.
+ */
+export async function useForWorker(ctx: EngineContext, input: UseWorkerInput): Promise<UseWorkerResult> {
+  if (input.seedFile !== undefined) throw validationError("handoff-is-fresh", "a handoff worker always starts fresh; --seed cannot be used with use --worker");
+  if (!input.yes && !input.interactive) {
+    throw refusal("use-needs-confirmation", "starting a handoff worker needs confirmation; nothing changed", "re-run on a terminal, or pass --yes");
+  }
+  const source = resolveUseSource(ctx, input.target, input.version);
+  // Cheap launch checks before the use decision is recorded, so an obvious typo changes nothing.
+  if ((input.agent ?? "pi") === "command" && !input.command?.trim()) throw usageError("missing-cmd", "--agent command needs --cmd '<shell command>'");
+  if (input.kind !== undefined && !kindRegistry(ctx).kinds.has(input.kind)) {
+    throw validationError("spawn-policy", `unknown kind ${JSON.stringify(input.kind)}; known kinds: ${[...kindRegistry(ctx).kinds.keys()].join(", ")}; nothing changed`, "run docket kinds");
+  }
+  const implement = input.implement ? implementPlan(ctx, source, input.kind) : undefined;
+  const task =
+    input.task?.trim() || implement?.task || `Work from the reviewed deliverable ${source.ref} (its exact text is in source-deliverable.md).`;
+  const used = ctx.commands.run("use.worker", { ref: source.ref, task, implement: Boolean(implement) }, (tx) => {
+    const auth = authorize(tx, source);
+    const decision = insertDecision(tx, {
+      actor: input.actor ?? "human", verb: "use", worker: auth.worker, deliverable: auth.pointer, option: implement ? "implement" : "worker",
+      note: `task: ${task}`, evidenceRefs: evidenceOf(source),
+    });
+    return { auth, decision: decisionView(decision) };
+  }).result;
+  const sidecarPath = ""; // spawn names the new worker's own source-deliverable.md once its id exists
+  const from = source.kind === "worker" ? used.auth.worker : `stored deliverable ${source.stored.record.id}`;
+  const record: SourceHandoff = {
+    sourceRef: source.ref,
+    sourceId: used.auth.pointer.id,
+    sourceVersion: used.auth.pointer.version,
+    ...(source.kind === "worker" ? { sourceWorker: used.auth.worker } : source.stored.provenance.sourceWorker ? { sourceWorker: source.stored.provenance.sourceWorker } : {}),
+    sourceKind: source.kind === "worker" ? "worker" : "stored",
+    approvingDecisionId: used.auth.approvingDecisionId,
+    useDecisionId: used.decision.id,
+    approvedAt: used.auth.approvedAt,
+    sidecarPath,
+    // Only Implement with a reviewed source authorises the plan; the store layer ignores it without one.
+    planAuthorized: Boolean(implement),
+  };
+  let spawned: SpawnResult;
+  try {
+    spawned = await spawnWorker(ctx, {
+      ...input,
+      kind: implement?.kind ?? input.kind,
+      task,
+      fresh: true,
+      yes: true, // the human confirmed the handoff (or passed --yes) before this call
+      handoff: {
+        sourceBody: source.body,
+        record,
+        brief: {
+          sourceRef: source.ref, sourceVersion: used.auth.pointer.version, from, approvingDecisionId: used.auth.approvingDecisionId,
+          approvedAt: used.auth.approvedAt, sidecarPath, planDischarged: Boolean(implement), useDecisionId: used.decision.id,
+        },
+      },
+    });
+  } catch (error) {
+    const e = error as Error & { code?: string };
+    throw refusal("use-worker-not-started", `use decision ${used.decision.id} was recorded but no worker started: ${e.message}`, "fix the cause and run the same use again");
+  }
+  const notes = [...spawned.summary, `${spawned.worker} started with reviewed input ${source.ref} (approved ${used.auth.approvingDecisionId}, use ${used.decision.id})`];
+  const planGated = kindRegistry(ctx).kinds.get(spawned.kind)?.planGate ?? false;
+  return {
+    worker: spawned.worker,
+    kind: spawned.kind,
+    planGate: !planGated ? "none" : implement ? "discharged" : "armed",
+    sourceHandoff: { sourceRef: source.ref, approvingDecisionId: used.auth.approvingDecisionId, useDecisionId: used.decision.id },
+    spawn: spawned,
+    notes,
+  };
+}
+
+/** Use → Implement: the source must propose work (a plan or proposal, no patch); kind and task come from config and goal. */
+function implementPlan(ctx: EngineContext, source: UseSource, kindFlag: string | undefined): { kind: string; task: string } {
+  const outcome = source.kind === "worker" ? source.target.deliverable.outcome : source.stored.record.outcome;
+  const patch = source.kind === "worker" ? source.target.deliverable.changeSet?.patch : source.stored.record.changeSet?.patch;
+  const plan = parsePlan(source.body);
+  if (patch) {
+    throw refusal("implement-has-patch", `${source.ref} carries a patch, not a plan; nothing changed`, `promote it with \`docket promote ${source.ref}\`, or use --worker`);
+  }
+  if (outcome !== "proposal" && !plan) {
+    throw refusal("implement-not-a-plan", `${source.ref} is ${outcome}, not a plan or proposal; nothing changed`, "use --worker to hand it to a worker as input");
+  }
+  const goal = plan?.goal?.trim();
+  const kind = kindFlag ?? trustedKindChoice(ctx, kindRegistry(ctx).kinds, "implementKind").name ?? "implementer";
+  if (!kindRegistry(ctx).kinds.has(kind)) {
+    throw validationError("spawn-policy", `implementKind ${JSON.stringify(kind)} is not a known kind; nothing changed`, "fix implementKind in config.json, or pass --as <kind>");
+  }
+  return {
+    kind,
+    task: goal ? `Implement approved plan ${source.ref}: ${goal}` : `Implement approved plan ${source.ref}.`,
+  };
+}
+
+export interface ChipView {
+  id: string;
+  ref: string;
+  worker: string | null;
+  state: Chip["state"];
+  bytes: number;
+  createdAt: string;
+}
+
+const chipView = (c: Chip): ChipView => ({ id: c.id, ref: c.ref, worker: c.worker, state: c.state, bytes: Buffer.byteLength(c.body, "utf8"), createdAt: c.createdAt });
+
+/** Chips of this project (queued only, unless `all`). */
+export function chipList(ctx: EngineContext, options: { all?: boolean } = {}): ChipView[] {
+  return listChips(ctx.db, { projectRoot: ctx.projectRoot(), all: options.all }).map(chipView);
+}
+
+export function dropChip(ctx: EngineContext, id: string): ChipView {
+  const chipId = id.trim();
+  if (!/^c[1-9][0-9]{0,9}$/.test(chipId)) throw validationError("bad-chip-id", `"${id}" is not a chip id; chips are c<N>`, "run `docket chips`");
+  return chipView(ctx.commands.run("chips.drop", { id: chipId }, (tx) => dropChipRow(tx, chipId)).result);
+}

@@ -1,0 +1,243 @@
+// The worker protocol's four engine calls — todos, wait, done, fail — each fenced by generation inside its command.
+// done freezes one immutable deliverable version before the worker becomes ready (ADR-0003, DESIGN §5–§6).
+
+import { randomUUID } from "node:crypto";
+import { DONE_OUTCOMES, changeSetRef, deliverableId, deliverableRef, type ChangeSet, type DeliverablePointer, type DoneOutcome, type SourceHandoff, type WorkerDeliverable } from "../../domain/deliverables/deliverable.js";
+import { refusal, validationError } from "../../domain/errors.js";
+import { EVIDENCE_KINDS, isEvidenceKind, type Evidence, type ReportEntryInput } from "../../domain/work/report.js";
+import { collapseText, resolveTodos, type Todo, type TodoInput } from "../../domain/workers/todos.js";
+import type { WorkerIdentity } from "../../domain/workers/identity.js";
+import { claimDeliverable, findDeliverableByToolCall, listDeliverableVersions } from "../../files/workers/deliverables.js";
+import { insertNotification } from "../../ledger/talk/notifications.js";
+import { dropOpenQuestions, insertQuestion, readFence, storedResult } from "../../ledger/workers/protocol.js";
+import { checkFence, updateWorker, type WorkerRow } from "../../ledger/workers/workers.js";
+import { captureChangeSet } from "../../substrate/git/changes.js";
+import type { EngineContext } from "../context.js";
+import { report, type ReportEntryResult } from "./report.js";
+
+export const MAX_CALL_ID = 200;
+export const MAX_RECOMMENDATIONS = 100;
+export const MAX_EVIDENCE = 100;
+export const MAX_OPTIONS = 9;
+
+// ── todos ────────────────────────────────────────────────────────────────────────────────────────────────
+
+export interface TodosResult {
+  todos: Todo[];
+  dropped: number;
+}
+
+/** Replaces the worker's progress board. Informational only: it never gates done. */
+export function todos(ctx: EngineContext, who: WorkerIdentity, items: readonly TodoInput[], options: { callId?: string } = {}): TodosResult {
+  const resolved = resolveTodos(items);
+  const key = options.callId ? `todos:${who.worker}:${checkCallId(options.callId)}` : undefined;
+  return ctx.commands.run("protocol.todos", { who, todos: resolved.todos }, (tx) => {
+    checkFence(tx, who);
+    updateWorker(tx, who.worker, { todos: JSON.stringify(resolved.todos) });
+    return resolved;
+  }, { key }).result;
+}
+
+// ── wait ─────────────────────────────────────────────────────────────────────────────────────────────────
+
+export interface WaitInput {
+  question: string;
+  options?: string[];
+  recommend?: string;
+  risk?: string;
+  blocked?: { item: string; body: string }[];
+  callId?: string;
+}
+
+export interface WaitResult {
+  question: string;
+  state: "needs_input";
+  blocked: ReportEntryResult[];
+}
+
+/** One question for the human → needs_input; blocked items go through the report path as `blocked`. */
+export function wait(ctx: EngineContext, who: WorkerIdentity, input: WaitInput): WaitResult {
+  const text = typeof input.question === "string" ? input.question.trim() : "";
+  if (text === "") throw validationError("question-empty", "docket_wait needs a question: say what you need the human to decide");
+  const options = (input.options ?? []).map((o) => String(o).trim()).filter((o) => o !== "");
+  if (options.length > MAX_OPTIONS) throw validationError("too-many-options", `docket_wait takes at most ${MAX_OPTIONS} options; got ${options.length}. Ask one question with fewer options`);
+  const recommend = optionalText(input.recommend);
+  const risk = optionalText(input.risk);
+  const blocked = input.blocked ?? [];
+  if (!Array.isArray(blocked)) throw validationError("blocked-invalid", "blocked must be a list of {item, body}");
+  const callId = input.callId === undefined ? undefined : checkCallId(input.callId);
+  const request = { who, text, options, recommend, risk };
+  const { question } = ctx.commands.run("protocol.wait", request, (tx) => {
+    checkFence(tx, who);
+    const id = insertQuestion(tx, { worker: who.worker, generation: who.generation, text, options, recommend, risk });
+    updateWorker(tx, who.worker, { state: "needs_input" });
+    insertNotification(tx, { kind: "question", worker: who.worker, body: text, forHuman: [...options.map((o, i) => `${i + 1}) ${o}`), ...(recommend ? [`recommended: ${recommend}`] : []), ...(risk ? [`risk: ${risk}`] : [])] });
+    return { question: id };
+  }, { key: callId ? `wait:${who.worker}:${callId}` : undefined }).result;
+  const results = blocked.map((b) =>
+    report(ctx, who, { item: b?.item, outcome: "blocked", body: b?.body, key: callId ? `${callId}:${String(b?.item ?? "").trim()}` : undefined } as ReportEntryInput & { key?: string }),
+  );
+  return { question, state: "needs_input", blocked: results };
+}
+
+// ── fail ─────────────────────────────────────────────────────────────────────────────────────────────────
+
+export function fail(ctx: EngineContext, who: WorkerIdentity, input: { reason: string; callId?: string }): { state: "failed"; reason: string } {
+  const reason = typeof input.reason === "string" ? input.reason.trim() : "";
+  if (reason === "") throw validationError("reason-empty", "docket_fail needs a reason: say what stopped you");
+  const key = input.callId ? `fail:${who.worker}:${checkCallId(input.callId)}` : undefined;
+  return ctx.commands.run("protocol.fail", { who, reason }, (tx) => {
+    checkFence(tx, who);
+    updateWorker(tx, who.worker, { state: "failed", last_error: reason });
+    insertNotification(tx, { kind: "failed", worker: who.worker, body: reason });
+    return { state: "failed" as const, reason };
+  }, { key }).result;
+}
+
+// ── done ─────────────────────────────────────────────────────────────────────────────────────────────────
+
+export interface DoneInput {
+  /** The tool-call id (pi) or `--call-id` (CLI); a fresh one when absent. Same id → same version. */
+  callId?: string;
+  /** The full text of the assistant message that contains the call, or the CLI's body; stored byte-exact. */
+  body: string;
+  outcome: string;
+  summary?: string;
+  evidence?: Evidence[];
+  recommendations?: string[];
+  items?: ReportEntryInput[];
+}
+
+export interface DoneResult {
+  deliverable: DeliverablePointer;
+  items: ReportEntryResult[];
+}
+
+interface CheckedDone {
+  callId: string;
+  body: string;
+  outcome: DoneOutcome;
+  summary: string;
+  evidence: Evidence[];
+  recommendations: string[];
+  items: ReportEntryInput[];
+}
+
+/**
+ * Publishes one deliverable version and then reports each item entry. Order: validate; replay a committed call;
+ * fence; find an orphan sidecar of this call (crash repair) or capture + claim the next free version; one command
+ * points the worker at it (→ ready); then one report command per item with key `<callId>:<item>`.
+ */
+export function done(ctx: EngineContext, who: WorkerIdentity, input: DoneInput): DoneResult {
+  const d = checkDone(input);
+  const key = `done:${who.worker}:${d.callId}`;
+  const committed = storedResult<DeliverablePointer>(ctx.db, key);
+  const pointer = committed ?? publish(ctx, who, d, key);
+  const items = d.items.map((entry) => report(ctx, who, { ...entry, key: `${d.callId}:${String(entry?.item ?? "").trim()}` }));
+  return { deliverable: pointer, items };
+}
+
+function publish(ctx: EngineContext, who: WorkerIdentity, d: CheckedDone, key: string): DeliverablePointer {
+  // A replaced process must not claim a version: check the fence before any file is written (and again below).
+  const row = readFence(ctx.db, who);
+  const orphan = findDeliverableByToolCall(ctx.home, who.worker, d.callId);
+  const version = orphan?.ok ? orphan.deliverable.version : freeze(ctx, row, who, d);
+  const pointer = { id: deliverableId(who.worker), version, ref: deliverableRef(who.worker, version) };
+  const summary = orphan?.ok ? orphan.deliverable.summary : d.summary;
+  const outcome = orphan?.ok ? orphan.deliverable.outcome : d.outcome;
+  return ctx.commands.run("protocol.done", { who, callId: d.callId }, (tx) => {
+    const current = checkFence(tx, who);
+    // A later version may already be current (this call crashed before a newer one committed): never move back.
+    if (current.deliverable_version === null || current.deliverable_version < pointer.version) {
+      updateWorker(tx, who.worker, {
+        deliverable_id: pointer.id, deliverable_version: pointer.version, deliverable_ref: pointer.ref,
+        summary, outcome, state: "ready", last_error: null, reviewed_at: null,
+      });
+      dropOpenQuestions(tx, who.worker);
+      insertNotification(tx, { kind: "ready", worker: who.worker, body: `${pointer.ref} (${outcome}): ${summary}` });
+    }
+    return pointer;
+  }, { key }).result;
+}
+
+/** Captures the change set once and claims the next never-used version number for it. */
+function freeze(ctx: EngineContext, row: WorkerRow, who: WorkerIdentity, d: CheckedDone): number {
+  let version = Math.max(0, row.deliverable_version ?? 0, ...listDeliverableVersions(ctx.home, who.worker)) + 1;
+  const changeSet = captureFor(row, version);
+  for (let attempt = 0; attempt < 1000; attempt++, version++) {
+    const deliverable: WorkerDeliverable = {
+      schemaVersion: 1,
+      id: deliverableId(who.worker),
+      version,
+      ref: deliverableRef(who.worker, version),
+      createdAt: ctx.clock.now(),
+      toolCallId: d.callId,
+      source: {
+        workerId: who.worker, task: row.task, kind: row.kind, generation: who.generation,
+        ...(row.model_in_effect ? { model: row.model_in_effect } : {}), ...(row.thinking_in_effect ? { thinking: row.thinking_in_effect } : {}),
+      },
+      outcome: d.outcome,
+      summary: d.summary,
+      body: d.body,
+      evidence: d.evidence,
+      recommendations: d.recommendations,
+      items: d.items.map((i) => ({ item: String(i?.item ?? ""), outcome: String(i?.outcome ?? ""), body: String(i?.body ?? "") })),
+      changeSet: changeSet && { ...changeSet, ref: changeSetRef(who.worker, version) },
+      // Handoff provenance travels with every version the worker publishes (issue 5 §5).
+      ...(row.source_handoff ? { sourceHandoff: JSON.parse(row.source_handoff) as SourceHandoff } : {}),
+    };
+    if (claimDeliverable(ctx.home, who.worker, version, deliverable)) return version;
+  }
+  throw refusal("version-claim-failed", `could not claim a deliverable version for ${who.worker} after 1000 attempts`, "check workers/<id>/deliverables for stray files");
+}
+
+function captureFor(row: WorkerRow, version: number): ChangeSet | null {
+  if (row.workspace_mode === "shared") return null; // a read-only worker shares the parent's checkout: it has no change set of its own
+  const base = row.base ?? row.base_head;
+  if (!base) throw refusal("no-base", `${row.id} has no recorded base commit, so its change set cannot be frozen`, "respawn the worker");
+  return captureChangeSet({ workspace: row.workspace, base, ref: changeSetRef(row.id, version) });
+}
+
+function checkDone(input: DoneInput): CheckedDone {
+  if (!(DONE_OUTCOMES as readonly string[]).includes(input.outcome)) {
+    throw validationError(
+      "done-outcome-invalid",
+      `outcome ${JSON.stringify(input.outcome ?? null)} is not one of ${DONE_OUTCOMES.join(", ")}; call docket_done again with one of them (per-item words done/released/abandoned/blocked go in items[].outcome)`,
+    );
+  }
+  if (typeof input.body !== "string") throw validationError("body-invalid", "the deliverable body must be text");
+  const body = input.body;
+  const summary = typeof input.summary === "string" && input.summary.trim() !== "" ? collapseText(input.summary, 500) : firstLine(body);
+  if (summary === "") {
+    throw validationError("done-empty", "docket_done needs the deliverable: write the full result as text in the same message as the docket_done call, and give a summary");
+  }
+  const evidence = (input.evidence ?? []).map((e) => {
+    if (!isEvidenceKind(e?.kind) || typeof e.text !== "string" || e.text.trim() === "") {
+      throw validationError("evidence-invalid", `evidence must be {kind: ${EVIDENCE_KINDS.join("|")}, text}; got ${JSON.stringify(e)}`);
+    }
+    return { kind: e.kind, text: e.text.trim() };
+  });
+  if (evidence.length > MAX_EVIDENCE) throw validationError("evidence-invalid", `at most ${MAX_EVIDENCE} evidence entries; got ${evidence.length}`);
+  const recommendations = (input.recommendations ?? []).map((r) => String(r).trim()).filter((r) => r !== "");
+  if (recommendations.length > MAX_RECOMMENDATIONS) throw validationError("recommendations-invalid", `at most ${MAX_RECOMMENDATIONS} recommendations; got ${recommendations.length}`);
+  const items = input.items ?? [];
+  if (!Array.isArray(items)) throw validationError("items-invalid", "items must be a list of {item, outcome, body, evidence?, forHuman?, answers?}");
+  const callId = input.callId === undefined || input.callId === "" ? `call-${randomUUID()}` : checkCallId(input.callId);
+  return { callId, body, outcome: input.outcome as DoneOutcome, summary, evidence, recommendations, items };
+}
+
+function checkCallId(value: string): string {
+  if (typeof value !== "string" || value.trim() === "" || value.length > MAX_CALL_ID || /[\u0000-\u001f]/.test(value)) {
+    throw validationError("bad-call-id", `call id must be 1–${MAX_CALL_ID} printable characters`);
+  }
+  return value;
+}
+
+function firstLine(body: string): string {
+  const line = body.split(/\r?\n/).find((l) => l.trim() !== "") ?? "";
+  return collapseText(line.replace(/^#+\s*/, ""), 200);
+}
+
+function optionalText(value: unknown): string | undefined {
+  return typeof value === "string" && value.trim() !== "" ? value.trim() : undefined;
+}

@@ -1,0 +1,43 @@
+// Reads `docket worker report --file <json>`: an array of per-item entries (or {"items": [...]}), each validated later.
+// Evidence may be given as {kind, text} objects or as "kind=text" strings, like the command-line flag.
+
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { validationError } from "../../domain/errors.js";
+import { parseEvidenceFlag, type Evidence, type ReportEntryInput } from "../../domain/work/report.js";
+
+export function loadReportFile(cwd: string, path: string): (ReportEntryInput & { key?: string })[] {
+  let text: string;
+  try {
+    text = readFileSync(resolve(cwd, path), "utf8");
+  } catch (error) {
+    throw validationError("report-file-unreadable", `cannot read report file ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw validationError("report-file-invalid", `report file ${path} is not JSON: ${(error as Error).message}`);
+  }
+  const list = Array.isArray(data) ? data : isObject(data) && Array.isArray(data.items) ? data.items : undefined;
+  if (!list || list.length === 0) {
+    throw validationError("report-file-invalid", `report file ${path} must hold a non-empty JSON array of {item, outcome, body, evidence?, forHuman?, answers?, key?}`);
+  }
+  return list.map((raw, i) => {
+    if (!isObject(raw)) throw validationError("report-file-invalid", `entry ${i + 1} of ${path} is not an object`);
+    const evidence = Array.isArray(raw.evidence) ? raw.evidence.map((e): Evidence => (typeof e === "string" ? parseEvidenceFlag(e) : (e as Evidence))) : undefined;
+    return {
+      item: raw.item as string,
+      outcome: raw.outcome as string,
+      body: raw.body as string,
+      evidence,
+      forHuman: Array.isArray(raw.forHuman) ? (raw.forHuman as string[]) : undefined,
+      answers: isObject(raw.answers) ? (raw.answers as Record<string, string>) : undefined,
+      key: typeof raw.key === "string" ? raw.key : undefined,
+    };
+  });
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}

@@ -1,0 +1,35 @@
+// `docket log`: counts per verb, the most recent decision rows, and decision debt within a time window.
+// Reads only the append-only ledger rows (issue 5 §1); nothing here writes.
+
+import { usageError } from "../../domain/errors.js";
+import { parseDuration } from "../../domain/clock.js";
+import { countDecisionsByVerb, listDecisionDebt, recentDecisions, type Decision, type DecisionDebt } from "../../ledger/review/decisions.js";
+import type { EngineContext } from "../context.js";
+
+export interface DecisionLogInput {
+  /** `7d`, `24h`, … (default 7d). */
+  since?: string;
+  limit?: number;
+}
+
+export interface DecisionLog {
+  since: string;
+  window: string;
+  counts: Record<string, number>;
+  debt: DecisionDebt[];
+  decisions: Decision[];
+}
+
+export function decisionLog(ctx: EngineContext, input: DecisionLogInput = {}): DecisionLog {
+  const window = input.since?.trim() || "7d";
+  const ms = parseDuration(window);
+  if (ms === undefined || ms <= 0) throw usageError("bad-duration", `--since takes a duration like 7d, 24h or 30m; got "${input.since}"`);
+  const since = new Date(ctx.clock.nowMs() - ms).toISOString();
+  return {
+    since,
+    window,
+    counts: countDecisionsByVerb(ctx.db, since),
+    debt: listDecisionDebt(ctx.db, since),
+    decisions: recentDecisions(ctx.db, { since, limit: input.limit ?? 25 }),
+  };
+}

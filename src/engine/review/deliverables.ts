@@ -1,0 +1,92 @@
+// Reading frozen deliverable versions for review: by worker (current pointer) or by exact ref/version.
+// Only the sidecar is ever read: a missing or invalid one is refused, never replaced by live state (ADR-0003).
+
+import type { DeliverablePointer, WorkerDeliverable } from "../../domain/deliverables/deliverable.js";
+import { deliverableId, deliverableRef, parseDeliverableRef } from "../../domain/deliverables/deliverable.js";
+import { notFound, refusal, validationError } from "../../domain/errors.js";
+import { normalizeWorkerId } from "../../domain/ids.js";
+import { readDeliverable, type SidecarRead } from "../../files/workers/deliverables.js";
+import { storedResult } from "../../ledger/workers/protocol.js";
+import { getWorker, requireWorker, type WorkerRow } from "../../ledger/workers/workers.js";
+import type { EngineContext } from "../context.js";
+import { derivePlanCoverage, type DerivedPlanCoverage } from "./plan-coverage.js";
+
+export type { SidecarRead };
+
+/** The worker row's committed pointer, or undefined before its first accepted done. */
+export function pointerOf(row: WorkerRow): DeliverablePointer | undefined {
+  if (!row.deliverable_id || row.deliverable_version === null || !row.deliverable_ref) return undefined;
+  return { id: row.deliverable_id, version: row.deliverable_version, ref: row.deliverable_ref };
+}
+
+export function currentDeliverable(ctx: EngineContext, workerId: string): { pointer: DeliverablePointer; read: SidecarRead } | undefined {
+  const row = getWorker(ctx.db, workerId);
+  const pointer = row && pointerOf(row);
+  if (!pointer) return undefined;
+  return { pointer, read: readDeliverable(ctx.home, workerId, pointer.version) };
+}
+
+export interface ResolvedDeliverable {
+  workerId: string;
+  worker: WorkerRow;
+  pointer: DeliverablePointer;
+  deliverable: WorkerDeliverable;
+}
+
+/**
+ * `w3`, `3`, `w3:v2` or `worker-deliverable:w3:2`, optionally with an explicit version (which must agree with
+ * the ref's). Without a version: the worker's current one. Throws a one-line DocketError saying what to do.
+ */
+export function deliverableByRef(ctx: EngineContext, workerOrRef: string, version?: number): ResolvedDeliverable {
+  const parsed = parseDeliverableRef(workerOrRef);
+  const workerId = parsed?.workerId ?? normalizeWorkerId(workerOrRef);
+  if (!workerId) {
+    throw validationError("bad-deliverable-ref", `"${workerOrRef}" is not a worker or deliverable ref`, "use w<N>, w<N>:v<K> or worker-deliverable:w<N>:<K>");
+  }
+  if (parsed && version !== undefined && version !== parsed.version) {
+    throw validationError("version-mismatch", `${workerOrRef} names version ${parsed.version} but --version says ${version}`, "give one of them");
+  }
+  const row = requireWorker(ctx.db, workerId);
+  const current = pointerOf(row);
+  if (!current) throw notFound("no-deliverable", `${workerId} has not published a deliverable yet`, `wait for it to call docket_done, or run \`docket peek ${workerId}\``);
+  const wanted = parsed?.version ?? version ?? current.version;
+  if (wanted > current.version) {
+    throw notFound("no-such-version", `${workerId} has no published version ${wanted}; its current version is v${current.version}`, `run \`docket report ${workerId}\``);
+  }
+  const read = readDeliverable(ctx.home, workerId, wanted);
+  const ref = deliverableRef(workerId, wanted);
+  if (!read.ok) {
+    throw refusal(
+      "deliverable-invalid",
+      `deliverable ${ref} is missing or invalid (${read.reason}); restore it or ask the worker to publish a new version`,
+    );
+  }
+  return { workerId, worker: row, pointer: { id: deliverableId(workerId), version: wanted, ref }, deliverable: read.deliverable };
+}
+
+export interface DeliverableItemResult {
+  item: string;
+  outcome: string;
+  /** What the report path did with this entry (`not recorded` when it was refused or never ran). */
+  status: string;
+  reportId?: string;
+}
+
+export interface DeliverableReport extends ResolvedDeliverable {
+  task: string;
+  state: string;
+  items: DeliverableItemResult[];
+  /** For a plan handoff: derived from the source plan and the frozen patch (never stored). */
+  planCoverage: DerivedPlanCoverage | null;
+}
+
+/** Everything `docket report` shows, from the frozen sidecar plus the ledger's per-item results for its call. */
+export function deliverableReport(ctx: EngineContext, workerOrRef: string, version?: number): DeliverableReport {
+  const resolved = deliverableByRef(ctx, workerOrRef, version);
+  const d = resolved.deliverable;
+  const items = d.items.map((i) => {
+    const stored = storedResult<{ status?: string; reportId?: string }>(ctx.db, `${d.toolCallId}:${i.item.trim()}`);
+    return { item: i.item, outcome: i.outcome, status: stored?.status ?? "not recorded", ...(stored?.reportId ? { reportId: stored.reportId } : {}) };
+  });
+  return { ...resolved, task: resolved.worker.task, state: resolved.worker.state, items, planCoverage: derivePlanCoverage(ctx, resolved.worker, d) };
+}

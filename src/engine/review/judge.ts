@@ -1,0 +1,192 @@
+// Judgment verbs on one exact deliverable version: approve, reject, revise, answer, discard.
+// Each is one ledger command writing one append-only decision row; approval records judgment only (ADR-0003).
+
+import { refusal, validationError } from "../../domain/errors.js";
+import { normalizeWorkerId } from "../../domain/ids.js";
+import { insertDecision, type Decision, type DecisionActor } from "../../ledger/review/decisions.js";
+import { insertMessage } from "../../ledger/talk/messages.js";
+import { answerQuestion, openQuestionsOf } from "../../ledger/workers/launches.js";
+import { requireWorker, updateWorker } from "../../ledger/workers/workers.js";
+import { liveChangedPaths, resetWorkspace } from "../../substrate/git/promote.js";
+import type { EngineContext } from "../context.js";
+import { pointerOf } from "./deliverables.js";
+import { workerTmux } from "../workers/launch.js";
+import {
+  approvalOf, assertPointerUnchanged, decisionView, evidenceRefsOf, latestDecision, olderNote, resolveReviewTarget,
+  type DecisionView, type TargetInput,
+} from "./target.js";
+
+export interface JudgeInput extends TargetInput {
+  actor?: DecisionActor;
+  note?: string;
+}
+
+export interface JudgeResult {
+  decision: DecisionView;
+  /** Human lines beside the decision (older version, already approved, delivery of a note). */
+  notes: string[];
+}
+
+/** Records approval of one exact version. Queues nothing, sends nothing, starts nothing. */
+export function approve(ctx: EngineContext, input: JudgeInput): JudgeResult {
+  const target = resolveReviewTarget(ctx, input);
+  return ctx.commands.run("review.approve", { ref: target.pointer.ref }, (tx) => {
+    if (!target.exact) assertPointerUnchanged(tx, target);
+    const actor = input.actor ?? "human";
+    const existing = approvalOf(tx.db, target.pointer);
+    if (existing && actor === "human") {
+      const row = latestDecision(tx.db, target.pointer.ref, [existing.verb]);
+      if (row && row.id === existing.id) return { decision: decisionView(row), notes: [`${target.pointer.ref} was already approved (${row.id}); nothing new recorded`] };
+    }
+    const decision = insertDecision(tx, {
+      actor, verb: "approve", worker: target.worker.id, deliverable: target.pointer, note: input.note ?? null,
+      evidenceRefs: evidenceRefsOf(target),
+    });
+    // A patch still waiting for promotion keeps the worker in view; a patch-less version is settled by approval.
+    const patchPending = Boolean(target.deliverable.changeSet && target.deliverable.changeSet.patch !== "");
+    if (target.pointer.ref === target.current.ref && !patchPending) updateWorker(tx, target.worker.id, { reviewed_at: tx.now });
+    const notes = [...olderNote(target)];
+    if (actor !== "human") notes.push("an approval by a parent agent is recorded but never authorizes promotion or use");
+    return { decision: decisionView(decision), notes };
+  }).result;
+}
+
+/** Records a rejection of one exact version; it supersedes an earlier approval of that version. */
+export function reject(ctx: EngineContext, input: JudgeInput): JudgeResult {
+  const target = resolveReviewTarget(ctx, input);
+  return ctx.commands.run("review.reject", { ref: target.pointer.ref, note: input.note ?? null }, (tx) => {
+    if (!target.exact) assertPointerUnchanged(tx, target);
+    const decision = insertDecision(tx, {
+      actor: input.actor ?? "human", verb: "reject", worker: target.worker.id, deliverable: target.pointer,
+      note: nonEmpty(input.note) ?? null, evidenceRefs: evidenceRefsOf(target),
+    });
+    if (target.pointer.ref === target.current.ref) updateWorker(tx, target.worker.id, { reviewed_at: tx.now });
+    return { decision: decisionView(decision), notes: [...olderNote(target), `${target.worker.id} was not told; use \`docket revise ${target.worker.id} <note>\` to ask for changes`] };
+  }).result;
+}
+
+/** A review note bound to one exact version, sent to the worker; its next accepted done becomes the next version. */
+export function revise(ctx: EngineContext, input: JudgeInput & { note: string }): JudgeResult {
+  const note = nonEmpty(input.note);
+  if (note === undefined) throw validationError("empty-note", "a revision needs a note saying what to change", "docket revise <w|ref> <note>");
+  const target = resolveReviewTarget(ctx, input);
+  const body = `Request revision for ${target.pointer.ref} (version ${target.pointer.version}):\n${note}`;
+  const result = ctx.commands.run("review.revise", { ref: target.pointer.ref, note }, (tx) => {
+    const row = target.exact ? requireWorker(tx.db, target.worker.id) : assertPointerUnchanged(tx, target);
+    const decision = insertDecision(tx, {
+      actor: input.actor ?? "human", verb: "revise", worker: row.id, deliverable: target.pointer, note,
+      evidenceRefs: evidenceRefsOf(target),
+    });
+    const message = insertMessage(tx, {
+      worker: row.id,
+      kind: "review_note",
+      body,
+      deliverAs: "followUp",
+    });
+    if (row.reviewed_at !== null) updateWorker(tx, row.id, { reviewed_at: null });
+    const notes = [...olderNote(target), `review note ${message} queued for ${row.id}; its next docket_done becomes v${target.current.version + 1}`];
+    if (row.exited) notes.push(`${row.id} is not running; the note waits in its inbox until \`docket respawn ${row.id}\``);
+    return { decision: decisionView(decision), notes };
+  }).result;
+  return withPaste(ctx, result, target.worker.id, body);
+}
+
+export interface AnswerInput {
+  worker: string;
+  question?: string;
+  text: string;
+  actor?: DecisionActor;
+}
+
+/** Answers one open question (the named one, else the oldest): question answered, `answer` message queued, decision. */
+export function answer(ctx: EngineContext, input: AnswerInput): JudgeResult {
+  const workerId = normalizeWorkerId(input.worker);
+  if (!workerId) throw validationError("bad-worker-id", `"${input.worker}" is not a worker id`, "workers are w<N>");
+  const text = nonEmpty(input.text);
+  if (text === undefined) throw validationError("empty-answer", "an answer must not be empty", "docket answer <w> [--q <id>] <text>");
+  const result = ctx.commands.run("review.answer", { worker: workerId, question: input.question ?? null, text }, (tx) => {
+    const row = requireWorker(tx.db, workerId);
+    const open = openQuestionsOf(tx.db, workerId);
+    if (open.length === 0) {
+      throw refusal("no-open-question", `${workerId} has no open question; nothing changed`, `to message it anyway: docket tell ${workerId} <text>`);
+    }
+    const q = input.question === undefined ? open[0]! : open.find((o) => o.id === input.question);
+    if (!q) {
+      throw refusal("question-not-open", `${input.question} is not an open question of ${workerId}; nothing changed`, `open: ${open.map((o) => o.id).join(", ")}`);
+    }
+    const risk = (tx.db.prepare("SELECT risk FROM questions WHERE id = ?").get(q.id) as { risk: string | null } | undefined)?.risk ?? null;
+    if (!answerQuestion(tx, q.id, text)) throw refusal("question-not-open", `${q.id} is no longer open; nothing changed`);
+    const message = insertMessage(tx, { worker: workerId, kind: "answer", body: text, question: q.id });
+    const decision = insertDecision(tx, {
+      actor: input.actor ?? "human", verb: "answer", worker: workerId, deliverable: pointerOf(row) ?? null, option: text,
+      risk, question: q.id, evidenceRefs: pointerOf(row) ? [pointerOf(row)!.ref] : [],
+    });
+    const remaining = open.length - 1;
+    if (remaining === 0 && row.state === "needs_input") updateWorker(tx, workerId, { state: "active" });
+    const notes = [`answer to ${q.id} queued for ${workerId} (${message})`];
+    if (remaining > 0) notes.push(`${workerId} has ${remaining} more open question${remaining === 1 ? "" : "s"}`);
+    if (row.exited) notes.push(`${workerId} is not running; the answer waits in its inbox until \`docket respawn ${workerId}\``);
+    return { decision: decisionView(decision), notes };
+  }).result;
+  return withPaste(ctx, result, workerId, text);
+}
+
+export interface DiscardInput {
+  worker: string;
+  actor?: DecisionActor;
+}
+
+export interface DiscardResult extends JudgeResult {
+  files: string[];
+}
+
+/** Drops a worker's live changes (workspace reset to its base) and records the decision. The frozen patch stays. */
+export function discard(ctx: EngineContext, input: DiscardInput): DiscardResult {
+  const workerId = normalizeWorkerId(input.worker);
+  if (!workerId) throw validationError("bad-worker-id", `"${input.worker}" is not a worker id`, "workers are w<N>");
+  const row = requireWorker(ctx.db, workerId);
+  if (row.workspace_mode !== "isolated" || !row.base) {
+    throw refusal("no-own-workspace", `${workerId} works in the shared parent directory; it has no changes of its own to discard`);
+  }
+  const files = liveChangedPaths(row.workspace, row.base);
+  resetWorkspace(row.workspace, row.base);
+  try {
+    return ctx.commands.run("review.discard", { worker: workerId, files }, (tx) => {
+      const now = requireWorker(tx.db, workerId);
+      const decision: Decision = insertDecision(tx, {
+        actor: input.actor ?? "human", verb: "discard", worker: workerId, deliverable: pointerOf(now) ?? null,
+        note: files.length === 0 ? "no live changes" : `dropped live changes in ${files.length} file${files.length === 1 ? "" : "s"}: ${files.join(", ")}`,
+        evidenceRefs: pointerOf(now) ? [pointerOf(now)!.ref] : [],
+      });
+      const notes = [files.length === 0 ? `${workerId} had no live changes; workspace is at its base` : `dropped ${workerId}'s live changes in ${files.length} file(s); its workspace is back at its base`];
+      if (pointerOf(now)) notes.push(`the frozen ${pointerOf(now)!.ref} is unchanged and still reviewable`);
+      return { decision: decisionView(decision), notes, files };
+    }).result;
+  } catch (error) {
+    throw refusal("discard-unrecorded", `${workerId}'s workspace WAS reset to its base, but the decision could not be recorded: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * A `--agent command` worker has no inbox reader: the text is also pasted into its pane, like `docket tell` does.
+ * Best-effort by nature (no receipt); the ledger message stays the record either way.
+ */
+function pasteToCommandAgent(ctx: EngineContext, workerId: string, text: string): string | undefined {
+  const row = requireWorker(ctx.db, workerId);
+  if (row.agent !== "command" || !row.pane_id || row.exited) return undefined;
+  try {
+    workerTmux(ctx).sendText(row.pane_id, text);
+    return `also pasted into ${workerId}'s pane (best-effort)`;
+  } catch (error) {
+    return `could not paste into ${workerId}'s pane (${(error as Error).message.split("\n")[0]}); the message waits in its inbox`;
+  }
+}
+
+function withPaste(ctx: EngineContext, r: JudgeResult, workerId: string, text: string): JudgeResult {
+  const pasted = pasteToCommandAgent(ctx, workerId, text);
+  return pasted ? { ...r, notes: [...r.notes, pasted] } : r;
+}
+
+function nonEmpty(text: string | undefined): string | undefined {
+  return typeof text === "string" && text.trim() !== "" ? text : undefined;
+}

@@ -1,0 +1,148 @@
+// Promotion: the frozen patch of one exactly approved version lands in the parent checkout (working tree only).
+// Order: checks → `git apply --check` → apply → ONE command with the decision rows; nothing changes on a refusal,
+// and the worker's workspace is reset only when its live tree still equals base + frozen patch (ADR-0003, issue 5 §4).
+
+import { existsSync } from "node:fs";
+import { internalError, refusal } from "../../domain/errors.js";
+import { insertDecision, type DecisionActor } from "../../ledger/review/decisions.js";
+import { updateWorker } from "../../ledger/workers/workers.js";
+import { applyPatch, checkPatch, liveEqualsFrozen, resetWorkspace, reversePatch, type PatchProblem } from "../../substrate/git/promote.js";
+import type { EngineContext } from "../context.js";
+import { approvalOf, decisionView, evidenceRefsOf, latestDecision, olderNote, resolveReviewTarget, type DecisionView, type ReviewTarget, type TargetInput } from "./target.js";
+import { resolveReviewWarnings, type ReviewWarning } from "./warnings.js";
+
+export interface PromoteInput extends TargetInput {
+  /** Record the approval together with the promotion, in one command, after the patch applied. */
+  approve?: boolean;
+  /** Promote despite warnings (parent changed files, overlaps with other workers). */
+  yes?: boolean;
+  actor?: DecisionActor;
+}
+
+export interface PromotionPlan {
+  target: ReviewTarget;
+  files: string[];
+  approvedBy: string | null;
+  warnings: ReviewWarning[];
+  /** Warnings that need the human's confirmation (or --yes) before anything is applied. */
+  needsConfirmation: boolean;
+}
+
+export type WorkspaceOutcome = "reset" | "kept-later-edits" | "shared" | "missing";
+
+export interface PromoteResult {
+  decision: DecisionView;
+  approval: DecisionView | null;
+  files: string[];
+  workspace: WorkspaceOutcome;
+  notes: string[];
+}
+
+/** Everything checked before any file is touched; read-only. A surface shows its warnings and asks. */
+export function planPromotion(ctx: EngineContext, input: PromoteInput): PromotionPlan {
+  const target = resolveReviewTarget(ctx, input);
+  const change = target.deliverable.changeSet;
+  if (!change || change.patch === "") {
+    throw refusal("nothing-to-promote", `${target.pointer.ref} has no frozen patch; there is nothing to promote`, `approve it instead: docket approve ${target.pointer.ref}`);
+  }
+  const actor = input.actor ?? "human";
+  if (input.approve && actor !== "human") throw refusal("approval-needs-human", "only a human can approve; a parent agent's approval never authorizes promotion");
+  const promoted = latestDecision(ctx.db, target.pointer.ref, ["promote"]);
+  if (promoted) {
+    throw refusal("already-promoted", `${target.pointer.ref} was already promoted (${promoted.id}, ${promoted.at}); nothing changed`);
+  }
+  const approval = approvalOf(ctx.db, target.pointer);
+  if (!approval && !input.approve) throw notApproved(ctx, target);
+  const { warnings } = resolveReviewWarnings(ctx, target.worker, target.pointer, target.deliverable);
+  const needsConfirmation = warnings.some((w) => w.kind === "overlap" || w.kind === "parent-moved" || w.kind === "parent-unknown");
+  return { target, files: change.files.map((f) => f.path), approvedBy: approval?.id ?? null, warnings, needsConfirmation };
+}
+
+function notApproved(ctx: EngineContext, target: ReviewTarget): Error {
+  const earlier: number[] = [];
+  for (let v = 1; v < target.pointer.version; v++) {
+    const ref = `worker-deliverable:${target.worker.id}:${v}`;
+    if (approvalOf(ctx.db, { id: target.pointer.id, version: v, ref })) earlier.push(v);
+  }
+  const carry = earlier.length > 0 ? ` (v${earlier.join(", v")} was approved, but an approval never carries over to another version)` : "";
+  return refusal(
+    "not-approved",
+    `${target.pointer.ref} is not approved${carry}; nothing changed`,
+    `review it with \`docket verdict ${target.worker.id}\`, then \`docket approve ${target.pointer.ref}\` or promote with --approve`,
+  );
+}
+
+export function formatPatchProblems(problems: readonly PatchProblem[]): string {
+  return problems.map((p) => `${p.path} (${p.reason})`).join("; ");
+}
+
+export function promote(ctx: EngineContext, input: PromoteInput): PromoteResult {
+  const plan = planPromotion(ctx, input);
+  const { target } = plan;
+  const patch = target.deliverable.changeSet!.patch;
+  if (plan.needsConfirmation && !input.yes) {
+    throw refusal(
+      "promotion-needs-confirmation",
+      `promoting ${target.pointer.ref} needs confirmation: ${plan.warnings.filter((w) => w.kind !== "older-version").map((w) => w.text).join("; ")}; nothing changed`,
+      "re-run on a terminal to confirm, or pass --yes",
+    );
+  }
+  const root = target.worker.project_root;
+  const check = checkPatch(root, patch);
+  if (!check.ok) {
+    throw refusal("patch-does-not-apply", `${target.pointer.ref} does not apply to ${root}: ${formatPatchProblems(check.problems)}; nothing changed`, "see what changed with `git status`, then ask the worker to revise");
+  }
+  const applied = applyPatch(root, patch);
+  if (!applied.ok) {
+    throw refusal("patch-does-not-apply", `${target.pointer.ref} does not apply to ${root}: ${formatPatchProblems(applied.problems)}; nothing changed`);
+  }
+  let recorded: { decision: DecisionView; approval: DecisionView | null };
+  try {
+    recorded = ctx.commands.run("review.promote", { ref: target.pointer.ref, approve: Boolean(input.approve) }, (tx) => {
+      const actor = input.actor ?? "human";
+      let approval: DecisionView | null | undefined = approvalOf(tx.db, target.pointer) ? null : undefined;
+      if (approval === undefined) {
+        if (!input.approve) throw notApproved(ctx, target);
+        approval = decisionView(insertDecision(tx, { actor, verb: "approve", worker: target.worker.id, deliverable: target.pointer, note: "approved with promotion", evidenceRefs: evidenceRefsOf(target) }));
+      }
+      if (latestDecision(tx.db, target.pointer.ref, ["promote"])) throw refusal("already-promoted", `${target.pointer.ref} was promoted meanwhile`);
+      const decision = insertDecision(tx, {
+        actor, verb: "promote", worker: target.worker.id, deliverable: target.pointer,
+        option: `${plan.files.length} file${plan.files.length === 1 ? "" : "s"}: ${plan.files.join(", ")}`,
+        note: plan.warnings.length > 0 ? `confirmed despite: ${plan.warnings.map((w) => w.text).join("; ")}` : null,
+        evidenceRefs: evidenceRefsOf(target),
+      });
+      updateWorker(tx, target.worker.id, { reviewed_at: tx.now });
+      return { decision: decisionView(decision), approval: approval ?? null };
+    }).result;
+  } catch (error) {
+    const reversed = reversePatch(root, patch);
+    const why = (error as Error).message;
+    if (reversed) throw refusal("promotion-unrecorded", `the promotion of ${target.pointer.ref} could not be recorded (${why}); the applied patch was reversed, nothing changed`);
+    throw internalError(
+      "promotion-unrecorded",
+      `PROMOTION NOT RECORDED: ${target.pointer.ref} was applied to ${root} but could not be recorded (${why}) and could not be reversed; your checkout holds its changes to ${plan.files.join(", ")}`,
+      error,
+    );
+  }
+  const { workspace, note } = settleWorkspace(target, patch);
+  const notes = [
+    ...olderNote(target),
+    `promoted ${plan.files.length} file${plan.files.length === 1 ? "" : "s"} from ${target.pointer.ref} into ${root} (working tree only, not committed)`,
+    note,
+  ];
+  return { ...recorded, files: plan.files, workspace, notes };
+}
+
+/** Resets the worker's workspace to its base only when its live tree still equals base + frozen patch. */
+function settleWorkspace(target: ReviewTarget, patch: string): { workspace: WorkspaceOutcome; note: string } {
+  const w = target.worker;
+  const base = target.deliverable.changeSet?.base || w.base;
+  if (w.workspace_mode !== "isolated" || !base) return { workspace: "shared", note: `${w.id} shares the parent directory; nothing to reset` };
+  if (!existsSync(w.workspace)) return { workspace: "missing", note: `${w.id}'s workspace ${w.workspace} is gone; nothing to reset` };
+  if (!liveEqualsFrozen(w.workspace, base, patch)) {
+    return { workspace: "kept-later-edits", note: `${w.id} changed its workspace after this version; its workspace was left as it is` };
+  }
+  resetWorkspace(w.workspace, base);
+  return { workspace: "reset", note: `${w.id}'s workspace was reset to its base (its live changes equalled the promoted patch)` };
+}

@@ -1,0 +1,110 @@
+// Which exact deliverable version a review verb acts on, whether it is approved, and the stale-version guards.
+// A bare `w3` means the current version; only an exact ref may name an older one (ADR-0003, issue 5 §3).
+
+import { approvalFor, type DecisionRecord } from "../../domain/review/approval.js";
+import { changeSetRef, parseDeliverableRef, type DeliverablePointer, type WorkerDeliverable } from "../../domain/deliverables/deliverable.js";
+import { refusal } from "../../domain/errors.js";
+import { decisionsForRef, toDecisionRecord, type Decision } from "../../ledger/review/decisions.js";
+import type { Db } from "../../ledger/core/open.js";
+import type { Tx } from "../../ledger/core/runner.js";
+import { requireWorker, type WorkerRow } from "../../ledger/workers/workers.js";
+import type { EngineContext } from "../context.js";
+import { deliverableByRef, pointerOf } from "./deliverables.js";
+
+export interface TargetInput {
+  /** `w3`, `3`, `w3:v2` or `worker-deliverable:w3:2`. */
+  target: string;
+  /** With a bare worker id: the version the human means; an older one is refused (name the exact ref instead). */
+  version?: number;
+  /** The version the human was looking at (an interactive card): refused when the current version moved on. */
+  expectVersion?: number;
+}
+
+export interface ReviewTarget {
+  worker: WorkerRow;
+  pointer: DeliverablePointer;
+  current: DeliverablePointer;
+  /** The human named this exact version with a ref. */
+  exact: boolean;
+  deliverable: WorkerDeliverable;
+}
+
+export function resolveReviewTarget(ctx: EngineContext, input: TargetInput): ReviewTarget {
+  const exact = parseDeliverableRef(input.target) !== undefined;
+  const resolved = deliverableByRef(ctx, input.target, exact ? input.version : undefined);
+  const current = pointerOf(resolved.worker)!;
+  if (!exact && input.version !== undefined && input.version !== current.version) {
+    if (input.version < current.version) {
+      throw refusal(
+        "older-version",
+        `${resolved.workerId} v${input.version} is older than its current version v${current.version}; nothing changed`,
+        `review v${current.version} with \`docket verdict ${resolved.workerId}\`, or name the exact ref worker-deliverable:${resolved.workerId}:${input.version} to judge that version`,
+      );
+    }
+    return { ...resolveReviewTarget(ctx, { target: `worker-deliverable:${resolved.workerId}:${input.version}` }), exact: false };
+  }
+  if (input.expectVersion !== undefined && input.expectVersion !== current.version) {
+    throw refusal(
+      "version-moved",
+      `${resolved.workerId} published v${current.version} while you were reviewing v${input.expectVersion}; nothing changed`,
+      `review v${current.version} with \`docket verdict ${resolved.workerId}\``,
+    );
+  }
+  return { worker: resolved.worker, pointer: resolved.pointer, current, exact, deliverable: resolved.deliverable };
+}
+
+/**
+ * Inside a command: the worker's current pointer must still be the one resolved before the command. A bare id
+ * that meant "current" must not silently land on a version published meanwhile.
+ */
+export function assertPointerUnchanged(tx: Tx, target: ReviewTarget): WorkerRow {
+  const row = requireWorker(tx.db, target.worker.id);
+  const now = pointerOf(row);
+  if (!now || now.ref !== target.current.ref) {
+    throw refusal(
+      "version-moved",
+      `${row.id} published v${now?.version ?? "?"} while this command ran; nothing changed`,
+      `review it with \`docket verdict ${row.id}\``,
+    );
+  }
+  return row;
+}
+
+export function decisionRecordsFor(db: Db, ref: string): DecisionRecord[] {
+  return decisionsForRef(db, ref).map(toDecisionRecord);
+}
+
+/** The approving decision of one exact version, or undefined (never widened to another version). */
+export function approvalOf(db: Db, pointer: DeliverablePointer): DecisionRecord | undefined {
+  return approvalFor(decisionRecordsFor(db, pointer.ref), pointer);
+}
+
+/** The latest decision with `verb` on this exact version. */
+export function latestDecision(db: Db, ref: string, verbs: readonly string[]): Decision | undefined {
+  return decisionsForRef(db, ref).filter((d) => verbs.includes(d.verb)).at(-1);
+}
+
+/** Refs a judge could see: the deliverable and, when it has one, its frozen change set. */
+export function evidenceRefsOf(target: { worker: { id: string }; pointer: DeliverablePointer; deliverable: WorkerDeliverable }): string[] {
+  const refs = [target.pointer.ref];
+  if (target.deliverable.changeSet) refs.push(target.deliverable.changeSet.ref || changeSetRef(target.worker.id, target.pointer.version));
+  return refs;
+}
+
+export interface DecisionView {
+  id: string;
+  verb: string;
+  worker: string;
+  deliverable: DeliverablePointer | null;
+}
+
+/** The `{"decision":{…}}` shape of the CLI contract (issue 5). */
+export function decisionView(d: Decision): DecisionView {
+  return { id: d.id, verb: d.verb, worker: d.worker, deliverable: d.deliverable };
+}
+
+export function olderNote(target: ReviewTarget): string[] {
+  return target.pointer.version < target.current.version
+    ? [`${target.pointer.ref} is older than ${target.worker.id}'s current version v${target.current.version}; this applies to v${target.pointer.version} only`]
+    : [];
+}

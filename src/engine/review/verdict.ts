@@ -1,0 +1,193 @@
+// `docket verdict [<w>]`: the card for one exact version (evidence first, then what the worker says, then actions)
+// with overlap and parent-moved warnings, or the queue of workers needing judgment. Reads frozen data only (issue 5 §2).
+
+import type { DeliverablePointer, SourceHandoff, WorkerDeliverable } from "../../domain/deliverables/deliverable.js";
+import { validationError } from "../../domain/errors.js";
+import { normalizeWorkerId } from "../../domain/ids.js";
+import type { PlanCoverage } from "../../domain/plans/plan-coverage.js";
+import { parsePlan } from "../../domain/plans/plan-contract.js";
+import { openQuestionsOf } from "../../ledger/workers/launches.js";
+import { requireWorker, type WorkerRow } from "../../ledger/workers/workers.js";
+import type { EngineContext } from "../context.js";
+import { pointerOf } from "./deliverables.js";
+import { derivePlanCoverage } from "./plan-coverage.js";
+import { approvalOf, latestDecision, resolveReviewTarget } from "./target.js";
+import { resolveReviewWarnings, type ReviewWarning } from "./warnings.js";
+
+export interface VerdictQuestion {
+  id: string;
+  text: string;
+  options: string[];
+  recommend: string | null;
+  risk: string | null;
+}
+
+export interface VerdictCard {
+  worker: string;
+  state: string;
+  deliverable: DeliverablePointer | null;
+  approved: boolean;
+  warnings: ReviewWarning[];
+  actions: string[];
+  /** Derived at review time from the handoff's source plan and the frozen patch; null when not a plan handoff. */
+  planCoverage: PlanCoverage | null;
+  /** Everything else the text card shows. */
+  detail: {
+    task: string;
+    kind: string;
+    exited: boolean;
+    judgment: string;
+    questions: VerdictQuestion[];
+    lastError: string | null;
+    deliverable: WorkerDeliverable | null;
+    invalid: string | null;
+    handoff: SourceHandoff | null;
+    planCoverage: string | null;
+  };
+}
+
+function questionsOf(ctx: EngineContext, worker: string): VerdictQuestion[] {
+  return openQuestionsOf(ctx.db, worker).map((q) => {
+    const row = ctx.db.prepare("SELECT options, recommend, risk FROM questions WHERE id = ?").get(q.id) as { options: string; recommend: string | null; risk: string | null };
+    let options: string[] = [];
+    try {
+      options = (JSON.parse(row.options) as unknown[]).map(String);
+    } catch {
+      options = []; // a malformed options column shows as a question without options
+    }
+    return { id: q.id, text: q.text, options, recommend: row.recommend, risk: row.risk };
+  });
+}
+
+function actionsFor(row: WorkerRow, d: WorkerDeliverable | null, approved: boolean, promoted: boolean, questions: number): string[] {
+  const out: string[] = [];
+  if (questions > 0) out.push("answer", "tell");
+  const patch = Boolean(d?.changeSet && d.changeSet.patch !== "");
+  if (d) {
+    if (!approved) out.push("approve", ...(patch ? ["promote --approve"] : []), "revise", "reject");
+    // An approved plan (a proposal, no patch) offers Implement first (ADR-0007).
+    else out.push(...(patch && !promoted ? ["promote"] : []), ...(!patch && isPlanLike(d) ? ["use --implement"] : []), "use --parent", "use --worker", "save", "revise", "reject");
+  }
+  if (row.state === "failed") out.push("respawn");
+  if (row.workspace_mode === "isolated" && !promoted) out.push("discard");
+  return [...new Set(out)];
+}
+
+function isPlanLike(d: WorkerDeliverable): boolean {
+  return d.outcome === "proposal" || parsePlan(d.body) !== undefined;
+}
+
+/** The card of one worker's exact version: current by default, or the exact ref named. */
+export function verdictCard(ctx: EngineContext, target: string, options: { version?: number } = {}): VerdictCard {
+  const workerId = normalizeWorkerId(target) ?? /^(?:worker-deliverable:)?(w[1-9][0-9]*)/.exec(target.trim())?.[1];
+  if (!workerId) throw validationError("bad-worker-id", `"${target}" is not a worker or deliverable ref`, "use w<N> or worker-deliverable:w<N>:<K>");
+  let row = requireWorker(ctx.db, workerId);
+  let pointer: DeliverablePointer | null = null;
+  let deliverable: WorkerDeliverable | null = null;
+  let invalid: string | null = null;
+  if (pointerOf(row)) {
+    try {
+      const t = resolveReviewTarget(ctx, { target, version: options.version });
+      ({ pointer, deliverable } = t);
+      row = t.worker;
+    } catch (error) {
+      // A missing/corrupt sidecar is shown as such on the card; nothing falls back to live state.
+      if ((error as { code?: string }).code !== "deliverable-invalid") throw error;
+      pointer = pointerOf(row)!;
+      invalid = (error as Error).message;
+    }
+  }
+  const approval = pointer ? approvalOf(ctx.db, pointer) : undefined;
+  const promoted = pointer ? Boolean(latestDecision(ctx.db, pointer.ref, ["promote"])) : false;
+  const rejected = pointer ? latestDecision(ctx.db, pointer.ref, ["approve", "reject", "promote"]) : undefined;
+  const judgment = !pointer
+    ? "no deliverable yet"
+    : promoted
+      ? `promoted (${latestDecision(ctx.db, pointer.ref, ["promote"])!.id})`
+      : approval
+        ? `approved (${approval.id}, ${approval.at})`
+        : rejected?.verb === "reject"
+          ? `rejected (${rejected.id})`
+          : "not judged";
+  const handoff = row.source_handoff ? (JSON.parse(row.source_handoff) as SourceHandoff) : null;
+  const coverage = derivePlanCoverage(ctx, row, deliverable);
+  const questions = questionsOf(ctx, row.id);
+  const warnings: ReviewWarning[] = [];
+  if (coverage?.warning) warnings.push({ kind: "plan-coverage", text: coverage.line });
+  if (invalid) warnings.push({ kind: "deliverable-invalid", text: invalid });
+  if (pointer && deliverable && !promoted) warnings.push(...resolveReviewWarnings(ctx, row, pointer, deliverable).warnings);
+  else if (pointer && deliverable && pointer.version < (pointerOf(row)?.version ?? 0)) {
+    warnings.push({ kind: "older-version", text: `this is v${pointer.version}; ${row.id}'s current version is v${pointerOf(row)!.version}` });
+  }
+  return {
+    worker: row.id,
+    state: row.state,
+    deliverable: pointer,
+    approved: Boolean(approval),
+    warnings,
+    actions: invalid ? ["revise", ...(row.state === "failed" ? ["respawn"] : [])] : actionsFor(row, deliverable, Boolean(approval), promoted, questions.length),
+    detail: {
+      task: row.task, kind: row.kind, exited: row.exited === 1, judgment, questions, lastError: row.last_error, deliverable, invalid,
+      handoff, planCoverage: coverage ? `${coverage.warning ? "⚠ " : ""}${coverage.line}` : null,
+    },
+    planCoverage: coverage?.coverage ?? null,
+  };
+}
+
+/** Workers of this project needing judgment: open questions first, then failures, then unjudged ready versions; newest first. */
+export function verdictQueue(ctx: EngineContext): VerdictCard[] {
+  const rows = ctx.db
+    .prepare("SELECT * FROM workers WHERE deleted_at IS NULL AND project_root = ? ORDER BY seq DESC")
+    .all(ctx.projectRoot()) as WorkerRow[];
+  const ranked: { rank: number; row: WorkerRow }[] = [];
+  for (const row of rows) {
+    const pointer = pointerOf(row);
+    const judged = pointer ? latestDecision(ctx.db, pointer.ref, ["approve", "reject", "promote"]) : undefined;
+    if (openQuestionsOf(ctx.db, row.id).length > 0) ranked.push({ rank: 0, row });
+    else if (row.state === "failed" && row.reviewed_at === null) ranked.push({ rank: 1, row });
+    else if (row.state === "ready" && pointer && !judged) ranked.push({ rank: 2, row });
+  }
+  ranked.sort((a, b) => a.rank - b.rank || b.row.seq - a.row.seq);
+  return ranked.map((r) => verdictCard(ctx, r.row.id));
+}
+
+/** The text card: header, deliverable line, warnings, evidence first, then what the worker says, then actions. */
+export function formatVerdictCard(card: VerdictCard): string[] {
+  const d = card.detail.deliverable;
+  const out: string[] = [`${card.worker} · ${card.detail.task.slice(0, 60)} · ${card.state}${card.detail.exited ? " · not running" : ""}`];
+  if (card.deliverable) {
+    out.push(`v${card.deliverable.version} · ${card.deliverable.ref}${card.detail.handoff ? ` · handoff ${card.detail.handoff.sourceRef}` : ""} · ${card.detail.judgment}`);
+  } else out.push(card.detail.judgment);
+  for (const w of card.warnings) out.push(`⚠ ${w.text}`);
+  if (card.detail.questions.length > 0) {
+    out.push("", "Questions");
+    for (const q of card.detail.questions) {
+      out.push(`  ${q.id}: ${q.text}`);
+      q.options.forEach((o, i) => out.push(`    ${i + 1}. ${o}${o === q.recommend ? " · recommended" : ""}`));
+      if (q.risk) out.push(`    ⚠ risk: ${q.risk}`);
+    }
+  }
+  if (card.state === "failed" && card.detail.lastError) out.push("", "Failure", `  ${card.detail.lastError}`);
+  if (d) {
+    out.push("", "Evidence");
+    const cs = d.changeSet;
+    if (cs && cs.files.length > 0) {
+      const add = cs.files.reduce((n, f) => n + f.additions, 0);
+      const del = cs.files.reduce((n, f) => n + f.deletions, 0);
+      out.push(`  ${cs.files.length} file${cs.files.length === 1 ? "" : "s"} · +${add} −${del} · ${cs.hunks} hunk${cs.hunks === 1 ? "" : "s"}`);
+      for (const f of cs.files.slice(0, 8)) out.push(`    ${f.binary ? "binary" : `+${f.additions} −${f.deletions}`.padEnd(10)} ${f.path}`);
+      if (cs.files.length > 8) out.push(`    … ${cs.files.length - 8} more (docket diff ${card.worker})`);
+    } else out.push("  no file changes");
+    if (card.detail.planCoverage) out.push(`  ${card.detail.planCoverage}`);
+    const kinds = [...new Set(d.evidence.map((e) => e.kind))];
+    for (const k of kinds) for (const e of d.evidence.filter((x) => x.kind === k)) out.push(`  ${k}: ${e.text}`);
+    if (d.evidence.length === 0) out.push("  no typed evidence given");
+    out.push("", `Worker says (${d.outcome})`, `  ${d.summary}`);
+    for (const r of d.recommendations.slice(0, 3)) out.push(`  → ${r}`);
+    out.push(`  full text: docket report ${card.deliverable!.ref}`);
+  } else if (card.detail.invalid) out.push("", card.detail.invalid);
+  const subject = card.deliverable?.ref ?? card.worker;
+  out.push("", `Actions: ${card.actions.length > 0 ? card.actions.join(" · ") : "none"}`);
+  if (card.actions.length > 0) out.push(`  e.g. docket ${card.actions[0]!.split(" ")[0]} ${card.actions[0] === "answer" || card.actions[0] === "tell" ? card.worker : subject}`);
+  return out;
+}

@@ -1,0 +1,89 @@
+// Warnings shown before judging or promoting a frozen patch: other workers' frozen patches touching the same files
+// (graded same file / adjacent / contested) and parent files changed since this worker's base (issue 5 §2, §4).
+
+import type { DeliverablePointer, WorkerDeliverable } from "../../domain/deliverables/deliverable.js";
+import { gradeOverlap, type OverlapFinding } from "../../domain/review/overlap.js";
+import { parsePatchRanges } from "../../domain/deliverables/patch-ranges.js";
+import { readDeliverable } from "../../files/workers/deliverables.js";
+import type { WorkerRow } from "../../ledger/workers/workers.js";
+import { parentChangesSince, type ParentChange } from "../../substrate/git/promote.js";
+import type { EngineContext } from "../context.js";
+import { pointerOf } from "./deliverables.js";
+import { latestDecision } from "./target.js";
+
+export interface ReviewWarning {
+  kind: "overlap" | "parent-moved" | "parent-unknown" | "older-version" | "deliverable-invalid" | "plan-coverage";
+  text: string;
+}
+
+export interface OverlapWithPeer extends OverlapFinding {
+  otherRef: string;
+  otherTask: string;
+}
+
+export interface ReviewWarnings {
+  overlaps: OverlapWithPeer[];
+  /** Undefined when it cannot be told (no base commit known to the parent repository). */
+  parentChanges: ParentChange[] | undefined;
+  warnings: ReviewWarning[];
+}
+
+const GRADE_LABEL: Record<OverlapFinding["grade"], string> = { "same-file": "same file", adjacent: "adjacent", contested: "contested" };
+const STATUS_LABEL: Record<string, string> = { M: "modified", A: "added", D: "deleted", T: "type changed", "?": "untracked" };
+const GRADE_RANK: Record<OverlapFinding["grade"], number> = { contested: 0, adjacent: 1, "same-file": 2 };
+
+/** Other live workers of the same project whose current frozen patch is still pending (neither promoted nor rejected). */
+function peerPatches(ctx: EngineContext, me: WorkerRow): { row: WorkerRow; pointer: DeliverablePointer; patch: string }[] {
+  const rows = ctx.db
+    .prepare("SELECT * FROM workers WHERE deleted_at IS NULL AND id != ? AND project_root = ? AND deliverable_ref IS NOT NULL ORDER BY seq")
+    .all(me.id, me.project_root) as WorkerRow[];
+  const peers: { row: WorkerRow; pointer: DeliverablePointer; patch: string }[] = [];
+  for (const row of rows) {
+    const pointer = pointerOf(row)!;
+    const settled = latestDecision(ctx.db, pointer.ref, ["promote", "reject"]);
+    if (settled) continue;
+    const read = readDeliverable(ctx.home, row.id, pointer.version);
+    if (!read.ok || !read.deliverable.changeSet || read.deliverable.changeSet.patch === "") continue;
+    peers.push({ row, pointer, patch: read.deliverable.changeSet.patch });
+  }
+  return peers;
+}
+
+export function resolveReviewWarnings(ctx: EngineContext, worker: WorkerRow, pointer: DeliverablePointer, deliverable: WorkerDeliverable): ReviewWarnings {
+  const warnings: ReviewWarning[] = [];
+  const current = pointerOf(worker);
+  if (current && current.version > pointer.version) {
+    warnings.push({ kind: "older-version", text: `this is v${pointer.version}; ${worker.id}'s current version is v${current.version}` });
+  }
+  const change = deliverable.changeSet;
+  if (!change || change.patch === "") return { overlaps: [], parentChanges: [], warnings };
+  const mine = parsePatchRanges(change.patch);
+  const overlaps: OverlapWithPeer[] = [];
+  for (const peer of peerPatches(ctx, worker)) {
+    for (const f of gradeOverlap(mine, parsePatchRanges(peer.patch), peer.row.id)) {
+      overlaps.push({ ...f, otherRef: peer.pointer.ref, otherTask: peer.row.task });
+    }
+  }
+  overlaps.sort((a, b) => GRADE_RANK[a.grade] - GRADE_RANK[b.grade] || a.otherWorker.localeCompare(b.otherWorker, "en", { numeric: true }) || a.path.localeCompare(b.path));
+  for (const o of overlaps) {
+    warnings.push({ kind: "overlap", text: `${GRADE_LABEL[o.grade]} ${o.otherWorker}: ${o.path} (${o.otherRef} · ${o.otherTask.slice(0, 40)})` });
+  }
+  const paths = change.files.map((f) => f.path);
+  let parentChanges: ParentChange[] | undefined;
+  try {
+    parentChanges = parentChangesSince(worker.project_root, { base: change.base || worker.base, baseHead: worker.base_head }, paths);
+  } catch (error) {
+    // The parent checkout could not be inspected (moved, not a repository): said as a warning, never skipped silently.
+    warnings.push({ kind: "parent-unknown", text: `could not check the parent checkout for changes: ${(error as Error).message.split("\n")[0]}` });
+    return { overlaps, parentChanges: undefined, warnings };
+  }
+  if (parentChanges === undefined) {
+    warnings.push({ kind: "parent-unknown", text: `cannot tell whether the parent changed these files: ${worker.id}'s base is unknown to ${worker.project_root}` });
+  } else if (parentChanges.length > 0) {
+    warnings.push({
+      kind: "parent-moved",
+      text: `parent changed ${parentChanges.map((c) => `${c.path} (${STATUS_LABEL[c.status[0]!] ?? c.status})`).join(", ")} since ${worker.id}'s base · re-check before promoting`,
+    });
+  }
+  return { overlaps, parentChanges, warnings };
+}

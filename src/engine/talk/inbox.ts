@@ -1,0 +1,60 @@
+// The worker side of the inbox: claim queued messages (→ delivered) and confirm what the process was seen reading (→ read).
+// Both are fenced by generation, so a replaced process can neither take nor acknowledge the new one's words.
+
+import type { WorkerIdentity } from "../../domain/workers/identity.js";
+import { claimQueuedMessages, hasQueuedMessages, markMessagesRead } from "../../ledger/talk/message-delivery.js";
+import type { MessageRow } from "../../ledger/talk/messages.js";
+import { checkFence } from "../../ledger/workers/workers.js";
+import type { EngineContext } from "../context.js";
+
+export interface InboxMessage {
+  id: string;
+  kind: MessageRow["kind"];
+  body: string;
+  question: string | null;
+  deliverAs: "steer" | "followUp";
+}
+
+const LABELS: Record<MessageRow["kind"], string> = {
+  work: "work for you",
+  reply_review: "the human changed an item you hold",
+  tell: "from the human",
+  answer: "answer",
+  review_note: "review note",
+};
+
+/** The text a worker sees: a one-line frame naming the sender and what it answers, then the body verbatim. */
+export function formatInboxMessage(m: Pick<InboxMessage, "kind" | "body" | "question">): string {
+  const re = m.question ? ` · re: question ${m.question}` : "";
+  return `[docket · ${LABELS[m.kind]}${re}]\n${m.body}`;
+}
+
+/** SQLite's data_version: changes whenever another connection commits. Cheap to poll. */
+export function ledgerVersion(ctx: EngineContext): number {
+  return ctx.db.pragma("data_version", { simple: true }) as number;
+}
+
+export function inboxHasQueued(ctx: EngineContext, worker: string): boolean {
+  return hasQueuedMessages(ctx.db, worker);
+}
+
+export function claimInbox(ctx: EngineContext, who: WorkerIdentity): InboxMessage[] {
+  return ctx.commands.run("inbox.claim", { who }, (tx) => {
+    checkFence(tx, who);
+    return claimQueuedMessages(tx, who.worker, who.generation).map((m) => ({
+      id: m.id,
+      kind: m.kind,
+      body: m.body,
+      question: m.question,
+      deliverAs: m.deliver_as,
+    }));
+  }).result;
+}
+
+export function markInboxRead(ctx: EngineContext, who: WorkerIdentity, ids: readonly string[]): string[] {
+  if (ids.length === 0) return [];
+  return ctx.commands.run("inbox.read", { who, ids }, (tx) => {
+    checkFence(tx, who);
+    return markMessagesRead(tx, who.worker, who.generation, ids);
+  }).result;
+}

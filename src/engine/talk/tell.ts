@@ -1,0 +1,131 @@
+// Talking to and looking at a worker: `tell` (through the ledger inbox), `peek` (bounded pane capture), `attach`.
+// Multi-line text stays one message; a reply bound to a question resolves that question only (issue 3 §5).
+
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { notFound, refusal, usageError, validationError } from "../../domain/errors.js";
+import { insertMessage } from "../../ledger/talk/messages.js";
+import { answerQuestion, getQuestion, openQuestionsOf } from "../../ledger/workers/launches.js";
+import { requireWorker, updateWorker } from "../../ledger/workers/workers.js";
+import type { EngineContext } from "../context.js";
+import { resolveWorkerId } from "../workers/view.js";
+import { workerTmux } from "../workers/launch.js";
+
+/** CRLF → LF, trailing spaces per line dropped, blank edge lines dropped. */
+export function normalizeMessageText(text: string): string {
+  return text
+    .replace(/\r\n?/g, "\n")
+    .split("\n")
+    .map((l) => l.replace(/[ \t]+$/, ""))
+    .join("\n")
+    .replace(/^\n+|\n+$/g, "");
+}
+
+export interface TellInput {
+  worker: string;
+  text: string;
+  question?: string;
+  /** Deliver after the current turn (followUp) instead of steering it. */
+  after?: boolean;
+  key?: string;
+}
+
+export interface TellResult {
+  message: string;
+  delivery: "queued";
+  /** The worker's process has exited: the message waits in its inbox for a respawn. */
+  waiting: boolean;
+  /** Set for command-agent workers: the text was also pasted into the pane, without any receipt. */
+  pasted?: "best-effort" | "failed";
+}
+
+export function tellWorker(ctx: EngineContext, input: TellInput): TellResult {
+  const worker = resolveWorkerId(input.worker);
+  const body = normalizeMessageText(input.text);
+  if (!body) throw validationError("empty-message", "the message is empty; say something to the worker", `docket tell ${worker} "<text>"`);
+  const question = input.question?.trim();
+  const queued = ctx.commands.run(
+    "tell",
+    { worker, body, question, after: Boolean(input.after) },
+    (tx) => {
+      const row = requireWorker(tx.db, worker);
+      if (question) {
+        const q = getQuestion(tx.db, question);
+        if (!q || q.worker !== worker) throw notFound("question-not-found", `${worker} has no question ${question}`, `docket show ${worker} lists its open questions`);
+        if (!answerQuestion(tx, question, body)) throw refusal("question-not-open", `question ${question} is already ${q.state}; nothing was sent`);
+        if (row.state === "needs_input" && openQuestionsOf(tx.db, worker).length === 0) updateWorker(tx, worker, { state: "active" });
+      }
+      const message = insertMessage(tx, {
+        worker,
+        kind: question ? "answer" : "tell",
+        body,
+        question,
+        deliverAs: input.after ? "followUp" : "steer",
+      });
+      return { message, agent: row.agent, paneId: row.pane_id, exited: row.exited === 1 };
+    },
+    { key: input.key },
+  ).result;
+  const result: TellResult = { message: queued.message, delivery: "queued", waiting: queued.exited };
+  if (queued.agent === "command" && queued.paneId && !queued.exited) {
+    try {
+      const tmux = workerTmux(ctx);
+      if (tmux.paneState(queued.paneId, worker) !== "alive") throw new Error("pane not running");
+      tmux.sendText(queued.paneId, body);
+      result.pasted = "best-effort";
+    } catch {
+      result.pasted = "failed"; // the inbox copy is the record; the paste was only a convenience
+    }
+  }
+  return result;
+}
+
+export const PEEK_DEFAULT_LINES = 40;
+export const PEEK_MAX_LINES = 2000;
+
+export interface PeekResult {
+  worker: string;
+  source: "pane" | "pane-tail";
+  lines: number;
+  text: string;
+}
+
+export function peekWorker(ctx: EngineContext, target: string, lines = PEEK_DEFAULT_LINES): PeekResult {
+  if (!Number.isInteger(lines) || lines < 1 || lines > PEEK_MAX_LINES) {
+    throw usageError("bad-lines", `--lines must be between 1 and ${PEEK_MAX_LINES}; got ${lines}`);
+  }
+  const row = requireWorker(ctx.db, resolveWorkerId(target));
+  const tmux = workerTmux(ctx);
+  if (row.pane_id && tmux.paneState(row.pane_id, row.id) !== "missing") {
+    return { worker: row.id, source: "pane", lines, text: tmux.capture(row.pane_id, lines) };
+  }
+  const tail = join(ctx.home.workerDir(row.id), "pane-tail.txt");
+  if (existsSync(tail)) {
+    const text = readFileSync(tail, "utf8").replace(/\n$/, "").split("\n").slice(-lines).join("\n");
+    return { worker: row.id, source: "pane-tail", lines, text };
+  }
+  throw refusal("no-pane", `${row.id} has no pane to peek at (its window is gone and no tail was harvested)`, `docket show ${row.id}`);
+}
+
+export interface AttachResult {
+  worker: string;
+  switched: boolean;
+  command: string[];
+}
+
+/** Inside tmux: switch the client to the worker's window. Otherwise: the exact command to run. */
+export function attachWorker(ctx: EngineContext, target: string): AttachResult {
+  const row = requireWorker(ctx.db, resolveWorkerId(target));
+  if (!row.window_id || !row.tmux_session) throw refusal("no-window", `${row.id} has no tmux window`, `docket respawn ${row.id}`);
+  const tmux = workerTmux(ctx);
+  const command = tmux.attachArgv(row.tmux_session, row.window_id);
+  if (ctx.env.TMUX) {
+    try {
+      tmux.switchClient(row.window_id);
+      return { worker: row.id, switched: true, command };
+    } catch {
+      // This client is attached to a different tmux server (or none): fall back to printing the command.
+    }
+  }
+  return { worker: row.id, switched: false, command };
+}

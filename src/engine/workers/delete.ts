@@ -1,0 +1,102 @@
+// `docket delete <w>` and `docket prune`: retire one worker — window, workspace, row — and touch no other.
+// Never-promoted changes are refused unless forced; deliverable sidecars are kept (review stays possible).
+
+import { rmSync } from "node:fs";
+import { join } from "node:path";
+import { refusal, usageError } from "../../domain/errors.js";
+import { isSettled } from "../../domain/workers/lifecycle.js";
+import { cancelQueuedMessages } from "../../ledger/talk/message-delivery.js";
+import { listWorkerRows } from "../../ledger/workers/launches.js";
+import { requireWorker, updateWorker, type WorkerRow } from "../../ledger/workers/workers.js";
+import { recordDecisionDebt } from "../../ledger/review/decisions.js";
+import { liveChangesExist, removeWorkspace } from "../../substrate/git/worktree.js";
+import type { EngineContext } from "../context.js";
+import { harvestPane } from "./harvest.js";
+import { resolveWorkerId } from "./view.js";
+import { workerTmux } from "./launch.js";
+
+export interface DeleteInput {
+  worker: string;
+  force?: boolean;
+  yes?: boolean;
+  interactive?: boolean;
+  /** Asked on a terminal unless --yes. */
+  confirm?: (question: string) => Promise<boolean>;
+}
+
+export interface DeleteResult {
+  worker: string;
+  deleted: true;
+  workspaceRemoved: boolean;
+  cancelledMessages: number;
+}
+
+export async function deleteWorker(ctx: EngineContext, input: DeleteInput): Promise<DeleteResult> {
+  const row = requireWorker(ctx.db, resolveWorkerId(input.worker));
+  if (!input.yes) {
+    if (!input.interactive || !input.confirm) {
+      throw usageError("confirm-required", `deleting ${row.id} needs confirmation; run it on a terminal or pass --yes`);
+    }
+    if (!(await input.confirm(`Delete ${row.id} (${row.task})? Its window and workspace go; deliverables stay.`))) {
+      throw refusal("delete-cancelled", `${row.id} was not deleted`);
+    }
+  }
+  return retireWorker(ctx, row, { force: Boolean(input.force) });
+}
+
+function unpromotedChanges(row: WorkerRow): boolean {
+  return row.workspace_mode === "isolated" && row.base !== null && liveChangesExist(row.workspace, row.base);
+}
+
+function retireWorker(ctx: EngineContext, row: WorkerRow, options: { force: boolean; pruned?: boolean }): DeleteResult {
+  if (!options.force && unpromotedChanges(row)) {
+    throw refusal(
+      "unpromoted-changes",
+      `${row.id}'s workspace has changes that were never promoted; nothing was deleted`,
+      `promote or discard them first, or pass --force to delete them with the worker`,
+    );
+  }
+  const tmux = workerTmux(ctx);
+  if (row.window_id) {
+    harvestPane(ctx, row, { tmux });
+    tmux.killWindow(row.window_id);
+  }
+  let workspaceRemoved = false;
+  if (row.workspace_mode === "isolated") {
+    removeWorkspace({ root: row.project_root, path: row.workspace, method: row.base_head === null ? "copy" : "worktree" });
+    workspaceRemoved = true;
+  }
+  rmSync(join(ctx.home.workerDir(row.id), "session"), { recursive: true, force: true });
+  const cancelledMessages = ctx.commands.run("worker.delete", { worker: row.id }, (tx) => {
+    const n = cancelQueuedMessages(tx, row.id);
+    // A pruned worker whose current version nobody judged becomes decision debt, recorded with the pruning.
+    if (options.pruned) recordDecisionDebt(tx, row);
+    updateWorker(tx, row.id, { deleted_at: tx.now, exited: 1, exited_at: row.exited_at ?? tx.now, window_id: null, pane_id: null });
+    return n;
+  }).result;
+  return { worker: row.id, deleted: true, workspaceRemoved, cancelledMessages };
+}
+
+export interface PruneResult {
+  pruned: string[];
+  skipped: { worker: string; reason: string }[];
+}
+
+/** Deletes workers settled for longer than `worker.pruneAfterHours`, across projects; never forces. */
+export function pruneWorkers(ctx: EngineContext): PruneResult {
+  const hours = ctx.config().worker.pruneAfterHours;
+  const cutoff = ctx.clock.nowMs() - hours * 3_600_000;
+  const result: PruneResult = { pruned: [], skipped: [] };
+  for (const row of listWorkerRows(ctx.db)) {
+    if (!isSettled({ state: row.state, reviewedAt: row.reviewed_at })) continue;
+    const since = Date.parse(row.reviewed_at ?? row.settled_at ?? row.updated_at);
+    if (since > cutoff) continue;
+    try {
+      retireWorker(ctx, row, { force: false, pruned: true });
+      result.pruned.push(row.id);
+    } catch (error) {
+      result.skipped.push({ worker: row.id, reason: (error as Error).message });
+    }
+  }
+  return result;
+}

@@ -1,0 +1,50 @@
+// Dead-pane harvest: the last 200 lines of a finished worker's pane go to pane-tail.txt, then its window is killed.
+// Once per launch (pane_captured_at); a pane still alive is left alone — the human may still be talking to it.
+
+import { join } from "node:path";
+import { writeFileAtomic } from "../../files/atomic.js";
+import { updateWorker, type WorkerRow } from "../../ledger/workers/workers.js";
+import { paneFromMap, type PaneMap, type PaneState, type Tmux } from "../../substrate/tmux.js";
+import type { EngineContext } from "../context.js";
+import { workerTmux } from "./launch.js";
+
+export const HARVEST_LINES = 200;
+
+/** Collapses runs of blank lines and trims the tail, so the file holds what was on screen. */
+export function formatPaneTail(text: string): string {
+  return `${text.replace(/[ \t]+$/gm, "").replace(/\n{3,}/g, "\n\n").replace(/^\n+|\n+$/g, "")}\n`;
+}
+
+export type HarvestOutcome = "harvested" | "window-gone" | "alive" | "skipped";
+
+export function harvestPane(ctx: EngineContext, row: WorkerRow, options: { tmux?: Tmux; pane?: PaneState } = {}): HarvestOutcome {
+  if (row.pane_captured_at !== null) return "skipped";
+  const tmux = options.tmux ?? workerTmux(ctx);
+  const state = row.pane_id === null ? "missing" : (options.pane ?? tmux.paneState(row.pane_id, row.id));
+  if (state === "alive") return "alive";
+  let outcome: HarvestOutcome = "window-gone";
+  if (state === "dead" && row.pane_id !== null) {
+    writeFileAtomic(join(ctx.home.workerDir(row.id), "pane-tail.txt"), formatPaneTail(tmux.capture(row.pane_id, HARVEST_LINES)));
+    if (row.window_id) tmux.killWindow(row.window_id);
+    outcome = "harvested";
+  }
+  ctx.commands.run("worker.harvest", { worker: row.id, generation: row.generation }, (tx) => {
+    const now = tx.db.prepare("SELECT generation, pane_captured_at FROM workers WHERE id = ?").get(row.id) as { generation: number; pane_captured_at: string | null };
+    if (now.generation === row.generation && now.pane_captured_at === null) updateWorker(tx, row.id, { pane_captured_at: tx.now });
+  });
+  return outcome;
+}
+
+/** Harvests every finished worker whose pane has not been captured, with one tmux listing. */
+export function harvestFinished(ctx: EngineContext, rows: readonly WorkerRow[], panes: PaneMap | undefined): number {
+  if (panes === undefined) return 0; // tmux could not be asked: try again on the next read
+  const tmux = workerTmux(ctx);
+  let n = 0;
+  for (const row of rows) {
+    if (row.pane_captured_at !== null || !(row.exited || row.state === "failed" || row.state === "ended")) continue;
+    const pane = row.pane_id === null ? "missing" : paneFromMap(panes, row.pane_id, row.id);
+    if (pane === "alive") continue;
+    if (harvestPane(ctx, row, { tmux, pane }) === "harvested") n++;
+  }
+  return n;
+}

@@ -1,0 +1,104 @@
+// How a worker process is started: its explicit environment, the fixed exit-recording wrapper, the pi argv.
+// The wrapper script holds no user text: the worker's argv arrives as positional parameters (DESIGN §4).
+
+import { randomBytes } from "node:crypto";
+import { existsSync, readdirSync } from "node:fs";
+import { homedir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { ResolvedExecution } from "../../domain/workers/spawn-policy.js";
+import { resolvePiCli } from "../../substrate/agents/pi.js";
+import { createTmux, type Tmux } from "../../substrate/tmux.js";
+import type { EngineContext } from "../context.js";
+
+/** Records the exit of the worker's own generation after its command ends, whatever the command was. */
+export const EXIT_WRAPPER = '"$@"; code=$?; exec "$DOCKET_NODE" "$DOCKET_BIN" worker exited --code "$code"';
+
+/** Caller variables every worker gets (tmux does not inherit the caller's environment). */
+export const PASSED_ENV = ["PATH", "HOME", "LANG", "TERM", "TMPDIR", "PI_CODING_AGENT_DIR", "PI_OFFLINE", "PI_SKIP_VERSION_CHECK", "PI_TELEMETRY", "DOCKET_TMUX_SOCKET"];
+
+/** The execution persisted on the worker row: the resolved policy plus what launch needs to repeat it exactly. */
+export interface StoredExecution extends ResolvedExecution {
+  /** pi arguments from config/DOCKET_PI_ARGS at spawn time; respawn reuses them. */
+  piArgs: string[];
+  /** The command of a `--agent command` worker. */
+  command?: string;
+  /** The parent's subdirectory relative to the project root, mirrored inside the workspace ("" at the root). */
+  subdir: string;
+}
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+/** `dist/src/engine/workers` → the package's `bin/docket.js`. */
+export function docketBinPath(): string {
+  return resolve(here, "..", "..", "..", "..", "bin", "docket.js");
+}
+
+/** The compiled pi extension loaded into every pi worker. */
+export function extensionPath(): string {
+  return resolve(here, "..", "..", "surfaces", "pi", "extension.js");
+}
+
+export function workerTmux(ctx: EngineContext): Tmux {
+  return createTmux(ctx.env.DOCKET_TMUX_SOCKET);
+}
+
+export function tmuxSessionName(ctx: EngineContext): string {
+  return ctx.config().tmux.session;
+}
+
+export function newRunToken(): string {
+  return randomBytes(8).toString("hex");
+}
+
+export function buildWorkerEnv(
+  ctx: EngineContext,
+  who: { worker: string; generation: number; runToken: string },
+  extra: Record<string, string>,
+): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const name of [...PASSED_ENV, ...ctx.config().worker.passEnv]) {
+    const value = ctx.env[name];
+    if (value !== undefined) env[name] = value;
+  }
+  if (!env.HOME) env.HOME = homedir();
+  Object.assign(env, extra);
+  env.DOCKET_HOME = ctx.home.root;
+  env.DOCKET_WORKER_ID = who.worker;
+  env.DOCKET_GENERATION = String(who.generation);
+  env.DOCKET_RUN_TOKEN = who.runToken;
+  env.DOCKET_NODE = process.execPath;
+  env.DOCKET_BIN = docketBinPath();
+  return env;
+}
+
+export function initialPrompt(worker: string, taskFile: string, generation: number): string {
+  const restart = generation > 1 ? ` You were restarted as generation ${generation}; continue where the session left off.` : "";
+  return `You are Docket worker ${worker}. Your task is in ${taskFile}. Read it first, follow the guardrails in your system prompt, and finish with docket_done, docket_wait or docket_fail.${restart}`;
+}
+
+/** The inner argv (before the wrapper) of one launch. */
+export function workerArgv(input: { execution: StoredExecution; workerDir: string; worker: string; generation: number }): string[] {
+  const ex = input.execution;
+  if (ex.agent === "command") return ["sh", "-c", ex.command ?? "true"];
+  const sessionDir = join(input.workerDir, "session");
+  const resume = input.generation > 1 && existsSync(sessionDir) && readdirSync(sessionDir).some((f) => f.endsWith(".jsonl"));
+  return [
+    process.execPath,
+    resolvePiCli(),
+    "--session-dir",
+    sessionDir,
+    ...(resume ? ["--continue"] : ex.context === "seeded" && ex.seedFile ? ["--fork", ex.seedFile] : []),
+    "-e",
+    extensionPath(),
+    ...(ex.model ? ["--model", ex.model] : []),
+    "--thinking",
+    ex.thinking,
+    ...ex.piArgs,
+    initialPrompt(input.worker, join(input.workerDir, "task.md"), input.generation),
+  ];
+}
+
+export function wrapArgv(argv: readonly string[]): string[] {
+  return ["sh", "-c", EXIT_WRAPPER, "docket-worker", ...argv];
+}

@@ -1,0 +1,80 @@
+// What a worker process says about itself: it exited (wrapper), it is alive (heartbeat), it started or ended a turn.
+// Exit is recorded only on its own generation; heartbeats and turns are fenced like every other worker call.
+
+import type { WorkerIdentity } from "../../domain/workers/identity.js";
+import { resolveExit, resolveHeartbeatState, type PersistedState } from "../../domain/workers/lifecycle.js";
+import { checkFence, getWorker, updateWorker } from "../../ledger/workers/workers.js";
+import { recordLaunchExit } from "../../ledger/workers/launches.js";
+import { insertNotification } from "../../ledger/talk/notifications.js";
+import type { EngineContext } from "../context.js";
+
+export interface ExitResult {
+  worker: string;
+  generation: number;
+  /** The exit was written on this generation's launch row. */
+  recorded: boolean;
+  /** The exit settled the worker row (only the current generation's exit does). */
+  settled: boolean;
+  state?: PersistedState;
+}
+
+/**
+ * `docket worker exited --code N`: the wrapper's last word. A stale generation (or a mismatched run token)
+ * records nothing on the current row; the current generation's exit settles the row.
+ */
+export function recordWorkerExit(ctx: EngineContext, who: WorkerIdentity, code: number): ExitResult {
+  return ctx.commands.run("worker.exited", { who, code }, (tx) => {
+    const row = getWorker(tx.db, who.worker);
+    if (!row) return { worker: who.worker, generation: who.generation, recorded: false, settled: false };
+    const launchRecorded = recordLaunchExit(tx, who.worker, who.generation, who.runToken ?? row.run_token, code);
+    const current = row.generation === who.generation && (who.runToken === undefined || who.runToken === row.run_token);
+    if (!current || row.exited) return { worker: who.worker, generation: who.generation, recorded: launchRecorded, settled: false };
+    const next = resolveExit(row.state, row.deliverable_id !== null, code);
+    updateWorker(tx, row.id, {
+      exited: 1,
+      exit_code: code,
+      exited_at: tx.now,
+      state: next.state,
+      ...(next.error ? { last_error: next.error } : {}),
+      ...(next.state === "ended" || next.state === "failed" ? { settled_at: tx.now } : {}),
+    });
+    // A process that died before reporting is a failure the human must hear about (issue 8 §3).
+    if (next.state === "failed" && row.state !== "failed") {
+      insertNotification(tx, { kind: "failed", worker: row.id, body: next.error ?? `exited with code ${code} before reporting` });
+    }
+    return { worker: who.worker, generation: who.generation, recorded: launchRecorded, settled: true, state: next.state };
+  }).result;
+}
+
+export interface HeartbeatInput {
+  model?: string | null;
+  thinking?: string | null;
+  pid?: number | null;
+}
+
+/** A fenced heartbeat: liveness, plus the model and thinking actually in effect. */
+export function recordHeartbeat(ctx: EngineContext, who: WorkerIdentity, beat: HeartbeatInput = {}): { worker: string; state: PersistedState } {
+  return ctx.commands.run("worker.heartbeat", { who, beat }, (tx) => {
+    const row = checkFence(tx, who);
+    const state = resolveHeartbeatState(row.state);
+    const patch: Parameters<typeof updateWorker>[2] = { heartbeat_at: tx.now };
+    if (state !== row.state) patch.state = state;
+    if (beat.model) patch.model_in_effect = beat.model;
+    if (beat.thinking) patch.thinking_in_effect = beat.thinking;
+    if (beat.pid) patch.pid = beat.pid;
+    updateWorker(tx, row.id, patch);
+    return { worker: row.id, state };
+  }).result;
+}
+
+/** pi turn boundaries: agent_start → active (from starting/idle); agent_end without a protocol call → idle. */
+export function recordTurn(ctx: EngineContext, who: WorkerIdentity, event: "start" | "end"): PersistedState {
+  return ctx.commands.run("worker.turn", { who, event }, (tx) => {
+    const row = checkFence(tx, who);
+    const from: PersistedState[] = event === "start" ? ["starting", "idle"] : ["active", "starting"];
+    if (!from.includes(row.state)) return row.state;
+    const state: PersistedState = event === "start" ? "active" : "idle";
+    updateWorker(tx, row.id, { state });
+    return state;
+  }).result;
+}

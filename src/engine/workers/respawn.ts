@@ -1,0 +1,82 @@
+// `docket respawn <w|all>`: the stored execution again, at generation + 1 with a new run token (DESIGN §4).
+// One command bumps the generation, records the launch, resets the exit and moves active bindings: the old process is fenced.
+
+import { conflict, refusal, validationError } from "../../domain/errors.js";
+import { normalizeWorkerId } from "../../domain/ids.js";
+import { moveBindingsToGeneration } from "../../ledger/work/bindings.js";
+import { requeueUnread } from "../../ledger/talk/message-delivery.js";
+import { insertLaunch, listWorkerRows } from "../../ledger/workers/launches.js";
+import { requireWorker, updateWorker, type WorkerRow } from "../../ledger/workers/workers.js";
+import type { EngineContext } from "../context.js";
+import { assertFleetRoom } from "./fleet.js";
+import { harvestPane } from "./harvest.js";
+import { launchInto } from "./spawn.js";
+import { newRunToken, workerTmux, type StoredExecution } from "./launch.js";
+
+export interface RespawnResult {
+  worker: string;
+  generation: number;
+  movedBindings: string[];
+  requeued: number;
+}
+
+export function respawnTarget(ctx: EngineContext, target: string): RespawnResult[] {
+  if (target.trim() === "all") {
+    const rows = listWorkerRows(ctx.db, { projectRoot: ctx.projectRoot() }).filter((r) => r.exited || r.state === "failed" || r.state === "ended");
+    return rows.map((r) => respawnWorker(ctx, r.id));
+  }
+  return [respawnWorker(ctx, target)];
+}
+
+export function respawnWorker(ctx: EngineContext, target: string): RespawnResult {
+  const id = normalizeWorkerId(target);
+  if (!id) throw validationError("bad-worker-id", `"${target}" is not a worker id; workers are w<N> (or "all")`);
+  const before = requireWorker(ctx.db, id);
+  const execution = JSON.parse(before.execution) as StoredExecution;
+  const tmux = workerTmux(ctx);
+  if (before.window_id !== null) {
+    harvestPane(ctx, before, { tmux }); // a dead pane's tail is kept before its window goes
+    tmux.killWindow(before.window_id);
+  }
+  const generation = before.generation + 1;
+  const runToken = newRunToken();
+  const panes = tmux.listPanes();
+  const prepared = ctx.commands.run("worker.respawn", { worker: id, generation, runToken }, (tx) => {
+    const row = requireWorker(tx.db, id);
+    if (row.generation !== before.generation) {
+      throw conflict("respawn-raced", `${id} was respawned meanwhile (now generation ${row.generation}); nothing was started`);
+    }
+    // Its own window was killed above, so the worker being respawned does not count against the cap.
+    assertFleetRoom(tx.db, ctx.config().maxActive, panes);
+    updateWorker(tx, id, {
+      generation,
+      run_token: runToken,
+      state: "starting",
+      exited: 0,
+      exit_code: null,
+      exited_at: null,
+      last_error: null,
+      heartbeat_at: null,
+      pid: null,
+      window_id: null,
+      pane_id: null,
+      pane_captured_at: null,
+      reviewed_at: null,
+      settled_at: null,
+    });
+    insertLaunch(tx, id, generation, runToken);
+    const movedBindings = moveBindingsToGeneration(tx, id, generation);
+    const requeued = requeueUnread(tx, id);
+    return { row: { ...row, generation, run_token: runToken }, movedBindings, requeued };
+  }).result;
+  try {
+    launchInto(ctx, prepared.row as WorkerRow, execution, { generation, runToken, env: JSON.parse(before.env) as Record<string, string> });
+  } catch (error) {
+    const message = (error as Error).message;
+    ctx.commands.run("worker.respawn-failed", { worker: id, generation }, (tx) =>
+      updateWorker(tx, id, { state: "failed", last_error: message, exited: 1, exited_at: tx.now }),
+    );
+    throw refusal("launch-failed", message);
+  }
+  return { worker: id, generation, movedBindings: prepared.movedBindings, requeued: prepared.requeued };
+}

@@ -1,0 +1,221 @@
+// `docket spawn`: resolve the policy once, record the worker (starting) before anything runs, make its workspace
+// and task.md, launch it in tmux, then dispatch its items. Human-started only (ADR-0004, DESIGN §4).
+
+import { existsSync, mkdirSync, rmSync } from "node:fs";
+import { homedir } from "node:os";
+import { join, relative } from "node:path";
+import { DocketError, refusal, usageError, validationError } from "../../domain/errors.js";
+import type { SourceHandoff } from "../../domain/deliverables/deliverable.js";
+import { resolveSpawnPolicy, type ResolvedExecution } from "../../domain/workers/spawn-policy.js";
+import { renderTaskBrief, type TaskBriefHandoff } from "../../domain/workers/task-brief.js";
+import { claimFile, writeFileAtomic } from "../../files/atomic.js";
+import { getWorker, insertWorker, requireWorker, updateWorker, type WorkerRow } from "../../ledger/workers/workers.js";
+import { createIsolatedWorkspace, removeWorkspace, type IsolatedWorkspace } from "../../substrate/git/worktree.js";
+import { listModels, piDefaults, resolvePiAgentDir, resolvePiExtraArgs } from "../../substrate/agents/pi.js";
+import type { EngineContext } from "../context.js";
+import { dispatchItems } from "../work/dispatch.js";
+import { kindRegistry, trustedKindChoice } from "./kinds.js";
+import { assertFleetRoom } from "./fleet.js";
+import { buildWorkerEnv, newRunToken, tmuxSessionName, workerArgv, workerTmux, wrapArgv, type StoredExecution } from "./launch.js";
+
+export interface SpawnHandoff {
+  /** What task.md says about the reviewed source. */
+  brief: TaskBriefHandoff;
+  /** Written byte-exact to `workers/<id>/source-deliverable.md` before launch. */
+  sourceBody: string;
+  /** Provenance stored on the worker row (`source_handoff`). */
+  record: SourceHandoff;
+}
+
+export interface SpawnInput {
+  task: string;
+  agent?: "pi" | "command";
+  /** The shell command of a `--agent command` worker. */
+  command?: string;
+  kind?: string;
+  model?: string;
+  thinking?: string;
+  seedFile?: string;
+  fresh?: boolean;
+  worktree?: boolean;
+  items?: readonly string[];
+  env?: Record<string, string>;
+  yes?: boolean;
+  interactive?: boolean;
+  /** Asked only when the policy wants a confirmation, the caller is interactive and `--yes` was not given. */
+  confirm?: (execution: ResolvedExecution) => Promise<boolean>;
+  /** The parent's model/thinking/session when spawned from inside pi; otherwise pi's configured defaults. */
+  parent?: { model?: string; thinking?: string; sessionFile?: string };
+  handoff?: SpawnHandoff;
+}
+
+export interface SpawnResult {
+  worker: string;
+  generation: number;
+  kind: string;
+  execution: { model: string | null; thinking: string; context: "fresh" | "seeded"; workspace: "isolated" | "shared" };
+  summary: string[];
+  dispatch?: { dispatch: string; bindings: { item: string; binding: string; acceptedRevision: number }[] };
+}
+
+function withSidecarPath(h: SpawnHandoff, sidecarPath: string): SpawnHandoff {
+  return { ...h, record: { ...h.record, sidecarPath }, brief: { ...h.brief, sidecarPath } };
+}
+
+export async function spawnWorker(ctx: EngineContext, input: SpawnInput): Promise<SpawnResult> {
+  const task = input.task.trim();
+  if (!task) throw validationError("empty-task", "a worker needs a task; say what it should do", 'docket spawn "<task>"');
+  const agent = input.agent ?? "pi";
+  if (agent === "command" && !input.command?.trim()) throw usageError("missing-cmd", "--agent command needs --cmd '<shell command>'");
+  if (agent === "pi" && input.command !== undefined) throw usageError("cmd-needs-command-agent", "--cmd is only for --agent command");
+  const config = ctx.config();
+  const registry = kindRegistry(ctx);
+  const defaultKind = trustedKindChoice(ctx, registry.kinds, "defaultKind");
+  const piArgs = resolvePiExtraArgs(config.pi.extraArgs, ctx.env.DOCKET_PI_ARGS);
+  const resolved = resolveSpawnPolicy({
+    agent,
+    kindFlag: input.kind,
+    modelFlag: input.model,
+    thinkingFlag: input.thinking,
+    seedFile: input.seedFile,
+    fresh: input.fresh,
+    worktree: input.worktree,
+    handoff: input.handoff !== undefined,
+    interactive: Boolean(input.interactive),
+    yes: Boolean(input.yes),
+    config: { defaultKind: defaultKind.name, parentSeedPolicy: config.worker.parentSeedPolicy },
+    kinds: registry.kinds,
+    parent: input.parent ?? piDefaults(resolvePiAgentDir(ctx.env, homedir())),
+    availableModels: agent === "pi" ? availableModels(ctx, piArgs) : [],
+  });
+  const kind = registry.kinds.get(resolved.kind);
+  if (!kind) throw validationError("unknown-kind", `kind "${resolved.kind}" is not defined; run docket kinds`);
+  if (resolved.confirm.needed && input.interactive && !input.yes && input.confirm && !(await input.confirm(resolved))) {
+    throw refusal("spawn-cancelled", "spawn cancelled; nothing was started");
+  }
+
+  const projectRoot = ctx.projectRoot();
+  const subdir = relative(projectRoot, ctx.cwd);
+  const execution: StoredExecution = {
+    ...resolved,
+    piArgs: agent === "pi" ? piArgs : [],
+    ...(agent === "command" ? { command: input.command } : {}),
+    subdir: subdir.startsWith("..") ? "" : subdir,
+  };
+  const runToken = newRunToken();
+  const sidecarOf = (id: string) => join(ctx.home.workerDir(id), "source-deliverable.md");
+  const panes = workerTmux(ctx).listPanes();
+  const worker = ctx.commands.run("worker.spawn", { task, runToken }, (tx) => {
+    assertFleetRoom(tx.db, config.maxActive, panes);
+    const id = insertWorker(tx, {
+      task,
+      kind: resolved.kind,
+      agent,
+      command: input.command,
+      execution,
+      env: input.env ?? {},
+      cwd: ctx.cwd,
+      projectRoot,
+      workspace: (id) => (resolved.workspace === "isolated" ? join(ctx.home.workerDir(id), "workspace") : projectRoot),
+      workspaceMode: resolved.workspace,
+      runToken,
+    });
+    // The sidecar path is known only once the id is: provenance names the file this worker actually gets.
+    if (input.handoff) updateWorker(tx, id, { source_handoff: JSON.stringify(withSidecarPath(input.handoff, sidecarOf(id)).record) });
+    return id;
+  }).result;
+  const handoff = input.handoff && withSidecarPath(input.handoff, sidecarOf(worker));
+
+  const dir = ctx.home.workerDir(worker);
+  const summary = [...resolved.summary, ...defaultKind.warnings.map((w) => `warning: ${w}`)];
+  let workspace: IsolatedWorkspace | undefined;
+  let stage: "dispatch" | "workspace" = "dispatch";
+  try {
+    let dispatch: SpawnResult["dispatch"];
+    if (input.items && input.items.length > 0) dispatch = dispatchItems(ctx, { worker, items: input.items });
+    stage = "workspace";
+    mkdirSync(join(dir, "session"), { recursive: true });
+    if (handoff && !claimFile(handoff.record.sidecarPath, handoff.sourceBody)) {
+      throw refusal("handoff-claimed", `${worker}/source-deliverable.md already exists; refusing to overwrite reviewed input`);
+    }
+    const row = requireWorker(ctx.db, worker);
+    if (resolved.workspace === "isolated") {
+      workspace = createIsolatedWorkspace({ root: projectRoot, target: row.workspace, exclude: [ctx.home.root] });
+      summary.push(...workspace.notes);
+      const ws = workspace;
+      ctx.commands.run("worker.workspace", { worker }, (tx) => updateWorker(tx, worker, { base: ws.base, base_head: ws.baseHead }));
+    }
+    writeFileAtomic(
+      join(dir, "task.md"),
+      renderTaskBrief({ workerId: worker, task, kind, workspace: row.workspace, workspaceMode: resolved.workspace, handoff: handoff?.brief }),
+    );
+    launchInto(ctx, row, execution, { generation: 1, runToken, env: input.env ?? {} });
+    return {
+      worker,
+      generation: 1,
+      kind: resolved.kind,
+      execution: { model: resolved.model, thinking: resolved.thinking, context: resolved.context, workspace: resolved.workspace },
+      summary,
+      ...(dispatch ? { dispatch } : {}),
+    };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    // A refused dispatch means nothing was started: the row is retired unseen (its w<N> is still never reused).
+    const refusedItems = stage === "dispatch";
+    ctx.commands.run("worker.spawn-failed", { worker }, (tx) =>
+      updateWorker(tx, worker, {
+        state: "failed",
+        last_error: message,
+        exited: 1,
+        exited_at: tx.now,
+        ...(refusedItems ? { deleted_at: tx.now } : {}),
+      }),
+    );
+    if (workspace) removeWorkspace({ root: projectRoot, path: workspace.path, method: workspace.method });
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+/** Starts one generation in the worker's window and records the window and pane it got. */
+export function launchInto(
+  ctx: EngineContext,
+  row: WorkerRow,
+  execution: StoredExecution,
+  launch: { generation: number; runToken: string; env: Record<string, string> },
+): { windowId: string; paneId: string } {
+  const tmux = workerTmux(ctx);
+  const session = tmuxSessionName(ctx);
+  const dir = ctx.home.workerDir(row.id);
+  const cwd = execution.subdir && existsSync(join(row.workspace, execution.subdir)) ? join(row.workspace, execution.subdir) : row.workspace;
+  let ids: { windowId: string; paneId: string };
+  try {
+    ids = tmux.launchWindow({
+      session,
+      name: row.id,
+      cwd,
+      env: buildWorkerEnv(ctx, { worker: row.id, generation: launch.generation, runToken: launch.runToken }, launch.env),
+      argv: wrapArgv(workerArgv({ execution, workerDir: dir, worker: row.id, generation: launch.generation })),
+    });
+  } catch (error) {
+    throw new DocketError("refusal", "launch-failed", `could not start ${row.id} in tmux: ${(error as Error).message}`, { cause: error });
+  }
+  ctx.commands.run("worker.launched", { worker: row.id, generation: launch.generation }, (tx) => {
+    // A command agent has no heartbeat: a running pane is all the liveness it will ever show, so it is active now
+    // (unless it already spoke for itself, e.g. reported done before this command ran).
+    const running = row.agent === "command" && getWorker(tx.db, row.id)?.state === "starting";
+    updateWorker(tx, row.id, { tmux_session: session, window_id: ids.windowId, pane_id: ids.paneId, ...(running ? { state: "active" as const } : {}) });
+  });
+  return ids;
+}
+
+function availableModels(ctx: EngineContext, piArgs: string[]): { ref: string; reasoning: boolean }[] {
+  try {
+    return listModels(piArgs, ctx.env, ctx.projectRoot(), { cacheFile: join(ctx.home.root, "cache", "pi-models.json"), nowMs: ctx.clock.nowMs() });
+  } catch (error) {
+    throw new DocketError("refusal", "pi-models-unavailable", `could not ask pi for its models: ${(error as Error).message.split("\n")[0]}`, {
+      hint: "check that pi runs (npx pi --list-models) and that DOCKET_PI_ARGS / pi.extraArgs are valid",
+      cause: error,
+    });
+  }
+}

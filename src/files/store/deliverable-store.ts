@@ -1,0 +1,209 @@
+// The DeliverableStore on disk: `deliverables/<safe-id>/v<N>.json`, claimed under a per-deliverable lock, never replaced.
+// Every name and file found by a scan is untrusted input: unsafe names, dot files and unrelated files are skipped (ADR-0005).
+
+import { existsSync, lstatSync, readdirSync, readFileSync, rmdirSync, statSync, unlinkSync } from "node:fs";
+import { join } from "node:path";
+import { conflict, internalError, notFound } from "../../domain/errors.js";
+import { isSafeStoredId, storedRef, type StoredDeliverable } from "../../domain/store/stored-deliverable.js";
+import { classifyStoredRecord, type StoredClassification } from "../../domain/store/stored-upgrade.js";
+import { claimFile } from "../atomic.js";
+import { withDirLock, type DirLockOptions } from "./dir-lock.js";
+import type { HomeLayout } from "../home.js";
+
+const VERSION_FILE = /^v([1-9][0-9]{0,9})\.json$/;
+
+export interface StoredFile {
+  id: string;
+  version: number;
+  path: string;
+  classification: StoredClassification;
+}
+
+export type StoredVersionRead = { state: "absent"; path: string } | ({ state: "present" } & StoredFile);
+
+export function storeDir(home: HomeLayout, id: string): string {
+  if (!isSafeStoredId(id)) throw internalError("unsafe-stored-id", `refusing to build a path from stored deliverable id ${JSON.stringify(id)}`);
+  return join(home.deliverables, id);
+}
+
+export function storedVersionPath(home: HomeLayout, id: string, version: number): string {
+  if (!Number.isInteger(version) || version < 1) throw internalError("bad-stored-version", `refusing to build a path for version ${version}`);
+  return join(storeDir(home, id), `v${version}.json`);
+}
+
+function classifyFile(path: string, id: string, version: number): StoredClassification {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    return { status: "unsupported", reason: "corrupt", detail: `cannot read the file: ${(error as Error).message}` };
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text); // an editor's BOM is not damage
+  } catch {
+    return { status: "unsupported", reason: "corrupt", detail: "the file is not valid JSON" };
+  }
+  return classifyStoredRecord(value, { id, version });
+}
+
+/** Reads one version as untrusted input. A symlink or directory in a version's place reads as corrupt. */
+export function readStoredVersion(home: HomeLayout, id: string, version: number): StoredVersionRead {
+  const path = storedVersionPath(home, id, version);
+  let isFile: boolean;
+  try {
+    isFile = lstatSync(path).isFile();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { state: "absent", path };
+    throw internalError("store-read-failed", `cannot inspect ${path}: ${(error as Error).message}`, error);
+  }
+  const classification: StoredClassification = isFile
+    ? classifyFile(path, id, version)
+    : { status: "unsupported", reason: "corrupt", detail: "the name is taken by something that is not a regular file" };
+  return { state: "present", id, version, path, classification };
+}
+
+export interface SaveStoredResult {
+  idempotent: boolean;
+  path: string;
+  record: StoredDeliverable;
+}
+
+/** Runs `fn` holding the per-deliverable lock `deliverables/<id>/.lock` (the store's one writer at a time per id). */
+export function withStoredIdLock<T>(home: HomeLayout, id: string, fn: () => T, lock: DirLockOptions = {}): T {
+  return withDirLock(storeDir(home, id), fn, lock);
+}
+
+/**
+ * Claims `record` as `v<version>.json`; the caller holds the per-deliverable lock. An existing version is never
+ * replaced: when `isSame(existing)` it is returned as an idempotent save, otherwise the save is refused naming the file.
+ */
+export function claimStoredVersion(home: HomeLayout, record: StoredDeliverable, isSame: (existing: StoredDeliverable) => boolean): SaveStoredResult {
+  const before = readStoredVersion(home, record.id, record.version);
+  if (before.state === "present") return settleExisting(before, record, isSame);
+  if (claimFile(before.path, `${JSON.stringify(record, null, 2)}\n`)) return { idempotent: false, path: before.path, record };
+  // Taken between our look and our claim by a writer that does not take the lock: judge what it wrote.
+  const after = readStoredVersion(home, record.id, record.version);
+  if (after.state === "absent") throw conflict("store-claim-lost", `${after.path} was claimed and removed while saving ${record.ref}; retry the save`);
+  return settleExisting(after, record, isSame);
+}
+
+/** Lock + claim in one call (for callers that need nothing else done under the lock). */
+export function saveStoredVersion(
+  home: HomeLayout,
+  record: StoredDeliverable,
+  isSame: (existing: StoredDeliverable) => boolean,
+  lock: DirLockOptions = {},
+): SaveStoredResult {
+  return withStoredIdLock(home, record.id, () => claimStoredVersion(home, record, isSame), lock);
+}
+
+function settleExisting(existing: StoredFile, wanted: StoredDeliverable, isSame: (r: StoredDeliverable) => boolean): SaveStoredResult {
+  const c = existing.classification;
+  if (c.status === "ok") {
+    if (isSame(c.record)) return { idempotent: true, path: existing.path, record: c.record };
+    throw conflict(
+      "store-version-exists",
+      `${wanted.ref} already exists in ${existing.path} with other content; a claimed version is never overwritten`,
+      "delete that version first if you really mean to replace it",
+    );
+  }
+  if (c.reason === "corrupt" || c.reason === "invalid") {
+    throw conflict(
+      "store-version-corrupt",
+      `${wanted.ref} is claimed by an invalid or corrupt file ${existing.path} (${c.detail}); it is never overwritten`,
+      "inspect or move that file aside, then save again",
+    );
+  }
+  throw conflict(
+    "store-version-unsupported",
+    `${wanted.ref} is claimed by ${existing.path}, a record this build cannot load (${c.reason}: ${c.detail}); it is never overwritten`,
+    "upgrade docket to read it",
+  );
+}
+
+/** Removes exactly one version file under the lock; the directory goes too when nothing else is left in it. */
+export function deleteStoredVersion(home: HomeLayout, id: string, version: number): { path: string } {
+  const dir = storeDir(home, id);
+  const path = storedVersionPath(home, id, version);
+  if (!existsSync(dir)) throw notFound("stored-not-found", `${storedRef(id, version)} has no file at ${path}`);
+  try {
+    withDirLock(dir, () => {
+      try {
+        unlinkSync(path);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === "ENOENT") throw notFound("stored-not-found", `${storedRef(id, version)} has no file at ${path}`);
+        throw error;
+      }
+    });
+  } finally {
+    try {
+      rmdirSync(dir);
+    } catch {
+      // Best effort: a non-empty directory (other versions, a concurrent saver's lock) simply stays.
+    }
+  }
+  return { path };
+}
+
+function safeEntries(dir: string): { name: string; dir: boolean; file: boolean }[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true })
+      .filter((e) => !e.name.startsWith("."))
+      .map((e) => ({ name: e.name, dir: e.isDirectory(), file: e.isFile() }));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return [];
+    throw internalError("store-scan-failed", `cannot list ${dir}: ${(error as Error).message}`, error);
+  }
+}
+
+/** The version files of one stored id, classified; unrelated names and symlinks are ignored. */
+export function scanStoredId(home: HomeLayout, id: string): StoredFile[] {
+  const dir = storeDir(home, id);
+  const out: StoredFile[] = [];
+  for (const e of safeEntries(dir)) {
+    const m = VERSION_FILE.exec(e.name);
+    if (!m || !e.file) continue;
+    const version = Number(m[1]);
+    const path = join(dir, e.name);
+    out.push({ id, version, path, classification: classifyFile(path, id, version) });
+  }
+  return out.sort((a, b) => a.version - b.version);
+}
+
+/** Every safe id directory in the store (dot entries, unsafe names, files and symlinks skipped). */
+export function scanStoredIds(home: HomeLayout): string[] {
+  return safeEntries(home.deliverables)
+    .filter((e) => e.dir && isSafeStoredId(e.name))
+    .map((e) => e.name);
+}
+
+/** Every version file of the store, classified. This is the slow path: the ledger index exists so lists avoid it. */
+export function scanStore(home: HomeLayout): StoredFile[] {
+  return scanStoredIds(home).flatMap((id) => scanStoredId(home, id));
+}
+
+/** A cheap change stamp of the store's top directory (its mtime in ns); "absent" when there is no store yet. */
+export function storeStamp(home: HomeLayout): string {
+  try {
+    return String(statSync(home.deliverables, { bigint: true }).mtimeNs);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return "absent";
+    throw internalError("store-stat-failed", `cannot stat ${home.deliverables}: ${(error as Error).message}`, error);
+  }
+}
+
+/** True while a writer holds (or a crashed writer left) the per-deliverable lock of `id`. */
+export function isStoredIdLocked(home: HomeLayout, id: string): boolean {
+  return existsSync(join(storeDir(home, id), ".lock"));
+}
+
+/** The mtime stamp of one id directory (new versions inside an existing id change it, not the top one). */
+export function storedIdStamp(home: HomeLayout, id: string): string {
+  try {
+    return String(statSync(storeDir(home, id), { bigint: true }).mtimeNs);
+  } catch {
+    return "absent"; // removed meanwhile: the caller drops its rows
+  }
+}

@@ -1,0 +1,93 @@
+// Worker deliverable sidecars on disk: `workers/<id>/deliverables/v<N>.json`, claimed once and never overwritten.
+// Directory listings and file contents are untrusted input: every read is validated (ADR-0003, DESIGN §3, §6).
+
+import { closeSync, openSync, readdirSync, readSync } from "node:fs";
+import { join } from "node:path";
+import type { WorkerDeliverable } from "../../domain/deliverables/deliverable.js";
+import { validateDeliverable } from "../../domain/deliverables/validate.js";
+import { claimFile } from "../atomic.js";
+import type { HomeLayout } from "../home.js";
+import { readJsonFile } from "../json-file.js";
+
+export type SidecarRead = { ok: true; deliverable: WorkerDeliverable; path: string } | { ok: false; reason: string; path: string };
+
+const VERSION_FILE = /^v([1-9][0-9]{0,9})\.json$/;
+
+export function deliverablesDir(home: HomeLayout, workerId: string): string {
+  return join(home.workerDir(workerId), "deliverables");
+}
+
+export function deliverablePath(home: HomeLayout, workerId: string, version: number): string {
+  if (!Number.isInteger(version) || version < 1) throw new RangeError(`deliverable version must be a positive integer; got ${version}`);
+  return join(deliverablesDir(home, workerId), `v${version}.json`);
+}
+
+/** Claimed version numbers, ascending — including files that are corrupt: their numbers stay taken. */
+export function listDeliverableVersions(home: HomeLayout, workerId: string): number[] {
+  let names: string[];
+  try {
+    names = readdirSync(deliverablesDir(home, workerId));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+    throw error;
+  }
+  const versions: number[] = [];
+  for (const name of names) {
+    const m = VERSION_FILE.exec(name);
+    if (m) versions.push(Number(m[1]));
+  }
+  return versions.sort((a, b) => a - b);
+}
+
+/** Reads and validates one sidecar; a missing, unparsable or inconsistent file is `ok: false` with a reason. */
+export function readDeliverable(home: HomeLayout, workerId: string, version: number): SidecarRead {
+  const path = deliverablePath(home, workerId, version);
+  const read = readJsonFile(path);
+  if (read.ok === "absent") return { ok: false, reason: `${path} is missing`, path };
+  if (read.ok === false) return { ok: false, reason: read.reason, path };
+  const checked = validateDeliverable(read.value, { workerId, version });
+  if (!checked.ok) return { ok: false, reason: `${path} is invalid: ${checked.issues.join("; ")}`, path };
+  return { ok: true, deliverable: checked.deliverable, path };
+}
+
+/** Claims `v<version>.json` with `d` (temp, fsync, link). False when the number is already taken. */
+export function claimDeliverable(home: HomeLayout, workerId: string, version: number, d: WorkerDeliverable): boolean {
+  return claimFile(deliverablePath(home, workerId, version), formatSidecar(d));
+}
+
+/** The sidecar bytes: identity fields first, so a tool-call id can be found by reading the head of the file. */
+export function formatSidecar(d: WorkerDeliverable): string {
+  const { schemaVersion, id, version, ref, createdAt, toolCallId, ...rest } = d;
+  return `${JSON.stringify({ schemaVersion, id, version, ref, createdAt, toolCallId, ...rest }, null, 2)}\n`;
+}
+
+/**
+ * The claimed version whose sidecar carries `toolCallId`, if any (newest first). Reads only the head of each
+ * file; a candidate is then fully validated, so a corrupt file never matches.
+ */
+export function findDeliverableByToolCall(home: HomeLayout, workerId: string, toolCallId: string): SidecarRead | undefined {
+  const needle = `"toolCallId": ${JSON.stringify(toolCallId)}`;
+  for (const version of listDeliverableVersions(home, workerId).reverse()) {
+    const path = deliverablePath(home, workerId, version);
+    if (!readHead(path, 4096).includes(needle)) continue;
+    const read = readDeliverable(home, workerId, version);
+    if (read.ok && read.deliverable.toolCallId === toolCallId) return read;
+  }
+  return undefined;
+}
+
+function readHead(path: string, bytes: number): string {
+  let fd: number;
+  try {
+    fd = openSync(path, "r");
+  } catch {
+    return ""; // unreadable or vanished: it cannot be matched, and its number stays claimed by the listing
+  }
+  try {
+    const buf = Buffer.alloc(bytes);
+    const n = readSync(fd, buf, 0, bytes, 0);
+    return buf.subarray(0, n).toString("utf8");
+  } finally {
+    closeSync(fd);
+  }
+}

@@ -1,0 +1,156 @@
+// Decision rows (append-only: the schema's triggers refuse UPDATE and DELETE) and decision debt, in SQL.
+// Every judgment names one exact deliverable {id, version, ref}; readers turn rows into domain records (ADR-0003).
+
+import type { DecisionRecord } from "../../domain/review/approval.js";
+import type { DeliverablePointer } from "../../domain/deliverables/deliverable.js";
+import { formatId } from "../../domain/ids.js";
+import type { Db } from "../core/open.js";
+import type { Tx } from "../core/runner.js";
+import { statement } from "../core/statements.js";
+
+export type DecisionActor = "human" | "parent-agent" | "system";
+
+export interface NewDecision {
+  actor: DecisionActor;
+  verb: string;
+  worker: string;
+  deliverable?: DeliverablePointer | null;
+  option?: string | null;
+  note?: string | null;
+  risk?: string | null;
+  question?: string | null;
+  evidenceRefs?: string[];
+}
+
+export interface Decision {
+  id: string;
+  at: string;
+  actor: DecisionActor;
+  verb: string;
+  worker: string;
+  deliverable: DeliverablePointer | null;
+  option: string | null;
+  note: string | null;
+  risk: string | null;
+  question: string | null;
+  evidenceRefs: string[];
+}
+
+interface DecisionRow {
+  id: string;
+  seq: number;
+  at: string;
+  actor: DecisionActor;
+  verb: string;
+  worker: string;
+  deliverable_id: string | null;
+  deliverable_version: number | null;
+  deliverable_ref: string | null;
+  option: string | null;
+  note: string | null;
+  risk: string | null;
+  question: string | null;
+  evidence_refs: string;
+}
+
+function fromRow(r: DecisionRow): Decision {
+  return {
+    id: r.id,
+    at: r.at,
+    actor: r.actor,
+    verb: r.verb,
+    worker: r.worker,
+    deliverable:
+      r.deliverable_id !== null && r.deliverable_version !== null && r.deliverable_ref !== null
+        ? { id: r.deliverable_id, version: r.deliverable_version, ref: r.deliverable_ref }
+        : null,
+    option: r.option,
+    note: r.note,
+    risk: r.risk,
+    question: r.question,
+    evidenceRefs: JSON.parse(r.evidence_refs) as string[],
+  };
+}
+
+/** Appends one decision row (`dc<N>`, never reused) at the command's time. */
+export function insertDecision(tx: Tx, d: NewDecision): Decision {
+  const seq = tx.next("decision");
+  const id = formatId("decision", seq);
+  const p = d.deliverable ?? null;
+  statement(tx.db, 
+      `INSERT INTO decisions (id, seq, at, actor, verb, worker, deliverable_id, deliverable_version, deliverable_ref,
+        option, note, risk, question, evidence_refs) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    )
+    .run(id, seq, tx.now, d.actor, d.verb, d.worker, p?.id ?? null, p?.version ?? null, p?.ref ?? null, d.option ?? null,
+      d.note ?? null, d.risk ?? null, d.question ?? null, JSON.stringify(d.evidenceRefs ?? []));
+  return {
+    id, at: tx.now, actor: d.actor, verb: d.verb, worker: d.worker, deliverable: p, option: d.option ?? null,
+    note: d.note ?? null, risk: d.risk ?? null, question: d.question ?? null, evidenceRefs: d.evidenceRefs ?? [],
+  };
+}
+
+/** Every decision on one worker, oldest first. */
+export function decisionsForWorker(db: Db, worker: string): Decision[] {
+  return (statement(db, "SELECT * FROM decisions WHERE worker = ? ORDER BY seq").all(worker) as DecisionRow[]).map(fromRow);
+}
+
+/** Every decision bound to one exact deliverable ref, oldest first. */
+export function decisionsForRef(db: Db, ref: string): Decision[] {
+  return (statement(db, "SELECT * FROM decisions WHERE deliverable_ref = ? ORDER BY seq").all(ref) as DecisionRow[]).map(fromRow);
+}
+
+/** Decisions at or after `since` (ISO), newest first, at most `limit`. */
+export function recentDecisions(db: Db, options: { since?: string; limit: number }): Decision[] {
+  const rows = statement(db, "SELECT * FROM decisions WHERE at >= ? ORDER BY seq DESC LIMIT ?")
+    .all(options.since ?? "", options.limit) as DecisionRow[];
+  return rows.map(fromRow);
+}
+
+export function countDecisionsByVerb(db: Db, since?: string): Record<string, number> {
+  const rows = statement(db, "SELECT verb, count(*) AS n FROM decisions WHERE at >= ? GROUP BY verb ORDER BY verb").all(since ?? "") as { verb: string; n: number }[];
+  return Object.fromEntries(rows.map((r) => [r.verb, r.n]));
+}
+
+/** The record approval rules read (domain/approval.ts). */
+export function toDecisionRecord(d: Decision): DecisionRecord {
+  return {
+    id: d.id, at: d.at, actor: d.actor, verb: d.verb, worker: d.worker,
+    deliverableId: d.deliverable?.id, deliverableVersion: d.deliverable?.version, deliverableRef: d.deliverable?.ref,
+  };
+}
+
+export interface DecisionDebt {
+  worker: string;
+  deliverableRef: string | null;
+  state: string | null;
+  reason: string;
+  at: string;
+}
+
+/**
+ * Records decision debt: a worker removed (pruned) while its current version was never judged.
+ * Call inside the prune command; returns false (and records nothing) when the current version was judged.
+ */
+export function recordDecisionDebt(
+  tx: Tx,
+  worker: { id: string; state: string; deliverable_ref: string | null },
+  reason = "pruned",
+): boolean {
+  if (worker.deliverable_ref !== null) {
+    const judged = statement(tx.db, "SELECT 1 FROM decisions WHERE deliverable_ref = ? AND verb IN ('approve','reject','promote') AND actor != 'parent-agent' LIMIT 1")
+      .get(worker.deliverable_ref);
+    if (judged) return false;
+  } else if (worker.state !== "ready" && worker.state !== "needs_input" && worker.state !== "failed") {
+    return false; // nothing was ever offered for judgment
+  }
+  statement(tx.db, "INSERT INTO decision_debt (worker, deliverable_ref, state, reason, at) VALUES (?, ?, ?, ?, ?)").run(
+    worker.id, worker.deliverable_ref, worker.state, reason, tx.now,
+  );
+  return true;
+}
+
+export function listDecisionDebt(db: Db, since?: string): DecisionDebt[] {
+  return (statement(db, "SELECT worker, deliverable_ref, state, reason, at FROM decision_debt WHERE at >= ? ORDER BY id DESC").all(since ?? "") as {
+    worker: string; deliverable_ref: string | null; state: string | null; reason: string; at: string;
+  }[]).map((r) => ({ worker: r.worker, deliverableRef: r.deliverable_ref, state: r.state, reason: r.reason, at: r.at }));
+}

@@ -1,0 +1,50 @@
+// Message delivery state: queued → delivered (a worker process claimed it) → read (that process was seen reading it).
+// Each step is observed by the worker's runtime, never assumed; a respawn puts unread messages back in the queue.
+
+import type { Db } from "../core/open.js";
+import type { Tx } from "../core/runner.js";
+import type { MessageRow } from "./messages.js";
+import { statement } from "../core/statements.js";
+
+/** Claims every queued message of the worker for this generation; returns them in queue order. */
+export function claimQueuedMessages(tx: Tx, worker: string, generation: number): MessageRow[] {
+  return statement(tx.db, 
+      `UPDATE messages SET delivery = 'delivered', delivered_generation = ?, delivered_at = ?
+       WHERE worker = ? AND delivery = 'queued' RETURNING *`,
+    )
+    .all(generation, tx.now, worker)
+    .sort((a, b) => rowOrder(a as MessageRow) - rowOrder(b as MessageRow)) as MessageRow[];
+}
+
+function rowOrder(m: MessageRow): number {
+  return Number(m.id.replace(/\D/g, ""));
+}
+
+/** Marks messages delivered to this generation as read; returns the ids that changed. */
+export function markMessagesRead(tx: Tx, worker: string, generation: number, ids: readonly string[]): string[] {
+  const mark = statement(tx.db, 
+    "UPDATE messages SET delivery = 'read', read_at = ? WHERE id = ? AND worker = ? AND delivery = 'delivered' AND delivered_generation = ?",
+  );
+  return ids.filter((id) => mark.run(tx.now, id, worker, generation).changes > 0);
+}
+
+/** Respawn: words delivered to a replaced process but never read go back to the queue for the new one. */
+export function requeueUnread(tx: Tx, worker: string): number {
+  return statement(tx.db, "UPDATE messages SET delivery = 'queued', delivered_generation = NULL, delivered_at = NULL WHERE worker = ? AND delivery = 'delivered'")
+    .run(worker).changes;
+}
+
+/** Delete: nothing will ever take the worker's queued messages. */
+export function cancelQueuedMessages(tx: Tx, worker: string): number {
+  return statement(tx.db, "UPDATE messages SET delivery = 'cancelled' WHERE worker = ? AND delivery = 'queued'").run(worker).changes;
+}
+
+export function hasQueuedMessages(db: Db, worker: string): boolean {
+  return statement(db, "SELECT 1 FROM messages WHERE worker = ? AND delivery = 'queued' LIMIT 1").get(worker) !== undefined;
+}
+
+export function messageDeliveries(db: Db, worker: string): { id: string; kind: string; delivery: MessageRow["delivery"] }[] {
+  return (statement(db, "SELECT id, kind, delivery FROM messages WHERE worker = ?").all(worker) as { id: string; kind: string; delivery: MessageRow["delivery"] }[]).sort(
+    (a, b) => Number(a.id.replace(/\D/g, "")) - Number(b.id.replace(/\D/g, "")),
+  );
+}

@@ -1,0 +1,57 @@
+// Messages to a worker: insert (work envelope, reply review, …), cancel, list. Delivery state lives elsewhere.
+// Cancelling only touches messages nobody received yet (delivery = 'queued'); delivered words stay delivered.
+
+import { formatId } from "../../domain/ids.js";
+import type { Tx } from "../core/runner.js";
+import { statement } from "../core/statements.js";
+
+export type MessageKind = "work" | "reply_review" | "tell" | "answer" | "review_note";
+
+export interface NewMessage {
+  worker: string;
+  kind: MessageKind;
+  body: string;
+  question?: string;
+  dispatch?: string;
+  binding?: string;
+  deliverAs?: "steer" | "followUp";
+}
+
+export interface MessageRow {
+  id: string;
+  worker: string;
+  kind: MessageKind;
+  body: string;
+  question: string | null;
+  dispatch: string | null;
+  binding: string | null;
+  deliver_as: "steer" | "followUp";
+  delivery: "queued" | "delivered" | "read" | "cancelled";
+  delivered_generation: number | null;
+  created_at: string;
+  delivered_at: string | null;
+  read_at: string | null;
+}
+
+export function insertMessage(tx: Tx, m: NewMessage): string {
+  const id = formatId("message", tx.next("message"));
+  statement(tx.db, 
+      `INSERT INTO messages (id, worker, kind, body, question, dispatch, binding, deliver_as, delivery, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'queued', ?)`,
+    )
+    .run(id, m.worker, m.kind, m.body, m.question ?? null, m.dispatch ?? null, m.binding ?? null, m.deliverAs ?? "steer", tx.now);
+  return id;
+}
+
+/** Cancels the dispatch's work envelopes nobody has received yet; returns how many. */
+export function cancelUndeliveredEnvelopes(tx: Tx, at: { worker: string; dispatch: string }): number {
+  // worker + delivery first: the (worker, delivery) index keeps this off a scan of every message ever sent
+  return statement(tx.db, "UPDATE messages SET delivery = 'cancelled' WHERE worker = ? AND delivery = 'queued' AND dispatch = ? AND kind = 'work'")
+    .run(at.worker, at.dispatch).changes;
+}
+
+/** Cancels the binding's reply reviews not yet delivered: there is no active work left to amend. */
+export function cancelPendingReplyReviews(tx: Tx, at: { worker: string; binding: string }): number {
+  return statement(tx.db, "UPDATE messages SET delivery = 'cancelled' WHERE worker = ? AND delivery = 'queued' AND binding = ? AND kind = 'reply_review'")
+    .run(at.worker, at.binding).changes;
+}

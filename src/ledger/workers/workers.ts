@@ -1,0 +1,134 @@
+// Worker rows: creation with a never-reused w<N>, reads, and the generation/run-token fence.
+// The fence is checked inside the same transaction as whatever the worker asked for (DESIGN §4).
+
+import type { Db } from "../core/open.js";
+import { statement } from "../core/statements.js";
+import type { Tx } from "../core/runner.js";
+import { fenced, notFound } from "../../domain/errors.js";
+import { formatId } from "../../domain/ids.js";
+
+export type WorkerState = "starting" | "active" | "idle" | "needs_input" | "ready" | "failed" | "ended";
+
+export interface WorkerRow {
+  id: string;
+  seq: number;
+  task: string;
+  kind: string;
+  agent: "pi" | "command";
+  command: string | null;
+  execution: string;
+  env: string;
+  cwd: string;
+  project_root: string;
+  workspace: string;
+  workspace_mode: "isolated" | "shared";
+  base: string | null;
+  base_head: string | null;
+  generation: number;
+  run_token: string;
+  state: WorkerState;
+  exited: number;
+  exit_code: number | null;
+  exited_at: string | null;
+  tmux_session: string | null;
+  window_id: string | null;
+  pane_id: string | null;
+  heartbeat_at: string | null;
+  pid: number | null;
+  model_in_effect: string | null;
+  thinking_in_effect: string | null;
+  deliverable_id: string | null;
+  deliverable_version: number | null;
+  deliverable_ref: string | null;
+  summary: string | null;
+  outcome: string | null;
+  last_error: string | null;
+  todos: string;
+  source_handoff: string | null;
+  pane_captured_at: string | null;
+  reviewed_at: string | null;
+  settled_at: string | null;
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
+}
+
+export interface NewWorker {
+  task: string;
+  kind: string;
+  agent: "pi" | "command";
+  command?: string;
+  execution: unknown;
+  env?: Record<string, string>;
+  cwd: string;
+  projectRoot: string;
+  /** Filled in by the caller once it knows the id (e.g. `<home>/workers/<id>/workspace`). */
+  workspace: (id: string) => string;
+  workspaceMode: "isolated" | "shared";
+  base?: string;
+  baseHead?: string;
+  runToken: string;
+  sourceHandoff?: unknown;
+}
+
+/** Inserts a worker at generation 1 in state `starting`; returns its id. */
+export function insertWorker(tx: Tx, w: NewWorker): string {
+  const seq = tx.next("worker");
+  const id = formatId("worker", seq);
+  statement(tx.db, 
+      `INSERT INTO workers (id, seq, task, kind, agent, command, execution, env, cwd, project_root, workspace, workspace_mode,
+        base, base_head, generation, run_token, state, source_handoff, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, 'starting', ?, ?, ?)`,
+    )
+    .run(
+      id, seq, w.task, w.kind, w.agent, w.command ?? null, JSON.stringify(w.execution), JSON.stringify(w.env ?? {}),
+      w.cwd, w.projectRoot, w.workspace(id), w.workspaceMode, w.base ?? null, w.baseHead ?? null, w.runToken,
+      w.sourceHandoff === undefined ? null : JSON.stringify(w.sourceHandoff), tx.now, tx.now,
+    );
+  statement(tx.db, "INSERT INTO launches (worker, generation, run_token, started_at) VALUES (?, 1, ?, ?)").run(id, w.runToken, tx.now);
+  tx.emit("worker.status", { worker: id });
+  return id;
+}
+
+export function getWorker(db: Db, id: string): WorkerRow | undefined {
+  return statement(db, "SELECT * FROM workers WHERE id = ? AND deleted_at IS NULL").get(id) as WorkerRow | undefined;
+}
+
+export function requireWorker(db: Db, id: string): WorkerRow {
+  const row = getWorker(db, id);
+  if (!row) throw notFound("worker-not-found", `no worker ${id}`, "run `docket ls --all` to see workers");
+  return row;
+}
+
+export interface WorkerIdentity {
+  worker: string;
+  generation: number;
+  runToken?: string;
+}
+
+/**
+ * The fence: a call is accepted only from the worker's current generation (and run token, when given)
+ * while that process has not exited. Everything else was replaced and is refused.
+ */
+export function checkFence(tx: Tx, who: WorkerIdentity): WorkerRow {
+  const row = requireWorker(tx.db, who.worker);
+  if (who.generation !== row.generation || (who.runToken !== undefined && who.runToken !== row.run_token)) {
+    throw fenced(
+      "generation-replaced",
+      `${who.worker} generation ${who.generation} was replaced by generation ${row.generation}; this process was replaced and its reports are refused`,
+    );
+  }
+  if (row.exited) {
+    throw fenced("worker-exited", `${who.worker} generation ${who.generation} has exited; the process was replaced or stopped and its reports are refused`);
+  }
+  return row;
+}
+
+/** Applies a partial update to a worker row and queues its status.json projection. */
+export function updateWorker(tx: Tx, id: string, patch: Partial<Omit<WorkerRow, "id" | "seq">>): void {
+  const keys = Object.keys(patch);
+  if (keys.length === 0) return;
+  const sets = keys.map((k) => `${k} = @${k}`).join(", ");
+  statement(tx.db, `UPDATE workers SET ${sets}, updated_at = @__now WHERE id = @__id`).run({ ...patch, __now: tx.now, __id: id });
+  tx.emit("worker.status", { worker: id });
+}

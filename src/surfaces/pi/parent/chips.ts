@@ -1,0 +1,23 @@
+// Use → Parent chips: queued exact bodies attached to the human's next prompt in this project, then consumed.
+// Nothing else from a worker enters the model's context; prompts sent by extensions never pick chips up.
+
+import type { ExtensionContext, InputEvent, InputEventResult } from "@mariozechner/pi-coding-agent";
+import { hasQueuedChips, takeChips, type AttachedChip } from "../../../engine/talk/parent-feed.js";
+import { engine } from "../../shared/session.js";
+
+/** Attaches queued chips to a human prompt; `onTaken` runs after chips were consumed (the dock repaints). */
+export async function attachChips(event: InputEvent, ctx: ExtensionContext, onTaken: () => void = () => undefined): Promise<InputEventResult> {
+  if (event.source === "extension" || event.text.trimStart().startsWith("/")) return { action: "continue" };
+  const e = engine();
+  if (!hasQueuedChips(e)) return { action: "continue" };
+  const chips = takeChips(e);
+  if (chips.length === 0) return { action: "continue" }; // another parent session of this project took them first
+  onTaken();
+  if (ctx.hasUI) ctx.ui.notify(`docket · attached ${chips.map((c) => c.ref).join(", ")} to this prompt`, "info");
+  return { action: "transform", text: formatChipContext(chips, event.text), images: event.images };
+}
+
+export function formatChipContext(chips: readonly AttachedChip[], prompt: string): string {
+  const blocks = chips.map((c) => `<docket-deliverable ref="${c.ref}">\n${c.body}\n</docket-deliverable>`);
+  return `${blocks.join("\n\n")}\n\n${prompt}`;
+}

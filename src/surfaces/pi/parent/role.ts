@@ -1,0 +1,195 @@
+// The parent role of the pi extension (the human's session): /docket commands, the dock, notifications, chips.
+// Worker text never enters the model's context unless the human puts it there (Use → Parent chips only).
+
+import { watch, type FSWatcher } from "node:fs";
+import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
+import { dockRows, ledgerStamp, markNotificationsDelivered, pendingParentNotifications, queuedChips, type DockRow, type PatchFileCache } from "../../../engine/talk/parent-feed.js";
+import { listVerbs, runCli } from "../../shared/verbs/run.js";
+import { engine } from "../../shared/session.js";
+import { DOCK_MAX_LINES, formatChipLine, formatDock, formatDockStatus, formatNotification, notificationLevel } from "./dock.js";
+import { createParentIo } from "./io.js";
+import { tokenize } from "./tokenize.js";
+import { attachChips } from "./chips.js";
+
+/** Verbs whose first argument is a worker (w<N>); those marked in REF_VERBS also take a deliverable ref. */
+const WORKER_VERBS = new Set(["show", "peek", "tell", "attach", "verdict", "approve", "reject", "revise", "answer", "promote", "discard", "use", "respawn", "delete", "report", "diff", "dispatch"]);
+const REF_VERBS = new Set(["verdict", "approve", "reject", "revise", "promote", "use", "report", "diff"]);
+/** Fallback when file events are missed: compare data_version (microseconds) every 5 s. */
+const SLOW_POLL_MS = 5_000;
+/** Ages, staleness and liveness move with time alone: the dock is recomputed once a minute even when idle. */
+const FULL_REPAINT_EVERY = 12;
+const SETTLE_MS = 100;
+let verbsCache: ReturnType<typeof listVerbs> | undefined;
+
+export interface CompletionItem {
+  value: string;
+  label: string;
+  description?: string;
+}
+
+export function registerParentRole(pi: ExtensionAPI): void {
+  let feed: ParentFeed | undefined;
+
+  pi.registerCommand("docket", {
+    description: "Docket: spawn, watch and review workers (/docket help)",
+    getArgumentCompletions: (prefix) => completeDocket(prefix, () => dockRows(engine())),
+    handler: async (args, ctx) => {
+      const run = async () => {
+        const argv = tokenize(args);
+        const end = argv.indexOf("--");
+        // Workers spawned from here inherit this session's model and thinking (ADR-0004's "parent").
+        const parent = {
+          ...(ctx.model ? { model: `${ctx.model.provider}/${ctx.model.id}` } : {}),
+          thinking: pi.getThinkingLevel(),
+          ...(ctx.sessionManager.getSessionFile() ? { sessionFile: ctx.sessionManager.getSessionFile() } : {}),
+        };
+        const io = createParentIo(ctx, { json: (end === -1 ? argv : argv.slice(0, end)).includes("--json"), parent });
+        let code: number;
+        try {
+          code = await runCli(argv.length === 0 ? ["--help"] : argv, io, { keepEngine: true });
+        } catch (error) {
+          io.err(`docket: ${(error as Error).message}`); // runCli reports its own errors; this is a host failure
+          code = 1;
+        }
+        io.flush(code !== 0);
+        feed?.refresh();
+      };
+      // Interactive pi drops whatever the human submits while a command handler is still running, so there the
+      // command runs on its own and the editor is free at once. RPC and print mode wait: their callers need the
+      // command's output before the prompt's response.
+      if (ctx.hasUI && process.stdout.isTTY) void run();
+      else await run();
+    },
+  });
+
+  pi.on("session_start", async (_event, ctx) => {
+    if (!ctx.hasUI || feed) return; // print/json mode: no dock, nothing waits; session_start may arrive twice
+    feed = startFeed(ctx);
+  });
+  pi.on("session_shutdown", async () => {
+    feed?.stop();
+    feed = undefined;
+  });
+  pi.on("input", async (event, ctx) => attachChips(event, ctx, () => feed?.refresh()));
+}
+
+interface ParentFeed {
+  refresh(): void;
+  stop(): void;
+}
+
+/**
+ * Watches the ledger's files, confirms a change with data_version, and repaints dock + notifications.
+ * The UI is only touched when the dock's text changed or a notification is due, so an idle fleet costs one
+ * data_version read per slow poll and one dock query a minute.
+ */
+function startFeed(ctx: ExtensionContext): ParentFeed {
+  const e = engine();
+  const cache: PatchFileCache = new Map();
+  let stamp = -1;
+  let shownWidget = "";
+  let shownStatus: string | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const paint = (force: boolean) => {
+    const now = ledgerStamp(e);
+    if (!force && now === stamp) return;
+    stamp = now;
+    const rows: DockRow[] = dockRows(e, cache);
+    const chipLine = formatChipLine(queuedChips(e));
+    const lines = [...formatDock(rows, e.clock.nowMs(), DOCK_MAX_LINES - chipLine.length), ...chipLine];
+    const widget = lines.join("\n");
+    if (widget !== shownWidget) {
+      ctx.ui.setWidget("docket", lines.length > 0 ? lines : undefined);
+      shownWidget = widget;
+    }
+    const status = formatDockStatus(rows);
+    if (status !== shownStatus) {
+      ctx.ui.setStatus("docket", status);
+      shownStatus = status;
+    }
+    const pending = pendingParentNotifications(e);
+    // One message per repaint, so notifications that arrive together are read together.
+    if (pending.length > 0) ctx.ui.notify(pending.map(formatNotification).join("\n"), notificationLevel(pending.map((n) => n.kind)));
+    markNotificationsDelivered(e, pending.map((n) => n.id));
+  };
+  const safePaint = (force: boolean) => {
+    try {
+      paint(force);
+    } catch (error) {
+      // The dock is a view; a failed repaint is shown in the footer and retried on the next change or poll.
+      shownStatus = `docket · dock unavailable: ${(error as Error).message}`;
+      ctx.ui.setStatus("docket", shownStatus);
+    }
+  };
+  let watcher: FSWatcher | undefined;
+  try {
+    watcher = watch(e.home.root, (_event, name) => {
+      if (name && !String(name).startsWith("ledger.sqlite")) return;
+      // Throttle, not debounce: a busy ledger still repaints every SETTLE_MS instead of never.
+      timer ??= setTimeout(() => {
+        timer = undefined;
+        safePaint(false);
+      }, SETTLE_MS);
+    });
+    watcher.unref();
+  } catch {
+    // No file watching here (some filesystems): the slow poll below still keeps the dock current.
+  }
+  let polls = 0;
+  const poll = setInterval(() => safePaint(++polls % FULL_REPAINT_EVERY === 0), SLOW_POLL_MS);
+  poll.unref();
+  safePaint(true);
+  return {
+    refresh: () => safePaint(true),
+    stop: () => {
+      watcher?.close();
+      clearInterval(poll);
+      clearTimeout(timer);
+    },
+  };
+}
+
+/**
+ * Completes `/docket …` arguments: verbs, a group's subcommands, then workers (and their current deliverable
+ * refs for review verbs). The returned value replaces the whole argument text, as pi's editor applies it.
+ */
+export function completeDocket(prefix: string, rows: () => readonly DockRow[]): CompletionItem[] | null {
+  const parts = prefix.trimStart().split(/\s+/);
+  const verbs = (verbsCache ??= listVerbs());
+  if (parts.length <= 1) {
+    const p = parts[0] ?? "";
+    return offer(verbs.map((v) => ({ value: v.name, label: v.name, description: v.description })), p);
+  }
+  const [verb, ...rest] = parts;
+  const last = rest[rest.length - 1] ?? "";
+  const head = parts.slice(0, -1).join(" ");
+  const sub = verbs.find((v) => v.name === verb)?.subcommands ?? [];
+  if (rest.length === 1 && sub.length > 0) {
+    return offer(sub.map((s) => ({ value: `${head} ${s}`, label: s })), last);
+  }
+  if (rest.length !== 1 || !WORKER_VERBS.has(verb!)) return null;
+  let workers: readonly DockRow[];
+  try {
+    workers = rows();
+  } catch {
+    return null; // completion is a convenience; a ledger that cannot be read just offers nothing
+  }
+  const candidates = workers.flatMap((r) =>
+    [r.worker, ...(REF_VERBS.has(verb!) && r.version !== null ? [`worker-deliverable:${r.worker}:${r.version}`] : [])].map((c) => ({
+      value: `${head} ${c}`,
+      label: c,
+      description: `${r.state.replace("_", " ")} · ${r.task}`,
+    })),
+  );
+  return offer(candidates, last);
+}
+
+/**
+ * The candidates whose label starts with what was typed; none once the word is typed out exactly, because pi's
+ * editor spends Enter on an open completion list, and `/docket ls⏎` must run rather than complete to itself.
+ */
+function offer(candidates: CompletionItem[], typed: string): CompletionItem[] | null {
+  if (typed !== "" && candidates.some((c) => c.label === typed)) return null;
+  const found = candidates.filter((c) => c.label.startsWith(typed));
+  return found.length > 0 ? found : null;
+}

@@ -1,0 +1,25 @@
+// Small parsers for repeatable and typed flags, turning bad values into usage errors (exit 2).
+
+import { usageError } from "../../../domain/errors.js";
+
+export const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
+
+export function parsePositiveInt(name: string) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < 1) throw usageError("bad-flag", `${name} must be a positive integer; got "${value}"`);
+    return n;
+  };
+}
+
+/** `NAME=value` pairs into a record; the name must look like an environment variable. */
+export function parseAssignments(flag: string, values: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const v of values) {
+    const eq = v.indexOf("=");
+    const name = eq > 0 ? v.slice(0, eq) : "";
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw usageError("bad-flag", `${flag} takes NAME=VALUE; got "${v}"`);
+    out[name] = v.slice(eq + 1);
+  }
+  return out;
+}

@@ -1,0 +1,102 @@
+// `docket report <w|ref>` and `docket diff <w|ref>`: one exact frozen deliverable version, never live state.
+// A missing or invalid sidecar is refused with what to do; there is no fallback to the workspace (ADR-0003).
+
+import type { Command } from "commander";
+import type { Io } from "../io.js";
+import { emit } from "../io.js";
+import { parsePositiveInt } from "./args.js";
+import { engine } from "../session.js";
+import type { DeliverableReport } from "../../../engine/review/deliverables.js";
+
+export function registerDeliverableCommands(program: Command, io: Io): void {
+  // `--version N` belongs to the subcommand: without positional options the program's -V/--version would
+  // swallow it anywhere on the line (lead: this belongs in main.ts; harmless to call twice).
+  program
+    .command("report")
+    .description("a worker's frozen deliverable: outcome, summary, evidence, items, files and the full body")
+    .argument("<worker-or-ref>", "w<N>, w<N>:v<K> or worker-deliverable:w<N>:<K>")
+    .option("--version <n>", "a specific version (default: the current one)", parsePositiveInt("--version"))
+    .action(async (target: string, opts: { version?: number }) => {
+      const { deliverableReport } = await import("../../../engine/review/deliverables.js");
+      const r = deliverableReport(engine(), target, opts.version);
+      const d = r.deliverable;
+      const json = {
+        worker: r.workerId,
+        deliverable: r.pointer,
+        outcome: d.outcome,
+        summary: d.summary,
+        body: d.body,
+        evidence: d.evidence.map((e) => ({ kind: e.kind, text: e.text })),
+        recommendations: d.recommendations,
+        changeSet: d.changeSet ? { files: d.changeSet.files.map((f) => ({ path: f.path, additions: f.additions, deletions: f.deletions })), hunks: d.changeSet.hunks } : null,
+        planCoverage: r.planCoverage?.coverage ?? null,
+      };
+      emit(io, json, () => formatReport(r));
+    });
+
+  program
+    .command("diff")
+    .description("the frozen patch of a worker's deliverable, as `git apply` accepts it")
+    .argument("<worker-or-ref>", "w<N>, w<N>:v<K> or worker-deliverable:w<N>:<K>")
+    .option("--version <n>", "a specific version (default: the current one)", parsePositiveInt("--version"))
+    .action(async (target: string, opts: { version?: number }) => {
+      const { deliverableByRef } = await import("../../../engine/review/deliverables.js");
+      const r = deliverableByRef(engine(), target, opts.version);
+      const patch = r.deliverable.changeSet?.patch ?? "";
+      if (io.json) {
+        emit(io, { worker: r.workerId, deliverable: r.pointer, patch }, () => "");
+        return;
+      }
+      if (patch === "") {
+        io.err(r.deliverable.changeSet ? `${r.pointer.ref} changed no files` : `${r.pointer.ref} has no change set (read-only worker)`);
+        return;
+      }
+      process.stdout.write(process.stdout.isTTY && !process.env.NO_COLOR ? colorize(patch) : patch);
+    });
+}
+
+function formatReport(r: DeliverableReport): string[] {
+  const d = r.deliverable;
+  const lines = [
+    `${r.pointer.ref}  (${r.workerId}, v${r.pointer.version}, ${d.createdAt})`,
+    `task:     ${r.task}`,
+    `state:    ${r.state}`,
+    `outcome:  ${d.outcome}`,
+    `summary:  ${d.summary}`,
+  ];
+  if (d.evidence.length > 0) {
+    lines.push("evidence:");
+    for (const kind of [...new Set(d.evidence.map((e) => e.kind))]) {
+      lines.push(`  ${kind}:`, ...d.evidence.filter((e) => e.kind === kind).map((e) => `    - ${e.text}`));
+    }
+  } else lines.push("evidence: none given");
+  if (d.recommendations.length > 0) lines.push("recommendations:", ...d.recommendations.map((t) => `  - ${t}`));
+  if (r.items.length > 0) lines.push("items:", ...r.items.map((i) => `  ${i.item} ${i.outcome} → ${i.status}${i.reportId ? ` (${i.reportId})` : ""}`));
+  if (d.changeSet === null) lines.push("files:    no change set (read-only worker)");
+  else if (d.changeSet.files.length === 0) lines.push("files:    none changed");
+  else {
+    lines.push(`files:    ${d.changeSet.files.length} (${d.changeSet.hunks} hunk${d.changeSet.hunks === 1 ? "" : "s"})`);
+    lines.push(...d.changeSet.files.map((f) => `  ${f.binary ? "binary" : `+${f.additions} -${f.deletions}`.padEnd(12)} ${f.path}`));
+  }
+  const pc = r.planCoverage;
+  if (pc) {
+    lines.push(`${pc.warning ? "⚠ " : ""}${pc.line}`);
+    if (pc.coverage.offPlan.length > 0) lines.push(`  off-plan: ${pc.coverage.offPlan.join(", ")}`);
+    if (pc.coverage.untouched.length > 0) lines.push(`  planned but untouched: ${pc.coverage.untouched.join(", ")}`);
+  }
+  lines.push("", "─── body ───", d.body);
+  return lines;
+}
+
+function colorize(patch: string): string {
+  return patch
+    .split("\n")
+    .map((l) =>
+      l.startsWith("diff --git") ? `\x1b[1m${l}\x1b[0m`
+      : l.startsWith("@@") ? `\x1b[36m${l}\x1b[0m`
+      : l.startsWith("+") && !l.startsWith("+++") ? `\x1b[32m${l}\x1b[0m`
+      : l.startsWith("-") && !l.startsWith("---") ? `\x1b[31m${l}\x1b[0m`
+      : l,
+    )
+    .join("\n");
+}

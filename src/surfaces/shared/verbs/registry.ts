@@ -1,0 +1,34 @@
+// The command groups of the `docket` CLI, in help order. Each group registers its commands on the program;
+// handlers import their engine modules lazily so `docket --help` and `--version` stay fast.
+
+import type { Command } from "commander";
+import type { Io } from "../io.js";
+import { registerItemCommands } from "./items.js";
+import { registerWorkerCommands } from "./worker.js";
+import { registerDispatchCommands } from "./dispatch.js";
+import { registerAttentionCommands } from "./attention.js";
+import { registerObligationCommands } from "./obligations.js";
+import { registerKindsCommand } from "./kinds.js";
+import { registerDeliverableCommands } from "./deliverables.js";
+import { registerStoreCommands } from "./store.js";
+import { registerWorkersCommands } from "./workers.js";
+import { registerReviewCommands } from "./review.js";
+import { registerUseCommands } from "./use.js";
+import { registerDemoCommand } from "./demo.js";
+
+export type CommandGroup = (program: Command, io: Io) => void;
+
+export const COMMAND_GROUPS: readonly CommandGroup[] = [
+  registerDemoCommand,
+  registerWorkersCommands,
+  registerReviewCommands,
+  registerUseCommands,
+  registerItemCommands,
+  registerWorkerCommands,
+  registerDispatchCommands,
+  registerAttentionCommands,
+  registerObligationCommands,
+  registerKindsCommand,
+  registerDeliverableCommands,
+  registerStoreCommands,
+];

@@ -1,0 +1,153 @@
+// `docket approve|reject|revise|answer|promote|discard|verdict|log`: judging one exact deliverable version.
+// JSON is the issue 5 contract (`{"decision":{…}}`, verdict card, log); human notes go with the text output.
+
+import type { Command } from "commander";
+import { refusal } from "../../../domain/errors.js";
+import { parsePositiveInt } from "./args.js";
+import type { Io } from "../io.js";
+import { emit } from "../io.js";
+import { engine } from "../session.js";
+import { runVerdict } from "./verdict.js";
+
+interface DecisionLike {
+  decision: { id: string; verb: string; worker: string; deliverable: { id: string; version: number; ref: string } | null };
+  notes: string[];
+}
+
+function emitDecision(io: Io, r: DecisionLike, extra: string[] = []): void {
+  emit(io, { decision: r.decision }, (x) => [
+    `${x.decision.id} ${x.decision.verb} ${x.decision.deliverable?.ref ?? x.decision.worker}`,
+    ...r.notes.map((n) => `  ${n}`),
+    ...extra,
+  ]);
+}
+
+const versionOption = (cmd: Command) => cmd.option("--version <n>", "with a bare worker id: the version you mean (an older one is refused)", parsePositiveInt("--version"));
+
+export function registerReviewCommands(program: Command, io: Io): void {
+  versionOption(
+    program
+      .command("approve")
+      .description("approve one exact deliverable version (records judgment only: sends, queues and starts nothing)")
+      .argument("<w|ref>", "w<N> (its current version) or worker-deliverable:w<N>:<K> (that exact version)"),
+  ).action(async (target: string, opts: { version?: number }) => {
+    const { approve } = await import("../../../engine/review/judge.js");
+    emitDecision(io, approve(engine(), { target, version: opts.version }));
+  });
+
+  versionOption(
+    program
+      .command("reject")
+      .description("reject one exact deliverable version (supersedes an earlier approval of that version)")
+      .argument("<w|ref>", "w<N> or worker-deliverable:w<N>:<K>")
+      .option("--note <text>", "why"),
+  ).action(async (target: string, opts: { version?: number; note?: string }) => {
+    const { reject } = await import("../../../engine/review/judge.js");
+    emitDecision(io, reject(engine(), { target, version: opts.version, note: opts.note }));
+  });
+
+  versionOption(
+    program
+      .command("revise")
+      .description("send a review note bound to one exact version; the worker's next done becomes the next version")
+      .argument("<w|ref>", "w<N> or worker-deliverable:w<N>:<K>")
+      .argument("<note...>", "what to change"),
+  ).action(async (target: string, words: string[], opts: { version?: number }) => {
+    const { revise } = await import("../../../engine/review/judge.js");
+    emitDecision(io, revise(engine(), { target, version: opts.version, note: words.join(" ") }));
+  });
+
+  program
+    .command("answer")
+    .description("answer a worker's open question (the oldest, or --q <id>); the answer is a decision too")
+    .argument("<w>", "the worker")
+    .argument("<text...>", "the answer")
+    .option("--q <question-id>", "which open question")
+    .action(async (worker: string, words: string[], opts: { q?: string }) => {
+      const { answer } = await import("../../../engine/review/judge.js");
+      emitDecision(io, answer(engine(), { worker, question: opts.q, text: words.join(" ") }));
+    });
+
+  versionOption(
+    program
+      .command("promote")
+      .description("apply the frozen patch of an exactly approved version to your checkout (working tree, no commit)")
+      .argument("<w|ref>", "w<N> or worker-deliverable:w<N>:<K>")
+      .option("--approve", "record the approval together with the promotion")
+      .option("--yes", "promote despite parent changes and overlaps with other workers (they are listed)"),
+  ).action(async (target: string, opts: { version?: number; approve?: boolean; yes?: boolean }) => {
+    const { planPromotion, promote } = await import("../../../engine/review/promote.js");
+    const ctx = engine();
+    const input = { target, version: opts.version, approve: Boolean(opts.approve), yes: Boolean(opts.yes) };
+    let yes = input.yes;
+    if (!yes && io.interactive) {
+      const plan = planPromotion(ctx, input);
+      if (plan.needsConfirmation) {
+        io.err([`Promote ${plan.target.pointer.ref} (${plan.files.length} files)?`, ...plan.warnings.map((w) => `  ⚠ ${w.text}`)].join("\n"));
+        if (!(await io.confirm("Promote despite these warnings?"))) throw refusal("promotion-cancelled", "promotion cancelled; nothing changed");
+        yes = true;
+      }
+    }
+    const r = promote(ctx, { ...input, yes });
+    emit(io, { decision: r.decision, ...(r.approval ? { approval: r.approval } : {}), files: r.files, workspace: r.workspace }, (x) => [
+      ...(r.approval ? [`${r.approval.id} approve ${r.approval.deliverable?.ref}`] : []),
+      `${x.decision.id} promote ${x.decision.deliverable?.ref}`,
+      ...x.files.map((f) => `  ${f}`),
+      ...r.notes.map((n) => `  ${n}`),
+    ]);
+  });
+
+  program
+    .command("discard")
+    .description("drop a worker's live changes (its workspace goes back to its base); the frozen versions stay")
+    .argument("<w>", "the worker")
+    .option("--yes", "do not ask for confirmation")
+    .action(async (worker: string, opts: { yes?: boolean }) => {
+      if (!opts.yes) {
+        if (!io.interactive) throw refusal("discard-needs-confirmation", `discarding ${worker}'s live changes needs confirmation; nothing changed`, "re-run on a terminal, or pass --yes");
+        if (!(await io.confirm(`Drop ${worker}'s live changes and reset its workspace to its base? This cannot be undone.`))) {
+          throw refusal("discard-cancelled", "discard cancelled; nothing changed");
+        }
+      }
+      const { discard } = await import("../../../engine/review/judge.js");
+      const r = discard(engine(), { worker });
+      emitDecision(io, r, r.files.map((f) => `  dropped ${f}`));
+    });
+
+  versionOption(
+    program
+      .command("verdict")
+      .description("the review card of a worker's exact version; without a worker, the queue of workers needing judgment")
+      .argument("[w|ref]", "w<N> or worker-deliverable:w<N>:<K>"),
+  ).action(async (target: string | undefined, opts: { version?: number }) => {
+    await runVerdict(io, target, opts.version);
+  });
+
+  program
+    .command("log")
+    .description("decisions: counts per verb, recent rows, and decision debt")
+    .option("--since <duration>", "window such as 7d, 24h, 30m (default 7d)")
+    .option("--limit <n>", "recent rows to show (default 25)", parsePositiveInt("--limit"))
+    .action(async (opts: { since?: string; limit?: number }) => {
+      const { decisionLog } = await import("../../../engine/review/decision-log.js");
+      const log = decisionLog(engine(), { since: opts.since, limit: opts.limit });
+      const decisions = log.decisions.map((d) => ({
+        id: d.id, at: d.at, actor: d.actor, verb: d.verb, worker: d.worker, deliverable: d.deliverable, option: d.option, note: d.note,
+        risk: d.risk, question: d.question, evidenceRefs: d.evidenceRefs,
+      }));
+      emit(io, { counts: log.counts, debt: log.debt.length, decisions }, (x) => {
+        const total = Object.values(x.counts).reduce((a, b) => a + b, 0);
+        const lines = [`Decisions · last ${log.window} · ${total} recorded`];
+        lines.push(total === 0 ? "  no decisions" : `  ${Object.entries(x.counts).map(([v, n]) => `${v} ${n}`).join(" · ")}`);
+        lines.push(`decision debt: ${x.debt} worker${x.debt === 1 ? "" : "s"} pruned with an unjudged version`);
+        for (const d of log.debt.slice(0, 10)) lines.push(`  ${d.at} ${d.worker} ${d.deliverableRef ?? "(no deliverable)"} (${d.state ?? "?"})`);
+        if (x.decisions.length > 0) lines.push("", "Recent");
+        for (const d of x.decisions) {
+          const what = d.option ?? d.note;
+          lines.push(`  ${d.at} ${d.id} ${d.verb.padEnd(7)} ${d.worker}${d.deliverable ? ` [${d.deliverable.ref}]` : ""}${what ? ` "${what.length > 60 ? `${what.slice(0, 59)}…` : what}"` : ""}${d.actor !== "human" ? ` (${d.actor})` : ""}${d.risk ? ` ⚠ ${d.risk}` : ""}`);
+        }
+        return lines;
+      });
+    });
+
+}

@@ -1,0 +1,98 @@
+// `docket verdict`: prints the card (or the queue of cards); on a terminal, offers the card's actions as a
+// numbered menu. Every action goes through the same engine verbs as the CLI, bound to the version shown.
+
+import { refusal } from "../../../domain/errors.js";
+import type { VerdictCard } from "../../../engine/review/verdict.js";
+import type { Io } from "../io.js";
+import { engine } from "../session.js";
+
+const contract = (c: VerdictCard) => ({
+  worker: c.worker, state: c.state, deliverable: c.deliverable, approved: c.approved, warnings: c.warnings, actions: c.actions,
+  planCoverage: c.planCoverage,
+});
+
+export async function runVerdict(io: Io, target: string | undefined, version?: number): Promise<void> {
+  const { formatVerdictCard, verdictCard, verdictQueue } = await import("../../../engine/review/verdict.js");
+  const ctx = engine();
+  const cards = target === undefined ? verdictQueue(ctx) : [verdictCard(ctx, target, { version })];
+  if (io.json) {
+    io.out(JSON.stringify(target === undefined ? { queue: cards.map(contract) } : contract(cards[0]!)));
+    return;
+  }
+  if (cards.length === 0) {
+    io.out("nothing needs judgment (no open questions, failures or unjudged ready versions in this project)");
+    return;
+  }
+  for (const [i, card] of cards.entries()) {
+    if (i > 0) io.out("");
+    io.out(formatVerdictCard(card).join("\n"));
+    if (!io.interactive) continue;
+    const left = cards.length - i - 1;
+    const choice = await io.select(`${card.worker}: what now?${left > 0 ? ` (${left} more in the queue)` : ""}`, [...card.actions, "skip", "stop"]);
+    if (choice === undefined || choice === "stop") return;
+    if (choice === "skip") continue;
+    try {
+      await act(io, card, choice);
+    } catch (error) {
+      io.err(`docket: ${(error as Error).message}`);
+    }
+  }
+}
+
+async function act(io: Io, card: VerdictCard, action: string): Promise<void> {
+  const review = await import("../../../engine/review/judge.js");
+  const ctx = engine();
+  const bound = { target: card.worker, expectVersion: card.deliverable?.version };
+  const say = (r: { decision: { id: string; verb: string }; notes: string[] }) => io.out([`${r.decision.id} ${r.decision.verb}`, ...r.notes.map((n) => `  ${n}`)].join("\n"));
+  switch (action) {
+    case "approve":
+      return say(review.approve(ctx, bound));
+    case "reject":
+      return say(review.reject(ctx, { ...bound, note: (await io.input("why (optional): ")) || undefined }));
+    case "revise": {
+      const note = await io.input(`what should ${card.worker} change? `);
+      if (!note) throw refusal("revise-cancelled", "no note given; nothing sent");
+      return say(review.revise(ctx, { ...bound, note }));
+    }
+    case "answer": {
+      const q = card.detail.questions[0]!;
+      const picked = q.options.length > 0 ? await io.select(`${q.id}: ${q.text}`, [...q.options, "something else"]) : "something else";
+      if (picked === undefined) return;
+      const text = picked === "something else" ? await io.input("your answer: ") : picked;
+      if (!text) throw refusal("answer-cancelled", "no answer given; nothing sent");
+      return say(review.answer(ctx, { worker: card.worker, question: q.id, text }));
+    }
+    case "promote":
+    case "promote --approve": {
+      const { planPromotion, promote } = await import("../../../engine/review/promote.js");
+      const input = { ...bound, approve: action === "promote --approve" };
+      const plan = planPromotion(ctx, input);
+      if (plan.needsConfirmation) {
+        io.err(plan.warnings.map((w) => `  ⚠ ${w.text}`).join("\n"));
+        if (!(await io.confirm("Promote despite these warnings?"))) return;
+      }
+      const r = promote(ctx, { ...input, yes: true });
+      return io.out([`${r.decision.id} promote ${r.decision.deliverable?.ref}`, ...r.files.map((f) => `  ${f}`), ...r.notes.map((n) => `  ${n}`)].join("\n"));
+    }
+    case "discard":
+      if (!(await io.confirm(`Drop ${card.worker}'s live changes and reset its workspace? This cannot be undone.`))) return;
+      return say(review.discard(ctx, { worker: card.worker }));
+    case "use --parent": {
+      const { useForParent } = await import("../../../engine/handoff/use.js");
+      const r = useForParent(ctx, { target: card.deliverable!.ref });
+      return io.out(r.notes.join("\n"));
+    }
+    case "use --implement":
+    case "use --worker": {
+      const implement = action === "use --implement";
+      const { useForWorker } = await import("../../../engine/handoff/use.js");
+      const task = await io.input(implement ? "task for the implementer (empty: from the plan's goal): " : "task for the new worker (empty: work from the source): ");
+      const question = implement ? `Start an implementer on the approved plan ${card.deliverable!.ref}?` : `Start a fresh worker with reviewed input ${card.deliverable!.ref}?`;
+      if (!(await io.confirm(question))) return;
+      const r = await useForWorker(ctx, { target: card.deliverable!.ref, task: task || undefined, implement, yes: true, interactive: true, ...(io.parent ? { parent: io.parent } : {}) });
+      return io.out(r.notes.join("\n"));
+    }
+    default:
+      io.out(`run: docket ${action} ${action === "save" ? `--from ${card.deliverable?.ref ?? card.worker}` : card.worker}`);
+  }
+}

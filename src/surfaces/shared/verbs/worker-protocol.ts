@@ -1,0 +1,120 @@
+// `docket worker todos|wait|done|fail`: the worker protocol's CLI door for agents that are not pi workers.
+// Same fields and engine calls as the pi tools; identity from DOCKET_WORKER_ID/GENERATION/RUN_TOKEN (DESIGN §5).
+
+import type { Command } from "commander";
+import { usageError } from "../../../domain/errors.js";
+import { parseEvidenceFlag } from "../../../domain/work/report.js";
+import { parseWorkerIdentity } from "../../../domain/workers/identity.js";
+import type { Io } from "../io.js";
+import { emit } from "../io.js";
+import { collect } from "./args.js";
+import { engine } from "../session.js";
+
+interface DoneFlags {
+  outcome?: string;
+  summary?: string;
+  evidence: string[];
+  recommend: string[];
+  itemsFile?: string;
+  bodyFile?: string;
+  callId?: string;
+}
+
+interface WaitFlags {
+  question?: string;
+  option: string[];
+  recommend?: string;
+  risk?: string;
+  blockedFile?: string;
+  callId?: string;
+}
+
+export function registerWorkerProtocol(worker: Command, io: Io): void {
+  worker
+    .command("done")
+    .description("publish one frozen deliverable version (body from --body-file or standard input) → ready")
+    .option("--outcome <outcome>", "completed | findings | proposal")
+    .option("--summary <text>", "one line for the human (default: the body's first line)")
+    .option("--evidence <kind=text>", "commit|test|artifact|runtime|note=<text> (repeatable)", collect, [])
+    .option("--recommend <text>", "a recommendation for the human (repeatable)", collect, [])
+    .option("--items-file <json>", "per-item reports: a JSON array of {item, outcome, body, evidence?, forHuman?, answers?}")
+    .option("--body-file <file>", "the full deliverable text (default: standard input; '-' also means standard input)")
+    .option("--call-id <id>", "plays the tool-call id: the same id returns the same version (fresh when absent)")
+    .action(async (flags: DoneFlags) => {
+      if (flags.outcome === undefined) throw usageError("bad-flags", "give --outcome completed|findings|proposal");
+      const who = parseWorkerIdentity(process.env);
+      const evidence = flags.evidence.map(parseEvidenceFlag);
+      const body = flags.bodyFile !== undefined && flags.bodyFile !== "-" ? (await import("../../../engine/protocol/input.js")).readBodyFile(process.cwd(), flags.bodyFile) : await readStdin();
+      const items = flags.itemsFile === undefined ? [] : (await import("../../../engine/protocol/report-file.js")).loadReportFile(process.cwd(), flags.itemsFile);
+      const { done } = await import("../../../engine/protocol/protocol.js");
+      const result = done(engine(), who, { callId: flags.callId, body, outcome: flags.outcome, summary: flags.summary, evidence, recommendations: flags.recommend, items });
+      emit(io, result, (r) => [
+        `${who.worker} published ${r.deliverable.ref} (v${r.deliverable.version}) → ready`,
+        ...r.items.map((x) => (x.status === "refused" ? `${x.item || "?"} refused: ${x.error?.message}` : `${x.item} ${x.status}${x.reportId ? ` (${x.reportId})` : ""}`)),
+      ]);
+      if (result.items.some((x) => x.status === "refused")) io.refused = true;
+    });
+
+  worker
+    .command("wait")
+    .description("ask the human one question → needs_input (optionally naming items you are blocked on)")
+    .option("--question <text>", "the one question")
+    .option("--option <text>", "a possible answer (repeatable)", collect, [])
+    .option("--recommend <text>", "the answer you recommend")
+    .option("--risk <text>", "what goes wrong with the wrong answer")
+    .option("--blocked-file <json>", "items you are blocked on: a JSON array of {item, body}")
+    .option("--call-id <id>", "idempotency: repeating the same call id returns the first result")
+    .action(async (flags: WaitFlags) => {
+      if (flags.question === undefined) throw usageError("bad-flags", "give the question with --question <text>");
+      const who = parseWorkerIdentity(process.env);
+      const blocked = flags.blockedFile === undefined ? [] : (await import("../../../engine/protocol/input.js")).readJsonList(process.cwd(), flags.blockedFile, "{item, body}");
+      const { wait } = await import("../../../engine/protocol/protocol.js");
+      const result = wait(engine(), who, {
+        question: flags.question, options: flags.option, recommend: flags.recommend, risk: flags.risk, callId: flags.callId,
+        blocked: blocked.map((b) => ({ item: b.item as string, body: b.body as string })),
+      });
+      emit(io, result, (r) => [
+        `${who.worker} asked ${r.question} → needs_input`,
+        ...r.blocked.map((x) => (x.status === "refused" ? `${x.item || "?"} refused: ${x.error?.message}` : `${x.item} blocked (${x.reportId})`)),
+      ]);
+      if (result.blocked.some((x) => x.status === "refused")) io.refused = true;
+    });
+
+  worker
+    .command("todos")
+    .description("replace your progress board (informational; never a gate)")
+    .argument("[texts...]", "pending items, in order (or use --items-file)")
+    .option("--items-file <json>", "the board: a JSON array of {id?, text, state?: pending|in_progress|completed}")
+    .action(async (texts: string[], flags: { itemsFile?: string }) => {
+      if (flags.itemsFile !== undefined && texts.length > 0) throw usageError("bad-flags", "give the board as words or with --items-file, not both");
+      const who = parseWorkerIdentity(process.env);
+      const items = flags.itemsFile === undefined
+        ? texts.map((text) => ({ text }))
+        : (await import("../../../engine/protocol/input.js")).readJsonList(process.cwd(), flags.itemsFile, "{id?, text, state?}").map((e) => ({ id: e.id as string | undefined, text: e.text as string, state: e.state as string | undefined }));
+      const { todos } = await import("../../../engine/protocol/protocol.js");
+      const result = todos(engine(), who, items);
+      emit(io, result, (r) => [
+        ...r.todos.map((t) => `${t.state === "completed" ? "[x]" : t.state === "in_progress" ? "[>]" : "[ ]"} ${t.id} ${t.text}`),
+        ...(r.dropped > 0 ? [`(${r.dropped} dropped: empty or beyond 12)`] : []),
+      ]);
+    });
+
+  worker
+    .command("fail")
+    .description("give up: → failed, no deliverable")
+    .option("--reason <text>", "what stopped you")
+    .action(async (flags: { reason?: string }) => {
+      if (flags.reason === undefined) throw usageError("bad-flags", "give --reason <text>");
+      const who = parseWorkerIdentity(process.env);
+      const { fail } = await import("../../../engine/protocol/protocol.js");
+      emit(io, fail(engine(), who, { reason: flags.reason }), () => `${who.worker} → failed`);
+    });
+}
+
+async function readStdin(): Promise<string> {
+  if (process.stdin.isTTY) throw usageError("no-body", "give the deliverable body with --body-file <file> or on standard input");
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer));
+  return Buffer.concat(chunks).toString("utf8");
+}
+

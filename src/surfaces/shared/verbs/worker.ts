@@ -1,0 +1,18 @@
+// `docket worker …`: the worker's side of the protocol, for processes that are not pi workers.
+// The worker identifies itself from DOCKET_WORKER_ID, DOCKET_GENERATION and DOCKET_RUN_TOKEN.
+
+import type { Command } from "commander";
+import type { Io } from "../io.js";
+import { registerWorkerReconcile, registerWorkerReport } from "./worker-report.js";
+import { registerWorkerProtocol } from "./worker-protocol.js";
+import { registerWorkerLifecycle } from "./worker-lifecycle.js";
+
+/** Subcommand registrars for the `worker` group, each owned by its own module. */
+export type WorkerSubcommands = (worker: Command, io: Io) => void;
+
+const registrars: WorkerSubcommands[] = [registerWorkerReport, registerWorkerReconcile, registerWorkerProtocol, registerWorkerLifecycle];
+
+export function registerWorkerCommands(program: Command, io: Io): void {
+  const worker = program.command("worker").description("worker-side protocol: report, todos, wait, done, fail (identity from the environment)");
+  for (const register of registrars) register(worker, io);
+}

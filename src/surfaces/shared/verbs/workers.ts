@@ -1,0 +1,220 @@
+// `docket spawn|respawn|ls|show|peek|tell|attach|delete|prune`: starting, watching and retiring workers.
+// Each command parses flags, makes one engine call and renders the same result object for --json and humans.
+
+import type { Command } from "commander";
+import { usageError } from "../../../domain/errors.js";
+import { collect, parseAssignments, parsePositiveInt } from "./args.js";
+import type { Io } from "../io.js";
+import { emit, warn } from "../io.js";
+import { engine } from "../session.js";
+
+interface SpawnFlags {
+  agent: string;
+  cmd?: string;
+  as?: string;
+  model?: string;
+  thinking?: string;
+  seed?: string;
+  fresh?: boolean;
+  worktree?: boolean;
+  item: string[];
+  env: string[];
+  yes?: boolean;
+}
+
+export function registerWorkersCommands(program: Command, io: Io): void {
+  program
+    .command("spawn")
+    .description("start one worker (pi by default) in its own tmux window")
+    .argument("<task...>", "what the worker should do")
+    .option("--agent <agent>", "pi | command", "pi")
+    .option("--cmd <shell-command>", "the command of a --agent command worker (runs in its workspace)")
+    .option("--as <kind>", "worker kind (docket kinds lists them)")
+    .option("--model <provider/model>", "model for a pi worker (exactly as pi --list-models shows it)")
+    .option("--thinking <level>", "off | minimal | low | medium | high | xhigh")
+    .option("--seed <session-file>", "seed the worker with this pi session")
+    .option("--fresh", "start with a fresh context (the default)")
+    .option("--worktree", "give a read-only kind its own worktree too")
+    .option("--item <id>", "dispatch this item to the new worker (repeatable)", collect, [])
+    .option("--env <NAME=VALUE>", "put a variable into the worker's environment (repeatable)", collect, [])
+    .option("--yes", "do not ask for confirmation")
+    .addHelpText(
+      "after",
+      [
+        "",
+        "pi workers get extra pi arguments from your user config (pi.extraArgs, a list) and from DOCKET_PI_ARGS",
+        "(split on whitespace, no quoting), e.g. DOCKET_PI_ARGS='-ne -e /path/faux-provider.ts'. The models a worker",
+        "may use are the ones `pi --list-models` prints with those same arguments. tmux does not pass your environment",
+        "on: name variables in config worker.passEnv or give them with --env NAME=VALUE.",
+      ].join("\n"),
+    )
+    .action(async (words: string[], opts: SpawnFlags) => {
+      if (opts.agent !== "pi" && opts.agent !== "command") throw usageError("bad-flag", `--agent must be pi or command; got "${opts.agent}"`);
+      if (opts.seed && opts.fresh) throw usageError("bad-flag", "--seed and --fresh contradict each other; pick one");
+      const env = parseAssignments("--env", opts.env);
+      const { spawnWorker } = await import("../../../engine/workers/spawn.js");
+      const ctx = engine();
+      warn(io, ctx.configWarnings());
+      const r = await spawnWorker(ctx, {
+        task: words.join(" "),
+        agent: opts.agent,
+        command: opts.cmd,
+        kind: opts.as,
+        model: opts.model,
+        thinking: opts.thinking,
+        seedFile: opts.seed,
+        fresh: opts.fresh,
+        worktree: opts.worktree,
+        items: opts.item,
+        env,
+        yes: Boolean(opts.yes),
+        interactive: io.interactive,
+        ...(io.parent ? { parent: io.parent } : {}),
+        confirm: async (ex) => {
+          io.err([...ex.summary, ...ex.confirm.reasons.map((r) => `confirm: ${r}`)].join("\n"));
+          return io.confirm("Launch this worker?");
+        },
+      });
+      emit(io, { worker: r.worker, generation: r.generation, kind: r.kind, execution: r.execution, summary: r.summary }, (x) => [
+        `${x.worker} started (generation ${x.generation}, kind ${x.kind})`,
+        ...x.summary.map((l) => `  ${l}`),
+        ...(r.dispatch ? [`  dispatched ${r.dispatch.bindings.map((b) => b.item).join(", ")} (${r.dispatch.dispatch})`] : []),
+        `  peek: docket peek ${x.worker}   attach: docket attach ${x.worker}`,
+      ]);
+    });
+
+  program
+    .command("respawn")
+    .description("start a worker again with its stored execution, at the next generation (old process fenced)")
+    .argument("<worker>", "w<N>, or all (every finished worker of this project)")
+    .action(async (target: string) => {
+      const { respawnTarget } = await import("../../../engine/workers/respawn.js");
+      const results = respawnTarget(engine(), target);
+      if (target.trim() === "all") {
+        emit(io, { workers: results.map((r) => ({ worker: r.worker, generation: r.generation })) }, (x) =>
+          x.workers.length === 0 ? "no finished workers to respawn" : x.workers.map((w) => `${w.worker} respawned (generation ${w.generation})`),
+        );
+        return;
+      }
+      const r = results[0]!;
+      emit(io, { worker: r.worker, generation: r.generation }, (x) => [
+        `${x.worker} respawned (generation ${x.generation}); the previous process is fenced`,
+        ...(r.movedBindings.length ? [`  moved bindings ${r.movedBindings.join(", ")}`] : []),
+        ...(r.requeued ? [`  ${r.requeued} unread message(s) queued again for the new process`] : []),
+      ]);
+    });
+
+  program
+    .command("ls")
+    .description("list this project's workers (--all: every project, settled ones too)")
+    .option("--all", "every project's workers, including settled ones")
+    .action(async (opts: { all?: boolean }) => {
+      const { listWorkers } = await import("../../../engine/workers/view.js");
+      const { workers, ages } = listWorkers(engine(), { all: Boolean(opts.all) });
+      emit(io, { workers }, (x) =>
+        x.workers.length === 0
+          ? "no workers (start one with: docket spawn <task>)"
+          : x.workers.map((w) =>
+              [
+                w.worker.padEnd(5),
+                (w.liveness === "live" ? "●" : w.liveness === "gone" ? "○" : "?").padEnd(2),
+                w.state.padEnd(12),
+                w.kind.padEnd(11),
+                (ages.get(w.worker) ?? "").padEnd(5),
+                w.questions ? `${w.questions}? ` : "",
+                w.deliverable ? `${w.deliverable.replace(/^worker-deliverable:/, "")} ` : "",
+                w.task.length > 60 ? `${w.task.slice(0, 57)}...` : w.task,
+              ].join(" "),
+            ),
+      );
+    });
+
+  program
+    .command("show")
+    .description("one worker in detail, with its messages and launches")
+    .argument("<worker>", "w<N>")
+    .action(async (target: string) => {
+      const { showWorker } = await import("../../../engine/workers/view.js");
+      emit(io, showWorker(engine(), target), (w) => [
+        `${w.worker} · ${w.kind} · ${w.state} (${w.persistedState}) · ${w.liveness} · generation ${w.generation}`,
+        `  task: ${w.task}`,
+        `  agent: ${w.agent}${w.execution.command ? ` (${w.execution.command})` : ""} · model ${w.execution.model ?? "-"} · thinking ${w.execution.thinking} · context ${w.execution.context}`,
+        ...(w.modelInEffect ? [`  in effect: ${w.modelInEffect} · thinking ${w.thinkingInEffect ?? "-"} (heartbeat ${w.heartbeatAt})`] : []),
+        `  workspace: ${w.workspace} (${w.workspaceMode}${w.base ? `, base ${w.base.slice(0, 12)}` : ""})`,
+        `  tmux: ${w.tmux.session ?? "-"} ${w.tmux.window ?? ""} ${w.tmux.pane ?? ""}`,
+        ...(w.deliverable ? [`  deliverable: ${w.deliverable}`] : []),
+        ...(w.lastError ? [`  last error: ${w.lastError}`] : []),
+        ...w.openQuestions.map((q) => `  question ${q.id}: ${q.text}`),
+        ...w.launches.map((l) => `  launch g${l.generation} ${l.startedAt}${l.exitedAt ? ` exited ${l.exitCode} at ${l.exitedAt}` : ""}`),
+        ...w.messages.map((m) => `  message ${m.id}: ${m.delivery}`),
+      ]);
+    });
+
+  program
+    .command("peek")
+    .description("the last lines of a worker's pane (no model context spent)")
+    .argument("<worker>", "w<N>")
+    .option("--lines <n>", "how many lines (default 40, at most 2000)", parsePositiveInt("--lines"))
+    .action(async (target: string, opts: { lines?: number }) => {
+      const { peekWorker } = await import("../../../engine/talk/tell.js");
+      const r = peekWorker(engine(), target, opts.lines);
+      emit(io, r, (x) => (x.source === "pane-tail" ? [`(${x.worker}'s window is gone; harvested tail)`, x.text] : x.text));
+    });
+
+  program
+    .command("tell")
+    .description("send a worker a message through its inbox (steers the current turn; --after waits for it)")
+    .argument("<worker>", "w<N>")
+    .argument("<text...>", "the message (multi-line text stays one message)")
+    .option("--q <question-id>", "answer this open question of the worker")
+    .option("--after", "deliver after the current turn instead of steering it")
+    .option("--key <key>", "idempotency key")
+    .action(async (target: string, words: string[], opts: { q?: string; after?: boolean; key?: string }) => {
+      const { tellWorker } = await import("../../../engine/talk/tell.js");
+      const r = tellWorker(engine(), { worker: target, text: words.join(" "), question: opts.q, after: opts.after, key: opts.key });
+      emit(io, { message: r.message, delivery: r.delivery }, (x) => [
+        `${x.message} queued for ${target}${opts.q ? ` (answers ${opts.q})` : ""}`,
+        ...(r.pasted === "best-effort" ? ["  also pasted into its pane (best-effort: a command agent gives no receipt)"] : []),
+        ...(r.pasted === "failed" ? ["  pasting into its pane failed; the message waits in its inbox"] : []),
+        ...(r.waiting ? [`  ${target} is not running; the message waits in its inbox until docket respawn ${target}`] : []),
+      ]);
+    });
+
+  program
+    .command("attach")
+    .description("look at a worker's window (switches inside tmux, otherwise prints the command)")
+    .argument("<worker>", "w<N>")
+    .action(async (target: string) => {
+      const { attachWorker } = await import("../../../engine/talk/tell.js");
+      const r = attachWorker(engine(), target);
+      const command = r.command.map(shellQuote).join(" ");
+      emit(io, { worker: r.worker, switched: r.switched, command }, (x) => (x.switched ? `switched to ${x.worker}` : command));
+    });
+
+  program
+    .command("delete")
+    .description("delete one worker: window, workspace, row (deliverables stay)")
+    .argument("<worker>", "w<N>")
+    .option("--yes", "do not ask for confirmation")
+    .option("--force", "also delete changes that were never promoted")
+    .action(async (target: string, opts: { yes?: boolean; force?: boolean }) => {
+      const { deleteWorker } = await import("../../../engine/workers/delete.js");
+      const r = await deleteWorker(engine(), { worker: target, yes: opts.yes, force: opts.force, interactive: io.interactive, confirm: (q) => io.confirm(q) });
+      emit(io, r, (x) => `${x.worker} deleted${x.workspaceRemoved ? " (workspace removed)" : ""}${x.cancelledMessages ? `; ${x.cancelledMessages} queued message(s) cancelled` : ""}`);
+    });
+
+  program
+    .command("prune")
+    .description("delete workers settled for longer than worker.pruneAfterHours (never forces)")
+    .action(async () => {
+      const { pruneWorkers } = await import("../../../engine/workers/delete.js");
+      emit(io, pruneWorkers(engine()), (x) => [
+        x.pruned.length ? `pruned ${x.pruned.join(", ")}` : "nothing to prune",
+        ...x.skipped.map((s) => `  kept ${s.worker}: ${s.reason}`),
+      ]);
+    });
+}
+
+function shellQuote(word: string): string {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}

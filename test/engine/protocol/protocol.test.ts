@@ -1,0 +1,248 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync, writeFileSync, mkdirSync, unlinkSync } from "node:fs";
+import { join } from "node:path";
+import { done, fail, todos, wait } from "../../../src/engine/protocol/protocol.js";
+import { currentDeliverable, deliverableByRef } from "../../../src/engine/review/deliverables.js";
+import { addItem } from "../../../src/engine/work/items.js";
+import { dispatchItems } from "../../../src/engine/work/dispatch.js";
+import { claimDeliverable, deliverablePath, listDeliverableVersions, readDeliverable } from "../../../src/files/workers/deliverables.js";
+import { updateWorker } from "../../../src/ledger/workers/workers.js";
+import { isDocketError } from "../../../src/domain/errors.js";
+import type { WorkerDeliverable } from "../../../src/domain/deliverables/deliverable.js";
+import { dumpTables, workLedger } from "../../support/work-ledger.js";
+import { isolatedWorker } from "../../support/protocol-worker.js";
+import { git } from "../../support/git.js";
+import { tempDir } from "../../support/temp.js";
+
+type T = { after(fn: () => void): void };
+
+function setup(t: T) {
+  const { ctx } = workLedger(t);
+  const w = isolatedWorker(t, ctx);
+  const who = { worker: w.worker, generation: 1, runToken: w.runToken };
+  return { ctx, w, who };
+}
+
+const row = (ctx: { db: { prepare(s: string): { get(...a: unknown[]): unknown } } }, sql: string, ...args: unknown[]) =>
+  ctx.db.prepare(sql).get(...args) as Record<string, unknown>;
+
+const BODY = "# Result\r\nLine with trailing spaces   \r\nnon-ASCII: café — ✓ 日本語\n\n  indented\t tab\n";
+
+test("an accepted done freezes v1 before the worker is ready, and the row keeps only the pointer", (t) => {
+  const { ctx, w, who } = setup(t);
+  writeFileSync(join(w.workspace, "src/app.txt"), "one\n2\nthree\nfour\n");
+  writeFileSync(join(w.workspace, "new.md"), "new file\n");
+  const r = done(ctx, who, { callId: "call-a", body: BODY, outcome: "completed", summary: "changed the app", evidence: [{ kind: "test", text: "npm test: 3 pass" }], recommendations: ["merge it"] });
+  assert.deepEqual(r, { deliverable: { id: `worker-deliverable:${w.worker}`, version: 1, ref: `worker-deliverable:${w.worker}:1` }, items: [] });
+  const worker = row(ctx, "SELECT state, deliverable_id, deliverable_version, deliverable_ref, summary, outcome FROM workers WHERE id = ?", w.worker);
+  assert.deepEqual({ ...worker }, { state: "ready", deliverable_id: `worker-deliverable:${w.worker}`, deliverable_version: 1, deliverable_ref: `worker-deliverable:${w.worker}:1`, summary: "changed the app", outcome: "completed" });
+  const read = readDeliverable(ctx.home, w.worker, 1);
+  assert.ok(read.ok);
+  assert.equal(read.deliverable.body, BODY, "the body is stored byte for byte");
+  assert.equal(read.deliverable.toolCallId, "call-a");
+  assert.deepEqual(read.deliverable.changeSet!.files, [{ path: "new.md", additions: 1, deletions: 0 }, { path: "src/app.txt", additions: 2, deletions: 1 }]);
+  assert.equal(read.deliverable.changeSet!.hunks, 2);
+  assert.equal(read.deliverable.changeSet!.base, w.base);
+  assert.equal(row(ctx, "SELECT kind FROM notifications WHERE worker = ?", w.worker).kind, "ready");
+  const status = JSON.parse(readFileSync(join(ctx.home.workerDir(w.worker), "status.json"), "utf8"));
+  assert.deepEqual(status.deliverable, r.deliverable);
+  assert.equal(status.body, undefined);
+});
+
+test("the same call id returns the same version; a new call id makes the next, and v1 never changes", (t) => {
+  const { ctx, w, who } = setup(t);
+  writeFileSync(join(w.workspace, "a.txt"), "a\n");
+  const first = done(ctx, who, { callId: "call-a", body: "first", outcome: "completed", summary: "s1" });
+  const v1Bytes = readFileSync(deliverablePath(ctx.home, w.worker, 1));
+  writeFileSync(join(w.workspace, "a.txt"), "a\nb\n");
+  const again = done(ctx, who, { callId: "call-a", body: "first (retried)", outcome: "completed", summary: "s1" });
+  assert.deepEqual(again, first);
+  assert.deepEqual(listDeliverableVersions(ctx.home, w.worker), [1]);
+  const second = done(ctx, who, { callId: "call-b", body: "second", outcome: "findings", summary: "s2" });
+  assert.equal(second.deliverable.version, 2);
+  assert.deepEqual(readFileSync(deliverablePath(ctx.home, w.worker, 1)), v1Bytes, "v1 is byte-identical after v2");
+  assert.equal(row(ctx, "SELECT deliverable_version FROM workers WHERE id = ?", w.worker).deliverable_version, 2);
+  assert.equal(deliverableByRef(ctx, w.worker, 1).deliverable.body, "first");
+  assert.equal(deliverableByRef(ctx, `${w.worker}:v2`).deliverable.body, "second");
+});
+
+test("a corrupt v2.json keeps its number: the next done claims v3 and leaves v2 untouched", (t) => {
+  const { ctx, w, who } = setup(t);
+  done(ctx, who, { callId: "call-a", body: "first", outcome: "completed", summary: "s1" });
+  const corrupt = deliverablePath(ctx.home, w.worker, 2);
+  writeFileSync(corrupt, "{ not json");
+  const r = done(ctx, who, { callId: "call-b", body: "third", outcome: "completed", summary: "s3" });
+  assert.equal(r.deliverable.version, 3);
+  assert.equal(readFileSync(corrupt, "utf8"), "{ not json");
+  assert.ok(readDeliverable(ctx.home, w.worker, 3).ok);
+});
+
+test("a crash between the sidecar and the command is repaired by retrying the same call", (t) => {
+  const { ctx, w, who } = setup(t);
+  done(ctx, who, { callId: "call-a", body: "first", outcome: "completed", summary: "s1" });
+  const orphan: WorkerDeliverable = { ...readDeliverable(ctx.home, w.worker, 1).ok ? (readDeliverable(ctx.home, w.worker, 1) as { deliverable: WorkerDeliverable }).deliverable : ({} as WorkerDeliverable), version: 2, ref: `worker-deliverable:${w.worker}:2`, toolCallId: "call-crashed", body: "crashed body", summary: "crashed", changeSet: null };
+  assert.equal(claimDeliverable(ctx.home, w.worker, 2, orphan), true, "the sidecar was claimed, then the process died");
+  assert.equal(row(ctx, "SELECT deliverable_version FROM workers WHERE id = ?", w.worker).deliverable_version, 1);
+  const bytes = readFileSync(deliverablePath(ctx.home, w.worker, 2));
+  const r = done(ctx, who, { callId: "call-crashed", body: "crashed body", outcome: "completed", summary: "crashed" });
+  assert.equal(r.deliverable.version, 2);
+  assert.deepEqual(readFileSync(deliverablePath(ctx.home, w.worker, 2)), bytes, "the claimed sidecar is finished, not rewritten");
+  assert.deepEqual(listDeliverableVersions(ctx.home, w.worker), [1, 2]);
+  assert.deepEqual({ ...row(ctx, "SELECT deliverable_version, summary, state FROM workers WHERE id = ?", w.worker) }, { deliverable_version: 2, summary: "crashed", state: "ready" });
+});
+
+test("a done from a replaced generation is refused, claims no version and changes nothing", (t) => {
+  const { ctx, w, who } = setup(t);
+  ctx.commands.run("test.respawn", {}, (tx) => updateWorker(tx, w.worker, { generation: 2, run_token: "token-2" }));
+  const before = dumpTables(ctx.db);
+  assert.throws(
+    () => done(ctx, who, { callId: "call-a", body: "b", outcome: "completed", summary: "s" }),
+    (e) => isDocketError(e) && e.category === "fenced" && e.code === "generation-replaced" && e.message.includes("this process was replaced"),
+  );
+  assert.deepEqual(dumpTables(ctx.db), before);
+  assert.deepEqual(listDeliverableVersions(ctx.home, w.worker), []);
+  assert.throws(() => wait(ctx, who, { question: "q?" }), (e) => isDocketError(e) && e.code === "generation-replaced");
+  assert.throws(() => fail(ctx, who, { reason: "r" }), (e) => isDocketError(e) && e.code === "generation-replaced");
+  assert.throws(() => todos(ctx, who, [{ text: "x" }]), (e) => isDocketError(e) && e.code === "generation-replaced");
+  assert.throws(() => done(ctx, { ...who, generation: 2, runToken: "stolen" }, { body: "b", outcome: "completed", summary: "s" }), (e) => isDocketError(e) && e.code === "generation-replaced");
+  assert.deepEqual(dumpTables(ctx.db), before);
+});
+
+test("an outcome outside completed|findings|proposal is refused with a line the model can act on, and nothing changes", (t) => {
+  const { ctx, w, who } = setup(t);
+  const before = dumpTables(ctx.db);
+  assert.throws(
+    () => done(ctx, who, { callId: "c", body: "b", outcome: "done", summary: "s" }),
+    (e) => isDocketError(e) && e.code === "done-outcome-invalid" && e.message === 'outcome "done" is not one of completed, findings, proposal; call docket_done again with one of them (per-item words done/released/abandoned/blocked go in items[].outcome)',
+  );
+  assert.throws(() => done(ctx, who, { callId: "c", body: "  ", outcome: "completed" }), (e) => isDocketError(e) && e.code === "done-empty");
+  assert.throws(() => done(ctx, who, { callId: "c", body: "b", outcome: "completed", evidence: [{ kind: "vibes" as "note", text: "x" }] }), (e) => isDocketError(e) && e.code === "evidence-invalid");
+  assert.deepEqual(dumpTables(ctx.db), before);
+  assert.deepEqual(listDeliverableVersions(ctx.home, w.worker), []);
+});
+
+test("the frozen patch (text, new, deleted, binary and non-UTF-8 files) applies cleanly to the base in a fresh worktree", (t) => {
+  const { ctx, w, who } = setup(t);
+  writeFileSync(join(w.workspace, "src/app.txt"), "one\nTWO\nthree\n");
+  unlinkSync(join(w.workspace, "README.md"));
+  mkdirSync(join(w.workspace, "dir with space"), { recursive: true });
+  writeFileSync(join(w.workspace, "dir with space/ünï.txt"), "x\n");
+  writeFileSync(join(w.workspace, "logo.bin"), Buffer.from([0, 1, 2, 255, 254, 0, 10]));
+  writeFileSync(join(w.workspace, "latin1.txt"), Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]));
+  const r = done(ctx, who, { callId: "c1", body: "b", outcome: "completed", summary: "s" });
+  const d = deliverableByRef(ctx, r.deliverable.ref).deliverable;
+  const fresh = join(tempDir(t, "docket-apply-"), "wt");
+  git(w.project, "worktree", "add", "-q", "--detach", fresh, w.base);
+  const patchFile = join(fresh, "..", "frozen.patch");
+  writeFileSync(patchFile, d.changeSet!.patch);
+  git(fresh, "apply", "--check", patchFile);
+  git(fresh, "apply", "--index", patchFile);
+  assert.deepEqual(readFileSync(join(fresh, "logo.bin")), Buffer.from([0, 1, 2, 255, 254, 0, 10]));
+  assert.deepEqual(readFileSync(join(fresh, "latin1.txt")), Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]));
+  assert.equal(readFileSync(join(fresh, "dir with space/ünï.txt"), "utf8"), "x\n");
+  assert.equal(git(fresh, "diff", "--cached", "--stat", w.base).trim() !== "", true);
+  assert.equal(d.changeSet!.files.find((f) => f.path === "logo.bin")!.binary, true);
+  assert.deepEqual(d.changeSet!.files.find((f) => f.path === "README.md"), { path: "README.md", additions: 0, deletions: 1 });
+});
+
+test("capture leaves the worker's own index alone: its staged and unstaged state is unchanged", (t) => {
+  const { ctx, w, who } = setup(t);
+  writeFileSync(join(w.workspace, "staged.txt"), "s\n");
+  git(w.workspace, "add", "staged.txt");
+  writeFileSync(join(w.workspace, "untracked.txt"), "u\n");
+  const status = git(w.workspace, "status", "--porcelain");
+  done(ctx, who, { callId: "c1", body: "b", outcome: "completed", summary: "s" });
+  assert.equal(git(w.workspace, "status", "--porcelain"), status);
+  const files = (deliverableByRef(ctx, w.worker).deliverable.changeSet!.files).map((f) => f.path);
+  assert.deepEqual(files, ["staged.txt", "untracked.txt"]);
+});
+
+test("commits the worker made are part of the change set: the diff is against its base, not HEAD", (t) => {
+  const { ctx, w, who } = setup(t);
+  writeFileSync(join(w.workspace, "committed.txt"), "c\n");
+  git(w.workspace, "add", "committed.txt");
+  git(w.workspace, "-c", "user.email=a@b", "-c", "user.name=a", "commit", "-q", "-m", "work");
+  done(ctx, who, { callId: "c1", body: "b", outcome: "completed", summary: "s" });
+  assert.deepEqual(deliverableByRef(ctx, w.worker).deliverable.changeSet!.files.map((f) => f.path), ["committed.txt"]);
+});
+
+test("a read-only worker in a shared workspace publishes with no change set", (t) => {
+  const { ctx } = workLedger(t);
+  const w = isolatedWorker(t, ctx);
+  ctx.commands.run("test.shared", {}, (tx) => updateWorker(tx, w.worker, { workspace_mode: "shared", base: null }));
+  const r = done(ctx, { worker: w.worker, generation: 1 }, { callId: "c", body: "findings text", outcome: "findings", summary: "found" });
+  assert.equal(deliverableByRef(ctx, r.deliverable.ref).deliverable.changeSet, null);
+});
+
+test("done sends each item entry through the report path; one refused entry leaves the others committed", (t) => {
+  const { ctx, w, who } = setup(t);
+  addItem(ctx, { kind: "todo", text: "first" });
+  addItem(ctx, { kind: "todo", text: "second" });
+  dispatchItems(ctx, { worker: w.worker, items: ["t1"] });
+  const r = done(ctx, who, {
+    callId: "call-i", body: "b", outcome: "completed", summary: "s",
+    items: [{ item: "t1", outcome: "done", body: "did it" }, { item: "t2", outcome: "done", body: "not mine" }, { item: "t1", outcome: "nope", body: "" }],
+  });
+  assert.deepEqual(r.items[0], { item: "t1", status: "resolved", reportId: "rp1" });
+  assert.equal(r.items[1]!.status, "refused");
+  assert.equal(r.items[1]!.error!.code, "no-active-binding");
+  assert.equal(r.items[2]!.status, "refused");
+  assert.equal(row(ctx, "SELECT state FROM items WHERE id = 't1'").state, "done");
+  const again = done(ctx, who, { callId: "call-i", body: "b", outcome: "completed", summary: "s", items: [{ item: "t1", outcome: "done", body: "did it" }] });
+  assert.deepEqual(again.items[0], { item: "t1", status: "resolved", reportId: "rp1" }, "a retried call replays its item reports");
+  assert.deepEqual(readDeliverable(ctx.home, w.worker, 1).ok && (readDeliverable(ctx.home, w.worker, 1) as { deliverable: WorkerDeliverable }).deliverable.items.map((i) => i.item), ["t1", "t2", "t1"]);
+});
+
+test("wait records one question, moves the worker to needs_input and reports blocked items; a later done drops the question", (t) => {
+  const { ctx, w, who } = setup(t);
+  addItem(ctx, { kind: "todo", text: "first" });
+  dispatchItems(ctx, { worker: w.worker, items: ["t1"] });
+  const r = wait(ctx, who, { question: "Which database?", options: ["sqlite", " ", "postgres"], recommend: "sqlite", risk: "migration cost", blocked: [{ item: "t1", body: "need the choice" }], callId: "w-1" });
+  assert.equal(r.state, "needs_input");
+  assert.deepEqual(r.blocked, [{ item: "t1", status: "pending", reportId: "rp1" }]);
+  assert.equal(row(ctx, "SELECT state FROM workers WHERE id = ?", w.worker).state, "needs_input");
+  assert.deepEqual({ ...row(ctx, "SELECT text, options, recommend, risk, state FROM questions WHERE id = ?", r.question) }, { text: "Which database?", options: '["sqlite","postgres"]', recommend: "sqlite", risk: "migration cost", state: "open" });
+  assert.equal(row(ctx, "SELECT count(*) AS n FROM notifications WHERE kind = 'question'").n, 1);
+  assert.deepEqual(wait(ctx, who, { question: "Which database?", options: ["sqlite", "postgres"], recommend: "sqlite", risk: "migration cost", blocked: [{ item: "t1", body: "need the choice" }], callId: "w-1" }), r, "same call id, same question");
+  done(ctx, who, { callId: "d", body: "b", outcome: "completed", summary: "s" });
+  assert.equal(row(ctx, "SELECT state FROM questions WHERE id = ?", r.question).state, "dropped");
+  assert.throws(() => wait(ctx, who, { question: "  " }), (e) => isDocketError(e) && e.code === "question-empty");
+});
+
+test("fail moves the worker to failed with the reason and publishes nothing", (t) => {
+  const { ctx, w, who } = setup(t);
+  const r = fail(ctx, who, { reason: "the repo does not build" });
+  assert.deepEqual(r, { state: "failed", reason: "the repo does not build" });
+  assert.deepEqual({ ...row(ctx, "SELECT state, last_error, deliverable_ref FROM workers WHERE id = ?", w.worker) }, { state: "failed", last_error: "the repo does not build", deliverable_ref: null });
+  assert.equal(row(ctx, "SELECT kind FROM notifications").kind, "failed");
+  assert.deepEqual(listDeliverableVersions(ctx.home, w.worker), []);
+  assert.throws(() => fail(ctx, who, { reason: "" }), (e) => isDocketError(e) && e.code === "reason-empty");
+});
+
+test("todos replaces the board on the worker row and never gates done", (t) => {
+  const { ctx, w, who } = setup(t);
+  todos(ctx, who, [{ text: "a", state: "in_progress" }, { text: "b" }]);
+  todos(ctx, who, [{ id: "x", text: "only one" }]);
+  assert.deepEqual(JSON.parse(row(ctx, "SELECT todos FROM workers WHERE id = ?", w.worker).todos as string), [{ id: "x", text: "only one", state: "pending" }]);
+  assert.equal(done(ctx, who, { callId: "c", body: "b", outcome: "completed", summary: "s" }).deliverable.version, 1);
+});
+
+test("review reads refuse a missing or invalid sidecar with what to do, and never fall back", (t) => {
+  const { ctx, w, who } = setup(t);
+  assert.throws(() => deliverableByRef(ctx, w.worker), (e) => isDocketError(e) && e.code === "no-deliverable" && e.message === `${w.worker} has not published a deliverable yet`);
+  done(ctx, who, { callId: "c1", body: "b", outcome: "completed", summary: "s" });
+  assert.throws(() => deliverableByRef(ctx, w.worker, 2), (e) => isDocketError(e) && e.code === "no-such-version");
+  writeFileSync(deliverablePath(ctx.home, w.worker, 1) + ".x", "");
+  unlinkSync(deliverablePath(ctx.home, w.worker, 1));
+  assert.throws(
+    () => deliverableByRef(ctx, w.worker),
+    (e) => isDocketError(e) && e.code === "deliverable-invalid" && e.message.startsWith(`deliverable worker-deliverable:${w.worker}:1 is missing or invalid (`) && e.message.endsWith("restore it or ask the worker to publish a new version"),
+  );
+  const cur = currentDeliverable(ctx, w.worker)!;
+  assert.equal(cur.pointer.version, 1);
+  assert.equal(cur.read.ok, false);
+  writeFileSync(deliverablePath(ctx.home, w.worker, 1), JSON.stringify({ schemaVersion: 1, id: "worker-deliverable:w99" }));
+  assert.throws(() => deliverableByRef(ctx, w.worker), (e) => isDocketError(e) && e.code === "deliverable-invalid" && e.message.includes("does not belong to"));
+  assert.throws(() => deliverableByRef(ctx, "bogus"), (e) => isDocketError(e) && e.code === "bad-deliverable-ref");
+});

@@ -1,0 +1,47 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import type { DockRow } from "../../../../src/engine/talk/parent-feed.js";
+import { formatChipLine, formatDock, formatDockStatus, formatNotification, notificationLevel } from "../../../../src/surfaces/pi/parent/dock.js";
+
+// The dock's text: one line per worker within pi's 10 widget lines, the footer summary, chips and notifications.
+
+const NOW = Date.parse("2026-01-01T00:10:00.000Z");
+const row = (n: number, state: DockRow["state"], extra: Partial<DockRow> = {}): DockRow => ({
+  worker: `w${n}`, kind: "default", task: `task ${n}`, state, liveness: "live", generation: 1, questions: 0, version: null, overlapsWith: null,
+  updatedAt: "2026-01-01T00:00:00.000Z", createdAt: "2026-01-01T00:05:00.000Z", ...extra,
+});
+
+test("a dock line shows glyph, label, state, task, questions, version, overlap and age", () => {
+  assert.deepEqual(formatDock([row(1, "needs_input", { questions: 2, version: 3, overlapsWith: "w4" })], NOW), ["? w1·default needs input · task 1 · 2 questions · v3 · overlaps w4 · 5m"]);
+  assert.deepEqual(formatDock([row(2, "thinking", { liveness: "gone" })], NOW), ["● w2·default thinking (gone) · task 2 · 5m"]);
+  assert.deepEqual(formatDock([row(3, "ready", { liveness: "gone", version: 1 })], NOW), ["✓ w3·default ready · task 3 · v1 · 5m"], "a finished worker's exit is no news");
+  const long = formatDock([row(4, "idle", { task: "a very long task\nthat spans lines and goes on well past the width of the dock" })], NOW)[0]!;
+  assert.equal(long, "○ w4·default idle · a very long task that spans lines and goes on w… · 5m");
+});
+
+test("when workers do not fit in pi's 10 widget lines, those needing the human stay and the rest fold into one line", () => {
+  const rows = Array.from({ length: 14 }, (_, i) => row(i + 1, i === 11 ? "needs_input" : i === 12 ? "failed" : i === 13 ? "ready" : "idle"));
+  const lines = formatDock(rows, NOW);
+  assert.equal(lines.length, 10);
+  assert.deepEqual(lines.slice(0, 9).map((l) => l.split(" ")[1]), ["w1·default", "w2·default", "w3·default", "w4·default", "w5·default", "w6·default", "w12·default", "w13·default", "w14·default"]);
+  assert.equal(lines[9], "… 5 more: 5 running · /docket ls");
+  assert.equal(formatDock(rows, NOW, 9).length, 9, "a chip line takes one line of the budget");
+  assert.equal(formatDock(rows.slice(0, 10), NOW).length, 10, "ten workers fit without folding");
+});
+
+test("the footer counts waiting, failed, ready and running workers", () => {
+  assert.equal(formatDockStatus([]), undefined);
+  assert.equal(formatDockStatus([row(1, "needs_input"), row(2, "failed"), row(3, "ready"), row(4, "ready"), row(5, "stale"), row(6, "starting")]), "docket · 1 waiting · 1 failed · 2 ready · 2 running");
+});
+
+test("queued chips show as one line with how to drop them", () => {
+  assert.deepEqual(formatChipLine([]), []);
+  assert.deepEqual(formatChipLine([{ id: "c1", ref: "worker-deliverable:w1:1" }]), ["⧉ attached to your next prompt: worker-deliverable:w1:1 · /docket chips drop c1"]);
+  assert.deepEqual(formatChipLine([{ id: "c1", ref: "a" }, { id: "c2", ref: "b" }]), ["⧉ attached to your next prompt: a, b · /docket chips"]);
+});
+
+test("notifications name worker and item, and are never shown at info level (pi would let the next one replace them)", () => {
+  assert.equal(formatNotification({ kind: "blocked", worker: "w1", item: "t3", body: "needs a key", forHuman: ["ask ops"] }), "docket · w1 · t3 is blocked: needs a key\n  ask ops");
+  assert.equal(notificationLevel(["ready", "outcome"]), "warning");
+  assert.equal(notificationLevel(["question", "failed"]), "error");
+});
