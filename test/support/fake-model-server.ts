@@ -7,6 +7,8 @@ import type { AddressInfo } from "node:net";
 /** One tool call the scripted model makes; `id` defaults to a fresh `call_<n>`. */
 export interface ScriptedToolCall {
   name: string;
+  /** The tool's namespace where the wire has them (Codex lists MCP tools under `mcp__<server>`). */
+  namespace?: string;
   input: Record<string, unknown>;
   id?: string;
 }

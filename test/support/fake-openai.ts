@@ -46,7 +46,10 @@ export const responsesWire: ModelWire = {
     }
     for (const [i, call] of (step.tools ?? []).entries()) {
       const callId = call.id ?? `call_${serial}_${i}`;
-      const item = { type: "function_call", id: `fc_${serial}_${i}`, call_id: callId, name: call.name, arguments: JSON.stringify(call.input), status: "completed" };
+      const item = {
+        type: "function_call", id: `fc_${serial}_${i}`, call_id: callId, name: call.name,
+        ...(call.namespace ? { namespace: call.namespace } : {}), arguments: JSON.stringify(call.input), status: "completed",
+      };
       sse(res, "response.output_item.added", { output_index: index, item: { ...item, arguments: "", status: "in_progress" } });
       sse(res, "response.output_item.done", { output_index: index, item });
       index++;
