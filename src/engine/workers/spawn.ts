@@ -6,7 +6,7 @@ import { homedir } from "node:os";
 import { join, relative } from "node:path";
 import { DocketError, refusal, usageError, validationError } from "../../domain/errors.js";
 import type { SourceHandoff } from "../../domain/deliverables/deliverable.js";
-import { resolveSpawnPolicy, type ResolvedExecution } from "../../domain/workers/spawn-policy.js";
+import { resolveSpawnPolicy, type ResolvedExecution, type WorkerAgent } from "../../domain/workers/spawn-policy.js";
 import { renderTaskBrief, type TaskBriefHandoff } from "../../domain/workers/task-brief.js";
 import { claimFile, writeFileAtomic } from "../../files/atomic.js";
 import { getWorker, insertWorker, requireWorker, updateWorker, type WorkerRow } from "../../ledger/workers/workers.js";
@@ -29,7 +29,7 @@ export interface SpawnHandoff {
 
 export interface SpawnInput {
   task: string;
-  agent?: "pi" | "command";
+  agent?: WorkerAgent;
   /** The shell command of a `--agent command` worker. */
   command?: string;
   kind?: string;

@@ -1,6 +1,7 @@
 // Worker rows: creation with a never-reused w<N>, reads, and the generation/run-token fence.
 // The fence is checked inside the same transaction as whatever the worker asked for (DESIGN §4).
 
+import type { WorkerAgent } from "../../domain/workers/spawn-policy.js";
 import type { Db } from "../core/open.js";
 import { statement } from "../core/statements.js";
 import type { Tx } from "../core/runner.js";
@@ -14,7 +15,7 @@ export interface WorkerRow {
   seq: number;
   task: string;
   kind: string;
-  agent: "pi" | "command";
+  agent: WorkerAgent;
   command: string | null;
   execution: string;
   env: string;
@@ -56,7 +57,7 @@ export interface WorkerRow {
 export interface NewWorker {
   task: string;
   kind: string;
-  agent: "pi" | "command";
+  agent: WorkerAgent;
   command?: string;
   execution: unknown;
   env?: Record<string, string>;

@@ -90,19 +90,21 @@ export interface WorkerCall<S extends TSchema = TSchema> {
 const DONE_ABOUT = "Publish your result as one frozen deliverable version for the human to review.";
 const DONE_AFTER = "Your workspace changes are frozen with it. Calling again later publishes a new version.";
 
+const DONE_DESCRIPTION: Record<BodySource, string> = {
+  message: `${DONE_ABOUT} Write the FULL deliverable text in the same message as this call: that text is the deliverable body. ${DONE_AFTER}`,
+  argument: `${DONE_ABOUT} Put the FULL deliverable text in \`body\`: that argument is the deliverable body, stored byte for byte (your chat text is not). ${DONE_AFTER}`,
+};
+
 /** The protocol's calls as every door lists them; a new call (consult, note) is one more entry here. */
+export function workerCalls(body: "message"): ReturnType<typeof callsWith<typeof DoneWire>>;
+export function workerCalls(body: "argument"): ReturnType<typeof callsWith<typeof DoneWithBodyWire>>;
 export function workerCalls(body: BodySource) {
+  return body === "message" ? callsWith(DoneWire, DONE_DESCRIPTION.message) : callsWith(DoneWithBodyWire, DONE_DESCRIPTION.argument);
+}
+
+function callsWith<D extends TSchema>(done: D, doneDescription: string) {
   return {
-    done: {
-      name: "docket_done",
-      label: "Docket: done",
-      description:
-        body === "message"
-          ? `${DONE_ABOUT} Write the FULL deliverable text in the same message as this call: that text is the deliverable body. ${DONE_AFTER}`
-          : `${DONE_ABOUT} Put the FULL deliverable text in \`body\`: that argument is the deliverable body, stored byte for byte (your chat text is not). ${DONE_AFTER}`,
-      parameters: body === "message" ? DoneWire : DoneWithBodyWire,
-      endsTurn: false,
-    },
+    done: { name: "docket_done", label: "Docket: done", description: doneDescription, parameters: done, endsTurn: false },
     wait: {
       name: "docket_wait",
       label: "Docket: wait",

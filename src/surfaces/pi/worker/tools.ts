@@ -2,11 +2,11 @@
 // docket_done's body is the full text of the assistant message holding that exact tool call (ADR-0003, DESIGN §5).
 
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
-import { isDocketError } from "../../../domain/errors.js";
 import type { WorkerIdentity } from "../../../domain/workers/identity.js";
 import type { EngineContext } from "../../../engine/context.js";
 import { done, fail, todos, wait } from "../../../engine/protocol/protocol.js";
 import { workerCalls } from "../../shared/worker-wire.js";
+import { formatDoneReply, formatFailReply, formatTodosReply, formatWaitReply, refusalText } from "../../shared/worker-replies.js";
 
 export interface WorkerToolsRuntime {
   /** The engine, or a function that opens it on first use. */
@@ -61,10 +61,8 @@ export function registerWorkerTools(pi: ExtensionAPI, runtime: WorkerToolsRuntim
       const body = bodyFor(toolCallId, ctx);
       if (body === undefined) throw new Error("docket_done could not find the message that contains this call; write the deliverable text and call docket_done again in the same message");
       const result = run(() => done(engine(), who, { callId: toolCallId, body, ...params }));
-      const lines = [`Published ${result.deliverable.ref} (v${result.deliverable.version}); the human will review it.`];
-      if (body.trim() === "") lines.push("Note: the message with this call had no text, so the deliverable body is empty. To publish text, write it in the same message as a new docket_done call.");
-      for (const r of result.items) lines.push(r.status === "refused" ? `${r.item}: refused — ${r.error?.message}` : `${r.item}: ${r.status}${r.reportId ? ` (${r.reportId})` : ""}`);
-      return { content: [{ type: "text", text: lines.join("\n") }], details: result };
+      const text = formatDoneReply(result, body, "message");
+      return { content: [{ type: "text", text }], details: result };
     },
   });
 
@@ -75,9 +73,7 @@ export function registerWorkerTools(pi: ExtensionAPI, runtime: WorkerToolsRuntim
     parameters: calls.wait.parameters,
     async execute(toolCallId, params) {
       const result = run(() => wait(engine(), who, { ...params, callId: toolCallId }));
-      const lines = [`Question ${result.question} is with the human. Stop now: the answer arrives as a new message; do not poll or search for it.`];
-      for (const r of result.blocked) lines.push(r.status === "refused" ? `${r.item}: refused — ${r.error?.message}` : `${r.item}: recorded as blocked`);
-      return { content: [{ type: "text", text: lines.join("\n") }], details: result, terminate: true };
+      return { content: [{ type: "text", text: formatWaitReply(result) }], details: result, terminate: true };
     },
   });
 
@@ -88,8 +84,7 @@ export function registerWorkerTools(pi: ExtensionAPI, runtime: WorkerToolsRuntim
     parameters: calls.todos.parameters,
     async execute(toolCallId, params) {
       const result = run(() => todos(engine(), who, params.items, { callId: toolCallId }));
-      const done = result.todos.filter((t) => t.state === "completed").length;
-      return { content: [{ type: "text", text: `Board updated: ${result.todos.length} items, ${done} completed${result.dropped ? ` (${result.dropped} dropped)` : ""}.` }], details: result };
+      return { content: [{ type: "text", text: formatTodosReply(result) }], details: result };
     },
   });
 
@@ -100,7 +95,7 @@ export function registerWorkerTools(pi: ExtensionAPI, runtime: WorkerToolsRuntim
     parameters: calls.fail.parameters,
     async execute(toolCallId, params) {
       const result = run(() => fail(engine(), who, { reason: params.reason, callId: toolCallId }));
-      return { content: [{ type: "text", text: `Recorded as failed: ${result.reason}` }], details: result, terminate: true };
+      return { content: [{ type: "text", text: formatFailReply(result) }], details: result, terminate: true };
     },
   });
 }
@@ -110,7 +105,6 @@ function run<T>(fn: () => T): T {
   try {
     return fn();
   } catch (error) {
-    if (isDocketError(error)) throw new Error(`${error.message}${error.hint ? ` (${error.hint})` : ""}`);
-    throw error;
+    throw new Error(refusalText(error));
   }
 }

@@ -15,6 +15,7 @@ import { registerWorkersCommands } from "./workers.js";
 import { registerReviewCommands } from "./review.js";
 import { registerUseCommands } from "./use.js";
 import { registerDemoCommand } from "./demo.js";
+import { registerMcpCommand } from "./mcp.js";
 
 export type CommandGroup = (program: Command, io: Io) => void;
 
@@ -31,4 +32,5 @@ export const COMMAND_GROUPS: readonly CommandGroup[] = [
   registerKindsCommand,
   registerDeliverableCommands,
   registerStoreCommands,
+  registerMcpCommand,
 ];
