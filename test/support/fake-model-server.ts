@@ -92,6 +92,11 @@ export async function startFakeModelServer(wire: ModelWire, script: ScriptEntry[
       wire.stream(res, typeof entry === "function" ? entry(request) : entry, request, serial);
     });
   });
+  let closing = false;
+  // An agent still running when the test ends keeps reconnecting: once closing, every new connection is cut at once.
+  server.on("connection", (socket) => {
+    if (closing) socket.destroy();
+  });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {
@@ -101,8 +106,9 @@ export async function startFakeModelServer(wire: ModelWire, script: ScriptEntry[
     push: (...more) => void entries.push(...more),
     close: () =>
       new Promise<void>((resolve) => {
-        server.closeAllConnections();
+        closing = true;
         server.close(() => resolve());
+        server.closeAllConnections();
       }),
   };
 }

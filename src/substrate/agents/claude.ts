@@ -28,6 +28,8 @@ export function claudeArgv(spec: McpAgentSpec, located: LocatedAgent): string[] 
     ...(spec.model ? ["--model", spec.model] : []),
     ...(spec.resume && hasSession(spec.configDir) ? ["--continue"] : []),
     ...spec.extraArgs,
+    // `--` ends the options: a variadic flag before it (--add-dir, --disallowedTools) cannot swallow the prompt.
+    "--",
     spec.prompt,
   ];
 }

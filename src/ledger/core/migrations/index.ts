@@ -4,15 +4,21 @@
 import { sql as m001 } from "./001-foundation.js";
 import { sql as m003 } from "./003-decisions.js";
 import { sql as m004 } from "./004-store-index.js";
+import { run as m005 } from "./005-agents.js";
+import type Database from "better-sqlite3";
 
 export interface Migration {
   version: number;
   name: string;
-  sql: string;
+  /** Plain DDL, run in one transaction. */
+  sql?: string;
+  /** A table rebuild: run with foreign keys off (they are checked before commit), in one transaction. */
+  rebuild?: (db: Database.Database) => void;
 }
 
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: "foundation", sql: m001 },
   { version: 3, name: "decisions", sql: m003 },
   { version: 4, name: "store-index", sql: m004 },
+  { version: 5, name: "agents", rebuild: m005 },
 ];
