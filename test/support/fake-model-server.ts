@@ -17,10 +17,12 @@ export interface ScriptedToolCall {
 export interface ScriptStep {
   text?: string;
   tools?: ScriptedToolCall[];
+  /** Serve this step but keep the entry: the next main request asks the same entry again (a filler while waiting). */
+  again?: boolean;
 }
 
-/** A fixed step, or one computed from the request that asks for it (e.g. to echo what a tool returned). */
-export type ScriptEntry = ScriptStep | ((request: RecordedRequest) => ScriptStep);
+/** A fixed step, or one computed (or awaited) from the request that asks for it, e.g. held until a worker is up. */
+export type ScriptEntry = ScriptStep | ((request: RecordedRequest) => ScriptStep | Promise<ScriptStep>);
 
 export interface RecordedRequest {
   method: string;
@@ -50,6 +52,8 @@ export interface FakeModelServer {
   main(): RecordedRequest[];
   /** Appends steps to the script. */
   push(...entries: ScriptEntry[]): void;
+  /** One line per request (path, main or side, the step that answered it), for a failing test's message. */
+  describe(): string;
   close(): Promise<void>;
 }
 
@@ -64,6 +68,15 @@ export async function startFakeModelServer(wire: ModelWire, script: ScriptEntry[
   let served = 0;
   let serial = 0;
   const server = createServer((req, res) => {
+    const answer = async (request: RecordedRequest, entry: ScriptEntry, serial: number) => {
+      try {
+        const step = typeof entry === "function" ? await entry(request) : entry;
+        if (step.again) entries.splice(served, 0, entry);
+        wire.stream(res, step, request, serial);
+      } catch (error) {
+        json(res, 500, { error: { message: `scripted step failed: ${(error as Error).message}` } });
+      }
+    };
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
@@ -89,7 +102,7 @@ export async function startFakeModelServer(wire: ModelWire, script: ScriptEntry[
         return;
       }
       request.step = served++;
-      wire.stream(res, typeof entry === "function" ? entry(request) : entry, request, serial);
+      void answer(request, entry, serial);
     });
   });
   let closing = false;
@@ -104,6 +117,8 @@ export async function startFakeModelServer(wire: ModelWire, script: ScriptEntry[
     requests,
     main: () => requests.filter((r) => r.main),
     push: (...more) => void entries.push(...more),
+    describe: () =>
+      requests.map((r, i) => `${i + 1}. ${r.method} ${r.path} ${r.main ? `main step ${r.step ?? "(end of script)"}` : "side"} ${String(r.headers["x-codex-turn-metadata"] ?? "").slice(0, 160)}`).join("\n"),
     close: () =>
       new Promise<void>((resolve) => {
         closing = true;
@@ -121,4 +136,12 @@ export function sse(res: ServerResponse, event: string, data: Record<string, unk
 export function json(res: ServerResponse, status: number, value: unknown): void {
   res.writeHead(status, { "content-type": "application/json" });
   res.end(JSON.stringify(value));
+}
+
+/**
+ * An entry that makes `step`'s calls only once the request lists `tool` (agents connect MCP servers while their first
+ * requests are under way); until then the model answers with `filler`, a harmless call of the agent's own tools.
+ */
+export function onceListed(tool: (request: RecordedRequest) => boolean, step: ScriptStep, filler: ScriptStep): ScriptEntry {
+  return (request) => (tool(request) ? step : { ...filler, again: true });
 }

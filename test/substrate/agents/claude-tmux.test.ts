@@ -9,12 +9,13 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { agentGround, type AgentGround } from "../../support/agent-worker.js";
 import { anthropicTexts, anthropicToolResults, startFakeAnthropic } from "../../support/fake-anthropic.js";
-import type { FakeModelServer } from "../../support/fake-model-server.js";
+import { onceListed, type FakeModelServer, type RecordedRequest, type ScriptStep } from "../../support/fake-model-server.js";
 import { DOCKET_BIN } from "../../support/docket-cli.js";
 import { git } from "../../support/git.js";
-import { waitFor } from "../../support/tmux.js";
 
-const SLOW = 90_000;
+const listsDocket = (r: RecordedRequest) => (r.body?.tools ?? []).some((x: { name?: string }) => x.name === "mcp__docket__docket_done");
+/** A harmless call of Claude's own tools while its MCP servers connect. */
+const GLOB: ScriptStep = { tools: [{ name: "Glob", input: { pattern: "*.md" } }] };
 const BODY = "# Uppercased two\r\n\nThe second line of src/app.txt now reads TWO.  \nünïcode ✓";
 
 function claudeEnv(model: FakeModelServer): string[] {
@@ -35,20 +36,21 @@ test("a Claude Code worker reads, edits and publishes v1 through docket mcp; tel
   const model = await startFakeAnthropic([
     { text: "Reading the file.", tools: [{ name: "Read", id: "toolu_read", input: { file_path: file } }] },
     { tools: [{ name: "Edit", id: "toolu_edit", input: { file_path: file, old_string: "two", new_string: "TWO" } }] },
-    { tools: [{ name: "mcp__docket__docket_todos", id: "toolu_todos", input: { items: [{ text: "uppercase two", state: "completed" }] } }] },
+    onceListed(listsDocket, { tools: [{ name: "mcp__docket__docket_todos", id: "toolu_todos", input: { items: [{ text: "uppercase two", state: "completed" }] } }] }, GLOB),
     { text: "Publishing.", tools: [{ name: "mcp__docket__docket_done", id: "toolu_done", input: { body: BODY, outcome: "completed", summary: "uppercased two" } }] },
     { text: "Published v1." },
   ]);
   t.after(() => model.close());
+  g.watch(model);
 
   const spawned = g.run("spawn", "--agent", "claude", ...claudeEnv(model), "--json", "Uppercase", "the", "second", "line");
   assert.equal(spawned.code, 0, spawned.stderr + spawned.stdout);
-  await waitFor("the first heartbeat (from docket mcp while claude lives)", () => g.row("SELECT heartbeat_at FROM workers WHERE id = 'w1'").heartbeat_at, SLOW);
-  await waitFor("w1 ready with v1", () => g.row("SELECT state FROM workers WHERE id = 'w1'").state === "ready", SLOW);
+  await g.until("the first heartbeat (from docket mcp while claude lives)", () => g.row("SELECT heartbeat_at FROM workers WHERE id = 'w1'").heartbeat_at);
+  await g.until("w1 ready with v1", () => g.row("SELECT state FROM workers WHERE id = 'w1'").state === "ready");
 
   const first = model.main()[0]!;
-  // Claude Code connects MCP servers while its first request is under way: the docket tools are there by the third.
-  const tools: string[] = model.main()[2]!.body.tools.map((x: { name: string }) => x.name);
+  // Claude Code connects MCP servers while its first requests are under way: listed by the time it called one.
+  const tools: string[] = model.main().find(listsDocket)!.body.tools.map((x: { name: string }) => x.name);
   assert.deepEqual(tools.filter((n) => n.startsWith("mcp__")).sort(), ["mcp__docket__docket_done", "mcp__docket__docket_fail", "mcp__docket__docket_todos", "mcp__docket__docket_wait"]);
   assert.match(anthropicTexts(first).join("\n"), /You are Docket worker w1\. Your task is in .*task\.md/);
   assert.match(JSON.stringify(first.body.system), /Docket worker guardrails[\s\S]*the deliverable body is the `body` argument of docket_done/);
@@ -75,13 +77,13 @@ test("a Claude Code worker reads, edits and publishes v1 through docket mcp; tel
 
   const told = g.run("tell", "w1", "TELL-MARKER also check the README", "--json");
   assert.equal(told.code, 0, told.stderr);
-  const seen = await waitFor("the told text in a request to the model", () => model.main().find((r) => anthropicTexts(r).some((x) => x.includes("TELL-MARKER also check the README"))), SLOW);
+  const seen = await g.until("the told text in a request to the model", () => model.main().find((r) => anthropicTexts(r).some((x) => x.includes("TELL-MARKER also check the README"))));
   assert.ok(anthropicTexts(seen).some((x) => x.includes("[docket · from the human]")));
-  await waitFor("m1 read (Claude's UserPromptSubmit hook saw it)", () => g.row("SELECT delivery FROM messages WHERE id = ?", told.json.message).delivery === "read", SLOW);
+  await g.until("m1 read (Claude's UserPromptSubmit hook saw it)", () => g.row("SELECT delivery FROM messages WHERE id = ?", told.json.message).delivery === "read");
 
   const respawned = g.run("respawn", "w1", "--json");
   assert.deepEqual(respawned.json, { worker: "w1", generation: 2 });
-  await waitFor("generation 2's heartbeat", () => g.row("SELECT generation, heartbeat_at FROM workers WHERE id = 'w1'").heartbeat_at, SLOW);
+  await g.until("generation 2's heartbeat", () => g.row("SELECT generation, heartbeat_at FROM workers WHERE id = 'w1'").heartbeat_at);
   const old = await mcpAs(t, g, identity);
   const fenced = await old.callTool({ name: "docket_done", arguments: { body: "late", outcome: "completed", summary: "late" }, _meta: { "claudecode/toolUseId": "toolu_late" } });
   assert.equal(fenced.isError, true);
@@ -97,14 +99,15 @@ test("a read-only Claude Code worker's edit is refused by Claude's own permissio
     { tools: [{ name: "Edit", id: "toolu_edit", input: { file_path: file, old_string: "two", new_string: "HACKED" } }] },
     { tools: [{ name: "Write", id: "toolu_write", input: { file_path: join(g.repo, "new.txt"), content: "x" } }] },
     { tools: [{ name: "Bash", id: "toolu_bash", input: { command: "printf HACKED > src/app.txt", description: "overwrite the file" } }] },
-    { tools: [{ name: "mcp__docket__docket_done", id: "toolu_done", input: { body: "Could not edit: read-only.", outcome: "findings", summary: "read-only" } }] },
+    onceListed(listsDocket, { tools: [{ name: "mcp__docket__docket_done", id: "toolu_done", input: { body: "Could not edit: read-only.", outcome: "findings", summary: "read-only" } }] }, GLOB),
     { text: "Done." },
   ]);
   t.after(() => model.close());
+  g.watch(model);
 
   const spawned = g.run("spawn", "--agent", "claude", "--as", "scout", ...claudeEnv(model), "--json", "try", "to", "edit");
   assert.equal(spawned.code, 0, spawned.stderr + spawned.stdout);
-  await waitFor("w1 ready", () => g.row("SELECT state FROM workers WHERE id = 'w1'").state === "ready", SLOW);
+  await g.until("w1 ready", () => g.row("SELECT state FROM workers WHERE id = 'w1'").state === "ready");
   const results = model.main().flatMap((r) => anthropicToolResults(r));
   for (const id of ["toolu_edit", "toolu_write"]) {
     const r = results.find((x) => x.id === id);
