@@ -1,12 +1,14 @@
 // The engine's dependencies for one process: home layout, ledger, command runner, config, clock.
 // Surfaces open one context per invocation and pass it to use-case functions; nothing here runs at import.
 
-import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { resolveConfig, type DocketConfig } from "../domain/config.js";
 import { homeLayout, resolveHomeDir, type HomeLayout } from "../files/home.js";
+import { homeReadOnly, prepareHome } from "../files/home-access.js";
 import { readJsonFile } from "../files/json-file.js";
+import { removeLegacyStatusFiles } from "../files/workers/legacy-status.js";
 import { openLedger, type Db } from "../ledger/core/open.js";
+import { openLedgerReadOnly } from "../ledger/core/read-only.js";
 import { createCommandRunner, type CommandRunner, type EffectHandler } from "../ledger/core/runner.js";
 import { systemClock, type Clock } from "../substrate/clock.js";
 import { projectRootOf } from "../substrate/project.js";
@@ -17,6 +19,8 @@ export interface EngineContext {
   readonly db: Db;
   readonly commands: CommandRunner;
   readonly clock: Clock;
+  /** The home cannot be written: the ledger is open read-only and every command is refused with `home-read-only`. */
+  readonly readOnly: boolean;
   readonly cwd: string;
   /** The caller's environment (never mutated; workers get an explicit copy of what they may see). */
   readonly env: NodeJS.ProcessEnv;
@@ -37,8 +41,9 @@ export interface OpenEngineOptions {
 
 export function openEngine(options: OpenEngineOptions): EngineContext {
   const home = homeLayout(resolveHomeDir(options.env));
-  mkdirSync(home.root, { recursive: true });
-  const db = openLedger(home.ledger);
+  const readOnly = prepareHome(home) === "read-only";
+  const db = readOnly ? openLedgerReadOnly(home.ledger) : openLedger(home.ledger);
+  if (!readOnly) removeLegacyStatusFiles(home); // a home shared with pi-docket: its worker list must not see ours
   const clock = options.clock ?? systemClock;
   const handlers: Record<string, EffectHandler> = { ...(options.effects ?? {}) };
   let root: string | undefined;
@@ -46,8 +51,9 @@ export function openEngine(options: OpenEngineOptions): EngineContext {
   const ctx: EngineContext = {
     home,
     db,
-    commands: createCommandRunner(db, { clock: clock.now, effects: handlers }),
+    commands: readOnly ? refuseEveryCommand(home.root) : createCommandRunner(db, { clock: clock.now, effects: handlers }),
     clock,
+    readOnly,
     cwd: options.cwd,
     env: options.env,
     projectRoot: () => (root ??= projectRootOf(options.cwd)),
@@ -72,4 +78,14 @@ export function openEngine(options: OpenEngineOptions): EngineContext {
     return resolved;
   }
   return ctx;
+}
+
+/** The runner of a read-only home: reading works, recording anything is one named refusal. */
+function refuseEveryCommand(root: string): CommandRunner {
+  return {
+    run: () => {
+      throw homeReadOnly(root, "is read-only");
+    },
+    drainOutbox: () => 0,
+  };
 }

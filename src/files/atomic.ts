@@ -1,23 +1,31 @@
 // Atomic file writes: replaceable projections (temp, fsync, rename) and immutable claims (temp, fsync, link).
 // A claim never replaces anything: EEXIST means the name is already taken, whatever its content (DESIGN §3).
+// Every file written here is private (0600) and its directory 0700 when created (DESIGN §8a).
 
-import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
+import { closeSync, fsyncSync, linkSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { basename, dirname, join } from "node:path";
+import { createPrivateFile, ensurePrivateDir } from "./private.js";
+
+/** Temp files are named `.<target>.<pid>.<hex>.tmp`, so `docket doctor` can tell a dead writer's leftovers. */
+export const TEMP_FILE = /^\.(.+)\.([1-9][0-9]*)\.([0-9a-f]{12})\.tmp$/;
 
 function writeTemp(target: string, data: string | Uint8Array): string {
   const dir = dirname(target);
-  mkdirSync(dir, { recursive: true });
+  ensurePrivateDir(dir);
   const temp = join(dir, `.${basename(target)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
-  const fd = openSync(temp, "wx", 0o644);
+  const fd = createPrivateFile(temp);
   try {
     const buf = typeof data === "string" ? Buffer.from(data, "utf8") : data;
     let off = 0;
     while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off);
     fsyncSync(fd);
-  } finally {
+  } catch (error) {
     closeSync(fd);
+    rmSync(temp, { force: true }); // a full disk or an I/O error leaves no half-written temp behind
+    throw error;
   }
+  closeSync(fd);
   return temp;
 }
 

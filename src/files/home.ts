@@ -1,10 +1,11 @@
-// Where Docket keeps its state: the home directory, the ledger file, and each worker's directory.
-// Paths are built only from validated ids, so nothing read from disk or typed by a user can traverse.
+// Where Docket keeps its state: the home directory, the ledger file, and each worker's directory (`fleet/<id>`).
+// Paths are built only from validated ids; worker directories live beside pi-docket's `workers/`, never in it (DESIGN §3).
 
+import { lstatSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { internalError } from "../domain/errors.js";
-import { isSafeName } from "../domain/ids.js";
+import { isSafeName, normalizeWorkerId } from "../domain/ids.js";
 
 export interface HomeLayout {
   root: string;
@@ -12,8 +13,14 @@ export interface HomeLayout {
   kinds: string;
   config: string;
   deliverables: string;
+  /** Docket's worker directories. pi-docket, which may share this home, reads `workers/` and must never see them. */
   workers: string;
+  /** Where Docket put worker directories before they moved to `fleet/` (and where pi-docket keeps its own). */
+  legacyWorkers: string;
+  /** `fleet/<id>`, or `workers/<id>` for a Docket worker started before the move that still lives there. */
   workerDir(id: string): string;
+  /** True when `id`'s directory is an old one under `workers/` (Docket writes no status.json there: pi-docket reads it). */
+  isLegacyWorkerDir(id: string): boolean;
 }
 
 /** `$DOCKET_HOME`, else `${PI_CODING_AGENT_DIR:-~/.pi/agent}/docket`. */
@@ -23,17 +30,32 @@ export function resolveHomeDir(env: NodeJS.ProcessEnv): string {
   return join(agentDir, "docket");
 }
 
+function isRealDir(path: string): boolean {
+  try {
+    return lstatSync(path).isDirectory();
+  } catch {
+    return false; // absent (or unreadable): not a directory Docket can use
+  }
+}
+
 export function homeLayout(root: string): HomeLayout {
+  const workers = join(root, "fleet");
+  const legacyWorkers = join(root, "workers");
+  const checked = (id: string): string => {
+    if (!isSafeName(id)) throw internalError("unsafe-worker-id", `refusing to build a path from worker id ${JSON.stringify(id)}`);
+    return id;
+  };
+  // Only Docket's own ids (w<N>) are looked for under workers/: pi-docket's ids there are task slugs with a suffix.
+  const legacy = (id: string): boolean => normalizeWorkerId(id) === id && !isRealDir(join(workers, id)) && isRealDir(join(legacyWorkers, id));
   return {
     root,
     ledger: join(root, "ledger.sqlite"),
     kinds: join(root, "kinds"),
     config: join(root, "config.json"),
     deliverables: join(root, "deliverables"),
-    workers: join(root, "workers"),
-    workerDir(id: string) {
-      if (!isSafeName(id)) throw internalError("unsafe-worker-id", `refusing to build a path from worker id ${JSON.stringify(id)}`);
-      return join(root, "workers", id);
-    },
+    workers,
+    legacyWorkers,
+    workerDir: (id) => join(legacy(checked(id)) ? legacyWorkers : workers, id),
+    isLegacyWorkerDir: (id) => legacy(checked(id)),
   };
 }

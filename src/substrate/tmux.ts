@@ -1,8 +1,11 @@
 // The tmux port: one shared session, one window per worker, ids persisted and targeted by every later call.
 // Argument arrays only (never a shell string); text goes in with `send-keys -l` or a bracketed paste (DESIGN §4).
+// tmux expands formats (`#(…)` runs a command) in option values such as `new-window -c` and `-n`: no user text goes
+// there. Windows start in `/` and the worker's own wrapper changes directory; tmux allocates the window index.
 
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { findControlCharacter } from "../domain/work/message-text.js";
 
 export type PaneState = "alive" | "dead" | "missing";
 
@@ -17,9 +20,9 @@ export function paneFromMap(panes: PaneMap, paneId: string, windowName?: string)
 
 export interface LaunchWindowInput {
   session: string;
+  /** The window's name: a Docket id (w<N>); anything else is refused, since tmux expands formats in names. */
   name: string;
-  cwd: string;
-  env: Record<string, string>;
+  /** Run as given (never through a shell of tmux's); it starts in `/` with the tmux server's environment. */
   argv: string[];
 }
 
@@ -41,6 +44,12 @@ export interface Tmux {
   /** Stops this server (only ever called for a private one, e.g. the demo's); a server already gone is fine. */
   killServer(): void;
 }
+
+/** The only variables the tmux client gets: a server it starts keeps them as its global environment for every window. */
+const CLIENT_ENV = ["PATH", "HOME", "USER", "LOGNAME", "LANG", "LC_ALL", "LC_CTYPE", "TERM", "TMUX", "TMUX_TMPDIR", "TZ"];
+
+/** Names tmux may see as a window or session name: plain words only, never a format. */
+const INERT_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** `DOCKET_TMUX_SOCKET`: contains `/` → `-S path`, else `-L name`; unset → the default server. */
 export function resolveTmuxServerArgs(socket: string | undefined): string[] {
@@ -67,13 +76,20 @@ export function escapeArgument(arg: string): string {
   return arg.endsWith(";") ? `${arg.slice(0, -1)}\\;` : arg;
 }
 
-export function createTmux(socket: string | undefined): Tmux {
+/**
+ * `env` is the caller's environment; only CLIENT_ENV of it reaches tmux, so a server Docket starts holds none of the
+ * caller's secrets or worker identity for later windows to inherit.
+ */
+export function createTmux(socket: string | undefined, env: NodeJS.ProcessEnv = process.env): Tmux {
   const serverArgs = resolveTmuxServerArgs(socket);
+  const clientEnv: NodeJS.ProcessEnv = {};
+  for (const name of CLIENT_ENV) if (env[name] !== undefined) clientEnv[name] = env[name];
 
   function run(args: string[], input?: string): string {
     try {
       return execFileSync("tmux", [...serverArgs, ...args.map(escapeArgument)], {
         encoding: "utf8",
+        env: clientEnv,
         input,
         stdio: [input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
       });
@@ -99,29 +115,21 @@ export function createTmux(socket: string | undefined): Tmux {
   }
 
   function launchWindow(input: LaunchWindowInput): { windowId: string; paneId: string } {
-    const envArgs = Object.entries(input.env).flatMap(([k, v]) => ["-e", `${k}=${v}`]);
-    const format = ["-P", "-F", "#{window_id} #{pane_id}"];
-    const windowArgs = ["-n", input.name, "-c", input.cwd, ...envArgs, ...format, "--", ...input.argv];
-    // remain-on-exit is set in the same tmux command list as the window is made, so even a command that exits at
-    // once leaves its dead pane behind (and its session alive).
-    const newWindow = (): string => {
-      for (let attempt = 0; ; attempt++) {
-        const index = nextWindowIndex(input.session);
-        const target = `=${input.session}:${index}`;
-        try {
-          return run(["new-window", "-d", "-t", target, ...windowArgs, SEPARATOR_TOKEN, "set-option", "-w", "-t", target, "remain-on-exit", "on"]);
-        } catch (error) {
-          // Another spawn took that index between our look and our call: look again.
-          if (attempt < 5 && error instanceof TmuxError && /index .* in use|in use/i.test(error.stderr)) continue;
-          throw error;
-        }
-      }
-    };
+    if (!INERT_NAME.test(input.session)) throw new TmuxError(`refusing tmux session name ${JSON.stringify(input.session)}: letters, digits, - and _ only`, "");
+    if (!INERT_NAME.test(input.name)) throw new TmuxError(`refusing tmux window name ${JSON.stringify(input.name)}: letters, digits, - and _ only`, "");
+    // The window is born under a name no other window has, so the commands that follow in the same tmux command
+    // list find it before its process can exit: remain-on-exit keeps even an instant exit's dead pane, then the
+    // window takes its real name. tmux picks the index itself, so concurrent launches never collide on one.
+    const temp = `docket-new-${randomBytes(8).toString("hex")}`;
+    const made = `=${input.session}:=${temp}`;
+    const windowArgs = ["-n", temp, "-c", "/", "-P", "-F", "#{window_id} #{pane_id}", "--", ...input.argv];
+    const settle = [SEPARATOR_TOKEN, "set-option", "-w", "-t", made, "remain-on-exit", "on", SEPARATOR_TOKEN, "rename-window", "-t", made, input.name];
+    const newWindow = () => run(["new-window", "-d", "-t", `=${input.session}:`, ...windowArgs, ...settle]);
     let out: string;
     if (hasSession(input.session)) out = newWindow();
     else {
       try {
-        out = run(["new-session", "-d", "-s", input.session, "-x", "200", "-y", "50", ...windowArgs, SEPARATOR_TOKEN, "set-option", "-w", "remain-on-exit", "on"]);
+        out = run(["new-session", "-d", "-s", input.session, "-x", "200", "-y", "50", ...windowArgs, ...settle]);
       } catch (error) {
         // Another spawn created the session between our check and our call: join it instead.
         if (error instanceof TmuxError && /duplicate session/i.test(error.stderr)) out = newWindow();
@@ -131,11 +139,6 @@ export function createTmux(socket: string | undefined): Tmux {
     const [windowId, paneId] = out.trim().split(/\s+/);
     if (!windowId?.startsWith("@") || !paneId?.startsWith("%")) throw new TmuxError(`tmux returned unexpected ids: ${out.trim()}`, "");
     return { windowId, paneId };
-  }
-
-  function nextWindowIndex(session: string): number {
-    const out = run(["list-windows", "-t", `=${session}`, "-F", "#{window_index}"]);
-    return Math.max(-1, ...out.split("\n").filter(Boolean).map(Number)) + 1;
   }
 
   function paneState(paneId: string, windowName?: string): PaneState {
@@ -182,8 +185,12 @@ export function createTmux(socket: string | undefined): Tmux {
   }
 
   function sendText(paneId: string, text: string): void {
+    // A control byte in a pane is a keystroke (Ctrl-C kills the worker): the engine refuses such text, and so does this port.
+    const control = findControlCharacter(text);
+    if (control) throw new TmuxError(`refusing to send control character ${control.codePoint} into a pane`, "");
     if (!text.includes("\n")) {
-      run(["send-keys", "-t", paneId, "-l", text]);
+      // `--`: text that starts with a dash is text, not a flag of send-keys.
+      run(["send-keys", "-t", paneId, "-l", "--", text]);
     } else {
       const buffer = `docket-${randomBytes(6).toString("hex")}`;
       run(["load-buffer", "-b", buffer, "-"], text);

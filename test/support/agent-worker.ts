@@ -55,7 +55,7 @@ export function agentGround(t: { after(fn: () => void | Promise<void>): void }):
         db.close();
       }
     },
-    workspace: (worker) => join(home, "workers", worker, "workspace"),
+    workspace: (worker) => join(home, "fleet", worker, "workspace"),
     until: (what, check, timeoutMs = 90_000) =>
       waitFor(what, check, timeoutMs).catch((error: Error) => {
         const screen = docket({ env, cwd: repo }, "peek", "w1", "--lines", "60");

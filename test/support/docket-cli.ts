@@ -13,17 +13,43 @@ export interface CliRun {
   stderr: string;
   /** stdout parsed as one JSON document (undefined when it is not JSON). */
   json: any;
+  /** The signal that ended the process (the deadline's SIGTERM), or null when it exited by itself. */
+  signal: NodeJS.Signals | null;
 }
 
-export function docket(options: { env: NodeJS.ProcessEnv; cwd: string }, ...args: string[]): CliRun {
-  const r = spawnSync(process.execPath, [DOCKET_BIN, ...args], { cwd: options.cwd, env: options.env, encoding: "utf8", timeout: 120_000 });
+export interface CliOptions {
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  /** Standard input: text, or a file descriptor to hand over (e.g. one opened on /dev/zero). */
+  input?: string | number;
+  /** Killed after this long (default 120 s): a deadline for commands that must not hang. */
+  timeoutMs?: number;
+  /** Runs under `umask <octal>` (through sh), to prove modes do not depend on it. */
+  umask?: string;
+}
+
+export function docketWith(options: CliOptions, ...args: string[]): CliRun {
+  const argv = options.umask === undefined ? [process.execPath, DOCKET_BIN, ...args] : ["sh", "-c", `umask ${options.umask} && exec "$0" "$@"`, process.execPath, DOCKET_BIN, ...args];
+  const stdin = typeof options.input === "number" ? options.input : "pipe";
+  const r = spawnSync(argv[0]!, argv.slice(1), {
+    cwd: options.cwd,
+    env: options.env,
+    encoding: "utf8",
+    timeout: options.timeoutMs ?? 120_000,
+    stdio: [stdin, "pipe", "pipe"],
+    ...(typeof options.input === "string" ? { input: options.input } : {}),
+  });
   let json: unknown;
   try {
     json = JSON.parse(r.stdout);
   } catch {
     json = undefined;
   }
-  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr, json };
+  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr, json, signal: r.signal };
+}
+
+export function docket(options: { env: NodeJS.ProcessEnv; cwd: string }, ...args: string[]): CliRun {
+  return docketWith(options, ...args);
 }
 
 /** A minimal environment for CLI runs: PATH and the given variables only. */

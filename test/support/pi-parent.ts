@@ -6,6 +6,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { cliEnv, docket } from "./docket-cli.js";
 import { gitRepo } from "./git.js";
+import { workerIdentityEnv } from "./launch-env.js";
 import { CONTEXT_LOG_EXTENSION, parentPiArgs, startPiRpc, type PiRpc } from "./pi-rpc.js";
 import { tempDir } from "./temp.js";
 import { tmuxServer, type TmuxServer } from "./tmux.js";
@@ -19,7 +20,7 @@ export interface Parent {
   start(): PiRpc;
   /** The docket CLI in the same project and home (the human's other terminal). */
   cli(...args: string[]): ReturnType<typeof docket>;
-  /** The docket CLI as a worker process of w<N>: identity from the ledger, as its launch environment would carry. */
+  /** The docket CLI as a worker process of w<N>: identity from its launch env file, as its own process carries it. */
   asWorker(worker: string, ...args: string[]): ReturnType<typeof docket>;
   ledger<T>(fn: (db: Database.Database) => T): T;
   tmux: TmuxServer;
@@ -56,9 +57,7 @@ export function parentFixture(t: { after(fn: () => void | Promise<void>): void }
     start: () => startPiRpc(t, { cwd: dirs.repo, env, args: parentPiArgs({ mode: "rpc", extraExtensions: [CONTEXT_LOG_EXTENSION] }) }),
     cli: (...args) => docket({ env, cwd: dirs.repo }, ...args),
     asWorker: (worker, ...args) => {
-      const row = p.ledger((db) => db.prepare("SELECT generation, run_token FROM workers WHERE id = ?").get(worker) as { generation: number; run_token: string });
-      const workerEnv = { ...env, DOCKET_WORKER_ID: worker, DOCKET_GENERATION: String(row.generation), DOCKET_RUN_TOKEN: row.run_token };
-      return docket({ env: workerEnv, cwd: dirs.repo }, ...args);
+      return docket({ env: { ...env, ...workerIdentityEnv(dirs.home, worker) }, cwd: dirs.repo }, ...args);
     },
     ledger: (fn) => {
       const db = new Database(join(dirs.home, "ledger.sqlite"), { readonly: true });

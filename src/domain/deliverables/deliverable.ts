@@ -1,4 +1,4 @@
-// The frozen worker deliverable version (sidecar `workers/<id>/deliverables/v<N>.json`) and its identity.
+// The frozen worker deliverable version (sidecar `fleet/<id>/deliverables/v<N>.json`) and its identity.
 // Immutable once claimed; a version number is never reused (seed ADR-0003, DESIGN §6).
 
 import type { Evidence } from "../work/report.js";

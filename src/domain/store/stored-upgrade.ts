@@ -5,7 +5,7 @@ import { DONE_OUTCOMES } from "../deliverables/deliverable.js";
 import { EVIDENCE_KINDS, type Evidence } from "../work/report.js";
 import { STORED_SCHEMA_VERSION, storedDeliverableIssues, type StoredDeliverable } from "./stored-deliverable.js";
 
-export type UnsupportedReason = "newer-schema" | "no-upgrade-path" | "invalid" | "corrupt";
+export type UnsupportedReason = "newer-schema" | "no-upgrade-path" | "invalid" | "corrupt" | "symlink";
 
 export type StoredClassification =
   | { status: "ok"; record: StoredDeliverable; upgradedFrom?: number }

@@ -18,6 +18,7 @@ import { spawnWorker } from "../workers/spawn.js";
 import { verdictCard, type VerdictCard } from "../review/verdict.js";
 import { workerTmux } from "../workers/launch.js";
 import { getWorker } from "../../ledger/workers/workers.js";
+import { WORKER_IDENTITY_VARS } from "../../domain/authority.js";
 
 export interface DemoOptions {
   /** Path of the scripted-model pi extension (the surface knows where it was built). */
@@ -69,6 +70,8 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     PI_SKIP_VERSION_CHECK: "1",
     PI_TELEMETRY: "0",
   };
+  // The demo judges only its own scratch home, so a worker identity of the caller does not follow it in.
+  for (const name of WORKER_IDENTITY_VARS) delete env[name];
   const ctx = openEngine({ env, cwd: repo });
   const workers: string[] = [];
   try {

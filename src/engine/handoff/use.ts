@@ -15,6 +15,7 @@ import { kindRegistry, trustedKindChoice } from "../workers/kinds.js";
 import { parsePlan } from "../../domain/plans/plan-contract.js";
 import { spawnWorker, type SpawnInput, type SpawnResult } from "../workers/spawn.js";
 import { isStoredRefLike, storedForUse, type StoredForUse } from "./store-use.js";
+import { assertHuman } from "../authority.js";
 
 /** What is being used: a worker's exact current version, or a stored record (its approval travels with it). */
 type UseSource =
@@ -85,6 +86,7 @@ export interface UseParentResult {
 
 /** Use → Parent: queues the full immutable body as a chip for the project's parent session's next prompt. */
 export function useForParent(ctx: EngineContext, input: { target: string; version?: number; actor?: DecisionActor }): UseParentResult {
+  assertHuman(ctx, "use");
   const source = resolveUseSource(ctx, input.target, input.version);
   return ctx.commands.run("use.parent", { ref: source.ref }, (tx) => {
     const auth = authorize(tx, source);
@@ -131,6 +133,7 @@ export interface UseWorkerResult {
  * discharges the plan gate; the launch confirmation is the same.
  */
 export async function useForWorker(ctx: EngineContext, input: UseWorkerInput): Promise<UseWorkerResult> {
+  assertHuman(ctx, "use");
   if (input.seedFile !== undefined) throw validationError("handoff-is-fresh", "a handoff worker always starts fresh; --seed cannot be used with use --worker");
   if (!input.yes && !input.interactive) {
     throw refusal("use-needs-confirmation", "starting a handoff worker needs confirmation; nothing changed", "re-run on a terminal, or pass --yes");
@@ -239,6 +242,7 @@ export function chipList(ctx: EngineContext, options: { all?: boolean } = {}): C
 }
 
 export function dropChip(ctx: EngineContext, id: string): ChipView {
+  assertHuman(ctx, "chips drop");
   const chipId = id.trim();
   if (!/^c[1-9][0-9]{0,9}$/.test(chipId)) throw validationError("bad-chip-id", `"${id}" is not a chip id; chips are c<N>`, "run `docket chips`");
   return chipView(ctx.commands.run("chips.drop", { id: chipId }, (tx) => dropChipRow(tx, chipId)).result);

@@ -188,7 +188,7 @@ function freeze(ctx: EngineContext, row: WorkerRow, who: WorkerIdentity, d: Chec
     };
     if (claimDeliverable(ctx.home, who.worker, version, deliverable)) return version;
   }
-  throw refusal("version-claim-failed", `could not claim a deliverable version for ${who.worker} after 1000 attempts`, "check workers/<id>/deliverables for stray files");
+  throw refusal("version-claim-failed", `could not claim a deliverable version for ${who.worker} after 1000 attempts`, `check ${ctx.home.workerDir(who.worker)}/deliverables for stray files`);
 }
 
 function captureFor(row: WorkerRow, version: number): ChangeSet | null {

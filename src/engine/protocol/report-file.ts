@@ -1,18 +1,13 @@
 // Reads `docket worker report --file <json>`: an array of per-item entries (or {"items": [...]}), each validated later.
 // Evidence may be given as {kind, text} objects or as "kind=text" strings, like the command-line flag.
 
-import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { validationError } from "../../domain/errors.js";
+import { readInputFile } from "../../files/input-file.js";
 import { parseEvidenceFlag, type Evidence, type ReportEntryInput } from "../../domain/work/report.js";
 
-export function loadReportFile(cwd: string, path: string): (ReportEntryInput & { key?: string })[] {
-  let text: string;
-  try {
-    text = readFileSync(resolve(cwd, path), "utf8");
-  } catch (error) {
-    throw validationError("report-file-unreadable", `cannot read report file ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-  }
+export function loadReportFile(cwd: string, path: string, flag = "--file"): (ReportEntryInput & { key?: string })[] {
+  const text = readInputFile(resolve(cwd, path), `${flag} ${path}`).toString("utf8");
   let data: unknown;
   try {
     data = JSON.parse(text);

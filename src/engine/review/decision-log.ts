@@ -20,10 +20,16 @@ export interface DecisionLog {
   decisions: Decision[];
 }
 
+/** The longest window `--since` takes: past it, a window is "everything" and its start date would not exist. */
+export const MAX_LOG_WINDOW_DAYS = 36_500;
+
 export function decisionLog(ctx: EngineContext, input: DecisionLogInput = {}): DecisionLog {
   const window = input.since?.trim() || "7d";
   const ms = parseDuration(window);
   if (ms === undefined || ms <= 0) throw usageError("bad-duration", `--since takes a duration like 7d, 24h or 30m; got "${input.since}"`);
+  if (ms > MAX_LOG_WINDOW_DAYS * 86_400_000) {
+    throw usageError("bad-duration", `--since takes at most ${MAX_LOG_WINDOW_DAYS}d (100 years); got "${input.since}"`);
+  }
   const since = new Date(ctx.clock.nowMs() - ms).toISOString();
   return {
     since,

@@ -2,6 +2,7 @@
 // Each is one ledger command writing one append-only decision row; approval records judgment only (ADR-0003).
 
 import { refusal, validationError } from "../../domain/errors.js";
+import { assertNoControlCharacters } from "../../domain/work/message-text.js";
 import { normalizeWorkerId } from "../../domain/ids.js";
 import { insertDecision, type Decision, type DecisionActor } from "../../ledger/review/decisions.js";
 import { insertMessage } from "../../ledger/talk/messages.js";
@@ -15,6 +16,7 @@ import {
   approvalOf, assertPointerUnchanged, decisionView, evidenceRefsOf, latestDecision, olderNote, resolveReviewTarget,
   type DecisionView, type TargetInput,
 } from "./target.js";
+import { assertHuman } from "../authority.js";
 
 export interface JudgeInput extends TargetInput {
   actor?: DecisionActor;
@@ -29,6 +31,7 @@ export interface JudgeResult {
 
 /** Records approval of one exact version. Queues nothing, sends nothing, starts nothing. */
 export function approve(ctx: EngineContext, input: JudgeInput): JudgeResult {
+  assertHuman(ctx, "approve");
   const target = resolveReviewTarget(ctx, input);
   return ctx.commands.run("review.approve", { ref: target.pointer.ref }, (tx) => {
     if (!target.exact) assertPointerUnchanged(tx, target);
@@ -53,6 +56,7 @@ export function approve(ctx: EngineContext, input: JudgeInput): JudgeResult {
 
 /** Records a rejection of one exact version; it supersedes an earlier approval of that version. */
 export function reject(ctx: EngineContext, input: JudgeInput): JudgeResult {
+  assertHuman(ctx, "reject");
   const target = resolveReviewTarget(ctx, input);
   return ctx.commands.run("review.reject", { ref: target.pointer.ref, note: input.note ?? null }, (tx) => {
     if (!target.exact) assertPointerUnchanged(tx, target);
@@ -67,8 +71,10 @@ export function reject(ctx: EngineContext, input: JudgeInput): JudgeResult {
 
 /** A review note bound to one exact version, sent to the worker; its next accepted done becomes the next version. */
 export function revise(ctx: EngineContext, input: JudgeInput & { note: string }): JudgeResult {
+  assertHuman(ctx, "revise");
   const note = nonEmpty(input.note);
   if (note === undefined) throw validationError("empty-note", "a revision needs a note saying what to change", "docket revise <w|ref> <note>");
+  assertNoControlCharacters(note, "note");
   const target = resolveReviewTarget(ctx, input);
   const body = `Request revision for ${target.pointer.ref} (version ${target.pointer.version}):\n${note}`;
   const result = ctx.commands.run("review.revise", { ref: target.pointer.ref, note }, (tx) => {
@@ -100,10 +106,12 @@ export interface AnswerInput {
 
 /** Answers one open question (the named one, else the oldest): question answered, `answer` message queued, decision. */
 export function answer(ctx: EngineContext, input: AnswerInput): JudgeResult {
+  assertHuman(ctx, "answer");
   const workerId = normalizeWorkerId(input.worker);
   if (!workerId) throw validationError("bad-worker-id", `"${input.worker}" is not a worker id`, "workers are w<N>");
   const text = nonEmpty(input.text);
   if (text === undefined) throw validationError("empty-answer", "an answer must not be empty", "docket answer <w> [--q <id>] <text>");
+  assertNoControlCharacters(text, "answer");
   const result = ctx.commands.run("review.answer", { worker: workerId, question: input.question ?? null, text }, (tx) => {
     const row = requireWorker(tx.db, workerId);
     const open = openQuestionsOf(tx.db, workerId);
@@ -142,6 +150,7 @@ export interface DiscardResult extends JudgeResult {
 
 /** Drops a worker's live changes (workspace reset to its base) and records the decision. The frozen patch stays. */
 export function discard(ctx: EngineContext, input: DiscardInput): DiscardResult {
+  assertHuman(ctx, "discard");
   const workerId = normalizeWorkerId(input.worker);
   if (!workerId) throw validationError("bad-worker-id", `"${input.worker}" is not a worker id`, "workers are w<N>");
   const row = requireWorker(ctx.db, workerId);

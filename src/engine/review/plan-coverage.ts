@@ -1,10 +1,9 @@
 // Plan coverage of a handoff worker's deliverable, derived when it is reviewed and never stored (ADR-0007):
 // the byte-exact source plan (`source-deliverable.md`) against the frozen change set's files.
 
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import type { SourceHandoff, WorkerDeliverable } from "../../domain/deliverables/deliverable.js";
 import { formatPlanCoverageLine, isCoverageWarning, resolveSourcePlanCoverage, type PlanCoverage } from "../../domain/plans/plan-coverage.js";
+import { readWorkerText } from "../../files/workers/worker-files.js";
 import type { EngineContext } from "../context.js";
 
 export interface DerivedPlanCoverage {
@@ -22,12 +21,8 @@ export function derivePlanCoverage(
 ): DerivedPlanCoverage | null {
   const handoff = d?.sourceHandoff ?? (worker.source_handoff ? (JSON.parse(worker.source_handoff) as SourceHandoff) : undefined);
   if (!d || !handoff) return null;
-  let body: string;
-  try {
-    body = readFileSync(join(ctx.home.workerDir(worker.id), "source-deliverable.md"), "utf8");
-  } catch {
-    return null; // no readable source plan: the review shows no coverage and everything else still works
-  }
+  const body = readWorkerText(ctx.home, worker.id, "source-deliverable.md");
+  if (body === undefined) return null; // no readable source plan: the review shows no coverage and everything else still works
   const coverage = resolveSourcePlanCoverage(body, (d.changeSet?.files ?? []).map((f) => f.path));
   if (!coverage) return null;
   return { coverage, line: formatPlanCoverageLine(coverage, handoff.sourceRef), warning: isCoverageWarning(coverage), sourceRef: handoff.sourceRef };

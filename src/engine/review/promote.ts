@@ -10,6 +10,7 @@ import { applyPatch, checkPatch, liveEqualsFrozen, resetWorkspace, reversePatch,
 import type { EngineContext } from "../context.js";
 import { approvalOf, decisionView, evidenceRefsOf, latestDecision, olderNote, resolveReviewTarget, type DecisionView, type ReviewTarget, type TargetInput } from "./target.js";
 import { resolveReviewWarnings, type ReviewWarning } from "./warnings.js";
+import { assertHuman } from "../authority.js";
 
 export interface PromoteInput extends TargetInput {
   /** Record the approval together with the promotion, in one command, after the patch applied. */
@@ -40,6 +41,7 @@ export interface PromoteResult {
 
 /** Everything checked before any file is touched; read-only. A surface shows its warnings and asks. */
 export function planPromotion(ctx: EngineContext, input: PromoteInput): PromotionPlan {
+  assertHuman(ctx, "promote");
   const target = resolveReviewTarget(ctx, input);
   const change = target.deliverable.changeSet;
   if (!change || change.patch === "") {
@@ -77,6 +79,7 @@ export function formatPatchProblems(problems: readonly PatchProblem[]): string {
 }
 
 export function promote(ctx: EngineContext, input: PromoteInput): PromoteResult {
+  assertHuman(ctx, "promote");
   const plan = planPromotion(ctx, input);
   const { target } = plan;
   const patch = target.deliverable.changeSet!.patch;

@@ -2,7 +2,8 @@
 // The files are authoritative; the index is refreshed per changed directory, or rebuilt in full by `--reindex` (DESIGN §6).
 
 import type { StoredFile } from "../../files/store/deliverable-store.js";
-import { isStoredIdLocked, scanStoredId, scanStoredIds, storedIdStamp, storeStamp } from "../../files/store/deliverable-store.js";
+import { isStoredIdLocked, scanStore, scanStoredId, scanStoredIds, storedIdStamp, storeStamp } from "../../files/store/deliverable-store.js";
+import { listLegacyLinks } from "../../files/store/legacy-bundles.js";
 import {
   dirtyIds, listIndexRows, readStamps, replaceIdRows, replaceIndex, ROOT_STAMP, rootStamp, setStamp, DIRTY, type IndexRow,
 } from "../../ledger/store/store-index.js";
@@ -43,6 +44,7 @@ function idStamp(ctx: EngineContext, id: string): string {
  * directory, and only directories whose stamp moved (or that a crashed save marked dirty) are read again.
  */
 export function refreshStoreIndex(ctx: EngineContext): RefreshResult {
+  if (ctx.readOnly) return { rescanned: 0, walked: false }; // a read-only home's index cannot move; lists read the files
   const top = storeStamp(ctx.home);
   const dirty = dirtyIds(ctx.db);
   if (top === rootStamp(ctx.db) && dirty.length === 0) return { rescanned: 0, walked: false };
@@ -90,6 +92,7 @@ export function reindexStore(ctx: EngineContext): ReindexResult {
 export function rescanStoredId(ctx: EngineContext, id: string): IndexRow[] {
   const stamp = idStamp(ctx, id);
   const rows = stamp === "absent" ? [] : scanStoredId(ctx.home, id).map(indexRowOf);
+  if (ctx.readOnly) return rows;
   ctx.commands.run("store.rescan-id", null, (tx) => replaceIdRows(tx, id, rows, stamp));
   return rows;
 }
@@ -99,17 +102,24 @@ export interface StoredListing {
   unsupported: { path: string; reason: string; detail: string; ref: string }[];
 }
 
-/** The store's contents from the index (refreshed first), newest first; unreadable records are listed, not dropped. */
+/** The store's contents from the index (refreshed first), newest first; unreadable records and links are listed, not dropped. */
 export function listStoredDeliverables(ctx: EngineContext): StoredListing {
   refreshStoreIndex(ctx);
   const deliverables: StoredListing["deliverables"] = [];
   const unsupported: StoredListing["unsupported"] = [];
-  for (const r of listIndexRows(ctx.db)) {
+  for (const r of ctx.readOnly ? scannedRows(ctx) : listIndexRows(ctx.db)) {
     if (r.status === "ok") {
       deliverables.push({ ref: r.ref, id: r.id, version: r.version, outcome: r.outcome ?? "", summary: r.summary ?? "", savedAt: r.saved_at ?? "" });
     } else {
       unsupported.push({ path: r.path, reason: r.reason ?? "invalid", detail: r.detail ?? "", ref: r.ref });
     }
   }
+  for (const l of listLegacyLinks(ctx.home)) unsupported.push({ ...l, ref: "checkpoint:unreadable" });
   return { deliverables, unsupported };
+}
+
+/** The index's rows as a scan of the files gives them, in listing order (for a read-only home, whose index cannot be refreshed). */
+function scannedRows(ctx: EngineContext): IndexRow[] {
+  const key = (r: IndexRow) => `${r.saved_at ?? ""}\u0000${r.id}\u0000${String(r.version).padStart(10, "0")}`;
+  return scanStore(ctx.home).map(indexRowOf).sort((a, b) => (key(a) < key(b) ? 1 : key(a) > key(b) ? -1 : 0));
 }

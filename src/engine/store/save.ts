@@ -2,7 +2,7 @@
 // The file is claimed under the per-deliverable lock before the index command points at it; nothing is ever replaced (ADR-0005).
 
 import { createHash, randomBytes } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { approvalFor } from "../../domain/review/approval.js";
 import { DONE_OUTCOMES, type DoneOutcome } from "../../domain/deliverables/deliverable.js";
@@ -11,6 +11,7 @@ import {
   formatHumanStoredId, formatWorkerStoredId, humanAuthorshipDecisionId, resolveSummary, storedDeliverableIssues, storedRef,
   type StoredDeliverable, type StoredProvenance,
 } from "../../domain/store/stored-deliverable.js";
+import { readInputDescriptor, readInputFile } from "../../files/input-file.js";
 import { claimStoredVersion, storeDir, storedIdStamp, withStoredIdLock, type SaveStoredResult } from "../../files/store/deliverable-store.js";
 import { decisionsForRef, decisionsForWorker, insertDecision, toDecisionRecord } from "../../ledger/review/decisions.js";
 import type { Tx } from "../../ledger/core/runner.js";
@@ -18,6 +19,7 @@ import { DIRTY, setStamp, upsertIndexRow } from "../../ledger/store/store-index.
 import type { EngineContext } from "../context.js";
 import { deliverableByRef } from "../review/deliverables.js";
 import { indexRowOf } from "./catalog.js";
+import { assertHuman } from "../authority.js";
 
 export interface SaveResult {
   ref: string;
@@ -60,6 +62,7 @@ export interface SaveFromInput {
 
 /** Saves an exactly approved current worker version: body, frozen patch, evidence, refs, review notes, approval, provenance. */
 export function saveFromWorker(ctx: EngineContext, input: SaveFromInput): SaveResult {
+  assertHuman(ctx, "save");
   const target = deliverableByRef(ctx, input.from);
   const { workerId, worker, pointer, deliverable: d } = target;
   const current = worker.deliverable_version;
@@ -124,16 +127,12 @@ export interface SaveAuthoredInput {
 
 /** A human-authored v1 record with a synthetic human-authorship approval: immediately usable. */
 export function saveAuthored(ctx: EngineContext, input: SaveAuthoredInput): SaveResult {
+  assertHuman(ctx, "save");
   if (!(DONE_OUTCOMES as readonly string[]).includes(input.outcome)) {
     throw validationError("bad-outcome", `outcome must be one of ${DONE_OUTCOMES.join(", ")}; got "${input.outcome}"`);
   }
   const fromStdin = input.bodyFile === "-";
-  let body: string;
-  try {
-    body = readFileSync(fromStdin ? 0 : resolve(ctx.cwd, input.bodyFile), "utf8");
-  } catch (error) {
-    throw validationError("author-unreadable", `cannot read ${fromStdin ? "standard input" : input.bodyFile}: ${(error as Error).message}`);
-  }
+  const body = (fromStdin ? readInputDescriptor(0, "--author - (standard input)") : readInputFile(resolve(ctx.cwd, input.bodyFile), `--author ${input.bodyFile}`)).toString("utf8");
   if (body.trim() === "") throw validationError("author-empty", `the authored body from ${fromStdin ? "standard input" : input.bodyFile} is empty; write the deliverable text first`);
   const now = ctx.clock.now();
   const id = formatHumanStoredId(now, randomBytes(6).toString("hex"));

@@ -8,6 +8,7 @@ import { deleteLegacyBundle, readLegacyBundle, type LegacyBundle } from "../../f
 import { activeSlotFor, deleteIndexRow, getSlot, insertSlot, setStamp, unloadSlot, unloadSlotsFor, DIRTY, type SlotRow } from "../../ledger/store/store-index.js";
 import type { EngineContext } from "../context.js";
 import { readStoredTarget, resolveStoreTarget, type StoreTarget } from "./target.js";
+import { assertHuman } from "../authority.js";
 
 export interface LoadResult {
   slot: string;
@@ -18,6 +19,7 @@ export interface LoadResult {
 
 /** Mounts a stored record (or legacy bundle) as a `d<N>` slot; loading the same ref again returns its slot. */
 export function loadStored(ctx: EngineContext, ref: string): LoadResult {
+  assertHuman(ctx, "load");
   const target = resolveStoreTarget(ctx, ref);
   if (target.kind === "stored") readStoredTarget(ctx, target); // refuses what this build cannot load
   else if (!readLegacyBundle(ctx.home, target.id)) throw notFound("legacy-not-found", `no legacy bundle ${target.ref}`);
@@ -63,6 +65,7 @@ export interface UnloadResult {
 
 /** Unmounts a slot (`d<N>`, or the active slot of a ref). Unloading an already unloaded slot says so and changes nothing. */
 export function unloadStored(ctx: EngineContext, slotOrRef: string): UnloadResult {
+  assertHuman(ctx, "unload");
   const name = slotOrRef.trim();
   let slot: SlotRow | undefined = /^d[1-9][0-9]{0,9}$/.test(name) ? getSlot(ctx.db, name) : undefined;
   if (!slot && !/^d[1-9][0-9]{0,9}$/.test(name)) slot = activeSlotFor(ctx.db, resolveStoreTarget(ctx, name).ref);
@@ -85,6 +88,7 @@ export interface DeleteTarget {
 
 /** What `delete <ref>` would remove, for the confirmation prompt. */
 export function describeDeleteTarget(ctx: EngineContext, ref: string): DeleteTarget {
+  assertHuman(ctx, "deliverable delete");
   const target = resolveStoreTarget(ctx, ref);
   if (target.kind === "stored") return { ref: target.ref, kind: "stored", path: target.row.path, summary: target.row.summary ?? `(unsupported: ${target.row.reason})` };
   const read = readLegacyBundle(ctx.home, target.id);
@@ -100,6 +104,7 @@ export interface DeleteResult {
 
 /** Deletes one version (or one legacy bundle's files). `confirmed` must be true: the surface asked, or --yes was given. */
 export function deleteStored(ctx: EngineContext, ref: string, options: { confirmed: boolean }): DeleteResult {
+  assertHuman(ctx, "deliverable delete");
   const target: StoreTarget = resolveStoreTarget(ctx, ref);
   if (!options.confirmed) {
     throw refusal("confirmation-required", `deleting ${target.ref} needs confirmation`, "run it in a terminal to confirm, or add --yes");

@@ -5,6 +5,7 @@ import { validationError } from "../../domain/errors.js";
 import { dismissNotification, listPendingNotifications } from "../../ledger/talk/notifications.js";
 import { getReport } from "../../ledger/work/reports.js";
 import type { EngineContext } from "../context.js";
+import { assertHuman } from "../authority.js";
 
 export interface AttentionNotification {
   id: string;
@@ -33,6 +34,7 @@ export function attentionList(ctx: EngineContext): AttentionEntry[] {
 }
 
 export function dismissAttention(ctx: EngineContext, ids: readonly string[]): { dismissed: string[] } {
+  assertHuman(ctx, "attention dismiss");
   const bad = ids.find((id) => !/^n[1-9][0-9]*$/.test(id));
   if (bad !== undefined) throw validationError("bad-notification-id", `"${bad}" is not a notification id; notifications are n<N>`);
   ctx.commands.run("attention.dismiss", { ids }, (tx) => ids.forEach((id) => dismissNotification(tx, id)));

@@ -9,6 +9,7 @@ import { readDeliverable } from "../../files/workers/deliverables.js";
 import type { AttentionNotification } from "./attention.js";
 import type { EngineContext } from "../context.js";
 import type { WorkerListEntry } from "../workers/view.js";
+import { assertHuman } from "../authority.js";
 
 /** A `docket ls` entry (state derived by the same domain rules, without probing tmux: the dock stays cheap). */
 export interface DockRow extends Omit<WorkerListEntry, "deliverable"> {
@@ -129,6 +130,7 @@ export interface AttachedChip {
 
 /** Takes every queued Use → Parent chip of this project for the human's prompt, marking them consumed. */
 export function takeChips(ctx: EngineContext): AttachedChip[] {
+  assertHuman(ctx, "chips take");
   return ctx.commands
     .run("parent.take-chips", { projectRoot: ctx.projectRoot() }, (tx) => consumeChips(tx, ctx.projectRoot()))
     .result.map((c) => ({ id: c.id, ref: c.ref, body: c.body }));

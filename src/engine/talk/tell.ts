@@ -1,15 +1,16 @@
 // Talking to and looking at a worker: `tell` (through the ledger inbox), `peek` (bounded pane capture), `attach`.
 // Multi-line text stays one message; a reply bound to a question resolves that question only (issue 3 §5).
 
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
 import { notFound, refusal, usageError, validationError } from "../../domain/errors.js";
+import { assertNoControlCharacters } from "../../domain/work/message-text.js";
+import { readWorkerText } from "../../files/workers/worker-files.js";
 import { insertMessage } from "../../ledger/talk/messages.js";
 import { answerQuestion, getQuestion, openQuestionsOf } from "../../ledger/workers/launches.js";
 import { requireWorker, updateWorker } from "../../ledger/workers/workers.js";
 import type { EngineContext } from "../context.js";
 import { resolveWorkerId } from "../workers/view.js";
 import { workerTmux } from "../workers/launch.js";
+import { assertHuman } from "../authority.js";
 
 /** CRLF → LF, trailing spaces per line dropped, blank edge lines dropped. */
 export function normalizeMessageText(text: string): string {
@@ -40,9 +41,11 @@ export interface TellResult {
 }
 
 export function tellWorker(ctx: EngineContext, input: TellInput): TellResult {
+  assertHuman(ctx, "tell");
   const worker = resolveWorkerId(input.worker);
   const body = normalizeMessageText(input.text);
   if (!body) throw validationError("empty-message", "the message is empty; say something to the worker", `docket tell ${worker} "<text>"`);
+  assertNoControlCharacters(body, "message");
   const question = input.question?.trim();
   const queued = ctx.commands.run(
     "tell",
@@ -99,9 +102,9 @@ export function peekWorker(ctx: EngineContext, target: string, lines = PEEK_DEFA
   if (row.pane_id && tmux.paneState(row.pane_id, row.id) !== "missing") {
     return { worker: row.id, source: "pane", lines, text: tmux.capture(row.pane_id, lines) };
   }
-  const tail = join(ctx.home.workerDir(row.id), "pane-tail.txt");
-  if (existsSync(tail)) {
-    const text = readFileSync(tail, "utf8").replace(/\n$/, "").split("\n").slice(-lines).join("\n");
+  const tail = readWorkerText(ctx.home, row.id, "pane-tail.txt");
+  if (tail !== undefined) {
+    const text = tail.replace(/\n$/, "").split("\n").slice(-lines).join("\n");
     return { worker: row.id, source: "pane-tail", lines, text };
   }
   throw refusal("no-pane", `${row.id} has no pane to peek at (its window is gone and no tail was harvested)`, `docket show ${row.id}`);

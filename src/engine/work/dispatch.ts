@@ -14,6 +14,7 @@ import { insertObligation } from "../../ledger/work/obligations.js";
 import { requireWorker } from "../../ledger/workers/workers.js";
 import type { EngineContext } from "../context.js";
 import { checkedItemId } from "./items.js";
+import { assertHuman } from "../authority.js";
 
 export interface DispatchInput {
   worker: string;
@@ -27,6 +28,7 @@ export interface DispatchResult {
 }
 
 export function dispatchItems(ctx: EngineContext, input: DispatchInput): DispatchResult {
+  assertHuman(ctx, "dispatch");
   const worker = normalizeWorkerId(String(input.worker ?? ""));
   if (!worker) throw validationError("bad-worker-id", `"${input.worker}" is not a worker id; workers are w<N>`);
   if (input.items.length === 0) throw validationError("no-items", "name at least one item to dispatch", "docket dispatch <worker> <item>...");

@@ -11,6 +11,7 @@ import { insertMessage } from "../../ledger/talk/messages.js";
 import { listReportsForItem } from "../../ledger/work/reports.js";
 import type { Tx } from "../../ledger/core/runner.js";
 import type { EngineContext } from "../context.js";
+import { assertHuman } from "../authority.js";
 
 export interface AddItemInput {
   kind: ItemKind;
@@ -19,6 +20,7 @@ export interface AddItemInput {
 }
 
 export function addItem(ctx: EngineContext, input: AddItemInput): Item {
+  assertHuman(ctx, "item add");
   const text = requireText(input.text);
   return ctx.commands.run("item.add", { kind: input.kind, text }, (tx) => insertItem(tx, input.kind, text), { key: input.key }).result;
 }
@@ -41,6 +43,7 @@ export interface EditItemResult {
 }
 
 export function editItem(ctx: EngineContext, input: EditItemInput): EditItemResult {
+  assertHuman(ctx, "item edit");
   const id = checkedItemId(input.id);
   const text = requireText(input.text);
   const external = Boolean(input.external);
@@ -64,6 +67,7 @@ export interface ReplyItemResult extends EditItemResult {
 }
 
 export function replyItem(ctx: EngineContext, input: ReplyItemInput): ReplyItemResult {
+  assertHuman(ctx, "item reply");
   const id = checkedItemId(input.id);
   const text = requireText(input.text);
   return ctx.commands.run("item.reply", { id, text }, (tx) => {

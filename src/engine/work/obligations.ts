@@ -4,6 +4,7 @@
 import { refusal, validationError } from "../../domain/errors.js";
 import { listObligations, parkObligation, unparkObligation, type ObligationRow } from "../../ledger/work/obligations.js";
 import type { EngineContext } from "../context.js";
+import { assertHuman } from "../authority.js";
 
 export interface ObligationView {
   id: string;
@@ -32,6 +33,7 @@ export function obligationList(ctx: EngineContext, options: { due?: boolean; all
 }
 
 export function parkObligationUntil(ctx: EngineContext, input: { id: string; until: string; key?: string }): ObligationView {
+  assertHuman(ctx, "obligation park");
   const id = checkedObligationId(input.id);
   const until = parseInstant(input.until);
   return ctx.commands.run("obligation.park", { id, until }, (tx) => {
@@ -41,6 +43,7 @@ export function parkObligationUntil(ctx: EngineContext, input: { id: string; unt
 }
 
 export function unparkObligationNow(ctx: EngineContext, input: { id: string; key?: string }): ObligationView {
+  assertHuman(ctx, "obligation unpark");
   const id = checkedObligationId(input.id);
   return ctx.commands.run("obligation.unpark", { id }, (tx) => view(unparkObligation(tx, id)), { key: input.key }).result;
 }

@@ -2,8 +2,8 @@
 // Never-promoted changes are refused unless forced; deliverable sidecars are kept (review stays possible).
 
 import { rmSync } from "node:fs";
-import { join } from "node:path";
 import { refusal, usageError } from "../../domain/errors.js";
+import { workerFilePath } from "../../files/workers/worker-files.js";
 import { isSettled } from "../../domain/workers/lifecycle.js";
 import { cancelQueuedMessages } from "../../ledger/talk/message-delivery.js";
 import { listWorkerRows } from "../../ledger/workers/launches.js";
@@ -13,7 +13,8 @@ import { liveChangesExist, removeWorkspace } from "../../substrate/git/worktree.
 import type { EngineContext } from "../context.js";
 import { harvestPane } from "./harvest.js";
 import { resolveWorkerId } from "./view.js";
-import { workerTmux } from "./launch.js";
+import { removeWorkerLaunchEnv, workerTmux } from "./launch.js";
+import { assertHuman } from "../authority.js";
 
 export interface DeleteInput {
   worker: string;
@@ -32,6 +33,7 @@ export interface DeleteResult {
 }
 
 export async function deleteWorker(ctx: EngineContext, input: DeleteInput): Promise<DeleteResult> {
+  assertHuman(ctx, "delete");
   const row = requireWorker(ctx.db, resolveWorkerId(input.worker));
   if (!input.yes) {
     if (!input.interactive || !input.confirm) {
@@ -56,6 +58,8 @@ function retireWorker(ctx: EngineContext, row: WorkerRow, options: { force: bool
       `promote or discard them first, or pass --force to delete them with the worker`,
     );
   }
+  // Checked before anything is removed: a link in the worker's directory would point the removals outside the home.
+  const session = workerFilePath(ctx.home, row.id, "session");
   const tmux = workerTmux(ctx);
   if (row.window_id) {
     harvestPane(ctx, row, { tmux });
@@ -66,7 +70,8 @@ function retireWorker(ctx: EngineContext, row: WorkerRow, options: { force: bool
     removeWorkspace({ root: row.project_root, path: row.workspace, method: row.base_head === null ? "copy" : "worktree" });
     workspaceRemoved = true;
   }
-  rmSync(join(ctx.home.workerDir(row.id), "session"), { recursive: true, force: true });
+  rmSync(session, { recursive: true, force: true });
+  removeWorkerLaunchEnv(ctx, row.id); // its run token and --env secrets go with it
   const cancelledMessages = ctx.commands.run("worker.delete", { worker: row.id }, (tx) => {
     const n = cancelQueuedMessages(tx, row.id);
     // A pruned worker whose current version nobody judged becomes decision debt, recorded with the pruning.
@@ -84,6 +89,7 @@ export interface PruneResult {
 
 /** Deletes workers settled for longer than `worker.pruneAfterHours`, across projects; never forces. */
 export function pruneWorkers(ctx: EngineContext): PruneResult {
+  assertHuman(ctx, "prune");
   const hours = ctx.config().worker.pruneAfterHours;
   const cutoff = ctx.clock.nowMs() - hours * 3_600_000;
   const result: PruneResult = { pruned: [], skipped: [] };

@@ -1,9 +1,10 @@
-// Appends one activity event to workers/<id>/events.ndjson (tool starts/ends, inbox deliveries, fence refusals).
+// Appends one activity event to fleet/<id>/events.ndjson (tool starts/ends, inbox deliveries, fence refusals).
+// Never through a link in the home: such a directory is refused like every other write there (DESIGN §8a).
 
-import { join } from "node:path";
 import { appendEventLine } from "../../files/workers/events-log.js";
+import { workerFilePath } from "../../files/workers/worker-files.js";
 import type { EngineContext } from "../context.js";
 
 export function appendWorkerEvent(ctx: EngineContext, worker: string, event: Record<string, unknown>): void {
-  appendEventLine(join(ctx.home.workerDir(worker), "events.ndjson"), { at: ctx.clock.now(), ...event });
+  appendEventLine(workerFilePath(ctx.home, worker, "events.ndjson"), { at: ctx.clock.now(), ...event });
 }

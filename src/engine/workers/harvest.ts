@@ -1,8 +1,7 @@
 // Dead-pane harvest: the last 200 lines of a finished worker's pane go to pane-tail.txt, then its window is killed.
 // Once per launch (pane_captured_at); a pane still alive is left alone — the human may still be talking to it.
 
-import { join } from "node:path";
-import { writeFileAtomic } from "../../files/atomic.js";
+import { writeWorkerFile } from "../../files/workers/worker-files.js";
 import { updateWorker, type WorkerRow } from "../../ledger/workers/workers.js";
 import { paneFromMap, type PaneMap, type PaneState, type Tmux } from "../../substrate/tmux.js";
 import type { EngineContext } from "../context.js";
@@ -18,13 +17,13 @@ export function formatPaneTail(text: string): string {
 export type HarvestOutcome = "harvested" | "window-gone" | "alive" | "skipped";
 
 export function harvestPane(ctx: EngineContext, row: WorkerRow, options: { tmux?: Tmux; pane?: PaneState } = {}): HarvestOutcome {
-  if (row.pane_captured_at !== null) return "skipped";
+  if (row.pane_captured_at !== null || ctx.readOnly) return "skipped"; // a read-only home keeps panes for a writer to harvest
   const tmux = options.tmux ?? workerTmux(ctx);
   const state = row.pane_id === null ? "missing" : (options.pane ?? tmux.paneState(row.pane_id, row.id));
   if (state === "alive") return "alive";
   let outcome: HarvestOutcome = "window-gone";
   if (state === "dead" && row.pane_id !== null) {
-    writeFileAtomic(join(ctx.home.workerDir(row.id), "pane-tail.txt"), formatPaneTail(tmux.capture(row.pane_id, HARVEST_LINES)));
+    writeWorkerFile(ctx.home, row.id, "pane-tail.txt", formatPaneTail(tmux.capture(row.pane_id, HARVEST_LINES)));
     if (row.window_id) tmux.killWindow(row.window_id);
     outcome = "harvested";
   }
@@ -37,7 +36,7 @@ export function harvestPane(ctx: EngineContext, row: WorkerRow, options: { tmux?
 
 /** Harvests every finished worker whose pane has not been captured, with one tmux listing. */
 export function harvestFinished(ctx: EngineContext, rows: readonly WorkerRow[], panes: PaneMap | undefined): number {
-  if (panes === undefined) return 0; // tmux could not be asked: try again on the next read
+  if (panes === undefined || ctx.readOnly) return 0; // tmux could not be asked, or nothing can be recorded: next time
   const tmux = workerTmux(ctx);
   let n = 0;
   for (const row of rows) {

@@ -1,12 +1,14 @@
-// How a worker process is started: its explicit environment, the fixed exit-recording wrapper, the pi argv.
-// The wrapper script holds no user text: the worker's argv arrives as positional parameters (DESIGN §4).
+// How a worker process is started: its explicit environment (a 0600 launch env file), the fixed wrapper, the pi argv.
+// The wrapper holds no user text: env file, directory and argv arrive as positional parameters (DESIGN §4, §8a).
 
 import { randomBytes } from "node:crypto";
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, rmSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { isEnvName } from "../../domain/workers/launch-env.js";
 import { isMcpAgent, type ResolvedExecution } from "../../domain/workers/spawn-policy.js";
+import { readLaunchEnv, writeLaunchEnv } from "../../files/workers/launch-env.js";
 import type { WorkerRow } from "../../ledger/workers/workers.js";
 import type { McpAgentSpec } from "../../substrate/agents/mcp-agent.js";
 import { agentConfigDir, mcpAgentInstructions, prepareMcpAgent, previewMcpAgent } from "./agents.js";
@@ -15,8 +17,15 @@ import { resolvePiCli } from "../../substrate/agents/pi.js";
 import { createTmux, type Tmux } from "../../substrate/tmux.js";
 import type { EngineContext } from "../context.js";
 
-/** Records the exit of the worker's own generation after its command ends, whatever the command was. */
-export const EXIT_WRAPPER = '"$@"; code=$?; exec "$DOCKET_NODE" "$DOCKET_BIN" worker exited --code "$code"';
+/**
+ * `sh -c LAUNCH_WRAPPER docket-worker <env file> <directory> <argv…>`: takes the worker's environment from its own
+ * env file, changes to its directory, runs its command, then records the exit of its own generation whatever happened.
+ */
+export const LAUNCH_WRAPPER =
+  '. "$1" || exit 125; dir=$2; shift 2; if cd -- "$dir"; then "$@"; code=$?; else code=126; fi; exec "$DOCKET_NODE" "$DOCKET_BIN" worker exited --code "$code"';
+
+/** `fleet/<id>/launch.env`: the one place a generation's identity, run token and secrets are written. */
+export const LAUNCH_ENV_FILE = "launch.env";
 
 /** Caller variables every worker gets (tmux does not inherit the caller's environment). */
 export const PASSED_ENV = ["PATH", "HOME", "LANG", "TERM", "TMPDIR", "PI_CODING_AGENT_DIR", "PI_OFFLINE", "PI_SKIP_VERSION_CHECK", "PI_TELEMETRY", "DOCKET_TMUX_SOCKET"];
@@ -46,7 +55,7 @@ export function extensionPath(): string {
 }
 
 export function workerTmux(ctx: EngineContext): Tmux {
-  return createTmux(ctx.env.DOCKET_TMUX_SOCKET);
+  return createTmux(ctx.env.DOCKET_TMUX_SOCKET, ctx.env);
 }
 
 export function tmuxSessionName(ctx: EngineContext): string {
@@ -54,7 +63,38 @@ export function tmuxSessionName(ctx: EngineContext): string {
 }
 
 export function newRunToken(): string {
-  return randomBytes(8).toString("hex");
+  return randomBytes(16).toString("hex");
+}
+
+export function launchEnvPath(ctx: EngineContext, worker: string): string {
+  return join(ctx.home.workerDir(worker), LAUNCH_ENV_FILE);
+}
+
+/** Writes the env file a launch reads (0600, replacing the previous generation's). */
+export function writeWorkerLaunchEnv(ctx: EngineContext, worker: string, generation: number, env: Record<string, string>): string {
+  const path = launchEnvPath(ctx, worker);
+  writeLaunchEnv(path, env, `Docket launch environment of ${worker} generation ${generation}: private to that process; never edit`);
+  return path;
+}
+
+/**
+ * The --env values a respawn reuses: read back from the previous launch's env file, by the names the ledger keeps.
+ * Names whose value is gone (a ledger from before values left it, or a deleted file) are listed as missing.
+ */
+export function storedEnvValues(ctx: EngineContext, worker: string, names: readonly string[]): { env: Record<string, string>; missing: string[] } {
+  const previous = readLaunchEnv(launchEnvPath(ctx, worker)) ?? {};
+  const env: Record<string, string> = {};
+  const missing: string[] = [];
+  for (const name of names) {
+    if (Object.hasOwn(previous, name)) env[name] = previous[name]!;
+    else missing.push(name);
+  }
+  return { env, missing };
+}
+
+/** Deletes a worker's env file (its secrets go with the worker). */
+export function removeWorkerLaunchEnv(ctx: EngineContext, worker: string): void {
+  rmSync(launchEnvPath(ctx, worker), { force: true });
 }
 
 export function buildWorkerEnv(
@@ -64,7 +104,7 @@ export function buildWorkerEnv(
 ): Record<string, string> {
   const env: Record<string, string> = {};
   for (const name of [...PASSED_ENV, ...ctx.config().worker.passEnv]) {
-    const value = ctx.env[name];
+    const value = isEnvName(name) ? ctx.env[name] : undefined;
     if (value !== undefined) env[name] = value;
   }
   if (!env.HOME) env.HOME = homedir();
@@ -105,12 +145,12 @@ export function workerArgv(input: { execution: StoredExecution; workerDir: strin
   ];
 }
 
-export function wrapArgv(argv: readonly string[]): string[] {
-  return ["sh", "-c", EXIT_WRAPPER, "docket-worker", ...argv];
+export function wrapArgv(launch: { envFile: string; cwd: string }, argv: readonly string[]): string[] {
+  return ["sh", "-c", LAUNCH_WRAPPER, "docket-worker", launch.envFile, launch.cwd, ...argv];
 }
 
 export interface LaunchCommand {
-  /** The window's argv, inside the exit-recording wrapper. */
+  /** The agent's argv (the launch wrapper goes around it). */
   argv: string[];
   /** Variables the agent needs besides the worker's environment (its private config dir; never secrets). */
   env: Record<string, string>;
@@ -123,9 +163,9 @@ export function launchCommand(
 ): LaunchCommand {
   const ex = input.execution;
   const workerDir = ctx.home.workerDir(input.row.id);
-  if (!isMcpAgent(ex.agent)) return { argv: wrapArgv(workerArgv({ execution: ex, workerDir, worker: input.row.id, generation: input.generation })), env: {} };
+  if (!isMcpAgent(ex.agent)) return { argv: workerArgv({ execution: ex, workerDir, worker: input.row.id, generation: input.generation }), env: {} };
   const prepared = prepareMcpAgent(ex.agent, mcpAgentSpec({ ...input, agent: ex.agent, workerDir, instructions: workerGuardrails(ctx, input.row.id) }));
-  return { argv: wrapArgv(prepared.argv), env: prepared.env };
+  return { argv: prepared.argv, env: prepared.env };
 }
 
 /** What `--dry-run` prints: the inner argv of a new worker's window (its directory shown as `<worker>`). */

@@ -3,7 +3,7 @@
 
 import type { WorkerIdentity } from "../../domain/workers/identity.js";
 import { resolveExit, resolveHeartbeatState, type PersistedState } from "../../domain/workers/lifecycle.js";
-import { checkFence, getWorker, updateWorker } from "../../ledger/workers/workers.js";
+import { checkFence, getWorker, runTokenMatches, updateWorker } from "../../ledger/workers/workers.js";
 import { recordLaunchExit } from "../../ledger/workers/launches.js";
 import { insertNotification } from "../../ledger/talk/notifications.js";
 import type { EngineContext } from "../context.js";
@@ -26,8 +26,8 @@ export function recordWorkerExit(ctx: EngineContext, who: WorkerIdentity, code: 
   return ctx.commands.run("worker.exited", { who, code }, (tx) => {
     const row = getWorker(tx.db, who.worker);
     if (!row) return { worker: who.worker, generation: who.generation, recorded: false, settled: false };
-    const launchRecorded = recordLaunchExit(tx, who.worker, who.generation, who.runToken ?? row.run_token, code);
-    const current = row.generation === who.generation && (who.runToken === undefined || who.runToken === row.run_token);
+    const launchRecorded = recordLaunchExit(tx, who.worker, who.generation, who.runToken, code);
+    const current = row.generation === who.generation && (who.runToken === undefined || runTokenMatches(row, who.runToken));
     if (!current || row.exited) return { worker: who.worker, generation: who.generation, recorded: launchRecorded, settled: false };
     const next = resolveExit(row.state, row.deliverable_id !== null, code);
     updateWorker(tx, row.id, {

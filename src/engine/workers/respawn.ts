@@ -6,21 +6,25 @@ import { normalizeWorkerId } from "../../domain/ids.js";
 import { moveBindingsToGeneration } from "../../ledger/work/bindings.js";
 import { requeueUnread } from "../../ledger/talk/message-delivery.js";
 import { insertLaunch, listWorkerRows } from "../../ledger/workers/launches.js";
-import { requireWorker, updateWorker, type WorkerRow } from "../../ledger/workers/workers.js";
+import { hashRunToken, requireWorker, updateWorker, type WorkerRow } from "../../ledger/workers/workers.js";
 import type { EngineContext } from "../context.js";
 import { assertFleetRoom } from "./fleet.js";
 import { harvestPane } from "./harvest.js";
 import { launchInto } from "./spawn.js";
-import { newRunToken, workerTmux, type StoredExecution } from "./launch.js";
+import { newRunToken, storedEnvValues, workerTmux, type StoredExecution } from "./launch.js";
+import { assertHuman } from "../authority.js";
 
 export interface RespawnResult {
   worker: string;
   generation: number;
   movedBindings: string[];
   requeued: number;
+  /** --env names whose values were not kept (a worker from before values left the ledger): unset in this generation. */
+  missingEnv: string[];
 }
 
 export function respawnTarget(ctx: EngineContext, target: string): RespawnResult[] {
+  assertHuman(ctx, "respawn");
   if (target.trim() === "all") {
     const rows = listWorkerRows(ctx.db, { projectRoot: ctx.projectRoot() }).filter((r) => r.exited || r.state === "failed" || r.state === "ended");
     return rows.map((r) => respawnWorker(ctx, r.id));
@@ -29,6 +33,7 @@ export function respawnTarget(ctx: EngineContext, target: string): RespawnResult
 }
 
 export function respawnWorker(ctx: EngineContext, target: string): RespawnResult {
+  assertHuman(ctx, "respawn");
   const id = normalizeWorkerId(target);
   if (!id) throw validationError("bad-worker-id", `"${target}" is not a worker id; workers are w<N> (or "all")`);
   const before = requireWorker(ctx.db, id);
@@ -40,8 +45,9 @@ export function respawnWorker(ctx: EngineContext, target: string): RespawnResult
   }
   const generation = before.generation + 1;
   const runToken = newRunToken();
+  const stored = storedEnvValues(ctx, id, JSON.parse(before.env) as string[]);
   const panes = tmux.listPanes();
-  const prepared = ctx.commands.run("worker.respawn", { worker: id, generation, runToken }, (tx) => {
+  const prepared = ctx.commands.run("worker.respawn", { worker: id, generation }, (tx) => {
     const row = requireWorker(tx.db, id);
     if (row.generation !== before.generation) {
       throw conflict("respawn-raced", `${id} was respawned meanwhile (now generation ${row.generation}); nothing was started`);
@@ -50,7 +56,7 @@ export function respawnWorker(ctx: EngineContext, target: string): RespawnResult
     assertFleetRoom(tx.db, ctx.config().maxActive, panes);
     updateWorker(tx, id, {
       generation,
-      run_token: runToken,
+      run_token_hash: hashRunToken(runToken),
       state: "starting",
       exited: 0,
       exit_code: null,
@@ -67,10 +73,10 @@ export function respawnWorker(ctx: EngineContext, target: string): RespawnResult
     insertLaunch(tx, id, generation, runToken);
     const movedBindings = moveBindingsToGeneration(tx, id, generation);
     const requeued = requeueUnread(tx, id);
-    return { row: { ...row, generation, run_token: runToken }, movedBindings, requeued };
+    return { row: { ...row, generation }, movedBindings, requeued };
   }).result;
   try {
-    launchInto(ctx, prepared.row as WorkerRow, execution, { generation, runToken, env: JSON.parse(before.env) as Record<string, string> });
+    launchInto(ctx, prepared.row as WorkerRow, execution, { generation, runToken, env: stored.env });
   } catch (error) {
     const message = (error as Error).message;
     ctx.commands.run("worker.respawn-failed", { worker: id, generation }, (tx) =>
@@ -78,5 +84,5 @@ export function respawnWorker(ctx: EngineContext, target: string): RespawnResult
     );
     throw refusal("launch-failed", message);
   }
-  return { worker: id, generation, movedBindings: prepared.movedBindings, requeued: prepared.requeued };
+  return { worker: id, generation, movedBindings: prepared.movedBindings, requeued: prepared.requeued, missingEnv: stored.missing };
 }

@@ -1,7 +1,7 @@
 // `docket spawn`: resolve the policy once, record the worker (starting) before anything runs, make its workspace
 // and task.md, launch it in tmux, then dispatch its items. Human-started only (ADR-0004, DESIGN §4).
 
-import { existsSync, mkdirSync, rmSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, relative } from "node:path";
 import { DocketError, refusal, usageError, validationError } from "../../domain/errors.js";
@@ -10,7 +10,9 @@ import { isMcpAgent, resolveSpawnPolicy, type ResolvedExecution, type WorkerAgen
 import type { WorkerKind } from "../../domain/workers/kinds.js";
 import type { DocketConfig } from "../../domain/config.js";
 import { renderTaskBrief, type TaskBriefHandoff } from "../../domain/workers/task-brief.js";
-import { claimFile, writeFileAtomic } from "../../files/atomic.js";
+import { claimFile } from "../../files/atomic.js";
+import { ensurePrivateDir } from "../../files/private.js";
+import { workerFilePath, writeWorkerFile } from "../../files/workers/worker-files.js";
 import { getWorker, insertWorker, requireWorker, updateWorker, type WorkerRow } from "../../ledger/workers/workers.js";
 import { createIsolatedWorkspace, removeWorkspace, type IsolatedWorkspace } from "../../substrate/git/worktree.js";
 import { listModels, piDefaults, resolvePiAgentDir, resolvePiExtraArgs } from "../../substrate/agents/pi.js";
@@ -18,13 +20,14 @@ import type { EngineContext } from "../context.js";
 import { dispatchItems } from "../work/dispatch.js";
 import { kindRegistry, trustedKindChoice } from "./kinds.js";
 import { assertFleetRoom } from "./fleet.js";
-import { buildWorkerEnv, launchCommand, newRunToken, previewCommand, tmuxSessionName, workerTmux, type StoredExecution } from "./launch.js";
+import { buildWorkerEnv, launchCommand, newRunToken, previewCommand, tmuxSessionName, workerTmux, wrapArgv, writeWorkerLaunchEnv, type StoredExecution } from "./launch.js";
 import { requireMcpAgent } from "./agents.js";
+import { assertHuman } from "../authority.js";
 
 export interface SpawnHandoff {
   /** What task.md says about the reviewed source. */
   brief: TaskBriefHandoff;
-  /** Written byte-exact to `workers/<id>/source-deliverable.md` before launch. */
+  /** Written byte-exact to `fleet/<id>/source-deliverable.md` before launch. */
   sourceBody: string;
   /** Provenance stored on the worker row (`source_handoff`). */
   record: SourceHandoff;
@@ -85,6 +88,7 @@ interface ResolvedSpawn {
 
 /** Everything decided before anything is written: the policy, the stored execution, and the agent found on disk. */
 async function resolveSpawn(ctx: EngineContext, input: SpawnInput): Promise<ResolvedSpawn> {
+  assertHuman(ctx, "spawn");
   const task = input.task.trim();
   if (!task) throw validationError("empty-task", "a worker needs a task; say what it should do", 'docket spawn "<task>"');
   const config = ctx.config();
@@ -140,7 +144,7 @@ export async function spawnWorker(ctx: EngineContext, input: SpawnInput): Promis
   const runToken = newRunToken();
   const sidecarOf = (id: string) => join(ctx.home.workerDir(id), "source-deliverable.md");
   const panes = workerTmux(ctx).listPanes();
-  const worker = ctx.commands.run("worker.spawn", { task, runToken }, (tx) => {
+  const worker = ctx.commands.run("worker.spawn", { task }, (tx) => {
     assertFleetRoom(tx.db, config.maxActive, panes);
     const id = insertWorker(tx, {
       task,
@@ -148,7 +152,7 @@ export async function spawnWorker(ctx: EngineContext, input: SpawnInput): Promis
       agent,
       command: input.command,
       execution,
-      env: input.env ?? {},
+      envNames: Object.keys(input.env ?? {}),
       cwd: ctx.cwd,
       projectRoot,
       workspace: (id) => (resolved.workspace === "isolated" ? join(ctx.home.workerDir(id), "workspace") : projectRoot),
@@ -169,7 +173,7 @@ export async function spawnWorker(ctx: EngineContext, input: SpawnInput): Promis
     let dispatch: SpawnResult["dispatch"];
     if (input.items && input.items.length > 0) dispatch = dispatchItems(ctx, { worker, items: input.items });
     stage = "workspace";
-    mkdirSync(join(dir, "session"), { recursive: true });
+    ensurePrivateDir(workerFilePath(ctx.home, worker, "session"));
     if (handoff && !claimFile(handoff.record.sidecarPath, handoff.sourceBody)) {
       throw refusal("handoff-claimed", `${worker}/source-deliverable.md already exists; refusing to overwrite reviewed input`);
     }
@@ -180,8 +184,10 @@ export async function spawnWorker(ctx: EngineContext, input: SpawnInput): Promis
       const ws = workspace;
       ctx.commands.run("worker.workspace", { worker }, (tx) => updateWorker(tx, worker, { base: ws.base, base_head: ws.baseHead }));
     }
-    writeFileAtomic(
-      join(dir, "task.md"),
+    writeWorkerFile(
+      ctx.home,
+      worker,
+      "task.md",
       renderTaskBrief({ workerId: worker, task, kind, workspace: row.workspace, workspaceMode: resolved.workspace, handoff: handoff?.brief }),
     );
     launchInto(ctx, row, execution, { generation: 1, runToken, env: input.env ?? {} });
@@ -212,7 +218,10 @@ export async function spawnWorker(ctx: EngineContext, input: SpawnInput): Promis
   }
 }
 
-/** Starts one generation in the worker's window and records the window and pane it got. */
+/**
+ * Starts one generation in the worker's window and records the window and pane it got. Every agent launches
+ * through here: its environment goes into the worker's 0600 env file, never onto tmux's command line or session.
+ */
 export function launchInto(
   ctx: EngineContext,
   row: WorkerRow,
@@ -226,7 +235,8 @@ export function launchInto(
   const command = launchCommand(ctx, { row, execution, generation: launch.generation, cwd, env });
   let ids: { windowId: string; paneId: string };
   try {
-    ids = tmux.launchWindow({ session, name: row.id, cwd, env: { ...env, ...command.env }, argv: command.argv });
+    const envFile = writeWorkerLaunchEnv(ctx, row.id, launch.generation, { ...env, ...command.env });
+    ids = tmux.launchWindow({ session, name: row.id, argv: wrapArgv({ envFile, cwd }, command.argv) });
   } catch (error) {
     throw new DocketError("refusal", "launch-failed", `could not start ${row.id} in tmux: ${(error as Error).message}`, { cause: error });
   }

@@ -1,16 +1,19 @@
-// Writes workers/<id>/status.json: a projection of the worker row for external readers, never read back.
+// Writes fleet/<id>/status.json: a projection of the worker row for external readers, never read back.
+// Never into an old `workers/w<N>/` directory: pi-docket reads status files there and throws on this shape (issue 11 §18).
 
 import { existsSync } from "node:fs";
-import { join } from "node:path";
-import { writeFileAtomic } from "../../files/atomic.js";
+import { linkBelow } from "../../files/no-follow.js";
+import { STATUS_NOTE } from "../../files/workers/legacy-status.js";
+import { writeWorkerFile } from "../../files/workers/worker-files.js";
 import { getWorker } from "../../ledger/workers/workers.js";
 import type { EngineContext } from "../context.js";
 
 export function writeWorkerStatus(ctx: EngineContext, workerId: string): void {
   const row = getWorker(ctx.db, workerId);
   if (!row) return;
+  if (ctx.home.isLegacyWorkerDir(row.id)) return;
   const dir = ctx.home.workerDir(row.id);
-  if (!existsSync(dir)) return; // the worker's directory is created by spawn; nothing to project into yet
+  if (!existsSync(dir) || linkBelow(ctx.home.root, dir)) return; // not created by spawn yet, or a link: no projection
   const status = {
     id: row.id,
     task: row.task,
@@ -26,7 +29,7 @@ export function writeWorkerStatus(ctx: EngineContext, workerId: string): void {
     heartbeatAt: row.heartbeat_at,
     deliverable: row.deliverable_id ? { id: row.deliverable_id, version: row.deliverable_version, ref: row.deliverable_ref } : null,
     updatedAt: row.updated_at,
-    note: "projection of the Docket ledger; editing this file changes nothing",
+    note: STATUS_NOTE,
   };
-  writeFileAtomic(join(dir, "status.json"), `${JSON.stringify(status, null, 2)}\n`);
+  writeWorkerFile(ctx.home, row.id, "status.json", `${JSON.stringify(status, null, 2)}\n`);
 }

@@ -1,12 +1,13 @@
 // The DeliverableStore on disk: `deliverables/<safe-id>/v<N>.json`, claimed under a per-deliverable lock, never replaced.
-// Every name and file found by a scan is untrusted input: unsafe names, dot files and unrelated files are skipped (ADR-0005).
+// Scans are untrusted input (ADR-0005): unsafe names are skipped, and a symlink is listed as unreadable, never followed.
 
-import { existsSync, lstatSync, readdirSync, readFileSync, rmdirSync, statSync, unlinkSync } from "node:fs";
+import { lstatSync, readdirSync, rmdirSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
-import { conflict, internalError, notFound } from "../../domain/errors.js";
+import { conflict, internalError, notFound, refusal } from "../../domain/errors.js";
 import { isSafeStoredId, storedRef, type StoredDeliverable } from "../../domain/store/stored-deliverable.js";
 import { classifyStoredRecord, type StoredClassification } from "../../domain/store/stored-upgrade.js";
 import { claimFile } from "../atomic.js";
+import { assertRealDirBelow, entryKind, linkBelow, readNoFollow } from "../no-follow.js";
 import { withDirLock, type DirLockOptions } from "./dir-lock.js";
 import type { HomeLayout } from "../home.js";
 
@@ -31,13 +32,16 @@ export function storedVersionPath(home: HomeLayout, id: string, version: number)
   return join(storeDir(home, id), `v${version}.json`);
 }
 
+const LINK_DETAIL = "a symbolic link; Docket never follows links in the store (move the real file or directory into the store, or remove the link)";
+
 function classifyFile(path: string, id: string, version: number): StoredClassification {
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch (error) {
-    return { status: "unsupported", reason: "corrupt", detail: `cannot read the file: ${(error as Error).message}` };
+  const read = readNoFollow(path);
+  if (read.ok === "absent") return { status: "unsupported", reason: "corrupt", detail: "the file vanished while it was read" };
+  if (read.ok === false) {
+    if (read.kind === "symlink") return { status: "unsupported", reason: "symlink", detail: LINK_DETAIL };
+    return { status: "unsupported", reason: "corrupt", detail: read.kind === "not-a-file" ? "the name is taken by something that is not a regular file" : read.reason };
   }
+  const text = read.bytes.toString("utf8");
   let value: unknown;
   try {
     value = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text); // an editor's BOM is not damage
@@ -47,18 +51,29 @@ function classifyFile(path: string, id: string, version: number): StoredClassifi
   return classifyStoredRecord(value, { id, version });
 }
 
-/** Reads one version as untrusted input. A symlink or directory in a version's place reads as corrupt. */
+/** A link (or non-directory) at or above an id directory, as the one unreadable "version" that stands for it. */
+function linkedIdFile(home: HomeLayout, id: string): StoredFile | undefined {
+  const bad = linkBelow(home.root, storeDir(home, id));
+  if (!bad) return undefined;
+  const detail = bad.kind === "symlink" ? `${bad.path} is ${LINK_DETAIL}` : `${bad.path} is not a directory`;
+  return { id, version: 1, path: bad.path, classification: { status: "unsupported", reason: bad.kind === "symlink" ? "symlink" : "corrupt", detail } };
+}
+
+/** Reads one version as untrusted input. A symlink, or anything but a regular file, in a version's place is unsupported. */
 export function readStoredVersion(home: HomeLayout, id: string, version: number): StoredVersionRead {
   const path = storedVersionPath(home, id, version);
-  let isFile: boolean;
+  const linked = linkedIdFile(home, id);
+  if (linked) return { state: "present", ...linked, version };
+  let kind;
   try {
-    isFile = lstatSync(path).isFile();
+    kind = entryKind(path);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { state: "absent", path };
     throw internalError("store-read-failed", `cannot inspect ${path}: ${(error as Error).message}`, error);
   }
-  const classification: StoredClassification = isFile
-    ? classifyFile(path, id, version)
+  if (kind === "absent") return { state: "absent", path };
+  const classification: StoredClassification =
+    kind === "file" ? classifyFile(path, id, version)
+    : kind === "symlink" ? { status: "unsupported", reason: "symlink", detail: LINK_DETAIL }
     : { status: "unsupported", reason: "corrupt", detail: "the name is taken by something that is not a regular file" };
   return { state: "present", id, version, path, classification };
 }
@@ -71,6 +86,7 @@ export interface SaveStoredResult {
 
 /** Runs `fn` holding the per-deliverable lock `deliverables/<id>/.lock` (the store's one writer at a time per id). */
 export function withStoredIdLock<T>(home: HomeLayout, id: string, fn: () => T, lock: DirLockOptions = {}): T {
+  assertRealDirBelow(home.root, storeDir(home, id));
   return withDirLock(storeDir(home, id), fn, lock);
 }
 
@@ -108,7 +124,7 @@ function settleExisting(existing: StoredFile, wanted: StoredDeliverable, isSame:
       "delete that version first if you really mean to replace it",
     );
   }
-  if (c.reason === "corrupt" || c.reason === "invalid") {
+  if (c.reason === "corrupt" || c.reason === "invalid" || c.reason === "symlink") {
     throw conflict(
       "store-version-corrupt",
       `${wanted.ref} is claimed by an invalid or corrupt file ${existing.path} (${c.detail}); it is never overwritten`,
@@ -122,19 +138,20 @@ function settleExisting(existing: StoredFile, wanted: StoredDeliverable, isSame:
   );
 }
 
-/** Removes exactly one version file under the lock; the directory goes too when nothing else is left in it. */
+/** Removes exactly one regular version file under the lock; never a link, never through one. The directory goes too when empty. */
 export function deleteStoredVersion(home: HomeLayout, id: string, version: number): { path: string } {
   const dir = storeDir(home, id);
   const path = storedVersionPath(home, id, version);
-  if (!existsSync(dir)) throw notFound("stored-not-found", `${storedRef(id, version)} has no file at ${path}`);
+  const linked = linkedIdFile(home, id);
+  if (linked) throw refusal("store-symlink", `${storedRef(id, version)} is not deleted: ${linked.classification.status === "unsupported" ? linked.classification.detail : ""}`, "remove the link yourself if it should go");
+  if (entryKind(dir) === "absent") throw notFound("stored-not-found", `${storedRef(id, version)} has no file at ${path}`);
   try {
     withDirLock(dir, () => {
-      try {
-        unlinkSync(path);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === "ENOENT") throw notFound("stored-not-found", `${storedRef(id, version)} has no file at ${path}`);
-        throw error;
-      }
+      const kind = entryKind(path);
+      if (kind === "absent") throw notFound("stored-not-found", `${storedRef(id, version)} has no file at ${path}`);
+      if (kind === "symlink") throw refusal("store-symlink", `${storedRef(id, version)} is not deleted: ${path} is ${LINK_DETAIL}`, "remove the link yourself if it should go");
+      if (kind !== "file") throw refusal("store-not-a-file", `${storedRef(id, version)} is not deleted: ${path} is not a regular file`, "inspect it and remove it yourself");
+      unlinkSync(path);
     });
   } finally {
     try {
@@ -146,11 +163,11 @@ export function deleteStoredVersion(home: HomeLayout, id: string, version: numbe
   return { path };
 }
 
-function safeEntries(dir: string): { name: string; dir: boolean; file: boolean }[] {
+function safeEntries(dir: string): { name: string; dir: boolean; file: boolean; link: boolean }[] {
   try {
     return readdirSync(dir, { withFileTypes: true })
       .filter((e) => !e.name.startsWith("."))
-      .map((e) => ({ name: e.name, dir: e.isDirectory(), file: e.isFile() }));
+      .map((e) => ({ name: e.name, dir: e.isDirectory(), file: e.isFile(), link: e.isSymbolicLink() }));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT" || code === "ENOTDIR") return [];
@@ -158,24 +175,28 @@ function safeEntries(dir: string): { name: string; dir: boolean; file: boolean }
   }
 }
 
-/** The version files of one stored id, classified; unrelated names and symlinks are ignored. */
+/** The version files of one stored id, classified; a linked id directory or version file is listed as unreadable. */
 export function scanStoredId(home: HomeLayout, id: string): StoredFile[] {
+  const linked = linkedIdFile(home, id);
+  if (linked) return [linked];
   const dir = storeDir(home, id);
   const out: StoredFile[] = [];
   for (const e of safeEntries(dir)) {
     const m = VERSION_FILE.exec(e.name);
-    if (!m || !e.file) continue;
+    if (!m || !(e.file || e.link)) continue;
     const version = Number(m[1]);
     const path = join(dir, e.name);
-    out.push({ id, version, path, classification: classifyFile(path, id, version) });
+    const classification: StoredClassification = e.link ? { status: "unsupported", reason: "symlink", detail: LINK_DETAIL } : classifyFile(path, id, version);
+    out.push({ id, version, path, classification });
   }
   return out.sort((a, b) => a.version - b.version);
 }
 
-/** Every safe id directory in the store (dot entries, unsafe names, files and symlinks skipped). */
+/** Every safe id in the store: real directories, and links in their place (listed as unreadable, never entered). */
 export function scanStoredIds(home: HomeLayout): string[] {
+  if (linkBelow(home.root, home.deliverables)) return []; // a linked store is never entered; `docket doctor` names it
   return safeEntries(home.deliverables)
-    .filter((e) => e.dir && isSafeStoredId(e.name))
+    .filter((e) => (e.dir || e.link) && isSafeStoredId(e.name))
     .map((e) => e.name);
 }
 
@@ -187,7 +208,7 @@ export function scanStore(home: HomeLayout): StoredFile[] {
 /** A cheap change stamp of the store's top directory (its mtime in ns); "absent" when there is no store yet. */
 export function storeStamp(home: HomeLayout): string {
   try {
-    return String(statSync(home.deliverables, { bigint: true }).mtimeNs);
+    return String(lstatSync(home.deliverables, { bigint: true }).mtimeNs);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return "absent";
     throw internalError("store-stat-failed", `cannot stat ${home.deliverables}: ${(error as Error).message}`, error);
@@ -196,13 +217,14 @@ export function storeStamp(home: HomeLayout): string {
 
 /** True while a writer holds (or a crashed writer left) the per-deliverable lock of `id`. */
 export function isStoredIdLocked(home: HomeLayout, id: string): boolean {
-  return existsSync(join(storeDir(home, id), ".lock"));
+  if (linkBelow(home.root, storeDir(home, id))) return false;
+  return entryKind(join(storeDir(home, id), ".lock")) !== "absent";
 }
 
 /** The mtime stamp of one id directory (new versions inside an existing id change it, not the top one). */
 export function storedIdStamp(home: HomeLayout, id: string): string {
   try {
-    return String(statSync(storeDir(home, id), { bigint: true }).mtimeNs);
+    return String(lstatSync(storeDir(home, id), { bigint: true }).mtimeNs);
   } catch {
     return "absent"; // removed meanwhile: the caller drops its rows
   }

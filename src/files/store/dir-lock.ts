@@ -5,6 +5,7 @@ import { mkdirSync, renameSync, rmSync, rmdirSync, statSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { conflict } from "../../domain/errors.js";
+import { ensurePrivateDir, PRIVATE_DIR_MODE } from "../private.js";
 
 export interface DirLockOptions {
   timeoutMs?: number;
@@ -39,16 +40,16 @@ export function withDirLock<T>(dir: string, fn: () => T, options: DirLockOptions
   const pollMs = options.pollMs ?? 20;
   const staleMs = options.staleMs ?? 30_000;
   const lock = join(dir, ".lock");
-  mkdirSync(dir, { recursive: true });
+  ensurePrivateDir(dir);
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {
-      mkdirSync(lock);
+      mkdirSync(lock, PRIVATE_DIR_MODE);
       break;
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === "ENOENT") {
-        mkdirSync(dir, { recursive: true }); // the directory was removed by a delete; recreate and retry
+        ensurePrivateDir(dir); // the directory was removed by a delete; recreate and retry
         continue;
       }
       if (code !== "EEXIST") throw error;

@@ -1,11 +1,12 @@
 // Legacy checkpoint bundles of the anchor tool (`checkpoints/<id>.md` + `.artifacts.json`, `index.json`, `events.ndjson`).
-// Compatibility only: list, read and delete; nothing is ever written in that format, not even its index (ADR-0005).
+// Compatibility only: list, read and delete, never through a symlink; nothing is ever written in that format (ADR-0005).
 
-import { lstatSync, readdirSync, readFileSync, unlinkSync } from "node:fs";
+import { lstatSync, readdirSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
-import { internalError, notFound } from "../../domain/errors.js";
+import { internalError, notFound, refusal } from "../../domain/errors.js";
 import { isSafeName } from "../../domain/ids.js";
 import type { HomeLayout } from "../home.js";
+import { entryKind, linkBelow, readNoFollow } from "../no-follow.js";
 
 export interface LegacyBundle {
   id: string;
@@ -34,11 +35,19 @@ export function parseLegacyRef(ref: string): string | undefined {
 const checkpointsDir = (home: HomeLayout): string => join(home.root, "checkpoints");
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
+/** The text of a regular file, or undefined when absent, a link, or unreadable (metadata is optional). */
+function readTextLoose(path: string): string | undefined {
+  const read = readNoFollow(path);
+  return read.ok === true ? read.bytes.toString("utf8") : undefined;
+}
+
 function readJsonLoose(path: string): unknown {
+  const text = readTextLoose(path);
+  if (text === undefined) return undefined;
   try {
-    return JSON.parse(readFileSync(path, "utf8"));
+    return JSON.parse(text);
   } catch {
-    return undefined; // absent or damaged metadata: the bundle is still listed from its own .md file
+    return undefined; // damaged metadata: the bundle is still listed from its own .md file
   }
 }
 
@@ -66,12 +75,8 @@ function readIndex(home: HomeLayout): Map<string, Record<string, unknown>> {
 function replayEvents(home: HomeLayout): Map<string, "consumed" | "unconsumed" | "purged"> {
   const state = new Map<string, "consumed" | "unconsumed" | "purged">();
   for (const path of [join(checkpointsDir(home), "events.ndjson"), join(home.root, "events.ndjson")]) {
-    let text: string;
-    try {
-      text = readFileSync(path, "utf8");
-    } catch {
-      continue; // no event log at this place
-    }
+    const text = readTextLoose(path);
+    if (text === undefined) continue; // no event log at this place
     for (const line of text.split("\n")) {
       let e: unknown;
       try {
@@ -99,32 +104,30 @@ function describe(home: HomeLayout, id: string, meta: Record<string, unknown> | 
   const titleFromMeta = [meta?.title, meta?.summary, meta?.name].find((v): v is string => typeof v === "string" && v.trim() !== "");
   let title = titleFromMeta?.trim();
   if (!title) {
-    const first = readFileSync(path, "utf8").split(/\r?\n/).find((l) => l.trim() !== "");
+    const first = (readTextLoose(path) ?? "").split(/\r?\n/).find((l) => l.trim() !== "");
     title = first?.replace(/^#+\s*/, "").trim() || id;
   }
   const artifactsPath = join(dir, `${id}.artifacts.json`);
-  let hasArtifacts = false;
-  try {
-    hasArtifacts = lstatSync(artifactsPath).isFile();
-  } catch {
-    hasArtifacts = false; // a bundle without artifacts is still a bundle
-  }
+  const hasArtifacts = entryKind(artifactsPath) === "file"; // a bundle without (regular) artifacts is still a bundle
   return { id, ref: legacyRef(id), path, title, createdAt, consumed, ...(hasArtifacts ? { artifactsPath } : {}) };
 }
 
-/** Every bundle that still has its `.md` file, newest first; consumed ones only with `includeConsumed`. */
-export function listLegacyBundles(home: HomeLayout, options: { includeConsumed?: boolean } = {}): LegacyBundle[] {
-  let names: string[];
+function checkpointEntries(home: HomeLayout): { name: string; file: boolean; link: boolean }[] {
+  if (linkBelow(home.root, checkpointsDir(home))) return [];
   try {
-    names = readdirSync(checkpointsDir(home), { withFileTypes: true })
-      .filter((e) => e.isFile() && e.name.endsWith(".md") && !e.name.startsWith("."))
-      .map((e) => e.name.slice(0, -3))
-      .filter(isSafeName);
+    return readdirSync(checkpointsDir(home), { withFileTypes: true })
+      .filter((e) => e.name.endsWith(".md") && !e.name.startsWith(".") && isSafeName(e.name.slice(0, -3)))
+      .map((e) => ({ name: e.name.slice(0, -3), file: e.isFile(), link: e.isSymbolicLink() }));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT" || code === "ENOTDIR") return [];
     throw internalError("legacy-scan-failed", `cannot list ${checkpointsDir(home)}: ${(error as Error).message}`, error);
   }
+}
+
+/** Every bundle that still has its `.md` file, newest first; consumed ones only with `includeConsumed`. */
+export function listLegacyBundles(home: HomeLayout, options: { includeConsumed?: boolean } = {}): LegacyBundle[] {
+  const names = checkpointEntries(home).filter((e) => e.file).map((e) => e.name);
   if (names.length === 0) return [];
   const index = readIndex(home);
   const events = replayEvents(home);
@@ -135,16 +138,21 @@ export function listLegacyBundles(home: HomeLayout, options: { includeConsumed?:
     .sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : a.id.localeCompare(b.id)));
 }
 
+/** Links where bundles or their folder should be: listed as unreadable with the reason, never followed. */
+export function listLegacyLinks(home: HomeLayout): { path: string; reason: "symlink"; detail: string }[] {
+  const detail = "a symbolic link; Docket never follows links among legacy bundles (move the real file in, or remove the link)";
+  const dir = linkBelow(home.root, checkpointsDir(home));
+  if (dir) return dir.kind === "symlink" ? [{ path: dir.path, reason: "symlink", detail }] : [];
+  return checkpointEntries(home).filter((e) => e.link).map((e) => ({ path: join(checkpointsDir(home), `${e.name}.md`), reason: "symlink", detail }));
+}
+
 export function readLegacyBundle(home: HomeLayout, id: string): LegacyBundleRead | undefined {
   if (!isSafeName(id)) return undefined;
+  if (linkBelow(home.root, checkpointsDir(home))) return undefined;
   const path = join(checkpointsDir(home), `${id}.md`);
-  let body: string;
-  try {
-    if (!lstatSync(path).isFile()) return undefined;
-    body = readFileSync(path, "utf8");
-  } catch {
-    return undefined; // absent: the caller reports not found
-  }
+  const read = readNoFollow(path);
+  if (read.ok !== true) return undefined; // absent, a link or unreadable: the caller reports not found
+  const body = read.bytes.toString("utf8");
   const events = replayEvents(home);
   const meta = readIndex(home).get(id);
   const bundle = describe(home, id, meta, events.get(id) === "consumed" || meta?.consumed === true);
@@ -155,6 +163,8 @@ export function readLegacyBundle(home: HomeLayout, id: string): LegacyBundleRead
 
 /** Deletes one bundle's own files (`.md`, `.artifacts.json`); the old index and event log are left untouched. */
 export function deleteLegacyBundle(home: HomeLayout, id: string): { paths: string[] } {
+  const link = listLegacyLinks(home).find((l) => l.path === checkpointsDir(home) || l.path === join(checkpointsDir(home), `${id}.md`));
+  if (link) throw refusal("store-symlink", `${legacyRef(id)} is not deleted: ${link.path} is ${link.detail}`, "remove the link yourself if it should go");
   const read = readLegacyBundle(home, id);
   if (!read) throw notFound("legacy-not-found", `no legacy bundle ${legacyRef(id)}`, "run `docket deliverables` to see what exists");
   const paths = [read.bundle.path, ...(read.bundle.artifactsPath ? [read.bundle.artifactsPath] : [])];

@@ -1,13 +1,13 @@
-// Worker deliverable sidecars on disk: `workers/<id>/deliverables/v<N>.json`, claimed once and never overwritten.
-// Directory listings and file contents are untrusted input: every read is validated (ADR-0003, DESIGN §3, §6).
+// Worker deliverable sidecars on disk: `fleet/<id>/deliverables/v<N>.json`, claimed once and never overwritten.
+// Listings and contents are untrusted input: every read is validated, and no symlink is followed (ADR-0003, DESIGN §6, §8a).
 
-import { closeSync, openSync, readdirSync, readSync } from "node:fs";
+import { closeSync, constants, openSync, readdirSync, readSync } from "node:fs";
 import { join } from "node:path";
 import type { WorkerDeliverable } from "../../domain/deliverables/deliverable.js";
 import { validateDeliverable } from "../../domain/deliverables/validate.js";
 import { claimFile } from "../atomic.js";
 import type { HomeLayout } from "../home.js";
-import { readJsonFile } from "../json-file.js";
+import { assertRealDirBelow, linkBelow, readNoFollow } from "../no-follow.js";
 
 export type SidecarRead = { ok: true; deliverable: WorkerDeliverable; path: string } | { ok: false; reason: string; path: string };
 
@@ -24,6 +24,7 @@ export function deliverablePath(home: HomeLayout, workerId: string, version: num
 
 /** Claimed version numbers, ascending — including files that are corrupt: their numbers stay taken. */
 export function listDeliverableVersions(home: HomeLayout, workerId: string): number[] {
+  assertRealDirBelow(home.root, deliverablesDir(home, workerId));
   let names: string[];
   try {
     names = readdirSync(deliverablesDir(home, workerId));
@@ -42,16 +43,25 @@ export function listDeliverableVersions(home: HomeLayout, workerId: string): num
 /** Reads and validates one sidecar; a missing, unparsable or inconsistent file is `ok: false` with a reason. */
 export function readDeliverable(home: HomeLayout, workerId: string, version: number): SidecarRead {
   const path = deliverablePath(home, workerId, version);
-  const read = readJsonFile(path);
+  const linked = linkBelow(home.root, deliverablesDir(home, workerId));
+  if (linked) return { ok: false, reason: `${linked.path} is ${linked.kind === "symlink" ? "a symbolic link" : "not a directory"}; Docket never follows links inside its home`, path };
+  const read = readNoFollow(path);
   if (read.ok === "absent") return { ok: false, reason: `${path} is missing`, path };
   if (read.ok === false) return { ok: false, reason: read.reason, path };
-  const checked = validateDeliverable(read.value, { workerId, version });
+  let value: unknown;
+  try {
+    value = JSON.parse(read.bytes.toString("utf8"));
+  } catch (error) {
+    return { ok: false, reason: `${path} is not valid JSON: ${(error as Error).message}`, path };
+  }
+  const checked = validateDeliverable(value, { workerId, version });
   if (!checked.ok) return { ok: false, reason: `${path} is invalid: ${checked.issues.join("; ")}`, path };
   return { ok: true, deliverable: checked.deliverable, path };
 }
 
 /** Claims `v<version>.json` with `d` (temp, fsync, link). False when the number is already taken. */
 export function claimDeliverable(home: HomeLayout, workerId: string, version: number, d: WorkerDeliverable): boolean {
+  assertRealDirBelow(home.root, deliverablesDir(home, workerId));
   return claimFile(deliverablePath(home, workerId, version), formatSidecar(d));
 }
 
@@ -79,7 +89,7 @@ export function findDeliverableByToolCall(home: HomeLayout, workerId: string, to
 function readHead(path: string, bytes: number): string {
   let fd: number;
   try {
-    fd = openSync(path, "r");
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch {
     return ""; // unreadable or vanished: it cannot be matched, and its number stays claimed by the listing
   }
@@ -87,6 +97,8 @@ function readHead(path: string, bytes: number): string {
     const buf = Buffer.alloc(bytes);
     const n = readSync(fd, buf, 0, bytes, 0);
     return buf.subarray(0, n).toString("utf8");
+  } catch {
+    return ""; // not a readable regular file (a FIFO or device in its place): it cannot match
   } finally {
     closeSync(fd);
   }

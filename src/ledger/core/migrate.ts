@@ -4,8 +4,11 @@
 import type Database from "better-sqlite3";
 import { DocketError } from "../../domain/errors.js";
 import { MIGRATIONS, type Migration } from "./migrations/index.js";
+import { sha256Hex } from "./sha256.js";
 
 export function migrate(db: Database.Database, migrations: readonly Migration[] = MIGRATIONS): number[] {
+  // Migration 005 hashes stored run tokens in SQL with exactly the function the code uses.
+  db.function("docket_sha256", { deterministic: true }, (value: unknown) => (typeof value === "string" ? sha256Hex(value) : value));
   db.exec("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)");
   const applied = () => db.prepare("SELECT version, name FROM schema_migrations ORDER BY version").all() as { version: number; name: string }[];
   checkHistory(applied(), migrations);
@@ -34,6 +37,14 @@ export function migrate(db: Database.Database, migrations: readonly Migration[] 
     }
   }
   return ran;
+}
+
+/** Migrations this database still lacks (all of them for an empty file); a history this build cannot extend is refused. */
+export function pendingMigrations(db: Database.Database, migrations: readonly Migration[] = MIGRATIONS): Migration[] {
+  const hasTable = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'").get() !== undefined;
+  const applied = hasTable ? (db.prepare("SELECT version, name FROM schema_migrations ORDER BY version").all() as { version: number; name: string }[]) : [];
+  checkHistory(applied, migrations);
+  return migrations.slice(applied.length);
 }
 
 function checkHistory(applied: { version: number; name: string }[], migrations: readonly Migration[]): void {

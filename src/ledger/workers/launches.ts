@@ -3,27 +3,31 @@
 
 import type { Db } from "../core/open.js";
 import type { Tx } from "../core/runner.js";
-import type { WorkerRow } from "./workers.js";
+import { hashRunToken, type WorkerRow } from "./workers.js";
 import { statement } from "../core/statements.js";
 
 export interface LaunchRow {
   worker: string;
   generation: number;
-  run_token: string;
+  run_token_hash: string;
   started_at: string;
   exited_at: string | null;
   exit_code: number | null;
 }
 
 export function insertLaunch(tx: Tx, worker: string, generation: number, runToken: string): void {
-  statement(tx.db, "INSERT INTO launches (worker, generation, run_token, started_at) VALUES (?, ?, ?, ?)").run(worker, generation, runToken, tx.now);
+  statement(tx.db, "INSERT INTO launches (worker, generation, run_token_hash, started_at) VALUES (?, ?, ?, ?)").run(worker, generation, hashRunToken(runToken), tx.now);
 }
 
-/** Records the exit on (worker, generation) when the run token matches; false when it does not or it was recorded. */
-export function recordLaunchExit(tx: Tx, worker: string, generation: number, runToken: string, code: number): boolean {
+/**
+ * Records the exit on (worker, generation) when the run token matches (any token when none is given);
+ * false when it does not or it was recorded.
+ */
+export function recordLaunchExit(tx: Tx, worker: string, generation: number, runToken: string | undefined, code: number): boolean {
+  const hash = runToken === undefined ? null : hashRunToken(runToken);
   return (
-    statement(tx.db, "UPDATE launches SET exited_at = ?, exit_code = ? WHERE worker = ? AND generation = ? AND run_token = ? AND exited_at IS NULL")
-      .run(tx.now, code, worker, generation, runToken).changes > 0
+    statement(tx.db, "UPDATE launches SET exited_at = ?, exit_code = ? WHERE worker = ? AND generation = ? AND (? IS NULL OR run_token_hash = ?) AND exited_at IS NULL")
+      .run(tx.now, code, worker, generation, hash, hash).changes > 0
   );
 }
 

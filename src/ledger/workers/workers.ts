@@ -1,5 +1,5 @@
 // Worker rows: creation with a never-reused w<N>, reads, and the generation/run-token fence.
-// The fence is checked inside the same transaction as whatever the worker asked for (DESIGN §4).
+// The fence is checked inside the same transaction as whatever the worker asked for; the row keeps only the token's hash (DESIGN §4, §8a).
 
 import type { WorkerAgent } from "../../domain/workers/spawn-policy.js";
 import type { Db } from "../core/open.js";
@@ -7,6 +7,7 @@ import { statement } from "../core/statements.js";
 import type { Tx } from "../core/runner.js";
 import { fenced, notFound } from "../../domain/errors.js";
 import { formatId } from "../../domain/ids.js";
+import { sha256Hex } from "../core/sha256.js";
 
 export type WorkerState = "starting" | "active" | "idle" | "needs_input" | "ready" | "failed" | "ended";
 
@@ -18,6 +19,7 @@ export interface WorkerRow {
   agent: WorkerAgent;
   command: string | null;
   execution: string;
+  /** JSON list of the names of the worker's --env variables; their values live only in its launch env file. */
   env: string;
   cwd: string;
   project_root: string;
@@ -26,7 +28,8 @@ export interface WorkerRow {
   base: string | null;
   base_head: string | null;
   generation: number;
-  run_token: string;
+  /** sha256 of the current generation's run token; the token itself is never stored. */
+  run_token_hash: string;
   state: WorkerState;
   exited: number;
   exit_code: number | null;
@@ -60,16 +63,23 @@ export interface NewWorker {
   agent: WorkerAgent;
   command?: string;
   execution: unknown;
-  env?: Record<string, string>;
+  /** Names of the --env variables (never their values). */
+  envNames?: readonly string[];
   cwd: string;
   projectRoot: string;
-  /** Filled in by the caller once it knows the id (e.g. `<home>/workers/<id>/workspace`). */
+  /** Filled in by the caller once it knows the id (e.g. `<home>/fleet/<id>/workspace`). */
   workspace: (id: string) => string;
   workspaceMode: "isolated" | "shared";
   base?: string;
   baseHead?: string;
+  /** The plain token of generation 1; only its hash is written. */
   runToken: string;
   sourceHandoff?: unknown;
+}
+
+/** What the ledger keeps of a run token. */
+export function hashRunToken(token: string): string {
+  return sha256Hex(token);
 }
 
 /** Inserts a worker at generation 1 in state `starting`; returns its id. */
@@ -78,15 +88,15 @@ export function insertWorker(tx: Tx, w: NewWorker): string {
   const id = formatId("worker", seq);
   statement(tx.db, 
       `INSERT INTO workers (id, seq, task, kind, agent, command, execution, env, cwd, project_root, workspace, workspace_mode,
-        base, base_head, generation, run_token, state, source_handoff, created_at, updated_at)
+        base, base_head, generation, run_token_hash, state, source_handoff, created_at, updated_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, 'starting', ?, ?, ?)`,
     )
     .run(
-      id, seq, w.task, w.kind, w.agent, w.command ?? null, JSON.stringify(w.execution), JSON.stringify(w.env ?? {}),
-      w.cwd, w.projectRoot, w.workspace(id), w.workspaceMode, w.base ?? null, w.baseHead ?? null, w.runToken,
+      id, seq, w.task, w.kind, w.agent, w.command ?? null, JSON.stringify(w.execution), JSON.stringify(w.envNames ?? []),
+      w.cwd, w.projectRoot, w.workspace(id), w.workspaceMode, w.base ?? null, w.baseHead ?? null, hashRunToken(w.runToken),
       w.sourceHandoff === undefined ? null : JSON.stringify(w.sourceHandoff), tx.now, tx.now,
     );
-  statement(tx.db, "INSERT INTO launches (worker, generation, run_token, started_at) VALUES (?, 1, ?, ?)").run(id, w.runToken, tx.now);
+  statement(tx.db, "INSERT INTO launches (worker, generation, run_token_hash, started_at) VALUES (?, 1, ?, ?)").run(id, hashRunToken(w.runToken), tx.now);
   tx.emit("worker.status", { worker: id });
   return id;
 }
@@ -107,16 +117,28 @@ export interface WorkerIdentity {
   runToken?: string;
 }
 
+/** True when `token` is the run token the row's current generation was launched with. */
+export function runTokenMatches(row: Pick<WorkerRow, "run_token_hash">, token: string): boolean {
+  return hashRunToken(token) === row.run_token_hash;
+}
+
 /**
  * The fence: a call is accepted only from the worker's current generation (and run token, when given)
- * while that process has not exited. Everything else was replaced and is refused.
+ * while that process has not exited. A stale generation was replaced; a wrong token at the right one is an impostor.
  */
 export function checkFence(tx: Tx, who: WorkerIdentity): WorkerRow {
   const row = requireWorker(tx.db, who.worker);
-  if (who.generation !== row.generation || (who.runToken !== undefined && who.runToken !== row.run_token)) {
+  if (who.generation !== row.generation) {
     throw fenced(
       "generation-replaced",
       `${who.worker} generation ${who.generation} was replaced by generation ${row.generation}; this process was replaced and its reports are refused`,
+    );
+  }
+  if (who.runToken !== undefined && !runTokenMatches(row, who.runToken)) {
+    throw fenced(
+      "run-token-mismatch",
+      `${who.worker} generation ${who.generation}: the run token does not match the one this generation was launched with; the call is refused`,
+      "only the process Docket launched may speak for a worker; its token is in that process's own environment",
     );
   }
   if (row.exited) {

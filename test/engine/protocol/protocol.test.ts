@@ -7,7 +7,7 @@ import { currentDeliverable, deliverableByRef } from "../../../src/engine/review
 import { addItem } from "../../../src/engine/work/items.js";
 import { dispatchItems } from "../../../src/engine/work/dispatch.js";
 import { claimDeliverable, deliverablePath, listDeliverableVersions, readDeliverable } from "../../../src/files/workers/deliverables.js";
-import { updateWorker } from "../../../src/ledger/workers/workers.js";
+import { hashRunToken, updateWorker } from "../../../src/ledger/workers/workers.js";
 import { isDocketError } from "../../../src/domain/errors.js";
 import type { WorkerDeliverable } from "../../../src/domain/deliverables/deliverable.js";
 import { dumpTables, workLedger } from "../../support/work-ledger.js";
@@ -94,7 +94,7 @@ test("a crash between the sidecar and the command is repaired by retrying the sa
 
 test("a done from a replaced generation is refused, claims no version and changes nothing", (t) => {
   const { ctx, w, who } = setup(t);
-  ctx.commands.run("test.respawn", {}, (tx) => updateWorker(tx, w.worker, { generation: 2, run_token: "token-2" }));
+  ctx.commands.run("test.respawn", {}, (tx) => updateWorker(tx, w.worker, { generation: 2, run_token_hash: hashRunToken("token-2") }));
   const before = dumpTables(ctx.db);
   assert.throws(
     () => done(ctx, who, { callId: "call-a", body: "b", outcome: "completed", summary: "s" }),
@@ -105,8 +105,20 @@ test("a done from a replaced generation is refused, claims no version and change
   assert.throws(() => wait(ctx, who, { question: "q?" }), (e) => isDocketError(e) && e.code === "generation-replaced");
   assert.throws(() => fail(ctx, who, { reason: "r" }), (e) => isDocketError(e) && e.code === "generation-replaced");
   assert.throws(() => todos(ctx, who, [{ text: "x" }]), (e) => isDocketError(e) && e.code === "generation-replaced");
-  assert.throws(() => done(ctx, { ...who, generation: 2, runToken: "stolen" }, { body: "b", outcome: "completed", summary: "s" }), (e) => isDocketError(e) && e.code === "generation-replaced");
   assert.deepEqual(dumpTables(ctx.db), before);
+});
+
+test("a done at the current generation with a wrong run token is refused as a token mismatch, not as a replaced process", (t) => {
+  const { ctx, w } = setup(t);
+  ctx.commands.run("test.respawn", {}, (tx) => updateWorker(tx, w.worker, { generation: 2, run_token_hash: hashRunToken("token-2") }));
+  const before = dumpTables(ctx.db);
+  assert.throws(
+    () => done(ctx, { worker: w.worker, generation: 2, runToken: "stolen" }, { callId: "call-x", body: "b", outcome: "completed", summary: "s" }),
+    (e) => isDocketError(e) && e.category === "fenced" && e.code === "run-token-mismatch" && /run token does not match/.test(e.message) && !/replaced/.test(e.message),
+  );
+  assert.deepEqual(dumpTables(ctx.db), before);
+  assert.deepEqual(listDeliverableVersions(ctx.home, w.worker), []);
+  assert.equal(done(ctx, { worker: w.worker, generation: 2, runToken: "token-2" }, { callId: "call-y", body: "b", outcome: "completed", summary: "s" }).deliverable.version, 1);
 });
 
 test("an outcome outside completed|findings|proposal is refused with a line the model can act on, and nothing changes", (t) => {

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { addItem, editItem, replyItem, showItem } from "../../../src/engine/work/items.js";
 import { dispatchItems } from "../../../src/engine/work/dispatch.js";
 import { report, reportEntries, REVISION_CHANGED } from "../../../src/engine/protocol/report.js";
-import { updateWorker } from "../../../src/ledger/workers/workers.js";
+import { hashRunToken, updateWorker } from "../../../src/ledger/workers/workers.js";
 import { PER_ITEM_REQUIRED } from "../../../src/domain/work/report.js";
 import { addWorker, dumpTables, invariantViolations, workLedger } from "../../support/work-ledger.js";
 
@@ -95,14 +95,17 @@ test("a bad outcome or an empty body is refused before the store is touched", (t
 
 test("a report from a replaced generation is refused, says the process was replaced, and changes nothing", (t) => {
   const { ctx, who } = setup(t);
-  ctx.commands.run("test.respawn", {}, (tx) => updateWorker(tx, who.worker, { generation: 2, run_token: "token-2" }));
+  ctx.commands.run("test.respawn", {}, (tx) => updateWorker(tx, who.worker, { generation: 2, run_token_hash: hashRunToken("token-2") }));
   const before = dumpTables(ctx.db);
   const r = report(ctx, who, { item: "t1", outcome: "done", body: "stale" });
   assert.equal(r.status, "refused");
   assert.equal(r.error?.code, "generation-replaced");
   assert.match(r.error!.message, /process was replaced/);
-  const wrongToken = report(ctx, { ...who, runToken: "other" }, { item: "t1", outcome: "done", body: "stale" });
-  assert.equal(wrongToken.error?.code, "generation-replaced");
+  const staleAndWrong = report(ctx, { ...who, runToken: "other" }, { item: "t1", outcome: "done", body: "stale" });
+  assert.equal(staleAndWrong.error?.code, "generation-replaced");
+  const wrongToken = report(ctx, { ...who, generation: 2, runToken: "other" }, { item: "t1", outcome: "done", body: "forged" });
+  assert.equal(wrongToken.error?.code, "run-token-mismatch", "the right generation with a wrong token is an impostor, not a replaced process");
+  assert.match(wrongToken.error!.message, /run token does not match/);
   assert.deepEqual(dumpTables(ctx.db), before);
 });
 

@@ -147,7 +147,7 @@ test("a tampered (invalid) sidecar is refused by every verb and shown as such on
   const g = reviewGround(t);
   const w = reviewWorker(t, g);
   publish(g, w, { "src/app.txt": appWith({ 3: "three" }) });
-  const path = join(g.home, "workers", w.worker, "deliverables", "v1.json");
+  const path = join(g.home, "fleet", w.worker, "deliverables", "v1.json");
   const sidecar = JSON.parse(readFileSync(path, "utf8"));
   sidecar.version = 7;
   writeFileSync(path, JSON.stringify(sidecar));

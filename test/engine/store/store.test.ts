@@ -115,7 +115,7 @@ test("a bad outcome or an empty body is refused before anything is written", (t)
   assert.throws(() => saveAuthored(ctx, { bodyFile: authorFile(ctx, "a.md", "x"), outcome: "done" }), (e: unknown) =>
     isDocketError(e) && e.code === "bad-outcome" && e.message === 'outcome must be one of completed, findings, proposal; got "done"');
   assert.throws(() => saveAuthored(ctx, { bodyFile: authorFile(ctx, "b.md", " \n\n"), outcome: "findings" }), (e: unknown) => isDocketError(e) && e.code === "author-empty");
-  assert.throws(() => saveAuthored(ctx, { bodyFile: join(ctx.cwd, "missing.md"), outcome: "findings" }), (e: unknown) => isDocketError(e) && e.code === "author-unreadable");
+  assert.throws(() => saveAuthored(ctx, { bodyFile: join(ctx.cwd, "missing.md"), outcome: "findings" }), (e: unknown) => isDocketError(e) && e.code === "input-unreadable");
   assert.deepEqual(dump(ctx), before);
   assert.deepEqual(storeFiles(ctx), []);
 });

@@ -7,7 +7,7 @@ import { claimInbox, formatInboxMessage, ledgerVersion, markInboxRead } from "..
 import { recordHeartbeat, recordTurn, recordWorkerExit } from "../../../src/engine/workers/lifecycle.js";
 import { tellWorker } from "../../../src/engine/talk/tell.js";
 import { messageDeliveries, requeueUnread } from "../../../src/ledger/talk/message-delivery.js";
-import { updateWorker } from "../../../src/ledger/workers/workers.js";
+import { hashRunToken, updateWorker } from "../../../src/ledger/workers/workers.js";
 import { insertLaunch } from "../../../src/ledger/workers/launches.js";
 import { addWorker, workLedger } from "../../support/work-ledger.js";
 import { openEngine } from "../../../src/engine/context.js";
@@ -34,7 +34,7 @@ test("a replaced generation can neither claim nor acknowledge messages, and unre
   tellWorker(ctx, { worker: who.worker, text: "first", after: true });
   assert.equal(claimInbox(ctx, who)[0]!.deliverAs, "followUp");
   ctx.commands.run("test.respawn", {}, (tx) => {
-    updateWorker(tx, who.worker, { generation: 2, run_token: "token-2" });
+    updateWorker(tx, who.worker, { generation: 2, run_token_hash: hashRunToken("token-2") });
     insertLaunch(tx, who.worker, 2, "token-2");
     requeueUnread(tx, who.worker);
   });
@@ -63,7 +63,7 @@ test("heartbeats and turns are fenced and move the lifecycle; an exit settles on
   assert.equal(recordTurn(ctx, who, "end"), "idle");
   assert.equal(recordHeartbeat(ctx, who).state, "idle", "a heartbeat does not wake an idle worker");
   assert.equal(recordTurn(ctx, who, "start"), "active");
-  assert.throws(() => recordHeartbeat(ctx, { ...who, runToken: "forged" }), { code: "generation-replaced" });
+  assert.throws(() => recordHeartbeat(ctx, { ...who, runToken: "forged" }), { code: "run-token-mismatch" });
   const stale = recordWorkerExit(ctx, { ...who, generation: 0 }, 0);
   assert.equal(stale.settled, false);
   const exit = recordWorkerExit(ctx, who, 7);

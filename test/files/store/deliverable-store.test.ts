@@ -74,7 +74,7 @@ test("a newer-schema file in a version's place is never overwritten and the reas
   assert.equal(readFileSync(path, "utf8"), future);
 });
 
-test("scans skip dot entries, unsafe names, unrelated files and symlinks, and classify the rest", (t) => {
+test("scans skip dot entries, unsafe names and unrelated files, list symlinks as unreadable, and classify the rest", (t) => {
   const root = tempDir(t);
   const home = homeLayout(root);
   saveStoredVersion(home, record("human-1-aa"), () => false);
@@ -93,11 +93,13 @@ test("scans skip dot entries, unsafe names, unrelated files and symlinks, and cl
   symlinkSync(join(outside, "v1.json"), join(home.deliverables, "human-1-aa", "v2.json"));
   mkdirSync(join(home.deliverables, "human-2-bb"));
   writeFileSync(join(home.deliverables, "human-2-bb", "v1.json"), JSON.stringify({ ...record("human-2-bb"), schemaVersion: 3 }));
-  assert.deepEqual(scanStoredIds(home).sort(), ["human-1-aa", "human-2-bb"]);
-  const files = scanStore(home).map((f) => ({ id: f.id, version: f.version, status: f.classification.status }));
-  assert.deepEqual(files.sort((a, b) => a.id.localeCompare(b.id)), [
-    { id: "human-1-aa", version: 1, status: "ok" },
-    { id: "human-2-bb", version: 1, status: "unsupported" },
+  assert.deepEqual(scanStoredIds(home).sort(), ["human-1-aa", "human-2-bb", "linked"]);
+  const files = scanStore(home).map((f) => ({ id: f.id, version: f.version, reason: f.classification.status === "ok" ? "ok" : f.classification.reason }));
+  assert.deepEqual(files.sort((a, b) => a.id.localeCompare(b.id) || a.version - b.version), [
+    { id: "human-1-aa", version: 1, reason: "ok" },
+    { id: "human-1-aa", version: 2, reason: "symlink" },
+    { id: "human-2-bb", version: 1, reason: "newer-schema" },
+    { id: "linked", version: 1, reason: "symlink" },
   ]);
 });
 

@@ -1,10 +1,13 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { migrate } from "../../../src/ledger/core/migrate.js";
 import { openLedger } from "../../../src/ledger/core/open.js";
 import { MIGRATIONS } from "../../../src/ledger/core/migrations/index.js";
+import { hashRunToken } from "../../../src/ledger/workers/workers.js";
 import { tempDir } from "../../support/temp.js";
 
 function fresh(t: { after(fn: () => void): void }) {
@@ -49,4 +52,33 @@ test("a ledger with a migration this build does not know is refused", (t) => {
   const db = fresh(t);
   db.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (999, 'future', '2030-01-01')").run();
   assert.throws(() => migrate(db), { code: "ledger-newer", message: "the ledger has migration 999 (future) that this build does not know" });
+});
+
+test("migration 005 turns a ledger's plain run tokens into their sha256 and keeps only the names of --env variables", (t) => {
+  const path = join(tempDir(t), "ledger.sqlite");
+  const db = new Database(path);
+  db.pragma("journal_mode = WAL");
+  migrate(db, MIGRATIONS.filter((m) => m.version < 5));
+  const now = "2026-01-01T00:00:00.000Z";
+  const token = "plain-token-0123456789";
+  db.prepare(
+    `INSERT INTO workers (id, seq, task, kind, agent, execution, env, cwd, project_root, workspace, workspace_mode, generation, run_token, state, created_at, updated_at)
+     VALUES ('w1', 1, 'old', 'default', 'command', '{}', ?, '/p', '/p', '/p', 'shared', 2, ?, 'active', ?, ?)`,
+  ).run(JSON.stringify({ API_KEY: "sekrit-value-42", CERT: `-----BEGIN-----${"c".repeat(6000)}-----END-----`, OTHER: "x" }), token, now, now);
+  db.prepare("INSERT INTO launches (worker, generation, run_token, started_at) VALUES ('w1', 1, 'old-gen-token', ?), ('w1', 2, ?, ?)").run(now, token, now);
+
+  assert.deepEqual(migrate(db), [5]);
+  const row = db.prepare("SELECT run_token_hash, env FROM workers WHERE id = 'w1'").get() as { run_token_hash: string; env: string };
+  assert.equal(row.run_token_hash, hashRunToken(token));
+  assert.equal(row.run_token_hash, createHash("sha256").update(token).digest("hex"));
+  assert.deepEqual(JSON.parse(row.env), ["API_KEY", "CERT", "OTHER"]);
+  assert.deepEqual(db.prepare("SELECT generation, run_token_hash FROM launches ORDER BY generation").all(), [
+    { generation: 1, run_token_hash: hashRunToken("old-gen-token") },
+    { generation: 2, run_token_hash: hashRunToken(token) },
+  ]);
+  db.close();
+  const bytes = readFileSync(path).toString("latin1");
+  assert.ok(!bytes.includes("sekrit-value-42"), "the secret value is gone from the file, not just from the row");
+  assert.ok(!bytes.includes("c".repeat(100)), "so is a long one that lived in an overflow page");
+  assert.ok(!bytes.includes(token), "the plain token is gone from the file");
 });

@@ -11,6 +11,7 @@ import { agentGround, type AgentGround } from "../../support/agent-worker.js";
 import { anthropicTexts, anthropicToolResults, startFakeAnthropic } from "../../support/fake-anthropic.js";
 import { onceListed, type FakeModelServer, type RecordedRequest, type ScriptStep } from "../../support/fake-model-server.js";
 import { DOCKET_BIN } from "../../support/docket-cli.js";
+import { workerIdentityEnv } from "../../support/launch-env.js";
 import { git } from "../../support/git.js";
 
 const listsDocket = (r: RecordedRequest) => (r.body?.tools ?? []).some((x: { name?: string }) => x.name === "mcp__docket__docket_done");
@@ -56,7 +57,7 @@ test("a Claude Code worker reads, edits and publishes v1 through docket mcp; tel
   assert.match(JSON.stringify(first.body.system), /Docket worker guardrails[\s\S]*the deliverable body is the `body` argument of docket_done/);
   assert.match(anthropicToolResults(model.main()[1]!).map((r) => r.text).join("\n"), /two/, "Claude's own Read returned the file");
 
-  const v1 = JSON.parse(readFileSync(join(g.home, "workers", "w1", "deliverables", "v1.json"), "utf8"));
+  const v1 = JSON.parse(readFileSync(join(g.home, "fleet", "w1", "deliverables", "v1.json"), "utf8"));
   assert.equal(v1.body, BODY);
   assert.equal(v1.toolCallId, "toolu_done");
   assert.deepEqual(v1.changeSet.files.map((f: { path: string }) => f.path), ["src/app.txt"]);
@@ -70,8 +71,7 @@ test("a Claude Code worker reads, edits and publishes v1 through docket mcp; tel
   assert.match(g.run("diff", "w1").stdout, /-two\n\+TWO/);
   assert.deepEqual(JSON.parse(g.row("SELECT todos FROM workers WHERE id = 'w1'").todos), [{ id: "t1", text: "uppercase two", state: "completed" }]);
 
-  const token = g.row("SELECT run_token FROM workers WHERE id = 'w1'").run_token as string;
-  const identity = { DOCKET_WORKER_ID: "w1", DOCKET_GENERATION: "1", DOCKET_RUN_TOKEN: token };
+  const identity = workerIdentityEnv(g.home, "w1"); // generation 1's own identity, as its process has it
   const again = await (await mcpAs(t, g, identity)).callTool({ name: "docket_done", arguments: { body: "other", outcome: "completed", summary: "again" }, _meta: { "claudecode/toolUseId": "toolu_done" } });
   assert.deepEqual(again.content, [{ type: "text", text: "Published worker-deliverable:w1:1 (v1); the human will review it." }], "the same tool-call id returns v1");
 

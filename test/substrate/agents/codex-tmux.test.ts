@@ -11,6 +11,7 @@ import { agentGround, type AgentGround } from "../../support/agent-worker.js";
 import { responsesTexts, responsesToolOutputs, startFakeOpenAI } from "../../support/fake-openai.js";
 import { onceListed, type FakeModelServer, type RecordedRequest } from "../../support/fake-model-server.js";
 import { DOCKET_BIN } from "../../support/docket-cli.js";
+import { workerIdentityEnv } from "../../support/launch-env.js";
 import { git } from "../../support/git.js";
 
 const BODY = "# Uppercased two\r\n\nThe second line of src/app.txt now reads TWO.  \nünïcode ✓";
@@ -60,7 +61,7 @@ test("a Codex worker reads, edits and publishes v1 through docket mcp; tell reac
   assert.match(responsesTexts(first).join("\n"), /the deliverable body is the `body` argument of docket_done/);
   assert.match(responsesToolOutputs(model.main()[1]!).map((o) => o.text).join("\n"), /one\\ntwo\\nthree|one\ntwo\nthree/, "Codex's own shell read the file");
 
-  const v1 = JSON.parse(readFileSync(join(g.home, "workers", "w1", "deliverables", "v1.json"), "utf8"));
+  const v1 = JSON.parse(readFileSync(join(g.home, "fleet", "w1", "deliverables", "v1.json"), "utf8"));
   assert.equal(v1.body, BODY);
   assert.equal(v1.toolCallId, "call_done");
   assert.deepEqual(v1.changeSet.files.map((f: { path: string }) => f.path), ["src/app.txt"]);
@@ -70,8 +71,7 @@ test("a Codex worker reads, edits and publishes v1 through docket mcp; tell reac
   assert.match(g.run("verdict", "w1").stdout, /\+1 −1 +src\/app\.txt/);
   assert.match(g.run("diff", "w1").stdout, /-two\n\+TWO/);
 
-  const token = g.row("SELECT run_token FROM workers WHERE id = 'w1'").run_token as string;
-  const identity = { DOCKET_WORKER_ID: "w1", DOCKET_GENERATION: "1", DOCKET_RUN_TOKEN: token };
+  const identity = workerIdentityEnv(g.home, "w1"); // generation 1's own identity, as its process has it
   const again = await (await mcpAs(t, g, identity)).callTool({ name: "docket_done", arguments: { body: "other", outcome: "completed", summary: "again" }, _meta: { callId: "call_done" } });
   assert.deepEqual(again.content, [{ type: "text", text: "Published worker-deliverable:w1:1 (v1); the human will review it." }], "the same tool-call id returns v1");
 

@@ -109,7 +109,7 @@ test("report and diff refuse a missing or invalid sidecar with what to do, and a
   assert.equal(none.code, 1);
   assert.equal(none.stderr.trim(), `docket: ${w.worker} has not published a deliverable yet (wait for it to call docket_done, or run \`docket peek ${w.worker}\`)`);
   docket(home, w, ["worker", "done", "--outcome", "completed", "--summary", "s"], { input: "b" });
-  writeFileSync(join(home, "workers", w.worker, "deliverables", "v1.json"), "{}");
+  writeFileSync(join(home, "fleet", w.worker, "deliverables", "v1.json"), "{}");
   for (const cmd of ["report", "diff"]) {
     const r = docket(home, undefined, [cmd, w.worker, "--json"]);
     assert.equal(r.code, 1);

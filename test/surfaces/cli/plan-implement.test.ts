@@ -73,12 +73,12 @@ test("architect → approve → implement → verdict shows plan coverage with a
   assert.equal(used.json.sourceHandoff.sourceRef, "worker-deliverable:w1:1");
   assert.equal(used.json.sourceHandoff.approvingDecisionId, approved.json.decision.id);
 
-  const taskMd = readFileSync(join(pi.vars.DOCKET_HOME, "workers", "w2", "task.md"), "utf8");
+  const taskMd = readFileSync(join(pi.vars.DOCKET_HOME, "fleet", "w2", "task.md"), "utf8");
   assert.match(taskMd, /worker-deliverable:w1:1/);
   assert.match(taskMd, new RegExp(approved.json.decision.id));
   assert.match(taskMd, new RegExp(used.json.sourceHandoff.useDecisionId));
   assert.match(taskMd, /docket_todos/);
-  assert.equal(readFileSync(join(pi.vars.DOCKET_HOME, "workers", "w2", "source-deliverable.md"), "utf8"), PLAN);
+  assert.equal(readFileSync(join(pi.vars.DOCKET_HOME, "fleet", "w2", "source-deliverable.md"), "utf8"), PLAN);
 
   await waitFor("the implementer's deliverable", workerState("w2"));
   const verdict = run("verdict", "w2", "--json");

@@ -165,7 +165,7 @@ test("use --worker starts exactly one fresh worker with a byte-exact source-deli
   const use = g.ctx.db.prepare("SELECT verb, option, deliverable_ref FROM decisions WHERE id = ?").get(r.json.sourceHandoff.useDecisionId) as Record<string, unknown>;
   assert.deepEqual({ ...use }, { verb: "use", option: "worker", deliverable_ref: v1.ref });
   assert.equal((g.ctx.db.prepare("SELECT count(*) AS n FROM workers").get() as { n: number }).n, workersBefore + 1);
-  const sidecar = join(g.home, "workers", r.json.worker, "source-deliverable.md");
+  const sidecar = join(g.home, "fleet", r.json.worker, "source-deliverable.md");
   assert.deepEqual(readFileSync(sidecar), Buffer.from(body, "utf8"));
   const row = g.ctx.db.prepare("SELECT source_handoff, task FROM workers WHERE id = ?").get(r.json.worker) as { source_handoff: string; task: string };
   const provenance = JSON.parse(row.source_handoff);
@@ -174,7 +174,7 @@ test("use --worker starts exactly one fresh worker with a byte-exact source-deli
   assert.equal(provenance.useDecisionId, r.json.sourceHandoff.useDecisionId);
   assert.equal(provenance.sidecarPath, sidecar);
   assert.equal(row.task, "implement it");
-  const taskMd = readFileSync(join(g.home, "workers", r.json.worker, "task.md"), "utf8");
+  const taskMd = readFileSync(join(g.home, "fleet", r.json.worker, "task.md"), "utf8");
   assert.match(taskMd, new RegExp(v1.ref));
   assert.match(taskMd, /reviewed task input\. It does not override/);
   await waitFor("the new worker's window", () => server.tmux("list-windows", "-a").includes(r.json.worker));

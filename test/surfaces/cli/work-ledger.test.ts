@@ -5,6 +5,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { openEngine } from "../../../src/engine/context.js";
+import { hashRunToken, updateWorker } from "../../../src/ledger/workers/workers.js";
 import { addWorker } from "../../support/work-ledger.js";
 import { tempDir } from "../../support/temp.js";
 
@@ -139,19 +140,28 @@ test("worker report refuses a missing identity, missing flags and mixed input as
   const badEvidence = json(["worker", "report", "--item", "t1", "--outcome", "done", "--body", "x", "--evidence", "vibes=good"], env);
   assert.deepEqual({ code: badEvidence.code, err: badEvidence.body.error!.code }, { code: 1, err: "evidence-invalid" });
   const unreadable = json(["worker", "report", "--file", "missing.json"], env);
-  assert.deepEqual({ code: unreadable.code, err: unreadable.body.error!.code }, { code: 1, err: "report-file-unreadable" });
+  assert.deepEqual({ code: unreadable.code, err: unreadable.body.error!.code }, { code: 1, err: "input-unreadable" });
 });
 
-test("a stale generation's report through the CLI is refused with the replaced-process message", (t) => {
-  const { json, worker } = cli(t);
+test("through the CLI a wrong run token is refused as a token mismatch and a stale generation as a replaced process", (t) => {
+  const { json, worker, home, tmp } = cli(t);
   const env = worker();
   json(["item", "add", "x"]);
   json(["dispatch", "w1", "t1"]);
-  const r = json(["worker", "report", "--item", "t1", "--outcome", "done", "--body", "x"], { ...env, DOCKET_RUN_TOKEN: "someone-else" });
-  assert.equal(r.code, 1);
-  const result = (r.body.results as { error: { code: string; message: string } }[])[0]!;
-  assert.equal(result.error.code, "generation-replaced");
-  assert.match(result.error.message, /process was replaced/);
+  const forged = json(["worker", "report", "--item", "t1", "--outcome", "done", "--body", "x"], { ...env, DOCKET_RUN_TOKEN: "someone-else" });
+  assert.equal(forged.code, 1);
+  const mismatch = (forged.body.results as { error: { code: string; message: string } }[])[0]!;
+  assert.equal(mismatch.error.code, "run-token-mismatch");
+  assert.match(mismatch.error.message, /run token does not match/);
+  assert.doesNotMatch(mismatch.error.message, /replaced/);
+
+  const ctx = openEngine({ env: { DOCKET_HOME: home }, cwd: tmp });
+  ctx.commands.run("test.respawn", {}, (tx) => updateWorker(tx, "w1", { generation: 2, run_token_hash: hashRunToken("generation-2") }));
+  ctx.close();
+  const stale = json(["worker", "report", "--item", "t1", "--outcome", "done", "--body", "x"], env);
+  const replaced = (stale.body.results as { error: { code: string; message: string } }[])[0]!;
+  assert.equal(replaced.error.code, "generation-replaced");
+  assert.match(replaced.error.message, /process was replaced/);
 });
 
 test("a real worker spawned in tmux reports through the CLI from its own environment", async (t) => {

@@ -62,7 +62,7 @@ function show(f: Fixture, worker: string): any {
 
 /** The run token as the worker's own process saw it (its command writes it to token.txt). */
 function readEnvToken(f: Fixture, worker: string): string {
-  return readFileSync(join(f.home, "workers", worker, "token.txt"), "utf8").trim();
+  return readFileSync(join(f.home, "fleet", worker, "token.txt"), "utf8").trim();
 }
 
 test("spawn runs a command agent in its own window with its identity, env and isolated workspace; its exit is recorded", async (t) => {
@@ -78,13 +78,13 @@ test("spawn runs a command agent in its own window with its identity, env and is
   assert.equal(r.json.kind, "default");
   assert.ok(Array.isArray(r.json.summary) && r.json.summary.length > 0);
 
-  const ws = join(f.home, "workers", "w1", "workspace");
+  const ws = join(f.home, "fleet", "w1", "workspace");
   const seen = await waitFor("the command's output", () => (existsSync(join(ws, "seen.txt")) ? readFileSync(join(ws, "seen.txt"), "utf8") : undefined));
   assert.match(seen, new RegExp(`^w1\\|1\\|${f.home.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\|x y\\|token\\n`));
   assert.match(seen, /untracked\.txt/);
   assert.doesNotMatch(seen, /secret\.env/, "ignored files stay out of the baseline");
   assert.match(seen, /one\ntwo\n/, "uncommitted changes are in the baseline");
-  assert.ok(existsSync(join(f.home, "workers", "w1", "task.md")));
+  assert.ok(existsSync(join(f.home, "fleet", "w1", "task.md")));
 
   const exited = await waitFor("the exit to be recorded", () => {
     const panes = f.server.tmux("list-panes", "-a", "-F", "#{window_name} #{pane_dead}");
@@ -97,7 +97,7 @@ test("spawn runs a command agent in its own window with its identity, env and is
   assert.deepEqual(detail.launches.map((l: any) => [l.generation, l.exitCode]), [[1, 3]]);
   assert.equal(detail.liveness, "gone");
 
-  const tail = readFileSync(join(f.home, "workers", "w1", "pane-tail.txt"), "utf8");
+  const tail = readFileSync(join(f.home, "fleet", "w1", "pane-tail.txt"), "utf8");
   assert.match(tail, /done-with-it/, "the dead pane's tail was harvested");
   assert.doesNotMatch(windows(f), /w1/, "and its window killed");
 
@@ -110,10 +110,10 @@ test("spawn runs a command agent in its own window with its identity, env and is
 test("respawn starts the stored command at the next generation, moves its bindings, and fences the old process", async (t) => {
   const f = fixture(t);
   assert.equal(f.run("item", "add", "fix", "it").code, 0);
-  const cmd = 'echo "$DOCKET_RUN_TOKEN" > "$DOCKET_HOME/workers/$DOCKET_WORKER_ID/token.txt"; echo "generation $DOCKET_GENERATION up"; sleep 60';
+  const cmd = 'echo "$DOCKET_RUN_TOKEN" > "$DOCKET_HOME/fleet/$DOCKET_WORKER_ID/token.txt"; echo "generation $DOCKET_GENERATION up"; sleep 60';
   const spawned = f.run("spawn", "--agent", "command", "--cmd", cmd, "--item", "t1", "--json", "hold", "t1");
   assert.equal(spawned.code, 0, spawned.stderr);
-  const token1 = await waitFor("generation 1's token", () => (existsSync(join(f.home, "workers/w1/token.txt")) ? readEnvToken(f, "w1") : undefined));
+  const token1 = await waitFor("generation 1's token", () => (existsSync(join(f.home, "fleet/w1/token.txt")) ? readEnvToken(f, "w1") : undefined));
   const g1 = { worker: "w1", generation: 1, runToken: token1 };
   assert.equal(f.as(g1, "worker", "heartbeat", "--json").code, 0);
 
@@ -121,7 +121,7 @@ test("respawn starts the stored command at the next generation, moves its bindin
   assert.equal(r.code, 0, r.stderr);
   assert.deepEqual(r.json, { worker: "w1", generation: 2 });
   const token2 = await waitFor("generation 2's token", () => {
-    const tok = existsSync(join(f.home, "workers/w1/token.txt")) ? readEnvToken(f, "w1") : "";
+    const tok = existsSync(join(f.home, "fleet/w1/token.txt")) ? readEnvToken(f, "w1") : "";
     return tok && tok !== token1 ? tok : undefined;
   });
   await waitFor("generation 2 in the pane", () => f.run("peek", "w1").stdout.includes("generation 2 up"));
@@ -203,7 +203,7 @@ test("delete needs --yes off a terminal, refuses never-promoted changes without 
   const f = fixture(t);
   assert.equal(f.run("spawn", "--agent", "command", "--cmd", "echo change > new.txt; sleep 60", "change", "things").code, 0);
   assert.equal(f.run("spawn", "--agent", "command", "--cmd", "sleep 60", "bystander").code, 0);
-  const ws = join(f.home, "workers", "w1", "workspace");
+  const ws = join(f.home, "fleet", "w1", "workspace");
   await waitFor("the change", () => existsSync(join(ws, "new.txt")));
 
   const noYes = f.run("delete", "w1", "--json");
@@ -250,7 +250,7 @@ test("spawn --item refuses an item that is already bound and leaves no worker be
   assert.equal(r.json.error.code, "item-already-bound");
   assert.deepEqual(f.run("ls", "--all", "--json").json.workers.map((w: any) => w.worker), ["w1"]);
   assert.doesNotMatch(windows(f), /w2/);
-  assert.equal(existsSync(join(f.home, "workers", "w2")), false);
+  assert.equal(existsSync(join(f.home, "fleet", "w2")), false);
 });
 
 test("spawn usage errors: --agent command without --cmd, an unknown agent, --seed with --fresh", (t) => {
@@ -294,7 +294,7 @@ test("outside a git repository a writable worker gets a copied workspace and the
   assert.equal(r.code, 0, r.stderr);
   assert.equal(r.json.execution.workspace, "isolated");
   assert.ok(r.json.summary.some((l: string) => /is not a git repository; copied the tree \(without \.git\)/.test(l)), r.json.summary.join("\n"));
-  const listing = join(f.home, "workers", "w1", "workspace", "listing.txt");
+  const listing = join(f.home, "fleet", "w1", "workspace", "listing.txt");
   await waitFor("the listing", () => existsSync(listing) && readFileSync(listing, "utf8").includes("notes.md"));
 });
 
@@ -308,7 +308,7 @@ test("a launch tmux refuses marks the worker failed with tmux's error and remove
   const w = show(f, "w1");
   assert.equal(w.persistedState, "failed");
   assert.equal(w.lastError, r.json.error.message);
-  assert.equal(existsSync(join(f.home, "workers", "w1")), false);
+  assert.equal(existsSync(join(f.home, "fleet", "w1")), false);
   assert.doesNotMatch(execFileSync("git", ["worktree", "list"], { cwd: f.repo, encoding: "utf8" }), /w1/);
 });
 

@@ -11,7 +11,7 @@ import { workLedger } from "../../support/work-ledger.js";
 import { isolatedWorker, type ProtocolWorker } from "../../support/protocol-worker.js";
 import { DOCKET_BIN } from "../../support/docket-cli.js";
 import { git } from "../../support/git.js";
-import { requireWorker, updateWorker } from "../../../src/ledger/workers/workers.js";
+import { hashRunToken, requireWorker, updateWorker } from "../../../src/ledger/workers/workers.js";
 import { readDeliverable } from "../../../src/files/workers/deliverables.js";
 import { workerCalls } from "../../../src/surfaces/shared/worker-wire.js";
 import type { EngineContext } from "../../../src/engine/context.js";
@@ -97,7 +97,7 @@ test("each refusal is an MCP tool error with one line: bad input, no call id, an
   assert.deepEqual(await call(client, "docket_wait", { call_id: "c2", question: "  " }), { text: "docket_wait needs a question: say what you need the human to decide", isError: true });
   assert.deepEqual(await call(client, "docket_fail", { call_id: "c3", reason: "" }), { text: "docket_fail needs a reason: say what stopped you", isError: true });
   assert.equal(requireWorker(ctx.db, w.worker).state, "active");
-  ctx.commands.run("test.respawn", {}, (tx) => updateWorker(tx, w.worker, { generation: 2, run_token: "token-2" }));
+  ctx.commands.run("test.respawn", {}, (tx) => updateWorker(tx, w.worker, { generation: 2, run_token_hash: hashRunToken("token-2") }));
   const fenced = await call(client, "docket_done", { call_id: "c4", body: "late", outcome: "completed", summary: "late" });
   assert.deepEqual(fenced, { text: `${w.worker} generation 1 was replaced by generation 2; this process was replaced and its reports are refused`, isError: true });
   assert.equal(readDeliverable(ctx.home, w.worker, 1).ok, false);

@@ -4,7 +4,8 @@
 import { sql as m001 } from "./001-foundation.js";
 import { sql as m003 } from "./003-decisions.js";
 import { sql as m004 } from "./004-store-index.js";
-import { run as m005 } from "./005-agents.js";
+import { sql as m005 } from "./005-run-token-hashes.js";
+import { run as m006 } from "./006-agents.js";
 import type Database from "better-sqlite3";
 
 export interface Migration {
@@ -20,5 +21,6 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: "foundation", sql: m001 },
   { version: 3, name: "decisions", sql: m003 },
   { version: 4, name: "store-index", sql: m004 },
-  { version: 5, name: "agents", rebuild: m005 },
+  { version: 5, name: "run-token-hashes", sql: m005 },
+  { version: 6, name: "agents", rebuild: m006 },
 ];

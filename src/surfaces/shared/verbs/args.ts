@@ -4,10 +4,12 @@ import { usageError } from "../../../domain/errors.js";
 
 export const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
-export function parsePositiveInt(name: string) {
+/** A whole number from 1 to `max` (at most 2^53 - 1, so it stays exact everywhere it goes, SQLite included). */
+export function parsePositiveInt(name: string, max = Number.MAX_SAFE_INTEGER) {
   return (value: string): number => {
-    const n = Number(value);
+    const n = /^\s*[0-9]+\s*$/.test(value) ? Number(value) : Number.NaN;
     if (!Number.isInteger(n) || n < 1) throw usageError("bad-flag", `${name} must be a positive integer; got "${value}"`);
+    if (!Number.isSafeInteger(n) || n > max) throw usageError("bad-flag", `${name} must be at most ${max}; got "${value}"`);
     return n;
   };
 }

@@ -16,6 +16,7 @@ import { registerReviewCommands } from "./review.js";
 import { registerUseCommands } from "./use.js";
 import { registerDemoCommand } from "./demo.js";
 import { registerMcpCommand } from "./mcp.js";
+import { registerDoctorCommand } from "./doctor.js";
 
 export type CommandGroup = (program: Command, io: Io) => void;
 
@@ -32,5 +33,6 @@ export const COMMAND_GROUPS: readonly CommandGroup[] = [
   registerKindsCommand,
   registerDeliverableCommands,
   registerStoreCommands,
+  registerDoctorCommand,
   registerMcpCommand,
 ];

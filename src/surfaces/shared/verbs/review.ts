@@ -103,6 +103,8 @@ export function registerReviewCommands(program: Command, io: Io): void {
     .argument("<w>", "the worker")
     .option("--yes", "do not ask for confirmation")
     .action(async (worker: string, opts: { yes?: boolean }) => {
+      // Refused before the confirmation is asked: a worker's terminal is never prompted to judge.
+      (await import("../../../engine/authority.js")).assertHuman(engine(), "discard");
       if (!opts.yes) {
         if (!io.interactive) throw refusal("discard-needs-confirmation", `discarding ${worker}'s live changes needs confirmation; nothing changed`, "re-run on a terminal, or pass --yes");
         if (!(await io.confirm(`Drop ${worker}'s live changes and reset its workspace to its base? This cannot be undone.`))) {

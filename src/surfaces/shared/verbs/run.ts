@@ -3,6 +3,7 @@
 
 import { Command, CommanderError } from "commander";
 import { DocketError, exitCodeFor, isDocketError } from "../../../domain/errors.js";
+import { explainFailure } from "../../../engine/failures.js";
 import { createIo, type Io } from "../io.js";
 import { closeEngine } from "../session.js";
 import { COMMAND_GROUPS } from "./registry.js";
@@ -32,7 +33,7 @@ export async function runCli(argv: string[], io: Io, options: RunCliOptions = {}
     await program.parseAsync(args, { from: "user" });
     return io.refused ? 1 : 0;
   } catch (error) {
-    return report(io, error);
+    return report(io, await explainFailure(error, process.env));
   } finally {
     if (!options.keepEngine) closeEngine();
   }

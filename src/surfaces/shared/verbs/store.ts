@@ -6,6 +6,7 @@ import { usageError } from "../../../domain/errors.js";
 import type { Io } from "../io.js";
 import { emit } from "../io.js";
 import { engine } from "../session.js";
+import { INPUT_CAP_TEXT } from "../../../engine/protocol/input.js";
 
 interface SaveFlags {
   from?: string;
@@ -19,7 +20,7 @@ export function registerStoreCommands(program: Command, io: Io): void {
     .command("save")
     .description("save an approved worker version (--from) or a human-authored record (--author) to the DeliverableStore")
     .option("--from <w|ref>", "the worker (its current version) or worker-deliverable:<w>:<v>; it must be exactly approved")
-    .option("--author <file|->", "a file (or - for stdin) holding a human-authored body; saved as a new v1 record")
+    .option("--author <file|->", `a regular file or pipe (or - for stdin) of at most ${INPUT_CAP_TEXT} holding a human-authored body; saved as a new v1 record`)
     .option("--outcome <outcome>", "with --author: proposal, findings or completed")
     .option("--summary <text>", "with --author: the summary (default: the body's first non-empty line)")
     .action(async (opts: SaveFlags) => {

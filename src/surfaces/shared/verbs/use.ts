@@ -64,6 +64,8 @@ export function registerUseCommands(program: Command, io: Io): void {
       const env = parseAssignments("--env", opts.env);
       const { useForWorker } = await import("../../../engine/handoff/use.js");
       const ctx = engine();
+      // Refused before the confirmation is asked: a worker's terminal is never prompted to judge.
+      (await import("../../../engine/authority.js")).assertHuman(ctx, "use");
       warn(io, ctx.configWarnings());
       if (!opts.yes) {
         if (!io.interactive) throw refusal("use-needs-confirmation", "starting a handoff worker needs confirmation; nothing changed", "re-run on a terminal, or pass --yes");

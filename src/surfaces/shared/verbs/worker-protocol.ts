@@ -9,6 +9,7 @@ import type { Io } from "../io.js";
 import { emit } from "../io.js";
 import { collect } from "./args.js";
 import { engine } from "../session.js";
+import { INPUT_CAP_TEXT } from "../../../engine/protocol/input.js";
 
 interface DoneFlags {
   outcome?: string;
@@ -37,15 +38,16 @@ export function registerWorkerProtocol(worker: Command, io: Io): void {
     .option("--summary <text>", "one line for the human (default: the body's first line)")
     .option("--evidence <kind=text>", "commit|test|artifact|runtime|note=<text> (repeatable)", collect, [])
     .option("--recommend <text>", "a recommendation for the human (repeatable)", collect, [])
-    .option("--items-file <json>", "per-item reports: a JSON array of {item, outcome, body, evidence?, forHuman?, answers?}")
-    .option("--body-file <file>", "the full deliverable text (default: standard input; '-' also means standard input)")
+    .option("--items-file <json>", `per-item reports: a JSON array of {item, outcome, body, evidence?, forHuman?, answers?} (a regular file or pipe, at most ${INPUT_CAP_TEXT})`)
+    .option("--body-file <file>", `the full deliverable text, a regular file or pipe of at most ${INPUT_CAP_TEXT} (default: standard input, same limit; '-' also means standard input)`)
     .option("--call-id <id>", "plays the tool-call id: the same id returns the same version (fresh when absent)")
     .action(async (flags: DoneFlags) => {
       if (flags.outcome === undefined) throw usageError("bad-flags", "give --outcome completed|findings|proposal");
       const who = parseWorkerIdentity(process.env);
       const evidence = flags.evidence.map(parseEvidenceFlag);
-      const body = flags.bodyFile !== undefined && flags.bodyFile !== "-" ? (await import("../../../engine/protocol/input.js")).readBodyFile(process.cwd(), flags.bodyFile) : await readStdin();
-      const items = flags.itemsFile === undefined ? [] : (await import("../../../engine/protocol/report-file.js")).loadReportFile(process.cwd(), flags.itemsFile);
+      const input = await import("../../../engine/protocol/input.js");
+      const body = flags.bodyFile !== undefined && flags.bodyFile !== "-" ? input.readBodyFile(process.cwd(), flags.bodyFile) : readStdin(input.readBodyStdin);
+      const items = flags.itemsFile === undefined ? [] : (await import("../../../engine/protocol/report-file.js")).loadReportFile(process.cwd(), flags.itemsFile, "--items-file");
       const { done } = await import("../../../engine/protocol/protocol.js");
       const result = done(engine(), who, { callId: flags.callId, body, outcome: flags.outcome, summary: flags.summary, evidence, recommendations: flags.recommend, items });
       emit(io, result, (r) => [
@@ -62,14 +64,14 @@ export function registerWorkerProtocol(worker: Command, io: Io): void {
     .option("--option <text>", "a possible answer (repeatable)", collect, [])
     .option("--recommend <text>", "the answer you recommend")
     .option("--risk <text>", "what goes wrong with the wrong answer")
-    .option("--blocked-file <json>", "items you are blocked on: a JSON array of {item, body}")
+    .option("--blocked-file <json>", `items you are blocked on: a JSON array of {item, body} (a regular file or pipe, at most ${INPUT_CAP_TEXT})`)
     .option("--call-id <id>", "idempotency: repeating the same call id returns the first result")
     .action(async (flags: WaitFlags) => {
       if (flags.question === undefined) throw usageError("bad-flags", "give the question with --question <text>");
       const who = parseWorkerIdentity(process.env);
       const file = flags.blockedFile;
       const { BlockedWire, parseWire } = await import("../worker-wire.js");
-      const blocked = file === undefined ? [] : (await import("../../../engine/protocol/input.js")).readJsonList(process.cwd(), file, "{item, body}").map((e, i) => parseWire(BlockedWire, e, `${file} entry ${i + 1}`));
+      const blocked = file === undefined ? [] : (await import("../../../engine/protocol/input.js")).readJsonList(process.cwd(), file, "{item, body}", "--blocked-file").map((e, i) => parseWire(BlockedWire, e, `${file} entry ${i + 1}`));
       const { wait } = await import("../../../engine/protocol/protocol.js");
       const result = wait(engine(), who, {
         question: flags.question, options: flags.option, recommend: flags.recommend, risk: flags.risk, callId: flags.callId,
@@ -86,7 +88,7 @@ export function registerWorkerProtocol(worker: Command, io: Io): void {
     .command("todos")
     .description("replace your progress board (informational; never a gate)")
     .argument("[texts...]", "pending items, in order (or use --items-file)")
-    .option("--items-file <json>", "the board: a JSON array of {id?, text, state?: pending|in_progress|completed}")
+    .option("--items-file <json>", `the board: a JSON array of {id?, text, state?: pending|in_progress|completed} (a regular file or pipe, at most ${INPUT_CAP_TEXT})`)
     .action(async (texts: string[], flags: { itemsFile?: string }) => {
       if (flags.itemsFile !== undefined && texts.length > 0) throw usageError("bad-flags", "give the board as words or with --items-file, not both");
       const who = parseWorkerIdentity(process.env);
@@ -115,10 +117,8 @@ export function registerWorkerProtocol(worker: Command, io: Io): void {
     });
 }
 
-async function readStdin(): Promise<string> {
+function readStdin(read: () => string): string {
   if (process.stdin.isTTY) throw usageError("no-body", "give the deliverable body with --body-file <file> or on standard input");
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer));
-  return Buffer.concat(chunks).toString("utf8");
+  return read();
 }
 

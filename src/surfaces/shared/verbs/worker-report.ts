@@ -9,6 +9,7 @@ import type { Io } from "../io.js";
 import { emit } from "../io.js";
 import { collect } from "./args.js";
 import { engine } from "../session.js";
+import { INPUT_CAP_TEXT } from "../../../engine/protocol/input.js";
 
 interface ReportFlags {
   item?: string;
@@ -32,7 +33,7 @@ export function registerWorkerReport(worker: Command, io: Io): void {
     .option("--for-human <line>", "a line for the human (repeatable)", collect, [])
     .option("--answers <reply-id=text>", "answer a human reply, e.g. t1.1=<text> (repeatable)", collect, [])
     .option("--key <key>", "idempotency key: repeating the same report returns the first result")
-    .option("--file <json>", "several entries: a JSON array of {item, outcome, body, evidence?, forHuman?, answers?, key?}")
+    .option("--file <json>", `several entries: a JSON array of {item, outcome, body, evidence?, forHuman?, answers?, key?} (a regular file or pipe, at most ${INPUT_CAP_TEXT})`)
     .action(async (flags: ReportFlags) => {
       const entryFlags = flags.item ?? flags.outcome ?? flags.body;
       if (flags.file !== undefined && (entryFlags !== undefined || flags.evidence.length || flags.forHuman.length || flags.answers.length)) {

@@ -39,7 +39,7 @@ export function registerWorkersCommands(program: Command, io: Io): void {
     .option("--fresh", "start with a fresh context (the default)")
     .option("--worktree", "give a read-only kind its own worktree too")
     .option("--item <id>", "dispatch this item to the new worker (repeatable)", collect, [])
-    .option("--env <NAME=VALUE>", "put a variable into the worker's environment (repeatable)", collect, [])
+    .option("--env <NAME=VALUE>", "put a variable into the worker's environment (repeatable; the value is kept only in its private 0600 env file)", collect, [])
     .option("--yes", "do not ask for confirmation")
     .option("--dry-run", "print the resolved launch and the command the window would run; start nothing")
     .addHelpText(
@@ -109,10 +109,11 @@ export function registerWorkersCommands(program: Command, io: Io): void {
         return;
       }
       const r = results[0]!;
-      emit(io, { worker: r.worker, generation: r.generation }, (x) => [
+      emit(io, { worker: r.worker, generation: r.generation, ...(r.missingEnv.length ? { missingEnv: r.missingEnv } : {}) }, (x) => [
         `${x.worker} respawned (generation ${x.generation}); the previous process is fenced`,
         ...(r.movedBindings.length ? [`  moved bindings ${r.movedBindings.join(", ")}`] : []),
         ...(r.requeued ? [`  ${r.requeued} unread message(s) queued again for the new process`] : []),
+        ...(r.missingEnv.length ? [`  warning: the values of ${r.missingEnv.join(", ")} were not kept; they are unset in this generation (spawn a new worker with --env to set them)`] : []),
       ]);
     });
 
@@ -178,6 +179,10 @@ export function registerWorkersCommands(program: Command, io: Io): void {
     .description("send a worker a message through its inbox (steers the current turn; --after waits for it)")
     .argument("<worker>", "w<N>")
     .argument("<text...>", "the message (multi-line text stays one message)")
+    .addHelpText(
+      "after",
+      "\nThe text is delivered as given, except: CRLF and CR become LF, trailing spaces on a line and blank first/last lines are\ndropped. A message with any other control character (C0 or C1, e.g. Ctrl-C, escape sequences; newline and tab are fine)\nis refused, not stripped: nothing is queued or pasted.",
+    )
     .option("--q <question-id>", "answer this open question of the worker")
     .option("--after", "deliver after the current turn instead of steering it")
     .option("--key <key>", "idempotency key")

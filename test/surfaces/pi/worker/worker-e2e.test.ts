@@ -8,6 +8,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { cliEnv, docket } from "../../../support/docket-cli.js";
 import { gitRepo } from "../../../support/git.js";
+import { launchEnvOf } from "../../../support/launch-env.js";
 import { piFaux } from "../../../support/pi-faux.js";
 import { tempDir } from "../../../support/temp.js";
 import { tmuxServer, waitFor } from "../../../support/tmux.js";
@@ -50,7 +51,7 @@ test("a real pi worker heartbeats, reads what it is told, and is fenced after re
   assert.deepEqual(firstCall.tools.filter((n: string) => n.startsWith("docket_")).sort(), ["docket_done", "docket_fail", "docket_todos", "docket_wait"]);
   assert.ok(!firstCall.tools.some((n: string) => /spawn/.test(n)), "a worker has no tool that starts workers");
 
-  const events = readFileSync(join(faux.home, "workers", "w1", "events.ndjson"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+  const events = readFileSync(join(faux.home, "fleet", "w1", "events.ndjson"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
   assert.deepEqual(events.filter((e) => e.tool === "read").map((e) => e.type), ["tool_start", "tool_end"], "tool activity is logged");
 
   const told = run("tell", "w1", "please confirm\nthe second line too", "--json");
@@ -62,7 +63,8 @@ test("a real pi worker heartbeats, reads what it is told, and is fenced after re
   assert.equal(m1.delivered_generation, 1);
   assert.ok(m1.delivered_at <= m1.read_at);
 
-  const g1 = row("SELECT run_token FROM workers WHERE id = 'w1'").run_token as string;
+  const g1 = launchEnvOf(faux.home, "w1").DOCKET_RUN_TOKEN!;
+  assert.notEqual(row("SELECT run_token_hash FROM workers WHERE id = 'w1'").run_token_hash, g1, "the ledger keeps only the token's hash");
   const respawned = run("respawn", "w1", "--json");
   assert.deepEqual(respawned.json, { worker: "w1", generation: 2 });
   const stale = docket(

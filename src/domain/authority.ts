@@ -1,0 +1,45 @@
+// Who may do what (DESIGN §8a): the one list of the human's verbs, and whether an environment carries a worker identity.
+// A process with any worker identity variable set is a worker's (or was started by one) and may judge nothing.
+
+/** The variables a launch gives a worker process; any one of them marks the process as a worker's. */
+export const WORKER_IDENTITY_VARS = ["DOCKET_WORKER_ID", "DOCKET_GENERATION", "DOCKET_RUN_TOKEN"] as const;
+
+/**
+ * Every verb that judges, starts, stops or changes what the human owns. The engine refuses each of them from a
+ * process that carries a worker identity, whichever door (CLI, pi parent, web, MCP) it came through. Names are
+ * the CLI's command paths; `chips take` is the pi parent attaching queued chips to a prompt.
+ */
+export const HUMAN_VERBS = [
+  "approve",
+  "reject",
+  "revise",
+  "answer",
+  "promote",
+  "discard",
+  "use",
+  "chips drop",
+  "chips take",
+  "save",
+  "load",
+  "unload",
+  "deliverable delete",
+  "dispatch",
+  "item add",
+  "item edit",
+  "item reply",
+  "obligation park",
+  "obligation unpark",
+  "attention dismiss",
+  "spawn",
+  "respawn",
+  "delete",
+  "prune",
+  "tell",
+] as const;
+
+export type HumanVerb = (typeof HUMAN_VERBS)[number];
+
+/** The worker identity variables set (non-empty) in `env`, in list order; empty for the human's own process. */
+export function workerIdentityIn(env: Record<string, string | undefined>): string[] {
+  return WORKER_IDENTITY_VARS.filter((name) => (env[name] ?? "") !== "");
+}

@@ -1,0 +1,57 @@
+// `docket doctor`: the home, the ledger's integrity, private modes, leftover temp files, links, the store index, tools.
+// It opens nothing for writing unless --fix asks, so it works on a damaged ledger or a read-only home (issue 11 §17).
+
+import { accessSync, constants } from "node:fs";
+import { homeLayout, resolveHomeDir } from "../../files/home.js";
+import { scanHome } from "../../files/home-scan.js";
+import { openEngine } from "../context.js";
+import { reindexStore } from "../store/catalog.js";
+import type { DoctorReport, Finding } from "./findings.js";
+import { checkHome, checkLedger, checkLinks, checkModes, checkPiDocketNeighbour, checkTempFiles } from "./home-checks.js";
+import { checkStoreIndex } from "./store-check.js";
+import { checkPi, checkTool } from "./tool-checks.js";
+
+export type { DoctorReport, Finding, Severity } from "./findings.js";
+
+export interface DoctorInput {
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  /** Repair the safe findings: modes, temp files of dead writers, the store index, Docket files in workers/. */
+  fix: boolean;
+}
+
+function writable(path: string): boolean {
+  try {
+    accessSync(path, constants.W_OK);
+    return true;
+  } catch {
+    return false; // read-only file system or no permission: nothing can be repaired here
+  }
+}
+
+export function runDoctor(input: DoctorInput): DoctorReport {
+  const home = homeLayout(resolveHomeDir(input.env));
+  const findings: Finding[] = [];
+  const { finding, exists } = checkHome(home);
+  findings.push(finding);
+  if (exists) {
+    const fix = input.fix && writable(home.root);
+    if (input.fix && !fix) findings.push({ check: "fix", severity: "warning", message: `${home.root} is read-only, so nothing was repaired`, fix: "make it writable and run `docket doctor --fix` again" });
+    const ledger = checkLedger(home);
+    findings.push(ledger.finding);
+    const scan = scanHome(home);
+    findings.push(...checkModes(home, scan, fix), ...checkTempFiles(scan, fix), ...checkLinks(scan), ...checkPiDocketNeighbour(home, fix));
+    if (ledger.intact && ledger.finding.severity === "ok") {
+      findings.push(checkStoreIndex(home, fix, () => {
+        const ctx = openEngine({ env: input.env, cwd: input.cwd });
+        try {
+          reindexStore(ctx);
+        } finally {
+          ctx.close();
+        }
+      }));
+    }
+  }
+  findings.push(checkTool("tmux"), checkTool("git"), checkPi());
+  return { home: home.root, ok: !findings.some((f) => f.severity === "problem" && !f.fixed), findings };
+}

@@ -1,0 +1,35 @@
+// The doctor's checks of the tools Docket drives: tmux and git on PATH at workable versions, and the pi CLI it ships with.
+// Each missing or old tool is a finding that says what to install; nothing here changes anything.
+
+import { existsSync } from "node:fs";
+import { resolvePiCli } from "../../substrate/agents/pi.js";
+import { isAtLeast, toolVersion, type OutsideTool } from "../../substrate/tool-versions.js";
+import { ok, type Finding } from "./findings.js";
+
+/** The oldest versions whose features Docket uses (tmux `new-window -e`, git worktrees with `--detach`). */
+export const MIN_VERSIONS: Record<OutsideTool, string> = { tmux: "3.0", git: "2.25" };
+
+const INSTALL: Record<OutsideTool, string> = {
+  tmux: "install tmux (apt-get install -y tmux, brew install tmux); workers run in its windows",
+  git: "install git (apt-get install -y git, brew install git); workspaces and promotion use it",
+};
+
+export function checkTool(tool: OutsideTool): Finding {
+  const version = toolVersion(tool);
+  if (version === undefined) return { check: tool, severity: "problem", message: `${tool} is not on PATH`, fix: INSTALL[tool] };
+  if (!isAtLeast(version, MIN_VERSIONS[tool])) {
+    return { check: tool, severity: "warning", message: `${tool} ${version} is older than ${MIN_VERSIONS[tool]}, the oldest Docket is tested with`, fix: `upgrade: ${INSTALL[tool]}` };
+  }
+  return ok(tool, `${tool} ${version}`);
+}
+
+export function checkPi(): Finding {
+  let cli: string;
+  try {
+    cli = resolvePiCli();
+  } catch (error) {
+    return { check: "pi", severity: "problem", message: (error as Error).message, fix: "reinstall Docket's dependencies (npm ci); pi workers need its CLI" };
+  }
+  if (!existsSync(cli)) return { check: "pi", severity: "problem", message: `the pi CLI ${cli} is missing`, fix: "reinstall Docket's dependencies (npm ci)" };
+  return ok("pi", cli);
+}

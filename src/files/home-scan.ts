@@ -1,0 +1,102 @@
+// A walk of what Docket owns in its home, for `docket doctor`: modes, leftover temp files and links, never followed.
+// Agents' own trees (a worker's `workspace/` and pi's `session/`) are not entered: they belong to git and to pi.
+
+import { lstatSync, readdirSync } from "node:fs";
+import { basename, join } from "node:path";
+import { normalizeWorkerId } from "../domain/ids.js";
+import { TEMP_FILE } from "./atomic.js";
+import type { HomeLayout } from "./home.js";
+
+export interface OwnedEntry {
+  path: string;
+  kind: "dir" | "file";
+  /** Permission bits only (mode & 0o777). */
+  mode: number;
+}
+
+export interface TempFile {
+  path: string;
+  /** The pid of the process that was writing it. */
+  pid: number;
+}
+
+export interface HomeScan {
+  owned: OwnedEntry[];
+  temps: TempFile[];
+  links: string[];
+}
+
+/** Directories inside a worker directory that hold someone else's files: listed themselves, never entered. */
+const NOT_ENTERED = new Set(["workspace", "session"]);
+
+/** The home, its ledger files, and every directory and file under `fleet/`, `deliverables/` and Docket's old `workers/w<N>/`. */
+export function scanHome(home: HomeLayout): HomeScan {
+  const scan: HomeScan = { owned: [], temps: [], links: [] };
+  const visit = (path: string, depth: number, enter: (name: string, depth: number) => boolean): void => {
+    let st;
+    try {
+      st = lstatSync(path);
+    } catch {
+      return; // absent, or removed while we looked
+    }
+    if (st.isSymbolicLink()) {
+      scan.links.push(path);
+      return;
+    }
+    const mode = st.mode & 0o777;
+    if (st.isFile()) {
+      scan.owned.push({ path, kind: "file", mode });
+      const m = TEMP_FILE.exec(basename(path));
+      if (m) scan.temps.push({ path, pid: Number(m[2]) });
+      return;
+    }
+    if (!st.isDirectory()) return;
+    scan.owned.push({ path, kind: "dir", mode });
+    let names: string[];
+    try {
+      names = readdirSync(path);
+    } catch {
+      return; // unreadable directory: its own mode is still reported
+    }
+    for (const name of names) {
+      const child = join(path, name);
+      if (!enter(name, depth + 1)) {
+        try {
+          const cst = lstatSync(child);
+          if (cst.isDirectory()) scan.owned.push({ path: child, kind: "dir", mode: cst.mode & 0o777 });
+        } catch {
+          // vanished meanwhile
+        }
+        continue;
+      }
+      visit(child, depth + 1, enter);
+    }
+  };
+  try {
+    const st = lstatSync(home.root);
+    if (st.isDirectory()) scan.owned.push({ path: home.root, kind: "dir", mode: st.mode & 0o777 });
+  } catch {
+    return scan; // no home yet: nothing to look at
+  }
+  for (const name of ["ledger.sqlite", "ledger.sqlite-wal", "ledger.sqlite-shm", "config.json"]) visit(join(home.root, name), 1, () => false);
+  const inWorker = (name: string, depth: number) => !(depth === 2 && NOT_ENTERED.has(name));
+  visit(home.workers, 0, inWorker);
+  visit(home.deliverables, 0, () => true);
+  let legacy: string[] = [];
+  try {
+    legacy = readdirSync(home.legacyWorkers).filter((n) => normalizeWorkerId(n) === n);
+  } catch {
+    legacy = []; // no old workers/ directory
+  }
+  for (const id of legacy) visit(join(home.legacyWorkers, id), 1, inWorker);
+  // Temp files of atomic writes in the home itself (none today, but a kill there must not go unseen either).
+  try {
+    for (const name of readdirSync(home.root)) {
+      const m = TEMP_FILE.exec(name);
+      if (m) scan.temps.push({ path: join(home.root, name), pid: Number(m[2]) });
+    }
+  } catch {
+    // no home yet
+  }
+  return scan;
+}

@@ -1,0 +1,76 @@
+// Reading Docket's own home without following links: a symlink or special file found there is reported, never traversed.
+// Store scans, sidecar reads, saves and deletes check every directory below the home root first (DESIGN §8a).
+
+import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync } from "node:fs";
+import { join, relative, sep } from "node:path";
+import { refusal } from "../domain/errors.js";
+
+export type EntryKind = "absent" | "dir" | "file" | "symlink" | "other";
+
+/** What is at `path` itself (a symlink is a symlink, not what it points at). */
+export function entryKind(path: string): EntryKind {
+  let st;
+  try {
+    st = lstatSync(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return "absent";
+    throw error;
+  }
+  return st.isSymbolicLink() ? "symlink" : st.isDirectory() ? "dir" : st.isFile() ? "file" : "other";
+}
+
+/**
+ * The first directory strictly below `root` on the way to `path` (inclusive) that is a symlink or not a directory;
+ * undefined when every existing one is a real directory. `root` itself may be a link (a user's choice of home).
+ */
+export function linkBelow(root: string, path: string): { path: string; kind: Exclude<EntryKind, "absent" | "dir"> } | undefined {
+  const rel = relative(root, path);
+  if (rel === "" || rel.startsWith("..")) return undefined;
+  const parts = rel.split(sep);
+  let at = root;
+  for (const part of parts) {
+    at = join(at, part);
+    const kind = entryKind(at);
+    if (kind === "absent") return undefined;
+    if (kind !== "dir") return { path: at, kind };
+  }
+  return undefined;
+}
+
+/** Refuses (code `home-symlink`) when a directory between `root` and `dir` is a symlink or not a directory. */
+export function assertRealDirBelow(root: string, dir: string): void {
+  const bad = linkBelow(root, dir);
+  if (!bad) return;
+  const what = bad.kind === "symlink" ? "is a symbolic link" : "is not a directory";
+  throw refusal("home-symlink", `${bad.path} ${what}; Docket never follows links or writes through them inside its home`, "replace it with a real directory (or remove it), then retry");
+}
+
+export type NoFollowRead =
+  | { ok: true; bytes: Buffer }
+  | { ok: "absent" }
+  | { ok: false; kind: "symlink" | "not-a-file" | "unreadable"; reason: string };
+
+/**
+ * Reads a regular file without following a symlink at its name and without blocking on a FIFO placed there.
+ * The caller checks the directories above it with `linkBelow`.
+ */
+export function readNoFollow(path: string): NoFollowRead {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return { ok: "absent" };
+    if (code === "ELOOP") return { ok: false, kind: "symlink", reason: `${path} is a symbolic link; Docket never follows links inside its home` };
+    return { ok: false, kind: "unreadable", reason: `cannot read ${path}: ${(error as Error).message}` };
+  }
+  try {
+    if (!fstatSync(fd).isFile()) return { ok: false, kind: "not-a-file", reason: `${path} is not a regular file` };
+    return { ok: true, bytes: readFileSync(fd) };
+  } catch (error) {
+    return { ok: false, kind: "unreadable", reason: `cannot read ${path}: ${(error as Error).message}` };
+  } finally {
+    closeSync(fd);
+  }
+}

@@ -1,0 +1,16 @@
+// A worker's launch env file (`fleet/<id>/launch.env`, mode 0600): its identity, run token and secrets, written
+// before each launch and read only by that launch's wrapper, so none of it reaches tmux, argv or the ledger (DESIGN §8a).
+
+import { existsSync, readFileSync } from "node:fs";
+import { formatLaunchEnv, parseLaunchEnv } from "../../domain/workers/launch-env.js";
+import { writeFileAtomic } from "../atomic.js";
+
+export function writeLaunchEnv(path: string, env: Readonly<Record<string, string>>, header: string): void {
+  writeFileAtomic(path, formatLaunchEnv(env, header)); // private (0600) like every atomic write
+}
+
+/** The variables of an existing launch env file; undefined when it is missing or not in Docket's shape. */
+export function readLaunchEnv(path: string): Record<string, string> | undefined {
+  if (!existsSync(path)) return undefined;
+  return parseLaunchEnv(readFileSync(path, "utf8"));
+}
