@@ -37,7 +37,7 @@ async function child(mode: string, home: string, worker: string, items: string[]
     const ctx = openEngine({ env: { DOCKET_HOME: home }, cwd: home });
     if (process.env.BENCH_NO_AUTOCHECKPOINT) ctx.db.pragma("wal_autocheckpoint = 0");
     const who = { worker, generation: 1, runToken: `tok-${worker}` };
-    step = (i) => report(ctx, who, { item: items[i]!, outcome: i % 2 ? "done" : "released", body: `reported ${items[i]}`, key: `${worker}:${items[i]}` }).status === "resolved";
+    step = (i) => report(ctx, who, { item: items[i]!, outcome: i % 2 ? "done" : "released", body: `reported ${items[i]}`, callId: items[i] }).status === "resolved";
     close = () => ctx.close();
   } else {
     const db = openLedger(join(home, "bare.sqlite"));

@@ -86,6 +86,9 @@ function refuseEveryCommand(root: string): CommandRunner {
     run: () => {
       throw homeReadOnly(root, "is read-only");
     },
+    runAll: () => {
+      throw homeReadOnly(root, "is read-only");
+    },
     drainOutbox: () => 0,
   };
 }

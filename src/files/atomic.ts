@@ -10,9 +10,9 @@ import { createPrivateFile, ensurePrivateDir } from "./private.js";
 /** Temp files are named `.<target>.<pid>.<hex>.tmp`, so `docket doctor` can tell a dead writer's leftovers. */
 export const TEMP_FILE = /^\.(.+)\.([1-9][0-9]*)\.([0-9a-f]{12})\.tmp$/;
 
-function writeTemp(target: string, data: string | Uint8Array): string {
+function writeTemp(target: string, data: string | Uint8Array, mkdir = true): string {
   const dir = dirname(target);
-  ensurePrivateDir(dir);
+  if (mkdir) ensurePrivateDir(dir);
   const temp = join(dir, `.${basename(target)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
   const fd = createPrivateFile(temp);
   try {
@@ -42,9 +42,12 @@ function fsyncDir(dir: string): void {
   }
 }
 
-/** Replaces `target` atomically; readers see the old or the new bytes, never a mix. */
-export function writeFileAtomic(target: string, data: string | Uint8Array): void {
-  const temp = writeTemp(target, data);
+/**
+ * Replaces `target` atomically; readers see the old or the new bytes, never a mix. With `mkdir: false` a missing
+ * directory is an ENOENT error instead of being made (a projection must not bring a removed directory back).
+ */
+export function writeFileAtomic(target: string, data: string | Uint8Array, options: { mkdir?: boolean } = {}): void {
+  const temp = writeTemp(target, data, options.mkdir ?? true);
   try {
     renameSync(temp, target);
   } catch (error) {

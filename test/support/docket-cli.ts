@@ -1,7 +1,7 @@
 // Runs the real `docket` CLI (node bin/docket.js) in a child process with an explicit environment.
 // Tests always pass a temp DOCKET_HOME and a private DOCKET_TMUX_SOCKET; the caller's HOME is never used.
 
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -39,17 +39,32 @@ export function docketWith(options: CliOptions, ...args: string[]): CliRun {
     stdio: [stdin, "pipe", "pipe"],
     ...(typeof options.input === "string" ? { input: options.input } : {}),
   });
-  let json: unknown;
-  try {
-    json = JSON.parse(r.stdout);
-  } catch {
-    json = undefined;
-  }
-  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr, json, signal: r.signal };
+  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr, json: parseJson(r.stdout), signal: r.signal };
 }
 
 export function docket(options: { env: NodeJS.ProcessEnv; cwd: string }, ...args: string[]): CliRun {
   return docketWith(options, ...args);
+}
+
+/** The same run without blocking, so several commands can run at the same moment (a burst of spawns). */
+export function docketAsync(options: { env: NodeJS.ProcessEnv; cwd: string }, ...args: string[]): Promise<CliRun> {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, [DOCKET_BIN, ...args], { cwd: options.cwd, env: options.env, stdio: ["ignore", "pipe", "pipe"], timeout: 120_000 });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    child.on("error", fail);
+    child.on("close", (code, signal) => done({ code: code ?? -1, stdout, stderr, json: parseJson(stdout), signal }));
+  });
+}
+
+function parseJson(stdout: string): unknown {
+  try {
+    return JSON.parse(stdout);
+  } catch {
+    return undefined;
+  }
 }
 
 /** A minimal environment for CLI runs: PATH and the given variables only. */

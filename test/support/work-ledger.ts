@@ -56,12 +56,11 @@ export function addWorker(ctx: EngineContext, runToken = "token-1"): { worker: s
   return { worker, generation: 1, runToken };
 }
 
-const TABLES = ["counters", "idempotency", "items", "replies", "workers", "launches", "dispatches", "bindings", "obligations", "reports", "messages", "notifications"];
-
-/** Every row of every work-ledger table, for exact before/after comparisons. */
+/** Every row of every ledger table (whatever migrations added), for exact before/after comparisons. */
 export function dumpTables(db: Db): Record<string, unknown[]> {
   const out: Record<string, unknown[]> = {};
-  for (const table of TABLES) out[table] = db.prepare(`SELECT * FROM ${table} ORDER BY rowid`).all();
+  const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").all() as { name: string }[];
+  for (const { name } of tables) out[name] = db.prepare(`SELECT * FROM "${name}" ORDER BY rowid`).all();
   return out;
 }
 

@@ -1,7 +1,12 @@
 // Generation-bound approval: whether one exact deliverable version {id, version, ref} is approved.
 // Only the latest counting terminal judgment on that exact version decides, only a human approves, never widened (ADR-0003).
 
-export interface DecisionRecord { id: string; at: string; actor: "human" | "parent-agent" | "system"; verb: string; worker: string; deliverableId?: string; deliverableVersion?: number; deliverableRef?: string }
+export interface DecisionRecord {
+  id: string; at: string; actor: "human" | "parent-agent" | "system"; verb: string; worker: string;
+  deliverableId?: string; deliverableVersion?: number; deliverableRef?: string;
+  /** The sha256 of the bytes judged (null for decisions recorded before content was bound). */
+  contentSha256?: string | null;
+}
 
 /** Judgments that settle a version; everything else (revise, answer, use, save…) never grants or revokes approval. */
 export const TERMINAL_VERBS: readonly string[] = ["approve", "reject", "promote"];

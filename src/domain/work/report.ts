@@ -22,7 +22,8 @@ export interface ReportEntryInput {
   forHuman?: string[];
   /** reply id → answer text */
   answers?: Record<string, string>;
-  key?: string;
+  /** The caller's call id for this entry (`--key`, a file entry's `key`): a retry with the same id replays. */
+  callId?: string;
 }
 
 export interface ReportEntry {
@@ -32,7 +33,7 @@ export interface ReportEntry {
   evidence: Evidence[];
   forHuman: string[];
   answers: Record<string, string>;
-  key?: string;
+  callId?: string;
 }
 
 export const PER_ITEM_REQUIRED = "a per-item outcome and explanation are required";
@@ -62,7 +63,7 @@ export function validateReportEntry(input: ReportEntryInput): ReportEntry {
     if (typeof text !== "string" || text.trim() === "") throw validationError("answer-invalid", `answer to ${id} must be non-empty text`);
     answers[id] = text;
   }
-  return { item: String(input.item ?? "").trim(), outcome: input.outcome, body: input.body, evidence, forHuman, answers, key: input.key };
+  return { item: String(input.item ?? "").trim(), outcome: input.outcome, body: input.body, evidence, forHuman, answers, callId: input.callId };
 }
 
 /** Parses `kind=text` as given on the command line. */

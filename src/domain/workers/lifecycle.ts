@@ -59,6 +59,27 @@ export function resolveHeartbeatState(state: PersistedState): PersistedState {
   return state === "starting" ? "active" : state;
 }
 
+/** A spawn whose process died leaves its row starting without a window; this long after its last change, it is over. */
+export const SPAWN_GRACE_MS = 15_000;
+/** Even while the process that started it still runs, a spawn this quiet is given up (its pid may have been reused). */
+export const SPAWN_LIMIT_MS = 10 * 60_000;
+
+export interface StartView {
+  state: PersistedState;
+  exited: boolean;
+  windowId: string | null;
+  updatedAt: string;
+  /** Whether the process that is starting this worker still runs. */
+  spawnerAlive: boolean;
+}
+
+/** A start that will never finish: still `starting`, no window recorded, and its spawner gone (or silent too long). */
+export function isStalledStart(w: StartView, nowMs: number): boolean {
+  if (w.state !== "starting" || w.exited || w.windowId !== null) return false;
+  const quiet = nowMs - Date.parse(w.updatedAt);
+  return quiet > SPAWN_LIMIT_MS || (quiet > SPAWN_GRACE_MS && !w.spawnerAlive);
+}
+
 /** Settled workers are done with: ended, or reviewed in a terminal state. Prune and `ls` folding use this. */
 export function isSettled(w: { state: PersistedState; reviewedAt: string | null }): boolean {
   return w.state === "ended" || (w.reviewedAt !== null && isTerminal(w.state));

@@ -192,7 +192,7 @@ function resolveKind(input: SpawnPolicyInput, warnings: string[]): { kind: Worke
   if (input.kindFlag !== undefined) {
     const name = normalizeKindName(input.kindFlag);
     const kind = name === undefined ? undefined : input.kinds.get(name);
-    if (!kind) throw abort(`unknown kind ${JSON.stringify(input.kindFlag)}; known kinds: ${known()}`, "run docket kinds to see what each one may do");
+    if (!kind) throw abort(`unknown kind ${JSON.stringify(input.kindFlag)}; known kinds: ${known()}`, "run `docket kinds` to see what each one may do");
     return { kind, kindSource: input.handoff ? "handoff choice" : "--as" };
   }
   if (input.config.defaultKind !== undefined) {

@@ -155,7 +155,7 @@ async function waitForState(ctx: EngineContext, worker: string, state: "ready", 
       const tail = row.pane_id ? safeCapture(ctx, row.pane_id) : "";
       throw new DocketError("refusal", "demo-worker-failed", `${worker} ${row.state === "failed" ? "failed" : "exited"} before publishing: ${row.last_error ?? "no reason recorded"}${tail ? `\n${tail}` : ""}`);
     }
-    if (Date.now() > deadline) throw new DocketError("refusal", "demo-timeout", `${worker} did not become ${state} within ${Math.round(timeoutMs / 1000)} s (state ${row?.state})`, { hint: `docket peek ${worker} with DOCKET_HOME and DOCKET_TMUX_SOCKET of the demo` });
+    if (Date.now() > deadline) throw new DocketError("refusal", "demo-timeout", `${worker} did not become ${state} within ${Math.round(timeoutMs / 1000)} s (state ${row?.state})`, { hint: `\`docket peek ${worker}\` with DOCKET_HOME and DOCKET_TMUX_SOCKET of the demo` });
     await new Promise((r) => setTimeout(r, 150));
   }
 }

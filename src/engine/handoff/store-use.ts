@@ -1,7 +1,9 @@
 // A stored record as input to Use → Parent / Worker / Implement: its exact body, ref, carried approval and provenance.
-// The approval travels inside the record (no ledger re-check); legacy bundles are never usable for a reviewed handoff (ADR-0005).
+// The approval travels inside the record, its bytes pinned by the ledger; legacy bundles are never usable for a reviewed handoff (ADR-0005).
 
+import { parseDeliverableRef } from "../../domain/deliverables/deliverable.js";
 import { refusal } from "../../domain/errors.js";
+import { normalizeWorkerId } from "../../domain/ids.js";
 import type { StoredDeliverable } from "../../domain/store/stored-deliverable.js";
 import type { EngineContext } from "../context.js";
 import { readStoredTarget, resolveStoreTarget } from "../store/target.js";
@@ -29,6 +31,9 @@ export interface StoredForUse {
   approval: StoredUseApproval;
   provenance: StoredUseProvenance;
   record: StoredDeliverable;
+  /** The record's file and the sha256 of its bytes, verified against the ledger's pin when read. */
+  path: string;
+  sha256: string;
 }
 
 /**
@@ -39,13 +44,19 @@ export function isStoredRefLike(text: string): boolean {
   return /^(deliverable:|checkpoint:|d[1-9][0-9]*$|last$|human-|worker-|parent-)/.test(text.trim());
 }
 
+/** True when `text` names a stored record rather than a worker (`w3`, `3`) or a worker version (`worker-deliverable:w3:2`). */
+export function namesStoredRecord(text: string): boolean {
+  const t = text.trim();
+  return !parseDeliverableRef(t) && !normalizeWorkerId(t) && isStoredRefLike(t);
+}
+
 /** Resolves a stored ref for Use; refuses legacy bundles and records this build cannot load. */
 export function storedForUse(ctx: EngineContext, ref: string): StoredForUse {
   const target = resolveStoreTarget(ctx, ref);
   if (target.kind === "legacy") {
     throw refusal("legacy-not-usable", `${target.ref} is a legacy checkpoint bundle; bundles cannot be used for a reviewed handoff`, "preview it, or save its text as a new record with `docket save --author`");
   }
-  const { record } = readStoredTarget(ctx, target);
+  const { record, path, sha256 } = readStoredTarget(ctx, target);
   const approval: StoredUseApproval = { kind: record.approval.kind, decisionId: record.approval.decisionId, decidedAt: record.approval.decidedAt };
   const provenance: StoredUseProvenance = {
     sourceRef: record.ref,
@@ -56,5 +67,5 @@ export function storedForUse(ctx: EngineContext, ref: string): StoredForUse {
     approvingDecisionId: record.approval.decisionId,
     approvedAt: record.approval.decidedAt,
   };
-  return { ref: record.ref, body: record.body, approval, provenance, record };
+  return { ref: record.ref, body: record.body, approval, provenance, record, path, sha256 };
 }

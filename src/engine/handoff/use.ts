@@ -10,7 +10,7 @@ import { dropChip as dropChipRow, insertChip, listChips, queuedChipFor, type Chi
 import { insertDecision, type DecisionActor } from "../../ledger/review/decisions.js";
 import type { Tx } from "../../ledger/core/runner.js";
 import type { EngineContext } from "../context.js";
-import { approvalOf, assertPointerUnchanged, decisionView, evidenceRefsOf, resolveReviewTarget, type DecisionView, type ReviewTarget } from "../review/target.js";
+import { assertPointerUnchanged, verifiedApprovalOf, decisionView, evidenceRefsOf, resolveReviewTarget, type DecisionView, type ReviewTarget } from "../review/target.js";
 import { kindRegistry, trustedKindChoice } from "../workers/kinds.js";
 import { parsePlan } from "../../domain/plans/plan-contract.js";
 import { spawnWorker, type SpawnInput, type SpawnResult } from "../workers/spawn.js";
@@ -62,7 +62,7 @@ function authorize(tx: Tx, source: UseSource): Authorized {
   }
   const t = source.target;
   assertPointerUnchanged(tx, t);
-  const approval = approvalOf(tx.db, t.pointer);
+  const approval = verifiedApprovalOf(tx.db, t);
   if (!approval) {
     throw refusal(
       "not-approved",
@@ -75,6 +75,11 @@ function authorize(tx: Tx, source: UseSource): Authorized {
 
 function evidenceOf(source: UseSource): string[] {
   return source.kind === "worker" ? evidenceRefsOf(source.target) : [source.ref];
+}
+
+/** The sha256 of the exact bytes this use hands on (the sidecar, or the stored record's file). */
+function contentOf(source: UseSource): string {
+  return source.kind === "worker" ? source.target.sha256 : source.stored.sha256;
 }
 
 export interface UseParentResult {
@@ -96,7 +101,7 @@ export function useForParent(ctx: EngineContext, input: { target: string; versio
     }
     const decision = insertDecision(tx, {
       actor: input.actor ?? "human", verb: "use", worker: auth.worker, deliverable: auth.pointer, option: "parent",
-      note: `approved by ${auth.approvingDecisionId}`, evidenceRefs: evidenceOf(source),
+      note: `approved by ${auth.approvingDecisionId}`, evidenceRefs: evidenceOf(source), contentSha256: contentOf(source),
     });
     const chip = insertChip(tx, { worker: source.kind === "worker" ? auth.worker : null, ref: source.ref, projectRoot: source.projectRoot, body: source.body, decision: decision.id });
     return {
@@ -142,7 +147,7 @@ export async function useForWorker(ctx: EngineContext, input: UseWorkerInput): P
   // Cheap launch checks before the use decision is recorded, so an obvious typo changes nothing.
   if ((input.agent ?? "pi") === "command" && !input.command?.trim()) throw usageError("missing-cmd", "--agent command needs --cmd '<shell command>'");
   if (input.kind !== undefined && !kindRegistry(ctx).kinds.has(input.kind)) {
-    throw validationError("spawn-policy", `unknown kind ${JSON.stringify(input.kind)}; known kinds: ${[...kindRegistry(ctx).kinds.keys()].join(", ")}; nothing changed`, "run docket kinds");
+    throw validationError("spawn-policy", `unknown kind ${JSON.stringify(input.kind)}; known kinds: ${[...kindRegistry(ctx).kinds.keys()].join(", ")}; nothing changed`, "run `docket kinds`");
   }
   const implement = input.implement ? implementPlan(ctx, source, input.kind) : undefined;
   const task =
@@ -151,7 +156,7 @@ export async function useForWorker(ctx: EngineContext, input: UseWorkerInput): P
     const auth = authorize(tx, source);
     const decision = insertDecision(tx, {
       actor: input.actor ?? "human", verb: "use", worker: auth.worker, deliverable: auth.pointer, option: implement ? "implement" : "worker",
-      note: `task: ${task}`, evidenceRefs: evidenceOf(source),
+      note: `task: ${task}`, evidenceRefs: evidenceOf(source), contentSha256: contentOf(source),
     });
     return { auth, decision: decisionView(decision) };
   }).result;

@@ -4,16 +4,18 @@
 import { randomUUID } from "node:crypto";
 import { DONE_OUTCOMES, changeSetRef, deliverableId, deliverableRef, type ChangeSet, type DeliverablePointer, type DoneOutcome, type SourceHandoff, type WorkerDeliverable } from "../../domain/deliverables/deliverable.js";
 import { refusal, validationError } from "../../domain/errors.js";
-import { EVIDENCE_KINDS, isEvidenceKind, type Evidence, type ReportEntryInput } from "../../domain/work/report.js";
+import { idempotencyKey, optionalKey } from "../../domain/idempotency.js";
+import { EVIDENCE_KINDS, isEvidenceKind, type Evidence, type ReportEntry, type ReportEntryInput } from "../../domain/work/report.js";
 import { collapseText, resolveTodos, type Todo, type TodoInput } from "../../domain/workers/todos.js";
 import type { WorkerIdentity } from "../../domain/workers/identity.js";
-import { claimDeliverable, findDeliverableByToolCall, listDeliverableVersions } from "../../files/workers/deliverables.js";
+import { claimDeliverable, findDeliverableByToolCall, listDeliverableVersions, readDeliverable } from "../../files/workers/deliverables.js";
 import { insertNotification } from "../../ledger/talk/notifications.js";
 import { dropOpenQuestions, insertQuestion, readFence, storedResult } from "../../ledger/workers/protocol.js";
+import type { CommandStep, StepOutcome } from "../../ledger/core/runner.js";
 import { checkFence, updateWorker, type WorkerRow } from "../../ledger/workers/workers.js";
 import { captureChangeSet } from "../../substrate/git/changes.js";
 import type { EngineContext } from "../context.js";
-import { report, type ReportEntryResult } from "./report.js";
+import { checkEntries, itemResults, reportStep, type ReportEntryResult } from "./report.js";
 
 export const MAX_CALL_ID = 200;
 export const MAX_RECOMMENDATIONS = 100;
@@ -30,7 +32,7 @@ export interface TodosResult {
 /** Replaces the worker's progress board. Informational only: it never gates done. */
 export function todos(ctx: EngineContext, who: WorkerIdentity, items: readonly TodoInput[], options: { callId?: string } = {}): TodosResult {
   const resolved = resolveTodos(items);
-  const key = options.callId ? `todos:${who.worker}:${checkCallId(options.callId)}` : undefined;
+  const key = optionalKey({ tool: "todos", worker: who.worker, callId: options.callId ? checkCallId(options.callId) : undefined });
   return ctx.commands.run("protocol.todos", { who, todos: resolved.todos }, (tx) => {
     checkFence(tx, who);
     updateWorker(tx, who.worker, { todos: JSON.stringify(resolved.todos) });
@@ -55,7 +57,10 @@ export interface WaitResult {
   blocked: ReportEntryResult[];
 }
 
-/** One question for the human → needs_input; blocked items go through the report path as `blocked`. */
+/**
+ * One question for the human → needs_input; blocked items go through the report path as `blocked`. The question
+ * and every blocked entry commit together or not at all: a refused entry refuses the call and asks nothing.
+ */
 export function wait(ctx: EngineContext, who: WorkerIdentity, input: WaitInput): WaitResult {
   const text = typeof input.question === "string" ? input.question.trim() : "";
   if (text === "") throw validationError("question-empty", "docket_wait needs a question: say what you need the human to decide");
@@ -63,21 +68,30 @@ export function wait(ctx: EngineContext, who: WorkerIdentity, input: WaitInput):
   if (options.length > MAX_OPTIONS) throw validationError("too-many-options", `docket_wait takes at most ${MAX_OPTIONS} options; got ${options.length}. Ask one question with fewer options`);
   const recommend = optionalText(input.recommend);
   const risk = optionalText(input.risk);
-  const blocked = input.blocked ?? [];
-  if (!Array.isArray(blocked)) throw validationError("blocked-invalid", "blocked must be a list of {item, body}");
+  const blockedInput = input.blocked ?? [];
+  if (!Array.isArray(blockedInput)) throw validationError("blocked-invalid", "blocked must be a list of {item, body}");
   const callId = input.callId === undefined ? undefined : checkCallId(input.callId);
+  const preface = "docket_wait asked nothing — ";
+  const blocked = checkEntries(blockedInput.map((b) => ({ item: b?.item, outcome: "blocked", body: b?.body })), preface);
   const request = { who, text, options, recommend, risk };
-  const { question } = ctx.commands.run("protocol.wait", request, (tx) => {
-    checkFence(tx, who);
-    const id = insertQuestion(tx, { worker: who.worker, generation: who.generation, text, options, recommend, risk });
-    updateWorker(tx, who.worker, { state: "needs_input" });
-    insertNotification(tx, { kind: "question", worker: who.worker, body: text, forHuman: [...options.map((o, i) => `${i + 1}) ${o}`), ...(recommend ? [`recommended: ${recommend}`] : []), ...(risk ? [`risk: ${risk}`] : [])] });
-    return { question: id };
-  }, { key: callId ? `wait:${who.worker}:${callId}` : undefined }).result;
-  const results = blocked.map((b) =>
-    report(ctx, who, { item: b?.item, outcome: "blocked", body: b?.body, key: callId ? `${callId}:${String(b?.item ?? "").trim()}` : undefined } as ReportEntryInput & { key?: string }),
-  );
-  return { question, state: "needs_input", blocked: results };
+  const ask: CommandStep<unknown> = {
+    command: "protocol.wait",
+    request,
+    key: optionalKey({ tool: "wait", worker: who.worker, callId }),
+    fn: (tx) => {
+      checkFence(tx, who);
+      const id = insertQuestion(tx, { worker: who.worker, generation: who.generation, text, options, recommend, risk });
+      updateWorker(tx, who.worker, { state: "needs_input" });
+      insertNotification(tx, { kind: "question", worker: who.worker, body: text, forHuman: [...options.map((o, i) => `${i + 1}) ${o}`), ...(recommend ? [`recommended: ${recommend}`] : []), ...(risk ? [`risk: ${risk}`] : [])] });
+      return { question: id };
+    },
+  };
+  const steps = blocked.map((entry) => reportStep(who, entry, optionalKey({ tool: "wait", worker: who.worker, callId, item: entry.item })));
+  const batch = ctx.commands.runAll<unknown>([ask, ...steps]);
+  const asked = batch.outcomes[0]!;
+  if (!asked.ok) throw asked.error;
+  const results = itemResults(blocked, batch.outcomes.slice(1) as StepOutcome<ReportEntryResult>[], preface);
+  return { question: (asked.result as { question: string }).question, state: "needs_input", blocked: results };
 }
 
 // ── fail ─────────────────────────────────────────────────────────────────────────────────────────────────
@@ -85,7 +99,7 @@ export function wait(ctx: EngineContext, who: WorkerIdentity, input: WaitInput):
 export function fail(ctx: EngineContext, who: WorkerIdentity, input: { reason: string; callId?: string }): { state: "failed"; reason: string } {
   const reason = typeof input.reason === "string" ? input.reason.trim() : "";
   if (reason === "") throw validationError("reason-empty", "docket_fail needs a reason: say what stopped you");
-  const key = input.callId ? `fail:${who.worker}:${checkCallId(input.callId)}` : undefined;
+  const key = optionalKey({ tool: "fail", worker: who.worker, callId: input.callId ? checkCallId(input.callId) : undefined });
   return ctx.commands.run("protocol.fail", { who, reason }, (tx) => {
     checkFence(tx, who);
     updateWorker(tx, who.worker, { state: "failed", last_error: reason });
@@ -120,44 +134,65 @@ interface CheckedDone {
   summary: string;
   evidence: Evidence[];
   recommendations: string[];
-  items: ReportEntryInput[];
+  items: ReportEntry[];
 }
 
 /**
- * Publishes one deliverable version and then reports each item entry. Order: validate; replay a committed call;
- * fence; find an orphan sidecar of this call (crash repair) or capture + claim the next free version; one command
- * points the worker at it (→ ready); then one report command per item with key `<callId>:<item>`.
+ * Publishes one deliverable version together with its item reports. Order: validate every field and entry; replay
+ * a committed call; fence; a dry run of the item reports (a refused entry refuses the call before any file is
+ * written); find an orphan sidecar of this call (crash repair) or capture + claim the next free version; then one
+ * transaction points the worker at it (→ ready) and records every item under `done/<worker>/<callId>/<item>`.
  */
 export function done(ctx: EngineContext, who: WorkerIdentity, input: DoneInput): DoneResult {
   const d = checkDone(input);
-  const key = `done:${who.worker}:${d.callId}`;
-  const committed = storedResult<DeliverablePointer>(ctx.db, key);
-  const pointer = committed ?? publish(ctx, who, d, key);
-  const items = d.items.map((entry) => report(ctx, who, { ...entry, key: `${d.callId}:${String(entry?.item ?? "").trim()}` }));
-  return { deliverable: pointer, items };
+  const key = idempotencyKey({ tool: "done", worker: who.worker, callId: d.callId });
+  const itemSteps = d.items.map((entry) => reportStep(who, entry, idempotencyKey({ tool: "done", worker: who.worker, callId: d.callId, item: entry.item })));
+  let pointer = storedResult<DeliverablePointer>(ctx.db, key);
+  if (!pointer) {
+    // A replaced process must not claim a version: check the fence before any file is written (and again below).
+    const row = readFence(ctx.db, who);
+    if (itemSteps.length > 0) itemResults(d.items, ctx.commands.runAll(itemSteps, { dryRun: true }).outcomes, DONE_PREFACE);
+    pointer = claimVersion(ctx, row, who, d);
+  }
+  const batch = ctx.commands.runAll<unknown>([publishStep(who, d, pointer, key, ctx), ...itemSteps]);
+  const published = batch.outcomes[0]!;
+  if (!published.ok) throw published.error;
+  const items = itemResults(d.items, batch.outcomes.slice(1) as StepOutcome<ReportEntryResult>[], DONE_PREFACE);
+  return { deliverable: published.result as DeliverablePointer, items };
 }
 
-function publish(ctx: EngineContext, who: WorkerIdentity, d: CheckedDone, key: string): DeliverablePointer {
-  // A replaced process must not claim a version: check the fence before any file is written (and again below).
-  const row = readFence(ctx.db, who);
+const DONE_PREFACE = "docket_done published nothing — ";
+
+/** The orphan sidecar of this very call (a crash before its command), else a freshly frozen and claimed version. */
+function claimVersion(ctx: EngineContext, row: WorkerRow, who: WorkerIdentity, d: CheckedDone): DeliverablePointer {
   const orphan = findDeliverableByToolCall(ctx.home, who.worker, d.callId);
   const version = orphan?.ok ? orphan.deliverable.version : freeze(ctx, row, who, d);
-  const pointer = { id: deliverableId(who.worker), version, ref: deliverableRef(who.worker, version) };
-  const summary = orphan?.ok ? orphan.deliverable.summary : d.summary;
-  const outcome = orphan?.ok ? orphan.deliverable.outcome : d.outcome;
-  return ctx.commands.run("protocol.done", { who, callId: d.callId }, (tx) => {
-    const current = checkFence(tx, who);
-    // A later version may already be current (this call crashed before a newer one committed): never move back.
-    if (current.deliverable_version === null || current.deliverable_version < pointer.version) {
-      updateWorker(tx, who.worker, {
-        deliverable_id: pointer.id, deliverable_version: pointer.version, deliverable_ref: pointer.ref,
-        summary, outcome, state: "ready", last_error: null, reviewed_at: null,
-      });
-      dropOpenQuestions(tx, who.worker);
-      insertNotification(tx, { kind: "ready", worker: who.worker, body: `${pointer.ref} (${outcome}): ${summary}` });
-    }
-    return pointer;
-  }, { key }).result;
+  return { id: deliverableId(who.worker), version, ref: deliverableRef(who.worker, version) };
+}
+
+/** The command step moving the worker to its new version (→ ready), announced with the sidecar's own summary and outcome. */
+function publishStep(who: WorkerIdentity, d: CheckedDone, pointer: DeliverablePointer, key: string, ctx: EngineContext): CommandStep<unknown> {
+  const frozen = readDeliverable(ctx.home, who.worker, pointer.version);
+  const summary = frozen.ok ? frozen.deliverable.summary : d.summary;
+  const outcome = frozen.ok ? frozen.deliverable.outcome : d.outcome;
+  return {
+    command: "protocol.done",
+    request: { who, callId: d.callId },
+    key,
+    fn: (tx) => {
+      const current = checkFence(tx, who);
+      // A later version may already be current (this call crashed before a newer one committed): never move back.
+      if (current.deliverable_version === null || current.deliverable_version < pointer.version) {
+        updateWorker(tx, who.worker, {
+          deliverable_id: pointer.id, deliverable_version: pointer.version, deliverable_ref: pointer.ref,
+          summary, outcome, state: "ready", last_error: null, reviewed_at: null,
+        });
+        dropOpenQuestions(tx, who.worker);
+        insertNotification(tx, { kind: "ready", worker: who.worker, body: `${pointer.ref} (${outcome}): ${summary}` });
+      }
+      return pointer;
+    },
+  };
 }
 
 /** Captures the change set once and claims the next never-used version number for it. */
@@ -181,7 +216,7 @@ function freeze(ctx: EngineContext, row: WorkerRow, who: WorkerIdentity, d: Chec
       body: d.body,
       evidence: d.evidence,
       recommendations: d.recommendations,
-      items: d.items.map((i) => ({ item: String(i?.item ?? ""), outcome: String(i?.outcome ?? ""), body: String(i?.body ?? "") })),
+      items: d.items.map((i) => ({ item: i.item, outcome: i.outcome, body: i.body })),
       changeSet: changeSet && { ...changeSet, ref: changeSetRef(who.worker, version) },
       // Handoff provenance travels with every version the worker publishes (issue 5 §5).
       ...(row.source_handoff ? { sourceHandoff: JSON.parse(row.source_handoff) as SourceHandoff } : {}),
@@ -220,8 +255,7 @@ function checkDone(input: DoneInput): CheckedDone {
   if (evidence.length > MAX_EVIDENCE) throw validationError("evidence-invalid", `at most ${MAX_EVIDENCE} evidence entries; got ${evidence.length}`);
   const recommendations = (input.recommendations ?? []).map((r) => String(r).trim()).filter((r) => r !== "");
   if (recommendations.length > MAX_RECOMMENDATIONS) throw validationError("recommendations-invalid", `at most ${MAX_RECOMMENDATIONS} recommendations; got ${recommendations.length}`);
-  const items = input.items ?? [];
-  if (!Array.isArray(items)) throw validationError("items-invalid", "items must be a list of {item, outcome, body, evidence?, forHuman?, answers?}");
+  const items = checkEntries(input.items ?? [], DONE_PREFACE);
   const callId = input.callId === undefined || input.callId === "" ? `call-${randomUUID()}` : checkCallId(input.callId);
   return { callId, body, outcome: input.outcome as DoneOutcome, summary, evidence, recommendations, items };
 }

@@ -6,7 +6,7 @@ import { validationError } from "../../domain/errors.js";
 import { readInputFile } from "../../files/input-file.js";
 import { parseEvidenceFlag, type Evidence, type ReportEntryInput } from "../../domain/work/report.js";
 
-export function loadReportFile(cwd: string, path: string, flag = "--file"): (ReportEntryInput & { key?: string })[] {
+export function loadReportFile(cwd: string, path: string, flag = "--file"): ReportEntryInput[] {
   const text = readInputFile(resolve(cwd, path), `${flag} ${path}`).toString("utf8");
   let data: unknown;
   try {
@@ -28,7 +28,8 @@ export function loadReportFile(cwd: string, path: string, flag = "--file"): (Rep
       evidence,
       forHuman: Array.isArray(raw.forHuman) ? (raw.forHuman as string[]) : undefined,
       answers: isObject(raw.answers) ? (raw.answers as Record<string, string>) : undefined,
-      key: typeof raw.key === "string" ? raw.key : undefined,
+      // A file entry's `key` is its call id: the idempotency key itself is built by the engine (domain/idempotency).
+      callId: typeof raw.key === "string" ? raw.key : undefined,
     };
   });
 }

@@ -1,7 +1,8 @@
 // Engine.report: a worker's per-item word, each entry its own command under its own key (seed 002, DESIGN §5).
-// Validation before any store access; inside one transaction the fence, binding and revision checks, then every effect.
+// One refused entry leaves the others committed (seed 002); inside each command the fence, binding and revision checks.
 
-import { DocketError, internalError, isDocketError, refusal } from "../../domain/errors.js";
+import { DocketError, isDocketError, refusal, validationError } from "../../domain/errors.js";
+import { optionalKey } from "../../domain/idempotency.js";
 import { parseItemId } from "../../domain/ids.js";
 import { applyItemOperation, operationFor } from "../../domain/work/items.js";
 import { excerpt, validateReportEntry, type ReportEntry, type ReportEntryInput } from "../../domain/work/report.js";
@@ -13,7 +14,7 @@ import { cancelPendingReplyReviews, cancelUndeliveredEnvelopes } from "../../led
 import { insertNotification } from "../../ledger/talk/notifications.js";
 import { makeObligationDueNow, resolveObligation } from "../../ledger/work/obligations.js";
 import { insertReport } from "../../ledger/work/reports.js";
-import type { Tx } from "../../ledger/core/runner.js";
+import type { CommandStep, StepOutcome, Tx } from "../../ledger/core/runner.js";
 import { checkFence } from "../../ledger/workers/workers.js";
 import type { EngineContext } from "../context.js";
 
@@ -22,32 +23,101 @@ export const NO_ACTIVE_BINDING = "no active binding for this worker at this gene
 
 export interface ReportEntryResult {
   item: string;
-  status: "resolved" | "pending" | "refused";
+  status: "resolved" | "pending";
+  reportId: string;
+}
+
+/** One entry of a refused call, inside the error's `results`: why it was refused, or that it was not recorded. */
+export interface EntryVerdict {
+  item: string;
+  status: "resolved" | "pending" | "refused" | "not-recorded";
   reportId?: string;
-  /** Why the entry was refused: the same {code, message, hint?} as every Docket error. */
   error?: { code: string; message: string; hint?: string };
 }
 
-/** Reports several entries; each commits or refuses on its own, so one refusal leaves the others committed. */
-export function reportEntries(ctx: EngineContext, who: WorkerIdentity, entries: readonly (ReportEntryInput & { key?: string })[]): ReportEntryResult[] {
-  return entries.map((entry) => report(ctx, who, entry));
+/**
+ * Reports several entries, each its own command under its own key: one refused entry leaves the others committed
+ * (seed 002). A call with any refused entry is refused naming each, the others' results riding inside the error.
+ */
+export function reportEntries(ctx: EngineContext, who: WorkerIdentity, inputs: readonly ReportEntryInput[]): ReportEntryResult[] {
+  if (!Array.isArray(inputs)) throw validationError("items-invalid", "items must be a list of {item, outcome, body, evidence?, forHuman?, answers?}");
+  const verdicts = inputs.map((input): { item: string; result?: ReportEntryResult; error?: DocketError } => {
+    const item = typeof input?.item === "string" ? input.item.trim() : String(input?.item ?? "");
+    try {
+      const entry = checkEntry(input);
+      const step = reportStep(who, entry, optionalKey({ tool: "report", worker: who.worker, callId: entry.callId, item: entry.item }));
+      return { item: entry.item, result: ctx.commands.run(step.command, step.request, step.fn, { key: step.key }).result };
+    } catch (error) {
+      if (!isDocketError(error) || error.category === "internal") throw error;
+      return { item, error };
+    }
+  });
+  if (verdicts.every((v) => v.error === undefined)) return verdicts.map((v) => v.result!);
+  throw entriesRefused(verdicts.map((v) => ({ item: v.item, error: v.error, recorded: v.result })), "", "the others were recorded");
 }
 
-/** Reports one entry. Refusals come back as `status: "refused"`; only bugs throw. */
-export function report(ctx: EngineContext, who: WorkerIdentity, input: ReportEntryInput & { key?: string }): ReportEntryResult {
-  const item = typeof input?.item === "string" ? input.item.trim() : String(input?.item ?? "");
-  try {
-    const entry = checkEntry(input);
-    const request = { who: { worker: who.worker, generation: who.generation, runToken: who.runToken ?? null }, entry: { ...entry, key: undefined } };
-    return ctx.commands.run("report", request, (tx) => recordReport(tx, who, entry), { key: entry.key }).result;
-  } catch (error) {
-    if (!isDocketError(error) || error.category === "internal") throw error instanceof Error ? error : internalError("report-failed", String(error));
-    return { item, status: "refused", error: { code: error.code, message: error.message, ...(error.hint ? { hint: error.hint } : {}) } };
-  }
+/** Reports one entry; a refusal throws (nothing written), with the entry's own code and message. */
+export function report(ctx: EngineContext, who: WorkerIdentity, input: ReportEntryInput): ReportEntryResult {
+  return reportEntries(ctx, who, [input])[0]!;
+}
+
+/**
+ * Before any store access, every entry of a call: the seed's four words and a body, typed evidence, an item id.
+ * One bad entry refuses the whole call, naming each bad entry.
+ */
+export function checkEntries(inputs: readonly ReportEntryInput[], preface = ""): ReportEntry[] {
+  if (!Array.isArray(inputs)) throw validationError("items-invalid", "items must be a list of {item, outcome, body, evidence?, forHuman?, answers?}");
+  const checked = inputs.map((input): { ok: true; entry: ReportEntry } | { ok: false; item: string; error: DocketError } => {
+    try {
+      return { ok: true, entry: checkEntry(input) };
+    } catch (error) {
+      if (!isDocketError(error) || error.category === "internal") throw error;
+      return { ok: false, item: typeof input?.item === "string" ? input.item.trim() : String(input?.item ?? ""), error };
+    }
+  });
+  if (checked.every((c) => c.ok)) return checked.map((c) => (c as { entry: ReportEntry }).entry);
+  throw entriesRefused(checked.map((c) => (c.ok ? { item: c.entry.item, error: undefined } : { item: c.item, error: c.error })), preface, "nothing was recorded");
+}
+
+/** The command step recording one checked entry (run alone, or beside others that must commit with it). */
+export function reportStep(who: WorkerIdentity, entry: ReportEntry, key: string | undefined): CommandStep<ReportEntryResult> {
+  const request = { who: { worker: who.worker, generation: who.generation, runToken: who.runToken ?? null }, entry: { ...entry, callId: undefined } };
+  return { command: "report", request, fn: (tx) => recordReport(tx, who, entry), key };
+}
+
+/** The results of a batch's report steps, or one error naming every refused entry when any was refused. */
+export function itemResults(entries: readonly ReportEntry[], outcomes: readonly StepOutcome<ReportEntryResult>[], preface = ""): ReportEntryResult[] {
+  if (outcomes.every((o) => o.ok)) return outcomes.map((o) => (o as { result: ReportEntryResult }).result);
+  throw entriesRefused(
+    outcomes.map((o, i) => (o.ok ? { item: entries[i]!.item, error: undefined, recorded: o.replayed ? o.result : undefined } : { item: entries[i]!.item, error: o.error })),
+    preface,
+    "nothing was recorded",
+  );
+}
+
+/**
+ * One refusal for a call with refused entries: the first refusal's code and category; the message names every
+ * refused entry (a lone entry keeps its own message verbatim); `results` rides inside the error (issue 11 §12).
+ */
+function entriesRefused(
+  entries: readonly { item: string; error: DocketError | undefined; recorded?: ReportEntryResult }[],
+  preface: string,
+  fate: "nothing was recorded" | "the others were recorded",
+): DocketError {
+  const refused = entries.filter((e) => e.error !== undefined) as { item: string; error: DocketError }[];
+  const first = refused[0]!.error;
+  const results: EntryVerdict[] = entries.map((e) =>
+    e.error ? { item: e.item, status: "refused", error: { code: e.error.code, message: e.error.message, ...(e.error.hint ? { hint: e.error.hint } : {}) } }
+    : e.recorded ?? { item: e.item, status: "not-recorded" },
+  );
+  const message = entries.length === 1 && preface === ""
+    ? first.message
+    : `${preface}${refused.map((e) => `${e.item || "?"}: ${e.error.message}`).join("; ")} (${refused.length} of ${entries.length} ${entries.length === 1 ? "entry" : "entries"} refused; ${fate})`;
+  return new DocketError(first.category, first.code, message, { hint: first.hint, details: { results } });
 }
 
 /** Before any store access: the seed's four words and a body, typed evidence, and an item id. */
-function checkEntry(input: ReportEntryInput & { key?: string }): ReportEntry {
+function checkEntry(input: ReportEntryInput): ReportEntry {
   const entry = validateReportEntry(input ?? ({} as ReportEntryInput));
   if (!parseItemId(entry.item)) {
     throw new DocketError("validation", "bad-item-id", `"${entry.item}" is not an item id; items are t<N> (todo) or r<N> (request)`);

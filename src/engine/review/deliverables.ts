@@ -4,6 +4,7 @@
 import type { DeliverablePointer, WorkerDeliverable } from "../../domain/deliverables/deliverable.js";
 import { deliverableId, deliverableRef, parseDeliverableRef } from "../../domain/deliverables/deliverable.js";
 import { notFound, refusal, validationError } from "../../domain/errors.js";
+import { idempotencyKey } from "../../domain/idempotency.js";
 import { normalizeWorkerId } from "../../domain/ids.js";
 import { readDeliverable, type SidecarRead } from "../../files/workers/deliverables.js";
 import { storedResult } from "../../ledger/workers/protocol.js";
@@ -31,6 +32,9 @@ export interface ResolvedDeliverable {
   worker: WorkerRow;
   pointer: DeliverablePointer;
   deliverable: WorkerDeliverable;
+  /** The sidecar file and the sha256 of the exact bytes parsed: what a judgment of this version binds to. */
+  path: string;
+  sha256: string;
 }
 
 /**
@@ -61,7 +65,7 @@ export function deliverableByRef(ctx: EngineContext, workerOrRef: string, versio
       `deliverable ${ref} is missing or invalid (${read.reason}); restore it or ask the worker to publish a new version`,
     );
   }
-  return { workerId, worker: row, pointer: { id: deliverableId(workerId), version: wanted, ref }, deliverable: read.deliverable };
+  return { workerId, worker: row, pointer: { id: deliverableId(workerId), version: wanted, ref }, deliverable: read.deliverable, path: read.path, sha256: read.sha256 };
 }
 
 export interface DeliverableItemResult {
@@ -85,7 +89,8 @@ export function deliverableReport(ctx: EngineContext, workerOrRef: string, versi
   const resolved = deliverableByRef(ctx, workerOrRef, version);
   const d = resolved.deliverable;
   const items = d.items.map((i) => {
-    const stored = storedResult<{ status?: string; reportId?: string }>(ctx.db, `${d.toolCallId}:${i.item.trim()}`);
+    const key = idempotencyKey({ tool: "done", worker: resolved.workerId, callId: d.toolCallId, item: i.item.trim() });
+    const stored = storedResult<{ status?: string; reportId?: string }>(ctx.db, key);
     return { item: i.item, outcome: i.outcome, status: stored?.status ?? "not recorded", ...(stored?.reportId ? { reportId: stored.reportId } : {}) };
   });
   return { ...resolved, task: resolved.worker.task, state: resolved.worker.state, items, planCoverage: derivePlanCoverage(ctx, resolved.worker, d) };

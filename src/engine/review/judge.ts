@@ -37,13 +37,14 @@ export function approve(ctx: EngineContext, input: JudgeInput): JudgeResult {
     if (!target.exact) assertPointerUnchanged(tx, target);
     const actor = input.actor ?? "human";
     const existing = approvalOf(tx.db, target.pointer);
-    if (existing && actor === "human") {
+    // Approving the same bytes again records nothing new; other bytes (the file changed since) are a new judgment.
+    if (existing && actor === "human" && existing.contentSha256 === target.sha256) {
       const row = latestDecision(tx.db, target.pointer.ref, [existing.verb]);
       if (row && row.id === existing.id) return { decision: decisionView(row), notes: [`${target.pointer.ref} was already approved (${row.id}); nothing new recorded`] };
     }
     const decision = insertDecision(tx, {
       actor, verb: "approve", worker: target.worker.id, deliverable: target.pointer, note: input.note ?? null,
-      evidenceRefs: evidenceRefsOf(target),
+      evidenceRefs: evidenceRefsOf(target), contentSha256: target.sha256,
     });
     // A patch still waiting for promotion keeps the worker in view; a patch-less version is settled by approval.
     const patchPending = Boolean(target.deliverable.changeSet && target.deliverable.changeSet.patch !== "");
@@ -62,7 +63,7 @@ export function reject(ctx: EngineContext, input: JudgeInput): JudgeResult {
     if (!target.exact) assertPointerUnchanged(tx, target);
     const decision = insertDecision(tx, {
       actor: input.actor ?? "human", verb: "reject", worker: target.worker.id, deliverable: target.pointer,
-      note: nonEmpty(input.note) ?? null, evidenceRefs: evidenceRefsOf(target),
+      note: nonEmpty(input.note) ?? null, evidenceRefs: evidenceRefsOf(target), contentSha256: target.sha256,
     });
     if (target.pointer.ref === target.current.ref) updateWorker(tx, target.worker.id, { reviewed_at: tx.now });
     return { decision: decisionView(decision), notes: [...olderNote(target), `${target.worker.id} was not told; use \`docket revise ${target.worker.id} <note>\` to ask for changes`] };
@@ -73,7 +74,7 @@ export function reject(ctx: EngineContext, input: JudgeInput): JudgeResult {
 export function revise(ctx: EngineContext, input: JudgeInput & { note: string }): JudgeResult {
   assertHuman(ctx, "revise");
   const note = nonEmpty(input.note);
-  if (note === undefined) throw validationError("empty-note", "a revision needs a note saying what to change", "docket revise <w|ref> <note>");
+  if (note === undefined) throw validationError("empty-note", "a revision needs a note saying what to change", "`docket revise <w|ref> <note>`");
   assertNoControlCharacters(note, "note");
   const target = resolveReviewTarget(ctx, input);
   const body = `Request revision for ${target.pointer.ref} (version ${target.pointer.version}):\n${note}`;
@@ -81,7 +82,7 @@ export function revise(ctx: EngineContext, input: JudgeInput & { note: string })
     const row = target.exact ? requireWorker(tx.db, target.worker.id) : assertPointerUnchanged(tx, target);
     const decision = insertDecision(tx, {
       actor: input.actor ?? "human", verb: "revise", worker: row.id, deliverable: target.pointer, note,
-      evidenceRefs: evidenceRefsOf(target),
+      evidenceRefs: evidenceRefsOf(target), contentSha256: target.sha256,
     });
     const message = insertMessage(tx, {
       worker: row.id,
@@ -110,13 +111,13 @@ export function answer(ctx: EngineContext, input: AnswerInput): JudgeResult {
   const workerId = normalizeWorkerId(input.worker);
   if (!workerId) throw validationError("bad-worker-id", `"${input.worker}" is not a worker id`, "workers are w<N>");
   const text = nonEmpty(input.text);
-  if (text === undefined) throw validationError("empty-answer", "an answer must not be empty", "docket answer <w> [--q <id>] <text>");
+  if (text === undefined) throw validationError("empty-answer", "an answer must not be empty", "`docket answer <w> [--q <id>] <text>`");
   assertNoControlCharacters(text, "answer");
   const result = ctx.commands.run("review.answer", { worker: workerId, question: input.question ?? null, text }, (tx) => {
     const row = requireWorker(tx.db, workerId);
     const open = openQuestionsOf(tx.db, workerId);
     if (open.length === 0) {
-      throw refusal("no-open-question", `${workerId} has no open question; nothing changed`, `to message it anyway: docket tell ${workerId} <text>`);
+      throw refusal("no-open-question", `${workerId} has no open question; nothing changed`, `to message it anyway: \`docket tell ${workerId} <text>\``);
     }
     const q = input.question === undefined ? open[0]! : open.find((o) => o.id === input.question);
     if (!q) {

@@ -1,14 +1,20 @@
 // Promotion: the frozen patch of one exactly approved version lands in the parent checkout (working tree only).
-// Order: checks → `git apply --check` → apply → ONE command with the decision rows; nothing changes on a refusal,
-// and the worker's workspace is reset only when its live tree still equals base + frozen patch (ADR-0003, issue 5 §4).
+// Order: checks (approval re-verified against the sidecar's bytes) → apply-frozen → ONE command with the decision rows;
+// nothing changes on a refusal, and the worker's workspace is reset only when its live tree still equals base + frozen
+// patch (ADR-0003, issue 5 §4). A stored record's change set is promoted by promote-stored.ts through the same path.
 
 import { existsSync } from "node:fs";
-import { internalError, refusal } from "../../domain/errors.js";
+import { refusal, validationError } from "../../domain/errors.js";
 import { insertDecision, type DecisionActor } from "../../ledger/review/decisions.js";
 import { updateWorker } from "../../ledger/workers/workers.js";
-import { applyPatch, checkPatch, liveEqualsFrozen, resetWorkspace, reversePatch, type PatchProblem } from "../../substrate/git/promote.js";
+import { liveEqualsFrozen, resetWorkspace } from "../../substrate/git/promote.js";
 import type { EngineContext } from "../context.js";
-import { approvalOf, decisionView, evidenceRefsOf, latestDecision, olderNote, resolveReviewTarget, type DecisionView, type ReviewTarget, type TargetInput } from "./target.js";
+import { namesStoredRecord } from "../handoff/store-use.js";
+import { alreadyApplied, applyFrozen, RECOVERED_NOTE } from "./apply-frozen.js";
+import { planStoredPromotion, promoteStored } from "./promote-stored.js";
+import {
+  approvalOf, decisionView, evidenceRefsOf, latestDecision, olderNote, resolveReviewTarget, verifiedApprovalOf, type DecisionView, type ReviewTarget, type TargetInput,
+} from "./target.js";
 import { resolveReviewWarnings, type ReviewWarning } from "./warnings.js";
 import { assertHuman } from "../authority.js";
 
@@ -27,9 +33,11 @@ export interface PromotionPlan {
   warnings: ReviewWarning[];
   /** Warnings that need the human's confirmation (or --yes) before anything is applied. */
   needsConfirmation: boolean;
+  /** The checkout already holds exactly this patch (an earlier promotion was interrupted): only the record is missing. */
+  alreadyApplied: boolean;
 }
 
-export type WorkspaceOutcome = "reset" | "kept-later-edits" | "shared" | "missing";
+export type WorkspaceOutcome = "reset" | "kept-later-edits" | "shared" | "missing" | "stored";
 
 export interface PromoteResult {
   decision: DecisionView;
@@ -45,7 +53,7 @@ export function planPromotion(ctx: EngineContext, input: PromoteInput): Promotio
   const target = resolveReviewTarget(ctx, input);
   const change = target.deliverable.changeSet;
   if (!change || change.patch === "") {
-    throw refusal("nothing-to-promote", `${target.pointer.ref} has no frozen patch; there is nothing to promote`, `approve it instead: docket approve ${target.pointer.ref}`);
+    throw refusal("nothing-to-promote", `${target.pointer.ref} has no frozen patch; there is nothing to promote`, `approve it instead: \`docket approve ${target.pointer.ref}\``);
   }
   const actor = input.actor ?? "human";
   if (input.approve && actor !== "human") throw refusal("approval-needs-human", "only a human can approve; a parent agent's approval never authorizes promotion");
@@ -53,11 +61,13 @@ export function planPromotion(ctx: EngineContext, input: PromoteInput): Promotio
   if (promoted) {
     throw refusal("already-promoted", `${target.pointer.ref} was already promoted (${promoted.id}, ${promoted.at}); nothing changed`);
   }
-  const approval = approvalOf(ctx.db, target.pointer);
+  const approval = verifiedApprovalOf(ctx.db, target);
   if (!approval && !input.approve) throw notApproved(ctx, target);
-  const { warnings } = resolveReviewWarnings(ctx, target.worker, target.pointer, target.deliverable);
+  const applied = alreadyApplied(target.worker.project_root, change.patch);
+  // Once the patch is in the checkout, the parent "changed" exactly its files: nothing is left to confirm.
+  const { warnings } = applied ? { warnings: [] } : resolveReviewWarnings(ctx, target.worker, target.pointer, target.deliverable);
   const needsConfirmation = warnings.some((w) => w.kind === "overlap" || w.kind === "parent-moved" || w.kind === "parent-unknown");
-  return { target, files: change.files.map((f) => f.path), approvedBy: approval?.id ?? null, warnings, needsConfirmation };
+  return { target, files: change.files.map((f) => f.path), approvedBy: approval?.id ?? null, warnings, needsConfirmation, alreadyApplied: applied };
 }
 
 function notApproved(ctx: EngineContext, target: ReviewTarget): Error {
@@ -74,12 +84,32 @@ function notApproved(ctx: EngineContext, target: ReviewTarget): Error {
   );
 }
 
-export function formatPatchProblems(problems: readonly PatchProblem[]): string {
-  return problems.map((p) => `${p.path} (${p.reason})`).join("; ");
+/** What a promotion would apply and what needs confirmation, for a worker version or a stored record alike. */
+export interface PromotionPreview {
+  ref: string;
+  files: string[];
+  warnings: ReviewWarning[];
+  needsConfirmation: boolean;
 }
 
+export function previewPromotion(ctx: EngineContext, input: PromoteInput): PromotionPreview {
+  if (namesStoredRecord(input.target)) {
+    const plan = planStoredPromotion(ctx, storedInput(input));
+    return { ref: plan.stored.ref, files: plan.files, warnings: plan.warnings, needsConfirmation: plan.needsConfirmation };
+  }
+  const plan = planPromotion(ctx, input);
+  return { ref: plan.target.pointer.ref, files: plan.files, warnings: plan.warnings, needsConfirmation: plan.needsConfirmation };
+}
+
+function storedInput(input: PromoteInput): { target: string; yes?: boolean; approve?: boolean } {
+  if (input.version !== undefined) throw validationError("version-stored", "--version applies to a worker id; a stored ref names its version itself", "drop --version");
+  return { target: input.target, yes: input.yes, approve: input.approve };
+}
+
+/** Promotes a worker's exactly approved version, or a stored record's change set (promote-stored.ts). */
 export function promote(ctx: EngineContext, input: PromoteInput): PromoteResult {
   assertHuman(ctx, "promote");
+  if (namesStoredRecord(input.target)) return promoteStored(ctx, storedInput(input));
   const plan = planPromotion(ctx, input);
   const { target } = plan;
   const patch = target.deliverable.changeSet!.patch;
@@ -91,47 +121,40 @@ export function promote(ctx: EngineContext, input: PromoteInput): PromoteResult 
     );
   }
   const root = target.worker.project_root;
-  const check = checkPatch(root, patch);
-  if (!check.ok) {
-    throw refusal("patch-does-not-apply", `${target.pointer.ref} does not apply to ${root}: ${formatPatchProblems(check.problems)}; nothing changed`, "see what changed with `git status`, then ask the worker to revise");
-  }
-  const applied = applyPatch(root, patch);
-  if (!applied.ok) {
-    throw refusal("patch-does-not-apply", `${target.pointer.ref} does not apply to ${root}: ${formatPatchProblems(applied.problems)}; nothing changed`);
-  }
-  let recorded: { decision: DecisionView; approval: DecisionView | null };
-  try {
-    recorded = ctx.commands.run("review.promote", { ref: target.pointer.ref, approve: Boolean(input.approve) }, (tx) => {
+  const { recorded, recovered } = applyFrozen(ctx, {
+    ref: target.pointer.ref, root, patch, files: plan.files,
+    request: { ref: target.pointer.ref, approve: Boolean(input.approve) },
+    record: (tx, recovered) => {
       const actor = input.actor ?? "human";
       let approval: DecisionView | null | undefined = approvalOf(tx.db, target.pointer) ? null : undefined;
       if (approval === undefined) {
         if (!input.approve) throw notApproved(ctx, target);
-        approval = decisionView(insertDecision(tx, { actor, verb: "approve", worker: target.worker.id, deliverable: target.pointer, note: "approved with promotion", evidenceRefs: evidenceRefsOf(target) }));
+        approval = decisionView(insertDecision(tx, {
+          actor, verb: "approve", worker: target.worker.id, deliverable: target.pointer, note: "approved with promotion",
+          evidenceRefs: evidenceRefsOf(target), contentSha256: target.sha256,
+        }));
       }
       if (latestDecision(tx.db, target.pointer.ref, ["promote"])) throw refusal("already-promoted", `${target.pointer.ref} was promoted meanwhile`);
+      const notes = [
+        ...(plan.warnings.length > 0 ? [`confirmed despite: ${plan.warnings.map((w) => w.text).join("; ")}`] : []),
+        ...(recovered ? [RECOVERED_NOTE] : []),
+      ];
       const decision = insertDecision(tx, {
         actor, verb: "promote", worker: target.worker.id, deliverable: target.pointer,
         option: `${plan.files.length} file${plan.files.length === 1 ? "" : "s"}: ${plan.files.join(", ")}`,
-        note: plan.warnings.length > 0 ? `confirmed despite: ${plan.warnings.map((w) => w.text).join("; ")}` : null,
-        evidenceRefs: evidenceRefsOf(target),
+        note: notes.length > 0 ? notes.join("; ") : null,
+        evidenceRefs: evidenceRefsOf(target), contentSha256: target.sha256,
       });
       updateWorker(tx, target.worker.id, { reviewed_at: tx.now });
       return { decision: decisionView(decision), approval: approval ?? null };
-    }).result;
-  } catch (error) {
-    const reversed = reversePatch(root, patch);
-    const why = (error as Error).message;
-    if (reversed) throw refusal("promotion-unrecorded", `the promotion of ${target.pointer.ref} could not be recorded (${why}); the applied patch was reversed, nothing changed`);
-    throw internalError(
-      "promotion-unrecorded",
-      `PROMOTION NOT RECORDED: ${target.pointer.ref} was applied to ${root} but could not be recorded (${why}) and could not be reversed; your checkout holds its changes to ${plan.files.join(", ")}`,
-      error,
-    );
-  }
+    },
+  });
   const { workspace, note } = settleWorkspace(target, patch);
   const notes = [
     ...olderNote(target),
-    `promoted ${plan.files.length} file${plan.files.length === 1 ? "" : "s"} from ${target.pointer.ref} into ${root} (working tree only, not committed)`,
+    recovered
+      ? `${root} already held exactly the frozen patch of ${target.pointer.ref} (an interrupted promotion); recorded the promotion now, nothing applied twice`
+      : `promoted ${plan.files.length} file${plan.files.length === 1 ? "" : "s"} from ${target.pointer.ref} into ${root} (working tree only, not committed)`,
     note,
   ];
   return { ...recorded, files: plan.files, workspace, notes };

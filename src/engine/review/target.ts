@@ -4,6 +4,7 @@
 import { approvalFor, type DecisionRecord } from "../../domain/review/approval.js";
 import { changeSetRef, parseDeliverableRef, type DeliverablePointer, type WorkerDeliverable } from "../../domain/deliverables/deliverable.js";
 import { refusal } from "../../domain/errors.js";
+import { verifyContent } from "../../domain/review/content-binding.js";
 import { decisionsForRef, toDecisionRecord, type Decision } from "../../ledger/review/decisions.js";
 import type { Db } from "../../ledger/core/open.js";
 import type { Tx } from "../../ledger/core/runner.js";
@@ -18,6 +19,8 @@ export interface TargetInput {
   version?: number;
   /** The version the human was looking at (an interactive card): refused when the current version moved on. */
   expectVersion?: number;
+  /** The sha256 of the sidecar the human was looking at: refused when its bytes changed since (DESIGN §8a). */
+  expectSha256?: string;
 }
 
 export interface ReviewTarget {
@@ -27,6 +30,9 @@ export interface ReviewTarget {
   /** The human named this exact version with a ref. */
   exact: boolean;
   deliverable: WorkerDeliverable;
+  /** The sidecar read and the sha256 of its exact bytes (what a judgment records and an approval is checked against). */
+  path: string;
+  sha256: string;
 }
 
 export function resolveReviewTarget(ctx: EngineContext, input: TargetInput): ReviewTarget {
@@ -50,7 +56,8 @@ export function resolveReviewTarget(ctx: EngineContext, input: TargetInput): Rev
       `review v${current.version} with \`docket verdict ${resolved.workerId}\``,
     );
   }
-  return { worker: resolved.worker, pointer: resolved.pointer, current, exact, deliverable: resolved.deliverable };
+  if (input.expectSha256 !== undefined) verifyContent({ ref: resolved.pointer.ref, file: resolved.path, expected: input.expectSha256, actual: resolved.sha256 });
+  return { worker: resolved.worker, pointer: resolved.pointer, current, exact, deliverable: resolved.deliverable, path: resolved.path, sha256: resolved.sha256 };
 }
 
 /**
@@ -77,6 +84,16 @@ export function decisionRecordsFor(db: Db, ref: string): DecisionRecord[] {
 /** The approving decision of one exact version, or undefined (never widened to another version). */
 export function approvalOf(db: Db, pointer: DeliverablePointer): DecisionRecord | undefined {
   return approvalFor(decisionRecordsFor(db, pointer.ref), pointer);
+}
+
+/**
+ * The approving decision of the target, re-verified against the bytes read now: undefined when not approved,
+ * a `deliverable-tampered` refusal when the sidecar changed since it was approved (DESIGN §8a).
+ */
+export function verifiedApprovalOf(db: Db, target: ReviewTarget): DecisionRecord | undefined {
+  const approval = approvalOf(db, target.pointer);
+  if (approval) verifyContent({ ref: target.pointer.ref, file: target.path, expected: approval.contentSha256, actual: target.sha256 });
+  return approval;
 }
 
 /** The latest decision with `verb` on this exact version. */

@@ -2,7 +2,8 @@
 // with overlap and parent-moved warnings, or the queue of workers needing judgment. Reads frozen data only (issue 5 §2).
 
 import type { DeliverablePointer, SourceHandoff, WorkerDeliverable } from "../../domain/deliverables/deliverable.js";
-import { validationError } from "../../domain/errors.js";
+import { validationError, type DocketError } from "../../domain/errors.js";
+import { contentMismatch } from "../../domain/review/content-binding.js";
 import { normalizeWorkerId } from "../../domain/ids.js";
 import type { PlanCoverage } from "../../domain/plans/plan-coverage.js";
 import { parsePlan } from "../../domain/plans/plan-contract.js";
@@ -43,6 +44,8 @@ export interface VerdictCard {
     invalid: string | null;
     handoff: SourceHandoff | null;
     planCoverage: string | null;
+    /** The sha256 of the sidecar this card was built from: an action taken from the card is bound to these bytes. */
+    sha256: string | null;
   };
 }
 
@@ -77,18 +80,30 @@ function isPlanLike(d: WorkerDeliverable): boolean {
   return d.outcome === "proposal" || parsePlan(d.body) !== undefined;
 }
 
-/** The card of one worker's exact version: current by default, or the exact ref named. */
+/**
+ * The card of one worker's exact version: current by default, or the exact ref named. A version whose sidecar changed
+ * since it was approved is refused (`deliverable-tampered`, naming the file and both hashes); nothing is offered on it.
+ */
 export function verdictCard(ctx: EngineContext, target: string, options: { version?: number } = {}): VerdictCard {
+  const { card, tampered } = buildCard(ctx, target, options);
+  if (tampered) throw tampered;
+  return card;
+}
+
+/** The card, and the tampering refusal when an approved version's bytes changed (the queue shows it as a warning). */
+function buildCard(ctx: EngineContext, target: string, options: { version?: number } = {}): { card: VerdictCard; tampered?: DocketError } {
   const workerId = normalizeWorkerId(target) ?? /^(?:worker-deliverable:)?(w[1-9][0-9]*)/.exec(target.trim())?.[1];
   if (!workerId) throw validationError("bad-worker-id", `"${target}" is not a worker or deliverable ref`, "use w<N> or worker-deliverable:w<N>:<K>");
   let row = requireWorker(ctx.db, workerId);
   let pointer: DeliverablePointer | null = null;
   let deliverable: WorkerDeliverable | null = null;
   let invalid: string | null = null;
+  let content: { path: string; sha256: string } | null = null;
   if (pointerOf(row)) {
     try {
       const t = resolveReviewTarget(ctx, { target, version: options.version });
       ({ pointer, deliverable } = t);
+      content = { path: t.path, sha256: t.sha256 };
       row = t.worker;
     } catch (error) {
       // A missing/corrupt sidecar is shown as such on the card; nothing falls back to live state.
@@ -97,12 +112,16 @@ export function verdictCard(ctx: EngineContext, target: string, options: { versi
       invalid = (error as Error).message;
     }
   }
-  const approval = pointer ? approvalOf(ctx.db, pointer) : undefined;
+  const approved = pointer ? approvalOf(ctx.db, pointer) : undefined;
+  const tampered = approved && content ? contentMismatch({ ref: pointer!.ref, file: content.path, expected: approved.contentSha256, actual: content.sha256 }) : undefined;
+  const approval = tampered ? undefined : approved;
   const promoted = pointer ? Boolean(latestDecision(ctx.db, pointer.ref, ["promote"])) : false;
   const rejected = pointer ? latestDecision(ctx.db, pointer.ref, ["approve", "reject", "promote"]) : undefined;
   const judgment = !pointer
     ? "no deliverable yet"
-    : promoted
+    : tampered
+      ? `approved (${approved!.id}) but its sidecar changed since: the approval no longer holds`
+      : promoted
       ? `promoted (${latestDecision(ctx.db, pointer.ref, ["promote"])!.id})`
       : approval
         ? `approved (${approval.id}, ${approval.at})`
@@ -115,23 +134,25 @@ export function verdictCard(ctx: EngineContext, target: string, options: { versi
   const warnings: ReviewWarning[] = [];
   if (coverage?.warning) warnings.push({ kind: "plan-coverage", text: coverage.line });
   if (invalid) warnings.push({ kind: "deliverable-invalid", text: invalid });
+  if (tampered) warnings.push({ kind: "deliverable-tampered", text: tampered.message });
   if (pointer && deliverable && !promoted) warnings.push(...resolveReviewWarnings(ctx, row, pointer, deliverable).warnings);
   else if (pointer && deliverable && pointer.version < (pointerOf(row)?.version ?? 0)) {
     warnings.push({ kind: "older-version", text: `this is v${pointer.version}; ${row.id}'s current version is v${pointerOf(row)!.version}` });
   }
-  return {
+  const card: VerdictCard = {
     worker: row.id,
     state: row.state,
     deliverable: pointer,
     approved: Boolean(approval),
     warnings,
-    actions: invalid ? ["revise", ...(row.state === "failed" ? ["respawn"] : [])] : actionsFor(row, deliverable, Boolean(approval), promoted, questions.length),
+    actions: invalid || tampered ? ["revise", ...(tampered ? ["reject"] : []), ...(row.state === "failed" ? ["respawn"] : [])] : actionsFor(row, deliverable, Boolean(approval), promoted, questions.length),
     detail: {
       task: row.task, kind: row.kind, exited: row.exited === 1, judgment, questions, lastError: row.last_error, deliverable, invalid,
-      handoff, planCoverage: coverage ? `${coverage.warning ? "⚠ " : ""}${coverage.line}` : null,
+      handoff, planCoverage: coverage ? `${coverage.warning ? "⚠ " : ""}${coverage.line}` : null, sha256: content?.sha256 ?? null,
     },
     planCoverage: coverage?.coverage ?? null,
   };
+  return { card, ...(tampered ? { tampered } : {}) };
 }
 
 /** Workers of this project needing judgment: open questions first, then failures, then unjudged ready versions; newest first. */
@@ -148,7 +169,7 @@ export function verdictQueue(ctx: EngineContext): VerdictCard[] {
     else if (row.state === "ready" && pointer && !judged) ranked.push({ rank: 2, row });
   }
   ranked.sort((a, b) => a.rank - b.rank || b.row.seq - a.row.seq);
-  return ranked.map((r) => verdictCard(ctx, r.row.id));
+  return ranked.map((r) => buildCard(ctx, r.row.id).card);
 }
 
 /** The text card: header, deliverable line, warnings, evidence first, then what the worker says, then actions. */

@@ -1,5 +1,6 @@
 // Warnings shown before judging or promoting a frozen patch: other workers' frozen patches touching the same files
 // (graded same file / adjacent / contested) and parent files changed since this worker's base (issue 5 §2, §4).
+// A partner promoted since this worker began still collides: its card names that promoted deliverable (issue 19).
 
 import type { DeliverablePointer, WorkerDeliverable } from "../../domain/deliverables/deliverable.js";
 import { gradeOverlap, type OverlapFinding } from "../../domain/review/overlap.js";
@@ -12,13 +13,15 @@ import { pointerOf } from "./deliverables.js";
 import { latestDecision } from "./target.js";
 
 export interface ReviewWarning {
-  kind: "overlap" | "parent-moved" | "parent-unknown" | "older-version" | "deliverable-invalid" | "plan-coverage";
+  kind: "overlap" | "parent-moved" | "parent-unknown" | "older-version" | "deliverable-invalid" | "deliverable-tampered" | "plan-coverage";
   text: string;
 }
 
 export interface OverlapWithPeer extends OverlapFinding {
   otherRef: string;
   otherTask: string;
+  /** The promote decision when the other deliverable has already landed in the parent. */
+  promotedBy?: string;
 }
 
 export interface ReviewWarnings {
@@ -49,6 +52,23 @@ function peerPatches(ctx: EngineContext, me: WorkerRow): { row: WorkerRow; point
   return peers;
 }
 
+/** Other workers' deliverables of the same project promoted since this worker began (so not in its base). */
+function promotedPatches(ctx: EngineContext, me: WorkerRow): { worker: string; task: string; ref: string; decision: string; patch: string }[] {
+  const rows = ctx.db
+    .prepare(
+      `SELECT d.id AS decision, d.worker AS worker, d.deliverable_version AS version, d.deliverable_ref AS ref, w.task AS task
+       FROM decisions d JOIN workers w ON w.id = d.worker
+       WHERE d.verb = 'promote' AND d.worker != ? AND w.project_root = ? AND d.at >= ? AND d.deliverable_ref IS NOT NULL
+       ORDER BY d.seq`,
+    )
+    .all(me.id, me.project_root, me.created_at) as { decision: string; worker: string; version: number; ref: string; task: string }[];
+  return rows.flatMap((r) => {
+    const read = readDeliverable(ctx.home, r.worker, r.version);
+    if (!read.ok || !read.deliverable.changeSet || read.deliverable.changeSet.patch === "") return [];
+    return [{ worker: r.worker, task: r.task, ref: r.ref, decision: r.decision, patch: read.deliverable.changeSet.patch }];
+  });
+}
+
 export function resolveReviewWarnings(ctx: EngineContext, worker: WorkerRow, pointer: DeliverablePointer, deliverable: WorkerDeliverable): ReviewWarnings {
   const warnings: ReviewWarning[] = [];
   const current = pointerOf(worker);
@@ -64,26 +84,38 @@ export function resolveReviewWarnings(ctx: EngineContext, worker: WorkerRow, poi
       overlaps.push({ ...f, otherRef: peer.pointer.ref, otherTask: peer.row.task });
     }
   }
+  for (const landed of promotedPatches(ctx, worker)) {
+    for (const f of gradeOverlap(mine, parsePatchRanges(landed.patch), landed.worker)) {
+      overlaps.push({ ...f, otherRef: landed.ref, otherTask: landed.task, promotedBy: landed.decision });
+    }
+  }
   overlaps.sort((a, b) => GRADE_RANK[a.grade] - GRADE_RANK[b.grade] || a.otherWorker.localeCompare(b.otherWorker, "en", { numeric: true }) || a.path.localeCompare(b.path));
   for (const o of overlaps) {
-    warnings.push({ kind: "overlap", text: `${GRADE_LABEL[o.grade]} ${o.otherWorker}: ${o.path} (${o.otherRef} · ${o.otherTask.slice(0, 40)})` });
+    const landed = o.promotedBy ? `, already promoted (${o.promotedBy})` : "";
+    warnings.push({ kind: "overlap", text: `${GRADE_LABEL[o.grade]} ${o.otherWorker}${landed}: ${o.path} (${o.otherRef} · ${o.otherTask.slice(0, 40)})` });
   }
-  const paths = change.files.map((f) => f.path);
+  const parent = parentChangeWarnings(worker.project_root, { base: change.base || worker.base, baseHead: worker.base_head }, change.files.map((f) => f.path), worker.id);
+  return { overlaps, parentChanges: parent.parentChanges, warnings: [...warnings, ...parent.warnings] };
+}
+
+/** Files among `paths` the parent checkout changed since `refs` (the base a frozen patch was made against), as warnings. */
+export function parentChangeWarnings(root: string, refs: { base: string | null; baseHead: string | null }, paths: string[], whose: string): { parentChanges: ParentChange[] | undefined; warnings: ReviewWarning[] } {
   let parentChanges: ParentChange[] | undefined;
   try {
-    parentChanges = parentChangesSince(worker.project_root, { base: change.base || worker.base, baseHead: worker.base_head }, paths);
+    parentChanges = parentChangesSince(root, refs, paths);
   } catch (error) {
     // The parent checkout could not be inspected (moved, not a repository): said as a warning, never skipped silently.
-    warnings.push({ kind: "parent-unknown", text: `could not check the parent checkout for changes: ${(error as Error).message.split("\n")[0]}` });
-    return { overlaps, parentChanges: undefined, warnings };
+    return { parentChanges: undefined, warnings: [{ kind: "parent-unknown", text: `could not check the parent checkout for changes: ${(error as Error).message.split("\n")[0]}` }] };
   }
   if (parentChanges === undefined) {
-    warnings.push({ kind: "parent-unknown", text: `cannot tell whether the parent changed these files: ${worker.id}'s base is unknown to ${worker.project_root}` });
-  } else if (parentChanges.length > 0) {
-    warnings.push({
-      kind: "parent-moved",
-      text: `parent changed ${parentChanges.map((c) => `${c.path} (${STATUS_LABEL[c.status[0]!] ?? c.status})`).join(", ")} since ${worker.id}'s base · re-check before promoting`,
-    });
+    return { parentChanges, warnings: [{ kind: "parent-unknown", text: `cannot tell whether the parent changed these files: ${whose}'s base is unknown to ${root}` }] };
   }
-  return { overlaps, parentChanges, warnings };
+  if (parentChanges.length === 0) return { parentChanges, warnings: [] };
+  return {
+    parentChanges,
+    warnings: [{
+      kind: "parent-moved",
+      text: `parent changed ${parentChanges.map((c) => `${c.path} (${STATUS_LABEL[c.status[0]!] ?? c.status})`).join(", ")} since ${whose}'s base · re-check before promoting`,
+    }],
+  };
 }

@@ -5,8 +5,9 @@ import type { StoredFile } from "../../files/store/deliverable-store.js";
 import { isStoredIdLocked, scanStore, scanStoredId, scanStoredIds, storedIdStamp, storeStamp } from "../../files/store/deliverable-store.js";
 import { listLegacyLinks } from "../../files/store/legacy-bundles.js";
 import {
-  dirtyIds, listIndexRows, readStamps, replaceIdRows, replaceIndex, ROOT_STAMP, rootStamp, setStamp, DIRTY, type IndexRow,
+  dirtyIds, indexRowsForId, listIndexRows, pinStored, readStamp, readStamps, replaceIdRows, replaceIndex, ROOT_STAMP, rootStamp, setStamp, DIRTY, type IndexRow,
 } from "../../ledger/store/store-index.js";
+import type { Tx } from "../../ledger/core/runner.js";
 import { storedRef } from "../../domain/store/stored-deliverable.js";
 import type { EngineContext } from "../context.js";
 
@@ -23,6 +24,11 @@ export function indexRowOf(file: StoredFile): IndexRow {
     id: file.id, version: file.version, ref: storedRef(file.id, file.version), outcome: null, summary: null, saved_at: null,
     source_kind: null, path: file.path, status: "unsupported", reason: c.reason, detail: c.detail,
   };
+}
+
+/** Pins every loadable file just read whose version has no pin yet (DESIGN §8a: a stored record's bytes are pinned). */
+function pinFiles(tx: Tx, files: readonly StoredFile[]): void {
+  for (const f of files) if (f.classification.status === "ok" && f.sha256) pinStored(tx, f.id, f.version, f.sha256);
 }
 
 export interface RefreshResult {
@@ -50,7 +56,7 @@ export function refreshStoreIndex(ctx: EngineContext): RefreshResult {
   if (top === rootStamp(ctx.db) && dirty.length === 0) return { rescanned: 0, walked: false };
   const known = readStamps(ctx.db);
   known.delete(ROOT_STAMP);
-  const changes: { id: string; rows: IndexRow[]; stamp: string }[] = [];
+  const changes: { id: string; files: StoredFile[]; stamp: string }[] = [];
   const present = top === "absent" ? [] : scanStoredIds(ctx.home);
   const seen = new Set<string>();
   for (const id of top === rootStamp(ctx.db) ? dirty : present) {
@@ -58,13 +64,16 @@ export function refreshStoreIndex(ctx: EngineContext): RefreshResult {
     const stamp = idStamp(ctx, id);
     if (known.get(id) === stamp && stamp !== DIRTY) continue;
     // The stamp is read before the files, so a write racing this scan leaves a stamp that differs next time.
-    changes.push({ id, stamp, rows: stamp === "absent" ? [] : scanStoredId(ctx.home, id).map(indexRowOf) });
+    changes.push({ id, stamp, files: stamp === "absent" ? [] : scanStoredId(ctx.home, id) });
   }
   if (top !== rootStamp(ctx.db)) {
-    for (const id of known.keys()) if (!seen.has(id)) changes.push({ id, stamp: "absent", rows: [] });
+    for (const id of known.keys()) if (!seen.has(id)) changes.push({ id, stamp: "absent", files: [] });
   }
   ctx.commands.run("store.refresh-index", null, (tx) => {
-    for (const c of changes) replaceIdRows(tx, c.id, c.rows, c.stamp);
+    for (const c of changes) {
+      replaceIdRows(tx, c.id, c.files.map(indexRowOf), c.stamp);
+      pinFiles(tx, c.files);
+    }
     setStamp(tx, ROOT_STAMP, top);
   });
   return { rescanned: changes.length, walked: true };
@@ -79,21 +88,35 @@ export interface ReindexResult {
 export function reindexStore(ctx: EngineContext): ReindexResult {
   const top = storeStamp(ctx.home);
   const stamps = new Map<string, string>([[ROOT_STAMP, top]]);
-  const rows: IndexRow[] = [];
+  const files: StoredFile[] = [];
   for (const id of top === "absent" ? [] : scanStoredIds(ctx.home)) {
     stamps.set(id, idStamp(ctx, id));
-    rows.push(...scanStoredId(ctx.home, id).map(indexRowOf));
+    files.push(...scanStoredId(ctx.home, id));
   }
-  ctx.commands.run("store.reindex", null, (tx) => replaceIndex(tx, rows, stamps));
+  const rows = files.map(indexRowOf);
+  // The index is thrown away; the pins are not (they are what the files must still match).
+  ctx.commands.run("store.reindex", null, (tx) => {
+    replaceIndex(tx, rows, stamps);
+    pinFiles(tx, files);
+  });
   return { records: rows.filter((r) => r.status === "ok").length, unsupported: rows.filter((r) => r.status === "unsupported").length };
 }
 
-/** Re-reads one id directory into the index (after a save or delete, or when a ref is not indexed yet). */
+/**
+ * Re-reads one id directory into the index (after a save or delete, or when a ref is not indexed yet). A directory
+ * whose stamp is the one indexed is already mirrored: nothing is written, so looking up a bad ref changes nothing.
+ */
 export function rescanStoredId(ctx: EngineContext, id: string): IndexRow[] {
   const stamp = idStamp(ctx, id);
-  const rows = stamp === "absent" ? [] : scanStoredId(ctx.home, id).map(indexRowOf);
+  const known = readStamp(ctx.db, id);
+  if (stamp !== DIRTY && (known === stamp || (known === undefined && stamp === "absent"))) return indexRowsForId(ctx.db, id);
+  const files = stamp === "absent" ? [] : scanStoredId(ctx.home, id);
+  const rows = files.map(indexRowOf);
   if (ctx.readOnly) return rows;
-  ctx.commands.run("store.rescan-id", null, (tx) => replaceIdRows(tx, id, rows, stamp));
+  ctx.commands.run("store.rescan-id", null, (tx) => {
+    replaceIdRows(tx, id, rows, stamp);
+    pinFiles(tx, files);
+  });
   return rows;
 }
 

@@ -5,6 +5,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { approvalFor } from "../../domain/review/approval.js";
+import { verifyContent } from "../../domain/review/content-binding.js";
 import { DONE_OUTCOMES, type DoneOutcome } from "../../domain/deliverables/deliverable.js";
 import { refusal, validationError } from "../../domain/errors.js";
 import {
@@ -15,7 +16,7 @@ import { readInputDescriptor, readInputFile } from "../../files/input-file.js";
 import { claimStoredVersion, storeDir, storedIdStamp, withStoredIdLock, type SaveStoredResult } from "../../files/store/deliverable-store.js";
 import { decisionsForRef, decisionsForWorker, insertDecision, toDecisionRecord } from "../../ledger/review/decisions.js";
 import type { Tx } from "../../ledger/core/runner.js";
-import { DIRTY, setStamp, upsertIndexRow } from "../../ledger/store/store-index.js";
+import { DIRTY, pinStored, repinStored, setStamp, upsertIndexRow } from "../../ledger/store/store-index.js";
 import type { EngineContext } from "../context.js";
 import { deliverableByRef } from "../review/deliverables.js";
 import { indexRowOf } from "./catalog.js";
@@ -47,6 +48,9 @@ function commitToStore(ctx: EngineContext, record: StoredDeliverable, isSame: (r
     const stamp = storedIdStamp(ctx.home, record.id);
     ctx.commands.run("store.index-saved", { ref: record.ref }, (tx) => {
       upsertIndexRow(tx, indexRowOf({ id: record.id, version: record.version, path: result.path, classification: { status: "ok", record: result.record } }));
+      // A version this save claimed is pinned to the bytes it wrote; an identical existing one keeps its first pin.
+      if (result.idempotent) pinStored(tx, record.id, record.version, result.sha256);
+      else repinStored(tx, record.id, record.version, result.sha256);
       setStamp(tx, record.id, stamp);
       if (!result.idempotent) audit?.(tx);
     });
@@ -75,10 +79,11 @@ export function saveFromWorker(ctx: EngineContext, input: SaveFromInput): SaveRe
   }
   const decisions = decisionsForWorker(ctx.db, workerId).map(toDecisionRecord);
   const approval = approvalFor(decisions, pointer);
+  if (approval) verifyContent({ ref: pointer.ref, file: target.path, expected: approval.contentSha256, actual: target.sha256 });
   if (!approval) {
     const last = [...decisions].reverse().find((x) => x.deliverableRef === pointer.ref && ["approve", "reject", "promote"].includes(x.verb));
     const why = last?.verb === "reject" ? `it was rejected (${last.id})` : "it has no approval on this exact version";
-    throw refusal("not-approved", `${pointer.ref} is not approved for saving: ${why}`, `approve it first: docket approve ${workerId}`);
+    throw refusal("not-approved", `${pointer.ref} is not approved for saving: ${why}`, `approve it first: \`docket approve ${workerId}\``);
   }
   const reviewNotes = decisionsForRef(ctx.db, pointer.ref)
     .filter((x) => x.verb === "revise" && x.note)
@@ -114,7 +119,7 @@ export function saveFromWorker(ctx: EngineContext, input: SaveFromInput): SaveRe
   };
   const isSame = (r: StoredDeliverable) => r.source.kind === "worker" && r.source.workerId === workerId && r.source.deliverable.ref === pointer.ref;
   return commitToStore(ctx, record, isSame, (tx) =>
-    insertDecision(tx, { actor: "human", verb: "save", worker: workerId, deliverable: pointer, note: record.ref }),
+    insertDecision(tx, { actor: "human", verb: "save", worker: workerId, deliverable: pointer, note: record.ref, contentSha256: target.sha256 }),
   );
 }
 

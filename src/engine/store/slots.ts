@@ -5,7 +5,7 @@ import { notFound, refusal } from "../../domain/errors.js";
 import type { StoredDeliverable } from "../../domain/store/stored-deliverable.js";
 import { deleteStoredVersion } from "../../files/store/deliverable-store.js";
 import { deleteLegacyBundle, readLegacyBundle, type LegacyBundle } from "../../files/store/legacy-bundles.js";
-import { activeSlotFor, deleteIndexRow, getSlot, insertSlot, setStamp, unloadSlot, unloadSlotsFor, DIRTY, type SlotRow } from "../../ledger/store/store-index.js";
+import { activeSlotFor, deleteIndexRow, deletePin, getSlot, insertSlot, setStamp, unloadSlot, unloadSlotsFor, DIRTY, type SlotRow } from "../../ledger/store/store-index.js";
 import type { EngineContext } from "../context.js";
 import { readStoredTarget, resolveStoreTarget, type StoreTarget } from "./target.js";
 import { assertHuman } from "../authority.js";
@@ -117,6 +117,7 @@ export function deleteStored(ctx: EngineContext, ref: string, options: { confirm
   const { path } = deleteStoredVersion(ctx.home, target.id, target.version);
   const unloaded = ctx.commands.run("store.delete", { ref: target.ref }, (tx) => {
     deleteIndexRow(tx, target.id, target.version);
+    deletePin(tx, target.id, target.version);
     setStamp(tx, target.id, DIRTY); // the directory changed (or went away): the next list re-reads just this id
     return unloadSlotsFor(tx, target.ref);
   }).result;

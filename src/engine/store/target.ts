@@ -6,7 +6,8 @@ import { isSafeName } from "../../domain/ids.js";
 import { isSafeStoredId, parseStoredRef, type StoredDeliverable } from "../../domain/store/stored-deliverable.js";
 import { readStoredVersion } from "../../files/store/deliverable-store.js";
 import { legacyRef, listLegacyBundles, parseLegacyRef, readLegacyBundle } from "../../files/store/legacy-bundles.js";
-import { getIndexRow, getSlot, indexRowsByPrefix, indexRowsForId, newestOkRow, type IndexRow } from "../../ledger/store/store-index.js";
+import { verifyContent } from "../../domain/review/content-binding.js";
+import { getIndexRow, getPin, getSlot, indexRowsByPrefix, indexRowsForId, newestOkRow, type IndexRow } from "../../ledger/store/store-index.js";
 import type { EngineContext } from "../context.js";
 import { refreshStoreIndex, rescanStoredId } from "./catalog.js";
 
@@ -62,8 +63,11 @@ export function resolveStoreTarget(ctx: EngineContext, text: string): StoreTarge
   throw notFound("stored-not-found", `no stored deliverable matches "${name}"`, "run `docket deliverables` to see what exists");
 }
 
-/** Reads a resolved stored target's record from its file; a record this build cannot load is refused with its reason. */
-export function readStoredTarget(ctx: EngineContext, target: Extract<StoreTarget, { kind: "stored" }>): { record: StoredDeliverable; path: string } {
+/**
+ * Reads a resolved stored target's record from its file; a record this build cannot load is refused with its reason,
+ * and one whose bytes differ from the ledger's pin is refused as `deliverable-tampered` (DESIGN §8a).
+ */
+export function readStoredTarget(ctx: EngineContext, target: Extract<StoreTarget, { kind: "stored" }>): { record: StoredDeliverable; path: string; sha256: string } {
   const read = readStoredVersion(ctx.home, target.id, target.version);
   if (read.state === "absent") {
     rescanStoredId(ctx, target.id);
@@ -74,5 +78,6 @@ export function readStoredTarget(ctx: EngineContext, target: Extract<StoreTarget
     if (target.row.status === "ok") rescanStoredId(ctx, target.id);
     throw refusal("stored-unsupported", `${target.ref} cannot be loaded: ${c.reason} (${c.detail}) — ${read.path}`, c.reason === "newer-schema" ? "upgrade docket" : "inspect the file");
   }
-  return { record: c.record, path: read.path };
+  verifyContent({ ref: target.ref, file: read.path, expected: getPin(ctx.db, target.id, target.version), actual: read.sha256! });
+  return { record: c.record, path: read.path, sha256: read.sha256! };
 }

@@ -1,6 +1,7 @@
 // Talking to and looking at a worker: `tell` (through the ledger inbox), `peek` (bounded pane capture), `attach`.
 // Multi-line text stays one message; a reply bound to a question resolves that question only (issue 3 §5).
 
+import { optionalKey } from "../../domain/idempotency.js";
 import { notFound, refusal, usageError, validationError } from "../../domain/errors.js";
 import { assertNoControlCharacters } from "../../domain/work/message-text.js";
 import { readWorkerText } from "../../files/workers/worker-files.js";
@@ -44,7 +45,7 @@ export function tellWorker(ctx: EngineContext, input: TellInput): TellResult {
   assertHuman(ctx, "tell");
   const worker = resolveWorkerId(input.worker);
   const body = normalizeMessageText(input.text);
-  if (!body) throw validationError("empty-message", "the message is empty; say something to the worker", `docket tell ${worker} "<text>"`);
+  if (!body) throw validationError("empty-message", "the message is empty; say something to the worker", `\`docket tell ${worker} "<text>"\``);
   assertNoControlCharacters(body, "message");
   const question = input.question?.trim();
   const queued = ctx.commands.run(
@@ -54,7 +55,7 @@ export function tellWorker(ctx: EngineContext, input: TellInput): TellResult {
       const row = requireWorker(tx.db, worker);
       if (question) {
         const q = getQuestion(tx.db, question);
-        if (!q || q.worker !== worker) throw notFound("question-not-found", `${worker} has no question ${question}`, `docket show ${worker} lists its open questions`);
+        if (!q || q.worker !== worker) throw notFound("question-not-found", `${worker} has no question ${question}`, `\`docket show ${worker}\` lists its open questions`);
         if (!answerQuestion(tx, question, body)) throw refusal("question-not-open", `question ${question} is already ${q.state}; nothing was sent`);
         if (row.state === "needs_input" && openQuestionsOf(tx.db, worker).length === 0) updateWorker(tx, worker, { state: "active" });
       }
@@ -67,7 +68,7 @@ export function tellWorker(ctx: EngineContext, input: TellInput): TellResult {
       });
       return { message, agent: row.agent, paneId: row.pane_id, exited: row.exited === 1 };
     },
-    { key: input.key },
+    { key: optionalKey({ tool: "tell", callId: input.key }) },
   ).result;
   const result: TellResult = { message: queued.message, delivery: "queued", waiting: queued.exited };
   if (queued.agent === "command" && queued.paneId && !queued.exited) {
@@ -107,7 +108,7 @@ export function peekWorker(ctx: EngineContext, target: string, lines = PEEK_DEFA
     const text = tail.replace(/\n$/, "").split("\n").slice(-lines).join("\n");
     return { worker: row.id, source: "pane-tail", lines, text };
   }
-  throw refusal("no-pane", `${row.id} has no pane to peek at (its window is gone and no tail was harvested)`, `docket show ${row.id}`);
+  throw refusal("no-pane", `${row.id} has no pane to peek at (its window is gone and no tail was harvested)`, `\`docket show ${row.id}\``);
 }
 
 export interface AttachResult {
@@ -119,7 +120,7 @@ export interface AttachResult {
 /** Inside tmux: switch the client to the worker's window. Otherwise: the exact command to run. */
 export function attachWorker(ctx: EngineContext, target: string): AttachResult {
   const row = requireWorker(ctx.db, resolveWorkerId(target));
-  if (!row.window_id || !row.tmux_session) throw refusal("no-window", `${row.id} has no tmux window`, `docket respawn ${row.id}`);
+  if (!row.window_id || !row.tmux_session) throw refusal("no-window", `${row.id} has no tmux window`, `\`docket respawn ${row.id}\``);
   const tmux = workerTmux(ctx);
   const command = tmux.attachArgv(row.tmux_session, row.window_id);
   if (ctx.env.TMUX) {

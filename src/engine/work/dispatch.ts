@@ -1,6 +1,7 @@
 // Dispatch: hands open items to one worker — one dispatch, a binding and an obligation per item, one work envelope.
 // All in one command: an item that is not open or already actively bound refuses the whole dispatch (issue 2 §5).
 
+import { optionalKey } from "../../domain/idempotency.js";
 import { addMinutes } from "../../domain/clock.js";
 import { refusal, validationError } from "../../domain/errors.js";
 import { normalizeWorkerId } from "../../domain/ids.js";
@@ -31,14 +32,14 @@ export function dispatchItems(ctx: EngineContext, input: DispatchInput): Dispatc
   assertHuman(ctx, "dispatch");
   const worker = normalizeWorkerId(String(input.worker ?? ""));
   if (!worker) throw validationError("bad-worker-id", `"${input.worker}" is not a worker id; workers are w<N>`);
-  if (input.items.length === 0) throw validationError("no-items", "name at least one item to dispatch", "docket dispatch <worker> <item>...");
+  if (input.items.length === 0) throw validationError("no-items", "name at least one item to dispatch", "`docket dispatch <worker> <item>...`");
   const items = input.items.map(checkedItemId);
   const twice = items.find((id, i) => items.indexOf(id) !== i);
   if (twice) throw validationError("duplicate-item", `${twice} is named twice; name each item once`);
   const dueMinutes = ctx.config().obligationDueMinutes;
   return ctx.commands.run("dispatch", { worker, items, dueMinutes }, (tx) => {
     const row = requireWorker(tx.db, worker);
-    if (row.exited) throw refusal("worker-exited", `${worker} has exited; respawn it or dispatch to another worker`, `docket respawn ${worker}`);
+    if (row.exited) throw refusal("worker-exited", `${worker} has exited; respawn it or dispatch to another worker`, `\`docket respawn ${worker}\``);
     const open: Item[] = items.map((id) => {
       const item = requireItem(tx.db, id);
       if (item.state !== "open") throw refusal("item-not-open", `${id} is ${item.state}; only open items can be dispatched`);
@@ -61,5 +62,5 @@ export function dispatchItems(ctx: EngineContext, input: DispatchInput): Dispatc
     });
     insertMessage(tx, { worker, kind: "work", body: formatWorkEnvelope(dispatch, open), dispatch });
     return { dispatch, bindings };
-  }, { key: input.key }).result;
+  }, { key: optionalKey({ tool: "dispatch", callId: input.key }) }).result;
 }

@@ -1,6 +1,7 @@
 // Use-cases on the human's items: add, edit, reply, list, show. Each write is one ledger command.
 // A human edit or reply to an actively bound item moves the binding forward and queues a reply review (seed 002).
 
+import { optionalKey } from "../../domain/idempotency.js";
 import { refusal, validationError } from "../../domain/errors.js";
 import { parseItemId, type ItemKind } from "../../domain/ids.js";
 import type { Item, Reply } from "../../domain/work/items.js";
@@ -22,7 +23,7 @@ export interface AddItemInput {
 export function addItem(ctx: EngineContext, input: AddItemInput): Item {
   assertHuman(ctx, "item add");
   const text = requireText(input.text);
-  return ctx.commands.run("item.add", { kind: input.kind, text }, (tx) => insertItem(tx, input.kind, text), { key: input.key }).result;
+  return ctx.commands.run("item.add", { kind: input.kind, text }, (tx) => insertItem(tx, input.kind, text), { key: optionalKey({ tool: "item.add", callId: input.key }) }).result;
 }
 
 export interface EditItemInput {
@@ -53,7 +54,7 @@ export function editItem(ctx: EngineContext, input: EditItemInput): EditItemResu
     if (external) return { id, revision };
     const moved = followBinding(tx, id, (item) => formatEditReview(item));
     return { id, revision, ...moved };
-  }, { key: input.key }).result;
+  }, { key: optionalKey({ tool: "item.edit", callId: input.key }) }).result;
 }
 
 export interface ReplyItemInput {
@@ -76,7 +77,7 @@ export function replyItem(ctx: EngineContext, input: ReplyItemInput): ReplyItemR
     const revision = reviseItem(tx, id, {});
     const moved = followBinding(tx, id, (item) => formatReplyReview(item, reply));
     return { id, revision, reply: reply.id, ...moved };
-  }, { key: input.key }).result;
+  }, { key: optionalKey({ tool: "item.reply", callId: input.key }) }).result;
 }
 
 /** Inside a human change: moves the active binding (if any) to the item's new revision and tells its worker. */

@@ -1,6 +1,7 @@
 // The human's view of what bindings owe: list (owed, due, all), park until a time, unpark.
 // Park/unpark are ledger commands; a resolved obligation cannot be parked (seed 002).
 
+import { optionalKey } from "../../domain/idempotency.js";
 import { refusal, validationError } from "../../domain/errors.js";
 import { listObligations, parkObligation, unparkObligation, type ObligationRow } from "../../ledger/work/obligations.js";
 import type { EngineContext } from "../context.js";
@@ -39,13 +40,13 @@ export function parkObligationUntil(ctx: EngineContext, input: { id: string; unt
   return ctx.commands.run("obligation.park", { id, until }, (tx) => {
     if (until <= tx.now) throw refusal("park-in-past", `--until ${input.until} is not in the future; park until a later time`);
     return view(parkObligation(tx, id, until));
-  }, { key: input.key }).result;
+  }, { key: optionalKey({ tool: "obligation.park", callId: input.key }) }).result;
 }
 
 export function unparkObligationNow(ctx: EngineContext, input: { id: string; key?: string }): ObligationView {
   assertHuman(ctx, "obligation unpark");
   const id = checkedObligationId(input.id);
-  return ctx.commands.run("obligation.unpark", { id }, (tx) => view(unparkObligation(tx, id)), { key: input.key }).result;
+  return ctx.commands.run("obligation.unpark", { id }, (tx) => view(unparkObligation(tx, id)), { key: optionalKey({ tool: "obligation.unpark", callId: input.key }) }).result;
 }
 
 function checkedObligationId(value: string): string {

@@ -14,6 +14,7 @@ import type { EngineContext } from "../context.js";
 import { harvestPane } from "./harvest.js";
 import { resolveWorkerId } from "./view.js";
 import { removeWorkerLaunchEnv, workerTmux } from "./launch.js";
+import { worktreeLock } from "./locks.js";
 import { assertHuman } from "../authority.js";
 
 export interface DeleteInput {
@@ -67,7 +68,8 @@ function retireWorker(ctx: EngineContext, row: WorkerRow, options: { force: bool
   }
   let workspaceRemoved = false;
   if (row.workspace_mode === "isolated") {
-    removeWorkspace({ root: row.project_root, path: row.workspace, method: row.base_head === null ? "copy" : "worktree" });
+    // Under the repository's worktree lock: its prune must not meet a spawn's worktree half-way through its move.
+    removeWorkspace({ root: row.project_root, path: row.workspace, method: row.base_head === null ? "copy" : "worktree", serialize: worktreeLock(ctx, row.project_root) });
     workspaceRemoved = true;
   }
   rmSync(session, { recursive: true, force: true });

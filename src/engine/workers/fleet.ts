@@ -1,26 +1,56 @@
 // The fleet cap: how many workers may be live at once (config maxActive), counted over live workers only.
-// Checked inside the spawn command, so two spawns racing for the last place cannot both win.
+// Checked inside the spawn command, so two spawns racing for the last place cannot both win; a start that died
+// part-way (no window, its spawner gone) is not live, so it never holds a place (issue 19).
 
 import type { Db } from "../../ledger/core/open.js";
+import type { WorkerRow } from "../../ledger/workers/workers.js";
 import { refusal } from "../../domain/errors.js";
-import { paneFromMap, type PaneMap } from "../../substrate/tmux.js";
+import { isStalledStart } from "../../domain/workers/lifecycle.js";
+import { isProcessAlive } from "../../substrate/process.js";
+import { paneFromMap, type PaneMap, type Tmux } from "../../substrate/tmux.js";
 
-/** Rows whose process may run and whose pane (when tmux could be asked) is alive or not launched yet. */
-export function countLiveWorkers(db: Db, panes: PaneMap | undefined): number {
-  const rows = db
-    .prepare("SELECT id, pane_id FROM workers WHERE deleted_at IS NULL AND exited = 0 AND pane_captured_at IS NULL AND state NOT IN ('failed','ended')")
-    .all() as { id: string; pane_id: string | null }[];
-  return rows.filter((r) => r.pane_id === null || panes === undefined || paneFromMap(panes, r.pane_id, r.id) === "alive").length;
+type StartColumns = Pick<WorkerRow, "state" | "exited" | "window_id" | "updated_at" | "pid">;
+
+/** A start that will never finish: its row is `starting` without a window and the process starting it is gone. */
+export function isStalled(row: StartColumns, nowMs: number): boolean {
+  return isStalledStart(
+    { state: row.state, exited: row.exited === 1, windowId: row.window_id, updatedAt: row.updated_at, spawnerAlive: row.pid !== null && isProcessAlive(row.pid) },
+    nowMs,
+  );
 }
 
-export function assertFleetRoom(db: Db, maxActive: number, panes: PaneMap | undefined): void {
+/** One tmux listing and when it was taken: a window recorded after that was made by a concurrent spawn, and is live. */
+export interface PaneSnapshot {
+  panes: PaneMap | undefined;
+  takenAt: string;
+}
+
+export function takePaneSnapshot(tmux: Tmux, now: string): PaneSnapshot {
+  return { takenAt: now, panes: tmux.listPanes() };
+}
+
+/** Rows whose process may run and whose pane (when tmux could be asked) is alive, or that are still being started. */
+export function countLiveWorkers(db: Db, snapshot: PaneSnapshot, nowMs: number): number {
+  const rows = db
+    .prepare(
+      "SELECT id, pane_id, state, exited, window_id, updated_at, pid FROM workers WHERE deleted_at IS NULL AND exited = 0 AND pane_captured_at IS NULL AND state NOT IN ('failed','ended')",
+    )
+    .all() as (StartColumns & { id: string; pane_id: string | null })[];
+  const { panes, takenAt } = snapshot;
+  return rows.filter((r) => {
+    if (r.pane_id === null) return !isStalled(r, nowMs);
+    return panes === undefined || paneFromMap(panes, r.pane_id, r.id) === "alive" || (!panes.has(r.pane_id) && r.updated_at >= takenAt);
+  }).length;
+}
+
+export function assertFleetRoom(db: Db, maxActive: number, snapshot: PaneSnapshot, nowMs: number): void {
   if (maxActive <= 0) return;
-  const live = countLiveWorkers(db, panes);
+  const live = countLiveWorkers(db, snapshot, nowMs);
   if (live >= maxActive) {
     throw refusal(
       "fleet-cap",
       `fleet cap reached: ${live} live worker${live === 1 ? "" : "s"} (maxActive ${maxActive}); nothing was started`,
-      "delete or finish a worker first (docket ls), or raise maxActive in your user config",
+      "delete or finish a worker first (`docket ls`), or raise maxActive in your user config",
     );
   }
 }

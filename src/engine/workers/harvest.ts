@@ -1,10 +1,14 @@
 // Dead-pane harvest: the last 200 lines of a finished worker's pane go to pane-tail.txt, then its window is killed.
 // Once per launch (pane_captured_at); a pane still alive is left alone — the human may still be talking to it.
+// A start that died before it had a window is reconciled here too: marked failed, so nothing waits on it.
 
 import { writeWorkerFile } from "../../files/workers/worker-files.js";
-import { updateWorker, type WorkerRow } from "../../ledger/workers/workers.js";
+import { insertNotification } from "../../ledger/talk/notifications.js";
+import { getWorker, updateWorker, type WorkerRow } from "../../ledger/workers/workers.js";
 import { paneFromMap, type PaneMap, type PaneState, type Tmux } from "../../substrate/tmux.js";
 import type { EngineContext } from "../context.js";
+import { isProcessAlive } from "../../substrate/process.js";
+import { isStalled } from "./fleet.js";
 import { workerTmux } from "./launch.js";
 
 export const HARVEST_LINES = 200;
@@ -44,6 +48,27 @@ export function harvestFinished(ctx: EngineContext, rows: readonly WorkerRow[], 
     const pane = row.pane_id === null ? "missing" : paneFromMap(panes, row.pane_id, row.id);
     if (pane === "alive") continue;
     if (harvestPane(ctx, row, { tmux, pane }) === "harvested") n++;
+  }
+  return n;
+}
+
+/** Marks failed every start that will never finish (its spawn died before recording a window); returns how many. */
+export function reconcileStalledStarts(ctx: EngineContext, rows: readonly WorkerRow[]): number {
+  const nowMs = ctx.clock.nowMs();
+  let n = 0;
+  for (const row of rows) {
+    if (!isStalled(row, nowMs)) continue;
+    const reconciled = ctx.commands.run("worker.start-abandoned", { worker: row.id, generation: row.generation }, (tx) => {
+      const now = getWorker(tx.db, row.id);
+      // Re-checked under the write lock: the start may have finished (or moved on) since the row was read.
+      if (!now || now.generation !== row.generation || now.updated_at !== row.updated_at || !isStalled(now, nowMs)) return false;
+      const quiet = `no window ${Math.round((nowMs - Date.parse(row.updated_at)) / 1000)} s after it began`;
+      const error = `the start of ${row.id} never finished: ${quiet}${now.pid !== null && isProcessAlive(now.pid) ? "" : ", and the process starting it is gone"}`;
+      updateWorker(tx, row.id, { state: "failed", last_error: error, exited: 1, exited_at: tx.now, settled_at: tx.now, pane_captured_at: tx.now });
+      insertNotification(tx, { kind: "failed", worker: row.id, body: error });
+      return true;
+    }).result;
+    if (reconciled) n++;
   }
   return n;
 }

@@ -8,7 +8,7 @@ import { requeueUnread } from "../../ledger/talk/message-delivery.js";
 import { insertLaunch, listWorkerRows } from "../../ledger/workers/launches.js";
 import { hashRunToken, requireWorker, updateWorker, type WorkerRow } from "../../ledger/workers/workers.js";
 import type { EngineContext } from "../context.js";
-import { assertFleetRoom } from "./fleet.js";
+import { assertFleetRoom, takePaneSnapshot } from "./fleet.js";
 import { harvestPane } from "./harvest.js";
 import { launchInto } from "./spawn.js";
 import { newRunToken, storedEnvValues, workerTmux, type StoredExecution } from "./launch.js";
@@ -46,14 +46,14 @@ export function respawnWorker(ctx: EngineContext, target: string): RespawnResult
   const generation = before.generation + 1;
   const runToken = newRunToken();
   const stored = storedEnvValues(ctx, id, JSON.parse(before.env) as string[]);
-  const panes = tmux.listPanes();
+  const panes = takePaneSnapshot(tmux, ctx.clock.now());
   const prepared = ctx.commands.run("worker.respawn", { worker: id, generation }, (tx) => {
     const row = requireWorker(tx.db, id);
     if (row.generation !== before.generation) {
       throw conflict("respawn-raced", `${id} was respawned meanwhile (now generation ${row.generation}); nothing was started`);
     }
     // Its own window was killed above, so the worker being respawned does not count against the cap.
-    assertFleetRoom(tx.db, ctx.config().maxActive, panes);
+    assertFleetRoom(tx.db, ctx.config().maxActive, panes, ctx.clock.nowMs());
     updateWorker(tx, id, {
       generation,
       run_token_hash: hashRunToken(runToken),
@@ -63,7 +63,7 @@ export function respawnWorker(ctx: EngineContext, target: string): RespawnResult
       exited_at: null,
       last_error: null,
       heartbeat_at: null,
-      pid: null,
+      pid: process.pid, // the respawn starts this generation; its first heartbeat replaces it
       window_id: null,
       pane_id: null,
       pane_captured_at: null,

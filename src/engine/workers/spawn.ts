@@ -1,5 +1,6 @@
 // `docket spawn`: resolve the policy once, record the worker (starting) before anything runs, make its workspace
 // and task.md, launch it in tmux, then dispatch its items. Human-started only (ADR-0004, DESIGN §4).
+// A spawn completes or leaves no trace: a failure marks the row failed with the reason and removes what it made.
 
 import { existsSync, rmSync } from "node:fs";
 import { homedir } from "node:os";
@@ -14,12 +15,14 @@ import { claimFile } from "../../files/atomic.js";
 import { ensurePrivateDir } from "../../files/private.js";
 import { workerFilePath, writeWorkerFile } from "../../files/workers/worker-files.js";
 import { getWorker, insertWorker, requireWorker, updateWorker, type WorkerRow } from "../../ledger/workers/workers.js";
-import { createIsolatedWorkspace, removeWorkspace, type IsolatedWorkspace } from "../../substrate/git/worktree.js";
-import { listModels, piDefaults, resolvePiAgentDir, resolvePiExtraArgs } from "../../substrate/agents/pi.js";
+import { createIsolatedWorkspace, removeWorkspace, type IsolatedWorkspace, type Serialize } from "../../substrate/git/worktree.js";
+import { listModels, piDefaults, resolvePiAgentDir, resolvePiExtraArgs, type ModelListing } from "../../substrate/agents/pi.js";
+import { formatAge } from "../../domain/clock.js";
 import type { EngineContext } from "../context.js";
 import { dispatchItems } from "../work/dispatch.js";
 import { kindRegistry, trustedKindChoice } from "./kinds.js";
-import { assertFleetRoom } from "./fleet.js";
+import { assertFleetRoom, takePaneSnapshot } from "./fleet.js";
+import { modelListingLock, worktreeLock } from "./locks.js";
 import { buildWorkerEnv, launchCommand, newRunToken, previewCommand, tmuxSessionName, workerTmux, wrapArgv, writeWorkerLaunchEnv, type StoredExecution } from "./launch.js";
 import { requireMcpAgent } from "./agents.js";
 import { assertHuman } from "../authority.js";
@@ -84,13 +87,15 @@ interface ResolvedSpawn {
   kind: WorkerKind;
   defaultKind: ReturnType<typeof trustedKindChoice>;
   execution: StoredExecution;
+  /** pi's model listing the policy was checked against (pi workers only). */
+  listing?: ModelListing;
 }
 
 /** Everything decided before anything is written: the policy, the stored execution, and the agent found on disk. */
 async function resolveSpawn(ctx: EngineContext, input: SpawnInput): Promise<ResolvedSpawn> {
   assertHuman(ctx, "spawn");
   const task = input.task.trim();
-  if (!task) throw validationError("empty-task", "a worker needs a task; say what it should do", 'docket spawn "<task>"');
+  if (!task) throw validationError("empty-task", "a worker needs a task; say what it should do", '`docket spawn "<task>"`');
   const config = ctx.config();
   const agent = input.agent ?? config.worker.agent;
   if (agent === "command" && !input.command?.trim()) throw usageError("missing-cmd", "--agent command needs --cmd '<shell command>'");
@@ -99,6 +104,7 @@ async function resolveSpawn(ctx: EngineContext, input: SpawnInput): Promise<Reso
   const registry = kindRegistry(ctx);
   const defaultKind = trustedKindChoice(ctx, registry.kinds, "defaultKind");
   const piArgs = resolvePiExtraArgs(config.pi.extraArgs, ctx.env.DOCKET_PI_ARGS);
+  const listing = agent === "pi" ? availableModels(ctx, piArgs) : undefined;
   const resolved = resolveSpawnPolicy({
     agent,
     kindFlag: input.kind,
@@ -113,10 +119,10 @@ async function resolveSpawn(ctx: EngineContext, input: SpawnInput): Promise<Reso
     config: { defaultKind: defaultKind.name, parentSeedPolicy: config.worker.parentSeedPolicy },
     kinds: registry.kinds,
     parent: input.parent ?? piDefaults(resolvePiAgentDir(ctx.env, homedir())),
-    availableModels: agent === "pi" ? availableModels(ctx, piArgs) : [],
+    availableModels: listing?.models ?? [],
   });
   const kind = registry.kinds.get(resolved.kind);
-  if (!kind) throw validationError("unknown-kind", `kind "${resolved.kind}" is not defined; run docket kinds`);
+  if (!kind) throw validationError("unknown-kind", `kind "${resolved.kind}" is not defined; run \`docket kinds\``);
   const subdir = relative(ctx.projectRoot(), ctx.cwd);
   const execution: StoredExecution = {
     ...resolved,
@@ -125,7 +131,7 @@ async function resolveSpawn(ctx: EngineContext, input: SpawnInput): Promise<Reso
     ...(isMcpAgent(agent) ? { agentArgs: config[agent].extraArgs } : {}),
     subdir: subdir.startsWith("..") ? "" : subdir,
   };
-  return { task, config, resolved, kind, defaultKind, execution };
+  return { task, config, resolved, kind, defaultKind, execution, listing };
 }
 
 /** `docket spawn --dry-run`: the same resolution, and the command the window would run; nothing is written or started. */
@@ -135,7 +141,7 @@ export async function planSpawn(ctx: EngineContext, input: SpawnInput): Promise<
 }
 
 export async function spawnWorker(ctx: EngineContext, input: SpawnInput): Promise<SpawnResult> {
-  const { task, config, resolved, kind, defaultKind, execution } = await resolveSpawn(ctx, input);
+  const { task, config, resolved, kind, defaultKind, execution, listing } = await resolveSpawn(ctx, input);
   if (resolved.confirm.needed && input.interactive && !input.yes && input.confirm && !(await input.confirm(resolved))) {
     throw refusal("spawn-cancelled", "spawn cancelled; nothing was started");
   }
@@ -143,9 +149,9 @@ export async function spawnWorker(ctx: EngineContext, input: SpawnInput): Promis
   const projectRoot = ctx.projectRoot();
   const runToken = newRunToken();
   const sidecarOf = (id: string) => join(ctx.home.workerDir(id), "source-deliverable.md");
-  const panes = workerTmux(ctx).listPanes();
+  const panes = takePaneSnapshot(workerTmux(ctx), ctx.clock.now());
   const worker = ctx.commands.run("worker.spawn", { task }, (tx) => {
-    assertFleetRoom(tx.db, config.maxActive, panes);
+    assertFleetRoom(tx.db, config.maxActive, panes, ctx.clock.nowMs());
     const id = insertWorker(tx, {
       task,
       kind: resolved.kind,
@@ -158,6 +164,7 @@ export async function spawnWorker(ctx: EngineContext, input: SpawnInput): Promis
       workspace: (id) => (resolved.workspace === "isolated" ? join(ctx.home.workerDir(id), "workspace") : projectRoot),
       workspaceMode: resolved.workspace,
       runToken,
+      spawnerPid: process.pid,
     });
     // The sidecar path is known only once the id is: provenance names the file this worker actually gets.
     if (input.handoff) updateWorker(tx, id, { source_handoff: JSON.stringify(withSidecarPath(input.handoff, sidecarOf(id)).record) });
@@ -165,8 +172,9 @@ export async function spawnWorker(ctx: EngineContext, input: SpawnInput): Promis
   }).result;
   const handoff = input.handoff && withSidecarPath(input.handoff, sidecarOf(worker));
 
-  const dir = ctx.home.workerDir(worker);
   const summary = [...resolved.summary, ...defaultKind.warnings.map((w) => `warning: ${w}`)];
+  if (listing?.cachedAt !== undefined) summary.push(`Models: from Docket's cache of pi's listing (${formatAge(new Date(listing.cachedAt).toISOString(), ctx.clock.nowMs())} old)`);
+  const serialize = worktreeLock(ctx, projectRoot);
   let workspace: IsolatedWorkspace | undefined;
   let stage: "dispatch" | "workspace" = "dispatch";
   try {
@@ -179,7 +187,7 @@ export async function spawnWorker(ctx: EngineContext, input: SpawnInput): Promis
     }
     const row = requireWorker(ctx.db, worker);
     if (resolved.workspace === "isolated") {
-      workspace = createIsolatedWorkspace({ root: projectRoot, target: row.workspace, exclude: [ctx.home.root] });
+      workspace = createIsolatedWorkspace({ root: projectRoot, target: row.workspace, exclude: [ctx.home.root], adminName: `docket-${worker}`, serialize });
       summary.push(...workspace.notes);
       const ws = workspace;
       ctx.commands.run("worker.workspace", { worker }, (tx) => updateWorker(tx, worker, { base: ws.base, base_head: ws.baseHead }));
@@ -200,21 +208,36 @@ export async function spawnWorker(ctx: EngineContext, input: SpawnInput): Promis
       ...(dispatch ? { dispatch } : {}),
     };
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
     // A refused dispatch means nothing was started: the row is retired unseen (its w<N> is still never reused).
-    const refusedItems = stage === "dispatch";
+    abandonSpawn(ctx, worker, error, { retire: stage === "dispatch", workspace, serialize });
+    throw error;
+  }
+}
+
+/** Marks a spawn that failed part-way failed with its reason, then removes its workspace and directory. */
+function abandonSpawn(ctx: EngineContext, worker: string, error: unknown, made: { retire: boolean; workspace?: IsolatedWorkspace; serialize: Serialize }): void {
+  const message = error instanceof Error ? error.message : String(error);
+  try {
     ctx.commands.run("worker.spawn-failed", { worker }, (tx) =>
       updateWorker(tx, worker, {
         state: "failed",
         last_error: message,
         exited: 1,
         exited_at: tx.now,
-        ...(refusedItems ? { deleted_at: tx.now } : {}),
+        pane_captured_at: tx.now, // its window, if it got one, was closed: nothing is left to harvest
+        ...(made.retire ? { deleted_at: tx.now } : {}),
       }),
     );
-    if (workspace) removeWorkspace({ root: projectRoot, path: workspace.path, method: workspace.method });
-    rmSync(dir, { recursive: true, force: true });
-    throw error;
+  } catch {
+    // The ledger stayed locked past busy_timeout: the row is left starting without a window, and the next
+    // `docket ls` reconciles it (failed) once this process is gone. The caller still reports the first error.
+  } finally {
+    try {
+      if (made.workspace) removeWorkspace({ root: ctx.projectRoot(), path: made.workspace.path, method: made.workspace.method, serialize: made.serialize });
+    } catch {
+      // The worktree lock could not be had in time: the worktree stays registered until `git worktree prune`.
+    }
+    rmSync(ctx.home.workerDir(worker), { recursive: true, force: true, maxRetries: 3 });
   }
 }
 
@@ -240,18 +263,32 @@ export function launchInto(
   } catch (error) {
     throw new DocketError("refusal", "launch-failed", `could not start ${row.id} in tmux: ${(error as Error).message}`, { cause: error });
   }
-  ctx.commands.run("worker.launched", { worker: row.id, generation: launch.generation }, (tx) => {
-    // A command agent has no heartbeat: a running pane is all the liveness it will ever show, so it is active now
-    // (unless it already spoke for itself, e.g. reported done before this command ran).
-    const running = row.agent === "command" && getWorker(tx.db, row.id)?.state === "starting";
-    updateWorker(tx, row.id, { tmux_session: session, window_id: ids.windowId, pane_id: ids.paneId, ...(running ? { state: "active" as const } : {}) });
-  });
+  try {
+    ctx.commands.run("worker.launched", { worker: row.id, generation: launch.generation }, (tx) => {
+      const now = getWorker(tx.db, row.id);
+      // Closed without a process exit (reconciled as stalled, or deleted) or respawned meanwhile: this launch is over.
+      if (!now || now.generation !== launch.generation || (now.exited === 1 && now.exit_code === null)) {
+        throw refusal("launch-abandoned", `${row.id} generation ${launch.generation} was given up while it started${now?.last_error ? ` (${now.last_error})` : ""}; its window was closed`);
+      }
+      // A command agent has no heartbeat: a running pane is all the liveness it will ever show, so it is active now
+      // (unless it already spoke for itself, e.g. reported done before this command ran).
+      const running = row.agent === "command" && now.state === "starting";
+      updateWorker(tx, row.id, { tmux_session: session, window_id: ids.windowId, pane_id: ids.paneId, ...(running ? { state: "active" as const } : {}) });
+    });
+  } catch (error) {
+    tmux.killWindow(ids.windowId); // nothing may run that the ledger does not point at
+    throw error;
+  }
   return ids;
 }
 
-function availableModels(ctx: EngineContext, piArgs: string[]): { ref: string; reasoning: boolean }[] {
+function availableModels(ctx: EngineContext, piArgs: string[]): ModelListing {
   try {
-    return listModels(piArgs, ctx.env, ctx.projectRoot(), { cacheFile: join(ctx.home.root, "cache", "pi-models.json"), nowMs: ctx.clock.nowMs() });
+    return listModels(piArgs, ctx.env, ctx.projectRoot(), {
+      cacheFile: join(ctx.home.root, "cache", "pi-models.json"),
+      nowMs: ctx.clock.nowMs(),
+      serialize: modelListingLock(ctx),
+    });
   } catch (error) {
     throw new DocketError("refusal", "pi-models-unavailable", `could not ask pi for its models: ${(error as Error).message.split("\n")[0]}`, {
       hint: "check that pi runs (npx pi --list-models) and that DOCKET_PI_ARGS / pi.extraArgs are valid",

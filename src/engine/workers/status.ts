@@ -1,5 +1,6 @@
 // Writes fleet/<id>/status.json: a projection of the worker row for external readers, never read back.
-// Never into an old `workers/w<N>/` directory: pi-docket reads status files there and throws on this shape (issue 11 §18).
+// Only into a directory that exists (a failed spawn or a delete removes it), never into an old `workers/w<N>/`
+// directory: pi-docket reads status files there and throws on this shape (issue 11 §18).
 
 import { existsSync } from "node:fs";
 import { linkBelow } from "../../files/no-follow.js";
@@ -13,7 +14,7 @@ export function writeWorkerStatus(ctx: EngineContext, workerId: string): void {
   if (!row) return;
   if (ctx.home.isLegacyWorkerDir(row.id)) return;
   const dir = ctx.home.workerDir(row.id);
-  if (!existsSync(dir) || linkBelow(ctx.home.root, dir)) return; // not created by spawn yet, or a link: no projection
+  if (!existsSync(dir) || linkBelow(ctx.home.root, dir)) return; // not made yet by spawn, already removed, or a link
   const status = {
     id: row.id,
     task: row.task,
@@ -31,5 +32,10 @@ export function writeWorkerStatus(ctx: EngineContext, workerId: string): void {
     updatedAt: row.updated_at,
     note: STATUS_NOTE,
   };
-  writeWorkerFile(ctx.home, row.id, "status.json", `${JSON.stringify(status, null, 2)}\n`);
+  try {
+    writeWorkerFile(ctx.home, row.id, "status.json", `${JSON.stringify(status, null, 2)}\n`, { mkdir: false });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT" && !existsSync(dir)) return; // removed while we wrote
+    throw error;
+  }
 }

@@ -12,7 +12,7 @@ import { listLaunches, listWorkerRows, openQuestionCounts, openQuestionsOf } fro
 import { getWorker, requireWorker, type WorkerRow } from "../../ledger/workers/workers.js";
 import { paneFromMap, type PaneMap } from "../../substrate/tmux.js";
 import type { EngineContext } from "../context.js";
-import { harvestFinished } from "./harvest.js";
+import { harvestFinished, reconcileStalledStarts } from "./harvest.js";
 import type { StoredExecution } from "./launch.js";
 import { workerTmux } from "./launch.js";
 
@@ -56,7 +56,7 @@ export function viewOf(row: WorkerRow, pane: PaneProbe, nowMs: number): { state:
 export function listWorkers(ctx: EngineContext, options: { all?: boolean } = {}): WorkerListing {
   const panes = workerTmux(ctx).listPanes();
   let rows = listWorkerRows(ctx.db, options.all ? {} : { projectRoot: ctx.projectRoot() });
-  if (harvestFinished(ctx, rows, panes) > 0) rows = listWorkerRows(ctx.db, options.all ? {} : { projectRoot: ctx.projectRoot() });
+  if (harvestFinished(ctx, rows, panes) + reconcileStalledStarts(ctx, rows) > 0) rows = listWorkerRows(ctx.db, options.all ? {} : { projectRoot: ctx.projectRoot() });
   if (!options.all) rows = rows.filter((r) => !isSettled({ state: r.state, reviewedAt: r.reviewed_at }));
   const questions = openQuestionCounts(ctx.db);
   const nowMs = ctx.clock.nowMs();
@@ -110,7 +110,7 @@ export function showWorker(ctx: EngineContext, target: string): WorkerDetail {
   const id = resolveWorkerId(target);
   let row = requireWorker(ctx.db, id);
   const panes = workerTmux(ctx).listPanes();
-  if (harvestFinished(ctx, [row], panes) > 0) row = getWorker(ctx.db, id) ?? row;
+  if (harvestFinished(ctx, [row], panes) + reconcileStalledStarts(ctx, [row]) > 0) row = getWorker(ctx.db, id) ?? row;
   const { state, liveness } = viewOf(row, paneProbe(row, panes), ctx.clock.nowMs());
   const ex = JSON.parse(row.execution) as StoredExecution;
   return {

@@ -1,6 +1,7 @@
 // The DeliverableStore on disk: `deliverables/<safe-id>/v<N>.json`, claimed under a per-deliverable lock, never replaced.
 // Scans are untrusted input (ADR-0005): unsafe names are skipped, and a symlink is listed as unreadable, never followed.
 
+import { createHash } from "node:crypto";
 import { lstatSync, readdirSync, rmdirSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
 import { conflict, internalError, notFound, refusal } from "../../domain/errors.js";
@@ -18,6 +19,8 @@ export interface StoredFile {
   version: number;
   path: string;
   classification: StoredClassification;
+  /** The sha256 of the exact bytes classified (absent when the file could not be read): what the ledger pins. */
+  sha256?: string;
 }
 
 export type StoredVersionRead = { state: "absent"; path: string } | ({ state: "present" } & StoredFile);
@@ -33,22 +36,24 @@ export function storedVersionPath(home: HomeLayout, id: string, version: number)
 }
 
 const LINK_DETAIL = "a symbolic link; Docket never follows links in the store (move the real file or directory into the store, or remove the link)";
+const sha256Of = (bytes: string | Buffer) => createHash("sha256").update(bytes).digest("hex");
 
-function classifyFile(path: string, id: string, version: number): StoredClassification {
+function classifyFile(path: string, id: string, version: number): { classification: StoredClassification; sha256?: string } {
   const read = readNoFollow(path);
-  if (read.ok === "absent") return { status: "unsupported", reason: "corrupt", detail: "the file vanished while it was read" };
+  if (read.ok === "absent") return { classification: { status: "unsupported", reason: "corrupt", detail: "the file vanished while it was read" } };
   if (read.ok === false) {
-    if (read.kind === "symlink") return { status: "unsupported", reason: "symlink", detail: LINK_DETAIL };
-    return { status: "unsupported", reason: "corrupt", detail: read.kind === "not-a-file" ? "the name is taken by something that is not a regular file" : read.reason };
+    if (read.kind === "symlink") return { classification: { status: "unsupported", reason: "symlink", detail: LINK_DETAIL } };
+    return { classification: { status: "unsupported", reason: "corrupt", detail: read.kind === "not-a-file" ? "the name is taken by something that is not a regular file" : read.reason } };
   }
   const text = read.bytes.toString("utf8");
+  const sha256 = sha256Of(read.bytes);
   let value: unknown;
   try {
     value = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text); // an editor's BOM is not damage
   } catch {
-    return { status: "unsupported", reason: "corrupt", detail: "the file is not valid JSON" };
+    return { classification: { status: "unsupported", reason: "corrupt", detail: "the file is not valid JSON" }, sha256 };
   }
-  return classifyStoredRecord(value, { id, version });
+  return { classification: classifyStoredRecord(value, { id, version }), sha256 };
 }
 
 /** A link (or non-directory) at or above an id directory, as the one unreadable "version" that stands for it. */
@@ -71,17 +76,19 @@ export function readStoredVersion(home: HomeLayout, id: string, version: number)
     throw internalError("store-read-failed", `cannot inspect ${path}: ${(error as Error).message}`, error);
   }
   if (kind === "absent") return { state: "absent", path };
-  const classification: StoredClassification =
+  const read: { classification: StoredClassification; sha256?: string } =
     kind === "file" ? classifyFile(path, id, version)
-    : kind === "symlink" ? { status: "unsupported", reason: "symlink", detail: LINK_DETAIL }
-    : { status: "unsupported", reason: "corrupt", detail: "the name is taken by something that is not a regular file" };
-  return { state: "present", id, version, path, classification };
+    : kind === "symlink" ? { classification: { status: "unsupported", reason: "symlink", detail: LINK_DETAIL } }
+    : { classification: { status: "unsupported", reason: "corrupt", detail: "the name is taken by something that is not a regular file" } };
+  return { state: "present", id, version, path, ...read };
 }
 
 export interface SaveStoredResult {
   idempotent: boolean;
   path: string;
   record: StoredDeliverable;
+  /** The sha256 of the version file's bytes (the ones just claimed, or the existing identical record's). */
+  sha256: string;
 }
 
 /** Runs `fn` holding the per-deliverable lock `deliverables/<id>/.lock` (the store's one writer at a time per id). */
@@ -97,7 +104,8 @@ export function withStoredIdLock<T>(home: HomeLayout, id: string, fn: () => T, l
 export function claimStoredVersion(home: HomeLayout, record: StoredDeliverable, isSame: (existing: StoredDeliverable) => boolean): SaveStoredResult {
   const before = readStoredVersion(home, record.id, record.version);
   if (before.state === "present") return settleExisting(before, record, isSame);
-  if (claimFile(before.path, `${JSON.stringify(record, null, 2)}\n`)) return { idempotent: false, path: before.path, record };
+  const bytes = `${JSON.stringify(record, null, 2)}\n`;
+  if (claimFile(before.path, bytes)) return { idempotent: false, path: before.path, record, sha256: sha256Of(bytes) };
   // Taken between our look and our claim by a writer that does not take the lock: judge what it wrote.
   const after = readStoredVersion(home, record.id, record.version);
   if (after.state === "absent") throw conflict("store-claim-lost", `${after.path} was claimed and removed while saving ${record.ref}; retry the save`);
@@ -117,7 +125,7 @@ export function saveStoredVersion(
 function settleExisting(existing: StoredFile, wanted: StoredDeliverable, isSame: (r: StoredDeliverable) => boolean): SaveStoredResult {
   const c = existing.classification;
   if (c.status === "ok") {
-    if (isSame(c.record)) return { idempotent: true, path: existing.path, record: c.record };
+    if (isSame(c.record)) return { idempotent: true, path: existing.path, record: c.record, sha256: existing.sha256! };
     throw conflict(
       "store-version-exists",
       `${wanted.ref} already exists in ${existing.path} with other content; a claimed version is never overwritten`,
@@ -186,8 +194,7 @@ export function scanStoredId(home: HomeLayout, id: string): StoredFile[] {
     if (!m || !(e.file || e.link)) continue;
     const version = Number(m[1]);
     const path = join(dir, e.name);
-    const classification: StoredClassification = e.link ? { status: "unsupported", reason: "symlink", detail: LINK_DETAIL } : classifyFile(path, id, version);
-    out.push({ id, version, path, classification });
+    out.push({ id, version, path, ...(e.link ? { classification: { status: "unsupported", reason: "symlink", detail: LINK_DETAIL } as StoredClassification } : classifyFile(path, id, version)) });
   }
   return out.sort((a, b) => a.version - b.version);
 }

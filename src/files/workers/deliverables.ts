@@ -1,6 +1,7 @@
 // Worker deliverable sidecars on disk: `fleet/<id>/deliverables/v<N>.json`, claimed once and never overwritten.
 // Listings and contents are untrusted input: every read is validated, and no symlink is followed (ADR-0003, DESIGN §6, §8a).
 
+import { createHash } from "node:crypto";
 import { closeSync, constants, openSync, readdirSync, readSync } from "node:fs";
 import { join } from "node:path";
 import type { WorkerDeliverable } from "../../domain/deliverables/deliverable.js";
@@ -9,7 +10,8 @@ import { claimFile } from "../atomic.js";
 import type { HomeLayout } from "../home.js";
 import { assertRealDirBelow, linkBelow, readNoFollow } from "../no-follow.js";
 
-export type SidecarRead = { ok: true; deliverable: WorkerDeliverable; path: string } | { ok: false; reason: string; path: string };
+/** A sidecar as read: on success, the sha256 of the exact bytes parsed (what an approval binds to). */
+export type SidecarRead = { ok: true; deliverable: WorkerDeliverable; path: string; sha256: string } | { ok: false; reason: string; path: string };
 
 const VERSION_FILE = /^v([1-9][0-9]{0,9})\.json$/;
 
@@ -56,7 +58,7 @@ export function readDeliverable(home: HomeLayout, workerId: string, version: num
   }
   const checked = validateDeliverable(value, { workerId, version });
   if (!checked.ok) return { ok: false, reason: `${path} is invalid: ${checked.issues.join("; ")}`, path };
-  return { ok: true, deliverable: checked.deliverable, path };
+  return { ok: true, deliverable: checked.deliverable, path, sha256: createHash("sha256").update(read.bytes).digest("hex") };
 }
 
 /** Claims `v<version>.json` with `d` (temp, fsync, link). False when the number is already taken. */

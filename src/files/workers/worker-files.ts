@@ -21,7 +21,7 @@ export function workerFilePath(home: HomeLayout, workerId: string, name: string)
   return path;
 }
 
-/** Replaces `name` in the worker's directory atomically (0600), never through a link. */
-export function writeWorkerFile(home: HomeLayout, workerId: string, name: string, text: string): void {
-  writeFileAtomic(workerFilePath(home, workerId, name), text);
+/** Replaces `name` in the worker's directory atomically (0600), never through a link; `mkdir: false` never recreates it. */
+export function writeWorkerFile(home: HomeLayout, workerId: string, name: string, text: string, options: { mkdir?: boolean } = {}): void {
+  writeFileAtomic(workerFilePath(home, workerId, name), text, options);
 }

@@ -1,5 +1,6 @@
 // Applies numbered migrations in order, each in its own IMMEDIATE transaction, recorded in schema_migrations.
 // A database whose applied list is not a prefix of the known list (missing, reordered, or newer) is refused.
+// An up-to-date ledger is only read: every process opens it, and a read verb must never queue for the write lock.
 
 import type Database from "better-sqlite3";
 import { DocketError } from "../../domain/errors.js";
@@ -9,9 +10,12 @@ import { sha256Hex } from "./sha256.js";
 export function migrate(db: Database.Database, migrations: readonly Migration[] = MIGRATIONS): number[] {
   // Migration 005 hashes stored run tokens in SQL with exactly the function the code uses.
   db.function("docket_sha256", { deterministic: true }, (value: unknown) => (typeof value === "string" ? sha256Hex(value) : value));
-  db.exec("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)");
+  const exists = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'").get() !== undefined;
+  if (!exists) db.exec("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)");
   const applied = () => db.prepare("SELECT version, name FROM schema_migrations ORDER BY version").all() as { version: number; name: string }[];
-  checkHistory(applied(), migrations);
+  const before = applied();
+  checkHistory(before, migrations);
+  if (before.length === migrations.length) return [];
   const ran: number[] = [];
   for (const m of migrations) {
     if (applied().some((a) => a.version === m.version)) continue;

@@ -1,9 +1,11 @@
 // The command runner: every ledger write is one synchronous function inside BEGIN IMMEDIATE … COMMIT,
 // under an idempotency key with a request hash, plus an outbox of effects performed after commit (DESIGN §3).
+// After commit a command performs its own effects, then any left behind by a crashed process; an effect that fails
+// never fails the command that happened to run it (issue 19: a neighbour's projection must not break this spawn).
 
 import { createHash } from "node:crypto";
 import type Database from "better-sqlite3";
-import { conflict } from "../../domain/errors.js";
+import { conflict, isDocketError, type DocketError } from "../../domain/errors.js";
 
 export interface Tx {
   readonly db: Database.Database;
@@ -29,11 +31,37 @@ export interface CommandResult<R> {
   replayed: boolean;
 }
 
+/** One command of a batch that must commit together: its own name, request hash and key, as if run alone. */
+export interface CommandStep<R> {
+  command: string;
+  request: unknown;
+  fn: (tx: Tx) => R;
+  key?: string;
+}
+
+/** What one step did: its result (possibly replayed), or the refusal it threw (its writes rolled back). */
+export type StepOutcome<R> = ({ ok: true } & CommandResult<R>) | { ok: false; error: DocketError };
+
+export interface BatchResult<R> {
+  /** True only when every step succeeded and the batch was not a dry run. */
+  committed: boolean;
+  outcomes: StepOutcome<R>[];
+}
+
 export interface CommandRunner {
   run<R>(command: string, request: unknown, fn: (tx: Tx) => R, options?: { key?: string }): CommandResult<R>;
-  /** Performs pending outbox effects of the given kinds (or all registered), marking each done. */
+  /**
+   * Runs every step in one BEGIN IMMEDIATE transaction, each in its own savepoint so a refused step is reported
+   * beside the others; commits only when none refused (all or nothing). `dryRun` always rolls back: it answers
+   * "would this batch be accepted now?" without writing. A bug (a non-Docket or internal error) throws at once.
+   */
+  runAll<R>(steps: readonly CommandStep<R>[], options?: { dryRun?: boolean }): BatchResult<R>;
+  /** Performs every pending outbox effect this process handles, marking each done; returns how many were done. */
   drainOutbox(): number;
 }
+
+/** An effect still pending this long after its command was left behind by a process that died before doing it. */
+export const ABANDONED_EFFECT_MS = 10_000;
 
 export function hashRequest(command: string, request: unknown): string {
   return createHash("sha256").update(command).update("\0").update(stableStringify(request)).digest("hex");
@@ -47,6 +75,12 @@ export function stableStringify(value: unknown): string {
     .filter(([, v]) => v !== undefined)
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableStringify(v)}`).join(",")}}`;
+}
+
+interface EffectRow {
+  id: number;
+  kind: string;
+  payload: string;
 }
 
 export function createCommandRunner(db: Database.Database, options: { clock?: () => string; effects?: Record<string, EffectHandler> } = {}): CommandRunner {
@@ -63,51 +97,107 @@ export function createCommandRunner(db: Database.Database, options: { clock?: ()
   const pending = db.prepare(
     `SELECT id, kind, payload FROM outbox WHERE done_at IS NULL AND kind IN (SELECT value FROM json_each(?)) ORDER BY id LIMIT 200`,
   );
+  const abandoned = db.prepare(
+    `SELECT id, kind, payload FROM outbox WHERE done_at IS NULL AND created_at < ? AND kind IN (SELECT value FROM json_each(?)) ORDER BY id LIMIT 200`,
+  );
+  const own = db.prepare("SELECT id, kind, payload FROM outbox WHERE id = ? AND done_at IS NULL");
   const markDone = db.prepare("UPDATE outbox SET done_at = ? WHERE id = ? AND done_at IS NULL");
+  const handled = JSON.stringify(Object.keys(handlers));
+
+  /** One command inside the caller's transaction: replay or conflict by key, else run it and remember its result. */
+  function execute<R>(step: CommandStep<R>, now: string, onEmit: (outboxId: number) => void): CommandResult<R> {
+    // Without a caller key the command cannot be retried by identity, so nothing is remembered for it.
+    const { command, request, fn, key } = step;
+    const hash = key === undefined ? "" : hashRequest(command, request);
+    const seen = key === undefined ? undefined : lookup.get(key) as { command: string; request_hash: string; result: string } | undefined;
+    if (seen) {
+      if (seen.command !== command || seen.request_hash !== hash) {
+        throw conflict("idempotency-conflict", `idempotency key "${key}" was already used for a different ${seen.command} request`, "use a fresh key for a different request");
+      }
+      return { result: JSON.parse(seen.result) as R, replayed: true };
+    }
+    const tx: Tx = {
+      db,
+      now,
+      next: (counter) => (bump.get(counter) as { value: number }).value,
+      emit: (kind, payload) => onEmit(Number(enqueue.run(kind, JSON.stringify(payload ?? null), now).lastInsertRowid)),
+    };
+    const result = fn(tx);
+    if (key !== undefined) remember.run(key, command, hash, JSON.stringify(result ?? null), now);
+    return { result, replayed: false };
+  }
 
   function run<R>(command: string, request: unknown, fn: (tx: Tx) => R, runOptions: { key?: string } = {}): CommandResult<R> {
-    // Without a caller key the command cannot be retried by identity, so nothing is remembered for it.
-    const key = runOptions.key;
-    const hash = key === undefined ? "" : hashRequest(command, request);
-    let emitted = false;
-    const body = db.transaction((): CommandResult<R> => {
-      const seen = key === undefined ? undefined : lookup.get(key) as { command: string; request_hash: string; result: string } | undefined;
-      if (seen) {
-        if (seen.command !== command || seen.request_hash !== hash) {
-          throw conflict("idempotency-conflict", `idempotency key "${key}" was already used for a different ${seen.command} request`, "use a fresh key for a different request");
-        }
-        return { result: JSON.parse(seen.result) as R, replayed: true };
-      }
-      const now = clock();
-      const tx: Tx = {
-        db,
-        now,
-        next: (counter) => (bump.get(counter) as { value: number }).value,
-        emit: (kind, payload) => {
-          emitted = true;
-          enqueue.run(kind, JSON.stringify(payload ?? null), now);
-        },
-      };
-      const result = fn(tx);
-      if (key !== undefined) remember.run(key, command, hash, JSON.stringify(result ?? null), now);
-      return { result, replayed: false };
-    });
-    const out = body.immediate();
-    if (emitted) drainOutbox();
+    const emitted: number[] = [];
+    const out = db.transaction(() => execute({ command, request, fn, key: runOptions.key }, clock(), (id) => emitted.push(id))).immediate();
+    performOwn(emitted);
     return out;
   }
 
-  function drainOutbox(): number {
+  function runAll<R>(steps: readonly CommandStep<R>[], batchOptions: { dryRun?: boolean } = {}): BatchResult<R> {
+    const emitted: number[] = [];
+    const rollback = new Error("batch rolled back");
+    let outcomes: StepOutcome<R>[] = [];
+    const body = db.transaction(() => {
+      const now = clock();
+      // A nested better-sqlite3 transaction is a savepoint: a refused step undoes only its own writes, so the steps
+      // after it are judged on a clean state. A lone step needs none: its refusal rolls the whole batch back anyway.
+      const inSavepoint = steps.length > 1;
+      outcomes = steps.map((step): StepOutcome<R> => {
+        const attempt = () => execute(step, now, (id) => emitted.push(id));
+        try {
+          return { ok: true, ...(inSavepoint ? db.transaction(attempt)() : attempt()) };
+        } catch (error) {
+          if (!isDocketError(error) || error.category === "internal") throw error;
+          return { ok: false, error };
+        }
+      });
+      if (batchOptions.dryRun || outcomes.some((o) => !o.ok)) throw rollback;
+    });
+    try {
+      body.immediate();
+    } catch (error) {
+      if (error !== rollback) throw error;
+      return { committed: false, outcomes };
+    }
+    performOwn(emitted);
+    return { committed: true, outcomes };
+  }
+
+  /** After a commit: this command's own effects, then any a crashed process left pending. */
+  function performOwn(emitted: readonly number[]): void {
+    if (emitted.length === 0) return;
+    perform(emitted.flatMap((id) => own.all(id) as EffectRow[]));
+    const cutoff = new Date(Date.parse(clock()) - ABANDONED_EFFECT_MS).toISOString();
+    perform(abandoned.all(cutoff, handled) as EffectRow[]);
+  }
+
+  /** Performs each effect once per run (repeated status projections of one worker collapse into one). */
+  function perform(rows: readonly EffectRow[]): number {
     let done = 0;
-    for (const row of pending.all(JSON.stringify(Object.keys(handlers))) as { id: number; kind: string; payload: string }[]) {
+    const performed = new Set<string>();
+    for (const row of rows) {
       const handler = handlers[row.kind];
       if (!handler) continue;
-      // The effect runs before it is marked done, so a crash in between repeats it: effects are idempotent.
-      handler({ id: row.id, kind: row.kind, payload: JSON.parse(row.payload) });
+      const same = `${row.kind}\0${row.payload}`;
+      if (!performed.has(same)) {
+        try {
+          // The effect runs before it is marked done, so a crash in between repeats it: effects are idempotent.
+          handler({ id: row.id, kind: row.kind, payload: JSON.parse(row.payload) });
+        } catch {
+          // It stays queued and a later command retries it; until then only its projection (status.json) is stale.
+          continue;
+        }
+        performed.add(same);
+      }
       if (markDone.run(clock(), row.id).changes > 0) done++;
     }
     return done;
   }
 
-  return { run, drainOutbox };
+  function drainOutbox(): number {
+    return perform(pending.all(handled) as EffectRow[]);
+  }
+
+  return { run, runAll, drainOutbox };
 }

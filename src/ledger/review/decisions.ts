@@ -20,6 +20,8 @@ export interface NewDecision {
   risk?: string | null;
   question?: string | null;
   evidenceRefs?: string[];
+  /** The sha256 of the exact deliverable bytes this judgment saw (DESIGN §8a: approval binds content). */
+  contentSha256?: string | null;
 }
 
 export interface Decision {
@@ -34,6 +36,7 @@ export interface Decision {
   risk: string | null;
   question: string | null;
   evidenceRefs: string[];
+  contentSha256: string | null;
 }
 
 interface DecisionRow {
@@ -51,6 +54,7 @@ interface DecisionRow {
   risk: string | null;
   question: string | null;
   evidence_refs: string;
+  content_sha256: string | null;
 }
 
 function fromRow(r: DecisionRow): Decision {
@@ -69,6 +73,7 @@ function fromRow(r: DecisionRow): Decision {
     risk: r.risk,
     question: r.question,
     evidenceRefs: JSON.parse(r.evidence_refs) as string[],
+    contentSha256: r.content_sha256,
   };
 }
 
@@ -79,13 +84,14 @@ export function insertDecision(tx: Tx, d: NewDecision): Decision {
   const p = d.deliverable ?? null;
   statement(tx.db, 
       `INSERT INTO decisions (id, seq, at, actor, verb, worker, deliverable_id, deliverable_version, deliverable_ref,
-        option, note, risk, question, evidence_refs) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        option, note, risk, question, evidence_refs, content_sha256) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     )
     .run(id, seq, tx.now, d.actor, d.verb, d.worker, p?.id ?? null, p?.version ?? null, p?.ref ?? null, d.option ?? null,
-      d.note ?? null, d.risk ?? null, d.question ?? null, JSON.stringify(d.evidenceRefs ?? []));
+      d.note ?? null, d.risk ?? null, d.question ?? null, JSON.stringify(d.evidenceRefs ?? []), d.contentSha256 ?? null);
   return {
     id, at: tx.now, actor: d.actor, verb: d.verb, worker: d.worker, deliverable: p, option: d.option ?? null,
     note: d.note ?? null, risk: d.risk ?? null, question: d.question ?? null, evidenceRefs: d.evidenceRefs ?? [],
+    contentSha256: d.contentSha256 ?? null,
   };
 }
 
@@ -116,6 +122,7 @@ export function toDecisionRecord(d: Decision): DecisionRecord {
   return {
     id: d.id, at: d.at, actor: d.actor, verb: d.verb, worker: d.worker,
     deliverableId: d.deliverable?.id, deliverableVersion: d.deliverable?.version, deliverableRef: d.deliverable?.ref,
+    contentSha256: d.contentSha256,
   };
 }
 

@@ -71,8 +71,12 @@ export function readStamps(db: Db): Map<string, string> {
   return new Map(rows.map((r) => [r.name, r.stamp]));
 }
 
+export function readStamp(db: Db, name: string): string | undefined {
+  return (statement(db, "SELECT stamp FROM store_stamps WHERE name = ?").get(name) as { stamp: string } | undefined)?.stamp;
+}
+
 export function rootStamp(db: Db): string | undefined {
-  return (statement(db, "SELECT stamp FROM store_stamps WHERE name = ?").get(ROOT_STAMP) as { stamp: string } | undefined)?.stamp;
+  return readStamp(db, ROOT_STAMP);
 }
 
 export function dirtyIds(db: Db): string[] {
@@ -104,6 +108,25 @@ export function indexRowsByPrefix(db: Db, prefix: string, limit = 20): IndexRow[
   const escaped = prefix.replace(/[*?[\]]/g, (c) => `[${c}]`);
   return statement(db, "SELECT * FROM stored_deliverables WHERE status = 'ok' AND (id GLOB ? OR ref GLOB ?) ORDER BY id, version LIMIT ?")
     .all(`${escaped}*`, `${escaped}*`, limit) as IndexRow[];
+}
+
+/** Pins a version's bytes the first time this ledger sees them; an existing pin is kept (a later change is tampering). */
+export function pinStored(tx: Tx, id: string, version: number, sha256: string): void {
+  statement(tx.db, "INSERT INTO stored_pins (id, version, sha256, pinned_at) VALUES (?, ?, ?, ?) ON CONFLICT(id, version) DO NOTHING").run(id, version, sha256, tx.now);
+}
+
+/** Pins the bytes this ledger has just claimed as a new version file (a version that did not exist before). */
+export function repinStored(tx: Tx, id: string, version: number, sha256: string): void {
+  statement(tx.db, "INSERT INTO stored_pins (id, version, sha256, pinned_at) VALUES (?, ?, ?, ?) ON CONFLICT(id, version) DO UPDATE SET sha256 = excluded.sha256, pinned_at = excluded.pinned_at")
+    .run(id, version, sha256, tx.now);
+}
+
+export function deletePin(tx: Tx, id: string, version: number): void {
+  statement(tx.db, "DELETE FROM stored_pins WHERE id = ? AND version = ?").run(id, version);
+}
+
+export function getPin(db: Db, id: string, version: number): string | undefined {
+  return (statement(db, "SELECT sha256 FROM stored_pins WHERE id = ? AND version = ?").get(id, version) as { sha256: string } | undefined)?.sha256;
 }
 
 export function insertSlot(tx: Tx, ref: string, kind: SlotRow["kind"]): SlotRow {

@@ -38,6 +38,7 @@ export interface WorkerRow {
   window_id: string | null;
   pane_id: string | null;
   heartbeat_at: string | null;
+  /** The process starting this generation until the worker's first heartbeat, then the worker's own process. */
   pid: number | null;
   model_in_effect: string | null;
   thinking_in_effect: string | null;
@@ -75,6 +76,8 @@ export interface NewWorker {
   /** The plain token of generation 1; only its hash is written. */
   runToken: string;
   sourceHandoff?: unknown;
+  /** The process running the spawn: a start whose spawner died is reconciled (issue 19). */
+  spawnerPid?: number;
 }
 
 /** What the ledger keeps of a run token. */
@@ -88,13 +91,13 @@ export function insertWorker(tx: Tx, w: NewWorker): string {
   const id = formatId("worker", seq);
   statement(tx.db, 
       `INSERT INTO workers (id, seq, task, kind, agent, command, execution, env, cwd, project_root, workspace, workspace_mode,
-        base, base_head, generation, run_token_hash, state, source_handoff, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, 'starting', ?, ?, ?)`,
+        base, base_head, generation, run_token_hash, state, source_handoff, pid, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, 'starting', ?, ?, ?, ?)`,
     )
     .run(
       id, seq, w.task, w.kind, w.agent, w.command ?? null, JSON.stringify(w.execution), JSON.stringify(w.envNames ?? []),
       w.cwd, w.projectRoot, w.workspace(id), w.workspaceMode, w.base ?? null, w.baseHead ?? null, hashRunToken(w.runToken),
-      w.sourceHandoff === undefined ? null : JSON.stringify(w.sourceHandoff), tx.now, tx.now,
+      w.sourceHandoff === undefined ? null : JSON.stringify(w.sourceHandoff), w.spawnerPid ?? null, tx.now, tx.now,
     );
   statement(tx.db, "INSERT INTO launches (worker, generation, run_token_hash, started_at) VALUES (?, 1, ?, ?)").run(id, hashRunToken(w.runToken), tx.now);
   tx.emit("worker.status", { worker: id });

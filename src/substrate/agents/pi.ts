@@ -42,7 +42,7 @@ export function resolvePiExtraArgs(configArgs: readonly string[], envValue: stri
   return [...configArgs, ...fromEnv];
 }
 
-const modelCache = new Map<string, PiModel[]>();
+const modelCache = new Map<string, { at: number; models: PiModel[] }>();
 
 /** Parses pi's `--list-models` table (`provider model context max-out thinking images`). */
 export function parseModelList(text: string): PiModel[] {
@@ -78,20 +78,40 @@ function contentHash(path: string): string {
   }
 }
 
-/** settings.json without the bookkeeping pi itself writes on start-up (it changes nothing about models). */
-function stableSettings(path: string): string {
+/** A JSON object file as an object; a missing file reads as `{}` (pi writes `{}` itself on its first run). */
+function jsonObject(path: string): Record<string, unknown> | undefined {
+  let text: string;
   try {
-    const raw = JSON.parse(readFileSync(path, "utf8")) as Record<string, unknown>;
-    delete raw.lastChangelogVersion;
-    return JSON.stringify(raw);
+    text = readFileSync(path, "utf8");
   } catch {
-    return "";
+    return {};
+  }
+  try {
+    const value = JSON.parse(text) as unknown;
+    return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
   }
 }
 
+/** settings.json without the bookkeeping pi itself writes on start-up (it changes nothing about models). */
+function stableSettings(path: string): string {
+  const raw = jsonObject(path);
+  if (!raw) return `unreadable:${contentHash(path)}`;
+  delete raw.lastChangelogVersion;
+  return JSON.stringify(raw);
+}
+
+/** Which providers auth.json holds credentials for: that decides the models, a refreshed token does not. */
+function authProviders(path: string): string {
+  const raw = jsonObject(path);
+  return raw ? JSON.stringify(Object.keys(raw).sort()) : `unreadable:${contentHash(path)}`;
+}
+
 /**
- * What decides pi's model list: its arguments, agent dir files (models, auth, settings), the extension files named
- * with -e, the pi build, and which credential variables are set. Any change makes a new key.
+ * What decides pi's model list: its arguments, agent dir files (models, which providers have auth, settings), the
+ * extension files named with -e, the pi build, and which credential variables are set. Any change makes a new key;
+ * the files pi writes on its own first run (`auth.json` as `{}`, `settings.json` with its changelog mark) do not.
  */
 export function modelListKey(extraArgs: readonly string[], env: NodeJS.ProcessEnv, cwd: string): string {
   const agentDir = resolvePiAgentDir(env, env.HOME ?? "");
@@ -101,7 +121,8 @@ export function modelListKey(extraArgs: readonly string[], env: NodeJS.ProcessEn
     extraArgs,
     cwd,
     agentDir,
-    files: ["models.json", "auth.json"].map((f) => contentHash(join(agentDir, f))),
+    models: contentHash(join(agentDir, "models.json")),
+    auth: authProviders(join(agentDir, "auth.json")),
     settings: stableSettings(join(agentDir, "settings.json")),
     extensions: extensions.map((e) => [e, mtimeOf(e)]),
     pi: mtimeOf(resolvePiCli()),
@@ -110,10 +131,15 @@ export function modelListKey(extraArgs: readonly string[], env: NodeJS.ProcessEn
   return createHash("sha256").update(JSON.stringify(parts)).digest("hex");
 }
 
-function readCache(file: string, key: string, nowMs: number): PiModel[] | undefined {
+interface CachedListing {
+  at: number;
+  models: PiModel[];
+}
+
+function readCache(file: string, key: string, nowMs: number): CachedListing | undefined {
   try {
     const c = JSON.parse(readFileSync(file, "utf8")) as { key?: string; at?: number; models?: PiModel[] };
-    if (c.key === key && typeof c.at === "number" && nowMs - c.at < MODEL_CACHE_TTL_MS && Array.isArray(c.models)) return c.models;
+    if (c.key === key && typeof c.at === "number" && nowMs - c.at < MODEL_CACHE_TTL_MS && Array.isArray(c.models)) return { at: c.at, models: c.models };
   } catch {
     // No cache yet, or a torn/foreign file: ask pi again.
   }
@@ -131,20 +157,20 @@ function writeCache(file: string, key: string, nowMs: number, models: PiModel[])
   }
 }
 
-/**
- * The models pi lists with these extra arguments and environment: cached per process, and in `cacheFile`
- * (when given) for a few minutes under a key of everything that decides the list.
- */
-export function listModels(extraArgs: readonly string[], env: NodeJS.ProcessEnv, cwd: string, options: { cacheFile?: string; nowMs?: number } = {}): PiModel[] {
-  const key = modelListKey(extraArgs, env, cwd);
-  const hit = modelCache.get(key);
-  if (hit) return hit;
-  const nowMs = options.nowMs ?? Date.now();
-  const stored = options.cacheFile ? readCache(options.cacheFile, key, nowMs) : undefined;
-  if (stored) {
-    modelCache.set(key, stored);
-    return stored;
-  }
+export interface ModelListing {
+  models: PiModel[];
+  /** Set when the listing was not asked of pi just now: when pi produced the cached one (ms since the epoch). */
+  cachedAt?: number;
+}
+
+export interface ListModelsOptions {
+  cacheFile?: string;
+  nowMs?: number;
+  /** Single-flight across processes (a lock the caller holds): the first lists, the others then read its cache. */
+  serialize?: <T>(fn: () => T) => T;
+}
+
+function askPi(extraArgs: readonly string[], env: NodeJS.ProcessEnv, cwd: string): PiModel[] {
   const r = spawnSync(process.execPath, [resolvePiCli(), ...extraArgs, "--list-models"], {
     cwd,
     env: { ...env, PI_OFFLINE: env.PI_OFFLINE ?? "1", PI_SKIP_VERSION_CHECK: "1" },
@@ -155,10 +181,30 @@ export function listModels(extraArgs: readonly string[], env: NodeJS.ProcessEnv,
   if (r.error) throw r.error;
   if (r.status !== 0) throw new Error(`pi --list-models exited ${r.status}: ${(r.stderr || r.stdout).trim().split("\n")[0]}`);
   // pi prints the table on stderr (0.73.1); read both streams.
-  const models = parseModelList(`${r.stdout}\n${r.stderr}`);
-  modelCache.set(key, models);
-  if (options.cacheFile && models.length > 0) writeCache(options.cacheFile, key, nowMs, models);
-  return models;
+  return parseModelList(`${r.stdout}\n${r.stderr}`);
+}
+
+/**
+ * The models pi lists with these extra arguments and environment: cached per process, and in `cacheFile`
+ * (when given) for a few minutes under a key of everything that decides the list.
+ */
+export function listModels(extraArgs: readonly string[], env: NodeJS.ProcessEnv, cwd: string, options: ListModelsOptions = {}): ModelListing {
+  const key = modelListKey(extraArgs, env, cwd);
+  const nowMs = options.nowMs ?? Date.now();
+  const cached = (): ModelListing | undefined => {
+    const hit = modelCache.get(key);
+    const stored = hit && nowMs - hit.at < MODEL_CACHE_TTL_MS ? hit : options.cacheFile ? readCache(options.cacheFile, key, nowMs) : undefined;
+    if (!stored) return undefined;
+    modelCache.set(key, stored);
+    return { models: stored.models, cachedAt: stored.at };
+  };
+  const listed = (): ModelListing => {
+    const models = askPi(extraArgs, env, cwd);
+    modelCache.set(key, { at: nowMs, models });
+    if (options.cacheFile && models.length > 0) writeCache(options.cacheFile, key, nowMs, models);
+    return { models };
+  };
+  return cached() ?? (options.serialize ? options.serialize(() => cached() ?? listed()) : listed());
 }
 
 /** pi's configured default model (`provider/model`) and thinking level from `<agentDir>/settings.json`. */

@@ -73,10 +73,17 @@ export function applyPatch(repoRoot: string, patch: string): PatchCheck {
   return { ok: false, problems: parseApplyErrors(r.stderr), stderr: r.stderr };
 }
 
+/**
+ * True when the working tree at `repoRoot` already holds exactly this patch's result: `git apply -R --check` accepts it
+ * (every hunk's post-image is there, every created file exists as created, every deleted file is gone). Changes nothing.
+ */
+export function isPatchApplied(repoRoot: string, patch: string): boolean {
+  return runGit(repoRoot, ["apply", "-R", "--check", "--whitespace=nowarn", "-"], { input: patch }).status === 0;
+}
+
 /** Reverses a patch that was just applied (used when the promotion could not be recorded). */
 export function reversePatch(repoRoot: string, patch: string): boolean {
-  const check = runGit(repoRoot, ["apply", "-R", "--check", "--whitespace=nowarn", "-"], { input: patch });
-  if (check.status !== 0) return false;
+  if (!isPatchApplied(repoRoot, patch)) return false;
   return runGit(repoRoot, ["apply", "-R", "--whitespace=nowarn", "-"], { input: patch }).status === 0;
 }
 

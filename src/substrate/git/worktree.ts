@@ -1,11 +1,18 @@
 // A worker's isolated workspace: a detached git worktree at the parent's HEAD plus its uncommitted and untracked
 // files, committed as the "Docket worker baseline" — that commit is the worker's base (DESIGN §4, anchor §1.11).
+// Adding and removing worktrees runs through the caller's `serialize`: concurrent `git worktree add`s read each
+// other's half-made admin directories (issue 19), so the engine holds one lock per repository around them.
 
 import { execFileSync } from "node:child_process";
 import { copyFileSync, cpSync, existsSync, lstatSync, mkdirSync, readlinkSync, rmSync, symlinkSync } from "node:fs";
-import { dirname, join, relative, resolve, sep } from "node:path";
+import { basename, dirname, join, relative, resolve, sep } from "node:path";
 
 export type WorkspaceMethod = "worktree" | "copy";
+
+/** Runs `fn` while no other process changes this repository's worktree list (a lock the caller holds). */
+export type Serialize = <T>(fn: () => T) => T;
+
+const unserialized: Serialize = (fn) => fn();
 
 export interface IsolatedWorkspace {
   path: string;
@@ -54,11 +61,12 @@ export function inspectRepository(dir: string): { kind: "repo"; head: string } |
   }
 }
 
+/** No hooks, no signing, no auto gc: a burst of baselines must not start gc (and its worktree prune) in the project. */
 function commitBaseline(ws: string): string {
   git(ws, ["add", "-A"]);
   git(
     ws,
-    ["-c", "commit.gpgsign=false", "-c", "core.hooksPath=/dev/null", "commit", "-q", "--no-verify", "--allow-empty", "-m", "Docket worker baseline"],
+    ["-c", "commit.gpgsign=false", "-c", "core.hooksPath=/dev/null", "-c", "gc.auto=0", "commit", "-q", "--no-verify", "--allow-empty", "-m", "Docket worker baseline"],
     { env: BASELINE_ENV },
   );
   return git(ws, ["rev-parse", "HEAD"]).trim();
@@ -71,18 +79,35 @@ function copyEntry(from: string, to: string): void {
   else if (st.isFile()) copyFileSync(from, to);
 }
 
+/** The repository's common git directory (shared by all its worktrees), absolute. */
+export function gitCommonDir(root: string): string {
+  return resolve(root, git(root, ["rev-parse", "--git-common-dir"]).trim());
+}
+
+export interface CreateWorkspaceInput {
+  root: string;
+  target: string;
+  exclude?: string[];
+  /** git names the admin directory `.git/worktrees/<name>` after the folder it adds; default: the target's name. */
+  adminName?: string;
+  serialize?: Serialize;
+}
+
 /**
  * Creates `target` as the worker's isolated workspace for the project at `root`.
  * In a repository with a HEAD: worktree + dirty diff + untracked non-ignored files + baseline commit.
  * Unborn repository or no repository: the tree is copied (without `.git`), `git init`, baseline commit.
  */
-export function createIsolatedWorkspace(input: { root: string; target: string; exclude?: string[] }): IsolatedWorkspace {
+export function createIsolatedWorkspace(input: CreateWorkspaceInput): IsolatedWorkspace {
   const { root, target } = input;
+  const serialize = input.serialize ?? unserialized;
   const repo = inspectRepository(root);
   mkdirSync(dirname(target), { recursive: true });
   if (repo.kind === "repo") {
-    git(root, ["worktree", "add", "--detach", "-q", target, "HEAD"]);
+    addWorktree(root, target, input.adminName, serialize);
     try {
+      // The checkout fills this worktree's own index and files, nothing another worktree's git reads: no lock.
+      git(target, ["reset", "--hard", "-q", "HEAD"]);
       const patch = gitBuffer(root, ["diff", "--binary", "HEAD"]);
       if (patch.length > 0) git(target, ["apply", "--binary", "--whitespace=nowarn", "-"], { input: patch });
       const untracked = gitBuffer(root, ["ls-files", "--others", "--exclude-standard", "-z"]).toString("utf8").split("\0").filter(Boolean);
@@ -90,7 +115,7 @@ export function createIsolatedWorkspace(input: { root: string; target: string; e
       const base = commitBaseline(target);
       return { path: target, method: "worktree", base, baseHead: repo.head, notes: [] };
     } catch (error) {
-      removeWorkspace({ root, path: target, method: "worktree" });
+      removeWorkspace({ root, path: target, method: "worktree", serialize });
       throw error;
     }
   }
@@ -115,23 +140,46 @@ export function createIsolatedWorkspace(input: { root: string; target: string; e
   }
 }
 
+/**
+ * Registers the worktree without checking files out (the lock is held only that long), under its own admin name:
+ * `git worktree add` names the admin directory after the folder, so it adds under the admin name beside the target
+ * and moves it into place (a move keeps the name) — every worker's folder is `workspace`, every admin name its own.
+ */
+function addWorktree(root: string, target: string, adminName: string | undefined, serialize: Serialize): void {
+  const staging = adminName === undefined || adminName === basename(target) ? target : join(dirname(target), adminName);
+  serialize(() => {
+    git(root, ["worktree", "add", "--detach", "--no-checkout", "-q", staging, "HEAD"]);
+    if (staging === target) return;
+    try {
+      git(root, ["worktree", "move", staging, target]);
+    } catch (error) {
+      dropWorktree(root, staging);
+      throw error;
+    }
+  });
+}
+
+function dropWorktree(root: string, path: string): void {
+  try {
+    git(root, ["worktree", "remove", "--force", "--force", path]);
+  } catch {
+    // The worktree may be half-made or already removed: delete the directory and prune git's record below.
+  }
+  rmSync(path, { recursive: true, force: true, maxRetries: 3 });
+  try {
+    git(root, ["worktree", "prune"]);
+  } catch {
+    // The parent repository itself may be gone; nothing left to unregister then.
+  }
+}
+
 /** Removes a workspace this module created; a worktree is unregistered from its repository too. */
-export function removeWorkspace(input: { root: string; path: string; method: WorkspaceMethod }): void {
+export function removeWorkspace(input: { root: string; path: string; method: WorkspaceMethod; serialize?: Serialize }): void {
   if (input.method === "worktree") {
-    try {
-      git(input.root, ["worktree", "remove", "--force", "--force", input.path]);
-    } catch {
-      // The worktree may be half-made or already removed: delete the directory and prune git's record below.
-    }
-    rmSync(input.path, { recursive: true, force: true });
-    try {
-      git(input.root, ["worktree", "prune"]);
-    } catch {
-      // The parent repository itself may be gone; nothing left to unregister then.
-    }
+    (input.serialize ?? unserialized)(() => dropWorktree(input.root, input.path));
     return;
   }
-  rmSync(input.path, { recursive: true, force: true });
+  rmSync(input.path, { recursive: true, force: true, maxRetries: 3 });
 }
 
 /** True when the workspace differs from its base: tracked edits, new commits, or untracked non-ignored files. */

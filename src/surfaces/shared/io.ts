@@ -3,8 +3,6 @@
 
 export interface Io {
   json: boolean;
-  /** Set by a command whose result was printed but which must still exit 1 (a batch with a refused entry). */
-  refused: boolean;
   /** The live parent session hosting this command (inside pi): its model, thinking and session file. */
   parent?: { model?: string; thinking?: string; sessionFile?: string };
   /** A human can answer questions here (a terminal, or pi's UI): confirmations may be asked. */
@@ -22,7 +20,6 @@ export interface Io {
 export function createIo(json: boolean): Io {
   return {
     json,
-    refused: false,
     interactive: Boolean(process.stdin.isTTY && process.stdout.isTTY) && !json,
     out: (text) => process.stdout.write(text.endsWith("\n") ? text : `${text}\n`),
     err: (text) => process.stderr.write(text.endsWith("\n") ? text : `${text}\n`),

@@ -13,13 +13,13 @@ export function formatDoneReply(result: DoneResult, body: string, source: "messa
         : "Note: `body` was empty, so the deliverable body is empty. To publish text, call docket_done again with the full text in `body`.",
     );
   }
-  for (const r of result.items) lines.push(r.status === "refused" ? `${r.item}: refused — ${r.error?.message}` : `${r.item}: ${r.status}${r.reportId ? ` (${r.reportId})` : ""}`);
+  for (const r of result.items) lines.push(`${r.item}: ${r.status} (${r.reportId})`);
   return lines.join("\n");
 }
 
 export function formatWaitReply(result: WaitResult): string {
   const lines = [`Question ${result.question} is with the human. Stop now: the answer arrives as a new message; do not poll or search for it.`];
-  for (const r of result.blocked) lines.push(r.status === "refused" ? `${r.item}: refused — ${r.error?.message}` : `${r.item}: recorded as blocked`);
+  for (const r of result.blocked) lines.push(`${r.item}: recorded as blocked`);
   return lines.join("\n");
 }
 

@@ -2,7 +2,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { isSettled, resolveDisplayState, resolveExit, resolveHeartbeatState, resolveLiveness, type LifecycleView } from "../../../src/domain/workers/lifecycle.js";
+import { isSettled, isStalledStart, resolveDisplayState, resolveExit, resolveHeartbeatState, resolveLiveness, type LifecycleView, type StartView } from "../../../src/domain/workers/lifecycle.js";
 
 const NOW = Date.parse("2026-01-01T12:00:00.000Z");
 const ago = (s: number) => new Date(NOW - s * 1000).toISOString();
@@ -63,4 +63,15 @@ test("settled means ended, or reviewed in a terminal state", () => {
   assert.equal(isSettled({ state: "ready", reviewedAt: ago(1) }), true);
   assert.equal(isSettled({ state: "ready", reviewedAt: null }), false);
   assert.equal(isSettled({ state: "idle", reviewedAt: ago(1) }), false);
+});
+
+test("a start is given up when it has no window and its spawner died past the grace, or stayed quiet past the limit", () => {
+  const start = (over: Partial<StartView> = {}): StartView => ({ state: "starting", exited: false, windowId: null, updatedAt: ago(20), spawnerAlive: false, ...over });
+  assert.equal(isStalledStart(start(), NOW), true, "no window 20 s on, spawner gone");
+  assert.equal(isStalledStart(start({ updatedAt: ago(5) }), NOW), false, "within the grace a dead spawner may not be noticed yet");
+  assert.equal(isStalledStart(start({ spawnerAlive: true, updatedAt: ago(120) }), NOW), false, "a slow start whose spawner still runs is left alone");
+  assert.equal(isStalledStart(start({ spawnerAlive: true, updatedAt: ago(11 * 60) }), NOW), true, "but not for ever");
+  assert.equal(isStalledStart(start({ windowId: "@3" }), NOW), false, "a start that got its window is not stalled");
+  assert.equal(isStalledStart(start({ state: "active" }), NOW), false, "a worker that spoke is not starting");
+  assert.equal(isStalledStart(start({ exited: true }), NOW), false, "an exited one is settled elsewhere");
 });

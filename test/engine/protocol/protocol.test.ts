@@ -187,23 +187,42 @@ test("a read-only worker in a shared workspace publishes with no change set", (t
   assert.equal(deliverableByRef(ctx, r.deliverable.ref).deliverable.changeSet, null);
 });
 
-test("done sends each item entry through the report path; one refused entry leaves the others committed", (t) => {
+test("done sends each item entry through the report path; one refused entry refuses the whole call before any version is frozen", (t) => {
   const { ctx, w, who } = setup(t);
   addItem(ctx, { kind: "todo", text: "first" });
   addItem(ctx, { kind: "todo", text: "second" });
   dispatchItems(ctx, { worker: w.worker, items: ["t1"] });
-  const r = done(ctx, who, {
-    callId: "call-i", body: "b", outcome: "completed", summary: "s",
-    items: [{ item: "t1", outcome: "done", body: "did it" }, { item: "t2", outcome: "done", body: "not mine" }, { item: "t1", outcome: "nope", body: "" }],
-  });
-  assert.deepEqual(r.items[0], { item: "t1", status: "resolved", reportId: "rp1" });
-  assert.equal(r.items[1]!.status, "refused");
-  assert.equal(r.items[1]!.error!.code, "no-active-binding");
-  assert.equal(r.items[2]!.status, "refused");
+  const before = dumpTables(ctx.db);
+  assert.throws(
+    () => done(ctx, who, { callId: "call-i", body: "b", outcome: "completed", summary: "s", items: [{ item: "t1", outcome: "done", body: "did it" }, { item: "t2", outcome: "done", body: "not mine" }] }),
+    (e: any) => e.code === "no-active-binding" && /^docket_done published nothing — t2: no active binding/.test(e.message)
+      && JSON.stringify(e.details.results.map((r: { status: string }) => r.status)) === '["not-recorded","refused"]',
+  );
+  assert.throws(
+    () => done(ctx, who, { callId: "call-i", body: "b", outcome: "completed", summary: "s", items: [{ item: "t1", outcome: "nope", body: "" }] }),
+    { code: "report-entry-invalid", message: /^docket_done published nothing — t1: a per-item outcome and explanation are required/ },
+  );
+  assert.deepEqual(dumpTables(ctx.db), before, "the version, the worker's state and the accepted entry all stay unwritten");
+  assert.deepEqual(listDeliverableVersions(ctx.home, w.worker), [], "no sidecar was claimed for a refused call");
+  const r = done(ctx, who, { callId: "call-i", body: "b", outcome: "completed", summary: "s", items: [{ item: "t1", outcome: "done", body: "did it" }] });
+  assert.deepEqual(r, { deliverable: { id: `worker-deliverable:${w.worker}`, version: 1, ref: `worker-deliverable:${w.worker}:1` }, items: [{ item: "t1", status: "resolved", reportId: "rp1" }] });
   assert.equal(row(ctx, "SELECT state FROM items WHERE id = 't1'").state, "done");
   const again = done(ctx, who, { callId: "call-i", body: "b", outcome: "completed", summary: "s", items: [{ item: "t1", outcome: "done", body: "did it" }] });
-  assert.deepEqual(again.items[0], { item: "t1", status: "resolved", reportId: "rp1" }, "a retried call replays its item reports");
-  assert.deepEqual(readDeliverable(ctx.home, w.worker, 1).ok && (readDeliverable(ctx.home, w.worker, 1) as { deliverable: WorkerDeliverable }).deliverable.items.map((i) => i.item), ["t1", "t2", "t1"]);
+  assert.deepEqual(again, r, "a retried call replays its version and its item reports");
+  assert.deepEqual(readDeliverable(ctx.home, w.worker, 1).ok && (readDeliverable(ctx.home, w.worker, 1) as { deliverable: WorkerDeliverable }).deliverable.items.map((i) => i.item), ["t1"]);
+});
+
+test("a wait whose blocked entry is refused asks nothing: no question, no state change, no report", (t) => {
+  const { ctx, w, who } = setup(t);
+  addItem(ctx, { kind: "todo", text: "first" });
+  addItem(ctx, { kind: "todo", text: "second" });
+  dispatchItems(ctx, { worker: w.worker, items: ["t1"] });
+  const before = dumpTables(ctx.db);
+  assert.throws(
+    () => wait(ctx, who, { question: "Which database?", blocked: [{ item: "t1", body: "need the choice" }, { item: "t2", body: "not mine" }], callId: "w-1" }),
+    { code: "no-active-binding", message: /^docket_wait asked nothing — t2: no active binding/ },
+  );
+  assert.deepEqual(dumpTables(ctx.db), before);
 });
 
 test("wait records one question, moves the worker to needs_input and reports blocked items; a later done drops the question", (t) => {
@@ -220,6 +239,26 @@ test("wait records one question, moves the worker to needs_input and reports blo
   done(ctx, who, { callId: "d", body: "b", outcome: "completed", summary: "s" });
   assert.equal(row(ctx, "SELECT state FROM questions WHERE id = ?", r.question).state, "dropped");
   assert.throws(() => wait(ctx, who, { question: "  " }), (e) => isDocketError(e) && e.code === "question-empty");
+});
+
+test("one call id used by wait and then by done is two calls: each tool replays its own, neither conflicts", (t) => {
+  const { ctx, w, who } = setup(t);
+  addItem(ctx, { kind: "todo", text: "first" });
+  dispatchItems(ctx, { worker: w.worker, items: ["t1"] });
+  const asked = wait(ctx, who, { question: "Which database?", blocked: [{ item: "t1", body: "need the choice" }], callId: "c1" });
+  assert.deepEqual(asked.blocked, [{ item: "t1", status: "pending", reportId: "rp1" }]);
+  const finished = done(ctx, who, { callId: "c1", body: "b", outcome: "completed", summary: "s", items: [{ item: "t1", outcome: "done", body: "chose sqlite" }] });
+  assert.deepEqual(finished.items, [{ item: "t1", status: "resolved", reportId: "rp2" }]);
+  assert.equal(row(ctx, "SELECT state FROM items WHERE id = 't1'").state, "done");
+  const before = dumpTables(ctx.db);
+  assert.deepEqual(wait(ctx, who, { question: "Which database?", blocked: [{ item: "t1", body: "need the choice" }], callId: "c1" }), asked, "a retried wait replays");
+  assert.deepEqual(done(ctx, who, { callId: "c1", body: "b", outcome: "completed", summary: "s", items: [{ item: "t1", outcome: "done", body: "chose sqlite" }] }), finished, "a retried done replays");
+  assert.deepEqual(dumpTables(ctx.db), before);
+  assert.throws(
+    () => wait(ctx, who, { question: "Which cache?", callId: "c1" }),
+    { code: "idempotency-conflict" },
+    "the same tool with the same call id and another request is still a conflict",
+  );
 });
 
 test("fail moves the worker to failed with the reason and publishes nothing", (t) => {

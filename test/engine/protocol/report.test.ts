@@ -84,12 +84,10 @@ test("a bad outcome or an empty body is refused before the store is touched", (t
     { item: "t1", outcome: "done", body: "   " },
     { item: "t1", outcome: "", body: "" },
   ]) {
-    const r = report(ctx, who, entry);
-    assert.equal(r.status, "refused");
-    assert.deepEqual({ code: r.error?.code, message: r.error?.message }, { code: "report-entry-invalid", message: PER_ITEM_REQUIRED });
+    assert.throws(() => report(ctx, who, entry), { code: "report-entry-invalid", message: PER_ITEM_REQUIRED });
   }
   // validation needs no store: it refuses even for a worker that does not exist
-  assert.equal(report(ctx, { worker: "w99", generation: 1 }, { item: "t1", outcome: "mostly", body: "x" }).error?.message, PER_ITEM_REQUIRED);
+  assert.throws(() => report(ctx, { worker: "w99", generation: 1 }, { item: "t1", outcome: "mostly", body: "x" }), { message: PER_ITEM_REQUIRED });
   assert.deepEqual(dumpTables(ctx.db), before);
 });
 
@@ -97,15 +95,12 @@ test("a report from a replaced generation is refused, says the process was repla
   const { ctx, who } = setup(t);
   ctx.commands.run("test.respawn", {}, (tx) => updateWorker(tx, who.worker, { generation: 2, run_token_hash: hashRunToken("token-2") }));
   const before = dumpTables(ctx.db);
-  const r = report(ctx, who, { item: "t1", outcome: "done", body: "stale" });
-  assert.equal(r.status, "refused");
-  assert.equal(r.error?.code, "generation-replaced");
-  assert.match(r.error!.message, /process was replaced/);
-  const staleAndWrong = report(ctx, { ...who, runToken: "other" }, { item: "t1", outcome: "done", body: "stale" });
-  assert.equal(staleAndWrong.error?.code, "generation-replaced");
-  const wrongToken = report(ctx, { ...who, generation: 2, runToken: "other" }, { item: "t1", outcome: "done", body: "forged" });
-  assert.equal(wrongToken.error?.code, "run-token-mismatch", "the right generation with a wrong token is an impostor, not a replaced process");
-  assert.match(wrongToken.error!.message, /run token does not match/);
+  assert.throws(() => report(ctx, who, { item: "t1", outcome: "done", body: "stale" }), { code: "generation-replaced", message: /process was replaced/ });
+  assert.throws(() => report(ctx, { ...who, runToken: "other" }, { item: "t1", outcome: "done", body: "stale" }), { code: "generation-replaced" });
+  assert.throws(() => report(ctx, { ...who, generation: 2, runToken: "other" }, { item: "t1", outcome: "done", body: "forged" }), {
+    code: "run-token-mismatch",
+    message: /run token does not match/,
+  }, "the right generation with a wrong token is an impostor, not a replaced process");
   assert.deepEqual(dumpTables(ctx.db), before);
 });
 
@@ -113,9 +108,7 @@ test("a report from an exited worker is refused and changes nothing", (t) => {
   const { ctx, who } = setup(t);
   ctx.commands.run("test.exit", {}, (tx) => updateWorker(tx, who.worker, { exited: 1, exit_code: 0 }));
   const before = dumpTables(ctx.db);
-  const r = report(ctx, who, { item: "t1", outcome: "done", body: "late" });
-  assert.equal(r.error?.code, "worker-exited");
-  assert.match(r.error!.message, /process was replaced/);
+  assert.throws(() => report(ctx, who, { item: "t1", outcome: "done", body: "late" }), { code: "worker-exited", message: /process was replaced/ });
   assert.deepEqual(dumpTables(ctx.db), before);
 });
 
@@ -125,22 +118,19 @@ test("a report on an item without an active binding for this worker at this gene
   const other = addWorker(ctx, "token-other");
   const before = dumpTables(ctx.db);
   for (const [w, item] of [[who, "t2"], [other, "t1"]] as const) {
-    const r = report(ctx, w, { item, outcome: "done", body: "x" });
-    assert.equal(r.error?.code, "no-active-binding");
-    assert.match(r.error!.message, /^no active binding for this worker at this generation/);
+    assert.throws(() => report(ctx, w, { item, outcome: "done", body: "x" }), { code: "no-active-binding", message: /^no active binding for this worker at this generation/ });
   }
   assert.deepEqual(dumpTables(ctx.db), before);
   // and a binding that already resolved has nothing left to report
   report(ctx, who, { item: "t1", outcome: "done", body: "first" });
-  assert.equal(report(ctx, who, { item: "t1", outcome: "done", body: "again" }).error?.code, "no-active-binding");
+  assert.throws(() => report(ctx, who, { item: "t1", outcome: "done", body: "again" }), { code: "no-active-binding" });
 });
 
 test("an external edit moves the revision but not the binding, so the next report is refused", (t) => {
   const { ctx, who } = setup(t);
   editItem(ctx, { id: "t1", text: "rewritten by an import", external: true });
   const before = dumpTables(ctx.db);
-  const r = report(ctx, who, { item: "t1", outcome: "done", body: "x" });
-  assert.deepEqual(r.error, { code: "revision-changed", message: REVISION_CHANGED, hint: "t1 is at revision 2, you accepted 1: read it, then `docket worker reconcile --item t1`" });
+  assert.throws(() => report(ctx, who, { item: "t1", outcome: "done", body: "x" }), { code: "revision-changed", message: REVISION_CHANGED, hint: "t1 is at revision 2, you accepted 1: read it, then `docket worker reconcile --item t1`" });
   assert.deepEqual(dumpTables(ctx.db), before);
 });
 
@@ -163,33 +153,35 @@ test("done on a todo with an unanswered reply is refused and every table stays e
   const { ctx, who } = setup(t);
   replyItem(ctx, { id: "t1", text: "what about mobile?" });
   const before = dumpTables(ctx.db);
-  const r = report(ctx, who, { item: "t1", outcome: "done", body: "done", key: "k-1" });
-  assert.equal(r.status, "refused");
-  assert.equal(r.error?.code, "unanswered-reply");
-  assert.match(r.error!.message, /t1 has an unanswered reply \(t1\.1\)/);
+  assert.throws(() => report(ctx, who, { item: "t1", outcome: "done", body: "done", callId: "k-1" }), { code: "unanswered-reply", message: /t1 has an unanswered reply \(t1\.1\)/ });
   assert.deepEqual(dumpTables(ctx.db), before);
   // released does not need the answer; the refused key was not remembered, so it can be used now
-  assert.equal(report(ctx, who, { item: "t1", outcome: "released", body: "handing back", key: "k-1" }).status, "resolved");
+  assert.equal(report(ctx, who, { item: "t1", outcome: "released", body: "handing back", callId: "k-1" }).status, "resolved");
 });
 
 test("answers naming a reply that is not on the item are refused", (t) => {
   const { ctx, who } = setup(t);
   const before = dumpTables(ctx.db);
-  const r = report(ctx, who, { item: "t1", outcome: "done", body: "x", answers: { "t9.1": "?" } });
-  assert.equal(r.error?.code, "unknown-reply");
+  assert.throws(() => report(ctx, who, { item: "t1", outcome: "done", body: "x", answers: { "t9.1": "?" } }), { code: "unknown-reply" });
   assert.deepEqual(dumpTables(ctx.db), before);
 });
 
-test("one rejected entry leaves the others committed and the dispatch resolves only with its last binding", (t) => {
+test("one refused entry leaves the others committed, the call is refused naming it, and the dispatch resolves only with its last binding", (t) => {
   const { ctx, who, dispatch } = setup(t, ["todo", "todo", "request"]);
   replyItem(ctx, { id: "t2", text: "wait" });
-  const results = reportEntries(ctx, who, [
+  const entries = [
     { item: "t1", outcome: "done", body: "ok" },
     { item: "t2", outcome: "done", body: "ok" },
     { item: "r1", outcome: "maybe", body: "ok" },
-  ]);
-  assert.deepEqual(results.map((r) => r.status), ["resolved", "refused", "refused"]);
-  assert.equal(row(ctx, "SELECT state FROM items WHERE id = 't1'").state, "done");
+  ];
+  assert.throws(() => reportEntries(ctx, who, entries), (e: any) => {
+    assert.equal(e.code, "unanswered-reply", "the first refusal's code");
+    assert.match(e.message, /^t2: t2 has an unanswered reply \(t2\.1\).*; r1: a per-item outcome and explanation are required \(2 of 3 entries refused; the others were recorded\)$/);
+    assert.deepEqual(e.details.results.map((r: { item: string; status: string }) => [r.item, r.status]), [["t1", "resolved"], ["t2", "refused"], ["r1", "refused"]]);
+    return true;
+  });
+  assert.equal(row(ctx, "SELECT state FROM items WHERE id = 't1'").state, "done", "the accepted entry stayed committed");
+  assert.equal(row(ctx, "SELECT state FROM items WHERE id = 't2'").state, "open");
   assert.equal(row(ctx, "SELECT state FROM dispatches WHERE id = ?", dispatch).state, "active");
   assert.equal(row(ctx, "SELECT delivery FROM messages WHERE kind = 'work'").delivery, "queued");
   reportEntries(ctx, who, [{ item: "t2", outcome: "released", body: "back" }, { item: "r1", outcome: "blocked", body: "?" }]);
@@ -201,21 +193,18 @@ test("one rejected entry leaves the others committed and the dispatch resolves o
 
 test("a retry with the same key returns the first result and runs nothing twice", (t) => {
   const { ctx, who } = setup(t);
-  const first = report(ctx, who, { item: "t1", outcome: "blocked", body: "need input", key: "call-1:t1" });
+  const first = report(ctx, who, { item: "t1", outcome: "blocked", body: "need input", callId: "call-1" });
   const before = dumpTables(ctx.db);
-  const again = report(ctx, who, { item: "t1", outcome: "blocked", body: "need input", key: "call-1:t1" });
+  const again = report(ctx, who, { item: "t1", outcome: "blocked", body: "need input", callId: "call-1" });
   assert.deepEqual(again, first);
   assert.deepEqual(dumpTables(ctx.db), before);
 });
 
 test("the same key with another payload is refused as an idempotency conflict", (t) => {
   const { ctx, who } = setup(t);
-  report(ctx, who, { item: "t1", outcome: "blocked", body: "need input", key: "call-1:t1" });
+  report(ctx, who, { item: "t1", outcome: "blocked", body: "need input", callId: "call-1" });
   const before = dumpTables(ctx.db);
-  const r = report(ctx, who, { item: "t1", outcome: "done", body: "different", key: "call-1:t1" });
-  assert.equal(r.status, "refused");
-  assert.equal(r.error?.code, "idempotency-conflict");
-  assert.match(r.error!.message, /already used for a different report request/);
+  assert.throws(() => report(ctx, who, { item: "t1", outcome: "done", body: "different", callId: "call-1" }), { code: "idempotency-conflict", message: /already used for a different report request/ });
   assert.deepEqual(dumpTables(ctx.db), before);
 });
 

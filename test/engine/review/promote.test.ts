@@ -120,6 +120,22 @@ test("overlapping frozen patches of two workers are graded and need confirmation
   assert.match(g.ctx.db.prepare("SELECT note FROM decisions WHERE id = ?").pluck().get(r.decision.id) as string, /confirmed despite: contested/);
 });
 
+test("after the overlapping partner is promoted, the other card names the promoted deliverable it collides with", (t) => {
+  const g = reviewGround(t);
+  const early = reviewWorker(t, g);
+  promote(g.ctx, { target: publish(g, early, { "src/app.txt": appWith({ 30: "early thirty" }) }).ref, approve: true, yes: true });
+  g.clock.advanceMinutes(1); // promoted before the next two began: it is in their base, not a collision
+  const a = reviewWorker(t, g);
+  const b = reviewWorker(t, g);
+  const landed = publish(g, a, { "src/app.txt": appWith({ 10: "a ten" }) });
+  publish(g, b, { "src/app.txt": appWith({ 10: "b ten" }) });
+  const r = promote(g.ctx, { target: a.worker, approve: true, yes: true });
+  const card = verdictCard(g.ctx, b.worker);
+  assert.deepEqual(card.warnings.map((x) => x.kind), ["overlap", "parent-moved"]);
+  assert.equal(card.warnings[0]!.text, `contested ${a.worker}, already promoted (${r.decision.id}): src/app.txt (${landed.ref} · change the app)`);
+  assert.throws(() => promote(g.ctx, { target: b.worker, approve: true }), codeOf("promotion-needs-confirmation", new RegExp(`already promoted \\(${r.decision.id}\\)`)));
+});
+
 test("an approved version without a patch cannot be promoted", (t) => {
   const g = reviewGround(t);
   const w = reviewWorker(t, g);

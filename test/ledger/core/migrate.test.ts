@@ -82,3 +82,18 @@ test("migration 005 turns a ledger's plain run tokens into their sha256 and keep
   assert.ok(!bytes.includes("c".repeat(100)), "so is a long one that lived in an overflow page");
   assert.ok(!bytes.includes(token), "the plain token is gone from the file");
 });
+
+test("opening an up-to-date ledger takes no write lock, so a reader never queues behind a writer", (t) => {
+  const path = join(tempDir(t), "ledger.sqlite");
+  openLedger(path).close();
+  const writer = new Database(path);
+  t.after(() => writer.close());
+  writer.prepare("BEGIN IMMEDIATE").run();
+  try {
+    const reader = openLedger(path, { busyTimeoutMs: 50 });
+    assert.equal((reader.prepare("SELECT count(*) AS n FROM schema_migrations").get() as { n: number }).n, MIGRATIONS.length);
+    reader.close();
+  } finally {
+    writer.prepare("ROLLBACK").run();
+  }
+});

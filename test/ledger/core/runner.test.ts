@@ -1,6 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createCommandRunner, hashRequest } from "../../../src/ledger/core/runner.js";
+import { refusal } from "../../../src/domain/errors.js";
 import { ledgerAt } from "../../support/ledger.js";
 import { tempDir } from "../../support/temp.js";
 
@@ -99,4 +100,79 @@ test("outbox effects run after commit, are marked done, and unhandled kinds stay
     { kind: "someone.else", done: 0 },
   ]);
   assert.equal(runner.drainOutbox(), 0);
+});
+
+test("a batch commits all its steps or none: one refused step rolls the others back and each step says what it did", (t) => {
+  const { db, runner } = runnerAt(t);
+  const insert = (name: string) => (tx: { db: typeof db }) => tx.db.prepare("INSERT INTO counters (name, value) VALUES (?, 1)").run(name).changes;
+  const refused = runner.runAll<number>([
+    { command: "a", request: {}, fn: insert("a"), key: "ka" },
+    { command: "b", request: {}, fn: () => { throw refusal("no", "step b says no"); } },
+    { command: "c", request: {}, fn: insert("c"), key: "kc" },
+  ]);
+  assert.equal(refused.committed, false);
+  assert.deepEqual(refused.outcomes.map((o) => (o.ok ? "ok" : o.error.code)), ["ok", "no", "ok"], "every step was tried, so each refusal can be named");
+  assert.equal(count(db, "counters"), 0);
+  assert.equal(count(db, "idempotency"), 0, "no key of a rolled-back batch is remembered");
+  const dry = runner.runAll<number>([{ command: "a", request: {}, fn: insert("a"), key: "ka" }], { dryRun: true });
+  assert.deepEqual({ committed: dry.committed, ok: dry.outcomes[0]!.ok }, { committed: false, ok: true });
+  assert.equal(count(db, "counters"), 0, "a dry run writes nothing");
+  const real = runner.runAll<number>([{ command: "a", request: {}, fn: insert("a"), key: "ka" }, { command: "c", request: {}, fn: insert("c"), key: "kc" }]);
+  assert.equal(real.committed, true);
+  assert.equal(count(db, "counters"), 2);
+  const again = runner.runAll<number>([{ command: "a", request: {}, fn: insert("a"), key: "ka" }]);
+  assert.deepEqual(again.outcomes[0], { ok: true, result: 1, replayed: true });
+  assert.throws(() => runner.runAll([{ command: "a", request: {}, fn: () => { throw new Error("a bug"); } }]), /a bug/, "a bug is not a refusal: it throws");
+});
+
+test("an effect that fails never fails the command that ran it: it stays queued and a later command performs it", (t) => {
+  let broken = true;
+  const seen: unknown[] = [];
+  const { db, runner } = runnerAt(t, {
+    "demo.effect": (e) => {
+      if (broken && (e.payload as { n: number }).n === 1) throw new Error("ENOENT: the neighbour's directory is gone");
+      seen.push(e.payload);
+    },
+  });
+  const out = runner.run("demo", {}, (tx) => {
+    tx.emit("demo.effect", { n: 1 });
+    tx.emit("demo.effect", { n: 2 });
+    return "committed";
+  });
+  assert.deepEqual(out, { result: "committed", replayed: false });
+  assert.deepEqual(seen, [{ n: 2 }], "the other effect of the same command still ran");
+  assert.deepEqual(db.prepare("SELECT json_extract(payload, '$.n') AS n FROM outbox WHERE done_at IS NULL").all(), [{ n: 1 }]);
+  broken = false;
+  assert.equal(runner.drainOutbox(), 1);
+  assert.deepEqual(seen, [{ n: 2 }, { n: 1 }]);
+});
+
+test("a command performs its own effects and those left behind over 10 s ago, not a neighbour's fresh ones", (t) => {
+  const db = ledgerAt(tempDir(t));
+  t.after(() => db.close());
+  let now = Date.parse("2026-01-01T00:00:00.000Z");
+  const clock = () => new Date(now).toISOString();
+  const seen: number[] = [];
+  const effects = { "demo.effect": (e: { payload: unknown }) => void seen.push((e.payload as { n: number }).n) };
+  const neighbour = createCommandRunner(db, { clock }); // queues effects it does not perform (another process, or one that died)
+  const me = createCommandRunner(db, { clock, effects });
+  neighbour.run("theirs", {}, (tx) => tx.emit("demo.effect", { n: 1 }));
+  me.run("mine", {}, (tx) => tx.emit("demo.effect", { n: 2 }));
+  assert.deepEqual(seen, [2], "a neighbour's fresh effect is its own to perform");
+  now += 10_001;
+  me.run("mine", {}, (tx) => tx.emit("demo.effect", { n: 3 }));
+  assert.deepEqual(seen, [2, 3, 1], "left behind for over 10 s, it is performed by whoever commits next");
+  assert.equal((db.prepare("SELECT count(*) AS n FROM outbox WHERE done_at IS NULL").get() as { n: number }).n, 0);
+});
+
+test("repeated effects with the same payload in one drain are performed once and all marked done", (t) => {
+  const seen: unknown[] = [];
+  const { db, runner } = runnerAt(t, { "demo.effect": (e) => void seen.push(e.payload) });
+  runner.run("demo", {}, (tx) => {
+    tx.emit("demo.effect", { worker: "w1" });
+    tx.emit("demo.effect", { worker: "w1" });
+    tx.emit("demo.effect", { worker: "w2" });
+  });
+  assert.deepEqual(seen, [{ worker: "w1" }, { worker: "w2" }]);
+  assert.equal((db.prepare("SELECT count(*) AS n FROM outbox WHERE done_at IS NULL").get() as { n: number }).n, 0);
 });

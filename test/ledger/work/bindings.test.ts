@@ -30,7 +30,7 @@ test("respawn moves the worker's active bindings and their dispatches to the new
     { id: "dp2", generation: 1 },
   ]);
   // the old generation is fenced; the new one can report
-  assert.equal(report(ctx, who, { item: "t2", outcome: "done", body: "old" }).error?.code, "generation-replaced");
+  assert.throws(() => report(ctx, who, { item: "t2", outcome: "done", body: "old" }), { code: "generation-replaced" });
   assert.equal(report(ctx, { worker: who.worker, generation: 2, runToken: "token-2" }, { item: "t2", outcome: "done", body: "new" }).status, "resolved");
   assert.deepEqual(invariantViolations(ctx.db), []);
 });

@@ -54,10 +54,31 @@ test("a fresh on-disk model listing under the same key is used instead of starti
   const cacheFile = join(dir, "cache.json");
   const now = Date.parse("2026-01-01T00:00:00.000Z");
   writeFileSync(cacheFile, JSON.stringify({ key, at: now - 1000, models: [{ ref: "cached/model", reasoning: true }] }));
-  assert.deepEqual(listModels(args, env, dir, { cacheFile, nowMs: now }), [{ ref: "cached/model", reasoning: true }]);
+  assert.deepEqual(listModels(args, env, dir, { cacheFile, nowMs: now }), { models: [{ ref: "cached/model", reasoning: true }], cachedAt: now - 1000 });
   assert.ok(MODEL_CACHE_TTL_MS >= 60_000);
   utimesSync(ext, new Date(now + 60_000), new Date(now + 60_000));
   assert.notEqual(modelListKey(args, env, dir), key, "editing an extension changes the key");
   assert.notEqual(modelListKey(args, { ...env, ANTHROPIC_API_KEY: "x" }, dir), key, "a new credential changes the key");
   assert.notEqual(modelListKey([...args, "--offline"], env, dir), key);
+});
+
+test("the listing key ignores the files pi writes on its first run and a refreshed token, not a new provider or setting", async (t) => {
+  const { modelListKey } = await import("../../../src/substrate/agents/pi.js");
+  const { mkdirSync } = await import("node:fs");
+  const dir = tempDir(t);
+  const agent = join(dir, "agent");
+  mkdirSync(agent);
+  const env = { PI_CODING_AGENT_DIR: agent, HOME: dir };
+  const key = () => modelListKey(["-ne"], env, dir);
+  const fresh = key();
+  writeFileSync(join(agent, "auth.json"), "{}");
+  writeFileSync(join(agent, "settings.json"), JSON.stringify({ lastChangelogVersion: "0.73.1" }, null, 2));
+  assert.equal(key(), fresh, "pi's own first-run files change nothing about its models");
+  writeFileSync(join(agent, "auth.json"), JSON.stringify({ anthropic: { type: "oauth", access: "token-1" } }));
+  const withAuth = key();
+  assert.notEqual(withAuth, fresh, "credentials for a provider do");
+  writeFileSync(join(agent, "auth.json"), JSON.stringify({ anthropic: { type: "oauth", access: "token-2" } }));
+  assert.equal(key(), withAuth, "a refreshed token does not");
+  writeFileSync(join(agent, "settings.json"), JSON.stringify({ lastChangelogVersion: "0.73.1", enabledModels: ["anthropic/x"] }));
+  assert.notEqual(key(), withAuth, "a real setting does");
 });

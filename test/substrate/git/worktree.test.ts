@@ -86,3 +86,27 @@ test("removing a worktree workspace unregisters it from the parent repository", 
   assert.doesNotMatch(git(repo, "worktree", "list"), /ws/);
   assert.equal(existsSync(target), false);
 });
+
+test("a workspace gets its own admin name in the repository, keeps the folder name it was given, and runs its worktree changes through the lock", (t) => {
+  const repo = gitRepo(tempDir(t), { "a.txt": "one\n", "src/b.txt": "two\n" });
+  const target = join(tempDir(t), "w7", "workspace");
+  const locked: string[] = [];
+  const serialize = <T>(fn: () => T): T => {
+    locked.push("enter");
+    try {
+      return fn();
+    } finally {
+      locked.push("leave");
+    }
+  };
+  const ws = createIsolatedWorkspace({ root: repo, target, adminName: "docket-w7", serialize });
+  assert.deepEqual(locked, ["enter", "leave"]);
+  assert.equal(readFileSync(join(repo, ".git", "worktrees", "docket-w7", "gitdir"), "utf8").trim(), join(target, ".git"));
+  assert.equal(readFileSync(join(target, "src/b.txt"), "utf8"), "two\n", "the files are checked out");
+  assert.equal(git(target, "status", "--porcelain").trim(), "");
+  assert.equal(git(target, "rev-parse", "HEAD").trim(), ws.base);
+  removeWorkspace({ root: repo, path: target, method: ws.method, serialize });
+  assert.deepEqual(locked, ["enter", "leave", "enter", "leave"]);
+  assert.equal(existsSync(join(repo, ".git", "worktrees", "docket-w7")), false);
+  assert.doesNotMatch(git(repo, "worktree", "list"), /w7/);
+});

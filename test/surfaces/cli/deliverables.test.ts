@@ -3,7 +3,9 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { workLedger } from "../../support/work-ledger.js";
+import { dumpTables, workLedger } from "../../support/work-ledger.js";
+import { addItem } from "../../../src/engine/work/items.js";
+import { dispatchItems } from "../../../src/engine/work/dispatch.js";
 import { isolatedWorker, type ProtocolWorker } from "../../support/protocol-worker.js";
 import { git } from "../../support/git.js";
 import { tempDir } from "../../support/temp.js";
@@ -136,4 +138,49 @@ test("worker wait, todos and fail speak the same protocol from the command line"
   assert.equal(fail.code, 0, fail.stderr);
   assert.equal(fail.stdout.trim(), `${w.worker} → failed`);
   assert.deepEqual({ ...(ctx.db.prepare("SELECT state, last_error FROM workers WHERE id = ?").get(w.worker) as object) }, { state: "failed", last_error: "cannot build" });
+});
+
+test("worker done and wait with a refused item entry exit 1 with one error object and publish or ask nothing", (t) => {
+  const { ctx, home, w } = setup(t);
+  addItem(ctx, { kind: "todo", text: "mine" });
+  addItem(ctx, { kind: "todo", text: "not mine" });
+  dispatchItems(ctx, { worker: w.worker, items: ["t1"] });
+  writeFileSync(join(w.workspace, "src/app.txt"), "one\nTWO\nthree\n");
+  const items = join(home, "items.json");
+  writeFileSync(items, JSON.stringify([{ item: "t1", outcome: "done", body: "did it" }, { item: "t2", outcome: "done", body: "not mine" }]));
+  const blocked = join(home, "blocked.json");
+  writeFileSync(blocked, JSON.stringify([{ item: "t1", body: "need a choice" }, { item: "t2", body: "not mine" }]));
+  const before = dumpTables(ctx.db);
+  for (const args of [
+    ["worker", "done", "--json", "--outcome", "completed", "--summary", "s", "--items-file", items, "--call-id", "c1"],
+    ["worker", "wait", "--json", "--question", "Which?", "--blocked-file", blocked, "--call-id", "c1"],
+  ]) {
+    const r = docket(home, w, args, { input: "body" });
+    assert.equal(r.code, 1, r.stderr);
+    const out = JSON.parse(r.stdout);
+    assert.deepEqual(Object.keys(out), ["error"]);
+    assert.equal(out.error.code, "no-active-binding");
+    assert.match(out.error.message, /— t2: no active binding for this worker at this generation .* \(1 of 2 entries refused; nothing was recorded\)$/);
+    assert.deepEqual(out.error.results.map((x: { item: string; status: string }) => `${x.item} ${x.status}`), ["t1 not-recorded", "t2 refused"]);
+  }
+  assert.deepEqual(dumpTables(ctx.db), before, "no version, no question, no report, no state change");
+  assert.deepEqual(listDeliverableVersions(ctx.home, w.worker), [], "no sidecar was claimed");
+});
+
+test("wait --call-id c1 blocking t1, then done --call-id c1 reporting t1, are two calls: no idempotency conflict", (t) => {
+  const { ctx, home, w } = setup(t);
+  addItem(ctx, { kind: "todo", text: "mine" });
+  dispatchItems(ctx, { worker: w.worker, items: ["t1"] });
+  const blocked = join(home, "blocked.json");
+  writeFileSync(blocked, JSON.stringify([{ item: "t1", body: "need a choice" }]));
+  const items = join(home, "items.json");
+  writeFileSync(items, JSON.stringify([{ item: "t1", outcome: "done", body: "done after the answer" }]));
+  const asked = docket(home, w, ["worker", "wait", "--json", "--question", "Which?", "--blocked-file", blocked, "--call-id", "c1"]);
+  assert.equal(asked.code, 0, asked.stdout);
+  const args = ["worker", "done", "--json", "--outcome", "completed", "--summary", "s", "--items-file", items, "--call-id", "c1"];
+  const finished = docket(home, w, args, { input: "body" });
+  assert.equal(finished.code, 0, finished.stdout);
+  assert.deepEqual(JSON.parse(finished.stdout).items, [{ item: "t1", status: "resolved", reportId: "rp2" }]);
+  assert.equal(docket(home, w, args, { input: "body" }).stdout, finished.stdout, "a retry of the same done replays");
+  assert.match(docket(home, undefined, ["report", w.worker]).stdout, /^items:\n {2}t1 done → resolved \(rp2\)$/m, "the report finds each item's result under the done call's key");
 });

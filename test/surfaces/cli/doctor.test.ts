@@ -20,7 +20,7 @@ function ground(t: T) {
   const doctor = (...flags: string[]) => {
     const r = run(["doctor", "--json", ...flags]);
     assert.ok(r.json, r.stdout + r.stderr);
-    return { code: r.code, report: r.json as { home: string; ok: boolean; findings: Finding[] } };
+    return { code: r.code, report: (r.code === 1 ? r.json.error : r.json) as { home: string; ok: boolean; findings: Finding[] } };
   };
   const save = (text: string): string => {
     writeFileSync(join(home, "body.md"), text);
@@ -121,7 +121,8 @@ test("without tmux and git on PATH doctor says what to install and exits 1", (t)
   const g = ground(t);
   const r = g.run(["doctor", "--json"], { PATH: tempDir(t, "docket-empty-path-") });
   assert.equal(r.code, 1);
-  const findings = r.json.findings as Finding[];
+  assert.equal(r.json.error.code, "doctor-problems");
+  const findings = r.json.error.findings as Finding[];
   assert.deepEqual(of(findings, "tmux")[0], { check: "tmux", severity: "problem", message: "tmux is not on PATH", fix: "install tmux (apt-get install -y tmux, brew install tmux); workers run in its windows" });
   assert.equal(of(findings, "git")[0]!.severity, "problem");
   assert.equal(of(findings, "pi")[0]!.severity, "ok");

@@ -3,13 +3,14 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { cliEnv, docketWith } from "../../support/docket-cli.js";
 import { gitRepo } from "../../support/git.js";
 import { tempDir } from "../../support/temp.js";
 import { tmuxServer, waitFor } from "../../support/tmux.js";
+import { workerIdentityEnv } from "../../support/launch-env.js";
 
 const modeOf = (path: string): string => (statSync(path).mode & 0o777).toString(8);
 
@@ -29,15 +30,8 @@ test("under umask 000 every directory Docket creates is 0700 and every file it w
   const worker: string = spawned.json.worker;
   const dir = join(home, "fleet", worker);
   await waitFor("the worker's status projection", () => statSync(join(dir, "status.json"), { throwIfNoEntry: false }));
-  const token = (await waitFor("the worker row's run token", () => {
-    const db = new Database(join(home, "ledger.sqlite"), { readonly: true });
-    try {
-      return (db.prepare("SELECT run_token FROM workers WHERE id = ?").get(worker) as { run_token: string } | undefined)?.run_token;
-    } finally {
-      db.close();
-    }
-  })) as string;
-  const done = run(["worker", "done", "--outcome", "findings", "--summary", "seen"], { DOCKET_WORKER_ID: worker, DOCKET_GENERATION: "1", DOCKET_RUN_TOKEN: token }, "what I saw\n");
+  const identity = await waitFor("the worker's launch env file", () => existsSync(join(dir, "launch.env")) && workerIdentityEnv(home, worker));
+  const done = run(["worker", "done", "--outcome", "findings", "--summary", "seen"], identity, "what I saw\n");
   assert.equal(done.code, 0, done.stderr + done.stdout);
   writeFileSync(join(root, "note.md"), "a note\n");
   const saved = run(["save", "--author", join(root, "note.md"), "--outcome", "findings"]);

@@ -8,6 +8,7 @@ import { openEngine } from "../../../src/engine/context.js";
 import { workerStoredId } from "../../../src/engine/store/save.js";
 import { requireWorker } from "../../../src/ledger/workers/workers.js";
 import { tempDir } from "../../support/temp.js";
+import { dumpTables } from "../../support/work-ledger.js";
 import { anchorWorkerRecord, approvedWorker, decide, publishVersion, writeLegacyBundles } from "../../support/stored.js";
 
 const BIN = resolve(dirname(fileURLToPath(import.meta.url)), "../../../../bin/docket.js");
@@ -160,4 +161,29 @@ test("usage errors exit 2: save needs exactly one source, and --author needs --o
   const r = docket(home, ["save", "--author", "x.md", "--json"]);
   assert.equal(r.status, 2);
   assert.equal(JSON.parse(r.stdout).error.message, "--author needs --outcome <proposal|findings|completed>");
+});
+
+test("load, preview and delete of a version that does not exist are refused without any ledger write", (t) => {
+  const home = tempDir(t, "docket-store-badref-");
+  mkdirSync(join(home, "tmp"), { recursive: true });
+  writeFileSync(join(home, "body.md"), "Findings\n");
+  const saved = JSON.parse(docket(home, ["save", "--author", join(home, "body.md"), "--outcome", "findings", "--json"]).stdout);
+  assert.equal(docket(home, ["deliverables"]).status, 0);
+  const ctx = openEngine({ env: { DOCKET_HOME: home }, cwd: home });
+  t.after(() => ctx.close());
+  const version = () => ctx.db.pragma("data_version", { simple: true });
+  const before = { data: version(), tables: dumpTables(ctx.db) };
+  for (const args of [
+    ["load", `deliverable:${saved.id}:9`],
+    ["preview", `deliverable:${saved.id}:9`],
+    ["deliverable", "delete", `deliverable:${saved.id}:9`, "--yes"],
+    ["deliverable", "delete", "deliverable:nothing-here:1", "--yes"],
+    ["load", "nothing-here"],
+  ]) {
+    const r = docket(home, [...args, "--json"]);
+    assert.equal(r.status, 1, r.stdout);
+    assert.equal(JSON.parse(r.stdout).error.code, "stored-not-found");
+    assert.equal(version(), before.data, `\`docket ${args.join(" ")}\` committed a write to the ledger`);
+  }
+  assert.deepEqual(dumpTables(ctx.db), before.tables);
 });

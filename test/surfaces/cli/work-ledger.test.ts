@@ -11,6 +11,7 @@ import { tempDir } from "../../support/temp.js";
 
 const BIN = fileURLToPath(new URL("../../../../bin/docket.js", import.meta.url));
 
+
 function cli(t: { after(fn: () => void): void }) {
   const home = tempDir(t, "docket-cli-");
   const tmp = tempDir(t, "docket-cli-tmp-");
@@ -97,7 +98,7 @@ test("dispatch, worker report, attention and obligations speak the contract end 
   assert.equal(show.state, "done");
 });
 
-test("worker report exits 1 when any entry from --file is refused, and commits the others", (t) => {
+test("worker report with a refused entry from --file exits 1 with one error object naming it, and records the others", (t) => {
   const { json, run, worker, tmp } = cli(t);
   const env = worker();
   for (const text of ["a", "b", "c"]) json(["item", "add", text]);
@@ -105,26 +106,34 @@ test("worker report exits 1 when any entry from --file is refused, and commits t
   json(["item", "edit", "t3", "changed", "elsewhere", "--external"]);
   const file = join(tmp, "report.json");
   writeFileSync(file, JSON.stringify([
-    { item: "t1", outcome: "done", body: "ok", evidence: ["test=npm test green"] },
-    { item: "t2", outcome: "finished", body: "ok" },
-    { item: "t3", outcome: "done", body: "ok" },
+    { item: "t1", outcome: "done", body: "ok", evidence: ["test=npm test green"], key: "c1" },
+    { item: "t2", outcome: "done", body: "ok", key: "c1" },
+    { item: "t3", outcome: "done", body: "ok", key: "c1" },
   ]));
   const r = json(["worker", "report", "--file", file], env);
   assert.equal(r.code, 1);
   assert.deepEqual(r.body, {
-    results: [
-      { item: "t1", status: "resolved", reportId: "rp1" },
-      { item: "t2", status: "refused", error: { code: "report-entry-invalid", message: "a per-item outcome and explanation are required", hint: "outcome must be one of done, released, abandoned, blocked and body non-empty" } },
-      { item: "t3", status: "refused", error: { code: "revision-changed", message: "Accepted work revision changed; reconcile before reporting", hint: "t3 is at revision 2, you accepted 1: read it, then `docket worker reconcile --item t3`" } },
-    ],
+    error: {
+      code: "revision-changed",
+      message: "t3: Accepted work revision changed; reconcile before reporting (1 of 3 entries refused; the others were recorded)",
+      hint: "t3 is at revision 2, you accepted 1: read it, then `docket worker reconcile --item t3`",
+      results: [
+        { item: "t1", status: "resolved", reportId: "rp1" },
+        { item: "t2", status: "resolved", reportId: "rp2" },
+        { item: "t3", status: "refused", error: { code: "revision-changed", message: "Accepted work revision changed; reconcile before reporting", hint: "t3 is at revision 2, you accepted 1: read it, then `docket worker reconcile --item t3`" } },
+      ],
+    },
   });
+  assert.equal(json(["item", "show", "t1"]).body.state, "done", "one refused entry leaves the others committed (seed 002)");
   const text = run(["worker", "report", "--file", file], env);
   assert.equal(text.code, 1);
+  assert.equal(text.out, "", "a refusal prints nothing on stdout");
+  assert.match(text.err, /^docket: t3: Accepted work revision changed; reconcile before reporting \(1 of 3 entries refused; the others were recorded\) \(t3 is at revision 2/);
   const reconciled = json(["worker", "reconcile", "--item", "t3"], env);
   assert.deepEqual(reconciled.body, { item: "t3", binding: "b3", previousRevision: 1, acceptedRevision: 2, text: "changed elsewhere", unansweredReplies: [] });
-  assert.deepEqual(json(["worker", "report", "--item", "t3", "--outcome", "abandoned", "--body", "superseded"], env).body, { results: [{ item: "t3", status: "resolved", reportId: "rp2" }] });
-  assert.match(text.out, /^t1 refused: no active binding for this worker at this generation/m);
-  assert.match(text.out, /^t3 refused: Accepted work revision changed; reconcile before reporting \(t3 is at revision 2, you accepted 1: read it, then `docket worker reconcile --item t3`\)$/m);
+  assert.deepEqual(json(["worker", "report", "--file", file], env).body, {
+    results: [{ item: "t1", status: "resolved", reportId: "rp1" }, { item: "t2", status: "resolved", reportId: "rp2" }, { item: "t3", status: "resolved", reportId: "rp3" }],
+  }, "the retry replays the recorded entries by their keys and records the reconciled one");
 });
 
 test("worker report refuses a missing identity, missing flags and mixed input as usage errors", (t) => {
@@ -150,18 +159,18 @@ test("through the CLI a wrong run token is refused as a token mismatch and a sta
   json(["dispatch", "w1", "t1"]);
   const forged = json(["worker", "report", "--item", "t1", "--outcome", "done", "--body", "x"], { ...env, DOCKET_RUN_TOKEN: "someone-else" });
   assert.equal(forged.code, 1);
-  const mismatch = (forged.body.results as { error: { code: string; message: string } }[])[0]!;
-  assert.equal(mismatch.error.code, "run-token-mismatch");
-  assert.match(mismatch.error.message, /run token does not match/);
-  assert.doesNotMatch(mismatch.error.message, /replaced/);
+  assert.deepEqual(Object.keys(forged.body), ["error"], "one error object, the entry's result inside it");
+  assert.equal(forged.body.error!.code, "run-token-mismatch");
+  assert.match(forged.body.error!.message, /run token does not match/);
+  assert.doesNotMatch(forged.body.error!.message, /replaced/);
 
   const ctx = openEngine({ env: { DOCKET_HOME: home }, cwd: tmp });
   ctx.commands.run("test.respawn", {}, (tx) => updateWorker(tx, "w1", { generation: 2, run_token_hash: hashRunToken("generation-2") }));
   ctx.close();
   const stale = json(["worker", "report", "--item", "t1", "--outcome", "done", "--body", "x"], env);
-  const replaced = (stale.body.results as { error: { code: string; message: string } }[])[0]!;
-  assert.equal(replaced.error.code, "generation-replaced");
-  assert.match(replaced.error.message, /process was replaced/);
+  assert.equal(stale.code, 1);
+  assert.equal(stale.body.error!.code, "generation-replaced");
+  assert.match(stale.body.error!.message, /process was replaced/);
 });
 
 test("a real worker spawned in tmux reports through the CLI from its own environment", async (t) => {

@@ -5,7 +5,8 @@ import { sql as m001 } from "./001-foundation.js";
 import { sql as m003 } from "./003-decisions.js";
 import { sql as m004 } from "./004-store-index.js";
 import { sql as m005 } from "./005-run-token-hashes.js";
-import { run as m006 } from "./006-agents.js";
+import { sql as m006 } from "./006-content-binding.js";
+import { run as m007 } from "./007-agents.js";
 import type Database from "better-sqlite3";
 
 export interface Migration {
@@ -22,5 +23,6 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 3, name: "decisions", sql: m003 },
   { version: 4, name: "store-index", sql: m004 },
   { version: 5, name: "run-token-hashes", sql: m005 },
-  { version: 6, name: "agents", rebuild: m006 },
+  { version: 6, name: "content-binding", sql: m006 },
+  { version: 7, name: "agents", rebuild: m007 },
 ];

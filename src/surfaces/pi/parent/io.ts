@@ -17,7 +17,6 @@ export function createParentIo(
   const err: string[] = [];
   return {
     json: options.json ?? false,
-    refused: false,
     parent: options.parent,
     interactive: ctx.hasUI,
     out: (text) => out.push(text.replace(/\n$/, "")),

@@ -36,19 +36,19 @@ export function registerDeliverableCommands(program: Command, io: Io): void {
 
   program
     .command("diff")
-    .description("the frozen patch of a worker's deliverable, as `git apply` accepts it")
-    .argument("<worker-or-ref>", "w<N>, w<N>:v<K> or worker-deliverable:w<N>:<K>")
+    .description("the frozen patch of a worker's deliverable or a stored record, as `git apply` accepts it")
+    .argument("<worker-or-ref>", "w<N>, w<N>:v<K>, worker-deliverable:w<N>:<K>, or a stored deliverable:<id>:<v> / d<N>")
     .option("--version <n>", "a specific version (default: the current one)", parsePositiveInt("--version"))
     .action(async (target: string, opts: { version?: number }) => {
-      const { deliverableByRef } = await import("../../../engine/review/deliverables.js");
-      const r = deliverableByRef(engine(), target, opts.version);
-      const patch = r.deliverable.changeSet?.patch ?? "";
+      const { frozenPatchOf } = await import("../../../engine/review/frozen-patch.js");
+      const r = frozenPatchOf(engine(), target, opts.version);
+      const patch = r.patch;
       if (io.json) {
-        emit(io, { worker: r.workerId, deliverable: r.pointer, patch }, () => "");
+        emit(io, { worker: r.worker, deliverable: r.deliverable, patch }, () => "");
         return;
       }
       if (patch === "") {
-        io.err(r.deliverable.changeSet ? `${r.pointer.ref} changed no files` : `${r.pointer.ref} has no change set (read-only worker)`);
+        io.err(r.changeSet ? `${r.deliverable.ref} changed no files` : `${r.deliverable.ref} has no change set (read-only worker, or a record without one)`);
         return;
       }
       process.stdout.write(process.stdout.isTTY && !process.env.NO_COLOR ? colorize(patch) : patch);

@@ -5,6 +5,7 @@ import type { Command } from "commander";
 import type { Io } from "../io.js";
 import { emit } from "../io.js";
 import type { DoctorReport } from "../../../engine/doctor/doctor.js";
+import { DocketError } from "../../../domain/errors.js";
 
 const MARK = { ok: "ok  ", warning: "warn", problem: "FAIL" } as const;
 
@@ -16,8 +17,14 @@ export function registerDoctorCommand(program: Command, io: Io): void {
     .action(async (opts: { fix?: boolean }) => {
       const { runDoctor } = await import("../../../engine/doctor/doctor.js");
       const report = runDoctor({ env: process.env, cwd: process.cwd(), fix: Boolean(opts.fix) });
-      emit(io, report, formatDoctor);
-      if (!report.ok) io.refused = true;
+      if (report.ok) return emit(io, report, formatDoctor);
+      // Problems remain: the report is printed (text) or rides inside the one refusal object (JSON), exit 1.
+      if (!io.json) io.out(formatDoctor(report).join("\n"));
+      const problems = report.findings.filter((f) => f.severity === "problem" && !f.fixed).length;
+      throw new DocketError("refusal", "doctor-problems", `${problems} problem${problems === 1 ? "" : "s"} remain${problems === 1 ? "s" : ""} in ${report.home}`, {
+        hint: "each finding says what to do; `docket doctor --fix` repairs the safe ones",
+        details: { home: report.home, ok: report.ok, findings: report.findings },
+      });
     });
 }
 

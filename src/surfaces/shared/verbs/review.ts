@@ -71,19 +71,19 @@ export function registerReviewCommands(program: Command, io: Io): void {
   versionOption(
     program
       .command("promote")
-      .description("apply the frozen patch of an exactly approved version to your checkout (working tree, no commit)")
-      .argument("<w|ref>", "w<N> or worker-deliverable:w<N>:<K>")
+      .description("apply the frozen patch of an exactly approved version (or of a stored record) to your checkout (working tree, no commit)")
+      .argument("<w|ref>", "w<N>, worker-deliverable:w<N>:<K>, or a stored deliverable:<id>:<v> / d<N>")
       .option("--approve", "record the approval together with the promotion")
       .option("--yes", "promote despite parent changes and overlaps with other workers (they are listed)"),
   ).action(async (target: string, opts: { version?: number; approve?: boolean; yes?: boolean }) => {
-    const { planPromotion, promote } = await import("../../../engine/review/promote.js");
+    const { previewPromotion, promote } = await import("../../../engine/review/promote.js");
     const ctx = engine();
     const input = { target, version: opts.version, approve: Boolean(opts.approve), yes: Boolean(opts.yes) };
     let yes = input.yes;
     if (!yes && io.interactive) {
-      const plan = planPromotion(ctx, input);
+      const plan = previewPromotion(ctx, input);
       if (plan.needsConfirmation) {
-        io.err([`Promote ${plan.target.pointer.ref} (${plan.files.length} files)?`, ...plan.warnings.map((w) => `  ⚠ ${w.text}`)].join("\n"));
+        io.err([`Promote ${plan.ref} (${plan.files.length} files)?`, ...plan.warnings.map((w) => `  ⚠ ${w.text}`)].join("\n"));
         if (!(await io.confirm("Promote despite these warnings?"))) throw refusal("promotion-cancelled", "promotion cancelled; nothing changed");
         yes = true;
       }

@@ -2,7 +2,7 @@
 // Strips --json from anywhere; exit codes: 0 ok, 1 refused or failed (one-line reason), 2 usage (STYLE §17).
 
 import { Command, CommanderError } from "commander";
-import { DocketError, exitCodeFor, isDocketError } from "../../../domain/errors.js";
+import { DocketError, errorShape, exitCodeFor, isDocketError } from "../../../domain/errors.js";
 import { explainFailure } from "../../../engine/failures.js";
 import { createIo, type Io } from "../io.js";
 import { closeEngine } from "../session.js";
@@ -29,9 +29,8 @@ export async function runCli(argv: string[], io: Io, options: RunCliOptions = {}
   for (const register of COMMAND_GROUPS) register(program, io);
   program.commands.forEach(applyExitOverride);
   try {
-    io.refused = false;
     await program.parseAsync(args, { from: "user" });
-    return io.refused ? 1 : 0;
+    return 0;
   } catch (error) {
     return report(io, await explainFailure(error, process.env));
   } finally {
@@ -69,7 +68,7 @@ function report(io: Io, error: unknown): number {
   const e: DocketError = isDocketError(error)
     ? error
     : new DocketError("internal", "internal-error", error instanceof Error ? error.message : String(error), { cause: error });
-  if (io.json) io.out(JSON.stringify({ error: { code: e.code, message: e.message, ...(e.hint ? { hint: e.hint } : {}) } }));
+  if (io.json) io.out(JSON.stringify({ error: errorShape(e) }));
   else io.err(`docket: ${e.message}${e.hint ? ` (${e.hint})` : ""}`);
   if (e.category === "internal" && process.env.DOCKET_DEBUG) io.err(String((error as Error).stack ?? error));
   return exitCodeFor(e);

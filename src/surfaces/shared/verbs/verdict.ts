@@ -42,7 +42,7 @@ export async function runVerdict(io: Io, target: string | undefined, version?: n
 async function act(io: Io, card: VerdictCard, action: string): Promise<void> {
   const review = await import("../../../engine/review/judge.js");
   const ctx = engine();
-  const bound = { target: card.worker, expectVersion: card.deliverable?.version };
+  const bound = { target: card.worker, expectVersion: card.deliverable?.version, expectSha256: card.detail.sha256 ?? undefined };
   const say = (r: { decision: { id: string; verb: string }; notes: string[] }) => io.out([`${r.decision.id} ${r.decision.verb}`, ...r.notes.map((n) => `  ${n}`)].join("\n"));
   switch (action) {
     case "approve":

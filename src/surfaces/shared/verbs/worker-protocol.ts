@@ -52,9 +52,8 @@ export function registerWorkerProtocol(worker: Command, io: Io): void {
       const result = done(engine(), who, { callId: flags.callId, body, outcome: flags.outcome, summary: flags.summary, evidence, recommendations: flags.recommend, items });
       emit(io, result, (r) => [
         `${who.worker} published ${r.deliverable.ref} (v${r.deliverable.version}) → ready`,
-        ...r.items.map((x) => (x.status === "refused" ? `${x.item || "?"} refused: ${x.error?.message}` : `${x.item} ${x.status}${x.reportId ? ` (${x.reportId})` : ""}`)),
+        ...r.items.map((x) => `${x.item} ${x.status} (${x.reportId})`),
       ]);
-      if (result.items.some((x) => x.status === "refused")) io.refused = true;
     });
 
   worker
@@ -79,9 +78,8 @@ export function registerWorkerProtocol(worker: Command, io: Io): void {
       });
       emit(io, result, (r) => [
         `${who.worker} asked ${r.question} → needs_input`,
-        ...r.blocked.map((x) => (x.status === "refused" ? `${x.item || "?"} refused: ${x.error?.message}` : `${x.item} blocked (${x.reportId})`)),
+        ...r.blocked.map((x) => `${x.item} blocked (${x.reportId})`),
       ]);
-      if (result.blocked.some((x) => x.status === "refused")) io.refused = true;
     });
 
   worker

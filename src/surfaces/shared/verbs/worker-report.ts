@@ -1,5 +1,5 @@
 // `docket worker report`: per-item reports from a worker process (identity from DOCKET_WORKER_ID/GENERATION/RUN_TOKEN).
-// One entry from flags or several from --file; each entry commits or refuses on its own; exit 1 if any was refused.
+// One entry from flags or several from --file; the call commits every entry or none (a refusal names each refused entry).
 
 import type { Command } from "commander";
 import { usageError } from "../../../domain/errors.js";
@@ -42,10 +42,10 @@ export function registerWorkerReport(worker: Command, io: Io): void {
       if (flags.file === undefined && flags.item === undefined) throw usageError("bad-flags", "name the item with --item <id>, or give entries with --file <json>");
       const who = parseWorkerIdentity(process.env);
       const { reportEntries } = await import("../../../engine/protocol/report.js");
-      let entries: (ReportEntryInput & { key?: string })[];
+      let entries: ReportEntryInput[];
       if (flags.file !== undefined) {
         const { loadReportFile } = await import("../../../engine/protocol/report-file.js");
-        entries = loadReportFile(process.cwd(), flags.file).map((e) => ({ ...e, key: e.key ?? (flags.key ? `${flags.key}:${e.item}` : undefined) }));
+        entries = loadReportFile(process.cwd(), flags.file).map((e) => ({ ...e, callId: e.callId ?? flags.key }));
       } else {
         entries = [
           {
@@ -55,17 +55,12 @@ export function registerWorkerReport(worker: Command, io: Io): void {
             evidence: flags.evidence.map(parseEvidenceFlag),
             forHuman: flags.forHuman,
             answers: parseAnswers(flags.answers),
-            key: flags.key,
+            callId: flags.key,
           },
         ];
       }
       const results = reportEntries(engine(), who, entries);
-      emit(io, { results }, (r) =>
-        r.results.map((x) =>
-          x.status === "refused" ? `${x.item || "?"} refused: ${x.error?.message}${x.error?.hint ? ` (${x.error.hint})` : ""}` : `${x.item} ${x.status}${x.reportId ? ` (${x.reportId})` : ""}`,
-        ),
-      );
-      if (results.some((x) => x.status === "refused")) io.refused = true;
+      emit(io, { results }, (r) => r.results.map((x) => `${x.item} ${x.status} (${x.reportId})`));
     });
 }
 

@@ -1,0 +1,34 @@
+// The frozen patch `docket diff` shows: a worker version's, or a stored record's — never live state (ADR-0003, ADR-0005).
+// A stored ref is read through the store (pin verified), so a diff shows exactly what a promotion of it would apply.
+
+import type { ChangeSet, DeliverablePointer } from "../../domain/deliverables/deliverable.js";
+import { refusal, validationError } from "../../domain/errors.js";
+import type { EngineContext } from "../context.js";
+import { namesStoredRecord } from "../handoff/store-use.js";
+import { readStoredTarget, resolveStoreTarget } from "../store/target.js";
+import { deliverableByRef } from "./deliverables.js";
+
+export interface FrozenPatchView {
+  /** The worker that made it (null for a stored record with no worker source). */
+  worker: string | null;
+  deliverable: DeliverablePointer;
+  changeSet: ChangeSet | null;
+  patch: string;
+}
+
+export function frozenPatchOf(ctx: EngineContext, target: string, version?: number): FrozenPatchView {
+  if (namesStoredRecord(target)) {
+    if (version !== undefined) throw validationError("version-stored", "--version applies to a worker id; a stored ref names its version itself", "drop --version");
+    const t = resolveStoreTarget(ctx, target);
+    if (t.kind === "legacy") throw refusal("legacy-no-patch", `${t.ref} is a legacy checkpoint bundle; it carries no change set`, `read it with \`docket preview ${t.ref}\``);
+    const { record } = readStoredTarget(ctx, t);
+    return {
+      worker: record.source.kind === "worker" ? record.source.workerId : null,
+      deliverable: { id: record.id, version: record.version, ref: record.ref },
+      changeSet: record.changeSet,
+      patch: record.changeSet?.patch ?? "",
+    };
+  }
+  const r = deliverableByRef(ctx, target, version);
+  return { worker: r.workerId, deliverable: r.pointer, changeSet: r.deliverable.changeSet, patch: r.deliverable.changeSet?.patch ?? "" };
+}
