@@ -22,8 +22,8 @@ import { startFakeOpenAI } from "../test/support/fake-openai.js";
 const here = dirname(fileURLToPath(import.meta.url));
 const BIN = resolve(here, "..", "..", "bin", "docket.js");
 const FAUX = resolve(here, "..", "..", "test", "support", "faux-provider.ts");
-const DONE_RUNS = 15;
-const SPAWN_RUNS = 3;
+const DONE_RUNS = 10;
+const SPAWN_RUNS = 2;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
 

@@ -10,6 +10,6 @@ export function registerMcpCommand(program: Command, _io: Io): void {
     .command("mcp")
     .description("serve the worker protocol (docket_todos, docket_wait, docket_done, docket_fail) over MCP on stdio, for Claude Code, Codex and other agents")
     .action(() => {
-      throw usageError("mcp-own-process", "docket mcp runs as its own process that an agent starts over stdio", "configure the agent to run `docket mcp`; docket spawn --agent claude|codex does it for you");
+      throw usageError("mcp-own-process", "`docket mcp` runs as its own process that an agent starts over stdio", "configure the agent to run `docket mcp`; `docket spawn --agent claude \"<task>\"` does it for you");
     });
 }
