@@ -4,7 +4,7 @@
 import { createRequire } from "node:module";
 import { basename, dirname } from "node:path";
 import Database from "better-sqlite3";
-import { DocketError } from "../domain/errors.js";
+import { DocketError } from "../../domain/errors.js";
 import { migrate } from "./migrate.js";
 
 export type Db = Database.Database;
@@ -31,7 +31,7 @@ export function openLedger(path: string, options: OpenLedgerOptions = {}): Db {
 let nativeModuleLoaded = false;
 
 /** better-sqlite3 loads its native addon on the first open; a failure there is an install problem, said as one. */
-function loadNativeModule(): void {
+export function loadNativeModule(): void {
   if (nativeModuleLoaded) return;
   try {
     new Database(":memory:").close();

@@ -15,6 +15,7 @@ import { registerWorkersCommands } from "./workers.js";
 import { registerReviewCommands } from "./review.js";
 import { registerUseCommands } from "./use.js";
 import { registerDemoCommand } from "./demo.js";
+import { registerMcpCommand } from "./mcp.js";
 import { registerDoctorCommand } from "./doctor.js";
 import { registerWebCommand } from "./web.js";
 
@@ -35,4 +36,5 @@ export const COMMAND_GROUPS: readonly CommandGroup[] = [
   registerDeliverableCommands,
   registerStoreCommands,
   registerDoctorCommand,
+  registerMcpCommand,
 ];

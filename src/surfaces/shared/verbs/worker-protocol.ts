@@ -68,11 +68,13 @@ export function registerWorkerProtocol(worker: Command, io: Io): void {
     .action(async (flags: WaitFlags) => {
       if (flags.question === undefined) throw usageError("bad-flags", "give the question with --question <text>");
       const who = parseWorkerIdentity(process.env);
-      const blocked = flags.blockedFile === undefined ? [] : (await import("../../../engine/protocol/input.js")).readJsonList(process.cwd(), flags.blockedFile, "{item, body}", "--blocked-file");
+      const file = flags.blockedFile;
+      const { BlockedWire, parseWire } = await import("../worker-wire.js");
+      const blocked = file === undefined ? [] : (await import("../../../engine/protocol/input.js")).readJsonList(process.cwd(), file, "{item, body}", "--blocked-file").map((e, i) => parseWire(BlockedWire, e, `${file} entry ${i + 1}`));
       const { wait } = await import("../../../engine/protocol/protocol.js");
       const result = wait(engine(), who, {
         question: flags.question, options: flags.option, recommend: flags.recommend, risk: flags.risk, callId: flags.callId,
-        blocked: blocked.map((b) => ({ item: b.item as string, body: b.body as string })),
+        blocked,
       });
       emit(io, result, (r) => [
         `${who.worker} asked ${r.question} → needs_input`,
@@ -88,9 +90,11 @@ export function registerWorkerProtocol(worker: Command, io: Io): void {
     .action(async (texts: string[], flags: { itemsFile?: string }) => {
       if (flags.itemsFile !== undefined && texts.length > 0) throw usageError("bad-flags", "give the board as words or with --items-file, not both");
       const who = parseWorkerIdentity(process.env);
-      const items = flags.itemsFile === undefined
+      const file = flags.itemsFile;
+      const { TodoWire, parseWire } = await import("../worker-wire.js");
+      const items = file === undefined
         ? texts.map((text) => ({ text }))
-        : (await import("../../../engine/protocol/input.js")).readJsonList(process.cwd(), flags.itemsFile, "{id?, text, state?}").map((e) => ({ id: e.id as string | undefined, text: e.text as string, state: e.state as string | undefined }));
+        : (await import("../../../engine/protocol/input.js")).readJsonList(process.cwd(), file, "{id?, text, state?}").map((e, i) => parseWire(TodoWire, e, `${file} entry ${i + 1}`));
       const { todos } = await import("../../../engine/protocol/protocol.js");
       const result = todos(engine(), who, items);
       emit(io, result, (r) => [
