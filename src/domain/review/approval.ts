@@ -1,37 +1,127 @@
-// Generation-bound approval: whether one exact deliverable version {id, version, ref} is approved.
-// Only the latest counting terminal judgment on that exact version decides, only a human approves, never widened (ADR-0003).
+// Every judged / approved / not-approved answer and its wording: the terminal verbs, which actors' judgments count,
+// generation-bound approval of one exact {id, version, ref}, and the one "not approved" refusal (ADR-0003, DESIGN §8a).
+
+import { refusal, type DocketError } from "../errors.js";
+
+export const DECISION_ACTORS = ["human", "parent-agent", "system"] as const;
+export type DecisionActor = (typeof DECISION_ACTORS)[number];
 
 export interface DecisionRecord {
-  id: string; at: string; actor: "human" | "parent-agent" | "system"; verb: string; worker: string;
+  id: string; at: string; actor: DecisionActor; verb: string; worker: string;
   deliverableId?: string; deliverableVersion?: number; deliverableRef?: string;
   /** The sha256 of the bytes judged (null for decisions recorded before content was bound). */
   contentSha256?: string | null;
 }
 
 /** Judgments that settle a version; everything else (revise, answer, use, save…) never grants or revokes approval. */
-export const TERMINAL_VERBS: readonly string[] = ["approve", "reject", "promote"];
-
-/** Verbs that approve when a human records them; a promotion only ever happens to an approved version (or with --approve). */
-const APPROVING_VERBS: readonly string[] = ["approve", "promote"];
+export const TERMINAL_VERBS = ["approve", "reject", "promote"] as const;
+export type TerminalVerb = (typeof TERMINAL_VERBS)[number];
 
 /**
- * Returns the decision that approves exactly `pointer`, or undefined. `decisions` are in ledger order, oldest first
- * (the ledger's sequence is the authority: a wall clock can step backwards, a committed sequence cannot).
- * Rules: only rows naming the same id AND version AND ref count; the latest terminal row decides; an approve/promote
- * by a non-human actor neither grants nor revokes (it is skipped); a reject by any actor revokes.
+ * Whose terminal decision counts as a judgment, verb by verb: only a human approves (a promotion only ever happens to
+ * an approved version, or with --approve, so it approves too); a reject by anyone revokes. A parent agent's approve or
+ * promote is recorded but never counts.
  */
-export function approvalFor(decisions: DecisionRecord[], pointer: { id: string; version: number; ref: string }): DecisionRecord | undefined {
+export const COUNTING_ACTORS: Readonly<Record<TerminalVerb, readonly DecisionActor[]>> = {
+  approve: ["human"],
+  promote: ["human"],
+  reject: DECISION_ACTORS,
+};
+
+const isTerminal = (verb: string): verb is TerminalVerb => (TERMINAL_VERBS as readonly string[]).includes(verb);
+const approves = (verb: string): boolean => verb === "approve" || verb === "promote";
+
+/** The one rule every "is it judged?" answer uses (approval, the queue, the pulse, decision debt). */
+export function countsAsJudgment(d: { verb: string; actor: DecisionActor }): boolean {
+  return isTerminal(d.verb) && COUNTING_ACTORS[d.verb].includes(d.actor);
+}
+
+type Pointer = { id: string; version: number; ref: string };
+const onPointer = (d: DecisionRecord, p: Pointer): boolean => d.deliverableId === p.id && d.deliverableVersion === p.version && d.deliverableRef === p.ref;
+
+/**
+ * The latest counting judgment of exactly `pointer`, or undefined. `decisions` are in ledger order, oldest first (the
+ * ledger's sequence is the authority: a wall clock can step backwards, a committed sequence cannot); only rows naming
+ * the same id AND version AND ref count.
+ */
+export function latestJudgment(decisions: readonly DecisionRecord[], pointer: Pointer): DecisionRecord | undefined {
   let latest: DecisionRecord | undefined;
-  for (const d of decisions) {
-    if (d.deliverableId !== pointer.id || d.deliverableVersion !== pointer.version || d.deliverableRef !== pointer.ref) continue;
-    if (!TERMINAL_VERBS.includes(d.verb)) continue;
-    if (APPROVING_VERBS.includes(d.verb) && d.actor !== "human") continue;
-    latest = d;
-  }
-  return latest !== undefined && APPROVING_VERBS.includes(latest.verb) ? latest : undefined;
+  for (const d of decisions) if (onPointer(d, pointer) && countsAsJudgment(d)) latest = d;
+  return latest;
+}
+
+/** The decision that approves exactly `pointer` (its latest counting judgment approves), or undefined. */
+export function approvalFor(decisions: readonly DecisionRecord[], pointer: Pointer): DecisionRecord | undefined {
+  const latest = latestJudgment(decisions, pointer);
+  return latest !== undefined && approves(latest.verb) ? latest : undefined;
 }
 
 /** True when `pointer` is approved by a human under the rules of `approvalFor`. */
-export function isApproved(decisions: DecisionRecord[], pointer: { id: string; version: number; ref: string }): boolean {
+export function isApproved(decisions: readonly DecisionRecord[], pointer: Pointer): boolean {
   return approvalFor(decisions, pointer) !== undefined;
+}
+
+/** A version's judgment as the card says it, from the facts read for it. */
+export interface JudgmentFacts {
+  hasVersion: boolean;
+  /** The approval that no longer holds because the sidecar's bytes changed since. */
+  tamperedApproval?: { id: string };
+  /** The promote decision (any actor: the patch landed). */
+  promotion?: { id: string };
+  approval?: { id: string; at: string };
+  latest?: { id: string; verb: string };
+}
+
+export function formatJudgment(f: JudgmentFacts): string {
+  if (!f.hasVersion) return "no deliverable yet";
+  if (f.tamperedApproval) return `approved (${f.tamperedApproval.id}) but its sidecar changed since: the approval no longer holds`;
+  if (f.promotion) return `promoted (${f.promotion.id})`;
+  if (f.approval) return `approved (${f.approval.id}, ${f.approval.at})`;
+  if (f.latest?.verb === "reject") return `rejected (${f.latest.id})`;
+  return "not judged";
+}
+
+/** What the refused verb needed approval for, and what the ledger says about the version. */
+export interface NotApprovedInput {
+  verb: "promote" | "use" | "save";
+  ref: string;
+  worker: string;
+  /** Earlier versions of the same worker that were approved (an approval never carries over). */
+  earlierApproved?: readonly number[];
+  /** The latest counting judgment of this version, when it is a reject. */
+  rejectedBy?: string;
+}
+
+/** The one "not approved" refusal: code `not-approved`, the version named, and how to approve it. */
+export function notApproved(input: NotApprovedInput): DocketError {
+  const { ref, worker } = input;
+  switch (input.verb) {
+    case "promote": {
+      const earlier = input.earlierApproved ?? [];
+      const carry = earlier.length > 0 ? ` (v${earlier.join(", v")} was approved, but an approval never carries over to another version)` : "";
+      return refusal(
+        "not-approved",
+        `${ref} is not approved${carry}; nothing changed`,
+        `review it with \`docket verdict ${worker}\`, then \`docket approve ${ref}\` or promote with --approve`,
+      );
+    }
+    case "use":
+      return refusal(
+        "not-approved",
+        `Use needs an approved version: ${ref} is not approved; nothing changed`,
+        `review it with \`docket verdict ${worker}\`, then \`docket approve ${ref}\``,
+      );
+    case "save": {
+      const why = input.rejectedBy ? `it was rejected (${input.rejectedBy})` : "it has no approval on this exact version";
+      return refusal("not-approved", `${ref} is not approved for saving: ${why}`, `approve it first: \`docket approve ${worker}\``);
+    }
+  }
+}
+
+/** Said beside a non-human actor's approve: recorded, never counted. */
+export const UNCOUNTED_APPROVAL_NOTE = "an approval by a parent agent is recorded but never authorizes promotion or use";
+
+/** A non-human actor asked to approve where the approval would authorize at once (promote --approve). */
+export function approvalNeedsHuman(): DocketError {
+  return refusal("approval-needs-human", "only a human can approve; a parent agent's approval never authorizes promotion");
 }

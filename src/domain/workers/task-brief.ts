@@ -1,6 +1,7 @@
 // task.md: the pre-flight brief a worker reads first (task, kind, workspace, decision rights, plan gate).
 // A handoff section names its reviewed source; the plan gate is discharged only by an approved plan (ADR-0007).
 
+import { isPlanGateDischarged } from "../plans/plan-gate.js";
 import { kindAuthority, type WorkerKind } from "./kinds.js";
 
 export interface TaskBriefHandoff {
@@ -10,7 +11,8 @@ export interface TaskBriefHandoff {
   approvingDecisionId: string;
   approvedAt: string;
   sidecarPath: string;
-  planDischarged: boolean;
+  /** Use → Implement: the approved plan authorizes the work (the same fact as the handoff record's `planAuthorized`). */
+  planAuthorized: boolean;
   useDecisionId: string;
 }
 
@@ -21,11 +23,6 @@ export interface TaskBriefInput {
   workspace: string;
   workspaceMode: "isolated" | "shared";
   handoff?: TaskBriefHandoff;
-}
-
-/** True only when a reviewed handoff carries an approved plan AND the kind has a plan gate to discharge. */
-export function isPlanGateDischarged(input: Pick<TaskBriefInput, "kind" | "handoff">): boolean {
-  return Boolean(input.handoff?.planDischarged && input.kind.planGate);
 }
 
 export function renderTaskBrief(input: TaskBriefInput): string {

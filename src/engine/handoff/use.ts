@@ -7,12 +7,15 @@ import { parseDeliverableRef } from "../../domain/deliverables/deliverable.js";
 import { refusal, usageError, validationError } from "../../domain/errors.js";
 import { normalizeWorkerId } from "../../domain/ids.js";
 import { dropChip as dropChipRow, insertChip, listChips, queuedChipFor, type Chip } from "../../ledger/talk/chips.js";
-import { insertDecision, type DecisionActor } from "../../ledger/review/decisions.js";
+import { notApproved, type DecisionActor } from "../../domain/review/approval.js";
+import { confirmationRefused, resolveConfirmation } from "../../domain/review/confirmation.js";
+import { insertDecision } from "../../ledger/review/decisions.js";
 import type { Tx } from "../../ledger/core/runner.js";
 import type { EngineContext } from "../context.js";
 import { assertDecisionUnchanged, assertPointerUnchanged, verifiedApprovalOf, decisionView, evidenceRefsOf, resolveReviewTarget, type DecisionView, type ReviewTarget } from "../review/target.js";
 import { kindRegistry, trustedKindChoice } from "../workers/kinds.js";
 import { parsePlan } from "../../domain/plans/plan-contract.js";
+import { isPlanLike, resolvePlanGate, type PlanGateState } from "../../domain/plans/plan-gate.js";
 import { spawnWorker, type SpawnInput, type SpawnResult } from "../workers/spawn.js";
 import { isStoredRefLike, storedForUse, type StoredForUse } from "./store-use.js";
 import { assertHuman } from "../authority.js";
@@ -64,13 +67,7 @@ function authorize(tx: Tx, source: UseSource, expectDecision?: string | null): A
   assertPointerUnchanged(tx, t);
   assertDecisionUnchanged(tx.db, t.worker.id, expectDecision);
   const approval = verifiedApprovalOf(tx.db, t);
-  if (!approval) {
-    throw refusal(
-      "not-approved",
-      `Use needs an approved version: ${t.pointer.ref} is not approved; nothing changed`,
-      `review it with \`docket verdict ${t.worker.id}\`, then \`docket approve ${t.pointer.ref}\``,
-    );
-  }
+  if (!approval) throw notApproved({ verb: "use", ref: t.pointer.ref, worker: t.worker.id });
   return { approvingDecisionId: approval.id, approvedAt: approval.at, pointer: t.pointer, worker: t.worker.id };
 }
 
@@ -130,7 +127,7 @@ export interface UseWorkerResult {
   kind: string;
   sourceHandoff: { sourceRef: string; approvingDecisionId: string; useDecisionId: string };
   /** `discharged` only for Implement on a plan-gated kind; `armed` for a plan-gated kind otherwise. */
-  planGate: "discharged" | "armed" | "none";
+  planGate: PlanGateState;
   spawn: SpawnResult;
   notes: string[];
 }
@@ -143,8 +140,8 @@ export interface UseWorkerResult {
 export async function useForWorker(ctx: EngineContext, input: UseWorkerInput): Promise<UseWorkerResult> {
   assertHuman(ctx, "use");
   if (input.seedFile !== undefined) throw validationError("handoff-is-fresh", "a handoff worker always starts fresh; --seed cannot be used with use --worker");
-  if (!input.yes && !input.interactive) {
-    throw refusal("use-needs-confirmation", "starting a handoff worker needs confirmation; nothing changed", "re-run on a terminal, or pass --yes");
+  if (resolveConfirmation("use --worker", { yes: Boolean(input.yes), interactive: Boolean(input.interactive) }) === "refuse") {
+    throw confirmationRefused("use --worker", input.target);
   }
   const source = resolveUseSource(ctx, input.target, input.version);
   // Cheap launch checks before the use decision is recorded, so an obvious typo changes nothing.
@@ -191,7 +188,7 @@ export async function useForWorker(ctx: EngineContext, input: UseWorkerInput): P
         record,
         brief: {
           sourceRef: source.ref, sourceVersion: used.auth.pointer.version, from, approvingDecisionId: used.auth.approvingDecisionId,
-          approvedAt: used.auth.approvedAt, sidecarPath, planDischarged: Boolean(implement), useDecisionId: used.decision.id,
+          approvedAt: used.auth.approvedAt, sidecarPath, planAuthorized: Boolean(implement), useDecisionId: used.decision.id,
         },
       },
     });
@@ -204,7 +201,7 @@ export async function useForWorker(ctx: EngineContext, input: UseWorkerInput): P
   return {
     worker: spawned.worker,
     kind: spawned.kind,
-    planGate: !planGated ? "none" : implement ? "discharged" : "armed",
+    planGate: resolvePlanGate({ planGate: planGated }, Boolean(implement)),
     sourceHandoff: { sourceRef: source.ref, approvingDecisionId: used.auth.approvingDecisionId, useDecisionId: used.decision.id },
     spawn: spawned,
     notes,
@@ -219,7 +216,7 @@ function implementPlan(ctx: EngineContext, source: UseSource, kindFlag: string |
   if (patch) {
     throw refusal("implement-has-patch", `${source.ref} carries a patch, not a plan; nothing changed`, `promote it with \`docket promote ${source.ref}\`, or use --worker`);
   }
-  if (outcome !== "proposal" && !plan) {
+  if (!isPlanLike(outcome, plan)) {
     throw refusal("implement-not-a-plan", `${source.ref} is ${outcome}, not a plan or proposal; nothing changed`, "use --worker to hand it to a worker as input");
   }
   const goal = plan?.goal?.trim();

@@ -4,7 +4,8 @@
 import { refusal, validationError } from "../../domain/errors.js";
 import { assertNoControlCharacters } from "../../domain/work/message-text.js";
 import { normalizeWorkerId } from "../../domain/ids.js";
-import { insertDecision, type Decision, type DecisionActor } from "../../ledger/review/decisions.js";
+import { UNCOUNTED_APPROVAL_NOTE, type DecisionActor } from "../../domain/review/approval.js";
+import { insertDecision, type Decision } from "../../ledger/review/decisions.js";
 import { insertMessage } from "../../ledger/talk/messages.js";
 import { answerQuestion, openQuestionsOf } from "../../ledger/workers/launches.js";
 import { requireWorker, updateWorker } from "../../ledger/workers/workers.js";
@@ -51,7 +52,7 @@ export function approve(ctx: EngineContext, input: JudgeInput): JudgeResult {
     const patchPending = Boolean(target.deliverable.changeSet && target.deliverable.changeSet.patch !== "");
     if (target.pointer.ref === target.current.ref && !patchPending) updateWorker(tx, target.worker.id, { reviewed_at: tx.now });
     const notes = [...olderNote(target)];
-    if (actor !== "human") notes.push("an approval by a parent agent is recorded but never authorizes promotion or use");
+    if (actor !== "human") notes.push(UNCOUNTED_APPROVAL_NOTE);
     return { decision: decisionView(decision), notes };
   }).result;
 }

@@ -3,12 +3,13 @@
 
 import type { ChangeSet, DeliverablePointer } from "../../domain/deliverables/deliverable.js";
 import { refusal, validationError } from "../../domain/errors.js";
+import { confirmationRefused, resolveConfirmation } from "../../domain/review/confirmation.js";
 import { insertDecision } from "../../ledger/review/decisions.js";
 import type { EngineContext } from "../context.js";
 import { storedForUse, type StoredForUse } from "../handoff/store-use.js";
 import { alreadyApplied, applyFrozen, RECOVERED_NOTE } from "./apply-frozen.js";
 import type { PromoteResult } from "./promote.js";
-import { decisionView, latestDecision } from "./target.js";
+import { decisionView, promotionOf } from "./target.js";
 import { parentChangeWarnings, type ReviewWarning } from "./warnings.js";
 
 export interface StoredPromoteInput {
@@ -38,7 +39,7 @@ export function planStoredPromotion(ctx: EngineContext, input: StoredPromoteInpu
   if (!change || change.patch === "") {
     throw refusal("nothing-to-promote", `${stored.ref} has no frozen patch; there is nothing to promote`, `hand it on instead: \`docket use ${stored.ref} --parent\``);
   }
-  const promoted = latestDecision(ctx.db, stored.ref, ["promote"]);
+  const promoted = promotionOf(ctx.db, stored.ref);
   if (promoted) throw refusal("already-promoted", `${stored.ref} was already promoted (${promoted.id}, ${promoted.at}); nothing changed`);
   const root = ctx.projectRoot();
   const files = change.files.map((f) => f.path);
@@ -54,19 +55,15 @@ export function planStoredPromotion(ctx: EngineContext, input: StoredPromoteInpu
 export function promoteStored(ctx: EngineContext, input: StoredPromoteInput): PromoteResult {
   const plan = planStoredPromotion(ctx, input);
   const { stored, pointer, root, files } = plan;
-  if (plan.needsConfirmation && !input.yes) {
-    throw refusal(
-      "promotion-needs-confirmation",
-      `promoting ${stored.ref} needs confirmation: ${plan.warnings.map((w) => w.text).join("; ")}; nothing changed`,
-      "re-run on a terminal to confirm, or pass --yes",
-    );
+  if (resolveConfirmation("promote", { yes: Boolean(input.yes), interactive: false, needed: plan.needsConfirmation }) === "refuse") {
+    throw confirmationRefused("promote", stored.ref, plan.warnings.map((w) => w.text).join("; "));
   }
   const patch = stored.record.changeSet!.patch;
   const { recorded, recovered } = applyFrozen(ctx, {
     ref: stored.ref, root, patch, files,
     request: { ref: stored.ref, sha256: stored.sha256 },
     record: (tx, recovered) => {
-      if (latestDecision(tx.db, stored.ref, ["promote"])) throw refusal("already-promoted", `${stored.ref} was promoted meanwhile`);
+      if (promotionOf(tx.db, stored.ref)) throw refusal("already-promoted", `${stored.ref} was promoted meanwhile`);
       const notes = [
         `approved by ${stored.approval.decisionId} (carried by the stored record)`,
         ...(plan.warnings.length > 0 ? [`confirmed despite: ${plan.warnings.map((w) => w.text).join("; ")}`] : []),

@@ -5,7 +5,9 @@
 
 import { existsSync } from "node:fs";
 import { refusal, validationError } from "../../domain/errors.js";
-import { insertDecision, type DecisionActor } from "../../ledger/review/decisions.js";
+import { approvalNeedsHuman, notApproved, type DecisionActor } from "../../domain/review/approval.js";
+import { confirmationRefused, resolveConfirmation } from "../../domain/review/confirmation.js";
+import { insertDecision } from "../../ledger/review/decisions.js";
 import { updateWorker } from "../../ledger/workers/workers.js";
 import { liveEqualsFrozen, resetWorkspace } from "../../substrate/git/promote.js";
 import type { EngineContext } from "../context.js";
@@ -13,7 +15,7 @@ import { namesStoredRecord } from "../handoff/store-use.js";
 import { alreadyApplied, applyFrozen, RECOVERED_NOTE } from "./apply-frozen.js";
 import { planStoredPromotion, promoteStored } from "./promote-stored.js";
 import {
-  approvalOf, assertDecisionUnchanged, decisionView, evidenceRefsOf, latestDecision, olderNote, resolveReviewTarget, verifiedApprovalOf, type DecisionView, type ReviewTarget, type TargetInput,
+  approvalOf, assertDecisionUnchanged, decisionView, evidenceRefsOf, olderNote, promotionOf, resolveReviewTarget, verifiedApprovalOf, type DecisionView, type ReviewTarget, type TargetInput,
 } from "./target.js";
 import { resolveReviewWarnings, type ReviewWarning } from "./warnings.js";
 import { assertHuman } from "../authority.js";
@@ -56,14 +58,14 @@ export function planPromotion(ctx: EngineContext, input: PromoteInput): Promotio
     throw refusal("nothing-to-promote", `${target.pointer.ref} has no frozen patch; there is nothing to promote`, `approve it instead: \`docket approve ${target.pointer.ref}\``);
   }
   const actor = input.actor ?? "human";
-  if (input.approve && actor !== "human") throw refusal("approval-needs-human", "only a human can approve; a parent agent's approval never authorizes promotion");
-  const promoted = latestDecision(ctx.db, target.pointer.ref, ["promote"]);
+  if (input.approve && actor !== "human") throw approvalNeedsHuman();
+  const promoted = promotionOf(ctx.db, target.pointer.ref);
   if (promoted) {
     throw refusal("already-promoted", `${target.pointer.ref} was already promoted (${promoted.id}, ${promoted.at}); nothing changed`);
   }
   assertDecisionUnchanged(ctx.db, target.worker.id, input.expectDecision);
   const approval = verifiedApprovalOf(ctx.db, target);
-  if (!approval && !input.approve) throw notApproved(ctx, target);
+  if (!approval && !input.approve) throw notApprovedRefusal(ctx, target);
   const applied = alreadyApplied(target.worker.project_root, change.patch);
   // Once the patch is in the checkout, the parent "changed" exactly its files: nothing is left to confirm.
   const { warnings } = applied ? { warnings: [] } : resolveReviewWarnings(ctx, target.worker, target.pointer, target.deliverable);
@@ -71,18 +73,13 @@ export function planPromotion(ctx: EngineContext, input: PromoteInput): Promotio
   return { target, files: change.files.map((f) => f.path), approvedBy: approval?.id ?? null, warnings, needsConfirmation, alreadyApplied: applied };
 }
 
-function notApproved(ctx: EngineContext, target: ReviewTarget): Error {
-  const earlier: number[] = [];
+function notApprovedRefusal(ctx: EngineContext, target: ReviewTarget): Error {
+  const earlierApproved: number[] = [];
   for (let v = 1; v < target.pointer.version; v++) {
     const ref = `worker-deliverable:${target.worker.id}:${v}`;
-    if (approvalOf(ctx.db, { id: target.pointer.id, version: v, ref })) earlier.push(v);
+    if (approvalOf(ctx.db, { id: target.pointer.id, version: v, ref })) earlierApproved.push(v);
   }
-  const carry = earlier.length > 0 ? ` (v${earlier.join(", v")} was approved, but an approval never carries over to another version)` : "";
-  return refusal(
-    "not-approved",
-    `${target.pointer.ref} is not approved${carry}; nothing changed`,
-    `review it with \`docket verdict ${target.worker.id}\`, then \`docket approve ${target.pointer.ref}\` or promote with --approve`,
-  );
+  return notApproved({ verb: "promote", ref: target.pointer.ref, worker: target.worker.id, earlierApproved });
 }
 
 /** What a promotion would apply and what needs confirmation, for a worker version or a stored record alike. */
@@ -114,12 +111,8 @@ export function promote(ctx: EngineContext, input: PromoteInput): PromoteResult 
   const plan = planPromotion(ctx, input);
   const { target } = plan;
   const patch = target.deliverable.changeSet!.patch;
-  if (plan.needsConfirmation && !input.yes) {
-    throw refusal(
-      "promotion-needs-confirmation",
-      `promoting ${target.pointer.ref} needs confirmation: ${plan.warnings.filter((w) => w.kind !== "older-version").map((w) => w.text).join("; ")}; nothing changed`,
-      "re-run on a terminal to confirm, or pass --yes",
-    );
+  if (resolveConfirmation("promote", { yes: Boolean(input.yes), interactive: false, needed: plan.needsConfirmation }) === "refuse") {
+    throw confirmationRefused("promote", target.pointer.ref, plan.warnings.filter((w) => w.kind !== "older-version").map((w) => w.text).join("; "));
   }
   const root = target.worker.project_root;
   const { recorded, recovered } = applyFrozen(ctx, {
@@ -130,13 +123,13 @@ export function promote(ctx: EngineContext, input: PromoteInput): PromoteResult 
       assertDecisionUnchanged(tx.db, target.worker.id, input.expectDecision);
       let approval: DecisionView | null | undefined = approvalOf(tx.db, target.pointer) ? null : undefined;
       if (approval === undefined) {
-        if (!input.approve) throw notApproved(ctx, target);
+        if (!input.approve) throw notApprovedRefusal(ctx, target);
         approval = decisionView(insertDecision(tx, {
           actor, verb: "approve", worker: target.worker.id, deliverable: target.pointer, note: "approved with promotion",
           evidenceRefs: evidenceRefsOf(target), contentSha256: target.sha256,
         }));
       }
-      if (latestDecision(tx.db, target.pointer.ref, ["promote"])) throw refusal("already-promoted", `${target.pointer.ref} was promoted meanwhile`);
+      if (promotionOf(tx.db, target.pointer.ref)) throw refusal("already-promoted", `${target.pointer.ref} was promoted meanwhile`);
       const notes = [
         ...(plan.warnings.length > 0 ? [`confirmed despite: ${plan.warnings.map((w) => w.text).join("; ")}`] : []),
         ...(recovered ? [RECOVERED_NOTE] : []),

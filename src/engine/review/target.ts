@@ -1,7 +1,7 @@
 // Which exact deliverable version a review verb acts on, whether it is approved, and the stale-version guards.
 // A bare `w3` means the current version; only an exact ref may name an older one (ADR-0003, issue 5 §3).
 
-import { approvalFor, type DecisionRecord } from "../../domain/review/approval.js";
+import { approvalFor, latestJudgment, type DecisionRecord } from "../../domain/review/approval.js";
 import { changeSetRef, parseDeliverableRef, type DeliverablePointer, type WorkerDeliverable } from "../../domain/deliverables/deliverable.js";
 import { refusal } from "../../domain/errors.js";
 import { verifyContent } from "../../domain/review/content-binding.js";
@@ -117,6 +117,21 @@ export function verifiedApprovalOf(db: Db, target: ReviewTarget): DecisionRecord
 /** The latest decision with `verb` on this exact version. */
 export function latestDecision(db: Db, ref: string, verbs: readonly string[]): Decision | undefined {
   return decisionsForRef(db, ref).filter((d) => verbs.includes(d.verb)).at(-1);
+}
+
+/** The latest judgment of one exact version that counts (domain/review/approval.ts), or undefined: not judged. */
+export function judgmentOf(db: Db, pointer: DeliverablePointer): DecisionRecord | undefined {
+  return latestJudgment(decisionRecordsFor(db, pointer.ref), pointer);
+}
+
+/** The promotion of one exact version, or undefined: its patch landed in the parent checkout (whoever recorded it). */
+export function promotionOf(db: Db, ref: string): Decision | undefined {
+  return latestDecision(db, ref, ["promote"]);
+}
+
+/** A frozen patch still waiting for the human: never promoted, and not rejected as its latest judgment. */
+export function isPatchPending(db: Db, pointer: DeliverablePointer): boolean {
+  return !promotionOf(db, pointer.ref) && judgmentOf(db, pointer)?.verb !== "reject";
 }
 
 /** Refs a judge could see: the deliverable and, when it has one, its frozen change set. */

@@ -7,13 +7,15 @@ import { contentMismatch } from "../../domain/review/content-binding.js";
 import { normalizeWorkerId } from "../../domain/ids.js";
 import type { PlanCoverage } from "../../domain/plans/plan-coverage.js";
 import { parsePlan } from "../../domain/plans/plan-contract.js";
+import { isPlanLike } from "../../domain/plans/plan-gate.js";
+import { formatJudgment } from "../../domain/review/approval.js";
 import { queueRank } from "../../domain/review/queue-rank.js";
 import { openQuestionsOf } from "../../ledger/workers/launches.js";
 import { requireWorker, type WorkerRow } from "../../ledger/workers/workers.js";
 import type { EngineContext } from "../context.js";
 import { pointerOf } from "./deliverables.js";
 import { derivePlanCoverage } from "./plan-coverage.js";
-import { approvalOf, latestDecision, resolveReviewTarget } from "./target.js";
+import { approvalOf, judgmentOf, promotionOf, resolveReviewTarget } from "./target.js";
 import { resolveReviewWarnings, type ReviewWarning } from "./warnings.js";
 
 export interface VerdictQuestion {
@@ -70,15 +72,11 @@ function actionsFor(row: WorkerRow, d: WorkerDeliverable | null, approved: boole
   if (d) {
     if (!approved) out.push("approve", ...(patch ? ["promote --approve"] : []), "revise", "reject");
     // An approved plan (a proposal, no patch) offers Implement first (ADR-0007).
-    else out.push(...(patch && !promoted ? ["promote"] : []), ...(!patch && isPlanLike(d) ? ["use --implement"] : []), "use --parent", "use --worker", "save", "revise", "reject");
+    else out.push(...(patch && !promoted ? ["promote"] : []), ...(!patch && isPlanLike(d.outcome, parsePlan(d.body)) ? ["use --implement"] : []), "use --parent", "use --worker", "save", "revise", "reject");
   }
   if (row.state === "failed") out.push("respawn");
   if (row.workspace_mode === "isolated" && !promoted) out.push("discard");
   return [...new Set(out)];
-}
-
-function isPlanLike(d: WorkerDeliverable): boolean {
-  return d.outcome === "proposal" || parsePlan(d.body) !== undefined;
 }
 
 /**
@@ -116,19 +114,11 @@ function buildCard(ctx: EngineContext, target: string, options: { version?: numb
   const approved = pointer ? approvalOf(ctx.db, pointer) : undefined;
   const tampered = approved && content ? contentMismatch({ ref: pointer!.ref, file: content.path, expected: approved.contentSha256, actual: content.sha256 }) : undefined;
   const approval = tampered ? undefined : approved;
-  const promoted = pointer ? Boolean(latestDecision(ctx.db, pointer.ref, ["promote"])) : false;
-  const rejected = pointer ? latestDecision(ctx.db, pointer.ref, ["approve", "reject", "promote"]) : undefined;
-  const judgment = !pointer
-    ? "no deliverable yet"
-    : tampered
-      ? `approved (${approved!.id}) but its sidecar changed since: the approval no longer holds`
-      : promoted
-      ? `promoted (${latestDecision(ctx.db, pointer.ref, ["promote"])!.id})`
-      : approval
-        ? `approved (${approval.id}, ${approval.at})`
-        : rejected?.verb === "reject"
-          ? `rejected (${rejected.id})`
-          : "not judged";
+  const promotion = pointer ? promotionOf(ctx.db, pointer.ref) : undefined;
+  const promoted = promotion !== undefined;
+  const judgment = formatJudgment({
+    hasVersion: pointer !== null, tamperedApproval: tampered ? approved : undefined, promotion, approval, latest: pointer ? judgmentOf(ctx.db, pointer) : undefined,
+  });
   const handoff = row.source_handoff ? (JSON.parse(row.source_handoff) as SourceHandoff) : null;
   const coverage = derivePlanCoverage(ctx, row, deliverable);
   const questions = questionsOf(ctx, row.id);
@@ -164,7 +154,7 @@ export function verdictQueue(ctx: EngineContext): VerdictCard[] {
   const ranked: { rank: number; row: WorkerRow }[] = [];
   for (const row of rows) {
     const pointer = pointerOf(row);
-    const judged = pointer ? latestDecision(ctx.db, pointer.ref, ["approve", "reject", "promote"]) : undefined;
+    const judged = pointer ? judgmentOf(ctx.db, pointer) : undefined;
     const rank = queueRank({
       openQuestions: openQuestionsOf(ctx.db, row.id).length, state: row.state, reviewedAt: row.reviewed_at, hasVersion: Boolean(pointer), judged: Boolean(judged),
     });

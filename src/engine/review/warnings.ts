@@ -10,7 +10,7 @@ import type { WorkerRow } from "../../ledger/workers/workers.js";
 import { parentChangesSince, type ParentChange } from "../../substrate/git/promote.js";
 import type { EngineContext } from "../context.js";
 import { pointerOf } from "./deliverables.js";
-import { latestDecision } from "./target.js";
+import { isPatchPending } from "./target.js";
 
 export interface ReviewWarning {
   kind: "overlap" | "parent-moved" | "parent-unknown" | "older-version" | "deliverable-invalid" | "deliverable-tampered" | "plan-coverage";
@@ -43,8 +43,7 @@ function peerPatches(ctx: EngineContext, me: WorkerRow): { row: WorkerRow; point
   const peers: { row: WorkerRow; pointer: DeliverablePointer; patch: string }[] = [];
   for (const row of rows) {
     const pointer = pointerOf(row)!;
-    const settled = latestDecision(ctx.db, pointer.ref, ["promote", "reject"]);
-    if (settled) continue;
+    if (!isPatchPending(ctx.db, pointer)) continue;
     const read = readDeliverable(ctx.home, row.id, pointer.version);
     if (!read.ok || !read.deliverable.changeSet || read.deliverable.changeSet.patch === "") continue;
     peers.push({ row, pointer, patch: read.deliverable.changeSet.patch });

@@ -4,7 +4,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import { approvalFor } from "../../domain/review/approval.js";
+import { approvalFor, latestJudgment, notApproved } from "../../domain/review/approval.js";
 import { verifyContent } from "../../domain/review/content-binding.js";
 import { DONE_OUTCOMES, type DoneOutcome } from "../../domain/deliverables/deliverable.js";
 import { refusal, validationError } from "../../domain/errors.js";
@@ -81,9 +81,8 @@ export function saveFromWorker(ctx: EngineContext, input: SaveFromInput): SaveRe
   const approval = approvalFor(decisions, pointer);
   if (approval) verifyContent({ ref: pointer.ref, file: target.path, expected: approval.contentSha256, actual: target.sha256 });
   if (!approval) {
-    const last = [...decisions].reverse().find((x) => x.deliverableRef === pointer.ref && ["approve", "reject", "promote"].includes(x.verb));
-    const why = last?.verb === "reject" ? `it was rejected (${last.id})` : "it has no approval on this exact version";
-    throw refusal("not-approved", `${pointer.ref} is not approved for saving: ${why}`, `approve it first: \`docket approve ${workerId}\``);
+    const last = latestJudgment(decisions, pointer);
+    throw notApproved({ verb: "save", ref: pointer.ref, worker: workerId, rejectedBy: last?.verb === "reject" ? last.id : undefined });
   }
   const reviewNotes = decisionsForRef(ctx.db, pointer.ref)
     .filter((x) => x.verb === "revise" && x.note)

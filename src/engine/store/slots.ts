@@ -1,7 +1,8 @@
 // Load, preview, unload and delete for stored records and legacy bundles: d<N> slots are ledger rows, never model context.
 // Loading and previewing only inspect; deleting removes exactly one version (or one legacy bundle) after confirmation.
 
-import { notFound, refusal } from "../../domain/errors.js";
+import { notFound } from "../../domain/errors.js";
+import { confirmationRefused, resolveConfirmation } from "../../domain/review/confirmation.js";
 import type { StoredDeliverable } from "../../domain/store/stored-deliverable.js";
 import { deleteStoredVersion } from "../../files/store/deliverable-store.js";
 import { deleteLegacyBundle, readLegacyBundle, type LegacyBundle } from "../../files/store/legacy-bundles.js";
@@ -106,9 +107,7 @@ export interface DeleteResult {
 export function deleteStored(ctx: EngineContext, ref: string, options: { confirmed: boolean }): DeleteResult {
   assertHuman(ctx, "deliverable delete");
   const target: StoreTarget = resolveStoreTarget(ctx, ref);
-  if (!options.confirmed) {
-    throw refusal("confirmation-required", `deleting ${target.ref} needs confirmation`, "run it in a terminal to confirm, or add --yes");
-  }
+  if (resolveConfirmation("deliverable delete", { yes: options.confirmed, interactive: false }) === "refuse") throw confirmationRefused("deliverable delete", target.ref);
   if (target.kind === "legacy") {
     const { paths } = deleteLegacyBundle(ctx.home, target.id);
     const unloaded = ctx.commands.run("store.delete-legacy", { ref: target.ref }, (tx) => unloadSlotsFor(tx, target.ref)).result;

@@ -2,7 +2,8 @@
 // Never-promoted changes are refused unless forced; deliverable sidecars are kept (review stays possible).
 
 import { rmSync } from "node:fs";
-import { refusal, usageError } from "../../domain/errors.js";
+import { refusal } from "../../domain/errors.js";
+import { confirmationDeclined, confirmationRefused, resolveConfirmation } from "../../domain/review/confirmation.js";
 import { workerFilePath } from "../../files/workers/worker-files.js";
 import { isSettled } from "../../domain/workers/lifecycle.js";
 import { cancelQueuedMessages } from "../../ledger/talk/message-delivery.js";
@@ -36,13 +37,10 @@ export interface DeleteResult {
 export async function deleteWorker(ctx: EngineContext, input: DeleteInput): Promise<DeleteResult> {
   assertHuman(ctx, "delete");
   const row = requireWorker(ctx.db, resolveWorkerId(input.worker));
-  if (!input.yes) {
-    if (!input.interactive || !input.confirm) {
-      throw usageError("confirm-required", `deleting ${row.id} needs confirmation; run it on a terminal or pass --yes`);
-    }
-    if (!(await input.confirm(`Delete ${row.id} (${row.task})? Its window and workspace go; deliverables stay.`))) {
-      throw refusal("delete-cancelled", `${row.id} was not deleted`);
-    }
+  const step = resolveConfirmation("delete", { yes: Boolean(input.yes), interactive: Boolean(input.interactive && input.confirm) });
+  if (step === "refuse") throw confirmationRefused("delete", row.id);
+  if (step === "ask" && !(await input.confirm!(`Delete ${row.id} (${row.task})? Its window and workspace go; deliverables stay.`))) {
+    throw confirmationDeclined("delete", row.id);
   }
   return retireWorker(ctx, row, { force: Boolean(input.force) });
 }

@@ -6,6 +6,7 @@ import { existsSync, rmSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, relative } from "node:path";
 import { DocketError, refusal, usageError, validationError } from "../../domain/errors.js";
+import { confirmationDeclined, resolveConfirmation } from "../../domain/review/confirmation.js";
 import type { SourceHandoff } from "../../domain/deliverables/deliverable.js";
 import { isMcpAgent, resolveSpawnPolicy, type ResolvedExecution, type WorkerAgent } from "../../domain/workers/spawn-policy.js";
 import type { WorkerKind } from "../../domain/workers/kinds.js";
@@ -142,9 +143,8 @@ export async function planSpawn(ctx: EngineContext, input: SpawnInput): Promise<
 
 export async function spawnWorker(ctx: EngineContext, input: SpawnInput): Promise<SpawnResult> {
   const { task, config, resolved, kind, defaultKind, execution, listing } = await resolveSpawn(ctx, input);
-  if (resolved.confirm.needed && input.interactive && !input.yes && input.confirm && !(await input.confirm(resolved))) {
-    throw refusal("spawn-cancelled", "spawn cancelled; nothing was started");
-  }
+  const step = resolveConfirmation("spawn", { yes: Boolean(input.yes), interactive: Boolean(input.interactive && input.confirm), needed: resolved.confirm.needed });
+  if (step === "ask" && !(await input.confirm!(resolved))) throw confirmationDeclined("spawn", task);
   const agent = resolved.agent;
   const projectRoot = ctx.projectRoot();
   const runToken = newRunToken();

@@ -1,14 +1,12 @@
 // Decision rows (append-only: the schema's triggers refuse UPDATE and DELETE) and decision debt, in SQL.
 // Every judgment names one exact deliverable {id, version, ref}; readers turn rows into domain records (ADR-0003).
 
-import type { DecisionRecord } from "../../domain/review/approval.js";
+import { COUNTING_ACTORS, countsAsJudgment, TERMINAL_VERBS, type DecisionActor, type DecisionRecord } from "../../domain/review/approval.js";
 import type { DeliverablePointer } from "../../domain/deliverables/deliverable.js";
 import { formatId } from "../../domain/ids.js";
 import type { Db } from "../core/open.js";
 import type { Tx } from "../core/runner.js";
 import { statement } from "../core/statements.js";
-
-export type DecisionActor = "human" | "parent-agent" | "system";
 
 export interface NewDecision {
   actor: DecisionActor;
@@ -123,7 +121,15 @@ export function countDecisionsByVerb(db: Db, since?: string): Record<string, num
   return Object.fromEntries(rows.map((r) => [r.verb, r.n]));
 }
 
-/** The record approval rules read (domain/approval.ts). */
+/**
+ * The SQL form of `countsAsJudgment` over the decisions table aliased `d`, built from the domain's table so the
+ * two can never disagree (the review pulse runs it on every ledger change).
+ */
+export const COUNTED_JUDGMENT_SQL = `(${TERMINAL_VERBS.map(
+  (verb) => `(d.verb = '${verb}' AND d.actor IN (${COUNTING_ACTORS[verb].map((a) => `'${a}'`).join(", ")}))`,
+).join(" OR ")})`;
+
+/** The record approval rules read (domain/review/approval.ts). */
 export function toDecisionRecord(d: Decision): DecisionRecord {
   return {
     id: d.id, at: d.at, actor: d.actor, verb: d.verb, worker: d.worker,
@@ -150,9 +156,7 @@ export function recordDecisionDebt(
   reason = "pruned",
 ): boolean {
   if (worker.deliverable_ref !== null) {
-    const judged = statement(tx.db, "SELECT 1 FROM decisions WHERE deliverable_ref = ? AND verb IN ('approve','reject','promote') AND actor != 'parent-agent' LIMIT 1")
-      .get(worker.deliverable_ref);
-    if (judged) return false;
+    if (decisionsForRef(tx.db, worker.deliverable_ref).some(countsAsJudgment)) return false;
   } else if (worker.state !== "ready" && worker.state !== "needs_input" && worker.state !== "failed") {
     return false; // nothing was ever offered for judgment
   }

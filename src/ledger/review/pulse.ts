@@ -1,8 +1,9 @@
 // One query for what changed on a project's review side: per worker, its current version, newest decision, open
-// questions and whether that version is judged. Cheap enough to run on every ledger change (a live page's pulse).
+// questions and whether that version is judged (the domain's counting rule, in SQL); cheap enough for every ledger change.
 
 import type { Db } from "../core/open.js";
 import { statement } from "../core/statements.js";
+import { COUNTED_JUDGMENT_SQL } from "./decisions.js";
 
 export interface PulseRow {
   worker: string;
@@ -22,7 +23,7 @@ const SQL = `SELECT w.id AS worker, w.seq, w.state, w.deliverable_version AS ver
     w.reviewed_at AS reviewedAt, w.updated_at AS updatedAt,
     (SELECT d.id FROM decisions d WHERE d.worker = w.id ORDER BY d.seq DESC LIMIT 1) AS lastDecision,
     (SELECT count(*) FROM questions q WHERE q.worker = w.id AND q.state = 'open') AS openQuestions,
-    EXISTS (SELECT 1 FROM decisions d WHERE d.deliverable_ref = w.deliverable_ref AND d.verb IN ('approve','reject','promote')) AS judged
+    EXISTS (SELECT 1 FROM decisions d WHERE d.deliverable_ref = w.deliverable_ref AND ${COUNTED_JUDGMENT_SQL}) AS judged
   FROM workers w WHERE w.deleted_at IS NULL AND w.project_root = ? ORDER BY w.seq`;
 
 export function pulseRows(db: Db, projectRoot: string): PulseRow[] {

@@ -2,6 +2,7 @@
 // the page rendered: the engine refuses it (and changes nothing) when a newer version or decision landed meanwhile.
 
 import { usageError } from "../../domain/errors.js";
+import { confirmationRefused, resolveConfirmation } from "../../domain/review/confirmation.js";
 import { normalizeWorkerId } from "../../domain/ids.js";
 import type { EngineContext } from "../../engine/context.js";
 
@@ -87,7 +88,7 @@ export async function runAction(ctx: EngineContext, r: ActRequest): Promise<ActR
       return { lines: decisionLines(answer(ctx, { worker: r.worker, question: r.question, text: r.text ?? "", expectDecision: r.lastDecision })) };
     }
     case "discard": {
-      if (!r.confirm) throw usageError("discard-needs-confirmation", `discarding ${r.worker}'s live changes needs confirmation; nothing changed`);
+      if (resolveConfirmation("discard", { yes: Boolean(r.confirm), interactive: false }) === "refuse") throw confirmationRefused("discard", r.worker);
       const { discard } = await import("../../engine/review/judge.js");
       const d = discard(ctx, { worker: r.worker, expectDecision: r.lastDecision });
       return { lines: [...decisionLines(d), ...d.files.map((f) => `dropped ${f}`)] };

@@ -3,7 +3,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { buildKindRegistry } from "../../../src/domain/workers/kinds.js";
-import { isPlanGateDischarged, renderTaskBrief, type TaskBriefHandoff, type TaskBriefInput } from "../../../src/domain/workers/task-brief.js";
+import { isPlanGateDischarged } from "../../../src/domain/plans/plan-gate.js";
+import { renderTaskBrief, type TaskBriefHandoff, type TaskBriefInput } from "../../../src/domain/workers/task-brief.js";
 
 const kinds = buildKindRegistry([{ source: "user", path: "/u/free.md", text: "---\nname: free\nrights: deploy to staging\n---\n" }]).kinds;
 const HANDOFF: TaskBriefHandoff = {
@@ -13,7 +14,7 @@ const HANDOFF: TaskBriefHandoff = {
   approvingDecisionId: "dc7",
   approvedAt: "2026-11-30T08:00:00.000Z",
   sidecarPath: "/home/docket/workers/w4/source-deliverable.md",
-  planDischarged: true,
+  planAuthorized: true,
   useDecisionId: "dc8",
 };
 
@@ -80,7 +81,7 @@ test("an Implement handoff on a gated kind discharges the gate, naming the appro
 });
 
 test("a handoff without Implement keeps the gate armed under the reviewed-source heading", () => {
-  const text = brief("patcher", { handoff: { ...HANDOFF, planDischarged: false } });
+  const text = brief("patcher", { handoff: { ...HANDOFF, planAuthorized: false } });
   assert.ok(text.includes("## Reviewed source deliverable\n"));
   assert.doesNotMatch(text, /## Approved plan/);
   assert.match(section(text, "## Plan gate"), /This kind is plan-gated[\s\S]*the gate stays armed/);

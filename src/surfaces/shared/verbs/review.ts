@@ -2,7 +2,7 @@
 // JSON is the issue 5 contract (`{"decision":{…}}`, verdict card, log); human notes go with the text output.
 
 import type { Command } from "commander";
-import { refusal } from "../../../domain/errors.js";
+import { confirmationDeclined, confirmationRefused, resolveConfirmation } from "../../../domain/review/confirmation.js";
 import { parsePositiveInt } from "./args.js";
 import type { Io } from "../io.js";
 import { emit } from "../io.js";
@@ -82,9 +82,9 @@ export function registerReviewCommands(program: Command, io: Io): void {
     let yes = input.yes;
     if (!yes && io.interactive) {
       const plan = previewPromotion(ctx, input);
-      if (plan.needsConfirmation) {
+      if (resolveConfirmation("promote", { yes, interactive: true, needed: plan.needsConfirmation }) === "ask") {
         io.err([`Promote ${plan.ref} (${plan.files.length} files)?`, ...plan.warnings.map((w) => `  ⚠ ${w.text}`)].join("\n"));
-        if (!(await io.confirm("Promote despite these warnings?"))) throw refusal("promotion-cancelled", "promotion cancelled; nothing changed");
+        if (!(await io.confirm("Promote despite these warnings?"))) throw confirmationDeclined("promote", plan.ref);
         yes = true;
       }
     }
@@ -105,11 +105,10 @@ export function registerReviewCommands(program: Command, io: Io): void {
     .action(async (worker: string, opts: { yes?: boolean }) => {
       // Refused before the confirmation is asked: a worker's terminal is never prompted to judge.
       (await import("../../../engine/authority.js")).assertHuman(engine(), "discard");
-      if (!opts.yes) {
-        if (!io.interactive) throw refusal("discard-needs-confirmation", `discarding ${worker}'s live changes needs confirmation; nothing changed`, "re-run on a terminal, or pass --yes");
-        if (!(await io.confirm(`Drop ${worker}'s live changes and reset its workspace to its base? This cannot be undone.`))) {
-          throw refusal("discard-cancelled", "discard cancelled; nothing changed");
-        }
+      const step = resolveConfirmation("discard", { yes: Boolean(opts.yes), interactive: io.interactive });
+      if (step === "refuse") throw confirmationRefused("discard", worker);
+      if (step === "ask" && !(await io.confirm(`Drop ${worker}'s live changes and reset its workspace to its base? This cannot be undone.`))) {
+        throw confirmationDeclined("discard", worker);
       }
       const { discard } = await import("../../../engine/review/judge.js");
       const r = discard(engine(), { worker });

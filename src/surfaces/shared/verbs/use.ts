@@ -2,7 +2,8 @@
 // Use re-checks approval at the moment of use; Use → Worker confirms unless --yes (issue 5 §5).
 
 import type { Command } from "commander";
-import { refusal, usageError } from "../../../domain/errors.js";
+import { usageError } from "../../../domain/errors.js";
+import { confirmationDeclined, confirmationRefused, resolveConfirmation } from "../../../domain/review/confirmation.js";
 import { collect, parseAssignments, parsePositiveInt } from "./args.js";
 import type { Io } from "../io.js";
 import { emit, warn } from "../io.js";
@@ -67,10 +68,11 @@ export function registerUseCommands(program: Command, io: Io): void {
       // Refused before the confirmation is asked: a worker's terminal is never prompted to judge.
       (await import("../../../engine/authority.js")).assertHuman(ctx, "use");
       warn(io, ctx.configWarnings());
-      if (!opts.yes) {
-        if (!io.interactive) throw refusal("use-needs-confirmation", "starting a handoff worker needs confirmation; nothing changed", "re-run on a terminal, or pass --yes");
+      const step = resolveConfirmation("use --worker", { yes: Boolean(opts.yes), interactive: io.interactive });
+      if (step === "refuse") throw confirmationRefused("use --worker", target);
+      if (step === "ask") {
         io.err([`Reviewed source: ${target}`, `Task: ${opts.task ?? (opts.implement ? "(from the plan's goal)" : "(work from the source)")}`, `Agent: ${opts.agent}${opts.as ? ` · kind ${opts.as}` : ""}${opts.model ? ` · model ${opts.model}` : ""}`].join("\n"));
-        if (!(await io.confirm(opts.implement ? "Start an implementer on this approved plan?" : "Start reviewed handoff worker?"))) throw refusal("use-cancelled", "use cancelled; nothing changed");
+        if (!(await io.confirm(opts.implement ? "Start an implementer on this approved plan?" : "Start reviewed handoff worker?"))) throw confirmationDeclined("use --worker", target);
       }
       const r = await useForWorker(ctx, {
         target, version: opts.version, task: opts.task, agent: opts.agent, command: opts.cmd, kind: opts.as, model: opts.model,
