@@ -58,3 +58,10 @@ test("no source file is over 500 lines", () => {
     .filter((x) => x.n > 500);
   assert.deepEqual(big, []);
 });
+
+test("the engine sets no worker state inline: every transition is a patch from domain/workers/lifecycle.ts", () => {
+  const inline = files(join(SRC, "engine")).flatMap((file) =>
+    [...readFileSync(file, "utf8").matchAll(/updateWorker\([^;]*?\bstate:/g)].map(() => relative(SRC, file)),
+  );
+  assert.deepEqual(inline, []);
+});

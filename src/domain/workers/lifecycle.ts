@@ -1,5 +1,5 @@
-// Worker lifecycle as pure rules: persisted states, the derived display state, liveness, and what an exit means.
-// Display states and liveness are computed on every read, never stored (DESIGN §4, anchor §1.2–§1.3).
+// Worker lifecycle as pure rules: persisted states, display state, liveness, and every state transition as
+// (current row, event) → patch, which the engine applies; display and liveness are computed on every read (DESIGN §4).
 
 import type { WorkerAgent } from "./spawn-policy.js";
 export type PersistedState = "starting" | "active" | "idle" | "needs_input" | "ready" | "failed" | "ended";
@@ -83,4 +83,108 @@ export function isStalledStart(w: StartView, nowMs: number): boolean {
 /** Settled workers are done with: ended, or reviewed in a terminal state. Prune and `ls` folding use this. */
 export function isSettled(w: { state: PersistedState; reviewedAt: string | null }): boolean {
   return w.state === "ended" || (w.reviewedAt !== null && isTerminal(w.state));
+}
+
+// ── Transitions: (current row, event) → the patch to apply; the engine applies it and sets no state itself. ──────
+
+/** The lifecycle columns a transition may set; anything absent stays as it is. */
+export interface LifecyclePatch {
+  state?: PersistedState;
+  lastError?: string | null;
+  exited?: boolean;
+  exitCode?: number | null;
+  exitedAt?: string | null;
+  settledAt?: string | null;
+  heartbeatAt?: string | null;
+  paneCapturedAt?: string | null;
+  reviewedAt?: string | null;
+  tmuxSession?: string | null;
+  windowId?: string | null;
+  paneId?: string | null;
+  deletedAt?: string;
+}
+
+/** What a transition reads of the current row. */
+export interface LifecycleRow {
+  state: PersistedState;
+  agent: WorkerAgent;
+  hasDeliverable: boolean;
+}
+
+export type LifecycleEvent =
+  /** docket_wait asked the human one question. */
+  | { kind: "asked" }
+  /** docket_fail: the worker gave up. */
+  | { kind: "gave-up"; reason: string }
+  /** docket_done published a new current version. */
+  | { kind: "published" }
+  /** A question was answered (answer, tell --q); `openQuestions` are those still open after it. */
+  | { kind: "answered"; openQuestions: number }
+  | { kind: "heartbeat" }
+  | { kind: "turn"; edge: "start" | "end" }
+  /** The wrapper's last word: the process exited with `code`. */
+  | { kind: "exited"; code: number }
+  /** A generation got its window (spawn, respawn). */
+  | { kind: "launched"; session: string; windowId: string; paneId: string }
+  /** Respawn: a new generation starts from scratch. */
+  | { kind: "respawned" }
+  /** A spawn failed part-way (`retire`: before anything started, so the row goes unseen). */
+  | { kind: "spawn-failed"; reason: string; retire: boolean }
+  /** A respawned generation could not be launched. */
+  | { kind: "launch-failed"; reason: string }
+  /** A start whose spawner died before it had a window. */
+  | { kind: "start-abandoned"; reason: string };
+
+/** The one place a worker's state changes. Pure: `now` is the command's time. */
+export function transition(row: LifecycleRow, event: LifecycleEvent, now: string): LifecyclePatch {
+  switch (event.kind) {
+    case "asked":
+      return { state: "needs_input" };
+    case "gave-up":
+      return { state: "failed", lastError: event.reason };
+    case "published":
+      return { state: "ready", lastError: null, reviewedAt: null };
+    case "answered":
+      return row.state === "needs_input" && event.openQuestions === 0 ? { state: "active" } : {};
+    case "heartbeat": {
+      const state = resolveHeartbeatState(row.state);
+      return { heartbeatAt: now, ...(state !== row.state ? { state } : {}) };
+    }
+    case "turn": {
+      const from: PersistedState[] = event.edge === "start" ? ["starting", "idle"] : ["active", "starting"];
+      return from.includes(row.state) ? { state: event.edge === "start" ? "active" : "idle" } : {};
+    }
+    case "exited": {
+      const next = resolveExit(row.state, row.hasDeliverable, event.code);
+      return {
+        exited: true, exitCode: event.code, exitedAt: now, state: next.state,
+        ...(next.error ? { lastError: next.error } : {}),
+        ...(next.state === "ended" || next.state === "failed" ? { settledAt: now } : {}),
+      };
+    }
+    case "launched":
+      // A command agent has no heartbeat: a running pane is all the liveness it will ever show, so it is active now
+      // (unless it already spoke for itself, e.g. reported done before the window was recorded).
+      return {
+        tmuxSession: event.session, windowId: event.windowId, paneId: event.paneId,
+        ...(row.agent === "command" && row.state === "starting" ? { state: "active" } : {}),
+      };
+    case "respawned":
+      return {
+        state: "starting", exited: false, exitCode: null, exitedAt: null, lastError: null, heartbeatAt: null,
+        windowId: null, paneId: null, paneCapturedAt: null, reviewedAt: null, settledAt: null,
+      };
+    case "spawn-failed":
+      // Its window, if it got one, was closed: nothing is left to harvest.
+      return { state: "failed", lastError: event.reason, exited: true, exitedAt: now, paneCapturedAt: now, ...(event.retire ? { deletedAt: now } : {}) };
+    case "launch-failed":
+      return { state: "failed", lastError: event.reason, exited: true, exitedAt: now };
+    case "start-abandoned":
+      return { state: "failed", lastError: event.reason, exited: true, exitedAt: now, settledAt: now, paneCapturedAt: now };
+  }
+}
+
+/** Whether a transition leaves a failure the human must hear about (it was not failed before). */
+export function failedBy(row: Pick<LifecycleRow, "state">, patch: LifecyclePatch): boolean {
+  return patch.state === "failed" && row.state !== "failed";
 }

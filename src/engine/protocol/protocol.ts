@@ -8,11 +8,12 @@ import { idempotencyKey, optionalKey } from "../../domain/idempotency.js";
 import { EVIDENCE_KINDS, isEvidenceKind, type Evidence, type ReportEntry, type ReportEntryInput } from "../../domain/work/report.js";
 import { collapseText, resolveTodos, type Todo, type TodoInput } from "../../domain/workers/todos.js";
 import type { WorkerIdentity } from "../../domain/workers/identity.js";
+import { transition } from "../../domain/workers/lifecycle.js";
 import { claimDeliverable, findDeliverableByToolCall, listDeliverableVersions, readDeliverable } from "../../files/workers/deliverables.js";
 import { insertNotification } from "../../ledger/talk/notifications.js";
 import { dropOpenQuestions, insertQuestion, readFence, storedResult } from "../../ledger/workers/protocol.js";
 import type { CommandStep, StepOutcome } from "../../ledger/core/runner.js";
-import { checkFence, updateWorker, type WorkerRow } from "../../ledger/workers/workers.js";
+import { applyLifecycle, checkFence, lifecycleRowOf, updateWorker, type WorkerRow } from "../../ledger/workers/workers.js";
 import { captureChangeSet } from "../../substrate/git/changes.js";
 import type { EngineContext } from "../context.js";
 import { checkEntries, itemResults, reportStep, type ReportEntryResult } from "./report.js";
@@ -79,9 +80,9 @@ export function wait(ctx: EngineContext, who: WorkerIdentity, input: WaitInput):
     request,
     key: optionalKey({ tool: "wait", worker: who.worker, callId }),
     fn: (tx) => {
-      checkFence(tx, who);
+      const row = checkFence(tx, who);
       const id = insertQuestion(tx, { worker: who.worker, generation: who.generation, text, options, recommend, risk });
-      updateWorker(tx, who.worker, { state: "needs_input" });
+      applyLifecycle(tx, who.worker, transition(lifecycleRowOf(row), { kind: "asked" }, tx.now));
       insertNotification(tx, { kind: "question", worker: who.worker, body: text, forHuman: [...options.map((o, i) => `${i + 1}) ${o}`), ...(recommend ? [`recommended: ${recommend}`] : []), ...(risk ? [`risk: ${risk}`] : [])] });
       return { question: id };
     },
@@ -101,8 +102,8 @@ export function fail(ctx: EngineContext, who: WorkerIdentity, input: { reason: s
   if (reason === "") throw validationError("reason-empty", "docket_fail needs a reason: say what stopped you");
   const key = optionalKey({ tool: "fail", worker: who.worker, callId: input.callId ? checkCallId(input.callId) : undefined });
   return ctx.commands.run("protocol.fail", { who, reason }, (tx) => {
-    checkFence(tx, who);
-    updateWorker(tx, who.worker, { state: "failed", last_error: reason });
+    const row = checkFence(tx, who);
+    applyLifecycle(tx, who.worker, transition(lifecycleRowOf(row), { kind: "gave-up", reason }, tx.now));
     insertNotification(tx, { kind: "failed", worker: who.worker, body: reason });
     return { state: "failed" as const, reason };
   }, { key }).result;
@@ -183,9 +184,8 @@ function publishStep(who: WorkerIdentity, d: CheckedDone, pointer: DeliverablePo
       const current = checkFence(tx, who);
       // A later version may already be current (this call crashed before a newer one committed): never move back.
       if (current.deliverable_version === null || current.deliverable_version < pointer.version) {
-        updateWorker(tx, who.worker, {
-          deliverable_id: pointer.id, deliverable_version: pointer.version, deliverable_ref: pointer.ref,
-          summary, outcome, state: "ready", last_error: null, reviewed_at: null,
+        applyLifecycle(tx, who.worker, transition(lifecycleRowOf(current), { kind: "published" }, tx.now), {
+          deliverable_id: pointer.id, deliverable_version: pointer.version, deliverable_ref: pointer.ref, summary, outcome,
         });
         dropOpenQuestions(tx, who.worker);
         insertNotification(tx, { kind: "ready", worker: who.worker, body: `${pointer.ref} (${outcome}): ${summary}` });

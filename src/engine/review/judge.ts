@@ -8,7 +8,8 @@ import { UNCOUNTED_APPROVAL_NOTE, type DecisionActor } from "../../domain/review
 import { insertDecision, type Decision } from "../../ledger/review/decisions.js";
 import { insertMessage } from "../../ledger/talk/messages.js";
 import { answerQuestion, openQuestionsOf } from "../../ledger/workers/launches.js";
-import { requireWorker, updateWorker } from "../../ledger/workers/workers.js";
+import { transition } from "../../domain/workers/lifecycle.js";
+import { applyLifecycle, lifecycleRowOf, requireWorker, updateWorker } from "../../ledger/workers/workers.js";
 import { liveChangedPaths, resetWorkspace } from "../../substrate/git/promote.js";
 import type { EngineContext } from "../context.js";
 import { pointerOf } from "./deliverables.js";
@@ -138,7 +139,7 @@ export function answer(ctx: EngineContext, input: AnswerInput): JudgeResult {
       risk, question: q.id, evidenceRefs: pointerOf(row) ? [pointerOf(row)!.ref] : [],
     });
     const remaining = open.length - 1;
-    if (remaining === 0 && row.state === "needs_input") updateWorker(tx, workerId, { state: "active" });
+    applyLifecycle(tx, workerId, transition(lifecycleRowOf(row), { kind: "answered", openQuestions: remaining }, tx.now));
     const notes = [`answer to ${q.id} queued for ${workerId} (${message})`];
     if (remaining > 0) notes.push(`${workerId} has ${remaining} more open question${remaining === 1 ? "" : "s"}`);
     if (row.exited) notes.push(`${workerId} is not running; the answer waits in its inbox until \`docket respawn ${workerId}\``);

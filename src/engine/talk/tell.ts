@@ -7,7 +7,8 @@ import { assertNoControlCharacters } from "../../domain/work/message-text.js";
 import { readWorkerText } from "../../files/workers/worker-files.js";
 import { insertMessage } from "../../ledger/talk/messages.js";
 import { answerQuestion, getQuestion, openQuestionsOf } from "../../ledger/workers/launches.js";
-import { requireWorker, updateWorker } from "../../ledger/workers/workers.js";
+import { transition } from "../../domain/workers/lifecycle.js";
+import { applyLifecycle, lifecycleRowOf, requireWorker } from "../../ledger/workers/workers.js";
 import type { EngineContext } from "../context.js";
 import { resolveWorkerId } from "../workers/view.js";
 import { workerTmux } from "../workers/launch.js";
@@ -57,7 +58,7 @@ export function tellWorker(ctx: EngineContext, input: TellInput): TellResult {
         const q = getQuestion(tx.db, question);
         if (!q || q.worker !== worker) throw notFound("question-not-found", `${worker} has no question ${question}`, `\`docket show ${worker}\` lists its open questions`);
         if (!answerQuestion(tx, question, body)) throw refusal("question-not-open", `question ${question} is already ${q.state}; nothing was sent`);
-        if (row.state === "needs_input" && openQuestionsOf(tx.db, worker).length === 0) updateWorker(tx, worker, { state: "active" });
+        applyLifecycle(tx, worker, transition(lifecycleRowOf(row), { kind: "answered", openQuestions: openQuestionsOf(tx.db, worker).length }, tx.now));
       }
       const message = insertMessage(tx, {
         worker,

@@ -4,7 +4,8 @@
 
 import { writeWorkerFile } from "../../files/workers/worker-files.js";
 import { insertNotification } from "../../ledger/talk/notifications.js";
-import { getWorker, updateWorker, type WorkerRow } from "../../ledger/workers/workers.js";
+import { transition } from "../../domain/workers/lifecycle.js";
+import { applyLifecycle, getWorker, lifecycleRowOf, updateWorker, type WorkerRow } from "../../ledger/workers/workers.js";
 import { paneFromMap, type PaneMap, type PaneState, type Tmux } from "../../substrate/tmux.js";
 import type { EngineContext } from "../context.js";
 import { isProcessAlive } from "../../substrate/process.js";
@@ -64,7 +65,7 @@ export function reconcileStalledStarts(ctx: EngineContext, rows: readonly Worker
       if (!now || now.generation !== row.generation || now.updated_at !== row.updated_at || !isStalled(now, nowMs)) return false;
       const quiet = `no window ${Math.round((nowMs - Date.parse(row.updated_at)) / 1000)} s after it began`;
       const error = `the start of ${row.id} never finished: ${quiet}${now.pid !== null && isProcessAlive(now.pid) ? "" : ", and the process starting it is gone"}`;
-      updateWorker(tx, row.id, { state: "failed", last_error: error, exited: 1, exited_at: tx.now, settled_at: tx.now, pane_captured_at: tx.now });
+      applyLifecycle(tx, row.id, transition(lifecycleRowOf(now), { kind: "start-abandoned", reason: error }, tx.now));
       insertNotification(tx, { kind: "failed", worker: row.id, body: error });
       return true;
     }).result;

@@ -2,8 +2,8 @@
 // Exit is recorded only on its own generation; heartbeats and turns are fenced like every other worker call.
 
 import type { WorkerIdentity } from "../../domain/workers/identity.js";
-import { resolveExit, resolveHeartbeatState, type PersistedState } from "../../domain/workers/lifecycle.js";
-import { checkFence, getWorker, runTokenMatches, updateWorker } from "../../ledger/workers/workers.js";
+import { failedBy, transition, type PersistedState } from "../../domain/workers/lifecycle.js";
+import { applyLifecycle, checkFence, getWorker, lifecycleRowOf, runTokenMatches } from "../../ledger/workers/workers.js";
 import { recordLaunchExit } from "../../ledger/workers/launches.js";
 import { insertNotification } from "../../ledger/talk/notifications.js";
 import type { EngineContext } from "../context.js";
@@ -29,18 +29,11 @@ export function recordWorkerExit(ctx: EngineContext, who: WorkerIdentity, code: 
     const launchRecorded = recordLaunchExit(tx, who.worker, who.generation, who.runToken, code);
     const current = row.generation === who.generation && (who.runToken === undefined || runTokenMatches(row, who.runToken));
     if (!current || row.exited) return { worker: who.worker, generation: who.generation, recorded: launchRecorded, settled: false };
-    const next = resolveExit(row.state, row.deliverable_id !== null, code);
-    updateWorker(tx, row.id, {
-      exited: 1,
-      exit_code: code,
-      exited_at: tx.now,
-      state: next.state,
-      ...(next.error ? { last_error: next.error } : {}),
-      ...(next.state === "ended" || next.state === "failed" ? { settled_at: tx.now } : {}),
-    });
+    const next = transition(lifecycleRowOf(row), { kind: "exited", code }, tx.now);
+    applyLifecycle(tx, row.id, next);
     // A process that died before reporting is a failure the human must hear about (issue 8 §3).
-    if (next.state === "failed" && row.state !== "failed") {
-      insertNotification(tx, { kind: "failed", worker: row.id, body: next.error ?? `exited with code ${code} before reporting` });
+    if (failedBy(row, next)) {
+      insertNotification(tx, { kind: "failed", worker: row.id, body: next.lastError ?? `exited with code ${code} before reporting` });
     }
     return { worker: who.worker, generation: who.generation, recorded: launchRecorded, settled: true, state: next.state };
   }).result;
@@ -56,14 +49,13 @@ export interface HeartbeatInput {
 export function recordHeartbeat(ctx: EngineContext, who: WorkerIdentity, beat: HeartbeatInput = {}): { worker: string; state: PersistedState } {
   return ctx.commands.run("worker.heartbeat", { who, beat }, (tx) => {
     const row = checkFence(tx, who);
-    const state = resolveHeartbeatState(row.state);
-    const patch: Parameters<typeof updateWorker>[2] = { heartbeat_at: tx.now };
-    if (state !== row.state) patch.state = state;
-    if (beat.model) patch.model_in_effect = beat.model;
-    if (beat.thinking) patch.thinking_in_effect = beat.thinking;
-    if (beat.pid) patch.pid = beat.pid;
-    updateWorker(tx, row.id, patch);
-    return { worker: row.id, state };
+    const next = transition(lifecycleRowOf(row), { kind: "heartbeat" }, tx.now);
+    const also: Parameters<typeof applyLifecycle>[3] = {};
+    if (beat.model) also.model_in_effect = beat.model;
+    if (beat.thinking) also.thinking_in_effect = beat.thinking;
+    if (beat.pid) also.pid = beat.pid;
+    applyLifecycle(tx, row.id, next, also);
+    return { worker: row.id, state: next.state ?? row.state };
   }).result;
 }
 
@@ -71,10 +63,8 @@ export function recordHeartbeat(ctx: EngineContext, who: WorkerIdentity, beat: H
 export function recordTurn(ctx: EngineContext, who: WorkerIdentity, event: "start" | "end"): PersistedState {
   return ctx.commands.run("worker.turn", { who, event }, (tx) => {
     const row = checkFence(tx, who);
-    const from: PersistedState[] = event === "start" ? ["starting", "idle"] : ["active", "starting"];
-    if (!from.includes(row.state)) return row.state;
-    const state: PersistedState = event === "start" ? "active" : "idle";
-    updateWorker(tx, row.id, { state });
-    return state;
+    const next = transition(lifecycleRowOf(row), { kind: "turn", edge: event }, tx.now);
+    applyLifecycle(tx, row.id, next);
+    return next.state ?? row.state;
   }).result;
 }

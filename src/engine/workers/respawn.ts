@@ -6,7 +6,8 @@ import { normalizeWorkerId } from "../../domain/ids.js";
 import { moveBindingsToGeneration } from "../../ledger/work/bindings.js";
 import { requeueUnread } from "../../ledger/talk/message-delivery.js";
 import { insertLaunch, listWorkerRows } from "../../ledger/workers/launches.js";
-import { hashRunToken, requireWorker, updateWorker, type WorkerRow } from "../../ledger/workers/workers.js";
+import { transition } from "../../domain/workers/lifecycle.js";
+import { applyLifecycle, hashRunToken, lifecycleRowOf, requireWorker, type WorkerRow } from "../../ledger/workers/workers.js";
 import type { EngineContext } from "../context.js";
 import { assertFleetRoom, takePaneSnapshot } from "./fleet.js";
 import { harvestPane } from "./harvest.js";
@@ -54,21 +55,10 @@ export function respawnWorker(ctx: EngineContext, target: string): RespawnResult
     }
     // Its own window was killed above, so the worker being respawned does not count against the cap.
     assertFleetRoom(tx.db, ctx.config().maxActive, panes, ctx.clock.nowMs());
-    updateWorker(tx, id, {
+    applyLifecycle(tx, id, transition(lifecycleRowOf(row), { kind: "respawned" }, tx.now), {
       generation,
       run_token_hash: hashRunToken(runToken),
-      state: "starting",
-      exited: 0,
-      exit_code: null,
-      exited_at: null,
-      last_error: null,
-      heartbeat_at: null,
       pid: process.pid, // the respawn starts this generation; its first heartbeat replaces it
-      window_id: null,
-      pane_id: null,
-      pane_captured_at: null,
-      reviewed_at: null,
-      settled_at: null,
     });
     insertLaunch(tx, id, generation, runToken);
     const movedBindings = moveBindingsToGeneration(tx, id, generation);
@@ -80,7 +70,7 @@ export function respawnWorker(ctx: EngineContext, target: string): RespawnResult
   } catch (error) {
     const message = (error as Error).message;
     ctx.commands.run("worker.respawn-failed", { worker: id, generation }, (tx) =>
-      updateWorker(tx, id, { state: "failed", last_error: message, exited: 1, exited_at: tx.now }),
+      applyLifecycle(tx, id, transition(lifecycleRowOf(requireWorker(tx.db, id)), { kind: "launch-failed", reason: message }, tx.now)),
     );
     throw refusal("launch-failed", message);
   }

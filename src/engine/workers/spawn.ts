@@ -15,7 +15,8 @@ import { renderTaskBrief, type TaskBriefHandoff } from "../../domain/workers/tas
 import { claimFile } from "../../files/atomic.js";
 import { ensurePrivateDir } from "../../files/private.js";
 import { workerFilePath, writeWorkerFile } from "../../files/workers/worker-files.js";
-import { getWorker, insertWorker, requireWorker, updateWorker, type WorkerRow } from "../../ledger/workers/workers.js";
+import { transition } from "../../domain/workers/lifecycle.js";
+import { applyLifecycle, getWorker, insertWorker, lifecycleRowOf, requireWorker, updateWorker, type WorkerRow } from "../../ledger/workers/workers.js";
 import { createIsolatedWorkspace, removeWorkspace, type IsolatedWorkspace, type Serialize } from "../../substrate/git/worktree.js";
 import { listModels, piDefaults, resolvePiAgentDir, resolvePiExtraArgs, type ModelListing } from "../../substrate/agents/pi.js";
 import { formatAge } from "../../domain/clock.js";
@@ -218,16 +219,10 @@ export async function spawnWorker(ctx: EngineContext, input: SpawnInput): Promis
 function abandonSpawn(ctx: EngineContext, worker: string, error: unknown, made: { retire: boolean; workspace?: IsolatedWorkspace; serialize: Serialize }): void {
   const message = error instanceof Error ? error.message : String(error);
   try {
-    ctx.commands.run("worker.spawn-failed", { worker }, (tx) =>
-      updateWorker(tx, worker, {
-        state: "failed",
-        last_error: message,
-        exited: 1,
-        exited_at: tx.now,
-        pane_captured_at: tx.now, // its window, if it got one, was closed: nothing is left to harvest
-        ...(made.retire ? { deleted_at: tx.now } : {}),
-      }),
-    );
+    ctx.commands.run("worker.spawn-failed", { worker }, (tx) => {
+      const row = getWorker(tx.db, worker);
+      if (row) applyLifecycle(tx, worker, transition(lifecycleRowOf(row), { kind: "spawn-failed", reason: message, retire: made.retire }, tx.now));
+    });
   } catch {
     // The ledger stayed locked past busy_timeout: the row is left starting without a window, and the next
     // `docket ls` reconciles it (failed) once this process is gone. The caller still reports the first error.
@@ -270,10 +265,7 @@ export function launchInto(
       if (!now || now.generation !== launch.generation || (now.exited === 1 && now.exit_code === null)) {
         throw refusal("launch-abandoned", `${row.id} generation ${launch.generation} was given up while it started${now?.last_error ? ` (${now.last_error})` : ""}; its window was closed`);
       }
-      // A command agent has no heartbeat: a running pane is all the liveness it will ever show, so it is active now
-      // (unless it already spoke for itself, e.g. reported done before this command ran).
-      const running = row.agent === "command" && now.state === "starting";
-      updateWorker(tx, row.id, { tmux_session: session, window_id: ids.windowId, pane_id: ids.paneId, ...(running ? { state: "active" as const } : {}) });
+      applyLifecycle(tx, row.id, transition(lifecycleRowOf(now), { kind: "launched", session, windowId: ids.windowId, paneId: ids.paneId }, tx.now));
     });
   } catch (error) {
     tmux.killWindow(ids.windowId); // nothing may run that the ledger does not point at

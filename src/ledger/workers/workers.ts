@@ -1,6 +1,7 @@
 // Worker rows: creation with a never-reused w<N>, reads, and the generation/run-token fence.
 // The fence is checked inside the same transaction as whatever the worker asked for; the row keeps only the token's hash (DESIGN §4, §8a).
 
+import type { LifecyclePatch } from "../../domain/workers/lifecycle.js";
 import type { WorkerAgent } from "../../domain/workers/spawn-policy.js";
 import type { Db } from "../core/open.js";
 import { statement } from "../core/statements.js";
@@ -157,4 +158,30 @@ export function updateWorker(tx: Tx, id: string, patch: Partial<Omit<WorkerRow, 
   const sets = keys.map((k) => `${k} = @${k}`).join(", ");
   statement(tx.db, `UPDATE workers SET ${sets}, updated_at = @__now WHERE id = @__id`).run({ ...patch, __now: tx.now, __id: id });
   tx.emit("worker.status", { worker: id });
+}
+
+const LIFECYCLE_COLUMNS = {
+  state: "state", lastError: "last_error", exited: "exited", exitCode: "exit_code", exitedAt: "exited_at", settledAt: "settled_at",
+  heartbeatAt: "heartbeat_at", paneCapturedAt: "pane_captured_at", reviewedAt: "reviewed_at", tmuxSession: "tmux_session",
+  windowId: "window_id", paneId: "pane_id", deletedAt: "deleted_at",
+} as const satisfies Record<keyof LifecyclePatch, keyof WorkerRow>;
+
+/** A lifecycle transition's patch (domain/workers/lifecycle.ts) as worker columns, for updateWorker. */
+export function lifecycleColumns(patch: LifecyclePatch): Partial<Omit<WorkerRow, "id" | "seq">> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === undefined) continue;
+    out[LIFECYCLE_COLUMNS[key as keyof LifecyclePatch]] = typeof value === "boolean" ? Number(value) : value;
+  }
+  return out as Partial<Omit<WorkerRow, "id" | "seq">>;
+}
+
+/** What a lifecycle transition reads of a worker row. */
+export function lifecycleRowOf(row: Pick<WorkerRow, "state" | "agent" | "deliverable_id">): { state: WorkerState; agent: WorkerAgent; hasDeliverable: boolean } {
+  return { state: row.state, agent: row.agent, hasDeliverable: row.deliverable_id !== null };
+}
+
+/** Applies a lifecycle transition's patch (with any other columns the same command sets); an empty patch writes nothing. */
+export function applyLifecycle(tx: Tx, id: string, patch: LifecyclePatch, also: Partial<Omit<WorkerRow, "id" | "seq" | "state">> = {}): void {
+  updateWorker(tx, id, { ...lifecycleColumns(patch), ...also });
 }
