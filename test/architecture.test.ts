@@ -1,6 +1,7 @@
-// The house rule, enforced: imports point down only (STYLE §1). domain imports nothing else and no node:*;
-// ledger/files/substrate import only domain (and themselves); surfaces never reach past the engine, and sibling
-// surfaces (cli, pi, web, mcp) never import each other: what they share lives in surfaces/shared.
+// The house rules, enforced: imports point down only (STYLE §1). domain is pure (no node:*, no clock, no randomness);
+// ledger/files/substrate import only domain (and themselves); the engine touches no file, runs no SQL and starts no
+// process itself (files/, ledger/ and substrate/ do); surfaces never reach past the engine, and sibling surfaces
+// (cli, pi, web, mcp) never import each other: what they share lives in surfaces/shared.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -50,6 +51,33 @@ test("every import points down the house: domain ← ledger/files/substrate ← 
     }
   }
   assert.deepEqual(problems, []);
+});
+
+/** What only files/, ledger/ and substrate/ may do: the engine composes them. */
+const ENGINE_FORBIDDEN_IMPORTS = /^(node:fs|node:fs\/promises|node:child_process|better-sqlite3)$/;
+const ENGINE_FORBIDDEN_CODE: [RegExp, string][] = [
+  [/\.(?:prepare|pragma|exec|transaction)\(\s*["'`]/, "runs SQL"],
+  [/["'`]\s*(?:SELECT|INSERT|UPDATE|DELETE|PRAGMA|CREATE|BEGIN)\b/, "holds SQL text"],
+  [/\bprocess\.kill\(/, "signals a process"],
+];
+
+test("the engine touches no file, runs no SQL and starts no process: files/, ledger/ and substrate/ do", () => {
+  const problems: string[] = [];
+  for (const file of files(join(SRC, "engine"))) {
+    const text = readFileSync(file, "utf8");
+    for (const m of text.matchAll(/(?:import|export)[^'"]*?from\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g)) {
+      const spec = m[1] ?? m[2]!;
+      if (ENGINE_FORBIDDEN_IMPORTS.test(spec)) problems.push(`${relative(SRC, file)} imports ${spec}`);
+      if (spec.startsWith(".") && relative(SRC, resolve(dirname(file), spec)).startsWith("ledger/core/statements")) problems.push(`${relative(SRC, file)} prepares its own statements`);
+    }
+    for (const [pattern, what] of ENGINE_FORBIDDEN_CODE) if (pattern.test(text)) problems.push(`${relative(SRC, file)} ${what}`);
+  }
+  assert.deepEqual(problems, []);
+});
+
+test("the domain is pure: no clock, no randomness, no process, no environment", () => {
+  const impure = files(join(SRC, "domain")).filter((file) => /\b(?:Date\.now|Math\.random|process\.[a-z]|new Date\(\))/.test(readFileSync(file, "utf8").replace(/\/\/.*$|\/\*[\s\S]*?\*\//gm, "")));
+  assert.deepEqual(impure.map((f) => relative(SRC, f)), []);
 });
 
 test("no source file is over 500 lines", () => {

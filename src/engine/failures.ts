@@ -1,27 +1,17 @@
 // Turns storage failures met mid-command (a damaged ledger, a full disk, a read-only home) into named refusals.
 // Surfaces pass every error through here before rendering; SQLite is loaded only to check a ledger reported damaged.
 
-import { statfsSync } from "node:fs";
 import { relative } from "node:path";
 import { DocketError, isDocketError } from "../domain/errors.js";
 import { diskFull, homeReadOnly, homeUnusable } from "../files/home-access.js";
 import { homeLayout, resolveHomeDir } from "../files/home.js";
+import { diskIsFull } from "../files/probe.js";
 import { isCorruption } from "../ledger/core/sqlite-errors.js";
 
 const codeOf = (error: unknown): string => {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === "string" ? code : "";
 };
-
-/** SQLite reports a full disk under its ledger as a plain I/O error when the WAL index cannot grow: look at the disk. */
-function diskIsFull(dir: string): boolean {
-  try {
-    const fs = statfsSync(dir);
-    return fs.bavail * fs.bsize < 64 * 1024;
-  } catch {
-    return false; // cannot tell: the error is reported as it is
-  }
-}
 
 const inside = (root: string, path: unknown): boolean => typeof path === "string" && !relative(root, path).startsWith("..");
 
@@ -52,6 +42,7 @@ export async function explainFailure(error: unknown, env: NodeJS.ProcessEnv): Pr
   const detail = (inner as Error).message;
   const path = (inner as { path?: unknown }).path;
   const inHome = path === undefined ? code.startsWith("SQLITE_") : inside(home.root, path);
+  // SQLite reports a full disk under its ledger as a plain I/O error when the WAL index cannot grow: look at the disk.
   if (code.startsWith("SQLITE_IOERR") && diskIsFull(home.root)) return diskFull(home.root, detail, inner);
   if (code === "SQLITE_FULL" || code === "ENOSPC" || code === "EDQUOT") return diskFull(inHome || typeof path !== "string" ? home.root : path, detail, inner);
   if (!inHome) return error;

@@ -1,11 +1,12 @@
-// A walk of what Docket owns in its home, for `docket doctor`: modes, leftover temp files and links, never followed.
-// Agents' own trees (a worker's `workspace/` and pi's `session/`) are not entered: they belong to git and to pi.
+// A walk of what Docket owns in its home for `docket doctor` (modes, leftover temp files, links, never followed), and
+// the repairs `--fix` makes from it; agents' own trees (a worker's `workspace/`, pi's `session/`) are not entered.
 
-import { lstatSync, readdirSync } from "node:fs";
+import { chmodSync, lstatSync, readdirSync, unlinkSync } from "node:fs";
 import { basename, join } from "node:path";
 import { normalizeWorkerId } from "../domain/ids.js";
 import { TEMP_FILE } from "./atomic.js";
 import type { HomeLayout } from "./home.js";
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "./private.js";
 
 export interface OwnedEntry {
   path: string;
@@ -99,4 +100,14 @@ export function scanHome(home: HomeLayout): HomeScan {
     // no home yet
   }
   return scan;
+}
+
+/** `docket doctor --fix`: directories found loose become 0700, files 0600. */
+export function makePrivate(entries: readonly OwnedEntry[]): void {
+  for (const e of entries) chmodSync(e.path, e.kind === "dir" ? PRIVATE_DIR_MODE : PRIVATE_FILE_MODE);
+}
+
+/** `docket doctor --fix`: removes the temp files of writers that are gone. */
+export function removeFiles(paths: readonly string[]): void {
+  for (const path of paths) unlinkSync(path);
 }

@@ -1,11 +1,10 @@
 // `docket demo`: the whole loop on a scratch repository with real pi workers and a scripted model — plan,
 // approve, implement, review with coverage, promote, ledger — narrated step by step, leaving nothing running.
 
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DocketError } from "../../domain/errors.js";
+import { createScratchDir, readScratchFile, writeScratchFile } from "../../files/scratch.js";
 import { initRepository } from "../../substrate/git/init.js";
 import { openEngine, type EngineContext } from "../context.js";
 import { decisionLog, type DecisionLog } from "../review/decision-log.js";
@@ -54,7 +53,7 @@ const MODEL = "docket-demo/scripted";
 export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   const started = Date.now();
   const step = (text: string) => options.progress({ kind: "step", elapsed: (Date.now() - started) / 1000, text });
-  const dir = mkdtempSync(join(options.parentDir ?? tmpdir(), "docket-demo-"));
+  const dir = createScratchDir("docket-demo-", options.parentDir);
   const repo = join(dir, "greeter");
   const home = join(dir, "docket-home");
   step(`scratch repository ${repo}`);
@@ -118,7 +117,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
 
     const promoted = promote(ctx, { target: implemented.worker, approve: true, yes: true });
     step(`approved and promoted ${promoted.files.length} files into ${repo}: ${promoted.files.join(", ")}`);
-    options.progress({ kind: "file", path: join(repo, "greet.js"), text: readFileSync(join(repo, "greet.js"), "utf8") });
+    options.progress({ kind: "file", path: join(repo, "greet.js"), text: readScratchFile(join(repo, "greet.js")) });
 
     const log = decisionLog(ctx, {});
     step("the decision ledger:");
@@ -142,7 +141,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
 
 function writeScript(dir: string, name: string, steps: unknown[]): string {
   const path = join(dir, name);
-  writeFileSync(path, `${JSON.stringify(steps, null, 2)}\n`);
+  writeScratchFile(path, `${JSON.stringify(steps, null, 2)}\n`);
   return path;
 }
 

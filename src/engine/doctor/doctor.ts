@@ -1,9 +1,9 @@
 // `docket doctor`: the home, the ledger's integrity, private modes, leftover temp files, links, the store index, tools.
 // It opens nothing for writing unless --fix asks, so it works on a damaged ledger or a read-only home (issue 11 §17).
 
-import { accessSync, constants } from "node:fs";
 import { homeLayout, resolveHomeDir } from "../../files/home.js";
 import { scanHome } from "../../files/home-scan.js";
+import { isWritable } from "../../files/probe.js";
 import { openEngine } from "../context.js";
 import { reindexStore } from "../store/catalog.js";
 import type { DoctorReport, Finding } from "./findings.js";
@@ -20,22 +20,13 @@ export interface DoctorInput {
   fix: boolean;
 }
 
-function writable(path: string): boolean {
-  try {
-    accessSync(path, constants.W_OK);
-    return true;
-  } catch {
-    return false; // read-only file system or no permission: nothing can be repaired here
-  }
-}
-
 export function runDoctor(input: DoctorInput): DoctorReport {
   const home = homeLayout(resolveHomeDir(input.env));
   const findings: Finding[] = [];
   const { finding, exists } = checkHome(home);
   findings.push(finding);
   if (exists) {
-    const fix = input.fix && writable(home.root);
+    const fix = input.fix && isWritable(home.root); // read-only: nothing can be repaired here
     if (input.fix && !fix) findings.push({ check: "fix", severity: "warning", message: `${home.root} is read-only, so nothing was repaired`, fix: "make it writable and run `docket doctor --fix` again" });
     const ledger = checkLedger(home);
     findings.push(ledger.finding);

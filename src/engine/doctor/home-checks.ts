@@ -1,36 +1,35 @@
 // The doctor's checks of the home itself: usable, ledger intact and migrated, private modes, leftover temp files,
 // links in the store, and Docket files where pi-docket reads. Safe repairs run only with --fix.
 
-import { chmodSync, existsSync, statSync, unlinkSync } from "node:fs";
 import { isDocketError } from "../../domain/errors.js";
-import type { HomeScan } from "../../files/home-scan.js";
+import { makePrivate, removeFiles, type HomeScan } from "../../files/home-scan.js";
 import type { HomeLayout } from "../../files/home.js";
-import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "../../files/private.js";
+import { dirState, pathExists } from "../../files/probe.js";
 import { findLegacyStatusFiles, removeLegacyStatusFiles } from "../../files/workers/legacy-status.js";
 import { checkLedgerIntegrity } from "../../ledger/core/integrity.js";
 import { pendingMigrations } from "../../ledger/core/migrate.js";
 import { openReadOnlyRaw } from "../../ledger/core/read-only.js";
+import { isProcessAlive } from "../../substrate/process.js";
 import { ok, samplePaths, type Finding } from "./findings.js";
 
 const octal = (mode: number) => mode.toString(8).padStart(3, "0");
 
 /** Whether the home exists as a directory; a missing one is fine (created on first use). */
 export function checkHome(home: HomeLayout): { finding: Finding; exists: boolean } {
-  try {
-    if (!statSync(home.root).isDirectory()) {
-      return { exists: false, finding: { check: "home", severity: "problem", message: `${home.root} is a file, not a directory`, fix: "point DOCKET_HOME at a directory, or move the file away" } };
-    }
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT") return { exists: false, finding: ok("home", `${home.root} does not exist yet; Docket creates it (0700) on first use`) };
-    return { exists: false, finding: { check: "home", severity: "problem", message: `${home.root} cannot be inspected (${code})`, fix: "point DOCKET_HOME at a directory you own" } };
+  const state = dirState(home.root);
+  if (state.kind === "not-dir") {
+    return { exists: false, finding: { check: "home", severity: "problem", message: `${home.root} is a file, not a directory`, fix: "point DOCKET_HOME at a directory, or move the file away" } };
+  }
+  if (state.kind === "missing") return { exists: false, finding: ok("home", `${home.root} does not exist yet; Docket creates it (0700) on first use`) };
+  if (state.kind === "unreadable") {
+    return { exists: false, finding: { check: "home", severity: "problem", message: `${home.root} cannot be inspected (${state.code})`, fix: "point DOCKET_HOME at a directory you own" } };
   }
   return { exists: true, finding: ok("home", home.root) };
 }
 
 /** quick_check, then the migration history; a damaged ledger says how to recover. */
 export function checkLedger(home: HomeLayout): { finding: Finding; intact: boolean } {
-  if (!existsSync(home.ledger)) return { intact: true, finding: ok("ledger", "no ledger yet; Docket creates it (0600) on first use") };
+  if (!pathExists(home.ledger)) return { intact: true, finding: ok("ledger", "no ledger yet; Docket creates it (0600) on first use") };
   const integrity = checkLedgerIntegrity(home.ledger, 3);
   if (!integrity.ok) {
     return {
@@ -67,7 +66,7 @@ export function checkModes(home: HomeLayout, scan: HomeScan, fix: boolean): Find
   const rest = loose.filter((e) => e !== root);
   let fixed = false;
   if (fix) {
-    for (const e of loose) chmodSync(e.path, e.kind === "dir" ? PRIVATE_DIR_MODE : PRIVATE_FILE_MODE);
+    makePrivate(loose);
     fixed = true;
   }
   const findings: Finding[] = [];
@@ -88,22 +87,13 @@ export function checkModes(home: HomeLayout, scan: HomeScan, fix: boolean): Find
   return findings;
 }
 
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM"; // alive, owned by someone else
-  }
-}
-
 /** Temp files of interrupted atomic writes; only those whose writer is gone are removed by --fix. */
 export function checkTempFiles(scan: HomeScan, fix: boolean): Finding[] {
   if (scan.temps.length === 0) return [ok("temp-files", "no temp files left by interrupted writes")];
-  const dead = scan.temps.filter((t) => !isRunning(t.pid));
+  const dead = scan.temps.filter((t) => !isProcessAlive(t.pid));
   const live = scan.temps.length - dead.length;
   if (dead.length === 0) return [ok("temp-files", `${live} temp file${live === 1 ? " is" : "s are"} being written by running processes`)];
-  if (fix) for (const t of dead) unlinkSync(t.path);
+  if (fix) removeFiles(dead.map((t) => t.path));
   return [{
     check: "temp-files", severity: "warning", fixed: fix || undefined, paths: samplePaths(dead.map((t) => t.path)),
     message: `${dead.length} temp file${dead.length === 1 ? "" : "s"} left by killed writers (no process ${dead.length === 1 ? "has" : "have"} their pid)`,

@@ -1,7 +1,7 @@
 // The doctor's checks of the tools Docket drives: tmux and git on PATH at workable versions, and the pi CLI it ships with.
 // Each missing or old tool is a finding that says what to install; nothing here changes anything.
 
-import { existsSync } from "node:fs";
+import { pathExists } from "../../files/probe.js";
 import { resolvePiCli } from "../../substrate/agents/pi.js";
 import { isAtLeast, toolVersion, type OutsideTool } from "../../substrate/tool-versions.js";
 import { ok, type Finding } from "./findings.js";
@@ -30,6 +30,6 @@ export function checkPi(): Finding {
   } catch (error) {
     return { check: "pi", severity: "problem", message: (error as Error).message, fix: "reinstall Docket's dependencies (npm ci); pi workers need its CLI" };
   }
-  if (!existsSync(cli)) return { check: "pi", severity: "problem", message: `the pi CLI ${cli} is missing`, fix: "reinstall Docket's dependencies (npm ci)" };
+  if (!pathExists(cli)) return { check: "pi", severity: "problem", message: `the pi CLI ${cli} is missing`, fix: "reinstall Docket's dependencies (npm ci)" };
   return ok("pi", cli);
 }

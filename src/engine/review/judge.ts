@@ -7,7 +7,7 @@ import { normalizeWorkerId } from "../../domain/ids.js";
 import { UNCOUNTED_APPROVAL_NOTE, type DecisionActor } from "../../domain/review/approval.js";
 import { insertDecision, type Decision } from "../../ledger/review/decisions.js";
 import { insertMessage } from "../../ledger/talk/messages.js";
-import { answerQuestion, openQuestionsOf } from "../../ledger/workers/launches.js";
+import { answerQuestion, openQuestionsOf, questionDetail } from "../../ledger/workers/launches.js";
 import { transition } from "../../domain/workers/lifecycle.js";
 import { applyLifecycle, lifecycleRowOf, requireWorker, updateWorker } from "../../ledger/workers/workers.js";
 import { liveChangedPaths, resetWorkspace } from "../../substrate/git/promote.js";
@@ -131,7 +131,7 @@ export function answer(ctx: EngineContext, input: AnswerInput): JudgeResult {
     if (!q) {
       throw refusal("question-not-open", `${input.question} is not an open question of ${workerId}; nothing changed`, `open: ${open.map((o) => o.id).join(", ")}`);
     }
-    const risk = (tx.db.prepare("SELECT risk FROM questions WHERE id = ?").get(q.id) as { risk: string | null } | undefined)?.risk ?? null;
+    const risk = questionDetail(tx.db, q.id)?.risk ?? null;
     if (!answerQuestion(tx, q.id, text)) throw refusal("question-not-open", `${q.id} is no longer open; nothing changed`);
     const message = insertMessage(tx, { worker: workerId, kind: "answer", body: text, question: q.id });
     const decision = insertDecision(tx, {

@@ -3,10 +3,10 @@
 // nothing changes on a refusal, and the worker's workspace is reset only when its live tree still equals base + frozen
 // patch (ADR-0003, issue 5 §4). A stored record's change set is promoted by promote-stored.ts through the same path.
 
-import { existsSync } from "node:fs";
 import { refusal, validationError } from "../../domain/errors.js";
 import { approvalNeedsHuman, notApproved, type DecisionActor } from "../../domain/review/approval.js";
 import { confirmationRefused, resolveConfirmation } from "../../domain/review/confirmation.js";
+import { pathExists } from "../../files/probe.js";
 import { insertDecision } from "../../ledger/review/decisions.js";
 import { updateWorker } from "../../ledger/workers/workers.js";
 import { liveEqualsFrozen, resetWorkspace } from "../../substrate/git/promote.js";
@@ -160,7 +160,7 @@ function settleWorkspace(target: ReviewTarget, patch: string): { workspace: Work
   const w = target.worker;
   const base = target.deliverable.changeSet?.base || w.base;
   if (w.workspace_mode !== "isolated" || !base) return { workspace: "shared", note: `${w.id} shares the parent directory; nothing to reset` };
-  if (!existsSync(w.workspace)) return { workspace: "missing", note: `${w.id}'s workspace ${w.workspace} is gone; nothing to reset` };
+  if (!pathExists(w.workspace)) return { workspace: "missing", note: `${w.id}'s workspace ${w.workspace} is gone; nothing to reset` };
   if (!liveEqualsFrozen(w.workspace, base, patch)) {
     return { workspace: "kept-later-edits", note: `${w.id} changed its workspace after this version; its workspace was left as it is` };
   }

@@ -10,7 +10,7 @@ import { parsePlan } from "../../domain/plans/plan-contract.js";
 import { isPlanLike } from "../../domain/plans/plan-gate.js";
 import { formatJudgment } from "../../domain/review/approval.js";
 import { queueRank } from "../../domain/review/queue-rank.js";
-import { openQuestionsOf } from "../../ledger/workers/launches.js";
+import { listWorkerRows, openQuestionsOf, questionDetail } from "../../ledger/workers/launches.js";
 import { requireWorker, type WorkerRow } from "../../ledger/workers/workers.js";
 import type { EngineContext } from "../context.js";
 import { pointerOf } from "./deliverables.js";
@@ -54,14 +54,8 @@ export interface VerdictCard {
 
 function questionsOf(ctx: EngineContext, worker: string): VerdictQuestion[] {
   return openQuestionsOf(ctx.db, worker).map((q) => {
-    const row = ctx.db.prepare("SELECT options, recommend, risk FROM questions WHERE id = ?").get(q.id) as { options: string; recommend: string | null; risk: string | null };
-    let options: string[] = [];
-    try {
-      options = (JSON.parse(row.options) as unknown[]).map(String);
-    } catch {
-      options = []; // a malformed options column shows as a question without options
-    }
-    return { id: q.id, text: q.text, options, recommend: row.recommend, risk: row.risk };
+    const detail = questionDetail(ctx.db, q.id);
+    return { id: q.id, text: q.text, options: detail?.options ?? [], recommend: detail?.recommend ?? null, risk: detail?.risk ?? null };
   });
 }
 
@@ -148,9 +142,7 @@ function buildCard(ctx: EngineContext, target: string, options: { version?: numb
 
 /** Workers of this project needing judgment: open questions first, then failures, then unjudged ready versions; newest first. */
 export function verdictQueue(ctx: EngineContext): VerdictCard[] {
-  const rows = ctx.db
-    .prepare("SELECT * FROM workers WHERE deleted_at IS NULL AND project_root = ? ORDER BY seq DESC")
-    .all(ctx.projectRoot()) as WorkerRow[];
+  const rows = listWorkerRows(ctx.db, { projectRoot: ctx.projectRoot() });
   const ranked: { rank: number; row: WorkerRow }[] = [];
   for (const row of rows) {
     const pointer = pointerOf(row);

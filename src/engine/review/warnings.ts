@@ -6,6 +6,8 @@ import type { DeliverablePointer, WorkerDeliverable } from "../../domain/deliver
 import { gradeOverlap, type OverlapFinding } from "../../domain/review/overlap.js";
 import { parsePatchRanges } from "../../domain/deliverables/patch-ranges.js";
 import { readDeliverable } from "../../files/workers/deliverables.js";
+import { promotionsSince } from "../../ledger/review/decisions.js";
+import { listWorkerRows } from "../../ledger/workers/launches.js";
 import type { WorkerRow } from "../../ledger/workers/workers.js";
 import { parentChangesSince, type ParentChange } from "../../substrate/git/promote.js";
 import type { EngineContext } from "../context.js";
@@ -37,9 +39,7 @@ const GRADE_RANK: Record<OverlapFinding["grade"], number> = { contested: 0, adja
 
 /** Other live workers of the same project whose current frozen patch is still pending (neither promoted nor rejected). */
 function peerPatches(ctx: EngineContext, me: WorkerRow): { row: WorkerRow; pointer: DeliverablePointer; patch: string }[] {
-  const rows = ctx.db
-    .prepare("SELECT * FROM workers WHERE deleted_at IS NULL AND id != ? AND project_root = ? AND deliverable_ref IS NOT NULL ORDER BY seq")
-    .all(me.id, me.project_root) as WorkerRow[];
+  const rows = listWorkerRows(ctx.db, { projectRoot: me.project_root }).filter((r) => r.id !== me.id && r.deliverable_ref !== null);
   const peers: { row: WorkerRow; pointer: DeliverablePointer; patch: string }[] = [];
   for (const row of rows) {
     const pointer = pointerOf(row)!;
@@ -53,14 +53,7 @@ function peerPatches(ctx: EngineContext, me: WorkerRow): { row: WorkerRow; point
 
 /** Other workers' deliverables of the same project promoted since this worker began (so not in its base). */
 function promotedPatches(ctx: EngineContext, me: WorkerRow): { worker: string; task: string; ref: string; decision: string; patch: string }[] {
-  const rows = ctx.db
-    .prepare(
-      `SELECT d.id AS decision, d.worker AS worker, d.deliverable_version AS version, d.deliverable_ref AS ref, w.task AS task
-       FROM decisions d JOIN workers w ON w.id = d.worker
-       WHERE d.verb = 'promote' AND d.worker != ? AND w.project_root = ? AND d.at >= ? AND d.deliverable_ref IS NOT NULL
-       ORDER BY d.seq`,
-    )
-    .all(me.id, me.project_root, me.created_at) as { decision: string; worker: string; version: number; ref: string; task: string }[];
+  const rows = promotionsSince(ctx.db, { projectRoot: me.project_root, exceptWorker: me.id, since: me.created_at });
   return rows.flatMap((r) => {
     const read = readDeliverable(ctx.home, r.worker, r.version);
     if (!read.ok || !read.deliverable.changeSet || read.deliverable.changeSet.patch === "") return [];

@@ -2,7 +2,6 @@
 // The file is claimed under the per-deliverable lock before the index command points at it; nothing is ever replaced (ADR-0005).
 
 import { createHash, randomBytes } from "node:crypto";
-import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { approvalFor, latestJudgment, notApproved } from "../../domain/review/approval.js";
 import { verifyContent } from "../../domain/review/content-binding.js";
@@ -13,6 +12,7 @@ import {
   type StoredDeliverable, type StoredProvenance,
 } from "../../domain/store/stored-deliverable.js";
 import { readInputDescriptor, readInputFile } from "../../files/input-file.js";
+import { pathExists } from "../../files/probe.js";
 import { claimStoredVersion, storeDir, storedIdStamp, withStoredIdLock, type SaveStoredResult } from "../../files/store/deliverable-store.js";
 import { decisionsForRef, decisionsForWorker, insertDecision, toDecisionRecord } from "../../ledger/review/decisions.js";
 import type { Tx } from "../../ledger/core/runner.js";
@@ -40,7 +40,7 @@ function commitToStore(ctx: EngineContext, record: StoredDeliverable, isSame: (r
   const issues = storedDeliverableIssues(record, { id: record.id, version: record.version });
   if (issues.length > 0) throw refusal("stored-invalid", `Invalid stored deliverable: ${issues.join(", ")}`);
   // A new id directory changes the store's top stamp, which already makes the next list look; an existing one does not.
-  const existingDir = existsSync(storeDir(ctx.home, record.id));
+  const existingDir = pathExists(storeDir(ctx.home, record.id));
   const saved: SaveStoredResult = withStoredIdLock(ctx.home, record.id, () => {
     // Marked dirty first: a crash after the claim but before the index row makes the next list re-read this id.
     if (existingDir) ctx.commands.run("store.mark-dirty", { id: record.id }, (tx) => setStamp(tx, record.id, DIRTY));

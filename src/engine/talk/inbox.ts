@@ -5,6 +5,7 @@ import type { WorkerIdentity } from "../../domain/workers/identity.js";
 import { claimQueuedMessages, hasQueuedMessages, markMessagesRead } from "../../ledger/talk/message-delivery.js";
 import type { MessageRow } from "../../ledger/talk/messages.js";
 import { checkFence } from "../../ledger/workers/workers.js";
+import { dataVersion } from "../../ledger/core/open.js";
 import type { EngineContext } from "../context.js";
 
 export interface InboxMessage {
@@ -31,7 +32,7 @@ export function formatInboxMessage(m: Pick<InboxMessage, "kind" | "body" | "ques
 
 /** SQLite's data_version: changes whenever another connection commits. Cheap to poll. */
 export function ledgerVersion(ctx: EngineContext): number {
-  return ctx.db.pragma("data_version", { simple: true }) as number;
+  return dataVersion(ctx.db);
 }
 
 export function inboxHasQueued(ctx: EngineContext, worker: string): boolean {

@@ -2,9 +2,10 @@
 // once, and queued Use → Parent chips. Reads are plain queries; marking delivered/consumed is one command each.
 
 import { isSettled, resolveDisplayState, resolveLiveness, type LifecycleView } from "../../domain/workers/lifecycle.js";
-import { consumeChips } from "../../ledger/talk/chips.js";
-import { statement } from "../../ledger/core/statements.js";
-import type { WorkerRow } from "../../ledger/workers/workers.js";
+import { dataVersion } from "../../ledger/core/open.js";
+import { consumeChips, hasQueuedChips as chipsQueued, queuedChipSizes } from "../../ledger/talk/chips.js";
+import { markDelivered, undeliveredNotifications } from "../../ledger/talk/notifications.js";
+import { dockWorkers, openQuestionCounts } from "../../ledger/workers/launches.js";
 import { readDeliverable } from "../../files/workers/deliverables.js";
 import type { AttentionNotification } from "./attention.js";
 import type { EngineContext } from "../context.js";
@@ -25,16 +26,8 @@ export type ParentNotification = AttentionNotification;
 
 /** SQLite's data_version: changes whenever another connection commits. Costs no I/O beyond the page cache. */
 export function ledgerStamp(ctx: EngineContext): number {
-  return ctx.db.pragma("data_version", { simple: true }) as number;
+  return dataVersion(ctx.db);
 }
-
-type DockWorkerRow = Pick<
-  WorkerRow,
-  "id" | "kind" | "task" | "agent" | "state" | "exited" | "heartbeat_at" | "updated_at" | "reviewed_at" | "pane_captured_at" | "generation" | "deliverable_version" | "created_at"
->;
-
-const DOCK_SQL = `SELECT id, kind, task, agent, state, exited, heartbeat_at, updated_at, reviewed_at, pane_captured_at, generation,
-  deliverable_version, created_at FROM workers WHERE deleted_at IS NULL AND project_root = ? ORDER BY seq`;
 
 /** Files of frozen versions, keyed `w<N>:<version>`: sidecars never change, so each is read at most once. */
 export type PatchFileCache = Map<string, readonly string[]>;
@@ -43,23 +36,12 @@ export type PatchFileCache = Map<string, readonly string[]>;
 export function dockRows(ctx: EngineContext, cache: PatchFileCache = new Map()): DockRow[] {
   const now = ctx.clock.nowMs();
   // Only the columns the dock shows, through cached statements: this runs on every ledger change.
-  const rows = (statement(ctx.db, DOCK_SQL).all(ctx.projectRoot()) as DockWorkerRow[]).filter((r) => !isSettled({ state: r.state, reviewedAt: r.reviewed_at }));
-  const questions = new Map(
-    (statement(ctx.db, "SELECT worker, count(*) AS n FROM questions WHERE state = 'open' GROUP BY worker").all() as { worker: string; n: number }[]).map((q) => [q.worker, q.n]),
-  );
+  const rows = dockWorkers(ctx.db, ctx.projectRoot()).filter((r) => !isSettled(r));
+  const questions = openQuestionCounts(ctx.db);
   const files = new Map<string, readonly string[]>();
-  for (const r of rows) if (r.deliverable_version !== null) files.set(r.id, patchFiles(ctx, cache, r.id, r.deliverable_version));
+  for (const r of rows) if (r.deliverableVersion !== null) files.set(r.id, patchFiles(ctx, cache, r.id, r.deliverableVersion));
   return rows.map((r) => {
-    const view: LifecycleView = {
-      state: r.state,
-      agent: r.agent,
-      exited: r.exited === 1,
-      heartbeatAt: r.heartbeat_at,
-      updatedAt: r.updated_at,
-      reviewedAt: r.reviewed_at,
-      paneCapturedAt: r.pane_captured_at,
-      pane: "unprobed",
-    };
+    const view: LifecycleView = { ...r, pane: "unprobed" };
     const state = resolveDisplayState(view, now);
     const liveness = resolveLiveness(view, now);
     return {
@@ -70,10 +52,10 @@ export function dockRows(ctx: EngineContext, cache: PatchFileCache = new Map()):
       liveness,
       generation: r.generation,
       questions: questions.get(r.id) ?? 0,
-      version: r.deliverable_version,
+      version: r.deliverableVersion,
       overlapsWith: firstOverlap(r.id, files),
-      updatedAt: r.updated_at,
-      createdAt: r.created_at,
+      updatedAt: r.updatedAt,
+      createdAt: r.createdAt,
     };
   });
 }
@@ -101,23 +83,14 @@ function firstOverlap(worker: string, files: ReadonlyMap<string, readonly string
 
 /** Notifications for this project's workers that this parent has not shown yet, oldest first. */
 export function pendingParentNotifications(ctx: EngineContext): ParentNotification[] {
-  const rows = statement(
-    ctx.db,
-    `SELECT n.id, n.kind, n.worker, n.item, n.body, n.for_human FROM notifications n
-       LEFT JOIN workers w ON w.id = n.worker
-      WHERE n.delivered_at IS NULL AND n.dismissed_at IS NULL AND (w.project_root = ? OR n.worker IS NULL)
-      ORDER BY CAST(substr(n.id, 2) AS INTEGER) LIMIT 50`,
-  )
-    .all(ctx.projectRoot()) as { id: string; kind: string; worker: string | null; item: string | null; body: string; for_human: string }[];
-  return rows.map((r) => ({ id: r.id, kind: r.kind, worker: r.worker, item: r.item, body: r.body, forHuman: JSON.parse(r.for_human) as string[] }));
+  return undeliveredNotifications(ctx.db, ctx.projectRoot());
 }
 
 /** Marks notifications shown; called after they reached the human, so a crash in between repeats, never loses. */
 export function markNotificationsDelivered(ctx: EngineContext, ids: string[]): void {
   if (ids.length === 0) return;
   ctx.commands.run("parent.notifications-delivered", { ids }, (tx) => {
-    const mark = tx.db.prepare("UPDATE notifications SET delivered_at = ? WHERE id = ? AND delivered_at IS NULL");
-    for (const id of ids) mark.run(tx.now, id);
+    markDelivered(tx, ids);
     return null;
   });
 }
@@ -138,11 +111,10 @@ export function takeChips(ctx: EngineContext): AttachedChip[] {
 
 /** The chips queued for this project's next prompt, for the dock (ids and refs only: bodies stay in the ledger). */
 export function queuedChips(ctx: EngineContext): { id: string; ref: string; bytes: number }[] {
-  const rows = statement(ctx.db, "SELECT id, ref, length(CAST(body AS BLOB)) AS bytes FROM chips WHERE state = 'queued' AND project_root = ? ORDER BY seq").all(ctx.projectRoot());
-  return rows as { id: string; ref: string; bytes: number }[];
+  return queuedChipSizes(ctx.db, ctx.projectRoot());
 }
 
 /** Queued chips exist? A cheap read so an ordinary prompt costs no write. */
 export function hasQueuedChips(ctx: EngineContext): boolean {
-  return statement(ctx.db, "SELECT 1 FROM chips WHERE state = 'queued' AND project_root = ? LIMIT 1").get(ctx.projectRoot()) !== undefined;
+  return chipsQueued(ctx.db, ctx.projectRoot());
 }

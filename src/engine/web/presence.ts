@@ -4,6 +4,7 @@
 import { urlHost } from "../../domain/web/address.js";
 import { refusal } from "../../domain/errors.js";
 import { readWebPresence, removeWebPresence, webPresencePath, writeWebPresence, type WebPresence } from "../../files/web-presence.js";
+import { isProcessAlive } from "../../substrate/process.js";
 import type { EngineContext } from "../context.js";
 
 export type { WebPresence };
@@ -14,15 +15,6 @@ export const presencePathOf = (ctx: EngineContext): string => webPresencePath(ct
 export function assertHumanForWeb(ctx: EngineContext): void {
   const w = ctx.env.DOCKET_WORKER_ID?.trim();
   if (w) throw refusal("worker-cannot-judge", `this process runs as worker ${w} (DOCKET_WORKER_ID); the review page is the human's, so it is not started or shown here; nothing changed`, "run `docket web` in your own terminal");
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
 }
 
 export const webBaseUrl = (p: Pick<WebPresence, "host" | "port">): string => `http://${urlHost(p.host)}:${p.port}`;
@@ -45,7 +37,7 @@ export async function pingWebServer(p: WebPresence, timeoutMs = 1_500): Promise<
 /** The live review page of this project, or undefined. */
 export async function findWebServer(ctx: EngineContext): Promise<WebPresence | undefined> {
   const p = readWebPresence(presencePathOf(ctx));
-  if (!p || !alive(p.pid)) return undefined;
+  if (!p || !isProcessAlive(p.pid)) return undefined;
   return (await pingWebServer(p)) ? p : undefined;
 }
 

@@ -1,10 +1,9 @@
 // `docket delete <w>` and `docket prune`: retire one worker — window, workspace, row — and touch no other.
 // Never-promoted changes are refused unless forced; deliverable sidecars are kept (review stays possible).
 
-import { rmSync } from "node:fs";
 import { refusal } from "../../domain/errors.js";
 import { confirmationDeclined, confirmationRefused, resolveConfirmation } from "../../domain/review/confirmation.js";
-import { workerFilePath } from "../../files/workers/worker-files.js";
+import { removeWorkerPath, workerFilePath } from "../../files/workers/worker-files.js";
 import { isSettled } from "../../domain/workers/lifecycle.js";
 import { cancelQueuedMessages } from "../../ledger/talk/message-delivery.js";
 import { listWorkerRows } from "../../ledger/workers/launches.js";
@@ -58,7 +57,7 @@ function retireWorker(ctx: EngineContext, row: WorkerRow, options: { force: bool
     );
   }
   // Checked before anything is removed: a link in the worker's directory would point the removals outside the home.
-  const session = workerFilePath(ctx.home, row.id, "session");
+  workerFilePath(ctx.home, row.id, "session");
   const tmux = workerTmux(ctx);
   if (row.window_id) {
     harvestPane(ctx, row, { tmux });
@@ -70,7 +69,7 @@ function retireWorker(ctx: EngineContext, row: WorkerRow, options: { force: bool
     removeWorkspace({ root: row.project_root, path: row.workspace, method: row.base_head === null ? "copy" : "worktree", serialize: worktreeLock(ctx, row.project_root) });
     workspaceRemoved = true;
   }
-  rmSync(session, { recursive: true, force: true });
+  removeWorkerPath(ctx.home, row.id, "session");
   removeWorkerLaunchEnv(ctx, row.id); // its run token and --env secrets go with it
   const cancelledMessages = ctx.commands.run("worker.delete", { worker: row.id }, (tx) => {
     const n = cancelQueuedMessages(tx, row.id);

@@ -3,6 +3,7 @@
 // part-way (no window, its spawner gone) is not live, so it never holds a place (issue 19).
 
 import type { Db } from "../../ledger/core/open.js";
+import { possiblyLiveWorkers } from "../../ledger/workers/launches.js";
 import type { WorkerRow } from "../../ledger/workers/workers.js";
 import { refusal } from "../../domain/errors.js";
 import { isStalledStart } from "../../domain/workers/lifecycle.js";
@@ -31,15 +32,10 @@ export function takePaneSnapshot(tmux: Tmux, now: string): PaneSnapshot {
 
 /** Rows whose process may run and whose pane (when tmux could be asked) is alive, or that are still being started. */
 export function countLiveWorkers(db: Db, snapshot: PaneSnapshot, nowMs: number): number {
-  const rows = db
-    .prepare(
-      "SELECT id, pane_id, state, exited, window_id, updated_at, pid FROM workers WHERE deleted_at IS NULL AND exited = 0 AND pane_captured_at IS NULL AND state NOT IN ('failed','ended')",
-    )
-    .all() as (StartColumns & { id: string; pane_id: string | null })[];
   const { panes, takenAt } = snapshot;
-  return rows.filter((r) => {
-    if (r.pane_id === null) return !isStalled(r, nowMs);
-    return panes === undefined || paneFromMap(panes, r.pane_id, r.id) === "alive" || (!panes.has(r.pane_id) && r.updated_at >= takenAt);
+  return possiblyLiveWorkers(db).filter((r) => {
+    if (r.paneId === null) return !isStalledStart({ ...r, spawnerAlive: r.pid !== null && isProcessAlive(r.pid) }, nowMs);
+    return panes === undefined || paneFromMap(panes, r.paneId, r.id) === "alive" || (!panes.has(r.paneId) && r.updatedAt >= takenAt);
   }).length;
 }
 

@@ -5,7 +5,7 @@
 import { writeWorkerFile } from "../../files/workers/worker-files.js";
 import { insertNotification } from "../../ledger/talk/notifications.js";
 import { transition } from "../../domain/workers/lifecycle.js";
-import { applyLifecycle, getWorker, lifecycleRowOf, updateWorker, type WorkerRow } from "../../ledger/workers/workers.js";
+import { applyLifecycle, getWorker, lifecycleRowOf, paneCaptureOf, updateWorker, type WorkerRow } from "../../ledger/workers/workers.js";
 import { paneFromMap, type PaneMap, type PaneState, type Tmux } from "../../substrate/tmux.js";
 import type { EngineContext } from "../context.js";
 import { isProcessAlive } from "../../substrate/process.js";
@@ -33,8 +33,8 @@ export function harvestPane(ctx: EngineContext, row: WorkerRow, options: { tmux?
     outcome = "harvested";
   }
   ctx.commands.run("worker.harvest", { worker: row.id, generation: row.generation }, (tx) => {
-    const now = tx.db.prepare("SELECT generation, pane_captured_at FROM workers WHERE id = ?").get(row.id) as { generation: number; pane_captured_at: string | null };
-    if (now.generation === row.generation && now.pane_captured_at === null) updateWorker(tx, row.id, { pane_captured_at: tx.now });
+    const now = paneCaptureOf(tx.db, row.id);
+    if (now?.generation === row.generation && now.paneCapturedAt === null) updateWorker(tx, row.id, { pane_captured_at: tx.now });
   });
   return outcome;
 }

@@ -2,13 +2,13 @@
 // The wrapper holds no user text: env file, directory and argv arrive as positional parameters (DESIGN §4, §8a).
 
 import { randomBytes } from "node:crypto";
-import { existsSync, readdirSync, rmSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { isEnvName } from "../../domain/workers/launch-env.js";
 import { isMcpAgent, type ResolvedExecution } from "../../domain/workers/spawn-policy.js";
-import { readLaunchEnv, writeLaunchEnv } from "../../files/workers/launch-env.js";
+import { readLaunchEnv, removeLaunchEnv, writeLaunchEnv } from "../../files/workers/launch-env.js";
+import { hasSessionTranscript } from "../../files/workers/worker-files.js";
 import type { WorkerRow } from "../../ledger/workers/workers.js";
 import type { McpAgentSpec } from "../../substrate/agents/mcp-agent.js";
 import { agentConfigDir, mcpAgentInstructions, prepareMcpAgent, previewMcpAgent } from "./agents.js";
@@ -94,7 +94,7 @@ export function storedEnvValues(ctx: EngineContext, worker: string, names: reado
 
 /** Deletes a worker's env file (its secrets go with the worker). */
 export function removeWorkerLaunchEnv(ctx: EngineContext, worker: string): void {
-  rmSync(launchEnvPath(ctx, worker), { force: true });
+  removeLaunchEnv(launchEnvPath(ctx, worker));
 }
 
 export function buildWorkerEnv(
@@ -128,7 +128,7 @@ export function workerArgv(input: { execution: StoredExecution; workerDir: strin
   const ex = input.execution;
   if (ex.agent === "command") return ["sh", "-c", ex.command ?? "true"];
   const sessionDir = join(input.workerDir, "session");
-  const resume = input.generation > 1 && existsSync(sessionDir) && readdirSync(sessionDir).some((f) => f.endsWith(".jsonl"));
+  const resume = input.generation > 1 && hasSessionTranscript(sessionDir);
   return [
     process.execPath,
     resolvePiCli(),

@@ -2,10 +2,9 @@
 // model listing. Both live under Docket's home (locks/), so the user's repository gets no extra files (issue 19).
 
 import { createHash } from "node:crypto";
-import { realpathSync } from "node:fs";
 import { join } from "node:path";
 import { withLockFile } from "../../files/lock-file.js";
-import { gitCommonDir, type Serialize } from "../../substrate/git/worktree.js";
+import { repositoryKey, type Serialize } from "../../substrate/git/worktree.js";
 import type { EngineContext } from "../context.js";
 
 /** git checks a large tree out in seconds; a holder that is still alive past this is waited for no longer. */
@@ -20,14 +19,6 @@ export function worktreeLock(ctx: EngineContext, root: string): Serialize {
     path ??= join(ctx.home.root, "locks", `worktrees-${createHash("sha256").update(repositoryKey(root)).digest("hex").slice(0, 16)}.lock`);
     return withLockFile(path, fn, { what: `the worktree list of ${root}`, timeoutMs: WORKTREE_WAIT_MS });
   };
-}
-
-function repositoryKey(root: string): string {
-  try {
-    return realpathSync(gitCommonDir(root));
-  } catch {
-    return root; // the repository is gone (a delete after the fact): its path still names the same lock
-  }
 }
 
 /** Single-flight for `pi --list-models`: one process lists, the others wait and read what it cached. */

@@ -2,7 +2,6 @@
 // and task.md, launch it in tmux, then dispatch its items. Human-started only (ADR-0004, DESIGN §4).
 // A spawn completes or leaves no trace: a failure marks the row failed with the reason and removes what it made.
 
-import { existsSync, rmSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, relative } from "node:path";
 import { DocketError, refusal, usageError, validationError } from "../../domain/errors.js";
@@ -14,7 +13,8 @@ import type { DocketConfig } from "../../domain/config.js";
 import { renderTaskBrief, type TaskBriefHandoff } from "../../domain/workers/task-brief.js";
 import { claimFile } from "../../files/atomic.js";
 import { ensurePrivateDir } from "../../files/private.js";
-import { workerFilePath, writeWorkerFile } from "../../files/workers/worker-files.js";
+import { pathExists } from "../../files/probe.js";
+import { removeWorkerDir, workerFilePath, writeWorkerFile } from "../../files/workers/worker-files.js";
 import { transition } from "../../domain/workers/lifecycle.js";
 import { applyLifecycle, getWorker, insertWorker, lifecycleRowOf, requireWorker, updateWorker, type WorkerRow } from "../../ledger/workers/workers.js";
 import { createIsolatedWorkspace, removeWorkspace, type IsolatedWorkspace, type Serialize } from "../../substrate/git/worktree.js";
@@ -232,7 +232,7 @@ function abandonSpawn(ctx: EngineContext, worker: string, error: unknown, made: 
     } catch {
       // The worktree lock could not be had in time: the worktree stays registered until `git worktree prune`.
     }
-    rmSync(ctx.home.workerDir(worker), { recursive: true, force: true, maxRetries: 3 });
+    removeWorkerDir(ctx.home, worker);
   }
 }
 
@@ -248,7 +248,7 @@ export function launchInto(
 ): { windowId: string; paneId: string } {
   const tmux = workerTmux(ctx);
   const session = tmuxSessionName(ctx);
-  const cwd = execution.subdir && existsSync(join(row.workspace, execution.subdir)) ? join(row.workspace, execution.subdir) : row.workspace;
+  const cwd = execution.subdir && pathExists(join(row.workspace, execution.subdir)) ? join(row.workspace, execution.subdir) : row.workspace;
   const env = buildWorkerEnv(ctx, { worker: row.id, generation: launch.generation, runToken: launch.runToken }, launch.env);
   const command = launchCommand(ctx, { row, execution, generation: launch.generation, cwd, env });
   let ids: { windowId: string; paneId: string };

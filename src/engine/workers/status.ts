@@ -2,10 +2,8 @@
 // Only into a directory that exists (a failed spawn or a delete removes it), never into an old `workers/w<N>/`
 // directory: pi-docket reads status files there and throws on this shape (issue 11 §18).
 
-import { existsSync } from "node:fs";
-import { linkBelow } from "../../files/no-follow.js";
 import { STATUS_NOTE } from "../../files/workers/legacy-status.js";
-import { writeWorkerFile } from "../../files/workers/worker-files.js";
+import { writeWorkerProjection } from "../../files/workers/worker-files.js";
 import { getWorker } from "../../ledger/workers/workers.js";
 import type { EngineContext } from "../context.js";
 
@@ -13,8 +11,6 @@ export function writeWorkerStatus(ctx: EngineContext, workerId: string): void {
   const row = getWorker(ctx.db, workerId);
   if (!row) return;
   if (ctx.home.isLegacyWorkerDir(row.id)) return;
-  const dir = ctx.home.workerDir(row.id);
-  if (!existsSync(dir) || linkBelow(ctx.home.root, dir)) return; // not made yet by spawn, already removed, or a link
   const status = {
     id: row.id,
     task: row.task,
@@ -32,10 +28,5 @@ export function writeWorkerStatus(ctx: EngineContext, workerId: string): void {
     updatedAt: row.updated_at,
     note: STATUS_NOTE,
   };
-  try {
-    writeWorkerFile(ctx.home, row.id, "status.json", `${JSON.stringify(status, null, 2)}\n`, { mkdir: false });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT" && !existsSync(dir)) return; // removed while we wrote
-    throw error;
-  }
+  writeWorkerProjection(ctx.home, row.id, "status.json", `${JSON.stringify(status, null, 2)}\n`);
 }

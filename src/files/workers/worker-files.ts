@@ -1,6 +1,7 @@
-// Small files in a worker's directory (task.md, status.json, pane-tail.txt, events, source-deliverable.md), read and
-// written without following links: a link anywhere below the home is refused, never traversed (DESIGN §8a).
+// Files in a worker's directory (task.md, status.json, pane-tail.txt, events, session, source-deliverable.md): read,
+// written and removed without following links; a link anywhere below the home is refused, never traversed (DESIGN §8a).
 
+import { existsSync, readdirSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { writeFileAtomic } from "../atomic.js";
 import type { HomeLayout } from "../home.js";
@@ -24,4 +25,34 @@ export function workerFilePath(home: HomeLayout, workerId: string, name: string)
 /** Replaces `name` in the worker's directory atomically (0600), never through a link; `mkdir: false` never recreates it. */
 export function writeWorkerFile(home: HomeLayout, workerId: string, name: string, text: string, options: { mkdir?: boolean } = {}): void {
   writeFileAtomic(workerFilePath(home, workerId, name), text, options);
+}
+
+/**
+ * Writes a projection (status.json) only into a worker directory that exists and is real: never recreates one a failed
+ * spawn or a delete removed, and a removal racing the write is not an error.
+ */
+export function writeWorkerProjection(home: HomeLayout, workerId: string, name: string, text: string): void {
+  const dir = home.workerDir(workerId);
+  if (!existsSync(dir) || linkBelow(home.root, dir)) return; // not made yet by spawn, already removed, or a link
+  try {
+    writeWorkerFile(home, workerId, name, text, { mkdir: false });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT" && !existsSync(dir)) return; // removed while we wrote
+    throw error;
+  }
+}
+
+/** Removes `name` (a file or a tree, such as pi's `session/`) from the worker's directory, never through a link. */
+export function removeWorkerPath(home: HomeLayout, workerId: string, name: string): void {
+  rmSync(workerFilePath(home, workerId, name), { recursive: true, force: true });
+}
+
+/** Removes the worker's whole directory (a spawn that failed part-way leaves nothing behind). */
+export function removeWorkerDir(home: HomeLayout, workerId: string): void {
+  rmSync(home.workerDir(workerId), { recursive: true, force: true, maxRetries: 3 });
+}
+
+/** Whether pi left a session transcript in `sessionDir` that a new generation can continue. */
+export function hasSessionTranscript(sessionDir: string): boolean {
+  return existsSync(sessionDir) && readdirSync(sessionDir).some((f) => f.endsWith(".jsonl"));
 }

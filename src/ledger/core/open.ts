@@ -52,3 +52,8 @@ function nativeModuleMissing(cause: unknown): DocketError {
     cause,
   });
 }
+
+/** SQLite's data_version: changes whenever another connection commits. Costs no I/O beyond the page cache. */
+export function dataVersion(db: Db): number {
+  return Number(db.pragma("data_version", { simple: true }));
+}

@@ -171,3 +171,22 @@ export function listDecisionDebt(db: Db, since?: string): DecisionDebt[] {
     worker: string; deliverable_ref: string | null; state: string | null; reason: string; at: string;
   }[]).map((r) => ({ worker: r.worker, deliverableRef: r.deliverable_ref, state: r.state, reason: r.reason, at: r.at }));
 }
+
+/** A promotion that landed in a project's checkout: which worker's version, and the decision that recorded it. */
+export interface LandedPromotion {
+  decision: string;
+  worker: string;
+  version: number;
+  ref: string;
+  task: string;
+}
+
+/** Promotions of other workers' versions into `projectRoot` at or after `since`, oldest first. */
+export function promotionsSince(db: Db, options: { projectRoot: string; exceptWorker: string; since: string }): LandedPromotion[] {
+  return statement(db,
+    `SELECT d.id AS decision, d.worker AS worker, d.deliverable_version AS version, d.deliverable_ref AS ref, w.task AS task
+       FROM decisions d JOIN workers w ON w.id = d.worker
+       WHERE d.verb = 'promote' AND d.worker != ? AND w.project_root = ? AND d.at >= ? AND d.deliverable_ref IS NOT NULL
+       ORDER BY d.seq`,
+  ).all(options.exceptWorker, options.projectRoot, options.since) as LandedPromotion[];
+}

@@ -77,3 +77,14 @@ export function consumeChips(tx: Tx, projectRoot: string): Chip[] {
     .all(tx.now, projectRoot) as ChipRow[];
   return rows.map(fromRow).sort((a, b) => a.id.localeCompare(b.id, "en", { numeric: true }));
 }
+
+/** The chips queued for a project's next prompt, ids, refs and sizes only (bodies stay in the ledger). */
+export function queuedChipSizes(db: Db, projectRoot: string): { id: string; ref: string; bytes: number }[] {
+  return statement(db, "SELECT id, ref, length(CAST(body AS BLOB)) AS bytes FROM chips WHERE state = 'queued' AND project_root = ? ORDER BY seq")
+    .all(projectRoot) as { id: string; ref: string; bytes: number }[];
+}
+
+/** Whether a project has queued chips: a cheap read, so an ordinary prompt costs no write. */
+export function hasQueuedChips(db: Db, projectRoot: string): boolean {
+  return statement(db, "SELECT 1 FROM chips WHERE state = 'queued' AND project_root = ? LIMIT 1").get(projectRoot) !== undefined;
+}

@@ -5,6 +5,7 @@ import { formatId } from "../../domain/ids.js";
 import { notFound } from "../../domain/errors.js";
 import type { Db } from "../core/open.js";
 import type { Tx } from "../core/runner.js";
+import { jsonColumn } from "../core/json-columns.js";
 import { statement } from "../core/statements.js";
 
 export interface NewNotification {
@@ -38,7 +39,28 @@ export function insertNotification(tx: Tx, n: NewNotification): string {
 export function listPendingNotifications(db: Db): NotificationRow[] {
   const rows = statement(db, "SELECT id, kind, worker, item, report, body, for_human, created_at FROM notifications WHERE dismissed_at IS NULL ORDER BY CAST(substr(id, 2) AS INTEGER)")
     .all() as { id: string; kind: string; worker: string | null; item: string | null; report: string | null; body: string; for_human: string; created_at: string }[];
-  return rows.map((r) => ({ id: r.id, kind: r.kind, worker: r.worker, item: r.item, report: r.report, body: r.body, forHuman: JSON.parse(r.for_human) as string[], createdAt: r.created_at }));
+  return rows.map((r) => ({ id: r.id, kind: r.kind, worker: r.worker, item: r.item, report: r.report, body: r.body, forHuman: forHumanOf(r), createdAt: r.created_at }));
+}
+
+const forHumanOf = (r: { id: string; for_human: string }): string[] =>
+  jsonColumn(r.for_human, (v) => (Array.isArray(v) ? v.map(String) : undefined), { table: "notifications", column: "for_human", id: r.id });
+
+export type ParentNotificationRow = Omit<NotificationRow, "report" | "createdAt">;
+
+/** Notifications for one project's workers (or for no worker) that the parent session has not shown, oldest first, at most 50. */
+export function undeliveredNotifications(db: Db, projectRoot: string): ParentNotificationRow[] {
+  const rows = statement(db,
+    `SELECT n.id, n.kind, n.worker, n.item, n.body, n.for_human FROM notifications n
+       LEFT JOIN workers w ON w.id = n.worker
+      WHERE n.delivered_at IS NULL AND n.dismissed_at IS NULL AND (w.project_root = ? OR n.worker IS NULL)
+      ORDER BY CAST(substr(n.id, 2) AS INTEGER) LIMIT 50`,
+  ).all(projectRoot) as { id: string; kind: string; worker: string | null; item: string | null; body: string; for_human: string }[];
+  return rows.map((r) => ({ id: r.id, kind: r.kind, worker: r.worker, item: r.item, body: r.body, forHuman: forHumanOf(r) }));
+}
+
+/** Marks notifications shown to the parent (one already marked stays as it was). */
+export function markDelivered(tx: Tx, ids: readonly string[]): void {
+  for (const id of ids) statement(tx.db, "UPDATE notifications SET delivered_at = ? WHERE id = ? AND delivered_at IS NULL").run(tx.now, id);
 }
 
 /** Dismisses a notification; dismissing one twice changes nothing. */

@@ -3,6 +3,9 @@
 
 import type { Db } from "../core/open.js";
 import type { Tx } from "../core/runner.js";
+import type { PersistedState } from "../../domain/workers/lifecycle.js";
+import type { WorkerAgent } from "../../domain/workers/spawn-policy.js";
+import { stringList } from "../core/json-columns.js";
 import { hashRunToken, type WorkerRow } from "./workers.js";
 import { statement } from "../core/statements.js";
 
@@ -42,6 +45,51 @@ export function listWorkerRows(db: Db, options: { projectRoot?: string } = {}): 
   return statement(db, "SELECT * FROM workers WHERE deleted_at IS NULL ORDER BY seq").all() as WorkerRow[];
 }
 
+/** What the fleet cap reads of a worker that may still run: not exited, not failed or ended, pane not yet captured. */
+export interface StartingOrRunning {
+  id: string;
+  paneId: string | null;
+  state: PersistedState;
+  exited: boolean;
+  windowId: string | null;
+  updatedAt: string;
+  pid: number | null;
+}
+
+export function possiblyLiveWorkers(db: Db): StartingOrRunning[] {
+  const rows = statement(db, "SELECT id, pane_id, state, exited, window_id, updated_at, pid FROM workers WHERE deleted_at IS NULL AND exited = 0 AND pane_captured_at IS NULL AND state NOT IN ('failed','ended')")
+    .all() as { id: string; pane_id: string | null; state: PersistedState; exited: number; window_id: string | null; updated_at: string; pid: number | null }[];
+  return rows.map((r) => ({ id: r.id, paneId: r.pane_id, state: r.state, exited: r.exited === 1, windowId: r.window_id, updatedAt: r.updated_at, pid: r.pid }));
+}
+
+/** The columns the parent's dock shows of one worker (read on every ledger change: only these, through a cached statement). */
+export interface DockWorker {
+  id: string;
+  kind: string;
+  task: string;
+  agent: WorkerAgent;
+  state: PersistedState;
+  exited: boolean;
+  heartbeatAt: string | null;
+  updatedAt: string;
+  reviewedAt: string | null;
+  paneCapturedAt: string | null;
+  generation: number;
+  deliverableVersion: number | null;
+  createdAt: string;
+}
+
+const DOCK_SQL = `SELECT id, kind, task, agent, state, exited, heartbeat_at, updated_at, reviewed_at, pane_captured_at, generation,
+  deliverable_version, created_at FROM workers WHERE deleted_at IS NULL AND project_root = ? ORDER BY seq`;
+
+export function dockWorkers(db: Db, projectRoot: string): DockWorker[] {
+  const rows = statement(db, DOCK_SQL).all(projectRoot) as (Pick<WorkerRow, "id" | "kind" | "task" | "agent" | "state" | "exited" | "heartbeat_at" | "updated_at"
+    | "reviewed_at" | "pane_captured_at" | "generation" | "deliverable_version" | "created_at">)[];
+  return rows.map((r) => ({
+    id: r.id, kind: r.kind, task: r.task, agent: r.agent, state: r.state, exited: r.exited === 1, heartbeatAt: r.heartbeat_at, updatedAt: r.updated_at,
+    reviewedAt: r.reviewed_at, paneCapturedAt: r.pane_captured_at, generation: r.generation, deliverableVersion: r.deliverable_version, createdAt: r.created_at,
+  }));
+}
 
 export function openQuestionCounts(db: Db): Map<string, number> {
   const rows = statement(db, "SELECT worker, count(*) AS n FROM questions WHERE state = 'open' GROUP BY worker").all() as { worker: string; n: number }[];
@@ -62,6 +110,18 @@ export function getQuestion(db: Db, id: string): QuestionRow | undefined {
 
 export function openQuestionsOf(db: Db, worker: string): QuestionRow[] {
   return statement(db, "SELECT id, worker, generation, text, state FROM questions WHERE worker = ? AND state = 'open' ORDER BY rowid").all(worker) as QuestionRow[];
+}
+
+export interface QuestionDetail {
+  /** The options offered; a malformed column shows as a question without options. */
+  options: string[];
+  recommend: string | null;
+  risk: string | null;
+}
+
+export function questionDetail(db: Db, id: string): QuestionDetail | undefined {
+  const row = statement(db, "SELECT options, recommend, risk FROM questions WHERE id = ?").get(id) as { options: string; recommend: string | null; risk: string | null } | undefined;
+  return row ? { options: stringList(row.options) ?? [], recommend: row.recommend, risk: row.risk } : undefined;
 }
 
 /** Answers one open question; false when it was not open. */

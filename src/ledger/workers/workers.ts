@@ -185,3 +185,9 @@ export function lifecycleRowOf(row: Pick<WorkerRow, "state" | "agent" | "deliver
 export function applyLifecycle(tx: Tx, id: string, patch: LifecyclePatch, also: Partial<Omit<WorkerRow, "id" | "seq" | "state">> = {}): void {
   updateWorker(tx, id, { ...lifecycleColumns(patch), ...also });
 }
+
+/** The generation and harvest stamp of a worker row, deleted or not: a harvest records its capture on its own generation only. */
+export function paneCaptureOf(db: Db, id: string): { generation: number; paneCapturedAt: string | null } | undefined {
+  const row = statement(db, "SELECT generation, pane_captured_at FROM workers WHERE id = ?").get(id) as { generation: number; pane_captured_at: string | null } | undefined;
+  return row ? { generation: row.generation, paneCapturedAt: row.pane_captured_at } : undefined;
+}

@@ -4,7 +4,7 @@
 // other's half-made admin directories (issue 19), so the engine holds one lock per repository around them.
 
 import { execFileSync } from "node:child_process";
-import { copyFileSync, cpSync, existsSync, lstatSync, mkdirSync, readlinkSync, rmSync, symlinkSync } from "node:fs";
+import { copyFileSync, cpSync, existsSync, lstatSync, mkdirSync, readlinkSync, realpathSync, rmSync, symlinkSync } from "node:fs";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 
 export type WorkspaceMethod = "worktree" | "copy";
@@ -82,6 +82,15 @@ function copyEntry(from: string, to: string): void {
 /** The repository's common git directory (shared by all its worktrees), absolute. */
 export function gitCommonDir(root: string): string {
   return resolve(root, git(root, ["rev-parse", "--git-common-dir"]).trim());
+}
+
+/** One name per repository, whichever of its worktrees `root` is: its common git dir, resolved; `root` once it is gone. */
+export function repositoryKey(root: string): string {
+  try {
+    return realpathSync(gitCommonDir(root));
+  } catch {
+    return root; // the repository is gone (a delete after the fact): its path still names the same lock
+  }
 }
 
 export interface CreateWorkspaceInput {
