@@ -39,6 +39,6 @@ export function isolatedWorker(
   const workspace = join(ctx.home.workers, worker, "workspace");
   git(project, "worktree", "add", "-q", "--detach", workspace, "HEAD");
   const base = git(workspace, "rev-parse", "HEAD").trim();
-  ctx.commands.run("test.worker.base", { worker, base }, (tx) => updateWorker(tx, worker, { base, base_head: base, state: "active" }));
+  ctx.commands.run("test.worker.base", { worker, base }, (tx) => updateWorker(tx, worker, { base, baseHead: base, state: "active" }));
   return { worker, generation: 1, runToken, workspace, project, base };
 }

@@ -34,7 +34,7 @@ export function publishVersion(ctx: EngineContext, worker: string, version: numb
   if (!claimDeliverable(ctx.home, worker, version, d)) throw new Error(`v${version} already claimed`);
   const pointer = { id: d.id, version, ref: d.ref };
   ctx.commands.run("test.pointer", pointer, (tx) =>
-    updateWorker(tx, worker, { deliverable_id: pointer.id, deliverable_version: version, deliverable_ref: pointer.ref, state: "ready" }),
+    updateWorker(tx, worker, { deliverableId: pointer.id, deliverableVersion: version, deliverableRef: pointer.ref, state: "ready" }),
   );
   return pointer;
 }

@@ -46,6 +46,18 @@ export interface SourceHandoff {
   planAuthorized: boolean;
 }
 
+const SOURCE_KINDS: readonly unknown[] = ["worker", "stored", "human"];
+
+/** A parsed handoff record (a worker row's `source_handoff`, a sidecar's `sourceHandoff`) checked field by field. */
+export function isSourceHandoff(v: unknown): v is SourceHandoff {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+  const h: Record<string, unknown> = { ...v };
+  const text = (k: string) => typeof h[k] === "string";
+  return ["sourceRef", "sourceId", "approvingDecisionId", "useDecisionId", "approvedAt", "sidecarPath"].every(text)
+    && typeof h.sourceVersion === "number" && SOURCE_KINDS.includes(h.sourceKind) && typeof h.planAuthorized === "boolean"
+    && (h.sourceWorker === undefined || typeof h.sourceWorker === "string");
+}
+
 export interface WorkerDeliverable {
   schemaVersion: 1;
   id: string;

@@ -46,6 +46,11 @@ export function isEvidenceKind(value: unknown): value is EvidenceKind {
   return typeof value === "string" && (EVIDENCE_KINDS as readonly string[]).includes(value);
 }
 
+/** A parsed evidence list (a report row's column, a stored record's field) checked entry by entry. */
+export function isEvidenceList(value: unknown): value is Evidence[] {
+  return Array.isArray(value) && value.every((e: unknown) => typeof e === "object" && e !== null && "kind" in e && "text" in e && isEvidenceKind(e.kind) && typeof e.text === "string");
+}
+
 /** Checks one entry before any store access; throws the seed's exact validation message. */
 export function validateReportEntry(input: ReportEntryInput): ReportEntry {
   if (!isReportOutcome(input.outcome) || typeof input.body !== "string" || input.body.trim() === "") {

@@ -151,8 +151,8 @@ async function waitForState(ctx: EngineContext, worker: string, state: "ready", 
     const row = getWorker(ctx.db, worker);
     if (row?.state === state) return;
     if (row && (row.state === "failed" || row.exited)) {
-      const tail = row.pane_id ? safeCapture(ctx, row.pane_id) : "";
-      throw new DocketError("refusal", "demo-worker-failed", `${worker} ${row.state === "failed" ? "failed" : "exited"} before publishing: ${row.last_error ?? "no reason recorded"}${tail ? `\n${tail}` : ""}`);
+      const tail = row.paneId ? safeCapture(ctx, row.paneId) : "";
+      throw new DocketError("refusal", "demo-worker-failed", `${worker} ${row.state === "failed" ? "failed" : "exited"} before publishing: ${row.lastError ?? "no reason recorded"}${tail ? `\n${tail}` : ""}`);
     }
     if (Date.now() > deadline) throw new DocketError("refusal", "demo-timeout", `${worker} did not become ${state} within ${Math.round(timeoutMs / 1000)} s (state ${row?.state})`, { hint: `\`docket peek ${worker}\` with DOCKET_HOME and DOCKET_TMUX_SOCKET of the demo` });
     await new Promise((r) => setTimeout(r, 150));
@@ -179,9 +179,9 @@ function stopWorkers(ctx: EngineContext, workers: readonly string[]): void {
   const tmux = workerTmux(ctx);
   for (const id of workers) {
     const row = getWorker(ctx.db, id);
-    if (row?.window_id) {
+    if (row?.windowId) {
       try {
-        tmux.killWindow(row.window_id);
+        tmux.killWindow(row.windowId);
       } catch {
         // Already gone: nothing left running for this worker.
       }

@@ -36,7 +36,7 @@ function resolveUseSource(ctx: EngineContext, target: string, version?: number):
         `review v${t.current.version} with \`docket verdict ${t.worker.id}\``,
       );
     }
-    return { kind: "worker", target: t, ref: t.pointer.ref, body: t.deliverable.body, projectRoot: t.worker.project_root };
+    return { kind: "worker", target: t, ref: t.pointer.ref, body: t.deliverable.body, projectRoot: t.worker.projectRoot };
   }
   if (isStoredRefLike(text)) {
     const stored = storedForUse(ctx, text);

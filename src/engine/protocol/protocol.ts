@@ -1,8 +1,9 @@
 // The worker protocol's four engine calls — todos, wait, done, fail — each fenced by generation inside its command.
 // done freezes one immutable deliverable version before the worker becomes ready (ADR-0003, DESIGN §5–§6).
 
+import type { Worker } from "../../domain/workers/worker.js";
 import { randomUUID } from "node:crypto";
-import { DONE_OUTCOMES, changeSetRef, deliverableId, deliverableRef, type ChangeSet, type DeliverablePointer, type DoneOutcome, type SourceHandoff, type WorkerDeliverable } from "../../domain/deliverables/deliverable.js";
+import { DONE_OUTCOMES, changeSetRef, deliverableId, deliverableRef, type ChangeSet, type DeliverablePointer, type DoneOutcome, type WorkerDeliverable } from "../../domain/deliverables/deliverable.js";
 import { refusal, validationError } from "../../domain/errors.js";
 import { idempotencyKey, optionalKey } from "../../domain/idempotency.js";
 import { EVIDENCE_KINDS, isEvidenceKind, type Evidence, type ReportEntry, type ReportEntryInput } from "../../domain/work/report.js";
@@ -13,7 +14,7 @@ import { claimDeliverable, findDeliverableByToolCall, listDeliverableVersions, r
 import { insertNotification } from "../../ledger/talk/notifications.js";
 import { dropOpenQuestions, insertQuestion, readFence, storedResult } from "../../ledger/workers/protocol.js";
 import type { CommandStep, StepOutcome } from "../../ledger/core/runner.js";
-import { applyLifecycle, checkFence, lifecycleRowOf, updateWorker, type WorkerRow } from "../../ledger/workers/workers.js";
+import { applyLifecycle, checkFence, lifecycleRowOf, updateWorker } from "../../ledger/workers/workers.js";
 import { captureChangeSet } from "../../substrate/git/changes.js";
 import type { EngineContext } from "../context.js";
 import { checkEntries, itemResults, reportStep, type ReportEntryResult } from "./report.js";
@@ -36,7 +37,7 @@ export function todos(ctx: EngineContext, who: WorkerIdentity, items: readonly T
   const key = optionalKey({ tool: "todos", worker: who.worker, callId: options.callId ? checkCallId(options.callId) : undefined });
   return ctx.commands.run("protocol.todos", { who, todos: resolved.todos }, (tx) => {
     checkFence(tx, who);
-    updateWorker(tx, who.worker, { todos: JSON.stringify(resolved.todos) });
+    updateWorker(tx, who.worker, { todos: resolved.todos });
     return resolved;
   }, { key }).result;
 }
@@ -165,7 +166,7 @@ export function done(ctx: EngineContext, who: WorkerIdentity, input: DoneInput):
 const DONE_PREFACE = "docket_done published nothing — ";
 
 /** The orphan sidecar of this very call (a crash before its command), else a freshly frozen and claimed version. */
-function claimVersion(ctx: EngineContext, row: WorkerRow, who: WorkerIdentity, d: CheckedDone): DeliverablePointer {
+function claimVersion(ctx: EngineContext, row: Worker, who: WorkerIdentity, d: CheckedDone): DeliverablePointer {
   const orphan = findDeliverableByToolCall(ctx.home, who.worker, d.callId);
   const version = orphan?.ok ? orphan.deliverable.version : freeze(ctx, row, who, d);
   return { id: deliverableId(who.worker), version, ref: deliverableRef(who.worker, version) };
@@ -183,9 +184,9 @@ function publishStep(who: WorkerIdentity, d: CheckedDone, pointer: DeliverablePo
     fn: (tx) => {
       const current = checkFence(tx, who);
       // A later version may already be current (this call crashed before a newer one committed): never move back.
-      if (current.deliverable_version === null || current.deliverable_version < pointer.version) {
+      if (current.deliverableVersion === null || current.deliverableVersion < pointer.version) {
         applyLifecycle(tx, who.worker, transition(lifecycleRowOf(current), { kind: "published" }, tx.now), {
-          deliverable_id: pointer.id, deliverable_version: pointer.version, deliverable_ref: pointer.ref, summary, outcome,
+          deliverableId: pointer.id, deliverableVersion: pointer.version, deliverableRef: pointer.ref, summary, outcome,
         });
         dropOpenQuestions(tx, who.worker);
         insertNotification(tx, { kind: "ready", worker: who.worker, body: `${pointer.ref} (${outcome}): ${summary}` });
@@ -196,8 +197,8 @@ function publishStep(who: WorkerIdentity, d: CheckedDone, pointer: DeliverablePo
 }
 
 /** Captures the change set once and claims the next never-used version number for it. */
-function freeze(ctx: EngineContext, row: WorkerRow, who: WorkerIdentity, d: CheckedDone): number {
-  let version = Math.max(0, row.deliverable_version ?? 0, ...listDeliverableVersions(ctx.home, who.worker)) + 1;
+function freeze(ctx: EngineContext, row: Worker, who: WorkerIdentity, d: CheckedDone): number {
+  let version = Math.max(0, row.deliverableVersion ?? 0, ...listDeliverableVersions(ctx.home, who.worker)) + 1;
   const changeSet = captureFor(row, version);
   for (let attempt = 0; attempt < 1000; attempt++, version++) {
     const deliverable: WorkerDeliverable = {
@@ -209,7 +210,7 @@ function freeze(ctx: EngineContext, row: WorkerRow, who: WorkerIdentity, d: Chec
       toolCallId: d.callId,
       source: {
         workerId: who.worker, task: row.task, kind: row.kind, generation: who.generation,
-        ...(row.model_in_effect ? { model: row.model_in_effect } : {}), ...(row.thinking_in_effect ? { thinking: row.thinking_in_effect } : {}),
+        ...(row.modelInEffect ? { model: row.modelInEffect } : {}), ...(row.thinkingInEffect ? { thinking: row.thinkingInEffect } : {}),
       },
       outcome: d.outcome,
       summary: d.summary,
@@ -219,16 +220,16 @@ function freeze(ctx: EngineContext, row: WorkerRow, who: WorkerIdentity, d: Chec
       items: d.items.map((i) => ({ item: i.item, outcome: i.outcome, body: i.body })),
       changeSet: changeSet && { ...changeSet, ref: changeSetRef(who.worker, version) },
       // Handoff provenance travels with every version the worker publishes (issue 5 §5).
-      ...(row.source_handoff ? { sourceHandoff: JSON.parse(row.source_handoff) as SourceHandoff } : {}),
+      ...(row.sourceHandoff ? { sourceHandoff: row.sourceHandoff } : {}),
     };
     if (claimDeliverable(ctx.home, who.worker, version, deliverable)) return version;
   }
   throw refusal("version-claim-failed", `could not claim a deliverable version for ${who.worker} after 1000 attempts`, `check ${ctx.home.workerDir(who.worker)}/deliverables for stray files`);
 }
 
-function captureFor(row: WorkerRow, version: number): ChangeSet | null {
-  if (row.workspace_mode === "shared") return null; // a read-only worker shares the parent's checkout: it has no change set of its own
-  const base = row.base ?? row.base_head;
+function captureFor(row: Worker, version: number): ChangeSet | null {
+  if (row.workspaceMode === "shared") return null; // a read-only worker shares the parent's checkout: it has no change set of its own
+  const base = row.base ?? row.baseHead;
   if (!base) throw refusal("no-base", `${row.id} has no recorded base commit, so its change set cannot be frozen`, "respawn the worker");
   return captureChangeSet({ workspace: row.workspace, base, ref: changeSetRef(row.id, version) });
 }

@@ -1,6 +1,7 @@
 // Reading frozen deliverable versions for review: by worker (current pointer) or by exact ref/version.
 // Only the sidecar is ever read: a missing or invalid one is refused, never replaced by live state (ADR-0003).
 
+import type { Worker } from "../../domain/workers/worker.js";
 import type { DeliverablePointer, WorkerDeliverable } from "../../domain/deliverables/deliverable.js";
 import { deliverableId, deliverableRef, parseDeliverableRef } from "../../domain/deliverables/deliverable.js";
 import { notFound, refusal, validationError } from "../../domain/errors.js";
@@ -8,16 +9,16 @@ import { idempotencyKey } from "../../domain/idempotency.js";
 import { normalizeWorkerId } from "../../domain/ids.js";
 import { readDeliverable, type SidecarRead } from "../../files/workers/deliverables.js";
 import { storedResult } from "../../ledger/workers/protocol.js";
-import { getWorker, requireWorker, type WorkerRow } from "../../ledger/workers/workers.js";
+import { getWorker, requireWorker } from "../../ledger/workers/workers.js";
 import type { EngineContext } from "../context.js";
 import { derivePlanCoverage, type DerivedPlanCoverage } from "./plan-coverage.js";
 
 export type { SidecarRead };
 
 /** The worker row's committed pointer, or undefined before its first accepted done. */
-export function pointerOf(row: WorkerRow): DeliverablePointer | undefined {
-  if (!row.deliverable_id || row.deliverable_version === null || !row.deliverable_ref) return undefined;
-  return { id: row.deliverable_id, version: row.deliverable_version, ref: row.deliverable_ref };
+export function pointerOf(row: Worker): DeliverablePointer | undefined {
+  if (!row.deliverableId || row.deliverableVersion === null || !row.deliverableRef) return undefined;
+  return { id: row.deliverableId, version: row.deliverableVersion, ref: row.deliverableRef };
 }
 
 export function currentDeliverable(ctx: EngineContext, workerId: string): { pointer: DeliverablePointer; read: SidecarRead } | undefined {
@@ -29,7 +30,7 @@ export function currentDeliverable(ctx: EngineContext, workerId: string): { poin
 
 export interface ResolvedDeliverable {
   workerId: string;
-  worker: WorkerRow;
+  worker: Worker;
   pointer: DeliverablePointer;
   deliverable: WorkerDeliverable;
   /** The sidecar file and the sha256 of the exact bytes parsed: what a judgment of this version binds to. */

@@ -51,7 +51,7 @@ export function approve(ctx: EngineContext, input: JudgeInput): JudgeResult {
     });
     // A patch still waiting for promotion keeps the worker in view; a patch-less version is settled by approval.
     const patchPending = Boolean(target.deliverable.changeSet && target.deliverable.changeSet.patch !== "");
-    if (target.pointer.ref === target.current.ref && !patchPending) updateWorker(tx, target.worker.id, { reviewed_at: tx.now });
+    if (target.pointer.ref === target.current.ref && !patchPending) updateWorker(tx, target.worker.id, { reviewedAt: tx.now });
     const notes = [...olderNote(target)];
     if (actor !== "human") notes.push(UNCOUNTED_APPROVAL_NOTE);
     return { decision: decisionView(decision), notes };
@@ -69,7 +69,7 @@ export function reject(ctx: EngineContext, input: JudgeInput): JudgeResult {
       actor: input.actor ?? "human", verb: "reject", worker: target.worker.id, deliverable: target.pointer,
       note: nonEmpty(input.note) ?? null, evidenceRefs: evidenceRefsOf(target), contentSha256: target.sha256,
     });
-    if (target.pointer.ref === target.current.ref) updateWorker(tx, target.worker.id, { reviewed_at: tx.now });
+    if (target.pointer.ref === target.current.ref) updateWorker(tx, target.worker.id, { reviewedAt: tx.now });
     return { decision: decisionView(decision), notes: [...olderNote(target), `${target.worker.id} was not told; use \`docket revise ${target.worker.id} <note>\` to ask for changes`] };
   }).result;
 }
@@ -95,7 +95,7 @@ export function revise(ctx: EngineContext, input: JudgeInput & { note: string })
       body,
       deliverAs: "followUp",
     });
-    if (row.reviewed_at !== null) updateWorker(tx, row.id, { reviewed_at: null });
+    if (row.reviewedAt !== null) updateWorker(tx, row.id, { reviewedAt: null });
     const notes = [...olderNote(target), `review note ${message} queued for ${row.id}; its next docket_done becomes v${target.current.version + 1}`];
     if (row.exited) notes.push(`${row.id} is not running; the note waits in its inbox until \`docket respawn ${row.id}\``);
     return { decision: decisionView(decision), notes };
@@ -166,7 +166,7 @@ export function discard(ctx: EngineContext, input: DiscardInput): DiscardResult 
   if (!workerId) throw validationError("bad-worker-id", `"${input.worker}" is not a worker id`, "workers are w<N>");
   const row = requireWorker(ctx.db, workerId);
   assertDecisionUnchanged(ctx.db, workerId, input.expectDecision);
-  if (row.workspace_mode !== "isolated" || !row.base) {
+  if (row.workspaceMode !== "isolated" || !row.base) {
     throw refusal("no-own-workspace", `${workerId} works in the shared parent directory; it has no changes of its own to discard`);
   }
   const files = liveChangedPaths(row.workspace, row.base);
@@ -194,9 +194,9 @@ export function discard(ctx: EngineContext, input: DiscardInput): DiscardResult 
  */
 function pasteToCommandAgent(ctx: EngineContext, workerId: string, text: string): string | undefined {
   const row = requireWorker(ctx.db, workerId);
-  if (row.agent !== "command" || !row.pane_id || row.exited) return undefined;
+  if (row.agent !== "command" || !row.paneId || row.exited) return undefined;
   try {
-    workerTmux(ctx).sendText(row.pane_id, text);
+    workerTmux(ctx).sendText(row.paneId, text);
     return `also pasted into ${workerId}'s pane (best-effort)`;
   } catch (error) {
     return `could not paste into ${workerId}'s pane (${(error as Error).message.split("\n")[0]}); the message waits in its inbox`;

@@ -16,10 +16,10 @@ export interface DerivedPlanCoverage {
 /** Null when the worker did not come from a handoff, the source is missing, or it is not a plan. */
 export function derivePlanCoverage(
   ctx: EngineContext,
-  worker: { id: string; source_handoff: string | null },
+  worker: { id: string; sourceHandoff: SourceHandoff | null },
   d: WorkerDeliverable | null | undefined,
 ): DerivedPlanCoverage | null {
-  const handoff = d?.sourceHandoff ?? (worker.source_handoff ? (JSON.parse(worker.source_handoff) as SourceHandoff) : undefined);
+  const handoff = d?.sourceHandoff ?? worker.sourceHandoff ?? undefined;
   if (!d || !handoff) return null;
   const body = readWorkerText(ctx.home, worker.id, "source-deliverable.md");
   if (body === undefined) return null; // no readable source plan: the review shows no coverage and everything else still works

@@ -13,6 +13,6 @@ export interface PromotionPreview extends Omit<PromotionPlan, "target"> {
 
 export function previewPromotion(ctx: EngineContext, input: PromoteInput): PromotionPreview {
   const { target, ...plan } = planPromotion(ctx, input);
-  const root = target.worker.project_root;
+  const root = target.worker.projectRoot;
   return { ...plan, ref: target.pointer.ref, root, check: checkPatch(root, target.deliverable.changeSet!.patch) };
 }

@@ -66,7 +66,7 @@ export function planPromotion(ctx: EngineContext, input: PromoteInput): Promotio
   assertDecisionUnchanged(ctx.db, target.worker.id, input.expectDecision);
   const approval = verifiedApprovalOf(ctx.db, target);
   if (!approval && !input.approve) throw notApprovedRefusal(ctx, target);
-  const applied = alreadyApplied(target.worker.project_root, change.patch);
+  const applied = alreadyApplied(target.worker.projectRoot, change.patch);
   // Once the patch is in the checkout, the parent "changed" exactly its files: nothing is left to confirm.
   const { warnings } = applied ? { warnings: [] } : resolveReviewWarnings(ctx, target.worker, target.pointer, target.deliverable);
   const needsConfirmation = warnings.some((w) => w.kind === "overlap" || w.kind === "parent-moved" || w.kind === "parent-unknown");
@@ -114,7 +114,7 @@ export function promote(ctx: EngineContext, input: PromoteInput): PromoteResult 
   if (resolveConfirmation("promote", { yes: Boolean(input.yes), interactive: false, needed: plan.needsConfirmation }) === "refuse") {
     throw confirmationRefused("promote", target.pointer.ref, plan.warnings.filter((w) => w.kind !== "older-version").map((w) => w.text).join("; "));
   }
-  const root = target.worker.project_root;
+  const root = target.worker.projectRoot;
   const { recorded, recovered } = applyFrozen(ctx, {
     ref: target.pointer.ref, root, patch, files: plan.files,
     request: { ref: target.pointer.ref, approve: Boolean(input.approve) },
@@ -140,7 +140,7 @@ export function promote(ctx: EngineContext, input: PromoteInput): PromoteResult 
         note: notes.length > 0 ? notes.join("; ") : null,
         evidenceRefs: evidenceRefsOf(target), contentSha256: target.sha256,
       });
-      updateWorker(tx, target.worker.id, { reviewed_at: tx.now });
+      updateWorker(tx, target.worker.id, { reviewedAt: tx.now });
       return { decision: decisionView(decision), approval: approval ?? null };
     },
   });
@@ -159,7 +159,7 @@ export function promote(ctx: EngineContext, input: PromoteInput): PromoteResult 
 function settleWorkspace(target: ReviewTarget, patch: string): { workspace: WorkspaceOutcome; note: string } {
   const w = target.worker;
   const base = target.deliverable.changeSet?.base || w.base;
-  if (w.workspace_mode !== "isolated" || !base) return { workspace: "shared", note: `${w.id} shares the parent directory; nothing to reset` };
+  if (w.workspaceMode !== "isolated" || !base) return { workspace: "shared", note: `${w.id} shares the parent directory; nothing to reset` };
   if (!pathExists(w.workspace)) return { workspace: "missing", note: `${w.id}'s workspace ${w.workspace} is gone; nothing to reset` };
   if (!liveEqualsFrozen(w.workspace, base, patch)) {
     return { workspace: "kept-later-edits", note: `${w.id} changed its workspace after this version; its workspace was left as it is` };

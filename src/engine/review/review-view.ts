@@ -44,6 +44,6 @@ export function reviewView(ctx: EngineContext, target: string): ReviewView {
     actions: isCurrent ? cardActions(card) : [],
     files: patch === "" ? [] : parseDiffFiles(patch),
     history: card.deliverable ? decisionsForRef(ctx.db, card.deliverable.ref) : [],
-    workerUpdatedAt: row.updated_at,
+    workerUpdatedAt: row.updatedAt,
   };
 }

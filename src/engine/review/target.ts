@@ -1,6 +1,7 @@
 // Which exact deliverable version a review verb acts on, whether it is approved, and the stale-version guards.
 // A bare `w3` means the current version; only an exact ref may name an older one (ADR-0003, issue 5 §3).
 
+import type { Worker } from "../../domain/workers/worker.js";
 import { approvalFor, latestJudgment, type DecisionRecord } from "../../domain/review/approval.js";
 import { changeSetRef, parseDeliverableRef, type DeliverablePointer, type WorkerDeliverable } from "../../domain/deliverables/deliverable.js";
 import { refusal } from "../../domain/errors.js";
@@ -8,7 +9,7 @@ import { verifyContent } from "../../domain/review/content-binding.js";
 import { decisionsForRef, lastDecisionOf, toDecisionRecord, type Decision } from "../../ledger/review/decisions.js";
 import type { Db } from "../../ledger/core/open.js";
 import type { Tx } from "../../ledger/core/runner.js";
-import { requireWorker, type WorkerRow } from "../../ledger/workers/workers.js";
+import { requireWorker } from "../../ledger/workers/workers.js";
 import type { EngineContext } from "../context.js";
 import { deliverableByRef, pointerOf } from "./deliverables.js";
 
@@ -26,7 +27,7 @@ export interface TargetInput {
 }
 
 export interface ReviewTarget {
-  worker: WorkerRow;
+  worker: Worker;
   pointer: DeliverablePointer;
   current: DeliverablePointer;
   /** The human named this exact version with a ref. */
@@ -66,7 +67,7 @@ export function resolveReviewTarget(ctx: EngineContext, input: TargetInput): Rev
  * Inside a command: the worker's current pointer must still be the one resolved before the command. A bare id
  * that meant "current" must not silently land on a version published meanwhile.
  */
-export function assertPointerUnchanged(tx: Tx, target: ReviewTarget): WorkerRow {
+export function assertPointerUnchanged(tx: Tx, target: ReviewTarget): Worker {
   const row = requireWorker(tx.db, target.worker.id);
   const now = pointerOf(row);
   if (!now || now.ref !== target.current.ref) {

@@ -1,6 +1,7 @@
 // `docket verdict [<w>]`: the card for one exact version (evidence first, then what the worker says, then actions)
 // with overlap and parent-moved warnings, or the queue of workers needing judgment. Reads frozen data only (issue 5 §2).
 
+import type { Worker } from "../../domain/workers/worker.js";
 import type { DeliverablePointer, SourceHandoff, WorkerDeliverable } from "../../domain/deliverables/deliverable.js";
 import { validationError, type DocketError } from "../../domain/errors.js";
 import { contentMismatch } from "../../domain/review/content-binding.js";
@@ -10,8 +11,8 @@ import { parsePlan } from "../../domain/plans/plan-contract.js";
 import { isPlanLike } from "../../domain/plans/plan-gate.js";
 import { formatJudgment } from "../../domain/review/approval.js";
 import { queueRank } from "../../domain/review/queue-rank.js";
-import { listWorkerRows, openQuestionsOf, questionDetail } from "../../ledger/workers/launches.js";
-import { requireWorker, type WorkerRow } from "../../ledger/workers/workers.js";
+import { workersOf, openQuestionsOf, questionDetail } from "../../ledger/workers/launches.js";
+import { requireWorker } from "../../ledger/workers/workers.js";
 import type { EngineContext } from "../context.js";
 import { pointerOf } from "./deliverables.js";
 import { derivePlanCoverage } from "./plan-coverage.js";
@@ -59,7 +60,7 @@ function questionsOf(ctx: EngineContext, worker: string): VerdictQuestion[] {
   });
 }
 
-function actionsFor(row: WorkerRow, d: WorkerDeliverable | null, approved: boolean, promoted: boolean, questions: number): string[] {
+function actionsFor(row: Worker, d: WorkerDeliverable | null, approved: boolean, promoted: boolean, questions: number): string[] {
   const out: string[] = [];
   if (questions > 0) out.push("answer", "tell");
   const patch = Boolean(d?.changeSet && d.changeSet.patch !== "");
@@ -69,7 +70,7 @@ function actionsFor(row: WorkerRow, d: WorkerDeliverable | null, approved: boole
     else out.push(...(patch && !promoted ? ["promote"] : []), ...(!patch && isPlanLike(d.outcome, parsePlan(d.body)) ? ["use --implement"] : []), "use --parent", "use --worker", "save", "revise", "reject");
   }
   if (row.state === "failed") out.push("respawn");
-  if (row.workspace_mode === "isolated" && !promoted) out.push("discard");
+  if (row.workspaceMode === "isolated" && !promoted) out.push("discard");
   return [...new Set(out)];
 }
 
@@ -113,7 +114,7 @@ function buildCard(ctx: EngineContext, target: string, options: { version?: numb
   const judgment = formatJudgment({
     hasVersion: pointer !== null, tamperedApproval: tampered ? approved : undefined, promotion, approval, latest: pointer ? judgmentOf(ctx.db, pointer) : undefined,
   });
-  const handoff = row.source_handoff ? (JSON.parse(row.source_handoff) as SourceHandoff) : null;
+  const handoff = row.sourceHandoff;
   const coverage = derivePlanCoverage(ctx, row, deliverable);
   const questions = questionsOf(ctx, row.id);
   const warnings: ReviewWarning[] = [];
@@ -132,7 +133,7 @@ function buildCard(ctx: EngineContext, target: string, options: { version?: numb
     warnings,
     actions: invalid || tampered ? ["revise", ...(tampered ? ["reject"] : []), ...(row.state === "failed" ? ["respawn"] : [])] : actionsFor(row, deliverable, Boolean(approval), promoted, questions.length),
     detail: {
-      task: row.task, kind: row.kind, exited: row.exited === 1, judgment, questions, lastError: row.last_error, deliverable, invalid,
+      task: row.task, kind: row.kind, exited: row.exited, judgment, questions, lastError: row.lastError, deliverable, invalid,
       handoff, planCoverage: coverage ? `${coverage.warning ? "⚠ " : ""}${coverage.line}` : null, sha256: content?.sha256 ?? null,
     },
     planCoverage: coverage?.coverage ?? null,
@@ -142,13 +143,13 @@ function buildCard(ctx: EngineContext, target: string, options: { version?: numb
 
 /** Workers of this project needing judgment: open questions first, then failures, then unjudged ready versions; newest first. */
 export function verdictQueue(ctx: EngineContext): VerdictCard[] {
-  const rows = listWorkerRows(ctx.db, { projectRoot: ctx.projectRoot() });
-  const ranked: { rank: number; row: WorkerRow }[] = [];
+  const rows = workersOf(ctx.db, { projectRoot: ctx.projectRoot() });
+  const ranked: { rank: number; row: Worker }[] = [];
   for (const row of rows) {
     const pointer = pointerOf(row);
     const judged = pointer ? judgmentOf(ctx.db, pointer) : undefined;
     const rank = queueRank({
-      openQuestions: openQuestionsOf(ctx.db, row.id).length, state: row.state, reviewedAt: row.reviewed_at, hasVersion: Boolean(pointer), judged: Boolean(judged),
+      openQuestions: openQuestionsOf(ctx.db, row.id).length, state: row.state, reviewedAt: row.reviewedAt, hasVersion: Boolean(pointer), judged: Boolean(judged),
     });
     if (rank !== undefined) ranked.push({ rank, row });
   }

@@ -2,13 +2,14 @@
 // (graded same file / adjacent / contested) and parent files changed since this worker's base (issue 5 §2, §4).
 // A partner promoted since this worker began still collides: its card names that promoted deliverable (issue 19).
 
+import type { Worker } from "../../domain/workers/worker.js";
 import type { DeliverablePointer, WorkerDeliverable } from "../../domain/deliverables/deliverable.js";
 import { gradeOverlap, type OverlapFinding } from "../../domain/review/overlap.js";
 import { parsePatchRanges } from "../../domain/deliverables/patch-ranges.js";
 import { readDeliverable } from "../../files/workers/deliverables.js";
 import { promotionsSince } from "../../ledger/review/decisions.js";
-import { listWorkerRows } from "../../ledger/workers/launches.js";
-import type { WorkerRow } from "../../ledger/workers/workers.js";
+import { workersOf } from "../../ledger/workers/launches.js";
+
 import { parentChangesSince, type ParentChange } from "../../substrate/git/promote.js";
 import type { EngineContext } from "../context.js";
 import { pointerOf } from "./deliverables.js";
@@ -38,9 +39,9 @@ const STATUS_LABEL: Record<string, string> = { M: "modified", A: "added", D: "de
 const GRADE_RANK: Record<OverlapFinding["grade"], number> = { contested: 0, adjacent: 1, "same-file": 2 };
 
 /** Other live workers of the same project whose current frozen patch is still pending (neither promoted nor rejected). */
-function peerPatches(ctx: EngineContext, me: WorkerRow): { row: WorkerRow; pointer: DeliverablePointer; patch: string }[] {
-  const rows = listWorkerRows(ctx.db, { projectRoot: me.project_root }).filter((r) => r.id !== me.id && r.deliverable_ref !== null);
-  const peers: { row: WorkerRow; pointer: DeliverablePointer; patch: string }[] = [];
+function peerPatches(ctx: EngineContext, me: Worker): { row: Worker; pointer: DeliverablePointer; patch: string }[] {
+  const rows = workersOf(ctx.db, { projectRoot: me.projectRoot }).filter((r) => r.id !== me.id && r.deliverableRef !== null);
+  const peers: { row: Worker; pointer: DeliverablePointer; patch: string }[] = [];
   for (const row of rows) {
     const pointer = pointerOf(row)!;
     if (!isPatchPending(ctx.db, pointer)) continue;
@@ -52,8 +53,8 @@ function peerPatches(ctx: EngineContext, me: WorkerRow): { row: WorkerRow; point
 }
 
 /** Other workers' deliverables of the same project promoted since this worker began (so not in its base). */
-function promotedPatches(ctx: EngineContext, me: WorkerRow): { worker: string; task: string; ref: string; decision: string; patch: string }[] {
-  const rows = promotionsSince(ctx.db, { projectRoot: me.project_root, exceptWorker: me.id, since: me.created_at });
+function promotedPatches(ctx: EngineContext, me: Worker): { worker: string; task: string; ref: string; decision: string; patch: string }[] {
+  const rows = promotionsSince(ctx.db, { projectRoot: me.projectRoot, exceptWorker: me.id, since: me.createdAt });
   return rows.flatMap((r) => {
     const read = readDeliverable(ctx.home, r.worker, r.version);
     if (!read.ok || !read.deliverable.changeSet || read.deliverable.changeSet.patch === "") return [];
@@ -61,7 +62,7 @@ function promotedPatches(ctx: EngineContext, me: WorkerRow): { worker: string; t
   });
 }
 
-export function resolveReviewWarnings(ctx: EngineContext, worker: WorkerRow, pointer: DeliverablePointer, deliverable: WorkerDeliverable): ReviewWarnings {
+export function resolveReviewWarnings(ctx: EngineContext, worker: Worker, pointer: DeliverablePointer, deliverable: WorkerDeliverable): ReviewWarnings {
   const warnings: ReviewWarning[] = [];
   const current = pointerOf(worker);
   if (current && current.version > pointer.version) {
@@ -86,7 +87,7 @@ export function resolveReviewWarnings(ctx: EngineContext, worker: WorkerRow, poi
     const landed = o.promotedBy ? `, already promoted (${o.promotedBy})` : "";
     warnings.push({ kind: "overlap", text: `${GRADE_LABEL[o.grade]} ${o.otherWorker}${landed}: ${o.path} (${o.otherRef} · ${o.otherTask.slice(0, 40)})` });
   }
-  const parent = parentChangeWarnings(worker.project_root, { base: change.base || worker.base, baseHead: worker.base_head }, change.files.map((f) => f.path), worker.id);
+  const parent = parentChangeWarnings(worker.projectRoot, { base: change.base || worker.base, baseHead: worker.baseHead }, change.files.map((f) => f.path), worker.id);
   return { overlaps, parentChanges: parent.parentChanges, warnings: [...warnings, ...parent.warnings] };
 }
 

@@ -69,7 +69,7 @@ export function saveFromWorker(ctx: EngineContext, input: SaveFromInput): SaveRe
   assertHuman(ctx, "save");
   const target = deliverableByRef(ctx, input.from);
   const { workerId, worker, pointer, deliverable: d } = target;
-  const current = worker.deliverable_version;
+  const current = worker.deliverableVersion;
   if (current !== null && pointer.version < current) {
     throw refusal(
       "deliverable-superseded",
@@ -87,8 +87,8 @@ export function saveFromWorker(ctx: EngineContext, input: SaveFromInput): SaveRe
   const reviewNotes = decisionsForRef(ctx.db, pointer.ref)
     .filter((x) => x.verb === "revise" && x.note)
     .map((x) => ({ text: x.note!, createdAt: x.at, decisionId: x.id }));
-  const id = workerStoredId(workerId, worker.created_at);
-  const provenance = d.sourceHandoff ?? (worker.source_handoff ? (JSON.parse(worker.source_handoff) as unknown) : undefined);
+  const id = workerStoredId(workerId, worker.createdAt);
+  const provenance = d.sourceHandoff ?? (worker.sourceHandoff ?? undefined);
   const record: StoredDeliverable = {
     schemaVersion: 2,
     id,

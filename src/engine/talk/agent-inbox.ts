@@ -21,15 +21,15 @@ const AT_PROMPT: readonly PersistedState[] = ["idle", "needs_input", "ready", "f
  */
 export function deliverToAgentPane(ctx: EngineContext, who: WorkerIdentity): string[] {
   const row = getWorker(ctx.db, who.worker);
-  if (!row || !isMcpAgent(row.agent) || row.generation !== who.generation || row.exited || !row.pane_id || !AT_PROMPT.includes(row.state)) return [];
+  if (!row || !isMcpAgent(row.agent) || row.generation !== who.generation || row.exited || !row.paneId || !AT_PROMPT.includes(row.state)) return [];
   if (!inboxHasQueued(ctx, who.worker)) return [];
   const tmux = workerTmux(ctx);
-  if (tmux.paneState(row.pane_id, row.id) !== "alive") return [];
+  if (tmux.paneState(row.paneId, row.id) !== "alive") return [];
   const messages = claimInbox(ctx, who);
   if (messages.length === 0) return [];
   const ids = messages.map((m) => m.id);
   try {
-    tmux.sendText(row.pane_id, messages.map(formatInboxMessage).join("\n\n"));
+    tmux.sendText(row.paneId, messages.map(formatInboxMessage).join("\n\n"));
   } catch (error) {
     ctx.commands.run("inbox.unclaim", { who, ids }, (tx) => requeueMessages(tx, who.worker, ids));
     throw error;

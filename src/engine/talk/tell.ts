@@ -67,7 +67,7 @@ export function tellWorker(ctx: EngineContext, input: TellInput): TellResult {
         question,
         deliverAs: input.after ? "followUp" : "steer",
       });
-      return { message, agent: row.agent, paneId: row.pane_id, exited: row.exited === 1 };
+      return { message, agent: row.agent, paneId: row.paneId, exited: row.exited };
     },
     { key: optionalKey({ tool: "tell", callId: input.key }) },
   ).result;
@@ -101,8 +101,8 @@ export function peekWorker(ctx: EngineContext, target: string, lines = PEEK_DEFA
   }
   const row = requireWorker(ctx.db, resolveWorkerId(target));
   const tmux = workerTmux(ctx);
-  if (row.pane_id && tmux.paneState(row.pane_id, row.id) !== "missing") {
-    return { worker: row.id, source: "pane", lines, text: tmux.capture(row.pane_id, lines) };
+  if (row.paneId && tmux.paneState(row.paneId, row.id) !== "missing") {
+    return { worker: row.id, source: "pane", lines, text: tmux.capture(row.paneId, lines) };
   }
   const tail = readWorkerText(ctx.home, row.id, "pane-tail.txt");
   if (tail !== undefined) {
@@ -121,12 +121,12 @@ export interface AttachResult {
 /** Inside tmux: switch the client to the worker's window. Otherwise: the exact command to run. */
 export function attachWorker(ctx: EngineContext, target: string): AttachResult {
   const row = requireWorker(ctx.db, resolveWorkerId(target));
-  if (!row.window_id || !row.tmux_session) throw refusal("no-window", `${row.id} has no tmux window`, `\`docket respawn ${row.id}\``);
+  if (!row.windowId || !row.tmuxSession) throw refusal("no-window", `${row.id} has no tmux window`, `\`docket respawn ${row.id}\``);
   const tmux = workerTmux(ctx);
-  const command = tmux.attachArgv(row.tmux_session, row.window_id);
+  const command = tmux.attachArgv(row.tmuxSession, row.windowId);
   if (ctx.env.TMUX) {
     try {
-      tmux.switchClient(row.window_id);
+      tmux.switchClient(row.windowId);
       return { worker: row.id, switched: true, command };
     } catch {
       // This client is attached to a different tmux server (or none): fall back to printing the command.

@@ -1,13 +1,14 @@
 // `docket delete <w>` and `docket prune`: retire one worker — window, workspace, row — and touch no other.
 // Never-promoted changes are refused unless forced; deliverable sidecars are kept (review stays possible).
 
+import type { Worker } from "../../domain/workers/worker.js";
 import { refusal } from "../../domain/errors.js";
 import { confirmationDeclined, confirmationRefused, resolveConfirmation } from "../../domain/review/confirmation.js";
 import { removeWorkerPath, workerFilePath } from "../../files/workers/worker-files.js";
 import { isSettled } from "../../domain/workers/lifecycle.js";
 import { cancelQueuedMessages } from "../../ledger/talk/message-delivery.js";
-import { listWorkerRows } from "../../ledger/workers/launches.js";
-import { requireWorker, updateWorker, type WorkerRow } from "../../ledger/workers/workers.js";
+import { workersOf } from "../../ledger/workers/launches.js";
+import { requireWorker, updateWorker } from "../../ledger/workers/workers.js";
 import { recordDecisionDebt } from "../../ledger/review/decisions.js";
 import { liveChangesExist, removeWorkspace } from "../../substrate/git/worktree.js";
 import type { EngineContext } from "../context.js";
@@ -44,11 +45,11 @@ export async function deleteWorker(ctx: EngineContext, input: DeleteInput): Prom
   return retireWorker(ctx, row, { force: Boolean(input.force) });
 }
 
-function unpromotedChanges(row: WorkerRow): boolean {
-  return row.workspace_mode === "isolated" && row.base !== null && liveChangesExist(row.workspace, row.base);
+function unpromotedChanges(row: Worker): boolean {
+  return row.workspaceMode === "isolated" && row.base !== null && liveChangesExist(row.workspace, row.base);
 }
 
-function retireWorker(ctx: EngineContext, row: WorkerRow, options: { force: boolean; pruned?: boolean }): DeleteResult {
+function retireWorker(ctx: EngineContext, row: Worker, options: { force: boolean; pruned?: boolean }): DeleteResult {
   if (!options.force && unpromotedChanges(row)) {
     throw refusal(
       "unpromoted-changes",
@@ -59,14 +60,14 @@ function retireWorker(ctx: EngineContext, row: WorkerRow, options: { force: bool
   // Checked before anything is removed: a link in the worker's directory would point the removals outside the home.
   workerFilePath(ctx.home, row.id, "session");
   const tmux = workerTmux(ctx);
-  if (row.window_id) {
+  if (row.windowId) {
     harvestPane(ctx, row, { tmux });
-    tmux.killWindow(row.window_id);
+    tmux.killWindow(row.windowId);
   }
   let workspaceRemoved = false;
-  if (row.workspace_mode === "isolated") {
+  if (row.workspaceMode === "isolated") {
     // Under the repository's worktree lock: its prune must not meet a spawn's worktree half-way through its move.
-    removeWorkspace({ root: row.project_root, path: row.workspace, method: row.base_head === null ? "copy" : "worktree", serialize: worktreeLock(ctx, row.project_root) });
+    removeWorkspace({ root: row.projectRoot, path: row.workspace, method: row.baseHead === null ? "copy" : "worktree", serialize: worktreeLock(ctx, row.projectRoot) });
     workspaceRemoved = true;
   }
   removeWorkerPath(ctx.home, row.id, "session");
@@ -75,7 +76,7 @@ function retireWorker(ctx: EngineContext, row: WorkerRow, options: { force: bool
     const n = cancelQueuedMessages(tx, row.id);
     // A pruned worker whose current version nobody judged becomes decision debt, recorded with the pruning.
     if (options.pruned) recordDecisionDebt(tx, row);
-    updateWorker(tx, row.id, { deleted_at: tx.now, exited: 1, exited_at: row.exited_at ?? tx.now, window_id: null, pane_id: null });
+    updateWorker(tx, row.id, { deletedAt: tx.now, exited: true, exitedAt: row.exitedAt ?? tx.now, windowId: null, paneId: null });
     return n;
   }).result;
   return { worker: row.id, deleted: true, workspaceRemoved, cancelledMessages };
@@ -92,9 +93,9 @@ export function pruneWorkers(ctx: EngineContext): PruneResult {
   const hours = ctx.config().worker.pruneAfterHours;
   const cutoff = ctx.clock.nowMs() - hours * 3_600_000;
   const result: PruneResult = { pruned: [], skipped: [] };
-  for (const row of listWorkerRows(ctx.db)) {
-    if (!isSettled({ state: row.state, reviewedAt: row.reviewed_at })) continue;
-    const since = Date.parse(row.reviewed_at ?? row.settled_at ?? row.updated_at);
+  for (const row of workersOf(ctx.db)) {
+    if (!isSettled({ state: row.state, reviewedAt: row.reviewedAt })) continue;
+    const since = Date.parse(row.reviewedAt ?? row.settledAt ?? row.updatedAt);
     if (since > cutoff) continue;
     try {
       retireWorker(ctx, row, { force: false, pruned: true });

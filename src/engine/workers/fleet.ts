@@ -2,20 +2,21 @@
 // Checked inside the spawn command, so two spawns racing for the last place cannot both win; a start that died
 // part-way (no window, its spawner gone) is not live, so it never holds a place (issue 19).
 
+import type { Worker } from "../../domain/workers/worker.js";
 import type { Db } from "../../ledger/core/open.js";
 import { possiblyLiveWorkers } from "../../ledger/workers/launches.js";
-import type { WorkerRow } from "../../ledger/workers/workers.js";
+
 import { refusal } from "../../domain/errors.js";
 import { isStalledStart } from "../../domain/workers/lifecycle.js";
 import { isProcessAlive } from "../../substrate/process.js";
 import { paneFromMap, type PaneMap, type Tmux } from "../../substrate/tmux.js";
 
-type StartColumns = Pick<WorkerRow, "state" | "exited" | "window_id" | "updated_at" | "pid">;
+type StartColumns = Pick<Worker, "state" | "exited" | "windowId" | "updatedAt" | "pid">;
 
 /** A start that will never finish: its row is `starting` without a window and the process starting it is gone. */
 export function isStalled(row: StartColumns, nowMs: number): boolean {
   return isStalledStart(
-    { state: row.state, exited: row.exited === 1, windowId: row.window_id, updatedAt: row.updated_at, spawnerAlive: row.pid !== null && isProcessAlive(row.pid) },
+    { state: row.state, exited: row.exited, windowId: row.windowId, updatedAt: row.updatedAt, spawnerAlive: row.pid !== null && isProcessAlive(row.pid) },
     nowMs,
   );
 }

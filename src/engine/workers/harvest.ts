@@ -2,10 +2,11 @@
 // Once per launch (pane_captured_at); a pane still alive is left alone — the human may still be talking to it.
 // A start that died before it had a window is reconciled here too: marked failed, so nothing waits on it.
 
+import type { Worker } from "../../domain/workers/worker.js";
 import { writeWorkerFile } from "../../files/workers/worker-files.js";
 import { insertNotification } from "../../ledger/talk/notifications.js";
 import { transition } from "../../domain/workers/lifecycle.js";
-import { applyLifecycle, getWorker, lifecycleRowOf, paneCaptureOf, updateWorker, type WorkerRow } from "../../ledger/workers/workers.js";
+import { applyLifecycle, getWorker, lifecycleRowOf, paneCaptureOf, updateWorker } from "../../ledger/workers/workers.js";
 import { paneFromMap, type PaneMap, type PaneState, type Tmux } from "../../substrate/tmux.js";
 import type { EngineContext } from "../context.js";
 import { isProcessAlive } from "../../substrate/process.js";
@@ -21,32 +22,32 @@ export function formatPaneTail(text: string): string {
 
 export type HarvestOutcome = "harvested" | "window-gone" | "alive" | "skipped";
 
-export function harvestPane(ctx: EngineContext, row: WorkerRow, options: { tmux?: Tmux; pane?: PaneState } = {}): HarvestOutcome {
-  if (row.pane_captured_at !== null || ctx.readOnly) return "skipped"; // a read-only home keeps panes for a writer to harvest
+export function harvestPane(ctx: EngineContext, row: Worker, options: { tmux?: Tmux; pane?: PaneState } = {}): HarvestOutcome {
+  if (row.paneCapturedAt !== null || ctx.readOnly) return "skipped"; // a read-only home keeps panes for a writer to harvest
   const tmux = options.tmux ?? workerTmux(ctx);
-  const state = row.pane_id === null ? "missing" : (options.pane ?? tmux.paneState(row.pane_id, row.id));
+  const state = row.paneId === null ? "missing" : (options.pane ?? tmux.paneState(row.paneId, row.id));
   if (state === "alive") return "alive";
   let outcome: HarvestOutcome = "window-gone";
-  if (state === "dead" && row.pane_id !== null) {
-    writeWorkerFile(ctx.home, row.id, "pane-tail.txt", formatPaneTail(tmux.capture(row.pane_id, HARVEST_LINES)));
-    if (row.window_id) tmux.killWindow(row.window_id);
+  if (state === "dead" && row.paneId !== null) {
+    writeWorkerFile(ctx.home, row.id, "pane-tail.txt", formatPaneTail(tmux.capture(row.paneId, HARVEST_LINES)));
+    if (row.windowId) tmux.killWindow(row.windowId);
     outcome = "harvested";
   }
   ctx.commands.run("worker.harvest", { worker: row.id, generation: row.generation }, (tx) => {
     const now = paneCaptureOf(tx.db, row.id);
-    if (now?.generation === row.generation && now.paneCapturedAt === null) updateWorker(tx, row.id, { pane_captured_at: tx.now });
+    if (now?.generation === row.generation && now.paneCapturedAt === null) updateWorker(tx, row.id, { paneCapturedAt: tx.now });
   });
   return outcome;
 }
 
 /** Harvests every finished worker whose pane has not been captured, with one tmux listing. */
-export function harvestFinished(ctx: EngineContext, rows: readonly WorkerRow[], panes: PaneMap | undefined): number {
+export function harvestFinished(ctx: EngineContext, rows: readonly Worker[], panes: PaneMap | undefined): number {
   if (panes === undefined || ctx.readOnly) return 0; // tmux could not be asked, or nothing can be recorded: next time
   const tmux = workerTmux(ctx);
   let n = 0;
   for (const row of rows) {
-    if (row.pane_captured_at !== null || !(row.exited || row.state === "failed" || row.state === "ended")) continue;
-    const pane = row.pane_id === null ? "missing" : paneFromMap(panes, row.pane_id, row.id);
+    if (row.paneCapturedAt !== null || !(row.exited || row.state === "failed" || row.state === "ended")) continue;
+    const pane = row.paneId === null ? "missing" : paneFromMap(panes, row.paneId, row.id);
     if (pane === "alive") continue;
     if (harvestPane(ctx, row, { tmux, pane }) === "harvested") n++;
   }
@@ -54,7 +55,7 @@ export function harvestFinished(ctx: EngineContext, rows: readonly WorkerRow[], 
 }
 
 /** Marks failed every start that will never finish (its spawn died before recording a window); returns how many. */
-export function reconcileStalledStarts(ctx: EngineContext, rows: readonly WorkerRow[]): number {
+export function reconcileStalledStarts(ctx: EngineContext, rows: readonly Worker[]): number {
   const nowMs = ctx.clock.nowMs();
   let n = 0;
   for (const row of rows) {
@@ -62,8 +63,8 @@ export function reconcileStalledStarts(ctx: EngineContext, rows: readonly Worker
     const reconciled = ctx.commands.run("worker.start-abandoned", { worker: row.id, generation: row.generation }, (tx) => {
       const now = getWorker(tx.db, row.id);
       // Re-checked under the write lock: the start may have finished (or moved on) since the row was read.
-      if (!now || now.generation !== row.generation || now.updated_at !== row.updated_at || !isStalled(now, nowMs)) return false;
-      const quiet = `no window ${Math.round((nowMs - Date.parse(row.updated_at)) / 1000)} s after it began`;
+      if (!now || now.generation !== row.generation || now.updatedAt !== row.updatedAt || !isStalled(now, nowMs)) return false;
+      const quiet = `no window ${Math.round((nowMs - Date.parse(row.updatedAt)) / 1000)} s after it began`;
       const error = `the start of ${row.id} never finished: ${quiet}${now.pid !== null && isProcessAlive(now.pid) ? "" : ", and the process starting it is gone"}`;
       applyLifecycle(tx, row.id, transition(lifecycleRowOf(now), { kind: "start-abandoned", reason: error }, tx.now));
       insertNotification(tx, { kind: "failed", worker: row.id, body: error });

@@ -1,15 +1,17 @@
 // How a worker process is started: its explicit environment (a 0600 launch env file), the fixed wrapper, the pi argv.
 // The wrapper holds no user text: env file, directory and argv arrive as positional parameters (DESIGN §4, §8a).
 
+import type { Worker } from "../../domain/workers/worker.js";
 import { randomBytes } from "node:crypto";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { isEnvName } from "../../domain/workers/launch-env.js";
-import { isMcpAgent, type ResolvedExecution } from "../../domain/workers/spawn-policy.js";
+import type { LaunchExecution } from "../../domain/workers/execution.js";
+import { isMcpAgent } from "../../domain/workers/spawn-policy.js";
 import { readLaunchEnv, removeLaunchEnv, writeLaunchEnv } from "../../files/workers/launch-env.js";
 import { hasSessionTranscript } from "../../files/workers/worker-files.js";
-import type { WorkerRow } from "../../ledger/workers/workers.js";
+
 import type { McpAgentSpec } from "../../substrate/agents/mcp-agent.js";
 import { agentConfigDir, mcpAgentInstructions, prepareMcpAgent, previewMcpAgent } from "./agents.js";
 import { workerGuardrails } from "./guardrails.js";
@@ -30,17 +32,6 @@ export const LAUNCH_ENV_FILE = "launch.env";
 /** Caller variables every worker gets (tmux does not inherit the caller's environment). */
 export const PASSED_ENV = ["PATH", "HOME", "LANG", "TERM", "TMPDIR", "PI_CODING_AGENT_DIR", "PI_OFFLINE", "PI_SKIP_VERSION_CHECK", "PI_TELEMETRY", "DOCKET_TMUX_SOCKET"];
 
-/** The execution persisted on the worker row: the resolved policy plus what launch needs to repeat it exactly. */
-export interface StoredExecution extends ResolvedExecution {
-  /** pi arguments from config/DOCKET_PI_ARGS at spawn time; respawn reuses them. */
-  piArgs: string[];
-  /** The command of a `--agent command` worker. */
-  command?: string;
-  /** claude/codex arguments from config at spawn time; respawn reuses them. */
-  agentArgs?: string[];
-  /** The parent's subdirectory relative to the project root, mirrored inside the workspace ("" at the root). */
-  subdir: string;
-}
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -124,7 +115,7 @@ export function initialPrompt(worker: string, taskFile: string, generation: numb
 }
 
 /** The inner argv (before the wrapper) of one launch. */
-export function workerArgv(input: { execution: StoredExecution; workerDir: string; worker: string; generation: number }): string[] {
+export function workerArgv(input: { execution: LaunchExecution; workerDir: string; worker: string; generation: number }): string[] {
   const ex = input.execution;
   if (ex.agent === "command") return ["sh", "-c", ex.command ?? "true"];
   const sessionDir = join(input.workerDir, "session");
@@ -159,7 +150,7 @@ export interface LaunchCommand {
 /** One launch's command: pi and command workers as built above; Claude Code and Codex with their private config written. */
 export function launchCommand(
   ctx: EngineContext,
-  input: { row: WorkerRow; execution: StoredExecution; generation: number; cwd: string; env: Record<string, string> },
+  input: { row: Worker; execution: LaunchExecution; generation: number; cwd: string; env: Record<string, string> },
 ): LaunchCommand {
   const ex = input.execution;
   const workerDir = ctx.home.workerDir(input.row.id);
@@ -169,7 +160,7 @@ export function launchCommand(
 }
 
 /** What `--dry-run` prints: the inner argv of a new worker's window (its directory shown as `<worker>`). */
-export function previewCommand(ctx: EngineContext, execution: StoredExecution): string[] {
+export function previewCommand(ctx: EngineContext, execution: LaunchExecution): string[] {
   const workerDir = join(ctx.home.workers, "<worker>"); // not a real id: workerDir() would refuse it
   if (!isMcpAgent(execution.agent)) return workerArgv({ execution, workerDir, worker: "<worker>", generation: 1 });
   const workspace = execution.workspace === "isolated" ? join(workerDir, "workspace") : ctx.projectRoot();
@@ -178,7 +169,7 @@ export function previewCommand(ctx: EngineContext, execution: StoredExecution): 
 }
 
 function mcpAgentSpec(
-  input: { row: Pick<WorkerRow, "id" | "workspace">; execution: StoredExecution; agent: "claude" | "codex"; generation: number; cwd: string; env: Record<string, string>; workerDir: string; instructions: string },
+  input: { row: Pick<Worker, "id" | "workspace">; execution: LaunchExecution; agent: "claude" | "codex"; generation: number; cwd: string; env: Record<string, string>; workerDir: string; instructions: string },
 ): McpAgentSpec {
   return {
     configDir: agentConfigDir(input.workerDir, input.agent),

@@ -51,8 +51,8 @@ export function recordHeartbeat(ctx: EngineContext, who: WorkerIdentity, beat: H
     const row = checkFence(tx, who);
     const next = transition(lifecycleRowOf(row), { kind: "heartbeat" }, tx.now);
     const also: Parameters<typeof applyLifecycle>[3] = {};
-    if (beat.model) also.model_in_effect = beat.model;
-    if (beat.thinking) also.thinking_in_effect = beat.thinking;
+    if (beat.model) also.modelInEffect = beat.model;
+    if (beat.thinking) also.thinkingInEffect = beat.thinking;
     if (beat.pid) also.pid = beat.pid;
     applyLifecycle(tx, row.id, next, also);
     return { worker: row.id, state: next.state ?? row.state };

@@ -1,18 +1,20 @@
 // `docket respawn <w|all>`: the stored execution again, at generation + 1 with a new run token (DESIGN §4).
 // One command bumps the generation, records the launch, resets the exit and moves active bindings: the old process is fenced.
 
+import type { Worker } from "../../domain/workers/worker.js";
 import { conflict, refusal, validationError } from "../../domain/errors.js";
 import { normalizeWorkerId } from "../../domain/ids.js";
 import { moveBindingsToGeneration } from "../../ledger/work/bindings.js";
 import { requeueUnread } from "../../ledger/talk/message-delivery.js";
-import { insertLaunch, listWorkerRows } from "../../ledger/workers/launches.js";
+import { insertLaunch, workersOf } from "../../ledger/workers/launches.js";
 import { transition } from "../../domain/workers/lifecycle.js";
-import { applyLifecycle, hashRunToken, lifecycleRowOf, requireWorker, type WorkerRow } from "../../ledger/workers/workers.js";
+import { applyLifecycle, hashRunToken, lifecycleRowOf, requireWorker } from "../../ledger/workers/workers.js";
 import type { EngineContext } from "../context.js";
 import { assertFleetRoom, takePaneSnapshot } from "./fleet.js";
 import { harvestPane } from "./harvest.js";
 import { launchInto } from "./spawn.js";
-import { newRunToken, storedEnvValues, workerTmux, type StoredExecution } from "./launch.js";
+import { newRunToken, storedEnvValues, workerTmux } from "./launch.js";
+import { unlaunchable } from "../../domain/workers/execution.js";
 import { assertHuman } from "../authority.js";
 
 export interface RespawnResult {
@@ -27,7 +29,7 @@ export interface RespawnResult {
 export function respawnTarget(ctx: EngineContext, target: string): RespawnResult[] {
   assertHuman(ctx, "respawn");
   if (target.trim() === "all") {
-    const rows = listWorkerRows(ctx.db, { projectRoot: ctx.projectRoot() }).filter((r) => r.exited || r.state === "failed" || r.state === "ended");
+    const rows = workersOf(ctx.db, { projectRoot: ctx.projectRoot() }).filter((r) => r.exited || r.state === "failed" || r.state === "ended");
     return rows.map((r) => respawnWorker(ctx, r.id));
   }
   return [respawnWorker(ctx, target)];
@@ -38,15 +40,15 @@ export function respawnWorker(ctx: EngineContext, target: string): RespawnResult
   const id = normalizeWorkerId(target);
   if (!id) throw validationError("bad-worker-id", `"${target}" is not a worker id; workers are w<N> (or "all")`);
   const before = requireWorker(ctx.db, id);
-  const execution = JSON.parse(before.execution) as StoredExecution;
+  const execution = before.execution ?? unlaunchable(id);
   const tmux = workerTmux(ctx);
-  if (before.window_id !== null) {
+  if (before.windowId !== null) {
     harvestPane(ctx, before, { tmux }); // a dead pane's tail is kept before its window goes
-    tmux.killWindow(before.window_id);
+    tmux.killWindow(before.windowId);
   }
   const generation = before.generation + 1;
   const runToken = newRunToken();
-  const stored = storedEnvValues(ctx, id, JSON.parse(before.env) as string[]);
+  const stored = storedEnvValues(ctx, id, before.envNames);
   const panes = takePaneSnapshot(tmux, ctx.clock.now());
   const prepared = ctx.commands.run("worker.respawn", { worker: id, generation }, (tx) => {
     const row = requireWorker(tx.db, id);
@@ -57,7 +59,7 @@ export function respawnWorker(ctx: EngineContext, target: string): RespawnResult
     assertFleetRoom(tx.db, ctx.config().maxActive, panes, ctx.clock.nowMs());
     applyLifecycle(tx, id, transition(lifecycleRowOf(row), { kind: "respawned" }, tx.now), {
       generation,
-      run_token_hash: hashRunToken(runToken),
+      runTokenHash: hashRunToken(runToken),
       pid: process.pid, // the respawn starts this generation; its first heartbeat replaces it
     });
     insertLaunch(tx, id, generation, runToken);
@@ -66,7 +68,7 @@ export function respawnWorker(ctx: EngineContext, target: string): RespawnResult
     return { row: { ...row, generation }, movedBindings, requeued };
   }).result;
   try {
-    launchInto(ctx, prepared.row as WorkerRow, execution, { generation, runToken, env: stored.env });
+    launchInto(ctx, prepared.row as Worker, execution, { generation, runToken, env: stored.env });
   } catch (error) {
     const message = (error as Error).message;
     ctx.commands.run("worker.respawn-failed", { worker: id, generation }, (tx) =>

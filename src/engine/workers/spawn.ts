@@ -2,6 +2,7 @@
 // and task.md, launch it in tmux, then dispatch its items. Human-started only (ADR-0004, DESIGN §4).
 // A spawn completes or leaves no trace: a failure marks the row failed with the reason and removes what it made.
 
+import type { Worker } from "../../domain/workers/worker.js";
 import { homedir } from "node:os";
 import { join, relative } from "node:path";
 import { DocketError, refusal, usageError, validationError } from "../../domain/errors.js";
@@ -16,7 +17,7 @@ import { ensurePrivateDir } from "../../files/private.js";
 import { pathExists } from "../../files/probe.js";
 import { removeWorkerDir, workerFilePath, writeWorkerFile } from "../../files/workers/worker-files.js";
 import { transition } from "../../domain/workers/lifecycle.js";
-import { applyLifecycle, getWorker, insertWorker, lifecycleRowOf, requireWorker, updateWorker, type WorkerRow } from "../../ledger/workers/workers.js";
+import { applyLifecycle, getWorker, insertWorker, lifecycleRowOf, requireWorker, updateWorker } from "../../ledger/workers/workers.js";
 import { createIsolatedWorkspace, removeWorkspace, type IsolatedWorkspace, type Serialize } from "../../substrate/git/worktree.js";
 import { listModels, piDefaults, resolvePiAgentDir, resolvePiExtraArgs, type ModelListing } from "../../substrate/agents/pi.js";
 import { formatAge } from "../../domain/clock.js";
@@ -25,7 +26,8 @@ import { dispatchItems } from "../work/dispatch.js";
 import { kindRegistry, trustedKindChoice } from "./kinds.js";
 import { assertFleetRoom, takePaneSnapshot } from "./fleet.js";
 import { modelListingLock, worktreeLock } from "./locks.js";
-import { buildWorkerEnv, launchCommand, newRunToken, previewCommand, tmuxSessionName, workerTmux, wrapArgv, writeWorkerLaunchEnv, type StoredExecution } from "./launch.js";
+import { buildWorkerEnv, launchCommand, newRunToken, previewCommand, tmuxSessionName, workerTmux, wrapArgv, writeWorkerLaunchEnv } from "./launch.js";
+import type { LaunchExecution, StoredExecution } from "../../domain/workers/execution.js";
 import { requireMcpAgent } from "./agents.js";
 import { assertHuman } from "../authority.js";
 
@@ -168,7 +170,7 @@ export async function spawnWorker(ctx: EngineContext, input: SpawnInput): Promis
       spawnerPid: process.pid,
     });
     // The sidecar path is known only once the id is: provenance names the file this worker actually gets.
-    if (input.handoff) updateWorker(tx, id, { source_handoff: JSON.stringify(withSidecarPath(input.handoff, sidecarOf(id)).record) });
+    if (input.handoff) updateWorker(tx, id, { sourceHandoff: withSidecarPath(input.handoff, sidecarOf(id)).record });
     return id;
   }).result;
   const handoff = input.handoff && withSidecarPath(input.handoff, sidecarOf(worker));
@@ -191,7 +193,7 @@ export async function spawnWorker(ctx: EngineContext, input: SpawnInput): Promis
       workspace = createIsolatedWorkspace({ root: projectRoot, target: row.workspace, exclude: [ctx.home.root], adminName: `docket-${worker}`, serialize });
       summary.push(...workspace.notes);
       const ws = workspace;
-      ctx.commands.run("worker.workspace", { worker }, (tx) => updateWorker(tx, worker, { base: ws.base, base_head: ws.baseHead }));
+      ctx.commands.run("worker.workspace", { worker }, (tx) => updateWorker(tx, worker, { base: ws.base, baseHead: ws.baseHead }));
     }
     writeWorkerFile(
       ctx.home,
@@ -242,8 +244,8 @@ function abandonSpawn(ctx: EngineContext, worker: string, error: unknown, made: 
  */
 export function launchInto(
   ctx: EngineContext,
-  row: WorkerRow,
-  execution: StoredExecution,
+  row: Worker,
+  execution: LaunchExecution,
   launch: { generation: number; runToken: string; env: Record<string, string> },
 ): { windowId: string; paneId: string } {
   const tmux = workerTmux(ctx);
@@ -262,8 +264,8 @@ export function launchInto(
     ctx.commands.run("worker.launched", { worker: row.id, generation: launch.generation }, (tx) => {
       const now = getWorker(tx.db, row.id);
       // Closed without a process exit (reconciled as stalled, or deleted) or respawned meanwhile: this launch is over.
-      if (!now || now.generation !== launch.generation || (now.exited === 1 && now.exit_code === null)) {
-        throw refusal("launch-abandoned", `${row.id} generation ${launch.generation} was given up while it started${now?.last_error ? ` (${now.last_error})` : ""}; its window was closed`);
+      if (!now || now.generation !== launch.generation || (now.exited && now.exitCode === null)) {
+        throw refusal("launch-abandoned", `${row.id} generation ${launch.generation} was given up while it started${now?.lastError ? ` (${now.lastError})` : ""}; its window was closed`);
       }
       applyLifecycle(tx, row.id, transition(lifecycleRowOf(now), { kind: "launched", session, windowId: ids.windowId, paneId: ids.paneId }, tx.now));
     });

@@ -1,6 +1,7 @@
 // `docket ls` and `docket show`: worker rows with their derived display state and liveness, read in one pass.
 // One tmux listing serves every row; finished panes are harvested on the way (anchor §1.8, DESIGN §4).
 
+import type { Worker } from "../../domain/workers/worker.js";
 import type { WorkerAgent } from "../../domain/workers/spawn-policy.js";
 import { formatAge } from "../../domain/clock.js";
 import { deliverableRef } from "../../domain/deliverables/deliverable.js";
@@ -8,12 +9,11 @@ import { validationError } from "../../domain/errors.js";
 import { normalizeWorkerId } from "../../domain/ids.js";
 import { isSettled, resolveDisplayState, resolveLiveness, type DisplayState, type Liveness, type PaneProbe } from "../../domain/workers/lifecycle.js";
 import { messageDeliveries } from "../../ledger/talk/message-delivery.js";
-import { listLaunches, listWorkerRows, openQuestionCounts, openQuestionsOf } from "../../ledger/workers/launches.js";
-import { getWorker, requireWorker, type WorkerRow } from "../../ledger/workers/workers.js";
+import { listLaunches, workersOf, openQuestionCounts, openQuestionsOf } from "../../ledger/workers/launches.js";
+import { getWorker, requireWorker } from "../../ledger/workers/workers.js";
 import { paneFromMap, type PaneMap } from "../../substrate/tmux.js";
 import type { EngineContext } from "../context.js";
 import { harvestFinished, reconcileStalledStarts } from "./harvest.js";
-import type { StoredExecution } from "./launch.js";
 import { workerTmux } from "./launch.js";
 
 export interface WorkerListEntry {
@@ -33,20 +33,20 @@ export interface WorkerListing {
   ages: Map<string, string>;
 }
 
-function paneProbe(row: WorkerRow, panes: PaneMap | undefined): PaneProbe {
-  if (panes === undefined || row.pane_id === null) return "unprobed";
-  return paneFromMap(panes, row.pane_id, row.id);
+function paneProbe(row: Worker, panes: PaneMap | undefined): PaneProbe {
+  if (panes === undefined || row.paneId === null) return "unprobed";
+  return paneFromMap(panes, row.paneId, row.id);
 }
 
-export function viewOf(row: WorkerRow, pane: PaneProbe, nowMs: number): { state: DisplayState; liveness: Liveness } {
+export function viewOf(row: Worker, pane: PaneProbe, nowMs: number): { state: DisplayState; liveness: Liveness } {
   const view = {
     state: row.state,
     agent: row.agent,
-    exited: row.exited === 1,
-    heartbeatAt: row.heartbeat_at,
-    updatedAt: row.updated_at,
-    reviewedAt: row.reviewed_at,
-    paneCapturedAt: row.pane_captured_at,
+    exited: row.exited,
+    heartbeatAt: row.heartbeatAt,
+    updatedAt: row.updatedAt,
+    reviewedAt: row.reviewedAt,
+    paneCapturedAt: row.paneCapturedAt,
     pane,
   };
   return { state: resolveDisplayState(view, nowMs), liveness: resolveLiveness(view, nowMs) };
@@ -55,21 +55,21 @@ export function viewOf(row: WorkerRow, pane: PaneProbe, nowMs: number): { state:
 /** This project's unsettled workers; `all`: every project's workers, settled ones too. */
 export function listWorkers(ctx: EngineContext, options: { all?: boolean } = {}): WorkerListing {
   const panes = workerTmux(ctx).listPanes();
-  let rows = listWorkerRows(ctx.db, options.all ? {} : { projectRoot: ctx.projectRoot() });
-  if (harvestFinished(ctx, rows, panes) + reconcileStalledStarts(ctx, rows) > 0) rows = listWorkerRows(ctx.db, options.all ? {} : { projectRoot: ctx.projectRoot() });
-  if (!options.all) rows = rows.filter((r) => !isSettled({ state: r.state, reviewedAt: r.reviewed_at }));
+  let rows = workersOf(ctx.db, options.all ? {} : { projectRoot: ctx.projectRoot() });
+  if (harvestFinished(ctx, rows, panes) + reconcileStalledStarts(ctx, rows) > 0) rows = workersOf(ctx.db, options.all ? {} : { projectRoot: ctx.projectRoot() });
+  if (!options.all) rows = rows.filter((r) => !isSettled({ state: r.state, reviewedAt: r.reviewedAt }));
   const questions = openQuestionCounts(ctx.db);
   const nowMs = ctx.clock.nowMs();
   const ages = new Map<string, string>();
   const workers = rows.map((row) => {
-    ages.set(row.id, formatAge(row.created_at, nowMs));
+    ages.set(row.id, formatAge(row.createdAt, nowMs));
     const { state, liveness } = viewOf(row, paneProbe(row, panes), nowMs);
     return listEntryOf(row, state, liveness, questions.get(row.id) ?? 0);
   });
   return { workers, ages };
 }
 
-function listEntryOf(row: WorkerRow, state: DisplayState, liveness: Liveness, questions: number): WorkerListEntry {
+function listEntryOf(row: Worker, state: DisplayState, liveness: Liveness, questions: number): WorkerListEntry {
   return {
     worker: row.id,
     kind: row.kind,
@@ -78,17 +78,18 @@ function listEntryOf(row: WorkerRow, state: DisplayState, liveness: Liveness, qu
     liveness,
     generation: row.generation,
     questions,
-    deliverable: row.deliverable_id !== null && row.deliverable_version !== null ? (row.deliverable_ref ?? deliverableRef(row.id, row.deliverable_version)) : null,
+    deliverable: row.deliverableId !== null && row.deliverableVersion !== null ? (row.deliverableRef ?? deliverableRef(row.id, row.deliverableVersion)) : null,
   };
 }
 
 export interface WorkerDetail extends WorkerListEntry {
   agent: WorkerAgent;
-  persistedState: WorkerRow["state"];
+  persistedState: Worker["state"];
   workspace: string;
   workspaceMode: "isolated" | "shared";
   base: string | null;
-  execution: { model: string | null; thinking: string; context: string; workspace: string; command?: string };
+  /** Empty for a row whose execution is not a launchable shape (rows written outside spawn). */
+  execution: { model: string | null; thinking: string; context: string; workspace: string; command?: string } | Record<string, never>;
   modelInEffect: string | null;
   thinkingInEffect: string | null;
   tmux: { session: string | null; window: string | null; pane: string | null };
@@ -112,23 +113,23 @@ export function showWorker(ctx: EngineContext, target: string): WorkerDetail {
   const panes = workerTmux(ctx).listPanes();
   if (harvestFinished(ctx, [row], panes) + reconcileStalledStarts(ctx, [row]) > 0) row = getWorker(ctx.db, id) ?? row;
   const { state, liveness } = viewOf(row, paneProbe(row, panes), ctx.clock.nowMs());
-  const ex = JSON.parse(row.execution) as StoredExecution;
+  const ex = row.execution;
   return {
     ...listEntryOf(row, state, liveness, openQuestionsOf(ctx.db, id).length),
     agent: row.agent,
     persistedState: row.state,
     workspace: row.workspace,
-    workspaceMode: row.workspace_mode,
+    workspaceMode: row.workspaceMode,
     base: row.base,
-    execution: { model: ex.model, thinking: ex.thinking, context: ex.context, workspace: ex.workspace, ...(ex.command ? { command: ex.command } : {}) },
-    modelInEffect: row.model_in_effect,
-    thinkingInEffect: row.thinking_in_effect,
-    tmux: { session: row.tmux_session, window: row.window_id, pane: row.pane_id },
-    heartbeatAt: row.heartbeat_at,
-    exitCode: row.exit_code,
-    lastError: row.last_error,
+    execution: ex ? { model: ex.model, thinking: ex.thinking, context: ex.context, workspace: ex.workspace, ...(ex.command ? { command: ex.command } : {}) } : {},
+    modelInEffect: row.modelInEffect,
+    thinkingInEffect: row.thinkingInEffect,
+    tmux: { session: row.tmuxSession, window: row.windowId, pane: row.paneId },
+    heartbeatAt: row.heartbeatAt,
+    exitCode: row.exitCode,
+    lastError: row.lastError,
     openQuestions: openQuestionsOf(ctx.db, id).map((q) => ({ id: q.id, text: q.text })),
-    launches: listLaunches(ctx.db, id).map((l) => ({ generation: l.generation, startedAt: l.started_at, exitedAt: l.exited_at, exitCode: l.exit_code })),
+    launches: listLaunches(ctx.db, id).map((l) => ({ generation: l.generation, startedAt: l.startedAt, exitedAt: l.exitedAt, exitCode: l.exitCode })),
     messages: messageDeliveries(ctx.db, id).map((m) => ({ id: m.id, delivery: m.delivery })),
   };
 }

@@ -18,6 +18,16 @@ export function stringList(text: string): string[] | undefined {
   return Array.isArray(value) ? value.map(String) : undefined;
 }
 
+/** A JSON list of strings, as read back; undefined when any element is not a string. */
+export const asStringList = (v: unknown): string[] | undefined => (Array.isArray(v) && v.every((s) => typeof s === "string") ? v : undefined);
+
+/** A JSON object of string values, as read back; undefined when it is not one. */
+export function asStringRecord(v: unknown): Record<string, string> | undefined {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return undefined;
+  const entries = Object.entries(v);
+  return entries.every(([, s]) => typeof s === "string") ? Object.fromEntries(entries) : undefined;
+}
+
 /** A column whose content is not the shape Docket wrote into it. */
 export function columnFault(table: string, column: string, id: string, why: string): DocketError {
   return internalError("ledger-column-invalid", `the ledger's ${table}.${column} of ${id} ${why}; the ledger was changed outside Docket`);

@@ -4,6 +4,7 @@
 import { COUNTING_ACTORS, countsAsJudgment, TERMINAL_VERBS, type DecisionActor, type DecisionRecord } from "../../domain/review/approval.js";
 import type { DeliverablePointer } from "../../domain/deliverables/deliverable.js";
 import { formatId } from "../../domain/ids.js";
+import { asStringList, jsonColumn } from "../core/json-columns.js";
 import type { Db } from "../core/open.js";
 import type { Tx } from "../core/runner.js";
 import { statement } from "../core/statements.js";
@@ -70,7 +71,7 @@ function fromRow(r: DecisionRow): Decision {
     note: r.note,
     risk: r.risk,
     question: r.question,
-    evidenceRefs: JSON.parse(r.evidence_refs) as string[],
+    evidenceRefs: jsonColumn(r.evidence_refs, asStringList, { table: "decisions", column: "evidence_refs", id: r.id }),
     contentSha256: r.content_sha256,
   };
 }
@@ -152,16 +153,16 @@ export interface DecisionDebt {
  */
 export function recordDecisionDebt(
   tx: Tx,
-  worker: { id: string; state: string; deliverable_ref: string | null },
+  worker: { id: string; state: string; deliverableRef: string | null },
   reason = "pruned",
 ): boolean {
-  if (worker.deliverable_ref !== null) {
-    if (decisionsForRef(tx.db, worker.deliverable_ref).some(countsAsJudgment)) return false;
+  if (worker.deliverableRef !== null) {
+    if (decisionsForRef(tx.db, worker.deliverableRef).some(countsAsJudgment)) return false;
   } else if (worker.state !== "ready" && worker.state !== "needs_input" && worker.state !== "failed") {
     return false; // nothing was ever offered for judgment
   }
   statement(tx.db, "INSERT INTO decision_debt (worker, deliverable_ref, state, reason, at) VALUES (?, ?, ?, ?, ?)").run(
-    worker.id, worker.deliverable_ref, worker.state, reason, tx.now,
+    worker.id, worker.deliverableRef, worker.state, reason, tx.now,
   );
   return true;
 }

@@ -1,7 +1,8 @@
 // Report rows: a worker's per-item word, stored as given (evidence is typed, never graded; seed 002).
 // Inserted only inside the report command, together with every effect the outcome has.
 
-import type { Evidence, ReportOutcome } from "../../domain/work/report.js";
+import { isEvidenceList, type Evidence, type ReportOutcome } from "../../domain/work/report.js";
+import { asStringList, asStringRecord, jsonColumn } from "../core/json-columns.js";
 import { formatId } from "../../domain/ids.js";
 import type { Db } from "../core/open.js";
 import type { Tx } from "../core/runner.js";
@@ -42,6 +43,8 @@ interface RawReport extends Omit<ReportRow, "evidence" | "forHuman" | "answers" 
   created_at: string;
 }
 
+const where = (r: RawReport, column: string) => ({ table: "reports", column, id: r.id });
+
 const fromRow = (r: RawReport): ReportRow => ({
   id: r.id,
   item: r.item,
@@ -50,9 +53,9 @@ const fromRow = (r: RawReport): ReportRow => ({
   generation: r.generation,
   outcome: r.outcome,
   body: r.body,
-  evidence: JSON.parse(r.evidence) as Evidence[],
-  forHuman: JSON.parse(r.for_human) as string[],
-  answers: JSON.parse(r.answers) as Record<string, string>,
+  evidence: jsonColumn(r.evidence, (v) => (isEvidenceList(v) ? v : undefined), where(r, "evidence")),
+  forHuman: jsonColumn(r.for_human, asStringList, where(r, "for_human")),
+  answers: jsonColumn(r.answers, asStringRecord, where(r, "answers")),
   createdAt: r.created_at,
 });
 

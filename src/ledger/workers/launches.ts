@@ -6,16 +6,16 @@ import type { Tx } from "../core/runner.js";
 import type { PersistedState } from "../../domain/workers/lifecycle.js";
 import type { WorkerAgent } from "../../domain/workers/spawn-policy.js";
 import { stringList } from "../core/json-columns.js";
-import { hashRunToken, type WorkerRow } from "./workers.js";
+import type { Worker } from "../../domain/workers/worker.js";
+import { hashRunToken, workerFromRow, type WorkerRow } from "./workers.js";
 import { statement } from "../core/statements.js";
 
-export interface LaunchRow {
+export interface Launch {
   worker: string;
   generation: number;
-  run_token_hash: string;
-  started_at: string;
-  exited_at: string | null;
-  exit_code: number | null;
+  startedAt: string;
+  exitedAt: string | null;
+  exitCode: number | null;
 }
 
 export function insertLaunch(tx: Tx, worker: string, generation: number, runToken: string): void {
@@ -34,15 +34,19 @@ export function recordLaunchExit(tx: Tx, worker: string, generation: number, run
   );
 }
 
-export function listLaunches(db: Db, worker: string): LaunchRow[] {
-  return statement(db, "SELECT * FROM launches WHERE worker = ? ORDER BY generation").all(worker) as LaunchRow[];
+export function listLaunches(db: Db, worker: string): Launch[] {
+  const rows = statement(db, "SELECT worker, generation, started_at, exited_at, exit_code FROM launches WHERE worker = ? ORDER BY generation").all(worker) as
+    { worker: string; generation: number; started_at: string; exited_at: string | null; exit_code: number | null }[];
+  return rows.map((r) => ({ worker: r.worker, generation: r.generation, startedAt: r.started_at, exitedAt: r.exited_at, exitCode: r.exit_code }));
 }
 
-export function listWorkerRows(db: Db, options: { projectRoot?: string } = {}): WorkerRow[] {
-  if (options.projectRoot !== undefined) {
-    return statement(db, "SELECT * FROM workers WHERE deleted_at IS NULL AND project_root = ? ORDER BY seq").all(options.projectRoot) as WorkerRow[];
-  }
-  return statement(db, "SELECT * FROM workers WHERE deleted_at IS NULL ORDER BY seq").all() as WorkerRow[];
+
+/** Live (not deleted) workers, of one project or all, in label order. */
+export function workersOf(db: Db, options: { projectRoot?: string } = {}): Worker[] {
+  const rows = options.projectRoot !== undefined
+    ? statement(db, "SELECT * FROM workers WHERE deleted_at IS NULL AND project_root = ? ORDER BY seq").all(options.projectRoot)
+    : statement(db, "SELECT * FROM workers WHERE deleted_at IS NULL ORDER BY seq").all();
+  return (rows as WorkerRow[]).map(workerFromRow);
 }
 
 /** What the fleet cap reads of a worker that may still run: not exited, not failed or ended, pane not yet captured. */
@@ -83,8 +87,10 @@ const DOCK_SQL = `SELECT id, kind, task, agent, state, exited, heartbeat_at, upd
   deliverable_version, created_at FROM workers WHERE deleted_at IS NULL AND project_root = ? ORDER BY seq`;
 
 export function dockWorkers(db: Db, projectRoot: string): DockWorker[] {
-  const rows = statement(db, DOCK_SQL).all(projectRoot) as (Pick<WorkerRow, "id" | "kind" | "task" | "agent" | "state" | "exited" | "heartbeat_at" | "updated_at"
-    | "reviewed_at" | "pane_captured_at" | "generation" | "deliverable_version" | "created_at">)[];
+  const rows = statement(db, DOCK_SQL).all(projectRoot) as {
+    id: string; kind: string; task: string; agent: WorkerAgent; state: PersistedState; exited: number; heartbeat_at: string | null; updated_at: string;
+    reviewed_at: string | null; pane_captured_at: string | null; generation: number; deliverable_version: number | null; created_at: string;
+  }[];
   return rows.map((r) => ({
     id: r.id, kind: r.kind, task: r.task, agent: r.agent, state: r.state, exited: r.exited === 1, heartbeatAt: r.heartbeat_at, updatedAt: r.updated_at,
     reviewedAt: r.reviewed_at, paneCapturedAt: r.pane_captured_at, generation: r.generation, deliverableVersion: r.deliverable_version, createdAt: r.created_at,

@@ -4,7 +4,8 @@
 import { internalError } from "../../domain/errors.js";
 import { formatId } from "../../domain/ids.js";
 import type { WorkerIdentity } from "../../domain/workers/identity.js";
-import { checkFence, type WorkerRow } from "./workers.js";
+import type { Worker } from "../../domain/workers/worker.js";
+import { checkFence } from "./workers.js";
 import type { Db } from "../core/open.js";
 import type { Tx } from "../core/runner.js";
 import { statement } from "../core/statements.js";
@@ -44,7 +45,7 @@ export function storedResult<R>(db: Db, key: string): R | undefined {
  * The fence checked outside any transaction (a read): lets a replaced process be refused before it writes a file,
  * without taking the write lock. The same check runs again inside the command that acts on it.
  */
-export function readFence(db: Db, who: WorkerIdentity): WorkerRow {
+export function readFence(db: Db, who: WorkerIdentity): Worker {
   const readOnly: Tx = {
     db,
     now: "",

@@ -1,8 +1,13 @@
 // Worker rows: creation with a never-reused w<N>, reads, and the generation/run-token fence.
 // The fence is checked inside the same transaction as whatever the worker asked for; the row keeps only the token's hash (DESIGN §4, §8a).
 
-import type { LifecyclePatch } from "../../domain/workers/lifecycle.js";
+import { isSourceHandoff } from "../../domain/deliverables/deliverable.js";
+import { parseLaunchExecution } from "../../domain/workers/execution.js";
+import type { WorkerIdentity } from "../../domain/workers/identity.js";
+import type { LifecyclePatch, PersistedState } from "../../domain/workers/lifecycle.js";
 import type { WorkerAgent } from "../../domain/workers/spawn-policy.js";
+import type { Worker, WorkerPatch, WorkspaceMode } from "../../domain/workers/worker.js";
+import { asStringList, jsonColumn, parseJson } from "../core/json-columns.js";
 import type { Db } from "../core/open.js";
 import { statement } from "../core/statements.js";
 import type { Tx } from "../core/runner.js";
@@ -10,53 +15,53 @@ import { fenced, notFound } from "../../domain/errors.js";
 import { formatId } from "../../domain/ids.js";
 import { sha256Hex } from "../core/sha256.js";
 
-export type WorkerState = "starting" | "active" | "idle" | "needs_input" | "ready" | "failed" | "ended";
-
+/** A worker row as SQLite returns it (snake_case, JSON as text): read only in the ledger, turned into a `Worker` below. */
 export interface WorkerRow {
-  id: string;
-  seq: number;
-  task: string;
-  kind: string;
-  agent: WorkerAgent;
-  command: string | null;
-  execution: string;
-  /** JSON list of the names of the worker's --env variables; their values live only in its launch env file. */
-  env: string;
-  cwd: string;
-  project_root: string;
-  workspace: string;
-  workspace_mode: "isolated" | "shared";
-  base: string | null;
-  base_head: string | null;
-  generation: number;
-  /** sha256 of the current generation's run token; the token itself is never stored. */
-  run_token_hash: string;
-  state: WorkerState;
-  exited: number;
-  exit_code: number | null;
-  exited_at: string | null;
-  tmux_session: string | null;
-  window_id: string | null;
-  pane_id: string | null;
-  heartbeat_at: string | null;
-  /** The process starting this generation until the worker's first heartbeat, then the worker's own process. */
-  pid: number | null;
-  model_in_effect: string | null;
-  thinking_in_effect: string | null;
-  deliverable_id: string | null;
-  deliverable_version: number | null;
-  deliverable_ref: string | null;
-  summary: string | null;
-  outcome: string | null;
-  last_error: string | null;
-  todos: string;
-  source_handoff: string | null;
-  pane_captured_at: string | null;
-  reviewed_at: string | null;
-  settled_at: string | null;
-  created_at: string;
-  updated_at: string;
-  deleted_at: string | null;
+  id: string; seq: number; task: string; kind: string; agent: WorkerAgent; command: string | null; execution: string; env: string;
+  cwd: string; project_root: string; workspace: string; workspace_mode: WorkspaceMode; base: string | null; base_head: string | null;
+  generation: number; run_token_hash: string; state: PersistedState; exited: number; exit_code: number | null; exited_at: string | null;
+  tmux_session: string | null; window_id: string | null; pane_id: string | null; heartbeat_at: string | null; pid: number | null;
+  model_in_effect: string | null; thinking_in_effect: string | null; deliverable_id: string | null; deliverable_version: number | null;
+  deliverable_ref: string | null; summary: string | null; outcome: string | null; last_error: string | null; todos: string;
+  source_handoff: string | null; pane_captured_at: string | null; reviewed_at: string | null; settled_at: string | null;
+  created_at: string; updated_at: string; deleted_at: string | null;
+}
+
+export function workerFromRow(r: WorkerRow): Worker {
+  const where = (column: string) => ({ table: "workers", column, id: r.id });
+  return {
+    id: r.id, seq: r.seq, task: r.task, kind: r.kind, agent: r.agent, command: r.command,
+    execution: parseLaunchExecution(parseJson(r.execution)) ?? null,
+    envNames: jsonColumn(r.env, asStringList, where("env")),
+    cwd: r.cwd, projectRoot: r.project_root, workspace: r.workspace, workspaceMode: r.workspace_mode, base: r.base, baseHead: r.base_head,
+    generation: r.generation, runTokenHash: r.run_token_hash, state: r.state, exited: r.exited === 1, exitCode: r.exit_code, exitedAt: r.exited_at,
+    tmuxSession: r.tmux_session, windowId: r.window_id, paneId: r.pane_id, heartbeatAt: r.heartbeat_at, pid: r.pid,
+    modelInEffect: r.model_in_effect, thinkingInEffect: r.thinking_in_effect,
+    deliverableId: r.deliverable_id, deliverableVersion: r.deliverable_version, deliverableRef: r.deliverable_ref,
+    summary: r.summary, outcome: r.outcome, lastError: r.last_error,
+    sourceHandoff: r.source_handoff === null ? null : jsonColumn(r.source_handoff, (v) => (isSourceHandoff(v) ? v : undefined), where("source_handoff")),
+    paneCapturedAt: r.pane_captured_at, reviewedAt: r.reviewed_at, settledAt: r.settled_at, createdAt: r.created_at, updatedAt: r.updated_at, deletedAt: r.deleted_at,
+  };
+}
+
+/** The column of each patchable field. */
+const COLUMN: Readonly<Record<keyof WorkerPatch, keyof WorkerRow>> = {
+  task: "task", kind: "kind", agent: "agent", command: "command", cwd: "cwd", projectRoot: "project_root", workspace: "workspace",
+  workspaceMode: "workspace_mode", base: "base", baseHead: "base_head", generation: "generation", runTokenHash: "run_token_hash", state: "state",
+  exited: "exited", exitCode: "exit_code", exitedAt: "exited_at", tmuxSession: "tmux_session", windowId: "window_id", paneId: "pane_id",
+  heartbeatAt: "heartbeat_at", pid: "pid", modelInEffect: "model_in_effect", thinkingInEffect: "thinking_in_effect", deliverableId: "deliverable_id",
+  deliverableVersion: "deliverable_version", deliverableRef: "deliverable_ref", summary: "summary", outcome: "outcome", lastError: "last_error",
+  todos: "todos", sourceHandoff: "source_handoff", paneCapturedAt: "pane_captured_at", reviewedAt: "reviewed_at", settledAt: "settled_at",
+  deletedAt: "deleted_at",
+};
+
+const isPatchKey = (key: string): key is keyof WorkerPatch => Object.hasOwn(COLUMN, key);
+
+/** A field's value as its column stores it: booleans as 0/1, records and lists as JSON text. */
+function columnValue(key: keyof WorkerPatch, value: unknown): unknown {
+  if (key === "exited") return value ? 1 : 0;
+  if ((key === "todos" || key === "sourceHandoff") && value !== null) return JSON.stringify(value);
+  return value;
 }
 
 export interface NewWorker {
@@ -64,6 +69,7 @@ export interface NewWorker {
   kind: string;
   agent: WorkerAgent;
   command?: string;
+  /** The resolved execution (stored whole as JSON; a relaunch reads back its launch fields). */
   execution: unknown;
   /** Names of the --env variables (never their values). */
   envNames?: readonly string[];
@@ -71,7 +77,7 @@ export interface NewWorker {
   projectRoot: string;
   /** Filled in by the caller once it knows the id (e.g. `<home>/fleet/<id>/workspace`). */
   workspace: (id: string) => string;
-  workspaceMode: "isolated" | "shared";
+  workspaceMode: WorkspaceMode;
   base?: string;
   baseHead?: string;
   /** The plain token of generation 1; only its hash is written. */
@@ -105,32 +111,27 @@ export function insertWorker(tx: Tx, w: NewWorker): string {
   return id;
 }
 
-export function getWorker(db: Db, id: string): WorkerRow | undefined {
-  return statement(db, "SELECT * FROM workers WHERE id = ? AND deleted_at IS NULL").get(id) as WorkerRow | undefined;
+export function getWorker(db: Db, id: string): Worker | undefined {
+  const row = statement(db, "SELECT * FROM workers WHERE id = ? AND deleted_at IS NULL").get(id) as WorkerRow | undefined;
+  return row ? workerFromRow(row) : undefined;
 }
 
-export function requireWorker(db: Db, id: string): WorkerRow {
+export function requireWorker(db: Db, id: string): Worker {
   const row = getWorker(db, id);
   if (!row) throw notFound("worker-not-found", `no worker ${id}`, "run `docket ls --all` to see workers");
   return row;
 }
 
-export interface WorkerIdentity {
-  worker: string;
-  generation: number;
-  runToken?: string;
-}
-
 /** True when `token` is the run token the row's current generation was launched with. */
-export function runTokenMatches(row: Pick<WorkerRow, "run_token_hash">, token: string): boolean {
-  return hashRunToken(token) === row.run_token_hash;
+export function runTokenMatches(row: Pick<Worker, "runTokenHash">, token: string): boolean {
+  return hashRunToken(token) === row.runTokenHash;
 }
 
 /**
  * The fence: a call is accepted only from the worker's current generation (and run token, when given)
  * while that process has not exited. A stale generation was replaced; a wrong token at the right one is an impostor.
  */
-export function checkFence(tx: Tx, who: WorkerIdentity): WorkerRow {
+export function checkFence(tx: Tx, who: WorkerIdentity): Worker {
   const row = requireWorker(tx.db, who.worker);
   if (who.generation !== row.generation) {
     throw fenced(
@@ -151,39 +152,28 @@ export function checkFence(tx: Tx, who: WorkerIdentity): WorkerRow {
   return row;
 }
 
-/** Applies a partial update to a worker row and queues its status.json projection. */
-export function updateWorker(tx: Tx, id: string, patch: Partial<Omit<WorkerRow, "id" | "seq">>): void {
-  const keys = Object.keys(patch);
-  if (keys.length === 0) return;
-  const sets = keys.map((k) => `${k} = @${k}`).join(", ");
-  statement(tx.db, `UPDATE workers SET ${sets}, updated_at = @__now WHERE id = @__id`).run({ ...patch, __now: tx.now, __id: id });
+/** Applies a partial update to a worker row (fields in camelCase, as `Worker` names them) and queues its status.json projection. */
+export function updateWorker(tx: Tx, id: string, patch: WorkerPatch): void {
+  const values: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === undefined || !isPatchKey(key)) continue;
+    values[COLUMN[key]] = columnValue(key, value);
+  }
+  const columns = Object.keys(values);
+  if (columns.length === 0) return;
+  const sets = columns.map((c) => `${c} = @${c}`).join(", ");
+  statement(tx.db, `UPDATE workers SET ${sets}, updated_at = @__now WHERE id = @__id`).run({ ...values, __now: tx.now, __id: id });
   tx.emit("worker.status", { worker: id });
 }
 
-const LIFECYCLE_COLUMNS = {
-  state: "state", lastError: "last_error", exited: "exited", exitCode: "exit_code", exitedAt: "exited_at", settledAt: "settled_at",
-  heartbeatAt: "heartbeat_at", paneCapturedAt: "pane_captured_at", reviewedAt: "reviewed_at", tmuxSession: "tmux_session",
-  windowId: "window_id", paneId: "pane_id", deletedAt: "deleted_at",
-} as const satisfies Record<keyof LifecyclePatch, keyof WorkerRow>;
-
-/** A lifecycle transition's patch (domain/workers/lifecycle.ts) as worker columns, for updateWorker. */
-export function lifecycleColumns(patch: LifecyclePatch): Partial<Omit<WorkerRow, "id" | "seq">> {
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(patch)) {
-    if (value === undefined) continue;
-    out[LIFECYCLE_COLUMNS[key as keyof LifecyclePatch]] = typeof value === "boolean" ? Number(value) : value;
-  }
-  return out as Partial<Omit<WorkerRow, "id" | "seq">>;
+/** Applies a lifecycle transition's patch (with any other fields the same command sets); an empty patch writes nothing. */
+export function applyLifecycle(tx: Tx, id: string, patch: LifecyclePatch, also: Omit<WorkerPatch, keyof LifecyclePatch> = {}): void {
+  updateWorker(tx, id, { ...patch, ...also });
 }
 
-/** What a lifecycle transition reads of a worker row. */
-export function lifecycleRowOf(row: Pick<WorkerRow, "state" | "agent" | "deliverable_id">): { state: WorkerState; agent: WorkerAgent; hasDeliverable: boolean } {
-  return { state: row.state, agent: row.agent, hasDeliverable: row.deliverable_id !== null };
-}
-
-/** Applies a lifecycle transition's patch (with any other columns the same command sets); an empty patch writes nothing. */
-export function applyLifecycle(tx: Tx, id: string, patch: LifecyclePatch, also: Partial<Omit<WorkerRow, "id" | "seq" | "state">> = {}): void {
-  updateWorker(tx, id, { ...lifecycleColumns(patch), ...also });
+/** What a lifecycle transition reads of a worker. */
+export function lifecycleRowOf(row: Pick<Worker, "state" | "agent" | "deliverableId">): { state: PersistedState; agent: WorkerAgent; hasDeliverable: boolean } {
+  return { state: row.state, agent: row.agent, hasDeliverable: row.deliverableId !== null };
 }
 
 /** The generation and harvest stamp of a worker row, deleted or not: a harvest records its capture on its own generation only. */

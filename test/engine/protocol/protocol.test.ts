@@ -94,7 +94,7 @@ test("a crash between the sidecar and the command is repaired by retrying the sa
 
 test("a done from a replaced generation is refused, claims no version and changes nothing", (t) => {
   const { ctx, w, who } = setup(t);
-  ctx.commands.run("test.respawn", {}, (tx) => updateWorker(tx, w.worker, { generation: 2, run_token_hash: hashRunToken("token-2") }));
+  ctx.commands.run("test.respawn", {}, (tx) => updateWorker(tx, w.worker, { generation: 2, runTokenHash: hashRunToken("token-2") }));
   const before = dumpTables(ctx.db);
   assert.throws(
     () => done(ctx, who, { callId: "call-a", body: "b", outcome: "completed", summary: "s" }),
@@ -110,7 +110,7 @@ test("a done from a replaced generation is refused, claims no version and change
 
 test("a done at the current generation with a wrong run token is refused as a token mismatch, not as a replaced process", (t) => {
   const { ctx, w } = setup(t);
-  ctx.commands.run("test.respawn", {}, (tx) => updateWorker(tx, w.worker, { generation: 2, run_token_hash: hashRunToken("token-2") }));
+  ctx.commands.run("test.respawn", {}, (tx) => updateWorker(tx, w.worker, { generation: 2, runTokenHash: hashRunToken("token-2") }));
   const before = dumpTables(ctx.db);
   assert.throws(
     () => done(ctx, { worker: w.worker, generation: 2, runToken: "stolen" }, { callId: "call-x", body: "b", outcome: "completed", summary: "s" }),
@@ -182,7 +182,7 @@ test("commits the worker made are part of the change set: the diff is against it
 test("a read-only worker in a shared workspace publishes with no change set", (t) => {
   const { ctx } = workLedger(t);
   const w = isolatedWorker(t, ctx);
-  ctx.commands.run("test.shared", {}, (tx) => updateWorker(tx, w.worker, { workspace_mode: "shared", base: null }));
+  ctx.commands.run("test.shared", {}, (tx) => updateWorker(tx, w.worker, { workspaceMode: "shared", base: null }));
   const r = done(ctx, { worker: w.worker, generation: 1 }, { callId: "c", body: "findings text", outcome: "findings", summary: "found" });
   assert.equal(deliverableByRef(ctx, r.deliverable.ref).deliverable.changeSet, null);
 });

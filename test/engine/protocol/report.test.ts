@@ -93,7 +93,7 @@ test("a bad outcome or an empty body is refused before the store is touched", (t
 
 test("a report from a replaced generation is refused, says the process was replaced, and changes nothing", (t) => {
   const { ctx, who } = setup(t);
-  ctx.commands.run("test.respawn", {}, (tx) => updateWorker(tx, who.worker, { generation: 2, run_token_hash: hashRunToken("token-2") }));
+  ctx.commands.run("test.respawn", {}, (tx) => updateWorker(tx, who.worker, { generation: 2, runTokenHash: hashRunToken("token-2") }));
   const before = dumpTables(ctx.db);
   assert.throws(() => report(ctx, who, { item: "t1", outcome: "done", body: "stale" }), { code: "generation-replaced", message: /process was replaced/ });
   assert.throws(() => report(ctx, { ...who, runToken: "other" }, { item: "t1", outcome: "done", body: "stale" }), { code: "generation-replaced" });
@@ -106,7 +106,7 @@ test("a report from a replaced generation is refused, says the process was repla
 
 test("a report from an exited worker is refused and changes nothing", (t) => {
   const { ctx, who } = setup(t);
-  ctx.commands.run("test.exit", {}, (tx) => updateWorker(tx, who.worker, { exited: 1, exit_code: 0 }));
+  ctx.commands.run("test.exit", {}, (tx) => updateWorker(tx, who.worker, { exited: true, exitCode: 0 }));
   const before = dumpTables(ctx.db);
   assert.throws(() => report(ctx, who, { item: "t1", outcome: "done", body: "late" }), { code: "worker-exited", message: /process was replaced/ });
   assert.deepEqual(dumpTables(ctx.db), before);

@@ -35,7 +35,7 @@ test("an exactly approved current worker version is saved with body, patch, evid
   const { ctx } = workLedger(t);
   const { worker, pointer, decisionId } = approvedWorker(ctx);
   const saved = saveFromWorker(ctx, { from: worker });
-  const id = workerStoredId(worker, requireWorker(ctx.db, worker).created_at);
+  const id = workerStoredId(worker, requireWorker(ctx.db, worker).createdAt);
   assert.deepEqual({ ref: saved.ref, id: saved.id, version: saved.version, idempotent: saved.idempotent }, { ref: `deliverable:${id}:1`, id, version: 1, idempotent: false });
   assert.match(id, /^worker-w1-[0-9a-f]{10}$/);
   const record = JSON.parse(readFileSync(saved.path, "utf8"));

@@ -34,7 +34,7 @@ test("a replaced generation can neither claim nor acknowledge messages, and unre
   tellWorker(ctx, { worker: who.worker, text: "first", after: true });
   assert.equal(claimInbox(ctx, who)[0]!.deliverAs, "followUp");
   ctx.commands.run("test.respawn", {}, (tx) => {
-    updateWorker(tx, who.worker, { generation: 2, run_token_hash: hashRunToken("token-2") });
+    updateWorker(tx, who.worker, { generation: 2, runTokenHash: hashRunToken("token-2") });
     insertLaunch(tx, who.worker, 2, "token-2");
     requeueUnread(tx, who.worker);
   });

@@ -68,7 +68,7 @@ test("only open items can be dispatched, to a worker that exists and has not exi
   assert.throws(() => dispatchItems(ctx, { worker: who.worker, items: ["t2", "t1"] }), { code: "item-not-open", message: "t1 is done; only open items can be dispatched" });
   assert.throws(() => dispatchItems(ctx, { worker: who.worker, items: ["t7"] }), { code: "item-not-found", message: "no item t7" });
   assert.throws(() => dispatchItems(ctx, { worker: "w9", items: ["t2"] }), { code: "worker-not-found", message: "no worker w9" });
-  ctx.commands.run("test.exit", {}, (tx) => updateWorker(tx, who.worker, { exited: 1 }));
+  ctx.commands.run("test.exit", {}, (tx) => updateWorker(tx, who.worker, { exited: true }));
   const afterExit = dumpTables(ctx.db);
   assert.throws(() => dispatchItems(ctx, { worker: who.worker, items: ["t2"] }), { code: "worker-exited", message: "w1 has exited; respawn it or dispatch to another worker" });
   assert.deepEqual(dumpTables(ctx.db), afterExit);

@@ -11,6 +11,7 @@ import { createIsolatedWorkspace } from "../../../src/substrate/git/worktree.js"
 import { gitRepo } from "../../support/git.js";
 import { tempDir } from "../../support/temp.js";
 import { addWorker, workLedger } from "../../support/work-ledger.js";
+import type { WorkerPatch } from "../../../src/domain/workers/worker.js";
 
 const socket = { DOCKET_TMUX_SOCKET: "docket-test-unused-prune" };
 
@@ -25,12 +26,12 @@ test("prune deletes only workers settled longer than pruneAfterHours and never f
   writeFileSync(join(ws.path, "change.txt"), "unpromoted\n");
   mkdirSync(join(ctx.home.workerDir(old), "deliverables"), { recursive: true });
   writeFileSync(join(ctx.home.workerDir(old), "deliverables", "v1.json"), "{}");
-  const settle = (id: string, state: "ended" | "failed", at: string, extra = {}) =>
-    ctx.commands.run("test.settle", { id }, (tx) => updateWorker(tx, id, { state, exited: 1, settled_at: at, ...extra }));
+  const settle = (id: string, state: "ended" | "failed", at: string, extra: WorkerPatch = {}) =>
+    ctx.commands.run("test.settle", { id }, (tx) => updateWorker(tx, id, { state, exited: true, settledAt: at, ...extra }));
   settle(old, "ended", "2025-12-30T00:00:00.000Z");
   settle(recent, "ended", "2025-12-31T23:00:00.000Z");
   settle(failed, "failed", "2025-12-01T00:00:00.000Z");
-  settle(dirty, "ended", "2025-12-01T00:00:00.000Z", { workspace: ws.path, workspace_mode: "isolated", base: ws.base, base_head: ws.baseHead });
+  settle(dirty, "ended", "2025-12-01T00:00:00.000Z", { workspace: ws.path, workspaceMode: "isolated" as const, base: ws.base, baseHead: ws.baseHead });
   clock.set("2026-01-01T00:00:00.000Z");
   const r = pruneWorkers(ctx);
   assert.deepEqual(r.pruned, [old]);

@@ -11,10 +11,11 @@ import { openEngine, type EngineContext } from "../../../src/engine/context.js";
 import { countLiveWorkers, takePaneSnapshot } from "../../../src/engine/workers/fleet.js";
 import { reconcileStalledStarts } from "../../../src/engine/workers/harvest.js";
 import { launchInto } from "../../../src/engine/workers/spawn.js";
-import { workerTmux, type StoredExecution } from "../../../src/engine/workers/launch.js";
+import { workerTmux } from "../../../src/engine/workers/launch.js";
+import type { LaunchExecution } from "../../../src/domain/workers/execution.js";
 import { listWorkers, showWorker } from "../../../src/engine/workers/view.js";
 import { listPendingNotifications } from "../../../src/ledger/talk/notifications.js";
-import { listWorkerRows } from "../../../src/ledger/workers/launches.js";
+import { workersOf } from "../../../src/ledger/workers/launches.js";
 import { getWorker, insertWorker } from "../../../src/ledger/workers/workers.js";
 import { cliEnv, docket, DOCKET_BIN } from "../../support/docket-cli.js";
 import { gitRepo } from "../../support/git.js";
@@ -87,7 +88,7 @@ test("a spawn killed part-way is reconciled as failed once its spawner is gone, 
   await new Promise((r) => holder.on("exit", r));
 
   const row = getWorker(now.db, "w1")!;
-  assert.deepEqual([row.state, row.window_id, row.pid], ["starting", null, spawner.pid]);
+  assert.deepEqual([row.state, row.windowId, row.pid], ["starting", null, spawner.pid]);
   const panes = takePaneSnapshot(workerTmux(now), now.clock.now());
   assert.equal(countLiveWorkers(now.db, panes, now.clock.nowMs()), 1, "within the grace it may still be starting");
   assert.equal(listWorkers(now).workers[0]!.state, "starting", "and a read leaves it alone");
@@ -108,7 +109,7 @@ test("a spawn killed part-way is reconciled as failed once its spawner is gone, 
 test("a launch whose start was given up meanwhile is refused and its window closed, so nothing runs unrecorded", (t) => {
   const g = ground(t);
   const ctx = g.engineAt(0);
-  const execution = { agent: "command", command: "sleep 600", subdir: "" } as unknown as StoredExecution;
+  const execution = { agent: "command", command: "sleep 600", subdir: "" } as unknown as LaunchExecution;
   const worker = ctx.commands.run("test.worker", {}, (tx) =>
     insertWorker(tx, {
       task: "slow start", kind: "default", agent: "command", command: "sleep 600", execution, cwd: g.repo, projectRoot: g.repo,
@@ -116,9 +117,9 @@ test("a launch whose start was given up meanwhile is refused and its window clos
     }),
   ).result;
   const later = g.engineAt(11 * 60_000);
-  assert.equal(reconcileStalledStarts(ctx, listWorkerRows(ctx.db)), 0, "its spawner still runs: a slow start is left alone");
-  assert.equal(reconcileStalledStarts(later, listWorkerRows(later.db)), 1, "but not for ever");
-  assert.match(getWorker(ctx.db, worker)!.last_error!, /^the start of w1 never finished: no window 6\d\d s after it began$/);
+  assert.equal(reconcileStalledStarts(ctx, workersOf(ctx.db)), 0, "its spawner still runs: a slow start is left alone");
+  assert.equal(reconcileStalledStarts(later, workersOf(later.db)), 1, "but not for ever");
+  assert.match(getWorker(ctx.db, worker)!.lastError!, /^the start of w1 never finished: no window 6\d\d s after it began$/);
 
   assert.throws(
     () => launchInto(ctx, getWorker(ctx.db, worker)!, execution, { generation: 1, runToken: "token-1", env: {} }),
@@ -131,5 +132,5 @@ test("a launch whose start was given up meanwhile is refused and its window clos
     names = ""; // the server exited with its last window
   }
   assert.doesNotMatch(names, /^w1$/m, "the window it opened was closed");
-  assert.equal(getWorker(ctx.db, worker)!.window_id, null);
+  assert.equal(getWorker(ctx.db, worker)!.windowId, null);
 });

@@ -17,7 +17,7 @@ test("COUNTED_JUDGMENT_SQL selects exactly the decisions countsAsJudgment counts
 
 test("decision debt: a version only a parent agent approved is unjudged; one a parent agent rejected is judged", (t) => {
   const { ctx } = workLedger(t);
-  const worker = (ref: string) => ({ id: "w1", state: "ready", deliverable_ref: ref });
+  const worker = (ref: string) => ({ id: "w1", state: "ready", deliverableRef: ref });
   const pointer = (v: number) => ({ id: "worker-deliverable:w1", version: v, ref: `worker-deliverable:w1:${v}` });
   const debts = ctx.commands.run("test.debt", null, (tx) => {
     insertDecision(tx, { actor: "parent-agent", verb: "approve", worker: "w1", deliverable: pointer(1) });

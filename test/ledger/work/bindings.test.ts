@@ -16,7 +16,7 @@ test("respawn moves the worker's active bindings and their dispatches to the new
   dispatchItems(ctx, { worker: other.worker, items: ["t3"] });
   report(ctx, who, { item: "t1", outcome: "done", body: "ok" });
   const moved = ctx.commands.run("test.respawn", {}, (tx) => {
-    updateWorker(tx, who.worker, { generation: 2, run_token_hash: hashRunToken("token-2") });
+    updateWorker(tx, who.worker, { generation: 2, runTokenHash: hashRunToken("token-2") });
     return moveBindingsToGeneration(tx, who.worker, 2);
   }).result;
   assert.deepEqual(moved, ["b2"]);

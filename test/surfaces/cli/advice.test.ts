@@ -226,7 +226,7 @@ function ground(t: T, g: ReviewGround, run: (args: string[], env?: Record<string
   const idle = mk().worker;
   // An exited command worker (tmux-free until respawned) for the respawn advice.
   const exited = addWorker(g.ctx, "token-exited").worker;
-  g.ctx.commands.run("test.exited", null, (tx) => updateWorker(tx, exited, { exited: 1, exit_code: 0 }));
+  g.ctx.commands.run("test.exited", null, (tx) => updateWorker(tx, exited, { exited: true, exitCode: 0 }));
   // Items dispatched to `unjudged`: t1 edited from outside (revision moved), t2 without replies, t3 for the exited worker.
   for (const text of ["one", "two", "three"]) addItem(g.ctx, { kind: "todo", text });
   dispatchItems(g.ctx, { worker: unjudged.worker, items: ["t1", "t2"] });

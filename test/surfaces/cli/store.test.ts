@@ -46,7 +46,7 @@ function homeWithApprovedWorker(t: { after(fn: () => void): void }): { home: str
   const ctx = openEngine({ env: { DOCKET_HOME: home }, cwd: home });
   try {
     const { worker } = approvedWorker(ctx);
-    return { home, worker, storeId: workerStoredId(worker, requireWorker(ctx.db, worker).created_at) };
+    return { home, worker, storeId: workerStoredId(worker, requireWorker(ctx.db, worker).createdAt) };
   } finally {
     ctx.close();
   }

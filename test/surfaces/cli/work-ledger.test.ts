@@ -165,7 +165,7 @@ test("through the CLI a wrong run token is refused as a token mismatch and a sta
   assert.doesNotMatch(forged.body.error!.message, /replaced/);
 
   const ctx = openEngine({ env: { DOCKET_HOME: home }, cwd: tmp });
-  ctx.commands.run("test.respawn", {}, (tx) => updateWorker(tx, "w1", { generation: 2, run_token_hash: hashRunToken("generation-2") }));
+  ctx.commands.run("test.respawn", {}, (tx) => updateWorker(tx, "w1", { generation: 2, runTokenHash: hashRunToken("generation-2") }));
   ctx.close();
   const stale = json(["worker", "report", "--item", "t1", "--outcome", "done", "--body", "x"], env);
   assert.equal(stale.code, 1);

@@ -74,7 +74,7 @@ test("each call succeeds through MCP: the board, a question, a frozen version wi
   writeFileSync(patch, v1.deliverable.changeSet!.patch);
   git(w.project, "apply", "--check", patch);
   assert.deepEqual(await call(client, "docket_done", { call_id: "c2", body: "another body", outcome: "completed", summary: "again" }), done);
-  assert.equal(requireWorker(ctx.db, w.worker).deliverable_version, 1);
+  assert.equal(requireWorker(ctx.db, w.worker).deliverableVersion, 1);
   const asked = await call(client, "docket_wait", { call_id: "c3", question: "Which database?", options: ["sqlite", "postgres"] });
   assert.match(asked.text, /^Question q1 is with the human\. Stop now/);
   assert.equal(requireWorker(ctx.db, w.worker).state, "needs_input");
@@ -97,7 +97,7 @@ test("each refusal is an MCP tool error with one line: bad input, no call id, an
   assert.deepEqual(await call(client, "docket_wait", { call_id: "c2", question: "  " }), { text: "docket_wait needs a question: say what you need the human to decide", isError: true });
   assert.deepEqual(await call(client, "docket_fail", { call_id: "c3", reason: "" }), { text: "docket_fail needs a reason: say what stopped you", isError: true });
   assert.equal(requireWorker(ctx.db, w.worker).state, "active");
-  ctx.commands.run("test.respawn", {}, (tx) => updateWorker(tx, w.worker, { generation: 2, run_token_hash: hashRunToken("token-2") }));
+  ctx.commands.run("test.respawn", {}, (tx) => updateWorker(tx, w.worker, { generation: 2, runTokenHash: hashRunToken("token-2") }));
   const fenced = await call(client, "docket_done", { call_id: "c4", body: "late", outcome: "completed", summary: "late" });
   assert.deepEqual(fenced, { text: `${w.worker} generation 1 was replaced by generation 2; this process was replaced and its reports are refused`, isError: true });
   assert.equal(readDeliverable(ctx.home, w.worker, 1).ok, false);

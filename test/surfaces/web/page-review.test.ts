@@ -33,7 +33,7 @@ function fromPlan(g: ReviewGround, w: ProtocolWorker, plan: string): void {
     sourceRef: "worker-deliverable:w90:1", sourceId: "worker-deliverable:w90", sourceVersion: 1, sourceWorker: "w90", sourceKind: "worker",
     approvingDecisionId: "dc90", useDecisionId: "dc91", approvedAt: "2026-03-01T09:00:00.000Z", sidecarPath: "", planAuthorized: true,
   };
-  g.ctx.commands.run("test.handoff", { w: w.worker }, (tx) => updateWorker(tx, w.worker, { source_handoff: JSON.stringify(handoff) }));
+  g.ctx.commands.run("test.handoff", { w: w.worker }, (tx) => updateWorker(tx, w.worker, { sourceHandoff: handoff }));
   writeFileSync(join(g.ctx.home.workerDir(w.worker), "source-deliverable.md"), plan);
 }
 
