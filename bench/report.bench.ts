@@ -14,7 +14,7 @@ import { insertItem } from "../src/ledger/work/items.js";
 import { insertMessage } from "../src/ledger/talk/messages.js";
 import { insertObligation } from "../src/ledger/work/obligations.js";
 import { openLedger } from "../src/ledger/core/open.js";
-import { insertWorker } from "../src/ledger/workers/workers.js";
+import { hashRunToken, insertWorker } from "../src/ledger/workers/workers.js";
 
 const ITEMS = 10_000;
 const SELF = fileURLToPath(import.meta.url);
@@ -77,7 +77,9 @@ function seed(home: string, processes: number): { worker: string; items: string[
         task: "bench", kind: "general", agent: "command", command: "true", execution: {}, cwd: home, projectRoot: home,
         workspace: () => home, workspaceMode: "shared", runToken: "",
       });
-      tx.db.prepare("UPDATE workers SET run_token = ? WHERE id = ?").run(`tok-${worker}`, worker);
+      // The child speaks as the worker with the token `tok-<id>`; the ledger keeps only its hash.
+      tx.db.prepare("UPDATE workers SET run_token_hash = ? WHERE id = ?").run(hashRunToken(`tok-${worker}`), worker);
+      tx.db.prepare("UPDATE launches SET run_token_hash = ? WHERE worker = ?").run(hashRunToken(`tok-${worker}`), worker);
       const items: string[] = [];
       for (let k = 0; k < per; k += 10) {
         const dispatch = insertDispatch(tx, worker, 1);
