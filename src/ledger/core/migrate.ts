@@ -11,7 +11,10 @@ export function migrate(db: Database.Database, migrations: readonly Migration[] 
   db.function("docket_sha256", { deterministic: true }, (value: unknown) => (typeof value === "string" ? sha256Hex(value) : value));
   db.exec("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)");
   const applied = () => db.prepare("SELECT version, name FROM schema_migrations ORDER BY version").all() as { version: number; name: string }[];
-  checkHistory(applied(), migrations);
+  const history = applied();
+  checkHistory(history, migrations);
+  // The history is a prefix of the list: when it is the whole list there is nothing to take the write lock for.
+  if (history.length === migrations.length) return [];
   const ran: number[] = [];
   for (const m of migrations) {
     const step = db.transaction(() => {

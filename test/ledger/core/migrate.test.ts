@@ -82,3 +82,15 @@ test("migration 005 turns a ledger's plain run tokens into their sha256 and keep
   assert.ok(!bytes.includes("c".repeat(100)), "so is a long one that lived in an overflow page");
   assert.ok(!bytes.includes(token), "the plain token is gone from the file");
 });
+
+test("opening an up-to-date ledger takes no write lock, so it opens while another process holds one", (t) => {
+  const path = join(tempDir(t), "ledger.sqlite");
+  openLedger(path).close();
+  const writer = new Database(path);
+  t.after(() => writer.close());
+  writer.exec("BEGIN IMMEDIATE");
+  const reader = openLedger(path, { busyTimeoutMs: 50 });
+  t.after(() => reader.close());
+  assert.equal((reader.prepare("SELECT count(*) AS n FROM schema_migrations").get() as { n: number }).n, MIGRATIONS.length);
+  writer.exec("ROLLBACK");
+});
