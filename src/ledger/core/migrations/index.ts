@@ -5,6 +5,7 @@ import { sql as m001 } from "./001-foundation.js";
 import { sql as m003 } from "./003-decisions.js";
 import { sql as m004 } from "./004-store-index.js";
 import { sql as m005 } from "./005-run-token-hashes.js";
+import { sql as m008 } from "./008-lean-indexes.js";
 
 export interface Migration {
   version: number;
@@ -17,4 +18,6 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 3, name: "decisions", sql: m003 },
   { version: 4, name: "store-index", sql: m004 },
   { version: 5, name: "run-token-hashes", sql: m005 },
+  // 006 and 007 are on main (content-binding, agents); this one follows them.
+  { version: 8, name: "lean-indexes", sql: m008 },
 ];
