@@ -1,6 +1,5 @@
-// Benchmark: CLI start-up as whole processes beside `node -e 0` in the same rounds — `--version`, `--help`, the calls
-// a non-pi worker makes constantly (`worker heartbeat`, `worker report`), and `ls --json` over 100 workers — with the
-// number of modules each loads. Prints figures, never asserts.
+// Benchmark: CLI start-up as whole processes beside `node -e 0` in the same rounds (`--version`, `--help`, the worker calls
+// `heartbeat` and `report`, `ls --json` over 100 workers, a bare SQLite write) and the modules each loads. Never asserts.
 
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";

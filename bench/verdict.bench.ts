@@ -1,6 +1,5 @@
-// Benchmark: the verdict queue — 23 cards needing judgment in a 100-worker project, built from real git worktrees and
-// real sidecars published through `done` — in process (with the git processes it starts) and as `docket verdict
-// --json` beside `node -e 0` in the same rounds. Prints figures and a digest of the queue, never asserts.
+// Benchmark: the verdict queue (23 cards of a 100-worker project: real worktrees, sidecars published through `done`) in
+// process with the git processes it starts, and as `docket verdict --json` beside `node -e 0`. Never asserts.
 
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -33,6 +32,7 @@ try {
   // A parent project of 240 files in 12 directories; its HEAD moves three times while the fleet starts (4 bases).
   const files: Record<string, string> = { "README.md": "bench\n" };
   for (let d = 0; d < 12; d++) for (let f = 0; f < 20; f++) files[`src/m${d}/f${f}.ts`] = lines(60, `m${d}/f${f}`);
+  mkdirSync(join(root, "project"));
   const project = gitRepo(join(root, "project"), files);
   mkdirSync(join(root, "home"));
   const home = join(root, "home", "docket");
@@ -48,13 +48,13 @@ try {
       git("commit", "-qam", `parent change ${b}`);
     }
     const w = isolatedWorker(t, ctx, { project, runToken: `tok-${i}` });
-    // Each patch edits 4 files: two of its own, one shared with its neighbours (overlaps) and one hot file; every
-    // tenth also creates a file.
+    // Each patch edits 3 files: two of its own and one it shares with four other workers (overlaps); every tenth
+    // also creates a file.
     if (i % 10 === 3) {
       mkdirSync(join(w.workspace, "src/new"), { recursive: true });
       writeFileSync(join(w.workspace, `src/new/w${i}.ts`), lines(5, `new file of worker ${i}`));
     }
-    const edits = [`src/m${i % 12}/f${1 + (i % 19)}.ts`, `src/m${(i + 5) % 12}/f${1 + ((i * 7) % 19)}.ts`, `src/m${i % 3}/f0.ts`, "src/m11/f19.ts"];
+    const edits = [`src/m${i % 12}/f${1 + (i % 19)}.ts`, `src/m${(i + 5) % 12}/f${1 + ((i * 7) % 19)}.ts`, `src/m${i % 12}/f0.ts`];
     for (const [k, path] of edits.entries()) {
       const text = readFileSync(join(w.workspace, path), "utf8").split("\n");
       text[(i * 3 + k * 11) % 55] = `changed by worker ${i}`;
@@ -63,8 +63,8 @@ try {
     done(ctx, w, { callId: `bench-${i}`, body: `Worker ${i} finished.\n`, outcome: "completed", summary: `patch ${i}`, evidence: [{ kind: "test", text: "npm test: pass" }] });
     published.push(w);
   }
-  // An uncommitted edit of the hot file in the parent, and an untracked parent file one patch also creates.
-  writeFileSync(join(project, "src/m11/f19.ts"), lines(61, "parent edits the hot file"));
+  // An uncommitted parent edit of a shared file, and an untracked parent file one patch also creates.
+  writeFileSync(join(project, "src/m11/f0.ts"), lines(61, "parent edits a shared file"));
   mkdirSync(join(project, "src/new"));
   writeFileSync(join(project, "src/new/w3.ts"), "the parent's own\n");
   published.forEach((w, i) => {

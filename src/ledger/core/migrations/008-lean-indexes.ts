@@ -1,6 +1,5 @@
-// Migration 008: fewer pages per per-item report (issue 17). Bindings and obligations index only their active/owed rows,
-// so settling one deletes one index entry instead of moving two, and the rare by-worker reads of active bindings
-// (respawn, the listing) walk the active rows' own unique index instead of an index every report must update.
+// Migration 008: fewer pages per per-item report (issue 17): bindings and obligations index only active/owed rows, so
+// settling one deletes an index entry instead of moving two; by-worker reads of active bindings walk the active rows.
 
 export const sql = /* sql */ `
 DROP INDEX bindings_worker;

@@ -1,6 +1,5 @@
-// The verb table run: one docket command line against an Io — the CLI and the pi parent run the same verbs.
-// Strips --json from anywhere; exit codes: 0 ok, 1 refused or failed (one-line reason), 2 usage (STYLE §17).
-// Only the chosen verb's group is loaded; the others stand in as named placeholders for help and suggestions.
+// The verb table run: one docket command line against an Io (the CLI and the pi parent run the same verbs), loading only
+// the chosen verb's group. Strips --json anywhere; exits 0 ok, 1 refused or failed, 2 usage (STYLE §17).
 
 import type { Command, Help } from "commander";
 import { DocketError, exitCodeFor, isDocketError } from "../../../domain/errors.js";
@@ -31,6 +30,7 @@ export async function runCli(argv: string[], io: Io, options: RunCliOptions = {}
     .showHelpAfterError("(run with --help for usage)")
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => (json ? undefined : io.err(s)) });
+  // The other verbs stand in as named placeholders, so help, suggestions and "unknown command" see every verb.
   const chosen = groupOf(chosenVerb(args));
   const placeholders = new WeakMap<Command, string>();
   for (const group of VERB_GROUPS) {
