@@ -45,5 +45,5 @@ test("a worker's heartbeat loads the worker group's modules and no other group's
   const r = runLoggingModules([DOCKET_BIN, "worker", "heartbeat"], { cwd: dir, env });
   assert.equal(r.run.status, 2, "without a worker identity it is a usage error");
   assert.match(r.run.stderr, /DOCKET_WORKER_ID, DOCKET_GENERATION, DOCKET_RUN_TOKEN are not set/);
-  assert.deepEqual(verbModules(r.esm), ["args", "registry", "run", "worker", "worker-lifecycle", "worker-protocol", "worker-report"]);
+  assert.deepEqual(verbModules(r.esm), ["args", "registry", "run", "worker", "worker-hook", "worker-lifecycle", "worker-protocol", "worker-report"]);
 });

@@ -49,7 +49,7 @@ export const VERB_GROUPS: readonly VerbGroup[] = [
       { name: "reject", usage: "[options] <w|ref>", description: "reject one exact deliverable version (supersedes an earlier approval of that version)" },
       { name: "revise", usage: "[options] <w|ref> <note...>", description: "send a review note bound to one exact version; the worker's next done becomes the next version" },
       { name: "answer", usage: "[options] <w> <text...>", description: "answer a worker's open question (the oldest, or --q <id>); the answer is a decision too" },
-      { name: "promote", usage: "[options] <w|ref>", description: "apply the frozen patch of an exactly approved version to your checkout (working tree, no commit)" },
+      { name: "promote", usage: "[options] <w|ref>", description: "apply the frozen patch of an exactly approved version (or of a stored record) to your checkout (working tree, no commit)" },
       { name: "discard", usage: "[options] <w>", description: "drop a worker's live changes (its workspace goes back to its base); the frozen versions stay" },
       { name: "verdict", usage: "[options] [w|ref]", description: "the review card of a worker's exact version; without a worker, the queue of workers needing judgment" },
       { name: "log", usage: "[options]", description: "decisions: counts per verb, recent rows, and decision debt" },
@@ -75,7 +75,7 @@ export const VERB_GROUPS: readonly VerbGroup[] = [
     verbs: [
       {
         name: "worker", usage: "", description: "worker-side protocol: report, todos, wait, done, fail (identity from the environment)",
-        subcommands: ["report", "reconcile", "done", "wait", "todos", "fail", "exited", "heartbeat"],
+        subcommands: ["report", "reconcile", "done", "wait", "todos", "fail", "exited", "heartbeat", "hook"],
       },
     ],
   },
@@ -102,7 +102,7 @@ export const VERB_GROUPS: readonly VerbGroup[] = [
     load: async () => (await import("./deliverables.js")).registerDeliverableCommands,
     verbs: [
       { name: "report", usage: "[options] <worker-or-ref>", description: "a worker's frozen deliverable: outcome, summary, evidence, items, files and the full body" },
-      { name: "diff", usage: "[options] <worker-or-ref>", description: "the frozen patch of a worker's deliverable, as `git apply` accepts it" },
+      { name: "diff", usage: "[options] <worker-or-ref>", description: "the frozen patch of a worker's deliverable or a stored record, as `git apply` accepts it" },
     ],
   },
   {
