@@ -4,7 +4,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createTmux, paneFromMap, resolveTmuxServerArgs } from "../../src/substrate/tmux.js";
 import { tempDir } from "../support/temp.js";
-import { tmuxServer, waitFor } from "../support/tmux.js";
+import { tmuxServer } from "../support/tmux.js";
+import { waitFor } from "../support/wait.js";
 
 test("the server is chosen from DOCKET_TMUX_SOCKET: a path means -S, a name means -L, unset means the default", () => {
   assert.deepEqual(resolveTmuxServerArgs("/tmp/x/sock"), ["-S", "/tmp/x/sock"]);

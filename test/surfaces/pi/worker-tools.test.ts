@@ -1,3 +1,5 @@
+// The real pi CLI with the scripted model and the worker tools, in -p mode (DESIGN §9, reference/pi-e2e).
+
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
@@ -12,7 +14,6 @@ import { listDeliverableVersions, readDeliverable } from "../../../src/files/wor
 import type { EngineContext } from "../../../src/engine/context.js";
 import type { WorkerDeliverable } from "../../../src/domain/deliverable.js";
 
-// The real pi CLI with the scripted model and the worker tools, in -p mode (DESIGN §9, reference/pi-e2e).
 const ROOT = resolve(import.meta.dirname, "../../../..");
 const PI_CLI = join(ROOT, "node_modules/@mariozechner/pi-coding-agent/dist/cli.js");
 const SCRIPTED_MODEL = join(ROOT, "dist/src/surfaces/pi/scripted-model.js");
