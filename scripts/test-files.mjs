@@ -15,7 +15,14 @@ export function testFiles(filters, root = "dist/test") {
   return files;
 }
 
+/**
+ * Node 20 applies --test-timeout to each test file's process as a whole, not only to each test: it is a hang catcher
+ * sized for the slowest file (six real pi parents, about 30 s idle) on a loaded 2-core machine, never a speed limit.
+ * Every wait inside a test has its own deadline and message.
+ */
+const FILE_TIMEOUT_MS = 900_000;
+
 export function runnerArgs(files, extra = []) {
   const concurrency = process.env.DOCKET_TEST_CONCURRENCY ?? "2";
-  return ["--test", `--test-concurrency=${concurrency}`, "--test-timeout=180000", ...extra, ...files];
+  return ["--test", `--test-concurrency=${concurrency}`, `--test-timeout=${FILE_TIMEOUT_MS}`, ...extra, ...files];
 }

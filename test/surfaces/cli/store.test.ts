@@ -11,6 +11,7 @@ import { workerStoredId } from "../../../src/engine/store-save.js";
 import { requireWorker } from "../../../src/ledger/workers.js";
 import { tempDir } from "../../support/temp.js";
 import { assertExit, jsonOf } from "../../support/docket-cli.js";
+import { teardown, type Hooks } from "../../support/teardown.js";
 import { anchorWorkerRecord, approvedWorker, decide, publishVersion, writeLegacyBundles } from "../../support/stored.js";
 
 const BIN = resolve(dirname(fileURLToPath(import.meta.url)), "../../../../bin/docket.js");
@@ -30,9 +31,10 @@ function docket(home: string, args: string[], input?: string): Run {
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-function docketAsync(home: string, args: string[]): Promise<Run> {
+function docketAsync(t: Hooks, home: string, args: string[]): Promise<Run> {
   return new Promise((done) => {
     const child = spawn(process.execPath, [BIN, ...args], { cwd: home, env: cliEnv(home) });
+    teardown(t).child(child);
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (c) => (stdout += c));
@@ -56,7 +58,7 @@ function homeWithApprovedWorker(t: { after(fn: () => void): void }): { home: str
 
 test("two processes saving the same worker version at once make one version and two consistent answers", async (t) => {
   const { home, worker, storeId } = homeWithApprovedWorker(t);
-  const runs = await Promise.all([0, 1, 2, 3].map(() => docketAsync(home, ["save", "--from", worker, "--json"])));
+  const runs = await Promise.all([0, 1, 2, 3].map(() => docketAsync(t, home, ["save", "--from", worker, "--json"])));
   for (const r of runs) assert.equal(r.status, 0, r.stderr);
   const answers = runs.map((r) => JSON.parse(r.stdout) as { ref: string; id: string; version: number; idempotent: boolean });
   assert.deepEqual(answers.map((a) => a.idempotent).sort(), [false, true, true, true]);
