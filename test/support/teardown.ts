@@ -44,7 +44,7 @@ export function teardown(t: Hooks): Teardown {
     for (const c of children) stopChild(c, tracked);
     for (const s of sockets) stopTmux(s, tracked);
     await tracked.drain(dirs, sockets);
-    for (const d of dirs.reverse()) removeDir(d);
+    for (const d of [...dirs].reverse()) removeDir(d);
   });
   return scope;
 }
@@ -106,13 +106,13 @@ class Tracked {
     let signalled: NodeJS.Signals | undefined;
     for (;;) {
       this.expand(dirs);
-      const alive = this.alive();
+      let alive = this.alive();
       if (alive.length === 0) {
         // A straggler may have started a server on one of the sockets again: stop it and wait for that one too.
         const restarted = sockets.filter((s) => serverPid(s) !== undefined);
         if (restarted.length === 0) return;
         for (const s of restarted) stopTmux(s, this);
-        continue;
+        alive = this.alive();
       }
       const elapsed = Date.now() - started;
       const next: NodeJS.Signals | undefined = elapsed > 2 * GRACE_MS ? "SIGKILL" : elapsed > GRACE_MS ? "SIGTERM" : undefined;
