@@ -11,13 +11,14 @@ import { parsePlan } from "../../domain/plans/plan-contract.js";
 import { isPlanLike } from "../../domain/plans/plan-gate.js";
 import { formatJudgment } from "../../domain/review/approval.js";
 import { queueRank } from "../../domain/review/queue-rank.js";
-import { workersOf, openQuestionsOf, questionDetail } from "../../ledger/workers/launches.js";
+import { workersOf, openQuestionCounts, questionDetail, openQuestionsOf } from "../../ledger/workers/launches.js";
 import { requireWorker } from "../../ledger/workers/workers.js";
 import type { EngineContext } from "../context.js";
 import { pointerOf } from "./deliverables.js";
 import { derivePlanCoverage } from "./plan-coverage.js";
 import { approvalOf, judgmentOf, promotionOf, resolveReviewTarget } from "./target.js";
-import { resolveReviewWarnings, type ReviewWarning } from "./warnings.js";
+import { reviewFacts, type ReviewFacts } from "./review-facts.js";
+import { parentQueryOf, resolveReviewWarnings, type ReviewWarning } from "./warnings.js";
 
 export interface VerdictQuestion {
   id: string;
@@ -78,14 +79,14 @@ function actionsFor(row: Worker, d: WorkerDeliverable | null, approved: boolean,
  * The card of one worker's exact version: current by default, or the exact ref named. A version whose sidecar changed
  * since it was approved is refused (`deliverable-tampered`, naming the file and both hashes); nothing is offered on it.
  */
-export function verdictCard(ctx: EngineContext, target: string, options: { version?: number } = {}): VerdictCard {
+export function verdictCard(ctx: EngineContext, target: string, options: { version?: number; facts?: ReviewFacts } = {}): VerdictCard {
   const { card, tampered } = buildCard(ctx, target, options);
   if (tampered) throw tampered;
   return card;
 }
 
-/** The card, and the tampering refusal when an approved version's bytes changed (the queue shows it as a warning). */
-function buildCard(ctx: EngineContext, target: string, options: { version?: number } = {}): { card: VerdictCard; tampered?: DocketError } {
+/** The card, and the tampering refusal when an approved version's bytes changed (the queue shows it as a warning). `facts`: shared by a queue. */
+function buildCard(ctx: EngineContext, target: string, options: { version?: number; facts?: ReviewFacts } = {}): { card: VerdictCard; tampered?: DocketError } {
   const workerId = normalizeWorkerId(target) ?? /^(?:worker-deliverable:)?(w[1-9][0-9]*)/.exec(target.trim())?.[1];
   if (!workerId) throw validationError("bad-worker-id", `"${target}" is not a worker or deliverable ref`, "use w<N> or worker-deliverable:w<N>:<K>");
   let row = requireWorker(ctx.db, workerId);
@@ -121,7 +122,7 @@ function buildCard(ctx: EngineContext, target: string, options: { version?: numb
   if (coverage?.warning) warnings.push({ kind: "plan-coverage", text: coverage.line });
   if (invalid) warnings.push({ kind: "deliverable-invalid", text: invalid });
   if (tampered) warnings.push({ kind: "deliverable-tampered", text: tampered.message });
-  if (pointer && deliverable && !promoted) warnings.push(...resolveReviewWarnings(ctx, row, pointer, deliverable).warnings);
+  if (pointer && deliverable && !promoted) warnings.push(...resolveReviewWarnings(ctx, row, pointer, deliverable, options.facts).warnings);
   else if (pointer && deliverable && pointer.version < (pointerOf(row)?.version ?? 0)) {
     warnings.push({ kind: "older-version", text: `this is v${pointer.version}; ${row.id}'s current version is v${pointerOf(row)!.version}` });
   }
@@ -141,20 +142,31 @@ function buildCard(ctx: EngineContext, target: string, options: { version?: numb
   return { card, ...(tampered ? { tampered } : {}) };
 }
 
-/** Workers of this project needing judgment: open questions first, then failures, then unjudged ready versions; newest first. */
+/**
+ * Workers of this project needing judgment: open questions first, then failures, then unjudged ready versions; newest
+ * first. Linear in queue + fleet: peers' patches are read and parsed once, and git is asked once per distinct base.
+ */
 export function verdictQueue(ctx: EngineContext): VerdictCard[] {
-  const rows = workersOf(ctx.db, { projectRoot: ctx.projectRoot() });
+  const root = ctx.projectRoot();
+  const rows = workersOf(ctx.db, { projectRoot: root });
+  const questions = openQuestionCounts(ctx.db);
   const ranked: { rank: number; row: Worker }[] = [];
   for (const row of rows) {
     const pointer = pointerOf(row);
     const judged = pointer ? judgmentOf(ctx.db, pointer) : undefined;
     const rank = queueRank({
-      openQuestions: openQuestionsOf(ctx.db, row.id).length, state: row.state, reviewedAt: row.reviewedAt, hasVersion: Boolean(pointer), judged: Boolean(judged),
+      openQuestions: questions.get(row.id) ?? 0, state: row.state, reviewedAt: row.reviewedAt, hasVersion: Boolean(pointer), judged: Boolean(judged),
     });
     if (rank !== undefined) ranked.push({ rank, row });
   }
   ranked.sort((a, b) => a.rank - b.rank || b.row.seq - a.row.seq);
-  return ranked.map((r) => buildCard(ctx, r.row.id).card);
+  const facts = reviewFacts(ctx);
+  const pending = new Map(facts.peers(root).map((p) => [p.row.id, p]));
+  facts.prefetchParentChanges(root, ranked.flatMap(({ row }) => {
+    const peer = pending.get(row.id);
+    return peer ? [parentQueryOf(peer.row, peer.change)] : [];
+  }));
+  return ranked.map((r) => buildCard(ctx, r.row.id, { facts }).card);
 }
 
 /** The text card: header, deliverable line, warnings, evidence first, then what the worker says, then actions. */
