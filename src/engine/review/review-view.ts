@@ -7,7 +7,7 @@ import { parseDiffFiles, type DiffFile } from "../../domain/deliverables/diff-fi
 import { decisionsForRef, lastDecisionOf, type Decision } from "../../ledger/review/decisions.js";
 import { requireWorker } from "../../ledger/workers/workers.js";
 import type { EngineContext } from "../context.js";
-import { cardActions, type CardAction } from "./card-actions.js";
+import { bindMove, type CardAction } from "../../domain/review/card-actions.js";
 import { pointerOf } from "./deliverables.js";
 import { verdictCard, type VerdictCard } from "./verdict.js";
 
@@ -41,7 +41,7 @@ export function reviewView(ctx: EngineContext, target: string): ReviewView {
     current,
     isCurrent,
     lastDecision,
-    actions: isCurrent ? cardActions(card) : [],
+    actions: isCurrent ? card.moves.map((m) => bindMove(m, { worker: card.worker, ref: card.deliverable?.ref ?? null, version: card.deliverable?.version ?? null })) : [],
     files: patch === "" ? [] : parseDiffFiles(patch),
     history: card.deliverable ? decisionsForRef(ctx.db, card.deliverable.ref) : [],
     workerUpdatedAt: row.updatedAt,

@@ -10,6 +10,7 @@ import type { PlanCoverage } from "../../domain/plans/plan-coverage.js";
 import { parsePlan } from "../../domain/plans/plan-contract.js";
 import { isPlanLike } from "../../domain/plans/plan-gate.js";
 import { formatJudgment } from "../../domain/review/approval.js";
+import { distinctMoves, moveText, type CardMove, type CardVerb } from "../../domain/review/card-actions.js";
 import { queueRank } from "../../domain/review/queue-rank.js";
 import { workersOf, openQuestionCounts, questionDetail, openQuestionsOf } from "../../ledger/workers/launches.js";
 import { requireWorker } from "../../ledger/workers/workers.js";
@@ -34,7 +35,10 @@ export interface VerdictCard {
   deliverable: DeliverablePointer | null;
   approved: boolean;
   warnings: ReviewWarning[];
+  /** The moves as the `--json` contract names them (`approve`, `promote --approve`, `use --implement`, …). */
   actions: string[];
+  /** What the card offers, as data; `actions` is these, named. */
+  moves: CardMove[];
   /** Derived at review time from the handoff's source plan and the frozen patch; null when not a plan handoff. */
   planCoverage: PlanCoverage | null;
   /** Everything else the text card shows. */
@@ -61,18 +65,25 @@ function questionsOf(ctx: EngineContext, worker: string): VerdictQuestion[] {
   });
 }
 
-function actionsFor(row: Worker, d: WorkerDeliverable | null, approved: boolean, promoted: boolean, questions: number): string[] {
-  const out: string[] = [];
-  if (questions > 0) out.push("answer", "tell");
+const move = (verb: CardVerb, extra: Omit<CardMove, "verb"> = {}): CardMove => ({ verb, ...extra });
+
+function movesFor(row: Worker, d: WorkerDeliverable | null, approved: boolean, promoted: boolean, questions: number): CardMove[] {
+  const out: CardMove[] = [];
+  if (questions > 0) out.push(move("answer"), move("tell"));
   const patch = Boolean(d?.changeSet && d.changeSet.patch !== "");
   if (d) {
-    if (!approved) out.push("approve", ...(patch ? ["promote --approve"] : []), "revise", "reject");
+    if (!approved) out.push(move("approve"), ...(patch ? [move("promote", { withApproval: true })] : []), move("revise"), move("reject"));
     // An approved plan (a proposal, no patch) offers Implement first (ADR-0007).
-    else out.push(...(patch && !promoted ? ["promote"] : []), ...(!patch && isPlanLike(d.outcome, parsePlan(d.body)) ? ["use --implement"] : []), "use --parent", "use --worker", "save", "revise", "reject");
+    else {
+      out.push(
+        ...(patch && !promoted ? [move("promote")] : []), ...(!patch && isPlanLike(d.outcome, parsePlan(d.body)) ? [move("use", { mode: "implement" })] : []),
+        move("use", { mode: "parent" }), move("use", { mode: "worker" }), move("save"), move("revise"), move("reject"),
+      );
+    }
   }
-  if (row.state === "failed") out.push("respawn");
-  if (row.workspaceMode === "isolated" && !promoted) out.push("discard");
-  return [...new Set(out)];
+  if (row.state === "failed") out.push(move("respawn"));
+  if (row.workspaceMode === "isolated" && !promoted) out.push(move("discard"));
+  return distinctMoves(out);
 }
 
 /**
@@ -126,13 +137,17 @@ function buildCard(ctx: EngineContext, target: string, options: { version?: numb
   else if (pointer && deliverable && pointer.version < (pointerOf(row)?.version ?? 0)) {
     warnings.push({ kind: "older-version", text: `this is v${pointer.version}; ${row.id}'s current version is v${pointerOf(row)!.version}` });
   }
+  const moves = invalid || tampered
+    ? [move("revise"), ...(tampered ? [move("reject")] : []), ...(row.state === "failed" ? [move("respawn")] : [])]
+    : movesFor(row, deliverable, Boolean(approval), promoted, questions.length);
   const card: VerdictCard = {
     worker: row.id,
     state: row.state,
     deliverable: pointer,
     approved: Boolean(approval),
     warnings,
-    actions: invalid || tampered ? ["revise", ...(tampered ? ["reject"] : []), ...(row.state === "failed" ? ["respawn"] : [])] : actionsFor(row, deliverable, Boolean(approval), promoted, questions.length),
+    actions: moves.map(moveText),
+    moves,
     detail: {
       task: row.task, kind: row.kind, exited: row.exited, judgment, questions, lastError: row.lastError, deliverable, invalid,
       handoff, planCoverage: coverage ? `${coverage.warning ? "⚠ " : ""}${coverage.line}` : null, sha256: content?.sha256 ?? null,

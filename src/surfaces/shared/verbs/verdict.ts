@@ -2,6 +2,7 @@
 // numbered menu. Every action goes through the same engine verbs as the CLI, bound to the version shown.
 
 import { refusal } from "../../../domain/errors.js";
+import type { CardMove } from "../../../domain/review/card-actions.js";
 import type { VerdictCard } from "../../../engine/review/verdict.js";
 import type { Io } from "../io.js";
 import { engine } from "../session.js";
@@ -33,21 +34,22 @@ export async function runVerdict(io: Io, target: string | undefined, version?: n
     const left = cards.length - i - 1;
     const choice = await io.select(`${card.worker}: what now?${left > 0 ? ` (${left} more in the queue)` : ""}`, [...card.actions, "skip", "stop"]);
     if (choice === undefined || choice === "stop") return;
-    if (choice === "skip") continue;
+    const move = card.moves[card.actions.indexOf(choice)];
+    if (!move) continue; // skip
     try {
-      await act(io, card, choice);
+      await act(io, card, move);
     } catch (error) {
       io.err(`docket: ${(error as Error).message}`);
     }
   }
 }
 
-async function act(io: Io, card: VerdictCard, action: string): Promise<void> {
+async function act(io: Io, card: VerdictCard, move: CardMove): Promise<void> {
   const review = await import("../../../engine/review/judge.js");
   const ctx = engine();
   const bound = { target: card.worker, expectVersion: card.deliverable?.version, expectSha256: card.detail.sha256 ?? undefined };
   const say = (r: { decision: { id: string; verb: string }; notes: string[] }) => io.out([`${r.decision.id} ${r.decision.verb}`, ...r.notes.map((n) => `  ${n}`)].join("\n"));
-  switch (action) {
+  switch (move.verb) {
     case "approve":
       return say(review.approve(ctx, bound));
     case "reject":
@@ -65,10 +67,9 @@ async function act(io: Io, card: VerdictCard, action: string): Promise<void> {
       if (!text) throw refusal("answer-cancelled", "no answer given; nothing sent");
       return say(review.answer(ctx, { worker: card.worker, question: q.id, text }));
     }
-    case "promote":
-    case "promote --approve": {
+    case "promote": {
       const { planPromotion, promote } = await import("../../../engine/review/promote.js");
-      const input = { ...bound, approve: action === "promote --approve" };
+      const input = { ...bound, approve: Boolean(move.withApproval) };
       const plan = planPromotion(ctx, input);
       if (plan.needsConfirmation) {
         io.err(plan.warnings.map((w) => `  ⚠ ${w.text}`).join("\n"));
@@ -80,14 +81,12 @@ async function act(io: Io, card: VerdictCard, action: string): Promise<void> {
     case "discard":
       if (!(await io.confirm(`Drop ${card.worker}'s live changes and reset its workspace? This cannot be undone.`))) return;
       return say(review.discard(ctx, { worker: card.worker }));
-    case "use --parent": {
-      const { useForParent } = await import("../../../engine/handoff/use.js");
-      const r = useForParent(ctx, { target: card.deliverable!.ref });
-      return io.out(r.notes.join("\n"));
-    }
-    case "use --implement":
-    case "use --worker": {
-      const implement = action === "use --implement";
+    case "use": {
+      if (move.mode === "parent") {
+        const { useForParent } = await import("../../../engine/handoff/use.js");
+        return io.out(useForParent(ctx, { target: card.deliverable!.ref }).notes.join("\n"));
+      }
+      const implement = move.mode === "implement";
       const { useForWorker } = await import("../../../engine/handoff/use.js");
       const task = await io.input(implement ? "task for the implementer (empty: from the plan's goal): " : "task for the new worker (empty: work from the source): ");
       const question = implement ? `Start an implementer on the approved plan ${card.deliverable!.ref}?` : `Start a fresh worker with reviewed input ${card.deliverable!.ref}?`;
@@ -96,6 +95,6 @@ async function act(io: Io, card: VerdictCard, action: string): Promise<void> {
       return io.out(r.notes.join("\n"));
     }
     default:
-      io.out(`run: docket ${action} ${action === "save" ? `--from ${card.deliverable?.ref ?? card.worker}` : card.worker}`);
+      io.out(`run: docket ${move.verb} ${move.verb === "save" ? `--from ${card.deliverable?.ref ?? card.worker}` : card.worker}`);
   }
 }

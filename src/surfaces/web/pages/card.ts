@@ -2,7 +2,7 @@
 // panels), evidence, what the worker says, and the frozen diff. Older versions are shown without actions.
 
 import { parseDeliverableRef } from "../../../domain/deliverables/deliverable.js";
-import type { CardAction } from "../../../engine/review/card-actions.js";
+import type { CardAction } from "../../../domain/review/card-actions.js";
 import type { ReviewView } from "../../../engine/review/review-view.js";
 import { html, type Html } from "../html.js";
 import { renderEvidence, renderHistory, renderWorkerSays } from "./card-evidence.js";
