@@ -15,9 +15,21 @@ export function isWorkerAgent(value: string): value is WorkerAgent {
 }
 
 /** An agent Docket launches as its own interactive CLI wired to `docket mcp`. */
-export function isMcpAgent(agent: string): agent is "claude" | "codex" {
+export function isMcpAgent(agent: string): agent is McpAgent {
   return agent === "claude" || agent === "codex";
 }
+
+/** Where each resolved setting came from, as `docket spawn` prints it (the `…Source` fields of a resolution). */
+export type KindSource = "handoff choice" | "--as" | "config worker.defaultKind" | "built-in default" | `default (${string} kind)`;
+export type ModelSource = "not used by command agents" | "handoff choice" | "--model" | `${McpAgent}'s own default` | `legacy kind model (${string})` | "parent model";
+export type ThinkingSource =
+  | "not used by command agents" | `not set by Docket for ${McpAgent}` | "handoff choice" | "--thinking" | `legacy kind thinking (${string})`
+  | "default (the parent has no thinking level)" | "parent thinking";
+type SeedSource = "--seed" | "config worker.parentSeedPolicy" | `legacy kind parent_seed (${string})`;
+export type ContextSource =
+  | "handoff (always fresh)" | "--fresh" | "default" | SeedSource | `${SeedSource}, not applicable to ${Exclude<WorkerAgent, "pi">} agents` | `${SeedSource}, no parent session file`;
+export type WorkspaceSource = "--worktree" | `legacy kind default_worktree (${string})` | "read-only kind" | "writable kind";
+type McpAgent = "claude" | "codex";
 
 export interface SpawnPolicyInput {
   agent: WorkerAgent;
@@ -39,16 +51,16 @@ export interface SpawnPolicyInput {
 export interface ResolvedExecution {
   agent: WorkerAgent;
   kind: string;
-  kindSource: string;
+  kindSource: KindSource;
   model: string | null;
-  modelSource: string;
+  modelSource: ModelSource;
   thinking: string;
-  thinkingSource: string;
+  thinkingSource: ThinkingSource;
   context: "fresh" | "seeded";
-  contextSource: string;
+  contextSource: ContextSource;
   seedFile?: string;
   workspace: "isolated" | "shared";
-  workspaceSource: string;
+  workspaceSource: WorkspaceSource;
   readOnly: boolean;
   planGate: boolean;
   legacyContributions: string[];
@@ -79,9 +91,9 @@ export function resolveSpawnPolicy(input: SpawnPolicyInput): ResolvedExecution {
   const handoffLabel = input.handoff ? "handoff choice" : undefined;
 
   let model: string | null = null;
-  let modelSource = "not used by command agents";
+  let modelSource: ModelSource = "not used by command agents";
   let thinking: string = "off";
-  let thinkingSource = "not used by command agents";
+  let thinkingSource: ThinkingSource = "not used by command agents";
   let thinkingNote: string | undefined;
   if (input.agent === "command") {
     if (input.modelFlag !== undefined) throw abort("--model does not apply to --agent command workers; drop --model or use the pi agent");
@@ -133,7 +145,7 @@ export function resolveSpawnPolicy(input: SpawnPolicyInput): ResolvedExecution {
 
   const { context, contextSource, seedFile } = resolveContext(input, kind, warnings, legacy);
   let workspace: "isolated" | "shared";
-  let workspaceSource: string;
+  let workspaceSource: WorkspaceSource;
   if (input.worktree) [workspace, workspaceSource] = ["isolated", "--worktree"];
   else if (kind.legacy.defaultWorktree !== undefined) {
     [workspace, workspaceSource] = [kind.legacy.defaultWorktree ? "isolated" : "shared", `legacy kind default_worktree (${kind.name})`];
@@ -187,7 +199,7 @@ export function resolveSpawnPolicy(input: SpawnPolicyInput): ResolvedExecution {
   };
 }
 
-function resolveKind(input: SpawnPolicyInput, warnings: string[]): { kind: WorkerKind; kindSource: string } {
+function resolveKind(input: SpawnPolicyInput, warnings: string[]): { kind: WorkerKind; kindSource: KindSource } {
   const known = () => [...input.kinds.keys()].sort().join(", ");
   if (input.kindFlag !== undefined) {
     const name = normalizeKindName(input.kindFlag);
@@ -223,7 +235,7 @@ function resolveContext(
   kind: WorkerKind,
   warnings: string[],
   legacy: string[],
-): { context: "fresh" | "seeded"; contextSource: string; seedFile?: string } {
+): { context: "fresh" | "seeded"; contextSource: ContextSource; seedFile?: string } {
   const seedRequested = input.seedFile !== undefined;
   if (input.handoff) {
     if (seedRequested) warnings.push("--seed ignored: a handoff worker always starts fresh");
@@ -234,7 +246,7 @@ function resolveContext(
     return { context: "fresh", contextSource: "--fresh" };
   }
   let file: string | undefined;
-  let source: string;
+  let source: SeedSource;
   if (seedRequested) [file, source] = [input.seedFile?.trim() || input.parent.sessionFile, "--seed"];
   else if (input.config.parentSeedPolicy !== undefined) {
     if (input.config.parentSeedPolicy === "fresh") return { context: "fresh", contextSource: "config worker.parentSeedPolicy" };
