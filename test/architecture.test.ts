@@ -1,7 +1,8 @@
 // The house rules, enforced: imports point down only (STYLE §1). domain is pure (no node:*, no clock, no randomness);
 // ledger/files/substrate import only domain (and themselves); the engine touches no file, runs no SQL and starts no
 // process itself (files/, ledger/ and substrate/ do); surfaces never reach past the engine, and sibling surfaces
-// (cli, pi, web, mcp) never import each other: what they share lives in surfaces/shared.
+// (cli, pi, web, mcp) never import each other: what they share lives in surfaces/shared. The engine and the ledger
+// parse no JSON unchecked: a column is read through a validator (ledger/core/json-columns.ts).
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -92,4 +93,14 @@ test("the engine sets no worker state inline: every transition is a patch from d
     [...readFileSync(file, "utf8").matchAll(/updateWorker\([^;]*?\bstate:/g)].map(() => relative(SRC, file)),
   );
   assert.deepEqual(inline, []);
+});
+
+/** A command replaying its own stored result reads back exactly what it wrote, typed by its caller. */
+const REPLAYS_OWN_RESULT = new Set(["ledger/core/runner.ts", "ledger/workers/protocol.ts"]);
+
+test("no unchecked JSON.parse … as T in the engine or the ledger: JSON columns are read through a validator", () => {
+  const unchecked = ["engine", "ledger"].flatMap((layer) => files(join(SRC, layer)))
+    .map((f) => relative(SRC, f).replace(/\.js$/, ".ts"))
+    .filter((f) => !REPLAYS_OWN_RESULT.has(f) && /JSON\.parse\([^;]*?\)\)?\s*as\s+(?!unknown\b)/.test(readFileSync(join(SRC, "..", "..", "src", f), "utf8")));
+  assert.deepEqual(unchecked, []);
 });
