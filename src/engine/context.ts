@@ -1,4 +1,4 @@
-// The engine's dependencies for one process: home layout, ledger, command runner, config, clock.
+// The engine's dependencies for one process: home layout, ledger, command runner, config, clock, and the tmux port.
 // Surfaces open one context per invocation and pass it to use-case functions; nothing here runs at import.
 
 import { join } from "node:path";
@@ -12,6 +12,7 @@ import { openLedgerReadOnly } from "../ledger/core/read-only.js";
 import { createCommandRunner, type CommandRunner, type EffectHandler } from "../ledger/core/runner.js";
 import { systemClock, type Clock } from "../substrate/clock.js";
 import { projectRootOf } from "../substrate/project.js";
+import { createTmux, type Tmux } from "../substrate/tmux.js";
 import { createEffectHandlers } from "./effects.js";
 
 export interface EngineContext {
@@ -24,6 +25,8 @@ export interface EngineContext {
   readonly cwd: string;
   /** The caller's environment (never mutated; workers get an explicit copy of what they may see). */
   readonly env: NodeJS.ProcessEnv;
+  /** The tmux server workers run on (`DOCKET_TMUX_SOCKET`); tests may pass an in-memory one. Made on first use. */
+  readonly tmux: Tmux;
   /** git top-level of cwd, or cwd. */
   projectRoot(): string;
   config(): DocketConfig;
@@ -35,6 +38,8 @@ export interface OpenEngineOptions {
   env: NodeJS.ProcessEnv;
   cwd: string;
   clock?: Clock;
+  /** The tmux port; by default the real server `DOCKET_TMUX_SOCKET` names. */
+  tmux?: Tmux;
   /** Extra outbox effect handlers (a surface may perform notification effects itself). */
   effects?: Record<string, EffectHandler>;
 }
@@ -48,6 +53,7 @@ export function openEngine(options: OpenEngineOptions): EngineContext {
   const handlers: Record<string, EffectHandler> = { ...(options.effects ?? {}) };
   let root: string | undefined;
   let resolved: ReturnType<typeof resolveConfig> | undefined;
+  let tmux = options.tmux;
   const ctx: EngineContext = {
     home,
     db,
@@ -56,6 +62,9 @@ export function openEngine(options: OpenEngineOptions): EngineContext {
     readOnly,
     cwd: options.cwd,
     env: options.env,
+    get tmux() {
+      return (tmux ??= createTmux(options.env.DOCKET_TMUX_SOCKET, options.env));
+    },
     projectRoot: () => (root ??= projectRootOf(options.cwd)),
     config: () => loadConfig().config,
     configWarnings: () => loadConfig().warnings,

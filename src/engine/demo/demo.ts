@@ -15,7 +15,6 @@ import { promote } from "../review/promote.js";
 import { approve } from "../review/judge.js";
 import { spawnWorker } from "../workers/spawn.js";
 import { verdictCard, type VerdictCard } from "../review/verdict.js";
-import { workerTmux } from "../workers/launch.js";
 import { getWorker } from "../../ledger/workers/workers.js";
 import { WORKER_IDENTITY_VARS } from "../../domain/authority.js";
 
@@ -169,14 +168,14 @@ async function waitUntil(done: () => boolean, timeoutMs = 90_000, what: string):
 
 function safeCapture(ctx: EngineContext, pane: string): string {
   try {
-    return workerTmux(ctx).capture(pane, 30).trimEnd();
+    return ctx.tmux.capture(pane, 30).trimEnd();
   } catch {
     return ""; // the pane is gone; the failure reason above is all there is
   }
 }
 
 function stopWorkers(ctx: EngineContext, workers: readonly string[]): void {
-  const tmux = workerTmux(ctx);
+  const tmux = ctx.tmux;
   for (const id of workers) {
     const row = getWorker(ctx.db, id);
     if (row?.windowId) {

@@ -13,7 +13,6 @@ import { applyLifecycle, lifecycleRowOf, requireWorker, updateWorker } from "../
 import { liveChangedPaths, resetWorkspace } from "../../substrate/git/promote.js";
 import type { EngineContext } from "../context.js";
 import { pointerOf } from "./deliverables.js";
-import { workerTmux } from "../workers/launch.js";
 import {
   approvalOf, assertDecisionUnchanged, assertPointerUnchanged, decisionView, evidenceRefsOf, latestDecision, olderNote, resolveReviewTarget,
   type DecisionView, type TargetInput,
@@ -196,7 +195,7 @@ function pasteToCommandAgent(ctx: EngineContext, workerId: string, text: string)
   const row = requireWorker(ctx.db, workerId);
   if (row.agent !== "command" || !row.paneId || row.exited) return undefined;
   try {
-    workerTmux(ctx).sendText(row.paneId, text);
+    ctx.tmux.sendText(row.paneId, text);
     return `also pasted into ${workerId}'s pane (best-effort)`;
   } catch (error) {
     return `could not paste into ${workerId}'s pane (${(error as Error).message.split("\n")[0]}); the message waits in its inbox`;

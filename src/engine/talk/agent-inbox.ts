@@ -7,7 +7,6 @@ import type { WorkerIdentity } from "../../domain/workers/identity.js";
 import { deliveredUnread, requeueMessages } from "../../ledger/talk/message-delivery.js";
 import { getWorker } from "../../ledger/workers/workers.js";
 import type { EngineContext } from "../context.js";
-import { workerTmux } from "../workers/launch.js";
 import { appendWorkerEvent } from "../workers/events.js";
 import { recordTurn } from "../workers/lifecycle.js";
 import { claimInbox, formatInboxMessage, inboxHasQueued, markInboxRead } from "./inbox.js";
@@ -23,7 +22,7 @@ export function deliverToAgentPane(ctx: EngineContext, who: WorkerIdentity): str
   const row = getWorker(ctx.db, who.worker);
   if (!row || !isMcpAgent(row.agent) || row.generation !== who.generation || row.exited || !row.paneId || !AT_PROMPT.includes(row.state)) return [];
   if (!inboxHasQueued(ctx, who.worker)) return [];
-  const tmux = workerTmux(ctx);
+  const tmux = ctx.tmux;
   if (tmux.paneState(row.paneId, row.id) !== "alive") return [];
   const messages = claimInbox(ctx, who);
   if (messages.length === 0) return [];

@@ -11,7 +11,6 @@ import { transition } from "../../domain/workers/lifecycle.js";
 import { applyLifecycle, lifecycleRowOf, requireWorker } from "../../ledger/workers/workers.js";
 import type { EngineContext } from "../context.js";
 import { resolveWorkerId } from "../workers/view.js";
-import { workerTmux } from "../workers/launch.js";
 import { assertHuman } from "../authority.js";
 
 /** CRLF → LF, trailing spaces per line dropped, blank edge lines dropped. */
@@ -74,7 +73,7 @@ export function tellWorker(ctx: EngineContext, input: TellInput): TellResult {
   const result: TellResult = { message: queued.message, delivery: "queued", waiting: queued.exited };
   if (queued.agent === "command" && queued.paneId && !queued.exited) {
     try {
-      const tmux = workerTmux(ctx);
+      const tmux = ctx.tmux;
       if (tmux.paneState(queued.paneId, worker) !== "alive") throw new Error("pane not running");
       tmux.sendText(queued.paneId, body);
       result.pasted = "best-effort";
@@ -100,7 +99,7 @@ export function peekWorker(ctx: EngineContext, target: string, lines = PEEK_DEFA
     throw usageError("bad-lines", `--lines must be between 1 and ${PEEK_MAX_LINES}; got ${lines}`);
   }
   const row = requireWorker(ctx.db, resolveWorkerId(target));
-  const tmux = workerTmux(ctx);
+  const tmux = ctx.tmux;
   if (row.paneId && tmux.paneState(row.paneId, row.id) !== "missing") {
     return { worker: row.id, source: "pane", lines, text: tmux.capture(row.paneId, lines) };
   }
@@ -122,7 +121,7 @@ export interface AttachResult {
 export function attachWorker(ctx: EngineContext, target: string): AttachResult {
   const row = requireWorker(ctx.db, resolveWorkerId(target));
   if (!row.windowId || !row.tmuxSession) throw refusal("no-window", `${row.id} has no tmux window`, `\`docket respawn ${row.id}\``);
-  const tmux = workerTmux(ctx);
+  const tmux = ctx.tmux;
   const command = tmux.attachArgv(row.tmuxSession, row.windowId);
   if (ctx.env.TMUX) {
     try {

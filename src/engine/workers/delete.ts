@@ -14,7 +14,7 @@ import { liveChangesExist, removeWorkspace } from "../../substrate/git/worktree.
 import type { EngineContext } from "../context.js";
 import { harvestPane } from "./harvest.js";
 import { resolveWorkerId } from "./view.js";
-import { removeWorkerLaunchEnv, workerTmux } from "./launch.js";
+import { removeWorkerLaunchEnv } from "./launch.js";
 import { worktreeLock } from "./locks.js";
 import { assertHuman } from "../authority.js";
 
@@ -59,7 +59,7 @@ function retireWorker(ctx: EngineContext, row: Worker, options: { force: boolean
   }
   // Checked before anything is removed: a link in the worker's directory would point the removals outside the home.
   workerFilePath(ctx.home, row.id, "session");
-  const tmux = workerTmux(ctx);
+  const tmux = ctx.tmux;
   if (row.windowId) {
     harvestPane(ctx, row, { tmux });
     tmux.killWindow(row.windowId);

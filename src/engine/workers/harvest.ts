@@ -11,7 +11,6 @@ import { paneFromMap, type PaneMap, type PaneState, type Tmux } from "../../subs
 import type { EngineContext } from "../context.js";
 import { isProcessAlive } from "../../substrate/process.js";
 import { isStalled } from "./fleet.js";
-import { workerTmux } from "./launch.js";
 
 export const HARVEST_LINES = 200;
 
@@ -24,7 +23,7 @@ export type HarvestOutcome = "harvested" | "window-gone" | "alive" | "skipped";
 
 export function harvestPane(ctx: EngineContext, row: Worker, options: { tmux?: Tmux; pane?: PaneState } = {}): HarvestOutcome {
   if (row.paneCapturedAt !== null || ctx.readOnly) return "skipped"; // a read-only home keeps panes for a writer to harvest
-  const tmux = options.tmux ?? workerTmux(ctx);
+  const tmux = options.tmux ?? ctx.tmux;
   const state = row.paneId === null ? "missing" : (options.pane ?? tmux.paneState(row.paneId, row.id));
   if (state === "alive") return "alive";
   let outcome: HarvestOutcome = "window-gone";
@@ -43,7 +42,7 @@ export function harvestPane(ctx: EngineContext, row: Worker, options: { tmux?: T
 /** Harvests every finished worker whose pane has not been captured, with one tmux listing. */
 export function harvestFinished(ctx: EngineContext, rows: readonly Worker[], panes: PaneMap | undefined): number {
   if (panes === undefined || ctx.readOnly) return 0; // tmux could not be asked, or nothing can be recorded: next time
-  const tmux = workerTmux(ctx);
+  const tmux = ctx.tmux;
   let n = 0;
   for (const row of rows) {
     if (row.paneCapturedAt !== null || !(row.exited || row.state === "failed" || row.state === "ended")) continue;

@@ -16,7 +16,6 @@ import type { McpAgentSpec } from "../../substrate/agents/mcp-agent.js";
 import { agentConfigDir, mcpAgentInstructions, prepareMcpAgent, previewMcpAgent } from "./agents.js";
 import { workerGuardrails } from "./guardrails.js";
 import { resolvePiCli } from "../../substrate/agents/pi.js";
-import { createTmux, type Tmux } from "../../substrate/tmux.js";
 import type { EngineContext } from "../context.js";
 
 /**
@@ -32,7 +31,6 @@ export const LAUNCH_ENV_FILE = "launch.env";
 /** Caller variables every worker gets (tmux does not inherit the caller's environment). */
 export const PASSED_ENV = ["PATH", "HOME", "LANG", "TERM", "TMPDIR", "PI_CODING_AGENT_DIR", "PI_OFFLINE", "PI_SKIP_VERSION_CHECK", "PI_TELEMETRY", "DOCKET_TMUX_SOCKET"];
 
-
 const here = dirname(fileURLToPath(import.meta.url));
 
 /** `dist/src/engine/workers` → the package's `bin/docket.js`. */
@@ -43,10 +41,6 @@ export function docketBinPath(): string {
 /** The compiled pi extension loaded into every pi worker. */
 export function extensionPath(): string {
   return resolve(here, "..", "..", "surfaces", "pi", "extension.js");
-}
-
-export function workerTmux(ctx: EngineContext): Tmux {
-  return createTmux(ctx.env.DOCKET_TMUX_SOCKET, ctx.env);
 }
 
 export function tmuxSessionName(ctx: EngineContext): string {

@@ -13,7 +13,7 @@ import type { EngineContext } from "../context.js";
 import { assertFleetRoom, takePaneSnapshot } from "./fleet.js";
 import { harvestPane } from "./harvest.js";
 import { launchInto } from "./spawn.js";
-import { newRunToken, storedEnvValues, workerTmux } from "./launch.js";
+import { newRunToken, storedEnvValues } from "./launch.js";
 import { unlaunchable } from "../../domain/workers/execution.js";
 import { assertHuman } from "../authority.js";
 
@@ -41,7 +41,7 @@ export function respawnWorker(ctx: EngineContext, target: string): RespawnResult
   if (!id) throw validationError("bad-worker-id", `"${target}" is not a worker id; workers are w<N> (or "all")`);
   const before = requireWorker(ctx.db, id);
   const execution = before.execution ?? unlaunchable(id);
-  const tmux = workerTmux(ctx);
+  const tmux = ctx.tmux;
   if (before.windowId !== null) {
     harvestPane(ctx, before, { tmux }); // a dead pane's tail is kept before its window goes
     tmux.killWindow(before.windowId);

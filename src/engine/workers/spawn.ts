@@ -26,7 +26,7 @@ import { dispatchItems } from "../work/dispatch.js";
 import { kindRegistry, trustedKindChoice } from "./kinds.js";
 import { assertFleetRoom, takePaneSnapshot } from "./fleet.js";
 import { modelListingLock, worktreeLock } from "./locks.js";
-import { buildWorkerEnv, launchCommand, newRunToken, previewCommand, tmuxSessionName, workerTmux, wrapArgv, writeWorkerLaunchEnv } from "./launch.js";
+import { buildWorkerEnv, launchCommand, newRunToken, previewCommand, tmuxSessionName, wrapArgv, writeWorkerLaunchEnv } from "./launch.js";
 import type { LaunchExecution, StoredExecution } from "../../domain/workers/execution.js";
 import { requireMcpAgent } from "./agents.js";
 import { assertHuman } from "../authority.js";
@@ -152,7 +152,7 @@ export async function spawnWorker(ctx: EngineContext, input: SpawnInput): Promis
   const projectRoot = ctx.projectRoot();
   const runToken = newRunToken();
   const sidecarOf = (id: string) => join(ctx.home.workerDir(id), "source-deliverable.md");
-  const panes = takePaneSnapshot(workerTmux(ctx), ctx.clock.now());
+  const panes = takePaneSnapshot(ctx.tmux, ctx.clock.now());
   const worker = ctx.commands.run("worker.spawn", { task }, (tx) => {
     assertFleetRoom(tx.db, config.maxActive, panes, ctx.clock.nowMs());
     const id = insertWorker(tx, {
@@ -248,7 +248,7 @@ export function launchInto(
   execution: LaunchExecution,
   launch: { generation: number; runToken: string; env: Record<string, string> },
 ): { windowId: string; paneId: string } {
-  const tmux = workerTmux(ctx);
+  const tmux = ctx.tmux;
   const session = tmuxSessionName(ctx);
   const cwd = execution.subdir && pathExists(join(row.workspace, execution.subdir)) ? join(row.workspace, execution.subdir) : row.workspace;
   const env = buildWorkerEnv(ctx, { worker: row.id, generation: launch.generation, runToken: launch.runToken }, launch.env);

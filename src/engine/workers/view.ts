@@ -14,7 +14,6 @@ import { getWorker, requireWorker } from "../../ledger/workers/workers.js";
 import { paneFromMap, type PaneMap } from "../../substrate/tmux.js";
 import type { EngineContext } from "../context.js";
 import { harvestFinished, reconcileStalledStarts } from "./harvest.js";
-import { workerTmux } from "./launch.js";
 
 export interface WorkerListEntry {
   worker: string;
@@ -54,7 +53,7 @@ export function viewOf(row: Worker, pane: PaneProbe, nowMs: number): { state: Di
 
 /** This project's unsettled workers; `all`: every project's workers, settled ones too. */
 export function listWorkers(ctx: EngineContext, options: { all?: boolean } = {}): WorkerListing {
-  const panes = workerTmux(ctx).listPanes();
+  const panes = ctx.tmux.listPanes();
   let rows = workersOf(ctx.db, options.all ? {} : { projectRoot: ctx.projectRoot() });
   if (harvestFinished(ctx, rows, panes) + reconcileStalledStarts(ctx, rows) > 0) rows = workersOf(ctx.db, options.all ? {} : { projectRoot: ctx.projectRoot() });
   if (!options.all) rows = rows.filter((r) => !isSettled({ state: r.state, reviewedAt: r.reviewedAt }));
@@ -110,7 +109,7 @@ export function resolveWorkerId(target: string): string {
 export function showWorker(ctx: EngineContext, target: string): WorkerDetail {
   const id = resolveWorkerId(target);
   let row = requireWorker(ctx.db, id);
-  const panes = workerTmux(ctx).listPanes();
+  const panes = ctx.tmux.listPanes();
   if (harvestFinished(ctx, [row], panes) + reconcileStalledStarts(ctx, [row]) > 0) row = getWorker(ctx.db, id) ?? row;
   const { state, liveness } = viewOf(row, paneProbe(row, panes), ctx.clock.nowMs());
   const ex = row.execution;

@@ -11,7 +11,6 @@ import { openEngine, type EngineContext } from "../../../src/engine/context.js";
 import { countLiveWorkers, takePaneSnapshot } from "../../../src/engine/workers/fleet.js";
 import { reconcileStalledStarts } from "../../../src/engine/workers/harvest.js";
 import { launchInto } from "../../../src/engine/workers/spawn.js";
-import { workerTmux } from "../../../src/engine/workers/launch.js";
 import type { LaunchExecution } from "../../../src/domain/workers/execution.js";
 import { listWorkers, showWorker } from "../../../src/engine/workers/view.js";
 import { listPendingNotifications } from "../../../src/ledger/talk/notifications.js";
@@ -90,7 +89,7 @@ test("a spawn killed part-way is reconciled as failed once its spawner is gone, 
 
   const row = getWorker(now.db, "w1")!;
   assert.deepEqual([row.state, row.windowId, row.pid], ["starting", null, spawner.pid]);
-  const panes = takePaneSnapshot(workerTmux(now), now.clock.now());
+  const panes = takePaneSnapshot(now.tmux, now.clock.now());
   assert.equal(countLiveWorkers(now.db, panes, now.clock.nowMs()), 1, "within the grace it may still be starting");
   assert.equal(listWorkers(now).workers[0]!.state, "starting", "and a read leaves it alone");
 

@@ -1,0 +1,50 @@
+// The engine reaches tmux only through the context's port: with an in-memory server, a finished worker's dead pane is
+// captured once and its window closed, a live pane is left alone, and delete closes exactly the worker's own window.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { deleteWorker } from "../../../src/engine/workers/delete.js";
+import { harvestFinished } from "../../../src/engine/workers/harvest.js";
+import { workersOf } from "../../../src/ledger/workers/launches.js";
+import { getWorker, updateWorker } from "../../../src/ledger/workers/workers.js";
+import { memoryTmux } from "../../support/memory-tmux.js";
+import { addWorker, workLedger } from "../../support/work-ledger.js";
+
+test("harvest captures a finished worker's dead pane once, closes its window, and leaves a live pane alone", (t) => {
+  const tmux = memoryTmux({
+    "%1": { window: "@1", windowName: "w1", state: "dead", text: "building   \n\n\n\nall 3 tests pass\n\n" },
+    "%2": { window: "@2", windowName: "w2", state: "alive", text: "still typing" },
+  });
+  const { ctx } = workLedger(t, { tmux });
+  for (const n of [1, 2]) {
+    const { worker } = addWorker(ctx);
+    ctx.commands.run("test.exited", { worker }, (tx) => updateWorker(tx, worker, { state: "ended", exited: true, paneId: `%${n}`, windowId: `@${n}` }));
+  }
+  assert.equal(harvestFinished(ctx, workersOf(ctx.db), ctx.tmux.listPanes()), 1);
+  assert.equal(readFileSync(join(ctx.home.workerDir("w1"), "pane-tail.txt"), "utf8"), "building\n\nall 3 tests pass\n");
+  assert.deepEqual([tmux.captured, tmux.killed], [["%1"], ["@1"]]);
+  assert.notEqual(getWorker(ctx.db, "w1")!.paneCapturedAt, null);
+  assert.equal(getWorker(ctx.db, "w2")!.paneCapturedAt, null, "a live pane may still be talked to");
+  assert.equal(harvestFinished(ctx, workersOf(ctx.db), ctx.tmux.listPanes()), 0, "a captured pane is not captured again");
+  assert.deepEqual(tmux.captured, ["%1"]);
+});
+
+test("delete closes the worker's own window on the context's server and touches no other", async (t) => {
+  const tmux = memoryTmux({
+    "%5": { window: "@5", windowName: "w1", state: "alive", text: "" },
+    "%6": { window: "@6", windowName: "w2", state: "alive", text: "" },
+  });
+  const { ctx } = workLedger(t, { tmux });
+  for (const n of [5, 6]) {
+    const { worker } = addWorker(ctx);
+    ctx.commands.run("test.window", { worker }, (tx) => updateWorker(tx, worker, { state: "active", paneId: `%${n}`, windowId: `@${n}` }));
+  }
+  const r = await deleteWorker(ctx, { worker: "w1", yes: true });
+  assert.deepEqual([r.deleted, r.workspaceRemoved], [true, false]);
+  assert.deepEqual(tmux.killed, ["@5"]);
+  assert.deepEqual([...tmux.panes.keys()], ["%6"]);
+  assert.equal(getWorker(ctx.db, "w1"), undefined);
+  assert.equal(getWorker(ctx.db, "w2")!.windowId, "@6");
+});
