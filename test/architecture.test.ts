@@ -104,3 +104,18 @@ test("no unchecked JSON.parse … as T in the engine or the ledger: JSON columns
     .filter((f) => !REPLAYS_OWN_RESULT.has(f) && /JSON\.parse\([^;]*?\)\)?\s*as\s+(?!unknown\b)/.test(readFileSync(join(SRC, "..", "..", "src", f), "utf8")));
   assert.deepEqual(unchecked, []);
 });
+
+test("the engine runs git and tmux only through the context's ports (ctx.git, ctx.tmux), which only context.ts builds", () => {
+  const PORT_MAKERS: Record<string, RegExp> = { "engine/context.js": /substrate\/git\/port\.js$/, "engine/demo/demo.js": /substrate\/git\/init\.js$/ };
+  const problems: string[] = [];
+  for (const file of files(join(SRC, "engine"))) {
+    const name = relative(SRC, file);
+    const text = readFileSync(file, "utf8");
+    for (const m of text.matchAll(/(?:import|export)[^'"]*?from\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g)) {
+      const spec = m[1] ?? m[2]!;
+      if (/substrate\/git\//.test(spec) && !PORT_MAKERS[name]?.test(spec)) problems.push(`${name} imports ${spec}`);
+    }
+    if (name !== "engine/context.js" && /\bcreateTmux\b/.test(text)) problems.push(`${name} makes its own tmux`);
+  }
+  assert.deepEqual(problems, []);
+});

@@ -1,4 +1,4 @@
-// The engine's dependencies for one process: home layout, ledger, command runner, config, clock, and the tmux port.
+// The engine's dependencies for one process: home layout, ledger, command runner, config, clock, and the tmux and git ports.
 // Surfaces open one context per invocation and pass it to use-case functions; nothing here runs at import.
 
 import { join } from "node:path";
@@ -13,6 +13,7 @@ import { createCommandRunner, type CommandRunner, type EffectHandler } from "../
 import { systemClock, type Clock } from "../substrate/clock.js";
 import { projectRootOf } from "../substrate/project.js";
 import { createTmux, type Tmux } from "../substrate/tmux.js";
+import { systemGit, type Git } from "../substrate/git/port.js";
 import { createEffectHandlers } from "./effects.js";
 
 export interface EngineContext {
@@ -27,6 +28,8 @@ export interface EngineContext {
   readonly env: NodeJS.ProcessEnv;
   /** The tmux server workers run on (`DOCKET_TMUX_SOCKET`); tests may pass an in-memory one. Made on first use. */
   readonly tmux: Tmux;
+  /** Every git operation the engine asks for; tests may pass another. */
+  readonly git: Git;
   /** git top-level of cwd, or cwd. */
   projectRoot(): string;
   config(): DocketConfig;
@@ -40,6 +43,8 @@ export interface OpenEngineOptions {
   clock?: Clock;
   /** The tmux port; by default the real server `DOCKET_TMUX_SOCKET` names. */
   tmux?: Tmux;
+  /** The git port; by default the real git. */
+  git?: Git;
   /** Extra outbox effect handlers (a surface may perform notification effects itself). */
   effects?: Record<string, EffectHandler>;
 }
@@ -62,6 +67,7 @@ export function openEngine(options: OpenEngineOptions): EngineContext {
     readOnly,
     cwd: options.cwd,
     env: options.env,
+    git: options.git ?? systemGit,
     get tmux() {
       return (tmux ??= createTmux(options.env.DOCKET_TMUX_SOCKET, options.env));
     },

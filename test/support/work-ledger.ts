@@ -5,6 +5,7 @@ import { openEngine, type EngineContext } from "../../src/engine/context.js";
 import { insertWorker } from "../../src/ledger/workers/workers.js";
 import type { Db } from "../../src/ledger/core/open.js";
 import type { Tmux } from "../../src/substrate/tmux.js";
+import type { Git } from "../../src/substrate/git/port.js";
 import { tempDir } from "./temp.js";
 
 export interface TestClock {
@@ -30,10 +31,10 @@ export interface WorkLedger {
   home: string;
 }
 
-export function workLedger(t: { after(fn: () => void): void }, options: { env?: Record<string, string>; tmux?: Tmux } = {}): WorkLedger {
+export function workLedger(t: { after(fn: () => void): void }, options: { env?: Record<string, string>; tmux?: Tmux; git?: Git } = {}): WorkLedger {
   const home = tempDir(t, "docket-work-");
   const clock = testClock();
-  const ctx = openEngine({ env: { DOCKET_HOME: home, ...(options.env ?? {}) }, cwd: home, clock, ...(options.tmux ? { tmux: options.tmux } : {}) });
+  const ctx = openEngine({ env: { DOCKET_HOME: home, ...(options.env ?? {}) }, cwd: home, clock, ...(options.tmux ? { tmux: options.tmux } : {}), ...(options.git ? { git: options.git } : {}) });
   t.after(() => ctx.close());
   return { ctx, clock, home };
 }

@@ -15,7 +15,6 @@ import { insertNotification } from "../../ledger/talk/notifications.js";
 import { dropOpenQuestions, insertQuestion, readFence, storedResult } from "../../ledger/workers/protocol.js";
 import type { CommandStep, StepOutcome } from "../../ledger/core/runner.js";
 import { applyLifecycle, checkFence, lifecycleRowOf, updateWorker } from "../../ledger/workers/workers.js";
-import { captureChangeSet } from "../../substrate/git/changes.js";
 import type { EngineContext } from "../context.js";
 import { checkEntries, itemResults, reportStep, type ReportEntryResult } from "./report.js";
 
@@ -199,7 +198,7 @@ function publishStep(who: WorkerIdentity, d: CheckedDone, pointer: DeliverablePo
 /** Captures the change set once and claims the next never-used version number for it. */
 function freeze(ctx: EngineContext, row: Worker, who: WorkerIdentity, d: CheckedDone): number {
   let version = Math.max(0, row.deliverableVersion ?? 0, ...listDeliverableVersions(ctx.home, who.worker)) + 1;
-  const changeSet = captureFor(row, version);
+  const changeSet = captureFor(ctx, row, version);
   for (let attempt = 0; attempt < 1000; attempt++, version++) {
     const deliverable: WorkerDeliverable = {
       schemaVersion: 1,
@@ -227,11 +226,11 @@ function freeze(ctx: EngineContext, row: Worker, who: WorkerIdentity, d: Checked
   throw refusal("version-claim-failed", `could not claim a deliverable version for ${who.worker} after 1000 attempts`, `check ${ctx.home.workerDir(who.worker)}/deliverables for stray files`);
 }
 
-function captureFor(row: Worker, version: number): ChangeSet | null {
+function captureFor(ctx: EngineContext, row: Worker, version: number): ChangeSet | null {
   if (row.workspaceMode === "shared") return null; // a read-only worker shares the parent's checkout: it has no change set of its own
   const base = row.base ?? row.baseHead;
   if (!base) throw refusal("no-base", `${row.id} has no recorded base commit, so its change set cannot be frozen`, "respawn the worker");
-  return captureChangeSet({ workspace: row.workspace, base, ref: changeSetRef(row.id, version) });
+  return ctx.git.captureChangeSet({ workspace: row.workspace, base, ref: changeSetRef(row.id, version) });
 }
 
 function checkDone(input: DoneInput): CheckedDone {

@@ -4,7 +4,7 @@
 
 import { internalError, refusal } from "../../domain/errors.js";
 import type { Tx } from "../../ledger/core/runner.js";
-import { applyPatch, checkPatch, isPatchApplied, reversePatch, type PatchProblem } from "../../substrate/git/promote.js";
+import type { PatchProblem } from "../../substrate/git/promote.js";
 import type { EngineContext } from "../context.js";
 
 export interface FrozenApply<R> {
@@ -32,8 +32,8 @@ export function formatPatchProblems(problems: readonly PatchProblem[]): string {
 }
 
 /** Read-only: does the checkout already hold exactly this patch (and not its pre-image)? */
-export function alreadyApplied(root: string, patch: string): boolean {
-  return !checkPatch(root, patch).ok && isPatchApplied(root, patch);
+export function alreadyApplied(ctx: EngineContext, root: string, patch: string): boolean {
+  return !ctx.git.checkPatch(root, patch).ok && ctx.git.isPatchApplied(root, patch);
 }
 
 /**
@@ -42,13 +42,13 @@ export function alreadyApplied(root: string, patch: string): boolean {
  * the command records it (`recovered`).
  */
 export function applyFrozen<R>(ctx: EngineContext, a: FrozenApply<R>): FrozenApplied<R> {
-  const check = checkPatch(a.root, a.patch);
-  const recovered = !check.ok && isPatchApplied(a.root, a.patch);
+  const check = ctx.git.checkPatch(a.root, a.patch);
+  const recovered = !check.ok && ctx.git.isPatchApplied(a.root, a.patch);
   if (!check.ok && !recovered) {
     throw refusal("patch-does-not-apply", `${a.ref} does not apply to ${a.root}: ${formatPatchProblems(check.problems)}; nothing changed`, "see what changed with `git status`, then ask the worker to revise");
   }
   if (!recovered) {
-    const applied = applyPatch(a.root, a.patch);
+    const applied = ctx.git.applyPatch(a.root, a.patch);
     if (!applied.ok) throw refusal("patch-does-not-apply", `${a.ref} does not apply to ${a.root}: ${formatPatchProblems(applied.problems)}; nothing changed`);
   }
   try {
@@ -57,7 +57,7 @@ export function applyFrozen<R>(ctx: EngineContext, a: FrozenApply<R>): FrozenApp
     // What an earlier run applied is left as it was found; only what this run applied is taken back.
     if (recovered) throw error;
     const why = (error as Error).message;
-    if (reversePatch(a.root, a.patch)) throw refusal("promotion-unrecorded", `the promotion of ${a.ref} could not be recorded (${why}); the applied patch was reversed, nothing changed`);
+    if (ctx.git.reversePatch(a.root, a.patch)) throw refusal("promotion-unrecorded", `the promotion of ${a.ref} could not be recorded (${why}); the applied patch was reversed, nothing changed`);
     throw internalError(
       "promotion-unrecorded",
       `PROMOTION NOT RECORDED: ${a.ref} was applied to ${a.root} but could not be recorded (${why}) and could not be reversed; your checkout holds its changes to ${a.files.join(", ")}`,

@@ -3,7 +3,6 @@
 
 import { contextGaps, parseDiffFiles, type DiffFile } from "../../domain/deliverables/diff-files.js";
 import { notFound, refusal, validationError } from "../../domain/errors.js";
-import { readBlobAt } from "../../substrate/git/blob.js";
 import type { EngineContext } from "../context.js";
 import { resolveReviewTarget } from "./target.js";
 
@@ -43,7 +42,7 @@ export function frozenContext(ctx: EngineContext, input: ContextInput, files?: D
   if (!gap) throw notFound("no-such-gap", `file #${input.file} of ${target.pointer.ref} has no hidden lines at #${input.gap}`);
   const base = cs?.base || target.worker.base;
   if (!base || !file.oldBlob) throw refusal("context-unavailable", `the unchanged lines of ${file.oldPath} are not in the frozen patch and its base is unknown`);
-  const read = readBlobAt(target.worker.projectRoot, base, file.oldPath, file.oldBlob);
+  const read = ctx.git.readBlobAt(target.worker.projectRoot, base, file.oldPath, file.oldBlob);
   if (!read.ok) throw refusal("context-unavailable", `cannot show the unchanged lines of ${file.oldPath}: ${read.reason}`);
   if (read.bytes.includes(0)) throw refusal("context-unavailable", `${file.oldPath} is binary at the base`);
   const old = read.bytes.toString("utf8").split("\n");

@@ -10,7 +10,6 @@ import { insertMessage } from "../../ledger/talk/messages.js";
 import { answerQuestion, openQuestionsOf, questionDetail } from "../../ledger/workers/launches.js";
 import { transition } from "../../domain/workers/lifecycle.js";
 import { applyLifecycle, lifecycleRowOf, requireWorker, updateWorker } from "../../ledger/workers/workers.js";
-import { liveChangedPaths, resetWorkspace } from "../../substrate/git/promote.js";
 import type { EngineContext } from "../context.js";
 import { pointerOf } from "./deliverables.js";
 import {
@@ -168,8 +167,8 @@ export function discard(ctx: EngineContext, input: DiscardInput): DiscardResult 
   if (row.workspaceMode !== "isolated" || !row.base) {
     throw refusal("no-own-workspace", `${workerId} works in the shared parent directory; it has no changes of its own to discard`);
   }
-  const files = liveChangedPaths(row.workspace, row.base);
-  resetWorkspace(row.workspace, row.base);
+  const files = ctx.git.liveChangedPaths(row.workspace, row.base);
+  ctx.git.resetWorkspace(row.workspace, row.base);
   try {
     return ctx.commands.run("review.discard", { worker: workerId, files }, (tx) => {
       const now = requireWorker(tx.db, workerId);

@@ -1,7 +1,7 @@
 // What a promotion would do, shown before the click or key that applies it: the files, the warnings that need
 // confirmation, and `git apply --check` against the parent checkout now. Read-only; nothing changes.
 
-import { checkPatch, type PatchCheck } from "../../substrate/git/promote.js";
+import type { PatchCheck } from "../../substrate/git/promote.js";
 import type { EngineContext } from "../context.js";
 import { planPromotion, type PromoteInput, type PromotionPlan } from "./promote.js";
 
@@ -14,5 +14,5 @@ export interface PromotionPreview extends Omit<PromotionPlan, "target"> {
 export function previewPromotion(ctx: EngineContext, input: PromoteInput): PromotionPreview {
   const { target, ...plan } = planPromotion(ctx, input);
   const root = target.worker.projectRoot;
-  return { ...plan, ref: target.pointer.ref, root, check: checkPatch(root, target.deliverable.changeSet!.patch) };
+  return { ...plan, ref: target.pointer.ref, root, check: ctx.git.checkPatch(root, target.deliverable.changeSet!.patch) };
 }

@@ -43,9 +43,9 @@ export function planStoredPromotion(ctx: EngineContext, input: StoredPromoteInpu
   if (promoted) throw refusal("already-promoted", `${stored.ref} was already promoted (${promoted.id}, ${promoted.at}); nothing changed`);
   const root = ctx.projectRoot();
   const files = change.files.map((f) => f.path);
-  const applied = alreadyApplied(root, change.patch);
+  const applied = alreadyApplied(ctx, root, change.patch);
   const whose = stored.provenance.sourceWorker ?? stored.ref;
-  const warnings = applied ? [] : parentChangeWarnings(root, { base: change.base || null, baseHead: null }, files, whose).warnings;
+  const warnings = applied ? [] : parentChangeWarnings(ctx, root, { base: change.base || null, baseHead: null }, files, whose).warnings;
   return {
     stored, pointer: { id: stored.record.id, version: stored.record.version, ref: stored.ref }, root, files, warnings,
     needsConfirmation: warnings.length > 0, alreadyApplied: applied,

@@ -9,7 +9,6 @@ import { confirmationRefused, resolveConfirmation } from "../../domain/review/co
 import { pathExists } from "../../files/probe.js";
 import { insertDecision } from "../../ledger/review/decisions.js";
 import { updateWorker } from "../../ledger/workers/workers.js";
-import { liveEqualsFrozen, resetWorkspace } from "../../substrate/git/promote.js";
 import type { EngineContext } from "../context.js";
 import { namesStoredRecord } from "../handoff/store-use.js";
 import { alreadyApplied, applyFrozen, RECOVERED_NOTE } from "./apply-frozen.js";
@@ -66,7 +65,7 @@ export function planPromotion(ctx: EngineContext, input: PromoteInput): Promotio
   assertDecisionUnchanged(ctx.db, target.worker.id, input.expectDecision);
   const approval = verifiedApprovalOf(ctx.db, target);
   if (!approval && !input.approve) throw notApprovedRefusal(ctx, target);
-  const applied = alreadyApplied(target.worker.projectRoot, change.patch);
+  const applied = alreadyApplied(ctx, target.worker.projectRoot, change.patch);
   // Once the patch is in the checkout, the parent "changed" exactly its files: nothing is left to confirm.
   const { warnings } = applied ? { warnings: [] } : resolveReviewWarnings(ctx, target.worker, target.pointer, target.deliverable);
   const needsConfirmation = warnings.some((w) => w.kind === "overlap" || w.kind === "parent-moved" || w.kind === "parent-unknown");
@@ -144,7 +143,7 @@ export function promote(ctx: EngineContext, input: PromoteInput): PromoteResult 
       return { decision: decisionView(decision), approval: approval ?? null };
     },
   });
-  const { workspace, note } = settleWorkspace(target, patch);
+  const { workspace, note } = settleWorkspace(ctx, target, patch);
   const notes = [
     ...olderNote(target),
     recovered
@@ -156,14 +155,14 @@ export function promote(ctx: EngineContext, input: PromoteInput): PromoteResult 
 }
 
 /** Resets the worker's workspace to its base only when its live tree still equals base + frozen patch. */
-function settleWorkspace(target: ReviewTarget, patch: string): { workspace: WorkspaceOutcome; note: string } {
+function settleWorkspace(ctx: EngineContext, target: ReviewTarget, patch: string): { workspace: WorkspaceOutcome; note: string } {
   const w = target.worker;
   const base = target.deliverable.changeSet?.base || w.base;
   if (w.workspaceMode !== "isolated" || !base) return { workspace: "shared", note: `${w.id} shares the parent directory; nothing to reset` };
   if (!pathExists(w.workspace)) return { workspace: "missing", note: `${w.id}'s workspace ${w.workspace} is gone; nothing to reset` };
-  if (!liveEqualsFrozen(w.workspace, base, patch)) {
+  if (!ctx.git.liveEqualsFrozen(w.workspace, base, patch)) {
     return { workspace: "kept-later-edits", note: `${w.id} changed its workspace after this version; its workspace was left as it is` };
   }
-  resetWorkspace(w.workspace, base);
+  ctx.git.resetWorkspace(w.workspace, base);
   return { workspace: "reset", note: `${w.id}'s workspace was reset to its base (its live changes equalled the promoted patch)` };
 }

@@ -7,7 +7,7 @@ import { preimagePaths } from "../../domain/review/overlap.js";
 import { readDeliverable } from "../../files/workers/deliverables.js";
 import type { Worker } from "../../domain/workers/worker.js";
 import { workersOf } from "../../ledger/workers/launches.js";
-import { parentChangesForEach, type ParentAnswer, type ParentChange, type ParentQuery } from "../../substrate/git/promote.js";
+import type { ParentAnswer, ParentChange, ParentQuery } from "../../substrate/git/promote.js";
 import type { EngineContext } from "../context.js";
 import { pointerOf } from "./deliverables.js";
 import { isPatchPending } from "./target.js";
@@ -78,13 +78,13 @@ export function reviewFacts(ctx: EngineContext): ReviewFacts {
     parentChanges(repoRoot, query) {
       const key = keyOf(repoRoot, query);
       let answer = answers.get(key);
-      if (!answer) answers.set(key, (answer = parentChangesForEach(repoRoot, [query])[0]!));
+      if (!answer) answers.set(key, (answer = ctx.git.parentChangesForEach(repoRoot, [query])[0]!));
       if (!answer.ok) throw answer.error;
       return answer.changes;
     },
     prefetchParentChanges(repoRoot, queries) {
       const fresh = queries.filter((q) => !answers.has(keyOf(repoRoot, q)));
-      parentChangesForEach(repoRoot, fresh).forEach((a, i) => answers.set(keyOf(repoRoot, fresh[i]!), a));
+      ctx.git.parentChangesForEach(repoRoot, fresh).forEach((a, i) => answers.set(keyOf(repoRoot, fresh[i]!), a));
     },
   };
 }

@@ -7,7 +7,7 @@ import type { ChangeSet, DeliverablePointer, WorkerDeliverable } from "../../dom
 import { gradeOverlap, preimagePaths, type OverlapFinding } from "../../domain/review/overlap.js";
 import { readDeliverable } from "../../files/workers/deliverables.js";
 import { promotionsSince } from "../../ledger/review/decisions.js";
-import { parentChangesSince, type ParentChange, type ParentQuery } from "../../substrate/git/promote.js";
+import type { ParentChange, ParentQuery } from "../../substrate/git/promote.js";
 import type { EngineContext } from "../context.js";
 import { pointerOf } from "./deliverables.js";
 import { reviewFacts, type PeerPatch, type ReviewFacts } from "./review-facts.js";
@@ -94,8 +94,8 @@ export function resolveReviewWarnings(
 }
 
 /** Files among `paths` the parent checkout changed since `refs` (the base a frozen patch was made against), as warnings. */
-export function parentChangeWarnings(root: string, refs: { base: string | null; baseHead: string | null }, paths: string[], whose: string): { parentChanges: ParentChange[] | undefined; warnings: ReviewWarning[] } {
-  return parentWarnings(() => parentChangesSince(root, refs, paths), root, whose);
+export function parentChangeWarnings(ctx: EngineContext, root: string, refs: { base: string | null; baseHead: string | null }, paths: string[], whose: string): { parentChanges: ParentChange[] | undefined; warnings: ReviewWarning[] } {
+  return parentWarnings(() => ctx.git.parentChangesSince(root, refs, paths), root, whose);
 }
 
 function parentWarnings(ask: () => ParentChange[] | undefined, root: string, whose: string): { parentChanges: ParentChange[] | undefined; warnings: ReviewWarning[] } {

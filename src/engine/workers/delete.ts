@@ -10,7 +10,6 @@ import { cancelQueuedMessages } from "../../ledger/talk/message-delivery.js";
 import { workersOf } from "../../ledger/workers/launches.js";
 import { requireWorker, updateWorker } from "../../ledger/workers/workers.js";
 import { recordDecisionDebt } from "../../ledger/review/decisions.js";
-import { liveChangesExist, removeWorkspace } from "../../substrate/git/worktree.js";
 import type { EngineContext } from "../context.js";
 import { harvestPane } from "./harvest.js";
 import { resolveWorkerId } from "./view.js";
@@ -45,12 +44,12 @@ export async function deleteWorker(ctx: EngineContext, input: DeleteInput): Prom
   return retireWorker(ctx, row, { force: Boolean(input.force) });
 }
 
-function unpromotedChanges(row: Worker): boolean {
-  return row.workspaceMode === "isolated" && row.base !== null && liveChangesExist(row.workspace, row.base);
+function unpromotedChanges(ctx: EngineContext, row: Worker): boolean {
+  return row.workspaceMode === "isolated" && row.base !== null && ctx.git.liveChangesExist(row.workspace, row.base);
 }
 
 function retireWorker(ctx: EngineContext, row: Worker, options: { force: boolean; pruned?: boolean }): DeleteResult {
-  if (!options.force && unpromotedChanges(row)) {
+  if (!options.force && unpromotedChanges(ctx, row)) {
     throw refusal(
       "unpromoted-changes",
       `${row.id}'s workspace has changes that were never promoted; nothing was deleted`,
@@ -67,7 +66,7 @@ function retireWorker(ctx: EngineContext, row: Worker, options: { force: boolean
   let workspaceRemoved = false;
   if (row.workspaceMode === "isolated") {
     // Under the repository's worktree lock: its prune must not meet a spawn's worktree half-way through its move.
-    removeWorkspace({ root: row.projectRoot, path: row.workspace, method: row.baseHead === null ? "copy" : "worktree", serialize: worktreeLock(ctx, row.projectRoot) });
+    ctx.git.removeWorkspace({ root: row.projectRoot, path: row.workspace, method: row.baseHead === null ? "copy" : "worktree", serialize: worktreeLock(ctx, row.projectRoot) });
     workspaceRemoved = true;
   }
   removeWorkerPath(ctx.home, row.id, "session");

@@ -4,7 +4,7 @@
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { withLockFile } from "../../files/lock-file.js";
-import { repositoryKey, type Serialize } from "../../substrate/git/worktree.js";
+import type { Serialize } from "../../substrate/git/worktree.js";
 import type { EngineContext } from "../context.js";
 
 /** git checks a large tree out in seconds; a holder that is still alive past this is waited for no longer. */
@@ -16,7 +16,7 @@ const LISTING_WAIT_MS = 150_000;
 export function worktreeLock(ctx: EngineContext, root: string): Serialize {
   let path: string | undefined;
   return (fn) => {
-    path ??= join(ctx.home.root, "locks", `worktrees-${createHash("sha256").update(repositoryKey(root)).digest("hex").slice(0, 16)}.lock`);
+    path ??= join(ctx.home.root, "locks", `worktrees-${createHash("sha256").update(ctx.git.repositoryKey(root)).digest("hex").slice(0, 16)}.lock`);
     return withLockFile(path, fn, { what: `the worktree list of ${root}`, timeoutMs: WORKTREE_WAIT_MS });
   };
 }

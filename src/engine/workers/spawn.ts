@@ -18,7 +18,7 @@ import { pathExists } from "../../files/probe.js";
 import { removeWorkerDir, workerFilePath, writeWorkerFile } from "../../files/workers/worker-files.js";
 import { transition } from "../../domain/workers/lifecycle.js";
 import { applyLifecycle, getWorker, insertWorker, lifecycleRowOf, requireWorker, updateWorker } from "../../ledger/workers/workers.js";
-import { createIsolatedWorkspace, removeWorkspace, type IsolatedWorkspace, type Serialize } from "../../substrate/git/worktree.js";
+import type { IsolatedWorkspace, Serialize } from "../../substrate/git/worktree.js";
 import { listModels, piDefaults, resolvePiAgentDir, resolvePiExtraArgs, type ModelListing } from "../../substrate/agents/pi.js";
 import { formatAge } from "../../domain/clock.js";
 import type { EngineContext } from "../context.js";
@@ -190,7 +190,7 @@ export async function spawnWorker(ctx: EngineContext, input: SpawnInput): Promis
     }
     const row = requireWorker(ctx.db, worker);
     if (resolved.workspace === "isolated") {
-      workspace = createIsolatedWorkspace({ root: projectRoot, target: row.workspace, exclude: [ctx.home.root], adminName: `docket-${worker}`, serialize });
+      workspace = ctx.git.createIsolatedWorkspace({ root: projectRoot, target: row.workspace, exclude: [ctx.home.root], adminName: `docket-${worker}`, serialize });
       summary.push(...workspace.notes);
       const ws = workspace;
       ctx.commands.run("worker.workspace", { worker }, (tx) => updateWorker(tx, worker, { base: ws.base, baseHead: ws.baseHead }));
@@ -230,7 +230,7 @@ function abandonSpawn(ctx: EngineContext, worker: string, error: unknown, made: 
     // `docket ls` reconciles it (failed) once this process is gone. The caller still reports the first error.
   } finally {
     try {
-      if (made.workspace) removeWorkspace({ root: ctx.projectRoot(), path: made.workspace.path, method: made.workspace.method, serialize: made.serialize });
+      if (made.workspace) ctx.git.removeWorkspace({ root: ctx.projectRoot(), path: made.workspace.path, method: made.workspace.method, serialize: made.serialize });
     } catch {
       // The worktree lock could not be had in time: the worktree stays registered until `git worktree prune`.
     }

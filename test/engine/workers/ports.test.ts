@@ -1,5 +1,5 @@
-// The engine reaches tmux only through the context's port: with an in-memory server, a finished worker's dead pane is
-// captured once and its window closed, a live pane is left alone, and delete closes exactly the worker's own window.
+// The engine reaches tmux and git only through the context's ports: with an in-memory tmux, a dead pane is captured
+// once and its window closed, a live one left alone; with a stand-in git, delete's unpromoted-changes rule is seen whole.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -9,6 +9,8 @@ import { deleteWorker } from "../../../src/engine/workers/delete.js";
 import { harvestFinished } from "../../../src/engine/workers/harvest.js";
 import { workersOf } from "../../../src/ledger/workers/launches.js";
 import { getWorker, updateWorker } from "../../../src/ledger/workers/workers.js";
+import { isDocketError } from "../../../src/domain/errors.js";
+import { systemGit, type Git } from "../../../src/substrate/git/port.js";
 import { memoryTmux } from "../../support/memory-tmux.js";
 import { addWorker, workLedger } from "../../support/work-ledger.js";
 
@@ -47,4 +49,18 @@ test("delete closes the worker's own window on the context's server and touches 
   assert.deepEqual([...tmux.panes.keys()], ["%6"]);
   assert.equal(getWorker(ctx.db, "w1"), undefined);
   assert.equal(getWorker(ctx.db, "w2")!.windowId, "@6");
+});
+
+test("delete refuses a worker whose workspace has unpromoted changes, and with --force removes that workspace through ctx.git", async (t) => {
+  const removed: string[] = [];
+  const git: Git = { ...systemGit, liveChangesExist: () => true, removeWorkspace: (w) => void removed.push(`${w.method} ${w.path}`) };
+  const { ctx } = workLedger(t, { tmux: memoryTmux(), git });
+  const { worker } = addWorker(ctx);
+  ctx.commands.run("test.isolated", { worker }, (tx) => updateWorker(tx, worker, { workspaceMode: "isolated", workspace: "/ws/w1", base: "b0", baseHead: "b0" }));
+  await assert.rejects(deleteWorker(ctx, { worker, yes: true }), (e) => isDocketError(e) && e.code === "unpromoted-changes");
+  assert.deepEqual(removed, []);
+  assert.notEqual(getWorker(ctx.db, worker), undefined, "a refused delete changes nothing");
+  const r = await deleteWorker(ctx, { worker, yes: true, force: true });
+  assert.deepEqual([r.workspaceRemoved, removed], [true, ["worktree /ws/w1"]]);
+  assert.equal(getWorker(ctx.db, worker), undefined);
 });

@@ -1,0 +1,37 @@
+// The git port: every git operation the engine asks for, as one object the EngineContext carries (`ctx.git`).
+// The real one runs git; an engine test may pass another. Types stay importable from their modules; the demo's scratch
+// repository is made before any engine exists, with substrate/git/init.ts directly.
+
+import { readBlobAt } from "./blob.js";
+import { captureChangeSet } from "./changes.js";
+import {
+  applyPatch, checkPatch, isPatchApplied, liveChangedPaths, liveEqualsFrozen, parentChangesForEach, parentChangesSince, resetWorkspace, reversePatch,
+} from "./promote.js";
+import { createIsolatedWorkspace, liveChangesExist, removeWorkspace, repositoryKey } from "./worktree.js";
+
+export interface Git {
+  /** Worker workspaces: a worktree (or a copy) of the project, its removal, and whether it holds live changes. */
+  createIsolatedWorkspace: typeof createIsolatedWorkspace;
+  removeWorkspace: typeof removeWorkspace;
+  liveChangesExist: typeof liveChangesExist;
+  repositoryKey: typeof repositoryKey;
+  /** Freezing: the worker's change set against its base, captured once. */
+  captureChangeSet: typeof captureChangeSet;
+  readBlobAt: typeof readBlobAt;
+  /** Promotion into the parent checkout and what the parent changed since a base. */
+  checkPatch: typeof checkPatch;
+  applyPatch: typeof applyPatch;
+  isPatchApplied: typeof isPatchApplied;
+  reversePatch: typeof reversePatch;
+  parentChangesSince: typeof parentChangesSince;
+  parentChangesForEach: typeof parentChangesForEach;
+  /** A worker's live tree after review: compared with the frozen patch, listed, reset to its base. */
+  liveEqualsFrozen: typeof liveEqualsFrozen;
+  liveChangedPaths: typeof liveChangedPaths;
+  resetWorkspace: typeof resetWorkspace;
+}
+
+export const systemGit: Git = {
+  createIsolatedWorkspace, removeWorkspace, liveChangesExist, repositoryKey, captureChangeSet, readBlobAt, checkPatch, applyPatch, isPatchApplied,
+  reversePatch, parentChangesSince, parentChangesForEach, liveEqualsFrozen, liveChangedPaths, resetWorkspace,
+};
