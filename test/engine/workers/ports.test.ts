@@ -1,11 +1,15 @@
-// The engine reaches tmux and git only through the context's ports: with an in-memory tmux, a dead pane is captured
-// once and its window closed, a live one left alone; with a stand-in git, delete's unpromoted-changes rule is seen whole.
+// The engine reaches tmux and git only through the context's ports: with in-memory ones, spawn and respawn run whole,
+// a dead pane is captured once and its window closed, a live one left alone, and delete's unpromoted-changes rule holds.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { deleteWorker } from "../../../src/engine/workers/delete.js";
+import { respawnWorker } from "../../../src/engine/workers/respawn.js";
+import { spawnWorker } from "../../../src/engine/workers/spawn.js";
+import { listLaunches } from "../../../src/ledger/workers/launches.js";
+import { tempDir } from "../../support/temp.js";
 import { harvestFinished } from "../../../src/engine/workers/harvest.js";
 import { workersOf } from "../../../src/ledger/workers/launches.js";
 import { getWorker, updateWorker } from "../../../src/ledger/workers/workers.js";
@@ -63,4 +67,28 @@ test("delete refuses a worker whose workspace has unpromoted changes, and with -
   const r = await deleteWorker(ctx, { worker, yes: true, force: true });
   assert.deepEqual([r.workspaceRemoved, removed], [true, ["worktree /ws/w1"]]);
   assert.equal(getWorker(ctx.db, worker), undefined);
+});
+
+test("spawn and respawn run whole on in-memory ports: a workspace from ctx.git, a window from ctx.tmux, the next generation in a new one", async (t) => {
+  const made: string[] = [];
+  const git: Git = {
+    ...systemGit,
+    createIsolatedWorkspace: (w) => (made.push(w.target), { path: w.target, method: "worktree", base: "b0", baseHead: "b0", notes: [] }),
+  };
+  const tmux = memoryTmux();
+  const { ctx } = workLedger(t, { tmux, git, env: { PI_CODING_AGENT_DIR: tempDir(t), PATH: process.env.PATH ?? "" } });
+  const spawned = await spawnWorker(ctx, { task: "count the files", agent: "command", command: "ls | wc -l", yes: true });
+  const w = getWorker(ctx.db, spawned.worker)!;
+  assert.deepEqual(made, [w.workspace]);
+  assert.deepEqual([w.state, w.base, w.windowId, w.paneId], ["active", "b0", "@100", "%100"]);
+  assert.equal(tmux.panes.get("%100")!.windowName, spawned.worker);
+  tmux.panes.get("%100")!.state = "dead";
+  ctx.commands.run("test.exited", {}, (tx) => updateWorker(tx, spawned.worker, { exited: true, exitCode: 0 }));
+  const again = respawnWorker(ctx, spawned.worker);
+  assert.equal(again.generation, 2);
+  assert.deepEqual([...new Set(tmux.killed)], ["@100"], "only the dead generation's window goes, after its tail is kept");
+  assert.deepEqual(tmux.captured, ["%100"]);
+  const now = getWorker(ctx.db, spawned.worker)!;
+  assert.deepEqual([now.generation, now.windowId, now.exited], [2, "@101", false]);
+  assert.deepEqual(listLaunches(ctx.db, spawned.worker).map((l) => l.generation), [1, 2]);
 });
