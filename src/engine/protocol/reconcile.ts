@@ -30,7 +30,7 @@ export function reconcileItem(ctx: EngineContext, who: WorkerIdentity, value: st
     return {
       item: id,
       binding: binding.id,
-      previousRevision: binding.accepted_revision,
+      previousRevision: binding.acceptedRevision,
       acceptedRevision: item.revision,
       text: item.text,
       unansweredReplies: listReplies(tx.db, id).filter((r) => r.state === "unanswered").map((r) => ({ id: r.id, text: r.text })),

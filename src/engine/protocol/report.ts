@@ -132,8 +132,8 @@ function recordReport(tx: Tx, who: WorkerIdentity, entry: ReportEntry): ReportEn
   if (!binding) {
     throw refusal("no-active-binding", `${NO_ACTIVE_BINDING} (${who.worker} generation ${who.generation}, item ${item.id})`, "report only items dispatched to you and not yet reported");
   }
-  if (item.revision !== binding.accepted_revision) {
-    throw refusal("revision-changed", REVISION_CHANGED, `${item.id} is at revision ${item.revision}, you accepted ${binding.accepted_revision}: read it, then \`docket worker reconcile --item ${item.id}\``);
+  if (item.revision !== binding.acceptedRevision) {
+    throw refusal("revision-changed", REVISION_CHANGED, `${item.id} is at revision ${item.revision}, you accepted ${binding.acceptedRevision}: read it, then \`docket worker reconcile --item ${item.id}\``);
   }
   const replies = listReplies(tx.db, item.id);
   const unknown = Object.keys(entry.answers).filter((id) => !replies.some((r) => r.id === id));

@@ -16,13 +16,13 @@ export function indexRowOf(file: StoredFile): IndexRow {
   if (c.status === "ok") {
     const r = c.record;
     return {
-      id: r.id, version: r.version, ref: r.ref, outcome: r.outcome, summary: r.summary, saved_at: r.savedAt,
-      source_kind: r.source.kind, path: file.path, status: "ok", reason: null, detail: c.upgradedFrom ? `upgraded from schemaVersion ${c.upgradedFrom}` : null,
+      id: r.id, version: r.version, ref: r.ref, outcome: r.outcome, summary: r.summary, savedAt: r.savedAt,
+      sourceKind: r.source.kind, path: file.path, status: "ok", reason: null, detail: c.upgradedFrom ? `upgraded from schemaVersion ${c.upgradedFrom}` : null,
     };
   }
   return {
-    id: file.id, version: file.version, ref: storedRef(file.id, file.version), outcome: null, summary: null, saved_at: null,
-    source_kind: null, path: file.path, status: "unsupported", reason: c.reason, detail: c.detail,
+    id: file.id, version: file.version, ref: storedRef(file.id, file.version), outcome: null, summary: null, savedAt: null,
+    sourceKind: null, path: file.path, status: "unsupported", reason: c.reason, detail: c.detail,
   };
 }
 
@@ -132,7 +132,7 @@ export function listStoredDeliverables(ctx: EngineContext): StoredListing {
   const unsupported: StoredListing["unsupported"] = [];
   for (const r of ctx.readOnly ? scannedRows(ctx) : listIndexRows(ctx.db)) {
     if (r.status === "ok") {
-      deliverables.push({ ref: r.ref, id: r.id, version: r.version, outcome: r.outcome ?? "", summary: r.summary ?? "", savedAt: r.saved_at ?? "" });
+      deliverables.push({ ref: r.ref, id: r.id, version: r.version, outcome: r.outcome ?? "", summary: r.summary ?? "", savedAt: r.savedAt ?? "" });
     } else {
       unsupported.push({ path: r.path, reason: r.reason ?? "invalid", detail: r.detail ?? "", ref: r.ref });
     }
@@ -143,6 +143,6 @@ export function listStoredDeliverables(ctx: EngineContext): StoredListing {
 
 /** The index's rows as a scan of the files gives them, in listing order (for a read-only home, whose index cannot be refreshed). */
 function scannedRows(ctx: EngineContext): IndexRow[] {
-  const key = (r: IndexRow) => `${r.saved_at ?? ""}\u0000${r.id}\u0000${String(r.version).padStart(10, "0")}`;
+  const key = (r: IndexRow) => `${r.savedAt ?? ""}\u0000${r.id}\u0000${String(r.version).padStart(10, "0")}`;
   return scanStore(ctx.home).map(indexRowOf).sort((a, b) => (key(a) < key(b) ? 1 : key(a) > key(b) ? -1 : 0));
 }

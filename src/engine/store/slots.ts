@@ -74,7 +74,7 @@ export function unloadStored(ctx: EngineContext, slotOrRef: string): UnloadResul
   const found = slot;
   return ctx.commands.run("store.unload", { slot: found.id }, (tx) => {
     const now = getSlot(tx.db, found.id)!;
-    if (now.unloaded_at !== null) return { slot: now.id, ref: now.ref, unloaded: false };
+    if (now.unloadedAt !== null) return { slot: now.id, ref: now.ref, unloaded: false };
     unloadSlot(tx, now.id);
     return { slot: now.id, ref: now.ref, unloaded: true };
   }).result;

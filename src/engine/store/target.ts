@@ -34,7 +34,7 @@ export function resolveStoreTarget(ctx: EngineContext, text: string): StoreTarge
   }
   if (/^d[1-9][0-9]{0,9}$/.test(name)) {
     const slot = getSlot(ctx.db, name);
-    if (!slot || slot.unloaded_at !== null) throw notFound("slot-not-loaded", `slot ${name} is not loaded`, "run `docket deliverables` and `docket load <ref>`");
+    if (!slot || slot.unloadedAt !== null) throw notFound("slot-not-loaded", `slot ${name} is not loaded`, "run `docket deliverables` and `docket load <ref>`");
     return resolveStoreTarget(ctx, slot.ref);
   }
   const exact = parseStoredRef(name);

@@ -3,20 +3,20 @@
 
 import type { WorkerIdentity } from "../../domain/workers/identity.js";
 import { claimQueuedMessages, hasQueuedMessages, markMessagesRead } from "../../ledger/talk/message-delivery.js";
-import type { MessageRow } from "../../ledger/talk/messages.js";
+import type { Message } from "../../ledger/talk/messages.js";
 import { checkFence } from "../../ledger/workers/workers.js";
 import { dataVersion } from "../../ledger/core/open.js";
 import type { EngineContext } from "../context.js";
 
 export interface InboxMessage {
   id: string;
-  kind: MessageRow["kind"];
+  kind: Message["kind"];
   body: string;
   question: string | null;
   deliverAs: "steer" | "followUp";
 }
 
-const LABELS: Record<MessageRow["kind"], string> = {
+const LABELS: Record<Message["kind"], string> = {
   work: "work for you",
   reply_review: "the human changed an item you hold",
   tell: "from the human",
@@ -47,7 +47,7 @@ export function claimInbox(ctx: EngineContext, who: WorkerIdentity): InboxMessag
       kind: m.kind,
       body: m.body,
       question: m.question,
-      deliverAs: m.deliver_as,
+      deliverAs: m.deliverAs,
     }));
   }).result;
 }

@@ -121,7 +121,7 @@ export function showItem(ctx: EngineContext, value: string): ItemDetail {
       id: b.id,
       worker: b.worker,
       generation: b.generation,
-      acceptedRevision: b.accepted_revision,
+      acceptedRevision: b.acceptedRevision,
       state: b.state,
     })),
     reports: listReportsForItem(ctx.db, item.id).map((r) => ({ id: r.id, outcome: r.outcome, body: r.body })),

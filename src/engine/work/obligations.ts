@@ -3,7 +3,7 @@
 
 import { optionalKey } from "../../domain/idempotency.js";
 import { refusal, validationError } from "../../domain/errors.js";
-import { listObligations, parkObligation, unparkObligation, type ObligationRow } from "../../ledger/work/obligations.js";
+import { listObligations, parkObligation, unparkObligation, type Obligation } from "../../ledger/work/obligations.js";
 import type { EngineContext } from "../context.js";
 import { assertHuman } from "../authority.js";
 
@@ -17,13 +17,13 @@ export interface ObligationView {
   disposition: string | null;
 }
 
-const view = (o: ObligationRow): ObligationView => ({
+const view = (o: Obligation): ObligationView => ({
   id: o.id,
   item: o.item,
   worker: o.worker,
   state: o.state,
-  dueAt: o.due_at,
-  parkedUntil: o.parked_until,
+  dueAt: o.dueAt,
+  parkedUntil: o.parkedUntil,
   disposition: o.disposition,
 });
 

@@ -12,8 +12,8 @@ export interface IndexRow {
   ref: string;
   outcome: string | null;
   summary: string | null;
-  saved_at: string | null;
-  source_kind: string | null;
+  savedAt: string | null;
+  sourceKind: string | null;
   path: string;
   status: "ok" | "unsupported";
   reason: string | null;
@@ -24,15 +24,18 @@ export interface SlotRow {
   id: string;
   ref: string;
   kind: "stored" | "legacy";
-  loaded_at: string;
-  unloaded_at: string | null;
+  loadedAt: string;
+  unloadedAt: string | null;
 }
+
+const INDEX_COLUMNS = "id, version, ref, outcome, summary, saved_at AS savedAt, source_kind AS sourceKind, path, status, reason, detail";
+const SLOT_COLUMNS = "id, ref, kind, loaded_at AS loadedAt, unloaded_at AS unloadedAt";
 
 export const ROOT_STAMP = "/";
 export const DIRTY = "dirty";
 
 const INSERT_ROW = `INSERT INTO stored_deliverables (id, version, ref, outcome, summary, saved_at, source_kind, path, status, reason, detail)
-  VALUES (@id, @version, @ref, @outcome, @summary, @saved_at, @source_kind, @path, @status, @reason, @detail)
+  VALUES (@id, @version, @ref, @outcome, @summary, @savedAt, @sourceKind, @path, @status, @reason, @detail)
   ON CONFLICT(id, version) DO UPDATE SET ref = excluded.ref, outcome = excluded.outcome, summary = excluded.summary,
     saved_at = excluded.saved_at, source_kind = excluded.source_kind, path = excluded.path, status = excluded.status,
     reason = excluded.reason, detail = excluded.detail`;
@@ -83,30 +86,30 @@ export function dirtyIds(db: Db): string[] {
   return (statement(db, "SELECT name FROM store_stamps WHERE stamp = 'dirty' AND name <> ?").all(ROOT_STAMP) as { name: string }[]).map((r) => r.name);
 }
 
-export type ListingRow = Pick<IndexRow, "id" | "version" | "ref" | "outcome" | "summary" | "saved_at" | "path" | "status" | "reason" | "detail">;
+export type ListingRow = Pick<IndexRow, "id" | "version" | "ref" | "outcome" | "summary" | "savedAt" | "path" | "status" | "reason" | "detail">;
 
 /** Newest first, only the columns a listing shows (10,000 rows must stay a few-millisecond query). */
 export function listIndexRows(db: Db): ListingRow[] {
-  return statement(db, "SELECT id, version, ref, outcome, summary, saved_at, path, status, reason, detail FROM stored_deliverables ORDER BY saved_at DESC, id DESC, version DESC")
+  return statement(db, "SELECT id, version, ref, outcome, summary, saved_at AS savedAt, path, status, reason, detail FROM stored_deliverables ORDER BY saved_at DESC, id DESC, version DESC")
     .all() as ListingRow[];
 }
 
 export function getIndexRow(db: Db, id: string, version: number): IndexRow | undefined {
-  return statement(db, "SELECT * FROM stored_deliverables WHERE id = ? AND version = ?").get(id, version) as IndexRow | undefined;
+  return statement(db, `SELECT ${INDEX_COLUMNS} FROM stored_deliverables WHERE id = ? AND version = ?`).get(id, version) as IndexRow | undefined;
 }
 
 export function indexRowsForId(db: Db, id: string): IndexRow[] {
-  return statement(db, "SELECT * FROM stored_deliverables WHERE id = ? ORDER BY version").all(id) as IndexRow[];
+  return statement(db, `SELECT ${INDEX_COLUMNS} FROM stored_deliverables WHERE id = ? ORDER BY version`).all(id) as IndexRow[];
 }
 
 export function newestOkRow(db: Db): IndexRow | undefined {
-  return statement(db, "SELECT * FROM stored_deliverables WHERE status = 'ok' ORDER BY saved_at DESC, id DESC, version DESC LIMIT 1").get() as IndexRow | undefined;
+  return statement(db, `SELECT ${INDEX_COLUMNS} FROM stored_deliverables WHERE status = 'ok' ORDER BY saved_at DESC, id DESC, version DESC LIMIT 1`).get() as IndexRow | undefined;
 }
 
 /** Loadable rows whose id or ref starts with `prefix` (a GLOB on the primary key's text, so it uses no scan of files). */
 export function indexRowsByPrefix(db: Db, prefix: string, limit = 20): IndexRow[] {
   const escaped = prefix.replace(/[*?[\]]/g, (c) => `[${c}]`);
-  return statement(db, "SELECT * FROM stored_deliverables WHERE status = 'ok' AND (id GLOB ? OR ref GLOB ?) ORDER BY id, version LIMIT ?")
+  return statement(db, `SELECT ${INDEX_COLUMNS} FROM stored_deliverables WHERE status = 'ok' AND (id GLOB ? OR ref GLOB ?) ORDER BY id, version LIMIT ?`)
     .all(`${escaped}*`, `${escaped}*`, limit) as IndexRow[];
 }
 
@@ -132,15 +135,15 @@ export function getPin(db: Db, id: string, version: number): string | undefined 
 export function insertSlot(tx: Tx, ref: string, kind: SlotRow["kind"]): SlotRow {
   const id = formatId("slot", tx.next("slot"));
   statement(tx.db, "INSERT INTO slots (id, ref, kind, loaded_at) VALUES (?, ?, ?, ?)").run(id, ref, kind, tx.now);
-  return { id, ref, kind, loaded_at: tx.now, unloaded_at: null };
+  return { id, ref, kind, loadedAt: tx.now, unloadedAt: null };
 }
 
 export function activeSlotFor(db: Db, ref: string): SlotRow | undefined {
-  return statement(db, "SELECT * FROM slots WHERE ref = ? AND unloaded_at IS NULL ORDER BY loaded_at LIMIT 1").get(ref) as SlotRow | undefined;
+  return statement(db, `SELECT ${SLOT_COLUMNS} FROM slots WHERE ref = ? AND unloaded_at IS NULL ORDER BY loaded_at LIMIT 1`).get(ref) as SlotRow | undefined;
 }
 
 export function getSlot(db: Db, id: string): SlotRow | undefined {
-  return statement(db, "SELECT * FROM slots WHERE id = ?").get(id) as SlotRow | undefined;
+  return statement(db, `SELECT ${SLOT_COLUMNS} FROM slots WHERE id = ?`).get(id) as SlotRow | undefined;
 }
 
 export function unloadSlot(tx: Tx, id: string): void {

@@ -3,20 +3,20 @@
 
 import type { Db } from "../core/open.js";
 import type { Tx } from "../core/runner.js";
-import type { MessageRow } from "./messages.js";
+import { MESSAGE_COLUMNS, type Message } from "./messages.js";
 import { statement } from "../core/statements.js";
 
 /** Claims every queued message of the worker for this generation; returns them in queue order. */
-export function claimQueuedMessages(tx: Tx, worker: string, generation: number): MessageRow[] {
+export function claimQueuedMessages(tx: Tx, worker: string, generation: number): Message[] {
   return statement(tx.db, 
       `UPDATE messages SET delivery = 'delivered', delivered_generation = ?, delivered_at = ?
-       WHERE worker = ? AND delivery = 'queued' RETURNING *`,
+       WHERE worker = ? AND delivery = 'queued' RETURNING ${MESSAGE_COLUMNS}`,
     )
     .all(generation, tx.now, worker)
-    .sort((a, b) => rowOrder(a as MessageRow) - rowOrder(b as MessageRow)) as MessageRow[];
+    .sort((a, b) => rowOrder(a as Message) - rowOrder(b as Message)) as Message[];
 }
 
-function rowOrder(m: MessageRow): number {
+function rowOrder(m: Message): number {
   return Number(m.id.replace(/\D/g, ""));
 }
 
@@ -43,15 +43,15 @@ export function hasQueuedMessages(db: Db, worker: string): boolean {
   return statement(db, "SELECT 1 FROM messages WHERE worker = ? AND delivery = 'queued' LIMIT 1").get(worker) !== undefined;
 }
 
-export function messageDeliveries(db: Db, worker: string): { id: string; kind: string; delivery: MessageRow["delivery"] }[] {
-  return (statement(db, "SELECT id, kind, delivery FROM messages WHERE worker = ?").all(worker) as { id: string; kind: string; delivery: MessageRow["delivery"] }[]).sort(
+export function messageDeliveries(db: Db, worker: string): { id: string; kind: string; delivery: Message["delivery"] }[] {
+  return (statement(db, "SELECT id, kind, delivery FROM messages WHERE worker = ?").all(worker) as { id: string; kind: string; delivery: Message["delivery"] }[]).sort(
     (a, b) => Number(a.id.replace(/\D/g, "")) - Number(b.id.replace(/\D/g, "")),
   );
 }
 
 /** Messages delivered to this generation and not yet seen read, in queue order. */
-export function deliveredUnread(db: Db, worker: string, generation: number): MessageRow[] {
-  return (statement(db, "SELECT * FROM messages WHERE worker = ? AND delivery = 'delivered' AND delivered_generation = ?").all(worker, generation) as MessageRow[]).sort(
+export function deliveredUnread(db: Db, worker: string, generation: number): Message[] {
+  return (statement(db, `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE worker = ? AND delivery = 'delivered' AND delivered_generation = ?`).all(worker, generation) as Message[]).sort(
     (a, b) => rowOrder(a) - rowOrder(b),
   );
 }

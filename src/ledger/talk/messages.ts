@@ -17,7 +17,7 @@ export interface NewMessage {
   deliverAs?: "steer" | "followUp";
 }
 
-export interface MessageRow {
+export interface Message {
   id: string;
   worker: string;
   kind: MessageKind;
@@ -25,13 +25,17 @@ export interface MessageRow {
   question: string | null;
   dispatch: string | null;
   binding: string | null;
-  deliver_as: "steer" | "followUp";
+  deliverAs: "steer" | "followUp";
   delivery: "queued" | "delivered" | "read" | "cancelled";
-  delivered_generation: number | null;
-  created_at: string;
-  delivered_at: string | null;
-  read_at: string | null;
+  deliveredGeneration: number | null;
+  createdAt: string;
+  deliveredAt: string | null;
+  readAt: string | null;
 }
+
+/** A message row's columns under the names `Message` gives them. */
+export const MESSAGE_COLUMNS = `id, worker, kind, body, question, dispatch, binding, deliver_as AS deliverAs, delivery,
+  delivered_generation AS deliveredGeneration, created_at AS createdAt, delivered_at AS deliveredAt, read_at AS readAt`;
 
 export function insertMessage(tx: Tx, m: NewMessage): string {
   const id = formatId("message", tx.next("message"));

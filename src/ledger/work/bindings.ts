@@ -6,17 +6,19 @@ import type { Db } from "../core/open.js";
 import type { Tx } from "../core/runner.js";
 import { statement } from "../core/statements.js";
 
-export interface BindingRow {
+export interface Binding {
   id: string;
   dispatch: string;
   item: string;
   worker: string;
   generation: number;
-  accepted_revision: number;
+  acceptedRevision: number;
   state: "active" | "resolved";
-  created_at: string;
-  resolved_at: string | null;
+  createdAt: string;
+  resolvedAt: string | null;
 }
+
+const COLUMNS = "id, dispatch, item, worker, generation, accepted_revision AS acceptedRevision, state, created_at AS createdAt, resolved_at AS resolvedAt";
 
 export interface NewBinding {
   dispatch: string;
@@ -34,18 +36,18 @@ export function insertBinding(tx: Tx, b: NewBinding): string {
 }
 
 /** The item's active binding, whoever holds it. */
-export function activeBindingForItem(db: Db, item: string): BindingRow | undefined {
-  return statement(db, "SELECT * FROM bindings WHERE item = ? AND state = 'active'").get(item) as BindingRow | undefined;
+export function activeBindingForItem(db: Db, item: string): Binding | undefined {
+  return statement(db, `SELECT ${COLUMNS} FROM bindings WHERE item = ? AND state = 'active'`).get(item) as Binding | undefined;
 }
 
 /** The active binding of this item held by exactly this worker at exactly this generation. */
-export function activeBindingOf(db: Db, who: { worker: string; generation: number }, item: string): BindingRow | undefined {
-  return statement(db, "SELECT * FROM bindings WHERE item = ? AND worker = ? AND generation = ? AND state = 'active'")
-    .get(item, who.worker, who.generation) as BindingRow | undefined;
+export function activeBindingOf(db: Db, who: { worker: string; generation: number }, item: string): Binding | undefined {
+  return statement(db, `SELECT ${COLUMNS} FROM bindings WHERE item = ? AND worker = ? AND generation = ? AND state = 'active'`)
+    .get(item, who.worker, who.generation) as Binding | undefined;
 }
 
-export function listBindingsForItem(db: Db, item: string): BindingRow[] {
-  return statement(db, "SELECT * FROM bindings WHERE item = ? ORDER BY rowid").all(item) as BindingRow[];
+export function listBindingsForItem(db: Db, item: string): Binding[] {
+  return statement(db, `SELECT ${COLUMNS} FROM bindings WHERE item = ? ORDER BY rowid`).all(item) as Binding[];
 }
 
 export function resolveBinding(tx: Tx, id: string): void {

@@ -7,18 +7,20 @@ import type { Db } from "../core/open.js";
 import type { Tx } from "../core/runner.js";
 import { statement } from "../core/statements.js";
 
-export interface ObligationRow {
+export interface Obligation {
   id: string;
   binding: string;
   item: string;
   worker: string;
   state: "owed" | "resolved";
-  due_at: string;
-  parked_until: string | null;
+  dueAt: string;
+  parkedUntil: string | null;
   disposition: string | null;
-  created_at: string;
-  resolved_at: string | null;
+  createdAt: string;
+  resolvedAt: string | null;
 }
+
+const COLUMNS = "id, binding, item, worker, state, due_at AS dueAt, parked_until AS parkedUntil, disposition, created_at AS createdAt, resolved_at AS resolvedAt";
 
 export function insertObligation(tx: Tx, o: { binding: string; item: string; worker: string; dueAt: string }): string {
   const id = formatId("obligation", tx.next("obligation"));
@@ -27,8 +29,8 @@ export function insertObligation(tx: Tx, o: { binding: string; item: string; wor
   return id;
 }
 
-export function requireObligation(db: Db, id: string): ObligationRow {
-  const row = statement(db, "SELECT * FROM obligations WHERE id = ?").get(id) as ObligationRow | undefined;
+export function requireObligation(db: Db, id: string): Obligation {
+  const row = statement(db, `SELECT ${COLUMNS} FROM obligations WHERE id = ?`).get(id) as Obligation | undefined;
   if (!row) throw notFound("obligation-not-found", `no obligation ${id}`, "run `docket obligations --all` to see obligations");
   return row;
 }
@@ -44,14 +46,14 @@ export function resolveObligation(tx: Tx, binding: string, reportId: string): vo
     .run(reportId, tx.now, binding);
 }
 
-export function parkObligation(tx: Tx, id: string, until: string): ObligationRow {
+export function parkObligation(tx: Tx, id: string, until: string): Obligation {
   const row = requireObligation(tx.db, id);
   if (row.state !== "owed") throw refusal("obligation-resolved", `${id} is already resolved by ${row.disposition}; nothing to park`);
   statement(tx.db, "UPDATE obligations SET parked_until = ? WHERE id = ?").run(until, id);
   return requireObligation(tx.db, id);
 }
 
-export function unparkObligation(tx: Tx, id: string): ObligationRow {
+export function unparkObligation(tx: Tx, id: string): Obligation {
   const row = requireObligation(tx.db, id);
   if (row.state !== "owed") throw refusal("obligation-resolved", `${id} is already resolved by ${row.disposition}; nothing to unpark`);
   statement(tx.db, "UPDATE obligations SET parked_until = NULL WHERE id = ?").run(id);
@@ -60,10 +62,10 @@ export function unparkObligation(tx: Tx, id: string): ObligationRow {
 
 export type ObligationFilter = { scope: "owed" } | { scope: "all" } | { scope: "due"; now: string };
 
-export function listObligations(db: Db, filter: ObligationFilter): ObligationRow[] {
+export function listObligations(db: Db, filter: ObligationFilter): Obligation[] {
   const order = "ORDER BY due_at, CAST(substr(id, 2) AS INTEGER)";
-  if (filter.scope === "all") return statement(db, `SELECT * FROM obligations ORDER BY CAST(substr(id, 2) AS INTEGER)`).all() as ObligationRow[];
-  if (filter.scope === "owed") return statement(db, `SELECT * FROM obligations WHERE state = 'owed' ${order}`).all() as ObligationRow[];
-  return statement(db, `SELECT * FROM obligations WHERE state = 'owed' AND due_at <= @now AND (parked_until IS NULL OR parked_until <= @now) ${order}`)
-    .all({ now: filter.now }) as ObligationRow[];
+  if (filter.scope === "all") return statement(db, `SELECT ${COLUMNS} FROM obligations ORDER BY CAST(substr(id, 2) AS INTEGER)`).all() as Obligation[];
+  if (filter.scope === "owed") return statement(db, `SELECT ${COLUMNS} FROM obligations WHERE state = 'owed' ${order}`).all() as Obligation[];
+  return statement(db, `SELECT ${COLUMNS} FROM obligations WHERE state = 'owed' AND due_at <= @now AND (parked_until IS NULL OR parked_until <= @now) ${order}`)
+    .all({ now: filter.now }) as Obligation[];
 }
