@@ -3,7 +3,7 @@
 
 import type { SourceHandoff, WorkerDeliverable } from "../../domain/deliverables/deliverable.js";
 import { formatPlanCoverageLine, isCoverageWarning, resolveSourcePlanCoverage, type PlanCoverage } from "../../domain/plans/plan-coverage.js";
-import { readWorkerText } from "../../files/workers/worker-files.js";
+import { WORKER_FILES, readWorkerText } from "../../files/workers/worker-files.js";
 import type { EngineContext } from "../context.js";
 
 export interface DerivedPlanCoverage {
@@ -21,7 +21,7 @@ export function derivePlanCoverage(
 ): DerivedPlanCoverage | null {
   const handoff = d?.sourceHandoff ?? worker.sourceHandoff ?? undefined;
   if (!d || !handoff) return null;
-  const body = readWorkerText(ctx.home, worker.id, "source-deliverable.md");
+  const body = readWorkerText(ctx.home, worker.id, WORKER_FILES.sourcePlan);
   if (body === undefined) return null; // no readable source plan: the review shows no coverage and everything else still works
   const coverage = resolveSourcePlanCoverage(body, (d.changeSet?.files ?? []).map((f) => f.path));
   if (!coverage) return null;

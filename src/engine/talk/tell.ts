@@ -4,7 +4,7 @@
 import { optionalKey } from "../../domain/idempotency.js";
 import { notFound, refusal, usageError, validationError } from "../../domain/errors.js";
 import { assertNoControlCharacters } from "../../domain/work/message-text.js";
-import { readWorkerText } from "../../files/workers/worker-files.js";
+import { WORKER_FILES, readWorkerText } from "../../files/workers/worker-files.js";
 import { insertMessage } from "../../ledger/talk/messages.js";
 import { answerQuestion, getQuestion, openQuestionsOf } from "../../ledger/workers/launches.js";
 import { transition } from "../../domain/workers/lifecycle.js";
@@ -103,7 +103,7 @@ export function peekWorker(ctx: EngineContext, target: string, lines = PEEK_DEFA
   if (row.paneId && tmux.paneState(row.paneId, row.id) !== "missing") {
     return { worker: row.id, source: "pane", lines, text: tmux.capture(row.paneId, lines) };
   }
-  const tail = readWorkerText(ctx.home, row.id, "pane-tail.txt");
+  const tail = readWorkerText(ctx.home, row.id, WORKER_FILES.paneTail);
   if (tail !== undefined) {
     const text = tail.replace(/\n$/, "").split("\n").slice(-lines).join("\n");
     return { worker: row.id, source: "pane-tail", lines, text };

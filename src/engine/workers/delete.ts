@@ -4,7 +4,7 @@
 import type { Worker } from "../../domain/workers/worker.js";
 import { refusal } from "../../domain/errors.js";
 import { confirmationDeclined, confirmationRefused, resolveConfirmation } from "../../domain/review/confirmation.js";
-import { removeWorkerPath, workerFilePath } from "../../files/workers/worker-files.js";
+import { WORKER_FILES, removeWorkerPath, workerFilePath } from "../../files/workers/worker-files.js";
 import { isSettled } from "../../domain/workers/lifecycle.js";
 import { cancelQueuedMessages } from "../../ledger/talk/message-delivery.js";
 import { workersOf } from "../../ledger/workers/launches.js";
@@ -57,7 +57,7 @@ function retireWorker(ctx: EngineContext, row: Worker, options: { force: boolean
     );
   }
   // Checked before anything is removed: a link in the worker's directory would point the removals outside the home.
-  workerFilePath(ctx.home, row.id, "session");
+  workerFilePath(ctx.home, row.id, WORKER_FILES.session);
   const tmux = ctx.tmux;
   if (row.windowId) {
     harvestPane(ctx, row, { tmux });
@@ -69,7 +69,7 @@ function retireWorker(ctx: EngineContext, row: Worker, options: { force: boolean
     ctx.git.removeWorkspace({ root: row.projectRoot, path: row.workspace, method: row.baseHead === null ? "copy" : "worktree", serialize: worktreeLock(ctx, row.projectRoot) });
     workspaceRemoved = true;
   }
-  removeWorkerPath(ctx.home, row.id, "session");
+  removeWorkerPath(ctx.home, row.id, WORKER_FILES.session);
   removeWorkerLaunchEnv(ctx, row.id); // its run token and --env secrets go with it
   const cancelledMessages = ctx.commands.run("worker.delete", { worker: row.id }, (tx) => {
     const n = cancelQueuedMessages(tx, row.id);

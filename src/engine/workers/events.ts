@@ -2,9 +2,9 @@
 // Never through a link in the home: such a directory is refused like every other write there (DESIGN §8a).
 
 import { appendEventLine } from "../../files/workers/events-log.js";
-import { workerFilePath } from "../../files/workers/worker-files.js";
+import { WORKER_FILES, workerFilePath } from "../../files/workers/worker-files.js";
 import type { EngineContext } from "../context.js";
 
 export function appendWorkerEvent(ctx: EngineContext, worker: string, event: Record<string, unknown>): void {
-  appendEventLine(workerFilePath(ctx.home, worker, "events.ndjson"), { at: ctx.clock.now(), ...event });
+  appendEventLine(workerFilePath(ctx.home, worker, WORKER_FILES.events), { at: ctx.clock.now(), ...event });
 }

@@ -3,7 +3,7 @@
 // A start that died before it had a window is reconciled here too: marked failed, so nothing waits on it.
 
 import type { Worker } from "../../domain/workers/worker.js";
-import { writeWorkerFile } from "../../files/workers/worker-files.js";
+import { WORKER_FILES, writeWorkerFile } from "../../files/workers/worker-files.js";
 import { insertNotification } from "../../ledger/talk/notifications.js";
 import { transition } from "../../domain/workers/lifecycle.js";
 import { applyLifecycle, getWorker, lifecycleRowOf, paneCaptureOf, updateWorker } from "../../ledger/workers/workers.js";
@@ -28,7 +28,7 @@ export function harvestPane(ctx: EngineContext, row: Worker, options: { tmux?: T
   if (state === "alive") return "alive";
   let outcome: HarvestOutcome = "window-gone";
   if (state === "dead" && row.paneId !== null) {
-    writeWorkerFile(ctx.home, row.id, "pane-tail.txt", formatPaneTail(tmux.capture(row.paneId, HARVEST_LINES)));
+    writeWorkerFile(ctx.home, row.id, WORKER_FILES.paneTail, formatPaneTail(tmux.capture(row.paneId, HARVEST_LINES)));
     if (row.windowId) tmux.killWindow(row.windowId);
     outcome = "harvested";
   }

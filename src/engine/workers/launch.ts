@@ -10,7 +10,7 @@ import { isEnvName } from "../../domain/workers/launch-env.js";
 import type { LaunchExecution } from "../../domain/workers/execution.js";
 import { isMcpAgent } from "../../domain/workers/spawn-policy.js";
 import { readLaunchEnv, removeLaunchEnv, writeLaunchEnv } from "../../files/workers/launch-env.js";
-import { hasSessionTranscript } from "../../files/workers/worker-files.js";
+import { WORKER_FILES, hasSessionTranscript, workerPath } from "../../files/workers/worker-files.js";
 
 import type { McpAgentSpec } from "../../substrate/agents/mcp-agent.js";
 import { agentConfigDir, mcpAgentInstructions, prepareMcpAgent, previewMcpAgent } from "./agents.js";
@@ -25,8 +25,6 @@ import type { EngineContext } from "../context.js";
 export const LAUNCH_WRAPPER =
   '. "$1" || exit 125; dir=$2; shift 2; if cd -- "$dir"; then "$@"; code=$?; else code=126; fi; exec "$DOCKET_NODE" "$DOCKET_BIN" worker exited --code "$code"';
 
-/** `fleet/<id>/launch.env`: the one place a generation's identity, run token and secrets are written. */
-export const LAUNCH_ENV_FILE = "launch.env";
 
 /** Caller variables every worker gets (tmux does not inherit the caller's environment). */
 export const PASSED_ENV = ["PATH", "HOME", "LANG", "TERM", "TMPDIR", "PI_CODING_AGENT_DIR", "PI_OFFLINE", "PI_SKIP_VERSION_CHECK", "PI_TELEMETRY", "DOCKET_TMUX_SOCKET"];
@@ -52,7 +50,7 @@ export function newRunToken(): string {
 }
 
 export function launchEnvPath(ctx: EngineContext, worker: string): string {
-  return join(ctx.home.workerDir(worker), LAUNCH_ENV_FILE);
+  return workerPath(ctx.home, worker, WORKER_FILES.launchEnv); // the one place a generation's identity, run token and secrets are written
 }
 
 /** Writes the env file a launch reads (0600, replacing the previous generation's). */
@@ -112,7 +110,7 @@ export function initialPrompt(worker: string, taskFile: string, generation: numb
 export function workerArgv(input: { execution: LaunchExecution; workerDir: string; worker: string; generation: number }): string[] {
   const ex = input.execution;
   if (ex.agent === "command") return ["sh", "-c", ex.command ?? "true"];
-  const sessionDir = join(input.workerDir, "session");
+  const sessionDir = join(input.workerDir, WORKER_FILES.session);
   const resume = input.generation > 1 && hasSessionTranscript(sessionDir);
   return [
     process.execPath,
@@ -126,7 +124,7 @@ export function workerArgv(input: { execution: LaunchExecution; workerDir: strin
     "--thinking",
     ex.thinking,
     ...ex.piArgs,
-    initialPrompt(input.worker, join(input.workerDir, "task.md"), input.generation),
+    initialPrompt(input.worker, join(input.workerDir, WORKER_FILES.task), input.generation),
   ];
 }
 
@@ -157,7 +155,7 @@ export function launchCommand(
 export function previewCommand(ctx: EngineContext, execution: LaunchExecution): string[] {
   const workerDir = join(ctx.home.workers, "<worker>"); // not a real id: workerDir() would refuse it
   if (!isMcpAgent(execution.agent)) return workerArgv({ execution, workerDir, worker: "<worker>", generation: 1 });
-  const workspace = execution.workspace === "isolated" ? join(workerDir, "workspace") : ctx.projectRoot();
+  const workspace = execution.workspace === "isolated" ? join(workerDir, WORKER_FILES.workspace) : ctx.projectRoot();
   const row = { id: "<worker>", workspace };
   return previewMcpAgent(execution.agent, mcpAgentSpec({ row, execution, agent: execution.agent, generation: 1, cwd: workspace, env: { PATH: ctx.env.PATH ?? "" }, workerDir, instructions: "" }));
 }
@@ -172,7 +170,7 @@ function mcpAgentSpec(
     readOnly: input.execution.readOnly,
     model: input.execution.model,
     extraArgs: input.execution.agentArgs ?? [],
-    prompt: initialPrompt(input.row.id, join(input.workerDir, "task.md"), input.generation),
+    prompt: initialPrompt(input.row.id, join(input.workerDir, WORKER_FILES.task), input.generation),
     instructions: mcpAgentInstructions(input.instructions),
     docket: { node: process.execPath, bin: docketBinPath() },
     env: input.env,

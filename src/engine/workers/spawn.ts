@@ -15,7 +15,7 @@ import { renderTaskBrief, type TaskBriefHandoff } from "../../domain/workers/tas
 import { claimFile } from "../../files/atomic.js";
 import { ensurePrivateDir } from "../../files/private.js";
 import { pathExists } from "../../files/probe.js";
-import { removeWorkerDir, workerFilePath, writeWorkerFile } from "../../files/workers/worker-files.js";
+import { WORKER_FILES, removeWorkerDir, workerFilePath, workerPath, writeWorkerFile } from "../../files/workers/worker-files.js";
 import { transition } from "../../domain/workers/lifecycle.js";
 import { applyLifecycle, getWorker, insertWorker, lifecycleRowOf, requireWorker, updateWorker } from "../../ledger/workers/workers.js";
 import type { IsolatedWorkspace, Serialize } from "../../substrate/git/worktree.js";
@@ -151,7 +151,7 @@ export async function spawnWorker(ctx: EngineContext, input: SpawnInput): Promis
   const agent = resolved.agent;
   const projectRoot = ctx.projectRoot();
   const runToken = newRunToken();
-  const sidecarOf = (id: string) => join(ctx.home.workerDir(id), "source-deliverable.md");
+  const sidecarOf = (id: string) => workerPath(ctx.home, id, WORKER_FILES.sourcePlan);
   const panes = takePaneSnapshot(ctx.tmux, ctx.clock.now());
   const worker = ctx.commands.run("worker.spawn", { task }, (tx) => {
     assertFleetRoom(tx.db, config.maxActive, panes, ctx.clock.nowMs());
@@ -164,7 +164,7 @@ export async function spawnWorker(ctx: EngineContext, input: SpawnInput): Promis
       envNames: Object.keys(input.env ?? {}),
       cwd: ctx.cwd,
       projectRoot,
-      workspace: (id) => (resolved.workspace === "isolated" ? join(ctx.home.workerDir(id), "workspace") : projectRoot),
+      workspace: (id) => (resolved.workspace === "isolated" ? workerPath(ctx.home, id, WORKER_FILES.workspace) : projectRoot),
       workspaceMode: resolved.workspace,
       runToken,
       spawnerPid: process.pid,
@@ -184,7 +184,7 @@ export async function spawnWorker(ctx: EngineContext, input: SpawnInput): Promis
     let dispatch: SpawnResult["dispatch"];
     if (input.items && input.items.length > 0) dispatch = dispatchItems(ctx, { worker, items: input.items });
     stage = "workspace";
-    ensurePrivateDir(workerFilePath(ctx.home, worker, "session"));
+    ensurePrivateDir(workerFilePath(ctx.home, worker, WORKER_FILES.session));
     if (handoff && !claimFile(handoff.record.sidecarPath, handoff.sourceBody)) {
       throw refusal("handoff-claimed", `${worker}/source-deliverable.md already exists; refusing to overwrite reviewed input`);
     }
@@ -198,7 +198,7 @@ export async function spawnWorker(ctx: EngineContext, input: SpawnInput): Promis
     writeWorkerFile(
       ctx.home,
       worker,
-      "task.md",
+      WORKER_FILES.task,
       renderTaskBrief({ workerId: worker, task, kind, workspace: row.workspace, workspaceMode: resolved.workspace, handoff: handoff?.brief }),
     );
     launchInto(ctx, row, execution, { generation: 1, runToken, env: input.env ?? {} });

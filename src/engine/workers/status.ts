@@ -3,7 +3,7 @@
 // directory: pi-docket reads status files there and throws on this shape (issue 11 §18).
 
 import { STATUS_NOTE } from "../../files/workers/legacy-status.js";
-import { writeWorkerProjection } from "../../files/workers/worker-files.js";
+import { WORKER_FILES, writeWorkerProjection } from "../../files/workers/worker-files.js";
 import { getWorker } from "../../ledger/workers/workers.js";
 import type { EngineContext } from "../context.js";
 
@@ -28,5 +28,5 @@ export function writeWorkerStatus(ctx: EngineContext, workerId: string): void {
     updatedAt: row.updatedAt,
     note: STATUS_NOTE,
   };
-  writeWorkerProjection(ctx.home, row.id, "status.json", `${JSON.stringify(status, null, 2)}\n`);
+  writeWorkerProjection(ctx.home, row.id, WORKER_FILES.status, `${JSON.stringify(status, null, 2)}\n`);
 }

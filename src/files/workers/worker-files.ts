@@ -7,23 +7,42 @@ import { writeFileAtomic } from "../atomic.js";
 import type { HomeLayout } from "../home.js";
 import { assertRealDirBelow, linkBelow, readNoFollow } from "../no-follow.js";
 
+/** Every name Docket gives a file or directory in `fleet/<id>/` (the sidecars live in deliverables.ts). */
+export const WORKER_FILES = {
+  task: "task.md",
+  status: "status.json",
+  paneTail: "pane-tail.txt",
+  events: "events.ndjson",
+  session: "session",
+  workspace: "workspace",
+  launchEnv: "launch.env",
+  sourcePlan: "source-deliverable.md",
+} as const;
+
+export type WorkerFile = (typeof WORKER_FILES)[keyof typeof WORKER_FILES];
+
+/** Where `name` is in the worker's directory (which may not exist yet); no link check: for paths recorded or passed on. */
+export function workerPath(home: HomeLayout, workerId: string, name: WorkerFile): string {
+  return join(home.workerDir(workerId), name);
+}
+
 /** The file's text, or undefined when it is absent, a link (or behind one), or not a regular file. */
-export function readWorkerText(home: HomeLayout, workerId: string, name: string): string | undefined {
-  const path = join(home.workerDir(workerId), name);
+export function readWorkerText(home: HomeLayout, workerId: string, name: WorkerFile): string | undefined {
+  const path = workerPath(home, workerId, name);
   if (linkBelow(home.root, dirname(path))) return undefined;
   const read = readNoFollow(path);
   return read.ok === true ? read.bytes.toString("utf8") : undefined;
 }
 
 /** The path of `name` in the worker's directory, refused (`home-symlink`) when a link lies on the way there. */
-export function workerFilePath(home: HomeLayout, workerId: string, name: string): string {
-  const path = join(home.workerDir(workerId), name);
+export function workerFilePath(home: HomeLayout, workerId: string, name: WorkerFile): string {
+  const path = workerPath(home, workerId, name);
   assertRealDirBelow(home.root, dirname(path));
   return path;
 }
 
 /** Replaces `name` in the worker's directory atomically (0600), never through a link; `mkdir: false` never recreates it. */
-export function writeWorkerFile(home: HomeLayout, workerId: string, name: string, text: string, options: { mkdir?: boolean } = {}): void {
+export function writeWorkerFile(home: HomeLayout, workerId: string, name: WorkerFile, text: string, options: { mkdir?: boolean } = {}): void {
   writeFileAtomic(workerFilePath(home, workerId, name), text, options);
 }
 
@@ -31,7 +50,7 @@ export function writeWorkerFile(home: HomeLayout, workerId: string, name: string
  * Writes a projection (status.json) only into a worker directory that exists and is real: never recreates one a failed
  * spawn or a delete removed, and a removal racing the write is not an error.
  */
-export function writeWorkerProjection(home: HomeLayout, workerId: string, name: string, text: string): void {
+export function writeWorkerProjection(home: HomeLayout, workerId: string, name: WorkerFile, text: string): void {
   const dir = home.workerDir(workerId);
   if (!existsSync(dir) || linkBelow(home.root, dir)) return; // not made yet by spawn, already removed, or a link
   try {
@@ -43,7 +62,7 @@ export function writeWorkerProjection(home: HomeLayout, workerId: string, name: 
 }
 
 /** Removes `name` (a file or a tree, such as pi's `session/`) from the worker's directory, never through a link. */
-export function removeWorkerPath(home: HomeLayout, workerId: string, name: string): void {
+export function removeWorkerPath(home: HomeLayout, workerId: string, name: WorkerFile): void {
   rmSync(workerFilePath(home, workerId, name), { recursive: true, force: true });
 }
 
