@@ -1,4 +1,4 @@
-// The engine's dependencies for one process: home layout, ledger, command runner, config, clock, and the tmux and git ports.
+// The engine's dependencies for one process: home layout, ledger, command runner, config, clock, and the tmux, git and agent ports.
 // Surfaces open one context per invocation and pass it to use-case functions; nothing here runs at import.
 
 import { join } from "node:path";
@@ -14,6 +14,7 @@ import { systemClock, type Clock } from "../substrate/clock.js";
 import { projectRootOf } from "../substrate/project.js";
 import { createTmux, type Tmux } from "../substrate/tmux.js";
 import { systemGit, type Git } from "../substrate/git/port.js";
+import { systemAgents, type Agents } from "../substrate/agents/port.js";
 import { createEffectHandlers } from "./effects.js";
 
 export interface EngineContext {
@@ -30,6 +31,8 @@ export interface EngineContext {
   readonly tmux: Tmux;
   /** Every git operation the engine asks for; tests may pass another. */
   readonly git: Git;
+  /** The agents workers run (pi, Claude Code, Codex): found, listed and prepared; tests may pass another. */
+  readonly agents: Agents;
   /** git top-level of cwd, or cwd. */
   projectRoot(): string;
   config(): DocketConfig;
@@ -45,6 +48,8 @@ export interface OpenEngineOptions {
   tmux?: Tmux;
   /** The git port; by default the real git. */
   git?: Git;
+  /** The launcher port; by default the agents on this machine. */
+  agents?: Agents;
   /** Extra outbox effect handlers (a surface may perform notification effects itself). */
   effects?: Record<string, EffectHandler>;
 }
@@ -68,6 +73,7 @@ export function openEngine(options: OpenEngineOptions): EngineContext {
     cwd: options.cwd,
     env: options.env,
     git: options.git ?? systemGit,
+    agents: options.agents ?? systemAgents,
     get tmux() {
       return (tmux ??= createTmux(options.env.DOCKET_TMUX_SOCKET, options.env));
     },

@@ -12,6 +12,7 @@ export interface MemoryPane {
 
 export interface MemoryTmux extends Tmux {
   panes: Map<string, MemoryPane>;
+  launched: LaunchWindowInput[];
   killed: string[];
   captured: string[];
   sent: { pane: string; text: string }[];
@@ -21,12 +22,14 @@ export function memoryTmux(panes: Record<string, MemoryPane> = {}): MemoryTmux {
   let next = 100;
   const t: MemoryTmux = {
     panes: new Map(Object.entries(panes)),
+    launched: [],
     killed: [],
     captured: [],
     sent: [],
     serverArgs: ["-L", "memory"],
     hasSession: () => true,
     launchWindow(input: LaunchWindowInput) {
+      t.launched.push(input);
       const n = next++;
       t.panes.set(`%${n}`, { window: `@${n}`, windowName: input.name, state: "alive", text: "" });
       return { windowId: `@${n}`, paneId: `%${n}` };

@@ -6,6 +6,7 @@ import { insertWorker } from "../../src/ledger/workers/workers.js";
 import type { Db } from "../../src/ledger/core/open.js";
 import type { Tmux } from "../../src/substrate/tmux.js";
 import type { Git } from "../../src/substrate/git/port.js";
+import type { Agents } from "../../src/substrate/agents/port.js";
 import { tempDir } from "./temp.js";
 
 export interface TestClock {
@@ -31,10 +32,10 @@ export interface WorkLedger {
   home: string;
 }
 
-export function workLedger(t: { after(fn: () => void): void }, options: { env?: Record<string, string>; tmux?: Tmux; git?: Git } = {}): WorkLedger {
+export function workLedger(t: { after(fn: () => void): void }, options: { env?: Record<string, string>; tmux?: Tmux; git?: Git; agents?: Agents } = {}): WorkLedger {
   const home = tempDir(t, "docket-work-");
   const clock = testClock();
-  const ctx = openEngine({ env: { DOCKET_HOME: home, ...(options.env ?? {}) }, cwd: home, clock, ...(options.tmux ? { tmux: options.tmux } : {}), ...(options.git ? { git: options.git } : {}) });
+  const ctx = openEngine({ env: { DOCKET_HOME: home, ...(options.env ?? {}) }, cwd: home, clock, ...(options.tmux ? { tmux: options.tmux } : {}), ...(options.git ? { git: options.git } : {}), ...(options.agents ? { agents: options.agents } : {}) });
   t.after(() => ctx.close());
   return { ctx, clock, home };
 }

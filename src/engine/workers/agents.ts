@@ -4,11 +4,9 @@
 import { join } from "node:path";
 import { refusal } from "../../domain/errors.js";
 import { WORKER_AGENTS, type WorkerAgent } from "../../domain/workers/spawn-policy.js";
-import { claudeArgv, prepareClaude } from "../../substrate/agents/claude.js";
-import { codexArgv, prepareCodex } from "../../substrate/agents/codex.js";
-import { locateClaude, locateCodex, type LocatedAgent } from "../../substrate/agents/locate.js";
+import type { LocatedAgent } from "../../substrate/agents/locate.js";
 import type { McpAgentSpec, PreparedAgent } from "../../substrate/agents/mcp-agent.js";
-import { resolvePiCli } from "../../substrate/agents/pi.js";
+import { systemAgents, type Agents } from "../../substrate/agents/port.js";
 
 export interface AgentAvailability {
   agent: WorkerAgent;
@@ -18,15 +16,12 @@ export interface AgentAvailability {
   command: string[];
 }
 
-export function locateMcpAgent(agent: "claude" | "codex", pathValue: string | undefined): LocatedAgent | undefined {
-  return agent === "claude" ? locateClaude(pathValue) : locateCodex(pathValue);
-}
-
-export function listAgents(pathValue: string | undefined): AgentAvailability[] {
+/** What `docket kinds` and `docket ls` show of each agent (outside any engine context: the agents on this machine). */
+export function listAgents(pathValue: string | undefined, agents: Agents = systemAgents): AgentAvailability[] {
   return WORKER_AGENTS.map((agent): AgentAvailability => {
-    if (agent === "pi") return { agent, source: "builtin", command: [process.execPath, resolvePiCli()] };
+    if (agent === "pi") return { agent, source: "builtin", command: [process.execPath, agents.piCli()] };
     if (agent === "command") return { agent, source: "builtin", command: ["sh", "-c", "<--cmd>"] };
-    const found = locateMcpAgent(agent, pathValue);
+    const found = agents.locate(agent, pathValue);
     return found ? { agent, source: found.source, command: found.command } : { agent, source: "missing", command: [] };
   });
 }
@@ -44,8 +39,8 @@ export function mcpAgentInstructions(guardrails: string): string {
 }
 
 /** The agent's CLI, or the refusal that says it is not installed and how to install it. */
-export function requireMcpAgent(agent: "claude" | "codex", pathValue: string | undefined): LocatedAgent {
-  const located = locateMcpAgent(agent, pathValue);
+export function requireMcpAgent(agents: Agents, agent: "claude" | "codex", pathValue: string | undefined): LocatedAgent {
+  const located = agents.locate(agent, pathValue);
   if (!located) {
     throw refusal(
       "agent-not-found",
@@ -57,15 +52,13 @@ export function requireMcpAgent(agent: "claude" | "codex", pathValue: string | u
 }
 
 /** Writes the agent's private config and returns its argv and the variables that point it there. */
-export function prepareMcpAgent(agent: "claude" | "codex", spec: McpAgentSpec): PreparedAgent {
-  const located = requireMcpAgent(agent, spec.env.PATH);
-  return agent === "claude" ? prepareClaude(spec, located) : prepareCodex(spec, located);
+export function prepareMcpAgent(agents: Agents, agent: "claude" | "codex", spec: McpAgentSpec): PreparedAgent {
+  return agents.prepare(agent, spec, requireMcpAgent(agents, agent, spec.env.PATH));
 }
 
 /** The argv a launch would run, without writing anything (`--dry-run`). */
-export function previewMcpAgent(agent: "claude" | "codex", spec: McpAgentSpec): string[] {
-  const located = requireMcpAgent(agent, spec.env.PATH);
-  return agent === "claude" ? claudeArgv(spec, located) : codexArgv(spec, located);
+export function previewMcpAgent(agents: Agents, agent: "claude" | "codex", spec: McpAgentSpec): string[] {
+  return agents.argv(agent, spec, requireMcpAgent(agents, agent, spec.env.PATH));
 }
 
 export function agentConfigDir(workerDir: string, agent: "claude" | "codex"): string {

@@ -15,7 +15,6 @@ import { WORKER_FILES, hasSessionTranscript, workerPath } from "../../files/work
 import type { McpAgentSpec } from "../../substrate/agents/mcp-agent.js";
 import { agentConfigDir, mcpAgentInstructions, prepareMcpAgent, previewMcpAgent } from "./agents.js";
 import { workerGuardrails } from "./guardrails.js";
-import { resolvePiCli } from "../../substrate/agents/pi.js";
 import type { EngineContext } from "../context.js";
 
 /**
@@ -107,14 +106,14 @@ export function initialPrompt(worker: string, taskFile: string, generation: numb
 }
 
 /** The inner argv (before the wrapper) of one launch. */
-export function workerArgv(input: { execution: LaunchExecution; workerDir: string; worker: string; generation: number }): string[] {
+export function workerArgv(input: { execution: LaunchExecution; workerDir: string; worker: string; generation: number; piCli: () => string }): string[] {
   const ex = input.execution;
   if (ex.agent === "command") return ["sh", "-c", ex.command ?? "true"];
   const sessionDir = join(input.workerDir, WORKER_FILES.session);
   const resume = input.generation > 1 && hasSessionTranscript(sessionDir);
   return [
     process.execPath,
-    resolvePiCli(),
+    input.piCli(),
     "--session-dir",
     sessionDir,
     ...(resume ? ["--continue"] : ex.context === "seeded" && ex.seedFile ? ["--fork", ex.seedFile] : []),
@@ -146,18 +145,18 @@ export function launchCommand(
 ): LaunchCommand {
   const ex = input.execution;
   const workerDir = ctx.home.workerDir(input.row.id);
-  if (!isMcpAgent(ex.agent)) return { argv: workerArgv({ execution: ex, workerDir, worker: input.row.id, generation: input.generation }), env: {} };
-  const prepared = prepareMcpAgent(ex.agent, mcpAgentSpec({ ...input, agent: ex.agent, workerDir, instructions: workerGuardrails(ctx, input.row.id) }));
+  if (!isMcpAgent(ex.agent)) return { argv: workerArgv({ execution: ex, workerDir, worker: input.row.id, generation: input.generation, piCli: ctx.agents.piCli }), env: {} };
+  const prepared = prepareMcpAgent(ctx.agents, ex.agent, mcpAgentSpec({ ...input, agent: ex.agent, workerDir, instructions: workerGuardrails(ctx, input.row.id) }));
   return { argv: prepared.argv, env: prepared.env };
 }
 
 /** What `--dry-run` prints: the inner argv of a new worker's window (its directory shown as `<worker>`). */
 export function previewCommand(ctx: EngineContext, execution: LaunchExecution): string[] {
   const workerDir = join(ctx.home.workers, "<worker>"); // not a real id: workerDir() would refuse it
-  if (!isMcpAgent(execution.agent)) return workerArgv({ execution, workerDir, worker: "<worker>", generation: 1 });
+  if (!isMcpAgent(execution.agent)) return workerArgv({ execution, workerDir, worker: "<worker>", generation: 1, piCli: ctx.agents.piCli });
   const workspace = execution.workspace === "isolated" ? join(workerDir, WORKER_FILES.workspace) : ctx.projectRoot();
   const row = { id: "<worker>", workspace };
-  return previewMcpAgent(execution.agent, mcpAgentSpec({ row, execution, agent: execution.agent, generation: 1, cwd: workspace, env: { PATH: ctx.env.PATH ?? "" }, workerDir, instructions: "" }));
+  return previewMcpAgent(ctx.agents, execution.agent, mcpAgentSpec({ row, execution, agent: execution.agent, generation: 1, cwd: workspace, env: { PATH: ctx.env.PATH ?? "" }, workerDir, instructions: "" }));
 }
 
 function mcpAgentSpec(

@@ -19,7 +19,7 @@ import { WORKER_FILES, removeWorkerDir, workerFilePath, workerPath, writeWorkerF
 import { transition } from "../../domain/workers/lifecycle.js";
 import { applyLifecycle, getWorker, insertWorker, lifecycleRowOf, requireWorker, updateWorker } from "../../ledger/workers/workers.js";
 import type { IsolatedWorkspace, Serialize } from "../../substrate/git/worktree.js";
-import { listModels, piDefaults, resolvePiAgentDir, resolvePiExtraArgs, type ModelListing } from "../../substrate/agents/pi.js";
+import { resolvePiExtraArgs, type ModelListing } from "../../substrate/agents/pi.js";
 import { formatAge } from "../../domain/clock.js";
 import type { EngineContext } from "../context.js";
 import { dispatchItems } from "../work/dispatch.js";
@@ -104,7 +104,7 @@ async function resolveSpawn(ctx: EngineContext, input: SpawnInput): Promise<Reso
   const agent = input.agent ?? config.worker.agent;
   if (agent === "command" && !input.command?.trim()) throw usageError("missing-cmd", "--agent command needs --cmd '<shell command>'");
   if (agent !== "command" && input.command !== undefined) throw usageError("cmd-needs-command-agent", "--cmd is only for --agent command");
-  if (isMcpAgent(agent)) requireMcpAgent(agent, ctx.env.PATH);
+  if (isMcpAgent(agent)) requireMcpAgent(ctx.agents, agent, ctx.env.PATH);
   const registry = kindRegistry(ctx);
   const defaultKind = trustedKindChoice(ctx, registry.kinds, "defaultKind");
   const piArgs = resolvePiExtraArgs(config.pi.extraArgs, ctx.env.DOCKET_PI_ARGS);
@@ -122,7 +122,7 @@ async function resolveSpawn(ctx: EngineContext, input: SpawnInput): Promise<Reso
     yes: Boolean(input.yes),
     config: { defaultKind: defaultKind.name, parentSeedPolicy: config.worker.parentSeedPolicy },
     kinds: registry.kinds,
-    parent: input.parent ?? piDefaults(resolvePiAgentDir(ctx.env, homedir())),
+    parent: input.parent ?? ctx.agents.piDefaults(ctx.env, homedir()),
     availableModels: listing?.models ?? [],
   });
   const kind = registry.kinds.get(resolved.kind);
@@ -278,7 +278,7 @@ export function launchInto(
 
 function availableModels(ctx: EngineContext, piArgs: string[]): ModelListing {
   try {
-    return listModels(piArgs, ctx.env, ctx.projectRoot(), {
+    return ctx.agents.listModels(piArgs, ctx.env, ctx.projectRoot(), {
       cacheFile: join(ctx.home.root, "cache", "pi-models.json"),
       nowMs: ctx.clock.nowMs(),
       serialize: modelListingLock(ctx),

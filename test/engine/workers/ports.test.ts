@@ -1,5 +1,5 @@
-// The engine reaches tmux and git only through the context's ports: with in-memory ones, spawn and respawn run whole,
-// a dead pane is captured once and its window closed, a live one left alone, and delete's unpromoted-changes rule holds.
+// The engine reaches tmux, git and the agents only through the context's ports: with in-memory ones, spawn and respawn
+// run whole, a dead pane is captured once and its window closed, and delete's unpromoted-changes rule holds.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -15,6 +15,7 @@ import { workersOf } from "../../../src/ledger/workers/launches.js";
 import { getWorker, updateWorker } from "../../../src/ledger/workers/workers.js";
 import { isDocketError } from "../../../src/domain/errors.js";
 import { systemGit, type Git } from "../../../src/substrate/git/port.js";
+import { systemAgents, type Agents } from "../../../src/substrate/agents/port.js";
 import { memoryTmux } from "../../support/memory-tmux.js";
 import { addWorker, workLedger } from "../../support/work-ledger.js";
 
@@ -91,4 +92,23 @@ test("spawn and respawn run whole on in-memory ports: a workspace from ctx.git, 
   const now = getWorker(ctx.db, spawned.worker)!;
   assert.deepEqual([now.generation, now.windowId, now.exited], [2, "@101", false]);
   assert.deepEqual(listLaunches(ctx.db, spawned.worker).map((l) => l.generation), [1, 2]);
+});
+
+test("a pi worker is spawned from the launcher port: its model list, its defaults and its CLI, nothing asked of the machine", async (t) => {
+  const asked: string[] = [];
+  const agents: Agents = {
+    ...systemAgents,
+    piCli: () => "/opt/fake-pi/cli.js",
+    listModels: (args) => (asked.push(`models ${args.join(" ")}`), { models: [{ ref: "acme/m1", reasoning: false }] }),
+    piDefaults: () => (asked.push("defaults"), { model: "acme/m1", thinking: "off" }),
+  };
+  const tmux = memoryTmux();
+  const git: Git = { ...systemGit, createIsolatedWorkspace: (w) => ({ path: w.target, method: "worktree", base: "b0", baseHead: "b0", notes: [] }) };
+  const { ctx } = workLedger(t, { tmux, git, agents, env: { PATH: process.env.PATH ?? "" } });
+  const spawned = await spawnWorker(ctx, { task: "plan the greeter", yes: true });
+  assert.deepEqual(asked, ["models ", "defaults"]);
+  assert.equal(spawned.execution.model, "acme/m1");
+  const argv = tmux.launched[0]!.argv;
+  assert.ok(argv.includes("/opt/fake-pi/cli.js"), `the window runs the port's pi CLI: ${argv.join(" ")}`);
+  assert.deepEqual(argv.slice(argv.indexOf("--model"), argv.indexOf("--model") + 2), ["--model", "acme/m1"]);
 });
