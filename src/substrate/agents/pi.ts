@@ -136,10 +136,14 @@ interface CachedListing {
   models: PiModel[];
 }
 
+const isModelList = (v: unknown): v is PiModel[] =>
+  Array.isArray(v) && v.every((m: unknown) => typeof m === "object" && m !== null && "ref" in m && typeof m.ref === "string" && "reasoning" in m && typeof m.reasoning === "boolean");
+
 function readCache(file: string, key: string, nowMs: number): CachedListing | undefined {
   try {
-    const c = JSON.parse(readFileSync(file, "utf8")) as { key?: string; at?: number; models?: PiModel[] };
-    if (c.key === key && typeof c.at === "number" && nowMs - c.at < MODEL_CACHE_TTL_MS && Array.isArray(c.models)) return { at: c.at, models: c.models };
+    const c: unknown = JSON.parse(readFileSync(file, "utf8"));
+    if (typeof c !== "object" || c === null || !("key" in c) || !("at" in c) || !("models" in c)) return undefined;
+    if (c.key === key && typeof c.at === "number" && nowMs - c.at < MODEL_CACHE_TTL_MS && isModelList(c.models)) return { at: c.at, models: c.models };
   } catch {
     // No cache yet, or a torn/foreign file: ask pi again.
   }
