@@ -8,13 +8,15 @@ import { normalizeWorkerId } from "../../domain/ids.js";
 import type { PlanCoverage } from "../../domain/plans/plan-coverage.js";
 import { parsePlan } from "../../domain/plans/plan-contract.js";
 import { queueRank } from "../../domain/review/queue-rank.js";
-import { openQuestionsOf } from "../../ledger/workers/launches.js";
+import { statement } from "../../ledger/core/statements.js";
+import { openQuestionCounts, openQuestionsOf } from "../../ledger/workers/launches.js";
 import { requireWorker, type WorkerRow } from "../../ledger/workers/workers.js";
 import type { EngineContext } from "../context.js";
 import { pointerOf } from "./deliverables.js";
 import { derivePlanCoverage } from "./plan-coverage.js";
 import { approvalOf, latestDecision, resolveReviewTarget } from "./target.js";
-import { resolveReviewWarnings, type ReviewWarning } from "./warnings.js";
+import { reviewFacts, type ReviewFacts } from "./review-facts.js";
+import { parentQueryOf, resolveReviewWarnings, type ReviewWarning } from "./warnings.js";
 
 export interface VerdictQuestion {
   id: string;
@@ -52,7 +54,7 @@ export interface VerdictCard {
 
 function questionsOf(ctx: EngineContext, worker: string): VerdictQuestion[] {
   return openQuestionsOf(ctx.db, worker).map((q) => {
-    const row = ctx.db.prepare("SELECT options, recommend, risk FROM questions WHERE id = ?").get(q.id) as { options: string; recommend: string | null; risk: string | null };
+    const row = statement(ctx.db, "SELECT options, recommend, risk FROM questions WHERE id = ?").get(q.id) as { options: string; recommend: string | null; risk: string | null };
     let options: string[] = [];
     try {
       options = (JSON.parse(row.options) as unknown[]).map(String);
@@ -85,14 +87,14 @@ function isPlanLike(d: WorkerDeliverable): boolean {
  * The card of one worker's exact version: current by default, or the exact ref named. A version whose sidecar changed
  * since it was approved is refused (`deliverable-tampered`, naming the file and both hashes); nothing is offered on it.
  */
-export function verdictCard(ctx: EngineContext, target: string, options: { version?: number } = {}): VerdictCard {
+export function verdictCard(ctx: EngineContext, target: string, options: { version?: number; facts?: ReviewFacts } = {}): VerdictCard {
   const { card, tampered } = buildCard(ctx, target, options);
   if (tampered) throw tampered;
   return card;
 }
 
-/** The card, and the tampering refusal when an approved version's bytes changed (the queue shows it as a warning). */
-function buildCard(ctx: EngineContext, target: string, options: { version?: number } = {}): { card: VerdictCard; tampered?: DocketError } {
+/** The card, and the tampering refusal when an approved version's bytes changed (the queue shows it as a warning). `facts`: shared by a queue. */
+function buildCard(ctx: EngineContext, target: string, options: { version?: number; facts?: ReviewFacts } = {}): { card: VerdictCard; tampered?: DocketError } {
   const workerId = normalizeWorkerId(target) ?? /^(?:worker-deliverable:)?(w[1-9][0-9]*)/.exec(target.trim())?.[1];
   if (!workerId) throw validationError("bad-worker-id", `"${target}" is not a worker or deliverable ref`, "use w<N> or worker-deliverable:w<N>:<K>");
   let row = requireWorker(ctx.db, workerId);
@@ -136,7 +138,7 @@ function buildCard(ctx: EngineContext, target: string, options: { version?: numb
   if (coverage?.warning) warnings.push({ kind: "plan-coverage", text: coverage.line });
   if (invalid) warnings.push({ kind: "deliverable-invalid", text: invalid });
   if (tampered) warnings.push({ kind: "deliverable-tampered", text: tampered.message });
-  if (pointer && deliverable && !promoted) warnings.push(...resolveReviewWarnings(ctx, row, pointer, deliverable).warnings);
+  if (pointer && deliverable && !promoted) warnings.push(...resolveReviewWarnings(ctx, row, pointer, deliverable, options.facts).warnings);
   else if (pointer && deliverable && pointer.version < (pointerOf(row)?.version ?? 0)) {
     warnings.push({ kind: "older-version", text: `this is v${pointer.version}; ${row.id}'s current version is v${pointerOf(row)!.version}` });
   }
@@ -156,22 +158,31 @@ function buildCard(ctx: EngineContext, target: string, options: { version?: numb
   return { card, ...(tampered ? { tampered } : {}) };
 }
 
-/** Workers of this project needing judgment: open questions first, then failures, then unjudged ready versions; newest first. */
+/**
+ * Workers of this project needing judgment: open questions first, then failures, then unjudged ready versions; newest
+ * first. Linear in queue + fleet: peers' patches are read and parsed once, and git is asked once per distinct base.
+ */
 export function verdictQueue(ctx: EngineContext): VerdictCard[] {
-  const rows = ctx.db
-    .prepare("SELECT * FROM workers WHERE deleted_at IS NULL AND project_root = ? ORDER BY seq DESC")
-    .all(ctx.projectRoot()) as WorkerRow[];
+  const root = ctx.projectRoot();
+  const rows = statement(ctx.db, "SELECT * FROM workers WHERE deleted_at IS NULL AND project_root = ? ORDER BY seq DESC").all(root) as WorkerRow[];
+  const questions = openQuestionCounts(ctx.db);
   const ranked: { rank: number; row: WorkerRow }[] = [];
   for (const row of rows) {
     const pointer = pointerOf(row);
     const judged = pointer ? latestDecision(ctx.db, pointer.ref, ["approve", "reject", "promote"]) : undefined;
     const rank = queueRank({
-      openQuestions: openQuestionsOf(ctx.db, row.id).length, state: row.state, reviewedAt: row.reviewed_at, hasVersion: Boolean(pointer), judged: Boolean(judged),
+      openQuestions: questions.get(row.id) ?? 0, state: row.state, reviewedAt: row.reviewed_at, hasVersion: Boolean(pointer), judged: Boolean(judged),
     });
     if (rank !== undefined) ranked.push({ rank, row });
   }
   ranked.sort((a, b) => a.rank - b.rank || b.row.seq - a.row.seq);
-  return ranked.map((r) => buildCard(ctx, r.row.id).card);
+  const facts = reviewFacts(ctx);
+  const pending = new Map(facts.peers(root).map((p) => [p.row.id, p]));
+  facts.prefetchParentChanges(root, ranked.flatMap(({ row }) => {
+    const peer = pending.get(row.id);
+    return peer ? [parentQueryOf(peer.row, peer.change)] : [];
+  }));
+  return ranked.map((r) => buildCard(ctx, r.row.id, { facts }).card);
 }
 
 /** The text card: header, deliverable line, warnings, evidence first, then what the worker says, then actions. */

@@ -8,6 +8,7 @@ import { sql as m005 } from "./005-run-token-hashes.js";
 import { sql as m006 } from "./006-content-binding.js";
 import { run as m007 } from "./007-agents.js";
 import type Database from "better-sqlite3";
+import { sql as m008 } from "./008-lean-indexes.js";
 
 export interface Migration {
   version: number;
@@ -25,4 +26,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 5, name: "run-token-hashes", sql: m005 },
   { version: 6, name: "content-binding", sql: m006 },
   { version: 7, name: "agents", rebuild: m007 },
+  { version: 8, name: "lean-indexes", sql: m008 },
 ];
