@@ -4,6 +4,7 @@
 import type { ExtensionContext } from "@mariozechner/pi-coding-agent";
 import type { Component, TUI } from "@mariozechner/pi-tui";
 import { isDocketError } from "../../../domain/errors.js";
+import { noticeFor } from "./chat-notice.js";
 import type { Paint } from "./paint.js";
 
 export interface ParentHost {
@@ -21,11 +22,11 @@ export function refusalText(error: unknown): string {
 }
 
 export function showResult(host: ParentHost, lines: readonly string[]): void {
-  if (lines.length > 0) host.ctx.ui.notify(lines.join("\n"), "info");
+  if (lines.length > 0) noticeFor(host.ctx, lines.join("\n"), "info");
 }
 
 export function showRefusal(host: ParentHost, error: unknown): void {
-  host.ctx.ui.notify(`docket: ${refusalText(error)}`, "error");
+  noticeFor(host.ctx, `docket: ${refusalText(error)}`, "error");
 }
 
 /** A focused overlay over pi's screen; resolves with what the component passed to `done`. */

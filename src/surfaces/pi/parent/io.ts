@@ -3,6 +3,7 @@
 
 import type { ExtensionContext } from "@mariozechner/pi-coding-agent";
 import type { Io } from "../../shared/io.js";
+import { noticeFor } from "./chat-notice.js";
 
 export interface CollectingIo extends Io {
   /** Shows what the command printed: results as info, `warning:` lines as a warning, a refusal as an error. */
@@ -38,9 +39,9 @@ export function createParentIo(
       return;
     }
     const { info, warning, error } = levelsOf(taken, failed);
-    if (warning.length > 0) ctx.ui.notify(warning.join("\n"), "warning");
-    if (info.length > 0) ctx.ui.notify(info.join("\n"), "info");
-    if (error.length > 0) ctx.ui.notify(error.join("\n"), "error");
+    if (warning.length > 0) noticeFor(ctx, warning.join("\n"), "warning");
+    if (info.length > 0) noticeFor(ctx, info.join("\n"), "info");
+    if (error.length > 0) noticeFor(ctx, error.join("\n"), "error");
   };
   const push = (stream: Line["stream"], text: string) => lines.push({ stream, text: text.replace(/\n$/, "") });
   return {

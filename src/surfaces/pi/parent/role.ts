@@ -15,6 +15,7 @@ import type { ParentHost } from "./host.js";
 import { createParentIo } from "./io.js";
 import { tokenize } from "./tokenize.js";
 import { attachChips } from "./chips.js";
+import { chatMoved, noticeFor } from "./chat-notice.js";
 import { viewFor } from "./views.js";
 
 /** Verbs whose first argument is a worker (w<N>); those marked in REF_VERBS also take a deliverable ref. */
@@ -100,6 +101,7 @@ export function registerParentRole(pi: ExtensionAPI): void {
     feed = undefined;
   });
   pi.on("input", async (event, ctx) => attachChips(event, ctx, () => feed?.refresh()));
+  pi.on("message_start", async () => chatMoved());
 }
 
 interface ParentFeed {
@@ -142,9 +144,9 @@ function startFeed(ctx: ExtensionContext): ParentFeed {
     }
     const { fresh, stale } = pendingParentNotifications(e);
     // Settled before anyone saw them (a judged version, an answered question, a deleted worker): one line, not a replay.
-    if (stale.length > 0) ctx.ui.notify(formatFoldedNotices(stale.length), "info");
+    if (stale.length > 0) noticeFor(ctx, formatFoldedNotices(stale.length), "info");
     // One message per level and repaint, so notifications that arrive together are read together.
-    for (const batch of notificationBatches(fresh)) ctx.ui.notify(batch.text, batch.level);
+    for (const batch of notificationBatches(fresh)) noticeFor(ctx, batch.text, batch.level);
     markNotificationsDelivered(e, [...stale, ...fresh].map((n) => n.id));
   };
   const safePaint = (force: boolean) => {
