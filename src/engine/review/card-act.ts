@@ -82,7 +82,7 @@ export async function runAction(ctx: EngineContext, r: ActRequest, options: { pa
     case "tell": {
       const { tellWorker } = await import("../talk/tell.js");
       const t = tellWorker(ctx, { worker: r.worker, text: r.text ?? "" });
-      return { lines: [`${t.message} queued for ${r.worker}${t.waiting ? " (not running: it waits in the inbox until a respawn)" : ""}`] };
+      return { lines: [`${t.message} ${t.delivery === "delivered" ? "pasted into the pane of" : "queued for"} ${r.worker}${t.waiting ? " (not running: it waits in the inbox until a respawn)" : ""}`] };
     }
     case "save": {
       const { saveFromWorker } = await import("../store/save.js");

@@ -78,7 +78,7 @@ async function tell(host: ParentHost, worker: string): Promise<void> {
   if (!text) return;
   try {
     const r = tellWorker(engine(), { worker, text });
-    showResult(host, [`${r.message} queued for ${worker}${r.waiting ? ` (not running: it waits in the inbox until docket respawn ${worker})` : ""}`]);
+    showResult(host, [`${r.message} ${r.delivery === "delivered" ? "pasted into the pane of" : "queued for"} ${worker}${r.waiting ? ` (not running: it waits in the inbox until docket respawn ${worker})` : ""}`]);
     host.refresh();
   } catch (error) {
     showRefusal(host, error);
