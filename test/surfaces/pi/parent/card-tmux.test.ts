@@ -26,6 +26,12 @@ test("the card shows evidence and its one-key actions on one screen, and `a` app
   assert.match(card, /BODY-MARKER the whole text/, "the worker's body, in the card");
   assert.match(card, /a approve · p approve \+ promote · r revise · x reject · t tell · D discard · d diff/, "the actions, on the same screen");
 
+  pi.press("r");
+  await pi.until("the revise prompt saying what it wants", (s) => s.includes(`What should ${w.worker} change in v1? (sent to ${w.worker}; its next done becomes v2)`));
+  pi.press("Escape");
+  await pi.until("the card again after cancelling", (s) => s.includes("a approve") && !s.includes("What should"));
+  assert.deepEqual(decisionsForWorker(g.ctx.db, w.worker), [], "a cancelled prompt records nothing");
+
   pi.press("a");
   const approved = await waitFor("the approval in the ledger", () => decisionsForWorker(g.ctx.db, w.worker)[0]);
   assert.deepEqual([approved.verb, approved.deliverable?.ref, approved.actor], ["approve", `worker-deliverable:${w.worker}:1`, "human"]);
