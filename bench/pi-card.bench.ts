@@ -7,7 +7,7 @@ import { performance } from "node:perf_hooks";
 import { loadavg, cpus } from "node:os";
 import { appWith, publish, reviewGround, reviewWorker } from "../test/support/review-fixture.js";
 import { piScreen } from "../test/support/pi-screen.js";
-import { waitFor } from "../test/support/tmux.js";
+import { waitFor } from "../test/support/wait.js";
 
 const RUNS = Number(process.env.DOCKET_BENCH_RUNS ?? 10);
 const cleanups: (() => void | Promise<void>)[] = [];

@@ -8,7 +8,8 @@ import Database from "better-sqlite3";
 import { cliEnv, docket, type CliRun } from "./docket-cli.js";
 import { gitRepo } from "./git.js";
 import { tempDir } from "./temp.js";
-import { tmuxServer, waitFor, type TmuxServer } from "./tmux.js";
+import { tmuxServer, type TmuxServer } from "./tmux.js";
+import { waitFor } from "./wait.js";
 import type { FakeModelServer } from "./fake-model-server.js";
 
 export interface AgentGround {

@@ -6,7 +6,8 @@ import { join } from "node:path";
 import { cliEnv } from "./docket-cli.js";
 import { parentPiArgs } from "./pi-rpc.js";
 import { tempDir } from "./temp.js";
-import { tmuxServer, waitFor, type TmuxServer } from "./tmux.js";
+import { tmuxServer, type TmuxServer } from "./tmux.js";
+import { waitFor } from "./wait.js";
 
 type T = { after(fn: () => void | Promise<void>): void };
 

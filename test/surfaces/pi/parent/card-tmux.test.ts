@@ -7,7 +7,7 @@ import { reject } from "../../../../src/engine/review/judge.js";
 import { decisionsForWorker } from "../../../../src/ledger/review/decisions.js";
 import { appWith, publish, reviewGround, reviewWorker } from "../../../support/review-fixture.js";
 import { piScreen } from "../../../support/pi-screen.js";
-import { waitFor } from "../../../support/tmux.js";
+import { waitFor } from "../../../support/wait.js";
 
 test("the card shows evidence and its one-key actions on one screen, and `a` approves the exact version shown", async (t) => {
   const g = reviewGround(t);

@@ -8,7 +8,7 @@ import { wait } from "../../../../src/engine/protocol/protocol.js";
 import { decisionsForWorker } from "../../../../src/ledger/review/decisions.js";
 import { appWith, publish, reviewGround, reviewWorker } from "../../../support/review-fixture.js";
 import { piScreen } from "../../../support/pi-screen.js";
-import { waitFor } from "../../../support/tmux.js";
+import { waitFor } from "../../../support/wait.js";
 
 test("F8 opens the fleet; Enter opens a card and Esc returns; p peeks; t tells, and the dock follows the message to read", async (t) => {
   const g = reviewGround(t);
