@@ -28,6 +28,12 @@ export function markMessagesRead(tx: Tx, worker: string, generation: number, ids
   return ids.filter((id) => mark.run(tx.now, id, worker, generation).changes > 0);
 }
 
+/** Pasted into a command worker's pane: delivered to that generation (nothing there can report reading it). */
+export function markPasted(tx: Tx, id: string, worker: string, generation: number): boolean {
+  return statement(tx.db, "UPDATE messages SET delivery = 'delivered', delivered_generation = ?, delivered_at = ? WHERE id = ? AND worker = ? AND delivery = 'queued'")
+    .run(generation, tx.now, id, worker).changes > 0;
+}
+
 /** Respawn: words delivered to a replaced process but never read go back to the queue for the new one. */
 export function requeueUnread(tx: Tx, worker: string): number {
   return statement(tx.db, "UPDATE messages SET delivery = 'queued', delivered_generation = NULL, delivered_at = NULL WHERE worker = ? AND delivery = 'delivered'")
