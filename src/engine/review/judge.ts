@@ -12,6 +12,7 @@ import { transition } from "../../domain/workers/lifecycle.js";
 import { applyLifecycle, lifecycleRowOf, requireWorker, updateWorker } from "../../ledger/workers/workers.js";
 import type { EngineContext } from "../context.js";
 import { pointerOf } from "./deliverables.js";
+import { pasteToCommandWorker } from "../talk/command-paste.js";
 import {
   approvalOf, assertDecisionUnchanged, assertPointerUnchanged, decisionView, evidenceRefsOf, latestDecision, olderNote, resolveReviewTarget,
   type DecisionView, type TargetInput,
@@ -96,7 +97,7 @@ export function revise(ctx: EngineContext, input: JudgeInput & { note: string })
     if (row.reviewedAt !== null) updateWorker(tx, row.id, { reviewedAt: null });
     const notes = [...olderNote(target), `review note ${message} queued for ${row.id}; its next docket_done becomes v${target.current.version + 1}`];
     if (row.exited) notes.push(`${row.id} is not running; the note waits in its inbox until \`docket respawn ${row.id}\``);
-    return { decision: decisionView(decision), notes };
+    return { decision: decisionView(decision), notes, message };
   }).result;
   return withPaste(ctx, result, target.worker.id, body);
 }
@@ -141,7 +142,7 @@ export function answer(ctx: EngineContext, input: AnswerInput): JudgeResult {
     const notes = [`answer to ${q.id} queued for ${workerId} (${message})`];
     if (remaining > 0) notes.push(`${workerId} has ${remaining} more open question${remaining === 1 ? "" : "s"}`);
     if (row.exited) notes.push(`${workerId} is not running; the answer waits in its inbox until \`docket respawn ${workerId}\``);
-    return { decision: decisionView(decision), notes };
+    return { decision: decisionView(decision), notes, message };
   }).result;
   return withPaste(ctx, result, workerId, text);
 }
@@ -186,24 +187,13 @@ export function discard(ctx: EngineContext, input: DiscardInput): DiscardResult 
   }
 }
 
-/**
- * A `--agent command` worker has no inbox reader: the text is also pasted into its pane, like `docket tell` does.
- * Best-effort by nature (no receipt); the ledger message stays the record either way.
- */
-function pasteToCommandAgent(ctx: EngineContext, workerId: string, text: string): string | undefined {
-  const row = requireWorker(ctx.db, workerId);
-  if (row.agent !== "command" || !row.paneId || row.exited) return undefined;
-  try {
-    ctx.tmux.sendText(row.paneId, text);
-    return `also pasted into ${workerId}'s pane (best-effort)`;
-  } catch (error) {
-    return `could not paste into ${workerId}'s pane (${(error as Error).message.split("\n")[0]}); the message waits in its inbox`;
-  }
-}
-
-function withPaste(ctx: EngineContext, r: JudgeResult, workerId: string, text: string): JudgeResult {
-  const pasted = pasteToCommandAgent(ctx, workerId, text);
-  return pasted ? { ...r, notes: [...r.notes, pasted] } : r;
+/** A `--agent command` worker gets the text pasted into its pane too (marked delivered once pasted). */
+function withPaste(ctx: EngineContext, r: JudgeResult & { message: string }, workerId: string, text: string): JudgeResult {
+  const { message, ...result } = r;
+  const paste = pasteToCommandWorker(ctx, workerId, message, text);
+  if (!paste) return result;
+  const note = paste.pasted ? `also pasted into ${workerId}'s pane (best-effort)` : `could not paste into ${workerId}'s pane (${paste.reason}); the message waits in its inbox`;
+  return { ...result, notes: [...result.notes, note] };
 }
 
 function nonEmpty(text: string | undefined): string | undefined {

@@ -5,12 +5,17 @@ import { isSettled, resolveDisplayState, resolveLiveness, type LifecycleView } f
 import { dataVersion } from "../../ledger/core/open.js";
 import { consumeChips, hasQueuedChips as chipsQueued, queuedChipSizes } from "../../ledger/talk/chips.js";
 import { markDelivered, undeliveredNotifications } from "../../ledger/talk/notifications.js";
+import { humanMessagesSince, lastMessageRowid } from "../../ledger/talk/message-delivery.js";
 import { dockWorkers, openQuestionCounts } from "../../ledger/workers/launches.js";
 import { readDeliverable } from "../../files/workers/deliverables.js";
 import type { AttentionNotification } from "./attention.js";
 import type { EngineContext } from "../context.js";
 import type { WorkerListEntry } from "../workers/view.js";
 import { assertHuman } from "../authority.js";
+import { deliverableRef, parseDeliverableRef } from "../../domain/deliverables/deliverable.js";
+import { isStaleNotice } from "../../domain/workers/stale-notice.js";
+import { countsAsJudgment } from "../../domain/review/approval.js";
+import { decisionsForRef } from "../../ledger/review/decisions.js";
 
 /** A `docket ls` entry (state derived by the same domain rules, without probing tmux: the dock stays cheap). */
 export interface DockRow extends Omit<WorkerListEntry, "deliverable"> {
@@ -81,9 +86,29 @@ function firstOverlap(worker: string, files: ReadonlyMap<string, readonly string
   return null;
 }
 
-/** Notifications for this project's workers that this parent has not shown yet, oldest first. */
-export function pendingParentNotifications(ctx: EngineContext): ParentNotification[] {
-  return undeliveredNotifications(ctx.db, ctx.projectRoot());
+/** Notifications this parent has not shown yet, oldest first: `fresh` to show, `stale` (already settled) to fold. */
+export interface PendingNotices {
+  fresh: ParentNotification[];
+  stale: ParentNotification[];
+}
+
+export function pendingParentNotifications(ctx: EngineContext): PendingNotices {
+  const out: PendingNotices = { fresh: [], stale: [] };
+  for (const { now, ...notice } of undeliveredNotifications(ctx.db, ctx.projectRoot())) {
+    const stale = now !== null && isStaleNotice({
+      kind: notice.kind, workerDeleted: now.deleted, versionSettled: notice.kind === "ready" && readySettled(ctx, notice.body, now.deliverableVersion),
+      openQuestions: now.openQuestions, workerState: now.state, reviewed: now.reviewedAt !== null,
+    });
+    (stale ? out.stale : out.fresh).push(notice);
+  }
+  return out;
+}
+
+/** A ready notice names its version first in its body (`worker-deliverable:w3:2 (completed): …`, protocol `done`). */
+function readySettled(ctx: EngineContext, body: string, currentVersion: number | null): boolean {
+  const named = parseDeliverableRef(body.split(" ", 1)[0] ?? "");
+  if (!named || named.version !== currentVersion) return true; // a newer version (or none) is current now
+  return decisionsForRef(ctx.db, deliverableRef(named.workerId, named.version)).some(countsAsJudgment);
 }
 
 /** Marks notifications shown; called after they reached the human, so a crash in between repeats, never loses. */
@@ -117,4 +142,23 @@ export function queuedChips(ctx: EngineContext): { id: string; ref: string; byte
 /** Queued chips exist? A cheap read so an ordinary prompt costs no write. */
 export function hasQueuedChips(ctx: EngineContext): boolean {
   return chipsQueued(ctx.db, ctx.projectRoot());
+}
+
+/** One of the human's messages to a worker and how far it got: queued → delivered → read (observed, never assumed). */
+export interface MessageDelivery {
+  message: string;
+  worker: string;
+  delivery: "queued" | "delivered" | "read" | "cancelled";
+  /** The worker's process has exited: a queued message waits for a respawn. */
+  workerExited: boolean;
+}
+
+/** The newest message row so far: a parent session shows the deliveries of messages sent after it started. */
+export function lastMessageMark(ctx: EngineContext): number {
+  return lastMessageRowid(ctx.db);
+}
+
+/** The human's words (tell, answer, review note) to this project's workers sent after `mark`, oldest first. */
+export function messageDeliveriesSince(ctx: EngineContext, mark: number): MessageDelivery[] {
+  return humanMessagesSince(ctx.db, mark, ctx.projectRoot());
 }

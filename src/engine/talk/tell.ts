@@ -11,6 +11,7 @@ import { transition } from "../../domain/workers/lifecycle.js";
 import { applyLifecycle, lifecycleRowOf, requireWorker } from "../../ledger/workers/workers.js";
 import type { EngineContext } from "../context.js";
 import { resolveWorkerId } from "../workers/view.js";
+import { pasteToCommandWorker } from "./command-paste.js";
 import { assertHuman } from "../authority.js";
 
 /** CRLF → LF, trailing spaces per line dropped, blank edge lines dropped. */
@@ -34,7 +35,8 @@ export interface TellInput {
 
 export interface TellResult {
   message: string;
-  delivery: "queued";
+  /** `delivered` once pasted into a command worker's pane. */
+  delivery: "queued" | "delivered";
   /** The worker's process has exited: the message waits in its inbox for a respawn. */
   waiting: boolean;
   /** Set for command-agent workers: the text was also pasted into the pane, without any receipt. */
@@ -66,21 +68,14 @@ export function tellWorker(ctx: EngineContext, input: TellInput): TellResult {
         question,
         deliverAs: input.after ? "followUp" : "steer",
       });
-      return { message, agent: row.agent, paneId: row.paneId, exited: row.exited };
+      return { message, exited: row.exited };
     },
     { key: optionalKey({ tool: "tell", callId: input.key }) },
   ).result;
   const result: TellResult = { message: queued.message, delivery: "queued", waiting: queued.exited };
-  if (queued.agent === "command" && queued.paneId && !queued.exited) {
-    try {
-      const tmux = ctx.tmux;
-      if (tmux.paneState(queued.paneId, worker) !== "alive") throw new Error("pane not running");
-      tmux.sendText(queued.paneId, body);
-      result.pasted = "best-effort";
-    } catch {
-      result.pasted = "failed"; // the inbox copy is the record; the paste was only a convenience
-    }
-  }
+  const paste = pasteToCommandWorker(ctx, worker, queued.message, body);
+  if (paste?.pasted) Object.assign(result, { pasted: "best-effort", delivery: "delivered" });
+  else if (paste) result.pasted = "failed"; // the inbox copy is the record
   return result;
 }
 

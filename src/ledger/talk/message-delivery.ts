@@ -28,6 +28,12 @@ export function markMessagesRead(tx: Tx, worker: string, generation: number, ids
   return ids.filter((id) => mark.run(tx.now, id, worker, generation).changes > 0);
 }
 
+/** Pasted into a command worker's pane: delivered to that generation (nothing there can report reading it). */
+export function markPasted(tx: Tx, id: string, worker: string, generation: number): boolean {
+  return statement(tx.db, "UPDATE messages SET delivery = 'delivered', delivered_generation = ?, delivered_at = ? WHERE id = ? AND worker = ? AND delivery = 'queued'")
+    .run(generation, tx.now, id, worker).changes > 0;
+}
+
 /** Respawn: words delivered to a replaced process but never read go back to the queue for the new one. */
 export function requeueUnread(tx: Tx, worker: string): number {
   return statement(tx.db, "UPDATE messages SET delivery = 'queued', delivered_generation = NULL, delivered_at = NULL WHERE worker = ? AND delivery = 'delivered'")
@@ -60,4 +66,18 @@ export function deliveredUnread(db: Db, worker: string, generation: number): Mes
 export function requeueMessages(tx: Tx, worker: string, ids: readonly string[]): number {
   const put = statement(tx.db, "UPDATE messages SET delivery = 'queued', delivered_generation = NULL, delivered_at = NULL WHERE id = ? AND worker = ? AND delivery = 'delivered'");
   return ids.reduce((n, id) => n + put.run(id, worker).changes, 0);
+}
+
+/** The newest message row so far (a parent session shows the deliveries of messages sent after it started). */
+export function lastMessageRowid(db: Db): number {
+  return (statement(db, "SELECT coalesce(max(rowid), 0) AS n FROM messages").get() as { n: number }).n;
+}
+
+/** The human's words (tell, answer, review note) to one project's workers after rowid `mark`, oldest first, with where each got. */
+export function humanMessagesSince(db: Db, mark: number, projectRoot: string): { message: string; worker: string; delivery: Message["delivery"]; workerExited: boolean }[] {
+  const rows = statement(db,
+    `SELECT m.id, m.worker, m.delivery, w.exited FROM messages m JOIN workers w ON w.id = m.worker
+      WHERE m.rowid > ? AND m.kind IN ('tell', 'answer', 'review_note') AND w.project_root = ? ORDER BY m.rowid`,
+  ).all(mark, projectRoot) as { id: string; worker: string; delivery: Message["delivery"]; exited: number }[];
+  return rows.map((r) => ({ message: r.id, worker: r.worker, delivery: r.delivery, workerExited: r.exited === 1 }));
 }

@@ -47,15 +47,30 @@ const forHumanOf = (r: { id: string; for_human: string }): string[] =>
 
 export type ParentNotificationRow = Omit<NotificationRow, "report" | "createdAt">;
 
+/** A notification the parent has not shown, with what its worker is now (to tell a fresh notice from a settled one). */
+export interface UndeliveredNotification extends ParentNotificationRow {
+  /** Null for a notification about no worker. */
+  now: { deleted: boolean; state: string | null; reviewedAt: string | null; deliverableVersion: number | null; openQuestions: number } | null;
+}
+
 /** Notifications for one project's workers (or for no worker) that the parent session has not shown, oldest first, at most 50. */
-export function undeliveredNotifications(db: Db, projectRoot: string): ParentNotificationRow[] {
+export function undeliveredNotifications(db: Db, projectRoot: string): UndeliveredNotification[] {
   const rows = statement(db,
-    `SELECT n.id, n.kind, n.worker, n.item, n.body, n.for_human FROM notifications n
-       LEFT JOIN workers w ON w.id = n.worker
+    `SELECT n.id, n.kind, n.worker, n.item, n.body, n.for_human, w.deleted_at, w.state, w.reviewed_at, w.deliverable_version,
+            (SELECT count(*) FROM questions q WHERE q.worker = n.worker AND q.state = 'open') AS open_questions
+       FROM notifications n LEFT JOIN workers w ON w.id = n.worker
       WHERE n.delivered_at IS NULL AND n.dismissed_at IS NULL AND (w.project_root = ? OR n.worker IS NULL)
       ORDER BY CAST(substr(n.id, 2) AS INTEGER) LIMIT 50`,
-  ).all(projectRoot) as { id: string; kind: string; worker: string | null; item: string | null; body: string; for_human: string }[];
-  return rows.map((r) => ({ id: r.id, kind: r.kind, worker: r.worker, item: r.item, body: r.body, forHuman: forHumanOf(r) }));
+  ).all(projectRoot) as {
+    id: string; kind: string; worker: string | null; item: string | null; body: string; for_human: string;
+    deleted_at: string | null; state: string | null; reviewed_at: string | null; deliverable_version: number | null; open_questions: number;
+  }[];
+  return rows.map((r) => ({
+    id: r.id, kind: r.kind, worker: r.worker, item: r.item, body: r.body, forHuman: forHumanOf(r),
+    now: r.worker === null ? null : {
+      deleted: r.deleted_at !== null, state: r.state, reviewedAt: r.reviewed_at, deliverableVersion: r.deliverable_version, openQuestions: r.open_questions,
+    },
+  }));
 }
 
 /** Marks notifications shown to the parent (one already marked stays as it was). */
