@@ -119,3 +119,10 @@ test("the engine runs git and tmux only through the context's ports (ctx.git, ct
   }
   assert.deepEqual(problems, []);
 });
+
+test("the engine reads no snake_case field: ledger rows reach it as camelCase domain types", () => {
+  const snake = files(join(SRC, "engine")).flatMap((file) =>
+    [...readFileSync(file, "utf8").replace(/\/\/.*$|\/\*[\s\S]*?\*\//gm, "").matchAll(/[\]\w)]\.([a-z]+_[a-z_]+)\b/g)].map((m) => `${relative(SRC, file)}: .${m[1]}`),
+  );
+  assert.deepEqual(snake, []);
+});
