@@ -34,8 +34,10 @@ function readOwner(path: string): { raw: string; owner: Owner | undefined } | un
     return undefined; // released meanwhile
   }
   try {
-    const o = JSON.parse(raw) as Partial<Owner>;
-    if (typeof o.pid === "number" && typeof o.host === "string" && typeof o.at === "number") return { raw, owner: o as Owner };
+    const o: unknown = JSON.parse(raw);
+    if (typeof o === "object" && o !== null && "pid" in o && "host" in o && "at" in o && typeof o.pid === "number" && typeof o.host === "string" && typeof o.at === "number") {
+      return { raw, owner: { pid: o.pid, host: o.host, at: o.at } };
+    }
   } catch {
     // Not ours or torn by a crash of another tool: judged by age below.
   }

@@ -83,10 +83,12 @@ function parseScalar(text: string): Parsed<string> {
   if (text.startsWith('"')) {
     if (text.length < 2 || !text.endsWith('"')) return { ok: false, error: `unterminated "quoted" string` };
     try {
-      return { ok: true, value: JSON.parse(text) as string };
+      const value: unknown = JSON.parse(text);
+      if (typeof value === "string") return { ok: true, value };
     } catch {
-      return { ok: false, error: `bad escape in "quoted" string ${JSON.stringify(clip(text))}` };
+      // falls through to the refusal below
     }
+    return { ok: false, error: `bad escape in "quoted" string ${JSON.stringify(clip(text))}` };
   }
   if (text.startsWith("'")) {
     if (text.length < 2 || !text.endsWith("'")) return { ok: false, error: `unterminated 'quoted' string` };

@@ -12,8 +12,8 @@ export const STATUS_NOTE = "projection of the Docket ledger; editing this file c
 
 function isDocketStatus(bytes: Buffer): boolean {
   try {
-    const value = JSON.parse(bytes.toString("utf8")) as { note?: unknown };
-    return typeof value === "object" && value !== null && value.note === STATUS_NOTE;
+    const value: unknown = JSON.parse(bytes.toString("utf8"));
+    return typeof value === "object" && value !== null && "note" in value && value.note === STATUS_NOTE;
   } catch {
     return false; // not JSON: not a projection Docket wrote, so not ours to remove
   }
