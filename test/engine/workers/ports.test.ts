@@ -1,11 +1,11 @@
 // The engine reaches tmux, git and the agents only through the context's ports: with in-memory ones, spawn and respawn
-// run whole, a dead pane is captured once and its window closed, and delete's unpromoted-changes rule holds.
+// run whole, a dead pane is captured once and its window closed, and delete's and prune's rules hold.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { deleteWorker } from "../../../src/engine/workers/delete.js";
+import { deleteWorker, pruneWorkers } from "../../../src/engine/workers/delete.js";
 import { respawnWorker } from "../../../src/engine/workers/respawn.js";
 import { spawnWorker } from "../../../src/engine/workers/spawn.js";
 import { listLaunches } from "../../../src/ledger/workers/launches.js";
@@ -111,4 +111,26 @@ test("a pi worker is spawned from the launcher port: its model list, its default
   const argv = tmux.launched[0]!.argv;
   assert.ok(argv.includes("/opt/fake-pi/cli.js"), `the window runs the port's pi CLI: ${argv.join(" ")}`);
   assert.deepEqual(argv.slice(argv.indexOf("--model"), argv.indexOf("--model") + 2), ["--model", "acme/m1"]);
+});
+
+test("prune retires, through the ports, only workers settled longer than pruneAfterHours, and keeps one with unpromoted changes", (t) => {
+  const dirty = new Set(["/ws/w3"]);
+  const removed: string[] = [];
+  const git: Git = { ...systemGit, liveChangesExist: (ws) => dirty.has(ws), removeWorkspace: (w) => void removed.push(w.path) };
+  const tmux = memoryTmux({ "%1": { window: "@1", windowName: "w1", state: "dead", text: "done\n" } });
+  const { ctx, clock } = workLedger(t, { tmux, git });
+  const settle = (worker: string, patch: Parameters<typeof updateWorker>[2]) => ctx.commands.run("test.settle", { worker }, (tx) => updateWorker(tx, worker, patch));
+  for (const n of [1, 2, 3]) {
+    const { worker } = addWorker(ctx);
+    settle(worker, { state: "ended", exited: true, workspaceMode: "isolated", workspace: `/ws/${worker}`, base: "b0", baseHead: "b0", ...(n === 1 ? { paneId: "%1", windowId: "@1" } : {}) });
+  }
+  settle("w1", { settledAt: "2025-12-30T00:00:00.000Z" });
+  settle("w2", { settledAt: "2025-12-31T23:00:00.000Z" });
+  settle("w3", { settledAt: "2025-12-30T00:00:00.000Z" });
+  clock.set("2026-01-01T00:00:00.000Z");
+  const r = pruneWorkers(ctx);
+  assert.deepEqual(r.pruned, ["w1"]);
+  assert.deepEqual(r.skipped.map((s) => s.worker), ["w3"]);
+  assert.deepEqual([removed, [...new Set(tmux.killed)], tmux.captured], [["/ws/w1"], ["@1"], ["%1"]]);
+  assert.deepEqual(workersOf(ctx.db).map((w) => w.id), ["w2", "w3"]);
 });
