@@ -105,15 +105,20 @@ test("no unchecked JSON.parse … as T in the engine or the ledger: JSON columns
   assert.deepEqual(unchecked, []);
 });
 
-test("the engine runs git and tmux only through the context's ports (ctx.git, ctx.tmux), which only context.ts builds", () => {
-  const PORT_MAKERS: Record<string, RegExp> = { "engine/context.js": /substrate\/git\/port\.js$/, "engine/demo/demo.js": /substrate\/git\/init\.js$/ };
+test("the engine runs git, tmux and the agents only through the context's ports (ctx.git, ctx.tmux, ctx.agents), which only context.ts builds", () => {
+  const PORT_MAKERS: Record<string, RegExp> = {
+    "engine/context.js": /substrate\/(git|agents)\/port\.js$/,
+    "engine/demo/demo.js": /substrate\/git\/init\.js$/, // the demo's scratch repository exists before any engine
+    "engine/workers/agents.js": /substrate\/agents\/port\.js$/, // `docket kinds` lists the agents on this machine, engine or not
+    "engine/doctor/tool-checks.js": /substrate\/agents\/pi\.js$/, // the doctor checks the installed pi itself
+  };
   const problems: string[] = [];
   for (const file of files(join(SRC, "engine"))) {
     const name = relative(SRC, file);
     const text = readFileSync(file, "utf8");
     for (const m of text.matchAll(/(?:import|export)[^'"]*?from\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g)) {
       const spec = m[1] ?? m[2]!;
-      if (/substrate\/git\//.test(spec) && !PORT_MAKERS[name]?.test(spec)) problems.push(`${name} imports ${spec}`);
+      if (/substrate\/(git|agents)\//.test(spec) && !PORT_MAKERS[name]?.test(spec)) problems.push(`${name} imports ${spec}`);
     }
     if (name !== "engine/context.js" && /\bcreateTmux\b/.test(text)) problems.push(`${name} makes its own tmux`);
   }

@@ -2,7 +2,6 @@
 // Turn boundaries move active ⇄ idle; the input the agent reports is how a pasted message becomes read.
 
 import type { WorkerIdentity } from "../../domain/workers/identity.js";
-import { isCodexMainThread } from "../../substrate/agents/codex.js";
 import type { EngineContext } from "../context.js";
 import { observeAgentInput } from "../talk/agent-inbox.js";
 import { recordTurn } from "./lifecycle.js";
@@ -33,7 +32,7 @@ export function recordAgentHook(ctx: EngineContext, who: WorkerIdentity, event: 
   if (field(payload, "type") !== "agent-turn-complete") return { event, read: [], ignored: "not a turn notification" };
   const thread = field(payload, "thread-id");
   const home = ctx.env.CODEX_HOME;
-  if (typeof thread !== "string" || !home || !isCodexMainThread(home, thread)) return { event, read: [], ignored: "a side thread" };
+  if (typeof thread !== "string" || !home || !ctx.agents.isCodexMainThread(home, thread)) return { event, read: [], ignored: "a side thread" };
   const read = observeAgentInput(ctx, who, texts(field(payload, "input-messages")));
   recordTurn(ctx, who, "end");
   return { event, read };

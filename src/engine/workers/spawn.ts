@@ -19,7 +19,7 @@ import { WORKER_FILES, removeWorkerDir, workerFilePath, workerPath, writeWorkerF
 import { transition } from "../../domain/workers/lifecycle.js";
 import { applyLifecycle, getWorker, insertWorker, lifecycleRowOf, requireWorker, updateWorker } from "../../ledger/workers/workers.js";
 import type { IsolatedWorkspace, Serialize } from "../../substrate/git/worktree.js";
-import { resolvePiExtraArgs, type ModelListing } from "../../substrate/agents/pi.js";
+import type { ModelListing } from "../../substrate/agents/pi.js";
 import { formatAge } from "../../domain/clock.js";
 import type { EngineContext } from "../context.js";
 import { dispatchItems } from "../work/dispatch.js";
@@ -107,7 +107,7 @@ async function resolveSpawn(ctx: EngineContext, input: SpawnInput): Promise<Reso
   if (isMcpAgent(agent)) requireMcpAgent(ctx.agents, agent, ctx.env.PATH);
   const registry = kindRegistry(ctx);
   const defaultKind = trustedKindChoice(ctx, registry.kinds, "defaultKind");
-  const piArgs = resolvePiExtraArgs(config.pi.extraArgs, ctx.env.DOCKET_PI_ARGS);
+  const piArgs = ctx.agents.piExtraArgs(config.pi.extraArgs, ctx.env.DOCKET_PI_ARGS);
   const listing = agent === "pi" ? availableModels(ctx, piArgs) : undefined;
   const resolved = resolveSpawnPolicy({
     agent,
