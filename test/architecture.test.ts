@@ -1,8 +1,6 @@
-// The house rules, enforced: imports point down only (STYLE §1). domain is pure (no node:*, no clock, no randomness);
-// ledger/files/substrate import only domain (and themselves); the engine touches no file, runs no SQL and starts no
-// process itself (files/, ledger/ and substrate/ do); surfaces never reach past the engine, and sibling surfaces
-// (cli, pi, web, mcp) never import each other: what they share lives in surfaces/shared. The engine and the ledger
-// parse no JSON unchecked: a column is read through a validator (ledger/core/json-columns.ts).
+// The house rules, enforced: imports point down only (STYLE §1); domain is pure; the engine touches no file, runs no SQL,
+// starts no process and reaches git, tmux and the agents only through its context's ports; it reads camelCase rows only,
+// and neither it nor the ledger parses JSON unchecked; sibling surfaces never import each other (surfaces/shared).
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
