@@ -11,7 +11,7 @@ import { asStringList, jsonColumn, parseJson } from "../core/json-columns.js";
 import type { Db } from "../core/open.js";
 import { statement } from "../core/statements.js";
 import type { Tx } from "../core/runner.js";
-import { fenced, notFound } from "../../domain/errors.js";
+import { fenced, internalError, notFound } from "../../domain/errors.js";
 import { formatId } from "../../domain/ids.js";
 import { sha256Hex } from "../core/sha256.js";
 
@@ -152,11 +152,15 @@ export function checkFence(tx: Tx, who: WorkerIdentity): Worker {
   return row;
 }
 
-/** Applies a partial update to a worker row (fields in camelCase, as `Worker` names them) and queues its status.json projection. */
+/**
+ * Applies a partial update to a worker row (fields in camelCase, as `Worker` names them) and queues its status.json
+ * projection. A field no worker has is a programming error, refused before anything is written.
+ */
 export function updateWorker(tx: Tx, id: string, patch: WorkerPatch): void {
   const values: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(patch)) {
-    if (value === undefined || !isPatchKey(key)) continue;
+    if (!isPatchKey(key)) throw internalError("worker-field-unknown", `a worker has no field ${JSON.stringify(key)} (fields are camelCase: domain/workers/worker.ts)`);
+    if (value === undefined) continue;
     values[COLUMN[key]] = columnValue(key, value);
   }
   const columns = Object.keys(values);
