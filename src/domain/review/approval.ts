@@ -8,8 +8,26 @@ export interface DecisionRecord {
   contentSha256?: string | null;
 }
 
-/** Judgments that settle a version; everything else (revise, answer, use, save…) never grants or revokes approval. */
-export const TERMINAL_VERBS: readonly string[] = ["approve", "reject", "promote"];
+import { refusal } from "../errors.js";
+
+/**
+ * Judgments that settle a version; everything else (revise, answer, use, save…) never grants or revokes approval.
+ * `combine` closes a version whose change set went into a combined one: settled, and never approved.
+ */
+export const TERMINAL_VERBS: readonly string[] = ["approve", "reject", "promote", "combine"];
+
+/** All a parent agent may ever record: its answer to a consult, or the consult's escalation to the human (DESIGN §8a). */
+export const PARENT_AGENT_VERBS: readonly string[] = ["answer", "escalate"];
+
+/**
+ * The rule every decision row passes before it is written: a parent agent answers or escalates consults and judges
+ * nothing, so a parent-agent row can never approve (the ledger's trigger refuses the same rows a second time).
+ */
+export function assertActorMayRecord(actor: DecisionRecord["actor"], verb: string): void {
+  if (actor === "parent-agent" && !PARENT_AGENT_VERBS.includes(verb)) {
+    throw refusal("parent-agent-cannot-judge", `a parent agent may only answer or escalate a consult, not ${verb}; only the human judges, nothing was recorded`);
+  }
+}
 
 /** Verbs that approve when a human records them; a promotion only ever happens to an approved version (or with --approve). */
 const APPROVING_VERBS: readonly string[] = ["approve", "promote"];
@@ -18,7 +36,7 @@ const APPROVING_VERBS: readonly string[] = ["approve", "promote"];
  * Returns the decision that approves exactly `pointer`, or undefined. `decisions` are in ledger order, oldest first
  * (the ledger's sequence is the authority: a wall clock can step backwards, a committed sequence cannot).
  * Rules: only rows naming the same id AND version AND ref count; the latest terminal row decides; an approve/promote
- * by a non-human actor neither grants nor revokes (it is skipped); a reject by any actor revokes.
+ * by a non-human actor neither grants nor revokes (it is skipped); a reject or a combine by any actor revokes.
  */
 export function approvalFor(decisions: DecisionRecord[], pointer: { id: string; version: number; ref: string }): DecisionRecord | undefined {
   let latest: DecisionRecord | undefined;

@@ -11,7 +11,7 @@ import { requireWorker, updateWorker } from "../../ledger/workers/workers.js";
 import { liveChangedPaths, resetWorkspace } from "../../substrate/git/promote.js";
 import type { EngineContext } from "../context.js";
 import { pointerOf } from "./deliverables.js";
-import { workerTmux } from "../workers/launch.js";
+import { pasteIntoCommandPane } from "../talk/pane-delivery.js";
 import {
   approvalOf, assertPointerUnchanged, decisionView, evidenceRefsOf, latestDecision, olderNote, resolveReviewTarget,
   type DecisionView, type TargetInput,
@@ -93,7 +93,7 @@ export function revise(ctx: EngineContext, input: JudgeInput & { note: string })
     if (row.reviewed_at !== null) updateWorker(tx, row.id, { reviewed_at: null });
     const notes = [...olderNote(target), `review note ${message} queued for ${row.id}; its next docket_done becomes v${target.current.version + 1}`];
     if (row.exited) notes.push(`${row.id} is not running; the note waits in its inbox until \`docket respawn ${row.id}\``);
-    return { decision: decisionView(decision), notes };
+    return { decision: decisionView(decision), notes, message };
   }).result;
   return withPaste(ctx, result, target.worker.id, body);
 }
@@ -135,7 +135,7 @@ export function answer(ctx: EngineContext, input: AnswerInput): JudgeResult {
     const notes = [`answer to ${q.id} queued for ${workerId} (${message})`];
     if (remaining > 0) notes.push(`${workerId} has ${remaining} more open question${remaining === 1 ? "" : "s"}`);
     if (row.exited) notes.push(`${workerId} is not running; the answer waits in its inbox until \`docket respawn ${workerId}\``);
-    return { decision: decisionView(decision), notes };
+    return { decision: decisionView(decision), notes, message };
   }).result;
   return withPaste(ctx, result, workerId, text);
 }
@@ -178,23 +178,17 @@ export function discard(ctx: EngineContext, input: DiscardInput): DiscardResult 
 }
 
 /**
- * A `--agent command` worker has no inbox reader: the text is also pasted into its pane, like `docket tell` does.
- * Best-effort by nature (no receipt); the ledger message stays the record either way.
+ * A `--agent command` worker has no inbox reader: the text is also pasted into its pane, like `docket tell` does, and
+ * the message is delivered once the pane took it. The ledger message stays the record either way.
  */
-function pasteToCommandAgent(ctx: EngineContext, workerId: string, text: string): string | undefined {
-  const row = requireWorker(ctx.db, workerId);
-  if (row.agent !== "command" || !row.pane_id || row.exited) return undefined;
-  try {
-    workerTmux(ctx).sendText(row.pane_id, text);
-    return `also pasted into ${workerId}'s pane (best-effort)`;
-  } catch (error) {
-    return `could not paste into ${workerId}'s pane (${(error as Error).message.split("\n")[0]}); the message waits in its inbox`;
-  }
-}
-
-function withPaste(ctx: EngineContext, r: JudgeResult, workerId: string, text: string): JudgeResult {
-  const pasted = pasteToCommandAgent(ctx, workerId, text);
-  return pasted ? { ...r, notes: [...r.notes, pasted] } : r;
+function withPaste(ctx: EngineContext, r: JudgeResult & { message: string }, workerId: string, text: string): JudgeResult {
+  const { message, ...result } = r;
+  const pasted = pasteIntoCommandPane(ctx, workerId, message, text);
+  if (!pasted) return result;
+  const note = pasted.delivery === "delivered"
+    ? `pasted into ${workerId}'s pane: ${message} delivered`
+    : `could not paste into ${workerId}'s pane (${pasted.reason}); ${message} waits in its inbox`;
+  return { ...result, notes: [...result.notes, note] };
 }
 
 function nonEmpty(text: string | undefined): string | undefined {

@@ -17,6 +17,7 @@ import {
 } from "./target.js";
 import { resolveReviewWarnings, type ReviewWarning } from "./warnings.js";
 import { assertHuman } from "../authority.js";
+import { journalPromotion } from "../talk/journal.js";
 
 export interface PromoteInput extends TargetInput {
   /** Record the approval together with the promotion, in one command, after the patch applied. */
@@ -146,6 +147,9 @@ export function promote(ctx: EngineContext, input: PromoteInput): PromoteResult 
         evidenceRefs: evidenceRefsOf(target), contentSha256: target.sha256,
       });
       updateWorker(tx, target.worker.id, { reviewed_at: tx.now });
+      journalPromotion(tx, {
+        projectRoot: root, ref: target.pointer.ref, paths: plan.files, workers: [target.worker.id], summary: target.deliverable.summary, decision: decision.id,
+      });
       return { decision: decisionView(decision), approval: approval ?? null };
     },
   });

@@ -14,6 +14,8 @@ import { pointerOf } from "./deliverables.js";
 import { derivePlanCoverage } from "./plan-coverage.js";
 import { approvalOf, latestDecision, resolveReviewTarget } from "./target.js";
 import { resolveReviewWarnings, type ReviewWarning } from "./warnings.js";
+import { producedBeforeWarning } from "./base-moved.js";
+import { escalateOverdueConsults } from "../talk/consult-lane.js";
 
 export interface VerdictQuestion {
   id: string;
@@ -21,6 +23,8 @@ export interface VerdictQuestion {
   options: string[];
   recommend: string | null;
   risk: string | null;
+  /** Asked through docket_consult: who holds it now, the worker's context, and why it was escalated to the human. */
+  consult: { audience: "human" | "parent-agent"; context: string | null; escalation: string | null } | null;
 }
 
 export interface VerdictCard {
@@ -51,14 +55,17 @@ export interface VerdictCard {
 
 function questionsOf(ctx: EngineContext, worker: string): VerdictQuestion[] {
   return openQuestionsOf(ctx.db, worker).map((q) => {
-    const row = ctx.db.prepare("SELECT options, recommend, risk FROM questions WHERE id = ?").get(q.id) as { options: string; recommend: string | null; risk: string | null };
+    const row = ctx.db.prepare("SELECT options, recommend, risk, consult, audience, context, escalation FROM questions WHERE id = ?").get(q.id) as {
+      options: string; recommend: string | null; risk: string | null; consult: number; audience: "human" | "parent-agent"; context: string | null; escalation: string | null;
+    };
     let options: string[] = [];
     try {
       options = (JSON.parse(row.options) as unknown[]).map(String);
     } catch {
       options = []; // a malformed options column shows as a question without options
     }
-    return { id: q.id, text: q.text, options, recommend: row.recommend, risk: row.risk };
+    const consult = row.consult === 1 ? { audience: row.audience, context: row.context, escalation: row.escalation } : null;
+    return { id: q.id, text: q.text, options, recommend: row.recommend, risk: row.risk, consult };
   });
 }
 
@@ -136,6 +143,10 @@ function buildCard(ctx: EngineContext, target: string, options: { version?: numb
   if (invalid) warnings.push({ kind: "deliverable-invalid", text: invalid });
   if (tampered) warnings.push({ kind: "deliverable-tampered", text: tampered.message });
   if (pointer && deliverable && !promoted) warnings.push(...resolveReviewWarnings(ctx, row, pointer, deliverable).warnings);
+  if (pointer && deliverable && !rejected) {
+    const moved = producedBeforeWarning(ctx, row, deliverable);
+    if (moved) warnings.push(moved);
+  }
   else if (pointer && deliverable && pointer.version < (pointerOf(row)?.version ?? 0)) {
     warnings.push({ kind: "older-version", text: `this is v${pointer.version}; ${row.id}'s current version is v${pointerOf(row)!.version}` });
   }
@@ -157,6 +168,7 @@ function buildCard(ctx: EngineContext, target: string, options: { version?: numb
 
 /** Workers of this project needing judgment: open questions first, then failures, then unjudged ready versions; newest first. */
 export function verdictQueue(ctx: EngineContext): VerdictCard[] {
+  escalateOverdueConsults(ctx);
   const rows = ctx.db
     .prepare("SELECT * FROM workers WHERE deleted_at IS NULL AND project_root = ? ORDER BY seq DESC")
     .all(ctx.projectRoot()) as WorkerRow[];
@@ -183,7 +195,9 @@ export function formatVerdictCard(card: VerdictCard): string[] {
   if (card.detail.questions.length > 0) {
     out.push("", "Questions");
     for (const q of card.detail.questions) {
-      out.push(`  ${q.id}: ${q.text}`);
+      const lane = !q.consult ? "" : q.consult.audience === "parent-agent" ? " (consult · with the parent agent)" : q.consult.escalation ? ` (consult · escalated: ${q.consult.escalation})` : " (consult)";
+      out.push(`  ${q.id}: ${q.text}${lane}`);
+      if (q.consult?.context) out.push(`    context: ${q.consult.context}`);
       q.options.forEach((o, i) => out.push(`    ${i + 1}. ${o}${o === q.recommend ? " · recommended" : ""}`));
       if (q.risk) out.push(`    ⚠ risk: ${q.risk}`);
     }

@@ -12,7 +12,8 @@ export interface InboxMessage {
   kind: MessageRow["kind"];
   body: string;
   question: string | null;
-  deliverAs: "steer" | "followUp";
+  deliverAs: MessageRow["deliver_as"];
+  from: MessageRow["from_actor"];
 }
 
 const LABELS: Record<MessageRow["kind"], string> = {
@@ -21,12 +22,14 @@ const LABELS: Record<MessageRow["kind"], string> = {
   tell: "from the human",
   answer: "answer",
   review_note: "review note",
+  broadcast: "broadcast from the human to the workers it concerns",
 };
 
 /** The text a worker sees: a one-line frame naming the sender and what it answers, then the body verbatim. */
-export function formatInboxMessage(m: Pick<InboxMessage, "kind" | "body" | "question">): string {
+export function formatInboxMessage(m: Pick<InboxMessage, "kind" | "body" | "question"> & { from?: InboxMessage["from"] }): string {
   const re = m.question ? ` · re: question ${m.question}` : "";
-  return `[docket · ${LABELS[m.kind]}${re}]\n${m.body}`;
+  const label = m.kind === "answer" && m.from === "parent-agent" ? "answer from the parent agent, not reviewed by the human" : LABELS[m.kind];
+  return `[docket · ${label}${re}]\n${m.body}`;
 }
 
 /** SQLite's data_version: changes whenever another connection commits. Cheap to poll. */
@@ -47,6 +50,7 @@ export function claimInbox(ctx: EngineContext, who: WorkerIdentity): InboxMessag
       body: m.body,
       question: m.question,
       deliverAs: m.deliver_as,
+      from: m.from_actor,
     }));
   }).result;
 }

@@ -8,7 +8,10 @@ import type { WorkerRow } from "../../ledger/workers/workers.js";
 import { readDeliverable } from "../../files/workers/deliverables.js";
 import type { AttentionNotification } from "./attention.js";
 import type { EngineContext } from "../context.js";
-import type { WorkerListEntry } from "../workers/view.js";
+import { isConsulting, type WorkerListEntry } from "../workers/view.js";
+import { openQuestionAudiences } from "../../ledger/talk/consults.js";
+import { undismissedNoteCounts } from "../../ledger/talk/notes.js";
+import { baseMovedOf } from "../review/base-moved.js";
 import { assertHuman } from "../authority.js";
 
 /** A `docket ls` entry (state derived by the same domain rules, without probing tmux: the dock stays cheap). */
@@ -16,6 +19,10 @@ export interface DockRow extends Omit<WorkerListEntry, "deliverable"> {
   version: number | null;
   /** Another unsettled worker whose current frozen patch touches a file this one's does. */
   overlapsWith: string | null;
+  /** Landed files it works on since it started (0 when its base did not move, or its version is decided). */
+  baseMoved: number;
+  /** Its notes the human has not dismissed. */
+  shared: number;
   updatedAt: string;
   createdAt: string;
 }
@@ -30,11 +37,12 @@ export function ledgerStamp(ctx: EngineContext): number {
 
 type DockWorkerRow = Pick<
   WorkerRow,
-  "id" | "kind" | "task" | "agent" | "state" | "exited" | "heartbeat_at" | "updated_at" | "reviewed_at" | "pane_captured_at" | "generation" | "deliverable_version" | "created_at"
+  | "id" | "kind" | "task" | "agent" | "state" | "exited" | "heartbeat_at" | "updated_at" | "reviewed_at" | "pane_captured_at" | "generation"
+  | "deliverable_version" | "created_at" | "project_root" | "source_handoff" | "deliverable_ref"
 >;
 
 const DOCK_SQL = `SELECT id, kind, task, agent, state, exited, heartbeat_at, updated_at, reviewed_at, pane_captured_at, generation,
-  deliverable_version, created_at FROM workers WHERE deleted_at IS NULL AND project_root = ? ORDER BY seq`;
+  deliverable_version, created_at, project_root, source_handoff, deliverable_ref FROM workers WHERE deleted_at IS NULL AND project_root = ? ORDER BY seq`;
 
 /** Files of frozen versions, keyed `w<N>:<version>`: sidecars never change, so each is read at most once. */
 export type PatchFileCache = Map<string, readonly string[]>;
@@ -47,6 +55,9 @@ export function dockRows(ctx: EngineContext, cache: PatchFileCache = new Map()):
   const questions = new Map(
     (statement(ctx.db, "SELECT worker, count(*) AS n FROM questions WHERE state = 'open' GROUP BY worker").all() as { worker: string; n: number }[]).map((q) => [q.worker, q.n]),
   );
+  const audiences = openQuestionAudiences(ctx.db);
+  const moved = baseMovedOf(ctx, rows);
+  const shared = undismissedNoteCounts(ctx.db);
   const files = new Map<string, readonly string[]>();
   for (const r of rows) if (r.deliverable_version !== null) files.set(r.id, patchFiles(ctx, cache, r.id, r.deliverable_version));
   return rows.map((r) => {
@@ -59,6 +70,7 @@ export function dockRows(ctx: EngineContext, cache: PatchFileCache = new Map()):
       reviewedAt: r.reviewed_at,
       paneCapturedAt: r.pane_captured_at,
       pane: "unprobed",
+      consulting: isConsulting(audiences.get(r.id)),
     };
     const state = resolveDisplayState(view, now);
     const liveness = resolveLiveness(view, now);
@@ -72,6 +84,8 @@ export function dockRows(ctx: EngineContext, cache: PatchFileCache = new Map()):
       questions: questions.get(r.id) ?? 0,
       version: r.deliverable_version,
       overlapsWith: firstOverlap(r.id, files),
+      baseMoved: moved.get(r.id)?.files.length ?? 0,
+      shared: shared.get(r.id) ?? 0,
       updatedAt: r.updated_at,
       createdAt: r.created_at,
     };

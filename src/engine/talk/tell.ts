@@ -12,6 +12,7 @@ import type { EngineContext } from "../context.js";
 import { resolveWorkerId } from "../workers/view.js";
 import { workerTmux } from "../workers/launch.js";
 import { assertHuman } from "../authority.js";
+import { pasteIntoCommandPane } from "./pane-delivery.js";
 
 /** CRLF → LF, trailing spaces per line dropped, blank edge lines dropped. */
 export function normalizeMessageText(text: string): string {
@@ -34,11 +35,12 @@ export interface TellInput {
 
 export interface TellResult {
   message: string;
-  delivery: "queued";
+  /** `delivered` once a command worker's pane took the paste; otherwise queued until its inbox reader claims it. */
+  delivery: "queued" | "delivered";
   /** The worker's process has exited: the message waits in its inbox for a respawn. */
   waiting: boolean;
-  /** Set for command-agent workers: the text was also pasted into the pane, without any receipt. */
-  pasted?: "best-effort" | "failed";
+  /** Set for command-agent workers: pasted into the pane (`delivered`), or the paste failed (still queued). */
+  pasted?: "delivered" | "failed";
 }
 
 export function tellWorker(ctx: EngineContext, input: TellInput): TellResult {
@@ -66,20 +68,15 @@ export function tellWorker(ctx: EngineContext, input: TellInput): TellResult {
         question,
         deliverAs: input.after ? "followUp" : "steer",
       });
-      return { message, agent: row.agent, paneId: row.pane_id, exited: row.exited === 1 };
+      return { message, exited: row.exited === 1 };
     },
     { key: optionalKey({ tool: "tell", callId: input.key }) },
   ).result;
   const result: TellResult = { message: queued.message, delivery: "queued", waiting: queued.exited };
-  if (queued.agent === "command" && queued.paneId && !queued.exited) {
-    try {
-      const tmux = workerTmux(ctx);
-      if (tmux.paneState(queued.paneId, worker) !== "alive") throw new Error("pane not running");
-      tmux.sendText(queued.paneId, body);
-      result.pasted = "best-effort";
-    } catch {
-      result.pasted = "failed"; // the inbox copy is the record; the paste was only a convenience
-    }
+  const pasted = pasteIntoCommandPane(ctx, worker, queued.message, body);
+  if (pasted) {
+    result.pasted = pasted.delivery;
+    if (pasted.delivery === "delivered") result.delivery = "delivered";
   }
   return result;
 }

@@ -12,6 +12,7 @@ import { renderTaskBrief, type TaskBriefHandoff } from "../../domain/workers/tas
 import { claimFile } from "../../files/atomic.js";
 import { ensurePrivateDir } from "../../files/private.js";
 import { workerFilePath, writeWorkerFile } from "../../files/workers/worker-files.js";
+import { journalFile } from "../../files/talk/journal-file.js";
 import { getWorker, insertWorker, requireWorker, updateWorker, type WorkerRow } from "../../ledger/workers/workers.js";
 import { createIsolatedWorkspace, removeWorkspace, type IsolatedWorkspace, type Serialize } from "../../substrate/git/worktree.js";
 import { listModels, piDefaults, resolvePiAgentDir, resolvePiExtraArgs, type ModelListing } from "../../substrate/agents/pi.js";
@@ -159,7 +160,10 @@ export async function spawnWorker(ctx: EngineContext, input: SpawnInput): Promis
       ctx.home,
       worker,
       "task.md",
-      renderTaskBrief({ workerId: worker, task, kind, workspace: row.workspace, workspaceMode: resolved.workspace, handoff: handoff?.brief }),
+      renderTaskBrief({
+        workerId: worker, task, kind, workspace: row.workspace, workspaceMode: resolved.workspace, handoff: handoff?.brief,
+        journal: journalFile(ctx.home, row.project_root),
+      }),
     );
     launchInto(ctx, row, execution, { generation: 1, runToken, env: input.env ?? {} });
     return {

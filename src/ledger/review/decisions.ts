@@ -1,7 +1,7 @@
 // Decision rows (append-only: the schema's triggers refuse UPDATE and DELETE) and decision debt, in SQL.
 // Every judgment names one exact deliverable {id, version, ref}; readers turn rows into domain records (ADR-0003).
 
-import type { DecisionRecord } from "../../domain/review/approval.js";
+import { assertActorMayRecord, type DecisionRecord } from "../../domain/review/approval.js";
 import type { DeliverablePointer } from "../../domain/deliverables/deliverable.js";
 import { formatId } from "../../domain/ids.js";
 import type { Db } from "../core/open.js";
@@ -79,6 +79,7 @@ function fromRow(r: DecisionRow): Decision {
 
 /** Appends one decision row (`dc<N>`, never reused) at the command's time. */
 export function insertDecision(tx: Tx, d: NewDecision): Decision {
+  assertActorMayRecord(d.actor, d.verb);
   const seq = tx.next("decision");
   const id = formatId("decision", seq);
   const p = d.deliverable ?? null;
@@ -144,7 +145,7 @@ export function recordDecisionDebt(
   reason = "pruned",
 ): boolean {
   if (worker.deliverable_ref !== null) {
-    const judged = statement(tx.db, "SELECT 1 FROM decisions WHERE deliverable_ref = ? AND verb IN ('approve','reject','promote') AND actor != 'parent-agent' LIMIT 1")
+    const judged = statement(tx.db, "SELECT 1 FROM decisions WHERE deliverable_ref = ? AND verb IN ('approve','reject','promote','combine') AND actor != 'parent-agent' LIMIT 1")
       .get(worker.deliverable_ref);
     if (judged) return false;
   } else if (worker.state !== "ready" && worker.state !== "needs_input" && worker.state !== "failed") {

@@ -5,7 +5,8 @@ import { formatId } from "../../domain/ids.js";
 import type { Tx } from "../core/runner.js";
 import { statement } from "../core/statements.js";
 
-export type MessageKind = "work" | "reply_review" | "tell" | "answer" | "review_note";
+export type MessageKind = "work" | "reply_review" | "tell" | "answer" | "review_note" | "broadcast";
+export type DeliverAs = "steer" | "followUp" | "nextTurn";
 
 export interface NewMessage {
   worker: string;
@@ -14,7 +15,9 @@ export interface NewMessage {
   question?: string;
   dispatch?: string;
   binding?: string;
-  deliverAs?: "steer" | "followUp";
+  deliverAs?: DeliverAs;
+  /** Who speaks: the human (default), or the parent agent answering a consult. */
+  from?: "human" | "parent-agent";
 }
 
 export interface MessageRow {
@@ -25,21 +28,23 @@ export interface MessageRow {
   question: string | null;
   dispatch: string | null;
   binding: string | null;
-  deliver_as: "steer" | "followUp";
+  deliver_as: DeliverAs;
   delivery: "queued" | "delivered" | "read" | "cancelled";
   delivered_generation: number | null;
   created_at: string;
   delivered_at: string | null;
   read_at: string | null;
+  delivered_via: "inbox" | "pane" | null;
+  from_actor: "human" | "parent-agent";
 }
 
 export function insertMessage(tx: Tx, m: NewMessage): string {
   const id = formatId("message", tx.next("message"));
   statement(tx.db, 
-      `INSERT INTO messages (id, worker, kind, body, question, dispatch, binding, deliver_as, delivery, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'queued', ?)`,
+      `INSERT INTO messages (id, worker, kind, body, question, dispatch, binding, deliver_as, delivery, created_at, from_actor)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?)`,
     )
-    .run(id, m.worker, m.kind, m.body, m.question ?? null, m.dispatch ?? null, m.binding ?? null, m.deliverAs ?? "steer", tx.now);
+    .run(id, m.worker, m.kind, m.body, m.question ?? null, m.dispatch ?? null, m.binding ?? null, m.deliverAs ?? "steer", tx.now, m.from ?? "human");
   return id;
 }
 

@@ -147,18 +147,18 @@ test("respawn starts the stored command at the next generation, moves its bindin
   assert.deepEqual(show(f, "w1").launches.map((l: any) => l.generation), [1, 2]);
 });
 
-test("tell keeps multi-line text as one queued message and pastes it into a command agent's pane", async (t) => {
+test("tell keeps multi-line text as one message, pastes it into a command agent's pane and marks it delivered", async (t) => {
   const f = fixture(t);
   assert.equal(f.run("spawn", "--agent", "command", "--cmd", "cat", "echo", "back").code, 0);
-  await waitFor("the window", () => f.server.tmux("list-panes", "-a", "-F", "#{window_name}").includes("w1"));
+  await waitFor("the window", () => f.server.tmux("list-panes", "-a", "-F", "#{window_name} #{pane_dead}").includes("w1 0"));
   const r = f.run("tell", "w1", "first line\r\nsecond line  ", "--json");
   assert.equal(r.code, 0, r.stderr);
-  assert.deepEqual(r.json, { message: "m1", delivery: "queued" });
+  assert.deepEqual(r.json, { message: "m1", delivery: "delivered" });
   const human = f.run("tell", "w1", "plain");
-  assert.match(human.stdout, /m2 queued for w1\n.*best-effort/);
+  assert.match(human.stdout, /^m2 delivered to w1: pasted into its pane$/m);
   assert.deepEqual(show(f, "w1").messages, [
-    { id: "m1", delivery: "queued" },
-    { id: "m2", delivery: "queued" },
+    { id: "m1", delivery: "delivered" },
+    { id: "m2", delivery: "delivered" },
   ]);
   const seen = await waitFor("the paste", () => {
     const p = f.run("peek", "w1", "--lines", "50", "--json");

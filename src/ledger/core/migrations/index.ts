@@ -6,6 +6,7 @@ import { sql as m003 } from "./003-decisions.js";
 import { sql as m004 } from "./004-store-index.js";
 import { sql as m005 } from "./005-run-token-hashes.js";
 import { sql as m006 } from "./006-content-binding.js";
+import { sql as m007 } from "./007-coordination.js";
 
 export interface Migration {
   version: number;
@@ -19,4 +20,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 4, name: "store-index", sql: m004 },
   { version: 5, name: "run-token-hashes", sql: m005 },
   { version: 6, name: "content-binding", sql: m006 },
+  { version: 7, name: "coordination", sql: m007 },
 ];

@@ -1,4 +1,4 @@
-// The worker role's four pi tools — docket_todos, docket_wait, docket_done, docket_fail — over the engine protocol.
+// The worker role's pi tools — docket_todos, docket_wait, docket_done, docket_fail, docket_consult, docket_note — over the engine protocol.
 // docket_done's body is the full text of the assistant message holding that exact tool call (ADR-0003, DESIGN §5).
 
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
@@ -11,6 +11,8 @@ import { TODO_STATES } from "../../../domain/workers/todos.js";
 import type { WorkerIdentity } from "../../../domain/workers/identity.js";
 import type { EngineContext } from "../../../engine/context.js";
 import { done, fail, todos, wait } from "../../../engine/protocol/protocol.js";
+import { consult, note } from "../../../engine/protocol/consult.js";
+import { CONSULT_PURPOSE } from "../../../domain/talk/consult.js";
 
 export interface WorkerToolsRuntime {
   /** The engine, or a function that opens it on first use. */
@@ -63,6 +65,18 @@ const TodosParams = Type.Object({
 });
 
 const FailParams = Type.Object({ reason: Type.String({ description: "what stopped you" }) });
+
+const ConsultParams = Type.Object({
+  question: Type.String({ description: "the one question of fact for the parent agent" }),
+  context: Type.Optional(Type.String({ description: "what you already know and why you ask" })),
+  options: Type.Optional(Type.Array(Type.String(), { description: "possible answers, if you have them" })),
+  recommend: Type.Optional(Type.String({ description: "the answer you expect" })),
+});
+
+const NoteParams = Type.Object({
+  text: Type.String({ description: "what the human (and perhaps other workers) should know" }),
+  to: Type.Optional(Type.Array(Type.String(), { description: "workers (w<N>) you suggest the human tells; a suggestion only, nothing is sent to them" })),
+});
 
 /** An assistant message's text blocks joined by blank lines, exactly as produced, and its docket_done call ids. */
 function assistantText(message: unknown): { text: string; callIds: string[] } | undefined {
@@ -139,6 +153,35 @@ export function registerWorkerTools(pi: ExtensionAPI, runtime: WorkerToolsRuntim
       const result = run(() => todos(engine(), who, params.items, { callId: toolCallId }));
       const done = result.todos.filter((t) => t.state === "completed").length;
       return { content: [{ type: "text", text: `Board updated: ${result.todos.length} items, ${done} completed${result.dropped ? ` (${result.dropped} dropped)` : ""}.` }], details: result };
+    },
+  });
+
+  pi.registerTool({
+    name: "docket_consult",
+    label: "Docket: consult",
+    description: CONSULT_PURPOSE,
+    parameters: ConsultParams,
+    async execute(toolCallId, params) {
+      const result = run(() => consult(engine(), who, { ...params, callId: toolCallId }));
+      const whom = result.audience === "parent-agent" ? "the parent agent" : "the human (the consult lane is off)";
+      return {
+        content: [{ type: "text", text: `Consult ${result.question} is with ${whom}. Stop now: the answer arrives as a new message; do not poll or search for it.` }],
+        details: result,
+        terminate: true,
+      };
+    },
+  });
+
+  pi.registerTool({
+    name: "docket_note",
+    label: "Docket: note",
+    description:
+      "Leave the human a short notice (something others may need to know: a shared file you changed, a convention you found). It does not stop you, changes nothing, and reaches no other worker unless the human forwards it. Never put your deliverable here: that goes in docket_done.",
+    parameters: NoteParams,
+    async execute(toolCallId, params) {
+      const result = run(() => note(engine(), who, { ...params, callId: toolCallId }));
+      const to = result.suggested.length > 0 ? ` (suggested for ${result.suggested.join(", ")}; the human decides)` : "";
+      return { content: [{ type: "text", text: `Noted for the human as ${result.note}${to}. Carry on with your task.` }], details: result };
     },
   });
 

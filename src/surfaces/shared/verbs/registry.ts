@@ -16,6 +16,7 @@ import { registerReviewCommands } from "./review.js";
 import { registerUseCommands } from "./use.js";
 import { registerDemoCommand } from "./demo.js";
 import { registerDoctorCommand } from "./doctor.js";
+import { registerBroadcastCommands } from "./broadcast.js";
 
 export type CommandGroup = (program: Command, io: Io) => void;
 
@@ -23,6 +24,7 @@ export const COMMAND_GROUPS: readonly CommandGroup[] = [
   registerDemoCommand,
   registerWorkersCommands,
   registerReviewCommands,
+  registerBroadcastCommands,
   registerUseCommands,
   registerItemCommands,
   registerWorkerCommands,

@@ -111,7 +111,8 @@ export function registerWorkersCommands(program: Command, io: Io): void {
     .option("--all", "every project's workers, including settled ones")
     .action(async (opts: { all?: boolean }) => {
       const { listWorkers } = await import("../../../engine/workers/view.js");
-      const { workers, ages } = listWorkers(engine(), { all: Boolean(opts.all) });
+      const { formatBaseMoved } = await import("../../../domain/review/base-moved.js");
+      const { workers, ages, baseMoved } = listWorkers(engine(), { all: Boolean(opts.all) });
       emit(io, { workers }, (x) =>
         x.workers.length === 0
           ? "no workers (start one with: docket spawn <task>)"
@@ -125,6 +126,7 @@ export function registerWorkersCommands(program: Command, io: Io): void {
                 w.questions ? `${w.questions}? ` : "",
                 w.deliverable ? `${w.deliverable.replace(/^worker-deliverable:/, "")} ` : "",
                 w.task.length > 60 ? `${w.task.slice(0, 57)}...` : w.task,
+                ...(baseMoved.has(w.worker) ? [`· ${formatBaseMoved(baseMoved.get(w.worker)!)}`] : []),
               ].join(" "),
             ),
       );
@@ -148,6 +150,7 @@ export function registerWorkersCommands(program: Command, io: Io): void {
         ...w.openQuestions.map((q) => `  question ${q.id}: ${q.text}`),
         ...w.launches.map((l) => `  launch g${l.generation} ${l.startedAt}${l.exitedAt ? ` exited ${l.exitCode} at ${l.exitedAt}` : ""}`),
         ...w.messages.map((m) => `  message ${m.id}: ${m.delivery}`),
+        ...(w.baseMoved ? [`  base moved: ${w.baseMoved.files.join(", ")} landed since it started (${w.baseMoved.refs.join(", ")})`] : []),
       ]);
     });
 
@@ -164,7 +167,7 @@ export function registerWorkersCommands(program: Command, io: Io): void {
 
   program
     .command("tell")
-    .description("send a worker a message through its inbox (steers the current turn; --after waits for it)")
+    .description("send a worker a message through its inbox (steers the current turn; --after waits for it); a command worker gets it pasted into its pane")
     .argument("<worker>", "w<N>")
     .argument("<text...>", "the message (multi-line text stays one message)")
     .addHelpText(
@@ -178,8 +181,9 @@ export function registerWorkersCommands(program: Command, io: Io): void {
       const { tellWorker } = await import("../../../engine/talk/tell.js");
       const r = tellWorker(engine(), { worker: target, text: words.join(" "), question: opts.q, after: opts.after, key: opts.key });
       emit(io, { message: r.message, delivery: r.delivery }, (x) => [
-        `${x.message} queued for ${target}${opts.q ? ` (answers ${opts.q})` : ""}`,
-        ...(r.pasted === "best-effort" ? ["  also pasted into its pane (best-effort: a command agent gives no receipt)"] : []),
+        x.delivery === "delivered"
+          ? `${x.message} delivered to ${target}${opts.q ? ` (answers ${opts.q})` : ""}: pasted into its pane`
+          : `${x.message} queued for ${target}${opts.q ? ` (answers ${opts.q})` : ""}`,
         ...(r.pasted === "failed" ? ["  pasting into its pane failed; the message waits in its inbox"] : []),
         ...(r.waiting ? [`  ${target} is not running; the message waits in its inbox until docket respawn ${target}`] : []),
       ]);
