@@ -36,13 +36,15 @@ const APPROVING_VERBS: readonly string[] = ["approve", "promote"];
  * Returns the decision that approves exactly `pointer`, or undefined. `decisions` are in ledger order, oldest first
  * (the ledger's sequence is the authority: a wall clock can step backwards, a committed sequence cannot).
  * Rules: only rows naming the same id AND version AND ref count; the latest terminal row decides; an approve/promote
- * by a non-human actor neither grants nor revokes (it is skipped); a reject or a combine by any actor revokes.
+ * by a non-human actor neither grants nor revokes (it is skipped); a reject by any actor revokes; once combined, never again.
  */
 export function approvalFor(decisions: DecisionRecord[], pointer: { id: string; version: number; ref: string }): DecisionRecord | undefined {
   let latest: DecisionRecord | undefined;
   for (const d of decisions) {
     if (d.deliverableId !== pointer.id || d.deliverableVersion !== pointer.version || d.deliverableRef !== pointer.ref) continue;
     if (!TERMINAL_VERBS.includes(d.verb)) continue;
+    // A version closed as combined stays closed: its changes live on in the combined version, judged on its own.
+    if (d.verb === "combine") return undefined;
     if (APPROVING_VERBS.includes(d.verb) && d.actor !== "human") continue;
     latest = d;
   }

@@ -16,6 +16,9 @@ import {
   approvalOf, decisionView, evidenceRefsOf, latestDecision, olderNote, resolveReviewTarget, verifiedApprovalOf, type DecisionView, type ReviewTarget, type TargetInput,
 } from "./target.js";
 import { resolveReviewWarnings, type ReviewWarning } from "./warnings.js";
+import { previewCombinedPromotion, promoteCombined } from "./combined.js";
+import { assertNotCombined } from "./judge.js";
+import { looksCombined } from "../../domain/deliverables/combined.js";
 import { assertHuman } from "../authority.js";
 import { journalPromotion } from "../talk/journal.js";
 
@@ -38,7 +41,7 @@ export interface PromotionPlan {
   alreadyApplied: boolean;
 }
 
-export type WorkspaceOutcome = "reset" | "kept-later-edits" | "shared" | "missing" | "stored";
+export type WorkspaceOutcome = "reset" | "kept-later-edits" | "shared" | "missing" | "stored" | "combined";
 
 export interface PromoteResult {
   decision: DecisionView;
@@ -58,6 +61,7 @@ export function planPromotion(ctx: EngineContext, input: PromoteInput): Promotio
   }
   const actor = input.actor ?? "human";
   if (input.approve && actor !== "human") throw refusal("approval-needs-human", "only a human can approve; a parent agent's approval never authorizes promotion");
+  assertNotCombined(ctx.db, target.pointer.ref);
   const promoted = latestDecision(ctx.db, target.pointer.ref, ["promote"]);
   if (promoted) {
     throw refusal("already-promoted", `${target.pointer.ref} was already promoted (${promoted.id}, ${promoted.at}); nothing changed`);
@@ -94,6 +98,8 @@ export interface PromotionPreview {
 }
 
 export function previewPromotion(ctx: EngineContext, input: PromoteInput): PromotionPreview {
+  assertHuman(ctx, "promote");
+  if (looksCombined(input.target)) return previewCombinedPromotion(ctx, { target: input.target, approve: input.approve, expectSha256: input.expectSha256 });
   if (namesStoredRecord(input.target)) {
     const plan = planStoredPromotion(ctx, storedInput(input));
     return { ref: plan.stored.ref, files: plan.files, warnings: plan.warnings, needsConfirmation: plan.needsConfirmation };
@@ -110,6 +116,7 @@ function storedInput(input: PromoteInput): { target: string; yes?: boolean; appr
 /** Promotes a worker's exactly approved version, or a stored record's change set (promote-stored.ts). */
 export function promote(ctx: EngineContext, input: PromoteInput): PromoteResult {
   assertHuman(ctx, "promote");
+  if (looksCombined(input.target)) return promoteCombined(ctx, { target: input.target, approve: input.approve, yes: input.yes, expectSha256: input.expectSha256 });
   if (namesStoredRecord(input.target)) return promoteStored(ctx, storedInput(input));
   const plan = planPromotion(ctx, input);
   const { target } = plan;

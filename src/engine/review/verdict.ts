@@ -13,9 +13,12 @@ import type { EngineContext } from "../context.js";
 import { pointerOf } from "./deliverables.js";
 import { derivePlanCoverage } from "./plan-coverage.js";
 import { approvalOf, latestDecision, resolveReviewTarget } from "./target.js";
-import { resolveReviewWarnings, type ReviewWarning } from "./warnings.js";
+import { resolveReviewWarnings, type OverlapWithPeer, type ReviewWarning } from "./warnings.js";
+import { previewCombine } from "./combine.js";
 import { producedBeforeWarning } from "./base-moved.js";
 import { escalateOverdueConsults } from "../talk/consult-lane.js";
+import { combinedCard, unjudgedCombined } from "./combined.js";
+import { looksCombined } from "../../domain/deliverables/combined.js";
 
 export interface VerdictQuestion {
   id: string;
@@ -92,6 +95,7 @@ function isPlanLike(d: WorkerDeliverable): boolean {
  * since it was approved is refused (`deliverable-tampered`, naming the file and both hashes); nothing is offered on it.
  */
 export function verdictCard(ctx: EngineContext, target: string, options: { version?: number } = {}): VerdictCard {
+  if (looksCombined(target)) return combinedCard(ctx, target);
   const { card, tampered } = buildCard(ctx, target, options);
   if (tampered) throw tampered;
   return card;
@@ -123,11 +127,14 @@ function buildCard(ctx: EngineContext, target: string, options: { version?: numb
   const tampered = approved && content ? contentMismatch({ ref: pointer!.ref, file: content.path, expected: approved.contentSha256, actual: content.sha256 }) : undefined;
   const approval = tampered ? undefined : approved;
   const promoted = pointer ? Boolean(latestDecision(ctx.db, pointer.ref, ["promote"])) : false;
-  const rejected = pointer ? latestDecision(ctx.db, pointer.ref, ["approve", "reject", "promote"]) : undefined;
+  const rejected = pointer ? latestDecision(ctx.db, pointer.ref, ["approve", "reject", "promote", "combine"]) : undefined;
+  const combined = rejected?.verb === "combine" ? rejected : undefined;
   const judgment = !pointer
     ? "no deliverable yet"
     : tampered
       ? `approved (${approved!.id}) but its sidecar changed since: the approval no longer holds`
+      : combined
+      ? `closed as combined into ${combined.option} (${combined.id})`
       : promoted
       ? `promoted (${latestDecision(ctx.db, pointer.ref, ["promote"])!.id})`
       : approval
@@ -142,7 +149,16 @@ function buildCard(ctx: EngineContext, target: string, options: { version?: numb
   if (coverage?.warning) warnings.push({ kind: "plan-coverage", text: coverage.line });
   if (invalid) warnings.push({ kind: "deliverable-invalid", text: invalid });
   if (tampered) warnings.push({ kind: "deliverable-tampered", text: tampered.message });
-  if (pointer && deliverable && !promoted) warnings.push(...resolveReviewWarnings(ctx, row, pointer, deliverable).warnings);
+  const offers: string[] = [];
+  if (pointer && deliverable && !promoted && !combined) {
+    const review = resolveReviewWarnings(ctx, row, pointer, deliverable);
+    warnings.push(...review.warnings);
+    for (const peer of combinablePeers(review.overlaps)) {
+      const preview = previewCombine(ctx, pointer.ref, peer);
+      warnings.push({ kind: "combine", text: `Combine with ${peer} · ${preview.task.slice(0, 40)} · ${preview.text}` });
+      if (preview.possible) offers.push(`combine ${peer}`);
+    }
+  }
   if (pointer && deliverable && !rejected) {
     const moved = producedBeforeWarning(ctx, row, deliverable);
     if (moved) warnings.push(moved);
@@ -156,7 +172,9 @@ function buildCard(ctx: EngineContext, target: string, options: { version?: numb
     deliverable: pointer,
     approved: Boolean(approval),
     warnings,
-    actions: invalid || tampered ? ["revise", ...(tampered ? ["reject"] : []), ...(row.state === "failed" ? ["respawn"] : [])] : actionsFor(row, deliverable, Boolean(approval), promoted, questions.length),
+    actions: invalid || tampered
+      ? ["revise", ...(tampered ? ["reject"] : []), ...(row.state === "failed" ? ["respawn"] : [])]
+      : combined ? (questions.length > 0 ? ["answer", "tell"] : []) : [...actionsFor(row, deliverable, Boolean(approval), promoted, questions.length), ...offers],
     detail: {
       task: row.task, kind: row.kind, exited: row.exited === 1, judgment, questions, lastError: row.last_error, deliverable, invalid,
       handoff, planCoverage: coverage ? `${coverage.warning ? "⚠ " : ""}${coverage.line}` : null, sha256: content?.sha256 ?? null,
@@ -164,6 +182,11 @@ function buildCard(ctx: EngineContext, target: string, options: { version?: numb
     planCoverage: coverage?.coverage ?? null,
   };
   return { card, ...(tampered ? { tampered } : {}) };
+}
+
+/** Peers whose overlap with this version is contested or adjacent and not already promoted: Combine can merge them. */
+function combinablePeers(overlaps: readonly OverlapWithPeer[]): string[] {
+  return [...new Set(overlaps.filter((o) => o.grade !== "same-file" && !o.promotedBy).map((o) => o.otherWorker))];
 }
 
 /** Workers of this project needing judgment: open questions first, then failures, then unjudged ready versions; newest first. */
@@ -175,13 +198,17 @@ export function verdictQueue(ctx: EngineContext): VerdictCard[] {
   const ranked: { rank: number; row: WorkerRow }[] = [];
   for (const row of rows) {
     const pointer = pointerOf(row);
-    const judged = pointer ? latestDecision(ctx.db, pointer.ref, ["approve", "reject", "promote"]) : undefined;
+    const judged = pointer ? latestDecision(ctx.db, pointer.ref, ["approve", "reject", "promote", "combine"]) : undefined;
     if (openQuestionsOf(ctx.db, row.id).length > 0) ranked.push({ rank: 0, row });
     else if (row.state === "failed" && row.reviewed_at === null) ranked.push({ rank: 1, row });
     else if (row.state === "ready" && pointer && !judged) ranked.push({ rank: 2, row });
   }
   ranked.sort((a, b) => a.rank - b.rank || b.row.seq - a.row.seq);
-  return ranked.map((r) => buildCard(ctx, r.row.id).card);
+  const cards = ranked.map((r) => buildCard(ctx, r.row.id).card);
+  // Combined versions waiting for judgment come with the ready ones, after open questions and failures.
+  const firstReady = ranked.findIndex((r) => r.rank === 2);
+  cards.splice(firstReady === -1 ? cards.length : firstReady, 0, ...unjudgedCombined(ctx).reverse().map((ref) => combinedCard(ctx, ref)));
+  return cards;
 }
 
 /** The text card: header, deliverable line, warnings, evidence first, then what the worker says, then actions. */

@@ -45,7 +45,7 @@ function peerPatches(ctx: EngineContext, me: WorkerRow): { row: WorkerRow; point
   const peers: { row: WorkerRow; pointer: DeliverablePointer; patch: string }[] = [];
   for (const row of rows) {
     const pointer = pointerOf(row)!;
-    const settled = latestDecision(ctx.db, pointer.ref, ["promote", "reject"]);
+    const settled = latestDecision(ctx.db, pointer.ref, ["promote", "reject", "combine"]);
     if (settled) continue;
     const read = readDeliverable(ctx.home, row.id, pointer.version);
     if (!read.ok || !read.deliverable.changeSet || read.deliverable.changeSet.patch === "") continue;

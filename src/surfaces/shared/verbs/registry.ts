@@ -17,6 +17,7 @@ import { registerUseCommands } from "./use.js";
 import { registerDemoCommand } from "./demo.js";
 import { registerDoctorCommand } from "./doctor.js";
 import { registerBroadcastCommands } from "./broadcast.js";
+import { registerCombineCommand } from "./combine.js";
 
 export type CommandGroup = (program: Command, io: Io) => void;
 
@@ -24,6 +25,7 @@ export const COMMAND_GROUPS: readonly CommandGroup[] = [
   registerDemoCommand,
   registerWorkersCommands,
   registerReviewCommands,
+  registerCombineCommand,
   registerBroadcastCommands,
   registerUseCommands,
   registerItemCommands,

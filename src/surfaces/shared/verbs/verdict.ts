@@ -42,7 +42,10 @@ export async function runVerdict(io: Io, target: string | undefined, version?: n
 async function act(io: Io, card: VerdictCard, action: string): Promise<void> {
   const review = await import("../../../engine/review/judge.js");
   const ctx = engine();
-  const bound = { target: card.worker, expectVersion: card.deliverable?.version, expectSha256: card.detail.sha256 ?? undefined };
+  const combined = card.detail.kind === "combined";
+  const bound = combined
+    ? { target: card.deliverable!.ref, expectSha256: card.detail.sha256 ?? undefined }
+    : { target: card.worker, expectVersion: card.deliverable?.version, expectSha256: card.detail.sha256 ?? undefined };
   const say = (r: { decision: { id: string; verb: string }; notes: string[] }) => io.out([`${r.decision.id} ${r.decision.verb}`, ...r.notes.map((n) => `  ${n}`)].join("\n"));
   switch (action) {
     case "approve":
@@ -64,9 +67,9 @@ async function act(io: Io, card: VerdictCard, action: string): Promise<void> {
     }
     case "promote":
     case "promote --approve": {
-      const { planPromotion, promote } = await import("../../../engine/review/promote.js");
+      const { previewPromotion, promote } = await import("../../../engine/review/promote.js");
       const input = { ...bound, approve: action === "promote --approve" };
-      const plan = planPromotion(ctx, input);
+      const plan = previewPromotion(ctx, input);
       if (plan.needsConfirmation) {
         io.err(plan.warnings.map((w) => `  ⚠ ${w.text}`).join("\n"));
         if (!(await io.confirm("Promote despite these warnings?"))) return;
@@ -92,7 +95,14 @@ async function act(io: Io, card: VerdictCard, action: string): Promise<void> {
       const r = await useForWorker(ctx, { target: card.deliverable!.ref, task: task || undefined, implement, yes: true, interactive: true, ...(io.parent ? { parent: io.parent } : {}) });
       return io.out(r.notes.join("\n"));
     }
-    default:
+    default: {
+      const peer = /^combine (w[1-9][0-9]*)$/.exec(action)?.[1];
+      if (peer) {
+        const { combineChangeSets } = await import("../../../engine/review/combine.js");
+        const r = combineChangeSets(ctx, { sources: [card.deliverable!.ref, peer] });
+        return io.out([`${r.outcome === "combined" ? r.deliverable.ref : r.outcome === "conflicts" ? r.combination : r.message} · ${r.summary}`, ...r.notes.map((n) => `  ${n}`)].join("\n"));
+      }
       io.out(`run: docket ${action} ${action === "save" ? `--from ${card.deliverable?.ref ?? card.worker}` : card.worker}`);
+    }
   }
 }
