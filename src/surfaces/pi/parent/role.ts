@@ -10,6 +10,7 @@ import { DOCK_MAX_LINES, formatChipLine, formatDock, formatDockStatus, formatNot
 import { createParentIo } from "./io.js";
 import { tokenize } from "./tokenize.js";
 import { attachChips } from "./chips.js";
+import { startConsultLane } from "./consult.js";
 
 /** Verbs whose first argument is a worker (w<N>); those marked in REF_VERBS also take a deliverable ref. */
 const WORKER_VERBS = new Set(["show", "peek", "tell", "attach", "verdict", "approve", "reject", "revise", "answer", "promote", "discard", "use", "respawn", "delete", "report", "diff", "dispatch"]);
@@ -112,9 +113,11 @@ function startFeed(ctx: ExtensionContext): ParentFeed {
     if (pending.length > 0) ctx.ui.notify(pending.map(formatNotification).join("\n"), notificationLevel(pending.map((n) => n.kind)));
     markNotificationsDelivered(e, pending.map((n) => n.id));
   };
+  const lane = startConsultLane(ctx, () => e, (message) => ctx.ui.setStatus("docket", (shownStatus = message)));
   const safePaint = (force: boolean) => {
     try {
       paint(force);
+      lane.sweep();
     } catch (error) {
       // The dock is a view; a failed repaint is shown in the footer and retried on the next change or poll.
       shownStatus = `docket · dock unavailable: ${(error as Error).message}`;
@@ -145,6 +148,7 @@ function startFeed(ctx: ExtensionContext): ParentFeed {
       watcher?.close();
       clearInterval(poll);
       clearTimeout(timer);
+      lane.stop();
     },
   };
 }
