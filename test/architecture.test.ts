@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, resolve, dirname } from "node:path";
 
-const SRC = resolve(dirname(new URL(import.meta.url).pathname), "../../src");
+const SRC = resolve(dirname(new URL(import.meta.url).pathname), "../src");
 
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((n) => {

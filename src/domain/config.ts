@@ -1,6 +1,8 @@
 // Docket's settings: defaults, validation, and the merge rule between user and project config.
 // A project config may narrow but never widen what reaches the model or what workers may do (DESIGN §3).
 
+import { WORKER_AGENTS, isWorkerAgent, type WorkerAgent } from "./workers/spawn-policy.js";
+
 export interface DocketConfig {
   /** Fleet cap over live workers; 0 disables. */
   maxActive: number;
@@ -9,6 +11,8 @@ export interface DocketConfig {
   /** Kind used by Use → Implement. */
   implementKind: string;
   worker: {
+    /** The agent of `docket spawn` without --agent (user config only: it decides which vendor sees the code). */
+    agent: WorkerAgent;
     defaultKind?: string;
     /** Which file chose defaultKind / implementKind: a project's choice may not widen authority (checked with kinds). */
     kindChoicesFrom?: { defaultKind?: "user" | "project"; implementKind?: "user" | "project" };
@@ -21,6 +25,10 @@ export interface DocketConfig {
     /** Extra arguments for every pi worker (user config or DOCKET_PI_ARGS only). */
     extraArgs: string[];
   };
+  /** Extra arguments for every Claude Code worker (user config only). */
+  claude: { extraArgs: string[] };
+  /** Extra arguments for every Codex worker, e.g. `-c` provider settings (user config only). */
+  codex: { extraArgs: string[] };
   tmux: { session: string };
   /** The consult lane (user config only: turning it on sends workers' consults to your session's model). */
   messaging: {
@@ -38,8 +46,10 @@ export const DEFAULT_CONFIG: DocketConfig = {
   maxActive: 8,
   obligationDueMinutes: 60,
   implementKind: "implementer",
-  worker: { passEnv: [], pruneAfterHours: 24 },
+  worker: { agent: "pi", passEnv: [], pruneAfterHours: 24 },
   pi: { extraArgs: [] },
+  claude: { extraArgs: [] },
+  codex: { extraArgs: [] },
   tmux: { session: "docket-workers" },
   messaging: { autoAnswer: false, consultWindowSeconds: 90 },
 };
@@ -96,6 +106,11 @@ function apply(config: DocketConfig, raw: unknown, source: string, warnings: str
       config.worker.kindChoicesFrom = { ...config.worker.kindChoicesFrom, defaultKind: trusted ? "user" : "project" };
     }
     if (w.parentSeedPolicy === "fresh" || w.parentSeedPolicy === "full") config.worker.parentSeedPolicy = w.parentSeedPolicy;
+    if (w.agent !== undefined) {
+      if (!trusted) warnings.push(`${source} config worker.agent ignored: only your user config may choose which agent sees your code`);
+      else if (typeof w.agent === "string" && isWorkerAgent(w.agent)) config.worker.agent = w.agent;
+      else warnings.push(`${source} config worker.agent must be one of ${WORKER_AGENTS.join(", ")}; ignored`);
+    }
     const prune = num(w.pruneAfterHours, "worker.pruneAfterHours");
     if (prune !== undefined) config.worker.pruneAfterHours = prune;
     if (w.passEnv !== undefined) {
@@ -110,6 +125,14 @@ function apply(config: DocketConfig, raw: unknown, source: string, warnings: str
     if (!trusted) warnings.push(`${source} config pi.extraArgs ignored: only your user config may change how pi runs`);
     else if (list) config.pi.extraArgs = list;
     else warnings.push(`${source} config pi.extraArgs must be a list of strings; ignored`);
+  }
+  for (const agent of ["claude", "codex"] as const) {
+    const section = raw[agent];
+    if (!isObj(section) || section.extraArgs === undefined) continue;
+    const list = strList(section.extraArgs);
+    if (!trusted) warnings.push(`${source} config ${agent}.extraArgs ignored: only your user config may change how ${agent} runs`);
+    else if (list) config[agent].extraArgs = list;
+    else warnings.push(`${source} config ${agent}.extraArgs must be a list of strings; ignored`);
   }
   if (isObj(raw.tmux) && typeof raw.tmux.session === "string" && /^[A-Za-z0-9_-]{1,64}$/.test(raw.tmux.session)) {
     if (trusted) config.tmux.session = raw.tmux.session;

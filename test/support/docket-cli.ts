@@ -42,8 +42,8 @@ export function docketWith(options: CliOptions, ...args: string[]): CliRun {
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr, json: parseJson(r.stdout), signal: r.signal };
 }
 
-export function docket(options: { env: NodeJS.ProcessEnv; cwd: string }, ...args: string[]): CliRun {
-  return docketWith(options, ...args);
+export function docket(options: { env: NodeJS.ProcessEnv; cwd: string; input?: string }, ...args: string[]): CliRun {
+  return docketWith({ ...options, input: options.input ?? "" }, ...args);
 }
 
 /** The same run without blocking, so several commands can run at the same moment (a burst of spawns). */

@@ -8,6 +8,7 @@ import type { TestContext } from "node:test";
 
 export function tempDir(t: TestContext | { after(fn: () => void): void }, prefix = "docket-test-"): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
-  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  // Retries: a process that was just stopped may still be closing files inside it.
+  t.after(() => rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 }));
   return dir;
 }

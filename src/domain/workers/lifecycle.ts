@@ -1,6 +1,7 @@
 // Worker lifecycle as pure rules: persisted states, the derived display state, liveness, and what an exit means.
 // Display states and liveness are computed on every read, never stored (DESIGN §4, anchor §1.2–§1.3).
 
+import type { WorkerAgent } from "./spawn-policy.js";
 export type PersistedState = "starting" | "active" | "idle" | "needs_input" | "ready" | "failed" | "ended";
 export type DisplayState = "starting" | "thinking" | "idle" | "stale" | "needs_input" | "consulting" | "ready" | "failed" | "ended" | "reviewed";
 export type Liveness = "live" | "gone" | "unknown";
@@ -14,7 +15,7 @@ export const TERMINAL_STATES: readonly PersistedState[] = ["ready", "failed", "e
 
 export interface LifecycleView {
   state: PersistedState;
-  agent: "pi" | "command";
+  agent: WorkerAgent;
   exited: boolean;
   heartbeatAt: string | null;
   updatedAt: string;

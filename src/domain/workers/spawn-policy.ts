@@ -6,8 +6,21 @@ import { kindAuthority, normalizeKindName, THINKING_LEVELS, type WorkerKind } fr
 
 export type ThinkingLevel = (typeof THINKING_LEVELS)[number];
 
+/** What runs in a worker's window: pi (native), Claude Code or Codex (through `docket mcp`), or any command. */
+export const WORKER_AGENTS = ["pi", "claude", "codex", "command"] as const;
+export type WorkerAgent = (typeof WORKER_AGENTS)[number];
+
+export function isWorkerAgent(value: string): value is WorkerAgent {
+  return (WORKER_AGENTS as readonly string[]).includes(value);
+}
+
+/** An agent Docket launches as its own interactive CLI wired to `docket mcp`. */
+export function isMcpAgent(agent: string): agent is "claude" | "codex" {
+  return agent === "claude" || agent === "codex";
+}
+
 export interface SpawnPolicyInput {
-  agent: "pi" | "command";
+  agent: WorkerAgent;
   kindFlag?: string;
   modelFlag?: string;
   thinkingFlag?: string;
@@ -24,7 +37,7 @@ export interface SpawnPolicyInput {
 }
 
 export interface ResolvedExecution {
-  agent: "pi" | "command";
+  agent: WorkerAgent;
   kind: string;
   kindSource: string;
   model: string | null;
@@ -73,6 +86,12 @@ export function resolveSpawnPolicy(input: SpawnPolicyInput): ResolvedExecution {
   if (input.agent === "command") {
     if (input.modelFlag !== undefined) throw abort("--model does not apply to --agent command workers; drop --model or use the pi agent");
     if (input.thinkingFlag !== undefined) throw abort("--thinking does not apply to --agent command workers; drop --thinking or use the pi agent");
+  } else if (isMcpAgent(input.agent)) {
+    if (input.thinkingFlag !== undefined) throw abort(`--thinking does not apply to --agent ${input.agent} workers; choose the model's effort in that agent's own settings`);
+    // Passed through exactly as that CLI names models; the agent itself refuses a name it does not know.
+    if (input.modelFlag !== undefined && input.modelFlag.trim() !== "") [model, modelSource] = [input.modelFlag.trim(), handoffLabel ?? "--model"];
+    else modelSource = `${input.agent}'s own default`;
+    thinkingSource = `not set by Docket for ${input.agent}`;
   } else {
     let explicitThinking = true;
     if (input.modelFlag !== undefined) [model, modelSource] = [input.modelFlag.trim(), handoffLabel ?? "--model"];
@@ -133,8 +152,8 @@ export function resolveSpawnPolicy(input: SpawnPolicyInput): ResolvedExecution {
 
   const summary = [
     `Kind: ${kind.name} · ${kindAuthority(kind)}${kind.source === "builtin" ? "" : ` · ${kind.source} kind`}`,
-    input.agent === "pi" ? `Model: ${model} (${modelSource})` : "Model: none (command agent)",
-    input.agent === "pi" ? `Thinking: ${thinking} (${thinkingSource})` : "Thinking: off (command agent)",
+    input.agent === "pi" ? `Model: ${model} (${modelSource})` : isMcpAgent(input.agent) ? `Agent: ${input.agent} · model ${model ?? "default"} (${modelSource})` : "Model: none (command agent)",
+    input.agent === "pi" ? `Thinking: ${thinking} (${thinkingSource})` : isMcpAgent(input.agent) ? `Thinking: ${thinkingSource}` : "Thinking: off (command agent)",
     context === "seeded" ? `Context: seeded parent session ${seedFile} (${contextSource})` : `Context: fresh (${contextSource})`,
     workspace === "isolated" ? `Workspace: isolated worker workspace (${workspaceSource})` : `Workspace: parent directory (${workspaceSource})`,
   ];
@@ -225,9 +244,9 @@ function resolveContext(
     if (kind.legacy.parentSeed === "fresh") return { context: "fresh", contextSource: `legacy kind parent_seed (${kind.name})` };
     [file, source] = [input.parent.sessionFile, `legacy kind parent_seed (${kind.name})`];
   } else return { context: "fresh", contextSource: "default" };
-  if (input.agent === "command") {
-    warnings.push(`seeding requested by ${source} but command agents cannot be seeded; starting fresh`);
-    return { context: "fresh", contextSource: `${source}, not applicable to command agents` };
+  if (input.agent !== "pi") {
+    warnings.push(`seeding requested by ${source} but ${input.agent} agents cannot be seeded; starting fresh`);
+    return { context: "fresh", contextSource: `${source}, not applicable to ${input.agent} agents` };
   }
   if (!file) {
     warnings.push(`seeding requested by ${source} but there is no parent session file; starting fresh`);

@@ -10,7 +10,7 @@ import { dropChip as dropChipRow, insertChip, listChips, queuedChipFor, type Chi
 import { insertDecision, type DecisionActor } from "../../ledger/review/decisions.js";
 import type { Tx } from "../../ledger/core/runner.js";
 import type { EngineContext } from "../context.js";
-import { assertPointerUnchanged, verifiedApprovalOf, decisionView, evidenceRefsOf, resolveReviewTarget, type DecisionView, type ReviewTarget } from "../review/target.js";
+import { assertDecisionUnchanged, assertPointerUnchanged, verifiedApprovalOf, decisionView, evidenceRefsOf, resolveReviewTarget, type DecisionView, type ReviewTarget } from "../review/target.js";
 import { kindRegistry, trustedKindChoice } from "../workers/kinds.js";
 import { parsePlan } from "../../domain/plans/plan-contract.js";
 import { spawnWorker, type SpawnInput, type SpawnResult } from "../workers/spawn.js";
@@ -50,7 +50,7 @@ interface Authorized {
 }
 
 /** Inside the use command: the version is still current and its latest human judgment is still approval. */
-function authorize(tx: Tx, source: UseSource): Authorized {
+function authorize(tx: Tx, source: UseSource, expectDecision?: string | null): Authorized {
   if (source.kind === "stored") {
     const s = source.stored;
     return {
@@ -62,6 +62,7 @@ function authorize(tx: Tx, source: UseSource): Authorized {
   }
   const t = source.target;
   assertPointerUnchanged(tx, t);
+  assertDecisionUnchanged(tx.db, t.worker.id, expectDecision);
   const approval = verifiedApprovalOf(tx.db, t);
   if (!approval) {
     throw refusal(
@@ -90,11 +91,11 @@ export interface UseParentResult {
 }
 
 /** Use → Parent: queues the full immutable body as a chip for the project's parent session's next prompt. */
-export function useForParent(ctx: EngineContext, input: { target: string; version?: number; actor?: DecisionActor }): UseParentResult {
+export function useForParent(ctx: EngineContext, input: { target: string; version?: number; actor?: DecisionActor; expectDecision?: string | null }): UseParentResult {
   assertHuman(ctx, "use");
   const source = resolveUseSource(ctx, input.target, input.version);
   return ctx.commands.run("use.parent", { ref: source.ref }, (tx) => {
-    const auth = authorize(tx, source);
+    const auth = authorize(tx, source, input.expectDecision);
     const existing = queuedChipFor(tx.db, source.ref, source.projectRoot);
     if (existing) {
       return { chip: { id: existing.id, ref: existing.ref, state: existing.state }, decision: null, alreadyQueued: true, notes: [`${source.ref} is already queued as ${existing.id}; nothing new`] };
@@ -120,6 +121,8 @@ export interface UseWorkerInput extends Omit<SpawnInput, "task" | "handoff"> {
   actor?: DecisionActor;
   /** Use → Implement: an approved plan to carry out, with its plan gate discharged (ADR-0007). */
   implement?: boolean;
+  /** The worker's newest decision id the human saw (a rendered card); refused when another landed since. */
+  expectDecision?: string | null;
 }
 
 export interface UseWorkerResult {
@@ -153,7 +156,7 @@ export async function useForWorker(ctx: EngineContext, input: UseWorkerInput): P
   const task =
     input.task?.trim() || implement?.task || `Work from the reviewed deliverable ${source.ref} (its exact text is in source-deliverable.md).`;
   const used = ctx.commands.run("use.worker", { ref: source.ref, task, implement: Boolean(implement) }, (tx) => {
-    const auth = authorize(tx, source);
+    const auth = authorize(tx, source, input.expectDecision);
     const decision = insertDecision(tx, {
       actor: input.actor ?? "human", verb: "use", worker: auth.worker, deliverable: auth.pointer, option: implement ? "implement" : "worker",
       note: `task: ${task}`, evidenceRefs: evidenceOf(source), contentSha256: contentOf(source),

@@ -15,7 +15,7 @@ import { pasteIntoCommandPane } from "../talk/pane-delivery.js";
 import { approveCombined, rejectCombined } from "./combined.js";
 import { looksCombined } from "../../domain/deliverables/combined.js";
 import {
-  approvalOf, assertPointerUnchanged, decisionView, evidenceRefsOf, latestDecision, olderNote, resolveReviewTarget,
+  approvalOf, assertDecisionUnchanged, assertPointerUnchanged, decisionView, evidenceRefsOf, latestDecision, olderNote, resolveReviewTarget,
   type DecisionView, type TargetInput,
 } from "./target.js";
 import { assertHuman } from "../authority.js";
@@ -38,6 +38,7 @@ export function approve(ctx: EngineContext, input: JudgeInput): JudgeResult {
   const target = resolveReviewTarget(ctx, input);
   return ctx.commands.run("review.approve", { ref: target.pointer.ref }, (tx) => {
     if (!target.exact) assertPointerUnchanged(tx, target);
+    assertDecisionUnchanged(tx.db, target.worker.id, input.expectDecision);
     assertNotCombined(tx.db, target.pointer.ref);
     const actor = input.actor ?? "human";
     const existing = approvalOf(tx.db, target.pointer);
@@ -66,6 +67,7 @@ export function reject(ctx: EngineContext, input: JudgeInput): JudgeResult {
   const target = resolveReviewTarget(ctx, input);
   return ctx.commands.run("review.reject", { ref: target.pointer.ref, note: input.note ?? null }, (tx) => {
     if (!target.exact) assertPointerUnchanged(tx, target);
+    assertDecisionUnchanged(tx.db, target.worker.id, input.expectDecision);
     const decision = insertDecision(tx, {
       actor: input.actor ?? "human", verb: "reject", worker: target.worker.id, deliverable: target.pointer,
       note: nonEmpty(input.note) ?? null, evidenceRefs: evidenceRefsOf(target), contentSha256: target.sha256,
@@ -88,6 +90,7 @@ export function revise(ctx: EngineContext, input: JudgeInput & { note: string })
   const body = `Request revision for ${target.pointer.ref} (version ${target.pointer.version}):\n${note}`;
   const result = ctx.commands.run("review.revise", { ref: target.pointer.ref, note }, (tx) => {
     const row = target.exact ? requireWorker(tx.db, target.worker.id) : assertPointerUnchanged(tx, target);
+    assertDecisionUnchanged(tx.db, row.id, input.expectDecision);
     const decision = insertDecision(tx, {
       actor: input.actor ?? "human", verb: "revise", worker: row.id, deliverable: target.pointer, note,
       evidenceRefs: evidenceRefsOf(target), contentSha256: target.sha256,
@@ -111,6 +114,8 @@ export interface AnswerInput {
   question?: string;
   text: string;
   actor?: DecisionActor;
+  /** The worker's newest decision id the human saw (a rendered card); refused when another landed since. */
+  expectDecision?: string | null;
 }
 
 /** Answers one open question (the named one, else the oldest): question answered, `answer` message queued, decision. */
@@ -123,6 +128,7 @@ export function answer(ctx: EngineContext, input: AnswerInput): JudgeResult {
   assertNoControlCharacters(text, "answer");
   const result = ctx.commands.run("review.answer", { worker: workerId, question: input.question ?? null, text }, (tx) => {
     const row = requireWorker(tx.db, workerId);
+    assertDecisionUnchanged(tx.db, workerId, input.expectDecision);
     const open = openQuestionsOf(tx.db, workerId);
     if (open.length === 0) {
       throw refusal("no-open-question", `${workerId} has no open question; nothing changed`, `to message it anyway: \`docket tell ${workerId} <text>\``);
@@ -151,6 +157,8 @@ export function answer(ctx: EngineContext, input: AnswerInput): JudgeResult {
 export interface DiscardInput {
   worker: string;
   actor?: DecisionActor;
+  /** As for answer: checked before the workspace is touched. */
+  expectDecision?: string | null;
 }
 
 export interface DiscardResult extends JudgeResult {
@@ -163,6 +171,7 @@ export function discard(ctx: EngineContext, input: DiscardInput): DiscardResult 
   const workerId = normalizeWorkerId(input.worker);
   if (!workerId) throw validationError("bad-worker-id", `"${input.worker}" is not a worker id`, "workers are w<N>");
   const row = requireWorker(ctx.db, workerId);
+  assertDecisionUnchanged(ctx.db, workerId, input.expectDecision);
   if (row.workspace_mode !== "isolated" || !row.base) {
     throw refusal("no-own-workspace", `${workerId} works in the shared parent directory; it has no changes of its own to discard`);
   }

@@ -13,7 +13,7 @@ import { namesStoredRecord } from "../handoff/store-use.js";
 import { alreadyApplied, applyFrozen, RECOVERED_NOTE } from "./apply-frozen.js";
 import { planStoredPromotion, promoteStored } from "./promote-stored.js";
 import {
-  approvalOf, decisionView, evidenceRefsOf, latestDecision, olderNote, resolveReviewTarget, verifiedApprovalOf, type DecisionView, type ReviewTarget, type TargetInput,
+  approvalOf, assertDecisionUnchanged, decisionView, evidenceRefsOf, latestDecision, olderNote, resolveReviewTarget, verifiedApprovalOf, type DecisionView, type ReviewTarget, type TargetInput,
 } from "./target.js";
 import { resolveReviewWarnings, type ReviewWarning } from "./warnings.js";
 import { previewCombinedPromotion, promoteCombined } from "./combined.js";
@@ -66,6 +66,7 @@ export function planPromotion(ctx: EngineContext, input: PromoteInput): Promotio
   if (promoted) {
     throw refusal("already-promoted", `${target.pointer.ref} was already promoted (${promoted.id}, ${promoted.at}); nothing changed`);
   }
+  assertDecisionUnchanged(ctx.db, target.worker.id, input.expectDecision);
   const approval = verifiedApprovalOf(ctx.db, target);
   if (!approval && !input.approve) throw notApproved(ctx, target);
   const applied = alreadyApplied(target.worker.project_root, change.patch);
@@ -134,6 +135,7 @@ export function promote(ctx: EngineContext, input: PromoteInput): PromoteResult 
     request: { ref: target.pointer.ref, approve: Boolean(input.approve) },
     record: (tx, recovered) => {
       const actor = input.actor ?? "human";
+      assertDecisionUnchanged(tx.db, target.worker.id, input.expectDecision);
       let approval: DecisionView | null | undefined = approvalOf(tx.db, target.pointer) ? null : undefined;
       if (approval === undefined) {
         if (!input.approve) throw notApproved(ctx, target);

@@ -5,7 +5,7 @@ import { approvalFor, type DecisionRecord } from "../../domain/review/approval.j
 import { changeSetRef, parseDeliverableRef, type DeliverablePointer, type WorkerDeliverable } from "../../domain/deliverables/deliverable.js";
 import { refusal } from "../../domain/errors.js";
 import { verifyContent } from "../../domain/review/content-binding.js";
-import { decisionsForRef, toDecisionRecord, type Decision } from "../../ledger/review/decisions.js";
+import { decisionsForRef, lastDecisionOf, toDecisionRecord, type Decision } from "../../ledger/review/decisions.js";
 import type { Db } from "../../ledger/core/open.js";
 import type { Tx } from "../../ledger/core/runner.js";
 import { requireWorker, type WorkerRow } from "../../ledger/workers/workers.js";
@@ -21,6 +21,8 @@ export interface TargetInput {
   expectVersion?: number;
   /** The sha256 of the sidecar the human was looking at: refused when its bytes changed since (DESIGN §8a). */
   expectSha256?: string;
+  /** The worker's newest decision id the human saw (null: none): refused when another decision landed since. */
+  expectDecision?: string | null;
 }
 
 export interface ReviewTarget {
@@ -75,6 +77,22 @@ export function assertPointerUnchanged(tx: Tx, target: ReviewTarget): WorkerRow 
     );
   }
   return row;
+}
+
+/**
+ * Inside a command (or just before one): no decision on this worker landed after the one the human saw. A page that
+ * rendered a card binds its action to that card; a verdict recorded meanwhile (another tab, the CLI) wins.
+ */
+export function assertDecisionUnchanged(db: Db, worker: string, expect: string | null | undefined): void {
+  if (expect === undefined) return;
+  const last = lastDecisionOf(db, worker);
+  if ((last?.id ?? null) === expect) return;
+  const what = last ? `${last.id} (${last.verb}${last.deliverable ? ` ${last.deliverable.ref}` : ""}, ${last.actor})` : "none";
+  throw refusal(
+    "decision-landed",
+    `${worker}'s newest decision is ${what}, not ${expect ?? "none"} as on the card you acted on; nothing changed`,
+    `reload the card (\`docket verdict ${worker}\`) and judge again`,
+  );
 }
 
 export function decisionRecordsFor(db: Db, ref: string): DecisionRecord[] {

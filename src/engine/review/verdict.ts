@@ -7,6 +7,7 @@ import { contentMismatch } from "../../domain/review/content-binding.js";
 import { normalizeWorkerId } from "../../domain/ids.js";
 import type { PlanCoverage } from "../../domain/plans/plan-coverage.js";
 import { parsePlan } from "../../domain/plans/plan-contract.js";
+import { queueRank } from "../../domain/review/queue-rank.js";
 import { openQuestionsOf } from "../../ledger/workers/launches.js";
 import { requireWorker, type WorkerRow } from "../../ledger/workers/workers.js";
 import type { EngineContext } from "../context.js";
@@ -199,9 +200,10 @@ export function verdictQueue(ctx: EngineContext): VerdictCard[] {
   for (const row of rows) {
     const pointer = pointerOf(row);
     const judged = pointer ? latestDecision(ctx.db, pointer.ref, ["approve", "reject", "promote", "combine"]) : undefined;
-    if (openQuestionsOf(ctx.db, row.id).length > 0) ranked.push({ rank: 0, row });
-    else if (row.state === "failed" && row.reviewed_at === null) ranked.push({ rank: 1, row });
-    else if (row.state === "ready" && pointer && !judged) ranked.push({ rank: 2, row });
+    const rank = queueRank({
+      openQuestions: openQuestionsOf(ctx.db, row.id).length, state: row.state, reviewedAt: row.reviewed_at, hasVersion: Boolean(pointer), judged: Boolean(judged),
+    });
+    if (rank !== undefined) ranked.push({ rank, row });
   }
   ranked.sort((a, b) => a.rank - b.rank || b.row.seq - a.row.seq);
   const cards = ranked.map((r) => buildCard(ctx, r.row.id).card);

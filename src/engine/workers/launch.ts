@@ -7,8 +7,12 @@ import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { isEnvName } from "../../domain/workers/launch-env.js";
-import type { ResolvedExecution } from "../../domain/workers/spawn-policy.js";
+import { isMcpAgent, type ResolvedExecution } from "../../domain/workers/spawn-policy.js";
 import { readLaunchEnv, writeLaunchEnv } from "../../files/workers/launch-env.js";
+import type { WorkerRow } from "../../ledger/workers/workers.js";
+import type { McpAgentSpec } from "../../substrate/agents/mcp-agent.js";
+import { agentConfigDir, mcpAgentInstructions, prepareMcpAgent, previewMcpAgent } from "./agents.js";
+import { workerGuardrails } from "./guardrails.js";
 import { resolvePiCli } from "../../substrate/agents/pi.js";
 import { createTmux, type Tmux } from "../../substrate/tmux.js";
 import type { EngineContext } from "../context.js";
@@ -32,6 +36,8 @@ export interface StoredExecution extends ResolvedExecution {
   piArgs: string[];
   /** The command of a `--agent command` worker. */
   command?: string;
+  /** claude/codex arguments from config at spawn time; respawn reuses them. */
+  agentArgs?: string[];
   /** The parent's subdirectory relative to the project root, mirrored inside the workspace ("" at the root). */
   subdir: string;
 }
@@ -141,4 +147,50 @@ export function workerArgv(input: { execution: StoredExecution; workerDir: strin
 
 export function wrapArgv(launch: { envFile: string; cwd: string }, argv: readonly string[]): string[] {
   return ["sh", "-c", LAUNCH_WRAPPER, "docket-worker", launch.envFile, launch.cwd, ...argv];
+}
+
+export interface LaunchCommand {
+  /** The agent's argv (the launch wrapper goes around it). */
+  argv: string[];
+  /** Variables the agent needs besides the worker's environment (its private config dir; never secrets). */
+  env: Record<string, string>;
+}
+
+/** One launch's command: pi and command workers as built above; Claude Code and Codex with their private config written. */
+export function launchCommand(
+  ctx: EngineContext,
+  input: { row: WorkerRow; execution: StoredExecution; generation: number; cwd: string; env: Record<string, string> },
+): LaunchCommand {
+  const ex = input.execution;
+  const workerDir = ctx.home.workerDir(input.row.id);
+  if (!isMcpAgent(ex.agent)) return { argv: workerArgv({ execution: ex, workerDir, worker: input.row.id, generation: input.generation }), env: {} };
+  const prepared = prepareMcpAgent(ex.agent, mcpAgentSpec({ ...input, agent: ex.agent, workerDir, instructions: workerGuardrails(ctx, input.row.id) }));
+  return { argv: prepared.argv, env: prepared.env };
+}
+
+/** What `--dry-run` prints: the inner argv of a new worker's window (its directory shown as `<worker>`). */
+export function previewCommand(ctx: EngineContext, execution: StoredExecution): string[] {
+  const workerDir = join(ctx.home.workers, "<worker>"); // not a real id: workerDir() would refuse it
+  if (!isMcpAgent(execution.agent)) return workerArgv({ execution, workerDir, worker: "<worker>", generation: 1 });
+  const workspace = execution.workspace === "isolated" ? join(workerDir, "workspace") : ctx.projectRoot();
+  const row = { id: "<worker>", workspace };
+  return previewMcpAgent(execution.agent, mcpAgentSpec({ row, execution, agent: execution.agent, generation: 1, cwd: workspace, env: { PATH: ctx.env.PATH ?? "" }, workerDir, instructions: "" }));
+}
+
+function mcpAgentSpec(
+  input: { row: Pick<WorkerRow, "id" | "workspace">; execution: StoredExecution; agent: "claude" | "codex"; generation: number; cwd: string; env: Record<string, string>; workerDir: string; instructions: string },
+): McpAgentSpec {
+  return {
+    configDir: agentConfigDir(input.workerDir, input.agent),
+    cwd: input.cwd,
+    workspace: input.row.workspace,
+    readOnly: input.execution.readOnly,
+    model: input.execution.model,
+    extraArgs: input.execution.agentArgs ?? [],
+    prompt: initialPrompt(input.row.id, join(input.workerDir, "task.md"), input.generation),
+    instructions: mcpAgentInstructions(input.instructions),
+    docket: { node: process.execPath, bin: docketBinPath() },
+    env: input.env,
+    resume: input.generation > 1,
+  };
 }

@@ -7,7 +7,9 @@ import { homedir } from "node:os";
 import { join, relative } from "node:path";
 import { DocketError, refusal, usageError, validationError } from "../../domain/errors.js";
 import type { SourceHandoff } from "../../domain/deliverables/deliverable.js";
-import { resolveSpawnPolicy, type ResolvedExecution } from "../../domain/workers/spawn-policy.js";
+import { isMcpAgent, resolveSpawnPolicy, type ResolvedExecution, type WorkerAgent } from "../../domain/workers/spawn-policy.js";
+import type { WorkerKind } from "../../domain/workers/kinds.js";
+import type { DocketConfig } from "../../domain/config.js";
 import { renderTaskBrief, type TaskBriefHandoff } from "../../domain/workers/task-brief.js";
 import { claimFile } from "../../files/atomic.js";
 import { ensurePrivateDir } from "../../files/private.js";
@@ -22,7 +24,8 @@ import { dispatchItems } from "../work/dispatch.js";
 import { kindRegistry, trustedKindChoice } from "./kinds.js";
 import { assertFleetRoom, takePaneSnapshot } from "./fleet.js";
 import { modelListingLock, worktreeLock } from "./locks.js";
-import { buildWorkerEnv, newRunToken, tmuxSessionName, workerArgv, workerTmux, wrapArgv, writeWorkerLaunchEnv, type StoredExecution } from "./launch.js";
+import { buildWorkerEnv, launchCommand, newRunToken, previewCommand, tmuxSessionName, workerTmux, wrapArgv, writeWorkerLaunchEnv, type StoredExecution } from "./launch.js";
+import { requireMcpAgent } from "./agents.js";
 import { assertHuman } from "../authority.js";
 
 export interface SpawnHandoff {
@@ -36,7 +39,7 @@ export interface SpawnHandoff {
 
 export interface SpawnInput {
   task: string;
-  agent?: "pi" | "command";
+  agent?: WorkerAgent;
   /** The shell command of a `--agent command` worker. */
   command?: string;
   kind?: string;
@@ -69,14 +72,36 @@ function withSidecarPath(h: SpawnHandoff, sidecarPath: string): SpawnHandoff {
   return { ...h, record: { ...h.record, sidecarPath }, brief: { ...h.brief, sidecarPath } };
 }
 
-export async function spawnWorker(ctx: EngineContext, input: SpawnInput): Promise<SpawnResult> {
+export interface SpawnPlan {
+  dryRun: true;
+  agent: WorkerAgent;
+  kind: string;
+  summary: string[];
+  /** The argv the worker's window would run (inside Docket's exit wrapper). */
+  command: string[];
+}
+
+interface ResolvedSpawn {
+  task: string;
+  config: DocketConfig;
+  resolved: ResolvedExecution;
+  kind: WorkerKind;
+  defaultKind: ReturnType<typeof trustedKindChoice>;
+  execution: StoredExecution;
+  /** pi's model listing the policy was checked against (pi workers only). */
+  listing?: ModelListing;
+}
+
+/** Everything decided before anything is written: the policy, the stored execution, and the agent found on disk. */
+async function resolveSpawn(ctx: EngineContext, input: SpawnInput): Promise<ResolvedSpawn> {
   assertHuman(ctx, "spawn");
   const task = input.task.trim();
   if (!task) throw validationError("empty-task", "a worker needs a task; say what it should do", '`docket spawn "<task>"`');
-  const agent = input.agent ?? "pi";
-  if (agent === "command" && !input.command?.trim()) throw usageError("missing-cmd", "--agent command needs --cmd '<shell command>'");
-  if (agent === "pi" && input.command !== undefined) throw usageError("cmd-needs-command-agent", "--cmd is only for --agent command");
   const config = ctx.config();
+  const agent = input.agent ?? config.worker.agent;
+  if (agent === "command" && !input.command?.trim()) throw usageError("missing-cmd", "--agent command needs --cmd '<shell command>'");
+  if (agent !== "command" && input.command !== undefined) throw usageError("cmd-needs-command-agent", "--cmd is only for --agent command");
+  if (isMcpAgent(agent)) requireMcpAgent(agent, ctx.env.PATH);
   const registry = kindRegistry(ctx);
   const defaultKind = trustedKindChoice(ctx, registry.kinds, "defaultKind");
   const piArgs = resolvePiExtraArgs(config.pi.extraArgs, ctx.env.DOCKET_PI_ARGS);
@@ -99,18 +124,30 @@ export async function spawnWorker(ctx: EngineContext, input: SpawnInput): Promis
   });
   const kind = registry.kinds.get(resolved.kind);
   if (!kind) throw validationError("unknown-kind", `kind "${resolved.kind}" is not defined; run \`docket kinds\``);
-  if (resolved.confirm.needed && input.interactive && !input.yes && input.confirm && !(await input.confirm(resolved))) {
-    throw refusal("spawn-cancelled", "spawn cancelled; nothing was started");
-  }
-
-  const projectRoot = ctx.projectRoot();
-  const subdir = relative(projectRoot, ctx.cwd);
+  const subdir = relative(ctx.projectRoot(), ctx.cwd);
   const execution: StoredExecution = {
     ...resolved,
     piArgs: agent === "pi" ? piArgs : [],
     ...(agent === "command" ? { command: input.command } : {}),
+    ...(isMcpAgent(agent) ? { agentArgs: config[agent].extraArgs } : {}),
     subdir: subdir.startsWith("..") ? "" : subdir,
   };
+  return { task, config, resolved, kind, defaultKind, execution, listing };
+}
+
+/** `docket spawn --dry-run`: the same resolution, and the command the window would run; nothing is written or started. */
+export async function planSpawn(ctx: EngineContext, input: SpawnInput): Promise<SpawnPlan> {
+  const { resolved, execution } = await resolveSpawn(ctx, { ...input, interactive: false });
+  return { dryRun: true, agent: resolved.agent, kind: resolved.kind, summary: resolved.summary, command: previewCommand(ctx, execution) };
+}
+
+export async function spawnWorker(ctx: EngineContext, input: SpawnInput): Promise<SpawnResult> {
+  const { task, config, resolved, kind, defaultKind, execution, listing } = await resolveSpawn(ctx, input);
+  if (resolved.confirm.needed && input.interactive && !input.yes && input.confirm && !(await input.confirm(resolved))) {
+    throw refusal("spawn-cancelled", "spawn cancelled; nothing was started");
+  }
+  const agent = resolved.agent;
+  const projectRoot = ctx.projectRoot();
   const runToken = newRunToken();
   const sidecarOf = (id: string) => join(ctx.home.workerDir(id), "source-deliverable.md");
   const panes = takePaneSnapshot(workerTmux(ctx), ctx.clock.now());
@@ -220,17 +257,13 @@ export function launchInto(
 ): { windowId: string; paneId: string } {
   const tmux = workerTmux(ctx);
   const session = tmuxSessionName(ctx);
-  const dir = ctx.home.workerDir(row.id);
   const cwd = execution.subdir && existsSync(join(row.workspace, execution.subdir)) ? join(row.workspace, execution.subdir) : row.workspace;
+  const env = buildWorkerEnv(ctx, { worker: row.id, generation: launch.generation, runToken: launch.runToken }, launch.env);
+  const command = launchCommand(ctx, { row, execution, generation: launch.generation, cwd, env });
   let ids: { windowId: string; paneId: string };
   try {
-    const env = buildWorkerEnv(ctx, { worker: row.id, generation: launch.generation, runToken: launch.runToken }, launch.env);
-    const envFile = writeWorkerLaunchEnv(ctx, row.id, launch.generation, env);
-    ids = tmux.launchWindow({
-      session,
-      name: row.id,
-      argv: wrapArgv({ envFile, cwd }, workerArgv({ execution, workerDir: dir, worker: row.id, generation: launch.generation })),
-    });
+    const envFile = writeWorkerLaunchEnv(ctx, row.id, launch.generation, { ...env, ...command.env });
+    ids = tmux.launchWindow({ session, name: row.id, argv: wrapArgv({ envFile, cwd }, command.argv) });
   } catch (error) {
     throw new DocketError("refusal", "launch-failed", `could not start ${row.id} in tmux: ${(error as Error).message}`, { cause: error });
   }

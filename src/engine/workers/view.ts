@@ -1,6 +1,7 @@
 // `docket ls` and `docket show`: worker rows with their derived display state and liveness, read in one pass.
 // One tmux listing serves every row; finished panes are harvested on the way (anchor §1.8, DESIGN §4).
 
+import type { WorkerAgent } from "../../domain/workers/spawn-policy.js";
 import { formatAge } from "../../domain/clock.js";
 import { deliverableRef } from "../../domain/deliverables/deliverable.js";
 import { validationError } from "../../domain/errors.js";
@@ -91,7 +92,7 @@ function listEntryOf(row: WorkerRow, state: DisplayState, liveness: Liveness, qu
 }
 
 export interface WorkerDetail extends WorkerListEntry {
-  agent: "pi" | "command";
+  agent: WorkerAgent;
   persistedState: WorkerRow["state"];
   workspace: string;
   workspaceMode: "isolated" | "shared";

@@ -18,14 +18,27 @@ export function migrate(db: Database.Database, migrations: readonly Migration[] 
   if (before.length === migrations.length) return [];
   const ran: number[] = [];
   for (const m of migrations) {
+    if (applied().some((a) => a.version === m.version)) continue;
     const step = db.transaction(() => {
       // Re-read under the write lock: another process may have applied it meanwhile.
       if (applied().some((a) => a.version === m.version)) return false;
-      db.exec(m.sql);
+      if (m.sql !== undefined) db.exec(m.sql);
+      if (m.rebuild) {
+        m.rebuild(db);
+        const broken = db.pragma("foreign_key_check") as unknown[];
+        if (broken.length > 0) throw new DocketError("internal", "migration-broke-references", `migration ${m.version} (${m.name}) left ${broken.length} broken reference(s); nothing was changed`);
+      }
       db.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)").run(m.version, m.name, new Date().toISOString());
       return true;
     });
-    if (step.immediate()) ran.push(m.version);
+    // SQLite ignores this pragma inside a transaction: a rebuild turns foreign keys off around its own.
+    const foreignKeys = m.rebuild ? db.pragma("foreign_keys", { simple: true }) : undefined;
+    if (m.rebuild) db.pragma("foreign_keys = OFF");
+    try {
+      if (step.immediate()) ran.push(m.version);
+    } finally {
+      if (m.rebuild) db.pragma(`foreign_keys = ${foreignKeys ? "ON" : "OFF"}`);
+    }
   }
   return ran;
 }

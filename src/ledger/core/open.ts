@@ -1,7 +1,10 @@
 // Opens the ledger file: WAL, busy_timeout, foreign keys, then applies pending numbered migrations.
 // One connection per process; several processes share the file and serialise writes with BEGIN IMMEDIATE.
 
+import { createRequire } from "node:module";
+import { basename, dirname } from "node:path";
 import Database from "better-sqlite3";
+import { DocketError } from "../../domain/errors.js";
 import { migrate } from "./migrate.js";
 
 export type Db = Database.Database;
@@ -13,6 +16,7 @@ export interface OpenLedgerOptions {
 }
 
 export function openLedger(path: string, options: OpenLedgerOptions = {}): Db {
+  loadNativeModule();
   const db = new Database(path, { readonly: options.readonly ?? false });
   db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 10_000}`);
   if (!options.readonly) {
@@ -22,4 +26,29 @@ export function openLedger(path: string, options: OpenLedgerOptions = {}): Db {
   db.pragma("foreign_keys = ON");
   if (!options.readonly) migrate(db);
   return db;
+}
+
+let nativeModuleLoaded = false;
+
+/** better-sqlite3 loads its native addon on the first open; a failure there is an install problem, said as one. */
+export function loadNativeModule(): void {
+  if (nativeModuleLoaded) return;
+  try {
+    new Database(":memory:").close();
+  } catch (cause) {
+    throw nativeModuleMissing(cause);
+  }
+  nativeModuleLoaded = true;
+}
+
+function nativeModuleMissing(cause: unknown): DocketError {
+  const dir = dirname(dirname(dirname(createRequire(import.meta.url).resolve("better-sqlite3/package.json"))));
+  const installedPackage = basename(dirname(dir)) === "node_modules";
+  const reason = (cause as { code?: string }).code === "ERR_DLOPEN_FAILED" ? "does not load in this Node.js (built for another version?)" : "was never built (npm skipped its install script)";
+  return new DocketError("refusal", "native-module-missing", `better-sqlite3's native module ${reason}`, {
+    hint: installedPackage
+      ? `run \`npm rebuild better-sqlite3\` in ${dir}, or reinstall with \`npm install -g <docket> --allow-scripts=better-sqlite3\``
+      : `run \`npm rebuild better-sqlite3\` in ${dir}; npm 12 runs it only with "allowScripts": {"better-sqlite3": true} in package.json`,
+    cause,
+  });
 }

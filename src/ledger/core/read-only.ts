@@ -5,7 +5,7 @@ import Database from "better-sqlite3";
 import { readFileSync, statSync } from "node:fs";
 import { refusal } from "../../domain/errors.js";
 import { migrate, pendingMigrations } from "./migrate.js";
-import type { Db } from "./open.js";
+import { loadNativeModule, type Db } from "./open.js";
 
 function sizeOf(path: string): number {
   try {
@@ -18,6 +18,7 @@ function sizeOf(path: string): number {
 
 /** A read-only handle on the ledger as it is, without a migration check. An absent or empty file reads as an empty ledger. */
 export function openReadOnlyRaw(path: string): Db {
+  loadNativeModule();
   const size = sizeOf(path);
   if (size === 0) {
     const empty = new Database(":memory:"); // nothing was ever recorded here: every list is empty

@@ -101,6 +101,12 @@ export function decisionsForWorker(db: Db, worker: string): Decision[] {
   return (statement(db, "SELECT * FROM decisions WHERE worker = ? ORDER BY seq").all(worker) as DecisionRow[]).map(fromRow);
 }
 
+/** The newest decision on one worker (any version, any verb), or undefined: the "what the page saw" stamp. */
+export function lastDecisionOf(db: Db, worker: string): Decision | undefined {
+  const row = statement(db, "SELECT * FROM decisions WHERE worker = ? ORDER BY seq DESC LIMIT 1").get(worker) as DecisionRow | undefined;
+  return row ? fromRow(row) : undefined;
+}
+
 /** Every decision bound to one exact deliverable ref, oldest first. */
 export function decisionsForRef(db: Db, ref: string): Decision[] {
   return (statement(db, "SELECT * FROM decisions WHERE deliverable_ref = ? ORDER BY seq").all(ref) as DecisionRow[]).map(fromRow);

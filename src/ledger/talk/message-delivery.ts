@@ -61,3 +61,16 @@ export function messageDeliveries(db: Db, worker: string): { id: string; kind: s
     (a, b) => Number(a.id.replace(/\D/g, "")) - Number(b.id.replace(/\D/g, "")),
   );
 }
+
+/** Messages delivered to this generation and not yet seen read, in queue order. */
+export function deliveredUnread(db: Db, worker: string, generation: number): MessageRow[] {
+  return (statement(db, "SELECT * FROM messages WHERE worker = ? AND delivery = 'delivered' AND delivered_generation = ?").all(worker, generation) as MessageRow[]).sort(
+    (a, b) => rowOrder(a) - rowOrder(b),
+  );
+}
+
+/** Puts claimed messages back in the queue (their delivery never reached the process). */
+export function requeueMessages(tx: Tx, worker: string, ids: readonly string[]): number {
+  const put = statement(tx.db, "UPDATE messages SET delivery = 'queued', delivered_generation = NULL, delivered_at = NULL WHERE id = ? AND worker = ? AND delivery = 'delivered'");
+  return ids.reduce((n, id) => n + put.run(id, worker).changes, 0);
+}

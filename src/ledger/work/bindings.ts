@@ -74,3 +74,11 @@ export function moveBindingsToGeneration(tx: Tx, worker: string, generation: num
 function byNumber(a: string, b: string): number {
   return Number(a.replace(/\D/g, "")) - Number(b.replace(/\D/g, ""));
 }
+
+/** Items each worker holds through an active binding, in item order: the fleet page's "items" column. */
+export function activeItemsByWorker(db: Db): Map<string, string[]> {
+  const rows = statement(db, "SELECT worker, item FROM bindings WHERE state = 'active' ORDER BY worker, item").all() as { worker: string; item: string }[];
+  const out = new Map<string, string[]>();
+  for (const r of rows) out.set(r.worker, [...(out.get(r.worker) ?? []), r.item]);
+  return out;
+}

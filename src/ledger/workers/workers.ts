@@ -1,6 +1,7 @@
 // Worker rows: creation with a never-reused w<N>, reads, and the generation/run-token fence.
 // The fence is checked inside the same transaction as whatever the worker asked for; the row keeps only the token's hash (DESIGN §4, §8a).
 
+import type { WorkerAgent } from "../../domain/workers/spawn-policy.js";
 import type { Db } from "../core/open.js";
 import { statement } from "../core/statements.js";
 import type { Tx } from "../core/runner.js";
@@ -15,7 +16,7 @@ export interface WorkerRow {
   seq: number;
   task: string;
   kind: string;
-  agent: "pi" | "command";
+  agent: WorkerAgent;
   command: string | null;
   execution: string;
   /** JSON list of the names of the worker's --env variables; their values live only in its launch env file. */
@@ -60,7 +61,7 @@ export interface WorkerRow {
 export interface NewWorker {
   task: string;
   kind: string;
-  agent: "pi" | "command";
+  agent: WorkerAgent;
   command?: string;
   execution: unknown;
   /** Names of the --env variables (never their values). */

@@ -58,3 +58,11 @@ export function emit<T>(io: Io, result: T, render: (r: T) => string | string[]):
 export function warn(io: Io, lines: readonly string[]): void {
   for (const l of lines) io.err(`warning: ${l}`);
 }
+
+/** Ends a verb with an exit code whose reason was already shown (a foreground child that printed its own refusal). */
+export class ReportedExit extends Error {
+  constructor(readonly code: 1 | 2) {
+    super(`exit ${code}, already reported`);
+    this.name = "ReportedExit";
+  }
+}

@@ -6,7 +6,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Command } from "commander";
 import { isDocketError } from "../../../src/domain/errors.js";
-import { assertPointerUnchanged, resolveReviewTarget } from "../../../src/engine/review/target.js";
+import { assertDecisionUnchanged, assertPointerUnchanged, resolveReviewTarget } from "../../../src/engine/review/target.js";
 import { addItem, editItem } from "../../../src/engine/work/items.js";
 import { dispatchItems } from "../../../src/engine/work/dispatch.js";
 import { updateWorker } from "../../../src/ledger/workers/workers.js";
@@ -155,6 +155,7 @@ test("running every refusal's advised command that names a value: the value is o
     { covers: "src/engine/review/target.ts#older-version", succeeds: true, refuse: () => refusedOf(run(["approve", fixture.older.worker, "--version", "1"])) },
     { covers: "src/engine/review/target.ts#version-moved", succeeds: true, refuse: () => engineRefusal(() => resolveReviewTarget(g.ctx, { target: fixture.older.worker, expectVersion: 1 })) },
     { covers: "src/engine/review/target.ts#version-moved", succeeds: true, refuse: () => engineRefusal(() => g.ctx.commands.run("test.stale", null, (tx) => assertPointerUnchanged(tx, fixture.older.staleTarget))) },
+    { covers: "src/engine/review/target.ts#decision-landed", succeeds: true, refuse: () => engineRefusal(() => assertDecisionUnchanged(g.ctx.db, fixture.unjudged.worker, "d999")) },
     { covers: "src/engine/store/save.ts#deliverable-superseded", refuse: () => refusedOf(run(["save", "--from", fixture.older.v1.ref])) },
     { covers: "src/engine/store/save.ts#not-approved", succeeds: true, refuse: () => refusedOf(run(["save", "--from", fixture.fresh()])) },
     { covers: "src/engine/talk/tell.ts#empty-message", succeeds: true, refuse: () => refusedOf(run(["tell", fixture.unjudged.worker, "   "])) },

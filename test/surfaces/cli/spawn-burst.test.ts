@@ -92,7 +92,7 @@ function assertFleet(b: Burst, started: string[]): void {
   const trees = worktrees(b);
   assert.deepEqual(
     [...trees].sort(([a], [c]) => a.localeCompare(c, "en", { numeric: true })),
-    started.map((w) => [join(b.home, "workers", w, "workspace"), `docket-${w}`] as [string, string]).sort(([a], [c]) => a.localeCompare(c, "en", { numeric: true })),
+    started.map((w) => [join(b.home, "fleet", w, "workspace"), `docket-${w}`] as [string, string]).sort(([a], [c]) => a.localeCompare(c, "en", { numeric: true })),
     "one worktree per started worker, each under its own admin name",
   );
 }
@@ -138,7 +138,7 @@ test("a spawn that fails mid-way during a burst leaves no trace, the others star
   const failed = rows(b).find((r) => r.id === victim)!;
   assert.equal(failed.state, "failed");
   assert.equal(failed.last_error, bad.json.error.message);
-  assert.equal(existsSync(join(b.home, "workers", victim!)), false, "its directory is gone");
+  assert.equal(existsSync(join(b.home, "fleet", victim!)), false, "its directory is gone");
 
   const run = (...args: string[]) => docket({ env: b.env, cwd: b.repo }, ...args);
   assert.equal(run("spawn", "--agent", "command", "--cmd", "sleep 600", "--json", "the twelfth").code, 0, "11 live of 12: the failed one holds no place");

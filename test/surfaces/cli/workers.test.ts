@@ -256,7 +256,7 @@ test("spawn --item refuses an item that is already bound and leaves no worker be
 test("spawn usage errors: --agent command without --cmd, an unknown agent, --seed with --fresh", (t) => {
   const f = fixture(t);
   assert.equal(f.run("spawn", "--agent", "command", "x", "--json").code, 2);
-  assert.equal(f.run("spawn", "--agent", "claude", "x", "--json").code, 2);
+  assert.equal(f.run("spawn", "--agent", "gemini", "x", "--json").code, 2);
   assert.equal(f.run("spawn", "--seed", "s.jsonl", "--fresh", "x", "--json").code, 2);
   assert.equal(f.run("spawn", "--agent", "command", "--cmd", "true", "--env", "1BAD=x", "x", "--json").code, 2);
   assert.deepEqual(f.run("ls", "--all", "--json").json.workers, []);

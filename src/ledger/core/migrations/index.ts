@@ -6,12 +6,17 @@ import { sql as m003 } from "./003-decisions.js";
 import { sql as m004 } from "./004-store-index.js";
 import { sql as m005 } from "./005-run-token-hashes.js";
 import { sql as m006 } from "./006-content-binding.js";
-import { sql as m007 } from "./007-coordination.js";
+import { run as m007 } from "./007-agents.js";
+import { sql as m008 } from "./008-coordination.js";
+import type Database from "better-sqlite3";
 
 export interface Migration {
   version: number;
   name: string;
-  sql: string;
+  /** Plain DDL, run in one transaction. */
+  sql?: string;
+  /** A table rebuild: run with foreign keys off (they are checked before commit), in one transaction. */
+  rebuild?: (db: Database.Database) => void;
 }
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -20,5 +25,6 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 4, name: "store-index", sql: m004 },
   { version: 5, name: "run-token-hashes", sql: m005 },
   { version: 6, name: "content-binding", sql: m006 },
-  { version: 7, name: "coordination", sql: m007 },
+  { version: 7, name: "agents", rebuild: m007 },
+  { version: 8, name: "coordination", sql: m008 },
 ];

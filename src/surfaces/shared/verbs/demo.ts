@@ -26,6 +26,7 @@ export function registerDemoCommand(program: Command, io: Io): void {
         "",
         `Done in ${r.seconds.toFixed(1)} s: ${r.architect} planned, ${r.implementer} implemented, ${r.promotedFiles.length} files promoted, ${r.decisions} decisions recorded.`,
         `Look around: cd ${r.repo} && git diff   ·   DOCKET_HOME=${r.home} docket ls --all`,
+        `In the browser: cd ${r.repo} && DOCKET_HOME=${r.home} docket web`,
       ]);
     });
 }

@@ -13,6 +13,8 @@ export function registerKindsCommand(program: Command, io: Io): void {
     .action(async () => {
       const { listKinds } = await import("../../../engine/workers/kinds.js");
       const { kindAuthority } = await import("../../../domain/workers/kinds.js");
+      const { listAgents } = await import("../../../engine/workers/agents.js");
+      const { formatAgents } = await import("./workers.js");
       const listing = listKinds(engine());
       warn(io, listing.configWarnings);
       if (io.json) warn(io, listing.diagnostics.map((d) => `kind file ${d.path} skipped: ${d.message}`));
@@ -38,6 +40,7 @@ export function registerKindsCommand(program: Command, io: Io): void {
           lines.push("", "skipped kind files (fix them to use them):");
           for (const d of listing.diagnostics) lines.push(`  ${d.path}: ${d.message}`);
         }
+        lines.push("", "agents (docket spawn --agent <agent>; --dry-run shows the whole command):", ...formatAgents(listAgents(process.env.PATH)));
         lines.push("", `spawn with: docket spawn --as <kind> <task>  (without --as: ${listing.defaultKind})`);
         return lines;
       });

@@ -15,7 +15,9 @@ import { registerWorkersCommands } from "./workers.js";
 import { registerReviewCommands } from "./review.js";
 import { registerUseCommands } from "./use.js";
 import { registerDemoCommand } from "./demo.js";
+import { registerMcpCommand } from "./mcp.js";
 import { registerDoctorCommand } from "./doctor.js";
+import { registerWebCommand } from "./web.js";
 import { registerBroadcastCommands } from "./broadcast.js";
 import { registerCombineCommand } from "./combine.js";
 
@@ -27,6 +29,7 @@ export const COMMAND_GROUPS: readonly CommandGroup[] = [
   registerReviewCommands,
   registerCombineCommand,
   registerBroadcastCommands,
+  registerWebCommand,
   registerUseCommands,
   registerItemCommands,
   registerWorkerCommands,
@@ -37,4 +40,5 @@ export const COMMAND_GROUPS: readonly CommandGroup[] = [
   registerDeliverableCommands,
   registerStoreCommands,
   registerDoctorCommand,
+  registerMcpCommand,
 ];

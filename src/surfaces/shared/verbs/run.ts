@@ -4,7 +4,7 @@
 import { Command, CommanderError } from "commander";
 import { DocketError, errorShape, exitCodeFor, isDocketError } from "../../../domain/errors.js";
 import { explainFailure } from "../../../engine/failures.js";
-import { createIo, type Io } from "../io.js";
+import { createIo, ReportedExit, type Io } from "../io.js";
 import { closeEngine } from "../session.js";
 import { COMMAND_GROUPS } from "./registry.js";
 import { VERSION } from "../version.js";
@@ -60,6 +60,7 @@ export function extractJson(argv: string[]): { args: string[]; json: boolean } {
 }
 
 function report(io: Io, error: unknown): number {
+  if (error instanceof ReportedExit) return error.code;
   if (error instanceof CommanderError) {
     if (error.exitCode === 0 || error.code === "commander.helpDisplayed" || error.code === "commander.version") return 0;
     if (io.json) io.out(JSON.stringify({ error: { code: "usage", message: error.message.replace(/^error: /, "") } }));

@@ -23,9 +23,12 @@ export async function runVerdict(io: Io, target: string | undefined, version?: n
     io.out("nothing needs judgment (no open questions, failures or unjudged ready versions in this project)");
     return;
   }
+  const { findWebServer, webCardUrl } = await import("../../../engine/web/presence.js");
+  const web = await findWebServer(ctx);
   for (const [i, card] of cards.entries()) {
     if (i > 0) io.out("");
     io.out(formatVerdictCard(card).join("\n"));
+    if (web) io.out(`  in the browser: ${webCardUrl(web, card.worker, card.deliverable?.version)}`);
     if (!io.interactive) continue;
     const left = cards.length - i - 1;
     const choice = await io.select(`${card.worker}: what now?${left > 0 ? ` (${left} more in the queue)` : ""}`, [...card.actions, "skip", "stop"]);

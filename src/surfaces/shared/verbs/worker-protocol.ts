@@ -1,4 +1,4 @@
-// `docket worker todos|wait|done|fail`: the worker protocol's CLI door for agents that are not pi workers.
+// `docket worker todos|wait|done|fail|consult|note`: the worker protocol's CLI door for agents that are not pi workers.
 // Same fields and engine calls as the pi tools; identity from DOCKET_WORKER_ID/GENERATION/RUN_TOKEN (DESIGN §5).
 
 import type { Command } from "commander";
@@ -68,11 +68,13 @@ export function registerWorkerProtocol(worker: Command, io: Io): void {
     .action(async (flags: WaitFlags) => {
       if (flags.question === undefined) throw usageError("bad-flags", "give the question with --question <text>");
       const who = parseWorkerIdentity(process.env);
-      const blocked = flags.blockedFile === undefined ? [] : (await import("../../../engine/protocol/input.js")).readJsonList(process.cwd(), flags.blockedFile, "{item, body}", "--blocked-file");
+      const file = flags.blockedFile;
+      const { BlockedWire, parseWire } = await import("../worker-wire.js");
+      const blocked = file === undefined ? [] : (await import("../../../engine/protocol/input.js")).readJsonList(process.cwd(), file, "{item, body}", "--blocked-file").map((e, i) => parseWire(BlockedWire, e, `${file} entry ${i + 1}`));
       const { wait } = await import("../../../engine/protocol/protocol.js");
       const result = wait(engine(), who, {
         question: flags.question, options: flags.option, recommend: flags.recommend, risk: flags.risk, callId: flags.callId,
-        blocked: blocked.map((b) => ({ item: b.item as string, body: b.body as string })),
+        blocked,
       });
       emit(io, result, (r) => [
         `${who.worker} asked ${r.question} → needs_input`,
@@ -88,9 +90,11 @@ export function registerWorkerProtocol(worker: Command, io: Io): void {
     .action(async (texts: string[], flags: { itemsFile?: string }) => {
       if (flags.itemsFile !== undefined && texts.length > 0) throw usageError("bad-flags", "give the board as words or with --items-file, not both");
       const who = parseWorkerIdentity(process.env);
-      const items = flags.itemsFile === undefined
+      const file = flags.itemsFile;
+      const { TodoWire, parseWire } = await import("../worker-wire.js");
+      const items = file === undefined
         ? texts.map((text) => ({ text }))
-        : (await import("../../../engine/protocol/input.js")).readJsonList(process.cwd(), flags.itemsFile, "{id?, text, state?}").map((e) => ({ id: e.id as string | undefined, text: e.text as string, state: e.state as string | undefined }));
+        : (await import("../../../engine/protocol/input.js")).readJsonList(process.cwd(), file, "{id?, text, state?}").map((e, i) => parseWire(TodoWire, e, `${file} entry ${i + 1}`));
       const { todos } = await import("../../../engine/protocol/protocol.js");
       const result = todos(engine(), who, items);
       emit(io, result, (r) => [
@@ -110,8 +114,12 @@ export function registerWorkerProtocol(worker: Command, io: Io): void {
     .action(async (flags: { question?: string; context?: string; option: string[]; recommend?: string; callId?: string }) => {
       if (flags.question === undefined) throw usageError("bad-flags", "give the question with --question <text>");
       const who = parseWorkerIdentity(process.env);
+      const { ConsultWire, parseWire } = await import("../worker-wire.js");
+      const args = parseWire(ConsultWire, {
+        question: flags.question, options: flags.option, ...(flags.context !== undefined ? { context: flags.context } : {}), ...(flags.recommend !== undefined ? { recommend: flags.recommend } : {}),
+      }, "docket worker consult");
       const { consult } = await import("../../../engine/protocol/consult.js");
-      const result = consult(engine(), who, { question: flags.question, context: flags.context, options: flags.option, recommend: flags.recommend, callId: flags.callId });
+      const result = consult(engine(), who, { ...args, callId: flags.callId });
       emit(io, result, (r) => `${who.worker} consulted ${r.audience === "parent-agent" ? "the parent agent" : "the human (the consult lane is off)"}: ${r.question} → needs_input`);
     });
 
@@ -123,8 +131,10 @@ export function registerWorkerProtocol(worker: Command, io: Io): void {
     .option("--call-id <id>", "idempotency: repeating the same call id returns the first result")
     .action(async (words: string[], flags: { to: string[]; callId?: string }) => {
       const who = parseWorkerIdentity(process.env);
+      const { NoteWire, parseWire } = await import("../worker-wire.js");
+      const args = parseWire(NoteWire, { text: words.join(" "), to: flags.to }, "docket worker note");
       const { note } = await import("../../../engine/protocol/consult.js");
-      const result = note(engine(), who, { text: words.join(" "), to: flags.to, callId: flags.callId });
+      const result = note(engine(), who, { ...args, callId: flags.callId });
       emit(io, result, (r) => `${who.worker} noted ${r.note} for the human${r.suggested.length > 0 ? ` (suggested for ${r.suggested.join(", ")})` : ""}`);
     });
 

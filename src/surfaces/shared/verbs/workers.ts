@@ -7,9 +7,12 @@ import { collect, parseAssignments, parsePositiveInt } from "./args.js";
 import type { Io } from "../io.js";
 import { emit, warn } from "../io.js";
 import { engine } from "../session.js";
+import { WORKER_AGENTS, isWorkerAgent } from "../../../domain/workers/spawn-policy.js";
+import { listAgents, type AgentAvailability } from "../../../engine/workers/agents.js";
 
 interface SpawnFlags {
-  agent: string;
+  agent?: string;
+  dryRun?: boolean;
   cmd?: string;
   as?: string;
   model?: string;
@@ -27,10 +30,10 @@ export function registerWorkersCommands(program: Command, io: Io): void {
     .command("spawn")
     .description("start one worker (pi by default) in its own tmux window")
     .argument("<task...>", "what the worker should do")
-    .option("--agent <agent>", "pi | command", "pi")
+    .option("--agent <agent>", "pi | claude | codex | command (default: config worker.agent, else pi)")
     .option("--cmd <shell-command>", "the command of a --agent command worker (runs in its workspace)")
     .option("--as <kind>", "worker kind (docket kinds lists them)")
-    .option("--model <provider/model>", "model for a pi worker (exactly as pi --list-models shows it)")
+    .option("--model <model>", "pi: provider/model exactly as pi --list-models shows it; claude/codex: the name that CLI takes, passed through")
     .option("--thinking <level>", "off | minimal | low | medium | high | xhigh")
     .option("--seed <session-file>", "seed the worker with this pi session")
     .option("--fresh", "start with a fresh context (the default)")
@@ -38,23 +41,32 @@ export function registerWorkersCommands(program: Command, io: Io): void {
     .option("--item <id>", "dispatch this item to the new worker (repeatable)", collect, [])
     .option("--env <NAME=VALUE>", "put a variable into the worker's environment (repeatable; the value is kept only in its private 0600 env file)", collect, [])
     .option("--yes", "do not ask for confirmation")
+    .option("--dry-run", "print the resolved launch and the command the window would run; start nothing")
     .addHelpText(
       "after",
-      [
+      () => [
         "",
         "pi workers get extra pi arguments from your user config (pi.extraArgs, a list) and from DOCKET_PI_ARGS",
         "(split on whitespace, no quoting), e.g. DOCKET_PI_ARGS='-ne -e /path/faux-provider.ts'. The models a worker",
         "may use are the ones `pi --list-models` prints with those same arguments. tmux does not pass your environment",
         "on: name variables in config worker.passEnv or give them with --env NAME=VALUE.",
+        "",
+        "Agents on this machine (claude and codex speak to Docket through `docket mcp`):",
+        ...formatAgents(listAgents(process.env.PATH)),
       ].join("\n"),
     )
     .action(async (words: string[], opts: SpawnFlags) => {
-      if (opts.agent !== "pi" && opts.agent !== "command") throw usageError("bad-flag", `--agent must be pi or command; got "${opts.agent}"`);
+      if (opts.agent !== undefined && !isWorkerAgent(opts.agent)) throw usageError("bad-flag", `--agent must be one of ${WORKER_AGENTS.join(", ")}; got "${opts.agent}"`);
       if (opts.seed && opts.fresh) throw usageError("bad-flag", "--seed and --fresh contradict each other; pick one");
       const env = parseAssignments("--env", opts.env);
-      const { spawnWorker } = await import("../../../engine/workers/spawn.js");
+      const { planSpawn, spawnWorker } = await import("../../../engine/workers/spawn.js");
       const ctx = engine();
       warn(io, ctx.configWarnings());
+      if (opts.dryRun) {
+        const plan = await planSpawn(ctx, { task: words.join(" "), agent: opts.agent, command: opts.cmd, kind: opts.as, model: opts.model, thinking: opts.thinking, seedFile: opts.seed, fresh: opts.fresh, worktree: opts.worktree, env, ...(io.parent ? { parent: io.parent } : {}) });
+        emit(io, plan, (x) => [`dry run: would start a ${x.agent} worker of kind ${x.kind}; nothing was started`, ...x.summary.map((l) => `  ${l}`), `  command: ${formatArgv(x.command)}`]);
+        return;
+      }
       const r = await spawnWorker(ctx, {
         task: words.join(" "),
         agent: opts.agent,
@@ -226,4 +238,14 @@ export function registerWorkersCommands(program: Command, io: Io): void {
 
 function shellQuote(word: string): string {
   return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/** One line per agent: where it is and the command a worker of it runs. */
+export function formatAgents(agents: readonly AgentAvailability[]): string[] {
+  return agents.map((a) => `  ${a.agent.padEnd(8)}${a.source === "missing" ? "not found (neither in Docket's node_modules nor on PATH)" : `${a.source.padEnd(13)}${formatArgv(a.command)}`}`);
+}
+
+/** An argv as one line a person can read (words with spaces or quotes are JSON-quoted). */
+export function formatArgv(argv: readonly string[]): string {
+  return argv.map((a) => (/^[\w@%+=:,./<>-]+$/.test(a) ? a : JSON.stringify(a))).join(" ");
 }

@@ -1,4 +1,4 @@
-// Migration 007: coordination across workers — consults, notes, broadcasts, the project journal, touched paths, Combine.
+// Migration 008: coordination across workers — consults, notes, broadcasts, the project journal, touched paths, Combine.
 // SQLite cannot widen a CHECK in place, so `messages` is rebuilt (every row and column kept); the rest only adds (issue 16).
 
 export const sql = /* sql */ `

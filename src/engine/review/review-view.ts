@@ -1,0 +1,49 @@
+// Everything a review page shows for one exact version: the verdict card, its structured actions, the frozen
+// diff as per-file data, the version's decision history, and the stamp (current version, newest decision) actions bind to.
+
+import { parseDeliverableRef, type DeliverablePointer } from "../../domain/deliverables/deliverable.js";
+import { normalizeWorkerId } from "../../domain/ids.js";
+import { parseDiffFiles, type DiffFile } from "../../domain/deliverables/diff-files.js";
+import { decisionsForRef, lastDecisionOf, type Decision } from "../../ledger/review/decisions.js";
+import { requireWorker } from "../../ledger/workers/workers.js";
+import type { EngineContext } from "../context.js";
+import { cardActions, type CardAction } from "./card-actions.js";
+import { pointerOf } from "./deliverables.js";
+import { verdictCard, type VerdictCard } from "./verdict.js";
+
+export interface ReviewView {
+  card: VerdictCard;
+  /** The worker's current version when read (the card may show an older one). */
+  current: DeliverablePointer | null;
+  isCurrent: boolean;
+  /** The worker's newest decision id, read before the card: an action bound to it is refused if another landed. */
+  lastDecision: string | null;
+  /** Structured actions; none on an older version (judge the current one). */
+  actions: CardAction[];
+  files: DiffFile[];
+  /** Decisions on this exact version, oldest first. */
+  history: Decision[];
+  workerUpdatedAt: string;
+}
+
+/** `target`: `w<N>` (current version) or an exact `worker-deliverable:w<N>:<K>`. */
+export function reviewView(ctx: EngineContext, target: string): ReviewView {
+  const named = parseDeliverableRef(target)?.workerId ?? normalizeWorkerId(target);
+  // Read before the card: a decision landing while the card is built makes the stamp older, so the action is refused.
+  const lastDecision = named ? (lastDecisionOf(ctx.db, named)?.id ?? null) : null;
+  const card = verdictCard(ctx, target);
+  const row = requireWorker(ctx.db, card.worker);
+  const current = pointerOf(row) ?? null;
+  const isCurrent = card.deliverable === null || card.deliverable.ref === current?.ref;
+  const patch = card.detail.deliverable?.changeSet?.patch ?? "";
+  return {
+    card,
+    current,
+    isCurrent,
+    lastDecision,
+    actions: isCurrent ? cardActions(card) : [],
+    files: patch === "" ? [] : parseDiffFiles(patch),
+    history: card.deliverable ? decisionsForRef(ctx.db, card.deliverable.ref) : [],
+    workerUpdatedAt: row.updated_at,
+  };
+}

@@ -1,0 +1,23 @@
+// The fleet as the review page shows it: `docket ls` rows (same derived state and liveness, same tmux probe) plus
+// each worker's age, current version and the items it holds through active bindings.
+
+import { activeItemsByWorker } from "../../ledger/work/bindings.js";
+import type { EngineContext } from "../context.js";
+import { listWorkers, type WorkerListEntry } from "./view.js";
+
+export interface FleetEntry extends WorkerListEntry {
+  age: string;
+  version: number | null;
+  items: string[];
+}
+
+export function fleetBoard(ctx: EngineContext, options: { all?: boolean } = {}): FleetEntry[] {
+  const { workers, ages } = listWorkers(ctx, options);
+  const items = activeItemsByWorker(ctx.db);
+  return workers.map((w) => ({
+    ...w,
+    age: ages.get(w.worker) ?? "",
+    version: w.deliverable ? Number(w.deliverable.slice(w.deliverable.lastIndexOf(":") + 1)) : null,
+    items: items.get(w.worker) ?? [],
+  }));
+}

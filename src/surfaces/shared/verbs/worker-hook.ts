@@ -1,0 +1,46 @@
+// `docket worker hook prompt|stop|notify`: run by a Claude Code or Codex worker's own hooks, never by a person.
+// It prints nothing and always exits 0: a hook's output or failure would reach the agent's prompt instead.
+
+import type { Command } from "commander";
+import type { Io } from "../io.js";
+import { engine } from "../session.js";
+
+export function registerWorkerHook(worker: Command, _io: Io): void {
+  worker
+    .command("hook")
+    .description("record a Claude Code / Codex hook: prompt | stop (JSON on stdin) | notify (JSON as the last argument)")
+    .argument("<event>", "prompt | stop | notify")
+    .argument("[payload]", "the hook's JSON (Codex notify passes it here; otherwise read from standard input)")
+    .action(async (event: string, payload: string | undefined) => {
+      const { AGENT_HOOK_EVENTS, recordAgentHook } = await import("../../../engine/workers/agent-hooks.js");
+      const { parseWorkerIdentity } = await import("../../../domain/workers/identity.js");
+      const known = AGENT_HOOK_EVENTS.find((e) => e === event);
+      let who: ReturnType<typeof parseWorkerIdentity> | undefined;
+      try {
+        who = parseWorkerIdentity(process.env);
+        if (!known) throw new Error(`unknown hook event ${JSON.stringify(event)}`);
+        const raw = payload ?? (process.stdin.isTTY ? "" : await readAll());
+        recordAgentHook(engine(), who, known, parseJson(raw));
+      } catch (error) {
+        // Recorded where the human looks at this worker; without an identity there is no worker to record it on.
+        if (who) {
+          const { appendWorkerEvent } = await import("../../../engine/workers/events.js");
+          appendWorkerEvent(engine(), who.worker, { type: "error", during: `hook ${event}`, message: (error as Error).message, generation: who.generation });
+        }
+      }
+    });
+}
+
+function parseJson(raw: string): unknown {
+  try {
+    return raw.trim() === "" ? undefined : JSON.parse(raw);
+  } catch {
+    return undefined; // a payload we cannot read still marks the turn boundary
+  }
+}
+
+async function readAll(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer));
+  return Buffer.concat(chunks).toString("utf8");
+}

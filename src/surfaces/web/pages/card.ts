@@ -1,0 +1,99 @@
+// The card of one exact version: header, warnings, questions, the actions bound to that version (with their
+// panels), evidence, what the worker says, and the frozen diff. Older versions are shown without actions.
+
+import { parseDeliverableRef } from "../../../domain/deliverables/deliverable.js";
+import type { CardAction } from "../../../engine/review/card-actions.js";
+import type { ReviewView } from "../../../engine/review/review-view.js";
+import { html, type Html } from "../html.js";
+import { renderEvidence, renderHistory, renderWorkerSays } from "./card-evidence.js";
+import { renderDiffSection, renderFileTree, type DiffMode } from "./diff.js";
+
+export const cardPath = (worker: string, version?: number | null): string => `/card/${worker}${version ? `/v/${version}` : ""}`;
+
+/** A link for a source ref: a worker version's card, or the store's preview. */
+export function refLink(ref: string): Html {
+  const w = parseDeliverableRef(ref);
+  const href = w ? cardPath(w.workerId, w.version) : `/store/view?ref=${encodeURIComponent(ref)}`;
+  return html`<a href="${href}"><code>${ref}</code></a>`;
+}
+
+function header(v: ReviewView): Html {
+  const c = v.card;
+  const d = c.deliverable;
+  return html`<div class="card-head"><h1><span class="wid">${c.worker}</span> <span class="task">${c.detail.task}</span></h1><p class="meta"><span class="pill state-${c.state}">${c.state}</span><span class="pill">${c.detail.kind}</span>${
+    d ? html`<span class="pill ver">v${d.version}</span><code class="ref">${d.ref}</code>` : ""
+  }<span class="judgment">${c.detail.judgment}</span>${c.detail.handoff ? html`<span class="handoff">handoff from ${refLink(c.detail.handoff.sourceRef)}</span>` : ""}${
+    c.detail.exited ? html`<span class="pill off">not running</span>` : ""
+  }</p>${!v.isCurrent && v.current ? html`<p class="older">This is v${d?.version}; ${c.worker}'s current version is v${v.current.version}. <a href="${cardPath(c.worker, v.current.version)}">Open v${v.current.version}</a> to judge it.</p>` : ""}</div>`;
+}
+
+function warnings(v: ReviewView): Html {
+  if (v.card.warnings.length === 0) return html``;
+  return html`<ul class="warnings">${v.card.warnings.map((w) => html`<li class="w-${w.kind}"><span class="wk">${w.kind}</span> ${w.text}</li>`)}</ul>`;
+}
+
+function questions(v: ReviewView, canAnswer: boolean): Html {
+  const qs = v.card.detail.questions;
+  if (qs.length === 0) return html``;
+  return html`<section class="questions"><h2>Questions</h2>${qs.map(
+    (q) => html`<div class="q" data-question="${q.id}"><p class="q-text"><code>${q.id}</code> ${q.text}</p>${q.risk ? html`<p class="risk">⚠ risk: ${q.risk}</p>` : ""}${
+      canAnswer
+        ? html`<div class="q-opts">${q.options.map((o, i) => html`<button type="button" class="act opt" data-verb="answer" data-question="${q.id}" data-text="${o}">${i + 1}. ${o}${o === q.recommend ? html` <span class="rec">recommended</span>` : ""}</button>`)}</div><form class="answer-form" data-question="${q.id}"><input name="text" autocomplete="off" placeholder="Your answer" aria-label="answer to ${q.id}"><button type="submit">Answer</button></form>`
+        : html`<ol>${q.options.map((o) => html`<li>${o}</li>`)}</ol>`
+    }</div>`,
+  )}</section>`;
+}
+
+const LABELS: Record<string, string> = {
+  approve: "Approve", reject: "Reject…", revise: "Revise…", tell: "Tell…", discard: "Discard live changes…", save: "Save to store",
+  respawn: "Respawn", answer: "Answer",
+};
+
+function actionButton(a: CardAction): Html {
+  if (a.verb === "answer") return html``;
+  const label = a.verb === "promote" ? (a.withApproval ? "Approve & promote…" : "Promote…") : a.verb === "use" ? `Use → ${a.mode![0]!.toUpperCase()}${a.mode!.slice(1)}…` : LABELS[a.verb] ?? a.verb;
+  const key = a.verb === "approve" ? "a" : a.verb === "revise" ? "r" : a.verb === "promote" ? "p" : undefined;
+  const panel = a.verb === "approve" || a.verb === "save" || a.verb === "respawn" ? undefined : a.verb === "use" ? `use-${a.mode}` : a.verb;
+  return html`<button type="button" class="act${a.verb === "approve" ? " primary" : a.verb === "discard" || a.verb === "reject" ? " danger" : ""}" data-verb="${a.verb}"${a.mode ? html` data-mode="${a.mode}"` : ""}${a.withApproval ? html` data-with-approval="1"` : ""}${panel ? html` data-panel="${panel}"` : ""}${key ? html` data-key="${key}"` : ""}>${label}${key ? html` <kbd>${key}</kbd>` : ""}</button>`;
+}
+
+function panels(v: ReviewView, base: string): Html {
+  const w = v.card.worker;
+  const verbs = new Set(v.actions.map((a) => (a.verb === "use" ? `use-${a.mode}` : a.verb)));
+  const promote = v.actions.find((a) => a.verb === "promote");
+  const out: Html[] = [];
+  const form = (name: string, body: Html, submit: string, extra: Html | string = "") =>
+    html`<form class="panel" data-panel="${name}" hidden>${body}<div class="panel-btns"><button type="submit" class="primary">${submit}</button> <button type="button" class="cancel">Cancel <kbd>Esc</kbd></button></div>${extra}</form>`;
+  if (verbs.has("revise")) out.push(form("revise", html`<label>What should ${w} change? Its next done becomes v${(v.current?.version ?? 0) + 1}.<textarea name="note" required rows="4"></textarea></label>`, "Send revision (Ctrl+Enter)"));
+  if (verbs.has("reject")) out.push(form("reject", html`<label>Why (optional; ${w} is not told)<textarea name="note" rows="3"></textarea></label>`, "Reject this version"));
+  if (verbs.has("tell")) out.push(form("tell", html`<label>Message to ${w} (through its inbox)<textarea name="text" required rows="3"></textarea></label>`, "Send"));
+  if (verbs.has("discard")) out.push(form("discard", html`<p>Drop ${w}'s live changes and reset its workspace to its base? The frozen versions stay. This cannot be undone.</p><input type="hidden" name="confirm" value="1">`, "Discard live changes"));
+  if (verbs.has("use-parent")) out.push(form("use-parent", html`<p>Queue the exact body of ${v.card.deliverable?.ref} as a chip for your pi session's next prompt?</p>`, "Use → Parent"));
+  for (const mode of ["worker", "implement"] as const) {
+    if (verbs.has(`use-${mode}`)) {
+      out.push(form(`use-${mode}`, html`<label>${mode === "implement" ? "Task for the implementer (empty: the plan's goal)" : "Task for the new worker (empty: work from the source)"}<input name="task" autocomplete="off"></label><p>Starts exactly one fresh worker with ${v.card.deliverable?.ref} as its reviewed input.</p>`, mode === "implement" ? "Start the implementer" : "Start the worker"));
+    }
+  }
+  if (promote) out.push(html`<div class="panel promote-panel" data-panel="promote" data-url="${base}/promote${promote.withApproval ? "?approve=1" : ""}" hidden><p class="loading">Checking the patch against your checkout…</p></div>`);
+  return html`${out}`;
+}
+
+function actions(v: ReviewView, base: string): Html {
+  if (v.actions.length === 0) return html``;
+  const buttons = v.actions.filter((a) => a.verb !== "answer");
+  return html`<section class="actions" id="actions" aria-label="actions on this version">${buttons.length > 0 ? html`<div class="btns">${buttons.map(actionButton)}</div>` : ""}${panels(v, base)}<details class="cli"><summary>Same on the command line</summary><ul>${v.actions.map((a) => html`<li><code>${a.cli}</code></li>`)}</ul></details></section>`;
+}
+
+export function renderDiff(v: ReviewView, base: string, mode: DiffMode): Html {
+  const cs = v.card.detail.deliverable?.changeSet;
+  if (!cs || v.files.length === 0) return html``;
+  return html`<section class="diff-sec" id="diff"><div class="diff-bar"><h2>Frozen diff</h2><span class="stat-line">${cs.files.length} file${cs.files.length === 1 ? "" : "s"} · ${cs.hunks} hunk${cs.hunks === 1 ? "" : "s"}</span><div class="seg" role="group" aria-label="diff view"><button type="button" data-view="unified" aria-pressed="${mode === "unified"}">Unified</button><button type="button" data-view="split" aria-pressed="${mode === "split"}">Side by side</button></div><span class="hint"><kbd>d</kbd> toggles</span></div><div class="diff-layout">${renderFileTree(v.files)}<div id="diff-files">${renderDiffSection({ files: v.files, base, mode })}</div></div></section>`;
+}
+
+export function renderCard(v: ReviewView, mode: DiffMode): Html {
+  const d = v.card.detail.deliverable;
+  const base = cardPath(v.card.worker, v.card.deliverable?.version);
+  return html`${header(v)}${warnings(v)}${questions(v, v.isCurrent)}${
+    v.card.state === "failed" && v.card.detail.lastError ? html`<section class="failure"><h2>Failure</h2><pre>${v.card.detail.lastError}</pre></section>` : ""
+  }${actions(v, base)}${d ? html`${renderEvidence(d, { line: v.card.detail.planCoverage, data: v.card.planCoverage })}${renderWorkerSays(d)}` : v.card.detail.invalid ? html`<p class="invalid">${v.card.detail.invalid}</p>` : ""}${renderDiff(v, base, mode)}${renderHistory(v.history)}`;
+}

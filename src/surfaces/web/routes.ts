@@ -1,0 +1,171 @@
+// The review page's reads: pages (queue, card, fleet, log, store) and the fragments the page script loads (one file's
+// diff, hidden context, the promotion check, a peek). Each parses its address, calls the engine once, renders.
+
+import { notFound, usageError } from "../../domain/errors.js";
+import { normalizeWorkerId } from "../../domain/ids.js";
+import type { DiffFile } from "../../domain/deliverables/diff-files.js";
+import type { EngineContext } from "../../engine/context.js";
+import { decisionLog } from "../../engine/review/decision-log.js";
+import { frozenContext, frozenDiffFiles } from "../../engine/review/diff-context.js";
+import { previewPromotion } from "../../engine/review/promote-preview.js";
+import { reviewPulse } from "../../engine/review/review-pulse.js";
+import { reviewView } from "../../engine/review/review-view.js";
+import { verdictQueue } from "../../engine/review/verdict.js";
+import { listStoredDeliverables } from "../../engine/store/catalog.js";
+import { previewStored } from "../../engine/store/slots.js";
+import { peekWorker } from "../../engine/talk/tell.js";
+import { fleetBoard } from "../../engine/workers/fleet-board.js";
+import type { Assets } from "./assets.js";
+import { escapeHtml, type Html } from "./html.js";
+import type { LiveHub } from "./live.js";
+import { cardPath, renderCard } from "./pages/card.js";
+import { renderContextRows, renderDiffSection, renderFileRows, type DiffMode } from "./pages/diff.js";
+import { renderFleet } from "./pages/fleet.js";
+import { renderPage, type NavKey } from "./pages/layout.js";
+import { renderLog } from "./pages/log.js";
+import { renderPromotePreview } from "./pages/promote.js";
+import { renderQueue, type QueueEntry } from "./pages/queue.js";
+import { renderStore, renderStoredPreview } from "./pages/store.js";
+
+export interface RouteContext {
+  ctx: EngineContext;
+  assets: Assets;
+  live: LiveHub;
+  csrf: string;
+  url: URL;
+  /** From `?view=` or the `docket_view` cookie. */
+  mode: DiffMode;
+  /** This server's parsed frozen diffs by exact ref (sidecars never change, so a few are kept for fragments). */
+  diffs: Map<string, DiffFile[]>;
+}
+
+export interface Reply {
+  status: number;
+  type: "html" | "json";
+  body: string;
+}
+
+type Params = Record<string, string>;
+type Handler = (r: RouteContext, p: Params) => Reply | Promise<Reply>;
+
+const ok = (body: string): Reply => ({ status: 200, type: "html", body });
+
+function diffFilesOf(r: RouteContext, ref: string): DiffFile[] {
+  let found = r.diffs.get(ref);
+  if (!found) {
+    found = frozenDiffFiles(r.ctx, ref).files;
+    if (r.diffs.size >= 8) r.diffs.delete(r.diffs.keys().next().value!);
+    r.diffs.set(ref, found);
+  }
+  return found;
+}
+
+function page(r: RouteContext, nav: NavKey, title: string, main: Html, data: Record<string, string | number | null> = {}): Reply {
+  return ok(renderPage({ title, nav, csrf: r.csrf, assets: r.assets.urls, projectRoot: r.ctx.projectRoot(), needs: r.live.current().needs, data, main }));
+}
+
+function workerOf(p: Params): string {
+  const w = normalizeWorkerId(p.w ?? "");
+  if (!w) throw notFound("no-such-page", `"${p.w}" is not a worker`);
+  return w;
+}
+
+const refOf = (p: Params): string => `worker-deliverable:${workerOf(p)}:${Number(p.v)}`;
+
+function intParam(url: URL, name: string): number | undefined {
+  const v = url.searchParams.get(name);
+  if (v === null) return undefined;
+  if (!/^\d{1,9}$/.test(v)) throw usageError("bad-parameter", `?${name} must be a whole number`);
+  return Number(v);
+}
+
+function queuePage(r: RouteContext): Reply {
+  const pulse = reviewPulse(r.ctx);
+  const rank = new Map(pulse.queue.map((q) => [q.worker, q.rank]));
+  const updated = new Map(pulse.workers.map((w) => [w.worker, w.updatedAt]));
+  const entries: QueueEntry[] = verdictQueue(r.ctx).map((card) => ({ card, rank: rank.get(card.worker) ?? 2, updatedAt: updated.get(card.worker) ?? "" }));
+  return page(r, "queue", "Queue", renderQueue(entries, r.ctx.clock.nowMs()), { count: entries.length });
+}
+
+function cardPage(r: RouteContext, p: Params): Reply {
+  const w = workerOf(p);
+  const view = reviewView(r.ctx, p.v ? refOf(p) : w);
+  const queue = r.live.current().queue;
+  const at = queue.findIndex((q) => q.worker === view.card.worker);
+  const near = (i: number) => (i >= 0 && i < queue.length ? cardPath(queue[i]!.worker, queue[i]!.version) : null);
+  return page(r, "card", `${view.card.worker}${view.card.deliverable ? ` v${view.card.deliverable.version}` : ""}`, renderCard(view, r.mode), {
+    worker: view.card.worker,
+    version: view.card.deliverable?.version ?? null,
+    current: view.current?.version ?? null,
+    "last-decision": view.lastDecision,
+    questions: view.card.detail.questions.length,
+    actionable: view.actions.length > 0 ? 1 : 0,
+    prev: at === -1 ? null : near(at - 1),
+    next: at === -1 ? near(0) : near(at + 1),
+  });
+}
+
+function fileFragment(r: RouteContext, p: Params): Reply {
+  const ref = refOf(p);
+  const f = diffFilesOf(r, ref)[Number(p.i)];
+  if (!f) throw notFound("no-such-file", `${ref} has no file #${p.i}`);
+  return ok(renderFileRows(f, cardPath(workerOf(p), Number(p.v)), r.mode));
+}
+
+function diffFragment(r: RouteContext, p: Params): Reply {
+  return ok(renderDiffSection({ files: diffFilesOf(r, refOf(p)), base: cardPath(workerOf(p), Number(p.v)), mode: r.mode }).value);
+}
+
+function contextFragment(r: RouteContext, p: Params): Reply {
+  const ref = refOf(p);
+  const files = diffFilesOf(r, ref);
+  const input = { ref, file: Number(p.i), gap: Number(p.k), from: intParam(r.url, "from") };
+  const c = frozenContext(r.ctx, input, files);
+  const next = (c.lines.at(-1)?.oldNo ?? 0) + 1;
+  const url = `${cardPath(workerOf(p), Number(p.v))}/context/${p.i}/${p.k}?from=${next}`;
+  return ok(renderContextRows({ path: files[input.file]!.path, lines: c.lines, mode: r.mode, more: { url, rest: c.rest } }));
+}
+
+function promoteFragment(r: RouteContext, p: Params): Reply {
+  const w = workerOf(p);
+  const preview = previewPromotion(r.ctx, { target: w, expectVersion: Number(p.v), approve: r.url.searchParams.get("approve") === "1" });
+  return ok(renderPromotePreview(preview, { withApproval: r.url.searchParams.get("approve") === "1" }).value);
+}
+
+function peekFragment(r: RouteContext, p: Params): Reply {
+  const peek = peekWorker(r.ctx, workerOf(p), intParam(r.url, "lines") ?? 40);
+  return ok(`${escapeHtml(peek.text)}\n<span class="peek-src">(${peek.source === "pane" ? "live pane" : "harvested pane tail"})</span>`);
+}
+
+function storeView(r: RouteContext): Reply {
+  const ref = r.url.searchParams.get("ref");
+  if (!ref) throw usageError("bad-parameter", "?ref names the stored deliverable to show");
+  const preview = previewStored(r.ctx, ref);
+  return page(r, "store", preview.ref, renderStoredPreview(preview));
+}
+
+const W = "(?<w>w?[1-9][0-9]{0,9})";
+const V = "(?<v>[1-9][0-9]{0,9})";
+
+export const READ_ROUTES: { pattern: RegExp; handler: Handler }[] = [
+  { pattern: /^\/$/, handler: queuePage },
+  { pattern: new RegExp(`^/card/${W}(?:/v/${V})?$`), handler: cardPage },
+  { pattern: new RegExp(`^/card/${W}/v/${V}/diff$`), handler: diffFragment },
+  { pattern: new RegExp(`^/card/${W}/v/${V}/file/(?<i>\\d{1,6})$`), handler: fileFragment },
+  { pattern: new RegExp(`^/card/${W}/v/${V}/context/(?<i>\\d{1,6})/(?<k>\\d{1,6})$`), handler: contextFragment },
+  { pattern: new RegExp(`^/card/${W}/v/${V}/promote$`), handler: promoteFragment },
+  { pattern: /^\/fleet$/, handler: (r) => page(r, "fleet", "Fleet", renderFleet(fleetBoard(r.ctx, { all: r.url.searchParams.get("all") === "1" }), r.url.searchParams.get("all") === "1")) },
+  { pattern: new RegExp(`^/fleet/${W}/peek$`), handler: peekFragment },
+  { pattern: /^\/log$/, handler: (r) => page(r, "log", "Log", renderLog(decisionLog(r.ctx, { since: r.url.searchParams.get("since") ?? undefined, limit: 100 }))) },
+  { pattern: /^\/store$/, handler: (r) => page(r, "store", "Store", renderStore(listStoredDeliverables(r.ctx))) },
+  { pattern: /^\/store\/view$/, handler: storeView },
+];
+
+/** Finds the read route for a path, with its named parameters. */
+export function matchRead(path: string): { handler: Handler; params: Params } | undefined {
+  for (const route of READ_ROUTES) {
+    const m = route.pattern.exec(path);
+    if (m) return { handler: route.handler, params: { ...(m.groups ?? {}) } };
+  }
+  return undefined;
+}

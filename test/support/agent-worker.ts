@@ -1,0 +1,88 @@
+// A project, a Docket home, a private tmux server and an isolated HOME for driving real Claude Code / Codex workers.
+// Everything the agent reads or writes lives in temp dirs; the only network is the test's own model server on 127.0.0.1.
+
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { cliEnv, docket, type CliRun } from "./docket-cli.js";
+import { gitRepo } from "./git.js";
+import { tempDir } from "./temp.js";
+import { tmuxServer, waitFor, type TmuxServer } from "./tmux.js";
+import type { FakeModelServer } from "./fake-model-server.js";
+
+export interface AgentGround {
+  repo: string;
+  home: string;
+  server: TmuxServer;
+  env: NodeJS.ProcessEnv;
+  run(...args: string[]): CliRun;
+  /** One row of the ledger, read through a fresh read-only connection. */
+  row(sql: string, ...params: unknown[]): any;
+  /** The worker's workspace path (isolated kinds). */
+  workspace(worker: string): string;
+  /** waitFor with w1's screen in the message when it times out (what the agent was showing tells why). */
+  until<T>(what: string, check: () => T | undefined | false, timeoutMs?: number): Promise<T>;
+  /** Adds this model server's request log to `until`'s timeout message. */
+  watch(model: FakeModelServer): void;
+  /** Writes the user config (config.json in the Docket home). */
+  configure(config: unknown): void;
+}
+
+export const PROJECT_FILES: Record<string, string> = { "README.md": "hello\n", "src/app.txt": "one\ntwo\nthree\n" };
+
+export function agentGround(t: { after(fn: () => void | Promise<void>): void }): AgentGround {
+  // First, so its kill runs before the directories go: the agents must stop writing into them.
+  const server = tmuxServer(t);
+  const home = mkdtempSync(join(tmpdir(), "docket-agent-home-"));
+  t.after(() => agentsGone(home));
+  const repo = gitRepo(tempDir(t, "docket-agent-repo-"), PROJECT_FILES);
+  t.after(() => rmSync(home, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 }));
+  const userHome = tempDir(t, "docket-agent-user-");
+  const env = cliEnv({ DOCKET_HOME: home, HOME: userHome, TMPDIR: tempDir(t, "docket-agent-tmp-"), DOCKET_TMUX_SOCKET: server.socket });
+  let watched: FakeModelServer | undefined;
+  const ground: AgentGround = {
+    repo,
+    home,
+    server,
+    env,
+    run: (...args) => docket({ env, cwd: repo }, ...args),
+    row: (sql, ...params) => {
+      const db = new Database(join(home, "ledger.sqlite"), { readonly: true });
+      try {
+        return db.prepare(sql).get(...params);
+      } finally {
+        db.close();
+      }
+    },
+    workspace: (worker) => join(home, "fleet", worker, "workspace"),
+    until: (what, check, timeoutMs = 90_000) =>
+      waitFor(what, check, timeoutMs).catch((error: Error) => {
+        const screen = docket({ env, cwd: repo }, "peek", "w1", "--lines", "60");
+        throw new Error(`${error.message}\n--- w1's screen ---\n${screen.stdout}${screen.stderr}${watched ? `\n--- model requests ---\n${watched.describe()}` : ""}`);
+      }),
+    watch: (model) => void (watched = model),
+    configure: (config) => writeFileSync(join(home, "config.json"), JSON.stringify(config)),
+  };
+  return ground;
+}
+
+/**
+ * After the tmux server is gone: waits (bounded) until every process that carries this Docket home in its environment
+ * (the agents, their MCP servers, hooks and shells, all started by this test) has exited; stragglers are killed by pid.
+ */
+async function agentsGone(home: string): Promise<void> {
+  const marker = `DOCKET_HOME=${home}\0`;
+  const running = (): number[] =>
+    readdirSync("/proc").filter((d) => /^\d+$/.test(d)).map(Number).filter((pid) => {
+      try {
+        if (/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"))) return false; // a zombie has exited
+        return `${readFileSync(`/proc/${pid}/environ`, "latin1")}\0`.includes(marker);
+      } catch {
+        return false; // gone meanwhile, or not ours to read
+      }
+    });
+  const left = await waitFor("the worker processes to exit after their tmux server", () => running().length === 0, 10_000).then(() => [], () => running());
+  for (const pid of left) process.kill(pid, "SIGKILL");
+  if (left.length > 0) await waitFor(`killed stragglers ${left.join(", ")} to exit`, () => running().length === 0, 5_000);
+}
