@@ -12,6 +12,7 @@ import { parentPiArgs, startPiRpc } from "../test/support/pi-rpc.js";
 import { waitFor } from "../test/support/tmux.js";
 import { openEngine } from "../src/engine/context.js";
 import { recordHeartbeat } from "../src/engine/workers/lifecycle.js";
+import { readLaunchEnv } from "../src/files/workers/launch-env.js";
 
 const SECONDS = Number(process.env.DOCKET_BENCH_SECONDS ?? 60);
 const RUNS = Number(process.env.DOCKET_BENCH_RUNS ?? 10);
@@ -76,7 +77,9 @@ async function main(): Promise<void> {
 
   // The same window while every worker heartbeats every 15 s, as live pi workers do (a commit every 0.75 s).
   const engine = openEngine({ env: p.env, cwd: p.repo });
-  const identities = p.ledger((db) => db.prepare("SELECT id AS worker, generation, run_token AS runToken FROM workers ORDER BY seq").all() as { worker: string; generation: number; runToken: string }[]);
+  // The ledger keeps only token hashes; each worker's token is in its own launch env file.
+  const identities = p.ledger((db) => db.prepare("SELECT id AS worker, generation FROM workers ORDER BY seq").all() as { worker: string; generation: number }[])
+    .map((w) => ({ ...w, runToken: readLaunchEnv(join(p.home, "workers", w.worker, "launch.env"))?.DOCKET_RUN_TOKEN }));
   await cpuWindow("heartbeating fleet: 20 heartbeats per 15 s", { "pi without Docket": bare, "pi with Docket (dock, 20 workers)": docket }, async (stopped) => {
     let n = 0;
     while (!stopped()) {

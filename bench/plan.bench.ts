@@ -3,6 +3,7 @@
 
 import { performance } from "node:perf_hooks";
 import { parsePlan } from "../src/domain/plans/plan-contract.js";
+import { resolvePlanCoverage } from "../src/domain/plans/plan-coverage.js";
 import { parsePatchRanges } from "../src/domain/deliverables/patch-ranges.js";
 
 function createBody(i: number): string {
@@ -18,12 +19,21 @@ function createBody(i: number): string {
   return i % 5 === 0 ? body.replace(/\n/g, "\r\n") : body;
 }
 
+/** What a deliverable of plan i changed: the files of its first three steps (some written `./x`), and two off-plan. */
+function changedFiles(i: number): string[] {
+  const out: string[] = [];
+  for (let s = 1; s <= 3; s++) out.push(`src/f${i}/m${s}.ts`, s === 2 ? `./test/m${s}.test.ts` : `test/m${s}.test.ts`);
+  out.push("src/shared/util3.ts", `src/extra/x${i}.ts`, "README.md");
+  return out;
+}
+
 const N = 10_000;
 const bodies = Array.from({ length: N }, (_, i) => createBody(i));
+const changed = Array.from({ length: N }, (_, i) => changedFiles(i));
 const bytes = bodies.reduce((n, b) => n + b.length, 0);
 
 /** Median of 5 runs, in wall time and in this process's CPU time (the machine may be shared with other work). */
-function time(label: string, fn: () => number): void {
+function time(label: string, fn: () => number): { wall: number; cpu: number } {
   fn(); // warm-up
   const wall: number[] = [];
   const cpu: number[] = [];
@@ -38,12 +48,22 @@ function time(label: string, fn: () => number): void {
   }
   const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[2]!;
   const rate = (ms: number): string => Math.round((N / ms) * 1000).toLocaleString("en-US").padStart(10);
-  console.log(`${label.padEnd(18)} wall ${median(wall).toFixed(1).padStart(7)} ms ${rate(median(wall))} bodies/s · cpu ${median(cpu).toFixed(1).padStart(7)} ms ${rate(median(cpu))} bodies/s  (check ${check})`);
+  console.log(`${label.padEnd(22)} wall ${median(wall).toFixed(1).padStart(7)} ms ${rate(median(wall))} bodies/s · cpu ${median(cpu).toFixed(1).padStart(7)} ms ${rate(median(cpu))} bodies/s  (check ${check})`);
+  return { wall: median(wall), cpu: median(cpu) };
 }
 
 console.log(`${N} plan bodies, ${(bytes / 1024 / 1024).toFixed(1)} MiB`);
-time("split into lines", () => bodies.reduce((n, b) => n + b.split(/\r\n|\r|\n/).length, 0));
-time("parsePlan", () => bodies.reduce((n, b) => n + (parsePlan(b)?.files.length ?? 0), 0));
+const split = time("split into lines", () => bodies.reduce((n, b) => n + b.split(/\r\n|\r|\n/).length, 0));
+const parse = time("parsePlan", () => bodies.reduce((n, b) => n + (parsePlan(b)?.files.length ?? 0), 0));
+const pairs = bodies.reduce((n, b, i) => n + (parsePlan(b)?.files.length ?? 0) * changed[i]!.length, 0);
+const covered = time("parsePlan + coverage", () =>
+  bodies.reduce((n, b, i) => {
+    const plan = parsePlan(b);
+    return n + (plan ? resolvePlanCoverage(plan, changed[i]!).touched.length : 0);
+  }, 0),
+);
+const ratio = (x: { wall: number; cpu: number }) => `×${(x.wall / split.wall).toFixed(1)} wall, ×${(x.cpu / split.cpu).toFixed(1)} cpu`;
+console.log(`of the split: parsePlan ${ratio(parse)}; parsePlan + coverage ${ratio(covered)} (aim ≤ ×10; ${pairs.toLocaleString("en-US")} planned × changed pairs)`);
 
 const hunks = Array.from({ length: 200 }, (_, h) => `@@ -${h * 20 + 1},7 +${h * 20 + 1},7 @@\n a\n b\n c\n-d\n+D\n e\n f\n g`).join("\n");
 const patch = Array.from({ length: 50 }, (_, f) => `diff --git a/f${f}.ts b/f${f}.ts\n--- a/f${f}.ts\n+++ b/f${f}.ts\n${hunks}`).join("\n");

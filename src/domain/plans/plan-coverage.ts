@@ -5,7 +5,10 @@ import { parsePlan, type Plan } from "./plan-contract.js";
 
 export interface PlanCoverage { steps: number; planned: string[]; touched: string[]; offPlan: string[]; untouched: string[] }
 
-const cleanPath = (p: string): string => p.trim().replace(/^(?:\.\/)+/, "");
+const cleanPath = (p: string): string => {
+  const t = p.trim();
+  return t.startsWith("./") ? t.replace(/^(?:\.\/)+/, "") : t;
+};
 
 const escapeRegex = (s: string): string => s.replace(/[.+^${}()|[\]\\?]/g, "\\$&");
 
@@ -24,30 +27,81 @@ const MAX_GLOB_WILDCARDS = 3;
  * `src/auth.ts`); a planned entry ending in `/` names a directory (any file under it); `*` / `**` are globs.
  */
 export function isPlannedPathMatch(planned: string, changed: string): boolean {
-  const p = cleanPath(planned);
-  const c = cleanPath(changed);
-  if (p === "" || c === "") return false;
+  return compilePlanned(cleanPath(planned)).test(cleanPath(changed));
+}
+
+const baseName = (path: string): string => path.slice(path.lastIndexOf("/") + 1);
+
+/** `p === c || p.endsWith("/" + c) || c.endsWith("/" + p)`, read backwards once without building a string. */
+function sameTail(p: string, c: string): boolean {
+  let i = p.length - 1;
+  let j = c.length - 1;
+  while (i >= 0 && j >= 0 && p.charCodeAt(i) === c.charCodeAt(j)) i--, j--;
+  if (i < 0) return j < 0 || c.charCodeAt(j) === 47;
+  return j < 0 && p.charCodeAt(i) === 47;
+}
+
+/**
+ * One cleaned planned entry, its glob compiled once. A plain entry matches only paths with its base name (equal, or
+ * one ending in `/` + the other), so it carries that name and is tried only against changed files that share it.
+ */
+function compilePlanned(p: string): { name?: string; test: (c: string) => boolean } {
+  if (p === "") return { test: () => false };
   if (p.includes("*")) {
     const glob = globRegex(p);
-    if (glob) return glob.test(c);
+    if (glob) return { test: (c) => c !== "" && glob.test(c) };
   }
-  if (p.endsWith("/")) return c.startsWith(p) || c.includes(`/${p}`);
-  return p === c || p.endsWith(`/${c}`) || c.endsWith(`/${p}`);
+  if (p.endsWith("/")) return { test: (c) => c !== "" && (c.startsWith(p) || c.includes(`/${p}`)) };
+  return { name: baseName(p), test: (c) => c !== "" && sameTail(p, c) };
+}
+
+function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const list = groups.get(k);
+    if (list) list.push(item);
+    else groups.set(k, [item]);
+  }
+  return groups;
+}
+
+/** Distinct non-empty cleaned paths, in first-seen order. */
+function distinctCleaned(paths: readonly string[]): string[] {
+  const seen = new Set<string>();
+  for (const path of paths) {
+    const p = cleanPath(path);
+    if (p !== "") seen.add(p);
+  }
+  return [...seen];
 }
 
 /**
  * planned = the plan's files; touched = distinct planned files some changed file matches (plan order);
  * untouched = the other planned files; offPlan = distinct changed files matching no planned file (change order).
  * A plan that names no files yields no drift (offPlan and untouched stay empty): there is no scope to leave.
+ * Each path is cleaned once, and a plain entry meets only the changed files with its base name (issue 17).
  */
 export function resolvePlanCoverage(plan: Plan, changedFiles: string[]): PlanCoverage {
-  const planned = [...new Set(plan.files.map(cleanPath).filter((p) => p !== ""))];
-  const changed = [...new Set(changedFiles.map(cleanPath).filter((p) => p !== ""))];
+  const planned = distinctCleaned(plan.files);
+  const changed = distinctCleaned(changedFiles);
   if (planned.length === 0) return { steps: plan.steps.length, planned, touched: [], offPlan: [], untouched: [] };
-  const touched = planned.filter((p) => changed.some((c) => isPlannedPathMatch(p, c)));
-  const untouched = planned.filter((p) => !touched.includes(p));
-  const offPlan = changed.filter((c) => !planned.some((p) => isPlannedPathMatch(p, c)));
-  return { steps: plan.steps.length, planned, touched, offPlan, untouched };
+  // Matching has always cleaned both sides once more, and cleaning is not idempotent (` ./ ./x`): that stays.
+  const targets = changed.map(cleanPath);
+  const all = targets.map((_, k) => k);
+  const named = groupBy(all, (k) => baseName(targets[k]!));
+  const met = new Uint8Array(targets.length);
+  const touched: string[] = [];
+  const untouched: string[] = [];
+  for (const raw of planned) {
+    const entry = compilePlanned(cleanPath(raw));
+    let hit = false;
+    for (const k of entry.name === undefined ? all : named.get(entry.name) ?? []) {
+      if (entry.test(targets[k]!)) (hit = true), (met[k] = 1);
+    }
+    (hit ? touched : untouched).push(raw);
+  }
+  return { steps: plan.steps.length, planned, touched, offPlan: changed.filter((_, k) => met[k] === 0), untouched };
 }
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? "" : "s"}`;

@@ -11,6 +11,11 @@ export const DEFAULT_ADJACENCY = 8;
 /** The pre-image path both patches are measured against: a created file by its new name, anything else by its old one. */
 const keyOf = (f: FileRanges): string => (f.created ? f.path : f.oldPath ?? f.path);
 
+/** The pre-image paths a patch touches, as gradeOverlap pairs them: no finding is possible without a shared one. */
+export function preimagePaths(files: FileRanges[]): string[] {
+  return [...new Set(files.map(keyOf))];
+}
+
 interface Side { created: boolean; ranges: { start: number; end: number }[] }
 
 function bySharedPath(files: FileRanges[]): Map<string, Side> {

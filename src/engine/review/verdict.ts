@@ -8,13 +8,15 @@ import { normalizeWorkerId } from "../../domain/ids.js";
 import type { PlanCoverage } from "../../domain/plans/plan-coverage.js";
 import { parsePlan } from "../../domain/plans/plan-contract.js";
 import { queueRank } from "../../domain/review/queue-rank.js";
-import { openQuestionsOf } from "../../ledger/workers/launches.js";
+import { statement } from "../../ledger/core/statements.js";
+import { openQuestionCounts, openQuestionsOf } from "../../ledger/workers/launches.js";
 import { requireWorker, type WorkerRow } from "../../ledger/workers/workers.js";
 import type { EngineContext } from "../context.js";
 import { pointerOf } from "./deliverables.js";
 import { derivePlanCoverage } from "./plan-coverage.js";
 import { approvalOf, latestDecision, resolveReviewTarget } from "./target.js";
-import { resolveReviewWarnings, type OverlapWithPeer, type ReviewWarning } from "./warnings.js";
+import { reviewFacts, type ReviewFacts } from "./review-facts.js";
+import { parentQueryOf, resolveReviewWarnings, type OverlapWithPeer, type ReviewWarning } from "./warnings.js";
 import { previewCombine } from "./combine.js";
 import { producedBeforeWarning } from "./base-moved.js";
 import { escalateOverdueConsults } from "../talk/consult-lane.js";
@@ -59,7 +61,7 @@ export interface VerdictCard {
 
 function questionsOf(ctx: EngineContext, worker: string): VerdictQuestion[] {
   return openQuestionsOf(ctx.db, worker).map((q) => {
-    const row = ctx.db.prepare("SELECT options, recommend, risk, consult, audience, context, escalation FROM questions WHERE id = ?").get(q.id) as {
+    const row = statement(ctx.db, "SELECT options, recommend, risk, consult, audience, context, escalation FROM questions WHERE id = ?").get(q.id) as {
       options: string; recommend: string | null; risk: string | null; consult: number; audience: "human" | "parent-agent"; context: string | null; escalation: string | null;
     };
     let options: string[] = [];
@@ -95,15 +97,15 @@ function isPlanLike(d: WorkerDeliverable): boolean {
  * The card of one worker's exact version: current by default, or the exact ref named. A version whose sidecar changed
  * since it was approved is refused (`deliverable-tampered`, naming the file and both hashes); nothing is offered on it.
  */
-export function verdictCard(ctx: EngineContext, target: string, options: { version?: number } = {}): VerdictCard {
+export function verdictCard(ctx: EngineContext, target: string, options: { version?: number; facts?: ReviewFacts } = {}): VerdictCard {
   if (looksCombined(target)) return combinedCard(ctx, target);
   const { card, tampered } = buildCard(ctx, target, options);
   if (tampered) throw tampered;
   return card;
 }
 
-/** The card, and the tampering refusal when an approved version's bytes changed (the queue shows it as a warning). */
-function buildCard(ctx: EngineContext, target: string, options: { version?: number } = {}): { card: VerdictCard; tampered?: DocketError } {
+/** The card, and the tampering refusal when an approved version's bytes changed (the queue shows it as a warning). `facts`: shared by a queue. */
+function buildCard(ctx: EngineContext, target: string, options: { version?: number; facts?: ReviewFacts } = {}): { card: VerdictCard; tampered?: DocketError } {
   const workerId = normalizeWorkerId(target) ?? /^(?:worker-deliverable:)?(w[1-9][0-9]*)/.exec(target.trim())?.[1];
   if (!workerId) throw validationError("bad-worker-id", `"${target}" is not a worker or deliverable ref`, "use w<N> or worker-deliverable:w<N>:<K>");
   let row = requireWorker(ctx.db, workerId);
@@ -152,20 +154,19 @@ function buildCard(ctx: EngineContext, target: string, options: { version?: numb
   if (tampered) warnings.push({ kind: "deliverable-tampered", text: tampered.message });
   const offers: string[] = [];
   if (pointer && deliverable && !promoted && !combined) {
-    const review = resolveReviewWarnings(ctx, row, pointer, deliverable);
+    const review = resolveReviewWarnings(ctx, row, pointer, deliverable, options.facts);
     warnings.push(...review.warnings);
     for (const peer of combinablePeers(review.overlaps)) {
       const preview = previewCombine(ctx, pointer.ref, peer);
       warnings.push({ kind: "combine", text: `Combine with ${peer} · ${preview.task.slice(0, 40)} · ${preview.text}` });
       if (preview.possible) offers.push(`combine ${peer}`);
     }
+  } else if (pointer && deliverable && pointer.version < (pointerOf(row)?.version ?? 0)) {
+    warnings.push({ kind: "older-version", text: `this is v${pointer.version}; ${row.id}'s current version is v${pointerOf(row)!.version}` });
   }
   if (pointer && deliverable && !rejected) {
     const moved = producedBeforeWarning(ctx, row, deliverable);
     if (moved) warnings.push(moved);
-  }
-  else if (pointer && deliverable && pointer.version < (pointerOf(row)?.version ?? 0)) {
-    warnings.push({ kind: "older-version", text: `this is v${pointer.version}; ${row.id}'s current version is v${pointerOf(row)!.version}` });
   }
   const card: VerdictCard = {
     worker: row.id,
@@ -190,23 +191,32 @@ function combinablePeers(overlaps: readonly OverlapWithPeer[]): string[] {
   return [...new Set(overlaps.filter((o) => o.grade !== "same-file" && !o.promotedBy).map((o) => o.otherWorker))];
 }
 
-/** Workers of this project needing judgment: open questions first, then failures, then unjudged ready versions; newest first. */
+/**
+ * Workers of this project needing judgment: open questions first, then failures, then unjudged ready versions; newest
+ * first. Linear in queue + fleet: peers' patches are read and parsed once, and git is asked once per distinct base.
+ */
 export function verdictQueue(ctx: EngineContext): VerdictCard[] {
   escalateOverdueConsults(ctx);
-  const rows = ctx.db
-    .prepare("SELECT * FROM workers WHERE deleted_at IS NULL AND project_root = ? ORDER BY seq DESC")
-    .all(ctx.projectRoot()) as WorkerRow[];
+  const root = ctx.projectRoot();
+  const rows = statement(ctx.db, "SELECT * FROM workers WHERE deleted_at IS NULL AND project_root = ? ORDER BY seq DESC").all(root) as WorkerRow[];
+  const questions = openQuestionCounts(ctx.db);
   const ranked: { rank: number; row: WorkerRow }[] = [];
   for (const row of rows) {
     const pointer = pointerOf(row);
     const judged = pointer ? latestDecision(ctx.db, pointer.ref, ["approve", "reject", "promote", "combine"]) : undefined;
     const rank = queueRank({
-      openQuestions: openQuestionsOf(ctx.db, row.id).length, state: row.state, reviewedAt: row.reviewed_at, hasVersion: Boolean(pointer), judged: Boolean(judged),
+      openQuestions: questions.get(row.id) ?? 0, state: row.state, reviewedAt: row.reviewed_at, hasVersion: Boolean(pointer), judged: Boolean(judged),
     });
     if (rank !== undefined) ranked.push({ rank, row });
   }
   ranked.sort((a, b) => a.rank - b.rank || b.row.seq - a.row.seq);
-  const cards = ranked.map((r) => buildCard(ctx, r.row.id).card);
+  const facts = reviewFacts(ctx);
+  const pending = new Map(facts.peers(root).map((p) => [p.row.id, p]));
+  facts.prefetchParentChanges(root, ranked.flatMap(({ row }) => {
+    const peer = pending.get(row.id);
+    return peer ? [parentQueryOf(peer.row, peer.change)] : [];
+  }));
+  const cards = ranked.map((r) => buildCard(ctx, r.row.id, { facts }).card);
   // Combined versions waiting for judgment come with the ready ones, after open questions and failures.
   const firstReady = ranked.findIndex((r) => r.rank === 2);
   cards.splice(firstReady === -1 ? cards.length : firstReady, 0, ...unjudgedCombined(ctx).reverse().map((ref) => combinedCard(ctx, ref)));

@@ -2,15 +2,15 @@
 // (graded same file / adjacent / contested) and parent files changed since this worker's base (issue 5 §2, §4).
 // A partner promoted since this worker began still collides: its card names that promoted deliverable (issue 19).
 
-import type { DeliverablePointer, WorkerDeliverable } from "../../domain/deliverables/deliverable.js";
-import { gradeOverlap, type OverlapFinding } from "../../domain/review/overlap.js";
-import { parsePatchRanges } from "../../domain/deliverables/patch-ranges.js";
+import type { ChangeSet, DeliverablePointer, WorkerDeliverable } from "../../domain/deliverables/deliverable.js";
+import { gradeOverlap, preimagePaths, type OverlapFinding } from "../../domain/review/overlap.js";
 import { readDeliverable } from "../../files/workers/deliverables.js";
+import { statement } from "../../ledger/core/statements.js";
 import type { WorkerRow } from "../../ledger/workers/workers.js";
-import { parentChangesSince, type ParentChange } from "../../substrate/git/promote.js";
+import { parentChangesSince, type ParentChange, type ParentQuery } from "../../substrate/git/promote.js";
 import type { EngineContext } from "../context.js";
 import { pointerOf } from "./deliverables.js";
-import { latestDecision } from "./target.js";
+import { reviewFacts, type PeerPatch, type ReviewFacts } from "./review-facts.js";
 
 export interface ReviewWarning {
   kind:
@@ -36,34 +36,23 @@ export interface ReviewWarnings {
 const GRADE_LABEL: Record<OverlapFinding["grade"], string> = { "same-file": "same file", adjacent: "adjacent", contested: "contested" };
 const STATUS_LABEL: Record<string, string> = { M: "modified", A: "added", D: "deleted", T: "type changed", "?": "untracked" };
 const GRADE_RANK: Record<OverlapFinding["grade"], number> = { contested: 0, adjacent: 1, "same-file": 2 };
+let workerOrder: Intl.Collator | undefined; // what localeCompare(b, "en", { numeric: true }) builds on every call, built once
+const byWorker = (a: string, b: string): number => (workerOrder ??= new Intl.Collator("en", { numeric: true })).compare(a, b);
 
-/** Other live workers of the same project whose current frozen patch is still pending (neither promoted nor rejected). */
-function peerPatches(ctx: EngineContext, me: WorkerRow): { row: WorkerRow; pointer: DeliverablePointer; patch: string }[] {
-  const rows = ctx.db
-    .prepare("SELECT * FROM workers WHERE deleted_at IS NULL AND id != ? AND project_root = ? AND deliverable_ref IS NOT NULL ORDER BY seq")
-    .all(me.id, me.project_root) as WorkerRow[];
-  const peers: { row: WorkerRow; pointer: DeliverablePointer; patch: string }[] = [];
-  for (const row of rows) {
-    const pointer = pointerOf(row)!;
-    const settled = latestDecision(ctx.db, pointer.ref, ["promote", "reject", "combine"]);
-    if (settled) continue;
-    const read = readDeliverable(ctx.home, row.id, pointer.version);
-    if (!read.ok || !read.deliverable.changeSet || read.deliverable.changeSet.patch === "") continue;
-    peers.push({ row, pointer, patch: read.deliverable.changeSet.patch });
-  }
-  return peers;
+/** Other live workers of the same project whose current frozen patch is still pending and touches one of `paths`. */
+function peerPatches(facts: ReviewFacts, me: WorkerRow, paths: readonly string[]): PeerPatch[] {
+  return facts.peersTouching(me.project_root, paths).filter((peer) => peer.row.id !== me.id);
 }
 
 /** Other workers' deliverables of the same project promoted since this worker began (so not in its base). */
 function promotedPatches(ctx: EngineContext, me: WorkerRow): { worker: string; task: string; ref: string; decision: string; patch: string }[] {
-  const rows = ctx.db
-    .prepare(
-      `SELECT d.id AS decision, d.worker AS worker, d.deliverable_version AS version, d.deliverable_ref AS ref, w.task AS task
-       FROM decisions d JOIN workers w ON w.id = d.worker
-       WHERE d.verb = 'promote' AND d.worker != ? AND w.project_root = ? AND d.at >= ? AND d.deliverable_ref IS NOT NULL
-       ORDER BY d.seq`,
-    )
-    .all(me.id, me.project_root, me.created_at) as { decision: string; worker: string; version: number; ref: string; task: string }[];
+  const rows = statement(
+    ctx.db,
+    `SELECT d.id AS decision, d.worker AS worker, d.deliverable_version AS version, d.deliverable_ref AS ref, w.task AS task
+     FROM decisions d JOIN workers w ON w.id = d.worker
+     WHERE d.verb = 'promote' AND d.worker != ? AND w.project_root = ? AND d.at >= ? AND d.deliverable_ref IS NOT NULL
+     ORDER BY d.seq`,
+  ).all(me.id, me.project_root, me.created_at) as { decision: string; worker: string; version: number; ref: string; task: string }[];
   return rows.flatMap((r) => {
     const read = readDeliverable(ctx.home, r.worker, r.version);
     if (!read.ok || !read.deliverable.changeSet || read.deliverable.changeSet.patch === "") return [];
@@ -71,7 +60,19 @@ function promotedPatches(ctx: EngineContext, me: WorkerRow): { worker: string; t
   });
 }
 
-export function resolveReviewWarnings(ctx: EngineContext, worker: WorkerRow, pointer: DeliverablePointer, deliverable: WorkerDeliverable): ReviewWarnings {
+/** What the parent checkout is asked about one worker's frozen patch. */
+export function parentQueryOf(worker: WorkerRow, change: ChangeSet): ParentQuery {
+  return { base: change.base || worker.base, baseHead: worker.base_head, paths: change.files.map((f) => f.path) };
+}
+
+/** `facts` lets a run over many cards (the verdict queue) share what it read; one card may leave it out. */
+export function resolveReviewWarnings(
+  ctx: EngineContext,
+  worker: WorkerRow,
+  pointer: DeliverablePointer,
+  deliverable: WorkerDeliverable,
+  facts: ReviewFacts = reviewFacts(ctx),
+): ReviewWarnings {
   const warnings: ReviewWarning[] = [];
   const current = pointerOf(worker);
   if (current && current.version > pointer.version) {
@@ -79,32 +80,36 @@ export function resolveReviewWarnings(ctx: EngineContext, worker: WorkerRow, poi
   }
   const change = deliverable.changeSet;
   if (!change || change.patch === "") return { overlaps: [], parentChanges: [], warnings };
-  const mine = parsePatchRanges(change.patch);
+  const mine = facts.ranges(pointer.ref, change.patch);
   const overlaps: OverlapWithPeer[] = [];
-  for (const peer of peerPatches(ctx, worker)) {
-    for (const f of gradeOverlap(mine, parsePatchRanges(peer.patch), peer.row.id)) {
+  for (const peer of peerPatches(facts, worker, preimagePaths(mine))) {
+    for (const f of gradeOverlap(mine, peer.ranges, peer.row.id)) {
       overlaps.push({ ...f, otherRef: peer.pointer.ref, otherTask: peer.row.task });
     }
   }
   for (const landed of promotedPatches(ctx, worker)) {
-    for (const f of gradeOverlap(mine, parsePatchRanges(landed.patch), landed.worker)) {
+    for (const f of gradeOverlap(mine, facts.ranges(landed.ref, landed.patch), landed.worker)) {
       overlaps.push({ ...f, otherRef: landed.ref, otherTask: landed.task, promotedBy: landed.decision });
     }
   }
-  overlaps.sort((a, b) => GRADE_RANK[a.grade] - GRADE_RANK[b.grade] || a.otherWorker.localeCompare(b.otherWorker, "en", { numeric: true }) || a.path.localeCompare(b.path));
+  overlaps.sort((a, b) => GRADE_RANK[a.grade] - GRADE_RANK[b.grade] || byWorker(a.otherWorker, b.otherWorker) || a.path.localeCompare(b.path));
   for (const o of overlaps) {
     const landed = o.promotedBy ? `, already promoted (${o.promotedBy})` : "";
     warnings.push({ kind: "overlap", text: `${GRADE_LABEL[o.grade]} ${o.otherWorker}${landed}: ${o.path} (${o.otherRef} · ${o.otherTask.slice(0, 40)})` });
   }
-  const parent = parentChangeWarnings(worker.project_root, { base: change.base || worker.base, baseHead: worker.base_head }, change.files.map((f) => f.path), worker.id);
+  const parent = parentWarnings(() => facts.parentChanges(worker.project_root, parentQueryOf(worker, change)), worker.project_root, worker.id);
   return { overlaps, parentChanges: parent.parentChanges, warnings: [...warnings, ...parent.warnings] };
 }
 
 /** Files among `paths` the parent checkout changed since `refs` (the base a frozen patch was made against), as warnings. */
 export function parentChangeWarnings(root: string, refs: { base: string | null; baseHead: string | null }, paths: string[], whose: string): { parentChanges: ParentChange[] | undefined; warnings: ReviewWarning[] } {
+  return parentWarnings(() => parentChangesSince(root, refs, paths), root, whose);
+}
+
+function parentWarnings(ask: () => ParentChange[] | undefined, root: string, whose: string): { parentChanges: ParentChange[] | undefined; warnings: ReviewWarning[] } {
   let parentChanges: ParentChange[] | undefined;
   try {
-    parentChanges = parentChangesSince(root, refs, paths);
+    parentChanges = ask();
   } catch (error) {
     // The parent checkout could not be inspected (moved, not a repository): said as a warning, never skipped silently.
     return { parentChanges: undefined, warnings: [{ kind: "parent-unknown", text: `could not check the parent checkout for changes: ${(error as Error).message.split("\n")[0]}` }] };

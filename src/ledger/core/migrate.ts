@@ -13,9 +13,10 @@ export function migrate(db: Database.Database, migrations: readonly Migration[] 
   const exists = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'").get() !== undefined;
   if (!exists) db.exec("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)");
   const applied = () => db.prepare("SELECT version, name FROM schema_migrations ORDER BY version").all() as { version: number; name: string }[];
-  const before = applied();
-  checkHistory(before, migrations);
-  if (before.length === migrations.length) return [];
+  const history = applied();
+  checkHistory(history, migrations);
+  // The history is a prefix of the list: when it is the whole list there is nothing to take the write lock for.
+  if (history.length === migrations.length) return [];
   const ran: number[] = [];
   for (const m of migrations) {
     if (applied().some((a) => a.version === m.version)) continue;

@@ -97,23 +97,127 @@ function hasCommit(repo: string, rev: string): boolean {
   return runGit(repo, ["cat-file", "-e", `${rev}^{commit}`]).status === 0;
 }
 
+/** Which of `revs` name a commit in `repo`: object ids in one `git cat-file --batch-check`, anything else one by one. */
+function commitsAmong(repo: string, revs: readonly string[]): Set<string> {
+  const ids = revs.filter((r) => /^[0-9a-fA-F]{4,64}$/.test(r));
+  const known = new Set(revs.filter((r) => !ids.includes(r) && hasCommit(repo, r)));
+  if (ids.length === 0) return known;
+  const r = runGit(repo, ["cat-file", "--batch-check"], { input: ids.map((id) => `${id}^{commit}\n`).join("") });
+  if (r.status !== 0) return known; // not a repository: no commit is known to it
+  r.stdout.split("\n").forEach((line, i) => {
+    if (i < ids.length && line.split(" ")[1] === "commit") known.add(ids[i]!);
+  });
+  return known;
+}
+
+/** One worker's question to the parent checkout: which of `paths` changed since its base (or base head)? */
+export interface ParentQuery {
+  base: string | null;
+  baseHead: string | null;
+  paths: readonly string[];
+}
+
+export type ParentAnswer = { ok: true; changes: ParentChange[] | undefined } | { ok: false; error: Error };
+
 /**
  * Files among `paths` whose content in the parent working tree differs from the worker's base (which holds the
  * parent's HEAD plus its uncommitted changes at spawn). Falls back to `baseHead` when the base commit is not in the
  * parent's object store (a copied, non-worktree workspace). Undefined when neither commit is known: cannot tell.
  */
 export function parentChangesSince(repoRoot: string, refs: { base: string | null; baseHead: string | null }, paths: string[]): ParentChange[] | undefined {
-  if (paths.length === 0) return [];
-  const rev = refs.base && hasCommit(repoRoot, refs.base) ? refs.base : refs.baseHead && hasCommit(repoRoot, refs.baseHead) ? refs.baseHead : undefined;
-  if (!rev) return undefined;
-  const specs = paths.map((p) => `:(literal)${p}`);
-  const out = mustGit(repoRoot, ["diff", "--name-status", "--no-renames", "-z", rev, "--", ...specs]);
-  const parts = out.split("\0").filter((s) => s !== "");
-  const changes: ParentChange[] = [];
-  for (let i = 0; i + 1 < parts.length; i += 2) changes.push({ status: parts[i]!, path: parts[i + 1]! });
-  const untracked = mustGit(repoRoot, ["ls-files", "--others", "--exclude-standard", "-z", "--", ...specs]).split("\0").filter((s) => s !== "");
-  for (const path of untracked) if (!changes.some((c) => c.path === path)) changes.push({ path, status: "?" });
-  return changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const [answer] = parentChangesForEach(repoRoot, [{ ...refs, paths }]);
+  if (!answer!.ok) throw answer!.error;
+  return answer!.changes;
+}
+
+/**
+ * parentChangesSince for many queries on one repository with few git processes: one commit check for every base, one
+ * diff per distinct base over the union of its queries' paths, one untracked listing over the union of all (issue 17).
+ * A shared listing is split back per query by git's literal-pathspec rule (the path itself or a directory above it).
+ */
+export function parentChangesForEach(repoRoot: string, queries: readonly ParentQuery[]): ParentAnswer[] {
+  const answers: ParentAnswer[] = queries.map(() => ({ ok: true, changes: [] }));
+  const asking = queries.flatMap((q, i) => (q.paths.length > 0 ? [i] : []));
+  let known: Set<string>;
+  try {
+    known = commitsAmong(repoRoot, [...new Set(asking.flatMap((i) => [queries[i]!.base ?? "", queries[i]!.baseHead ?? ""]).filter((r) => r !== ""))]);
+  } catch (error) {
+    for (const i of asking) answers[i] = { ok: false, error: error as Error };
+    return answers;
+  }
+  const byRev = new Map<string, number[]>();
+  for (const i of asking) {
+    const q = queries[i]!;
+    const rev = q.base && known.has(q.base) ? q.base : q.baseHead && known.has(q.baseHead) ? q.baseHead : undefined;
+    if (!rev) answers[i] = { ok: true, changes: undefined };
+    else byRev.set(rev, [...(byRev.get(rev) ?? []), i]);
+  }
+  const diffs = new Map<number, ParentChange[]>();
+  for (const [rev, members] of byRev) {
+    const diff = (paths: readonly string[]): ParentChange[] => {
+      const parts = gitOverPaths(repoRoot, ["diff", "--name-status", "--no-renames", "-z", rev, "--"], paths);
+      const changes = new Map<string, ParentChange>();
+      for (const part of parts) for (let k = 0; k + 1 < part.length; k += 2) if (!changes.has(part[k + 1]!)) changes.set(part[k + 1]!, { status: part[k]!, path: part[k + 1]! });
+      return [...changes.values()];
+    };
+    try {
+      shareListing(members.map((i) => queries[i]!.paths), diff).forEach((changes, k) => diffs.set(members[k]!, changes));
+    } catch (error) {
+      for (const i of members) answers[i] = { ok: false, error: error as Error };
+    }
+  }
+  const listed = [...diffs.keys()];
+  if (listed.length === 0) return answers;
+  let untracked: ParentChange[][];
+  try {
+    const list = (paths: readonly string[]) =>
+      [...new Set(gitOverPaths(repoRoot, ["ls-files", "--others", "--exclude-standard", "-z", "--"], paths).flat())].map((path) => ({ path, status: "?" }));
+    untracked = shareListing(listed.map((i) => queries[i]!.paths), list);
+  } catch (error) {
+    for (const i of listed) answers[i] = { ok: false, error: error as Error };
+    return answers;
+  }
+  listed.forEach((i, k) => {
+    const changes = diffs.get(i)!;
+    const seen = new Set(changes.map((c) => c.path));
+    for (const u of untracked[k]!) if (!seen.has(u.path)) changes.push(u);
+    answers[i] = { ok: true, changes: changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)) };
+  });
+  return answers;
+}
+
+/**
+ * One git listing for several path lists, split back per list. When git names a path none of the lists matches (its
+ * paths are not relative to the repository root asked), each list is listed on its own instead, as before batching.
+ */
+function shareListing(pathLists: readonly (readonly string[])[], listing: (paths: readonly string[]) => ParentChange[]): ParentChange[][] {
+  if (pathLists.length === 1) return [listing(pathLists[0]!)];
+  const entries = listing([...new Set(pathLists.flat())]);
+  const specs = pathLists.map((paths) => new Set(paths));
+  const shares = specs.map((set) => entries.filter((e) => matchesLiteralPathspec(e.path, set)));
+  if (entries.every((e) => specs.some((set) => matchesLiteralPathspec(e.path, set)))) return shares;
+  return pathLists.map((paths) => listing(paths));
+}
+
+const PATHSPECS_PER_CALL = 1_000;
+
+/** Runs `args` with `paths` as literal pathspecs, in chunks that stay far below the argument-size limit. */
+function gitOverPaths(repoRoot: string, args: string[], paths: readonly string[]): string[][] {
+  const outputs: string[][] = [];
+  for (let k = 0; k < paths.length; k += PATHSPECS_PER_CALL) {
+    const specs = paths.slice(k, k + PATHSPECS_PER_CALL).map((p) => `:(literal)${p}`);
+    outputs.push(mustGit(repoRoot, [...args, ...specs]).split("\0").filter((s) => s !== ""));
+  }
+  return outputs;
+}
+
+/** git's `:(literal)` match: the path itself, or a file below it when the pathspec names a directory. */
+function matchesLiteralPathspec(path: string, specs: ReadonlySet<string>): boolean {
+  if (specs.has(path)) return true;
+  for (let i = path.indexOf("/"); i !== -1; i = path.indexOf("/", i + 1)) {
+    if (specs.has(path.slice(0, i)) || specs.has(path.slice(0, i + 1))) return true;
+  }
+  return false;
 }
 
 function withPrivateIndex<T>(workspace: string, seedFromWorktree: boolean, fn: (env: NodeJS.ProcessEnv) => T): T {

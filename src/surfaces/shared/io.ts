@@ -20,7 +20,10 @@ export interface Io {
 export function createIo(json: boolean): Io {
   return {
     json,
-    interactive: Boolean(process.stdin.isTTY && process.stdout.isTTY) && !json,
+    // Asked on first use: touching process.stdin sets up its stream, which most commands never need.
+    get interactive() {
+      return Boolean(process.stdin.isTTY && process.stdout.isTTY) && !json;
+    },
     out: (text) => process.stdout.write(text.endsWith("\n") ? text : `${text}\n`),
     err: (text) => process.stderr.write(text.endsWith("\n") ? text : `${text}\n`),
     input: async (prompt) => (await ask(prompt)).trim(),

@@ -76,3 +76,24 @@ test("a handoff source that is missing or not a plan yields no coverage", () => 
   assert.equal(resolveSourcePlanCoverage("## Findings\n1. the cache is stale\n", ["a.ts"]), null);
   assert.deepEqual(resolveSourcePlanCoverage("Plan:\n1. edit (files: a.ts)\n", ["a.ts", "b.ts"]), { steps: 1, planned: ["a.ts"], touched: ["a.ts"], offPlan: ["b.ts"], untouched: [] });
 });
+
+test("coverage found through base names equals trying every planned × changed pair, odd paths included", () => {
+  const pool = [
+    "src/auth.ts", "auth.ts", "lib/auth.ts", "src/lib/auth.ts", "./src/auth.ts", " ./ ./src/auth.ts", "src/auth.tsx", "oauth.ts",
+    "src/auth/", "src/auth/login.ts", "test/**/*.test.ts", "test/unit/a.test.ts", "*.md", "README.md", "docs/README.md", "/abs/auth.ts",
+    "a/*/*/*/*.ts", "x/", "x", "dir/x", " ", "", "./", "src//auth.ts", "**", "a*b", "a/b*", "deep/a/b/c.ts", "b/c.ts", "c.ts",
+  ];
+  let seed = 17;
+  const pick = (n: number) => Array.from({ length: n }, () => pool[(seed = (seed * 1103515245 + 12345) % 2 ** 31) % pool.length]!);
+  for (let round = 0; round < 400; round++) {
+    const plannedFiles = pick(1 + (round % 9));
+    const changedFiles = pick(round % 11);
+    const planned = [...new Set(plannedFiles.map((p) => p.trim().replace(/^(?:\.\/)+/, "")).filter((p) => p !== ""))];
+    const changed = [...new Set(changedFiles.map((p) => p.trim().replace(/^(?:\.\/)+/, "")).filter((p) => p !== ""))];
+    const touched = planned.filter((p) => changed.some((c) => isPlannedPathMatch(p, c)));
+    const expected = planned.length === 0
+      ? { steps: 2, planned, touched: [], offPlan: [], untouched: [] }
+      : { steps: 2, planned, touched, offPlan: changed.filter((c) => !planned.some((p) => isPlannedPathMatch(p, c))), untouched: planned.filter((p) => !touched.includes(p)) };
+    assert.deepEqual(resolvePlanCoverage(planWith(plannedFiles), changedFiles), expected, `planned ${JSON.stringify(plannedFiles)} changed ${JSON.stringify(changedFiles)}`);
+  }
+});

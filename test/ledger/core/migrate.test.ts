@@ -83,17 +83,44 @@ test("migration 005 turns a ledger's plain run tokens into their sha256 and keep
   assert.ok(!bytes.includes(token), "the plain token is gone from the file");
 });
 
-test("opening an up-to-date ledger takes no write lock, so a reader never queues behind a writer", (t) => {
+test("opening an up-to-date ledger takes no write lock, so it opens while another process holds one", (t) => {
   const path = join(tempDir(t), "ledger.sqlite");
   openLedger(path).close();
   const writer = new Database(path);
   t.after(() => writer.close());
-  writer.prepare("BEGIN IMMEDIATE").run();
-  try {
-    const reader = openLedger(path, { busyTimeoutMs: 50 });
-    assert.equal((reader.prepare("SELECT count(*) AS n FROM schema_migrations").get() as { n: number }).n, MIGRATIONS.length);
-    reader.close();
-  } finally {
-    writer.prepare("ROLLBACK").run();
+  writer.exec("BEGIN IMMEDIATE");
+  const reader = openLedger(path, { busyTimeoutMs: 50 });
+  t.after(() => reader.close());
+  assert.equal((reader.prepare("SELECT count(*) AS n FROM schema_migrations").get() as { n: number }).n, MIGRATIONS.length);
+  writer.exec("ROLLBACK");
+});
+
+test("migration 008 keeps every binding and obligation; active ones are still found by item, dispatch and worker, owed ones by due time", (t) => {
+  const db = new Database(join(tempDir(t), "ledger.sqlite"));
+  t.after(() => db.close());
+  db.pragma("journal_mode = WAL");
+  migrate(db, MIGRATIONS.filter((m) => m.version < 8));
+  const now = "2026-01-01T00:00:00.000Z";
+  db.prepare(
+    `INSERT INTO workers (id, seq, task, kind, agent, execution, cwd, project_root, workspace, workspace_mode, generation, run_token_hash, state, created_at, updated_at)
+     VALUES ('w1', 1, 't', 'default', 'command', '{}', '/p', '/p', '/p', 'shared', 1, 'h', 'active', ?, ?)`,
+  ).run(now, now);
+  db.prepare("INSERT INTO dispatches (id, worker, generation, state, created_at) VALUES ('d1', 'w1', 1, 'active', ?)").run(now);
+  for (const [i, state] of [[1, "active"], [2, "resolved"], [3, "active"]] as const) {
+    db.prepare("INSERT INTO items (id, kind, text, revision, state, created_at, updated_at) VALUES (?, 'todo', 'x', 1, 'open', ?, ?)").run(`t${i}`, now, now);
+    db.prepare("INSERT INTO bindings (id, dispatch, item, worker, generation, accepted_revision, state, created_at) VALUES (?, 'd1', ?, 'w1', 1, 1, ?, ?)").run(`b${i}`, `t${i}`, state, now);
+    db.prepare("INSERT INTO obligations (id, binding, item, worker, state, due_at, created_at) VALUES (?, ?, ?, 'w1', ?, ?, ?)")
+      .run(`o${i}`, `b${i}`, `t${i}`, state === "active" ? "owed" : "resolved", `2026-01-0${4 - i}T00:00:00.000Z`, now);
   }
+  const before = { bindings: db.prepare("SELECT * FROM bindings ORDER BY id").all(), obligations: db.prepare("SELECT * FROM obligations ORDER BY id").all() };
+
+  assert.deepEqual(migrate(db, MIGRATIONS.filter((m) => m.version <= 8)), [8]);
+  assert.deepEqual({ bindings: db.prepare("SELECT * FROM bindings ORDER BY id").all(), obligations: db.prepare("SELECT * FROM obligations ORDER BY id").all() }, before);
+  assert.deepEqual(db.prepare("SELECT id FROM bindings WHERE item = 't3' AND state = 'active'").all(), [{ id: "b3" }]);
+  assert.deepEqual(db.prepare("SELECT COUNT(*) AS n FROM bindings WHERE dispatch = 'd1' AND state = 'active'").get(), { n: 2 });
+  assert.deepEqual(db.prepare("SELECT id FROM bindings WHERE worker = 'w1' AND state = 'active' ORDER BY id").all(), [{ id: "b1" }, { id: "b3" }]);
+  assert.deepEqual(db.prepare("SELECT id FROM obligations WHERE state = 'owed' ORDER BY due_at").all(), [{ id: "o3" }, { id: "o1" }]);
+  const indexes = (table: string) => (db.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL ORDER BY name`).all(table) as { name: string }[]).map((r) => r.name);
+  assert.deepEqual(indexes("bindings"), ["bindings_active_dispatch", "bindings_one_active_per_item"]);
+  assert.deepEqual(indexes("obligations"), ["obligations_owed"]);
 });

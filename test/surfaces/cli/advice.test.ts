@@ -11,7 +11,7 @@ import { addItem, editItem } from "../../../src/engine/work/items.js";
 import { dispatchItems } from "../../../src/engine/work/dispatch.js";
 import { updateWorker } from "../../../src/ledger/workers/workers.js";
 import { createIo } from "../../../src/surfaces/shared/io.js";
-import { COMMAND_GROUPS } from "../../../src/surfaces/shared/verbs/registry.js";
+import { VERB_GROUPS } from "../../../src/surfaces/shared/verbs/registry.js";
 import { scanAdvice } from "../../support/advice-scan.js";
 import { cliEnv, docket, type CliRun } from "../../support/docket-cli.js";
 import { appWith, publish, reviewGround, reviewWorker, type ReviewGround } from "../../support/review-fixture.js";
@@ -22,9 +22,9 @@ import { addWorker } from "../../support/work-ledger.js";
 
 type T = { after(fn: () => void): void };
 
-function verbTable(): Command {
+async function verbTable(): Promise<Command> {
   const program = new Command("docket").option("--json");
-  for (const register of COMMAND_GROUPS) register(program, createIo(false));
+  for (const group of VERB_GROUPS) (await group.load())(program, createIo(false));
   return program;
 }
 
@@ -61,8 +61,8 @@ function verbProblem(program: Command, command: string): string | undefined {
   return undefined;
 }
 
-test("every command Docket's text advises names a real verb, real flags and as many arguments as the verb takes; refusals backtick them", () => {
-  const program = verbTable();
+test("every command Docket's text advises names a real verb, real flags and as many arguments as the verb takes; refusals backtick them", async () => {
+  const program = await verbTable();
   const verbs = new Set(program.commands.map((c) => c.name()));
   const advice = scanAdvice();
   assert.ok(advice.filter((a) => a.inRefusal && a.commands.length > 0).length >= 30, "the scan finds the refusals' advice");

@@ -7,8 +7,9 @@ import { sql as m004 } from "./004-store-index.js";
 import { sql as m005 } from "./005-run-token-hashes.js";
 import { sql as m006 } from "./006-content-binding.js";
 import { run as m007 } from "./007-agents.js";
-import { sql as m008 } from "./008-coordination.js";
 import type Database from "better-sqlite3";
+import { sql as m008 } from "./008-lean-indexes.js";
+import { sql as m009 } from "./009-coordination.js";
 
 export interface Migration {
   version: number;
@@ -26,5 +27,6 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 5, name: "run-token-hashes", sql: m005 },
   { version: 6, name: "content-binding", sql: m006 },
   { version: 7, name: "agents", rebuild: m007 },
-  { version: 8, name: "coordination", sql: m008 },
+  { version: 8, name: "lean-indexes", sql: m008 },
+  { version: 9, name: "coordination", sql: m009 },
 ];

@@ -1,44 +1,153 @@
-// The command groups of the `docket` CLI, in help order. Each group registers its commands on the program;
-// handlers import their engine modules lazily so `docket --help` and `--version` stay fast.
+// The verb table of the `docket` CLI, in help order: every command's name, usage and description as plain data, and
+// per group a loader for the module that registers it — so a command line loads only its own verb's group (issue 17).
 
 import type { Command } from "commander";
 import type { Io } from "../io.js";
-import { registerItemCommands } from "./items.js";
-import { registerWorkerCommands } from "./worker.js";
-import { registerDispatchCommands } from "./dispatch.js";
-import { registerAttentionCommands } from "./attention.js";
-import { registerObligationCommands } from "./obligations.js";
-import { registerKindsCommand } from "./kinds.js";
-import { registerDeliverableCommands } from "./deliverables.js";
-import { registerStoreCommands } from "./store.js";
-import { registerWorkersCommands } from "./workers.js";
-import { registerReviewCommands } from "./review.js";
-import { registerUseCommands } from "./use.js";
-import { registerDemoCommand } from "./demo.js";
-import { registerMcpCommand } from "./mcp.js";
-import { registerDoctorCommand } from "./doctor.js";
-import { registerWebCommand } from "./web.js";
-import { registerBroadcastCommands } from "./broadcast.js";
-import { registerCombineCommand } from "./combine.js";
 
 export type CommandGroup = (program: Command, io: Io) => void;
 
-export const COMMAND_GROUPS: readonly CommandGroup[] = [
-  registerDemoCommand,
-  registerWorkersCommands,
-  registerReviewCommands,
-  registerCombineCommand,
-  registerBroadcastCommands,
-  registerWebCommand,
-  registerUseCommands,
-  registerItemCommands,
-  registerWorkerCommands,
-  registerDispatchCommands,
-  registerAttentionCommands,
-  registerObligationCommands,
-  registerKindsCommand,
-  registerDeliverableCommands,
-  registerStoreCommands,
-  registerDoctorCommand,
-  registerMcpCommand,
+export interface VerbEntry {
+  name: string;
+  /** What help prints after the name (`[options] <task...>`), exactly as the registered command would. */
+  usage: string;
+  description: string;
+  /** A group verb's subcommands (`worker report`, …), for completion in other hosts. */
+  subcommands?: readonly string[];
+}
+
+export interface VerbGroup {
+  load(): Promise<CommandGroup>;
+  verbs: readonly VerbEntry[];
+}
+
+// Kept in step with what each group registers by a test (test/surfaces/cli/verb-table.test.ts).
+export const VERB_GROUPS: readonly VerbGroup[] = [
+  {
+    load: async () => (await import("./demo.js")).registerDemoCommand,
+    verbs: [
+      { name: "demo", usage: "[options]", description: "watch the whole loop run on a scratch repository: plan → approve → implement → verdict → promote → ledger (no model key needed)" },
+    ],
+  },
+  {
+    load: async () => (await import("./workers.js")).registerWorkersCommands,
+    verbs: [
+      { name: "spawn", usage: "[options] <task...>", description: "start one worker (pi by default) in its own tmux window" },
+      { name: "respawn", usage: "<worker>", description: "start a worker again with its stored execution, at the next generation (old process fenced)" },
+      { name: "ls", usage: "[options]", description: "list this project's workers (--all: every project, settled ones too)" },
+      { name: "show", usage: "<worker>", description: "one worker in detail, with its messages and launches" },
+      { name: "peek", usage: "[options] <worker>", description: "the last lines of a worker's pane (no model context spent)" },
+      { name: "tell", usage: "[options] <worker> <text...>", description: "send a worker a message through its inbox (steers the current turn; --after waits for it); a command worker gets it pasted into its pane" },
+      { name: "attach", usage: "<worker>", description: "look at a worker's window (switches inside tmux, otherwise prints the command)" },
+      { name: "delete", usage: "[options] <worker>", description: "delete one worker: window, workspace, row (deliverables stay)" },
+      { name: "prune", usage: "", description: "delete workers settled for longer than worker.pruneAfterHours (never forces)" },
+    ],
+  },
+  {
+    load: async () => (await import("./review.js")).registerReviewCommands,
+    verbs: [
+      { name: "approve", usage: "[options] <w|ref>", description: "approve one exact deliverable version (records judgment only: sends, queues and starts nothing)" },
+      { name: "reject", usage: "[options] <w|ref>", description: "reject one exact deliverable version (supersedes an earlier approval of that version)" },
+      { name: "revise", usage: "[options] <w|ref> <note...>", description: "send a review note bound to one exact version; the worker's next done becomes the next version" },
+      { name: "answer", usage: "[options] <w> <text...>", description: "answer a worker's open question (the oldest, or --q <id>); the answer is a decision too" },
+      { name: "promote", usage: "[options] <w|ref>", description: "apply the frozen patch of an exactly approved version (or of a stored record) to your checkout (working tree, no commit)" },
+      { name: "discard", usage: "[options] <w>", description: "drop a worker's live changes (its workspace goes back to its base); the frozen versions stay" },
+      { name: "verdict", usage: "[options] [w|ref]", description: "the review card of a worker's exact version; without a worker, the queue of workers needing judgment" },
+      { name: "log", usage: "[options]", description: "decisions: counts per verb, recent rows, and decision debt" },
+    ],
+  },
+  {
+    load: async () => (await import("./combine.js")).registerCombineCommand,
+    verbs: [
+      {
+        name: "combine", usage: "[options] [a] [b]",
+        description: "merge two workers' overlapping frozen change sets (git merge-tree, no checkout touched) into one combined version you review and promote",
+      },
+    ],
+  },
+  {
+    load: async () => (await import("./broadcast.js")).registerBroadcastCommands,
+    verbs: [
+      {
+        name: "broadcast", usage: "[options] [text...]",
+        description: "tell the running workers a change concerns: each is scored affected / maybe / unrelated with the reason; you confirm who gets it",
+      },
+      { name: "journal", usage: "[options]", description: "the project journal: what landed in this project (promotions, crediting every worker) and what was posted to everyone" },
+    ],
+  },
+  {
+    load: async () => (await import("./web.js")).registerWebCommand,
+    verbs: [{ name: "web", usage: "[options]", description: "the review page in your browser: queue, cards with the frozen diff, fleet, log, store (loopback only)" }],
+  },
+  {
+    load: async () => (await import("./use.js")).registerUseCommands,
+    verbs: [
+      { name: "use", usage: "[options] <w|ref>", description: "use an approved current version: --implement starts an implementer on an approved plan; --parent queues its full text for your next prompt; --worker starts one fresh worker with it" },
+      { name: "chips", usage: "[options]", description: "chips queued for the parent session's next prompt (Use → Parent)", subcommands: ["drop"] },
+    ],
+  },
+  {
+    load: async () => (await import("./items.js")).registerItemCommands,
+    verbs: [{ name: "item", usage: "", description: "the human's work items: todos (t<N>) and requests (r<N>)", subcommands: ["add", "edit", "reply", "show", "ls"] }],
+  },
+  {
+    load: async () => (await import("./worker.js")).registerWorkerCommands,
+    verbs: [
+      {
+        name: "worker", usage: "", description: "worker-side protocol: report, todos, wait, done, fail, consult, note (identity from the environment)",
+        subcommands: ["report", "reconcile", "done", "wait", "todos", "consult", "note", "fail", "exited", "heartbeat", "hook"],
+      },
+    ],
+  },
+  {
+    load: async () => (await import("./dispatch.js")).registerDispatchCommands,
+    verbs: [{ name: "dispatch", usage: "[options] <worker> <items...>", description: "hand open items to a worker: one binding and one obligation per item, one work envelope" }],
+  },
+  {
+    load: async () => (await import("./attention.js")).registerAttentionCommands,
+    verbs: [{ name: "attention", usage: "[options]", description: "list pending notifications (blocked items, outcomes); --dismiss <id> clears one" }],
+  },
+  {
+    load: async () => (await import("./obligations.js")).registerObligationCommands,
+    verbs: [
+      { name: "obligations", usage: "[options]", description: "list owed obligations (--due: due now and not parked; --all: include resolved)" },
+      { name: "obligation", usage: "", description: "park or unpark one obligation", subcommands: ["park", "unpark"] },
+    ],
+  },
+  {
+    load: async () => (await import("./kinds.js")).registerKindsCommand,
+    verbs: [{ name: "kinds", usage: "", description: "list worker kinds (built-in, user, project) with their authority and warnings" }],
+  },
+  {
+    load: async () => (await import("./deliverables.js")).registerDeliverableCommands,
+    verbs: [
+      { name: "report", usage: "[options] <worker-or-ref>", description: "a worker's frozen deliverable: outcome, summary, evidence, items, files and the full body" },
+      { name: "diff", usage: "[options] <worker-or-ref>", description: "the frozen patch of a worker's deliverable or a stored record, as `git apply` accepts it" },
+    ],
+  },
+  {
+    load: async () => (await import("./store.js")).registerStoreCommands,
+    verbs: [
+      { name: "save", usage: "[options]", description: "save an approved worker version (--from) or a human-authored record (--author) to the DeliverableStore" },
+      { name: "deliverables", usage: "[options]", description: "list the DeliverableStore (from the ledger's index), unreadable records, and legacy bundles" },
+      { name: "load", usage: "[ref]", description: "mount a stored deliverable (or legacy bundle) as a d<N> slot; it costs no model context" },
+      { name: "preview", usage: "<ref>", description: "print a stored deliverable or legacy bundle in full (inspection only)" },
+      { name: "unload", usage: "<slot>", description: "unmount a d<N> slot" },
+      { name: "deliverable", usage: "", description: "manage one stored deliverable", subcommands: ["delete"] },
+    ],
+  },
+  {
+    load: async () => (await import("./doctor.js")).registerDoctorCommand,
+    verbs: [{ name: "doctor", usage: "[options]", description: "check the home: ledger integrity, private file modes, leftover temp files, store index, tmux, git and pi" }],
+  },
+  {
+    load: async () => (await import("./mcp.js")).registerMcpCommand,
+    verbs: [
+      { name: "mcp", usage: "", description: "serve the worker protocol (docket_todos, docket_wait, docket_done, docket_fail, docket_consult, docket_note) over MCP on stdio, for Claude Code, Codex and other agents" },
+    ],
+  },
 ];
+
+/** The group that registers `verb`, if any. */
+export function groupOf(verb: string | undefined): VerbGroup | undefined {
+  return verb === undefined ? undefined : VERB_GROUPS.find((g) => g.verbs.some((v) => v.name === verb));
+}

@@ -1,12 +1,10 @@
-// The verb table run: one docket command line against an Io — the CLI and the pi parent run the same verbs.
-// Strips --json from anywhere; exit codes: 0 ok, 1 refused or failed (one-line reason), 2 usage (STYLE §17).
+// The verb table run: one docket command line against an Io (the CLI and the pi parent run the same verbs), loading only
+// the chosen verb's group. Strips --json anywhere; exits 0 ok, 1 refused or failed, 2 usage (STYLE §17).
 
-import { Command, CommanderError } from "commander";
+import type { Command, Help } from "commander";
 import { DocketError, errorShape, exitCodeFor, isDocketError } from "../../../domain/errors.js";
-import { explainFailure } from "../../../engine/failures.js";
-import { createIo, ReportedExit, type Io } from "../io.js";
-import { closeEngine } from "../session.js";
-import { COMMAND_GROUPS } from "./registry.js";
+import { ReportedExit, type Io } from "../io.js";
+import { VERB_GROUPS, groupOf } from "./registry.js";
 import { VERSION } from "../version.js";
 
 export interface RunCliOptions {
@@ -17,6 +15,12 @@ export interface RunCliOptions {
 /** Runs one docket command line against the given Io; returns the exit code. Never exits the process. */
 export async function runCli(argv: string[], io: Io, options: RunCliOptions = {}): Promise<number> {
   const { args, json } = extractJson(argv);
+  // What commander would print for a leading --version, without loading it.
+  if (args[0] === "-V" || args[0] === "--version") {
+    io.out(`${VERSION}\n`);
+    return 0;
+  }
+  const { Command, CommanderError, Help } = await import("commander");
   const program = new Command("docket")
     .description("Run several AI coding-agent workers in parallel without losing control.")
     .version(VERSION, "-V, --version")
@@ -26,24 +30,43 @@ export async function runCli(argv: string[], io: Io, options: RunCliOptions = {}
     .showHelpAfterError("(run with --help for usage)")
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => (json ? undefined : io.err(s)) });
-  for (const register of COMMAND_GROUPS) register(program, io);
+  // The other verbs stand in as named placeholders, so help, suggestions and "unknown command" see every verb.
+  const chosen = groupOf(chosenVerb(args));
+  const placeholders = new WeakMap<Command, string>();
+  for (const group of VERB_GROUPS) {
+    if (group === chosen) (await group.load())(program, io);
+    else for (const v of group.verbs) placeholders.set(program.command(v.name).description(v.description), v.usage === "" ? v.name : `${v.name} ${v.usage}`);
+  }
+  program.configureHelp({
+    subcommandTerm(this: Help, cmd: Command) {
+      return placeholders.get(cmd) ?? Help.prototype.subcommandTerm.call(this, cmd);
+    },
+  });
   program.commands.forEach(applyExitOverride);
   try {
     await program.parseAsync(args, { from: "user" });
     return 0;
   } catch (error) {
-    return report(io, await explainFailure(error, process.env));
+    if (error instanceof CommanderError || error instanceof ReportedExit) return report(io, error, CommanderError);
+    // Loaded only on failure: it names a damaged ledger, an unusable home or a full disk (it may open SQLite).
+    const { explainFailure } = await import("../../../engine/failures.js");
+    return report(io, await explainFailure(error, process.env), CommanderError);
   } finally {
-    if (!options.keepEngine) closeEngine();
+    // Only a loaded group's handlers can have opened the engine (session.js is then already loaded).
+    if (!options.keepEngine && chosen) (await import("../session.js")).closeEngine();
   }
+}
+
+/** The verb a command line runs (the first word that is not a program option; `help <verb>` names it too). */
+function chosenVerb(args: readonly string[]): string | undefined {
+  const i = args.findIndex((a) => !a.startsWith("-"));
+  if (i === -1) return undefined;
+  return args[i] === "help" ? args[i + 1] : args[i];
 }
 
 /** Top-level verbs and their descriptions, for completion in other hosts (the pi parent role). */
 export function listVerbs(): { name: string; description: string; subcommands: string[] }[] {
-  const program = new Command("docket");
-  const io = createIo(false);
-  for (const register of COMMAND_GROUPS) register(program, io);
-  return program.commands.map((c) => ({ name: c.name(), description: c.description(), subcommands: c.commands.map((s) => s.name()) }));
+  return VERB_GROUPS.flatMap((g) => g.verbs.map((v) => ({ name: v.name, description: v.description, subcommands: [...(v.subcommands ?? [])] })));
 }
 
 function applyExitOverride(cmd: Command): void {
@@ -59,7 +82,7 @@ export function extractJson(argv: string[]): { args: string[]; json: boolean } {
   return { args: [...head.filter((a) => a !== "--json"), ...tail], json };
 }
 
-function report(io: Io, error: unknown): number {
+function report(io: Io, error: unknown, CommanderError: typeof import("commander").CommanderError): number {
   if (error instanceof ReportedExit) return error.code;
   if (error instanceof CommanderError) {
     if (error.exitCode === 0 || error.code === "commander.helpDisplayed" || error.code === "commander.version") return 0;

@@ -1,9 +1,9 @@
-// Migration 008: coordination across workers — consults, notes, broadcasts, the project journal, touched paths, Combine.
+// Migration 009: coordination across workers — consults, notes, broadcasts, the project journal, touched paths, Combine.
 // SQLite cannot widen a CHECK in place, so `messages` is rebuilt (every row and column kept); the rest only adds (issue 16).
 
 export const sql = /* sql */ `
 -- Messages: a broadcast kind, next-turn delivery, and how a delivery was observed (claimed from the inbox, pasted into a pane).
-CREATE TABLE messages_007 (
+CREATE TABLE messages_009 (
   id TEXT PRIMARY KEY,
   worker TEXT NOT NULL REFERENCES workers(id),
   kind TEXT NOT NULL CHECK (kind IN ('work','reply_review','tell','answer','review_note','broadcast')),
@@ -20,12 +20,12 @@ CREATE TABLE messages_007 (
   delivered_via TEXT CHECK (delivered_via IN ('inbox','pane')),
   from_actor TEXT NOT NULL DEFAULT 'human' CHECK (from_actor IN ('human','parent-agent'))
 );
-INSERT INTO messages_007 (id, worker, kind, body, question, dispatch, binding, deliver_as, delivery, delivered_generation, created_at, delivered_at, read_at, delivered_via)
+INSERT INTO messages_009 (id, worker, kind, body, question, dispatch, binding, deliver_as, delivery, delivered_generation, created_at, delivered_at, read_at, delivered_via)
   SELECT id, worker, kind, body, question, dispatch, binding, deliver_as, delivery, delivered_generation, created_at, delivered_at, read_at,
          CASE WHEN delivered_at IS NOT NULL THEN 'inbox' END
     FROM messages;
 DROP TABLE messages;
-ALTER TABLE messages_007 RENAME TO messages;
+ALTER TABLE messages_009 RENAME TO messages;
 CREATE INDEX messages_worker ON messages(worker, delivery);
 
 -- Questions: a consult is a question whose audience is the parent agent until answered or escalated to the human.

@@ -1,0 +1,49 @@
+// What `docket` start-up may load: `--version` and `--help` never load SQLite nor touch DOCKET_HOME, and a command
+// line loads only its own verb's group (issue 17). Real CLI processes, with a loader hook that logs or refuses modules.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { cliEnv, DOCKET_BIN } from "../../support/docket-cli.js";
+import { runLoggingModules } from "../../support/module-log.js";
+import { tempDir } from "../../support/temp.js";
+import { VERSION } from "../../../src/surfaces/shared/version.js";
+
+const VERBS_DIR = /\/surfaces\/shared\/verbs\/([^/]+)\.js$/;
+const verbModules = (esm: string[]) => esm.flatMap((u) => VERBS_DIR.exec(u)?.[1] ?? []).sort();
+
+test("--version and --help work with better-sqlite3 unloadable and DOCKET_HOME a plain file, so they open no ledger", (t) => {
+  const dir = tempDir(t);
+  const home = join(dir, "not-a-directory");
+  writeFileSync(home, "DOCKET_HOME is a file: nothing can be created or opened under it\n");
+  const env = cliEnv({ DOCKET_HOME: home, HOME: dir });
+  for (const args of [["--version"], ["-V"], ["--json", "--version"]]) {
+    const r = runLoggingModules([DOCKET_BIN, ...args], { cwd: dir, env, block: ["better-sqlite3"] });
+    assert.equal(r.run.stderr, "");
+    assert.deepEqual([r.run.status, r.run.stdout], [0, `${VERSION}\n`], args.join(" "));
+  }
+  for (const args of [["--help"], ["help"]]) {
+    const r = runLoggingModules([DOCKET_BIN, ...args], { cwd: dir, env, block: ["better-sqlite3"] });
+    assert.equal(r.run.status, 0, `${args.join(" ")}: ${r.run.stderr}`);
+    assert.match(r.run.stdout, /^Usage: docket \[options\] \[command\]/);
+  }
+  // A group's own help loads that group (and so the SQLite module) but still opens nothing under DOCKET_HOME.
+  for (const args of [["help", "worker"], ["worker", "--help"]]) {
+    const r = runLoggingModules([DOCKET_BIN, ...args], { cwd: dir, env });
+    assert.equal(r.run.status, 0, `${args.join(" ")}: ${r.run.stderr}`);
+    assert.match(r.run.stdout, /^Usage: docket worker /);
+  }
+  const verbose = runLoggingModules([DOCKET_BIN, "--help"], { cwd: dir, env });
+  assert.deepEqual(verbModules(verbose.esm), ["registry", "run"], "--help loads no command group");
+  assert.equal(verbose.cjs.some((f) => f.includes("better-sqlite3")), false);
+});
+
+test("a worker's heartbeat loads the worker group's modules and no other group's", (t) => {
+  const dir = tempDir(t);
+  const env = cliEnv({ DOCKET_HOME: join(dir, "docket"), HOME: dir });
+  const r = runLoggingModules([DOCKET_BIN, "worker", "heartbeat"], { cwd: dir, env });
+  assert.equal(r.run.status, 2, "without a worker identity it is a usage error");
+  assert.match(r.run.stderr, /DOCKET_WORKER_ID, DOCKET_GENERATION, DOCKET_RUN_TOKEN are not set/);
+  assert.deepEqual(verbModules(r.esm), ["args", "registry", "run", "worker", "worker-hook", "worker-lifecycle", "worker-protocol", "worker-report"]);
+});
