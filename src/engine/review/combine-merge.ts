@@ -44,8 +44,10 @@ export interface MergeOutcome {
   labels: SideLabels;
 }
 
+let installedGit: { version: string | undefined } | undefined; // asked once per process: a review run may dry-merge many pairs
+
 /** Refuses, with the version found, when git cannot `merge-tree --write-tree`. */
-export function assertMergeTreeGit(version: string | undefined = toolVersion("git")): void {
+export function assertMergeTreeGit(version: string | undefined = (installedGit ??= { version: toolVersion("git") }).version): void {
   if (!version || !isAtLeast(version, MERGE_TREE_MIN_GIT)) {
     throw refusal("git-too-old", `Combine needs git ${MERGE_TREE_MIN_GIT} or newer (merge-tree --write-tree); this machine has ${version ?? "no git"}; nothing changed`, "upgrade git, or hand both change sets to one worker with --to");
   }

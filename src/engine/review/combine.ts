@@ -20,6 +20,7 @@ import type { EngineContext } from "../context.js";
 import { assertHuman } from "../authority.js";
 import { pasteIntoCommandPane } from "../talk/pane-delivery.js";
 import { assertMergeTreeGit, withMerge, type ContestedFile, type MergeOutcome, type MergeSource } from "./combine-merge.js";
+import type { ReviewFacts } from "./review-facts.js";
 import { latestDecision, resolveReviewTarget, type ReviewTarget } from "./target.js";
 
 export interface CombineInput {
@@ -339,13 +340,18 @@ export interface CombinePreview {
   possible: boolean;
 }
 
-/** The dry merge a card shows before anything is chosen: nothing is recorded and no file of the home is written. */
-export function previewCombine(ctx: EngineContext, mine: string, other: string): CombinePreview {
+/**
+ * The dry merge a card shows before anything is chosen: nothing is recorded and no file of the home is written.
+ * `facts` shares one dry merge per pair of exact versions across a review run (both cards of a pair ask for it).
+ */
+export function previewCombine(ctx: EngineContext, mine: string, other: string, facts?: ReviewFacts): CombinePreview {
   const task = requireWorker(ctx.db, other).task;
   try {
     assertMergeTreeGit();
     const s = sourcesOf(ctx, [mine, other]);
-    return withMerge(s[0].target.worker.project_root, s[0], s[1], (m) => ({ with: other, task, text: formatMergeSummary(m.summary), possible: true }));
+    const dry = () => withMerge(s[0].target.worker.project_root, s[0], s[1], (m) => formatMergeSummary(m.summary));
+    const text = facts ? facts.dryMerge([s[0].ref, s[1].ref], dry) : dry();
+    return { with: other, task, text, possible: true };
   } catch (error) {
     if ((error as { category?: string }).category === undefined || (error as { category?: string }).category === "internal") throw error;
     return { with: other, task, text: `cannot combine: ${(error as Error).message.replace(/; nothing (changed|was frozen)$/, "")}`, possible: false };

@@ -154,10 +154,11 @@ function buildCard(ctx: EngineContext, target: string, options: { version?: numb
   if (tampered) warnings.push({ kind: "deliverable-tampered", text: tampered.message });
   const offers: string[] = [];
   if (pointer && deliverable && !promoted && !combined) {
-    const review = resolveReviewWarnings(ctx, row, pointer, deliverable, options.facts);
+    const facts = options.facts ?? reviewFacts(ctx);
+    const review = resolveReviewWarnings(ctx, row, pointer, deliverable, facts);
     warnings.push(...review.warnings);
     for (const peer of combinablePeers(review.overlaps)) {
-      const preview = previewCombine(ctx, pointer.ref, peer);
+      const preview = previewCombine(ctx, pointer.ref, peer, facts);
       warnings.push({ kind: "combine", text: `Combine with ${peer} · ${preview.task.slice(0, 40)} · ${preview.text}` });
       if (preview.possible) offers.push(`combine ${peer}`);
     }
