@@ -173,7 +173,7 @@ export function combinedCard(ctx: EngineContext, target: string): VerdictCard {
     worker: t.key, state: promoted ? "promoted" : "ready", deliverable: t.pointer, approved: Boolean(approval), warnings, actions, planCoverage: null,
     detail: {
       task: deliverable.source.task, kind: "combined", exited: false, judgment, questions: [], lastError: null, deliverable, invalid: null, handoff: null,
-      planCoverage: null, sha256: t.sha256,
+      planCoverage: null, sha256: t.sha256, notes: [],
     },
   };
 }

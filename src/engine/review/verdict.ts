@@ -10,6 +10,7 @@ import { parsePlan } from "../../domain/plans/plan-contract.js";
 import { queueRank } from "../../domain/review/queue-rank.js";
 import { statement } from "../../ledger/core/statements.js";
 import { openQuestionCounts, openQuestionsOf } from "../../ledger/workers/launches.js";
+import { openNotesOf } from "../../ledger/talk/notes.js";
 import { requireWorker, type WorkerRow } from "../../ledger/workers/workers.js";
 import type { EngineContext } from "../context.js";
 import { pointerOf } from "./deliverables.js";
@@ -56,7 +57,15 @@ export interface VerdictCard {
     planCoverage: string | null;
     /** The sha256 of the sidecar this card was built from: an action taken from the card is bound to these bytes. */
     sha256: string | null;
+    /** The worker's notes (docket_note) not yet dismissed: for the human only, never in any model's context. */
+    notes: CardNote[];
   };
+}
+
+export interface CardNote {
+  id: string;
+  text: string;
+  suggested: string[];
 }
 
 function questionsOf(ctx: EngineContext, worker: string): VerdictQuestion[] {
@@ -181,6 +190,7 @@ function buildCard(ctx: EngineContext, target: string, options: { version?: numb
     detail: {
       task: row.task, kind: row.kind, exited: row.exited === 1, judgment, questions, lastError: row.last_error, deliverable, invalid,
       handoff, planCoverage: coverage ? `${coverage.warning ? "⚠ " : ""}${coverage.line}` : null, sha256: content?.sha256 ?? null,
+      notes: openNotesOf(ctx.db, row.id).map((n) => ({ id: n.id, text: n.text, suggested: n.suggested })),
     },
     planCoverage: coverage?.coverage ?? null,
   };
@@ -241,6 +251,10 @@ export function formatVerdictCard(card: VerdictCard): string[] {
       q.options.forEach((o, i) => out.push(`    ${i + 1}. ${o}${o === q.recommend ? " · recommended" : ""}`));
       if (q.risk) out.push(`    ⚠ risk: ${q.risk}`);
     }
+  }
+  if (card.detail.notes.length > 0) {
+    out.push("", "Notes (for you; no model saw them)");
+    for (const n of card.detail.notes) out.push(`  ${n.id}: ${n.text}${n.suggested.length > 0 ? ` · suggested for ${n.suggested.join(", ")} (docket broadcast --from ${n.id})` : ""}`);
   }
   if (card.state === "failed" && card.detail.lastError) out.push("", "Failure", `  ${card.detail.lastError}`);
   if (d) {

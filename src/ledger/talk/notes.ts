@@ -50,3 +50,10 @@ export function undismissedNoteCounts(db: Db): Map<string, number> {
      WHERE n.dismissed_at IS NULL GROUP BY nt.worker`).all() as { worker: string; n: number }[];
   return new Map(rows.map((r) => [r.worker, r.n]));
 }
+
+/** A worker's notes the human has not dismissed yet, oldest first: what its card shows. */
+export function openNotesOf(db: Db, worker: string): NoteRow[] {
+  const rows = statement(db, `SELECT nt.* FROM notes nt JOIN notifications n ON n.id = nt.notification
+     WHERE nt.worker = ? AND n.dismissed_at IS NULL ORDER BY nt.seq`).all(worker) as Row[];
+  return rows.map(fromRow);
+}

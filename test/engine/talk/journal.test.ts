@@ -10,6 +10,8 @@ import { approve } from "../../../src/engine/review/judge.js";
 import { promote } from "../../../src/engine/review/promote.js";
 import { verdictCard } from "../../../src/engine/review/verdict.js";
 import { dockRows } from "../../../src/engine/talk/parent-feed.js";
+import { fleetBoard } from "../../../src/engine/workers/fleet-board.js";
+import { renderFleet } from "../../../src/surfaces/web/pages/fleet.js";
 import { postToJournal, readJournal } from "../../../src/engine/talk/journal.js";
 import { recordTouches } from "../../../src/engine/workers/touches.js";
 import { listWorkers, showWorker } from "../../../src/engine/workers/view.js";
@@ -44,7 +46,7 @@ test("a promotion appends the files that landed, crediting its worker, and the f
   assert.match(again, /^- src\/app\.txt$/m);
 });
 
-test("after a promotion, a worker that edited or read a landed file shows base moved in ls, show, the dock and its card; its own promotion and a decided row never do", (t) => {
+test("after a promotion, a worker that edited or read a landed file shows base moved in ls, show, the dock, the web fleet and its card; its own promotion and a decided row never do", (t) => {
   const server = tmuxServer(t);
   const g = reviewGround(t);
   // ls and show probe tmux: this engine looks at a private server, never the user's.
@@ -67,6 +69,9 @@ test("after a promotion, a worker that edited or read a landed file shows base m
   assert.deepEqual(showWorker(view, editor.worker).baseMoved, { files: ["src/app.txt"], refs: [`worker-deliverable:${lander.worker}:1`] });
   assert.equal(showWorker(view, lander.worker).baseMoved, null, "its own promotion is not a warning");
   assert.deepEqual(dockRows(g.ctx).filter((r) => r.baseMoved > 0).map((r) => r.worker).sort(), [editor.worker, reader.worker].sort());
+  const fleet = fleetBoard(view);
+  assert.deepEqual(fleet.filter((r) => r.baseMoved !== null).map((r) => [r.worker, r.baseMoved]).sort(), [[editor.worker, "base moved · 1 file"], [reader.worker, "base moved · 1 file"]].sort());
+  assert.match(renderFleet(fleet, false).toString(), new RegExp(`data-worker="${editor.worker}".*?<span class="base-moved"[^>]*>base moved · 1 file</span>`));
   const card = verdictCard(g.ctx, editor.worker);
   assert.ok(card.warnings.some((w) => w.kind === "base-moved" && w.text === "produced before src/app.txt landed · re-check before promoting"), JSON.stringify(card.warnings));
 
