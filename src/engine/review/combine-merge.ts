@@ -6,7 +6,7 @@ import { refusal } from "../../domain/errors.js";
 import { BASE_LABEL, relabelMarkers, sideLabel, wholeFileConflict, type ConflictSide, type MergeSummary, type SideLabels } from "../../domain/review/combine.js";
 import { normalizeRelative } from "../../domain/talk/project-paths.js";
 import {
-  commitTree, diffTrees, hasCommit, MERGE_TREE_MIN_GIT, mergeBase, mergeTrees, openMergeWorkspace, readBlob, treeEntry, treeWithPatch,
+  commitTree, countChangedPaths, diffTrees, hasCommit, MERGE_TREE_MIN_GIT, mergeBase, mergeTrees, openMergeWorkspace, readBlob, treeEntry, treeWithPatch,
   type ConflictStage, type MergeWorkspace, type TreeDiff, type TreeMerge,
 } from "../../substrate/git/merge.js";
 import { isAtLeast, toolVersion } from "../../substrate/tool-versions.js";
@@ -37,7 +37,7 @@ export interface MergeOutcome {
   base: string;
   tree: string;
   clean: boolean;
-  /** The merged change set (base → merged tree); clean merges only. */
+  /** The merged change set (base → merged tree); clean merges only, and not for a dry merge. */
   diff: TreeDiff | null;
   contested: ContestedFile[];
   summary: MergeSummary;
@@ -113,8 +113,9 @@ function contestedFiles(ws: MergeWorkspace, merge: TreeMerge, commits: { ours: s
 /**
  * Merges `a` (ours) and `b` (theirs) over the base both apply to and hands the outcome to `use` while the private
  * object store is open (so a caller can build on the merged tree); the store is deleted afterwards, whatever happens.
+ * `dry`: only the summary is wanted, so a clean merge's patch is not made (`diff` stays null).
  */
-export function withMerge<R>(repo: string, a: MergeSource, b: MergeSource, use: (m: MergeOutcome, ws: MergeWorkspace) => R): R {
+export function withMerge<R>(repo: string, a: MergeSource, b: MergeSource, use: (m: MergeOutcome, ws: MergeWorkspace) => R, options: { dry?: boolean } = {}): R {
   const ws = openMergeWorkspace(repo);
   try {
     const { base, ours, theirs } = sharedBase(ws, a, b);
@@ -122,6 +123,9 @@ export function withMerge<R>(repo: string, a: MergeSource, b: MergeSource, use: 
     const theirsCommit = commitTree(ws, theirs, base, `${b.worker}: ${b.ref}`);
     const merge = mergeTrees(ws, oursCommit, theirsCommit);
     const labels: SideLabels = { ours: sideLabel(a.worker, a.task), theirs: sideLabel(b.worker, b.task), base: BASE_LABEL };
+    if (merge.clean && options.dry) {
+      return use({ base, tree: merge.tree, clean: true, diff: null, contested: [], labels, summary: { clean: true, files: countChangedPaths(ws, base, merge.tree), conflicts: 0 } }, ws);
+    }
     if (merge.clean) {
       const diff = diffTrees(ws, base, merge.tree);
       return use({ base, tree: merge.tree, clean: true, diff, contested: [], labels, summary: { clean: true, files: diff.files.length, conflicts: 0 } }, ws);

@@ -349,7 +349,7 @@ export function previewCombine(ctx: EngineContext, mine: string, other: string, 
   try {
     assertMergeTreeGit();
     const s = sourcesOf(ctx, [mine, other]);
-    const dry = () => withMerge(s[0].target.worker.project_root, s[0], s[1], (m) => formatMergeSummary(m.summary));
+    const dry = () => withMerge(s[0].target.worker.project_root, s[0], s[1], (m) => formatMergeSummary(m.summary), { dry: true });
     const text = facts ? facts.dryMerge([s[0].ref, s[1].ref], dry) : dry();
     return { with: other, task, text, possible: true };
   } catch (error) {

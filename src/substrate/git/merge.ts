@@ -170,6 +170,11 @@ export function treeWithFiles(ws: MergeWorkspace, tree: string, files: readonly 
   return text(ws.must(["write-tree"]));
 }
 
+/** How many paths differ between two trees (no patch is made: what a dry merge's summary needs). */
+export function countChangedPaths(ws: MergeWorkspace, from: string, to: string): number {
+  return ws.must(["diff-tree", "-r", "-z", "--name-only", "--no-renames", from, to, "--"]).toString("utf8").split("\0").filter((p) => p !== "").length;
+}
+
 export interface TreeDiff {
   files: ChangeSetFile[];
   stat: string;
