@@ -3,12 +3,14 @@
 
 import type { VerdictCard } from "./verdict.js";
 
-export type CardVerb = "approve" | "reject" | "revise" | "answer" | "tell" | "promote" | "discard" | "use" | "save" | "respawn";
+export type CardVerb = "approve" | "reject" | "revise" | "answer" | "tell" | "promote" | "discard" | "use" | "save" | "respawn" | "combine";
 
 export interface CardAction {
   verb: CardVerb;
   /** Use → Parent / Worker / Implement. */
   mode?: "parent" | "worker" | "implement";
+  /** Combine: the other worker whose current version this one is merged with. */
+  peer?: string;
   /** Promote records the approval together with the promotion. */
   withApproval?: boolean;
   worker: string;
@@ -40,6 +42,7 @@ export function cardActions(card: VerdictCard): CardAction[] {
     else if (word === "use" && (flag === "--parent" || flag === "--worker" || flag === "--implement")) {
       out.push({ ...base, verb: "use", mode: flag.slice(2) as CardAction["mode"], cli: `docket use ${subject} ${flag}` });
     } else if (word === "save") out.push({ ...base, verb: "save", cli: `docket save --from ${subject}` });
+    else if (word === "combine" && flag) out.push({ ...base, verb: "combine", peer: flag, cli: `docket combine ${subject} ${flag}` });
   }
   return out;
 }

@@ -6,7 +6,7 @@ import { normalizeWorkerId } from "../../domain/ids.js";
 import type { EngineContext } from "../../engine/context.js";
 
 export interface ActRequest {
-  verb: "approve" | "reject" | "revise" | "answer" | "tell" | "promote" | "discard" | "use" | "save" | "respawn";
+  verb: "approve" | "reject" | "revise" | "answer" | "tell" | "promote" | "discard" | "use" | "save" | "respawn" | "combine";
   worker: string;
   /** The version the card showed (null: a worker without one). */
   version: number | null;
@@ -20,6 +20,8 @@ export interface ActRequest {
   /** The human confirmed the warnings (promote) or the loss (discard). */
   confirm?: boolean;
   task?: string;
+  /** Combine: the other worker, whose current version is merged with the card's. */
+  peer?: string;
 }
 
 export interface ActResult {
@@ -30,7 +32,7 @@ export interface ActResult {
 /** Refusals that mean "the card you acted on is out of date": the page says why and reloads it. */
 export const STALE_CODES = new Set(["version-moved", "decision-landed", "use-not-current", "question-not-open", "already-promoted", "older-version", "promotion-unrecorded", "no-open-question"]);
 
-const VERBS = new Set<ActRequest["verb"]>(["approve", "reject", "revise", "answer", "tell", "promote", "discard", "use", "save", "respawn"]);
+const VERBS = new Set<ActRequest["verb"]>(["approve", "reject", "revise", "answer", "tell", "promote", "discard", "use", "save", "respawn", "combine"]);
 
 const text = (v: unknown, name: string, max = 100_000): string | undefined => {
   if (v === undefined || v === null) return undefined;
@@ -51,9 +53,11 @@ export function parseActRequest(body: unknown): ActRequest {
   if (lastDecision !== null && !/^[a-z]{1,4}[0-9]{1,12}$/.test(lastDecision)) throw usageError("bad-action", "lastDecision is not a decision id");
   const mode = b.mode === undefined ? undefined : b.mode;
   if (mode !== undefined && mode !== "parent" && mode !== "worker" && mode !== "implement") throw usageError("bad-action", "mode must be parent, worker or implement");
+  const peer = b.peer === undefined ? undefined : typeof b.peer === "string" ? normalizeWorkerId(b.peer) : undefined;
+  if (b.peer !== undefined && !peer) throw usageError("bad-action", `"${String(b.peer)}" is not a worker id`);
   return {
     verb: b.verb as ActRequest["verb"], worker, version, lastDecision, note: text(b.note, "note"), text: text(b.text, "text"),
-    question: text(b.question, "question", 40), mode, withApproval: b.withApproval === true, confirm: b.confirm === true, task: text(b.task, "task", 4_000),
+    question: text(b.question, "question", 40), mode, withApproval: b.withApproval === true, confirm: b.confirm === true, task: text(b.task, "task", 4_000), ...(peer ? { peer } : {}),
   };
 }
 
@@ -112,6 +116,12 @@ export async function runAction(ctx: EngineContext, r: ActRequest): Promise<ActR
       const { saveFromWorker } = await import("../../engine/store/save.js");
       const s = saveFromWorker(ctx, { from: needRef() });
       return { lines: [`${s.idempotent ? "already stored" : "stored"} as ${s.ref}`] };
+    }
+    case "combine": {
+      if (!r.peer) throw usageError("bad-action", "combine needs the other worker (peer)");
+      const { combineChangeSets } = await import("../../engine/review/combine.js");
+      const c = combineChangeSets(ctx, { sources: [needRef(), r.peer] });
+      return { lines: [c.summary, ...c.notes] };
     }
     case "respawn": {
       const { respawnWorker } = await import("../../engine/workers/respawn.js");

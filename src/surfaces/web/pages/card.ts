@@ -62,15 +62,15 @@ function notes(v: ReviewView): Html {
 
 const LABELS: Record<string, string> = {
   approve: "Approve", reject: "Reject…", revise: "Revise…", tell: "Tell…", discard: "Discard live changes…", save: "Save to store",
-  respawn: "Respawn", answer: "Answer",
+  respawn: "Respawn", answer: "Answer", combine: "Combine with",
 };
 
 function actionButton(a: CardAction): Html {
   if (a.verb === "answer") return html``;
-  const label = a.verb === "promote" ? (a.withApproval ? "Approve & promote…" : "Promote…") : a.verb === "use" ? `Use → ${a.mode![0]!.toUpperCase()}${a.mode!.slice(1)}…` : LABELS[a.verb] ?? a.verb;
+  const label = a.verb === "promote" ? (a.withApproval ? "Approve & promote…" : "Promote…") : a.verb === "use" ? `Use → ${a.mode![0]!.toUpperCase()}${a.mode!.slice(1)}…` : a.verb === "combine" ? `Combine with ${a.peer}` : LABELS[a.verb] ?? a.verb;
   const key = a.verb === "approve" ? "a" : a.verb === "revise" ? "r" : a.verb === "promote" ? "p" : undefined;
-  const panel = a.verb === "approve" || a.verb === "save" || a.verb === "respawn" ? undefined : a.verb === "use" ? `use-${a.mode}` : a.verb;
-  return html`<button type="button" class="act${a.verb === "approve" ? " primary" : a.verb === "discard" || a.verb === "reject" ? " danger" : ""}" data-verb="${a.verb}"${a.mode ? html` data-mode="${a.mode}"` : ""}${a.withApproval ? html` data-with-approval="1"` : ""}${panel ? html` data-panel="${panel}"` : ""}${key ? html` data-key="${key}"` : ""}>${label}${key ? html` <kbd>${key}</kbd>` : ""}</button>`;
+  const panel = a.verb === "approve" || a.verb === "save" || a.verb === "respawn" || a.verb === "combine" ? undefined : a.verb === "use" ? `use-${a.mode}` : a.verb;
+  return html`<button type="button" class="act${a.verb === "approve" ? " primary" : a.verb === "discard" || a.verb === "reject" ? " danger" : ""}" data-verb="${a.verb}"${a.mode ? html` data-mode="${a.mode}"` : ""}${a.withApproval ? html` data-with-approval="1"` : ""}${a.peer ? html` data-peer="${a.peer}"` : ""}${panel ? html` data-panel="${panel}"` : ""}${key ? html` data-key="${key}"` : ""}>${label}${key ? html` <kbd>${key}</kbd>` : ""}</button>`;
 }
 
 function panels(v: ReviewView, base: string): Html {
