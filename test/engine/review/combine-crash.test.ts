@@ -45,7 +45,9 @@ test("a clean combine killed after freezing its version and before recording it 
   publishBoth(p, { "src/app.txt": appWith({ 2: "two" }) }, { "src/app.txt": appWith({ 33: "thirty-three" }) });
   const before = checkoutFingerprint(p.g.project);
   const sidecar = join(p.g.home, "combined", "w1-w2", "v1.json");
-  await killBeforeCommand(t, p, () => existsSync(sidecar), "the child to freeze combined:w1+w2:1");
+  // Frozen: the version is claimed and its temp file gone (the child then waits for the ledger's write lock).
+  const frozen = () => existsSync(sidecar) && readdirSync(join(p.g.home, "combined", "w1-w2")).every((n) => !n.endsWith(".tmp"));
+  await killBeforeCommand(t, p, frozen, "the child to freeze combined:w1+w2:1");
 
   nothingRecorded(p);
   assert.deepEqual(checkoutFingerprint(p.g.project), before, "the human's checkout is untouched");

@@ -8,10 +8,11 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { cliEnv, DOCKET_BIN } from "../../support/docket-cli.js";
 import { tempDir } from "../../support/temp.js";
+import { waitFor } from "../../support/tmux.js";
 
 const SCRIPT = join(dirname(dirname(DOCKET_BIN)), "scripts", "demo-collision.sh");
 
-test("the collision demo walks the warning, Combine's dry merge, the combined version's promotion and the journal", { timeout: 180_000 }, (t) => {
+test("the collision demo walks the warning, Combine's dry merge, the combined version's promotion and the journal", { timeout: 180_000 }, async (t) => {
   const dir = tempDir(t);
   const r = spawnSync("sh", [SCRIPT], { env: cliEnv({ HOME: dir, TMPDIR: dir }), cwd: dir, encoding: "utf8", timeout: 170_000 });
   assert.equal(r.status, 0, `${r.stdout}\n${r.stderr}`);
@@ -22,6 +23,6 @@ test("the collision demo walks the warning, Combine's dry merge, the combined ve
   const repo = join(dir, scratch, "repo");
   assert.match(readFileSync(join(repo, "src/limits.ts"), "utf8"), /perMinute: 120,\n {2}burst: 10,\n {2}perTenant: true,/);
   assert.ok(existsSync(join(dir, scratch, "home", "ledger.sqlite")));
-  const procs = execFileSync("ps", ["-eo", "args"], { encoding: "utf8" });
-  assert.ok(!procs.includes(join(dir, scratch)), "no demo process is left running");
+  // The script kills its tmux server on exit; the workers' processes end with it.
+  await waitFor("every demo process to end", () => !execFileSync("ps", ["-eo", "args"], { encoding: "utf8" }).includes(join(dir, scratch)), 15_000);
 });
