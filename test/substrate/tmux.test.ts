@@ -8,7 +8,8 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { createTmux, paneFromMap, resolveTmuxServerArgs, TmuxError } from "../../src/substrate/tmux.js";
 import { tempDir } from "../support/temp.js";
-import { tmuxServer, waitFor } from "../support/tmux.js";
+import { tmuxServer } from "../support/tmux.js";
+import { waitFor } from "../support/wait.js";
 
 test("the server is chosen from DOCKET_TMUX_SOCKET: a path means -S, a name means -L, unset means the default", () => {
   assert.deepEqual(resolveTmuxServerArgs("/tmp/x/sock"), ["-S", "/tmp/x/sock"]);

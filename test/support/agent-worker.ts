@@ -1,14 +1,14 @@
 // A project, a Docket home, a private tmux server and an isolated HOME for driving real Claude Code / Codex workers.
 // Everything the agent reads or writes lives in temp dirs; the only network is the test's own model server on 127.0.0.1.
 
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { cliEnv, docket, type CliRun } from "./docket-cli.js";
 import { gitRepo } from "./git.js";
 import { tempDir } from "./temp.js";
-import { tmuxServer, waitFor, type TmuxServer } from "./tmux.js";
+import { tmuxServer, type TmuxServer } from "./tmux.js";
+import { waitFor } from "./wait.js";
 import type { FakeModelServer } from "./fake-model-server.js";
 
 export interface AgentGround {
@@ -32,12 +32,11 @@ export interface AgentGround {
 export const PROJECT_FILES: Record<string, string> = { "README.md": "hello\n", "src/app.txt": "one\ntwo\nthree\n" };
 
 export function agentGround(t: { after(fn: () => void | Promise<void>): void }): AgentGround {
-  // First, so its kill runs before the directories go: the agents must stop writing into them.
+  // The test's teardown kills the server, waits for every agent process (found by pid, or by DOCKET_HOME in its
+  // environment), then removes the directories: the agents never write into a removed home.
   const server = tmuxServer(t);
-  const home = mkdtempSync(join(tmpdir(), "docket-agent-home-"));
-  t.after(() => agentsGone(home));
+  const home = tempDir(t, "docket-agent-home-");
   const repo = gitRepo(tempDir(t, "docket-agent-repo-"), PROJECT_FILES);
-  t.after(() => rmSync(home, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 }));
   const userHome = tempDir(t, "docket-agent-user-");
   const env = cliEnv({ DOCKET_HOME: home, HOME: userHome, TMPDIR: tempDir(t, "docket-agent-tmp-"), DOCKET_TMUX_SOCKET: server.socket });
   let watched: FakeModelServer | undefined;
@@ -71,18 +70,3 @@ export function agentGround(t: { after(fn: () => void | Promise<void>): void }):
  * After the tmux server is gone: waits (bounded) until every process that carries this Docket home in its environment
  * (the agents, their MCP servers, hooks and shells, all started by this test) has exited; stragglers are killed by pid.
  */
-async function agentsGone(home: string): Promise<void> {
-  const marker = `DOCKET_HOME=${home}\0`;
-  const running = (): number[] =>
-    readdirSync("/proc").filter((d) => /^\d+$/.test(d)).map(Number).filter((pid) => {
-      try {
-        if (/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"))) return false; // a zombie has exited
-        return `${readFileSync(`/proc/${pid}/environ`, "latin1")}\0`.includes(marker);
-      } catch {
-        return false; // gone meanwhile, or not ours to read
-      }
-    });
-  const left = await waitFor("the worker processes to exit after their tmux server", () => running().length === 0, 10_000).then(() => [], () => running());
-  for (const pid of left) process.kill(pid, "SIGKILL");
-  if (left.length > 0) await waitFor(`killed stragglers ${left.join(", ")} to exit`, () => running().length === 0, 5_000);
-}

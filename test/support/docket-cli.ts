@@ -1,6 +1,7 @@
 // Runs the real `docket` CLI (node bin/docket.js) in a child process with an explicit environment.
 // Tests always pass a temp DOCKET_HOME and a private DOCKET_TMUX_SOCKET; the caller's HOME is never used.
 
+import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -65,6 +66,26 @@ function parseJson(stdout: string): unknown {
   } catch {
     return undefined;
   }
+}
+
+/** A finished CLI run, as any of the tests' runners returns it (`code`, or spawnSync's `status`). */
+export interface Exited {
+  code?: number | null;
+  status?: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Asserts the exit code first, so a refusal or a crash fails with its own stderr; returns the run. */
+export function assertExit<R extends Exited>(r: R, code = 0): R {
+  const got = r.code !== undefined ? r.code : r.status;
+  assert.equal(got, code, `exit ${got}, expected ${code}; stderr: ${r.stderr.trim() || "(empty)"}; stdout: ${r.stdout.trim().slice(0, 2000) || "(empty)"}`);
+  return r;
+}
+
+/** stdout as one JSON document, after asserting the exit code (0 unless a refusal is expected). */
+export function jsonOf(r: Exited, code = 0): any {
+  return JSON.parse(assertExit(r, code).stdout);
 }
 
 /** A minimal environment for CLI runs: PATH and the given variables only. */

@@ -4,6 +4,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { teardown, type Hooks } from "./teardown.js";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
 export const PI_CLI = join(ROOT, "node_modules/@mariozechner/pi-coding-agent/dist/cli.js");
@@ -58,7 +59,7 @@ export interface PiRpc {
 }
 
 export function startPiRpc(
-  t: { after(fn: () => void | Promise<void>): void },
+  t: Hooks,
   options: { cwd: string; env: NodeJS.ProcessEnv; args?: string[] },
 ): PiRpc {
   const child = spawn(process.execPath, options.args ?? parentPiArgs({ mode: "rpc" }), { cwd: options.cwd, env: options.env, stdio: ["pipe", "pipe", "pipe"] });
@@ -106,21 +107,7 @@ export function startPiRpc(
     exited = code;
     for (const w of exitWaiters.splice(0)) w(code);
   });
-  t.after(async () => {
-    if (exited === undefined) {
-      child.kill("SIGTERM");
-      await new Promise<void>((r) => {
-        const timer = setTimeout(() => {
-          child.kill("SIGKILL");
-          r();
-        }, 3000);
-        exitWaiters.push(() => {
-          clearTimeout(timer);
-          r();
-        });
-      });
-    }
-  });
+  teardown(t).child(child);
 
   const waitFor: PiRpc["waitFor"] = (what, pred, opts = {}) => {
     const found = seen.slice(opts.from ?? 0).find(pred);

@@ -1,12 +1,11 @@
 // A hermetic environment for real pi workers driven by Docket's own scripted model (dist/src/surfaces/pi/scripted-model.js):
-// temp DOCKET_HOME, pi agent dir, TMPDIR and HOME, a private tmux socket killed when the test ends.
+// temp DOCKET_HOME, pi agent dir, TMPDIR and HOME, a private tmux server stopped (and waited for) when the test ends.
 
-import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { randomBytes } from "node:crypto";
 import { tempDir } from "./temp.js";
+import { tmuxServer } from "./tmux.js";
 
 export const SCRIPTED_MODEL = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "src", "surfaces", "pi", "scripted-model.js");
 export const SCRIPTED_MODEL_REF = "docket-demo/scripted";
@@ -22,14 +21,7 @@ export function scriptedPi(t: { after(fn: () => void): void }): ScriptedPi {
   const root = tempDir(t, "docket-scripted-");
   const dirs = { home: join(root, "docket"), agent: join(root, "agent"), tmp: join(root, "tmp"), user: join(root, "home") };
   for (const d of Object.values(dirs)) mkdirSync(d, { recursive: true });
-  const socket = `docket-test-${randomBytes(5).toString("hex")}`;
-  t.after(() => {
-    try {
-      execFileSync("tmux", ["-L", socket, "kill-server"], { stdio: "ignore" });
-    } catch {
-      // The server already exited with its last window.
-    }
-  });
+  const { socket } = tmuxServer(t);
   return {
     root,
     vars: {

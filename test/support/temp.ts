@@ -1,14 +1,13 @@
-// Test fixtures over real resources: private temp dirs removed when the test ends (STYLE §20).
-// Never a timestamp-named dir, never the user's home.
+// Test fixtures over real resources: private temp dirs removed when the test ends (STYLE §20) — by the test's
+// teardown, after every process the test started has exited. Never a timestamp-named dir, never the user's home.
 
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { TestContext } from "node:test";
+import { teardown, type Hooks } from "./teardown.js";
 
-export function tempDir(t: TestContext | { after(fn: () => void): void }, prefix = "docket-test-"): string {
+export function tempDir(t: Hooks, prefix = "docket-test-"): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
-  // Retries: a process that was just stopped may still be closing files inside it.
-  t.after(() => rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 }));
+  teardown(t).dir(dir);
   return dir;
 }

@@ -1,3 +1,5 @@
+// Parsing a worker's change set from git's -z numstat and patch output: files, binaries, hunks and the stat, or an error.
+
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { countHunks, formatStat, parseNumstatPatch } from "../../../src/domain/deliverables/change-set.js";

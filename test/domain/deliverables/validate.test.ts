@@ -1,3 +1,5 @@
+// A sidecar validates only when its file name, schema, types and evidence agree; every mismatch is named.
+
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { validateDeliverable } from "../../../src/domain/deliverables/validate.js";

@@ -1,3 +1,5 @@
+// Stored deliverables on plain data: safe deterministic ids, refs, summaries, validation and the schema upgrade chain.
+
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {

@@ -1,3 +1,5 @@
+// A worker's todo board: bounded, cleaned, with safe unique ids and only known states.
+
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { resolveTodos } from "../../../src/domain/workers/todos.js";

@@ -1,3 +1,5 @@
+// A worker process killed between claiming its frozen version and committing it leaves an orphan that a retry adopts.
+
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
@@ -9,6 +11,8 @@ import { deliverablePath, listDeliverableVersions } from "../../../src/files/wor
 import { ledgerAt } from "../../support/ledger.js";
 import { workLedger } from "../../support/work-ledger.js";
 import { isolatedWorker } from "../../support/protocol-worker.js";
+import { teardown } from "../../support/teardown.js";
+import { waitFor } from "../../support/wait.js";
 
 const CHILD = fileURLToPath(new URL("../../support/done-child.js", import.meta.url));
 
@@ -18,16 +22,17 @@ test("a done killed after its sidecar was claimed but before its command committ
   writeFileSync(join(w.workspace, "src/app.txt"), "changed\n");
   // Hold the ledger's write lock so the child's command blocks after the claim; then kill it there.
   const child = spawn(process.execPath, [CHILD, w.worker, "1", w.runToken, "call-crash"], { env: { ...process.env, DOCKET_HOME: home }, cwd: w.workspace, stdio: ["pipe", "pipe", "inherit"] });
-  t.after(() => child.kill("SIGKILL"));
+  teardown(t).child(child);
   await new Promise<void>((resolve) => child.stdout!.once("data", () => resolve()));
   const blocker = ledgerAt(home);
   t.after(() => blocker.close());
   blocker.exec("BEGIN IMMEDIATE");
   child.stdin!.write("go\n");
   const sidecar = deliverablePath(ctx.home, w.worker, 1);
-  const deadline = Date.now() + 60_000;
-  while (!existsSync(sidecar) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
-  assert.ok(existsSync(sidecar), "the child claimed v1");
+  await waitFor("the child to claim v1", () => {
+    if (child.exitCode !== null) throw new Error(`the child exited (${child.exitCode}) before claiming v1`);
+    return existsSync(sidecar);
+  }, 60_000, 10);
   child.kill("SIGKILL");
   await new Promise((r) => child.once("exit", r));
   blocker.exec("ROLLBACK");

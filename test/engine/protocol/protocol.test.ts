@@ -1,3 +1,5 @@
+// The worker protocol through the real engine: done freezes versions once and exactly, fenced generations change nothing.
+
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync, writeFileSync, mkdirSync, unlinkSync } from "node:fs";

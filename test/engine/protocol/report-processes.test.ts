@@ -1,3 +1,5 @@
+// Real processes reporting through the engine at once, or SIGKILLed mid-loop, never break a ledger invariant.
+
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
@@ -5,17 +7,31 @@ import { fileURLToPath } from "node:url";
 import { addItem } from "../../../src/engine/work/items.js";
 import { dispatchItems } from "../../../src/engine/work/dispatch.js";
 import { addWorker, invariantViolations, workLedger } from "../../support/work-ledger.js";
+import { teardown, type Hooks } from "../../support/teardown.js";
+import { waitFor } from "../../support/wait.js";
 
 const CHILD = fileURLToPath(new URL("../../support/report-child.js", import.meta.url));
 
-function runChild(home: string, args: string[]): { done: Promise<{ code: number | null; signal: string | null; out: string; err: string }>; kill(): void } {
+interface Child {
+  done: Promise<{ code: number | null; signal: string | null; out: string; err: string }>;
+  kill(): void;
+  /** Throws (with the child's stderr) once it has exited: a wait on its progress fails at once, not at the deadline. */
+  running(): true;
+}
+
+function runChild(t: Hooks, home: string, args: string[]): Child {
   const child = spawn(process.execPath, [CHILD, ...args], { env: { ...process.env, DOCKET_HOME: home }, stdio: ["ignore", "pipe", "pipe"] });
+  teardown(t).child(child);
   let out = "";
   let err = "";
   child.stdout.on("data", (d) => (out += d));
   child.stderr.on("data", (d) => (err += d));
   const done = new Promise<{ code: number | null; signal: string | null; out: string; err: string }>((res) => child.on("close", (code, signal) => res({ code, signal, out, err })));
-  return { done, kill: () => child.kill("SIGKILL") };
+  const running = (): true => {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`the child exited (${child.exitCode ?? child.signalCode}) early; stderr: ${err}`);
+    return true;
+  };
+  return { done, kill: () => child.kill("SIGKILL"), running };
 }
 
 function seed(t: { after(fn: () => void): void }, workers: number, perWorker: number) {
@@ -38,16 +54,17 @@ test("a process SIGKILLed while reporting in a loop leaves every invariant true,
   const args = [w.worker, String(w.generation), w.runToken, ...w.items];
   for (let round = 0; round < 3; round++) {
     const start = count(ctx.db, "SELECT COUNT(*) AS n FROM reports");
-    const child = runChild(home, args);
+    const child = runChild(t, home, args);
     // kill it once it has committed a few more reports: mid-loop, at an arbitrary point inside or between commands
-    while (count(ctx.db, "SELECT COUNT(*) AS n FROM reports") < start + 20 + round * 7) await new Promise((r) => setTimeout(r, 2));
+    const target = start + 20 + round * 7;
+    await waitFor(`${target} reports`, () => child.running() && count(ctx.db, "SELECT COUNT(*) AS n FROM reports") >= target, 60_000, 2);
     child.kill();
     const end = await child.done;
     assert.equal(end.signal, "SIGKILL", `child finished before it was killed: ${end.err}`);
     assert.deepEqual(invariantViolations(ctx.db), [], `after kill ${round + 1}`);
   }
   // the same keys make the retry safe: finished entries return their first result, the rest commit now
-  const last = await runChild(home, args).done;
+  const last = await runChild(t, home, args).done;
   assert.equal(last.code, 0, last.err);
   const { results } = JSON.parse(last.out) as { results: { status: string }[] };
   assert.equal(results.length, 300);
@@ -61,7 +78,7 @@ test("a process SIGKILLed while reporting in a loop leaves every invariant true,
 
 test("four processes reporting at once on different items all commit", async (t) => {
   const { ctx, home, ws } = seed(t, 4, 60);
-  const children = ws.map((w) => runChild(home, [w.worker, String(w.generation), w.runToken, ...w.items]));
+  const children = ws.map((w) => runChild(t, home, [w.worker, String(w.generation), w.runToken, ...w.items]));
   const ends = await Promise.all(children.map((c) => c.done));
   for (const end of ends) {
     assert.equal(end.code, 0, end.err);

@@ -1,3 +1,5 @@
+// Per-item reports run each outcome's item operation in one command; bad or stale reports change nothing.
+
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { addItem, editItem, replyItem, showItem } from "../../../src/engine/work/items.js";

@@ -1,3 +1,5 @@
+// Review decisions bind one exact version; only a human's approval counts; decision rows are append-only.
+
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { isDocketError } from "../../../src/domain/errors.js";
@@ -9,12 +11,8 @@ import { wait } from "../../../src/engine/protocol/protocol.js";
 import { recordDecisionDebt } from "../../../src/ledger/review/decisions.js";
 import { requireWorker } from "../../../src/ledger/workers/workers.js";
 import { appWith, decisionCount, publish, reviewGround, reviewWorker } from "../../support/review-fixture.js";
+import { codeOf } from "../../support/errors.js";
 
-const codeOf = (code: string, message?: RegExp) => (e: unknown) => {
-  assert.equal((e as { code?: string }).code, code, (e as Error).message);
-  if (message) assert.match((e as Error).message, message);
-  return true;
-};
 
 test("approving v1 never approves v2: the new version is unjudged and the card says so", (t) => {
   const g = reviewGround(t);

@@ -10,7 +10,7 @@ import { approve } from "../../../src/engine/review/judge.js";
 import { promote } from "../../../src/engine/review/promote.js";
 import { ledgerAt } from "../../support/ledger.js";
 import { appWith, gitStatus, publish, reviewGround, reviewWorker } from "../../support/review-fixture.js";
-import { waitFor } from "../../support/tmux.js";
+import { waitFor } from "../../support/wait.js";
 
 const CHILD = fileURLToPath(new URL("../../support/promote-child.js", import.meta.url));
 

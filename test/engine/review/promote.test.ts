@@ -1,3 +1,5 @@
+// Promotion applies only an exactly approved frozen patch, confirms conflicts and overlaps, else changes nothing.
+
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
@@ -8,12 +10,8 @@ import { verdictCard } from "../../../src/engine/review/verdict.js";
 import { useForParent } from "../../../src/engine/handoff/use.js";
 import { git } from "../../support/git.js";
 import { appWith, decisionCount, gitStatus, publish, reviewGround, reviewWorker } from "../../support/review-fixture.js";
+import { codeOf } from "../../support/errors.js";
 
-const codeOf = (code: string, message?: RegExp) => (e: unknown) => {
-  assert.equal((e as { code?: string }).code, code, (e as Error).message);
-  if (message) assert.match((e as Error).message, message);
-  return true;
-};
 
 test("promote and use of an unapproved v2 are refused after v1 was approved, and nothing changes", (t) => {
   const g = reviewGround(t);

@@ -1,3 +1,5 @@
+// The store saves only an exactly approved current version, idempotently, with provenance; refusals write nothing.
+
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";

@@ -1,3 +1,5 @@
+// What the parent session reads: the change stamp, dock rows, and notifications shown exactly once (issue 8 §2–§3).
+
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { openEngine } from "../../../src/engine/context.js";
@@ -5,8 +7,6 @@ import { dockRows, ledgerStamp, markNotificationsDelivered, pendingParentNotific
 import { fail, wait } from "../../../src/engine/protocol/protocol.js";
 import { insertWorker } from "../../../src/ledger/workers/workers.js";
 import { addWorker, workLedger } from "../../support/work-ledger.js";
-
-// What the parent session reads: the change stamp, dock rows, and notifications shown exactly once (issue 8 §2–§3).
 
 test("the change stamp moves when another connection commits and stays when nothing changed", (t) => {
   const { ctx, home } = workLedger(t);

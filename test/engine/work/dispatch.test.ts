@@ -1,3 +1,5 @@
+// Dispatch in a real ledger: one binding and obligation per item, all or nothing, idempotent under the same key.
+
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { addItem } from "../../../src/engine/work/items.js";

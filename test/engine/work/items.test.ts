@@ -1,3 +1,5 @@
+// Items in a real ledger: every change is a new revision; editing a bound item moves or keeps its binding as asked.
+
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { addItem, editItem, replyItem, showItem } from "../../../src/engine/work/items.js";

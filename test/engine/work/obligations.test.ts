@@ -1,3 +1,5 @@
+// Obligations and attention in a real ledger: due times, parks, blocked reports and notifications until dismissed.
+
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { addItem } from "../../../src/engine/work/items.js";

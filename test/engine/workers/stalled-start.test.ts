@@ -19,7 +19,8 @@ import { getWorker, insertWorker } from "../../../src/ledger/workers/workers.js"
 import { cliEnv, docket, DOCKET_BIN } from "../../support/docket-cli.js";
 import { gitRepo } from "../../support/git.js";
 import { tempDir } from "../../support/temp.js";
-import { tmuxServer, waitFor, type TmuxServer } from "../../support/tmux.js";
+import { tmuxServer, type TmuxServer } from "../../support/tmux.js";
+import { waitFor } from "../../support/wait.js";
 import { testClock } from "../../support/work-ledger.js";
 
 const LOCKS = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "src", "engine", "workers", "locks.js");

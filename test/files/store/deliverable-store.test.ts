@@ -1,3 +1,5 @@
+// The store's files: a version is claimed once and never overwritten; scans classify entries and skip unsafe ones.
+
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync, readdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync, existsSync } from "node:fs";

@@ -1,3 +1,5 @@
+// Legacy checkpoint bundles are read (listed, loaded, deleted one at a time) but their format is never written.
+
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";

@@ -1,3 +1,5 @@
+// Migrations apply once, in order; a ledger with a missing, reordered or unknown migration is refused untouched.
+
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";

@@ -1,3 +1,5 @@
+// The command runner: one BEGIN IMMEDIATE per command, rollback on throw, idempotency keys, effects after commit.
+
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createCommandRunner, hashRequest } from "../../../src/ledger/core/runner.js";

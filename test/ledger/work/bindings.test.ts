@@ -1,3 +1,5 @@
+// Respawn moves exactly the worker's active bindings and their dispatches to the new generation.
+
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { addItem } from "../../../src/engine/work/items.js";

@@ -1,3 +1,5 @@
+// Capturing a workspace's changes with a private git index: every edit is seen, the worktree's index never written.
+
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync, statSync, writeFileSync } from "node:fs";

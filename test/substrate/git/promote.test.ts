@@ -1,3 +1,5 @@
+// The git side of promotion: apply --check, apply and reverse through stdin, per-file problems, parent changes.
+
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";

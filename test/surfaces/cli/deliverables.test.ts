@@ -1,3 +1,5 @@
+// Worker deliverables through the real CLI: done, wait, todos and fail speak the protocol; report and diff read back.
+
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
@@ -10,6 +12,7 @@ import { isolatedWorker, type ProtocolWorker } from "../../support/protocol-work
 import { git } from "../../support/git.js";
 import { tempDir } from "../../support/temp.js";
 import { deliverablePath, listDeliverableVersions } from "../../../src/files/workers/deliverables.js";
+import { assertExit, jsonOf } from "../../support/docket-cli.js";
 
 const BIN = resolve(import.meta.dirname, "../../../../bin/docket.js");
 
@@ -37,7 +40,7 @@ test("worker done from a body file prints the issue's JSON contract and freezes 
   const out = JSON.parse(r.stdout);
   assert.deepEqual(out, { deliverable: { id: `worker-deliverable:${w.worker}`, version: 1, ref: `worker-deliverable:${w.worker}:1` }, items: [] });
   const again = docket(home, w, args);
-  assert.deepEqual(JSON.parse(again.stdout), out, "the same --call-id returns the same version");
+  assert.deepEqual(jsonOf(again), out, "the same --call-id returns the same version");
   const sidecar = JSON.parse(readFileSync(deliverablePath(ctx.home, w.worker, 1), "utf8"));
   assert.equal(sidecar.body, body);
   assert.deepEqual(sidecar.evidence, [{ kind: "test", text: "npm test: ok" }]);
@@ -46,20 +49,20 @@ test("worker done from a body file prints the issue's JSON contract and freezes 
 
 test("worker done reads the body from standard input and a fresh call id makes the next version", (t) => {
   const { home, w } = setup(t);
-  docket(home, w, ["worker", "done", "--outcome", "completed", "--summary", "one"], { input: "first" });
+  assertExit(docket(home, w, ["worker", "done", "--outcome", "completed", "--summary", "one"], { input: "first" }));
   const r = docket(home, w, ["worker", "done", "--json", "--outcome", "proposal", "--summary", "two"], { input: "second\n" });
   assert.equal(r.code, 0, r.stderr);
   assert.equal(JSON.parse(r.stdout).deliverable.version, 2);
-  const rep = JSON.parse(docket(home, undefined, ["report", w.worker, "--json"]).stdout);
+  const rep = jsonOf(docket(home, undefined, ["report", w.worker, "--json"]));
   assert.equal(rep.body, "second\n");
-  assert.equal(JSON.parse(docket(home, undefined, ["report", `${w.worker}:v1`, "--json"]).stdout).body, "first");
+  assert.equal(jsonOf(docket(home, undefined, ["report", `${w.worker}:v1`, "--json"])).body, "first");
 });
 
 test("report --json has exactly the issue's fields; diff prints a patch git apply accepts on the base", (t) => {
   const { home, w } = setup(t);
   writeFileSync(join(w.workspace, "src/app.txt"), "one\nTWO\nthree\n");
   writeFileSync(join(w.workspace, "added.txt"), "new\n");
-  docket(home, w, ["worker", "done", "--outcome", "completed", "--summary", "s", "--evidence", "note=n", "--evidence", "test=t", "--recommend", "r1"], { input: "the body" });
+  assertExit(docket(home, w, ["worker", "done", "--outcome", "completed", "--summary", "s", "--evidence", "note=n", "--evidence", "test=t", "--recommend", "r1"], { input: "the body" }));
   const r = docket(home, undefined, ["report", w.worker, "--json"]);
   assert.equal(r.code, 0, r.stderr);
   const rep = JSON.parse(r.stdout);
@@ -93,14 +96,14 @@ test("report --json has exactly the issue's fields; diff prints a patch git appl
 test("a bad outcome, a missing identity and a fenced generation are refused with code and message, and nothing is frozen", (t) => {
   const { ctx, home, w } = setup(t);
   const bad = docket(home, w, ["worker", "done", "--json", "--outcome", "done", "--summary", "s"], { input: "b" });
-  assert.equal(bad.code, 1);
+  assertExit(bad, 1);
   assert.equal(JSON.parse(bad.stdout).error.code, "done-outcome-invalid");
   assert.match(JSON.parse(bad.stdout).error.message, /^outcome "done" is not one of completed, findings, proposal; call docket_done again/);
   const noId = docket(home, undefined, ["worker", "done", "--outcome", "completed", "--summary", "s"], { input: "b" });
-  assert.equal(noId.code, 2);
+  assertExit(noId, 2);
   assert.match(noId.stderr, /DOCKET_WORKER_ID, DOCKET_GENERATION, DOCKET_RUN_TOKEN are not set/);
   const fenced = docket(home, w, ["worker", "done", "--json", "--outcome", "completed", "--summary", "s"], { input: "b", generation: 3 });
-  assert.equal(fenced.code, 1);
+  assertExit(fenced, 1);
   assert.equal(JSON.parse(fenced.stdout).error.code, "generation-replaced");
   assert.deepEqual(listDeliverableVersions(ctx.home, w.worker), []);
 });
@@ -108,29 +111,29 @@ test("a bad outcome, a missing identity and a fenced generation are refused with
 test("report and diff refuse a missing or invalid sidecar with what to do, and a worker with none yet", (t) => {
   const { home, w } = setup(t);
   const none = docket(home, undefined, ["report", w.worker]);
-  assert.equal(none.code, 1);
+  assertExit(none, 1);
   assert.equal(none.stderr.trim(), `docket: ${w.worker} has not published a deliverable yet (wait for it to call docket_done, or run \`docket peek ${w.worker}\`)`);
-  docket(home, w, ["worker", "done", "--outcome", "completed", "--summary", "s"], { input: "b" });
+  assertExit(docket(home, w, ["worker", "done", "--outcome", "completed", "--summary", "s"], { input: "b" }));
   writeFileSync(join(home, "fleet", w.worker, "deliverables", "v1.json"), "{}");
   for (const cmd of ["report", "diff"]) {
     const r = docket(home, undefined, [cmd, w.worker, "--json"]);
-    assert.equal(r.code, 1);
+    assertExit(r, 1);
     const e = JSON.parse(r.stdout).error;
     assert.equal(e.code, "deliverable-invalid");
     assert.match(e.message, /^deliverable worker-deliverable:w1:1 is missing or invalid \(.*\); restore it or ask the worker to publish a new version$/);
   }
   const usage = docket(home, undefined, ["report", w.worker, "--version", "0"]);
-  assert.equal(usage.code, 2);
+  assertExit(usage, 2);
   assert.match(usage.stderr, /--version must be a positive integer; got "0"/);
   const beyond = docket(home, undefined, ["diff", w.worker, "--version", "2"]);
-  assert.equal(beyond.code, 1);
+  assertExit(beyond, 1);
   assert.match(beyond.stderr, /has no published version 2; its current version is v1/);
 });
 
 test("worker wait, todos and fail speak the same protocol from the command line", (t) => {
   const { ctx, home, w } = setup(t);
   const todos = docket(home, w, ["worker", "todos", "--json", "read the code", "write the fix"]);
-  assert.deepEqual(JSON.parse(todos.stdout), { todos: [{ id: "t1", text: "read the code", state: "pending" }, { id: "t2", text: "write the fix", state: "pending" }], dropped: 0 });
+  assert.deepEqual(jsonOf(todos), { todos: [{ id: "t1", text: "read the code", state: "pending" }, { id: "t2", text: "write the fix", state: "pending" }], dropped: 0 });
   const wait = docket(home, w, ["worker", "wait", "--json", "--question", "Which db?", "--option", "sqlite", "--option", "pg", "--recommend", "sqlite"]);
   assert.equal(wait.code, 0, wait.stderr);
   assert.deepEqual(JSON.parse(wait.stdout), { question: "q1", state: "needs_input", blocked: [] });

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { cliEnv, docket } from "../../support/docket-cli.js";
+import { cliEnv, docket, jsonOf } from "../../support/docket-cli.js";
 import { tempDir } from "../../support/temp.js";
 
 test("docket demo plans, approves, implements, reviews with coverage, promotes and prints the ledger", { timeout: 180_000 }, (t) => {
@@ -25,7 +25,7 @@ test("docket demo plans, approves, implements, reviews with coverage, promotes a
     assert.ok(r.stderr.includes(step), `narration mentions ${step}`);
   }
   const items = docket({ env: cliEnv({ DOCKET_HOME: result.home, HOME: home }), cwd: result.repo }, "item", "ls", "--all", "--json");
-  assert.deepEqual(items.json.items.map((i: { id: string; state: string }) => `${i.id}:${i.state}`), ["t1:done", "t2:done"]);
+  assert.deepEqual(jsonOf(items).items.map((i: { id: string; state: string }) => `${i.id}:${i.state}`), ["t1:done", "t2:done"]);
   const procs = execFileSync("ps", ["-eo", "args"], { encoding: "utf8" });
   assert.ok(!procs.includes(result.home), "no demo process is left running");
 });

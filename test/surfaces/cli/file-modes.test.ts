@@ -9,7 +9,8 @@ import Database from "better-sqlite3";
 import { cliEnv, docketWith } from "../../support/docket-cli.js";
 import { gitRepo } from "../../support/git.js";
 import { tempDir } from "../../support/temp.js";
-import { tmuxServer, waitFor } from "../../support/tmux.js";
+import { tmuxServer } from "../../support/tmux.js";
+import { waitFor } from "../../support/wait.js";
 import { workerIdentityEnv } from "../../support/launch-env.js";
 
 const modeOf = (path: string): string => (statSync(path).mode & 0o777).toString(8);

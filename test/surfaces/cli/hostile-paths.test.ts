@@ -9,7 +9,8 @@ import { join } from "node:path";
 import { cliEnv, docket } from "../../support/docket-cli.js";
 import { gitRepo } from "../../support/git.js";
 import { tempDir } from "../../support/temp.js";
-import { tmuxServer, waitFor } from "../../support/tmux.js";
+import { tmuxServer } from "../../support/tmux.js";
+import { waitFor } from "../../support/wait.js";
 
 /** The files a format-expanded `#(touch …)` (or a shell-run `$(touch …)`) in one of the texts would have made. */
 function pwned(root: string): string[] {

@@ -7,6 +7,7 @@ import { mkdirSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { gitRepo, writeFiles } from "../../support/git.js";
 import { tempDir } from "../../support/temp.js";
+import { assertExit } from "../../support/docket-cli.js";
 
 const BIN = resolve(dirname(new URL(import.meta.url).pathname), "../../../../bin/docket.js");
 
@@ -107,6 +108,6 @@ test("worker.defaultKind in the user config is what the hint and the listing cal
 test("docket kinds with an extra argument is a usage error and prints nothing on stdout", (t) => {
   const { home, repo } = fixture(t);
   const r = docket(repo, home, "kinds", "everything");
-  assert.equal(r.code, 2);
+  assertExit(r, 2);
   assert.equal(r.stdout, "");
 });

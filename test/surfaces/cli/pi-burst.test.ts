@@ -12,7 +12,7 @@ import { cliEnv, docketAsync } from "../../support/docket-cli.js";
 import { gitRepo } from "../../support/git.js";
 import { scriptedPi, SCRIPTED_MODEL_REF } from "../../support/scripted-pi.js";
 import { tempDir } from "../../support/temp.js";
-import { waitFor } from "../../support/tmux.js";
+import { waitFor } from "../../support/wait.js";
 
 const COUNTER = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "support", "listing-counter.js");
 const WORKERS = 6;

@@ -10,7 +10,8 @@ import { cliEnv, docketWith } from "../../support/docket-cli.js";
 import { gitRepo } from "../../support/git.js";
 import { anchorWorkerRecord, publishVersion, writeLegacyBundles } from "../../support/stored.js";
 import { tempDir } from "../../support/temp.js";
-import { tmuxServer, waitFor } from "../../support/tmux.js";
+import { tmuxServer } from "../../support/tmux.js";
+import { waitFor } from "../../support/wait.js";
 import { addWorker, workLedger } from "../../support/work-ledger.js";
 import { homeLayout } from "../../../src/files/home.js";
 

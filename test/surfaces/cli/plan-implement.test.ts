@@ -6,10 +6,11 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { cliEnv, docket } from "../../support/docket-cli.js";
+import { assertExit, cliEnv, docket, jsonOf } from "../../support/docket-cli.js";
 import { gitRepo } from "../../support/git.js";
 import { scriptedPi, SCRIPTED_MODEL_REF } from "../../support/scripted-pi.js";
 import { tempDir } from "../../support/temp.js";
+import { waitFor } from "../../support/wait.js";
 
 const PLAN = [
   "Goal: make a.js and b.js agree",
@@ -23,22 +24,12 @@ const PLAN = [
   "- node a.js",
 ].join("\n");
 
-async function waitFor<T>(what: string, probe: () => T | undefined, ms = 60_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = probe();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
 test("architect → approve → implement → verdict shows plan coverage with an off-plan file", { timeout: 150_000 }, async (t) => {
   const pi = scriptedPi(t);
   const repo = gitRepo(tempDir(t), { "a.js": "export const A = 1;\n", "b.js": "export const B = 1;\n" });
   const run = (...args: string[]) => docket({ env: cliEnv(pi.vars), cwd: repo }, ...args);
   const workerState = (w: string) => () => {
-    const ls = run("ls", "--json").json as { workers: { worker: string; state: string }[] };
+    const ls = jsonOf(run("ls", "--json")) as { workers: { worker: string; state: string }[] };
     const row = ls.workers.find((x) => x.worker === w);
     return row && row.state === "ready" ? row : undefined;
   };
@@ -50,12 +41,12 @@ test("architect → approve → implement → verdict shows plan coverage with a
   const spawned = run("spawn", "--as", "architect", "--model", SCRIPTED_MODEL_REF, "--env", `DOCKET_SCRIPTED_MODEL=${architectScript}`, "--yes", "--json", "Plan the constants");
   assert.equal(spawned.code, 0, spawned.stderr);
   assert.equal(spawned.json.execution.workspace, "shared");
-  await waitFor("the architect's plan", workerState("w1"));
+  await waitFor("the architect's plan", workerState("w1"), 60_000, 200);
 
   const approved = run("approve", "w1", "--json");
   assert.equal(approved.code, 0, approved.stderr);
   assert.equal(approved.json.decision.verb, "approve");
-  assert.equal(run("verdict", "w1", "--json").json.actions[0], "use --implement", "Implement is offered first on an approved plan");
+  assert.equal(jsonOf(run("verdict", "w1", "--json")).actions[0], "use --implement", "Implement is offered first on an approved plan");
 
   const implementerScript = pi.script("implementer.json", [
     { toolCalls: [
@@ -80,14 +71,14 @@ test("architect → approve → implement → verdict shows plan coverage with a
   assert.match(taskMd, /docket_todos/);
   assert.equal(readFileSync(join(pi.vars.DOCKET_HOME, "fleet", "w2", "source-deliverable.md"), "utf8"), PLAN);
 
-  await waitFor("the implementer's deliverable", workerState("w2"));
+  await waitFor("the implementer's deliverable", workerState("w2"), 60_000, 200);
   const verdict = run("verdict", "w2", "--json");
   assert.equal(verdict.code, 0, verdict.stderr);
   assert.deepEqual(verdict.json.planCoverage, { steps: 2, planned: ["a.js", "b.js"], touched: ["a.js"], offPlan: ["notes.txt"], untouched: ["b.js"] });
   assert.ok(verdict.json.warnings.some((w: { kind: string }) => w.kind === "plan-coverage"));
   const text = run("verdict", "w2");
   assert.match(text.stdout, /2 steps · 1\/2 planned files touched · 1 untouched · 1 off-plan/);
-  const report = run("report", "w2", "--json");
+  const report = assertExit(run("report", "w2", "--json"));
   assert.deepEqual(report.json.planCoverage, verdict.json.planCoverage);
 });
 
@@ -100,15 +91,15 @@ test("Implement is refused for a version that carries a patch, and a plain propo
     { text: "Set A to 3.", toolCall: { name: "docket_done", id: "p-1", arguments: { outcome: "completed", summary: "A is 3", evidence: [], recommendations: [], items: [] } } },
     { text: "done" },
   ]);
-  assert.equal(run("spawn", "--as", "patcher", "--model", SCRIPTED_MODEL_REF, "--env", `DOCKET_SCRIPTED_MODEL=${script}`, "--yes", "Set A").code, 0);
+  assertExit(run("spawn", "--as", "patcher", "--model", SCRIPTED_MODEL_REF, "--env", `DOCKET_SCRIPTED_MODEL=${script}`, "--yes", "Set A"));
   await waitFor("the patcher's deliverable", () => {
-    const ls = run("ls", "--json").json as { workers: { worker: string; state: string }[] };
+    const ls = jsonOf(run("ls", "--json")) as { workers: { worker: string; state: string }[] };
     return ls.workers.find((w) => w.worker === "w1" && w.state === "ready");
-  });
-  assert.equal(run("approve", "w1").code, 0);
+  }, 60_000, 200);
+  assertExit(run("approve", "w1"));
   const refused = run("use", "w1", "--implement", "--yes", "--json");
-  assert.equal(refused.code, 1);
+  assertExit(refused, 1);
   assert.equal(refused.json.error.code, "implement-has-patch");
-  assert.equal(run("ls", "--json").json.workers.length, 1, "nothing was started");
-  assert.equal(run("verdict", "w1", "--json").json.planCoverage, null);
+  assert.equal(jsonOf(run("ls", "--json")).workers.length, 1, "nothing was started");
+  assert.equal(jsonOf(run("verdict", "w1", "--json")).planCoverage, null);
 });

@@ -1,13 +1,17 @@
+// The review verbs through the real CLI: decision contracts, confirmation off a terminal, chips, discard, use, menu.
+
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { spawn, spawnSync } from "node:child_process";
-import { cliEnv, docket, DOCKET_BIN } from "../../support/docket-cli.js";
+import { assertExit, cliEnv, docket, DOCKET_BIN, jsonOf } from "../../support/docket-cli.js";
 import { git } from "../../support/git.js";
 import { appWith, decisionCount, gitStatus, publish, reviewGround, reviewWorker, type ReviewGround } from "../../support/review-fixture.js";
 import { tempDir } from "../../support/temp.js";
-import { tmuxServer, waitFor } from "../../support/tmux.js";
+import { tmuxServer } from "../../support/tmux.js";
+import { teardown } from "../../support/teardown.js";
+import { waitFor } from "../../support/wait.js";
 
 type T = { after(fn: () => void): void };
 
@@ -31,14 +35,16 @@ test("approve, reject, revise and answer print the decision contract with --json
   assert.deepEqual(a.json.decision.deliverable, v1);
   assert.equal(a.json.decision.verb, "approve");
   const r = run("reject", v1.ref, "--note", "not like this", "--json");
+  assertExit(r);
   assert.equal(r.json.decision.verb, "reject");
   assert.deepEqual(decisionKeys(r.json), DECISION_SHAPE);
   const v = run("--json", "revise", w.worker, "use", "a", "table");
+  assertExit(v);
   assert.equal(v.json.decision.verb, "revise");
   const text = run("approve", w.worker);
   assert.match(text.stdout, new RegExp(`^dc\\d+ approve ${v1.ref}`));
   const older = run("approve", w.worker, "--version", "2", "--json");
-  assert.equal(older.code, 1);
+  assertExit(older, 1);
   assert.equal(older.json.error.code, "no-such-version");
 });
 
@@ -56,14 +62,14 @@ test("verdict --json follows the contract and log --json counts verbs", (t) => {
   assert.match(human.stdout, /Evidence[\s\S]*Worker says[\s\S]*Actions: approve/);
   run("approve", w.worker);
   run("revise", w.worker, "tighten it");
-  const log = run("log", "--json");
+  const log = assertExit(run("log", "--json"));
   assert.deepEqual(Object.keys(log.json).sort(), ["counts", "debt", "decisions"]);
   assert.deepEqual(log.json.counts, { approve: 1, revise: 1 });
   assert.equal(log.json.debt, 0);
   assert.deepEqual(log.json.decisions.map((d: { verb: string }) => d.verb), ["revise", "approve"]);
-  const queue = run("verdict", "--json");
+  const queue = assertExit(run("verdict", "--json"));
   assert.deepEqual(queue.json, { queue: [] }, "an approved version leaves the queue");
-  assert.equal(run("log", "--since", "forever").code, 2);
+  assertExit(run("log", "--since", "forever"), 2);
 });
 
 test("promote without --yes off a terminal refuses, listing what needs confirmation; --yes promotes", (t) => {
@@ -73,10 +79,10 @@ test("promote without --yes off a terminal refuses, listing what needs confirmat
   writeFileSync(join(g.project, "src/app.txt"), appWith({ 1: "parent one" }));
   const run = cli(t, g);
   const unapproved = run("promote", w.worker, "--json");
-  assert.equal(unapproved.code, 1);
+  assertExit(unapproved, 1);
   assert.equal(unapproved.json.error.code, "not-approved");
   const refused = run("promote", w.worker, "--approve");
-  assert.equal(refused.code, 1);
+  assertExit(refused, 1);
   assert.match(refused.stderr, /needs confirmation: parent changed src\/app\.txt \(modified\)/);
   assert.equal(decisionCount(g.ctx), 0);
   const ok = run("promote", w.worker, "--approve", "--yes", "--json");
@@ -95,7 +101,7 @@ test("a conflicting parent change makes promote refuse with the file named and t
   run("approve", w.worker);
   const status = gitStatus(g.project);
   const r = run("promote", w.worker, "--yes");
-  assert.equal(r.code, 1);
+  assertExit(r, 1);
   assert.match(r.stderr, /does not apply to .*src\/other\.txt \(.+\); nothing changed/);
   assert.equal(gitStatus(g.project), status);
   assert.equal(decisionCount(g.ctx), 1);
@@ -108,7 +114,7 @@ test("use --parent queues the exact body as a chip; chips lists and drops it", (
   publish(g, w, {}, body);
   const run = cli(t, g);
   const refused = run("use", w.worker, "--parent", "--json");
-  assert.equal(refused.json.error.code, "not-approved");
+  assert.equal(jsonOf(refused, 1).error.code, "not-approved");
   run("approve", w.worker);
   const r = run("use", w.worker, "--parent", "--json");
   assert.equal(r.code, 0, r.stderr);
@@ -116,13 +122,13 @@ test("use --parent queues the exact body as a chip; chips lists and drops it", (
   assert.equal(r.json.decision.verb, "use");
   const chip = g.ctx.db.prepare("SELECT body, state FROM chips WHERE id = ?").get(r.json.chip.id) as { body: string; state: string };
   assert.equal(chip.body, body);
-  assert.equal(run("use", w.worker, "--parent", "--json").json.alreadyQueued, true);
+  assert.equal(jsonOf(run("use", w.worker, "--parent", "--json")).alreadyQueued, true);
   const list = run("chips", "--json");
-  assert.deepEqual(list.json.chips.map((c: { id: string }) => c.id), [r.json.chip.id]);
-  assert.equal(run("chips", "drop", r.json.chip.id).code, 0);
-  assert.deepEqual(run("chips", "--json").json.chips, []);
+  assert.deepEqual(jsonOf(list).chips.map((c: { id: string }) => c.id), [r.json.chip.id]);
+  assertExit(run("chips", "drop", r.json.chip.id));
+  assert.deepEqual(jsonOf(run("chips", "--json")).chips, []);
   const again = run("chips", "drop", r.json.chip.id, "--json");
-  assert.equal(again.json.error.code, "chip-not-queued");
+  assert.equal(jsonOf(again, 1).error.code, "chip-not-queued");
   assert.equal(run("use", w.worker).code, 2, "a destination is required");
 });
 
@@ -132,7 +138,7 @@ test("discard off a terminal needs --yes, then resets the workspace and records 
   writeFileSync(join(w.workspace, "src/other.txt"), "changed\n");
   const run = cli(t, g);
   const refused = run("discard", w.worker);
-  assert.equal(refused.code, 1);
+  assertExit(refused, 1);
   assert.equal(readFileSync(join(w.workspace, "src/other.txt"), "utf8"), "changed\n");
   const ok = run("discard", w.worker, "--yes", "--json");
   assert.equal(ok.code, 0, ok.stderr);
@@ -148,12 +154,12 @@ test("use --worker starts exactly one fresh worker with a byte-exact source-deli
   const server = tmuxServer(t);
   const run = cli(t, g, { DOCKET_TMUX_SOCKET: server.socket });
   const unapproved = run("use", w.worker, "--worker", "--agent", "command", "--cmd", "sleep 30", "--yes", "--json");
-  assert.equal(unapproved.json.error.code, "not-approved");
+  assert.equal(jsonOf(unapproved, 1).error.code, "not-approved");
   const noYes = run("use", w.worker, "--worker", "--agent", "command", "--cmd", "sleep 30", "--json");
-  assert.equal(noYes.json.error.code, "use-needs-confirmation");
-  const approved = run("approve", w.worker, "--json").json.decision.id;
+  assert.equal(jsonOf(noYes, 1).error.code, "use-needs-confirmation");
+  const approved = jsonOf(run("approve", w.worker, "--json")).decision.id;
   const badKind = run("use", w.worker, "--worker", "--as", "no-such-kind", "--agent", "command", "--cmd", "sleep 30", "--yes", "--json");
-  assert.equal(badKind.code, 1);
+  assertExit(badKind, 1);
   assert.match(badKind.json.error.message, /unknown kind "no-such-kind"; known kinds: .*default/);
   assert.equal(decisionCount(g.ctx), 1, "a refused use records nothing");
   const workersBefore = (g.ctx.db.prepare("SELECT count(*) AS n FROM workers").get() as { n: number }).n;
@@ -187,6 +193,7 @@ function onTerminal(t: T, g: ReviewGround, args: string[], answers: { when: RegE
   return new Promise((resolve, reject) => {
     const command = [process.execPath, DOCKET_BIN, ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(" ");
     const child = spawn("script", ["-qec", command, "/dev/null"], { cwd: g.project, env });
+    teardown(t).child(child);
     let out = "";
     let seen = 0;
     const timer = setTimeout(() => {

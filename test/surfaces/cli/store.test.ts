@@ -1,3 +1,5 @@
+// The deliverable store through the real CLI: save, list, load, preview and delete, as JSON contracts and refusals.
+
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
@@ -9,6 +11,8 @@ import { workerStoredId } from "../../../src/engine/store/save.js";
 import { requireWorker } from "../../../src/ledger/workers/workers.js";
 import { tempDir } from "../../support/temp.js";
 import { dumpTables } from "../../support/work-ledger.js";
+import { assertExit, jsonOf } from "../../support/docket-cli.js";
+import { teardown, type Hooks } from "../../support/teardown.js";
 import { anchorWorkerRecord, approvedWorker, decide, publishVersion, writeLegacyBundles } from "../../support/stored.js";
 
 const BIN = resolve(dirname(fileURLToPath(import.meta.url)), "../../../../bin/docket.js");
@@ -28,9 +32,10 @@ function docket(home: string, args: string[], input?: string): Run {
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-function docketAsync(home: string, args: string[]): Promise<Run> {
+function docketAsync(t: Hooks, home: string, args: string[]): Promise<Run> {
   return new Promise((done) => {
     const child = spawn(process.execPath, [BIN, ...args], { cwd: home, env: cliEnv(home) });
+    teardown(t).child(child);
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (c) => (stdout += c));
@@ -54,13 +59,13 @@ function homeWithApprovedWorker(t: { after(fn: () => void): void }): { home: str
 
 test("two processes saving the same worker version at once make one version and two consistent answers", async (t) => {
   const { home, worker, storeId } = homeWithApprovedWorker(t);
-  const runs = await Promise.all([0, 1, 2, 3].map(() => docketAsync(home, ["save", "--from", worker, "--json"])));
+  const runs = await Promise.all([0, 1, 2, 3].map(() => docketAsync(t, home, ["save", "--from", worker, "--json"])));
   for (const r of runs) assert.equal(r.status, 0, r.stderr);
   const answers = runs.map((r) => JSON.parse(r.stdout) as { ref: string; id: string; version: number; idempotent: boolean });
   assert.deepEqual(answers.map((a) => a.idempotent).sort(), [false, true, true, true]);
   for (const a of answers) assert.deepEqual({ ref: a.ref, id: a.id, version: a.version }, { ref: `deliverable:${storeId}:1`, id: storeId, version: 1 });
   assert.deepEqual(readdirSync(join(home, "deliverables", storeId)), ["v1.json"]);
-  const list = JSON.parse(docket(home, ["deliverables", "--json"]).stdout);
+  const list = jsonOf(docket(home, ["deliverables", "--json"]));
   assert.equal(list.deliverables.length, 1);
 });
 
@@ -74,14 +79,14 @@ test("save --author prints the JSON contract, and the list and load print theirs
   assert.equal(s.idempotent, false);
   const fromStdin = docket(home, ["save", "--author", "-", "--outcome", "findings", "--summary", "piped", "--json"], "piped body\r\n");
   assert.equal(fromStdin.status, 0, fromStdin.stderr);
-  const list = JSON.parse(docket(home, ["deliverables", "--json"]).stdout);
+  const list = jsonOf(docket(home, ["deliverables", "--json"]));
   assert.deepEqual(Object.keys(list), ["deliverables", "unsupported"]);
   assert.deepEqual(Object.keys(list.deliverables[0]), ["ref", "id", "version", "outcome", "summary", "savedAt"]);
   assert.deepEqual(list.deliverables.map((d: { summary: string }) => d.summary).sort(), ["Plan body", "piped"]);
   const loaded = docket(home, ["load", s.ref, "--json"]);
-  assert.deepEqual(JSON.parse(loaded.stdout), { slot: "d1", ref: s.ref });
-  const preview = docket(home, ["preview", JSON.parse(fromStdin.stdout).ref, "--json"]);
-  assert.equal(JSON.parse(preview.stdout).body, "piped body\r\n");
+  assert.deepEqual(jsonOf(loaded), { slot: "d1", ref: s.ref });
+  const preview = docket(home, ["preview", jsonOf(fromStdin).ref, "--json"]);
+  assert.equal(jsonOf(preview).body, "piped body\r\n");
   assert.match(docket(home, ["unload", "d1"]).stdout, /^unloaded d1/);
 });
 
@@ -95,13 +100,13 @@ test("a corrupt v2.json makes save of v2 fail naming the file, and the file is u
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, '{"schemaVersion": 2, "id": "tru');
   const r = docket(home, ["save", "--from", worker, "--json"]);
-  assert.equal(r.status, 1);
+  assertExit(r, 1);
   const err = JSON.parse(r.stdout).error;
   assert.equal(err.code, "store-version-corrupt");
   assert.ok(err.message.includes(path), err.message);
   assert.equal(readFileSync(path, "utf8"), '{"schemaVersion": 2, "id": "tru');
   assert.deepEqual(readdirSync(dirname(path)), ["v2.json"]);
-  const list = JSON.parse(docket(home, ["deliverables", "--json"]).stdout);
+  const list = jsonOf(docket(home, ["deliverables", "--json"]));
   assert.deepEqual(list.unsupported, [{ path, reason: "corrupt" }]);
 });
 
@@ -118,29 +123,29 @@ test("unsupported and foreign records are listed with reason and path; unsafe di
   mkdirSync(join(store, ".trash"));
   writeFileSync(join(store, ".trash", "v1.json"), "{}");
   writeFileSync(join(store, "README.txt"), "not a record");
-  const all = JSON.parse(docket(home, ["deliverables", "--json"]).stdout);
+  const all = jsonOf(docket(home, ["deliverables", "--json"]));
   assert.deepEqual(all.deliverables.map((d: { ref: string }) => d.ref), [`deliverable:${anchorId}:2`]);
   assert.deepEqual(all.unsupported, [{ path: join(store, "human-1-future", "v1.json"), reason: "newer-schema" }]);
-  const only = JSON.parse(docket(home, ["deliverables", "--unsupported", "--json"]).stdout);
+  const only = jsonOf(docket(home, ["deliverables", "--unsupported", "--json"]));
   assert.deepEqual(only, { deliverables: [], unsupported: all.unsupported });
   assert.match(docket(home, ["deliverables"]).stdout, /deliverable:unreadable {2}newer-schema {2}.*human-1-future\/v1\.json/);
   const traversal = docket(home, ["load", "../../etc/passwd", "--json"]);
-  assert.equal(traversal.status, 1);
+  assertExit(traversal, 1);
   assert.equal(JSON.parse(traversal.stdout).error.code, "stored-not-found");
-  assert.deepEqual(JSON.parse(docket(home, ["load", anchorId, "--json"]).stdout), { slot: "d1", ref: `deliverable:${anchorId}:2` });
+  assert.deepEqual(jsonOf(docket(home, ["load", anchorId, "--json"])), { slot: "d1", ref: `deliverable:${anchorId}:2` });
 });
 
 test("deliverable delete refuses without confirmation when nobody can be asked, and --yes deletes one version", (t) => {
   const { home } = homeWithApprovedWorker(t);
   writeFileSync(join(home, "a.md"), "a\n");
-  const s = JSON.parse(docket(home, ["save", "--author", "a.md", "--outcome", "completed", "--json"]).stdout);
+  const s = jsonOf(docket(home, ["save", "--author", "a.md", "--outcome", "completed", "--json"]));
   const refused = docket(home, ["deliverable", "delete", s.ref]);
-  assert.equal(refused.status, 1);
+  assertExit(refused, 1);
   assert.equal(refused.stderr.trim(), `docket: deleting ${s.ref} needs confirmation (run it in a terminal to confirm, or add --yes)`);
-  assert.equal(JSON.parse(docket(home, ["deliverables", "--json"]).stdout).deliverables.length, 1);
+  assert.equal(jsonOf(docket(home, ["deliverables", "--json"])).deliverables.length, 1);
   const deleted = docket(home, ["deliverable", "delete", s.ref, "--yes", "--json"]);
   assert.equal(deleted.status, 0, deleted.stderr);
-  assert.equal(JSON.parse(docket(home, ["deliverables", "--json"]).stdout).deliverables.length, 0);
+  assert.equal(jsonOf(docket(home, ["deliverables", "--json"])).deliverables.length, 0);
 });
 
 test("legacy bundles appear in the list and load as slots; their format is never written", (t) => {
@@ -148,18 +153,18 @@ test("legacy bundles appear in the list and load as slots; their format is never
   const ctx = openEngine({ env: { DOCKET_HOME: home }, cwd: home });
   writeLegacyBundles(ctx.home);
   ctx.close();
-  const list = JSON.parse(docket(home, ["deliverables", "--json"]).stdout);
+  const list = jsonOf(docket(home, ["deliverables", "--json"]));
   assert.deepEqual(list.legacy.map((b: { ref: string }) => b.ref), ["checkpoint:ckpt-auth"]);
-  assert.deepEqual(JSON.parse(docket(home, ["load", "checkpoint:ckpt-auth", "--json"]).stdout), { slot: "d1", ref: "checkpoint:ckpt-auth" });
+  assert.deepEqual(jsonOf(docket(home, ["load", "checkpoint:ckpt-auth", "--json"])), { slot: "d1", ref: "checkpoint:ckpt-auth" });
   assert.match(docket(home, ["preview", "d1"]).stdout, /Where we left the auth work\./);
 });
 
 test("usage errors exit 2: save needs exactly one source, and --author needs --outcome", (t) => {
   const { home, worker } = homeWithApprovedWorker(t);
-  assert.equal(docket(home, ["save"]).status, 2);
-  assert.equal(docket(home, ["save", "--from", worker, "--author", "x.md"]).status, 2);
+  assertExit(docket(home, ["save"]), 2);
+  assertExit(docket(home, ["save", "--from", worker, "--author", "x.md"]), 2);
   const r = docket(home, ["save", "--author", "x.md", "--json"]);
-  assert.equal(r.status, 2);
+  assertExit(r, 2);
   assert.equal(JSON.parse(r.stdout).error.message, "--author needs --outcome <proposal|findings|completed>");
 });
 

@@ -9,7 +9,8 @@ import { cliEnv, docket } from "../../support/docket-cli.js";
 import { gitRepo } from "../../support/git.js";
 import { scriptedPi, SCRIPTED_MODEL_REF } from "../../support/scripted-pi.js";
 import { tempDir } from "../../support/temp.js";
-import { tmuxServer, waitFor } from "../../support/tmux.js";
+import { tmuxServer } from "../../support/tmux.js";
+import { waitFor } from "../../support/wait.js";
 
 /** Tabs, multi-byte characters, tmux formats, shell syntax, quotes, a leading-dash word and two lines. */
 const TEXT = `tab\there · ünïcode 🙂 — #(touch PWNED) #{pane_id} a;b 'q' "d" $HOME \\n -dash;\nsecond\tline ✓`;

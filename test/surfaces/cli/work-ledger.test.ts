@@ -1,3 +1,5 @@
+// The work-ledger verbs through the real CLI: items, dispatch, reports, attention and obligations, as JSON contracts.
+
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
@@ -8,6 +10,8 @@ import { openEngine } from "../../../src/engine/context.js";
 import { hashRunToken, updateWorker } from "../../../src/ledger/workers/workers.js";
 import { addWorker } from "../../support/work-ledger.js";
 import { tempDir } from "../../support/temp.js";
+import { tmuxServer } from "../../support/tmux.js";
+import { waitFor } from "../../support/wait.js";
 
 const BIN = fileURLToPath(new URL("../../../../bin/docket.js", import.meta.url));
 
@@ -20,8 +24,10 @@ function cli(t: { after(fn: () => void): void }) {
     const r = spawnSync(process.execPath, [BIN, ...args], { cwd: tmp, env: { ...base, ...env }, encoding: "utf8" });
     return { code: r.status, out: r.stdout, err: r.stderr };
   };
-  const json = (args: string[], env: Record<string, string> = {}) => {
+  /** The one JSON document on stdout, after asserting the exit code (so a refusal shows its stderr). */
+  const json = (args: string[], env: Record<string, string> = {}, expectCode = 0) => {
     const r = run([...args, "--json"], env);
+    assert.equal(r.code, expectCode, `docket ${args.join(" ")} exited ${r.code}; stderr: ${r.err} stdout: ${r.out}`);
     const lines = r.out.trim().split("\n");
     assert.equal(lines.length, 1, `one JSON document on stdout, got: ${r.out} ${r.err}`);
     assert.ok(lines[0]!.startsWith("{"), `a JSON document on stdout; got ${JSON.stringify(r.out)}, stderr ${r.err}`);
@@ -51,7 +57,7 @@ test("item add, ls and show print the contract's JSON shapes", (t) => {
     id: "t1", kind: "todo", text: "fix the login", revision: 2, state: "open",
     replies: [{ id: "t1.1", text: "which browser?", state: "unanswered" }], bindings: [], reports: [],
   });
-  const missing = json(["item", "show", "t9"]);
+  const missing = json(["item", "show", "t9"], {}, 1);
   assert.equal(missing.code, 1);
   assert.deepEqual({ code: missing.body.error!.code, message: missing.body.error!.message }, { code: "item-not-found", message: "no item t9" });
 });
@@ -64,7 +70,7 @@ test("dispatch, worker report, attention and obligations speak the contract end 
   const d = json(["dispatch", "w1", "t1", "r1"]);
   assert.equal(d.code, 0);
   assert.deepEqual(d.body, { dispatch: "dp1", bindings: [{ item: "t1", binding: "b1", acceptedRevision: 1 }, { item: "r1", binding: "b2", acceptedRevision: 1 }] });
-  const again = json(["dispatch", "w1", "t1"]);
+  const again = json(["dispatch", "w1", "t1"], {}, 1);
   assert.equal(again.code, 1);
   assert.equal(again.body.error!.code, "item-already-bound");
 
@@ -110,7 +116,7 @@ test("worker report with a refused entry from --file exits 1 with one error obje
     { item: "t2", outcome: "done", body: "ok", key: "c1" },
     { item: "t3", outcome: "done", body: "ok", key: "c1" },
   ]));
-  const r = json(["worker", "report", "--file", file], env);
+  const r = json(["worker", "report", "--file", file], env, 1);
   assert.equal(r.code, 1);
   assert.deepEqual(r.body, {
     error: {
@@ -139,16 +145,16 @@ test("worker report with a refused entry from --file exits 1 with one error obje
 test("worker report refuses a missing identity, missing flags and mixed input as usage errors", (t) => {
   const { json, worker } = cli(t);
   const env = worker();
-  const noId = json(["worker", "report", "--item", "t1", "--outcome", "done", "--body", "x"]);
+  const noId = json(["worker", "report", "--item", "t1", "--outcome", "done", "--body", "x"], {}, 2);
   assert.equal(noId.code, 2);
   assert.equal(noId.body.error!.code, "no-worker-identity");
   assert.match(noId.body.error!.message, /DOCKET_WORKER_ID, DOCKET_GENERATION, DOCKET_RUN_TOKEN are not set/);
-  assert.equal(json(["worker", "report", "--outcome", "done"], env).code, 2);
-  assert.equal(json(["worker", "report", "--file", "x.json", "--item", "t1"], env).code, 2);
-  assert.equal(json(["worker", "report", "--item", "t1", "--outcome", "done", "--body", "x", "--answers", "nope"], env).code, 2);
-  const badEvidence = json(["worker", "report", "--item", "t1", "--outcome", "done", "--body", "x", "--evidence", "vibes=good"], env);
+  json(["worker", "report", "--outcome", "done"], env, 2);
+  json(["worker", "report", "--file", "x.json", "--item", "t1"], env, 2);
+  json(["worker", "report", "--item", "t1", "--outcome", "done", "--body", "x", "--answers", "nope"], env, 2);
+  const badEvidence = json(["worker", "report", "--item", "t1", "--outcome", "done", "--body", "x", "--evidence", "vibes=good"], env, 1);
   assert.deepEqual({ code: badEvidence.code, err: badEvidence.body.error!.code }, { code: 1, err: "evidence-invalid" });
-  const unreadable = json(["worker", "report", "--file", "missing.json"], env);
+  const unreadable = json(["worker", "report", "--file", "missing.json"], env, 1);
   assert.deepEqual({ code: unreadable.code, err: unreadable.body.error!.code }, { code: 1, err: "input-unreadable" });
 });
 
@@ -157,8 +163,7 @@ test("through the CLI a wrong run token is refused as a token mismatch and a sta
   const env = worker();
   json(["item", "add", "x"]);
   json(["dispatch", "w1", "t1"]);
-  const forged = json(["worker", "report", "--item", "t1", "--outcome", "done", "--body", "x"], { ...env, DOCKET_RUN_TOKEN: "someone-else" });
-  assert.equal(forged.code, 1);
+  const forged = json(["worker", "report", "--item", "t1", "--outcome", "done", "--body", "x"], { ...env, DOCKET_RUN_TOKEN: "someone-else" }, 1);
   assert.deepEqual(Object.keys(forged.body), ["error"], "one error object, the entry's result inside it");
   assert.equal(forged.body.error!.code, "run-token-mismatch");
   assert.match(forged.body.error!.message, /run token does not match/);
@@ -167,17 +172,14 @@ test("through the CLI a wrong run token is refused as a token mismatch and a sta
   const ctx = openEngine({ env: { DOCKET_HOME: home }, cwd: tmp });
   ctx.commands.run("test.respawn", {}, (tx) => updateWorker(tx, "w1", { generation: 2, run_token_hash: hashRunToken("generation-2") }));
   ctx.close();
-  const stale = json(["worker", "report", "--item", "t1", "--outcome", "done", "--body", "x"], env);
-  assert.equal(stale.code, 1);
+  const stale = json(["worker", "report", "--item", "t1", "--outcome", "done", "--body", "x"], env, 1);
   assert.equal(stale.body.error!.code, "generation-replaced");
   assert.match(stale.body.error!.message, /process was replaced/);
 });
 
 test("a real worker spawned in tmux reports through the CLI from its own environment", async (t) => {
   const { json, run, tmp } = cli(t);
-  const socket = `docket-test-${Math.random().toString(36).slice(2)}`;
-  t.after(() => void spawnSync("tmux", ["-L", socket, "kill-server"], { stdio: "ignore" }));
-  const env = { DOCKET_TMUX_SOCKET: socket };
+  const env = { DOCKET_TMUX_SOCKET: tmuxServer(t).socket };
   json(["item", "add", "write notes"], env);
   json(["item", "add", "--request", "ship it"], env);
   const docket = `${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)}`;
@@ -185,11 +187,10 @@ test("a real worker spawned in tmux reports through the CLI from its own environ
   spawnSync("git", ["init", "-q", tmp]);
   const spawned = json(["spawn", "--agent", "command", "--cmd", cmd, "--item", "t1", "--item", "r1", "take notes and ship"], env);
   assert.equal(spawned.code, 0, JSON.stringify(spawned.body));
-  let notes: { kind: string; item: string; forHuman: string[] }[] = [];
-  for (let i = 0; i < 150 && notes.filter((n) => n.item !== null).length < 2; i++) {
-    await new Promise((r) => setTimeout(r, 100));
-    notes = (json(["attention"], env).body.notifications as typeof notes) ?? [];
-  }
+  const notes = await waitFor("both per-item notifications", () => {
+    const all = json(["attention"], env).body.notifications as { kind: string; item: string; forHuman: string[] }[];
+    return all.filter((n) => n.item !== null).length >= 2 ? all : undefined;
+  });
   // The command then exits without a deliverable, so a `failed` notice about the worker itself may follow.
   const perItem = notes.filter((n) => n.item !== null);
   assert.deepEqual(perItem.map((n) => [n.kind, n.item, n.forHuman]), [["outcome", "t1", []], ["blocked", "r1", ["approve the release"]]]);

@@ -13,7 +13,8 @@ import { gitRepo } from "../../support/git.js";
 import { launchEnvOf } from "../../support/launch-env.js";
 import { ledgerRows } from "../../support/snapshot.js";
 import { tempDir } from "../../support/temp.js";
-import { tmuxServer, waitFor } from "../../support/tmux.js";
+import { tmuxServer } from "../../support/tmux.js";
+import { waitFor } from "../../support/wait.js";
 
 const IDENTITY = /DOCKET_WORKER_ID|DOCKET_GENERATION|DOCKET_RUN_TOKEN/;
 

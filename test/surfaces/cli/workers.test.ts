@@ -6,10 +6,11 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { cliEnv, docket, type CliRun } from "../../support/docket-cli.js";
+import { assertExit, cliEnv, docket, jsonOf, type CliRun } from "../../support/docket-cli.js";
 import { gitRepo, writeFiles } from "../../support/git.js";
 import { tempDir } from "../../support/temp.js";
-import { tmuxServer, waitFor, type TmuxServer } from "../../support/tmux.js";
+import { tmuxServer, type TmuxServer } from "../../support/tmux.js";
+import { waitFor } from "../../support/wait.js";
 
 interface Fixture {
   repo: string;
@@ -102,20 +103,20 @@ test("spawn runs a command agent in its own window with its identity, env and is
   assert.doesNotMatch(windows(f), /w1/, "and its window killed");
 
   const ls = f.run("ls", "--json");
-  assert.equal(ls.code, 0);
+  assertExit(ls);
   assert.deepEqual(Object.keys(ls.json.workers[0]), ["worker", "kind", "task", "state", "liveness", "generation", "questions", "deliverable"]);
   assert.deepEqual(ls.json.workers[0], { worker: "w1", kind: "default", task: "write what you see", state: "failed", liveness: "gone", generation: 1, questions: 0, deliverable: null });
 });
 
 test("respawn starts the stored command at the next generation, moves its bindings, and fences the old process", async (t) => {
   const f = fixture(t);
-  assert.equal(f.run("item", "add", "fix", "it").code, 0);
+  assertExit(f.run("item", "add", "fix", "it"));
   const cmd = 'echo "$DOCKET_RUN_TOKEN" > "$DOCKET_HOME/fleet/$DOCKET_WORKER_ID/token.txt"; echo "generation $DOCKET_GENERATION up"; sleep 60';
   const spawned = f.run("spawn", "--agent", "command", "--cmd", cmd, "--item", "t1", "--json", "hold", "t1");
   assert.equal(spawned.code, 0, spawned.stderr);
   const token1 = await waitFor("generation 1's token", () => (existsSync(join(f.home, "fleet/w1/token.txt")) ? readEnvToken(f, "w1") : undefined));
   const g1 = { worker: "w1", generation: 1, runToken: token1 };
-  assert.equal(f.as(g1, "worker", "heartbeat", "--json").code, 0);
+  assertExit(f.as(g1, "worker", "heartbeat", "--json"));
 
   const r = f.run("respawn", "w1", "--json");
   assert.equal(r.code, 0, r.stderr);
@@ -127,13 +128,13 @@ test("respawn starts the stored command at the next generation, moves its bindin
   await waitFor("generation 2 in the pane", () => f.run("peek", "w1").stdout.includes("generation 2 up"));
 
   const refused = f.as(g1, "worker", "heartbeat", "--json");
-  assert.equal(refused.code, 1);
+  assertExit(refused, 1);
   assert.equal(refused.json.error.code, "generation-replaced");
   assert.match(refused.json.error.message, /w1 generation 1 was replaced by generation 2; this process was replaced/);
 
   const before = show(f, "w1");
   const staleExit = f.as(g1, "worker", "exited", "--code", "0", "--json");
-  assert.equal(staleExit.code, 0);
+  assertExit(staleExit);
   assert.equal(staleExit.json.settled, false);
   const after = show(f, "w1");
   assert.equal(after.persistedState, before.persistedState, "a stale generation's exit changes nothing");
@@ -143,13 +144,13 @@ test("respawn starts the stored command at the next generation, moves its bindin
   assert.equal(beat.code, 0, beat.stdout);
   assert.equal(beat.json.state, "active");
   const item = f.run("item", "show", "t1", "--json");
-  assert.deepEqual(item.json.bindings.map((b: any) => [b.worker, b.generation, b.state]), [["w1", 2, "active"]]);
+  assert.deepEqual(jsonOf(item).bindings.map((b: any) => [b.worker, b.generation, b.state]), [["w1", 2, "active"]]);
   assert.deepEqual(show(f, "w1").launches.map((l: any) => l.generation), [1, 2]);
 });
 
 test("tell keeps multi-line text as one message, pastes it into a command agent's pane and marks it delivered", async (t) => {
   const f = fixture(t);
-  assert.equal(f.run("spawn", "--agent", "command", "--cmd", "cat", "echo", "back").code, 0);
+  assertExit(f.run("spawn", "--agent", "command", "--cmd", "cat", "echo", "back"));
   await waitFor("the window", () => f.server.tmux("list-panes", "-a", "-F", "#{window_name} #{pane_dead}").includes("w1 0"));
   const r = f.run("tell", "w1", "first line\r\nsecond line  ", "--json");
   assert.equal(r.code, 0, r.stderr);
@@ -170,17 +171,17 @@ test("tell keeps multi-line text as one message, pastes it into a command agent'
 
 test("tell refuses an empty message and a question the worker never asked, and queues nothing", async (t) => {
   const f = fixture(t);
-  assert.equal(f.run("spawn", "--agent", "command", "--as", "scout", "--cmd", "sleep 60", "look").code, 0);
+  assertExit(f.run("spawn", "--agent", "command", "--as", "scout", "--cmd", "sleep 60", "look"));
   const empty = f.run("tell", "w1", "  \n ", "--json");
-  assert.equal(empty.code, 1);
+  assertExit(empty, 1);
   assert.equal(empty.json.error.code, "empty-message");
   const q = f.run("tell", "w1", "--q", "q9", "yes", "--json");
-  assert.equal(q.code, 1);
+  assertExit(q, 1);
   assert.equal(q.json.error.code, "question-not-found");
   assert.equal(q.json.error.message, "w1 has no question q9");
   assert.deepEqual(show(f, "w1").messages, []);
   const ghost = f.run("tell", "w7", "hi", "--json");
-  assert.equal(ghost.json.error.code, "worker-not-found");
+  assert.equal(jsonOf(ghost, 1).error.code, "worker-not-found");
 });
 
 test("a read-only kind shares the parent directory and peek bounds its lines", async (t) => {
@@ -201,16 +202,16 @@ test("a read-only kind shares the parent directory and peek bounds its lines", a
 
 test("delete needs --yes off a terminal, refuses never-promoted changes without --force, and touches no other worker", async (t) => {
   const f = fixture(t);
-  assert.equal(f.run("spawn", "--agent", "command", "--cmd", "echo change > new.txt; sleep 60", "change", "things").code, 0);
-  assert.equal(f.run("spawn", "--agent", "command", "--cmd", "sleep 60", "bystander").code, 0);
+  assertExit(f.run("spawn", "--agent", "command", "--cmd", "echo change > new.txt; sleep 60", "change", "things"));
+  assertExit(f.run("spawn", "--agent", "command", "--cmd", "sleep 60", "bystander"));
   const ws = join(f.home, "fleet", "w1", "workspace");
   await waitFor("the change", () => existsSync(join(ws, "new.txt")));
 
   const noYes = f.run("delete", "w1", "--json");
-  assert.equal(noYes.code, 2);
+  assertExit(noYes, 2);
   assert.equal(noYes.json.error.code, "confirm-required");
   const refused = f.run("delete", "w1", "--yes", "--json");
-  assert.equal(refused.code, 1);
+  assertExit(refused, 1);
   assert.equal(refused.json.error.code, "unpromoted-changes");
   assert.equal(refused.json.error.message, "w1's workspace has changes that were never promoted; nothing was deleted");
   assert.ok(existsSync(join(ws, "new.txt")));
@@ -222,19 +223,19 @@ test("delete needs --yes off a terminal, refuses never-promoted changes without 
   assert.equal(existsSync(ws), false);
   assert.doesNotMatch(windows(f), /w1/);
   assert.match(windows(f), /w2/);
-  assert.deepEqual(f.run("ls", "--all", "--json").json.workers.map((w: any) => w.worker), ["w2"]);
+  assert.deepEqual(jsonOf(f.run("ls", "--all", "--json")).workers.map((w: any) => w.worker), ["w2"]);
   assert.equal(show(f, "w2").liveness, "live");
-  assert.equal(f.run("show", "w1", "--json").json.error.code, "worker-not-found");
+  assert.equal(jsonOf(f.run("show", "w1", "--json"), 1).error.code, "worker-not-found");
 });
 
 test("the fleet cap refuses a spawn once maxActive workers are live, and counts only live ones", async (t) => {
   const f = fixture(t, { maxActive: 1 });
-  assert.equal(f.run("spawn", "--agent", "command", "--cmd", "sleep 60", "one").code, 0);
+  assertExit(f.run("spawn", "--agent", "command", "--cmd", "sleep 60", "one"));
   const r = f.run("spawn", "--agent", "command", "--cmd", "sleep 60", "--json", "two");
-  assert.equal(r.code, 1);
+  assertExit(r, 1);
   assert.equal(r.json.error.code, "fleet-cap");
   assert.equal(r.json.error.message, "fleet cap reached: 1 live worker (maxActive 1); nothing was started");
-  assert.deepEqual(f.run("ls", "--all", "--json").json.workers.map((w: any) => w.worker), ["w1"]);
+  assert.deepEqual(jsonOf(f.run("ls", "--all", "--json")).workers.map((w: any) => w.worker), ["w1"]);
   f.server.tmux("kill-window", "-t", "w1"); // the process is gone: it no longer counts
   const again = f.run("spawn", "--agent", "command", "--cmd", "sleep 60", "--json", "three");
   assert.equal(again.code, 0, again.stdout);
@@ -243,30 +244,30 @@ test("the fleet cap refuses a spawn once maxActive workers are live, and counts 
 
 test("spawn --item refuses an item that is already bound and leaves no worker behind", async (t) => {
   const f = fixture(t);
-  assert.equal(f.run("item", "add", "shared", "task").code, 0);
-  assert.equal(f.run("spawn", "--agent", "command", "--cmd", "sleep 60", "--item", "t1", "first").code, 0);
+  assertExit(f.run("item", "add", "shared", "task"));
+  assertExit(f.run("spawn", "--agent", "command", "--cmd", "sleep 60", "--item", "t1", "first"));
   const r = f.run("spawn", "--agent", "command", "--cmd", "sleep 60", "--item", "t1", "--json", "second");
-  assert.equal(r.code, 1);
+  assertExit(r, 1);
   assert.equal(r.json.error.code, "item-already-bound");
-  assert.deepEqual(f.run("ls", "--all", "--json").json.workers.map((w: any) => w.worker), ["w1"]);
+  assert.deepEqual(jsonOf(f.run("ls", "--all", "--json")).workers.map((w: any) => w.worker), ["w1"]);
   assert.doesNotMatch(windows(f), /w2/);
   assert.equal(existsSync(join(f.home, "fleet", "w2")), false);
 });
 
 test("spawn usage errors: --agent command without --cmd, an unknown agent, --seed with --fresh", (t) => {
   const f = fixture(t);
-  assert.equal(f.run("spawn", "--agent", "command", "x", "--json").code, 2);
-  assert.equal(f.run("spawn", "--agent", "gemini", "x", "--json").code, 2);
-  assert.equal(f.run("spawn", "--seed", "s.jsonl", "--fresh", "x", "--json").code, 2);
-  assert.equal(f.run("spawn", "--agent", "command", "--cmd", "true", "--env", "1BAD=x", "x", "--json").code, 2);
-  assert.deepEqual(f.run("ls", "--all", "--json").json.workers, []);
+  assertExit(f.run("spawn", "--agent", "command", "x", "--json"), 2);
+  assertExit(f.run("spawn", "--agent", "gemini", "x", "--json"), 2);
+  assertExit(f.run("spawn", "--seed", "s.jsonl", "--fresh", "x", "--json"), 2);
+  assertExit(f.run("spawn", "--agent", "command", "--cmd", "true", "--env", "1BAD=x", "x", "--json"), 2);
+  assert.deepEqual(jsonOf(f.run("ls", "--all", "--json")).workers, []);
 });
 
 test("attach outside tmux prints the exact command for the worker's window on the private server", async (t) => {
   const f = fixture(t);
-  assert.equal(f.run("spawn", "--agent", "command", "--cmd", "sleep 60", "x").code, 0);
+  assertExit(f.run("spawn", "--agent", "command", "--cmd", "sleep 60", "x"));
   const r = f.run("attach", "w1", "--json");
-  assert.equal(r.code, 0);
+  assertExit(r);
   assert.equal(r.json.switched, false);
   const window = show(f, "w1").tmux.window;
   assert.equal(r.json.command, `tmux -L ${f.server.socket} attach-session -t docket-workers ';' select-window -t ${window}`);
@@ -274,15 +275,15 @@ test("attach outside tmux prints the exact command for the worker's window on th
 
 test("respawn all starts every finished worker of this project again and leaves running ones alone", async (t) => {
   const f = fixture(t);
-  assert.equal(f.run("spawn", "--agent", "command", "--as", "scout", "--cmd", 'echo "g$DOCKET_GENERATION"; sleep 0.2', "quick").code, 0);
-  assert.equal(f.run("spawn", "--agent", "command", "--as", "scout", "--cmd", "sleep 60", "long").code, 0);
+  assertExit(f.run("spawn", "--agent", "command", "--as", "scout", "--cmd", 'echo "g$DOCKET_GENERATION"; sleep 0.2', "quick"));
+  assertExit(f.run("spawn", "--agent", "command", "--as", "scout", "--cmd", "sleep 60", "long"));
   await waitFor("w1 to exit", () => show(f, "w1").launches[0].exitedAt !== null);
   const r = f.run("respawn", "all", "--json");
   assert.equal(r.code, 0, r.stderr);
   assert.deepEqual(r.json, { workers: [{ worker: "w1", generation: 2 }] });
   assert.equal(show(f, "w2").generation, 1);
   const unknown = f.run("respawn", "w9", "--json");
-  assert.equal(unknown.code, 1);
+  assertExit(unknown, 1);
   assert.equal(unknown.json.error.code, "worker-not-found");
 });
 
@@ -302,7 +303,7 @@ test("a launch tmux refuses marks the worker failed with tmux's error and remove
   const f = fixture(t);
   const broken = { ...f.env, DOCKET_TMUX_SOCKET: join(f.home, "no", "such", "dir", "sock") };
   const r = docket({ env: broken, cwd: f.repo }, "spawn", "--agent", "command", "--cmd", "sleep 60", "--json", "doomed");
-  assert.equal(r.code, 1);
+  assertExit(r, 1);
   assert.equal(r.json.error.code, "launch-failed");
   assert.match(r.json.error.message, /^could not start w1 in tmux: /);
   const w = show(f, "w1");

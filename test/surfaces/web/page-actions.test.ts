@@ -11,7 +11,7 @@ import { wait } from "../../../src/engine/protocol/protocol.js";
 import { decisionsForWorker, type Decision } from "../../../src/ledger/review/decisions.js";
 import { browser, watchSideEffects } from "../../support/browser.js";
 import { appWith, gitStatus, publish, reviewGround, reviewWorker } from "../../support/review-fixture.js";
-import { waitFor } from "../../support/tmux.js";
+import { waitFor } from "../../support/wait.js";
 import { signedIn, webServer } from "../../support/web.js";
 
 /** Waits until `worker` has `count` decisions, then returns them oldest first. */

@@ -1,9 +1,9 @@
+// The dock's text: one line per worker within pi's 10 widget lines, the footer summary, chips and notifications.
+
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { DockRow } from "../../../../src/engine/talk/parent-feed.js";
 import { formatChipLine, formatDock, formatDockStatus, formatNotification, notificationLevel } from "../../../../src/surfaces/pi/parent/dock.js";
-
-// The dock's text: one line per worker within pi's 10 widget lines, the footer summary, chips and notifications.
 
 const NOW = Date.parse("2026-01-01T00:10:00.000Z");
 const row = (n: number, state: DockRow["state"], extra: Partial<DockRow> = {}): DockRow => ({

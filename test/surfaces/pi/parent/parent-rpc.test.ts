@@ -1,13 +1,14 @@
+// The pi PARENT role driven for real: `pi --mode rpc` with the Docket extension and the scripted model, a private
+// tmux server for command workers, and the docket CLI playing the workers (issue 8 §1–§4, reference/pi-e2e §3.4).
+
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parentFixture as parent } from "../../../support/pi-parent.js";
 import { parentPiArgs, SCRIPTED_MODEL, type PiRpc, type RpcMessage } from "../../../support/pi-rpc.js";
+import { assertExit, jsonOf } from "../../../support/docket-cli.js";
 import { spawnSync } from "node:child_process";
-
-// The pi PARENT role driven for real: `pi --mode rpc` with the Docket extension and the scripted model, a private
-// tmux server for command workers, and the docket CLI playing the workers (issue 8 §1–§4, reference/pi-e2e §3.4).
 
 /** Runs `/docket …` as a prompt; resolves with the UI requests it caused (the response comes after the handler). */
 async function slash(pi: PiRpc, text: string): Promise<RpcMessage[]> {
@@ -18,7 +19,8 @@ async function slash(pi: PiRpc, text: string): Promise<RpcMessage[]> {
 }
 
 const notices = (pi: PiRpc, needle: string, from = 0) => pi.ui("notify", from).filter((m) => String(m.message).includes(needle));
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Every /docket command ends with a full repaint of the dock and the due notifications: nothing may show twice. */
+const repaint = (pi: PiRpc) => slash(pi, "/docket ls");
 const ready = (pi: PiRpc) => pi.call({ type: "get_state" });
 
 test("/docket runs the CLI verbs in-process: item add writes the ledger, ls output is a notification, get_commands lists docket", async (t) => {
@@ -31,7 +33,7 @@ test("/docket runs the CLI verbs in-process: item add writes the ledger, ls outp
   assert.equal(docketCommand.source, "extension");
 
   const added = await slash(pi, '/docket item add "typed over" \'rpc\'');
-  const items = p.cli("item", "ls", "--json").json;
+  const items = jsonOf(p.cli("item", "ls", "--json"));
   assert.deepEqual(items.items.map((i: { id: string; text: string }) => [i.id, i.text]), [["t1", "typed over rpc"]]);
   assert.ok(added.some((m) => m.method === "notify" && String(m.message).startsWith("t1 added")), JSON.stringify(added));
 
@@ -81,14 +83,14 @@ test("a confirm dialog answered over RPC decides a delete, and the dock lists th
   const question = declined.find((m) => m.method === "confirm");
   assert.ok(question, JSON.stringify(declined));
   assert.match(question!.message, /Delete w1 \(watch the logs\)\?/);
-  assert.equal(p.cli("show", "w1", "--json").json.worker, "w1", "declining keeps the worker");
+  assert.equal(jsonOf(p.cli("show", "w1", "--json")).worker, "w1", "declining keeps the worker");
   assert.equal(p.ledger((db) => (db.prepare("SELECT deleted_at FROM workers WHERE id = 'w1'").get() as { deleted_at: string | null }).deleted_at), null);
 
   pi.answerNext({ confirmed: true });
   const confirmed = await slash(pi, "/docket delete w1");
   assert.equal(confirmed.filter((m) => m.method === "confirm").length, 1);
   const gone = p.cli("show", "w1", "--json");
-  assert.equal(gone.code, 1);
+  assertExit(gone, 1);
   assert.ok(p.ledger((db) => (db.prepare("SELECT deleted_at FROM workers WHERE id = 'w1'").get() as { deleted_at: string | null }).deleted_at));
   await pi.waitFor("the dock cleared", (m) => m.method === "setWidget" && m.widgetKey === "docket" && m.widgetLines === undefined, { from: pi.seen.length - confirmed.length });
   assert.equal(await pi.close(), 0);
@@ -116,7 +118,7 @@ test("a worker's question and failure reach the parent exactly once, and a resta
   assert.equal(f.message, "docket · w2 failed: FAIL-MARKER the disk is full");
   assert.equal(f.notifyType, "error");
 
-  await sleep(6_000); // longer than the slow poll: nothing may be shown twice
+  await repaint(pi);
   assert.equal(notices(pi, "QUESTION-MARKER").length, 1);
   assert.equal(notices(pi, "FAIL-MARKER").length, 1);
   const undelivered = p.ledger((db) => db.prepare("SELECT count(*) AS n FROM notifications WHERE delivered_at IS NULL").get() as { n: number });
@@ -128,12 +130,12 @@ test("a worker's question and failure reach the parent exactly once, and a resta
   writeFileSync(doneBody, "READY-MARKER findings\n");
   const answered = p.cli("answer", "w1", "sqlite");
   assert.equal(answered.code, 0, answered.stderr);
-  assert.equal(p.asWorker("w1", "worker", "done", "--outcome", "findings", "--body-file", doneBody).code, 0);
+  assertExit(p.asWorker("w1", "worker", "done", "--outcome", "findings", "--body-file", doneBody));
   pi = p.start();
   await ready(pi);
   const r = await pi.waitFor("the ready notification after restart", (m) => m.method === "notify" && String(m.message).includes("READY-MARKER"));
   assert.match(r.message, /^docket · w1 is ready for review: worker-deliverable:w1:1 \(findings\): READY-MARKER findings/);
-  await sleep(6_000);
+  await repaint(pi);
   assert.equal(notices(pi, "QUESTION-MARKER").length, 0);
   assert.equal(notices(pi, "FAIL-MARKER").length, 0);
   assert.equal(notices(pi, "READY-MARKER").length, 1);
@@ -150,14 +152,14 @@ test("a Use → Parent chip reaches the model with the next prompt only, and not
   const body = "# CHIP-MARKER plan\r\n\n- step one — café ✓\n\ttabbed  \n";
   const bodyFile = join(p.repo, "..", "plan.md");
   writeFileSync(bodyFile, body);
-  assert.equal(p.asWorker("w1", "worker", "done", "--outcome", "proposal", "--summary", "SUMMARY-MARKER", "--body-file", bodyFile).code, 0);
-  assert.equal(p.asWorker("w2", "worker", "wait", "--question", "QUESTION-MARKER2 go on?").code, 0);
+  assertExit(p.asWorker("w1", "worker", "done", "--outcome", "proposal", "--summary", "SUMMARY-MARKER", "--body-file", bodyFile));
+  assertExit(p.asWorker("w2", "worker", "wait", "--question", "QUESTION-MARKER2 go on?"));
   await pi.waitFor("the ready notification", (m) => m.method === "notify" && String(m.message).includes("SUMMARY-MARKER"));
 
   await slash(pi, "/docket approve w1");
   const used = await slash(pi, "/docket use w1 --parent");
   assert.ok(used.some((m) => m.method === "notify" && String(m.message).includes("queued worker-deliverable:w1:1")), JSON.stringify(used));
-  assert.equal(p.cli("chips", "--json").json.chips.length, 1);
+  assert.equal(jsonOf(p.cli("chips", "--json")).chips.length, 1);
   const chipLine = "⧉ attached to your next prompt: worker-deliverable:w1:1 · /docket chips drop c1";
   await pi.waitFor("the chip line in the dock", (m) => m.method === "setWidget" && (m.widgetLines ?? []).includes(chipLine));
 
@@ -176,7 +178,7 @@ test("a Use → Parent chip reaches the model with the next prompt only, and not
   assert.equal(served.length, 2);
   assert.equal(served[0]!.lastUser, `<docket-deliverable ref="worker-deliverable:w1:1">\n${body}\n</docket-deliverable>\n\nplease summarise the plan`);
   assert.equal(served[1]!.lastUser, "and now something else");
-  assert.equal(p.cli("chips", "--json").json.chips.length, 0, "the chip is consumed");
+  assert.equal(jsonOf(p.cli("chips", "--json")).chips.length, 0, "the chip is consumed");
 
   // Everything the model saw: the chip body once (in the first prompt), no other worker text anywhere.
   const log = readFileSync(p.contextLog, "utf8");
@@ -202,7 +204,7 @@ test("in print mode /docket prints its output on stderr (pi keeps stdout), asks 
   assert.equal(r.status, 0, r.stderr);
   assert.equal(r.stdout, "");
   assert.match(r.stderr, /^docket: deleting w1 needs confirmation; run it on a terminal or pass --yes$/m);
-  assert.equal(p.cli("show", "w1", "--json").json.worker, "w1", "nothing was confirmed, so nothing was deleted");
+  assert.equal(jsonOf(p.cli("show", "w1", "--json")).worker, "w1", "nothing was confirmed, so nothing was deleted");
   const listed = spawnSync(process.execPath, parentPiArgs().concat(["-p", "/docket ls"]), { cwd: p.repo, env: p.env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 120_000 });
   assert.match(listed.stderr, /^w1\s.*print mode worker$/m);
   assert.equal(existsSync(p.modelLog), false);

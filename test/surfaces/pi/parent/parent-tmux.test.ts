@@ -1,15 +1,13 @@
+// The interactive pi parent in a private tmux server: the human types /docket commands (send-keys -l + Enter) and
+// reads the answers, the notifications and the dock on the screen (capture-pane) (issue 8 §6, reference/pi-e2e §3.6).
+
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parentFixture } from "../../../support/pi-parent.js";
 import { parentPiArgs } from "../../../support/pi-rpc.js";
-import { waitFor } from "../../../support/tmux.js";
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-// The interactive pi parent in a private tmux server: the human types /docket commands (send-keys -l + Enter) and
-// reads the answers, the notifications and the dock on the screen (capture-pane) (issue 8 §6, reference/pi-e2e §3.6).
+import { waitFor } from "../../../support/wait.js";
 
 test("a human types /docket commands into interactive pi and sees the answer, the dock and a worker's question", async (t) => {
   const p = parentFixture(t);
@@ -29,10 +27,13 @@ test("a human types /docket commands into interactive pi and sees the answer, th
   assert.deepEqual({ ...item }, { id: "t1", text: "typed in tmux" });
   await waitFor("the command's answer on screen", () => screen().includes("t1 added (todo, revision 1)"), 15_000);
 
-  // Typed one right after the other: pi drops input submitted while a command handler is busy, so the parent role
-  // hands the editor back at once and runs the command on its own (the race is short; this is a smoke check).
-  type("/docket spawn --agent command --cmd 'sleep 600' --yes tmux worker");
-  await sleep(150);
+  // The second command is typed the moment pi has taken the first (its editor is empty again), with no pause that
+  // would let the first finish: pi drops input submitted while a command handler is busy, so the parent role hands
+  // the editor back at once and runs the command on its own.
+  p.tmux.tmux("send-keys", "-t", "parent", "-l", "/docket spawn --agent command --cmd 'sleep 600' --yes tmux worker");
+  await waitFor("the spawn command in pi's editor", () => screen().includes("--yes tmux worker"), 30_000, 10);
+  p.tmux.tmux("send-keys", "-t", "parent", "Enter");
+  await waitFor("pi to take the spawn command from its editor", () => !screen().includes("--yes tmux worker"), 30_000, 10);
   type("/docket item add typed right after");
   await waitFor("the second command's item", () => p.ledger((db) => db.prepare("SELECT id FROM items WHERE text = 'typed right after'").get()), 30_000);
   const dockLine = await waitFor("the dock line for w1", () => screen().split("\n").find((l) => l.includes("w1·default") && l.includes("tmux worker")), 30_000);

@@ -1,11 +1,11 @@
+// The pure halves of `/docket`: splitting the argument text like a shell, and completing verbs, workers and refs.
+
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
 import type { DockRow } from "../../../../src/engine/talk/parent-feed.js";
 import { completeDocket, registerParentRole } from "../../../../src/surfaces/pi/parent/role.js";
 import { tokenize } from "../../../../src/surfaces/pi/parent/tokenize.js";
-
-// The pure halves of `/docket`: splitting the argument text like a shell, and completing verbs, workers and refs.
 
 test("plain words split on any run of whitespace", () => {
   assert.deepEqual(tokenize("  spawn   --yes\tfix the bug \n"), ["spawn", "--yes", "fix", "the", "bug"]);

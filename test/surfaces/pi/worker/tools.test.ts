@@ -1,3 +1,5 @@
+// The real pi CLI with the scripted model and the worker tools, in -p mode (DESIGN §9, reference/pi-e2e).
+
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";

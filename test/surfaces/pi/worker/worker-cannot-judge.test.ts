@@ -9,7 +9,7 @@ import { cliEnv, docket } from "../../../support/docket-cli.js";
 import { gitRepo } from "../../../support/git.js";
 import { scriptedPi, SCRIPTED_MODEL_REF } from "../../../support/scripted-pi.js";
 import { tempDir } from "../../../support/temp.js";
-import { waitFor } from "../../../support/tmux.js";
+import { waitFor } from "../../../support/wait.js";
 
 const SLOW = 120_000;
 

@@ -6,12 +6,13 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
-import { cliEnv, docket } from "../../../support/docket-cli.js";
+import { assertExit, cliEnv, docket, jsonOf } from "../../../support/docket-cli.js";
 import { gitRepo } from "../../../support/git.js";
 import { launchEnvOf } from "../../../support/launch-env.js";
 import { piFaux } from "../../../support/pi-faux.js";
 import { tempDir } from "../../../support/temp.js";
-import { tmuxServer, waitFor } from "../../../support/tmux.js";
+import { tmuxServer } from "../../../support/tmux.js";
+import { waitFor } from "../../../support/wait.js";
 
 const SLOW = 90_000; // pi starts in 1-2 s alone; under a loaded CI machine much slower
 
@@ -26,7 +27,7 @@ test("a real pi worker heartbeats, reads what it is told, and is fenced after re
   const repo = gitRepo(tempDir(t, "docket-repo-"), { "a.txt": "one\n" });
   const env = cliEnv({ ...faux.vars, DOCKET_TMUX_SOCKET: server.socket });
   const run = (...args: string[]) => docket({ env, cwd: repo }, ...args);
-  const show = () => run("show", "w1", "--json").json;
+  const show = () => jsonOf(run("show", "w1", "--json"));
   const db = () => new Database(join(faux.home, "ledger.sqlite"), { readonly: true });
   const row = (sql: string, ...params: unknown[]) => {
     const d = db();
@@ -55,7 +56,7 @@ test("a real pi worker heartbeats, reads what it is told, and is fenced after re
   assert.deepEqual(events.filter((e) => e.tool === "read").map((e) => e.type), ["tool_start", "tool_end"], "tool activity is logged");
 
   const told = run("tell", "w1", "please confirm\nthe second line too", "--json");
-  assert.deepEqual(told.json, { message: "m1", delivery: "queued" });
+  assert.deepEqual(jsonOf(told), { message: "m1", delivery: "queued" });
   await waitFor("m1 read", () => show().messages.find((m: any) => m.id === "m1")?.delivery === "read", SLOW);
   const calls = readFileSync(faux.log, "utf8").trim().split("\n").map((l) => JSON.parse(l));
   assert.equal(calls[2].lastUserText, "[docket · from the human]\nplease confirm\nthe second line too", "one message, multi-line, framed once");
@@ -66,19 +67,19 @@ test("a real pi worker heartbeats, reads what it is told, and is fenced after re
   const g1 = launchEnvOf(faux.home, "w1").DOCKET_RUN_TOKEN!;
   assert.notEqual(row("SELECT run_token_hash FROM workers WHERE id = 'w1'").run_token_hash, g1, "the ledger keeps only the token's hash");
   const respawned = run("respawn", "w1", "--json");
-  assert.deepEqual(respawned.json, { worker: "w1", generation: 2 });
+  assert.deepEqual(jsonOf(respawned), { worker: "w1", generation: 2 });
   const stale = docket(
     { env: { ...env, DOCKET_WORKER_ID: "w1", DOCKET_GENERATION: "1", DOCKET_RUN_TOKEN: g1 }, cwd: repo },
     "worker",
     "heartbeat",
     "--json",
   );
-  assert.equal(stale.code, 1);
+  assertExit(stale, 1);
   assert.equal(stale.json.error.code, "generation-replaced");
   assert.match(stale.json.error.message, /this process was replaced/);
 
   const told2 = run("tell", "w1", "--after", "welcome back", "--json");
-  assert.equal(told2.json.delivery, "queued");
+  assert.equal(jsonOf(told2).delivery, "queued");
   await waitFor("generation 2's heartbeat", () => row("SELECT heartbeat_at FROM workers WHERE id = 'w1'").heartbeat_at, SLOW);
   await waitFor("m2 read by generation 2", () => show().messages.find((m: any) => m.id === "m2")?.delivery === "read", SLOW);
   assert.equal(row("SELECT delivered_generation FROM messages WHERE id = 'm2'").delivered_generation, 2);
