@@ -24,6 +24,8 @@ export interface DocketConfig {
   pi: {
     /** Extra arguments for every pi worker (user config or DOCKET_PI_ARGS only). */
     extraArgs: string[];
+    /** The key that opens the fleet dashboard inside pi (a pi key id such as `f8`); empty: none (user config only). */
+    fleetKey: string;
   };
   /** Extra arguments for every Claude Code worker (user config only). */
   claude: { extraArgs: string[] };
@@ -47,7 +49,7 @@ export const DEFAULT_CONFIG: DocketConfig = {
   obligationDueMinutes: 60,
   implementKind: "implementer",
   worker: { agent: "pi", passEnv: [], pruneAfterHours: 24 },
-  pi: { extraArgs: [] },
+  pi: { extraArgs: [], fleetKey: "f8" },
   claude: { extraArgs: [] },
   codex: { extraArgs: [] },
   tmux: { session: "docket-workers" },
@@ -126,6 +128,12 @@ function apply(config: DocketConfig, raw: unknown, source: string, warnings: str
     else if (list) config.pi.extraArgs = list;
     else warnings.push(`${source} config pi.extraArgs must be a list of strings; ignored`);
   }
+  if (isObj(raw.pi) && raw.pi.fleetKey !== undefined) {
+    const key = raw.pi.fleetKey;
+    if (!trusted) warnings.push(`${source} config pi.fleetKey ignored: only your user config sets your keys`);
+    else if (typeof key === "string" && (key === "" || isKeyName(key))) config.pi.fleetKey = key;
+    else warnings.push(`${source} config pi.fleetKey must be a key such as "f8" or "ctrl+shift+f" (or "" for none); ignored`);
+  }
   for (const agent of ["claude", "codex"] as const) {
     const section = raw[agent];
     if (!isObj(section) || section.extraArgs === undefined) continue;
@@ -160,4 +168,11 @@ function applyMessaging(config: DocketConfig, raw: unknown, source: string, warn
     if (typeof n === "number" && Number.isFinite(n) && n > 0) config.messaging.consultWindowSeconds = Math.max(MIN_CONSULT_WINDOW_SECONDS, n);
     else warnings.push(`${source} config messaging.consultWindowSeconds must be a positive number; ignored`);
   }
+}
+
+const KEY_NAME = /^(?:(?:ctrl|shift|alt|super)\+){0,3}(?:f(?:[1-9]|1[0-2])|[a-z0-9]|escape|enter|tab|space|backspace|delete|insert|home|end|pageUp|pageDown|up|down|left|right)$/;
+
+/** A key as pi names it: optional modifiers, then a function key, a letter, a digit or a named key. */
+export function isKeyName(key: string): boolean {
+  return KEY_NAME.test(key);
 }

@@ -1,11 +1,12 @@
 // A lock file owned by one live process: claimed with a no-replace link, holding the owner's pid, host and start.
 // Waiters poll until a deadline; a lock whose owner died (or that outlived `staleMs`) is renamed aside, so one wins.
 
-import { closeSync, existsSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
+import { existsSync, linkSync, mkdirSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import { dirname } from "node:path";
 import { conflict } from "../domain/errors.js";
+import { claimFile } from "./atomic.js";
 
 export interface LockFileOptions {
   /** What the lock guards, for the refusal ("the pi model listing"). */
@@ -80,24 +81,6 @@ function takeOver(path: string, judged: string): void {
   rmSync(aside, { force: true });
 }
 
-function claim(path: string, content: string): boolean {
-  const temp = `${path}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
-  const fd = openSync(temp, "wx", 0o600);
-  try {
-    writeSync(fd, content);
-  } finally {
-    closeSync(fd);
-  }
-  try {
-    linkSync(temp, path);
-    return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
-    throw error;
-  } finally {
-    rmSync(temp, { force: true });
-  }
-}
 
 /** Runs `fn` while holding the lock file at `path`; a conflict naming the holder when it cannot be had in time. */
 export function withLockFile<T>(path: string, fn: () => T, options: LockFileOptions): T {
@@ -111,7 +94,7 @@ export function withLockFile<T>(path: string, fn: () => T, options: LockFileOpti
     // A waiter only tries to claim once the name is free: no temp file per poll while the holder works.
     if (!existsSync(path)) {
       content = JSON.stringify({ pid: process.pid, host: hostname(), at: Date.now() } satisfies Owner);
-      if (claim(path, content)) break;
+      if (claimFile(path, content)) break;
     }
     const held = readOwner(path);
     if (held === undefined) continue; // released between our look and our read: try again at once

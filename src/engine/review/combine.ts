@@ -18,7 +18,7 @@ import { requireWorker, updateWorker } from "../../ledger/workers/workers.js";
 import { diffTrees, treeWithFiles } from "../../substrate/git/merge.js";
 import type { EngineContext } from "../context.js";
 import { assertHuman } from "../authority.js";
-import { pasteIntoCommandPane } from "../talk/pane-delivery.js";
+import { pasteToCommandWorker } from "../talk/command-paste.js";
 import { assertMergeTreeGit, withMerge, type ContestedFile, type MergeOutcome, type MergeSource } from "./combine-merge.js";
 import type { ReviewFacts } from "./review-facts.js";
 import { latestDecision, resolveReviewTarget, type ReviewTarget } from "./target.js";
@@ -237,10 +237,10 @@ function handOff(ctx: EngineContext, s: [Source, Source], m: MergeOutcome, to: s
     const message = insertMessage(tx, { worker: target.worker, kind: "tell", body, deliverAs: "followUp" });
     return { message, decisions: markSources(tx, s, "combine-handoff", `${summary}; both sides handed to ${target.worker} (${message})`) };
   }).result;
-  const pasted = pasteIntoCommandPane(ctx, target.worker, r.message, body);
+  const pasted = pasteToCommandWorker(ctx, target.worker, r.message, body);
   return {
     outcome: "handed-off", worker: target.worker, message: r.message, summary, decisions: r.decisions,
-    notes: [`${summary}: both sides sent to ${target.worker} as ${r.message}${pasted?.delivery === "delivered" ? " (pasted into its pane)" : ""}; its next docket_done is the combined version`],
+    notes: [`${summary}: both sides sent to ${target.worker} as ${r.message}${pasted?.pasted ? " (pasted into its pane)" : ""}; its next docket_done is the combined version`],
   };
 }
 

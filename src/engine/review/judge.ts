@@ -11,7 +11,7 @@ import { requireWorker, updateWorker } from "../../ledger/workers/workers.js";
 import { liveChangedPaths, resetWorkspace } from "../../substrate/git/promote.js";
 import type { EngineContext } from "../context.js";
 import { pointerOf } from "./deliverables.js";
-import { pasteIntoCommandPane } from "../talk/pane-delivery.js";
+import { pasteToCommandWorker } from "../talk/command-paste.js";
 import { approveCombined, rejectCombined } from "./combined.js";
 import { looksCombined } from "../../domain/deliverables/combined.js";
 import {
@@ -194,17 +194,12 @@ export function discard(ctx: EngineContext, input: DiscardInput): DiscardResult 
   }
 }
 
-/**
- * A `--agent command` worker has no inbox reader: the text is also pasted into its pane, like `docket tell` does, and
- * the message is delivered once the pane took it. The ledger message stays the record either way.
- */
+/** A `--agent command` worker gets the text pasted into its pane too (marked delivered once pasted). */
 function withPaste(ctx: EngineContext, r: JudgeResult & { message: string }, workerId: string, text: string): JudgeResult {
   const { message, ...result } = r;
-  const pasted = pasteIntoCommandPane(ctx, workerId, message, text);
-  if (!pasted) return result;
-  const note = pasted.delivery === "delivered"
-    ? `pasted into ${workerId}'s pane: ${message} delivered`
-    : `could not paste into ${workerId}'s pane (${pasted.reason}); ${message} waits in its inbox`;
+  const paste = pasteToCommandWorker(ctx, workerId, message, text);
+  if (!paste) return result;
+  const note = paste.pasted ? `also pasted into ${workerId}'s pane (best-effort)` : `could not paste into ${workerId}'s pane (${paste.reason}); the message waits in its inbox`;
   return { ...result, notes: [...result.notes, note] };
 }
 

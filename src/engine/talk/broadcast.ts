@@ -15,7 +15,7 @@ import type { EngineContext } from "../context.js";
 import { assertHuman } from "../authority.js";
 import { plannedFiles } from "../review/base-moved.js";
 import { latestDecision } from "../review/target.js";
-import { pasteIntoCommandPane } from "./pane-delivery.js";
+import { pasteToCommandWorker } from "./command-paste.js";
 import { normalizeMessageText, } from "./tell.js";
 
 /** States of a running worker: a broadcast is for workers still at work (a finished one has nothing to change). */
@@ -113,5 +113,5 @@ export function sendBroadcast(ctx: EngineContext, input: { body: string; workers
       return { worker, message: insertMessage(tx, { worker, kind: "broadcast", body: input.body, deliverAs: "nextTurn" }) };
     }),
   ).result;
-  return queued.map((q) => ({ ...q, delivery: pasteIntoCommandPane(ctx, q.worker, q.message, input.body)?.delivery === "delivered" ? "delivered" : "queued" }));
+  return queued.map((q) => ({ ...q, delivery: pasteToCommandWorker(ctx, q.worker, q.message, input.body)?.pasted ? "delivered" : "queued" }));
 }

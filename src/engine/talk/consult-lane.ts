@@ -13,7 +13,7 @@ import { answerQuestion, openQuestionsOf } from "../../ledger/workers/launches.j
 import { requireWorker, updateWorker } from "../../ledger/workers/workers.js";
 import type { EngineContext } from "../context.js";
 import { assertHuman } from "../authority.js";
-import { pasteIntoCommandPane } from "./pane-delivery.js";
+import { pasteToCommandWorker } from "./command-paste.js";
 
 export type { ConsultRow };
 
@@ -52,7 +52,7 @@ export function answerConsult(ctx: EngineContext, input: { question: string; tex
     insertNotification(tx, { kind: "consult-answered", worker: q.worker, body: `${q.text} → ${text}`, forHuman: [`not reviewed by you · recorded as ${decision.id} (docket log)`] });
     return { question: q.id, worker: q.worker, message, decision: decision.id };
   }).result;
-  pasteIntoCommandPane(ctx, r.worker, r.message, text);
+  pasteToCommandWorker(ctx, r.worker, r.message, text);
   return r;
 }
 

@@ -13,6 +13,8 @@ import { openQuestionAudiences } from "../../ledger/talk/consults.js";
 import { undismissedNoteCounts } from "../../ledger/talk/notes.js";
 import { baseMovedOf } from "../review/base-moved.js";
 import { assertHuman } from "../authority.js";
+import { deliverableRef, parseDeliverableRef } from "../../domain/deliverables/deliverable.js";
+import { isStaleNotice } from "../../domain/workers/stale-notice.js";
 
 /** A `docket ls` entry (state derived by the same domain rules, without probing tmux: the dock stays cheap). */
 export interface DockRow extends Omit<WorkerListEntry, "deliverable"> {
@@ -113,17 +115,43 @@ function firstOverlap(worker: string, files: ReadonlyMap<string, readonly string
   return null;
 }
 
-/** Notifications for this project's workers that this parent has not shown yet, oldest first. */
-export function pendingParentNotifications(ctx: EngineContext): ParentNotification[] {
+/** Notifications this parent has not shown yet, oldest first: `fresh` to show, `stale` (already settled) to fold. */
+export interface PendingNotices {
+  fresh: ParentNotification[];
+  stale: ParentNotification[];
+}
+
+type NoticeRow = {
+  id: string; kind: string; worker: string | null; item: string | null; body: string; for_human: string;
+  deleted_at: string | null; state: string | null; reviewed_at: string | null; deliverable_version: number | null; open_questions: number;
+};
+
+export function pendingParentNotifications(ctx: EngineContext): PendingNotices {
   const rows = statement(
     ctx.db,
-    `SELECT n.id, n.kind, n.worker, n.item, n.body, n.for_human FROM notifications n
-       LEFT JOIN workers w ON w.id = n.worker
+    `SELECT n.id, n.kind, n.worker, n.item, n.body, n.for_human, w.deleted_at, w.state, w.reviewed_at, w.deliverable_version,
+            (SELECT count(*) FROM questions q WHERE q.worker = n.worker AND q.state = 'open') AS open_questions
+       FROM notifications n LEFT JOIN workers w ON w.id = n.worker
       WHERE n.delivered_at IS NULL AND n.dismissed_at IS NULL AND (w.project_root = ? OR n.worker IS NULL)
       ORDER BY CAST(substr(n.id, 2) AS INTEGER) LIMIT 50`,
-  )
-    .all(ctx.projectRoot()) as { id: string; kind: string; worker: string | null; item: string | null; body: string; for_human: string }[];
-  return rows.map((r) => ({ id: r.id, kind: r.kind, worker: r.worker, item: r.item, body: r.body, forHuman: JSON.parse(r.for_human) as string[] }));
+  ).all(ctx.projectRoot()) as NoticeRow[];
+  const out: PendingNotices = { fresh: [], stale: [] };
+  for (const r of rows) {
+    const notice = { id: r.id, kind: r.kind, worker: r.worker, item: r.item, body: r.body, forHuman: JSON.parse(r.for_human) as string[] };
+    const stale = r.worker !== null && isStaleNotice({
+      kind: r.kind, workerDeleted: r.deleted_at !== null, versionSettled: r.kind === "ready" && readySettled(ctx, r),
+      openQuestions: r.open_questions, workerState: r.state, reviewed: r.reviewed_at !== null,
+    });
+    (stale ? out.stale : out.fresh).push(notice);
+  }
+  return out;
+}
+
+/** A ready notice names its version first in its body (`worker-deliverable:w3:2 (completed): …`, protocol `done`). */
+function readySettled(ctx: EngineContext, r: NoticeRow): boolean {
+  const named = parseDeliverableRef(r.body.split(" ", 1)[0] ?? "");
+  if (!named || named.version !== r.deliverable_version) return true; // a newer version (or none) is current now
+  return statement(ctx.db, "SELECT 1 FROM decisions WHERE deliverable_ref = ? AND verb IN ('approve', 'reject', 'promote') LIMIT 1").get(deliverableRef(named.workerId, named.version)) !== undefined;
 }
 
 /** Marks notifications shown; called after they reached the human, so a crash in between repeats, never loses. */
@@ -159,4 +187,28 @@ export function queuedChips(ctx: EngineContext): { id: string; ref: string; byte
 /** Queued chips exist? A cheap read so an ordinary prompt costs no write. */
 export function hasQueuedChips(ctx: EngineContext): boolean {
   return statement(ctx.db, "SELECT 1 FROM chips WHERE state = 'queued' AND project_root = ? LIMIT 1").get(ctx.projectRoot()) !== undefined;
+}
+
+/** One of the human's messages to a worker and how far it got: queued → delivered → read (observed, never assumed). */
+export interface MessageDelivery {
+  message: string;
+  worker: string;
+  delivery: "queued" | "delivered" | "read" | "cancelled";
+  /** The worker's process has exited: a queued message waits for a respawn. */
+  workerExited: boolean;
+}
+
+/** The newest message row so far: a parent session shows the deliveries of messages sent after it started. */
+export function lastMessageMark(ctx: EngineContext): number {
+  return (statement(ctx.db, "SELECT coalesce(max(rowid), 0) AS n FROM messages").get() as { n: number }).n;
+}
+
+/** The human's words (tell, answer, review note) to this project's workers sent after `mark`, oldest first. */
+export function messageDeliveriesSince(ctx: EngineContext, mark: number): MessageDelivery[] {
+  const rows = statement(
+    ctx.db,
+    `SELECT m.id, m.worker, m.delivery, w.exited FROM messages m JOIN workers w ON w.id = m.worker
+      WHERE m.rowid > ? AND m.kind IN ('tell', 'answer', 'review_note') AND w.project_root = ? ORDER BY m.rowid`,
+  ).all(mark, ctx.projectRoot()) as { id: string; worker: string; delivery: MessageDelivery["delivery"]; exited: number }[];
+  return rows.map((r) => ({ message: r.id, worker: r.worker, delivery: r.delivery, workerExited: r.exited === 1 }));
 }

@@ -11,8 +11,8 @@ import { requireWorker, updateWorker } from "../../ledger/workers/workers.js";
 import type { EngineContext } from "../context.js";
 import { resolveWorkerId } from "../workers/view.js";
 import { workerTmux } from "../workers/launch.js";
+import { pasteToCommandWorker } from "./command-paste.js";
 import { assertHuman } from "../authority.js";
-import { pasteIntoCommandPane } from "./pane-delivery.js";
 
 /** CRLF → LF, trailing spaces per line dropped, blank edge lines dropped. */
 export function normalizeMessageText(text: string): string {
@@ -35,12 +35,12 @@ export interface TellInput {
 
 export interface TellResult {
   message: string;
-  /** `delivered` once a command worker's pane took the paste; otherwise queued until its inbox reader claims it. */
+  /** `delivered` once pasted into a command worker's pane; otherwise queued until its inbox reader claims it. */
   delivery: "queued" | "delivered";
   /** The worker's process has exited: the message waits in its inbox for a respawn. */
   waiting: boolean;
-  /** Set for command-agent workers: pasted into the pane (`delivered`), or the paste failed (still queued). */
-  pasted?: "delivered" | "failed";
+  /** Set for command-agent workers: the text was also pasted into the pane, without any receipt. */
+  pasted?: "best-effort" | "failed";
 }
 
 export function tellWorker(ctx: EngineContext, input: TellInput): TellResult {
@@ -73,11 +73,9 @@ export function tellWorker(ctx: EngineContext, input: TellInput): TellResult {
     { key: optionalKey({ tool: "tell", callId: input.key }) },
   ).result;
   const result: TellResult = { message: queued.message, delivery: "queued", waiting: queued.exited };
-  const pasted = pasteIntoCommandPane(ctx, worker, queued.message, body);
-  if (pasted) {
-    result.pasted = pasted.delivery;
-    if (pasted.delivery === "delivered") result.delivery = "delivered";
-  }
+  const paste = pasteToCommandWorker(ctx, worker, queued.message, body);
+  if (paste?.pasted) Object.assign(result, { pasted: "best-effort", delivery: "delivered" });
+  else if (paste) result.pasted = "failed"; // the inbox copy is the record
   return result;
 }
 

@@ -20,22 +20,22 @@ function rowOrder(m: MessageRow): number {
   return Number(m.id.replace(/\D/g, ""));
 }
 
-/**
- * A command worker has no inbox reader: a message pasted into its pane is delivered the moment tmux took the paste.
- * Marks that one message delivered to `generation` (only while still queued); false when it was not queued.
- */
-export function markPasted(tx: Tx, worker: string, generation: number, id: string): boolean {
-  return statement(tx.db, 
-    "UPDATE messages SET delivery = 'delivered', delivered_via = 'pane', delivered_generation = ?, delivered_at = ? WHERE id = ? AND worker = ? AND delivery = 'queued'",
-  ).run(generation, tx.now, id, worker).changes > 0;
-}
-
 /** Marks messages delivered to this generation as read; returns the ids that changed. */
 export function markMessagesRead(tx: Tx, worker: string, generation: number, ids: readonly string[]): string[] {
   const mark = statement(tx.db, 
     "UPDATE messages SET delivery = 'read', read_at = ? WHERE id = ? AND worker = ? AND delivery = 'delivered' AND delivered_generation = ?",
   );
   return ids.filter((id) => mark.run(tx.now, id, worker, generation).changes > 0);
+}
+
+/**
+ * A command worker has no inbox reader: a message pasted into its pane is delivered the moment tmux took the paste.
+ * Marks that one message delivered to `generation` (only while still queued); false when it was not queued.
+ */
+export function markPasted(tx: Tx, id: string, worker: string, generation: number): boolean {
+  return statement(tx.db,
+    "UPDATE messages SET delivery = 'delivered', delivered_via = 'pane', delivered_generation = ?, delivered_at = ? WHERE id = ? AND worker = ? AND delivery = 'queued'",
+  ).run(generation, tx.now, id, worker).changes > 0;
 }
 
 /**

@@ -7,6 +7,8 @@ export interface Io {
   parent?: { model?: string; thinking?: string; sessionFile?: string };
   /** A human can answer questions here (a terminal, or pi's UI): confirmations may be asked. */
   interactive: boolean;
+  /** `out` reaches a terminal that shows ANSI colours (the CLI on a TTY without NO_COLOR); never inside pi. */
+  color?: boolean;
   out(text: string): void;
   err(text: string): void;
   /** Asks a yes/no question; only called when `interactive`. */
@@ -24,6 +26,7 @@ export function createIo(json: boolean): Io {
     get interactive() {
       return Boolean(process.stdin.isTTY && process.stdout.isTTY) && !json;
     },
+    color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR && !json,
     out: (text) => process.stdout.write(text.endsWith("\n") ? text : `${text}\n`),
     err: (text) => process.stderr.write(text.endsWith("\n") ? text : `${text}\n`),
     input: async (prompt) => (await ask(prompt)).trim(),

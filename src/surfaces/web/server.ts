@@ -5,7 +5,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { isDocketError, type DocketError } from "../../domain/errors.js";
 import type { EngineContext } from "../../engine/context.js";
-import { parseActRequest, runAction, STALE_CODES } from "./actions.js";
+import { runAction, STALE_CODES } from "../../engine/review/card-act.js";
+import { parseActRequest } from "./actions.js";
 import { loadAssets, type Assets } from "./assets.js";
 import { createGate, SECURITY_HEADERS } from "./guard.js";
 import { escapeHtml } from "./html.js";

@@ -13,7 +13,7 @@ import { verdictCard, verdictQueue } from "../../../src/engine/review/verdict.js
 import { checkoutFingerprint, pairGround, publishBoth, type Pair } from "../../support/combine-fixture.js";
 import { ledgerAt } from "../../support/ledger.js";
 import { appWith } from "../../support/review-fixture.js";
-import { waitFor } from "../../support/tmux.js";
+import { waitFor } from "../../support/wait.js";
 
 const CHILD = fileURLToPath(new URL("../../support/combine-child.js", import.meta.url));
 type T = { after(fn: () => void): void };

@@ -7,6 +7,8 @@ import { dockRows, ledgerStamp, markNotificationsDelivered, pendingParentNotific
 import { fail, wait } from "../../../src/engine/protocol/protocol.js";
 import { insertWorker } from "../../../src/ledger/workers/workers.js";
 import { addWorker, workLedger } from "../../support/work-ledger.js";
+import { appWith, publish, reviewGround, reviewWorker } from "../../support/review-fixture.js";
+import { answer, approve } from "../../../src/engine/review/judge.js";
 
 test("the change stamp moves when another connection commits and stays when nothing changed", (t) => {
   const { ctx, home } = workLedger(t);
@@ -41,13 +43,39 @@ test("notifications are pending until marked delivered, oldest first, and dismis
   const w2 = addWorker(ctx, "token-2");
   wait(ctx, w1, { question: "first?", options: ["a", "b"] });
   fail(ctx, w2, { reason: "second" });
-  const pending = pendingParentNotifications(ctx);
+  const pending = pendingParentNotifications(ctx).fresh;
   assert.deepEqual(pending.map((n) => [n.kind, n.worker, n.body]), [["question", "w1", "first?"], ["failed", "w2", "second"]]);
   assert.deepEqual(pending[0]!.forHuman, ["1) a", "2) b"]);
   markNotificationsDelivered(ctx, [pending[0]!.id]);
-  assert.deepEqual(pendingParentNotifications(ctx).map((n) => n.id), [pending[1]!.id]);
+  assert.deepEqual(pendingParentNotifications(ctx).fresh.map((n) => n.id), [pending[1]!.id]);
   ctx.db.prepare("UPDATE notifications SET dismissed_at = '2026-01-01T00:00:00.000Z' WHERE id = ?").run(pending[1]!.id);
-  assert.deepEqual(pendingParentNotifications(ctx), []);
+  assert.deepEqual(pendingParentNotifications(ctx), { fresh: [], stale: [] });
   markNotificationsDelivered(ctx, [pending[0]!.id]); // marking twice changes nothing
   assert.equal((ctx.db.prepare("SELECT count(*) AS n FROM notifications WHERE delivered_at IS NOT NULL").get() as { n: number }).n, 1);
+});
+
+test("notices settled before anyone saw them — a judged or superseded version, an answered question, a deleted worker — are pending as stale", (t) => {
+  const g = reviewGround(t);
+  const judged = reviewWorker(t, g);
+  const waiting = reviewWorker(t, g);
+  const superseded = reviewWorker(t, g);
+  const gone = reviewWorker(t, g);
+  publish(g, judged, { "src/app.txt": appWith({ 1: "judged" }) });
+  publish(g, waiting, { "src/other.txt": "waiting\n" });
+  publish(g, superseded, { "README.md": "first\n" });
+  publish(g, superseded, { "README.md": "second\n" });
+  wait(g.ctx, gone, { question: "still there?" });
+  approve(g.ctx, { target: judged.worker });
+  const asker = reviewWorker(t, g);
+  wait(g.ctx, asker, { question: "which way?" });
+  answer(g.ctx, { worker: asker.worker, text: "left" });
+  g.ctx.db.prepare("UPDATE workers SET deleted_at = '2026-03-01T10:00:00.000Z' WHERE id = ?").run(gone.worker); // as `docket delete` leaves it
+  const { fresh, stale } = pendingParentNotifications(g.ctx);
+  assert.deepEqual(fresh.map((n) => [n.kind, n.worker, n.body.split(" ")[0]]), [
+    ["ready", waiting.worker, `worker-deliverable:${waiting.worker}:1`],
+    ["ready", superseded.worker, `worker-deliverable:${superseded.worker}:2`],
+  ]);
+  assert.deepEqual(stale.map((n) => [n.kind, n.worker]), [
+    ["ready", judged.worker], ["ready", superseded.worker], ["question", gone.worker], ["question", asker.worker],
+  ]);
 });

@@ -12,7 +12,8 @@ import { cliEnv, docket, type CliRun } from "../../support/docket-cli.js";
 import { gitRepo } from "../../support/git.js";
 import { workerIdentityEnv } from "../../support/launch-env.js";
 import { tempDir } from "../../support/temp.js";
-import { tmuxServer, waitFor } from "../../support/tmux.js";
+import { tmuxServer } from "../../support/tmux.js";
+import { waitFor } from "../../support/wait.js";
 
 interface Fixture {
   repo: string;

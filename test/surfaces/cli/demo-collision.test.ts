@@ -8,7 +8,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { cliEnv, DOCKET_BIN } from "../../support/docket-cli.js";
 import { tempDir } from "../../support/temp.js";
-import { waitFor } from "../../support/tmux.js";
+import { waitFor } from "../../support/wait.js";
 
 const SCRIPT = join(dirname(dirname(DOCKET_BIN)), "scripts", "demo-collision.sh");
 

@@ -227,7 +227,7 @@ test("on a terminal, verdict walks the queue and offers each card's actions as a
   const out = await onTerminal(t, g, ["verdict"], [
     { when: /choose 1-\d+/, send: "1\n" },
     { when: /choose 1-\d+/, send: "3\n" },
-    { when: /what should w\d+ change\?/, send: "make it smaller\n" },
+    { when: /What should w\d+ change in v1\?/, send: "make it smaller\n" },
   ]);
   const rows = g.ctx.db.prepare("SELECT verb, worker, note FROM decisions ORDER BY seq").all().map((r) => ({ ...(r as object) }));
   assert.deepEqual(rows, [

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { assertExit, cliEnv, docket, jsonOf, type CliRun } from "../../support/docket-cli.js";
 import { gitRepo, writeFiles } from "../../support/git.js";
 import { tempDir } from "../../support/temp.js";
+import { workerIdentityEnv } from "../../support/launch-env.js";
 import { tmuxServer, type TmuxServer } from "../../support/tmux.js";
 import { waitFor } from "../../support/wait.js";
 
@@ -148,7 +149,7 @@ test("respawn starts the stored command at the next generation, moves its bindin
   assert.deepEqual(show(f, "w1").launches.map((l: any) => l.generation), [1, 2]);
 });
 
-test("tell keeps multi-line text as one message, pastes it into a command agent's pane and marks it delivered", async (t) => {
+test("tell keeps multi-line text as one message and pastes it into a command agent's pane, which delivers it", async (t) => {
   const f = fixture(t);
   assertExit(f.run("spawn", "--agent", "command", "--cmd", "cat", "echo", "back"));
   await waitFor("the window", () => f.server.tmux("list-panes", "-a", "-F", "#{window_name} #{pane_dead}").includes("w1 0"));
@@ -156,7 +157,7 @@ test("tell keeps multi-line text as one message, pastes it into a command agent'
   assert.equal(r.code, 0, r.stderr);
   assert.deepEqual(r.json, { message: "m1", delivery: "delivered" });
   const human = f.run("tell", "w1", "plain");
-  assert.match(human.stdout, /^m2 delivered to w1: pasted into its pane$/m);
+  assert.match(human.stdout, /m2 delivered to w1\n.*pasted into its pane \(best-effort/);
   assert.deepEqual(show(f, "w1").messages, [
     { id: "m1", delivery: "delivered" },
     { id: "m2", delivery: "delivered" },
@@ -167,6 +168,20 @@ test("tell keeps multi-line text as one message, pastes it into a command agent'
   });
   assert.equal(seen.source, "pane");
   assert.match(seen.text, /first line\nsecond line/);
+});
+
+test("an answer to a command agent's question is pasted into its pane and counts as delivered", async (t) => {
+  const f = fixture(t);
+  assert.equal(f.run("spawn", "--agent", "command", "--cmd", "cat", "echo", "back").code, 0);
+  await waitFor("the window", () => f.server.tmux("list-panes", "-a", "-F", "#{window_name}").includes("w1"));
+  const id = workerIdentityEnv(f.home, "w1");
+  const asked = f.as({ worker: "w1", generation: Number(id.DOCKET_GENERATION), runToken: id.DOCKET_RUN_TOKEN! }, "worker", "wait", "--question", "which one?");
+  assert.equal(asked.code, 0, asked.stderr);
+  const a = f.run("answer", "w1", "ANSWER-MARKER the left one");
+  assert.equal(a.code, 0, a.stderr);
+  assert.match(a.stdout, /also pasted into w1's pane \(best-effort\)/);
+  assert.deepEqual(show(f, "w1").messages, [{ id: "m1", delivery: "delivered" }]);
+  await waitFor("the paste", () => (f.run("peek", "w1", "--json").json?.text?.includes("ANSWER-MARKER") ? true : undefined));
 });
 
 test("tell refuses an empty message and a question the worker never asked, and queues nothing", async (t) => {

@@ -4,6 +4,7 @@
 import type { ExtensionContext, InputEvent, InputEventResult } from "@mariozechner/pi-coding-agent";
 import { hasQueuedChips, takeChips, type AttachedChip } from "../../../engine/talk/parent-feed.js";
 import { engine } from "../../shared/session.js";
+import { noticeFor } from "./chat-notice.js";
 
 /** Attaches queued chips to a human prompt; `onTaken` runs after chips were consumed (the dock repaints). */
 export async function attachChips(event: InputEvent, ctx: ExtensionContext, onTaken: () => void = () => undefined): Promise<InputEventResult> {
@@ -13,7 +14,7 @@ export async function attachChips(event: InputEvent, ctx: ExtensionContext, onTa
   const chips = takeChips(e);
   if (chips.length === 0) return { action: "continue" }; // another parent session of this project took them first
   onTaken();
-  if (ctx.hasUI) ctx.ui.notify(`docket · attached ${chips.map((c) => c.ref).join(", ")} to this prompt`, "info");
+  if (ctx.hasUI) noticeFor(ctx, `docket · attached ${chips.map((c) => c.ref).join(", ")} to this prompt`, "info");
   return { action: "transform", text: formatChipContext(chips, event.text), images: event.images };
 }
 

@@ -2,9 +2,9 @@
 // States and liveness come already derived (the same rules as `docket ls`); ages are since the worker started.
 
 import { formatAge } from "../../../domain/clock.js";
-import type { DockRow, ParentNotification } from "../../../engine/talk/parent-feed.js";
+import type { DockRow, MessageDelivery, ParentNotification } from "../../../engine/talk/parent-feed.js";
 
-const GLYPH: Record<string, string> = {
+export const GLYPH: Record<string, string> = {
   starting: "◌",
   thinking: "●",
   idle: "○",
@@ -97,12 +97,42 @@ export function formatNotification(n: Pick<ParentNotification, "kind" | "worker"
 }
 
 /**
- * The level a batch of worker notifications is shown at: a failure makes it an error, anything else a warning.
- * Never "info": pi's interactive mode lets the next info message replace the previous one, and a worker's
- * notification must neither vanish nor wipe the output of the human's last /docket command.
+ * The level a worker notification is shown at: a failure is an error, a worker waiting on the human (a question, a
+ * blocked item) a warning, news (a version ready for review, an item's outcome) information.
  */
-export function notificationLevel(kinds: readonly string[]): "warning" | "error" {
-  return kinds.includes("failed") ? "error" : "warning";
+export function notificationLevel(kind: string): "info" | "warning" | "error" {
+  if (kind === "failed") return "error";
+  return kind === "question" || kind === "blocked" ? "warning" : "info";
+}
+
+/** Notifications that arrived together, one message per level (so news is not labelled a warning), news first. */
+export function notificationBatches(notices: readonly ParentNotification[]): { level: "info" | "warning" | "error"; text: string }[] {
+  return (["info", "warning", "error"] as const)
+    .map((level) => ({ level, text: notices.filter((n) => notificationLevel(n.kind) === level).map(formatNotification).join("\n") }))
+    .filter((b) => b.text !== "");
+}
+
+/** Notices that were settled before this parent saw them (a version judged, a question answered, a worker deleted). */
+export function formatFoldedNotices(count: number): string {
+  return `docket · ${count} older notice${count === 1 ? "" : "s"} (already judged, answered or deleted) not shown · /docket attention lists them`;
+}
+
+/** A read message stays in the dock this long after this parent saw it read, so the human sees it arrive; then it goes. */
+export const READ_SHOWN_MS = 60_000;
+const MAX_DELIVERY_LINES = 3;
+
+/**
+ * One line per message the human sent from here that is still on its way, or was read in the last minute.
+ * `readSeen`: when this parent first saw each message read (its own clock: a worker's clock may differ).
+ */
+export function formatDeliveries(deliveries: readonly MessageDelivery[], nowMs: number, readSeen: ReadonlyMap<string, number>): string[] {
+  const shown = deliveries.filter((d) => d.delivery === "queued" || d.delivery === "delivered" || (d.delivery === "read" && nowMs - (readSeen.get(d.message) ?? nowMs) < READ_SHOWN_MS));
+  const lines = shown.slice(-MAX_DELIVERY_LINES).map((d) => {
+    const waiting = d.delivery === "queued" && d.workerExited ? ` · ${d.worker} is not running: docket respawn ${d.worker} delivers it` : "";
+    return `✉ ${d.message} → ${d.worker} · ${d.delivery === "read" ? "read ✓" : d.delivery}${waiting}`;
+  });
+  if (shown.length > MAX_DELIVERY_LINES) lines.unshift(`✉ … ${shown.length - MAX_DELIVERY_LINES} earlier message${shown.length - MAX_DELIVERY_LINES === 1 ? "" : "s"} on their way`);
+  return lines;
 }
 
 function oneLine(text: string): string {

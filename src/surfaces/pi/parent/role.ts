@@ -3,14 +3,21 @@
 
 import { watch, type FSWatcher } from "node:fs";
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
-import { dockRows, ledgerStamp, markNotificationsDelivered, pendingParentNotifications, queuedChips, type DockRow, type PatchFileCache } from "../../../engine/talk/parent-feed.js";
+import type { KeyId } from "@mariozechner/pi-tui";
+import {
+  dockRows, lastMessageMark, ledgerStamp, markNotificationsDelivered, messageDeliveriesSince, pendingParentNotifications, queuedChips, type DockRow, type PatchFileCache,
+} from "../../../engine/talk/parent-feed.js";
+import { userConfig } from "../../../engine/user-config.js";
 import { listVerbs, runCli } from "../../shared/verbs/run.js";
 import { engine } from "../../shared/session.js";
-import { DOCK_MAX_LINES, formatChipLine, formatDock, formatDockStatus, formatNotification, notificationLevel } from "./dock.js";
+import { DOCK_MAX_LINES, formatChipLine, formatDeliveries, formatDock, formatDockStatus, formatFoldedNotices, notificationBatches } from "./dock.js";
+import type { ParentHost } from "./host.js";
 import { createParentIo } from "./io.js";
 import { tokenize } from "./tokenize.js";
 import { attachChips } from "./chips.js";
 import { startConsultLane } from "./consult.js";
+import { chatMoved, noticeFor } from "./chat-notice.js";
+import { viewFor } from "./views.js";
 
 /** Verbs whose first argument is a worker (w<N>); those marked in REF_VERBS also take a deliverable ref. */
 const WORKER_VERBS = new Set(["show", "peek", "tell", "attach", "verdict", "approve", "reject", "revise", "answer", "promote", "discard", "use", "respawn", "delete", "report", "diff", "dispatch"]);
@@ -30,24 +37,36 @@ export interface CompletionItem {
 
 export function registerParentRole(pi: ExtensionAPI): void {
   let feed: ParentFeed | undefined;
+  // Workers spawned from here inherit this session's model and thinking (ADR-0004's "parent").
+  const host = (ctx: ExtensionContext): ParentHost => ({
+    ctx,
+    parent: {
+      ...(ctx.model ? { model: `${ctx.model.provider}/${ctx.model.id}` } : {}),
+      thinking: pi.getThinkingLevel(),
+      ...(ctx.sessionManager.getSessionFile() ? { sessionFile: ctx.sessionManager.getSessionFile() } : {}),
+    },
+    refresh: () => feed?.refresh(),
+  });
 
   pi.registerCommand("docket", {
     description: "Docket: spawn, watch and review workers (/docket help)",
     getArgumentCompletions: (prefix) => completeDocket(prefix, () => dockRows(engine())),
     handler: async (args, ctx) => {
+      const tui = ctx.hasUI && process.stdout.isTTY;
       const run = async () => {
         const argv = tokenize(args);
+        // In pi's TUI the card, the diff and the fleet are focused views; elsewhere (RPC, print) the verbs print.
+        const view = tui ? viewFor(argv) : undefined;
+        if (view) {
+          await view(host(ctx));
+          feed?.refresh();
+          return;
+        }
         const end = argv.indexOf("--");
-        // Workers spawned from here inherit this session's model and thinking (ADR-0004's "parent").
-        const parent = {
-          ...(ctx.model ? { model: `${ctx.model.provider}/${ctx.model.id}` } : {}),
-          thinking: pi.getThinkingLevel(),
-          ...(ctx.sessionManager.getSessionFile() ? { sessionFile: ctx.sessionManager.getSessionFile() } : {}),
-        };
-        const io = createParentIo(ctx, { json: (end === -1 ? argv : argv.slice(0, end)).includes("--json"), parent });
+        const io = createParentIo(ctx, { json: (end === -1 ? argv : argv.slice(0, end)).includes("--json"), parent: host(ctx).parent });
         let code: number;
         try {
-          code = await runCli(argv.length === 0 ? ["--help"] : argv, io, { keepEngine: true });
+          code = await runCli(argv.length === 0 ? ["--help"] : argv[0] === "fleet" ? ["ls", ...argv.slice(1)] : argv, io, { keepEngine: true });
         } catch (error) {
           io.err(`docket: ${(error as Error).message}`); // runCli reports its own errors; this is a host failure
           code = 1;
@@ -58,10 +77,21 @@ export function registerParentRole(pi: ExtensionAPI): void {
       // Interactive pi drops whatever the human submits while a command handler is still running, so there the
       // command runs on its own and the editor is free at once. RPC and print mode wait: their callers need the
       // command's output before the prompt's response.
-      if (ctx.hasUI && process.stdout.isTTY) void run();
+      if (tui) void run();
       else await run();
     },
   });
+
+  const fleetKey = userConfig(process.env).config.pi.fleetKey;
+  if (fleetKey !== "") {
+    pi.registerShortcut(fleetKey as KeyId, {
+      description: "Docket: the fleet dashboard",
+      handler: async (ctx) => {
+        const { openFleet } = await import("./fleet-flow.js");
+        await openFleet(host(ctx));
+      },
+    });
+  }
 
   pi.on("session_start", async (_event, ctx) => {
     if (!ctx.hasUI || feed) return; // print/json mode: no dock, nothing waits; session_start may arrive twice
@@ -72,6 +102,7 @@ export function registerParentRole(pi: ExtensionAPI): void {
     feed = undefined;
   });
   pi.on("input", async (event, ctx) => attachChips(event, ctx, () => feed?.refresh()));
+  pi.on("message_start", async () => chatMoved());
 }
 
 interface ParentFeed {
@@ -87,6 +118,8 @@ interface ParentFeed {
 function startFeed(ctx: ExtensionContext): ParentFeed {
   const e = engine();
   const cache: PatchFileCache = new Map();
+  const messagesFrom = lastMessageMark(e); // deliveries of messages sent from now on are shown in the dock
+  const readSeen = new Map<string, number>();
   let stamp = -1;
   let shownWidget = "";
   let shownStatus: string | undefined;
@@ -96,8 +129,10 @@ function startFeed(ctx: ExtensionContext): ParentFeed {
     if (!force && now === stamp) return;
     stamp = now;
     const rows: DockRow[] = dockRows(e, cache);
-    const chipLine = formatChipLine(queuedChips(e));
-    const lines = [...formatDock(rows, e.clock.nowMs(), DOCK_MAX_LINES - chipLine.length), ...chipLine];
+    const deliveries = messageDeliveriesSince(e, messagesFrom);
+    for (const d of deliveries) if (d.delivery === "read" && !readSeen.has(d.message)) readSeen.set(d.message, e.clock.nowMs());
+    const extra = [...formatDeliveries(deliveries, e.clock.nowMs(), readSeen), ...formatChipLine(queuedChips(e))];
+    const lines = [...formatDock(rows, e.clock.nowMs(), DOCK_MAX_LINES - extra.length), ...extra];
     const widget = lines.join("\n");
     if (widget !== shownWidget) {
       ctx.ui.setWidget("docket", lines.length > 0 ? lines : undefined);
@@ -108,10 +143,12 @@ function startFeed(ctx: ExtensionContext): ParentFeed {
       ctx.ui.setStatus("docket", status);
       shownStatus = status;
     }
-    const pending = pendingParentNotifications(e);
-    // One message per repaint, so notifications that arrive together are read together.
-    if (pending.length > 0) ctx.ui.notify(pending.map(formatNotification).join("\n"), notificationLevel(pending.map((n) => n.kind)));
-    markNotificationsDelivered(e, pending.map((n) => n.id));
+    const { fresh, stale } = pendingParentNotifications(e);
+    // Settled before anyone saw them (a judged version, an answered question, a deleted worker): one line, not a replay.
+    if (stale.length > 0) noticeFor(ctx, formatFoldedNotices(stale.length), "info");
+    // One message per level and repaint, so notifications that arrive together are read together.
+    for (const batch of notificationBatches(fresh)) noticeFor(ctx, batch.text, batch.level);
+    markNotificationsDelivered(e, [...stale, ...fresh].map((n) => n.id));
   };
   const lane = startConsultLane(ctx, () => e, (message) => ctx.ui.setStatus("docket", (shownStatus = message)));
   const safePaint = (force: boolean) => {
@@ -159,7 +196,7 @@ function startFeed(ctx: ExtensionContext): ParentFeed {
  */
 export function completeDocket(prefix: string, rows: () => readonly DockRow[]): CompletionItem[] | null {
   const parts = prefix.trimStart().split(/\s+/);
-  const verbs = (verbsCache ??= listVerbs());
+  const verbs = (verbsCache ??= [...listVerbs(), { name: "fleet", description: "the fleet dashboard (also its key, F8 by default)", subcommands: [] }]);
   if (parts.length <= 1) {
     const p = parts[0] ?? "";
     return offer(verbs.map((v) => ({ value: v.name, label: v.name, description: v.description })), p);

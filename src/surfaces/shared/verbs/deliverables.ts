@@ -51,7 +51,7 @@ export function registerDeliverableCommands(program: Command, io: Io): void {
         io.err(r.changeSet ? `${r.deliverable.ref} changed no files` : `${r.deliverable.ref} has no change set (read-only worker, or a record without one)`);
         return;
       }
-      process.stdout.write(process.stdout.isTTY && !process.env.NO_COLOR ? colorize(patch) : patch);
+      io.out(io.color ? colorize(patch) : patch); // through the Io: inside pi a raw stdout write would overprint the TUI
     });
 }
 

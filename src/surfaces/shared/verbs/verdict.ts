@@ -49,14 +49,15 @@ async function act(io: Io, card: VerdictCard, action: string): Promise<void> {
   const bound = combined
     ? { target: card.deliverable!.ref, expectSha256: card.detail.sha256 ?? undefined }
     : { target: card.worker, expectVersion: card.deliverable?.version, expectSha256: card.detail.sha256 ?? undefined };
+  const v = card.deliverable ? ` v${card.deliverable.version}` : "";
   const say = (r: { decision: { id: string; verb: string }; notes: string[] }) => io.out([`${r.decision.id} ${r.decision.verb}`, ...r.notes.map((n) => `  ${n}`)].join("\n"));
   switch (action) {
     case "approve":
       return say(review.approve(ctx, bound));
     case "reject":
-      return say(review.reject(ctx, { ...bound, note: (await io.input("why (optional): ")) || undefined }));
+      return say(review.reject(ctx, { ...bound, note: (await io.input(`Why reject ${card.worker}${v}? (optional; ${card.worker} is not told) `)) || undefined }));
     case "revise": {
-      const note = await io.input(`what should ${card.worker} change? `);
+      const note = await io.input(`What should ${card.worker} change in${v || " its work"}? (sent to ${card.worker}; its next done becomes the next version) `);
       if (!note) throw refusal("revise-cancelled", "no note given; nothing sent");
       return say(review.revise(ctx, { ...bound, note }));
     }
@@ -64,7 +65,7 @@ async function act(io: Io, card: VerdictCard, action: string): Promise<void> {
       const q = card.detail.questions[0]!;
       const picked = q.options.length > 0 ? await io.select(`${q.id}: ${q.text}`, [...q.options, "something else"]) : "something else";
       if (picked === undefined) return;
-      const text = picked === "something else" ? await io.input("your answer: ") : picked;
+      const text = picked === "something else" ? await io.input(`Your answer to ${card.worker}'s question ${q.id}: ${q.text} `) : picked;
       if (!text) throw refusal("answer-cancelled", "no answer given; nothing sent");
       return say(review.answer(ctx, { worker: card.worker, question: q.id, text }));
     }
@@ -92,7 +93,7 @@ async function act(io: Io, card: VerdictCard, action: string): Promise<void> {
     case "use --worker": {
       const implement = action === "use --implement";
       const { useForWorker } = await import("../../../engine/handoff/use.js");
-      const task = await io.input(implement ? "task for the implementer (empty: from the plan's goal): " : "task for the new worker (empty: work from the source): ");
+      const task = await io.input(implement ? `Task for the implementer of ${card.deliverable!.ref}? (empty: the plan's goal) ` : `Task for a new worker from ${card.deliverable!.ref}? (empty: work from the source) `);
       const question = implement ? `Start an implementer on the approved plan ${card.deliverable!.ref}?` : `Start a fresh worker with reviewed input ${card.deliverable!.ref}?`;
       if (!(await io.confirm(question))) return;
       const r = await useForWorker(ctx, { target: card.deliverable!.ref, task: task || undefined, implement, yes: true, interactive: true, ...(io.parent ? { parent: io.parent } : {}) });

@@ -193,9 +193,8 @@ export function registerWorkersCommands(program: Command, io: Io): void {
       const { tellWorker } = await import("../../../engine/talk/tell.js");
       const r = tellWorker(engine(), { worker: target, text: words.join(" "), question: opts.q, after: opts.after, key: opts.key });
       emit(io, { message: r.message, delivery: r.delivery }, (x) => [
-        x.delivery === "delivered"
-          ? `${x.message} delivered to ${target}${opts.q ? ` (answers ${opts.q})` : ""}: pasted into its pane`
-          : `${x.message} queued for ${target}${opts.q ? ` (answers ${opts.q})` : ""}`,
+        `${x.message} ${x.delivery === "delivered" ? "delivered to" : "queued for"} ${target}${opts.q ? ` (answers ${opts.q})` : ""}`,
+        ...(r.pasted === "best-effort" ? ["  pasted into its pane (best-effort: a command agent gives no receipt, so it is never marked read)"] : []),
         ...(r.pasted === "failed" ? ["  pasting into its pane failed; the message waits in its inbox"] : []),
         ...(r.waiting ? [`  ${target} is not running; the message waits in its inbox until docket respawn ${target}`] : []),
       ]);

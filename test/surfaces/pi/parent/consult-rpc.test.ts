@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { docket } from "../../../support/docket-cli.js";
 import { parentFixture, type Parent } from "../../../support/pi-parent.js";
 import { SCRIPTED_MODEL, type PiRpc } from "../../../support/pi-rpc.js";
-import { waitFor } from "../../../support/tmux.js";
+import { waitFor } from "../../../support/wait.js";
 
 const SLOW = 120_000;
 

@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { DockRow } from "../../../../src/engine/talk/parent-feed.js";
-import { formatChipLine, formatDock, formatDockStatus, formatNotification, notificationLevel } from "../../../../src/surfaces/pi/parent/dock.js";
+import { formatChipLine, formatDeliveries, formatDock, formatDockStatus, formatFoldedNotices, formatNotification, notificationBatches, notificationLevel } from "../../../../src/surfaces/pi/parent/dock.js";
 
 const NOW = Date.parse("2026-01-01T00:10:00.000Z");
 const row = (n: number, state: DockRow["state"], extra: Partial<DockRow> = {}): DockRow => ({
@@ -46,8 +46,20 @@ test("queued chips show as one line with how to drop them", () => {
   assert.deepEqual(formatChipLine([{ id: "c1", ref: "a" }, { id: "c2", ref: "b" }]), ["⧉ attached to your next prompt: a, b · /docket chips"]);
 });
 
-test("notifications name worker and item, and are never shown at info level (pi would let the next one replace them)", () => {
+test("notifications name worker and item; news is information, a worker waiting on the human a warning, a failure an error", () => {
   assert.equal(formatNotification({ kind: "blocked", worker: "w1", item: "t3", body: "needs a key", forHuman: ["ask ops"] }), "docket · w1 · t3 is blocked: needs a key\n  ask ops");
-  assert.equal(notificationLevel(["ready", "outcome"]), "warning");
-  assert.equal(notificationLevel(["question", "failed"]), "error");
+  assert.deepEqual(["ready", "outcome", "question", "blocked", "failed"].map(notificationLevel), ["info", "info", "warning", "warning", "error"]);
+  const n = (kind: string, worker: string) => ({ id: "n", kind, worker, item: null, body: "b", forHuman: [] });
+  assert.deepEqual(notificationBatches([n("failed", "w1"), n("ready", "w2"), n("question", "w3"), n("ready", "w4")]).map((b) => [b.level, b.text.split("\n").length]), [["info", 2], ["warning", 1], ["error", 1]]);
+});
+
+test("older notices fold into one line, and a message's delivery shows until a minute after it was read", () => {
+  assert.equal(formatFoldedNotices(1), "docket · 1 older notice (already judged, answered or deleted) not shown · /docket attention lists them");
+  const d = (message: string, delivery: "queued" | "delivered" | "read", workerExited = false) => ({ message, worker: "w2", delivery, workerExited });
+  const readSeen = new Map([["m1", NOW - 120_000], ["m2", NOW - 30_000]]);
+  assert.deepEqual(formatDeliveries([d("m1", "read"), d("m2", "read"), d("m3", "delivered"), d("m4", "queued", true)], NOW, readSeen), [
+    "✉ m2 → w2 · read ✓",
+    "✉ m3 → w2 · delivered",
+    "✉ m4 → w2 · queued · w2 is not running: docket respawn w2 delivers it",
+  ]);
 });

@@ -135,6 +135,7 @@ test("a worker's question and failure reach the parent exactly once, and a resta
   await ready(pi);
   const r = await pi.waitFor("the ready notification after restart", (m) => m.method === "notify" && String(m.message).includes("READY-MARKER"));
   assert.match(r.message, /^docket · w1 is ready for review: worker-deliverable:w1:1 \(findings\): READY-MARKER findings/);
+  assert.equal(r.notifyType, "info", "a version ready for review is news, not a warning");
   await repaint(pi);
   assert.equal(notices(pi, "QUESTION-MARKER").length, 0);
   assert.equal(notices(pi, "FAIL-MARKER").length, 0);

@@ -47,6 +47,7 @@ test("the first word completes to CLI verbs with their descriptions, through the
       assert.equal(name, "docket");
       completer = spec.getArgumentCompletions;
     },
+    registerShortcut: () => undefined,
     on: () => undefined,
   } as unknown as ExtensionAPI;
   registerParentRole(fakePi);
@@ -54,7 +55,7 @@ test("the first word completes to CLI verbs with their descriptions, through the
   assert.deepEqual(items.map((i) => i.value), ["spawn"]);
   assert.match(items[0]!.description ?? "", /start one worker/);
   const all = (await completer!("")) as { value: string }[];
-  for (const verb of ["spawn", "ls", "show", "peek", "tell", "attach", "verdict", "approve", "reject", "revise", "answer", "promote", "discard", "use", "item", "dispatch", "attention", "save", "load", "deliverables", "log", "kinds"]) {
+  for (const verb of ["spawn", "ls", "show", "peek", "tell", "attach", "verdict", "approve", "reject", "revise", "answer", "promote", "discard", "use", "item", "dispatch", "attention", "save", "load", "deliverables", "log", "kinds", "fleet"]) {
     assert.ok(all.some((i) => i.value === verb), `verb ${verb} is offered`);
   }
   assert.equal(await completer!("zzz"), null);

@@ -1,0 +1,106 @@
+// One structured card action (a click, a key) → the same engine command the CLI runs, bound to the version and the
+// newest decision the surface rendered: refused (nothing changes) when a newer version or decision landed meanwhile.
+
+import { usageError } from "../../domain/errors.js";
+import type { EngineContext } from "../context.js";
+import type { SpawnInput } from "../workers/spawn.js";
+
+type SpawnParent = NonNullable<SpawnInput["parent"]>;
+
+export interface ActRequest {
+  verb: "approve" | "reject" | "revise" | "answer" | "tell" | "promote" | "discard" | "use" | "save" | "respawn" | "combine";
+  worker: string;
+  /** The version the card showed (null: a worker without one). */
+  version: number | null;
+  /** The worker's newest decision id the card showed (null: none). */
+  lastDecision: string | null;
+  note?: string;
+  text?: string;
+  question?: string;
+  mode?: "parent" | "worker" | "implement";
+  withApproval?: boolean;
+  /** The human confirmed the warnings (promote) or the loss (discard). */
+  confirm?: boolean;
+  task?: string;
+  /** Combine: the other worker, whose current version is merged with the card's. */
+  peer?: string;
+}
+
+export interface ActResult {
+  /** What happened, for the toast. */
+  lines: string[];
+}
+
+/** Refusals that mean "the card you acted on is out of date": the page says why and reloads it. */
+export const STALE_CODES = new Set(["version-moved", "decision-landed", "use-not-current", "question-not-open", "already-promoted", "older-version", "promotion-unrecorded", "no-open-question"]);
+
+const decisionLines = (r: { decision: { id: string; verb: string; deliverable: { ref: string } | null; worker: string }; notes: string[] }): string[] => [
+  `${r.decision.id} ${r.decision.verb} ${r.decision.deliverable?.ref ?? r.decision.worker}`,
+  ...r.notes,
+];
+
+/** `parent`: the live pi session a Use → Worker inherits its model and thinking from (ADR-0004). */
+export async function runAction(ctx: EngineContext, r: ActRequest, options: { parent?: SpawnParent } = {}): Promise<ActResult> {
+  const bound = { target: r.worker, expectVersion: r.version ?? undefined, expectDecision: r.lastDecision };
+  const ref = r.version === null ? undefined : `worker-deliverable:${r.worker}:${r.version}`;
+  const needRef = (): string => {
+    if (!ref) throw usageError("bad-action", `${r.verb} needs the version the card showed`);
+    return ref;
+  };
+  switch (r.verb) {
+    case "approve": {
+      const { approve } = await import("./judge.js");
+      return { lines: decisionLines(approve(ctx, bound)) };
+    }
+    case "reject": {
+      const { reject } = await import("./judge.js");
+      return { lines: decisionLines(reject(ctx, { ...bound, note: r.note?.trim() || undefined })) };
+    }
+    case "revise": {
+      const { revise } = await import("./judge.js");
+      return { lines: decisionLines(revise(ctx, { ...bound, note: r.note ?? "" })) };
+    }
+    case "answer": {
+      const { answer } = await import("./judge.js");
+      return { lines: decisionLines(answer(ctx, { worker: r.worker, question: r.question, text: r.text ?? "", expectDecision: r.lastDecision })) };
+    }
+    case "discard": {
+      if (!r.confirm) throw usageError("discard-needs-confirmation", `discarding ${r.worker}'s live changes needs confirmation; nothing changed`);
+      const { discard } = await import("./judge.js");
+      const d = discard(ctx, { worker: r.worker, expectDecision: r.lastDecision });
+      return { lines: [...decisionLines(d), ...d.files.map((f) => `dropped ${f}`)] };
+    }
+    case "promote": {
+      const { promote } = await import("./promote.js");
+      const p = promote(ctx, { ...bound, approve: r.withApproval, yes: r.confirm });
+      return { lines: [...(p.approval ? [`${p.approval.id} approve ${p.approval.deliverable?.ref}`] : []), `${p.decision.id} promote ${p.decision.deliverable?.ref}`, ...p.files.map((f) => `  ${f}`), ...p.notes] };
+    }
+    case "use": {
+      const use = await import("../handoff/use.js");
+      if (r.mode === "parent") return { lines: use.useForParent(ctx, { target: needRef(), expectDecision: r.lastDecision }).notes };
+      const u = await use.useForWorker(ctx, { target: needRef(), task: r.task?.trim() || undefined, implement: r.mode === "implement", yes: true, interactive: false, expectDecision: r.lastDecision, ...(options.parent ? { parent: options.parent } : {}) });
+      return { lines: u.notes };
+    }
+    case "tell": {
+      const { tellWorker } = await import("../talk/tell.js");
+      const t = tellWorker(ctx, { worker: r.worker, text: r.text ?? "" });
+      return { lines: [`${t.message} ${t.delivery === "delivered" ? "pasted into the pane of" : "queued for"} ${r.worker}${t.waiting ? " (not running: it waits in the inbox until a respawn)" : ""}`] };
+    }
+    case "save": {
+      const { saveFromWorker } = await import("../store/save.js");
+      const s = saveFromWorker(ctx, { from: needRef() });
+      return { lines: [`${s.idempotent ? "already stored" : "stored"} as ${s.ref}`] };
+    }
+    case "combine": {
+      if (!r.peer) throw usageError("bad-action", "combine needs the other worker (peer)");
+      const { combineChangeSets } = await import("./combine.js");
+      const c = combineChangeSets(ctx, { sources: [needRef(), r.peer] });
+      return { lines: [c.summary, ...c.notes] };
+    }
+    case "respawn": {
+      const { respawnWorker } = await import("../workers/respawn.js");
+      const s = respawnWorker(ctx, r.worker);
+      return { lines: [`${s.worker} respawned at generation ${s.generation}`] };
+    }
+  }
+}

@@ -1,0 +1,40 @@
+// One file of a frozen patch as coloured lines for the pi diff viewer: hunks with old/new line numbers, added lines
+// green, removed red, binary files, exact renames and mode changes said in words (the patch holds no text for them).
+
+import type { DiffFile } from "../../../domain/deliverables/diff-files.js";
+import { fileStat, filePath, fileTags } from "./card-lines.js";
+import { safe, type Paint } from "./paint.js";
+
+export function diffFileLines(f: DiffFile, paint: Paint): string[] {
+  const out: string[] = [];
+  if (f.modeChanged) out.push(paint.fg("muted", `mode ${f.mode.old ?? "?"} → ${f.mode.new ?? "?"}`));
+  if (f.binary) out.push(paint.fg("muted", `binary file ${f.status}: its bytes are in the frozen patch and are not shown here`));
+  else if (f.hunks.length === 0) out.push(paint.fg("muted", f.status === "renamed" ? `renamed without changes (${f.similarity ?? 100}% similar)` : "no text changes"));
+  const last = f.hunks.flatMap((h) => h.lines).reduce((n, l) => Math.max(n, l.oldNo ?? 0, l.newNo ?? 0), 0);
+  const w = String(last).length;
+  const num = (n: number | null) => (n === null ? " ".repeat(w) : String(n).padStart(w));
+  for (const h of f.hunks) {
+    out.push(paint.fg("accent", `@@ -${h.oldStart},${h.oldCount} +${h.newStart},${h.newCount} @@${h.section ? ` ${safe(h.section)}` : ""}`));
+    for (const l of h.lines) {
+      const gutter = paint.fg("dim", `${num(l.oldNo)} ${num(l.newNo)} │`);
+      const text = safe(l.text);
+      const body = l.kind === "add" ? paint.fg("toolDiffAdded", `+${text}`) : l.kind === "del" ? paint.fg("toolDiffRemoved", `-${text}`) : paint.fg("toolDiffContext", ` ${text}`);
+      out.push(`${gutter}${body}`);
+      if (l.noEol) out.push(paint.fg("muted", `${" ".repeat(2 * w + 2)} \\ no newline at end of file`));
+    }
+  }
+  return out;
+}
+
+/** The file list above the diff: a window of `size` files around the current one, `▸` marking it. */
+export function fileListLines(files: readonly DiffFile[], current: number, paint: Paint, size = 5): string[] {
+  const start = Math.max(0, Math.min(current - Math.floor(size / 2), files.length - size));
+  const shown = files.slice(start, start + size);
+  const out = shown.map((f) => {
+    const mark = f.index === current ? paint.fg("accent", "▸") : " ";
+    const name = `${safe(filePath(f))}${fileTags(f)}`;
+    return `${mark} ${fileStat(f, paint)} ${f.index === current ? paint.bold(name) : name}`;
+  });
+  if (files.length > size) out.push(paint.fg("muted", `  file ${current + 1} of ${files.length} · ] next · [ previous`));
+  return out;
+}

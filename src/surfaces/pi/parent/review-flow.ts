@@ -1,0 +1,95 @@
+// `/docket verdict [w]` and `/docket diff <w|ref>` inside pi's TUI: the card overlay, walked through the verdict queue
+// when no worker is named, reopened on fresh data after every action; the diff viewer over the frozen patch.
+
+import { parseDiffFiles, type DiffFile } from "../../../domain/deliverables/diff-files.js";
+import { reviewView, type ReviewView } from "../../../engine/review/review-view.js";
+import { verdictQueue } from "../../../engine/review/verdict.js";
+import { engine } from "../../shared/session.js";
+import type { Banner } from "./card-lines.js";
+import { performCardIntent } from "./card-perform.js";
+import { createCardView, type CardOutcome } from "./card-view.js";
+import { createDiffView } from "./diff-view.js";
+import { showOverlay, showRefusal, showResult, type ParentHost } from "./host.js";
+
+/** Opens the card of `target` (`w3`: its current version, or an exact ref), or walks the queue when none is named. */
+export async function openVerdict(host: ParentHost, start: { target?: string } = {}): Promise<void> {
+  const walking = start.target === undefined;
+  let queue = queueOf();
+  let target = start.target ?? queue[0];
+  if (target === undefined) {
+    showResult(host, ["nothing needs judgment (no open questions, failures or unjudged ready versions in this project)"]);
+    return;
+  }
+  let current = target;
+  let banner: Banner | undefined;
+  const offsets = new Map<string, number>();
+  for (;;) {
+    let view: ReviewView;
+    try {
+      view = reviewView(engine(), target);
+    } catch (error) {
+      showRefusal(host, error);
+      return;
+    }
+    current = view.card.worker;
+    const index = queue.indexOf(current);
+    const shown = { view, banner, offset: offsets.get(target) ?? 0, ...(index >= 0 ? { queue: { index, total: queue.length } } : {}) };
+    const outcome = await showOverlay<CardOutcome>(host, (tui, paint, done) => createCardView(tui, paint, shown, done));
+    offsets.set(target, outcome.offset);
+    banner = undefined;
+    const { intent } = outcome;
+    if (intent.kind === "close") return;
+    if (intent.kind === "diff") {
+      await openDiffFiles(host, view.card.deliverable!.ref, view.files);
+      continue;
+    }
+    if (intent.kind === "next" || intent.kind === "prev") {
+      const to = queue[index + (intent.kind === "next" ? 1 : -1)];
+      if (to === undefined) banner = { level: "info", text: intent.kind === "next" ? "this is the last card in the queue" : "this is the first card in the queue" };
+      else target = current = to;
+      continue;
+    }
+    banner = await performCardIntent(host, view, intent);
+    if (banner?.level !== "info") continue;
+    queue = queueOf();
+    target = current; // after an action the card shows the worker's current version
+    if (walking && !queue.includes(current)) {
+      const next = queue[Math.min(Math.max(index, 0), queue.length - 1)];
+      if (next === undefined) {
+        showResult(host, ["the verdict queue is empty"]);
+        return;
+      }
+      banner = { level: "info", text: `${banner.text} · next in the queue: ${next}` };
+      target = current = next;
+    }
+  }
+}
+
+/** `/docket diff <w|ref> [--version N]`: the viewer over one exact frozen patch (a worker's version or a stored record). */
+export async function openDiff(host: ParentHost, target: string, version?: number): Promise<void> {
+  const { frozenPatchOf } = await import("../../../engine/review/frozen-patch.js");
+  let files: DiffFile[];
+  let ref: string;
+  try {
+    const r = frozenPatchOf(engine(), target, version);
+    ref = r.deliverable.ref;
+    if (r.patch === "") {
+      showResult(host, [r.changeSet ? `${ref} changed no files` : `${ref} has no change set (read-only worker, or a record without one)`]);
+      return;
+    }
+    files = parseDiffFiles(r.patch);
+  } catch (error) {
+    showRefusal(host, error);
+    return;
+  }
+  await openDiffFiles(host, ref, files);
+}
+
+async function openDiffFiles(host: ParentHost, ref: string, files: DiffFile[]): Promise<void> {
+  if (files.length === 0) return;
+  await showOverlay<void>(host, (tui, paint, done) => createDiffView(tui, paint, { ref, files }, done));
+}
+
+function queueOf(): string[] {
+  return verdictQueue(engine()).map((c) => c.worker);
+}
