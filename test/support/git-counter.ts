@@ -13,8 +13,8 @@ export function countingGit<T>(t: { after(fn: () => void): void }, fn: () => T):
   const log = join(dir, "calls.log");
   writeFileSync(log, "");
   const real = execFileSync("sh", ["-c", "command -v git"], { encoding: "utf8" }).trim();
-  // Logs the subcommand, past any `-c name=value` pairs, as `private <sub>` when it runs in a private object store.
-  const sub = `sub() { while [ "$1" = "-c" ]; do shift 2; done; printf '%s%s\\n' "\${GIT_OBJECT_DIRECTORY:+private }" "$1"; }`;
+  // Logs the subcommand, past any `-c name=value` pairs before it.
+  const sub = `sub() { while [ "$1" = "-c" ]; do shift 2; done; printf '%s\\n' "$1"; }`;
   writeFileSync(join(bin, "git"), `#!/bin/sh\n${sub}\nsub "$@" >> '${log}'\nexec '${real}' "$@"\n`);
   chmodSync(join(bin, "git"), 0o755);
   const path = process.env.PATH;

@@ -102,19 +102,27 @@ function isPlanLike(d: WorkerDeliverable): boolean {
   return d.outcome === "proposal" || parsePlan(d.body) !== undefined;
 }
 
+interface CardOptions {
+  version?: number;
+  /** Shared by a queue's cards. */
+  facts?: ReviewFacts;
+  /** Measure Combine's offer with a dry merge (`merges clean, 2 files`); the queue leaves it to each card (git is costly). */
+  dryMerge?: boolean;
+}
+
 /**
  * The card of one worker's exact version: current by default, or the exact ref named. A version whose sidecar changed
  * since it was approved is refused (`deliverable-tampered`, naming the file and both hashes); nothing is offered on it.
  */
-export function verdictCard(ctx: EngineContext, target: string, options: { version?: number; facts?: ReviewFacts } = {}): VerdictCard {
+export function verdictCard(ctx: EngineContext, target: string, options: CardOptions = {}): VerdictCard {
   if (looksCombined(target)) return combinedCard(ctx, target);
   const { card, tampered } = buildCard(ctx, target, options);
   if (tampered) throw tampered;
   return card;
 }
 
-/** The card, and the tampering refusal when an approved version's bytes changed (the queue shows it as a warning). `facts`: shared by a queue. */
-function buildCard(ctx: EngineContext, target: string, options: { version?: number; facts?: ReviewFacts } = {}): { card: VerdictCard; tampered?: DocketError } {
+/** The card, and the tampering refusal when an approved version's bytes changed (the queue shows it as a warning). */
+function buildCard(ctx: EngineContext, target: string, options: CardOptions = {}): { card: VerdictCard; tampered?: DocketError } {
   const workerId = normalizeWorkerId(target) ?? /^(?:worker-deliverable:)?(w[1-9][0-9]*)/.exec(target.trim())?.[1];
   if (!workerId) throw validationError("bad-worker-id", `"${target}" is not a worker or deliverable ref`, "use w<N> or worker-deliverable:w<N>:<K>");
   let row = requireWorker(ctx.db, workerId);
@@ -167,6 +175,11 @@ function buildCard(ctx: EngineContext, target: string, options: { version?: numb
     const review = resolveReviewWarnings(ctx, row, pointer, deliverable, facts);
     warnings.push(...review.warnings);
     for (const peer of combinablePeers(review.overlaps)) {
+      if (options.dryMerge === false) {
+        warnings.push({ kind: "combine", text: `Combine with ${peer} · ${requireWorker(ctx.db, peer).task.slice(0, 40)} · its card measures the merge` });
+        offers.push(`combine ${peer}`);
+        continue;
+      }
       const preview = previewCombine(ctx, pointer.ref, peer, facts);
       warnings.push({ kind: "combine", text: `Combine with ${peer} · ${preview.task.slice(0, 40)} · ${preview.text}` });
       if (preview.possible) offers.push(`combine ${peer}`);
@@ -227,7 +240,7 @@ export function verdictQueue(ctx: EngineContext): VerdictCard[] {
     const peer = pending.get(row.id);
     return peer ? [parentQueryOf(peer.row, peer.change)] : [];
   }));
-  const cards = ranked.map((r) => buildCard(ctx, r.row.id, { facts }).card);
+  const cards = ranked.map((r) => buildCard(ctx, r.row.id, { facts, dryMerge: false }).card);
   // Combined versions waiting for judgment come with the ready ones, after open questions and failures.
   const firstReady = ranked.findIndex((r) => r.rank === 2);
   cards.splice(firstReady === -1 ? cards.length : firstReady, 0, ...unjudgedCombined(ctx).reverse().map((ref) => combinedCard(ctx, ref)));
