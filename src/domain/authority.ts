@@ -35,6 +35,8 @@ export const HUMAN_VERBS = [
   "delete",
   "prune",
   "tell",
+  "broadcast",
+  "combine",
 ] as const;
 
 export type HumanVerb = (typeof HUMAN_VERBS)[number];

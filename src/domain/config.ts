@@ -32,7 +32,17 @@ export interface DocketConfig {
   /** Extra arguments for every Codex worker, e.g. `-c` provider settings (user config only). */
   codex: { extraArgs: string[] };
   tmux: { session: string };
+  /** The consult lane (user config only: turning it on sends workers' consults to your session's model). */
+  messaging: {
+    /** The parent agent answers workers' consults; off, a consult is an ordinary question for the human. */
+    autoAnswer: boolean;
+    /** How long the parent agent has to answer before the consult becomes the human's question. */
+    consultWindowSeconds: number;
+  };
 }
+
+/** The shortest consult window honoured: anything lower is raised to this. */
+export const MIN_CONSULT_WINDOW_SECONDS = 5;
 
 export const DEFAULT_CONFIG: DocketConfig = {
   maxActive: 8,
@@ -43,6 +53,7 @@ export const DEFAULT_CONFIG: DocketConfig = {
   claude: { extraArgs: [] },
   codex: { extraArgs: [] },
   tmux: { session: "docket-workers" },
+  messaging: { autoAnswer: false, consultWindowSeconds: 90 },
 };
 
 export interface ConfigResult {
@@ -134,6 +145,28 @@ function apply(config: DocketConfig, raw: unknown, source: string, warnings: str
   if (isObj(raw.tmux) && typeof raw.tmux.session === "string" && /^[A-Za-z0-9_-]{1,64}$/.test(raw.tmux.session)) {
     if (trusted) config.tmux.session = raw.tmux.session;
     else warnings.push(`${source} config tmux.session ignored: only your user config may choose the tmux session`);
+  }
+  if (raw.messaging !== undefined) applyMessaging(config, raw.messaging, source, warnings, trusted);
+}
+
+function applyMessaging(config: DocketConfig, raw: unknown, source: string, warnings: string[], trusted: boolean): void {
+  if (!isObj(raw)) {
+    warnings.push(`${source} config messaging must be an object; ignored`);
+    return;
+  }
+  if (!trusted) {
+    // Auto-answer widens what reaches a model (a worker's words go to your session's model): a cloned project may not turn it on.
+    warnings.push(`${source} config messaging ignored: only your user config may change the consult lane`);
+    return;
+  }
+  if (raw.autoAnswer !== undefined) {
+    if (typeof raw.autoAnswer === "boolean") config.messaging.autoAnswer = raw.autoAnswer;
+    else warnings.push(`${source} config messaging.autoAnswer must be true or false; ignored`);
+  }
+  if (raw.consultWindowSeconds !== undefined) {
+    const n = raw.consultWindowSeconds;
+    if (typeof n === "number" && Number.isFinite(n) && n > 0) config.messaging.consultWindowSeconds = Math.max(MIN_CONSULT_WINDOW_SECONDS, n);
+    else warnings.push(`${source} config messaging.consultWindowSeconds must be a positive number; ignored`);
   }
 }
 

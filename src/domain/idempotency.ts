@@ -3,7 +3,7 @@
 
 /** Every caller-keyed command: the four worker calls, the per-item report, and the human verbs that take `--key`. */
 export type KeyedTool =
-  | "todos" | "wait" | "done" | "fail" | "report"
+  | "todos" | "wait" | "done" | "fail" | "report" | "consult" | "note"
   | "item.add" | "item.edit" | "item.reply" | "dispatch" | "tell" | "obligation.park" | "obligation.unpark";
 
 export interface KeyParts {

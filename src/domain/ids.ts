@@ -17,6 +17,9 @@ export const ID_PREFIX = {
   decision: "dc",
   chip: "c",
   slot: "d",
+  journal: "j",
+  note: "nt",
+  combination: "cb",
 } as const;
 
 export type IdSpace = keyof typeof ID_PREFIX;

@@ -11,6 +11,6 @@ export function assertHuman(ctx: Pick<EngineContext, "env">, verb: HumanVerb): v
   throw refusal(
     "worker-cannot-judge",
     `${verb} is the human's: this process carries a worker identity (${found.join(", ")}); nothing was changed`,
-    "a worker speaks only through its protocol calls docket_todos, docket_wait, docket_done and docket_fail; ask the human",
+    "a worker speaks only through its protocol calls (docket_todos, docket_wait, docket_done, docket_fail, docket_consult, docket_note, or the CLI's worker subcommands); ask the human",
   );
 }

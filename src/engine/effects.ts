@@ -4,9 +4,11 @@
 import type { EffectHandler } from "../ledger/core/runner.js";
 import type { EngineContext } from "./context.js";
 import { writeWorkerStatus } from "./workers/status.js";
+import { renderJournalFile } from "./talk/journal.js";
 
 export function createEffectHandlers(ctx: EngineContext): Record<string, EffectHandler> {
   return {
     "worker.status": (effect) => writeWorkerStatus(ctx, (effect.payload as { worker: string }).worker),
+    "journal.render": (effect) => void renderJournalFile(ctx, (effect.payload as { projectRoot: string }).projectRoot),
   };
 }

@@ -13,6 +13,9 @@ import { deleteStored, describeDeleteTarget, loadStored, unloadStored } from "..
 import { dismissAttention } from "../../src/engine/talk/attention.js";
 import { takeChips } from "../../src/engine/talk/parent-feed.js";
 import { tellWorker } from "../../src/engine/talk/tell.js";
+import { planBroadcast, sendBroadcast } from "../../src/engine/talk/broadcast.js";
+import { postToJournal } from "../../src/engine/talk/journal.js";
+import { abortCombine, combineChangeSets, continueCombine } from "../../src/engine/review/combine.js";
 import { dispatchItems } from "../../src/engine/work/dispatch.js";
 import { addItem, editItem, replyItem } from "../../src/engine/work/items.js";
 import { parkObligationUntil, unparkObligationNow } from "../../src/engine/work/obligations.js";
@@ -52,6 +55,8 @@ const CALLS: Record<HumanVerb, Call[]> = {
   delete: [(c) => deleteWorker(c, { worker: "w1", yes: true, force: true })],
   prune: [(c) => pruneWorkers(c)],
   tell: [(c) => tellWorker(c, { worker: "w1", text: "hello" })],
+  broadcast: [(c) => planBroadcast(c, { text: "src/app.txt changed" }), (c) => sendBroadcast(c, { body: "hello", workers: ["w1"] }), (c) => postToJournal(c, { text: "hello" })],
+  combine: [(c) => combineChangeSets(c, { sources: ["w1", "w2"] }), (c) => continueCombine(c), (c) => abortCombine(c)],
 };
 
 test("the list of human verbs is complete here: every verb has the engine calls that carry it", () => {

@@ -13,7 +13,9 @@ export function countingGit<T>(t: { after(fn: () => void): void }, fn: () => T):
   const log = join(dir, "calls.log");
   writeFileSync(log, "");
   const real = execFileSync("sh", ["-c", "command -v git"], { encoding: "utf8" }).trim();
-  writeFileSync(join(bin, "git"), `#!/bin/sh\nprintf '%s\\n' "$1" >> '${log}'\nexec '${real}' "$@"\n`);
+  // Logs the subcommand, past any `-c name=value` pairs before it.
+  const sub = `sub() { while [ "$1" = "-c" ]; do shift 2; done; printf '%s\\n' "$1"; }`;
+  writeFileSync(join(bin, "git"), `#!/bin/sh\n${sub}\nsub "$@" >> '${log}'\nexec '${real}' "$@"\n`);
   chmodSync(join(bin, "git"), 0o755);
   const path = process.env.PATH;
   process.env.PATH = `${bin}:${path ?? ""}`;

@@ -13,19 +13,36 @@ export interface DecisionRecord {
   contentSha256?: string | null;
 }
 
-/** Judgments that settle a version; everything else (revise, answer, use, save…) never grants or revokes approval. */
-export const TERMINAL_VERBS = ["approve", "reject", "promote"] as const;
+/**
+ * Judgments that settle a version; everything else (revise, answer, use, save…) never grants or revokes approval.
+ * `combine` closes a version whose change set went into a combined one: settled, never approved, and final.
+ */
+export const TERMINAL_VERBS = ["approve", "reject", "promote", "combine"] as const;
 export type TerminalVerb = (typeof TERMINAL_VERBS)[number];
+
+/** All a parent agent may ever record: its answer to a consult, or the consult's escalation to the human (DESIGN §8a). */
+export const PARENT_AGENT_VERBS: readonly string[] = ["answer", "escalate"];
+
+/**
+ * The rule every decision row passes before it is written: a parent agent answers or escalates consults and judges
+ * nothing, so a parent-agent row can never approve (the ledger's trigger refuses the same rows a second time).
+ */
+export function assertActorMayRecord(actor: DecisionActor, verb: string): void {
+  if (actor === "parent-agent" && !PARENT_AGENT_VERBS.includes(verb)) {
+    throw refusal("parent-agent-cannot-judge", `a parent agent may only answer or escalate a consult, not ${verb}; only the human judges, nothing was recorded`);
+  }
+}
 
 /**
  * Whose terminal decision counts as a judgment, verb by verb: only a human approves (a promotion only ever happens to
- * an approved version, or with --approve, so it approves too); a reject by anyone revokes. A parent agent's approve or
- * promote is recorded but never counts.
+ * an approved version, or with --approve, so it approves too); a reject or a combine by anyone settles. (A parent
+ * agent cannot record any of them: assertActorMayRecord.)
  */
 export const COUNTING_ACTORS: Readonly<Record<TerminalVerb, readonly DecisionActor[]>> = {
   approve: ["human"],
   promote: ["human"],
   reject: DECISION_ACTORS,
+  combine: DECISION_ACTORS,
 };
 
 const isTerminal = (verb: string): verb is TerminalVerb => (TERMINAL_VERBS as readonly string[]).includes(verb);
@@ -42,11 +59,15 @@ const onPointer = (d: DecisionRecord, p: Pointer): boolean => d.deliverableId ==
 /**
  * The latest counting judgment of exactly `pointer`, or undefined. `decisions` are in ledger order, oldest first (the
  * ledger's sequence is the authority: a wall clock can step backwards, a committed sequence cannot); only rows naming
- * the same id AND version AND ref count.
+ * the same id AND version AND ref count. A combine is final: its changes live on in the combined version, judged on its own.
  */
 export function latestJudgment(decisions: readonly DecisionRecord[], pointer: Pointer): DecisionRecord | undefined {
   let latest: DecisionRecord | undefined;
-  for (const d of decisions) if (onPointer(d, pointer) && countsAsJudgment(d)) latest = d;
+  for (const d of decisions) {
+    if (!onPointer(d, pointer) || !countsAsJudgment(d)) continue;
+    latest = d;
+    if (d.verb === "combine") break;
+  }
   return latest;
 }
 
@@ -70,11 +91,14 @@ export interface JudgmentFacts {
   promotion?: { id: string };
   approval?: { id: string; at: string };
   latest?: { id: string; verb: string };
+  /** The combine decision that closed this version, and the combined version it went into. */
+  combined?: { id: string; into: string };
 }
 
 export function formatJudgment(f: JudgmentFacts): string {
   if (!f.hasVersion) return "no deliverable yet";
   if (f.tamperedApproval) return `approved (${f.tamperedApproval.id}) but its sidecar changed since: the approval no longer holds`;
+  if (f.combined) return `closed as combined into ${f.combined.into} (${f.combined.id})`;
   if (f.promotion) return `promoted (${f.promotion.id})`;
   if (f.approval) return `approved (${f.approval.id}, ${f.approval.at})`;
   if (f.latest?.verb === "reject") return `rejected (${f.latest.id})`;

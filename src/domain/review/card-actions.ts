@@ -1,7 +1,7 @@
 // What a verdict card offers, as data: which verb, with which mode, on which exact version, and the same action
 // on the command line. The `--json` contract's action strings and the web page's buttons are both read from it.
 
-export type CardVerb = "approve" | "reject" | "revise" | "answer" | "tell" | "promote" | "discard" | "use" | "save" | "respawn";
+export type CardVerb = "approve" | "reject" | "revise" | "answer" | "tell" | "promote" | "discard" | "use" | "save" | "respawn" | "combine";
 
 /** An action the card offers, before it is bound to a worker and version. */
 export interface CardMove {
@@ -10,6 +10,8 @@ export interface CardMove {
   mode?: "parent" | "worker" | "implement";
   /** Promote records the approval together with the promotion. */
   withApproval?: boolean;
+  /** Combine: the other worker whose current version this one is merged with. */
+  peer?: string;
 }
 
 export interface CardAction extends CardMove {
@@ -25,6 +27,7 @@ export interface CardAction extends CardMove {
 export function moveText(m: CardMove): string {
   if (m.verb === "use") return `use --${m.mode}`;
   if (m.verb === "promote" && m.withApproval) return "promote --approve";
+  if (m.verb === "combine") return `combine ${m.peer}`;
   return m.verb;
 }
 
@@ -45,6 +48,7 @@ export function bindMove(m: CardMove, at: { worker: string; ref: string | null; 
     : m.verb === "save" ? `docket save --from ${subject}`
     : m.verb === "use" ? `docket use ${subject} --${m.mode}`
     : m.verb === "promote" && m.withApproval ? `docket promote ${subject} --approve`
+    : m.verb === "combine" ? `docket combine ${subject} ${m.peer}`
     : `docket ${m.verb} ${subject}`;
   return { ...m, ...at, cli };
 }

@@ -3,7 +3,7 @@
 
 import type { WorkerAgent } from "./spawn-policy.js";
 export type PersistedState = "starting" | "active" | "idle" | "needs_input" | "ready" | "failed" | "ended";
-export type DisplayState = "starting" | "thinking" | "idle" | "stale" | "needs_input" | "ready" | "failed" | "ended" | "reviewed";
+export type DisplayState = "starting" | "thinking" | "idle" | "stale" | "needs_input" | "consulting" | "ready" | "failed" | "ended" | "reviewed";
 export type Liveness = "live" | "gone" | "unknown";
 export type PaneProbe = "alive" | "dead" | "missing" | "unprobed";
 
@@ -22,6 +22,8 @@ export interface LifecycleView {
   reviewedAt: string | null;
   paneCapturedAt: string | null;
   pane: PaneProbe;
+  /** Every open question is a consult still with the parent agent (none waits for the human). */
+  consulting?: boolean;
 }
 
 export function isTerminal(state: PersistedState): boolean {
@@ -38,7 +40,7 @@ export function resolveLiveness(w: LifecycleView, nowMs: number): Liveness {
 }
 
 export function resolveDisplayState(w: LifecycleView, nowMs: number): DisplayState {
-  if (w.state === "needs_input") return "needs_input";
+  if (w.state === "needs_input") return w.consulting ? "consulting" : "needs_input";
   if (w.reviewedAt !== null && isTerminal(w.state)) return "reviewed";
   if (w.state === "failed" || w.state === "ready" || w.state === "ended") return w.state;
   const lastSignal = Math.max(Date.parse(w.updatedAt), w.heartbeatAt === null ? 0 : Date.parse(w.heartbeatAt));

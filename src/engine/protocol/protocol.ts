@@ -15,6 +15,7 @@ import { insertNotification } from "../../ledger/talk/notifications.js";
 import { dropOpenQuestions, insertQuestion, readFence, storedResult } from "../../ledger/workers/protocol.js";
 import type { CommandStep, StepOutcome } from "../../ledger/core/runner.js";
 import { applyLifecycle, checkFence, lifecycleRowOf, updateWorker } from "../../ledger/workers/workers.js";
+import { recordTouchedPaths } from "../../ledger/workers/touched-paths.js";
 import type { EngineContext } from "../context.js";
 import { checkEntries, itemResults, reportStep, type ReportEntryResult } from "./report.js";
 
@@ -176,6 +177,7 @@ function publishStep(who: WorkerIdentity, d: CheckedDone, pointer: DeliverablePo
   const frozen = readDeliverable(ctx.home, who.worker, pointer.version);
   const summary = frozen.ok ? frozen.deliverable.summary : d.summary;
   const outcome = frozen.ok ? frozen.deliverable.outcome : d.outcome;
+  const edited = frozen.ok ? (frozen.deliverable.changeSet?.files ?? []).map((f) => ({ path: f.path, how: "edit" as const })) : [];
   return {
     command: "protocol.done",
     request: { who, callId: d.callId },
@@ -190,6 +192,8 @@ function publishStep(who: WorkerIdentity, d: CheckedDone, pointer: DeliverablePo
         dropOpenQuestions(tx, who.worker);
         insertNotification(tx, { kind: "ready", worker: who.worker, body: `${pointer.ref} (${outcome}): ${summary}` });
       }
+      // The frozen files are what this worker edited, whichever door it spoke through (broadcast, base moved).
+      recordTouchedPaths(tx, who.worker, edited);
       return pointer;
     },
   };
@@ -260,7 +264,7 @@ function checkDone(input: DoneInput): CheckedDone {
   return { callId, body, outcome: input.outcome as DoneOutcome, summary, evidence, recommendations, items };
 }
 
-function checkCallId(value: string): string {
+export function checkCallId(value: string): string {
   if (typeof value !== "string" || value.trim() === "" || value.length > MAX_CALL_ID || /[\u0000-\u001f]/.test(value)) {
     throw validationError("bad-call-id", `call id must be 1–${MAX_CALL_ID} printable characters`);
   }

@@ -9,7 +9,7 @@ import type { SpawnInput } from "../workers/spawn.js";
 type SpawnParent = NonNullable<SpawnInput["parent"]>;
 
 export interface ActRequest {
-  verb: "approve" | "reject" | "revise" | "answer" | "tell" | "promote" | "discard" | "use" | "save" | "respawn";
+  verb: "approve" | "reject" | "revise" | "answer" | "tell" | "promote" | "discard" | "use" | "save" | "respawn" | "combine";
   worker: string;
   /** The version the card showed (null: a worker without one). */
   version: number | null;
@@ -23,6 +23,8 @@ export interface ActRequest {
   /** The human confirmed the warnings (promote) or the loss (discard). */
   confirm?: boolean;
   task?: string;
+  /** Combine: the other worker, whose current version is merged with the card's. */
+  peer?: string;
 }
 
 export interface ActResult {
@@ -89,6 +91,12 @@ export async function runAction(ctx: EngineContext, r: ActRequest, options: { pa
       const { saveFromWorker } = await import("../store/save.js");
       const s = saveFromWorker(ctx, { from: needRef() });
       return { lines: [`${s.idempotent ? "already stored" : "stored"} as ${s.ref}`] };
+    }
+    case "combine": {
+      if (!r.peer) throw usageError("bad-action", "combine needs the other worker (peer)");
+      const { combineChangeSets } = await import("./combine.js");
+      const c = combineChangeSets(ctx, { sources: [needRef(), r.peer] });
+      return { lines: [c.summary, ...c.notes] };
     }
     case "respawn": {
       const { respawnWorker } = await import("../workers/respawn.js");

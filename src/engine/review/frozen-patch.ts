@@ -7,6 +7,8 @@ import type { EngineContext } from "../context.js";
 import { namesStoredRecord } from "../handoff/store-use.js";
 import { readStoredTarget, resolveStoreTarget } from "../store/target.js";
 import { deliverableByRef } from "./deliverables.js";
+import { resolveCombined } from "./combined.js";
+import { looksCombined } from "../../domain/deliverables/combined.js";
 
 export interface FrozenPatchView {
   /** The worker that made it (null for a stored record with no worker source). */
@@ -17,6 +19,11 @@ export interface FrozenPatchView {
 }
 
 export function frozenPatchOf(ctx: EngineContext, target: string, version?: number): FrozenPatchView {
+  if (looksCombined(target)) {
+    if (version !== undefined) throw validationError("version-stored", "--version applies to a worker id; a combined ref names its version itself", "drop --version");
+    const t = resolveCombined(ctx, target);
+    return { worker: t.key, deliverable: t.pointer, changeSet: t.deliverable.changeSet, patch: t.deliverable.changeSet.patch };
+  }
   if (namesStoredRecord(target)) {
     if (version !== undefined) throw validationError("version-stored", "--version applies to a worker id; a stored ref names its version itself", "drop --version");
     const t = resolveStoreTarget(ctx, target);

@@ -13,6 +13,8 @@ import { applyLifecycle, lifecycleRowOf, requireWorker, updateWorker } from "../
 import type { EngineContext } from "../context.js";
 import { pointerOf } from "./deliverables.js";
 import { pasteToCommandWorker } from "../talk/command-paste.js";
+import { approveCombined, rejectCombined } from "./combined.js";
+import { looksCombined } from "../../domain/deliverables/combined.js";
 import {
   approvalOf, assertDecisionUnchanged, assertPointerUnchanged, decisionView, evidenceRefsOf, latestDecision, olderNote, resolveReviewTarget,
   type DecisionView, type TargetInput,
@@ -33,10 +35,12 @@ export interface JudgeResult {
 /** Records approval of one exact version. Queues nothing, sends nothing, starts nothing. */
 export function approve(ctx: EngineContext, input: JudgeInput): JudgeResult {
   assertHuman(ctx, "approve");
+  if (looksCombined(input.target)) return approveCombined(ctx, input.target, input.note, input.expectSha256);
   const target = resolveReviewTarget(ctx, input);
   return ctx.commands.run("review.approve", { ref: target.pointer.ref }, (tx) => {
     if (!target.exact) assertPointerUnchanged(tx, target);
     assertDecisionUnchanged(tx.db, target.worker.id, input.expectDecision);
+    assertNotCombined(tx.db, target.pointer.ref);
     const actor = input.actor ?? "human";
     const existing = approvalOf(tx.db, target.pointer);
     // Approving the same bytes again records nothing new; other bytes (the file changed since) are a new judgment.
@@ -60,6 +64,7 @@ export function approve(ctx: EngineContext, input: JudgeInput): JudgeResult {
 /** Records a rejection of one exact version; it supersedes an earlier approval of that version. */
 export function reject(ctx: EngineContext, input: JudgeInput): JudgeResult {
   assertHuman(ctx, "reject");
+  if (looksCombined(input.target)) return rejectCombined(ctx, input.target, input.note);
   const target = resolveReviewTarget(ctx, input);
   return ctx.commands.run("review.reject", { ref: target.pointer.ref, note: input.note ?? null }, (tx) => {
     if (!target.exact) assertPointerUnchanged(tx, target);
@@ -77,6 +82,9 @@ export function reject(ctx: EngineContext, input: JudgeInput): JudgeResult {
 export function revise(ctx: EngineContext, input: JudgeInput & { note: string }): JudgeResult {
   assertHuman(ctx, "revise");
   const note = nonEmpty(input.note);
+  if (looksCombined(input.target)) {
+    throw refusal("combined-no-revise", `${input.target} is a combined version: no worker publishes its next version; nothing was sent`, "reject it, or hand both sides to one worker with `docket combine <w> <w> --to <w>`");
+  }
   if (note === undefined) throw validationError("empty-note", "a revision needs a note saying what to change", "`docket revise <w|ref> <note>`");
   assertNoControlCharacters(note, "note");
   const target = resolveReviewTarget(ctx, input);
@@ -194,6 +202,14 @@ function withPaste(ctx: EngineContext, r: JudgeResult & { message: string }, wor
   if (!paste) return result;
   const note = paste.pasted ? `also pasted into ${workerId}'s pane (best-effort)` : `could not paste into ${workerId}'s pane (${paste.reason}); the message waits in its inbox`;
   return { ...result, notes: [...result.notes, note] };
+}
+
+/** A version closed as combined is judged through its combined version, never again on its own. */
+export function assertNotCombined(db: Parameters<typeof latestDecision>[0], ref: string): void {
+  const combined = latestDecision(db, ref, ["combine"]);
+  if (combined) {
+    throw refusal("combined-closed", `${ref} is closed as combined into ${combined.option} (${combined.id}); nothing changed`, "judge the combined version with `docket verdict <ref>`");
+  }
 }
 
 function nonEmpty(text: string | undefined): string | undefined {

@@ -11,6 +11,7 @@ import { alreadyApplied, applyFrozen, RECOVERED_NOTE } from "./apply-frozen.js";
 import type { PromoteResult } from "./promote.js";
 import { decisionView, promotionOf } from "./target.js";
 import { parentChangeWarnings, type ReviewWarning } from "./warnings.js";
+import { journalPromotion } from "../talk/journal.js";
 
 export interface StoredPromoteInput {
   /** `deliverable:<id>:<v>`, a store id or prefix, `last`, or a loaded `d<N>` slot. */
@@ -69,11 +70,16 @@ export function promoteStored(ctx: EngineContext, input: StoredPromoteInput): Pr
         ...(plan.warnings.length > 0 ? [`confirmed despite: ${plan.warnings.map((w) => w.text).join("; ")}`] : []),
         ...(recovered ? [RECOVERED_NOTE] : []),
       ];
-      return decisionView(insertDecision(tx, {
+      const decision = insertDecision(tx, {
         actor: "human", verb: "promote", worker: stored.provenance.sourceWorker ?? "parent", deliverable: pointer,
         option: `${files.length} file${files.length === 1 ? "" : "s"}: ${files.join(", ")}`, note: notes.join("; "),
         evidenceRefs: [stored.ref, ...(stored.record.changeSet!.ref ? [stored.record.changeSet!.ref] : [])], contentSha256: stored.sha256,
-      }));
+      });
+      journalPromotion(tx, {
+        projectRoot: root, ref: stored.ref, paths: files, workers: stored.provenance.sourceWorker ? [stored.provenance.sourceWorker] : [],
+        summary: stored.record.summary, decision: decision.id,
+      });
+      return decisionView(decision);
     },
   });
   return {

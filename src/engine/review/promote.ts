@@ -17,7 +17,11 @@ import {
   approvalOf, assertDecisionUnchanged, decisionView, evidenceRefsOf, olderNote, promotionOf, resolveReviewTarget, verifiedApprovalOf, type DecisionView, type ReviewTarget, type TargetInput,
 } from "./target.js";
 import { resolveReviewWarnings, type ReviewWarning } from "./warnings.js";
+import { previewCombinedPromotion, promoteCombined } from "./combined.js";
+import { assertNotCombined } from "./judge.js";
+import { looksCombined } from "../../domain/deliverables/combined.js";
 import { assertHuman } from "../authority.js";
+import { journalPromotion } from "../talk/journal.js";
 
 export interface PromoteInput extends TargetInput {
   /** Record the approval together with the promotion, in one command, after the patch applied. */
@@ -38,7 +42,7 @@ export interface PromotionPlan {
   alreadyApplied: boolean;
 }
 
-export type WorkspaceOutcome = "reset" | "kept-later-edits" | "shared" | "missing" | "stored";
+export type WorkspaceOutcome = "reset" | "kept-later-edits" | "shared" | "missing" | "stored" | "combined";
 
 export interface PromoteResult {
   decision: DecisionView;
@@ -58,6 +62,7 @@ export function planPromotion(ctx: EngineContext, input: PromoteInput): Promotio
   }
   const actor = input.actor ?? "human";
   if (input.approve && actor !== "human") throw approvalNeedsHuman();
+  assertNotCombined(ctx.db, target.pointer.ref);
   const promoted = promotionOf(ctx.db, target.pointer.ref);
   if (promoted) {
     throw refusal("already-promoted", `${target.pointer.ref} was already promoted (${promoted.id}, ${promoted.at}); nothing changed`);
@@ -90,6 +95,8 @@ export interface PromotionPreview {
 }
 
 export function previewPromotion(ctx: EngineContext, input: PromoteInput): PromotionPreview {
+  assertHuman(ctx, "promote");
+  if (looksCombined(input.target)) return previewCombinedPromotion(ctx, { target: input.target, approve: input.approve, expectSha256: input.expectSha256 });
   if (namesStoredRecord(input.target)) {
     const plan = planStoredPromotion(ctx, storedInput(input));
     return { ref: plan.stored.ref, files: plan.files, warnings: plan.warnings, needsConfirmation: plan.needsConfirmation };
@@ -106,6 +113,7 @@ function storedInput(input: PromoteInput): { target: string; yes?: boolean; appr
 /** Promotes a worker's exactly approved version, or a stored record's change set (promote-stored.ts). */
 export function promote(ctx: EngineContext, input: PromoteInput): PromoteResult {
   assertHuman(ctx, "promote");
+  if (looksCombined(input.target)) return promoteCombined(ctx, { target: input.target, approve: input.approve, yes: input.yes, expectSha256: input.expectSha256 });
   if (namesStoredRecord(input.target)) return promoteStored(ctx, storedInput(input));
   const plan = planPromotion(ctx, input);
   const { target } = plan;
@@ -140,6 +148,9 @@ export function promote(ctx: EngineContext, input: PromoteInput): PromoteResult 
         evidenceRefs: evidenceRefsOf(target), contentSha256: target.sha256,
       });
       updateWorker(tx, target.worker.id, { reviewedAt: tx.now });
+      journalPromotion(tx, {
+        projectRoot: root, ref: target.pointer.ref, paths: plan.files, workers: [target.worker.id], summary: target.deliverable.summary, decision: decision.id,
+      });
       return { decision: decisionView(decision), approval: approval ?? null };
     },
   });

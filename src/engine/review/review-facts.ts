@@ -1,5 +1,5 @@
-// What one review run reads once and shares between its cards (issue 17): the project's pending frozen patches, each
-// sidecar read and each patch parsed once and indexed by path, and parent-checkout facts, each base asked about once.
+// What one review run reads once and shares between its cards (issue 17): pending frozen patches (each sidecar read and
+// parsed once, indexed by path), parent-checkout facts (each base asked once), each pair's dry merge (Combine) run once.
 
 import type { ChangeSet, DeliverablePointer } from "../../domain/deliverables/deliverable.js";
 import { parsePatchRanges, type FileRanges } from "../../domain/deliverables/patch-ranges.js";
@@ -20,7 +20,7 @@ export interface PeerPatch {
 }
 
 export interface ReviewFacts {
-  /** Pending (neither promoted nor rejected) current frozen patches of the project's live workers, in worker order. */
+  /** Pending (neither promoted, rejected nor combined) current frozen patches of the project's live workers, in worker order. */
   peers(projectRoot: string): readonly PeerPatch[];
   /** The pending patches touching any of these pre-image paths, in worker order. */
   peersTouching(projectRoot: string, paths: readonly string[]): PeerPatch[];
@@ -30,6 +30,8 @@ export interface ReviewFacts {
   parentChanges(repoRoot: string, query: ParentQuery): ParentChange[] | undefined;
   /** Asks git once for all these queries, so each later parentChanges of one of them is answered from memory. */
   prefetchParentChanges(repoRoot: string, queries: readonly ParentQuery[]): void;
+  /** The dry merge of two exact versions (Combine's preview), run once whichever of the pair's cards asks first. */
+  dryMerge(refs: readonly [string, string], run: () => string): string;
 }
 
 /** Facts for one review run; a run that reviews one card may simply use a fresh one. */
@@ -37,6 +39,7 @@ export function reviewFacts(ctx: EngineContext): ReviewFacts {
   const projects = new Map<string, { peers: PeerPatch[]; byPath: Map<string, PeerPatch[]> }>();
   const parsed = new Map<string, FileRanges[]>();
   const answers = new Map<string, ParentAnswer>();
+  const merges = new Map<string, string>();
   const keyOf = (repoRoot: string, q: ParentQuery) => JSON.stringify([repoRoot, q.base, q.baseHead, q.paths]);
   const ranges = (ref: string, patch: string): FileRanges[] => {
     let r = parsed.get(ref);
@@ -85,6 +88,12 @@ export function reviewFacts(ctx: EngineContext): ReviewFacts {
     prefetchParentChanges(repoRoot, queries) {
       const fresh = queries.filter((q) => !answers.has(keyOf(repoRoot, q)));
       ctx.git.parentChangesForEach(repoRoot, fresh).forEach((a, i) => answers.set(keyOf(repoRoot, fresh[i]!), a));
+    },
+    dryMerge(refs, run) {
+      const key = JSON.stringify([...refs].sort());
+      let summary = merges.get(key);
+      if (summary === undefined) merges.set(key, (summary = run()));
+      return summary;
     },
   };
 }

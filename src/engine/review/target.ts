@@ -130,9 +130,10 @@ export function promotionOf(db: Db, ref: string): Decision | undefined {
   return latestDecision(db, ref, ["promote"]);
 }
 
-/** A frozen patch still waiting for the human: never promoted, and not rejected as its latest judgment. */
+/** A frozen patch still waiting for the human: never promoted, and neither rejected nor combined as its latest judgment. */
 export function isPatchPending(db: Db, pointer: DeliverablePointer): boolean {
-  return !promotionOf(db, pointer.ref) && judgmentOf(db, pointer)?.verb !== "reject";
+  const judged = judgmentOf(db, pointer)?.verb;
+  return !promotionOf(db, pointer.ref) && judged !== "reject" && judged !== "combine";
 }
 
 /** Refs a judge could see: the deliverable and, when it has one, its frozen change set. */

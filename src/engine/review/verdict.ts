@@ -14,12 +14,18 @@ import { distinctMoves, moveText, type CardMove, type CardVerb } from "../../dom
 import { queueRank } from "../../domain/review/queue-rank.js";
 import { workersOf, openQuestionCounts, questionDetail, openQuestionsOf } from "../../ledger/workers/launches.js";
 import { requireWorker } from "../../ledger/workers/workers.js";
+import { openNotesOf } from "../../ledger/talk/notes.js";
 import type { EngineContext } from "../context.js";
 import { pointerOf } from "./deliverables.js";
 import { derivePlanCoverage } from "./plan-coverage.js";
-import { approvalOf, judgmentOf, promotionOf, resolveReviewTarget } from "./target.js";
+import { approvalOf, judgmentOf, latestDecision, promotionOf, resolveReviewTarget } from "./target.js";
 import { reviewFacts, type ReviewFacts } from "./review-facts.js";
-import { parentQueryOf, resolveReviewWarnings, type ReviewWarning } from "./warnings.js";
+import { parentQueryOf, resolveReviewWarnings, type OverlapWithPeer, type ReviewWarning } from "./warnings.js";
+import { previewCombine } from "./combine.js";
+import { producedBeforeWarning } from "./base-moved.js";
+import { escalateOverdueConsults } from "../talk/consult-lane.js";
+import { combinedCard, unjudgedCombined } from "./combined.js";
+import { looksCombined } from "../../domain/deliverables/combined.js";
 
 export interface VerdictQuestion {
   id: string;
@@ -27,6 +33,8 @@ export interface VerdictQuestion {
   options: string[];
   recommend: string | null;
   risk: string | null;
+  /** Asked through docket_consult: who holds it now, the worker's context, and why it was escalated to the human. */
+  consult: { audience: "human" | "parent-agent"; context: string | null; escalation: string | null } | null;
 }
 
 export interface VerdictCard {
@@ -55,13 +63,23 @@ export interface VerdictCard {
     planCoverage: string | null;
     /** The sha256 of the sidecar this card was built from: an action taken from the card is bound to these bytes. */
     sha256: string | null;
+    /** The worker's notes (docket_note) not yet dismissed: for the human only, never in any model's context. */
+    notes: CardNote[];
   };
+}
+
+export interface CardNote {
+  id: string;
+  text: string;
+  suggested: string[];
 }
 
 function questionsOf(ctx: EngineContext, worker: string): VerdictQuestion[] {
   return openQuestionsOf(ctx.db, worker).map((q) => {
     const detail = questionDetail(ctx.db, q.id);
-    return { id: q.id, text: q.text, options: detail?.options ?? [], recommend: detail?.recommend ?? null, risk: detail?.risk ?? null };
+    return {
+      id: q.id, text: q.text, options: detail?.options ?? [], recommend: detail?.recommend ?? null, risk: detail?.risk ?? null, consult: detail?.consult ?? null,
+    };
   });
 }
 
@@ -86,18 +104,27 @@ function movesFor(row: Worker, d: WorkerDeliverable | null, approved: boolean, p
   return distinctMoves(out);
 }
 
+interface CardOptions {
+  version?: number;
+  /** Shared by a queue's cards. */
+  facts?: ReviewFacts;
+  /** Measure Combine's offer with a dry merge (`merges clean, 2 files`); the queue leaves it to each card (git is costly). */
+  dryMerge?: boolean;
+}
+
 /**
  * The card of one worker's exact version: current by default, or the exact ref named. A version whose sidecar changed
  * since it was approved is refused (`deliverable-tampered`, naming the file and both hashes); nothing is offered on it.
  */
-export function verdictCard(ctx: EngineContext, target: string, options: { version?: number; facts?: ReviewFacts } = {}): VerdictCard {
+export function verdictCard(ctx: EngineContext, target: string, options: CardOptions = {}): VerdictCard {
+  if (looksCombined(target)) return combinedCard(ctx, target);
   const { card, tampered } = buildCard(ctx, target, options);
   if (tampered) throw tampered;
   return card;
 }
 
-/** The card, and the tampering refusal when an approved version's bytes changed (the queue shows it as a warning). `facts`: shared by a queue. */
-function buildCard(ctx: EngineContext, target: string, options: { version?: number; facts?: ReviewFacts } = {}): { card: VerdictCard; tampered?: DocketError } {
+/** The card, and the tampering refusal when an approved version's bytes changed (the queue shows it as a warning). */
+function buildCard(ctx: EngineContext, target: string, options: CardOptions = {}): { card: VerdictCard; tampered?: DocketError } {
   const workerId = normalizeWorkerId(target) ?? /^(?:worker-deliverable:)?(w[1-9][0-9]*)/.exec(target.trim())?.[1];
   if (!workerId) throw validationError("bad-worker-id", `"${target}" is not a worker or deliverable ref`, "use w<N> or worker-deliverable:w<N>:<K>");
   let row = requireWorker(ctx.db, workerId);
@@ -123,8 +150,11 @@ function buildCard(ctx: EngineContext, target: string, options: { version?: numb
   const approval = tampered ? undefined : approved;
   const promotion = pointer ? promotionOf(ctx.db, pointer.ref) : undefined;
   const promoted = promotion !== undefined;
+  const latest = pointer ? judgmentOf(ctx.db, pointer) : undefined;
+  const combined = latest?.verb === "combine" ? latestDecision(ctx.db, pointer!.ref, ["combine"]) : undefined;
   const judgment = formatJudgment({
-    hasVersion: pointer !== null, tamperedApproval: tampered ? approved : undefined, promotion, approval, latest: pointer ? judgmentOf(ctx.db, pointer) : undefined,
+    hasVersion: pointer !== null, tamperedApproval: tampered ? approved : undefined, promotion, approval, latest,
+    ...(combined ? { combined: { id: combined.id, into: combined.option ?? "" } } : {}),
   });
   const handoff = row.sourceHandoff;
   const coverage = derivePlanCoverage(ctx, row, deliverable);
@@ -133,13 +163,31 @@ function buildCard(ctx: EngineContext, target: string, options: { version?: numb
   if (coverage?.warning) warnings.push({ kind: "plan-coverage", text: coverage.line });
   if (invalid) warnings.push({ kind: "deliverable-invalid", text: invalid });
   if (tampered) warnings.push({ kind: "deliverable-tampered", text: tampered.message });
-  if (pointer && deliverable && !promoted) warnings.push(...resolveReviewWarnings(ctx, row, pointer, deliverable, options.facts).warnings);
-  else if (pointer && deliverable && pointer.version < (pointerOf(row)?.version ?? 0)) {
+  const offers: CardMove[] = [];
+  if (pointer && deliverable && !promoted && !combined) {
+    const facts = options.facts ?? reviewFacts(ctx);
+    const review = resolveReviewWarnings(ctx, row, pointer, deliverable, facts);
+    warnings.push(...review.warnings);
+    for (const peer of combinablePeers(review.overlaps)) {
+      if (options.dryMerge === false) {
+        warnings.push({ kind: "combine", text: `Combine with ${peer} · ${requireWorker(ctx.db, peer).task.slice(0, 40)} · its card measures the merge` });
+        offers.push(move("combine", { peer }));
+        continue;
+      }
+      const preview = previewCombine(ctx, pointer.ref, peer, facts);
+      warnings.push({ kind: "combine", text: `Combine with ${peer} · ${preview.task.slice(0, 40)} · ${preview.text}` });
+      if (preview.possible) offers.push(move("combine", { peer }));
+    }
+  } else if (pointer && deliverable && pointer.version < (pointerOf(row)?.version ?? 0)) {
     warnings.push({ kind: "older-version", text: `this is v${pointer.version}; ${row.id}'s current version is v${pointerOf(row)!.version}` });
+  }
+  if (pointer && deliverable && !latest) {
+    const moved = producedBeforeWarning(ctx, row, deliverable);
+    if (moved) warnings.push(moved);
   }
   const moves = invalid || tampered
     ? [move("revise"), ...(tampered ? [move("reject")] : []), ...(row.state === "failed" ? [move("respawn")] : [])]
-    : movesFor(row, deliverable, Boolean(approval), promoted, questions.length);
+    : combined ? (questions.length > 0 ? [move("answer"), move("tell")] : []) : [...movesFor(row, deliverable, Boolean(approval), promoted, questions.length), ...offers];
   const card: VerdictCard = {
     worker: row.id,
     state: row.state,
@@ -151,10 +199,16 @@ function buildCard(ctx: EngineContext, target: string, options: { version?: numb
     detail: {
       task: row.task, kind: row.kind, exited: row.exited, judgment, questions, lastError: row.lastError, deliverable, invalid,
       handoff, planCoverage: coverage ? `${coverage.warning ? "⚠ " : ""}${coverage.line}` : null, sha256: content?.sha256 ?? null,
+      notes: openNotesOf(ctx.db, row.id).map((n) => ({ id: n.id, text: n.text, suggested: n.suggested })),
     },
     planCoverage: coverage?.coverage ?? null,
   };
   return { card, ...(tampered ? { tampered } : {}) };
+}
+
+/** Peers whose overlap with this version is contested or adjacent and not already promoted: Combine can merge them. */
+function combinablePeers(overlaps: readonly OverlapWithPeer[]): string[] {
+  return [...new Set(overlaps.filter((o) => o.grade !== "same-file" && !o.promotedBy).map((o) => o.otherWorker))];
 }
 
 /**
@@ -162,6 +216,7 @@ function buildCard(ctx: EngineContext, target: string, options: { version?: numb
  * first. Linear in queue + fleet: peers' patches are read and parsed once, and git is asked once per distinct base.
  */
 export function verdictQueue(ctx: EngineContext): VerdictCard[] {
+  escalateOverdueConsults(ctx);
   const root = ctx.projectRoot();
   const rows = workersOf(ctx.db, { projectRoot: root });
   const questions = openQuestionCounts(ctx.db);
@@ -181,7 +236,11 @@ export function verdictQueue(ctx: EngineContext): VerdictCard[] {
     const peer = pending.get(row.id);
     return peer ? [parentQueryOf(peer.row, peer.change)] : [];
   }));
-  return ranked.map((r) => buildCard(ctx, r.row.id, { facts }).card);
+  const cards = ranked.map((r) => buildCard(ctx, r.row.id, { facts, dryMerge: false }).card);
+  // Combined versions waiting for judgment come with the ready ones, after open questions and failures.
+  const firstReady = ranked.findIndex((r) => r.rank === 2);
+  cards.splice(firstReady === -1 ? cards.length : firstReady, 0, ...unjudgedCombined(ctx).reverse().map((ref) => combinedCard(ctx, ref)));
+  return cards;
 }
 
 /** The text card: header, deliverable line, warnings, evidence first, then what the worker says, then actions. */
@@ -195,10 +254,16 @@ export function formatVerdictCard(card: VerdictCard): string[] {
   if (card.detail.questions.length > 0) {
     out.push("", "Questions");
     for (const q of card.detail.questions) {
-      out.push(`  ${q.id}: ${q.text}`);
+      const lane = !q.consult ? "" : q.consult.audience === "parent-agent" ? " (consult · with the parent agent)" : q.consult.escalation ? ` (consult · escalated: ${q.consult.escalation})` : " (consult)";
+      out.push(`  ${q.id}: ${q.text}${lane}`);
+      if (q.consult?.context) out.push(`    context: ${q.consult.context}`);
       q.options.forEach((o, i) => out.push(`    ${i + 1}. ${o}${o === q.recommend ? " · recommended" : ""}`));
       if (q.risk) out.push(`    ⚠ risk: ${q.risk}`);
     }
+  }
+  if (card.detail.notes.length > 0) {
+    out.push("", "Notes (for you; no model saw them)");
+    for (const n of card.detail.notes) out.push(`  ${n.id}: ${n.text}${n.suggested.length > 0 ? ` · suggested for ${n.suggested.join(", ")} (docket broadcast --from ${n.id})` : ""}`);
   }
   if (card.state === "failed" && card.detail.lastError) out.push("", "Failure", `  ${card.detail.lastError}`);
   if (d) {

@@ -13,7 +13,9 @@ import { pointerOf } from "./deliverables.js";
 import { reviewFacts, type PeerPatch, type ReviewFacts } from "./review-facts.js";
 
 export interface ReviewWarning {
-  kind: "overlap" | "parent-moved" | "parent-unknown" | "older-version" | "deliverable-invalid" | "deliverable-tampered" | "plan-coverage";
+  kind:
+    | "overlap" | "parent-moved" | "parent-unknown" | "older-version" | "deliverable-invalid" | "deliverable-tampered" | "plan-coverage"
+    | "base-moved" | "combine";
   text: string;
 }
 

@@ -6,6 +6,7 @@ import { dismissNotification, listPendingNotifications } from "../../ledger/talk
 import { getReport } from "../../ledger/work/reports.js";
 import type { EngineContext } from "../context.js";
 import { assertHuman } from "../authority.js";
+import { escalateOverdueConsults } from "./consult-lane.js";
 
 export interface AttentionNotification {
   id: string;
@@ -22,6 +23,7 @@ export interface AttentionEntry extends AttentionNotification {
 }
 
 export function attentionList(ctx: EngineContext): AttentionEntry[] {
+  escalateOverdueConsults(ctx);
   return listPendingNotifications(ctx.db).map((n) => ({
     id: n.id,
     kind: n.kind,

@@ -13,7 +13,8 @@ export interface InboxMessage {
   kind: Message["kind"];
   body: string;
   question: string | null;
-  deliverAs: "steer" | "followUp";
+  deliverAs: Message["deliverAs"];
+  from: Message["fromActor"];
 }
 
 const LABELS: Record<Message["kind"], string> = {
@@ -22,12 +23,14 @@ const LABELS: Record<Message["kind"], string> = {
   tell: "from the human",
   answer: "answer",
   review_note: "review note",
+  broadcast: "broadcast from the human to the workers it concerns",
 };
 
 /** The text a worker sees: a one-line frame naming the sender and what it answers, then the body verbatim. */
-export function formatInboxMessage(m: Pick<InboxMessage, "kind" | "body" | "question">): string {
+export function formatInboxMessage(m: Pick<InboxMessage, "kind" | "body" | "question"> & { from?: InboxMessage["from"] }): string {
   const re = m.question ? ` · re: question ${m.question}` : "";
-  return `[docket · ${LABELS[m.kind]}${re}]\n${m.body}`;
+  const label = m.kind === "answer" && m.from === "parent-agent" ? "answer from the parent agent, not reviewed by the human" : LABELS[m.kind];
+  return `[docket · ${label}${re}]\n${m.body}`;
 }
 
 /** SQLite's data_version: changes whenever another connection commits. Cheap to poll. */
@@ -48,6 +51,7 @@ export function claimInbox(ctx: EngineContext, who: WorkerIdentity): InboxMessag
       body: m.body,
       question: m.question,
       deliverAs: m.deliverAs,
+      from: m.fromActor,
     }));
   }).result;
 }

@@ -10,7 +10,10 @@ import { dockWorkers, openQuestionCounts } from "../../ledger/workers/launches.j
 import { readDeliverable } from "../../files/workers/deliverables.js";
 import type { AttentionNotification } from "./attention.js";
 import type { EngineContext } from "../context.js";
-import type { WorkerListEntry } from "../workers/view.js";
+import { isConsulting, type WorkerListEntry } from "../workers/view.js";
+import { openQuestionAudiences } from "../../ledger/talk/consults.js";
+import { undismissedNoteCounts } from "../../ledger/talk/notes.js";
+import { baseMovedOf } from "../review/base-moved.js";
 import { assertHuman } from "../authority.js";
 import { deliverableRef, parseDeliverableRef } from "../../domain/deliverables/deliverable.js";
 import { isStaleNotice } from "../../domain/workers/stale-notice.js";
@@ -22,6 +25,10 @@ export interface DockRow extends Omit<WorkerListEntry, "deliverable"> {
   version: number | null;
   /** Another unsettled worker whose current frozen patch touches a file this one's does. */
   overlapsWith: string | null;
+  /** Landed files it works on since it started (0 when its base did not move, or its version is decided). */
+  baseMoved: number;
+  /** Its notes the human has not dismissed. */
+  shared: number;
   updatedAt: string;
   createdAt: string;
 }
@@ -43,10 +50,13 @@ export function dockRows(ctx: EngineContext, cache: PatchFileCache = new Map()):
   // Only the columns the dock shows, through cached statements: this runs on every ledger change.
   const rows = dockWorkers(ctx.db, ctx.projectRoot()).filter((r) => !isSettled(r));
   const questions = openQuestionCounts(ctx.db);
+  const audiences = openQuestionAudiences(ctx.db);
+  const moved = baseMovedOf(ctx, rows);
+  const shared = undismissedNoteCounts(ctx.db);
   const files = new Map<string, readonly string[]>();
   for (const r of rows) if (r.deliverableVersion !== null) files.set(r.id, patchFiles(ctx, cache, r.id, r.deliverableVersion));
   return rows.map((r) => {
-    const view: LifecycleView = { ...r, pane: "unprobed" };
+    const view: LifecycleView = { ...r, pane: "unprobed", consulting: isConsulting(audiences.get(r.id)) };
     const state = resolveDisplayState(view, now);
     const liveness = resolveLiveness(view, now);
     return {
@@ -59,6 +69,8 @@ export function dockRows(ctx: EngineContext, cache: PatchFileCache = new Map()):
       questions: questions.get(r.id) ?? 0,
       version: r.deliverableVersion,
       overlapsWith: firstOverlap(r.id, files),
+      baseMoved: moved.get(r.id)?.files.length ?? 0,
+      shared: shared.get(r.id) ?? 0,
       updatedAt: r.updatedAt,
       createdAt: r.createdAt,
     };

@@ -35,7 +35,7 @@ export interface TellInput {
 
 export interface TellResult {
   message: string;
-  /** `delivered` once pasted into a command worker's pane. */
+  /** `delivered` once pasted into a command worker's pane; otherwise queued until its inbox reader claims it. */
   delivery: "queued" | "delivered";
   /** The worker's process has exited: the message waits in its inbox for a respawn. */
   waiting: boolean;

@@ -20,6 +20,7 @@ import { transition } from "../../domain/workers/lifecycle.js";
 import { applyLifecycle, getWorker, insertWorker, lifecycleRowOf, requireWorker, updateWorker } from "../../ledger/workers/workers.js";
 import type { IsolatedWorkspace, Serialize } from "../../substrate/git/worktree.js";
 import type { ModelListing } from "../../substrate/agents/pi.js";
+import { journalFile } from "../../files/talk/journal-file.js";
 import { formatAge } from "../../domain/clock.js";
 import type { EngineContext } from "../context.js";
 import { dispatchItems } from "../work/dispatch.js";
@@ -199,7 +200,10 @@ export async function spawnWorker(ctx: EngineContext, input: SpawnInput): Promis
       ctx.home,
       worker,
       WORKER_FILES.task,
-      renderTaskBrief({ workerId: worker, task, kind, workspace: row.workspace, workspaceMode: resolved.workspace, handoff: handoff?.brief }),
+      renderTaskBrief({
+        workerId: worker, task, kind, workspace: row.workspace, workspaceMode: resolved.workspace, handoff: handoff?.brief,
+        journal: journalFile(ctx.home, row.projectRoot),
+      }),
     );
     launchInto(ctx, row, execution, { generation: 1, runToken, env: input.env ?? {} });
     return {

@@ -14,6 +14,10 @@ import { getWorker, requireWorker } from "../../ledger/workers/workers.js";
 import { paneFromMap, type PaneMap } from "../../substrate/tmux.js";
 import type { EngineContext } from "../context.js";
 import { harvestFinished, reconcileStalledStarts } from "./harvest.js";
+import { openQuestionAudiences } from "../../ledger/talk/consults.js";
+import type { BaseMoved } from "../../domain/review/base-moved.js";
+import { baseMovedOf } from "../review/base-moved.js";
+import { escalateOverdueConsults } from "../talk/consult-lane.js";
 
 export interface WorkerListEntry {
   worker: string;
@@ -30,6 +34,8 @@ export interface WorkerListing {
   workers: WorkerListEntry[];
   /** Per worker: age since creation, for the human table only. */
   ages: Map<string, string>;
+  /** Per worker whose base moved: landed files it works on (the human table's `base moved · N files`). */
+  baseMoved: Map<string, BaseMoved>;
 }
 
 function paneProbe(row: Worker, panes: PaneMap | undefined): PaneProbe {
@@ -37,8 +43,9 @@ function paneProbe(row: Worker, panes: PaneMap | undefined): PaneProbe {
   return paneFromMap(panes, row.paneId, row.id);
 }
 
-export function viewOf(row: Worker, pane: PaneProbe, nowMs: number): { state: DisplayState; liveness: Liveness } {
+export function viewOf(row: Worker, pane: PaneProbe, nowMs: number, consulting = false): { state: DisplayState; liveness: Liveness } {
   const view = {
+    consulting,
     state: row.state,
     agent: row.agent,
     exited: row.exited,
@@ -53,19 +60,21 @@ export function viewOf(row: Worker, pane: PaneProbe, nowMs: number): { state: Di
 
 /** This project's unsettled workers; `all`: every project's workers, settled ones too. */
 export function listWorkers(ctx: EngineContext, options: { all?: boolean } = {}): WorkerListing {
+  escalateOverdueConsults(ctx);
   const panes = ctx.tmux.listPanes();
   let rows = workersOf(ctx.db, options.all ? {} : { projectRoot: ctx.projectRoot() });
   if (harvestFinished(ctx, rows, panes) + reconcileStalledStarts(ctx, rows) > 0) rows = workersOf(ctx.db, options.all ? {} : { projectRoot: ctx.projectRoot() });
   if (!options.all) rows = rows.filter((r) => !isSettled({ state: r.state, reviewedAt: r.reviewedAt }));
   const questions = openQuestionCounts(ctx.db);
+  const audiences = openQuestionAudiences(ctx.db);
   const nowMs = ctx.clock.nowMs();
   const ages = new Map<string, string>();
   const workers = rows.map((row) => {
     ages.set(row.id, formatAge(row.createdAt, nowMs));
-    const { state, liveness } = viewOf(row, paneProbe(row, panes), nowMs);
+    const { state, liveness } = viewOf(row, paneProbe(row, panes), nowMs, isConsulting(audiences.get(row.id)));
     return listEntryOf(row, state, liveness, questions.get(row.id) ?? 0);
   });
-  return { workers, ages };
+  return { workers, ages, baseMoved: baseMovedOf(ctx, rows) };
 }
 
 function listEntryOf(row: Worker, state: DisplayState, liveness: Liveness, questions: number): WorkerListEntry {
@@ -98,6 +107,13 @@ export interface WorkerDetail extends WorkerListEntry {
   openQuestions: { id: string; text: string }[];
   launches: { generation: number; startedAt: string; exitedAt: string | null; exitCode: number | null }[];
   messages: { id: string; delivery: string }[];
+  /** Files that landed in the project since it started, among those it read, edited or plans to edit; null when none. */
+  baseMoved: BaseMoved | null;
+}
+
+/** Consulting: the worker waits only on consults the parent agent holds (a question for the human outranks it). */
+export function isConsulting(open: { human: number; agent: number } | undefined): boolean {
+  return open !== undefined && open.agent > 0 && open.human === 0;
 }
 
 export function resolveWorkerId(target: string): string {
@@ -108,10 +124,11 @@ export function resolveWorkerId(target: string): string {
 
 export function showWorker(ctx: EngineContext, target: string): WorkerDetail {
   const id = resolveWorkerId(target);
+  escalateOverdueConsults(ctx);
   let row = requireWorker(ctx.db, id);
   const panes = ctx.tmux.listPanes();
   if (harvestFinished(ctx, [row], panes) + reconcileStalledStarts(ctx, [row]) > 0) row = getWorker(ctx.db, id) ?? row;
-  const { state, liveness } = viewOf(row, paneProbe(row, panes), ctx.clock.nowMs());
+  const { state, liveness } = viewOf(row, paneProbe(row, panes), ctx.clock.nowMs(), isConsulting(openQuestionAudiences(ctx.db).get(id)));
   const ex = row.execution;
   return {
     ...listEntryOf(row, state, liveness, openQuestionsOf(ctx.db, id).length),
@@ -130,5 +147,6 @@ export function showWorker(ctx: EngineContext, target: string): WorkerDetail {
     openQuestions: openQuestionsOf(ctx.db, id).map((q) => ({ id: q.id, text: q.text })),
     launches: listLaunches(ctx.db, id).map((l) => ({ generation: l.generation, startedAt: l.startedAt, exitedAt: l.exitedAt, exitCode: l.exitCode })),
     messages: messageDeliveries(ctx.db, id).map((m) => ({ id: m.id, delivery: m.delivery })),
+    baseMoved: baseMovedOf(ctx, [row]).get(id) ?? null,
   };
 }

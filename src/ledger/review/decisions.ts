@@ -1,7 +1,7 @@
 // Decision rows (append-only: the schema's triggers refuse UPDATE and DELETE) and decision debt, in SQL.
 // Every judgment names one exact deliverable {id, version, ref}; readers turn rows into domain records (ADR-0003).
 
-import { COUNTING_ACTORS, countsAsJudgment, TERMINAL_VERBS, type DecisionActor, type DecisionRecord } from "../../domain/review/approval.js";
+import { assertActorMayRecord, COUNTING_ACTORS, countsAsJudgment, TERMINAL_VERBS, type DecisionActor, type DecisionRecord } from "../../domain/review/approval.js";
 import type { DeliverablePointer } from "../../domain/deliverables/deliverable.js";
 import { formatId } from "../../domain/ids.js";
 import { asStringList, jsonColumn } from "../core/json-columns.js";
@@ -78,6 +78,7 @@ function fromRow(r: DecisionRow): Decision {
 
 /** Appends one decision row (`dc<N>`, never reused) at the command's time. */
 export function insertDecision(tx: Tx, d: NewDecision): Decision {
+  assertActorMayRecord(d.actor, d.verb);
   const seq = tx.next("decision");
   const id = formatId("decision", seq);
   const p = d.deliverable ?? null;
@@ -129,6 +130,14 @@ export function countDecisionsByVerb(db: Db, since?: string): Record<string, num
 export const COUNTED_JUDGMENT_SQL = `(${TERMINAL_VERBS.map(
   (verb) => `(d.verb = '${verb}' AND d.actor IN (${COUNTING_ACTORS[verb].map((a) => `'${a}'`).join(", ")}))`,
 ).join(" OR ")})`;
+
+/** Of these refs, those with a counted judgment (approve, reject, promote or combine that counts). */
+export function judgedRefs(db: Db, refs: readonly string[]): Set<string> {
+  if (refs.length === 0) return new Set();
+  const rows = statement(db, `SELECT DISTINCT d.deliverable_ref AS ref FROM decisions d
+    WHERE d.deliverable_ref IN (SELECT value FROM json_each(?)) AND ${COUNTED_JUDGMENT_SQL}`).all(JSON.stringify(refs)) as { ref: string }[];
+  return new Set(rows.map((r) => r.ref));
+}
 
 /** The record approval rules read (domain/review/approval.ts). */
 export function toDecisionRecord(d: Decision): DecisionRecord {

@@ -9,7 +9,7 @@ import { statement } from "../core/statements.js";
 /** Claims every queued message of the worker for this generation; returns them in queue order. */
 export function claimQueuedMessages(tx: Tx, worker: string, generation: number): Message[] {
   return statement(tx.db, 
-      `UPDATE messages SET delivery = 'delivered', delivered_generation = ?, delivered_at = ?
+      `UPDATE messages SET delivery = 'delivered', delivered_generation = ?, delivered_at = ?, delivered_via = 'inbox'
        WHERE worker = ? AND delivery = 'queued' RETURNING ${MESSAGE_COLUMNS}`,
     )
     .all(generation, tx.now, worker)
@@ -28,15 +28,22 @@ export function markMessagesRead(tx: Tx, worker: string, generation: number, ids
   return ids.filter((id) => mark.run(tx.now, id, worker, generation).changes > 0);
 }
 
-/** Pasted into a command worker's pane: delivered to that generation (nothing there can report reading it). */
+/**
+ * A command worker has no inbox reader: a message pasted into its pane is delivered the moment tmux took the paste.
+ * Marks that one message delivered to `generation` (only while still queued); false when it was not queued.
+ */
 export function markPasted(tx: Tx, id: string, worker: string, generation: number): boolean {
-  return statement(tx.db, "UPDATE messages SET delivery = 'delivered', delivered_generation = ?, delivered_at = ? WHERE id = ? AND worker = ? AND delivery = 'queued'")
-    .run(generation, tx.now, id, worker).changes > 0;
+  return statement(tx.db,
+    "UPDATE messages SET delivery = 'delivered', delivered_via = 'pane', delivered_generation = ?, delivered_at = ? WHERE id = ? AND worker = ? AND delivery = 'queued'",
+  ).run(generation, tx.now, id, worker).changes > 0;
 }
 
-/** Respawn: words delivered to a replaced process but never read go back to the queue for the new one. */
+/**
+ * Respawn: words an inbox reader claimed but was never seen reading go back to the queue for the new process.
+ * Words pasted into a command worker's pane stay delivered: the pane took them, and nothing would take them again.
+ */
 export function requeueUnread(tx: Tx, worker: string): number {
-  return statement(tx.db, "UPDATE messages SET delivery = 'queued', delivered_generation = NULL, delivered_at = NULL WHERE worker = ? AND delivery = 'delivered'")
+  return statement(tx.db, "UPDATE messages SET delivery = 'queued', delivered_generation = NULL, delivered_at = NULL, delivered_via = NULL WHERE worker = ? AND delivery = 'delivered' AND delivered_via IS NOT 'pane'")
     .run(worker).changes;
 }
 

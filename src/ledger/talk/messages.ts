@@ -5,7 +5,8 @@ import { formatId } from "../../domain/ids.js";
 import type { Tx } from "../core/runner.js";
 import { statement } from "../core/statements.js";
 
-export type MessageKind = "work" | "reply_review" | "tell" | "answer" | "review_note";
+export type MessageKind = "work" | "reply_review" | "tell" | "answer" | "review_note" | "broadcast";
+export type DeliverAs = "steer" | "followUp" | "nextTurn";
 
 export interface NewMessage {
   worker: string;
@@ -14,7 +15,9 @@ export interface NewMessage {
   question?: string;
   dispatch?: string;
   binding?: string;
-  deliverAs?: "steer" | "followUp";
+  deliverAs?: DeliverAs;
+  /** Who speaks: the human (default), or the parent agent answering a consult. */
+  from?: "human" | "parent-agent";
 }
 
 export interface Message {
@@ -25,25 +28,28 @@ export interface Message {
   question: string | null;
   dispatch: string | null;
   binding: string | null;
-  deliverAs: "steer" | "followUp";
+  deliverAs: DeliverAs;
   delivery: "queued" | "delivered" | "read" | "cancelled";
   deliveredGeneration: number | null;
   createdAt: string;
   deliveredAt: string | null;
   readAt: string | null;
+  deliveredVia: "inbox" | "pane" | null;
+  fromActor: "human" | "parent-agent";
 }
 
 /** A message row's columns under the names `Message` gives them. */
 export const MESSAGE_COLUMNS = `id, worker, kind, body, question, dispatch, binding, deliver_as AS deliverAs, delivery,
-  delivered_generation AS deliveredGeneration, created_at AS createdAt, delivered_at AS deliveredAt, read_at AS readAt`;
+  delivered_generation AS deliveredGeneration, created_at AS createdAt, delivered_at AS deliveredAt, read_at AS readAt,
+  delivered_via AS deliveredVia, from_actor AS fromActor`;
 
 export function insertMessage(tx: Tx, m: NewMessage): string {
   const id = formatId("message", tx.next("message"));
   statement(tx.db, 
-      `INSERT INTO messages (id, worker, kind, body, question, dispatch, binding, deliver_as, delivery, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'queued', ?)`,
+      `INSERT INTO messages (id, worker, kind, body, question, dispatch, binding, deliver_as, delivery, created_at, from_actor)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?)`,
     )
-    .run(id, m.worker, m.kind, m.body, m.question ?? null, m.dispatch ?? null, m.binding ?? null, m.deliverAs ?? "steer", tx.now);
+    .run(id, m.worker, m.kind, m.body, m.question ?? null, m.dispatch ?? null, m.binding ?? null, m.deliverAs ?? "steer", tx.now, m.from ?? "human");
   return id;
 }
 

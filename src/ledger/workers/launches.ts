@@ -5,7 +5,8 @@ import type { Db } from "../core/open.js";
 import type { Tx } from "../core/runner.js";
 import type { PersistedState } from "../../domain/workers/lifecycle.js";
 import type { WorkerAgent } from "../../domain/workers/spawn-policy.js";
-import { stringList } from "../core/json-columns.js";
+import { jsonColumn, stringList } from "../core/json-columns.js";
+import { isSourceHandoff, type SourceHandoff } from "../../domain/deliverables/deliverable.js";
 import type { Worker } from "../../domain/workers/worker.js";
 import { hashRunToken, workerFromRow, type WorkerRow } from "./workers.js";
 import { statement } from "../core/statements.js";
@@ -80,20 +81,27 @@ export interface DockWorker {
   paneCapturedAt: string | null;
   generation: number;
   deliverableVersion: number | null;
+  deliverableRef: string | null;
   createdAt: string;
+  projectRoot: string;
+  sourceHandoff: SourceHandoff | null;
 }
 
 const DOCK_SQL = `SELECT id, kind, task, agent, state, exited, heartbeat_at, updated_at, reviewed_at, pane_captured_at, generation,
-  deliverable_version, created_at FROM workers WHERE deleted_at IS NULL AND project_root = ? ORDER BY seq`;
+  deliverable_version, deliverable_ref, created_at, project_root, source_handoff FROM workers WHERE deleted_at IS NULL AND project_root = ? ORDER BY seq`;
 
 export function dockWorkers(db: Db, projectRoot: string): DockWorker[] {
   const rows = statement(db, DOCK_SQL).all(projectRoot) as {
     id: string; kind: string; task: string; agent: WorkerAgent; state: PersistedState; exited: number; heartbeat_at: string | null; updated_at: string;
-    reviewed_at: string | null; pane_captured_at: string | null; generation: number; deliverable_version: number | null; created_at: string;
+    reviewed_at: string | null; pane_captured_at: string | null; generation: number; deliverable_version: number | null; deliverable_ref: string | null;
+    created_at: string; project_root: string; source_handoff: string | null;
   }[];
   return rows.map((r) => ({
     id: r.id, kind: r.kind, task: r.task, agent: r.agent, state: r.state, exited: r.exited === 1, heartbeatAt: r.heartbeat_at, updatedAt: r.updated_at,
-    reviewedAt: r.reviewed_at, paneCapturedAt: r.pane_captured_at, generation: r.generation, deliverableVersion: r.deliverable_version, createdAt: r.created_at,
+    reviewedAt: r.reviewed_at, paneCapturedAt: r.pane_captured_at, generation: r.generation, deliverableVersion: r.deliverable_version,
+    deliverableRef: r.deliverable_ref, createdAt: r.created_at, projectRoot: r.project_root,
+    sourceHandoff: r.source_handoff === null ? null
+      : jsonColumn(r.source_handoff, (v) => (isSourceHandoff(v) ? v : undefined), { table: "workers", column: "source_handoff", id: r.id }),
   }));
 }
 
@@ -123,11 +131,17 @@ export interface QuestionDetail {
   options: string[];
   recommend: string | null;
   risk: string | null;
+  /** Asked through docket_consult: who holds it now, the worker's context, and why it was escalated to the human. */
+  consult: { audience: "human" | "parent-agent"; context: string | null; escalation: string | null } | null;
 }
 
 export function questionDetail(db: Db, id: string): QuestionDetail | undefined {
-  const row = statement(db, "SELECT options, recommend, risk FROM questions WHERE id = ?").get(id) as { options: string; recommend: string | null; risk: string | null } | undefined;
-  return row ? { options: stringList(row.options) ?? [], recommend: row.recommend, risk: row.risk } : undefined;
+  const row = statement(db, "SELECT options, recommend, risk, consult, audience, context, escalation FROM questions WHERE id = ?").get(id) as {
+    options: string; recommend: string | null; risk: string | null; consult: number; audience: "human" | "parent-agent"; context: string | null; escalation: string | null;
+  } | undefined;
+  if (!row) return undefined;
+  const consult = row.consult === 1 ? { audience: row.audience, context: row.context, escalation: row.escalation } : null;
+  return { options: stringList(row.options) ?? [], recommend: row.recommend, risk: row.risk, consult };
 }
 
 /** Answers one open question; false when it was not open. */

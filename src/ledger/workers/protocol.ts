@@ -17,12 +17,17 @@ export interface NewQuestion {
   options: string[];
   recommend?: string;
   risk?: string;
+  /** A consult (docket_consult): asked of the parent agent when the human opted in, else of the human. */
+  consult?: { audience: "human" | "parent-agent"; context?: string };
 }
 
 export function insertQuestion(tx: Tx, q: NewQuestion): string {
   const id = formatId("question", tx.next("question"));
-  statement(tx.db, "INSERT INTO questions (id, worker, generation, text, options, recommend, risk, state, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'open', ?)")
-    .run(id, q.worker, q.generation, q.text, JSON.stringify(q.options), q.recommend ?? null, q.risk ?? null, tx.now);
+  statement(tx.db, 
+    `INSERT INTO questions (id, worker, generation, text, options, recommend, risk, state, created_at, consult, audience, context)
+     VALUES (?, ?, ?, ?, ?, ?, ?, 'open', ?, ?, ?, ?)`,
+  ).run(id, q.worker, q.generation, q.text, JSON.stringify(q.options), q.recommend ?? null, q.risk ?? null, tx.now,
+    q.consult ? 1 : 0, q.consult?.audience ?? "human", q.consult?.context ?? null);
   return id;
 }
 

@@ -8,6 +8,8 @@ import {
   applyPatch, checkPatch, isPatchApplied, liveChangedPaths, liveEqualsFrozen, parentChangesForEach, parentChangesSince, resetWorkspace, reversePatch,
 } from "./promote.js";
 import { createIsolatedWorkspace, liveChangesExist, removeWorkspace, repositoryKey } from "./worktree.js";
+import { assertMergeTreeGit, withMerge } from "./combine-merge.js";
+import { diffTrees, treeWithFiles } from "./merge.js";
 
 export interface Git {
   /** Worker workspaces: a worktree (or a copy) of the project, its removal, and whether it holds live changes. */
@@ -29,9 +31,15 @@ export interface Git {
   liveEqualsFrozen: typeof liveEqualsFrozen;
   liveChangedPaths: typeof liveChangedPaths;
   resetWorkspace: typeof resetWorkspace;
+  /** Combine: two frozen change sets merged in a private object store (git ≥ 2.38), and the resolved tree read back. */
+  assertMergeTreeGit: typeof assertMergeTreeGit;
+  withMerge: typeof withMerge;
+  treeWithFiles: typeof treeWithFiles;
+  diffTrees: typeof diffTrees;
 }
 
 export const systemGit: Git = {
   createIsolatedWorkspace, removeWorkspace, liveChangesExist, repositoryKey, captureChangeSet, readBlobAt, checkPatch, applyPatch, isPatchApplied,
   reversePatch, parentChangesSince, parentChangesForEach, liveEqualsFrozen, liveChangedPaths, resetWorkspace,
+  assertMergeTreeGit, withMerge, treeWithFiles, diffTrees,
 };

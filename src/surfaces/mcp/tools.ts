@@ -1,11 +1,14 @@
-// The four protocol calls as MCP tools: listed from the one wire schema, validated by it, run on the engine protocol.
+// The protocol calls as MCP tools: listed from the one wire schema, validated by it, run on the engine protocol.
 // Idempotent by the client's tool-call id (Claude Code, Codex send it in `_meta`), else by a required `call_id`.
 
 import type { Static, TSchema } from "typebox";
 import type { WorkerIdentity } from "../../domain/workers/identity.js";
 import type { EngineContext } from "../../engine/context.js";
 import { done, fail, todos, wait } from "../../engine/protocol/protocol.js";
-import { formatDoneReply, formatFailReply, formatTodosReply, formatWaitReply, refusalText } from "../shared/worker-replies.js";
+import { consult, note } from "../../engine/protocol/consult.js";
+import {
+  formatConsultReply, formatDoneReply, formatFailReply, formatNoteReply, formatTodosReply, formatWaitReply, refusalText,
+} from "../shared/worker-replies.js";
 import { parseWire, workerCalls, type WorkerCall } from "../shared/worker-wire.js";
 
 export interface McpTool {
@@ -78,6 +81,10 @@ export function callTool(
         return text(formatTodosReply(todos(ctx(), who, parsed(calls.todos, args).items, { callId })));
       case calls.fail.name:
         return text(formatFailReply(fail(ctx(), who, { reason: parsed(calls.fail, args).reason, callId })));
+      case calls.consult.name:
+        return text(formatConsultReply(consult(ctx(), who, { ...parsed(calls.consult, args), callId })));
+      case calls.note.name:
+        return text(formatNoteReply(note(ctx(), who, { ...parsed(calls.note, args), callId })));
       default:
         return text(`no tool ${request.name}; Docket's tools are ${Object.values(calls).map((c) => c.name).join(", ")}`, true);
     }

@@ -1,7 +1,7 @@
 // A scripted model for demos and tests: pi extension registering provider `docket-demo`, model `scripted`,
 // whose replies are read from the JSON file named by $DOCKET_SCRIPTED_MODEL (one step per model call).
 //
-// A step is {text?, toolCall?: {name, arguments, id?}, toolCalls?: [...]}. When the script runs out the model
+// A step is {text?, toolCall?: {name, arguments, id?}, toolCalls?: [...], delayMs?}. When the script runs out the model
 // answers with a short text and stops, so a worker idles instead of erroring. Each served step is appended to
 // $DOCKET_SCRIPTED_MODEL_LOG (JSONL) when set. Never loaded unless named with `pi -e`.
 
@@ -19,6 +19,8 @@ interface ScriptStep {
   text?: string;
   toolCall?: ScriptCall;
   toolCalls?: ScriptCall[];
+  /** Answer only after this long (a slow model), or as soon as the request is aborted. */
+  delayMs?: number;
 }
 
 const API = "docket-scripted";
@@ -44,10 +46,16 @@ export default function scriptedModel(pi: ExtensionAPI): void {
     provider: "docket-demo",
     models: [{ id: "scripted", name: "Docket scripted model", reasoning: false, input: ["text"], contextWindow: 128_000, maxTokens: 16_384 }],
   });
-  const serve = (context: { messages: { role: string; content: unknown }[] }) => {
+  const serve = async (context: { messages: { role: string; content: unknown }[] }, signal?: AbortSignal) => {
     const index = cursor.next++;
     const step = steps[index];
     if (log) appendFileSync(log, `${JSON.stringify({ step: index, exhausted: step === undefined, lastUser: lastUserText(context.messages) })}\n`);
+    if (step?.delayMs) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, step.delayMs);
+        signal?.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true });
+      });
+    }
     if (!step) return fauxAssistantMessage([fauxText("(the scripted model has nothing more to say)")], { stopReason: "stop" });
     const calls = [...(step.toolCall ? [step.toolCall] : []), ...(step.toolCalls ?? [])];
     const blocks = [
@@ -57,7 +65,7 @@ export default function scriptedModel(pi: ExtensionAPI): void {
     return fauxAssistantMessage(blocks, { stopReason: calls.length > 0 ? "toolUse" : "stop" });
   };
   // Enough factories for the script plus a few over-calls; each one reads the shared cursor.
-  provider.setResponses(Array.from({ length: Math.max(0, steps.length - cursor.next) + 8 }, () => (context) => serve(context as never)));
+  provider.setResponses(Array.from({ length: Math.max(0, steps.length - cursor.next) + 8 }, () => (context, options) => serve(context as never, (options as { signal?: AbortSignal } | undefined)?.signal)));
 
   const stream = getApiProvider(API as never)!.streamSimple;
   pi.registerProvider("docket-demo", {

@@ -3,6 +3,7 @@
 
 import { isDocketError } from "../../domain/errors.js";
 import type { DoneResult, TodosResult, WaitResult } from "../../engine/protocol/protocol.js";
+import type { ConsultResult, NoteResult } from "../../engine/protocol/consult.js";
 
 export function formatDoneReply(result: DoneResult, body: string, source: "message" | "argument"): string {
   const lines = [`Published ${result.deliverable.ref} (v${result.deliverable.version}); the human will review it.`];
@@ -26,6 +27,16 @@ export function formatWaitReply(result: WaitResult): string {
 export function formatTodosReply(result: TodosResult): string {
   const done = result.todos.filter((t) => t.state === "completed").length;
   return `Board updated: ${result.todos.length} items, ${done} completed${result.dropped ? ` (${result.dropped} dropped)` : ""}.`;
+}
+
+export function formatConsultReply(result: ConsultResult): string {
+  const whom = result.audience === "parent-agent" ? "the parent agent" : "the human (the consult lane is off)";
+  return `Consult ${result.question} is with ${whom}. Stop now: the answer arrives as a new message; do not poll or search for it.`;
+}
+
+export function formatNoteReply(result: NoteResult): string {
+  const to = result.suggested.length > 0 ? ` (suggested for ${result.suggested.join(", ")}; the human decides)` : "";
+  return `Noted for the human as ${result.note}${to}. Carry on with your task.`;
 }
 
 export function formatFailReply(result: { reason: string }): string {

@@ -7,6 +7,7 @@ import { DONE_OUTCOMES } from "../../domain/deliverables/deliverable.js";
 import { validationError } from "../../domain/errors.js";
 import { EVIDENCE_KINDS, REPORT_OUTCOMES } from "../../domain/work/report.js";
 import { TODO_STATES } from "../../domain/workers/todos.js";
+import { CONSULT_PURPOSE } from "../../domain/talk/consult.js";
 
 /** A string enum as a flat `{type: "string", enum}` (what every model provider accepts; no anyOf of consts). */
 function StringEnum<const T extends readonly string[]>(values: T, description?: string): TUnsafe<T[number]> {
@@ -65,6 +66,18 @@ export const TodosWire = Type.Object({
 
 export const FailWire = Type.Object({ reason: Type.String({ description: "what stopped you" }) });
 
+export const ConsultWire = Type.Object({
+  question: Type.String({ description: "the one question of fact for the parent agent" }),
+  context: Type.Optional(Type.String({ description: "what you already know and why you ask" })),
+  options: Type.Optional(Type.Array(Type.String(), { description: "possible answers, if you have them" })),
+  recommend: Type.Optional(Type.String({ description: "the answer you expect" })),
+});
+
+export const NoteWire = Type.Object({
+  text: Type.String({ description: "what the human (and perhaps other workers) should know" }),
+  to: Type.Optional(Type.Array(Type.String(), { description: "workers (w<N>) you suggest the human tells; a suggestion only, nothing is sent to them" })),
+});
+
 export type EvidenceArgs = Static<typeof EvidenceWire>;
 export type ItemReportArgs = Static<typeof ItemReportWire>;
 export type BlockedArgs = Static<typeof BlockedWire>;
@@ -74,6 +87,8 @@ export type DoneWithBodyArgs = Static<typeof DoneWithBodyWire>;
 export type WaitArgs = Static<typeof WaitWire>;
 export type TodosArgs = Static<typeof TodosWire>;
 export type FailArgs = Static<typeof FailWire>;
+export type ConsultArgs = Static<typeof ConsultWire>;
+export type NoteArgs = Static<typeof NoteWire>;
 
 /** How the body of docket_done reaches Docket: the message holding the call (pi), or the `body` argument. */
 export type BodySource = "message" | "argument";
@@ -125,6 +140,15 @@ function callsWith<D extends TSchema>(done: D, doneDescription: string) {
       description: "Give up on the task: you become failed and publish no deliverable. Use only when there is no useful partial result.",
       parameters: FailWire,
       endsTurn: true,
+    },
+    consult: { name: "docket_consult", label: "Docket: consult", description: CONSULT_PURPOSE, parameters: ConsultWire, endsTurn: true },
+    note: {
+      name: "docket_note",
+      label: "Docket: note",
+      description:
+        "Leave the human a short notice (something others may need to know: a shared file you changed, a convention you found). It does not stop you, changes nothing, and reaches no other worker unless the human forwards it. Never put your deliverable here: that goes in docket_done.",
+      parameters: NoteWire,
+      endsTurn: false,
     },
   } satisfies Record<string, WorkerCall>;
 }

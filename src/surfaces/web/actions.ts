@@ -5,7 +5,7 @@ import { usageError } from "../../domain/errors.js";
 import { normalizeWorkerId } from "../../domain/ids.js";
 import type { ActRequest } from "../../engine/review/card-act.js";
 
-const VERBS = new Set<ActRequest["verb"]>(["approve", "reject", "revise", "answer", "tell", "promote", "discard", "use", "save", "respawn"]);
+const VERBS = new Set<ActRequest["verb"]>(["approve", "reject", "revise", "answer", "tell", "promote", "discard", "use", "save", "respawn", "combine"]);
 
 const text = (v: unknown, name: string, max = 100_000): string | undefined => {
   if (v === undefined || v === null) return undefined;
@@ -26,8 +26,10 @@ export function parseActRequest(body: unknown): ActRequest {
   if (lastDecision !== null && !/^[a-z]{1,4}[0-9]{1,12}$/.test(lastDecision)) throw usageError("bad-action", "lastDecision is not a decision id");
   const mode = b.mode === undefined ? undefined : b.mode;
   if (mode !== undefined && mode !== "parent" && mode !== "worker" && mode !== "implement") throw usageError("bad-action", "mode must be parent, worker or implement");
+  const peer = b.peer === undefined ? undefined : typeof b.peer === "string" ? normalizeWorkerId(b.peer) : undefined;
+  if (b.peer !== undefined && !peer) throw usageError("bad-action", `"${String(b.peer)}" is not a worker id`);
   return {
     verb: b.verb as ActRequest["verb"], worker, version, lastDecision, note: text(b.note, "note"), text: text(b.text, "text"),
-    question: text(b.question, "question", 40), mode, withApproval: b.withApproval === true, confirm: b.confirm === true, task: text(b.task, "task", 4_000),
+    question: text(b.question, "question", 40), mode, withApproval: b.withApproval === true, confirm: b.confirm === true, task: text(b.task, "task", 4_000), ...(peer ? { peer } : {}),
   };
 }

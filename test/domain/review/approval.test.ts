@@ -4,7 +4,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { DecisionRecord } from "../../../src/domain/review/approval.js";
-import { approvalFor, isApproved, TERMINAL_VERBS } from "../../../src/domain/review/approval.js";
+import { approvalFor, assertActorMayRecord, isApproved, TERMINAL_VERBS } from "../../../src/domain/review/approval.js";
+import { isDocketError } from "../../../src/domain/errors.js";
 
 const V1 = { id: "worker-deliverable:w1", version: 1, ref: "worker-deliverable:w1:1" };
 const V2 = { id: "worker-deliverable:w1", version: 2, ref: "worker-deliverable:w1:2" };
@@ -59,7 +60,23 @@ test("non-terminal verbs neither grant nor revoke approval", () => {
   const later = ["revise", "answer", "use", "save", "discard-note"].map((v) => decision(v, V1));
   assert.equal(approvalFor([approve, ...later], V1), approve);
   assert.equal(approvalFor(later, V1), undefined);
-  assert.deepEqual([...TERMINAL_VERBS], ["approve", "reject", "promote"]);
+  assert.deepEqual([...TERMINAL_VERBS], ["approve", "reject", "promote", "combine"]);
+});
+
+test("a version closed as combined is settled and never approved, even after a human approval of it", () => {
+  const approve = decision("approve", V1);
+  assert.equal(approvalFor([approve, decision("combine", V1)], V1), undefined);
+  assert.equal(approvalFor([decision("combine", V1)], V1), undefined);
+});
+
+test("a parent agent may record only a consult's answer or escalation; every other verb is refused, so it can never approve", () => {
+  for (const verb of ["answer", "escalate"]) assert.doesNotThrow(() => assertActorMayRecord("parent-agent", verb));
+  for (const verb of ["approve", "promote", "reject", "revise", "combine", "use", "save"]) {
+    assert.throws(() => assertActorMayRecord("parent-agent", verb), (e: unknown) => isDocketError(e) && e.code === "parent-agent-cannot-judge" && e.message.includes(`not ${verb}`));
+  }
+  assert.doesNotThrow(() => assertActorMayRecord("human", "approve"));
+  // Even a parent-agent answer row that names a version never approves it.
+  assert.equal(approvalFor([decision("answer", V1, { actor: "parent-agent" }), decision("escalate", V1, { actor: "parent-agent" })], V1), undefined);
 });
 
 test("the id, the version and the ref must all match exactly", () => {

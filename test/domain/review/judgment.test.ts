@@ -13,9 +13,11 @@ const decision = (verb: string, actor: DecisionRecord["actor"] = "human"): Decis
   id: `dc${++seq}`, at: "2026-11-30T08:00:00.000Z", actor, verb, worker: "w1", deliverableId: V1.id, deliverableVersion: V1.version, deliverableRef: V1.ref,
 });
 
-test("a parent agent or the system can never approve or promote, but anyone's reject counts", () => {
+test("a parent agent or the system can never approve or promote, but anyone's reject or combine counts", () => {
   const counted = TERMINAL_VERBS.flatMap((verb) => DECISION_ACTORS.filter((actor) => countsAsJudgment({ verb, actor })).map((actor) => `${verb}:${actor}`));
-  assert.deepEqual(counted, ["approve:human", "reject:human", "reject:parent-agent", "reject:system", "promote:human"]);
+  assert.deepEqual(counted, [
+    "approve:human", "reject:human", "reject:parent-agent", "reject:system", "promote:human", "combine:human", "combine:parent-agent", "combine:system",
+  ]);
   for (const verb of ["revise", "answer", "use", "save", "discard"]) assert.equal(countsAsJudgment({ verb, actor: "human" }), false, verb);
 });
 

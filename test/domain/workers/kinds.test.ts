@@ -166,10 +166,14 @@ test("a kind body is appended after the universal guardrails and never replaces 
   assert.ok(body > text.indexOf("Also lint."));
 });
 
-test("the universal guardrails state the four tools, no spawning, the git and tmux bans, typed evidence and per-item outcomes", () => {
+test("the universal guardrails state the six tools, no spawning, the git and tmux bans, typed evidence and per-item outcomes", () => {
   const g = renderWorkerGuardrails(buildKindRegistry([]).kinds.get("default")!);
   for (const needle of [
-    "exactly four Docket tools",
+    "exactly six Docket tools",
+    "`docket_consult`",
+    "`docket_note`",
+    "Never for permission, scope, risk or anything irreversible",
+    "still holds the OLD bytes",
     "`docket_todos`",
     "`docket_wait`",
     "`docket_done`",

@@ -2,6 +2,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { isDocketError } from "../../../src/domain/errors.js";
 import { approve, answer, reject, revise } from "../../../src/engine/review/judge.js";
 import { approvalOf } from "../../../src/engine/review/target.js";
 import { verdictCard, verdictQueue, formatVerdictCard } from "../../../src/engine/review/verdict.js";
@@ -69,12 +70,13 @@ test("a later rejection supersedes the approval of the same version", (t) => {
   assert.equal(verdictCard(g.ctx, w.worker).approved, false);
 });
 
-test("a parent agent's approval is recorded but never counts", (t) => {
+test("a parent agent can never approve: the ledger refuses the row, and nothing is recorded", (t) => {
   const g = reviewGround(t);
   const w = reviewWorker(t, g);
   const v1 = publish(g, w, { "src/app.txt": appWith({ 2: "two" }) });
-  const r = approve(g.ctx, { target: w.worker, actor: "parent-agent" });
-  assert.match(r.notes.join("\n"), /never authorizes/);
+  const before = decisionCount(g.ctx);
+  assert.throws(() => approve(g.ctx, { target: w.worker, actor: "parent-agent" }), (e: unknown) => isDocketError(e) && e.code === "parent-agent-cannot-judge");
+  assert.equal(decisionCount(g.ctx), before);
   assert.equal(approvalOf(g.ctx.db, v1), undefined);
 });
 

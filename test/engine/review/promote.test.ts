@@ -111,8 +111,10 @@ test("overlapping frozen patches of two workers are graded and need confirmation
   publish(g, b, { "src/app.txt": appWith({ 10: "b ten" }), "README.md": "hello b\n" });
   approve(g.ctx, { target: a.worker });
   const card = verdictCard(g.ctx, a.worker);
-  assert.deepEqual(card.warnings.map((x) => x.kind), ["overlap"]);
+  assert.deepEqual(card.warnings.map((x) => x.kind), ["overlap", "combine"]);
   assert.match(card.warnings[0]!.text, new RegExp(`^contested ${b.worker}: src/app\\.txt`));
+  assert.equal(card.warnings[1]!.text, `Combine with ${b.worker} · change the app · 1 conflict in 1 file`, "the card offers Combine with a dry merge's count");
+  assert.ok(card.actions.includes(`combine ${b.worker}`));
   assert.throws(() => promote(g.ctx, { target: a.worker }), codeOf("promotion-needs-confirmation", /contested/));
   const r = promote(g.ctx, { target: a.worker, yes: true });
   assert.match(g.ctx.db.prepare("SELECT note FROM decisions WHERE id = ?").pluck().get(r.decision.id) as string, /confirmed despite: contested/);

@@ -31,8 +31,13 @@ test("the queue asks git once per distinct base and gives every card the warning
 
   const { result: queue, calls } = countingGit(t, () => verdictQueue(g.ctx));
   assert.deepEqual(queue.map((c) => c.worker), [second[1]!.worker, second[0]!.worker, first[1]!.worker, first[0]!.worker]);
-  assert.deepEqual(calls, ["cat-file", "diff", "diff", "ls-files"], "one commit check, one diff per base, one untracked listing");
-  for (const card of queue) assert.deepEqual(card, verdictCard(g.ctx, card.worker), `${card.worker}'s card`);
+  assert.deepEqual(calls.filter((c) => c !== "--version"), ["cat-file", "diff", "diff", "ls-files"], "one commit check, one diff per base, one untracked listing");
+  // Combine is offered in the queue without a dry merge (git in a private store); each card measures it when opened.
+  const offered = queue.flatMap((c) => c.warnings.filter((w) => w.kind === "combine").map((w) => w.text));
+  assert.ok(offered.length > 0 && offered.every((text) => text.endsWith(" · its card measures the merge")), offered.join("\n"));
+  const one = queue.find((c) => c.warnings.some((w) => w.kind === "combine"))!;
+  assert.ok(verdictCard(g.ctx, one.worker).warnings.some((w) => w.kind === "combine" && /· (merges clean, \d+ files?|\d+ conflicts? in \d+ files?)$/.test(w.text)), "the card alone measures it");
+  for (const card of queue) assert.deepEqual(card, verdictCard(g.ctx, card.worker, { dryMerge: false }), `${card.worker}'s card`);
   const kinds = queue.flatMap((c) => c.warnings.map((w) => w.kind));
   assert.ok(kinds.includes("overlap") && kinds.includes("parent-moved"), `the queue shows overlaps and parent moves: ${kinds.join(", ")}`);
 });

@@ -80,7 +80,7 @@ test("a rejection after an approval revokes it, and a parent-agent approval neve
   const { worker, pointer } = approvedWorker(ctx);
   decide(ctx, worker, pointer, "reject");
   assert.throws(() => saveFromWorker(ctx, { from: worker }), (e: unknown) => isDocketError(e) && e.code === "not-approved" && /it was rejected \(dc\d+\)/.test(e.message));
-  decide(ctx, worker, pointer, "approve", { actor: "parent-agent" });
+  assert.throws(() => decide(ctx, worker, pointer, "approve", { actor: "parent-agent" }), (e: unknown) => isDocketError(e) && e.code === "parent-agent-cannot-judge");
   assert.throws(() => saveFromWorker(ctx, { from: worker }), (e: unknown) => isDocketError(e) && e.code === "not-approved");
   assert.deepEqual(storeFiles(ctx), []);
 });

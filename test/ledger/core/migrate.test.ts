@@ -116,7 +116,7 @@ test("migration 008 keeps every binding and obligation; active ones are still fo
   }
   const before = { bindings: db.prepare("SELECT * FROM bindings ORDER BY id").all(), obligations: db.prepare("SELECT * FROM obligations ORDER BY id").all() };
 
-  assert.deepEqual(migrate(db), [8]);
+  assert.deepEqual(migrate(db, MIGRATIONS.filter((m) => m.version <= 8)), [8]);
   assert.deepEqual({ bindings: db.prepare("SELECT * FROM bindings ORDER BY id").all(), obligations: db.prepare("SELECT * FROM obligations ORDER BY id").all() }, before);
   assert.deepEqual(db.prepare("SELECT id FROM bindings WHERE item = 't3' AND state = 'active'").all(), [{ id: "b3" }]);
   assert.deepEqual(db.prepare("SELECT COUNT(*) AS n FROM bindings WHERE dispatch = 'd1' AND state = 'active'").get(), { n: 2 });
@@ -125,4 +125,30 @@ test("migration 008 keeps every binding and obligation; active ones are still fo
   const indexes = (table: string) => (db.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL ORDER BY name`).all(table) as { name: string }[]).map((r) => r.name);
   assert.deepEqual(indexes("bindings"), ["bindings_active_dispatch", "bindings_one_active_per_item"]);
   assert.deepEqual(indexes("obligations"), ["obligations_owed"]);
+});
+
+test("migration 009 rebuilds messages keeping every row and column, marks delivered ones as inbox deliveries, and widens the kinds", (t) => {
+  const db = new Database(join(tempDir(t), "ledger.sqlite"));
+  t.after(() => db.close());
+  db.pragma("foreign_keys = ON");
+  migrate(db, MIGRATIONS.filter((m) => m.version <= 8));
+  const now = "2026-01-01T00:00:00.000Z";
+  db.prepare(
+    `INSERT INTO workers (id, seq, task, kind, agent, execution, cwd, project_root, workspace, workspace_mode, generation, run_token_hash, state, created_at, updated_at)
+     VALUES ('w1', 1, 't', 'default', 'command', '{}', '/p', '/p', '/p', 'shared', 1, 'h', 'active', ?, ?)`,
+  ).run(now, now);
+  const insert = db.prepare(`INSERT INTO messages (id, worker, kind, body, deliver_as, delivery, delivered_generation, created_at, delivered_at, read_at)
+    VALUES (?, 'w1', ?, ?, ?, ?, ?, ?, ?, ?)`);
+  insert.run("m1", "tell", "queued words", "steer", "queued", null, now, null, null);
+  insert.run("m2", "answer", "read words", "followUp", "read", 1, now, now, now);
+  insert.run("m3", "review_note", "delivered words", "steer", "delivered", 1, now, now, null);
+  const before = db.prepare("SELECT * FROM messages ORDER BY id").all() as Record<string, unknown>[];
+
+  assert.deepEqual(migrate(db), [9]);
+  const after = db.prepare("SELECT * FROM messages ORDER BY id").all() as Record<string, unknown>[];
+  assert.deepEqual(after.map(({ delivered_via: _v, from_actor: _f, ...rest }) => rest), before);
+  assert.deepEqual(after.map((m) => [m.id, m.delivered_via, m.from_actor]), [["m1", null, "human"], ["m2", "inbox", "human"], ["m3", "inbox", "human"]]);
+  insert.run("m4", "broadcast", "to everyone", "nextTurn", "queued", null, now, null, null);
+  assert.deepEqual(db.pragma("foreign_key_check"), []);
+  assert.deepEqual((db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'messages' AND sql IS NOT NULL").all() as { name: string }[]).map((r) => r.name), ["messages_worker"]);
 });

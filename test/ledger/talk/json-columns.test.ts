@@ -22,7 +22,7 @@ test("a question's options read as text; a malformed options column reads as no 
   const { ctx } = workLedger(t);
   const { worker } = addWorker(ctx);
   const q = ctx.commands.run("test.q", null, (tx) => insertQuestion(tx, { worker, generation: 1, text: "which?", options: ["one", "two"], risk: "none" })).result;
-  assert.deepEqual(questionDetail(ctx.db, q), { options: ["one", "two"], recommend: null, risk: "none" });
+  assert.deepEqual(questionDetail(ctx.db, q), { options: ["one", "two"], recommend: null, risk: "none", consult: null });
   ctx.db.prepare("UPDATE questions SET options = ? WHERE id = ?").run("not json", q);
   assert.deepEqual(questionDetail(ctx.db, q)?.options, []);
 });

@@ -52,7 +52,7 @@ test("a Claude Code worker reads, edits and publishes v1 through docket mcp; tel
   const first = model.main()[0]!;
   // Claude Code connects MCP servers while its first requests are under way: listed by the time it called one.
   const tools: string[] = model.main().find(listsDocket)!.body.tools.map((x: { name: string }) => x.name);
-  assert.deepEqual(tools.filter((n) => n.startsWith("mcp__")).sort(), ["mcp__docket__docket_done", "mcp__docket__docket_fail", "mcp__docket__docket_todos", "mcp__docket__docket_wait"]);
+  assert.deepEqual(tools.filter((n) => n.startsWith("mcp__")).sort(), ["mcp__docket__docket_consult", "mcp__docket__docket_done", "mcp__docket__docket_fail", "mcp__docket__docket_note", "mcp__docket__docket_todos", "mcp__docket__docket_wait"]);
   assert.match(anthropicTexts(first).join("\n"), /You are Docket worker w1\. Your task is in .*task\.md/);
   assert.match(JSON.stringify(first.body.system), /Docket worker guardrails[\s\S]*the deliverable body is the `body` argument of docket_done/);
   assert.match(anthropicToolResults(model.main()[1]!).map((r) => r.text).join("\n"), /two/, "Claude's own Read returned the file");

@@ -56,7 +56,7 @@ test("a Codex worker reads, edits and publishes v1 through docket mcp; tell reac
 
   const first = model.main()[0]!;
   const namespace = model.main().find((r) => listsDocket(r))!.body.tools.find((x: { name?: string }) => x.name === DOCKET);
-  assert.deepEqual(namespace.tools.map((x: { name: string }) => x.name).sort(), ["docket_done", "docket_fail", "docket_todos", "docket_wait"]);
+  assert.deepEqual(namespace.tools.map((x: { name: string }) => x.name).sort(), ["docket_consult", "docket_done", "docket_fail", "docket_note", "docket_todos", "docket_wait"]);
   assert.match(responsesTexts(first).join("\n"), /You are Docket worker w1\. Your task is in .*task\.md/);
   assert.match(responsesTexts(first).join("\n"), /the deliverable body is the `body` argument of docket_done/);
   assert.match(responsesToolOutputs(model.main()[1]!).map((o) => o.text).join("\n"), /one\\ntwo\\nthree|one\ntwo\nthree/, "Codex's own shell read the file");

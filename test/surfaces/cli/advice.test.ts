@@ -165,6 +165,21 @@ test("running every refusal's advised command that names a value: the value is o
     { covers: "src/engine/work/dispatch.ts#worker-exited", refuse: () => refusedOf(run(["dispatch", fixture.exited, "t3"])) },
     { covers: "src/domain/review/content-binding.ts#deliverable-tampered", succeeds: true, refuse: () => refusedOf(run(["promote", fixture.tampered.worker, "--yes"])) },
     { covers: "src/domain/review/content-binding.ts#deliverable-tampered", refuse: () => refusedOf(run(["load", fixture.tampered.stored])) },
+    { covers: "src/surfaces/shared/verbs/broadcast.ts#nothing-affected", succeeds: true, refuse: () => refusedOf(run(["broadcast", "--yes", "vendor/nowhere.lock", "moved"])) },
+    {
+      covers: "src/engine/review/combine.ts#combine-pending",
+      refuse: () => {
+        assert.equal(run(["combine", ...fixture.clash]).json.outcome, "conflicts");
+        return refusedOf(run(["combine", ...fixture.clash]));
+      },
+    },
+    {
+      covers: "src/engine/review/combine.ts#conflict-markers", succeeds: true,
+      refuse: () => {
+        assert.equal(run(["combine", ...fixture.clash]).json.outcome, "conflicts");
+        return refusedOf(run(["combine", "--continue"]));
+      },
+    },
   ];
   const exempt: Record<string, string> = {
     "src/engine/demo/demo.ts#demo-timeout": "raised only inside `docket demo`, about a worker of the demo's own scratch home; the verb is checked statically",
@@ -223,6 +238,8 @@ function ground(t: T, g: ReviewGround, run: (args: string[], env?: Record<string
     const d = JSON.parse(readFileSync(file, "utf8"));
     writeFileSync(file, `${JSON.stringify({ ...d, summary: `${d.summary} (edited)` }, null, 2)}\n`);
   }
+  // Two workers changing the same line differently: Combine stops on a conflict and waits for the human.
+  const clash = [mk(), mk()].map((w, i) => (publish(g, w, { "src/app.txt": appWith({ 30: `thirty, way ${i}` }) }), w.worker)) as [string, string];
   const idle = mk().worker;
   // An exited command worker (tmux-free until respawned) for the respawn advice.
   const exited = addWorker(g.ctx, "token-exited").worker;
@@ -233,7 +250,7 @@ function ground(t: T, g: ReviewGround, run: (args: string[], env?: Record<string
   editItem(g.ctx, { id: "t1", text: "one, changed elsewhere", external: true });
   const identity = { DOCKET_WORKER_ID: unjudged.worker, DOCKET_GENERATION: String(unjudged.generation), DOCKET_RUN_TOKEN: unjudged.runToken };
   return {
-    unjudged, fresh, patch, identity, idle, exited, storedPatch, storedAuthored, proposal: proposalW.worker,
+    unjudged, fresh, patch, identity, idle, exited, storedPatch, storedAuthored, proposal: proposalW.worker, clash,
     older: { worker: olderW.worker, v1, staleTarget },
     tampered: { worker: rewritten.worker, stored: rewrittenRecord.ref },
   };

@@ -43,6 +43,8 @@ const COMMAND_LINES: Record<HumanVerb, string[] | null> = {
   delete: ["delete", "w1", "--yes", "--force"],
   prune: ["prune"],
   tell: ["tell", "w1", "hello"],
+  broadcast: ["broadcast", "--yes", "src/app.txt", "changed"],
+  combine: ["combine", "w1", "w2"],
 };
 
 test("every human verb has its command line here", () => {

@@ -152,7 +152,7 @@ test("respawn starts the stored command at the next generation, moves its bindin
 test("tell keeps multi-line text as one message and pastes it into a command agent's pane, which delivers it", async (t) => {
   const f = fixture(t);
   assertExit(f.run("spawn", "--agent", "command", "--cmd", "cat", "echo", "back"));
-  await waitFor("the window", () => f.server.tmux("list-panes", "-a", "-F", "#{window_name}").includes("w1"));
+  await waitFor("the window", () => f.server.tmux("list-panes", "-a", "-F", "#{window_name} #{pane_dead}").includes("w1 0"));
   const r = f.run("tell", "w1", "first line\r\nsecond line  ", "--json");
   assert.equal(r.code, 0, r.stderr);
   assert.deepEqual(r.json, { message: "m1", delivery: "delivered" });

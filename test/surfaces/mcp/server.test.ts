@@ -1,4 +1,4 @@
-// `docket mcp` alone, driven by the MCP SDK's own client over stdio: the four tools from the one wire schema, each
+// `docket mcp` alone, driven by the MCP SDK's own client over stdio: the six tools from the one wire schema, each
 // call's success, each refusal as a tool error with Docket's one-line message, idempotency and fencing.
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -40,13 +40,15 @@ test("docket mcp refuses to start without a worker identity, saying which variab
   assert.match(r.stderr, /^docket mcp: DOCKET_WORKER_ID, DOCKET_GENERATION, DOCKET_RUN_TOKEN are not set; worker commands run inside a worker Docket started/);
 });
 
-test("the server lists the four calls of the wire schema, asking a client without tool-call ids for call_id", async (t) => {
+test("the server lists the six calls of the wire schema, asking a client without tool-call ids for call_id", async (t) => {
   const { ctx } = workLedger(t);
   const w = isolatedWorker(t, ctx);
   const generic = await connect(t, identityEnv(ctx, w), w.workspace);
   const { tools } = await generic.listTools();
   const calls = workerCalls("argument");
-  assert.deepEqual(tools.map((x) => x.name).sort(), ["docket_done", "docket_fail", "docket_todos", "docket_wait"]);
+  assert.deepEqual(tools.map((x) => x.name).sort(), Object.values(calls).map((c) => c.name).sort());
+  assert.deepEqual(tools.map((x) => x.name).sort(), ["docket_consult", "docket_done", "docket_fail", "docket_note", "docket_todos", "docket_wait"]);
+  assert.equal(tools.find((x) => x.name === "docket_consult")!.description, calls.consult.description);
   const done = tools.find((x) => x.name === "docket_done")!;
   assert.equal(done.description, calls.done.description);
   assert.match(done.description ?? "", /`body`: that argument is the deliverable body/);
@@ -80,6 +82,28 @@ test("each call succeeds through MCP: the board, a question, a frozen version wi
   assert.equal(requireWorker(ctx.db, w.worker).state, "needs_input");
   assert.deepEqual(await call(client, "docket_fail", { call_id: "c4", reason: "the disk is full" }), { text: "Recorded as failed: the disk is full", isError: false });
   assert.equal(requireWorker(ctx.db, w.worker).state, "failed");
+});
+
+test("consult and note are served through MCP: the consult is the human's question while the lane is off, the note changes nothing", async (t) => {
+  const { ctx } = workLedger(t);
+  const w = isolatedWorker(t, ctx);
+  const client = await connect(t, identityEnv(ctx, w), w.workspace);
+  const noted = await call(client, "docket_note", { call_id: "n1", text: "I renamed config.ts to settings.ts", to: ["w9"] });
+  assert.match(noted.text, /^Noted for the human as nt\d+ \(suggested for w9; the human decides\)\. Carry on/);
+  assert.equal(noted.isError, false);
+  assert.equal(requireWorker(ctx.db, w.worker).state, "active");
+  assert.deepEqual(ctx.db.prepare("SELECT worker, text, suggested FROM notes").all(), [{ worker: w.worker, text: "I renamed config.ts to settings.ts", suggested: '["w9"]' }]);
+  assert.deepEqual(await call(client, "docket_note", { call_id: "n2", text: " " }), {
+    text: "docket_note needs text: say what the human (or other workers) should know; nothing was recorded", isError: true,
+  });
+  const consulted = await call(client, "docket_consult", { call_id: "c1", question: "Which logger does this repo use?", context: "two are imported", options: ["pino", "winston"] });
+  assert.match(consulted.text, /^Consult q\d+ is with the human \(the consult lane is off\)\. Stop now/);
+  assert.equal(requireWorker(ctx.db, w.worker).state, "needs_input");
+  assert.deepEqual(ctx.db.prepare("SELECT text, consult, audience, context FROM questions").all(), [
+    { text: "Which logger does this repo use?", consult: 1, audience: "human", context: "two are imported" },
+  ]);
+  assert.deepEqual(await call(client, "docket_consult", { call_id: "c1", question: "Which logger does this repo use?", context: "two are imported", options: ["pino", "winston"] }), consulted);
+  assert.equal((ctx.db.prepare("SELECT count(*) AS n FROM questions").get() as { n: number }).n, 1);
 });
 
 test("each refusal is an MCP tool error with one line: bad input, no call id, an empty question or reason, a fenced process", async (t) => {

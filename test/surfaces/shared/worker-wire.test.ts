@@ -4,11 +4,11 @@ import assert from "node:assert/strict";
 import { DoneWithBodyWire, TodoWire, WaitWire, parseWire, workerCalls } from "../../../src/surfaces/shared/worker-wire.js";
 import { DocketError } from "../../../src/domain/errors.js";
 
-test("both body sources list the same four calls with the same parameters apart from docket_done's body", () => {
+test("both body sources list the same six calls with the same parameters apart from docket_done's body", () => {
   const byMessage = workerCalls("message");
   const byArgument = workerCalls("argument");
-  assert.deepEqual(Object.values(byMessage).map((c) => c.name), ["docket_done", "docket_wait", "docket_todos", "docket_fail"]);
-  for (const key of ["wait", "todos", "fail"] as const) assert.deepEqual(byArgument[key], byMessage[key]);
+  assert.deepEqual(Object.values(byMessage).map((c) => c.name), ["docket_done", "docket_wait", "docket_todos", "docket_fail", "docket_consult", "docket_note"]);
+  for (const key of ["wait", "todos", "fail", "consult", "note"] as const) assert.deepEqual(byArgument[key], byMessage[key]);
   const withBody = JSON.parse(JSON.stringify(byArgument.done.parameters));
   assert.ok(withBody.required.includes("body"));
   delete withBody.properties.body;
@@ -35,4 +35,12 @@ test("parseWire returns the typed value and refuses the first wrong field in one
     () => parseWire(TodoWire, { text: "x", state: "later" }, "todos.json entry 2"),
     (e: unknown) => e instanceof DocketError && /^todos\.json entry 2: state must be equal to one of the allowed values$/.test(e.message),
   );
+});
+
+test("consult and note refuse a wrong field in one line, naming the call", () => {
+  const calls = workerCalls("argument");
+  assert.deepEqual(parseWire(calls.note.parameters, { text: "a shared file moved", to: ["w2"] }, "docket_note"), { text: "a shared file moved", to: ["w2"] });
+  assert.throws(() => parseWire(calls.consult.parameters, { context: "no question" }, "docket_consult"), (e: unknown) => e instanceof DocketError && /^docket_consult: question /.test(e.message));
+  assert.equal(calls.consult.endsTurn, true, "a consult ends the turn: the answer arrives as a new message");
+  assert.equal(calls.note.endsTurn, false, "a note does not stop the worker");
 });

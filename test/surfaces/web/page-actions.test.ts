@@ -112,3 +112,22 @@ test("r opens the revision note and Ctrl+Enter sends it; a question is answered 
   const note = web.ctx.db.prepare("SELECT body FROM messages WHERE worker = ? AND kind = 'review_note'").get(w.worker) as { body: string };
   assert.match(note.body, new RegExp(`Request revision for ${v1.ref} \\(version 1\\):\\nUse a prepared statement`));
 });
+
+test("Combine by click on a card whose version overlaps another's: the dry merge's count is on the card, one click freezes the combined version", async (t) => {
+  const g = reviewGround(t);
+  const a = reviewWorker(t, g);
+  const b = reviewWorker(t, g);
+  const va = publish(g, a, { "src/app.txt": appWith({ 12: "twelve by a" }) });
+  const vb = publish(g, b, { "src/app.txt": appWith({ 14: "fourteen by b" }) });
+  const web = await webServer(t, g);
+  const context = await browser(t);
+  const page = await signedIn(context, web, `/card/${a.worker}`);
+  assert.match(await page.textContent("li.w-combine") ?? "", new RegExp(`Combine with ${b.worker} · .* · merges clean, 1 file`));
+  const before = gitStatus(g.project);
+  await page.click(`button.act[data-verb="combine"][data-peer="${b.worker}"]`);
+  const [closed] = await decisions(web.ctx, a.worker, 1);
+  assert.deepEqual([closed!.verb, closed!.actor, closed!.deliverable], ["combine", "human", va]);
+  assert.equal(decisionsForWorker(web.ctx.db, b.worker)[0]?.deliverable?.ref, vb.ref);
+  assert.match(closed!.option ?? "", /^combined:w\d+\+w\d+:1$/);
+  assert.equal(gitStatus(g.project), before, "nothing reached the checkout");
+});

@@ -9,6 +9,7 @@ import { sql as m006 } from "./006-content-binding.js";
 import { run as m007 } from "./007-agents.js";
 import type Database from "better-sqlite3";
 import { sql as m008 } from "./008-lean-indexes.js";
+import { sql as m009 } from "./009-coordination.js";
 
 export interface Migration {
   version: number;
@@ -27,4 +28,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 6, name: "content-binding", sql: m006 },
   { version: 7, name: "agents", rebuild: m007 },
   { version: 8, name: "lean-indexes", sql: m008 },
+  { version: 9, name: "coordination", sql: m009 },
 ];

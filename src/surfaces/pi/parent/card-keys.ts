@@ -10,7 +10,7 @@ export type CardIntent =
   | { kind: "next" }
   | { kind: "prev" }
   | { kind: "diff" }
-  /** Approve, promote, revise, reject, save, respawn, discard: one structured action bound to the card. */
+  /** Approve, promote, revise, reject, combine, save, respawn, discard: one structured action bound to the card. */
   | { kind: "act"; action: CardAction }
   /** Use → Implement / Worker / Parent: the human picks the mode. */
   | { kind: "use"; actions: CardAction[] }
@@ -54,6 +54,8 @@ export function cardKeys(view: ReviewView, options: { queued: boolean }): CardKe
     q.options.slice(0, 9).forEach((text, i) => keys.push({ key: String(i + 1) as KeyId, label: i === 0 ? `1–${Math.min(9, q.options.length)} answer` : "", intent: { kind: "answer", question: q.id, text } }));
     keys.push({ key: "t", label: "type an answer", intent: { kind: "say", question: q.id } });
   } else keys.push({ key: "t", label: "tell", intent: { kind: "say", question: null } });
+  const combine = by("combine")[0];
+  if (combine) keys.push({ key: "c", label: `combine with ${combine.peer}`, intent: { kind: "act", action: combine } });
   for (const verb of ["save", "respawn", "discard"]) {
     const a = by(verb)[0];
     if (a) keys.push({ ...SOLO[verb]!, intent: { kind: "act", action: a } });

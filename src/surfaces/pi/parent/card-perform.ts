@@ -73,6 +73,10 @@ async function actRequest(host: ParentHost, view: ReviewView, bound: Bound, a: C
       return (await ui.confirm("docket · discard", `Drop ${w}'s live changes and reset its workspace to its base? The frozen versions stay. This cannot be undone.`))
         ? { ...bound, verb: "discard", confirm: true }
         : undefined;
+    case "combine":
+      return (await ui.confirm("docket · combine", `Merge ${w}${v} with ${a.peer}'s current version (git merge-tree; your checkout is not touched)?`))
+        ? { ...bound, verb: "combine", peer: a.peer }
+        : undefined;
     default:
       return { ...bound, verb: a.verb };
   }

@@ -10,6 +10,7 @@ export const GLYPH: Record<string, string> = {
   idle: "○",
   stale: "◍",
   needs_input: "?",
+  consulting: "⋯",
   ready: "✓",
   failed: "✗",
   ended: "·",
@@ -22,7 +23,7 @@ const MAX_TASK = 48;
 export const DOCK_MAX_LINES = 10;
 
 /** Who needs the human first when not every worker fits: lower ranks are shown before higher ones. */
-const ATTENTION_RANK: Record<string, number> = { needs_input: 0, failed: 1, ready: 2, stale: 3, thinking: 4, idle: 5, starting: 6 };
+const ATTENTION_RANK: Record<string, number> = { needs_input: 0, failed: 1, ready: 2, stale: 3, consulting: 4, thinking: 5, idle: 6, starting: 7 };
 
 /**
  * One line per worker in label order. When they do not all fit in `maxLines`, the workers that need the human
@@ -48,9 +49,11 @@ function formatDockLine(r: DockRow, nowMs: number): string {
   const q = r.questions > 0 ? ` · ${r.questions} question${r.questions === 1 ? "" : "s"}` : "";
   const v = r.version !== null ? ` · v${r.version}` : "";
   const o = r.overlapsWith ? ` · overlaps ${r.overlapsWith}` : "";
+  const b = r.baseMoved > 0 ? ` · base moved · ${r.baseMoved} file${r.baseMoved === 1 ? "" : "s"}` : "";
+  const n = r.shared > 0 ? ` · ${r.shared} shared` : "";
   const task = oneLine(r.task);
   const shortTask = task.length > MAX_TASK ? `${task.slice(0, MAX_TASK - 1)}…` : task;
-  return `${GLYPH[r.state] ?? "·"} ${r.worker}·${r.kind} ${r.state.replace("_", " ")}${gone} · ${shortTask}${q}${v}${o} · ${formatAge(r.createdAt, nowMs)}`;
+  return `${GLYPH[r.state] ?? "·"} ${r.worker}·${r.kind} ${r.state.replace("_", " ")}${gone} · ${shortTask}${q}${v}${o}${b}${n} · ${formatAge(r.createdAt, nowMs)}`;
 }
 
 /** Counts by what the human cares about: waiting, failed, ready, running (the footer and the fold line). */
@@ -61,6 +64,7 @@ function summarize(rows: readonly DockRow[]): string[] {
       [count(["needs_input"]), "waiting"],
       [count(["failed"]), "failed"],
       [count(["ready"]), "ready"],
+      [count(["consulting"]), "consulting"],
       [count(["starting", "thinking", "idle", "stale"]), "running"],
     ] as const
   )
@@ -81,7 +85,10 @@ export function formatChipLine(chips: readonly { id: string; ref: string }[]): s
   return [`⧉ attached to your next prompt: ${chips.map((c) => c.ref).join(", ")} · ${drop}`];
 }
 
-const HEADS: Record<string, string> = { question: "asks", blocked: "is blocked", ready: "is ready for review", failed: "failed", outcome: "reported" };
+const HEADS: Record<string, string> = {
+  question: "asks", blocked: "is blocked", ready: "is ready for review", failed: "failed", outcome: "reported", note: "shared",
+  "consult-answered": "consulted · answered by the parent agent",
+};
 
 export function formatNotification(n: Pick<ParentNotification, "kind" | "worker" | "item" | "body" | "forHuman">): string {
   const who = [n.worker, n.item].filter(Boolean).join(" · ");

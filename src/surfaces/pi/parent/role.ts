@@ -15,6 +15,7 @@ import type { ParentHost } from "./host.js";
 import { createParentIo } from "./io.js";
 import { tokenize } from "./tokenize.js";
 import { attachChips } from "./chips.js";
+import { startConsultLane } from "./consult.js";
 import { chatMoved, noticeFor } from "./chat-notice.js";
 import { viewFor } from "./views.js";
 
@@ -149,9 +150,11 @@ function startFeed(ctx: ExtensionContext): ParentFeed {
     for (const batch of notificationBatches(fresh)) noticeFor(ctx, batch.text, batch.level);
     markNotificationsDelivered(e, [...stale, ...fresh].map((n) => n.id));
   };
+  const lane = startConsultLane(ctx, () => e, (message) => ctx.ui.setStatus("docket", (shownStatus = message)));
   const safePaint = (force: boolean) => {
     try {
       paint(force);
+      lane.sweep();
     } catch (error) {
       // The dock is a view; a failed repaint is shown in the footer and retried on the next change or poll.
       shownStatus = `docket · dock unavailable: ${(error as Error).message}`;
@@ -182,6 +185,7 @@ function startFeed(ctx: ExtensionContext): ParentFeed {
       watcher?.close();
       clearInterval(poll);
       clearTimeout(timer);
+      lane.stop();
     },
   };
 }

@@ -10,9 +10,12 @@ import { claimInbox, formatInboxMessage, inboxHasQueued, ledgerVersion, markInbo
 import { recordHeartbeat, recordTurn } from "../../../engine/workers/lifecycle.js";
 import { appendWorkerEvent } from "../../../engine/workers/events.js";
 import { workerGuardrails } from "../../../engine/workers/guardrails.js";
+import { recordTouches, type RawTouch } from "../../../engine/workers/touches.js";
 import { registerWorkerTools } from "./tools.js";
 
 export const INBOX_POLL_MS = 300;
+/** pi's file tools and what a call of each says about its path. */
+const TOUCHING_TOOLS: Record<string, RawTouch["how"]> = { read: "read", edit: "edit", write: "edit" };
 /** With no initial prompt, inbox delivery starts this long after the session started. */
 const FIRST_DELIVERY_GRACE_MS = 3_000;
 
@@ -21,9 +24,12 @@ interface Pending {
   ids: string[];
 }
 
+/** The custom message type a broadcast arrives as: context for the worker's next turn, never a turn of its own. */
+export const BROADCAST_MESSAGE_TYPE = "docket-broadcast";
+
 function userText(message: unknown): string | undefined {
-  const m = message as { role?: string; content?: unknown };
-  if (m?.role !== "user") return undefined;
+  const m = message as { role?: string; content?: unknown; customType?: string };
+  if (m?.role !== "user" && !(m?.role === "custom" && m.customType === BROADCAST_MESSAGE_TYPE)) return undefined;
   if (typeof m.content === "string") return m.content;
   if (!Array.isArray(m.content)) return undefined;
   return (m.content as { type?: string; text?: string }[])
@@ -46,6 +52,15 @@ export function registerWorkerRole(pi: ExtensionAPI, env: NodeJS.ProcessEnv): vo
   let guardrails: string | undefined;
   const pending: Pending[] = [];
   const timers: NodeJS.Timeout[] = [];
+  /** Paths its read/edit/write tools were given since the last flush (recorded with the next heartbeat or turn end). */
+  let touches: RawTouch[] = [];
+
+  function flushTouches(): void {
+    if (touches.length === 0) return;
+    const batch = touches;
+    touches = [];
+    guarded("touches", () => recordTouches(engine(), who, batch));
+  }
 
   /** Runs one engine call; a fence refusal stops this (replaced) process's loops, anything else is logged. */
   function guarded<T>(what: string, fn: () => T): T | undefined {
@@ -73,6 +88,7 @@ export function registerWorkerRole(pi: ExtensionAPI, env: NodeJS.ProcessEnv): vo
   function heartbeat(): void {
     const model = session?.model ? `${session.model.provider}/${session.model.id}` : null;
     guarded("heartbeat", () => recordHeartbeat(engine(), who, { model, thinking: pi.getThinkingLevel(), pid: process.pid }));
+    flushTouches();
   }
 
   function deliver(): void {
@@ -83,15 +99,29 @@ export function registerWorkerRole(pi: ExtensionAPI, env: NodeJS.ProcessEnv): vo
     if (version === lastVersion) return;
     lastVersion = version;
     if (!inboxHasQueued(eng, who.worker)) return;
-    const messages = guarded("inbox", () => claimInbox(eng, who)) ?? [];
-    if (messages.length === 0) return;
-    const text = messages.map(formatInboxMessage).join("\n\n");
-    const ids = messages.map((m) => m.id);
-    pending.push({ text, ids });
-    const deliverAs = messages.every((m) => m.deliverAs === "followUp") ? "followUp" : "steer";
-    if (session.isIdle()) pi.sendUserMessage(text);
-    else pi.sendUserMessage(text, { deliverAs });
-    guarded("event", () => appendWorkerEvent(eng, who.worker, { type: "message", direction: "in", ids, deliverAs, generation: who.generation }));
+    const claimed = guarded("inbox", () => claimInbox(eng, who)) ?? [];
+    if (claimed.length === 0) return;
+    const messages = claimed.filter((m) => m.deliverAs !== "nextTurn");
+    const quiet = claimed.filter((m) => m.deliverAs === "nextTurn");
+    if (messages.length > 0) {
+      const text = messages.map(formatInboxMessage).join("\n\n");
+      const ids = messages.map((m) => m.id);
+      pending.push({ text, ids });
+      const deliverAs = messages.every((m) => m.deliverAs === "followUp") ? "followUp" : "steer";
+      if (session.isIdle()) pi.sendUserMessage(text);
+      else pi.sendUserMessage(text, { deliverAs });
+      guarded("event", () => appendWorkerEvent(eng, who.worker, { type: "message", direction: "in", ids, deliverAs, generation: who.generation }));
+    }
+    if (quiet.length > 0) {
+      // A broadcast never starts or interrupts a turn: the model reads it at its next call (steer, once the running
+      // tools finish) or, when idle, with the next prompt that wakes it (nextTurn).
+      const text = quiet.map(formatInboxMessage).join("\n\n");
+      const ids = quiet.map((m) => m.id);
+      pending.push({ text, ids });
+      const deliverAs = session.isIdle() ? "nextTurn" : "steer";
+      pi.sendMessage({ customType: BROADCAST_MESSAGE_TYPE, content: text, display: true, details: { ids } }, { deliverAs });
+      guarded("event", () => appendWorkerEvent(eng, who.worker, { type: "message", direction: "in", ids, deliverAs, generation: who.generation }));
+    }
   }
 
   function observeUser(message: unknown): void {
@@ -126,6 +156,7 @@ export function registerWorkerRole(pi: ExtensionAPI, env: NodeJS.ProcessEnv): vo
   });
 
   pi.on("agent_end", () => {
+    flushTouches();
     if (!protocolCalled) guarded("turn", () => recordTurn(engine(), who, "end"));
   });
 
@@ -133,11 +164,14 @@ export function registerWorkerRole(pi: ExtensionAPI, env: NodeJS.ProcessEnv): vo
   pi.on("message_end", (event) => observeUser(event.message));
 
   pi.on("tool_execution_start", (event) => {
+    const path = (event.args as { path?: unknown } | undefined)?.path;
+    if (typeof path === "string" && TOUCHING_TOOLS[event.toolName]) touches.push({ path, how: TOUCHING_TOOLS[event.toolName]! });
     guarded("event", () => appendWorkerEvent(engine(), who.worker, { type: "tool_start", tool: event.toolName, callId: event.toolCallId, generation: who.generation }));
   });
 
   pi.on("tool_execution_end", (event) => {
-    if (event.toolName.startsWith("docket_") && !event.isError) protocolCalled = true;
+    // A note changes no state: a turn that only left a note still ends idle.
+    if (event.toolName.startsWith("docket_") && event.toolName !== "docket_note" && !event.isError) protocolCalled = true;
     guarded("event", () =>
       appendWorkerEvent(engine(), who.worker, { type: "tool_end", tool: event.toolName, callId: event.toolCallId, isError: event.isError, generation: who.generation }),
     );

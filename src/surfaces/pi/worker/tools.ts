@@ -1,12 +1,15 @@
-// The worker role's four pi tools — docket_todos, docket_wait, docket_done, docket_fail — over the engine protocol.
+// The worker role's pi tools — docket_todos, docket_wait, docket_done, docket_fail, docket_consult, docket_note — over the engine protocol.
 // docket_done's body is the full text of the assistant message holding that exact tool call (ADR-0003, DESIGN §5).
 
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
 import type { WorkerIdentity } from "../../../domain/workers/identity.js";
 import type { EngineContext } from "../../../engine/context.js";
 import { done, fail, todos, wait } from "../../../engine/protocol/protocol.js";
+import { consult, note } from "../../../engine/protocol/consult.js";
 import { workerCalls } from "../../shared/worker-wire.js";
-import { formatDoneReply, formatFailReply, formatTodosReply, formatWaitReply, refusalText } from "../../shared/worker-replies.js";
+import {
+  formatConsultReply, formatDoneReply, formatFailReply, formatNoteReply, formatTodosReply, formatWaitReply, refusalText,
+} from "../../shared/worker-replies.js";
 
 export interface WorkerToolsRuntime {
   /** The engine, or a function that opens it on first use. */
@@ -85,6 +88,28 @@ export function registerWorkerTools(pi: ExtensionAPI, runtime: WorkerToolsRuntim
     async execute(toolCallId, params) {
       const result = run(() => todos(engine(), who, params.items, { callId: toolCallId }));
       return { content: [{ type: "text", text: formatTodosReply(result) }], details: result };
+    },
+  });
+
+  pi.registerTool({
+    name: calls.consult.name,
+    label: calls.consult.label,
+    description: calls.consult.description,
+    parameters: calls.consult.parameters,
+    async execute(toolCallId, params) {
+      const result = run(() => consult(engine(), who, { ...params, callId: toolCallId }));
+      return { content: [{ type: "text", text: formatConsultReply(result) }], details: result, terminate: true };
+    },
+  });
+
+  pi.registerTool({
+    name: calls.note.name,
+    label: calls.note.label,
+    description: calls.note.description,
+    parameters: calls.note.parameters,
+    async execute(toolCallId, params) {
+      const result = run(() => note(engine(), who, { ...params, callId: toolCallId }));
+      return { content: [{ type: "text", text: formatNoteReply(result) }], details: result };
     },
   });
 

@@ -36,7 +36,7 @@ export const VERB_GROUPS: readonly VerbGroup[] = [
       { name: "ls", usage: "[options]", description: "list this project's workers (--all: every project, settled ones too)" },
       { name: "show", usage: "<worker>", description: "one worker in detail, with its messages and launches" },
       { name: "peek", usage: "[options] <worker>", description: "the last lines of a worker's pane (no model context spent)" },
-      { name: "tell", usage: "[options] <worker> <text...>", description: "send a worker a message through its inbox (steers the current turn; --after waits for it)" },
+      { name: "tell", usage: "[options] <worker> <text...>", description: "send a worker a message through its inbox (steers the current turn; --after waits for it); a command worker gets it pasted into its pane" },
       { name: "attach", usage: "<worker>", description: "look at a worker's window (switches inside tmux, otherwise prints the command)" },
       { name: "delete", usage: "[options] <worker>", description: "delete one worker: window, workspace, row (deliverables stay)" },
       { name: "prune", usage: "", description: "delete workers settled for longer than worker.pruneAfterHours (never forces)" },
@@ -53,6 +53,25 @@ export const VERB_GROUPS: readonly VerbGroup[] = [
       { name: "discard", usage: "[options] <w>", description: "drop a worker's live changes (its workspace goes back to its base); the frozen versions stay" },
       { name: "verdict", usage: "[options] [w|ref]", description: "the review card of a worker's exact version; without a worker, the queue of workers needing judgment" },
       { name: "log", usage: "[options]", description: "decisions: counts per verb, recent rows, and decision debt" },
+    ],
+  },
+  {
+    load: async () => (await import("./combine.js")).registerCombineCommand,
+    verbs: [
+      {
+        name: "combine", usage: "[options] [a] [b]",
+        description: "merge two workers' overlapping frozen change sets (git merge-tree, no checkout touched) into one combined version you review and promote",
+      },
+    ],
+  },
+  {
+    load: async () => (await import("./broadcast.js")).registerBroadcastCommands,
+    verbs: [
+      {
+        name: "broadcast", usage: "[options] [text...]",
+        description: "tell the running workers a change concerns: each is scored affected / maybe / unrelated with the reason; you confirm who gets it",
+      },
+      { name: "journal", usage: "[options]", description: "the project journal: what landed in this project (promotions, crediting every worker) and what was posted to everyone" },
     ],
   },
   {
@@ -74,8 +93,8 @@ export const VERB_GROUPS: readonly VerbGroup[] = [
     load: async () => (await import("./worker.js")).registerWorkerCommands,
     verbs: [
       {
-        name: "worker", usage: "", description: "worker-side protocol: report, todos, wait, done, fail (identity from the environment)",
-        subcommands: ["report", "reconcile", "done", "wait", "todos", "fail", "exited", "heartbeat", "hook"],
+        name: "worker", usage: "", description: "worker-side protocol: report, todos, wait, done, fail, consult, note (identity from the environment)",
+        subcommands: ["report", "reconcile", "done", "wait", "todos", "consult", "note", "fail", "exited", "heartbeat", "hook"],
       },
     ],
   },
@@ -123,7 +142,7 @@ export const VERB_GROUPS: readonly VerbGroup[] = [
   {
     load: async () => (await import("./mcp.js")).registerMcpCommand,
     verbs: [
-      { name: "mcp", usage: "", description: "serve the worker protocol (docket_todos, docket_wait, docket_done, docket_fail) over MCP on stdio, for Claude Code, Codex and other agents" },
+      { name: "mcp", usage: "", description: "serve the worker protocol (docket_todos, docket_wait, docket_done, docket_fail, docket_consult, docket_note) over MCP on stdio, for Claude Code, Codex and other agents" },
     ],
   },
 ];

@@ -47,7 +47,10 @@ export async function runVerdict(io: Io, target: string | undefined, version?: n
 async function act(io: Io, card: VerdictCard, move: CardMove): Promise<void> {
   const review = await import("../../../engine/review/judge.js");
   const ctx = engine();
-  const bound = { target: card.worker, expectVersion: card.deliverable?.version, expectSha256: card.detail.sha256 ?? undefined };
+  const combined = card.detail.kind === "combined";
+  const bound = combined
+    ? { target: card.deliverable!.ref, expectSha256: card.detail.sha256 ?? undefined }
+    : { target: card.worker, expectVersion: card.deliverable?.version, expectSha256: card.detail.sha256 ?? undefined };
   const v = card.deliverable ? ` v${card.deliverable.version}` : "";
   const say = (r: { decision: { id: string; verb: string }; notes: string[] }) => io.out([`${r.decision.id} ${r.decision.verb}`, ...r.notes.map((n) => `  ${n}`)].join("\n"));
   switch (move.verb) {
@@ -69,9 +72,9 @@ async function act(io: Io, card: VerdictCard, move: CardMove): Promise<void> {
       return say(review.answer(ctx, { worker: card.worker, question: q.id, text }));
     }
     case "promote": {
-      const { planPromotion, promote } = await import("../../../engine/review/promote.js");
+      const { previewPromotion, promote } = await import("../../../engine/review/promote.js");
       const input = { ...bound, approve: Boolean(move.withApproval) };
-      const plan = planPromotion(ctx, input);
+      const plan = previewPromotion(ctx, input);
       if (plan.needsConfirmation) {
         io.err(plan.warnings.map((w) => `  ⚠ ${w.text}`).join("\n"));
         if (!(await io.confirm("Promote despite these warnings?"))) return;
@@ -94,6 +97,11 @@ async function act(io: Io, card: VerdictCard, move: CardMove): Promise<void> {
       if (!(await io.confirm(question))) return;
       const r = await useForWorker(ctx, { target: card.deliverable!.ref, task: task || undefined, implement, yes: true, interactive: true, ...(io.parent ? { parent: io.parent } : {}) });
       return io.out(r.notes.join("\n"));
+    }
+    case "combine": {
+      const { combineChangeSets } = await import("../../../engine/review/combine.js");
+      const r = combineChangeSets(ctx, { sources: [card.deliverable!.ref, move.peer!] });
+      return io.out([`${r.outcome === "combined" ? r.deliverable.ref : r.outcome === "conflicts" ? r.combination : r.message} · ${r.summary}`, ...r.notes.map((n) => `  ${n}`)].join("\n"));
     }
     default:
       io.out(`run: docket ${move.verb} ${move.verb === "save" ? `--from ${card.deliverable?.ref ?? card.worker}` : card.worker}`);

@@ -1,4 +1,4 @@
-// `docket worker todos|wait|done|fail`: the worker protocol's CLI door for agents that are not pi workers.
+// `docket worker todos|wait|done|fail|consult|note`: the worker protocol's CLI door for agents that are not pi workers.
 // Same fields and engine calls as the pi tools; identity from DOCKET_WORKER_ID/GENERATION/RUN_TOKEN (DESIGN §5).
 
 import type { Command } from "commander";
@@ -101,6 +101,41 @@ export function registerWorkerProtocol(worker: Command, io: Io): void {
         ...r.todos.map((t) => `${t.state === "completed" ? "[x]" : t.state === "in_progress" ? "[>]" : "[ ]"} ${t.id} ${t.text}`),
         ...(r.dropped > 0 ? [`(${r.dropped} dropped: empty or beyond 12)`] : []),
       ]);
+    });
+
+  worker
+    .command("consult")
+    .description("ask the parent agent a question of fact → needs_input (the human answers it when the consult lane is off)")
+    .option("--question <text>", "the one question of fact (never permission, scope, risk or anything irreversible: use wait)")
+    .option("--context <text>", "what you already know and why you ask")
+    .option("--option <text>", "a possible answer (repeatable)", collect, [])
+    .option("--recommend <text>", "the answer you expect")
+    .option("--call-id <id>", "idempotency: repeating the same call id returns the first result")
+    .action(async (flags: { question?: string; context?: string; option: string[]; recommend?: string; callId?: string }) => {
+      if (flags.question === undefined) throw usageError("bad-flags", "give the question with --question <text>");
+      const who = parseWorkerIdentity(process.env);
+      const { ConsultWire, parseWire } = await import("../worker-wire.js");
+      const args = parseWire(ConsultWire, {
+        question: flags.question, options: flags.option, ...(flags.context !== undefined ? { context: flags.context } : {}), ...(flags.recommend !== undefined ? { recommend: flags.recommend } : {}),
+      }, "docket worker consult");
+      const { consult } = await import("../../../engine/protocol/consult.js");
+      const result = consult(engine(), who, { ...args, callId: flags.callId });
+      emit(io, result, (r) => `${who.worker} consulted ${r.audience === "parent-agent" ? "the parent agent" : "the human (the consult lane is off)"}: ${r.question} → needs_input`);
+    });
+
+  worker
+    .command("note")
+    .description("leave the human a notice (changes nothing; reaches no other worker unless the human forwards it)")
+    .argument("<text...>", "the notice")
+    .option("--to <w>", "a worker you suggest the human tells (repeatable; a suggestion only)", collect, [])
+    .option("--call-id <id>", "idempotency: repeating the same call id returns the first result")
+    .action(async (words: string[], flags: { to: string[]; callId?: string }) => {
+      const who = parseWorkerIdentity(process.env);
+      const { NoteWire, parseWire } = await import("../worker-wire.js");
+      const args = parseWire(NoteWire, { text: words.join(" "), to: flags.to }, "docket worker note");
+      const { note } = await import("../../../engine/protocol/consult.js");
+      const result = note(engine(), who, { ...args, callId: flags.callId });
+      emit(io, result, (r) => `${who.worker} noted ${r.note} for the human${r.suggested.length > 0 ? ` (suggested for ${r.suggested.join(", ")})` : ""}`);
     });
 
   worker

@@ -14,6 +14,6 @@ export type WorkerSubcommands = (worker: Command, io: Io) => void;
 const registrars: WorkerSubcommands[] = [registerWorkerReport, registerWorkerReconcile, registerWorkerProtocol, registerWorkerLifecycle, registerWorkerHook];
 
 export function registerWorkerCommands(program: Command, io: Io): void {
-  const worker = program.command("worker").description("worker-side protocol: report, todos, wait, done, fail (identity from the environment)");
+  const worker = program.command("worker").description("worker-side protocol: report, todos, wait, done, fail, consult, note (identity from the environment)");
   for (const register of registrars) register(worker, io);
 }

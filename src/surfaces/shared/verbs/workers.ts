@@ -123,7 +123,8 @@ export function registerWorkersCommands(program: Command, io: Io): void {
     .option("--all", "every project's workers, including settled ones")
     .action(async (opts: { all?: boolean }) => {
       const { listWorkers } = await import("../../../engine/workers/view.js");
-      const { workers, ages } = listWorkers(engine(), { all: Boolean(opts.all) });
+      const { formatBaseMoved } = await import("../../../domain/review/base-moved.js");
+      const { workers, ages, baseMoved } = listWorkers(engine(), { all: Boolean(opts.all) });
       emit(io, { workers }, (x) =>
         x.workers.length === 0
           ? "no workers (start one with: docket spawn <task>)"
@@ -137,6 +138,7 @@ export function registerWorkersCommands(program: Command, io: Io): void {
                 w.questions ? `${w.questions}? ` : "",
                 w.deliverable ? `${w.deliverable.replace(/^worker-deliverable:/, "")} ` : "",
                 w.task.length > 60 ? `${w.task.slice(0, 57)}...` : w.task,
+                ...(baseMoved.has(w.worker) ? [`· ${formatBaseMoved(baseMoved.get(w.worker)!)}`] : []),
               ].join(" "),
             ),
       );
@@ -160,6 +162,7 @@ export function registerWorkersCommands(program: Command, io: Io): void {
         ...w.openQuestions.map((q) => `  question ${q.id}: ${q.text}`),
         ...w.launches.map((l) => `  launch g${l.generation} ${l.startedAt}${l.exitedAt ? ` exited ${l.exitCode} at ${l.exitedAt}` : ""}`),
         ...w.messages.map((m) => `  message ${m.id}: ${m.delivery}`),
+        ...(w.baseMoved ? [`  base moved: ${w.baseMoved.files.join(", ")} landed since it started (${w.baseMoved.refs.join(", ")})`] : []),
       ]);
     });
 
@@ -176,7 +179,7 @@ export function registerWorkersCommands(program: Command, io: Io): void {
 
   program
     .command("tell")
-    .description("send a worker a message through its inbox (steers the current turn; --after waits for it)")
+    .description("send a worker a message through its inbox (steers the current turn; --after waits for it); a command worker gets it pasted into its pane")
     .argument("<worker>", "w<N>")
     .argument("<text...>", "the message (multi-line text stays one message)")
     .addHelpText(

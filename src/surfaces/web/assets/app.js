@@ -108,6 +108,7 @@ function clickAction(button) {
   const verb = button.dataset.verb;
   if (button.dataset.panel) return openPanel(button.dataset.panel);
   if (verb === "answer") return perform(bound({ verb, question: button.dataset.question, text: button.dataset.text }));
+  if (verb === "combine") return perform(bound({ verb, peer: button.dataset.peer }));
   return perform(bound({ verb }));
 }
 

@@ -1,4 +1,4 @@
-// The card of one exact version: header, warnings, questions, the actions bound to that version (with their
+// The card of one exact version: header, warnings, questions, notes, the actions bound to that version (with their
 // panels), evidence, what the worker says, and the frozen diff. Older versions are shown without actions.
 
 import { parseDeliverableRef } from "../../../domain/deliverables/deliverable.js";
@@ -36,7 +36,7 @@ function questions(v: ReviewView, canAnswer: boolean): Html {
   const qs = v.card.detail.questions;
   if (qs.length === 0) return html``;
   return html`<section class="questions"><h2>Questions</h2>${qs.map(
-    (q) => html`<div class="q" data-question="${q.id}"><p class="q-text"><code>${q.id}</code> ${q.text}</p>${q.risk ? html`<p class="risk">⚠ risk: ${q.risk}</p>` : ""}${
+    (q) => html`<div class="q" data-question="${q.id}"><p class="q-text"><code>${q.id}</code> ${q.text}${consultTag(q)}</p>${q.consult?.context ? html`<p class="q-context">context: ${q.consult.context}</p>` : ""}${q.risk ? html`<p class="risk">⚠ risk: ${q.risk}</p>` : ""}${
       canAnswer
         ? html`<div class="q-opts">${q.options.map((o, i) => html`<button type="button" class="act opt" data-verb="answer" data-question="${q.id}" data-text="${o}">${i + 1}. ${o}${o === q.recommend ? html` <span class="rec">recommended</span>` : ""}</button>`)}</div><form class="answer-form" data-question="${q.id}"><input name="text" autocomplete="off" placeholder="Your answer" aria-label="answer to ${q.id}"><button type="submit">Answer</button></form>`
         : html`<ol>${q.options.map((o) => html`<li>${o}</li>`)}</ol>`
@@ -44,17 +44,33 @@ function questions(v: ReviewView, canAnswer: boolean): Html {
   )}</section>`;
 }
 
+/** A consult's lane: with the parent agent, or escalated to the human and why. */
+function consultTag(q: ReviewView["card"]["detail"]["questions"][number]): Html | string {
+  if (!q.consult) return "";
+  const lane = q.consult.audience === "parent-agent" ? "consult · with the parent agent" : q.consult.escalation ? `consult · escalated: ${q.consult.escalation}` : "consult";
+  return html` <span class="consult">${lane}</span>`;
+}
+
+/** The worker's notes: for the human only; forwarding one is a broadcast the human confirms. */
+function notes(v: ReviewView): Html {
+  const ns = v.card.detail.notes;
+  if (ns.length === 0) return html``;
+  return html`<section class="notes"><h2>Notes <span class="hint">for you; no model saw them</span></h2><ul>${ns.map(
+    (n) => html`<li data-note="${n.id}"><code>${n.id}</code> ${n.text}${n.suggested.length > 0 ? html` <span class="hint">suggested for ${n.suggested.join(", ")} · <code>docket broadcast --from ${n.id}</code></span>` : ""}</li>`,
+  )}</ul></section>`;
+}
+
 const LABELS: Record<string, string> = {
   approve: "Approve", reject: "Reject…", revise: "Revise…", tell: "Tell…", discard: "Discard live changes…", save: "Save to store",
-  respawn: "Respawn", answer: "Answer",
+  respawn: "Respawn", answer: "Answer", combine: "Combine with",
 };
 
 function actionButton(a: CardAction): Html {
   if (a.verb === "answer") return html``;
-  const label = a.verb === "promote" ? (a.withApproval ? "Approve & promote…" : "Promote…") : a.verb === "use" ? `Use → ${a.mode![0]!.toUpperCase()}${a.mode!.slice(1)}…` : LABELS[a.verb] ?? a.verb;
+  const label = a.verb === "promote" ? (a.withApproval ? "Approve & promote…" : "Promote…") : a.verb === "use" ? `Use → ${a.mode![0]!.toUpperCase()}${a.mode!.slice(1)}…` : a.verb === "combine" ? `Combine with ${a.peer}` : LABELS[a.verb] ?? a.verb;
   const key = a.verb === "approve" ? "a" : a.verb === "revise" ? "r" : a.verb === "promote" ? "p" : undefined;
-  const panel = a.verb === "approve" || a.verb === "save" || a.verb === "respawn" ? undefined : a.verb === "use" ? `use-${a.mode}` : a.verb;
-  return html`<button type="button" class="act${a.verb === "approve" ? " primary" : a.verb === "discard" || a.verb === "reject" ? " danger" : ""}" data-verb="${a.verb}"${a.mode ? html` data-mode="${a.mode}"` : ""}${a.withApproval ? html` data-with-approval="1"` : ""}${panel ? html` data-panel="${panel}"` : ""}${key ? html` data-key="${key}"` : ""}>${label}${key ? html` <kbd>${key}</kbd>` : ""}</button>`;
+  const panel = a.verb === "approve" || a.verb === "save" || a.verb === "respawn" || a.verb === "combine" ? undefined : a.verb === "use" ? `use-${a.mode}` : a.verb;
+  return html`<button type="button" class="act${a.verb === "approve" ? " primary" : a.verb === "discard" || a.verb === "reject" ? " danger" : ""}" data-verb="${a.verb}"${a.mode ? html` data-mode="${a.mode}"` : ""}${a.withApproval ? html` data-with-approval="1"` : ""}${a.peer ? html` data-peer="${a.peer}"` : ""}${panel ? html` data-panel="${panel}"` : ""}${key ? html` data-key="${key}"` : ""}>${label}${key ? html` <kbd>${key}</kbd>` : ""}</button>`;
 }
 
 function panels(v: ReviewView, base: string): Html {
@@ -93,7 +109,7 @@ export function renderDiff(v: ReviewView, base: string, mode: DiffMode): Html {
 export function renderCard(v: ReviewView, mode: DiffMode): Html {
   const d = v.card.detail.deliverable;
   const base = cardPath(v.card.worker, v.card.deliverable?.version);
-  return html`${header(v)}${warnings(v)}${questions(v, v.isCurrent)}${
+  return html`${header(v)}${warnings(v)}${questions(v, v.isCurrent)}${notes(v)}${
     v.card.state === "failed" && v.card.detail.lastError ? html`<section class="failure"><h2>Failure</h2><pre>${v.card.detail.lastError}</pre></section>` : ""
   }${actions(v, base)}${d ? html`${renderEvidence(d, { line: v.card.detail.planCoverage, data: v.card.planCoverage })}${renderWorkerSays(d)}` : v.card.detail.invalid ? html`<p class="invalid">${v.card.detail.invalid}</p>` : ""}${renderDiff(v, base, mode)}${renderHistory(v.history)}`;
 }

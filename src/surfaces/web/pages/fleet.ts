@@ -1,5 +1,5 @@
 // The fleet: every worker of this project (or all, with ?all=1) with state, liveness, task, age, current version,
-// open questions and items, and a peek at the last lines of its pane (zero model context, like `docket peek`).
+// open questions, items, `base moved`, and a peek at the last lines of its pane (zero model context, like `docket peek`).
 
 import type { FleetEntry } from "../../../engine/workers/fleet-board.js";
 import { html, type Html } from "../html.js";
@@ -9,6 +9,6 @@ export function renderFleet(rows: readonly FleetEntry[], all: boolean): Html {
   const toggle = all ? html`<a href="/fleet">only unsettled workers of this project</a>` : html`<a href="/fleet?all=1">all workers, settled ones too</a>`;
   if (rows.length === 0) return html`<h1>Fleet</h1><p class="empty">No workers${all ? "" : " need attention in this project"}.</p><p>${toggle}</p>`;
   return html`<h1>Fleet <span class="count">${rows.length}</span></h1><p class="hint">${toggle}</p><div class="table-wrap"><table class="fleet"><thead><tr><th>worker</th><th>state</th><th>live</th><th>kind</th><th>task</th><th>age</th><th>version</th><th>questions</th><th>items</th><th></th></tr></thead><tbody>${rows.map(
-    (r) => html`<tr data-worker="${r.worker}"><td><span class="wid">${r.worker}</span> <span class="gen">g${r.generation}</span></td><td><span class="pill state-${r.state}">${r.state}</span></td><td><span class="live-${r.liveness}">${r.liveness}</span></td><td>${r.kind}</td><td class="task">${r.task}</td><td>${r.age}</td><td>${r.version ? html`<a href="${cardPath(r.worker, r.version)}">v${r.version}</a>` : "—"}</td><td>${r.questions > 0 ? html`<a href="${cardPath(r.worker)}">${r.questions}</a>` : "0"}</td><td>${r.items.join(", ")}</td><td><button type="button" class="peek-btn" data-url="/fleet/${r.worker}/peek">peek</button></td></tr><tr class="peek-row" hidden><td colspan="10"><pre class="peek"></pre></td></tr>`,
+    (r) => html`<tr data-worker="${r.worker}"><td><span class="wid">${r.worker}</span> <span class="gen">g${r.generation}</span></td><td><span class="pill state-${r.state}">${r.state}</span>${r.baseMoved ? html` <span class="base-moved" title="promotions landed files it works on since it began">${r.baseMoved}</span>` : ""}</td><td><span class="live-${r.liveness}">${r.liveness}</span></td><td>${r.kind}</td><td class="task">${r.task}</td><td>${r.age}</td><td>${r.version ? html`<a href="${cardPath(r.worker, r.version)}">v${r.version}</a>` : "—"}</td><td>${r.questions > 0 ? html`<a href="${cardPath(r.worker)}">${r.questions}</a>` : "0"}</td><td>${r.items.join(", ")}</td><td><button type="button" class="peek-btn" data-url="/fleet/${r.worker}/peek">peek</button></td></tr><tr class="peek-row" hidden><td colspan="10"><pre class="peek"></pre></td></tr>`,
   )}</tbody></table></div>`;
 }

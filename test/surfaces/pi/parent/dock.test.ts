@@ -7,7 +7,7 @@ import { formatChipLine, formatDeliveries, formatDock, formatDockStatus, formatF
 
 const NOW = Date.parse("2026-01-01T00:10:00.000Z");
 const row = (n: number, state: DockRow["state"], extra: Partial<DockRow> = {}): DockRow => ({
-  worker: `w${n}`, kind: "default", task: `task ${n}`, state, liveness: "live", generation: 1, questions: 0, version: null, overlapsWith: null,
+  worker: `w${n}`, kind: "default", task: `task ${n}`, state, liveness: "live", generation: 1, questions: 0, version: null, overlapsWith: null, baseMoved: 0, shared: 0,
   updatedAt: "2026-01-01T00:00:00.000Z", createdAt: "2026-01-01T00:05:00.000Z", ...extra,
 });
 
@@ -17,6 +17,12 @@ test("a dock line shows glyph, label, state, task, questions, version, overlap a
   assert.deepEqual(formatDock([row(3, "ready", { liveness: "gone", version: 1 })], NOW), ["✓ w3·default ready · task 3 · v1 · 5m"], "a finished worker's exit is no news");
   const long = formatDock([row(4, "idle", { task: "a very long task\nthat spans lines and goes on well past the width of the dock" })], NOW)[0]!;
   assert.equal(long, "○ w4·default idle · a very long task that spans lines and goes on w… · 5m");
+});
+
+test("a dock line says when its base moved and how many notes it shared; a consulting worker says so and counts apart", () => {
+  assert.deepEqual(formatDock([row(5, "idle", { baseMoved: 2, shared: 1 })], NOW), ["○ w5·default idle · task 5 · base moved · 2 files · 1 shared · 5m"]);
+  assert.deepEqual(formatDock([row(6, "consulting", { questions: 1, baseMoved: 1 })], NOW), ["⋯ w6·default consulting · task 6 · 1 question · base moved · 1 file · 5m"]);
+  assert.equal(formatDockStatus([row(6, "consulting"), row(7, "needs_input")]), "docket · 1 waiting · 1 consulting");
 });
 
 test("when workers do not fit in pi's 10 widget lines, those needing the human stay and the rest fold into one line", () => {

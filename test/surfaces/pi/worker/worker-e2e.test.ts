@@ -49,7 +49,7 @@ test("a real pi worker heartbeats, reads what it is told, and is fenced after re
   await waitFor("the first turn to end (idle)", () => show().persistedState === "idle", SLOW);
   const firstCall = JSON.parse(readFileSync(faux.log, "utf8").split("\n")[0]!);
   assert.match(firstCall.lastUserText, /^You are Docket worker w1\. Your task is in .*task\.md/);
-  assert.deepEqual(firstCall.tools.filter((n: string) => n.startsWith("docket_")).sort(), ["docket_done", "docket_fail", "docket_todos", "docket_wait"]);
+  assert.deepEqual(firstCall.tools.filter((n: string) => n.startsWith("docket_")).sort(), ["docket_consult", "docket_done", "docket_fail", "docket_note", "docket_todos", "docket_wait"]);
   assert.ok(!firstCall.tools.some((n: string) => /spawn/.test(n)), "a worker has no tool that starts workers");
 
   const events = readFileSync(join(faux.home, "fleet", "w1", "events.ndjson"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
