@@ -14,14 +14,15 @@ export interface Evidence {
   text: string;
 }
 
+/** One entry as a caller gave it (flags, a tool call, a JSON file): nothing is trusted until validateReportEntry. */
 export interface ReportEntryInput {
-  item: string;
-  outcome: string;
-  body: string;
-  evidence?: Evidence[];
-  forHuman?: string[];
+  item: unknown;
+  outcome: unknown;
+  body: unknown;
+  evidence?: readonly unknown[];
+  forHuman?: readonly unknown[];
   /** reply id → answer text */
-  answers?: Record<string, string>;
+  answers?: Readonly<Record<string, unknown>>;
   /** The caller's call id for this entry (`--key`, a file entry's `key`): a retry with the same id replays. */
   callId?: string;
 }
@@ -57,10 +58,11 @@ export function validateReportEntry(input: ReportEntryInput): ReportEntry {
     throw validationError("report-entry-invalid", PER_ITEM_REQUIRED, `outcome must be one of ${REPORT_OUTCOMES.join(", ")} and body non-empty`);
   }
   const evidence = (input.evidence ?? []).map((e) => {
-    if (!isEvidenceKind(e?.kind) || typeof e.text !== "string" || e.text.trim() === "") {
+    const { kind, text } = (typeof e === "object" && e !== null ? e : {}) as { kind?: unknown; text?: unknown };
+    if (!isEvidenceKind(kind) || typeof text !== "string" || text.trim() === "") {
       throw validationError("evidence-invalid", `evidence must be <${EVIDENCE_KINDS.join("|")}>=<text>; got ${JSON.stringify(e)}`);
     }
-    return { kind: e.kind, text: e.text.trim() };
+    return { kind, text: text.trim() };
   });
   const forHuman = (input.forHuman ?? []).map((l) => String(l).trim()).filter((l) => l !== "");
   const answers: Record<string, string> = {};

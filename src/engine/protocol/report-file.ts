@@ -4,7 +4,7 @@
 import { resolve } from "node:path";
 import { validationError } from "../../domain/errors.js";
 import { readInputFile } from "../../files/input-file.js";
-import { parseEvidenceFlag, type Evidence, type ReportEntryInput } from "../../domain/work/report.js";
+import { parseEvidenceFlag, type ReportEntryInput } from "../../domain/work/report.js";
 
 export function loadReportFile(cwd: string, path: string, flag = "--file"): ReportEntryInput[] {
   const text = readInputFile(resolve(cwd, path), `${flag} ${path}`).toString("utf8");
@@ -20,14 +20,15 @@ export function loadReportFile(cwd: string, path: string, flag = "--file"): Repo
   }
   return list.map((raw, i) => {
     if (!isObject(raw)) throw validationError("report-file-invalid", `entry ${i + 1} of ${path} is not an object`);
-    const evidence = Array.isArray(raw.evidence) ? raw.evidence.map((e): Evidence => (typeof e === "string" ? parseEvidenceFlag(e) : (e as Evidence))) : undefined;
+    // The entry's values stay unknown here: validateReportEntry checks every one of them.
+    const evidence = Array.isArray(raw.evidence) ? raw.evidence.map((e: unknown) => (typeof e === "string" ? parseEvidenceFlag(e) : e)) : undefined;
     return {
-      item: raw.item as string,
-      outcome: raw.outcome as string,
-      body: raw.body as string,
+      item: raw.item,
+      outcome: raw.outcome,
+      body: raw.body,
       evidence,
-      forHuman: Array.isArray(raw.forHuman) ? (raw.forHuman as string[]) : undefined,
-      answers: isObject(raw.answers) ? (raw.answers as Record<string, string>) : undefined,
+      forHuman: Array.isArray(raw.forHuman) ? raw.forHuman : undefined,
+      answers: isObject(raw.answers) ? raw.answers : undefined,
       // A file entry's `key` is its call id: the idempotency key itself is built by the engine (domain/idempotency).
       callId: typeof raw.key === "string" ? raw.key : undefined,
     };
