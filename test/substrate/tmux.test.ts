@@ -25,13 +25,18 @@ test("a launched window runs its argv in /, keeps its pane after exit, and is fo
   const first = tmux.launchWindow({
     session: "docket-workers",
     name: "w1",
-    argv: ["sh", "-c", 'echo "arg=$1 pwd=$(pwd)"; exit 4', "sh", `it's "quoted" $HOME`],
+    // It exits only after the test has seen its line: a process that prints and exits at once can die before tmux
+    // has read its output from the pty, so "the output survives the exit" would depend on timing.
+    argv: ["sh", "-c", 'echo "arg=$1 pwd=$(pwd)"; read line; exit 4', "sh", `it's "quoted" $HOME`],
   });
   assert.match(first.windowId, /^@\d+$/);
   assert.match(first.paneId, /^%\d+$/);
   assert.equal(tmux.hasSession("docket-workers"), true);
+  const printed = /arg=it's "quoted" \$HOME pwd=\/(\n|$)/;
+  await waitFor("the argv's line on the pane", () => printed.test(tmux.capture(first.paneId, 20)));
+  server.tmux("send-keys", "-t", first.paneId, "Enter");
   await waitFor("the pane to die", () => tmux.paneState(first.paneId, "w1") === "dead");
-  assert.match(tmux.capture(first.paneId, 20), /arg=it's "quoted" \$HOME pwd=\/\n/);
+  assert.match(tmux.capture(first.paneId, 20), printed, "the dead pane keeps what it printed");
   assert.equal(server.tmux("show-options", "-w", "-v", "-t", first.windowId, "remain-on-exit").trim(), "on");
 
   const second = tmux.launchWindow({ session: "docket-workers", name: "w2", argv: ["sleep", "30"] });
