@@ -1,16 +1,17 @@
 // Combine's files in the home: combined version sidecars (`combined/<w2-w3>/v<N>.json`, claimed once, never
 // overwritten) and the scratch folders where the human resolves contested files (made whole by rename, read without links).
 
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { combinedDir, validateCombined, type CombinedDeliverable } from "../../domain/deliverables/combined.js";
 import { claimFile } from "../atomic.js";
+import { readFrozenJson, type FrozenRead } from "../frozen-json.js";
 import type { HomeLayout } from "../home.js";
 import { assertRealDirBelow, linkBelow, readNoFollow } from "../no-follow.js";
 import { ensurePrivateDir } from "../private.js";
 
-export type CombinedRead = { ok: true; deliverable: CombinedDeliverable; path: string; sha256: string } | { ok: false; reason: string; path: string };
+export type CombinedRead = FrozenRead<CombinedDeliverable>;
 
 const VERSION_FILE = /^v([1-9][0-9]{0,9})\.json$/;
 
@@ -37,21 +38,7 @@ export function listCombinedVersions(home: HomeLayout, key: string): number[] {
 }
 
 export function readCombined(home: HomeLayout, key: string, version: number): CombinedRead {
-  const path = combinedPath(home, key, version);
-  const linked = linkBelow(home.root, dirname(path));
-  if (linked) return { ok: false, reason: `${linked.path} is not a real directory; Docket never follows links inside its home`, path };
-  const read = readNoFollow(path);
-  if (read.ok === "absent") return { ok: false, reason: `${path} is missing`, path };
-  if (read.ok === false) return { ok: false, reason: read.reason, path };
-  let value: unknown;
-  try {
-    value = JSON.parse(read.bytes.toString("utf8"));
-  } catch (error) {
-    return { ok: false, reason: `${path} is not valid JSON: ${(error as Error).message}`, path };
-  }
-  const checked = validateCombined(value, { key, version });
-  if (!checked.ok) return { ok: false, reason: `${path} is invalid: ${checked.issues.join("; ")}`, path };
-  return { ok: true, deliverable: checked.deliverable, path, sha256: createHash("sha256").update(read.bytes).digest("hex") };
+  return readFrozenJson(home.root, combinedPath(home, key, version), (value) => validateCombined(value, { key, version }));
 }
 
 /** Claims `v<N>.json` for the pair (temp, fsync, link); false when the number is taken. */

@@ -1,17 +1,17 @@
 // Worker deliverable sidecars on disk: `fleet/<id>/deliverables/v<N>.json`, claimed once and never overwritten.
 // Listings and contents are untrusted input: every read is validated, and no symlink is followed (ADR-0003, DESIGN §6, §8a).
 
-import { createHash } from "node:crypto";
 import { closeSync, constants, openSync, readdirSync, readSync } from "node:fs";
 import { join } from "node:path";
 import type { WorkerDeliverable } from "../../domain/deliverables/deliverable.js";
 import { validateDeliverable } from "../../domain/deliverables/validate.js";
 import { claimFile } from "../atomic.js";
+import { readFrozenJson, type FrozenRead } from "../frozen-json.js";
 import type { HomeLayout } from "../home.js";
-import { assertRealDirBelow, linkBelow, readNoFollow } from "../no-follow.js";
+import { assertRealDirBelow } from "../no-follow.js";
 
 /** A sidecar as read: on success, the sha256 of the exact bytes parsed (what an approval binds to). */
-export type SidecarRead = { ok: true; deliverable: WorkerDeliverable; path: string; sha256: string } | { ok: false; reason: string; path: string };
+export type SidecarRead = FrozenRead<WorkerDeliverable>;
 
 const VERSION_FILE = /^v([1-9][0-9]{0,9})\.json$/;
 
@@ -44,21 +44,7 @@ export function listDeliverableVersions(home: HomeLayout, workerId: string): num
 
 /** Reads and validates one sidecar; a missing, unparsable or inconsistent file is `ok: false` with a reason. */
 export function readDeliverable(home: HomeLayout, workerId: string, version: number): SidecarRead {
-  const path = deliverablePath(home, workerId, version);
-  const linked = linkBelow(home.root, deliverablesDir(home, workerId));
-  if (linked) return { ok: false, reason: `${linked.path} is ${linked.kind === "symlink" ? "a symbolic link" : "not a directory"}; Docket never follows links inside its home`, path };
-  const read = readNoFollow(path);
-  if (read.ok === "absent") return { ok: false, reason: `${path} is missing`, path };
-  if (read.ok === false) return { ok: false, reason: read.reason, path };
-  let value: unknown;
-  try {
-    value = JSON.parse(read.bytes.toString("utf8"));
-  } catch (error) {
-    return { ok: false, reason: `${path} is not valid JSON: ${(error as Error).message}`, path };
-  }
-  const checked = validateDeliverable(value, { workerId, version });
-  if (!checked.ok) return { ok: false, reason: `${path} is invalid: ${checked.issues.join("; ")}`, path };
-  return { ok: true, deliverable: checked.deliverable, path, sha256: createHash("sha256").update(read.bytes).digest("hex") };
+  return readFrozenJson(home.root, deliverablePath(home, workerId, version), (value) => validateDeliverable(value, { workerId, version }));
 }
 
 /** Claims `v<version>.json` with `d` (temp, fsync, link). False when the number is already taken. */
