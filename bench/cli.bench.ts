@@ -1,8 +1,7 @@
 // Benchmark: CLI start-up as whole processes beside `node -e 0` in the same rounds (`--version`, `--help`, the worker calls
 // `heartbeat` and `report`, `ls --json` over 100 workers, a bare SQLite write) and the modules each loads. Never asserts.
 
-import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
@@ -15,6 +14,7 @@ import { insertObligation } from "../src/ledger/work/obligations.js";
 import { insertMessage } from "../src/ledger/talk/messages.js";
 import { insertWorker, updateWorker } from "../src/ledger/workers/workers.js";
 import { countModules, printFigures, timeProcesses, type ProcessCase } from "./support/processes.js";
+import { gitRepo } from "../test/support/git.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const BIN = resolve(here, "..", "..", "bin", "docket.js");
@@ -26,13 +26,7 @@ const root = mkdtempSync(join(tmpdir(), "docket-bench-cli-"));
 try {
   const project = join(root, "project");
   mkdirSync(project);
-  const git = (...args: string[]) => execFileSync("git", args, { cwd: project, stdio: ["ignore", "pipe", "pipe"] });
-  git("init", "-q", "-b", "main");
-  git("config", "user.email", "bench@example.invalid");
-  git("config", "user.name", "bench");
-  writeFileSync(join(project, "README.md"), "bench\n");
-  git("add", "-A");
-  git("commit", "-q", "-m", "initial");
+  gitRepo(project, { "README.md": "bench\n" });
   const home = join(root, "docket");
 
   // 100 workers of this project; the first is a live command worker with a directory (as spawn leaves it) and one

@@ -13,6 +13,7 @@ import { performance } from "node:perf_hooks";
 import { randomBytes } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
+import { gitRepo } from "../test/support/git.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const BIN = resolve(here, "..", "..", "bin", "docket.js");
@@ -91,13 +92,7 @@ function makeFleet(label: string): Fleet {
   const root = mkdtempSync(join(tmpdir(), `docket-bench-fleet-${label}-`));
   const repo = join(root, "repo");
   mkdirSync(repo);
-  const git = (...args: string[]) => execFileSync("git", args, { cwd: repo, stdio: ["ignore", "pipe", "pipe"] });
-  git("init", "-q", "-b", "main");
-  git("config", "user.email", "bench@example.invalid");
-  git("config", "user.name", "bench");
-  for (let i = 0; i < 40; i++) writeFileSync(join(repo, `file-${i}.txt`), `line ${i}\n`.repeat(50));
-  git("add", "-A");
-  git("commit", "-q", "-m", "initial");
+  gitRepo(repo, Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`file-${i}.txt`, `line ${i}\n`.repeat(50)])));
   const home = join(root, "docket");
   const agent = join(root, "agent");
   for (const d of [home, agent, join(root, "tmp"), join(root, "home")]) mkdirSync(d, { recursive: true });

@@ -11,6 +11,7 @@ import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import { openEngine } from "../src/engine/context.js";
 import { insertWorker } from "../src/ledger/workers/workers.js";
+import { gitRepo } from "../test/support/git.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const BIN = resolve(here, "..", "..", "bin", "docket.js");
@@ -29,13 +30,7 @@ const socket = `docket-bench-${randomBytes(6).toString("hex")}`;
 try {
   const project = join(root, "project");
   mkdirSync(project);
-  const git = (...args: string[]) => execFileSync("git", args, { cwd: project, stdio: ["ignore", "pipe", "pipe"] });
-  git("init", "-q", "-b", "main");
-  git("config", "user.email", "bench@example.invalid");
-  git("config", "user.name", "bench");
-  writeFileSync(join(project, "README.md"), "bench\n");
-  git("add", "-A");
-  git("commit", "-q", "-m", "initial");
+  gitRepo(project, { "README.md": "bench\n" });
   const home = join(root, "docket");
   const agentDir = join(root, "agent");
   for (const d of [home, agentDir, join(root, "tmp"), join(root, "home")]) mkdirSync(d, { recursive: true });
