@@ -129,3 +129,31 @@ test("the engine reads no snake_case field: ledger rows reach it as camelCase do
   );
   assert.deepEqual(snake, []);
 });
+
+test("git runs by its absolute path only, and a worker's tree only through substrate/git/worker-git (issue 23)", () => {
+  // The human's checkout: its own modules, the human's git with neutralised config. A worker's tree: worker-git alone.
+  const RUNS_GIT = new Set([
+    "substrate/git/git-binary.js", "substrate/git/worker-git.js", "substrate/git/promote.js", "substrate/git/worktree.js", "substrate/git/blob.js",
+    "substrate/git/merge.js", "substrate/git/init.js", "substrate/project.js", "substrate/tool-versions.js",
+  ]);
+  const PINS_A_WORK_TREE = new Set(["substrate/git/worker-git.js", "substrate/git/worktree.js"]);
+  const problems: string[] = [];
+  for (const file of files(SRC)) {
+    const name = relative(SRC, file);
+    const text = readFileSync(file, "utf8").replace(/\/\/.*$|\/\*[\s\S]*?\*\//gm, "");
+    if (/\b(?:execFileSync|execFile|spawnSync|spawn|execSync|exec)\(\s*["'`]git["'`]/.test(text)) problems.push(`${name} runs "git" from PATH`);
+    if (/\bgitBinary\(/.test(text) && !RUNS_GIT.has(name)) problems.push(`${name} runs git outside the modules allowed to`);
+    if (/GIT_WORK_TREE|--work-tree/.test(text) && !PINS_A_WORK_TREE.has(name)) problems.push(`${name} names a work tree`);
+  }
+  // The port's worker-tree operations live in modules that start no process: they reach git through worker-git.
+  for (const name of ["substrate/git/live-tree.js", "substrate/git/changes.js", "substrate/git/patch-check.js"]) {
+    const text = readFileSync(join(SRC, name), "utf8");
+    if (/node:child_process/.test(text)) problems.push(`${name} starts a process itself`);
+    if (!/worker-git\.js/.test(text)) problems.push(`${name} does not go through worker-git`);
+  }
+  const port = readFileSync(join(SRC, "substrate/git/port.js"), "utf8");
+  for (const fn of ["liveEqualsFrozen", "liveChangedPaths", "liveChangesExist", "resetWorkspace"]) {
+    if (!new RegExp(`import \\{[^}]*\\b${fn}\\b[^}]*\\} from "\\./live-tree\\.js"`).test(port)) problems.push(`the port's ${fn} does not come from live-tree.js`);
+  }
+  assert.deepEqual(problems, []);
+});

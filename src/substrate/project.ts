@@ -2,10 +2,11 @@
 
 import { execFileSync } from "node:child_process";
 import { realpathSync } from "node:fs";
+import { envWithoutGit, gitBinary, neutralArgs } from "./git/git-binary.js";
 
 export function projectRootOf(cwd: string): string {
   try {
-    const top = execFileSync("git", ["rev-parse", "--show-toplevel"], { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+    const top = execFileSync(gitBinary(), [...neutralArgs(), "rev-parse", "--show-toplevel"], { cwd, env: envWithoutGit(), encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
     if (top) return realpathSync(top);
   } catch {
     // Not a git repository (or git missing): the directory itself is the project.

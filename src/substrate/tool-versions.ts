@@ -2,6 +2,7 @@
 // A tool that is missing or does not answer is `undefined`; the caller says what to install.
 
 import { execFileSync } from "node:child_process";
+import { gitBinary } from "./git/git-binary.js";
 
 const VERSION_ARGS = { tmux: ["-V"], git: ["--version"] } as const;
 
@@ -11,7 +12,7 @@ export type OutsideTool = keyof typeof VERSION_ARGS;
 export function toolVersion(tool: OutsideTool): string | undefined {
   let out: string;
   try {
-    out = execFileSync(tool, [...VERSION_ARGS[tool]], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"], timeout: 10_000 });
+    out = execFileSync(tool === "git" ? gitBinary() : tool, [...VERSION_ARGS[tool]], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"], timeout: 10_000 });
   } catch {
     return undefined; // not installed, or it failed to start: the doctor reports it as missing
   }

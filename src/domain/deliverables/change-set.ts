@@ -47,9 +47,19 @@ export function countHunks(patch: string): number {
 export function formatStat(files: readonly ChangeSetFile[]): string {
   if (files.length === 0) return "";
   const width = Math.min(60, Math.max(...files.map((f) => f.path.length)));
-  const lines = files.map((f) => ` ${f.path.padEnd(width)} | ${f.binary ? "binary" : `+${f.additions} -${f.deletions}`}`);
+  const lines = files.map((f) => ` ${f.path.padEnd(width)} | ${describeFileChange(f)}`);
   const adds = files.reduce((s, f) => s + f.additions, 0);
   const dels = files.reduce((s, f) => s + f.deletions, 0);
   lines.push(` ${files.length} file${files.length === 1 ? "" : "s"} changed, ${adds} insertion${adds === 1 ? "" : "s"}(+), ${dels} deletion${dels === 1 ? "" : "s"}(-)`);
   return lines.join("\n");
+}
+
+/** How one file changed, in the words of a stat line: a link and its target, a binary patch (decoded when it is text), counts. */
+export function describeFileChange(f: ChangeSetFile): string {
+  if (f.special) return `${f.special.kind} ${f.special.mode} -> ${JSON.stringify(f.special.target)}`;
+  if (f.binary && f.decoded !== undefined) {
+    const lines = f.decoded.split("\n");
+    return `binary patch of a text file (decoded: +${lines.filter((l) => l.startsWith("+")).length} -${lines.filter((l) => l.startsWith("-")).length})`;
+  }
+  return f.binary ? "binary" : `+${f.additions} -${f.deletions}`;
 }

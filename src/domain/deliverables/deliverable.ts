@@ -19,6 +19,13 @@ export interface ChangeSetFile {
   additions: number;
   deletions: number;
   binary?: boolean;
+  /** A symbolic link (`120000`) or a gitlink (`160000`): not a file with text, whatever its one line says. */
+  special?: { kind: "symlink" | "gitlink"; mode: string; target: string };
+  /**
+   * Text at the base, yet frozen as a git binary patch: the change as text, computed by Docket from the base blob and
+   * the blob the patch makes (hunks only), so a reviewer sees what the binary section does.
+   */
+  decoded?: string;
 }
 
 export interface ChangeSet {

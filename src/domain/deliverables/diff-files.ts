@@ -60,6 +60,11 @@ function emptyFile(index: number, oldPath: string, newPath: string): DiffFile {
 
 /** Parses every file section of a `git diff` body. Unknown lines are skipped; a malformed hunk ends early. */
 export function parseDiffFiles(patch: string): DiffFile[] {
+  return pairExactRenames(parseDiffSections(patch));
+}
+
+/** One entry per `diff --git` section, in order, as the patch holds them (deletion + addition never paired). */
+export function parseDiffSections(patch: string): DiffFile[] {
   const lines = patch.split("\n");
   if (lines.at(-1) === "") lines.pop();
   const files: DiffFile[] = [];
@@ -85,7 +90,7 @@ export function parseDiffFiles(patch: string): DiffFile[] {
       cur.hunks.push(hunk);
     } else if (!cur.binary) readHeaderLine(line, cur); // base85 lines of a binary patch are data, not headers
   }
-  return pairExactRenames(files);
+  return files;
 }
 
 function readHeaderLine(line: string, f: DiffFile): void {

@@ -18,6 +18,7 @@ import { applyLifecycle, checkFence, lifecycleRowOf, updateWorker } from "../../
 import { recordTouchedPaths } from "../../ledger/workers/touched-paths.js";
 import type { EngineContext } from "../context.js";
 import { checkEntries, itemResults, reportStep, type ReportEntryResult } from "./report.js";
+import { workerTreeOf } from "../../domain/workers/worker-tree.js";
 
 export const MAX_CALL_ID = 200;
 export const MAX_RECOMMENDATIONS = 100;
@@ -234,7 +235,7 @@ function captureFor(ctx: EngineContext, row: Worker, version: number): ChangeSet
   if (row.workspaceMode === "shared") return null; // a read-only worker shares the parent's checkout: it has no change set of its own
   const base = row.base ?? row.baseHead;
   if (!base) throw refusal("no-base", `${row.id} has no recorded base commit, so its change set cannot be frozen`, "respawn the worker");
-  return ctx.git.captureChangeSet({ workspace: row.workspace, base, ref: changeSetRef(row.id, version) });
+  return ctx.git.captureChangeSet({ tree: workerTreeOf(row), base, ref: changeSetRef(row.id, version) });
 }
 
 function checkDone(input: DoneInput): CheckedDone {

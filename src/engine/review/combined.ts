@@ -20,6 +20,7 @@ import type { PromoteResult, PromotionPreview } from "./promote.js";
 import { approvalOf, decisionView, latestDecision } from "./target.js";
 import type { VerdictCard } from "./verdict.js";
 import { parentChangeWarnings, type ReviewWarning } from "./warnings.js";
+import { workerTreeOf } from "../../domain/workers/worker-tree.js";
 
 export interface CombinedTarget {
   key: string;
@@ -142,8 +143,8 @@ function settleSource(ctx: EngineContext, worker: string, version: number): stri
   const cs = read.ok ? read.deliverable.changeSet : null;
   if (!row || row.workspaceMode !== "isolated" || !cs) return `${worker}: no workspace of its own to reset`;
   try {
-    if (!ctx.git.liveEqualsFrozen(row.workspace, cs.base, cs.patch)) return `${worker} changed its workspace after ${cs.ref}; its workspace was left as it is`;
-    ctx.git.resetWorkspace(row.workspace, cs.base);
+    if (!ctx.git.liveEqualsFrozen(workerTreeOf(row), cs.base, cs.patch)) return `${worker} changed its workspace after ${cs.ref}; its workspace was left as it is`;
+    ctx.git.resetWorkspace(workerTreeOf(row), cs.base);
     return `${worker}'s workspace was reset to its base (its changes landed in the combined promotion)`;
   } catch (error) {
     return `${worker}'s workspace was left as it is (${(error as Error).message.split("\n")[0]})`;

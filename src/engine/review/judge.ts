@@ -20,6 +20,7 @@ import {
   type DecisionView, type TargetInput,
 } from "./target.js";
 import { assertHuman } from "../authority.js";
+import { workerTreeOf } from "../../domain/workers/worker-tree.js";
 
 export interface JudgeInput extends TargetInput {
   actor?: DecisionActor;
@@ -176,8 +177,8 @@ export function discard(ctx: EngineContext, input: DiscardInput): DiscardResult 
   if (row.workspaceMode !== "isolated" || !row.base) {
     throw refusal("no-own-workspace", `${workerId} works in the shared parent directory; it has no changes of its own to discard`);
   }
-  const files = ctx.git.liveChangedPaths(row.workspace, row.base);
-  ctx.git.resetWorkspace(row.workspace, row.base);
+  const files = ctx.git.liveChangedPaths(workerTreeOf(row), row.base);
+  ctx.git.resetWorkspace(workerTreeOf(row), row.base);
   try {
     return ctx.commands.run("review.discard", { worker: workerId, files }, (tx) => {
       const now = requireWorker(tx.db, workerId);

@@ -22,6 +22,8 @@ import { assertNotCombined } from "./judge.js";
 import { looksCombined } from "../../domain/deliverables/combined.js";
 import { assertHuman } from "../authority.js";
 import { journalPromotion } from "../talk/journal.js";
+import { assertFrozenIntegrity } from "./frozen-integrity.js";
+import { workerTreeOf } from "../../domain/workers/worker-tree.js";
 
 export interface PromoteInput extends TargetInput {
   /** Record the approval together with the promotion, in one command, after the patch applied. */
@@ -60,6 +62,9 @@ export function planPromotion(ctx: EngineContext, input: PromoteInput): Promotio
   if (!change || change.patch === "") {
     throw refusal("nothing-to-promote", `${target.pointer.ref} has no frozen patch; there is nothing to promote`, `approve it instead: \`docket approve ${target.pointer.ref}\``);
   }
+  assertFrozenIntegrity(ctx, target.pointer.ref, change);
+  // A worker that changed its `.git` since spawn is refused before anything lands (no git runs in its tree).
+  if (target.worker.workspaceMode === "isolated" && pathExists(target.worker.workspace)) ctx.git.checkWorkerTree(workerTreeOf(target.worker));
   const actor = input.actor ?? "human";
   if (input.approve && actor !== "human") throw approvalNeedsHuman();
   assertNotCombined(ctx.db, target.pointer.ref);
@@ -171,9 +176,9 @@ function settleWorkspace(ctx: EngineContext, target: ReviewTarget, patch: string
   const base = target.deliverable.changeSet?.base || w.base;
   if (w.workspaceMode !== "isolated" || !base) return { workspace: "shared", note: `${w.id} shares the parent directory; nothing to reset` };
   if (!pathExists(w.workspace)) return { workspace: "missing", note: `${w.id}'s workspace ${w.workspace} is gone; nothing to reset` };
-  if (!ctx.git.liveEqualsFrozen(w.workspace, base, patch)) {
+  if (!ctx.git.liveEqualsFrozen(workerTreeOf(w), base, patch)) {
     return { workspace: "kept-later-edits", note: `${w.id} changed its workspace after this version; its workspace was left as it is` };
   }
-  ctx.git.resetWorkspace(w.workspace, base);
+  ctx.git.resetWorkspace(workerTreeOf(w), base);
   return { workspace: "reset", note: `${w.id}'s workspace was reset to its base (its live changes equalled the promoted patch)` };
 }

@@ -17,6 +17,7 @@ import { plannedFiles } from "../review/base-moved.js";
 import { latestDecision } from "../review/target.js";
 import { pasteToCommandWorker } from "./command-paste.js";
 import { normalizeMessageText, } from "./tell.js";
+import { workerTreeOf } from "../../domain/workers/worker-tree.js";
 
 /** States of a running worker: a broadcast is for workers still at work (a finished one has nothing to change). */
 const RUNNING = ["starting", "active", "idle", "needs_input"];
@@ -49,7 +50,7 @@ export function broadcastCandidates(ctx: EngineContext, rows: readonly Worker[])
     let live: string[] = [];
     if (r.workspaceMode === "isolated" && r.base) {
       try {
-        live = ctx.git.liveChangedPaths(r.workspace, r.base);
+        live = ctx.git.liveChangedPaths(workerTreeOf(r), r.base);
       } catch {
         live = []; // a workspace that cannot be read has no live edits to show; its recorded ones still count
       }

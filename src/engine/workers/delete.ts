@@ -16,6 +16,7 @@ import { resolveWorkerId } from "./view.js";
 import { removeWorkerLaunchEnv } from "./launch.js";
 import { worktreeLock } from "./locks.js";
 import { assertHuman } from "../authority.js";
+import { workerTreeOf } from "../../domain/workers/worker-tree.js";
 
 export interface DeleteInput {
   worker: string;
@@ -45,7 +46,7 @@ export async function deleteWorker(ctx: EngineContext, input: DeleteInput): Prom
 }
 
 function unpromotedChanges(ctx: EngineContext, row: Worker): boolean {
-  return row.workspaceMode === "isolated" && row.base !== null && ctx.git.liveChangesExist(row.workspace, row.base);
+  return row.workspaceMode === "isolated" && row.base !== null && ctx.git.liveChangesExist(workerTreeOf(row), row.base);
 }
 
 function retireWorker(ctx: EngineContext, row: Worker, options: { force: boolean; pruned?: boolean }): DeleteResult {

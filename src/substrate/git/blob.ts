@@ -2,9 +2,10 @@
 // Content-addressed, so what it returns is exactly the pre-image the patch was made against; an argument array, no shell.
 
 import { spawnSync } from "node:child_process";
+import { envWithoutGit, gitBinary, neutralArgs } from "./git-binary.js";
 
 function git(cwd: string, args: string[]): { ok: boolean; stdout: Buffer } {
-  const r = spawnSync("git", args, { cwd, env: { ...process.env, GIT_TERMINAL_PROMPT: "0", LC_ALL: "C" }, maxBuffer: 256 * 1024 * 1024 });
+  const r = spawnSync(gitBinary(), [...neutralArgs(), ...args], { cwd, env: envWithoutGit({ LC_ALL: "C" }), maxBuffer: 256 * 1024 * 1024 });
   if (r.error) throw r.error;
   return { ok: r.status === 0, stdout: r.stdout };
 }

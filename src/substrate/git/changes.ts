@@ -1,17 +1,20 @@
 // Captures a worker's change set once: everything in its workspace against its base, as a binary-safe patch.
-// Uses a private index (GIT_INDEX_FILE) kept beside the worktree's, so the worker's own staging area is never touched.
+// Git runs through worker-git (pinned, private config) with a private index kept beside the worktree's, so the worker's own
+// staging area is never touched; the file list is then derived from the patch bytes by patch-check, not from the capture.
 
-import { execFileSync } from "node:child_process";
+import { copyFileSync, renameSync, rmSync, statSync, utimesSync } from "node:fs";
 import { randomBytes } from "node:crypto";
-import { copyFileSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
-import { isAbsolute, join, resolve } from "node:path";
+import { join } from "node:path";
 import type { ChangeSet } from "../../domain/deliverables/deliverable.js";
-import { countHunks, formatStat, parseNumstatPatch } from "../../domain/deliverables/change-set.js";
+import { formatStat, parseNumstatPatch } from "../../domain/deliverables/change-set.js";
+import { sameFiles } from "../../domain/deliverables/patch-integrity.js";
 import { refusal } from "../../domain/errors.js";
+import { checkFrozenPatch } from "./patch-check.js";
+import { locateWorkerTree, withWorkerGit, type WorkerGit, type WorkerTreeRef } from "./worker-git.js";
 
 export interface CaptureChangeSetInput {
-  /** The worker's git worktree. */
-  workspace: string;
+  /** The worker's workspace as the ledger records it (its git dir is derived from the project, never read from it). */
+  tree: WorkerTreeRef;
   /** The worker's base commit: every diff of the worker is against it. */
   base: string;
   /** `worker-changes:<w>:<N>`. */
@@ -22,43 +25,50 @@ const DIFF_FLAGS = [
   "diff", "--cached", "--binary", "--numstat", "-z", "-p", "--no-renames", "--no-color", "--no-ext-diff", "--no-textconv",
   "--src-prefix=a/", "--dst-prefix=b/",
 ];
-const MAX_OUTPUT = 2 * 1024 * 1024 * 1024 - 1;
 
 /**
- * Two git processes: `git add -A` into Docket's private index for this worktree (so unchanged files hit the stat
- * cache), then one `git diff --cached --binary --numstat -z -p <base>` that yields the file list and the patch.
+ * `git add -A` into Docket's private index for this worktree (so unchanged files hit the stat cache), then one
+ * `git diff --cached --binary --numstat -z -p <base>`; then the patch is checked on its own (git's reading of the bytes,
+ * applied to the base in a private index) and the file list, stat and hunk count are taken from that check.
  */
 export function captureChangeSet(input: CaptureChangeSetInput): ChangeSet {
-  const gitDir = resolveGitDir(input.workspace);
-  const kept = join(gitDir, KEPT_INDEX);
-  const index = join(gitDir, `docket-capture-${process.pid}-${randomBytes(6).toString("hex")}.index`);
-  const env = gitEnv(index);
-  let captured = false;
-  try {
-    takeIndex(kept, join(gitDir, "index"), index);
-    run(input, ["add", "-A", "--", "."], env);
-    let raw = run(input, [...DIFF_FLAGS, input.base, "--"], env);
-    let text = raw.toString("utf8");
-    const { files } = parseNumstatPatch(text);
-    if (Buffer.byteLength(text, "utf8") !== raw.length || text.includes("\uFFFD")) {
-      // Some file is not UTF-8: a text patch would not survive JSON. Freeze every file as a git binary patch instead.
-      const attributes = `${index}.attributes`;
-      writeFileSync(attributes, "* -diff\n");
-      try {
-        raw = run(input, ["-c", `core.attributesFile=${attributes}`, ...DIFF_FLAGS, input.base, "--"], env);
-        text = raw.toString("utf8");
-      } finally {
-        rmSync(attributes, { force: true });
-      }
+  const tree = locateWorkerTree(input.tree);
+  const capture = (attributes: "auto" | "binary"): Buffer => withWorkerGit(tree, { base: input.base, attributes }, (git) => {
+    const kept = join(tree.gitDir, KEPT_INDEX);
+    const index = join(tree.gitDir, `docket-capture-${process.pid}-${randomBytes(6).toString("hex")}.index`);
+    let captured = false;
+    try {
+      takeIndex(kept, join(tree.gitDir, "index"), index);
+      run(git, input, ["add", "-A", "--", "."], index);
+      const out = run(git, input, [...DIFF_FLAGS, input.base, "--"], index);
+      captured = true;
+      return out;
+    } finally {
+      rmSync(`${index}.lock`, { force: true });
+      if (captured) keepIndex(index, kept);
+      else rmSync(index, { force: true });
     }
-    const { patch } = parseNumstatPatch(text);
-    captured = true;
-    return { ref: input.ref, base: input.base, files, stat: formatStat(files), hunks: countHunks(patch), patch };
-  } finally {
-    rmSync(`${index}.lock`, { force: true });
-    if (captured) keepIndex(index, kept);
-    else rmSync(index, { force: true });
+  });
+  let raw = capture("auto");
+  let text = raw.toString("utf8");
+  // Some file is not UTF-8: a text patch would not survive JSON. Freeze every file as a git binary patch instead.
+  if (Buffer.byteLength(text, "utf8") !== raw.length || text.includes("\uFFFD")) {
+    raw = capture("binary");
+    text = raw.toString("utf8");
   }
+  const { files: listed, patch } = parseNumstatPatch(text);
+  const checked = checkFrozenPatch({ objects: tree.objects, base: input.base, patch });
+  if (!checked.ok) throw forged(input, checked.reason);
+  if (!sameFiles(listed, checked.files)) throw forged(input, "the files the capture listed differ from the files git reads in its patch");
+  return { ref: input.ref, base: input.base, files: checked.files, stat: formatStat(checked.files), hunks: checked.hunks, patch };
+}
+
+function forged(input: CaptureChangeSetInput, reason: string): Error {
+  return refusal(
+    "patch-integrity-failed",
+    `the change set of ${input.tree.worker} cannot be frozen: ${reason}; nothing was frozen`,
+    "make the changes with ordinary file edits in the workspace and call docket_done again, or call docket_fail",
+  );
 }
 
 /** Docket's own index for this worktree, kept between captures so git's stat cache stays warm (git writes it). */
@@ -95,32 +105,9 @@ function keepIndex(index: string, kept: string): void {
   }
 }
 
-/** `<worktree>/.git` is a directory (main checkout) or a `gitdir: <path>` file (linked worktree). */
-export function resolveGitDir(workspace: string): string {
-  const dotGit = join(workspace, ".git");
-  let stat;
-  try {
-    stat = statSync(dotGit);
-  } catch (error) {
-    throw refusal("workspace-missing", `workspace ${workspace} is not a git worktree (${(error as NodeJS.ErrnoException).code ?? "unreadable"}); its change set cannot be captured`, "restore the workspace or call docket_fail");
-  }
-  if (stat.isDirectory()) return dotGit;
-  const m = /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(dotGit, "utf8"));
-  if (!m) throw refusal("workspace-missing", `${dotGit} does not name a git directory; the change set cannot be captured`, "restore the workspace or call docket_fail");
-  return isAbsolute(m[1]!) ? m[1]! : resolve(workspace, m[1]!);
-}
-
-function gitEnv(index: string): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, GIT_INDEX_FILE: index, GIT_OPTIONAL_LOCKS: "0" };
-  for (const k of ["GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_OBJECT_DIRECTORY", "GIT_PREFIX"]) delete env[k];
-  return env;
-}
-
-function run(input: CaptureChangeSetInput, args: string[], env: NodeJS.ProcessEnv): Buffer {
-  try {
-    return execFileSync("git", args, { cwd: input.workspace, env, maxBuffer: MAX_OUTPUT, stdio: ["ignore", "pipe", "pipe"] });
-  } catch (error) {
-    const stderr = String((error as { stderr?: Buffer }).stderr ?? "").trim().split("\n")[0] || (error as Error).message;
-    throw refusal("change-set-capture-failed", `git ${args[0] === "-c" ? args[2] : args[0]} failed in ${input.workspace}: ${stderr}`, "fix the workspace (or its base) and call docket_done again, or call docket_fail");
-  }
+function run(git: WorkerGit, input: CaptureChangeSetInput, args: string[], index: string): Buffer {
+  const r = git.run(args, { index });
+  if (r.status === 0) return r.stdout;
+  const stderr = r.stderr.trim().split("\n")[0] || `exit ${r.status}`;
+  throw refusal("change-set-capture-failed", `git ${args[0]} failed in ${input.tree.workspace}: ${stderr}`, "fix the workspace (or its base) and call docket_done again, or call docket_fail");
 }

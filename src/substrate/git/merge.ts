@@ -6,6 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ChangeSetFile } from "../../domain/deliverables/deliverable.js";
+import { envWithoutGit, gitBinary, neutralArgs } from "./git-binary.js";
 import { countHunks, formatStat, parseNumstatPatch } from "../../domain/deliverables/change-set.js";
 
 /** The first git that has `merge-tree --write-tree`. */
@@ -42,13 +43,12 @@ export function openMergeWorkspace(repo: string): MergeWorkspace {
   // git finds no repository at all when its object directory does not exist.
   mkdirSync(join(dir, "objects", "info"), { recursive: true });
   mkdirSync(join(dir, "objects", "pack"), { recursive: true });
-  const common = spawnSync("git", ["rev-parse", "--path-format=absolute", "--git-common-dir"], { cwd: repo, encoding: "utf8" });
+  const common = spawnSync(gitBinary(), [...neutralArgs(), "rev-parse", "--path-format=absolute", "--git-common-dir"], { cwd: repo, encoding: "utf8", env: envWithoutGit() });
   if (common.status !== 0) {
     rmSync(dir, { recursive: true, force: true });
     throw new Error(`${repo} is not a git repository: ${String(common.stderr).trim()}`);
   }
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
+  const env: NodeJS.ProcessEnv = envWithoutGit({
     ...IDENTITY,
     GIT_OBJECT_DIRECTORY: join(dir, "objects"),
     GIT_ALTERNATE_OBJECT_DIRECTORIES: join(common.stdout.trim(), "objects"),
@@ -56,10 +56,9 @@ export function openMergeWorkspace(repo: string): MergeWorkspace {
     GIT_TERMINAL_PROMPT: "0",
     GIT_OPTIONAL_LOCKS: "0",
     LC_ALL: "C",
-  };
-  for (const k of ["GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_PREFIX"]) delete env[k];
+  });
   const run = (args: string[], input?: string | Buffer): Run => {
-    const r = spawnSync("git", ["-c", "core.hooksPath=/dev/null", "-c", "gc.auto=0", ...args], { cwd: repo, env, input, maxBuffer: 1024 * 1024 * 1024 });
+    const r = spawnSync(gitBinary(), [...neutralArgs(), ...args], { cwd: repo, env, input, maxBuffer: 1024 * 1024 * 1024 });
     if (r.error) throw r.error;
     return { status: r.status ?? 1, stdout: r.stdout ?? Buffer.alloc(0), stderr: String(r.stderr ?? "") };
   };

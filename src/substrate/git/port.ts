@@ -4,10 +4,11 @@
 
 import { readBlobAt } from "./blob.js";
 import { captureChangeSet } from "./changes.js";
-import {
-  applyPatch, checkPatch, isPatchApplied, liveChangedPaths, liveEqualsFrozen, parentChangesForEach, parentChangesSince, resetWorkspace, reversePatch,
-} from "./promote.js";
-import { createIsolatedWorkspace, liveChangesExist, removeWorkspace, repositoryKey } from "./worktree.js";
+import { liveChangedPaths, liveChangesExist, liveEqualsFrozen, resetWorkspace } from "./live-tree.js";
+import { readFrozenPatch } from "./patch-check.js";
+import { checkWorkerTree } from "./worker-git.js";
+import { applyPatch, checkPatch, isPatchApplied, parentChangesForEach, parentChangesSince, reversePatch } from "./promote.js";
+import { createIsolatedWorkspace, removeWorkspace, repositoryKey } from "./worktree.js";
 import { assertMergeTreeGit, withMerge } from "./combine-merge.js";
 import { diffTrees, treeWithFiles } from "./merge.js";
 
@@ -17,8 +18,10 @@ export interface Git {
   removeWorkspace: typeof removeWorkspace;
   liveChangesExist: typeof liveChangesExist;
   repositoryKey: typeof repositoryKey;
-  /** Freezing: the worker's change set against its base, captured once. */
+  /** Freezing: the worker's change set against its base, captured once and checked by git's own reading of the patch. */
   captureChangeSet: typeof captureChangeSet;
+  /** git's reading of frozen patch bytes (files, counts, modes), for re-checking a sidecar's file list before it is applied. */
+  readFrozenPatch: typeof readFrozenPatch;
   readBlobAt: typeof readBlobAt;
   /** Promotion into the parent checkout and what the parent changed since a base. */
   checkPatch: typeof checkPatch;
@@ -27,8 +30,10 @@ export interface Git {
   reversePatch: typeof reversePatch;
   parentChangesSince: typeof parentChangesSince;
   parentChangesForEach: typeof parentChangesForEach;
-  /** A worker's live tree after review: compared with the frozen patch, listed, reset to its base. */
+  /** A worker's live tree after review (git pinned by worker-git): compared with the frozen patch, listed, reset to its base. */
   liveEqualsFrozen: typeof liveEqualsFrozen;
+  /** Refuses `workspace-git-tampered` when a worker's `.git` is no longer the one Docket made (no git runs). */
+  checkWorkerTree: typeof checkWorkerTree;
   liveChangedPaths: typeof liveChangedPaths;
   resetWorkspace: typeof resetWorkspace;
   /** Combine: two frozen change sets merged in a private object store (git ≥ 2.38), and the resolved tree read back. */
@@ -39,7 +44,7 @@ export interface Git {
 }
 
 export const systemGit: Git = {
-  createIsolatedWorkspace, removeWorkspace, liveChangesExist, repositoryKey, captureChangeSet, readBlobAt, checkPatch, applyPatch, isPatchApplied,
-  reversePatch, parentChangesSince, parentChangesForEach, liveEqualsFrozen, liveChangedPaths, resetWorkspace,
+  createIsolatedWorkspace, removeWorkspace, liveChangesExist, repositoryKey, captureChangeSet, readFrozenPatch, readBlobAt, checkPatch, applyPatch, isPatchApplied,
+  reversePatch, parentChangesSince, parentChangesForEach, liveEqualsFrozen, checkWorkerTree, liveChangedPaths, resetWorkspace,
   assertMergeTreeGit, withMerge, treeWithFiles, diffTrees,
 };

@@ -1,11 +1,9 @@
-// Git for promotion and discard: check/apply a frozen patch in the parent checkout, detect files the parent
-// changed since a worker's base, compare a worker's live tree with its frozen patch, and reset a workspace.
+// Git for promotion in the parent checkout: check/apply a frozen patch there and detect files the parent changed since a
+// worker's base. The human's own git (absolute path, neutralised config); a worker's tree is live-tree.ts's, never this.
 // Patches go through stdin and every git call takes an argument array; nothing here builds a shell string.
 
 import { spawnSync } from "node:child_process";
-import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { isAbsolute, join } from "node:path";
+import { envWithoutGit, gitBinary, neutralArgs } from "./git-binary.js";
 
 interface GitRun {
   status: number;
@@ -14,11 +12,11 @@ interface GitRun {
 }
 
 function runGit(cwd: string, args: string[], options: { input?: string; env?: NodeJS.ProcessEnv } = {}): GitRun {
-  const r = spawnSync("git", args, {
+  const r = spawnSync(gitBinary(), [...neutralArgs(), ...args], {
     cwd,
     input: options.input,
     encoding: "utf8",
-    env: { ...process.env, ...options.env, GIT_TERMINAL_PROMPT: "0", LC_ALL: "C" },
+    env: envWithoutGit({ ...options.env, LC_ALL: "C" }),
     maxBuffer: 1024 * 1024 * 1024,
   });
   if (r.error) throw r.error;
@@ -218,60 +216,4 @@ function matchesLiteralPathspec(path: string, specs: ReadonlySet<string>): boole
     if (specs.has(path.slice(0, i)) || specs.has(path.slice(0, i + 1))) return true;
   }
   return false;
-}
-
-function withPrivateIndex<T>(workspace: string, seedFromWorktree: boolean, fn: (env: NodeJS.ProcessEnv) => T): T {
-  const dir = mkdtempSync(join(tmpdir(), "docket-index-"));
-  const index = join(dir, "index");
-  try {
-    if (seedFromWorktree) {
-      // Seeding from the worktree's own index keeps git's stat cache, so `add -A` hashes only changed files.
-      const rel = mustGit(workspace, ["rev-parse", "--git-path", "index"]).trim();
-      try {
-        copyFileSync(isAbsolute(rel) ? rel : join(workspace, rel), index);
-      } catch {
-        // No index yet (fresh worktree): git builds one from scratch below; only speed is lost.
-      }
-    }
-    return fn({ GIT_INDEX_FILE: index });
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-/** The tree of everything in the workspace now (as `git add -A` sees it), without touching the worker's index. */
-export function liveTree(workspace: string): string {
-  return withPrivateIndex(workspace, true, (env) => {
-    mustGit(workspace, ["add", "-A"], { env });
-    return mustGit(workspace, ["write-tree"], { env }).trim();
-  });
-}
-
-/** The tree that `base` + the frozen patch produce, computed in a private index (no working-tree writes). */
-export function frozenTree(workspace: string, base: string, patch: string): string | undefined {
-  return withPrivateIndex(workspace, false, (env) => {
-    mustGit(workspace, ["read-tree", base], { env });
-    if (patch !== "" && runGit(workspace, ["apply", "--cached", "--whitespace=nowarn", "-"], { input: patch, env }).status !== 0) return undefined;
-    return mustGit(workspace, ["write-tree"], { env }).trim();
-  });
-}
-
-/** True when the worker's live workspace still holds exactly base + frozen patch (no later edits). */
-export function liveEqualsFrozen(workspace: string, base: string, patch: string): boolean {
-  const frozen = frozenTree(workspace, base, patch);
-  return frozen !== undefined && frozen === liveTree(workspace);
-}
-
-/** Files in the workspace that differ from `base` (tracked changes and untracked, non-ignored files). */
-export function liveChangedPaths(workspace: string, base: string): string[] {
-  return withPrivateIndex(workspace, true, (env) => {
-    mustGit(workspace, ["add", "-A"], { env });
-    return mustGit(workspace, ["diff", "--cached", "--name-only", "--no-renames", "-z", base], { env }).split("\0").filter((s) => s !== "");
-  });
-}
-
-/** Puts the workspace back at `base`: tracked files reset, untracked non-ignored files removed; ignored files stay. */
-export function resetWorkspace(workspace: string, base: string): void {
-  mustGit(workspace, ["reset", "-q", "--hard", base]);
-  mustGit(workspace, ["clean", "-fdq"]);
 }

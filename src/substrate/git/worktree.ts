@@ -4,8 +4,9 @@
 // other's half-made admin directories (issue 19), so the engine holds one lock per repository around them.
 
 import { execFileSync } from "node:child_process";
-import { copyFileSync, cpSync, existsSync, lstatSync, mkdirSync, readlinkSync, realpathSync, rmSync, symlinkSync } from "node:fs";
+import { copyFileSync, cpSync, lstatSync, mkdirSync, readFileSync, readlinkSync, realpathSync, rmSync, symlinkSync } from "node:fs";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
+import { envWithoutGit, gitBinary, neutralArgs } from "./git-binary.js";
 
 export type WorkspaceMethod = "worktree" | "copy";
 
@@ -32,19 +33,28 @@ const BASELINE_ENV = {
   GIT_COMMITTER_EMAIL: "docket@example.invalid",
 };
 
+/** The human's git in the parent checkout `cwd` (absolute path, neutralised config, no inherited GIT_* variables). */
 function git(cwd: string, args: string[], options: { input?: string | Buffer; env?: Record<string, string> } = {}): string {
-  return execFileSync("git", args, {
+  return execFileSync(gitBinary(), [...neutralArgs(), ...args], {
     cwd,
     encoding: "utf8",
     input: options.input,
-    env: options.env ? { ...process.env, ...options.env } : process.env,
+    env: envWithoutGit(options.env),
     stdio: ["pipe", "pipe", "pipe"],
     maxBuffer: 1024 * 1024 * 1024,
   });
 }
 
 function gitBuffer(cwd: string, args: string[]): Buffer {
-  return execFileSync("git", args, { cwd, stdio: ["ignore", "pipe", "pipe"], maxBuffer: 1024 * 1024 * 1024 });
+  return execFileSync(gitBinary(), [...neutralArgs(), ...args], { cwd, env: envWithoutGit(), stdio: ["ignore", "pipe", "pipe"], maxBuffer: 1024 * 1024 * 1024 });
+}
+
+/**
+ * Git on the workspace being made, before any worker runs in it: the git dir and work tree are named, so nothing is
+ * discovered from the new tree (issue 23); cwd is the tree's top so that `git apply` lands its paths there.
+ */
+function onNewTree(tree: { gitDir: string; workTree: string }): (args: string[], options?: { input?: string | Buffer; env?: Record<string, string> }) => string {
+  return (args, options = {}) => git(tree.workTree, [`--git-dir=${tree.gitDir}`, `--work-tree=${tree.workTree}`, ...args], options);
 }
 
 /** What the parent directory is, as far as git is concerned. */
@@ -61,15 +71,11 @@ export function inspectRepository(dir: string): { kind: "repo"; head: string } |
   }
 }
 
-/** No hooks, no signing, no auto gc: a burst of baselines must not start gc (and its worktree prune) in the project. */
-function commitBaseline(ws: string): string {
-  git(ws, ["add", "-A"]);
-  git(
-    ws,
-    ["-c", "commit.gpgsign=false", "-c", "core.hooksPath=/dev/null", "-c", "gc.auto=0", "commit", "-q", "--no-verify", "--allow-empty", "-m", "Docket worker baseline"],
-    { env: BASELINE_ENV },
-  );
-  return git(ws, ["rev-parse", "HEAD"]).trim();
+/** No hooks, no signing, no auto gc (neutralArgs): a burst of baselines must not start gc (and its worktree prune) in the project. */
+function commitBaseline(inTree: ReturnType<typeof onNewTree>): string {
+  inTree(["add", "-A"]);
+  inTree(["commit", "-q", "--no-verify", "--allow-empty", "-m", "Docket worker baseline"], { env: BASELINE_ENV });
+  return inTree(["rev-parse", "HEAD"]).trim();
 }
 
 function copyEntry(from: string, to: string): void {
@@ -115,13 +121,14 @@ export function createIsolatedWorkspace(input: CreateWorkspaceInput): IsolatedWo
   if (repo.kind === "repo") {
     addWorktree(root, target, input.adminName, serialize);
     try {
+      const inTree = onNewTree({ gitDir: adminDirOf(root, target, input.adminName), workTree: target });
       // The checkout fills this worktree's own index and files, nothing another worktree's git reads: no lock.
-      git(target, ["reset", "--hard", "-q", "HEAD"]);
-      const patch = gitBuffer(root, ["diff", "--binary", "HEAD"]);
-      if (patch.length > 0) git(target, ["apply", "--binary", "--whitespace=nowarn", "-"], { input: patch });
+      inTree(["reset", "--hard", "-q", "HEAD"]);
+      const patch = gitBuffer(root, ["diff", "--binary", "--no-ext-diff", "--no-textconv", "HEAD"]);
+      if (patch.length > 0) inTree(["apply", "--binary", "--whitespace=nowarn", "-"], { input: patch });
       const untracked = gitBuffer(root, ["ls-files", "--others", "--exclude-standard", "-z"]).toString("utf8").split("\0").filter(Boolean);
       for (const rel of untracked) copyEntry(join(root, rel), join(target, rel));
-      const base = commitBaseline(target);
+      const base = commitBaseline(inTree);
       return { path: target, method: "worktree", base, baseHead: repo.head, notes: [] };
     } catch (error) {
       removeWorkspace({ root, path: target, method: "worktree", serialize });
@@ -139,14 +146,25 @@ export function createIsolatedWorkspace(input: CreateWorkspaceInput): IsolatedWo
         return !(rel === ".git" || rel.startsWith(`.git${sep}`) || inside(resolve(src)));
       },
     });
-    git(target, ["init", "-q"]);
-    const base = commitBaseline(target);
+    git(root, ["init", "-q", target]);
+    const base = commitBaseline(onNewTree({ gitDir: join(target, ".git"), workTree: target }));
     const why = repo.kind === "unborn" ? "the repository has no commit yet" : `${root} is not a git repository`;
     return { path: target, method: "copy", base, baseHead: null, notes: [`Workspace: ${why}; copied the tree (without .git) into ${target} and committed it as the baseline`] };
   } catch (error) {
     rmSync(target, { recursive: true, force: true });
     throw error;
   }
+}
+
+/**
+ * The new worktree's admin directory: `<common dir>/worktrees/<admin name>`. Without a chosen name it is read from the
+ * `.git` file `git worktree add` has just written (no worker has run in the tree yet); later calls never read that file.
+ */
+function adminDirOf(root: string, target: string, adminName: string | undefined): string {
+  if (adminName !== undefined) return join(gitCommonDir(root), "worktrees", adminName);
+  const m = /^gitdir: (.+?)\r?\n?$/.exec(readFileSync(join(target, ".git"), "utf8"));
+  if (!m) throw new Error(`git worktree add left no gitdir line in ${join(target, ".git")}`);
+  return resolve(target, m[1]!);
 }
 
 /**
@@ -189,16 +207,4 @@ export function removeWorkspace(input: { root: string; path: string; method: Wor
     return;
   }
   rmSync(input.path, { recursive: true, force: true, maxRetries: 3 });
-}
-
-/** True when the workspace differs from its base: tracked edits, new commits, or untracked non-ignored files. */
-export function liveChangesExist(ws: string, base: string): boolean {
-  if (!existsSync(ws)) return false;
-  try {
-    git(ws, ["diff", "--quiet", base, "--"]);
-  } catch (error) {
-    if ((error as { status?: number }).status === 1) return true;
-    throw error;
-  }
-  return git(ws, ["ls-files", "--others", "--exclude-standard"]).trim() !== "";
 }

@@ -22,7 +22,7 @@ test("prune deletes only workers settled longer than pruneAfterHours and never f
   const recent = addWorker(ctx, "b").worker;
   const failed = addWorker(ctx, "c").worker;
   const dirty = addWorker(ctx, "d").worker;
-  const ws = createIsolatedWorkspace({ root: repo, target: join(ctx.home.workerDir(dirty), "workspace") });
+  const ws = createIsolatedWorkspace({ root: repo, target: join(ctx.home.workerDir(dirty), "workspace"), adminName: `docket-${dirty}` });
   writeFileSync(join(ws.path, "change.txt"), "unpromoted\n");
   mkdirSync(join(ctx.home.workerDir(old), "deliverables"), { recursive: true });
   writeFileSync(join(ctx.home.workerDir(old), "deliverables", "v1.json"), "{}");
@@ -31,7 +31,7 @@ test("prune deletes only workers settled longer than pruneAfterHours and never f
   settle(old, "ended", "2025-12-30T00:00:00.000Z");
   settle(recent, "ended", "2025-12-31T23:00:00.000Z");
   settle(failed, "failed", "2025-12-01T00:00:00.000Z");
-  settle(dirty, "ended", "2025-12-01T00:00:00.000Z", { workspace: ws.path, workspaceMode: "isolated" as const, base: ws.base, baseHead: ws.baseHead });
+  settle(dirty, "ended", "2025-12-01T00:00:00.000Z", { workspace: ws.path, workspaceMode: "isolated" as const, base: ws.base, baseHead: ws.baseHead, projectRoot: repo });
   clock.set("2026-01-01T00:00:00.000Z");
   const r = pruneWorkers(ctx);
   assert.deepEqual(r.pruned, [old]);

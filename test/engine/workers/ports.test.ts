@@ -116,7 +116,7 @@ test("a pi worker is spawned from the launcher port: its model list, its default
 test("prune retires, through the ports, only workers settled longer than pruneAfterHours, and keeps one with unpromoted changes", (t) => {
   const dirty = new Set(["/ws/w3"]);
   const removed: string[] = [];
-  const git: Git = { ...systemGit, liveChangesExist: (ws) => dirty.has(ws), removeWorkspace: (w) => void removed.push(w.path) };
+  const git: Git = { ...systemGit, liveChangesExist: (tree) => dirty.has(tree.workspace), removeWorkspace: (w) => void removed.push(w.path) };
   const tmux = memoryTmux({ "%1": { window: "@1", windowName: "w1", state: "dead", text: "done\n" } });
   const { ctx, clock } = workLedger(t, { tmux, git });
   const settle = (worker: string, patch: Parameters<typeof updateWorker>[2]) => ctx.commands.run("test.settle", { worker }, (tx) => updateWorker(tx, worker, patch));

@@ -4,7 +4,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { applyPatch, checkPatch, liveEqualsFrozen, parentChangesSince, parseApplyErrors, resetWorkspace, reversePatch } from "../../../src/substrate/git/promote.js";
+import { applyPatch, checkPatch, parentChangesSince, parseApplyErrors, reversePatch } from "../../../src/substrate/git/promote.js";
 import { git, gitRepo } from "../../support/git.js";
 import { tempDir } from "../../support/temp.js";
 
@@ -55,21 +55,3 @@ test("parent changes since the base include edits, deletions and untracked files
   assert.equal(parentChangesSince(repo, { base: "0".repeat(40), baseHead: null }, ["a.txt"]), undefined);
 });
 
-test("a live workspace equals its frozen patch until the worker edits again; reset goes back to the base", (t) => {
-  const repo = gitRepo(tempDir(t), { "a.txt": "a\n", ".gitignore": "ignored.log\n" });
-  const base = git(repo, "rev-parse", "HEAD").trim();
-  writeFileSync(join(repo, "a.txt"), "A\n");
-  writeFileSync(join(repo, "new.txt"), "new\n");
-  git(repo, "add", "-A");
-  const patch = git(repo, "diff", "--cached", "--binary", base);
-  git(repo, "reset", "-q");
-  const index = git(repo, "status", "--porcelain");
-  assert.equal(liveEqualsFrozen(repo, base, patch), true);
-  assert.equal(git(repo, "status", "--porcelain"), index, "the worker's own index is untouched");
-  writeFileSync(join(repo, "a.txt"), "A later\n");
-  assert.equal(liveEqualsFrozen(repo, base, patch), false);
-  writeFileSync(join(repo, "ignored.log"), "keep me\n");
-  resetWorkspace(repo, base);
-  assert.equal(git(repo, "status", "--porcelain"), "");
-  assert.equal(readFileSync(join(repo, "ignored.log"), "utf8"), "keep me\n", "ignored files stay");
-});

@@ -4,7 +4,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createIsolatedWorkspace, inspectRepository, liveChangesExist, removeWorkspace } from "../../../src/substrate/git/worktree.js";
+import { createIsolatedWorkspace, inspectRepository, removeWorkspace } from "../../../src/substrate/git/worktree.js";
+import { liveChangesExist as liveChangesIn } from "../../../src/substrate/git/live-tree.js";
 import { git, gitRepo, writeFiles } from "../../support/git.js";
 import { tempDir } from "../../support/temp.js";
 
@@ -15,7 +16,7 @@ test("a worktree baseline holds the parent's dirty and untracked files but not i
   git(repo, "add", "new/untracked.txt");
   writeFiles(repo, { "staged-then-edited.txt": "s\n" });
   const target = join(tempDir(t), "ws");
-  const ws = createIsolatedWorkspace({ root: repo, target });
+  const ws = createIsolatedWorkspace({ root: repo, target, adminName: "docket-w1" });
   t.after(() => removeWorkspace({ root: repo, path: target, method: ws.method }));
   assert.equal(ws.method, "worktree");
   assert.equal(ws.baseHead, head);
@@ -28,7 +29,7 @@ test("a worktree baseline holds the parent's dirty and untracked files but not i
   assert.equal(git(target, "log", "-1", "--format=%an <%ae> %s").trim(), "Docket <docket@example.invalid> Docket worker baseline");
   assert.equal(git(target, "rev-parse", "HEAD").trim(), ws.base);
   assert.equal(git(target, "status", "--porcelain").trim(), "");
-  assert.equal(liveChangesExist(target, ws.base), false);
+  assert.equal(liveChangesIn({ projectRoot: repo, workspace: target, worker: "w1", method: "worktree" }, ws.base), false);
   // the parent checkout was not touched
   assert.equal(git(repo, "rev-parse", "HEAD").trim(), head);
   assert.match(git(repo, "status", "--porcelain"), /A  new\/untracked.txt/);
@@ -37,15 +38,15 @@ test("a worktree baseline holds the parent's dirty and untracked files but not i
 test("edits, new files and commits in the workspace are live changes; ignored files are not", (t) => {
   const repo = gitRepo(tempDir(t), { "a.txt": "one\n", ".gitignore": "*.log\n" });
   const target = join(tempDir(t), "ws");
-  const ws = createIsolatedWorkspace({ root: repo, target });
+  const ws = createIsolatedWorkspace({ root: repo, target, adminName: "docket-w1" });
   t.after(() => removeWorkspace({ root: repo, path: target, method: ws.method }));
   writeFileSync(join(target, "debug.log"), "noise\n");
-  assert.equal(liveChangesExist(target, ws.base), false);
+  assert.equal(liveChangesIn({ projectRoot: repo, workspace: target, worker: "w1", method: "worktree" }, ws.base), false);
   writeFileSync(join(target, "b.txt"), "new\n");
-  assert.equal(liveChangesExist(target, ws.base), true);
+  assert.equal(liveChangesIn({ projectRoot: repo, workspace: target, worker: "w1", method: "worktree" }, ws.base), true);
   git(target, "add", "b.txt");
   git(target, "-c", "user.name=x", "-c", "user.email=x@x", "commit", "-qm", "worker commit");
-  assert.equal(liveChangesExist(target, ws.base), true, "a commit past the base is still a change");
+  assert.equal(liveChangesIn({ projectRoot: repo, workspace: target, worker: "w1", method: "worktree" }, ws.base), true, "a commit past the base is still a change");
 });
 
 test("outside git the tree is copied without .git, initialised and committed, and the summary says so", (t) => {
@@ -80,7 +81,7 @@ test("an unborn repository is copied too, without its .git, and said to have no 
 test("removing a worktree workspace unregisters it from the parent repository", (t) => {
   const repo = gitRepo(tempDir(t));
   const target = join(tempDir(t), "ws");
-  const ws = createIsolatedWorkspace({ root: repo, target });
+  const ws = createIsolatedWorkspace({ root: repo, target, adminName: "docket-w1" });
   assert.match(git(repo, "worktree", "list"), /ws/);
   removeWorkspace({ root: repo, path: target, method: ws.method });
   assert.doesNotMatch(git(repo, "worktree", "list"), /ws/);

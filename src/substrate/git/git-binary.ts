@@ -1,0 +1,69 @@
+// The one git Docket runs: resolved once to an absolute path from the PATH this process started with, and the config
+// overrides every git call carries so that no config file can make git run a program (issue 23, docs/hostile-git.md).
+
+import { accessSync, constants, realpathSync, statSync } from "node:fs";
+import { delimiter, isAbsolute, join } from "node:path";
+
+let resolved: string | undefined;
+
+/**
+ * The absolute path of git, found once on the PATH this process had when it first asked (relative PATH entries are
+ * skipped: they would resolve against whatever directory a command runs in). Later PATH changes are never seen.
+ */
+export function gitBinary(): string {
+  if (resolved !== undefined) return resolved;
+  for (const dir of (process.env.PATH ?? "").split(delimiter)) {
+    if (!isAbsolute(dir)) continue;
+    const candidate = join(dir, "git");
+    try {
+      accessSync(candidate, constants.X_OK);
+      if (!statSync(candidate).isFile()) continue;
+      resolved = realpathSync(candidate);
+      return resolved;
+    } catch {
+      // not here: the next PATH entry
+    }
+  }
+  resolved = "git"; // no git at all: running it fails with ENOENT, which every caller reports as git being missing
+  return resolved;
+}
+
+/**
+ * `-c` pairs for every git call: settings that start a program (fsmonitor, hooks, pagers, editors, ssh, credential
+ * helpers, signing programs, external diff), reach the network, or run maintenance are switched off. Command-line
+ * config outranks every config file, so a key set in any file (included ones too) is overridden.
+ */
+export const NEUTRAL_CONFIG: readonly string[] = [
+  "core.fsmonitor=false",
+  "core.hooksPath=/dev/null",
+  "core.pager=cat",
+  "core.editor=false",
+  "core.sshCommand=false",
+  "core.askPass=",
+  "core.untrackedCache=false",
+  "core.splitIndex=false",
+  "sequence.editor=false",
+  "diff.external=",
+  "diff.ignoreSubmodules=dirty",
+  "status.submoduleSummary=false",
+  "submodule.recurse=false",
+  "credential.helper=",
+  "gpg.program=false",
+  "gpg.ssh.program=false",
+  "gpg.x509.program=false",
+  "commit.gpgSign=false",
+  "tag.gpgSign=false",
+  "protocol.allow=never",
+  "gc.auto=0",
+  "maintenance.auto=false",
+  "fetch.recurseSubmodules=false",
+];
+
+export const neutralArgs = (): string[] => NEUTRAL_CONFIG.flatMap((kv) => ["-c", kv]);
+
+/** The process environment without any GIT_* variable: which repository and config git reads is set by the caller. */
+export function envWithoutGit(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith("GIT_")) env[k] = v;
+  return { ...env, GIT_TERMINAL_PROMPT: "0", ...extra };
+}

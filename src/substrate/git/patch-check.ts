@@ -1,0 +1,69 @@
+// The human-side check of a frozen patch: git reads the patch bytes (`git apply --numstat --summary`, `--check` against
+// the base in a private index) and the file list every surface shows is derived from that reading, never from the capture.
+
+import type { ChangeSetFile } from "../../domain/deliverables/deliverable.js";
+import { parseGitReading, resolvePatchIntegrity, type PatchIntegrity } from "../../domain/deliverables/patch-integrity.js";
+import { withObjectGit, type WorkerGit } from "./worker-git.js";
+
+export interface FrozenPatchInput {
+  /** The object store holding `base` (a worktree's common objects, a copied tree's own). */
+  objects: string;
+  base: string;
+  patch: string;
+}
+
+const READ = ["--numstat", "--summary", "-z", "--whitespace=nowarn", "-"];
+
+/**
+ * The patch checked against git's reading and applied to `base` in a private index (`--check`: nothing is written).
+ * A binary section over a file that is text at the base, and text after the patch, gets its change decoded as text.
+ */
+export function checkFrozenPatch(input: FrozenPatchInput): PatchIntegrity {
+  return withObjectGit(input.objects, input.base, (git) => {
+    const index = git.privateIndex("check.index");
+    const base = git.run(["read-tree", input.base], { index });
+    if (base.status !== 0) return { ok: false, reason: `its base ${input.base.slice(0, 12)} cannot be read (${firstLine(base.stderr)})` };
+    if (input.patch === "") return resolvePatchIntegrity("", { numstat: [], summary: "" });
+    const r = git.run(["apply", "--cached", "--check", ...READ], { input: input.patch, index });
+    if (r.status !== 0) return { ok: false, reason: `git cannot apply it to its base ${input.base.slice(0, 12)} (${firstLine(r.stderr)})` };
+    const checked = resolvePatchIntegrity(input.patch, parseGitReading(r.stdout.toString("utf8")));
+    if (!checked.ok || !checked.files.some((f) => f.binary && !f.special)) return checked;
+    return { ...checked, files: decodeBinaryText(git, index, input, checked.files) };
+  });
+}
+
+/** git's reading of the patch bytes alone (no base needed): what promote re-checks a frozen file list against. */
+export function readFrozenPatch(patch: string): PatchIntegrity {
+  if (patch === "") return resolvePatchIntegrity("", { numstat: [], summary: "" });
+  return withObjectGit(undefined, "0".repeat(40), (git) => {
+    const r = git.run(["apply", ...READ], { input: patch });
+    if (r.status !== 0) return { ok: false, reason: `git cannot read it (${firstLine(r.stderr)})` };
+    return resolvePatchIntegrity(patch, parseGitReading(r.stdout.toString("utf8")));
+  });
+}
+
+const firstLine = (s: string): string => s.trim().split("\n")[0] || "no reason given";
+const isText = (b: Buffer): boolean => !b.includes(0) && !b.toString("utf8").includes("\uFFFD");
+
+function blobAt(git: WorkerGit, spec: string, index?: string): string | undefined {
+  const r = git.run(["rev-parse", "--verify", "--quiet", spec], { index });
+  return r.status === 0 ? r.stdout.toString("utf8").trim() : undefined;
+}
+
+/** Applies the patch in the private index and diffs base blob → patched blob for each binary file that is text on both sides. */
+function decodeBinaryText(git: WorkerGit, index: string, input: FrozenPatchInput, files: ChangeSetFile[]): ChangeSetFile[] {
+  if (git.run(["apply", "--cached", "--whitespace=nowarn", "-"], { input: input.patch, index }).status !== 0) return files;
+  return files.map((f) => {
+    if (!f.binary || f.special) return f;
+    const before = blobAt(git, `${input.base}:${f.path}`);
+    const after = blobAt(git, `:0:${f.path}`, index);
+    if (!before || !after) return f;
+    const old = git.run(["cat-file", "blob", before]);
+    const now = git.run(["cat-file", "blob", after]);
+    if (old.status !== 0 || now.status !== 0 || !isText(old.stdout) || !isText(now.stdout)) return f;
+    const diff = git.run(["diff", "--no-ext-diff", "--no-textconv", "--no-color", before, after]).stdout.toString("utf8");
+    const at = diff.indexOf("\n@@ ");
+    if (at === -1) return f;
+    return { ...f, decoded: diff.slice(at + 1) };
+  });
+}
