@@ -37,7 +37,10 @@ export function isolatedWorker(
     }),
   ).result;
   const workspace = join(ctx.home.workers, worker, "workspace");
-  git(project, "worktree", "add", "-q", "--detach", workspace, "HEAD");
+  // As spawn does: the admin directory is named docket-<worker>, the folder is `workspace` (worker-git derives the first).
+  const staging = join(ctx.home.workers, worker, `docket-${worker}`);
+  git(project, "worktree", "add", "-q", "--detach", staging, "HEAD");
+  git(project, "worktree", "move", staging, workspace);
   const base = git(workspace, "rev-parse", "HEAD").trim();
   ctx.commands.run("test.worker.base", { worker, base }, (tx) => updateWorker(tx, worker, { base, baseHead: base, state: "active" }));
   return { worker, generation: 1, runToken, workspace, project, base };

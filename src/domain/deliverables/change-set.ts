@@ -57,9 +57,6 @@ export function formatStat(files: readonly ChangeSetFile[]): string {
 /** How one file changed, in the words of a stat line: a link and its target, a binary patch (decoded when it is text), counts. */
 export function describeFileChange(f: ChangeSetFile): string {
   if (f.special) return `${f.special.kind} ${f.special.mode} -> ${JSON.stringify(f.special.target)}`;
-  if (f.binary && f.decoded !== undefined) {
-    const lines = f.decoded.split("\n");
-    return `binary patch of a text file (decoded: +${lines.filter((l) => l.startsWith("+")).length} -${lines.filter((l) => l.startsWith("-")).length})`;
-  }
+  if (f.binary && f.decoded !== undefined) return `+${f.additions} -${f.deletions} (text frozen as a binary patch; decoded)`;
   return f.binary ? "binary" : `+${f.additions} -${f.deletions}`;
 }

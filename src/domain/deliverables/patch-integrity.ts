@@ -109,6 +109,7 @@ export function samePaths(a: readonly ChangeSetFile[], b: readonly ChangeSetFile
 export function sameFiles(a: readonly ChangeSetFile[], b: readonly ChangeSetFile[]): boolean {
   return a.length === b.length && a.every((f, i) => {
     const g = b[i]!;
-    return f.path === g.path && f.additions === g.additions && f.deletions === g.deletions && Boolean(f.binary) === Boolean(g.binary);
+    // A binary file's counts are 0/0 in a capture's numstat; the check may have decoded them from the blobs.
+    return f.path === g.path && Boolean(f.binary) === Boolean(g.binary) && (Boolean(f.binary) || (f.additions === g.additions && f.deletions === g.deletions));
   });
 }

@@ -1,6 +1,7 @@
 // The one git Docket runs: resolved once to an absolute path from the PATH this process started with, and the config
 // overrides every git call carries so that no config file can make git run a program (issue 23, docs/hostile-git.md).
 
+import { spawnSync } from "node:child_process";
 import { accessSync, constants, realpathSync, statSync } from "node:fs";
 import { delimiter, isAbsolute, join } from "node:path";
 
@@ -60,6 +61,17 @@ export const NEUTRAL_CONFIG: readonly string[] = [
 ];
 
 export const neutralArgs = (): string[] => NEUTRAL_CONFIG.flatMap((kv) => ["-c", kv]);
+
+/**
+ * `-c` pairs that switch off every filter driver the config of the repository at `cwd` defines. A worker can write
+ * that config with its own `git config` (a worktree shares it), and `git apply` in the checkout runs clean and smudge
+ * filters: so the promotion path runs none, the human's own included (docs/hostile-git.md says what that costs).
+ */
+export function filterOverrides(cwd: string): string[] {
+  const r = spawnSync(gitBinary(), [...neutralArgs(), "config", "-z", "--name-only", "--get-regexp", "^filter\\."], { cwd, env: envWithoutGit(), encoding: "utf8" });
+  const drivers = new Set((r.stdout ?? "").split("\0").map((k) => /^filter\.(.+)\.[^.]+$/s.exec(k)?.[1]).filter((d): d is string => d !== undefined));
+  return [...drivers].flatMap((d) => ["clean=", "smudge=", "process=", "required=false"].flatMap((kv) => ["-c", `filter.${d}.${kv}`]));
+}
 
 /** The process environment without any GIT_* variable: which repository and config git reads is set by the caller. */
 export function envWithoutGit(extra: Record<string, string> = {}): NodeJS.ProcessEnv {

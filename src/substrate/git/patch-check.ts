@@ -50,6 +50,19 @@ function blobAt(git: WorkerGit, spec: string, index?: string): string | undefine
   return r.status === 0 ? r.stdout.toString("utf8").trim() : undefined;
 }
 
+function blobDiff(git: WorkerGit, before: string, after: string): string | undefined {
+  const diff = git.run(["diff", "--no-ext-diff", "--no-textconv", "--no-color", before, after]).stdout.toString("utf8");
+  const at = diff.indexOf("\n@@ ");
+  return at === -1 ? undefined : diff.slice(at + 1);
+}
+
+/** A deleted text file as one hunk of removed lines. */
+function wholeFileHunk(text: string): string {
+  const lines = text.split("\n");
+  if (lines.at(-1) === "") lines.pop();
+  return `@@ -1,${lines.length} +0,0 @@\n${lines.map((l) => `-${l}\n`).join("")}`;
+}
+
 /** Applies the patch in the private index and diffs base blob → patched blob for each binary file that is text on both sides. */
 function decodeBinaryText(git: WorkerGit, index: string, input: FrozenPatchInput, files: ChangeSetFile[]): ChangeSetFile[] {
   if (git.run(["apply", "--cached", "--whitespace=nowarn", "-"], { input: input.patch, index }).status !== 0) return files;
@@ -57,13 +70,13 @@ function decodeBinaryText(git: WorkerGit, index: string, input: FrozenPatchInput
     if (!f.binary || f.special) return f;
     const before = blobAt(git, `${input.base}:${f.path}`);
     const after = blobAt(git, `:0:${f.path}`, index);
-    if (!before || !after) return f;
+    if (!before) return f; // a file the patch creates was not text at the base: nothing to warn about
     const old = git.run(["cat-file", "blob", before]);
-    const now = git.run(["cat-file", "blob", after]);
-    if (old.status !== 0 || now.status !== 0 || !isText(old.stdout) || !isText(now.stdout)) return f;
-    const diff = git.run(["diff", "--no-ext-diff", "--no-textconv", "--no-color", before, after]).stdout.toString("utf8");
-    const at = diff.indexOf("\n@@ ");
-    if (at === -1) return f;
-    return { ...f, decoded: diff.slice(at + 1) };
+    const now = after ? git.run(["cat-file", "blob", after]) : undefined;
+    if (old.status !== 0 || !isText(old.stdout) || (now && (now.status !== 0 || !isText(now.stdout)))) return f;
+    const decoded = now ? blobDiff(git, before, after!) : wholeFileHunk(old.stdout.toString("utf8"));
+    if (decoded === undefined) return f;
+    const lines = decoded.split("\n");
+    return { ...f, decoded, additions: lines.filter((l) => l.startsWith("+")).length, deletions: lines.filter((l) => l.startsWith("-")).length };
   });
 }

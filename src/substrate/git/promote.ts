@@ -3,7 +3,7 @@
 // Patches go through stdin and every git call takes an argument array; nothing here builds a shell string.
 
 import { spawnSync } from "node:child_process";
-import { envWithoutGit, gitBinary, neutralArgs } from "./git-binary.js";
+import { envWithoutGit, filterOverrides, gitBinary, neutralArgs } from "./git-binary.js";
 
 interface GitRun {
   status: number;
@@ -12,7 +12,7 @@ interface GitRun {
 }
 
 function runGit(cwd: string, args: string[], options: { input?: string; env?: NodeJS.ProcessEnv } = {}): GitRun {
-  const r = spawnSync(gitBinary(), [...neutralArgs(), ...args], {
+  const r = spawnSync(gitBinary(), [...neutralArgs(), ...filterOverrides(cwd), ...args], {
     cwd,
     input: options.input,
     encoding: "utf8",
