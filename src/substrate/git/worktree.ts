@@ -6,7 +6,7 @@
 import { execFileSync } from "node:child_process";
 import { copyFileSync, cpSync, lstatSync, mkdirSync, readFileSync, readlinkSync, realpathSync, rmSync, symlinkSync } from "node:fs";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
-import { envWithoutGit, gitBinary, neutralArgs } from "./git-binary.js";
+import { envWithoutGit, filterOverrides, gitBinary, neutralArgs } from "./git-binary.js";
 
 export type WorkspaceMethod = "worktree" | "copy";
 
@@ -35,7 +35,7 @@ const BASELINE_ENV = {
 
 /** The human's git in the parent checkout `cwd` (absolute path, neutralised config, no inherited GIT_* variables). */
 function git(cwd: string, args: string[], options: { input?: string | Buffer; env?: Record<string, string> } = {}): string {
-  return execFileSync(gitBinary(), [...neutralArgs(), ...args], {
+  return execFileSync(gitBinary(), [...neutralArgs(), ...filterOverrides(cwd), ...args], {
     cwd,
     encoding: "utf8",
     input: options.input,
@@ -46,7 +46,7 @@ function git(cwd: string, args: string[], options: { input?: string | Buffer; en
 }
 
 function gitBuffer(cwd: string, args: string[]): Buffer {
-  return execFileSync(gitBinary(), [...neutralArgs(), ...args], { cwd, env: envWithoutGit(), stdio: ["ignore", "pipe", "pipe"], maxBuffer: 1024 * 1024 * 1024 });
+  return execFileSync(gitBinary(), [...neutralArgs(), ...filterOverrides(cwd), ...args], { cwd, env: envWithoutGit(), stdio: ["ignore", "pipe", "pipe"], maxBuffer: 1024 * 1024 * 1024 });
 }
 
 /**

@@ -1,0 +1,118 @@
+// Claim: nothing a worker plants in its own workspace makes the human's git run a program or touch the human's checkout:
+// a `.git` pointing at a worker-made git dir (fsmonitor, worktree), a `.git` directory, and config, hooks, filters and
+// diff drivers written with the worker's own `git config` are refused by name or ignored by every human verb (issue 23).
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { git } from "../support/git.js";
+import { checkoutBytes, decisions, fakeGitDir, hostileGround, hostileWorker, markerScript, type HostileGround, type HostileWorker } from "../support/hostile-worker.js";
+
+const T = { timeout: 180_000 };
+
+/** The worker edits a file, publishes v1, and the human approves it: the ground each attack starts from. */
+async function approvedWorker(g: HostileGround): Promise<HostileWorker> {
+  const w = await hostileWorker(g);
+  writeFileSync(join(w.workspace, "src/a.ts"), "export const a = 10;\n");
+  const done = w.done("a is ten");
+  assert.equal(done.code, 0, done.stderr + done.stdout);
+  const approved = g.human("approve", w.id, "--json");
+  assert.equal(approved.code, 0, approved.stderr + approved.stdout);
+  return w;
+}
+
+function assertRefused(r: { code: number; json: any; stderr: string; stdout: string }, code: string): void {
+  assert.equal(r.code, 1, `${r.stderr}${r.stdout}`);
+  assert.equal(r.json?.error?.code, code, r.stdout);
+}
+
+test("a .git naming a worker-made git dir with core.fsmonitor: promote, discard and delete refuse by name, broadcast runs nothing", T, async (t) => {
+  const g = hostileGround(t);
+  const w = await approvedWorker(g);
+  const ref = `worker-deliverable:${w.id}:1`;
+  const script = markerScript(g, w.workspace);
+  const fake = fakeGitDir(g, w, `\tfsmonitor = ${script}\n`);
+  writeFileSync(join(w.workspace, ".git"), `gitdir: ${fake}\n`);
+  const checkout = checkoutBytes(g.project);
+
+  assertRefused(g.human("promote", w.id, "--yes", "--json"), "workspace-git-tampered");
+  assertRefused(g.human("discard", w.id, "--yes", "--json"), "workspace-git-tampered");
+  assertRefused(g.human("delete", w.id, "--yes", "--json"), "workspace-git-tampered");
+  const broadcast = g.human("broadcast", "--json", "src/a.ts", "changed");
+  assert.ok(broadcast.code === 0 || broadcast.code === 1, broadcast.stderr);
+
+  assert.equal(existsSync(g.marker), false, "the planted fsmonitor never ran");
+  assert.deepEqual(checkoutBytes(g.project), checkout, "the human's checkout is byte-identical");
+  assert.deepEqual(decisions(g), [`approve human ${ref}`], "the ledger holds only the human's own approval");
+  const message = g.human("promote", w.id, "--yes").stderr;
+  assert.match(message, /\.git is no longer what Docket made at spawn/);
+});
+
+test("a worker-made git dir with core.worktree = the human's checkout: discard refuses and the checkout keeps every edit", T, async (t) => {
+  const g = hostileGround(t);
+  const w = await approvedWorker(g);
+  const fake = fakeGitDir(g, w, `\tworktree = ${g.project}\n`);
+  writeFileSync(join(w.workspace, ".git"), `gitdir: ${fake}\n`);
+  const checkout = checkoutBytes(g.project);
+  assertRefused(g.human("discard", w.id, "--yes", "--json"), "workspace-git-tampered");
+  assertRefused(g.human("promote", w.id, "--yes", "--json"), "workspace-git-tampered");
+  assert.deepEqual(checkoutBytes(g.project), checkout, "no reset and no clean reached the human's checkout");
+  assert.ok(existsSync(join(g.project, "notes.txt")), "the human's untracked file is still there");
+});
+
+test("a .git replaced by a directory of the worker's making (fsmonitor in its config) is refused before any git runs", T, async (t) => {
+  const g = hostileGround(t);
+  const w = await approvedWorker(g);
+  const script = markerScript(g, w.workspace);
+  const fake = fakeGitDir(g, w, `\tfsmonitor = ${script}\n\tworktree = ${g.project}\n`);
+  rmSync(join(w.workspace, ".git"));
+  renameSync(fake, join(w.workspace, ".git"));
+  const checkout = checkoutBytes(g.project);
+  assertRefused(g.human("discard", w.id, "--yes", "--json"), "workspace-git-tampered");
+  assertRefused(g.human("promote", w.id, "--yes", "--json"), "workspace-git-tampered");
+  assertRefused(g.human("delete", w.id, "--yes", "--json"), "workspace-git-tampered");
+  assertRefused(w.run(["worker", "done", "--outcome", "completed", "--summary", "again", "--json"], { input: "v2\n" }), "workspace-git-tampered");
+  assert.equal(existsSync(g.marker), false);
+  assert.deepEqual(checkoutBytes(g.project), checkout);
+  assert.equal(existsSync(join(g.home, "fleet", w.id, "deliverables", "v2.json")), false, "nothing was frozen");
+  // The human's way out still works: delete --force removes the hostile tree without running git in it.
+  const forced = g.human("delete", w.id, "--yes", "--force", "--json");
+  assert.equal(forced.code, 0, forced.stderr);
+  assert.equal(existsSync(g.marker), false);
+});
+
+test("fsmonitor, hooks, filters, textconv and an external diff set with the worker's own git config run nowhere: done, verdict, diff, promote, discard, a later spawn", T, async (t) => {
+  const g = hostileGround(t);
+  const w = await hostileWorker(g);
+  const script = markerScript(g, w.workspace, ".planted.sh");
+  const hooks = join(w.workspace, ".hooks");
+  mkdirSync(hooks);
+  for (const hook of ["post-checkout", "reference-transaction", "pre-commit", "post-commit", "post-index-change", "fsmonitor-watchman"]) markerScript(g, hooks, hook);
+  // `git config` in a worktree writes the repository's shared config: the worker plants programs there.
+  for (const [key, value] of [
+    ["core.fsmonitor", script], ["core.hooksPath", hooks], ["filter.evil.clean", script], ["filter.evil.smudge", script], ["filter.evil.required", "true"],
+    ["diff.evil.textconv", script], ["diff.evil.command", script], ["diff.external", script], ["core.pager", script],
+  ] as const) git(w.workspace, "config", key, value);
+  writeFileSync(join(w.workspace, ".gitattributes"), "* filter=evil diff=evil\n");
+  writeFileSync(join(w.workspace, "src/a.ts"), "export const a = 10;\n");
+  const checkout = checkoutBytes(g.project);
+
+  const done = w.done("a is ten");
+  assert.equal(done.code, 0, `done: ${done.stderr}${done.stdout}`);
+  assert.equal(existsSync(g.marker), false, "the capture ran no planted program");
+  for (const args of [["verdict", w.id, "--json"], ["diff", w.id], ["approve", w.id, "--json"]]) {
+    const r = g.human(...args);
+    assert.equal(r.code, 0, `${args.join(" ")}: ${r.stderr}`);
+  }
+  assert.deepEqual(checkoutBytes(g.project), checkout, "reviewing touched nothing");
+  const promoted = g.human("promote", w.id, "--yes", "--json");
+  assert.equal(promoted.code, 0, `promote: ${promoted.stderr}${promoted.stdout}`);
+  assert.equal(existsSync(g.marker), false, "promotion (apply, parent checks, workspace reset) ran no planted program");
+  const discard = g.human("discard", w.id, "--yes", "--json");
+  assert.equal(discard.code, 0, `discard: ${discard.stderr}${discard.stdout}`);
+  const next = g.human("spawn", "--agent", "command", "--cmd", "sleep 60", "--yes", "--json", "another task");
+  assert.equal(next.code, 0, `spawn: ${next.stderr}${next.stdout}`);
+  assert.equal(existsSync(g.marker), false, "a later spawn (worktree add, baseline commit) ran no planted hook");
+  assert.deepEqual(decisions(g).map((d) => d.split(" ").slice(0, 2).join(" ")), ["approve human", "promote human", "discard human"]);
+});

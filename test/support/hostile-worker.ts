@@ -1,0 +1,109 @@
+// A human's project with uncommitted work, a real `docket` CLI, and command workers the test plays from inside their
+// workspaces: the ground for test/hostile/ (issue 23). Every attack uses only files in the worker's own workspace.
+
+import { createHash } from "node:crypto";
+import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { cliEnv, docket, docketWith, type CliRun } from "./docket-cli.js";
+import { git, gitRepo } from "./git.js";
+import { workerIdentityEnv } from "./launch-env.js";
+import { ledgerRows } from "./snapshot.js";
+import { tempDir } from "./temp.js";
+import { tmuxServer } from "./tmux.js";
+import { waitFor } from "./wait.js";
+
+type T = { after(fn: () => void): void };
+
+export interface HostileGround {
+  root: string;
+  project: string;
+  home: string;
+  /** A file any planted program would create; it must never appear. */
+  marker: string;
+  env: NodeJS.ProcessEnv;
+  human(...args: string[]): CliRun;
+}
+
+export function hostileGround(t: T): HostileGround {
+  const root = tempDir(t, "docket-hostile-");
+  const project = join(root, "project");
+  mkdirSync(project);
+  gitRepo(project, { "src/a.ts": "export const a = 1;\n", "src/b.ts": "export const b = 2;\n", "README.md": "hello\n" });
+  // The human's own uncommitted work: an edit and an untracked file, which nothing may touch.
+  writeFileSync(join(project, "README.md"), "hello, work in progress\n");
+  writeFileSync(join(project, "notes.txt"), "my untracked notes\n");
+  const home = join(root, "home");
+  mkdirSync(join(root, "tmp"));
+  const server = tmuxServer(t);
+  const env = cliEnv({ DOCKET_HOME: home, DOCKET_TMUX_SOCKET: server.socket, HOME: root, TMPDIR: join(root, "tmp"), PI_CODING_AGENT_DIR: join(root, "agent") });
+  return { root, project, home, marker: join(root, "PWNED"), env, human: (...args) => docket({ env, cwd: project }, ...args) };
+}
+
+export interface HostileWorker {
+  id: string;
+  workspace: string;
+  /** Runs `docket …` as the worker's own process, from inside its workspace (optionally with its own PATH). */
+  run(args: string[], options?: { input?: string; path?: string }): CliRun;
+  /** Publishes the workspace as it is now through `docket worker done`. */
+  done(summary?: string, options?: { path?: string }): CliRun;
+}
+
+export async function hostileWorker(g: HostileGround, task = "change the code"): Promise<HostileWorker> {
+  const spawned = g.human("spawn", "--agent", "command", "--cmd", "sleep 600", "--yes", "--json", task);
+  if (spawned.code !== 0) throw new Error(`spawn failed: ${spawned.stderr}${spawned.stdout}`);
+  const id: string = spawned.json.worker;
+  const workspace = join(g.home, "fleet", id, "workspace");
+  const identity = await waitFor(`${id}'s launch env file`, () => existsSync(join(g.home, "fleet", id, "launch.env")) && workerIdentityEnv(g.home, id));
+  const run: HostileWorker["run"] = (args, options = {}) =>
+    docketWith({ env: { ...g.env, ...identity, ...(options.path ? { PATH: options.path } : {}) }, cwd: workspace, input: options.input }, ...args);
+  return {
+    id, workspace, run,
+    done: (summary = "done", options = {}) => run(["worker", "done", "--outcome", "completed", "--summary", summary, "--json"], { input: "The change.\n", path: options.path }),
+  };
+}
+
+/** An executable shell script that creates the marker (and passes stdin through, so it also works as a filter). */
+export function markerScript(g: HostileGround, dir: string, name = "planted.sh"): string {
+  const path = join(dir, name);
+  writeFileSync(path, `#!/bin/sh\ntouch '${g.marker}'\ncat\n`);
+  chmodSync(path, 0o755);
+  return path;
+}
+
+/**
+ * A git directory of the worker's making inside its workspace: HEAD at its base, the real objects as an alternate,
+ * and a config holding whatever it likes (core.fsmonitor, core.worktree, …).
+ */
+export function fakeGitDir(g: HostileGround, w: HostileWorker, config: string): string {
+  const dir = join(w.workspace, ".not-git");
+  mkdirSync(join(dir, "objects", "info"), { recursive: true });
+  mkdirSync(join(dir, "refs", "heads"), { recursive: true });
+  writeFileSync(join(dir, "HEAD"), `${git(w.workspace, "rev-parse", "HEAD").trim()}\n`);
+  writeFileSync(join(dir, "objects", "info", "alternates"), `${join(g.project, ".git", "objects")}\n`);
+  writeFileSync(join(dir, "config"), `[core]\n\trepositoryformatversion = 0\n\tbare = false\n${config}`);
+  return dir;
+}
+
+/** Every entry under `dir` (its `.git` directory included) with its kind and the sha256 of its bytes. */
+export function checkoutBytes(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (d: string) => {
+    for (const name of readdirSync(d).sort()) {
+      const path = join(d, name);
+      const rel = relative(dir, path);
+      const s = lstatSync(path);
+      // git's own bookkeeping files that a read refreshes are left out; config, hooks, HEAD and refs are kept.
+      if (/^\.git\/(index|logs|worktrees|objects|FETCH_HEAD|ORIG_HEAD)/.test(rel)) continue;
+      if (s.isDirectory()) walk(path);
+      else out[rel] = s.isSymbolicLink() ? `link ${readlinkSync(path)}` : createHash("sha256").update(readFileSync(path)).digest("hex");
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+/** The decisions the ledger holds, as `verb actor ref` lines. */
+export function decisions(g: HostileGround): string[] {
+  return (ledgerRows(join(g.home, "ledger.sqlite")).decisions as { verb: string; actor: string; deliverable_ref: string | null }[])
+    .map((d) => `${d.verb} ${d.actor} ${d.deliverable_ref ?? "-"}`);
+}
