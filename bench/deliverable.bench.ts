@@ -1,5 +1,6 @@
 // Benchmark: docket_done → ready on a 2,000-file repository with 20 files changed, printed beside
-// `git add -A && git diff --cached --binary <base>` in the same run; then write+read of a 5 MB body + 5 MB patch.
+// `git add -A && git diff --cached --binary <base>` and the human-side patch check alone (issue 23) in the same run;
+// then write+read of a 5 MB body + 5 MB patch.
 
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -11,6 +12,7 @@ import { done } from "../src/engine/protocol/protocol.js";
 import { claimDeliverable, readDeliverable } from "../src/files/workers/deliverables.js";
 import { insertWorker, updateWorker } from "../src/ledger/workers/workers.js";
 import type { WorkerDeliverable } from "../src/domain/deliverables/deliverable.js";
+import { checkFrozenPatch } from "../src/substrate/git/patch-check.js";
 
 const FILES = 2_000;
 const CHANGED = 20;
@@ -41,8 +43,11 @@ try {
     insertWorker(tx, { task: "bench", kind: "general", agent: "pi", execution: {}, cwd: project, projectRoot: project, workspace: (id) => join(root, "home", "workers", id, "workspace"), workspaceMode: "isolated", runToken: "tok" }),
   ).result;
   const ws = join(root, "home", "workers", worker, "workspace");
-  git(project, "worktree", "add", "-q", "--detach", ws, base);
-  ctx.commands.run("bench.base", {}, (tx) => updateWorker(tx, worker, { base, state: "active" }));
+  // As spawn does: admin directory docket-<worker> (worker-git derives it from the project), folder `workspace`.
+  git(project, "worktree", "add", "-q", "--detach", join(root, `docket-${worker}`), base);
+  mkdirSync(join(root, "home", "workers", worker), { recursive: true });
+  git(project, "worktree", "move", join(root, `docket-${worker}`), ws);
+  ctx.commands.run("bench.base", {}, (tx) => updateWorker(tx, worker, { base, baseHead: base, state: "active" }));
   const plain = join(root, "plain");
   git(project, "worktree", "add", "-q", "--detach", plain, base);
 
@@ -55,6 +60,7 @@ try {
   const who = { worker, generation: 1, runToken: "tok" };
   const ours: number[] = [];
   const theirs: number[] = [];
+  const checks: number[] = [];
   for (let run = 0; run <= RUNS; run++) {
     edit(ws, run);
     edit(plain, run);
@@ -72,11 +78,20 @@ try {
     }
     ours.push(full);
     theirs.push(bare);
+    t0 = performance.now();
+    // As done runs it: the base's index kept in the worktree's admin directory after the first capture.
+    const baseIndex = join(project, ".git", "worktrees", `docket-${worker}`, `docket-base-${base}.index`);
+    const checked = checkFrozenPatch({ objects: join(project, ".git", "objects"), base, patch, baseIndex });
+    checks.push(performance.now() - t0);
+    if (!checked.ok || checked.files.length !== CHANGED) throw new Error("bench sanity: the patch check refused an honest patch");
   }
   console.log(`machine: ${cpus().length} cpus, load ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
   console.log(`repo: ${FILES} files, ${CHANGED} changed per run, ${RUNS} runs (medians), versions grow 1→${RUNS + 1}`);
   console.log(`git add -A && git diff --cached --binary : ${median(theirs).toFixed(1)} ms`);
-  console.log(`docket done → ready (capture+claim+cmd) : ${median(ours).toFixed(1)} ms  (${(median(ours) / median(theirs)).toFixed(2)}× the bare git pair; aim ≤ 1.5×)`);
+  console.log(`docket done → ready (capture+check+claim+cmd) : ${median(ours).toFixed(1)} ms  (${(median(ours) / median(theirs)).toFixed(2)}× the bare git pair; aim ≤ 1.5×)`);
+  const before = median(ours) - median(checks);
+  console.log(`the human-side patch check alone (git apply --check --numstat --summary on the kept base index) : ${median(checks).toFixed(1)} ms`);
+  console.log(`done without that check (today's path, by subtraction) : ${before.toFixed(1)} ms  → with it ${(median(ours) / before).toFixed(2)}× (aim ≤ 1.3×)`);
 
   const big = "x".repeat(64) + "\n";
   const body = big.repeat(Math.ceil((5 * 1024 * 1024) / big.length)).slice(0, 5 * 1024 * 1024);

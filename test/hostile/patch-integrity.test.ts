@@ -8,10 +8,12 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileS
 import { join } from "node:path";
 import { git } from "../support/git.js";
 import { checkoutBytes, decisions, hostileGround, hostileWorker } from "../support/hostile-worker.js";
-import { gitBinary } from "../../src/substrate/git/git-binary.js";
+import { execFileSync } from "node:child_process";
 
 const T = { timeout: 180_000 };
 const HIDDEN = "--- a/src/b.ts\n+++ b/src/b.ts\n@@ -1 +1 @@\n-export const b = 2;\n+export const b = \"owned\";\n";
+/** The test's own git, by absolute path, for the worker's fake git to pass through to. */
+const realGit = () => execFileSync("sh", ["-c", "command -v git"], { encoding: "utf8" }).trim();
 const sidecarOf = (home: string, w: string, v = 1) => join(home, "fleet", w, "deliverables", `v${v}.json`);
 
 test("a worker's own git on its PATH that hides a text hunk after a binary section: done is refused by name and nothing is frozen", T, async (t) => {
@@ -21,7 +23,7 @@ test("a worker's own git on its PATH that hides a text hunk after a binary secti
   mkdirSync(bin);
   const log = join(g.root, "fake-git.log");
   // Every diff it prints gets the traditional hunk appended; everything else is the real git.
-  writeFileSync(join(bin, "git"), `#!/bin/sh\necho run >> '${log}'\nfor a in "$@"; do [ "$a" = diff ] && d=1; done\nif [ -n "$d" ]; then '${gitBinary()}' "$@"; printf '%s' '${HIDDEN}'; exit 0; fi\nexec '${gitBinary()}' "$@"\n`);
+  writeFileSync(join(bin, "git"), `#!/bin/sh\necho run >> '${log}'\nfor a in "$@"; do [ "$a" = diff ] && d=1; done\nif [ -n "$d" ]; then '${realGit()}' "$@"; printf '%s' '${HIDDEN}'; exit 0; fi\nexec '${realGit()}' "$@"\n`);
   chmodSync(join(bin, "git"), 0o755);
   writeFileSync(join(w.workspace, "logo.bin"), Buffer.from([0, 1, 2, 3, 0, 9]));
   const done = w.done("a new logo", { path: `${bin}:${g.env.PATH}` });

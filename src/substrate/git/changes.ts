@@ -57,7 +57,7 @@ export function captureChangeSet(input: CaptureChangeSetInput): ChangeSet {
     text = raw.toString("utf8");
   }
   const { files: listed, patch } = parseNumstatPatch(text);
-  const checked = checkFrozenPatch({ objects: tree.objects, base: input.base, patch });
+  const checked = checkFrozenPatch({ objects: tree.objects, base: input.base, patch, baseIndex: join(tree.gitDir, `docket-base-${input.base}.index`) });
   if (!checked.ok) throw forged(input, checked.reason);
   if (!sameFiles(listed, checked.files)) throw forged(input, "the files the capture listed differ from the files git reads in its patch");
   return { ref: input.ref, base: input.base, files: checked.files, stat: formatStat(checked.files), hunks: checked.hunks, patch };

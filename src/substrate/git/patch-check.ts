@@ -1,6 +1,7 @@
 // The human-side check of a frozen patch: git reads the patch bytes (`git apply --numstat --summary`, `--check` against
 // the base in a private index) and the file list every surface shows is derived from that reading, never from the capture.
 
+import { copyFileSync, lstatSync, renameSync } from "node:fs";
 import type { ChangeSetFile } from "../../domain/deliverables/deliverable.js";
 import { parseGitReading, resolvePatchIntegrity, type PatchIntegrity } from "../../domain/deliverables/patch-integrity.js";
 import { withObjectGit, type WorkerGit } from "./worker-git.js";
@@ -10,6 +11,11 @@ export interface FrozenPatchInput {
   objects: string;
   base: string;
   patch: string;
+  /**
+   * Where an index of `base` may be kept between checks (a worker's base never changes): read-only when present, made
+   * once otherwise. It holds object ids only; a changed one can make `--check` wrong, never git's reading of the patch.
+   */
+  baseIndex?: string;
 }
 
 const READ = ["--numstat", "--summary", "-z", "--whitespace=nowarn", "-"];
@@ -20,16 +26,33 @@ const READ = ["--numstat", "--summary", "-z", "--whitespace=nowarn", "-"];
  */
 export function checkFrozenPatch(input: FrozenPatchInput): PatchIntegrity {
   return withObjectGit(input.objects, input.base, (git) => {
-    const index = git.privateIndex("check.index");
-    const base = git.run(["read-tree", input.base], { index });
-    if (base.status !== 0) return { ok: false, reason: `its base ${input.base.slice(0, 12)} cannot be read (${firstLine(base.stderr)})` };
     if (input.patch === "") return resolvePatchIntegrity("", { numstat: [], summary: "" });
+    const index = baseIndexFor(git, input);
+    if (typeof index !== "string") return index;
     const r = git.run(["apply", "--cached", "--check", ...READ], { input: input.patch, index });
     if (r.status !== 0) return { ok: false, reason: `git cannot apply it to its base ${input.base.slice(0, 12)} (${firstLine(r.stderr)})` };
     const checked = resolvePatchIntegrity(input.patch, parseGitReading(r.stdout.toString("utf8")));
     if (!checked.ok || !checked.files.some((f) => f.binary && !f.special)) return checked;
-    return { ...checked, files: decodeBinaryText(git, index, input, checked.files) };
+    const scratch = git.privateIndex("decode.index");
+    copyFileSync(index, scratch);
+    return { ...checked, files: decodeBinaryText(git, scratch, input, checked.files) };
   });
+}
+
+/** The index of the base: the kept one when it is there, else read into a private index (and kept, when asked). */
+function baseIndexFor(git: WorkerGit, input: FrozenPatchInput): string | { ok: false; reason: string } {
+  if (input.baseIndex && lstatSync(input.baseIndex, { throwIfNoEntry: false })?.isFile()) return input.baseIndex;
+  const index = git.privateIndex("base.index");
+  const r = git.run(["read-tree", input.base], { index });
+  if (r.status !== 0) return { ok: false, reason: `its base ${input.base.slice(0, 12)} cannot be read (${firstLine(r.stderr)})` };
+  if (!input.baseIndex) return index;
+  try {
+    copyFileSync(index, `${input.baseIndex}.${process.pid}`);
+    renameSync(`${input.baseIndex}.${process.pid}`, input.baseIndex);
+  } catch {
+    // Not kept (a read-only or vanished git dir): the next check reads the base again; only speed is lost.
+  }
+  return index;
 }
 
 /** git's reading of the patch bytes alone (no base needed): what promote re-checks a frozen file list against. */
