@@ -51,7 +51,9 @@ export function registerDeliverableCommands(program: Command, io: Io): void {
         io.err(r.changeSet ? `${r.deliverable.ref} changed no files` : `${r.deliverable.ref} has no change set (read-only worker, or a record without one)`);
         return;
       }
-      io.out(io.color ? colorize(patch) : patch); // through the Io: inside pi a raw stdout write would overprint the TUI
+      // Through the Io: its filter draws a worker's escapes visibly before `colorLine` adds Docket's own colours
+      // (and inside pi a raw stdout write would overprint the TUI).
+      io.out(patch, colorLine);
     });
 }
 
@@ -88,15 +90,11 @@ function formatReport(r: DeliverableReport): string[] {
   return lines;
 }
 
-function colorize(patch: string): string {
-  return patch
-    .split("\n")
-    .map((l) =>
-      l.startsWith("diff --git") ? `\x1b[1m${l}\x1b[0m`
-      : l.startsWith("@@") ? `\x1b[36m${l}\x1b[0m`
-      : l.startsWith("+") && !l.startsWith("+++") ? `\x1b[32m${l}\x1b[0m`
-      : l.startsWith("-") && !l.startsWith("---") ? `\x1b[31m${l}\x1b[0m`
-      : l,
-    )
-    .join("\n");
+/** One patch line (already filtered) in its colour: file headers bold, hunk heads cyan, additions green, deletions red. */
+function colorLine(l: string): string {
+  return l.startsWith("diff --git") ? `\x1b[1m${l}\x1b[0m`
+    : l.startsWith("@@") ? `\x1b[36m${l}\x1b[0m`
+    : l.startsWith("+") && !l.startsWith("+++") ? `\x1b[32m${l}\x1b[0m`
+    : l.startsWith("-") && !l.startsWith("---") ? `\x1b[31m${l}\x1b[0m`
+    : l;
 }
