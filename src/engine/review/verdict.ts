@@ -1,6 +1,7 @@
 // `docket verdict [<w>]`: the card for one exact version (evidence first, then what the worker says, then actions)
 // with overlap and parent-moved warnings, or the queue of workers needing judgment. Reads frozen data only (issue 5 §2).
 
+import { quotePath } from "../../domain/text/quote-path.js";
 import type { Worker } from "../../domain/workers/worker.js";
 import type { DeliverablePointer, SourceHandoff, WorkerDeliverable } from "../../domain/deliverables/deliverable.js";
 import { validationError, type DocketError } from "../../domain/errors.js";
@@ -273,7 +274,7 @@ export function formatVerdictCard(card: VerdictCard): string[] {
       const add = cs.files.reduce((n, f) => n + f.additions, 0);
       const del = cs.files.reduce((n, f) => n + f.deletions, 0);
       out.push(`  ${cs.files.length} file${cs.files.length === 1 ? "" : "s"} · +${add} −${del} · ${cs.hunks} hunk${cs.hunks === 1 ? "" : "s"}`);
-      for (const f of cs.files.slice(0, 8)) out.push(`    ${f.binary ? "binary" : `+${f.additions} −${f.deletions}`.padEnd(10)} ${f.path}`);
+      for (const f of cs.files.slice(0, 8)) out.push(`    ${f.binary ? "binary" : `+${f.additions} −${f.deletions}`.padEnd(10)} ${quotePath(f.path)}`);
       if (cs.files.length > 8) out.push(`    … ${cs.files.length - 8} more (docket diff ${card.worker})`);
     } else out.push("  no file changes");
     if (card.detail.planCoverage) out.push(`  ${card.detail.planCoverage}`);

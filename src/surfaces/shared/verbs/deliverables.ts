@@ -1,6 +1,7 @@
 // `docket report <w|ref>` and `docket diff <w|ref>`: one exact frozen deliverable version, never live state.
 // A missing or invalid sidecar is refused with what to do; there is no fallback to the workspace (ADR-0003).
 
+import { quotePath } from "../../../domain/text/quote-path.js";
 import type { Command } from "commander";
 import type { Io } from "../io.js";
 import { emit } from "../io.js";
@@ -78,13 +79,13 @@ function formatReport(r: DeliverableReport): string[] {
   else if (d.changeSet.files.length === 0) lines.push("files:    none changed");
   else {
     lines.push(`files:    ${d.changeSet.files.length} (${d.changeSet.hunks} hunk${d.changeSet.hunks === 1 ? "" : "s"})`);
-    lines.push(...d.changeSet.files.map((f) => `  ${f.binary ? "binary" : `+${f.additions} -${f.deletions}`.padEnd(12)} ${f.path}`));
+    lines.push(...d.changeSet.files.map((f) => `  ${f.binary ? "binary" : `+${f.additions} -${f.deletions}`.padEnd(12)} ${quotePath(f.path)}`));
   }
   const pc = r.planCoverage;
   if (pc) {
     lines.push(`${pc.warning ? "⚠ " : ""}${pc.line}`);
-    if (pc.coverage.offPlan.length > 0) lines.push(`  off-plan: ${pc.coverage.offPlan.join(", ")}`);
-    if (pc.coverage.untouched.length > 0) lines.push(`  planned but untouched: ${pc.coverage.untouched.join(", ")}`);
+    if (pc.coverage.offPlan.length > 0) lines.push(`  off-plan: ${pc.coverage.offPlan.map(quotePath).join(", ")}`);
+    if (pc.coverage.untouched.length > 0) lines.push(`  planned but untouched: ${pc.coverage.untouched.map(quotePath).join(", ")}`);
   }
   lines.push("", "─── body ───", d.body);
   return lines;
