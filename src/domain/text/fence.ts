@@ -32,11 +32,14 @@ export function codeFence(text: string, info = ""): { open: string; close: strin
 }
 
 /**
- * A wrapper tag name the wrapped text cannot contain: `base` plus a random suffix the caller draws after the text was
- * written (the worker cannot predict it), refused if the text holds it anyway; `null` then, so the caller draws again.
+ * A wrapper tag name the wrapped texts cannot contain: `base` plus a random suffix from `draw` (the caller's randomness,
+ * drawn after the texts were written, so a worker cannot predict it), drawn again in the rare case a text holds it.
  */
-export function boundaryTag(base: string, nonce: string, texts: readonly string[]): string | null {
-  if (!/^[a-z0-9]{8,}$/.test(nonce)) throw new Error(`a wrapper boundary needs at least 8 lowercase letters or digits, got ${JSON.stringify(nonce)}`);
-  const tag = `${base}-${nonce}`;
-  return texts.some((t) => t.includes(nonce)) ? null : tag;
+export function boundaryTag(base: string, draw: () => string, texts: readonly string[]): string {
+  for (let attempt = 0; attempt < 16; attempt++) {
+    const nonce = draw();
+    if (!/^[a-z0-9]{8,}$/.test(nonce)) throw new Error(`a wrapper boundary needs at least 8 lowercase letters or digits, got ${JSON.stringify(nonce)}`);
+    if (!texts.some((t) => t.includes(nonce))) return `${base}-${nonce}`;
+  }
+  throw new Error("no wrapper boundary absent from the wrapped text after 16 draws; the random source is broken");
 }

@@ -63,7 +63,7 @@ export function registerBroadcastCommands(program: Command, io: Io): void {
       let journal: string | null = null;
       const postJournal = () => {
         const from = plan.note ? plan.note.worker : "you";
-        journal = postToJournal(ctx, { text: plan.body, from, kind: plan.note ? "note" : "broadcast", workers: plan.note ? [plan.note.worker] : [] }).entry;
+        journal = postToJournal(ctx, { text: plan.journalText, from, kind: plan.note ? "note" : "broadcast", workers: plan.note ? [plan.note.worker] : [] }).entry;
       };
       if (flags.dryRun) {
         // Scoring only.
