@@ -63,7 +63,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     });
     return 0;
   } catch (error) {
-    process.stderr.write(`${visibleText(`docket web: ${(error as Error).message}${isDocketError(error) && error.hint ? ` (${error.hint})` : ""}`)}\n`);
+    process.stderr.write(`docket web: ${visibleText(`${(error as Error).message}${isDocketError(error) && error.hint ? ` (${error.hint})` : ""}`)}\n`);
     return isDocketError(error) ? exitCodeFor(error) : 1;
   } finally {
     ctx?.close();
