@@ -1,11 +1,14 @@
 // Worker text reaches the human's terminal inert (issue 23, break 5): a hostile worker's clipboard and title writes,
-// CR + erase-line, 8-bit CSI and bidi overrides are drawn visibly by every CLI verb; --json keeps the exact bytes.
+// CR + erase-line, 8-bit CSI and bidi overrides are drawn visibly by every CLI verb and in the real pi (notices, dock,
+// /docket output); --json keeps the exact bytes.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cliEnv, docketWith, jsonOf, type CliRun } from "../support/docket-cli.js";
+import { workerIdentityEnv } from "../support/launch-env.js";
+import { parentFixture } from "../support/pi-parent.js";
 import { isolatedWorker, type ProtocolWorker } from "../support/protocol-worker.js";
 import { workLedger } from "../support/work-ledger.js";
 
@@ -134,4 +137,35 @@ test("a refusal that names a hostile file name prints it inert on stderr, and in
   assert.equal(json.code, 1);
   assert.equal(RAW.exec(json.stdout), null, "the --json refusal escapes every hidden code point");
   assert.ok(JSON.parse(json.stdout).error.message.includes(`${BIDI}.ts`), "and keeps the exact characters");
+});
+
+test("in the real pi, a hostile worker's question, note and version reach the human's notices, dock and /docket output inert", { timeout: 300_000 }, async (t) => {
+  const p = parentFixture(t);
+  const pi = p.start();
+  await pi.call({ type: "get_state" });
+  assert.equal(p.cli("spawn", "--agent", "command", "--cmd", "sleep 600", "--yes", "--json", "look around").code, 0);
+  assert.equal(p.cli("spawn", "--agent", "command", "--cmd", "sleep 600", "--yes", "--json", "write it up").code, 0);
+  assert.equal(p.asWorker("w1", "worker", "wait", "--question", HOSTILE, "--option", HOSTILE, "--risk", HOSTILE, "--json").code, 0);
+  assert.equal(p.asWorker("w1", "worker", "note", `heads up ${BIDI}${ISOLATE}`, "--json").code, 0);
+  const done = docketWith({ env: { ...p.env, ...workerIdentityEnv(p.home, "w2") }, cwd: join(p.home, "fleet", "w2", "workspace"), input: `# Body\n${HOSTILE}\n` },
+    "worker", "done", "--outcome", "findings", "--summary", HOSTILE, "--evidence", `note=${HOSTILE}`, "--json");
+  assert.equal(done.code, 0, done.stderr);
+
+  const asked = await pi.waitFor("w1's question notice", (m) => m.method === "notify" && String(m.message).includes("w1 asks"), { timeoutMs: 120_000 });
+  assert.ok(String(asked.message).includes(SHOWN_TITLE), String(asked.message));
+  await pi.waitFor("w2's ready notice", (m) => m.method === "notify" && String(m.message).includes("w2 is ready for review"), { timeoutMs: 120_000 });
+  await pi.waitFor("w1's note", (m) => m.method === "notify" && String(m.message).includes("⟨U+202E⟩txt.exe"), { timeoutMs: 120_000 });
+  for (const verb of ["report w2", "attention", "show w1"]) { // verdict and diff open pi views (drawn through the card's own filter)
+    const from = pi.seen.length;
+    await pi.call({ type: "prompt", message: `/docket ${verb}` });
+    await pi.waitFor(`/docket ${verb}'s output`, (m) => m.method === "notify", { from, timeoutMs: 60_000 });
+  }
+  const shown = pi.ui("notify").map((m) => String(m.message));
+  const docks = pi.ui("setWidget").flatMap((m) => (m.widgetLines ?? []) as string[]);
+  for (const text of [...shown, ...docks]) {
+    const m = RAW.exec(text);
+    assert.equal(m, null, `pi was handed a raw U+${m?.[0].codePointAt(0)!.toString(16)}: ${JSON.stringify(text.slice(0, 300))}`);
+  }
+  assert.ok(shown.filter((s) => s.includes(SHOWN_TITLE)).length >= 5, "the worker's text is shown visibly, not dropped");
+  assert.equal(await pi.close(), 0);
 });
