@@ -1,5 +1,9 @@
 // The project journal as workers read it: a markdown view rendered from the ledger's append-only entries.
-// It is regenerated in full on every append, newest first; editing the file changes nothing (anchor §8.7).
+// It is regenerated in full on every append, newest first; editing the file changes nothing (anchor §8.7). Worker text
+// is a quote block and paths are git-quoted, one line each, so nothing a worker wrote can forge an entry (issue 23).
+
+import { quoteBlock } from "../text/fence.js";
+import { quotePath } from "../text/quote-path.js";
 
 export type JournalKind = "promoted" | "broadcast" | "note";
 
@@ -24,17 +28,25 @@ export function formatCredit(workers: readonly string[]): string {
   return workers.length === 0 ? "you" : workers.join(" + ");
 }
 
+/**
+ * What a worker wrote (a promotion's summary, a forwarded note) is quoted, every line behind `> `; only the human's own
+ * broadcast stands as written (it was refused if it held a control character).
+ */
+function entryText(e: JournalEntry): string {
+  return e.kind === "broadcast" && e.from === "you" ? e.text : quoteBlock(e.text);
+}
+
 function entryLines(e: JournalEntry): string[] {
   const head = `## ${e.at} · ${e.kind} · from ${e.from}`;
-  if (e.kind !== "promoted") return [head, "", e.text, ""];
+  if (e.kind !== "promoted") return [head, "", entryText(e), ""];
   return [
     head,
     "",
-    e.text,
+    entryText(e),
     ...(e.ref ? ["", `Deliverable: ${e.ref}`] : []),
     "",
     `Landed in the project (${e.paths.length} file${e.paths.length === 1 ? "" : "s"}):`,
-    ...e.paths.map((p) => `- ${p}`),
+    ...e.paths.map((p) => `- ${quotePath(p)}`),
     "",
     `If your worktree has any of these files, it still holds the old bytes: your copy is not what the project has now.`,
     `Say so in your docket_done outcome, or ask with docket_wait, before you build on them. A promotion that credits you (${formatCredit(e.workers)}) is your own work landing, not a warning.`,

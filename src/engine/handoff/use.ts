@@ -2,6 +2,7 @@
 // Parent → the full immutable body queued as a chip; Worker → exactly one fresh worker with a byte-exact
 // source-deliverable.md and provenance {sourceRef, approvingDecisionId, useDecisionId} (ADR-0003, issue 5 §5).
 
+import { oneLine } from "../../domain/text/fence.js";
 import type { DeliverablePointer, SourceHandoff } from "../../domain/deliverables/deliverable.js";
 import { parseDeliverableRef } from "../../domain/deliverables/deliverable.js";
 import { refusal, usageError, validationError } from "../../domain/errors.js";
@@ -219,7 +220,7 @@ function implementPlan(ctx: EngineContext, source: UseSource, kindFlag: string |
   if (!isPlanLike(outcome, plan)) {
     throw refusal("implement-not-a-plan", `${source.ref} is ${outcome}, not a plan or proposal; nothing changed`, "use --worker to hand it to a worker as input");
   }
-  const goal = plan?.goal?.trim();
+  const goal = plan?.goal ? oneLine(plan.goal) : undefined; // worker text in task.md's "# Task": one line, no heading of its own
   const kind = kindFlag ?? trustedKindChoice(ctx, kindRegistry(ctx).kinds, "implementKind").name ?? "implementer";
   if (!kindRegistry(ctx).kinds.has(kind)) {
     throw validationError("spawn-policy", `implementKind ${JSON.stringify(kind)} is not a known kind; nothing changed`, "fix implementKind in config.json, or pass --as <kind>");

@@ -2,6 +2,8 @@
 // combined version; conflicts → a scratch folder the human resolves (`--continue` freezes it, `--abort` drops it); or both
 // sides handed to one worker. Files are made before the one command that records the outcome (issue 16 §6, DESIGN §3).
 
+import { codeFence } from "../../domain/text/fence.js";
+import { quotePath } from "../../domain/text/quote-path.js";
 import { createHash } from "node:crypto";
 import { combinedChangesRef, combinedId, combinedKey, combinedRef, type CombinedDeliverable, type CombinedSource } from "../../domain/deliverables/combined.js";
 import type { DeliverablePointer } from "../../domain/deliverables/deliverable.js";
@@ -217,16 +219,15 @@ function handOff(ctx: EngineContext, s: [Source, Source], m: MergeOutcome, to: s
   const summary = formatMergeSummary(m.summary);
   const residue = m.clean
     ? "git merges the two change sets without conflicts; make sure they still work together."
-    : m.contested.map((c) => `### ${c.path} (${c.kind})\n\n\`\`\`\n${c.draft.toString("utf8")}\n\`\`\``).join("\n\n");
+    : m.contested.map((c) => fenced(`### ${quotePath(c.path)} (${c.kind})`, c.draft.toString("utf8"), "")).join("\n\n");
+  const patch = other.deliverable.changeSet!.patch.trimEnd();
   const body = [
     `Another worker, ${other.worker} (${other.task}), changed the same files as your ${target.ref}. Its version is under review, not in the project.`,
     `Combine both into one change set in your workspace and publish it with docket_done (${summary}).`,
     "",
     `## ${other.worker}'s frozen patch (${other.ref})`,
     "",
-    "```diff",
-    other.deliverable.changeSet!.patch.trimEnd(),
-    "```",
+    fenced("", patch, "diff").trimStart(),
     "",
     "## What git could not merge",
     "",
@@ -355,4 +356,10 @@ export function previewCombine(ctx: EngineContext, mine: string, other: string, 
     if ((error as { category?: string }).category === undefined || (error as { category?: string }).category === "internal") throw error;
     return { with: other, task, text: `cannot combine: ${(error as Error).message.replace(/; nothing (changed|was frozen)$/, "")}`, possible: false };
   }
+}
+
+/** A heading and worker bytes in a code fence longer than any backtick run inside, so no line of them can close it. */
+function fenced(heading: string, text: string, info: string): string {
+  const fence = codeFence(text, info);
+  return `${heading}\n\n${fence.open}\n${text}\n${fence.close}`;
 }

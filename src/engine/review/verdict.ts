@@ -1,6 +1,7 @@
 // `docket verdict [<w>]`: the card for one exact version (evidence first, then what the worker says, then actions)
 // with overlap and parent-moved warnings, or the queue of workers needing judgment. Reads frozen data only (issue 5 §2).
 
+import { quotePath } from "../../domain/text/quote-path.js";
 import type { Worker } from "../../domain/workers/worker.js";
 import { describeFileChange } from "../../domain/deliverables/change-set.js";
 import type { DeliverablePointer, SourceHandoff, WorkerDeliverable } from "../../domain/deliverables/deliverable.js";
@@ -274,8 +275,8 @@ export function formatVerdictCard(card: VerdictCard): string[] {
       const add = cs.files.reduce((n, f) => n + f.additions, 0);
       const del = cs.files.reduce((n, f) => n + f.deletions, 0);
       out.push(`  ${cs.files.length} file${cs.files.length === 1 ? "" : "s"} · +${add} −${del} · ${cs.hunks} hunk${cs.hunks === 1 ? "" : "s"}`);
-      for (const f of cs.files.slice(0, 8)) out.push(`    ${f.special || f.decoded !== undefined ? `${f.path}: ${describeFileChange(f)}` : `${f.binary ? "binary" : `+${f.additions} −${f.deletions}`.padEnd(10)} ${f.path}`}`);
-      for (const f of cs.files.filter((x) => x.decoded !== undefined)) out.push(`  ! ${f.path} is text at the base but frozen as a binary patch; decoded change:`, ...f.decoded!.split("\n").filter((l) => l !== "").slice(0, 40).map((l) => `      ${l}`));
+      for (const f of cs.files.slice(0, 8)) out.push(`    ${f.special || f.decoded !== undefined ? `${quotePath(f.path)}: ${describeFileChange(f)}` : `${f.binary ? "binary" : `+${f.additions} −${f.deletions}`.padEnd(10)} ${quotePath(f.path)}`}`);
+      for (const f of cs.files.filter((x) => x.decoded !== undefined)) out.push(`  ! ${quotePath(f.path)} is text at the base but frozen as a binary patch; decoded change:`, ...f.decoded!.split("\n").filter((l) => l !== "").slice(0, 40).map((l) => `      ${l}`));
       if (cs.files.length > 8) out.push(`    … ${cs.files.length - 8} more (docket diff ${card.worker})`);
     } else out.push("  no file changes");
     if (card.detail.planCoverage) out.push(`  ${card.detail.planCoverage}`);

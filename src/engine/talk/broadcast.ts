@@ -4,6 +4,7 @@
 import { notFound, refusal, validationError } from "../../domain/errors.js";
 import { broadcastSubject, scoreBroadcast, type BroadcastCandidate, type BroadcastRow } from "../../domain/talk/broadcast-scoring.js";
 import { normalizeWorkerId } from "../../domain/ids.js";
+import { quoteBlock } from "../../domain/text/fence.js";
 import { assertNoControlCharacters } from "../../domain/work/message-text.js";
 import { insertMessage } from "../../ledger/talk/messages.js";
 import { getNote, type NoteRow } from "../../ledger/talk/notes.js";
@@ -29,8 +30,10 @@ export interface BroadcastInput {
 }
 
 export interface BroadcastPlan {
-  /** The exact body each recipient gets. */
+  /** The exact body each recipient gets: a worker's note in it is a quote block, so it cannot forge a frame of Docket's. */
   body: string;
+  /** What the project journal records (the note unquoted: the journal quotes every worker's text itself). */
+  journalText: string;
   rows: BroadcastRow[];
   affected: string[];
   maybe: string[];
@@ -81,13 +84,15 @@ export function planBroadcast(ctx: EngineContext, input: BroadcastInput): Broadc
   const text = given || note?.text || "";
   if (!text) throw validationError("empty-message", "the broadcast is empty; say what the affected workers should know");
   assertNoControlCharacters(text, "broadcast");
-  const body = note ? `${text}\n\n(from ${standing(ctx, note)})` : text;
+  const fromNote = note !== null && !given;
+  const journalText = note ? `${text}\n\n(from ${standing(ctx, note)})` : text;
+  const body = note ? `${fromNote ? quoteBlock(text) : text}\n\n(from ${standing(ctx, note)})` : text;
   const rows = runningWorkers(ctx);
   const extra = note ? touchesOf(ctx.db, [note.worker]).get(note.worker)!.edit : [];
   const subject = broadcastSubject(text, { projectRoot: ctx.projectRoot(), extraPaths: extra, ...(note ? { addressed: note.suggested, from: note.worker } : {}) });
   const scored = scoreBroadcast(subject, broadcastCandidates(ctx, rows));
   return {
-    body, rows: scored, note,
+    body, journalText, rows: scored, note,
     affected: scored.filter((r) => r.band === "affected").map((r) => r.worker),
     maybe: scored.filter((r) => r.band === "maybe").map((r) => r.worker),
   };

@@ -1,5 +1,7 @@
-// How every CLI command speaks: one JSON document on stdout with --json, human lines otherwise;
-// progress and warnings go to stderr so stdout stays machine-readable (STYLE §18).
+// How every CLI command speaks: one JSON document on stdout with --json, human lines otherwise; progress and warnings go
+// to stderr (STYLE §18). Every verb writes through `visibleIo`, so no worker text reaches a terminal raw (issue 23).
+
+import { visibleJson, visibleText } from "../../domain/text/visible-text.js";
 
 export interface Io {
   json: boolean;
@@ -9,7 +11,11 @@ export interface Io {
   interactive: boolean;
   /** `out` reaches a terminal that shows ANSI colours (the CLI on a TTY without NO_COLOR); never inside pi. */
   color?: boolean;
-  out(text: string): void;
+  /**
+   * Writes to stdout. `style` colours each line (Docket's own escapes, added after worker text was made visible);
+   * it is applied only when `color` is on.
+   */
+  out(text: string, style?: (line: string) => string): void;
   err(text: string): void;
   /** Asks a yes/no question; only called when `interactive`. */
   confirm(question: string): Promise<boolean>;
@@ -36,6 +42,43 @@ export function createIo(json: boolean): Io {
       const answer = (await ask(`${lines.join("\n")}\nchoose 1-${options.length} (empty to cancel): `)).trim();
       const n = Number(answer);
       return Number.isInteger(n) && n >= 1 && n <= options.length ? options[n - 1] : undefined;
+    },
+  };
+}
+
+/**
+ * The Io every verb gets: whatever it writes or asks is passed through the one output filter first (hidden code points
+ * drawn visibly, DESIGN §8a), and `--json` documents keep their bytes with those code points written as JSON escapes.
+ * Only a `style` function (Docket's own code, never data) adds escapes, after the filter.
+ */
+export function visibleIo(io: Io): Io {
+  const choices = new Map<string, string>();
+  return {
+    json: io.json,
+    parent: io.parent,
+    get interactive() {
+      return io.interactive;
+    },
+    color: io.color,
+    out: (text, style) => {
+      if (io.json) return io.out(visibleJson(text));
+      const shown = visibleText(text);
+      io.out(style && io.color ? shown.split("\n").map(style).join("\n") : shown);
+    },
+    err: (text) => io.err(visibleText(text)),
+    confirm: (question) => io.confirm(visibleText(question)),
+    input: (prompt) => io.input(visibleText(prompt)),
+    select: async (title, options) => {
+      // The human picks among the shown texts; the verb gets back its own option, byte for byte.
+      choices.clear();
+      const shown = options.map((o, i) => {
+        const v = visibleText(o);
+        const label = choices.has(v) ? `${v} (${i + 1})` : v;
+        choices.set(label, o);
+        return label;
+      });
+      const picked = await io.select(visibleText(title), shown);
+      return picked === undefined ? undefined : choices.get(picked);
     },
   };
 }

@@ -4,6 +4,7 @@
 import { randomBytes } from "node:crypto";
 import { resolveWebAddress } from "../../domain/web/address.js";
 import { exitCodeFor, isDocketError } from "../../domain/errors.js";
+import { visibleText } from "../../domain/text/visible-text.js";
 import { openEngine } from "../../engine/context.js";
 import { openInBrowser } from "../../engine/web/launch.js";
 import { assertHumanForWeb, registerWebServer, unregisterWebServer, webLoginUrl, type WebPresence } from "../../engine/web/presence.js";
@@ -37,7 +38,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     const address = resolveWebAddress({ host: args.host, port: args.port });
     const secret = randomBytes(32).toString("base64url");
     const instance = randomBytes(12).toString("base64url");
-    const server = await startWebServer({ ctx, host: address.host, port: address.port, secret, instance, log: (l) => process.stderr.write(`${l}\n`) });
+    const server = await startWebServer({ ctx, host: address.host, port: address.port, secret, instance, log: (l) => process.stderr.write(`${visibleText(l)}\n`) });
     const presence: WebPresence = {
       schemaVersion: 1, pid: process.pid, host: server.host, port: server.port, secret, instance, projectRoot: ctx.projectRoot(), startedAt: new Date().toISOString(),
     };
@@ -62,7 +63,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     });
     return 0;
   } catch (error) {
-    process.stderr.write(`docket web: ${(error as Error).message}${isDocketError(error) && error.hint ? ` (${error.hint})` : ""}\n`);
+    process.stderr.write(`docket web: ${visibleText(`${(error as Error).message}${isDocketError(error) && error.hint ? ` (${error.hint})` : ""}`)}\n`);
     return isDocketError(error) ? exitCodeFor(error) : 1;
   } finally {
     ctx?.close();

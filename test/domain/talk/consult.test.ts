@@ -22,9 +22,9 @@ test("only an answer call with text answers; an escalate call, plain text, an em
 test("the request carries the session's words (newest kept when long) and the consult, marked as data", () => {
   const transcript = formatTranscript([{ role: "user", text: "old ".repeat(100) }, { role: "assistant", text: "we use port 8080" }], 60);
   assert.equal(transcript, "Assistant: we use port 8080");
-  const text = formatConsultRequest({ id: "q3", worker: "w2", task: "ship it", text: "which port?", context: null, options: ["80", "8080"], recommend: "8080", risk: null }, transcript);
-  assert.match(text, /<session>\nAssistant: we use port 8080\n<\/session>/);
-  assert.match(text, /<consult id="q3" worker="w2">\nWorker task: ship it\nQuestion: which port\?\nOptions it offers: 1\) 80 2\) 8080\nIt recommends: 8080\n<\/consult>/);
+  const text = formatConsultRequest({ id: "q3", worker: "w2", task: "ship it", text: "which port?", context: null, options: ["80", "8080"], recommend: "8080", risk: null }, transcript, () => "n0nce123");
+  assert.match(text, /<session-n0nce123>\nAssistant: we use port 8080\n<\/session-n0nce123>/);
+  assert.match(text, /<consult-n0nce123 id="q3" worker="w2">\nWorker task: "ship it"\nQuestion: "which port\?"\nOptions it offers: 1\) "80" 2\) "8080"\nIt recommends: "8080"\n<\/consult-n0nce123>/);
 });
 
 test("the consult lane is the user's to turn on: a project config cannot, and the window has a floor of 5 s", () => {

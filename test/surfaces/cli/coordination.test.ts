@@ -135,7 +135,7 @@ test("a worker's note reaches the human's attention, never another worker, until
   const forwarded = f.run("broadcast", "--from", noted.json.notification, "--yes", "--json");
   assert.equal(forwarded.code, 0, forwarded.stderr);
   assert.deepEqual(forwarded.json.rows.map((r: { worker: string; band: string; reason: string }) => [r.worker, r.band, r.reason]), [["w2", "affected", "addressed by w1"]]);
-  assert.deepEqual(f.sql("SELECT worker, body FROM messages"), [{ worker: "w2", body: "loadConfig is now readConfig\n\n(from w1 · a note, not reviewed)" }]);
+  assert.deepEqual(f.sql("SELECT worker, body FROM messages"), [{ worker: "w2", body: "> loadConfig is now readConfig\n\n(from w1 · a note, not reviewed)" }]);
   const empty = f.as("w1", "worker", "note", "--json", "   ");
   assert.equal(empty.json.error.code, "note-empty");
 });

@@ -1,6 +1,7 @@
 // The verdict card as lines for pi: a fixed head (who, which version, judgment, warnings, the last action's result)
 // and a scrollable body — questions, evidence, per-item reports, plan coverage, what the worker says, decisions.
 
+import { quotePath } from "../../../domain/text/quote-path.js";
 import type { DiffFile } from "../../../domain/deliverables/diff-files.js";
 import type { ReviewView } from "../../../engine/review/review-view.js";
 import { safe, wrap, type Paint } from "./paint.js";
@@ -54,8 +55,8 @@ export function cardBody(v: ReviewView, paint: Paint, width: number): string[] {
     heading("Evidence");
     out.push(...evidenceFiles(v.files, d.changeSet?.hunks ?? 0, paint));
     if (c.detail.planCoverage) out.push(`  ${c.detail.planCoverage.startsWith("⚠") ? paint.fg("warning", safe(c.detail.planCoverage)) : safe(c.detail.planCoverage)}`);
-    if (c.planCoverage?.offPlan.length) para(`off-plan: ${c.planCoverage.offPlan.join(", ")}`, "    ");
-    if (c.planCoverage?.untouched.length) para(`planned but untouched: ${c.planCoverage.untouched.join(", ")}`, "    ");
+    if (c.planCoverage?.offPlan.length) para(`off-plan: ${c.planCoverage.offPlan.map(quotePath).join(", ")}`, "    ");
+    if (c.planCoverage?.untouched.length) para(`planned but untouched: ${c.planCoverage.untouched.map(quotePath).join(", ")}`, "    ");
     if (d.evidence.length === 0) out.push(paint.fg("muted", "  no typed evidence given"));
     for (const kind of [...new Set(d.evidence.map((e) => e.kind))]) {
       for (const e of d.evidence.filter((x) => x.kind === kind)) lines(`${paint.fg("accent", safe(kind))}: ${safe(e.text)}`);
@@ -101,7 +102,7 @@ export function fileStat(f: DiffFile, paint: Paint): string {
 }
 
 export function filePath(f: DiffFile): string {
-  return f.status === "renamed" || f.status === "copied" ? `${f.oldPath} → ${f.path}` : f.path;
+  return f.status === "renamed" || f.status === "copied" ? `${quotePath(f.oldPath)} → ${quotePath(f.path)}` : quotePath(f.path);
 }
 
 /** ` (added)`, ` (renamed, mode 100644 → 100755)`: what the +/− counts alone do not say. */

@@ -1,6 +1,7 @@
 // Performs a key pressed on the verdict card: asks what the action needs in words ("What should w3 change in v1?"),
 // then runs the same engine command as the CLI and the review page, bound to the version and decision on the card.
 
+import { visibleText } from "../../../domain/text/visible-text.js";
 import type { CardAction } from "../../../domain/review/card-actions.js";
 import { runAction, STALE_CODES, type ActRequest } from "../../../engine/review/card-act.js";
 import type { ReviewView } from "../../../engine/review/review-view.js";
@@ -41,7 +42,7 @@ async function requestFor(host: ParentHost, view: ReviewView, bound: Bound, inte
     case "say": {
       const q = view.card.detail.questions.find((x) => x.id === intent.question);
       const title = q ? `Your answer to ${w}'s question ${q.id}: ${q.text}` : `Tell ${w} (through its inbox; it reads it on its next turn):`;
-      const text = (await ui.input(title))?.trim();
+      const text = (await ui.input(visibleText(title)))?.trim(); // the question is worker text
       if (!text) return undefined;
       return q ? { ...bound, verb: "answer", question: q.id, text } : { ...bound, verb: "tell", text };
     }
@@ -92,7 +93,7 @@ async function confirmPromotion(host: ParentHost, view: ReviewView, a: CardActio
     ...p.warnings.map((x) => `⚠ ${x.text}`),
     p.check.ok ? "git apply --check: the patch applies cleanly" : `git apply --check fails: ${p.check.problems.map((x) => `${x.path}: ${x.reason}`).join("; ")}`,
   ];
-  return host.ctx.ui.confirm("docket · promote", lines.join("\n"));
+  return host.ctx.ui.confirm("docket · promote", visibleText(lines.join("\n"))); // file names and warnings: worker text
 }
 
 const USE_LABEL: Record<string, string> = {

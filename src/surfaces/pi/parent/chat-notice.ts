@@ -2,6 +2,7 @@
 // came between, so there consecutive info lines grow one block instead: news never wipes a result, nor a result news.
 
 import type { ExtensionContext } from "@mariozechner/pi-coding-agent";
+import { visibleText } from "../../../domain/text/visible-text.js";
 
 export type NoticeLevel = "info" | "warning" | "error";
 
@@ -10,8 +11,12 @@ export const BLOCK_MAX_LINES = 40;
 
 let block: string[] = [];
 
-/** `tui`: pi's interactive TUI owns the terminal (RPC clients get every notification as its own event). */
-export function notice(ui: Pick<ExtensionContext["ui"], "notify">, text: string, level: NoticeLevel, tui: boolean): void {
+/**
+ * `tui`: pi's interactive TUI owns the terminal (RPC clients get every notification as its own event). Every line
+ * Docket shows in pi's chat comes through here, so here it passes the one output filter (worker text in notices).
+ */
+export function notice(ui: Pick<ExtensionContext["ui"], "notify">, raw: string, level: NoticeLevel, tui: boolean): void {
+  const text = visibleText(raw);
   if (!tui || level !== "info") {
     block = []; // a warning or an error is its own chat entry: the next info line starts afresh
     ui.notify(text, level);

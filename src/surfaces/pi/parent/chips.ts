@@ -5,6 +5,8 @@ import type { ExtensionContext, InputEvent, InputEventResult } from "@mariozechn
 import { hasQueuedChips, takeChips, type AttachedChip } from "../../../engine/talk/parent-feed.js";
 import { engine } from "../../shared/session.js";
 import { noticeFor } from "./chat-notice.js";
+import { wrapperNonce } from "./nonce.js";
+import { boundaryTag } from "../../../domain/text/fence.js";
 
 /** Attaches queued chips to a human prompt; `onTaken` runs after chips were consumed (the dock repaints). */
 export async function attachChips(event: InputEvent, ctx: ExtensionContext, onTaken: () => void = () => undefined): Promise<InputEventResult> {
@@ -18,7 +20,14 @@ export async function attachChips(event: InputEvent, ctx: ExtensionContext, onTa
   return { action: "transform", text: formatChipContext(chips, event.text), images: event.images };
 }
 
-export function formatChipContext(chips: readonly AttachedChip[], prompt: string): string {
-  const blocks = chips.map((c) => `<docket-deliverable ref="${c.ref}">\n${c.body}\n</docket-deliverable>`);
+/**
+ * Each chip's exact body in a tag whose random suffix is drawn now, after the body was frozen: no line of the body can
+ * close the wrapper or open one that looks like Docket's (issue 23, break 9).
+ */
+export function formatChipContext(chips: readonly AttachedChip[], prompt: string, draw: () => string = wrapperNonce): string {
+  const blocks = chips.map((c) => {
+    const tag = boundaryTag("docket-deliverable", draw, [c.body, prompt]);
+    return `<${tag} ref="${c.ref}">\n${c.body}\n</${tag}>`;
+  });
   return `${blocks.join("\n\n")}\n\n${prompt}`;
 }

@@ -10,6 +10,7 @@ import {
   type TranscriptLine,
 } from "../../../domain/talk/consult.js";
 import type { EngineContext } from "../../../engine/context.js";
+import { wrapperNonce } from "./nonce.js";
 import { answerConsult, consultsForParent, escalateConsult, escalateOverdueConsults, type ConsultRow } from "../../../engine/talk/consult-lane.js";
 
 const TOOLS: Tool[] = [
@@ -64,7 +65,7 @@ export function startConsultLane(ctx: ExtensionContext, engine: () => EngineCont
     timers.add(timer);
     let reply: AssistantMessage;
     try {
-      const text = formatConsultRequest({ ...q, worker: q.worker }, formatTranscript(transcriptOf(ctx)));
+      const text = formatConsultRequest({ ...q, worker: q.worker }, formatTranscript(transcriptOf(ctx)), wrapperNonce);
       reply = await completeSimple(model, { systemPrompt: CONSULT_SYSTEM_PROMPT, messages: [{ role: "user", content: [{ type: "text", text }], timestamp: Date.now() }], tools: TOOLS }, {
         ...(auth.apiKey ? { apiKey: auth.apiKey } : {}), ...(auth.headers ? { headers: auth.headers } : {}), signal: controller.signal,
       });

@@ -3,6 +3,7 @@
 
 import type { ThemeColor } from "@mariozechner/pi-coding-agent";
 import { truncateToWidth, visibleWidth, wrapTextWithAnsi } from "@mariozechner/pi-tui";
+import { visibleText } from "../../../domain/text/visible-text.js";
 
 /** The part of pi's Theme the components use; pi's Theme satisfies it. */
 export interface Paint {
@@ -13,11 +14,11 @@ export interface Paint {
 export const plainPaint: Paint = { fg: (_color, text) => text, bold: (text) => text };
 
 /**
- * Worker-written text (tasks, bodies, paths, pane captures) as it may be drawn: tabs become spaces and every other
- * control character (escape sequences included) becomes a visible `�`, so nothing a worker wrote can drive the terminal.
+ * Worker-written text (tasks, bodies, paths, pane captures) as it may be drawn: Docket's one output filter (controls as
+ * `␛`, `␍`…, bidi and zero-width marks as `⟨U+202E⟩`), then tabs as spaces, since a component measures columns.
  */
 export function safe(text: string): string {
-  return text.replace(/\t/g, "  ").replace(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/g, "\uFFFD");
+  return visibleText(text).replace(/\t/g, "  ");
 }
 
 /** One line of exactly `width` columns: cut with `…` when longer, padded with spaces when shorter. */

@@ -7,6 +7,7 @@ import type { KeyId } from "@mariozechner/pi-tui";
 import {
   dockRows, lastMessageMark, ledgerStamp, markNotificationsDelivered, messageDeliveriesSince, pendingParentNotifications, queuedChips, type DockRow, type PatchFileCache,
 } from "../../../engine/talk/parent-feed.js";
+import { visibleText } from "../../../domain/text/visible-text.js";
 import { userConfig } from "../../../engine/user-config.js";
 import { listVerbs, runCli } from "../../shared/verbs/run.js";
 import { engine } from "../../shared/session.js";
@@ -135,7 +136,7 @@ function startFeed(ctx: ExtensionContext): ParentFeed {
     const lines = [...formatDock(rows, e.clock.nowMs(), DOCK_MAX_LINES - extra.length), ...extra];
     const widget = lines.join("\n");
     if (widget !== shownWidget) {
-      ctx.ui.setWidget("docket", lines.length > 0 ? lines : undefined);
+      ctx.ui.setWidget("docket", lines.length > 0 ? lines.map(visibleText) : undefined); // tasks and refs: worker text
       shownWidget = widget;
     }
     const status = formatDockStatus(rows);
@@ -150,14 +151,14 @@ function startFeed(ctx: ExtensionContext): ParentFeed {
     for (const batch of notificationBatches(fresh)) noticeFor(ctx, batch.text, batch.level);
     markNotificationsDelivered(e, [...stale, ...fresh].map((n) => n.id));
   };
-  const lane = startConsultLane(ctx, () => e, (message) => ctx.ui.setStatus("docket", (shownStatus = message)));
+  const lane = startConsultLane(ctx, () => e, (message) => ctx.ui.setStatus("docket", (shownStatus = visibleText(message))));
   const safePaint = (force: boolean) => {
     try {
       paint(force);
       lane.sweep();
     } catch (error) {
       // The dock is a view; a failed repaint is shown in the footer and retried on the next change or poll.
-      shownStatus = `docket · dock unavailable: ${(error as Error).message}`;
+      shownStatus = visibleText(`docket · dock unavailable: ${(error as Error).message}`);
       ctx.ui.setStatus("docket", shownStatus);
     }
   };
@@ -219,7 +220,7 @@ export function completeDocket(prefix: string, rows: () => readonly DockRow[]): 
     [r.worker, ...(REF_VERBS.has(verb!) && r.version !== null ? [`worker-deliverable:${r.worker}:${r.version}`] : [])].map((c) => ({
       value: `${head} ${c}`,
       label: c,
-      description: `${r.state.replace("_", " ")} · ${r.task}`,
+      description: visibleText(`${r.state.replace("_", " ")} · ${r.task}`),
     })),
   );
   return offer(candidates, last);

@@ -1,6 +1,7 @@
 // `docket broadcast` and `docket journal`: tell the workers a change concerns (scored, confirmed by the human, never by
 // typing worker ids), or post it to the project journal every worker reads; list that journal.
 
+import { quotePath } from "../../../domain/text/quote-path.js";
 import type { Command } from "commander";
 import { refusal, usageError } from "../../../domain/errors.js";
 import type { BroadcastPlan, BroadcastSent } from "../../../engine/talk/broadcast.js";
@@ -62,7 +63,7 @@ export function registerBroadcastCommands(program: Command, io: Io): void {
       let journal: string | null = null;
       const postJournal = () => {
         const from = plan.note ? plan.note.worker : "you";
-        journal = postToJournal(ctx, { text: plan.body, from, kind: plan.note ? "note" : "broadcast", workers: plan.note ? [plan.note.worker] : [] }).entry;
+        journal = postToJournal(ctx, { text: plan.journalText, from, kind: plan.note ? "note" : "broadcast", workers: plan.note ? [plan.note.worker] : [] }).entry;
       };
       if (flags.dryRun) {
         // Scoring only.
@@ -109,7 +110,7 @@ export function registerBroadcastCommands(program: Command, io: Io): void {
         ...x.entries.flatMap((e) => [
           `  ${e.at} ${e.id} ${e.kind} · from ${e.from}${e.ref ? ` · ${e.ref}` : ""}`,
           `    ${e.text.split("\n")[0]}`,
-          ...(e.paths.length > 0 ? [`    ${e.paths.join(", ")}`] : []),
+          ...(e.paths.length > 0 ? [`    ${e.paths.map(quotePath).join(", ")}`] : []),
         ]),
       ]);
     });

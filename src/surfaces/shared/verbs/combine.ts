@@ -1,6 +1,7 @@
 // `docket combine <w|ref> <w|ref> [--to <w>] | --continue | --abort`: merge two workers' overlapping frozen change sets
 // into one combined version, resolve its conflicts in a scratch folder, or hand both sides to one of the workers.
 
+import { quotePath } from "../../../domain/text/quote-path.js";
 import type { Command } from "commander";
 import { usageError } from "../../../domain/errors.js";
 import type { Io } from "../io.js";
@@ -53,7 +54,7 @@ function render(io: Io, r: import("../../../engine/review/combine.js").CombineRe
   const { notes, ...json } = r;
   emit(io, json, () => [
     ...(r.outcome === "combined" ? [`${r.deliverable.ref} · ${r.files.length} file${r.files.length === 1 ? "" : "s"}`, ...r.files.map((f) => `  ${f}`)] : []),
-    ...(r.outcome === "conflicts" ? [`${r.combination} · ${r.summary}`, ...r.contested.map((c) => `  ${c.path} · ${c.kind} · ${c.conflicts} conflict${c.conflicts === 1 ? "" : "s"}`)] : []),
+    ...(r.outcome === "conflicts" ? [`${r.combination} · ${r.summary}`, ...r.contested.map((c) => `  ${quotePath(c.path)} · ${c.kind} · ${c.conflicts} conflict${c.conflicts === 1 ? "" : "s"}`)] : []),
     ...notes.map((n) => `  ${n}`),
   ]);
 }

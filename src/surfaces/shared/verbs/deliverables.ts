@@ -1,6 +1,7 @@
 // `docket report <w|ref>` and `docket diff <w|ref>`: one exact frozen deliverable version, never live state.
 // A missing or invalid sidecar is refused with what to do; there is no fallback to the workspace (ADR-0003).
 
+import { quotePath } from "../../../domain/text/quote-path.js";
 import type { Command } from "commander";
 import type { Io } from "../io.js";
 import { emit } from "../io.js";
@@ -51,7 +52,9 @@ export function registerDeliverableCommands(program: Command, io: Io): void {
         io.err(r.changeSet ? `${r.deliverable.ref} changed no files` : `${r.deliverable.ref} has no change set (read-only worker, or a record without one)`);
         return;
       }
-      io.out(io.color ? colorize(patch) : patch); // through the Io: inside pi a raw stdout write would overprint the TUI
+      // Through the Io: its filter draws a worker's escapes visibly before `colorLine` adds Docket's own colours
+      // (and inside pi a raw stdout write would overprint the TUI).
+      io.out(patch, colorLine);
     });
 }
 
@@ -76,27 +79,23 @@ function formatReport(r: DeliverableReport): string[] {
   else if (d.changeSet.files.length === 0) lines.push("files:    none changed");
   else {
     lines.push(`files:    ${d.changeSet.files.length} (${d.changeSet.hunks} hunk${d.changeSet.hunks === 1 ? "" : "s"})`);
-    lines.push(...d.changeSet.files.map((f) => `  ${f.binary ? "binary" : `+${f.additions} -${f.deletions}`.padEnd(12)} ${f.path}`));
+    lines.push(...d.changeSet.files.map((f) => `  ${f.binary ? "binary" : `+${f.additions} -${f.deletions}`.padEnd(12)} ${quotePath(f.path)}`));
   }
   const pc = r.planCoverage;
   if (pc) {
     lines.push(`${pc.warning ? "⚠ " : ""}${pc.line}`);
-    if (pc.coverage.offPlan.length > 0) lines.push(`  off-plan: ${pc.coverage.offPlan.join(", ")}`);
-    if (pc.coverage.untouched.length > 0) lines.push(`  planned but untouched: ${pc.coverage.untouched.join(", ")}`);
+    if (pc.coverage.offPlan.length > 0) lines.push(`  off-plan: ${pc.coverage.offPlan.map(quotePath).join(", ")}`);
+    if (pc.coverage.untouched.length > 0) lines.push(`  planned but untouched: ${pc.coverage.untouched.map(quotePath).join(", ")}`);
   }
   lines.push("", "─── body ───", d.body);
   return lines;
 }
 
-function colorize(patch: string): string {
-  return patch
-    .split("\n")
-    .map((l) =>
-      l.startsWith("diff --git") ? `\x1b[1m${l}\x1b[0m`
-      : l.startsWith("@@") ? `\x1b[36m${l}\x1b[0m`
-      : l.startsWith("+") && !l.startsWith("+++") ? `\x1b[32m${l}\x1b[0m`
-      : l.startsWith("-") && !l.startsWith("---") ? `\x1b[31m${l}\x1b[0m`
-      : l,
-    )
-    .join("\n");
+/** One patch line (already filtered) in its colour: file headers bold, hunk heads cyan, additions green, deletions red. */
+function colorLine(l: string): string {
+  return l.startsWith("diff --git") ? `\x1b[1m${l}\x1b[0m`
+    : l.startsWith("@@") ? `\x1b[36m${l}\x1b[0m`
+    : l.startsWith("+") && !l.startsWith("+++") ? `\x1b[32m${l}\x1b[0m`
+    : l.startsWith("-") && !l.startsWith("---") ? `\x1b[31m${l}\x1b[0m`
+    : l;
 }

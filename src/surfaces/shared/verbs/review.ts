@@ -1,6 +1,7 @@
 // `docket approve|reject|revise|answer|promote|discard|verdict|log`: judging one exact deliverable version.
 // JSON is the issue 5 contract (`{"decision":{…}}`, verdict card, log); human notes go with the text output.
 
+import { quotePath } from "../../../domain/text/quote-path.js";
 import type { Command } from "commander";
 import { confirmationDeclined, confirmationRefused, resolveConfirmation } from "../../../domain/review/confirmation.js";
 import { parsePositiveInt } from "./args.js";
@@ -92,7 +93,7 @@ export function registerReviewCommands(program: Command, io: Io): void {
     emit(io, { decision: r.decision, ...(r.approval ? { approval: r.approval } : {}), files: r.files, workspace: r.workspace }, (x) => [
       ...(r.approval ? [`${r.approval.id} approve ${r.approval.deliverable?.ref}`] : []),
       `${x.decision.id} promote ${x.decision.deliverable?.ref}`,
-      ...x.files.map((f) => `  ${f}`),
+      ...x.files.map((f) => `  ${quotePath(f)}`),
       ...r.notes.map((n) => `  ${n}`),
     ]);
   });
@@ -112,7 +113,7 @@ export function registerReviewCommands(program: Command, io: Io): void {
       }
       const { discard } = await import("../../../engine/review/judge.js");
       const r = discard(engine(), { worker });
-      emitDecision(io, r, r.files.map((f) => `  dropped ${f}`));
+      emitDecision(io, r, r.files.map((f) => `  dropped ${quotePath(f)}`));
     });
 
   versionOption(

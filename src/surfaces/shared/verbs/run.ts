@@ -3,7 +3,7 @@
 
 import type { Command, Help } from "commander";
 import { DocketError, errorShape, exitCodeFor, isDocketError } from "../../../domain/errors.js";
-import { ReportedExit, type Io } from "../io.js";
+import { ReportedExit, visibleIo, type Io } from "../io.js";
 import { VERB_GROUPS, groupOf } from "./registry.js";
 import { VERSION } from "../version.js";
 
@@ -13,7 +13,8 @@ export interface RunCliOptions {
 }
 
 /** Runs one docket command line against the given Io; returns the exit code. Never exits the process. */
-export async function runCli(argv: string[], io: Io, options: RunCliOptions = {}): Promise<number> {
+export async function runCli(argv: string[], raw: Io, options: RunCliOptions = {}): Promise<number> {
+  const io = visibleIo(raw); // the one output filter: every verb below writes worker text through it
   const { args, json } = extractJson(argv);
   // What commander would print for a leading --version, without loading it.
   if (args[0] === "-V" || args[0] === "--version") {

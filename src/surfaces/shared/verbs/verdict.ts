@@ -1,6 +1,7 @@
 // `docket verdict`: prints the card (or the queue of cards); on a terminal, offers the card's actions as a
 // numbered menu. Every action goes through the same engine verbs as the CLI, bound to the version shown.
 
+import { quotePath } from "../../../domain/text/quote-path.js";
 import { refusal } from "../../../domain/errors.js";
 import type { CardMove } from "../../../domain/review/card-actions.js";
 import type { VerdictCard } from "../../../engine/review/verdict.js";
@@ -80,7 +81,7 @@ async function act(io: Io, card: VerdictCard, move: CardMove): Promise<void> {
         if (!(await io.confirm("Promote despite these warnings?"))) return;
       }
       const r = promote(ctx, { ...input, yes: true });
-      return io.out([`${r.decision.id} promote ${r.decision.deliverable?.ref}`, ...r.files.map((f) => `  ${f}`), ...r.notes.map((n) => `  ${n}`)].join("\n"));
+      return io.out([`${r.decision.id} promote ${r.decision.deliverable?.ref}`, ...r.files.map((f) => `  ${quotePath(f)}`), ...r.notes.map((n) => `  ${n}`)].join("\n"));
     }
     case "discard":
       if (!(await io.confirm(`Drop ${card.worker}'s live changes and reset its workspace? This cannot be undone.`))) return;

@@ -1,6 +1,7 @@
 // `docket spawn|respawn|ls|show|peek|tell|attach|delete|prune`: starting, watching and retiring workers.
 // Each command parses flags, makes one engine call and renders the same result object for --json and humans.
 
+import { quotePath } from "../../../domain/text/quote-path.js";
 import type { Command } from "commander";
 import { usageError } from "../../../domain/errors.js";
 import { collect, parseAssignments, parsePositiveInt } from "./args.js";
@@ -162,7 +163,7 @@ export function registerWorkersCommands(program: Command, io: Io): void {
         ...w.openQuestions.map((q) => `  question ${q.id}: ${q.text}`),
         ...w.launches.map((l) => `  launch g${l.generation} ${l.startedAt}${l.exitedAt ? ` exited ${l.exitCode} at ${l.exitedAt}` : ""}`),
         ...w.messages.map((m) => `  message ${m.id}: ${m.delivery}`),
-        ...(w.baseMoved ? [`  base moved: ${w.baseMoved.files.join(", ")} landed since it started (${w.baseMoved.refs.join(", ")})`] : []),
+        ...(w.baseMoved ? [`  base moved: ${w.baseMoved.files.map(quotePath).join(", ")} landed since it started (${w.baseMoved.refs.join(", ")})`] : []),
       ]);
     });
 

@@ -48,8 +48,8 @@ test("auto-answer on: a real pi worker's consult is answered by the parent sessi
   assert.deepEqual({ ...question(p) }, { state: "answered", audience: "parent-agent", consult: 1, escalation: null, answer: "8080, from the staging compose file" });
 
   const asked = lines(p.modelLog)[0];
-  assert.match(asked.lastUser, /<consult id="q1" worker="w1">\nWorker task: find the staging port\nQuestion: CONSULT-MARKER which port/);
-  assert.match(asked.lastUser, /Context from the worker: README says nothing/);
+  assert.match(asked.lastUser, /<consult-[0-9a-f]{16} id="q1" worker="w1">\nWorker task: "find the staging port"\nQuestion: "CONSULT-MARKER which port/);
+  assert.match(asked.lastUser, /Context from the worker: "README says nothing"/);
   const answered = await waitFor("the worker reading the answer", () => lines(workerLog).find((c) => c.step === 2), SLOW);
   assert.equal(answered.lastUser, "[docket · answer from the parent agent, not reviewed by the human · re: question q1]\n8080, from the staging compose file");
   await waitFor("the answer message read", () => p.cli("show", "w1", "--json").json.messages.every((m: { delivery: string }) => m.delivery === "read"), SLOW);

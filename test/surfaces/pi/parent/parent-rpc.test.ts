@@ -177,7 +177,9 @@ test("a Use → Parent chip reaches the model with the next prompt only, and not
 
   const served = readFileSync(p.modelLog, "utf8").trim().split("\n").map((l) => JSON.parse(l) as { lastUser: string });
   assert.equal(served.length, 2);
-  assert.equal(served[0]!.lastUser, `<docket-deliverable ref="worker-deliverable:w1:1">\n${body}\n</docket-deliverable>\n\nplease summarise the plan`);
+  const tag = /^<(docket-deliverable-[0-9a-f]{16}) /.exec(served[0]!.lastUser)?.[1];
+  assert.ok(tag, `the chip is wrapped in a tag with a random suffix: ${served[0]!.lastUser.slice(0, 80)}`);
+  assert.equal(served[0]!.lastUser, `<${tag} ref="worker-deliverable:w1:1">\n${body}\n</${tag}>\n\nplease summarise the plan`);
   assert.equal(served[1]!.lastUser, "and now something else");
   assert.equal(jsonOf(p.cli("chips", "--json")).chips.length, 0, "the chip is consumed");
 
