@@ -41,7 +41,7 @@ export function assertHuman(ctx: AuthorityContext, verb: HumanVerb): void {
  * ancestry walk (a live pi parent registered in this home above us) catches one that unset it. The pi process itself
  * and a helper holding the session's secret are the human's.
  */
-function parentAgentOf(ctx: AuthorityContext): string | undefined {
+export function parentAgentOf(ctx: AuthorityContext): string | undefined {
   const self = ownPid();
   const marked = ctx.env[PARENT_AGENT_VAR] ?? "";
   if (marked === String(self)) return undefined;
