@@ -211,11 +211,12 @@ export function buildKindRegistry(files: KindFile[]): KindRegistry {
     }
     const kind = parsed.kind;
     const prior = kinds.get(kind.name);
-    const widening = kind.source === "project" ? [...(prior ? wideningOf(prior, kind) : []), ...executionWideningOf(kind)] : [];
-    if (widening.length > 0) {
+    const loosened = prior && kind.source === "project" ? wideningOf(prior, kind) : [];
+    const execution = kind.source === "project" ? executionWideningOf(kind) : [];
+    if (loosened.length > 0 || execution.length > 0) {
       // A cloned repository must not loosen what a worker may do: it may add kinds, or tighten existing ones.
-      const of = prior ? ` of the ${prior.source} kind` : "";
-      diagnostics.push({ path: file.path, message: `project kind ${kind.name} would ${widening.join(" and ")}${of}; skipped (only your user kinds may widen authority)` });
+      const what = [...(loosened.length > 0 ? [`${loosened.join(" and ")} of the ${prior!.source} kind`] : []), ...execution];
+      diagnostics.push({ path: file.path, message: `project kind ${kind.name} would ${what.join(" and ")}; skipped (only your user kinds may widen authority)` });
       continue;
     }
     if (prior) {
