@@ -25,7 +25,7 @@ export function humanRefusal(ctx: AuthorityContext, verb: HumanVerb): DocketErro
     return refusal(
       "parent-agent-cannot-judge",
       `${verb} is the human's: this process was started by the pi session's own tools (${agent}), so it acts for the parent agent, not for you; nothing was changed`,
-      `type it yourself in pi as /docket ${verb} …, or run docket ${verb} … in a terminal of your own`,
+      "type the command yourself: in pi's editor (the /docket command) or in a terminal of your own; the model may only suggest it",
     );
   }
   return undefined;

@@ -17,7 +17,7 @@ export interface ShownVersion {
 
 export interface ShownBindingInput {
   worker: string;
-  verb: string;
+  verb: "approve" | "reject" | "revise" | "promote";
   /** The version the judgment would land on (the worker's current one for a bare id). */
   current: { ref: string; version: number };
   /** The human named the version: an exact ref, `--version N`, or a card action bound to the version it showed. */
@@ -33,11 +33,14 @@ export function shownBindingRefusal(input: ShownBindingInput): DocketError | und
   const { worker, current, lastShown } = input;
   if (input.named || !lastShown || lastShown.ref === current.ref) return undefined;
   const { verb } = input;
-  const flags = input.verb === "promote" ? " --approve" : input.verb === "revise" ? " <note>" : "";
+  const exact = verb === "promote" ? `\`docket promote ${current.ref} --approve\``
+    : verb === "revise" ? `\`docket revise ${current.ref} <note>\``
+    : verb === "reject" ? `\`docket reject ${current.ref}\``
+    : `\`docket approve ${current.ref}\``;
   return refusal(
     "version-not-shown",
     `${worker}'s current version is v${current.version}, but the version last shown to you is v${lastShown.version} (${lastShown.ref}, on ${lastShown.surface}); ${verb} ${worker} would judge a version you have not opened; nothing changed`,
-    `open v${current.version} with \`docket verdict ${worker}\`, or name the exact version: \`docket ${verb} ${current.ref}${flags}\``,
+    `open v${current.version} with \`docket verdict ${worker}\`, or name the exact version: ${exact}`,
   );
 }
 

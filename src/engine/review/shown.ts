@@ -2,7 +2,7 @@
 // Views call recordShown after rendering; approve/reject/revise/promote --approve call assertShownBinding before writing.
 
 import { parseDeliverableRef } from "../../domain/deliverables/deliverable.js";
-import { formatJudgedLine, shownBindingRefusal, type ShownSurface } from "../../domain/review/shown-binding.js";
+import { formatJudgedLine, shownBindingRefusal, type ShownBindingInput, type ShownSurface } from "../../domain/review/shown-binding.js";
 import { lastShownOf, recordShownRow } from "../../ledger/review/shown.js";
 import type { EngineContext } from "../context.js";
 import { humanRefusal } from "../authority.js";
@@ -36,7 +36,7 @@ export function recordShown(ctx: EngineContext, versions: readonly (ShownPointer
 }
 
 /** Refuses (`version-not-shown`) a bare id whose current version is not the one last shown; the judged line, as notes. */
-export function assertShownBinding(ctx: EngineContext, target: ReviewTarget, input: TargetInput, verb: string): string[] {
+export function assertShownBinding(ctx: EngineContext, target: ReviewTarget, input: TargetInput, verb: ShownBindingInput["verb"]): string[] {
   const named = target.exact || input.version !== undefined || input.expectVersion !== undefined;
   const lastShown = lastShownOf(ctx.db, target.worker.id);
   const refused = shownBindingRefusal({ worker: target.worker.id, verb, current: target.pointer, named, lastShown });

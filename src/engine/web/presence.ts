@@ -18,7 +18,7 @@ export function assertHumanForWeb(ctx: EngineContext): void {
   if (w) throw refusal("worker-cannot-judge", `this process runs as worker ${w} (DOCKET_WORKER_ID); the review page is the human's, so it is not started or shown here; nothing changed`, "run `docket web` in your own terminal");
   // Its sign-in address would let the session's model judge through the page (issue 23, break 10).
   const agent = parentAgentOf(ctx);
-  if (agent) throw refusal("parent-agent-cannot-judge", `this process was started by the pi session's own tools (${agent}); the review page is the human's, so it is not started or shown here; nothing changed`, "type /docket web in pi yourself, or run `docket web` in your own terminal");
+  if (agent) throw refusal("parent-agent-cannot-judge", `this process was started by the pi session's own tools (${agent}); the review page is the human's, so it is not started or shown here; nothing changed`, "run `docket web` in a terminal of your own, or type the command in pi's editor yourself");
 }
 
 export const webBaseUrl = (p: Pick<WebPresence, "host" | "port">): string => `http://${urlHost(p.host)}:${p.port}`;
