@@ -45,3 +45,12 @@ export type HumanVerb = (typeof HUMAN_VERBS)[number];
 export function workerIdentityIn(env: Record<string, string | undefined>): string[] {
   return WORKER_IDENTITY_VARS.filter((name) => (env[name] ?? "") !== "");
 }
+
+/**
+ * Set by the pi parent extension in its own process environment (its pid), so every process the session's model
+ * starts through its tools inherits it. A process carrying it, other than the pi process itself, is the parent agent's.
+ */
+export const PARENT_AGENT_VAR = "DOCKET_PARENT_AGENT";
+
+/** Given only to a helper the pi parent starts for the human itself (the review page's server): a secret, not a flag. */
+export const PARENT_HELPER_VAR = "DOCKET_PARENT_HELPER";

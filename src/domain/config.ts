@@ -67,8 +67,9 @@ const isObj = (v: unknown): v is Raw => typeof v === "object" && v !== null && !
 const strList = (v: unknown): string[] | undefined => (Array.isArray(v) && v.every((x) => typeof x === "string") ? (v as string[]) : undefined);
 
 /**
- * Merges defaults ← user ← project. Keys that widen authority (pi.extraArgs, worker.passEnv) are read from
- * the user file only; a project may lower maxActive but not raise it. Unknown or malformed keys become warnings.
+ * Merges defaults ← user ← project. Keys that widen authority (pi.extraArgs, worker.passEnv, worker.agent,
+ * worker.parentSeedPolicy, messaging, tmux.session, keys) are read from the user file only; a project may lower
+ * maxActive but not raise it, and keep workers longer before a prune but not shorter. Unknown or malformed keys become warnings.
  */
 export function resolveConfig(user: unknown, project: unknown): ConfigResult {
   const warnings: string[] = [];
@@ -107,14 +108,23 @@ function apply(config: DocketConfig, raw: unknown, source: string, warnings: str
       config.worker.defaultKind = w.defaultKind;
       config.worker.kindChoicesFrom = { ...config.worker.kindChoicesFrom, defaultKind: trusted ? "user" : "project" };
     }
-    if (w.parentSeedPolicy === "fresh" || w.parentSeedPolicy === "full") config.worker.parentSeedPolicy = w.parentSeedPolicy;
+    if (w.parentSeedPolicy !== undefined) {
+      // Seeding hands your whole conversation to a worker's model: a cloned project may not choose it (issue 23, break 8).
+      if (!trusted) warnings.push(`${source} config worker.parentSeedPolicy ignored: only your user config may choose what of your conversation reaches a worker`);
+      else if (w.parentSeedPolicy === "fresh" || w.parentSeedPolicy === "full") config.worker.parentSeedPolicy = w.parentSeedPolicy;
+      else warnings.push(`${source} config worker.parentSeedPolicy must be "fresh" or "full"; ignored`);
+    }
     if (w.agent !== undefined) {
       if (!trusted) warnings.push(`${source} config worker.agent ignored: only your user config may choose which agent sees your code`);
       else if (typeof w.agent === "string" && isWorkerAgent(w.agent)) config.worker.agent = w.agent;
       else warnings.push(`${source} config worker.agent must be one of ${WORKER_AGENTS.join(", ")}; ignored`);
     }
     const prune = num(w.pruneAfterHours, "worker.pruneAfterHours");
-    if (prune !== undefined) config.worker.pruneAfterHours = prune;
+    // `docket prune` deletes across every project: a project may keep workers longer, never make them go sooner.
+    if (prune !== undefined) {
+      if (trusted || prune >= config.worker.pruneAfterHours) config.worker.pruneAfterHours = prune;
+      else warnings.push(`${source} config worker.pruneAfterHours ${prune} would prune sooner than ${config.worker.pruneAfterHours}; only your user config can`);
+    }
     if (w.passEnv !== undefined) {
       const list = strList(w.passEnv);
       if (!trusted) warnings.push(`${source} config worker.passEnv ignored: only your user config may pass variables to workers`);

@@ -1,7 +1,8 @@
 // A lock file owned by one live process: claimed with a no-replace link, holding the owner's pid, host and start.
 // Waiters poll until a deadline; a lock whose owner died (or that outlived `staleMs`) is renamed aside, so one wins.
 
-import { existsSync, linkSync, mkdirSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { ensurePrivateDir, PRIVATE_DIR_MODE } from "./private.js";
+import { chmodSync, existsSync, linkSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import { dirname } from "node:path";
@@ -89,7 +90,9 @@ export function withLockFile<T>(path: string, fn: () => T, options: LockFileOpti
   const timeoutMs = options.timeoutMs ?? 30_000;
   const pollMs = options.pollMs ?? 25;
   const staleMs = options.staleMs ?? 10 * 60_000;
-  mkdirSync(dirname(path), { recursive: true });
+  // Lock files name who holds them (pid, host): private like the rest of the home, whatever the umask (issue 23).
+  ensurePrivateDir(dirname(path));
+  chmodSync(dirname(path), PRIVATE_DIR_MODE); // a folder made 0755 by an older build is narrowed too
   const deadline = Date.now() + timeoutMs;
   let content = "";
   for (;;) {

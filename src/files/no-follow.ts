@@ -49,13 +49,21 @@ export function assertRealDirBelow(root: string, dir: string): void {
 export type NoFollowRead =
   | { ok: true; bytes: Buffer }
   | { ok: "absent" }
-  | { ok: false; kind: "symlink" | "not-a-file" | "unreadable"; reason: string };
+  | { ok: false; kind: "symlink" | "not-a-file" | "unreadable" | "too-large"; reason: string };
+
+/**
+ * The most Docket reads of one file in its home (a sidecar, a stored record, a pane tail): a larger one is refused from
+ * its size alone, before a byte is read, so a planted 175 MB sidecar costs an unrelated view one fstat (issue 23).
+ */
+export const MAX_HOME_FILE_BYTES = 32 * 1024 * 1024;
+
+const mib = (n: number) => `${(n / (1024 * 1024)).toFixed(1)} MiB`;
 
 /**
  * Reads a regular file without following a symlink at its name and without blocking on a FIFO placed there.
  * The caller checks the directories above it with `linkBelow`.
  */
-export function readNoFollow(path: string): NoFollowRead {
+export function readNoFollow(path: string, maxBytes = MAX_HOME_FILE_BYTES): NoFollowRead {
   let fd: number;
   try {
     fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
@@ -66,7 +74,9 @@ export function readNoFollow(path: string): NoFollowRead {
     return { ok: false, kind: "unreadable", reason: `cannot read ${path}: ${(error as Error).message}` };
   }
   try {
-    if (!fstatSync(fd).isFile()) return { ok: false, kind: "not-a-file", reason: `${path} is not a regular file` };
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) return { ok: false, kind: "not-a-file", reason: `${path} is not a regular file` };
+    if (stat.size > maxBytes) return { ok: false, kind: "too-large", reason: `${path} is too large to read (${mib(stat.size)}; at most ${mib(maxBytes)})` };
     return { ok: true, bytes: readFileSync(fd) };
   } catch (error) {
     return { ok: false, kind: "unreadable", reason: `cannot read ${path}: ${(error as Error).message}` };

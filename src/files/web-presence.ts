@@ -11,8 +11,10 @@ export interface WebPresence {
   pid: number;
   host: string;
   port: number;
-  /** The per-start secret of the login URL; also the bearer token of `/_ping`. */
+  /** The per-start secret: the bearer token of `/_ping`, and the first sign-in key. */
   secret: string;
+  /** The current single-use sign-in key, once the first was used (each sign-in replaces it). */
+  login?: string;
   /** A public random id of this start, so a reused pid is never mistaken for the server. */
   instance: string;
   projectRoot: string;
@@ -50,7 +52,7 @@ export function readWebPresence(path: string): WebPresence | undefined {
   const p = value as Partial<WebPresence>;
   const ok = p && p.schemaVersion === 1 && Number.isInteger(p.pid) && Number.isInteger(p.port) && typeof p.host === "string"
     && typeof p.secret === "string" && typeof p.instance === "string" && typeof p.projectRoot === "string" && typeof p.startedAt === "string";
-  return ok ? (p as WebPresence) : undefined;
+  return ok && (p.login === undefined || typeof p.login === "string") ? (p as WebPresence) : undefined;
 }
 
 /** Removes the record if it is still this instance's (a newer server's record is left alone). */

@@ -211,10 +211,12 @@ export function buildKindRegistry(files: KindFile[]): KindRegistry {
     }
     const kind = parsed.kind;
     const prior = kinds.get(kind.name);
-    const widening = prior && kind.source === "project" ? wideningOf(prior, kind) : [];
-    if (widening.length > 0) {
+    const loosened = prior && kind.source === "project" ? wideningOf(prior, kind) : [];
+    const execution = kind.source === "project" ? executionWideningOf(kind) : [];
+    if (loosened.length > 0 || execution.length > 0) {
       // A cloned repository must not loosen what a worker may do: it may add kinds, or tighten existing ones.
-      diagnostics.push({ path: file.path, message: `project kind ${kind.name} would ${widening.join(" and ")} of the ${prior!.source} kind; skipped (only your user kinds may widen authority)` });
+      const what = [...(loosened.length > 0 ? [`${loosened.join(" and ")} of the ${prior!.source} kind`] : []), ...execution];
+      diagnostics.push({ path: file.path, message: `project kind ${kind.name} would ${what.join(" and ")}; skipped (only your user kinds may widen authority)` });
       continue;
     }
     if (prior) {
@@ -231,6 +233,20 @@ export function wideningOf(prior: WorkerKind, next: WorkerKind): string[] {
   const out: string[] = [];
   if (prior.readOnly && !next.readOnly) out.push("lift read-only");
   if (prior.planGate && !next.planGate) out.push("remove the plan gate");
+  return out;
+}
+
+/**
+ * What a kind's legacy execution keys would choose that a project file may not (issue 23, break 7): turning isolation
+ * off (a writable worker in your checkout, no change set to review), picking a model or thinking, seeding context.
+ * `default_worktree: true` and `parent_seed: fresh` only narrow.
+ */
+export function executionWideningOf(kind: Pick<WorkerKind, "legacy">): string[] {
+  const out: string[] = [];
+  if (kind.legacy.defaultWorktree === false) out.push("turn worktree isolation off (default_worktree: false)");
+  if (kind.legacy.model !== undefined) out.push(`pick the model (model: ${kind.legacy.model})`);
+  if (kind.legacy.thinking !== undefined) out.push(`pick the thinking level (thinking: ${kind.legacy.thinking})`);
+  if (kind.legacy.parentSeed === "full") out.push("seed the worker with your conversation (parent_seed: full)");
   return out;
 }
 

@@ -1,12 +1,13 @@
 // The two coordination calls of the worker protocol: docket_consult (a question for the parent agent, ending the turn)
 // and docket_note (a notice for the human, changing nothing). Both fenced, both idempotent by call id (issue 16 §1–§2).
 
-import { validationError } from "../../domain/errors.js";
+import { refusal, validationError } from "../../domain/errors.js";
 import { optionalKey } from "../../domain/idempotency.js";
 import { normalizeWorkerId } from "../../domain/ids.js";
 import { assertNoControlCharacters } from "../../domain/work/message-text.js";
 import type { WorkerIdentity } from "../../domain/workers/identity.js";
-import { insertNote } from "../../ledger/talk/notes.js";
+import { insertNote, openNoteCount } from "../../ledger/talk/notes.js";
+import { openQuestionsOf } from "../../ledger/workers/launches.js";
 import { insertNotification } from "../../ledger/talk/notifications.js";
 import { insertQuestion } from "../../ledger/workers/protocol.js";
 import { applyLifecycle, checkFence, lifecycleRowOf } from "../../ledger/workers/workers.js";
@@ -48,6 +49,10 @@ export function consult(ctx: EngineContext, who: WorkerIdentity, input: ConsultI
   const audience: ConsultResult["audience"] = ctx.config().messaging.autoAnswer ? "parent-agent" : "human";
   return ctx.commands.run("protocol.consult", { who, question, context, options, recommend, risk }, (tx) => {
     const row = checkFence(tx, who);
+    const open = openQuestionsOf(tx.db, who.worker).length;
+    if (open >= MAX_OPEN_QUESTIONS) {
+      throw refusal("too-many-consults", `${who.worker} already has ${open} open questions, the most a worker may hold; nothing was asked`, "wait for the answers (they arrive as messages), or put what you found in docket_done");
+    }
     const id = insertQuestion(tx, { worker: who.worker, generation: who.generation, text: question, options, recommend, risk, consult: { audience, context } });
     applyLifecycle(tx, who.worker, transition(lifecycleRowOf(row), { kind: "asked" }, tx.now));
     if (audience === "human") {
@@ -75,6 +80,9 @@ export interface NoteResult {
 }
 
 export const MAX_NOTE_CHARS = 4000;
+/** Per worker: notes the human has not dismissed, and open questions (consults included). A flood is refused at the call. */
+export const MAX_OPEN_NOTES = 20;
+export const MAX_OPEN_QUESTIONS = 5;
 
 /** A notice for the human: no state change, no message to anyone, never a deliverable. */
 export function note(ctx: EngineContext, who: WorkerIdentity, input: NoteInput): NoteResult {
@@ -92,6 +100,10 @@ export function note(ctx: EngineContext, who: WorkerIdentity, input: NoteInput):
   const callId = input.callId === undefined || input.callId === "" ? undefined : checkCallId(input.callId);
   return ctx.commands.run("protocol.note", { who, body, suggested }, (tx) => {
     checkFence(tx, who);
+    const open = openNoteCount(tx.db, who.worker);
+    if (open >= MAX_OPEN_NOTES) {
+      throw refusal("too-many-notes", `${who.worker} already has ${open} notes the human has not dismissed, the most a worker may hold; nothing was recorded`, "put the rest in docket_done, or wait until the human dismisses some");
+    }
     const notification = insertNotification(tx, {
       kind: "note", worker: who.worker, body,
       forHuman: [...(suggested.length > 0 ? [`suggested for ${suggested.join(", ")}`] : [])],

@@ -21,6 +21,7 @@ import {
 } from "./target.js";
 import { assertHuman } from "../authority.js";
 import { workerTreeOf } from "../../domain/workers/worker-tree.js";
+import { assertShownBinding } from "./shown.js";
 
 export interface JudgeInput extends TargetInput {
   actor?: DecisionActor;
@@ -38,6 +39,7 @@ export function approve(ctx: EngineContext, input: JudgeInput): JudgeResult {
   assertHuman(ctx, "approve");
   if (looksCombined(input.target)) return approveCombined(ctx, input.target, input.note, input.expectSha256);
   const target = resolveReviewTarget(ctx, input);
+  const judged = assertShownBinding(ctx, target, input, "approve");
   return ctx.commands.run("review.approve", { ref: target.pointer.ref }, (tx) => {
     if (!target.exact) assertPointerUnchanged(tx, target);
     assertDecisionUnchanged(tx.db, target.worker.id, input.expectDecision);
@@ -47,7 +49,7 @@ export function approve(ctx: EngineContext, input: JudgeInput): JudgeResult {
     // Approving the same bytes again records nothing new; other bytes (the file changed since) are a new judgment.
     if (existing && actor === "human" && existing.contentSha256 === target.sha256) {
       const row = latestDecision(tx.db, target.pointer.ref, [existing.verb]);
-      if (row && row.id === existing.id) return { decision: decisionView(row), notes: [`${target.pointer.ref} was already approved (${row.id}); nothing new recorded`] };
+      if (row && row.id === existing.id) return { decision: decisionView(row), notes: [...judged, `${target.pointer.ref} was already approved (${row.id}); nothing new recorded`] };
     }
     const decision = insertDecision(tx, {
       actor, verb: "approve", worker: target.worker.id, deliverable: target.pointer, note: input.note ?? null,
@@ -56,7 +58,7 @@ export function approve(ctx: EngineContext, input: JudgeInput): JudgeResult {
     // A patch still waiting for promotion keeps the worker in view; a patch-less version is settled by approval.
     const patchPending = Boolean(target.deliverable.changeSet && target.deliverable.changeSet.patch !== "");
     if (target.pointer.ref === target.current.ref && !patchPending) updateWorker(tx, target.worker.id, { reviewedAt: tx.now });
-    const notes = [...olderNote(target)];
+    const notes = [...judged, ...olderNote(target)];
     if (actor !== "human") notes.push(UNCOUNTED_APPROVAL_NOTE);
     return { decision: decisionView(decision), notes };
   }).result;
@@ -67,6 +69,7 @@ export function reject(ctx: EngineContext, input: JudgeInput): JudgeResult {
   assertHuman(ctx, "reject");
   if (looksCombined(input.target)) return rejectCombined(ctx, input.target, input.note);
   const target = resolveReviewTarget(ctx, input);
+  const judged = assertShownBinding(ctx, target, input, "reject");
   return ctx.commands.run("review.reject", { ref: target.pointer.ref, note: input.note ?? null }, (tx) => {
     if (!target.exact) assertPointerUnchanged(tx, target);
     assertDecisionUnchanged(tx.db, target.worker.id, input.expectDecision);
@@ -75,7 +78,7 @@ export function reject(ctx: EngineContext, input: JudgeInput): JudgeResult {
       note: nonEmpty(input.note) ?? null, evidenceRefs: evidenceRefsOf(target), contentSha256: target.sha256,
     });
     if (target.pointer.ref === target.current.ref) updateWorker(tx, target.worker.id, { reviewedAt: tx.now });
-    return { decision: decisionView(decision), notes: [...olderNote(target), `${target.worker.id} was not told; use \`docket revise ${target.worker.id} <note>\` to ask for changes`] };
+    return { decision: decisionView(decision), notes: [...judged, ...olderNote(target), `${target.worker.id} was not told; use \`docket revise ${target.worker.id} <note>\` to ask for changes`] };
   }).result;
 }
 
@@ -89,6 +92,7 @@ export function revise(ctx: EngineContext, input: JudgeInput & { note: string })
   if (note === undefined) throw validationError("empty-note", "a revision needs a note saying what to change", "`docket revise <w|ref> <note>`");
   assertNoControlCharacters(note, "note");
   const target = resolveReviewTarget(ctx, input);
+  const judged = assertShownBinding(ctx, target, input, "revise");
   const body = `Request revision for ${target.pointer.ref} (version ${target.pointer.version}):\n${note}`;
   const result = ctx.commands.run("review.revise", { ref: target.pointer.ref, note }, (tx) => {
     const row = target.exact ? requireWorker(tx.db, target.worker.id) : assertPointerUnchanged(tx, target);
@@ -104,7 +108,7 @@ export function revise(ctx: EngineContext, input: JudgeInput & { note: string })
       deliverAs: "followUp",
     });
     if (row.reviewedAt !== null) updateWorker(tx, row.id, { reviewedAt: null });
-    const notes = [...olderNote(target), `review note ${message} queued for ${row.id}; its next docket_done becomes v${target.current.version + 1}`];
+    const notes = [...judged, ...olderNote(target), `review note ${message} queued for ${row.id}; its next docket_done becomes v${target.current.version + 1}`];
     if (row.exited) notes.push(`${row.id} is not running; the note waits in its inbox until \`docket respawn ${row.id}\``);
     return { decision: decisionView(decision), notes, message };
   }).result;

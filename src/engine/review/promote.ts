@@ -24,6 +24,7 @@ import { assertHuman } from "../authority.js";
 import { journalPromotion } from "../talk/journal.js";
 import { assertFrozenIntegrity } from "./frozen-integrity.js";
 import { workerTreeOf } from "../../domain/workers/worker-tree.js";
+import { assertShownBinding } from "./shown.js";
 
 export interface PromoteInput extends TargetInput {
   /** Record the approval together with the promotion, in one command, after the patch applied. */
@@ -42,6 +43,8 @@ export interface PromotionPlan {
   needsConfirmation: boolean;
   /** The checkout already holds exactly this patch (an earlier promotion was interrupted): only the record is missing. */
   alreadyApplied: boolean;
+  /** With --approve on an unapproved version: the line naming the exact ref judged. */
+  judged?: string[];
 }
 
 export type WorkspaceOutcome = "reset" | "kept-later-edits" | "shared" | "missing" | "stored" | "combined";
@@ -75,11 +78,13 @@ export function planPromotion(ctx: EngineContext, input: PromoteInput): Promotio
   assertDecisionUnchanged(ctx.db, target.worker.id, input.expectDecision);
   const approval = verifiedApprovalOf(ctx.db, target);
   if (!approval && !input.approve) throw notApprovedRefusal(ctx, target);
+  // Approving with the promotion is a judgment: a bare id must be the version the human was last shown.
+  const judged = !approval && input.approve ? assertShownBinding(ctx, target, input, "promote") : undefined;
   const applied = alreadyApplied(ctx, target.worker.projectRoot, change.patch);
   // Once the patch is in the checkout, the parent "changed" exactly its files: nothing is left to confirm.
   const { warnings } = applied ? { warnings: [] } : resolveReviewWarnings(ctx, target.worker, target.pointer, target.deliverable);
   const needsConfirmation = warnings.some((w) => w.kind === "overlap" || w.kind === "parent-moved" || w.kind === "parent-unknown");
-  return { target, files: change.files.map((f) => f.path), approvedBy: approval?.id ?? null, warnings, needsConfirmation, alreadyApplied: applied };
+  return { target, files: change.files.map((f) => f.path), approvedBy: approval?.id ?? null, warnings, needsConfirmation, alreadyApplied: applied, judged };
 }
 
 function notApprovedRefusal(ctx: EngineContext, target: ReviewTarget): Error {
@@ -161,6 +166,7 @@ export function promote(ctx: EngineContext, input: PromoteInput): PromoteResult 
   });
   const { workspace, note } = settleWorkspace(ctx, target, patch);
   const notes = [
+    ...(plan.judged ?? []),
     ...olderNote(target),
     recovered
       ? `${root} already held exactly the frozen patch of ${target.pointer.ref} (an interrupted promotion); recorded the promotion now, nothing applied twice`

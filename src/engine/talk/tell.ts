@@ -9,6 +9,7 @@ import { insertMessage } from "../../ledger/talk/messages.js";
 import { answerQuestion, getQuestion, openQuestionsOf } from "../../ledger/workers/launches.js";
 import { transition } from "../../domain/workers/lifecycle.js";
 import { applyLifecycle, lifecycleRowOf, requireWorker } from "../../ledger/workers/workers.js";
+import { workerIdentityIn } from "../../domain/authority.js";
 import type { EngineContext } from "../context.js";
 import { resolveWorkerId } from "../workers/view.js";
 import { pasteToCommandWorker } from "./command-paste.js";
@@ -92,6 +93,11 @@ export interface PeekResult {
 export function peekWorker(ctx: EngineContext, target: string, lines = PEEK_DEFAULT_LINES): PeekResult {
   if (!Number.isInteger(lines) || lines < 1 || lines > PEEK_MAX_LINES) {
     throw usageError("bad-lines", `--lines must be between 1 and ${PEEK_MAX_LINES}; got ${lines}`);
+  }
+  // Another worker's pane may show what it printed (secrets included): a worker reads no pane, its own neither (issue 23).
+  const identity = workerIdentityIn(ctx.env);
+  if (identity.length > 0) {
+    throw refusal("worker-cannot-peek", `peek is the human's: this process carries a worker identity (${identity.join(", ")}); a worker reads no pane, its own included; nothing was shown`, "a worker speaks only through its protocol calls; ask the human");
   }
   const row = requireWorker(ctx.db, resolveWorkerId(target));
   const tmux = ctx.tmux;

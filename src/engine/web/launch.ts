@@ -10,6 +10,7 @@ import { readWebPresence } from "../../files/web-presence.js";
 import { openUrl, runNodeInForeground, startNodeDetached, stopProcess } from "../../substrate/node-process.js";
 import type { EngineContext } from "../context.js";
 import { findWebServer, pingWebServer, presencePathOf, type WebPresence } from "./presence.js";
+import { helperEnvOf } from "../parent-session.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -28,14 +29,14 @@ function argvOf(input: WebLaunchInput): string[] {
 
 /** Runs the server in this terminal until it stops (Ctrl-C reaches both processes; this one waits for it). */
 export function runWebInForeground(ctx: EngineContext, input: WebLaunchInput): Promise<number> {
-  return runNodeInForeground(argvOf(input), { cwd: ctx.cwd, env: ctx.env });
+  return runNodeInForeground(argvOf(input), { cwd: ctx.cwd, env: helperEnvOf(ctx.env) });
 }
 
 /** Starts the server detached (its output goes to `$DOCKET_HOME/web/<project>.log`) and waits until it answers. */
 export async function startWebDetached(ctx: EngineContext, input: WebLaunchInput, timeoutMs = 15_000): Promise<WebPresence> {
   const record = presencePathOf(ctx);
   ensurePrivateDir(dirname(record));
-  const child = startNodeDetached(argvOf(input), { cwd: ctx.cwd, env: ctx.env, logPath: record.replace(/\.json$/, ".log") });
+  const child = startNodeDetached(argvOf(input), { cwd: ctx.cwd, env: helperEnvOf(ctx.env), logPath: record.replace(/\.json$/, ".log") });
   const end = Date.now() + timeoutMs;
   while (Date.now() < end) {
     const exited = child.exitCode();

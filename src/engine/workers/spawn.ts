@@ -107,6 +107,11 @@ async function resolveSpawn(ctx: EngineContext, input: SpawnInput): Promise<Reso
   if (agent !== "command" && input.command !== undefined) throw usageError("cmd-needs-command-agent", "--cmd is only for --agent command");
   if (isMcpAgent(agent)) requireMcpAgent(ctx.agents, agent, ctx.env.PATH);
   const registry = kindRegistry(ctx);
+  const asked = input.kind?.trim().toLowerCase();
+  const skipped = asked && !registry.kinds.has(asked) ? registry.diagnostics.find((d) => d.message.startsWith(`project kind ${asked} would `)) : undefined;
+  if (skipped) {
+    throw refusal("kind-widens", `kind "${asked}" was not loaded: ${skipped.path}: ${skipped.message}; nothing was started`, "run `docket kinds` to see the kinds that loaded, or put the kind in your own kinds folder if you trust it");
+  }
   const defaultKind = trustedKindChoice(ctx, registry.kinds, "defaultKind");
   const piArgs = ctx.agents.piExtraArgs(config.pi.extraArgs, ctx.env.DOCKET_PI_ARGS);
   const listing = agent === "pi" ? availableModels(ctx, piArgs) : undefined;

@@ -8,7 +8,8 @@ import { validateDeliverable } from "../../domain/deliverables/validate.js";
 import { claimFile } from "../atomic.js";
 import { readFrozenJson, type FrozenRead } from "../frozen-json.js";
 import type { HomeLayout } from "../home.js";
-import { assertRealDirBelow } from "../no-follow.js";
+import { assertRealDirBelow, MAX_HOME_FILE_BYTES } from "../no-follow.js";
+import { refusal } from "../../domain/errors.js";
 
 /** A sidecar as read: on success, the sha256 of the exact bytes parsed (what an approval binds to). */
 export type SidecarRead = FrozenRead<WorkerDeliverable>;
@@ -50,7 +51,12 @@ export function readDeliverable(home: HomeLayout, workerId: string, version: num
 /** Claims `v<version>.json` with `d` (temp, fsync, link). False when the number is already taken. */
 export function claimDeliverable(home: HomeLayout, workerId: string, version: number, d: WorkerDeliverable): boolean {
   assertRealDirBelow(home.root, deliverablesDir(home, workerId));
-  return claimFile(deliverablePath(home, workerId, version), formatSidecar(d));
+  const bytes = formatSidecar(d);
+  // A version nobody could read back is refused before it is frozen (the reader's cap, files/no-follow.ts).
+  if (Buffer.byteLength(bytes) > MAX_HOME_FILE_BYTES) {
+    throw refusal("deliverable-too-large", `${workerId}'s version ${version} would be ${Buffer.byteLength(bytes)} bytes, over the ${MAX_HOME_FILE_BYTES} a frozen version may hold; nothing was frozen`, "leave generated or binary bulk out of the change set (delete it or add it to .gitignore), then call docket_done again");
+  }
+  return claimFile(deliverablePath(home, workerId, version), bytes);
 }
 
 /** The sidecar bytes: identity fields first, so a tool-call id can be found by reading the head of the file. */

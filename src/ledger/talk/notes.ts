@@ -52,6 +52,12 @@ export function undismissedNoteCounts(db: Db): Map<string, number> {
   return new Map(rows.map((r) => [r.worker, r.n]));
 }
 
+/** How many of a worker's notes the human has not dismissed: what the per-worker cap counts. */
+export function openNoteCount(db: Db, worker: string): number {
+  return (statement(db, `SELECT count(*) AS n FROM notes nt JOIN notifications n ON n.id = nt.notification
+     WHERE nt.worker = ? AND n.dismissed_at IS NULL`).get(worker) as { n: number }).n;
+}
+
 /** A worker's notes the human has not dismissed yet, oldest first: what its card shows. */
 export function openNotesOf(db: Db, worker: string): NoteRow[] {
   const rows = statement(db, `SELECT nt.* FROM notes nt JOIN notifications n ON n.id = nt.notification

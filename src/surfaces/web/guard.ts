@@ -1,6 +1,6 @@
 // Who may talk to the review page: the Host header must name this loopback server (no DNS rebinding); the per-start
-// secret is exchanged once for an HttpOnly SameSite=Strict session cookie; every write also needs the same Origin and
-// the session's CSRF token. Every response carries a strict Content-Security-Policy (DESIGN §8 web, §8a).
+// sign-in key is single-use (exchanged once for an HttpOnly SameSite=Strict session cookie, then replaced); every write
+// also needs the same Origin and the session's CSRF token. Every response carries a strict Content-Security-Policy (DESIGN §8 web, §8a).
 
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage } from "node:http";
@@ -15,8 +15,11 @@ export interface Gate {
   readonly cookieName: string;
   /** The Host header names this server (127.0.0.1/::1/localhost with our port). */
   hostAllowed(req: IncomingMessage): boolean;
-  /** Exchanges the login secret for a new session, or undefined when it is not the secret. */
-  login(secret: string): Session | undefined;
+  /**
+   * Exchanges the current sign-in key for a new session and replaces the key (single-use): `invalid` when it is not the
+   * current key, `full` when every session slot holds a live browser (a sign-in never evicts one).
+   */
+  login(key: string): Session | "invalid" | "full";
   /** The session named by the request's cookie. */
   session(req: IncomingMessage): Session | undefined;
   /** Why a write is refused (cross-origin, missing/wrong CSRF token, not JSON), or undefined when it may proceed. */
@@ -44,10 +47,20 @@ const digest = (s: string): Buffer => createHash("sha256").update(s).digest();
 /** Constant-time equality of two secrets of any length (compared through their digests). */
 export const sameSecret = (a: string, b: string): boolean => timingSafeEqual(digest(a), digest(b));
 
-const MAX_SESSIONS = 64;
+export const MAX_SESSIONS = 64;
 
-export function createGate(options: { host: string; port: number; secret: string }): Gate {
+export interface GateOptions {
+  host: string;
+  port: number;
+  /** The per-start secret: the bearer token of `/_ping`, and the first sign-in key. */
+  secret: string;
+  /** Told each new sign-in key once the previous one was used (the server publishes it in its presence record). */
+  onLoginKey?: (key: string) => void;
+}
+
+export function createGate(options: GateOptions): Gate {
   const { port, secret } = options;
+  let loginKey: string | undefined = secret;
   const hosts = new Set([`${urlHost(options.host)}:${port}`, `localhost:${port}`]);
   if (options.host === "localhost") ["127.0.0.1", "[::1]"].forEach((h) => hosts.add(`${h}:${port}`));
   const sessions = new Map<string, Session>();
@@ -65,10 +78,12 @@ export function createGate(options: { host: string; port: number; secret: string
     cookieName,
     hostAllowed: (req) => hosts.has((req.headers.host ?? "").toLowerCase()),
     login(given) {
-      if (!sameSecret(given, secret)) return undefined;
+      if (loginKey === undefined || !sameSecret(given, loginKey)) return "invalid";
+      if (sessions.size >= MAX_SESSIONS) return "full";
       const s: Session = { id: randomBytes(32).toString("base64url"), csrf: randomBytes(32).toString("base64url") };
-      if (sessions.size >= MAX_SESSIONS) sessions.delete(sessions.keys().next().value!);
       sessions.set(s.id, s);
+      loginKey = randomBytes(32).toString("base64url");
+      options.onLoginKey?.(loginKey);
       return s;
     },
     session(req) {

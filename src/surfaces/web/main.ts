@@ -38,8 +38,14 @@ export async function main(argv: readonly string[]): Promise<number> {
     const address = resolveWebAddress({ host: args.host, port: args.port });
     const secret = randomBytes(32).toString("base64url");
     const instance = randomBytes(12).toString("base64url");
-    const server = await startWebServer({ ctx, host: address.host, port: address.port, secret, instance, log: (l) => process.stderr.write(`${visibleText(l)}\n`) });
-    const presence: WebPresence = {
+    let presence: WebPresence | undefined;
+    const engineCtx = ctx;
+    // Each sign-in spends its key: the record then names the next one, for `docket web` to print to the human.
+    const onLoginKey = (login: string) => {
+      if (presence) registerWebServer(engineCtx, (presence = { ...presence, login }));
+    };
+    const server = await startWebServer({ ctx, host: address.host, port: address.port, secret, instance, onLoginKey, log: (l) => process.stderr.write(`${visibleText(l)}\n`) });
+    presence = {
       schemaVersion: 1, pid: process.pid, host: server.host, port: server.port, secret, instance, projectRoot: ctx.projectRoot(), startedAt: new Date().toISOString(),
     };
     registerWebServer(ctx, presence);

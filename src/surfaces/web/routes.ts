@@ -10,6 +10,7 @@ import { frozenContext, frozenDiffFiles } from "../../engine/review/diff-context
 import { previewPromotion } from "../../engine/review/promote-preview.js";
 import { reviewPulse } from "../../engine/review/review-pulse.js";
 import { reviewView } from "../../engine/review/review-view.js";
+import { recordShown } from "../../engine/review/shown.js";
 import { verdictQueue } from "../../engine/review/verdict.js";
 import { listStoredDeliverables } from "../../engine/store/catalog.js";
 import { previewStored } from "../../engine/store/slots.js";
@@ -90,6 +91,7 @@ function queuePage(r: RouteContext): Reply {
 function cardPage(r: RouteContext, p: Params): Reply {
   const w = workerOf(p);
   const view = reviewView(r.ctx, p.v ? refOf(p) : w);
+  recordShown(r.ctx, [view.card.deliverable && { worker: view.card.worker, ...view.card.deliverable }], "web");
   const queue = r.live.current().queue;
   const at = queue.findIndex((q) => q.worker === view.card.worker);
   const near = (i: number) => (i >= 0 && i < queue.length ? cardPath(queue[i]!.worker, queue[i]!.version) : null);

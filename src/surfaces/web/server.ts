@@ -8,7 +8,7 @@ import type { EngineContext } from "../../engine/context.js";
 import { runAction, STALE_CODES } from "../../engine/review/card-act.js";
 import { parseActRequest } from "./actions.js";
 import { loadAssets, type Assets } from "./assets.js";
-import { createGate, SECURITY_HEADERS } from "./guard.js";
+import { createGate, MAX_SESSIONS, SECURITY_HEADERS } from "./guard.js";
 import { escapeHtml } from "./html.js";
 import { createLiveHub, type LiveHub } from "./live.js";
 import { renderMessage, renderPage } from "./pages/layout.js";
@@ -22,6 +22,8 @@ export interface WebServerOptions {
   host: string;
   port: number;
   secret: string;
+  /** Each new single-use sign-in key, once the previous one was used. */
+  onLoginKey?: (key: string) => void;
   instance: string;
   assets?: Assets;
   /** Where the server reports what it cannot show a page (internal errors). */
@@ -94,7 +96,8 @@ export async function startWebServer(o: WebServerOptions): Promise<WebServer> {
     const k = url.searchParams.get("k");
     if (k !== null && req.method === "GET") {
       const s = g.login(k);
-      if (!s) return send(res, 403, "html", renderMessage("Sign-in link not valid", ["This link does not match this server; it changes each time `docket web` starts.", "Run `docket web` again and open the address it prints."]));
+      if (s === "full") return send(res, 503, "html", renderMessage("Too many signed-in browsers", [`This server already has ${MAX_SESSIONS} signed-in browsers; a new sign-in never signs one of them out.`, "Restart `docket web` to sign every browser out and start afresh."]));
+      if (s === "invalid") return send(res, 403, "html", renderMessage("Sign-in link not valid", ["This link was already used, or it is from another start of the server: each address signs one browser in once.", "Run `docket web` again and open the address it prints now."]));
       url.searchParams.delete("k");
       return send(res, 303, "text", "signed in", { location: `${url.pathname}${url.search}`, "set-cookie": g.cookie(s) });
     }
@@ -157,7 +160,7 @@ export async function startWebServer(o: WebServerOptions): Promise<WebServer> {
     });
   });
   port = (server.address() as AddressInfo).port;
-  gateRef = createGate({ host: o.host, port, secret: o.secret });
+  gateRef = createGate({ host: o.host, port, secret: o.secret, ...(o.onLoginKey ? { onLoginKey: o.onLoginKey } : {}) });
   return {
     host: o.host,
     port,

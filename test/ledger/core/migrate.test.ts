@@ -144,7 +144,7 @@ test("migration 009 rebuilds messages keeping every row and column, marks delive
   insert.run("m3", "review_note", "delivered words", "steer", "delivered", 1, now, now, null);
   const before = db.prepare("SELECT * FROM messages ORDER BY id").all() as Record<string, unknown>[];
 
-  assert.deepEqual(migrate(db), [9]);
+  assert.deepEqual(migrate(db, MIGRATIONS.filter((m) => m.version <= 9)), [9]);
   const after = db.prepare("SELECT * FROM messages ORDER BY id").all() as Record<string, unknown>[];
   assert.deepEqual(after.map(({ delivered_via: _v, from_actor: _f, ...rest }) => rest), before);
   assert.deepEqual(after.map((m) => [m.id, m.delivered_via, m.from_actor]), [["m1", null, "human"], ["m2", "inbox", "human"], ["m3", "inbox", "human"]]);

@@ -167,6 +167,14 @@ test("running every refusal's advised command that names a value: the value is o
     { covers: "src/domain/review/content-binding.ts#deliverable-tampered", refuse: () => refusedOf(run(["load", fixture.tampered.stored])) },
     { covers: "src/surfaces/shared/verbs/broadcast.ts#nothing-affected", succeeds: true, refuse: () => refusedOf(run(["broadcast", "--yes", "vendor/nowhere.lock", "moved"])) },
     {
+      // After the older worker's other cases: its advice approves v2. A report of v1 makes v1 the version last shown.
+      covers: "src/domain/review/shown-binding.ts#version-not-shown", succeeds: true,
+      refuse: () => {
+        assert.equal(run(["report", fixture.older.v1.ref]).code, 0);
+        return refusedOf(run(["approve", fixture.older.worker]));
+      },
+    },
+    {
       covers: "src/engine/review/combine.ts#combine-pending",
       refuse: () => {
         assert.equal(run(["combine", ...fixture.clash]).json.outcome, "conflicts");

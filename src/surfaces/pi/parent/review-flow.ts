@@ -4,6 +4,7 @@
 import { parseDiffFiles, type DiffFile } from "../../../domain/deliverables/diff-files.js";
 import { reviewView, type ReviewView } from "../../../engine/review/review-view.js";
 import { verdictQueue } from "../../../engine/review/verdict.js";
+import { recordShown } from "../../../engine/review/shown.js";
 import { engine } from "../../shared/session.js";
 import type { Banner } from "./card-lines.js";
 import { performCardIntent } from "./card-perform.js";
@@ -32,6 +33,7 @@ export async function openVerdict(host: ParentHost, start: { target?: string } =
       return;
     }
     current = view.card.worker;
+    recordShown(engine(), [view.card.deliverable && { worker: view.card.worker, ...view.card.deliverable }], "pi");
     const index = queue.indexOf(current);
     const shown = { view, banner, offset: offsets.get(target) ?? 0, ...(index >= 0 ? { queue: { index, total: queue.length } } : {}) };
     const outcome = await showOverlay<CardOutcome>(host, (tui, paint, done) => createCardView(tui, paint, shown, done));
@@ -73,6 +75,7 @@ export async function openDiff(host: ParentHost, target: string, version?: numbe
   try {
     const r = frozenPatchOf(engine(), target, version);
     ref = r.deliverable.ref;
+    if (r.worker) recordShown(engine(), [{ worker: r.worker, ...r.deliverable }], "pi");
     if (r.patch === "") {
       showResult(host, [r.changeSet ? `${ref} changed no files` : `${ref} has no change set (read-only worker, or a record without one)`]);
       return;

@@ -9,6 +9,7 @@ import {
 } from "../../../engine/talk/parent-feed.js";
 import { visibleText } from "../../../domain/text/visible-text.js";
 import { userConfig } from "../../../engine/user-config.js";
+import { startParentSession } from "../../../engine/parent-session.js";
 import { listVerbs, runCli } from "../../shared/verbs/run.js";
 import { engine } from "../../shared/session.js";
 import { DOCK_MAX_LINES, formatChipLine, formatDeliveries, formatDock, formatDockStatus, formatFoldedNotices, notificationBatches } from "./dock.js";
@@ -37,6 +38,9 @@ export interface CompletionItem {
 }
 
 export function registerParentRole(pi: ExtensionAPI): void {
+  // Before the model can run a tool: whatever it starts inherits the mark and is refused human verbs (issue 23, break 10).
+  const session = startParentSession(process.env);
+  process.once("exit", () => session.stop());
   let feed: ParentFeed | undefined;
   // Workers spawned from here inherit this session's model and thinking (ADR-0004's "parent").
   const host = (ctx: ExtensionContext): ParentHost => ({
@@ -95,6 +99,7 @@ export function registerParentRole(pi: ExtensionAPI): void {
   }
 
   pi.on("session_start", async (_event, ctx) => {
+    if (session.warning && ctx.hasUI) ctx.ui.notify(`docket: ${session.warning}`, "warning");
     if (!ctx.hasUI || feed) return; // print/json mode: no dock, nothing waits; session_start may arrive twice
     feed = startFeed(ctx);
   });

@@ -33,6 +33,7 @@ export function registerDeliverableCommands(program: Command, io: Io): void {
         planCoverage: r.planCoverage?.coverage ?? null,
       };
       emit(io, json, () => formatReport(r));
+      await shownOn(io, { worker: r.workerId, ...r.pointer });
     });
 
   program
@@ -44,6 +45,7 @@ export function registerDeliverableCommands(program: Command, io: Io): void {
       const { frozenPatchOf } = await import("../../../engine/review/frozen-patch.js");
       const r = frozenPatchOf(engine(), target, opts.version);
       const patch = r.patch;
+      if (r.worker) await shownOn(io, { worker: r.worker, ...r.deliverable });
       if (io.json) {
         emit(io, { worker: r.worker, deliverable: r.deliverable, patch }, () => "");
         return;
@@ -56,6 +58,12 @@ export function registerDeliverableCommands(program: Command, io: Io): void {
       // (and inside pi a raw stdout write would overprint the TUI).
       io.out(patch, colorLine);
     });
+}
+
+/** The version this view displayed, for the bare-id judgment guard (issue 23, break 6). */
+async function shownOn(io: Io, version: { worker: string; ref: string; version: number }): Promise<void> {
+  const { recordShown } = await import("../../../engine/review/shown.js");
+  recordShown(engine(), [version], io.parent ? "pi" : "cli");
 }
 
 function formatReport(r: DeliverableReport): string[] {

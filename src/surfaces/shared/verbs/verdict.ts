@@ -17,8 +17,11 @@ export async function runVerdict(io: Io, target: string | undefined, version?: n
   const { formatVerdictCard, verdictCard, verdictQueue } = await import("../../../engine/review/verdict.js");
   const ctx = engine();
   const cards = target === undefined ? verdictQueue(ctx) : [verdictCard(ctx, target, { version })];
+  const { recordShown } = await import("../../../engine/review/shown.js");
+  const shown = () => recordShown(ctx, cards.map((c) => c.deliverable && { worker: c.worker, ...c.deliverable }), io.parent ? "pi" : "cli");
   if (io.json) {
     io.out(JSON.stringify(target === undefined ? { queue: cards.map(contract) } : contract(cards[0]!)));
+    shown();
     return;
   }
   if (cards.length === 0) {
@@ -27,9 +30,11 @@ export async function runVerdict(io: Io, target: string | undefined, version?: n
   }
   const { findWebServer, webCardUrl } = await import("../../../engine/web/presence.js");
   const web = await findWebServer(ctx);
+  if (!io.interactive) shown();
   for (const [i, card] of cards.entries()) {
     if (i > 0) io.out("");
     io.out(formatVerdictCard(card).join("\n"));
+    if (io.interactive) recordShown(ctx, [card.deliverable && { worker: card.worker, ...card.deliverable }], io.parent ? "pi" : "cli");
     if (web) io.out(`  in the browser: ${webCardUrl(web, card.worker, card.deliverable?.version)}`);
     if (!io.interactive) continue;
     const left = cards.length - i - 1;
