@@ -69,7 +69,7 @@ export function listVerbs(): { name: string; description: string; subcommands: s
   return VERB_GROUPS.flatMap((g) => g.verbs.map((v) => ({ name: v.name, description: v.description, subcommands: [...(v.subcommands ?? [])] })));
 }
 
-function applyExitOverride(cmd: Command): void {
+export function applyExitOverride(cmd: Command): void {
   cmd.exitOverride();
   cmd.commands.forEach(applyExitOverride);
 }
@@ -82,7 +82,8 @@ export function extractJson(argv: string[]): { args: string[]; json: boolean } {
   return { args: [...head.filter((a) => a !== "--json"), ...tail], json };
 }
 
-function report(io: Io, error: unknown, CommanderError: typeof import("commander").CommanderError): number {
+/** Prints a failed command line's reason (usage → 2, refusal → 1) the one way every docket verb does. */
+export function report(io: Io, error: unknown, CommanderError: typeof import("commander").CommanderError): number {
   if (error instanceof ReportedExit) return error.code;
   if (error instanceof CommanderError) {
     if (error.exitCode === 0 || error.code === "commander.helpDisplayed" || error.code === "commander.version") return 0;
