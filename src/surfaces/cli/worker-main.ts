@@ -2,7 +2,7 @@
 // loads neither SQLite nor the engine nor the other verbs (bin/docket.js sends `worker` command lines here).
 
 import { createIo } from "../shared/io.js";
-import { applyExitOverride, extractJson, report } from "../shared/verbs/run.js";
+import { applyExitOverride, extractJson, report } from "../shared/verbs/outcome.js";
 import { registerWorkerCommands } from "../shared/verbs/worker.js";
 import { VERSION } from "../shared/version.js";
 
