@@ -207,10 +207,13 @@ export async function startDoor(dir: string): Promise<RunningDoor | undefined> {
   async function controlCall(request: Reply): Promise<Reply> {
     switch (request.call) {
       case "explain": {
-        await sync();
         const worker = String(request.worker);
         const generation = Number(request.generation);
-        if (served.has(doorSocketName(worker, generation))) return { ok: true, retry: true };
+        const name = doorSocketName(worker, generation);
+        const mine = served.get(name);
+        if (mine && socketInode(paths.socket(name)) !== mine.ino) close(name); // its file was removed: listen again
+        await sync();
+        if (served.has(name)) return { ok: true, retry: true };
         explainUnserved(base, { worker, generation, runToken: typeof request.token === "string" ? request.token : "" });
         return { ok: true, retry: true };
       }
