@@ -1,13 +1,13 @@
 // The door's directory in the home: its sockets, its launch environment and its state file (DESIGN §8b).
 // The directory is 0700 and must be a real directory of this user; a socket is only ever removed, never followed.
 
-import { lstatSync, readdirSync, unlinkSync } from "node:fs";
+import { closeSync, lstatSync, readdirSync, rmSync, statSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
 import { CONTROL_SOCKET, DOOR_DIR, DOOR_ENV_FILE, DOOR_LOG_FILE, DOOR_STATE_FILE, parseDoorSocketName } from "../domain/door.js";
 import { internalError } from "../domain/errors.js";
 import { writeFileAtomic } from "./atomic.js";
 import { readJsonFile } from "./json-file.js";
-import { ensurePrivateDir } from "./private.js";
+import { createPrivateFile, ensurePrivateDir } from "./private.js";
 import { readLaunchEnv, writeLaunchEnv } from "./workers/launch-env.js";
 
 export interface DoorPaths {
@@ -16,12 +16,14 @@ export interface DoorPaths {
   env: string;
   state: string;
   log: string;
+  /** Claimed by whoever starts a door, so a burst of spawns starts one door, not one each. */
+  starting: string;
   socket(name: string): string;
 }
 
 export function doorPaths(homeRoot: string): DoorPaths {
   const dir = join(homeRoot, DOOR_DIR);
-  return { dir, control: join(dir, CONTROL_SOCKET), env: join(dir, DOOR_ENV_FILE), state: join(dir, DOOR_STATE_FILE), log: join(dir, DOOR_LOG_FILE), socket: (name) => join(dir, name) };
+  return { dir, control: join(dir, CONTROL_SOCKET), env: join(dir, DOOR_ENV_FILE), state: join(dir, DOOR_STATE_FILE), log: join(dir, DOOR_LOG_FILE), starting: join(dir, "starting"), socket: (name) => join(dir, name) };
 }
 
 /** Makes the door directory (0700) and refuses one that is a link or another user's. */
@@ -97,4 +99,33 @@ export function socketInode(path: string): number | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** A start claimed longer ago than this is taken to have failed: the next caller may start the door again. */
+const START_CLAIM_MS = 10_000;
+
+/** True when this caller may start the door: nobody else claimed a start in the last START_CLAIM_MS. */
+export function claimDoorStart(paths: DoorPaths, nowMs: number): boolean {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      closeSync(createPrivateFile(paths.starting));
+      return true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      let age = 0;
+      try {
+        age = nowMs - statSync(paths.starting).mtimeMs;
+      } catch {
+        continue; // removed meanwhile: try again
+      }
+      if (age < START_CLAIM_MS) return false;
+      rmSync(paths.starting, { force: true });
+    }
+  }
+  return false;
+}
+
+/** The door is listening: its start claim is spent. */
+export function releaseDoorStart(paths: DoorPaths): void {
+  rmSync(paths.starting, { force: true });
 }

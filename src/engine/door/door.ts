@@ -3,7 +3,7 @@
 
 import { doorSocketName, SOCKET_PATH_MAX } from "../../domain/door.js";
 import { internalError } from "../../domain/errors.js";
-import { doorPaths, prepareDoorDir, readDoorState, writeDoorEnv, type DoorPaths, type DoorState } from "../../files/door-files.js";
+import { claimDoorStart, doorPaths, prepareDoorDir, readDoorState, writeDoorEnv, type DoorPaths, type DoorState } from "../../files/door-files.js";
 import { startNodeDetached } from "../../substrate/node-process.js";
 import { isProcessAlive } from "../../substrate/process.js";
 import type { EngineContext } from "../context.js";
@@ -43,7 +43,7 @@ export function ensureDoor(ctx: EngineContext): DoorPaths {
   prepareDoorDir(paths);
   const env = doorEnvOf(ctx);
   writeDoorEnv(paths, env);
-  if (runningDoor(paths)) return paths;
+  if (runningDoor(paths) || !claimDoorStart(paths, ctx.clock.nowMs())) return paths; // running, or being started by another spawn
   startNodeDetached([docketBinPath(), "door", "serve", paths.dir], { cwd: ctx.home.root, env, logPath: paths.log });
   return paths;
 }

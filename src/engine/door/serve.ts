@@ -3,7 +3,7 @@
 
 import { dirname } from "node:path";
 import type { WorkerIdentity } from "../../domain/workers/identity.js";
-import { doorPaths, listDoorSockets, prepareDoorDir, readDoorEnv, removeSocketFile, socketInode, writeDoorState, type DoorPaths, type DoorState } from "../../files/door-files.js";
+import { doorPaths, listDoorSockets, prepareDoorDir, readDoorEnv, releaseDoorStart, removeSocketFile, socketInode, writeDoorState, type DoorPaths, type DoorState } from "../../files/door-files.js";
 import { checkFenceOn, servedGenerations } from "../../ledger/workers/workers.js";
 import { isProcessAlive } from "../../substrate/process.js";
 import type { EngineContext } from "../context.js";
@@ -41,4 +41,4 @@ export const publishDoorState = writeDoorState;
 export const socketFiles = listDoorSockets;
 export const removeSocket = removeSocketFile;
 export const processAlive = isProcessAlive;
-export { socketInode };
+export { socketInode, releaseDoorStart };

@@ -7,7 +7,7 @@ import { doorSocketName, isDoorCall } from "../../domain/door.js";
 import { DocketError, errorShape, fenced, isDocketError } from "../../domain/errors.js";
 import type { WorkerIdentity } from "../../domain/workers/identity.js";
 import { openEngine, type EngineContext } from "../../engine/context.js";
-import { explainUnserved, openDoorHome, publishDoorState, removeSocket, servedBy, socketFiles, socketInode, type DoorHome } from "../../engine/door/serve.js";
+import { explainUnserved, openDoorHome, publishDoorState, releaseDoorStart, removeSocket, servedBy, socketFiles, socketInode, type DoorHome } from "../../engine/door/serve.js";
 import { inboxHasQueued, ledgerVersion } from "../../engine/talk/inbox.js";
 import { runCall } from "./calls.js";
 
@@ -214,7 +214,10 @@ export async function startDoor(dir: string): Promise<RunningDoor | undefined> {
         if (mine && socketInode(paths.socket(name)) !== mine.ino) close(name); // its file was removed: listen again
         await sync();
         if (served.has(name)) return { ok: true, retry: true };
-        explainUnserved(base, { worker, generation, runToken: typeof request.token === "string" ? request.token : "" });
+        const who = { worker, generation, runToken: typeof request.token === "string" ? request.token : "" };
+        // A replaced generation's wrapper records its exit on its own launch row (it changes nothing else): allowed here.
+        if (typeof request.exited === "object" && request.exited !== null) return { ok: true, result: runCall(base, who, "exited", request.exited as Record<string, unknown>) };
+        explainUnserved(base, who);
         return { ok: true, retry: true };
       }
       case "sync":
@@ -266,6 +269,7 @@ export async function startDoor(dir: string): Promise<RunningDoor | undefined> {
   process.on("SIGINT", () => void shutdown());
   process.on("SIGHUP", () => {}); // outlives the terminal that started it
   await sync();
+  releaseDoorStart(paths);
   return { closed };
 }
 

@@ -112,8 +112,11 @@ export async function callDoor<T = unknown>(door: Door, call: DoorCall, args: ob
       if (error.noSocket) {
         // No socket for this generation: the door may be starting, may not serve it (replaced, exited), or is gone.
         try {
-          const why = await exchange(control, { call: "explain", worker: door.who.worker, generation: door.who.generation, token: door.who.runToken }, 5_000);
+          // A replaced generation's exit is still its own to record (on its launch row): the control socket takes only that.
+          const exit = call === "exited" ? { exited: args } : {};
+          const why = await exchange(control, { call: "explain", worker: door.who.worker, generation: door.who.generation, token: door.who.runToken, ...exit }, 5_000);
           if (why.error) throw errorOf(why.error);
+          if (why.ok && why.result !== undefined) return why.result as T;
         } catch (inner) {
           if (!(inner instanceof Unreached)) throw inner;
           if (inner.noSocket && Date.now() - revived > 2_000) {
