@@ -43,7 +43,15 @@ function userText(message: unknown): string | undefined {
 
 export function registerWorkerRole(pi: ExtensionAPI, env: NodeJS.ProcessEnv): void {
   const door: Door = doorOf(env);
-  registerWorkerTools(pi, door);
+  // The worker's calls reach the door in the order pi made them (a turn's start before its docket_done, a tool's start
+  // before its end): each waits for the one before it. Only the inbox long-poll and the heartbeat run beside them.
+  let order: Promise<unknown> = Promise.resolve();
+  const inOrder = <T>(fn: () => Promise<T>): Promise<T> => {
+    const next = order.then(fn, fn);
+    order = next.catch(() => undefined);
+    return next;
+  };
+  registerWorkerTools(pi, door, inOrder);
 
   let session: ExtensionContext | undefined;
   let fencedOut = false;
@@ -61,7 +69,8 @@ export function registerWorkerRole(pi: ExtensionAPI, env: NodeJS.ProcessEnv): vo
   async function guarded<T>(what: string, call: DoorCall, args: object, options: { waitMs?: number } = {}): Promise<T | undefined> {
     if (fencedOut) return undefined;
     try {
-      return await callDoor<T>(door, call, args, options);
+      const send = () => callDoor<T>(door, call, args, options);
+      return await (call === "inbox-wait" || call === "heartbeat" ? send() : inOrder(send));
     } catch (error) {
       if (isDocketError(error) && error.category === "fenced") {
         fencedOut = true;
@@ -73,9 +82,7 @@ export function registerWorkerRole(pi: ExtensionAPI, env: NodeJS.ProcessEnv): vo
     }
   }
 
-  // Events keep their order: each waits for the one before it.
-  let events: Promise<unknown> = Promise.resolve();
-  const event = (e: Record<string, unknown>) => void (events = events.then(() => guarded("event", "event", { event: e })));
+  const event = (e: Record<string, unknown>) => void guarded("event", "event", { event: e });
 
   function flushTouches(): Promise<unknown> {
     if (touches.length === 0) return Promise.resolve();

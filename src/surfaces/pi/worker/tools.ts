@@ -26,10 +26,13 @@ function assistantText(message: unknown): { text: string; callIds: string[] } | 
   return { text: texts.join("\n\n"), callIds };
 }
 
-export function registerWorkerTools(pi: ExtensionAPI, door: Door): void {
+/** Runs door calls in the order they were made (the worker role's queue); by default, at once. */
+export type InOrder = <T>(fn: () => Promise<T>) => Promise<T>;
+
+export function registerWorkerTools(pi: ExtensionAPI, door: Door, inOrder: InOrder = (fn) => fn()): void {
   // Only messages holding a docket_done call are kept (one entry per call), so the map stays small.
   const bodies = new Map<string, string>();
-  const run = <T>(call: DoorCall, args: object) => runAt<T>(door, call, args);
+  const run = <T>(call: DoorCall, args: object) => inOrder(() => runAt<T>(door, call, args));
 
   pi.on("message_end", (event) => {
     const found = assistantText(event.message);
