@@ -180,15 +180,17 @@ export function registerWorkerRole(pi: ExtensionAPI, env: NodeJS.ProcessEnv): vo
     return guardrails ? { systemPrompt: `${ev.systemPrompt}\n\n${guardrails}` } : undefined;
   });
 
-  pi.on("agent_start", async () => {
+  // Never awaited here: pi runs a turn's handlers in turn, and a handler waiting on the door would hold back the
+  // message_end that carries docket_done's body. The queue keeps these calls in order all the same.
+  pi.on("agent_start", () => {
     protocolCalled = false;
     openDelivery();
-    await guarded("turn", "turn", { event: "start" });
+    void guarded("turn", "turn", { event: "start" });
   });
 
-  pi.on("agent_end", async () => {
-    await flushTouches();
-    if (!protocolCalled) await guarded("turn", "turn", { event: "end" });
+  pi.on("agent_end", () => {
+    void flushTouches();
+    if (!protocolCalled) void guarded("turn", "turn", { event: "end" });
   });
 
   pi.on("message_start", (ev) => observeUser(ev.message));
