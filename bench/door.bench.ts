@@ -8,6 +8,9 @@ import { join, resolve, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { callDoor, doorOf } from "../src/surfaces/shared/door-client.js";
 import { addWorker, workLedger } from "../test/support/work-ledger.js";
+import { isolatedWorker } from "../test/support/protocol-worker.js";
+import { done } from "../src/engine/protocol/protocol.js";
+import { writeFileSync } from "node:fs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const BIN = resolve(here, "..", "..", "bin", "docket.js");
@@ -62,8 +65,33 @@ async function mcpClient(): Promise<void> {
   }
 }
 
+/** docket_done on the same worker and change set, run in this process on the engine (direct) and through the door. */
+async function doneBeside(): Promise<void> {
+  const { ctx, home } = workLedger(t);
+  const files = Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`src/f${i}.txt`, `line ${i}\n`]));
+  const w = isolatedWorker(t, ctx, { files, runToken: "tok-done" });
+  const door = doorOf({ DOCKET_HOME: home, DOCKET_WORKER_ID: w.worker, DOCKET_GENERATION: "1", DOCKET_RUN_TOKEN: w.runToken });
+  await callDoor(door, "heartbeat", {});
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  const direct: number[] = [];
+  const through: number[] = [];
+  for (let run = 0; run < 9; run++) {
+    for (let i = 0; i < 20; i++) writeFileSync(join(w.workspace, "src", `f${i}.txt`), `run ${run} ${i}\n`);
+    let start = performance.now();
+    done(ctx, w, { callId: `direct-${run}`, body: `run ${run}`, outcome: "completed", summary: "s" });
+    direct.push(performance.now() - start);
+    for (let i = 0; i < 20; i++) writeFileSync(join(w.workspace, "src", `f${i}.txt`), `door ${run} ${i}\n`);
+    start = performance.now();
+    await callDoor(door, "done", { callId: `door-${run}`, body: `run ${run}`, outcome: "completed", summary: "s" });
+    through.push(performance.now() - start);
+  }
+  console.log(`docket_done (200-file repo, 20 changed), median of 9: direct on the engine ${median(direct).toFixed(1)} ms · through the door ${median(through).toFixed(1)} ms (×${(median(through) / median(direct)).toFixed(2)})`);
+  process.kill((JSON.parse(readFileSync(join(home, "door", "state.json"), "utf8")) as { pid: number }).pid, "SIGTERM");
+}
+
 console.log(`machine: 2 cpus, load ${loadavg().map((l) => l.toFixed(1)).join(" ")}`);
 console.log("the door (one process per home):");
 for (const n of [1, 20, 50]) await fleet(n);
 await mcpClient();
+await doneBeside();
 for (const fn of hooks.reverse()) await fn();
