@@ -15,6 +15,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
 import { openEngine } from "../src/engine/context.js";
 import { registerWorkerTools } from "../src/surfaces/pi/worker/tools.js";
+import { doorOf } from "../src/surfaces/shared/door-client.js";
 import { isolatedWorker } from "../test/support/protocol-worker.js";
 import { startFakeAnthropic } from "../test/support/fake-anthropic.js";
 import { startFakeOpenAI } from "../test/support/fake-openai.js";
@@ -70,7 +71,7 @@ async function doneDoors(): Promise<void> {
   const tools = new Map<string, { execute: (...args: unknown[]) => Promise<unknown> }>();
   const handlers = new Map<string, (event: unknown) => void>();
   const pi = { registerTool: (tool: { name: string; execute: (...args: unknown[]) => Promise<unknown> }) => tools.set(tool.name, tool), on: (name: string, fn: (event: unknown) => void) => handlers.set(name, fn) };
-  registerWorkerTools(pi as unknown as ExtensionAPI, { engine: ctx, identity: { worker: w.worker, generation: 1, runToken: w.runToken } });
+  registerWorkerTools(pi as unknown as ExtensionAPI, doorOf(env));
   const piTool: number[] = [];
   for (let i = 0; i < DONE_RUNS; i++) {
     const id = `pi-${i}`;

@@ -1,6 +1,9 @@
 #!/usr/bin/env node
 // Entry point of the `docket` command; the TypeScript sources are compiled to dist/ by `npm ci` (prepare).
-// `docket mcp` is its own surface (an MCP server on stdio); every other verb is the CLI's.
-const { main } = process.argv[2] === "mcp" ? await import("../dist/src/surfaces/mcp/main.js") : await import("../dist/src/surfaces/cli/main.js");
-
-process.exitCode = await main(process.argv.slice(process.argv[2] === "mcp" ? 3 : 2));
+// `docket mcp` and `docket door` are their own surfaces; `docket worker …` takes a small client that speaks only to the
+// worker's door (no SQLite, no engine); every other verb is the full CLI's.
+const args = process.argv.slice(2);
+const own = { mcp: "mcp/main.js", door: "door/main.js" }[args[0]];
+const worker = args.find((a) => a !== "--json") === "worker";
+const { main } = await import(`../dist/src/surfaces/${own ?? (worker ? "cli/worker-main.js" : "cli/main.js")}`);
+process.exitCode = await main(own ? args.slice(1) : args);

@@ -32,6 +32,9 @@ const ALLOWED: Record<string, string[]> = {
   surfaces: ["domain", "engine", "surfaces"],
 };
 
+/** The one surface module that starts a process: a worker's client restarting a dead door, as tmux's clients restart its server. */
+const STARTS_THE_DOOR = new Set(["surfaces/shared/door-revive.js"]);
+
 test("every import points down the house: domain ← ledger/files/substrate ← engine ← surfaces, siblings only through shared", () => {
   const problems: string[] = [];
   for (const file of files(SRC)) {
@@ -40,7 +43,7 @@ test("every import points down the house: domain ← ledger/files/substrate ← 
     for (const m of text.matchAll(/(?:import|export)[^'"]*?from\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g)) {
       const spec = m[1] ?? m[2]!;
       if (layer === "domain" && !spec.startsWith(".")) problems.push(`${relative(SRC, file)} imports ${spec} (domain is pure)`);
-      if (layer === "surfaces" && /^(better-sqlite3|node:child_process)$/.test(spec)) problems.push(`${relative(SRC, file)} imports ${spec}`);
+      if (layer === "surfaces" && /^(better-sqlite3|node:child_process)$/.test(spec) && !(spec === "node:child_process" && STARTS_THE_DOOR.has(relative(SRC, file)))) problems.push(`${relative(SRC, file)} imports ${spec}`);
       if (!spec.startsWith(".")) continue;
       const target = layerOf(resolve(dirname(file), spec));
       if (!ALLOWED[layer]?.includes(target)) problems.push(`${relative(SRC, file)} (${layer}) imports ${spec} (${target})`);
@@ -156,4 +159,27 @@ test("git runs by its absolute path only, and a worker's tree only through subst
     if (!new RegExp(`import \\{[^}]*\\b${fn}\\b[^}]*\\} from "\\./live-tree\\.js"`).test(port)) problems.push(`the port's ${fn} does not come from live-tree.js`);
   }
   assert.deepEqual(problems, []);
+});
+
+/** Every module a worker's own process loads, following runtime imports (the compiled JS has no `import type`). */
+function runtimeGraph(entry: string): string[] {
+  const seen = new Set<string>();
+  const walk = (file: string): void => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    for (const m of readFileSync(file, "utf8").matchAll(/(?:import|export)[^'"]*?from\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g)) {
+      const spec = m[1] ?? m[2]!;
+      if (spec.startsWith(".")) walk(resolve(dirname(file), spec));
+      else seen.add(spec);
+    }
+  };
+  walk(join(SRC, entry));
+  return [...seen].map((f) => (f.startsWith("/") ? relative(SRC, f) : f));
+}
+
+test("a worker's clients (docket worker, docket mcp, the pi worker role) load no SQLite, no engine, no ledger, files or substrate: only the door does", () => {
+  for (const entry of ["surfaces/cli/worker-main.js", "surfaces/mcp/main.js", "surfaces/pi/worker/role.js"]) {
+    const heavy = runtimeGraph(entry).filter((m) => m === "better-sqlite3" || /^(engine|ledger|files|substrate)\//.test(m));
+    assert.deepEqual(heavy, [], `${entry} loads ${heavy.join(", ")}`);
+  }
 });

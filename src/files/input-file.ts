@@ -4,9 +4,9 @@
 import { closeSync, fstatSync, openSync, readSync, statSync, type Stats } from "node:fs";
 import { validationError } from "../domain/errors.js";
 
-export const INPUT_CAP_BYTES = 16 * 1024 * 1024;
-/** How the cap reads in help texts and refusals. */
-export const INPUT_CAP_TEXT = "16 MiB";
+import { INPUT_CAP_BYTES, INPUT_CAP_TEXT } from "../domain/input-cap.js";
+
+export { INPUT_CAP_BYTES, INPUT_CAP_TEXT };
 
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
 

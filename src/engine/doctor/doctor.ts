@@ -9,6 +9,7 @@ import { reindexStore } from "../store/catalog.js";
 import type { DoctorReport, Finding } from "./findings.js";
 import { checkHome, checkLedger, checkLinks, checkModes, checkPiDocketNeighbour, checkTempFiles } from "./home-checks.js";
 import { checkStoreIndex } from "./store-check.js";
+import { checkDoor } from "./door-check.js";
 import { checkPi, checkTool } from "./tool-checks.js";
 
 export type { DoctorReport, Finding, Severity } from "./findings.js";
@@ -31,7 +32,7 @@ export function runDoctor(input: DoctorInput): DoctorReport {
     const ledger = checkLedger(home);
     findings.push(ledger.finding);
     const scan = scanHome(home);
-    findings.push(...checkModes(home, scan, fix), ...checkTempFiles(scan, fix), ...checkLinks(scan), ...checkPiDocketNeighbour(home, fix));
+    findings.push(...checkModes(home, scan, fix), ...checkTempFiles(scan, fix), ...checkLinks(scan), ...checkPiDocketNeighbour(home, fix), ...checkDoor(home, fix));
     if (ledger.intact && ledger.finding.severity === "ok") {
       findings.push(checkStoreIndex(home, fix, () => {
         const ctx = openEngine({ env: input.env, cwd: input.cwd });

@@ -1,13 +1,12 @@
-// Reads `docket worker report --file <json>`: an array of per-item entries (or {"items": [...]}), each validated later.
+// Parses `docket worker report --file <json>` as the client sent it: per-item entries (or {"items": [...]}), each validated later.
 // Evidence may be given as {kind, text} objects or as "kind=text" strings, like the command-line flag.
 
-import { resolve } from "node:path";
 import { validationError } from "../../domain/errors.js";
-import { readInputFile } from "../../files/input-file.js";
 import { parseEvidenceFlag, type ReportEntryInput } from "../../domain/work/report.js";
+import type { SentFile } from "./input.js";
 
-export function loadReportFile(cwd: string, path: string, flag = "--file"): ReportEntryInput[] {
-  const text = readInputFile(resolve(cwd, path), `${flag} ${path}`).toString("utf8");
+export function reportFileEntries(file: SentFile): ReportEntryInput[] {
+  const { path, text } = file;
   let data: unknown;
   try {
     data = JSON.parse(text);

@@ -42,7 +42,8 @@ export function inboxHasQueued(ctx: EngineContext, worker: string): boolean {
   return hasQueuedMessages(ctx.db, worker);
 }
 
-export function claimInbox(ctx: EngineContext, who: WorkerIdentity): InboxMessage[] {
+/** Claims this generation's queued messages; a `key` makes a retried claim (its reply lost) return the same messages. */
+export function claimInbox(ctx: EngineContext, who: WorkerIdentity, key?: string): InboxMessage[] {
   return ctx.commands.run("inbox.claim", { who }, (tx) => {
     checkFence(tx, who);
     return claimQueuedMessages(tx, who.worker, who.generation).map((m) => ({
@@ -53,7 +54,7 @@ export function claimInbox(ctx: EngineContext, who: WorkerIdentity): InboxMessag
       deliverAs: m.deliverAs,
       from: m.fromActor,
     }));
-  }).result;
+  }, key === undefined ? {} : { key: `inbox.claim/${who.worker}/${key}` }).result;
 }
 
 export function markInboxRead(ctx: EngineContext, who: WorkerIdentity, ids: readonly string[]): string[] {

@@ -5,6 +5,7 @@ import type { WorkerIdentity } from "../../domain/workers/identity.js";
 import type { EngineContext } from "../context.js";
 import { observeAgentInput } from "../talk/agent-inbox.js";
 import { recordTurn } from "./lifecycle.js";
+import { agentConfigDir } from "./agents.js";
 
 export const AGENT_HOOK_EVENTS = ["prompt", "stop", "notify"] as const;
 export type AgentHookEvent = (typeof AGENT_HOOK_EVENTS)[number];
@@ -31,8 +32,9 @@ export function recordAgentHook(ctx: EngineContext, who: WorkerIdentity, event: 
   }
   if (field(payload, "type") !== "agent-turn-complete") return { event, read: [], ignored: "not a turn notification" };
   const thread = field(payload, "thread-id");
-  const home = ctx.env.CODEX_HOME;
-  if (typeof thread !== "string" || !home || !ctx.agents.isCodexMainThread(home, thread)) return { event, read: [], ignored: "a side thread" };
+  // The worker's CODEX_HOME as Docket made it (the door runs this, not the worker: its environment is not ours to read).
+  const home = agentConfigDir(ctx.home.workerDir(who.worker), "codex");
+  if (typeof thread !== "string" || !ctx.agents.isCodexMainThread(home, thread)) return { event, read: [], ignored: "a side thread" };
   const read = observeAgentInput(ctx, who, texts(field(payload, "input-messages")));
   recordTurn(ctx, who, "end");
   return { event, read };

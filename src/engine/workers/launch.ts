@@ -16,6 +16,7 @@ import type { McpAgentSpec } from "../../substrate/agents/mcp-agent.js";
 import { agentConfigDir, mcpAgentInstructions, prepareMcpAgent, previewMcpAgent } from "./agents.js";
 import { workerGuardrails } from "./guardrails.js";
 import type { EngineContext } from "../context.js";
+import { doorSocketFor } from "../door/door.js";
 
 /**
  * `sh -c LAUNCH_WRAPPER docket-worker <env file> <directory> <argv…>`: takes the worker's environment from its own
@@ -25,8 +26,12 @@ export const LAUNCH_WRAPPER =
   '. "$1" || exit 125; dir=$2; shift 2; if cd -- "$dir"; then "$@"; code=$?; else code=126; fi; exec "$DOCKET_NODE" "$DOCKET_BIN" worker exited --code "$code"';
 
 
-/** Caller variables every worker gets (tmux does not inherit the caller's environment). */
-export const PASSED_ENV = ["PATH", "HOME", "LANG", "TERM", "TMPDIR", "PI_CODING_AGENT_DIR", "PI_OFFLINE", "PI_SKIP_VERSION_CHECK", "PI_TELEMETRY", "DOCKET_TMUX_SOCKET"];
+/**
+ * Caller variables every worker gets (tmux does not inherit the caller's environment). Nothing of Docket's own: the
+ * worker reaches Docket only through its door (DOCKET_DOOR), never the home, the ledger or the tmux socket (DESIGN §8b).
+ * PI_CODING_AGENT_DIR is pi's own configuration (models, keys), which a pi worker's agent needs to run at all.
+ */
+export const PASSED_ENV = ["PATH", "HOME", "LANG", "TERM", "TMPDIR", "PI_CODING_AGENT_DIR", "PI_OFFLINE", "PI_SKIP_VERSION_CHECK", "PI_TELEMETRY"];
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -91,7 +96,7 @@ export function buildWorkerEnv(
   }
   if (!env.HOME) env.HOME = homedir();
   Object.assign(env, extra);
-  env.DOCKET_HOME = ctx.home.root;
+  env.DOCKET_DOOR = doorSocketFor(ctx, who.worker, who.generation);
   env.DOCKET_WORKER_ID = who.worker;
   env.DOCKET_GENERATION = String(who.generation);
   env.DOCKET_RUN_TOKEN = who.runToken;

@@ -30,6 +30,7 @@ import { modelListingLock, worktreeLock } from "./locks.js";
 import { buildWorkerEnv, launchCommand, newRunToken, previewCommand, tmuxSessionName, wrapArgv, writeWorkerLaunchEnv } from "./launch.js";
 import type { LaunchExecution, StoredExecution } from "../../domain/workers/execution.js";
 import { requireMcpAgent } from "./agents.js";
+import { ensureDoor } from "../door/door.js";
 import { assertHuman } from "../authority.js";
 
 export interface SpawnHandoff {
@@ -264,6 +265,7 @@ export function launchInto(
   const command = launchCommand(ctx, { row, execution, generation: launch.generation, cwd, env });
   let ids: { windowId: string; paneId: string };
   try {
+    ensureDoor(ctx); // the worker's first call waits (bounded) for its socket; the door is up well before that
     const envFile = writeWorkerLaunchEnv(ctx, row.id, launch.generation, { ...env, ...command.env });
     ids = tmux.launchWindow({ session, name: row.id, argv: wrapArgv({ envFile, cwd }, command.argv) });
   } catch (error) {

@@ -132,7 +132,12 @@ export function runTokenMatches(row: Pick<Worker, "runTokenHash">, token: string
  * while that process has not exited. A stale generation was replaced; a wrong token at the right one is an impostor.
  */
 export function checkFence(tx: Tx, who: WorkerIdentity): Worker {
-  const row = requireWorker(tx.db, who.worker);
+  return checkFenceOn(tx.db, who);
+}
+
+/** The fence read outside a command (the door explaining why a generation has no socket): same checks, same words. */
+export function checkFenceOn(db: Db, who: WorkerIdentity): Worker {
+  const row = requireWorker(db, who.worker);
   if (who.generation !== row.generation) {
     throw fenced(
       "generation-replaced",
@@ -184,4 +189,10 @@ export function lifecycleRowOf(row: Pick<Worker, "state" | "agent" | "deliverabl
 export function paneCaptureOf(db: Db, id: string): { generation: number; paneCapturedAt: string | null } | undefined {
   const row = statement(db, "SELECT generation, pane_captured_at FROM workers WHERE id = ?").get(id) as { generation: number; pane_captured_at: string | null } | undefined;
   return row ? { generation: row.generation, paneCapturedAt: row.pane_captured_at } : undefined;
+}
+
+/** The generations a door serves: every worker row that is not deleted and whose current process has not exited. */
+export function servedGenerations(db: Db): { worker: string; generation: number; agent: WorkerAgent; projectRoot: string }[] {
+  const rows = statement(db, "SELECT id, generation, agent, project_root FROM workers WHERE deleted_at IS NULL AND exited = 0").all() as Pick<WorkerRow, "id" | "generation" | "agent" | "project_root">[];
+  return rows.map((r) => ({ worker: r.id, generation: r.generation, agent: r.agent, projectRoot: r.project_root }));
 }

@@ -1,12 +1,11 @@
 // `docket mcp`: the worker protocol as an MCP server on stdio, started by the worker's agent (Claude Code, Codex …).
-// It runs for as long as the agent does, so it also carries the worker's heartbeat and pastes its inbox into the pane.
+// It runs for as long as the agent does, so it also carries the worker's heartbeat and its inbox; every call goes to the door.
 
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { isDocketError } from "../../domain/errors.js";
-import { parseWorkerIdentity, type WorkerIdentity } from "../../domain/workers/identity.js";
-import { openEngine, type EngineContext } from "../../engine/context.js";
+import { doorOf, type Door } from "../shared/door-client.js";
 import { VERSION } from "../shared/version.js";
 import { callTool, listTools } from "./tools.js";
 import { startWorkerLoop } from "./worker-loop.js";
@@ -23,29 +22,25 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`docket mcp: unexpected argument ${JSON.stringify(argv[0])}\n${USAGE}\n`);
     return 2;
   }
-  let who: WorkerIdentity;
+  let door: Door;
   try {
-    who = parseWorkerIdentity(process.env);
+    door = doorOf(process.env);
   } catch (error) {
     if (!isDocketError(error)) throw error;
     process.stderr.write(`docket mcp: ${error.message}${error.hint ? ` (${error.hint})` : ""}\n`);
     return 2;
   }
-  let opened: EngineContext | undefined;
-  const engine = (): EngineContext => (opened ??= openEngine({ env: process.env, cwd: process.cwd() }));
-
   const server = new Server({ name: "docket", version: VERSION }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listTools(server.getClientVersion()?.name) }));
-  server.setRequestHandler(CallToolRequestSchema, async (request) => callTool(engine, who, request.params));
+  server.setRequestHandler(CallToolRequestSchema, async (request) => callTool(door, request.params));
 
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => (transport.onclose = resolve));
-  const loop = startWorkerLoop(engine, who);
+  const loop = startWorkerLoop(door);
   await server.connect(transport);
   // The agent closing our stdin is the end of this worker process's life as far as we can see.
   process.stdin.on("end", () => void server.close());
   await closed;
   loop.stop();
-  opened?.close();
   return 0;
 }

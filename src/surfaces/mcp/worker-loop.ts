@@ -1,46 +1,45 @@
-// The MCP server's life beside the calls: a heartbeat while the agent lives, and inbox delivery into its pane.
+// The MCP server's life beside the calls: a heartbeat while the agent lives, and inbox delivery into its pane, both
+// through the door. Delivery waits on the door's long-poll (it answers when a message is queued), never on a timer.
 // A fence refusal means this agent process was replaced: both loops stop, and its calls keep being refused.
 
 import { isDocketError } from "../../domain/errors.js";
 import { HEARTBEAT_INTERVAL_MS } from "../../domain/workers/lifecycle.js";
-import type { WorkerIdentity } from "../../domain/workers/identity.js";
-import type { EngineContext } from "../../engine/context.js";
-import { deliverToAgentPane } from "../../engine/talk/agent-inbox.js";
-import { ledgerVersion } from "../../engine/talk/inbox.js";
-import { appendWorkerEvent } from "../../engine/workers/events.js";
-import { recordHeartbeat } from "../../engine/workers/lifecycle.js";
+import { callDoor, type Door } from "../shared/door-client.js";
 
-export const DELIVERY_POLL_MS = 300;
-
-export function startWorkerLoop(engine: () => EngineContext, who: WorkerIdentity): { stop(): void } {
+export function startWorkerLoop(door: Door): { stop(): void } {
+  let stopped = false;
   const timers: NodeJS.Timeout[] = [];
-  let lastVersion = -1;
-  const stop = () => timers.splice(0).forEach((t) => clearInterval(t));
+  const stop = () => {
+    stopped = true;
+    timers.splice(0).forEach((t) => clearInterval(t));
+  };
 
-  function guarded(what: string, fn: () => void): void {
+  async function guarded(what: string, fn: () => Promise<unknown>): Promise<void> {
     try {
-      fn();
+      await fn();
     } catch (error) {
       if (isDocketError(error) && error.category === "fenced") stop();
-      try {
-        appendWorkerEvent(engine(), who.worker, { type: "error", during: what, message: (error as Error).message, generation: who.generation });
-      } catch {
-        // The events file is the last place to record this; if it cannot be written the error is lost by design.
-      }
+      await callDoor(door, "event", { event: { type: "error", during: what, message: (error as Error).message } }).catch(() => undefined);
     }
   }
 
   // The agent is our parent process: its pid is the worker's.
-  const beat = () => guarded("heartbeat", () => void recordHeartbeat(engine(), who, { pid: process.ppid }));
-  const deliver = () =>
-    guarded("inbox", () => {
-      const version = ledgerVersion(engine());
-      if (version === lastVersion) return;
-      lastVersion = version;
-      deliverToAgentPane(engine(), who);
-    });
+  const beat = () => void guarded("heartbeat", () => callDoor(door, "heartbeat", { pid: process.ppid }));
   beat();
-  timers.push(setInterval(beat, HEARTBEAT_INTERVAL_MS), setInterval(deliver, DELIVERY_POLL_MS));
-  for (const t of timers) t.unref();
+  const t = setInterval(beat, HEARTBEAT_INTERVAL_MS);
+  t.unref();
+  timers.push(t);
+
+  void (async () => {
+    let after = -1;
+    while (!stopped) {
+      await guarded("inbox", async () => {
+        const seen = await callDoor<{ version: number; queued: boolean }>(door, "inbox-wait", { after }, { waitMs: 25_000 });
+        after = seen.version;
+        if (seen.queued && !stopped) await callDoor(door, "deliver-pane", {});
+      });
+      if (stopped) break;
+    }
+  })();
   return { stop };
 }

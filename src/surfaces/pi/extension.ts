@@ -1,11 +1,9 @@
 // The pi extension entry (package.json "pi.extensions"): the worker role when DOCKET_WORKER_ID is set, else the parent role.
-// Nothing runs at import; pi calls the default export once per session runtime.
+// Nothing runs at import; each role is loaded only when chosen, so a worker's pi never loads the ledger or the engine.
 
 import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
-import { registerParentRole } from "./parent/role.js";
-import { registerWorkerRole } from "./worker/role.js";
 
-export default function docketExtension(pi: ExtensionAPI): void {
-  if (process.env.DOCKET_WORKER_ID) registerWorkerRole(pi, process.env);
-  else registerParentRole(pi);
+export default async function docketExtension(pi: ExtensionAPI): Promise<void> {
+  if (process.env.DOCKET_WORKER_ID) (await import("./worker/role.js")).registerWorkerRole(pi, process.env);
+  else (await import("./parent/role.js")).registerParentRole(pi);
 }

@@ -3,11 +3,12 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
-import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cliEnv, docketWith, type CliRun } from "../../support/docket-cli.js";
 import { tempDir } from "../../support/temp.js";
+import { waitFor } from "../../support/wait.js";
 
 type T = { after(fn: () => void): void };
 interface Finding { check: string; severity: string; message: string; fix?: string; fixed?: boolean; paths?: string[] }
@@ -40,7 +41,7 @@ test("a healthy home: every check is ok, tmux, git and pi are found, and doctor 
   assert.equal(code, 0);
   assert.equal(report.ok, true);
   assert.deepEqual(report.findings.map((f) => [f.check, f.severity]), [
-    ["home", "ok"], ["ledger", "ok"], ["modes", "ok"], ["temp-files", "ok"], ["links", "ok"], ["pi-docket", "ok"], ["store-index", "ok"], ["tmux", "ok"], ["git", "ok"], ["pi", "ok"],
+    ["home", "ok"], ["ledger", "ok"], ["modes", "ok"], ["temp-files", "ok"], ["links", "ok"], ["pi-docket", "ok"], ["door", "ok"], ["store-index", "ok"], ["tmux", "ok"], ["git", "ok"], ["pi", "ok"],
   ]);
   assert.match(of(report.findings, "tmux")[0]!.message, /^tmux \d+\.\d+/);
 });
@@ -126,4 +127,26 @@ test("without tmux and git on PATH doctor says what to install and exits 1", (t)
   assert.deepEqual(of(findings, "tmux")[0], { check: "tmux", severity: "problem", message: "tmux is not on PATH", fix: "install tmux (apt-get install -y tmux, brew install tmux); workers run in its windows" });
   assert.equal(of(findings, "git")[0]!.severity, "problem");
   assert.equal(of(findings, "pi")[0]!.severity, "ok");
+});
+
+test("a socket no door listens on (its door was killed) is a door warning; --fix removes it and nothing else", async (t) => {
+  const g = ground(t);
+  const dir = join(g.home, "door");
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const stale = join(dir, "w4-1.sock");
+  // A process that listens and is killed leaves its socket file behind, as a SIGKILLed door does.
+  const holder = spawn(process.execPath, ["-e", "require('node:net').createServer().listen(process.argv[1]); setInterval(() => {}, 1000)", stale], { stdio: "ignore" });
+  await waitFor("the socket", () => existsSync(stale));
+  holder.kill("SIGKILL");
+  await new Promise((r) => holder.on("close", r));
+  writeFileSync(join(dir, "notes.txt"), "not a socket\n");
+  const before = of(g.doctor().report.findings, "door");
+  assert.deepEqual(before.map((f) => [f.severity, f.message]), [["ok", "not running (the next spawn, or the next worker call, starts it)"], ["warning", "1 stale socket no door listens on"]]);
+  assert.deepEqual(before[1]!.paths, [stale]);
+  assert.match(before[1]!.fix ?? "", /`docket doctor --fix`/);
+  const fixed = of(g.doctor("--fix").report.findings, "door")[1]!;
+  assert.equal(fixed.fixed, true);
+  assert.equal(existsSync(stale), false);
+  assert.ok(lstatSync(join(dir, "notes.txt")).isFile(), "a file that is not a socket is left alone");
+  assert.equal(of(g.doctor().report.findings, "door").length, 1);
 });

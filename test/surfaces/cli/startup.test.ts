@@ -35,15 +35,16 @@ test("--version and --help work with better-sqlite3 unloadable and DOCKET_HOME a
     assert.match(r.run.stdout, /^Usage: docket worker /);
   }
   const verbose = runLoggingModules([DOCKET_BIN, "--help"], { cwd: dir, env });
-  assert.deepEqual(verbModules(verbose.esm), ["registry", "run"], "--help loads no command group");
+  assert.deepEqual(verbModules(verbose.esm), ["outcome", "registry", "run"], "--help loads no command group");
   assert.equal(verbose.cjs.some((f) => f.includes("better-sqlite3")), false);
 });
 
-test("a worker's heartbeat loads the worker group's modules and no other group's", (t) => {
+test("a worker's heartbeat loads the worker group's modules, no other group's and not the verb table", (t) => {
   const dir = tempDir(t);
   const env = cliEnv({ DOCKET_HOME: join(dir, "docket"), HOME: dir });
   const r = runLoggingModules([DOCKET_BIN, "worker", "heartbeat"], { cwd: dir, env });
   assert.equal(r.run.status, 2, "without a worker identity it is a usage error");
   assert.match(r.run.stderr, /DOCKET_WORKER_ID, DOCKET_GENERATION, DOCKET_RUN_TOKEN are not set/);
-  assert.deepEqual(verbModules(r.esm), ["args", "registry", "run", "worker", "worker-hook", "worker-lifecycle", "worker-protocol", "worker-report"]);
+  // The worker verbs only, through their small client: no verb table, no other group (bin/docket.js sends them here).
+  assert.deepEqual(verbModules(r.esm), ["args", "outcome", "worker", "worker-hook", "worker-lifecycle", "worker-protocol", "worker-report"]);
 });

@@ -19,7 +19,7 @@ import { waitFor } from "../../support/wait.js";
 const IDENTITY = /DOCKET_WORKER_ID|DOCKET_GENERATION|DOCKET_RUN_TOKEN/;
 
 /** What the worker's own process sees, written where the test can read it. */
-const SEEN = 'printf "%s|%s|%s|%s|%s\\n" "$DOCKET_WORKER_ID" "$DOCKET_GENERATION" "$API_KEY" "${DOCKET_RUN_TOKEN:+token}" "${SHELL_SECRET:-none}" > "$DOCKET_HOME/seen-$DOCKET_WORKER_ID-$DOCKET_GENERATION.txt"; sleep 600';
+const SEEN = 'printf "%s|%s|%s|%s|%s\\n" "$DOCKET_WORKER_ID" "$DOCKET_GENERATION" "$API_KEY" "${DOCKET_RUN_TOKEN:+token}" "${SHELL_SECRET:-none}" > "$HOME/seen-$DOCKET_WORKER_ID-$DOCKET_GENERATION.txt"; sleep 600';
 
 function fixture(t: { after(fn: () => void): void }) {
   const root = tempDir(t);
@@ -32,7 +32,7 @@ function fixture(t: { after(fn: () => void): void }) {
   const run = (...args: string[]) => docket({ env, cwd: repo }, ...args);
   const seen = (worker: string, generation: number) =>
     waitFor(`${worker} generation ${generation} to start`, () => {
-      const path = join(home, `seen-${worker}-${generation}.txt`);
+      const path = join(root, `seen-${worker}-${generation}.txt`);
       return existsSync(path) ? readFileSync(path, "utf8").trim() : undefined;
     });
   return { root, repo, home, server, env, run, seen };

@@ -70,7 +70,7 @@ function readEnvToken(f: Fixture, worker: string): string {
 test("spawn runs a command agent in its own window with its identity, env and isolated workspace; its exit is recorded", async (t) => {
   const f = fixture(t);
   writeFiles(f.repo, { "a.txt": "one\ntwo\n", "untracked.txt": "u\n", "secret.env": "S=1\n" });
-  const cmd = 'printf "%s|%s|%s|%s|%s\\n" "$DOCKET_WORKER_ID" "$DOCKET_GENERATION" "$DOCKET_HOME" "$EXTRA" "${DOCKET_RUN_TOKEN:+token}" > seen.txt; ls -A >> seen.txt; cat a.txt >> seen.txt; echo done-with-it; exit 3';
+  const cmd = 'printf "%s|%s|%s|%s|%s\\n" "$DOCKET_WORKER_ID" "$DOCKET_GENERATION" "${DOCKET_HOME:-no home}:$DOCKET_DOOR" "$EXTRA" "${DOCKET_RUN_TOKEN:+token}" > seen.txt; ls -A >> seen.txt; cat a.txt >> seen.txt; echo done-with-it; exit 3';
   const r = f.run("spawn", "--agent", "command", "--cmd", cmd, "--env", "EXTRA=x y", "--json", "write", "what", "you", "see");
   assert.equal(r.code, 0, r.stderr);
   assert.deepEqual(Object.keys(r.json), ["worker", "generation", "kind", "execution", "summary"]);
@@ -82,7 +82,8 @@ test("spawn runs a command agent in its own window with its identity, env and is
 
   const ws = join(f.home, "fleet", "w1", "workspace");
   const seen = await waitFor("the command's output", () => (existsSync(join(ws, "seen.txt")) ? readFileSync(join(ws, "seen.txt"), "utf8") : undefined));
-  assert.match(seen, new RegExp(`^w1\\|1\\|${f.home.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\|x y\\|token\\n`));
+  // The worker is given its door, never the home (DESIGN §8b).
+  assert.match(seen, new RegExp(`^w1\\|1\\|no home:${join(f.home, "door", "w1-1.sock").replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\|x y\\|token\\n`));
   assert.match(seen, /untracked\.txt/);
   assert.doesNotMatch(seen, /secret\.env/, "ignored files stay out of the baseline");
   assert.match(seen, /one\ntwo\n/, "uncommitted changes are in the baseline");
@@ -112,7 +113,7 @@ test("spawn runs a command agent in its own window with its identity, env and is
 test("respawn starts the stored command at the next generation, moves its bindings, and fences the old process", async (t) => {
   const f = fixture(t);
   assertExit(f.run("item", "add", "fix", "it"));
-  const cmd = 'echo "$DOCKET_RUN_TOKEN" > "$DOCKET_HOME/fleet/$DOCKET_WORKER_ID/token.txt"; echo "generation $DOCKET_GENERATION up"; sleep 60';
+  const cmd = 'echo "$DOCKET_RUN_TOKEN" > ../token.txt; echo "generation $DOCKET_GENERATION up"; sleep 60';
   const spawned = f.run("spawn", "--agent", "command", "--cmd", cmd, "--item", "t1", "--json", "hold", "t1");
   assert.equal(spawned.code, 0, spawned.stderr);
   const token1 = await waitFor("generation 1's token", () => (existsSync(join(f.home, "fleet/w1/token.txt")) ? readEnvToken(f, "w1") : undefined));

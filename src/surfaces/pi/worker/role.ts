@@ -1,27 +1,30 @@
-// The worker role of the pi extension: guardrails in the system prompt, heartbeats, activity events, inbox delivery.
+// The worker role of the pi extension: guardrails in the system prompt, heartbeats, activity events, inbox delivery —
+// every one a call through the worker's door. Delivery is pushed: the door's long-poll answers when a message is queued.
 // Delivery is observed, never assumed: claimed → delivered, and read only when pi is seen starting that user message.
 
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
+import type { DoorCall } from "../../../domain/door.js";
 import { isDocketError } from "../../../domain/errors.js";
 import { HEARTBEAT_INTERVAL_MS } from "../../../domain/workers/lifecycle.js";
-import { parseWorkerIdentity, type WorkerIdentity } from "../../../domain/workers/identity.js";
-import { openEngine, type EngineContext } from "../../../engine/context.js";
-import { claimInbox, formatInboxMessage, inboxHasQueued, ledgerVersion, markInboxRead } from "../../../engine/talk/inbox.js";
-import { recordHeartbeat, recordTurn } from "../../../engine/workers/lifecycle.js";
-import { appendWorkerEvent } from "../../../engine/workers/events.js";
-import { workerGuardrails } from "../../../engine/workers/guardrails.js";
-import { recordTouches, type RawTouch } from "../../../engine/workers/touches.js";
+import { callDoor, doorOf, freshCallId, type Door } from "../../shared/door-client.js";
 import { registerWorkerTools } from "./tools.js";
 
-export const INBOX_POLL_MS = 300;
 /** pi's file tools and what a call of each says about its path. */
-const TOUCHING_TOOLS: Record<string, RawTouch["how"]> = { read: "read", edit: "edit", write: "edit" };
+const TOUCHING_TOOLS: Record<string, "read" | "edit"> = { read: "read", edit: "edit", write: "edit" };
 /** With no initial prompt, inbox delivery starts this long after the session started. */
 const FIRST_DELIVERY_GRACE_MS = 3_000;
+/** How long one inbox long-poll may wait at the door before it is asked again. */
+const INBOX_WAIT_MS = 20_000;
 
 interface Pending {
   text: string;
   ids: string[];
+}
+
+interface Claimed {
+  id: string;
+  deliverAs: "steer" | "followUp" | "nextTurn";
+  text: string;
 }
 
 /** The custom message type a broadcast arrives as: context for the worker's next turn, never a turn of its own. */
@@ -39,88 +42,110 @@ function userText(message: unknown): string | undefined {
 }
 
 export function registerWorkerRole(pi: ExtensionAPI, env: NodeJS.ProcessEnv): void {
-  const who: WorkerIdentity = parseWorkerIdentity(env);
-  let opened: EngineContext | undefined;
-  const engine = (): EngineContext => (opened ??= openEngine({ env, cwd: process.cwd() }));
-  registerWorkerTools(pi, { engine, identity: who });
+  const door: Door = doorOf(env);
+  // The worker's calls reach the door in the order pi made them (a turn's start before its docket_done, a tool's start
+  // before its end): each waits for the one before it. Only the inbox long-poll and the heartbeat run beside them.
+  let order: Promise<unknown> = Promise.resolve();
+  const inOrder = <T>(fn: () => Promise<T>): Promise<T> => {
+    const next = order.then(fn, fn);
+    order = next.catch(() => undefined);
+    return next;
+  };
+  registerWorkerTools(pi, door, inOrder);
 
   let session: ExtensionContext | undefined;
   let fencedOut = false;
+  let ended = false;
   let deliveryOpen = false;
+  let delivering = false;
   let protocolCalled = false;
-  let lastVersion = -1;
   let guardrails: string | undefined;
   const pending: Pending[] = [];
   const timers: NodeJS.Timeout[] = [];
   /** Paths its read/edit/write tools were given since the last flush (recorded with the next heartbeat or turn end). */
-  let touches: RawTouch[] = [];
+  let touches: { path: string; how: "read" | "edit" }[] = [];
 
-  function flushTouches(): void {
-    if (touches.length === 0) return;
-    const batch = touches;
-    touches = [];
-    guarded("touches", () => recordTouches(engine(), who, batch));
-  }
-
-  /** Runs one engine call; a fence refusal stops this (replaced) process's loops, anything else is logged. */
-  function guarded<T>(what: string, fn: () => T): T | undefined {
+  /** One door call; a fence refusal stops this (replaced) process's loops, anything else is logged as an event. */
+  async function guarded<T>(what: string, call: DoorCall, args: object, options: { waitMs?: number } = {}): Promise<T | undefined> {
     if (fencedOut) return undefined;
     try {
-      return fn();
+      const send = () => callDoor<T>(door, call, args, options);
+      return await (call === "inbox-wait" || call === "heartbeat" ? send() : inOrder(send));
     } catch (error) {
       if (isDocketError(error) && error.category === "fenced") {
         fencedOut = true;
         stop();
       }
-      try {
-        appendWorkerEvent(engine(), who.worker, { type: "error", during: what, message: (error as Error).message, generation: who.generation });
-      } catch {
-        // The events file is the last place to record this; if it cannot be written the error is lost by design.
-      }
+      // The events file is the last place to record this; if the door cannot take it, the error is lost by design.
+      await callDoor(door, "event", { event: { type: "error", during: what, message: (error as Error).message } }).catch(() => undefined);
       return undefined;
     }
   }
 
+  const event = (e: Record<string, unknown>) => void guarded("event", "event", { event: e });
+
+  function flushTouches(): Promise<unknown> {
+    if (touches.length === 0) return Promise.resolve();
+    const batch = touches;
+    touches = [];
+    return guarded("touches", "touches", { touches: batch });
+  }
+
   function stop(): void {
+    ended = true;
     for (const t of timers.splice(0)) clearInterval(t);
   }
 
   function heartbeat(): void {
     const model = session?.model ? `${session.model.provider}/${session.model.id}` : null;
-    guarded("heartbeat", () => recordHeartbeat(engine(), who, { model, thinking: pi.getThinkingLevel(), pid: process.pid }));
-    flushTouches();
+    void guarded("heartbeat", "heartbeat", { model, thinking: pi.getThinkingLevel(), pid: process.pid });
+    void flushTouches();
   }
 
-  function deliver(): void {
+  async function deliver(): Promise<void> {
     // Docket launches workers interactive; a print/json run (tests, scripts) has no one to steer, so it takes nothing.
-    if (!session || !session.hasUI || !deliveryOpen || fencedOut) return;
-    const eng = engine();
-    const version = ledgerVersion(eng);
-    if (version === lastVersion) return;
-    lastVersion = version;
-    if (!inboxHasQueued(eng, who.worker)) return;
-    const claimed = guarded("inbox", () => claimInbox(eng, who)) ?? [];
-    if (claimed.length === 0) return;
-    const messages = claimed.filter((m) => m.deliverAs !== "nextTurn");
-    const quiet = claimed.filter((m) => m.deliverAs === "nextTurn");
-    if (messages.length > 0) {
-      const text = messages.map(formatInboxMessage).join("\n\n");
-      const ids = messages.map((m) => m.id);
-      pending.push({ text, ids });
-      const deliverAs = messages.every((m) => m.deliverAs === "followUp") ? "followUp" : "steer";
-      if (session.isIdle()) pi.sendUserMessage(text);
-      else pi.sendUserMessage(text, { deliverAs });
-      guarded("event", () => appendWorkerEvent(eng, who.worker, { type: "message", direction: "in", ids, deliverAs, generation: who.generation }));
+    if (!session || !session.hasUI || !deliveryOpen || fencedOut || delivering) return;
+    delivering = true;
+    try {
+      const claimed = (await guarded<{ messages: Claimed[] }>("inbox", "inbox-claim", { key: freshCallId("claim") }))?.messages ?? [];
+      if (claimed.length === 0 || !session) return;
+      const messages = claimed.filter((m) => m.deliverAs !== "nextTurn");
+      const quiet = claimed.filter((m) => m.deliverAs === "nextTurn");
+      if (messages.length > 0) {
+        const text = messages.map((m) => m.text).join("\n\n");
+        const ids = messages.map((m) => m.id);
+        pending.push({ text, ids });
+        const deliverAs = messages.every((m) => m.deliverAs === "followUp") ? "followUp" : "steer";
+        if (session.isIdle()) pi.sendUserMessage(text);
+        else pi.sendUserMessage(text, { deliverAs });
+        event({ type: "message", direction: "in", ids, deliverAs });
+      }
+      if (quiet.length > 0) {
+        // A broadcast never starts or interrupts a turn: the model reads it at its next call (steer, once the running
+        // tools finish) or, when idle, with the next prompt that wakes it (nextTurn).
+        const text = quiet.map((m) => m.text).join("\n\n");
+        const ids = quiet.map((m) => m.id);
+        pending.push({ text, ids });
+        const deliverAs = session.isIdle() ? "nextTurn" : "steer";
+        pi.sendMessage({ customType: BROADCAST_MESSAGE_TYPE, content: text, display: true, details: { ids } }, { deliverAs });
+        event({ type: "message", direction: "in", ids, deliverAs });
+      }
+    } finally {
+      delivering = false;
     }
-    if (quiet.length > 0) {
-      // A broadcast never starts or interrupts a turn: the model reads it at its next call (steer, once the running
-      // tools finish) or, when idle, with the next prompt that wakes it (nextTurn).
-      const text = quiet.map(formatInboxMessage).join("\n\n");
-      const ids = quiet.map((m) => m.id);
-      pending.push({ text, ids });
-      const deliverAs = session.isIdle() ? "nextTurn" : "steer";
-      pi.sendMessage({ customType: BROADCAST_MESSAGE_TYPE, content: text, display: true, details: { ids } }, { deliverAs });
-      guarded("event", () => appendWorkerEvent(eng, who.worker, { type: "message", direction: "in", ids, deliverAs, generation: who.generation }));
+  }
+
+  /** The inbox, pushed: the door answers this long-poll when a message is queued (or after INBOX_WAIT_MS). */
+  async function inboxLoop(): Promise<void> {
+    let after = -1;
+    while (!ended && !fencedOut) {
+      const seen = await guarded<{ version: number; queued: boolean }>("inbox", "inbox-wait", { after, timeoutMs: INBOX_WAIT_MS }, { waitMs: INBOX_WAIT_MS });
+      if (!seen) {
+        await new Promise((r) => setTimeout(r, 1_000).unref());
+        continue;
+      }
+      after = seen.version;
+      if (seen.queued) await deliver();
     }
   }
 
@@ -130,7 +155,13 @@ export function registerWorkerRole(pi: ExtensionAPI, env: NodeJS.ProcessEnv): vo
     const hit = pending.findIndex((p) => text.includes(p.text));
     if (hit === -1) return;
     const [seen] = pending.splice(hit, 1);
-    guarded("inbox-read", () => markInboxRead(engine(), who, seen!.ids));
+    void guarded("inbox-read", "inbox-read", { ids: seen!.ids });
+  }
+
+  function openDelivery(): void {
+    if (deliveryOpen) return;
+    deliveryOpen = true;
+    void deliver(); // what was queued while delivery was closed
   }
 
   pi.on("session_start", (_event, ctx) => {
@@ -138,48 +169,44 @@ export function registerWorkerRole(pi: ExtensionAPI, env: NodeJS.ProcessEnv): vo
     if (timers.length > 0) return; // session_start can arrive twice; one set of loops is enough
     heartbeat();
     const beat = setInterval(heartbeat, HEARTBEAT_INTERVAL_MS);
-    const poll = setInterval(() => guarded("poll", deliver), INBOX_POLL_MS);
-    const grace = setTimeout(() => (deliveryOpen = true), FIRST_DELIVERY_GRACE_MS);
-    for (const t of [beat, poll, grace]) t.unref();
-    timers.push(beat, poll, grace);
+    const grace = setTimeout(openDelivery, FIRST_DELIVERY_GRACE_MS);
+    for (const t of [beat, grace]) t.unref();
+    timers.push(beat, grace);
+    if (ctx.hasUI) void inboxLoop();
   });
 
-  pi.on("before_agent_start", (event) => {
-    guardrails ??= guarded("guardrails", () => workerGuardrails(engine(), who.worker));
-    return guardrails ? { systemPrompt: `${event.systemPrompt}\n\n${guardrails}` } : undefined;
+  pi.on("before_agent_start", async (ev) => {
+    guardrails ??= (await guarded<{ text: string }>("guardrails", "guardrails", {}))?.text;
+    return guardrails ? { systemPrompt: `${ev.systemPrompt}\n\n${guardrails}` } : undefined;
   });
 
+  // Never awaited here: pi runs a turn's handlers in turn, and a handler waiting on the door would hold back the
+  // message_end that carries docket_done's body. The queue keeps these calls in order all the same.
   pi.on("agent_start", () => {
     protocolCalled = false;
-    deliveryOpen = true;
-    guarded("turn", () => recordTurn(engine(), who, "start"));
+    openDelivery();
+    void guarded("turn", "turn", { event: "start" });
   });
 
   pi.on("agent_end", () => {
-    flushTouches();
-    if (!protocolCalled) guarded("turn", () => recordTurn(engine(), who, "end"));
+    void flushTouches();
+    if (!protocolCalled) void guarded("turn", "turn", { event: "end" });
   });
 
-  pi.on("message_start", (event) => observeUser(event.message));
-  pi.on("message_end", (event) => observeUser(event.message));
+  pi.on("message_start", (ev) => observeUser(ev.message));
+  pi.on("message_end", (ev) => observeUser(ev.message));
 
-  pi.on("tool_execution_start", (event) => {
-    const path = (event.args as { path?: unknown } | undefined)?.path;
-    if (typeof path === "string" && TOUCHING_TOOLS[event.toolName]) touches.push({ path, how: TOUCHING_TOOLS[event.toolName]! });
-    guarded("event", () => appendWorkerEvent(engine(), who.worker, { type: "tool_start", tool: event.toolName, callId: event.toolCallId, generation: who.generation }));
+  pi.on("tool_execution_start", (ev) => {
+    const path = (ev.args as { path?: unknown } | undefined)?.path;
+    if (typeof path === "string" && TOUCHING_TOOLS[ev.toolName]) touches.push({ path, how: TOUCHING_TOOLS[ev.toolName]! });
+    event({ type: "tool_start", tool: ev.toolName, callId: ev.toolCallId });
   });
 
-  pi.on("tool_execution_end", (event) => {
+  pi.on("tool_execution_end", (ev) => {
     // A note changes no state: a turn that only left a note still ends idle.
-    if (event.toolName.startsWith("docket_") && event.toolName !== "docket_note" && !event.isError) protocolCalled = true;
-    guarded("event", () =>
-      appendWorkerEvent(engine(), who.worker, { type: "tool_end", tool: event.toolName, callId: event.toolCallId, isError: event.isError, generation: who.generation }),
-    );
+    if (ev.toolName.startsWith("docket_") && ev.toolName !== "docket_note" && !ev.isError) protocolCalled = true;
+    event({ type: "tool_end", tool: ev.toolName, callId: ev.toolCallId, isError: ev.isError });
   });
 
-  pi.on("session_shutdown", () => {
-    stop();
-    opened?.close();
-    opened = undefined;
-  });
+  pi.on("session_shutdown", () => stop());
 }

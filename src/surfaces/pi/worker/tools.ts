@@ -1,21 +1,15 @@
-// The worker role's pi tools — docket_todos, docket_wait, docket_done, docket_fail, docket_consult, docket_note — over the engine protocol.
+// The worker role's pi tools — docket_todos, docket_wait, docket_done, docket_fail, docket_consult, docket_note — run by the worker's door.
 // docket_done's body is the full text of the assistant message holding that exact tool call (ADR-0003, DESIGN §5).
 
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
-import type { WorkerIdentity } from "../../../domain/workers/identity.js";
-import type { EngineContext } from "../../../engine/context.js";
-import { done, fail, todos, wait } from "../../../engine/protocol/protocol.js";
-import { consult, note } from "../../../engine/protocol/consult.js";
+import type { DoorCall } from "../../../domain/door.js";
+import type { DoneResult, TodosResult, WaitResult } from "../../../engine/protocol/protocol.js";
+import type { ConsultResult, NoteResult } from "../../../engine/protocol/consult.js";
+import { callDoor, type Door } from "../../shared/door-client.js";
 import { workerCalls } from "../../shared/worker-wire.js";
 import {
   formatConsultReply, formatDoneReply, formatFailReply, formatNoteReply, formatTodosReply, formatWaitReply, refusalText,
 } from "../../shared/worker-replies.js";
-
-export interface WorkerToolsRuntime {
-  /** The engine, or a function that opens it on first use. */
-  engine: EngineContext | (() => EngineContext);
-  identity: WorkerIdentity;
-}
 
 const calls = workerCalls("message");
 
@@ -32,11 +26,13 @@ function assistantText(message: unknown): { text: string; callIds: string[] } | 
   return { text: texts.join("\n\n"), callIds };
 }
 
-export function registerWorkerTools(pi: ExtensionAPI, runtime: WorkerToolsRuntime): void {
+/** Runs door calls in the order they were made (the worker role's queue); by default, at once. */
+export type InOrder = <T>(fn: () => Promise<T>) => Promise<T>;
+
+export function registerWorkerTools(pi: ExtensionAPI, door: Door, inOrder: InOrder = (fn) => fn()): void {
   // Only messages holding a docket_done call are kept (one entry per call), so the map stays small.
   const bodies = new Map<string, string>();
-  const engine = () => (typeof runtime.engine === "function" ? runtime.engine() : runtime.engine);
-  const who = runtime.identity;
+  const run = <T>(call: DoorCall, args: object) => inOrder(() => runAt<T>(door, call, args));
 
   pi.on("message_end", (event) => {
     const found = assistantText(event.message);
@@ -63,7 +59,7 @@ export function registerWorkerTools(pi: ExtensionAPI, runtime: WorkerToolsRuntim
     async execute(toolCallId, params, _signal, _onUpdate, ctx) {
       const body = bodyFor(toolCallId, ctx);
       if (body === undefined) throw new Error("docket_done could not find the message that contains this call; write the deliverable text and call docket_done again in the same message");
-      const result = run(() => done(engine(), who, { callId: toolCallId, body, ...params }));
+      const result = await run<DoneResult>("done", { callId: toolCallId, body, ...params });
       const text = formatDoneReply(result, body, "message");
       return { content: [{ type: "text", text }], details: result };
     },
@@ -75,7 +71,7 @@ export function registerWorkerTools(pi: ExtensionAPI, runtime: WorkerToolsRuntim
     description: calls.wait.description,
     parameters: calls.wait.parameters,
     async execute(toolCallId, params) {
-      const result = run(() => wait(engine(), who, { ...params, callId: toolCallId }));
+      const result = await run<WaitResult>("wait", { ...params, callId: toolCallId });
       return { content: [{ type: "text", text: formatWaitReply(result) }], details: result, terminate: true };
     },
   });
@@ -86,7 +82,7 @@ export function registerWorkerTools(pi: ExtensionAPI, runtime: WorkerToolsRuntim
     description: calls.todos.description,
     parameters: calls.todos.parameters,
     async execute(toolCallId, params) {
-      const result = run(() => todos(engine(), who, params.items, { callId: toolCallId }));
+      const result = await run<TodosResult>("todos", { items: params.items, callId: toolCallId });
       return { content: [{ type: "text", text: formatTodosReply(result) }], details: result };
     },
   });
@@ -97,7 +93,7 @@ export function registerWorkerTools(pi: ExtensionAPI, runtime: WorkerToolsRuntim
     description: calls.consult.description,
     parameters: calls.consult.parameters,
     async execute(toolCallId, params) {
-      const result = run(() => consult(engine(), who, { ...params, callId: toolCallId }));
+      const result = await run<ConsultResult>("consult", { ...params, callId: toolCallId });
       return { content: [{ type: "text", text: formatConsultReply(result) }], details: result, terminate: true };
     },
   });
@@ -108,7 +104,7 @@ export function registerWorkerTools(pi: ExtensionAPI, runtime: WorkerToolsRuntim
     description: calls.note.description,
     parameters: calls.note.parameters,
     async execute(toolCallId, params) {
-      const result = run(() => note(engine(), who, { ...params, callId: toolCallId }));
+      const result = await run<NoteResult>("note", { ...params, callId: toolCallId });
       return { content: [{ type: "text", text: formatNoteReply(result) }], details: result };
     },
   });
@@ -119,16 +115,16 @@ export function registerWorkerTools(pi: ExtensionAPI, runtime: WorkerToolsRuntim
     description: calls.fail.description,
     parameters: calls.fail.parameters,
     async execute(toolCallId, params) {
-      const result = run(() => fail(engine(), who, { reason: params.reason, callId: toolCallId }));
+      const result = await run<{ reason: string }>("fail", { reason: params.reason, callId: toolCallId });
       return { content: [{ type: "text", text: formatFailReply(result) }], details: result, terminate: true };
     },
   });
 }
 
 /** Docket refusals reach the model as one line with the fix; pi marks the tool result as an error. */
-function run<T>(fn: () => T): T {
+async function runAt<T>(door: Door, call: DoorCall, args: object): Promise<T> {
   try {
-    return fn();
+    return await callDoor<T>(door, call, args);
   } catch (error) {
     throw new Error(refusalText(error));
   }

@@ -2,8 +2,8 @@
 // the chosen verb's group. Strips --json anywhere; exits 0 ok, 1 refused or failed, 2 usage (STYLE §17).
 
 import type { Command, Help } from "commander";
-import { DocketError, errorShape, exitCodeFor, isDocketError } from "../../../domain/errors.js";
 import { ReportedExit, visibleIo, type Io } from "../io.js";
+import { applyExitOverride, extractJson, report } from "./outcome.js";
 import { VERB_GROUPS, groupOf } from "./registry.js";
 import { VERSION } from "../version.js";
 
@@ -70,31 +70,4 @@ export function listVerbs(): { name: string; description: string; subcommands: s
   return VERB_GROUPS.flatMap((g) => g.verbs.map((v) => ({ name: v.name, description: v.description, subcommands: [...(v.subcommands ?? [])] })));
 }
 
-function applyExitOverride(cmd: Command): void {
-  cmd.exitOverride();
-  cmd.commands.forEach(applyExitOverride);
-}
-
-export function extractJson(argv: string[]): { args: string[]; json: boolean } {
-  const end = argv.indexOf("--");
-  const head = end === -1 ? argv : argv.slice(0, end);
-  const tail = end === -1 ? [] : argv.slice(end);
-  const json = head.includes("--json");
-  return { args: [...head.filter((a) => a !== "--json"), ...tail], json };
-}
-
-function report(io: Io, error: unknown, CommanderError: typeof import("commander").CommanderError): number {
-  if (error instanceof ReportedExit) return error.code;
-  if (error instanceof CommanderError) {
-    if (error.exitCode === 0 || error.code === "commander.helpDisplayed" || error.code === "commander.version") return 0;
-    if (io.json) io.out(JSON.stringify({ error: { code: "usage", message: error.message.replace(/^error: /, "") } }));
-    return 2;
-  }
-  const e: DocketError = isDocketError(error)
-    ? error
-    : new DocketError("internal", "internal-error", error instanceof Error ? error.message : String(error), { cause: error });
-  if (io.json) io.out(JSON.stringify({ error: errorShape(e) }));
-  else io.err(`docket: ${e.message}${e.hint ? ` (${e.hint})` : ""}`);
-  if (e.category === "internal" && process.env.DOCKET_DEBUG) io.err(String((error as Error).stack ?? error));
-  return exitCodeFor(e);
-}
+export { extractJson };

@@ -3,7 +3,9 @@
 
 import type { Command } from "commander";
 import type { Io } from "../io.js";
-import { engine } from "../session.js";
+import { callDoor, doorOf, type Door } from "../door-client.js";
+
+const EVENTS = ["prompt", "stop", "notify"];
 
 export function registerWorkerHook(worker: Command, _io: Io): void {
   worker
@@ -12,21 +14,15 @@ export function registerWorkerHook(worker: Command, _io: Io): void {
     .argument("<event>", "prompt | stop | notify")
     .argument("[payload]", "the hook's JSON (Codex notify passes it here; otherwise read from standard input)")
     .action(async (event: string, payload: string | undefined) => {
-      const { AGENT_HOOK_EVENTS, recordAgentHook } = await import("../../../engine/workers/agent-hooks.js");
-      const { parseWorkerIdentity } = await import("../../../domain/workers/identity.js");
-      const known = AGENT_HOOK_EVENTS.find((e) => e === event);
-      let who: ReturnType<typeof parseWorkerIdentity> | undefined;
+      let door: Door | undefined;
       try {
-        who = parseWorkerIdentity(process.env);
-        if (!known) throw new Error(`unknown hook event ${JSON.stringify(event)}`);
+        door = doorOf(process.env);
+        if (!EVENTS.includes(event)) throw new Error(`unknown hook event ${JSON.stringify(event)}`);
         const raw = payload ?? (process.stdin.isTTY ? "" : await readAll());
-        recordAgentHook(engine(), who, known, parseJson(raw));
+        await callDoor(door, "hook", { event, payload: parseJson(raw) });
       } catch (error) {
         // Recorded where the human looks at this worker; without an identity there is no worker to record it on.
-        if (who) {
-          const { appendWorkerEvent } = await import("../../../engine/workers/events.js");
-          appendWorkerEvent(engine(), who.worker, { type: "error", during: `hook ${event}`, message: (error as Error).message, generation: who.generation });
-        }
+        if (door) await callDoor(door, "event", { event: { type: "error", during: `hook ${event}`, message: (error as Error).message } }).catch(() => undefined);
       }
     });
 }

@@ -1,15 +1,16 @@
 // `docket worker todos|wait|done|fail|consult|note`: the worker protocol's CLI door for agents that are not pi workers.
-// Same fields and engine calls as the pi tools; identity from DOCKET_WORKER_ID/GENERATION/RUN_TOKEN (DESIGN §5).
+// Same fields and engine calls as the pi tools, run by the worker's door; identity and socket from the environment (DESIGN §5, §8b).
 
 import type { Command } from "commander";
 import { usageError } from "../../../domain/errors.js";
 import { parseEvidenceFlag } from "../../../domain/work/report.js";
-import { parseWorkerIdentity } from "../../../domain/workers/identity.js";
+import type { DoneResult, TodosResult, WaitResult } from "../../../engine/protocol/protocol.js";
+import type { ConsultResult, NoteResult } from "../../../engine/protocol/consult.js";
 import type { Io } from "../io.js";
 import { emit } from "../io.js";
 import { collect } from "./args.js";
-import { engine } from "../session.js";
-import { INPUT_CAP_TEXT } from "../../../engine/protocol/input.js";
+import { callDoor, doorOf, freshCallId } from "../door-client.js";
+import { INPUT_CAP_TEXT, readInputText, readStdinText } from "../door-input.js";
 
 interface DoneFlags {
   outcome?: string;
@@ -30,6 +31,8 @@ interface WaitFlags {
   callId?: string;
 }
 
+const sent = (path: string | undefined, flag: string) => (path === undefined ? undefined : { path, text: readInputText(path, flag) });
+
 export function registerWorkerProtocol(worker: Command, io: Io): void {
   worker
     .command("done")
@@ -43,15 +46,15 @@ export function registerWorkerProtocol(worker: Command, io: Io): void {
     .option("--call-id <id>", "plays the tool-call id: the same id returns the same version (fresh when absent)")
     .action(async (flags: DoneFlags) => {
       if (flags.outcome === undefined) throw usageError("bad-flags", "give --outcome completed|findings|proposal");
-      const who = parseWorkerIdentity(process.env);
+      const door = doorOf(process.env);
       const evidence = flags.evidence.map(parseEvidenceFlag);
-      const input = await import("../../../engine/protocol/input.js");
-      const body = flags.bodyFile !== undefined && flags.bodyFile !== "-" ? input.readBodyFile(process.cwd(), flags.bodyFile) : readStdin(input.readBodyStdin);
-      const items = flags.itemsFile === undefined ? [] : (await import("../../../engine/protocol/report-file.js")).loadReportFile(process.cwd(), flags.itemsFile, "--items-file");
-      const { done } = await import("../../../engine/protocol/protocol.js");
-      const result = done(engine(), who, { callId: flags.callId, body, outcome: flags.outcome, summary: flags.summary, evidence, recommendations: flags.recommend, items });
+      const body = flags.bodyFile !== undefined && flags.bodyFile !== "-" ? readInputText(flags.bodyFile, "--body-file") : readStdin();
+      const result = await callDoor<DoneResult>(door, "done", {
+        callId: flags.callId ?? freshCallId("done"), body, outcome: flags.outcome, summary: flags.summary, evidence, recommendations: flags.recommend,
+        itemsFile: sent(flags.itemsFile, "--items-file"),
+      });
       emit(io, result, (r) => [
-        `${who.worker} published ${r.deliverable.ref} (v${r.deliverable.version}) → ready`,
+        `${door.who.worker} published ${r.deliverable.ref} (v${r.deliverable.version}) → ready`,
         ...r.items.map((x) => `${x.item} ${x.status} (${x.reportId})`),
       ]);
     });
@@ -67,17 +70,13 @@ export function registerWorkerProtocol(worker: Command, io: Io): void {
     .option("--call-id <id>", "idempotency: repeating the same call id returns the first result")
     .action(async (flags: WaitFlags) => {
       if (flags.question === undefined) throw usageError("bad-flags", "give the question with --question <text>");
-      const who = parseWorkerIdentity(process.env);
-      const file = flags.blockedFile;
-      const { BlockedWire, parseWire } = await import("../worker-wire.js");
-      const blocked = file === undefined ? [] : (await import("../../../engine/protocol/input.js")).readJsonList(process.cwd(), file, "{item, body}", "--blocked-file").map((e, i) => parseWire(BlockedWire, e, `${file} entry ${i + 1}`));
-      const { wait } = await import("../../../engine/protocol/protocol.js");
-      const result = wait(engine(), who, {
-        question: flags.question, options: flags.option, recommend: flags.recommend, risk: flags.risk, callId: flags.callId,
-        blocked,
+      const door = doorOf(process.env);
+      const result = await callDoor<WaitResult>(door, "wait", {
+        question: flags.question, options: flags.option, recommend: flags.recommend, risk: flags.risk, callId: flags.callId ?? freshCallId("wait"),
+        blockedFile: sent(flags.blockedFile, "--blocked-file"),
       });
       emit(io, result, (r) => [
-        `${who.worker} asked ${r.question} → needs_input`,
+        `${door.who.worker} asked ${r.question} → needs_input`,
         ...r.blocked.map((x) => `${x.item} blocked (${x.reportId})`),
       ]);
     });
@@ -89,14 +88,9 @@ export function registerWorkerProtocol(worker: Command, io: Io): void {
     .option("--items-file <json>", `the board: a JSON array of {id?, text, state?: pending|in_progress|completed} (a regular file or pipe, at most ${INPUT_CAP_TEXT})`)
     .action(async (texts: string[], flags: { itemsFile?: string }) => {
       if (flags.itemsFile !== undefined && texts.length > 0) throw usageError("bad-flags", "give the board as words or with --items-file, not both");
-      const who = parseWorkerIdentity(process.env);
-      const file = flags.itemsFile;
-      const { TodoWire, parseWire } = await import("../worker-wire.js");
-      const items = file === undefined
-        ? texts.map((text) => ({ text }))
-        : (await import("../../../engine/protocol/input.js")).readJsonList(process.cwd(), file, "{id?, text, state?}").map((e, i) => parseWire(TodoWire, e, `${file} entry ${i + 1}`));
-      const { todos } = await import("../../../engine/protocol/protocol.js");
-      const result = todos(engine(), who, items);
+      const door = doorOf(process.env);
+      const itemsFile = sent(flags.itemsFile, "--items-file");
+      const result = await callDoor<TodosResult>(door, "todos", itemsFile ? { itemsFile, callId: freshCallId("todos") } : { items: texts.map((text) => ({ text })), callId: freshCallId("todos") });
       emit(io, result, (r) => [
         ...r.todos.map((t) => `${t.state === "completed" ? "[x]" : t.state === "in_progress" ? "[>]" : "[ ]"} ${t.id} ${t.text}`),
         ...(r.dropped > 0 ? [`(${r.dropped} dropped: empty or beyond 12)`] : []),
@@ -113,14 +107,12 @@ export function registerWorkerProtocol(worker: Command, io: Io): void {
     .option("--call-id <id>", "idempotency: repeating the same call id returns the first result")
     .action(async (flags: { question?: string; context?: string; option: string[]; recommend?: string; callId?: string }) => {
       if (flags.question === undefined) throw usageError("bad-flags", "give the question with --question <text>");
-      const who = parseWorkerIdentity(process.env);
-      const { ConsultWire, parseWire } = await import("../worker-wire.js");
-      const args = parseWire(ConsultWire, {
+      const door = doorOf(process.env);
+      const result = await callDoor<ConsultResult>(door, "consult", {
         question: flags.question, options: flags.option, ...(flags.context !== undefined ? { context: flags.context } : {}), ...(flags.recommend !== undefined ? { recommend: flags.recommend } : {}),
-      }, "docket worker consult");
-      const { consult } = await import("../../../engine/protocol/consult.js");
-      const result = consult(engine(), who, { ...args, callId: flags.callId });
-      emit(io, result, (r) => `${who.worker} consulted ${r.audience === "parent-agent" ? "the parent agent" : "the human (the consult lane is off)"}: ${r.question} → needs_input`);
+        callId: flags.callId ?? freshCallId("consult"), what: "docket worker consult",
+      });
+      emit(io, result, (r) => `${door.who.worker} consulted ${r.audience === "parent-agent" ? "the parent agent" : "the human (the consult lane is off)"}: ${r.question} → needs_input`);
     });
 
   worker
@@ -130,12 +122,9 @@ export function registerWorkerProtocol(worker: Command, io: Io): void {
     .option("--to <w>", "a worker you suggest the human tells (repeatable; a suggestion only)", collect, [])
     .option("--call-id <id>", "idempotency: repeating the same call id returns the first result")
     .action(async (words: string[], flags: { to: string[]; callId?: string }) => {
-      const who = parseWorkerIdentity(process.env);
-      const { NoteWire, parseWire } = await import("../worker-wire.js");
-      const args = parseWire(NoteWire, { text: words.join(" "), to: flags.to }, "docket worker note");
-      const { note } = await import("../../../engine/protocol/consult.js");
-      const result = note(engine(), who, { ...args, callId: flags.callId });
-      emit(io, result, (r) => `${who.worker} noted ${r.note} for the human${r.suggested.length > 0 ? ` (suggested for ${r.suggested.join(", ")})` : ""}`);
+      const door = doorOf(process.env);
+      const result = await callDoor<NoteResult>(door, "note", { text: words.join(" "), to: flags.to, callId: flags.callId ?? freshCallId("note"), what: "docket worker note" });
+      emit(io, result, (r) => `${door.who.worker} noted ${r.note} for the human${r.suggested.length > 0 ? ` (suggested for ${r.suggested.join(", ")})` : ""}`);
     });
 
   worker
@@ -144,14 +133,13 @@ export function registerWorkerProtocol(worker: Command, io: Io): void {
     .option("--reason <text>", "what stopped you")
     .action(async (flags: { reason?: string }) => {
       if (flags.reason === undefined) throw usageError("bad-flags", "give --reason <text>");
-      const who = parseWorkerIdentity(process.env);
-      const { fail } = await import("../../../engine/protocol/protocol.js");
-      emit(io, fail(engine(), who, { reason: flags.reason }), () => `${who.worker} → failed`);
+      const door = doorOf(process.env);
+      const result = await callDoor(door, "fail", { reason: flags.reason, callId: freshCallId("fail") });
+      emit(io, result, () => `${door.who.worker} → failed`);
     });
 }
 
-function readStdin(read: () => string): string {
+function readStdin(): string {
   if (process.stdin.isTTY) throw usageError("no-body", "give the deliverable body with --body-file <file> or on standard input");
-  return read();
+  return readStdinText();
 }
-

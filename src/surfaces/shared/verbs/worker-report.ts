@@ -1,15 +1,16 @@
-// `docket worker report`: per-item reports from a worker process (identity from DOCKET_WORKER_ID/GENERATION/RUN_TOKEN).
-// One entry from flags or several from --file; the call commits every entry or none (a refusal names each refused entry).
+// `docket worker report`: per-item reports from a worker process, through its door (identity from its environment).
+// One entry from flags or several from --file; each entry is its own command with its own key (a retry lands it once).
 
 import type { Command } from "commander";
 import { usageError } from "../../../domain/errors.js";
-import { parseEvidenceFlag, type ReportEntryInput } from "../../../domain/work/report.js";
-import { parseWorkerIdentity } from "../../../domain/workers/identity.js";
+import { parseEvidenceFlag } from "../../../domain/work/report.js";
+import type { ReportEntryResult } from "../../../engine/protocol/report.js";
+import type { ReconcileResult } from "../../../engine/protocol/reconcile.js";
 import type { Io } from "../io.js";
 import { emit } from "../io.js";
 import { collect } from "./args.js";
-import { engine } from "../session.js";
-import { INPUT_CAP_TEXT } from "../../../engine/protocol/input.js";
+import { callDoor, doorOf, freshCallId } from "../door-client.js";
+import { INPUT_CAP_TEXT, readInputText } from "../door-input.js";
 
 interface ReportFlags {
   item?: string;
@@ -40,26 +41,23 @@ export function registerWorkerReport(worker: Command, io: Io): void {
         throw usageError("bad-flags", "--file cannot be combined with --item/--outcome/--body/--evidence/--for-human/--answers");
       }
       if (flags.file === undefined && flags.item === undefined) throw usageError("bad-flags", "name the item with --item <id>, or give entries with --file <json>");
-      const who = parseWorkerIdentity(process.env);
-      const { reportEntries } = await import("../../../engine/protocol/report.js");
-      let entries: ReportEntryInput[];
-      if (flags.file !== undefined) {
-        const { loadReportFile } = await import("../../../engine/protocol/report-file.js");
-        entries = loadReportFile(process.cwd(), flags.file).map((e) => ({ ...e, callId: e.callId ?? flags.key }));
-      } else {
-        entries = [
-          {
-            item: flags.item!,
-            outcome: flags.outcome ?? "",
-            body: flags.body ?? "",
-            evidence: flags.evidence.map(parseEvidenceFlag),
-            forHuman: flags.forHuman,
-            answers: parseAnswers(flags.answers),
-            callId: flags.key,
-          },
-        ];
-      }
-      const results = reportEntries(engine(), who, entries);
+      const door = doorOf(process.env);
+      // Without --key a fresh one: a retry after the door died mid-stream lands each entry exactly once.
+      const key = flags.key ?? freshCallId("report");
+      const request = flags.file !== undefined
+        ? { file: { path: flags.file, text: readInputText(flags.file, "--file") }, key }
+        : {
+            entries: [{
+              item: flags.item!,
+              outcome: flags.outcome ?? "",
+              body: flags.body ?? "",
+              evidence: flags.evidence.map(parseEvidenceFlag),
+              forHuman: flags.forHuman,
+              answers: parseAnswers(flags.answers),
+              callId: key,
+            }],
+          };
+      const { results } = await callDoor<{ results: ReportEntryResult[] }>(door, "report", request);
       emit(io, { results }, (r) => r.results.map((x) => `${x.item} ${x.status} (${x.reportId})`));
     });
 }
@@ -70,9 +68,8 @@ export function registerWorkerReconcile(worker: Command, io: Io): void {
     .description("accept an item's current revision after it changed under you (then report against it)")
     .requiredOption("--item <id>", "the item (t<N> or r<N>)")
     .action(async (flags: { item: string }) => {
-      const who = parseWorkerIdentity(process.env);
-      const { reconcileItem } = await import("../../../engine/protocol/reconcile.js");
-      emit(io, reconcileItem(engine(), who, flags.item), (r) => [
+      const door = doorOf(process.env);
+      emit(io, await callDoor<ReconcileResult>(door, "reconcile", { item: flags.item }), (r) => [
         `${r.item}: accepted revision ${r.previousRevision} → ${r.acceptedRevision}`,
         `  ${r.text}`,
         ...r.unansweredReplies.map((x) => `  unanswered reply ${x.id}: ${x.text}`),

@@ -1,5 +1,5 @@
 // `docket worker …`: the worker's side of the protocol, for processes that are not pi workers.
-// The worker identifies itself from DOCKET_WORKER_ID, DOCKET_GENERATION and DOCKET_RUN_TOKEN.
+// The worker identifies itself from DOCKET_WORKER_ID, DOCKET_GENERATION and DOCKET_RUN_TOKEN, and reaches its door at DOCKET_DOOR.
 
 import type { Command } from "commander";
 import type { Io } from "../io.js";

@@ -1,0 +1,39 @@
+// The door's names: its directory in the home, one socket per worker generation, the control socket, and the calls.
+// Pure: a socket's name says which worker and generation it serves, so the door needs no table to know who is on it.
+
+import { normalizeWorkerId } from "./ids.js";
+
+/** The door's directory under the Docket home (0700: only the human's user can list it). */
+export const DOOR_DIR = "door";
+/** The door's own socket: the human's side asks it to sync, explain a refusal, or report its state. */
+export const CONTROL_SOCKET = "control.sock";
+/** Written by the human's side: the environment a (re)started door runs with. */
+export const DOOR_ENV_FILE = "door.env";
+/** Written by the door: its pid and the generations it serves (a projection for `docket doctor`). */
+export const DOOR_STATE_FILE = "state.json";
+export const DOOR_LOG_FILE = "door.log";
+
+/** `w3-2.sock`: worker w3, generation 2. */
+export function doorSocketName(worker: string, generation: number): string {
+  return `${worker}-${generation}.sock`;
+}
+
+export function parseDoorSocketName(name: string): { worker: string; generation: number } | undefined {
+  const m = /^(w[1-9][0-9]*)-([1-9][0-9]*)\.sock$/.exec(name);
+  if (!m || normalizeWorkerId(m[1]!) !== m[1]) return undefined;
+  return { worker: m[1]!, generation: Number(m[2]) };
+}
+
+/** Every call a worker makes through its door (DESIGN §8b). */
+export const DOOR_CALLS = [
+  "todos", "wait", "done", "fail", "consult", "note", "report", "reconcile", "heartbeat", "exited", "turn", "hook",
+  "inbox-claim", "inbox-read", "inbox-wait", "deliver-pane", "event", "touches", "guardrails",
+] as const;
+export type DoorCall = (typeof DOOR_CALLS)[number];
+
+export function isDoorCall(value: unknown): value is DoorCall {
+  return typeof value === "string" && (DOOR_CALLS as readonly string[]).includes(value);
+}
+
+/** A Unix socket path longer than this cannot be bound on Linux (sun_path is 108 bytes with its NUL). */
+export const SOCKET_PATH_MAX = 107;

@@ -1,0 +1,131 @@
+// The door's directory in the home: its sockets, its launch environment and its state file (DESIGN §8b).
+// The directory is 0700 and must be a real directory of this user; a socket is only ever removed, never followed.
+
+import { closeSync, lstatSync, readdirSync, rmSync, statSync, unlinkSync } from "node:fs";
+import { join } from "node:path";
+import { CONTROL_SOCKET, DOOR_DIR, DOOR_ENV_FILE, DOOR_LOG_FILE, DOOR_STATE_FILE, parseDoorSocketName } from "../domain/door.js";
+import { internalError } from "../domain/errors.js";
+import { writeFileAtomic } from "./atomic.js";
+import { readJsonFile } from "./json-file.js";
+import { createPrivateFile, ensurePrivateDir } from "./private.js";
+import { readLaunchEnv, writeLaunchEnv } from "./workers/launch-env.js";
+
+export interface DoorPaths {
+  dir: string;
+  control: string;
+  env: string;
+  state: string;
+  log: string;
+  /** Claimed by whoever starts a door, so a burst of spawns starts one door, not one each. */
+  starting: string;
+  socket(name: string): string;
+}
+
+export function doorPaths(homeRoot: string): DoorPaths {
+  const dir = join(homeRoot, DOOR_DIR);
+  return { dir, control: join(dir, CONTROL_SOCKET), env: join(dir, DOOR_ENV_FILE), state: join(dir, DOOR_STATE_FILE), log: join(dir, DOOR_LOG_FILE), starting: join(dir, "starting"), socket: (name) => join(dir, name) };
+}
+
+/** Makes the door directory (0700) and refuses one that is a link or another user's. */
+export function prepareDoorDir(paths: DoorPaths): void {
+  ensurePrivateDir(paths.dir);
+  const st = lstatSync(paths.dir);
+  if (!st.isDirectory() || (typeof process.getuid === "function" && st.uid !== process.getuid())) {
+    throw internalError("door-dir-unsafe", `${paths.dir} is not a directory of this user; Docket will not put worker sockets there`);
+  }
+}
+
+export function writeDoorEnv(paths: DoorPaths, env: Readonly<Record<string, string>>): void {
+  writeLaunchEnv(paths.env, env, "the environment Docket's door runs with (written by the human's side); never edit");
+}
+
+export function readDoorEnv(paths: DoorPaths): Record<string, string> | undefined {
+  return readLaunchEnv(paths.env);
+}
+
+export interface DoorState {
+  pid: number;
+  startedAt: string;
+  /** Socket names the door listens on, with the worker generation each serves. */
+  sockets: { name: string; worker: string; generation: number }[];
+}
+
+export function writeDoorState(paths: DoorPaths, state: DoorState): void {
+  writeFileAtomic(paths.state, `${JSON.stringify(state)}\n`);
+}
+
+export function readDoorState(paths: DoorPaths): DoorState | undefined {
+  const r = readJsonFile(paths.state);
+  if (r.ok !== true) return undefined;
+  const v = r.value as Partial<DoorState> | null;
+  if (!v || typeof v.pid !== "number" || !Number.isInteger(v.pid) || typeof v.startedAt !== "string" || !Array.isArray(v.sockets)) return undefined;
+  const sockets = v.sockets.filter((s): s is DoorState["sockets"][number] => typeof s?.name === "string" && parseDoorSocketName(s.name) !== undefined);
+  return { pid: v.pid, startedAt: v.startedAt, sockets };
+}
+
+/** The socket files in the door directory (worker sockets and the control socket), by name. */
+export function listDoorSockets(paths: DoorPaths): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(paths.dir);
+  } catch {
+    return [];
+  }
+  return names.filter((n) => {
+    try {
+      return lstatSync(join(paths.dir, n)).isSocket();
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** Removes a socket file (absent is fine); anything that is not a socket is left alone. */
+export function removeSocketFile(path: string): boolean {
+  try {
+    if (!lstatSync(path).isSocket()) return false;
+    unlinkSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The inode of a socket file, so a door can tell its own socket from one that replaced it; undefined when absent. */
+export function socketInode(path: string): number | undefined {
+  try {
+    const st = lstatSync(path);
+    return st.isSocket() ? st.ino : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A start claimed longer ago than this is taken to have failed: the next caller may start the door again. */
+const START_CLAIM_MS = 10_000;
+
+/** True when this caller may start the door: nobody else claimed a start in the last START_CLAIM_MS. */
+export function claimDoorStart(paths: DoorPaths, nowMs: number): boolean {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      closeSync(createPrivateFile(paths.starting));
+      return true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      let age = 0;
+      try {
+        age = nowMs - statSync(paths.starting).mtimeMs;
+      } catch {
+        continue; // removed meanwhile: try again
+      }
+      if (age < START_CLAIM_MS) return false;
+      rmSync(paths.starting, { force: true });
+    }
+  }
+  return false;
+}
+
+/** The door is listening: its start claim is spent. */
+export function releaseDoorStart(paths: DoorPaths): void {
+  rmSync(paths.starting, { force: true });
+}

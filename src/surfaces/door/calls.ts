@@ -1,0 +1,116 @@
+// The door's calls: each request from a worker's socket run on the engine exactly as the worker's own process once ran
+// it (one command, its idempotency key, the fence). Input arrives as untrusted JSON and is checked before anything runs.
+
+import { usageError, validationError } from "../../domain/errors.js";
+import type { DoorCall } from "../../domain/door.js";
+import type { Evidence, ReportEntryInput } from "../../domain/work/report.js";
+import type { WorkerIdentity } from "../../domain/workers/identity.js";
+import type { EngineContext } from "../../engine/context.js";
+import { isSentFile, jsonListOf } from "../../engine/protocol/input.js";
+import { reportFileEntries } from "../../engine/protocol/report-file.js";
+import { done, fail, todos, wait } from "../../engine/protocol/protocol.js";
+import { consult, note } from "../../engine/protocol/consult.js";
+import { reportEntries } from "../../engine/protocol/report.js";
+import { reconcileItem } from "../../engine/protocol/reconcile.js";
+import { claimInbox, formatInboxMessage, markInboxRead } from "../../engine/talk/inbox.js";
+import { deliverToAgentPane } from "../../engine/talk/agent-inbox.js";
+import { recordHeartbeat, recordTurn, recordWorkerExit } from "../../engine/workers/lifecycle.js";
+import { AGENT_HOOK_EVENTS, recordAgentHook } from "../../engine/workers/agent-hooks.js";
+import { appendWorkerEvent } from "../../engine/workers/events.js";
+import { recordTouches, type RawTouch } from "../../engine/workers/touches.js";
+import { workerGuardrails } from "../../engine/workers/guardrails.js";
+import { BlockedWire, ConsultWire, NoteWire, TodoWire, parseWire } from "../shared/worker-wire.js";
+
+type Args = Record<string, unknown>;
+
+const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
+const strs = (v: unknown): string[] | undefined => (Array.isArray(v) && v.every((x) => typeof x === "string") ? v : undefined);
+const list = (v: unknown): unknown[] | undefined => (Array.isArray(v) ? v : undefined);
+
+function file(args: Args, name: string) {
+  const f = args[name];
+  if (f === undefined) return undefined;
+  if (!isSentFile(f)) throw validationError("door-bad-request", `${name} must be {path, text}`);
+  return f;
+}
+
+/** Runs one worker call for `who` (the socket's generation, the caller's token) on the engine of its project. */
+export function runCall(ctx: EngineContext, who: WorkerIdentity, call: Exclude<DoorCall, "inbox-wait">, args: Args): unknown {
+  switch (call) {
+    case "done": {
+      const items = file(args, "itemsFile");
+      return done(ctx, who, {
+        callId: str(args.callId),
+        body: str(args.body) ?? "",
+        outcome: str(args.outcome) ?? "",
+        summary: str(args.summary),
+        evidence: list(args.evidence) as Evidence[] | undefined,
+        recommendations: strs(args.recommendations),
+        items: items ? reportFileEntries(items) : (list(args.items) as ReportEntryInput[] | undefined),
+      });
+    }
+    case "wait": {
+      const f = file(args, "blockedFile");
+      const blocked = f ? jsonListOf(f, "{item, body}").map((e, i) => parseWire(BlockedWire, e, `${f.path} entry ${i + 1}`)) : (list(args.blocked) as { item: string; body: string }[] | undefined);
+      return wait(ctx, who, { question: str(args.question) ?? "", options: strs(args.options), recommend: str(args.recommend), risk: str(args.risk), blocked, callId: str(args.callId) });
+    }
+    case "todos": {
+      const f = file(args, "itemsFile");
+      const items = f ? jsonListOf(f, "{id?, text, state?}").map((e, i) => parseWire(TodoWire, e, `${f.path} entry ${i + 1}`)) : (list(args.items) ?? []).map((e, i) => parseWire(TodoWire, e, `docket_todos item ${i + 1}`));
+      return todos(ctx, who, items, { callId: str(args.callId) });
+    }
+    case "fail":
+      return fail(ctx, who, { reason: str(args.reason) ?? "", callId: str(args.callId) });
+    case "consult": {
+      const { callId, what, ...rest } = args;
+      return consult(ctx, who, { ...parseWire(ConsultWire, rest, str(what) ?? "docket_consult"), callId: str(callId) });
+    }
+    case "note": {
+      const { callId, what, ...rest } = args;
+      return note(ctx, who, { ...parseWire(NoteWire, rest, str(what) ?? "docket_note"), callId: str(callId) });
+    }
+    case "report": {
+      const f = file(args, "file");
+      const key = str(args.key);
+      const entries = f ? reportFileEntries(f).map((e) => ({ ...e, callId: e.callId ?? key })) : ((list(args.entries) ?? []) as ReportEntryInput[]);
+      return { results: reportEntries(ctx, who, entries) };
+    }
+    case "reconcile":
+      return reconcileItem(ctx, who, str(args.item) ?? "");
+    case "heartbeat": {
+      const pid = typeof args.pid === "number" && Number.isInteger(args.pid) && args.pid > 0 ? args.pid : undefined;
+      return recordHeartbeat(ctx, who, { model: str(args.model) ?? null, thinking: str(args.thinking) ?? null, pid });
+    }
+    case "exited": {
+      const code = args.code;
+      if (typeof code !== "number" || !Number.isInteger(code) || code < 0 || code > 255) throw usageError("bad-flag", `--code must be an exit status 0-255; got "${String(code)}"`);
+      return recordWorkerExit(ctx, who, code);
+    }
+    case "turn":
+      if (args.event !== "start" && args.event !== "end") throw validationError("door-bad-request", "turn takes event start or end");
+      return { state: recordTurn(ctx, who, args.event) };
+    case "hook": {
+      const event = AGENT_HOOK_EVENTS.find((e) => e === args.event);
+      if (!event) throw validationError("door-bad-request", `unknown hook event ${JSON.stringify(args.event)}`);
+      return recordAgentHook(ctx, who, event, args.payload);
+    }
+    case "inbox-claim":
+      return { messages: claimInbox(ctx, who, str(args.key)).map((m) => ({ ...m, text: formatInboxMessage(m) })) };
+    case "inbox-read":
+      return { read: markInboxRead(ctx, who, strs(args.ids) ?? []) };
+    case "deliver-pane":
+      return { delivered: deliverToAgentPane(ctx, who) };
+    case "event": {
+      const event = args.event;
+      if (typeof event !== "object" || event === null || Array.isArray(event)) throw validationError("door-bad-request", "event must be an object");
+      appendWorkerEvent(ctx, who.worker, { ...(event as Args), generation: who.generation });
+      return {};
+    }
+    case "touches": {
+      const touches = (list(args.touches) ?? []).filter((t): t is RawTouch => typeof (t as RawTouch)?.path === "string" && ["read", "edit"].includes((t as RawTouch).how));
+      return { recorded: recordTouches(ctx, who, touches) };
+    }
+    case "guardrails":
+      return { text: workerGuardrails(ctx, who.worker) };
+  }
+}

@@ -1,0 +1,144 @@
+// The worker side of the door: one NDJSON request per connection on this generation's socket, nothing else loaded.
+// A call that cannot reach the door (none yet, stale, died mid-call) is retried with the same request, then one named error.
+
+import { connect } from "node:net";
+import { homedir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { CONTROL_SOCKET, DOOR_DIR, doorSocketName, type DoorCall } from "../../domain/door.js";
+import { DocketError, refusal, type ErrorCategory } from "../../domain/errors.js";
+import { parseWorkerIdentity, type WorkerIdentity } from "../../domain/workers/identity.js";
+import { reviveDoor } from "./door-revive.js";
+
+export interface Door {
+  /** This generation's socket (`DOCKET_DOOR`). */
+  socket: string;
+  who: Required<WorkerIdentity>;
+}
+
+/** How long a call keeps trying to reach a door that is starting, restarting or gone, before it gives up. */
+export const DOOR_PATIENCE_MS = 20_000;
+
+/**
+ * The worker's door from its launch environment: `DOCKET_DOOR`, or — for a process given only a home — that home's
+ * socket for this generation. Identity errors are the same usage errors as ever.
+ */
+export function doorOf(env: NodeJS.ProcessEnv): Door {
+  const who = parseWorkerIdentity(env) as Required<WorkerIdentity>;
+  const given = env.DOCKET_DOOR?.trim();
+  if (given) return { socket: resolve(given), who };
+  const home = env.DOCKET_HOME ? resolve(env.DOCKET_HOME) : join(env.PI_CODING_AGENT_DIR ? resolve(env.PI_CODING_AGENT_DIR) : join(homedir(), ".pi", "agent"), "docket");
+  return { socket: join(home, DOOR_DIR, doorSocketName(who.worker, who.generation)), who };
+}
+
+interface Reply {
+  ok?: boolean;
+  result?: unknown;
+  error?: { category?: string; code?: string; message?: string; hint?: string; [k: string]: unknown };
+  retry?: boolean;
+}
+
+const CATEGORIES: readonly ErrorCategory[] = ["validation", "refusal", "conflict", "fenced", "not-found", "usage", "internal"];
+
+function errorOf(shape: NonNullable<Reply["error"]>): DocketError {
+  const { category, code, message, hint, ...details } = shape;
+  const cat = CATEGORIES.find((c) => c === category) ?? "internal";
+  return new DocketError(cat, code ?? "door-error", message ?? "the door refused the call", { ...(hint ? { hint } : {}), ...(Object.keys(details).length ? { details } : {}) });
+}
+
+class Unreached extends Error {
+  constructor(readonly reason: string, readonly noSocket: boolean) {
+    super(reason);
+  }
+}
+
+/** One request and its one reply line; `waitMs` bounds a reply that never comes (a long-poll adds its own wait). */
+function exchange(socket: string, request: object, waitMs: number, background = false): Promise<Reply> {
+  return new Promise((done, fail) => {
+    const conn = connect(socket);
+    if (background) conn.unref(); // a long-poll never keeps a finished process alive
+    let buffer = "";
+    let settled = false;
+    const finish = (fn: () => void) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      conn.destroy();
+      fn();
+    };
+    const timer = setTimeout(() => finish(() => fail(new Unreached(`no reply within ${waitMs} ms`, false))), waitMs);
+    if (background) timer.unref();
+    conn.setEncoding("utf8");
+    conn.on("connect", () => conn.write(`${JSON.stringify(request)}\n`));
+    conn.on("data", (chunk: string) => {
+      buffer += chunk;
+      const nl = buffer.indexOf("\n");
+      if (nl === -1) return;
+      const line = buffer.slice(0, nl);
+      finish(() => {
+        try {
+          done(JSON.parse(line) as Reply);
+        } catch {
+          fail(new Unreached("the door's reply was not JSON", false));
+        }
+      });
+    });
+    conn.on("error", (error: NodeJS.ErrnoException) => finish(() => fail(new Unreached(error.code ?? error.message, error.code === "ENOENT" || error.code === "ECONNREFUSED"))));
+    conn.on("close", () => finish(() => fail(new Unreached("the door closed the connection before replying", false))));
+  });
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Runs one call through the door and returns its result; a refusal is thrown as the engine's own DocketError.
+ * Every retry sends the same request (its idempotency key inside), so a call the door committed before dying
+ * returns its first result instead of acting twice.
+ */
+export async function callDoor<T = unknown>(door: Door, call: DoorCall, args: object = {}, options: { waitMs?: number } = {}): Promise<T> {
+  const request = { call, worker: door.who.worker, generation: door.who.generation, token: door.who.runToken, args };
+  const deadline = Date.now() + DOOR_PATIENCE_MS;
+  const control = join(dirname(door.socket), CONTROL_SOCKET);
+  let pause = 20;
+  let revived = 0;
+  for (;;) {
+    let reason: string;
+    try {
+      const reply = await exchange(door.socket, request, 30_000 + (options.waitMs ?? 0), options.waitMs !== undefined);
+      if (reply.ok) return reply.result as T;
+      throw errorOf(reply.error ?? {});
+    } catch (error) {
+      if (!(error instanceof Unreached)) throw error;
+      reason = error.reason;
+      if (error.noSocket) {
+        // No socket for this generation: the door may be starting, may not serve it (replaced, exited), or is gone.
+        try {
+          // A replaced generation's exit is still its own to record (on its launch row): the control socket takes only that.
+          const exit = call === "exited" ? { exited: args } : {};
+          const why = await exchange(control, { call: "explain", worker: door.who.worker, generation: door.who.generation, token: door.who.runToken, ...exit }, 5_000);
+          if (why.error) throw errorOf(why.error);
+          if (why.ok && why.result !== undefined) return why.result as T;
+        } catch (inner) {
+          if (!(inner instanceof Unreached)) throw inner;
+          if (inner.noSocket && Date.now() - revived > 2_000) {
+            revived = Date.now();
+            reviveDoor(dirname(door.socket));
+          }
+        }
+      }
+    }
+    if (Date.now() + pause > deadline) {
+      throw refusal(
+        "door-unreachable",
+        `the Docket door at ${door.socket} could not be reached for ${Math.round(DOOR_PATIENCE_MS / 1000)} s (${reason}); ${call} may not have been recorded`,
+        "stop and tell the human: `docket doctor` shows the door; repeating the same call later lands it at most once",
+      );
+    }
+    await sleep(pause);
+    pause = Math.min(pause * 2, 500);
+  }
+}
+
+/** A fresh idempotency key for a call the agent gave none: every retry of this one call reuses it. */
+export function freshCallId(prefix: string): string {
+  return `${prefix}-${process.pid.toString(36)}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
+}

@@ -1,0 +1,180 @@
+// The worker door (DESIGN §8b): a command worker with nothing but its door and identity completes the protocol; the
+// door SIGKILLed mid-done and mid-report-stream loses and doubles nothing; 16 workers × 100 calls at once land once each.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { addItem } from "../../../src/engine/work/items.js";
+import { dispatchItems } from "../../../src/engine/work/dispatch.js";
+import { checkLedgerIntegrity } from "../../../src/ledger/core/integrity.js";
+import { cliEnv, docket, DOCKET_BIN } from "../../support/docket-cli.js";
+import { gitRepo } from "../../support/git.js";
+import { isolatedWorker } from "../../support/protocol-worker.js";
+import { teardown, type Hooks } from "../../support/teardown.js";
+import { tempDir } from "../../support/temp.js";
+import { tmuxServer } from "../../support/tmux.js";
+import { waitFor } from "../../support/wait.js";
+import { addWorker, invariantViolations, workLedger } from "../../support/work-ledger.js";
+
+const CLIENT = new URL("../../../src/surfaces/shared/door-client.js", import.meta.url).pathname;
+
+function doorPid(home: string): number | undefined {
+  try {
+    const state = JSON.parse(readFileSync(join(home, "door", "state.json"), "utf8")) as { pid: number };
+    return existsSync(`/proc/${state.pid}`) ? state.pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The children of `pid` whose command is git (the door capturing a change set). */
+function gitChildren(pid: number): number[] {
+  return readdirSync("/proc").filter((n) => /^\d+$/.test(n)).flatMap((n) => {
+    try {
+      const stat = readFileSync(`/proc/${n}/stat`, "utf8");
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      return ppid === pid && /\bgit\b/.test(readFileSync(`/proc/${n}/cmdline`, "utf8")) ? [Number(n)] : [];
+    } catch {
+      return [];
+    }
+  });
+}
+
+function runCli(t: Hooks, env: NodeJS.ProcessEnv, cwd: string, args: string[], input = ""): Promise<{ code: number | null; out: string; err: string }> {
+  const child = spawn(process.execPath, [DOCKET_BIN, ...args], { env, cwd, stdio: ["pipe", "pipe", "pipe"] });
+  teardown(t).child(child);
+  let out = "";
+  let err = "";
+  child.stdout.on("data", (d) => (out += d));
+  child.stderr.on("data", (d) => (err += d));
+  child.stdin.end(input);
+  return new Promise((res) => child.on("close", (code) => res({ code, out, err })));
+}
+
+test("a command worker given only DOCKET_DOOR and its identity (no home, empty HOME) completes todos, wait, report and done; the human sees all of it", { timeout: 240_000 }, async (t) => {
+  const root = tempDir(t);
+  mkdirSync(join(root, "repo"));
+  const repo = gitRepo(join(root, "repo"), { "src/app.txt": "one\n" });
+  const home = join(root, "docket");
+  mkdirSync(join(root, "tmp"));
+  const server = tmuxServer(t);
+  const env = cliEnv({ DOCKET_HOME: home, DOCKET_TMUX_SOCKET: server.socket, HOME: root, TMPDIR: join(root, "tmp"), PI_CODING_AGENT_DIR: join(root, "agent") });
+  const run = (...args: string[]) => docket({ env, cwd: repo }, ...args);
+  assert.equal(run("item", "add", "--json", "make", "it", "blue").code, 0);
+  // Every docket call of the worker runs with exactly these variables: its door and identity, nothing of the home.
+  const bare = 'env -i HOME= DOCKET_DOOR="$DOCKET_DOOR" DOCKET_WORKER_ID="$DOCKET_WORKER_ID" DOCKET_GENERATION="$DOCKET_GENERATION" DOCKET_RUN_TOKEN="$DOCKET_RUN_TOKEN" "$DOCKET_NODE" "$DOCKET_BIN" worker';
+  const script = [
+    `${bare} todos "read the task" "paint it" > ../out-todos.txt 2>&1`,
+    `${bare} wait --question "which blue?" --option navy --option sky > ../out-wait.txt 2>&1`,
+    "read answer",
+    `echo "$answer" > src/app.txt`,
+    `${bare} report --item t1 --outcome done --body "painted $answer" > ../out-report.txt 2>&1`,
+    `printf 'I painted it %s.\\n' "$answer" | ${bare} done --outcome completed --summary "painted" > ../out-done.txt 2>&1`,
+    "sleep 600",
+  ].join("; ");
+  const spawned = run("spawn", "--agent", "command", "--cmd", script, "--item", "t1", "--yes", "--json", "paint it");
+  assert.equal(spawned.code, 0, spawned.stderr + spawned.stdout);
+  const envFile = readFileSync(join(home, "fleet", "w1", "launch.env"), "utf8");
+  assert.doesNotMatch(envFile, /DOCKET_HOME|DOCKET_TMUX_SOCKET/, "the launch env names no home and no tmux socket");
+  assert.match(envFile, new RegExp(`DOCKET_DOOR='${join(home, "door", "w1-1.sock")}'`));
+
+  await waitFor("the question", () => run("ls", "--json").json?.workers?.[0]?.state === "needs_input", 60_000);
+  assert.match(readFileSync(join(home, "fleet", "w1", "out-todos.txt"), "utf8"), /read the task/);
+  const socket = lstatSync(join(home, "door", "w1-1.sock"));
+  assert.ok(socket.isSocket());
+  assert.equal(socket.mode & 0o777, 0o600, "the generation's socket is the human's only");
+  assert.equal(statSync(join(home, "door")).mode & 0o777, 0o700);
+
+  const told = run("tell", "w1", "--q", "q1", "--json", "navy");
+  assert.equal(told.code, 0, told.stderr);
+  await waitFor("the deliverable", () => run("ls", "--json").json?.workers?.[0]?.state === "ready", 60_000);
+  for (const f of ["out-wait.txt", "out-report.txt", "out-done.txt"]) assert.doesNotMatch(readFileSync(join(home, "fleet", "w1", f), "utf8"), /error|docket:/i, f);
+
+  const item = run("item", "show", "t1", "--json").json;
+  assert.equal(item.state ?? item.item?.state, "done", JSON.stringify(item));
+  assert.match(JSON.stringify(item), /painted navy/, "the worker's reply shows for the human");
+  const db = new Database(join(home, "ledger.sqlite"), { readonly: true });
+  t.after(() => db.close());
+  assert.deepEqual(db.prepare("SELECT delivery FROM messages WHERE question = 'q1'").all(), [{ delivery: "delivered" }], "the answer's receipt: delivered into its pane");
+  const report = run("report", "w1", "--json").json;
+  assert.equal(report.body ?? report.deliverable?.body, "I painted it navy.\n");
+  assert.match(JSON.stringify(report), /src\/app\.txt/, "the frozen change set holds the worker's edit");
+
+  const doctor = run("doctor", "--json").json;
+  const door = (doctor.findings ?? doctor.error.findings).find((f: { check: string }) => f.check === "door");
+  assert.match(door.message, /^running \(pid \d+, since .*\), serving 1 worker generation: w1@1$/);
+});
+
+test("SIGKILL of the door in the middle of a done's capture: the client's retry publishes exactly one version", { timeout: 240_000 }, async (t) => {
+  const { ctx, home } = workLedger(t);
+  const files = Object.fromEntries(Array.from({ length: 1500 }, (_, i) => [`src/f${i}.txt`, `line ${i}\n`]));
+  const w = isolatedWorker(t, ctx, { files, runToken: "tok-done" });
+  for (let i = 0; i < 1500; i++) writeFileSync(join(w.workspace, "src", `f${i}.txt`), `changed ${i}\n`.repeat(20));
+  const env = cliEnv({ DOCKET_HOME: home, DOCKET_WORKER_ID: w.worker, DOCKET_GENERATION: "1", DOCKET_RUN_TOKEN: w.runToken, HOME: home });
+  // The first call starts the door; a heartbeat makes sure it runs before the done that it will die in.
+  assert.equal((await runCli(t, env, w.workspace, ["worker", "heartbeat"])).code, 0);
+  const first = doorPid(home)!;
+  const done = runCli(t, env, w.workspace, ["worker", "done", "--outcome", "completed", "--summary", "many", "--call-id", "c1", "--json"], "the body\n");
+  await waitFor("the door running git for the capture", () => gitChildren(first).length > 0, 60_000, 2);
+  process.kill(first, "SIGKILL");
+  const r = await done;
+  assert.equal(r.code, 0, r.err + r.out);
+  assert.equal(JSON.parse(r.out).deliverable.version, 1);
+  assert.notEqual(doorPid(home), first, "the client started a new door");
+  assert.deepEqual(readdirSync(join(home, "fleet", w.worker, "deliverables")).filter((n) => n.endsWith(".json")), ["v1.json"]);
+  assert.deepEqual(ctx.db.prepare("SELECT state, deliverable_version AS v FROM workers").all(), [{ state: "ready", v: 1 }]);
+  assert.deepEqual(invariantViolations(ctx.db), []);
+  assert.equal(checkLedgerIntegrity(join(home, "ledger.sqlite")).ok, true);
+});
+
+test("SIGKILL of the door in the middle of a report stream: the retry lands every entry exactly once", { timeout: 240_000 }, async (t) => {
+  const { ctx, home } = workLedger(t);
+  const who = addWorker(ctx, "tok-report");
+  const items = Array.from({ length: 300 }, (_, j) => addItem(ctx, { kind: "todo", text: `item ${j}` }).id);
+  for (let k = 0; k < items.length; k += 10) dispatchItems(ctx, { worker: who.worker, items: items.slice(k, k + 10) });
+  const file = join(home, "entries.json");
+  writeFileSync(file, JSON.stringify(items.map((item) => ({ item, outcome: "done", body: `finished ${item}` }))));
+  const env = cliEnv({ DOCKET_HOME: home, DOCKET_WORKER_ID: who.worker, DOCKET_GENERATION: "1", DOCKET_RUN_TOKEN: who.runToken, HOME: home });
+  assert.equal((await runCli(t, env, home, ["worker", "heartbeat"])).code, 0);
+  const first = doorPid(home)!;
+  const count = () => (ctx.db.prepare("SELECT COUNT(*) AS n FROM reports").get() as { n: number }).n;
+  const report = runCli(t, env, home, ["worker", "report", "--file", file, "--key", "k1", "--json"]);
+  await waitFor("some reports committed, not all", () => count() >= 20, 60_000, 1);
+  assert.ok(count() < items.length, "killed mid-stream");
+  process.kill(first, "SIGKILL");
+  const r = await report;
+  assert.equal(r.code, 0, r.err + r.out);
+  assert.equal(JSON.parse(r.out).results.length, items.length);
+  assert.equal(count(), items.length, "every entry once");
+  assert.deepEqual(ctx.db.prepare("SELECT item, COUNT(*) AS n FROM reports GROUP BY item HAVING n > 1").all(), []);
+  assert.deepEqual(invariantViolations(ctx.db), []);
+  assert.equal(checkLedgerIntegrity(join(home, "ledger.sqlite")).ok, true);
+});
+
+test("16 workers making 100 calls each at once through one door: nothing lost, nothing doubled (a retried key lands once)", { timeout: 240_000 }, async (t) => {
+  const { ctx, home } = workLedger(t);
+  const workers = Array.from({ length: 16 }, (_, i) => addWorker(ctx, `tok-${i}`));
+  // Each client process: 100 notes with their own keys, every tenth sent twice (a retry), plus a heartbeat per ten.
+  const program = `
+    const { callDoor, doorOf } = await import(${JSON.stringify(CLIENT)});
+    const door = doorOf(process.env);
+    for (let i = 0; i < 100; i++) {
+      await callDoor(door, "note", { text: door.who.worker + " note " + i, callId: "n" + i });
+      if (i % 10 === 0) { await callDoor(door, "note", { text: door.who.worker + " note " + i, callId: "n" + i }); await callDoor(door, "heartbeat", {}); }
+    }`;
+  const runs = workers.map((w) => {
+    const child = spawn(process.execPath, ["--input-type=module", "-e", program], { env: cliEnv({ DOCKET_HOME: home, DOCKET_WORKER_ID: w.worker, DOCKET_GENERATION: "1", DOCKET_RUN_TOKEN: w.runToken }), stdio: ["ignore", "pipe", "pipe"] });
+    teardown(t).child(child);
+    let err = "";
+    child.stderr.on("data", (d) => (err += d));
+    return new Promise<{ code: number | null; err: string }>((res) => child.on("close", (code) => res({ code, err })));
+  });
+  for (const r of await Promise.all(runs)) assert.equal(r.code, 0, r.err);
+  const rows = ctx.db.prepare("SELECT worker, COUNT(*) AS n, COUNT(DISTINCT text) AS d FROM notes GROUP BY worker ORDER BY seq").all() as { worker: string; n: number; d: number }[];
+  assert.equal(rows.length, 16);
+  for (const r of rows) assert.deepEqual([r.n, r.d], [100, 100], r.worker);
+  assert.equal((readdirSync(join(home, "door")).filter((n) => n.endsWith(".sock")).length), 17, "one socket per generation and the control socket");
+});
