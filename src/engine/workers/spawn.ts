@@ -54,6 +54,8 @@ export interface SpawnInput {
   worktree?: boolean;
   items?: readonly string[];
   env?: Record<string, string>;
+  /** pi arguments of this worker after the configured ones (`--scripted` adds its extension); kept for respawn. */
+  piArgs?: readonly string[];
   yes?: boolean;
   interactive?: boolean;
   /** Asked only when the policy wants a confirmation, the caller is interactive and `--yes` was not given. */
@@ -108,7 +110,7 @@ async function resolveSpawn(ctx: EngineContext, input: SpawnInput): Promise<Reso
   if (isMcpAgent(agent)) requireMcpAgent(ctx.agents, agent, ctx.env.PATH);
   const registry = kindRegistry(ctx);
   const defaultKind = trustedKindChoice(ctx, registry.kinds, "defaultKind");
-  const piArgs = ctx.agents.piExtraArgs(config.pi.extraArgs, ctx.env.DOCKET_PI_ARGS);
+  const piArgs = [...ctx.agents.piExtraArgs(config.pi.extraArgs, ctx.env.DOCKET_PI_ARGS), ...(input.piArgs ?? [])];
   const listing = agent === "pi" ? availableModels(ctx, piArgs) : undefined;
   const resolved = resolveSpawnPolicy({
     agent,

@@ -1,6 +1,7 @@
 // `docket spawn|respawn|ls|show|peek|tell|attach|delete|prune`: starting, watching and retiring workers.
 // Each command parses flags, makes one engine call and renders the same result object for --json and humans.
 
+import { fileURLToPath } from "node:url";
 import type { Command } from "commander";
 import { usageError } from "../../../domain/errors.js";
 import { collect, parseAssignments, parsePositiveInt } from "./args.js";
@@ -9,6 +10,20 @@ import { emit, warn } from "../io.js";
 import { engine } from "../session.js";
 import { WORKER_AGENTS, isWorkerAgent } from "../../../domain/workers/spawn-policy.js";
 import { listAgents, type AgentAvailability } from "../../../engine/workers/agents.js";
+import { SCRIPTED_STEP_FORMAT, scriptedSpawnInput } from "../../../engine/workers/scripted.js";
+import type { WaitOutcome } from "../../../engine/workers/wait.js";
+import type { SpawnInput } from "../../../engine/workers/spawn.js";
+import type { WorkerAgent } from "../../../domain/workers/spawn-policy.js";
+
+function waitedLine(worker: string, outcome: WaitOutcome): string {
+  switch (outcome) {
+    case "ready": return `${worker} is ready: \`docket verdict ${worker}\` shows its card`;
+    case "needs_input": return `${worker} asks a question: \`docket verdict ${worker}\` shows it`;
+    case "failed": return `${worker} failed: \`docket show ${worker}\` says why`;
+    case "ended": return `${worker} ended: \`docket show ${worker}\``;
+    case "exited": return `${worker} exited before reporting: \`docket peek ${worker}\` shows its last lines`;
+  }
+}
 
 interface SpawnFlags {
   agent?: string;
@@ -23,7 +38,12 @@ interface SpawnFlags {
   item: string[];
   env: string[];
   yes?: boolean;
+  scripted?: string;
+  wait?: boolean;
 }
+
+const WAIT_MS = 300_000;
+const SCRIPTED_EXTENSION = () => fileURLToPath(new URL("../../pi/scripted-model.js", import.meta.url));
 
 export function registerWorkersCommands(program: Command, io: Io): void {
   program
@@ -40,14 +60,19 @@ export function registerWorkersCommands(program: Command, io: Io): void {
     .option("--worktree", "give a read-only kind its own worktree too")
     .option("--item <id>", "dispatch this item to the new worker (repeatable)", collect, [])
     .option("--env <NAME=VALUE>", "put a variable into the worker's environment (repeatable; the value is kept only in its private 0600 env file)", collect, [])
+    .option("--scripted <steps.json>", "a pi worker driven by Docket's scripted model: no model key, no network (format below)")
+    .option("--wait", "return once the worker has a version, a question, a failure or an exit (at most 5 minutes)")
     .option("--yes", "do not ask for confirmation")
     .option("--dry-run", "print the resolved launch and the command the window would run; start nothing")
     .addHelpText(
       "after",
       () => [
         "",
+        "--scripted: try workers without a model key. Each model call is answered by the next step of the file.",
+        ...SCRIPTED_STEP_FORMAT,
+        "",
         "pi workers get extra pi arguments from your user config (pi.extraArgs, a list) and from DOCKET_PI_ARGS",
-        "(split on whitespace, no quoting), e.g. DOCKET_PI_ARGS='-ne -e /path/faux-provider.ts'. The models a worker",
+        "(split on whitespace, no quoting), e.g. DOCKET_PI_ARGS='-ne -e ./my-provider.js'. The models a worker",
         "may use are the ones `pi --list-models` prints with those same arguments. tmux does not pass your environment",
         "on: name variables in config worker.passEnv or give them with --env NAME=VALUE.",
         "",
@@ -58,27 +83,19 @@ export function registerWorkersCommands(program: Command, io: Io): void {
     .action(async (words: string[], opts: SpawnFlags) => {
       if (opts.agent !== undefined && !isWorkerAgent(opts.agent)) throw usageError("bad-flag", `--agent must be one of ${WORKER_AGENTS.join(", ")}; got "${opts.agent}"`);
       if (opts.seed && opts.fresh) throw usageError("bad-flag", "--seed and --fresh contradict each other; pick one");
-      const env = parseAssignments("--env", opts.env);
       const { planSpawn, spawnWorker } = await import("../../../engine/workers/spawn.js");
       const ctx = engine();
+      let input: SpawnInput = { task: words.join(" "), agent: opts.agent as WorkerAgent | undefined, command: opts.cmd, kind: opts.as, model: opts.model, thinking: opts.thinking, seedFile: opts.seed, fresh: opts.fresh, worktree: opts.worktree, env: parseAssignments("--env", opts.env) };
+      if (opts.scripted !== undefined) input = scriptedSpawnInput(input, opts.scripted, SCRIPTED_EXTENSION(), ctx.cwd);
       warn(io, ctx.configWarnings());
       if (opts.dryRun) {
-        const plan = await planSpawn(ctx, { task: words.join(" "), agent: opts.agent, command: opts.cmd, kind: opts.as, model: opts.model, thinking: opts.thinking, seedFile: opts.seed, fresh: opts.fresh, worktree: opts.worktree, env, ...(io.parent ? { parent: io.parent } : {}) });
+        const plan = await planSpawn(ctx, { ...input, ...(io.parent ? { parent: io.parent } : {}) });
         emit(io, plan, (x) => [`dry run: would start a ${x.agent} worker of kind ${x.kind}; nothing was started`, ...x.summary.map((l) => `  ${l}`), `  command: ${formatArgv(x.command)}`]);
         return;
       }
       const r = await spawnWorker(ctx, {
-        task: words.join(" "),
-        agent: opts.agent,
-        command: opts.cmd,
-        kind: opts.as,
-        model: opts.model,
-        thinking: opts.thinking,
-        seedFile: opts.seed,
-        fresh: opts.fresh,
-        worktree: opts.worktree,
+        ...input,
         items: opts.item,
-        env,
         yes: Boolean(opts.yes),
         interactive: io.interactive,
         ...(io.parent ? { parent: io.parent } : {}),
@@ -87,12 +104,15 @@ export function registerWorkersCommands(program: Command, io: Io): void {
           return io.confirm("Launch this worker?");
         },
       });
-      emit(io, { worker: r.worker, generation: r.generation, kind: r.kind, execution: r.execution, summary: r.summary }, (x) => [
+      const waited = !opts.wait ? undefined : await (await import("../../../engine/workers/wait.js")).waitForWorker(ctx, r.worker, WAIT_MS);
+      emit(io, { worker: r.worker, generation: r.generation, kind: r.kind, execution: r.execution, summary: r.summary, ...(waited ? { waited } : {}) }, (x) => [
         `${x.worker} started (generation ${x.generation}, kind ${x.kind})`,
         ...x.summary.map((l) => `  ${l}`),
         ...(r.dispatch ? [`  dispatched ${r.dispatch.bindings.map((b) => b.item).join(", ")} (${r.dispatch.dispatch})`] : []),
         `  peek: docket peek ${x.worker}   attach: docket attach ${x.worker}`,
+        ...(waited ? [waitedLine(x.worker, waited)] : []),
       ]);
+      if (waited === "failed" || waited === "exited") process.exitCode = 1;
     });
 
   program
