@@ -32,6 +32,9 @@ test("a scripted worker runs from a steps file alone and its frozen patch is pro
   assert.equal(spawned.worker, "w1");
   assert.equal(spawned.waited, "ready");
   assert.equal(spawned.execution.model, "docket-demo/scripted");
+  const pane = jsonOf(docket({ env, cwd: repo }, "peek", "w1", "--json"));
+  assert.match(JSON.stringify(pane), /hello\.txt now greets the world/);
+  assert.doesNotMatch(JSON.stringify(pane), /extended-keys/, "Docket's own tmux server has the extended keys pi asks for");
   const card = jsonOf(docket({ env, cwd: repo }, "verdict", "w1", "--json"));
   assert.equal(card.deliverable.ref, "worker-deliverable:w1:1");
   jsonOf(docket({ env, cwd: repo }, "approve", "w1", "--json"));
