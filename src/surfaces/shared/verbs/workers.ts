@@ -4,7 +4,7 @@
 import { fileURLToPath } from "node:url";
 import type { Command } from "commander";
 import { usageError } from "../../../domain/errors.js";
-import { collect, parseAssignments, parsePositiveInt } from "./args.js";
+import { collect, parseAssignments, parsePositiveInt, shellQuote } from "./args.js";
 import type { Io } from "../io.js";
 import { emit, warn } from "../io.js";
 import { engine } from "../session.js";
@@ -253,10 +253,6 @@ export function registerWorkersCommands(program: Command, io: Io): void {
         ...x.skipped.map((s) => `  kept ${s.worker}: ${s.reason}`),
       ]);
     });
-}
-
-function shellQuote(word: string): string {
-  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
 /** One line per agent: where it is and the command a worker of it runs. */
