@@ -96,7 +96,8 @@ export function registerWorkersCommands(program: Command, io: Io): void {
       const r = await spawnWorker(ctx, {
         ...input,
         items: opts.item,
-        yes: Boolean(opts.yes),
+        // A scripted worker spends nothing and runs only the steps you wrote: there is nothing to confirm.
+        yes: Boolean(opts.yes) || opts.scripted !== undefined,
         interactive: io.interactive,
         ...(io.parent ? { parent: io.parent } : {}),
         confirm: async (ex) => {
