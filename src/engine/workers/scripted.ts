@@ -35,17 +35,19 @@ export function scriptedSpawnInput(input: SpawnInput, stepsFile: string, extensi
   };
 }
 
+const STEP_HINT = "each step is {text?, toolCall?: {name, arguments}, toolCalls?, delayMs?}; spawn's --help has the details";
+
 function checkSteps(text: string, name: string): void {
   let steps: unknown;
   try {
     steps = JSON.parse(text);
   } catch (error) {
-    throw validationError("bad-steps-file", `--scripted ${name} is not JSON: ${(error as Error).message}`, "`docket spawn --help` shows the step format");
+    throw validationError("bad-steps-file", `--scripted ${name} is not JSON: ${(error as Error).message}`, STEP_HINT);
   }
-  if (!Array.isArray(steps) || steps.length === 0) throw validationError("bad-steps-file", `--scripted ${name} must be a non-empty JSON array of steps`, "`docket spawn --help` shows the step format");
+  if (!Array.isArray(steps) || steps.length === 0) throw validationError("bad-steps-file", `--scripted ${name} must be a non-empty JSON array of steps`, STEP_HINT);
   steps.forEach((step, i) => {
     const problem = stepProblem(step);
-    if (problem) throw validationError("bad-steps-file", `--scripted ${name}: step ${i + 1} ${problem}`, "`docket spawn --help` shows the step format");
+    if (problem) throw validationError("bad-steps-file", `--scripted ${name}: step ${i + 1} ${problem}`, STEP_HINT);
   });
 }
 
