@@ -49,7 +49,7 @@ test("the README's set-up and first session run as written in a fresh shell", { 
   };
   for (const name of ["npm_package_config_node_gyp_nodedir", "npm_package_config_node_gyp_jobs"]) if (process.env[name]) env[name] = process.env[name];
 
-  const shell = (script: string, cwd: string) => spawnSync("bash", ["-c", script], { cwd, env, encoding: "utf8", timeout: 20 * 60_000, maxBuffer: 64 << 20 });
+  const shell = (script: string, cwd: string) => spawnSync("bash", ["-c", script], { cwd, env, encoding: "utf8", timeout: 28 * 60_000, maxBuffer: 64 << 20 });
   // Set-up: the first command (the second, npm test, is this suite itself).
   const installed = shell(setup[0]!, clone);
   assert.equal(installed.status, 0, `${setup[0]}\n${installed.stdout.slice(-4000)}\n${installed.stderr.slice(-4000)}`);

@@ -145,23 +145,28 @@ export function registerWorkersCommands(program: Command, io: Io): void {
     .action(async (opts: { all?: boolean }) => {
       const { listWorkers } = await import("../../../engine/workers/view.js");
       const { formatBaseMoved } = await import("../../../domain/review/base-moved.js");
-      const { workers, ages, baseMoved } = listWorkers(engine(), { all: Boolean(opts.all) });
+      const listing = listWorkers(engine(), { all: Boolean(opts.all) });
+      // Every fact the text shows is in the JSON row too: its age and what landed under it.
+      const workers = listing.workers.map((w) => ({ ...w, age: listing.ages.get(w.worker) ?? null, baseMoved: listing.baseMoved.get(w.worker) ?? null }));
       emit(io, { workers }, (x) =>
         x.workers.length === 0
           ? "no workers (start one with: docket spawn <task>)"
-          : x.workers.map((w) =>
-              [
-                w.worker.padEnd(5),
-                (w.liveness === "live" ? "●" : w.liveness === "gone" ? "○" : "?").padEnd(2),
-                w.state.padEnd(12),
-                w.kind.padEnd(11),
-                (ages.get(w.worker) ?? "").padEnd(5),
-                w.questions ? `${w.questions}? ` : "",
-                w.deliverable ? `${w.deliverable.replace(/^worker-deliverable:/, "")} ` : "",
-                w.task.length > 60 ? `${w.task.slice(0, 57)}...` : w.task,
-                ...(baseMoved.has(w.worker) ? [`· ${formatBaseMoved(baseMoved.get(w.worker)!)}`] : []),
-              ].join(" "),
-            ),
+          : [
+              ["worker".padEnd(8), "state".padEnd(12), "kind".padEnd(11), "age".padEnd(5), "task (questions, current version)"].join(" "),
+              ...x.workers.map((w) =>
+                [
+                  w.worker.padEnd(5),
+                  (w.liveness === "live" ? "●" : w.liveness === "gone" ? "○" : "?").padEnd(2),
+                  w.state.padEnd(12),
+                  w.kind.padEnd(11),
+                  (w.age ?? "").padEnd(5),
+                  w.questions ? `${w.questions}? ` : "",
+                  w.deliverable ? `${w.deliverable.replace(/^worker-deliverable:/, "")} ` : "",
+                  w.task.length > 60 ? `${w.task.slice(0, 57)}...` : w.task,
+                  ...(w.baseMoved && formatBaseMoved(w.baseMoved) ? [`· ${formatBaseMoved(w.baseMoved)}`] : []),
+                ].join(" "),
+              ),
+            ],
       );
     });
 
