@@ -1,6 +1,8 @@
 // Human-facing ids (t<N>, r<N>, w<N>, …) and the safety checks applied before any id becomes a path.
 // Ids are never reused: numbering comes from the ledger's counters, this module only formats and parses.
 
+import { validationError } from "./errors.js";
+
 export type ItemKind = "todo" | "request";
 
 export const ID_PREFIX = {
@@ -37,11 +39,15 @@ export function parseItemId(value: string): { kind: ItemKind; n: number } | unde
   return { kind: m[1] === "t" ? "todo" : "request", n: Number(m[2]) };
 }
 
-/** Accepts `w3` or a bare `3`; returns the canonical `w3`, or undefined. */
+/**
+ * The one rule for a worker ref, in every verb and door: exactly `w<N>`, as `ls` prints it. What only resembles one
+ * (a bare `3`, `W3`, `w03`) is refused with the id it resembles, never taken for it; anything else is undefined.
+ */
 export function normalizeWorkerId(value: string): string | undefined {
   const v = value.trim();
   if (WORKER_ID.test(v)) return v;
-  if (/^[1-9][0-9]{0,9}$/.test(v)) return `w${v}`;
+  const near = /^[wW]?0*([1-9][0-9]{0,9})$/.exec(v);
+  if (near) throw validationError("bad-worker-ref", `${JSON.stringify(v)} is not a worker id: workers are w<N>, as \`docket ls\` prints them`, `did you mean w${near[1]}?`);
   return undefined;
 }
 

@@ -114,6 +114,16 @@ export function createTmux(socket: string | undefined, env: NodeJS.ProcessEnv = 
     }
   }
 
+  function serverRunning(): boolean {
+    try {
+      run(["list-sessions", "-F", "#{session_id}"]);
+      return true;
+    } catch (error) {
+      if (isGone(error)) return false;
+      throw error;
+    }
+  }
+
   function launchWindow(input: LaunchWindowInput): { windowId: string; paneId: string } {
     if (!INERT_NAME.test(input.session)) throw new TmuxError(`refusing tmux session name ${JSON.stringify(input.session)}: letters, digits, - and _ only`, "");
     if (!INERT_NAME.test(input.name)) throw new TmuxError(`refusing tmux window name ${JSON.stringify(input.name)}: letters, digits, - and _ only`, "");
@@ -128,8 +138,11 @@ export function createTmux(socket: string | undefined, env: NodeJS.ProcessEnv = 
     let out: string;
     if (hasSession(input.session)) out = newWindow();
     else {
+      // A server this call starts is Docket's own: it gets the extended keys pi asks for (pi warns in every pane
+      // otherwise). A server that was already running keeps its owner's settings.
+      const keys = serverRunning() ? [] : [SEPARATOR_TOKEN, "set-option", "-s", "extended-keys", "on"];
       try {
-        out = run(["new-session", "-d", "-s", input.session, "-x", "200", "-y", "50", ...windowArgs, ...settle]);
+        out = run(["new-session", "-d", "-s", input.session, "-x", "200", "-y", "50", ...windowArgs, ...settle, ...keys]);
       } catch (error) {
         // Another spawn created the session between our check and our call: join it instead.
         if (error instanceof TmuxError && /duplicate session/i.test(error.stderr)) out = newWindow();

@@ -106,7 +106,11 @@ export function resolveSpawnPolicy(input: SpawnPolicyInput): ResolvedExecution {
     thinkingSource = `not set by Docket for ${input.agent}`;
   } else {
     let explicitThinking = true;
-    if (input.modelFlag !== undefined) [model, modelSource] = [input.modelFlag.trim(), handoffLabel ?? "--model"];
+    if (input.modelFlag !== undefined && input.modelFlag !== input.modelFlag.trim()) {
+      // ADR-0004: a model ref matches exactly; one with spaces around it is refused, never trimmed into another.
+      throw abort(`--model ${JSON.stringify(input.modelFlag)} has spaces around it; a model ref must match exactly`, "give it as `pi --list-models` prints it, without spaces");
+    }
+    if (input.modelFlag !== undefined) [model, modelSource] = [input.modelFlag, handoffLabel ?? "--model"];
     else if (kind.legacy.model) {
       [model, modelSource] = [kind.legacy.model, `legacy kind model (${kind.name})`];
       legacy.push("model");

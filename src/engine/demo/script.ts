@@ -3,7 +3,7 @@
 
 export const DEMO_FILES: Record<string, string> = {
   "greet.js": 'export function greet() {\n  return "Hello, world";\n}\n',
-  "test.js": 'import { greet } from "../greet.js";\nif (greet() !== "Hello, world") throw new Error("greet() changed");\nconsole.log("ok");\n',
+  "test.js": 'import { greet } from "./greet.js";\nif (greet() !== "Hello, world") throw new Error("greet() changed");\nconsole.log("ok");\n',
   "README.md": "# greeter\n\nA tiny module that says hello.\n",
   "package.json": '{ "name": "greeter", "type": "module", "private": true }\n',
 };
@@ -56,7 +56,7 @@ export function architectScript(): unknown[] {
 
 export const GREET_V2 = 'export function greet(name) {\n  return `Hello, ${name ?? "world"}`;\n}\n';
 export const TEST_V2 =
-  'import { greet } from "../greet.js";\nif (greet() !== "Hello, world") throw new Error("default greeting changed");\nif (greet("Ada") !== "Hello, Ada") throw new Error("named greeting wrong");\nconsole.log("ok");\n';
+  'import { greet } from "./greet.js";\nif (greet() !== "Hello, world") throw new Error("default greeting changed");\nif (greet("Ada") !== "Hello, Ada") throw new Error("named greeting wrong");\nconsole.log("ok");\n';
 export const README_V2 = "# greeter\n\nA tiny module that says hello.\n\n```js\ngreet();       // Hello, world\ngreet(\"Ada\");  // Hello, Ada\n```\n";
 
 /** The implementer publishes the plan's steps, edits the three planned files, and reports each item. */

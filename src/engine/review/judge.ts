@@ -129,10 +129,10 @@ export function answer(ctx: EngineContext, input: AnswerInput): JudgeResult {
   assertHuman(ctx, "answer");
   const workerId = normalizeWorkerId(input.worker);
   if (!workerId) throw validationError("bad-worker-id", `"${input.worker}" is not a worker id`, "workers are w<N>");
-  const text = nonEmpty(input.text);
-  if (text === undefined) throw validationError("empty-answer", "an answer must not be empty", "`docket answer <w> [--q <id>] <text>`");
-  assertNoControlCharacters(text, "answer");
-  const result = ctx.commands.run("review.answer", { worker: workerId, question: input.question ?? null, text }, (tx) => {
+  const typed = nonEmpty(input.text);
+  if (typed === undefined) throw validationError("empty-answer", "an answer must not be empty", "`docket answer <w> [--q <id>] <text>`");
+  assertNoControlCharacters(typed, "answer");
+  const result = ctx.commands.run("review.answer", { worker: workerId, question: input.question ?? null, text: typed }, (tx) => {
     const row = requireWorker(tx.db, workerId);
     assertDecisionUnchanged(tx.db, workerId, input.expectDecision);
     const open = openQuestionsOf(tx.db, workerId);
@@ -143,7 +143,9 @@ export function answer(ctx: EngineContext, input: AnswerInput): JudgeResult {
     if (!q) {
       throw refusal("question-not-open", `${input.question} is not an open question of ${workerId}; nothing changed`, `open: ${open.map((o) => o.id).join(", ")}`);
     }
-    const risk = questionDetail(tx.db, q.id)?.risk ?? null;
+    const detail = questionDetail(tx.db, q.id);
+    const risk = detail?.risk ?? null;
+    const text = pickedOption(typed, detail?.options ?? []);
     if (!answerQuestion(tx, q.id, text)) throw refusal("question-not-open", `${q.id} is no longer open; nothing changed`);
     const message = insertMessage(tx, { worker: workerId, kind: "answer", body: text, question: q.id });
     const decision = insertDecision(tx, {
@@ -155,9 +157,16 @@ export function answer(ctx: EngineContext, input: AnswerInput): JudgeResult {
     const notes = [`answer to ${q.id} queued for ${workerId} (${message})`];
     if (remaining > 0) notes.push(`${workerId} has ${remaining} more open question${remaining === 1 ? "" : "s"}`);
     if (row.exited) notes.push(`${workerId} is not running; the answer waits in its inbox until \`docket respawn ${workerId}\``);
-    return { decision: decisionView(decision), notes, message };
+    return { decision: decisionView(decision), notes, message, answer: text };
   }).result;
-  return withPaste(ctx, result, workerId, text);
+  const { answer: sent, ...judged } = result;
+  return withPaste(ctx, judged, workerId, sent);
+}
+
+/** As on pi's card: a number within the offered options picks that option; any other text is the answer itself. */
+function pickedOption(typed: string, options: readonly string[]): string {
+  const n = /^[1-9][0-9]{0,2}$/.test(typed) ? Number(typed) : 0;
+  return n >= 1 && n <= options.length ? options[n - 1]! : typed;
 }
 
 export interface DiscardInput {

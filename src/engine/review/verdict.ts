@@ -213,6 +213,14 @@ function combinablePeers(overlaps: readonly OverlapWithPeer[]): string[] {
   return [...new Set(overlaps.filter((o) => o.grade !== "same-file" && !o.promotedBy).map((o) => o.otherWorker))];
 }
 
+/** The card's first action as a command that runs as written (an answer picks option 1, or says what it is). */
+function exampleCommand(card: VerdictCard, subject: string): string {
+  const verb = card.actions[0]!.split(" ")[0]!;
+  if (verb === "answer") return `docket answer ${card.worker} ${card.detail.questions[0]?.options.length ? "1" : '"<your answer>"'}`;
+  if (verb === "tell") return `docket tell ${card.worker} "<your message>"`;
+  return `docket ${verb} ${subject}`;
+}
+
 /**
  * Workers of this project needing judgment: open questions first, then failures, then unjudged ready versions; newest
  * first. Linear in queue + fleet: peers' patches are read and parsed once, and git is asked once per distinct base.
@@ -289,6 +297,6 @@ export function formatVerdictCard(card: VerdictCard): string[] {
   } else if (card.detail.invalid) out.push("", card.detail.invalid);
   const subject = card.deliverable?.ref ?? card.worker;
   out.push("", `Actions: ${card.actions.length > 0 ? card.actions.join(" · ") : "none"}`);
-  if (card.actions.length > 0) out.push(`  e.g. docket ${card.actions[0]!.split(" ")[0]} ${card.actions[0] === "answer" || card.actions[0] === "tell" ? card.worker : subject}`);
+  if (card.actions.length > 0) out.push(`  e.g. ${exampleCommand(card, subject)}`);
   return out;
 }

@@ -54,6 +54,8 @@ export function refreshStoreIndex(ctx: EngineContext): RefreshResult {
   const top = storeStamp(ctx.home);
   const dirty = dirtyIds(ctx.db);
   if (top === rootStamp(ctx.db) && dirty.length === 0) return { rescanned: 0, walked: false };
+  // A home that never had a store, and still has none, is already mirrored: a lookup in it writes nothing.
+  if (top === "absent" && rootStamp(ctx.db) === undefined && dirty.length === 0) return { rescanned: 0, walked: false };
   const known = readStamps(ctx.db);
   known.delete(ROOT_STAMP);
   const changes: { id: string; files: StoredFile[]; stamp: string }[] = [];

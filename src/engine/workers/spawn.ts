@@ -55,6 +55,8 @@ export interface SpawnInput {
   worktree?: boolean;
   items?: readonly string[];
   env?: Record<string, string>;
+  /** pi arguments of this worker after the configured ones (`--scripted` adds its extension); kept for respawn. */
+  piArgs?: readonly string[];
   yes?: boolean;
   interactive?: boolean;
   /** Asked only when the policy wants a confirmation, the caller is interactive and `--yes` was not given. */
@@ -114,7 +116,7 @@ async function resolveSpawn(ctx: EngineContext, input: SpawnInput): Promise<Reso
     throw refusal("kind-widens", `kind "${asked}" was not loaded: ${skipped.path}: ${skipped.message}; nothing was started`, "run `docket kinds` to see the kinds that loaded, or put the kind in your own kinds folder if you trust it");
   }
   const defaultKind = trustedKindChoice(ctx, registry.kinds, "defaultKind");
-  const piArgs = ctx.agents.piExtraArgs(config.pi.extraArgs, ctx.env.DOCKET_PI_ARGS);
+  const piArgs = [...ctx.agents.piExtraArgs(config.pi.extraArgs, ctx.env.DOCKET_PI_ARGS), ...(input.piArgs ?? [])];
   const listing = agent === "pi" ? availableModels(ctx, piArgs) : undefined;
   const resolved = resolveSpawnPolicy({
     agent,

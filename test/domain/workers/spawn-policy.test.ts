@@ -290,3 +290,8 @@ test("a kind that replaced a built-in says so at spawn time", () => {
   assert.equal(r.summary[0], "Kind: scout · writable · user kind");
   assert.deepEqual(r.warnings, ["kind scout: replaces the built-in kind scout"]);
 });
+
+test("a pi --model with a leading or trailing space is refused, never trimmed into a listed model (ADR-0004: exact match)", () => {
+  for (const flag of [" faux/faux-1", "faux/faux-1 ", "\tfaux/faux-1", "faux/faux-1\n"]) refused({ modelFlag: flag }, /has spaces around it; a model ref must match exactly/);
+  assert.equal(resolveSpawnPolicy(input({ modelFlag: "faux/faux-1" })).model, "faux/faux-1");
+});

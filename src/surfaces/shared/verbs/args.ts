@@ -25,3 +25,8 @@ export function parseAssignments(flag: string, values: readonly string[]): Recor
   }
   return out;
 }
+
+/** A word as a POSIX shell reads it back unchanged (single-quoted unless it is plainly safe). */
+export function shellQuote(word: string): string {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}

@@ -6,6 +6,7 @@ import type { Command } from "commander";
 import type { DemoEvent } from "../../../engine/demo/demo.js";
 import type { VerdictCard } from "../../../engine/review/verdict.js";
 import { emit, type Io } from "../io.js";
+import { shellQuote } from "./args.js";
 
 export function registerDemoCommand(program: Command, io: Io): void {
   program
@@ -22,13 +23,20 @@ export function registerDemoCommand(program: Command, io: Io): void {
         parentDir: opts.dir,
         progress: (event) => formatDemoEvent(event, formatVerdictCard).forEach((line) => say(line)),
       });
-      emit(io, result, (r) => [
+      emit(io, { ...result, next: nextCommands(result.repo, result.home) }, (r) => [
         "",
         `Done in ${r.seconds.toFixed(1)} s: ${r.architect} planned, ${r.implementer} implemented, ${r.promotedFiles.length} files promoted, ${r.decisions} decisions recorded.`,
-        `Look around: cd ${r.repo} && git diff   ·   DOCKET_HOME=${r.home} docket ls --all`,
-        `In the browser: cd ${r.repo} && DOCKET_HOME=${r.home} docket web`,
+        "Look around (each line runs as written; the last two start and stop the review page):",
+        ...r.next.map((c) => `  ${c}`),
       ]);
     });
+}
+
+/** The closing hints: commands that run as written in a fresh shell once `docket` is on the PATH. */
+function nextCommands(repo: string, home: string): string[] {
+  const cd = `cd ${shellQuote(repo)}`;
+  const at = `DOCKET_HOME=${shellQuote(home)}`;
+  return [`${cd} && node test.js && git diff --stat`, `${at} docket ls --all`, `${at} docket log`, `${cd} && ${at} docket web --detach --no-open`, `${cd} && ${at} docket web --stop`];
 }
 
 export function formatDemoEvent(event: DemoEvent, formatCard: (card: VerdictCard) => string[]): string[] {

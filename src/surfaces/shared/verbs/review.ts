@@ -62,7 +62,7 @@ export function registerReviewCommands(program: Command, io: Io): void {
     .command("answer")
     .description("answer a worker's open question (the oldest, or --q <id>); the answer is a decision too")
     .argument("<w>", "the worker")
-    .argument("<text...>", "the answer")
+    .argument("<text...>", "the answer; a number within the question's options (1, 2, …) picks that option, as on pi's card")
     .option("--q <question-id>", "which open question")
     .action(async (worker: string, words: string[], opts: { q?: string }) => {
       const { answer } = await import("../../../engine/review/judge.js");

@@ -2,14 +2,29 @@
 // Each command parses flags, makes one engine call and renders the same result object for --json and humans.
 
 import { quotePath } from "../../../domain/text/quote-path.js";
+import { fileURLToPath } from "node:url";
 import type { Command } from "commander";
 import { usageError } from "../../../domain/errors.js";
-import { collect, parseAssignments, parsePositiveInt } from "./args.js";
+import { collect, parseAssignments, parsePositiveInt, shellQuote } from "./args.js";
 import type { Io } from "../io.js";
 import { emit, warn } from "../io.js";
 import { engine } from "../session.js";
 import { WORKER_AGENTS, isWorkerAgent } from "../../../domain/workers/spawn-policy.js";
 import { listAgents, type AgentAvailability } from "../../../engine/workers/agents.js";
+import { SCRIPTED_STEP_FORMAT, scriptedSpawnInput } from "../../../engine/workers/scripted.js";
+import type { WaitOutcome } from "../../../engine/workers/wait.js";
+import type { SpawnInput } from "../../../engine/workers/spawn.js";
+import type { WorkerAgent } from "../../../domain/workers/spawn-policy.js";
+
+function waitedLine(worker: string, outcome: WaitOutcome): string {
+  switch (outcome) {
+    case "ready": return `${worker} is ready: \`docket verdict ${worker}\` shows its card`;
+    case "needs_input": return `${worker} asks a question: \`docket verdict ${worker}\` shows it`;
+    case "failed": return `${worker} failed: \`docket show ${worker}\` says why`;
+    case "ended": return `${worker} ended: \`docket show ${worker}\``;
+    case "exited": return `${worker} exited before reporting: \`docket peek ${worker}\` shows its last lines`;
+  }
+}
 
 interface SpawnFlags {
   agent?: string;
@@ -24,7 +39,12 @@ interface SpawnFlags {
   item: string[];
   env: string[];
   yes?: boolean;
+  scripted?: string;
+  wait?: boolean;
 }
+
+const WAIT_MS = 300_000;
+const SCRIPTED_EXTENSION = () => fileURLToPath(new URL("../../pi/scripted-model.js", import.meta.url));
 
 export function registerWorkersCommands(program: Command, io: Io): void {
   program
@@ -41,14 +61,19 @@ export function registerWorkersCommands(program: Command, io: Io): void {
     .option("--worktree", "give a read-only kind its own worktree too")
     .option("--item <id>", "dispatch this item to the new worker (repeatable)", collect, [])
     .option("--env <NAME=VALUE>", "put a variable into the worker's environment (repeatable; the value is kept only in its private 0600 env file)", collect, [])
+    .option("--scripted <steps.json>", "a pi worker driven by Docket's scripted model: no model key, no network (format below)")
+    .option("--wait", "return once the worker has a version, a question, a failure or an exit (at most 5 minutes)")
     .option("--yes", "do not ask for confirmation")
     .option("--dry-run", "print the resolved launch and the command the window would run; start nothing")
     .addHelpText(
       "after",
       () => [
         "",
+        "--scripted: try workers without a model key. Each model call is answered by the next step of the file.",
+        ...SCRIPTED_STEP_FORMAT,
+        "",
         "pi workers get extra pi arguments from your user config (pi.extraArgs, a list) and from DOCKET_PI_ARGS",
-        "(split on whitespace, no quoting), e.g. DOCKET_PI_ARGS='-ne -e /path/faux-provider.ts'. The models a worker",
+        "(split on whitespace, no quoting), e.g. DOCKET_PI_ARGS='-ne -e ./my-provider.js'. The models a worker",
         "may use are the ones `pi --list-models` prints with those same arguments. tmux does not pass your environment",
         "on: name variables in config worker.passEnv or give them with --env NAME=VALUE.",
         "",
@@ -59,28 +84,21 @@ export function registerWorkersCommands(program: Command, io: Io): void {
     .action(async (words: string[], opts: SpawnFlags) => {
       if (opts.agent !== undefined && !isWorkerAgent(opts.agent)) throw usageError("bad-flag", `--agent must be one of ${WORKER_AGENTS.join(", ")}; got "${opts.agent}"`);
       if (opts.seed && opts.fresh) throw usageError("bad-flag", "--seed and --fresh contradict each other; pick one");
-      const env = parseAssignments("--env", opts.env);
       const { planSpawn, spawnWorker } = await import("../../../engine/workers/spawn.js");
       const ctx = engine();
+      let input: SpawnInput = { task: words.join(" "), agent: opts.agent as WorkerAgent | undefined, command: opts.cmd, kind: opts.as, model: opts.model, thinking: opts.thinking, seedFile: opts.seed, fresh: opts.fresh, worktree: opts.worktree, env: parseAssignments("--env", opts.env) };
+      if (opts.scripted !== undefined) input = scriptedSpawnInput(input, opts.scripted, SCRIPTED_EXTENSION(), ctx.cwd);
       warn(io, ctx.configWarnings());
       if (opts.dryRun) {
-        const plan = await planSpawn(ctx, { task: words.join(" "), agent: opts.agent, command: opts.cmd, kind: opts.as, model: opts.model, thinking: opts.thinking, seedFile: opts.seed, fresh: opts.fresh, worktree: opts.worktree, env, ...(io.parent ? { parent: io.parent } : {}) });
+        const plan = await planSpawn(ctx, { ...input, ...(io.parent ? { parent: io.parent } : {}) });
         emit(io, plan, (x) => [`dry run: would start a ${x.agent} worker of kind ${x.kind}; nothing was started`, ...x.summary.map((l) => `  ${l}`), `  command: ${formatArgv(x.command)}`]);
         return;
       }
       const r = await spawnWorker(ctx, {
-        task: words.join(" "),
-        agent: opts.agent,
-        command: opts.cmd,
-        kind: opts.as,
-        model: opts.model,
-        thinking: opts.thinking,
-        seedFile: opts.seed,
-        fresh: opts.fresh,
-        worktree: opts.worktree,
+        ...input,
         items: opts.item,
-        env,
-        yes: Boolean(opts.yes),
+        // A scripted worker spends nothing and runs only the steps you wrote: there is nothing to confirm.
+        yes: Boolean(opts.yes) || opts.scripted !== undefined,
         interactive: io.interactive,
         ...(io.parent ? { parent: io.parent } : {}),
         confirm: async (ex) => {
@@ -88,12 +106,15 @@ export function registerWorkersCommands(program: Command, io: Io): void {
           return io.confirm("Launch this worker?");
         },
       });
-      emit(io, { worker: r.worker, generation: r.generation, kind: r.kind, execution: r.execution, summary: r.summary }, (x) => [
+      const waited = !opts.wait ? undefined : await (await import("../../../engine/workers/wait.js")).waitForWorker(ctx, r.worker, WAIT_MS);
+      emit(io, { worker: r.worker, generation: r.generation, kind: r.kind, execution: r.execution, summary: r.summary, ...(waited ? { waited } : {}) }, (x) => [
         `${x.worker} started (generation ${x.generation}, kind ${x.kind})`,
         ...x.summary.map((l) => `  ${l}`),
         ...(r.dispatch ? [`  dispatched ${r.dispatch.bindings.map((b) => b.item).join(", ")} (${r.dispatch.dispatch})`] : []),
         `  peek: docket peek ${x.worker}   attach: docket attach ${x.worker}`,
+        ...(waited ? [waitedLine(x.worker, waited)] : []),
       ]);
+      if (waited === "failed" || waited === "exited") process.exitCode = 1;
     });
 
   program
@@ -125,23 +146,28 @@ export function registerWorkersCommands(program: Command, io: Io): void {
     .action(async (opts: { all?: boolean }) => {
       const { listWorkers } = await import("../../../engine/workers/view.js");
       const { formatBaseMoved } = await import("../../../domain/review/base-moved.js");
-      const { workers, ages, baseMoved } = listWorkers(engine(), { all: Boolean(opts.all) });
+      const listing = listWorkers(engine(), { all: Boolean(opts.all) });
+      // Every fact the text shows is in the JSON row too: its age and what landed under it.
+      const workers = listing.workers.map((w) => ({ ...w, age: listing.ages.get(w.worker) ?? null, baseMoved: listing.baseMoved.get(w.worker) ?? null }));
       emit(io, { workers }, (x) =>
         x.workers.length === 0
           ? "no workers (start one with: docket spawn <task>)"
-          : x.workers.map((w) =>
-              [
-                w.worker.padEnd(5),
-                (w.liveness === "live" ? "●" : w.liveness === "gone" ? "○" : "?").padEnd(2),
-                w.state.padEnd(12),
-                w.kind.padEnd(11),
-                (ages.get(w.worker) ?? "").padEnd(5),
-                w.questions ? `${w.questions}? ` : "",
-                w.deliverable ? `${w.deliverable.replace(/^worker-deliverable:/, "")} ` : "",
-                w.task.length > 60 ? `${w.task.slice(0, 57)}...` : w.task,
-                ...(baseMoved.has(w.worker) ? [`· ${formatBaseMoved(baseMoved.get(w.worker)!)}`] : []),
-              ].join(" "),
-            ),
+          : [
+              ["worker".padEnd(8), "state".padEnd(12), "kind".padEnd(11), "age".padEnd(5), "task (questions, current version)"].join(" "),
+              ...x.workers.map((w) =>
+                [
+                  w.worker.padEnd(5),
+                  (w.liveness === "live" ? "●" : w.liveness === "gone" ? "○" : "?").padEnd(2),
+                  w.state.padEnd(12),
+                  w.kind.padEnd(11),
+                  (w.age ?? "").padEnd(5),
+                  w.questions ? `${w.questions}? ` : "",
+                  w.deliverable ? `${w.deliverable.replace(/^worker-deliverable:/, "")} ` : "",
+                  w.task.length > 60 ? `${w.task.slice(0, 57)}...` : w.task,
+                  ...(w.baseMoved && formatBaseMoved(w.baseMoved) ? [`· ${formatBaseMoved(w.baseMoved)}`] : []),
+                ].join(" "),
+              ),
+            ],
       );
     });
 
@@ -234,10 +260,6 @@ export function registerWorkersCommands(program: Command, io: Io): void {
         ...x.skipped.map((s) => `  kept ${s.worker}: ${s.reason}`),
       ]);
     });
-}
-
-function shellQuote(word: string): string {
-  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
 /** One line per agent: where it is and the command a worker of it runs. */

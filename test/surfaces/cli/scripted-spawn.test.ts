@@ -1,0 +1,73 @@
+// `docket spawn --scripted <steps.json> --wait` runs a real pi worker on the shipped scripted model with no key,
+// no DOCKET_PI_ARGS and no --env: the whole first session (spawn → verdict → approve → promote) through the binary.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { cliEnv, docket, jsonOf } from "../../support/docket-cli.js";
+import { gitRepo } from "../../support/git.js";
+import { tempDir } from "../../support/temp.js";
+import { tmuxServer } from "../../support/tmux.js";
+
+const STEPS = [
+  { text: "Editing hello.txt.", toolCall: { name: "write", arguments: { path: "hello.txt", content: "hello, world\n" } } },
+  { text: "hello.txt now greets the world.", toolCall: { name: "docket_done", arguments: { outcome: "completed", summary: "hello.txt greets the world" } } },
+];
+
+function setup(t: { after(fn: () => void): void }) {
+  const root = tempDir(t);
+  const repo = join(root, "play");
+  mkdirSync(repo);
+  gitRepo(repo, { "hello.txt": "hello\n" });
+  const { socket } = tmuxServer(t);
+  const env = cliEnv({ HOME: tempDir(t), DOCKET_HOME: join(root, "home"), DOCKET_TMUX_SOCKET: socket, TMPDIR: tempDir(t), PI_CODING_AGENT_DIR: tempDir(t) });
+  return { root, repo, env };
+}
+
+test("a scripted worker runs from a steps file alone and its frozen patch is promoted", { timeout: 180_000 }, (t) => {
+  const { root, repo, env } = setup(t);
+  writeFileSync(join(root, "steps.json"), JSON.stringify(STEPS));
+  const spawned = jsonOf(docket({ env, cwd: repo }, "spawn", "--scripted", "../steps.json", "--wait", "--json", "Make hello.txt greet the world"));
+  assert.equal(spawned.worker, "w1");
+  assert.equal(spawned.waited, "ready");
+  assert.equal(spawned.execution.model, "docket-demo/scripted");
+  const pane = jsonOf(docket({ env, cwd: repo }, "peek", "w1", "--json"));
+  assert.match(JSON.stringify(pane), /hello\.txt now greets the world/);
+  assert.doesNotMatch(JSON.stringify(pane), /extended-keys/, "Docket's own tmux server has the extended keys pi asks for");
+  const card = jsonOf(docket({ env, cwd: repo }, "verdict", "w1", "--json"));
+  assert.equal(card.deliverable.ref, "worker-deliverable:w1:1");
+  jsonOf(docket({ env, cwd: repo }, "approve", "w1", "--json"));
+  jsonOf(docket({ env, cwd: repo }, "promote", "w1", "--json"));
+  assert.equal(readFileSync(join(repo, "hello.txt"), "utf8"), "hello, world\n");
+});
+
+test("a bad steps file is refused before anything starts, naming the step", { timeout: 60_000 }, (t) => {
+  const { root, repo, env } = setup(t);
+  const cases: [string, string, RegExp][] = [
+    ["not-json.json", "[{", /is not JSON/],
+    ["empty.json", "[]", /non-empty JSON array/],
+    ["bad-call.json", JSON.stringify([{ text: "x" }, { toolCall: { name: "write" } }]), /step 2 has a tool call without/],
+    ["unknown-key.json", JSON.stringify([{ txt: "x" }]), /step 1 has an unknown key "txt"/],
+  ];
+  for (const [name, text, message] of cases) {
+    writeFileSync(join(root, name), text);
+    const r = docket({ env, cwd: repo }, "spawn", "--scripted", join(root, name), "--json", "task");
+    const error = jsonOf(r, 1).error;
+    assert.equal(error.code, "bad-steps-file", name);
+    assert.match(error.message, message);
+  }
+  assert.equal(jsonOf(docket({ env, cwd: repo }, "spawn", "--scripted", join(root, "missing.json"), "--json", "task"), 1).error.code, "input-unreadable");
+  const usage = jsonOf(docket({ env, cwd: repo }, "spawn", "--scripted", join(root, "empty.json"), "--agent", "codex", "--json", "task"), 2);
+  assert.match(usage.error.message, /--scripted drives a pi worker/);
+  assert.deepEqual(jsonOf(docket({ env, cwd: repo }, "ls", "--all", "--json")).workers, [], "no worker row was written");
+});
+
+test("spawn --help shows the step format and names no file that does not ship", () => {
+  const r = docket({ env: cliEnv({ HOME: "/nonexistent" }), cwd: "/" }, "spawn", "--help");
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /--scripted <steps\.json>/);
+  assert.match(r.stdout, /"toolCall": \{"name": "write"/);
+  assert.match(r.stdout, /docket_done's arguments: outcome/);
+  assert.doesNotMatch(r.stdout, /faux-provider/);
+});
