@@ -1,6 +1,7 @@
 // The house rules, enforced: imports point down only (STYLE §1); domain is pure; the engine touches no file, runs no SQL,
 // starts no process and reaches git, tmux and the agents only through its context's ports; it reads camelCase rows only,
-// and neither it nor the ledger parses JSON unchecked; sibling surfaces never import each other (surfaces/shared).
+// and neither it nor the ledger parses JSON unchecked; sibling surfaces never import each other (surfaces/shared); worker
+// text reaches a terminal only through the one output filter.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -182,4 +183,17 @@ test("a worker's clients (docket worker, docket mcp, the pi worker role) load no
     const heavy = runtimeGraph(entry).filter((m) => m === "better-sqlite3" || /^(engine|ledger|files|substrate)\//.test(m));
     assert.deepEqual(heavy, [], `${entry} loads ${heavy.join(", ")}`);
   }
+});
+
+test("worker text reaches a terminal only through the one output filter: verbs write through the Io, pi's chat through notice()", () => {
+  const problems: string[] = [];
+  for (const file of files(join(SRC, "surfaces"))) {
+    const name = relative(SRC, file);
+    const text = readFileSync(file, "utf8").replace(/\/\/.*$|\/\*[\s\S]*?\*\//gm, "");
+    if (name.startsWith("surfaces/shared/verbs/") && /process\.(stdout|stderr)|console\.(log|error|warn|info)/.test(text)) problems.push(`${name} writes around the Io`);
+    if (name.startsWith("surfaces/pi/") && name !== "surfaces/pi/parent/chat-notice.js" && /\.notify\(/.test(text)) problems.push(`${name} notifies around chat-notice's filter`);
+  }
+  const run = readFileSync(join(SRC, "surfaces/shared/verbs/run.js"), "utf8");
+  assert.match(run, /const io = visibleIo\(raw\)/, "runCli hands every verb the filtered Io");
+  assert.deepEqual(problems, []);
 });

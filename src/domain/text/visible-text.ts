@@ -23,14 +23,6 @@ export function visibleText(text: string): string {
   return text.replace(HIDDEN, visibleMark);
 }
 
-/** True when `visibleText` would change the text. */
-export function hasHiddenText(text: string): boolean {
-  HIDDEN.lastIndex = 0;
-  const found = HIDDEN.test(text);
-  HIDDEN.lastIndex = 0;
-  return found;
-}
-
 /**
  * A JSON document with the same hidden code points written as `\uXXXX` escapes: it parses to exactly the same value
  * (JSON.stringify already escapes C0 controls, not C1 or bidi), so `--json` keeps the bytes and a terminal sees none.
