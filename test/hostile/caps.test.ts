@@ -9,7 +9,6 @@ import { closeSync, openSync, readFileSync, statSync, writeFileSync, writeSync }
 import { join } from "node:path";
 import { openEngine } from "../../src/engine/context.js";
 import { startWebServer } from "../../src/surfaces/web/server.js";
-import { MAX_OPEN_NOTES, MAX_OPEN_QUESTIONS } from "../../src/engine/protocol/consult.js";
 import { cliEnv, docket, docketWith } from "../support/docket-cli.js";
 import { appWith, publish, reviewGround, reviewWorker, type ReviewGround } from "../support/review-fixture.js";
 import type { ProtocolWorker } from "../support/protocol-worker.js";
@@ -18,6 +17,10 @@ import { tmuxServer } from "../support/tmux.js";
 import { waitFor } from "../support/wait.js";
 import { dumpTables } from "../support/work-ledger.js";
 import { workerIdentityEnv } from "../support/launch-env.js";
+
+/** The caps as documented (docs/hostile-judgment.md), written out so the test states them. */
+const MAX_OPEN_NOTES = 20;
+const MAX_OPEN_QUESTIONS = 5;
 
 type T = { after(fn: () => void | Promise<void>): void };
 

@@ -68,21 +68,14 @@ test("a committed kind that widens execution is skipped with the diagnostic, and
       assert.equal(git(g.repo, "status", "--porcelain"), "", `${what}: the checkout is clean`);
     }
   }
-});
-
-test("a committed kind that only narrows still loads: default_worktree: true and parent_seed: fresh", (t) => {
+  // Only project files are held to this, and only widening: a narrowing project kind loads, so does a user's widening one.
   const g = ground(t);
   g.commit({ ".docket/kinds/careful.md": kindFile("careful", "default_worktree: true\nparent_seed: fresh") });
-  const listed = g.run("kinds", "--json").json.kinds.find((k: { name: string }) => k.name === "careful");
-  assert.equal(listed?.source, "project");
-});
-
-test("the same widening kind in the user's own kinds folder loads: only project files are held to narrowing", (t) => {
-  const g = ground(t);
   mkdirSync(join(g.home, "kinds"), { recursive: true });
-  writeFileSync(join(g.home, "kinds", "fixer.md"), kindFile("fixer", "default_worktree: false"));
-  const listed = g.run("kinds", "--json").json.kinds.find((k: { name: string }) => k.name === "fixer");
-  assert.equal(listed?.source, "user");
+  writeFileSync(join(g.home, "kinds", "mine.md"), kindFile("mine", "default_worktree: false\nmodel: anthropic/claude-sonnet-4-5"));
+  const kinds = g.run("kinds", "--json").json.kinds as { name: string; source: string }[];
+  assert.equal(kinds.find((k) => k.name === "careful")?.source, "project");
+  assert.equal(kinds.find((k) => k.name === "mine")?.source, "user");
 });
 
 test("a project config's worker.parentSeedPolicy is ignored with a warning; the user's config still sets it", (t) => {

@@ -33,10 +33,14 @@ test("/docket web starts the review page in the background and shows its address
   t.after(() => stopPid(Number(m[1])));
   const page = await fetch(m[2]!, { redirect: "manual" });
   assert.equal(page.status, 303, "the address signs a browser in");
+  // The sign-in key is single-use (issue 23): the second /docket web shows the server's next key, the first is spent.
   const second = await notices(pi, "/docket web");
-  assert.match(second[0]!, new RegExp(`^review page already running for .* \\(pid ${m[1]}\\)\\n  open: ${m[2]!.replace(/[?]/g, "\\?")}`));
+  const base = m[2]!.replace(/\/\?k=.*$/, "");
+  const again = new RegExp(`^review page already running for .* \\(pid ${m[1]}\\)\\n  open: (${base.replace(/[.]/g, "\\.")}/\\?k=[A-Za-z0-9_-]{43})`).exec(second[0]!);
+  assert.ok(again && again[1] !== m[2], second[0]);
+  assert.equal((await fetch(m[2]!, { redirect: "manual" })).status, 403, "a used address signs nobody in again");
   const fromCli = p.cli("web", "--json");
-  assert.deepEqual([fromCli.json.started, fromCli.json.url], [false, m[2]]);
+  assert.deepEqual([fromCli.json.started, fromCli.json.url], [false, again[1]]);
   assert.equal(await pi.close(), 0);
   const after = p.cli("web", "--json", "--detach");
   assert.deepEqual([after.json.started, after.json.pid], [false, Number(m[1])], "the server outlives the pi session that started it");
