@@ -99,7 +99,7 @@ export function registerParentRole(pi: ExtensionAPI): void {
   }
 
   pi.on("session_start", async (_event, ctx) => {
-    if (session.warning && ctx.hasUI) ctx.ui.notify(`docket: ${session.warning}`, "warning");
+    if (session.warning) noticeFor(ctx, `docket: ${session.warning}`, "warning");
     if (!ctx.hasUI || feed) return; // print/json mode: no dock, nothing waits; session_start may arrive twice
     feed = startFeed(ctx);
   });
