@@ -4,7 +4,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { git } from "../support/git.js";
 import { checkoutBytes, decisions, fakeGitDir, hostileGround, hostileWorker, markerScript, type HostileGround, type HostileWorker } from "../support/hostile-worker.js";
@@ -115,4 +115,28 @@ test("fsmonitor, hooks, filters, textconv and an external diff set with the work
   assert.equal(next.code, 0, `spawn: ${next.stderr}${next.stdout}`);
   assert.equal(existsSync(g.marker), false, "a later spawn (worktree add, baseline commit) ran no planted hook");
   assert.deepEqual(decisions(g).map((d) => d.split(" ").slice(0, 2).join(" ")), ["approve human", "promote human", "discard human"]);
+});
+
+test("a combined promotion lands, runs nothing a source worker planted in its .git, and leaves that workspace as it is", T, async (t) => {
+  const g = hostileGround(t);
+  const w1 = await hostileWorker(g, "change a");
+  const w2 = await hostileWorker(g, "change b");
+  writeFileSync(join(w1.workspace, "src/a.ts"), "export const a = 10;\n");
+  writeFileSync(join(w2.workspace, "src/b.ts"), "export const b = 20;\n");
+  assert.equal(w1.done("a is ten").code, 0);
+  assert.equal(w2.done("b is twenty").code, 0);
+  const script = markerScript(g, w1.workspace);
+  const fake = fakeGitDir(g, w1, `\tfsmonitor = ${script}\n\tworktree = ${g.project}\n`);
+  writeFileSync(join(w1.workspace, ".git"), `gitdir: ${fake}\n`);
+  const combined = g.human("combine", w1.id, w2.id, "--json");
+  assert.equal(combined.code, 0, combined.stderr + combined.stdout);
+  assert.equal(combined.json.outcome, "combined");
+  const ref: string = combined.json.deliverable.ref;
+  const promoted = g.human("promote", ref, "--approve", "--yes");
+  assert.equal(promoted.code, 0, promoted.stderr + promoted.stdout);
+  assert.equal(existsSync(g.marker), false, "no planted fsmonitor ran");
+  assert.match(promoted.stdout + promoted.stderr, new RegExp(`${w1.id}'s workspace was left as it is \\(.*\\.git is no longer what Docket made at spawn`), promoted.stdout);
+  assert.equal(readFileSync(join(g.project, "src/a.ts"), "utf8"), "export const a = 10;\n");
+  assert.equal(readFileSync(join(g.project, "notes.txt"), "utf8"), "my untracked notes\n", "the human's untracked file is untouched");
+  assert.equal(readFileSync(join(g.project, "README.md"), "utf8"), "hello, work in progress\n", "the human's uncommitted edit is untouched");
 });

@@ -5,28 +5,32 @@ import { spawnSync } from "node:child_process";
 import { accessSync, constants, realpathSync, statSync } from "node:fs";
 import { delimiter, isAbsolute, join } from "node:path";
 
-let resolved: string | undefined;
+let resolved: { path: string; git: string } | undefined;
 
 /**
- * The absolute path of git, found once on the PATH this process had when it first asked (relative PATH entries are
- * skipped: they would resolve against whatever directory a command runs in). Later PATH changes are never seen.
+ * The absolute path of git, found once on this process's PATH (relative PATH entries are skipped: they would resolve
+ * against whatever directory a command runs in). Never a child's or a worker's PATH: only this process's own, which
+ * only this process can change (then it is looked up again, as a test's counting git does).
  */
 export function gitBinary(): string {
-  if (resolved !== undefined) return resolved;
-  for (const dir of (process.env.PATH ?? "").split(delimiter)) {
+  const path = process.env.PATH ?? "";
+  if (resolved?.path === path) return resolved.git;
+  resolved = { path, git: findGit(path) };
+  return resolved.git;
+}
+
+function findGit(path: string): string {
+  for (const dir of path.split(delimiter)) {
     if (!isAbsolute(dir)) continue;
     const candidate = join(dir, "git");
     try {
       accessSync(candidate, constants.X_OK);
-      if (!statSync(candidate).isFile()) continue;
-      resolved = realpathSync(candidate);
-      return resolved;
+      if (statSync(candidate).isFile()) return realpathSync(candidate);
     } catch {
       // not here: the next PATH entry
     }
   }
-  resolved = "git"; // no git at all: running it fails with ENOENT, which every caller reports as git being missing
-  return resolved;
+  return "git"; // no git at all: running it fails with ENOENT, which every caller reports as git being missing
 }
 
 /**

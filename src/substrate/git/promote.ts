@@ -11,8 +11,19 @@ interface GitRun {
   stderr: string;
 }
 
-function runGit(cwd: string, args: string[], options: { input?: string; env?: NodeJS.ProcessEnv } = {}): GitRun {
-  const r = spawnSync(gitBinary(), [...neutralArgs(), ...filterOverrides(cwd), ...args], {
+interface RunOptions {
+  input?: string;
+  env?: NodeJS.ProcessEnv;
+  /** filterOverrides(cwd), when the caller already has them (one lookup for a batch of calls). */
+  filters?: string[];
+}
+
+/** Subcommands that can run a filter driver on a checkout's files (apply writes them, a diff of the tree reads them). */
+const FILTERING = new Set(["apply", "diff"]);
+
+function runGit(cwd: string, args: string[], options: RunOptions = {}): GitRun {
+  const filters = options.filters ?? (FILTERING.has(args[0]!) ? filterOverrides(cwd) : []);
+  const r = spawnSync(gitBinary(), [...neutralArgs(), ...filters, ...args], {
     cwd,
     input: options.input,
     encoding: "utf8",
@@ -23,7 +34,7 @@ function runGit(cwd: string, args: string[], options: { input?: string; env?: No
   return { status: r.status ?? 1, stdout: r.stdout ?? "", stderr: r.stderr ?? "" };
 }
 
-function mustGit(cwd: string, args: string[], options: { input?: string; env?: NodeJS.ProcessEnv } = {}): string {
+function mustGit(cwd: string, args: string[], options: RunOptions = {}): string {
   const r = runGit(cwd, args, options);
   if (r.status !== 0) throw new Error(`git ${args[0]} failed in ${cwd}: ${r.stderr.trim() || `exit ${r.status}`}`);
   return r.stdout;
@@ -151,9 +162,11 @@ export function parentChangesForEach(repoRoot: string, queries: readonly ParentQ
     else byRev.set(rev, [...(byRev.get(rev) ?? []), i]);
   }
   const diffs = new Map<number, ParentChange[]>();
+  let filters: string[] | undefined;
   for (const [rev, members] of byRev) {
     const diff = (paths: readonly string[]): ParentChange[] => {
-      const parts = gitOverPaths(repoRoot, ["diff", "--name-status", "--no-renames", "-z", rev, "--"], paths);
+      filters ??= filterOverrides(repoRoot);
+      const parts = gitOverPaths(repoRoot, ["diff", "--name-status", "--no-renames", "-z", rev, "--"], paths, filters);
       const changes = new Map<string, ParentChange>();
       for (const part of parts) for (let k = 0; k + 1 < part.length; k += 2) if (!changes.has(part[k + 1]!)) changes.set(part[k + 1]!, { status: part[k]!, path: part[k + 1]! });
       return [...changes.values()];
@@ -200,11 +213,11 @@ function shareListing(pathLists: readonly (readonly string[])[], listing: (paths
 const PATHSPECS_PER_CALL = 1_000;
 
 /** Runs `args` with `paths` as literal pathspecs, in chunks that stay far below the argument-size limit. */
-function gitOverPaths(repoRoot: string, args: string[], paths: readonly string[]): string[][] {
+function gitOverPaths(repoRoot: string, args: string[], paths: readonly string[], filters?: string[]): string[][] {
   const outputs: string[][] = [];
   for (let k = 0; k < paths.length; k += PATHSPECS_PER_CALL) {
     const specs = paths.slice(k, k + PATHSPECS_PER_CALL).map((p) => `:(literal)${p}`);
-    outputs.push(mustGit(repoRoot, [...args, ...specs]).split("\0").filter((s) => s !== ""));
+    outputs.push(mustGit(repoRoot, [...args, ...specs], { filters: filters ?? [] }).split("\0").filter((s) => s !== ""));
   }
   return outputs;
 }

@@ -31,7 +31,7 @@ test("the queue asks git once per distinct base and gives every card the warning
 
   const { result: queue, calls } = countingGit(t, () => verdictQueue(g.ctx));
   assert.deepEqual(queue.map((c) => c.worker), [second[1]!.worker, second[0]!.worker, first[1]!.worker, first[0]!.worker]);
-  assert.deepEqual(calls.filter((c) => c !== "--version"), ["cat-file", "diff", "diff", "ls-files"], "one commit check, one diff per base, one untracked listing");
+  assert.deepEqual(calls.filter((c) => c !== "--version"), ["cat-file", "config", "diff", "diff", "ls-files"], "one commit check, one filter-driver lookup, one diff per base, one untracked listing");
   // Combine is offered in the queue without a dry merge (git in a private store); each card measures it when opened.
   const offered = queue.flatMap((c) => c.warnings.filter((w) => w.kind === "combine").map((w) => w.text));
   assert.ok(offered.length > 0 && offered.every((text) => text.endsWith(" · its card measures the merge")), offered.join("\n"));
@@ -68,5 +68,5 @@ test("asking for many workers at once answers each exactly as asking alone, unkn
   assert.equal(alone[3], undefined);
   assert.deepEqual(alone[5], [{ path: "dir/d.txt", status: "D" }, { path: "dir/e.txt", status: "?" }]);
   // HEAD~1 is checked on its own (not an object id) and diffed as its own revision: three bases, three diffs.
-  assert.deepEqual(calls, ["cat-file", "cat-file", "diff", "diff", "diff", "ls-files"]);
+  assert.deepEqual(calls, ["cat-file", "cat-file", "config", "diff", "diff", "diff", "ls-files"]);
 });
