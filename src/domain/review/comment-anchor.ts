@@ -37,6 +37,16 @@ export function parseCommentLocation(text: string): CommentLocation {
   return { file: m[1]!, start, end };
 }
 
+/** A structured location (a page's click) checked like a typed one: whole lines, first ≤ last, or both null. */
+export function checkLocation(l: CommentLocation): CommentLocation {
+  const whole = l.start === null && l.end === null;
+  const lines = Number.isSafeInteger(l.start) && Number.isSafeInteger(l.end) && l.start! >= 1 && l.end! >= l.start!;
+  if (typeof l.file !== "string" || l.file === "" || (!whole && !lines)) {
+    throw usageError("bad-comment-location", "a comment names a file and either no lines (the whole file) or a first and last line with 1 ≤ first ≤ last");
+  }
+  return { file: l.file, start: l.start, end: l.end };
+}
+
 /** `src/a.ts:10–12 (new)`, `src/a.ts (whole file)`: how every surface names an anchor. */
 export function formatAnchor(a: CommentAnchor): string {
   if (a.start === null) return `${a.file} (whole file)`;

@@ -10,6 +10,7 @@ import { commentsOfRef } from "../../ledger/review/comments.js";
 import type { EngineContext } from "../context.js";
 import { commentView, type CommentView } from "./comments.js";
 import { deliverableByRef } from "./deliverables.js";
+import { resolveReviewTarget } from "./target.js";
 
 export interface PreviousComment extends CommentView {
   /** Where its lines are in this version's patch, or why they are not. */
@@ -51,6 +52,13 @@ export function cardComments(ctx: EngineContext, input: { worker: string; pointe
     drafts: drafts.map((c) => commentView(c, files, input.currentRef)),
     previous: sent.map((c) => ({ ...commentView(c, before, input.currentRef), mapped: mapAnchor(before, files, c.anchor), addressed: answers.get(c.id) ?? null })),
   };
+}
+
+/** The comments of one exact version's card (a page fragment re-rendering one file or the whole diff). */
+export function cardCommentsOf(ctx: EngineContext, ref: string): { comments: CardComments; worker: string; isCurrent: boolean } {
+  const t = resolveReviewTarget(ctx, { target: ref });
+  const comments = cardComments(ctx, { worker: t.worker.id, pointer: t.pointer, deliverable: t.deliverable, currentRef: t.current.ref });
+  return { comments, worker: t.worker.id, isCurrent: t.pointer.ref === t.current.ref };
 }
 
 /** The card's comment sections as text: what the previous revise asked and how this version answers, then drafts. */

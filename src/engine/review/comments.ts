@@ -4,7 +4,7 @@
 import { parseDiffFiles, type DiffFile } from "../../domain/deliverables/diff-files.js";
 import { notFound, refusal } from "../../domain/errors.js";
 import { optionalKey } from "../../domain/idempotency.js";
-import { checkCommentText, parseCommentLocation, quotedLines, resolveAnchor, type CommentAnchor, type CommentSide } from "../../domain/review/comment-anchor.js";
+import { checkCommentText, checkLocation, parseCommentLocation, type CommentLocation, quotedLines, resolveAnchor, type CommentAnchor, type CommentSide } from "../../domain/review/comment-anchor.js";
 import { assertNoControlCharacters } from "../../domain/work/message-text.js";
 import { commentById, commentsOfRef, commentsOfWorker, deleteCommentDraft, insertComment, updateCommentText, type CommentRow, type CommentState } from "../../ledger/review/comments.js";
 import type { Tx } from "../../ledger/core/runner.js";
@@ -32,8 +32,8 @@ export interface CommentView {
 export interface AddCommentInput {
   /** `w3` (its current version) or the exact `worker-deliverable:w3:2`, which must be current. */
   target: string;
-  /** `src/a.ts:10`, `src/a.ts:10-12`, or `src/a.ts` for the whole file. */
-  location: string;
+  /** `src/a.ts:10`, `src/a.ts:10-12`, or `src/a.ts` for the whole file; or the same, structured (a page's click). */
+  location: string | CommentLocation;
   side?: CommentSide;
   text: string;
   key?: string;
@@ -57,7 +57,7 @@ export function addComment(ctx: EngineContext, input: AddCommentInput): CommentV
   if (files.length === 0) {
     throw refusal("comment-no-patch", `${target.pointer.ref} has no frozen patch to comment on; nothing changed`, `say what to change with \`docket revise ${target.worker.id} <note>\``);
   }
-  const anchor = resolveAnchor({ ref: target.pointer.ref, worker: target.worker.id, files, location: parseCommentLocation(input.location), side: input.side ?? "new" });
+  const anchor = resolveAnchor({ ref: target.pointer.ref, worker: target.worker.id, files, location: typeof input.location === "string" ? parseCommentLocation(input.location) : checkLocation(input.location), side: input.side ?? "new" });
   const key = optionalKey({ tool: "comment.add", callId: input.key });
   const row = ctx.commands.run("review.comment.add", { ref: target.pointer.ref, anchor, text }, (tx) => {
     assertPointerUnchanged(tx, target);
