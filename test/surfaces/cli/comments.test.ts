@@ -6,7 +6,6 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { claimInbox } from "../../../src/engine/talk/inbox.js";
-import { done } from "../../../src/engine/protocol/protocol.js";
 import { assertExit, cliEnv, docket, jsonOf } from "../../support/docket-cli.js";
 import { appWith, publish, reviewGround, reviewWorker, write, type ReviewGround } from "../../support/review-fixture.js";
 import { ledgerRows } from "../../support/snapshot.js";
@@ -111,14 +110,17 @@ test("the next version's card shows the sent comments beside their lines, mapped
   const w = reviewWorker(t, g);
   publish(g, w, { "src/app.txt": appWith({ 10: "ten", 30: "thirty" }) });
   const run = cli(t, g);
+  const workerRun = (vars: Record<string, string>, ...args: string[]) =>
+    docket({ env: cliEnv({ DOCKET_HOME: g.home, HOME: g.home, ...vars }), cwd: w.workspace, input: "Done again.\n" }, ...args);
   jsonOf(run("comment", w.worker, "src/app.txt:10", "spell it out", "--json"));
   jsonOf(run("comment", w.worker, "src/app.txt:30", "keep this one", "--json"));
   jsonOf(run("revise", w.worker, "tidy", "up", "--json"));
   write(w.workspace, { "src/app.txt": appWith({ 1: "one", 10: "TEN (spelled out)", 30: "thirty" }) });
-  done(g.ctx, { worker: w.worker, generation: w.generation, runToken: w.runToken }, {
-    callId: "v2", body: "Done again.\n", outcome: "completed", summary: "v2",
-    addressed: [{ comment: "cm1", note: "spelled out <now>" }, { comment: "cm99", note: "not a comment of mine" }],
-  });
+  const identity = { DOCKET_WORKER_ID: w.worker, DOCKET_GENERATION: String(w.generation), DOCKET_RUN_TOKEN: w.runToken };
+  const bad = assertExit(workerRun(identity, "worker", "done", "--outcome", "completed", "--addressed", "cm1", "--json"), 2);
+  assert.match(bad.json.error.message, /--addressed takes <comment id>=<note>/);
+  const answered = workerRun(identity, "worker", "done", "--outcome", "completed", "--summary", "v2", "--addressed", "cm1=spelled out <now>", "--addressed", "cm99=not a comment of mine", "--json");
+  assert.equal(jsonOf(answered).deliverable.version, 2);
   const card = jsonOf(run("verdict", w.worker, "--json"));
   assert.deepEqual(card.comments.previous.map((c: any) => [c.id, c.mapped.status, c.addressed]), [["cm1", "outdated", "spelled out <now>"], ["cm2", "current", null]]);
   assert.deepEqual(card.comments.previous[1].mapped.anchor, { file: "src/app.txt", side: "new", start: 30, end: 30 });

@@ -16,6 +16,7 @@ interface DoneFlags {
   summary?: string;
   evidence: string[];
   recommend: string[];
+  addressed: string[];
   itemsFile?: string;
   bodyFile?: string;
   callId?: string;
@@ -38,6 +39,7 @@ export function registerWorkerProtocol(worker: Command, io: Io): void {
     .option("--summary <text>", "one line for the human (default: the body's first line)")
     .option("--evidence <kind=text>", "commit|test|artifact|runtime|note=<text> (repeatable)", collect, [])
     .option("--recommend <text>", "a recommendation for the human (repeatable)", collect, [])
+    .option("--addressed <cm=note>", "your answer to a review comment of the revision you worked on: cm3=what you did (repeatable)", collect, [])
     .option("--items-file <json>", `per-item reports: a JSON array of {item, outcome, body, evidence?, forHuman?, answers?} (a regular file or pipe, at most ${INPUT_CAP_TEXT})`)
     .option("--body-file <file>", `the full deliverable text, a regular file or pipe of at most ${INPUT_CAP_TEXT} (default: standard input, same limit; '-' also means standard input)`)
     .option("--call-id <id>", "plays the tool-call id: the same id returns the same version (fresh when absent)")
@@ -49,7 +51,7 @@ export function registerWorkerProtocol(worker: Command, io: Io): void {
       const body = flags.bodyFile !== undefined && flags.bodyFile !== "-" ? input.readBodyFile(process.cwd(), flags.bodyFile) : readStdin(input.readBodyStdin);
       const items = flags.itemsFile === undefined ? [] : (await import("../../../engine/protocol/report-file.js")).loadReportFile(process.cwd(), flags.itemsFile, "--items-file");
       const { done } = await import("../../../engine/protocol/protocol.js");
-      const result = done(engine(), who, { callId: flags.callId, body, outcome: flags.outcome, summary: flags.summary, evidence, recommendations: flags.recommend, items });
+      const result = done(engine(), who, { callId: flags.callId, body, outcome: flags.outcome, summary: flags.summary, evidence, recommendations: flags.recommend, items, addressed: flags.addressed.map(parseAddressedFlag) });
       emit(io, result, (r) => [
         `${who.worker} published ${r.deliverable.ref} (v${r.deliverable.version}) → ready`,
         ...r.items.map((x) => `${x.item} ${x.status} (${x.reportId})`),
@@ -155,3 +157,10 @@ function readStdin(read: () => string): string {
   return read();
 }
 
+
+/** `cm3=what I did` → {comment, note}; the engine checks the id and the note. */
+function parseAddressedFlag(value: string): { comment: string; note: string } {
+  const eq = value.indexOf("=");
+  if (eq <= 0) throw usageError("bad-flag", `--addressed takes <comment id>=<note>, e.g. cm3=renamed it; got "${value}"`);
+  return { comment: value.slice(0, eq), note: value.slice(eq + 1) };
+}
