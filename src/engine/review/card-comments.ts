@@ -3,12 +3,12 @@
 
 import type { DeliverablePointer, WorkerDeliverable } from "../../domain/deliverables/deliverable.js";
 import { deliverableRef } from "../../domain/deliverables/deliverable.js";
-import { parseDiffFiles, type DiffFile } from "../../domain/deliverables/diff-files.js";
+import type { DiffFile } from "../../domain/deliverables/diff-files.js";
 import { mapAnchor, type MappedAnchor } from "../../domain/review/comment-map.js";
 import { formatAnchor } from "../../domain/review/comment-anchor.js";
 import { commentsOfRef } from "../../ledger/review/comments.js";
 import type { EngineContext } from "../context.js";
-import { commentView, type CommentView } from "./comments.js";
+import { commentView, patchFilesOf, type CommentView } from "./comments.js";
 import { deliverableByRef } from "./deliverables.js";
 import { resolveReviewTarget } from "./target.js";
 
@@ -35,13 +35,11 @@ export function cardComments(ctx: EngineContext, input: { worker: string; pointe
   const prevRef = pointer.version > 1 ? deliverableRef(input.worker, pointer.version - 1) : undefined;
   const sent = prevRef ? commentsOfRef(ctx.db, prevRef, ["sent"]) : [];
   if (drafts.length === 0 && sent.length === 0) return NO_COMMENTS;
-  const patch = deliverable.changeSet?.patch ?? "";
-  const files = patch === "" ? [] : parseDiffFiles(patch);
+  const files = patchFilesOf(deliverable);
   let before: DiffFile[] = [];
   if (sent.length > 0) {
     try {
-      const prev = deliverableByRef(ctx, prevRef!).deliverable.changeSet?.patch ?? "";
-      before = prev === "" ? [] : parseDiffFiles(prev);
+      before = patchFilesOf(deliverableByRef(ctx, prevRef!).deliverable);
     } catch (error) {
       // An unreadable earlier sidecar: its comments are still listed, each outdated (nothing to map from).
       if ((error as { code?: string }).code !== "deliverable-invalid") throw error;

@@ -2,6 +2,7 @@
 // optional idempotency key) and list. Only the human comments; a comment binds the version's ref and sha256 (issue 30).
 
 import { parseDiffFiles, type DiffFile } from "../../domain/deliverables/diff-files.js";
+import type { WorkerDeliverable } from "../../domain/deliverables/deliverable.js";
 import { notFound, refusal } from "../../domain/errors.js";
 import { optionalKey } from "../../domain/idempotency.js";
 import { checkCommentText, checkLocation, parseCommentLocation, type CommentLocation, quotedLines, resolveAnchor, type CommentAnchor, type CommentSide } from "../../domain/review/comment-anchor.js";
@@ -41,10 +42,21 @@ export interface AddCommentInput {
   expectSha256?: string;
 }
 
+const parsed = new WeakMap<WorkerDeliverable, DiffFile[]>();
+
+/** The parsed frozen patch of one read sidecar, parsed once however many readers (card, comments, page) ask. */
+export function patchFilesOf(d: WorkerDeliverable): DiffFile[] {
+  let files = parsed.get(d);
+  if (!files) {
+    const patch = d.changeSet?.patch ?? "";
+    parsed.set(d, (files = patch === "" ? [] : parseDiffFiles(patch)));
+  }
+  return files;
+}
+
 /** The parsed frozen patch of one target (sidecars never change, so this is the patch the comment is about). */
 export function targetFiles(target: ReviewTarget): DiffFile[] {
-  const patch = target.deliverable.changeSet?.patch ?? "";
-  return patch === "" ? [] : parseDiffFiles(patch);
+  return patchFilesOf(target.deliverable);
 }
 
 export function addComment(ctx: EngineContext, input: AddCommentInput): CommentView {
