@@ -2,11 +2,12 @@
 // the page (engine view + HTML, and over HTTP), the next version's card mapping 50 sent comments, and inside a real
 // pi (Enter → card on screen, d → diff viewer on screen). Prints figures, never asserts.
 //
-// DOCKET_BENCH_RUNS (default 20 for the page, a quarter of it for pi) sets the runs.
+// DOCKET_BENCH_RUNS (default 20 for the page, a quarter of it for pi) sets the runs; DOCKET_BENCH_PI=0 skips pi.
 
 import { performance } from "node:perf_hooks";
 import { cpus, loadavg } from "node:os";
 import { addComment } from "../src/engine/review/comments.js";
+import { cardCommentsOf } from "../src/engine/review/card-comments.js";
 import { revise } from "../src/engine/review/judge.js";
 import { reviewView } from "../src/engine/review/review-view.js";
 import { renderCard } from "../src/surfaces/web/pages/card.js";
@@ -71,6 +72,7 @@ async function main(): Promise<void> {
   const rows: [string, string, string][] = [["no comments", bare.worker, refs.bare], ["50 draft comments", noted.worker, refs.noted], ["v2 answering 50 sent", answered.worker, refs.answered]];
   const base: Record<string, number> = {};
   for (const [name, worker, ref] of rows) {
+    const own = timed(RUNS, () => cardCommentsOf(web.ctx, ref));
     const view = timed(RUNS, () => reviewView(web.ctx, ref));
     const page = timed(RUNS, () => renderCard(reviewView(web.ctx, ref), "unified"));
     const http: number[] = [];
@@ -80,9 +82,10 @@ async function main(): Promise<void> {
       http.push(performance.now() - t0);
     }
     base[name] = pct(http, 0.5);
-    console.log(`  ${name.padEnd(22)} reviewView ${ms(pct(view, 0.5))} · view + HTML ${ms(pct(page, 0.5))} · GET /card ${ms(pct(http, 0.5))} (p95 ${pct(http, 0.95).toFixed(1)} ms)`);
+    console.log(`  ${name.padEnd(22)} comments alone ${ms(pct(own, 0.5))} · reviewView ${ms(pct(view, 0.5))} · view + HTML ${ms(pct(page, 0.5))} · GET /card ${ms(pct(http, 0.5))} (p95 ${pct(http, 0.95).toFixed(1)} ms)`);
   }
 
+  if (process.env.DOCKET_BENCH_PI === "0") return;
   const pi = piScreen(t, { cwd: g.project, vars: { DOCKET_HOME: g.home } });
   await pi.start();
   await pi.until("the dock", (s) => s.includes("docket ·"));
