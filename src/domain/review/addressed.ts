@@ -2,6 +2,7 @@
 // The card shows an answer only beside a comment the human really sent this worker; other ids are kept but never shown.
 
 import { validationError } from "../errors.js";
+import { findControlCharacter } from "../work/message-text.js";
 import type { AddressedComment } from "../deliverables/deliverable.js";
 
 export const MAX_ADDRESSED = 200;
@@ -17,6 +18,8 @@ export function checkAddressed(input: unknown, preface = ""): AddressedComment[]
     const note = typeof entry.note === "string" ? entry.note.trim() : "";
     if (!COMMENT_ID.test(comment)) throw validationError("addressed-invalid", `${preface}addressed[${i}].comment must be a comment id such as cm3 (from the revision message); got ${JSON.stringify(entry.comment ?? null)}`);
     if (note === "" || note.length > 4_000) throw validationError("addressed-invalid", `${preface}addressed[${i}].note must say what you did about ${comment} (1–4000 characters)`);
+    const control = findControlCharacter(note);
+    if (control) throw validationError("addressed-invalid", `${preface}addressed[${i}].note contains control character ${control.codePoint} at character ${control.position}; only newline and tab are allowed`);
     return { comment, note };
   });
 }

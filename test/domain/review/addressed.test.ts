@@ -13,4 +13,5 @@ test("answers are trimmed; none given is an empty list; a bad id or an empty not
   refused([{ comment: "dc3", note: "x" }], /^docket_done published nothing — addressed\[0\]\.comment must be a comment id such as cm3/);
   refused([{ comment: "cm1", note: "ok" }, { comment: "cm2", note: "  " }], /addressed\[1\]\.note must say what you did about cm2/);
   refused({ comment: "cm1" }, /addressed must be a list/);
+  refused([{ comment: "cm1", note: "done \u001b[2J" }], /addressed\[0\]\.note contains control character U\+001B at character 6/);
 });

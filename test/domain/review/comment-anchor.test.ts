@@ -7,6 +7,7 @@ import { parseDiffFiles } from "../../../src/domain/deliverables/diff-files.js";
 import { DocketError } from "../../../src/domain/errors.js";
 import { parseCommentLocation, quotedLines, resolveAnchor } from "../../../src/domain/review/comment-anchor.js";
 import { mapAnchor } from "../../../src/domain/review/comment-map.js";
+import { formatRevisionMessage } from "../../../src/domain/review/revision-message.js";
 
 const PATCH = [
   "diff --git a/src/a.ts b/src/a.ts",
@@ -64,4 +65,13 @@ test("the next patch keeps a comment where the same lines are shown (moved or no
   const without = parseDiffFiles(PATCH.slice(PATCH.indexOf("diff --git a/gone.txt")));
   assert.deepEqual(mapAnchor(files, without, at("src/a.ts", null)), { status: "outdated", reason: "src/a.ts is no longer in the patch" });
   assert.deepEqual(mapAnchor(files, without, at("gone.txt", null)).status, "current");
+});
+
+test("the revision message quotes the worker's lines with control bytes made visible, never passed on", () => {
+  const body = formatRevisionMessage({
+    ref: "worker-deliverable:w1:1", version: 1, note: undefined,
+    comments: [{ id: "cm1", anchor: { file: "src/a\u001b.ts", side: "new", start: 5, end: 5 }, text: "why?", quoted: ["+x\u0003y\tz"] }],
+  });
+  assert.equal(body.split("\n").slice(0, 6).join("\n"), "Request revision for worker-deliverable:w1:1 (version 1):\n\n1 comment on the frozen patch of version 1:\n\n[cm1] src/a\uFFFD.ts:5 (new)\n  > +x\uFFFDy\tz");
+  assert.doesNotMatch(body, /[\u0000-\u0008\u000b-\u001f]/);
 });
