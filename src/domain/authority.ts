@@ -37,6 +37,7 @@ export const HUMAN_VERBS = [
   "tell",
   "broadcast",
   "combine",
+  "comment",
 ] as const;
 
 export type HumanVerb = (typeof HUMAN_VERBS)[number];

@@ -4,7 +4,8 @@
 /** Every caller-keyed command: the four worker calls, the per-item report, and the human verbs that take `--key`. */
 export type KeyedTool =
   | "todos" | "wait" | "done" | "fail" | "report" | "consult" | "note"
-  | "item.add" | "item.edit" | "item.reply" | "dispatch" | "tell" | "obligation.park" | "obligation.unpark";
+  | "item.add" | "item.edit" | "item.reply" | "dispatch" | "tell" | "obligation.park" | "obligation.unpark"
+  | "comment.add" | "comment.edit" | "comment.delete";
 
 export interface KeyParts {
   tool: KeyedTool;

@@ -22,6 +22,7 @@ export const ID_PREFIX = {
   journal: "j",
   note: "nt",
   combination: "cb",
+  comment: "cm",
 } as const;
 
 export type IdSpace = keyof typeof ID_PREFIX;

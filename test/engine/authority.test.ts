@@ -8,6 +8,7 @@ import { openEngine, type EngineContext } from "../../src/engine/context.js";
 import { useForParent, useForWorker, dropChip } from "../../src/engine/handoff/use.js";
 import { approve, answer, discard, reject, revise } from "../../src/engine/review/judge.js";
 import { planPromotion, promote } from "../../src/engine/review/promote.js";
+import { addComment, deleteComment, editComment } from "../../src/engine/review/comments.js";
 import { saveAuthored, saveFromWorker } from "../../src/engine/store/save.js";
 import { deleteStored, describeDeleteTarget, loadStored, unloadStored } from "../../src/engine/store/slots.js";
 import { dismissAttention } from "../../src/engine/talk/attention.js";
@@ -57,6 +58,7 @@ const CALLS: Record<HumanVerb, Call[]> = {
   tell: [(c) => tellWorker(c, { worker: "w1", text: "hello" })],
   broadcast: [(c) => planBroadcast(c, { text: "src/app.txt changed" }), (c) => sendBroadcast(c, { body: "hello", workers: ["w1"] }), (c) => postToJournal(c, { text: "hello" })],
   combine: [(c) => combineChangeSets(c, { sources: ["w1", "w2"] }), (c) => continueCombine(c), (c) => abortCombine(c)],
+  comment: [(c) => addComment(c, { target: "w1", location: "src/app.txt:3", text: "why" }), (c) => editComment(c, { id: "cm1", text: "x" }), (c) => deleteComment(c, { id: "cm1" })],
 };
 
 test("the list of human verbs is complete here: every verb has the engine calls that carry it", () => {

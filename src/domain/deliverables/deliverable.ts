@@ -83,6 +83,14 @@ export interface WorkerDeliverable {
   items: { item: string; outcome: string; body: string }[];
   changeSet: ChangeSet | null;
   sourceHandoff?: SourceHandoff;
+  /** The worker's answers to the review comments of the revision it worked on (absent when it gave none). */
+  addressed?: AddressedComment[];
+}
+
+export interface AddressedComment {
+  /** A review comment id (`cm3`). */
+  comment: string;
+  note: string;
 }
 
 export const deliverableId = (workerId: string): string => `worker-deliverable:${workerId}`;

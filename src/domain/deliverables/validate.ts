@@ -39,6 +39,9 @@ export function validateDeliverable(value: unknown, expect: { workerId: string; 
   if (!Array.isArray(d.items) || !d.items.every((i) => isObject(i) && typeof i.item === "string" && typeof i.outcome === "string" && typeof i.body === "string")) {
     issues.push("items must be a list of {item, outcome, body}");
   }
+  if (d.addressed !== undefined && (!Array.isArray(d.addressed) || !d.addressed.every((a) => isObject(a) && typeof a.comment === "string" && typeof a.note === "string"))) {
+    issues.push("addressed must be a list of {comment, note}");
+  }
   if (d.changeSet !== null) issues.push(...changeSetIssues(d.changeSet, expect));
   return issues.length === 0 ? { ok: true, deliverable: d as unknown as WorkerDeliverable } : { ok: false, issues };
 }

@@ -3,7 +3,8 @@
 
 import type { Worker } from "../../domain/workers/worker.js";
 import { randomUUID } from "node:crypto";
-import { DONE_OUTCOMES, changeSetRef, deliverableId, deliverableRef, type ChangeSet, type DeliverablePointer, type DoneOutcome, type WorkerDeliverable } from "../../domain/deliverables/deliverable.js";
+import { DONE_OUTCOMES, changeSetRef, deliverableId, deliverableRef, type ChangeSet, type DeliverablePointer, type DoneOutcome, type WorkerDeliverable, type AddressedComment } from "../../domain/deliverables/deliverable.js";
+import { checkAddressed } from "../../domain/review/addressed.js";
 import { refusal, validationError } from "../../domain/errors.js";
 import { idempotencyKey, optionalKey } from "../../domain/idempotency.js";
 import { EVIDENCE_KINDS, isEvidenceKind, type Evidence, type ReportEntry, type ReportEntryInput } from "../../domain/work/report.js";
@@ -123,6 +124,8 @@ export interface DoneInput {
   evidence?: Evidence[];
   recommendations?: string[];
   items?: ReportEntryInput[];
+  /** Answers to the review comments of the revision this version responds to. */
+  addressed?: AddressedComment[];
 }
 
 export interface DoneResult {
@@ -138,6 +141,7 @@ interface CheckedDone {
   evidence: Evidence[];
   recommendations: string[];
   items: ReportEntry[];
+  addressed: AddressedComment[];
 }
 
 /**
@@ -225,6 +229,7 @@ function freeze(ctx: EngineContext, row: Worker, who: WorkerIdentity, d: Checked
       changeSet: changeSet && { ...changeSet, ref: changeSetRef(who.worker, version) },
       // Handoff provenance travels with every version the worker publishes (issue 5 §5).
       ...(row.sourceHandoff ? { sourceHandoff: row.sourceHandoff } : {}),
+      ...(d.addressed.length > 0 ? { addressed: d.addressed } : {}),
     };
     if (claimDeliverable(ctx.home, who.worker, version, deliverable)) return version;
   }
@@ -262,7 +267,8 @@ function checkDone(input: DoneInput): CheckedDone {
   if (recommendations.length > MAX_RECOMMENDATIONS) throw validationError("recommendations-invalid", `at most ${MAX_RECOMMENDATIONS} recommendations; got ${recommendations.length}`);
   const items = checkEntries(input.items ?? [], DONE_PREFACE);
   const callId = input.callId === undefined || input.callId === "" ? `call-${randomUUID()}` : checkCallId(input.callId);
-  return { callId, body, outcome: input.outcome as DoneOutcome, summary, evidence, recommendations, items };
+  const addressed = checkAddressed(input.addressed, DONE_PREFACE);
+  return { callId, body, outcome: input.outcome as DoneOutcome, summary, evidence, recommendations, items, addressed };
 }
 
 export function checkCallId(value: string): string {

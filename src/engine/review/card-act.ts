@@ -1,7 +1,8 @@
 // One structured card action (a click, a key) → the same engine command the CLI runs, bound to the version and the
 // newest decision the surface rendered: refused (nothing changes) when a newer version or decision landed meanwhile.
 
-import { usageError } from "../../domain/errors.js";
+import { notFound, usageError } from "../../domain/errors.js";
+import { formatAnchor, type CommentSide } from "../../domain/review/comment-anchor.js";
 import { confirmationRefused, resolveConfirmation } from "../../domain/review/confirmation.js";
 import type { EngineContext } from "../context.js";
 import type { SpawnInput } from "../workers/spawn.js";
@@ -9,7 +10,7 @@ import type { SpawnInput } from "../workers/spawn.js";
 type SpawnParent = NonNullable<SpawnInput["parent"]>;
 
 export interface ActRequest {
-  verb: "approve" | "reject" | "revise" | "answer" | "tell" | "promote" | "discard" | "use" | "save" | "respawn" | "combine";
+  verb: "approve" | "reject" | "revise" | "answer" | "tell" | "promote" | "discard" | "use" | "save" | "respawn" | "combine" | CommentVerb;
   worker: string;
   /** The version the card showed (null: a worker without one). */
   version: number | null;
@@ -25,7 +26,16 @@ export interface ActRequest {
   task?: string;
   /** Combine: the other worker, whose current version is merged with the card's. */
   peer?: string;
+  /** A new comment: the file's position in the frozen patch, the side, the lines (null: the whole file), under `text`. */
+  anchor?: { file: number; side: CommentSide; start: number | null; end: number | null };
+  /** The draft an edit or delete acts on. */
+  comment?: string;
+  /** Idempotency key of a comment write (a double click adds one comment). */
+  key?: string;
 }
+
+export const COMMENT_VERBS = ["comment", "comment-edit", "comment-delete"] as const;
+export type CommentVerb = (typeof COMMENT_VERBS)[number];
 
 export interface ActResult {
   /** What happened, for the toast. */
@@ -33,7 +43,7 @@ export interface ActResult {
 }
 
 /** Refusals that mean "the card you acted on is out of date": the page says why and reloads it. */
-export const STALE_CODES = new Set(["version-moved", "decision-landed", "use-not-current", "question-not-open", "already-promoted", "older-version", "promotion-unrecorded", "no-open-question"]);
+export const STALE_CODES = new Set(["version-moved", "decision-landed", "use-not-current", "question-not-open", "already-promoted", "older-version", "promotion-unrecorded", "no-open-question", "comment-version-not-current", "comment-outdated"]);
 
 const decisionLines = (r: { decision: { id: string; verb: string; deliverable: { ref: string } | null; worker: string }; notes: string[] }): string[] => [
   `${r.decision.id} ${r.decision.verb} ${r.decision.deliverable?.ref ?? r.decision.worker}`,
@@ -98,10 +108,28 @@ export async function runAction(ctx: EngineContext, r: ActRequest, options: { pa
       const c = combineChangeSets(ctx, { sources: [needRef(), r.peer] });
       return { lines: [c.summary, ...c.notes] };
     }
+    case "comment":
+    case "comment-edit":
+    case "comment-delete":
+      return commentAction(ctx, r, needRef);
     case "respawn": {
       const { respawnWorker } = await import("../workers/respawn.js");
       const s = respawnWorker(ctx, r.worker);
       return { lines: [`${s.worker} respawned at generation ${s.generation}`] };
     }
   }
+}
+
+async function commentAction(ctx: EngineContext, r: ActRequest, needRef: () => string): Promise<ActResult> {
+  const comments = await import("./comments.js");
+  const said = (verb: string, c: { id: string; anchor: Parameters<typeof formatAnchor>[0] }) => ({ lines: [`${c.id} ${verb} · ${formatAnchor(c.anchor)}`] });
+  if (r.verb === "comment-edit") return said("edited", comments.editComment(ctx, { id: r.comment ?? "", text: r.text ?? "", key: r.key }));
+  if (r.verb === "comment-delete") return said("deleted", comments.deleteComment(ctx, { id: r.comment ?? "", key: r.key }));
+  if (!r.anchor) throw usageError("bad-action", "a comment needs its anchor (file, side, lines)");
+  const { frozenDiffFiles } = await import("./diff-context.js");
+  const ref = needRef();
+  const f = frozenDiffFiles(ctx, ref).files[r.anchor.file];
+  if (!f) throw notFound("no-such-file", `${ref} has no file #${r.anchor.file}`);
+  const location = { file: r.anchor.side === "old" ? f.oldPath : f.path, start: r.anchor.start, end: r.anchor.end };
+  return said("drafted", comments.addComment(ctx, { target: ref, location, side: r.anchor.side, text: r.text ?? "", key: r.key }));
 }

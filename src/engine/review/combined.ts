@@ -12,6 +12,7 @@ import { readDeliverable } from "../../files/workers/deliverables.js";
 import { combinationOf, frozenCombinations, type CombinationRow } from "../../ledger/review/combinations.js";
 import { insertDecision } from "../../ledger/review/decisions.js";
 import { getWorker, updateWorker } from "../../ledger/workers/workers.js";
+import { NO_COMMENTS } from "./card-comments.js";
 import type { EngineContext } from "../context.js";
 import { journalPromotion } from "../talk/journal.js";
 import { alreadyApplied, applyFrozen, RECOVERED_NOTE } from "./apply-frozen.js";
@@ -173,7 +174,7 @@ export function combinedCard(ctx: EngineContext, target: string): VerdictCard {
     recommendations: [], items: [], changeSet: cs,
   };
   return {
-    worker: t.key, state: promoted ? "promoted" : "ready", deliverable: t.pointer, approved: Boolean(approval), warnings, actions: moves.map(moveText), moves, planCoverage: null,
+    worker: t.key, state: promoted ? "promoted" : "ready", deliverable: t.pointer, approved: Boolean(approval), warnings, actions: moves.map(moveText), moves, planCoverage: null, comments: NO_COMMENTS,
     detail: {
       task: deliverable.source.task, kind: "combined", exited: false, judgment, questions: [], lastError: null, deliverable, invalid: null, handoff: null,
       planCoverage: null, sha256: t.sha256, notes: [],

@@ -5,6 +5,8 @@ import { usageError } from "../../domain/errors.js";
 import { parseDuration } from "../../domain/clock.js";
 import { countDecisionsByVerb, listDecisionDebt, recentDecisions, type Decision, type DecisionDebt } from "../../ledger/review/decisions.js";
 import type { EngineContext } from "../context.js";
+import type { CommentAnchor } from "../../domain/review/comment-anchor.js";
+import { commentsOfDecision } from "../../ledger/review/comments.js";
 
 export interface DecisionLogInput {
   /** `7d`, `24h`, … (default 7d). */
@@ -18,6 +20,14 @@ export interface DecisionLog {
   counts: Record<string, number>;
   debt: DecisionDebt[];
   decisions: Decision[];
+  /** The review comments each revise decision sent, by decision id (only decisions that sent some). */
+  comments: Record<string, LoggedComment[]>;
+}
+
+export interface LoggedComment {
+  id: string;
+  anchor: CommentAnchor;
+  text: string;
 }
 
 /** The longest window `--since` takes: past it, a window is "everything" and its start date would not exist. */
@@ -31,11 +41,19 @@ export function decisionLog(ctx: EngineContext, input: DecisionLogInput = {}): D
     throw usageError("bad-duration", `--since takes at most ${MAX_LOG_WINDOW_DAYS}d (100 years); got "${input.since}"`);
   }
   const since = new Date(ctx.clock.nowMs() - ms).toISOString();
+  const decisions = recentDecisions(ctx.db, { since, limit: input.limit ?? 25 });
+  const comments: Record<string, LoggedComment[]> = {};
+  for (const d of decisions) {
+    if (d.verb !== "revise") continue;
+    const sent = commentsOfDecision(ctx.db, d.id);
+    if (sent.length > 0) comments[d.id] = sent.map((c) => ({ id: c.id, anchor: c.anchor, text: c.text }));
+  }
   return {
     since,
     window,
     counts: countDecisionsByVerb(ctx.db, since),
     debt: listDecisionDebt(ctx.db, since),
-    decisions: recentDecisions(ctx.db, { since, limit: input.limit ?? 25 }),
+    decisions,
+    comments,
   };
 }

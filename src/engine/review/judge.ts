@@ -22,6 +22,9 @@ import {
 import { assertHuman } from "../authority.js";
 import { workerTreeOf } from "../../domain/workers/worker-tree.js";
 import { assertShownBinding } from "./shown.js";
+import { formatRevisionMessage } from "../../domain/review/revision-message.js";
+import { markCommentsSent } from "../../ledger/review/comments.js";
+import { draftsToSend, outdatedDraftCount } from "./revision-comments.js";
 
 export interface JudgeInput extends TargetInput {
   actor?: DecisionActor;
@@ -82,25 +85,32 @@ export function reject(ctx: EngineContext, input: JudgeInput): JudgeResult {
   }).result;
 }
 
-/** A review note bound to one exact version, sent to the worker; its next accepted done becomes the next version. */
-export function revise(ctx: EngineContext, input: JudgeInput & { note: string }): JudgeResult {
+/**
+ * A review note bound to one exact version, sent to the worker with every draft comment of that version as one
+ * message; its next accepted done becomes the next version. The note may be left out when there are comments.
+ */
+export function revise(ctx: EngineContext, input: JudgeInput & { note?: string }): JudgeResult {
   assertHuman(ctx, "revise");
   const note = nonEmpty(input.note);
   if (looksCombined(input.target)) {
     throw refusal("combined-no-revise", `${input.target} is a combined version: no worker publishes its next version; nothing was sent`, "reject it, or hand both sides to one worker with `docket combine <w> <w> --to <w>`");
   }
-  if (note === undefined) throw validationError("empty-note", "a revision needs a note saying what to change", "`docket revise <w|ref> <note>`");
-  assertNoControlCharacters(note, "note");
+  if (note !== undefined) assertNoControlCharacters(note, "note");
   const target = resolveReviewTarget(ctx, input);
-  const judged = assertShownBinding(ctx, target, input, "revise");
-  const body = `Request revision for ${target.pointer.ref} (version ${target.pointer.version}):\n${note}`;
-  const result = ctx.commands.run("review.revise", { ref: target.pointer.ref, note }, (tx) => {
+  const shownNotes = assertShownBinding(ctx, target, input, "revise");
+  const result = ctx.commands.run("review.revise", { ref: target.pointer.ref, note: note ?? null }, (tx) => {
     const row = target.exact ? requireWorker(tx.db, target.worker.id) : assertPointerUnchanged(tx, target);
     assertDecisionUnchanged(tx.db, row.id, input.expectDecision);
+    const comments = draftsToSend(tx.db, target);
+    if (note === undefined && comments.length === 0) {
+      throw validationError("empty-note", "a revision needs a note saying what to change, or draft comments on the current version's lines", "`docket revise <w|ref> <note>`, or `docket comment <w> <file>:<line> <text>` first");
+    }
+    const body = formatRevisionMessage({ ref: target.pointer.ref, version: target.pointer.version, note, comments });
     const decision = insertDecision(tx, {
-      actor: input.actor ?? "human", verb: "revise", worker: row.id, deliverable: target.pointer, note,
+      actor: input.actor ?? "human", verb: "revise", worker: row.id, deliverable: target.pointer, note: note ?? null,
       evidenceRefs: evidenceRefsOf(target), contentSha256: target.sha256,
     });
+    markCommentsSent(tx, comments.map((c) => c.id), decision.id);
     const message = insertMessage(tx, {
       worker: row.id,
       kind: "review_note",
@@ -108,11 +118,15 @@ export function revise(ctx: EngineContext, input: JudgeInput & { note: string })
       deliverAs: "followUp",
     });
     if (row.reviewedAt !== null) updateWorker(tx, row.id, { reviewedAt: null });
-    const notes = [...judged, ...olderNote(target), `review note ${message} queued for ${row.id}; its next docket_done becomes v${target.current.version + 1}`];
+    const sent = comments.length > 0 ? ` with ${comments.length} comment${comments.length === 1 ? "" : "s"} (${comments.map((c) => c.id).join(", ")})` : "";
+    const notes = [...shownNotes, ...olderNote(target), `review note ${message}${sent} queued for ${row.id}; its next docket_done becomes v${target.current.version + 1}`];
+    const outdated = outdatedDraftCount(tx.db, target);
+    if (outdated > 0) notes.push(`${outdated} draft comment${outdated === 1 ? "" : "s"} on ${target.pointer.ref} ${outdated === 1 ? "is" : "are"} outdated and ${outdated === 1 ? "was" : "were"} not sent`);
     if (row.exited) notes.push(`${row.id} is not running; the note waits in its inbox until \`docket respawn ${row.id}\``);
-    return { decision: decisionView(decision), notes, message };
+    return { decision: decisionView(decision), notes, message, body };
   }).result;
-  return withPaste(ctx, result, target.worker.id, body);
+  const { body, ...judged } = result;
+  return withPaste(ctx, judged, target.worker.id, body);
 }
 
 export interface AnswerInput {

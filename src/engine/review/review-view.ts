@@ -3,7 +3,8 @@
 
 import { parseDeliverableRef, type DeliverablePointer } from "../../domain/deliverables/deliverable.js";
 import { normalizeWorkerId } from "../../domain/ids.js";
-import { parseDiffFiles, type DiffFile } from "../../domain/deliverables/diff-files.js";
+import type { DiffFile } from "../../domain/deliverables/diff-files.js";
+import { patchFilesOf } from "./comments.js";
 import { decisionsForRef, lastDecisionOf, type Decision } from "../../ledger/review/decisions.js";
 import { requireWorker } from "../../ledger/workers/workers.js";
 import type { EngineContext } from "../context.js";
@@ -35,14 +36,13 @@ export function reviewView(ctx: EngineContext, target: string): ReviewView {
   const row = requireWorker(ctx.db, card.worker);
   const current = pointerOf(row) ?? null;
   const isCurrent = card.deliverable === null || card.deliverable.ref === current?.ref;
-  const patch = card.detail.deliverable?.changeSet?.patch ?? "";
   return {
     card,
     current,
     isCurrent,
     lastDecision,
     actions: isCurrent ? card.moves.map((m) => bindMove(m, { worker: card.worker, ref: card.deliverable?.ref ?? null, version: card.deliverable?.version ?? null })) : [],
-    files: patch === "" ? [] : parseDiffFiles(patch),
+    files: card.detail.deliverable ? patchFilesOf(card.detail.deliverable) : [],
     history: card.deliverable ? decisionsForRef(ctx.db, card.deliverable.ref) : [],
     workerUpdatedAt: row.updatedAt,
   };

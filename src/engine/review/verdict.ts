@@ -28,6 +28,7 @@ import { producedBeforeWarning } from "./base-moved.js";
 import { escalateOverdueConsults } from "../talk/consult-lane.js";
 import { combinedCard, unjudgedCombined } from "./combined.js";
 import { looksCombined } from "../../domain/deliverables/combined.js";
+import { cardComments, formatCardComments, NO_COMMENTS, type CardComments } from "./card-comments.js";
 
 export interface VerdictQuestion {
   id: string;
@@ -51,6 +52,8 @@ export interface VerdictCard {
   moves: CardMove[];
   /** Derived at review time from the handoff's source plan and the frozen patch; null when not a plan handoff. */
   planCoverage: PlanCoverage | null;
+  /** Draft comments on this version, and the previous version's sent comments as this version answers them. */
+  comments: CardComments;
   /** Everything else the text card shows. */
   detail: {
     task: string;
@@ -204,6 +207,7 @@ function buildCard(ctx: EngineContext, target: string, options: CardOptions = {}
       notes: openNotesOf(ctx.db, row.id).map((n) => ({ id: n.id, text: n.text, suggested: n.suggested })),
     },
     planCoverage: coverage?.coverage ?? null,
+    comments: pointer && deliverable ? cardComments(ctx, { worker: row.id, pointer, deliverable, currentRef: pointerOf(row)?.ref }) : NO_COMMENTS,
   };
   return { card, ...(tampered ? { tampered } : {}) };
 }
@@ -294,6 +298,7 @@ export function formatVerdictCard(card: VerdictCard): string[] {
     out.push("", `Worker says (${d.outcome})`, `  ${d.summary}`);
     for (const r of d.recommendations.slice(0, 3)) out.push(`  → ${r}`);
     out.push(`  full text: docket report ${card.deliverable!.ref}`);
+    out.push(...formatCardComments(card.comments, card.worker));
   } else if (card.detail.invalid) out.push("", card.detail.invalid);
   const subject = card.deliverable?.ref ?? card.worker;
   out.push("", `Actions: ${card.actions.length > 0 ? card.actions.join(" · ") : "none"}`);

@@ -3,6 +3,7 @@
 
 import { usageError, validationError } from "../../domain/errors.js";
 import type { DoorCall } from "../../domain/door.js";
+import type { AddressedComment } from "../../domain/deliverables/deliverable.js";
 import type { Evidence, ReportEntryInput } from "../../domain/work/report.js";
 import type { WorkerIdentity } from "../../domain/workers/identity.js";
 import type { EngineContext } from "../../engine/context.js";
@@ -47,6 +48,7 @@ export function runCall(ctx: EngineContext, who: WorkerIdentity, call: Exclude<D
         evidence: list(args.evidence) as Evidence[] | undefined,
         recommendations: strs(args.recommendations),
         items: items ? reportFileEntries(items) : (list(args.items) as ReportEntryInput[] | undefined),
+        addressed: list(args.addressed) as AddressedComment[] | undefined, // checked by done, with its preface
       });
     }
     case "wait": {

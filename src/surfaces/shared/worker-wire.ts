@@ -28,6 +28,11 @@ export const ItemReportWire = Type.Object({
   answers: Type.Optional(Type.Record(Type.String(), Type.String(), { description: "reply id → your answer" })),
 });
 
+export const AddressedWire = Type.Object({
+  comment: Type.String({ description: "the review comment's id, e.g. cm3" }),
+  note: Type.String({ description: "what you did about it" }),
+});
+
 export const BlockedWire = Type.Object({ item: Type.String(), body: Type.String() });
 
 export const TodoWire = Type.Object({
@@ -42,6 +47,7 @@ const doneFields = {
   evidence: Type.Optional(Type.Array(EvidenceWire, { description: "typed evidence, stored as given" })),
   recommendations: Type.Optional(Type.Array(Type.String(), { description: "what the human should do next" })),
   items: Type.Optional(Type.Array(ItemReportWire, { description: "one report per dispatched item" })),
+  addressed: Type.Optional(Type.Array(AddressedWire, { description: "your answer to each review comment of the revision you worked on (ids from the revision message)" })),
 };
 
 /** docket_done where the body is the text of the message holding the call (pi). */

@@ -3,9 +3,9 @@
 
 import { usageError } from "../../domain/errors.js";
 import { normalizeWorkerId } from "../../domain/ids.js";
-import type { ActRequest } from "../../engine/review/card-act.js";
+import { COMMENT_VERBS, type ActRequest } from "../../engine/review/card-act.js";
 
-const VERBS = new Set<ActRequest["verb"]>(["approve", "reject", "revise", "answer", "tell", "promote", "discard", "use", "save", "respawn", "combine"]);
+const VERBS = new Set<ActRequest["verb"]>(["approve", "reject", "revise", "answer", "tell", "promote", "discard", "use", "save", "respawn", "combine", ...COMMENT_VERBS]);
 
 const text = (v: unknown, name: string, max = 100_000): string | undefined => {
   if (v === undefined || v === null) return undefined;
@@ -28,8 +28,27 @@ export function parseActRequest(body: unknown): ActRequest {
   if (mode !== undefined && mode !== "parent" && mode !== "worker" && mode !== "implement") throw usageError("bad-action", "mode must be parent, worker or implement");
   const peer = b.peer === undefined ? undefined : typeof b.peer === "string" ? normalizeWorkerId(b.peer) : undefined;
   if (b.peer !== undefined && !peer) throw usageError("bad-action", `"${String(b.peer)}" is not a worker id`);
+  const anchor = b.anchor === undefined ? undefined : parseAnchor(b.anchor);
+  const comment = text(b.comment, "comment", 20);
+  if (comment !== undefined && !/^cm[1-9][0-9]{0,11}$/.test(comment)) throw usageError("bad-action", "comment is not a comment id");
+  const key = text(b.key, "key", 200);
   return {
+    ...(anchor ? { anchor } : {}), ...(comment ? { comment } : {}), ...(key ? { key } : {}),
     verb: b.verb as ActRequest["verb"], worker, version, lastDecision, note: text(b.note, "note"), text: text(b.text, "text"),
     question: text(b.question, "question", 40), mode, withApproval: b.withApproval === true, confirm: b.confirm === true, task: text(b.task, "task", 4_000), ...(peer ? { peer } : {}),
   };
+}
+
+const lineOrNull = (v: unknown): number | null => {
+  if (v === null || v === undefined) return null;
+  if (typeof v !== "number" || !Number.isSafeInteger(v) || v < 1) throw usageError("bad-action", "comment lines must be positive whole numbers or null");
+  return v;
+};
+
+function parseAnchor(v: unknown): NonNullable<ActRequest["anchor"]> {
+  if (typeof v !== "object" || v === null) throw usageError("bad-action", "anchor must be an object {file, side, start, end}");
+  const a = v as Record<string, unknown>;
+  if (typeof a.file !== "number" || !Number.isSafeInteger(a.file) || a.file < 0) throw usageError("bad-action", "anchor.file must be the file's position in the patch");
+  if (a.side !== "old" && a.side !== "new") throw usageError("bad-action", "anchor.side must be old or new");
+  return { file: a.file, side: a.side, start: lineOrNull(a.start), end: lineOrNull(a.end) };
 }

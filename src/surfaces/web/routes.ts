@@ -11,6 +11,8 @@ import { previewPromotion } from "../../engine/review/promote-preview.js";
 import { reviewPulse } from "../../engine/review/review-pulse.js";
 import { reviewView } from "../../engine/review/review-view.js";
 import { recordShown } from "../../engine/review/shown.js";
+import { cardCommentsOf } from "../../engine/review/card-comments.js";
+import { notesByFile } from "./pages/diff-comments.js";
 import { verdictQueue } from "../../engine/review/verdict.js";
 import { listStoredDeliverables } from "../../engine/store/catalog.js";
 import { previewStored } from "../../engine/store/slots.js";
@@ -107,15 +109,24 @@ function cardPage(r: RouteContext, p: Params): Reply {
   });
 }
 
+/** The comments shown inside a fragment of this version's diff (drafts editable only while it is current). */
+function notesOf(r: RouteContext, ref: string, files: readonly DiffFile[]) {
+  const c = cardCommentsOf(r.ctx, ref);
+  return { notes: notesByFile(c.comments, files, { worker: c.worker, editable: c.isCurrent }), commentable: c.isCurrent };
+}
+
 function fileFragment(r: RouteContext, p: Params): Reply {
   const ref = refOf(p);
-  const f = diffFilesOf(r, ref)[Number(p.i)];
+  const files = diffFilesOf(r, ref);
+  const f = files[Number(p.i)];
   if (!f) throw notFound("no-such-file", `${ref} has no file #${p.i}`);
-  return ok(renderFileRows(f, cardPath(workerOf(p), Number(p.v)), r.mode));
+  return ok(renderFileRows(f, cardPath(workerOf(p), Number(p.v)), r.mode, notesOf(r, ref, files).notes.get(f.index)));
 }
 
 function diffFragment(r: RouteContext, p: Params): Reply {
-  return ok(renderDiffSection({ files: diffFilesOf(r, refOf(p)), base: cardPath(workerOf(p), Number(p.v)), mode: r.mode }).value);
+  const ref = refOf(p);
+  const files = diffFilesOf(r, ref);
+  return ok(renderDiffSection({ files, base: cardPath(workerOf(p), Number(p.v)), mode: r.mode, ...notesOf(r, ref, files) }).value);
 }
 
 function contextFragment(r: RouteContext, p: Params): Reply {

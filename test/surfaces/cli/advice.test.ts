@@ -167,6 +167,12 @@ test("running every refusal's advised command that names a value: the value is o
     { covers: "src/domain/review/content-binding.ts#deliverable-tampered", succeeds: true, refuse: () => refusedOf(run(["promote", fixture.tampered.worker, "--yes"])) },
     { covers: "src/domain/review/content-binding.ts#deliverable-tampered", refuse: () => refusedOf(run(["load", fixture.tampered.stored])) },
     { covers: "src/surfaces/shared/verbs/broadcast.ts#nothing-affected", succeeds: true, refuse: () => refusedOf(run(["broadcast", "--yes", "vendor/nowhere.lock", "moved"])) },
+    { covers: "src/domain/review/comment-anchor.ts#comment-file-not-in-patch", succeeds: true, refuse: () => refusedOf(run(["comment", fixture.unjudged.worker, "nowhere.txt:1", "x"])) },
+    { covers: "src/domain/review/comment-anchor.ts#comment-outside-patch", succeeds: true, refuse: () => refusedOf(run(["comment", fixture.unjudged.worker, "src/app.txt:39", "x"])) },
+    { covers: "src/engine/review/comments.ts#comment-no-patch", succeeds: true, refuse: () => refusedOf(run(["comment", fixture.proposal, "README.md", "x"])) },
+    { covers: "src/engine/review/comments.ts#comment-version-not-current", succeeds: true, refuse: () => refusedOf(run(["comment", fixture.older.v1.ref, "src/app.txt:7", "x"])) },
+    { covers: "src/engine/review/comments.ts#comment-outdated", succeeds: true, refuse: () => refusedOf(run(["comment", "--edit", fixture.comments.outdated, "y"])) },
+    { covers: "src/engine/review/comments.ts#comment-sent", refuse: () => refusedOf(run(["comment", "--edit", fixture.comments.sent, "y"])) },
     {
       // After the older worker's other cases: its advice approves v2. A report of v1 makes v1 the version last shown.
       covers: "src/domain/review/shown-binding.ts#version-not-shown", succeeds: true,
@@ -251,6 +257,15 @@ function ground(t: T, g: ReviewGround, run: (args: string[], env?: Record<string
   // Two workers changing the same line differently: Combine stops on a conflict and waits for the human.
   const clash = [mk(), mk()].map((w, i) => (publish(g, w, { "src/app.txt": appWith({ 30: `thirty, way ${i}` }) }), w.worker)) as [string, string];
   const idle = mk().worker;
+  // A draft comment left on v1 when v2 appeared (outdated), and one sent with a revise (never changes again).
+  const commented = mk();
+  publish(g, commented, { "src/app.txt": appWith({ 12: "twelve" }) });
+  const outdated = run(["comment", commented.worker, "src/app.txt:12", "x"]).json.comment.id as string;
+  publish(g, commented, { "src/app.txt": appWith({ 12: "twelve", 13: "thirteen" }) });
+  const sender = mk();
+  publish(g, sender, { "src/app.txt": appWith({ 14: "fourteen" }) });
+  const sent = run(["comment", sender.worker, "src/app.txt:14", "x"]).json.comment.id as string;
+  assert.equal(run(["revise", sender.worker]).code, 0);
   // An exited command worker (tmux-free until respawned) for the respawn advice.
   const exited = addWorker(g.ctx, "token-exited").worker;
   g.ctx.commands.run("test.exited", null, (tx) => updateWorker(tx, exited, { exited: true, exitCode: 0 }));
@@ -260,7 +275,7 @@ function ground(t: T, g: ReviewGround, run: (args: string[], env?: Record<string
   editItem(g.ctx, { id: "t1", text: "one, changed elsewhere", external: true });
   const identity = { DOCKET_WORKER_ID: unjudged.worker, DOCKET_GENERATION: String(unjudged.generation), DOCKET_RUN_TOKEN: unjudged.runToken };
   return {
-    unjudged, fresh, patch, identity, idle, exited, storedPatch, storedAuthored, proposal: proposalW.worker, clash,
+    unjudged, fresh, patch, identity, idle, exited, storedPatch, storedAuthored, proposal: proposalW.worker, clash, comments: { outdated, sent },
     older: { worker: olderW.worker, v1, staleTarget },
     tampered: { worker: rewritten.worker, stored: rewrittenRecord.ref },
   };

@@ -45,6 +45,7 @@ const COMMAND_LINES: Record<HumanVerb, string[] | null> = {
   tell: ["tell", "w1", "hello"],
   broadcast: ["broadcast", "--yes", "src/app.txt", "changed"],
   combine: ["combine", "w1", "w2"],
+  comment: ["comment", "w1", "src/app.txt:3", "why", "this"],
 };
 
 test("every human verb has its command line here", () => {

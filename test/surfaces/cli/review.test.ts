@@ -55,8 +55,8 @@ test("verdict --json follows the contract and log --json counts verbs", (t) => {
   const run = cli(t, g);
   const card = run("verdict", w.worker, "--json");
   assert.equal(card.code, 0, card.stderr);
-  assert.deepEqual(Object.keys(card.json).sort(), ["actions", "approved", "deliverable", "planCoverage", "state", "warnings", "worker"]);
-  assert.deepEqual(card.json, { worker: w.worker, state: "ready", deliverable: v1, approved: false, warnings: [], actions: card.json.actions, planCoverage: null });
+  assert.deepEqual(Object.keys(card.json).sort(), ["actions", "approved", "comments", "deliverable", "planCoverage", "state", "warnings", "worker"]);
+  assert.deepEqual(card.json, { worker: w.worker, state: "ready", deliverable: v1, approved: false, warnings: [], actions: card.json.actions, planCoverage: null, comments: { drafts: [], previous: [] } });
   assert.ok(card.json.actions.includes("approve"));
   const human = run("verdict", w.worker);
   assert.match(human.stdout, /Evidence[\s\S]*Worker says[\s\S]*Actions: approve/);

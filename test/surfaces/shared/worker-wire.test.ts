@@ -44,3 +44,14 @@ test("consult and note refuse a wrong field in one line, naming the call", () =>
   assert.equal(calls.consult.endsTurn, true, "a consult ends the turn: the answer arrives as a new message");
   assert.equal(calls.note.endsTurn, false, "a note does not stop the worker");
 });
+
+test("docket_done takes an optional addressed list of {comment, note} on every door, and refuses a malformed entry", () => {
+  const calls = workerCalls("argument");
+  const done = { body: "b", outcome: "completed", summary: "s" };
+  assert.deepEqual(parseWire(calls.done.parameters, { ...done, addressed: [{ comment: "cm1", note: "renamed" }] }, "docket_done").addressed, [{ comment: "cm1", note: "renamed" }]);
+  assert.equal(parseWire(calls.done.parameters, done, "docket_done").addressed, undefined);
+  assert.throws(
+    () => parseWire(workerCalls("message").done.parameters, { outcome: "completed", summary: "s", addressed: [{ comment: "cm1" }] }, "docket_done"),
+    (e: unknown) => e instanceof DocketError && e.message === "docket_done: addressed.0.note must have required properties note",
+  );
+});

@@ -11,6 +11,7 @@ import type Database from "better-sqlite3";
 import { sql as m008 } from "./008-lean-indexes.js";
 import { sql as m009 } from "./009-coordination.js";
 import { sql as m010 } from "./010-shown.js";
+import { sql as m011 } from "./011-review-comments.js";
 
 export interface Migration {
   version: number;
@@ -31,4 +32,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 8, name: "lean-indexes", sql: m008 },
   { version: 9, name: "coordination", sql: m009 },
   { version: 10, name: "shown", sql: m010 },
+  { version: 11, name: "review-comments", sql: m011 },
 ];

@@ -43,9 +43,11 @@ export function cardKeys(view: ReviewView, options: { queued: boolean }): CardKe
   if (approve) keys.push({ ...SOLO.approve!, intent: { kind: "act", action: approve } });
   const promote = by("promote")[0];
   if (promote) keys.push({ key: "p", label: promote.withApproval ? "approve + promote" : "promote", intent: { kind: "act", action: promote } });
+  const drafts = view.card.comments.drafts.length;
   for (const verb of ["revise", "reject"]) {
     const a = by(verb)[0];
-    if (a) keys.push({ ...SOLO[verb]!, intent: { kind: "act", action: a } });
+    const label = verb === "revise" && drafts > 0 ? `request changes (${drafts} comment${drafts === 1 ? "" : "s"})` : SOLO[verb]!.label;
+    if (a) keys.push({ ...SOLO[verb]!, label, intent: { kind: "act", action: a } });
   }
   const uses = by("use");
   if (uses.length > 0) keys.push({ key: "u", label: `use → ${uses.map((u) => u.mode).join("/")}`, intent: { kind: "use", actions: uses } });

@@ -5,6 +5,7 @@ import { quotePath } from "../../../domain/text/quote-path.js";
 import type { DiffFile } from "../../../domain/deliverables/diff-files.js";
 import type { ReviewView } from "../../../engine/review/review-view.js";
 import { safe, wrap, type Paint } from "./paint.js";
+import { formatAnchor } from "../../../domain/review/comment-anchor.js";
 
 export interface Banner {
   level: "info" | "error";
@@ -71,6 +72,23 @@ export function cardBody(v: ReviewView, paint: Paint, width: number): string[] {
     heading(`Worker says (${d.outcome})`);
     para(d.summary);
     for (const r of d.recommendations) para(`→ ${r}`);
+    const cm = c.comments;
+    if (cm.previous.length > 0) {
+      heading(`Comments on v${cm.previous[0]!.version} (sent with ${cm.previous[0]!.decision})`);
+      for (const p of cm.previous) {
+        const where = p.mapped.status === "current" ? paint.fg("muted", `still at ${formatAnchor(p.mapped.anchor)}`) : paint.fg("warning", `outdated: ${p.mapped.reason}`);
+        lines(`${paint.bold(p.id)} ${safe(formatAnchor(p.anchor))} · ${where}`);
+        para(p.text, "    ");
+        if (p.addressed !== null) lines(paint.fg("success", `↳ ${c.worker}: ${safe(p.addressed)}`), "    ");
+      }
+    }
+    if (cm.drafts.length > 0) {
+      heading(`Draft comments (${cm.drafts.length}; r sends them)`);
+      for (const dr of cm.drafts) {
+        lines(`${paint.bold(dr.id)} ${safe(formatAnchor(dr.anchor))}`);
+        para(dr.text, "    ");
+      }
+    }
     heading("Full text");
     para(d.body);
   } else if (c.detail.invalid) {

@@ -61,6 +61,11 @@ async function actRequest(host: ParentHost, view: ReviewView, bound: Bound, a: C
   switch (a.verb) {
     case "revise": {
       const next = bound.version === null ? "its next version" : `v${bound.version + 1}`;
+      const drafts = view.card.comments.drafts.length;
+      if (drafts > 0) {
+        const note = await ui.input(`Request changes: your ${drafts} draft comment${drafts === 1 ? "" : "s"} go to ${w} as one revision (its next done becomes ${next}). A note to add? (Enter: none)`);
+        return note === undefined ? undefined : { ...bound, verb: "revise", note: note.trim() };
+      }
       const note = (await ui.input(`What should ${w} change in${v || " its work"}? (sent to ${w}; its next done becomes ${next})`))?.trim();
       return note ? { ...bound, verb: "revise", note } : undefined;
     }

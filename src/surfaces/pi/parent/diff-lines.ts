@@ -2,11 +2,32 @@
 // green, removed red, binary files, exact renames and mode changes said in words (the patch holds no text for them).
 
 import type { DiffFile } from "../../../domain/deliverables/diff-files.js";
+import type { CommentSide } from "../../../domain/review/comment-anchor.js";
 import { fileStat, filePath, fileTags } from "./card-lines.js";
 import { safe, type Paint } from "./paint.js";
 
-export function diffFileLines(f: DiffFile, paint: Paint): string[] {
+/** A comment shown in the viewer under the last line it is about (or above the file's lines: a whole-file one). */
+export interface ViewerNote {
+  side: CommentSide;
+  /** null: the whole file. */
+  line: number | null;
+  /** `cm3 draft`, `cm1 from v1`: who and what, already safe. */
+  label: string;
+  text: string;
+}
+
+/** The line a comment key would anchor to: the diff line at that body row (null for headers and notes). */
+export type LineTarget = { side: CommentSide; line: number } | null;
+
+export function diffFileLines(f: DiffFile, paint: Paint, notes: readonly ViewerNote[] = []): { lines: string[]; targets: LineTarget[] } {
   const out: string[] = [];
+  const targets: LineTarget[] = [];
+  const note = (n: ViewerNote) => out.push(paint.fg("accent", `  ▌ ${n.label}: `) + safe(n.text.replace(/\s+/g, " ")));
+  const under = (side: CommentSide, line: number | null) => {
+    if (line === null) return;
+    for (const n of notes) if (n.side === side && n.line === line) note(n);
+  };
+  for (const n of notes) if (n.line === null) note(n);
   if (f.modeChanged) out.push(paint.fg("muted", `mode ${f.mode.old ?? "?"} → ${f.mode.new ?? "?"}`));
   if (f.binary) out.push(paint.fg("muted", `binary file ${f.status}: its bytes are in the frozen patch and are not shown here`));
   else if (f.hunks.length === 0) out.push(paint.fg("muted", f.status === "renamed" ? `renamed without changes (${f.similarity ?? 100}% similar)` : "no text changes"));
@@ -19,11 +40,16 @@ export function diffFileLines(f: DiffFile, paint: Paint): string[] {
       const gutter = paint.fg("dim", `${num(l.oldNo)} ${num(l.newNo)} │`);
       const text = safe(l.text);
       const body = l.kind === "add" ? paint.fg("toolDiffAdded", `+${text}`) : l.kind === "del" ? paint.fg("toolDiffRemoved", `-${text}`) : paint.fg("toolDiffContext", ` ${text}`);
+      while (targets.length < out.length) targets.push(null);
       out.push(`${gutter}${body}`);
+      targets.push(l.kind === "del" ? { side: "old", line: l.oldNo! } : { side: "new", line: l.newNo! });
       if (l.noEol) out.push(paint.fg("muted", `${" ".repeat(2 * w + 2)} \\ no newline at end of file`));
+      if (l.kind !== "add") under("old", l.oldNo);
+      if (l.kind !== "del") under("new", l.newNo);
     }
   }
-  return out;
+  while (targets.length < out.length) targets.push(null);
+  return { lines: out, targets };
 }
 
 /** The file list above the diff: a window of `size` files around the current one, `▸` marking it. */

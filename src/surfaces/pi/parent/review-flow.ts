@@ -9,7 +9,11 @@ import { engine } from "../../shared/session.js";
 import type { Banner } from "./card-lines.js";
 import { performCardIntent } from "./card-perform.js";
 import { createCardView, type CardOutcome } from "./card-view.js";
-import { createDiffView } from "./diff-view.js";
+import { createDiffView, type DiffOutcome } from "./diff-view.js";
+import type { ViewerNote } from "./diff-lines.js";
+import { cardCommentsOf } from "../../../engine/review/card-comments.js";
+import { parseDeliverableRef } from "../../../domain/deliverables/deliverable.js";
+import { fileOfAnchor, type CommentAnchor } from "../../../domain/review/comment-anchor.js";
 import { showOverlay, showRefusal, showResult, type ParentHost } from "./host.js";
 
 /** Opens the card of `target` (`w3`: its current version, or an exact ref), or walks the queue when none is named. */
@@ -88,9 +92,42 @@ export async function openDiff(host: ParentHost, target: string, version?: numbe
   await openDiffFiles(host, ref, files);
 }
 
+/** The viewer, reopened where it was after each comment the human writes from it. */
 async function openDiffFiles(host: ParentHost, ref: string, files: DiffFile[]): Promise<void> {
   if (files.length === 0) return;
-  await showOverlay<void>(host, (tui, paint, done) => createDiffView(tui, paint, { ref, files }, done));
+  let at: { file?: number; cursor?: number; offset?: number } = {};
+  for (;;) {
+    const { notes, commentable } = viewerNotes(ref, files);
+    const outcome = await showOverlay<DiffOutcome | undefined>(host, (tui, paint, done) => createDiffView(tui, paint, { ref, files, notes, commentable, ...at }, done));
+    if (!outcome) return;
+    at = { file: outcome.comment.file, cursor: outcome.cursor, offset: outcome.offset };
+    const f = files[outcome.comment.file]!;
+    const { side, line } = outcome.comment;
+    const path = side === "old" ? f.oldPath : f.path;
+    const text = (await host.ctx.ui.input(`Comment on ${line === null ? `${path} (whole file)` : `${path}:${line} (${side})`} of ${ref} (a draft; r on the card sends every draft):`))?.trim();
+    if (!text) continue;
+    try {
+      const { addComment } = await import("../../../engine/review/comments.js");
+      const c = addComment(engine(), { target: ref, location: { file: path, start: line, end: line }, side, text });
+      showResult(host, [`${c.id} drafted on ${ref}`]);
+    } catch (error) {
+      showRefusal(host, error);
+    }
+  }
+}
+
+/** The comments shown in the viewer, and whether it takes new ones (the current version of a worker only). */
+function viewerNotes(ref: string, files: readonly DiffFile[]): { notes: Map<number, ViewerNote[]>; commentable: boolean } {
+  const notes = new Map<number, ViewerNote[]>();
+  if (!parseDeliverableRef(ref)) return { notes, commentable: false };
+  const { comments, isCurrent } = cardCommentsOf(engine(), ref);
+  const place = (anchor: CommentAnchor, label: string, text: string) => {
+    const f = fileOfAnchor(files, anchor.file, anchor.side);
+    if (f) notes.set(f.index, [...(notes.get(f.index) ?? []), { side: anchor.side, line: anchor.end, label, text }]);
+  };
+  for (const p of comments.previous) if (p.mapped.status === "current") place(p.mapped.anchor, `${p.id} from v${p.version}`, p.text);
+  for (const d of comments.drafts) place(d.anchor, `${d.id} draft`, d.text);
+  return { notes, commentable: isCurrent };
 }
 
 function queueOf(): string[] {

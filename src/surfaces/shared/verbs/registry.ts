@@ -47,12 +47,22 @@ export const VERB_GROUPS: readonly VerbGroup[] = [
     verbs: [
       { name: "approve", usage: "[options] <w|ref>", description: "approve one exact deliverable version (records judgment only: sends, queues and starts nothing)" },
       { name: "reject", usage: "[options] <w|ref>", description: "reject one exact deliverable version (supersedes an earlier approval of that version)" },
-      { name: "revise", usage: "[options] <w|ref> <note...>", description: "send a review note bound to one exact version; the worker's next done becomes the next version" },
+      { name: "revise", usage: "[options] <w|ref> [note...]", description: "send a review note and the version's draft comments bound to one exact version; the worker's next done becomes the next version" },
       { name: "answer", usage: "[options] <w> <text...>", description: "answer a worker's open question (the oldest, or --q <id>); the answer is a decision too" },
       { name: "promote", usage: "[options] <w|ref>", description: "apply the frozen patch of an exactly approved version (or of a stored record) to your checkout (working tree, no commit)" },
       { name: "discard", usage: "[options] <w>", description: "drop a worker's live changes (its workspace goes back to its base); the frozen versions stay" },
       { name: "verdict", usage: "[options] [w|ref]", description: "the review card of a worker's exact version; without a worker, the queue of workers needing judgment" },
       { name: "log", usage: "[options]", description: "decisions: counts per verb, recent rows, and decision debt" },
+    ],
+  },
+  {
+    load: async () => (await import("./comments.js")).registerCommentCommands,
+    verbs: [
+      {
+        name: "comment", usage: "[options] [args...]",
+        description: "draft a comment on lines of a version's frozen patch: <w|ref> <file>:<line>[-<line>] <text> (a file alone: the whole file); --edit/--delete a draft",
+      },
+      { name: "comments", usage: "<w|ref>", description: "the review comments on a worker's versions (drafts, sent, outdated), or on one exact version" },
     ],
   },
   {

@@ -9,6 +9,12 @@ import type { Io } from "../io.js";
 import { emit } from "../io.js";
 import { engine } from "../session.js";
 import { runVerdict } from "./verdict.js";
+import { formatAnchor } from "../../../domain/review/comment-anchor.js";
+
+const oneLine = (text: string, max: number): string => {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+};
 
 interface DecisionLike {
   decision: { id: string; verb: string; worker: string; deliverable: { id: string; version: number; ref: string } | null };
@@ -50,12 +56,12 @@ export function registerReviewCommands(program: Command, io: Io): void {
   versionOption(
     program
       .command("revise")
-      .description("send a review note bound to one exact version; the worker's next done becomes the next version")
+      .description("send a review note and the version's draft comments bound to one exact version; the worker's next done becomes the next version")
       .argument("<w|ref>", "w<N> or worker-deliverable:w<N>:<K>")
-      .argument("<note...>", "what to change"),
+      .argument("[note...]", "what to change (optional when the version has draft comments: they are sent with it)"),
   ).action(async (target: string, words: string[], opts: { version?: number }) => {
     const { revise } = await import("../../../engine/review/judge.js");
-    emitDecision(io, revise(engine(), { target, version: opts.version, note: words.join(" ") }));
+    emitDecision(io, revise(engine(), { target, version: opts.version, note: words.length > 0 ? words.join(" ") : undefined }));
   });
 
   program
@@ -135,7 +141,7 @@ export function registerReviewCommands(program: Command, io: Io): void {
       const log = decisionLog(engine(), { since: opts.since, limit: opts.limit });
       const decisions = log.decisions.map((d) => ({
         id: d.id, at: d.at, actor: d.actor, verb: d.verb, worker: d.worker, deliverable: d.deliverable, option: d.option, note: d.note,
-        risk: d.risk, question: d.question, evidenceRefs: d.evidenceRefs,
+        risk: d.risk, question: d.question, evidenceRefs: d.evidenceRefs, ...(log.comments[d.id] ? { comments: log.comments[d.id] } : {}),
       }));
       emit(io, { counts: log.counts, debt: log.debt.length, decisions }, (x) => {
         const total = Object.values(x.counts).reduce((a, b) => a + b, 0);
@@ -147,6 +153,7 @@ export function registerReviewCommands(program: Command, io: Io): void {
         for (const d of x.decisions) {
           const what = d.option ?? d.note;
           lines.push(`  ${d.at} ${d.id} ${d.verb.padEnd(7)} ${d.worker}${d.deliverable ? ` [${d.deliverable.ref}]` : ""}${what ? ` "${what.length > 60 ? `${what.slice(0, 59)}…` : what}"` : ""}${d.actor !== "human" ? ` (${d.actor})` : ""}${d.risk ? ` ⚠ ${d.risk}` : ""}`);
+          for (const c of d.comments ?? []) lines.push(`      ${c.id} ${formatAnchor(c.anchor)}: ${oneLine(c.text, 70)}`);
         }
         return lines;
       });

@@ -17,6 +17,7 @@ interface DoneFlags {
   summary?: string;
   evidence: string[];
   recommend: string[];
+  addressed: string[];
   itemsFile?: string;
   bodyFile?: string;
   callId?: string;
@@ -41,6 +42,7 @@ export function registerWorkerProtocol(worker: Command, io: Io): void {
     .option("--summary <text>", "one line for the human (default: the body's first line)")
     .option("--evidence <kind=text>", "commit|test|artifact|runtime|note=<text> (repeatable)", collect, [])
     .option("--recommend <text>", "a recommendation for the human (repeatable)", collect, [])
+    .option("--addressed <cm=note>", "your answer to a review comment of the revision you worked on: cm3=what you did (repeatable)", collect, [])
     .option("--items-file <json>", `per-item reports: a JSON array of {item, outcome, body, evidence?, forHuman?, answers?} (a regular file or pipe, at most ${INPUT_CAP_TEXT})`)
     .option("--body-file <file>", `the full deliverable text, a regular file or pipe of at most ${INPUT_CAP_TEXT} (default: standard input, same limit; '-' also means standard input)`)
     .option("--call-id <id>", "plays the tool-call id: the same id returns the same version (fresh when absent)")
@@ -51,7 +53,7 @@ export function registerWorkerProtocol(worker: Command, io: Io): void {
       const body = flags.bodyFile !== undefined && flags.bodyFile !== "-" ? readInputText(flags.bodyFile, "--body-file") : readStdin();
       const result = await callDoor<DoneResult>(door, "done", {
         callId: flags.callId ?? freshCallId("done"), body, outcome: flags.outcome, summary: flags.summary, evidence, recommendations: flags.recommend,
-        itemsFile: sent(flags.itemsFile, "--items-file"),
+        itemsFile: sent(flags.itemsFile, "--items-file"), addressed: flags.addressed.map(parseAddressedFlag),
       });
       emit(io, result, (r) => [
         `${door.who.worker} published ${r.deliverable.ref} (v${r.deliverable.version}) → ready`,
@@ -142,4 +144,12 @@ export function registerWorkerProtocol(worker: Command, io: Io): void {
 function readStdin(): string {
   if (process.stdin.isTTY) throw usageError("no-body", "give the deliverable body with --body-file <file> or on standard input");
   return readStdinText();
+}
+
+
+/** `cm3=what I did` → {comment, note}; the engine checks the id and the note. */
+function parseAddressedFlag(value: string): { comment: string; note: string } {
+  const eq = value.indexOf("=");
+  if (eq <= 0) throw usageError("bad-flag", `--addressed takes <comment id>=<note>, e.g. cm3=renamed it; got "${value}"`);
+  return { comment: value.slice(0, eq), note: value.slice(eq + 1) };
 }

@@ -134,9 +134,64 @@ function applyPromotion(panel) {
   perform(bound({ verb: "promote", withApproval: trigger?.dataset.withApproval === "1", confirm: Boolean(box?.checked) }));
 }
 
+// ---- review comments (card) -------------------------------------------------------------------------------
+// The forms are server-rendered <template>s; the script only clones them and fills in numbers and plain text.
+function closeCommentForms() {
+  $$(".cmt-new").forEach((f) => f.remove());
+}
+function openLineForm(cell) {
+  const template = $("#cmt-line-form");
+  if (!template) return;
+  closeCommentForms();
+  const row = cell.closest("tr");
+  let after = row;
+  while (after.nextElementSibling?.classList.contains("cmt-row")) after = after.nextElementSibling;
+  const fresh = template.content.firstElementChild.cloneNode(true);
+  fresh.firstElementChild.colSpan = row.closest("table").classList.contains("split") ? 4 : 3;
+  const form = $("form", fresh);
+  const line = Number(cell.dataset.line);
+  Object.assign(form.dataset, { file: cell.closest(".file").dataset.file, side: cell.dataset.side, key: crypto.randomUUID() });
+  $(".cmt-where", form).textContent = `${cell.dataset.side} side · ${$(".path", cell.closest(".file")).textContent}`;
+  form.elements.namedItem("start").value = String(line);
+  form.elements.namedItem("end").value = String(line);
+  after.after(fresh);
+  form.elements.namedItem("text").focus();
+}
+function openFileForm(button) {
+  const template = $("#cmt-file-form");
+  if (!template) return;
+  closeCommentForms();
+  const file = button.closest(".file");
+  const fresh = template.content.firstElementChild.cloneNode(true);
+  const form = $("form", fresh);
+  Object.assign(form.dataset, { file: file.dataset.file, side: "new", key: crypto.randomUUID() });
+  $(".cmt-where", form).textContent = `whole file · ${$(".path", file).textContent}`;
+  $(".file-body", file).prepend(fresh);
+  form.elements.namedItem("text").focus();
+}
+function submitComment(form) {
+  const text = form.elements.namedItem("text").value;
+  if (!text.trim()) return;
+  const start = form.elements.namedItem("start");
+  const end = form.elements.namedItem("end");
+  const anchor = { file: Number(form.dataset.file), side: form.dataset.side, start: start ? Number(start.value) : null, end: end ? Number(end.value) : null };
+  perform(bound({ verb: "comment", anchor, text, key: form.dataset.key }));
+}
+function toggleEdit(box, show) {
+  const form = $(".cmt-edit", box);
+  form.hidden = !show;
+  if (show) form.elements.namedItem("text").focus();
+}
+
 document.addEventListener("click", (e) => {
+  const cell = e.target.closest(".files td.n[data-line]");
+  if (cell) return void openLineForm(cell);
   const t = e.target.closest("button, a[data-file]");
   if (!t) return;
+  if (t.matches(".cmt-file-btn")) return void openFileForm(t);
+  if (t.matches(".cmt-cancel")) return t.closest(".cmt-new") ? closeCommentForms() : toggleEdit(t.closest(".cmt"), false);
+  if (t.matches(".cmt-edit-btn")) return toggleEdit(t.closest(".cmt"), true);
+  if (t.matches(".cmt-del")) return void perform(bound({ verb: "comment-delete", comment: t.dataset.comment }));
   if (t.matches("button.act")) return void clickAction(t);
   if (t.matches(".panel .cancel, .promote-check .cancel")) return closePanels();
   if (t.matches(".promote-apply")) return applyPromotion(t.closest(".panel"));
@@ -157,6 +212,13 @@ document.addEventListener("submit", (e) => {
   if (form.matches(".panel")) {
     e.preventDefault();
     submitPanel(form);
+  } else if (form.matches(".cmt-form")) {
+    e.preventDefault();
+    submitComment(form);
+  } else if (form.matches(".cmt-edit")) {
+    e.preventDefault();
+    const text = form.elements.namedItem("text").value;
+    if (text.trim()) perform(bound({ verb: "comment-edit", comment: form.dataset.comment, text }));
   } else if (form.matches(".answer-form")) {
     e.preventDefault();
     const text = form.elements.namedItem("text").value;

@@ -7,6 +7,10 @@ import type { ReviewView } from "../../../engine/review/review-view.js";
 import { html, type Html } from "../html.js";
 import { renderEvidence, renderHistory, renderWorkerSays } from "./card-evidence.js";
 import { renderDiffSection, renderFileTree, type DiffMode } from "./diff.js";
+import { commentTemplates, notesByFile, renderCommentsSection } from "./diff-comments.js";
+
+/** The human may draft comments on this card: it shows the current version, which can be revised. */
+const commentable = (v: ReviewView): boolean => v.isCurrent && v.actions.some((a) => a.verb === "revise");
 
 export const cardPath = (worker: string, version?: number | null): string => `/card/${worker}${version ? `/v/${version}` : ""}`;
 
@@ -65,9 +69,9 @@ const LABELS: Record<string, string> = {
   respawn: "Respawn", answer: "Answer", combine: "Combine with",
 };
 
-function actionButton(a: CardAction): Html {
+function actionButton(a: CardAction, drafts: number): Html {
   if (a.verb === "answer") return html``;
-  const label = a.verb === "promote" ? (a.withApproval ? "Approve & promote…" : "Promote…") : a.verb === "use" ? `Use → ${a.mode![0]!.toUpperCase()}${a.mode!.slice(1)}…` : a.verb === "combine" ? `Combine with ${a.peer}` : LABELS[a.verb] ?? a.verb;
+  const label = a.verb === "revise" && drafts > 0 ? `Request changes (${drafts} comment${drafts === 1 ? "" : "s"})…` : a.verb === "promote" ? (a.withApproval ? "Approve & promote…" : "Promote…") : a.verb === "use" ? `Use → ${a.mode![0]!.toUpperCase()}${a.mode!.slice(1)}…` : a.verb === "combine" ? `Combine with ${a.peer}` : LABELS[a.verb] ?? a.verb;
   const key = a.verb === "approve" ? "a" : a.verb === "revise" ? "r" : a.verb === "promote" ? "p" : undefined;
   const panel = a.verb === "approve" || a.verb === "save" || a.verb === "respawn" || a.verb === "combine" ? undefined : a.verb === "use" ? `use-${a.mode}` : a.verb;
   return html`<button type="button" class="act${a.verb === "approve" ? " primary" : a.verb === "discard" || a.verb === "reject" ? " danger" : ""}" data-verb="${a.verb}"${a.mode ? html` data-mode="${a.mode}"` : ""}${a.withApproval ? html` data-with-approval="1"` : ""}${a.peer ? html` data-peer="${a.peer}"` : ""}${panel ? html` data-panel="${panel}"` : ""}${key ? html` data-key="${key}"` : ""}>${label}${key ? html` <kbd>${key}</kbd>` : ""}</button>`;
@@ -80,7 +84,10 @@ function panels(v: ReviewView, base: string): Html {
   const out: Html[] = [];
   const form = (name: string, body: Html, submit: string, extra: Html | string = "") =>
     html`<form class="panel" data-panel="${name}" hidden>${body}<div class="panel-btns"><button type="submit" class="primary">${submit}</button> <button type="button" class="cancel">Cancel <kbd>Esc</kbd></button></div>${extra}</form>`;
-  if (verbs.has("revise")) out.push(form("revise", html`<label>What should ${w} change? Its next done becomes v${(v.current?.version ?? 0) + 1}.<textarea name="note" required rows="4"></textarea></label>`, "Send revision (Ctrl+Enter)"));
+  const drafts = v.card.comments.drafts.length;
+  if (verbs.has("revise") && drafts > 0) {
+    out.push(form("revise", html`<label>Request changes: your ${drafts} draft comment${drafts === 1 ? "" : "s"} go to ${w} as one revision, with this note if you add one. Its next done becomes v${(v.current?.version ?? 0) + 1}.<textarea name="note" rows="4"></textarea></label>`, "Request changes (Ctrl+Enter)"));
+  } else if (verbs.has("revise")) out.push(form("revise", html`<label>What should ${w} change? Its next done becomes v${(v.current?.version ?? 0) + 1}.<textarea name="note" required rows="4"></textarea></label>`, "Send revision (Ctrl+Enter)"));
   if (verbs.has("reject")) out.push(form("reject", html`<label>Why (optional; ${w} is not told)<textarea name="note" rows="3"></textarea></label>`, "Reject this version"));
   if (verbs.has("tell")) out.push(form("tell", html`<label>Message to ${w} (through its inbox)<textarea name="text" required rows="3"></textarea></label>`, "Send"));
   if (verbs.has("discard")) out.push(form("discard", html`<p>Drop ${w}'s live changes and reset its workspace to its base? The frozen versions stay. This cannot be undone.</p><input type="hidden" name="confirm" value="1">`, "Discard live changes"));
@@ -97,13 +104,13 @@ function panels(v: ReviewView, base: string): Html {
 function actions(v: ReviewView, base: string): Html {
   if (v.actions.length === 0) return html``;
   const buttons = v.actions.filter((a) => a.verb !== "answer");
-  return html`<section class="actions" id="actions" aria-label="actions on this version">${buttons.length > 0 ? html`<div class="btns">${buttons.map(actionButton)}</div>` : ""}${panels(v, base)}<details class="cli"><summary>Same on the command line</summary><ul>${v.actions.map((a) => html`<li><code>${a.cli}</code></li>`)}</ul></details></section>`;
+  return html`<section class="actions" id="actions" aria-label="actions on this version">${buttons.length > 0 ? html`<div class="btns">${buttons.map((a) => actionButton(a, v.card.comments.drafts.length))}</div>` : ""}${panels(v, base)}<details class="cli"><summary>Same on the command line</summary><ul>${v.actions.map((a) => html`<li><code>${a.cli}</code></li>`)}</ul></details></section>`;
 }
 
 export function renderDiff(v: ReviewView, base: string, mode: DiffMode): Html {
   const cs = v.card.detail.deliverable?.changeSet;
   if (!cs || v.files.length === 0) return html``;
-  return html`<section class="diff-sec" id="diff"><div class="diff-bar"><h2>Frozen diff</h2><span class="stat-line">${cs.files.length} file${cs.files.length === 1 ? "" : "s"} · ${cs.hunks} hunk${cs.hunks === 1 ? "" : "s"}</span><div class="seg" role="group" aria-label="diff view"><button type="button" data-view="unified" aria-pressed="${mode === "unified"}">Unified</button><button type="button" data-view="split" aria-pressed="${mode === "split"}">Side by side</button></div><span class="hint"><kbd>d</kbd> toggles</span></div><div class="diff-layout">${renderFileTree(v.files)}<div id="diff-files">${renderDiffSection({ files: v.files, base, mode })}</div></div></section>`;
+  return html`<section class="diff-sec" id="diff"><div class="diff-bar"><h2>Frozen diff</h2><span class="stat-line">${cs.files.length} file${cs.files.length === 1 ? "" : "s"} · ${cs.hunks} hunk${cs.hunks === 1 ? "" : "s"}</span><div class="seg" role="group" aria-label="diff view"><button type="button" data-view="unified" aria-pressed="${mode === "unified"}">Unified</button><button type="button" data-view="split" aria-pressed="${mode === "split"}">Side by side</button></div><span class="hint"><kbd>d</kbd> toggles</span></div><div class="diff-layout">${renderFileTree(v.files)}<div id="diff-files">${renderDiffSection({ files: v.files, base, mode, notes: notesByFile(v.card.comments, v.files, { worker: v.card.worker, editable: commentable(v) }), commentable: commentable(v) })}</div></div>${commentable(v) ? commentTemplates() : ""}</section>`;
 }
 
 export function renderCard(v: ReviewView, mode: DiffMode): Html {
@@ -111,5 +118,5 @@ export function renderCard(v: ReviewView, mode: DiffMode): Html {
   const base = cardPath(v.card.worker, v.card.deliverable?.version);
   return html`${header(v)}${warnings(v)}${questions(v, v.isCurrent)}${notes(v)}${
     v.card.state === "failed" && v.card.detail.lastError ? html`<section class="failure"><h2>Failure</h2><pre>${v.card.detail.lastError}</pre></section>` : ""
-  }${actions(v, base)}${d ? html`${renderEvidence(d, { line: v.card.detail.planCoverage, data: v.card.planCoverage })}${renderWorkerSays(d)}` : v.card.detail.invalid ? html`<p class="invalid">${v.card.detail.invalid}</p>` : ""}${renderDiff(v, base, mode)}${renderHistory(v.history)}`;
+  }${actions(v, base)}${renderCommentsSection(v.card.comments, { worker: v.card.worker })}${d ? html`${renderEvidence(d, { line: v.card.detail.planCoverage, data: v.card.planCoverage })}${renderWorkerSays(d)}` : v.card.detail.invalid ? html`<p class="invalid">${v.card.detail.invalid}</p>` : ""}${renderDiff(v, base, mode)}${renderHistory(v.history)}`;
 }

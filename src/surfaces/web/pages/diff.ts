@@ -4,6 +4,7 @@
 import { contextGaps, diffLineCount, type DiffFile, type DiffHunk, type DiffLine } from "../../../domain/deliverables/diff-files.js";
 import { highlightLines, languageOf } from "../highlight.js";
 import { escapeHtml, html, trusted, type Html } from "../html.js";
+import { lineKey, type FileNotes } from "./diff-comments.js";
 
 export type DiffMode = "unified" | "split";
 
@@ -23,11 +24,13 @@ export function renderFileTree(files: readonly DiffFile[]): Html {
   return html`<nav class="tree" aria-label="changed files"><ol>${files.map((f) => html`<li><a href="#file-${f.index}" data-file="${f.index}" title="${f.path}"><span class="st st-${f.status}">${f.status[0]!.toUpperCase()}</span><span class="tp">${f.path}</span>${f.binary ? html`<span class="tb">bin</span>` : html`<span class="plus">+${f.additions}</span><span class="minus">−${f.deletions}</span>`}</a></li>`)}</ol></nav>`;
 }
 
-function fileHeader(f: DiffFile): Html {
+function fileHeader(f: DiffFile, commentable: boolean): Html {
   const moved = f.status === "renamed" || f.status === "copied";
   return html`<header class="file-head"><button class="fold" type="button" aria-expanded="true" aria-label="fold file">▾</button><span class="st st-${f.status}">${STATUS_LABEL[f.status]}</span><span class="path">${moved ? html`<span class="old-path">${f.oldPath}</span> → ` : ""}${f.path}</span>${
     f.modeChanged ? html`<span class="mode">mode ${f.mode.old ?? "?"} → ${f.mode.new ?? "?"}</span>` : ""
-  }${f.binary ? html`<span class="tb">binary</span>` : html`<span class="stat"><span class="plus">+${f.additions}</span> <span class="minus">−${f.deletions}</span></span>`}</header>`;
+  }${f.binary ? html`<span class="tb">binary</span>` : html`<span class="stat"><span class="plus">+${f.additions}</span> <span class="minus">−${f.deletions}</span></span>`}${
+    commentable ? html`<button type="button" class="cmt-file-btn" title="comment on the whole file">Comment on file</button>` : ""
+  }</header>`;
 }
 
 /** Why a file has no rows, or undefined when it has some. */
@@ -45,6 +48,10 @@ export interface DiffSectionInput {
   /** `/card/w1/v/2`: fragment addresses hang off it. */
   base: string;
   mode: DiffMode;
+  /** Comments shown beside their lines, by file position. */
+  notes?: ReadonlyMap<number, FileNotes>;
+  /** The human may add comments here (the card of the current version). */
+  commentable?: boolean;
 }
 
 /** Every file: rendered inline while the budget lasts, then collapsed (loaded on view, or on click when large). */
@@ -59,9 +66,10 @@ export function renderDiffSection(input: DiffSectionInput): Html {
     else if (lines > budget) body = html`<div class="load lazy" data-url="${input.base}/file/${f.index}"><button type="button" class="load-btn">Load diff (${num(lines)} lines)</button></div>`;
     else {
       budget -= lines;
-      body = trusted(renderFileRows(f, input.base, input.mode));
+      body = trusted(renderFileRows(f, input.base, input.mode, input.notes?.get(f.index)));
     }
-    return html`<section class="file" id="file-${f.index}" data-file="${f.index}">${fileHeader(f)}<div class="file-body">${body}</div></section>`;
+    const whole = input.notes?.get(f.index)?.whole ?? [];
+    return html`<section class="file" id="file-${f.index}" data-file="${f.index}">${fileHeader(f, Boolean(input.commentable))}<div class="file-body">${whole.length > 0 ? html`<div class="cmt-whole">${whole}</div>` : ""}${body}</div></section>`;
   });
   return html`<div class="files" data-mode="${input.mode}">${sections}</div>`;
 }
@@ -72,7 +80,7 @@ interface Row {
 }
 
 /** The rows of one file, in chunk tables (the body of a file fragment). */
-export function renderFileRows(f: DiffFile, base: string, mode: DiffMode): string {
+export function renderFileRows(f: DiffFile, base: string, mode: DiffMode, notes?: FileNotes): string {
   const rows: Row[] = [];
   const gaps = new Map(contextGaps(f).map((g, k) => [g.before, { ...g, k }]));
   const cols = mode === "split" ? 4 : 3;
@@ -88,8 +96,17 @@ export function renderFileRows(f: DiffFile, base: string, mode: DiffMode): strin
     const head = `@@ -${h.oldStart},${h.oldCount} +${h.newStart},${h.newCount} @@`;
     rows.push({ html: `<tr class="hunk"><td colspan="${cols}">${escapeHtml(head)}${h.section ? ` <span class="sec">${escapeHtml(h.section)}</span>` : ""}</td></tr>` });
     const cells = highlightHunk(h, language);
-    if (mode === "unified") for (let i = 0; i < h.lines.length; i++) rows.push({ html: unifiedRow(h.lines[i]!, cells[i]!) });
-    else rows.push(...splitRows(h.lines, cells));
+    const noted = (out: Row[], old: DiffLine | undefined, neu: DiffLine | undefined): void => {
+      if (!notes) return;
+      const boxes = [...(old?.oldNo != null ? notes.lines.get(lineKey("old", old.oldNo)) ?? [] : []), ...(neu?.newNo != null ? notes.lines.get(lineKey("new", neu.newNo)) ?? [] : [])];
+      if (boxes.length > 0) out.push({ html: `<tr class="cmt-row"><td colspan="${cols}">${boxes.map((b) => b.value).join("")}</td></tr>` });
+    };
+    if (mode === "unified") {
+      for (let i = 0; i < h.lines.length; i++) {
+        rows.push({ html: unifiedRow(h.lines[i]!, cells[i]!) });
+        noted(rows, h.lines[i], h.lines[i]);
+      }
+    } else rows.push(...splitRows(h.lines, cells, noted));
   });
   gapRow(f.hunks.length);
   return chunked(rows, mode);
@@ -128,24 +145,29 @@ function highlightHunk(h: DiffHunk, language: string | undefined): string[] {
 const NOEOL = `<span class="noeol" title="no newline at end of file">⊘</span>`;
 const KIND_CLASS: Record<DiffLine["kind"], string> = { context: "x", add: "a", del: "d" };
 
+/** A line-number cell; its side and number let the page open a comment form on it. */
+const numCell = (n: number | null, which: "old" | "new", extra = ""): string =>
+  n === null ? `<td class="n${extra}"></td>` : `<td class="n${extra}" data-side="${which}" data-line="${n}">${n}</td>`;
+
 function unifiedRow(l: DiffLine, code: string): string {
-  return `<tr class="${KIND_CLASS[l.kind]}"><td class="n">${l.oldNo ?? ""}</td><td class="n">${l.newNo ?? ""}</td><td class="c">${code}${l.noEol ? NOEOL : ""}</td></tr>`;
+  return `<tr class="${KIND_CLASS[l.kind]}">${numCell(l.oldNo, "old")}${numCell(l.newNo, "new")}<td class="c">${code}${l.noEol ? NOEOL : ""}</td></tr>`;
 }
 
 function side(l: DiffLine | undefined, code: string | undefined, which: "old" | "new"): string {
   if (!l) return `<td class="n e"></td><td class="c e"></td>`;
   const k = KIND_CLASS[l.kind];
-  return `<td class="n ${k}">${which === "old" ? l.oldNo : l.newNo}</td><td class="c ${k}">${code}${l.noEol ? NOEOL : ""}</td>`;
+  return `${numCell(which === "old" ? l.oldNo : l.newNo, which, ` ${k}`)}<td class="c ${k}">${code}${l.noEol ? NOEOL : ""}</td>`;
 }
 
 /** Side by side: context on both sides; each run of deletions paired row by row with the additions after it. */
-function splitRows(lines: readonly DiffLine[], cells: readonly string[]): Row[] {
+function splitRows(lines: readonly DiffLine[], cells: readonly string[], noted: (out: Row[], old: DiffLine | undefined, neu: DiffLine | undefined) => void): Row[] {
   const rows: Row[] = [];
   let i = 0;
   while (i < lines.length) {
     const l = lines[i]!;
     if (l.kind === "context") {
       rows.push({ html: `<tr>${side(l, cells[i], "old")}${side(l, cells[i], "new")}</tr>` });
+      noted(rows, l, l);
       i++;
       continue;
     }
@@ -157,6 +179,7 @@ function splitRows(lines: readonly DiffLine[], cells: readonly string[]): Row[] 
       const d = dels[k];
       const a = adds[k];
       rows.push({ html: `<tr>${side(d === undefined ? undefined : lines[d], d === undefined ? undefined : cells[d], "old")}${side(a === undefined ? undefined : lines[a], a === undefined ? undefined : cells[a], "new")}</tr>` });
+      noted(rows, d === undefined ? undefined : lines[d], a === undefined ? undefined : lines[a]);
     }
   }
   return rows;
