@@ -83,8 +83,8 @@ export function resolvePatchIntegrity(patch: string, reading: GitReading): Patch
     }
     summary.push(...expectedSummary(f));
   }
-  const lines = reading.summary.split(/(?<=\n)/).filter((l) => l !== "");
-  if (lines.length !== summary.length || summary.some((l) => !reading.summary.includes(l))) {
+  // Compared as text, not split at newlines: with -z git prints paths raw, and a path may hold a newline.
+  if (summary.join("").length !== reading.summary.length || summary.some((l) => !reading.summary.includes(l))) {
     return { ok: false, reason: "the modes the sections declare differ from the modes git reads" };
   }
   const files = sections.map((f, i): ChangeSetFile => {

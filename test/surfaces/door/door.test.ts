@@ -157,13 +157,17 @@ test("SIGKILL of the door in the middle of a report stream: the retry lands ever
 test("16 workers making 100 calls each at once through one door: nothing lost, nothing doubled (a retried key lands once)", { timeout: 240_000 }, async (t) => {
   const { ctx, home } = workLedger(t);
   const workers = Array.from({ length: 16 }, (_, i) => addWorker(ctx, `tok-${i}`));
-  // Each client process: 100 notes with their own keys, every tenth sent twice (a retry), plus a heartbeat per ten.
+  // Each client process: 100 calls with their own keys — 20 notes (a worker's cap of open notes), then 80 progress
+  // boards — every tenth sent twice (a retry), plus a heartbeat per ten.
   const program = `
     const { callDoor, doorOf } = await import(${JSON.stringify(CLIENT)});
     const door = doorOf(process.env);
+    const call = (i) => i < 20
+      ? callDoor(door, "note", { text: door.who.worker + " note " + i, callId: "n" + i })
+      : callDoor(door, "todos", { items: [{ text: "step " + i }], callId: "t" + i });
     for (let i = 0; i < 100; i++) {
-      await callDoor(door, "note", { text: door.who.worker + " note " + i, callId: "n" + i });
-      if (i % 10 === 0) { await callDoor(door, "note", { text: door.who.worker + " note " + i, callId: "n" + i }); await callDoor(door, "heartbeat", {}); }
+      await call(i);
+      if (i % 10 === 0) { await call(i); await callDoor(door, "heartbeat", {}); }
     }`;
   const runs = workers.map((w) => {
     const child = spawn(process.execPath, ["--input-type=module", "-e", program], { env: cliEnv({ DOCKET_HOME: home, DOCKET_WORKER_ID: w.worker, DOCKET_GENERATION: "1", DOCKET_RUN_TOKEN: w.runToken }), stdio: ["ignore", "pipe", "pipe"] });
@@ -175,6 +179,10 @@ test("16 workers making 100 calls each at once through one door: nothing lost, n
   for (const r of await Promise.all(runs)) assert.equal(r.code, 0, r.err);
   const rows = ctx.db.prepare("SELECT worker, COUNT(*) AS n, COUNT(DISTINCT text) AS d FROM notes GROUP BY worker ORDER BY seq").all() as { worker: string; n: number; d: number }[];
   assert.equal(rows.length, 16);
-  for (const r of rows) assert.deepEqual([r.n, r.d], [100, 100], r.worker);
+  for (const r of rows) assert.deepEqual([r.n, r.d], [20, 20], r.worker);
+  for (const w of workers) {
+    const boards = ctx.db.prepare("SELECT COUNT(*) AS n FROM idempotency WHERE command = 'protocol.todos' AND key LIKE ?").get(`%/${w.worker}/t%`) as { n: number };
+    assert.equal(boards.n, 80, `${w.worker}: every progress board once`);
+  }
   assert.equal((readdirSync(join(home, "door")).filter((n) => n.endsWith(".sock")).length), 17, "one socket per generation and the control socket");
 });
