@@ -18,6 +18,8 @@ const hooks: (() => void | Promise<void>)[] = [];
 const t = { after: (fn: () => void | Promise<void>) => void hooks.push(fn) };
 
 const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]) / 1024;
+/** Proportional set size: shared pages (node's own code, libraries) divided among the processes that map them. */
+const pssMb = (pid: number) => Number(/^Pss:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, "utf8"))![1]) / 1024;
 const cpuMs = (pid: number) => {
   const f = readFileSync(`/proc/${pid}/stat`, "utf8").slice(readFileSync(`/proc/${pid}/stat`, "utf8").lastIndexOf(")") + 2).split(" ");
   return (Number(f[11]) + Number(f[12])) * 10; // utime + stime in clock ticks of 10 ms
@@ -45,7 +47,7 @@ async function fleet(n: number): Promise<void> {
   }));
   const wall = performance.now() - start;
   const busyCpu = cpuMs(pid) - busy0;
-  console.log(`  ${String(n).padStart(2)} workers: idle rss ${idleRss.toFixed(1)} MB, cpu ${idleCpu.toFixed(1)} ms/s · busy (${n * CALLS} calls) rss ${rssMb(pid).toFixed(1)} MB, cpu ${busyCpu} ms, ${(wall / (n * CALLS)).toFixed(2)} ms/call wall · door share per worker ${(rssMb(pid) / n).toFixed(1)} MB`);
+  console.log(`  ${String(n).padStart(2)} workers: idle rss ${idleRss.toFixed(1)} MB (pss ${pssMb(pid).toFixed(1)} MB), cpu ${idleCpu.toFixed(1)} ms/s · busy (${n * CALLS} calls) rss ${rssMb(pid).toFixed(1)} MB, cpu ${busyCpu} ms, ${(wall / (n * CALLS)).toFixed(2)} ms/call wall · door share per worker ${(rssMb(pid) / n).toFixed(1)} MB`);
   process.kill(pid, "SIGTERM");
 }
 
@@ -54,7 +56,10 @@ async function mcpClient(): Promise<void> {
   const w = addWorker(ctx, "tok-mcp");
   const child = spawn(process.execPath, [BIN, "mcp"], { env: { PATH: process.env.PATH, DOCKET_HOME: home, DOCKET_WORKER_ID: w.worker, DOCKET_GENERATION: "1", DOCKET_RUN_TOKEN: w.runToken }, stdio: ["pipe", "pipe", "inherit"] });
   await sleep(3_000);
-  console.log(`  docket mcp client (idle, connected to its door): rss ${rssMb(child.pid!).toFixed(1)} MB`);
+  const bare = spawn(process.execPath, ["-e", "setTimeout(() => {}, 5000)"], { stdio: "ignore" });
+  await sleep(1_000);
+  console.log(`  docket mcp client (idle, connected to its door): rss ${rssMb(child.pid!).toFixed(1)} MB, pss ${pssMb(child.pid!).toFixed(1)} MB · a bare node beside it: rss ${rssMb(bare.pid!).toFixed(1)} MB, pss ${pssMb(bare.pid!).toFixed(1)} MB`);
+  bare.kill();
   child.stdin.end();
   await new Promise((r) => child.on("close", r));
   const state = JSON.parse(readFileSync(join(home, "door", "state.json"), "utf8")) as { pid: number };

@@ -21,6 +21,7 @@ import { appendWorkerEvent } from "../../engine/workers/events.js";
 import { recordTouches, type RawTouch } from "../../engine/workers/touches.js";
 import { workerGuardrails } from "../../engine/workers/guardrails.js";
 import { BlockedWire, ConsultWire, NoteWire, TodoWire, parseWire } from "../shared/worker-wire.js";
+import { callTool, listTools } from "../shared/mcp-tools.js";
 
 type Args = Record<string, unknown>;
 
@@ -114,5 +115,12 @@ export function runCall(ctx: EngineContext, who: WorkerIdentity, call: Exclude<D
     }
     case "guardrails":
       return { text: workerGuardrails(ctx, who.worker) };
+    case "mcp-list":
+      return { tools: listTools(str(args.client)) };
+    case "mcp-call": {
+      const r = args.request as { name?: unknown; arguments?: unknown; _meta?: unknown } | undefined;
+      const obj = (v: unknown) => (typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);
+      return callTool(() => ctx, who, { name: str(r?.name) ?? "", arguments: obj(r?.arguments), _meta: obj(r?._meta) });
+    }
   }
 }

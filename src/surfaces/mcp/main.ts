@@ -1,16 +1,23 @@
 // `docket mcp`: the worker protocol as an MCP server on stdio, started by the worker's agent (Claude Code, Codex …).
-// It runs for as long as the agent does, so it also carries the worker's heartbeat and its inbox; every call goes to the door.
+// A thin relay: JSON-RPC lines in, each tools/list and tools/call answered by the worker's door (which holds the one wire
+// schema), so this process loads no schema library and no SDK. It also carries the worker's heartbeat and inbox.
 
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { createInterface } from "node:readline";
 import { isDocketError } from "../../domain/errors.js";
-import { doorOf, type Door } from "../shared/door-client.js";
+import { callDoor, doorOf, type Door } from "../shared/door-client.js";
 import { VERSION } from "../shared/version.js";
-import { callTool, listTools } from "./tools.js";
 import { startWorkerLoop } from "./worker-loop.js";
 
 const USAGE = "usage: docket mcp   (an MCP server on stdio; the agent Docket launched starts it with the worker's identity in its environment)";
+/** Protocol revisions this server speaks (the tools capability is the same in each); the newest is offered otherwise. */
+const PROTOCOL_VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
+
+interface Message {
+  jsonrpc?: string;
+  id?: string | number | null;
+  method?: string;
+  params?: Record<string, unknown>;
+}
 
 /** Serves until the client closes stdio; returns the process exit code (2 when there is no worker identity). */
 export async function main(argv: string[]): Promise<number> {
@@ -30,17 +37,55 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`docket mcp: ${error.message}${error.hint ? ` (${error.hint})` : ""}\n`);
     return 2;
   }
-  const server = new Server({ name: "docket", version: VERSION }, { capabilities: { tools: {} } });
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listTools(server.getClientVersion()?.name) }));
-  server.setRequestHandler(CallToolRequestSchema, async (request) => callTool(door, request.params));
+  let client: string | undefined;
+  const send = (message: object) => process.stdout.write(`${JSON.stringify({ jsonrpc: "2.0", ...message })}\n`);
 
-  const transport = new StdioServerTransport();
-  const closed = new Promise<void>((resolve) => (transport.onclose = resolve));
+  async function answer(m: Message): Promise<object> {
+    switch (m.method) {
+      case "initialize": {
+        const info = m.params?.clientInfo as { name?: unknown } | undefined;
+        client = typeof info?.name === "string" ? info.name : undefined;
+        const asked = m.params?.protocolVersion;
+        const protocolVersion = typeof asked === "string" && PROTOCOL_VERSIONS.includes(asked) ? asked : PROTOCOL_VERSIONS[0];
+        return { result: { protocolVersion, capabilities: { tools: {} }, serverInfo: { name: "docket", version: VERSION } } };
+      }
+      case "ping":
+        return { result: {} };
+      case "tools/list":
+        return { result: await callDoor(door, "mcp-list", { client }) };
+      case "tools/call":
+        return { result: await callDoor(door, "mcp-call", { request: m.params ?? {} }) };
+      default:
+        return { error: { code: -32601, message: `Method not found: ${String(m.method)}` } };
+    }
+  }
+
   const loop = startWorkerLoop(door);
-  await server.connect(transport);
-  // The agent closing our stdin is the end of this worker process's life as far as we can see.
-  process.stdin.on("end", () => void server.close());
-  await closed;
+  const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
+  let pending = Promise.resolve();
+  for await (const line of lines) {
+    if (line.trim() === "") continue;
+    let m: Message;
+    try {
+      m = JSON.parse(line) as Message;
+    } catch {
+      send({ id: null, error: { code: -32700, message: "Parse error" } });
+      continue;
+    }
+    if (m.id === undefined || m.id === null || typeof m.method !== "string") continue; // a notification or a response: nothing to answer
+    const id = m.id;
+    // Calls are answered in the order they came, each as soon as it is done.
+    pending = pending.then(async () => {
+      try {
+        send({ id, ...(await answer(m)) });
+      } catch (error) {
+        // The door could not be reached: the agent reads the named error as the tool's result.
+        const text = isDocketError(error) ? `${error.message}${error.hint ? ` (${error.hint})` : ""}` : String(error);
+        send({ id, ...(m.method === "tools/call" ? { result: { content: [{ type: "text", text }], isError: true } } : { error: { code: -32603, message: text } }) });
+      }
+    });
+  }
+  await pending;
   loop.stop();
   return 0;
 }

@@ -1,14 +1,15 @@
-// The protocol calls as MCP tools: listed from the one wire schema, validated by it, run by the worker's door.
-// Idempotent by the client's tool-call id (Claude Code, Codex send it in `_meta`), else by a required `call_id`.
+// The protocol calls as MCP tools: listed from the one wire schema, validated by it, run on the engine protocol — in the
+// door, so `docket mcp` itself loads no schema library. Idempotent by the client's tool-call id, else a required `call_id`.
 
 import type { Static, TSchema } from "typebox";
-import type { DoneResult, TodosResult, WaitResult } from "../../engine/protocol/protocol.js";
-import type { ConsultResult, NoteResult } from "../../engine/protocol/consult.js";
-import { callDoor, type Door } from "../shared/door-client.js";
+import type { WorkerIdentity } from "../../domain/workers/identity.js";
+import type { EngineContext } from "../../engine/context.js";
+import { done, fail, todos, wait } from "../../engine/protocol/protocol.js";
+import { consult, note } from "../../engine/protocol/consult.js";
 import {
   formatConsultReply, formatDoneReply, formatFailReply, formatNoteReply, formatTodosReply, formatWaitReply, refusalText,
-} from "../shared/worker-replies.js";
-import { parseWire, workerCalls, type WorkerCall } from "../shared/worker-wire.js";
+} from "./worker-replies.js";
+import { parseWire, workerCalls, type WorkerCall } from "./worker-wire.js";
 
 export interface McpTool {
   name: string;
@@ -59,11 +60,12 @@ function parsed<S extends TSchema>(call: WorkerCall<S>, args: Record<string, unk
   return parseWire(call.parameters, rest, call.name);
 }
 
-/** Runs one tools/call through the door; a refusal or invalid input is an MCP tool error carrying the one-line message. */
-export async function callTool(
-  door: Door,
+/** Runs one tools/call; a refusal or invalid input is an MCP tool error carrying the one-line message. */
+export function callTool(
+  ctx: () => EngineContext,
+  who: WorkerIdentity,
   request: { name: string; arguments?: Record<string, unknown>; _meta?: Record<string, unknown> },
-): Promise<McpToolResult> {
+): McpToolResult {
   const args = request.arguments ?? {};
   try {
     const callId = callIdOf(request._meta, args);
@@ -71,18 +73,18 @@ export async function callTool(
     switch (request.name) {
       case calls.done.name: {
         const { body, ...rest } = parsed(calls.done, args);
-        return text(formatDoneReply(await callDoor<DoneResult>(door, "done", { callId, body, ...rest }), body, "argument"));
+        return text(formatDoneReply(done(ctx(), who, { callId, body, ...rest }), body, "argument"));
       }
       case calls.wait.name:
-        return text(formatWaitReply(await callDoor<WaitResult>(door, "wait", { ...parsed(calls.wait, args), callId })));
+        return text(formatWaitReply(wait(ctx(), who, { ...parsed(calls.wait, args), callId })));
       case calls.todos.name:
-        return text(formatTodosReply(await callDoor<TodosResult>(door, "todos", { items: parsed(calls.todos, args).items, callId })));
+        return text(formatTodosReply(todos(ctx(), who, parsed(calls.todos, args).items, { callId })));
       case calls.fail.name:
-        return text(formatFailReply(await callDoor<{ reason: string }>(door, "fail", { reason: parsed(calls.fail, args).reason, callId })));
+        return text(formatFailReply(fail(ctx(), who, { reason: parsed(calls.fail, args).reason, callId })));
       case calls.consult.name:
-        return text(formatConsultReply(await callDoor<ConsultResult>(door, "consult", { ...parsed(calls.consult, args), callId })));
+        return text(formatConsultReply(consult(ctx(), who, { ...parsed(calls.consult, args), callId })));
       case calls.note.name:
-        return text(formatNoteReply(await callDoor<NoteResult>(door, "note", { ...parsed(calls.note, args), callId })));
+        return text(formatNoteReply(note(ctx(), who, { ...parsed(calls.note, args), callId })));
       default:
         return text(`no tool ${request.name}; Docket's tools are ${Object.values(calls).map((c) => c.name).join(", ")}`, true);
     }
