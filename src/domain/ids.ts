@@ -40,6 +40,11 @@ export function parseItemId(value: string): { kind: ItemKind; n: number } | unde
   return { kind: m[1] === "t" ? "todo" : "request", n: Number(m[2]) };
 }
 
+/** True for exactly `w<N>`: a predicate for names found on disk or in a path, which never throws. */
+export function isWorkerId(value: string): boolean {
+  return WORKER_ID.test(value);
+}
+
 /**
  * The one rule for a worker ref, in every verb and door: exactly `w<N>`, as `ls` prints it. What only resembles one
  * (a bare `3`, `W3`, `w03`) is refused with the id it resembles, never taken for it; anything else is undefined.

@@ -3,7 +3,7 @@
 
 import { chmodSync, lstatSync, readdirSync, unlinkSync } from "node:fs";
 import { basename, join } from "node:path";
-import { normalizeWorkerId } from "../domain/ids.js";
+import { isWorkerId } from "../domain/ids.js";
 import { TEMP_FILE } from "./atomic.js";
 import type { HomeLayout } from "./home.js";
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "./private.js";
@@ -62,6 +62,8 @@ export function scanHome(home: HomeLayout): HomeScan {
     for (const name of names) {
       const child = join(path, name);
       if (!enter(name, depth + 1)) {
+        // A worktree is git's, made with the user's umask; it sits inside a 0700 worker directory, which is what keeps it private.
+        if (name === "workspace") continue;
         try {
           const cst = lstatSync(child);
           if (cst.isDirectory()) scan.owned.push({ path: child, kind: "dir", mode: cst.mode & 0o777 });
@@ -85,7 +87,7 @@ export function scanHome(home: HomeLayout): HomeScan {
   visit(home.deliverables, 0, () => true);
   let legacy: string[] = [];
   try {
-    legacy = readdirSync(home.legacyWorkers).filter((n) => normalizeWorkerId(n) === n);
+    legacy = readdirSync(home.legacyWorkers).filter((n) => isWorkerId(n));
   } catch {
     legacy = []; // no old workers/ directory
   }

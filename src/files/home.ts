@@ -5,7 +5,7 @@ import { lstatSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { internalError } from "../domain/errors.js";
-import { isSafeName, normalizeWorkerId } from "../domain/ids.js";
+import { isSafeName, isWorkerId } from "../domain/ids.js";
 
 export interface HomeLayout {
   root: string;
@@ -46,7 +46,7 @@ export function homeLayout(root: string): HomeLayout {
     return id;
   };
   // Only Docket's own ids (w<N>) are looked for under workers/: pi-docket's ids there are task slugs with a suffix.
-  const legacy = (id: string): boolean => normalizeWorkerId(id) === id && !isRealDir(join(workers, id)) && isRealDir(join(legacyWorkers, id));
+  const legacy = (id: string): boolean => isWorkerId(id) && !isRealDir(join(workers, id)) && isRealDir(join(legacyWorkers, id));
   return {
     root,
     ledger: join(root, "ledger.sqlite"),

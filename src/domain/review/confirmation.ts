@@ -1,7 +1,7 @@
 // Confirmation: which verbs ask the human before they act, when, and the one refusal code each gives.
 // A verb that needs it proceeds on --yes, asks on a terminal, and is refused (nothing changed) off one; no is its own code.
 
-import { refusal, usageError, type DocketError } from "../errors.js";
+import { refusal, type DocketError } from "../errors.js";
 
 /** The verbs that confirm before acting. `spawn` asks only when its resolved policy says so, and never refuses. */
 export type ConfirmedVerb = "promote" | "use --worker" | "discard" | "delete" | "deliverable delete" | "spawn";
@@ -25,8 +25,8 @@ export function resolveConfirmation(verb: ConfirmedVerb, input: ConfirmInput): C
 }
 
 /**
- * The refusal when confirmation is needed and cannot be asked. One code per verb; the codes predate this module and
- * are kept as the CLI contract (`confirm-required` is a usage error, exit 2, as it always was).
+ * The refusal when confirmation is needed and cannot be asked. One code per verb (the codes predate this module and
+ * are kept as the CLI contract); every one is a refusal, exit 1, so a script sees one exit code for "needs --yes".
  */
 export function confirmationRefused(verb: Exclude<ConfirmedVerb, "spawn">, subject: string, detail = ""): DocketError {
   switch (verb) {
@@ -37,7 +37,7 @@ export function confirmationRefused(verb: Exclude<ConfirmedVerb, "spawn">, subje
     case "discard":
       return refusal("discard-needs-confirmation", `discarding ${subject}'s live changes needs confirmation; nothing changed`, "re-run on a terminal, or pass --yes");
     case "delete":
-      return usageError("confirm-required", `deleting ${subject} needs confirmation; run it on a terminal or pass --yes`);
+      return refusal("confirm-required", `deleting ${subject} needs confirmation; run it on a terminal or pass --yes`);
     case "deliverable delete":
       return refusal("confirmation-required", `deleting ${subject} needs confirmation`, "run it in a terminal to confirm, or add --yes");
   }

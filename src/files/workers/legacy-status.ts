@@ -3,7 +3,7 @@
 
 import { readdirSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
-import { normalizeWorkerId } from "../../domain/ids.js";
+import { isWorkerId } from "../../domain/ids.js";
 import type { HomeLayout } from "../home.js";
 import { entryKind, readNoFollow } from "../no-follow.js";
 
@@ -24,7 +24,7 @@ export function findLegacyStatusFiles(home: HomeLayout): string[] {
   if (entryKind(home.legacyWorkers) !== "dir") return [];
   const found: string[] = [];
   for (const name of readdirSync(home.legacyWorkers)) {
-    if (normalizeWorkerId(name) !== name || entryKind(join(home.legacyWorkers, name)) !== "dir") continue;
+    if (!isWorkerId(name) || entryKind(join(home.legacyWorkers, name)) !== "dir") continue;
     const path = join(home.legacyWorkers, name, "status.json");
     const read = readNoFollow(path);
     if (read.ok === true && isDocketStatus(read.bytes)) found.push(path);

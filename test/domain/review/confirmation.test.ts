@@ -24,7 +24,7 @@ test("each verb has one refusal code (and category) when it cannot ask, and one 
   });
   assert.deepEqual(refused, [
     "promote:promotion-needs-confirmation:refusal", "use --worker:use-needs-confirmation:refusal", "discard:discard-needs-confirmation:refusal",
-    "delete:confirm-required:usage", "deliverable delete:confirmation-required:refusal",
+    "delete:confirm-required:refusal", "deliverable delete:confirmation-required:refusal",
   ]);
   assert.equal(confirmationRefused("promote", "worker-deliverable:w3:1", "parent changed a.txt").message, "promoting worker-deliverable:w3:1 needs confirmation: parent changed a.txt; nothing changed");
   const declined = (["promote", "use --worker", "discard", "delete", "spawn"] as const).map((v) => confirmationDeclined(v, "w3").code);

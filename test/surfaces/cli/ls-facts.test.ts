@@ -1,5 +1,5 @@
 // `ls` has a header row, and every fact its text shows is in `ls --json`: a worker whose files landed under it shows
-// `base moved · N files` in the text and carries the same files in its JSON row, with its age.
+// `base moved · N files` in the text and carries the same files in its JSON row, with its age. `verdict` counts its queue.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -25,6 +25,9 @@ test("ls --json carries the base-moved files and the age the text shows", { time
     writeFileSync(join(root, name), JSON.stringify(stepsWriting(content)));
     assert.equal(jsonOf(docket({ env, cwd: repo }, "spawn", "--scripted", join(root, name), "--wait", "--json", `Change hello.txt (${name})`)).waited, "ready");
   }
+  const queue = docket({ env, cwd: repo }, "verdict");
+  assert.equal(queue.code, 0, queue.stderr);
+  assert.match(queue.stdout.split("\n")[0]!, /^2 in the queue \(/, "the queue says how many cards follow");
   jsonOf(docket({ env, cwd: repo }, "promote", "w1", "--approve", "--yes", "--json"));
 
   const text = docket({ env, cwd: repo }, "ls");

@@ -40,6 +40,10 @@ test("a scripted worker runs from a steps file alone and its frozen patch is pro
   jsonOf(docket({ env, cwd: repo }, "approve", "w1", "--json"));
   jsonOf(docket({ env, cwd: repo }, "promote", "w1", "--json"));
   assert.equal(readFileSync(join(repo, "hello.txt"), "utf8"), "hello, world\n");
+  // Right after normal use the doctor finds nothing to warn about in Docket's own files (the worktree is git's).
+  const doctor = docket({ env, cwd: repo }, "doctor", "--json");
+  const modes = (doctor.json.findings as { check: string; severity: string; message: string }[]).filter((f) => f.check === "modes");
+  assert.deepEqual(modes.map((f) => f.severity), ["ok"], JSON.stringify(modes));
 });
 
 test("a bad steps file is refused before anything starts, naming the step", { timeout: 60_000 }, (t) => {

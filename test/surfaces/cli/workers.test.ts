@@ -226,7 +226,7 @@ test("delete needs --yes off a terminal, refuses never-promoted changes without 
   await waitFor("the change", () => existsSync(join(ws, "new.txt")));
 
   const noYes = f.run("delete", "w1", "--json");
-  assertExit(noYes, 2);
+  assertExit(noYes, 1); // needs confirmation: exit 1, as for promote, discard and deliverable delete
   assert.equal(noYes.json.error.code, "confirm-required");
   const refused = f.run("delete", "w1", "--yes", "--json");
   assertExit(refused, 1);

@@ -31,6 +31,7 @@ export async function runVerdict(io: Io, target: string | undefined, version?: n
   const { findWebServer, webCardUrl } = await import("../../../engine/web/presence.js");
   const web = await findWebServer(ctx);
   if (!io.interactive) shown();
+  if (target === undefined) io.out(`${cards.length} in the queue (questions first, then failures, then ready versions)\n`);
   for (const [i, card] of cards.entries()) {
     if (i > 0) io.out("");
     io.out(formatVerdictCard(card).join("\n"));
