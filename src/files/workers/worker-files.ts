@@ -17,6 +17,8 @@ export const WORKER_FILES = {
   workspace: "workspace",
   launchEnv: "launch.env",
   sourcePlan: "source-deliverable.md",
+  /** A contained worker's own TMPDIR. */
+  scratch: "scratch",
 } as const;
 
 export type WorkerFile = (typeof WORKER_FILES)[keyof typeof WORKER_FILES];

@@ -10,8 +10,10 @@ import { writePrivateFile, type McpAgentSpec, type PreparedAgent } from "./mcp-a
 export const CLAUDE_EDIT_TOOLS = ["Edit", "Write", "NotebookEdit"];
 
 /** Read-only: nothing that would ask is allowed (dontAsk) and edits are denied. Writable: edits in the workspace pass. */
-export function claudePermissionArgs(spec: Pick<McpAgentSpec, "readOnly" | "cwd" | "workspace">): string[] {
+export function claudePermissionArgs(spec: Pick<McpAgentSpec, "readOnly" | "cwd" | "workspace" | "unattended">): string[] {
   const allowDocket = ["--allowedTools", "mcp__docket"];
+  // Unattended (contained only): nothing asks; a read-only kind still has its edit tools denied, and the sandbox holds either way.
+  if (spec.unattended) return ["--permission-mode", "bypassPermissions", ...allowDocket, ...(spec.readOnly ? ["--disallowedTools", ...CLAUDE_EDIT_TOOLS] : [])];
   if (spec.readOnly) return ["--permission-mode", "dontAsk", ...allowDocket, "--disallowedTools", ...CLAUDE_EDIT_TOOLS];
   return ["--permission-mode", "acceptEdits", ...allowDocket, ...(spec.cwd !== spec.workspace ? ["--add-dir", spec.workspace] : [])];
 }

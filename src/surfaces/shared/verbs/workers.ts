@@ -139,6 +139,7 @@ export function registerWorkersCommands(program: Command, io: Io): void {
                 w.deliverable ? `${w.deliverable.replace(/^worker-deliverable:/, "")} ` : "",
                 w.task.length > 60 ? `${w.task.slice(0, 57)}...` : w.task,
                 ...(baseMoved.has(w.worker) ? [`· ${formatBaseMoved(baseMoved.get(w.worker)!)}`] : []),
+                ...(w.contained ? ["· contained"] : []),
               ].join(" "),
             ),
       );
@@ -156,6 +157,7 @@ export function registerWorkersCommands(program: Command, io: Io): void {
         `  agent: ${w.agent}${w.execution.command ? ` (${w.execution.command})` : ""} · model ${w.execution.model ?? "-"} · thinking ${w.execution.thinking} · context ${w.execution.context}`,
         ...(w.modelInEffect ? [`  in effect: ${w.modelInEffect} · thinking ${w.thinkingInEffect ?? "-"} (heartbeat ${w.heartbeatAt})`] : []),
         `  workspace: ${w.workspace} (${w.workspaceMode}${w.base ? `, base ${w.base.slice(0, 12)}` : ""})`,
+        `  contained: ${w.contained ? "yes (Docket's sandbox)" : "no"}`,
         `  tmux: ${w.tmux.session ?? "-"} ${w.tmux.window ?? ""} ${w.tmux.pane ?? ""}`,
         ...(w.deliverable ? [`  deliverable: ${w.deliverable}`] : []),
         ...(w.lastError ? [`  last error: ${w.lastError}`] : []),
