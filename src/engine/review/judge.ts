@@ -20,6 +20,7 @@ import {
   type DecisionView, type TargetInput,
 } from "./target.js";
 import { assertHuman } from "../authority.js";
+import { snapshotGate } from "../workers/kind-integrity.js";
 
 export interface JudgeInput extends TargetInput {
   actor?: DecisionActor;
@@ -127,6 +128,13 @@ export function answer(ctx: EngineContext, input: AnswerInput): JudgeResult {
   const text = nonEmpty(input.text);
   if (text === undefined) throw validationError("empty-answer", "an answer must not be empty", "`docket answer <w> [--q <id>] <text>`");
   assertNoControlCharacters(text, "answer");
+  if (input.actor === undefined || input.actor === "human") {
+    try {
+      snapshotGate(ctx, workerId, "discharged"); // this answer discharges an armed plan gate: what had changed before it
+    } catch {
+      // the snapshot is evidence for the card, never a reason to refuse the human's answer
+    }
+  }
   const result = ctx.commands.run("review.answer", { worker: workerId, question: input.question ?? null, text }, (tx) => {
     const row = requireWorker(tx.db, workerId);
     assertDecisionUnchanged(tx.db, workerId, input.expectDecision);

@@ -20,6 +20,7 @@ import { pointerOf } from "./deliverables.js";
 import { derivePlanCoverage } from "./plan-coverage.js";
 import { approvalOf, judgmentOf, latestDecision, promotionOf, resolveReviewTarget } from "./target.js";
 import { reviewFacts, type ReviewFacts } from "./review-facts.js";
+import { integrityWarnings } from "../workers/kind-integrity.js";
 import { parentQueryOf, resolveReviewWarnings, type OverlapWithPeer, type ReviewWarning } from "./warnings.js";
 import { previewCombine } from "./combine.js";
 import { producedBeforeWarning } from "./base-moved.js";
@@ -163,6 +164,7 @@ function buildCard(ctx: EngineContext, target: string, options: CardOptions = {}
   if (coverage?.warning) warnings.push({ kind: "plan-coverage", text: coverage.line });
   if (invalid) warnings.push({ kind: "deliverable-invalid", text: invalid });
   if (tampered) warnings.push({ kind: "deliverable-tampered", text: tampered.message });
+  warnings.push(...integrityWarnings(ctx, row));
   const offers: CardMove[] = [];
   if (pointer && deliverable && !promoted && !combined) {
     const facts = options.facts ?? reviewFacts(ctx);
@@ -275,7 +277,7 @@ export function formatVerdictCard(card: VerdictCard): string[] {
       out.push(`  ${cs.files.length} file${cs.files.length === 1 ? "" : "s"} · +${add} −${del} · ${cs.hunks} hunk${cs.hunks === 1 ? "" : "s"}`);
       for (const f of cs.files.slice(0, 8)) out.push(`    ${f.binary ? "binary" : `+${f.additions} −${f.deletions}`.padEnd(10)} ${f.path}`);
       if (cs.files.length > 8) out.push(`    … ${cs.files.length - 8} more (docket diff ${card.worker})`);
-    } else out.push("  no file changes");
+    } else out.push(card.warnings.some((w) => w.kind === "checkout-changed") ? "  no change set of its own, but your checkout changed (⚠ above)" : "  no file changes");
     if (card.detail.planCoverage) out.push(`  ${card.detail.planCoverage}`);
     const kinds = [...new Set(d.evidence.map((e) => e.kind))];
     for (const k of kinds) for (const e of d.evidence.filter((x) => x.kind === k)) out.push(`  ${k}: ${e.text}`);

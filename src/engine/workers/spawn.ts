@@ -31,6 +31,7 @@ import { buildWorkerEnv, docketBinPath, launchCommand, newRunToken, previewComma
 import { containArgv, containmentLine, decideContainment, sandboxInput, scratchDir, type Containment } from "./containment.js";
 import type { LaunchExecution, StoredExecution } from "../../domain/workers/execution.js";
 import { requireMcpAgent } from "./agents.js";
+import { snapshotCheckout } from "./kind-integrity.js";
 import { assertHuman } from "../authority.js";
 
 export interface SpawnHandoff {
@@ -215,6 +216,7 @@ export async function spawnWorker(ctx: EngineContext, input: SpawnInput): Promis
         journal: journalFile(ctx.home, row.projectRoot),
       }),
     );
+    if (resolved.readOnly) snapshotCheckout(ctx, row); // its card later says whether the checkout changed during its run
     launchInto(ctx, row, execution, { generation: 1, runToken, env: input.env ?? {} });
     return {
       worker,

@@ -11,11 +11,17 @@ import { recordHeartbeat, recordTurn } from "../../../engine/workers/lifecycle.j
 import { appendWorkerEvent } from "../../../engine/workers/events.js";
 import { workerGuardrails } from "../../../engine/workers/guardrails.js";
 import { recordTouches, type RawTouch } from "../../../engine/workers/touches.js";
+import { planGateState } from "../../../engine/workers/kind-integrity.js";
 import { registerWorkerTools } from "./tools.js";
 
 export const INBOX_POLL_MS = 300;
 /** pi's file tools and what a call of each says about its path. */
 const TOUCHING_TOOLS: Record<string, RawTouch["how"]> = { read: "read", edit: "edit", write: "edit" };
+/** pi's tools that change files: refused while the worker's plan gate is armed. */
+const GATED_TOOLS = new Set(["edit", "write"]);
+export const PLAN_GATE_REFUSAL =
+  "Refused by Docket: your plan gate is armed, so you may not change files yet. Present your plan (what you will change, in which files, how you will check it) with docket_wait and wait for the human's answer; then call this tool again.";
+
 /** With no initial prompt, inbox delivery starts this long after the session started. */
 const FIRST_DELIVERY_GRACE_MS = 3_000;
 
@@ -158,6 +164,18 @@ export function registerWorkerRole(pi: ExtensionAPI, env: NodeJS.ProcessEnv): vo
   pi.on("agent_end", () => {
     flushTouches();
     if (!protocolCalled) guarded("turn", () => recordTurn(engine(), who, "end"));
+  });
+
+  // The plan gate, enforced: until the human discharges it, edit/write are refused (fail closed if the ledger cannot tell).
+  let gateOpen = false;
+  pi.on("tool_call", (event) => {
+    if (gateOpen || !GATED_TOOLS.has(event.toolName)) return undefined;
+    const state = guarded("gate", () => planGateState(engine(), who.worker));
+    if (state === "none" || state === "discharged") {
+      gateOpen = true;
+      return undefined;
+    }
+    return { block: true, reason: PLAN_GATE_REFUSAL };
   });
 
   pi.on("message_start", (event) => observeUser(event.message));
