@@ -6,7 +6,7 @@ import { resolveConfig, type SandboxMode } from "../../domain/config.js";
 import type { HomeLayout } from "../../files/home.js";
 import { readJsonFile } from "../../files/json-file.js";
 import { projectRootOf } from "../../substrate/project.js";
-import { detectSandbox } from "../../substrate/sandbox/bwrap.js";
+import { bwrapVersion, detectSandbox } from "../../substrate/sandbox/bwrap.js";
 import { ok, type Finding } from "./findings.js";
 
 function configuredMode(home: HomeLayout, cwd: string): SandboxMode {
@@ -22,7 +22,7 @@ export function checkSandbox(home: HomeLayout, env: NodeJS.ProcessEnv, cwd: stri
   const support = detectSandbox(env.PATH);
   if (support.ok) {
     const note = mode === "off" ? "; sandbox is off in your config, so workers run uncontained (set \"sandbox\": \"auto\")" : "";
-    return ok("sandbox", `workers can be contained here (bubblewrap ${support.version} at ${support.bwrap})${note}`);
+    return ok("sandbox", `workers can be contained here (bubblewrap ${bwrapVersion(support.bwrap)} at ${support.bwrap})${note}`);
   }
   const effect = mode === "required" ? "sandbox is \"required\", so spawns are refused" : mode === "auto" ? "workers run uncontained" : "sandbox is off anyway";
   return { check: "sandbox", severity: mode === "required" ? "problem" : mode === "auto" ? "warning" : "ok", message: `${support.reason}; ${effect}`, fix: support.fix };

@@ -7,7 +7,7 @@ import { delimiter, isAbsolute, join } from "node:path";
 import { bwrapArgs, type Mount, type PathType, type SandboxNetwork } from "../../domain/workers/sandbox-plan.js";
 
 export type SandboxSupport =
-  | { ok: true; bwrap: string; version: string }
+  | { ok: true; bwrap: string }
   | { ok: false; code: "not-linux" | "bwrap-missing" | "userns-disabled" | "bwrap-failed"; reason: string; fix: string };
 
 /** The first executable `bwrap` on `pathValue`, as an absolute path (the worker's PATH is never consulted). */
@@ -41,15 +41,22 @@ export function detectSandbox(pathValue: string | undefined, platform: NodeJS.Pl
   return result;
 }
 
-function probe(bwrap: string): SandboxSupport {
-  let version = "";
+/** `0.8.0`, for the doctor (a spawn does not ask: one test run is enough). */
+export function bwrapVersion(bwrap: string): string {
   try {
-    version = execFileSync(bwrap, ["--version"], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 10_000 }).trim().replace(/^bubblewrap\s*/, "");
+    return execFileSync(bwrap, ["--version"], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 10_000 }).trim().replace(/^bubblewrap\s*/, "");
+  } catch {
+    return "(version unknown)"; // it ran its test, so it exists; only the version text is missing
+  }
+}
+
+function probe(bwrap: string): SandboxSupport {
+  try {
     execFileSync(bwrap, ["--unshare-user", "--unshare-pid", "--die-with-parent", "--cap-drop", "ALL", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "true"], {
       stdio: ["ignore", "ignore", "pipe"],
       timeout: 10_000,
     });
-    return { ok: true, bwrap, version };
+    return { ok: true, bwrap };
   } catch (error) {
     const stderr = String((error as { stderr?: Buffer }).stderr ?? (error as Error).message).trim().split("\n")[0] ?? "";
     if (/user namespace|uid map|setting up uid|No permissions to creat|Operation not permitted/i.test(stderr)) {
@@ -58,7 +65,7 @@ function probe(bwrap: string): SandboxSupport {
         fix: "enable unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1; on Ubuntu 24.04 also kernel.apparmor_restrict_unprivileged_userns=0), or run inside a VM/container that allows them",
       };
     }
-    return { ok: false, code: "bwrap-failed", reason: `bubblewrap ${version || bwrap} failed its test run: ${stderr}`, fix: "run `bwrap --ro-bind / / true` to see why" };
+    return { ok: false, code: "bwrap-failed", reason: `bubblewrap ${bwrap} failed its test run: ${stderr}`, fix: "run `bwrap --ro-bind / / true` to see why" };
   }
 }
 
