@@ -7,6 +7,7 @@ import { createHash } from "node:crypto";
 import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { createServer, type AddressInfo } from "node:net";
 import { assertExit, cliEnv, docket, type CliRun } from "../support/docket-cli.js";
 import { git, gitRepo } from "../support/git.js";
 import { ledgerRows } from "../support/snapshot.js";
@@ -140,6 +141,7 @@ rm -f out-link victim-link
 echo edited > a.txt && git add a.txt && git commit -q -m "worker edit" && echo commit >> "$TMPDIR/legit"
 sh test.sh && echo test >> "$TMPDIR/legit"
 echo "edited a.txt and committed it" | "$DOCKET_NODE" "$DOCKET_BIN" worker done --outcome completed --summary "edited a.txt" && echo done >> "$TMPDIR/legit"
+exec sleep 600
 `,
   );
   chmodSync(script, 0o755);
@@ -218,4 +220,58 @@ test("sandbox \"required\" without bubblewrap on PATH refuses the spawn with the
   const finding = doctor.json.error.findings.find((x: any) => x.check === "sandbox");
   assert.equal(finding.severity, "problem");
   assert.match(finding.message, /bubblewrap \(bwrap\) is not on PATH/);
+});
+
+test("network \"none\": a contained worker cannot reach a server on the machine's loopback; the default network can", async (t) => {
+  const server = createServer((s) => s.end("hello\n"));
+  await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
+  t.after(() => server.close());
+  const port = (server.address() as AddressInfo).port;
+  const connect = `"$DOCKET_NODE" -e 'const s = require("net").connect(${port}, "127.0.0.1"); s.on("data", () => process.exit(0)); s.on("error", () => process.exit(1))'`;
+  const outcome = async (network: string): Promise<string> => {
+    const f = fixture(t, {});
+    writeFileSync(join(f.home, "config.json"), JSON.stringify({ sandbox: { mode: "required", network, readOnlyPaths: [f.root] } }));
+    const script = join(f.root, "net.sh");
+    writeFileSync(script, `${attempts({ "loopback-connect": connect })}\nexec sleep 600\n`);
+    chmodSync(script, 0o755);
+    const r = f.run("spawn", "--agent", "command", "--cmd", script, "net", "--json");
+    assertExit(r, 0);
+    return waitFor(`${network}: the connect attempt`, () => {
+      try {
+        return results(f, r.json.worker)["loopback-connect"];
+      } catch {
+        return undefined;
+      }
+    }, 60_000, 200);
+  };
+  assert.equal(await outcome("none"), "blocked");
+  assert.equal(await outcome("default"), "ESCAPED", "the default network is the machine's, as uncontained");
+});
+
+test("worker.unattended is refused for an agent that would not be contained, before anything starts", (t) => {
+  const f = fixture(t);
+  writeFileSync(join(f.home, "config.json"), JSON.stringify({ sandbox: "off", worker: { unattended: true } }));
+  const r = f.run("spawn", "--agent", "claude", "task", "--json");
+  assertExit(r, 1);
+  assert.equal(r.json.error.code, "unattended-needs-sandbox");
+  assert.match(r.json.error.message, /worker\.unattended turns claude's permission prompts off, which Docket allows only inside its sandbox/);
+  assert.deepEqual(f.run("ls", "--all", "--json").json.workers, []);
+});
+
+test("`docket worker gate` (Claude Code's PreToolUse hook) refuses an edit with exit 2 while the plan gate is armed and passes once the human answered", async (t) => {
+  const f = fixture(t, { sandbox: "off" });
+  const r = f.run("spawn", "--agent", "command", "--as", "patcher", "--cmd", 'echo "$DOCKET_WORKER_ID $DOCKET_GENERATION $DOCKET_RUN_TOKEN" > "$TMPDIR/who"; exec sleep 600', "gated", "--json");
+  assertExit(r, 0);
+  const whoFile = join(f.env.TMPDIR!, "who");
+  const [worker, generation, token] = (await waitFor("the worker's identity", () => { try { return readFileSync(whoFile, "utf8").trim().split(" "); } catch { return undefined; } }, 60_000, 100));
+  const as = { ...f.env, DOCKET_WORKER_ID: worker!, DOCKET_GENERATION: generation!, DOCKET_RUN_TOKEN: token! };
+  const gate = () => docket({ env: as, cwd: f.repo }, "worker", "gate");
+  const armed = gate();
+  assert.equal(armed.code, 2);
+  assert.match(armed.stderr, /^Refused by Docket: your plan gate is armed.*docket_wait/);
+  assertExit(docket({ env: as, cwd: f.repo }, "worker", "wait", "--question", "Plan: edit a.txt. OK?"), 0);
+  assertExit(f.run("answer", worker!, "go ahead"), 0);
+  const open = gate();
+  assert.equal(open.code, 0, open.stderr);
+  assert.equal(open.stderr, "");
 });

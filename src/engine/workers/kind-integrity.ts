@@ -2,6 +2,7 @@
 // and which files had a plan-gated worker changed before the human discharged its gate (docs/containment.md).
 
 import type { ReviewWarning } from "../review/warnings.js";
+import type { PlanGateState } from "../../domain/plans/plan-gate.js";
 import type { Worker } from "../../domain/workers/worker.js";
 import { hashPaths, readIntegrity, recordIntegrity } from "../../files/workers/integrity.js";
 import { decisionsForWorker } from "../../ledger/review/decisions.js";
@@ -9,7 +10,7 @@ import { getWorker } from "../../ledger/workers/workers.js";
 import type { EngineContext } from "../context.js";
 import { kindRegistry } from "./kinds.js";
 
-export type GateState = "none" | "armed" | "discharged";
+export type GateState = PlanGateState;
 
 /**
  * A plan-gated kind's gate: discharged at launch by Use → Implement of an approved plan, or in the run by the human's

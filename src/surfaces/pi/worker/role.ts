@@ -12,6 +12,7 @@ import { appendWorkerEvent } from "../../../engine/workers/events.js";
 import { workerGuardrails } from "../../../engine/workers/guardrails.js";
 import { recordTouches, type RawTouch } from "../../../engine/workers/touches.js";
 import { planGateState } from "../../../engine/workers/kind-integrity.js";
+import { PLAN_GATE_REFUSAL } from "../../../domain/plans/plan-gate.js";
 import { registerWorkerTools } from "./tools.js";
 
 export const INBOX_POLL_MS = 300;
@@ -19,8 +20,6 @@ export const INBOX_POLL_MS = 300;
 const TOUCHING_TOOLS: Record<string, RawTouch["how"]> = { read: "read", edit: "edit", write: "edit" };
 /** pi's tools that change files: refused while the worker's plan gate is armed. */
 const GATED_TOOLS = new Set(["edit", "write"]);
-export const PLAN_GATE_REFUSAL =
-  "Refused by Docket: your plan gate is armed, so you may not change files yet. Present your plan (what you will change, in which files, how you will check it) with docket_wait and wait for the human's answer; then call this tool again.";
 
 /** With no initial prompt, inbox delivery starts this long after the session started. */
 const FIRST_DELIVERY_GRACE_MS = 3_000;
