@@ -55,6 +55,8 @@ export interface VerdictCard {
     task: string;
     kind: string;
     exited: boolean;
+    /** Its current generation runs inside Docket's sandbox; null for a combined version (no process of its own). */
+    contained: boolean | null;
     judgment: string;
     questions: VerdictQuestion[];
     lastError: string | null;
@@ -199,7 +201,7 @@ function buildCard(ctx: EngineContext, target: string, options: CardOptions = {}
     actions: moves.map(moveText),
     moves,
     detail: {
-      task: row.task, kind: row.kind, exited: row.exited, judgment, questions, lastError: row.lastError, deliverable, invalid,
+      task: row.task, kind: row.kind, exited: row.exited, contained: row.contained, judgment, questions, lastError: row.lastError, deliverable, invalid,
       handoff, planCoverage: coverage ? `${coverage.warning ? "⚠ " : ""}${coverage.line}` : null, sha256: content?.sha256 ?? null,
       notes: openNotesOf(ctx.db, row.id).map((n) => ({ id: n.id, text: n.text, suggested: n.suggested })),
     },
@@ -248,7 +250,7 @@ export function verdictQueue(ctx: EngineContext): VerdictCard[] {
 /** The text card: header, deliverable line, warnings, evidence first, then what the worker says, then actions. */
 export function formatVerdictCard(card: VerdictCard): string[] {
   const d = card.detail.deliverable;
-  const out: string[] = [`${card.worker} · ${card.detail.task.slice(0, 60)} · ${card.state}${card.detail.exited ? " · not running" : ""}`];
+  const out: string[] = [`${card.worker} · ${card.detail.task.slice(0, 60)} · ${card.state}${card.detail.exited ? " · not running" : ""}${card.detail.contained === null ? "" : card.detail.contained ? " · contained" : " · not contained"}`];
   if (card.deliverable) {
     out.push(`v${card.deliverable.version} · ${card.deliverable.ref}${card.detail.handoff ? ` · handoff ${card.detail.handoff.sourceRef}` : ""} · ${card.detail.judgment}`);
   } else out.push(card.detail.judgment);
