@@ -89,3 +89,30 @@ test("a contained read-only pi worker cannot write your checkout; uncontained, t
   assert.match(text.stdout, /⚠ your checkout changed while read-only w1 ran \(by it or by you\): a\.txt/);
   assert.doesNotMatch(text.stdout, /no file changes/);
 });
+
+test("the whole loop contained: a pi architect plans read-only, its approved plan is implemented by a contained pi worker, and promote lands it in your checkout", { timeout: 360_000 }, async (t) => {
+  const s = setup(t, "required");
+  const plan = "Goal: set a.txt to two\n\nSteps:\n1. Write two into a.txt\n   files: a.txt\n\nVerification:\n- cat a.txt";
+  const architect = spawnPi(s, "architect", "plan", [
+    { text: plan, toolCall: { name: "docket_done", id: "plan-1", arguments: { outcome: "proposal", summary: "one-step plan", evidence: [], recommendations: [], items: [] } } },
+    { text: "published" },
+  ]);
+  await waitFor("the plan", () => s.shown(architect)?.state === "ready", SLOW);
+  assert.equal(s.shown(architect).contained, true);
+  assert.equal(s.run("approve", architect).code, 0);
+  const script = s.pi.script("implement.json", [
+    { toolCall: { name: "write", id: "w", arguments: { path: "a.txt", content: "two\n" } } },
+    { text: "a.txt now says two.", toolCall: { name: "docket_done", id: "impl", arguments: { outcome: "completed", summary: "a.txt is two", evidence: [], recommendations: [], items: [] } } },
+    { text: "done" },
+  ]);
+  const used = s.run("use", architect, "--implement", "--model", SCRIPTED_MODEL_REF, "--env", `DOCKET_SCRIPTED_MODEL=${script}`, "--yes", "--json");
+  assert.equal(used.code, 0, used.stderr + used.stdout);
+  const implementer = used.json.worker;
+  await waitFor("the implementation", () => s.shown(implementer)?.state === "ready", SLOW);
+  assert.equal(s.shown(implementer).contained, true);
+  assert.equal(readFileSync(join(s.repo, "a.txt"), "utf8"), "one\n", "nothing reached the checkout before promote");
+  assert.equal(s.run("approve", implementer).code, 0);
+  const promoted = s.run("promote", implementer, "--yes");
+  assert.equal(promoted.code, 0, promoted.stderr + promoted.stdout);
+  assert.equal(readFileSync(join(s.repo, "a.txt"), "utf8"), "two\n");
+});
