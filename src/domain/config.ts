@@ -20,7 +20,11 @@ export interface DocketConfig {
     /** Names of variables copied from the caller's environment into every worker (user config only). */
     passEnv: string[];
     pruneAfterHours: number;
+    /** Claude Code and Codex run with their own permission prompts off; allowed only for contained workers (user config only). */
+    unattended: boolean;
   };
+  /** Containment (docs/containment.md): a project may require it or cut the network, never turn it off. */
+  sandbox: SandboxConfig;
   pi: {
     /** Extra arguments for every pi worker (user config or DOCKET_PI_ARGS only). */
     extraArgs: string[];
@@ -41,6 +45,19 @@ export interface DocketConfig {
   };
 }
 
+export type SandboxMode = "auto" | "required" | "off";
+export const SANDBOX_MODES: readonly SandboxMode[] = ["auto", "required", "off"];
+export const DEFAULT_SANDBOX_MODE: SandboxMode = "off";
+
+export interface SandboxConfig {
+  /** `auto`: contain wherever bubblewrap works; `required`: refuse to spawn otherwise; `off`: never contain. */
+  mode: SandboxMode;
+  /** `none`: contained workers get no network at all; `default`: the machine's network, as uncontained. */
+  network: "default" | "none";
+  /** Host paths a contained worker may read although they sit under /tmp or a hidden place (user config only). */
+  readOnlyPaths: string[];
+}
+
 /** The shortest consult window honoured: anything lower is raised to this. */
 export const MIN_CONSULT_WINDOW_SECONDS = 5;
 
@@ -48,7 +65,9 @@ export const DEFAULT_CONFIG: DocketConfig = {
   maxActive: 8,
   obligationDueMinutes: 60,
   implementKind: "implementer",
-  worker: { agent: "pi", passEnv: [], pruneAfterHours: 24 },
+  worker: { agent: "pi", passEnv: [], pruneAfterHours: 24, unattended: false },
+  // "off" until the worker door lands (issue 24): a contained worker still opens the ledger before it. Then: "auto".
+  sandbox: { mode: DEFAULT_SANDBOX_MODE, network: "default", readOnlyPaths: [] },
   pi: { extraArgs: [], fleetKey: "f8" },
   claude: { extraArgs: [] },
   codex: { extraArgs: [] },
@@ -131,7 +150,13 @@ function apply(config: DocketConfig, raw: unknown, source: string, warnings: str
       else if (list) config.worker.passEnv = list;
       else warnings.push(`${source} config worker.passEnv must be a list of names; ignored`);
     }
+    if (w.unattended !== undefined) {
+      if (!trusted) warnings.push(`${source} config worker.unattended ignored: only your user config may turn agents' permission prompts off`);
+      else if (typeof w.unattended === "boolean") config.worker.unattended = w.unattended;
+      else warnings.push(`${source} config worker.unattended must be true or false; ignored`);
+    }
   }
+  if (raw.sandbox !== undefined) applySandbox(config, raw.sandbox, source, warnings, trusted);
   if (isObj(raw.pi) && raw.pi.extraArgs !== undefined) {
     const list = strList(raw.pi.extraArgs);
     if (!trusted) warnings.push(`${source} config pi.extraArgs ignored: only your user config may change how pi runs`);
@@ -177,6 +202,35 @@ function applyMessaging(config: DocketConfig, raw: unknown, source: string, warn
     const n = raw.consultWindowSeconds;
     if (typeof n === "number" && Number.isFinite(n) && n > 0) config.messaging.consultWindowSeconds = Math.max(MIN_CONSULT_WINDOW_SECONDS, n);
     else warnings.push(`${source} config messaging.consultWindowSeconds must be a positive number; ignored`);
+  }
+}
+
+const SANDBOX_RANK: Record<SandboxMode, number> = { off: 0, auto: 1, required: 2 };
+
+/** `sandbox: "<mode>"` or `sandbox: {mode, network, readOnlyPaths}`; a project may only tighten. */
+function applySandbox(config: DocketConfig, raw: unknown, source: string, warnings: string[], trusted: boolean): void {
+  const section = typeof raw === "string" ? { mode: raw } : raw;
+  if (!isObj(section)) {
+    warnings.push(`${source} config sandbox must be "auto", "required", "off" or an object; ignored`);
+    return;
+  }
+  if (section.mode !== undefined) {
+    const mode = section.mode;
+    if (typeof mode !== "string" || !(SANDBOX_MODES as readonly string[]).includes(mode)) {
+      warnings.push(`${source} config sandbox.mode must be one of ${SANDBOX_MODES.join(", ")}; ignored`);
+    } else if (trusted || SANDBOX_RANK[mode as SandboxMode] >= SANDBOX_RANK[config.sandbox.mode]) config.sandbox.mode = mode as SandboxMode;
+    else warnings.push(`${source} config sandbox "${mode}" would loosen containment; only your user config can`);
+  }
+  if (section.network !== undefined) {
+    if (section.network !== "default" && section.network !== "none") warnings.push(`${source} config sandbox.network must be "default" or "none"; ignored`);
+    else if (trusted || section.network === "none") config.sandbox.network = section.network;
+    else warnings.push(`${source} config sandbox.network "default" would give workers the network; only your user config can`);
+  }
+  if (section.readOnlyPaths !== undefined) {
+    const list = strList(section.readOnlyPaths);
+    if (!trusted) warnings.push(`${source} config sandbox.readOnlyPaths ignored: only your user config may show paths to workers`);
+    else if (list && list.every((p) => p.startsWith("/"))) config.sandbox.readOnlyPaths = list;
+    else warnings.push(`${source} config sandbox.readOnlyPaths must be a list of absolute paths; ignored`);
   }
 }
 

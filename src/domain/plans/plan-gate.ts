@@ -10,6 +10,10 @@ export function isPlanLike(outcome: string, plan: Plan | undefined): boolean {
 
 export type PlanGateState = "discharged" | "armed" | "none";
 
+/** What an agent is told when a file edit is refused because its plan gate is armed (pi's tool hook, Claude's PreToolUse). */
+export const PLAN_GATE_REFUSAL =
+  "Refused by Docket: your plan gate is armed, so you may not change files yet. Present your plan (what you will change, in which files, how you will check it) with docket_wait and wait for the human's answer; then call this tool again.";
+
 /** A kind without a gate has none; a gated kind is discharged only by an authorized plan, armed otherwise. */
 export function resolvePlanGate(kind: { planGate: boolean }, planAuthorized: boolean): PlanGateState {
   if (!kind.planGate) return "none";

@@ -54,6 +54,8 @@ export interface Worker {
   createdAt: string;
   updatedAt: string;
   deletedAt: string | null;
+  /** The current generation runs inside Docket's sandbox (docs/containment.md). */
+  contained: boolean;
 }
 
 /** What a command may change on a worker (the ledger stamps updatedAt itself). */

@@ -11,6 +11,7 @@ import { checkHome, checkLedger, checkLinks, checkModes, checkPiDocketNeighbour,
 import { checkStoreIndex } from "./store-check.js";
 import { checkDoor } from "./door-check.js";
 import { checkPi, checkTool } from "./tool-checks.js";
+import { checkSandbox } from "./sandbox-check.js";
 
 export type { DoctorReport, Finding, Severity } from "./findings.js";
 
@@ -44,6 +45,6 @@ export function runDoctor(input: DoctorInput): DoctorReport {
       }));
     }
   }
-  findings.push(checkTool("tmux"), checkTool("git"), checkPi());
+  findings.push(checkTool("tmux"), checkTool("git"), checkPi(), checkSandbox(home, input.env, input.cwd));
   return { home: home.root, ok: !findings.some((f) => f.severity === "problem" && !f.fixed), findings };
 }

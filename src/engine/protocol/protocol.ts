@@ -20,6 +20,16 @@ import { recordTouchedPaths } from "../../ledger/workers/touched-paths.js";
 import type { EngineContext } from "../context.js";
 import { checkEntries, itemResults, reportStep, type ReportEntryResult } from "./report.js";
 import { workerTreeOf } from "../../domain/workers/worker-tree.js";
+import { snapshotGate } from "../workers/kind-integrity.js";
+
+/** Evidence gathered after a call committed: its failure never undoes or refuses the call. */
+function bestEffort(fn: () => void): void {
+  try {
+    fn();
+  } catch {
+    // git could not read the workspace (removed meanwhile): the card then simply has no such warning
+  }
+}
 
 export const MAX_CALL_ID = 200;
 export const MAX_RECOMMENDATIONS = 100;
@@ -94,6 +104,7 @@ export function wait(ctx: EngineContext, who: WorkerIdentity, input: WaitInput):
   const batch = ctx.commands.runAll<unknown>([ask, ...steps]);
   const asked = batch.outcomes[0]!;
   if (!asked.ok) throw asked.error;
+  bestEffort(() => snapshotGate(ctx, who.worker, "asked")); // the card flags files changed before the gate was discharged
   const results = itemResults(blocked, batch.outcomes.slice(1) as StepOutcome<ReportEntryResult>[], preface);
   return { question: (asked.result as { question: string }).question, state: "needs_input", blocked: results };
 }

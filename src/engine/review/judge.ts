@@ -25,6 +25,7 @@ import { assertShownBinding } from "./shown.js";
 import { formatRevisionMessage } from "../../domain/review/revision-message.js";
 import { markCommentsSent } from "../../ledger/review/comments.js";
 import { draftsToSend, outdatedDraftCount } from "./revision-comments.js";
+import { snapshotGate } from "../workers/kind-integrity.js";
 
 export interface JudgeInput extends TargetInput {
   actor?: DecisionActor;
@@ -146,6 +147,13 @@ export function answer(ctx: EngineContext, input: AnswerInput): JudgeResult {
   const typed = nonEmpty(input.text);
   if (typed === undefined) throw validationError("empty-answer", "an answer must not be empty", "`docket answer <w> [--q <id>] <text>`");
   assertNoControlCharacters(typed, "answer");
+  if (input.actor === undefined || input.actor === "human") {
+    try {
+      snapshotGate(ctx, workerId, "discharged"); // this answer discharges an armed plan gate: what had changed before it
+    } catch {
+      // the snapshot is evidence for the card, never a reason to refuse the human's answer
+    }
+  }
   const result = ctx.commands.run("review.answer", { worker: workerId, question: input.question ?? null, text: typed }, (tx) => {
     const row = requireWorker(tx.db, workerId);
     assertDecisionUnchanged(tx.db, workerId, input.expectDecision);

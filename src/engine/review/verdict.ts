@@ -22,6 +22,7 @@ import { pointerOf } from "./deliverables.js";
 import { derivePlanCoverage } from "./plan-coverage.js";
 import { approvalOf, judgmentOf, latestDecision, promotionOf, resolveReviewTarget } from "./target.js";
 import { reviewFacts, type ReviewFacts } from "./review-facts.js";
+import { integrityWarnings } from "../workers/kind-integrity.js";
 import { parentQueryOf, resolveReviewWarnings, type OverlapWithPeer, type ReviewWarning } from "./warnings.js";
 import { previewCombine } from "./combine.js";
 import { producedBeforeWarning } from "./base-moved.js";
@@ -59,6 +60,8 @@ export interface VerdictCard {
     task: string;
     kind: string;
     exited: boolean;
+    /** Its current generation runs inside Docket's sandbox; null for a combined version (no process of its own). */
+    contained: boolean | null;
     judgment: string;
     questions: VerdictQuestion[];
     lastError: string | null;
@@ -168,6 +171,7 @@ function buildCard(ctx: EngineContext, target: string, options: CardOptions = {}
   if (coverage?.warning) warnings.push({ kind: "plan-coverage", text: coverage.line });
   if (invalid) warnings.push({ kind: "deliverable-invalid", text: invalid });
   if (tampered) warnings.push({ kind: "deliverable-tampered", text: tampered.message });
+  warnings.push(...integrityWarnings(ctx, row));
   const offers: CardMove[] = [];
   if (pointer && deliverable && !promoted && !combined) {
     const facts = options.facts ?? reviewFacts(ctx);
@@ -202,7 +206,7 @@ function buildCard(ctx: EngineContext, target: string, options: CardOptions = {}
     actions: moves.map(moveText),
     moves,
     detail: {
-      task: row.task, kind: row.kind, exited: row.exited, judgment, questions, lastError: row.lastError, deliverable, invalid,
+      task: row.task, kind: row.kind, exited: row.exited, contained: row.contained, judgment, questions, lastError: row.lastError, deliverable, invalid,
       handoff, planCoverage: coverage ? `${coverage.warning ? "⚠ " : ""}${coverage.line}` : null, sha256: content?.sha256 ?? null,
       notes: openNotesOf(ctx.db, row.id).map((n) => ({ id: n.id, text: n.text, suggested: n.suggested })),
     },
@@ -260,7 +264,7 @@ export function verdictQueue(ctx: EngineContext): VerdictCard[] {
 /** The text card: header, deliverable line, warnings, evidence first, then what the worker says, then actions. */
 export function formatVerdictCard(card: VerdictCard): string[] {
   const d = card.detail.deliverable;
-  const out: string[] = [`${card.worker} · ${card.detail.task.slice(0, 60)} · ${card.state}${card.detail.exited ? " · not running" : ""}`];
+  const out: string[] = [`${card.worker} · ${card.detail.task.slice(0, 60)} · ${card.state}${card.detail.exited ? " · not running" : ""}${card.detail.contained === null ? "" : card.detail.contained ? " · contained" : " · not contained"}`];
   if (card.deliverable) {
     out.push(`v${card.deliverable.version} · ${card.deliverable.ref}${card.detail.handoff ? ` · handoff ${card.detail.handoff.sourceRef}` : ""} · ${card.detail.judgment}`);
   } else out.push(card.detail.judgment);
@@ -290,7 +294,7 @@ export function formatVerdictCard(card: VerdictCard): string[] {
       for (const f of cs.files.slice(0, 8)) out.push(`    ${f.special || f.decoded !== undefined ? `${quotePath(f.path)}: ${describeFileChange(f)}` : `${f.binary ? "binary" : `+${f.additions} −${f.deletions}`.padEnd(10)} ${quotePath(f.path)}`}`);
       for (const f of cs.files.filter((x) => x.decoded !== undefined)) out.push(`  ! ${quotePath(f.path)} is text at the base but frozen as a binary patch; decoded change:`, ...f.decoded!.split("\n").filter((l) => l !== "").slice(0, 40).map((l) => `      ${l}`));
       if (cs.files.length > 8) out.push(`    … ${cs.files.length - 8} more (docket diff ${card.worker})`);
-    } else out.push("  no file changes");
+    } else out.push(card.warnings.some((w) => w.kind === "checkout-changed") ? "  no change set of its own, but your checkout changed (⚠ above)" : "  no file changes");
     if (card.detail.planCoverage) out.push(`  ${card.detail.planCoverage}`);
     const kinds = [...new Set(d.evidence.map((e) => e.kind))];
     for (const k of kinds) for (const e of d.evidence.filter((x) => x.kind === k)) out.push(`  ${k}: ${e.text}`);

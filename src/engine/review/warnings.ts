@@ -15,7 +15,7 @@ import { reviewFacts, type PeerPatch, type ReviewFacts } from "./review-facts.js
 export interface ReviewWarning {
   kind:
     | "overlap" | "parent-moved" | "parent-unknown" | "older-version" | "deliverable-invalid" | "deliverable-tampered" | "plan-coverage"
-    | "base-moved" | "combine";
+    | "base-moved" | "combine" | "checkout-changed" | "before-plan";
   text: string;
 }
 

@@ -73,6 +73,7 @@ export function dockRows(ctx: EngineContext, cache: PatchFileCache = new Map()):
       shared: shared.get(r.id) ?? 0,
       updatedAt: r.updatedAt,
       createdAt: r.createdAt,
+      contained: r.contained,
     };
   });
 }

@@ -146,7 +146,7 @@ export interface LaunchCommand {
 /** One launch's command: pi and command workers as built above; Claude Code and Codex with their private config written. */
 export function launchCommand(
   ctx: EngineContext,
-  input: { row: Worker; execution: LaunchExecution; generation: number; cwd: string; env: Record<string, string> },
+  input: { row: Worker; execution: LaunchExecution; generation: number; cwd: string; env: Record<string, string>; unattended?: boolean },
 ): LaunchCommand {
   const ex = input.execution;
   const workerDir = ctx.home.workerDir(input.row.id);
@@ -165,7 +165,10 @@ export function previewCommand(ctx: EngineContext, execution: LaunchExecution): 
 }
 
 function mcpAgentSpec(
-  input: { row: Pick<Worker, "id" | "workspace">; execution: LaunchExecution; agent: "claude" | "codex"; generation: number; cwd: string; env: Record<string, string>; workerDir: string; instructions: string },
+  input: {
+    row: Pick<Worker, "id" | "workspace">; execution: LaunchExecution; agent: "claude" | "codex"; generation: number; cwd: string; env: Record<string, string>;
+    workerDir: string; instructions: string; unattended?: boolean;
+  },
 ): McpAgentSpec {
   return {
     configDir: agentConfigDir(input.workerDir, input.agent),
@@ -179,5 +182,6 @@ function mcpAgentSpec(
     docket: { node: process.execPath, bin: docketBinPath() },
     env: input.env,
     resume: input.generation > 1,
+    ...(input.unattended ? { unattended: true } : {}),
   };
 }

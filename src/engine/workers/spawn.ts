@@ -27,10 +27,12 @@ import { dispatchItems } from "../work/dispatch.js";
 import { kindRegistry, trustedKindChoice } from "./kinds.js";
 import { assertFleetRoom, takePaneSnapshot } from "./fleet.js";
 import { modelListingLock, worktreeLock } from "./locks.js";
-import { buildWorkerEnv, launchCommand, newRunToken, previewCommand, tmuxSessionName, wrapArgv, writeWorkerLaunchEnv } from "./launch.js";
+import { buildWorkerEnv, docketBinPath, launchCommand, newRunToken, previewCommand, tmuxSessionName, wrapArgv, writeWorkerLaunchEnv } from "./launch.js";
+import { containArgv, containmentLine, decideContainment, sandboxInput, scratchDir, type Containment } from "./containment.js";
 import type { LaunchExecution, StoredExecution } from "../../domain/workers/execution.js";
 import { requireMcpAgent } from "./agents.js";
 import { ensureDoor } from "../door/door.js";
+import { snapshotCheckout } from "./kind-integrity.js";
 import { assertHuman } from "../authority.js";
 
 export interface SpawnHandoff {
@@ -97,6 +99,7 @@ interface ResolvedSpawn {
   execution: StoredExecution;
   /** pi's model listing the policy was checked against (pi workers only). */
   listing?: ModelListing;
+  containment: Containment;
 }
 
 /** Everything decided before anything is written: the policy, the stored execution, and the agent found on disk. */
@@ -136,6 +139,14 @@ async function resolveSpawn(ctx: EngineContext, input: SpawnInput): Promise<Reso
   });
   const kind = registry.kinds.get(resolved.kind);
   if (!kind) throw validationError("unknown-kind", `kind "${resolved.kind}" is not defined; run \`docket kinds\``);
+  const containment = decideContainment(ctx, resolved); // `required` and no sandbox: refused before anything is written
+  if (config.worker.unattended && isMcpAgent(agent) && !containment.contained) {
+    throw refusal(
+      "unattended-needs-sandbox",
+      `worker.unattended turns ${agent}'s permission prompts off, which Docket allows only inside its sandbox, and this worker would not be contained (${containment.why}); nothing was started`,
+      "set \"sandbox\": \"auto\" (or \"required\") in your config on a machine where `docket doctor` says containment works, or set worker.unattended to false",
+    );
+  }
   const subdir = relative(ctx.projectRoot(), ctx.cwd);
   const execution: StoredExecution = {
     ...resolved,
@@ -144,7 +155,7 @@ async function resolveSpawn(ctx: EngineContext, input: SpawnInput): Promise<Reso
     ...(isMcpAgent(agent) ? { agentArgs: config[agent].extraArgs } : {}),
     subdir: subdir.startsWith("..") ? "" : subdir,
   };
-  return { task, config, resolved, kind, defaultKind, execution, listing };
+  return { task, config, resolved, kind, defaultKind, execution, listing, containment };
 }
 
 /** `docket spawn --dry-run`: the same resolution, and the command the window would run; nothing is written or started. */
@@ -154,7 +165,7 @@ export async function planSpawn(ctx: EngineContext, input: SpawnInput): Promise<
 }
 
 export async function spawnWorker(ctx: EngineContext, input: SpawnInput): Promise<SpawnResult> {
-  const { task, config, resolved, kind, defaultKind, execution, listing } = await resolveSpawn(ctx, input);
+  const { task, config, resolved, kind, defaultKind, execution, listing, containment } = await resolveSpawn(ctx, input);
   const step = resolveConfirmation("spawn", { yes: Boolean(input.yes), interactive: Boolean(input.interactive && input.confirm), needed: resolved.confirm.needed });
   if (step === "ask" && !(await input.confirm!(resolved))) throw confirmationDeclined("spawn", task);
   const agent = resolved.agent;
@@ -184,7 +195,7 @@ export async function spawnWorker(ctx: EngineContext, input: SpawnInput): Promis
   }).result;
   const handoff = input.handoff && withSidecarPath(input.handoff, sidecarOf(worker));
 
-  const summary = [...resolved.summary, ...defaultKind.warnings.map((w) => `warning: ${w}`)];
+  const summary = [...resolved.summary, containmentLine(containment), ...defaultKind.warnings.map((w) => `warning: ${w}`)];
   if (listing?.cachedAt !== undefined) summary.push(`Models: from Docket's cache of pi's listing (${formatAge(new Date(listing.cachedAt).toISOString(), ctx.clock.nowMs())} old)`);
   const serialize = worktreeLock(ctx, projectRoot);
   let workspace: IsolatedWorkspace | undefined;
@@ -213,6 +224,7 @@ export async function spawnWorker(ctx: EngineContext, input: SpawnInput): Promis
         journal: journalFile(ctx.home, row.projectRoot),
       }),
     );
+    if (resolved.readOnly) snapshotCheckout(ctx, row); // its card later says whether the checkout changed during its run
     launchInto(ctx, row, execution, { generation: 1, runToken, env: input.env ?? {} });
     return {
       worker,
@@ -263,13 +275,18 @@ export function launchInto(
   const tmux = ctx.tmux;
   const session = tmuxSessionName(ctx);
   const cwd = execution.subdir && pathExists(join(row.workspace, execution.subdir)) ? join(row.workspace, execution.subdir) : row.workspace;
+  const containment = decideContainment(ctx, execution);
   const env = buildWorkerEnv(ctx, { worker: row.id, generation: launch.generation, runToken: launch.runToken }, launch.env);
-  const command = launchCommand(ctx, { row, execution, generation: launch.generation, cwd, env });
+  const scratch = containment.contained ? containedEnv(ctx, row.id, env) : undefined;
+  const unattended = containment.contained && ctx.config().worker.unattended;
+  const command = launchCommand(ctx, { row, execution, generation: launch.generation, cwd, env, unattended });
   let ids: { windowId: string; paneId: string };
   try {
     ensureDoor(ctx); // the worker's first call waits (bounded) for its socket; the door is up well before that
     const envFile = writeWorkerLaunchEnv(ctx, row.id, launch.generation, { ...env, ...command.env });
-    ids = tmux.launchWindow({ session, name: row.id, argv: wrapArgv({ envFile, cwd }, command.argv) });
+    const wrapped = wrapArgv({ envFile, cwd }, command.argv);
+    const argv = containment.contained && scratch ? [...containArgv(containment.bwrap, sandboxInput(ctx, row, execution, { scratch, docketBin: docketBinPath() })), ...wrapped] : wrapped;
+    ids = tmux.launchWindow({ session, name: row.id, argv });
   } catch (error) {
     throw new DocketError("refusal", "launch-failed", `could not start ${row.id} in tmux: ${(error as Error).message}`, { cause: error });
   }
@@ -281,12 +298,21 @@ export function launchInto(
         throw refusal("launch-abandoned", `${row.id} generation ${launch.generation} was given up while it started${now?.lastError ? ` (${now.lastError})` : ""}; its window was closed`);
       }
       applyLifecycle(tx, row.id, transition(lifecycleRowOf(now), { kind: "launched", session, windowId: ids.windowId, paneId: ids.paneId }, tx.now));
+      if (now.contained !== containment.contained) updateWorker(tx, row.id, { contained: containment.contained });
     });
   } catch (error) {
     tmux.killWindow(ids.windowId); // nothing may run that the ledger does not point at
     throw error;
   }
   return ids;
+}
+
+/** A contained worker's environment: its own TMPDIR, and no name of the tmux server (peek, tell, attach go through Docket). */
+function containedEnv(ctx: EngineContext, worker: string, env: Record<string, string>): string {
+  const scratch = scratchDir(ctx, worker);
+  env.TMPDIR = scratch;
+  delete env.DOCKET_TMUX_SOCKET;
+  return scratch;
 }
 
 function availableModels(ctx: EngineContext, piArgs: string[]): ModelListing {

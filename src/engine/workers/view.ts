@@ -28,6 +28,8 @@ export interface WorkerListEntry {
   generation: number;
   questions: number;
   deliverable: string | null;
+  /** Its current generation runs inside Docket's sandbox. */
+  contained: boolean;
 }
 
 export interface WorkerListing {
@@ -87,6 +89,7 @@ function listEntryOf(row: Worker, state: DisplayState, liveness: Liveness, quest
     generation: row.generation,
     questions,
     deliverable: row.deliverableId !== null && row.deliverableVersion !== null ? (row.deliverableRef ?? deliverableRef(row.id, row.deliverableVersion)) : null,
+    contained: row.contained,
   };
 }
 

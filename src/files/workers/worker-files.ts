@@ -17,6 +17,10 @@ export const WORKER_FILES = {
   workspace: "workspace",
   launchEnv: "launch.env",
   sourcePlan: "source-deliverable.md",
+  /** A contained worker's own TMPDIR. */
+  scratch: "scratch",
+  /** What the human's side saw of the checkout and the workspace at spawn, the plan gate's question and its discharge. */
+  integrity: "integrity.json",
 } as const;
 
 export type WorkerFile = (typeof WORKER_FILES)[keyof typeof WORKER_FILES];

@@ -24,7 +24,7 @@ export interface WorkerRow {
   model_in_effect: string | null; thinking_in_effect: string | null; deliverable_id: string | null; deliverable_version: number | null;
   deliverable_ref: string | null; summary: string | null; outcome: string | null; last_error: string | null; todos: string;
   source_handoff: string | null; pane_captured_at: string | null; reviewed_at: string | null; settled_at: string | null;
-  created_at: string; updated_at: string; deleted_at: string | null;
+  created_at: string; updated_at: string; deleted_at: string | null; contained: number;
 }
 
 export function workerFromRow(r: WorkerRow): Worker {
@@ -41,6 +41,7 @@ export function workerFromRow(r: WorkerRow): Worker {
     summary: r.summary, outcome: r.outcome, lastError: r.last_error,
     sourceHandoff: r.source_handoff === null ? null : jsonColumn(r.source_handoff, (v) => (isSourceHandoff(v) ? v : undefined), where("source_handoff")),
     paneCapturedAt: r.pane_captured_at, reviewedAt: r.reviewed_at, settledAt: r.settled_at, createdAt: r.created_at, updatedAt: r.updated_at, deletedAt: r.deleted_at,
+    contained: r.contained === 1,
   };
 }
 
@@ -52,14 +53,14 @@ const COLUMN: Readonly<Record<keyof WorkerPatch, keyof WorkerRow>> = {
   heartbeatAt: "heartbeat_at", pid: "pid", modelInEffect: "model_in_effect", thinkingInEffect: "thinking_in_effect", deliverableId: "deliverable_id",
   deliverableVersion: "deliverable_version", deliverableRef: "deliverable_ref", summary: "summary", outcome: "outcome", lastError: "last_error",
   todos: "todos", sourceHandoff: "source_handoff", paneCapturedAt: "pane_captured_at", reviewedAt: "reviewed_at", settledAt: "settled_at",
-  deletedAt: "deleted_at",
+  deletedAt: "deleted_at", contained: "contained",
 };
 
 const isPatchKey = (key: string): key is keyof WorkerPatch => Object.hasOwn(COLUMN, key);
 
 /** A field's value as its column stores it: booleans as 0/1, records and lists as JSON text. */
 function columnValue(key: keyof WorkerPatch, value: unknown): unknown {
-  if (key === "exited") return value ? 1 : 0;
+  if (key === "exited" || key === "contained") return value ? 1 : 0;
   if ((key === "todos" || key === "sourceHandoff") && value !== null) return JSON.stringify(value);
   return value;
 }

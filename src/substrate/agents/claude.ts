@@ -10,8 +10,10 @@ import { writePrivateFile, type McpAgentSpec, type PreparedAgent } from "./mcp-a
 export const CLAUDE_EDIT_TOOLS = ["Edit", "Write", "NotebookEdit"];
 
 /** Read-only: nothing that would ask is allowed (dontAsk) and edits are denied. Writable: edits in the workspace pass. */
-export function claudePermissionArgs(spec: Pick<McpAgentSpec, "readOnly" | "cwd" | "workspace">): string[] {
+export function claudePermissionArgs(spec: Pick<McpAgentSpec, "readOnly" | "cwd" | "workspace" | "unattended">): string[] {
   const allowDocket = ["--allowedTools", "mcp__docket"];
+  // Unattended (contained only): nothing asks; a read-only kind still has its edit tools denied, and the sandbox holds either way.
+  if (spec.unattended) return ["--permission-mode", "bypassPermissions", ...allowDocket, ...(spec.readOnly ? ["--disallowedTools", ...CLAUDE_EDIT_TOOLS] : [])];
   if (spec.readOnly) return ["--permission-mode", "dontAsk", ...allowDocket, "--disallowedTools", ...CLAUDE_EDIT_TOOLS];
   return ["--permission-mode", "acceptEdits", ...allowDocket, ...(spec.cwd !== spec.workspace ? ["--add-dir", spec.workspace] : [])];
 }
@@ -34,6 +36,9 @@ export function claudeArgv(spec: McpAgentSpec, located: LocatedAgent): string[] 
   ];
 }
 
+/** The plan gate, enforced: Claude Code asks Docket before each file edit; exit 2 refuses it with the reason on stderr. */
+const gateHook = [{ matcher: CLAUDE_EDIT_TOOLS.join("|"), hooks: [{ type: "command", command: '"$DOCKET_NODE" "$DOCKET_BIN" worker gate' }] }];
+
 /** The files of the private config dir: state past onboarding/trust, Docket's hooks, the MCP server. */
 export function claudeFiles(spec: McpAgentSpec, previousState: Record<string, unknown> = {}): Record<string, string> {
   const hook = (event: string) => [{ hooks: [{ type: "command", command: `"$DOCKET_NODE" "$DOCKET_BIN" worker hook ${event}` }] }];
@@ -49,7 +54,7 @@ export function claudeFiles(spec: McpAgentSpec, previousState: Record<string, un
   };
   return {
     ".claude.json": `${JSON.stringify(state, null, 2)}\n`,
-    "settings.json": `${JSON.stringify({ hooks: { UserPromptSubmit: hook("prompt"), Stop: hook("stop") } }, null, 2)}\n`,
+    "settings.json": `${JSON.stringify({ hooks: { UserPromptSubmit: hook("prompt"), Stop: hook("stop"), PreToolUse: gateHook } }, null, 2)}\n`,
     "mcp.json": `${JSON.stringify({ mcpServers: { docket: { type: "stdio", command: spec.docket.node, args: [spec.docket.bin, "mcp"] } } }, null, 2)}\n`,
     "docket-instructions.md": `${spec.instructions}\n`,
   };

@@ -26,6 +26,8 @@ export interface McpAgentSpec {
   env: Readonly<Record<string, string>>;
   /** Continue the previous generation's conversation where the agent keeps one. */
   resume: boolean;
+  /** The agent's own permission prompts off (Claude's bypass mode): only ever set for a worker inside Docket's sandbox. */
+  unattended?: boolean;
 }
 
 export interface PreparedAgent {

@@ -7,7 +7,7 @@ import { captureChangeSet } from "./changes.js";
 import { liveChangedPaths, liveChangesExist, liveEqualsFrozen, resetWorkspace } from "./live-tree.js";
 import { readFrozenPatch } from "./patch-check.js";
 import { checkWorkerTree } from "./worker-git.js";
-import { applyPatch, checkPatch, isPatchApplied, parentChangesForEach, parentChangesSince, reversePatch } from "./promote.js";
+import { applyPatch, checkPatch, isPatchApplied, parentChangesForEach, checkoutChangedPaths, parentChangesSince, reversePatch } from "./promote.js";
 import { createIsolatedWorkspace, removeWorkspace, repositoryKey } from "./worktree.js";
 import { assertMergeTreeGit, withMerge } from "./combine-merge.js";
 import { diffTrees, treeWithFiles } from "./merge.js";
@@ -30,6 +30,7 @@ export interface Git {
   reversePatch: typeof reversePatch;
   parentChangesSince: typeof parentChangesSince;
   parentChangesForEach: typeof parentChangesForEach;
+  checkoutChangedPaths: typeof checkoutChangedPaths;
   /** A worker's live tree after review (git pinned by worker-git): compared with the frozen patch, listed, reset to its base. */
   liveEqualsFrozen: typeof liveEqualsFrozen;
   /** Refuses `workspace-git-tampered` when a worker's `.git` is no longer the one Docket made (no git runs). */
@@ -45,6 +46,6 @@ export interface Git {
 
 export const systemGit: Git = {
   createIsolatedWorkspace, removeWorkspace, liveChangesExist, repositoryKey, captureChangeSet, readFrozenPatch, readBlobAt, checkPatch, applyPatch, isPatchApplied,
-  reversePatch, parentChangesSince, parentChangesForEach, liveEqualsFrozen, checkWorkerTree, liveChangedPaths, resetWorkspace,
+  reversePatch, parentChangesSince, parentChangesForEach, checkoutChangedPaths, liveEqualsFrozen, checkWorkerTree, liveChangedPaths, resetWorkspace,
   assertMergeTreeGit, withMerge, treeWithFiles, diffTrees,
 };

@@ -102,6 +102,13 @@ export interface ParentChange {
   status: string;
 }
 
+/** The checkout's uncommitted paths (edits, staged, untracked and not ignored): what a read-only worker's card compares. */
+export function checkoutChangedPaths(repoRoot: string): string[] {
+  const out = mustGit(repoRoot, ["status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames"], { filters: filterOverrides(repoRoot) });
+  // Each entry is `XY <path>\0`; without renames no entry carries a second path.
+  return out.split("\0").filter((e) => e.length > 3).map((e) => e.slice(3));
+}
+
 function hasCommit(repo: string, rev: string): boolean {
   return runGit(repo, ["cat-file", "-e", `${rev}^{commit}`]).status === 0;
 }

@@ -20,6 +20,7 @@ import { AGENT_HOOK_EVENTS, recordAgentHook } from "../../engine/workers/agent-h
 import { appendWorkerEvent } from "../../engine/workers/events.js";
 import { recordTouches, type RawTouch } from "../../engine/workers/touches.js";
 import { workerGuardrails } from "../../engine/workers/guardrails.js";
+import { planGateState } from "../../engine/workers/kind-integrity.js";
 import { BlockedWire, ConsultWire, NoteWire, TodoWire, parseWire } from "../shared/worker-wire.js";
 import { callTool, listTools } from "../shared/mcp-tools.js";
 
@@ -115,6 +116,8 @@ export function runCall(ctx: EngineContext, who: WorkerIdentity, call: Exclude<D
     }
     case "guardrails":
       return { text: workerGuardrails(ctx, who.worker) };
+    case "gate":
+      return { state: planGateState(ctx, who.worker) };
     case "mcp-list":
       return { tools: listTools(str(args.client)) };
     case "mcp-call": {

@@ -22,6 +22,8 @@ test("Claude Code: read-only kinds run in dontAsk with the edit tools denied; wr
   assert.deepEqual(claudePermissionArgs({ readOnly: true, cwd: "/p", workspace: "/p" }), ["--permission-mode", "dontAsk", "--allowedTools", "mcp__docket", "--disallowedTools", "Edit", "Write", "NotebookEdit"]);
   assert.deepEqual(claudePermissionArgs({ readOnly: false, cwd: "/w", workspace: "/w" }), ["--permission-mode", "acceptEdits", "--allowedTools", "mcp__docket"]);
   assert.deepEqual(claudePermissionArgs({ readOnly: false, cwd: "/w/sub", workspace: "/w" }).slice(-2), ["--add-dir", "/w"]);
+  assert.deepEqual(claudePermissionArgs({ readOnly: false, cwd: "/w", workspace: "/w", unattended: true }), ["--permission-mode", "bypassPermissions", "--allowedTools", "mcp__docket"], "unattended (contained only): nothing asks");
+  assert.deepEqual(claudePermissionArgs({ readOnly: true, cwd: "/p", workspace: "/p", unattended: true }).slice(-4), ["--disallowedTools", "Edit", "Write", "NotebookEdit"]);
   const argv = claudeArgv(spec({ model: "claude-sonnet-9", extraArgs: ["--verbose"] }), { command: ["/bin/claude"], source: "PATH" });
   assert.deepEqual(argv.slice(0, 6), ["/bin/claude", "--mcp-config", "/home/d/fleet/w1/claude/mcp.json", "--strict-mcp-config", "--setting-sources", "user"]);
   assert.deepEqual(argv.slice(-5), ["--model", "claude-sonnet-9", "--verbose", "--", "You are Docket worker w1."], "model, extra args, then the prompt after --");
@@ -36,7 +38,8 @@ test("Claude Code's private config: past onboarding, the key's last 20 character
   assert.deepEqual(state.customApiKeyResponses, { approved: ["456789abcdefghijKLMN"], rejected: [] });
   assert.deepEqual(state.projects, { "/elsewhere": { hasTrustDialogAccepted: false }, "/home/d/fleet/w1/workspace": { hasTrustDialogAccepted: true } });
   const settings = JSON.parse(files["settings.json"]!);
-  assert.deepEqual(Object.keys(settings.hooks), ["UserPromptSubmit", "Stop"]);
+  assert.deepEqual(Object.keys(settings.hooks), ["UserPromptSubmit", "Stop", "PreToolUse"]);
+  assert.deepEqual(settings.hooks.PreToolUse, [{ matcher: "Edit|Write|NotebookEdit", hooks: [{ type: "command", command: '"$DOCKET_NODE" "$DOCKET_BIN" worker gate' }] }], "the plan gate asks Docket before each edit");
   assert.equal(settings.hooks.Stop[0].hooks[0].command, '"$DOCKET_NODE" "$DOCKET_BIN" worker hook stop');
   assert.deepEqual(JSON.parse(files["mcp.json"]!), { mcpServers: { docket: { type: "stdio", command: "/usr/bin/node", args: ["/opt/docket/bin/docket.js", "mcp"] } } });
   assert.ok(!Object.values(files).join("").includes("secret-token"), "the run token is in no config file");
@@ -55,6 +58,7 @@ test("prepareClaude writes its files 0600 in a 0700 directory, even over wider o
 test("Codex: read-only kinds in the read-only sandbox, writable ones in workspace-write, never waiting for approval", () => {
   assert.deepEqual(codexPermissionArgs({ readOnly: true }), ["--sandbox", "read-only", "--ask-for-approval", "never"]);
   assert.deepEqual(codexPermissionArgs({ readOnly: false }), ["--sandbox", "workspace-write", "--ask-for-approval", "never"]);
+  assert.deepEqual(codexPermissionArgs({ readOnly: false, unattended: true }), ["--sandbox", "danger-full-access", "--ask-for-approval", "never"], "unattended: Docket's sandbox is the boundary");
   const argv = codexArgv(spec({ model: "gpt-9" }), { command: ["/bin/codex"], source: "PATH" });
   assert.deepEqual(argv, ["/bin/codex", "--sandbox", "workspace-write", "--ask-for-approval", "never", "--no-daemon", "--cd", "/home/d/fleet/w1/workspace", "--model", "gpt-9", "You are Docket worker w1."]);
 });

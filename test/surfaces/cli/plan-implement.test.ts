@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { assertExit, cliEnv, docket, jsonOf } from "../../support/docket-cli.js";
 import { gitRepo } from "../../support/git.js";
-import { scriptedPi, SCRIPTED_MODEL_REF } from "../../support/scripted-pi.js";
+import { scriptedPi, SCRIPTED_MODEL_REF, UNGATED_KIND } from "../../support/scripted-pi.js";
 import { tempDir } from "../../support/temp.js";
 import { waitFor } from "../../support/wait.js";
 
@@ -91,7 +91,7 @@ test("Implement is refused for a version that carries a patch, and a plain propo
     { text: "Set A to 3.", toolCall: { name: "docket_done", id: "p-1", arguments: { outcome: "completed", summary: "A is 3", evidence: [], recommendations: [], items: [] } } },
     { text: "done" },
   ]);
-  assertExit(run("spawn", "--as", "patcher", "--model", SCRIPTED_MODEL_REF, "--env", `DOCKET_SCRIPTED_MODEL=${script}`, "--yes", "Set A"));
+  assertExit(run("spawn", "--as", UNGATED_KIND, "--model", SCRIPTED_MODEL_REF, "--env", `DOCKET_SCRIPTED_MODEL=${script}`, "--yes", "Set A"));
   await waitFor("the patcher's deliverable", () => {
     const ls = jsonOf(run("ls", "--json")) as { workers: { worker: string; state: string }[] };
     return ls.workers.find((w) => w.worker === "w1" && w.state === "ready");

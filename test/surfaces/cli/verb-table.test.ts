@@ -44,5 +44,5 @@ test("help is the same whichever verb's group a command line loads", async () =>
 test("the pi parent's completion lists every verb with its subcommands from the table, loading no group", () => {
   const verbs = listVerbs();
   assert.deepEqual(verbs.map((v) => v.name), VERB_GROUPS.flatMap((g) => g.verbs.map((v) => v.name)));
-  assert.deepEqual(verbs.find((v) => v.name === "worker")?.subcommands, ["report", "reconcile", "done", "wait", "todos", "consult", "note", "fail", "exited", "heartbeat", "hook"]);
+  assert.deepEqual(verbs.find((v) => v.name === "worker")?.subcommands, ["report", "reconcile", "done", "wait", "todos", "consult", "note", "fail", "exited", "heartbeat", "hook", "gate"]);
 });

@@ -53,7 +53,8 @@ function formatDockLine(r: DockRow, nowMs: number): string {
   const n = r.shared > 0 ? ` · ${r.shared} shared` : "";
   const task = oneLine(r.task);
   const shortTask = task.length > MAX_TASK ? `${task.slice(0, MAX_TASK - 1)}…` : task;
-  return `${GLYPH[r.state] ?? "·"} ${r.worker}·${r.kind} ${r.state.replace("_", " ")}${gone} · ${shortTask}${q}${v}${o}${b}${n} · ${formatAge(r.createdAt, nowMs)}`;
+  const box = r.contained ? "·contained" : "";
+  return `${GLYPH[r.state] ?? "·"} ${r.worker}·${r.kind}${box} ${r.state.replace("_", " ")}${gone} · ${shortTask}${q}${v}${o}${b}${n} · ${formatAge(r.createdAt, nowMs)}`;
 }
 
 /** Counts by what the human cares about: waiting, failed, ready, running (the footer and the fold line). */

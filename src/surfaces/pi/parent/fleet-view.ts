@@ -32,7 +32,7 @@ const COLUMNS = "  worker  state          live     kind          age    ver   ? 
 /** One worker as a table row; the frame cuts the task to the overlay's width. */
 export function fleetRow(r: FleetEntry, paint: Paint): string {
   const state = `${GLYPH[r.state] ?? "·"} ${r.state.replace("_", " ")}`.padEnd(14);
-  const fixed = `${r.worker.padEnd(6)}  ${paint.fg(STATE_COLOR[r.state] ?? "muted", state)} ${r.liveness.padEnd(8)} ${fit(safe(r.kind), 13)} ${r.age.padEnd(6)} ${(r.version ? `v${r.version}` : "—").padEnd(5)} ${String(r.questions || "").padEnd(3)} ${fit(safe(r.items.join(",")), 8)}`;
+  const fixed = `${r.worker.padEnd(6)}  ${paint.fg(STATE_COLOR[r.state] ?? "muted", state)} ${r.liveness.padEnd(8)} ${fit(safe(r.contained ? `${r.kind}▣` : r.kind), 13)} ${r.age.padEnd(6)} ${(r.version ? `v${r.version}` : "—").padEnd(5)} ${String(r.questions || "").padEnd(3)} ${fit(safe(r.items.join(",")), 8)}`;
   return `${fixed} ${safe(r.task.replace(/\s+/g, " ").trim())}`;
 }
 

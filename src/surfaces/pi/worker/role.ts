@@ -7,10 +7,13 @@ import type { DoorCall } from "../../../domain/door.js";
 import { isDocketError } from "../../../domain/errors.js";
 import { HEARTBEAT_INTERVAL_MS } from "../../../domain/workers/lifecycle.js";
 import { callDoor, doorOf, freshCallId, type Door } from "../../shared/door-client.js";
+import { PLAN_GATE_REFUSAL } from "../../../domain/plans/plan-gate.js";
 import { registerWorkerTools } from "./tools.js";
 
 /** pi's file tools and what a call of each says about its path. */
 const TOUCHING_TOOLS: Record<string, "read" | "edit"> = { read: "read", edit: "edit", write: "edit" };
+/** pi's tools that change files: refused while the worker's plan gate is armed. */
+const GATED_TOOLS = new Set(["edit", "write"]);
 /** With no initial prompt, inbox delivery starts this long after the session started. */
 const FIRST_DELIVERY_GRACE_MS = 3_000;
 /** How long one inbox long-poll may wait at the door before it is asked again. */
@@ -191,6 +194,18 @@ export function registerWorkerRole(pi: ExtensionAPI, env: NodeJS.ProcessEnv): vo
   pi.on("agent_end", () => {
     void flushTouches();
     if (!protocolCalled) void guarded("turn", "turn", { event: "end" });
+  });
+
+  // The plan gate, enforced: until the human discharges it, edit/write are refused (fail closed if the door cannot tell).
+  let gateOpen = false;
+  pi.on("tool_call", async (event) => {
+    if (gateOpen || !GATED_TOOLS.has(event.toolName)) return undefined;
+    const state = (await guarded<{ state: string }>("gate", "gate", {}))?.state;
+    if (state === "none" || state === "discharged") {
+      gateOpen = true;
+      return undefined;
+    }
+    return { block: true, reason: PLAN_GATE_REFUSAL };
   });
 
   pi.on("message_start", (ev) => observeUser(ev.message));

@@ -104,7 +104,7 @@ export const VERB_GROUPS: readonly VerbGroup[] = [
     verbs: [
       {
         name: "worker", usage: "", description: "worker-side protocol: report, todos, wait, done, fail, consult, note (identity from the environment)",
-        subcommands: ["report", "reconcile", "done", "wait", "todos", "consult", "note", "fail", "exited", "heartbeat", "hook"],
+        subcommands: ["report", "reconcile", "done", "wait", "todos", "consult", "note", "fail", "exited", "heartbeat", "hook", "gate"],
       },
     ],
   },

@@ -27,6 +27,26 @@ export function registerWorkerHook(worker: Command, _io: Io): void {
     });
 }
 
+/** `docket worker gate`: Claude Code's PreToolUse hook before Edit/Write. Exit 2 (refused, reason on stderr) while the plan gate is armed or cannot be read. */
+export function registerWorkerGate(worker: Command): void {
+  worker
+    .command("gate")
+    .description("Claude Code's PreToolUse hook: refuse a file edit while this worker's plan gate is armed (exit 2)")
+    .action(async () => {
+      const { PLAN_GATE_REFUSAL } = await import("../../../domain/plans/plan-gate.js");
+      let reason: string | undefined;
+      try {
+        const { state } = await callDoor<{ state: string }>(doorOf(process.env), "gate", {});
+        if (state !== "none" && state !== "discharged") reason = PLAN_GATE_REFUSAL;
+      } catch (error) {
+        reason = `Refused by Docket: it could not check your plan gate (${(error as Error).message}); ask the human with docket_wait.`; // fail closed
+      }
+      if (reason === undefined) return;
+      process.stderr.write(`${reason}\n`);
+      process.exit(2); // Claude Code reads exit 2 as "refused", with stderr as the reason it shows the model
+    });
+}
+
 function parseJson(raw: string): unknown {
   try {
     return raw.trim() === "" ? undefined : JSON.parse(raw);

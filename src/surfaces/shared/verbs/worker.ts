@@ -6,12 +6,12 @@ import type { Io } from "../io.js";
 import { registerWorkerReconcile, registerWorkerReport } from "./worker-report.js";
 import { registerWorkerProtocol } from "./worker-protocol.js";
 import { registerWorkerLifecycle } from "./worker-lifecycle.js";
-import { registerWorkerHook } from "./worker-hook.js";
+import { registerWorkerGate, registerWorkerHook } from "./worker-hook.js";
 
 /** Subcommand registrars for the `worker` group, each owned by its own module. */
 export type WorkerSubcommands = (worker: Command, io: Io) => void;
 
-const registrars: WorkerSubcommands[] = [registerWorkerReport, registerWorkerReconcile, registerWorkerProtocol, registerWorkerLifecycle, registerWorkerHook];
+const registrars: WorkerSubcommands[] = [registerWorkerReport, registerWorkerReconcile, registerWorkerProtocol, registerWorkerLifecycle, registerWorkerHook, registerWorkerGate];
 
 export function registerWorkerCommands(program: Command, io: Io): void {
   const worker = program.command("worker").description("worker-side protocol: report, todos, wait, done, fail, consult, note (identity from the environment)");

@@ -7,7 +7,7 @@ import { formatChipLine, formatDeliveries, formatDock, formatDockStatus, formatF
 
 const NOW = Date.parse("2026-01-01T00:10:00.000Z");
 const row = (n: number, state: DockRow["state"], extra: Partial<DockRow> = {}): DockRow => ({
-  worker: `w${n}`, kind: "default", task: `task ${n}`, state, liveness: "live", generation: 1, questions: 0, version: null, overlapsWith: null, baseMoved: 0, shared: 0,
+  worker: `w${n}`, kind: "default", task: `task ${n}`, state, liveness: "live", generation: 1, questions: 0, version: null, overlapsWith: null, baseMoved: 0, shared: 0, contained: false,
   updatedAt: "2026-01-01T00:00:00.000Z", createdAt: "2026-01-01T00:05:00.000Z", ...extra,
 });
 
@@ -15,6 +15,7 @@ test("a dock line shows glyph, label, state, task, questions, version, overlap a
   assert.deepEqual(formatDock([row(1, "needs_input", { questions: 2, version: 3, overlapsWith: "w4" })], NOW), ["? w1·default needs input · task 1 · 2 questions · v3 · overlaps w4 · 5m"]);
   assert.deepEqual(formatDock([row(2, "thinking", { liveness: "gone" })], NOW), ["● w2·default thinking (gone) · task 2 · 5m"]);
   assert.deepEqual(formatDock([row(3, "ready", { liveness: "gone", version: 1 })], NOW), ["✓ w3·default ready · task 3 · v1 · 5m"], "a finished worker's exit is no news");
+  assert.deepEqual(formatDock([row(4, "thinking", { contained: true })], NOW), ["● w4·default·contained thinking · task 4 · 5m"], "a contained worker says so");
   const long = formatDock([row(4, "idle", { task: "a very long task\nthat spans lines and goes on well past the width of the dock" })], NOW)[0]!;
   assert.equal(long, "○ w4·default idle · a very long task that spans lines and goes on w… · 5m");
 });

@@ -35,7 +35,7 @@ test("an unterminated quote takes the rest of the line as one argument", () => {
 });
 
 const row = (worker: string, version: number | null, state: DockRow["state"] = "idle"): DockRow => ({
-  worker, kind: "default", task: `task of ${worker}`, state, liveness: "live", generation: 1, questions: 0, version, overlapsWith: null, baseMoved: 0, shared: 0,
+  worker, kind: "default", task: `task of ${worker}`, state, liveness: "live", generation: 1, questions: 0, version, overlapsWith: null, baseMoved: 0, shared: 0, contained: false,
   updatedAt: "2026-01-01T00:00:00.000Z", createdAt: "2026-01-01T00:00:00.000Z",
 });
 const values = (items: { value: string }[] | null) => (items ?? []).map((i) => i.value);

@@ -1,0 +1,138 @@
+// A contained worker's view of the machine as a list of mounts, and that list as bubblewrap's argv (never a shell string).
+// Pure: the caller resolves paths (realpath, file type); the most specific mount of a path wins (DESIGN §8b).
+
+/** `ro`/`rw`: the host path bound at the same place; `hide`: an empty tmpfs (a directory) or /dev/null (a file). */
+export type MountKind = "ro" | "rw" | "hide";
+
+export interface Mount {
+  kind: MountKind;
+  path: string;
+  /** Why this mount is there (for `--dry-run`-style listings and tests). */
+  why: string;
+}
+
+export type SandboxNetwork = "default" | "none";
+
+/**
+ * Where a contained worker reaches Docket: the door's directory of sockets (issue 24) — each generation's socket is its
+ * capability, checked with its run token, and a restarted door's new sockets appear there — with the door's own files
+ * hidden, plus its own task files read-only. The rest of the home is not there at all.
+ */
+export interface DocketReach {
+  home: string;
+  doorDir: string;
+  doorPrivate: readonly string[];
+  files: readonly string[];
+}
+
+export interface SandboxInput {
+  network: SandboxNetwork;
+  /** A read-only kind: its workspace (the human's checkout) stays read-only; only scratch and agent state are writable. */
+  readOnly: boolean;
+  /** The human's checkout: always read-only. */
+  checkout: string;
+  /** The worker's own workspace (the checkout itself for a shared, read-only worker). */
+  workspace: string;
+  /** An isolated git worktree's data: the repository's common dir (read-only), its objects and this worktree's admin dir (writable). */
+  git?: { commonDir: string; objects: string; adminDir: string };
+  docket: DocketReach;
+  /** The worker's own TMPDIR (created by the caller). */
+  scratch: string;
+  /** The agent's private state: its session or config dir (writable) and the agent's installed config (read-only). */
+  agentWritable: readonly string[];
+  agentReadOnly: readonly string[];
+  /** Host paths shown read-only although they sit under /tmp (Docket's own install, user config `sandbox.readOnlyPaths`). */
+  exposeReadOnly: readonly string[];
+  /** Home directories whose secrets are hidden (the caller's HOME and the passwd home). */
+  homes: readonly string[];
+  /** Sockets and their folders to hide beyond the defaults (the tmux server's, SSH_AUTH_SOCK's). */
+  hideExtra: readonly string[];
+}
+
+/** What the human keeps under a home that no worker may read: keys, cloud and forge logins, histories, browsers, agents. */
+export const HOME_SECRETS = [
+  ".ssh", ".aws", ".azure", ".config/gcloud", ".config/gh", ".config/hub", ".gnupg", ".netrc", ".git-credentials", ".config/git/credentials",
+  ".docker", ".kube", ".npmrc", ".pypirc", ".cargo/credentials", ".cargo/credentials.toml", ".gem/credentials", ".password-store",
+  ".bash_history", ".zsh_history", ".history", ".python_history", ".node_repl_history", ".psql_history", ".mysql_history", ".lesshst",
+  ".local/share/fish", ".local/share/keyrings", ".mozilla", ".config/google-chrome", ".config/chromium", ".config/BraveSoftware",
+  ".claude", ".claude.json", ".codex", ".pi", ".config/docket", ".gemini", ".config/opencode",
+] as const;
+
+/** Places on the system where the human's sessions, agents and container daemons listen. */
+export const SYSTEM_HIDDEN = [
+  "/run/user", "/run/dbus", "/run/docker.sock", "/run/docker", "/run/containerd", "/run/podman", "/run/systemd/private",
+  "/run/screen", "/run/tmux", "/var/run/docker.sock",
+] as const;
+
+const join = (a: string, b: string) => (a.endsWith("/") ? `${a}${b}` : `${a}/${b}`);
+
+/** Every mount of one contained launch, in no particular order (`orderMounts` sorts them). */
+export function planMounts(input: SandboxInput): Mount[] {
+  const out: Mount[] = [];
+  const add = (kind: MountKind, path: string, why: string) => out.push({ kind, path, why });
+  add("hide", "/tmp", "private /tmp: other users' and sessions' sockets and files are not visible");
+  for (const p of SYSTEM_HIDDEN) add("hide", p, "session, agent and container sockets");
+  for (const p of input.hideExtra) add("hide", p, "a socket of the human's session");
+  for (const p of input.exposeReadOnly) add("ro", p, "shown read-only (Docket's install or sandbox.readOnlyPaths)");
+  for (const home of input.homes) for (const s of HOME_SECRETS) add("hide", join(home, s), "the human's secrets");
+  const reach = input.docket;
+  add("hide", reach.home, "the Docket home: not visible to a worker");
+  add("ro", reach.doorDir, "the door's sockets: a worker's calls reach Docket only there");
+  for (const p of reach.doorPrivate) add("hide", p, "the door's own files");
+  for (const f of reach.files) add("ro", f, "the worker's own task files");
+  add("ro", input.checkout, "the human's checkout, read-only");
+  if (input.git) add("ro", input.git.commonDir, "the repository's git data, read-only");
+  if (!input.readOnly) {
+    add("rw", input.workspace, "the worker's workspace");
+    if (input.git) {
+      add("rw", input.git.objects, "git objects: the worker's commits");
+      add("rw", input.git.adminDir, "this worktree's HEAD, index and logs");
+      // Objects are only data, but existing packs and info/alternates steer what the human's git reads.
+      add("ro", join(input.git.objects, "pack"), "the repository's packs, read-only");
+      add("ro", join(input.git.objects, "info"), "the object store's alternates, read-only");
+    }
+  } else if (input.workspace !== input.checkout) add("ro", input.workspace, "a read-only kind's workspace");
+  add("rw", input.scratch, "the worker's own TMPDIR");
+  for (const p of input.agentReadOnly) add("ro", p, "the agent's installed config (model credentials), read-only");
+  for (const p of input.agentWritable) add("rw", p, "the agent's private session/config directory");
+  return out;
+}
+
+const depth = (p: string) => p.split("/").filter(Boolean).length;
+
+/**
+ * Parents before children, so the most specific mount of a path decides what is there; for the same path the
+ * last one planned wins. bubblewrap applies mounts in argv order and a later mount over a parent would hide its children.
+ */
+export function orderMounts(mounts: readonly Mount[]): Mount[] {
+  const last = new Map<string, { mount: Mount; index: number }>();
+  mounts.forEach((mount, index) => last.set(mount.path, { mount, index }));
+  return [...last.values()].sort((a, b) => depth(a.mount.path) - depth(b.mount.path) || a.index - b.index).map((e) => e.mount);
+}
+
+export type PathType = "dir" | "file" | "missing";
+
+export interface BwrapOptions {
+  network: SandboxNetwork;
+}
+
+/**
+ * bubblewrap's arguments (without the program): its own user, PID, IPC and UTS namespaces, no capabilities, the
+ * system read-only with a fresh /dev and /proc, then the ordered mounts. A mount of a path that does not exist is
+ * left out; a hidden file is covered with /dev/null.
+ */
+export function bwrapArgs(mounts: readonly Mount[], typeOf: (path: string) => PathType, options: BwrapOptions): string[] {
+  const args = [
+    "--unshare-user", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
+    ...(options.network === "none" ? ["--unshare-net"] : []),
+    "--die-with-parent", "--cap-drop", "ALL",
+    "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
+  ];
+  for (const m of orderMounts(mounts)) {
+    const type = m.path === "/tmp" ? "dir" : typeOf(m.path);
+    if (type === "missing") continue;
+    if (m.kind === "hide") args.push(...(type === "dir" ? ["--tmpfs", m.path] : ["--ro-bind", "/dev/null", m.path]));
+    else args.push(m.kind === "rw" ? "--bind" : "--ro-bind", m.path, m.path);
+  }
+  return args;
+}
