@@ -9,6 +9,7 @@ import { reindexStore } from "../store/catalog.js";
 import type { DoctorReport, Finding } from "./findings.js";
 import { checkHome, checkLedger, checkLinks, checkModes, checkPiDocketNeighbour, checkTempFiles } from "./home-checks.js";
 import { checkStoreIndex } from "./store-check.js";
+import { checkNotify } from "./notify-checks.js";
 import { checkPi, checkTool } from "./tool-checks.js";
 
 export type { DoctorReport, Finding, Severity } from "./findings.js";
@@ -43,6 +44,6 @@ export function runDoctor(input: DoctorInput): DoctorReport {
       }));
     }
   }
-  findings.push(checkTool("tmux"), checkTool("git"), checkPi());
+  findings.push(checkTool("tmux"), checkTool("git"), checkPi(), ...checkNotify(input.env));
   return { home: home.root, ok: !findings.some((f) => f.severity === "problem" && !f.fixed), findings };
 }

@@ -144,11 +144,20 @@ test("migration 009 rebuilds messages keeping every row and column, marks delive
   insert.run("m3", "review_note", "delivered words", "steer", "delivered", 1, now, now, null);
   const before = db.prepare("SELECT * FROM messages ORDER BY id").all() as Record<string, unknown>[];
 
-  assert.deepEqual(migrate(db), [9]);
+  assert.deepEqual(migrate(db, MIGRATIONS.filter((m) => m.version <= 9)), [9]);
   const after = db.prepare("SELECT * FROM messages ORDER BY id").all() as Record<string, unknown>[];
   assert.deepEqual(after.map(({ delivered_via: _v, from_actor: _f, ...rest }) => rest), before);
   assert.deepEqual(after.map((m) => [m.id, m.delivered_via, m.from_actor]), [["m1", null, "human"], ["m2", "inbox", "human"], ["m3", "inbox", "human"]]);
   insert.run("m4", "broadcast", "to everyone", "nextTurn", "queued", null, now, null, null);
   assert.deepEqual(db.pragma("foreign_key_check"), []);
   assert.deepEqual((db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'messages' AND sql IS NOT NULL").all() as { name: string }[]).map((r) => r.name), ["messages_worker"]);
+});
+
+test("migration 012 counts every notification already in the ledger as sent, so turning a sink on never replays history", (t) => {
+  const db = new Database(join(tempDir(t), "ledger.sqlite"));
+  t.after(() => db.close());
+  migrate(db, MIGRATIONS.filter((m) => m.version <= 9));
+  db.prepare("INSERT INTO notifications (id, kind, body, created_at) VALUES ('n1', 'question', 'old?', '2026-01-01T00:00:00.000Z')").run();
+  assert.deepEqual(migrate(db, MIGRATIONS.filter((m) => m.version <= 12)), [12]);
+  assert.deepEqual(db.prepare("SELECT sent_at, sent_by FROM notifications").all(), [{ sent_at: "2026-01-01T00:00:00.000Z", sent_by: "before-012" }]);
 });

@@ -10,6 +10,7 @@ import { run as m007 } from "./007-agents.js";
 import type Database from "better-sqlite3";
 import { sql as m008 } from "./008-lean-indexes.js";
 import { sql as m009 } from "./009-coordination.js";
+import { sql as m012 } from "./012-notify-spend.js";
 
 export interface Migration {
   version: number;
@@ -29,4 +30,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 7, name: "agents", rebuild: m007 },
   { version: 8, name: "lean-indexes", sql: m008 },
   { version: 9, name: "coordination", sql: m009 },
+  { version: 12, name: "notify-spend", sql: m012 },
 ];

@@ -107,6 +107,10 @@ export const VERB_GROUPS: readonly VerbGroup[] = [
     verbs: [{ name: "attention", usage: "[options]", description: "list pending notifications (blocked items, outcomes); --dismiss <id> clears one" }],
   },
   {
+    load: async () => (await import("./notify.js")).registerNotifyCommands,
+    verbs: [{ name: "notify", usage: "", description: "notifications outside the terminal (desktop, review page, your command, terminal)", subcommands: ["test"] }],
+  },
+  {
     load: async () => (await import("./obligations.js")).registerObligationCommands,
     verbs: [
       { name: "obligations", usage: "[options]", description: "list owed obligations (--due: due now and not parked; --all: include resolved)" },
