@@ -2,7 +2,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fail, wait } from "../../../src/engine/protocol/protocol.js";
 import { notificationService, sessionBus } from "../../support/dbus-notifications.js";
@@ -66,4 +66,25 @@ test("after the sending process restarts, and with several senders at once, noth
   assert.deepEqual(g.service.calls.map((c) => c.body), ["first?", "second?"]);
   const row = g.ctx.db.prepare("SELECT sent_by FROM notifications WHERE kind = 'question' AND worker = ?").get(w2.worker) as { sent_by: string };
   assert.match(row.sent_by, /^cli:\d+ · desktop sent: notify-send exited 0/);
+});
+
+test("notify.command receives one JSON line per event on its stdin, once", async (t) => {
+  const g = reviewGround(t);
+  const out = join(g.home, "received.ndjson");
+  const receiver = join(g.home, "receiver.mjs");
+  writeFileSync(receiver, `import { appendFileSync, readFileSync } from "node:fs";\nappendFileSync(${JSON.stringify(out)}, readFileSync(0));\n`);
+  writeFileSync(join(g.home, "config.json"), JSON.stringify({ notify: { command: [process.execPath, receiver], batchSeconds: 0 } }));
+  const env = cliEnv({ DOCKET_HOME: g.home });
+  const w1 = reviewWorker(t, g);
+  const w2 = reviewWorker(t, g);
+  wait(g.ctx, w1, { question: "left or right?" });
+  const v1 = publish(g, w2, { "src/app.txt": "changed\n" });
+  jsonOf(await docketAsync({ env, cwd: g.project }, "attention", "--json"));
+  jsonOf(await docketAsync({ env, cwd: g.project }, "attention", "--json"));
+  const lines = readFileSync(out, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+  assert.deepEqual(lines.map((l) => [l.event, l.worker, l.ref, l.title, l.text, l.at]), [
+    ["question", w1.worker, null, `${w1.worker} asks you a question`, "left or right?", "2026-03-01T10:00:00.000Z"],
+    ["ready", w2.worker, v1.ref, `${w2.worker} has a version ready for judgment`, `${v1.ref} (completed): changed src/app.txt`, "2026-03-01T10:00:00.000Z"],
+  ]);
+  assert.ok(lines.every((l) => !("url" in l)), "no review page runs, so no url");
 });
