@@ -1,6 +1,8 @@
 // `docket verdict [<w>]`: the card for one exact version (evidence first, then what the worker says, then actions)
 // with overlap and parent-moved warnings, or the queue of workers needing judgment. Reads frozen data only (issue 5 §2).
 
+import { EMPTY_TOTALS, formatCost, formatSpend, type SpendTotals } from "../../domain/workers/spend.js";
+import { workerSpend } from "../workers/spend.js";
 import type { Worker } from "../../domain/workers/worker.js";
 import type { DeliverablePointer, SourceHandoff, WorkerDeliverable } from "../../domain/deliverables/deliverable.js";
 import { validationError, type DocketError } from "../../domain/errors.js";
@@ -49,6 +51,8 @@ export interface VerdictCard {
   moves: CardMove[];
   /** Derived at review time from the handoff's source plan and the frozen patch; null when not a plan handoff. */
   planCoverage: PlanCoverage | null;
+  /** What the version on the card and the worker so far cost, from the agent's own records (null: not measurable). */
+  spend: { version: SpendTotals | null; worker: SpendTotals } | null;
   /** Everything else the text card shows. */
   detail: {
     task: string;
@@ -202,6 +206,7 @@ function buildCard(ctx: EngineContext, target: string, options: CardOptions = {}
       notes: openNotesOf(ctx.db, row.id).map((n) => ({ id: n.id, text: n.text, suggested: n.suggested })),
     },
     planCoverage: coverage?.coverage ?? null,
+    spend: cardSpend(ctx, row, pointer?.version ?? null),
   };
   return { card, ...(tampered ? { tampered } : {}) };
 }
@@ -243,6 +248,12 @@ export function verdictQueue(ctx: EngineContext): VerdictCard[] {
   return cards;
 }
 
+function cardSpend(ctx: EngineContext, row: Worker, version: number | null): VerdictCard["spend"] {
+  const s = workerSpend(ctx, row);
+  if (s.unmeasured) return null;
+  return { version: version === null ? null : (s.versions.find((v) => v.version === version)?.totals ?? { ...EMPTY_TOTALS }), worker: s.total ?? { ...EMPTY_TOTALS } };
+}
+
 /** The text card: header, deliverable line, warnings, evidence first, then what the worker says, then actions. */
 export function formatVerdictCard(card: VerdictCard): string[] {
   const d = card.detail.deliverable;
@@ -250,6 +261,7 @@ export function formatVerdictCard(card: VerdictCard): string[] {
   if (card.deliverable) {
     out.push(`v${card.deliverable.version} · ${card.deliverable.ref}${card.detail.handoff ? ` · handoff ${card.detail.handoff.sourceRef}` : ""} · ${card.detail.judgment}`);
   } else out.push(card.detail.judgment);
+  if (card.spend) out.push(`${card.spend.version ? `this version: ${formatSpend(card.spend.version)}; ` : ""}worker so far: ${formatCost(card.spend.worker)}`);
   for (const w of card.warnings) out.push(`⚠ ${w.text}`);
   if (card.detail.questions.length > 0) {
     out.push("", "Questions");

@@ -18,6 +18,8 @@ CREATE TABLE spend_sources (
   path TEXT NOT NULL,
   identity TEXT NOT NULL,
   offset INTEGER NOT NULL CHECK (offset >= 0),
+  -- What a reader must carry to the next read: Claude's last message id (one message spans lines), Codex's model.
+  carry TEXT,
   PRIMARY KEY (worker, path)
 );
 

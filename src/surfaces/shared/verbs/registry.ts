@@ -107,6 +107,10 @@ export const VERB_GROUPS: readonly VerbGroup[] = [
     verbs: [{ name: "attention", usage: "[options]", description: "list pending notifications (blocked items, outcomes); --dismiss <id> clears one" }],
   },
   {
+    load: async () => (await import("./spend.js")).registerSpendCommand,
+    verbs: [{ name: "spend", usage: "[options]", description: "tokens and cost per worker, item, kind or day, read from each agent's own records" }],
+  },
+  {
     load: async () => (await import("./notify.js")).registerNotifyCommands,
     verbs: [{ name: "notify", usage: "", description: "notifications outside the terminal (desktop, review page, your command, terminal)", subcommands: ["test"] }],
   },

@@ -3,7 +3,7 @@
 
 import type { Command } from "commander";
 import { usageError } from "../../../domain/errors.js";
-import { collect, parseAssignments, parsePositiveInt } from "./args.js";
+import { collect, parseAssignments, parsePositiveInt, parseUsd } from "./args.js";
 import type { Io } from "../io.js";
 import { emit, warn } from "../io.js";
 import { engine } from "../session.js";
@@ -11,6 +11,7 @@ import { WORKER_AGENTS, isWorkerAgent } from "../../../domain/workers/spawn-poli
 import { listAgents, type AgentAvailability } from "../../../engine/workers/agents.js";
 
 interface SpawnFlags {
+  budget?: number;
   agent?: string;
   dryRun?: boolean;
   cmd?: string;
@@ -41,6 +42,7 @@ export function registerWorkersCommands(program: Command, io: Io): void {
     .option("--item <id>", "dispatch this item to the new worker (repeatable)", collect, [])
     .option("--env <NAME=VALUE>", "put a variable into the worker's environment (repeatable; the value is kept only in its private 0600 env file)", collect, [])
     .option("--yes", "do not ask for confirmation")
+    .option("--budget <usd>", "stop the worker's agent once its recorded cost reaches this many US dollars (notified at 80 %)", parseUsd("--budget"))
     .option("--dry-run", "print the resolved launch and the command the window would run; start nothing")
     .addHelpText(
       "after",
@@ -79,6 +81,7 @@ export function registerWorkersCommands(program: Command, io: Io): void {
         worktree: opts.worktree,
         items: opts.item,
         env,
+        ...(opts.budget !== undefined ? { budgetUsd: opts.budget } : {}),
         yes: Boolean(opts.yes),
         interactive: io.interactive,
         ...(io.parent ? { parent: io.parent } : {}),
@@ -99,9 +102,10 @@ export function registerWorkersCommands(program: Command, io: Io): void {
     .command("respawn")
     .description("start a worker again with its stored execution, at the next generation (old process fenced)")
     .argument("<worker>", "w<N>, or all (every finished worker of this project)")
-    .action(async (target: string) => {
+    .option("--budget <usd>", "continue with this budget in US dollars (needed after a budget stopped the worker)", parseUsd("--budget"))
+    .action(async (target: string, opts: { budget?: number }) => {
       const { respawnTarget } = await import("../../../engine/workers/respawn.js");
-      const results = respawnTarget(engine(), target);
+      const results = respawnTarget(engine(), target, opts.budget !== undefined ? { budgetUsd: opts.budget } : {});
       if (target.trim() === "all") {
         emit(io, { workers: results.map((r) => ({ worker: r.worker, generation: r.generation })) }, (x) =>
           x.workers.length === 0 ? "no finished workers to respawn" : x.workers.map((w) => `${w.worker} respawned (generation ${w.generation})`),
@@ -124,6 +128,7 @@ export function registerWorkersCommands(program: Command, io: Io): void {
     .action(async (opts: { all?: boolean }) => {
       const { listWorkers } = await import("../../../engine/workers/view.js");
       const { formatBaseMoved } = await import("../../../domain/review/base-moved.js");
+      const { formatCost } = await import("../../../domain/workers/spend.js");
       const { workers, ages, baseMoved } = listWorkers(engine(), { all: Boolean(opts.all) });
       emit(io, { workers }, (x) =>
         x.workers.length === 0
@@ -135,6 +140,7 @@ export function registerWorkersCommands(program: Command, io: Io): void {
                 w.state.padEnd(12),
                 w.kind.padEnd(11),
                 (ages.get(w.worker) ?? "").padEnd(5),
+                (w.spend ? formatCost(w.spend) : "-").padEnd(7),
                 w.questions ? `${w.questions}? ` : "",
                 w.deliverable ? `${w.deliverable.replace(/^worker-deliverable:/, "")} ` : "",
                 w.task.length > 60 ? `${w.task.slice(0, 57)}...` : w.task,
@@ -150,6 +156,7 @@ export function registerWorkersCommands(program: Command, io: Io): void {
     .argument("<worker>", "w<N>")
     .action(async (target: string) => {
       const { showWorker } = await import("../../../engine/workers/view.js");
+      const { formatSpend } = await import("../../../domain/workers/spend.js");
       emit(io, showWorker(engine(), target), (w) => [
         `${w.worker} · ${w.kind} · ${w.state} (${w.persistedState}) · ${w.liveness} · generation ${w.generation}`,
         `  task: ${w.task}`,
@@ -163,6 +170,9 @@ export function registerWorkersCommands(program: Command, io: Io): void {
         ...w.launches.map((l) => `  launch g${l.generation} ${l.startedAt}${l.exitedAt ? ` exited ${l.exitCode} at ${l.exitedAt}` : ""}`),
         ...w.messages.map((m) => `  message ${m.id}: ${m.delivery}`),
         ...(w.baseMoved ? [`  base moved: ${w.baseMoved.files.join(", ")} landed since it started (${w.baseMoved.refs.join(", ")})`] : []),
+        w.spend ? `  spend: ${formatSpend(w.spend)}${w.budget.usd !== null ? ` of a $${w.budget.usd.toFixed(2)} budget${w.budget.stoppedAt ? " (reached: agent stopped)" : w.budget.warnedAt ? " (80 % reached)" : ""}` : ""}` : `  spend: unknown (${w.spendDetail.unmeasured ?? "no records"})`,
+        ...w.spendDetail.generations.map((g) => `    generation ${g.generation}: ${formatSpend(g.totals)}`),
+        ...w.spendDetail.versions.map((v) => `    ${v.version <= (w.deliverable ? Number(w.deliverable.split(":").pop()) : 0) ? `v${v.version}` : `after the last version`}: ${formatSpend(v.totals)}`),
       ]);
     });
 
