@@ -42,8 +42,8 @@ export function respawnWorker(ctx: EngineContext, target: string, options: { bud
   const id = normalizeWorkerId(target);
   if (!id) throw validationError("bad-worker-id", `"${target}" is not a worker id; workers are w<N> (or "all")`);
   const before = requireWorker(ctx.db, id);
-  const execution = before.execution ?? unlaunchable(id);
   const budget = resolveRespawnBudget(ctx, id, options.budgetUsd);
+  const execution = before.execution ?? unlaunchable(id);
   const tmux = ctx.tmux;
   if (before.windowId !== null) {
     harvestPane(ctx, before, { tmux }); // a dead pane's tail is kept before its window goes

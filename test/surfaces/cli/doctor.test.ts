@@ -40,7 +40,7 @@ test("a healthy home: every check is ok, tmux, git and pi are found, and doctor 
   assert.equal(code, 0);
   assert.equal(report.ok, true);
   assert.deepEqual(report.findings.map((f) => [f.check, f.severity]), [
-    ["home", "ok"], ["ledger", "ok"], ["modes", "ok"], ["temp-files", "ok"], ["links", "ok"], ["pi-docket", "ok"], ["store-index", "ok"], ["tmux", "ok"], ["git", "ok"], ["pi", "ok"],
+    ["home", "ok"], ["ledger", "ok"], ["modes", "ok"], ["temp-files", "ok"], ["links", "ok"], ["pi-docket", "ok"], ["store-index", "ok"], ["tmux", "ok"], ["git", "ok"], ["pi", "ok"], ["notify", "ok"], ["notify", "ok"],
   ]);
   assert.match(of(report.findings, "tmux")[0]!.message, /^tmux \d+\.\d+/);
 });

@@ -105,8 +105,8 @@ test("spawn runs a command agent in its own window with its identity, env and is
 
   const ls = f.run("ls", "--json");
   assertExit(ls);
-  assert.deepEqual(Object.keys(ls.json.workers[0]), ["worker", "kind", "task", "state", "liveness", "generation", "questions", "deliverable"]);
-  assert.deepEqual(ls.json.workers[0], { worker: "w1", kind: "default", task: "write what you see", state: "failed", liveness: "gone", generation: 1, questions: 0, deliverable: null });
+  assert.deepEqual(Object.keys(ls.json.workers[0]), ["worker", "kind", "task", "state", "liveness", "generation", "questions", "deliverable", "spend"]);
+  assert.deepEqual(ls.json.workers[0], { worker: "w1", kind: "default", task: "write what you see", state: "failed", liveness: "gone", generation: 1, questions: 0, deliverable: null, spend: null });
 });
 
 test("respawn starts the stored command at the next generation, moves its bindings, and fences the old process", async (t) => {

@@ -32,7 +32,7 @@ export const VERB_GROUPS: readonly VerbGroup[] = [
     load: async () => (await import("./workers.js")).registerWorkersCommands,
     verbs: [
       { name: "spawn", usage: "[options] <task...>", description: "start one worker (pi by default) in its own tmux window" },
-      { name: "respawn", usage: "<worker>", description: "start a worker again with its stored execution, at the next generation (old process fenced)" },
+      { name: "respawn", usage: "[options] <worker>", description: "start a worker again with its stored execution, at the next generation (old process fenced)" },
       { name: "ls", usage: "[options]", description: "list this project's workers (--all: every project, settled ones too)" },
       { name: "show", usage: "<worker>", description: "one worker in detail, with its messages and launches" },
       { name: "peek", usage: "[options] <worker>", description: "the last lines of a worker's pane (no model context spent)" },
