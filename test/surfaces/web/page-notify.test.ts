@@ -32,11 +32,11 @@ async function openQueue(t: { after(fn: () => unknown): void }, web: boolean) {
   const page = await signedIn(context, server);
   await page.waitForSelector("#live.on");
   assert.equal(await page.evaluate(() => Notification.permission), "granted");
-  return { g, w, page };
+  return { g, w, page, server };
 }
 
 test("a new ready version raises one browser notification naming it, and the tab title counts it", async (t) => {
-  const { g, w, page } = await openQueue(t, true);
+  const { g, w, page, server } = await openQueue(t, true);
   const v1 = publish(g, w, { "src/app.txt": appWith({ 3: "three" }) });
   const shown = await waitFor("the page's notification", async () => {
     const s = (await page.evaluate(() => (window as unknown as { __shown: Shown }).__shown));
@@ -46,6 +46,8 @@ test("a new ready version raises one browser notification naming it, and the tab
   await waitFor("the title's count", async () => /^\(1\) /.test(await page.title()), 10_000);
   await new Promise((r) => setTimeout(r, 700)); // further pulses of the same state must not repeat it
   assert.equal((await page.evaluate(() => (window as unknown as { __shown: Shown }).__shown)).length, 1);
+  await page.goto(`${server.origin}/card/${w.worker}`);
+  assert.equal(await page.textContent(".card-head .spend"), "this version: 0 tokens · $0.00; worker so far: $0.00", "the card states the spend (none recorded yet)");
 });
 
 test("with notify.web off the page shows no notification, though the title still counts", async (t) => {
