@@ -43,6 +43,20 @@ export interface DocketConfig {
     /** How long the parent agent has to answer before the consult becomes the human's question. */
     consultWindowSeconds: number;
   };
+  /** Notifications outside the terminal (user config only: they send worker text to other programs). */
+  notify: {
+    desktop: boolean;
+    /** The review page's browser notifications (the tab title's count is always shown). */
+    web: boolean;
+    /** OSC 777/9 to the terminal of the process that sends (tmux passthrough inside tmux). */
+    terminal: boolean;
+    /** An argv run once per batch with one JSON line per event on stdin; empty: off. */
+    command: string[];
+    /** Events within this many seconds of the first go out as one message. */
+    batchSeconds: number;
+  };
+  /** A default budget in USD for every worker without `--budget`; 0: none (user config only). */
+  budgetUsd: number;
 }
 
 export type SandboxMode = "auto" | "required" | "off";
@@ -73,6 +87,8 @@ export const DEFAULT_CONFIG: DocketConfig = {
   codex: { extraArgs: [] },
   tmux: { session: "docket-workers" },
   messaging: { autoAnswer: false, consultWindowSeconds: 90 },
+  notify: { desktop: false, web: true, terminal: false, command: [], batchSeconds: 3 },
+  budgetUsd: 0,
 };
 
 export interface ConfigResult {
@@ -182,6 +198,40 @@ function apply(config: DocketConfig, raw: unknown, source: string, warnings: str
     else warnings.push(`${source} config tmux.session ignored: only your user config may choose the tmux session`);
   }
   if (raw.messaging !== undefined) applyMessaging(config, raw.messaging, source, warnings, trusted);
+  if (raw.notify !== undefined) applyNotify(config, raw.notify, source, warnings, trusted);
+  if (isObj(raw.worker) && raw.worker.budgetUsd !== undefined) {
+    const b = raw.worker.budgetUsd;
+    if (!trusted) warnings.push(`${source} config worker.budgetUsd ignored: only your user config sets what workers may spend`);
+    else if (typeof b === "number" && Number.isFinite(b) && b >= 0) config.budgetUsd = b;
+    else warnings.push(`${source} config worker.budgetUsd must be a non-negative number of US dollars; ignored`);
+  }
+}
+
+function applyNotify(config: DocketConfig, raw: unknown, source: string, warnings: string[], trusted: boolean): void {
+  if (!trusted) {
+    // A sink sends worker text to another program: a cloned project may not choose where it goes.
+    warnings.push(`${source} config notify ignored: only your user config may choose where notifications go`);
+    return;
+  }
+  if (!isObj(raw)) {
+    warnings.push(`${source} config notify must be an object; ignored`);
+    return;
+  }
+  for (const key of ["desktop", "web", "terminal"] as const) {
+    if (raw[key] === undefined) continue;
+    if (typeof raw[key] === "boolean") config.notify[key] = raw[key];
+    else warnings.push(`${source} config notify.${key} must be true or false; ignored`);
+  }
+  if (raw.command !== undefined) {
+    const list = strList(raw.command);
+    if (list && (list.length === 0 || list[0] !== "")) config.notify.command = list;
+    else warnings.push(`${source} config notify.command must be a list of strings (an argv such as ["ntfy", "publish", "mytopic"]); ignored`);
+  }
+  if (raw.batchSeconds !== undefined) {
+    const n = raw.batchSeconds;
+    if (typeof n === "number" && Number.isFinite(n) && n >= 0 && n <= 60) config.notify.batchSeconds = n;
+    else warnings.push(`${source} config notify.batchSeconds must be a number from 0 to 60; ignored`);
+  }
 }
 
 function applyMessaging(config: DocketConfig, raw: unknown, source: string, warnings: string[], trusted: boolean): void {

@@ -18,7 +18,7 @@ export interface NoticeFacts {
 export function isStaleNotice(f: NoticeFacts): boolean {
   if (f.workerDeleted) return true;
   if (f.kind === "ready") return f.versionSettled;
-  if (f.kind === "question") return f.openQuestions === 0;
+  if (f.kind === "question" || f.kind === "escalated") return f.openQuestions === 0;
   if (f.kind === "failed") return f.workerState !== "failed" || f.reviewed;
   return false; // item reports (blocked, outcome) stand until dismissed
 }

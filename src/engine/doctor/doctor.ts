@@ -10,6 +10,7 @@ import type { DoctorReport, Finding } from "./findings.js";
 import { checkHome, checkLedger, checkLinks, checkModes, checkPiDocketNeighbour, checkTempFiles } from "./home-checks.js";
 import { checkStoreIndex } from "./store-check.js";
 import { checkDoor } from "./door-check.js";
+import { checkNotify } from "./notify-checks.js";
 import { checkPi, checkTool } from "./tool-checks.js";
 import { checkSandbox } from "./sandbox-check.js";
 
@@ -45,6 +46,6 @@ export function runDoctor(input: DoctorInput): DoctorReport {
       }));
     }
   }
-  findings.push(checkTool("tmux"), checkTool("git"), checkPi(), checkSandbox(home, input.env, input.cwd));
+  findings.push(checkTool("tmux"), checkTool("git"), checkPi(), checkSandbox(home, input.env, input.cwd), ...checkNotify(input.env));
   return { home: home.root, ok: !findings.some((f) => f.severity === "problem" && !f.fixed), findings };
 }

@@ -17,6 +17,7 @@ import { dropOpenQuestions, insertQuestion, readFence, storedResult } from "../.
 import type { CommandStep, StepOutcome } from "../../ledger/core/runner.js";
 import { applyLifecycle, checkFence, lifecycleRowOf, updateWorker } from "../../ledger/workers/workers.js";
 import { recordTouchedPaths } from "../../ledger/workers/touched-paths.js";
+import { markVersion } from "../../ledger/workers/version-marks.js";
 import type { EngineContext } from "../context.js";
 import { checkEntries, itemResults, reportStep, type ReportEntryResult } from "./report.js";
 import { workerTreeOf } from "../../domain/workers/worker-tree.js";
@@ -206,7 +207,8 @@ function publishStep(who: WorkerIdentity, d: CheckedDone, pointer: DeliverablePo
           deliverableId: pointer.id, deliverableVersion: pointer.version, deliverableRef: pointer.ref, summary, outcome,
         });
         dropOpenQuestions(tx, who.worker);
-        insertNotification(tx, { kind: "ready", worker: who.worker, body: `${pointer.ref} (${outcome}): ${summary}` });
+        insertNotification(tx, { kind: "ready", worker: who.worker, ref: pointer.ref, body: `${pointer.ref} (${outcome}): ${summary}` });
+        markVersion(tx, who.worker, pointer.version);
       }
       // The frozen files are what this worker edited, whichever door it spoke through (broadcast, base moved).
       recordTouchedPaths(tx, who.worker, edited);

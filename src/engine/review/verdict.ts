@@ -2,6 +2,8 @@
 // with overlap and parent-moved warnings, or the queue of workers needing judgment. Reads frozen data only (issue 5 §2).
 
 import { quotePath } from "../../domain/text/quote-path.js";
+import { EMPTY_TOTALS, formatCost, formatSpend, type SpendTotals } from "../../domain/workers/spend.js";
+import { workerSpend } from "../workers/spend.js";
 import type { Worker } from "../../domain/workers/worker.js";
 import { describeFileChange } from "../../domain/deliverables/change-set.js";
 import type { DeliverablePointer, SourceHandoff, WorkerDeliverable } from "../../domain/deliverables/deliverable.js";
@@ -55,6 +57,8 @@ export interface VerdictCard {
   planCoverage: PlanCoverage | null;
   /** Draft comments on this version, and the previous version's sent comments as this version answers them. */
   comments: CardComments;
+  /** What the version on the card and the worker so far cost, from the agent's own records (null: not measurable). */
+  spend: { version: SpendTotals | null; worker: SpendTotals } | null;
   /** Everything else the text card shows. */
   detail: {
     task: string;
@@ -212,6 +216,7 @@ function buildCard(ctx: EngineContext, target: string, options: CardOptions = {}
     },
     planCoverage: coverage?.coverage ?? null,
     comments: pointer && deliverable ? cardComments(ctx, { worker: row.id, pointer, deliverable, currentRef: pointerOf(row)?.ref }) : NO_COMMENTS,
+    spend: cardSpend(ctx, row, pointer?.version ?? null),
   };
   return { card, ...(tampered ? { tampered } : {}) };
 }
@@ -261,6 +266,12 @@ export function verdictQueue(ctx: EngineContext): VerdictCard[] {
   return cards;
 }
 
+function cardSpend(ctx: EngineContext, row: Worker, version: number | null): VerdictCard["spend"] {
+  const s = workerSpend(ctx, row);
+  if (s.unmeasured) return null;
+  return { version: version === null ? null : (s.versions.find((v) => v.version === version)?.totals ?? { ...EMPTY_TOTALS }), worker: s.total ?? { ...EMPTY_TOTALS } };
+}
+
 /** The text card: header, deliverable line, warnings, evidence first, then what the worker says, then actions. */
 export function formatVerdictCard(card: VerdictCard): string[] {
   const d = card.detail.deliverable;
@@ -268,6 +279,7 @@ export function formatVerdictCard(card: VerdictCard): string[] {
   if (card.deliverable) {
     out.push(`v${card.deliverable.version} · ${card.deliverable.ref}${card.detail.handoff ? ` · handoff ${card.detail.handoff.sourceRef}` : ""} · ${card.detail.judgment}`);
   } else out.push(card.detail.judgment);
+  if (card.spend) out.push(`${card.spend.version ? `this version: ${formatSpend(card.spend.version)}; ` : ""}worker so far: ${formatCost(card.spend.worker)}`);
   for (const w of card.warnings) out.push(`⚠ ${w.text}`);
   if (card.detail.questions.length > 0) {
     out.push("", "Questions");

@@ -74,7 +74,7 @@ export function escalateConsult(ctx: EngineContext, input: { question: string; r
     if (!q || !escalateQuestion(tx, q.id, reason)) throw leftLane(input.question);
     const decision = insertDecision(tx, { actor: input.actor, verb: "escalate", worker: q.worker, question: q.id, note: reason, risk: q.risk });
     insertNotification(tx, {
-      kind: "question", worker: q.worker, body: `(consult, now yours) ${q.text}`,
+      kind: "escalated", worker: q.worker, body: `(consult, now yours) ${q.text}`,
       forHuman: [`escalated: ${reason}`, ...(q.context ? [`context: ${q.context}`] : []), ...q.options.map((o, i) => `${i + 1}) ${o}`), ...(q.recommend ? [`recommended: ${q.recommend}`] : [])],
     });
     return { question: q.id, worker: q.worker, decision: decision.id, reason };

@@ -19,10 +19,14 @@ import { deliverableRef, parseDeliverableRef } from "../../domain/deliverables/d
 import { isStaleNotice } from "../../domain/workers/stale-notice.js";
 import { countsAsJudgment } from "../../domain/review/approval.js";
 import { decisionsForRef } from "../../ledger/review/decisions.js";
+import type { SpendTotals } from "../../domain/workers/spend.js";
+import { spendByWorker } from "../../ledger/workers/spend.js";
 
 /** A `docket ls` entry (state derived by the same domain rules, without probing tmux: the dock stays cheap). */
-export interface DockRow extends Omit<WorkerListEntry, "deliverable"> {
+export interface DockRow extends Omit<WorkerListEntry, "deliverable" | "spend"> {
   version: number | null;
+  /** Spend recorded so far (the dock does not read the agents' files itself: `ls`, `show`, `verdict` and the dispatcher do). */
+  spend?: SpendTotals;
   /** Another unsettled worker whose current frozen patch touches a file this one's does. */
   overlapsWith: string | null;
   /** Landed files it works on since it started (0 when its base did not move, or its version is decided). */
@@ -53,6 +57,7 @@ export function dockRows(ctx: EngineContext, cache: PatchFileCache = new Map()):
   const audiences = openQuestionAudiences(ctx.db);
   const moved = baseMovedOf(ctx, rows);
   const shared = undismissedNoteCounts(ctx.db);
+  const spend = spendByWorker(ctx.db);
   const files = new Map<string, readonly string[]>();
   for (const r of rows) if (r.deliverableVersion !== null) files.set(r.id, patchFiles(ctx, cache, r.id, r.deliverableVersion));
   return rows.map((r) => {
@@ -74,6 +79,7 @@ export function dockRows(ctx: EngineContext, cache: PatchFileCache = new Map()):
       updatedAt: r.updatedAt,
       createdAt: r.createdAt,
       contained: r.contained,
+      ...(spend.has(r.id) ? { spend: spend.get(r.id)! } : {}),
     };
   });
 }

@@ -9,6 +9,8 @@ import { requeueUnread } from "../../ledger/talk/message-delivery.js";
 import { insertLaunch, workersOf } from "../../ledger/workers/launches.js";
 import { transition } from "../../domain/workers/lifecycle.js";
 import { applyLifecycle, hashRunToken, lifecycleRowOf, requireWorker } from "../../ledger/workers/workers.js";
+import { setBudget } from "../../ledger/workers/spend.js";
+import { resolveRespawnBudget } from "./budget.js";
 import type { EngineContext } from "../context.js";
 import { assertFleetRoom, takePaneSnapshot } from "./fleet.js";
 import { harvestPane } from "./harvest.js";
@@ -26,20 +28,21 @@ export interface RespawnResult {
   missingEnv: string[];
 }
 
-export function respawnTarget(ctx: EngineContext, target: string): RespawnResult[] {
+export function respawnTarget(ctx: EngineContext, target: string, options: { budgetUsd?: number } = {}): RespawnResult[] {
   assertHuman(ctx, "respawn");
   if (target.trim() === "all") {
     const rows = workersOf(ctx.db, { projectRoot: ctx.projectRoot() }).filter((r) => r.exited || r.state === "failed" || r.state === "ended");
-    return rows.map((r) => respawnWorker(ctx, r.id));
+    return rows.map((r) => respawnWorker(ctx, r.id, options));
   }
-  return [respawnWorker(ctx, target)];
+  return [respawnWorker(ctx, target, options)];
 }
 
-export function respawnWorker(ctx: EngineContext, target: string): RespawnResult {
+export function respawnWorker(ctx: EngineContext, target: string, options: { budgetUsd?: number } = {}): RespawnResult {
   assertHuman(ctx, "respawn");
   const id = normalizeWorkerId(target);
   if (!id) throw validationError("bad-worker-id", `"${target}" is not a worker id; workers are w<N> (or "all")`);
   const before = requireWorker(ctx.db, id);
+  const budget = resolveRespawnBudget(ctx, id, options.budgetUsd);
   const execution = before.execution ?? unlaunchable(id);
   const tmux = ctx.tmux;
   if (before.windowId !== null) {
@@ -57,6 +60,7 @@ export function respawnWorker(ctx: EngineContext, target: string): RespawnResult
     }
     // Its own window was killed above, so the worker being respawned does not count against the cap.
     assertFleetRoom(tx.db, ctx.config().maxActive, panes, ctx.clock.nowMs());
+    if (budget !== undefined) setBudget(tx, id, budget);
     applyLifecycle(tx, id, transition(lifecycleRowOf(row), { kind: "respawned" }, tx.now), {
       generation,
       runTokenHash: hashRunToken(runToken),

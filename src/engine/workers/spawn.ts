@@ -17,6 +17,8 @@ import { ensurePrivateDir } from "../../files/private.js";
 import { pathExists } from "../../files/probe.js";
 import { WORKER_FILES, removeWorkerDir, workerFilePath, workerPath, writeWorkerFile } from "../../files/workers/worker-files.js";
 import { transition } from "../../domain/workers/lifecycle.js";
+import { setBudget } from "../../ledger/workers/spend.js";
+import { resolveBudget } from "./budget.js";
 import { applyLifecycle, getWorker, insertWorker, lifecycleRowOf, requireWorker, updateWorker } from "../../ledger/workers/workers.js";
 import type { IsolatedWorkspace, Serialize } from "../../substrate/git/worktree.js";
 import type { ModelListing } from "../../substrate/agents/pi.js";
@@ -66,6 +68,8 @@ export interface SpawnInput {
   /** The parent's model/thinking/session when spawned from inside pi; otherwise pi's configured defaults. */
   parent?: { model?: string; thinking?: string; sessionFile?: string };
   handoff?: SpawnHandoff;
+  /** Stop the worker's agent once its recorded cost reaches this many USD (default: config worker.budgetUsd; 0 none). */
+  budgetUsd?: number;
 }
 
 export interface SpawnResult {
@@ -169,6 +173,7 @@ export async function spawnWorker(ctx: EngineContext, input: SpawnInput): Promis
   const step = resolveConfirmation("spawn", { yes: Boolean(input.yes), interactive: Boolean(input.interactive && input.confirm), needed: resolved.confirm.needed });
   if (step === "ask" && !(await input.confirm!(resolved))) throw confirmationDeclined("spawn", task);
   const agent = resolved.agent;
+  const budget = resolveBudget(agent, input.budgetUsd ?? (config.budgetUsd > 0 ? config.budgetUsd : undefined));
   const projectRoot = ctx.projectRoot();
   const runToken = newRunToken();
   const sidecarOf = (id: string) => workerPath(ctx.home, id, WORKER_FILES.sourcePlan);
@@ -189,6 +194,7 @@ export async function spawnWorker(ctx: EngineContext, input: SpawnInput): Promis
       runToken,
       spawnerPid: process.pid,
     });
+    if (budget !== undefined) setBudget(tx, id, budget);
     // The sidecar path is known only once the id is: provenance names the file this worker actually gets.
     if (input.handoff) updateWorker(tx, id, { sourceHandoff: withSidecarPath(input.handoff, sidecarOf(id)).record });
     return id;

@@ -18,6 +18,10 @@ import { openQuestionAudiences } from "../../ledger/talk/consults.js";
 import type { BaseMoved } from "../../domain/review/base-moved.js";
 import { baseMovedOf } from "../review/base-moved.js";
 import { escalateOverdueConsults } from "../talk/consult-lane.js";
+import { EMPTY_TOTALS, type SpendTotals } from "../../domain/workers/spend.js";
+import { budgetOf, spendByWorker } from "../../ledger/workers/spend.js";
+import { enforceBudgets } from "./budget.js";
+import { isSpendAgent, refreshSpend, workerSpend, type WorkerSpend } from "./spend.js";
 
 export interface WorkerListEntry {
   worker: string;
@@ -30,6 +34,8 @@ export interface WorkerListEntry {
   deliverable: string | null;
   /** Its current generation runs inside Docket's sandbox. */
   contained: boolean;
+  /** Tokens and cost so far, read from the agent's own records; null for a worker whose agent keeps none (issue 29). */
+  spend: SpendTotals | null;
 }
 
 export interface WorkerListing {
@@ -67,6 +73,8 @@ export function listWorkers(ctx: EngineContext, options: { all?: boolean } = {})
   let rows = workersOf(ctx.db, options.all ? {} : { projectRoot: ctx.projectRoot() });
   if (harvestFinished(ctx, rows, panes) + reconcileStalledStarts(ctx, rows) > 0) rows = workersOf(ctx.db, options.all ? {} : { projectRoot: ctx.projectRoot() });
   if (!options.all) rows = rows.filter((r) => !isSettled({ state: r.state, reviewedAt: r.reviewedAt }));
+  if (refreshSpend(ctx, rows) && enforceBudgets(ctx, rows) > 0) rows = rows.map((r) => getWorker(ctx.db, r.id) ?? r);
+  const spend = spendByWorker(ctx.db);
   const questions = openQuestionCounts(ctx.db);
   const audiences = openQuestionAudiences(ctx.db);
   const nowMs = ctx.clock.nowMs();
@@ -74,12 +82,15 @@ export function listWorkers(ctx: EngineContext, options: { all?: boolean } = {})
   const workers = rows.map((row) => {
     ages.set(row.id, formatAge(row.createdAt, nowMs));
     const { state, liveness } = viewOf(row, paneProbe(row, panes), nowMs, isConsulting(audiences.get(row.id)));
-    return listEntryOf(row, state, liveness, questions.get(row.id) ?? 0);
+    return listEntryOf(row, state, liveness, questions.get(row.id) ?? 0, spendOf(row, spend));
   });
   return { workers, ages, baseMoved: baseMovedOf(ctx, rows) };
 }
 
-function listEntryOf(row: Worker, state: DisplayState, liveness: Liveness, questions: number): WorkerListEntry {
+const spendOf = (row: Worker, spend: Map<string, SpendTotals>): SpendTotals | null =>
+  isSpendAgent(row.agent) ? (spend.get(row.id) ?? { ...EMPTY_TOTALS }) : null;
+
+function listEntryOf(row: Worker, state: DisplayState, liveness: Liveness, questions: number, spend: SpendTotals | null): WorkerListEntry {
   return {
     worker: row.id,
     kind: row.kind,
@@ -90,6 +101,7 @@ function listEntryOf(row: Worker, state: DisplayState, liveness: Liveness, quest
     questions,
     deliverable: row.deliverableId !== null && row.deliverableVersion !== null ? (row.deliverableRef ?? deliverableRef(row.id, row.deliverableVersion)) : null,
     contained: row.contained,
+    spend,
   };
 }
 
@@ -112,6 +124,9 @@ export interface WorkerDetail extends WorkerListEntry {
   messages: { id: string; delivery: string }[];
   /** Files that landed in the project since it started, among those it read, edited or plans to edit; null when none. */
   baseMoved: BaseMoved | null;
+  /** Spend per generation and per deliverable version, and the budget with the thresholds it crossed. */
+  spendDetail: WorkerSpend;
+  budget: { usd: number | null; warnedAt: string | null; stoppedAt: string | null };
 }
 
 /** Consulting: the worker waits only on consults the parent agent holds (a question for the human outranks it). */
@@ -131,10 +146,13 @@ export function showWorker(ctx: EngineContext, target: string): WorkerDetail {
   let row = requireWorker(ctx.db, id);
   const panes = ctx.tmux.listPanes();
   if (harvestFinished(ctx, [row], panes) + reconcileStalledStarts(ctx, [row]) > 0) row = getWorker(ctx.db, id) ?? row;
+  const spendDetail = workerSpend(ctx, row);
+  if (enforceBudgets(ctx, [row]) > 0) row = getWorker(ctx.db, id) ?? row;
+  const budget = budgetOf(ctx.db, id);
   const { state, liveness } = viewOf(row, paneProbe(row, panes), ctx.clock.nowMs(), isConsulting(openQuestionAudiences(ctx.db).get(id)));
   const ex = row.execution;
   return {
-    ...listEntryOf(row, state, liveness, openQuestionsOf(ctx.db, id).length),
+    ...listEntryOf(row, state, liveness, openQuestionsOf(ctx.db, id).length, spendDetail.total ?? (isSpendAgent(row.agent) ? { ...EMPTY_TOTALS } : null)),
     agent: row.agent,
     persistedState: row.state,
     workspace: row.workspace,
@@ -151,5 +169,7 @@ export function showWorker(ctx: EngineContext, target: string): WorkerDetail {
     launches: listLaunches(ctx.db, id).map((l) => ({ generation: l.generation, startedAt: l.startedAt, exitedAt: l.exitedAt, exitCode: l.exitCode })),
     messages: messageDeliveries(ctx.db, id).map((m) => ({ id: m.id, delivery: m.delivery })),
     baseMoved: baseMovedOf(ctx, [row]).get(id) ?? null,
+    spendDetail,
+    budget: { usd: budget.budgetUsd, warnedAt: budget.warnedAt, stoppedAt: budget.stoppedAt },
   };
 }

@@ -2,6 +2,7 @@
 // Pending means not dismissed; rows are written inside the command whose change they announce.
 
 import { formatId } from "../../domain/ids.js";
+import { isNotifyEvent } from "../../domain/talk/notify.js";
 import { notFound } from "../../domain/errors.js";
 import type { Db } from "../core/open.js";
 import type { Tx } from "../core/runner.js";
@@ -14,6 +15,8 @@ export interface NewNotification {
   worker?: string;
   item?: string;
   report?: string;
+  /** The deliverable ref the notification is about (a ready version). */
+  ref?: string;
   body: string;
   forHuman?: string[];
 }
@@ -29,10 +32,12 @@ export interface NotificationRow {
   createdAt: string;
 }
 
+/** A kind that is no event for the sinks (issue 29) is born sent, so the unsent index holds only what must go out. */
 export function insertNotification(tx: Tx, n: NewNotification): string {
   const id = formatId("notification", tx.next("notification"));
-  statement(tx.db, "INSERT INTO notifications (id, kind, worker, item, report, body, for_human, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
-    .run(id, n.kind, n.worker ?? null, n.item ?? null, n.report ?? null, n.body, JSON.stringify(n.forHuman ?? []), tx.now);
+  const sent = isNotifyEvent(n.kind) ? null : tx.now;
+  statement(tx.db, "INSERT INTO notifications (id, kind, worker, item, report, ref, body, for_human, created_at, sent_at, sent_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+    .run(id, n.kind, n.worker ?? null, n.item ?? null, n.report ?? null, n.ref ?? null, n.body, JSON.stringify(n.forHuman ?? []), tx.now, sent, sent === null ? null : "not-an-event");
   return id;
 }
 

@@ -1,13 +1,15 @@
 // A scripted model for demos and tests: pi extension registering provider `docket-demo`, model `scripted`,
 // whose replies are read from the JSON file named by $DOCKET_SCRIPTED_MODEL (one step per model call).
 //
-// A step is {text?, toolCall?: {name, arguments, id?}, toolCalls?: [...], delayMs?}. When the script runs out the model
+// A step is {text?, toolCall?: {name, arguments, id?}, toolCalls?: [...], delayMs?, usage?: {input, output, cacheRead, cacheWrite}}:
+// with usage, the call reports exactly those tokens and their cost at SCRIPTED_PRICES (as a priced provider would). When the script runs out the model
 // answers with a short text and stops, so a worker idles instead of erroring. Each served step is appended to
 // $DOCKET_SCRIPTED_MODEL_LOG (JSONL) when set. Never loaded unless named with `pi -e`.
 
 import { appendFileSync, readFileSync } from "node:fs";
 import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
-import { fauxAssistantMessage, fauxText, fauxToolCall, getApiProvider, registerFauxProvider } from "@mariozechner/pi-ai";
+import type { Api, AssistantMessageEventStream, Model } from "@mariozechner/pi-ai";
+import { calculateCost, fauxAssistantMessage, fauxText, fauxToolCall, getApiProvider, registerFauxProvider } from "@mariozechner/pi-ai";
 
 interface ScriptCall {
   name: string;
@@ -21,7 +23,13 @@ interface ScriptStep {
   toolCalls?: ScriptCall[];
   /** Answer only after this long (a slow model), or as soon as the request is aborted. */
   delayMs?: number;
+  /** The tokens this call reports (otherwise the faux provider's own estimate, at no cost). */
+  usage?: { input: number; output: number; cacheRead?: number; cacheWrite?: number };
 }
+
+/** USD per million tokens the scripted model charges when a step names its usage (Claude Sonnet's list prices). */
+export const SCRIPTED_PRICES = { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 };
+const USAGE_ID = "docket-usage:";
 
 const API = "docket-scripted";
 
@@ -62,7 +70,9 @@ export default function scriptedModel(pi: ExtensionAPI): void {
       ...(step.text ? [fauxText(step.text)] : []),
       ...calls.map((c) => fauxToolCall(c.name, c.arguments as never, c.id ? { id: c.id } : {})),
     ];
-    return fauxAssistantMessage(blocks, { stopReason: calls.length > 0 ? "toolUse" : "stop" });
+    // The faux provider replaces usage with its estimate: the step's usage rides in the response id to the stream below.
+    const responseId = step.usage ? `${USAGE_ID}${JSON.stringify(step.usage)}` : undefined;
+    return fauxAssistantMessage(blocks, { stopReason: calls.length > 0 ? "toolUse" : "stop", ...(responseId ? { responseId } : {}) });
   };
   // Enough factories for the script plus a few over-calls; each one reads the shared cursor.
   provider.setResponses(Array.from({ length: Math.max(0, steps.length - cursor.next) + 8 }, () => (context, options) => serve(context as never, (options as { signal?: AbortSignal } | undefined)?.signal)));
@@ -78,10 +88,26 @@ export default function scriptedModel(pi: ExtensionAPI): void {
       name: m.name,
       reasoning: m.reasoning,
       input: m.input,
-      cost: m.cost,
+      cost: SCRIPTED_PRICES,
       contextWindow: m.contextWindow,
       maxTokens: m.maxTokens,
     })),
-    streamSimple: (model, context, options) => stream(model, context, options),
+    streamSimple: (model, context, options) => withScriptedUsage(stream(model, context, options), model),
   });
+}
+
+/** Sets the scripted usage (and its cost) on the finished message, the way a priced provider reports it. */
+function withScriptedUsage(s: AssistantMessageEventStream, model: Model<Api>): AssistantMessageEventStream {
+  const push = s.push.bind(s);
+  s.push = (event) => {
+    if (event.type === "done" && event.message.responseId?.startsWith(USAGE_ID)) {
+      const u = JSON.parse(event.message.responseId.slice(USAGE_ID.length)) as NonNullable<ScriptStep["usage"]>;
+      const usage = { input: u.input, output: u.output, cacheRead: u.cacheRead ?? 0, cacheWrite: u.cacheWrite ?? 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
+      usage.totalTokens = usage.input + usage.output + usage.cacheRead + usage.cacheWrite;
+      calculateCost({ ...model, cost: SCRIPTED_PRICES }, usage);
+      event.message.usage = usage;
+    }
+    push(event);
+  };
+  return s;
 }

@@ -1,4 +1,5 @@
 // One CLI invocation's engine: opened lazily from the process environment, closed by main.
+// Before closing, a command that opened it sends the notifications that are due (issue 29: no long-lived process needed).
 
 import { openEngine, type EngineContext } from "../../engine/context.js";
 
@@ -9,7 +10,20 @@ export function engine(): EngineContext {
   return current;
 }
 
-export function closeEngine(): void {
-  current?.close();
+/** Sends what is due (one indexed query when nothing is), then closes. A failed send never fails the command. */
+export async function closeEngine(): Promise<void> {
+  const ctx = current;
   current = undefined;
+  if (!ctx) return;
+  try {
+    const { sendDueNotifications } = await import("../../engine/talk/notify-dispatch.js");
+    await sendDueNotifications(ctx, {
+      holder: `cli:${process.pid}`,
+      ...(process.stderr.isTTY ? { terminal: { write: (s: string) => void process.stderr.write(s), insideTmux: Boolean(process.env.TMUX) } } : {}),
+    });
+  } catch {
+    // Lost: only this attempt. What was claimed records its sinks' outcome; what was not stays due for the next process.
+  } finally {
+    ctx.close();
+  }
 }

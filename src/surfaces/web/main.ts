@@ -8,6 +8,7 @@ import { visibleText } from "../../domain/text/visible-text.js";
 import { openEngine } from "../../engine/context.js";
 import { openInBrowser } from "../../engine/web/launch.js";
 import { assertHumanForWeb, registerWebServer, unregisterWebServer, webLoginUrl, type WebPresence } from "../../engine/web/presence.js";
+import { startNotifyDispatcher } from "../../engine/talk/notify-dispatch.js";
 import { startWebServer } from "./server.js";
 
 interface Args {
@@ -49,6 +50,8 @@ export async function main(argv: readonly string[]): Promise<number> {
       schemaVersion: 1, pid: process.pid, host: server.host, port: server.port, secret, instance, projectRoot: ctx.projectRoot(), startedAt: new Date().toISOString(),
     };
     registerWebServer(ctx, presence);
+    // The long-lived process sends notifications as they come due (issue 29); the claim keeps it to once.
+    const dispatcher = startNotifyDispatcher(ctx, { holder: `web:${process.pid}`, onError: (e) => process.stderr.write(`docket web: notifications: ${e.message}\n`) });
     const url = webLoginUrl(presence);
     if (args.json) process.stdout.write(`${JSON.stringify({ url, pid: process.pid, started: true, projectRoot: presence.projectRoot })}\n`);
     else process.stdout.write(`docket web · ${presence.projectRoot}\n  open: ${url}\n  (loopback only; the address signs one browser in; Ctrl-C stops the server)\n`);
@@ -61,6 +64,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       const stop = () => {
         process.off("SIGINT", stop);
         process.off("SIGTERM", stop);
+        dispatcher.stop();
         unregisterWebServer(engine, instance);
         void server.close().then(done);
       };

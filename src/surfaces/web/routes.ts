@@ -64,7 +64,8 @@ function diffFilesOf(r: RouteContext, ref: string): DiffFile[] {
 }
 
 function page(r: RouteContext, nav: NavKey, title: string, main: Html, data: Record<string, string | number | null> = {}): Reply {
-  return ok(renderPage({ title, nav, csrf: r.csrf, assets: r.assets.urls, projectRoot: r.ctx.projectRoot(), needs: r.live.current().needs, data, main }));
+  const notify = r.ctx.config().notify.web ? 1 : 0; // the browser's notifications (issue 29), when the human allows them
+  return ok(renderPage({ title, nav, csrf: r.csrf, assets: r.assets.urls, projectRoot: r.ctx.projectRoot(), needs: r.live.current().needs, data: { ...data, notify }, main }));
 }
 
 function workerOf(p: Params): string {

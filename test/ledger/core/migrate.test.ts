@@ -152,3 +152,12 @@ test("migration 009 rebuilds messages keeping every row and column, marks delive
   assert.deepEqual(db.pragma("foreign_key_check"), []);
   assert.deepEqual((db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'messages' AND sql IS NOT NULL").all() as { name: string }[]).map((r) => r.name), ["messages_worker"]);
 });
+
+test("migration 012 counts every notification already in the ledger as sent, so turning a sink on never replays history", (t) => {
+  const db = new Database(join(tempDir(t), "ledger.sqlite"));
+  t.after(() => db.close());
+  migrate(db, MIGRATIONS.filter((m) => m.version <= 9));
+  db.prepare("INSERT INTO notifications (id, kind, body, created_at) VALUES ('n1', 'question', 'old?', '2026-01-01T00:00:00.000Z')").run();
+  assert.deepEqual(migrate(db, MIGRATIONS.filter((m) => m.version <= 12)), [12]);
+  assert.deepEqual(db.prepare("SELECT sent_at, sent_by FROM notifications").all(), [{ sent_at: "2026-01-01T00:00:00.000Z", sent_by: "before-012" }]);
+});

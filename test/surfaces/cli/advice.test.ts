@@ -195,6 +195,13 @@ test("running every refusal's advised command that names a value: the value is o
         return refusedOf(run(["combine", "--continue"]));
       },
     },
+    {
+      covers: "src/engine/workers/budget.ts#budget-reached",
+      refuse: () => {
+        g.ctx.db.prepare("UPDATE workers SET budget_usd = 0.5, budget_warned_at = ?, budget_stopped_at = ? WHERE id = ?").run(g.clock.now(), g.clock.now(), fixture.exited);
+        return refusedOf(run(["respawn", fixture.exited]));
+      },
+    },
   ];
   const exempt: Record<string, string> = {
     "src/engine/demo/demo.ts#demo-timeout": "raised only inside `docket demo`, about a worker of the demo's own scratch home; the verb is checked statically",

@@ -165,7 +165,7 @@ test("Combine through the CLI: the card offers it with the dry merge's count und
     assert.equal(done.code, 0, done.stderr + done.stdout);
   }
   const card = f.run("verdict", "w1", "--json");
-  assert.deepEqual(Object.keys(card.json).sort(), ["actions", "approved", "comments", "deliverable", "planCoverage", "state", "warnings", "worker"]);
+  assert.deepEqual(Object.keys(card.json).sort(), ["actions", "approved", "comments", "deliverable", "planCoverage", "spend", "state", "warnings", "worker"]);
   assert.ok(card.json.actions.includes("combine w2"), JSON.stringify(card.json.actions));
   assert.ok(card.json.warnings.some((w: { kind: string; text: string }) => w.kind === "combine" && w.text === "Combine with w2 · lower the limit · 1 conflict in 1 file"));
 
@@ -185,7 +185,7 @@ test("Combine through the CLI: the card offers it with the dry merge's count und
   assert.equal(existsSync(started.json.scratch), false);
 
   const combinedCard = f.run("verdict", "combined:w1+w2:1", "--json");
-  assert.deepEqual(Object.keys(combinedCard.json).sort(), ["actions", "approved", "comments", "deliverable", "planCoverage", "state", "warnings", "worker"]);
+  assert.deepEqual(Object.keys(combinedCard.json).sort(), ["actions", "approved", "comments", "deliverable", "planCoverage", "spend", "state", "warnings", "worker"]);
   assert.equal(combinedCard.json.worker, "w1+w2");
   const promoted = f.run("promote", "combined:w1+w2:1", "--approve", "--yes", "--json");
   assert.equal(promoted.code, 0, promoted.stderr);

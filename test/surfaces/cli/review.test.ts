@@ -1,5 +1,6 @@
 // The review verbs through the real CLI: decision contracts, confirmation off a terminal, chips, discard, use, menu.
 
+import { EMPTY_TOTALS } from "../../../src/domain/workers/spend.js";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
@@ -55,8 +56,9 @@ test("verdict --json follows the contract and log --json counts verbs", (t) => {
   const run = cli(t, g);
   const card = run("verdict", w.worker, "--json");
   assert.equal(card.code, 0, card.stderr);
-  assert.deepEqual(Object.keys(card.json).sort(), ["actions", "approved", "comments", "deliverable", "planCoverage", "state", "warnings", "worker"]);
-  assert.deepEqual(card.json, { worker: w.worker, state: "ready", deliverable: v1, approved: false, warnings: [], actions: card.json.actions, planCoverage: null, comments: { drafts: [], previous: [] } });
+  assert.deepEqual(Object.keys(card.json).sort(), ["actions", "approved", "comments", "deliverable", "planCoverage", "spend", "state", "warnings", "worker"]);
+  assert.deepEqual(card.json, { worker: w.worker, state: "ready", deliverable: v1, approved: false, warnings: [], actions: card.json.actions, planCoverage: null, comments: { drafts: [], previous: [] },
+    spend: { version: { ...EMPTY_TOTALS }, worker: { ...EMPTY_TOTALS } } });
   assert.ok(card.json.actions.includes("approve"));
   const human = run("verdict", w.worker);
   assert.match(human.stdout, /Evidence[\s\S]*Worker says[\s\S]*Actions: approve/);

@@ -12,6 +12,7 @@ import { sql as m008 } from "./008-lean-indexes.js";
 import { sql as m009 } from "./009-coordination.js";
 import { sql as m010 } from "./010-shown.js";
 import { sql as m011 } from "./011-review-comments.js";
+import { sql as m012 } from "./012-notify-spend.js";
 import { sql as m015 } from "./015-contained.js";
 
 export interface Migration {
@@ -34,5 +35,6 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 9, name: "coordination", sql: m009 },
   { version: 10, name: "shown", sql: m010 },
   { version: 11, name: "review-comments", sql: m011 },
+  { version: 12, name: "notify-spend", sql: m012 },
   { version: 15, name: "contained", sql: m015 },
 ];

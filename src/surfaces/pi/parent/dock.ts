@@ -87,7 +87,8 @@ export function formatChipLine(chips: readonly { id: string; ref: string }[]): s
 }
 
 const HEADS: Record<string, string> = {
-  question: "asks", blocked: "is blocked", ready: "is ready for review", failed: "failed", outcome: "reported", note: "shared",
+  question: "asks", escalated: "asks", blocked: "is blocked", ready: "is ready for review", failed: "failed", outcome: "reported", note: "shared",
+  budget: "budget",
   "consult-answered": "consulted · answered by the parent agent",
 };
 
@@ -103,7 +104,7 @@ export function formatNotification(n: Pick<ParentNotification, "kind" | "worker"
  */
 export function notificationLevel(kind: string): "info" | "warning" | "error" {
   if (kind === "failed") return "error";
-  return kind === "question" || kind === "blocked" ? "warning" : "info";
+  return kind === "question" || kind === "escalated" || kind === "blocked" || kind === "budget" ? "warning" : "info";
 }
 
 /** Notifications that arrived together, one message per level (so news is not labelled a warning), news first. */

@@ -20,6 +20,7 @@ import { attachChips } from "./chips.js";
 import { startConsultLane } from "./consult.js";
 import { chatMoved, noticeFor } from "./chat-notice.js";
 import { viewFor } from "./views.js";
+import { startNotifyDispatcher } from "../../../engine/talk/notify-dispatch.js";
 
 /** Verbs whose first argument is a worker (w<N>); those marked in REF_VERBS also take a deliverable ref. */
 const WORKER_VERBS = new Set(["show", "peek", "tell", "attach", "verdict", "approve", "reject", "revise", "answer", "promote", "discard", "use", "respawn", "delete", "report", "diff", "dispatch"]);
@@ -156,6 +157,9 @@ function startFeed(ctx: ExtensionContext): ParentFeed {
     for (const batch of notificationBatches(fresh)) noticeFor(ctx, batch.text, batch.level);
     markNotificationsDelivered(e, [...stale, ...fresh].map((n) => n.id));
   };
+  // The parent is a long-lived process: it sends due notifications outside the terminal (issue 29). pi owns the
+  // terminal, so the terminal sink is not driven from here.
+  const dispatcher = startNotifyDispatcher(e, { holder: `pi:${process.pid}` });
   const lane = startConsultLane(ctx, () => e, (message) => ctx.ui.setStatus("docket", (shownStatus = visibleText(message))));
   const safePaint = (force: boolean) => {
     try {
@@ -191,6 +195,7 @@ function startFeed(ctx: ExtensionContext): ParentFeed {
       watcher?.close();
       clearInterval(poll);
       clearTimeout(timer);
+      dispatcher.stop();
       lane.stop();
     },
   };

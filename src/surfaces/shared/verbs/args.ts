@@ -30,3 +30,12 @@ export function parseAssignments(flag: string, values: readonly string[]): Recor
 export function shellQuote(word: string): string {
   return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
+
+/** A commander parser for a positive amount of US dollars (`--budget 0.50`). */
+export function parseUsd(name: string) {
+  return (value: string): number => {
+    const n = /^\d+(?:\.\d+)?$/.test(value.trim()) ? Number(value) : NaN;
+    if (!(n > 0)) throw usageError("bad-flag", `${name} must be a positive amount of US dollars such as 0.50; got "${value}"`);
+    return n;
+  };
+}

@@ -32,7 +32,7 @@ export const VERB_GROUPS: readonly VerbGroup[] = [
     load: async () => (await import("./workers.js")).registerWorkersCommands,
     verbs: [
       { name: "spawn", usage: "[options] <task...>", description: "start one worker (pi by default) in its own tmux window" },
-      { name: "respawn", usage: "<worker>", description: "start a worker again with its stored execution, at the next generation (old process fenced)" },
+      { name: "respawn", usage: "[options] <worker>", description: "start a worker again with its stored execution, at the next generation (old process fenced)" },
       { name: "ls", usage: "[options]", description: "list this project's workers (--all: every project, settled ones too)" },
       { name: "show", usage: "<worker>", description: "one worker in detail, with its messages and launches" },
       { name: "peek", usage: "[options] <worker>", description: "the last lines of a worker's pane (no model context spent)" },
@@ -115,6 +115,14 @@ export const VERB_GROUPS: readonly VerbGroup[] = [
   {
     load: async () => (await import("./attention.js")).registerAttentionCommands,
     verbs: [{ name: "attention", usage: "[options]", description: "list pending notifications (blocked items, outcomes); --dismiss <id> clears one" }],
+  },
+  {
+    load: async () => (await import("./spend.js")).registerSpendCommand,
+    verbs: [{ name: "spend", usage: "[options]", description: "tokens and cost per worker, item, kind or day, read from each agent's own records" }],
+  },
+  {
+    load: async () => (await import("./notify.js")).registerNotifyCommands,
+    verbs: [{ name: "notify", usage: "", description: "notifications outside the terminal (desktop, review page, your command, terminal)", subcommands: ["test"] }],
   },
   {
     load: async () => (await import("./obligations.js")).registerObligationCommands,

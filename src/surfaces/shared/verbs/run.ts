@@ -54,7 +54,7 @@ export async function runCli(argv: string[], raw: Io, options: RunCliOptions = {
     return report(io, await explainFailure(error, process.env), CommanderError);
   } finally {
     // Only a loaded group's handlers can have opened the engine (session.js is then already loaded).
-    if (!options.keepEngine && chosen) (await import("../session.js")).closeEngine();
+    if (!options.keepEngine && chosen) await (await import("../session.js")).closeEngine();
   }
 }
 

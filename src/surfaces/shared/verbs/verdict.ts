@@ -10,7 +10,7 @@ import { engine } from "../session.js";
 
 const contract = (c: VerdictCard) => ({
   worker: c.worker, state: c.state, deliverable: c.deliverable, approved: c.approved, warnings: c.warnings, actions: c.actions,
-  planCoverage: c.planCoverage, comments: c.comments,
+  planCoverage: c.planCoverage, comments: c.comments, spend: c.spend,
 });
 
 export async function runVerdict(io: Io, target: string | undefined, version?: number): Promise<void> {

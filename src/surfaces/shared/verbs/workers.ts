@@ -5,7 +5,7 @@ import { quotePath } from "../../../domain/text/quote-path.js";
 import { fileURLToPath } from "node:url";
 import type { Command } from "commander";
 import { usageError } from "../../../domain/errors.js";
-import { collect, parseAssignments, parsePositiveInt, shellQuote } from "./args.js";
+import { collect, parseAssignments, parsePositiveInt, parseUsd, shellQuote } from "./args.js";
 import type { Io } from "../io.js";
 import { emit, warn } from "../io.js";
 import { engine } from "../session.js";
@@ -27,6 +27,7 @@ function waitedLine(worker: string, outcome: WaitOutcome): string {
 }
 
 interface SpawnFlags {
+  budget?: number;
   agent?: string;
   dryRun?: boolean;
   cmd?: string;
@@ -64,6 +65,7 @@ export function registerWorkersCommands(program: Command, io: Io): void {
     .option("--scripted <steps.json>", "a pi worker driven by Docket's scripted model: no model key, no network (format below)")
     .option("--wait", "return once the worker has a version, a question, a failure or an exit (at most 5 minutes)")
     .option("--yes", "do not ask for confirmation")
+    .option("--budget <usd>", "stop the worker's agent once its recorded cost reaches this many US dollars (notified at 80 %)", parseUsd("--budget"))
     .option("--dry-run", "print the resolved launch and the command the window would run; start nothing")
     .addHelpText(
       "after",
@@ -97,6 +99,7 @@ export function registerWorkersCommands(program: Command, io: Io): void {
       const r = await spawnWorker(ctx, {
         ...input,
         items: opts.item,
+        ...(opts.budget !== undefined ? { budgetUsd: opts.budget } : {}),
         // A scripted worker spends nothing and runs only the steps you wrote: there is nothing to confirm.
         yes: Boolean(opts.yes) || opts.scripted !== undefined,
         interactive: io.interactive,
@@ -121,9 +124,10 @@ export function registerWorkersCommands(program: Command, io: Io): void {
     .command("respawn")
     .description("start a worker again with its stored execution, at the next generation (old process fenced)")
     .argument("<worker>", "w<N>, or all (every finished worker of this project)")
-    .action(async (target: string) => {
+    .option("--budget <usd>", "continue with this budget in US dollars (needed after a budget stopped the worker)", parseUsd("--budget"))
+    .action(async (target: string, opts: { budget?: number }) => {
       const { respawnTarget } = await import("../../../engine/workers/respawn.js");
-      const results = respawnTarget(engine(), target);
+      const results = respawnTarget(engine(), target, opts.budget !== undefined ? { budgetUsd: opts.budget } : {});
       if (target.trim() === "all") {
         emit(io, { workers: results.map((r) => ({ worker: r.worker, generation: r.generation })) }, (x) =>
           x.workers.length === 0 ? "no finished workers to respawn" : x.workers.map((w) => `${w.worker} respawned (generation ${w.generation})`),
@@ -146,6 +150,7 @@ export function registerWorkersCommands(program: Command, io: Io): void {
     .action(async (opts: { all?: boolean }) => {
       const { listWorkers } = await import("../../../engine/workers/view.js");
       const { formatBaseMoved } = await import("../../../domain/review/base-moved.js");
+      const { formatCost } = await import("../../../domain/workers/spend.js");
       const listing = listWorkers(engine(), { all: Boolean(opts.all) });
       // Every fact the text shows is in the JSON row too: its age and what landed under it.
       const workers = listing.workers.map((w) => ({ ...w, age: listing.ages.get(w.worker) ?? null, baseMoved: listing.baseMoved.get(w.worker) ?? null }));
@@ -153,7 +158,7 @@ export function registerWorkersCommands(program: Command, io: Io): void {
         x.workers.length === 0
           ? "no workers (start one with: docket spawn <task>)"
           : [
-              ["worker".padEnd(8), "state".padEnd(12), "kind".padEnd(11), "age".padEnd(5), "task (questions, current version)"].join(" "),
+              ["worker".padEnd(8), "state".padEnd(12), "kind".padEnd(11), "age".padEnd(5), "cost".padEnd(7), "task (questions, current version)"].join(" "),
               ...x.workers.map((w) =>
                 [
                   w.worker.padEnd(5),
@@ -161,6 +166,7 @@ export function registerWorkersCommands(program: Command, io: Io): void {
                   w.state.padEnd(12),
                   w.kind.padEnd(11),
                   (w.age ?? "").padEnd(5),
+                  (w.spend ? formatCost(w.spend) : "-").padEnd(7),
                   w.questions ? `${w.questions}? ` : "",
                   w.deliverable ? `${w.deliverable.replace(/^worker-deliverable:/, "")} ` : "",
                   w.task.length > 60 ? `${w.task.slice(0, 57)}...` : w.task,
@@ -178,6 +184,7 @@ export function registerWorkersCommands(program: Command, io: Io): void {
     .argument("<worker>", "w<N>")
     .action(async (target: string) => {
       const { showWorker } = await import("../../../engine/workers/view.js");
+      const { formatSpend } = await import("../../../domain/workers/spend.js");
       emit(io, showWorker(engine(), target), (w) => [
         `${w.worker} · ${w.kind} · ${w.state} (${w.persistedState}) · ${w.liveness} · generation ${w.generation}`,
         `  task: ${w.task}`,
@@ -192,6 +199,9 @@ export function registerWorkersCommands(program: Command, io: Io): void {
         ...w.launches.map((l) => `  launch g${l.generation} ${l.startedAt}${l.exitedAt ? ` exited ${l.exitCode} at ${l.exitedAt}` : ""}`),
         ...w.messages.map((m) => `  message ${m.id}: ${m.delivery}`),
         ...(w.baseMoved ? [`  base moved: ${w.baseMoved.files.map(quotePath).join(", ")} landed since it started (${w.baseMoved.refs.join(", ")})`] : []),
+        w.spend ? `  spend: ${formatSpend(w.spend)}${w.budget.usd !== null ? ` of a $${w.budget.usd.toFixed(2)} budget${w.budget.stoppedAt ? " (reached: agent stopped)" : w.budget.warnedAt ? " (80 % reached)" : ""}` : ""}` : `  spend: unknown (${w.spendDetail.unmeasured ?? "no records"})`,
+        ...w.spendDetail.generations.map((g) => `    generation ${g.generation}: ${formatSpend(g.totals)}`),
+        ...w.spendDetail.versions.map((v) => `    ${v.version <= (w.deliverable ? Number(w.deliverable.split(":").pop()) : 0) ? `v${v.version}` : `after the last version`}: ${formatSpend(v.totals)}`),
       ]);
     });
 

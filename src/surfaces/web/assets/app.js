@@ -389,9 +389,39 @@ function cardChanged(p) {
   return undefined;
 }
 
+// ---- browser notifications (issue 29): a new ready version or a new question, when the human allowed them -----
+const notifyOn = body.dataset.notify === "1" && "Notification" in window;
+const notifyBtn = $("#notify-btn");
+if (notifyOn && notifyBtn && Notification.permission === "default") {
+  notifyBtn.hidden = false;
+  notifyBtn.addEventListener("click", async () => {
+    await Notification.requestPermission();
+    notifyBtn.hidden = Notification.permission === "default";
+  });
+}
+let seenWorkers = null;
+function notifyNews(p) {
+  const before = seenWorkers;
+  seenWorkers = p.workers;
+  if (!notifyOn || before === null || Notification.permission !== "granted") return;
+  for (const [worker, w] of Object.entries(p.workers)) {
+    const was = before[worker];
+    const ready = w.s === "ready" && w.v !== null && (!was || was.v !== w.v);
+    const asked = w.q > (was ? was.q : 0);
+    if (!ready && !asked) continue;
+    const title = ready ? `${worker} v${w.v} is ready for judgment` : `${worker} asks you a question`;
+    const n = new Notification(title, { body: "docket", tag: `docket-${worker}-${ready ? `v${w.v}` : `q${w.q}`}` });
+    n.addEventListener("click", () => {
+      window.focus();
+      location.href = ready ? `/card/${encodeURIComponent(worker)}/v/${w.v}` : `/card/${encodeURIComponent(worker)}`;
+    });
+  }
+}
+
 let lastQueue = null;
 function onPulse(p) {
   showNeeds(p.needs);
+  notifyNews(p);
   const queueKey = JSON.stringify(p.queue);
   if (pageKind === "card" && !acting) {
     const why = cardChanged(p);

@@ -1,6 +1,7 @@
 // The card of one exact version: header, warnings, questions, notes, the actions bound to that version (with their
 // panels), evidence, what the worker says, and the frozen diff. Older versions are shown without actions.
 
+import { formatCost, formatSpend } from "../../../domain/workers/spend.js";
 import { parseDeliverableRef } from "../../../domain/deliverables/deliverable.js";
 import type { CardAction } from "../../../domain/review/card-actions.js";
 import type { ReviewView } from "../../../engine/review/review-view.js";
@@ -28,7 +29,7 @@ function header(v: ReviewView): Html {
     d ? html`<span class="pill ver">v${d.version}</span><code class="ref">${d.ref}</code>` : ""
   }<span class="judgment">${c.detail.judgment}</span>${c.detail.handoff ? html`<span class="handoff">handoff from ${refLink(c.detail.handoff.sourceRef)}</span>` : ""}${
     c.detail.exited ? html`<span class="pill off">not running</span>` : ""
-  }</p>${!v.isCurrent && v.current ? html`<p class="older">This is v${d?.version}; ${c.worker}'s current version is v${v.current.version}. <a href="${cardPath(c.worker, v.current.version)}">Open v${v.current.version}</a> to judge it.</p>` : ""}</div>`;
+  }${c.spend ? html`<span class="spend">${c.spend.version ? `this version: ${formatSpend(c.spend.version)}; ` : ""}worker so far: ${formatCost(c.spend.worker)}</span>` : ""}</p>${!v.isCurrent && v.current ? html`<p class="older">This is v${d?.version}; ${c.worker}'s current version is v${v.current.version}. <a href="${cardPath(c.worker, v.current.version)}">Open v${v.current.version}</a> to judge it.</p>` : ""}</div>`;
 }
 
 function warnings(v: ReviewView): Html {

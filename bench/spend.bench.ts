@@ -1,0 +1,71 @@
+// Benchmark: spend for 50 pi workers with large session files (20 MB each by default) in `ls` and `verdict`, beside
+// `ls` before any record exists, in the same run: first read (everything), repeat (nothing appended), after one line each.
+//
+// DOCKET_BENCH_SPEND_WORKERS (default 50) and DOCKET_BENCH_SPEND_MB (default 20) size it. Never asserts; prints figures.
+
+import { spawnSync } from "node:child_process";
+import { appendFileSync, mkdirSync, mkdtempSync, openSync, closeSync, rmSync, writeSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
+import { openEngine } from "../src/engine/context.js";
+import { insertWorker } from "../src/ledger/workers/workers.js";
+import { gitRepo } from "../test/support/git.js";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const BIN = resolve(here, "..", "..", "bin", "docket.js");
+const WORKERS = Number(process.env.DOCKET_BENCH_SPEND_WORKERS ?? 50);
+const MB = Number(process.env.DOCKET_BENCH_SPEND_MB ?? 20);
+
+const root = mkdtempSync(join(tmpdir(), "docket-bench-spend-"));
+try {
+  const home = join(root, "home");
+  mkdirSync(join(root, "repo"));
+  const repo = gitRepo(join(root, "repo"), { "a.txt": "one\n" });
+  const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", DOCKET_HOME: home, DOCKET_TMUX_SOCKET: `bench-spend-${process.pid}`, HOME: root, TMPDIR: root };
+  const ctx = openEngine({ env, cwd: repo });
+  const ids: string[] = [];
+  for (let i = 0; i < WORKERS; i++) {
+    ids.push(ctx.commands.run("bench.worker", { i }, (tx) => {
+      const id = insertWorker(tx, { task: `worker ${i}`, kind: "scout", agent: "pi", execution: {}, cwd: repo, projectRoot: repo, workspace: () => repo, workspaceMode: "shared", runToken: `t${i}` });
+      tx.db.prepare("UPDATE workers SET state = 'active' WHERE id = ?").run(id);
+      return id;
+    }).result);
+  }
+  ctx.close();
+
+  const time = (label: string, args: string[]) => {
+    const t0 = performance.now();
+    const r = spawnSync(process.execPath, [BIN, ...args], { cwd: repo, env, encoding: "utf8" });
+    const ms = performance.now() - t0;
+    if (r.status !== 0) console.log(`  ${label}: exit ${r.status}: ${r.stderr.trim().slice(0, 300)}`);
+    console.log(`  ${label.padEnd(44)} ${ms.toFixed(0).padStart(7)} ms`);
+    return r.stdout;
+  };
+
+  console.log(`${WORKERS} pi workers, session files of ${MB} MB each (${WORKERS * MB} MB in all)`);
+  time("ls, no records yet (spend: nothing to read)", ["ls", "--json"]);
+  time("ls again, no records", ["ls", "--json"]);
+
+  const line = (n: number) => `${JSON.stringify({ type: "message", id: `e${n}`, parentId: null, timestamp: "2026-12-01T10:00:00.000Z", message: { role: "assistant", provider: "anthropic", model: "claude-sonnet-4-5", content: [{ type: "text", text: "x".repeat(700) }], usage: { input: 1000, output: 100, cacheRead: 50, cacheWrite: 10, totalTokens: 1160, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } }, stopReason: "stop", timestamp: 0 } })}\n`;
+  const block = Array.from({ length: 1000 }, (_, n) => line(n)).join("");
+  const t0 = performance.now();
+  for (const id of ids) {
+    const dir = join(home, "fleet", id, "session");
+    mkdirSync(dir, { recursive: true });
+    const fd = openSync(join(dir, "s.jsonl"), "w");
+    for (let written = 0; written < MB * 1024 * 1024; written += block.length) writeSync(fd, block);
+    closeSync(fd);
+  }
+  console.log(`  (wrote the session files in ${(performance.now() - t0).toFixed(0)} ms)`);
+  time("ls, first read (every file from the start)", ["ls", "--json"]);
+  time("ls, repeat (nothing appended)", ["ls", "--json"]);
+  time("verdict queue, repeat", ["verdict", "--json"]);
+  for (const id of ids) appendFileSync(join(home, "fleet", id, "session", "s.jsonl"), line(1));
+  time("ls after one appended line per worker", ["ls", "--json"]);
+  const spend = JSON.parse(time("spend --json", ["spend", "--json"]));
+  console.log(`  total tokens counted: ${spend.total.total} · cost ${spend.total.cost}`);
+} finally {
+  rmSync(root, { recursive: true, force: true });
+}

@@ -1,0 +1,22 @@
+// Model prices from pi-ai's model registry (USD per million tokens), looked up by the provider and model an agent named.
+// A model the registry does not know has no price: its cost is unknown, never estimated.
+
+import { getModels, getProviders } from "@mariozechner/pi-ai";
+import type { Prices } from "../domain/workers/spend.js";
+
+let index: Map<string, Prices> | undefined;
+
+function registry(): Map<string, Prices> {
+  if (index) return index;
+  index = new Map();
+  for (const provider of getProviders()) {
+    for (const m of getModels(provider)) index.set(`${provider}/${m.id}`, { input: m.cost.input, output: m.cost.output, cacheRead: m.cost.cacheRead, cacheWrite: m.cost.cacheWrite });
+  }
+  return index;
+}
+
+/** The registry's prices for `provider/model`, also trying the model without a date suffix (`claude-sonnet-4-5-20250929`). */
+export function modelPrices(provider: string, model: string): Prices | undefined {
+  const r = registry();
+  return r.get(`${provider}/${model}`) ?? r.get(`${provider}/${model.replace(/-\d{8}$/, "")}`);
+}

@@ -1,0 +1,22 @@
+// `docket notify test`: a sample notification through every enabled sink, with what each did (issue 29).
+// Sinks are switched in the user's config (`notify.*`); this verb only reports and sends the sample.
+
+import type { Command } from "commander";
+import type { Io } from "../io.js";
+import { emit } from "../io.js";
+import { engine } from "../session.js";
+
+export function registerNotifyCommands(program: Command, io: Io): void {
+  const notify = program.command("notify").description("notifications outside the terminal (desktop, review page, your command, terminal)");
+  notify
+    .command("test")
+    .description("send a sample notification through every enabled sink and say what each did")
+    .action(async () => {
+      const { notifyTest } = await import("../../../engine/talk/notify-dispatch.js");
+      const result = await notifyTest(engine(), {
+        holder: `cli:${process.pid}`,
+        ...(process.stderr.isTTY ? { terminal: { write: (s: string) => void process.stderr.write(s), insideTmux: Boolean(process.env.TMUX) } } : {}),
+      });
+      emit(io, { sinks: result.sinks }, (r) => r.sinks.map((s) => `${s.sink.padEnd(8)} ${s.state.padEnd(7)} ${s.detail}`));
+    });
+}
