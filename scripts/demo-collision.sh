@@ -7,7 +7,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 docket() { node "$here/bin/docket.js" "$@"; }
 dir=$(mktemp -d "${TMPDIR:-/tmp}/docket-collision-XXXXXX")
 export DOCKET_HOME="$dir/home" DOCKET_TMUX_SOCKET="docket-collision-$$"
-trap 'tmux -L "$DOCKET_TMUX_SOCKET" kill-server 2>/dev/null || true' EXIT
+trap 'tmux -L "$DOCKET_TMUX_SOCKET" kill-server 2>/dev/null || true; docket door stop >/dev/null 2>&1 || true' EXIT
 mkdir -p "$DOCKET_HOME" "$dir/repo/src"
 cd "$dir/repo"
 git init -q

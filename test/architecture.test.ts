@@ -190,7 +190,9 @@ test("worker text reaches a terminal only through the one output filter: verbs w
   for (const file of files(join(SRC, "surfaces"))) {
     const name = relative(SRC, file);
     const text = readFileSync(file, "utf8").replace(/\/\/.*$|\/\*[\s\S]*?\*\//gm, "");
-    if (name.startsWith("surfaces/shared/verbs/") && /process\.(stdout|stderr)|console\.(log|error|warn|info)/.test(text)) problems.push(`${name} writes around the Io`);
+    // `docket notify test` hands the terminal sink stderr: it writes its own OSC sequence, whose text domain/talk/notify.ts made plain.
+    const own = name === "surfaces/shared/verbs/notify.js";
+    if (name.startsWith("surfaces/shared/verbs/") && !own && /process\.(stdout|stderr)|console\.(log|error|warn|info)/.test(text)) problems.push(`${name} writes around the Io`);
     if (name.startsWith("surfaces/pi/") && name !== "surfaces/pi/parent/chat-notice.js" && /\.notify\(/.test(text)) problems.push(`${name} notifies around chat-notice's filter`);
   }
   const run = readFileSync(join(SRC, "surfaces/shared/verbs/run.js"), "utf8");

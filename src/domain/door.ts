@@ -5,6 +5,8 @@ import { normalizeWorkerId } from "./ids.js";
 
 /** The door's directory under the Docket home (0700: only the human's user can list it). */
 export const DOOR_DIR = "door";
+/** The longest socket name the door makes, for the path-length rule below. */
+const LONGEST_SOCKET = "w99999-99999.sock";
 /** The door's own socket: the human's side asks it to sync, explain a refusal, or report its state. */
 export const CONTROL_SOCKET = "control.sock";
 /** Written by the human's side: the environment a (re)started door runs with. */
@@ -37,3 +39,13 @@ export function isDoorCall(value: unknown): value is DoorCall {
 
 /** A Unix socket path longer than this cannot be bound on Linux (sun_path is 108 bytes with its NUL). */
 export const SOCKET_PATH_MAX = 107;
+
+/**
+ * Where a home's door keeps its sockets: `<home>/door`, or — when that would make a socket path too long to bind —
+ * a private directory named by the home's hash under `/tmp/docket-<uid>/` (fixed, so every process finds the same one).
+ */
+export function doorDirFor(homeRoot: string, uid: number, homeHash: string): string {
+  const inHome = `${homeRoot.replace(/\/+$/, "")}/${DOOR_DIR}`;
+  if (new TextEncoder().encode(`${inHome}/${LONGEST_SOCKET}`).length <= SOCKET_PATH_MAX) return inHome;
+  return `/tmp/docket-${uid}/${homeHash.slice(0, 16)}`;
+}

@@ -2,8 +2,9 @@
 // The directory is 0700 and must be a real directory of this user; a socket is only ever removed, never followed.
 
 import { closeSync, lstatSync, readdirSync, rmSync, statSync, unlinkSync } from "node:fs";
-import { join } from "node:path";
-import { CONTROL_SOCKET, DOOR_DIR, DOOR_ENV_FILE, DOOR_LOG_FILE, DOOR_STATE_FILE, parseDoorSocketName } from "../domain/door.js";
+import { createHash } from "node:crypto";
+import { basename, dirname, join } from "node:path";
+import { CONTROL_SOCKET, DOOR_DIR, DOOR_ENV_FILE, DOOR_LOG_FILE, DOOR_STATE_FILE, doorDirFor, parseDoorSocketName } from "../domain/door.js";
 import { internalError } from "../domain/errors.js";
 import { writeFileAtomic } from "./atomic.js";
 import { readJsonFile } from "./json-file.js";
@@ -21,17 +22,25 @@ export interface DoorPaths {
   socket(name: string): string;
 }
 
+/** The door directory of a home (see doorDirFor: in the home, or a short private one for a long home path). */
+export function doorDirOf(homeRoot: string): string {
+  return doorDirFor(homeRoot, typeof process.getuid === "function" ? process.getuid() : 0, createHash("sha256").update(homeRoot).digest("hex"));
+}
+
 export function doorPaths(homeRoot: string): DoorPaths {
-  const dir = join(homeRoot, DOOR_DIR);
+  const dir = doorDirOf(homeRoot);
   return { dir, control: join(dir, CONTROL_SOCKET), env: join(dir, DOOR_ENV_FILE), state: join(dir, DOOR_STATE_FILE), log: join(dir, DOOR_LOG_FILE), starting: join(dir, "starting"), socket: (name) => join(dir, name) };
 }
 
-/** Makes the door directory (0700) and refuses one that is a link or another user's. */
+/** Makes the door directory (0700) and refuses one (or, outside the home, a parent) that is a link, shared or another user's. */
 export function prepareDoorDir(paths: DoorPaths): void {
   ensurePrivateDir(paths.dir);
-  const st = lstatSync(paths.dir);
-  if (!st.isDirectory() || (typeof process.getuid === "function" && st.uid !== process.getuid())) {
-    throw internalError("door-dir-unsafe", `${paths.dir} is not a directory of this user; Docket will not put worker sockets there`);
+  const outside = basename(paths.dir) !== DOOR_DIR;
+  for (const dir of outside ? [dirname(paths.dir), paths.dir] : [paths.dir]) {
+    const st = lstatSync(dir);
+    if (!st.isDirectory() || (typeof process.getuid === "function" && st.uid !== process.getuid()) || (outside && (st.mode & 0o077) !== 0)) {
+      throw internalError("door-dir-unsafe", `${dir} is not a private directory of this user; Docket will not put worker sockets there`);
+    }
   }
 }
 

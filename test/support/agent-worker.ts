@@ -10,6 +10,7 @@ import { tempDir } from "./temp.js";
 import { tmuxServer, type TmuxServer } from "./tmux.js";
 import { waitFor } from "./wait.js";
 import type { FakeModelServer } from "./fake-model-server.js";
+import { writeUngatedKind } from "./scripted-pi.js";
 
 export interface AgentGround {
   repo: string;
@@ -39,6 +40,8 @@ export function agentGround(t: { after(fn: () => void | Promise<void>): void }):
   const repo = gitRepo(tempDir(t, "docket-agent-repo-"), PROJECT_FILES);
   const userHome = tempDir(t, "docket-agent-user-");
   const env = cliEnv({ DOCKET_HOME: home, HOME: userHome, TMPDIR: tempDir(t, "docket-agent-tmp-"), DOCKET_TMUX_SOCKET: server.socket });
+  // An ungated writable kind: a plan-gated worker's edits are refused (Claude Code's PreToolUse hook asks the door).
+  writeUngatedKind(home);
   let watched: FakeModelServer | undefined;
   const ground: AgentGround = {
     repo,

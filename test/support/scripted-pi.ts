@@ -13,6 +13,12 @@ export const SCRIPTED_MODEL_REF = "docket-demo/scripted";
 /** A user kind `writer`: writable, no plan gate (the built-in writable kinds are plan-gated, and pi now enforces the gate). */
 export const UNGATED_KIND = "writer";
 
+/** Writes the `writer` kind into a Docket home's user kinds. */
+export function writeUngatedKind(home: string): void {
+  mkdirSync(join(home, "kinds"), { recursive: true });
+  writeFileSync(join(home, "kinds", `${UNGATED_KIND}.md`), `---\nname: ${UNGATED_KIND}\ndescription: writes without a plan (tests)\nplan_gate: false\n---\n`);
+}
+
 export interface ScriptedPi {
   root: string;
   vars: Record<string, string>;
@@ -24,8 +30,7 @@ export function scriptedPi(t: { after(fn: () => void): void }): ScriptedPi {
   const root = tempDir(t, "docket-scripted-");
   const dirs = { home: join(root, "docket"), agent: join(root, "agent"), tmp: join(root, "tmp"), user: join(root, "home") };
   for (const d of Object.values(dirs)) mkdirSync(d, { recursive: true });
-  mkdirSync(join(dirs.home, "kinds"));
-  writeFileSync(join(dirs.home, "kinds", `${UNGATED_KIND}.md`), `---\nname: ${UNGATED_KIND}\ndescription: writes without a plan (tests)\nplan_gate: false\n---\n`);
+  writeUngatedKind(dirs.home);
   const { socket } = tmuxServer(t);
   return {
     root,

@@ -1,6 +1,7 @@
 // `docket demo`: the whole loop on a scratch repository with real pi workers and a scripted model — plan,
 // approve, implement, review with coverage, promote, ledger — narrated step by step, leaving nothing running.
 
+import { doorRunning, stopDoor } from "../door/door.js";
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { DocketError } from "../../domain/errors.js";
@@ -133,6 +134,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     };
   } finally {
     stopWorkers(ctx, workers);
+    await stopDemoDoor(ctx);
     ctx.close();
     step(`stopped every demo worker; files stay in ${dir}`);
   }
@@ -187,4 +189,10 @@ function stopWorkers(ctx: EngineContext, workers: readonly string[]): void {
     }
   }
   tmux.killServer(); // the demo's private server, never the user's
+}
+
+/** The door of the demo's own home: stopped, and waited for (bounded), so the demo leaves nothing running. */
+async function stopDemoDoor(ctx: EngineContext): Promise<void> {
+  if (stopDoor(ctx) === undefined) return;
+  await waitUntil(() => !doorRunning(ctx), 5_000, "the demo's door to stop").catch(() => undefined); // it stops by itself soon after
 }

@@ -4,7 +4,7 @@
 import { doorSocketName, SOCKET_PATH_MAX } from "../../domain/door.js";
 import { internalError } from "../../domain/errors.js";
 import { claimDoorStart, doorPaths, prepareDoorDir, readDoorState, writeDoorEnv, type DoorPaths, type DoorState } from "../../files/door-files.js";
-import { startNodeDetached } from "../../substrate/node-process.js";
+import { startNodeDetached, stopProcess } from "../../substrate/node-process.js";
 import { isProcessAlive } from "../../substrate/process.js";
 import type { EngineContext } from "../context.js";
 import { docketBinPath } from "../workers/launch.js";
@@ -46,4 +46,20 @@ export function ensureDoor(ctx: EngineContext): DoorPaths {
   if (runningDoor(paths) || !claimDoorStart(paths, ctx.clock.nowMs())) return paths; // running, or being started by another spawn
   startNodeDetached([docketBinPath(), "door", "serve", paths.dir], { cwd: ctx.home.root, env, logPath: paths.log });
   return paths;
+}
+
+/** Stops this home's door now (the demo, whose workers are all gone, leaves nothing running); no door is fine. */
+export function stopDoor(ctx: EngineContext): number | undefined {
+  const running = runningDoor(doorPaths(ctx.home.root));
+  if (!running) return undefined;
+  try {
+    stopProcess(running.pid);
+  } catch {
+    return undefined; // it ended meanwhile
+  }
+  return running.pid;
+}
+
+export function doorRunning(ctx: EngineContext): boolean {
+  return runningDoor(doorPaths(ctx.home.root)) !== undefined;
 }

@@ -1,7 +1,9 @@
 // What the door process asks of the engine beside the calls themselves: its home and environment, which generations
 // it serves, and why a generation it does not serve was refused (the fence's own words).
 
-import { dirname } from "node:path";
+import { basename, dirname, join } from "node:path";
+import { DOOR_DIR, DOOR_ENV_FILE } from "../../domain/door.js";
+import { internalError } from "../../domain/errors.js";
 import type { WorkerIdentity } from "../../domain/workers/identity.js";
 import { doorPaths, listDoorSockets, prepareDoorDir, readDoorEnv, releaseDoorStart, removeSocketFile, socketInode, writeDoorState, type DoorPaths, type DoorState } from "../../files/door-files.js";
 import { checkFenceOn, servedGenerations } from "../../ledger/workers/workers.js";
@@ -19,12 +21,18 @@ export interface DoorHome {
 const IDENTITY = /^(DOCKET_WORKER_ID|DOCKET_GENERATION|DOCKET_RUN_TOKEN|DOCKET_DOOR)$/;
 
 export function openDoorHome(doorDir: string, callerEnv: NodeJS.ProcessEnv): DoorHome {
-  const paths = doorPaths(dirname(doorDir));
+  const bare = doorPaths(dirname(doorDir));
+  // The home is what the human's side wrote into door.env; a door directory in the home also names it.
+  const written = readDoorEnv({ ...bare, env: join(doorDir, DOOR_ENV_FILE) });
+  const home = written?.DOCKET_HOME ?? (basename(doorDir) === DOOR_DIR ? dirname(doorDir) : undefined);
+  if (!home || doorPaths(home).dir !== doorDir) {
+    throw internalError("door-dir-unknown", `${doorDir} is not the door directory of a Docket home; nothing was started`);
+  }
+  const paths = doorPaths(home);
   prepareDoorDir(paths);
-  const written = readDoorEnv(paths);
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(written ?? callerEnv)) if (!IDENTITY.test(k)) env[k] = v;
-  env.DOCKET_HOME = dirname(paths.dir);
+  env.DOCKET_HOME = home;
   return { paths, env };
 }
 

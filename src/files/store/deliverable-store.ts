@@ -93,8 +93,21 @@ export interface SaveStoredResult {
 
 /** Runs `fn` holding the per-deliverable lock `deliverables/<id>/.lock` (the store's one writer at a time per id). */
 export function withStoredIdLock<T>(home: HomeLayout, id: string, fn: () => T, lock: DirLockOptions = {}): T {
-  assertRealDirBelow(home.root, storeDir(home, id));
-  return withDirLock(storeDir(home, id), fn, lock);
+  const made = [home.deliverables, storeDir(home, id)].filter((d) => entryKind(d) === "absent");
+  try {
+    assertRealDirBelow(home.root, storeDir(home, id));
+    return withDirLock(storeDir(home, id), fn, lock);
+  } catch (error) {
+    // A save that failed (a full disk) leaves no directory it made: a refused call changes nothing.
+    for (const dir of made.reverse()) {
+      try {
+        rmdirSync(dir);
+      } catch {
+        // not empty (another save meanwhile) or already gone: leave it
+      }
+    }
+    throw error;
+  }
 }
 
 /**

@@ -1,12 +1,14 @@
 // `docket door serve <dir>`: the door process for one Docket home, started detached by whoever first needs it.
 // It serves until no worker needs it (DESIGN §8b); a second door for the same home sees the first and exits at once.
+// `docket door stop`: stops this home's door now (a script that killed its workers' tmux server leaves nothing running).
 
 import { resolve } from "node:path";
 import { startDoor } from "./server.js";
 
-const USAGE = "usage: docket door serve <door directory>   (started by Docket itself when a worker needs its door)";
+const USAGE = "usage: docket door serve <door directory>   (started by Docket itself when a worker needs its door)\n       docket door stop                     (stops this home's door now; a worker's next call starts it again)";
 
 export async function main(argv: string[]): Promise<number> {
+  if (argv[0] === "stop" && argv.length === 1) return stop();
   if (argv[0] !== "serve" || argv.length !== 2) {
     process.stderr.write(`${USAGE}\n`);
     return 2;
@@ -14,5 +16,16 @@ export async function main(argv: string[]): Promise<number> {
   const door = await startDoor(resolve(argv[1]!));
   if (!door) return 0;
   await door.closed;
+  return 0;
+}
+
+async function stop(): Promise<number> {
+  const { engine, closeEngine } = await import("../shared/session.js");
+  const { doorRunning, stopDoor } = await import("../../engine/door/door.js");
+  const ctx = engine();
+  const pid = stopDoor(ctx);
+  for (const until = Date.now() + 5_000; pid !== undefined && doorRunning(ctx) && Date.now() < until; ) await new Promise((r) => setTimeout(r, 50));
+  process.stdout.write(pid === undefined ? "no door runs for this home\n" : doorRunning(ctx) ? `asked the door (pid ${pid}) to stop\n` : `stopped the door (pid ${pid})\n`);
+  await closeEngine();
   return 0;
 }

@@ -1,10 +1,11 @@
 // The worker side of the door: one NDJSON request per connection on this generation's socket, nothing else loaded.
 // A call that cannot reach the door (none yet, stale, died mid-call) is retried with the same request, then one named error.
 
+import { createHash } from "node:crypto";
 import { connect } from "node:net";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { CONTROL_SOCKET, DOOR_DIR, doorSocketName, type DoorCall } from "../../domain/door.js";
+import { CONTROL_SOCKET, doorDirFor, doorSocketName, type DoorCall } from "../../domain/door.js";
 import { DocketError, refusal, type ErrorCategory } from "../../domain/errors.js";
 import { parseWorkerIdentity, type WorkerIdentity } from "../../domain/workers/identity.js";
 import { reviveDoor } from "./door-revive.js";
@@ -27,7 +28,8 @@ export function doorOf(env: NodeJS.ProcessEnv): Door {
   const given = env.DOCKET_DOOR?.trim();
   if (given) return { socket: resolve(given), who };
   const home = env.DOCKET_HOME ? resolve(env.DOCKET_HOME) : join(env.PI_CODING_AGENT_DIR ? resolve(env.PI_CODING_AGENT_DIR) : join(homedir(), ".pi", "agent"), "docket");
-  return { socket: join(home, DOOR_DIR, doorSocketName(who.worker, who.generation)), who };
+  const dir = doorDirFor(home, typeof process.getuid === "function" ? process.getuid() : 0, createHash("sha256").update(home).digest("hex"));
+  return { socket: join(dir, doorSocketName(who.worker, who.generation)), who };
 }
 
 interface Reply {

@@ -38,7 +38,7 @@ const seen = (args: string[]) => {
   return out;
 };
 
-test("the default home under ~/.pi: ~/.pi hidden, pi's agent dir read-only, the home writable (pre-door), other workers hidden, own dir and workspace writable", () => {
+test("the default home under ~/.pi: ~/.pi hidden, pi's agent dir read-only, the home hidden but for the door and its own files, workspace writable", () => {
   const args = bwrapArgs(planMounts(input()), () => "dir", { network: "default" });
   const order = seen(args);
   const at = (entry: string) => {
@@ -47,10 +47,10 @@ test("the default home under ~/.pi: ~/.pi hidden, pi's agent dir read-only, the 
     return i;
   };
   assert.ok(at("hide /h/.pi") < at("ro /h/.pi/agent"));
-  assert.ok(at("ro /h/.pi/agent") < at("rw /h/.pi/agent/docket"));
-  assert.ok(at("rw /h/.pi/agent/docket") < at("hide /h/.pi/agent/docket/fleet"));
-  assert.ok(at("hide /h/.pi/agent/docket/fleet") < at("rw /h/.pi/agent/docket/fleet/w1"));
-  assert.ok(at("rw /h/.pi/agent/docket/fleet/w1") < at("rw /h/.pi/agent/docket/fleet/w1/workspace"));
+  assert.ok(at("ro /h/.pi/agent") < at("hide /h/.pi/agent/docket"));
+  assert.ok(at("hide /h/.pi/agent/docket") < at("ro /h/.pi/agent/docket/door"));
+  assert.ok(at("ro /h/.pi/agent/docket/door") < at("hide /h/.pi/agent/docket/door/door.env"));
+  assert.ok(at("hide /h/.pi/agent/docket") < at("rw /h/.pi/agent/docket/fleet/w1/workspace"));
   assert.ok(at("ro /src/app") < at("ro /src/app/.git") && at("ro /src/app/.git") < at("rw /src/app/.git/objects"));
   assert.ok(at("rw /src/app/.git/objects") < at("ro /src/app/.git/objects/pack"));
   at("rw /src/app/.git/worktrees/docket-w1");

@@ -51,7 +51,7 @@ test("two change sets that merge clean become one frozen combined version; nothi
   const queue = verdictQueue(p.g.ctx);
   assert.deepEqual(queue.map((c) => c.worker), ["w1+w2"], "the combined version waits for judgment; its sources do not");
   const combined = verdictCard(p.g.ctx, "combined:w1+w2:1");
-  assert.deepEqual(Object.keys(combined).sort(), ["actions", "approved", "comments", "deliverable", "detail", "moves", "planCoverage", "state", "warnings", "worker"]);
+  assert.deepEqual(Object.keys(combined).sort(), ["actions", "approved", "comments", "deliverable", "detail", "moves", "planCoverage", "spend", "state", "warnings", "worker"]);
   assert.deepEqual(combined.actions, ["approve", "promote --approve", "reject"]);
   const patch = frozenPatchOf(p.g.ctx, "combined:w1+w2:1").patch;
   assert.match(patch, /\+three by w1/);

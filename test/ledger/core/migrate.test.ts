@@ -156,7 +156,7 @@ test("migration 009 rebuilds messages keeping every row and column, marks delive
 test("migration 012 counts every notification already in the ledger as sent, so turning a sink on never replays history", (t) => {
   const db = new Database(join(tempDir(t), "ledger.sqlite"));
   t.after(() => db.close());
-  migrate(db, MIGRATIONS.filter((m) => m.version <= 9));
+  migrate(db, MIGRATIONS.filter((m) => m.version <= 11));
   db.prepare("INSERT INTO notifications (id, kind, body, created_at) VALUES ('n1', 'question', 'old?', '2026-01-01T00:00:00.000Z')").run();
   assert.deepEqual(migrate(db, MIGRATIONS.filter((m) => m.version <= 12)), [12]);
   assert.deepEqual(db.prepare("SELECT sent_at, sent_by FROM notifications").all(), [{ sent_at: "2026-01-01T00:00:00.000Z", sent_by: "before-012" }]);

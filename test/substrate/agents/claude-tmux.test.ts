@@ -1,6 +1,7 @@
 // The real Claude Code CLI as a Docket worker in real tmux, against a scripted Anthropic API on 127.0.0.1: it reads,
 // edits, reports through `docket mcp`, is told something, is respawned; a read-only kind is stopped by Claude's own rules.
 
+import { UNGATED_KIND } from "../../support/scripted-pi.js";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync, statSync, writeFileSync } from "node:fs";
@@ -44,7 +45,7 @@ test("a Claude Code worker reads, edits and publishes v1 through docket mcp; tel
   t.after(() => model.close());
   g.watch(model);
 
-  const spawned = g.run("spawn", "--agent", "claude", ...claudeEnv(model), "--json", "Uppercase", "the", "second", "line");
+  const spawned = g.run("spawn", "--agent", "claude", "--as", UNGATED_KIND, ...claudeEnv(model), "--json", "Uppercase", "the", "second", "line");
   assert.equal(spawned.code, 0, spawned.stderr + spawned.stdout);
   await g.until("the first heartbeat (from docket mcp while claude lives)", () => g.row("SELECT heartbeat_at FROM workers WHERE id = 'w1'").heartbeat_at);
   await g.until("w1 ready with v1", () => g.row("SELECT state FROM workers WHERE id = 'w1'").state === "ready");

@@ -9,6 +9,7 @@ import { cliEnv, docket, jsonOf } from "../../support/docket-cli.js";
 import { gitRepo } from "../../support/git.js";
 import { tempDir } from "../../support/temp.js";
 import { tmuxServer } from "../../support/tmux.js";
+import { UNGATED_KIND, writeUngatedKind } from "../../support/scripted-pi.js";
 
 const stepsWriting = (content: string) => [
   { text: "Editing.", toolCall: { name: "write", arguments: { path: "hello.txt", content } } },
@@ -21,9 +22,10 @@ test("ls --json carries the base-moved files and the age the text shows", { time
   mkdirSync(repo);
   gitRepo(repo, { "hello.txt": "hello\n" });
   const env = cliEnv({ HOME: tempDir(t), DOCKET_HOME: join(root, "home"), DOCKET_TMUX_SOCKET: tmuxServer(t).socket, TMPDIR: tempDir(t), PI_CODING_AGENT_DIR: tempDir(t) });
+  writeUngatedKind(join(root, "home")); // these workers write without a plan
   for (const [name, content] of [["a.json", "hello, world\n"], ["b.json", "hi there\n"]] as const) {
     writeFileSync(join(root, name), JSON.stringify(stepsWriting(content)));
-    assert.equal(jsonOf(docket({ env, cwd: repo }, "spawn", "--scripted", join(root, name), "--wait", "--json", `Change hello.txt (${name})`)).waited, "ready");
+    assert.equal(jsonOf(docket({ env, cwd: repo }, "spawn", "--scripted", join(root, name), "--as", UNGATED_KIND, "--wait", "--json", `Change hello.txt (${name})`)).waited, "ready");
   }
   const queue = docket({ env, cwd: repo }, "verdict");
   assert.equal(queue.code, 0, queue.stderr);
@@ -33,7 +35,7 @@ test("ls --json carries the base-moved files and the age the text shows", { time
   const text = docket({ env, cwd: repo }, "ls");
   assert.equal(text.code, 0, text.stderr);
   const lines = text.stdout.trimEnd().split("\n");
-  assert.match(lines[0]!, /^worker +state +kind +age +task/, "a header row names the columns");
+  assert.match(lines[0]!, /^worker +state +kind +age +cost +task/, "a header row names the columns");
   const w2 = lines.find((l) => l.startsWith("w2 "));
   assert.match(w2 ?? "", /base moved · 1 file$/, text.stdout);
 

@@ -1,5 +1,5 @@
 // `docket spawn --scripted <steps.json> --wait` runs a real pi worker on the shipped scripted model with no key,
-// no DOCKET_PI_ARGS and no --env: the whole first session (spawn → verdict → approve → promote) through the binary.
+// no DOCKET_PI_ARGS and no --env: the whole first session (spawn → answer its plan → verdict → approve → promote).
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -11,6 +11,8 @@ import { tempDir } from "../../support/temp.js";
 import { tmuxServer } from "../../support/tmux.js";
 
 const STEPS = [
+  // The default kind is plan-gated: the worker proposes its plan, and its edits are refused until you answer.
+  { text: "My plan: write hello, world into hello.txt.", toolCall: { name: "docket_wait", arguments: { question: "Plan: write hello, world into hello.txt. Go ahead?", options: ["yes", "no"] } } },
   { text: "Editing hello.txt.", toolCall: { name: "write", arguments: { path: "hello.txt", content: "hello, world\n" } } },
   { text: "hello.txt now greets the world.", toolCall: { name: "docket_done", arguments: { outcome: "completed", summary: "hello.txt greets the world" } } },
 ];
@@ -30,8 +32,10 @@ test("a scripted worker runs from a steps file alone and its frozen patch is pro
   writeFileSync(join(root, "steps.json"), JSON.stringify(STEPS));
   const spawned = jsonOf(docket({ env, cwd: repo }, "spawn", "--scripted", "../steps.json", "--wait", "--json", "Make hello.txt greet the world"));
   assert.equal(spawned.worker, "w1");
-  assert.equal(spawned.waited, "ready");
+  assert.equal(spawned.waited, "needs_input");
   assert.equal(spawned.execution.model, "docket-demo/scripted");
+  const answered = jsonOf(docket({ env, cwd: repo }, "answer", "w1", "1", "--wait", "--json"));
+  assert.equal(answered.waited, "ready", "the answer discharged the plan gate; the worker wrote and published");
   const pane = jsonOf(docket({ env, cwd: repo }, "peek", "w1", "--json"));
   assert.match(JSON.stringify(pane), /hello\.txt now greets the world/);
   assert.doesNotMatch(JSON.stringify(pane), /extended-keys/, "Docket's own tmux server has the extended keys pi asks for");

@@ -1,6 +1,7 @@
 // `docket approve|reject|revise|answer|promote|discard|verdict|log`: judging one exact deliverable version.
 // JSON is the issue 5 contract (`{"decision":{…}}`, verdict card, log); human notes go with the text output.
 
+import { WAIT_MS, waitedLine } from "./waited.js";
 import { quotePath } from "../../../domain/text/quote-path.js";
 import type { Command } from "commander";
 import { confirmationDeclined, confirmationRefused, resolveConfirmation } from "../../../domain/review/confirmation.js";
@@ -70,9 +71,14 @@ export function registerReviewCommands(program: Command, io: Io): void {
     .argument("<w>", "the worker")
     .argument("<text...>", "the answer; a number within the question's options (1, 2, …) picks that option, as on pi's card")
     .option("--q <question-id>", "which open question")
-    .action(async (worker: string, words: string[], opts: { q?: string }) => {
+    .option("--wait", "then return once the worker has its next version, a question, a failure or an exit (at most 5 minutes)")
+    .action(async (worker: string, words: string[], opts: { q?: string; wait?: boolean }) => {
       const { answer } = await import("../../../engine/review/judge.js");
-      emitDecision(io, answer(engine(), { worker, question: opts.q, text: words.join(" ") }));
+      const ctx = engine();
+      const r = answer(ctx, { worker, question: opts.q, text: words.join(" ") });
+      if (!opts.wait) return emitDecision(io, r);
+      const waited = await (await import("../../../engine/workers/wait.js")).waitForWorker(ctx, r.decision.worker, WAIT_MS);
+      emit(io, { decision: r.decision, waited }, (x) => [`${x.decision.id} ${x.decision.verb} ${x.decision.worker}`, ...r.notes.map((n) => `  ${n}`), waitedLine(x.decision.worker, waited)]);
     });
 
   versionOption(

@@ -2,7 +2,7 @@
 // It prints nothing and always exits 0: a hook's output or failure would reach the agent's prompt instead.
 
 import type { Command } from "commander";
-import type { Io } from "../io.js";
+import { ReportedExit, type Io } from "../io.js";
 import { callDoor, doorOf, type Door } from "../door-client.js";
 
 const EVENTS = ["prompt", "stop", "notify"];
@@ -28,7 +28,7 @@ export function registerWorkerHook(worker: Command, _io: Io): void {
 }
 
 /** `docket worker gate`: Claude Code's PreToolUse hook before Edit/Write. Exit 2 (refused, reason on stderr) while the plan gate is armed or cannot be read. */
-export function registerWorkerGate(worker: Command): void {
+export function registerWorkerGate(worker: Command, io: Io): void {
   worker
     .command("gate")
     .description("Claude Code's PreToolUse hook: refuse a file edit while this worker's plan gate is armed (exit 2)")
@@ -42,8 +42,8 @@ export function registerWorkerGate(worker: Command): void {
         reason = `Refused by Docket: it could not check your plan gate (${(error as Error).message}); ask the human with docket_wait.`; // fail closed
       }
       if (reason === undefined) return;
-      process.stderr.write(`${reason}\n`);
-      process.exit(2); // Claude Code reads exit 2 as "refused", with stderr as the reason it shows the model
+      io.err(reason);
+      throw new ReportedExit(2); // Claude Code reads exit 2 as "refused", with stderr as the reason it shows the model
     });
 }
 

@@ -12,19 +12,9 @@ import { engine } from "../session.js";
 import { WORKER_AGENTS, isWorkerAgent } from "../../../domain/workers/spawn-policy.js";
 import { listAgents, type AgentAvailability } from "../../../engine/workers/agents.js";
 import { SCRIPTED_STEP_FORMAT, scriptedSpawnInput } from "../../../engine/workers/scripted.js";
-import type { WaitOutcome } from "../../../engine/workers/wait.js";
+import { WAIT_MS, waitedLine } from "./waited.js";
 import type { SpawnInput } from "../../../engine/workers/spawn.js";
 import type { WorkerAgent } from "../../../domain/workers/spawn-policy.js";
-
-function waitedLine(worker: string, outcome: WaitOutcome): string {
-  switch (outcome) {
-    case "ready": return `${worker} is ready: \`docket verdict ${worker}\` shows its card`;
-    case "needs_input": return `${worker} asks a question: \`docket verdict ${worker}\` shows it`;
-    case "failed": return `${worker} failed: \`docket show ${worker}\` says why`;
-    case "ended": return `${worker} ended: \`docket show ${worker}\``;
-    case "exited": return `${worker} exited before reporting: \`docket peek ${worker}\` shows its last lines`;
-  }
-}
 
 interface SpawnFlags {
   budget?: number;
@@ -44,7 +34,6 @@ interface SpawnFlags {
   wait?: boolean;
 }
 
-const WAIT_MS = 300_000;
 const SCRIPTED_EXTENSION = () => fileURLToPath(new URL("../../pi/scripted-model.js", import.meta.url));
 
 export function registerWorkersCommands(program: Command, io: Io): void {

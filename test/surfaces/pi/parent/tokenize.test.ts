@@ -52,7 +52,7 @@ test("the first word completes to CLI verbs with their descriptions, through the
   } as unknown as ExtensionAPI;
   registerParentRole(fakePi);
   const items = (await completer!("sp")) as { value: string; label: string; description?: string }[];
-  assert.deepEqual(items.map((i) => i.value), ["spawn"]);
+  assert.deepEqual(items.map((i) => i.value), ["spawn", "spend"]);
   assert.match(items[0]!.description ?? "", /start one worker/);
   const all = (await completer!("")) as { value: string }[];
   for (const verb of ["spawn", "ls", "show", "peek", "tell", "attach", "verdict", "approve", "reject", "revise", "answer", "promote", "discard", "use", "item", "dispatch", "attention", "save", "load", "deliverables", "log", "kinds", "fleet"]) {
