@@ -119,7 +119,7 @@ export interface BwrapOptions {
 /**
  * bubblewrap's arguments (without the program): its own user, PID, IPC and UTS namespaces, no capabilities, the
  * system read-only with a fresh /dev and /proc, then the ordered mounts. A mount of a path that does not exist is
- * left out; a hidden file is covered with /dev/null.
+ * left out; a hidden file is covered with /dev/null, a hidden directory with an empty read-only tmpfs.
  */
 export function bwrapArgs(mounts: readonly Mount[], typeOf: (path: string) => PathType, options: BwrapOptions): string[] {
   const args = [
@@ -128,11 +128,16 @@ export function bwrapArgs(mounts: readonly Mount[], typeOf: (path: string) => Pa
     "--die-with-parent", "--cap-drop", "ALL",
     "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
   ];
+  const emptied: string[] = [];
   for (const m of orderMounts(mounts)) {
     const type = m.path === "/tmp" ? "dir" : typeOf(m.path);
     if (type === "missing") continue;
     if (m.kind === "hide") args.push(...(type === "dir" ? ["--tmpfs", m.path] : ["--ro-bind", "/dev/null", m.path]));
     else args.push(m.kind === "rw" ? "--bind" : "--ro-bind", m.path, m.path);
+    if (m.kind === "hide" && type === "dir" && m.path !== "/tmp") emptied.push(m.path);
   }
+  // A hidden directory is an empty tmpfs: read-only once the mounts inside it exist, so nothing can be planted there
+  // (a file made at a hidden path, the ledger's say, would read as if it were the real one). /tmp stays the worker's.
+  for (const path of emptied) args.push("--remount-ro", path);
   return args;
 }

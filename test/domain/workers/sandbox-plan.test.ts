@@ -70,6 +70,10 @@ test("the home is not there: only the door's sockets (its own files hidden) and 
   assert.ok(order.includes("ro /h/.pi/agent/docket/door"));
   assert.ok(order.indexOf("hide /h/.pi/agent/docket") < order.indexOf("ro /h/.pi/agent/docket/door"), "the home is hidden before the door is shown");
   assert.ok(!order.some((e) => e === "rw /h/.pi/agent/docket"));
+  const args = bwrapArgs(planMounts(input()), () => "dir", { network: "default" });
+  const remounts = args.flatMap((a, i) => (a === "--remount-ro" ? [args[i + 1]] : []));
+  assert.ok(remounts.includes("/h/.pi/agent/docket") && !remounts.includes("/tmp"), "hidden directories are read-only; /tmp stays writable");
+  assert.ok(args.indexOf("--remount-ro") > args.lastIndexOf("--bind"), "remounted after every mount inside them exists");
 });
 
 test("a read-only kind gets nothing writable but scratch and its agent state; missing paths are left out; a hidden file is covered with /dev/null", () => {

@@ -29,15 +29,16 @@ test("a project path, DOCKET_HOME and task full of tmux formats and shell syntax
   const env = cliEnv({ DOCKET_HOME: home, DOCKET_TMUX_SOCKET: server.socket, HOME: root, TMPDIR: root });
   const run = (...args: string[]) => docket({ env, cwd: project }, ...args);
   const task = `-t #(touch ${root}/PWNED-task) #{window_name}; 'q' "d" $(touch ${root}/PWNED-shell)\nsecond line`;
-  const cmd = 'pwd > "$DOCKET_HOME/pwd-$DOCKET_WORKER_ID.txt"; sleep 60';
+  // A worker's environment names its door, not the home: it reports its directory into the test's own root.
+  const cmd = 'pwd > "$PWD_OUT/pwd-$DOCKET_WORKER_ID.txt"; sleep 60';
 
-  const shared = run("spawn", "--agent", "command", "--as", "scout", "--cmd", cmd, "--yes", "--json", "--", task);
+  const shared = run("spawn", "--agent", "command", "--as", "scout", "--cmd", cmd, "--env", `PWD_OUT=${root}`, "--yes", "--json", "--", task);
   assert.equal(shared.code, 0, shared.stderr + shared.stdout);
-  const isolated = run("spawn", "--agent", "command", "--cmd", cmd, "--yes", "--json", "--", task);
+  const isolated = run("spawn", "--agent", "command", "--cmd", cmd, "--env", `PWD_OUT=${root}`, "--yes", "--json", "--", task);
   assert.equal(isolated.code, 0, isolated.stderr + isolated.stdout);
 
   const cwdOf = (w: string) => waitFor(`${w}'s working directory`, () => {
-    const path = join(home, `pwd-${w}.txt`);
+    const path = join(root, `pwd-${w}.txt`);
     return existsSync(path) ? readFileSync(path, "utf8").replace(/\n$/, "") : undefined;
   });
   const [sharedCwd, isolatedCwd] = [await cwdOf("w1"), await cwdOf("w2")];
