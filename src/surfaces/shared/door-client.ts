@@ -8,7 +8,7 @@ import { dirname, join, resolve } from "node:path";
 import { CONTROL_SOCKET, doorDirFor, doorSocketName, type DoorCall } from "../../domain/door.js";
 import { DocketError, refusal, type ErrorCategory } from "../../domain/errors.js";
 import { parseWorkerIdentity, type WorkerIdentity } from "../../domain/workers/identity.js";
-import { reviveDoor } from "./door-revive.js";
+import { reviveDoor } from "../../substrate/door-revive.js";
 
 export interface Door {
   /** This generation's socket (`DOCKET_DOOR`). */

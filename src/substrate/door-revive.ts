@@ -1,12 +1,13 @@
 // Starts a door for a home whose door is gone, as whoever next needs it (tmux's rule): Docket's own node and bin,
 // detached, argv only. The door takes its environment from the home's door.env, never from this caller.
+// Node builtins only: a worker's small client loads it (the one substrate module it may, by name in the architecture test).
 
 import { spawn } from "node:child_process";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
-/** `dist/src/surfaces/shared` → the package's `bin/docket.js`. */
-const BIN = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "..", "bin", "docket.js");
+/** `dist/src/substrate` → the package's `bin/docket.js`. */
+const BIN = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "bin", "docket.js");
 
 const IDENTITY = /^(DOCKET_WORKER_ID|DOCKET_GENERATION|DOCKET_RUN_TOKEN|DOCKET_DOOR)$/;
 
