@@ -48,14 +48,8 @@ const fromRow = (r: Row): CommentRow => ({
   createdAt: r.created_at, updatedAt: r.updated_at,
 });
 
-export interface NewComment {
-  worker: string;
-  ref: string;
-  version: number;
-  sha256: string;
-  anchor: CommentAnchor;
-  text: string;
-}
+/** What a new draft is given; the rest (id, state, times) the insert makes. */
+export type NewComment = Pick<CommentRow, "worker" | "ref" | "version" | "sha256" | "anchor" | "text">;
 
 export function insertComment(tx: Tx, c: NewComment): CommentRow {
   const seq = tx.next("comment");
