@@ -14,6 +14,8 @@ export const DOOR_ENV_FILE = "door.env";
 /** Written by the door: its pid and the generations it serves (a projection for `docket doctor`). */
 export const DOOR_STATE_FILE = "state.json";
 export const DOOR_LOG_FILE = "door.log";
+/** Claimed (O_EXCL) by whoever starts a door, so a burst of spawns or of workers' retries starts one door, not one each. */
+export const DOOR_START_FILE = "starting";
 
 /** `w3-2.sock`: worker w3, generation 2. */
 export function doorSocketName(worker: string, generation: number): string {

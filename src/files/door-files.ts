@@ -1,14 +1,14 @@
 // The door's directory in the home: its sockets, its launch environment and its state file (DESIGN §8b).
 // The directory is 0700 and must be a real directory of this user; a socket is only ever removed, never followed.
 
-import { closeSync, lstatSync, readdirSync, rmSync, statSync, unlinkSync } from "node:fs";
+import { linkSync, lstatSync, readdirSync, renameSync, unlinkSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { basename, dirname, join } from "node:path";
-import { CONTROL_SOCKET, DOOR_DIR, DOOR_ENV_FILE, DOOR_LOG_FILE, DOOR_STATE_FILE, doorDirFor, parseDoorSocketName } from "../domain/door.js";
+import { CONTROL_SOCKET, DOOR_DIR, DOOR_ENV_FILE, DOOR_LOG_FILE, DOOR_START_FILE, DOOR_STATE_FILE, doorDirFor, parseDoorSocketName } from "../domain/door.js";
 import { internalError } from "../domain/errors.js";
 import { writeFileAtomic } from "./atomic.js";
 import { readJsonFile } from "./json-file.js";
-import { createPrivateFile, ensurePrivateDir } from "./private.js";
+import { ensurePrivateDir } from "./private.js";
 import { readLaunchEnv, writeLaunchEnv } from "./workers/launch-env.js";
 
 export interface DoorPaths {
@@ -29,7 +29,7 @@ export function doorDirOf(homeRoot: string): string {
 
 export function doorPaths(homeRoot: string): DoorPaths {
   const dir = doorDirOf(homeRoot);
-  return { dir, control: join(dir, CONTROL_SOCKET), env: join(dir, DOOR_ENV_FILE), state: join(dir, DOOR_STATE_FILE), log: join(dir, DOOR_LOG_FILE), starting: join(dir, "starting"), socket: (name) => join(dir, name) };
+  return { dir, control: join(dir, CONTROL_SOCKET), env: join(dir, DOOR_ENV_FILE), state: join(dir, DOOR_STATE_FILE), log: join(dir, DOOR_LOG_FILE), starting: join(dir, DOOR_START_FILE), socket: (name) => join(dir, name) };
 }
 
 /** Makes the door directory (0700) and refuses one (or, outside the home, a parent) that is a link, shared or another user's. */
@@ -110,31 +110,27 @@ export function socketInode(path: string): number | undefined {
   }
 }
 
-/** A start claimed longer ago than this is taken to have failed: the next caller may start the door again. */
-const START_CLAIM_MS = 10_000;
-
-/** True when this caller may start the door: nobody else claimed a start in the last START_CLAIM_MS. */
-export function claimDoorStart(paths: DoorPaths, nowMs: number): boolean {
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      closeSync(createPrivateFile(paths.starting));
-      return true;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-      let age = 0;
-      try {
-        age = nowMs - statSync(paths.starting).mtimeMs;
-      } catch {
-        continue; // removed meanwhile: try again
-      }
-      if (age < START_CLAIM_MS) return false;
-      rmSync(paths.starting, { force: true });
-    }
+/**
+ * Puts the listening socket bound at `temp` at `path` in one step: a rename replaces what was there (a worker's
+ * socket); a link refuses a path that exists (the control socket, whose owner must be asked first). Either way the
+ * path never names a socket nobody listens on yet, and the temporary name is gone. False when `path` was taken.
+ */
+export function placeSocket(temp: string, path: string, how: "replace" | "claim"): boolean {
+  if (how === "replace") {
+    renameSync(temp, path);
+    return true;
   }
-  return false;
+  try {
+    linkSync(temp, path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
+    throw error;
+  }
+  unlinkSync(temp);
+  return true;
 }
 
-/** The door is listening: its start claim is spent. */
-export function releaseDoorStart(paths: DoorPaths): void {
-  rmSync(paths.starting, { force: true });
+/** Removes the socket at `path` only while it is still the one with inode `ino` (never one put there since). */
+export function removeSocketIfInode(path: string, ino: number | undefined): void {
+  if (ino !== undefined && socketInode(path) === ino) removeSocketFile(path);
 }

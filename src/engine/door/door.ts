@@ -3,7 +3,8 @@
 
 import { doorSocketName, SOCKET_PATH_MAX } from "../../domain/door.js";
 import { internalError } from "../../domain/errors.js";
-import { claimDoorStart, doorPaths, prepareDoorDir, readDoorState, writeDoorEnv, type DoorPaths, type DoorState } from "../../files/door-files.js";
+import { doorPaths, prepareDoorDir, readDoorState, writeDoorEnv, type DoorPaths, type DoorState } from "../../files/door-files.js";
+import { claimDoorStart } from "../../substrate/door-revive.js";
 import { startNodeDetached, stopProcess } from "../../substrate/node-process.js";
 import { isProcessAlive } from "../../substrate/process.js";
 import type { EngineContext } from "../context.js";
@@ -43,7 +44,7 @@ export function ensureDoor(ctx: EngineContext): DoorPaths {
   prepareDoorDir(paths);
   const env = doorEnvOf(ctx);
   writeDoorEnv(paths, env);
-  if (runningDoor(paths) || !claimDoorStart(paths, ctx.clock.nowMs())) return paths; // running, or being started by another spawn
+  if (runningDoor(paths) || !claimDoorStart(paths.dir, ctx.clock.nowMs())) return paths; // running, or being started by another spawn
   startNodeDetached([docketBinPath(), "door", "serve", paths.dir], { cwd: ctx.home.root, env, logPath: paths.log });
   return paths;
 }

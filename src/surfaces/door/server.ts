@@ -1,15 +1,16 @@
 // The door process: a control socket (one door per home), one 0600 socket per served worker generation, and one
 // watcher of the ledger that opens and closes sockets and answers inbox long-polls (pushed, not polled by workers).
 
-import { createConnection, createServer, type Server, type Socket } from "node:net";
+import { createServer, type Server, type Socket } from "node:net";
 import { dirname } from "node:path";
-import { doorSocketName, isDoorCall } from "../../domain/door.js";
+import { CONTROL_SOCKET, doorSocketName, isDoorCall } from "../../domain/door.js";
 import { DocketError, errorShape, fenced, isDocketError } from "../../domain/errors.js";
 import type { WorkerIdentity } from "../../domain/workers/identity.js";
 import { openEngine, type EngineContext } from "../../engine/context.js";
-import { explainUnserved, openDoorHome, publishDoorState, releaseDoorStart, removeSocket, servedBy, socketFiles, socketInode, type DoorHome } from "../../engine/door/serve.js";
+import { explainUnserved, openDoorHome, publishDoorState, releaseDoorStart, removeSocket, removeSocketIfInode, servedBy, socketFiles, socketInode, type DoorHome } from "../../engine/door/serve.js";
 import { inboxHasQueued, ledgerVersion } from "../../engine/talk/inbox.js";
 import { runCall } from "./calls.js";
+import { listenClaiming, listenReplacing } from "./listen.js";
 
 /** How often the door looks at the ledger's data_version (one cheap pragma for every worker together). */
 export const WATCH_MS = 100;
@@ -38,22 +39,6 @@ const failure = (error: unknown): Reply => {
   const e = isDocketError(error) ? error : new DocketError("internal", "door-internal", error instanceof Error ? error.message : String(error));
   return { ok: false, error: { category: e.category, ...errorShape(e) } };
 };
-
-/** Listens on `path` with mode 0600 (the umask is tightened only around the bind, which node does synchronously). */
-function listenPrivate(server: Server, path: string): Promise<void> {
-  return new Promise((done, fail) => {
-    server.once("error", fail);
-    const old = process.umask(0o177);
-    try {
-      server.listen(path, () => {
-        server.off("error", fail);
-        done();
-      });
-    } finally {
-      process.umask(old);
-    }
-  });
-}
 
 /** Reads NDJSON requests from one connection and writes one reply line per request, in order. */
 function serveLines(conn: Socket, handle: (request: Reply) => Promise<Reply>): void {
@@ -103,20 +88,14 @@ export async function startDoor(dir: string): Promise<RunningDoor | undefined> {
   const startedAt = new Date().toISOString();
 
   const control = createServer((conn) => serveLines(conn, controlCall));
-  try {
-    await listenPrivate(control, paths.control);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "EADDRINUSE") throw error;
-    if (await answers(paths.control)) {
-      base.close();
-      return undefined; // another door serves this home
-    }
-    removeSocket(paths.control); // stale: its door died
-    await listenPrivate(control, paths.control);
+  const controlIno = await listenClaiming(control, paths.dir, paths.control);
+  if (controlIno === undefined) {
+    base.close();
+    releaseDoorStart(paths.dir);
+    return undefined; // another door serves this home
   }
-  const controlIno = socketInode(paths.control);
   // Any other socket here belongs to a door that is gone: ours are made fresh below.
-  for (const name of socketFiles(paths)) if (name !== "control.sock") removeSocket(paths.socket(name));
+  for (const name of socketFiles(paths)) if (name !== CONTROL_SOCKET) removeSocket(paths.socket(name));
 
   function publish(): void {
     publishDoorState(paths, {
@@ -134,14 +113,12 @@ export async function startDoor(dir: string): Promise<RunningDoor | undefined> {
     });
     const entry: Served = { ...s, server };
     served.set(name, entry);
-    const path = paths.socket(name);
-    removeSocket(path);
     try {
-      await listenPrivate(server, path);
-      entry.ino = socketInode(path);
+      entry.ino = await listenReplacing(server, paths.dir, paths.socket(name));
     } catch (error) {
       served.delete(name);
-      process.stderr.write(`door: cannot listen on ${path}: ${(error as Error).message}\n`);
+      server.close();
+      process.stderr.write(`door: cannot listen for ${name}: ${(error as Error).message}\n`);
     }
   }
 
@@ -150,8 +127,7 @@ export async function startDoor(dir: string): Promise<RunningDoor | undefined> {
     if (!s) return;
     served.delete(name);
     s.server.close();
-    const path = paths.socket(name);
-    if (s.ino !== undefined && socketInode(path) === s.ino) removeSocket(path);
+    removeSocketIfInode(paths.socket(name), s.ino);
   }
 
   let syncing: Promise<void> | undefined;
@@ -213,6 +189,7 @@ export async function startDoor(dir: string): Promise<RunningDoor | undefined> {
         const mine = served.get(name);
         if (mine && socketInode(paths.socket(name)) !== mine.ino) close(name); // its file was removed: listen again
         await sync();
+        if (!served.has(name)) await sync(); // the sync it joined may have begun before the close above
         if (served.has(name)) return { ok: true, retry: true };
         const who = { worker, generation, runToken: typeof request.token === "string" ? request.token : "" };
         // A replaced generation's wrapper records its exit on its own launch row (it changes nothing else): allowed here.
@@ -259,7 +236,7 @@ export async function startDoor(dir: string): Promise<RunningDoor | undefined> {
     for (const w of [...waiters]) w.answer({ ok: true, result: { version: lastVersion, queued: false } });
     for (const name of [...served.keys()]) close(name);
     control.close();
-    if (socketInode(paths.control) === controlIno) removeSocket(paths.control);
+    removeSocketIfInode(paths.control, controlIno);
     for (const ctx of contexts.values()) ctx.close();
     base.close();
     resolveClosed();
@@ -269,16 +246,6 @@ export async function startDoor(dir: string): Promise<RunningDoor | undefined> {
   process.on("SIGINT", () => void shutdown());
   process.on("SIGHUP", () => {}); // outlives the terminal that started it
   await sync();
-  releaseDoorStart(paths);
+  releaseDoorStart(paths.dir);
   return { closed };
-}
-
-/** True when something answers on the control socket at `path` (a live door). */
-function answers(path: string): Promise<boolean> {
-  return new Promise((done) => {
-    const conn = createConnection(path);
-    conn.setTimeout(2_000, () => (conn.destroy(), done(false)));
-    conn.on("connect", () => (conn.destroy(), done(true)));
-    conn.on("error", () => done(false));
-  });
 }
