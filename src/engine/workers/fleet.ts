@@ -1,4 +1,5 @@
-// The fleet cap: how many workers may be live at once (config maxActive), counted over live workers only.
+// The fleet cap: how many workers may be live at once (config maxActive), counted over live, unsettled workers only —
+// the ones `ls --all` lists: a worker whose version was promoted or rejected holds no place, though its pane may idle on.
 // Checked inside the spawn command, so two spawns racing for the last place cannot both win; a start that died
 // part-way (no window, its spawner gone) is not live, so it never holds a place (issue 19).
 
@@ -7,7 +8,7 @@ import type { Db } from "../../ledger/core/open.js";
 import { possiblyLiveWorkers } from "../../ledger/workers/launches.js";
 
 import { refusal } from "../../domain/errors.js";
-import { isStalledStart } from "../../domain/workers/lifecycle.js";
+import { isSettled, isStalledStart } from "../../domain/workers/lifecycle.js";
 import { isProcessAlive } from "../../substrate/process.js";
 import { paneFromMap, type PaneMap, type Tmux } from "../../substrate/tmux.js";
 
@@ -31,23 +32,29 @@ export function takePaneSnapshot(tmux: Tmux, now: string): PaneSnapshot {
   return { takenAt: now, panes: tmux.listPanes() };
 }
 
-/** Rows whose process may run and whose pane (when tmux could be asked) is alive, or that are still being started. */
-export function countLiveWorkers(db: Db, snapshot: PaneSnapshot, nowMs: number): number {
+/** Unsettled rows whose process may run and whose pane (when tmux could be asked) is alive, or that are still starting. */
+export function liveWorkers(db: Db, snapshot: PaneSnapshot, nowMs: number): string[] {
   const { panes, takenAt } = snapshot;
   return possiblyLiveWorkers(db).filter((r) => {
+    if (isSettled(r)) return false;
     if (r.paneId === null) return !isStalledStart({ ...r, spawnerAlive: r.pid !== null && isProcessAlive(r.pid) }, nowMs);
     return panes === undefined || paneFromMap(panes, r.paneId, r.id) === "alive" || (!panes.has(r.paneId) && r.updatedAt >= takenAt);
-  }).length;
+  }).map((r) => r.id);
 }
+
+export const countLiveWorkers = (db: Db, snapshot: PaneSnapshot, nowMs: number): number => liveWorkers(db, snapshot, nowMs).length;
+
+const NAMED = 10;
 
 export function assertFleetRoom(db: Db, maxActive: number, snapshot: PaneSnapshot, nowMs: number): void {
   if (maxActive <= 0) return;
-  const live = countLiveWorkers(db, snapshot, nowMs);
-  if (live >= maxActive) {
+  const live = liveWorkers(db, snapshot, nowMs);
+  if (live.length >= maxActive) {
+    const named = live.slice(0, NAMED).join(", ") + (live.length > NAMED ? ` and ${live.length - NAMED} more` : "");
     throw refusal(
       "fleet-cap",
-      `fleet cap reached: ${live} live worker${live === 1 ? "" : "s"} (maxActive ${maxActive}); nothing was started`,
-      "delete or finish a worker first (`docket ls`), or raise maxActive in your user config",
+      `fleet cap reached: ${live.length} live worker${live.length === 1 ? "" : "s"} (maxActive ${maxActive}: ${named}); nothing was started`,
+      "judge, finish or delete one of them first (`docket ls --all` lists them in every project), or raise maxActive in your user config",
     );
   }
 }

@@ -59,12 +59,13 @@ export interface StartingOrRunning {
   windowId: string | null;
   updatedAt: string;
   pid: number | null;
+  reviewedAt: string | null;
 }
 
 export function possiblyLiveWorkers(db: Db): StartingOrRunning[] {
-  const rows = statement(db, "SELECT id, pane_id, state, exited, window_id, updated_at, pid FROM workers WHERE deleted_at IS NULL AND exited = 0 AND pane_captured_at IS NULL AND state NOT IN ('failed','ended')")
-    .all() as { id: string; pane_id: string | null; state: PersistedState; exited: number; window_id: string | null; updated_at: string; pid: number | null }[];
-  return rows.map((r) => ({ id: r.id, paneId: r.pane_id, state: r.state, exited: r.exited === 1, windowId: r.window_id, updatedAt: r.updated_at, pid: r.pid }));
+  const rows = statement(db, "SELECT id, pane_id, state, exited, window_id, updated_at, pid, reviewed_at FROM workers WHERE deleted_at IS NULL AND exited = 0 AND pane_captured_at IS NULL AND state NOT IN ('failed','ended') ORDER BY seq")
+    .all() as { id: string; pane_id: string | null; state: PersistedState; exited: number; window_id: string | null; updated_at: string; pid: number | null; reviewed_at: string | null }[];
+  return rows.map((r) => ({ id: r.id, paneId: r.pane_id, state: r.state, exited: r.exited === 1, windowId: r.window_id, updatedAt: r.updated_at, pid: r.pid, reviewedAt: r.reviewed_at }));
 }
 
 /** The columns the parent's dock shows of one worker (read on every ledger change: only these, through a cached statement). */

@@ -253,12 +253,27 @@ test("the fleet cap refuses a spawn once maxActive workers are live, and counts 
   const r = f.run("spawn", "--agent", "command", "--cmd", "sleep 60", "--json", "two");
   assertExit(r, 1);
   assert.equal(r.json.error.code, "fleet-cap");
-  assert.equal(r.json.error.message, "fleet cap reached: 1 live worker (maxActive 1); nothing was started");
+  assert.equal(r.json.error.message, "fleet cap reached: 1 live worker (maxActive 1: w1); nothing was started");
   assert.deepEqual(jsonOf(f.run("ls", "--all", "--json")).workers.map((w: any) => w.worker), ["w1"]);
   f.server.tmux("kill-window", "-t", "w1"); // the process is gone: it no longer counts
   const again = f.run("spawn", "--agent", "command", "--cmd", "sleep 60", "--json", "three");
   assert.equal(again.code, 0, again.stdout);
   assert.equal(again.json.worker, "w2", "a refused spawn used no worker number");
+});
+
+test("a worker whose version was judged holds no place under the fleet cap, though its pane idles on; the refusal names who holds the places", async (t) => {
+  const f = fixture(t, { maxActive: 1 });
+  const finish = 'echo done > out.txt && echo "the body" | "$DOCKET_NODE" "$DOCKET_BIN" worker done --outcome completed --summary finished; exec sleep 600';
+  assertExit(f.run("spawn", "--agent", "command", "--cmd", finish, "first"));
+  await waitFor("w1 ready with v1", () => show(f, "w1").deliverable !== null && show(f, "w1"), 60_000, 200);
+  const full = f.run("spawn", "--agent", "command", "--cmd", "sleep 60", "--json", "second");
+  assert.equal(full.json.error.message, "fleet cap reached: 1 live worker (maxActive 1: w1); nothing was started");
+  assertExit(f.run("reject", "w1", "--note", "not this"));
+  assert.deepEqual(jsonOf(f.run("ls", "--json")).workers, [], "ls hides the judged worker");
+  assert.match(windows(f), /w1/, "its pane idles on");
+  const again = f.run("spawn", "--agent", "command", "--cmd", "sleep 60", "--json", "third");
+  assert.equal(again.code, 0, again.stdout + again.stderr);
+  assert.equal(again.json.worker, "w2");
 });
 
 test("spawn --item refuses an item that is already bound and leaves no worker behind", async (t) => {
