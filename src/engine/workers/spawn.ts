@@ -27,6 +27,7 @@ import { formatAge } from "../../domain/clock.js";
 import type { EngineContext } from "../context.js";
 import { dispatchItems } from "../work/dispatch.js";
 import { kindRegistry, trustedKindChoice } from "./kinds.js";
+import { assertCopyableProject } from "./copy-workspace.js";
 import { assertFleetRoom, takePaneSnapshot } from "./fleet.js";
 import { modelListingLock, worktreeLock } from "./locks.js";
 import { buildWorkerEnv, docketBinPath, launchCommand, newRunToken, previewCommand, tmuxSessionName, wrapArgv, writeWorkerLaunchEnv } from "./launch.js";
@@ -151,6 +152,7 @@ async function resolveSpawn(ctx: EngineContext, input: SpawnInput): Promise<Reso
       "set \"sandbox\": \"auto\" (or \"required\") in your config on a machine where `docket doctor` says containment works, or set worker.unattended to false",
     );
   }
+  if (resolved.workspace === "isolated") assertCopyableProject(ctx, ctx.projectRoot()); // outside git it is a copy
   const subdir = relative(ctx.projectRoot(), ctx.cwd);
   const execution: StoredExecution = {
     ...resolved,

@@ -8,13 +8,17 @@ import { liveChangedPaths, liveChangesExist, liveEqualsFrozen, resetWorkspace } 
 import { readFrozenPatch } from "./patch-check.js";
 import { checkWorkerTree } from "./worker-git.js";
 import { applyPatch, checkPatch, isPatchApplied, parentChangesForEach, checkoutChangedPaths, parentChangesSince, reversePatch } from "./promote.js";
-import { createIsolatedWorkspace, removeWorkspace, repositoryKey } from "./worktree.js";
+import { measureTreeCopy } from "./tree-copy.js";
+import { createIsolatedWorkspace, inspectRepository, removeWorkspace, repositoryKey } from "./worktree.js";
 import { assertMergeTreeGit, withMerge } from "./combine-merge.js";
 import { diffTrees, treeWithFiles } from "./merge.js";
 
 export interface Git {
   /** Worker workspaces: a worktree (or a copy) of the project, its removal, and whether it holds live changes. */
   createIsolatedWorkspace: typeof createIsolatedWorkspace;
+  /** Outside a repository a workspace is a copy: whether there is one, and how big it would be (measured before spawn writes). */
+  inspectRepository: typeof inspectRepository;
+  measureTreeCopy: typeof measureTreeCopy;
   removeWorkspace: typeof removeWorkspace;
   liveChangesExist: typeof liveChangesExist;
   repositoryKey: typeof repositoryKey;
@@ -45,7 +49,7 @@ export interface Git {
 }
 
 export const systemGit: Git = {
-  createIsolatedWorkspace, removeWorkspace, liveChangesExist, repositoryKey, captureChangeSet, readFrozenPatch, readBlobAt, checkPatch, applyPatch, isPatchApplied,
+  createIsolatedWorkspace, inspectRepository, measureTreeCopy, removeWorkspace, liveChangesExist, repositoryKey, captureChangeSet, readFrozenPatch, readBlobAt, checkPatch, applyPatch, isPatchApplied,
   reversePatch, parentChangesSince, parentChangesForEach, checkoutChangedPaths, liveEqualsFrozen, checkWorkerTree, liveChangedPaths, resetWorkspace,
   assertMergeTreeGit, withMerge, treeWithFiles, diffTrees,
 };

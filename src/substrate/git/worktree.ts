@@ -4,9 +4,10 @@
 // other's half-made admin directories (issue 19), so the engine holds one lock per repository around them.
 
 import { execFileSync } from "node:child_process";
-import { copyFileSync, cpSync, lstatSync, mkdirSync, readFileSync, readlinkSync, realpathSync, rmSync, symlinkSync } from "node:fs";
-import { basename, dirname, join, relative, resolve, sep } from "node:path";
+import { copyFileSync, lstatSync, mkdirSync, readFileSync, readlinkSync, realpathSync, rmSync, symlinkSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
 import { envWithoutGit, filterOverrides, gitBinary, neutralArgs } from "./git-binary.js";
+import { copyTree } from "./tree-copy.js";
 
 export type WorkspaceMethod = "worktree" | "copy";
 
@@ -135,17 +136,8 @@ export function createIsolatedWorkspace(input: CreateWorkspaceInput): IsolatedWo
       throw error;
     }
   }
-  const excluded = [resolve(target), ...(input.exclude ?? []).map((p) => resolve(p))];
-  const inside = (p: string) => excluded.some((x) => p === x || p.startsWith(`${x}${sep}`));
   try {
-    cpSync(root, target, {
-      recursive: true,
-      verbatimSymlinks: true,
-      filter: (src) => {
-        const rel = relative(root, src);
-        return !(rel === ".git" || rel.startsWith(`.git${sep}`) || inside(resolve(src)));
-      },
-    });
+    copyTree(root, target, input.exclude ?? []);
     git(root, ["init", "-q", target]);
     const base = commitBaseline(onNewTree({ gitDir: join(target, ".git"), workTree: target }));
     const why = repo.kind === "unborn" ? "the repository has no commit yet" : `${root} is not a git repository`;

@@ -321,16 +321,46 @@ test("respawn all starts every finished worker of this project again and leaves 
   assert.equal(unknown.json.error.code, "worker-not-found");
 });
 
+test("spawn in your home directory outside git is refused (its secrets are never copied) and writes nothing, even with the Docket home inside it", (t) => {
+  const f = fixture(t);
+  const home = f.env.HOME!;
+  writeFileSync(join(home, "secret.key"), "PRIVATE\n");
+  const r = docket({ env: f.env, cwd: home }, "spawn", "--agent", "command", "--cmd", "sleep 60", "--json", "tidy");
+  assertExit(r, 1);
+  assert.equal(r.json.error.code, "spawn-outside-repository");
+  assert.match(r.json.error.message, /is your home directory and not a git repository: Docket will not copy it .*; nothing was started$/);
+  assert.equal(existsSync(join(f.home, "fleet", "w1")), false);
+  assert.deepEqual(jsonOf(f.run("ls", "--all", "--json")).workers, []);
+});
+
+test("outside git a folder too large to copy is refused with what to do, before anything is written", (t) => {
+  const f = fixture(t);
+  const big = mkdirp(join(tempDir(t), "big"));
+  for (let d = 0; d < 6; d++) {
+    mkdirp(join(big, `d${d}`));
+    for (let i = 0; i < 1_000; i++) writeFileSync(join(big, `d${d}`, `f${i}.txt`), "x");
+  }
+  const r = docket({ env: f.env, cwd: big }, "spawn", "--agent", "command", "--cmd", "sleep 60", "--json", "tidy");
+  assertExit(r, 1);
+  assert.equal(r.json.error.code, "spawn-copy-too-large");
+  assert.match(r.json.error.message, /is not a git repository, so the worker's workspace would be a copy of it, and it holds more than 5,000 files or 256 MB \(counting stopped at 5,001 files, 1 MB\); nothing was started$/);
+  assert.match(r.json.error.hint, /`git init`/);
+  assert.equal(existsSync(join(f.home, "fleet", "w1")), false);
+  assert.deepEqual(jsonOf(f.run("ls", "--all", "--json")).workers, []);
+});
+
 test("outside a git repository a writable worker gets a copied workspace and the summary says so", async (t) => {
   const f = fixture(t);
   const plain = mkdirp(join(tempDir(t), "plain"));
   writeFileSync(join(plain, "notes.md"), "# notes\n");
-  const r = docket({ env: f.env, cwd: plain }, "spawn", "--agent", "command", "--cmd", "ls > listing.txt; sleep 60", "--json", "tidy", "notes");
+  const env = { ...f.env, DOCKET_HOME: join(plain, ".docket-home") }; // the Docket home inside the copied folder is left out
+  const r = docket({ env, cwd: plain }, "spawn", "--agent", "command", "--cmd", "ls > listing.txt; sleep 60", "--json", "tidy", "notes");
   assert.equal(r.code, 0, r.stderr);
   assert.equal(r.json.execution.workspace, "isolated");
   assert.ok(r.json.summary.some((l: string) => /is not a git repository; copied the tree \(without \.git\)/.test(l)), r.json.summary.join("\n"));
-  const listing = join(f.home, "fleet", "w1", "workspace", "listing.txt");
+  const listing = join(plain, ".docket-home", "fleet", "w1", "workspace", "listing.txt");
   await waitFor("the listing", () => existsSync(listing) && readFileSync(listing, "utf8").includes("notes.md"));
+  assert.equal(existsSync(join(plain, ".docket-home", "fleet", "w1", "workspace", ".docket-home")), false);
 });
 
 test("a launch tmux refuses marks the worker failed with tmux's error and removes its workspace and directory", (t) => {
