@@ -154,4 +154,13 @@ test("at 390 px the card and the queue still fit the width, in light and in dark
   await page.goto(`${web.origin}/`);
   assert.equal(await overflow(), 0);
   assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), light === "rgb(255, 255, 255)" ? "dark" : "light", "the theme choice is kept across pages");
+  await page.goto(`${web.origin}/fleet`);
+  await page.waitForSelector("table.fleet td.task");
+  const fit = await page.evaluate(() => {
+    const wrap = document.querySelector(".table-wrap")!;
+    return { sideways: wrap.scrollWidth - wrap.clientWidth, task: document.querySelector("table.fleet td.task")!.getBoundingClientRect().width };
+  });
+  assert.deepEqual({ page: await overflow(), table: fit.sideways }, { page: 0, table: 0 }, "the fleet fits the phone without scrolling sideways");
+  assert.ok(fit.task > 300, `the task has a line of its own (${fit.task} px wide)`);
+  await screenshot(page, "fleet-390");
 });
