@@ -5,6 +5,7 @@ import type { Worker } from "../../domain/workers/worker.js";
 import { refusal } from "../../domain/errors.js";
 import { confirmationDeclined, confirmationRefused, resolveConfirmation } from "../../domain/review/confirmation.js";
 import { WORKER_FILES, removeWorkerPath, workerFilePath } from "../../files/workers/worker-files.js";
+import { formatAge } from "../../domain/clock.js";
 import { isSettled } from "../../domain/workers/lifecycle.js";
 import { cancelQueuedMessages } from "../../ledger/talk/message-delivery.js";
 import { workersOf } from "../../ledger/workers/launches.js";
@@ -49,14 +50,19 @@ function unpromotedChanges(ctx: EngineContext, row: Worker): boolean {
   return row.workspaceMode === "isolated" && row.base !== null && ctx.git.liveChangesExist(workerTreeOf(row), row.base);
 }
 
-function retireWorker(ctx: EngineContext, row: Worker, options: { force: boolean; pruned?: boolean }): DeleteResult {
-  if (!options.force && unpromotedChanges(ctx, row)) {
+/** Refuses a worker whose workspace holds changes never promoted, unless forced. */
+function assertRetirable(ctx: EngineContext, row: Worker, force: boolean): void {
+  if (!force && unpromotedChanges(ctx, row)) {
     throw refusal(
       "unpromoted-changes",
       `${row.id}'s workspace has changes that were never promoted; nothing was deleted`,
       `promote or discard them first, or pass --force to delete them with the worker`,
     );
   }
+}
+
+function retireWorker(ctx: EngineContext, row: Worker, options: { force: boolean; pruned?: boolean }): DeleteResult {
+  assertRetirable(ctx, row, options.force);
   // Checked before anything is removed: a link in the worker's directory would point the removals outside the home.
   workerFilePath(ctx.home, row.id, WORKER_FILES.session);
   const tmux = ctx.tmux;
@@ -83,22 +89,32 @@ function retireWorker(ctx: EngineContext, row: Worker, options: { force: boolean
 }
 
 export interface PruneResult {
+  dryRun: boolean;
+  /** Deleted (with dryRun: that would be). */
   pruned: string[];
   skipped: { worker: string; reason: string }[];
+  /** Settled, but not for long enough yet: when each may be pruned. */
+  young: { worker: string; prunableAt: string; prunableIn: string }[];
+  pruneAfterHours: number;
 }
 
 /** Deletes workers settled for longer than `worker.pruneAfterHours`, across projects; never forces. */
-export function pruneWorkers(ctx: EngineContext): PruneResult {
+export function pruneWorkers(ctx: EngineContext, options: { dryRun?: boolean } = {}): PruneResult {
   assertHuman(ctx, "prune");
   const hours = ctx.config().worker.pruneAfterHours;
   const cutoff = ctx.clock.nowMs() - hours * 3_600_000;
-  const result: PruneResult = { pruned: [], skipped: [] };
+  const result: PruneResult = { dryRun: Boolean(options.dryRun), pruned: [], skipped: [], young: [], pruneAfterHours: hours };
   for (const row of workersOf(ctx.db)) {
     if (!isSettled({ state: row.state, reviewedAt: row.reviewedAt })) continue;
     const since = Date.parse(row.reviewedAt ?? row.settledAt ?? row.updatedAt);
-    if (since > cutoff) continue;
+    if (since > cutoff) {
+      const at = since + hours * 3_600_000;
+      result.young.push({ worker: row.id, prunableAt: new Date(at).toISOString(), prunableIn: formatAge(ctx.clock.now(), at) });
+      continue;
+    }
     try {
-      retireWorker(ctx, row, { force: false, pruned: true });
+      if (options.dryRun) assertRetirable(ctx, row, false);
+      else retireWorker(ctx, row, { force: false, pruned: true });
       result.pruned.push(row.id);
     } catch (error) {
       result.skipped.push({ worker: row.id, reason: (error as Error).message });

@@ -15,7 +15,7 @@ import type { WorkerPatch } from "../../../src/domain/workers/worker.js";
 
 const socket = { DOCKET_TMUX_SOCKET: "docket-test-unused-prune" };
 
-test("prune deletes only workers settled longer than pruneAfterHours and never forces away unpromoted changes", (t) => {
+test("prune deletes only workers settled longer than pruneAfterHours, never forces away unpromoted changes, and --dry-run says what it would do and what is too young", (t) => {
   const { ctx, clock } = workLedger(t, { env: socket });
   const repo = gitRepo(tempDir(t));
   const old = addWorker(ctx, "a").worker;
@@ -33,6 +33,14 @@ test("prune deletes only workers settled longer than pruneAfterHours and never f
   settle(failed, "failed", "2025-12-01T00:00:00.000Z");
   settle(dirty, "ended", "2025-12-01T00:00:00.000Z", { workspace: ws.path, workspaceMode: "isolated" as const, base: ws.base, baseHead: ws.baseHead, projectRoot: repo });
   clock.set("2026-01-01T00:00:00.000Z");
+  const before = ctx.db.prepare("SELECT * FROM workers").all();
+  const dry = pruneWorkers(ctx, { dryRun: true });
+  assert.deepEqual(
+    { pruned: dry.pruned, skipped: dry.skipped.map((s) => s.worker), young: dry.young },
+    { pruned: [old], skipped: [dirty], young: [{ worker: recent, prunableAt: "2026-01-01T23:00:00.000Z", prunableIn: "23h" }] },
+    "a dry run says what would go, what would stay and what is too young",
+  );
+  assert.deepEqual(ctx.db.prepare("SELECT * FROM workers").all(), before, "and deletes nothing");
   const r = pruneWorkers(ctx);
   assert.deepEqual(r.pruned, [old]);
   assert.deepEqual(r.skipped, [{ worker: dirty, reason: `${dirty}'s workspace has changes that were never promoted; nothing was deleted` }]);

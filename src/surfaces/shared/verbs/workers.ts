@@ -254,11 +254,13 @@ export function registerWorkersCommands(program: Command, io: Io): void {
   program
     .command("prune")
     .description("delete workers settled for longer than worker.pruneAfterHours (never forces)")
-    .action(async () => {
+    .option("--dry-run", "say what would be pruned, and what is too young; delete nothing")
+    .action(async (opts: { dryRun?: boolean }) => {
       const { pruneWorkers } = await import("../../../engine/workers/delete.js");
-      emit(io, pruneWorkers(engine()), (x) => [
-        x.pruned.length ? `pruned ${x.pruned.join(", ")}` : "nothing to prune",
-        ...x.skipped.map((s) => `  kept ${s.worker}: ${s.reason}`),
+      emit(io, pruneWorkers(engine(), { dryRun: opts.dryRun }), (x) => [
+        x.pruned.length ? `${x.dryRun ? "would prune" : "pruned"} ${x.pruned.join(", ")}` : `nothing to prune${x.young.length || x.skipped.length ? "" : ": no worker is settled"}`,
+        ...x.skipped.map((s) => `  ${x.dryRun ? "would keep" : "kept"} ${s.worker}: ${s.reason}`),
+        ...x.young.map((y) => `  ${y.worker}: settled less than ${x.pruneAfterHours} h ago (worker.pruneAfterHours); prunable in ${y.prunableIn}`),
       ]);
     });
 }
