@@ -4,7 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Command, Help } from "commander";
-import { VERB_GROUPS } from "../../../src/surfaces/shared/verbs/registry.js";
+import { HELP_HEADINGS, VERB_GROUPS, helpHeadingOf } from "../../../src/surfaces/shared/verbs/registry.js";
 import { listVerbs, runCli } from "../../../src/surfaces/shared/verbs/run.js";
 import type { Io } from "../../../src/surfaces/shared/io.js";
 
@@ -39,6 +39,23 @@ test("help is the same whichever verb's group a command line loads", async () =>
   // `help ls` loads ls's group; `-h` before it still prints the program's help, now with real ls commands inside.
   assert.equal(await helpOf(["-h", "ls"]), full);
   assert.equal(await helpOf(["-h", "worker"]), full);
+});
+
+test("help groups the verbs under the README's headings, in that order, every verb under exactly one", async () => {
+  const io = collectingIo();
+  assert.equal(await runCli(["--help"], io), 0);
+  const full = io.text.join("");
+  const headings = [...HELP_HEADINGS.map(([h]) => h), helpHeadingOf("worker")];
+  const at = headings.map((h) => full.indexOf(`\n${h}\n`));
+  assert.ok(at.every((i) => i > 0), `every heading printed: ${headings.filter((_, k) => at[k]! < 0).join(", ")}`);
+  assert.deepEqual([...at].sort((a, b) => a - b), at, "in the table's order");
+  for (const g of VERB_GROUPS) {
+    for (const v of g.verbs) {
+      const k = headings.indexOf(helpHeadingOf(v.name));
+      const section = full.slice(at[k]!, at[k + 1] ?? full.indexOf("\nCommands:\n"));
+      assert.match(section, new RegExp(`\\n  ${v.name}[ \\n]`), `${v.name} under ${headings[k]}`);
+    }
+  }
 });
 
 test("the pi parent's completion lists every verb with its subcommands from the table, loading no group", () => {

@@ -39,7 +39,7 @@ export const VERB_GROUPS: readonly VerbGroup[] = [
       { name: "tell", usage: "[options] <worker> <text...>", description: "send a worker a message through its inbox (steers the current turn; --after waits for it); a command worker gets it pasted into its pane" },
       { name: "attach", usage: "<worker>", description: "look at a worker's window (switches inside tmux, otherwise prints the command)" },
       { name: "delete", usage: "[options] <worker>", description: "delete one worker: window, workspace, row (deliverables stay)" },
-      { name: "prune", usage: "", description: "delete workers settled for longer than worker.pruneAfterHours (never forces)" },
+      { name: "prune", usage: "[options]", description: "delete workers settled for longer than worker.pruneAfterHours (never forces)" },
     ],
   },
   {
@@ -164,6 +164,24 @@ export const VERB_GROUPS: readonly VerbGroup[] = [
     ],
   },
 ];
+
+/** `docket --help` lists the verbs under these headings (the README's verb table), each verb under the first naming it. */
+export const HELP_HEADINGS: readonly (readonly [heading: string, verbs: readonly string[]])[] = [
+  ["Try it:", ["demo"]],
+  ["Workers:", ["spawn", "respawn", "ls", "show", "peek", "tell", "attach", "delete", "prune", "kinds"]],
+  ["Review:", ["verdict", "report", "diff", "approve", "reject", "revise", "answer", "promote", "discard", "log", "comment", "comments"]],
+  ["Several workers:", ["combine", "broadcast", "journal"]],
+  ["Hand-off:", ["use", "chips"]],
+  ["Work items:", ["item", "dispatch", "attention", "obligations", "obligation"]],
+  ["Stored deliverables:", ["save", "deliverables", "load", "preview", "unload", "deliverable"]],
+  ["Spend and notifications:", ["spend", "notify"]],
+  ["Doors and health:", ["web", "mcp", "doctor"]],
+];
+
+/** The help heading of a top-level verb; the last, for worker-side verbs, holds every verb no heading names. */
+export function helpHeadingOf(verb: string): string {
+  return HELP_HEADINGS.find(([, verbs]) => verbs.includes(verb))?.[0] ?? "Worker side (run by workers, identity from their environment):";
+}
 
 /** The group that registers `verb`, if any. */
 export function groupOf(verb: string | undefined): VerbGroup | undefined {

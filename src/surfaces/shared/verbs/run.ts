@@ -4,7 +4,7 @@
 import type { Command, Help } from "commander";
 import { ReportedExit, visibleIo, type Io } from "../io.js";
 import { applyExitOverride, extractJson, report } from "./outcome.js";
-import { VERB_GROUPS, groupOf } from "./registry.js";
+import { HELP_HEADINGS, VERB_GROUPS, groupOf, helpHeadingOf } from "./registry.js";
 import { VERSION } from "../version.js";
 
 export interface RunCliOptions {
@@ -44,6 +44,9 @@ export async function runCli(argv: string[], raw: Io, options: RunCliOptions = {
     },
   });
   program.commands.forEach(applyExitOverride);
+  // Help lists groups in the order their first verb comes: put the verbs in the headings' order (stable within each).
+  const rank = (c: Command) => [...HELP_HEADINGS.map(([h]) => h), helpHeadingOf("")].indexOf(helpHeadingOf(c.name()));
+  (program.commands as Command[]).sort((a, b) => rank(a) - rank(b)).forEach((c) => c.helpGroup(helpHeadingOf(c.name())));
   try {
     await program.parseAsync(args, { from: "user" });
     return 0;
