@@ -4,9 +4,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdirSync, readFileSync } from "node:fs";
+import { cpSync, mkdirSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
-import { join, resolve } from "node:path";
+import { join, relative, resolve } from "node:path";
 import { tempDir } from "../support/temp.js";
 import { tmuxServer } from "../support/tmux.js";
 
@@ -32,8 +32,13 @@ test("the README's set-up and first session run as written in a fresh shell", { 
   const [clone, home, prefix, tmp] = ["clone", "home", "prefix", "tmp"].map((d) => join(dir, d)) as [string, string, string, string];
   for (const d of [clone, home, prefix, tmp]) mkdirSync(d);
   // A fresh clone: the tracked and untracked-but-not-ignored files, no node_modules, no dist.
-  const files = execFileSync("git", ["ls-files", "-co", "--exclude-standard", "-z"], { cwd: ROOT });
-  execFileSync("sh", ["-c", `tar --null -T - --ignore-failed-read -c | tar -x -C "$0"`, clone], { cwd: ROOT, input: files });
+  if (spawnSync("git", ["rev-parse", "--is-inside-work-tree"], { cwd: ROOT }).status === 0) {
+    const files = execFileSync("git", ["ls-files", "-co", "--exclude-standard", "-z"], { cwd: ROOT });
+    execFileSync("sh", ["-c", `tar --null -T - --ignore-failed-read -c | tar -x -C "$0"`, clone], { cwd: ROOT, input: files });
+  } else {
+    // A copy of a tree that is not a repository (CI's clean copy): everything but what a build or a run made.
+    cpSync(ROOT, clone, { recursive: true, filter: (src) => !/^(node_modules|dist|\.shots)(\/|$)/.test(relative(ROOT, src)) });
+  }
 
   const env: NodeJS.ProcessEnv = {
     PATH: `${join(prefix, "bin")}:${process.env.PATH}`, // npm's global bin is on a user's PATH
