@@ -43,11 +43,6 @@ export const combinedChangesRef = (key: string, version: number): string => `com
 /** The directory a pair's versions live in (`w2-w3`: a `+` has no place in a file name Docket builds). */
 export const combinedDir = (key: string): string => key.replace("+", "-");
 
-/** True for anything that starts like a combined ref, so a malformed one is refused as such, not as a worker id. */
-export function looksCombined(text: string): boolean {
-  return text.trim().startsWith("combined:");
-}
-
 /** `combined:w2+w3:1` (or without the version: the pair's latest); undefined when it is not a combined ref. */
 export function parseCombinedRef(text: string): { key: string; workers: [string, string]; version?: number } | undefined {
   const m = COMBINED.exec(text.trim());

@@ -22,7 +22,7 @@ import { assertHuman } from "../authority.js";
 import { pasteToCommandWorker } from "../talk/command-paste.js";
 import type { ContestedFile, MergeOutcome, MergeSource } from "../../substrate/git/combine-merge.js";
 import type { ReviewFacts } from "./review-facts.js";
-import { latestDecision, resolveReviewTarget, type ReviewTarget } from "./target.js";
+import { closureOf, resolveReviewTarget, type ReviewTarget } from "./target.js";
 
 export interface CombineInput {
   /** Two workers or exact worker refs: `w2 w3`, `worker-deliverable:w2:1 w3`. */
@@ -42,14 +42,11 @@ interface Source extends MergeSource {
   sha256: string;
 }
 
-/** Verbs that close a version: once one of these is its latest, it is no longer combined. */
-const CLOSING = ["promote", "reject", "combine"];
-
 function sourceOf(ctx: EngineContext, target: string): Source {
   const t = resolveReviewTarget(ctx, { target });
   const cs = t.deliverable.changeSet;
   if (!cs || cs.patch === "") throw refusal("nothing-to-combine", `${t.pointer.ref} has no frozen patch; there is nothing to combine`);
-  const closed = latestDecision(ctx.db, t.pointer.ref, CLOSING);
+  const closed = closureOf(ctx.db, t.pointer);
   if (closed) {
     const why = closed.verb === "promote" ? "is already promoted: its changes are in your checkout" : closed.verb === "reject" ? "was rejected" : "was already combined";
     throw refusal("combine-source-closed", `${t.pointer.ref} ${why} (${closed.id}); nothing changed`, "combine two open versions; a worker whose base moved can be told with `docket tell <w> <text>`");
@@ -118,7 +115,7 @@ function assertNoResidue(s: [Source, Source], patch: string): void {
 /** Inside the recording command: each source must still be open, then it is closed as combined into `ref`. */
 function closeSources(tx: Tx, s: [Source, Source], ref: string, how: string): string[] {
   return s.map((src, i) => {
-    const closed = latestDecision(tx.db, src.ref, CLOSING);
+    const closed = closureOf(tx.db, src.pointer);
     if (closed) throw refusal("combine-source-closed", `${src.ref} was closed meanwhile (${closed.verb}, ${closed.id}); nothing changed`);
     const other = s[1 - i]!;
     const d = insertDecision(tx, {
@@ -189,7 +186,7 @@ function startResolution(ctx: EngineContext, s: [Source, Source], m: MergeOutcom
   try {
     r = ctx.commands.run("combine.conflicts", { key, scratch }, (tx) => {
       if (resolvingCombination(tx.db, root)) throw pending();
-      for (const src of s) if (latestDecision(tx.db, src.ref, CLOSING)) throw refusal("combine-source-closed", `${src.ref} was closed meanwhile; nothing changed`);
+      for (const src of s) if (closureOf(tx.db, src.pointer)) throw refusal("combine-source-closed", `${src.ref} was closed meanwhile; nothing changed`);
       const combination = insertCombination(tx, { projectRoot: root, key, sources: s.map(recorded), base: m.base, state: "resolving", merge, scratch });
       return { combination, decisions: markSources(tx, s, "combine-conflicts", `${summary} combining ${s[0].worker} + ${s[1].worker}; resolving in ${scratch}`) };
     }).result;

@@ -14,7 +14,7 @@ import type { EngineContext } from "../context.js";
 import { pointerOf } from "./deliverables.js";
 import { pasteToCommandWorker } from "../talk/command-paste.js";
 import { approveCombined, rejectCombined } from "./combined.js";
-import { looksCombined } from "../../domain/deliverables/combined.js";
+import { refKind } from "../../domain/deliverables/refs.js";
 import {
   approvalOf, assertDecisionUnchanged, assertPointerUnchanged, decisionView, evidenceRefsOf, latestDecision, olderNote, resolveReviewTarget,
   type DecisionView, type TargetInput,
@@ -41,7 +41,7 @@ export interface JudgeResult {
 /** Records approval of one exact version. Queues nothing, sends nothing, starts nothing. */
 export function approve(ctx: EngineContext, input: JudgeInput): JudgeResult {
   assertHuman(ctx, "approve");
-  if (looksCombined(input.target)) return approveCombined(ctx, input.target, input.note, input.expectSha256);
+  if (refKind(input.target) === "combined") return approveCombined(ctx, input);
   const target = resolveReviewTarget(ctx, input);
   const judged = assertShownBinding(ctx, target, input, "approve");
   return ctx.commands.run("review.approve", { ref: target.pointer.ref }, (tx) => {
@@ -71,7 +71,7 @@ export function approve(ctx: EngineContext, input: JudgeInput): JudgeResult {
 /** Records a rejection of one exact version; it supersedes an earlier approval of that version. */
 export function reject(ctx: EngineContext, input: JudgeInput): JudgeResult {
   assertHuman(ctx, "reject");
-  if (looksCombined(input.target)) return rejectCombined(ctx, input.target, input.note);
+  if (refKind(input.target) === "combined") return rejectCombined(ctx, input);
   const target = resolveReviewTarget(ctx, input);
   const judged = assertShownBinding(ctx, target, input, "reject");
   return ctx.commands.run("review.reject", { ref: target.pointer.ref, note: input.note ?? null }, (tx) => {
@@ -93,7 +93,7 @@ export function reject(ctx: EngineContext, input: JudgeInput): JudgeResult {
 export function revise(ctx: EngineContext, input: JudgeInput & { note?: string }): JudgeResult {
   assertHuman(ctx, "revise");
   const note = nonEmpty(input.note);
-  if (looksCombined(input.target)) {
+  if (refKind(input.target) === "combined") {
     throw refusal("combined-no-revise", `${input.target} is a combined version: no worker publishes its next version; nothing was sent`, "reject it, or hand both sides to one worker with `docket combine <w> <w> --to <w>`");
   }
   if (note !== undefined) assertNoControlCharacters(note, "note");

@@ -2,7 +2,7 @@
 // A bare `w3` means the current version; only an exact ref may name an older one (ADR-0003, issue 5 §3).
 
 import type { Worker } from "../../domain/workers/worker.js";
-import { approvalFor, latestJudgment, type DecisionRecord } from "../../domain/review/approval.js";
+import { approvalFor, closureOf as closureIn, latestJudgment, type DecisionRecord } from "../../domain/review/approval.js";
 import { changeSetRef, parseDeliverableRef, type DeliverablePointer, type WorkerDeliverable } from "../../domain/deliverables/deliverable.js";
 import { refusal } from "../../domain/errors.js";
 import { verifyContent } from "../../domain/review/content-binding.js";
@@ -130,10 +130,14 @@ export function promotionOf(db: Db, ref: string): Decision | undefined {
   return latestDecision(db, ref, ["promote"]);
 }
 
-/** A frozen patch still waiting for the human: never promoted, and neither rejected nor combined as its latest judgment. */
+/** The decision that closed one exact version (promoted, or rejected / combined as its latest judgment), or undefined: open. */
+export function closureOf(db: Db, pointer: DeliverablePointer): DecisionRecord | undefined {
+  return closureIn(decisionRecordsFor(db, pointer.ref), pointer);
+}
+
+/** A frozen patch still waiting for the human: not closed (domain/review/approval.ts). */
 export function isPatchPending(db: Db, pointer: DeliverablePointer): boolean {
-  const judged = judgmentOf(db, pointer)?.verb;
-  return !promotionOf(db, pointer.ref) && judged !== "reject" && judged !== "combine";
+  return closureOf(db, pointer) === undefined;
 }
 
 /** Refs a judge could see: the deliverable and, when it has one, its frozen change set. */

@@ -9,7 +9,6 @@ import { describeFileChange } from "../../domain/deliverables/change-set.js";
 import type { DeliverablePointer, SourceHandoff, WorkerDeliverable } from "../../domain/deliverables/deliverable.js";
 import { validationError, type DocketError } from "../../domain/errors.js";
 import { contentMismatch } from "../../domain/review/content-binding.js";
-import { normalizeWorkerId } from "../../domain/ids.js";
 import type { PlanCoverage } from "../../domain/plans/plan-coverage.js";
 import { parsePlan } from "../../domain/plans/plan-contract.js";
 import { isPlanLike } from "../../domain/plans/plan-gate.js";
@@ -30,7 +29,7 @@ import { previewCombine } from "./combine.js";
 import { producedBeforeWarning } from "./base-moved.js";
 import { escalateOverdueConsults } from "../talk/consult-lane.js";
 import { combinedCard, unjudgedCombined } from "./combined.js";
-import { looksCombined } from "../../domain/deliverables/combined.js";
+import { parseReviewableRef, refKind } from "../../domain/deliverables/refs.js";
 import { cardComments, formatCardComments, NO_COMMENTS, type CardComments } from "./card-comments.js";
 
 export interface VerdictQuestion {
@@ -129,7 +128,7 @@ interface CardOptions {
  * since it was approved is refused (`deliverable-tampered`, naming the file and both hashes); nothing is offered on it.
  */
 export function verdictCard(ctx: EngineContext, target: string, options: CardOptions = {}): VerdictCard {
-  if (looksCombined(target)) return combinedCard(ctx, target);
+  if (refKind(target) === "combined") return combinedCard(ctx, target);
   const { card, tampered } = buildCard(ctx, target, options);
   if (tampered) throw tampered;
   return card;
@@ -137,7 +136,8 @@ export function verdictCard(ctx: EngineContext, target: string, options: CardOpt
 
 /** The card, and the tampering refusal when an approved version's bytes changed (the queue shows it as a warning). */
 function buildCard(ctx: EngineContext, target: string, options: CardOptions = {}): { card: VerdictCard; tampered?: DocketError } {
-  const workerId = normalizeWorkerId(target) ?? /^(?:worker-deliverable:)?(w[1-9][0-9]*)/.exec(target.trim())?.[1];
+  const ref = parseReviewableRef(target);
+  const workerId = ref.kind === "worker" ? ref.worker : undefined;
   if (!workerId) throw validationError("bad-worker-id", `"${target}" is not a worker or deliverable ref`, "use w<N> or worker-deliverable:w<N>:<K>");
   let row = requireWorker(ctx.db, workerId);
   let pointer: DeliverablePointer | null = null;
