@@ -201,3 +201,23 @@ test("worker text reaches a terminal only through the one output filter: verbs w
   assert.match(run, /const io = visibleIo\(raw\)/, "runCli hands every verb the filtered Io");
   assert.deepEqual(problems, []);
 });
+
+/** The one module that parses and prints reviewable refs (worker, combined and stored versions, and their change sets). */
+const REF_MODULE = "domain/deliverables/refs.js";
+const REF_PREFIX = "(?:worker-deliverable|worker-changes|combined|combined-changes|deliverable):";
+const REF_SNIFFING: [RegExp, string][] = [
+  [new RegExp(`\\.startsWith\\(\\s*["'\`]${REF_PREFIX}`), "tests a ref's prefix"],
+  [new RegExp(`/\\^(?:\\(\\?:)?${REF_PREFIX}`), "matches a ref's prefix with a regex"],
+  [new RegExp(`["']${REF_PREFIX}["']\\.length`), "cuts a ref's prefix"],
+  [new RegExp(`\`${REF_PREFIX}\\$\\{`), "prints a ref by hand"],
+];
+
+test("no prefix-sniffing of refs outside the ref module: every reviewable ref is parsed and printed by domain/deliverables/refs.ts", () => {
+  const problems = files(SRC).flatMap((file) => {
+    const name = relative(SRC, file);
+    if (name === REF_MODULE) return [];
+    const text = readFileSync(file, "utf8").replace(/\/\/.*$|\/\*[\s\S]*?\*\//gm, "");
+    return REF_SNIFFING.filter(([re]) => re.test(text)).map(([, what]) => `${name} ${what}`);
+  });
+  assert.deepEqual(problems, []);
+});

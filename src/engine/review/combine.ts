@@ -2,10 +2,11 @@
 // combined version; conflicts → a scratch folder the human resolves (`--continue` freezes it, `--abort` drops it); or both
 // sides handed to one worker. Files are made before the one command that records the outcome (issue 16 §6, DESIGN §3).
 
+import { combinedChangesRef, combinedId, combinedKey, combinedRef, deliverableId } from "../../domain/deliverables/refs.js";
 import { codeFence } from "../../domain/text/fence.js";
 import { quotePath } from "../../domain/text/quote-path.js";
 import { createHash } from "node:crypto";
-import { combinedChangesRef, combinedId, combinedKey, combinedRef, type CombinedDeliverable, type CombinedSource } from "../../domain/deliverables/combined.js";
+import { type CombinedDeliverable, type CombinedSource } from "../../domain/deliverables/combined.js";
 import type { DeliverablePointer } from "../../domain/deliverables/deliverable.js";
 import { refusal, validationError } from "../../domain/errors.js";
 import { formatMergeSummary, patchResidue, residueLines } from "../../domain/review/combine.js";
@@ -322,7 +323,7 @@ export function abortCombine(ctx: EngineContext): { combination: string; decisio
   const decisions = ctx.commands.run("combine.abort", { combination: row.id }, (tx) => {
     if (!settleCombination(tx, row.id, { state: "aborted" })) throw refusal("no-combine-pending", `${row.id} was settled meanwhile; nothing changed`);
     return row.sources.map((src) =>
-      insertDecision(tx, { actor: "human", verb: "combine-abort", worker: src.worker, deliverable: { id: `worker-deliverable:${src.worker}`, version: src.version, ref: src.ref }, note: `combine ${row.id} dropped`, evidenceRefs: [src.ref], contentSha256: src.sha256 }).id,
+      insertDecision(tx, { actor: "human", verb: "combine-abort", worker: src.worker, deliverable: { id: deliverableId(src.worker), version: src.version, ref: src.ref }, note: `combine ${row.id} dropped`, evidenceRefs: [src.ref], contentSha256: src.sha256 }).id,
     );
   }).result;
   if (row.scratch) removeScratch(ctx.home, row.scratch);

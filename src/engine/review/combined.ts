@@ -2,8 +2,8 @@
 // reject bound to the sidecar's sha256, and promotion of its frozen patch through apply-frozen (issue 16 §6, DESIGN §8a).
 
 import { moveText, type CardMove } from "../../domain/review/card-actions.js";
-import { combinedId, combinedRef, type CombinedDeliverable } from "../../domain/deliverables/combined.js";
-import { parseReviewableRef } from "../../domain/deliverables/refs.js";
+import { type CombinedDeliverable } from "../../domain/deliverables/combined.js";
+import { combinedId, combinedRef, parseReviewableRef } from "../../domain/deliverables/refs.js";
 import type { DeliverablePointer } from "../../domain/deliverables/deliverable.js";
 import { notFound, refusal } from "../../domain/errors.js";
 import { verifyContent } from "../../domain/review/content-binding.js";

@@ -10,8 +10,7 @@ import { pathExists } from "../../files/probe.js";
 import { insertDecision } from "../../ledger/review/decisions.js";
 import { updateWorker } from "../../ledger/workers/workers.js";
 import type { EngineContext } from "../context.js";
-import { refKind } from "../../domain/deliverables/refs.js";
-import { deliverableRef } from "../../domain/deliverables/deliverable.js";
+import { deliverableRef, refKind } from "../../domain/deliverables/refs.js";
 import { alreadyApplied, applyFrozen, RECOVERED_NOTE } from "./apply-frozen.js";
 import { planStoredPromotion, promoteStored } from "./promote-stored.js";
 import {

@@ -1,9 +1,10 @@
 // Which exact deliverable version a review verb acts on, whether it is approved, and the stale-version guards.
 // A bare `w3` means the current version; only an exact ref may name an older one (ADR-0003, issue 5 §3).
 
+import { changeSetRef, deliverableRef, parseDeliverableRef } from "../../domain/deliverables/refs.js";
 import type { Worker } from "../../domain/workers/worker.js";
 import { approvalFor, closureOf as closureIn, latestJudgment, type DecisionRecord } from "../../domain/review/approval.js";
-import { changeSetRef, parseDeliverableRef, type DeliverablePointer, type WorkerDeliverable } from "../../domain/deliverables/deliverable.js";
+import { type DeliverablePointer, type WorkerDeliverable } from "../../domain/deliverables/deliverable.js";
 import { refusal } from "../../domain/errors.js";
 import { verifyContent } from "../../domain/review/content-binding.js";
 import { decisionsForRef, lastDecisionOf, toDecisionRecord, type Decision } from "../../ledger/review/decisions.js";
@@ -47,10 +48,10 @@ export function resolveReviewTarget(ctx: EngineContext, input: TargetInput): Rev
       throw refusal(
         "older-version",
         `${resolved.workerId} v${input.version} is older than its current version v${current.version}; nothing changed`,
-        `review v${current.version} with \`docket verdict ${resolved.workerId}\`, or name the exact ref worker-deliverable:${resolved.workerId}:${input.version} to judge that version`,
+        `review v${current.version} with \`docket verdict ${resolved.workerId}\`, or name the exact ref ${deliverableRef(resolved.workerId, input.version)} to judge that version`,
       );
     }
-    return { ...resolveReviewTarget(ctx, { target: `worker-deliverable:${resolved.workerId}:${input.version}` }), exact: false };
+    return { ...resolveReviewTarget(ctx, { target: deliverableRef(resolved.workerId, input.version) }), exact: false };
   }
   if (input.expectVersion !== undefined && input.expectVersion !== current.version) {
     throw refusal(

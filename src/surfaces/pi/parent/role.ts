@@ -1,6 +1,7 @@
 // The parent role of the pi extension (the human's session): /docket commands, the dock, notifications, chips.
 // Worker text never enters the model's context unless the human puts it there (Use → Parent chips only).
 
+import { versionRefOf } from "../../../domain/deliverables/refs.js";
 import { watch, type FSWatcher } from "node:fs";
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
 import type { KeyId } from "@mariozechner/pi-tui";
@@ -227,7 +228,7 @@ export function completeDocket(prefix: string, rows: () => readonly DockRow[]): 
     return null; // completion is a convenience; a ledger that cannot be read just offers nothing
   }
   const candidates = workers.flatMap((r) =>
-    [r.worker, ...(REF_VERBS.has(verb!) && r.version !== null ? [`worker-deliverable:${r.worker}:${r.version}`] : [])].map((c) => ({
+    [r.worker, ...(REF_VERBS.has(verb!) && r.version !== null ? [versionRefOf(r.worker, r.version)] : [])].map((c) => ({
       value: `${head} ${c}`,
       label: c,
       description: visibleText(`${r.state.replace("_", " ")} · ${r.task}`),
