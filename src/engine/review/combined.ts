@@ -1,5 +1,5 @@
-// Reviewing a combined version (`combined:w2+w3:<N>`) through the same rules as any version: its card, approve and
-// reject bound to the sidecar's sha256, and promotion of its frozen patch through apply-frozen (issue 16 §6, DESIGN §8a).
+// Reviewing a combined version (`combined:w2+w3:<N>`) through the same rules as any version: resolving it, its card
+// bound to the sidecar's sha256, and promotion of its frozen patch through apply-frozen (issue 16 §6, DESIGN §8a).
 
 import { moveText, type CardMove } from "../../domain/review/card-actions.js";
 import { type CombinedDeliverable } from "../../domain/deliverables/combined.js";
@@ -17,7 +17,6 @@ import { NO_COMMENTS } from "./card-comments.js";
 import type { EngineContext } from "../context.js";
 import { journalPromotion } from "../talk/journal.js";
 import { alreadyApplied, applyFrozen, RECOVERED_NOTE } from "./apply-frozen.js";
-import type { JudgeInput, JudgeResult } from "./judge.js";
 import type { PromoteResult, PromotionPreview } from "./promote.js";
 import { approvalOf, assertDecisionUnchanged, decisionView, latestDecision } from "./target.js";
 import type { VerdictCard } from "./verdict.js";
@@ -34,7 +33,7 @@ export interface CombinedTarget {
 }
 
 /** `combined:w2+w3:1`, or `combined:w2+w3` for the pair's newest recorded version. */
-export function resolveCombined(ctx: EngineContext, text: string): CombinedTarget {
+export function resolveCombined(ctx: EngineContext, text: string, expectSha256?: string): CombinedTarget {
   const parsed = parseReviewableRef(text);
   if (parsed.kind !== "combined") throw notFound("bad-combined-ref", `"${text}" is not a combined ref; combined versions are combined:w<N>+w<M>:<K> (lower worker first)`, "`docket verdict` lists them");
   const versions = listCombinedVersions(ctx.home, parsed.key);
@@ -44,6 +43,7 @@ export function resolveCombined(ctx: EngineContext, text: string): CombinedTarge
   if (!read.ok) throw refusal("deliverable-invalid", `combined version ${parsed.key}:${version} is missing or invalid (${read.reason}); restore it or combine again`);
   const row = combinationOf(ctx.db, read.deliverable.ref);
   if (!row) throw refusal("combined-unrecorded", `${read.deliverable.ref} was frozen but never recorded (an interrupted combine); nothing changed`, "run the same `docket combine <w> <w>` again to record it");
+  if (expectSha256 !== undefined) verifyContent({ ref: read.deliverable.ref, file: read.path, expected: expectSha256, actual: read.sha256 });
   return { key: parsed.key, pointer: { id: read.deliverable.id, version, ref: read.deliverable.ref }, deliverable: read.deliverable, path: read.path, sha256: read.sha256, row };
 }
 
@@ -58,28 +58,6 @@ function sourcePatches(ctx: EngineContext, t: CombinedTarget): string[] {
     const read = readDeliverable(ctx.home, s.worker, s.version);
     return read.ok ? (read.deliverable.changeSet?.patch ?? "") : "";
   });
-}
-
-export function approveCombined(ctx: EngineContext, input: JudgeInput): JudgeResult {
-  const t = resolveCombined(ctx, input.target);
-  if (input.expectSha256 !== undefined) verifyContent({ ref: t.pointer.ref, file: t.path, expected: input.expectSha256, actual: t.sha256 });
-  return ctx.commands.run("review.approve", { ref: t.pointer.ref }, (tx) => {
-    assertDecisionUnchanged(tx.db, t.key, input.expectDecision);
-    const existing = approvalOf(tx.db, t.pointer);
-    if (existing && existing.contentSha256 === t.sha256) return { decision: decisionView(latestDecision(tx.db, t.pointer.ref, [existing.verb])!), notes: [`${t.pointer.ref} was already approved; nothing new recorded`] };
-    const d = insertDecision(tx, { actor: "human", verb: "approve", worker: t.key, deliverable: t.pointer, note: input.note ?? null, evidenceRefs: [t.pointer.ref, ...t.deliverable.sources.map((s) => s.ref)], contentSha256: t.sha256 });
-    return { decision: decisionView(d), notes: [`promote it with \`docket promote ${t.pointer.ref}\``] };
-  }).result;
-}
-
-export function rejectCombined(ctx: EngineContext, input: JudgeInput): JudgeResult {
-  const t = resolveCombined(ctx, input.target);
-  if (input.expectSha256 !== undefined) verifyContent({ ref: t.pointer.ref, file: t.path, expected: input.expectSha256, actual: t.sha256 });
-  return ctx.commands.run("review.reject", { ref: t.pointer.ref, note: input.note ?? null }, (tx) => {
-    assertDecisionUnchanged(tx.db, t.key, input.expectDecision);
-    const d = insertDecision(tx, { actor: "human", verb: "reject", worker: t.key, deliverable: t.pointer, note: input.note ?? null, evidenceRefs: [t.pointer.ref], contentSha256: t.sha256 });
-    return { decision: decisionView(d), notes: [`the sources stay closed as combined; combine newer versions of ${t.key.replace("+", " and ")} to try again`] };
-  }).result;
 }
 
 interface CombinedPromoteInput {
@@ -100,8 +78,7 @@ interface CombinedPlan {
 
 /** Checked before the checkout is touched: approved exactly these bytes, not promoted, no marker residue. */
 function planCombined(ctx: EngineContext, input: CombinedPromoteInput): CombinedPlan {
-  const t = resolveCombined(ctx, input.target);
-  if (input.expectSha256 !== undefined) verifyContent({ ref: t.pointer.ref, file: t.path, expected: input.expectSha256, actual: t.sha256 });
+  const t = resolveCombined(ctx, input.target, input.expectSha256);
   assertDecisionUnchanged(ctx.db, t.key, input.expectDecision);
   const promoted = latestDecision(ctx.db, t.pointer.ref, ["promote"]);
   if (promoted) throw refusal("already-promoted", `${t.pointer.ref} was already promoted (${promoted.id}, ${promoted.at}); nothing changed`);

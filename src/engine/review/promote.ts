@@ -14,11 +14,10 @@ import { deliverableRef, refKind } from "../../domain/deliverables/refs.js";
 import { alreadyApplied, applyFrozen, RECOVERED_NOTE } from "./apply-frozen.js";
 import { planStoredPromotion, promoteStored } from "./promote-stored.js";
 import {
-  approvalOf, assertDecisionUnchanged, decisionView, evidenceRefsOf, olderNote, promotionOf, resolveReviewTarget, verifiedApprovalOf, type DecisionView, type ReviewTarget, type TargetInput,
+  approvalOf, assertDecisionUnchanged, assertNotCombined, decisionView, evidenceRefsOf, olderNote, promotionOf, resolveReviewTarget, verifiedApprovalOf, type DecisionView, type ReviewTarget, type TargetInput,
 } from "./target.js";
 import { resolveReviewWarnings, type ReviewWarning } from "./warnings.js";
 import { previewCombinedPromotion, promoteCombined } from "./combined.js";
-import { assertNotCombined } from "./judge.js";
 import { assertHuman } from "../authority.js";
 import { journalPromotion } from "../talk/journal.js";
 import { assertFrozenIntegrity } from "./frozen-integrity.js";

@@ -165,3 +165,11 @@ export function olderNote(target: ReviewTarget): string[] {
     ? [`${target.pointer.ref} is older than ${target.worker.id}'s current version v${target.current.version}; this applies to v${target.pointer.version} only`]
     : [];
 }
+
+/** A version closed as combined is judged through its combined version, never again on its own. */
+export function assertNotCombined(db: Db, ref: string): void {
+  const combined = latestDecision(db, ref, ["combine"]);
+  if (combined) {
+    throw refusal("combined-closed", `${ref} is closed as combined into ${combined.option} (${combined.id}); nothing changed`, "judge the combined version with `docket verdict <ref>`");
+  }
+}
