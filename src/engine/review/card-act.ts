@@ -3,6 +3,7 @@
 
 import { actionTargetOf, versionRefOf } from "../../domain/deliverables/refs.js";
 import { notFound, usageError } from "../../domain/errors.js";
+import type { CardVerb } from "../../domain/review/card-actions.js";
 import { formatAnchor, type CommentSide } from "../../domain/review/comment-anchor.js";
 import { confirmationRefused, resolveConfirmation } from "../../domain/review/confirmation.js";
 import type { EngineContext } from "../context.js";
@@ -11,7 +12,7 @@ import type { SpawnInput } from "../workers/spawn.js";
 type SpawnParent = NonNullable<SpawnInput["parent"]>;
 
 export interface ActRequest {
-  verb: "approve" | "reject" | "revise" | "answer" | "tell" | "promote" | "discard" | "use" | "save" | "respawn" | "combine" | CommentVerb;
+  verb: CardVerb | CommentVerb;
   worker: string;
   /** The version the card showed (null: a worker without one). */
   version: number | null;
