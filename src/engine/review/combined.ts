@@ -17,9 +17,9 @@ import { NO_COMMENTS } from "./card-comments.js";
 import type { EngineContext } from "../context.js";
 import { journalPromotion } from "../talk/journal.js";
 import { alreadyApplied, applyFrozen, RECOVERED_NOTE } from "./apply-frozen.js";
-import type { PromoteResult, PromotionPreview } from "./promote.js";
+import type { PromoteResult, PromotionPreview } from "./promotion.js";
 import { approvalOf, assertDecisionUnchanged, decisionView, latestDecision } from "./target.js";
-import type { VerdictCard } from "./verdict.js";
+import type { VerdictCard } from "./verdict-card.js";
 import { parentChangeWarnings, type ReviewWarning } from "./warnings.js";
 import { workerTreeOf } from "../../domain/workers/worker-tree.js";
 

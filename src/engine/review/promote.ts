@@ -17,6 +17,9 @@ import {
   approvalOf, assertDecisionUnchanged, assertNotCombined, decisionView, evidenceRefsOf, olderNote, promotionOf, resolveReviewTarget, verifiedApprovalOf, type DecisionView, type ReviewTarget, type TargetInput,
 } from "./target.js";
 import { resolveReviewWarnings, type ReviewWarning } from "./warnings.js";
+import type { PromoteResult, PromotionPreview, WorkspaceOutcome } from "./promotion.js";
+
+export type { PromoteResult, PromotionPreview, WorkspaceOutcome };
 import { previewCombinedPromotion, promoteCombined } from "./combined.js";
 import { assertHuman } from "../authority.js";
 import { journalPromotion } from "../talk/journal.js";
@@ -43,16 +46,6 @@ export interface PromotionPlan {
   alreadyApplied: boolean;
   /** With --approve on an unapproved version: the line naming the exact ref judged. */
   judged?: string[];
-}
-
-export type WorkspaceOutcome = "reset" | "kept-later-edits" | "shared" | "missing" | "stored" | "combined";
-
-export interface PromoteResult {
-  decision: DecisionView;
-  approval: DecisionView | null;
-  files: string[];
-  workspace: WorkspaceOutcome;
-  notes: string[];
 }
 
 /** Everything checked before any file is touched; read-only. A surface shows its warnings and asks. */
@@ -92,14 +85,6 @@ function notApprovedRefusal(ctx: EngineContext, target: ReviewTarget): Error {
     if (approvalOf(ctx.db, { id: target.pointer.id, version: v, ref })) earlierApproved.push(v);
   }
   return notApproved({ verb: "promote", ref: target.pointer.ref, worker: target.worker.id, earlierApproved });
-}
-
-/** What a promotion would apply and what needs confirmation, for a worker version or a stored record alike. */
-export interface PromotionPreview {
-  ref: string;
-  files: string[];
-  warnings: ReviewWarning[];
-  needsConfirmation: boolean;
 }
 
 export function previewPromotion(ctx: EngineContext, input: PromoteInput): PromotionPreview {
