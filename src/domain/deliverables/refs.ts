@@ -68,7 +68,7 @@ const COMBINED_PREFIX = "combined:";
 
 /**
  * What `text` names. Anything that starts like a combined ref is one or is refused as such (never read as a worker);
- * a worker ref or id wins over the store's names.
+ * a bare pair `w2+w3` (a card's subject) is its newest combined version; a worker ref or id wins over the store's names.
  */
 export function parseReviewableRef(text: string): ReviewableRef {
   const t = text.trim();
@@ -77,6 +77,8 @@ export function parseReviewableRef(text: string): ReviewableRef {
     if (!c) throw notFound("bad-combined-ref", `"${text}" is not a combined ref; combined versions are combined:w<N>+w<M>:<K> (lower worker first)`, "`docket verdict` lists them");
     return { kind: "combined", key: c.key, workers: c.workers, ...(c.version !== undefined ? { version: c.version } : {}), text: t };
   }
+  const pair = parseCombinedRef(`${COMBINED_PREFIX}${t}`);
+  if (pair && pair.version === undefined) return { kind: "combined", key: pair.key, workers: pair.workers, text: t }; // a card's subject, `w2+w3`
   const exact = parseDeliverableRef(t);
   if (exact) return { kind: "worker", worker: exact.workerId, version: exact.version, text: t };
   const worker = normalizeWorkerId(t);

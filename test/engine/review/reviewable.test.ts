@@ -48,6 +48,8 @@ test("the combined version the queue lists opens as a review view, and its bound
   const [queued] = verdictQueue(p.g.ctx);
   assert.equal(queued?.deliverable?.ref, "combined:w1+w2:1");
 
+  const bySubject = reviewView(p.g.ctx, queued!.worker); // what pi's overlay opens from the queue: the card's subject
+  assert.equal(bySubject.card.deliverable?.ref, "combined:w1+w2:1");
   const view = reviewView(p.g.ctx, queued!.deliverable!.ref);
   assert.equal(view.card.deliverable?.ref, "combined:w1+w2:1");
   assert.equal(view.isCurrent, true);
