@@ -11,7 +11,8 @@ import { openEngine } from "../src/engine/context.js";
 import { listStoredDeliverables, reindexStore } from "../src/engine/store/catalog.js";
 import { saveAuthored } from "../src/engine/store/save.js";
 import { claimFile } from "../src/files/atomic.js";
-import { storedRef, type StoredDeliverable } from "../src/domain/store/stored-deliverable.js";
+import type { StoredDeliverable } from "../src/domain/store/stored-deliverable.js";
+import { storedRef } from "../src/domain/deliverables/refs.js";
 
 const BIN = resolve(dirname(fileURLToPath(import.meta.url)), "../../bin/docket.js");
 const N = 10_000;

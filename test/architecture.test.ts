@@ -201,3 +201,42 @@ test("worker text reaches a terminal only through the one output filter: verbs w
   assert.match(run, /const io = visibleIo\(raw\)/, "runCli hands every verb the filtered Io");
   assert.deepEqual(problems, []);
 });
+
+/** The one module that parses and prints reviewable refs (worker, combined and stored versions, and their change sets). */
+const REF_MODULE = "domain/deliverables/refs.js";
+const REF_PREFIX = "(?:worker-deliverable|worker-changes|combined|combined-changes|deliverable):";
+const REF_SNIFFING: [RegExp, string][] = [
+  [new RegExp(`\\.startsWith\\(\\s*["'\`]${REF_PREFIX}`), "tests a ref's prefix"],
+  [new RegExp(`/\\^(?:\\(\\?:)?${REF_PREFIX}`), "matches a ref's prefix with a regex"],
+  [new RegExp(`["']${REF_PREFIX}["']\\.length`), "cuts a ref's prefix"],
+  [new RegExp(`\`${REF_PREFIX}\\$\\{`), "prints a ref by hand"],
+];
+
+test("no prefix-sniffing of refs outside the ref module: every reviewable ref is parsed and printed by domain/deliverables/refs.ts", () => {
+  const problems = files(SRC).flatMap((file) => {
+    const name = relative(SRC, file);
+    if (name === REF_MODULE) return [];
+    const text = readFileSync(file, "utf8").replace(/\/\/.*$|\/\*[\s\S]*?\*\//gm, "");
+    return REF_SNIFFING.filter(([re]) => re.test(text)).map(([, what]) => `${name} ${what}`);
+  });
+  assert.deepEqual(problems, []);
+});
+
+const CARD_VERB_MODULE = "domain/review/card-actions.ts";
+/** The authority list names every verb only a human may run, card verb or not: a rule of who, not a list of card verbs. */
+const HUMAN_VERB_LIST = "domain/authority.ts";
+const CARD_VERB_WORDS = ["approve", "reject", "revise", "answer", "tell", "promote", "discard", "use", "save", "respawn", "combine"];
+/** How many distinct card verbs a run of quoted words (a list, a set, a union type) or an object's keys names. */
+const cardVerbsIn = (text: string): number => new Set(CARD_VERB_WORDS.filter((v) => new RegExp(`["']${v}["']|\\b${v}:\\s*\\{`).test(text))).size;
+
+test("one declaration of card verbs (domain/review/card-actions.ts): the engine's request type, the web's set and pi's keys derive from it", () => {
+  const problems = files(SRC).flatMap((file) => {
+    const name = relative(SRC, file).replace(/\.js$/, ".ts");
+    if (name === CARD_VERB_MODULE || name === HUMAN_VERB_LIST) return [];
+    const text = readFileSync(join(SRC, "..", "..", "src", name), "utf8").replace(/\/\/.*$|\/\*[\s\S]*?\*\//gm, "");
+    const lists = [...text.matchAll(/(?:["'][a-z-]+["']\s*[,|]\s*){5,}["'][a-z-]+["']/g)].map((m) => m[0]);
+    const objects = [...text.matchAll(/\{(?:\s*[a-z]+:\s*\{[^{}]*\},?){6,}\s*\}/g)].map((m) => m[0]);
+    return [...lists, ...objects].filter((l) => cardVerbsIn(l) >= 6).map((l) => `${name}: ${l.slice(0, 60)}…`);
+  });
+  assert.deepEqual(problems, []);
+});

@@ -1,11 +1,12 @@
 // Fixtures for DeliverableStore tests: worker versions claimed as real sidecars, decisions as real ledger rows,
 // and records in the anchor tool's own schema-1 shape.
 
+import { changeSetRef, deliverableId, deliverableRef } from "../../src/domain/deliverables/refs.js";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { EngineContext } from "../../src/engine/context.js";
 import type { HomeLayout } from "../../src/files/home.js";
-import { changeSetRef, deliverableId, deliverableRef, type DeliverablePointer, type WorkerDeliverable } from "../../src/domain/deliverables/deliverable.js";
+import { type DeliverablePointer, type WorkerDeliverable } from "../../src/domain/deliverables/deliverable.js";
 import { claimDeliverable } from "../../src/files/workers/deliverables.js";
 import { insertDecision } from "../../src/ledger/review/decisions.js";
 import { updateWorker } from "../../src/ledger/workers/workers.js";

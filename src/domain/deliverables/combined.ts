@@ -2,6 +2,7 @@
 // claimed like any version; it credits both sources and is judged and promoted through the one frozen path (issue 16 §6).
 
 import { DELIVERABLE_SCHEMA_VERSION, type ChangeSet } from "./deliverable.js";
+import { combinedChangesRef, combinedId, combinedRef } from "./refs.js";
 
 export interface CombinedSource {
   worker: string;
@@ -29,31 +30,8 @@ export interface CombinedDeliverable {
   changeSet: ChangeSet;
 }
 
-const COMBINED = /^combined:(w[1-9][0-9]{0,9})\+(w[1-9][0-9]{0,9})(?::v?([1-9][0-9]{0,9}))?$/;
-const seq = (w: string): number => Number(w.slice(1));
-
-/** `w2+w3`, lower label first, whatever order the human named them in. */
-export function combinedKey(a: string, b: string): string {
-  return seq(a) <= seq(b) ? `${a}+${b}` : `${b}+${a}`;
-}
-
-export const combinedId = (key: string): string => `combined:${key}`;
-export const combinedRef = (key: string, version: number): string => `combined:${key}:${version}`;
-export const combinedChangesRef = (key: string, version: number): string => `combined-changes:${key}:${version}`;
 /** The directory a pair's versions live in (`w2-w3`: a `+` has no place in a file name Docket builds). */
 export const combinedDir = (key: string): string => key.replace("+", "-");
-
-/** True for anything that starts like a combined ref, so a malformed one is refused as such, not as a worker id. */
-export function looksCombined(text: string): boolean {
-  return text.trim().startsWith("combined:");
-}
-
-/** `combined:w2+w3:1` (or without the version: the pair's latest); undefined when it is not a combined ref. */
-export function parseCombinedRef(text: string): { key: string; workers: [string, string]; version?: number } | undefined {
-  const m = COMBINED.exec(text.trim());
-  if (!m || m[1] === m[2] || seq(m[1]!) > seq(m[2]!)) return undefined;
-  return { key: `${m[1]}+${m[2]}`, workers: [m[1]!, m[2]!], ...(m[3] ? { version: Number(m[3]) } : {}) };
-}
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 

@@ -1,7 +1,6 @@
 // The frozen worker deliverable version (sidecar `fleet/<id>/deliverables/v<N>.json`) and its identity.
 // Immutable once claimed; a version number is never reused (seed ADR-0003, DESIGN §6).
 
-import { validationError } from "../errors.js";
 import type { Evidence } from "../work/report.js";
 
 export const DELIVERABLE_SCHEMA_VERSION = 1;
@@ -93,15 +92,3 @@ export interface AddressedComment {
   note: string;
 }
 
-export const deliverableId = (workerId: string): string => `worker-deliverable:${workerId}`;
-export const deliverableRef = (workerId: string, version: number): string => `worker-deliverable:${workerId}:${version}`;
-export const changeSetRef = (workerId: string, version: number): string => `worker-changes:${workerId}:${version}`;
-
-/** Parses `worker-deliverable:<w>:<N>` (or `<w>:v<N>` shorthand); undefined when it is not a worker ref. */
-export function parseDeliverableRef(ref: string): { workerId: string; version: number } | undefined {
-  const m = /^(?:worker-deliverable:)?(w[1-9][0-9]{0,9})(?::v?|@v)([1-9][0-9]{0,9})$/.exec(ref.trim());
-  if (m) return { workerId: m[1]!, version: Number(m[2]) };
-  const zero = /^(?:worker-deliverable:)?(w[1-9][0-9]{0,9})(?::v?|@v)0+$/.exec(ref.trim());
-  if (zero) throw validationError("no-such-version", `${zero[1]} has no version 0: versions count from v1`, `\`docket verdict ${zero[1]}\` shows its current version`);
-  return undefined;
-}

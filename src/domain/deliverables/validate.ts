@@ -1,7 +1,8 @@
 // Validation of a parsed worker deliverable sidecar: schema version, field types, and identity consistency.
 // A sidecar is untrusted input on read: anything off reads as invalid and is never repaired (ADR-0003, DESIGN §6).
 
-import { DELIVERABLE_SCHEMA_VERSION, DONE_OUTCOMES, deliverableId, deliverableRef, type WorkerDeliverable } from "./deliverable.js";
+import { changeSetRef, deliverableId, deliverableRef } from "./refs.js";
+import { DELIVERABLE_SCHEMA_VERSION, DONE_OUTCOMES, type WorkerDeliverable } from "./deliverable.js";
 import { EVIDENCE_KINDS } from "../work/report.js";
 
 export type DeliverableValidation = { ok: true; deliverable: WorkerDeliverable } | { ok: false; issues: string[] };
@@ -49,7 +50,7 @@ export function validateDeliverable(value: unknown, expect: { workerId: string; 
 function changeSetIssues(cs: unknown, expect: { workerId: string; version: number }): string[] {
   if (!isObject(cs)) return ["changeSet must be an object or null"];
   const issues: string[] = [];
-  if (cs.ref !== `worker-changes:${expect.workerId}:${expect.version}`) issues.push(`changeSet.ref ${JSON.stringify(cs.ref)} does not match this version`);
+  if (cs.ref !== changeSetRef(expect.workerId, expect.version)) issues.push(`changeSet.ref ${JSON.stringify(cs.ref)} does not match this version`);
   if (typeof cs.base !== "string" || typeof cs.stat !== "string" || typeof cs.patch !== "string") issues.push("changeSet.base, stat and patch must be strings");
   if (!isCount(cs.hunks)) issues.push("changeSet.hunks must be a whole number");
   if (!Array.isArray(cs.files) || !cs.files.every((f) => isObject(f) && typeof f.path === "string" && isCount(f.additions) && isCount(f.deletions))) {

@@ -77,6 +77,17 @@ export function approvalFor(decisions: readonly DecisionRecord[], pointer: Point
   return latest !== undefined && approves(latest.verb) ? latest : undefined;
 }
 
+/**
+ * What closed exactly `pointer`, or undefined while it is open: a promotion by anyone (its patch landed), else its latest
+ * counting judgment when that rejects or combines it. A reject a later approval superseded no longer closes it.
+ */
+export function closureOf(decisions: readonly DecisionRecord[], pointer: Pointer): DecisionRecord | undefined {
+  const promoted = decisions.filter((d) => d.verb === "promote" && onPointer(d, pointer)).at(-1);
+  if (promoted) return promoted;
+  const latest = latestJudgment(decisions, pointer);
+  return latest && (latest.verb === "reject" || latest.verb === "combine") ? latest : undefined;
+}
+
 /** True when `pointer` is approved by a human under the rules of `approvalFor`. */
 export function isApproved(decisions: readonly DecisionRecord[], pointer: Pointer): boolean {
   return approvalFor(decisions, pointer) !== undefined;

@@ -1,6 +1,7 @@
 // Approval binds content: a judgment records the sha256 of the exact bytes it judged, and every act on an approval
 // (promote, use, save, the verdict card) re-verifies them; a mismatch is one refusal naming the file and both hashes (DESIGN §8a).
 
+import { refKind } from "../deliverables/refs.js";
 import { DocketError } from "../errors.js";
 
 export interface ContentCheck {
@@ -22,7 +23,7 @@ export function contentMismatch(check: ContentCheck): DocketError | undefined {
     "deliverable-tampered",
     `${check.ref} changed after it was judged: ${check.file} now has sha256 ${check.actual}, but the judgment recorded sha256 ${check.expected}; nothing changed`,
     {
-      hint: check.ref.startsWith("worker-deliverable:")
+      hint: refKind(check.ref) === "worker"
         ? `read what it holds now with \`docket diff ${check.ref}\`; restore the file, or judge these bytes anew with \`docket approve ${check.ref}\``
         : `restore the file as it was, or remove this version with \`docket deliverable delete ${check.ref}\``,
       details: { file: check.file, expectedSha256: check.expected, actualSha256: check.actual },

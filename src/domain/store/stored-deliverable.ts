@@ -3,6 +3,7 @@
 
 import { DONE_OUTCOMES, type ChangeSet, type DeliverablePointer, type DoneOutcome } from "../deliverables/deliverable.js";
 import { EVIDENCE_KINDS, type Evidence } from "../work/report.js";
+import { storedRef } from "../deliverables/refs.js";
 
 export const STORED_SCHEMA_VERSION = 2;
 
@@ -95,14 +96,7 @@ export function isSafeStoredId(value: unknown): value is string {
   return typeof value === "string" && STORED_ID.test(value);
 }
 
-export const storedRef = (id: string, version: number): string => `deliverable:${id}:${version}`;
 export const humanAuthorshipDecisionId = (id: string): string => `human-authorship:${id}`;
-
-/** Parses `deliverable:<id>:<N>`; undefined when it is not a stored ref. */
-export function parseStoredRef(ref: string): { id: string; version: number } | undefined {
-  const m = /^deliverable:([A-Za-z0-9][A-Za-z0-9_-]{0,95}):([1-9][0-9]{0,9})$/.exec(ref.trim());
-  return m ? { id: m[1]!, version: Number(m[2]) } : undefined;
-}
 
 /** Worker-backed id: `worker-<cleaned worker id, ≤72>-<10 hex>`; the hash is computed by the caller (domain is pure). */
 export function formatWorkerStoredId(workerId: string, hashHex: string): string {

@@ -1,6 +1,7 @@
 // The read-time upgrade chain of stored records, and the classification of what a file holds: ok or unsupported.
 // Schema drift is not corruption: an older record is upgraded step by step; one we cannot load stays visible (ADR-0005).
 
+import { isStoredRecordRef } from "../deliverables/refs.js";
 import { DONE_OUTCOMES } from "../deliverables/deliverable.js";
 import { EVIDENCE_KINDS, type Evidence } from "../work/report.js";
 import { STORED_SCHEMA_VERSION, storedDeliverableIssues, type StoredDeliverable } from "./stored-deliverable.js";
@@ -54,7 +55,7 @@ function upgradeChangeSet(v: unknown): unknown {
 function upgradeProvenance(v: unknown): unknown {
   if (!isObject(v)) return null;
   const sourceRef = text(v.sourceRef);
-  const kind = sourceRef.startsWith("deliverable:") ? "stored" : v.sourceKind === "parent" ? "human" : "worker";
+  const kind = isStoredRecordRef(sourceRef) ? "stored" : v.sourceKind === "parent" ? "human" : "worker";
   return {
     ...v,
     sourceRef,

@@ -1,9 +1,7 @@
 // A stored record as input to Use → Parent / Worker / Implement: its exact body, ref, carried approval and provenance.
 // The approval travels inside the record, its bytes pinned by the ledger; legacy bundles are never usable for a reviewed handoff (ADR-0005).
 
-import { parseDeliverableRef } from "../../domain/deliverables/deliverable.js";
 import { refusal } from "../../domain/errors.js";
-import { normalizeWorkerId } from "../../domain/ids.js";
 import type { StoredDeliverable } from "../../domain/store/stored-deliverable.js";
 import type { EngineContext } from "../context.js";
 import { readStoredTarget, resolveStoreTarget } from "../store/target.js";
@@ -34,20 +32,6 @@ export interface StoredForUse {
   /** The record's file and the sha256 of its bytes, verified against the ledger's pin when read. */
   path: string;
   sha256: string;
-}
-
-/**
- * True for anything the store resolves (`deliverable:…`, a store id, `d<N>`, `last`) and for legacy `checkpoint:` refs,
- * so Use refuses those with the specific reason — not for worker refs.
- */
-export function isStoredRefLike(text: string): boolean {
-  return /^(deliverable:|checkpoint:|d[1-9][0-9]*$|last$|human-|worker-|parent-)/.test(text.trim());
-}
-
-/** True when `text` names a stored record rather than a worker (`w3`, `3`) or a worker version (`worker-deliverable:w3:2`). */
-export function namesStoredRecord(text: string): boolean {
-  const t = text.trim();
-  return !parseDeliverableRef(t) && !normalizeWorkerId(t) && isStoredRefLike(t);
 }
 
 /** Resolves a stored ref for Use; refuses legacy bundles and records this build cannot load. */

@@ -4,9 +4,7 @@
 
 import { oneLine } from "../../domain/text/fence.js";
 import type { DeliverablePointer, SourceHandoff } from "../../domain/deliverables/deliverable.js";
-import { parseDeliverableRef } from "../../domain/deliverables/deliverable.js";
 import { refusal, usageError, validationError } from "../../domain/errors.js";
-import { normalizeWorkerId } from "../../domain/ids.js";
 import { dropChip as dropChipRow, insertChip, listChips, queuedChipFor, type Chip } from "../../ledger/talk/chips.js";
 import { notApproved, type DecisionActor } from "../../domain/review/approval.js";
 import { confirmationRefused, resolveConfirmation } from "../../domain/review/confirmation.js";
@@ -18,7 +16,8 @@ import { kindRegistry, trustedKindChoice } from "../workers/kinds.js";
 import { parsePlan } from "../../domain/plans/plan-contract.js";
 import { isPlanLike, resolvePlanGate, type PlanGateState } from "../../domain/plans/plan-gate.js";
 import { spawnWorker, type SpawnInput, type SpawnResult } from "../workers/spawn.js";
-import { isStoredRefLike, storedForUse, type StoredForUse } from "./store-use.js";
+import { storedForUse, type StoredForUse } from "./store-use.js";
+import { refKind } from "../../domain/deliverables/refs.js";
 import { assertHuman } from "../authority.js";
 
 /** What is being used: a worker's exact current version, or a stored record (its approval travels with it). */
@@ -28,7 +27,8 @@ type UseSource =
 
 function resolveUseSource(ctx: EngineContext, target: string, version?: number): UseSource {
   const text = target.trim();
-  if (parseDeliverableRef(text) || normalizeWorkerId(text)) {
+  const kind = refKind(text);
+  if (kind === "worker") {
     const t = resolveReviewTarget(ctx, { target: text, version });
     if (t.pointer.version !== t.current.version) {
       throw refusal(
@@ -39,7 +39,7 @@ function resolveUseSource(ctx: EngineContext, target: string, version?: number):
     }
     return { kind: "worker", target: t, ref: t.pointer.ref, body: t.deliverable.body, projectRoot: t.worker.projectRoot };
   }
-  if (isStoredRefLike(text)) {
+  if (kind === "stored") {
     const stored = storedForUse(ctx, text);
     return { kind: "stored", stored, ref: stored.ref, body: stored.body, projectRoot: ctx.projectRoot() };
   }

@@ -1,9 +1,10 @@
 // The worker protocol's four engine calls — todos, wait, done, fail — each fenced by generation inside its command.
 // done freezes one immutable deliverable version before the worker becomes ready (ADR-0003, DESIGN §5–§6).
 
+import { changeSetRef, deliverableId, deliverableRef } from "../../domain/deliverables/refs.js";
 import type { Worker } from "../../domain/workers/worker.js";
 import { randomUUID } from "node:crypto";
-import { DONE_OUTCOMES, changeSetRef, deliverableId, deliverableRef, type ChangeSet, type DeliverablePointer, type DoneOutcome, type WorkerDeliverable, type AddressedComment } from "../../domain/deliverables/deliverable.js";
+import { DONE_OUTCOMES, type ChangeSet, type DeliverablePointer, type DoneOutcome, type WorkerDeliverable, type AddressedComment } from "../../domain/deliverables/deliverable.js";
 import { checkAddressed } from "../../domain/review/addressed.js";
 import { refusal, validationError } from "../../domain/errors.js";
 import { idempotencyKey, optionalKey } from "../../domain/idempotency.js";

@@ -1,7 +1,9 @@
 // One structured card action (a click, a key) → the same engine command the CLI runs, bound to the version and the
 // newest decision the surface rendered: refused (nothing changes) when a newer version or decision landed meanwhile.
 
+import { actionTargetOf, versionRefOf } from "../../domain/deliverables/refs.js";
 import { notFound, usageError } from "../../domain/errors.js";
+import type { CardVerb } from "../../domain/review/card-actions.js";
 import { formatAnchor, type CommentSide } from "../../domain/review/comment-anchor.js";
 import { confirmationRefused, resolveConfirmation } from "../../domain/review/confirmation.js";
 import type { EngineContext } from "../context.js";
@@ -10,7 +12,7 @@ import type { SpawnInput } from "../workers/spawn.js";
 type SpawnParent = NonNullable<SpawnInput["parent"]>;
 
 export interface ActRequest {
-  verb: "approve" | "reject" | "revise" | "answer" | "tell" | "promote" | "discard" | "use" | "save" | "respawn" | "combine" | CommentVerb;
+  verb: CardVerb | CommentVerb;
   worker: string;
   /** The version the card showed (null: a worker without one). */
   version: number | null;
@@ -52,8 +54,8 @@ const decisionLines = (r: { decision: { id: string; verb: string; deliverable: {
 
 /** `parent`: the live pi session a Use → Worker inherits its model and thinking from (ADR-0004). */
 export async function runAction(ctx: EngineContext, r: ActRequest, options: { parent?: SpawnParent } = {}): Promise<ActResult> {
-  const bound = { target: r.worker, expectVersion: r.version ?? undefined, expectDecision: r.lastDecision };
-  const ref = r.version === null ? undefined : `worker-deliverable:${r.worker}:${r.version}`;
+  const bound = { target: actionTargetOf(r.worker, r.version), expectVersion: r.version ?? undefined, expectDecision: r.lastDecision };
+  const ref = r.version === null ? undefined : versionRefOf(r.worker, r.version);
   const needRef = (): string => {
     if (!ref) throw usageError("bad-action", `${r.verb} needs the version the card showed`);
     return ref;

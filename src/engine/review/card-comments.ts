@@ -1,8 +1,8 @@
 // The comments a card shows: the drafts on this version, and the comments the previous version's revise sent, mapped
 // through this version's frozen patch ("current" where their lines still exist, "outdated" where not) with the worker's answers.
 
+import { deliverableRef } from "../../domain/deliverables/refs.js";
 import type { DeliverablePointer, WorkerDeliverable } from "../../domain/deliverables/deliverable.js";
-import { deliverableRef } from "../../domain/deliverables/deliverable.js";
 import type { DiffFile } from "../../domain/deliverables/diff-files.js";
 import { mapAnchor, type MappedAnchor } from "../../domain/review/comment-map.js";
 import { formatAnchor } from "../../domain/review/comment-anchor.js";

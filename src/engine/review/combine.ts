@@ -2,10 +2,11 @@
 // combined version; conflicts → a scratch folder the human resolves (`--continue` freezes it, `--abort` drops it); or both
 // sides handed to one worker. Files are made before the one command that records the outcome (issue 16 §6, DESIGN §3).
 
+import { combinedChangesRef, combinedId, combinedKey, combinedRef, deliverableId } from "../../domain/deliverables/refs.js";
 import { codeFence } from "../../domain/text/fence.js";
 import { quotePath } from "../../domain/text/quote-path.js";
 import { createHash } from "node:crypto";
-import { combinedChangesRef, combinedId, combinedKey, combinedRef, type CombinedDeliverable, type CombinedSource } from "../../domain/deliverables/combined.js";
+import { type CombinedDeliverable, type CombinedSource } from "../../domain/deliverables/combined.js";
 import type { DeliverablePointer } from "../../domain/deliverables/deliverable.js";
 import { refusal, validationError } from "../../domain/errors.js";
 import { formatMergeSummary, patchResidue, residueLines } from "../../domain/review/combine.js";
@@ -22,7 +23,7 @@ import { assertHuman } from "../authority.js";
 import { pasteToCommandWorker } from "../talk/command-paste.js";
 import type { ContestedFile, MergeOutcome, MergeSource } from "../../substrate/git/combine-merge.js";
 import type { ReviewFacts } from "./review-facts.js";
-import { latestDecision, resolveReviewTarget, type ReviewTarget } from "./target.js";
+import { closureOf, resolveReviewTarget, type ReviewTarget } from "./target.js";
 
 export interface CombineInput {
   /** Two workers or exact worker refs: `w2 w3`, `worker-deliverable:w2:1 w3`. */
@@ -42,14 +43,11 @@ interface Source extends MergeSource {
   sha256: string;
 }
 
-/** Verbs that close a version: once one of these is its latest, it is no longer combined. */
-const CLOSING = ["promote", "reject", "combine"];
-
 function sourceOf(ctx: EngineContext, target: string): Source {
   const t = resolveReviewTarget(ctx, { target });
   const cs = t.deliverable.changeSet;
   if (!cs || cs.patch === "") throw refusal("nothing-to-combine", `${t.pointer.ref} has no frozen patch; there is nothing to combine`);
-  const closed = latestDecision(ctx.db, t.pointer.ref, CLOSING);
+  const closed = closureOf(ctx.db, t.pointer);
   if (closed) {
     const why = closed.verb === "promote" ? "is already promoted: its changes are in your checkout" : closed.verb === "reject" ? "was rejected" : "was already combined";
     throw refusal("combine-source-closed", `${t.pointer.ref} ${why} (${closed.id}); nothing changed`, "combine two open versions; a worker whose base moved can be told with `docket tell <w> <text>`");
@@ -118,7 +116,7 @@ function assertNoResidue(s: [Source, Source], patch: string): void {
 /** Inside the recording command: each source must still be open, then it is closed as combined into `ref`. */
 function closeSources(tx: Tx, s: [Source, Source], ref: string, how: string): string[] {
   return s.map((src, i) => {
-    const closed = latestDecision(tx.db, src.ref, CLOSING);
+    const closed = closureOf(tx.db, src.pointer);
     if (closed) throw refusal("combine-source-closed", `${src.ref} was closed meanwhile (${closed.verb}, ${closed.id}); nothing changed`);
     const other = s[1 - i]!;
     const d = insertDecision(tx, {
@@ -189,7 +187,7 @@ function startResolution(ctx: EngineContext, s: [Source, Source], m: MergeOutcom
   try {
     r = ctx.commands.run("combine.conflicts", { key, scratch }, (tx) => {
       if (resolvingCombination(tx.db, root)) throw pending();
-      for (const src of s) if (latestDecision(tx.db, src.ref, CLOSING)) throw refusal("combine-source-closed", `${src.ref} was closed meanwhile; nothing changed`);
+      for (const src of s) if (closureOf(tx.db, src.pointer)) throw refusal("combine-source-closed", `${src.ref} was closed meanwhile; nothing changed`);
       const combination = insertCombination(tx, { projectRoot: root, key, sources: s.map(recorded), base: m.base, state: "resolving", merge, scratch });
       return { combination, decisions: markSources(tx, s, "combine-conflicts", `${summary} combining ${s[0].worker} + ${s[1].worker}; resolving in ${scratch}`) };
     }).result;
@@ -325,7 +323,7 @@ export function abortCombine(ctx: EngineContext): { combination: string; decisio
   const decisions = ctx.commands.run("combine.abort", { combination: row.id }, (tx) => {
     if (!settleCombination(tx, row.id, { state: "aborted" })) throw refusal("no-combine-pending", `${row.id} was settled meanwhile; nothing changed`);
     return row.sources.map((src) =>
-      insertDecision(tx, { actor: "human", verb: "combine-abort", worker: src.worker, deliverable: { id: `worker-deliverable:${src.worker}`, version: src.version, ref: src.ref }, note: `combine ${row.id} dropped`, evidenceRefs: [src.ref], contentSha256: src.sha256 }).id,
+      insertDecision(tx, { actor: "human", verb: "combine-abort", worker: src.worker, deliverable: { id: deliverableId(src.worker), version: src.version, ref: src.ref }, note: `combine ${row.id} dropped`, evidenceRefs: [src.ref], contentSha256: src.sha256 }).id,
     );
   }).result;
   if (row.scratch) removeScratch(ctx.home, row.scratch);

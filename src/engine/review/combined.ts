@@ -1,8 +1,9 @@
-// Reviewing a combined version (`combined:w2+w3:<N>`) through the same rules as any version: its card, approve and
-// reject bound to the sidecar's sha256, and promotion of its frozen patch through apply-frozen (issue 16 §6, DESIGN §8a).
+// Reviewing a combined version (`combined:w2+w3:<N>`) through the same rules as any version: resolving it, its card
+// bound to the sidecar's sha256, and promotion of its frozen patch through apply-frozen (issue 16 §6, DESIGN §8a).
 
 import { moveText, type CardMove } from "../../domain/review/card-actions.js";
-import { parseCombinedRef, type CombinedDeliverable } from "../../domain/deliverables/combined.js";
+import { type CombinedDeliverable } from "../../domain/deliverables/combined.js";
+import { combinedId, combinedRef, parseReviewableRef } from "../../domain/deliverables/refs.js";
 import type { DeliverablePointer } from "../../domain/deliverables/deliverable.js";
 import { notFound, refusal } from "../../domain/errors.js";
 import { verifyContent } from "../../domain/review/content-binding.js";
@@ -16,10 +17,9 @@ import { NO_COMMENTS } from "./card-comments.js";
 import type { EngineContext } from "../context.js";
 import { journalPromotion } from "../talk/journal.js";
 import { alreadyApplied, applyFrozen, RECOVERED_NOTE } from "./apply-frozen.js";
-import type { JudgeResult } from "./judge.js";
-import type { PromoteResult, PromotionPreview } from "./promote.js";
-import { approvalOf, decisionView, latestDecision } from "./target.js";
-import type { VerdictCard } from "./verdict.js";
+import type { PromoteResult, PromotionPreview } from "./promotion.js";
+import { approvalOf, assertDecisionUnchanged, decisionView, latestDecision } from "./target.js";
+import type { VerdictCard } from "./verdict-card.js";
 import { parentChangeWarnings, type ReviewWarning } from "./warnings.js";
 import { workerTreeOf } from "../../domain/workers/worker-tree.js";
 
@@ -33,17 +33,24 @@ export interface CombinedTarget {
 }
 
 /** `combined:w2+w3:1`, or `combined:w2+w3` for the pair's newest recorded version. */
-export function resolveCombined(ctx: EngineContext, text: string): CombinedTarget {
-  const parsed = parseCombinedRef(text);
-  if (!parsed) throw notFound("bad-combined-ref", `"${text}" is not a combined ref; combined versions are combined:w<N>+w<M>:<K> (lower worker first)`, "`docket verdict` lists them");
+export function resolveCombined(ctx: EngineContext, text: string, expectSha256?: string): CombinedTarget {
+  const parsed = parseReviewableRef(text);
+  if (parsed.kind !== "combined") throw notFound("bad-combined-ref", `"${text}" is not a combined ref; combined versions are combined:w<N>+w<M>:<K> (lower worker first)`, "`docket verdict` lists them");
   const versions = listCombinedVersions(ctx.home, parsed.key);
-  const version = parsed.version ?? [...versions].reverse().find((v) => combinationOf(ctx.db, `combined:${parsed.key}:${v}`));
+  const version = parsed.version ?? newestCombined(ctx, parsed.key)?.version;
   if (version === undefined || !versions.includes(version)) throw notFound("no-such-version", `${parsed.key} has no combined version${parsed.version ? ` ${parsed.version}` : ""}`, "`docket verdict` lists what waits for review");
   const read = readCombined(ctx.home, parsed.key, version);
   if (!read.ok) throw refusal("deliverable-invalid", `combined version ${parsed.key}:${version} is missing or invalid (${read.reason}); restore it or combine again`);
   const row = combinationOf(ctx.db, read.deliverable.ref);
   if (!row) throw refusal("combined-unrecorded", `${read.deliverable.ref} was frozen but never recorded (an interrupted combine); nothing changed`, "run the same `docket combine <w> <w>` again to record it");
+  if (expectSha256 !== undefined) verifyContent({ ref: read.deliverable.ref, file: read.path, expected: expectSha256, actual: read.sha256 });
   return { key: parsed.key, pointer: { id: read.deliverable.id, version, ref: read.deliverable.ref }, deliverable: read.deliverable, path: read.path, sha256: read.sha256, row };
+}
+
+/** The pair's newest recorded combined version, or null (read from the ledger and the file names; no sidecar is parsed). */
+export function newestCombined(ctx: EngineContext, key: string): DeliverablePointer | null {
+  const version = [...listCombinedVersions(ctx.home, key)].reverse().find((v) => combinationOf(ctx.db, combinedRef(key, v)));
+  return version === undefined ? null : { id: combinedId(key), version, ref: combinedRef(key, version) };
 }
 
 function sourcePatches(ctx: EngineContext, t: CombinedTarget): string[] {
@@ -53,23 +60,13 @@ function sourcePatches(ctx: EngineContext, t: CombinedTarget): string[] {
   });
 }
 
-export function approveCombined(ctx: EngineContext, target: string, note?: string, expectSha256?: string): JudgeResult {
-  const t = resolveCombined(ctx, target);
-  if (expectSha256 !== undefined) verifyContent({ ref: t.pointer.ref, file: t.path, expected: expectSha256, actual: t.sha256 });
-  return ctx.commands.run("review.approve", { ref: t.pointer.ref }, (tx) => {
-    const existing = approvalOf(tx.db, t.pointer);
-    if (existing && existing.contentSha256 === t.sha256) return { decision: decisionView(latestDecision(tx.db, t.pointer.ref, [existing.verb])!), notes: [`${t.pointer.ref} was already approved; nothing new recorded`] };
-    const d = insertDecision(tx, { actor: "human", verb: "approve", worker: t.key, deliverable: t.pointer, note: note ?? null, evidenceRefs: [t.pointer.ref, ...t.deliverable.sources.map((s) => s.ref)], contentSha256: t.sha256 });
-    return { decision: decisionView(d), notes: [`promote it with \`docket promote ${t.pointer.ref}\``] };
-  }).result;
-}
-
-export function rejectCombined(ctx: EngineContext, target: string, note?: string): JudgeResult {
-  const t = resolveCombined(ctx, target);
-  return ctx.commands.run("review.reject", { ref: t.pointer.ref, note: note ?? null }, (tx) => {
-    const d = insertDecision(tx, { actor: "human", verb: "reject", worker: t.key, deliverable: t.pointer, note: note ?? null, evidenceRefs: [t.pointer.ref], contentSha256: t.sha256 });
-    return { decision: decisionView(d), notes: [`the sources stay closed as combined; combine newer versions of ${t.key.replace("+", " and ")} to try again`] };
-  }).result;
+interface CombinedPromoteInput {
+  target: string;
+  approve?: boolean;
+  yes?: boolean;
+  expectSha256?: string;
+  /** The pair's newest decision id the card showed (null: none); refused when another landed since. */
+  expectDecision?: string | null;
 }
 
 interface CombinedPlan {
@@ -80,9 +77,9 @@ interface CombinedPlan {
 }
 
 /** Checked before the checkout is touched: approved exactly these bytes, not promoted, no marker residue. */
-function planCombined(ctx: EngineContext, input: { target: string; approve?: boolean; expectSha256?: string }): CombinedPlan {
-  const t = resolveCombined(ctx, input.target);
-  if (input.expectSha256 !== undefined) verifyContent({ ref: t.pointer.ref, file: t.path, expected: input.expectSha256, actual: t.sha256 });
+function planCombined(ctx: EngineContext, input: CombinedPromoteInput): CombinedPlan {
+  const t = resolveCombined(ctx, input.target, input.expectSha256);
+  assertDecisionUnchanged(ctx.db, t.key, input.expectDecision);
   const promoted = latestDecision(ctx.db, t.pointer.ref, ["promote"]);
   if (promoted) throw refusal("already-promoted", `${t.pointer.ref} was already promoted (${promoted.id}, ${promoted.at}); nothing changed`);
   const approval = approvalOf(ctx.db, t.pointer);
@@ -96,13 +93,13 @@ function planCombined(ctx: EngineContext, input: { target: string; approve?: boo
   return { target: t, files, warnings, needsConfirmation: warnings.length > 0 };
 }
 
-export function previewCombinedPromotion(ctx: EngineContext, input: { target: string; approve?: boolean; expectSha256?: string }): PromotionPreview {
+export function previewCombinedPromotion(ctx: EngineContext, input: CombinedPromoteInput): PromotionPreview {
   const plan = planCombined(ctx, input);
   return { ref: plan.target.pointer.ref, files: plan.files, warnings: plan.warnings, needsConfirmation: plan.needsConfirmation };
 }
 
 /** The combined patch lands through apply-frozen; the journal credits both workers; each source workspace settles. */
-export function promoteCombined(ctx: EngineContext, input: { target: string; approve?: boolean; yes?: boolean; expectSha256?: string }): PromoteResult {
+export function promoteCombined(ctx: EngineContext, input: CombinedPromoteInput): PromoteResult {
   const plan = planCombined(ctx, input);
   const t = plan.target;
   if (plan.needsConfirmation && !input.yes) {
@@ -114,6 +111,7 @@ export function promoteCombined(ctx: EngineContext, input: { target: string; app
   const { recorded, recovered } = applyFrozen(ctx, {
     ref: t.pointer.ref, root, patch, files: plan.files, request: { ref: t.pointer.ref, approve: Boolean(input.approve) },
     record: (tx, recovered) => {
+      assertDecisionUnchanged(tx.db, t.key, input.expectDecision);
       let approval = null;
       if (!approvalOf(tx.db, t.pointer)) {
         if (!input.approve) throw refusal("not-approved", `${t.pointer.ref} is not approved; nothing changed`);

@@ -1,9 +1,9 @@
 // Reading frozen deliverable versions for review: by worker (current pointer) or by exact ref/version.
 // Only the sidecar is ever read: a missing or invalid one is refused, never replaced by live state (ADR-0003).
 
+import { deliverableId, deliverableRef, parseDeliverableRef } from "../../domain/deliverables/refs.js";
 import type { Worker } from "../../domain/workers/worker.js";
 import type { DeliverablePointer, WorkerDeliverable } from "../../domain/deliverables/deliverable.js";
-import { deliverableId, deliverableRef, parseDeliverableRef } from "../../domain/deliverables/deliverable.js";
 import { notFound, refusal, validationError } from "../../domain/errors.js";
 import { idempotencyKey } from "../../domain/idempotency.js";
 import { normalizeWorkerId } from "../../domain/ids.js";

@@ -4,11 +4,10 @@
 import type { ChangeSet, DeliverablePointer } from "../../domain/deliverables/deliverable.js";
 import { refusal, validationError } from "../../domain/errors.js";
 import type { EngineContext } from "../context.js";
-import { namesStoredRecord } from "../handoff/store-use.js";
 import { readStoredTarget, resolveStoreTarget } from "../store/target.js";
 import { deliverableByRef } from "./deliverables.js";
 import { resolveCombined } from "./combined.js";
-import { looksCombined } from "../../domain/deliverables/combined.js";
+import { refKind } from "../../domain/deliverables/refs.js";
 
 export interface FrozenPatchView {
   /** The worker that made it (null for a stored record with no worker source). */
@@ -19,12 +18,13 @@ export interface FrozenPatchView {
 }
 
 export function frozenPatchOf(ctx: EngineContext, target: string, version?: number): FrozenPatchView {
-  if (looksCombined(target)) {
+  const kind = refKind(target);
+  if (kind === "combined") {
     if (version !== undefined) throw validationError("version-stored", "--version applies to a worker id; a combined ref names its version itself", "drop --version");
     const t = resolveCombined(ctx, target);
     return { worker: t.key, deliverable: t.pointer, changeSet: t.deliverable.changeSet, patch: t.deliverable.changeSet.patch };
   }
-  if (namesStoredRecord(target)) {
+  if (kind === "stored") {
     if (version !== undefined) throw validationError("version-stored", "--version applies to a worker id; a stored ref names its version itself", "drop --version");
     const t = resolveStoreTarget(ctx, target);
     if (t.kind === "legacy") throw refusal("legacy-no-patch", `${t.ref} is a legacy checkpoint bundle; it carries no change set`, `read it with \`docket preview ${t.ref}\``);

@@ -13,8 +13,8 @@ import { applyLifecycle, lifecycleRowOf, requireWorker, updateWorker } from "../
 import type { EngineContext } from "../context.js";
 import { pointerOf } from "./deliverables.js";
 import { pasteToCommandWorker } from "../talk/command-paste.js";
-import { approveCombined, rejectCombined } from "./combined.js";
-import { looksCombined } from "../../domain/deliverables/combined.js";
+import { resolveReviewable } from "./reviewable.js";
+import { refKind } from "../../domain/deliverables/refs.js";
 import {
   approvalOf, assertDecisionUnchanged, assertPointerUnchanged, decisionView, evidenceRefsOf, latestDecision, olderNote, resolveReviewTarget,
   type DecisionView, type TargetInput,
@@ -38,31 +38,26 @@ export interface JudgeResult {
   notes: string[];
 }
 
-/** Records approval of one exact version. Queues nothing, sends nothing, starts nothing. */
+/** Records approval of one exact version (a worker's or a combined one). Queues nothing, sends nothing, starts nothing. */
 export function approve(ctx: EngineContext, input: JudgeInput): JudgeResult {
   assertHuman(ctx, "approve");
-  if (looksCombined(input.target)) return approveCombined(ctx, input.target, input.note, input.expectSha256);
-  const target = resolveReviewTarget(ctx, input);
-  const judged = assertShownBinding(ctx, target, input, "approve");
-  return ctx.commands.run("review.approve", { ref: target.pointer.ref }, (tx) => {
-    if (!target.exact) assertPointerUnchanged(tx, target);
-    assertDecisionUnchanged(tx.db, target.worker.id, input.expectDecision);
-    assertNotCombined(tx.db, target.pointer.ref);
+  const r = resolveReviewable(ctx, input);
+  const shown = r.shown("approve");
+  return ctx.commands.run("review.approve", { ref: r.pointer.ref }, (tx) => {
+    r.assertStill(tx, "approve");
+    assertDecisionUnchanged(tx.db, r.subject, input.expectDecision);
     const actor = input.actor ?? "human";
-    const existing = approvalOf(tx.db, target.pointer);
+    const existing = approvalOf(tx.db, r.pointer);
     // Approving the same bytes again records nothing new; other bytes (the file changed since) are a new judgment.
-    if (existing && actor === "human" && existing.contentSha256 === target.sha256) {
-      const row = latestDecision(tx.db, target.pointer.ref, [existing.verb]);
-      if (row && row.id === existing.id) return { decision: decisionView(row), notes: [...judged, `${target.pointer.ref} was already approved (${row.id}); nothing new recorded`] };
+    if (existing && actor === "human" && existing.contentSha256 === r.sha256) {
+      const row = latestDecision(tx.db, r.pointer.ref, [existing.verb]);
+      if (row && row.id === existing.id) return { decision: decisionView(row), notes: [...shown, `${r.pointer.ref} was already approved (${row.id}); nothing new recorded`] };
     }
     const decision = insertDecision(tx, {
-      actor, verb: "approve", worker: target.worker.id, deliverable: target.pointer, note: input.note ?? null,
-      evidenceRefs: evidenceRefsOf(target), contentSha256: target.sha256,
+      actor, verb: "approve", worker: r.subject, deliverable: r.pointer, note: input.note ?? null, evidenceRefs: r.evidenceRefs, contentSha256: r.sha256,
     });
-    // A patch still waiting for promotion keeps the worker in view; a patch-less version is settled by approval.
-    const patchPending = Boolean(target.deliverable.changeSet && target.deliverable.changeSet.patch !== "");
-    if (target.pointer.ref === target.current.ref && !patchPending) updateWorker(tx, target.worker.id, { reviewedAt: tx.now });
-    const notes = [...judged, ...olderNote(target)];
+    r.settle(tx, "approve");
+    const notes = [...shown, ...r.after("approve")];
     if (actor !== "human") notes.push(UNCOUNTED_APPROVAL_NOTE);
     return { decision: decisionView(decision), notes };
   }).result;
@@ -71,18 +66,16 @@ export function approve(ctx: EngineContext, input: JudgeInput): JudgeResult {
 /** Records a rejection of one exact version; it supersedes an earlier approval of that version. */
 export function reject(ctx: EngineContext, input: JudgeInput): JudgeResult {
   assertHuman(ctx, "reject");
-  if (looksCombined(input.target)) return rejectCombined(ctx, input.target, input.note);
-  const target = resolveReviewTarget(ctx, input);
-  const judged = assertShownBinding(ctx, target, input, "reject");
-  return ctx.commands.run("review.reject", { ref: target.pointer.ref, note: input.note ?? null }, (tx) => {
-    if (!target.exact) assertPointerUnchanged(tx, target);
-    assertDecisionUnchanged(tx.db, target.worker.id, input.expectDecision);
+  const r = resolveReviewable(ctx, input);
+  const shown = r.shown("reject");
+  return ctx.commands.run("review.reject", { ref: r.pointer.ref, note: input.note ?? null }, (tx) => {
+    r.assertStill(tx, "reject");
+    assertDecisionUnchanged(tx.db, r.subject, input.expectDecision);
     const decision = insertDecision(tx, {
-      actor: input.actor ?? "human", verb: "reject", worker: target.worker.id, deliverable: target.pointer,
-      note: nonEmpty(input.note) ?? null, evidenceRefs: evidenceRefsOf(target), contentSha256: target.sha256,
+      actor: input.actor ?? "human", verb: "reject", worker: r.subject, deliverable: r.pointer, note: nonEmpty(input.note) ?? null, evidenceRefs: r.evidenceRefs, contentSha256: r.sha256,
     });
-    if (target.pointer.ref === target.current.ref) updateWorker(tx, target.worker.id, { reviewedAt: tx.now });
-    return { decision: decisionView(decision), notes: [...judged, ...olderNote(target), `${target.worker.id} was not told; use \`docket revise ${target.worker.id} <note>\` to ask for changes`] };
+    r.settle(tx, "reject");
+    return { decision: decisionView(decision), notes: [...shown, ...r.after("reject")] };
   }).result;
 }
 
@@ -93,7 +86,7 @@ export function reject(ctx: EngineContext, input: JudgeInput): JudgeResult {
 export function revise(ctx: EngineContext, input: JudgeInput & { note?: string }): JudgeResult {
   assertHuman(ctx, "revise");
   const note = nonEmpty(input.note);
-  if (looksCombined(input.target)) {
+  if (refKind(input.target) === "combined") {
     throw refusal("combined-no-revise", `${input.target} is a combined version: no worker publishes its next version; nothing was sent`, "reject it, or hand both sides to one worker with `docket combine <w> <w> --to <w>`");
   }
   if (note !== undefined) assertNoControlCharacters(note, "note");
@@ -238,14 +231,6 @@ function withPaste(ctx: EngineContext, r: JudgeResult & { message: string }, wor
   if (!paste) return result;
   const note = paste.pasted ? `also pasted into ${workerId}'s pane (best-effort)` : `could not paste into ${workerId}'s pane (${paste.reason}); the message waits in its inbox`;
   return { ...result, notes: [...result.notes, note] };
-}
-
-/** A version closed as combined is judged through its combined version, never again on its own. */
-export function assertNotCombined(db: Parameters<typeof latestDecision>[0], ref: string): void {
-  const combined = latestDecision(db, ref, ["combine"]);
-  if (combined) {
-    throw refusal("combined-closed", `${ref} is closed as combined into ${combined.option} (${combined.id}); nothing changed`, "judge the combined version with `docket verdict <ref>`");
-  }
 }
 
 function nonEmpty(text: string | undefined): string | undefined {

@@ -8,7 +8,7 @@ import { insertDecision } from "../../ledger/review/decisions.js";
 import type { EngineContext } from "../context.js";
 import { storedForUse, type StoredForUse } from "../handoff/store-use.js";
 import { alreadyApplied, applyFrozen, RECOVERED_NOTE } from "./apply-frozen.js";
-import type { PromoteResult } from "./promote.js";
+import type { PromoteResult } from "./promotion.js";
 import { decisionView, promotionOf } from "./target.js";
 import { parentChangeWarnings, type ReviewWarning } from "./warnings.js";
 import { journalPromotion } from "../talk/journal.js";

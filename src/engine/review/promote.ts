@@ -10,16 +10,17 @@ import { pathExists } from "../../files/probe.js";
 import { insertDecision } from "../../ledger/review/decisions.js";
 import { updateWorker } from "../../ledger/workers/workers.js";
 import type { EngineContext } from "../context.js";
-import { namesStoredRecord } from "../handoff/store-use.js";
+import { deliverableRef, refKind } from "../../domain/deliverables/refs.js";
 import { alreadyApplied, applyFrozen, RECOVERED_NOTE } from "./apply-frozen.js";
 import { planStoredPromotion, promoteStored } from "./promote-stored.js";
 import {
-  approvalOf, assertDecisionUnchanged, decisionView, evidenceRefsOf, olderNote, promotionOf, resolveReviewTarget, verifiedApprovalOf, type DecisionView, type ReviewTarget, type TargetInput,
+  approvalOf, assertDecisionUnchanged, assertNotCombined, decisionView, evidenceRefsOf, olderNote, promotionOf, resolveReviewTarget, verifiedApprovalOf, type DecisionView, type ReviewTarget, type TargetInput,
 } from "./target.js";
 import { resolveReviewWarnings, type ReviewWarning } from "./warnings.js";
+import type { PromoteResult, PromotionPreview, WorkspaceOutcome } from "./promotion.js";
+
+export type { PromoteResult, PromotionPreview, WorkspaceOutcome };
 import { previewCombinedPromotion, promoteCombined } from "./combined.js";
-import { assertNotCombined } from "./judge.js";
-import { looksCombined } from "../../domain/deliverables/combined.js";
 import { assertHuman } from "../authority.js";
 import { journalPromotion } from "../talk/journal.js";
 import { assertFrozenIntegrity } from "./frozen-integrity.js";
@@ -45,16 +46,6 @@ export interface PromotionPlan {
   alreadyApplied: boolean;
   /** With --approve on an unapproved version: the line naming the exact ref judged. */
   judged?: string[];
-}
-
-export type WorkspaceOutcome = "reset" | "kept-later-edits" | "shared" | "missing" | "stored" | "combined";
-
-export interface PromoteResult {
-  decision: DecisionView;
-  approval: DecisionView | null;
-  files: string[];
-  workspace: WorkspaceOutcome;
-  notes: string[];
 }
 
 /** Everything checked before any file is touched; read-only. A surface shows its warnings and asks. */
@@ -90,24 +81,17 @@ export function planPromotion(ctx: EngineContext, input: PromoteInput): Promotio
 function notApprovedRefusal(ctx: EngineContext, target: ReviewTarget): Error {
   const earlierApproved: number[] = [];
   for (let v = 1; v < target.pointer.version; v++) {
-    const ref = `worker-deliverable:${target.worker.id}:${v}`;
+    const ref = deliverableRef(target.worker.id, v);
     if (approvalOf(ctx.db, { id: target.pointer.id, version: v, ref })) earlierApproved.push(v);
   }
   return notApproved({ verb: "promote", ref: target.pointer.ref, worker: target.worker.id, earlierApproved });
 }
 
-/** What a promotion would apply and what needs confirmation, for a worker version or a stored record alike. */
-export interface PromotionPreview {
-  ref: string;
-  files: string[];
-  warnings: ReviewWarning[];
-  needsConfirmation: boolean;
-}
-
 export function previewPromotion(ctx: EngineContext, input: PromoteInput): PromotionPreview {
   assertHuman(ctx, "promote");
-  if (looksCombined(input.target)) return previewCombinedPromotion(ctx, { target: input.target, approve: input.approve, expectSha256: input.expectSha256 });
-  if (namesStoredRecord(input.target)) {
+  const kind = refKind(input.target);
+  if (kind === "combined") return previewCombinedPromotion(ctx, input);
+  if (kind === "stored") {
     const plan = planStoredPromotion(ctx, storedInput(input));
     return { ref: plan.stored.ref, files: plan.files, warnings: plan.warnings, needsConfirmation: plan.needsConfirmation };
   }
@@ -123,8 +107,9 @@ function storedInput(input: PromoteInput): { target: string; yes?: boolean; appr
 /** Promotes a worker's exactly approved version, or a stored record's change set (promote-stored.ts). */
 export function promote(ctx: EngineContext, input: PromoteInput): PromoteResult {
   assertHuman(ctx, "promote");
-  if (looksCombined(input.target)) return promoteCombined(ctx, { target: input.target, approve: input.approve, yes: input.yes, expectSha256: input.expectSha256 });
-  if (namesStoredRecord(input.target)) return promoteStored(ctx, storedInput(input));
+  const kind = refKind(input.target);
+  if (kind === "combined") return promoteCombined(ctx, input);
+  if (kind === "stored") return promoteStored(ctx, storedInput(input));
   const plan = planPromotion(ctx, input);
   const { target } = plan;
   const patch = target.deliverable.changeSet!.patch;

@@ -1,15 +1,14 @@
 // Everything a review page shows for one exact version: the verdict card, its structured actions, the frozen
 // diff as per-file data, the version's decision history, and the stamp (current version, newest decision) actions bind to.
 
-import { parseDeliverableRef, type DeliverablePointer } from "../../domain/deliverables/deliverable.js";
-import { normalizeWorkerId } from "../../domain/ids.js";
+import type { DeliverablePointer } from "../../domain/deliverables/deliverable.js";
+import { parseReviewableRef, subjectOf } from "../../domain/deliverables/refs.js";
 import type { DiffFile } from "../../domain/deliverables/diff-files.js";
 import { patchFilesOf } from "./comments.js";
 import { decisionsForRef, lastDecisionOf, type Decision } from "../../ledger/review/decisions.js";
-import { requireWorker } from "../../ledger/workers/workers.js";
 import type { EngineContext } from "../context.js";
 import { bindMove, type CardAction } from "../../domain/review/card-actions.js";
-import { pointerOf } from "./deliverables.js";
+import { currentOf } from "./reviewable.js";
 import { verdictCard, type VerdictCard } from "./verdict.js";
 
 export interface ReviewView {
@@ -24,17 +23,15 @@ export interface ReviewView {
   files: DiffFile[];
   /** Decisions on this exact version, oldest first. */
   history: Decision[];
-  workerUpdatedAt: string;
 }
 
-/** `target`: `w<N>` (current version) or an exact `worker-deliverable:w<N>:<K>`. */
+/** `target`: `w<N>` (current version), an exact `worker-deliverable:w<N>:<K>`, or a combined `combined:w<N>+w<M>:<K>`. */
 export function reviewView(ctx: EngineContext, target: string): ReviewView {
-  const named = parseDeliverableRef(target)?.workerId ?? normalizeWorkerId(target);
+  const named = subjectOf(parseReviewableRef(target));
   // Read before the card: a decision landing while the card is built makes the stamp older, so the action is refused.
   const lastDecision = named ? (lastDecisionOf(ctx.db, named)?.id ?? null) : null;
   const card = verdictCard(ctx, target);
-  const row = requireWorker(ctx.db, card.worker);
-  const current = pointerOf(row) ?? null;
+  const current = currentOf(ctx, card.worker);
   const isCurrent = card.deliverable === null || card.deliverable.ref === current?.ref;
   return {
     card,
@@ -44,6 +41,5 @@ export function reviewView(ctx: EngineContext, target: string): ReviewView {
     actions: isCurrent ? card.moves.map((m) => bindMove(m, { worker: card.worker, ref: card.deliverable?.ref ?? null, version: card.deliverable?.version ?? null })) : [],
     files: card.detail.deliverable ? patchFilesOf(card.detail.deliverable) : [],
     history: card.deliverable ? decisionsForRef(ctx.db, card.deliverable.ref) : [],
-    workerUpdatedAt: row.updatedAt,
   };
 }

@@ -1,7 +1,7 @@
 // Recording what the human was shown, and holding a bare-id judgment to it (issue 23, break 6).
 // Views call recordShown after rendering; approve/reject/revise/promote --approve call assertShownBinding before writing.
 
-import { parseDeliverableRef } from "../../domain/deliverables/deliverable.js";
+import { parseDeliverableRef } from "../../domain/deliverables/refs.js";
 import { formatJudgedLine, shownBindingRefusal, type ShownBindingInput, type ShownSurface } from "../../domain/review/shown-binding.js";
 import { lastShownOf, recordShownRow } from "../../ledger/review/shown.js";
 import type { EngineContext } from "../context.js";

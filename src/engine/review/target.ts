@@ -1,9 +1,10 @@
 // Which exact deliverable version a review verb acts on, whether it is approved, and the stale-version guards.
 // A bare `w3` means the current version; only an exact ref may name an older one (ADR-0003, issue 5 §3).
 
+import { changeSetRef, deliverableRef, parseDeliverableRef } from "../../domain/deliverables/refs.js";
 import type { Worker } from "../../domain/workers/worker.js";
-import { approvalFor, latestJudgment, type DecisionRecord } from "../../domain/review/approval.js";
-import { changeSetRef, parseDeliverableRef, type DeliverablePointer, type WorkerDeliverable } from "../../domain/deliverables/deliverable.js";
+import { approvalFor, closureOf as closureIn, latestJudgment, type DecisionRecord } from "../../domain/review/approval.js";
+import { type DeliverablePointer, type WorkerDeliverable } from "../../domain/deliverables/deliverable.js";
 import { refusal } from "../../domain/errors.js";
 import { verifyContent } from "../../domain/review/content-binding.js";
 import { decisionsForRef, lastDecisionOf, toDecisionRecord, type Decision } from "../../ledger/review/decisions.js";
@@ -47,10 +48,10 @@ export function resolveReviewTarget(ctx: EngineContext, input: TargetInput): Rev
       throw refusal(
         "older-version",
         `${resolved.workerId} v${input.version} is older than its current version v${current.version}; nothing changed`,
-        `review v${current.version} with \`docket verdict ${resolved.workerId}\`, or name the exact ref worker-deliverable:${resolved.workerId}:${input.version} to judge that version`,
+        `review v${current.version} with \`docket verdict ${resolved.workerId}\`, or name the exact ref ${deliverableRef(resolved.workerId, input.version)} to judge that version`,
       );
     }
-    return { ...resolveReviewTarget(ctx, { target: `worker-deliverable:${resolved.workerId}:${input.version}` }), exact: false };
+    return { ...resolveReviewTarget(ctx, { target: deliverableRef(resolved.workerId, input.version) }), exact: false };
   }
   if (input.expectVersion !== undefined && input.expectVersion !== current.version) {
     throw refusal(
@@ -130,10 +131,14 @@ export function promotionOf(db: Db, ref: string): Decision | undefined {
   return latestDecision(db, ref, ["promote"]);
 }
 
-/** A frozen patch still waiting for the human: never promoted, and neither rejected nor combined as its latest judgment. */
+/** The decision that closed one exact version (promoted, or rejected / combined as its latest judgment), or undefined: open. */
+export function closureOf(db: Db, pointer: DeliverablePointer): DecisionRecord | undefined {
+  return closureIn(decisionRecordsFor(db, pointer.ref), pointer);
+}
+
+/** A frozen patch still waiting for the human: not closed (domain/review/approval.ts). */
 export function isPatchPending(db: Db, pointer: DeliverablePointer): boolean {
-  const judged = judgmentOf(db, pointer)?.verb;
-  return !promotionOf(db, pointer.ref) && judged !== "reject" && judged !== "combine";
+  return closureOf(db, pointer) === undefined;
 }
 
 /** Refs a judge could see: the deliverable and, when it has one, its frozen change set. */
@@ -159,4 +164,12 @@ export function olderNote(target: ReviewTarget): string[] {
   return target.pointer.version < target.current.version
     ? [`${target.pointer.ref} is older than ${target.worker.id}'s current version v${target.current.version}; this applies to v${target.pointer.version} only`]
     : [];
+}
+
+/** A version closed as combined is judged through its combined version, never again on its own. */
+export function assertNotCombined(db: Db, ref: string): void {
+  const combined = latestDecision(db, ref, ["combine"]);
+  if (combined) {
+    throw refusal("combined-closed", `${ref} is closed as combined into ${combined.option} (${combined.id}); nothing changed`, "judge the combined version with `docket verdict <ref>`");
+  }
 }

@@ -2,15 +2,13 @@
 // with overlap and parent-moved warnings, or the queue of workers needing judgment. Reads frozen data only (issue 5 §2).
 
 import { quotePath } from "../../domain/text/quote-path.js";
-import { EMPTY_TOTALS, formatCost, formatSpend, type SpendTotals } from "../../domain/workers/spend.js";
+import { EMPTY_TOTALS, formatCost, formatSpend } from "../../domain/workers/spend.js";
 import { workerSpend } from "../workers/spend.js";
 import type { Worker } from "../../domain/workers/worker.js";
 import { describeFileChange } from "../../domain/deliverables/change-set.js";
-import type { DeliverablePointer, SourceHandoff, WorkerDeliverable } from "../../domain/deliverables/deliverable.js";
+import type { DeliverablePointer, WorkerDeliverable } from "../../domain/deliverables/deliverable.js";
 import { validationError, type DocketError } from "../../domain/errors.js";
 import { contentMismatch } from "../../domain/review/content-binding.js";
-import { normalizeWorkerId } from "../../domain/ids.js";
-import type { PlanCoverage } from "../../domain/plans/plan-coverage.js";
 import { parsePlan } from "../../domain/plans/plan-contract.js";
 import { isPlanLike } from "../../domain/plans/plan-gate.js";
 import { formatJudgment } from "../../domain/review/approval.js";
@@ -30,61 +28,11 @@ import { previewCombine } from "./combine.js";
 import { producedBeforeWarning } from "./base-moved.js";
 import { escalateOverdueConsults } from "../talk/consult-lane.js";
 import { combinedCard, unjudgedCombined } from "./combined.js";
-import { looksCombined } from "../../domain/deliverables/combined.js";
-import { cardComments, formatCardComments, NO_COMMENTS, type CardComments } from "./card-comments.js";
+import { parseReviewableRef, refKind } from "../../domain/deliverables/refs.js";
+import { cardComments, formatCardComments, NO_COMMENTS } from "./card-comments.js";
+import type { CardNote, VerdictCard, VerdictQuestion } from "./verdict-card.js";
 
-export interface VerdictQuestion {
-  id: string;
-  text: string;
-  options: string[];
-  recommend: string | null;
-  risk: string | null;
-  /** Asked through docket_consult: who holds it now, the worker's context, and why it was escalated to the human. */
-  consult: { audience: "human" | "parent-agent"; context: string | null; escalation: string | null } | null;
-}
-
-export interface VerdictCard {
-  worker: string;
-  state: string;
-  deliverable: DeliverablePointer | null;
-  approved: boolean;
-  warnings: ReviewWarning[];
-  /** The moves as the `--json` contract names them (`approve`, `promote --approve`, `use --implement`, …). */
-  actions: string[];
-  /** What the card offers, as data; `actions` is these, named. */
-  moves: CardMove[];
-  /** Derived at review time from the handoff's source plan and the frozen patch; null when not a plan handoff. */
-  planCoverage: PlanCoverage | null;
-  /** Draft comments on this version, and the previous version's sent comments as this version answers them. */
-  comments: CardComments;
-  /** What the version on the card and the worker so far cost, from the agent's own records (null: not measurable). */
-  spend: { version: SpendTotals | null; worker: SpendTotals } | null;
-  /** Everything else the text card shows. */
-  detail: {
-    task: string;
-    kind: string;
-    exited: boolean;
-    /** Its current generation runs inside Docket's sandbox; null for a combined version (no process of its own). */
-    contained: boolean | null;
-    judgment: string;
-    questions: VerdictQuestion[];
-    lastError: string | null;
-    deliverable: WorkerDeliverable | null;
-    invalid: string | null;
-    handoff: SourceHandoff | null;
-    planCoverage: string | null;
-    /** The sha256 of the sidecar this card was built from: an action taken from the card is bound to these bytes. */
-    sha256: string | null;
-    /** The worker's notes (docket_note) not yet dismissed: for the human only, never in any model's context. */
-    notes: CardNote[];
-  };
-}
-
-export interface CardNote {
-  id: string;
-  text: string;
-  suggested: string[];
-}
+export type { CardNote, VerdictCard, VerdictQuestion };
 
 function questionsOf(ctx: EngineContext, worker: string): VerdictQuestion[] {
   return openQuestionsOf(ctx.db, worker).map((q) => {
@@ -129,7 +77,7 @@ interface CardOptions {
  * since it was approved is refused (`deliverable-tampered`, naming the file and both hashes); nothing is offered on it.
  */
 export function verdictCard(ctx: EngineContext, target: string, options: CardOptions = {}): VerdictCard {
-  if (looksCombined(target)) return combinedCard(ctx, target);
+  if (refKind(target) === "combined") return combinedCard(ctx, target);
   const { card, tampered } = buildCard(ctx, target, options);
   if (tampered) throw tampered;
   return card;
@@ -137,7 +85,8 @@ export function verdictCard(ctx: EngineContext, target: string, options: CardOpt
 
 /** The card, and the tampering refusal when an approved version's bytes changed (the queue shows it as a warning). */
 function buildCard(ctx: EngineContext, target: string, options: CardOptions = {}): { card: VerdictCard; tampered?: DocketError } {
-  const workerId = normalizeWorkerId(target) ?? /^(?:worker-deliverable:)?(w[1-9][0-9]*)/.exec(target.trim())?.[1];
+  const ref = parseReviewableRef(target);
+  const workerId = ref.kind === "worker" ? ref.worker : undefined;
   if (!workerId) throw validationError("bad-worker-id", `"${target}" is not a worker or deliverable ref`, "use w<N> or worker-deliverable:w<N>:<K>");
   let row = requireWorker(ctx.db, workerId);
   let pointer: DeliverablePointer | null = null;

@@ -1,6 +1,7 @@
 // Keeps the ledger's index of the DeliverableStore in step with the files, cheaply: one stat when nothing changed.
 // The files are authoritative; the index is refreshed per changed directory, or rebuilt in full by `--reindex` (DESIGN §6).
 
+import { storedRef } from "../../domain/deliverables/refs.js";
 import type { StoredFile } from "../../files/store/deliverable-store.js";
 import { isStoredIdLocked, scanStore, scanStoredId, scanStoredIds, storedIdStamp, storeStamp } from "../../files/store/deliverable-store.js";
 import { listLegacyLinks } from "../../files/store/legacy-bundles.js";
@@ -8,7 +9,6 @@ import {
   dirtyIds, indexRowsForId, listIndexRows, pinStored, readStamp, readStamps, replaceIdRows, replaceIndex, ROOT_STAMP, rootStamp, setStamp, DIRTY, type IndexRow,
 } from "../../ledger/store/store-index.js";
 import type { Tx } from "../../ledger/core/runner.js";
-import { storedRef } from "../../domain/store/stored-deliverable.js";
 import type { EngineContext } from "../context.js";
 
 export function indexRowOf(file: StoredFile): IndexRow {

@@ -1,16 +1,14 @@
 // Saving to the DeliverableStore: an exactly approved current worker version, or a human-authored v1 record.
 // The file is claimed under the per-deliverable lock before the index command points at it; nothing is ever replaced (ADR-0005).
 
+import { storedRef } from "../../domain/deliverables/refs.js";
 import { createHash, randomBytes } from "node:crypto";
 import { resolve } from "node:path";
 import { approvalFor, latestJudgment, notApproved } from "../../domain/review/approval.js";
 import { verifyContent } from "../../domain/review/content-binding.js";
 import { DONE_OUTCOMES, type DoneOutcome } from "../../domain/deliverables/deliverable.js";
 import { refusal, validationError } from "../../domain/errors.js";
-import {
-  formatHumanStoredId, formatWorkerStoredId, humanAuthorshipDecisionId, resolveSummary, storedDeliverableIssues, storedRef,
-  type StoredDeliverable, type StoredProvenance,
-} from "../../domain/store/stored-deliverable.js";
+import { formatHumanStoredId, formatWorkerStoredId, humanAuthorshipDecisionId, resolveSummary, storedDeliverableIssues, type StoredDeliverable, type StoredProvenance } from "../../domain/store/stored-deliverable.js";
 import { readInputDescriptor, readInputFile } from "../../files/input-file.js";
 import { pathExists } from "../../files/probe.js";
 import { claimStoredVersion, storeDir, storedIdStamp, withStoredIdLock, type SaveStoredResult } from "../../files/store/deliverable-store.js";

@@ -1,9 +1,10 @@
 // Resolving what a human names (`deliverable:<id>:<v>`, an id or prefix, `last`, a `d<N>` slot, `checkpoint:<id>`).
 // Lookups go through the ledger index, never a scan of the store; an unindexed exact ref re-reads only its own directory.
 
+import { parseStoredRef, storedIdPrefixOf } from "../../domain/deliverables/refs.js";
 import { notFound, refusal, validationError } from "../../domain/errors.js";
 import { isSafeName } from "../../domain/ids.js";
-import { isSafeStoredId, parseStoredRef, type StoredDeliverable } from "../../domain/store/stored-deliverable.js";
+import { isSafeStoredId, type StoredDeliverable } from "../../domain/store/stored-deliverable.js";
 import { readStoredVersion } from "../../files/store/deliverable-store.js";
 import { legacyRef, listLegacyBundles, parseLegacyRef, readLegacyBundle } from "../../files/store/legacy-bundles.js";
 import { verifyContent } from "../../domain/review/content-binding.js";
@@ -52,7 +53,7 @@ export function resolveStoreTarget(ctx: EngineContext, text: string): StoreTarge
     const row = newestVersion(indexRowsForId(ctx.db, name));
     if (row) return storedTarget(row);
   }
-  const bare = name.startsWith("deliverable:") ? name.slice("deliverable:".length) : name;
+  const bare = storedIdPrefixOf(name);
   const matches = indexRowsByPrefix(ctx.db, bare, 50);
   const ids = [...new Set(matches.map((r) => r.id))];
   if (ids.length === 1) return storedTarget(newestVersion(matches)!);

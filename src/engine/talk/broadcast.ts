@@ -15,7 +15,8 @@ import { getWorker } from "../../ledger/workers/workers.js";
 import type { EngineContext } from "../context.js";
 import { assertHuman } from "../authority.js";
 import { plannedFiles } from "../review/base-moved.js";
-import { latestDecision } from "../review/target.js";
+import { approvalOf, promotionOf } from "../review/target.js";
+import { pointerOf } from "../review/deliverables.js";
 import { pasteToCommandWorker } from "./command-paste.js";
 import { normalizeMessageText, } from "./tell.js";
 import { workerTreeOf } from "../../domain/workers/worker-tree.js";
@@ -67,9 +68,9 @@ function standing(ctx: EngineContext, note: NoteRow): string {
   const w = getWorker(ctx.db, note.worker);
   const ref = w?.deliverableRef;
   if (!ref) return `${note.worker} · a note, not reviewed`;
-  if (latestDecision(ctx.db, ref, ["promote"])) return `${note.worker} · ${ref} promoted into the project`;
-  const judged = latestDecision(ctx.db, ref, ["approve", "reject", "promote", "combine"]);
-  return judged?.verb === "approve" ? `${note.worker} · ${ref} approved, not promoted` : `${note.worker} · in its worktree, not promoted`;
+  const pointer = pointerOf(w)!;
+  if (promotionOf(ctx.db, ref)) return `${note.worker} · ${ref} promoted into the project`;
+  return approvalOf(ctx.db, pointer) ? `${note.worker} · ${ref} approved, not promoted` : `${note.worker} · in its worktree, not promoted`;
 }
 
 /** Reads and scores; changes nothing. */

@@ -1,6 +1,7 @@
 // What the human's pi session reads from the ledger: a cheap change stamp, dock rows, notifications to show
 // once, and queued Use → Parent chips. Reads are plain queries; marking delivered/consumed is one command each.
 
+import { deliverableRef, parseDeliverableRef } from "../../domain/deliverables/refs.js";
 import { isSettled, resolveDisplayState, resolveLiveness, type LifecycleView } from "../../domain/workers/lifecycle.js";
 import { dataVersion } from "../../ledger/core/open.js";
 import { consumeChips, hasQueuedChips as chipsQueued, queuedChipSizes } from "../../ledger/talk/chips.js";
@@ -15,7 +16,6 @@ import { openQuestionAudiences } from "../../ledger/talk/consults.js";
 import { undismissedNoteCounts } from "../../ledger/talk/notes.js";
 import { baseMovedOf } from "../review/base-moved.js";
 import { assertHuman } from "../authority.js";
-import { deliverableRef, parseDeliverableRef } from "../../domain/deliverables/deliverable.js";
 import { isStaleNotice } from "../../domain/workers/stale-notice.js";
 import { countsAsJudgment } from "../../domain/review/approval.js";
 import { decisionsForRef } from "../../ledger/review/decisions.js";

@@ -1,10 +1,10 @@
 // `docket ls` and `docket show`: worker rows with their derived display state and liveness, read in one pass.
 // One tmux listing serves every row; finished panes are harvested on the way (anchor §1.8, DESIGN §4).
 
+import { deliverableRef } from "../../domain/deliverables/refs.js";
 import type { Worker } from "../../domain/workers/worker.js";
 import type { WorkerAgent } from "../../domain/workers/spawn-policy.js";
 import { formatAge } from "../../domain/clock.js";
-import { deliverableRef } from "../../domain/deliverables/deliverable.js";
 import { validationError } from "../../domain/errors.js";
 import { normalizeWorkerId } from "../../domain/ids.js";
 import { isSettled, resolveDisplayState, resolveLiveness, type DisplayState, type Liveness, type PaneProbe } from "../../domain/workers/lifecycle.js";

@@ -1,11 +1,12 @@
 // The DeliverableStore on disk: `deliverables/<safe-id>/v<N>.json`, claimed under a per-deliverable lock, never replaced.
 // Scans are untrusted input (ADR-0005): unsafe names are skipped, and a symlink is listed as unreadable, never followed.
 
+import { storedRef } from "../../domain/deliverables/refs.js";
 import { createHash } from "node:crypto";
 import { lstatSync, readdirSync, rmdirSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
 import { conflict, internalError, notFound, refusal } from "../../domain/errors.js";
-import { isSafeStoredId, storedRef, type StoredDeliverable } from "../../domain/store/stored-deliverable.js";
+import { isSafeStoredId, type StoredDeliverable } from "../../domain/store/stored-deliverable.js";
 import { classifyStoredRecord, type StoredClassification } from "../../domain/store/stored-upgrade.js";
 import { claimFile } from "../atomic.js";
 import { assertRealDirBelow, entryKind, linkBelow, readNoFollow } from "../no-follow.js";

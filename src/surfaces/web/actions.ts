@@ -1,11 +1,12 @@
 // The body of `POST /act` checked into a structured card action; the engine runs it (engine/review/card-act.ts), bound
 // to the version and the newest decision the page rendered.
 
+import { CARD_VERB_NAMES } from "../../domain/review/card-actions.js";
 import { usageError } from "../../domain/errors.js";
 import { normalizeWorkerId } from "../../domain/ids.js";
 import { COMMENT_VERBS, type ActRequest } from "../../engine/review/card-act.js";
 
-const VERBS = new Set<ActRequest["verb"]>(["approve", "reject", "revise", "answer", "tell", "promote", "discard", "use", "save", "respawn", "combine", ...COMMENT_VERBS]);
+const VERBS = new Set<ActRequest["verb"]>([...CARD_VERB_NAMES, ...COMMENT_VERBS]);
 
 const text = (v: unknown, name: string, max = 100_000): string | undefined => {
   if (v === undefined || v === null) return undefined;

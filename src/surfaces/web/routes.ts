@@ -1,6 +1,7 @@
 // The review page's reads: pages (queue, card, fleet, log, store) and the fragments the page script loads (one file's
 // diff, hidden context, the promotion check, a peek). Each parses its address, calls the engine once, renders.
 
+import { deliverableRef } from "../../domain/deliverables/refs.js";
 import { notFound, usageError } from "../../domain/errors.js";
 import { normalizeWorkerId } from "../../domain/ids.js";
 import type { DiffFile } from "../../domain/deliverables/diff-files.js";
@@ -74,7 +75,7 @@ function workerOf(p: Params): string {
   return w;
 }
 
-const refOf = (p: Params): string => `worker-deliverable:${workerOf(p)}:${Number(p.v)}`;
+const refOf = (p: Params): string => deliverableRef(workerOf(p), Number(p.v));
 
 function intParam(url: URL, name: string): number | undefined {
   const v = url.searchParams.get(name);

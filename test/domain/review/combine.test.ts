@@ -1,9 +1,10 @@
 // Combine's pure rules: marker lines (and what counts as a side's own), relabelling git's markers by worker and task,
 // the diff3 form of a whole-file conflict, residue in a combined patch, the card's summary line, combined refs.
 
+import { combinedKey, combinedRef, parseCombinedRef } from "../../../src/domain/deliverables/refs.js";
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { combinedKey, combinedRef, parseCombinedRef, validateCombined } from "../../../src/domain/deliverables/combined.js";
+import { validateCombined } from "../../../src/domain/deliverables/combined.js";
 import { formatMergeSummary, markerLines, patchResidue, relabelMarkers, residueLines, sideLabel, wholeFileConflict } from "../../../src/domain/review/combine.js";
 
 const OURS = "a".repeat(40);

@@ -1,11 +1,9 @@
 // Stored deliverables on plain data: safe deterministic ids, refs, summaries, validation and the schema upgrade chain.
 
+import { parseStoredRef, storedRef } from "../../../src/domain/deliverables/refs.js";
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import {
-  formatHumanStoredId, formatWorkerStoredId, isSafeStoredId, parseStoredRef, resolveSummary, storedDeliverableIssues, storedRef,
-  type StoredDeliverable,
-} from "../../../src/domain/store/stored-deliverable.js";
+import { formatHumanStoredId, formatWorkerStoredId, isSafeStoredId, resolveSummary, storedDeliverableIssues, type StoredDeliverable } from "../../../src/domain/store/stored-deliverable.js";
 import { classifyStoredRecord, UPGRADE_CHAIN } from "../../../src/domain/store/stored-upgrade.js";
 import { anchorParentRecord, anchorWorkerRecord } from "../../support/stored.js";
 

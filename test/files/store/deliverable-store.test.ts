@@ -1,5 +1,6 @@
 // The store's files: a version is claimed once and never overwritten; scans classify entries and skip unsafe ones.
 
+import { storedRef } from "../../../src/domain/deliverables/refs.js";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync, readdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync, existsSync } from "node:fs";
@@ -10,7 +11,7 @@ import {
 } from "../../../src/files/store/deliverable-store.js";
 import { withDirLock } from "../../../src/files/store/dir-lock.js";
 import { isDocketError } from "../../../src/domain/errors.js";
-import { storedRef, type StoredDeliverable } from "../../../src/domain/store/stored-deliverable.js";
+import { type StoredDeliverable } from "../../../src/domain/store/stored-deliverable.js";
 import { tempDir } from "../../support/temp.js";
 import { anchorWorkerRecord } from "../../support/stored.js";
 

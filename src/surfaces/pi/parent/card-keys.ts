@@ -2,7 +2,7 @@
 // key exists only when the engine offers the action), and the legend shown under the card (anchor §4.1, §9.3).
 
 import type { KeyId } from "@mariozechner/pi-tui";
-import type { CardAction } from "../../../domain/review/card-actions.js";
+import { keyOf, soloKeys, type CardAction, type CardVerb } from "../../../domain/review/card-actions.js";
 import type { ReviewView } from "../../../engine/review/review-view.js";
 
 export type CardIntent =
@@ -26,14 +26,8 @@ export interface CardKey {
   intent: CardIntent;
 }
 
-const SOLO: Record<string, { key: KeyId; label: string }> = {
-  approve: { key: "a", label: "approve" },
-  revise: { key: "r", label: "revise" },
-  reject: { key: "x", label: "reject" },
-  save: { key: "s", label: "save" },
-  respawn: { key: "shift+r", label: "respawn" },
-  discard: { key: "shift+d", label: "discard" },
-};
+const SOLO = soloKeys() as Record<string, { key: KeyId; label: string }>;
+const key = (verb: CardVerb): KeyId => keyOf(verb) as KeyId;
 
 /** The keys of this card in legend order: judgments first, then hand-offs, reading, navigation. */
 export function cardKeys(view: ReviewView, options: { queued: boolean }): CardKey[] {
@@ -42,7 +36,7 @@ export function cardKeys(view: ReviewView, options: { queued: boolean }): CardKe
   const approve = by("approve")[0];
   if (approve) keys.push({ ...SOLO.approve!, intent: { kind: "act", action: approve } });
   const promote = by("promote")[0];
-  if (promote) keys.push({ key: "p", label: promote.withApproval ? "approve + promote" : "promote", intent: { kind: "act", action: promote } });
+  if (promote) keys.push({ key: key("promote"), label: promote.withApproval ? "approve + promote" : "promote", intent: { kind: "act", action: promote } });
   const drafts = view.card.comments.drafts.length;
   for (const verb of ["revise", "reject"]) {
     const a = by(verb)[0];
@@ -50,14 +44,14 @@ export function cardKeys(view: ReviewView, options: { queued: boolean }): CardKe
     if (a) keys.push({ ...SOLO[verb]!, label, intent: { kind: "act", action: a } });
   }
   const uses = by("use");
-  if (uses.length > 0) keys.push({ key: "u", label: `use → ${uses.map((u) => u.mode).join("/")}`, intent: { kind: "use", actions: uses } });
+  if (uses.length > 0) keys.push({ key: key("use"), label: `use → ${uses.map((u) => u.mode).join("/")}`, intent: { kind: "use", actions: uses } });
   const q = view.card.detail.questions[0];
   if (q && view.isCurrent) {
     q.options.slice(0, 9).forEach((text, i) => keys.push({ key: String(i + 1) as KeyId, label: i === 0 ? `1–${Math.min(9, q.options.length)} answer` : "", intent: { kind: "answer", question: q.id, text } }));
     keys.push({ key: "t", label: "type an answer", intent: { kind: "say", question: q.id } });
   } else keys.push({ key: "t", label: "tell", intent: { kind: "say", question: null } });
   const combine = by("combine")[0];
-  if (combine) keys.push({ key: "c", label: `combine with ${combine.peer}`, intent: { kind: "act", action: combine } });
+  if (combine) keys.push({ key: key("combine"), label: `combine with ${combine.peer}`, intent: { kind: "act", action: combine } });
   for (const verb of ["save", "respawn", "discard"]) {
     const a = by(verb)[0];
     if (a) keys.push({ ...SOLO[verb]!, intent: { kind: "act", action: a } });

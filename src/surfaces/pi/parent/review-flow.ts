@@ -1,6 +1,7 @@
 // `/docket verdict [w]` and `/docket diff <w|ref>` inside pi's TUI: the card overlay, walked through the verdict queue
 // when no worker is named, reopened on fresh data after every action; the diff viewer over the frozen patch.
 
+import { parseDeliverableRef } from "../../../domain/deliverables/refs.js";
 import { parseDiffFiles, type DiffFile } from "../../../domain/deliverables/diff-files.js";
 import { reviewView, type ReviewView } from "../../../engine/review/review-view.js";
 import { verdictQueue } from "../../../engine/review/verdict.js";
@@ -12,7 +13,6 @@ import { createCardView, type CardOutcome } from "./card-view.js";
 import { createDiffView, type DiffOutcome } from "./diff-view.js";
 import type { ViewerNote } from "./diff-lines.js";
 import { cardCommentsOf } from "../../../engine/review/card-comments.js";
-import { parseDeliverableRef } from "../../../domain/deliverables/deliverable.js";
 import { fileOfAnchor, type CommentAnchor } from "../../../domain/review/comment-anchor.js";
 import { showOverlay, showRefusal, showResult, type ParentHost } from "./host.js";
 

@@ -1,6 +1,8 @@
 // The parent role of the pi extension (the human's session): /docket commands, the dock, notifications, chips.
 // Worker text never enters the model's context unless the human puts it there (Use → Parent chips only).
 
+import { cardVerbsCompleting } from "../../../domain/review/card-actions.js";
+import { versionRefOf } from "../../../domain/deliverables/refs.js";
 import { watch, type FSWatcher } from "node:fs";
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
 import type { KeyId } from "@mariozechner/pi-tui";
@@ -22,9 +24,9 @@ import { chatMoved, noticeFor } from "./chat-notice.js";
 import { viewFor } from "./views.js";
 import { startNotifyDispatcher } from "../../../engine/talk/notify-dispatch.js";
 
-/** Verbs whose first argument is a worker (w<N>); those marked in REF_VERBS also take a deliverable ref. */
-const WORKER_VERBS = new Set(["show", "peek", "tell", "attach", "verdict", "approve", "reject", "revise", "answer", "promote", "discard", "use", "respawn", "delete", "report", "diff", "dispatch"]);
-const REF_VERBS = new Set(["verdict", "approve", "reject", "revise", "promote", "use", "report", "diff"]);
+/** Verbs whose first argument is a worker (w<N>); those marked in REF_VERBS also take a deliverable ref. Card verbs: card-actions.ts. */
+const WORKER_VERBS = new Set<string>(["show", "peek", "attach", "verdict", "delete", "report", "diff", "dispatch", ...cardVerbsCompleting("worker")]);
+const REF_VERBS = new Set<string>(["verdict", "report", "diff", ...cardVerbsCompleting("ref")]);
 /** Fallback when file events are missed: compare data_version (microseconds) every 5 s. */
 const SLOW_POLL_MS = 5_000;
 /** Ages, staleness and liveness move with time alone: the dock is recomputed once a minute even when idle. */
@@ -227,7 +229,7 @@ export function completeDocket(prefix: string, rows: () => readonly DockRow[]): 
     return null; // completion is a convenience; a ledger that cannot be read just offers nothing
   }
   const candidates = workers.flatMap((r) =>
-    [r.worker, ...(REF_VERBS.has(verb!) && r.version !== null ? [`worker-deliverable:${r.worker}:${r.version}`] : [])].map((c) => ({
+    [r.worker, ...(REF_VERBS.has(verb!) && r.version !== null ? [versionRefOf(r.worker, r.version)] : [])].map((c) => ({
       value: `${head} ${c}`,
       label: c,
       description: visibleText(`${r.state.replace("_", " ")} · ${r.task}`),

@@ -1,6 +1,7 @@
 // Which `/docket` lines open a focused view in pi's TUI instead of printing: `verdict [w|ref]`, `diff <w|ref>` and
 // `fleet`, with `--version N` where the CLI takes it. Anything else (`--json`, `--help`, a typo) runs the CLI verb.
 
+import { deliverableRef } from "../../../domain/deliverables/refs.js";
 import { isWorkerId } from "../../../domain/ids.js";
 import type { ParentHost } from "./host.js";
 
@@ -17,7 +18,7 @@ export function viewFor(argv: readonly string[]): ViewOpener | undefined {
   if (all) return undefined;
   if (verb === "verdict") {
     if (version !== undefined && (target === undefined || !isWorkerId(target.trim()))) return undefined; // the CLI says why
-    const exact = version !== undefined ? `worker-deliverable:${target!.trim()}:${version}` : target;
+    const exact = version !== undefined ? deliverableRef(target!.trim(), version) : target;
     return async (host) => (await import("./review-flow.js")).openVerdict(host, exact === undefined ? {} : { target: exact });
   }
   if (verb === "diff" && target !== undefined) return async (host) => (await import("./review-flow.js")).openDiff(host, target, version);

@@ -1,6 +1,7 @@
 // `docket spawn|respawn|ls|show|peek|tell|attach|delete|prune`: starting, watching and retiring workers.
 // Each command parses flags, makes one engine call and renders the same result object for --json and humans.
 
+import { shortRefOf } from "../../../domain/deliverables/refs.js";
 import { quotePath } from "../../../domain/text/quote-path.js";
 import { fileURLToPath } from "node:url";
 import type { Command } from "commander";
@@ -157,7 +158,7 @@ export function registerWorkersCommands(program: Command, io: Io): void {
                   (w.age ?? "").padEnd(5),
                   (w.spend ? formatCost(w.spend) : "-").padEnd(7),
                   w.questions ? `${w.questions}? ` : "",
-                  w.deliverable ? `${w.deliverable.replace(/^worker-deliverable:/, "")} ` : "",
+                  w.deliverable ? `${shortRefOf(w.deliverable)} ` : "",
                   w.task.length > 60 ? `${w.task.slice(0, 57)}...` : w.task,
                   ...(w.baseMoved && formatBaseMoved(w.baseMoved) ? [`· ${formatBaseMoved(w.baseMoved)}`] : []),
                   ...(w.contained ? ["· contained"] : []),

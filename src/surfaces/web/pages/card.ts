@@ -1,8 +1,8 @@
 // The card of one exact version: header, warnings, questions, notes, the actions bound to that version (with their
 // panels), evidence, what the worker says, and the frozen diff. Older versions are shown without actions.
 
+import { parseDeliverableRef } from "../../../domain/deliverables/refs.js";
 import { formatCost, formatSpend } from "../../../domain/workers/spend.js";
-import { parseDeliverableRef } from "../../../domain/deliverables/deliverable.js";
 import type { CardAction } from "../../../domain/review/card-actions.js";
 import type { ReviewView } from "../../../engine/review/review-view.js";
 import { html, type Html } from "../html.js";

@@ -1,0 +1,128 @@
+// The one grammar of reviewable refs, parsed and printed here only: a worker (`w3`), a worker version (`w3:v2`,
+// `worker-deliverable:w3:2`), a combined version (`combined:w2+w3:1`) and a stored record (`deliverable:…`, `d<N>`, `last`).
+
+import { notFound, validationError } from "../errors.js";
+import { normalizeWorkerId } from "../ids.js";
+
+// Worker versions: `worker-deliverable:w3:2`, its change set `worker-changes:w3:2`.
+export const deliverableId = (workerId: string): string => `worker-deliverable:${workerId}`;
+export const deliverableRef = (workerId: string, version: number): string => `worker-deliverable:${workerId}:${version}`;
+export const changeSetRef = (workerId: string, version: number): string => `worker-changes:${workerId}:${version}`;
+
+/** Parses `worker-deliverable:<w>:<N>` (or `<w>:v<N>` shorthand); undefined when it is not a worker ref. */
+export function parseDeliverableRef(ref: string): { workerId: string; version: number } | undefined {
+  const m = /^(?:worker-deliverable:)?(w[1-9][0-9]{0,9})(?::v?|@v)([1-9][0-9]{0,9})$/.exec(ref.trim());
+  if (m) return { workerId: m[1]!, version: Number(m[2]) };
+  const zero = /^(?:worker-deliverable:)?(w[1-9][0-9]{0,9})(?::v?|@v)0+$/.exec(ref.trim());
+  if (zero) throw validationError("no-such-version", `${zero[1]} has no version 0: versions count from v1`, `\`docket verdict ${zero[1]}\` shows its current version`);
+  return undefined;
+}
+
+// Combined versions: `combined:w2+w3:1`, its change set `combined-changes:w2+w3:1`.
+const COMBINED = /^combined:(w[1-9][0-9]{0,9})\+(w[1-9][0-9]{0,9})(?::v?([1-9][0-9]{0,9}))?$/;
+const seq = (w: string): number => Number(w.slice(1));
+
+/** `w2+w3`, lower label first, whatever order the human named them in. */
+export function combinedKey(a: string, b: string): string {
+  return seq(a) <= seq(b) ? `${a}+${b}` : `${b}+${a}`;
+}
+
+export const combinedId = (key: string): string => `combined:${key}`;
+export const combinedRef = (key: string, version: number): string => `combined:${key}:${version}`;
+export const combinedChangesRef = (key: string, version: number): string => `combined-changes:${key}:${version}`;
+
+/** `combined:w2+w3:1` (or without the version: the pair's latest); undefined when it is not a combined ref. */
+export function parseCombinedRef(text: string): { key: string; workers: [string, string]; version?: number } | undefined {
+  const m = COMBINED.exec(text.trim());
+  if (!m || m[1] === m[2] || seq(m[1]!) > seq(m[2]!)) return undefined;
+  return { key: `${m[1]}+${m[2]}`, workers: [m[1]!, m[2]!], ...(m[3] ? { version: Number(m[3]) } : {}) };
+}
+
+// Stored records: `deliverable:<id>:<N>`.
+const STORED_PREFIX = "deliverable:";
+export const storedRef = (id: string, version: number): string => `${STORED_PREFIX}${id}:${version}`;
+/** True for text in a stored record's own ref form (`deliverable:…`), whole or partial. */
+export const isStoredRecordRef = (text: string): boolean => text.startsWith(STORED_PREFIX);
+
+/** What a store lookup matches by id prefix: the text with a leading `deliverable:` dropped. */
+export const storedIdPrefixOf = (text: string): string => (isStoredRecordRef(text) ? text.slice(STORED_PREFIX.length) : text);
+
+/** Parses `deliverable:<id>:<N>`; undefined when it is not a stored ref. */
+export function parseStoredRef(ref: string): { id: string; version: number } | undefined {
+  const m = /^deliverable:([A-Za-z0-9][A-Za-z0-9_-]{0,95}):([1-9][0-9]{0,9})$/.exec(ref.trim());
+  return m ? { id: m[1]!, version: Number(m[2]) } : undefined;
+}
+
+export type ReviewableRef =
+  /** A worker's version; without `version`, its current one. */
+  | { kind: "worker"; worker: string; version?: number; text: string }
+  /** A pair's combined version; without `version`, the pair's newest recorded one. */
+  | { kind: "combined"; key: string; workers: [string, string]; version?: number; text: string }
+  /** Anything the store resolves, and legacy `checkpoint:` refs (refused with their own reason where they are read). */
+  | { kind: "stored"; text: string }
+  /** None of these: each verb refuses it in its own words. */
+  | { kind: "unknown"; text: string };
+
+const STORED = /^(deliverable:|checkpoint:|d[1-9][0-9]*$|last$|human-|worker-|parent-)/;
+const COMBINED_PREFIX = "combined:";
+
+/**
+ * What `text` names. Anything that starts like a combined ref is one or is refused as such (never read as a worker);
+ * a bare pair `w2+w3` (a card's subject) is its newest combined version; a worker ref or id wins over the store's names.
+ */
+export function parseReviewableRef(text: string): ReviewableRef {
+  const t = text.trim();
+  if (t.startsWith(COMBINED_PREFIX)) {
+    const c = parseCombinedRef(t);
+    if (!c) throw notFound("bad-combined-ref", `"${text}" is not a combined ref; combined versions are combined:w<N>+w<M>:<K> (lower worker first)`, "`docket verdict` lists them");
+    return { kind: "combined", key: c.key, workers: c.workers, ...(c.version !== undefined ? { version: c.version } : {}), text: t };
+  }
+  const pair = parseCombinedRef(`${COMBINED_PREFIX}${t}`);
+  if (pair && pair.version === undefined) return { kind: "combined", key: pair.key, workers: pair.workers, text: t }; // a card's subject, `w2+w3`
+  const exact = parseDeliverableRef(t);
+  if (exact) return { kind: "worker", worker: exact.workerId, version: exact.version, text: t };
+  const worker = normalizeWorkerId(t);
+  if (worker) return { kind: "worker", worker, text: t };
+  if (STORED.test(t)) return { kind: "stored", text: t };
+  return { kind: "unknown", text: t };
+}
+
+/** The kind alone, for a dispatch that routes before it resolves. */
+export const refKind = (text: string): ReviewableRef["kind"] => parseReviewableRef(text).kind;
+
+/** A card's subject as its `worker` field names it: a worker (`w3`) or a combined pair (`w2+w3`). */
+export type Subject = { kind: "worker"; worker: string } | { kind: "combined"; key: string };
+
+export function parseSubject(subject: string): Subject | undefined {
+  const pair = parseCombinedRef(`${COMBINED_PREFIX}${subject.trim()}`);
+  if (pair) return { kind: "combined", key: pair.key };
+  const worker = normalizeWorkerId(subject);
+  return worker ? { kind: "worker", worker } : undefined;
+}
+
+/**
+ * What a card's action names: a worker by its id (the version it showed is checked separately, so a version published
+ * meanwhile is refused as moved), a combined version by its exact ref (each combined version is judged on its own).
+ */
+export function actionTargetOf(subject: string, version: number | null): string {
+  const s = parseSubject(subject);
+  if (s?.kind === "combined") return version === null ? `${COMBINED_PREFIX}${s.key}` : combinedRef(s.key, version);
+  return subject;
+}
+
+/** The exact ref of `version` of a card's subject. */
+export function versionRefOf(subject: string, version: number): string {
+  const s = parseSubject(subject);
+  return s?.kind === "combined" ? combinedRef(s.key, version) : deliverableRef(subject, version);
+}
+
+/** A worker version's ref without its `worker-deliverable:` prefix (`w3:2`), as a listing shows it; any other ref as it is. */
+export function shortRefOf(ref: string): string {
+  const w = /^worker-deliverable:(.+)$/.exec(ref);
+  return w ? w[1]! : ref;
+}
+
+/** The subject a card names for this ref: a worker id or a pair key; undefined for a stored or unknown ref. */
+export function subjectOf(ref: ReviewableRef): string | undefined {
+  return ref.kind === "worker" ? ref.worker : ref.kind === "combined" ? ref.key : undefined;
+}
