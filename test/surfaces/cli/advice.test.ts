@@ -146,7 +146,7 @@ test("running every refusal's advised command that names a value: the value is o
     { covers: "src/engine/protocol/report.ts#revision-changed", env: fixture.identity, succeeds: true, refuse: () => refusedOf(run(["worker", "report", "--item", "t1", "--outcome", "done", "--body", "x"], fixture.identity)) },
     { covers: "src/engine/protocol/report.ts#unknown-reply", env: fixture.identity, succeeds: true, refuse: () => refusedOf(run(["worker", "report", "--item", "t2", "--outcome", "done", "--body", "x", "--answers", "t2.9=y"], fixture.identity)) },
     { covers: "src/engine/review/deliverables.ts#no-deliverable", refuse: () => refusedOf(run(["report", fixture.idle])) },
-    { covers: "src/domain/deliverables/deliverable.ts#no-such-version", succeeds: true, refuse: () => refusedOf(run(["promote", `worker-deliverable:${fixture.unjudged.worker}:0`, "--yes"])) },
+    { covers: "src/domain/deliverables/refs.ts#no-such-version", succeeds: true, refuse: () => refusedOf(run(["promote", `worker-deliverable:${fixture.unjudged.worker}:0`, "--yes"])) },
     { covers: "src/engine/review/deliverables.ts#no-such-version", succeeds: true, refuse: () => refusedOf(run(["report", fixture.unjudged.worker, "--version", "5"])) },
     { covers: "src/engine/review/frozen-patch.ts#legacy-no-patch", succeeds: true, refuse: () => refusedOf(run(["diff", "checkpoint:ckpt-auth"])) },
     { covers: "src/engine/review/judge.ts#no-open-question", succeeds: true, refuse: () => refusedOf(run(["answer", fixture.unjudged.worker, "yes"])) },

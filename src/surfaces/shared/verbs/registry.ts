@@ -17,19 +17,39 @@ export interface VerbEntry {
 
 export interface VerbGroup {
   load(): Promise<CommandGroup>;
+  /** The heading `docket --help` lists this group's verbs under (the README's verb table). */
+  heading: string;
   verbs: readonly VerbEntry[];
 }
+
+/** `docket --help`'s headings, in the order it prints them. */
+const HEADING = {
+  TRY: "Try it:",
+  WORKERS: "Workers:",
+  REVIEW: "Review:",
+  SEVERAL: "Several workers:",
+  HANDOFF: "Hand-off:",
+  ITEMS: "Work items:",
+  STORED: "Stored deliverables:",
+  SPEND: "Spend and notifications:",
+  DOORS: "Doors and health:",
+  WORKER_SIDE: "Worker side (run by workers, identity from their environment):",
+} as const;
+
+export const HELP_HEADINGS: readonly string[] = Object.values(HEADING);
 
 // Kept in step with what each group registers by a test (test/surfaces/cli/verb-table.test.ts).
 export const VERB_GROUPS: readonly VerbGroup[] = [
   {
     load: async () => (await import("./demo.js")).registerDemoCommand,
+    heading: HEADING.TRY,
     verbs: [
       { name: "demo", usage: "[options]", description: "watch the whole loop run on a scratch repository: plan → approve → implement → verdict → promote → ledger (no model key needed)" },
     ],
   },
   {
     load: async () => (await import("./workers.js")).registerWorkersCommands,
+    heading: HEADING.WORKERS,
     verbs: [
       { name: "spawn", usage: "[options] <task...>", description: "start one worker (pi by default) in its own tmux window" },
       { name: "respawn", usage: "[options] <worker>", description: "start a worker again with its stored execution, at the next generation (old process fenced)" },
@@ -44,6 +64,7 @@ export const VERB_GROUPS: readonly VerbGroup[] = [
   },
   {
     load: async () => (await import("./review.js")).registerReviewCommands,
+    heading: HEADING.REVIEW,
     verbs: [
       { name: "approve", usage: "[options] <w|ref>", description: "approve one exact deliverable version (records judgment only: sends, queues and starts nothing)" },
       { name: "reject", usage: "[options] <w|ref>", description: "reject one exact deliverable version (supersedes an earlier approval of that version)" },
@@ -57,6 +78,7 @@ export const VERB_GROUPS: readonly VerbGroup[] = [
   },
   {
     load: async () => (await import("./comments.js")).registerCommentCommands,
+    heading: HEADING.REVIEW,
     verbs: [
       {
         name: "comment", usage: "[options] [args...]",
@@ -67,6 +89,7 @@ export const VERB_GROUPS: readonly VerbGroup[] = [
   },
   {
     load: async () => (await import("./combine.js")).registerCombineCommand,
+    heading: HEADING.SEVERAL,
     verbs: [
       {
         name: "combine", usage: "[options] [a] [b]",
@@ -76,6 +99,7 @@ export const VERB_GROUPS: readonly VerbGroup[] = [
   },
   {
     load: async () => (await import("./broadcast.js")).registerBroadcastCommands,
+    heading: HEADING.SEVERAL,
     verbs: [
       {
         name: "broadcast", usage: "[options] [text...]",
@@ -86,10 +110,12 @@ export const VERB_GROUPS: readonly VerbGroup[] = [
   },
   {
     load: async () => (await import("./web.js")).registerWebCommand,
+    heading: HEADING.DOORS,
     verbs: [{ name: "web", usage: "[options]", description: "the review page in your browser: queue, cards with the frozen diff, fleet, log, store (loopback only)" }],
   },
   {
     load: async () => (await import("./use.js")).registerUseCommands,
+    heading: HEADING.HANDOFF,
     verbs: [
       { name: "use", usage: "[options] <w|ref>", description: "use an approved current version: --implement starts an implementer on an approved plan; --parent queues its full text for your next prompt; --worker starts one fresh worker with it" },
       { name: "chips", usage: "[options]", description: "chips queued for the parent session's next prompt (Use → Parent)", subcommands: ["drop"] },
@@ -97,10 +123,12 @@ export const VERB_GROUPS: readonly VerbGroup[] = [
   },
   {
     load: async () => (await import("./items.js")).registerItemCommands,
+    heading: HEADING.ITEMS,
     verbs: [{ name: "item", usage: "", description: "the human's work items: todos (t<N>) and requests (r<N>)", subcommands: ["add", "edit", "reply", "show", "ls"] }],
   },
   {
     load: async () => (await import("./worker.js")).registerWorkerCommands,
+    heading: HEADING.WORKER_SIDE,
     verbs: [
       {
         name: "worker", usage: "", description: "worker-side protocol: report, todos, wait, done, fail, consult, note (identity from the environment)",
@@ -110,22 +138,27 @@ export const VERB_GROUPS: readonly VerbGroup[] = [
   },
   {
     load: async () => (await import("./dispatch.js")).registerDispatchCommands,
+    heading: HEADING.ITEMS,
     verbs: [{ name: "dispatch", usage: "[options] <worker> <items...>", description: "hand open items to a worker: one binding and one obligation per item, one work envelope" }],
   },
   {
     load: async () => (await import("./attention.js")).registerAttentionCommands,
+    heading: HEADING.ITEMS,
     verbs: [{ name: "attention", usage: "[options]", description: "list pending notifications (blocked items, outcomes); --dismiss <id> clears one" }],
   },
   {
     load: async () => (await import("./spend.js")).registerSpendCommand,
+    heading: HEADING.SPEND,
     verbs: [{ name: "spend", usage: "[options]", description: "tokens and cost per worker, item, kind or day, read from each agent's own records" }],
   },
   {
     load: async () => (await import("./notify.js")).registerNotifyCommands,
+    heading: HEADING.SPEND,
     verbs: [{ name: "notify", usage: "", description: "notifications outside the terminal (desktop, review page, your command, terminal)", subcommands: ["test"] }],
   },
   {
     load: async () => (await import("./obligations.js")).registerObligationCommands,
+    heading: HEADING.ITEMS,
     verbs: [
       { name: "obligations", usage: "[options]", description: "list owed obligations (--due: due now and not parked; --all: include resolved)" },
       { name: "obligation", usage: "", description: "park or unpark one obligation", subcommands: ["park", "unpark"] },
@@ -133,10 +166,12 @@ export const VERB_GROUPS: readonly VerbGroup[] = [
   },
   {
     load: async () => (await import("./kinds.js")).registerKindsCommand,
+    heading: HEADING.WORKERS,
     verbs: [{ name: "kinds", usage: "", description: "list worker kinds (built-in, user, project) with their authority and warnings" }],
   },
   {
     load: async () => (await import("./deliverables.js")).registerDeliverableCommands,
+    heading: HEADING.REVIEW,
     verbs: [
       { name: "report", usage: "[options] <worker-or-ref>", description: "a worker's frozen deliverable: outcome, summary, evidence, items, files and the full body" },
       { name: "diff", usage: "[options] <worker-or-ref>", description: "the frozen patch of a worker's deliverable or a stored record, as `git apply` accepts it" },
@@ -144,6 +179,7 @@ export const VERB_GROUPS: readonly VerbGroup[] = [
   },
   {
     load: async () => (await import("./store.js")).registerStoreCommands,
+    heading: HEADING.STORED,
     verbs: [
       { name: "save", usage: "[options]", description: "save an approved worker version (--from) or a human-authored record (--author) to the DeliverableStore" },
       { name: "deliverables", usage: "[options]", description: "list the DeliverableStore (from the ledger's index), unreadable records, and legacy bundles" },
@@ -155,32 +191,21 @@ export const VERB_GROUPS: readonly VerbGroup[] = [
   },
   {
     load: async () => (await import("./doctor.js")).registerDoctorCommand,
+    heading: HEADING.DOORS,
     verbs: [{ name: "doctor", usage: "[options]", description: "check the home: ledger integrity, private file modes, leftover temp files, store index, tmux, git and pi" }],
   },
   {
     load: async () => (await import("./mcp.js")).registerMcpCommand,
+    heading: HEADING.DOORS,
     verbs: [
       { name: "mcp", usage: "", description: "serve the worker protocol (docket_todos, docket_wait, docket_done, docket_fail, docket_consult, docket_note) over MCP on stdio, for Claude Code, Codex and other agents" },
     ],
   },
 ];
 
-/** `docket --help` lists the verbs under these headings (the README's verb table), each verb under the first naming it. */
-export const HELP_HEADINGS: readonly (readonly [heading: string, verbs: readonly string[]])[] = [
-  ["Try it:", ["demo"]],
-  ["Workers:", ["spawn", "respawn", "ls", "show", "peek", "tell", "attach", "delete", "prune", "kinds"]],
-  ["Review:", ["verdict", "report", "diff", "approve", "reject", "revise", "answer", "promote", "discard", "log", "comment", "comments"]],
-  ["Several workers:", ["combine", "broadcast", "journal"]],
-  ["Hand-off:", ["use", "chips"]],
-  ["Work items:", ["item", "dispatch", "attention", "obligations", "obligation"]],
-  ["Stored deliverables:", ["save", "deliverables", "load", "preview", "unload", "deliverable"]],
-  ["Spend and notifications:", ["spend", "notify"]],
-  ["Doors and health:", ["web", "mcp", "doctor"]],
-];
-
-/** The help heading of a top-level verb; the last, for worker-side verbs, holds every verb no heading names. */
+/** The help heading of a top-level verb (its group's). */
 export function helpHeadingOf(verb: string): string {
-  return HELP_HEADINGS.find(([, verbs]) => verbs.includes(verb))?.[0] ?? "Worker side (run by workers, identity from their environment):";
+  return groupOf(verb)?.heading ?? HELP_HEADINGS[HELP_HEADINGS.length - 1]!;
 }
 
 /** The group that registers `verb`, if any. */

@@ -45,7 +45,7 @@ export async function runCli(argv: string[], raw: Io, options: RunCliOptions = {
   });
   program.commands.forEach(applyExitOverride);
   // Help lists groups in the order their first verb comes: put the verbs in the headings' order (stable within each).
-  const rank = (c: Command) => [...HELP_HEADINGS.map(([h]) => h), helpHeadingOf("")].indexOf(helpHeadingOf(c.name()));
+  const rank = (c: Command) => HELP_HEADINGS.indexOf(helpHeadingOf(c.name()));
   (program.commands as Command[]).sort((a, b) => rank(a) - rank(b)).forEach((c) => c.helpGroup(helpHeadingOf(c.name())));
   try {
     await program.parseAsync(args, { from: "user" });
