@@ -1,6 +1,7 @@
 // Talking to and looking at a worker: `tell` (through the ledger inbox), `peek` (bounded pane capture), `attach`.
 // Multi-line text stays one message; a reply bound to a question resolves that question only (issue 3 §5).
 
+import { tmuxFor } from "../hosts/remote-worker.js";
 import { optionalKey } from "../../domain/idempotency.js";
 import { notFound, refusal, usageError, validationError } from "../../domain/errors.js";
 import { assertNoControlCharacters } from "../../domain/work/message-text.js";
@@ -100,7 +101,7 @@ export function peekWorker(ctx: EngineContext, target: string, lines = PEEK_DEFA
     throw refusal("worker-cannot-peek", `peek is the human's: this process carries a worker identity (${identity.join(", ")}); a worker reads no pane, its own included; nothing was shown`, "a worker speaks only through its protocol calls; ask the human");
   }
   const row = requireWorker(ctx.db, resolveWorkerId(target));
-  const tmux = ctx.tmux;
+  const tmux = tmuxFor(ctx, row);
   if (row.paneId && tmux.paneState(row.paneId, row.id) !== "missing") {
     return { worker: row.id, source: "pane", lines, text: tmux.capture(row.paneId, lines) };
   }

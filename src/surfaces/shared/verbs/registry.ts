@@ -43,6 +43,10 @@ export const VERB_GROUPS: readonly VerbGroup[] = [
     ],
   },
   {
+    load: async () => (await import("./hosts.js")).registerHostsCommands,
+    verbs: [{ name: "hosts", usage: "", description: "machines workers may run on over ssh (kept in your user config)", subcommands: ["add", "ls", "rm", "check"] }],
+  },
+  {
     load: async () => (await import("./review.js")).registerReviewCommands,
     verbs: [
       { name: "approve", usage: "[options] <w|ref>", description: "approve one exact deliverable version (records judgment only: sends, queues and starts nothing)" },
