@@ -12,7 +12,7 @@ export function hostEntry(ctx: EngineContext, name: string): HostEntry {
   const entry = config.hosts[name];
   if (entry) return entry;
   if (config.projectHosts.includes(name)) {
-    throw refusal("host-from-project", `host ${name} is named only in this project's .docket/config.json, and a project may not add hosts; nothing was started`, "add it to your own config with docket hosts add if you trust it");
+    throw refusal("host-from-project", `host ${name} is named only in this project's .docket/config.json, and a project may not add hosts; nothing was started`, "if you trust it, add it to your own config with the hosts add verb");
   }
   throw refusal("unknown-host", `no host named ${name} in your config`, "`docket hosts ls` lists them");
 }
