@@ -1,7 +1,9 @@
 // Talking to and looking at a worker: `tell` (through the ledger inbox), `peek` (bounded pane capture), `attach`.
 // Multi-line text stays one message; a reply bound to a question resolves that question only (issue 3 §5).
 
-import { tmuxFor } from "../hosts/remote-worker.js";
+import { hostOf, tmuxFor } from "../hosts/remote-worker.js";
+import { connectHost } from "../hosts/connect.js";
+import { remoteAttachArgv } from "../../substrate/ssh/host.js";
 import { optionalKey } from "../../domain/idempotency.js";
 import { notFound, refusal, usageError, validationError } from "../../domain/errors.js";
 import { assertNoControlCharacters } from "../../domain/work/message-text.js";
@@ -123,6 +125,8 @@ export interface AttachResult {
 export function attachWorker(ctx: EngineContext, target: string): AttachResult {
   const row = requireWorker(ctx.db, resolveWorkerId(target));
   if (!row.windowId || !row.tmuxSession) throw refusal("no-window", `${row.id} has no tmux window`, `\`docket respawn ${row.id}\``);
+  // A worker on a host: an interactive `ssh -t … tmux attach` on the host's own server (never a local switch).
+  if (hostOf(row) !== undefined) return { worker: row.id, switched: false, command: remoteAttachArgv(connectHost(ctx, hostOf(row)!), row.tmuxSession, row.windowId) };
   const tmux = ctx.tmux;
   const command = tmux.attachArgv(row.tmuxSession, row.windowId);
   if (ctx.env.TMUX) {

@@ -7,7 +7,8 @@ import { refusal } from "../../domain/errors.js";
 import { NEUTRAL_CONFIG } from "../git/git-binary.js";
 import { packHistory } from "../git/blob.js";
 import { TmuxError, createTmux, type Tmux } from "../tmux.js";
-import { runRemote, runRemoteOk, type SshTarget } from "./connection.js";
+import { runRemote, runRemoteOk, sshOptions, type SshTarget } from "./connection.js";
+import { remoteCommandLine } from "./quote.js";
 
 export interface RemoteHost {
   target: SshTarget;
@@ -117,6 +118,12 @@ export function remoteTmux(host: RemoteHost): Tmux {
       return r.stdout.toString("utf8");
     },
   });
+}
+
+/** The argv a human runs to look at a worker's window on the host: `ssh -t` into tmux there (each word quoted once). */
+export function remoteAttachArgv(host: RemoteHost, session: string, windowId: string): string[] {
+  const tmux = ["tmux", "-S", host.tmuxSocket, "attach-session", "-t", session, ";", "select-window", "-t", windowId];
+  return ["ssh", ...sshOptions(host.target), "-t", "--", host.target.destination, remoteCommandLine(tmux)];
 }
 
 export interface ToolCheck {

@@ -91,6 +91,13 @@ test("a command worker on a host publishes through the forwarded door, survives 
   assert.equal(promoted.code, 0, promoted.stdout + promoted.stderr);
   assert.equal(readFileSync(join(repo, "a.txt"), "utf8"), "one\nfrom the host\nsecond edit\n");
 
+  const attach = run("attach", w);
+  assert.equal(attach.code, 0, attach.stdout);
+  assert.equal(attach.json.switched, false);
+  assert.match(attach.json.command, /^ssh .* -t -- loop /);
+  // Printed for a local shell to copy: the remote line (each word quoted for the host's shell) is quoted once more.
+  assert.ok(attach.json.command.includes(`'\\''${join(host.remoteDir, "tmux.sock")}'\\'' '\\''attach-session'\\''`), attach.json.command);
+
   const deleted = run("delete", w, "--yes", "--force");
   assert.equal(deleted.code, 0, deleted.stdout + deleted.stderr);
   assert.ok(!existsSync(remoteWorker), "delete removed the worker's directory on the host");
