@@ -21,8 +21,6 @@ export interface LoopbackHost {
   /** The remote user's home, and a fresh Docket directory under it for this test. */
   remoteHome: string;
   remoteDir: string;
-  /** Runs an argv on the host as the remote user (for the test's own looks, never Docket's). */
-  remote(...argv: string[]): string;
   /** Processes to stop at the end (ssh masters, tunnel keepers) by pid file or pid. */
   onStop(fn: () => void): void;
 }
@@ -89,6 +87,5 @@ export async function loopbackHost(t: Hooks): Promise<LoopbackHost> {
     "Host loop", "  HostName 127.0.0.1", `  Port ${port}`, `  User ${REMOTE_USER}`, `  IdentityFile ${join(dir, "client_key")}`, "  IdentitiesOnly yes",
     `  UserKnownHostsFile ${join(dir, "known_hosts")}`, "  StrictHostKeyChecking yes", "",
   ].join("\n"));
-  const remote = (...argv: string[]) => execFileSync("runuser", ["-u", REMOTE_USER, "--", ...argv], { encoding: "utf8", cwd: "/" });
-  return { dir, port, sshConfig, alias: "loop", remoteHome, remoteDir, remote, onStop: (fn) => void stops.push(fn) };
+  return { dir, port, sshConfig, alias: "loop", remoteHome, remoteDir, onStop: (fn) => void stops.push(fn) };
 }

@@ -3,7 +3,7 @@
 
 import { isAbsolute } from "node:path";
 import { DEFAULT_HOST_DIR, destinationProblem, hostDirProblem, isHostName, type HostEntry } from "../../domain/hosts.js";
-import { refusal, usageError } from "../../domain/errors.js";
+import { usageError } from "../../domain/errors.js";
 import { updateUserConfigFile } from "../../files/user-config-file.js";
 import { ensureMaster } from "../../substrate/ssh/connection.js";
 import { checkRemoteTools } from "../../substrate/ssh/host.js";
@@ -85,8 +85,4 @@ export function checkHost(ctx: EngineContext, name: string, options: { agent?: s
     if ((error as { code?: string }).code !== "host-unreachable") throw error;
     return { host: name, reachable: false, error: (error as Error).message, tools: [], missing: [] };
   }
-}
-
-export function requireHostTools(check: HostCheck): void {
-  if (!check.reachable) throw refusal("host-unreachable", check.error ?? `host ${check.host} cannot be reached`);
 }
