@@ -2,6 +2,7 @@
 // A project config may narrow but never widen what reaches the model or what workers may do (DESIGN §3).
 
 import { WORKER_AGENTS, isWorkerAgent, type WorkerAgent } from "./workers/spawn-policy.js";
+import { parseHosts, type HostEntry } from "./hosts.js";
 
 export interface DocketConfig {
   /** Fleet cap over live workers; 0 disables. */
@@ -57,6 +58,10 @@ export interface DocketConfig {
   };
   /** A default budget in USD for every worker without `--budget`; 0: none (user config only). */
   budgetUsd: number;
+  /** Machines workers may run on over ssh (user config only: a host is where your code and secrets go). */
+  hosts: Record<string, HostEntry>;
+  /** Host names a project config tried to add: refused by name when asked for (never used). */
+  projectHosts: string[];
 }
 
 export type SandboxMode = "auto" | "required" | "off";
@@ -89,6 +94,8 @@ export const DEFAULT_CONFIG: DocketConfig = {
   messaging: { autoAnswer: false, consultWindowSeconds: 90 },
   notify: { desktop: false, web: true, terminal: false, command: [], batchSeconds: 3 },
   budgetUsd: 0,
+  hosts: {},
+  projectHosts: [],
 };
 
 export interface ConfigResult {
@@ -199,6 +206,13 @@ function apply(config: DocketConfig, raw: unknown, source: string, warnings: str
   }
   if (raw.messaging !== undefined) applyMessaging(config, raw.messaging, source, warnings, trusted);
   if (raw.notify !== undefined) applyNotify(config, raw.notify, source, warnings, trusted);
+  if (raw.hosts !== undefined) {
+    if (trusted) config.hosts = parseHosts(raw.hosts, source, warnings);
+    else {
+      config.projectHosts = isObj(raw.hosts) ? Object.keys(raw.hosts) : [];
+      warnings.push(`${source} config hosts ignored: a project may not add hosts; only your user config can (docket hosts add)`);
+    }
+  }
   if (isObj(raw.worker) && raw.worker.budgetUsd !== undefined) {
     const b = raw.worker.budgetUsd;
     if (!trusted) warnings.push(`${source} config worker.budgetUsd ignored: only your user config sets what workers may spend`);

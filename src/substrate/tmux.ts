@@ -76,16 +76,20 @@ export function escapeArgument(arg: string): string {
   return arg.endsWith(";") ? `${arg.slice(0, -1)}\\;` : arg;
 }
 
+/** Runs tmux's argv elsewhere (a host over ssh): stdout on success, a TmuxError carrying tmux's stderr otherwise. */
+export type TmuxExec = (args: string[], input?: string) => string;
+
 /**
  * `env` is the caller's environment; only CLIENT_ENV of it reaches tmux, so a server Docket starts holds none of the
  * caller's secrets or worker identity for later windows to inherit.
  */
-export function createTmux(socket: string | undefined, env: NodeJS.ProcessEnv = process.env): Tmux {
+export function createTmux(socket: string | undefined, env: NodeJS.ProcessEnv = process.env, options: { exec?: TmuxExec } = {}): Tmux {
   const serverArgs = resolveTmuxServerArgs(socket);
   const clientEnv: NodeJS.ProcessEnv = {};
   for (const name of CLIENT_ENV) if (env[name] !== undefined) clientEnv[name] = env[name];
 
   function run(args: string[], input?: string): string {
+    if (options.exec) return options.exec([...serverArgs, ...args.map(escapeArgument)], input);
     try {
       return execFileSync("tmux", [...serverArgs, ...args.map(escapeArgument)], {
         encoding: "utf8",

@@ -14,12 +14,14 @@ export interface StoredExecution extends ResolvedExecution {
   agentArgs?: string[];
   /** The parent's subdirectory relative to the project root, mirrored inside the workspace ("" at the root). */
   subdir: string;
+  /** The host (a name in the user's config) the worker runs on over ssh; absent: this machine (issue 26). */
+  host?: string;
 }
 
 /** The part of a stored execution a launch and `docket show` read back. */
 export type LaunchExecution = Pick<
   StoredExecution,
-  "agent" | "kind" | "model" | "thinking" | "context" | "seedFile" | "workspace" | "readOnly" | "piArgs" | "command" | "agentArgs" | "subdir"
+  "agent" | "kind" | "model" | "thinking" | "context" | "seedFile" | "workspace" | "readOnly" | "piArgs" | "command" | "agentArgs" | "subdir" | "host"
 >;
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -28,16 +30,18 @@ const isStringList = (v: unknown): v is string[] => Array.isArray(v) && v.every(
 /** The launch fields of a parsed `execution` column, checked one by one; undefined when any is off. */
 export function parseLaunchExecution(value: unknown): LaunchExecution | undefined {
   if (!isObject(value)) return undefined;
-  const { agent, kind, model, thinking, context, seedFile, workspace, readOnly, piArgs, command, agentArgs, subdir } = value;
+  const { agent, kind, model, thinking, context, seedFile, workspace, readOnly, piArgs, command, agentArgs, subdir, host } = value;
   if (typeof agent !== "string" || !isWorkerAgent(agent) || typeof kind !== "string" || typeof thinking !== "string") return undefined;
   if (model !== null && typeof model !== "string") return undefined;
   if ((context !== "fresh" && context !== "seeded") || (workspace !== "isolated" && workspace !== "shared")) return undefined;
   if (typeof readOnly !== "boolean" || !isStringList(piArgs) || typeof subdir !== "string") return undefined;
   if ((seedFile !== undefined && typeof seedFile !== "string") || (command !== undefined && typeof command !== "string")) return undefined;
   if (agentArgs !== undefined && !isStringList(agentArgs)) return undefined;
+  if (host !== undefined && typeof host !== "string") return undefined;
   return {
     agent, kind, model, thinking, context, workspace, readOnly, piArgs, subdir,
     ...(seedFile !== undefined ? { seedFile } : {}), ...(command !== undefined ? { command } : {}), ...(agentArgs !== undefined ? { agentArgs } : {}),
+    ...(host !== undefined ? { host } : {}),
   };
 }
 

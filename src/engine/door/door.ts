@@ -11,7 +11,7 @@ import type { EngineContext } from "../context.js";
 import { docketBinPath } from "../workers/launch.js";
 
 /** What of the human's environment the door runs with: enough to reach tmux, git and the home, no worker identity. */
-const DOOR_PASSED_ENV = ["PATH", "HOME", "LANG", "TERM", "TMPDIR", "PI_CODING_AGENT_DIR", "DOCKET_TMUX_SOCKET", "DOCKET_DEBUG", "GIT_CONFIG_NOSYSTEM"];
+const DOOR_PASSED_ENV = ["PATH", "HOME", "SSH_AUTH_SOCK", "LANG", "TERM", "TMPDIR", "PI_CODING_AGENT_DIR", "DOCKET_TMUX_SOCKET", "DOCKET_DEBUG", "GIT_CONFIG_NOSYSTEM"];
 
 export function doorEnvOf(ctx: EngineContext): Record<string, string> {
   const env: Record<string, string> = {};

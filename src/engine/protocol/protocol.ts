@@ -2,6 +2,7 @@
 // done freezes one immutable deliverable version before the worker becomes ready (ADR-0003, DESIGN §5–§6).
 
 import { changeSetRef, deliverableId, deliverableRef } from "../../domain/deliverables/refs.js";
+import { captureRemote, hostOf } from "../hosts/remote-worker.js";
 import type { Worker } from "../../domain/workers/worker.js";
 import { randomUUID } from "node:crypto";
 import { DONE_OUTCOMES, type ChangeSet, type DeliverablePointer, type DoneOutcome, type WorkerDeliverable, type AddressedComment } from "../../domain/deliverables/deliverable.js";
@@ -254,6 +255,8 @@ function captureFor(ctx: EngineContext, row: Worker, version: number): ChangeSet
   if (row.workspaceMode === "shared") return null; // a read-only worker shares the parent's checkout: it has no change set of its own
   const base = row.base ?? row.baseHead;
   if (!base) throw refusal("no-base", `${row.id} has no recorded base commit, so its change set cannot be frozen`, "respawn the worker");
+  // A worker on a host: its workspace's bytes come home over ssh and get the same checks as a local capture.
+  if (hostOf(row) !== undefined) return captureRemote(ctx, row, base, changeSetRef(row.id, version));
   return ctx.git.captureChangeSet({ tree: workerTreeOf(row), base, ref: changeSetRef(row.id, version) });
 }
 

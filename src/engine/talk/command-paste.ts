@@ -1,6 +1,7 @@
 // A `--agent command` worker has no inbox reader: the human's words (tell, answer, review note) are pasted into its
 // pane, and the message counts as delivered once pasted. Best-effort by nature; the ledger message stays the record.
 
+import { tmuxFor } from "../hosts/remote-worker.js";
 import { markPasted } from "../../ledger/talk/message-delivery.js";
 import { requireWorker } from "../../ledger/workers/workers.js";
 import type { EngineContext } from "../context.js";
@@ -10,7 +11,7 @@ export function pasteToCommandWorker(ctx: EngineContext, workerId: string, messa
   const row = requireWorker(ctx.db, workerId);
   if (row.agent !== "command" || !row.paneId || row.exited) return undefined;
   try {
-    const tmux = ctx.tmux;
+    const tmux = tmuxFor(ctx, row);
     if (tmux.paneState(row.paneId, workerId) !== "alive") throw new Error("its pane is not running");
     tmux.sendText(row.paneId, text);
   } catch (error) {

@@ -1,6 +1,9 @@
 // Talking to and looking at a worker: `tell` (through the ledger inbox), `peek` (bounded pane capture), `attach`.
 // Multi-line text stays one message; a reply bound to a question resolves that question only (issue 3 §5).
 
+import { hostOf, tmuxFor } from "../hosts/remote-worker.js";
+import { connectHost } from "../hosts/connect.js";
+import { remoteAttachArgv } from "../../substrate/ssh/host.js";
 import { optionalKey } from "../../domain/idempotency.js";
 import { notFound, refusal, usageError, validationError } from "../../domain/errors.js";
 import { assertNoControlCharacters } from "../../domain/work/message-text.js";
@@ -100,7 +103,7 @@ export function peekWorker(ctx: EngineContext, target: string, lines = PEEK_DEFA
     throw refusal("worker-cannot-peek", `peek is the human's: this process carries a worker identity (${identity.join(", ")}); a worker reads no pane, its own included; nothing was shown`, "a worker speaks only through its protocol calls; ask the human");
   }
   const row = requireWorker(ctx.db, resolveWorkerId(target));
-  const tmux = ctx.tmux;
+  const tmux = tmuxFor(ctx, row);
   if (row.paneId && tmux.paneState(row.paneId, row.id) !== "missing") {
     return { worker: row.id, source: "pane", lines, text: tmux.capture(row.paneId, lines) };
   }
@@ -122,6 +125,8 @@ export interface AttachResult {
 export function attachWorker(ctx: EngineContext, target: string): AttachResult {
   const row = requireWorker(ctx.db, resolveWorkerId(target));
   if (!row.windowId || !row.tmuxSession) throw refusal("no-window", `${row.id} has no tmux window`, `\`docket respawn ${row.id}\``);
+  // A worker on a host: an interactive `ssh -t … tmux attach` on the host's own server (never a local switch).
+  if (hostOf(row) !== undefined) return { worker: row.id, switched: false, command: remoteAttachArgv(connectHost(ctx, hostOf(row)!), row.tmuxSession, row.windowId) };
   const tmux = ctx.tmux;
   const command = tmux.attachArgv(row.tmuxSession, row.windowId);
   if (ctx.env.TMUX) {

@@ -1,6 +1,7 @@
 // `docket delete <w>` and `docket prune`: retire one worker — window, workspace, row — and touch no other.
 // Never-promoted changes are refused unless forced; deliverable sidecars are kept (review stays possible).
 
+import { hostOf, retireRemote, tmuxFor } from "../hosts/remote-worker.js";
 import type { Worker } from "../../domain/workers/worker.js";
 import { refusal } from "../../domain/errors.js";
 import { confirmationDeclined, confirmationRefused, resolveConfirmation } from "../../domain/review/confirmation.js";
@@ -65,11 +66,12 @@ function retireWorker(ctx: EngineContext, row: Worker, options: { force: boolean
   assertRetirable(ctx, row, options.force);
   // Checked before anything is removed: a link in the worker's directory would point the removals outside the home.
   workerFilePath(ctx.home, row.id, WORKER_FILES.session);
-  const tmux = ctx.tmux;
+  const tmux = tmuxFor(ctx, row);
   if (row.windowId) {
     harvestPane(ctx, row, { tmux });
     tmux.killWindow(row.windowId);
   }
+  if (hostOf(row) !== undefined) retireRemote(ctx, row); // its tunnel, workspace, env file and sockets leave the host
   let workspaceRemoved = false;
   if (row.workspaceMode === "isolated") {
     // Under the repository's worktree lock: its prune must not meet a spawn's worktree half-way through its move.

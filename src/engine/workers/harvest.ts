@@ -2,6 +2,7 @@
 // Once per launch (pane_captured_at); a pane still alive is left alone — the human may still be talking to it.
 // A start that died before it had a window is reconciled here too: marked failed, so nothing waits on it.
 
+import { hostOf, tmuxFor } from "../hosts/remote-worker.js";
 import type { Worker } from "../../domain/workers/worker.js";
 import { WORKER_FILES, writeWorkerFile } from "../../files/workers/worker-files.js";
 import { insertNotification } from "../../ledger/talk/notifications.js";
@@ -23,7 +24,7 @@ export type HarvestOutcome = "harvested" | "window-gone" | "alive" | "skipped";
 
 export function harvestPane(ctx: EngineContext, row: Worker, options: { tmux?: Tmux; pane?: PaneState } = {}): HarvestOutcome {
   if (row.paneCapturedAt !== null || ctx.readOnly) return "skipped"; // a read-only home keeps panes for a writer to harvest
-  const tmux = options.tmux ?? ctx.tmux;
+  const tmux = options.tmux ?? tmuxFor(ctx, row);
   const state = row.paneId === null ? "missing" : (options.pane ?? tmux.paneState(row.paneId, row.id));
   if (state === "alive") return "alive";
   let outcome: HarvestOutcome = "window-gone";
@@ -46,6 +47,7 @@ export function harvestFinished(ctx: EngineContext, rows: readonly Worker[], pan
   let n = 0;
   for (const row of rows) {
     if (row.paneCapturedAt !== null || !(row.exited || row.state === "failed" || row.state === "ended")) continue;
+    if (hostOf(row) !== undefined) continue; // its pane is on its host, not in this listing: harvested there by delete
     const pane = row.paneId === null ? "missing" : paneFromMap(panes, row.paneId, row.id);
     if (pane === "alive") continue;
     if (harvestPane(ctx, row, { tmux, pane }) === "harvested") n++;

@@ -1,6 +1,7 @@
 // `docket respawn <w|all>`: the stored execution again, at generation + 1 with a new run token (DESIGN §4).
 // One command bumps the generation, records the launch, resets the exit and moves active bindings: the old process is fenced.
 
+import { tmuxFor } from "../hosts/remote-worker.js";
 import type { Worker } from "../../domain/workers/worker.js";
 import { conflict, refusal, validationError } from "../../domain/errors.js";
 import { normalizeWorkerId } from "../../domain/ids.js";
@@ -44,7 +45,7 @@ export function respawnWorker(ctx: EngineContext, target: string, options: { bud
   const before = requireWorker(ctx.db, id);
   const budget = resolveRespawnBudget(ctx, id, options.budgetUsd);
   const execution = before.execution ?? unlaunchable(id);
-  const tmux = ctx.tmux;
+  const tmux = tmuxFor(ctx, before); // a worker on a host: its window is on the host's tmux
   if (before.windowId !== null) {
     harvestPane(ctx, before, { tmux }); // a dead pane's tail is kept before its window goes
     tmux.killWindow(before.windowId);
@@ -52,7 +53,7 @@ export function respawnWorker(ctx: EngineContext, target: string, options: { bud
   const generation = before.generation + 1;
   const runToken = newRunToken();
   const stored = storedEnvValues(ctx, id, before.envNames);
-  const panes = takePaneSnapshot(tmux, ctx.clock.now());
+  const panes = takePaneSnapshot(ctx.tmux, ctx.clock.now());
   const prepared = ctx.commands.run("worker.respawn", { worker: id, generation }, (tx) => {
     const row = requireWorker(tx.db, id);
     if (row.generation !== before.generation) {

@@ -37,6 +37,8 @@ import { requireMcpAgent } from "./agents.js";
 import { ensureDoor } from "../door/door.js";
 import { snapshotCheckout } from "./kind-integrity.js";
 import { assertHuman } from "../authority.js";
+import { assertRemoteSpawn, launchRemote, prepareRemoteWorkspace, retireRemote, tmuxFor } from "../hosts/remote-worker.js";
+import type { Tmux } from "../../substrate/tmux.js";
 
 export interface SpawnHandoff {
   /** What task.md says about the reviewed source. */
@@ -71,6 +73,8 @@ export interface SpawnInput {
   handoff?: SpawnHandoff;
   /** Stop the worker's agent once its recorded cost reaches this many USD (default: config worker.budgetUsd; 0 none). */
   budgetUsd?: number;
+  /** Run the worker on this host of the user's config, over ssh (issue 26). */
+  host?: string;
 }
 
 export interface SpawnResult {
@@ -160,7 +164,9 @@ async function resolveSpawn(ctx: EngineContext, input: SpawnInput): Promise<Reso
     ...(agent === "command" ? { command: input.command } : {}),
     ...(isMcpAgent(agent) ? { agentArgs: config[agent].extraArgs } : {}),
     subdir: subdir.startsWith("..") ? "" : subdir,
+    ...(input.host !== undefined ? { host: input.host } : {}),
   };
+  if (input.host !== undefined) assertRemoteSpawn(ctx, input.host, { agent, workspace: resolved.workspace });
   return { task, config, resolved, kind, defaultKind, execution, listing, containment };
 }
 
@@ -207,7 +213,7 @@ export async function spawnWorker(ctx: EngineContext, input: SpawnInput): Promis
   if (listing?.cachedAt !== undefined) summary.push(`Models: from Docket's cache of pi's listing (${formatAge(new Date(listing.cachedAt).toISOString(), ctx.clock.nowMs())} old)`);
   const serialize = worktreeLock(ctx, projectRoot);
   let workspace: IsolatedWorkspace | undefined;
-  let stage: "dispatch" | "workspace" = "dispatch";
+  let stage: "dispatch" | "workspace" | "remote" = "dispatch";
   try {
     let dispatch: SpawnResult["dispatch"];
     if (input.items && input.items.length > 0) dispatch = dispatchItems(ctx, { worker, items: input.items });
@@ -223,15 +229,15 @@ export async function spawnWorker(ctx: EngineContext, input: SpawnInput): Promis
       const ws = workspace;
       ctx.commands.run("worker.workspace", { worker }, (tx) => updateWorker(tx, worker, { base: ws.base, baseHead: ws.baseHead }));
     }
-    writeWorkerFile(
-      ctx.home,
-      worker,
-      WORKER_FILES.task,
-      renderTaskBrief({
-        workerId: worker, task, kind, workspace: row.workspace, workspaceMode: resolved.workspace, handoff: handoff?.brief,
-        journal: journalFile(ctx.home, row.projectRoot),
-      }),
-    );
+    const brief = renderTaskBrief({
+      workerId: worker, task, kind, workspace: row.workspace, workspaceMode: resolved.workspace, handoff: handoff?.brief,
+      journal: journalFile(ctx.home, row.projectRoot),
+    });
+    writeWorkerFile(ctx.home, worker, WORKER_FILES.task, brief);
+    if (input.host !== undefined && workspace) {
+      stage = "remote";
+      prepareRemoteWorkspace(ctx, row, workspace.base, brief);
+    }
     if (resolved.readOnly) snapshotCheckout(ctx, row); // its card later says whether the checkout changed during its run
     launchInto(ctx, row, execution, { generation: 1, runToken, env: input.env ?? {} });
     return {
@@ -244,6 +250,13 @@ export async function spawnWorker(ctx: EngineContext, input: SpawnInput): Promis
     };
   } catch (error) {
     // A refused dispatch means nothing was started: the row is retired unseen (its w<N> is still never reused).
+    if (stage === "remote") {
+      try {
+        retireRemote(ctx, requireWorker(ctx.db, worker));
+      } catch {
+        // The host went away mid-spawn: its half-made workspace stays under the host's directory until a later delete there.
+      }
+    }
     abandonSpawn(ctx, worker, error, { retire: stage === "dispatch", workspace, serialize });
     throw error;
   }
@@ -291,13 +304,29 @@ export function launchInto(
   let ids: { windowId: string; paneId: string };
   try {
     ensureDoor(ctx); // the worker's first call waits (bounded) for its socket; the door is up well before that
-    const envFile = writeWorkerLaunchEnv(ctx, row.id, launch.generation, { ...env, ...command.env });
-    const wrapped = wrapArgv({ envFile, cwd }, command.argv);
-    const argv = containment.contained && scratch ? [...containArgv(containment.bwrap, sandboxInput(ctx, row, execution, { scratch, docketBin: docketBinPath() })), ...wrapped] : wrapped;
-    ids = tmux.launchWindow({ session, name: row.id, argv });
+    if (execution.host !== undefined) {
+      // Containment is this machine's sandbox: a worker on a host runs uncontained there (docs/remote-hosts.md).
+      ids = launchRemote(ctx, row, execution, { generation: launch.generation, env: { ...env, ...command.env }, session, wrap: (envFile, dir) => wrapArgv({ envFile, cwd: dir }, command.argv) });
+    } else {
+      const envFile = writeWorkerLaunchEnv(ctx, row.id, launch.generation, { ...env, ...command.env });
+      const wrapped = wrapArgv({ envFile, cwd }, command.argv);
+      const argv = containment.contained && scratch ? [...containArgv(containment.bwrap, sandboxInput(ctx, row, execution, { scratch, docketBin: docketBinPath() })), ...wrapped] : wrapped;
+      ids = tmux.launchWindow({ session, name: row.id, argv });
+    }
   } catch (error) {
+    if (error instanceof DocketError && error.code === "host-unreachable") throw error;
     throw new DocketError("refusal", "launch-failed", `could not start ${row.id} in tmux: ${(error as Error).message}`, { cause: error });
   }
+  const remote = execution.host !== undefined;
+  return recordLaunch(ctx, row, launch.generation, session, ids, remote ? false : containment.contained, remote ? tmuxFor(ctx, row) : tmux);
+}
+
+/** Records the window a launch got; a launch given up meanwhile has its window closed (nothing runs unrecorded). */
+function recordLaunch(
+  ctx: EngineContext, row: Worker, generation: number, session: string, ids: { windowId: string; paneId: string }, contained: boolean, tmux: Tmux,
+): { windowId: string; paneId: string } {
+  const launch = { generation };
+  const containment = { contained };
   try {
     ctx.commands.run("worker.launched", { worker: row.id, generation: launch.generation }, (tx) => {
       const now = getWorker(tx.db, row.id);

@@ -2,6 +2,7 @@
 // One tmux listing serves every row; finished panes are harvested on the way (anchor §1.8, DESIGN §4).
 
 import { deliverableRef } from "../../domain/deliverables/refs.js";
+import { hostOf, tmuxFor } from "../hosts/remote-worker.js";
 import type { Worker } from "../../domain/workers/worker.js";
 import type { WorkerAgent } from "../../domain/workers/spawn-policy.js";
 import { formatAge } from "../../domain/clock.js";
@@ -36,6 +37,9 @@ export interface WorkerListEntry {
   contained: boolean;
   /** Tokens and cost so far, read from the agent's own records; null for a worker whose agent keeps none (issue 29). */
   spend: SpendTotals | null;
+  /** The host it runs on (issue 26), and whether that host answered just now; absent: this machine. */
+  host?: string;
+  hostReachable?: boolean;
 }
 
 export interface WorkerListing {
@@ -44,6 +48,24 @@ export interface WorkerListing {
   ages: Map<string, string>;
   /** Per worker whose base moved: landed files it works on (the human table's `base moved · N files`). */
   baseMoved: Map<string, BaseMoved>;
+}
+
+/** One pane listing per host the rows run on (undefined: the host did not answer; its rows stay unprobed). */
+function hostListings(ctx: EngineContext, rows: readonly Worker[]): Map<string, PaneMap | undefined> {
+  const out = new Map<string, PaneMap | undefined>();
+  for (const host of new Set(rows.map(hostOf).filter((h): h is string => h !== undefined))) {
+    try {
+      out.set(host, tmuxFor(ctx, rows.find((r) => hostOf(r) === host)!).listPanes());
+    } catch {
+      out.set(host, undefined); // unreachable (or no longer in the config): shown as such, never waited on
+    }
+  }
+  return out;
+}
+
+function panesOf(row: Worker, local: PaneMap | undefined, hosts: Map<string, PaneMap | undefined>): PaneMap | undefined {
+  const host = hostOf(row);
+  return host === undefined ? local : hosts.get(host);
 }
 
 function paneProbe(row: Worker, panes: PaneMap | undefined): PaneProbe {
@@ -79,10 +101,11 @@ export function listWorkers(ctx: EngineContext, options: { all?: boolean } = {})
   const audiences = openQuestionAudiences(ctx.db);
   const nowMs = ctx.clock.nowMs();
   const ages = new Map<string, string>();
+  const hosts = hostListings(ctx, rows.filter((r) => !r.exited));
   const workers = rows.map((row) => {
     ages.set(row.id, formatAge(row.createdAt, nowMs));
-    const { state, liveness } = viewOf(row, paneProbe(row, panes), nowMs, isConsulting(audiences.get(row.id)));
-    return listEntryOf(row, state, liveness, questions.get(row.id) ?? 0, spendOf(row, spend));
+    const { state, liveness } = viewOf(row, paneProbe(row, panesOf(row, panes, hosts)), nowMs, isConsulting(audiences.get(row.id)));
+    return listEntryOf(row, state, liveness, questions.get(row.id) ?? 0, spendOf(row, spend), hosts);
   });
   return { workers, ages, baseMoved: baseMovedOf(ctx, rows) };
 }
@@ -90,7 +113,8 @@ export function listWorkers(ctx: EngineContext, options: { all?: boolean } = {})
 const spendOf = (row: Worker, spend: Map<string, SpendTotals>): SpendTotals | null =>
   isSpendAgent(row.agent) ? (spend.get(row.id) ?? { ...EMPTY_TOTALS }) : null;
 
-function listEntryOf(row: Worker, state: DisplayState, liveness: Liveness, questions: number, spend: SpendTotals | null): WorkerListEntry {
+function listEntryOf(row: Worker, state: DisplayState, liveness: Liveness, questions: number, spend: SpendTotals | null, hosts?: Map<string, PaneMap | undefined>): WorkerListEntry {
+  const host = hostOf(row);
   return {
     worker: row.id,
     kind: row.kind,
@@ -102,6 +126,7 @@ function listEntryOf(row: Worker, state: DisplayState, liveness: Liveness, quest
     deliverable: row.deliverableId !== null && row.deliverableVersion !== null ? (row.deliverableRef ?? deliverableRef(row.id, row.deliverableVersion)) : null,
     contained: row.contained,
     spend,
+    ...(host !== undefined ? { host, ...(hosts?.has(host) ? { hostReachable: hosts.get(host) !== undefined } : {}) } : {}),
   };
 }
 
@@ -145,14 +170,15 @@ export function showWorker(ctx: EngineContext, target: string): WorkerDetail {
   escalateOverdueConsults(ctx);
   let row = requireWorker(ctx.db, id);
   const panes = ctx.tmux.listPanes();
+  const hosts = hostListings(ctx, row.exited ? [] : [row]);
   if (harvestFinished(ctx, [row], panes) + reconcileStalledStarts(ctx, [row]) > 0) row = getWorker(ctx.db, id) ?? row;
   const spendDetail = workerSpend(ctx, row);
   if (enforceBudgets(ctx, [row]) > 0) row = getWorker(ctx.db, id) ?? row;
   const budget = budgetOf(ctx.db, id);
-  const { state, liveness } = viewOf(row, paneProbe(row, panes), ctx.clock.nowMs(), isConsulting(openQuestionAudiences(ctx.db).get(id)));
+  const { state, liveness } = viewOf(row, paneProbe(row, panesOf(row, panes, hosts)), ctx.clock.nowMs(), isConsulting(openQuestionAudiences(ctx.db).get(id)));
   const ex = row.execution;
   return {
-    ...listEntryOf(row, state, liveness, openQuestionsOf(ctx.db, id).length, spendDetail.total ?? (isSpendAgent(row.agent) ? { ...EMPTY_TOTALS } : null)),
+    ...listEntryOf(row, state, liveness, openQuestionsOf(ctx.db, id).length, spendDetail.total ?? (isSpendAgent(row.agent) ? { ...EMPTY_TOTALS } : null), hosts),
     agent: row.agent,
     persistedState: row.state,
     workspace: row.workspace,

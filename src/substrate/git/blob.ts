@@ -26,3 +26,12 @@ export function readBlobAt(repo: string, commit: string, path: string, expectBlo
   if (!body.ok) return { ok: false, reason: `blob ${blob.slice(0, 12)} cannot be read in ${repo}` };
   return { ok: true, id: blob, bytes: body.stdout };
 }
+
+/** A pack of `commit` and its whole history in the repository at `repo` (for a worker's host, which fetches nothing). */
+export function packHistory(repo: string, commit: string): Buffer {
+  if (!/^[0-9a-f]{40,64}$/.test(commit)) throw new Error(`"${commit}" is not a full commit id`);
+  const r = spawnSync(gitBinary(), [...neutralArgs(), "pack-objects", "--revs", "--stdout", "-q"], { cwd: repo, env: envWithoutGit({ LC_ALL: "C" }), input: `${commit}\n`, maxBuffer: 1024 * 1024 * 1024 });
+  if (r.error) throw r.error;
+  if (r.status !== 0) throw new Error(`git pack-objects failed: ${r.stderr.toString("utf8").trim().split("\n")[0]}`);
+  return r.stdout;
+}

@@ -50,13 +50,28 @@ export function captureChangeSet(input: CaptureChangeSetInput): ChangeSet {
     }
   });
   let raw = capture("auto");
-  let text = raw.toString("utf8");
   // Some file is not UTF-8: a text patch would not survive JSON. Freeze every file as a git binary patch instead.
-  if (Buffer.byteLength(text, "utf8") !== raw.length || text.includes("\uFFFD")) {
-    raw = capture("binary");
-    text = raw.toString("utf8");
-  }
-  const { files: listed, patch } = parseNumstatPatch(text);
+  if (!isUtf8Text(raw)) raw = capture("binary");
+  return checkCapturedBytes(input, tree, raw);
+}
+
+function isUtf8Text(raw: Buffer): boolean {
+  const text = raw.toString("utf8");
+  return Buffer.byteLength(text, "utf8") === raw.length && !text.includes("\uFFFD");
+}
+
+/**
+ * The change set of numstat+patch bytes captured elsewhere (a worker's workspace on a host, issue 26): the same checks
+ * as a local capture — git here reads the patch against the base in this machine's objects, and the file list comes
+ * from that reading. Bytes that are not UTF-8 are refused (a host's capture has no binary fallback yet).
+ */
+export function freezeCapturedBytes(input: CaptureChangeSetInput, raw: Buffer): ChangeSet {
+  if (!isUtf8Text(raw)) throw forged(input, "the host's patch is not UTF-8 text (a file there is neither text in UTF-8 nor detected as binary)");
+  return checkCapturedBytes(input, locateWorkerTree(input.tree), raw);
+}
+
+function checkCapturedBytes(input: CaptureChangeSetInput, tree: ReturnType<typeof locateWorkerTree>, raw: Buffer): ChangeSet {
+  const { files: listed, patch } = parseNumstatPatch(raw.toString("utf8"));
   const checked = checkFrozenPatch({ objects: tree.objects, base: input.base, patch, baseIndex: join(tree.gitDir, `docket-base-${input.base}.index`) });
   if (!checked.ok) throw forged(input, checked.reason);
   if (!sameFiles(listed, checked.files)) throw forged(input, "the files the capture listed differ from the files git reads in its patch");

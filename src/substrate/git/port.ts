@@ -3,7 +3,7 @@
 // repository is made before any engine exists, with substrate/git/init.ts directly.
 
 import { readBlobAt } from "./blob.js";
-import { captureChangeSet } from "./changes.js";
+import { captureChangeSet, freezeCapturedBytes } from "./changes.js";
 import { liveChangedPaths, liveChangesExist, liveEqualsFrozen, resetWorkspace } from "./live-tree.js";
 import { readFrozenPatch } from "./patch-check.js";
 import { checkWorkerTree } from "./worker-git.js";
@@ -24,6 +24,8 @@ export interface Git {
   repositoryKey: typeof repositoryKey;
   /** Freezing: the worker's change set against its base, captured once and checked by git's own reading of the patch. */
   captureChangeSet: typeof captureChangeSet;
+  /** The same checks on change bytes captured on a worker's host, against the base in this machine's objects. */
+  freezeCapturedBytes: typeof freezeCapturedBytes;
   /** git's reading of frozen patch bytes (files, counts, modes), for re-checking a sidecar's file list before it is applied. */
   readFrozenPatch: typeof readFrozenPatch;
   readBlobAt: typeof readBlobAt;
@@ -49,7 +51,7 @@ export interface Git {
 }
 
 export const systemGit: Git = {
-  createIsolatedWorkspace, inspectRepository, measureTreeCopy, removeWorkspace, liveChangesExist, repositoryKey, captureChangeSet, readFrozenPatch, readBlobAt, checkPatch, applyPatch, isPatchApplied,
+  createIsolatedWorkspace, inspectRepository, measureTreeCopy, removeWorkspace, liveChangesExist, repositoryKey, captureChangeSet, freezeCapturedBytes, readFrozenPatch, readBlobAt, checkPatch, applyPatch, isPatchApplied,
   reversePatch, parentChangesSince, parentChangesForEach, checkoutChangedPaths, liveEqualsFrozen, checkWorkerTree, liveChangedPaths, resetWorkspace,
   assertMergeTreeGit, withMerge, treeWithFiles, diffTrees,
 };

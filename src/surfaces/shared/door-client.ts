@@ -14,6 +14,8 @@ export interface Door {
   /** This generation's socket (`DOCKET_DOOR`). */
   socket: string;
   who: Required<WorkerIdentity>;
+  /** The socket is a forward over ssh to a door on another machine (DOCKET_DOOR_FORWARDED=1): never start a door here. */
+  forwarded?: boolean;
 }
 
 /** How long a call keeps trying to reach a door that is starting, restarting or gone, before it gives up. */
@@ -26,7 +28,7 @@ export const DOOR_PATIENCE_MS = 20_000;
 export function doorOf(env: NodeJS.ProcessEnv): Door {
   const who = parseWorkerIdentity(env) as Required<WorkerIdentity>;
   const given = env.DOCKET_DOOR?.trim();
-  if (given) return { socket: resolve(given), who };
+  if (given) return { socket: resolve(given), who, ...(env.DOCKET_DOOR_FORWARDED === "1" ? { forwarded: true } : {}) };
   const home = env.DOCKET_HOME ? resolve(env.DOCKET_HOME) : join(env.PI_CODING_AGENT_DIR ? resolve(env.PI_CODING_AGENT_DIR) : join(homedir(), ".pi", "agent"), "docket");
   const dir = doorDirFor(home, typeof process.getuid === "function" ? process.getuid() : 0, createHash("sha256").update(home).digest("hex"));
   return { socket: join(dir, doorSocketName(who.worker, who.generation)), who };
@@ -111,7 +113,8 @@ export async function callDoor<T = unknown>(door: Door, call: DoorCall, args: ob
     } catch (error) {
       if (!(error instanceof Unreached)) throw error;
       reason = error.reason;
-      if (error.noSocket) {
+      // A forwarded door is down while its tunnel is: wait for the tunnel's keeper, never start a door on this host.
+      if (error.noSocket && !door.forwarded) {
         // No socket for this generation: the door may be starting, may not serve it (replaced, exited), or is gone.
         try {
           // A replaced generation's exit is still its own to record (on its launch row): the control socket takes only that.

@@ -19,6 +19,7 @@ import { writeLegacyBundles } from "../../support/stored.js";
 import { tempDir } from "../../support/temp.js";
 import { tmuxServer } from "../../support/tmux.js";
 import { addWorker } from "../../support/work-ledger.js";
+import { controlDirFor, runRemote } from "../../../src/substrate/ssh/connection.js";
 
 type T = { after(fn: () => void): void };
 
@@ -201,6 +202,17 @@ test("running every refusal's advised command that names a value: the value is o
         g.ctx.db.prepare("UPDATE workers SET budget_usd = 0.5, budget_warned_at = ?, budget_stopped_at = ? WHERE id = ?").run(g.clock.now(), g.clock.now(), fixture.exited);
         return refusedOf(run(["respawn", fixture.exited]));
       },
+    },
+    {
+      covers: "src/substrate/ssh/connection.ts#host-unreachable",
+      refuse: () => {
+        const config = join(scratch, "closed-port.ssh_config");
+        writeFileSync(config, "Host closed\n  HostName 127.0.0.1\n  Port 1\n");
+        run(["hosts", "add", "closed", "closed", "--dir", "/tmp/docket-advice-nowhere", "--ssh-config", config]);
+        // Any ssh call to the host refuses so (spawn --host, peek, done's capture); raised here by the connection itself.
+        return engineRefusal(() => runRemote({ name: "closed", destination: "closed", sshConfig: config, controlDir: controlDirFor(g.home, process.getuid!()) }, ["true"]));
+      },
+      succeeds: true,
     },
   ];
   const exempt: Record<string, string> = {

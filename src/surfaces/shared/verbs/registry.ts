@@ -63,6 +63,11 @@ export const VERB_GROUPS: readonly VerbGroup[] = [
     ],
   },
   {
+    load: async () => (await import("./hosts.js")).registerHostsCommands,
+    heading: HEADING.WORKERS,
+    verbs: [{ name: "hosts", usage: "", description: "machines workers may run on over ssh (kept in your user config)", subcommands: ["add", "ls", "rm", "check"] }],
+  },
+  {
     load: async () => (await import("./review.js")).registerReviewCommands,
     heading: HEADING.REVIEW,
     verbs: [

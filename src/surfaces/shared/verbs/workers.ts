@@ -33,6 +33,7 @@ interface SpawnFlags {
   yes?: boolean;
   scripted?: string;
   wait?: boolean;
+  host?: string;
 }
 
 const SCRIPTED_EXTENSION = () => fileURLToPath(new URL("../../pi/scripted-model.js", import.meta.url));
@@ -54,6 +55,7 @@ export function registerWorkersCommands(program: Command, io: Io): void {
     .option("--env <NAME=VALUE>", "put a variable into the worker's environment (repeatable; the value is kept only in its private 0600 env file)", collect, [])
     .option("--scripted <steps.json>", "a pi worker driven by Docket's scripted model: no model key, no network (format below)")
     .option("--wait", "return once the worker has a version, a question, a failure or an exit (at most 5 minutes)")
+    .option("--host <name>", "run the worker on this host of your config over ssh (docket hosts ls; --agent command only so far)")
     .option("--yes", "do not ask for confirmation")
     .option("--budget <usd>", "stop the worker's agent once its recorded cost reaches this many US dollars (notified at 80 %)", parseUsd("--budget"))
     .option("--dry-run", "print the resolved launch and the command the window would run; start nothing")
@@ -90,6 +92,7 @@ export function registerWorkersCommands(program: Command, io: Io): void {
         ...input,
         items: opts.item,
         ...(opts.budget !== undefined ? { budgetUsd: opts.budget } : {}),
+        ...(opts.host !== undefined ? { host: opts.host } : {}),
         // A scripted worker spends nothing and runs only the steps you wrote: there is nothing to confirm.
         yes: Boolean(opts.yes) || opts.scripted !== undefined,
         interactive: io.interactive,
@@ -162,6 +165,7 @@ export function registerWorkersCommands(program: Command, io: Io): void {
                   w.task.length > 60 ? `${w.task.slice(0, 57)}...` : w.task,
                   ...(w.baseMoved && formatBaseMoved(w.baseMoved) ? [`· ${formatBaseMoved(w.baseMoved)}`] : []),
                   ...(w.contained ? ["· contained"] : []),
+                  ...(w.host !== undefined ? [`· on ${w.host}${w.hostReachable === false ? " (unreachable)" : ""}`] : []),
                 ].join(" "),
               ),
             ],

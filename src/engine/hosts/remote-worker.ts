@@ -1,0 +1,101 @@
+// A worker on a host (issue 26): its launch there (workspace at its base, 0600 env, the door forwarded over ssh, a
+// window of Docket's own tmux server on the host), its tmux for peek/tell/harvest, its change set, and its removal.
+// Only the task, the launch env and the workspace reach the host; nothing else of the home is copied there.
+
+import type { Worker } from "../../domain/workers/worker.js";
+import type { LaunchExecution } from "../../domain/workers/execution.js";
+import type { ChangeSet } from "../../domain/deliverables/deliverable.js";
+import { refusal } from "../../domain/errors.js";
+import { formatLaunchEnv } from "../../domain/workers/launch-env.js";
+import { workerFilePath, WORKER_FILES } from "../../files/workers/worker-files.js";
+import { ensurePrivateDir } from "../../files/private.js";
+import type { Tmux } from "../../substrate/tmux.js";
+import {
+  createRemoteWorkspace, deliverCommit, prepareHost, remoteChangeBytes, remoteTmux, removeRemoteWorker, writeRemoteFile, type RemoteHost,
+} from "../../substrate/ssh/host.js";
+import { startTunnel, stopTunnel } from "../../substrate/ssh/tunnel.js";
+import type { EngineContext } from "../context.js";
+import { connectHost, hostEntry } from "./connect.js";
+import { docketBinPath } from "../workers/launch.js";
+import { doorSocketFor } from "../door/door.js";
+import { workerTreeOf } from "../../domain/workers/worker-tree.js";
+
+/** Variables of this machine that mean nothing (or the wrong thing) on the host: the host's own are used there. */
+const LOCAL_ONLY = ["PATH", "HOME", "TMPDIR", "PI_CODING_AGENT_DIR", "DOCKET_TMUX_SOCKET"];
+
+export const hostOf = (row: Pick<Worker, "execution">): string | undefined => row.execution?.host;
+
+/** The tmux server a worker's window lives on: the host's (over ssh) or this machine's. */
+export function tmuxFor(ctx: EngineContext, row: Pick<Worker, "execution">): Tmux {
+  const host = hostOf(row);
+  return host === undefined ? ctx.tmux : remoteTmux(connectHost(ctx, host));
+}
+
+/** Checked before anything is written: the host is named in the user's config and the worker can run there. */
+export function assertRemoteSpawn(ctx: EngineContext, host: string, execution: { agent: string; workspace: string }): void {
+  hostEntry(ctx, host);
+  if (execution.agent !== "command") {
+    throw refusal("host-agent-unsupported", `--host runs only --agent command workers so far; ${execution.agent} workers run on this machine`, "drop --host, or use --agent command");
+  }
+  if (execution.workspace !== "isolated") throw refusal("host-needs-workspace", "a worker on a host needs its own workspace: a read-only kind shares your checkout, which is not there", "pick a writable kind with --as, or drop --host");
+}
+
+/** Delivers the worker's base commit and makes its workspace on the host (spawn, after the base is made here). */
+export function prepareRemoteWorkspace(ctx: EngineContext, row: Worker, base: string, task: string): RemoteHost {
+  const host = connectHost(ctx, hostOf(row)!);
+  prepareHost(host);
+  deliverCommit(host, row.projectRoot, base, row.id);
+  createRemoteWorkspace(host, row.id, base);
+  writeRemoteFile(host, host.taskFile(row.id), task);
+  return host;
+}
+
+/** One generation's launch on the host: env file (0600) there, tunnel up, window on the host's tmux. */
+export function launchRemote(
+  ctx: EngineContext,
+  row: Worker,
+  execution: LaunchExecution,
+  launch: { generation: number; env: Record<string, string>; session: string; wrap: (envFile: string, cwd: string) => string[] },
+): { windowId: string; paneId: string } {
+  const host = connectHost(ctx, execution.host!);
+  const entry = hostEntry(ctx, execution.host!);
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(launch.env)) if (!LOCAL_ONLY.includes(k)) env[k] = v;
+  env.DOCKET_DOOR = host.doorSocket(row.id, launch.generation);
+  env.DOCKET_DOOR_FORWARDED = "1";
+  env.DOCKET_NODE = "node"; // the host's own node, found on its PATH
+  env.DOCKET_BIN = entry.docketBin ?? docketBinPath();
+  const envFile = host.envFile(row.id);
+  writeRemoteFile(host, envFile, formatLaunchEnv(env, `Docket launch environment of ${row.id} generation ${launch.generation} on host ${entry.name}: private to that process`));
+  const tunnelDir = workerFilePath(ctx.home, row.id, WORKER_FILES.session); // the worker's private dir here
+  ensurePrivateDir(tunnelDir);
+  startTunnel(
+    { target: host.target, remoteSocket: host.doorSocket(row.id, launch.generation), localSocket: doorSocketFor(ctx, row.id, launch.generation), pidFile: tunnelLease(ctx, row.id) },
+    { env: sshEnv(ctx), logPath: `${tunnelLease(ctx, row.id)}.log` },
+  );
+  return remoteTmux(host).launchWindow({ session: launch.session, name: row.id, argv: launch.wrap(envFile, host.workspace(row.id)) });
+}
+
+/** The keeper's lease file, in the worker's private session directory here. */
+function tunnelLease(ctx: EngineContext, worker: string): string {
+  return `${workerFilePath(ctx.home, worker, WORKER_FILES.session)}/tunnel.pid`;
+}
+
+/** What ssh needs of the human's environment: PATH, HOME (its ~/.ssh) and the agent socket; nothing else. */
+function sshEnv(ctx: EngineContext): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const k of ["PATH", "HOME", "LANG", "SSH_AUTH_SOCK", "USER", "LOGNAME"]) if (ctx.env[k] !== undefined) env[k] = ctx.env[k];
+  return env;
+}
+
+/** The change set of a worker on a host: its workspace's bytes fetched over ssh, checked here as a local capture. */
+export function captureRemote(ctx: EngineContext, row: Worker, base: string, ref: string): ChangeSet {
+  const host = connectHost(ctx, hostOf(row)!);
+  return ctx.git.freezeCapturedBytes({ tree: workerTreeOf(row), base, ref }, remoteChangeBytes(host, row.id, base));
+}
+
+/** Delete: the tunnel ends and the worker's directory, workspace and sockets leave the host. */
+export function retireRemote(ctx: EngineContext, row: Worker): void {
+  stopTunnel(tunnelLease(ctx, row.id));
+  removeRemoteWorker(connectHost(ctx, hostOf(row)!), row.id);
+}

@@ -1,0 +1,140 @@
+// One remote host as Docket uses it: its directory (a bare clone, Docket's tmux socket, one directory per worker, the
+// forwarded door sockets), git and tmux run there through ssh argv. The host is the worker's side: nothing it returns
+// is trusted — a change set it sends back is checked again here, by git, against the base this machine made.
+
+import { join } from "node:path/posix";
+import { refusal } from "../../domain/errors.js";
+import { NEUTRAL_CONFIG } from "../git/git-binary.js";
+import { packHistory } from "../git/blob.js";
+import { TmuxError, createTmux, type Tmux } from "../tmux.js";
+import { runRemote, runRemoteOk, sshOptions, type SshTarget } from "./connection.js";
+import { remoteCommandLine } from "./quote.js";
+
+export interface RemoteHost {
+  target: SshTarget;
+  /** Docket's directory on the host, absolute. */
+  dir: string;
+  tmuxSocket: string;
+  repo: string;
+  workerDir(worker: string): string;
+  workspace(worker: string): string;
+  envFile(worker: string): string;
+  taskFile(worker: string): string;
+  doorSocket(worker: string, generation: number): string;
+}
+
+const neutral = NEUTRAL_CONFIG.flatMap((kv) => ["-c", kv]);
+
+/** The remote user's home (ssh starts commands there), for a `dir` given relative to it. */
+export function resolveRemoteDir(target: SshTarget, dir: string): string {
+  if (dir.startsWith("/")) return dir.replace(/\/+$/, "") || "/";
+  const home = runRemoteOk(target, ["sh", "-c", 'printf %s "$HOME"'], "reading the home directory").toString("utf8");
+  if (!home.startsWith("/")) throw refusal("host-home-unknown", `host ${target.name} did not say where its home directory is`, "give the host an absolute --dir");
+  return join(home, dir);
+}
+
+export function remoteHost(target: SshTarget, dir: string): RemoteHost {
+  const workerDir = (w: string) => join(dir, "workers", w);
+  const host: RemoteHost = {
+    target, dir,
+    tmuxSocket: join(dir, "tmux.sock"),
+    repo: join(dir, "repo.git"),
+    workerDir,
+    workspace: (w) => join(workerDir(w), "workspace"),
+    envFile: (w) => join(workerDir(w), "launch.env"),
+    taskFile: (w) => join(workerDir(w), "task.md"),
+    doorSocket: (w, g) => join(dir, "door", `${w}-${g}.sock`),
+  };
+  if (Buffer.byteLength(host.doorSocket("w99999", 99999)) > 107) {
+    throw refusal("host-dir-too-long", `host ${target.name}'s directory ${dir} is too long for the door sockets Docket forwards there (107 bytes at most)`, "give the host a shorter --dir");
+  }
+  return host;
+}
+
+/** Makes Docket's directory on the host (0700) with its bare repository; idempotent. */
+export function prepareHost(host: RemoteHost): void {
+  const script = 'umask 077 && mkdir -p -- "$1/workers" "$1/door" && chmod 700 -- "$1" "$1/door" && { [ -d "$1/repo.git" ] || git init -q --bare -- "$1/repo.git"; }';
+  runRemoteOk(host.target, ["sh", "-c", script, "sh", host.dir], "preparing Docket's directory");
+}
+
+/**
+ * Makes `base` (a commit of the human's repository) present in the host's bare repository, over the same connection:
+ * a pack of its history piped into `git index-pack` there. The host never fetches from anywhere.
+ */
+export function deliverCommit(host: RemoteHost, projectRoot: string, base: string, worker: string): void {
+  const has = runRemote(host.target, ["git", ...neutral, "-C", host.repo, "cat-file", "-e", `${base}^{commit}`]);
+  if (has.status !== 0) {
+    let pack: Buffer;
+    try {
+      pack = packHistory(projectRoot, base);
+    } catch (error) {
+      throw refusal("pack-failed", `could not pack ${base} for host ${host.target.name}: ${(error as Error).message}`);
+    }
+    runRemoteOk(host.target, ["git", ...neutral, "-C", host.repo, "index-pack", "--stdin"], "receiving the base commit", { input: pack, timeoutMs: 120_000 });
+  }
+  runRemoteOk(host.target, ["git", ...neutral, "-C", host.repo, "update-ref", `refs/docket/${worker}`, base], "pinning the base commit");
+}
+
+/** The worker's workspace on the host: a detached worktree of the bare repository at its base. */
+export function createRemoteWorkspace(host: RemoteHost, worker: string, base: string): void {
+  const script = 'umask 077 && mkdir -p -- "$1" && shift && exec "$@"';
+  runRemoteOk(host.target, ["sh", "-c", script, "sh", host.workerDir(worker), "git", ...neutral, "-C", host.repo, "worktree", "add", "-q", "--detach", host.workspace(worker), base], "making the workspace");
+}
+
+/** Writes a private file on the host (0600, replaced atomically); the bytes travel on ssh's stdin, never its argv. */
+export function writeRemoteFile(host: RemoteHost, path: string, content: string): void {
+  const script = 'umask 077 && mkdir -p -- "$(dirname -- "$1")" && cat > "$1.tmp" && chmod 600 -- "$1.tmp" && mv -f -- "$1.tmp" "$1"';
+  runRemoteOk(host.target, ["sh", "-c", script, "sh", path], `writing ${path}`, { input: content });
+}
+
+const DIFF_FLAGS = ["diff", "--cached", "--binary", "--numstat", "-z", "-p", "--no-renames", "--no-color", "--no-ext-diff", "--no-textconv", "--src-prefix=a/", "--dst-prefix=b/"];
+
+/**
+ * The raw `git add -A` + `git diff --cached --binary --numstat -z -p <base>` of a worker's workspace on the host,
+ * taken with a private index there (the worker's own staging area is untouched). The caller checks the bytes.
+ */
+export function remoteChangeBytes(host: RemoteHost, worker: string, base: string): Buffer {
+  // $1 workspace, $2 private index, $3 base, then git's neutral `-c` pairs; the diff flags are this file's constants.
+  const script = `cd -- "$1" || exit 1; GIT_INDEX_FILE=$2; export GIT_INDEX_FILE; base=$3; shift 3; rm -f -- "$GIT_INDEX_FILE"; git "$@" add -A -- . || exit 1; exec git "$@" ${DIFF_FLAGS.join(" ")} "$base" --`;
+  const r = runRemote(host.target, ["sh", "-c", script, "sh", host.workspace(worker), join(host.workerDir(worker), "capture.index"), base, ...neutral], { timeoutMs: 120_000 });
+  if (r.status !== 0) {
+    throw refusal("change-set-capture-failed", `git failed in ${worker}'s workspace on host ${host.target.name}: ${r.stderr.trim().split("\n")[0] || `exit ${r.status}`}`, "fix the workspace (or its base) and call docket_done again, or call docket_fail");
+  }
+  return r.stdout;
+}
+
+/** Removes a worker's directory, workspace and door sockets from the host; what is already gone is fine. */
+export function removeRemoteWorker(host: RemoteHost, worker: string): void {
+  const script = 'git -C "$1" worktree remove --force -- "$2" 2>/dev/null; git -C "$1" update-ref -d "refs/docket/$4" 2>/dev/null; rm -rf -- "$3"; rm -f -- "$5/$4"-*.sock; git -C "$1" worktree prune; exit 0';
+  runRemoteOk(host.target, ["sh", "-c", script, "sh", host.repo, host.workspace(worker), host.workerDir(worker), worker, join(host.dir, "door")], `removing ${worker}`);
+}
+
+/** Docket's own tmux server on the host (its private socket), driven through ssh: the same port as the local one. */
+export function remoteTmux(host: RemoteHost): Tmux {
+  return createTmux(host.tmuxSocket, {}, {
+    exec: (args, input) => {
+      const r = runRemote(host.target, ["tmux", ...args], input === undefined ? {} : { input });
+      if (r.status !== 0) throw new TmuxError(r.stderr.trim() || `tmux exited ${r.status} on host ${host.target.name}`, r.stderr.trim());
+      return r.stdout.toString("utf8");
+    },
+  });
+}
+
+/** The argv a human runs to look at a worker's window on the host: `ssh -t` into tmux there (each word quoted once). */
+export function remoteAttachArgv(host: RemoteHost, session: string, windowId: string): string[] {
+  const tmux = ["tmux", "-S", host.tmuxSocket, "attach-session", "-t", session, ";", "select-window", "-t", windowId];
+  return ["ssh", ...sshOptions(host.target), "-t", "--", host.target.destination, remoteCommandLine(tmux)];
+}
+
+export interface ToolCheck {
+  tool: string;
+  version: string | null;
+}
+
+/** Which of the tools a worker needs are on the host's PATH, with the first line of their version. */
+export function checkRemoteTools(host: { target: SshTarget }, tools: readonly string[]): ToolCheck[] {
+  const script = 'for t in "$@"; do if command -v "$t" >/dev/null 2>&1; then case $t in tmux) f=-V;; *) f=--version;; esac; v=$("$t" "$f" 2>&1 | head -n 1); printf "%s\\t%s\\n" "$t" "${v:-?}"; else printf "%s\\t\\n" "$t"; fi; done';
+  const out = runRemoteOk(host.target, ["sh", "-c", script, "sh", ...tools], "checking tools").toString("utf8");
+  const found = new Map(out.split("\n").filter((l) => l.includes("\t")).map((l) => [l.slice(0, l.indexOf("\t")), l.slice(l.indexOf("\t") + 1)] as const));
+  return tools.map((tool) => ({ tool, version: found.get(tool) || null }));
+}

@@ -1,0 +1,66 @@
+// A worker generation's door tunnel: `ssh -O forward -R <socket on the host>:<its door socket here>` on the host's
+// master, kept up by one small detached process that re-makes the master and the forward whenever they drop.
+// Its pid file is its lease: removed (delete) or taken by a newer generation (respawn), the keeper cancels and exits.
+
+import { spawnSync } from "node:child_process";
+import { readFileSync, rmSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { startNodeDetached } from "../node-process.js";
+import { ensureMaster, runRemote, sshOptions, type SshTarget } from "./connection.js";
+
+export interface TunnelSpec {
+  target: SshTarget;
+  remoteSocket: string;
+  localSocket: string;
+  /** The keeper's lease: it writes its pid here and runs while the file still names it. */
+  pidFile: string;
+}
+
+const KEEPER = join(dirname(fileURLToPath(import.meta.url)), "tunnel-main.js");
+
+/** Starts the keeper of one tunnel, detached; returns at once (the forward is up within its first round). */
+export function startTunnel(spec: TunnelSpec, options: { env: NodeJS.ProcessEnv; logPath: string }): number | undefined {
+  return startNodeDetached([KEEPER, JSON.stringify(spec)], { cwd: "/", env: options.env, logPath: options.logPath }).pid;
+}
+
+/** The master's pid as `ssh -O check` reports it; undefined when no master answers. */
+export function masterPid(target: SshTarget): number | undefined {
+  const r = spawnSync("ssh", [...sshOptions(target), "-O", "check", "--", target.destination], { encoding: "utf8", timeout: 5_000, killSignal: "SIGKILL" });
+  const m = r.status === 0 ? /pid=(\d+)/.exec(`${r.stderr}${r.stdout}`) : null;
+  return m ? Number(m[1]) : undefined;
+}
+
+/** Puts the forward on the current master: the host's stale socket of an earlier forward is removed first. */
+export function forward(spec: TunnelSpec): boolean {
+  ensureMaster(spec.target);
+  runRemote(spec.target, ["rm", "-f", "--", spec.remoteSocket]);
+  const r = spawnSync("ssh", [...sshOptions(spec.target), "-O", "forward", "-R", `${spec.remoteSocket}:${spec.localSocket}`, "--", spec.target.destination], { stdio: "ignore", timeout: 10_000, killSignal: "SIGKILL" });
+  return r.status === 0;
+}
+
+export function cancelForward(spec: TunnelSpec): void {
+  spawnSync("ssh", [...sshOptions(spec.target), "-O", "cancel", "-R", `${spec.remoteSocket}:${spec.localSocket}`, "--", spec.target.destination], { stdio: "ignore", timeout: 5_000, killSignal: "SIGKILL" });
+}
+
+/** The pid a tunnel's lease names; undefined when there is none. */
+export function leaseHolder(pidFile: string): number | undefined {
+  try {
+    const n = Number(readFileSync(pidFile, "utf8").trim());
+    return Number.isInteger(n) && n > 0 ? n : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Ends a tunnel: its lease goes (the keeper sees it within a second) and its keeper is asked to stop now. */
+export function stopTunnel(pidFile: string): void {
+  const pid = leaseHolder(pidFile);
+  rmSync(pidFile, { force: true });
+  if (pid === undefined) return;
+  try {
+    process.kill(pid, "SIGTERM");
+  } catch {
+    // already gone: nothing keeps the forward now
+  }
+}

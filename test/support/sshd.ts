@@ -1,0 +1,91 @@
+// A remote host for one test: the test's own sshd on 127.0.0.1 (own host key, authorized_keys, config, pid file; no
+// system sshd) logging in as a second Unix user, `docket-remote`, with its own HOME; and a client ssh config for -F.
+// Stopped by an `after` hook registered before any teardown: remote tmux, ssh masters and keepers, then sshd itself.
+
+import { execFileSync, spawnSync } from "node:child_process";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { randomBytes } from "node:crypto";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { teardown, type Hooks } from "./teardown.js";
+
+export const REMOTE_USER = "docket-remote";
+
+export interface LoopbackHost {
+  dir: string;
+  port: number;
+  /** The client config naming the host `loop` (port, key, known_hosts in the temp dir, strict host key checking). */
+  sshConfig: string;
+  alias: string;
+  /** The remote user's home, and a fresh Docket directory under it for this test. */
+  remoteHome: string;
+  remoteDir: string;
+  /** Processes to stop at the end (ssh masters, tunnel keepers) by pid file or pid. */
+  onStop(fn: () => void): void;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const s = createServer();
+    s.on("error", fail);
+    s.listen(0, "127.0.0.1", () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => done(port));
+    });
+  });
+}
+
+/** The second user, made once (idempotent) and unlocked for key logins (`*`: no password works). */
+function ensureRemoteUser(): string {
+  const known = spawnSync("getent", ["passwd", REMOTE_USER], { encoding: "utf8" });
+  if (known.status !== 0) {
+    const made = spawnSync("useradd", ["-m", "-s", "/bin/sh", REMOTE_USER], { encoding: "utf8" });
+    if (made.status !== 0 && spawnSync("getent", ["passwd", REMOTE_USER]).status !== 0) throw new Error(`useradd ${REMOTE_USER}: ${made.stderr}`);
+  }
+  execFileSync("usermod", ["-p", "*", REMOTE_USER]);
+  return execFileSync("getent", ["passwd", REMOTE_USER], { encoding: "utf8" }).split(":")[5]!;
+}
+
+export async function loopbackHost(t: Hooks): Promise<LoopbackHost> {
+  const remoteHome = ensureRemoteUser();
+  mkdirSync("/run/sshd", { recursive: true, mode: 0o755 }); // sshd's privilege separation directory
+  const dir = mkdtempSync(join(tmpdir(), "docket-sshd-"));
+  chmodSync(dir, 0o711); // the remote user's sshd child reads authorized_keys here, nothing else
+  const stops: (() => void)[] = [];
+  const remoteDir = join(remoteHome, `t-${randomBytes(4).toString("hex")}`);
+  t.after(() => {
+    for (const fn of stops.reverse()) {
+      try {
+        fn();
+      } catch {
+        // best effort: the next stop and teardown's wait still run
+      }
+    }
+    spawnSync("tmux", ["-S", join(remoteDir, "tmux.sock"), "kill-server"], { stdio: "ignore" });
+    try {
+      process.kill(Number(readFileSync(join(dir, "sshd.pid"), "utf8").trim()), "SIGTERM");
+    } catch {
+      // it never started, or stopped already
+    }
+    rmSync(remoteDir, { recursive: true, force: true });
+  });
+  teardown(t).dir(dir);
+  for (const key of ["host_key", "client_key"]) execFileSync("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", join(dir, key)]);
+  writeFileSync(join(dir, "authorized_keys"), readFileSync(join(dir, "client_key.pub")), { mode: 0o644 });
+  const port = await freePort();
+  const sshdConfig = join(dir, "sshd_config");
+  writeFileSync(sshdConfig, [
+    `Port ${port}`, "ListenAddress 127.0.0.1", `HostKey ${join(dir, "host_key")}`, `AuthorizedKeysFile ${join(dir, "authorized_keys")}`,
+    `PidFile ${join(dir, "sshd.pid")}`, "UsePAM no", "StrictModes no", "PasswordAuthentication no", "KbdInteractiveAuthentication no",
+    "PubkeyAuthentication yes", `AllowUsers ${REMOTE_USER}`, "AllowStreamLocalForwarding yes", "LogLevel VERBOSE", "",
+  ].join("\n"));
+  execFileSync("/usr/sbin/sshd", ["-f", sshdConfig, "-E", join(dir, "sshd.log")]);
+  writeFileSync(join(dir, "known_hosts"), `[127.0.0.1]:${port} ${readFileSync(join(dir, "host_key.pub"), "utf8").split(" ").slice(0, 2).join(" ")}\n`);
+  const sshConfig = join(dir, "ssh_config");
+  writeFileSync(sshConfig, [
+    "Host loop", "  HostName 127.0.0.1", `  Port ${port}`, `  User ${REMOTE_USER}`, `  IdentityFile ${join(dir, "client_key")}`, "  IdentitiesOnly yes",
+    `  UserKnownHostsFile ${join(dir, "known_hosts")}`, "  StrictHostKeyChecking yes", "",
+  ].join("\n"));
+  return { dir, port, sshConfig, alias: "loop", remoteHome, remoteDir, onStop: (fn) => void stops.push(fn) };
+}

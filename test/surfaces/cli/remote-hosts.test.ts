@@ -1,0 +1,66 @@
+// Hosts through the real CLI against the test's own sshd (a second Unix user): add, ls, check (tools with versions and
+// what is missing), rm; a host only a project names is refused; a closed port is `host-unreachable`, never a hang.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { cliEnv, docket } from "../../support/docket-cli.js";
+import { gitRepo } from "../../support/git.js";
+import { freePort, loopbackHost } from "../../support/sshd.js";
+import { tempDir } from "../../support/temp.js";
+import { tmuxServer } from "../../support/tmux.js";
+
+test("hosts add, ls, check and rm keep hosts in the user's config; check names a missing agent; a closed port is host-unreachable", { timeout: 120_000 }, async (t) => {
+  const host = await loopbackHost(t);
+  const root = tempDir(t);
+  mkdirSync(join(root, "repo"));
+  const repo = gitRepo(join(root, "repo"), { "a.txt": "one\n" });
+  const home = join(root, "docket");
+  const server = tmuxServer(t);
+  const env = cliEnv({ DOCKET_HOME: home, DOCKET_TMUX_SOCKET: server.socket, HOME: root, TMPDIR: root });
+  const run = (...args: string[]) => docket({ env, cwd: repo }, ...args, "--json");
+
+  const added = run("hosts", "add", "loop", host.alias, "--dir", host.remoteDir, "--ssh-config", host.sshConfig);
+  assert.equal(added.code, 0, added.stderr + added.stdout);
+  assert.deepEqual(JSON.parse(readFileSync(join(home, "config.json"), "utf8")).hosts, { loop: { destination: "loop", dir: host.remoteDir, sshConfig: host.sshConfig } });
+  assert.deepEqual(run("hosts", "ls").json.hosts.map((h: { name: string }) => h.name), ["loop"]);
+
+  const check = run("hosts", "check", "loop", "--agent", "codex");
+  assert.equal(check.code, 0, check.stderr + check.stdout);
+  assert.equal(check.json.reachable, true);
+  const versions = Object.fromEntries(check.json.tools.map((x: { tool: string; version: string | null }) => [x.tool, x.version]));
+  assert.match(versions.git, /^git version /);
+  assert.match(versions.tmux, /^tmux /);
+  assert.match(versions.node, /^v\d+/);
+  assert.deepEqual(check.json.missing, ["codex"], "the host has no codex CLI: check says so, with how to install it");
+  assert.match(check.json.tools.find((x: { tool: string }) => x.tool === "codex").install, /npm install -g @openai\/codex/);
+
+  const closed = await freePort();
+  const deadConfig = join(host.dir, "dead_config");
+  writeFileSync(deadConfig, `Host dead\n  HostName 127.0.0.1\n  Port ${closed}\n  User nobody\n  UserKnownHostsFile ${join(host.dir, "known_hosts")}\n`);
+  assert.equal(run("hosts", "add", "dead", "dead", "--dir", "/tmp/nowhere", "--ssh-config", deadConfig).code, 0);
+  const dead = run("hosts", "check", "dead");
+  assert.equal(dead.code, 0, dead.stdout);
+  assert.equal(dead.json.reachable, false);
+  assert.match(dead.json.error, /^host dead \(dead\) cannot be reached: .*refused/);
+  const spawnDead = docket({ env, cwd: repo, input: "" }, "spawn", "--agent", "command", "--cmd", "sleep 30", "--host", "dead", "--yes", "--json", "on a dead host");
+  assert.equal(spawnDead.code, 1, spawnDead.stdout + spawnDead.stderr);
+  assert.equal(spawnDead.json.error.code, "host-unreachable");
+  assert.deepEqual(docket({ env, cwd: repo }, "ls", "--json").json.workers.map((w: { state: string }) => w.state), ["failed"], "the refused spawn left no live worker");
+
+  const bad = docket({ env, cwd: repo }, "--json", "hosts", "add", "--", "evil", "-oProxyCommand=touch /tmp/x");
+  assert.equal(bad.code, 2);
+  assert.equal(bad.json.error.code, "bad-destination");
+
+  mkdirSync(join(repo, ".docket"));
+  writeFileSync(join(repo, ".docket", "config.json"), JSON.stringify({ hosts: { cloned: { destination: "attacker.example" } } }));
+  const fromProject = run("spawn", "--agent", "command", "--cmd", "sleep 30", "--host", "cloned", "--yes", "a task");
+  assert.equal(fromProject.code, 1);
+  assert.equal(fromProject.json.error.code, "host-from-project");
+  assert.ok(!run("hosts", "ls").json.hosts.some((h: { name: string }) => h.name === "cloned"), "a project's host is never listed as one");
+
+  assert.equal(run("hosts", "rm", "dead").code, 0);
+  assert.deepEqual(Object.keys(JSON.parse(readFileSync(join(home, "config.json"), "utf8")).hosts), ["loop"]);
+  assert.equal(run("hosts", "rm", "dead").json.error.code, "unknown-host");
+});

@@ -1,0 +1,107 @@
+// A command worker spawned with --host on the test's own sshd (a second Unix user): it publishes through the forwarded
+// door, its frozen patch is approved and promoted here; peek and tell reach its pane over ssh; its ssh master is killed
+// mid-run and its next call still lands exactly once; only its task, env file and workspace reach the host; delete cleans it.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { join, relative } from "node:path";
+import { cliEnv, docket } from "../../support/docket-cli.js";
+import { gitRepo } from "../../support/git.js";
+import { loopbackHost, REMOTE_USER } from "../../support/sshd.js";
+import { tempDir } from "../../support/temp.js";
+import { tmuxServer } from "../../support/tmux.js";
+import { waitFor } from "../../support/wait.js";
+import { controlDirFor, exitMaster, type SshTarget } from "../../../src/substrate/ssh/connection.js";
+import { masterPid } from "../../../src/substrate/ssh/tunnel.js";
+
+/** The worker: edits, publishes v1, reads one told line, edits again, publishes v2 (the same call sent twice). */
+const SCRIPT = [
+  "echo peek-mark-1",
+  "printf 'from the host\\n' >> a.txt",
+  'echo "body one" | "$DOCKET_NODE" "$DOCKET_BIN" worker done --outcome completed --summary v1 --call-id c1 > ../done1.out 2>&1',
+  "IFS= read -r line; printf '%s\\n' \"$line\" > ../told.txt",
+  "printf 'second edit\\n' >> a.txt",
+  'echo "body two" | "$DOCKET_NODE" "$DOCKET_BIN" worker done --outcome completed --summary v2 --call-id c2 > ../done2.out 2>&1',
+  'echo "body two" | "$DOCKET_NODE" "$DOCKET_BIN" worker done --outcome completed --summary v2 --call-id c2 > ../done3.out 2>&1',
+  "sleep 600",
+].join("\n");
+
+function walk(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? [`${e.name}/`, ...walk(join(dir, e.name)).map((p) => `${e.name}/${p}`)] : [e.name]));
+}
+
+test("a command worker on a host publishes through the forwarded door, survives its master being killed, and is promoted here", { timeout: 240_000 }, async (t) => {
+  const host = await loopbackHost(t);
+  const root = tempDir(t);
+  mkdirSync(join(root, "repo"));
+  const repo = gitRepo(join(root, "repo"), { "a.txt": "one\n" });
+  const home = join(root, "docket");
+  const server = tmuxServer(t);
+  const env = cliEnv({ DOCKET_HOME: home, DOCKET_TMUX_SOCKET: server.socket, HOME: root, TMPDIR: root });
+  const run = (...args: string[]) => docket({ env, cwd: repo }, ...args, "--json");
+  const target: SshTarget = { name: "loop", destination: host.alias, sshConfig: host.sshConfig, controlDir: controlDirFor(home, process.getuid!()) };
+  host.onStop(() => exitMaster(target));
+
+  assert.equal(run("hosts", "add", "loop", host.alias, "--dir", host.remoteDir, "--ssh-config", host.sshConfig).code, 0);
+  const spawned = run("spawn", "--agent", "command", "--cmd", SCRIPT, "--host", "loop", "--yes", "remote edit");
+  assert.equal(spawned.code, 0, spawned.stderr + spawned.stdout);
+  const w = spawned.json.worker as string;
+  const ls = (): { workers: { worker: string; deliverable: string | null; host?: string; hostReachable?: boolean }[] } => run("ls").json;
+  const v1 = await waitFor("v1 through the forwarded door", () => ls().workers.find((x) => x.worker === w && x.deliverable?.endsWith(":1")), 60_000);
+  assert.equal(v1.host, "loop");
+  assert.equal(v1.hostReachable, true);
+  assert.match(run("diff", w).stdout + run("report", w).stdout, /from the host/);
+
+  const peek = run("peek", w);
+  assert.equal(peek.code, 0, peek.stdout);
+  assert.match(peek.json.text, /peek-mark-1/);
+
+  // The master dies hard while the worker runs; the next calls (tell over ssh, the worker's done over the tunnel) land.
+  const first = masterPid(target);
+  assert.ok(first !== undefined, "a master connection serves the host");
+  process.kill(first, "SIGKILL");
+  const told = "hostile $(touch /tmp/pwned) 'quoted' `id`";
+  const tell = run("tell", w, told);
+  assert.equal(tell.code, 0, tell.stdout + tell.stderr);
+  const remoteWorker = join(host.remoteDir, "workers", w);
+  assert.equal(await waitFor("the told line on the host", () => (existsSync(join(remoteWorker, "told.txt")) ? readFileSync(join(remoteWorker, "told.txt"), "utf8") : undefined)), `${told}\n`);
+  await waitFor("v2 after the master was killed", () => ls().workers.find((x) => x.worker === w && x.deliverable?.endsWith(":2")), 60_000);
+  await waitFor("the repeated call to return", () => existsSync(join(remoteWorker, "done3.out")) || undefined, 60_000);
+  assert.notEqual(masterPid(target), first, "a new master replaced the killed one");
+  assert.deepEqual(readdirSync(join(home, "fleet", w, "deliverables")).sort(), ["v1.json", "v2.json"], "the repeated done landed once");
+  assert.match(readFileSync(join(remoteWorker, "done3.out"), "utf8"), /2/);
+
+  // Only the task, the env file (0600) and the workspace are on the host; nothing of the home.
+  const files = walk(remoteWorker).filter((p) => !p.startsWith("workspace/") || p === "workspace/");
+  assert.deepEqual(files.sort(), ["capture.index", "done1.out", "done2.out", "done3.out", "launch.env", "task.md", "told.txt", "workspace/"].sort());
+  assert.equal(statSync(join(remoteWorker, "launch.env")).mode & 0o777, 0o600);
+  assert.equal(statSync(join(remoteWorker, "launch.env")).uid, Number(execFileSync("id", ["-u", REMOTE_USER], { encoding: "utf8" })));
+  const top = walk(host.remoteDir).filter((p) => !p.startsWith("repo.git/") && !p.startsWith(`workers/${w}/`));
+  assert.deepEqual(top.sort(), ["door/", `door/${w}-1.sock`, "tmux.sock", "workers/"].sort());
+  for (const p of walk(host.remoteHome)) assert.doesNotMatch(p, /ledger\.sqlite|deliverables\/|config\.json|\.pi\//, `${relative("/", p)} is of a Docket home`);
+  const envText = readFileSync(join(remoteWorker, "launch.env"), "utf8");
+  assert.match(envText, new RegExp(`DOCKET_DOOR='${join(host.remoteDir, "door", `${w}-1.sock`)}'`));
+  assert.doesNotMatch(envText, new RegExp(home), "no path of the local home reaches the host's env");
+
+  const approved = run("approve", `worker-deliverable:${w}:2`);
+  assert.equal(approved.code, 0, approved.stdout + approved.stderr);
+  const promoted = run("promote", `worker-deliverable:${w}:2`, "--yes");
+  assert.equal(promoted.code, 0, promoted.stdout + promoted.stderr);
+  assert.equal(readFileSync(join(repo, "a.txt"), "utf8"), "one\nfrom the host\nsecond edit\n");
+
+  const attach = run("attach", w);
+  assert.equal(attach.code, 0, attach.stdout);
+  assert.equal(attach.json.switched, false);
+  assert.match(attach.json.command, /^ssh .* -t -- loop /);
+  // Printed for a local shell to copy: the remote line (each word quoted for the host's shell) is quoted once more.
+  assert.ok(attach.json.command.includes(`'\\''${join(host.remoteDir, "tmux.sock")}'\\'' '\\''attach-session'\\''`), attach.json.command);
+
+  const deleted = run("delete", w, "--yes", "--force");
+  assert.equal(deleted.code, 0, deleted.stdout + deleted.stderr);
+  assert.ok(!existsSync(remoteWorker), "delete removed the worker's directory on the host");
+  assert.ok(!existsSync(join(host.remoteDir, "door", `${w}-1.sock`)));
+  const windows = spawnSync("runuser", ["-u", REMOTE_USER, "--", "tmux", "-S", join(host.remoteDir, "tmux.sock"), "list-windows", "-a", "-F", "#{window_name}"], { encoding: "utf8" });
+  assert.ok(windows.status !== 0 ? /no server running/.test(windows.stderr) : !new RegExp(`^${w}$`, "m").test(windows.stdout), "its window is gone from the host's tmux");
+});
