@@ -38,6 +38,8 @@ export const HUMAN_VERBS = [
   "broadcast",
   "combine",
   "comment",
+  "hosts add",
+  "hosts rm",
 ] as const;
 
 export type HumanVerb = (typeof HUMAN_VERBS)[number];

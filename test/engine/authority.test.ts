@@ -21,6 +21,7 @@ import { dispatchItems } from "../../src/engine/work/dispatch.js";
 import { addItem, editItem, replyItem } from "../../src/engine/work/items.js";
 import { parkObligationUntil, unparkObligationNow } from "../../src/engine/work/obligations.js";
 import { deleteWorker, pruneWorkers } from "../../src/engine/workers/delete.js";
+import { addHost, removeHost } from "../../src/engine/hosts/hosts.js";
 import { respawnTarget, respawnWorker } from "../../src/engine/workers/respawn.js";
 import { spawnWorker } from "../../src/engine/workers/spawn.js";
 import { appWith, gitStatus, publish, reviewGround, reviewWorker } from "../support/review-fixture.js";
@@ -59,6 +60,8 @@ const CALLS: Record<HumanVerb, Call[]> = {
   broadcast: [(c) => planBroadcast(c, { text: "src/app.txt changed" }), (c) => sendBroadcast(c, { body: "hello", workers: ["w1"] }), (c) => postToJournal(c, { text: "hello" })],
   combine: [(c) => combineChangeSets(c, { sources: ["w1", "w2"] }), (c) => continueCombine(c), (c) => abortCombine(c)],
   comment: [(c) => addComment(c, { target: "w1", location: "src/app.txt:3", text: "why" }), (c) => editComment(c, { id: "cm1", text: "x" }), (c) => deleteComment(c, { id: "cm1" })],
+  "hosts add": [(c) => addHost(c, { name: "box", destination: "dev@127.0.0.1" })],
+  "hosts rm": [(c) => removeHost(c, "box")],
 };
 
 test("the list of human verbs is complete here: every verb has the engine calls that carry it", () => {

@@ -7,6 +7,7 @@ import { usageError } from "../../domain/errors.js";
 import { updateUserConfigFile } from "../../files/user-config-file.js";
 import { ensureMaster } from "../../substrate/ssh/connection.js";
 import { checkRemoteTools } from "../../substrate/ssh/host.js";
+import { assertHuman } from "../authority.js";
 import type { EngineContext } from "../context.js";
 import { hostEntry, sshTargetOf } from "./connect.js";
 
@@ -19,6 +20,7 @@ export interface AddHostInput {
 }
 
 export function addHost(ctx: EngineContext, input: AddHostInput): HostEntry {
+  assertHuman(ctx, "hosts add"); // a worker never chooses where code runs
   if (!isHostName(input.name)) throw usageError("bad-host-name", `host name ${JSON.stringify(input.name)} must be a plain word (letters, digits, . _ -)`);
   const bad = destinationProblem(input.destination);
   if (bad) throw usageError("bad-destination", `ssh destination ${JSON.stringify(input.destination)} is refused: ${bad}`);
@@ -45,6 +47,7 @@ export function listHosts(ctx: EngineContext): HostEntry[] {
 }
 
 export function removeHost(ctx: EngineContext, name: string): { removed: string } {
+  assertHuman(ctx, "hosts rm");
   hostEntry(ctx, name);
   updateUserConfigFile(ctx.home.config, (raw) => {
     const hosts = { ...(raw.hosts as Record<string, unknown>) };

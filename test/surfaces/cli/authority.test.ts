@@ -46,6 +46,8 @@ const COMMAND_LINES: Record<HumanVerb, string[] | null> = {
   broadcast: ["broadcast", "--yes", "src/app.txt", "changed"],
   combine: ["combine", "w1", "w2"],
   comment: ["comment", "w1", "src/app.txt:3", "why", "this"],
+  "hosts add": ["hosts", "add", "box", "dev@127.0.0.1"],
+  "hosts rm": ["hosts", "rm", "box"],
 };
 
 test("every human verb has its command line here", () => {
