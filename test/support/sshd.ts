@@ -8,7 +8,11 @@ import { createServer } from "node:net";
 import { randomBytes } from "node:crypto";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { cliEnv, docket, type CliRun } from "./docket-cli.js";
+import { gitRepo } from "./git.js";
 import { teardown, type Hooks } from "./teardown.js";
+import { tempDir } from "./temp.js";
+import { tmuxServer } from "./tmux.js";
 
 export const REMOTE_USER = "docket-remote";
 
@@ -88,4 +92,26 @@ export async function loopbackHost(t: Hooks): Promise<LoopbackHost> {
     `  UserKnownHostsFile ${join(dir, "known_hosts")}`, "  StrictHostKeyChecking yes", "",
   ].join("\n"));
   return { dir, port, sshConfig, alias: "loop", remoteHome, remoteDir, onStop: (fn) => void stops.push(fn) };
+}
+
+export interface RemoteGround {
+  host: LoopbackHost;
+  root: string;
+  repo: string;
+  home: string;
+  env: NodeJS.ProcessEnv;
+  /** The real CLI in the repository, with `--json`. */
+  run(...args: string[]): CliRun;
+}
+
+/** The test's own sshd as a host, beside a local repository, a Docket home and a private tmux server. */
+export async function remoteGround(t: Hooks): Promise<RemoteGround> {
+  const host = await loopbackHost(t);
+  const root = tempDir(t);
+  mkdirSync(join(root, "repo"));
+  const repo = gitRepo(join(root, "repo"), { "a.txt": "one\n" });
+  const home = join(root, "docket");
+  const server = tmuxServer(t);
+  const env = cliEnv({ DOCKET_HOME: home, DOCKET_TMUX_SOCKET: server.socket, HOME: root, TMPDIR: root });
+  return { host, root, repo, home, env, run: (...args) => docket({ env, cwd: repo }, ...args, "--json") };
 }

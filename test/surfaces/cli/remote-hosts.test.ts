@@ -5,21 +5,11 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { cliEnv, docket } from "../../support/docket-cli.js";
-import { gitRepo } from "../../support/git.js";
-import { freePort, loopbackHost } from "../../support/sshd.js";
-import { tempDir } from "../../support/temp.js";
-import { tmuxServer } from "../../support/tmux.js";
+import { docket } from "../../support/docket-cli.js";
+import { freePort, remoteGround } from "../../support/sshd.js";
 
 test("hosts add, ls, check and rm keep hosts in the user's config; check names a missing agent; a closed port is host-unreachable", { timeout: 120_000 }, async (t) => {
-  const host = await loopbackHost(t);
-  const root = tempDir(t);
-  mkdirSync(join(root, "repo"));
-  const repo = gitRepo(join(root, "repo"), { "a.txt": "one\n" });
-  const home = join(root, "docket");
-  const server = tmuxServer(t);
-  const env = cliEnv({ DOCKET_HOME: home, DOCKET_TMUX_SOCKET: server.socket, HOME: root, TMPDIR: root });
-  const run = (...args: string[]) => docket({ env, cwd: repo }, ...args, "--json");
+  const { host, repo, home, env, run } = await remoteGround(t);
 
   const added = run("hosts", "add", "loop", host.alias, "--dir", host.remoteDir, "--ssh-config", host.sshConfig);
   assert.equal(added.code, 0, added.stderr + added.stdout);

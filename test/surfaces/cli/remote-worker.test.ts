@@ -5,13 +5,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
-import { cliEnv, docket } from "../../support/docket-cli.js";
-import { gitRepo } from "../../support/git.js";
-import { loopbackHost, REMOTE_USER } from "../../support/sshd.js";
-import { tempDir } from "../../support/temp.js";
-import { tmuxServer } from "../../support/tmux.js";
+import { remoteGround, REMOTE_USER } from "../../support/sshd.js";
 import { waitFor } from "../../support/wait.js";
 import { controlDirFor, exitMaster, type SshTarget } from "../../../src/substrate/ssh/connection.js";
 import { masterPid } from "../../../src/substrate/ssh/tunnel.js";
@@ -33,14 +29,7 @@ function walk(dir: string): string[] {
 }
 
 test("a command worker on a host publishes through the forwarded door, survives its master being killed, and is promoted here", { timeout: 240_000 }, async (t) => {
-  const host = await loopbackHost(t);
-  const root = tempDir(t);
-  mkdirSync(join(root, "repo"));
-  const repo = gitRepo(join(root, "repo"), { "a.txt": "one\n" });
-  const home = join(root, "docket");
-  const server = tmuxServer(t);
-  const env = cliEnv({ DOCKET_HOME: home, DOCKET_TMUX_SOCKET: server.socket, HOME: root, TMPDIR: root });
-  const run = (...args: string[]) => docket({ env, cwd: repo }, ...args, "--json");
+  const { host, repo, home, run } = await remoteGround(t);
   const target: SshTarget = { name: "loop", destination: host.alias, sshConfig: host.sshConfig, controlDir: controlDirFor(home, process.getuid!()) };
   host.onStop(() => exitMaster(target));
 
