@@ -54,7 +54,15 @@ export async function listenClaiming(server: Server, dir: string, path: string):
     removeSocketIfInode(temp, ino);
   };
   for (let attempt = 0; attempt < 3; attempt++) {
-    if (placeSocket(temp, path, "claim")) return ino;
+    let placed: boolean;
+    try {
+      placed = placeSocket(temp, path, "claim");
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+      giveUp(); // our fresh name is gone: the door that just took the home cleared the directory
+      return undefined;
+    }
+    if (placed) return ino;
     const there = socketInode(path);
     if (there === undefined) continue; // removed meanwhile, or not a socket (the last attempt says so)
     if (await answers(path)) {
