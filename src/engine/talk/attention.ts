@@ -1,4 +1,5 @@
-// What needs the human: pending notifications (blocked items, item outcomes, and other use-cases' kinds).
+// What needs the human: pending notifications (blocked items, item outcomes, and other use-cases' kinds), each marked
+// settled when what it announces was settled since (the same rule the pi parent folds older notices by).
 // Read-only listing plus dismissal; the rows themselves are written by the commands they announce.
 
 import { validationError } from "../../domain/errors.js";
@@ -7,6 +8,7 @@ import { getReport } from "../../ledger/work/reports.js";
 import type { EngineContext } from "../context.js";
 import { assertHuman } from "../authority.js";
 import { escalateOverdueConsults } from "./consult-lane.js";
+import { noticeSettled } from "./parent-feed.js";
 
 export interface AttentionNotification {
   id: string;
@@ -18,6 +20,8 @@ export interface AttentionNotification {
 }
 
 export interface AttentionEntry extends AttentionNotification {
+  /** What it announces was settled since: its worker deleted, its question answered, its version judged or replaced. */
+  settled: boolean;
   /** The report's outcome word, for rendering (not part of the JSON contract). */
   outcome?: string;
 }
@@ -31,6 +35,7 @@ export function attentionList(ctx: EngineContext): AttentionEntry[] {
     item: n.item,
     body: n.body,
     forHuman: n.forHuman,
+    settled: noticeSettled(ctx, n, n.now),
     ...(n.report ? { outcome: getReport(ctx.db, n.report)?.outcome } : {}),
   }));
 }

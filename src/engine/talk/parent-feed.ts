@@ -5,7 +5,7 @@ import { deliverableRef, parseDeliverableRef } from "../../domain/deliverables/r
 import { isSettled, resolveDisplayState, resolveLiveness, type LifecycleView } from "../../domain/workers/lifecycle.js";
 import { dataVersion } from "../../ledger/core/open.js";
 import { consumeChips, hasQueuedChips as chipsQueued, queuedChipSizes } from "../../ledger/talk/chips.js";
-import { markDelivered, undeliveredNotifications } from "../../ledger/talk/notifications.js";
+import { markDelivered, undeliveredNotifications, type WorkerNow } from "../../ledger/talk/notifications.js";
 import { humanMessagesSince, lastMessageRowid } from "../../ledger/talk/message-delivery.js";
 import { dockWorkers, openQuestionCounts } from "../../ledger/workers/launches.js";
 import { readDeliverable } from "../../files/workers/deliverables.js";
@@ -113,14 +113,16 @@ export interface PendingNotices {
 
 export function pendingParentNotifications(ctx: EngineContext): PendingNotices {
   const out: PendingNotices = { fresh: [], stale: [] };
-  for (const { now, ...notice } of undeliveredNotifications(ctx.db, ctx.projectRoot())) {
-    const stale = now !== null && isStaleNotice({
-      kind: notice.kind, workerDeleted: now.deleted, versionSettled: notice.kind === "ready" && readySettled(ctx, notice.body, now.deliverableVersion),
-      openQuestions: now.openQuestions, workerState: now.state, reviewed: now.reviewedAt !== null,
-    });
-    (stale ? out.stale : out.fresh).push(notice);
-  }
+  for (const { now, ...notice } of undeliveredNotifications(ctx.db, ctx.projectRoot())) (noticeSettled(ctx, notice, now) ? out.stale : out.fresh).push(notice);
   return out;
+}
+
+/** What a notice announces was settled since (its worker deleted, its question answered, its version judged …). */
+export function noticeSettled(ctx: EngineContext, notice: { kind: string; body: string }, now: WorkerNow): boolean {
+  return now !== null && isStaleNotice({
+    kind: notice.kind, workerDeleted: now.deleted, versionSettled: notice.kind === "ready" && readySettled(ctx, notice.body, now.deliverableVersion),
+    openQuestions: now.openQuestions, workerState: now.state, reviewed: now.reviewedAt !== null,
+  });
 }
 
 /** A ready notice names its version first in its body (`worker-deliverable:w3:2 (completed): …`, protocol `done`). */

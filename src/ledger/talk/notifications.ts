@@ -41,10 +41,26 @@ export function insertNotification(tx: Tx, n: NewNotification): string {
   return id;
 }
 
-export function listPendingNotifications(db: Db): NotificationRow[] {
-  const rows = statement(db, "SELECT id, kind, worker, item, report, body, for_human, created_at FROM notifications WHERE dismissed_at IS NULL ORDER BY CAST(substr(id, 2) AS INTEGER)")
-    .all() as { id: string; kind: string; worker: string | null; item: string | null; report: string | null; body: string; for_human: string; created_at: string }[];
-  return rows.map((r) => ({ id: r.id, kind: r.kind, worker: r.worker, item: r.item, report: r.report, body: r.body, forHuman: forHumanOf(r), createdAt: r.created_at }));
+/** What the worker a notification is about is now (to tell a fresh notice from a settled one); null: about no worker. */
+export type WorkerNow = { deleted: boolean; state: string | null; reviewedAt: string | null; deliverableVersion: number | null; openQuestions: number } | null;
+
+const WITH_NOW = `SELECT n.id, n.kind, n.worker, n.item, n.report, n.body, n.for_human, n.created_at, w.deleted_at, w.state, w.reviewed_at, w.deliverable_version,
+            (SELECT count(*) FROM questions q WHERE q.worker = n.worker AND q.state = 'open') AS open_questions
+       FROM notifications n LEFT JOIN workers w ON w.id = n.worker`;
+
+interface WithNowRow {
+  id: string; kind: string; worker: string | null; item: string | null; report: string | null; body: string; for_human: string; created_at: string;
+  deleted_at: string | null; state: string | null; reviewed_at: string | null; deliverable_version: number | null; open_questions: number;
+}
+
+const nowOf = (r: WithNowRow): WorkerNow => r.worker === null ? null : {
+  deleted: r.deleted_at !== null, state: r.state, reviewedAt: r.reviewed_at, deliverableVersion: r.deliverable_version, openQuestions: r.open_questions,
+};
+
+/** Every notification not dismissed, oldest first, with what its worker is now. */
+export function listPendingNotifications(db: Db): (NotificationRow & { now: WorkerNow })[] {
+  const rows = statement(db, `${WITH_NOW} WHERE n.dismissed_at IS NULL ORDER BY CAST(substr(n.id, 2) AS INTEGER)`).all() as WithNowRow[];
+  return rows.map((r) => ({ id: r.id, kind: r.kind, worker: r.worker, item: r.item, report: r.report, body: r.body, forHuman: forHumanOf(r), createdAt: r.created_at, now: nowOf(r) }));
 }
 
 const forHumanOf = (r: { id: string; for_human: string }): string[] =>
@@ -52,30 +68,18 @@ const forHumanOf = (r: { id: string; for_human: string }): string[] =>
 
 export type ParentNotificationRow = Omit<NotificationRow, "report" | "createdAt">;
 
-/** A notification the parent has not shown, with what its worker is now (to tell a fresh notice from a settled one). */
+/** A notification the parent has not shown, with what its worker is now. */
 export interface UndeliveredNotification extends ParentNotificationRow {
-  /** Null for a notification about no worker. */
-  now: { deleted: boolean; state: string | null; reviewedAt: string | null; deliverableVersion: number | null; openQuestions: number } | null;
+  now: WorkerNow;
 }
 
 /** Notifications for one project's workers (or for no worker) that the parent session has not shown, oldest first, at most 50. */
 export function undeliveredNotifications(db: Db, projectRoot: string): UndeliveredNotification[] {
   const rows = statement(db,
-    `SELECT n.id, n.kind, n.worker, n.item, n.body, n.for_human, w.deleted_at, w.state, w.reviewed_at, w.deliverable_version,
-            (SELECT count(*) FROM questions q WHERE q.worker = n.worker AND q.state = 'open') AS open_questions
-       FROM notifications n LEFT JOIN workers w ON w.id = n.worker
-      WHERE n.delivered_at IS NULL AND n.dismissed_at IS NULL AND (w.project_root = ? OR n.worker IS NULL)
+    `${WITH_NOW} WHERE n.delivered_at IS NULL AND n.dismissed_at IS NULL AND (w.project_root = ? OR n.worker IS NULL)
       ORDER BY CAST(substr(n.id, 2) AS INTEGER) LIMIT 50`,
-  ).all(projectRoot) as {
-    id: string; kind: string; worker: string | null; item: string | null; body: string; for_human: string;
-    deleted_at: string | null; state: string | null; reviewed_at: string | null; deliverable_version: number | null; open_questions: number;
-  }[];
-  return rows.map((r) => ({
-    id: r.id, kind: r.kind, worker: r.worker, item: r.item, body: r.body, forHuman: forHumanOf(r),
-    now: r.worker === null ? null : {
-      deleted: r.deleted_at !== null, state: r.state, reviewedAt: r.reviewed_at, deliverableVersion: r.deliverable_version, openQuestions: r.open_questions,
-    },
-  }));
+  ).all(projectRoot) as WithNowRow[];
+  return rows.map((r) => ({ id: r.id, kind: r.kind, worker: r.worker, item: r.item, body: r.body, forHuman: forHumanOf(r), now: nowOf(r) }));
 }
 
 /** Marks notifications shown to the parent (one already marked stays as it was). */

@@ -66,8 +66,8 @@ test("attention lists blocked and outcome notifications with the worker's lines,
   report(ctx, who, { item: "t1", outcome: "blocked", body: "need the password", forHuman: ["send it via 1password"] });
   report(ctx, who, { item: "t2", outcome: "abandoned", body: "duplicate of t1", forHuman: [] });
   assert.deepEqual(attentionList(ctx), [
-    { id: "n1", kind: "blocked", worker: "w1", item: "t1", body: "need the password", forHuman: ["send it via 1password"], outcome: "blocked" },
-    { id: "n2", kind: "outcome", worker: "w1", item: "t2", body: "duplicate of t1", forHuman: [], outcome: "abandoned" },
+    { id: "n1", kind: "blocked", worker: "w1", item: "t1", body: "need the password", forHuman: ["send it via 1password"], settled: false, outcome: "blocked" },
+    { id: "n2", kind: "outcome", worker: "w1", item: "t2", body: "duplicate of t1", forHuman: [], settled: false, outcome: "abandoned" },
   ]);
   dismissAttention(ctx, ["n1"]);
   assert.deepEqual(ids(attentionList(ctx)), ["n2"]);

@@ -13,22 +13,24 @@ export function registerAttentionCommands(program: Command, io: Io): void {
     .command("attention")
     .description("list pending notifications (blocked items, outcomes); --dismiss <id> clears one")
     .option("--dismiss <id>", "dismiss a notification (repeatable)", collect, [])
-    .action(async (opts: { dismiss: string[] }) => {
+    .option("--all", "also the notices whose subject was settled since (worker deleted, question answered, version judged)")
+    .action(async (opts: { dismiss: string[]; all?: boolean }) => {
       const { attentionList, dismissAttention } = await import("../../../engine/talk/attention.js");
       if (opts.dismiss.length > 0) {
         emit(io, dismissAttention(engine(), opts.dismiss), (r) => `dismissed ${r.dismissed.join(", ")}`);
         return;
       }
-      const list = attentionList(engine());
-      const notifications = list.map(({ id, kind, worker, item, body, forHuman }) => ({ id, kind, worker, item, body, forHuman }));
-      emit(io, { notifications }, () =>
-        list.length === 0
-          ? "nothing needs your attention"
-          : list.flatMap((n) => [
-              `${n.id.padEnd(5)} ${headline(n)}${n.worker ? ` ${n.worker}` : ""}${n.item ? ` ${n.item}` : ""}: ${n.body}`,
-              ...n.forHuman.map((l) => `      › ${l}`),
-            ]),
-      );
+      const every = attentionList(engine());
+      const list = opts.all ? every : every.filter((n) => !n.settled);
+      const settledHidden = every.length - list.length;
+      const notifications = list.map(({ id, kind, worker, item, body, forHuman, settled }) => ({ id, kind, worker, item, body, forHuman, settled }));
+      emit(io, { notifications, settledHidden }, () => [
+        ...(list.length === 0 ? ["nothing needs your attention"] : list.flatMap((n) => [
+          `${n.id.padEnd(5)} ${headline(n)}${n.worker ? ` ${n.worker}` : ""}${n.item ? ` ${n.item}` : ""}: ${n.body}${n.settled ? " (settled since)" : ""}`,
+          ...n.forHuman.map((l) => `      › ${l}`),
+        ])),
+        ...(settledHidden > 0 ? [`${settledHidden} older notice${settledHidden === 1 ? "" : "s"} settled since (\`docket attention --all\` shows them)`] : []),
+      ]);
     });
 }
 
