@@ -3,6 +3,7 @@
 // nothing changes on a refusal, and the worker's workspace is reset only when its live tree still equals base + frozen
 // patch (ADR-0003, issue 5 §4). A stored record's change set is promoted by promote-stored.ts through the same path.
 
+import { activeItemsByWorker } from "../../ledger/work/bindings.js";
 import { refusal, validationError } from "../../domain/errors.js";
 import { approvalNeedsHuman, notApproved, type DecisionActor } from "../../domain/review/approval.js";
 import { confirmationRefused, resolveConfirmation } from "../../domain/review/confirmation.js";
@@ -157,8 +158,19 @@ export function promote(ctx: EngineContext, input: PromoteInput): PromoteResult 
       ? `${root} already held exactly the frozen patch of ${target.pointer.ref} (an interrupted promotion); recorded the promotion now, nothing applied twice`
       : `promoted ${plan.files.length} file${plan.files.length === 1 ? "" : "s"} from ${target.pointer.ref} into ${root} (working tree only, not committed)`,
     note,
+    ...unreportedNote(ctx, target.worker.id),
   ];
   return { ...recorded, files: plan.files, workspace, notes };
+}
+
+/** Items the promoted worker still holds without a report stay open, their obligations owed: the result says so. */
+function unreportedNote(ctx: EngineContext, worker: string): string[] {
+  const held = activeItemsByWorker(ctx.db).get(worker) ?? [];
+  if (held.length === 0) return [];
+  const list = held.join(", ");
+  return [
+    `${worker} still holds ${list} without a report: ${held.length === 1 ? "it stays" : "they stay"} open and owed; ask it to report (\`docket tell ${worker} "report ${list}"\`) or see \`docket obligations\``,
+  ];
 }
 
 /** Resets the worker's workspace to its base only when its live tree still equals base + frozen patch. */

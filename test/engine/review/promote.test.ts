@@ -8,6 +8,8 @@ import { approve } from "../../../src/engine/review/judge.js";
 import { planPromotion, promote } from "../../../src/engine/review/promote.js";
 import { verdictCard } from "../../../src/engine/review/verdict.js";
 import { useForParent } from "../../../src/engine/handoff/use.js";
+import { addItem } from "../../../src/engine/work/items.js";
+import { dispatchItems } from "../../../src/engine/work/dispatch.js";
 import { git } from "../../support/git.js";
 import { appWith, decisionCount, gitStatus, publish, reviewGround, reviewWorker } from "../../support/review-fixture.js";
 import { codeOf } from "../../support/errors.js";
@@ -175,4 +177,18 @@ test("a tampered (invalid) sidecar is refused by every verb and shown as such on
   assert.match(card.warnings.map((x) => x.text).join("\n"), /missing or invalid/);
   assert.equal(decisionCount(g.ctx), 0);
   assert.equal(readFileSync(join(g.project, "src/app.txt"), "utf8"), appWith({}));
+});
+
+test("a promotion whose worker still holds items it never reported says so, and how to settle them", (t) => {
+  const g = reviewGround(t);
+  const w = reviewWorker(t, g);
+  const items = [addItem(g.ctx, { kind: "todo", text: "change the app" }).id, addItem(g.ctx, { kind: "todo", text: "and its test" }).id];
+  dispatchItems(g.ctx, { worker: w.worker, items });
+  publish(g, w, { "src/app.txt": appWith({ 3: "three" }) });
+  approve(g.ctx, { target: w.worker });
+  const r = promote(g.ctx, { target: w.worker });
+  assert.ok(
+    r.notes.includes(`${w.worker} still holds ${items.join(", ")} without a report: they stay open and owed; ask it to report (\`docket tell ${w.worker} "report ${items.join(", ")}"\`) or see \`docket obligations\``),
+    r.notes.join("\n"),
+  );
 });
