@@ -104,6 +104,8 @@ export interface JudgmentFacts {
   latest?: { id: string; verb: string };
   /** The combine decision that closed this version, and the combined version it went into. */
   combined?: { id: string; into: string };
+  /** A revision the human asked of this version (no judgment yet): the worker's next done is the next version. */
+  revision?: { id: string };
 }
 
 export function formatJudgment(f: JudgmentFacts): string {
@@ -113,6 +115,7 @@ export function formatJudgment(f: JudgmentFacts): string {
   if (f.promotion) return `promoted (${f.promotion.id})`;
   if (f.approval) return `approved (${f.approval.id}, ${f.approval.at})`;
   if (f.latest?.verb === "reject") return `rejected (${f.latest.id})`;
+  if (f.revision) return `revision asked (${f.revision.id}): the worker's next done becomes the next version`;
   return "not judged";
 }
 

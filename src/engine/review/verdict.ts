@@ -113,9 +113,11 @@ function buildCard(ctx: EngineContext, target: string, options: CardOptions = {}
   const promoted = promotion !== undefined;
   const latest = pointer ? judgmentOf(ctx.db, pointer) : undefined;
   const combined = latest?.verb === "combine" ? latestDecision(ctx.db, pointer!.ref, ["combine"]) : undefined;
+  const revision = pointer && !latest ? latestDecision(ctx.db, pointer.ref, ["revise"]) : undefined;
   const judgment = formatJudgment({
     hasVersion: pointer !== null, tamperedApproval: tampered ? approved : undefined, promotion, approval, latest,
     ...(combined ? { combined: { id: combined.id, into: combined.option ?? "" } } : {}),
+    ...(revision ? { revision: { id: revision.id } } : {}),
   });
   const handoff = row.sourceHandoff;
   const coverage = derivePlanCoverage(ctx, row, deliverable);
@@ -195,9 +197,10 @@ export function verdictQueue(ctx: EngineContext): VerdictCard[] {
   const ranked: { rank: number; row: Worker }[] = [];
   for (const row of rows) {
     const pointer = pointerOf(row);
-    const judged = pointer ? judgmentOf(ctx.db, pointer) : undefined;
+    // A version the human asked to revise waits on its worker, not on the human: it leaves the queue like a judged one.
+    const acted = pointer ? judgmentOf(ctx.db, pointer) ?? latestDecision(ctx.db, pointer.ref, ["revise"]) : undefined;
     const rank = queueRank({
-      openQuestions: questions.get(row.id) ?? 0, state: row.state, reviewedAt: row.reviewedAt, hasVersion: Boolean(pointer), judged: Boolean(judged),
+      openQuestions: questions.get(row.id) ?? 0, state: row.state, reviewedAt: row.reviewedAt, hasVersion: Boolean(pointer), judged: Boolean(acted),
     });
     if (rank !== undefined) ranked.push({ rank, row });
   }

@@ -84,13 +84,18 @@ test("revise binds the note to that exact version, queues a review_note, and the
   const g = reviewGround(t);
   const w = reviewWorker(t, g);
   publish(g, w, { "src/app.txt": appWith({ 2: "two" }) });
+  assert.deepEqual(verdictQueue(g.ctx).map((c) => c.worker), [w.worker], "v1 waits on the human");
   const r = revise(g.ctx, { target: w.worker, note: "also handle line 5\nplease" });
   assert.equal(r.decision.verb, "revise");
+  assert.equal(verdictCard(g.ctx, w.worker).detail.judgment, `revision asked (${r.decision.id}): the worker's next done becomes the next version`);
+  assert.deepEqual(verdictQueue(g.ctx).map((c) => c.worker), [], "a revised version waits on its worker, not in the queue");
   const d = g.ctx.db.prepare("SELECT note, deliverable_ref FROM decisions WHERE id = ?").get(r.decision.id) as { note: string; deliverable_ref: string };
   assert.deepEqual({ ...d }, { note: "also handle line 5\nplease", deliverable_ref: `worker-deliverable:${w.worker}:1` });
   const m = g.ctx.db.prepare("SELECT kind, body, delivery FROM messages WHERE worker = ?").all(w.worker) as { kind: string; body: string; delivery: string }[];
   assert.deepEqual(m.map((x) => ({ ...x })), [{ kind: "review_note", body: `Request revision for worker-deliverable:${w.worker}:1 (version 1):\nalso handle line 5\nplease`, delivery: "queued" }]);
   assert.equal(publish(g, w, { "src/app.txt": appWith({ 2: "two", 5: "five" }) }).version, 2);
+  assert.deepEqual(verdictQueue(g.ctx).map((c) => c.worker), [w.worker], "v2 is back in the queue");
+  assert.equal(verdictCard(g.ctx, w.worker).detail.judgment, "not judged");
   assert.throws(() => revise(g.ctx, { target: w.worker, note: "  " }), codeOf("empty-note"));
 });
 
