@@ -19,7 +19,8 @@ const BIN = fileURLToPath(new URL("../../../../bin/docket.js", import.meta.url))
 function cli(t: { after(fn: () => void): void }) {
   const home = tempDir(t, "docket-cli-");
   const tmp = tempDir(t, "docket-cli-tmp-");
-  const base = { PATH: process.env.PATH ?? "", DOCKET_HOME: home, PI_CODING_AGENT_DIR: tmp, TMPDIR: tmp, HOME: tmp };
+  // The user's home is not the project: spawn refuses to copy a home directory into a workspace.
+  const base = { PATH: process.env.PATH ?? "", DOCKET_HOME: home, PI_CODING_AGENT_DIR: tmp, TMPDIR: tmp, HOME: tempDir(t, "docket-cli-home-") };
   const run = (args: string[], env: Record<string, string> = {}) => {
     const r = spawnSync(process.execPath, [BIN, ...args], { cwd: tmp, env: { ...base, ...env }, encoding: "utf8" });
     return { code: r.status, out: r.stdout, err: r.stderr };
@@ -82,9 +83,10 @@ test("dispatch, worker report, attention and obligations speak the contract end 
 
   assert.deepEqual(json(["attention"]).body, {
     notifications: [
-      { id: "n1", kind: "blocked", worker: "w1", item: "r1", body: "need the signing key", forHuman: ["put the key in the vault"] },
-      { id: "n2", kind: "outcome", worker: "w1", item: "t1", body: "docs written", forHuman: [] },
+      { id: "n1", kind: "blocked", worker: "w1", item: "r1", body: "need the signing key", forHuman: ["put the key in the vault"], settled: false },
+      { id: "n2", kind: "outcome", worker: "w1", item: "t1", body: "docs written", forHuman: [], settled: false },
     ],
+    settledHidden: 0,
   });
   const human = run(["attention"]);
   assert.match(human.out, /⏸ worker blocked w1 r1: need the signing key\n\s+› put the key in the vault/);
