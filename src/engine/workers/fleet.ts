@@ -44,6 +44,7 @@ export function liveWorkers(db: Db, snapshot: PaneSnapshot, nowMs: number): stri
 
 export const countLiveWorkers = (db: Db, snapshot: PaneSnapshot, nowMs: number): number => liveWorkers(db, snapshot, nowMs).length;
 
+/** How many of the workers holding the places the refusal names. */
 const NAMED = 10;
 
 export function assertFleetRoom(db: Db, maxActive: number, snapshot: PaneSnapshot, nowMs: number): void {
