@@ -28,19 +28,21 @@ function listenPrivate(server: Server, path: string): Promise<void> {
 /** A name no other process uses, short enough for any door directory (see SOCKET_PATH_MAX). */
 const freshName = (dir: string) => join(dir, `.${process.pid.toString(36)}-${(serial++).toString(36)}.sock`);
 
-async function listenFresh(server: Server, dir: string): Promise<{ temp: string; ino: number }> {
+/** Listens under a fresh name; undefined when that name was removed at once (a door taking the home clears the directory). */
+async function listenFresh(server: Server, dir: string): Promise<{ temp: string; ino: number } | undefined> {
   const temp = freshName(dir);
   await listenPrivate(server, temp);
   const ino = socketInode(temp);
-  if (ino === undefined) throw new Error(`the socket ${temp} vanished while it was being made`);
-  return { temp, ino };
+  if (ino === undefined) server.close();
+  return ino === undefined ? undefined : { temp, ino };
 }
 
 /** Listens at `path`, replacing whatever socket was there; returns the inode it owns. */
 export async function listenReplacing(server: Server, dir: string, path: string): Promise<number> {
-  const { temp, ino } = await listenFresh(server, dir);
-  placeSocket(temp, path, "replace");
-  return ino;
+  const fresh = await listenFresh(server, dir);
+  if (!fresh) throw new Error(`the socket for ${path} was removed while it was being made`);
+  placeSocket(fresh.temp, path, "replace");
+  return fresh.ino;
 }
 
 /**
@@ -48,7 +50,9 @@ export async function listenReplacing(server: Server, dir: string, path: string)
  * nobody answers on (its door died) is removed and the path claimed; anything else at the path is an error.
  */
 export async function listenClaiming(server: Server, dir: string, path: string): Promise<number | undefined> {
-  const { temp, ino } = await listenFresh(server, dir);
+  const fresh = await listenFresh(server, dir);
+  if (!fresh) return undefined; // the door that just took the home cleared the directory: it serves
+  const { temp, ino } = fresh;
   const giveUp = () => {
     server.close();
     removeSocketIfInode(temp, ino);
