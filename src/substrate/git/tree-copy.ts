@@ -3,7 +3,7 @@
 // copied entry by entry without `.git` and without the excluded paths (the Docket home) — symlinks copied as links.
 
 import { copyFileSync, lstatSync, mkdirSync, readdirSync, readlinkSync, symlinkSync, type Stats } from "node:fs";
-import { join, resolve, sep } from "node:path";
+import { dirname, join, resolve, sep } from "node:path";
 
 /** What a copied workspace may hold at most. */
 export const COPY_LIMITS = { files: 5_000, bytes: 256 * 1024 * 1024 };
@@ -48,14 +48,19 @@ export function measureTreeCopy(root: string, exclude: readonly string[], limits
   return m;
 }
 
+/** Copies one file or symlink (as a link) to `to`, making its parent; anything else is not copied. */
+export function copyEntry(from: string, to: string, st: Stats = lstatSync(from)): void {
+  mkdirSync(dirname(to), { recursive: true });
+  if (st.isSymbolicLink()) symlinkSync(readlinkSync(from), to);
+  else if (st.isFile()) copyFileSync(from, to);
+}
+
 /** Copies `root` into the new directory `target` (which may lie inside `root` when it is excluded). */
 export function copyTree(root: string, target: string, exclude: readonly string[]): void {
   mkdirSync(target, { recursive: true });
   walk(root, [...exclude, target], (rel, st) => {
-    const to = join(target, rel);
-    if (st.isDirectory()) mkdirSync(to, { recursive: true });
-    else if (st.isSymbolicLink()) symlinkSync(readlinkSync(join(root, rel)), to);
-    else if (st.isFile()) copyFileSync(join(root, rel), to);
-    return true; // sockets, fifos and devices are not copied
+    if (st.isDirectory()) mkdirSync(join(target, rel), { recursive: true });
+    else copyEntry(join(root, rel), join(target, rel), st); // sockets, fifos and devices are not copied
+    return true;
   });
 }

@@ -4,10 +4,10 @@
 // other's half-made admin directories (issue 19), so the engine holds one lock per repository around them.
 
 import { execFileSync } from "node:child_process";
-import { copyFileSync, lstatSync, mkdirSync, readFileSync, readlinkSync, realpathSync, rmSync, symlinkSync } from "node:fs";
+import { mkdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { envWithoutGit, filterOverrides, gitBinary, neutralArgs } from "./git-binary.js";
-import { copyTree } from "./tree-copy.js";
+import { copyEntry, copyTree } from "./tree-copy.js";
 
 export type WorkspaceMethod = "worktree" | "copy";
 
@@ -79,12 +79,6 @@ function commitBaseline(inTree: ReturnType<typeof onNewTree>): string {
   return inTree(["rev-parse", "HEAD"]).trim();
 }
 
-function copyEntry(from: string, to: string): void {
-  mkdirSync(dirname(to), { recursive: true });
-  const st = lstatSync(from);
-  if (st.isSymbolicLink()) symlinkSync(readlinkSync(from), to);
-  else if (st.isFile()) copyFileSync(from, to);
-}
 
 /** The repository's common git directory (shared by all its worktrees), absolute. */
 export function gitCommonDir(root: string): string {
