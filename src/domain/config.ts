@@ -66,7 +66,7 @@ export interface DocketConfig {
 
 export type SandboxMode = "auto" | "required" | "off";
 export const SANDBOX_MODES: readonly SandboxMode[] = ["auto", "required", "off"];
-export const DEFAULT_SANDBOX_MODE: SandboxMode = "off";
+export const DEFAULT_SANDBOX_MODE: SandboxMode = "auto";
 
 export interface SandboxConfig {
   /** `auto`: contain wherever bubblewrap works; `required`: refuse to spawn otherwise; `off`: never contain. */
@@ -113,10 +113,12 @@ const strList = (v: unknown): string[] | undefined => (Array.isArray(v) && v.eve
  * worker.parentSeedPolicy, messaging, tmux.session, keys) are read from the user file only; a project may lower
  * maxActive but not raise it, and keep workers longer before a prune but not shorter. Unknown or malformed keys become warnings.
  */
-export function resolveConfig(user: unknown, project: unknown): ConfigResult {
+export function resolveConfig(user: unknown, project: unknown, env: ConfigEnv = {}): ConfigResult {
   const warnings: string[] = [];
   const config: DocketConfig = structuredClone(DEFAULT_CONFIG);
   apply(config, user, "user", warnings, true);
+  // DOCKET_SANDBOX is the human's own environment: it stands above the user config, and a project still only tightens.
+  if (env.DOCKET_SANDBOX !== undefined && env.DOCKET_SANDBOX !== "") applySandboxMode(config, env.DOCKET_SANDBOX, warnings);
   apply(config, project, "project", warnings, false);
   return { config, warnings };
 }
@@ -270,6 +272,16 @@ function applyMessaging(config: DocketConfig, raw: unknown, source: string, warn
 }
 
 const SANDBOX_RANK: Record<SandboxMode, number> = { off: 0, auto: 1, required: 2 };
+
+/** The variables of the human's environment that configure Docket. */
+export interface ConfigEnv {
+  DOCKET_SANDBOX?: string | undefined;
+}
+
+function applySandboxMode(config: DocketConfig, mode: string, warnings: string[]): void {
+  if ((SANDBOX_MODES as readonly string[]).includes(mode)) config.sandbox.mode = mode as SandboxMode;
+  else warnings.push(`DOCKET_SANDBOX must be one of ${SANDBOX_MODES.join(", ")}; ignored`);
+}
 
 /** `sandbox: "<mode>"` or `sandbox: {mode, network, readOnlyPaths}`; a project may only tighten. */
 function applySandbox(config: DocketConfig, raw: unknown, source: string, warnings: string[], trusted: boolean): void {

@@ -94,7 +94,7 @@ export function openEngine(options: OpenEngineOptions): EngineContext {
     };
     const user = read(home.config);
     const project = read(join(ctx.projectRoot(), ".docket", "config.json"));
-    resolved = resolveConfig(user, project);
+    resolved = resolveConfig(user, project, options.env);
     resolved.warnings.unshift(...warnings);
     return resolved;
   }

@@ -7,7 +7,7 @@ import { readJsonFile } from "../files/json-file.js";
 
 export function userConfig(env: NodeJS.ProcessEnv): ConfigResult {
   const read = readJsonFile(homeLayout(resolveHomeDir(env)).config);
-  const result = resolveConfig(read.ok === true ? read.value : undefined, undefined);
+  const result = resolveConfig(read.ok === true ? read.value : undefined, undefined, env);
   if (read.ok === false) result.warnings.unshift(`${read.reason}; ignored`);
   return result;
 }

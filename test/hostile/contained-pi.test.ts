@@ -5,7 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { cliEnv, docket } from "../support/docket-cli.js";
+import { AS_CONFIGURED, cliEnv, docket } from "../support/docket-cli.js";
 import { gitRepo } from "../support/git.js";
 import { scriptedPi, SCRIPTED_MODEL_REF, type ScriptedPi } from "../support/scripted-pi.js";
 import { tempDir } from "../support/temp.js";
@@ -15,11 +15,12 @@ const SLOW = 120_000;
 
 function setup(t: { after(fn: () => void): void }, sandbox: string) {
   const pi = scriptedPi(t);
-  writeFileSync(join(pi.vars.DOCKET_HOME, "config.json"), JSON.stringify({ sandbox: { mode: sandbox, readOnlyPaths: [pi.root] } }));
+  // No readOnlyPaths: the steps file under /tmp is shown to a scripted worker because the human named it (DOCKET_SCRIPTED_MODEL).
+  writeFileSync(join(pi.vars.DOCKET_HOME, "config.json"), JSON.stringify({ sandbox: { mode: sandbox } }));
   const repo = join(tempDir(t, "docket-repo-"), "repo");
   mkdirSync(repo);
   gitRepo(repo, { "a.txt": "one\n" });
-  const run = (...args: string[]) => docket({ env: cliEnv(pi.vars), cwd: repo }, ...args);
+  const run = (...args: string[]) => docket({ env: cliEnv({ ...pi.vars, ...AS_CONFIGURED }), cwd: repo }, ...args);
   const shown = (w: string) => run("show", w, "--json").json;
   return { pi, repo, run, shown };
 }

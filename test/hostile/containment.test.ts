@@ -5,22 +5,14 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join, relative } from "node:path";
 import { createServer, type AddressInfo } from "node:net";
-import { assertExit, cliEnv, docket, type CliRun } from "../support/docket-cli.js";
+import { AS_CONFIGURED, assertExit, cliEnv, docket, type CliRun } from "../support/docket-cli.js";
 import { git, gitRepo } from "../support/git.js";
 import { ledgerRows } from "../support/snapshot.js";
 import { tempDir } from "../support/temp.js";
 import { tmuxServer, type TmuxServer } from "../support/tmux.js";
 import { waitFor } from "../support/wait.js";
-
-/**
- * The escapes that only the worker door (issue 24) can close: before it, a contained worker's own clients still open
- * the ledger, so the home is bound into its sandbox. Flips by itself once launches hand workers DOCKET_DOOR.
- */
-const LAUNCH_JS = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "src", "engine", "workers", "launch.js");
-const doorMissing = !readFileSync(LAUNCH_JS, "utf8").includes("DOCKET_DOOR");
 
 interface Fixture {
   root: string;
@@ -45,7 +37,7 @@ function fixture(t: { after(fn: () => void): void }, config: Record<string, unkn
   // The whole test root is shown read-only (sandbox.readOnlyPaths), so the planted secrets are hidden by the sandbox's rules, not by /tmp.
   writeFileSync(join(home, "config.json"), JSON.stringify({ sandbox: { mode: "required", readOnlyPaths: [root] }, ...config }));
   const server = tmuxServer(t);
-  const env = cliEnv({ DOCKET_HOME: home, DOCKET_TMUX_SOCKET: server.socket, HOME: userHome, TMPDIR: join(root, "tmp"), PI_CODING_AGENT_DIR: join(root, "agent") });
+  const env = cliEnv({ DOCKET_HOME: home, DOCKET_TMUX_SOCKET: server.socket, HOME: userHome, TMPDIR: join(root, "tmp"), PI_CODING_AGENT_DIR: join(root, "agent"), ...AS_CONFIGURED });
   return { root, repo, home, userHome, server, env, run: (...args) => docket({ env, cwd: repo }, ...args) };
 }
 
@@ -167,7 +159,7 @@ exec sleep 600
   assert.equal(listed.json.workers.find((w: any) => w.worker === w2)?.contained, true, listed.stdout);
 });
 
-test("the ledger and the human's verbs are out of a contained worker's reach (sqlite3, any open, an unset identity running approve)", { skip: doorMissing && "needs the worker door (issue 24)" }, async (t) => {
+test("the ledger and the human's verbs are out of a contained worker's reach (sqlite3, any open, an unset identity running approve)", async (t) => {
   const f = fixture(t);
   const w1 = await victim(f);
   const ledger = join(f.home, "ledger.sqlite");
@@ -274,4 +266,20 @@ test("`docket worker gate` (Claude Code's PreToolUse hook) refuses an edit with 
   const open = gate();
   assert.equal(open.code, 0, open.stderr);
   assert.equal(open.stderr, "");
+});
+
+test("with no sandbox setting a worker is contained wherever bubblewrap works; DOCKET_SANDBOX=off for one command runs it uncontained and says why; a bad value is ignored aloud", (t) => {
+  const f = fixture(t, { sandbox: { readOnlyPaths: [] } });
+  const on = f.run("spawn", "--agent", "command", "--cmd", "sleep 600", "default contained", "--json");
+  assertExit(on, 0);
+  assert.equal(show(f, on.json.worker).contained, true, "the default, auto, contains on this machine (bubblewrap works here)");
+  assert.ok(on.json.summary.includes("Contained: yes (bubblewrap: read-only system, own workspace, no other worker, no secrets)"), on.stdout);
+  const off = docket({ env: { ...f.env, DOCKET_SANDBOX: "off" }, cwd: f.repo }, "spawn", "--agent", "command", "--cmd", "sleep 600", "uncontained once", "--json");
+  assertExit(off, 0);
+  assert.ok(off.json.summary.includes("Contained: no (DOCKET_SANDBOX=off)"), off.stdout);
+  assert.equal(show(f, off.json.worker).contained, false);
+  const bad = docket({ env: { ...f.env, DOCKET_SANDBOX: "sometimes" }, cwd: f.repo }, "spawn", "--agent", "command", "--cmd", "sleep 600", "a bad variable", "--json");
+  assertExit(bad, 0);
+  assert.match(bad.stderr, /DOCKET_SANDBOX must be one of auto, required, off; ignored/);
+  assert.equal(show(f, bad.json.worker).contained, true, "an unknown value changes nothing");
 });

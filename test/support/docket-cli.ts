@@ -88,7 +88,17 @@ export function jsonOf(r: Exited, code = 0): any {
   return JSON.parse(assertExit(r, code).stdout);
 }
 
-/** A minimal environment for CLI runs: PATH and the given variables only. */
+/**
+ * Tests pin workers uncontained unless they test containment (those set DOCKET_SANDBOX themselves): the
+ * default, "auto", would contain them on a machine with bubblewrap and not on one without, and their fixtures live in
+ * /tmp, which a contained worker does not see.
+ */
+export const UNCONTAINED = { DOCKET_SANDBOX: "off" } as const;
+
+/** Spread after UNCONTAINED: the sandbox as the home's config.json (or the default) says; an empty variable is unset. */
+export const AS_CONFIGURED = { DOCKET_SANDBOX: "" } as const;
+
+/** A minimal environment for CLI runs: PATH, a UTF-8 locale, workers uncontained (UNCONTAINED) and the given variables. */
 export function cliEnv(vars: Record<string, string>): NodeJS.ProcessEnv {
-  return { PATH: process.env.PATH ?? "/usr/bin:/bin", LANG: "C.UTF-8", ...vars };
+  return { PATH: process.env.PATH ?? "/usr/bin:/bin", LANG: "C.UTF-8", ...UNCONTAINED, ...vars };
 }

@@ -1,6 +1,7 @@
 // The pi end-to-end recipe (reference/pi-e2e) as a fixture: a hermetic agent dir, TMPDIR and HOME, the scripted
 // faux model loaded into every worker through DOCKET_PI_ARGS, and pi's default model set to faux/faux-1.
 
+import { UNCONTAINED } from "./docket-cli.js";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -49,6 +50,7 @@ export function piFaux(t: { after(fn: () => void): void }, steps: FauxStep[], op
       PI_OFFLINE: "1",
       PI_SKIP_VERSION_CHECK: "1",
       PI_TELEMETRY: "0",
+      ...UNCONTAINED,
       DOCKET_PI_ARGS: [...PI_ISOLATION_ARGS, "-e", FAUX_EXTENSION].join(" "),
       PI_FAUX_SCRIPT: script,
       PI_FAUX_LOG: log,

@@ -1,6 +1,7 @@
 // A parent git project, an engine whose cwd is that project, and workers with real worktrees that publish
 // frozen versions through the real protocol `done` — the ground on which review, promotion and use are tested.
 
+import { UNCONTAINED } from "./docket-cli.js";
 import { writeFileSync, mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { openEngine, type EngineContext } from "../../src/engine/context.js";
@@ -30,7 +31,7 @@ export function reviewGround(t: T, files: Record<string, string> = PROJECT_FILES
   const home = tempDir(t, "docket-review-home-");
   const project = gitRepo(tempDir(t, "docket-review-project-"), files);
   const clock = testClock("2026-03-01T10:00:00.000Z");
-  const ctx = openEngine({ env: { DOCKET_HOME: home }, cwd: project, clock });
+  const ctx = openEngine({ env: { DOCKET_HOME: home, ...UNCONTAINED }, cwd: project, clock });
   t.after(() => ctx.close());
   return { ctx, clock, home, project };
 }

@@ -1,6 +1,7 @@
 // The review page on a review ground: its own engine connection (as the server process would have), a real server on
 // 127.0.0.1 with a fresh secret, and helpers to sign a browser in and read what the server logged.
 
+import { UNCONTAINED } from "./docket-cli.js";
 import { randomBytes } from "node:crypto";
 import { openEngine, type EngineContext } from "../../src/engine/context.js";
 import { startWebServer, type WebServer } from "../../src/surfaces/web/server.js";
@@ -18,7 +19,7 @@ export interface WebFixture {
 }
 
 export async function webServer(t: { after(fn: () => void | Promise<void>): void }, g: ReviewGround): Promise<WebFixture> {
-  const ctx = openEngine({ env: { DOCKET_HOME: g.home, DOCKET_TMUX_SOCKET: tmuxServer(t).socket }, cwd: g.project });
+  const ctx = openEngine({ env: { DOCKET_HOME: g.home, DOCKET_TMUX_SOCKET: tmuxServer(t).socket, ...UNCONTAINED }, cwd: g.project });
   const secret = randomBytes(32).toString("base64url");
   const log: string[] = [];
   const server = await startWebServer({ ctx, host: "127.0.0.1", port: 0, secret, instance: randomBytes(8).toString("hex"), log: (l) => log.push(l), pollMs: 100 });

@@ -1,6 +1,7 @@
 // A real engine over a temp Docket home with a settable clock, worker rows inserted directly, and table dumps
 // for "nothing changed" assertions (the work ledger's tests: items, dispatch, reports, obligations).
 
+import { UNCONTAINED } from "./docket-cli.js";
 import { openEngine, type EngineContext } from "../../src/engine/context.js";
 import { insertWorker } from "../../src/ledger/workers/workers.js";
 import type { Db } from "../../src/ledger/core/open.js";
@@ -35,7 +36,7 @@ export interface WorkLedger {
 export function workLedger(t: { after(fn: () => void): void }, options: { env?: Record<string, string>; tmux?: Tmux; git?: Git; agents?: Agents } = {}): WorkLedger {
   const home = tempDir(t, "docket-work-");
   const clock = testClock();
-  const ctx = openEngine({ env: { DOCKET_HOME: home, ...(options.env ?? {}) }, cwd: home, clock, ...(options.tmux ? { tmux: options.tmux } : {}), ...(options.git ? { git: options.git } : {}), ...(options.agents ? { agents: options.agents } : {}) });
+  const ctx = openEngine({ env: { DOCKET_HOME: home, ...UNCONTAINED, ...(options.env ?? {}) }, cwd: home, clock, ...(options.tmux ? { tmux: options.tmux } : {}), ...(options.git ? { git: options.git } : {}), ...(options.agents ? { agents: options.agents } : {}) });
   t.after(() => ctx.close());
   return { ctx, clock, home };
 }

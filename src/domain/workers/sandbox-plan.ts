@@ -41,7 +41,7 @@ export interface SandboxInput {
   /** The agent's private state: its session or config dir (writable) and the agent's installed config (read-only). */
   agentWritable: readonly string[];
   agentReadOnly: readonly string[];
-  /** Host paths shown read-only although they sit under /tmp (Docket's own install, user config `sandbox.readOnlyPaths`). */
+  /** Host paths shown read-only although they sit under /tmp (Docket's install, a scripted worker's steps, `sandbox.readOnlyPaths`). */
   exposeReadOnly: readonly string[];
   /** Home directories whose secrets are hidden (the caller's HOME and the passwd home). */
   homes: readonly string[];
@@ -73,7 +73,7 @@ export function planMounts(input: SandboxInput): Mount[] {
   add("hide", "/tmp", "private /tmp: other users' and sessions' sockets and files are not visible");
   for (const p of SYSTEM_HIDDEN) add("hide", p, "session, agent and container sockets");
   for (const p of input.hideExtra) add("hide", p, "a socket of the human's session");
-  for (const p of input.exposeReadOnly) add("ro", p, "shown read-only (Docket's install or sandbox.readOnlyPaths)");
+  for (const p of input.exposeReadOnly) add("ro", p, "shown read-only (Docket's install, scripted steps or sandbox.readOnlyPaths)");
   for (const home of input.homes) for (const s of HOME_SECRETS) add("hide", join(home, s), "the human's secrets");
   const reach = input.docket;
   add("hide", reach.home, "the Docket home: not visible to a worker");

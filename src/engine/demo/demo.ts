@@ -86,7 +86,9 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
       yes: true,
     });
     workers.push(architect.worker);
+    const contained = architect.summary.find((line) => line.startsWith("Contained: ")) ?? "";
     step(`spawned ${architect.worker} (architect, read-only, shared workspace) with the scripted model; waiting for its plan…`);
+    step(contained);
     await waitForState(ctx, architect.worker, "ready", options.timeoutMs);
     const planCard = verdictCard(ctx, architect.worker);
     step(`${architect.worker} published ${planCard.deliverable?.ref ?? "a plan"}; its verdict card:`);

@@ -3,7 +3,7 @@
 
 import { doorPaths } from "../../files/door-files.js";
 import { homedir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { dirname, isAbsolute, join, resolve } from "node:path";
 import { refusal } from "../../domain/errors.js";
 import type { LaunchExecution } from "../../domain/workers/execution.js";
 import { planMounts, type DocketReach, type SandboxInput } from "../../domain/workers/sandbox-plan.js";
@@ -14,6 +14,7 @@ import { WORKER_FILES, workerFilePath, workerPath } from "../../files/workers/wo
 import { detectSandbox, sandboxArgv, type SandboxSupport } from "../../substrate/sandbox/bwrap.js";
 import type { EngineContext } from "../context.js";
 import { agentConfigDir } from "./agents.js";
+import { SCRIPTED_MODEL } from "./scripted.js";
 
 export type Containment = { contained: true; bwrap: string } | { contained: false; why: string };
 
@@ -33,7 +34,7 @@ export function sandboxUnavailable(reason: string, fix: string): never {
  */
 export function decideContainment(ctx: EngineContext, execution: Pick<LaunchExecution, "workspace" | "readOnly">): Containment {
   const { mode } = ctx.config().sandbox;
-  if (mode === "off") return { contained: false, why: "sandbox is off in your config" };
+  if (mode === "off") return { contained: false, why: ctx.env.DOCKET_SANDBOX === "off" ? "DOCKET_SANDBOX=off" : "sandbox is off in your config" };
   const support = sandboxSupport(ctx);
   if (!support.ok) {
     if (mode === "required") sandboxUnavailable(support.reason, support.fix);
@@ -84,7 +85,7 @@ export function sandboxInput(
   ctx: EngineContext,
   row: Worker,
   execution: LaunchExecution,
-  where: { scratch: string; docketBin: string },
+  where: { scratch: string; docketBin: string; env: Record<string, string> },
 ): SandboxInput {
   const config = ctx.config().sandbox;
   const workerDir = ctx.home.workerDir(row.id);
@@ -114,10 +115,16 @@ export function sandboxInput(
     scratch: where.scratch,
     agentWritable,
     agentReadOnly,
-    exposeReadOnly: [install, resolve(process.execPath, "..", ".."), ...config.readOnlyPaths],
+    exposeReadOnly: [install, resolve(process.execPath, "..", ".."), ...scriptedSteps(execution, where.env), ...config.readOnlyPaths],
     homes: [...new Set([ctx.env.HOME, homedir()].filter((h): h is string => Boolean(h)).map((h) => resolve(h)))],
     hideExtra,
   };
+}
+
+/** A scripted pi worker's steps file (`spawn --scripted`, the demo): the human named it, so the worker may read it. */
+function scriptedSteps(execution: LaunchExecution, env: Record<string, string>): string[] {
+  const steps = env.DOCKET_SCRIPTED_MODEL;
+  return execution.agent === "pi" && execution.model === SCRIPTED_MODEL && steps !== undefined && isAbsolute(steps) ? [steps] : [];
 }
 
 /** The bwrap argv prefix (`bwrap … --`) that contains one launch. */

@@ -310,7 +310,7 @@ export function launchInto(
     } else {
       const envFile = writeWorkerLaunchEnv(ctx, row.id, launch.generation, { ...env, ...command.env });
       const wrapped = wrapArgv({ envFile, cwd }, command.argv);
-      const argv = containment.contained && scratch ? [...containArgv(containment.bwrap, sandboxInput(ctx, row, execution, { scratch, docketBin: docketBinPath() })), ...wrapped] : wrapped;
+      const argv = containment.contained && scratch ? [...containArgv(containment.bwrap, sandboxInput(ctx, row, execution, { scratch, docketBin: docketBinPath(), env })), ...wrapped] : wrapped;
       ids = tmux.launchWindow({ session, name: row.id, argv });
     }
   } catch (error) {

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
-import { DOCKET_BIN, cliEnv, docket, jsonOf } from "../../support/docket-cli.js";
+import { AS_CONFIGURED, DOCKET_BIN, cliEnv, docket, jsonOf } from "../../support/docket-cli.js";
 import { git } from "../../support/git.js";
 import { tmuxServer } from "../../support/tmux.js";
 import { tempDir } from "../../support/temp.js";
@@ -15,7 +15,8 @@ import { tempDir } from "../../support/temp.js";
 test("docket demo plans, approves, implements, reviews with coverage, promotes and prints the ledger", { timeout: 180_000 }, (t) => {
   const dir = tempDir(t);
   const home = tempDir(t);
-  const r = docket({ env: cliEnv({ HOME: home, TMPDIR: dir }), cwd: dir }, "demo", "--dir", dir, "--json");
+  // The demo runs as a newcomer's would: the sandbox as its default says (auto: contained where bubblewrap works, as here).
+  const r = docket({ env: cliEnv({ HOME: home, TMPDIR: dir, ...AS_CONFIGURED }), cwd: dir }, "demo", "--dir", dir, "--json");
   assert.equal(r.code, 0, r.stderr);
   const result = r.json as { repo: string; home: string; architect: string; implementer: string; promotedFiles: string[]; decisions: number; next: string[] };
   assert.equal(result.architect, "w1");
@@ -27,6 +28,9 @@ test("docket demo plans, approves, implements, reviews with coverage, promotes a
   for (const step of ["architect", "approved worker-deliverable:w1:1", "plan gate discharged", "3/3 planned files touched", "t1 done · t2 done", "promote"]) {
     assert.ok(r.stderr.includes(step), `narration mentions ${step}`);
   }
+  assert.ok(r.stderr.includes("Contained: yes (bubblewrap"), "the demo's workers are contained by default");
+  const workers = jsonOf(docket({ env: cliEnv({ DOCKET_HOME: result.home, HOME: home }), cwd: result.repo }, "ls", "--all", "--json"));
+  assert.deepEqual(workers.workers.map((w: { worker: string; contained: boolean }) => `${w.worker}:${w.contained}`), ["w1:true", "w2:true"]);
   const items = docket({ env: cliEnv({ DOCKET_HOME: result.home, HOME: home }), cwd: result.repo }, "item", "ls", "--all", "--json");
   assert.deepEqual(jsonOf(items).items.map((i: { id: string; state: string }) => `${i.id}:${i.state}`), ["t1:done", "t2:done"]);
   const procs = execFileSync("ps", ["-eo", "args"], { encoding: "utf8" });

@@ -43,7 +43,7 @@ test("a healthy home: every check is ok, tmux, git and pi are found, and doctor 
   assert.deepEqual(report.findings.map((f) => [f.check, f.severity]), [
     ["home", "ok"], ["ledger", "ok"], ["modes", "ok"], ["temp-files", "ok"], ["links", "ok"], ["pi-docket", "ok"], ["door", "ok"], ["store-index", "ok"], ["tmux", "ok"], ["git", "ok"], ["pi", "ok"], ["sandbox", "ok"], ["notify", "ok"], ["notify", "ok"],
   ]);
-  assert.match(of(report.findings, "sandbox")[0]!.message, /^workers can be contained here \(bubblewrap \d+\.\d+[.\d]* at \/.*bwrap\); sandbox is off in your config/);
+  assert.match(of(report.findings, "sandbox")[0]!.message, /^workers can be contained here \(bubblewrap \d+\.\d+[.\d]* at \/.*bwrap\); sandbox is off \(DOCKET_SANDBOX=off\)/);
   assert.match(of(report.findings, "tmux")[0]!.message, /^tmux \d+\.\d+/);
 });
 

@@ -109,7 +109,7 @@ test("spawn runs a command agent in its own window with its identity, env and is
   assert.deepEqual(Object.keys(ls.json.workers[0]), ["worker", "kind", "task", "state", "liveness", "generation", "questions", "deliverable", "contained", "spend", "age", "baseMoved"]);
   const { age, ...row } = ls.json.workers[0];
   assert.match(age, /^[0-9]+[smhd]$/);
-  assert.equal(row.contained, false, "sandbox is off by default");
+  assert.equal(row.contained, false, "tests pin DOCKET_SANDBOX=off (docket-cli.ts UNCONTAINED)");
   assert.deepEqual(row, { worker: "w1", kind: "default", task: "write what you see", state: "failed", liveness: "gone", generation: 1, questions: 0, deliverable: null, contained: false, spend: null, baseMoved: null });
 });
 
