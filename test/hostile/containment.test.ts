@@ -3,6 +3,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
@@ -100,13 +101,15 @@ async function victim(f: Fixture): Promise<string> {
   return r.json.worker;
 }
 
-test("a contained hostile worker cannot write your checkout or its git, reach another worker, read your secrets, drive tmux or see other processes; its own work still lands", async (t) => {
+test("a contained hostile worker cannot write your checkout or any of its .git (objects and its worktree's admin dir included), reach another worker, read your secrets, drive tmux or see other processes; its own work still lands", async (t) => {
   const f = fixture(t);
   const w1 = await victim(f);
   const w1Dir = join(f.home, "fleet", w1);
   mkdirSync(join(f.home, "web"), { recursive: true, mode: 0o700 });
   writeFileSync(join(f.home, "web", "0123456789abcdef.json"), '{"secret":"PLANTED-WEB-SECRET"}\n');
-  const checkoutBefore = contentTree(f.repo, [".git/objects", ".git/worktrees", ".git/logs"]);
+  // Docket's own capture adds blobs to the object store, so objects are compared one by one: none changed or went.
+  const checkoutBefore = contentTree(f.repo, [".git/objects"]);
+  const objectsBefore = contentTree(join(f.repo, ".git", "objects"));
   const victimBefore = contentTree(w1Dir, ["session", "events.ndjson", "pane-tail.txt", "status.json"]);
 
   const script = join(f.root, "hostile.sh");
@@ -118,6 +121,9 @@ test("a contained hostile worker cannot write your checkout or its git, reach an
       "git-config": `echo "[core]\\n\\thooksPath = /tmp" >> ${f.repo}/.git/config`,
       "git-hook": `echo "#!/bin/sh" > ${f.repo}/.git/hooks/post-checkout`,
       "git-alternates": `echo /tmp > ${f.repo}/.git/objects/info/alternates`,
+      "delete-repo-object": `o=$(find ${f.repo}/.git/objects -type f -path '*/objects/[0-9a-f][0-9a-f]/*' | head -n1) && test -n "$o" && rm -f "$o" && test ! -e "$o"`,
+      "plant-repo-object": `touch ${f.repo}/.git/objects/planted`,
+      "move-worktree-head": `for h in ${f.repo}/.git/worktrees/docket-*/HEAD; do echo 0000000000000000000000000000000000000000 > "$h" || exit 1; done`,
       "read-other-workspace": `grep -q VICTIM-DATA ${w1Dir}/workspace/victim.txt`,
       "write-other-workspace": `echo pwned > ${w1Dir}/workspace/a.txt`,
       "read-other-launch-env": `grep -q DOCKET_RUN_TOKEN ${w1Dir}/launch.env`,
@@ -146,17 +152,29 @@ exec sleep 600
   const got = results(f, w2);
   const escaped = Object.entries(got).filter(([, v]) => v !== "blocked").map(([k]) => k);
   assert.deepEqual(escaped, [], `escapes that worked: ${escaped.join(", ")}`);
-  assert.equal(Object.keys(got).length, 15);
+  assert.equal(Object.keys(got).length, 18);
   assert.deepEqual(readFileSync(join(f.home, "fleet", w2, "scratch", "legit"), "utf8").trim().split("\n"), ["commit", "test", "done"]);
 
-  assert.deepEqual(contentTree(f.repo, [".git/objects", ".git/worktrees", ".git/logs"]), checkoutBefore, "the checkout and its .git are byte-identical");
+  // w2's own admin dir was made by its spawn after the snapshot, and Docket's capture keeps its private indexes there.
+  assert.deepEqual(contentTree(f.repo, [".git/objects", `.git/worktrees/docket-${w2}`]), checkoutBefore, "the checkout and its .git (worktree admin dirs included) are byte-identical");
+  assert.equal(readFileSync(join(f.repo, ".git", "worktrees", `docket-${w2}`, "HEAD"), "utf8").trim(), shown.base, "its worktree's HEAD still names the base: the commit is in its own git dir");
+  const objectsAfter = contentTree(join(f.repo, ".git", "objects"));
+  for (const [name, entry] of Object.entries(objectsBefore)) assert.equal(objectsAfter[name], entry, `object store entry ${name} unchanged`);
+  git(f.repo, "fsck", "--no-progress"); // the human's own git finds a whole repository: the worker's commit is not in it
   assert.deepEqual(contentTree(w1Dir, ["session", "events.ndjson", "pane-tail.txt", "status.json"]), victimBefore, "the other worker's directory is byte-identical");
-  assert.equal(git(join(f.home, "fleet", w2, "workspace"), "log", "-1", "--format=%s").trim(), "worker edit", "the worker committed on its own worktree");
+  const ownGit = { ...process.env, GIT_DIR: join(f.home, "fleet", w2, "git") };
+  assert.equal(execFileSync("git", ["log", "-1", "--format=%s"], { cwd: join(f.home, "fleet", w2, "workspace"), env: ownGit, encoding: "utf8" }).trim(), "worker edit", "the worker committed in its own git dir");
   const diff = f.run("diff", w2);
   assertExit(diff, 0);
   assert.match(diff.stdout, /\+edited/);
   const listed = f.run("ls", "--all", "--json");
   assert.equal(listed.json.workers.find((w: any) => w.worker === w2)?.contained, true, listed.stdout);
+
+  // Discard puts the workspace back at its base, and the worker's own git dir follows: its HEAD and index name the base.
+  assertExit(f.run("discard", w2, "--yes"), 0);
+  const inOwnGit = (...args: string[]) => execFileSync("git", args, { cwd: join(f.home, "fleet", w2, "workspace"), env: ownGit, encoding: "utf8" });
+  assert.equal(inOwnGit("rev-parse", "HEAD").trim(), shown.base);
+  assert.equal(inOwnGit("status", "--porcelain"), "", "its own git sees a clean tree at its base");
 });
 
 test("the ledger and the human's verbs are out of a contained worker's reach (sqlite3, any open, an unset identity running approve)", async (t) => {

@@ -33,8 +33,8 @@ export interface SandboxInput {
   checkout: string;
   /** The worker's own workspace (the checkout itself for a shared, read-only worker). */
   workspace: string;
-  /** An isolated git worktree's data: the repository's common dir (read-only), its objects and this worktree's admin dir (writable). */
-  git?: { commonDir: string; objects: string; adminDir: string };
+  /** An isolated worktree's git: the repository's common dir (all of it read-only) and the worker's own git dir (writable). */
+  git?: { commonDir: string; privateGitDir: string };
   docket: DocketReach;
   /** The worker's own TMPDIR (created by the caller). */
   scratch: string;
@@ -84,13 +84,7 @@ export function planMounts(input: SandboxInput): Mount[] {
   if (input.git) add("ro", input.git.commonDir, "the repository's git data, read-only");
   if (!input.readOnly) {
     add("rw", input.workspace, "the worker's workspace");
-    if (input.git) {
-      add("rw", input.git.objects, "git objects: the worker's commits");
-      add("rw", input.git.adminDir, "this worktree's HEAD, index and logs");
-      // Objects are only data, but existing packs and info/alternates steer what the human's git reads.
-      add("ro", join(input.git.objects, "pack"), "the repository's packs, read-only");
-      add("ro", join(input.git.objects, "info"), "the object store's alternates, read-only");
-    }
+    if (input.git) add("rw", input.git.privateGitDir, "the worker's own git dir: its HEAD, index, refs and new objects");
   } else if (input.workspace !== input.checkout) add("ro", input.workspace, "a read-only kind's workspace");
   add("rw", input.scratch, "the worker's own TMPDIR");
   for (const p of input.agentReadOnly) add("ro", p, "the agent's installed config (model credentials), read-only");

@@ -32,9 +32,15 @@ export function sandboxUnavailable(reason: string, fix: string): never {
  * Whether this launch is contained: `off` never; `auto` when bubblewrap works and the workspace can be shown read-only
  * where it must; `required` the same or a named refusal (nothing is started).
  */
-export function decideContainment(ctx: EngineContext, execution: Pick<LaunchExecution, "workspace" | "readOnly">): Containment {
+export function decideContainment(ctx: EngineContext, execution: Pick<LaunchExecution, "workspace" | "readOnly" | "host">): Containment {
   const { mode } = ctx.config().sandbox;
   if (mode === "off") return { contained: false, why: ctx.env.DOCKET_SANDBOX === "off" ? "DOCKET_SANDBOX=off" : "sandbox is off in your config" };
+  if (execution.host !== undefined) {
+    // Containment is this machine's sandbox: a worker on a host runs uncontained there (docs/remote-hosts.md).
+    const why = `it runs on host ${execution.host}, where Docket does not contain workers`;
+    if (mode === "required") throw refusal("sandbox-remote-host", `sandbox is "required" but ${why}; nothing was started`, "spawn it on this machine (drop --host), or set \"sandbox\": \"auto\" in your user config");
+    return { contained: false, why };
+  }
   const support = sandboxSupport(ctx);
   if (!support.ok) {
     if (mode === "required") sandboxUnavailable(support.reason, support.fix);
@@ -73,6 +79,25 @@ function sessionSockets(env: NodeJS.ProcessEnv): string[] {
   return out;
 }
 
+/** An isolated worktree's git as a contained worker gets it: the repository read-only, its own git dir writable. */
+function containedGit(ctx: EngineContext, row: Worker): { commonDir: string; adminDir: string; privateGitDir: string } | undefined {
+  if (row.workspaceMode !== "isolated") return undefined;
+  const commonDir = ctx.git.repositoryKey(row.projectRoot);
+  const adminDir = join(commonDir, "worktrees", `docket-${row.id}`); // the admin name spawn gave it, never read from the workspace
+  return pathExists(adminDir) ? { commonDir, adminDir, privateGitDir: workerPath(ctx.home, row.id, WORKER_FILES.git) } : undefined;
+}
+
+/**
+ * Makes the worker's own git dir (once; a later generation keeps its commits) and points its git there (GIT_DIR), so
+ * it commits on its own HEAD with the repository's objects as a read-only alternate: nothing of your .git is writable.
+ */
+export function containGit(ctx: EngineContext, row: Worker, env: Record<string, string>): void {
+  const git = containedGit(ctx, row);
+  if (!git) return;
+  ctx.git.preparePrivateGitDir(git.privateGitDir, row.workspace, { commonDir: git.commonDir, adminDir: git.adminDir, refs: ctx.git.repositoryRefs(row.projectRoot) });
+  env.GIT_DIR = git.privateGitDir;
+}
+
 /** The worker's own TMPDIR, made before launch (0700). */
 export function scratchDir(ctx: EngineContext, worker: string): string {
   const path = workerFilePath(ctx.home, worker, WORKER_FILES.scratch);
@@ -98,19 +123,14 @@ export function sandboxInput(
     hideExtra.push(join(agentDir, "sessions")); // the human's own pi conversations
     agentWritable.push(join(workerDir, WORKER_FILES.session));
   } else if (execution.agent === "claude" || execution.agent === "codex") agentWritable.push(agentConfigDir(workerDir, execution.agent));
-  let git: SandboxInput["git"];
-  if (row.workspaceMode === "isolated") {
-    const commonDir = ctx.git.repositoryKey(row.projectRoot);
-    const adminDir = join(commonDir, "worktrees", `docket-${row.id}`); // the admin name spawn gave it, never read from the workspace
-    if (pathExists(adminDir)) git = { commonDir, objects: join(commonDir, "objects"), adminDir };
-  }
+  const git = containedGit(ctx, row);
   const install = resolve(where.docketBin, "..", "..");
   return {
     network: config.network,
     readOnly: execution.readOnly,
     checkout: row.projectRoot,
     workspace: row.workspace,
-    ...(git ? { git } : {}),
+    ...(git ? { git: { commonDir: git.commonDir, privateGitDir: git.privateGitDir } } : {}),
     docket: docketReach(ctx, row.id),
     scratch: where.scratch,
     agentWritable,

@@ -31,7 +31,7 @@ import { assertCopyableProject } from "./copy-workspace.js";
 import { assertFleetRoom, takePaneSnapshot } from "./fleet.js";
 import { modelListingLock, worktreeLock } from "./locks.js";
 import { buildWorkerEnv, docketBinPath, launchCommand, newRunToken, previewCommand, tmuxSessionName, wrapArgv, writeWorkerLaunchEnv } from "./launch.js";
-import { containArgv, containmentLine, decideContainment, sandboxInput, scratchDir, type Containment } from "./containment.js";
+import { containArgv, containGit, containmentLine, decideContainment, sandboxInput, scratchDir, type Containment } from "./containment.js";
 import type { LaunchExecution, StoredExecution } from "../../domain/workers/execution.js";
 import { requireMcpAgent } from "./agents.js";
 import { ensureDoor } from "../door/door.js";
@@ -148,7 +148,7 @@ async function resolveSpawn(ctx: EngineContext, input: SpawnInput): Promise<Reso
   });
   const kind = registry.kinds.get(resolved.kind);
   if (!kind) throw validationError("unknown-kind", `kind "${resolved.kind}" is not defined; run \`docket kinds\``);
-  const containment = decideContainment(ctx, resolved); // `required` and no sandbox: refused before anything is written
+  const containment = decideContainment(ctx, { ...resolved, ...(input.host !== undefined ? { host: input.host } : {}) }); // `required` and no sandbox: refused before anything is written
   if (config.worker.unattended && isMcpAgent(agent) && !containment.contained) {
     throw refusal(
       "unattended-needs-sandbox",
@@ -298,14 +298,13 @@ export function launchInto(
   const cwd = execution.subdir && pathExists(join(row.workspace, execution.subdir)) ? join(row.workspace, execution.subdir) : row.workspace;
   const containment = decideContainment(ctx, execution);
   const env = buildWorkerEnv(ctx, { worker: row.id, generation: launch.generation, runToken: launch.runToken }, launch.env);
-  const scratch = containment.contained ? containedEnv(ctx, row.id, env) : undefined;
+  const scratch = containment.contained ? containedEnv(ctx, row, env) : undefined;
   const unattended = containment.contained && ctx.config().worker.unattended;
   const command = launchCommand(ctx, { row, execution, generation: launch.generation, cwd, env, unattended });
   let ids: { windowId: string; paneId: string };
   try {
     ensureDoor(ctx); // the worker's first call waits (bounded) for its socket; the door is up well before that
     if (execution.host !== undefined) {
-      // Containment is this machine's sandbox: a worker on a host runs uncontained there (docs/remote-hosts.md).
       ids = launchRemote(ctx, row, execution, { generation: launch.generation, env: { ...env, ...command.env }, session, wrap: (envFile, dir) => wrapArgv({ envFile, cwd: dir }, command.argv) });
     } else {
       const envFile = writeWorkerLaunchEnv(ctx, row.id, launch.generation, { ...env, ...command.env });
@@ -318,7 +317,7 @@ export function launchInto(
     throw new DocketError("refusal", "launch-failed", `could not start ${row.id} in tmux: ${(error as Error).message}`, { cause: error });
   }
   const remote = execution.host !== undefined;
-  return recordLaunch(ctx, row, launch.generation, session, ids, remote ? false : containment.contained, remote ? tmuxFor(ctx, row) : tmux);
+  return recordLaunch(ctx, row, launch.generation, session, ids, containment.contained, remote ? tmuxFor(ctx, row) : tmux);
 }
 
 /** Records the window a launch got; a launch given up meanwhile has its window closed (nothing runs unrecorded). */
@@ -345,10 +344,11 @@ function recordLaunch(
 }
 
 /** A contained worker's environment: its own TMPDIR, and no name of the tmux server (peek, tell, attach go through Docket). */
-function containedEnv(ctx: EngineContext, worker: string, env: Record<string, string>): string {
-  const scratch = scratchDir(ctx, worker);
+function containedEnv(ctx: EngineContext, row: Worker, env: Record<string, string>): string {
+  const scratch = scratchDir(ctx, row.id);
   env.TMPDIR = scratch;
   delete env.DOCKET_TMUX_SOCKET;
+  containGit(ctx, row, env);
   return scratch;
 }
 

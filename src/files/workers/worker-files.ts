@@ -17,6 +17,8 @@ export const WORKER_FILES = {
   workspace: "workspace",
   launchEnv: "launch.env",
   sourcePlan: "source-deliverable.md",
+  /** A contained worker's own git dir (substrate/git/private-git-dir.ts finds it beside the workspace). */
+  git: "git",
   /** A contained worker's own TMPDIR. */
   scratch: "scratch",
   /** What the human's side saw of the checkout and the workspace at spawn, the plan gate's question and its discharge. */

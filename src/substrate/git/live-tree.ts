@@ -3,6 +3,7 @@
 
 import { copyFileSync, existsSync, lstatSync } from "node:fs";
 import { join } from "node:path";
+import { privateGitDirOf, resetPrivateGitDir } from "./private-git-dir.js";
 import { locateWorkerTree, setWorkerHead, withWorkerGit, type WorkerGit, type WorkerTree, type WorkerTreeRef } from "./worker-git.js";
 
 /** A private index seeded from the worktree's own (git's stat cache, so `add -A` hashes only changed files). */
@@ -65,4 +66,5 @@ export function resetWorkspace(ref: WorkerTreeRef, base: string): void {
     git.must(["clean", "-fdq"], { index });
   });
   setWorkerHead(tree, base);
+  if (ref.method === "worktree") resetPrivateGitDir(privateGitDirOf(ref.workspace), base, join(tree.gitDir, "index"));
 }

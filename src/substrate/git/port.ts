@@ -9,7 +9,8 @@ import { readFrozenPatch } from "./patch-check.js";
 import { checkWorkerTree } from "./worker-git.js";
 import { applyPatch, checkPatch, isPatchApplied, parentChangesForEach, checkoutChangedPaths, parentChangesSince, reversePatch } from "./promote.js";
 import { measureTreeCopy } from "./tree-copy.js";
-import { createIsolatedWorkspace, inspectRepository, removeWorkspace, repositoryKey } from "./worktree.js";
+import { createIsolatedWorkspace, inspectRepository, removeWorkspace, repositoryKey, repositoryRefs } from "./worktree.js";
+import { preparePrivateGitDir } from "./private-git-dir.js";
 import { assertMergeTreeGit, withMerge } from "./combine-merge.js";
 import { diffTrees, treeWithFiles } from "./merge.js";
 
@@ -22,6 +23,9 @@ export interface Git {
   removeWorkspace: typeof removeWorkspace;
   liveChangesExist: typeof liveChangesExist;
   repositoryKey: typeof repositoryKey;
+  /** A contained worker's own git dir over the repository's objects (read-only), seeded with its refs. */
+  preparePrivateGitDir: typeof preparePrivateGitDir;
+  repositoryRefs: typeof repositoryRefs;
   /** Freezing: the worker's change set against its base, captured once and checked by git's own reading of the patch. */
   captureChangeSet: typeof captureChangeSet;
   /** The same checks on change bytes captured on a worker's host, against the base in this machine's objects. */
@@ -51,7 +55,7 @@ export interface Git {
 }
 
 export const systemGit: Git = {
-  createIsolatedWorkspace, inspectRepository, measureTreeCopy, removeWorkspace, liveChangesExist, repositoryKey, captureChangeSet, freezeCapturedBytes, readFrozenPatch, readBlobAt, checkPatch, applyPatch, isPatchApplied,
+  createIsolatedWorkspace, inspectRepository, measureTreeCopy, removeWorkspace, liveChangesExist, repositoryKey, preparePrivateGitDir, repositoryRefs, captureChangeSet, freezeCapturedBytes, readFrozenPatch, readBlobAt, checkPatch, applyPatch, isPatchApplied,
   reversePatch, parentChangesSince, parentChangesForEach, checkoutChangedPaths, liveEqualsFrozen, checkWorkerTree, liveChangedPaths, resetWorkspace,
   assertMergeTreeGit, withMerge, treeWithFiles, diffTrees,
 };

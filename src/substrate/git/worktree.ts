@@ -85,6 +85,11 @@ export function gitCommonDir(root: string): string {
   return resolve(root, git(root, ["rev-parse", "--git-common-dir"]).trim());
 }
 
+/** `<object id> <ref name>` for the repository's branches, tags and remote branches, in ref order. */
+export function repositoryRefs(root: string): string {
+  return git(root, ["for-each-ref", "--format=%(objectname) %(refname)", "refs/heads", "refs/tags", "refs/remotes"]);
+}
+
 /** One name per repository, whichever of its worktrees `root` is: its common git dir, resolved; `root` once it is gone. */
 export function repositoryKey(root: string): string {
   try {

@@ -11,7 +11,7 @@ const input = (over: Partial<SandboxInput> = {}): SandboxInput => ({
   readOnly: false,
   checkout: "/src/app",
   workspace: "/h/.pi/agent/docket/fleet/w1/workspace",
-  git: { commonDir: "/src/app/.git", objects: "/src/app/.git/objects", adminDir: "/src/app/.git/worktrees/docket-w1" },
+  git: { commonDir: "/src/app/.git", privateGitDir: "/h/.pi/agent/docket/fleet/w1/git" },
   docket: { home: "/h/.pi/agent/docket", doorDir: "/h/.pi/agent/docket/door", doorPrivate: ["/h/.pi/agent/docket/door/door.env"], files: ["/h/.pi/agent/docket/fleet/w1/task.md"] },
   scratch: "/h/.pi/agent/docket/fleet/w1/scratch",
   agentWritable: ["/h/.pi/agent/docket/fleet/w1/session"],
@@ -51,9 +51,10 @@ test("the default home under ~/.pi: ~/.pi hidden, pi's agent dir read-only, the 
   assert.ok(at("hide /h/.pi/agent/docket") < at("ro /h/.pi/agent/docket/door"));
   assert.ok(at("ro /h/.pi/agent/docket/door") < at("hide /h/.pi/agent/docket/door/door.env"));
   assert.ok(at("hide /h/.pi/agent/docket") < at("rw /h/.pi/agent/docket/fleet/w1/workspace"));
-  assert.ok(at("ro /src/app") < at("ro /src/app/.git") && at("ro /src/app/.git") < at("rw /src/app/.git/objects"));
-  assert.ok(at("rw /src/app/.git/objects") < at("ro /src/app/.git/objects/pack"));
-  at("rw /src/app/.git/worktrees/docket-w1");
+  assert.ok(at("ro /src/app") < at("ro /src/app/.git"));
+  assert.ok(at("hide /h/.pi/agent/docket") < at("rw /h/.pi/agent/docket/fleet/w1/git"));
+  // Nothing of the repository's .git is writable: not its objects, not the worktree's admin dir (issue 25).
+  assert.deepEqual(order.filter((e) => e.startsWith("rw /src/app/.git")), []);
   at("hide /h/.ssh");
   at("hide /h/.aws");
   at("hide /h/.pi/agent/sessions");
