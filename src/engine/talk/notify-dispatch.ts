@@ -7,6 +7,7 @@ import { claimDueNotifications, hasDueNotification, recordNotifyResult } from ".
 import { runSinkArgv, sendDesktopNotification, type SinkOutcome } from "../../substrate/notify-sinks.js";
 import type { EngineContext } from "../context.js";
 import { userConfig } from "../user-config.js";
+import { checkRunningBudgets } from "../workers/budget.js";
 import { findWebServer, webBaseUrl, webCardUrl } from "../web/presence.js";
 
 export interface NotifySenderOptions {
@@ -82,17 +83,23 @@ const off = (sink: NotifySink): Promise<SinkReport> => Promise.resolve({ sink, s
 export interface NotifyDispatcher {
   /** Sends what is due now (and waits for it). */
   flush(): Promise<NotifySendResult | undefined>;
-  stop(): void;
+  /** No more rounds; resolves when the one under way (if any) has finished. */
+  stop(): Promise<void>;
 }
 
 /**
  * Runs the dispatcher every `intervalMs` in a long-lived process (`docket web`, the pi parent, the worker door):
- * never two sends at once; a failed round is reported to `onError` and retried next round.
+ * each round first checks running workers' budgets (so one is stopped with no Docket command running), then sends
+ * what is due; never two rounds at once; a failed round is reported to `onError` and retried next round.
  */
 export function startNotifyDispatcher(ctx: EngineContext, options: NotifySenderOptions & { intervalMs?: number; onError?: (error: Error) => void }): NotifyDispatcher {
   let running: Promise<NotifySendResult | undefined> | undefined;
   const flush = (): Promise<NotifySendResult | undefined> => {
-    running ??= sendDueNotifications(ctx, options)
+    running ??= Promise.resolve()
+      .then(() => {
+        checkRunningBudgets(ctx);
+        return sendDueNotifications(ctx, options);
+      })
       .catch((error: Error) => {
         options.onError?.(error);
         return undefined;
@@ -102,7 +109,13 @@ export function startNotifyDispatcher(ctx: EngineContext, options: NotifySenderO
   };
   const timer = setInterval(() => void flush(), options.intervalMs ?? 1_000);
   timer.unref();
-  return { flush, stop: () => clearInterval(timer) };
+  return {
+    flush,
+    stop: async () => {
+      clearInterval(timer);
+      await running; // a round under way finishes (records what its sinks did) before the caller closes the ledger
+    },
+  };
 }
 
 /** `docket notify test`: one sample event through every sink, nothing claimed or recorded; says what each did. */
