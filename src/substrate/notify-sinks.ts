@@ -1,5 +1,5 @@
-// The outside ends of notifications: the freedesktop notification service (through `notify-send`) and the user's own
-// command (`notify.command`, one JSON line per event on stdin). Fixed argv arrays only, never a shell (DESIGN §8a).
+// The outside ends of notifications: `notify-send` (with a click action for long-lived senders), the user's command
+// (`notify.command`, one JSON line per event on stdin) and the opener a click runs. Fixed argv only, never a shell (DESIGN §8a).
 
 import { spawn } from "node:child_process";
 import { basename, dirname } from "node:path";
@@ -74,7 +74,7 @@ export function sendDesktopNotification(message: { summary: string; body: string
     const child = spawn(base[0]!, [...base.slice(1), "--action=default=Open in Docket", "--", message.summary, message.body], { env, stdio: ["ignore", "pipe", "pipe"] });
     const end = () => child.kill("SIGTERM");
     const release = click.hold(end);
-    const shown = setTimeout(() => finish({ ok: true, detail: "notify-send shows it; clicking it opens the card" }), SHOWN_AFTER_MS);
+    const shown = setTimeout(() => finish({ ok: true, detail: "notify-send shows it and waits for a click" }), SHOWN_AFTER_MS);
     const held = setTimeout(end, click.holdMs);
     let stderr = "";
     let out = "";

@@ -120,7 +120,11 @@ export function startNotifyDispatcher(ctx: EngineContext, options: NotifySenderO
   const flush = (): Promise<NotifySendResult | undefined> => {
     running ??= Promise.resolve()
       .then(() => {
-        checkRunningBudgets(ctx);
+        try {
+          checkRunningBudgets(ctx);
+        } catch (error) {
+          options.onError?.(error as Error); // reported; the next round checks again, and what is due still goes out
+        }
         return sendDueNotifications(ctx, sender);
       })
       .catch((error: Error) => {
