@@ -8,7 +8,8 @@ import { runSinkArgv, sendDesktopNotification, startDetached, type DesktopClick,
 import type { EngineContext } from "../context.js";
 import { userConfig } from "../user-config.js";
 import { checkRunningBudgets } from "../workers/budget.js";
-import { findWebServer, webBaseUrl, webCardUrl } from "../web/presence.js";
+import { getWorker } from "../../ledger/workers/workers.js";
+import { findWebServer, findWebServerOf, webBaseUrl, webCardUrl, type WebPresence } from "../web/presence.js";
 
 export interface NotifySenderOptions {
   /** Who sends, recorded on each claimed row (`web:<pid>`, `pi:<pid>`, `cli:<pid>`, `door:<pid>`). */
@@ -52,9 +53,18 @@ export async function sendDueNotifications(ctx: EngineContext, options: NotifySe
   const rows = ctx.commands.run("notify.claim", { holder: options.holder, dueBefore }, (tx) =>
     claimDueNotifications(tx, { dueBefore, holder: options.holder, limit: CLAIM_LIMIT })).result;
   if (rows.length === 0) return undefined;
-  const page = await findWebServer(ctx);
-  const events = rows.map((r) => resolveNotifyEvent(r, (worker) => (page ? (worker ? webCardUrl(page, worker) : webBaseUrl(page)) : undefined)));
-  const sinks = await deliver(ctx, events, config, options, page ? webBaseUrl(page) : undefined);
+  // Each event's page is its worker's project's: the door sends for every project of the home.
+  const pages = new Map<string, WebPresence | undefined>();
+  const events: NotifyEvent[] = [];
+  let firstPage: WebPresence | undefined;
+  for (const r of rows) {
+    const root = (r.worker ? getWorker(ctx.db, r.worker)?.projectRoot : undefined) ?? ctx.projectRoot();
+    if (!pages.has(root)) pages.set(root, await findWebServerOf(ctx, root));
+    const page = pages.get(root);
+    firstPage ??= page;
+    events.push(resolveNotifyEvent(r, (worker) => (page ? (worker ? webCardUrl(page, worker) : webBaseUrl(page)) : undefined)));
+  }
+  const sinks = await deliver(ctx, events, config, options, firstPage ? webBaseUrl(firstPage) : undefined);
   const said = sinks.filter((s) => s.state !== "off").map((s) => `${s.sink} ${s.state}: ${s.detail}`).join("; ");
   ctx.commands.run("notify.result", { ids: rows.map((r) => r.id), said }, (tx) => recordNotifyResult(tx, rows.map((r) => r.id), said));
   return { events, sinks };

@@ -5,6 +5,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { openEngine } from "../../../src/engine/context.js";
+import { sendDueNotifications } from "../../../src/engine/talk/notify-dispatch.js";
 import { fail, wait } from "../../../src/engine/protocol/protocol.js";
 import { notificationService, sessionBus } from "../../support/dbus-notifications.js";
 import { cliEnv, docketAsync, jsonOf } from "../../support/docket-cli.js";
@@ -120,4 +122,31 @@ test("docket web's desktop notification carries a default action; the service's 
   service.invoke(call.id, "default");
   const line = await waitFor("the opener to run", () => existsSync(opened) && readFileSync(opened, "utf8"), 20_000, 50);
   assert.deepEqual(JSON.parse(line), ["--new-tab", `${new URL(started.url).origin}/card/${w1.worker}`], "the card's address, without the sign-in secret");
+});
+
+test("a sender outside the project (as the door is) gives each event its own project's card address", { timeout: 60_000 }, async (t) => {
+  const g = reviewGround(t);
+  const out = join(g.home, "received.ndjson");
+  const receiver = join(g.home, "receiver.mjs");
+  writeFileSync(receiver, `import { appendFileSync, readFileSync } from "node:fs";\nappendFileSync(${JSON.stringify(out)}, readFileSync(0));\n`);
+  writeFileSync(join(g.home, "config.json"), JSON.stringify({ notify: { command: [process.execPath, receiver], batchSeconds: 0 } }));
+  const scratch = tempDir(t, "docket-notify-door-");
+  const env = cliEnv({ DOCKET_HOME: g.home, HOME: scratch, TMPDIR: scratch, DOCKET_TMUX_SOCKET: tmuxServer(t).socket });
+  const started = jsonOf(await docketAsync({ env, cwd: g.project }, "web", "--detach", "--json"));
+  t.after(() => {
+    try {
+      process.kill(started.pid, "SIGTERM");
+    } catch {
+      // already stopped
+    }
+  });
+  const w1 = reviewWorker(t, g);
+  wait(g.ctx, w1, { question: "which one?" });
+  // The door's engine works from the home directory, not from any project.
+  const door = openEngine({ env, cwd: g.home });
+  t.after(() => door.close());
+  const sent = await sendDueNotifications(door, { holder: "door:test" });
+  assert.equal(sent?.events.length, 1);
+  const [line] = readFileSync(out, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+  assert.equal(line.url, `${new URL(started.url).origin}/card/${w1.worker}`);
 });
