@@ -54,8 +54,9 @@ test("the door stops a worker at its budget with no Docket command running, and 
   assert.ok(stopped.budget_warned_at, "the 80 % step was marked first");
   assert.equal(stopped.exited, 1);
   assert.match(stopped.last_error, /^stopped by Docket: spent \$0\.01 of its \$0\.01 budget/);
-  const windows = tmuxWindows(pi.vars.DOCKET_TMUX_SOCKET!);
-  assert.ok(stopped.window_id && !windows.includes(stopped.window_id), `the worker's window ${stopped.window_id} was closed: ${windows.join(" ")}`);
+  assert.ok(stopped.window_id);
+  // The stop is committed first, then the window is closed.
+  await waitFor(`the worker's window ${stopped.window_id} closed`, () => !tmuxWindows(pi.vars.DOCKET_TMUX_SOCKET!).includes(stopped.window_id) || undefined, 10_000, 100);
 
   const lines = () => (existsSync(received) ? readFileSync(received, "utf8") : "").split("\n").filter(Boolean).map((l) => JSON.parse(l) as { event: string; text: string });
   await waitFor("both budget events at the command sink", () => lines().filter((e) => e.event === "budget").length >= 2 || undefined, 30_000, 200);
