@@ -1,5 +1,6 @@
 // Benchmark: spend for 50 pi workers with large session files (20 MB each by default) in `ls` and `verdict`, beside
-// `ls` before any record exists, in the same run: first read (everything), repeat (nothing appended), after one line each.
+// `ls` before any record exists, in the same run: first read (everything), repeat (nothing appended), after one line each;
+// and one budget round of a long-lived process's timer (the door's, every second) over them, in process.
 //
 // DOCKET_BENCH_SPEND_WORKERS (default 50) and DOCKET_BENCH_SPEND_MB (default 20) size it. Never asserts; prints figures.
 
@@ -10,6 +11,7 @@ import { dirname, join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { openEngine } from "../src/engine/context.js";
+import { checkRunningBudgets } from "../src/engine/workers/budget.js";
 import { insertWorker } from "../src/ledger/workers/workers.js";
 import { gitRepo } from "../test/support/git.js";
 
@@ -66,6 +68,23 @@ try {
   time("ls after one appended line per worker", ["ls", "--json"]);
   const spend = JSON.parse(time("spend --json", ["spend", "--json"]));
   console.log(`  total tokens counted: ${spend.total.total} · cost ${spend.total.cost}`);
+
+  // The timer's round: nothing budgeted (one indexed query), then every worker budgeted far above its spend.
+  const round = openEngine({ env, cwd: repo });
+  const rounds = (label: string) => {
+    const n = 20;
+    const t1 = performance.now();
+    for (let i = 0; i < n; i++) checkRunningBudgets(round);
+    console.log(`  ${label.padEnd(44)} ${((performance.now() - t1) / n).toFixed(2).padStart(7)} ms`);
+  };
+  rounds("budget round, no worker has a budget");
+  round.db.prepare("UPDATE workers SET budget_usd = 1000000").run();
+  rounds(`budget round, ${WORKERS} budgeted, nothing appended`);
+  for (const id of ids) appendFileSync(join(home, "fleet", id, "session", "s.jsonl"), line(2));
+  const t2 = performance.now();
+  checkRunningBudgets(round);
+  console.log(`  ${"budget round after one line per worker".padEnd(44)} ${(performance.now() - t2).toFixed(2).padStart(7)} ms`);
+  round.close();
 } finally {
   rmSync(root, { recursive: true, force: true });
 }

@@ -55,6 +55,8 @@ export interface DocketConfig {
     command: string[];
     /** Events within this many seconds of the first go out as one message. */
     batchSeconds: number;
+    /** The argv a click on a desktop notification runs, with the card's address appended. */
+    openCommand: string[];
   };
   /** A default budget in USD for every worker without `--budget`; 0: none (user config only). */
   budgetUsd: number;
@@ -92,7 +94,7 @@ export const DEFAULT_CONFIG: DocketConfig = {
   codex: { extraArgs: [] },
   tmux: { session: "docket-workers" },
   messaging: { autoAnswer: false, consultWindowSeconds: 90 },
-  notify: { desktop: false, web: true, terminal: false, command: [], batchSeconds: 3 },
+  notify: { desktop: false, web: true, terminal: false, command: [], batchSeconds: 3, openCommand: ["xdg-open"] },
   budgetUsd: 0,
   hosts: {},
   projectHosts: [],
@@ -242,6 +244,11 @@ function applyNotify(config: DocketConfig, raw: unknown, source: string, warning
     const list = strList(raw.command);
     if (list && (list.length === 0 || list[0] !== "")) config.notify.command = list;
     else warnings.push(`${source} config notify.command must be a list of strings (an argv such as ["ntfy", "publish", "mytopic"]); ignored`);
+  }
+  if (raw.openCommand !== undefined) {
+    const list = strList(raw.openCommand);
+    if (list && list.length > 0 && list[0] !== "") config.notify.openCommand = list;
+    else warnings.push(`${source} config notify.openCommand must be a non-empty list of strings (an argv such as ["firefox", "--new-tab"]); ignored`);
   }
   if (raw.batchSeconds !== undefined) {
     const n = raw.batchSeconds;

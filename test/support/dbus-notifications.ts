@@ -35,10 +35,18 @@ export interface NotifyCall {
   appName: string;
   summary: string;
   body: string;
+  /** The id the service gave it. */
+  id: number;
+  /** Action keys and labels, in pairs as sent (`["default", "Open"]`). */
+  actions: string[];
+  /** Hints by name, each as [signature, value] (64-bit integers as numbers, so a call prints as JSON). */
+  hints: Record<string, [string, unknown]>;
 }
 
 export interface NotificationService {
   calls: NotifyCall[];
+  /** Acts as if the human clicked: ActionInvoked(id, action), then NotificationClosed(id, 2), to the caller of Notify. */
+  invoke(id: number, action: string): void;
   stop(): void;
 }
 
@@ -48,12 +56,14 @@ export async function notificationService(t: { after(fn: () => unknown): void },
   if (!path) throw new Error(`unexpected bus address ${bus.address}`);
   const sock = connect(path);
   const calls: NotifyCall[] = [];
+  const callers = new Map<number, string>();
   const conn = new Connection(sock, (m) => {
     if (m.type !== 1 || m.fields[2] !== "org.freedesktop.Notifications") return;
     const reply = (signature: string, values: unknown[]) => conn.send({ type: 2, fields: { 5: m.serial, 6: m.fields[7], 8: signature }, signature, values });
     if (m.fields[3] === "Notify") {
-      const [appName, , , summary, body] = m.body as [string, number, string, string, string];
-      calls.push({ appName, summary, body });
+      const [appName, , , summary, body, actions, hints] = m.body as [string, number, string, string, string, string[], [string, [string, unknown]][]];
+      calls.push({ appName, summary, body, id: calls.length + 1, actions, hints: Object.fromEntries(hints.map(([k, [sig, v]]) => [k, [sig, typeof v === "bigint" ? Number(v) : v]])) });
+      callers.set(calls.length, m.fields[7] as string);
       reply("u", [calls.length]);
     } else if (m.fields[3] === "GetCapabilities") reply("as", [["body", "actions"]]);
     else if (m.fields[3] === "GetServerInformation") reply("ssss", ["docket-test", "docket", "1", "1.2"]);
@@ -65,7 +75,14 @@ export async function notificationService(t: { after(fn: () => unknown): void },
   if (owned[0] !== 1) throw new Error(`could not own org.freedesktop.Notifications (RequestName answered ${String(owned[0])})`);
   const stop = () => sock.destroy();
   t.after(stop);
-  return { calls, stop };
+  const signal = (id: number, member: string, signature: string, values: unknown[]) => conn.send({
+    type: 4, fields: { 1: ["o", "/org/freedesktop/Notifications"], 2: "org.freedesktop.Notifications", 3: member, 6: callers.get(id) ?? "", 8: signature }, signature, values,
+  });
+  const invoke = (id: number, action: string) => {
+    signal(id, "ActionInvoked", "us", [id, action]);
+    signal(id, "NotificationClosed", "uu", [id, 2]);
+  };
+  return { calls, invoke, stop };
 }
 
 interface Message {

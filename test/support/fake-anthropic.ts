@@ -33,7 +33,8 @@ export const anthropicWire: ModelWire = {
     const model = typeof request.body?.model === "string" ? request.body.model : "claude-fake";
     const blocks = blocksOf(step, serial);
     const stopReason = blocks.some((b) => b.type === "tool_use") ? "tool_use" : "end_turn";
-    const usage = { input_tokens: 10, output_tokens: 5, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+    const u = step.usage ?? { input: 10, output: 5 };
+    const usage = { input_tokens: u.input, output_tokens: u.output, cache_creation_input_tokens: u.cacheWrite ?? 0, cache_read_input_tokens: u.cacheRead ?? 0 };
     if (request.body?.stream !== true) {
       json(res, 200, { id, type: "message", role: "assistant", model, content: blocks, stop_reason: stopReason, stop_sequence: null, usage });
       return;
@@ -50,7 +51,8 @@ export const anthropicWire: ModelWire = {
       }
       sse(res, "content_block_stop", { index });
     });
-    sse(res, "message_delta", { delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: 5 } });
+    // As the API does: message_start carries the input side, message_delta the cumulative output count.
+    sse(res, "message_delta", { delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: usage.output_tokens } });
     sse(res, "message_stop", {});
     res.end();
   },

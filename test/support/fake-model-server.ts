@@ -19,6 +19,16 @@ export interface ScriptStep {
   tools?: ScriptedToolCall[];
   /** Serve this step but keep the entry: the next main request asks the same entry again (a filler while waiting). */
   again?: boolean;
+  /** The token usage this response reports (each wire says it in its own fields); a small fixed default without it. */
+  usage?: ScriptedUsage;
+}
+
+/** Tokens one scripted response reports: fresh input, output, cache reads and cache writes. */
+export interface ScriptedUsage {
+  input: number;
+  output: number;
+  cacheRead?: number;
+  cacheWrite?: number;
 }
 
 /** A fixed step, or one computed (or awaited) from the request that asks for it, e.g. held until a worker is up. */

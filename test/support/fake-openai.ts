@@ -54,7 +54,10 @@ export const responsesWire: ModelWire = {
       sse(res, "response.output_item.done", { output_index: index, item });
       index++;
     }
-    const usage = { input_tokens: 10, input_tokens_details: { cached_tokens: 0 }, output_tokens: 5, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 15 };
+    // The Responses API counts cached tokens inside input_tokens (and has no cache writes).
+    const u = step.usage ?? { input: 10, output: 5 };
+    const input = u.input + (u.cacheRead ?? 0);
+    const usage = { input_tokens: input, input_tokens_details: { cached_tokens: u.cacheRead ?? 0 }, output_tokens: u.output, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: input + u.output };
     sse(res, "response.completed", { response: { id, status: "completed", usage } });
     res.end();
   },

@@ -47,7 +47,7 @@ export interface ParseCarry {
 /**
  * One line of an agent's record file → the usage it records, if any. pi: session `message` entries of the assistant;
  * Claude Code: transcript `assistant` lines (one message may span lines: the same id counts once); Codex: rollout
- * `token_count` events with the model of the last `turn_context`.
+ * `token_usage_record` lines, or `token_count` events where it writes none, with the model of the last `turn_context`.
  */
 export function parseUsageLine(agent: SpendAgent, line: string, carry: ParseCarry): UsageRecord | undefined {
   let v: unknown;
@@ -84,18 +84,51 @@ export function parseUsageLine(agent: SpendAgent, line: string, carry: ParseCarr
       ...(reported > 0 ? { costUsd: reported } : {}),
     };
   }
+  return parseCodexLine(e, carry);
+}
+
+/**
+ * Codex's carry: the model of the last `turn_context`, and whether this file has per-response `token_usage_record`
+ * lines (newer Codex writes one as each response completes, before its tool calls run, and a `token_count` event
+ * after them: then only the records count, so the call is timed before the version it led to was frozen).
+ */
+function codexCarry(carry: ParseCarry): { model: string; records: boolean } {
+  const v = carry.value ?? "";
+  if (v.startsWith("{")) {
+    try {
+      const o = obj(JSON.parse(v));
+      return { model: str(o?.model) ?? "", records: o?.records === true };
+    } catch {
+      // a carry this build did not write: start over from the next turn_context
+    }
+  }
+  return { model: v.startsWith("{") ? "" : v, records: false };
+}
+
+function parseCodexLine(e: Record<string, unknown>, carry: ParseCarry): UsageRecord | undefined {
   const p = obj(e.payload);
+  const state = codexCarry(carry);
+  const save = (next: { model: string; records: boolean }) => (carry.value = next.records ? JSON.stringify(next) : next.model);
   if (e.type === "turn_context" && str(p?.model)) {
-    carry.value = str(p!.model)!;
+    save({ ...state, model: str(p!.model)! });
     return undefined;
   }
-  const last = obj(obj(p?.info)?.last_token_usage);
-  if (e.type !== "event_msg" || p?.type !== "token_count" || !last) return undefined;
+  let last: Record<string, unknown> | undefined;
+  let key: string | undefined;
+  if (e.type === "token_usage_record") {
+    last = obj(p?.usage);
+    if (!last) return undefined;
+    key = str(p?.response_id);
+    if (!state.records) save({ ...state, records: true });
+  } else {
+    last = obj(obj(p?.info)?.last_token_usage);
+    if (e.type !== "event_msg" || p?.type !== "token_count" || !last || state.records) return undefined;
+  }
   const cached = num(last.cached_input_tokens);
   return {
-    at: str(e.timestamp) ?? "", provider: "openai", model: carry.value ?? "",
+    at: str(e.timestamp) ?? "", provider: "openai", model: state.model, ...(key ? { key } : {}),
     // OpenAI counts cached tokens inside input_tokens.
-    input: Math.max(0, num(last.input_tokens) - cached), output: num(last.output_tokens), cacheRead: cached, cacheWrite: 0,
+    input: Math.max(0, num(last.input_tokens) - cached), output: num(last.output_tokens), cacheRead: cached, cacheWrite: num(last.cache_write_input_tokens),
   };
 }
 

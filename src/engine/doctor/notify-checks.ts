@@ -12,6 +12,9 @@ export function checkNotify(env: NodeJS.ProcessEnv): Finding[] {
   else if (!sinkProgram("notify-send", env)) findings.push({ check: "notify", severity: "warning", message: "notify.desktop is on but notify-send is not on PATH", fix: "install libnotify-bin (apt-get install -y libnotify-bin)" });
   else if (!env.DBUS_SESSION_BUS_ADDRESS && !env.XDG_RUNTIME_DIR) findings.push({ check: "notify", severity: "warning", message: "notify.desktop is on but this process sees no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS unset)", fix: "run Docket inside your desktop session, then `docket notify test`" });
   else findings.push(ok("notify", "desktop notifications on (notify-send over the session bus)"));
+  if (c.desktop && !sinkProgram(c.openCommand[0]!, env)) {
+    findings.push({ check: "notify", severity: "warning", message: `notify.openCommand's program ${JSON.stringify(c.openCommand[0])} is not found, so clicking a desktop notification opens nothing`, fix: "install xdg-utils, or set notify.openCommand to a browser's argv such as [\"firefox\", \"--new-tab\"]" });
+  }
   if (c.command.length > 0) {
     findings.push(sinkProgram(c.command[0]!, env)
       ? ok("notify", `notify.command runs ${JSON.stringify(c.command)}`)

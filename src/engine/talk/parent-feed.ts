@@ -19,14 +19,18 @@ import { assertHuman } from "../authority.js";
 import { isStaleNotice } from "../../domain/workers/stale-notice.js";
 import { countsAsJudgment } from "../../domain/review/approval.js";
 import { decisionsForRef } from "../../ledger/review/decisions.js";
-import type { SpendTotals } from "../../domain/workers/spend.js";
+import { EMPTY_TOTALS, type SpendTotals } from "../../domain/workers/spend.js";
+import { isSpendAgent } from "../workers/spend.js";
 import { spendByWorker } from "../../ledger/workers/spend.js";
 
 /** A `docket ls` entry (state derived by the same domain rules, without probing tmux: the dock stays cheap). */
 export interface DockRow extends Omit<WorkerListEntry, "deliverable" | "spend"> {
   version: number | null;
-  /** Spend recorded so far (the dock does not read the agents' files itself: `ls`, `show`, `verdict` and the dispatcher do). */
-  spend?: SpendTotals;
+  /**
+   * Spend recorded so far (the dock does not read the agents' files itself: `ls`, `show`, `verdict` and the long-lived
+   * processes' budget rounds do); null for a worker whose agent keeps no records Docket can read.
+   */
+  spend?: SpendTotals | null;
   /** Another unsettled worker whose current frozen patch touches a file this one's does. */
   overlapsWith: string | null;
   /** Landed files it works on since it started (0 when its base did not move, or its version is decided). */
@@ -79,7 +83,7 @@ export function dockRows(ctx: EngineContext, cache: PatchFileCache = new Map()):
       updatedAt: r.updatedAt,
       createdAt: r.createdAt,
       contained: r.contained,
-      ...(spend.has(r.id) ? { spend: spend.get(r.id)! } : {}),
+      spend: isSpendAgent(r.agent) ? (spend.get(r.id) ?? { ...EMPTY_TOTALS }) : null,
     };
   });
 }

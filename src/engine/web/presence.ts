@@ -41,7 +41,12 @@ export async function pingWebServer(p: WebPresence, timeoutMs = 1_500): Promise<
 
 /** The live review page of this project, or undefined. */
 export async function findWebServer(ctx: EngineContext): Promise<WebPresence | undefined> {
-  const p = readWebPresence(presencePathOf(ctx));
+  return findWebServerOf(ctx, ctx.projectRoot());
+}
+
+/** The running review page of another project of this home (a sender that serves every project: the door). */
+export async function findWebServerOf(ctx: EngineContext, projectRoot: string): Promise<WebPresence | undefined> {
+  const p = readWebPresence(webPresencePath(ctx.home, projectRoot));
   if (!p || !isProcessAlive(p.pid)) return undefined;
   return (await pingWebServer(p)) ? p : undefined;
 }

@@ -3,12 +3,12 @@
 
 import type { Worker } from "../../domain/workers/worker.js";
 import { refusal, validationError } from "../../domain/errors.js";
-import { isSpendAgent } from "./spend.js";
+import { isSpendAgent, refreshSpend } from "./spend.js";
 import { budgetStep, formatCost } from "../../domain/workers/spend.js";
 import { transition } from "../../domain/workers/lifecycle.js";
 import { insertNotification } from "../../ledger/talk/notifications.js";
 import { recordLaunchExit } from "../../ledger/workers/launches.js";
-import { budgetOf, markBudget, spendByWorker } from "../../ledger/workers/spend.js";
+import { budgetOf, markBudget, runningBudgetedWorkers, spendByWorker } from "../../ledger/workers/spend.js";
 import { applyLifecycle, getWorker, lifecycleRowOf } from "../../ledger/workers/workers.js";
 import type { EngineContext } from "../context.js";
 
@@ -52,6 +52,19 @@ export function enforceBudgets(ctx: EngineContext, rows: readonly Worker[]): num
     }
   }
   return crossed;
+}
+
+/**
+ * The timer's round (the door, `docket web`, the pi parent): reads what each running budgeted worker's agent appended
+ * and applies its thresholds, so a worker is stopped at its budget even while no Docket command runs.
+ */
+export function checkRunningBudgets(ctx: EngineContext): number {
+  if (ctx.readOnly) return 0;
+  const ids = runningBudgetedWorkers(ctx.db);
+  if (ids.length === 0) return 0;
+  const rows = ids.map((id) => getWorker(ctx.db, id)).filter((r): r is Worker => r !== undefined);
+  refreshSpend(ctx, rows);
+  return enforceBudgets(ctx, rows);
 }
 
 /** A budget for a new worker of `agent`: undefined for none; refused when its agent keeps no usage Docket can measure. */

@@ -105,6 +105,11 @@ export function setBudget(tx: Tx, worker: string, budgetUsd: number | null): voi
   statement(tx.db, "UPDATE workers SET budget_usd = ?, budget_warned_at = NULL, budget_stopped_at = NULL WHERE id = ?").run(budgetUsd, worker);
 }
 
+/** Workers with a budget not yet spent whose agent still runs: what a long-lived process checks each round. */
+export function runningBudgetedWorkers(db: Db): string[] {
+  return (statement(db, "SELECT id FROM workers WHERE budget_usd IS NOT NULL AND budget_stopped_at IS NULL AND exited = 0 ORDER BY id").all() as { id: string }[]).map((r) => r.id);
+}
+
 export function markBudget(tx: Tx, worker: string, step: "warn" | "stop"): boolean {
   const col = step === "warn" ? "budget_warned_at" : "budget_stopped_at";
   return statement(tx.db, `UPDATE workers SET ${col} = ? WHERE id = ? AND ${col} IS NULL`).run(tx.now, worker).changes > 0;

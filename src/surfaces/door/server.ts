@@ -7,6 +7,7 @@ import { CONTROL_SOCKET, doorSocketName, isDoorCall } from "../../domain/door.js
 import { DocketError, errorShape, fenced, isDocketError } from "../../domain/errors.js";
 import type { WorkerIdentity } from "../../domain/workers/identity.js";
 import { openEngine, type EngineContext } from "../../engine/context.js";
+import { startNotifyDispatcher } from "../../engine/talk/notify-dispatch.js";
 import { explainUnserved, openDoorHome, publishDoorState, releaseDoorStart, removeSocket, removeSocketIfInode, servedBy, socketFiles, socketInode, type DoorHome } from "../../engine/door/serve.js";
 import { inboxHasQueued, ledgerVersion } from "../../engine/talk/inbox.js";
 import { runCall } from "./calls.js";
@@ -228,11 +229,15 @@ export async function startDoor(dir: string): Promise<RunningDoor | undefined> {
   }
 
   const timer = setInterval(() => void tick().catch((error) => process.stderr.write(`door: ${(error as Error).message}\n`)), WATCH_MS);
+  // The door is the long-lived process while workers run: it sends due notifications and stops workers at their
+  // budgets on its own timer (issue 29), with no Docket command running.
+  const notify = startNotifyDispatcher(base, { holder: `door:${process.pid}`, onError: (error) => process.stderr.write(`door: notifications: ${error.message}\n`) });
 
   async function shutdown(): Promise<void> {
     if (stopping) return;
     stopping = true;
     clearInterval(timer);
+    await notify.stop();
     for (const w of [...waiters]) w.answer({ ok: true, result: { version: lastVersion, queued: false } });
     for (const name of [...served.keys()]) close(name);
     control.close();

@@ -64,9 +64,9 @@ export async function main(argv: readonly string[]): Promise<number> {
       const stop = () => {
         process.off("SIGINT", stop);
         process.off("SIGTERM", stop);
-        dispatcher.stop();
         unregisterWebServer(engine, instance);
-        void server.close().then(done);
+        // The ledger closes after both: a notification round under way records what its sinks did first.
+        void Promise.all([dispatcher.stop(), server.close()]).then(() => done());
       };
       process.on("SIGINT", stop);
       process.on("SIGTERM", stop);

@@ -31,6 +31,19 @@ test("Codex token_count events give the last call's usage (cached input apart) w
   assert.deepEqual(r, { at: "2026-12-01T10:00:00.000Z", provider: "openai", model: "gpt-5-codex", input: 6, output: 5, cacheRead: 4, cacheWrite: 0 });
 });
 
+test("Codex token_usage_record lines count each response once, timed when it completed; the token_count events after them then count nothing", () => {
+  const c = carry();
+  const line = (v: unknown) => parseUsageLine("codex", JSON.stringify(v), c);
+  line({ type: "turn_context", payload: { model: "gpt-5-codex" } });
+  const usage = { input_tokens: 5050, cached_input_tokens: 5000, cache_write_input_tokens: 0, output_tokens: 120 };
+  assert.deepEqual(line({ timestamp: "2026-12-01T10:00:00.100Z", type: "token_usage_record", payload: { response_id: "resp_1", usage, turn_token_usage: { input_tokens: 99 } } }),
+    { at: "2026-12-01T10:00:00.100Z", provider: "openai", model: "gpt-5-codex", key: "resp_1", input: 50, output: 120, cacheRead: 5000, cacheWrite: 0 });
+  assert.equal(line({ timestamp: "2026-12-01T10:00:00.900Z", type: "event_msg", payload: { type: "token_count", info: { last_token_usage: usage } } }), undefined);
+  line({ type: "turn_context", payload: { model: "gpt-5.1-codex" } });
+  assert.equal(line({ timestamp: "2026-12-01T10:00:01.000Z", type: "token_usage_record", payload: { response_id: "resp_2", usage } })?.model, "gpt-5.1-codex", "the carry keeps both the model and that records exist");
+  assert.equal(line({ type: "event_msg", payload: { type: "token_count", info: { last_token_usage: usage } } }), undefined);
+});
+
 test("cost: the agent's own figure wins, then the registry's prices (a dated model id too), else unknown", () => {
   const r = { at: "", provider: "anthropic", model: "claude-sonnet-4-5-20250929", input: 1_000_000, output: 1_000_000, cacheRead: 0, cacheWrite: 0 };
   const prices = modelPrices("anthropic", "claude-sonnet-4-5-20250929");

@@ -1,13 +1,19 @@
-// Notifications reach a real D-Bus notification service exactly once: each event once, a burst batched, nothing twice after restarts.
+// Notifications reach a real D-Bus notification service exactly once: each event once, a burst batched, nothing twice
+// after restarts; a long-lived sender's notification carries a default action, and a click opens the card.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { openEngine } from "../../../src/engine/context.js";
+import { sendDueNotifications } from "../../../src/engine/talk/notify-dispatch.js";
 import { fail, wait } from "../../../src/engine/protocol/protocol.js";
 import { notificationService, sessionBus } from "../../support/dbus-notifications.js";
 import { cliEnv, docketAsync, jsonOf } from "../../support/docket-cli.js";
 import { publish, reviewGround, reviewWorker } from "../../support/review-fixture.js";
+import { tempDir } from "../../support/temp.js";
+import { tmuxServer } from "../../support/tmux.js";
+import { waitFor } from "../../support/wait.js";
 
 async function ground(t: { after(fn: () => unknown): void }) {
   const bus = await sessionBus(t);
@@ -28,6 +34,7 @@ test("a question, a ready version and a failure each arrive once at the desktop 
   wait(g.ctx, w1, { question: "which database?", options: ["sqlite", "postgres"] });
   await g.sender();
   assert.deepEqual(g.service.calls.map((c) => [c.appName, c.summary, c.body]), [["Docket", "Docket: w1 asks you a question", "which database?"]]);
+  assert.deepEqual(g.service.calls[0]!.actions, [], "a short-lived command cannot wait for a click: no action is offered");
   const v1 = publish(g, w1, { "src/app.txt": "changed\n" });
   await g.sender();
   fail(g.ctx, w2, { reason: "tests do not build" });
@@ -87,4 +94,59 @@ test("notify.command receives one JSON line per event on its stdin, once", async
     ["ready", w2.worker, v1.ref, `${w2.worker} has a version ready for judgment`, `${v1.ref} (completed): changed src/app.txt`, "2026-03-01T10:00:00.000Z"],
   ]);
   assert.ok(lines.every((l) => !("url" in l)), "no review page runs, so no url");
+});
+
+test("docket web's desktop notification carries a default action; the service's ActionInvoked opens the card with notify.openCommand", { timeout: 60_000 }, async (t) => {
+  const bus = await sessionBus(t);
+  const service = await notificationService(t, bus);
+  const g = reviewGround(t);
+  const opened = join(g.home, "opened.txt");
+  const opener = join(g.home, "opener.mjs");
+  writeFileSync(opener, `import { appendFileSync } from "node:fs";\nappendFileSync(${JSON.stringify(opened)}, JSON.stringify(process.argv.slice(2)) + "\\n");\n`);
+  writeFileSync(join(g.home, "config.json"), JSON.stringify({ notify: { desktop: true, batchSeconds: 0, openCommand: [process.execPath, opener, "--new-tab"] } }));
+  const scratch = tempDir(t, "docket-notify-web-");
+  const env = cliEnv({ DOCKET_HOME: g.home, HOME: scratch, TMPDIR: scratch, DOCKET_TMUX_SOCKET: tmuxServer(t).socket, ...bus.env });
+  const started = jsonOf(await docketAsync({ env, cwd: g.project }, "web", "--detach", "--json"));
+  t.after(() => {
+    try {
+      process.kill(started.pid, "SIGTERM");
+    } catch {
+      // already stopped
+    }
+  });
+  const w1 = reviewWorker(t, g);
+  publish(g, w1, { "src/app.txt": "changed\n" });
+  const call = await waitFor("docket web's ready notification at the service", () => service.calls[0], 20_000, 50);
+  assert.equal(call.summary, `Docket: ${w1.worker} has a version ready for judgment`);
+  assert.deepEqual(call.actions, ["default", "Open in Docket"]);
+  service.invoke(call.id, "default");
+  const line = await waitFor("the opener to run", () => existsSync(opened) && readFileSync(opened, "utf8"), 20_000, 50);
+  assert.deepEqual(JSON.parse(line), ["--new-tab", `${new URL(started.url).origin}/card/${w1.worker}`], "the card's address, without the sign-in secret");
+});
+
+test("a sender outside the project (as the door is) gives each event its own project's card address", { timeout: 60_000 }, async (t) => {
+  const g = reviewGround(t);
+  const out = join(g.home, "received.ndjson");
+  const receiver = join(g.home, "receiver.mjs");
+  writeFileSync(receiver, `import { appendFileSync, readFileSync } from "node:fs";\nappendFileSync(${JSON.stringify(out)}, readFileSync(0));\n`);
+  writeFileSync(join(g.home, "config.json"), JSON.stringify({ notify: { command: [process.execPath, receiver], batchSeconds: 0 } }));
+  const scratch = tempDir(t, "docket-notify-door-");
+  const env = cliEnv({ DOCKET_HOME: g.home, HOME: scratch, TMPDIR: scratch, DOCKET_TMUX_SOCKET: tmuxServer(t).socket });
+  const started = jsonOf(await docketAsync({ env, cwd: g.project }, "web", "--detach", "--json"));
+  t.after(() => {
+    try {
+      process.kill(started.pid, "SIGTERM");
+    } catch {
+      // already stopped
+    }
+  });
+  const w1 = reviewWorker(t, g);
+  wait(g.ctx, w1, { question: "which one?" });
+  // The door's engine works from the home directory, not from any project.
+  const door = openEngine({ env, cwd: g.home });
+  t.after(() => door.close());
+  const sent = await sendDueNotifications(door, { holder: "door:test" });
+  assert.equal(sent?.events.length, 1);
+  const [line] = readFileSync(out, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+  assert.equal(line.url, `${new URL(started.url).origin}/card/${w1.worker}`);
 });

@@ -3,7 +3,7 @@
 
 import { matchesKey, type Component, type TUI } from "@mariozechner/pi-tui";
 import type { FleetEntry } from "../../../engine/workers/fleet-board.js";
-import { GLYPH } from "./dock.js";
+import { formatWorkerCost, GLYPH } from "./dock.js";
 import { fit, safe, type Paint } from "./paint.js";
 import { isClose, ScrollBox } from "./scroll-box.js";
 
@@ -27,14 +27,17 @@ const STATE_COLOR: Record<string, "success" | "error" | "warning" | "accent" | "
   ready: "success", failed: "error", needs_input: "warning", stale: "warning", thinking: "accent",
 };
 
-const COLUMNS = "  worker  state          live     kind          age    ver   ?   items";
+const COLUMNS = "  worker  state          live     kind          age    ver   cost     ?   items";
 
 /** One worker as a table row; the frame cuts the task to the overlay's width. */
 export function fleetRow(r: FleetEntry, paint: Paint): string {
   const state = `${GLYPH[r.state] ?? "·"} ${r.state.replace("_", " ")}`.padEnd(14);
-  const fixed = `${r.worker.padEnd(6)}  ${paint.fg(STATE_COLOR[r.state] ?? "muted", state)} ${r.liveness.padEnd(8)} ${fit(safe(r.contained ? `${r.kind}▣` : r.kind), 13)} ${r.age.padEnd(6)} ${(r.version ? `v${r.version}` : "—").padEnd(5)} ${String(r.questions || "").padEnd(3)} ${fit(safe(r.items.join(",")), 8)}`;
+  const fixed = `${r.worker.padEnd(6)}  ${paint.fg(STATE_COLOR[r.state] ?? "muted", state)} ${r.liveness.padEnd(8)} ${fit(safe(r.contained ? `${r.kind}▣` : r.kind), 13)} ${r.age.padEnd(6)} ${(r.version ? `v${r.version}` : "—").padEnd(5)} ${fleetCost(r.spend).padEnd(8)} ${String(r.questions || "").padEnd(3)} ${fit(safe(r.items.join(",")), 8)}`;
   return `${fixed} ${safe(r.task.replace(/\s+/g, " ").trim())}`;
 }
+
+/** The cost column: `$0.52`, `≥$0.12`, `unknown` (no price for its model, or an agent that keeps no records). */
+const fleetCost = (spend: FleetEntry["spend"]): string => formatWorkerCost(spend).replace("cost unknown", "unknown");
 
 export function createFleetView(
   tui: TUI,

@@ -37,7 +37,7 @@ test("a human types /docket commands into interactive pi and sees the answer, th
   type("/docket item add typed right after");
   await waitFor("the second command's item", () => p.ledger((db) => db.prepare("SELECT id FROM items WHERE text = 'typed right after'").get()), 30_000);
   const dockLine = await waitFor("the dock line for w1", () => screen().split("\n").find((l) => l.includes("w1·default") && l.includes("tmux worker")), 30_000);
-  assert.match(dockLine, /(◌ w1·default starting|● w1·default thinking) · tmux worker · \d+s/);
+  assert.match(dockLine, /(◌ w1·default starting|● w1·default thinking) · tmux worker · (\$\d+\.\d+|cost unknown) · \d+s/, "task, cost so far, age");
   await waitFor("the footer status", () => screen().includes("docket · 1 running"), 15_000);
 
   const asked = p.asWorker("w1", "worker", "wait", "--question", "Which branch should I use?");

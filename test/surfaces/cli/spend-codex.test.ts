@@ -1,0 +1,58 @@
+// A real Codex worker against a scripted Responses API that reports known token usage: spend --json, show --json and
+// the verdict card show exactly those totals, split by version, at the registry's prices for the model it ran.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { addTotals, EMPTY_TOTALS, formatCost, formatSpend } from "../../../src/domain/workers/spend.js";
+import { modelPrices } from "../../../src/substrate/model-prices.js";
+import { agentGround } from "../../support/agent-worker.js";
+import { startFakeOpenAI } from "../../support/fake-openai.js";
+import { onceListed, type RecordedRequest, type ScriptedUsage } from "../../support/fake-model-server.js";
+
+const MODEL = "gpt-5-codex";
+const DOCKET = "mcp__docket";
+const listsDocket = (r: RecordedRequest) => (r.body?.tools ?? []).some((x: { name?: string }) => x.name === DOCKET);
+const NONE: ScriptedUsage = { input: 0, output: 0 };
+const sum = (a: typeof EMPTY_TOTALS, b: typeof EMPTY_TOTALS) => addTotals(a, b);
+const escape = (s: string) => s.replace(/[.$]/g, "\\$&");
+
+test("a Codex worker's scripted usage shows exactly in spend, show and the verdict card, at the registry's price", { timeout: 300_000 }, async (t) => {
+  const prices = modelPrices("openai", MODEL);
+  assert.ok(prices, `pi-ai's registry prices openai/${MODEL}`);
+  const cost = (u: Required<ScriptedUsage>) => (u.input * prices.input + u.output * prices.output + u.cacheRead * prices.cacheRead + u.cacheWrite * prices.cacheWrite) / 1e6;
+  const totals = (u: Required<ScriptedUsage>) => ({ ...EMPTY_TOTALS, ...u, total: u.input + u.output + u.cacheRead + u.cacheWrite, costUsd: cost(u) });
+  const g = agentGround(t);
+  // OpenAI has no cache writes: the Responses wire reports cached tokens inside input_tokens.
+  const first = { input: 1200, output: 300, cacheRead: 4000, cacheWrite: 0 };
+  const done = { input: 50, output: 120, cacheRead: 5000, cacheWrite: 0 };
+  const after = { input: 20, output: 40, cacheRead: 5100, cacheWrite: 0 };
+  const model = await startFakeOpenAI([
+    { text: "Looking around.", usage: first, tools: [{ name: "exec_command", id: "call_ls", input: { cmd: "ls" } }] },
+    // While Codex connects its MCP servers it is asked again: those fillers report no tokens.
+    onceListed(listsDocket,
+      { text: "Publishing.", usage: done, tools: [{ namespace: DOCKET, name: "docket_done", id: "call_done", input: { body: "Looked around.", outcome: "findings", summary: "looked" } }] },
+      { tools: [{ name: "exec_command", input: { cmd: "true" } }], usage: NONE }),
+    { text: "Published v1.", usage: after },
+  ]);
+  g.configure({ codex: { extraArgs: ["-c", 'model_provider="scripted"', "-c", `model_providers.scripted={name="scripted",base_url="${model.url}/v1",wire_api="responses",env_key="SCRIPTED_KEY"}`] } });
+  t.after(() => model.close());
+  g.watch(model);
+
+  const spawned = g.run("spawn", "--agent", "codex", "--as", "scout", "--model", MODEL, "--env", "SCRIPTED_KEY=sk-test", "--json", "look", "around");
+  assert.equal(spawned.code, 0, spawned.stderr + spawned.stdout);
+  await g.until("w1 ready with v1", () => g.row("SELECT state FROM workers WHERE id = 'w1'").state === "ready");
+  // Summed call by call, as the reader sums them (so the float sums match bit for bit).
+  const v1 = sum(totals(first), totals(done));
+  const v2 = totals(after);
+  const all = sum(v1, v2);
+  const spend = await g.until("every scripted call counted", () => {
+    const r = g.run("spend", "--json").json;
+    return r?.total.output === all.output ? r : undefined;
+  });
+  assert.deepEqual(spend.rows, [{ key: "w1", ...all, cost: formatCost(all) }]);
+  const show = g.run("show", "w1", "--json").json;
+  assert.deepEqual(show.spend, all);
+  assert.deepEqual(show.spendDetail.versions, [{ version: 1, totals: v1 }, { version: 2, totals: v2 }]);
+  assert.deepEqual(g.run("verdict", "w1", "--json").json.spend, { version: v1, worker: all });
+  assert.match(g.run("verdict", "w1").stdout, new RegExp(`this version: ${escape(formatSpend(v1))}; worker so far: ${escape(formatCost(all))}`));
+});

@@ -1,0 +1,57 @@
+// The pi dock and fleet dashboard show each worker's cost so far, read from real pi session files into a real ledger:
+// the registry's price where the model has one, "cost unknown" where it has none or the agent keeps no records.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { dockRows } from "../../../../src/engine/talk/parent-feed.js";
+import { fleetBoard } from "../../../../src/engine/workers/fleet-board.js";
+import { insertWorker } from "../../../../src/ledger/workers/workers.js";
+import { modelPrices } from "../../../../src/substrate/model-prices.js";
+import { formatDock } from "../../../../src/surfaces/pi/parent/dock.js";
+import { fleetRow } from "../../../../src/surfaces/pi/parent/fleet-view.js";
+import { plainPaint } from "../../../../src/surfaces/pi/parent/paint.js";
+import type { EngineContext } from "../../../../src/engine/context.js";
+import { addWorker, workLedger } from "../../../support/work-ledger.js";
+
+function piWorker(ctx: EngineContext, runToken: string): string {
+  return ctx.commands.run("test.pi-worker", { runToken }, (tx) =>
+    insertWorker(tx, { task: "pi task", kind: "general", agent: "pi", execution: {}, cwd: ctx.cwd, projectRoot: ctx.cwd, workspace: () => ctx.cwd, workspaceMode: "shared", runToken }),
+  ).result;
+}
+
+/** One assistant message of a pi session file, as pi writes it, with its usage and no cost of its own. */
+function piSession(ctx: EngineContext, worker: string, call: { provider: string; model: string; input: number; output: number }): void {
+  const dir = join(ctx.home.workerDir(worker), "session");
+  mkdirSync(dir, { recursive: true });
+  const usage = { input: call.input, output: call.output, cacheRead: 0, cacheWrite: 0, totalTokens: call.input + call.output, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
+  const line = { type: "message", timestamp: "2026-01-01T00:01:00.000Z", message: { role: "assistant", provider: call.provider, model: call.model, usage, content: [], timestamp: Date.parse("2026-01-01T00:01:00.000Z") } };
+  writeFileSync(join(dir, "2026-01-01.jsonl"), `${JSON.stringify({ type: "session", id: "s" })}\n${JSON.stringify(line)}\n`);
+}
+
+test("the dock and the fleet show the cost so far per worker, and say unknown where it is unknown", (t) => {
+  const { ctx } = workLedger(t);
+  const priced = piWorker(ctx, "token-1");
+  const unpriced = piWorker(ctx, "token-2");
+  const fresh = piWorker(ctx, "token-3");
+  const command = addWorker(ctx, "token-4").worker;
+  piSession(ctx, priced, { provider: "anthropic", model: "claude-sonnet-4-5", input: 200_000, output: 20_000 });
+  piSession(ctx, unpriced, { provider: "nowhere", model: "no-such-model", input: 5000, output: 100 });
+  const prices = modelPrices("anthropic", "claude-sonnet-4-5")!;
+  const dollars = `$${((200_000 * prices.input + 20_000 * prices.output) / 1e6).toFixed(2)}`;
+
+  // The fleet board reads what the agents recorded (as `ls` does); the dock then shows what was recorded.
+  const fleet = new Map(fleetBoard(ctx).map((r) => [r.worker, fleetRow(r, plainPaint)]));
+  const cost = (row: string) => / (?:—|v\d+) +(\S+) /.exec(row)?.[1]; // the column after the version
+  assert.equal(cost(fleet.get(priced)!), dollars);
+  assert.equal(cost(fleet.get(unpriced)!), "unknown", "a model without a registry price");
+  assert.equal(cost(fleet.get(fresh)!), "$0.00", "a pi worker that recorded nothing yet");
+  assert.equal(cost(fleet.get(command)!), "unknown", "a command worker keeps no records");
+
+  const dock = new Map(formatDock(dockRows(ctx), ctx.clock.nowMs()).map((l) => [l.split(" ")[1]!.split("·")[0]!, l]));
+  assert.match(dock.get(priced)!, new RegExp(` · pi task · \\${dollars} · \\S+$`));
+  assert.match(dock.get(unpriced)!, / · pi task · cost unknown · \S+$/);
+  assert.match(dock.get(fresh)!, / · pi task · \$0\.00 · \S+$/);
+  assert.match(dock.get(command)!, / · test worker · cost unknown · \S+$/);
+});
