@@ -140,3 +140,30 @@ test("a combined promotion lands, runs nothing a source worker planted in its .g
   assert.equal(readFileSync(join(g.project, "notes.txt"), "utf8"), "my untracked notes\n", "the human's untracked file is untouched");
   assert.equal(readFileSync(join(g.project, "README.md"), "utf8"), "hello, work in progress\n", "the human's uncommitted edit is untouched");
 });
+
+test("broadcast names a worker whose .git is not Docket's, with the refusal code (text, --json, --dry-run), and runs nothing in its tree", T, async (t) => {
+  const g = hostileGround(t);
+  const hostile = await hostileWorker(g, "change a");
+  const honest = await hostileWorker(g, "change a too");
+  writeFileSync(join(hostile.workspace, "src/a.ts"), "export const a = 10;\n");
+  writeFileSync(join(honest.workspace, "src/a.ts"), "export const a = 11;\n");
+  const script = markerScript(g, hostile.workspace);
+  writeFileSync(join(hostile.workspace, ".git"), `gitdir: ${fakeGitDir(g, hostile, `\tfsmonitor = ${script}\n\tworktree = ${g.project}\n`)}\n`);
+  const checkout = checkoutBytes(g.project);
+
+  const dry = g.human("broadcast", "--dry-run", "--json", "src/a.ts", "changed");
+  assert.equal(dry.code, 0, dry.stderr + dry.stdout);
+  assert.deepEqual(dry.json.refused.map((r: { worker: string; code: string }) => [r.worker, r.code]), [[hostile.id, "workspace-git-tampered"]]);
+  assert.match(dry.json.refused[0].message, /\.git is no longer what Docket made at spawn/);
+  assert.ok(dry.json.rows.some((r: { worker: string; band: string }) => r.worker === honest.id && r.band === "affected"), "the honest worker's live edit still counts");
+  const text = g.human("broadcast", "--dry-run", "src/a.ts", "changed");
+  assert.equal(text.code, 0, text.stderr);
+  assert.match(text.stdout, new RegExp(`^! ${hostile.id}: workspace-git-tampered: its live edits were left out`, "m"), text.stdout);
+  const sent = g.human("broadcast", "--yes", "--json", "src/a.ts", "changed");
+  assert.equal(sent.code, 0, sent.stderr + sent.stdout);
+  assert.deepEqual(sent.json.refused.map((r: { worker: string }) => r.worker), [hostile.id]);
+  assert.deepEqual(sent.json.sent.map((s: { worker: string }) => s.worker), [honest.id]);
+
+  assert.equal(existsSync(g.marker), false, "no planted fsmonitor ran");
+  assert.deepEqual(checkoutBytes(g.project), checkout, "the human's checkout is byte-identical");
+});
