@@ -155,7 +155,8 @@ export function treeWithFiles(ws: MergeWorkspace, tree: string, files: readonly 
   ws.must(["read-tree", tree]);
   for (const f of files) {
     if (f.bytes === null) {
-      ws.must(["update-index", "--force-remove", "--", f.path]);
+      // Mode 0 removes the entry: `--force-remove` would want a work tree, and the scratch git has none.
+      ws.must(["update-index", "-z", "--index-info"], `0 ${"0".repeat(tree.length)}\t${f.path}\0`);
       continue;
     }
     const oid = text(ws.must(["hash-object", "-w", "--stdin"], f.bytes));
