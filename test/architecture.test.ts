@@ -139,7 +139,7 @@ test("git runs by its absolute path only, and a worker's tree only through subst
   // The human's checkout: its own modules, the human's git with neutralised config. A worker's tree: worker-git alone.
   const RUNS_GIT = new Set([
     "substrate/git/git-binary.js", "substrate/git/worker-git.js", "substrate/git/promote.js", "substrate/git/worktree.js", "substrate/git/blob.js",
-    "substrate/git/merge.js", "substrate/git/init.js", "substrate/project.js", "substrate/tool-versions.js",
+    "substrate/git/init.js", "substrate/project.js", "substrate/tool-versions.js",
   ]);
   const PINS_A_WORK_TREE = new Set(["substrate/git/worker-git.js", "substrate/git/worktree.js"]);
   const problems: string[] = [];
@@ -151,7 +151,8 @@ test("git runs by its absolute path only, and a worker's tree only through subst
     if (/GIT_WORK_TREE|--work-tree/.test(text) && !PINS_A_WORK_TREE.has(name)) problems.push(`${name} names a work tree`);
   }
   // The port's worker-tree operations live in modules that start no process: they reach git through worker-git.
-  for (const name of ["substrate/git/live-tree.js", "substrate/git/changes.js", "substrate/git/patch-check.js"]) {
+  // Combine's merge too: its bytes come from workers, so it runs in worker-git's scratch git, never the checkout's config.
+  for (const name of ["substrate/git/live-tree.js", "substrate/git/changes.js", "substrate/git/patch-check.js", "substrate/git/merge.js"]) {
     const text = readFileSync(join(SRC, name), "utf8");
     if (/node:child_process/.test(text)) problems.push(`${name} starts a process itself`);
     if (!/worker-git\.js/.test(text)) problems.push(`${name} does not go through worker-git`);

@@ -5,7 +5,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
-import { closeSync, openSync, readFileSync, statSync, writeFileSync, writeSync } from "node:fs";
+import { execFileSync, spawn } from "node:child_process";
+import { closeSync, existsSync, openSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { openEngine } from "../../src/engine/context.js";
 import { startWebServer } from "../../src/surfaces/web/server.js";
@@ -66,6 +67,32 @@ test("a 48 MiB sidecar is refused from its size: its card says too large, and an
   const promote = small("promote", w2.worker, "--approve", "--yes", "--json");
   assert.equal(promote.code, 1);
   assert.equal(promote.json.error.code, "deliverable-invalid");
+});
+
+test("verdict w1 opens no sidecar of a worker whose frozen files it does not share: a FIFO in w2's place is never opened, until w2's own card reads it", async (t) => {
+  const g = reviewGround(t);
+  const w1 = reviewWorker(t, g);
+  const w2 = reviewWorker(t, g);
+  publish(g, w1, { "src/app.txt": appWith({ 3: "three" }) });
+  publish(g, w2, { "src/other.txt": "alpha\nBETA\ngamma\n" });
+  const sidecar = join(g.home, "fleet", w2.worker, "deliverables", "v1.json");
+  rmSync(sidecar);
+  execFileSync("mkfifo", [sidecar]);
+  // A writer blocked on the FIFO: its open returns (and it leaves the mark) the moment any reader opens the FIFO.
+  const opened = join(tempDir(t, "docket-hostile-fifo-"), "opened");
+  const writer = spawn("sh", ["-c", 'exec 3>"$0"; touch "$1"', sidecar, opened], { stdio: "ignore" });
+  t.after(() => {
+    writer.kill();
+  });
+  const human = cli(t, g);
+  const card = human("verdict", w1.worker, "--json");
+  assert.equal(card.code, 0, card.stderr);
+  assert.equal(card.json.deliverable.ref, "worker-deliverable:w1:1");
+  await new Promise((r) => setTimeout(r, 500));
+  assert.equal(existsSync(opened), false, "verdict w1 never opened w2's sidecar");
+  // The control: w2's own card reads its sidecar, and the writer sees the open.
+  human("verdict", w2.worker, "--json");
+  await waitFor("the FIFO opened by w2's own card", () => existsSync(opened));
 });
 
 test("a change set too large to read back is refused at done with deliverable-too-large; nothing is frozen", (t) => {

@@ -4,8 +4,8 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { git } from "../support/git.js";
 import { checkoutBytes, decisions, fakeGitDir, hostileGround, hostileWorker, markerScript, type HostileGround, type HostileWorker } from "../support/hostile-worker.js";
 
@@ -139,4 +139,67 @@ test("a combined promotion lands, runs nothing a source worker planted in its .g
   assert.equal(readFileSync(join(g.project, "src/a.ts"), "utf8"), "export const a = 10;\n");
   assert.equal(readFileSync(join(g.project, "notes.txt"), "utf8"), "my untracked notes\n", "the human's untracked file is untouched");
   assert.equal(readFileSync(join(g.project, "README.md"), "utf8"), "hello, work in progress\n", "the human's uncommitted edit is untouched");
+});
+
+test("broadcast names a worker whose .git is not Docket's, with the refusal code (text, --json, --dry-run), and runs nothing in its tree", T, async (t) => {
+  const g = hostileGround(t);
+  const hostile = await hostileWorker(g, "change a");
+  const honest = await hostileWorker(g, "change a too");
+  writeFileSync(join(hostile.workspace, "src/a.ts"), "export const a = 10;\n");
+  writeFileSync(join(honest.workspace, "src/a.ts"), "export const a = 11;\n");
+  const script = markerScript(g, hostile.workspace);
+  writeFileSync(join(hostile.workspace, ".git"), `gitdir: ${fakeGitDir(g, hostile, `\tfsmonitor = ${script}\n\tworktree = ${g.project}\n`)}\n`);
+  const checkout = checkoutBytes(g.project);
+
+  const dry = g.human("broadcast", "--dry-run", "--json", "src/a.ts", "changed");
+  assert.equal(dry.code, 0, dry.stderr + dry.stdout);
+  assert.deepEqual(dry.json.refused.map((r: { worker: string; code: string }) => [r.worker, r.code]), [[hostile.id, "workspace-git-tampered"]]);
+  assert.match(dry.json.refused[0].message, /\.git is no longer what Docket made at spawn/);
+  assert.ok(dry.json.rows.some((r: { worker: string; band: string }) => r.worker === honest.id && r.band === "affected"), "the honest worker's live edit still counts");
+  const text = g.human("broadcast", "--dry-run", "src/a.ts", "changed");
+  assert.equal(text.code, 0, text.stderr);
+  assert.match(text.stdout, new RegExp(`^! ${hostile.id}: workspace-git-tampered: its live edits were left out`, "m"), text.stdout);
+  const sent = g.human("broadcast", "--yes", "--json", "src/a.ts", "changed");
+  assert.equal(sent.code, 0, sent.stderr + sent.stdout);
+  assert.deepEqual(sent.json.refused.map((r: { worker: string }) => r.worker), [hostile.id]);
+  assert.deepEqual(sent.json.sent.map((s: { worker: string }) => s.worker), [honest.id]);
+
+  assert.equal(existsSync(g.marker), false, "no planted fsmonitor ran");
+  assert.deepEqual(checkoutBytes(g.project), checkout, "the human's checkout is byte-identical");
+});
+
+test("a combined promotion runs no merge driver or filter a worker planted in the shared config and info/attributes (its patch's .gitattributes naming them)", T, async (t) => {
+  const g = hostileGround(t);
+  writeFileSync(join(g.project, "src/c.ts"), "one\ntwo\nthree\nfour\nfive\n");
+  git(g.project, "add", "src/c.ts");
+  git(g.project, "-c", "user.name=h", "-c", "user.email=h@h", "commit", "-qm", "c");
+  const w1 = await hostileWorker(g, "change the top of c");
+  const w2 = await hostileWorker(g, "change the bottom of c");
+  // w1 plants with its own git: the driver programs in the config its worktree shares with the human's checkout, and
+  // the common dir's info/attributes (its `--git-path info/attributes`) naming them for every file.
+  const driver = join(g.root, "driver.sh");
+  writeFileSync(driver, `#!/bin/sh\ntouch '${g.marker}'\nexit 0\n`);
+  chmodSync(driver, 0o755);
+  for (const [key, value] of [["merge.evil.driver", `${driver} %O %A %B`], ["filter.evil.clean", driver], ["filter.evil.smudge", driver], ["diff.evil.textconv", driver]] as const) git(w1.workspace, "config", key, value);
+  const attributes = resolve(w1.workspace, git(w1.workspace, "rev-parse", "--git-path", "info/attributes").trim());
+  mkdirSync(dirname(attributes), { recursive: true });
+  writeFileSync(attributes, "* merge=evil filter=evil diff=evil\n");
+  writeFileSync(join(w1.workspace, "src/c.ts"), "ONE\ntwo\nthree\nfour\nfive\n");
+  writeFileSync(join(w2.workspace, "src/c.ts"), "one\ntwo\nthree\nfour\nFIVE\n");
+  writeFileSync(join(w2.workspace, ".gitattributes"), "src/*.ts merge=evil filter=evil diff=evil\n");
+  assert.equal(w1.done("top").code, 0);
+  assert.equal(w2.done("bottom").code, 0);
+  const before = checkoutBytes(g.project);
+
+  const combined = g.human("combine", w1.id, w2.id, "--json");
+  assert.equal(combined.code, 0, combined.stderr + combined.stdout);
+  assert.equal(existsSync(g.marker), false, "the merge ran no planted merge driver");
+  assert.equal(combined.json.outcome, "combined", "git's own text merge joined both edits");
+  const promoted = g.human("promote", combined.json.deliverable.ref, "--approve", "--yes", "--json");
+  assert.equal(promoted.code, 0, promoted.stderr + promoted.stdout);
+  assert.equal(existsSync(g.marker), false, "the promotion (checks and apply in the checkout) ran no planted filter");
+  assert.equal(readFileSync(join(g.project, "src/c.ts"), "utf8"), "ONE\ntwo\nthree\nfour\nFIVE\n");
+  const after = checkoutBytes(g.project);
+  const changed = Object.keys({ ...before, ...after }).filter((k) => before[k] !== after[k]).sort();
+  assert.deepEqual(changed, [".gitattributes", "src/c.ts"], "only the combined change landed");
 });

@@ -118,3 +118,27 @@ test("a symlink and a gitlink show as such on the card, with their mode and targ
   assert.ok(text.includes('src/link: symlink 120000 -> "../../../../etc/hosts"'), text);
   assert.ok(text.includes(`vendor/sub: gitlink 160000 -> "commit ${commit}"`), text);
 });
+
+test("docket diff shows a text file frozen as a binary patch decoded, with a one-line warning naming it; --json keeps the frozen bytes", T, async (t) => {
+  const g = hostileGround(t);
+  const w = await hostileWorker(g);
+  const attributes = join(w.workspace, git(w.workspace, "rev-parse", "--git-path", "info/attributes").trim());
+  mkdirSync(join(attributes, ".."), { recursive: true });
+  writeFileSync(attributes, "src/b.ts -diff\n");
+  // The non-UTF-8 file makes the change set a binary patch; src/b.ts is text at the base and after it.
+  writeFileSync(join(w.workspace, "latin1.txt"), Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]));
+  writeFileSync(join(w.workspace, "src/b.ts"), "export const b = 3;\n");
+  assert.equal(w.done("b is three").code, 0);
+  const frozen: string = JSON.parse(readFileSync(sidecarOf(g.home, w.id), "utf8")).changeSet.patch;
+  assert.ok(!frozen.includes("+export const b = 3;"), "the frozen patch carries b.ts as a binary section");
+  const diff = g.human("diff", w.id);
+  assert.equal(diff.code, 0, diff.stderr);
+  assert.ok(diff.stdout.includes("\n-export const b = 2;\n+export const b = 3;\n"), diff.stdout);
+  assert.ok(diff.stdout.includes("latin1.txt") && diff.stdout.includes("GIT binary patch"), "the file that is not text stays a binary section");
+  const warnings = diff.stderr.split("\n").filter((l) => l.includes("frozen as a binary patch"));
+  assert.deepEqual(warnings, ["! src/b.ts is text at the base but frozen as a binary patch; shown decoded (--json keeps the frozen bytes)"]);
+  // What is shown is still the same change: it applies to the human's checkout as the frozen bytes do.
+  assert.doesNotThrow(() => execFileSync("git", ["apply", "--check", "-"], { cwd: g.project, input: diff.stdout }), "the decoded diff applies");
+  const json = g.human("diff", w.id, "--json");
+  assert.equal(json.json.patch, frozen, "--json prints the frozen bytes");
+});

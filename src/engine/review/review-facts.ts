@@ -1,5 +1,5 @@
 // What one review run reads once and shares between its cards (issue 17): pending frozen patches (each sidecar read and
-// parsed once, indexed by path), parent-checkout facts (each base asked once), each pair's dry merge (Combine) run once.
+// parsed once, and only for a peer the ledger says edited a path asked about), parent-checkout facts (each base asked once), each pair's dry merge (Combine) run once.
 
 import type { ChangeSet, DeliverablePointer } from "../../domain/deliverables/deliverable.js";
 import { parsePatchRanges, type FileRanges } from "../../domain/deliverables/patch-ranges.js";
@@ -7,6 +7,7 @@ import { preimagePaths } from "../../domain/review/overlap.js";
 import { readDeliverable } from "../../files/workers/deliverables.js";
 import type { Worker } from "../../domain/workers/worker.js";
 import { workersOf } from "../../ledger/workers/launches.js";
+import { touchesOf } from "../../ledger/workers/touched-paths.js";
 import type { ParentAnswer, ParentChange, ParentQuery } from "../../substrate/git/promote.js";
 import type { EngineContext } from "../context.js";
 import { pointerOf } from "./deliverables.js";
@@ -24,6 +25,8 @@ export interface ReviewFacts {
   peers(projectRoot: string): readonly PeerPatch[];
   /** The pending patches touching any of these pre-image paths, in worker order. */
   peersTouching(projectRoot: string, paths: readonly string[]): PeerPatch[];
+  /** Whether the ledger records `worker` editing any of `paths` (every frozen file is recorded): else its sidecar need not be read. */
+  mayHaveEdited(worker: string, paths: readonly string[]): boolean;
   /** A frozen patch's line ranges, parsed once per immutable ref. */
   ranges(ref: string, patch: string): FileRanges[];
   /** Which of the query's paths the parent changed since its base (undefined: cannot tell); throws what git threw. */
@@ -36,7 +39,9 @@ export interface ReviewFacts {
 
 /** Facts for one review run; a run that reviews one card may simply use a fresh one. */
 export function reviewFacts(ctx: EngineContext): ReviewFacts {
-  const projects = new Map<string, { peers: PeerPatch[]; byPath: Map<string, PeerPatch[]> }>();
+  const projects = new Map<string, { rows: Worker[]; byPath: Map<string, Worker[]> }>();
+  const read = new Map<string, PeerPatch | null>();
+  const edited = new Map<string, Set<string>>();
   const parsed = new Map<string, FileRanges[]>();
   const answers = new Map<string, ParentAnswer>();
   const merges = new Map<string, string>();
@@ -47,36 +52,50 @@ export function reviewFacts(ctx: EngineContext): ReviewFacts {
     return r;
   };
 
+  /** A pending peer's sidecar, read (once) only when a view needs its patch. */
+  function peerOf(row: Worker): PeerPatch | null {
+    let peer = read.get(row.id);
+    if (peer !== undefined) return peer;
+    const pointer = pointerOf(row)!;
+    const sidecar = readDeliverable(ctx.home, row.id, pointer.version);
+    const change = sidecar.ok ? sidecar.deliverable.changeSet : null;
+    peer = change && change.patch !== "" ? { row, pointer, change, ranges: ranges(pointer.ref, change.patch) } : null;
+    read.set(row.id, peer);
+    return peer;
+  }
+
+  /**
+   * The project's live workers with a pending version, indexed by the paths the ledger records each edited (its frozen
+   * files among them): a card asks only the peers that can touch its paths, so no other worker's sidecar is opened.
+   */
   function project(projectRoot: string) {
     let p = projects.get(projectRoot);
     if (p) return p;
-    const rows = workersOf(ctx.db, { projectRoot }).filter((r) => r.deliverableRef !== null);
-    const peers: PeerPatch[] = [];
-    const byPath = new Map<string, PeerPatch[]>();
-    for (const row of rows) {
-      const pointer = pointerOf(row)!;
-      if (!isPatchPending(ctx.db, pointer)) continue;
-      const read = readDeliverable(ctx.home, row.id, pointer.version);
-      if (!read.ok || !read.deliverable.changeSet || read.deliverable.changeSet.patch === "") continue;
-      const peer = { row, pointer, change: read.deliverable.changeSet, ranges: ranges(pointer.ref, read.deliverable.changeSet.patch) };
-      peers.push(peer);
-      for (const path of preimagePaths(peer.ranges)) {
-        const list = byPath.get(path);
-        if (list) list.push(peer);
-        else byPath.set(path, [peer]);
-      }
+    const rows = workersOf(ctx.db, { projectRoot }).filter((r) => r.deliverableRef !== null && isPatchPending(ctx.db, pointerOf(r)!));
+    const byPath = new Map<string, Worker[]>();
+    for (const [worker, paths] of editsOf(rows.map((r) => r.id))) {
+      const row = rows.find((r) => r.id === worker)!;
+      for (const path of paths) byPath.set(path, [...(byPath.get(path) ?? []), row]);
     }
-    projects.set(projectRoot, (p = { peers, byPath }));
+    projects.set(projectRoot, (p = { rows, byPath }));
     return p;
   }
 
+  function editsOf(workers: readonly string[]): Map<string, Set<string>> {
+    const missing = workers.filter((w) => !edited.has(w));
+    for (const [w, t] of touchesOf(ctx.db, missing)) edited.set(w, new Set(t.edit));
+    return new Map(workers.map((w) => [w, edited.get(w)!]));
+  }
+
   return {
-    peers: (projectRoot) => project(projectRoot).peers,
+    peers: (projectRoot) => project(projectRoot).rows.map(peerOf).filter((p): p is PeerPatch => p !== null),
     peersTouching(projectRoot, paths) {
       const { byPath } = project(projectRoot);
-      const found = new Set(paths.flatMap((path) => byPath.get(path) ?? []));
-      return [...found].sort((a, b) => a.row.seq - b.row.seq);
+      const rows = new Set(paths.flatMap((path) => byPath.get(path) ?? []));
+      const wanted = new Set(paths);
+      return [...rows].map(peerOf).filter((p): p is PeerPatch => p !== null && preimagePaths(p.ranges).some((path) => wanted.has(path))).sort((a, b) => a.row.seq - b.row.seq);
     },
+    mayHaveEdited: (worker, paths) => paths.some((path) => editsOf([worker]).get(worker)!.has(path)),
     ranges,
     parentChanges(repoRoot, query) {
       const key = keyOf(repoRoot, query);

@@ -45,9 +45,10 @@ function peerPatches(facts: ReviewFacts, me: Worker, paths: readonly string[]): 
 }
 
 /** Other workers' deliverables of the same project promoted since this worker began (so not in its base). */
-function promotedPatches(ctx: EngineContext, me: Worker): { worker: string; task: string; ref: string; decision: string; patch: string }[] {
+function promotedPatches(ctx: EngineContext, facts: ReviewFacts, me: Worker, paths: readonly string[]): { worker: string; task: string; ref: string; decision: string; patch: string }[] {
   const rows = promotionsSince(ctx.db, { projectRoot: me.projectRoot, exceptWorker: me.id, since: me.createdAt });
-  return rows.flatMap((r) => {
+  // A promotion whose worker the ledger never saw edit one of these paths cannot overlap: its sidecar is not read.
+  return rows.filter((r) => facts.mayHaveEdited(r.worker, paths)).flatMap((r) => {
     const read = readDeliverable(ctx.home, r.worker, r.version);
     if (!read.ok || !read.deliverable.changeSet || read.deliverable.changeSet.patch === "") return [];
     return [{ worker: r.worker, task: r.task, ref: r.ref, decision: r.decision, patch: read.deliverable.changeSet.patch }];
@@ -81,7 +82,7 @@ export function resolveReviewWarnings(
       overlaps.push({ ...f, otherRef: peer.pointer.ref, otherTask: peer.row.task });
     }
   }
-  for (const landed of promotedPatches(ctx, worker)) {
+  for (const landed of promotedPatches(ctx, facts, worker, preimagePaths(mine))) {
     for (const f of gradeOverlap(mine, facts.ranges(landed.ref, landed.patch), landed.worker)) {
       overlaps.push({ ...f, otherRef: landed.ref, otherTask: landed.task, promotedBy: landed.decision });
     }

@@ -1,7 +1,7 @@
 // `docket broadcast`: score every running worker of the project by what the text names and what each worker touched,
 // then deliver to the workers the human confirmed, at their next turn and without interrupting one (issue 16 §3).
 
-import { notFound, refusal, validationError } from "../../domain/errors.js";
+import { DocketError, notFound, refusal, validationError } from "../../domain/errors.js";
 import { broadcastSubject, scoreBroadcast, type BroadcastCandidate, type BroadcastRow } from "../../domain/talk/broadcast-scoring.js";
 import { normalizeWorkerId } from "../../domain/ids.js";
 import { quoteBlock } from "../../domain/text/fence.js";
@@ -40,14 +40,27 @@ export interface BroadcastPlan {
   maybe: string[];
   /** The note forwarded, when `from` named one. */
   note: NoteRow | null;
+  /** Workers whose workspace Docket refused to run git in: scored on their recorded edits only, named with the refusal. */
+  refused: BroadcastRefusal[];
+}
+
+/** A worker whose live edits were left out, and why (`workspace-git-tampered`, or the workspace could not be read). */
+export interface BroadcastRefusal {
+  worker: string;
+  code: string;
+  message: string;
 }
 
 function runningWorkers(ctx: EngineContext): Worker[] {
   return workersOf(ctx.db, { projectRoot: ctx.projectRoot() }).filter((r) => !r.exited && RUNNING.includes(r.state));
 }
 
-/** What each worker is known to have changed (recorded edits, frozen files, live edits), read, and planned. */
-export function broadcastCandidates(ctx: EngineContext, rows: readonly Worker[]): BroadcastCandidate[] {
+/**
+ * What each worker is known to have changed (recorded edits, frozen files, live edits), read, and planned. A workspace
+ * whose live edits cannot be read (its `.git` is not Docket's: no git ran there) is scored on its recorded edits and
+ * pushed onto `refused` with the refusal's code.
+ */
+export function broadcastCandidates(ctx: EngineContext, rows: readonly Worker[], refused: BroadcastRefusal[] = []): BroadcastCandidate[] {
   const touches = touchesOf(ctx.db, rows.map((r) => r.id));
   return rows.map((r) => {
     const t = touches.get(r.id)!;
@@ -55,8 +68,9 @@ export function broadcastCandidates(ctx: EngineContext, rows: readonly Worker[])
     if (r.workspaceMode === "isolated" && r.base) {
       try {
         live = ctx.git.liveChangedPaths(workerTreeOf(r), r.base);
-      } catch {
-        live = []; // a workspace that cannot be read has no live edits to show; its recorded ones still count
+      } catch (error) {
+        const code = error instanceof DocketError ? error.code : "workspace-unreadable";
+        refused.push({ worker: r.id, code, message: (error as Error).message.split("\n")[0]! });
       }
     }
     return { worker: r.id, kind: r.kind, task: r.task, edited: [...new Set([...t.edit, ...live])], read: t.read, planned: [...plannedFiles(ctx, r)] };
@@ -91,9 +105,10 @@ export function planBroadcast(ctx: EngineContext, input: BroadcastInput): Broadc
   const rows = runningWorkers(ctx);
   const extra = note ? touchesOf(ctx.db, [note.worker]).get(note.worker)!.edit : [];
   const subject = broadcastSubject(text, { projectRoot: ctx.projectRoot(), extraPaths: extra, ...(note ? { addressed: note.suggested, from: note.worker } : {}) });
-  const scored = scoreBroadcast(subject, broadcastCandidates(ctx, rows));
+  const refused: BroadcastRefusal[] = [];
+  const scored = scoreBroadcast(subject, broadcastCandidates(ctx, rows, refused));
   return {
-    body, journalText, rows: scored, note,
+    body, journalText, rows: scored, note, refused,
     affected: scored.filter((r) => r.band === "affected").map((r) => r.worker),
     maybe: scored.filter((r) => r.band === "maybe").map((r) => r.worker),
   };

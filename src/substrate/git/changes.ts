@@ -33,26 +33,34 @@ const DIFF_FLAGS = [
  */
 export function captureChangeSet(input: CaptureChangeSetInput): ChangeSet {
   const tree = locateWorkerTree(input.tree);
-  const capture = (attributes: "auto" | "binary"): Buffer => withWorkerGit(tree, { base: input.base, attributes }, (git) => {
-    const kept = join(tree.gitDir, KEPT_INDEX);
-    const index = join(tree.gitDir, `docket-capture-${process.pid}-${randomBytes(6).toString("hex")}.index`);
-    let captured = false;
-    try {
-      takeIndex(kept, join(tree.gitDir, "index"), index);
-      run(git, input, ["add", "-A", "--", "."], index);
-      const out = run(git, input, [...DIFF_FLAGS, input.base, "--"], index);
-      captured = true;
-      return out;
-    } finally {
-      rmSync(`${index}.lock`, { force: true });
-      if (captured) keepIndex(index, kept);
-      else rmSync(index, { force: true });
+  // One private git dir for the capture and the check: setting one up costs about as much as a git process.
+  return withWorkerGit(tree, { base: input.base }, (git) => {
+    let raw = capture(git, tree, input);
+    // Some file is not UTF-8: a text patch would not survive JSON. Freeze every file as a git binary patch instead.
+    if (!isUtf8Text(raw)) {
+      git.setAttributes("binary");
+      raw = capture(git, tree, input);
+      git.setAttributes("auto"); // the check decodes text frozen as binary with a text diff
     }
+    return checkCapturedBytes(input, tree, raw, git);
   });
-  let raw = capture("auto");
-  // Some file is not UTF-8: a text patch would not survive JSON. Freeze every file as a git binary patch instead.
-  if (!isUtf8Text(raw)) raw = capture("binary");
-  return checkCapturedBytes(input, tree, raw);
+}
+
+function capture(git: WorkerGit, tree: ReturnType<typeof locateWorkerTree>, input: CaptureChangeSetInput): Buffer {
+  const kept = join(tree.gitDir, KEPT_INDEX);
+  const index = join(tree.gitDir, `docket-capture-${process.pid}-${randomBytes(6).toString("hex")}.index`);
+  let captured = false;
+  try {
+    takeIndex(kept, join(tree.gitDir, "index"), index);
+    run(git, input, ["add", "-A", "--", "."], index);
+    const out = run(git, input, [...DIFF_FLAGS, input.base, "--"], index);
+    captured = true;
+    return out;
+  } finally {
+    rmSync(`${index}.lock`, { force: true });
+    if (captured) keepIndex(index, kept);
+    else rmSync(index, { force: true });
+  }
 }
 
 function isUtf8Text(raw: Buffer): boolean {
@@ -70,9 +78,9 @@ export function freezeCapturedBytes(input: CaptureChangeSetInput, raw: Buffer): 
   return checkCapturedBytes(input, locateWorkerTree(input.tree), raw);
 }
 
-function checkCapturedBytes(input: CaptureChangeSetInput, tree: ReturnType<typeof locateWorkerTree>, raw: Buffer): ChangeSet {
+function checkCapturedBytes(input: CaptureChangeSetInput, tree: ReturnType<typeof locateWorkerTree>, raw: Buffer, git?: WorkerGit): ChangeSet {
   const { files: listed, patch } = parseNumstatPatch(raw.toString("utf8"));
-  const checked = checkFrozenPatch({ objects: tree.objects, base: input.base, patch, baseIndex: join(tree.gitDir, `docket-base-${input.base}.index`) });
+  const checked = checkFrozenPatch({ objects: tree.objects, base: input.base, patch, baseIndex: join(tree.gitDir, `docket-base-${input.base}.index`) }, git);
   if (!checked.ok) throw forged(input, checked.reason);
   if (!sameFiles(listed, checked.files)) throw forged(input, "the files the capture listed differ from the files git reads in its patch");
   return { ref: input.ref, base: input.base, files: checked.files, stat: formatStat(checked.files), hunks: checked.hunks, patch };

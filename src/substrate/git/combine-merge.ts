@@ -116,7 +116,7 @@ function contestedFiles(ws: MergeWorkspace, merge: TreeMerge, commits: { ours: s
  * `dry`: only the summary is wanted, so a clean merge's patch is not made (`diff` stays null).
  */
 export function withMerge<R>(repo: string, a: MergeSource, b: MergeSource, use: (m: MergeOutcome, ws: MergeWorkspace) => R, options: { dry?: boolean } = {}): R {
-  const ws = openMergeWorkspace(repo);
+  const ws = openMergeWorkspace(repo, a.deliverable.changeSet!.base);
   try {
     const { base, ours, theirs } = sharedBase(ws, a, b);
     const oursCommit = commitTree(ws, ours, base, `${a.worker}: ${a.ref}`);

@@ -1,12 +1,11 @@
 // Three-way merge of two frozen change sets with `git merge-tree --write-tree` (git ≥ 2.38), touching no worktree,
-// index or checkout: every object it makes goes to a private object directory (the repository's own is only read).
+// index or checkout: every object it makes goes to a private object directory (the repository's own is only read),
+// and git reads no config or attributes a worker could have written (worker-git's scratch git).
 
-import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ChangeSetFile } from "../../domain/deliverables/deliverable.js";
-import { envWithoutGit, gitBinary, neutralArgs } from "./git-binary.js";
+import { openScratchGit } from "./worker-git.js";
+import { gitCommonDir } from "./worktree.js";
 import { countHunks, formatStat, parseNumstatPatch } from "../../domain/deliverables/change-set.js";
 
 /** The first git that has `merge-tree --write-tree`. */
@@ -35,39 +34,35 @@ export interface MergeWorkspace {
   repo: string;
   run(args: string[], input?: string | Buffer): Run;
   must(args: string[], input?: string | Buffer): Buffer;
+  /** Runs `fn` with every file diffed as binary (a patch that must survive JSON). */
+  asBinary<T>(fn: () => T): T;
   dispose(): void;
 }
 
-export function openMergeWorkspace(repo: string): MergeWorkspace {
-  const dir = mkdtempSync(join(tmpdir(), "docket-merge-"));
-  // git finds no repository at all when its object directory does not exist.
-  mkdirSync(join(dir, "objects", "info"), { recursive: true });
-  mkdirSync(join(dir, "objects", "pack"), { recursive: true });
-  const common = spawnSync(gitBinary(), [...neutralArgs(), "rev-parse", "--path-format=absolute", "--git-common-dir"], { cwd: repo, encoding: "utf8", env: envWithoutGit() });
-  if (common.status !== 0) {
-    rmSync(dir, { recursive: true, force: true });
-    throw new Error(`${repo} is not a git repository: ${String(common.stderr).trim()}`);
-  }
-  const env: NodeJS.ProcessEnv = envWithoutGit({
-    ...IDENTITY,
-    GIT_OBJECT_DIRECTORY: join(dir, "objects"),
-    GIT_ALTERNATE_OBJECT_DIRECTORIES: join(common.stdout.trim(), "objects"),
-    GIT_INDEX_FILE: join(dir, "index"),
-    GIT_TERMINAL_PROMPT: "0",
-    GIT_OPTIONAL_LOCKS: "0",
-    LC_ALL: "C",
-  });
-  const run = (args: string[], input?: string | Buffer): Run => {
-    const r = spawnSync(gitBinary(), [...neutralArgs(), ...args], { cwd: repo, env, input, maxBuffer: 1024 * 1024 * 1024 });
-    if (r.error) throw r.error;
-    return { status: r.status ?? 1, stdout: r.stdout ?? Buffer.alloc(0), stderr: String(r.stderr ?? "") };
+/**
+ * The merged bytes come from workers, and a worker can write the repository's shared config and `info/attributes`:
+ * so the workspace is worker-git's scratch git (private git dir and attributes, no config of the repository's, the
+ * system's or the user's), and no merge driver, filter or textconv a worker named can run (issue 23). `head` is a
+ * commit id of the repository's own format (a source's base).
+ */
+export function openMergeWorkspace(repo: string, head: string): MergeWorkspace {
+  const id = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(head) ? head : "0".repeat(40);
+  const scratch = openScratchGit(join(gitCommonDir(repo), "objects"), id, IDENTITY);
+  const { git } = scratch;
+  return {
+    repo,
+    run: (args, input) => git.run(args, { input }),
+    must: (args, input) => git.must(args, { input }),
+    asBinary: (fn) => {
+      git.setAttributes("binary");
+      try {
+        return fn();
+      } finally {
+        git.setAttributes("auto");
+      }
+    },
+    dispose: scratch.dispose,
   };
-  const must = (args: string[], input?: string | Buffer): Buffer => {
-    const r = run(args, input);
-    if (r.status !== 0) throw new Error(`git ${args[0]} failed: ${r.stderr.trim().split("\n")[0] || `exit ${r.status}`}`);
-    return r.stdout;
-  };
-  return { repo, run, must, dispose: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 const text = (b: Buffer): string => b.toString("utf8").trim();
@@ -160,7 +155,8 @@ export function treeWithFiles(ws: MergeWorkspace, tree: string, files: readonly 
   ws.must(["read-tree", tree]);
   for (const f of files) {
     if (f.bytes === null) {
-      ws.must(["update-index", "--force-remove", "--", f.path]);
+      // Mode 0 removes the entry: `--force-remove` would want a work tree, and the scratch git has none.
+      ws.must(["update-index", "-z", "--index-info"], `0 ${"0".repeat(tree.length)}\t${f.path}\0`);
       continue;
     }
     const oid = text(ws.must(["hash-object", "-w", "--stdin"], f.bytes));
@@ -189,14 +185,8 @@ export function diffTrees(ws: MergeWorkspace, from: string, to: string): TreeDif
   let out = raw.toString("utf8");
   const { files } = parseNumstatPatch(out);
   if (Buffer.byteLength(out, "utf8") !== raw.length || out.includes("\uFFFD")) {
-    const dir = mkdtempSync(join(tmpdir(), "docket-attr-"));
-    try {
-      writeFileSync(join(dir, "attributes"), "* -diff\n");
-      raw = ws.must(["-c", `core.attributesFile=${join(dir, "attributes")}`, ...DIFF, from, to, "--"]);
-      out = raw.toString("utf8");
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    raw = ws.asBinary(() => ws.must([...DIFF, from, to, "--"]));
+    out = raw.toString("utf8");
   }
   const { patch } = parseNumstatPatch(out);
   return { files, stat: formatStat(files), hunks: countHunks(patch), patch };

@@ -24,8 +24,10 @@ const READ = ["--numstat", "--summary", "-z", "--whitespace=nowarn", "-"];
  * The patch checked against git's reading and applied to `base` in a private index (`--check`: nothing is written).
  * A binary section over a file that is text at the base, and text after the patch, gets its change decoded as text.
  */
-export function checkFrozenPatch(input: FrozenPatchInput): PatchIntegrity {
-  return withObjectGit(input.objects, input.base, (git) => {
+export function checkFrozenPatch(input: FrozenPatchInput, scope?: WorkerGit): PatchIntegrity {
+  // `scope`: the capture's own pinned git over the same objects and base (only the index is used, never its work tree).
+  const within = <T>(fn: (git: WorkerGit) => T): T => (scope ? fn(scope) : withObjectGit(input.objects, input.base, fn));
+  return within((git) => {
     if (input.patch === "") return resolvePatchIntegrity("", { numstat: [], summary: "" });
     const index = baseIndexFor(git, input);
     if (typeof index !== "string") return index;

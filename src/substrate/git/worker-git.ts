@@ -101,6 +101,8 @@ export interface WorkerGit {
   must(args: readonly string[], options?: { input?: string | Buffer; index?: string }): Buffer;
   /** A fresh index path inside the private git dir. */
   privateIndex(name: string): string;
+  /** Replaces the private git dir's attributes (the only ones git reads): `binary` makes every file a binary diff. */
+  setAttributes(kind: keyof typeof ATTRIBUTES): void;
 }
 
 interface Scope {
@@ -108,6 +110,10 @@ interface Scope {
   workTree?: string;
   /** The object store; none: the private git dir's own, empty one. */
   objects?: string;
+  /** An object store read through (never written): a repository's objects under a private store. */
+  alternates?: string;
+  /** Further variables (an identity for commit-tree). */
+  env?: Record<string, string>;
   exclude?: string;
   head: string;
   attributes?: keyof typeof ATTRIBUTES;
@@ -142,6 +148,7 @@ function open(scope: Scope): { git: WorkerGit; dispose(): void } {
   const base = {
     GIT_DIR: dir, GIT_OBJECT_DIRECTORY: scope.objects ?? join(dir, "objects"), GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null", GIT_ATTR_NOSYSTEM: "1",
     GIT_OPTIONAL_LOCKS: "0", GIT_NO_REPLACE_OBJECTS: "1", GIT_PAGER: "cat", LC_ALL: "C", ...(scope.workTree ? { GIT_WORK_TREE: scope.workTree } : {}),
+    ...(scope.alternates ? { GIT_ALTERNATE_OBJECT_DIRECTORIES: scope.alternates } : {}), ...scope.env,
   };
   const run: WorkerGit["run"] = (args, options = {}) => {
     const env = envWithoutGit({ ...base, GIT_INDEX_FILE: options.index ?? join(dir, "index") });
@@ -156,7 +163,8 @@ function open(scope: Scope): { git: WorkerGit; dispose(): void } {
     if (r.status !== 0) throw new Error(`git ${args.find((a) => !a.startsWith("-")) ?? args[0]} failed: ${r.stderr.trim().split("\n")[0] || `exit ${r.status}`}`);
     return r.stdout;
   };
-  return { git: { run, must, privateIndex: (name) => join(dir, name) }, dispose: () => rmSync(dir, { recursive: true, force: true }) };
+  const setAttributes = (kind: keyof typeof ATTRIBUTES) => writeFileSync(join(dir, "info", "attributes"), ATTRIBUTES[kind]);
+  return { git: { run, must, privateIndex: (name) => join(dir, name), setAttributes }, dispose: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 /**
@@ -181,6 +189,14 @@ export function withObjectGit<T>(objects: string | undefined, head: string, fn: 
   } finally {
     scope.dispose();
   }
+}
+
+/**
+ * Git over a private object store that reads a repository's objects (`alternates`) and writes only its own, with no
+ * work tree and no config or attributes of the repository's: what Combine merges two workers' bytes in. `dispose` deletes it.
+ */
+export function openScratchGit(alternates: string, head: string, env: Record<string, string> = {}): { git: WorkerGit; dispose(): void } {
+  return open({ alternates, head, env });
 }
 
 /** Points the worker's own HEAD at `commit` (detached), by an atomic rename: nothing of git's runs for it. */

@@ -90,6 +90,7 @@ test("broadcast scores every running worker with its reason, sends only to the c
       { worker: "w1", band: "affected", reason: "edits src/rate.ts", kind: "default", task: "add a per-tenant rate limit" },
       { worker: "w2", band: "unrelated", reason: "no overlap found", kind: "default", task: "write the billing docs" },
     ],
+    refused: [],
     sent: [],
     journal: null,
   });

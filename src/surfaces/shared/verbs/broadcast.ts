@@ -22,7 +22,15 @@ const BAND_MARK: Record<string, string> = { affected: "▪", maybe: "▫", unrel
 
 function planLines(plan: BroadcastPlan): string[] {
   if (plan.rows.length === 0) return ["no running workers in this project"];
-  return plan.rows.map((r) => `${BAND_MARK[r.band]} ${r.worker.padEnd(5)} ${r.band.padEnd(9)} ${r.kind.padEnd(11)} ${r.task.length > 40 ? `${r.task.slice(0, 39)}…` : r.task.padEnd(40)}  ${r.reason}`);
+  return [
+    ...plan.rows.map((r) => `${BAND_MARK[r.band]} ${r.worker.padEnd(5)} ${r.band.padEnd(9)} ${r.kind.padEnd(11)} ${r.task.length > 40 ? `${r.task.slice(0, 39)}…` : r.task.padEnd(40)}  ${r.reason}`),
+    ...refusedLines(plan),
+  ];
+}
+
+/** A worker whose workspace Docket would not run git in is named, with the refusal: its live edits were not read. */
+function refusedLines(plan: BroadcastPlan): string[] {
+  return plan.refused.map((r) => `! ${r.worker}: ${r.code}: its live edits were left out (scored on what it recorded): ${r.message}`);
 }
 
 const list = (ws: readonly string[]) => ws.join(", ");
@@ -87,7 +95,7 @@ export function registerBroadcastCommands(program: Command, io: Io): void {
           "re-run on a terminal to choose, pass --yes to send to the affected workers, --journal to post it, or --dry-run to see the scores",
         );
       }
-      emit(io, { rows, sent, journal }, (x) => [
+      emit(io, { rows, refused: plan.refused, sent, journal }, (x) => [
         ...(io.interactive && !flags.yes && !flags.dryRun && !flags.journal ? [] : planLines(plan)),
         ...x.sent.map((s) => `${s.message} ${s.delivery === "delivered" ? "pasted into" : "queued for"} ${s.worker} · read at its next turn, without interrupting it`),
         ...(x.journal ? [`${x.journal} posted to the project journal (docket journal)`] : []),

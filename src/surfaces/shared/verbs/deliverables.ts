@@ -42,7 +42,7 @@ export function registerDeliverableCommands(program: Command, io: Io): void {
     .argument("<worker-or-ref>", "w<N>, w<N>:v<K>, worker-deliverable:w<N>:<K>, or a stored deliverable:<id>:<v> / d<N>")
     .option("--version <n>", "a specific version (default: the current one)", parsePositiveInt("--version"))
     .action(async (target: string, opts: { version?: number }) => {
-      const { frozenPatchOf } = await import("../../../engine/review/frozen-patch.js");
+      const { frozenPatchOf, shownPatch } = await import("../../../engine/review/frozen-patch.js");
       const r = frozenPatchOf(engine(), target, opts.version);
       const patch = r.patch;
       if (r.worker) await shownOn(io, { worker: r.worker, ...r.deliverable });
@@ -54,9 +54,12 @@ export function registerDeliverableCommands(program: Command, io: Io): void {
         io.err(r.changeSet ? `${r.deliverable.ref} changed no files` : `${r.deliverable.ref} has no change set (read-only worker, or a record without one)`);
         return;
       }
+      // Text frozen as a binary patch (issue 23) is printed decoded, each such file named on stderr first.
+      const shown = shownPatch(r);
+      for (const path of shown.decoded) io.err(`! ${quotePath(path)} is text at the base but frozen as a binary patch; shown decoded (--json keeps the frozen bytes)`);
       // Through the Io: its filter draws a worker's escapes visibly before `colorLine` adds Docket's own colours
       // (and inside pi a raw stdout write would overprint the TUI).
-      io.out(patch, colorLine);
+      io.out(shown.text, colorLine);
     });
 }
 
