@@ -68,6 +68,24 @@ test("a contained, unattended Claude Code worker edits its workspace and publish
   assertPublishedContained(g, model);
 });
 
+test("a contained Claude Code worker in its own permission mode (acceptEdits) edits its workspace and publishes v1", { timeout: 300_000 }, async (t) => {
+  const { g } = containedGround(t);
+  g.configure({ sandbox: "required" });
+  const file = join(g.workspace("w1"), "src", "app.txt");
+  const listsDocket = (r: RecordedRequest) => (r.body?.tools ?? []).some((x: { name?: string }) => x.name === "mcp__docket__docket_done");
+  const model = await startFakeAnthropic([
+    { tools: [{ name: "Edit", id: "toolu_edit", input: { file_path: file, old_string: "two", new_string: "TWO" } }] },
+    onceListed(listsDocket, { tools: [{ name: "mcp__docket__docket_done", id: "toolu_done", input: { body: "Uppercased two.", outcome: "completed", summary: "uppercased two" } }] }, { tools: [{ name: "Glob", input: { pattern: "*.md" } }] }),
+    { text: "Published v1." },
+  ]);
+  t.after(() => model.close());
+  g.watch(model);
+  const spawned = g.run("spawn", "--agent", "claude", "--as", UNGATED_KIND, "--env", `ANTHROPIC_BASE_URL=${model.url}`, "--env", "ANTHROPIC_API_KEY=sk-ant-test-0123456789abcdefghij", "--json", "Uppercase", "two");
+  assert.equal(spawned.code, 0, spawned.stderr + spawned.stdout);
+  await g.until("w1 ready with v1", () => g.row("SELECT state FROM workers WHERE id = 'w1'").state === "ready", 180_000);
+  assertPublishedContained(g, model);
+});
+
 test("a contained Codex worker edits its workspace and publishes v1; its shell cannot read ~/.ssh or write your checkout", { timeout: 300_000 }, async (t) => {
   const { g, key } = containedGround(t);
   const DOCKET = "mcp__docket";
