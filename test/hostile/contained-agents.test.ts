@@ -1,5 +1,5 @@
 // Real Claude Code and Codex workers (scripted APIs on 127.0.0.1) under sandbox "required" complete a writable task
-// contained and publish their edit; their own shells cannot write the human's checkout or read a planted ~/.ssh key.
+// contained and publish their edit; their own shells cannot write the human's checkout or read a planted ~/.ssh key (read-only Codex too).
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -114,4 +114,30 @@ test("a contained Codex worker edits its workspace and publishes v1; its shell c
   assert.match(read.text, /No such file or directory/, "the key's folder is empty inside the sandbox");
   assert.match(outputs.find((o) => o.id === "call_checkout")?.text ?? "", /Read-only file system/);
   assertPublishedContained(g, model);
+});
+
+test("a contained read-only Codex worker (Docket's sandbox as its only one) cannot write your checkout and still reports", { timeout: 300_000 }, async (t) => {
+  const { g } = containedGround(t);
+  const DOCKET = "mcp__docket";
+  const listsDocket = (r: RecordedRequest) => (r.body?.tools ?? []).some((x: { name?: string }) => x.name === DOCKET);
+  const model = await startFakeOpenAI([
+    { tools: [{ name: "exec_command", id: "call_write", input: { cmd: "printf HACKED > src/app.txt" } }] },
+    onceListed(listsDocket, { tools: [{ namespace: DOCKET, name: "docket_done", id: "call_done", input: { body: "Could not write: read-only.", outcome: "findings", summary: "read-only" } }] }, { tools: [{ name: "exec_command", input: { cmd: "true" } }] }),
+    { text: "Done." },
+  ]);
+  t.after(() => model.close());
+  g.configure({
+    sandbox: "required",
+    codex: { extraArgs: ["-c", 'model_provider="scripted"', "-c", `model_providers.scripted={name="scripted",base_url="${model.url}/v1",wire_api="responses",env_key="SCRIPTED_KEY"}`] },
+  });
+  g.watch(model);
+  const spawned = g.run("spawn", "--agent", "codex", "--model", "scripted-model", "--env", "SCRIPTED_KEY=sk-test", "--as", "scout", "--json", "try", "to", "write");
+  assert.equal(spawned.code, 0, spawned.stderr + spawned.stdout);
+  await g.until("w1 ready", () => g.row("SELECT state FROM workers WHERE id = 'w1'").state === "ready", 180_000);
+  assert.equal(g.run("show", "w1", "--json").json.contained, true);
+  const output = model.main().flatMap((r) => responsesToolOutputs(r)).find((o) => o.id === "call_write");
+  assert.match(output?.text ?? "", /Read-only file system/);
+  assert.doesNotMatch(output?.text ?? "", /uid map/, "the command ran (Codex's own sandbox did not try to nest)");
+  assert.equal(readFileSync(join(g.repo, "src", "app.txt"), "utf8"), "one\ntwo\nthree\n");
+  assert.equal(git(g.repo, "status", "--porcelain"), "");
 });
