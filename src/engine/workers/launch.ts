@@ -146,7 +146,7 @@ export interface LaunchCommand {
 /** One launch's command: pi and command workers as built above; Claude Code and Codex with their private config written. */
 export function launchCommand(
   ctx: EngineContext,
-  input: { row: Worker; execution: LaunchExecution; generation: number; cwd: string; env: Record<string, string>; unattended?: boolean },
+  input: { row: Worker; execution: LaunchExecution; generation: number; cwd: string; env: Record<string, string>; unattended?: boolean; contained?: boolean },
 ): LaunchCommand {
   const ex = input.execution;
   const workerDir = ctx.home.workerDir(input.row.id);
@@ -167,7 +167,7 @@ export function previewCommand(ctx: EngineContext, execution: LaunchExecution): 
 function mcpAgentSpec(
   input: {
     row: Pick<Worker, "id" | "workspace">; execution: LaunchExecution; agent: "claude" | "codex"; generation: number; cwd: string; env: Record<string, string>;
-    workerDir: string; instructions: string; unattended?: boolean;
+    workerDir: string; instructions: string; unattended?: boolean; contained?: boolean;
   },
 ): McpAgentSpec {
   return {
@@ -183,5 +183,6 @@ function mcpAgentSpec(
     env: input.env,
     resume: input.generation > 1,
     ...(input.unattended ? { unattended: true } : {}),
+    ...(input.contained ? { contained: true } : {}),
   };
 }

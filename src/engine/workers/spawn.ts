@@ -300,7 +300,7 @@ export function launchInto(
   const env = buildWorkerEnv(ctx, { worker: row.id, generation: launch.generation, runToken: launch.runToken }, launch.env);
   const scratch = containment.contained ? containedEnv(ctx, row, env) : undefined;
   const unattended = containment.contained && ctx.config().worker.unattended;
-  const command = launchCommand(ctx, { row, execution, generation: launch.generation, cwd, env, unattended });
+  const command = launchCommand(ctx, { row, execution, generation: launch.generation, cwd, env, unattended, contained: containment.contained });
   let ids: { windowId: string; paneId: string };
   try {
     ensureDoor(ctx); // the worker's first call waits (bounded) for its socket; the door is up well before that

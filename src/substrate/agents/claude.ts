@@ -54,7 +54,11 @@ export function claudeFiles(spec: McpAgentSpec, previousState: Record<string, un
   };
   return {
     ".claude.json": `${JSON.stringify(state, null, 2)}\n`,
-    "settings.json": `${JSON.stringify({ hooks: { UserPromptSubmit: hook("prompt"), Stop: hook("stop"), PreToolUse: gateHook } }, null, 2)}\n`,
+    "settings.json": `${JSON.stringify({
+      hooks: { UserPromptSubmit: hook("prompt"), Stop: hook("stop"), PreToolUse: gateHook },
+      // Unattended was the human's choice in their user config: no one is at the pane to accept bypass mode's disclaimer.
+      ...(spec.unattended ? { skipDangerousModePermissionPrompt: true } : {}),
+    }, null, 2)}\n`,
     "mcp.json": `${JSON.stringify({ mcpServers: { docket: { type: "stdio", command: spec.docket.node, args: [spec.docket.bin, "mcp"] } } }, null, 2)}\n`,
     "docket-instructions.md": `${spec.instructions}\n`,
   };
@@ -65,7 +69,11 @@ export function prepareClaude(spec: McpAgentSpec, located: LocatedAgent): Prepar
   for (const [name, content] of Object.entries(claudeFiles(spec, readState(spec.configDir)))) writePrivateFile(join(spec.configDir, name), content);
   return {
     argv: claudeArgv(spec, located),
-    env: { CLAUDE_CONFIG_DIR: spec.configDir, ENABLE_TOOL_SEARCH: "false", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1" },
+    env: {
+      CLAUDE_CONFIG_DIR: spec.configDir, ENABLE_TOOL_SEARCH: "false", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+      // Claude Code refuses bypass mode as root unless told it runs in a deliberate sandbox: unattended, it does (Docket's).
+      ...(spec.unattended && spec.contained ? { IS_SANDBOX: "1" } : {}),
+    },
   };
 }
 

@@ -6,10 +6,13 @@ import { join } from "node:path";
 import type { LocatedAgent } from "./locate.js";
 import { docketVariableNames, writePrivateFile, type McpAgentSpec, type PreparedAgent } from "./mcp-agent.js";
 
-/** Read-only kinds run in Codex's read-only sandbox, writable kinds in workspace-write; nothing ever waits for approval. */
-export function codexPermissionArgs(spec: Pick<McpAgentSpec, "readOnly" | "unattended">): string[] {
-  // Unattended (contained only): Docket's sandbox is the boundary, so Codex's own (which cannot nest inside it) is off.
-  if (spec.unattended && !spec.readOnly) return ["--sandbox", "danger-full-access", "--ask-for-approval", "never"];
+/**
+ * Uncontained, read-only kinds run in Codex's read-only sandbox and writable kinds in workspace-write. Contained, Docket's
+ * sandbox is the boundary for every kind: Codex's own is bubblewrap too and cannot start inside it (no capabilities to map
+ * a nested user namespace), so it is off. Nothing ever waits for approval.
+ */
+export function codexPermissionArgs(spec: Pick<McpAgentSpec, "readOnly" | "contained">): string[] {
+  if (spec.contained) return ["--sandbox", "danger-full-access", "--ask-for-approval", "never"];
   return ["--sandbox", spec.readOnly ? "read-only" : "workspace-write", "--ask-for-approval", "never"];
 }
 

@@ -28,6 +28,8 @@ export interface McpAgentSpec {
   resume: boolean;
   /** The agent's own permission prompts off (Claude's bypass mode): only ever set for a worker inside Docket's sandbox. */
   unattended?: boolean;
+  /** Inside Docket's sandbox: the agent's own sandbox cannot nest there (no capabilities for a user namespace). */
+  contained?: boolean;
 }
 
 export interface PreparedAgent {

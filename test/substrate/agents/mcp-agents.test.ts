@@ -2,7 +2,7 @@
 // the private config that gets them past onboarding and trust, and docket mcp as their only MCP server.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { claudeArgv, claudeFiles, claudePermissionArgs, prepareClaude } from "../../../src/substrate/agents/claude.js";
 import { codexArgv, codexConfig, codexPermissionArgs, isCodexMainThread } from "../../../src/substrate/agents/codex.js";
@@ -51,14 +51,20 @@ test("prepareClaude writes its files 0600 in a 0700 directory, even over wider o
   writeFileSync(join(dir, ".claude.json"), "{}", { mode: 0o644 });
   const prepared = prepareClaude(spec({ configDir: dir }), { command: ["/bin/claude"], source: "PATH" });
   assert.deepEqual(prepared.env, { CLAUDE_CONFIG_DIR: dir, ENABLE_TOOL_SEARCH: "false", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1" });
+  assert.equal(prepareClaude(spec({ configDir: dir, unattended: true }), { command: ["/bin/claude"], source: "PATH" }).env.IS_SANDBOX, undefined, "never claimed outside Docket's sandbox");
+  assert.equal(prepareClaude(spec({ configDir: dir, unattended: true, contained: true }), { command: ["/bin/claude"], source: "PATH" }).env.IS_SANDBOX, "1", "unattended inside Docket's sandbox: bypass mode runs as root too");
+  assert.equal(JSON.parse(readFileSync(join(dir, "settings.json"), "utf8")).skipDangerousModePermissionPrompt, true, "unattended: no disclaimer waits at the pane");
+  assert.equal(JSON.parse(claudeFiles(spec())["settings.json"]!).skipDangerousModePermissionPrompt, undefined);
   assert.equal(statSync(dir).mode & 0o777, 0o700);
   for (const f of [".claude.json", "settings.json", "mcp.json", "docket-instructions.md"]) assert.equal(statSync(join(dir, f)).mode & 0o777, 0o600, f);
 });
 
-test("Codex: read-only kinds in the read-only sandbox, writable ones in workspace-write, never waiting for approval", () => {
+test("Codex: uncontained, read-only kinds in the read-only sandbox and writable ones in workspace-write; contained, Docket's sandbox only; never waiting for approval", () => {
   assert.deepEqual(codexPermissionArgs({ readOnly: true }), ["--sandbox", "read-only", "--ask-for-approval", "never"]);
   assert.deepEqual(codexPermissionArgs({ readOnly: false }), ["--sandbox", "workspace-write", "--ask-for-approval", "never"]);
-  assert.deepEqual(codexPermissionArgs({ readOnly: false, unattended: true }), ["--sandbox", "danger-full-access", "--ask-for-approval", "never"], "unattended: Docket's sandbox is the boundary");
+  for (const readOnly of [false, true]) {
+    assert.deepEqual(codexPermissionArgs({ readOnly, contained: true }), ["--sandbox", "danger-full-access", "--ask-for-approval", "never"], "contained: Docket's sandbox is the boundary (Codex's own cannot nest in it)");
+  }
   const argv = codexArgv(spec({ model: "gpt-9" }), { command: ["/bin/codex"], source: "PATH" });
   assert.deepEqual(argv, ["/bin/codex", "--sandbox", "workspace-write", "--ask-for-approval", "never", "--no-daemon", "--cd", "/home/d/fleet/w1/workspace", "--model", "gpt-9", "You are Docket worker w1."]);
 });
