@@ -191,7 +191,7 @@ export function registerWorkersCommands(program: Command, io: Io): void {
         ...(w.lastError ? [`  last error: ${w.lastError}`] : []),
         ...w.openQuestions.map((q) => `  question ${q.id}: ${q.text}`),
         ...w.launches.map((l) => `  launch g${l.generation} ${l.startedAt}${l.exitedAt ? ` exited ${l.exitCode} at ${l.exitedAt}` : ""}`),
-        ...w.messages.map((m) => `  message ${m.id}: ${m.delivery}`),
+        ...w.messages.map((m) => `  message ${m.id}: ${m.delivery} — ${m.what}`),
         ...(w.baseMoved ? [`  base moved: ${w.baseMoved.files.map(quotePath).join(", ")} landed since it started (${w.baseMoved.refs.join(", ")})`] : []),
         w.spend ? `  spend: ${formatSpend(w.spend)}${w.budget.usd !== null ? ` of a $${w.budget.usd.toFixed(2)} budget${w.budget.stoppedAt ? " (reached: agent stopped)" : w.budget.warnedAt ? " (80 % reached)" : ""}` : ""}` : `  spend: unknown (${w.spendDetail.unmeasured ?? "no records"})`,
         ...w.spendDetail.generations.map((g) => `    generation ${g.generation}: ${formatSpend(g.totals)}`),
