@@ -75,13 +75,10 @@ function paneProbe(row: Worker, panes: PaneMap | undefined): PaneProbe {
   return paneFromMap(panes, row.paneId, row.id);
 }
 
-// The verbs that settle or reopen what the human thinks of one version; the latest of them says whether it was sent back.
-const JUDGING_VERBS = new Set(["approve", "reject", "revise", "promote", "discard", "use", "save", "combine"]);
-
-/** The human's latest word on the worker's current version is a revise: the worker owes the next version. */
+/** The latest decision on the worker's current version is a revise: the worker owes the next version. */
 function revisionAsked(ctx: EngineContext, row: Worker): boolean {
   if (row.deliverableRef === null || row.deliverableVersion === null) return false;
-  return decisionsForRef(ctx.db, row.deliverableRef).filter((d) => JUDGING_VERBS.has(d.verb)).at(-1)?.verb === "revise";
+  return decisionsForRef(ctx.db, row.deliverableRef).at(-1)?.verb === "revise";
 }
 
 export function viewOf(row: Worker, pane: PaneProbe, nowMs: number, consulting = false): { state: DisplayState; liveness: Liveness } {
