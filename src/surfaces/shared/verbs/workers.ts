@@ -107,7 +107,7 @@ export function registerWorkersCommands(program: Command, io: Io): void {
         `${x.worker} started (generation ${x.generation}, kind ${x.kind})`,
         ...x.summary.map((l) => `  ${l}`),
         ...(r.dispatch ? [`  dispatched ${r.dispatch.bindings.map((b) => b.item).join(", ")} (${r.dispatch.dispatch})`] : []),
-        `  peek: docket peek ${x.worker}   attach: docket attach ${x.worker}`,
+        `  peek: \`docket peek ${x.worker}\`   attach: \`docket attach ${x.worker}\``,
         ...(waited ? [waitedLine(x.worker, waited)] : []),
       ]);
       if (waited === "failed" || waited === "exited") process.exitCode = 1;
@@ -149,7 +149,7 @@ export function registerWorkersCommands(program: Command, io: Io): void {
       const workers = listing.workers.map((w) => ({ ...w, age: listing.ages.get(w.worker) ?? null, baseMoved: listing.baseMoved.get(w.worker) ?? null }));
       emit(io, { workers }, (x) =>
         x.workers.length === 0
-          ? "no workers (start one with: docket spawn <task>)"
+          ? "no workers (start one with `docket spawn <task>`)"
           : [
               ["worker".padEnd(8), "state".padEnd(12), "kind".padEnd(11), "age".padEnd(5), "cost".padEnd(7), "task (questions, current version)"].join(" "),
               ...x.workers.map((w) =>
