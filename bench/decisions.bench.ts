@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { openEngine } from "../src/engine/context.js";
 import { approvalOf } from "../src/engine/review/target.js";
 import { insertDecision } from "../src/ledger/review/decisions.js";
+import { figure } from "./support/figure.js";
 
 const N = 10_000;
 const home = mkdtempSync(join(tmpdir(), "docket-bench-decisions-"));
@@ -43,6 +44,8 @@ try {
   console.log(`  append one decision       p50 ${median(append).toFixed(3)} ms · p99 ${p99(append).toFixed(3)} ms`);
   console.log(`  bare appendFileSync       p50 ${median(bare).toFixed(3)} ms · p99 ${p99(bare).toFixed(3)} ms  (no transaction, no index)`);
   console.log(`  "is this exact version approved?" over ${N} decisions: p50 ${median(lookup).toFixed(3)} ms · p99 ${p99(lookup).toFixed(3)} ms (indexed by ref)`);
+  figure({ id: "append-decision", label: "append one decision (one durable command), p50", value: median(append), unit: "ms", baseline: { label: "appendFileSync", value: median(bare) } });
+  figure({ id: "is-approved", label: `"is this exact version approved?" over ${N.toLocaleString("en-US")} decisions, p50`, value: median(lookup), unit: "ms" });
   console.log(`  rss ${Math.round(process.memoryUsage().rss / 1e6)} MB`);
   ctx.close();
 } finally {

@@ -14,6 +14,7 @@ import { insertWorker, updateWorker } from "../src/ledger/workers/workers.js";
 import type { WorkerDeliverable } from "../src/domain/deliverables/deliverable.js";
 import { checkFrozenPatch } from "../src/substrate/git/patch-check.js";
 import { withObjectGit } from "../src/substrate/git/worker-git.js";
+import { figure } from "./support/figure.js";
 
 const FILES = 2_000;
 const CHANGED = 20;
@@ -98,6 +99,7 @@ try {
   console.log(`repo: ${FILES} files, ${CHANGED} changed per run, ${RUNS} runs (medians), versions grow 1→${RUNS + 1}`);
   console.log(`git add -A && git diff --cached --binary : ${median(theirs).toFixed(1)} ms`);
   console.log(`docket done → ready (capture+check+claim+cmd) : ${median(ours).toFixed(1)} ms  (${(median(ours) / median(theirs)).toFixed(2)}× the bare git pair; aim ≤ 1.5×)`);
+  figure({ id: "publish", label: `publish a deliverable with its frozen patch (${FILES.toLocaleString("en-US")}-file repo, ${CHANGED} changed), median`, value: median(ours), unit: "ms", baseline: { label: "`git add -A && git diff --cached --binary`", value: median(theirs) } });
   const before = median(ours) - median(checks);
   console.log(`the human-side patch check as done runs it (one git apply --check --numstat --summary -z in the capture's private git dir) : ${median(checks).toFixed(1)} ms; with a private git dir of its own (as before): ${median(alone).toFixed(1)} ms`);
   console.log(`done without that check (today's path, by subtraction) : ${before.toFixed(1)} ms  → with it ${(median(ours) / before).toFixed(2)}× (aim ≤ 1.3×)`);

@@ -5,6 +5,7 @@ import { performance } from "node:perf_hooks";
 import { parsePlan } from "../src/domain/plans/plan-contract.js";
 import { resolvePlanCoverage } from "../src/domain/plans/plan-coverage.js";
 import { parsePatchRanges } from "../src/domain/deliverables/patch-ranges.js";
+import { figure } from "./support/figure.js";
 
 function createBody(i: number): string {
   const steps = 3 + (i % 12);
@@ -63,6 +64,9 @@ const covered = time("parsePlan + coverage", () =>
   }, 0),
 );
 const ratio = (x: { wall: number; cpu: number }) => `×${(x.wall / split.wall).toFixed(1)} wall, ×${(x.cpu / split.cpu).toFixed(1)} cpu`;
+const perSec = (ms: number): number => (N / ms) * 1000;
+figure({ id: "plan-parse", label: `parse a plan (${N.toLocaleString("en-US")} bodies)`, value: perSec(parse.wall), unit: "/s", baseline: { label: "split into lines", value: perSec(split.wall) } });
+figure({ id: "plan-coverage", label: "parse a plan + its coverage against its changed files", value: perSec(covered.wall), unit: "/s", baseline: { label: "split into lines", value: perSec(split.wall) } });
 console.log(`of the split: parsePlan ${ratio(parse)}; parsePlan + coverage ${ratio(covered)} (aim ≤ ×10; ${pairs.toLocaleString("en-US")} planned × changed pairs)`);
 
 const hunks = Array.from({ length: 200 }, (_, h) => `@@ -${h * 20 + 1},7 +${h * 20 + 1},7 @@\n a\n b\n c\n-d\n+D\n e\n f\n g`).join("\n");

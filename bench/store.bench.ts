@@ -13,6 +13,7 @@ import { saveAuthored } from "../src/engine/store/save.js";
 import { claimFile } from "../src/files/atomic.js";
 import type { StoredDeliverable } from "../src/domain/store/stored-deliverable.js";
 import { storedRef } from "../src/domain/deliverables/refs.js";
+import { figure } from "./support/figure.js";
 
 const BIN = resolve(dirname(fileURLToPath(import.meta.url)), "../../bin/docket.js");
 const N = 10_000;
@@ -78,6 +79,7 @@ try {
   const nodeStart = timeRuns(5, () => spawnSync(process.execPath, ["-e", ""], { env }));
   console.log(`  bare sync walk: readdir + read + parse   ${walk.toFixed(1).padStart(8)} ms`);
   console.log(`  listStoredDeliverables (index, warm)     ${inProcess.toFixed(1).padStart(8)} ms   ×${(inProcess / walk).toFixed(3)} of the walk`);
+  figure({ id: "store-list", label: `list the DeliverableStore, ${N.toLocaleString("en-US")} records (ledger index)`, value: inProcess, unit: "ms", baseline: { label: "read + parse every file", value: walk } });
   console.log(`  \`docket deliverables --json\` process     ${cli.toFixed(1).padStart(8)} ms   (bare \`node -e ""\` start ${nodeStart.toFixed(1)} ms)`);
 
   // 1,000 human-authored saves, one engine, beside mkdir + writeFile of the same bytes.
@@ -110,6 +112,7 @@ try {
   console.log(`${SAVES.toLocaleString("en-US")} --author saves`);
   console.log(`  saveAuthored (lock, fsync'd claim, index) median ${median(saveRuns).toFixed(3)} ms`);
   console.log(`  mkdir + writeFile (no fsync)              median ${median(bareRuns).toFixed(3)} ms`);
+  figure({ id: "store-save", label: "save one human-authored stored deliverable (fsync'd), median", value: median(saveRuns), unit: "ms", baseline: { label: "durable claim", value: median(claimRuns) } });
   console.log(`  bare durable claim (temp+fsync+link+fsync dir) median ${median(claimRuns).toFixed(3)} ms`);
 } finally {
   rmSync(home, { recursive: true, force: true });

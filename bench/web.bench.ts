@@ -20,6 +20,7 @@ import { publish, reviewGround, reviewWorker } from "../test/support/review-fixt
 import { publishVersion } from "../test/support/stored.js";
 import { addWorker } from "../test/support/work-ledger.js";
 import { signedIn, webServer } from "../test/support/web.js";
+import { figure } from "./support/figure.js";
 
 const cleanups: (() => void | Promise<void>)[] = [];
 const t = { after: (fn: () => void | Promise<void>) => void cleanups.push(fn) };
@@ -126,6 +127,7 @@ async function doneToPage(): Promise<void> {
   console.log(`\na worker's done (\`docket worker done\` in another process) → the event at an open page, ${RUNS} runs`);
   console.log(`  baseline: a 1 ms data_version poll sees the commit  p50 ${ms(pct(toPoll, 0.5))}  p95 ${ms(pct(toPoll, 0.95))}`);
   console.log(`  the page's EventSource receives the pulse           p50 ${ms(pct(toPage, 0.5))}  p95 ${ms(pct(toPage, 0.95))}`);
+  figure({ id: "web-event", label: "a worker's done in another process → an open page's event stream, p50", value: pct(toPage, 0.5), unit: "ms", baseline: { label: "a 1 ms `data_version` poll", value: pct(toPoll, 0.5) } });
 }
 
 function storedRecord(i: number): StoredDeliverable {

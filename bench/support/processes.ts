@@ -4,6 +4,7 @@
 import { spawnSync, type SpawnSyncOptions } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { runLoggingModules } from "../../test/support/module-log.js";
+import { figure } from "./figure.js";
 
 export interface ProcessCase {
   label: string;
@@ -68,6 +69,7 @@ export function printFigures(figures: ProcessFigure[], aims: Record<string, numb
     const cpu = f.cpuMs === undefined || base.cpuMs === undefined ? "" : `   cpu ${f.cpuMs.toFixed(1).padStart(6)} ms ×${(f.cpuMs / base.cpuMs).toFixed(2)}`;
     const aim = aims[f.label] === undefined ? "" : `   (aim ≤ ×${aims[f.label]})`;
     console.log(`  ${f.label.padEnd(width)}   wall ${f.wallMs.toFixed(1).padStart(6)} ms ×${(f.wallMs / base.wallMs).toFixed(2)}${cpu}${aim}`);
+    if (f !== base) figure({ id: `process:${f.label}`, label: `\`${f.label}\`, median wall`, value: f.wallMs, unit: "ms", baseline: { label: `\`${base.label}\``, value: base.wallMs } });
   }
 }
 

@@ -4,6 +4,7 @@
 import { UNCONTAINED } from "./docket-cli.js";
 import { randomBytes } from "node:crypto";
 import { openEngine, type EngineContext } from "../../src/engine/context.js";
+import type { Clock } from "../../src/substrate/clock.js";
 import { startWebServer, type WebServer } from "../../src/surfaces/web/server.js";
 import type { BrowserContext, Page } from "playwright-core";
 import type { ReviewGround } from "./review-fixture.js";
@@ -18,8 +19,9 @@ export interface WebFixture {
   log: string[];
 }
 
-export async function webServer(t: { after(fn: () => void | Promise<void>): void }, g: ReviewGround): Promise<WebFixture> {
-  const ctx = openEngine({ env: { DOCKET_HOME: g.home, DOCKET_TMUX_SOCKET: tmuxServer(t).socket, ...UNCONTAINED }, cwd: g.project });
+/** `clock`: the server reads the ground's test clock (ages on a page), else the real one. */
+export async function webServer(t: { after(fn: () => void | Promise<void>): void }, g: ReviewGround, options: { clock?: Clock } = {}): Promise<WebFixture> {
+  const ctx = openEngine({ env: { DOCKET_HOME: g.home, DOCKET_TMUX_SOCKET: tmuxServer(t).socket, ...UNCONTAINED }, cwd: g.project, ...(options.clock ? { clock: options.clock } : {}) });
   const secret = randomBytes(32).toString("base64url");
   const log: string[] = [];
   const server = await startWebServer({ ctx, host: "127.0.0.1", port: 0, secret, instance: randomBytes(8).toString("hex"), log: (l) => log.push(l), pollMs: 100 });

@@ -203,6 +203,25 @@ export function contextGaps(f: DiffFile): ContextGap[] {
     oldNext = oldStart + h.oldCount;
     newNext = (h.newCount === 0 ? h.newStart + 1 : h.newStart) + h.newCount;
   });
-  if (f.status !== "deleted") gaps.push({ before: f.hunks.length, oldFrom: oldNext, oldTo: null, newFrom: newNext });
+  if (f.status !== "deleted" && !reachesEndOfFile(f.hunks)) gaps.push({ before: f.hunks.length, oldFrom: oldNext, oldTo: null, newFrom: newNext });
   return gaps;
+}
+
+const leadingContext = (h: DiffHunk): number => {
+  const i = h.lines.findIndex((l) => l.kind !== "context");
+  return i === -1 ? h.lines.length : i;
+};
+
+/**
+ * The last hunk shows the old file to its end, so there is no rest to offer: its old side ends without a newline, or it
+ * has fewer trailing context lines than the patch's context width. The width is a hunk's leading context where lines
+ * precede it (git shows the full width there); with no such hunk, git's default of 3 (issue 28).
+ */
+function reachesEndOfFile(hunks: readonly DiffHunk[]): boolean {
+  const last = hunks[hunks.length - 1]!;
+  if (last.lines.some((l) => l.noEol && l.kind !== "add")) return true;
+  const measured = hunks.find((h) => (h.lines[0]?.oldNo ?? 1) > 1);
+  const width = measured ? leadingContext(measured) : 3;
+  const trailing = [...last.lines].reverse().findIndex((l) => l.kind !== "context");
+  return (trailing === -1 ? last.lines.length : trailing) < width;
 }

@@ -3,7 +3,7 @@
 
 import type { WorkerAgent } from "./spawn-policy.js";
 export type PersistedState = "starting" | "active" | "idle" | "needs_input" | "ready" | "failed" | "ended";
-export type DisplayState = "starting" | "thinking" | "idle" | "stale" | "needs_input" | "consulting" | "ready" | "failed" | "ended" | "reviewed";
+export type DisplayState = "starting" | "thinking" | "idle" | "stale" | "needs_input" | "consulting" | "ready" | "revising" | "failed" | "ended" | "reviewed";
 export type Liveness = "live" | "gone" | "unknown";
 export type PaneProbe = "alive" | "dead" | "missing" | "unprobed";
 
@@ -47,6 +47,15 @@ export function resolveDisplayState(w: LifecycleView, nowMs: number): DisplaySta
   if (w.state !== "starting" && nowMs - lastSignal > STALE_AFTER_MS && !(w.agent === "command" && w.pane === "alive")) return "stale";
   if (w.state === "active") return "thinking";
   return w.state === "starting" ? "starting" : "idle";
+}
+
+/**
+ * A worker whose current version the human sent back (its latest judgment is a revise) owes the next version: while it
+ * is ready, idle or thinking it shows `revising`, so neither `ls` nor the human reads it as waiting for judgment. A
+ * question, a failure, an exit or silence still show as themselves.
+ */
+export function withRevision(state: DisplayState, revisionAsked: boolean): DisplayState {
+  return revisionAsked && (state === "ready" || state === "idle" || state === "thinking") ? "revising" : state;
 }
 
 /** What a process exit does to the row: the state it leaves and, when it failed, why. */

@@ -8,8 +8,10 @@ import type { WorkerAgent } from "../../domain/workers/spawn-policy.js";
 import { formatAge } from "../../domain/clock.js";
 import { validationError } from "../../domain/errors.js";
 import { normalizeWorkerId } from "../../domain/ids.js";
-import { isSettled, resolveDisplayState, resolveLiveness, type DisplayState, type Liveness, type PaneProbe } from "../../domain/workers/lifecycle.js";
+import { isSettled, resolveDisplayState, resolveLiveness, withRevision, type DisplayState, type Liveness, type PaneProbe } from "../../domain/workers/lifecycle.js";
 import { messageDeliveries } from "../../ledger/talk/message-delivery.js";
+import { decisionsForRef, decisionsForWorker } from "../../ledger/review/decisions.js";
+import { describeMessage } from "../../domain/talk/message-summary.js";
 import { listLaunches, workersOf, openQuestionCounts, openQuestionsOf } from "../../ledger/workers/launches.js";
 import { getWorker, requireWorker } from "../../ledger/workers/workers.js";
 import { paneFromMap, type PaneMap } from "../../substrate/tmux.js";
@@ -73,6 +75,12 @@ function paneProbe(row: Worker, panes: PaneMap | undefined): PaneProbe {
   return paneFromMap(panes, row.paneId, row.id);
 }
 
+/** The latest decision on the worker's current version is a revise: the worker owes the next version. */
+function revisionAsked(ctx: EngineContext, row: Worker): boolean {
+  if (row.deliverableRef === null || row.deliverableVersion === null) return false;
+  return decisionsForRef(ctx.db, row.deliverableRef).at(-1)?.verb === "revise";
+}
+
 export function viewOf(row: Worker, pane: PaneProbe, nowMs: number, consulting = false): { state: DisplayState; liveness: Liveness } {
   const view = {
     consulting,
@@ -105,7 +113,7 @@ export function listWorkers(ctx: EngineContext, options: { all?: boolean } = {})
   const workers = rows.map((row) => {
     ages.set(row.id, formatAge(row.createdAt, nowMs));
     const { state, liveness } = viewOf(row, paneProbe(row, panesOf(row, panes, hosts)), nowMs, isConsulting(audiences.get(row.id)));
-    return listEntryOf(row, state, liveness, questions.get(row.id) ?? 0, spendOf(row, spend), hosts);
+    return listEntryOf(row, withRevision(state, revisionAsked(ctx, row)), liveness, questions.get(row.id) ?? 0, spendOf(row, spend), hosts);
   });
   return { workers, ages, baseMoved: baseMovedOf(ctx, rows) };
 }
@@ -146,7 +154,8 @@ export interface WorkerDetail extends WorkerListEntry {
   lastError: string | null;
   openQuestions: { id: string; text: string }[];
   launches: { generation: number; startedAt: string; exitedAt: string | null; exitCode: number | null }[];
-  messages: { id: string; delivery: string }[];
+  /** Each message with what it was: its kind and first line, a review note with the revise decision that sent it. */
+  messages: { id: string; delivery: string; kind: string; what: string }[];
   /** Files that landed in the project since it started, among those it read, edited or plans to edit; null when none. */
   baseMoved: BaseMoved | null;
   /** Spend per generation and per deliverable version, and the budget with the thresholds it crossed. */
@@ -165,6 +174,16 @@ export function resolveWorkerId(target: string): string {
   return id;
 }
 
+function messagesOf(ctx: EngineContext, worker: string): WorkerDetail["messages"] {
+  // A revise writes its decision and its review note in one transaction: the same instant ties the two together.
+  const revises = decisionsForWorker(ctx.db, worker).filter((d) => d.verb === "revise");
+  return messageDeliveries(ctx.db, worker).map((m) => {
+    const decision = m.kind === "review_note" ? revises.find((d) => d.at === m.createdAt) : undefined;
+    const what = describeMessage({ kind: m.kind, body: m.body, question: m.question, ...(decision ? { decision: { id: decision.id, note: decision.note } } : {}) });
+    return { id: m.id, delivery: m.delivery, kind: m.kind, what };
+  });
+}
+
 export function showWorker(ctx: EngineContext, target: string): WorkerDetail {
   const id = resolveWorkerId(target);
   escalateOverdueConsults(ctx);
@@ -178,7 +197,7 @@ export function showWorker(ctx: EngineContext, target: string): WorkerDetail {
   const { state, liveness } = viewOf(row, paneProbe(row, panesOf(row, panes, hosts)), ctx.clock.nowMs(), isConsulting(openQuestionAudiences(ctx.db).get(id)));
   const ex = row.execution;
   return {
-    ...listEntryOf(row, state, liveness, openQuestionsOf(ctx.db, id).length, spendDetail.total ?? (isSpendAgent(row.agent) ? { ...EMPTY_TOTALS } : null), hosts),
+    ...listEntryOf(row, withRevision(state, revisionAsked(ctx, row)), liveness, openQuestionsOf(ctx.db, id).length, spendDetail.total ?? (isSpendAgent(row.agent) ? { ...EMPTY_TOTALS } : null), hosts),
     agent: row.agent,
     persistedState: row.state,
     workspace: row.workspace,
@@ -193,7 +212,7 @@ export function showWorker(ctx: EngineContext, target: string): WorkerDetail {
     lastError: row.lastError,
     openQuestions: openQuestionsOf(ctx.db, id).map((q) => ({ id: q.id, text: q.text })),
     launches: listLaunches(ctx.db, id).map((l) => ({ generation: l.generation, startedAt: l.startedAt, exitedAt: l.exitedAt, exitCode: l.exitCode })),
-    messages: messageDeliveries(ctx.db, id).map((m) => ({ id: m.id, delivery: m.delivery })),
+    messages: messagesOf(ctx, id),
     baseMoved: baseMovedOf(ctx, [row]).get(id) ?? null,
     spendDetail,
     budget: { usd: budget.budgetUsd, warnedAt: budget.warnedAt, stoppedAt: budget.stoppedAt },

@@ -56,8 +56,10 @@ export function hasQueuedMessages(db: Db, worker: string): boolean {
   return statement(db, "SELECT 1 FROM messages WHERE worker = ? AND delivery = 'queued' LIMIT 1").get(worker) !== undefined;
 }
 
-export function messageDeliveries(db: Db, worker: string): { id: string; kind: string; delivery: Message["delivery"] }[] {
-  return (statement(db, "SELECT id, kind, delivery FROM messages WHERE worker = ?").all(worker) as { id: string; kind: string; delivery: Message["delivery"] }[]).sort(
+export type MessageDelivery = Pick<Message, "id" | "kind" | "delivery" | "body" | "question" | "createdAt">;
+
+export function messageDeliveries(db: Db, worker: string): MessageDelivery[] {
+  return (statement(db, "SELECT id, kind, delivery, body, question, created_at AS createdAt FROM messages WHERE worker = ?").all(worker) as MessageDelivery[]).sort(
     (a, b) => Number(a.id.replace(/\D/g, "")) - Number(b.id.replace(/\D/g, "")),
   );
 }

@@ -118,6 +118,7 @@ export interface QuestionRow {
   generation: number;
   text: string;
   state: "open" | "answered" | "dropped";
+  createdAt: string;
 }
 
 export function getQuestion(db: Db, id: string): QuestionRow | undefined {
@@ -125,7 +126,7 @@ export function getQuestion(db: Db, id: string): QuestionRow | undefined {
 }
 
 export function openQuestionsOf(db: Db, worker: string): QuestionRow[] {
-  return statement(db, "SELECT id, worker, generation, text, state FROM questions WHERE worker = ? AND state = 'open' ORDER BY rowid").all(worker) as QuestionRow[];
+  return statement(db, "SELECT id, worker, generation, text, state, created_at AS createdAt FROM questions WHERE worker = ? AND state = 'open' ORDER BY rowid").all(worker) as QuestionRow[];
 }
 
 export interface QuestionDetail {

@@ -29,6 +29,7 @@ import { renderPage, type NavKey } from "./pages/layout.js";
 import { renderLog } from "./pages/log.js";
 import { renderPromotePreview } from "./pages/promote.js";
 import { renderQueue, type QueueEntry } from "./pages/queue.js";
+import { waitingSince } from "../../engine/workers/view-waiting.js";
 import { renderStore, renderStoredPreview } from "./pages/store.js";
 
 export interface RouteContext {
@@ -88,7 +89,10 @@ function queuePage(r: RouteContext): Reply {
   const pulse = reviewPulse(r.ctx);
   const rank = new Map(pulse.queue.map((q) => [q.worker, q.rank]));
   const updated = new Map(pulse.workers.map((w) => [w.worker, w.updatedAt]));
-  const entries: QueueEntry[] = verdictQueue(r.ctx).map((card) => ({ card, rank: rank.get(card.worker) ?? 2, updatedAt: updated.get(card.worker) ?? "" }));
+  const entries: QueueEntry[] = verdictQueue(r.ctx).map((card) => {
+    const at = rank.get(card.worker) ?? 2;
+    return { card, rank: at, since: waitingSince(r.ctx, card, at, updated.get(card.worker) ?? "") };
+  });
   return page(r, "queue", "Queue", renderQueue(entries, r.ctx.clock.nowMs()), { count: entries.length });
 }
 

@@ -163,8 +163,8 @@ test("tell keeps multi-line text as one message and pastes it into a command age
   const human = f.run("tell", "w1", "plain");
   assert.match(human.stdout, /m2 delivered to w1\n.*pasted into its pane \(best-effort/);
   assert.deepEqual(show(f, "w1").messages, [
-    { id: "m1", delivery: "delivered" },
-    { id: "m2", delivery: "delivered" },
+    { id: "m1", delivery: "delivered", kind: "tell", what: 'tell: "first line"' },
+    { id: "m2", delivery: "delivered", kind: "tell", what: 'tell: "plain"' },
   ]);
   const seen = await waitFor("the paste", () => {
     const p = f.run("peek", "w1", "--lines", "50", "--json");
@@ -184,7 +184,7 @@ test("an answer to a command agent's question is pasted into its pane and counts
   const a = f.run("answer", "w1", "ANSWER-MARKER the left one");
   assert.equal(a.code, 0, a.stderr);
   assert.match(a.stdout, /also pasted into w1's pane \(best-effort\)/);
-  assert.deepEqual(show(f, "w1").messages, [{ id: "m1", delivery: "delivered" }]);
+  assert.deepEqual(show(f, "w1").messages, [{ id: "m1", delivery: "delivered", kind: "answer", what: 'answer q1: "ANSWER-MARKER the left one"' }]);
   await waitFor("the paste", () => (f.run("peek", "w1", "--json").json?.text?.includes("ANSWER-MARKER") ? true : undefined));
 });
 

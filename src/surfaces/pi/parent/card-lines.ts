@@ -9,6 +9,7 @@ import { formatAnchor } from "../../../domain/review/comment-anchor.js";
 
 export interface Banner {
   level: "info" | "error";
+  /** One result per line (a promotion: its decisions, then each file): each is shown on its own line. */
   text: string;
 }
 
@@ -28,7 +29,10 @@ export function cardHead(v: ReviewView, paint: Paint, width: number, banner?: Ba
   } else out.push(paint.fg("muted", c.detail.judgment));
   if (!v.isCurrent && v.current) out.push(paint.fg("warning", `this is v${d?.version}; ${c.worker}'s current version is v${v.current.version}: no actions here`));
   for (const w of c.warnings) out.push(...wrap(paint.fg("warning", `⚠ ${safe(w.text)}`), width));
-  if (banner) out.push(...wrap(paint.fg(banner.level === "error" ? "error" : "success", `${banner.level === "error" ? "✗" : "✓"} ${safe(banner.text)}`), width));
+  if (banner) {
+    const colour = banner.level === "error" ? "error" : "success";
+    banner.text.split("\n").forEach((line, i) => out.push(...wrap(paint.fg(colour, `${i > 0 ? " " : banner.level === "error" ? "✗" : "✓"} ${safe(line)}`), width)));
+  }
   return out;
 }
 

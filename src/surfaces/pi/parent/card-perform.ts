@@ -22,7 +22,7 @@ export async function performCardIntent(host: ParentHost, view: ReviewView, inte
     if (!request) return undefined;
     const r = await runAction(engine(), request, host.parent ? { parent: host.parent } : {});
     showResult(host, r.lines);
-    return { level: "info", text: r.lines.join(" · ") };
+    return { level: "info", text: r.lines.join("\n") };
   } catch (error) {
     showRefusal(host, error);
     const stale = isDocketError(error) && STALE_CODES.has(error.code);

@@ -27,7 +27,12 @@ export function levelsOf(lines: readonly Line[], failed: boolean): { info: strin
 
 export function createParentIo(
   ctx: ExtensionContext,
-  options: { json?: boolean; parent?: { model?: string; thinking?: string; sessionFile?: string } } = {},
+  options: {
+    json?: boolean;
+    parent?: { model?: string; thinking?: string; sessionFile?: string };
+    /** What each chunk becomes before it is shown (pi's `/docket` syntax); undefined drops it. */
+    translate?: (text: string) => string | undefined;
+  } = {},
 ): CollectingIo {
   const lines: Line[] = [];
   const show = (failed: boolean) => {
@@ -43,7 +48,10 @@ export function createParentIo(
     if (info.length > 0) noticeFor(ctx, info.join("\n"), "info");
     if (error.length > 0) noticeFor(ctx, error.join("\n"), "error");
   };
-  const push = (stream: Line["stream"], text: string) => lines.push({ stream, text: text.replace(/\n$/, "") });
+  const push = (stream: Line["stream"], text: string) => {
+    const shown = options.translate ? options.translate(text) : text;
+    if (shown !== undefined) lines.push({ stream, text: shown.replace(/\n$/, "") });
+  };
   return {
     json: options.json ?? false,
     parent: options.parent,

@@ -65,7 +65,7 @@ export async function openVerdict(host: ParentHost, start: { target?: string } =
         showResult(host, ["the verdict queue is empty"]);
         return;
       }
-      banner = { level: "info", text: `${banner.text} · next in the queue: ${next}` };
+      banner = { level: "info", text: `${banner.text}\nnext in the queue: ${next}` };
       target = current = next;
     }
   }

@@ -17,6 +17,7 @@ import { engine } from "../../shared/session.js";
 import { DOCK_MAX_LINES, formatChipLine, formatDeliveries, formatDock, formatDockStatus, formatFoldedNotices, notificationBatches } from "./dock.js";
 import type { ParentHost } from "./host.js";
 import { createParentIo } from "./io.js";
+import { agentSideLine, forPi, helpRequest, piHelpLines } from "./pi-help.js";
 import { tokenize } from "./tokenize.js";
 import { attachChips } from "./chips.js";
 import { startConsultLane } from "./consult.js";
@@ -71,10 +72,19 @@ export function registerParentRole(pi: ExtensionAPI): void {
           return;
         }
         const end = argv.indexOf("--");
-        const io = createParentIo(ctx, { json: (end === -1 ? argv : argv.slice(0, end)).includes("--json"), parent: host(ctx).parent });
+        const json = (end === -1 ? argv : argv.slice(0, end)).includes("--json");
+        const help = helpRequest(argv);
+        const verb = help?.kind === "verb" ? help.verb : argv[0];
+        const io = createParentIo(ctx, { json, parent: host(ctx).parent, ...(json ? {} : { translate: (text: string) => forPi(text, verb) }) });
+        if (help?.kind === "all" || help?.kind === "agent-side") {
+          if (help.kind === "all") io.out(piHelpLines().join("\n"));
+          else io.err(agentSideLine(help.verb));
+          io.flush(help.kind !== "all");
+          return;
+        }
         let code: number;
         try {
-          code = await runCli(argv.length === 0 ? ["--help"] : argv[0] === "fleet" ? ["ls", ...argv.slice(1)] : argv, io, { keepEngine: true });
+          code = await runCli(help ? [help.verb, "--help"] : argv[0] === "fleet" ? ["ls", ...argv.slice(1)] : argv, io, { keepEngine: true });
         } catch (error) {
           io.err(`docket: ${(error as Error).message}`); // runCli reports its own errors; this is a host failure
           code = 1;

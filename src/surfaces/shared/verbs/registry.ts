@@ -13,6 +13,8 @@ export interface VerbEntry {
   description: string;
   /** A group verb's subcommands (`worker report`, …), for completion in other hosts. */
   subcommands?: readonly string[];
+  /** Run by workers and agents, never typed by the human: pi's `/docket help` leaves it out. */
+  agentSide?: true;
 }
 
 export interface VerbGroup {
@@ -136,6 +138,7 @@ export const VERB_GROUPS: readonly VerbGroup[] = [
     heading: HEADING.WORKER_SIDE,
     verbs: [
       {
+        agentSide: true,
         name: "worker", usage: "", description: "worker-side protocol: report, todos, wait, done, fail, consult, note (identity from the environment)",
         subcommands: ["report", "reconcile", "done", "wait", "todos", "consult", "note", "fail", "exited", "heartbeat", "hook", "gate"],
       },
@@ -203,7 +206,7 @@ export const VERB_GROUPS: readonly VerbGroup[] = [
     load: async () => (await import("./mcp.js")).registerMcpCommand,
     heading: HEADING.DOORS,
     verbs: [
-      { name: "mcp", usage: "", description: "serve the worker protocol (docket_todos, docket_wait, docket_done, docket_fail, docket_consult, docket_note) over MCP on stdio, for Claude Code, Codex and other agents" },
+      { agentSide: true, name: "mcp", usage: "", description: "serve the worker protocol (docket_todos, docket_wait, docket_done, docket_fail, docket_consult, docket_note) over MCP on stdio, for Claude Code, Codex and other agents" },
     ],
   },
 ];

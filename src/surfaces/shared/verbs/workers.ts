@@ -107,7 +107,7 @@ export function registerWorkersCommands(program: Command, io: Io): void {
         `${x.worker} started (generation ${x.generation}, kind ${x.kind})`,
         ...x.summary.map((l) => `  ${l}`),
         ...(r.dispatch ? [`  dispatched ${r.dispatch.bindings.map((b) => b.item).join(", ")} (${r.dispatch.dispatch})`] : []),
-        `  peek: docket peek ${x.worker}   attach: docket attach ${x.worker}`,
+        `  peek: \`docket peek ${x.worker}\`   attach: \`docket attach ${x.worker}\``,
         ...(waited ? [waitedLine(x.worker, waited)] : []),
       ]);
       if (waited === "failed" || waited === "exited") process.exitCode = 1;
@@ -149,7 +149,7 @@ export function registerWorkersCommands(program: Command, io: Io): void {
       const workers = listing.workers.map((w) => ({ ...w, age: listing.ages.get(w.worker) ?? null, baseMoved: listing.baseMoved.get(w.worker) ?? null }));
       emit(io, { workers }, (x) =>
         x.workers.length === 0
-          ? "no workers (start one with: docket spawn <task>)"
+          ? "no workers (start one with `docket spawn <task>`)"
           : [
               ["worker".padEnd(8), "state".padEnd(12), "kind".padEnd(11), "age".padEnd(5), "cost".padEnd(7), "task (questions, current version)"].join(" "),
               ...x.workers.map((w) =>
@@ -191,7 +191,7 @@ export function registerWorkersCommands(program: Command, io: Io): void {
         ...(w.lastError ? [`  last error: ${w.lastError}`] : []),
         ...w.openQuestions.map((q) => `  question ${q.id}: ${q.text}`),
         ...w.launches.map((l) => `  launch g${l.generation} ${l.startedAt}${l.exitedAt ? ` exited ${l.exitCode} at ${l.exitedAt}` : ""}`),
-        ...w.messages.map((m) => `  message ${m.id}: ${m.delivery}`),
+        ...w.messages.map((m) => `  message ${m.id}: ${m.delivery} — ${m.what}`),
         ...(w.baseMoved ? [`  base moved: ${w.baseMoved.files.map(quotePath).join(", ")} landed since it started (${w.baseMoved.refs.join(", ")})`] : []),
         w.spend ? `  spend: ${formatSpend(w.spend)}${w.budget.usd !== null ? ` of a $${w.budget.usd.toFixed(2)} budget${w.budget.stoppedAt ? " (reached: agent stopped)" : w.budget.warnedAt ? " (80 % reached)" : ""}` : ""}` : `  spend: unknown (${w.spendDetail.unmeasured ?? "no records"})`,
         ...w.spendDetail.generations.map((g) => `    generation ${g.generation}: ${formatSpend(g.totals)}`),

@@ -35,10 +35,16 @@ export function renderEvidence(d: WorkerDeliverable, coverage: { line: string | 
   return html`<section class="evidence"><h2>Evidence</h2>${change}${renderCoverage(coverage.line, coverage.data)}${evidence}${items}</section>`;
 }
 
+/** A body longer than this starts folded, so the diff below it starts on the first screen (issue 28). */
+const OPEN_BODY_LINES = 12;
+const OPEN_BODY_CHARS = 1200;
+
 export function renderWorkerSays(d: WorkerDeliverable): Html {
+  const lines = d.body.split("\n").length;
+  const open = lines <= OPEN_BODY_LINES && d.body.length <= OPEN_BODY_CHARS;
   return html`<section class="says"><h2>Worker says <span class="pill oc-${d.outcome}">${d.outcome}</span></h2><p class="summary">${d.summary}</p>${
     d.recommendations.length > 0 ? html`<ul class="recs">${d.recommendations.map((r) => html`<li>→ ${r}</li>`)}</ul>` : ""
-  }<details class="body" open><summary>Full text</summary><article class="md">${renderMarkdown(d.body)}</article></details></section>`;
+  }<details class="body"${open ? " open" : ""}><summary>Full text${open ? "" : ` (${lines} lines)`}</summary><article class="md">${renderMarkdown(d.body)}</article></details></section>`;
 }
 
 export function renderHistory(history: readonly Decision[]): Html {

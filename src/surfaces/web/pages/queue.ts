@@ -10,7 +10,8 @@ import { cardPath } from "./card.js";
 export interface QueueEntry {
   card: VerdictCard;
   rank: QueueRank;
-  updatedAt: string;
+  /** Since when it has waited for the human (engine/workers/view-waiting.ts), not the worker's last heartbeat. */
+  since: string;
 }
 
 const GROUP_TITLE: Record<QueueRank, string> = { 0: "Questions", 1: "Failures", 2: "Ready for judgment" };
@@ -21,7 +22,7 @@ function entry(e: QueueEntry, nowMs: number): Html {
   const warn = c.warnings.length;
   return html`<li class="q-item" data-href="${cardPath(c.worker, v)}" data-worker="${c.worker}"><a href="${cardPath(c.worker, v)}"><span class="wid">${c.worker}</span><span class="pill">${c.detail.kind}</span><span class="task">${c.detail.task}</span>${v ? html`<span class="pill ver">v${v}</span>` : ""}${
     c.detail.questions.length > 0 ? html`<span class="pill qn">${c.detail.questions.length} question${c.detail.questions.length === 1 ? "" : "s"}</span>` : ""
-  }${warn > 0 ? html`<span class="pill warn">⚠ ${warn}</span>` : ""}<span class="age" title="${e.updatedAt}">${formatAge(e.updatedAt, nowMs)}</span></a></li>`;
+  }${warn > 0 ? html`<span class="pill warn">⚠ ${warn}</span>` : ""}<span class="age" title="waiting since ${e.since}">${formatAge(e.since, nowMs)}</span></a></li>`;
 }
 
 export function renderQueue(entries: readonly QueueEntry[], nowMs: number): Html {

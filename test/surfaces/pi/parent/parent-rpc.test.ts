@@ -55,12 +55,12 @@ test("/docket runs the CLI verbs in-process: item add writes the ledger, ls outp
   const usage = (await slash(pi, "/docket frobnicate")).filter((m) => m.method === "notify");
   assert.equal(usage.length, 1);
   assert.equal(usage[0]!.notifyType, "error");
-  assert.match(usage[0]!.message, /unknown command 'frobnicate'/);
+  assert.equal(usage[0]!.message, 'docket: unknown command "frobnicate" — try /docket help');
 
   const help = await slash(pi, "/docket");
-  assert.ok(help.some((m) => m.method === "notify" && String(m.message).includes("Usage: docket")), JSON.stringify(help));
+  assert.ok(help.some((m) => m.method === "notify" && String(m.message).includes("Workers: /docket spawn")), JSON.stringify(help));
   const verbHelp = await slash(pi, "/docket help spawn");
-  assert.ok(verbHelp.some((m) => m.method === "notify" && String(m.message).includes("Usage: docket spawn")), JSON.stringify(verbHelp));
+  assert.ok(verbHelp.some((m) => m.method === "notify" && String(m.message).includes("Usage: /docket spawn")), JSON.stringify(verbHelp));
 
   assert.equal(existsSync(p.modelLog), false, "no /docket command may call the model");
   assert.equal(await pi.close(), 0);
