@@ -3,8 +3,8 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { addTotals, EMPTY_TOTALS, formatCost, formatSpend } from "../../../src/domain/workers/spend.js";
-import { modelPrices } from "../../../src/substrate/model-prices.js";
+import { formatCost, formatSpend } from "../../../src/domain/workers/spend.js";
+import { literal, pricedUsage } from "../../support/priced-usage.js";
 import { agentGround } from "../../support/agent-worker.js";
 import { startFakeAnthropic } from "../../support/fake-anthropic.js";
 import { onceListed, type RecordedRequest, type ScriptedUsage } from "../../support/fake-model-server.js";
@@ -12,14 +12,9 @@ import { onceListed, type RecordedRequest, type ScriptedUsage } from "../../supp
 const MODEL = "claude-sonnet-4-5";
 const listsDocket = (r: RecordedRequest) => (r.body?.tools ?? []).some((x: { name?: string }) => x.name === "mcp__docket__docket_done");
 const NONE: ScriptedUsage = { input: 0, output: 0 };
-const sum = (a: typeof EMPTY_TOTALS, b: typeof EMPTY_TOTALS) => addTotals(a, b);
-const escape = (s: string) => s.replace(/[.$]/g, "\\$&");
 
 test("a Claude Code worker's scripted usage shows exactly in spend, show and the verdict card, at the registry's price", { timeout: 300_000 }, async (t) => {
-  const prices = modelPrices("anthropic", MODEL);
-  assert.ok(prices, `pi-ai's registry prices anthropic/${MODEL}`);
-  const cost = (u: Required<ScriptedUsage>) => (u.input * prices.input + u.output * prices.output + u.cacheRead * prices.cacheRead + u.cacheWrite * prices.cacheWrite) / 1e6;
-  const totals = (u: Required<ScriptedUsage>) => ({ ...EMPTY_TOTALS, ...u, total: u.input + u.output + u.cacheRead + u.cacheWrite, costUsd: cost(u) });
+  const { totals, sum } = pricedUsage("anthropic", MODEL);
   const g = agentGround(t);
   const first = { input: 1200, output: 300, cacheRead: 4000, cacheWrite: 800 };
   const done = { input: 50, output: 120, cacheRead: 5000, cacheWrite: 0 };
@@ -51,5 +46,5 @@ test("a Claude Code worker's scripted usage shows exactly in spend, show and the
   assert.deepEqual(show.spend, all);
   assert.deepEqual(show.spendDetail.versions, [{ version: 1, totals: v1 }, { version: 2, totals: v2 }]);
   assert.deepEqual(g.run("verdict", "w1", "--json").json.spend, { version: v1, worker: all });
-  assert.match(g.run("verdict", "w1").stdout, new RegExp(`this version: ${escape(formatSpend(v1))}; worker so far: ${escape(formatCost(all))}`));
+  assert.match(g.run("verdict", "w1").stdout, new RegExp(`this version: ${literal(formatSpend(v1))}; worker so far: ${literal(formatCost(all))}`));
 });
