@@ -41,6 +41,15 @@ function assertPublishedContained(g: AgentGround, model: FakeModelServer): void 
   assert.ok(!model.requests.some((r) => JSON.stringify(r.body ?? "").includes(SECRET)), "the key never reached the model");
 }
 
+const DOCKET = "mcp__docket";
+const listsDocket = (r: RecordedRequest) => (r.body?.tools ?? []).some((x: { name?: string }) => x.name === DOCKET);
+
+/** A required sandbox and Codex pointed at the scripted Responses API. */
+const containedCodex = (url: string) => ({
+  sandbox: "required",
+  codex: { extraArgs: ["-c", 'model_provider="scripted"', "-c", `model_providers.scripted={name="scripted",base_url="${url}/v1",wire_api="responses",env_key="SCRIPTED_KEY"}`] },
+});
+
 test("a contained, unattended Claude Code worker edits its workspace and publishes v1; its Bash cannot read ~/.ssh or write your checkout", { timeout: 300_000 }, async (t) => {
   const { g, key } = containedGround(t);
   // Unattended: Claude's own permission layer is off, so only Docket's sandbox stands between its Bash and your files.
@@ -88,8 +97,6 @@ test("a contained Claude Code worker in its own permission mode (acceptEdits) ed
 
 test("a contained Codex worker edits its workspace and publishes v1; its shell cannot read ~/.ssh or write your checkout", { timeout: 300_000 }, async (t) => {
   const { g, key } = containedGround(t);
-  const DOCKET = "mcp__docket";
-  const listsDocket = (r: RecordedRequest) => (r.body?.tools ?? []).some((x: { name?: string }) => x.name === DOCKET);
   const model = await startFakeOpenAI([
     { tools: [{ name: "exec_command", id: "call_key", input: { cmd: `cat ${key}` } }] },
     { tools: [{ name: "exec_command", id: "call_checkout", input: { cmd: `printf HACKED > ${join(g.repo, "src", "app.txt")}` } }] },
@@ -98,10 +105,7 @@ test("a contained Codex worker edits its workspace and publishes v1; its shell c
     { text: "Published v1." },
   ]);
   t.after(() => model.close());
-  g.configure({
-    sandbox: "required",
-    codex: { extraArgs: ["-c", 'model_provider="scripted"', "-c", `model_providers.scripted={name="scripted",base_url="${model.url}/v1",wire_api="responses",env_key="SCRIPTED_KEY"}`] },
-  });
+  g.configure(containedCodex(model.url));
   g.watch(model);
 
   const spawned = g.run("spawn", "--agent", "codex", "--model", "scripted-model", "--env", "SCRIPTED_KEY=sk-test", "--json", "Uppercase", "two");
@@ -118,18 +122,13 @@ test("a contained Codex worker edits its workspace and publishes v1; its shell c
 
 test("a contained read-only Codex worker (Docket's sandbox as its only one) cannot write your checkout and still reports", { timeout: 300_000 }, async (t) => {
   const { g } = containedGround(t);
-  const DOCKET = "mcp__docket";
-  const listsDocket = (r: RecordedRequest) => (r.body?.tools ?? []).some((x: { name?: string }) => x.name === DOCKET);
   const model = await startFakeOpenAI([
     { tools: [{ name: "exec_command", id: "call_write", input: { cmd: "printf HACKED > src/app.txt" } }] },
     onceListed(listsDocket, { tools: [{ namespace: DOCKET, name: "docket_done", id: "call_done", input: { body: "Could not write: read-only.", outcome: "findings", summary: "read-only" } }] }, { tools: [{ name: "exec_command", input: { cmd: "true" } }] }),
     { text: "Done." },
   ]);
   t.after(() => model.close());
-  g.configure({
-    sandbox: "required",
-    codex: { extraArgs: ["-c", 'model_provider="scripted"', "-c", `model_providers.scripted={name="scripted",base_url="${model.url}/v1",wire_api="responses",env_key="SCRIPTED_KEY"}`] },
-  });
+  g.configure(containedCodex(model.url));
   g.watch(model);
   const spawned = g.run("spawn", "--agent", "codex", "--model", "scripted-model", "--env", "SCRIPTED_KEY=sk-test", "--as", "scout", "--json", "try", "to", "write");
   assert.equal(spawned.code, 0, spawned.stderr + spawned.stdout);
