@@ -137,6 +137,7 @@ test("a contained hostile worker cannot write your checkout or any of its .git (
     })}
 rm -f out-link victim-link
 echo edited > a.txt && git add a.txt && git commit -q -m "worker edit" && echo commit >> "$TMPDIR/legit"
+mkdir -p "$XDG_CACHE_HOME/tool" "$npm_config_cache" && echo caches >> "$TMPDIR/legit"
 sh test.sh && echo test >> "$TMPDIR/legit"
 echo "edited a.txt and committed it" | "$DOCKET_NODE" "$DOCKET_BIN" worker done --outcome completed --summary "edited a.txt" && echo done >> "$TMPDIR/legit"
 exec sleep 600
@@ -153,7 +154,7 @@ exec sleep 600
   const escaped = Object.entries(got).filter(([, v]) => v !== "blocked").map(([k]) => k);
   assert.deepEqual(escaped, [], `escapes that worked: ${escaped.join(", ")}`);
   assert.equal(Object.keys(got).length, 18);
-  assert.deepEqual(readFileSync(join(f.home, "fleet", w2, "scratch", "legit"), "utf8").trim().split("\n"), ["commit", "test", "done"]);
+  assert.deepEqual(readFileSync(join(f.home, "fleet", w2, "scratch", "legit"), "utf8").trim().split("\n"), ["commit", "caches", "test", "done"]);
 
   // w2's own admin dir was made by its spawn after the snapshot, and Docket's capture keeps its private indexes there.
   assert.deepEqual(contentTree(f.repo, [".git/objects", `.git/worktrees/docket-${w2}`]), checkoutBefore, "the checkout and its .git (worktree admin dirs included) are byte-identical");
