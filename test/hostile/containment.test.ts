@@ -189,7 +189,7 @@ test("the ledger and the human's verbs are out of a contained worker's reach (sq
     `${attempts({
       "sqlite3-write": `sqlite3 ${ledger} "UPDATE workers SET task = 'pwned'"`,
       "open-ledger": `"$DOCKET_NODE" -e 'require("fs").openSync(process.argv[1], "r")' ${ledger}`,
-      "approve-as-human": `env -u DOCKET_WORKER_ID -u DOCKET_GENERATION -u DOCKET_RUN_TOKEN -u DOCKET_DOOR "$DOCKET_NODE" "$DOCKET_BIN" approve ${w1} --yes`,
+      "approve-as-human": `env -u DOCKET_WORKER_ID -u DOCKET_GENERATION -u DOCKET_RUN_TOKEN -u DOCKET_DOOR "$DOCKET_NODE" "$DOCKET_BIN" approve ${w1}`,
     })}
 exec sleep 600
 `,
