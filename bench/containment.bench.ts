@@ -10,6 +10,7 @@ import { randomBytes } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import { gitRepo } from "../test/support/git.js";
+import { figure } from "./support/figure.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const BIN = resolve(here, "..", "..", "bin", "docket.js");
@@ -70,6 +71,7 @@ try {
   }
   const [c, o] = [median(times.contained), median(times.open)];
   console.log(`spawn → first heartbeat, command worker: contained median ${fmt(c)}, not contained ${fmt(o)} (+${fmt(c - o)}; aim ≤ +100 ms; ${RUNS} runs each)`);
+  figure({ id: "contained-first-heartbeat", label: "spawn → first heartbeat of a contained command worker, median", value: c, unit: "ms", baseline: { label: "the same worker not contained", value: o } });
 
   const doneCmd = 'echo x > f.txt; echo body | "$DOCKET_NODE" "$DOCKET_BIN" worker done --outcome completed --summary bench >/dev/null; sleep 60';
   const doneTimes: number[] = [];
@@ -80,6 +82,7 @@ try {
     docket(homes.contained, "delete", worker, "--yes", "--force");
   }
   console.log(`spawn → contained \`worker done\` recorded (frozen change set): median ${fmt(median(doneTimes))} (3 runs)`);
+  figure({ id: "contained-done", label: "spawn → a contained worker's `done` recorded (frozen change set), median", value: median(doneTimes), unit: "ms" });
 
   const t0 = performance.now();
   const spawns = await Promise.all(Array.from({ length: BURST }, (_, i) => new Promise<string>((done, fail) => {
@@ -90,6 +93,7 @@ try {
   })));
   const burstMs = await until("burst heartbeats", () => spawns.every((w) => column(homes.contained, w, "heartbeat_at") !== null), t0, 300_000);
   console.log(`${BURST} contained workers started at once: all ${spawns.length} started and beat in ${fmt(burstMs)}`);
+  figure({ id: "contained-burst", label: `${BURST} contained workers started at once, until all beat`, value: burstMs, unit: "ms" });
   for (const w of spawns) docket(homes.contained, "delete", w, "--yes", "--force");
 } finally {
   spawnSync("tmux", ["-L", socket, "kill-server"], { stdio: "ignore" });

@@ -11,6 +11,7 @@ import { addWorker, workLedger } from "../test/support/work-ledger.js";
 import { isolatedWorker } from "../test/support/protocol-worker.js";
 import { done } from "../src/engine/protocol/protocol.js";
 import { writeFileSync } from "node:fs";
+import { figure } from "./support/figure.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const BIN = resolve(here, "..", "..", "bin", "docket.js");
@@ -91,6 +92,7 @@ async function doneBeside(): Promise<void> {
     through.push(performance.now() - start);
   }
   console.log(`docket_done (200-file repo, 20 changed), median of 9: direct on the engine ${median(direct).toFixed(1)} ms · through the door ${median(through).toFixed(1)} ms (×${(median(through) / median(direct)).toFixed(2)})`);
+  figure({ id: "door-done", label: "`docket_done` through the door (200-file repo, 20 changed), median", value: median(through), unit: "ms", baseline: { label: "the same call direct on the engine", value: median(direct) } });
   process.kill((JSON.parse(readFileSync(join(home, "door", "state.json"), "utf8")) as { pid: number }).pid, "SIGTERM");
 }
 
