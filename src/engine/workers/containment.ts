@@ -64,7 +64,9 @@ export function containmentLine(c: Containment): string {
 export function docketReach(ctx: EngineContext, worker: string): DocketReach {
   const door = doorPaths(ctx.home.root);
   const files = [WORKER_FILES.task, WORKER_FILES.sourcePlan, WORKER_FILES.launchEnv].map((f) => workerPath(ctx.home, worker, f));
-  return { home: ctx.home.root, doorDir: door.dir, doorPrivate: [door.env, door.state, door.log, door.starting], files };
+  // Not the start claim (`starting`, empty): it comes and goes, and a hide planned for it that is gone at launch makes
+  // bubblewrap fail on the read-only door directory (found by CI: a door start raced a contained spawn).
+  return { home: ctx.home.root, doorDir: door.dir, doorPrivate: [door.env, door.state, door.log], files };
 }
 
 /** The sockets of the human's session that sit outside the default hidden places. */

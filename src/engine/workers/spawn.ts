@@ -349,7 +349,7 @@ function containedEnv(ctx: EngineContext, row: Worker, env: Record<string, strin
   env.TMPDIR = scratch;
   // Your home is read-only inside: tools' caches (npm's, XDG's) go to its scratch unless it was given its own.
   env.XDG_CACHE_HOME ??= join(scratch, ".cache");
-  env.npm_config_cache ??= join(scratch, ".npm");
+  env["npm_config_cache"] ??= join(scratch, ".npm");
   delete env.DOCKET_TMUX_SOCKET;
   containGit(ctx, row, env);
   return scratch;
