@@ -298,7 +298,7 @@ export function launchInto(
   const cwd = execution.subdir && pathExists(join(row.workspace, execution.subdir)) ? join(row.workspace, execution.subdir) : row.workspace;
   const containment = decideContainment(ctx, execution);
   const env = buildWorkerEnv(ctx, { worker: row.id, generation: launch.generation, runToken: launch.runToken }, launch.env);
-  const scratch = containment.contained ? containedEnv(ctx, row, env) : undefined;
+  const scratch = containment.contained ? containedEnv(ctx, row, execution, env) : undefined;
   const unattended = containment.contained && ctx.config().worker.unattended;
   const command = launchCommand(ctx, { row, execution, generation: launch.generation, cwd, env, unattended, contained: containment.contained });
   let ids: { windowId: string; paneId: string };
@@ -344,14 +344,15 @@ function recordLaunch(
 }
 
 /** A contained worker's environment: its own TMPDIR, and no name of the tmux server (peek, tell, attach go through Docket). */
-function containedEnv(ctx: EngineContext, row: Worker, env: Record<string, string>): string {
+function containedEnv(ctx: EngineContext, row: Worker, execution: LaunchExecution, env: Record<string, string>): string {
   const scratch = scratchDir(ctx, row.id);
   env.TMPDIR = scratch;
   // Your home is read-only inside: tools' caches (npm's, XDG's) go to its scratch unless it was given its own.
   env.XDG_CACHE_HOME ??= join(scratch, ".cache");
   env["npm_config_cache"] ??= join(scratch, ".npm");
   delete env.DOCKET_TMUX_SOCKET;
-  containGit(ctx, row, env);
+  // A read-only kind commits nothing: its git reads the repository as it is (read-only), with no git dir of its own.
+  if (!execution.readOnly) containGit(ctx, row, env);
   return scratch;
 }
 
