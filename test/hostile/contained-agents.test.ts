@@ -41,6 +41,21 @@ function assertPublishedContained(g: AgentGround, model: FakeModelServer): void 
   assert.ok(!model.requests.some((r) => JSON.stringify(r.body ?? "").includes(SECRET)), "the key never reached the model");
 }
 
+/** Claude Code's `docket_done` call, once its MCP tools are listed (a filler answers the requests before that). */
+const claudeDone = () =>
+  onceListed(
+    (r: RecordedRequest) => (r.body?.tools ?? []).some((x: { name?: string }) => x.name === "mcp__docket__docket_done"),
+    { tools: [{ name: "mcp__docket__docket_done", id: "toolu_done", input: { body: "Uppercased two.", outcome: "completed", summary: "uppercased two" } }] },
+    { tools: [{ name: "Glob", input: { pattern: "*.md" } }] },
+  );
+
+/** Spawns w1 as a Claude Code worker on the scripted Messages API and waits for its v1. */
+async function spawnClaude(g: AgentGround, url: string): Promise<void> {
+  const spawned = g.run("spawn", "--agent", "claude", "--as", UNGATED_KIND, "--env", `ANTHROPIC_BASE_URL=${url}`, "--env", "ANTHROPIC_API_KEY=sk-ant-test-0123456789abcdefghij", "--json", "Uppercase", "two");
+  assert.equal(spawned.code, 0, spawned.stderr + spawned.stdout);
+  await g.until("w1 ready with v1", () => g.row("SELECT state FROM workers WHERE id = 'w1'").state === "ready", 180_000);
+}
+
 const DOCKET = "mcp__docket";
 const listsDocket = (r: RecordedRequest) => (r.body?.tools ?? []).some((x: { name?: string }) => x.name === DOCKET);
 
@@ -56,19 +71,16 @@ test("a contained, unattended Claude Code worker edits its workspace and publish
   g.configure({ sandbox: "required", worker: { unattended: true } });
   const file = join(g.workspace("w1"), "src", "app.txt");
   const escape = `cat ${key}; printf HACKED > ${join(g.repo, "src", "app.txt")}; echo "write exit $?"`;
-  const listsDocket = (r: RecordedRequest) => (r.body?.tools ?? []).some((x: { name?: string }) => x.name === "mcp__docket__docket_done");
   const model = await startFakeAnthropic([
     { tools: [{ name: "Edit", id: "toolu_edit", input: { file_path: file, old_string: "two", new_string: "TWO" } }] },
     { tools: [{ name: "Bash", id: "toolu_escape", input: { command: escape, description: "read the key and write the checkout" } }] },
-    onceListed(listsDocket, { tools: [{ name: "mcp__docket__docket_done", id: "toolu_done", input: { body: "Uppercased two.", outcome: "completed", summary: "uppercased two" } }] }, { tools: [{ name: "Glob", input: { pattern: "*.md" } }] }),
+    claudeDone(),
     { text: "Published v1." },
   ]);
   t.after(() => model.close());
   g.watch(model);
 
-  const spawned = g.run("spawn", "--agent", "claude", "--as", UNGATED_KIND, "--env", `ANTHROPIC_BASE_URL=${model.url}`, "--env", "ANTHROPIC_API_KEY=sk-ant-test-0123456789abcdefghij", "--json", "Uppercase", "two");
-  assert.equal(spawned.code, 0, spawned.stderr + spawned.stdout);
-  await g.until("w1 ready with v1", () => g.row("SELECT state FROM workers WHERE id = 'w1'").state === "ready", 180_000);
+  await spawnClaude(g, model.url);
 
   const escaped = model.main().flatMap((r) => anthropicToolResults(r)).find((x) => x.id === "toolu_escape");
   assert.ok(escaped, "the escape command ran and its result went back to the model");
@@ -81,17 +93,14 @@ test("a contained Claude Code worker in its own permission mode (acceptEdits) ed
   const { g } = containedGround(t);
   g.configure({ sandbox: "required" });
   const file = join(g.workspace("w1"), "src", "app.txt");
-  const listsDocket = (r: RecordedRequest) => (r.body?.tools ?? []).some((x: { name?: string }) => x.name === "mcp__docket__docket_done");
   const model = await startFakeAnthropic([
     { tools: [{ name: "Edit", id: "toolu_edit", input: { file_path: file, old_string: "two", new_string: "TWO" } }] },
-    onceListed(listsDocket, { tools: [{ name: "mcp__docket__docket_done", id: "toolu_done", input: { body: "Uppercased two.", outcome: "completed", summary: "uppercased two" } }] }, { tools: [{ name: "Glob", input: { pattern: "*.md" } }] }),
+    claudeDone(),
     { text: "Published v1." },
   ]);
   t.after(() => model.close());
   g.watch(model);
-  const spawned = g.run("spawn", "--agent", "claude", "--as", UNGATED_KIND, "--env", `ANTHROPIC_BASE_URL=${model.url}`, "--env", "ANTHROPIC_API_KEY=sk-ant-test-0123456789abcdefghij", "--json", "Uppercase", "two");
-  assert.equal(spawned.code, 0, spawned.stderr + spawned.stdout);
-  await g.until("w1 ready with v1", () => g.row("SELECT state FROM workers WHERE id = 'w1'").state === "ready", 180_000);
+  await spawnClaude(g, model.url);
   assertPublishedContained(g, model);
 });
 

@@ -27,6 +27,19 @@ async function ground(t: { after(fn: () => unknown): void }) {
   return { ...g, bus, service, env, sender };
 }
 
+/** `docket web --detach` in `cwd`, stopped when the test ends: its pid and address. */
+async function detachedWeb(t: { after(fn: () => void): void }, env: NodeJS.ProcessEnv, cwd: string): Promise<{ pid: number; url: string }> {
+  const started = jsonOf(await docketAsync({ env, cwd }, "web", "--detach", "--json"));
+  t.after(() => {
+    try {
+      process.kill(started.pid, "SIGTERM");
+    } catch {
+      // already stopped
+    }
+  });
+  return started;
+}
+
 test("a question, a ready version and a failure each arrive once at the desktop service, and a rerun sends nothing", async (t) => {
   const g = await ground(t);
   const w1 = reviewWorker(t, g);
@@ -106,14 +119,7 @@ test("docket web's desktop notification carries a default action; the service's 
   writeFileSync(join(g.home, "config.json"), JSON.stringify({ notify: { desktop: true, batchSeconds: 0, openCommand: [process.execPath, opener, "--new-tab"] } }));
   const scratch = tempDir(t, "docket-notify-web-");
   const env = cliEnv({ DOCKET_HOME: g.home, HOME: scratch, TMPDIR: scratch, DOCKET_TMUX_SOCKET: tmuxServer(t).socket, ...bus.env });
-  const started = jsonOf(await docketAsync({ env, cwd: g.project }, "web", "--detach", "--json"));
-  t.after(() => {
-    try {
-      process.kill(started.pid, "SIGTERM");
-    } catch {
-      // already stopped
-    }
-  });
+  const started = await detachedWeb(t, env, g.project);
   const w1 = reviewWorker(t, g);
   publish(g, w1, { "src/app.txt": "changed\n" });
   const call = await waitFor("docket web's ready notification at the service", () => service.calls[0], 20_000, 50);
@@ -132,14 +138,7 @@ test("a sender outside the project (as the door is) gives each event its own pro
   writeFileSync(join(g.home, "config.json"), JSON.stringify({ notify: { command: [process.execPath, receiver], batchSeconds: 0 } }));
   const scratch = tempDir(t, "docket-notify-door-");
   const env = cliEnv({ DOCKET_HOME: g.home, HOME: scratch, TMPDIR: scratch, DOCKET_TMUX_SOCKET: tmuxServer(t).socket });
-  const started = jsonOf(await docketAsync({ env, cwd: g.project }, "web", "--detach", "--json"));
-  t.after(() => {
-    try {
-      process.kill(started.pid, "SIGTERM");
-    } catch {
-      // already stopped
-    }
-  });
+  const started = await detachedWeb(t, env, g.project);
   const w1 = reviewWorker(t, g);
   wait(g.ctx, w1, { question: "which one?" });
   // The door's engine works from the home directory, not from any project.

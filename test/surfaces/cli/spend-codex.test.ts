@@ -3,8 +3,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { formatCost, formatSpend } from "../../../src/domain/workers/spend.js";
-import { literal, pricedUsage } from "../../support/priced-usage.js";
+import { assertSpendShown, pricedUsage } from "../../support/priced-usage.js";
 import { agentGround } from "../../support/agent-worker.js";
 import { startFakeOpenAI } from "../../support/fake-openai.js";
 import { onceListed, type RecordedRequest, type ScriptedUsage } from "../../support/fake-model-server.js";
@@ -38,16 +37,5 @@ test("a Codex worker's scripted usage shows exactly in spend, show and the verdi
   await g.until("w1 ready with v1", () => g.row("SELECT state FROM workers WHERE id = 'w1'").state === "ready");
   // Summed call by call, as the reader sums them (so the float sums match bit for bit).
   const v1 = sum(totals(first), totals(done));
-  const v2 = totals(after);
-  const all = sum(v1, v2);
-  const spend = await g.until("every scripted call counted", () => {
-    const r = g.run("spend", "--json").json;
-    return r?.total.output === all.output ? r : undefined;
-  });
-  assert.deepEqual(spend.rows, [{ key: "w1", ...all, cost: formatCost(all) }]);
-  const show = g.run("show", "w1", "--json").json;
-  assert.deepEqual(show.spend, all);
-  assert.deepEqual(show.spendDetail.versions, [{ version: 1, totals: v1 }, { version: 2, totals: v2 }]);
-  assert.deepEqual(g.run("verdict", "w1", "--json").json.spend, { version: v1, worker: all });
-  assert.match(g.run("verdict", "w1").stdout, new RegExp(`this version: ${literal(formatSpend(v1))}; worker so far: ${literal(formatCost(all))}`));
+  await assertSpendShown(g, v1, totals(after), sum);
 });
