@@ -38,7 +38,11 @@ test("promote and discard from the review page refuse a swapped .git by name; th
   await page.waitForSelector('button.act[data-verb="promote"]');
   await page.click('button.act[data-verb="promote"]');
   // The promotion check (planned before git apply --check) is refused by name in its panel; nothing can be applied.
-  await page.waitForFunction(() => [...document.querySelectorAll(".panel")].some((p) => !(p as HTMLElement).hidden && (p.textContent ?? "").trim() !== ""), undefined, { timeout: 20_000 });
+  // The panel says "Checking the patch against your checkout…" until the check answers: wait for the answer.
+  await page.waitForFunction(() => [...document.querySelectorAll(".panel")].some((p) => {
+    const text = (p.textContent ?? "").trim();
+    return !(p as HTMLElement).hidden && text !== "" && !text.startsWith("Checking the patch");
+  }), undefined, { timeout: 20_000 });
   const shown = await page.$$eval(".panel", (ps) => ps.filter((p) => !(p as HTMLElement).hidden).map((p) => p.textContent ?? "").join("\n"));
   assert.match(shown, TAMPERED, `the promotion check names the refusal: ${shown}`);
   assert.equal(await page.$(".panel:not([hidden]) .promote-apply:not([disabled])"), null, "nothing is offered to apply");
