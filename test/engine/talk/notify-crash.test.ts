@@ -4,12 +4,12 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { wait } from "../../../src/engine/protocol/protocol.js";
 import { cliEnv, DOCKET_BIN, docketAsync } from "../../support/docket-cli.js";
 import { reviewGround, reviewWorker } from "../../support/review-fixture.js";
-import { waitFor } from "../../support/wait.js";
+import { fileOnce, waitFor } from "../../support/wait.js";
 
 test("a sender killed -9 mid-send leaves its claimed events sent once; the next sender sends only the new ones", { timeout: 60_000 }, async (t) => {
   const g = reviewGround(t);
@@ -32,7 +32,7 @@ test("a sender killed -9 mid-send leaves its claimed events sent once; the next 
 
   const first = spawn(process.execPath, [DOCKET_BIN, "attention", "--json"], { env, cwd: g.project, stdio: "ignore" });
   const firstExit = new Promise<NodeJS.Signals | null>((done) => first.on("exit", (_code, signal) => done(signal)));
-  const sinkPid = Number(await waitFor("the first sender's sink running", () => existsSync(hung) && readFileSync(hung, "utf8"), 20_000, 50));
+  const sinkPid = Number(await waitFor("the first sender's sink running", fileOnce(hung, (pid) => pid !== ""), 20_000, 50));
   t.after(() => {
     try {
       process.kill(sinkPid, "SIGKILL");

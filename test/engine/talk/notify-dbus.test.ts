@@ -3,7 +3,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { openEngine } from "../../../src/engine/context.js";
 import { sendDueNotifications } from "../../../src/engine/talk/notify-dispatch.js";
@@ -13,7 +13,7 @@ import { cliEnv, docketAsync, jsonOf } from "../../support/docket-cli.js";
 import { publish, reviewGround, reviewWorker } from "../../support/review-fixture.js";
 import { tempDir } from "../../support/temp.js";
 import { tmuxServer } from "../../support/tmux.js";
-import { waitFor } from "../../support/wait.js";
+import { endsWithLine, fileOnce, waitFor } from "../../support/wait.js";
 
 async function ground(t: { after(fn: () => unknown): void }) {
   const bus = await sessionBus(t);
@@ -126,7 +126,7 @@ test("docket web's desktop notification carries a default action; the service's 
   assert.equal(call.summary, `Docket: ${w1.worker} has a version ready for judgment`);
   assert.deepEqual(call.actions, ["default", "Open in Docket"]);
   service.invoke(call.id, "default");
-  const line = await waitFor("the opener to run", () => existsSync(opened) && readFileSync(opened, "utf8"), 20_000, 50);
+  const line = await waitFor("the opener's line", fileOnce(opened, endsWithLine), 20_000, 50);
   assert.deepEqual(JSON.parse(line), ["--new-tab", `${new URL(started.url).origin}/card/${w1.worker}`], "the card's address, without the sign-in secret");
 });
 

@@ -8,7 +8,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { remoteGround, REMOTE_USER } from "../../support/sshd.js";
-import { waitFor } from "../../support/wait.js";
+import { endsWithLine, fileOnce, waitFor } from "../../support/wait.js";
 import { controlDirFor, exitMaster, type SshTarget } from "../../../src/substrate/ssh/connection.js";
 import { masterPid } from "../../../src/substrate/ssh/tunnel.js";
 
@@ -55,7 +55,7 @@ test("a command worker on a host publishes through the forwarded door, survives 
   const tell = run("tell", w, told);
   assert.equal(tell.code, 0, tell.stdout + tell.stderr);
   const remoteWorker = join(host.remoteDir, "workers", w);
-  assert.equal(await waitFor("the told line on the host", () => (existsSync(join(remoteWorker, "told.txt")) ? readFileSync(join(remoteWorker, "told.txt"), "utf8") : undefined)), `${told}\n`);
+  assert.equal(await waitFor("the told line on the host", fileOnce(join(remoteWorker, "told.txt"), endsWithLine)), `${told}\n`);
   await waitFor("v2 after the master was killed", () => ls().workers.find((x) => x.worker === w && x.deliverable?.endsWith(":2")), 60_000);
   await waitFor("the repeated call to return", () => existsSync(join(remoteWorker, "done3.out")) || undefined, 60_000);
   assert.notEqual(masterPid(target), first, "a new master replaced the killed one");

@@ -11,7 +11,7 @@ import { gitRepo, writeFiles } from "../../support/git.js";
 import { tempDir } from "../../support/temp.js";
 import { workerIdentityEnv } from "../../support/launch-env.js";
 import { tmuxServer, type TmuxServer } from "../../support/tmux.js";
-import { waitFor } from "../../support/wait.js";
+import { fileOnce, waitFor } from "../../support/wait.js";
 
 interface Fixture {
   repo: string;
@@ -81,7 +81,7 @@ test("spawn runs a command agent in its own window with its identity, env and is
   assert.ok(Array.isArray(r.json.summary) && r.json.summary.length > 0);
 
   const ws = join(f.home, "fleet", "w1", "workspace");
-  const seen = await waitFor("the command's output", () => (existsSync(join(ws, "seen.txt")) ? readFileSync(join(ws, "seen.txt"), "utf8") : undefined));
+  const seen = await waitFor("the command's output", fileOnce(join(ws, "seen.txt"), (text) => /one\ntwo\n/.test(text))); // its last step
   // The worker is given its door, never the home (DESIGN §8b).
   assert.match(seen, new RegExp(`^w1\\|1\\|no home:${join(f.home, "door", "w1-1.sock").replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\|x y\\|token\\n`));
   assert.match(seen, /untracked\.txt/);
