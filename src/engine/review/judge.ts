@@ -7,7 +7,7 @@ import { normalizeWorkerId } from "../../domain/ids.js";
 import { UNCOUNTED_APPROVAL_NOTE, type DecisionActor } from "../../domain/review/approval.js";
 import { insertDecision, type Decision } from "../../ledger/review/decisions.js";
 import { insertMessage } from "../../ledger/talk/messages.js";
-import { answerQuestion, openQuestionsOf, questionDetail } from "../../ledger/workers/launches.js";
+import { answerQuestion, openQuestionsOf, questionDetail } from "../../ledger/workers/questions.js";
 import { transition } from "../../domain/workers/lifecycle.js";
 import { applyLifecycle, lifecycleRowOf, requireWorker, updateWorker } from "../../ledger/workers/workers.js";
 import type { EngineContext } from "../context.js";

@@ -9,7 +9,7 @@ import { notFound, refusal, usageError, validationError } from "../../domain/err
 import { assertNoControlCharacters } from "../../domain/work/message-text.js";
 import { WORKER_FILES, readWorkerText } from "../../files/workers/worker-files.js";
 import { insertMessage } from "../../ledger/talk/messages.js";
-import { answerQuestion, getQuestion, openQuestionsOf } from "../../ledger/workers/launches.js";
+import { answerQuestion, getQuestion, openQuestionsOf } from "../../ledger/workers/questions.js";
 import { transition } from "../../domain/workers/lifecycle.js";
 import { applyLifecycle, lifecycleRowOf, requireWorker } from "../../ledger/workers/workers.js";
 import { workerIdentityIn } from "../../domain/authority.js";

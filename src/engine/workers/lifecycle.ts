@@ -3,7 +3,8 @@
 
 import type { WorkerIdentity } from "../../domain/workers/identity.js";
 import { failedBy, transition, type PersistedState } from "../../domain/workers/lifecycle.js";
-import { applyLifecycle, checkFence, getWorker, lifecycleRowOf, runTokenMatches } from "../../ledger/workers/workers.js";
+import { applyLifecycle, getWorker, lifecycleRowOf, runTokenMatches } from "../../ledger/workers/workers.js";
+import { runFenced } from "../protocol/fenced.js";
 import { recordLaunchExit } from "../../ledger/workers/launches.js";
 import { insertNotification } from "../../ledger/talk/notifications.js";
 import type { EngineContext } from "../context.js";
@@ -27,7 +28,7 @@ export function recordWorkerExit(ctx: EngineContext, who: WorkerIdentity, code: 
     const row = getWorker(tx.db, who.worker);
     if (!row) return { worker: who.worker, generation: who.generation, recorded: false, settled: false };
     const launchRecorded = recordLaunchExit(tx, who.worker, who.generation, who.runToken, code);
-    const current = row.generation === who.generation && (who.runToken === undefined || runTokenMatches(row, who.runToken));
+    const current = row.generation === who.generation && runTokenMatches(row, who.runToken);
     if (!current || row.exited) return { worker: who.worker, generation: who.generation, recorded: launchRecorded, settled: false };
     const next = transition(lifecycleRowOf(row), { kind: "exited", code }, tx.now);
     applyLifecycle(tx, row.id, next);
@@ -47,8 +48,7 @@ export interface HeartbeatInput {
 
 /** A fenced heartbeat: liveness, plus the model and thinking actually in effect. */
 export function recordHeartbeat(ctx: EngineContext, who: WorkerIdentity, beat: HeartbeatInput = {}): { worker: string; state: PersistedState } {
-  return ctx.commands.run("worker.heartbeat", { who, beat }, (tx) => {
-    const row = checkFence(tx, who);
+  return runFenced(ctx, { command: "worker.heartbeat", who, request: { who, beat } }, (tx, row) => {
     const next = transition(lifecycleRowOf(row), { kind: "heartbeat" }, tx.now);
     const also: Parameters<typeof applyLifecycle>[3] = {};
     if (beat.model) also.modelInEffect = beat.model;
@@ -56,15 +56,14 @@ export function recordHeartbeat(ctx: EngineContext, who: WorkerIdentity, beat: H
     if (beat.pid) also.pid = beat.pid;
     applyLifecycle(tx, row.id, next, also);
     return { worker: row.id, state: next.state ?? row.state };
-  }).result;
+  });
 }
 
 /** pi turn boundaries: agent_start → active (from starting/idle); agent_end without a protocol call → idle. */
 export function recordTurn(ctx: EngineContext, who: WorkerIdentity, event: "start" | "end"): PersistedState {
-  return ctx.commands.run("worker.turn", { who, event }, (tx) => {
-    const row = checkFence(tx, who);
+  return runFenced(ctx, { command: "worker.turn", who, request: { who, event } }, (tx, row) => {
     const next = transition(lifecycleRowOf(row), { kind: "turn", edge: event }, tx.now);
     applyLifecycle(tx, row.id, next);
     return next.state ?? row.state;
-  }).result;
+  });
 }

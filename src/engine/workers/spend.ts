@@ -3,7 +3,7 @@
 
 import { parseDuration } from "../../domain/clock.js";
 import { validationError } from "../../domain/errors.js";
-import { workersOf } from "../../ledger/workers/launches.js";
+import { workersOf } from "../../ledger/workers/fleet-reads.js";
 import { EMPTY_TOTALS, SPEND_AGENTS, addTotals, generationOfCall, parseUsageLine, resolveCost, versionOfCall, type SpendAgent, type SpendTotals } from "../../domain/workers/spend.js";
 import { agentRecordFiles, readAppended } from "../../files/workers/agent-records.js";
 import { listLaunches } from "../../ledger/workers/launches.js";

@@ -4,7 +4,7 @@
 import { toProjectPath } from "../../domain/talk/project-paths.js";
 import type { WorkerIdentity } from "../../domain/workers/identity.js";
 import { recordTouchedPaths, type TouchKind } from "../../ledger/workers/touched-paths.js";
-import { checkFence } from "../../ledger/workers/workers.js";
+import { runFenced } from "../protocol/fenced.js";
 import type { EngineContext } from "../context.js";
 
 export interface RawTouch {
@@ -16,13 +16,12 @@ export interface RawTouch {
 /** Records the paths not recorded yet; returns how many were new. */
 export function recordTouches(ctx: EngineContext, who: WorkerIdentity, touches: readonly RawTouch[]): number {
   if (touches.length === 0) return 0;
-  return ctx.commands.run("worker.touches", { who, touches }, (tx) => {
-    const row = checkFence(tx, who);
+  return runFenced(ctx, { command: "worker.touches", who, request: { who, touches } }, (tx, row) => {
     const where = { workspace: row.workspace, projectRoot: row.projectRoot };
     const paths = touches.flatMap((t) => {
       const path = toProjectPath(t.path, where);
       return path ? [{ path, how: t.how }] : [];
     });
     return recordTouchedPaths(tx, row.id, paths);
-  }).result;
+  });
 }
