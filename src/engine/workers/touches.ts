@@ -6,6 +6,7 @@ import type { WorkerIdentity } from "../../domain/workers/identity.js";
 import { recordTouchedPaths, type TouchKind } from "../../ledger/workers/touched-paths.js";
 import { checkFence } from "../../ledger/workers/workers.js";
 import type { EngineContext } from "../context.js";
+import { periodicKey } from "./lifecycle.js";
 
 export interface RawTouch {
   /** The path as the tool was given it (relative to the worker's workspace, or absolute). */
@@ -14,7 +15,7 @@ export interface RawTouch {
 }
 
 /** Records the paths not recorded yet; returns how many were new. */
-export function recordTouches(ctx: EngineContext, who: WorkerIdentity, touches: readonly RawTouch[]): number {
+export function recordTouches(ctx: EngineContext, who: WorkerIdentity, touches: readonly RawTouch[], callId?: string): number {
   if (touches.length === 0) return 0;
   return ctx.commands.run("worker.touches", { who, touches }, (tx) => {
     const row = checkFence(tx, who);
@@ -24,5 +25,5 @@ export function recordTouches(ctx: EngineContext, who: WorkerIdentity, touches: 
       return path ? [{ path, how: t.how }] : [];
     });
     return recordTouchedPaths(tx, row.id, paths);
-  }).result;
+  }, { key: periodicKey("touches", who, callId) }).result;
 }

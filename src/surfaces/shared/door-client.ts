@@ -90,6 +90,9 @@ function exchange(socket: string, request: object, waitMs: number, background = 
   });
 }
 
+/** Calls the client keys itself (the agent names no call for them): a retry after the door died lands them once. */
+const CLIENT_KEYED: ReadonlySet<DoorCall> = new Set<DoorCall>(["heartbeat", "turn", "touches", "event"]);
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
@@ -98,7 +101,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * returns its first result instead of acting twice.
  */
 export async function callDoor<T = unknown>(door: Door, call: DoorCall, args: object = {}, options: { waitMs?: number } = {}): Promise<T> {
-  const request = { call, worker: door.who.worker, generation: door.who.generation, token: door.who.runToken, args };
+  // The periodic calls carry no call id of the agent's: each gets its own here, once, so its every retry has the same.
+  const keyed = CLIENT_KEYED.has(call) && !("callId" in args) ? { ...args, callId: freshCallId(call) } : args;
+  const request = { call, worker: door.who.worker, generation: door.who.generation, token: door.who.runToken, args: keyed };
   const deadline = Date.now() + DOOR_PATIENCE_MS;
   const control = join(dirname(door.socket), CONTROL_SOCKET);
   let pause = 20;
