@@ -53,3 +53,15 @@ test("a worker's heartbeat loads its own verb module and the door's client: no o
   assert.deepEqual([bad.run.status, bad.run.stderr], [2, "error: unknown option '--bogus'\n(run with --help for usage)\n"]);
   assert.ok(bad.esm.some((u) => u.includes("/commander/")) || bad.cjs.some((u) => u.includes("/commander/")));
 });
+
+test("docket ls --json loads pi-ai's model registry for prices, none of its provider SDKs", (t) => {
+  const dir = tempDir(t);
+  const env = cliEnv({ DOCKET_HOME: join(dir, "docket"), HOME: dir });
+  const r = runLoggingModules([DOCKET_BIN, "ls", "--json"], { cwd: dir, env });
+  assert.equal(r.run.status, 0, r.run.stderr);
+  const packages = [...r.esm, ...r.cjs].flatMap((u) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\/(.*)$/.exec(u) ?? []).filter((_, i) => i % 3 !== 0);
+  const names = new Set(packages.filter((_, i) => i % 2 === 0));
+  assert.deepEqual([...names].sort(), ["@mariozechner/pi-ai", "better-sqlite3", "bindings", "commander", "file-uri-to-path"]);
+  const piAi = packages.flatMap((p, i) => (p === "@mariozechner/pi-ai" ? [packages[i + 1]] : [])).sort();
+  assert.deepEqual(piAi, ["dist/models.generated.js", "dist/models.js"]);
+});
