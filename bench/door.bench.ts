@@ -53,7 +53,7 @@ async function fleet(n: number): Promise<void> {
   }));
   const wall = performance.now() - start;
   const busyCpu = cpuMs(pid) - busy0;
-  console.log(`  ${String(n).padStart(2)} workers: idle rss ${idleRss.toFixed(1)} MB (pss ${pssMb(pid).toFixed(1)} MB), cpu ${idleCpu.toFixed(1)} ms/s · busy (${n * CALLS} calls) rss ${rssMb(pid).toFixed(1)} MB, cpu ${busyCpu} ms, ${(wall / (n * CALLS)).toFixed(2)} ms/call wall · door share per worker ${(rssMb(pid) / n).toFixed(1)} MB`);
+  console.log(`  ${String(n).padStart(2)} workers: idle rss ${idleRss.toFixed(1)} MB (pss ${pssMb(pid).toFixed(1)} MB), cpu ${idleCpu.toFixed(1)} ms/s · busy (${n * CALLS} calls) rss ${rssMb(pid).toFixed(1)} MB, cpu ${busyCpu} ms, ${(wall / (n * CALLS)).toFixed(2)} ms/call wall, ${((n * CALLS) / (wall / 1000)).toFixed(0)} calls/s, door cpu ${(busyCpu / (n * CALLS)).toFixed(2)} ms/call · door share per worker ${(rssMb(pid) / n).toFixed(1)} MB`);
   process.kill(pid, "SIGTERM");
 }
 
