@@ -124,7 +124,7 @@ async function doneBeside(): Promise<void> {
 async function workerCalls(rounds: number): Promise<void> {
   const { ctx, home } = workLedger(t);
   const w = addWorker(ctx, "tok-calls");
-  const items = Array.from({ length: rounds + 1 }, (_, j) => addItem(ctx, { kind: "todo", text: `item ${j}` }).id);
+  const items = Array.from({ length: 2 * (rounds + 1) }, (_, j) => addItem(ctx, { kind: "todo", text: `item ${j}` }).id);
   for (let k = 0; k < items.length; k += 10) dispatchItems(ctx, { worker: w.worker, items: items.slice(k, k + 10) });
   const door = doorOf({ DOCKET_HOME: home, DOCKET_WORKER_ID: w.worker, DOCKET_GENERATION: "1", DOCKET_RUN_TOKEN: w.runToken });
   await callDoor(door, "heartbeat", {});
@@ -132,12 +132,19 @@ async function workerCalls(rounds: number): Promise<void> {
   mkdirSync(empty);
   const env = { PATH: process.env.PATH, HOME: empty, DOCKET_DOOR: door.socket, DOCKET_WORKER_ID: w.worker, DOCKET_GENERATION: "1", DOCKET_RUN_TOKEN: w.runToken };
   const at = { cwd: empty, env };
-  const report = (r: number) => [process.execPath, BIN, "worker", "report", "--item", items[r]!, "--outcome", "done", "--body", `finished ${items[r]}`];
+  const report = (bin: string, r: number) => [process.execPath, bin, "worker", "report", "--item", items[r]!, "--outcome", "done", "--body", `finished ${items[r]}`];
+  // DOCKET_BENCH_BIN_BEFORE: another checkout's docket in the same rounds, for a before figure beside this one's.
+  const other = process.env.DOCKET_BENCH_BIN_BEFORE;
+  const half = rounds + 1; // each report case reports its own half of the items
   console.log(`a command worker's calls through the door, ${rounds} rounds interleaved, beside node -e 0:`);
   printFigures(timeProcesses([
     { label: "node -e 0", argv: [process.execPath, "-e", "0"], options: at },
     { label: "docket worker heartbeat (door)", argv: [process.execPath, BIN, "worker", "heartbeat"], options: at },
-    { label: "docket worker report (door)", argv: report(0), options: at, before: (r) => report(r) },
+    { label: "docket worker report (door)", argv: report(BIN, 0), options: at, before: (r) => report(BIN, r) },
+    ...(other ? [
+      { label: "before: docket worker heartbeat (door)", argv: [process.execPath, other, "worker", "heartbeat"], options: at },
+      { label: "before: docket worker report (door)", argv: report(other, half), options: at, before: (r: number) => report(other, half + r) },
+    ] : []),
   ], rounds), { "docket worker heartbeat (door)": 1.35, "docket worker report (door)": 1.35 });
   process.kill((JSON.parse(readFileSync(join(home, "door", "state.json"), "utf8")) as { pid: number }).pid, "SIGTERM");
 }
