@@ -182,7 +182,7 @@ function runtimeGraph(entry: string): string[] {
 }
 
 test("a worker's clients (docket worker, docket mcp, the pi worker role) load no SQLite, no engine, no ledger, files or substrate: only the door does", () => {
-  for (const entry of ["surfaces/cli/worker-main.js", "surfaces/mcp/main.js", "surfaces/pi/worker/role.js"]) {
+  for (const entry of ["surfaces/cli/worker-fast.js", "surfaces/cli/worker-main.js", "surfaces/mcp/main.js", "surfaces/pi/worker/role.js"]) {
     // The one substrate module a client may load: it restarts a dead door (node builtins only).
     const heavy = runtimeGraph(entry).filter((m) => m === "better-sqlite3" || (/^(engine|ledger|files|substrate)\//.test(m) && m !== "substrate/door-revive.js"));
     assert.deepEqual(heavy, [], `${entry} loads ${heavy.join(", ")}`);

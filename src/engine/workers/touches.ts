@@ -6,6 +6,7 @@ import type { WorkerIdentity } from "../../domain/workers/identity.js";
 import { recordTouchedPaths, type TouchKind } from "../../ledger/workers/touched-paths.js";
 import { runFenced } from "../protocol/fenced.js";
 import type { EngineContext } from "../context.js";
+import { periodicKey } from "./lifecycle.js";
 
 export interface RawTouch {
   /** The path as the tool was given it (relative to the worker's workspace, or absolute). */
@@ -14,9 +15,9 @@ export interface RawTouch {
 }
 
 /** Records the paths not recorded yet; returns how many were new. */
-export function recordTouches(ctx: EngineContext, who: WorkerIdentity, touches: readonly RawTouch[]): number {
+export function recordTouches(ctx: EngineContext, who: WorkerIdentity, touches: readonly RawTouch[], callId?: string): number {
   if (touches.length === 0) return 0;
-  return runFenced(ctx, { command: "worker.touches", who, request: { who, touches } }, (tx, row) => {
+  return runFenced(ctx, { command: "worker.touches", who, request: { who, touches }, key: periodicKey("touches", who, callId) }, (tx, row) => {
     const where = { workspace: row.workspace, projectRoot: row.projectRoot };
     const paths = touches.flatMap((t) => {
       const path = toProjectPath(t.path, where);
