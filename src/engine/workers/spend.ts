@@ -31,7 +31,8 @@ export function refreshSpend(ctx: EngineContext, workers: readonly { id: string;
     for (const path of files) {
       const before = known.get(path);
       const got = readAppended(path, before?.offset ?? 0, before?.identity);
-      if (!got || (got.text === "" && !got.restarted && before)) continue;
+      // Nothing new (an over-long line being skipped still moves the offset, so that is committed).
+      if (!got || (got.text === "" && !got.restarted && before && got.offset === before.offset)) continue;
       marks ??= versionMarks(ctx.db, w.id);
       launches ??= listLaunches(ctx.db, w.id);
       const carry = { value: got.restarted ? null : (before?.carry ?? null) };
