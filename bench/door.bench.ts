@@ -20,6 +20,8 @@ import { dispatchItems } from "../src/engine/work/dispatch.js";
 const here = dirname(fileURLToPath(import.meta.url));
 /** DOCKET_BENCH_BIN runs another checkout's docket (a before figure beside this one's after). */
 const BIN = process.env.DOCKET_BENCH_BIN ?? resolve(here, "..", "..", "bin", "docket.js");
+/** DOCKET_BENCH_NODE runs the worker's client calls (and `node -e 0` beside them) on another node (they load no SQLite). */
+const NODE = process.env.DOCKET_BENCH_NODE ?? process.execPath;
 const hooks: (() => void | Promise<void>)[] = [];
 const t = { after: (fn: () => void | Promise<void>) => void hooks.push(fn) };
 
@@ -132,17 +134,17 @@ async function workerCalls(rounds: number): Promise<void> {
   mkdirSync(empty);
   const env = { PATH: process.env.PATH, HOME: empty, DOCKET_DOOR: door.socket, DOCKET_WORKER_ID: w.worker, DOCKET_GENERATION: "1", DOCKET_RUN_TOKEN: w.runToken };
   const at = { cwd: empty, env };
-  const report = (bin: string, r: number) => [process.execPath, bin, "worker", "report", "--item", items[r]!, "--outcome", "done", "--body", `finished ${items[r]}`];
+  const report = (bin: string, r: number) => [NODE, bin, "worker", "report", "--item", items[r]!, "--outcome", "done", "--body", `finished ${items[r]}`];
   // DOCKET_BENCH_BIN_BEFORE: another checkout's docket in the same rounds, for a before figure beside this one's.
   const other = process.env.DOCKET_BENCH_BIN_BEFORE;
   const half = rounds + 1; // each report case reports its own half of the items
   console.log(`a command worker's calls through the door, ${rounds} rounds interleaved, beside node -e 0:`);
   printFigures(timeProcesses([
-    { label: "node -e 0", argv: [process.execPath, "-e", "0"], options: at },
-    { label: "docket worker heartbeat (door)", argv: [process.execPath, BIN, "worker", "heartbeat"], options: at },
+    { label: "node -e 0", argv: [NODE, "-e", "0"], options: at },
+    { label: "docket worker heartbeat (door)", argv: [NODE, BIN, "worker", "heartbeat"], options: at },
     { label: "docket worker report (door)", argv: report(BIN, 0), options: at, before: (r) => report(BIN, r) },
     ...(other ? [
-      { label: "before: docket worker heartbeat (door)", argv: [process.execPath, other, "worker", "heartbeat"], options: at },
+      { label: "before: docket worker heartbeat (door)", argv: [NODE, other, "worker", "heartbeat"], options: at },
       { label: "before: docket worker report (door)", argv: report(other, half), options: at, before: (r: number) => report(other, half + r) },
     ] : []),
   ], rounds), { "docket worker heartbeat (door)": 1.35, "docket worker report (door)": 1.35 });
