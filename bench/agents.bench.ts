@@ -19,6 +19,7 @@ import { doorOf } from "../src/surfaces/shared/door-client.js";
 import { isolatedWorker } from "../test/support/protocol-worker.js";
 import { startFakeAnthropic } from "../test/support/fake-anthropic.js";
 import { startFakeOpenAI } from "../test/support/fake-openai.js";
+import { figure } from "./support/figure.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const BIN = resolve(here, "..", "..", "bin", "docket.js");
@@ -84,6 +85,9 @@ async function doneDoors(): Promise<void> {
   console.log(`  MCP (docket mcp, SDK client over stdio)   ${fmt(median(mcp))}`);
   console.log(`  docket worker done (a CLI process)        ${fmt(median(cli))}`);
   console.log(`  pi tool (in the worker's own process)     ${fmt(median(piTool))}`);
+  const inProcess = { label: "the pi tool in the worker's own process", value: median(piTool) };
+  figure({ id: "done-mcp", label: `\`docket_done\` → frozen version through \`docket mcp\` (SDK client over stdio), median of ${DONE_RUNS}`, value: median(mcp), unit: "ms", baseline: inProcess });
+  figure({ id: "done-cli", label: `\`docket worker done\` → frozen version (a CLI process), median of ${DONE_RUNS}`, value: median(cli), unit: "ms", baseline: inProcess });
 }
 
 async function spawnToHeartbeat(): Promise<void> {
@@ -137,4 +141,8 @@ async function spawnToHeartbeat(): Promise<void> {
   }
   console.log(`docket spawn → first heartbeat in the ledger, median of ${SPAWN_RUNS} (scripted models, tmux):`);
   for (const [agent, xs] of Object.entries(runs)) console.log(`  ${agent.padEnd(7)}${fmt(median(xs))}   (runs: ${xs.map((x) => x.toFixed(0)).join(", ")} ms)`);
+  const pi = { label: "pi, same run", value: median(runs.pi!) };
+  for (const [agent, name] of [["claude", "Claude Code"], ["codex", "Codex"]] as const) {
+    figure({ id: `spawn-${agent}`, label: `\`docket spawn\` → first heartbeat, ${name} (scripted model), median of ${SPAWN_RUNS}`, value: median(runs[agent]!), unit: "ms", baseline: pi });
+  }
 }

@@ -14,6 +14,7 @@ import { randomBytes } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import { gitRepo } from "../test/support/git.js";
+import { figure } from "./support/figure.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const BIN = resolve(here, "..", "..", "bin", "docket.js");
@@ -282,6 +283,19 @@ async function scenario(name: string): Promise<void> {
     );
   }
   console.log(`  peak memory of spawns, readers and workers: ${rounds.map((r) => `${r.peakMb.toFixed(0)} MB`).join(", ")}`);
+
+  const what = `${n} ${kind} workers spawned at once`;
+  const failed = `${rounds.reduce((a, r) => a + r.failed, 0)} of ${n * ROUNDS} spawns failed`;
+  const mid = (pick: (r: Round) => number) => percentile(rounds.map(pick), 0.5);
+  figure({ id: `fleet-${name}-started`, label: `${what}: all started, median of ${ROUNDS} rounds (${failed})`, value: mid((r) => r.startedMs), unit: "ms" });
+  figure({ id: `fleet-${name}-ready`, label: `${what}: all ready for review, median of ${ROUNDS} rounds${kind === "pi" ? ` (pi model listings per round: ${rounds.map((r) => r.listings).join(", ")})` : ""}`, value: mid((r) => r.readyMs), unit: "ms" });
+  for (const verb of ["ls", "verdict"] as const) {
+    figure({
+      id: `fleet-${name}-${verb}-p95`, label: `${what}: \`${verb} --json\` p95 during the start`, value: percentile(all((r) => r.during[verb]), 0.95), unit: "ms",
+      baseline: { label: "p95 on the idle fleet after it", value: percentile(all((r) => r.idle[verb]), 0.95) },
+    });
+  }
+  figure({ id: `fleet-${name}-memory`, label: `${what}: peak memory of spawns, readers and workers, largest of ${ROUNDS} rounds`, value: Math.max(...rounds.map((r) => r.peakMb)), unit: "MB" });
 }
 
 console.log(`machine: ${cpus().length} cpu, load ${loadavg().map((l) => l.toFixed(1)).join(" ")}`);

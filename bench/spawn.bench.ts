@@ -12,6 +12,7 @@ import Database from "better-sqlite3";
 import { openEngine } from "../src/engine/context.js";
 import { insertWorker } from "../src/ledger/workers/workers.js";
 import { gitRepo } from "../test/support/git.js";
+import { figure } from "./support/figure.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const BIN = resolve(here, "..", "..", "bin", "docket.js");
@@ -78,16 +79,18 @@ try {
 
   console.log(`machine: ${cpus().length} cpu, load ${loadavg().map((l) => l.toFixed(1)).join(" ")}`);
   const beatCmd = 'exec "$DOCKET_NODE" "$DOCKET_BIN" worker heartbeat >/dev/null; sleep 60';
-  for (const [label, args, runs] of [
-    ["command agent (isolated worktree)", ["--agent", "command", "--cmd", beatCmd, "bench"], COMMAND_RUNS],
-    ["command agent (shared, scout)", ["--agent", "command", "--as", "scout", "--cmd", beatCmd, "bench"], COMMAND_RUNS],
-    ["pi worker (faux model, scout)", ["--as", "scout", "bench"], PI_RUNS],
+  for (const [id, label, args, runs] of [
+    ["spawn-command-isolated", "command agent (isolated worktree)", ["--agent", "command", "--cmd", beatCmd, "bench"], COMMAND_RUNS],
+    ["spawn-command-shared", "command agent (shared, scout)", ["--agent", "command", "--as", "scout", "--cmd", beatCmd, "bench"], COMMAND_RUNS],
+    ["spawn-pi", "pi worker (faux model, scout)", ["--as", "scout", "bench"], PI_RUNS],
   ] as const) {
     const results = [];
     for (let i = 0; i < runs; i++) results.push(await spawnToHeartbeat([...args], 120_000));
     console.log(
       `spawn → first heartbeat, ${label}: median ${fmt(median(results.map((r) => r.beatMs)))} (docket spawn itself ${fmt(median(results.map((r) => r.spawnMs)))}; ${runs} runs: ${results.map((r) => `${fmt(r.spawnMs)}+${fmt(r.beatMs - r.spawnMs)}`).join(", ")})`,
     );
+    figure({ id: `${id}-returns`, label: `\`docket spawn\` returns, ${label}, median of ${runs}`, value: median(results.map((r) => r.spawnMs)), unit: "ms" });
+    figure({ id, label: `\`docket spawn\` → first heartbeat in the ledger, ${label}, median of ${runs}`, value: median(results.map((r) => r.beatMs)), unit: "ms" });
   }
 
   const listHome = join(root, "docket-100");
@@ -122,6 +125,7 @@ try {
   const version = timeCli(["--version"]);
   const ls = timeCli(["ls", "--json"]);
   console.log(`docket --version: median ${fmt(version)}; docket ls --json with 100 workers: median ${fmt(ls)} (${(ls / version).toFixed(2)}× --version; ${CLI_RUNS} runs each)`);
+  figure({ id: "spawn-ls-100", label: `\`docket ls --json\`, 100 workers, median of ${CLI_RUNS}`, value: ls, unit: "ms", baseline: { label: "`docket --version`", value: version } });
 } finally {
   try {
     execFileSync("tmux", ["-L", socket, "kill-server"], { stdio: "ignore" });

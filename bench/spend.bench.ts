@@ -14,6 +14,7 @@ import { openEngine } from "../src/engine/context.js";
 import { checkRunningBudgets } from "../src/engine/workers/budget.js";
 import { insertWorker } from "../src/ledger/workers/workers.js";
 import { gitRepo } from "../test/support/git.js";
+import { figure } from "./support/figure.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const BIN = resolve(here, "..", "..", "bin", "docket.js");
@@ -37,10 +38,12 @@ try {
   }
   ctx.close();
 
+  const took: Record<string, number> = {};
   const time = (label: string, args: string[]) => {
     const t0 = performance.now();
     const r = spawnSync(process.execPath, [BIN, ...args], { cwd: repo, env, encoding: "utf8" });
     const ms = performance.now() - t0;
+    took[label] = ms;
     if (r.status !== 0) console.log(`  ${label}: exit ${r.status}: ${r.stderr.trim().slice(0, 300)}`);
     console.log(`  ${label.padEnd(44)} ${ms.toFixed(0).padStart(7)} ms`);
     return r.stdout;
@@ -68,22 +71,36 @@ try {
   time("ls after one appended line per worker", ["ls", "--json"]);
   const spend = JSON.parse(time("spend --json", ["spend", "--json"]));
   console.log(`  total tokens counted: ${spend.total.total} · cost ${spend.total.cost}`);
+  const size = `${WORKERS} pi workers × ${MB} MB session files`;
+  const empty = { label: "`ls --json` again before any record exists", value: took["ls again, no records"]! };
+  for (const [id, label, what] of [
+    ["spend-ls-first", "ls, first read (every file from the start)", "`ls --json`, first read of every session file"],
+    ["spend-ls-repeat", "ls, repeat (nothing appended)", "`ls --json` again, nothing appended"],
+    ["spend-ls-appended", "ls after one appended line per worker", "`ls --json` after one appended line per worker"],
+    ["spend-verdict", "verdict queue, repeat", "`verdict --json`, nothing appended"],
+    ["spend-spend", "spend --json", "`spend --json`"],
+  ] as const) figure({ id, label: `${what}, ${size} (one run)`, value: took[label]!, unit: "ms", baseline: empty });
 
   // The timer's round: nothing budgeted (one indexed query), then every worker budgeted far above its spend.
   const round = openEngine({ env, cwd: repo });
-  const rounds = (label: string) => {
+  const rounds = (label: string): number => {
     const n = 20;
     const t1 = performance.now();
     for (let i = 0; i < n; i++) checkRunningBudgets(round);
-    console.log(`  ${label.padEnd(44)} ${((performance.now() - t1) / n).toFixed(2).padStart(7)} ms`);
+    const mean = (performance.now() - t1) / n;
+    console.log(`  ${label.padEnd(44)} ${mean.toFixed(2).padStart(7)} ms`);
+    return mean;
   };
-  rounds("budget round, no worker has a budget");
+  const unbudgeted = { label: "a round with no worker budgeted", value: rounds("budget round, no worker has a budget") };
   round.db.prepare("UPDATE workers SET budget_usd = 1000000").run();
-  rounds(`budget round, ${WORKERS} budgeted, nothing appended`);
+  const quiet = rounds(`budget round, ${WORKERS} budgeted, nothing appended`);
   for (const id of ids) appendFileSync(join(home, "fleet", id, "session", "s.jsonl"), line(2));
   const t2 = performance.now();
   checkRunningBudgets(round);
-  console.log(`  ${"budget round after one line per worker".padEnd(44)} ${(performance.now() - t2).toFixed(2).padStart(7)} ms`);
+  const appended = performance.now() - t2;
+  console.log(`  ${"budget round after one line per worker".padEnd(44)} ${appended.toFixed(2).padStart(7)} ms`);
+  figure({ id: "budget-round-quiet", label: `one budget round of the door's timer, ${WORKERS} budgeted workers, nothing appended (mean of 20, in process)`, value: quiet, unit: "ms", baseline: unbudgeted });
+  figure({ id: "budget-round-appended", label: `one budget round after one appended line per worker, ${size} (one round, in process)`, value: appended, unit: "ms", baseline: unbudgeted });
   round.close();
 } finally {
   rmSync(root, { recursive: true, force: true });
