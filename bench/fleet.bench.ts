@@ -97,10 +97,11 @@ function makeFleet(label: string): Fleet {
   const home = join(root, "docket");
   const agent = join(root, "agent");
   for (const d of [home, agent, join(root, "tmp"), join(root, "home")]) mkdirSync(d, { recursive: true });
-  writeFileSync(join(home, "config.json"), JSON.stringify({ maxActive: 0 }));
   // Loaded by pi with the scripted model: logs each `--list-models` run, so the bench can count listings.
   const counter = join(root, "count-listings.mjs");
   writeFileSync(counter, 'import { appendFileSync } from "node:fs";\nexport default function () {\n  if (process.argv.includes("--list-models") && process.env.BENCH_LISTING_LOG) appendFileSync(process.env.BENCH_LISTING_LOG, `${process.pid}\\n`);\n}\n');
+  // Workers are contained as by default (where bubblewrap works): the counter is shown to them read-only.
+  writeFileSync(join(home, "config.json"), JSON.stringify({ maxActive: 0, sandbox: { readOnlyPaths: [counter] } }));
   const listingLog = join(root, "listings.log");
   const socket = `docket-bench-${randomBytes(5).toString("hex")}`;
   const env = {
