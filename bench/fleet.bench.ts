@@ -288,15 +288,16 @@ async function scenario(name: string): Promise<void> {
   const what = `${n} ${kind} workers spawned at once`;
   const failed = `${rounds.reduce((a, r) => a + r.failed, 0)} of ${n * ROUNDS} spawns failed`;
   const mid = (pick: (r: Round) => number) => percentile(rounds.map(pick), 0.5);
-  figure({ id: `fleet-${name}-started`, label: `${what}: all started, median of ${ROUNDS} rounds (${failed})`, value: mid((r) => r.startedMs), unit: "ms" });
-  figure({ id: `fleet-${name}-ready`, label: `${what}: all ready for review, median of ${ROUNDS} rounds${kind === "pi" ? ` (pi model listings per round: ${rounds.map((r) => r.listings).join(", ")})` : ""}`, value: mid((r) => r.readyMs), unit: "ms" });
+  const ofRounds = ROUNDS === 1 ? "one round" : `median of ${ROUNDS} rounds`;
+  figure({ id: `fleet-${name}-started`, label: `${what}: all started, ${ofRounds} (${failed})`, value: mid((r) => r.startedMs), unit: "ms" });
+  figure({ id: `fleet-${name}-ready`, label: `${what}: all ready for review, ${ofRounds}${kind === "pi" ? ` (pi model listings per round: ${rounds.map((r) => r.listings).join(", ")})` : ""}`, value: mid((r) => r.readyMs), unit: "ms" });
   for (const verb of ["ls", "verdict"] as const) {
     figure({
       id: `fleet-${name}-${verb}-p95`, label: `${what}: \`${verb} --json\` p95 during the start`, value: percentile(all((r) => r.during[verb]), 0.95), unit: "ms",
       baseline: { label: "p95 on the idle fleet after it", value: percentile(all((r) => r.idle[verb]), 0.95) },
     });
   }
-  figure({ id: `fleet-${name}-memory`, label: `${what}: peak memory of spawns, readers and workers, largest of ${ROUNDS} rounds`, value: Math.max(...rounds.map((r) => r.peakMb)), unit: "MB" });
+  figure({ id: `fleet-${name}-memory`, label: `${what}: peak memory of spawns, readers and workers, ${ROUNDS === 1 ? "one round" : `largest of ${ROUNDS} rounds`}`, value: Math.max(...rounds.map((r) => r.peakMb)), unit: "MB" });
 }
 
 console.log(`machine: ${cpus().length} cpu, load ${loadavg().map((l) => l.toFixed(1)).join(" ")}`);
