@@ -35,6 +35,8 @@ test("a scripted worker runs from a steps file alone and its frozen patch is pro
   assert.equal(spawned.worker, "w1");
   assert.equal(spawned.waited, "needs_input");
   assert.equal(spawned.execution.model, "docket-demo/scripted");
+  // No --yes was typed: what waived the confirmation is named as itself.
+  assert.ok(spawned.summary.includes("Confirmation not asked (--scripted: its model spends nothing): model docket-demo/scripted differs from the parent's (none)"), spawned.summary.join("\n"));
   const answered = jsonOf(docket({ env, cwd: repo }, "answer", "w1", "1", "--wait", "--json"));
   assert.equal(answered.waited, "ready", "the answer discharged the plan gate; the worker wrote and published");
   const pane = jsonOf(docket({ env, cwd: repo }, "peek", "w1", "--json"));

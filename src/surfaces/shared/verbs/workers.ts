@@ -95,6 +95,7 @@ export function registerWorkersCommands(program: Command, io: Io): void {
         ...(opts.host !== undefined ? { host: opts.host } : {}),
         // A scripted worker spends nothing and runs only the steps you wrote: there is nothing to confirm.
         yes: Boolean(opts.yes) || opts.scripted !== undefined,
+        ...(!opts.yes && opts.scripted !== undefined ? { yesFrom: "--scripted: its model spends nothing" } : {}),
         interactive: io.interactive,
         ...(io.parent ? { parent: io.parent } : {}),
         confirm: async (ex) => {
