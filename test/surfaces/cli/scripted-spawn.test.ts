@@ -47,6 +47,9 @@ test("a scripted worker runs from a steps file alone and its frozen patch is pro
   jsonOf(docket({ env, cwd: repo }, "approve", "w1", "--json"));
   jsonOf(docket({ env, cwd: repo }, "promote", "w1", "--json"));
   assert.equal(readFileSync(join(repo, "hello.txt"), "utf8"), "hello, world\n");
+  // The promoted worker is settled, so ls hides it, but its process still runs: ls does not say there is none.
+  const ls = docket({ env, cwd: repo }, "ls");
+  assert.equal(ls.stdout.trim(), "no unsettled workers in this project; `docket ls --all` lists 1 more (settled, or in other projects)");
   // Right after normal use the doctor finds nothing to warn about in Docket's own files (the worktree and a contained
   // worker's git dir are git's).
   const doctor = docket({ env, cwd: repo }, "doctor", "--json");
