@@ -204,6 +204,7 @@ async function round(name: string, kind: "command" | "pi", n: number): Promise<R
       return rs;
     });
     let readyMs = 0;
+    let gaveUp = false;
     const ready = (async () => {
       for (;;) {
         if (results) {
@@ -213,14 +214,23 @@ async function round(name: string, kind: "command" | "pi", n: number): Promise<R
             return;
           }
         }
-        if (performance.now() - t0 > READY_TIMEOUT_MS) throw new Error(`${name}: not every started worker was ready within ${READY_TIMEOUT_MS} ms`);
+        if (performance.now() - t0 > READY_TIMEOUT_MS) {
+          gaveUp = true;
+          throw new Error(`${name}: not every started worker was ready within ${READY_TIMEOUT_MS} ms`);
+        }
         await sleep(50);
       }
     })();
-    const during = await readLatencies(f, () => readyMs > 0);
-    await ready;
-    sampling = false;
-    await sampler;
+    // The readers stop when the wait gives up too, so its error reaches this round's cleanup (tmux server, door, files)
+    // instead of ending the process as an unhandled rejection while they read.
+    ready.catch(() => undefined);
+    const during = await readLatencies(f, () => readyMs > 0 || gaveUp);
+    try {
+      await ready;
+    } finally {
+      sampling = false;
+      await sampler;
+    }
     const rs = await spawns;
     const idle = await readLatencies(f, () => false, IDLE_RUNS);
 
