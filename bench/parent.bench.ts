@@ -90,7 +90,7 @@ async function main(): Promise<void> {
   const engine = openEngine({ env: p.env, cwd: p.repo });
   // The ledger keeps only token hashes; each worker's token is in its own launch env file.
   const identities = p.ledger((db) => db.prepare("SELECT id AS worker, generation FROM workers ORDER BY seq").all() as { worker: string; generation: number }[])
-    .map((w) => ({ ...w, runToken: readLaunchEnv(join(p.home, "workers", w.worker, "launch.env"))?.DOCKET_RUN_TOKEN }));
+    .map((w) => ({ ...w, runToken: readLaunchEnv(join(p.home, "workers", w.worker, "launch.env"))?.DOCKET_RUN_TOKEN ?? "" }));
   const beating = await cpuWindow(`heartbeating fleet: ${WORKERS} heartbeats per 15 s`, { [BARE]: bare, [WITH]: docket }, async (stopped) => {
     let n = 0;
     while (!stopped()) {
