@@ -19,6 +19,7 @@ import { doorOf } from "../src/surfaces/shared/door-client.js";
 import { isolatedWorker } from "../test/support/protocol-worker.js";
 import { startFakeAnthropic } from "../test/support/fake-anthropic.js";
 import { startFakeOpenAI } from "../test/support/fake-openai.js";
+import { figure } from "./support/figure.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const BIN = resolve(here, "..", "..", "bin", "docket.js");
@@ -84,6 +85,9 @@ async function doneDoors(): Promise<void> {
   console.log(`  MCP (docket mcp, SDK client over stdio)   ${fmt(median(mcp))}`);
   console.log(`  docket worker done (a CLI process)        ${fmt(median(cli))}`);
   console.log(`  pi tool (in the worker's own process)     ${fmt(median(piTool))}`);
+  const inProcess = { label: "the pi tool in the worker's own process", value: median(piTool) };
+  figure({ id: "done-mcp", label: `\`docket_done\` → frozen version through \`docket mcp\` (SDK client over stdio), median of ${DONE_RUNS}`, value: median(mcp), unit: "ms", baseline: inProcess });
+  figure({ id: "done-cli", label: `\`docket worker done\` → frozen version (a CLI process), median of ${DONE_RUNS}`, value: median(cli), unit: "ms", baseline: inProcess });
 }
 
 async function spawnToHeartbeat(): Promise<void> {
@@ -114,6 +118,9 @@ async function spawnToHeartbeat(): Promise<void> {
         codex: { extraArgs: ["-c", 'model_provider="scripted"', "-c", `model_providers.scripted={name="scripted",base_url="${openai.url}/v1",wire_api="responses",env_key="SCRIPTED_KEY"}`] },
       }));
       const env = {
+        // Uncontained: the scripted servers listen on 127.0.0.1 and the faux script is a file of this bench; the
+        // containment bench measures what the sandbox adds.
+        DOCKET_SANDBOX: "off",
         PATH: process.env.PATH ?? "/usr/bin:/bin", DOCKET_HOME: home, DOCKET_TMUX_SOCKET: socket, HOME: join(root, "home"), TMPDIR: root,
         PI_CODING_AGENT_DIR: agentDir, PI_OFFLINE: "1", DOCKET_PI_ARGS: `-ne -ns -np -nc --no-themes -e ${FAUX}`, PI_FAUX_SCRIPT: script,
       };
@@ -135,6 +142,10 @@ async function spawnToHeartbeat(): Promise<void> {
       spawnSync("tmux", ["-L", socket, "kill-server"]);
     }
   }
-  console.log(`docket spawn → first heartbeat in the ledger, median of ${SPAWN_RUNS} (scripted models, tmux):`);
+  console.log(`docket spawn → first heartbeat in the ledger, median of ${SPAWN_RUNS} (scripted models, tmux, uncontained):`);
   for (const [agent, xs] of Object.entries(runs)) console.log(`  ${agent.padEnd(7)}${fmt(median(xs))}   (runs: ${xs.map((x) => x.toFixed(0)).join(", ")} ms)`);
+  const pi = { label: "pi, same run", value: median(runs.pi!) };
+  for (const [agent, name] of [["claude", "Claude Code"], ["codex", "Codex"]] as const) {
+    figure({ id: `spawn-${agent}`, label: `\`docket spawn\` → first heartbeat, ${name} (scripted model, uncontained), median of ${SPAWN_RUNS}`, value: median(runs[agent]!), unit: "ms", baseline: pi });
+  }
 }

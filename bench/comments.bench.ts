@@ -15,6 +15,7 @@ import { publish, reviewGround, reviewWorker, type ReviewGround } from "../test/
 import { piScreen } from "../test/support/pi-screen.js";
 import { waitFor } from "../test/support/wait.js";
 import { webServer } from "../test/support/web.js";
+import { figure } from "./support/figure.js";
 
 const cleanups: (() => void | Promise<void>)[] = [];
 const t = { after: (fn: () => void | Promise<void>) => void cleanups.push(fn) };
@@ -71,6 +72,8 @@ async function main(): Promise<void> {
   console.log(`comments benchmark: a ${(FILES * LINES * 2).toLocaleString("en-US")}-line patch, p50 of ${RUNS}, load ${loadavg()[0]!.toFixed(2)} on ${cpus().length} cores`);
   const rows: [string, string, string][] = [["no comments", bare.worker, refs.bare], ["50 draft comments", noted.worker, refs.noted], ["v2 answering 50 sent", answered.worker, refs.answered]];
   const base: Record<string, number> = {};
+  const baseView: Record<string, number> = {};
+  const patch = `${(FILES * LINES * 2).toLocaleString("en-US")}-line patch`;
   for (const [name, worker, ref] of rows) {
     const own = timed(RUNS, () => cardCommentsOf(web.ctx, ref));
     const view = timed(RUNS, () => reviewView(web.ctx, ref));
@@ -82,7 +85,12 @@ async function main(): Promise<void> {
       http.push(performance.now() - t0);
     }
     base[name] = pct(http, 0.5);
+    baseView[name] = pct(page, 0.5);
     console.log(`  ${name.padEnd(22)} comments alone ${ms(pct(own, 0.5))} · reviewView ${ms(pct(view, 0.5))} · view + HTML ${ms(pct(page, 0.5))} · GET /card ${ms(pct(http, 0.5))} (p95 ${pct(http, 0.95).toFixed(1)} ms)`);
+    if (name === rows[0]![0]) continue;
+    const slug = name === rows[1]![0] ? "drafts" : "answering";
+    figure({ id: `comments-view-${slug}`, label: `card view + HTML of a ${patch}, ${name}, p50 of ${RUNS}`, value: pct(page, 0.5), unit: "ms", baseline: { label: "the same card with no comments", value: baseView[rows[0]![0]]! } });
+    figure({ id: `comments-get-${slug}`, label: `GET /card of a ${patch}, ${name}, p50 of ${RUNS}`, value: pct(http, 0.5), unit: "ms", baseline: { label: "the same card with no comments", value: base[rows[0]![0]]! } });
   }
 
   if (process.env.DOCKET_BENCH_PI === "0") return;
@@ -90,6 +98,7 @@ async function main(): Promise<void> {
   await pi.start();
   await pi.until("the dock", (s) => s.includes("docket ·"));
   console.log(`  inside pi, p50 of ${PI_RUNS} (the screen is polled every 10 ms: ±10 ms)`);
+  let piBase = { card: 0, diff: 0 };
   for (const [name, worker] of rows) {
     const card: number[] = [];
     const diff: number[] = [];
@@ -109,6 +118,14 @@ async function main(): Promise<void> {
       await pi.until("closed", (s) => !s.includes("docket · verdict"));
     }
     console.log(`  ${name.padEnd(22)} Enter → card ${ms(pct(card, 0.5))} · d → diff viewer ${ms(pct(diff, 0.5))}`);
+    if (name === rows[0]![0]) {
+      piBase = { card: pct(card, 0.5), diff: pct(diff, 0.5) };
+      continue;
+    }
+    const slug = name === rows[1]![0] ? "drafts" : "answering";
+    const none = "the same card with no comments";
+    figure({ id: `comments-pi-card-${slug}`, label: `inside pi: Enter → card on screen, ${patch}, ${name}, p50 of ${PI_RUNS}`, value: pct(card, 0.5), unit: "ms", baseline: { label: none, value: piBase.card } });
+    figure({ id: `comments-pi-diff-${slug}`, label: `inside pi: d → diff viewer on screen, ${patch}, ${name}, p50 of ${PI_RUNS}`, value: pct(diff, 0.5), unit: "ms", baseline: { label: none, value: piBase.diff } });
   }
 }
 

@@ -12,6 +12,7 @@ import { previewCombine } from "../src/engine/review/combine.js";
 import { planBroadcast } from "../src/engine/talk/broadcast.js";
 import { gitRepo } from "../test/support/git.js";
 import { isolatedWorker } from "../test/support/protocol-worker.js";
+import { figure } from "./support/figure.js";
 
 const ROUNDS = Number(process.env.DOCKET_BENCH_ROUNDS ?? 11);
 const FILES = 2000;
@@ -92,6 +93,9 @@ try {
     ["Combine dry merge (previewCombine), conflicting", timed(() => previewCombine(ctx, clashA!.worker, clashB!.worker))],
   ] as const;
   for (const [label, ms] of rows) console.log(`  ${label.padEnd(50)} median ${ms.toFixed(1)} ms`);
+  const sets = `two frozen ${CHANGED}-file change sets (5 files shared), ${FILES + 1}-file repo, median of ${ROUNDS}`;
+  figure({ id: "combine-clean", label: `Combine's dry merge of ${sets}, clean`, value: rows[1][1], unit: "ms", baseline: { label: "bare `git merge-tree --write-tree` of the same commits", value: rows[0][1] } });
+  figure({ id: "combine-conflicting", label: `Combine's dry merge of ${sets}, 5 conflicts`, value: rows[3][1], unit: "ms", baseline: { label: "bare `git merge-tree --write-tree` of the same commits", value: rows[2][1] } });
 
   // Broadcast: 100 running workers, each with a frozen 3-file patch; the text names one path and a task word.
   const fleet = Array.from({ length: FLEET - 4 }, (_, i) => {
@@ -108,8 +112,12 @@ try {
   }));
   const subject = broadcastSubject(text, { projectRoot: project });
   console.log(`broadcast over ${plan.rows.length} running workers (${fleet.length + 4} isolated): ${plan.affected.length} affected, ${plan.maybe.length} maybe, ${plan.rows.length - plan.affected.length - plan.maybe.length} unrelated`);
-  console.log(`  ${"scoreBroadcast (pure, 100 candidates)".padEnd(50)} median ${timed(() => scoreBroadcast(subject, candidates)).toFixed(2)} ms`);
-  console.log(`  ${"planBroadcast (ledger, sidecars, live git status)".padEnd(50)} median ${timed(() => planBroadcast(ctx, { text })).toFixed(1)} ms`);
+  const scored = timed(() => scoreBroadcast(subject, candidates));
+  const planned = timed(() => planBroadcast(ctx, { text }));
+  console.log(`  ${"scoreBroadcast (pure, 100 candidates)".padEnd(50)} median ${scored.toFixed(2)} ms`);
+  console.log(`  ${"planBroadcast (ledger, sidecars, live git status)".padEnd(50)} median ${planned.toFixed(1)} ms`);
+  figure({ id: "broadcast-score", label: `score a broadcast against ${candidates.length} candidates (pure), median of ${ROUNDS}`, value: scored, unit: "ms" });
+  figure({ id: "broadcast-plan", label: `plan a broadcast over ${plan.rows.length} running isolated workers (ledger, sidecars, live \`git status\`), median of ${ROUNDS}`, value: planned, unit: "ms" });
   ctx.close();
 } finally {
   for (const fn of cleanups.reverse()) fn();

@@ -14,6 +14,7 @@ import { randomBytes } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import { gitRepo } from "../test/support/git.js";
+import { figure } from "./support/figure.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const BIN = resolve(here, "..", "..", "bin", "docket.js");
@@ -96,10 +97,11 @@ function makeFleet(label: string): Fleet {
   const home = join(root, "docket");
   const agent = join(root, "agent");
   for (const d of [home, agent, join(root, "tmp"), join(root, "home")]) mkdirSync(d, { recursive: true });
-  writeFileSync(join(home, "config.json"), JSON.stringify({ maxActive: 0 }));
   // Loaded by pi with the scripted model: logs each `--list-models` run, so the bench can count listings.
   const counter = join(root, "count-listings.mjs");
   writeFileSync(counter, 'import { appendFileSync } from "node:fs";\nexport default function () {\n  if (process.argv.includes("--list-models") && process.env.BENCH_LISTING_LOG) appendFileSync(process.env.BENCH_LISTING_LOG, `${process.pid}\\n`);\n}\n');
+  // Workers are contained as by default (where bubblewrap works): the counter is shown to them read-only.
+  writeFileSync(join(home, "config.json"), JSON.stringify({ maxActive: 0, sandbox: { readOnlyPaths: [counter] } }));
   const listingLog = join(root, "listings.log");
   const socket = `docket-bench-${randomBytes(5).toString("hex")}`;
   const env = {
@@ -202,6 +204,7 @@ async function round(name: string, kind: "command" | "pi", n: number): Promise<R
       return rs;
     });
     let readyMs = 0;
+    let gaveUp = false;
     const ready = (async () => {
       for (;;) {
         if (results) {
@@ -211,14 +214,23 @@ async function round(name: string, kind: "command" | "pi", n: number): Promise<R
             return;
           }
         }
-        if (performance.now() - t0 > READY_TIMEOUT_MS) throw new Error(`${name}: not every started worker was ready within ${READY_TIMEOUT_MS} ms`);
+        if (performance.now() - t0 > READY_TIMEOUT_MS) {
+          gaveUp = true;
+          throw new Error(`${name}: not every started worker was ready within ${READY_TIMEOUT_MS} ms`);
+        }
         await sleep(50);
       }
     })();
-    const during = await readLatencies(f, () => readyMs > 0);
-    await ready;
-    sampling = false;
-    await sampler;
+    // The readers stop when the wait gives up too, so its error reaches this round's cleanup (tmux server, door, files)
+    // instead of ending the process as an unhandled rejection while they read.
+    ready.catch(() => undefined);
+    const during = await readLatencies(f, () => readyMs > 0 || gaveUp);
+    try {
+      await ready;
+    } finally {
+      sampling = false;
+      await sampler;
+    }
     const rs = await spawns;
     const idle = await readLatencies(f, () => false, IDLE_RUNS);
 
@@ -282,6 +294,20 @@ async function scenario(name: string): Promise<void> {
     );
   }
   console.log(`  peak memory of spawns, readers and workers: ${rounds.map((r) => `${r.peakMb.toFixed(0)} MB`).join(", ")}`);
+
+  const what = `${n} ${kind} workers spawned at once`;
+  const failed = `${rounds.reduce((a, r) => a + r.failed, 0)} of ${n * ROUNDS} spawns failed`;
+  const mid = (pick: (r: Round) => number) => percentile(rounds.map(pick), 0.5);
+  const ofRounds = ROUNDS === 1 ? "one round" : `median of ${ROUNDS} rounds`;
+  figure({ id: `fleet-${name}-started`, label: `${what}: all started, ${ofRounds} (${failed})`, value: mid((r) => r.startedMs), unit: "ms" });
+  figure({ id: `fleet-${name}-ready`, label: `${what}: all ready for review, ${ofRounds}${kind === "pi" ? ` (pi model listings per round: ${rounds.map((r) => r.listings).join(", ")})` : ""}`, value: mid((r) => r.readyMs), unit: "ms" });
+  for (const verb of ["ls", "verdict"] as const) {
+    figure({
+      id: `fleet-${name}-${verb}-p95`, label: `${what}: \`${verb} --json\` p95 during the start`, value: percentile(all((r) => r.during[verb]), 0.95), unit: "ms",
+      baseline: { label: "p95 on the idle fleet after it", value: percentile(all((r) => r.idle[verb]), 0.95) },
+    });
+  }
+  figure({ id: `fleet-${name}-memory`, label: `${what}: peak memory of spawns, readers and workers, ${ROUNDS === 1 ? "one round" : `largest of ${ROUNDS} rounds`}`, value: Math.max(...rounds.map((r) => r.peakMb)), unit: "MB" });
 }
 
 console.log(`machine: ${cpus().length} cpu, load ${loadavg().map((l) => l.toFixed(1)).join(" ")}`);

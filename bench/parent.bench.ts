@@ -13,6 +13,7 @@ import { waitFor } from "../test/support/wait.js";
 import { openEngine } from "../src/engine/context.js";
 import { recordHeartbeat } from "../src/engine/workers/lifecycle.js";
 import { readLaunchEnv } from "../src/files/workers/launch-env.js";
+import { figure } from "./support/figure.js";
 
 const SECONDS = Number(process.env.DOCKET_BENCH_SECONDS ?? 60);
 const RUNS = Number(process.env.DOCKET_BENCH_RUNS ?? 10);
@@ -38,7 +39,8 @@ async function interactivePi(p: Parent, session: string, withDocket: boolean): P
   return Number(p.tmux.tmux("list-panes", "-t", session, "-F", "#{pane_pid}").trim());
 }
 
-async function cpuWindow(label: string, pids: Record<string, number>, during?: (stop: () => boolean) => Promise<void>): Promise<void> {
+/** CPU ms each process used over the window, by the same keys as `pids`. */
+async function cpuWindow(label: string, pids: Record<string, number>, during?: (stop: () => boolean) => Promise<void>): Promise<Record<string, number>> {
   await sleep(3_000); // let start-up work (first paint, module loading tails) finish before the window opens
   const before = Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, cpuMs(pid)]));
   const start = Date.now();
@@ -49,10 +51,19 @@ async function cpuWindow(label: string, pids: Record<string, number>, during?: (
   await side;
   const wall = (Date.now() - start) / 1000;
   console.log(`\n${label} (${wall.toFixed(1)} s window, load ${loadavg()[0]!.toFixed(2)} on ${cpus().length} cores)`);
+  const out: Record<string, number> = {};
   for (const [k, pid] of Object.entries(pids)) {
     const used = cpuMs(pid) - before[k]!;
+    out[k] = used;
     console.log(`  ${k.padEnd(34)} ${used.toFixed(0).padStart(6)} ms CPU  (${((used / (wall * 1000)) * 100).toFixed(2)}% of one core)`);
   }
+  return out;
+}
+
+const BARE = "pi without Docket";
+const WITH = `pi with Docket (dock, ${WORKERS} workers)`;
+function cpuFigure(id: string, what: string, used: Record<string, number>): void {
+  figure({ id, label: `the pi parent's CPU over a ${SECONDS} s window, ${WORKERS} ${what} workers`, value: used[WITH]!, unit: "ms", baseline: { label: `${BARE}, same window`, value: used[BARE]! } });
 }
 
 function percentile(sorted: number[], q: number): number {
@@ -73,14 +84,14 @@ async function main(): Promise<void> {
   const bare = await interactivePi(p, "bare", false);
   const docket = await interactivePi(p, "docket", true);
   await waitFor("the dock", () => p.tmux.tmux("capture-pane", "-p", "-t", "docket").includes("more: "), 60_000, 250);
-  await cpuWindow("idle fleet: nothing changes in the ledger", { "pi without Docket": bare, "pi with Docket (dock, 20 workers)": docket });
+  cpuFigure("parent-cpu-idle", "idle", await cpuWindow("idle fleet: nothing changes in the ledger", { [BARE]: bare, [WITH]: docket }));
 
   // The same window while every worker heartbeats every 15 s, as live pi workers do (a commit every 0.75 s).
   const engine = openEngine({ env: p.env, cwd: p.repo });
   // The ledger keeps only token hashes; each worker's token is in its own launch env file.
   const identities = p.ledger((db) => db.prepare("SELECT id AS worker, generation FROM workers ORDER BY seq").all() as { worker: string; generation: number }[])
     .map((w) => ({ ...w, runToken: readLaunchEnv(join(p.home, "workers", w.worker, "launch.env"))?.DOCKET_RUN_TOKEN ?? "" }));
-  await cpuWindow("heartbeating fleet: 20 heartbeats per 15 s", { "pi without Docket": bare, "pi with Docket (dock, 20 workers)": docket }, async (stopped) => {
+  const beating = await cpuWindow(`heartbeating fleet: ${WORKERS} heartbeats per 15 s`, { [BARE]: bare, [WITH]: docket }, async (stopped) => {
     let n = 0;
     while (!stopped()) {
       recordHeartbeat(engine, identities[n % identities.length]!);
@@ -88,6 +99,7 @@ async function main(): Promise<void> {
       await sleep(15_000 / identities.length);
     }
   });
+  cpuFigure("parent-cpu-heartbeating", "heartbeating (one heartbeat each per 15 s)", beating);
   engine.close();
   p.tmux.tmux("kill-session", "-t", "bare");
   p.tmux.tmux("kill-session", "-t", "docket"); // one parent at a time: the first parent to see a notification shows it
@@ -119,6 +131,9 @@ async function main(): Promise<void> {
   console.log(`\ndone → parent notification (RPC notify request), ${fromCommit.length} runs`);
   show("from the done command's commit", fromCommit);
   show("from starting `docket worker done` (node start-up)", fromStart);
+  const p50 = (xs: number[]) => percentile([...xs].sort((a, b) => a - b), 0.5);
+  figure({ id: "done-to-parent", label: `a worker's done → the pi parent's notification, from the done command's commit, p50 of ${fromCommit.length}`, value: p50(fromCommit), unit: "ms" });
+  figure({ id: "done-to-parent-process", label: `the same, from starting \`docket worker done\` (node start-up included), p50 of ${fromStart.length}`, value: p50(fromStart), unit: "ms" });
 }
 
 try {

@@ -1,11 +1,13 @@
 // A walk of what Docket owns in its home for `docket doctor` (modes, leftover temp files, links, never followed), and
-// the repairs `--fix` makes from it; agents' own trees (a worker's `workspace/`, pi's `session/`) are not entered.
+// the repairs `--fix` makes from it; agents' own trees (a worker's `workspace/`, `git/`, `scratch/`, pi's `session/`)
+// are not entered.
 
 import { chmodSync, lstatSync, readdirSync, unlinkSync } from "node:fs";
 import { basename, join } from "node:path";
 import { isWorkerId } from "../domain/ids.js";
 import { TEMP_FILE } from "./atomic.js";
 import type { HomeLayout } from "./home.js";
+import { WORKER_FILES } from "./workers/worker-files.js";
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "./private.js";
 
 export interface OwnedEntry {
@@ -28,7 +30,12 @@ export interface HomeScan {
 }
 
 /** Directories inside a worker directory that hold someone else's files: listed themselves, never entered. */
-const NOT_ENTERED = new Set(["workspace", "session"]);
+const NOT_ENTERED = new Set<string>([WORKER_FILES.workspace, WORKER_FILES.git, WORKER_FILES.scratch, WORKER_FILES.session]);
+/**
+ * Of those, the ones not even listed: a worktree, a contained worker's own git dir and its TMPDIR are written by git
+ * and the agent with the user's umask; each sits inside a 0700 worker directory, which is what keeps it private.
+ */
+const AGENTS_OWN = new Set<string>([WORKER_FILES.workspace, WORKER_FILES.git, WORKER_FILES.scratch]);
 
 /** The home, its ledger files, and every directory and file under `fleet/`, `deliverables/` and Docket's old `workers/w<N>/`. */
 export function scanHome(home: HomeLayout): HomeScan {
@@ -62,8 +69,7 @@ export function scanHome(home: HomeLayout): HomeScan {
     for (const name of names) {
       const child = join(path, name);
       if (!enter(name, depth + 1)) {
-        // A worktree is git's, made with the user's umask; it sits inside a 0700 worker directory, which is what keeps it private.
-        if (name === "workspace") continue;
+        if (AGENTS_OWN.has(name)) continue;
         try {
           const cst = lstatSync(child);
           if (cst.isDirectory()) scan.owned.push({ path: child, kind: "dir", mode: cst.mode & 0o777 });

@@ -42,6 +42,8 @@ export interface SpawnPolicyInput {
   handoff?: boolean;
   interactive: boolean;
   yes: boolean;
+  /** What waived the confirmation when `yes` is set without the flag (`--scripted`): named as it, not as `--yes`. */
+  yesFrom?: string;
   config: { defaultKind?: string; parentSeedPolicy?: "fresh" | "full" };
   kinds: Map<string, WorkerKind>;
   parent: { model?: string; thinking?: string; sessionFile?: string };
@@ -178,7 +180,7 @@ export function resolveSpawnPolicy(input: SpawnPolicyInput): ResolvedExecution {
     summary.push(`Deprecated kind defaults: ${legacy.join(", ")} from ${kind.path ?? kind.name}; move them to spawn flags or worker config before the next major release`);
   }
   if (reasons.length > 0 && (!input.interactive || input.yes)) {
-    summary.push(`Confirmation not asked (${input.yes ? "--yes" : "non-interactive"}): ${reasons.join("; ")}`);
+    summary.push(`Confirmation not asked (${input.yes ? (input.yesFrom ?? "--yes") : "non-interactive"}): ${reasons.join("; ")}`);
   }
 
   return {

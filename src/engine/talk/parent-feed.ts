@@ -12,7 +12,7 @@ import { openQuestionCounts } from "../../ledger/workers/questions.js";
 import { readDeliverable } from "../../files/workers/deliverables.js";
 import type { AttentionNotification } from "./attention.js";
 import type { EngineContext } from "../context.js";
-import { isConsulting, type WorkerListEntry } from "../workers/view.js";
+import { isConsulting, shownState, type WorkerListEntry } from "../workers/view.js";
 import { openQuestionAudiences } from "../../ledger/workers/questions.js";
 import { undismissedNoteCounts } from "../../ledger/talk/notes.js";
 import { baseMovedOf } from "../review/base-moved.js";
@@ -67,7 +67,7 @@ export function dockRows(ctx: EngineContext, cache: PatchFileCache = new Map()):
   for (const r of rows) if (r.deliverableVersion !== null) files.set(r.id, patchFiles(ctx, cache, r.id, r.deliverableVersion));
   return rows.map((r) => {
     const view: LifecycleView = { ...r, pane: "unprobed", consulting: isConsulting(audiences.get(r.id)) };
-    const state = resolveDisplayState(view, now);
+    const state = shownState(ctx, r, resolveDisplayState(view, now));
     const liveness = resolveLiveness(view, now);
     return {
       worker: r.id,

@@ -65,6 +65,8 @@ export interface SpawnInput {
   /** pi arguments of this worker after the configured ones (`--scripted` adds its extension); kept for respawn. */
   piArgs?: readonly string[];
   yes?: boolean;
+  /** What set `yes` when the human did not type `--yes` (see SpawnPolicyInput.yesFrom). */
+  yesFrom?: string;
   interactive?: boolean;
   /** Asked only when the policy wants a confirmation, the caller is interactive and `--yes` was not given. */
   confirm?: (execution: ResolvedExecution) => Promise<boolean>;
@@ -141,6 +143,7 @@ async function resolveSpawn(ctx: EngineContext, input: SpawnInput): Promise<Reso
     handoff: input.handoff !== undefined,
     interactive: Boolean(input.interactive),
     yes: Boolean(input.yes),
+    ...(input.yes && input.yesFrom !== undefined ? { yesFrom: input.yesFrom } : {}),
     config: { defaultKind: defaultKind.name, parentSeedPolicy: config.worker.parentSeedPolicy },
     kinds: registry.kinds,
     parent: input.parent ?? ctx.agents.piDefaults(ctx.env, homedir()),

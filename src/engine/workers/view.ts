@@ -77,10 +77,13 @@ function paneProbe(row: Worker, panes: PaneMap | undefined): PaneProbe {
   return paneFromMap(panes, row.paneId, row.id);
 }
 
-/** The latest decision on the worker's current version is a revise: the worker owes the next version. */
-function revisionAsked(ctx: EngineContext, row: Worker): boolean {
-  if (row.deliverableRef === null || row.deliverableVersion === null) return false;
-  return decisionsForRef(ctx.db, row.deliverableRef).at(-1)?.verb === "revise";
+/**
+ * The state every surface shows (`ls`, `show`, the fleet, the pi dock): the lifecycle's display state, made `revising`
+ * while the latest decision on the worker's current version is a revise (the worker owes the next version).
+ */
+export function shownState(ctx: EngineContext, row: Pick<Worker, "deliverableRef" | "deliverableVersion">, state: DisplayState): DisplayState {
+  if (row.deliverableRef === null || row.deliverableVersion === null) return state;
+  return withRevision(state, decisionsForRef(ctx.db, row.deliverableRef).at(-1)?.verb === "revise");
 }
 
 export function viewOf(row: Worker, pane: PaneProbe, nowMs: number, consulting = false): { state: DisplayState; liveness: Liveness } {
@@ -115,7 +118,7 @@ export function listWorkers(ctx: EngineContext, options: { all?: boolean } = {})
   const workers = rows.map((row) => {
     ages.set(row.id, formatAge(row.createdAt, nowMs));
     const { state, liveness } = viewOf(row, paneProbe(row, panesOf(row, panes, hosts)), nowMs, isConsulting(audiences.get(row.id)));
-    return listEntryOf(row, withRevision(state, revisionAsked(ctx, row)), liveness, questions.get(row.id) ?? 0, spendOf(row, spend), hosts);
+    return listEntryOf(row, shownState(ctx, row, state), liveness, questions.get(row.id) ?? 0, spendOf(row, spend), hosts);
   });
   return { workers, ages, baseMoved: baseMovedOf(ctx, rows) };
 }
@@ -199,7 +202,7 @@ export function showWorker(ctx: EngineContext, target: string): WorkerDetail {
   const { state, liveness } = viewOf(row, paneProbe(row, panesOf(row, panes, hosts)), ctx.clock.nowMs(), isConsulting(openQuestionAudiences(ctx.db).get(id)));
   const ex = row.execution;
   return {
-    ...listEntryOf(row, withRevision(state, revisionAsked(ctx, row)), liveness, openQuestionsOf(ctx.db, id).length, spendDetail.total ?? (isSpendAgent(row.agent) ? { ...EMPTY_TOTALS } : null), hosts),
+    ...listEntryOf(row, shownState(ctx, row, state), liveness, openQuestionsOf(ctx.db, id).length, spendDetail.total ?? (isSpendAgent(row.agent) ? { ...EMPTY_TOTALS } : null), hosts),
     agent: row.agent,
     persistedState: row.state,
     workspace: row.workspace,

@@ -75,6 +75,7 @@ test("a looser existing home gets one warning line; --fix makes the home 0700 an
   const text = g.run(["doctor"]);
   assert.equal(text.code, 0, "loose modes are a warning, not a failure");
   assert.deepEqual(text.stdout.split("\n").filter((l) => l.includes(`${g.home} is 755`)), [`warn  modes       ${g.home} is 755: other users can look inside Docket's home`]);
+  assert.equal(text.stdout.trimEnd().split("\n").at(-1), "no problems; 2 warnings above, each with what to do", "the last line does not read as all clear");
   const { report } = g.doctor();
   assert.deepEqual(of(report.findings, "modes").map((f) => f.severity), ["warning", "warning"]);
   const loose = of(report.findings, "modes")[1]!.paths ?? [];

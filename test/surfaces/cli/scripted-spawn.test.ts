@@ -5,7 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { cliEnv, docket, jsonOf } from "../../support/docket-cli.js";
+import { AS_CONFIGURED, cliEnv, docket, jsonOf } from "../../support/docket-cli.js";
 import { gitRepo } from "../../support/git.js";
 import { tempDir } from "../../support/temp.js";
 import { tmuxServer } from "../../support/tmux.js";
@@ -17,23 +17,26 @@ const STEPS = [
   { text: "hello.txt now greets the world.", toolCall: { name: "docket_done", arguments: { outcome: "completed", summary: "hello.txt greets the world" } } },
 ];
 
-function setup(t: { after(fn: () => void): void }) {
+function setup(t: { after(fn: () => void): void }, sandbox: Record<string, string> = {}) {
   const root = tempDir(t);
   const repo = join(root, "play");
   mkdirSync(repo);
   gitRepo(repo, { "hello.txt": "hello\n" });
   const { socket } = tmuxServer(t);
-  const env = cliEnv({ HOME: tempDir(t), DOCKET_HOME: join(root, "home"), DOCKET_TMUX_SOCKET: socket, TMPDIR: tempDir(t), PI_CODING_AGENT_DIR: tempDir(t) });
+  const env = cliEnv({ HOME: tempDir(t), DOCKET_HOME: join(root, "home"), DOCKET_TMUX_SOCKET: socket, TMPDIR: tempDir(t), PI_CODING_AGENT_DIR: tempDir(t), ...sandbox });
   return { root, repo, env };
 }
 
 test("a scripted worker runs from a steps file alone and its frozen patch is promoted", { timeout: 180_000 }, (t) => {
-  const { root, repo, env } = setup(t);
+  // As the README's first session runs it: contained where bubblewrap works (the default), so its own git dir is made.
+  const { root, repo, env } = setup(t, AS_CONFIGURED);
   writeFileSync(join(root, "steps.json"), JSON.stringify(STEPS));
   const spawned = jsonOf(docket({ env, cwd: repo }, "spawn", "--scripted", "../steps.json", "--wait", "--json", "Make hello.txt greet the world"));
   assert.equal(spawned.worker, "w1");
   assert.equal(spawned.waited, "needs_input");
   assert.equal(spawned.execution.model, "docket-demo/scripted");
+  // No --yes was typed: what waived the confirmation is named as itself.
+  assert.ok(spawned.summary.includes("Confirmation not asked (--scripted: its model spends nothing): model docket-demo/scripted differs from the parent's (none)"), spawned.summary.join("\n"));
   const answered = jsonOf(docket({ env, cwd: repo }, "answer", "w1", "1", "--wait", "--json"));
   assert.equal(answered.waited, "ready", "the answer discharged the plan gate; the worker wrote and published");
   const pane = jsonOf(docket({ env, cwd: repo }, "peek", "w1", "--json"));
@@ -44,10 +47,16 @@ test("a scripted worker runs from a steps file alone and its frozen patch is pro
   jsonOf(docket({ env, cwd: repo }, "approve", "w1", "--json"));
   jsonOf(docket({ env, cwd: repo }, "promote", "w1", "--json"));
   assert.equal(readFileSync(join(repo, "hello.txt"), "utf8"), "hello, world\n");
-  // Right after normal use the doctor finds nothing to warn about in Docket's own files (the worktree is git's).
+  // The promoted worker is settled, so ls hides it, but its process still runs: ls does not say there is none.
+  const ls = docket({ env, cwd: repo }, "ls");
+  assert.equal(ls.stdout.trim(), "no unsettled workers in this project; `docket ls --all` lists 1 more (settled, or in other projects)");
+  // Right after normal use the doctor finds nothing to warn about in Docket's own files (the worktree and a contained
+  // worker's git dir are git's).
   const doctor = docket({ env, cwd: repo }, "doctor", "--json");
   const modes = (doctor.json.findings as { check: string; severity: string; message: string }[]).filter((f) => f.check === "modes");
   assert.deepEqual(modes.map((f) => f.severity), ["ok"], JSON.stringify(modes));
+  const sandbox = (doctor.json.findings as { check: string; severity: string }[]).find((f) => f.check === "sandbox");
+  if (sandbox?.severity === "ok") assert.equal(jsonOf(docket({ env, cwd: repo }, "show", "w1", "--json")).contained, true, "where bubblewrap works the first session is contained");
 });
 
 test("a bad steps file is refused before anything starts, naming the step", { timeout: 60_000 }, (t) => {

@@ -13,6 +13,7 @@ export const GLYPH: Record<string, string> = {
   needs_input: "?",
   consulting: "⋯",
   ready: "✓",
+  revising: "↻",
   failed: "✗",
   ended: "·",
   reviewed: "·",
@@ -24,7 +25,7 @@ const MAX_TASK = 48;
 export const DOCK_MAX_LINES = 10;
 
 /** Who needs the human first when not every worker fits: lower ranks are shown before higher ones. */
-const ATTENTION_RANK: Record<string, number> = { needs_input: 0, failed: 1, ready: 2, stale: 3, consulting: 4, thinking: 5, idle: 6, starting: 7 };
+const ATTENTION_RANK: Record<string, number> = { needs_input: 0, failed: 1, ready: 2, stale: 3, consulting: 4, revising: 5, thinking: 5, idle: 6, starting: 7 };
 
 /**
  * One line per worker in label order. When they do not all fit in `maxLines`, the workers that need the human
@@ -66,7 +67,7 @@ export function formatWorkerCost(spend: SpendTotals | null): string {
   return said === "unknown" ? "cost unknown" : said;
 }
 
-/** Counts by what the human cares about: waiting, failed, ready, running (the footer and the fold line). */
+/** Counts by what the human cares about: waiting, failed, ready, sent back, running (the footer and the fold line). */
 function summarize(rows: readonly DockRow[]): string[] {
   const count = (states: string[]) => rows.filter((r) => states.includes(r.state)).length;
   return (
@@ -74,6 +75,7 @@ function summarize(rows: readonly DockRow[]): string[] {
       [count(["needs_input"]), "waiting"],
       [count(["failed"]), "failed"],
       [count(["ready"]), "ready"],
+      [count(["revising"]), "revising"],
       [count(["consulting"]), "consulting"],
       [count(["starting", "thinking", "idle", "stale"]), "running"],
     ] as const

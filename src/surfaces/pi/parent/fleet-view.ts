@@ -24,7 +24,7 @@ export interface FleetView extends Component {
 }
 
 const STATE_COLOR: Record<string, "success" | "error" | "warning" | "accent" | "muted"> = {
-  ready: "success", failed: "error", needs_input: "warning", stale: "warning", thinking: "accent",
+  ready: "success", failed: "error", needs_input: "warning", stale: "warning", thinking: "accent", revising: "accent",
 };
 
 const COLUMNS = "  worker  state          live     kind          age    ver   cost     ?   items";

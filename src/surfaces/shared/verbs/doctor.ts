@@ -35,6 +35,8 @@ function formatDoctor(r: DoctorReport): string[] {
     for (const p of f.paths ?? []) lines.push(`        ${p}`);
     if (f.fix && !f.fixed) lines.push(`        → ${f.fix}`);
   }
-  lines.push(r.ok ? "no problems" : "problems found: see FAIL above");
+  const warnings = r.findings.filter((f) => f.severity === "warning" && !f.fixed).length;
+  const also = warnings === 0 ? "" : `; ${warnings} warning${warnings === 1 ? "" : "s"} above, each with what to do`;
+  lines.push(r.ok ? `no problems${also}` : `problems found: see FAIL above${also}`);
   return lines;
 }

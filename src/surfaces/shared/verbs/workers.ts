@@ -95,6 +95,7 @@ export function registerWorkersCommands(program: Command, io: Io): void {
         ...(opts.host !== undefined ? { host: opts.host } : {}),
         // A scripted worker spends nothing and runs only the steps you wrote: there is nothing to confirm.
         yes: Boolean(opts.yes) || opts.scripted !== undefined,
+        ...(!opts.yes && opts.scripted !== undefined ? { yesFrom: "--scripted: its model spends nothing" } : {}),
         interactive: io.interactive,
         ...(io.parent ? { parent: io.parent } : {}),
         confirm: async (ex) => {
@@ -147,9 +148,13 @@ export function registerWorkersCommands(program: Command, io: Io): void {
       const listing = listWorkers(engine(), { all: Boolean(opts.all) });
       // Every fact the text shows is in the JSON row too: its age and what landed under it.
       const workers = listing.workers.map((w) => ({ ...w, age: listing.ages.get(w.worker) ?? null, baseMoved: listing.baseMoved.get(w.worker) ?? null }));
+      // An empty list that hides settled workers (their processes may still run) says how many --all would show.
+      const hidden = workers.length === 0 && !opts.all && !io.json ? listWorkers(engine(), { all: true }).workers.length : 0;
       emit(io, { workers }, (x) =>
         x.workers.length === 0
-          ? "no workers (start one with `docket spawn <task>`)"
+          ? hidden > 0
+            ? `no unsettled workers in this project; \`docket ls --all\` lists ${hidden} more (settled, or in other projects)`
+            : "no workers (start one with `docket spawn <task>`)"
           : [
               ["worker".padEnd(8), "state".padEnd(12), "kind".padEnd(11), "age".padEnd(5), "cost".padEnd(7), "task (questions, current version)"].join(" "),
               ...x.workers.map((w) =>
