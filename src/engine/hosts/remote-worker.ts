@@ -11,12 +11,14 @@ import { workerFilePath, WORKER_FILES } from "../../files/workers/worker-files.j
 import { ensurePrivateDir } from "../../files/private.js";
 import type { Tmux } from "../../substrate/tmux.js";
 import {
-  createRemoteWorkspace, deliverCommit, prepareHost, remoteChangeBytes, remoteTmux, removeRemoteWorker, writeRemoteFile, type RemoteHost,
+  createRemoteWorkspace, deliverCommit, prepareHost, remoteChangeBytes, remoteHasTranscript, remoteTmux, removeRemoteWorker, writeRemoteFile, type RemoteHost,
 } from "../../substrate/ssh/host.js";
 import { startTunnel, stopTunnel } from "../../substrate/ssh/tunnel.js";
 import type { EngineContext } from "../context.js";
 import { connectHost, hostEntry } from "./connect.js";
-import { docketBinPath } from "../workers/launch.js";
+import { docketBinPath, extensionPath, workerArgv, wrapArgv, type PiPlace } from "../workers/launch.js";
+import { readInputFile } from "../../files/input-file.js";
+import { dirname, posix } from "node:path";
 import { doorSocketFor } from "../door/door.js";
 import { workerTreeOf } from "../../domain/workers/worker-tree.js";
 
@@ -34,8 +36,8 @@ export function tmuxFor(ctx: EngineContext, row: Pick<Worker, "execution">): Tmu
 /** Checked before anything is written: the host is named in the user's config and the worker can run there. */
 export function assertRemoteSpawn(ctx: EngineContext, host: string, execution: { agent: string; workspace: string }): void {
   hostEntry(ctx, host);
-  if (execution.agent !== "command") {
-    throw refusal("host-agent-unsupported", `--host runs only --agent command workers so far; ${execution.agent} workers run on this machine`, "drop --host, or use --agent command");
+  if (execution.agent !== "command" && execution.agent !== "pi") {
+    throw refusal("host-agent-unsupported", `--host runs pi and command workers so far; ${execution.agent} workers run on this machine`, "drop --host, or use --agent pi or command");
   }
   if (execution.workspace !== "isolated") throw refusal("host-needs-workspace", "a worker on a host needs its own workspace: a read-only kind shares your checkout, which is not there", "pick a writable kind with --as, or drop --host");
 }
@@ -55,16 +57,23 @@ export function launchRemote(
   ctx: EngineContext,
   row: Worker,
   execution: LaunchExecution,
-  launch: { generation: number; env: Record<string, string>; session: string; wrap: (envFile: string, cwd: string) => string[] },
+  launch: { generation: number; env: Record<string, string>; session: string },
 ): { windowId: string; paneId: string } {
   const host = connectHost(ctx, execution.host!);
   const entry = hostEntry(ctx, execution.host!);
+  const install = hostInstall(entry.docketBin ?? docketBinPath());
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(launch.env)) if (!LOCAL_ONLY.includes(k)) env[k] = v;
   env.DOCKET_DOOR = host.doorSocket(row.id, launch.generation);
   env.DOCKET_DOOR_FORWARDED = "1";
   env.DOCKET_NODE = "node"; // the host's own node, found on its PATH
-  env.DOCKET_BIN = entry.docketBin ?? docketBinPath();
+  env.DOCKET_BIN = install.bin;
+  if (execution.agent === "pi" && env.DOCKET_SCRIPTED_MODEL !== undefined) {
+    // The scripted model's steps are a file here: its bytes travel over the channel, as the task does.
+    const steps = posix.join(host.workerDir(row.id), "steps.json");
+    writeRemoteFile(host, steps, readInputFile(env.DOCKET_SCRIPTED_MODEL, "the scripted model's steps file").toString("utf8"));
+    env.DOCKET_SCRIPTED_MODEL = steps;
+  }
   const envFile = host.envFile(row.id);
   writeRemoteFile(host, envFile, formatLaunchEnv(env, `Docket launch environment of ${row.id} generation ${launch.generation} on host ${entry.name}: private to that process`));
   const tunnelDir = workerFilePath(ctx.home, row.id, WORKER_FILES.session); // the worker's private dir here
@@ -73,8 +82,40 @@ export function launchRemote(
     { target: host.target, remoteSocket: host.doorSocket(row.id, launch.generation), localSocket: doorSocketFor(ctx, row.id, launch.generation), pidFile: tunnelLease(ctx, row.id) },
     { env: sshEnv(ctx), logPath: `${tunnelLease(ctx, row.id)}.log` },
   );
-  return remoteTmux(host).launchWindow({ session: launch.session, name: row.id, argv: launch.wrap(envFile, host.workspace(row.id)) });
+  const argv = remoteArgv(ctx, host, install, row, execution, launch.generation);
+  return remoteTmux(host).launchWindow({ session: launch.session, name: row.id, argv: wrapArgv({ envFile, cwd: host.workspace(row.id) }, argv) });
 }
+
+/** Docket's install on the host, from its `bin/docket.js`: pi's CLI and Docket's extensions are found under it. */
+interface HostInstall {
+  bin: string;
+  root: string;
+  /** A path of this machine's Docket install as it reads on the host (anything else unchanged). */
+  map(word: string): string;
+}
+
+function hostInstall(bin: string): HostInstall {
+  const root = posix.dirname(posix.dirname(bin));
+  const local = dirname(dirname(docketBinPath()));
+  return { bin, root, map: (w) => (w.startsWith(`${local}/`) ? posix.join(root, w.slice(local.length + 1)) : w) };
+}
+
+/** The agent's argv on the host: a command as given; pi from the host's Docket install, its session kept on the host. */
+function remoteArgv(ctx: EngineContext, host: RemoteHost, install: HostInstall, row: Worker, execution: LaunchExecution, generation: number): string[] {
+  if (execution.agent !== "pi") return workerArgv({ execution, workerDir: host.workerDir(row.id), worker: row.id, generation, piCli: () => "" });
+  const piCli = ctx.agents.piCli();
+  const at = piCli.lastIndexOf(PI_PACKAGE);
+  if (at < 0) throw refusal("host-pi-unknown", `pi's CLI here (${piCli}) is not inside a node_modules, so its path on host ${host.target.name} cannot be told`, "run pi workers on this machine");
+  const place: PiPlace = {
+    node: "node",
+    extension: install.map(extensionPath()),
+    arg: install.map,
+    hasTranscript: (dir) => remoteHasTranscript(host, dir),
+  };
+  return workerArgv({ execution, workerDir: host.workerDir(row.id), worker: row.id, generation, piCli: () => posix.join(install.root, "node_modules", piCli.slice(at)), place });
+}
+
+const PI_PACKAGE = "@mariozechner/pi-coding-agent/";
 
 /** The keeper's lease file, in the worker's private session directory here. */
 function tunnelLease(ctx: EngineContext, worker: string): string {

@@ -300,12 +300,14 @@ export function launchInto(
   const env = buildWorkerEnv(ctx, { worker: row.id, generation: launch.generation, runToken: launch.runToken }, launch.env);
   const scratch = containment.contained ? containedEnv(ctx, row, execution, env) : undefined;
   const unattended = containment.contained && ctx.config().worker.unattended;
-  const command = launchCommand(ctx, { row, execution, generation: launch.generation, cwd, env, unattended, contained: containment.contained });
+  // A worker on a host gets its argv there (remote-worker.ts): the paths of this machine mean nothing on the host.
+  const command = execution.host === undefined ? launchCommand(ctx, { row, execution, generation: launch.generation, cwd, env, unattended, contained: containment.contained }) : undefined;
   let ids: { windowId: string; paneId: string };
   try {
     ensureDoor(ctx); // the worker's first call waits (bounded) for its socket; the door is up well before that
-    if (execution.host !== undefined) {
-      ids = launchRemote(ctx, row, execution, { generation: launch.generation, env: { ...env, ...command.env }, session, wrap: (envFile, dir) => wrapArgv({ envFile, cwd: dir }, command.argv) });
+    if (command === undefined) {
+      writeWorkerLaunchEnv(ctx, row.id, launch.generation, env); // kept here too: a respawn reads its --env values back from it
+      ids = launchRemote(ctx, row, execution, { generation: launch.generation, env, session });
     } else {
       const envFile = writeWorkerLaunchEnv(ctx, row.id, launch.generation, { ...env, ...command.env });
       const wrapped = wrapArgv({ envFile, cwd }, command.argv);

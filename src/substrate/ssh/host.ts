@@ -109,6 +109,12 @@ export function removeRemoteWorker(host: RemoteHost, worker: string): void {
   runRemoteOk(host.target, ["sh", "-c", script, "sh", host.repo, host.workspace(worker), host.workerDir(worker), worker, join(host.dir, "door")], `removing ${worker}`);
 }
 
+/** pi's session directory on the host holds a transcript (`*.jsonl`) a restart continues. */
+export function remoteHasTranscript(host: RemoteHost, sessionDir: string): boolean {
+  const script = 'for f in "$1"/*.jsonl; do [ -f "$f" ] && exit 0; done; exit 1';
+  return runRemote(host.target, ["sh", "-c", script, "sh", sessionDir]).status === 0;
+}
+
 /** Docket's own tmux server on the host (its private socket), driven through ssh: the same port as the local one. */
 export function remoteTmux(host: RemoteHost): Tmux {
   return createTmux(host.tmuxSocket, {}, {
