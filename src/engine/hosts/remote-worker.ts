@@ -14,6 +14,7 @@ import {
   createRemoteWorkspace, deliverCommit, prepareHost, remoteChangeBytes, remoteHasTranscript, remoteTmux, removeRemoteWorker, writeRemoteFile, type RemoteHost,
 } from "../../substrate/ssh/host.js";
 import { startTunnel, stopTunnel } from "../../substrate/ssh/tunnel.js";
+import { ensureMaster } from "../../substrate/ssh/connection.js";
 import type { EngineContext } from "../context.js";
 import { connectHost, hostEntry } from "./connect.js";
 import { docketBinPath, extensionPath, workerArgv, wrapArgv, type PiPlace } from "../workers/launch.js";
@@ -34,12 +35,18 @@ export function tmuxFor(ctx: EngineContext, row: Pick<Worker, "execution">): Tmu
 }
 
 /** Checked before anything is written: the host is named in the user's config and the worker can run there. */
-export function assertRemoteSpawn(ctx: EngineContext, host: string, execution: { agent: string; workspace: string }): void {
+export function assertRemoteSpawn(ctx: EngineContext, host: string, execution: { agent: string; workspace: string; from: "--host" | "worker.host" }): void {
   hostEntry(ctx, host);
+  const instead = execution.from === "--host" ? "drop --host" : "give --local (your config's worker.host sends workers there)";
   if (execution.agent !== "command" && execution.agent !== "pi") {
-    throw refusal("host-agent-unsupported", `--host runs pi and command workers so far; ${execution.agent} workers run on this machine`, "drop --host, or use --agent pi or command");
+    throw refusal("host-agent-unsupported", `a worker on a host runs pi or a command so far; ${execution.agent} workers run on this machine; nothing was started`, `${instead}, or use --agent pi or command`);
   }
-  if (execution.workspace !== "isolated") throw refusal("host-needs-workspace", "a worker on a host needs its own workspace: a read-only kind shares your checkout, which is not there", "pick a writable kind with --as, or drop --host");
+  if (execution.workspace !== "isolated") throw refusal("host-needs-workspace", "a worker on a host needs its own workspace: a read-only kind shares your checkout, which is not there; nothing was started", `pick a writable kind with --as, or ${instead}`);
+}
+
+/** The host answers (its master is made now): an unreachable host is refused before the ledger has a row for the worker. */
+export function reachHost(ctx: EngineContext, host: string): void {
+  ensureMaster(connectHost(ctx, host).target);
 }
 
 /** Delivers the worker's base commit and makes its workspace on the host (spawn, after the base is made here). */

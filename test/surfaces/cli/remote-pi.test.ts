@@ -1,4 +1,4 @@
-// A real pi worker (Docket's scripted model) spawned with --host on the test's own sshd: pi, the extension and the
+// A real pi worker (Docket's scripted model) spawned on the user's default host (worker.host) on the test's own sshd: pi, the extension and the
 // steps file are the host's (the steps travel over the ssh channel, like task.md); it publishes through the forwarded
 // door, and its frozen patch is approved and promoted here; only its files are on the host.
 
@@ -20,7 +20,7 @@ function walk(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? [`${e.name}/`, ...walk(join(dir, e.name)).map((p) => `${e.name}/${p}`)] : [e.name]));
 }
 
-test("a scripted pi worker on a host publishes through the forwarded door and is promoted here", { timeout: 240_000 }, async (t) => {
+test("a scripted pi worker on the worker.host default publishes through the forwarded door and is promoted here", { timeout: 240_000 }, async (t) => {
   const { host, root, repo, home, run } = await remoteGround(t);
   const target: SshTarget = { name: "loop", destination: host.alias, sshConfig: host.sshConfig, controlDir: controlDirFor(home, process.getuid!()) };
   host.onStop(() => exitMaster(target));
@@ -29,8 +29,12 @@ test("a scripted pi worker on a host publishes through the forwarded door and is
   writeFileSync(steps, JSON.stringify(STEPS));
 
   assert.equal(run("hosts", "add", "loop", host.alias, "--dir", host.remoteDir, "--ssh-config", host.sshConfig).code, 0);
-  const spawned = run("spawn", "--scripted", steps, "--as", UNGATED_KIND, "--host", "loop", "edit a.txt");
+  // The host is the user's default (worker.host), so no --host: spawn says where the worker runs.
+  const configFile = join(home, "config.json");
+  writeFileSync(configFile, JSON.stringify({ ...JSON.parse(readFileSync(configFile, "utf8")), worker: { host: "loop" } }));
+  const spawned = run("spawn", "--scripted", steps, "--as", UNGATED_KIND, "edit a.txt");
   assert.equal(spawned.code, 0, spawned.stderr + spawned.stdout);
+  assert.ok(spawned.json.summary.includes("Runs on: host loop (worker.host in your config; --local runs it here)"), spawned.stdout);
   const w = spawned.json.worker as string;
   const listed = await waitFor("v1 from pi on the host", () => run("ls").json.workers.find((x: { worker: string; deliverable: string | null }) => x.worker === w && x.deliverable?.endsWith(":1")), 120_000);
   assert.equal(listed.host, "loop");
