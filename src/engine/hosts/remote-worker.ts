@@ -11,7 +11,7 @@ import { workerFilePath, WORKER_FILES } from "../../files/workers/worker-files.j
 import { ensurePrivateDir } from "../../files/private.js";
 import type { Tmux } from "../../substrate/tmux.js";
 import {
-  createRemoteWorkspace, deliverCommit, prepareHost, remoteChangeBytes, remoteHasTranscript, remoteTmux, removeRemoteWorker, writeRemoteFile, type RemoteHost,
+  createRemoteWorkspace, deliverCommit, prepareHost, remoteChangeBytes, remoteChangedPaths, remoteHasTranscript, remoteSettle, remoteTmux, removeRemoteWorker, writeRemoteFile, type RemoteHost,
 } from "../../substrate/ssh/host.js";
 import { startTunnel, stopTunnel } from "../../substrate/ssh/tunnel.js";
 import { ensureMaster } from "../../substrate/ssh/connection.js";
@@ -140,6 +140,17 @@ function sshEnv(ctx: EngineContext): NodeJS.ProcessEnv {
 export function captureRemote(ctx: EngineContext, row: Worker, base: string, ref: string): ChangeSet {
   const host = connectHost(ctx, hostOf(row)!);
   return ctx.git.freezeCapturedBytes({ tree: workerTreeOf(row), base, ref }, remoteChangeBytes(host, row.id, base));
+}
+
+/** What a worker on a host changed against its base, read there (its workspace here is only the base). */
+export function remoteLivePaths(ctx: EngineContext, row: Worker): string[] {
+  if (row.base === null) return [];
+  return remoteChangedPaths(connectHost(ctx, hostOf(row)!), row.id, row.base);
+}
+
+/** A promotion's workspace reset, on the host: only when its live tree is still base + the promoted patch. */
+export function settleRemote(ctx: EngineContext, row: Worker, base: string, patch: string): boolean {
+  return remoteSettle(connectHost(ctx, hostOf(row)!), row.id, base, patch);
 }
 
 /** Delete: the tunnel ends and the worker's directory, workspace and sockets leave the host. */
