@@ -49,13 +49,18 @@ export function reachHost(ctx: EngineContext, host: string): void {
   ensureMaster(connectHost(ctx, host).target);
 }
 
-/** Delivers the worker's base commit and makes its workspace on the host (spawn, after the base is made here). */
-export function prepareRemoteWorkspace(ctx: EngineContext, row: Worker, base: string, task: string): RemoteHost {
+/**
+ * Delivers the worker's base commit and makes its workspace on the host (spawn, after the base is made here); writes
+ * its task there and, for Use → Worker / Implement, the reviewed source's exact bytes beside it.
+ */
+export function prepareRemoteWorkspace(ctx: EngineContext, row: Worker, base: string, task: (at: { workspace: string; source: string }) => string, source?: string): RemoteHost {
   const host = connectHost(ctx, hostOf(row)!);
   prepareHost(host);
   deliverCommit(host, row.projectRoot, base, row.id);
   createRemoteWorkspace(host, row.id, base);
-  writeRemoteFile(host, host.taskFile(row.id), task);
+  const sourceFile = posix.join(host.workerDir(row.id), WORKER_FILES.sourcePlan);
+  if (source !== undefined) writeRemoteFile(host, sourceFile, source);
+  writeRemoteFile(host, host.taskFile(row.id), task({ workspace: host.workspace(row.id), source: sourceFile }));
   return host;
 }
 

@@ -246,7 +246,11 @@ export async function spawnWorker(ctx: EngineContext, input: SpawnInput): Promis
     writeWorkerFile(ctx.home, worker, WORKER_FILES.task, brief);
     if (execution.host !== undefined && workspace) {
       stage = "remote";
-      prepareRemoteWorkspace(ctx, row, workspace.base, brief);
+      // The host's own task.md names the paths there (workspace, the source's byte-exact copy); no journal there yet.
+      prepareRemoteWorkspace(ctx, row, workspace.base, (at) => renderTaskBrief({
+        workerId: worker, task, kind, workspace: at.workspace, workspaceMode: resolved.workspace,
+        handoff: handoff && { ...handoff.brief, sidecarPath: at.source },
+      }), handoff?.sourceBody);
     }
     if (resolved.readOnly) snapshotCheckout(ctx, row); // its card later says whether the checkout changed during its run
     launchInto(ctx, row, execution, { generation: 1, runToken, env: input.env ?? {} });
