@@ -24,7 +24,8 @@ const SCRIPT = [
 
 const g = await remoteGround(t);
 const { host, repo, home, env } = g;
-hooks.push(() => exitMaster({ name: "loop", destination: host.alias, sshConfig: host.sshConfig, controlDir: controlDirFor(home, process.getuid!()) }));
+const sshdPid = Number(readFileSync(join(host.dir, "sshd.pid"), "utf8").trim());
+host.onStop(() => exitMaster({ name: "loop", destination: host.alias, sshConfig: host.sshConfig, controlDir: controlDirFor(home, process.getuid!()) }));
 const run = (...args: string[]) => docketAsync({ env, cwd: repo }, ...args, "--json");
 await run("hosts", "add", "loop", host.alias, "--dir", host.remoteDir, "--ssh-config", host.sshConfig);
 
@@ -83,4 +84,9 @@ console.log(`  ${BURST} workers spawned on the host at once: ${started} of ${BUR
 figure({ id: "remote-burst-8", label: `${BURST} workers spawned on the host at once: wall time until all made their first call`, value: wall / 1000, unit: "s" });
 
 for (const w of spawned) await run("delete", w, "--yes", "--force");
-for (const fn of hooks.reverse()) await fn();
+for (const fn of hooks) await fn(); // in the order given, as node:test runs a test's after hooks
+try {
+  process.kill(sshdPid, "SIGTERM"); // the host's sshd, should the hooks have left it
+} catch {
+  // stopped already
+}
