@@ -9,7 +9,7 @@ import { refusal } from "../../domain/errors.js";
 import { formatLaunchEnv } from "../../domain/workers/launch-env.js";
 import { workerFilePath, WORKER_FILES } from "../../files/workers/worker-files.js";
 import { ensurePrivateDir } from "../../files/private.js";
-import type { Tmux } from "../../substrate/tmux.js";
+import type { PaneMap, Tmux } from "../../substrate/tmux.js";
 import {
   createRemoteWorkspace, deliverCommit, prepareHost, remoteChangeBytes, remoteChangedPaths, remoteHasTranscript, remoteSettle, remoteTmux, removeRemoteWorker, writeRemoteFile, type RemoteHost,
 } from "../../substrate/ssh/host.js";
@@ -32,6 +32,15 @@ export const hostOf = (row: Pick<Worker, "execution">): string | undefined => ro
 export function tmuxFor(ctx: EngineContext, row: Pick<Worker, "execution">): Tmux {
   const host = hostOf(row);
   return host === undefined ? ctx.tmux : remoteTmux(connectHost(ctx, host));
+}
+
+/** A host's pane listing for the fleet cap; undefined when it does not answer (its workers then count as live). */
+export function hostPanes(ctx: EngineContext, host: string): PaneMap | undefined {
+  try {
+    return remoteTmux(connectHost(ctx, host)).listPanes();
+  } catch {
+    return undefined;
+  }
 }
 
 /** Checked before anything is written: the host is named in the user's config and the worker can run there. */

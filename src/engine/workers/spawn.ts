@@ -37,7 +37,7 @@ import { requireMcpAgent } from "./agents.js";
 import { ensureDoor } from "../door/door.js";
 import { snapshotCheckout } from "./kind-integrity.js";
 import { assertHuman } from "../authority.js";
-import { assertRemoteSpawn, launchRemote, reachHost, prepareRemoteWorkspace, retireRemote, tmuxFor } from "../hosts/remote-worker.js";
+import { assertRemoteSpawn, hostPanes, launchRemote, reachHost, prepareRemoteWorkspace, retireRemote, tmuxFor } from "../hosts/remote-worker.js";
 import type { Tmux } from "../../substrate/tmux.js";
 
 export interface SpawnHandoff {
@@ -194,7 +194,7 @@ export async function spawnWorker(ctx: EngineContext, input: SpawnInput): Promis
   const projectRoot = ctx.projectRoot();
   const runToken = newRunToken();
   const sidecarOf = (id: string) => workerPath(ctx.home, id, WORKER_FILES.sourcePlan);
-  const panes = takePaneSnapshot(ctx.tmux, ctx.clock.now());
+  const panes = takePaneSnapshot(ctx.tmux, ctx.clock.now(), { db: ctx.db, listHost: (h) => hostPanes(ctx, h) });
   if (execution.host !== undefined) reachHost(ctx, execution.host); // a dead host: a named refusal, and no row written
   const worker = ctx.commands.run("worker.spawn", { task }, (tx) => {
     assertFleetRoom(tx.db, config.maxActive, panes, ctx.clock.nowMs());

@@ -60,12 +60,17 @@ export interface StartingOrRunning {
   updatedAt: string;
   pid: number | null;
   reviewedAt: string | null;
+  /** The host it runs on over ssh; null: this machine (its pane is in this machine's listing). */
+  host: string | null;
 }
 
 export function possiblyLiveWorkers(db: Db): StartingOrRunning[] {
-  const rows = statement(db, "SELECT id, pane_id, state, exited, window_id, updated_at, pid, reviewed_at FROM workers WHERE deleted_at IS NULL AND exited = 0 AND pane_captured_at IS NULL AND state NOT IN ('failed','ended') ORDER BY seq")
-    .all() as { id: string; pane_id: string | null; state: PersistedState; exited: number; window_id: string | null; updated_at: string; pid: number | null; reviewed_at: string | null }[];
-  return rows.map((r) => ({ id: r.id, paneId: r.pane_id, state: r.state, exited: r.exited === 1, windowId: r.window_id, updatedAt: r.updated_at, pid: r.pid, reviewedAt: r.reviewed_at }));
+  const rows = statement(db, "SELECT id, pane_id, state, exited, window_id, updated_at, pid, reviewed_at, CASE WHEN json_valid(execution) THEN json_extract(execution, '$.host') END AS host FROM workers WHERE deleted_at IS NULL AND exited = 0 AND pane_captured_at IS NULL AND state NOT IN ('failed','ended') ORDER BY seq")
+    .all() as { id: string; pane_id: string | null; state: PersistedState; exited: number; window_id: string | null; updated_at: string; pid: number | null; reviewed_at: string | null; host: unknown }[];
+  return rows.map((r) => ({
+    id: r.id, paneId: r.pane_id, state: r.state, exited: r.exited === 1, windowId: r.window_id, updatedAt: r.updated_at, pid: r.pid, reviewedAt: r.reviewed_at,
+    host: typeof r.host === "string" ? r.host : null,
+  }));
 }
 
 /** The columns the parent's dock shows of one worker (read on every ledger change: only these, through a cached statement). */

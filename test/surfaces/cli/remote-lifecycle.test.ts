@@ -1,4 +1,4 @@
-// A command worker's whole life on the test's own sshd: broadcast scores it by its edits on the host and pastes into its
+// A command worker's whole life on the test's own sshd: the fleet cap counts it; broadcast scores it by its edits on the host and pastes into its
 // pane there; it consults through the forwarded door; its dead pane is harvested by `ls`; respawn starts generation 2 on
 // the host with its --env value; delete refuses its unpromoted edits on the host; promotion resets its workspace there,
 // and prune then removes it from the host.
@@ -24,7 +24,7 @@ const SCRIPT = [
   "sleep 600",
 ].join("\n");
 
-test("broadcast, consult, harvest, respawn, delete's refusal, promotion and prune all reach a worker on a host", { timeout: 300_000 }, async (t) => {
+test("the fleet cap, broadcast, consult, harvest, respawn, delete's refusal, promotion and prune all reach a worker on a host", { timeout: 300_000 }, async (t) => {
   const { host, repo, home, run } = await remoteGround(t);
   const target: SshTarget = { name: "loop", destination: host.alias, sshConfig: host.sshConfig, controlDir: controlDirFor(home, process.getuid!()) };
   host.onStop(() => exitMaster(target));
@@ -34,6 +34,19 @@ test("broadcast, consult, harvest, respawn, delete's refusal, promotion and prun
   const w = spawned.json.worker as string;
   const remoteWorker = join(host.remoteDir, "workers", w);
   await waitFor("its edit on the host", fileOnce(join(remoteWorker, "workspace", "limiter.txt"), endsWithLine));
+
+  // The fleet cap counts the worker on the host (its pane is listed there): with one local worker beside it, a cap
+  // of 2 is full.
+  const configFile = join(home, "config.json");
+  const userConfig = readFileSync(configFile, "utf8");
+  const here = run("spawn", "--agent", "command", "--cmd", "sleep 600", "--local", "--yes", "a local neighbour");
+  assert.equal(here.code, 0, here.stdout + here.stderr);
+  writeFileSync(configFile, JSON.stringify({ ...JSON.parse(userConfig), maxActive: 2 }));
+  const capped = run("spawn", "--agent", "command", "--cmd", "true", "--local", "--yes", "one too many");
+  assert.equal(capped.json.error?.code, "fleet-cap", capped.stdout);
+  assert.match(capped.json.error.message, new RegExp(`maxActive 2: ${w}, ${here.json.worker}\\)`));
+  writeFileSync(configFile, userConfig);
+  assert.equal(run("delete", here.json.worker, "--yes", "--force").code, 0);
 
   // Broadcast: scored by what it changed on the host (its workspace here is only its base), pasted into its pane there.
   const text = "limiter.txt: the burst size is now 20";
@@ -69,7 +82,6 @@ test("broadcast, consult, harvest, respawn, delete's refusal, promotion and prun
   assert.equal(readFileSync(join(repo, "limiter.txt"), "utf8"), "rate limit\n");
   assert.ok(!existsSync(join(remoteWorker, "workspace", "limiter.txt")), "promotion reset its workspace on the host");
 
-  const configFile = join(home, "config.json");
   writeFileSync(configFile, JSON.stringify({ ...JSON.parse(readFileSync(configFile, "utf8")), worker: { pruneAfterHours: 0 } }));
   const pruned = run("prune");
   assert.equal(pruned.code, 0, pruned.stdout + pruned.stderr);
