@@ -1,8 +1,9 @@
-// Benchmark: the door's resident memory and CPU with 1, 20 and 50 workers, idle and busy (each worker making calls
-// through its socket), and the resident memory of one `docket mcp` client. Prints figures; never asserts.
+// Benchmark: `docket worker heartbeat` and `report` through the door beside `node -e 0` in the same rounds; the door's
+// resident memory and CPU with 1, 20 and 50 workers, idle and busy (each worker making calls through its socket); the
+// resident memory of `docket mcp` clients. Prints figures; never asserts.
 
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join, resolve, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -12,9 +13,15 @@ import { isolatedWorker } from "../test/support/protocol-worker.js";
 import { done } from "../src/engine/protocol/protocol.js";
 import { writeFileSync } from "node:fs";
 import { figure } from "./support/figure.js";
+import { printFigures, timeProcesses } from "./support/processes.js";
+import { addItem } from "../src/engine/work/items.js";
+import { dispatchItems } from "../src/engine/work/dispatch.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const BIN = resolve(here, "..", "..", "bin", "docket.js");
+/** DOCKET_BENCH_BIN runs another checkout's docket (a before figure beside this one's after). */
+const BIN = process.env.DOCKET_BENCH_BIN ?? resolve(here, "..", "..", "bin", "docket.js");
+/** DOCKET_BENCH_NODE runs the worker's client calls (and `node -e 0` beside them) on another node (they load no SQLite). */
+const NODE = process.env.DOCKET_BENCH_NODE ?? process.execPath;
 const hooks: (() => void | Promise<void>)[] = [];
 const t = { after: (fn: () => void | Promise<void>) => void hooks.push(fn) };
 
@@ -48,24 +55,43 @@ async function fleet(n: number): Promise<void> {
   }));
   const wall = performance.now() - start;
   const busyCpu = cpuMs(pid) - busy0;
-  console.log(`  ${String(n).padStart(2)} workers: idle rss ${idleRss.toFixed(1)} MB (pss ${pssMb(pid).toFixed(1)} MB), cpu ${idleCpu.toFixed(1)} ms/s · busy (${n * CALLS} calls) rss ${rssMb(pid).toFixed(1)} MB, cpu ${busyCpu} ms, ${(wall / (n * CALLS)).toFixed(2)} ms/call wall · door share per worker ${(rssMb(pid) / n).toFixed(1)} MB`);
+  console.log(`  ${String(n).padStart(2)} workers: idle rss ${idleRss.toFixed(1)} MB (pss ${pssMb(pid).toFixed(1)} MB), cpu ${idleCpu.toFixed(1)} ms/s · busy (${n * CALLS} calls) rss ${rssMb(pid).toFixed(1)} MB, cpu ${busyCpu} ms, ${(wall / (n * CALLS)).toFixed(2)} ms/call wall, ${((n * CALLS) / (wall / 1000)).toFixed(0)} calls/s, door cpu ${(busyCpu / (n * CALLS)).toFixed(2)} ms/call · door share per worker ${(rssMb(pid) / n).toFixed(1)} MB`);
   process.kill(pid, "SIGTERM");
 }
 
-async function mcpClient(): Promise<void> {
+/** Private memory (USS): the pages only this process holds, clean and dirty — what it costs beyond node's shared code. */
+const ussMb = (pid: number) => {
+  const roll = readFileSync(`/proc/${pid}/smaps_rollup`, "utf8");
+  return (Number(/^Private_Clean:\s+(\d+)/m.exec(roll)![1]) + Number(/^Private_Dirty:\s+(\d+)/m.exec(roll)![1])) / 1024;
+};
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+
+/** `n` Claude Code / Codex workers' `docket mcp` clients idle on one door: each client's memory and the door's share. */
+async function mcpClients(n: number): Promise<void> {
   const { ctx, home } = workLedger(t);
-  const w = addWorker(ctx, "tok-mcp");
-  const child = spawn(process.execPath, [BIN, "mcp"], { env: { PATH: process.env.PATH, DOCKET_HOME: home, DOCKET_WORKER_ID: w.worker, DOCKET_GENERATION: "1", DOCKET_RUN_TOKEN: w.runToken }, stdio: ["pipe", "pipe", "inherit"] });
-  await sleep(3_000);
+  const children = Array.from({ length: n }, (_, i) => {
+    const w = addWorker(ctx, `tok-mcp-${i}`);
+    const door = doorOf({ DOCKET_HOME: home, DOCKET_WORKER_ID: w.worker, DOCKET_GENERATION: "1", DOCKET_RUN_TOKEN: w.runToken });
+    return spawn(process.execPath, [BIN, "mcp"], { env: { PATH: process.env.PATH, HOME: home, DOCKET_DOOR: door.socket, DOCKET_WORKER_ID: w.worker, DOCKET_GENERATION: "1", DOCKET_RUN_TOKEN: w.runToken }, stdio: ["pipe", "pipe", "inherit"] });
+  });
+  // The first heartbeat of the last client starts (or finds) the door; then every client idles on its inbox long-poll.
+  const heartbeats = () => (ctx.db.prepare("SELECT COUNT(*) AS n FROM workers WHERE heartbeat_at IS NOT NULL").get() as { n: number }).n;
+  for (let waited = 0; heartbeats() < n && waited < 120_000; waited += 250) await sleep(250);
+  await sleep(2_000);
   const bare = spawn(process.execPath, ["-e", "setTimeout(() => {}, 5000)"], { stdio: "ignore" });
   await sleep(1_000);
-  console.log(`  docket mcp client (idle, connected to its door): rss ${rssMb(child.pid!).toFixed(1)} MB, pss ${pssMb(child.pid!).toFixed(1)} MB · a bare node beside it: rss ${rssMb(bare.pid!).toFixed(1)} MB, pss ${pssMb(bare.pid!).toFixed(1)} MB`);
+  const pids = children.map((c) => c.pid!);
+  const doorPid = (JSON.parse(readFileSync(join(home, "door", "state.json"), "utf8")) as { pid: number }).pid;
+  const client = { rss: mean(pids.map(rssMb)), pss: mean(pids.map(pssMb)), uss: mean(pids.map(ussMb)) };
+  const door = { rss: rssMb(doorPid), pss: pssMb(doorPid), uss: ussMb(doorPid) };
+  console.log(`  ${String(n).padStart(2)} docket mcp clients (${heartbeats()}/${n} beat): each rss ${client.rss.toFixed(1)} MB, pss ${client.pss.toFixed(1)} MB, private ${client.uss.toFixed(1)} MB · a bare node: rss ${rssMb(bare.pid!).toFixed(1)} MB, pss ${pssMb(bare.pid!).toFixed(1)} MB, private ${ussMb(bare.pid!).toFixed(1)} MB · the door: rss ${door.rss.toFixed(1)} MB, pss ${door.pss.toFixed(1)} MB`);
+  console.log(`     per worker (door/${n} + one client): by rss ${(door.rss / n + client.rss).toFixed(1)} MB, by pss ${(door.pss / n + client.pss).toFixed(1)} MB, by private pages ${(door.uss / n + client.uss).toFixed(1)} MB (aim ≤ 30 MB)`);
+  figure({ id: `door-mcp-${n}`, label: `Docket's memory per Claude Code / Codex worker with ${n} (door share + \`docket mcp\`, by pss)`, value: door.pss / n + client.pss, unit: "MB" });
   bare.kill();
-  child.stdin.end();
-  await new Promise((r) => child.on("close", r));
-  const state = JSON.parse(readFileSync(join(home, "door", "state.json"), "utf8")) as { pid: number };
+  for (const c of children) c.stdin.end();
+  await Promise.all(children.map((c) => new Promise((r) => (c.exitCode !== null ? r(null) : c.on("close", r)))));
   try {
-    process.kill(state.pid, "SIGTERM");
+    process.kill(doorPid, "SIGTERM");
   } catch {
     // already gone
   }
@@ -96,9 +122,40 @@ async function doneBeside(): Promise<void> {
   process.kill((JSON.parse(readFileSync(join(home, "door", "state.json"), "utf8")) as { pid: number }).pid, "SIGTERM");
 }
 
+/** A command worker's calls as whole processes, given only DOCKET_DOOR, its identity and an empty HOME (as launched). */
+async function workerCalls(rounds: number): Promise<void> {
+  const { ctx, home } = workLedger(t);
+  const w = addWorker(ctx, "tok-calls");
+  const items = Array.from({ length: 2 * (rounds + 1) }, (_, j) => addItem(ctx, { kind: "todo", text: `item ${j}` }).id);
+  for (let k = 0; k < items.length; k += 10) dispatchItems(ctx, { worker: w.worker, items: items.slice(k, k + 10) });
+  const door = doorOf({ DOCKET_HOME: home, DOCKET_WORKER_ID: w.worker, DOCKET_GENERATION: "1", DOCKET_RUN_TOKEN: w.runToken });
+  await callDoor(door, "heartbeat", {});
+  const empty = join(home, "empty-home");
+  mkdirSync(empty);
+  const env = { PATH: process.env.PATH, HOME: empty, DOCKET_DOOR: door.socket, DOCKET_WORKER_ID: w.worker, DOCKET_GENERATION: "1", DOCKET_RUN_TOKEN: w.runToken };
+  const at = { cwd: empty, env };
+  const report = (bin: string, r: number) => [NODE, bin, "worker", "report", "--item", items[r]!, "--outcome", "done", "--body", `finished ${items[r]}`];
+  // DOCKET_BENCH_BIN_BEFORE: another checkout's docket in the same rounds, for a before figure beside this one's.
+  const other = process.env.DOCKET_BENCH_BIN_BEFORE;
+  const half = rounds + 1; // each report case reports its own half of the items
+  console.log(`a command worker's calls through the door, ${rounds} rounds interleaved, beside node -e 0:`);
+  printFigures(timeProcesses([
+    { label: "node -e 0", argv: [NODE, "-e", "0"], options: at },
+    { label: "docket worker heartbeat (door)", argv: [NODE, BIN, "worker", "heartbeat"], options: at },
+    { label: "docket worker report (door)", argv: report(BIN, 0), options: at, before: (r) => report(BIN, r) },
+    ...(other ? [
+      { label: "before: docket worker heartbeat (door)", argv: [NODE, other, "worker", "heartbeat"], options: at },
+      { label: "before: docket worker report (door)", argv: report(other, half), options: at, before: (r: number) => report(other, half + r) },
+    ] : []),
+  ], rounds), { "docket worker heartbeat (door)": 1.35, "docket worker report (door)": 1.35 });
+  process.kill((JSON.parse(readFileSync(join(home, "door", "state.json"), "utf8")) as { pid: number }).pid, "SIGTERM");
+}
+
 console.log(`machine: 2 cpus, load ${loadavg().map((l) => l.toFixed(1)).join(" ")}`);
+await workerCalls(Number(process.env.DOCKET_BENCH_ROUNDS ?? 21));
 console.log("the door (one process per home):");
 for (const n of [1, 20, 50]) await fleet(n);
-await mcpClient();
+console.log("docket mcp clients, idle on their door:");
+for (const n of [1, 20, 50]) await mcpClients(n);
 await doneBeside();
 for (const fn of hooks.reverse()) await fn();

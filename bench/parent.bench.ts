@@ -79,7 +79,7 @@ async function main(): Promise<void> {
   const engine = openEngine({ env: p.env, cwd: p.repo });
   // The ledger keeps only token hashes; each worker's token is in its own launch env file.
   const identities = p.ledger((db) => db.prepare("SELECT id AS worker, generation FROM workers ORDER BY seq").all() as { worker: string; generation: number }[])
-    .map((w) => ({ ...w, runToken: readLaunchEnv(join(p.home, "workers", w.worker, "launch.env"))?.DOCKET_RUN_TOKEN }));
+    .map((w) => ({ ...w, runToken: readLaunchEnv(join(p.home, "workers", w.worker, "launch.env"))?.DOCKET_RUN_TOKEN ?? "" }));
   await cpuWindow("heartbeating fleet: 20 heartbeats per 15 s", { "pi without Docket": bare, "pi with Docket (dock, 20 workers)": docket }, async (stopped) => {
     let n = 0;
     while (!stopped()) {

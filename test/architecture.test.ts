@@ -1,7 +1,8 @@
 // The house rules, enforced: imports point down only (STYLE §1); domain is pure; the engine touches no file, runs no SQL,
 // starts no process and reaches git, tmux and the agents only through its context's ports; it reads camelCase rows only,
 // and neither it nor the ledger parses JSON unchecked; sibling surfaces never import each other (surfaces/shared); worker
-// text reaches a terminal only through the one output filter.
+// text reaches a terminal only through the one output filter; every worker call is fenced by construction; one ledger
+// module owns the questions table.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -181,7 +182,7 @@ function runtimeGraph(entry: string): string[] {
 }
 
 test("a worker's clients (docket worker, docket mcp, the pi worker role) load no SQLite, no engine, no ledger, files or substrate: only the door does", () => {
-  for (const entry of ["surfaces/cli/worker-main.js", "surfaces/mcp/main.js", "surfaces/pi/worker/role.js"]) {
+  for (const entry of ["surfaces/cli/worker-fast.js", "surfaces/cli/worker-main.js", "surfaces/mcp/main.js", "surfaces/pi/worker/role.js"]) {
     // The one substrate module a client may load: it restarts a dead door (node builtins only).
     const heavy = runtimeGraph(entry).filter((m) => m === "better-sqlite3" || (/^(engine|ledger|files|substrate)\//.test(m) && m !== "substrate/door-revive.js"));
     assert.deepEqual(heavy, [], `${entry} loads ${heavy.join(", ")}`);
@@ -238,6 +239,40 @@ test("one declaration of card verbs (domain/review/card-actions.ts): the engine'
     const lists = [...text.matchAll(/(?:["'][a-z-]+["']\s*[,|]\s*){5,}["'][a-z-]+["']/g)].map((m) => m[0]);
     const objects = [...text.matchAll(/\{(?:\s*[a-z]+:\s*\{[^{}]*\},?){6,}\s*\}/g)].map((m) => m[0]);
     return [...lists, ...objects].filter((l) => cardVerbsIn(l) >= 6).map((l) => `${name}: ${l.slice(0, 60)}…`);
+  });
+  assert.deepEqual(problems, []);
+});
+
+const FENCE_MODULE = "engine/protocol/fenced.ts";
+/**
+ * Commands naming a worker that the fence must not refuse: a stale generation's exit is still written on its own launch
+ * row, and a paste that failed puts its claimed messages back even if the worker exited meanwhile.
+ */
+const UNFENCED_WORKER_COMMANDS = new Set(["worker.exited", "inbox.unclaim"]);
+
+test("every worker call's command is fenced by construction: only engine/protocol/fenced.ts calls the fence", () => {
+  const problems = files(join(SRC, "engine")).flatMap((file) => {
+    const name = relative(SRC, file).replace(/\.js$/, ".ts");
+    if (name === FENCE_MODULE) return [];
+    const text = readFileSync(join(SRC, "..", "..", "src", name), "utf8").replace(/\/\/.*$|\/\*[\s\S]*?\*\//gm, "");
+    const fence = /\bcheckFence\b(?!On)/.test(text) ? [`${name} calls checkFence: use runFenced or fencedStep`] : [];
+    // A command whose request names the calling worker (`{ who, … }`) is a worker call: it must go through the fence.
+    const unfenced = [...text.matchAll(/ctx\.commands\.run\(\s*"([^"]+)",\s*\{\s*who\b/g)]
+      .filter((m) => !UNFENCED_WORKER_COMMANDS.has(m[1]!))
+      .map((m) => `${name} runs the worker command ${m[1]} unfenced: use runFenced`);
+    return [...fence, ...unfenced];
+  });
+  assert.deepEqual(problems, []);
+});
+
+const QUESTIONS_MODULE = "ledger/workers/questions.ts";
+
+test("one ledger module owns the questions table: no other module's SQL names it (migrations aside)", () => {
+  const problems = files(join(SRC, "ledger")).flatMap((file) => {
+    const name = relative(SRC, file).replace(/\.js$/, ".ts");
+    if (name === QUESTIONS_MODULE || name.startsWith("ledger/core/migrations/")) return [];
+    const text = readFileSync(join(SRC, "..", "..", "src", name), "utf8");
+    return /\b(?:FROM|JOIN|UPDATE|INTO)\s+questions\b/i.test(text) ? [name] : [];
   });
   assert.deepEqual(problems, []);
 });

@@ -1,9 +1,13 @@
 // Idempotency keys: the one place a retryable call's key is built, from (tool, worker, call id, item).
 // Namespaced per tool and free of the generation, so a retry replays and one call id reused by another tool never collides (DESIGN §3).
 
-/** Every caller-keyed command: the four worker calls, the per-item report, and the human verbs that take `--key`. */
+/**
+ * Every caller-keyed command: the worker calls (the periodic heartbeat, turn and touches too, keyed by their client),
+ * the per-item report, and the human verbs that take `--key`.
+ */
 export type KeyedTool =
   | "todos" | "wait" | "done" | "fail" | "report" | "consult" | "note"
+  | "heartbeat" | "turn" | "touches"
   | "item.add" | "item.edit" | "item.reply" | "dispatch" | "tell" | "obligation.park" | "obligation.unpark"
   | "comment.add" | "comment.edit" | "comment.delete";
 

@@ -1,7 +1,7 @@
 // Reading Docket's own home without following links: a symlink or special file found there is reported, never traversed.
 // Store scans, sidecar reads, saves and deletes check every directory below the home root first (DESIGN §8a).
 
-import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync } from "node:fs";
+import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, readSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { refusal } from "../domain/errors.js";
 
@@ -78,6 +78,39 @@ export function readNoFollow(path: string, maxBytes = MAX_HOME_FILE_BYTES): NoFo
     if (!stat.isFile()) return { ok: false, kind: "not-a-file", reason: `${path} is not a regular file` };
     if (stat.size > maxBytes) return { ok: false, kind: "too-large", reason: `${path} is too large to read (${mib(stat.size)}; at most ${mib(maxBytes)})` };
     return { ok: true, bytes: readFileSync(fd) };
+  } catch (error) {
+    return { ok: false, kind: "unreadable", reason: `cannot read ${path}: ${(error as Error).message}` };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * The last `maxBytes` of a regular file (all of it when smaller), read as `readNoFollow` reads: for a view that shows
+ * only a file's end (a pane tail), so its size costs nothing past that (issue 23).
+ */
+export function readNoFollowTail(path: string, maxBytes: number): NoFollowRead {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return { ok: "absent" };
+    if (code === "ELOOP") return { ok: false, kind: "symlink", reason: `${path} is a symbolic link; Docket never follows links inside its home` };
+    return { ok: false, kind: "unreadable", reason: `cannot read ${path}: ${(error as Error).message}` };
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) return { ok: false, kind: "not-a-file", reason: `${path} is not a regular file` };
+    const from = Math.max(0, stat.size - maxBytes);
+    const buf = Buffer.allocUnsafe(stat.size - from);
+    let n = 0;
+    while (n < buf.length) {
+      const r = readSync(fd, buf, n, buf.length - n, from + n);
+      if (r === 0) break;
+      n += r;
+    }
+    return { ok: true, bytes: buf.subarray(0, n) };
   } catch (error) {
     return { ok: false, kind: "unreadable", reason: `cannot read ${path}: ${(error as Error).message}` };
   } finally {

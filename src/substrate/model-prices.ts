@@ -1,8 +1,12 @@
 // Model prices from pi-ai's model registry (USD per million tokens), looked up by the provider and model an agent named.
 // A model the registry does not know has no price: its cost is unknown, never estimated.
 
-import { getModels, getProviders } from "@mariozechner/pi-ai";
 import type { Prices } from "../domain/workers/spend.js";
+
+// Only the registry's own module (pi-ai's models.js, beside its entry point), not the package's index, which loads
+// every provider SDK: that was ~800 modules on every `docket ls`. pi-ai is pinned to one version, and spend tests read it.
+type Registry = typeof import("@mariozechner/pi-ai");
+const { getModels, getProviders } = (await import(new URL("./models.js", import.meta.resolve("@mariozechner/pi-ai")).href)) as Pick<Registry, "getModels" | "getProviders">;
 
 let index: Map<string, Prices> | undefined;
 

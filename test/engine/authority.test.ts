@@ -37,7 +37,7 @@ const CALLS: Record<HumanVerb, Call[]> = {
   revise: [(c) => revise(c, { target: "w1", note: "more" })],
   answer: [(c) => answer(c, { worker: "w1", text: "yes" })],
   promote: [(c) => planPromotion(c, { target: "w1", approve: true, yes: true }), (c) => promote(c, { target: "w1", approve: true, yes: true })],
-  discard: [(c) => discard(c, { worker: "w1" })],
+  discard: [(c) => discard(c, { worker: "w1", confirmed: true })],
   use: [(c) => useForParent(c, { target: "w1" }), (c) => useForWorker(c, { target: "w1", agent: "command", command: "true", yes: true })],
   "chips drop": [(c) => dropChip(c, "c1")],
   "chips take": [(c) => takeChips(c)],

@@ -1,12 +1,14 @@
 // Claim: a hostile worker cannot flood or reach past its caps. A sidecar too large to read is refused from its size (an
 // unrelated card still works in a small heap), a too-large change set is never frozen, notes and consults stop at their
 // per-worker caps, the sign-in key works once and never evicts a live browser, locks/ is 0700, and no worker peeks a pane.
+// A view reads only what it shows: a worker's huge session file costs each spend refresh a bounded part, and peek reads
+// only the end of a pane tail.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { execFileSync, spawn } from "node:child_process";
-import { closeSync, existsSync, openSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { openEngine } from "../../src/engine/context.js";
 import { startWebServer } from "../../src/surfaces/web/server.js";
@@ -18,6 +20,9 @@ import { tmuxServer } from "../support/tmux.js";
 import { waitFor } from "../support/wait.js";
 import { dumpTables } from "../support/work-ledger.js";
 import { workerIdentityEnv } from "../support/launch-env.js";
+import { gitRepo } from "../support/git.js";
+import { scriptedPi, SCRIPTED_MODEL_REF } from "../support/scripted-pi.js";
+import { ledgerRows } from "../support/snapshot.js";
 
 /** The caps as documented (docs/hostile-judgment.md), written out so the test states them. */
 const MAX_OPEN_NOTES = 20;
@@ -178,4 +183,82 @@ test("locks/ is made 0700 under umask 022, and a worker cannot peek any pane, it
     assert.equal(r.json?.error?.code, "worker-cannot-peek", `${target}: ${r.stdout}`);
     assert.equal(r.stdout.includes("SECRET-TOKEN"), false);
   }
+});
+
+/** The most one view reads of one agent record file (src/files/workers/agent-records.ts), written out so the test states it. */
+const RECORD_READ_BYTES = 4 * 1024 * 1024;
+
+test("a pi worker's own 30 MB session file costs each view at most 4 MiB of it: ls and verdict read a bounded part, later views catch up, a junk line is never counted", { timeout: 240_000 }, async (t) => {
+  const pi = scriptedPi(t);
+  const repo = join(pi.root, "repo");
+  mkdirSync(repo);
+  gitRepo(repo, { "a.txt": "one\n" });
+  const run = (...args: string[]) => docket({ env: cliEnv(pi.vars), cwd: repo }, ...args);
+  const script = pi.script("spend.json", [
+    { text: "Done reading.", usage: { input: 1000, output: 200, cacheRead: 0, cacheWrite: 0 }, toolCall: { name: "docket_done", id: "d-1", arguments: { outcome: "findings", summary: "read it", evidence: [], recommendations: [], items: [] } } },
+    { text: "Published.", usage: { input: 300, output: 50, cacheRead: 0, cacheWrite: 0 } },
+  ]);
+  const spawned = run("spawn", "--as", "scout", "--model", SCRIPTED_MODEL_REF, "--env", `DOCKET_SCRIPTED_MODEL=${script}`, "--yes", "--json", "read a.txt");
+  assert.equal(spawned.code, 0, spawned.stderr + spawned.stdout);
+  await waitFor("both calls counted", () => run("spend", "--json").json?.total.output === 250, 90_000, 500);
+  const sessionDir = join(pi.vars.DOCKET_HOME!, "fleet", "w1", "session");
+  const [session] = (readdirSync(sessionDir, { recursive: true }) as string[]).filter((n) => n.endsWith(".jsonl")).map((n) => join(sessionDir, n));
+  assert.ok(session, "pi wrote its session file");
+  const offset = () => (ledgerRows(join(pi.vars.DOCKET_HOME!, "ledger.sqlite")).spend_sources as { path: string; offset: number }[]).find((s) => s.path === session)!.offset;
+  // pi may still append an entry of its own after its last call: read until all it wrote is read.
+  await waitFor("everything pi wrote read", () => run("spend", "--json").code === 0 && offset() === statSync(session).size, 30_000, 200);
+
+  // The worker (same OS user) appends to its own session: 30 MB of junk on one line, a usage line of its own, 2 MB more junk lines.
+  const lines = readFileSync(session, "utf8").split("\n").filter((l) => l !== "");
+  const assistant = JSON.parse(lines.find((l) => l.includes('"role":"assistant"'))!);
+  assistant.message.usage = { input: 7, output: 11, cacheRead: 0, cacheWrite: 0, totalTokens: 18, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
+  const fd = openSync(session, "a");
+  try {
+    const mib = Buffer.alloc(1024 * 1024, "x");
+    for (let i = 0; i < 30; i++) writeSync(fd, mib);
+    writeSync(fd, `\n${JSON.stringify(assistant)}\n`);
+    for (let i = 0; i < 2 * 1024; i++) writeSync(fd, `${"junk ".repeat(200)}\n`);
+  } finally {
+    closeSync(fd);
+  }
+  const size = () => statSync(session).size;
+
+  let at = offset();
+  const step = (what: string, r: { code: number; stderr: string }) => {
+    assert.equal(r.code, 0, `${what}: ${r.stderr.slice(-400)}`);
+    const now = offset();
+    assert.ok(now - at <= RECORD_READ_BYTES, `${what} read ${now - at} bytes of the session, at most ${RECORD_READ_BYTES}`);
+    at = now;
+  };
+  step("ls", run("ls", "--json"));
+  step("verdict", run("verdict", "w1", "--json"));
+  assert.ok(at < size(), "two views have not read the whole file");
+  let views = 0;
+  while (at < size() && views < 20) {
+    step("spend", run("spend", "--json"));
+    views += 1;
+  }
+  assert.equal(at, size(), "later views read the rest, a bounded part each");
+  const total = run("spend", "--json").json.total;
+  assert.deepEqual([total.input, total.output], [1300 + 7, 250 + 11], "the worker's own line counts once; the junk counts nothing");
+});
+
+test("peek reads only the end of a harvested pane tail: a worker's 40 MB tail (one 35 MB line in it) still shows its last lines", (t) => {
+  const g = reviewGround(t);
+  const w = reviewWorker(t, g);
+  const tail = join(g.home, "fleet", w.worker, "pane-tail.txt");
+  const fd = openSync(tail, "w");
+  try {
+    for (let i = 0; i < 4 * 1024; i++) writeSync(fd, `${"junk ".repeat(200)}\n`);
+    const mib = Buffer.alloc(1024 * 1024, "x");
+    for (let i = 0; i < 35; i++) writeSync(fd, mib);
+    writeSync(fd, "\n$ npm test\n3 passing\n");
+  } finally {
+    closeSync(fd);
+  }
+  assert.ok(statSync(tail).size > 32 * 1024 * 1024, "past the whole-file cap");
+  const peek = cli(t, g, undefined, { NODE_OPTIONS: "--max-old-space-size=40" })("peek", w.worker, "--lines", "2", "--json");
+  assert.equal(peek.code, 0, peek.stderr + peek.stdout);
+  assert.equal(peek.json.source, "pane-tail");
+  assert.equal(peek.json.text, "$ npm test\n3 passing");
 });

@@ -33,7 +33,9 @@ test("the README's set-up and first session run as written in a fresh shell", { 
   for (const d of [clone, home, prefix, tmp]) mkdirSync(d);
   // A fresh clone: the tracked and untracked-but-not-ignored files, no node_modules, no dist.
   if (spawnSync("git", ["rev-parse", "--is-inside-work-tree"], { cwd: ROOT }).status === 0) {
-    const files = execFileSync("git", ["ls-files", "-co", "--exclude-standard", "-z"], { cwd: ROOT });
+    // Never a node_modules or dist that is a symlink (a worktree sharing another's): npm ci would empty what it points at.
+    const files = execFileSync("git", ["ls-files", "-co", "--exclude-standard", "-z"], { cwd: ROOT, encoding: "utf8" })
+      .split("\0").filter((f) => f !== "" && !/^(node_modules|dist)(\/|$)/.test(f)).join("\0");
     execFileSync("sh", ["-c", `tar --null -T - --ignore-failed-read -c | tar -x -C "$0"`, clone], { cwd: ROOT, input: files });
   } else {
     // A copy of a tree that is not a repository (CI's clean copy): everything but what a build or a run made.

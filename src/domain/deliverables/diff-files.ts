@@ -46,6 +46,8 @@ export interface DiffFile {
   additions: number;
   deletions: number;
   hunks: DiffHunk[];
+  /** Frozen as a git binary patch though text at the base and after it: shown decoded, with a warning (shown-patch.ts). */
+  frozenAsBinary?: true;
 }
 
 const HUNK = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@ ?(.*)$/;

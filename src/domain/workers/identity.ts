@@ -7,7 +7,7 @@ import { normalizeWorkerId } from "../ids.js";
 export interface WorkerIdentity {
   worker: string;
   generation: number;
-  runToken?: string;
+  runToken: string;
 }
 
 export function parseWorkerIdentity(env: Record<string, string | undefined>): WorkerIdentity {

@@ -91,93 +91,33 @@ const LEGACY_KEYS: Record<string, string> = { model: "model", thinking: "thinkin
 export function parseKindFile(text: string, source: KindFileSource, path: string): { kind?: WorkerKind; error?: string } {
   const fm = parseFrontmatter(text);
   if (!fm.ok) return { error: fm.error };
-  const fields = new Map<Field, { key: string; value: FrontmatterValue }>();
-  const warnings: string[] = [];
-  for (const entry of fm.entries) {
-    const field = SYNONYMS[entry.key.toLowerCase().replace(/[_-]/g, "")];
-    if (!field) {
-      warnings.push(`unknown key ${entry.key} ignored`);
-      continue;
-    }
-    const prior = fields.get(field);
-    if (prior) return { error: `${entry.key} and ${prior.key} both set ${field}; keep one` };
-    fields.set(field, { key: entry.key, value: entry.value });
-  }
+  const collected = collectFields(fm.entries);
+  if ("error" in collected) return { error: collected.error };
+  const { fields, warnings } = collected;
   const problems: string[] = [];
-  const str = (f: Field): string | undefined => {
-    const e = fields.get(f);
-    if (!e) return undefined;
-    if (Array.isArray(e.value)) {
-      problems.push(`${e.key} must be a single value, not a list`);
-      return undefined;
-    }
-    return e.value.trim();
-  };
-  const bool = (f: Field): boolean | undefined => {
-    const e = fields.get(f);
-    const v = str(f);
-    if (v === undefined || v === "") return undefined;
-    const b = parseBoolean(v);
-    if (b === undefined) problems.push(`${e!.key} must be true or false, got ${JSON.stringify(v)}`);
-    return b;
-  };
-  const int = (f: Field): number | undefined => {
-    const e = fields.get(f);
-    const v = str(f);
-    if (v === undefined || v === "") return undefined;
-    if (!/^[0-9]{1,9}$/.test(v) || Number(v) === 0) {
-      problems.push(`${e!.key} must be a positive whole number, got ${JSON.stringify(v)}`);
-      return undefined;
-    }
-    return Number(v);
-  };
+  const read = fieldReader(fields, problems);
 
-  const rawName = str("name") ?? stemOf(path);
+  const rawName = read.str("name") ?? stemOf(path);
   const name = normalizeKindName(rawName);
   if (!name) problems.push(`name ${JSON.stringify(rawName)} is not a kind name (letters, digits, - and _, at most 32)`);
-  const description = str("description") ?? "";
-  const readOnly = bool("readOnly") ?? false;
-  const planGate = bool("planGate") ?? false;
-  const maxArtifacts = int("maxArtifacts");
-  let maxMinutes = int("maxMinutes");
-  const maxSeconds = int("maxSeconds");
+  const description = read.str("description") ?? "";
+  const readOnly = read.bool("readOnly") ?? false;
+  const planGate = read.bool("planGate") ?? false;
+  const maxArtifacts = read.int("maxArtifacts");
+  let maxMinutes = read.int("maxMinutes");
+  const maxSeconds = read.int("maxSeconds");
   if (maxSeconds !== undefined) {
     if (maxMinutes !== undefined) problems.push("set max_minutes or max_duration_sec, not both");
     else maxMinutes = Math.ceil(maxSeconds / 60);
   }
-  const guardrailsAppend = str("guardrailsAppend") || undefined;
+  const guardrailsAppend = read.str("guardrailsAppend") || undefined;
   let decisionRights = rightsOf(fields.get("decisionRights")?.value);
   if (decisionRights.length > MAX_DECISION_RIGHTS) {
     warnings.push(`decision_rights has ${decisionRights.length} entries; only the first ${MAX_DECISION_RIGHTS} are used`);
     decisionRights = decisionRights.slice(0, MAX_DECISION_RIGHTS);
   }
-
-  const legacy: WorkerKind["legacy"] = {};
-  const model = str("model");
-  if (model) legacy.model = model;
-  const thinking = str("thinking")?.toLowerCase();
-  if (thinking) {
-    if ((THINKING_LEVELS as readonly string[]).includes(thinking)) legacy.thinking = thinking;
-    else problems.push(`thinking must be one of ${THINKING_LEVELS.join(", ")}, got ${JSON.stringify(thinking)}`);
-  }
-  const seed = str("parentSeed")?.toLowerCase();
-  if (seed) {
-    if (["full", "seed", "seeded", "true", "yes", "on"].includes(seed)) legacy.parentSeed = "full";
-    else if (["fresh", "none", "false", "no", "off"].includes(seed)) legacy.parentSeed = "fresh";
-    else problems.push(`parent_seed must be full or fresh, got ${JSON.stringify(seed)}`);
-  }
-  const worktree = bool("defaultWorktree");
-  if (worktree !== undefined) legacy.defaultWorktree = worktree;
+  const legacy = legacyOf(read, problems);
   if (problems.length > 0) return { error: problems.join("; ") };
-
-  const legacyKeys = Object.keys(LEGACY_KEYS).filter((k) => fields.has(k as Field)).map((k) => LEGACY_KEYS[k]);
-  if (legacyKeys.length > 0) {
-    warnings.unshift(
-      `deprecated execution frontmatter (${legacyKeys.join(", ")}); move execution choices to docket spawn flags or worker config before the next major release.`,
-    );
-  }
-  if (fields.has("layout")) warnings.push("layout ignored; operator layouts moved out of core.");
-  if (fields.has("canSpawn")) warnings.push("can_spawn ignored; worker creation is human-only.");
 
   return {
     kind: {
@@ -193,9 +133,99 @@ export function parseKindFile(text: string, source: KindFileSource, path: string
       source,
       path,
       legacy,
-      warnings,
+      warnings: [...deprecations(fields, "before"), ...warnings, ...deprecations(fields, "after")],
     },
   };
+}
+
+type Fields = Map<Field, { key: string; value: FrontmatterValue }>;
+
+/** Each frontmatter key under its field (synonyms folded); an unknown key is a warning, a field set twice an error. */
+function collectFields(entries: readonly { key: string; value: FrontmatterValue }[]): { fields: Fields; warnings: string[] } | { error: string } {
+  const fields: Fields = new Map();
+  const warnings: string[] = [];
+  for (const entry of entries) {
+    const field = SYNONYMS[entry.key.toLowerCase().replace(/[_-]/g, "")];
+    if (!field) {
+      warnings.push(`unknown key ${entry.key} ignored`);
+      continue;
+    }
+    const prior = fields.get(field);
+    if (prior) return { error: `${entry.key} and ${prior.key} both set ${field}; keep one` };
+    fields.set(field, { key: entry.key, value: entry.value });
+  }
+  return { fields, warnings };
+}
+
+interface FieldReader {
+  str(f: Field): string | undefined;
+  bool(f: Field): boolean | undefined;
+  int(f: Field): number | undefined;
+}
+
+/** Typed reads of the fields; a value of the wrong shape is added to `problems` and reads as unset. */
+function fieldReader(fields: Fields, problems: string[]): FieldReader {
+  const str = (f: Field): string | undefined => {
+    const e = fields.get(f);
+    if (!e) return undefined;
+    if (Array.isArray(e.value)) {
+      problems.push(`${e.key} must be a single value, not a list`);
+      return undefined;
+    }
+    return e.value.trim();
+  };
+  const bool = (f: Field): boolean | undefined => {
+    const v = str(f);
+    if (v === undefined || v === "") return undefined;
+    const b = parseBoolean(v);
+    if (b === undefined) problems.push(`${fields.get(f)!.key} must be true or false, got ${JSON.stringify(v)}`);
+    return b;
+  };
+  const int = (f: Field): number | undefined => {
+    const v = str(f);
+    if (v === undefined || v === "") return undefined;
+    if (!/^[0-9]{1,9}$/.test(v) || Number(v) === 0) {
+      problems.push(`${fields.get(f)!.key} must be a positive whole number, got ${JSON.stringify(v)}`);
+      return undefined;
+    }
+    return Number(v);
+  };
+  return { str, bool, int };
+}
+
+/** The execution choices older kind files made (model, thinking, parent seed, worktree), read for the deprecation path. */
+function legacyOf(read: FieldReader, problems: string[]): WorkerKind["legacy"] {
+  const legacy: WorkerKind["legacy"] = {};
+  const model = read.str("model");
+  if (model) legacy.model = model;
+  const thinking = read.str("thinking")?.toLowerCase();
+  if (thinking) {
+    if ((THINKING_LEVELS as readonly string[]).includes(thinking)) legacy.thinking = thinking;
+    else problems.push(`thinking must be one of ${THINKING_LEVELS.join(", ")}, got ${JSON.stringify(thinking)}`);
+  }
+  const seed = read.str("parentSeed")?.toLowerCase();
+  if (seed) {
+    if (["full", "seed", "seeded", "true", "yes", "on"].includes(seed)) legacy.parentSeed = "full";
+    else if (["fresh", "none", "false", "no", "off"].includes(seed)) legacy.parentSeed = "fresh";
+    else problems.push(`parent_seed must be full or fresh, got ${JSON.stringify(seed)}`);
+  }
+  const worktree = read.bool("defaultWorktree");
+  if (worktree !== undefined) legacy.defaultWorktree = worktree;
+  return legacy;
+}
+
+/** What the file sets that Docket no longer reads: the execution keys first, the moved-out keys after other warnings. */
+function deprecations(fields: Fields, where: "before" | "after"): string[] {
+  if (where === "after") {
+    return [
+      ...(fields.has("layout") ? ["layout ignored; operator layouts moved out of core."] : []),
+      ...(fields.has("canSpawn") ? ["can_spawn ignored; worker creation is human-only."] : []),
+    ];
+  }
+  const legacyKeys = Object.keys(LEGACY_KEYS).filter((k) => fields.has(k as Field)).map((k) => LEGACY_KEYS[k]);
+  return legacyKeys.length === 0 ? [] : [
+    `deprecated execution frontmatter (${legacyKeys.join(", ")}); move execution choices to docket spawn flags or worker config before the next major release.`,
+  ];
 }
 
 /** Built-ins first, then each file in the order given (user before project): later wins by name. */

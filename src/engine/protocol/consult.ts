@@ -7,10 +7,11 @@ import { normalizeWorkerId } from "../../domain/ids.js";
 import { assertNoControlCharacters } from "../../domain/work/message-text.js";
 import type { WorkerIdentity } from "../../domain/workers/identity.js";
 import { insertNote, openNoteCount } from "../../ledger/talk/notes.js";
-import { openQuestionsOf } from "../../ledger/workers/launches.js";
+import { openQuestionsOf } from "../../ledger/workers/questions.js";
 import { insertNotification } from "../../ledger/talk/notifications.js";
-import { insertQuestion } from "../../ledger/workers/protocol.js";
-import { applyLifecycle, checkFence, lifecycleRowOf } from "../../ledger/workers/workers.js";
+import { insertQuestion } from "../../ledger/workers/questions.js";
+import { applyLifecycle, lifecycleRowOf } from "../../ledger/workers/workers.js";
+import { runFenced } from "./fenced.js";
 import { transition } from "../../domain/workers/lifecycle.js";
 import type { EngineContext } from "../context.js";
 import { checkCallId, MAX_OPTIONS } from "./protocol.js";
@@ -47,8 +48,7 @@ export function consult(ctx: EngineContext, who: WorkerIdentity, input: ConsultI
   const risk = text(input.risk);
   const callId = input.callId === undefined || input.callId === "" ? undefined : checkCallId(input.callId);
   const audience: ConsultResult["audience"] = ctx.config().messaging.autoAnswer ? "parent-agent" : "human";
-  return ctx.commands.run("protocol.consult", { who, question, context, options, recommend, risk }, (tx) => {
-    const row = checkFence(tx, who);
+  return runFenced(ctx, { command: "protocol.consult", who, request: { who, question, context, options, recommend, risk }, key: optionalKey({ tool: "consult", worker: who.worker, callId }) }, (tx, row) => {
     const open = openQuestionsOf(tx.db, who.worker).length;
     if (open >= MAX_OPEN_QUESTIONS) {
       throw refusal("too-many-consults", `${who.worker} already has ${open} open questions, the most a worker may hold; nothing was asked`, "wait for the answers (they arrive as messages), or put what you found in docket_done");
@@ -63,7 +63,7 @@ export function consult(ctx: EngineContext, who: WorkerIdentity, input: ConsultI
       });
     }
     return { question: id, audience, state: "needs_input" as const };
-  }, { key: optionalKey({ tool: "consult", worker: who.worker, callId }) }).result;
+  });
 }
 
 export interface NoteInput {
@@ -98,8 +98,7 @@ export function note(ctx: EngineContext, who: WorkerIdentity, input: NoteInput):
     if (id !== who.worker && !suggested.includes(id)) suggested.push(id);
   }
   const callId = input.callId === undefined || input.callId === "" ? undefined : checkCallId(input.callId);
-  return ctx.commands.run("protocol.note", { who, body, suggested }, (tx) => {
-    checkFence(tx, who);
+  return runFenced(ctx, { command: "protocol.note", who, request: { who, body, suggested }, key: optionalKey({ tool: "note", worker: who.worker, callId }) }, (tx) => {
     const open = openNoteCount(tx.db, who.worker);
     if (open >= MAX_OPEN_NOTES) {
       throw refusal("too-many-notes", `${who.worker} already has ${open} notes the human has not dismissed, the most a worker may hold; nothing was recorded`, "put the rest in docket_done, or wait until the human dismisses some");
@@ -110,5 +109,5 @@ export function note(ctx: EngineContext, who: WorkerIdentity, input: NoteInput):
     });
     const id = insertNote(tx, { worker: who.worker, generation: who.generation, text: body, suggested, notification });
     return { note: id, notification, suggested };
-  }, { key: optionalKey({ tool: "note", worker: who.worker, callId }) }).result;
+  });
 }

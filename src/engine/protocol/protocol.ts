@@ -15,13 +15,15 @@ import type { WorkerIdentity } from "../../domain/workers/identity.js";
 import { transition } from "../../domain/workers/lifecycle.js";
 import { claimDeliverable, findDeliverableByToolCall, listDeliverableVersions, readDeliverable } from "../../files/workers/deliverables.js";
 import { insertNotification } from "../../ledger/talk/notifications.js";
-import { dropOpenQuestions, insertQuestion, readFence, storedResult } from "../../ledger/workers/protocol.js";
+import { readFence, storedResult } from "../../ledger/workers/protocol.js";
+import { dropOpenQuestions, insertQuestion } from "../../ledger/workers/questions.js";
 import type { CommandStep, StepOutcome } from "../../ledger/core/runner.js";
-import { applyLifecycle, checkFence, lifecycleRowOf, updateWorker } from "../../ledger/workers/workers.js";
+import { applyLifecycle, lifecycleRowOf, updateWorker } from "../../ledger/workers/workers.js";
 import { recordTouchedPaths } from "../../ledger/workers/touched-paths.js";
 import { markVersion } from "../../ledger/workers/version-marks.js";
 import type { EngineContext } from "../context.js";
 import { checkEntries, itemResults, reportStep, type ReportEntryResult } from "./report.js";
+import { fencedStep, runFenced } from "./fenced.js";
 import { workerTreeOf } from "../../domain/workers/worker-tree.js";
 import { snapshotGate } from "../workers/kind-integrity.js";
 
@@ -50,11 +52,10 @@ export interface TodosResult {
 export function todos(ctx: EngineContext, who: WorkerIdentity, items: readonly TodoInput[], options: { callId?: string } = {}): TodosResult {
   const resolved = resolveTodos(items);
   const key = optionalKey({ tool: "todos", worker: who.worker, callId: options.callId ? checkCallId(options.callId) : undefined });
-  return ctx.commands.run("protocol.todos", { who, todos: resolved.todos }, (tx) => {
-    checkFence(tx, who);
+  return runFenced(ctx, { command: "protocol.todos", who, request: { who, todos: resolved.todos }, key }, (tx) => {
     updateWorker(tx, who.worker, { todos: resolved.todos });
     return resolved;
-  }, { key }).result;
+  });
 }
 
 // ── wait ─────────────────────────────────────────────────────────────────────────────────────────────────
@@ -91,18 +92,12 @@ export function wait(ctx: EngineContext, who: WorkerIdentity, input: WaitInput):
   const preface = "docket_wait asked nothing — ";
   const blocked = checkEntries(blockedInput.map((b) => ({ item: b?.item, outcome: "blocked", body: b?.body })), preface);
   const request = { who, text, options, recommend, risk };
-  const ask: CommandStep<unknown> = {
-    command: "protocol.wait",
-    request,
-    key: optionalKey({ tool: "wait", worker: who.worker, callId }),
-    fn: (tx) => {
-      const row = checkFence(tx, who);
-      const id = insertQuestion(tx, { worker: who.worker, generation: who.generation, text, options, recommend, risk });
-      applyLifecycle(tx, who.worker, transition(lifecycleRowOf(row), { kind: "asked" }, tx.now));
-      insertNotification(tx, { kind: "question", worker: who.worker, body: text, forHuman: [...options.map((o, i) => `${i + 1}) ${o}`), ...(recommend ? [`recommended: ${recommend}`] : []), ...(risk ? [`risk: ${risk}`] : [])] });
-      return { question: id };
-    },
-  };
+  const ask = fencedStep<unknown>({ command: "protocol.wait", who, request, key: optionalKey({ tool: "wait", worker: who.worker, callId }) }, (tx, row) => {
+    const id = insertQuestion(tx, { worker: who.worker, generation: who.generation, text, options, recommend, risk });
+    applyLifecycle(tx, who.worker, transition(lifecycleRowOf(row), { kind: "asked" }, tx.now));
+    insertNotification(tx, { kind: "question", worker: who.worker, body: text, forHuman: [...options.map((o, i) => `${i + 1}) ${o}`), ...(recommend ? [`recommended: ${recommend}`] : []), ...(risk ? [`risk: ${risk}`] : [])] });
+    return { question: id };
+  });
   const steps = blocked.map((entry) => reportStep(who, entry, optionalKey({ tool: "wait", worker: who.worker, callId, item: entry.item })));
   const batch = ctx.commands.runAll<unknown>([ask, ...steps]);
   const asked = batch.outcomes[0]!;
@@ -118,12 +113,11 @@ export function fail(ctx: EngineContext, who: WorkerIdentity, input: { reason: s
   const reason = typeof input.reason === "string" ? input.reason.trim() : "";
   if (reason === "") throw validationError("reason-empty", "docket_fail needs a reason: say what stopped you");
   const key = optionalKey({ tool: "fail", worker: who.worker, callId: input.callId ? checkCallId(input.callId) : undefined });
-  return ctx.commands.run("protocol.fail", { who, reason }, (tx) => {
-    const row = checkFence(tx, who);
+  return runFenced(ctx, { command: "protocol.fail", who, request: { who, reason }, key }, (tx, row) => {
     applyLifecycle(tx, who.worker, transition(lifecycleRowOf(row), { kind: "gave-up", reason }, tx.now));
     insertNotification(tx, { kind: "failed", worker: who.worker, body: reason });
     return { state: "failed" as const, reason };
-  }, { key }).result;
+  });
 }
 
 // ── done ─────────────────────────────────────────────────────────────────────────────────────────────────
@@ -197,26 +191,20 @@ function publishStep(who: WorkerIdentity, d: CheckedDone, pointer: DeliverablePo
   const summary = frozen.ok ? frozen.deliverable.summary : d.summary;
   const outcome = frozen.ok ? frozen.deliverable.outcome : d.outcome;
   const edited = frozen.ok ? (frozen.deliverable.changeSet?.files ?? []).map((f) => ({ path: f.path, how: "edit" as const })) : [];
-  return {
-    command: "protocol.done",
-    request: { who, callId: d.callId },
-    key,
-    fn: (tx) => {
-      const current = checkFence(tx, who);
-      // A later version may already be current (this call crashed before a newer one committed): never move back.
-      if (current.deliverableVersion === null || current.deliverableVersion < pointer.version) {
-        applyLifecycle(tx, who.worker, transition(lifecycleRowOf(current), { kind: "published" }, tx.now), {
-          deliverableId: pointer.id, deliverableVersion: pointer.version, deliverableRef: pointer.ref, summary, outcome,
-        });
-        dropOpenQuestions(tx, who.worker);
-        insertNotification(tx, { kind: "ready", worker: who.worker, ref: pointer.ref, body: `${pointer.ref} (${outcome}): ${summary}` });
-        markVersion(tx, who.worker, pointer.version);
-      }
-      // The frozen files are what this worker edited, whichever door it spoke through (broadcast, base moved).
-      recordTouchedPaths(tx, who.worker, edited);
-      return pointer;
-    },
-  };
+  return fencedStep<unknown>({ command: "protocol.done", who, request: { who, callId: d.callId }, key }, (tx, current) => {
+    // A later version may already be current (this call crashed before a newer one committed): never move back.
+    if (current.deliverableVersion === null || current.deliverableVersion < pointer.version) {
+      applyLifecycle(tx, who.worker, transition(lifecycleRowOf(current), { kind: "published" }, tx.now), {
+        deliverableId: pointer.id, deliverableVersion: pointer.version, deliverableRef: pointer.ref, summary, outcome,
+      });
+      dropOpenQuestions(tx, who.worker);
+      insertNotification(tx, { kind: "ready", worker: who.worker, ref: pointer.ref, body: `${pointer.ref} (${outcome}): ${summary}` });
+      markVersion(tx, who.worker, pointer.version);
+    }
+    // The frozen files are what this worker edited, whichever door it spoke through (broadcast, base moved).
+    recordTouchedPaths(tx, who.worker, edited);
+    return pointer;
+  });
 }
 
 /** Captures the change set once and claims the next never-used version number for it. */

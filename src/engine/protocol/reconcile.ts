@@ -5,7 +5,7 @@ import { refusal } from "../../domain/errors.js";
 import type { WorkerIdentity } from "../../domain/workers/identity.js";
 import { activeBindingOf, moveAcceptedRevision } from "../../ledger/work/bindings.js";
 import { listReplies, requireItem } from "../../ledger/work/items.js";
-import { checkFence } from "../../ledger/workers/workers.js";
+import { runFenced } from "./fenced.js";
 import type { EngineContext } from "../context.js";
 import { checkedItemId } from "../work/items.js";
 import { NO_ACTIVE_BINDING } from "./report.js";
@@ -21,8 +21,7 @@ export interface ReconcileResult {
 
 export function reconcileItem(ctx: EngineContext, who: WorkerIdentity, value: string): ReconcileResult {
   const id = checkedItemId(value);
-  return ctx.commands.run("report.reconcile", { who, item: id }, (tx) => {
-    checkFence(tx, who);
+  return runFenced(ctx, { command: "report.reconcile", who, request: { who, item: id } }, (tx) => {
     const item = requireItem(tx.db, id);
     const binding = activeBindingOf(tx.db, who, id);
     if (!binding) throw refusal("no-active-binding", `${NO_ACTIVE_BINDING} (${who.worker} generation ${who.generation}, item ${id})`);
@@ -35,5 +34,5 @@ export function reconcileItem(ctx: EngineContext, who: WorkerIdentity, value: st
       text: item.text,
       unansweredReplies: listReplies(tx.db, id).filter((r) => r.state === "unanswered").map((r) => ({ id: r.id, text: r.text })),
     };
-  }).result;
+  });
 }

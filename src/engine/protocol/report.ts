@@ -15,7 +15,7 @@ import { insertNotification } from "../../ledger/talk/notifications.js";
 import { makeObligationDueNow, resolveObligation } from "../../ledger/work/obligations.js";
 import { insertReport } from "../../ledger/work/reports.js";
 import type { CommandStep, StepOutcome, Tx } from "../../ledger/core/runner.js";
-import { checkFence } from "../../ledger/workers/workers.js";
+import { fencedStep } from "./fenced.js";
 import type { EngineContext } from "../context.js";
 
 export const REVISION_CHANGED = "Accepted work revision changed; reconcile before reporting";
@@ -81,8 +81,8 @@ export function checkEntries(inputs: readonly ReportEntryInput[], preface = ""):
 
 /** The command step recording one checked entry (run alone, or beside others that must commit with it). */
 export function reportStep(who: WorkerIdentity, entry: ReportEntry, key: string | undefined): CommandStep<ReportEntryResult> {
-  const request = { who: { worker: who.worker, generation: who.generation, runToken: who.runToken ?? null }, entry: { ...entry, callId: undefined } };
-  return { command: "report", request, fn: (tx) => recordReport(tx, who, entry), key };
+  const request = { who: { worker: who.worker, generation: who.generation, runToken: who.runToken }, entry: { ...entry, callId: undefined } };
+  return fencedStep({ command: "report", who, request, key }, (tx) => recordReport(tx, who, entry));
 }
 
 /** The results of a batch's report steps, or one error naming every refused entry when any was refused. */
@@ -126,7 +126,6 @@ function checkEntry(input: ReportEntryInput): ReportEntry {
 }
 
 function recordReport(tx: Tx, who: WorkerIdentity, entry: ReportEntry): ReportEntryResult {
-  checkFence(tx, who);
   const item = requireItem(tx.db, entry.item);
   const binding = activeBindingOf(tx.db, who, item.id);
   if (!binding) {

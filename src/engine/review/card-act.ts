@@ -3,9 +3,9 @@
 
 import { actionTargetOf, versionRefOf } from "../../domain/deliverables/refs.js";
 import { notFound, usageError } from "../../domain/errors.js";
+import { quotePath } from "../../domain/text/quote-path.js";
 import type { CardVerb } from "../../domain/review/card-actions.js";
 import { formatAnchor, type CommentSide } from "../../domain/review/comment-anchor.js";
-import { confirmationRefused, resolveConfirmation } from "../../domain/review/confirmation.js";
 import type { EngineContext } from "../context.js";
 import type { SpawnInput } from "../workers/spawn.js";
 
@@ -78,15 +78,14 @@ export async function runAction(ctx: EngineContext, r: ActRequest, options: { pa
       return { lines: decisionLines(answer(ctx, { worker: r.worker, question: r.question, text: r.text ?? "", expectDecision: r.lastDecision })) };
     }
     case "discard": {
-      if (resolveConfirmation("discard", { yes: Boolean(r.confirm), interactive: false }) === "refuse") throw confirmationRefused("discard", r.worker);
       const { discard } = await import("./judge.js");
-      const d = discard(ctx, { worker: r.worker, expectDecision: r.lastDecision });
-      return { lines: [...decisionLines(d), ...d.files.map((f) => `dropped ${f}`)] };
+      const d = discard(ctx, { worker: r.worker, expectDecision: r.lastDecision, confirmed: r.confirm === true });
+      return { lines: [...decisionLines(d), ...d.files.map((f) => `dropped ${quotePath(f)}`)] };
     }
     case "promote": {
       const { promote } = await import("./promote.js");
       const p = promote(ctx, { ...bound, approve: r.withApproval, yes: r.confirm });
-      return { lines: [...(p.approval ? [`${p.approval.id} approve ${p.approval.deliverable?.ref}`] : []), `${p.decision.id} promote ${p.decision.deliverable?.ref}`, ...p.files.map((f) => `  ${f}`), ...p.notes] };
+      return { lines: [...(p.approval ? [`${p.approval.id} approve ${p.approval.deliverable?.ref}`] : []), `${p.decision.id} promote ${p.decision.deliverable?.ref}`, ...p.files.map((f) => `  ${quotePath(f)}`), ...p.notes] };
     }
     case "use": {
       const use = await import("../handoff/use.js");

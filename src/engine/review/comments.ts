@@ -1,7 +1,8 @@
 // Draft review comments on lines of one exact frozen version: add, edit, delete (each one ledger command under an
 // optional idempotency key) and list. Only the human comments; a comment binds the version's ref and sha256 (issue 30).
 
-import { parseDiffFiles, type DiffFile } from "../../domain/deliverables/diff-files.js";
+import type { DiffFile } from "../../domain/deliverables/diff-files.js";
+import { shownDiffFiles } from "../../domain/deliverables/shown-patch.js";
 import type { WorkerDeliverable } from "../../domain/deliverables/deliverable.js";
 import { notFound, refusal } from "../../domain/errors.js";
 import { optionalKey } from "../../domain/idempotency.js";
@@ -44,13 +45,13 @@ export interface AddCommentInput {
 
 const parsed = new WeakMap<WorkerDeliverable, DiffFile[]>();
 
-/** The parsed frozen patch of one read sidecar, parsed once however many readers (card, comments, page) ask. */
+/**
+ * The parsed frozen patch of one read sidecar as every surface shows it (text frozen as binary decoded), parsed once
+ * however many readers (card, comments, page) ask.
+ */
 export function patchFilesOf(d: WorkerDeliverable): DiffFile[] {
   let files = parsed.get(d);
-  if (!files) {
-    const patch = d.changeSet?.patch ?? "";
-    parsed.set(d, (files = patch === "" ? [] : parseDiffFiles(patch)));
-  }
+  if (!files) parsed.set(d, (files = shownDiffFiles(d.changeSet)));
   return files;
 }
 

@@ -1,7 +1,8 @@
 // Expanding the unchanged lines a frozen patch leaves out: read from the worker's base commit by path, checked
 // against the blob id the patch names, so the lines shown are the exact pre-image the patch was made against.
 
-import { contextGaps, parseDiffFiles, type DiffFile } from "../../domain/deliverables/diff-files.js";
+import { contextGaps, type DiffFile } from "../../domain/deliverables/diff-files.js";
+import { patchFilesOf } from "./comments.js";
 import { notFound, refusal, validationError } from "../../domain/errors.js";
 import type { EngineContext } from "../context.js";
 import { resolveReviewTarget } from "./target.js";
@@ -28,14 +29,13 @@ const MAX_LINES = 2_000;
 /** The frozen patch of one exact version as per-file data (a surface may cache it by ref: sidecars never change). */
 export function frozenDiffFiles(ctx: EngineContext, ref: string): { ref: string; files: DiffFile[] } {
   const target = resolveReviewTarget(ctx, { target: ref });
-  const patch = target.deliverable.changeSet?.patch ?? "";
-  return { ref: target.pointer.ref, files: patch === "" ? [] : parseDiffFiles(patch) };
+  return { ref: target.pointer.ref, files: patchFilesOf(target.deliverable) };
 }
 
 export function frozenContext(ctx: EngineContext, input: ContextInput, files?: DiffFile[]): ContextLines {
   const target = resolveReviewTarget(ctx, { target: input.ref });
   const cs = target.deliverable.changeSet;
-  const all = files ?? (cs ? parseDiffFiles(cs.patch) : []);
+  const all = files ?? patchFilesOf(target.deliverable);
   const file = all[input.file];
   if (!file) throw notFound("no-such-file", `${target.pointer.ref} has no file #${input.file}`);
   const gap = contextGaps(file)[input.gap];

@@ -8,8 +8,10 @@ import { readStoredTarget, resolveStoreTarget } from "../store/target.js";
 import { deliverableByRef } from "./deliverables.js";
 import { resolveCombined } from "./combined.js";
 import { refKind } from "../../domain/deliverables/refs.js";
-import { parseDiffSections } from "../../domain/deliverables/diff-files.js";
-import { quotePath } from "../../domain/text/quote-path.js";
+import { shownDiffFiles, shownPatch as shownPatchOf, type ShownPatch } from "../../domain/deliverables/shown-patch.js";
+import type { DiffFile } from "../../domain/deliverables/diff-files.js";
+
+export type { ShownPatch };
 
 export interface FrozenPatchView {
   /** The worker that made it (null for a stored record with no worker source). */
@@ -19,41 +21,14 @@ export interface FrozenPatchView {
   patch: string;
 }
 
-export interface ShownPatch {
-  /** The patch as a terminal shows it: each binary section over a file that is text on both sides replaced by its decoded text. */
-  text: string;
-  /** The files shown decoded (each gets a warning line). */
-  decoded: string[];
-}
-
-/**
- * What `docket diff` prints: the frozen patch, with the binary section of every file the human-side check decoded at
- * `done` (text at the base and after the patch, `decoded` on the file) shown as that text diff instead. The result
- * still applies to the base like the frozen bytes; `--json` keeps the frozen bytes themselves.
- */
+/** What `docket diff` prints: the frozen patch with each binary section the check decoded at `done` shown as text. */
 export function shownPatch(view: FrozenPatchView): ShownPatch {
-  const files = view.changeSet?.files ?? [];
-  if (!files.some((f) => f.binary && f.decoded !== undefined)) return { text: view.patch, decoded: [] };
-  const sections = splitSections(view.patch);
-  const parsed = parseDiffSections(view.patch);
-  if (sections.length !== parsed.length || parsed.length !== files.length) return { text: view.patch, decoded: [] };
-  const decoded: string[] = [];
-  const text = sections.map((section, k) => {
-    const f = files[k]!;
-    const binaryAt = section.indexOf("\nGIT binary patch\n");
-    if (!f.binary || f.decoded === undefined || f.path !== parsed[k]!.path || binaryAt === -1) return section;
-    decoded.push(f.path);
-    const gone = parsed[k]!.status === "deleted";
-    return `${section.slice(0, binaryAt + 1)}--- ${quotePath(`a/${f.path}`)}\n+++ ${gone ? "/dev/null" : quotePath(`b/${f.path}`)}\n${f.decoded.endsWith("\n") ? f.decoded : `${f.decoded}\n`}`;
-  }).join("");
-  return { text, decoded };
+  return shownPatchOf(view.changeSet && { files: view.changeSet.files, patch: view.patch });
 }
 
-/** The patch cut at each line that starts a `diff --git` section (no other line of a patch can start so). */
-function splitSections(patch: string): string[] {
-  const starts = [0];
-  for (let at = patch.indexOf("\ndiff --git "); at !== -1; at = patch.indexOf("\ndiff --git ", at + 1)) starts.push(at + 1);
-  return starts.map((s, k) => patch.slice(s, starts[k + 1] ?? patch.length));
+/** The same patch as per-file data for a viewer (pi's): decoded files as text, marked `frozenAsBinary`. */
+export function shownFiles(view: FrozenPatchView): DiffFile[] {
+  return shownDiffFiles(view.changeSet && { files: view.changeSet.files, patch: view.patch });
 }
 
 export function frozenPatchOf(ctx: EngineContext, target: string, version?: number): FrozenPatchView {

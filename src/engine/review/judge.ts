@@ -2,12 +2,13 @@
 // Each is one ledger command writing one append-only decision row; approval records judgment only (ADR-0003).
 
 import { refusal, validationError } from "../../domain/errors.js";
+import { confirmationRefused } from "../../domain/review/confirmation.js";
 import { assertNoControlCharacters } from "../../domain/work/message-text.js";
 import { normalizeWorkerId } from "../../domain/ids.js";
 import { UNCOUNTED_APPROVAL_NOTE, type DecisionActor } from "../../domain/review/approval.js";
 import { insertDecision, type Decision } from "../../ledger/review/decisions.js";
 import { insertMessage } from "../../ledger/talk/messages.js";
-import { answerQuestion, openQuestionsOf, questionDetail } from "../../ledger/workers/launches.js";
+import { answerQuestion, openQuestionsOf, questionDetail } from "../../ledger/workers/questions.js";
 import { transition } from "../../domain/workers/lifecycle.js";
 import { applyLifecycle, lifecycleRowOf, requireWorker, updateWorker } from "../../ledger/workers/workers.js";
 import type { EngineContext } from "../context.js";
@@ -189,6 +190,8 @@ export interface DiscardInput {
   actor?: DecisionActor;
   /** As for answer: checked before the workspace is touched. */
   expectDecision?: string | null;
+  /** The human confirmed the loss (`--yes`, or yes to the surface's question); without it nothing is touched. */
+  confirmed?: boolean;
 }
 
 export interface DiscardResult extends JudgeResult {
@@ -202,6 +205,7 @@ export function discard(ctx: EngineContext, input: DiscardInput): DiscardResult 
   if (!workerId) throw validationError("bad-worker-id", `"${input.worker}" is not a worker id`, "workers are w<N>");
   const row = requireWorker(ctx.db, workerId);
   assertDecisionUnchanged(ctx.db, workerId, input.expectDecision);
+  if (!input.confirmed) throw confirmationRefused("discard", workerId);
   if (row.workspaceMode !== "isolated" || !row.base) {
     throw refusal("no-own-workspace", `${workerId} works in the shared parent directory; it has no changes of its own to discard`);
   }

@@ -6,7 +6,7 @@ import { parsePatchRanges, type FileRanges } from "../../domain/deliverables/pat
 import { preimagePaths } from "../../domain/review/overlap.js";
 import { readDeliverable } from "../../files/workers/deliverables.js";
 import type { Worker } from "../../domain/workers/worker.js";
-import { workersOf } from "../../ledger/workers/launches.js";
+import { workersOf } from "../../ledger/workers/fleet-reads.js";
 import { touchesOf } from "../../ledger/workers/touched-paths.js";
 import type { ParentAnswer, ParentChange, ParentQuery } from "../../substrate/git/promote.js";
 import type { EngineContext } from "../context.js";

@@ -14,7 +14,8 @@ import { isPlanLike } from "../../domain/plans/plan-gate.js";
 import { formatJudgment } from "../../domain/review/approval.js";
 import { distinctMoves, moveText, type CardMove, type CardVerb } from "../../domain/review/card-actions.js";
 import { queueRank } from "../../domain/review/queue-rank.js";
-import { workersOf, openQuestionCounts, questionDetail, openQuestionsOf } from "../../ledger/workers/launches.js";
+import { workersOf } from "../../ledger/workers/fleet-reads.js";
+import { openQuestionCounts, questionDetail, openQuestionsOf } from "../../ledger/workers/questions.js";
 import { requireWorker } from "../../ledger/workers/workers.js";
 import { openNotesOf } from "../../ledger/talk/notes.js";
 import type { EngineContext } from "../context.js";
@@ -85,32 +86,67 @@ export function verdictCard(ctx: EngineContext, target: string, options: CardOpt
 
 /** The card, and the tampering refusal when an approved version's bytes changed (the queue shows it as a warning). */
 function buildCard(ctx: EngineContext, target: string, options: CardOptions = {}): { card: VerdictCard; tampered?: DocketError } {
+  const facts = cardFacts(ctx, target, options);
+  const judged = cardJudgment(ctx, facts);
+  const { row, pointer, deliverable, invalid, content } = facts;
+  const coverage = derivePlanCoverage(ctx, row, deliverable);
+  const questions = questionsOf(ctx, row.id);
+  const { warnings, offers } = cardWarnings(ctx, facts, judged, coverage, options);
+  const { approval, tampered, promoted, combined } = judged;
+  const moves = invalid || tampered
+    ? [move("revise"), ...(tampered ? [move("reject")] : []), ...(row.state === "failed" ? [move("respawn")] : [])]
+    : combined ? (questions.length > 0 ? [move("answer"), move("tell")] : []) : [...movesFor(row, deliverable, Boolean(approval), promoted, questions.length), ...offers];
+  const card: VerdictCard = {
+    worker: row.id,
+    state: row.state,
+    deliverable: pointer,
+    approved: Boolean(approval),
+    warnings,
+    actions: moves.map(moveText),
+    moves,
+    detail: {
+      task: row.task, kind: row.kind, exited: row.exited, contained: row.contained, host: row.execution?.host ?? null, judgment: judged.judgment, questions, lastError: row.lastError, deliverable, invalid,
+      handoff: row.sourceHandoff, planCoverage: coverage ? `${coverage.warning ? "⚠ " : ""}${coverage.line}` : null, sha256: content?.sha256 ?? null,
+      notes: openNotesOf(ctx.db, row.id).map((n) => ({ id: n.id, text: n.text, suggested: n.suggested })),
+    },
+    planCoverage: coverage?.coverage ?? null,
+    comments: pointer && deliverable ? cardComments(ctx, { worker: row.id, pointer, deliverable, currentRef: pointerOf(row)?.ref }) : NO_COMMENTS,
+    spend: cardSpend(ctx, row, pointer?.version ?? null),
+  };
+  return { card, ...(tampered ? { tampered } : {}) };
+}
+
+/** What the card is of: the worker as of the version, the frozen sidecar (or why it cannot be read) and its hash. */
+interface CardFacts {
+  row: Worker;
+  pointer: DeliverablePointer | null;
+  deliverable: WorkerDeliverable | null;
+  invalid: string | null;
+  content: { path: string; sha256: string } | null;
+}
+
+function cardFacts(ctx: EngineContext, target: string, options: CardOptions): CardFacts {
   const ref = parseReviewableRef(target);
   const workerId = ref.kind === "worker" ? ref.worker : undefined;
   if (!workerId) throw validationError("bad-worker-id", `"${target}" is not a worker or deliverable ref`, "use w<N> or worker-deliverable:w<N>:<K>");
-  let row = requireWorker(ctx.db, workerId);
-  let pointer: DeliverablePointer | null = null;
-  let deliverable: WorkerDeliverable | null = null;
-  let invalid: string | null = null;
-  let content: { path: string; sha256: string } | null = null;
-  if (pointerOf(row)) {
-    try {
-      const t = resolveReviewTarget(ctx, { target, version: options.version });
-      ({ pointer, deliverable } = t);
-      content = { path: t.path, sha256: t.sha256 };
-      row = t.worker;
-    } catch (error) {
-      // A missing/corrupt sidecar is shown as such on the card; nothing falls back to live state.
-      if ((error as { code?: string }).code !== "deliverable-invalid") throw error;
-      pointer = pointerOf(row)!;
-      invalid = (error as Error).message;
-    }
+  const row = requireWorker(ctx.db, workerId);
+  if (!pointerOf(row)) return { row, pointer: null, deliverable: null, invalid: null, content: null };
+  try {
+    const t = resolveReviewTarget(ctx, { target, version: options.version });
+    return { row: t.worker, pointer: t.pointer, deliverable: t.deliverable, invalid: null, content: { path: t.path, sha256: t.sha256 } };
+  } catch (error) {
+    // A missing/corrupt sidecar is shown as such on the card; nothing falls back to live state.
+    if ((error as { code?: string }).code !== "deliverable-invalid") throw error;
+    return { row, pointer: pointerOf(row)!, deliverable: null, invalid: (error as Error).message, content: null };
   }
+}
+
+/** The version's judgment: its approval (unless its bytes changed since), promotion, newest verdict, and the line saying so. */
+function cardJudgment(ctx: EngineContext, { pointer, content }: CardFacts) {
   const approved = pointer ? approvalOf(ctx.db, pointer) : undefined;
   const tampered = approved && content ? contentMismatch({ ref: pointer!.ref, file: content.path, expected: approved.contentSha256, actual: content.sha256 }) : undefined;
   const approval = tampered ? undefined : approved;
   const promotion = pointer ? promotionOf(ctx.db, pointer.ref) : undefined;
-  const promoted = promotion !== undefined;
   const latest = pointer ? judgmentOf(ctx.db, pointer) : undefined;
   const combined = latest?.verb === "combine" ? latestDecision(ctx.db, pointer!.ref, ["combine"]) : undefined;
   const revision = pointer && !latest ? latestDecision(ctx.db, pointer.ref, ["revise"]) : undefined;
@@ -119,16 +155,24 @@ function buildCard(ctx: EngineContext, target: string, options: CardOptions = {}
     ...(combined ? { combined: { id: combined.id, into: combined.option ?? "" } } : {}),
     ...(revision ? { revision: { id: revision.id } } : {}),
   });
-  const handoff = row.sourceHandoff;
-  const coverage = derivePlanCoverage(ctx, row, deliverable);
-  const questions = questionsOf(ctx, row.id);
+  return { approval, tampered, promoted: promotion !== undefined, latest, combined, judgment };
+}
+
+/** Every warning the card carries, and the Combine offers the overlap warnings found along the way. */
+function cardWarnings(
+  ctx: EngineContext,
+  { row, pointer, deliverable, invalid }: CardFacts,
+  judged: ReturnType<typeof cardJudgment>,
+  coverage: ReturnType<typeof derivePlanCoverage>,
+  options: CardOptions,
+): { warnings: ReviewWarning[]; offers: CardMove[] } {
   const warnings: ReviewWarning[] = [];
+  const offers: CardMove[] = [];
   if (coverage?.warning) warnings.push({ kind: "plan-coverage", text: coverage.line });
   if (invalid) warnings.push({ kind: "deliverable-invalid", text: invalid });
-  if (tampered) warnings.push({ kind: "deliverable-tampered", text: tampered.message });
+  if (judged.tampered) warnings.push({ kind: "deliverable-tampered", text: judged.tampered.message });
   warnings.push(...integrityWarnings(ctx, row));
-  const offers: CardMove[] = [];
-  if (pointer && deliverable && !promoted && !combined) {
+  if (pointer && deliverable && !judged.promoted && !judged.combined) {
     const facts = options.facts ?? reviewFacts(ctx);
     const review = resolveReviewWarnings(ctx, row, pointer, deliverable, facts);
     warnings.push(...review.warnings);
@@ -145,31 +189,11 @@ function buildCard(ctx: EngineContext, target: string, options: CardOptions = {}
   } else if (pointer && deliverable && pointer.version < (pointerOf(row)?.version ?? 0)) {
     warnings.push({ kind: "older-version", text: `this is v${pointer.version}; ${row.id}'s current version is v${pointerOf(row)!.version}` });
   }
-  if (pointer && deliverable && !latest) {
+  if (pointer && deliverable && !judged.latest) {
     const moved = producedBeforeWarning(ctx, row, deliverable);
     if (moved) warnings.push(moved);
   }
-  const moves = invalid || tampered
-    ? [move("revise"), ...(tampered ? [move("reject")] : []), ...(row.state === "failed" ? [move("respawn")] : [])]
-    : combined ? (questions.length > 0 ? [move("answer"), move("tell")] : []) : [...movesFor(row, deliverable, Boolean(approval), promoted, questions.length), ...offers];
-  const card: VerdictCard = {
-    worker: row.id,
-    state: row.state,
-    deliverable: pointer,
-    approved: Boolean(approval),
-    warnings,
-    actions: moves.map(moveText),
-    moves,
-    detail: {
-      task: row.task, kind: row.kind, exited: row.exited, contained: row.contained, host: row.execution?.host ?? null, judgment, questions, lastError: row.lastError, deliverable, invalid,
-      handoff, planCoverage: coverage ? `${coverage.warning ? "⚠ " : ""}${coverage.line}` : null, sha256: content?.sha256 ?? null,
-      notes: openNotesOf(ctx.db, row.id).map((n) => ({ id: n.id, text: n.text, suggested: n.suggested })),
-    },
-    planCoverage: coverage?.coverage ?? null,
-    comments: pointer && deliverable ? cardComments(ctx, { worker: row.id, pointer, deliverable, currentRef: pointerOf(row)?.ref }) : NO_COMMENTS,
-    spend: cardSpend(ctx, row, pointer?.version ?? null),
-  };
-  return { card, ...(tampered ? { tampered } : {}) };
+  return { warnings, offers };
 }
 
 /** Peers whose overlap with this version is contested or adjacent and not already promoted: Combine can merge them. */

@@ -10,7 +10,7 @@ import { insertMessage } from "../../ledger/talk/messages.js";
 import { getNote, type NoteRow } from "../../ledger/talk/notes.js";
 import { touchesOf } from "../../ledger/workers/touched-paths.js";
 import type { Worker } from "../../domain/workers/worker.js";
-import { workersOf } from "../../ledger/workers/launches.js";
+import { workersOf } from "../../ledger/workers/fleet-reads.js";
 import { getWorker } from "../../ledger/workers/workers.js";
 import type { EngineContext } from "../context.js";
 import { assertHuman } from "../authority.js";

@@ -4,7 +4,7 @@
 import type { WorkerIdentity } from "../../domain/workers/identity.js";
 import { claimQueuedMessages, hasQueuedMessages, markMessagesRead } from "../../ledger/talk/message-delivery.js";
 import type { Message } from "../../ledger/talk/messages.js";
-import { checkFence } from "../../ledger/workers/workers.js";
+import { runFenced } from "../protocol/fenced.js";
 import { dataVersion } from "../../ledger/core/open.js";
 import type { EngineContext } from "../context.js";
 
@@ -44,8 +44,8 @@ export function inboxHasQueued(ctx: EngineContext, worker: string): boolean {
 
 /** Claims this generation's queued messages; a `key` makes a retried claim (its reply lost) return the same messages. */
 export function claimInbox(ctx: EngineContext, who: WorkerIdentity, key?: string): InboxMessage[] {
-  return ctx.commands.run("inbox.claim", { who }, (tx) => {
-    checkFence(tx, who);
+  const claim = { command: "inbox.claim", who, request: { who }, key: key === undefined ? undefined : `inbox.claim/${who.worker}/${key}` };
+  return runFenced(ctx, claim, (tx) => {
     return claimQueuedMessages(tx, who.worker, who.generation).map((m) => ({
       id: m.id,
       kind: m.kind,
@@ -54,13 +54,12 @@ export function claimInbox(ctx: EngineContext, who: WorkerIdentity, key?: string
       deliverAs: m.deliverAs,
       from: m.fromActor,
     }));
-  }, key === undefined ? {} : { key: `inbox.claim/${who.worker}/${key}` }).result;
+  });
 }
 
 export function markInboxRead(ctx: EngineContext, who: WorkerIdentity, ids: readonly string[]): string[] {
   if (ids.length === 0) return [];
-  return ctx.commands.run("inbox.read", { who, ids }, (tx) => {
-    checkFence(tx, who);
+  return runFenced(ctx, { command: "inbox.read", who, request: { who, ids } }, (tx) => {
     return markMessagesRead(tx, who.worker, who.generation, ids);
-  }).result;
+  });
 }

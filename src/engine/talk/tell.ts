@@ -7,9 +7,9 @@ import { remoteAttachArgv } from "../../substrate/ssh/host.js";
 import { optionalKey } from "../../domain/idempotency.js";
 import { notFound, refusal, usageError, validationError } from "../../domain/errors.js";
 import { assertNoControlCharacters } from "../../domain/work/message-text.js";
-import { WORKER_FILES, readWorkerText } from "../../files/workers/worker-files.js";
+import { WORKER_FILES, readWorkerTail } from "../../files/workers/worker-files.js";
 import { insertMessage } from "../../ledger/talk/messages.js";
-import { answerQuestion, getQuestion, openQuestionsOf } from "../../ledger/workers/launches.js";
+import { answerQuestion, getQuestion, openQuestionsOf } from "../../ledger/workers/questions.js";
 import { transition } from "../../domain/workers/lifecycle.js";
 import { applyLifecycle, lifecycleRowOf, requireWorker } from "../../ledger/workers/workers.js";
 import { workerIdentityIn } from "../../domain/authority.js";
@@ -85,6 +85,8 @@ export function tellWorker(ctx: EngineContext, input: TellInput): TellResult {
 
 export const PEEK_DEFAULT_LINES = 40;
 export const PEEK_MAX_LINES = 2000;
+/** The most a peek reads of a harvested pane tail: its end only (2,000 lines of 512 bytes), whatever the file's size. */
+const PANE_TAIL_READ_BYTES = 1 << 20;
 
 export interface PeekResult {
   worker: string;
@@ -107,7 +109,7 @@ export function peekWorker(ctx: EngineContext, target: string, lines = PEEK_DEFA
   if (row.paneId && tmux.paneState(row.paneId, row.id) !== "missing") {
     return { worker: row.id, source: "pane", lines, text: tmux.capture(row.paneId, lines) };
   }
-  const tail = readWorkerText(ctx.home, row.id, WORKER_FILES.paneTail);
+  const tail = readWorkerTail(ctx.home, row.id, WORKER_FILES.paneTail, PANE_TAIL_READ_BYTES);
   if (tail !== undefined) {
     const text = tail.replace(/\n$/, "").split("\n").slice(-lines).join("\n");
     return { worker: row.id, source: "pane-tail", lines, text };

@@ -9,7 +9,7 @@ import { WORKER_FILES, removeWorkerPath, workerFilePath } from "../../files/work
 import { formatAge } from "../../domain/clock.js";
 import { isSettled } from "../../domain/workers/lifecycle.js";
 import { cancelQueuedMessages } from "../../ledger/talk/message-delivery.js";
-import { workersOf } from "../../ledger/workers/launches.js";
+import { workersOf } from "../../ledger/workers/fleet-reads.js";
 import { requireWorker, updateWorker } from "../../ledger/workers/workers.js";
 import { recordDecisionDebt } from "../../ledger/review/decisions.js";
 import type { EngineContext } from "../context.js";

@@ -5,7 +5,7 @@
 
 import type { Worker } from "../../domain/workers/worker.js";
 import type { Db } from "../../ledger/core/open.js";
-import { possiblyLiveWorkers } from "../../ledger/workers/launches.js";
+import { possiblyLiveWorkers } from "../../ledger/workers/fleet-reads.js";
 
 import { refusal } from "../../domain/errors.js";
 import { isSettled, isStalledStart } from "../../domain/workers/lifecycle.js";

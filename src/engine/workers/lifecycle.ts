@@ -3,10 +3,15 @@
 
 import type { WorkerIdentity } from "../../domain/workers/identity.js";
 import { failedBy, transition, type PersistedState } from "../../domain/workers/lifecycle.js";
-import { applyLifecycle, checkFence, getWorker, lifecycleRowOf, runTokenMatches } from "../../ledger/workers/workers.js";
+import { applyLifecycle, getWorker, lifecycleRowOf, runTokenMatches } from "../../ledger/workers/workers.js";
+import { runFenced } from "../protocol/fenced.js";
 import { recordLaunchExit } from "../../ledger/workers/launches.js";
 import { insertNotification } from "../../ledger/talk/notifications.js";
 import type { EngineContext } from "../context.js";
+import { idempotencyKey, optionalKey } from "../../domain/idempotency.js";
+import { pruneKeysBefore } from "../../ledger/core/idempotency-prune.js";
+import type { Tx } from "../../ledger/core/runner.js";
+import { checkCallId } from "../protocol/protocol.js";
 
 export interface ExitResult {
   worker: string;
@@ -27,7 +32,7 @@ export function recordWorkerExit(ctx: EngineContext, who: WorkerIdentity, code: 
     const row = getWorker(tx.db, who.worker);
     if (!row) return { worker: who.worker, generation: who.generation, recorded: false, settled: false };
     const launchRecorded = recordLaunchExit(tx, who.worker, who.generation, who.runToken, code);
-    const current = row.generation === who.generation && (who.runToken === undefined || runTokenMatches(row, who.runToken));
+    const current = row.generation === who.generation && runTokenMatches(row, who.runToken);
     if (!current || row.exited) return { worker: who.worker, generation: who.generation, recorded: launchRecorded, settled: false };
     const next = transition(lifecycleRowOf(row), { kind: "exited", code }, tx.now);
     applyLifecycle(tx, row.id, next);
@@ -46,9 +51,9 @@ export interface HeartbeatInput {
 }
 
 /** A fenced heartbeat: liveness, plus the model and thinking actually in effect. */
-export function recordHeartbeat(ctx: EngineContext, who: WorkerIdentity, beat: HeartbeatInput = {}): { worker: string; state: PersistedState } {
-  return ctx.commands.run("worker.heartbeat", { who, beat }, (tx) => {
-    const row = checkFence(tx, who);
+export function recordHeartbeat(ctx: EngineContext, who: WorkerIdentity, beat: HeartbeatInput = {}, callId?: string): { worker: string; state: PersistedState } {
+  return runFenced(ctx, { command: "worker.heartbeat", who, request: { who, beat }, key: periodicKey("heartbeat", who, callId) }, (tx, row) => {
+    forgetPeriodicKeys(tx, who.worker);
     const next = transition(lifecycleRowOf(row), { kind: "heartbeat" }, tx.now);
     const also: Parameters<typeof applyLifecycle>[3] = {};
     if (beat.model) also.modelInEffect = beat.model;
@@ -56,15 +61,28 @@ export function recordHeartbeat(ctx: EngineContext, who: WorkerIdentity, beat: H
     if (beat.pid) also.pid = beat.pid;
     applyLifecycle(tx, row.id, next, also);
     return { worker: row.id, state: next.state ?? row.state };
-  }).result;
+  });
+}
+
+/** How long a periodic call's key is kept: far beyond its client's retries (DOOR_PATIENCE_MS, 20 s), then forgotten. */
+export const PERIODIC_KEY_MS = 10 * 60_000;
+
+/** A heartbeat's, turn's or touches batch's key: the client's call id, so its retry after a door died lands once. */
+export function periodicKey(tool: "heartbeat" | "turn" | "touches", who: WorkerIdentity, callId: string | undefined): string | undefined {
+  return optionalKey({ tool, worker: who.worker, callId: callId === undefined ? undefined : checkCallId(callId) });
+}
+
+/** Run with each heartbeat (every 15 s): the worker's own periodic keys stay a few dozen rows, never a growing table. */
+function forgetPeriodicKeys(tx: Tx, worker: string): void {
+  const before = new Date(Date.parse(tx.now) - PERIODIC_KEY_MS).toISOString();
+  for (const tool of ["heartbeat", "turn", "touches"] as const) pruneKeysBefore(tx, idempotencyKey({ tool, worker, callId: "" }), before);
 }
 
 /** pi turn boundaries: agent_start → active (from starting/idle); agent_end without a protocol call → idle. */
-export function recordTurn(ctx: EngineContext, who: WorkerIdentity, event: "start" | "end"): PersistedState {
-  return ctx.commands.run("worker.turn", { who, event }, (tx) => {
-    const row = checkFence(tx, who);
+export function recordTurn(ctx: EngineContext, who: WorkerIdentity, event: "start" | "end", callId?: string): PersistedState {
+  return runFenced(ctx, { command: "worker.turn", who, request: { who, event }, key: periodicKey("turn", who, callId) }, (tx, row) => {
     const next = transition(lifecycleRowOf(row), { kind: "turn", edge: event }, tx.now);
     applyLifecycle(tx, row.id, next);
     return next.state ?? row.state;
-  }).result;
+  });
 }

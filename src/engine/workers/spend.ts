@@ -3,7 +3,7 @@
 
 import { parseDuration } from "../../domain/clock.js";
 import { validationError } from "../../domain/errors.js";
-import { workersOf } from "../../ledger/workers/launches.js";
+import { workersOf } from "../../ledger/workers/fleet-reads.js";
 import { EMPTY_TOTALS, SPEND_AGENTS, addTotals, generationOfCall, parseUsageLine, resolveCost, versionOfCall, type SpendAgent, type SpendTotals } from "../../domain/workers/spend.js";
 import { agentRecordFiles, readAppended } from "../../files/workers/agent-records.js";
 import { listLaunches } from "../../ledger/workers/launches.js";
@@ -31,7 +31,8 @@ export function refreshSpend(ctx: EngineContext, workers: readonly { id: string;
     for (const path of files) {
       const before = known.get(path);
       const got = readAppended(path, before?.offset ?? 0, before?.identity);
-      if (!got || (got.text === "" && !got.restarted && before)) continue;
+      // Nothing new (an over-long line being skipped still moves the offset, so that is committed).
+      if (!got || (got.text === "" && !got.restarted && before && got.offset === before.offset)) continue;
       marks ??= versionMarks(ctx.db, w.id);
       launches ??= listLaunches(ctx.db, w.id);
       const carry = { value: got.restarted ? null : (before?.carry ?? null) };

@@ -2,7 +2,7 @@
 // asked, a failure since the row last changed. Never since a heartbeat, which moves the row's updatedAt (issue 28).
 
 import type { QueueRank } from "../../domain/review/queue-rank.js";
-import { openQuestionsOf } from "../../ledger/workers/launches.js";
+import { openQuestionsOf } from "../../ledger/workers/questions.js";
 import type { EngineContext } from "../context.js";
 import type { VerdictCard } from "../review/verdict-card.js";
 

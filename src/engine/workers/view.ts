@@ -12,12 +12,14 @@ import { isSettled, resolveDisplayState, resolveLiveness, withRevision, type Dis
 import { messageDeliveries } from "../../ledger/talk/message-delivery.js";
 import { decisionsForRef, decisionsForWorker } from "../../ledger/review/decisions.js";
 import { describeMessage } from "../../domain/talk/message-summary.js";
-import { listLaunches, workersOf, openQuestionCounts, openQuestionsOf } from "../../ledger/workers/launches.js";
+import { listLaunches } from "../../ledger/workers/launches.js";
+import { workersOf } from "../../ledger/workers/fleet-reads.js";
+import { openQuestionCounts, openQuestionsOf } from "../../ledger/workers/questions.js";
 import { getWorker, requireWorker } from "../../ledger/workers/workers.js";
 import { paneFromMap, type PaneMap } from "../../substrate/tmux.js";
 import type { EngineContext } from "../context.js";
 import { awaitsHarvest, harvestFinished, reconcileStalledStarts } from "./harvest.js";
-import { openQuestionAudiences } from "../../ledger/talk/consults.js";
+import { openQuestionAudiences } from "../../ledger/workers/questions.js";
 import type { BaseMoved } from "../../domain/review/base-moved.js";
 import { baseMovedOf } from "../review/base-moved.js";
 import { escalateOverdueConsults } from "../talk/consult-lane.js";

@@ -5,7 +5,7 @@ import { existsSync, readdirSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { writeFileAtomic } from "../atomic.js";
 import type { HomeLayout } from "../home.js";
-import { assertRealDirBelow, linkBelow, readNoFollow } from "../no-follow.js";
+import { assertRealDirBelow, linkBelow, readNoFollow, readNoFollowTail } from "../no-follow.js";
 
 /** Every name Docket gives a file or directory in `fleet/<id>/` (the sidecars live in deliverables.ts). */
 export const WORKER_FILES = {
@@ -38,6 +38,16 @@ export function readWorkerText(home: HomeLayout, workerId: string, name: WorkerF
   if (linkBelow(home.root, dirname(path))) return undefined;
   const read = readNoFollow(path);
   return read.ok === true ? read.bytes.toString("utf8") : undefined;
+}
+
+/** The last `maxBytes` of the file as text (its first, possibly cut, line dropped when cut), or undefined as above. */
+export function readWorkerTail(home: HomeLayout, workerId: string, name: WorkerFile, maxBytes: number): string | undefined {
+  const path = workerPath(home, workerId, name);
+  if (linkBelow(home.root, dirname(path))) return undefined;
+  const read = readNoFollowTail(path, maxBytes);
+  if (read.ok !== true) return undefined;
+  const text = read.bytes.toString("utf8");
+  return read.bytes.length < maxBytes ? text : text.slice(text.indexOf("\n") + 1);
 }
 
 /** The path of `name` in the worker's directory, refused (`home-symlink`) when a link lies on the way there. */

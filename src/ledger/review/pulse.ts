@@ -4,6 +4,7 @@
 import type { Db } from "../core/open.js";
 import { statement } from "../core/statements.js";
 import { COUNTED_JUDGMENT_SQL } from "./decisions.js";
+import { openQuestionCountSql } from "../workers/questions.js";
 
 export interface PulseRow {
   worker: string;
@@ -22,7 +23,7 @@ const SQL = `SELECT w.id AS worker, w.seq, w.state, w.deliverable_version AS ver
     CASE WHEN w.deliverable_id IS NOT NULL AND w.deliverable_version IS NOT NULL THEN w.deliverable_ref END AS ref,
     w.reviewed_at AS reviewedAt, w.updated_at AS updatedAt,
     (SELECT d.id FROM decisions d WHERE d.worker = w.id ORDER BY d.seq DESC LIMIT 1) AS lastDecision,
-    (SELECT count(*) FROM questions q WHERE q.worker = w.id AND q.state = 'open') AS openQuestions,
+    ${openQuestionCountSql("w.id")} AS openQuestions,
     EXISTS (SELECT 1 FROM decisions d WHERE d.deliverable_ref = w.deliverable_ref AND ${COUNTED_JUDGMENT_SQL}) AS judged
   FROM workers w WHERE w.deleted_at IS NULL AND w.project_root = ? ORDER BY w.seq`;
 

@@ -8,6 +8,7 @@ import type { Db } from "../core/open.js";
 import type { Tx } from "../core/runner.js";
 import { jsonColumn } from "../core/json-columns.js";
 import { statement } from "../core/statements.js";
+import { openQuestionCountSql } from "../workers/questions.js";
 
 export interface NewNotification {
   /** `blocked`, `outcome`, or another use-case's kind (`question`, `ready`, `failed`, …). */
@@ -45,7 +46,7 @@ export function insertNotification(tx: Tx, n: NewNotification): string {
 export type WorkerNow = { deleted: boolean; state: string | null; reviewedAt: string | null; deliverableVersion: number | null; openQuestions: number } | null;
 
 const WITH_NOW = `SELECT n.id, n.kind, n.worker, n.item, n.report, n.body, n.for_human, n.created_at, w.deleted_at, w.state, w.reviewed_at, w.deliverable_version,
-            (SELECT count(*) FROM questions q WHERE q.worker = n.worker AND q.state = 'open') AS open_questions
+            ${openQuestionCountSql("n.worker")} AS open_questions
        FROM notifications n LEFT JOIN workers w ON w.id = n.worker`;
 
 interface WithNowRow {

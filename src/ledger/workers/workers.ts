@@ -129,7 +129,7 @@ export function runTokenMatches(row: Pick<Worker, "runTokenHash">, token: string
 }
 
 /**
- * The fence: a call is accepted only from the worker's current generation (and run token, when given)
+ * The fence: a call is accepted only from the worker's current generation and run token
  * while that process has not exited. A stale generation was replaced; a wrong token at the right one is an impostor.
  */
 export function checkFence(tx: Tx, who: WorkerIdentity): Worker {
@@ -145,7 +145,7 @@ export function checkFenceOn(db: Db, who: WorkerIdentity): Worker {
       `${who.worker} generation ${who.generation} was replaced by generation ${row.generation}; this process was replaced and its reports are refused`,
     );
   }
-  if (who.runToken !== undefined && !runTokenMatches(row, who.runToken)) {
+  if (!runTokenMatches(row, who.runToken)) {
     throw fenced(
       "run-token-mismatch",
       `${who.worker} generation ${who.generation}: the run token does not match the one this generation was launched with; the call is refused`,

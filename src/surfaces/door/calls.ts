@@ -9,7 +9,7 @@ import type { WorkerIdentity } from "../../domain/workers/identity.js";
 import type { EngineContext } from "../../engine/context.js";
 import { isSentFile, jsonListOf } from "../../engine/protocol/input.js";
 import { reportFileEntries } from "../../engine/protocol/report-file.js";
-import { done, fail, todos, wait } from "../../engine/protocol/protocol.js";
+import { checkCallId, done, fail, todos, wait } from "../../engine/protocol/protocol.js";
 import { consult, note } from "../../engine/protocol/consult.js";
 import { reportEntries } from "../../engine/protocol/report.js";
 import { reconcileItem } from "../../engine/protocol/reconcile.js";
@@ -17,7 +17,7 @@ import { claimInbox, formatInboxMessage, markInboxRead } from "../../engine/talk
 import { deliverToAgentPane } from "../../engine/talk/agent-inbox.js";
 import { recordHeartbeat, recordTurn, recordWorkerExit } from "../../engine/workers/lifecycle.js";
 import { AGENT_HOOK_EVENTS, recordAgentHook } from "../../engine/workers/agent-hooks.js";
-import { appendWorkerEvent } from "../../engine/workers/events.js";
+import { appendKeyedWorkerEvent, appendWorkerEvent } from "../../engine/workers/events.js";
 import { recordTouches, type RawTouch } from "../../engine/workers/touches.js";
 import { workerGuardrails } from "../../engine/workers/guardrails.js";
 import { planGateState } from "../../engine/workers/kind-integrity.js";
@@ -83,7 +83,7 @@ export function runCall(ctx: EngineContext, who: WorkerIdentity, call: Exclude<D
       return reconcileItem(ctx, who, str(args.item) ?? "");
     case "heartbeat": {
       const pid = typeof args.pid === "number" && Number.isInteger(args.pid) && args.pid > 0 ? args.pid : undefined;
-      return recordHeartbeat(ctx, who, { model: str(args.model) ?? null, thinking: str(args.thinking) ?? null, pid });
+      return recordHeartbeat(ctx, who, { model: str(args.model) ?? null, thinking: str(args.thinking) ?? null, pid }, str(args.callId));
     }
     case "exited": {
       const code = args.code;
@@ -92,7 +92,7 @@ export function runCall(ctx: EngineContext, who: WorkerIdentity, call: Exclude<D
     }
     case "turn":
       if (args.event !== "start" && args.event !== "end") throw validationError("door-bad-request", "turn takes event start or end");
-      return { state: recordTurn(ctx, who, args.event) };
+      return { state: recordTurn(ctx, who, args.event, str(args.callId)) };
     case "hook": {
       const event = AGENT_HOOK_EVENTS.find((e) => e === args.event);
       if (!event) throw validationError("door-bad-request", `unknown hook event ${JSON.stringify(args.event)}`);
@@ -107,12 +107,16 @@ export function runCall(ctx: EngineContext, who: WorkerIdentity, call: Exclude<D
     case "event": {
       const event = args.event;
       if (typeof event !== "object" || event === null || Array.isArray(event)) throw validationError("door-bad-request", "event must be an object");
-      appendWorkerEvent(ctx, who.worker, { ...(event as Args), generation: who.generation });
+      const { key: _given, ...fields } = event as Args; // the key is the call's, never the worker's to set inside the event
+      const line = { ...fields, generation: who.generation };
+      const callId = str(args.callId);
+      if (callId === undefined) appendWorkerEvent(ctx, who.worker, line);
+      else appendKeyedWorkerEvent(ctx, who.worker, line, `${who.generation}/${checkCallId(callId)}`);
       return {};
     }
     case "touches": {
       const touches = (list(args.touches) ?? []).filter((t): t is RawTouch => typeof (t as RawTouch)?.path === "string" && ["read", "edit"].includes((t as RawTouch).how));
-      return { recorded: recordTouches(ctx, who, touches) };
+      return { recorded: recordTouches(ctx, who, touches, str(args.callId)) };
     }
     case "guardrails":
       return { text: workerGuardrails(ctx, who.worker) };

@@ -1,14 +1,13 @@
 // The worker side of the door: one NDJSON request per connection on this generation's socket, nothing else loaded.
 // A call that cannot reach the door (none yet, stale, died mid-call) is retried with the same request, then one named error.
 
-import { createHash } from "node:crypto";
+import { createRequire } from "node:module";
 import { connect } from "node:net";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { CONTROL_SOCKET, doorDirFor, doorSocketName, type DoorCall } from "../../domain/door.js";
 import { DocketError, refusal, type ErrorCategory } from "../../domain/errors.js";
 import { parseWorkerIdentity, type WorkerIdentity } from "../../domain/workers/identity.js";
-import { reviveDoor } from "../../substrate/door-revive.js";
 
 export interface Door {
   /** This generation's socket (`DOCKET_DOOR`). */
@@ -30,7 +29,7 @@ export function doorOf(env: NodeJS.ProcessEnv): Door {
   const given = env.DOCKET_DOOR?.trim();
   if (given) return { socket: resolve(given), who, ...(env.DOCKET_DOOR_FORWARDED === "1" ? { forwarded: true } : {}) };
   const home = env.DOCKET_HOME ? resolve(env.DOCKET_HOME) : join(env.PI_CODING_AGENT_DIR ? resolve(env.PI_CODING_AGENT_DIR) : join(homedir(), ".pi", "agent"), "docket");
-  const dir = doorDirFor(home, typeof process.getuid === "function" ? process.getuid() : 0, createHash("sha256").update(home).digest("hex"));
+  const dir = doorDirFor(home, typeof process.getuid === "function" ? process.getuid() : 0, (createRequire(import.meta.url)("node:crypto") as typeof import("node:crypto")).createHash("sha256").update(home).digest("hex"));
   return { socket: join(dir, doorSocketName(who.worker, who.generation)), who };
 }
 
@@ -91,6 +90,9 @@ function exchange(socket: string, request: object, waitMs: number, background = 
   });
 }
 
+/** Calls the client keys itself (the agent names no call for them): a retry after the door died lands them once. */
+const CLIENT_KEYED: ReadonlySet<DoorCall> = new Set<DoorCall>(["heartbeat", "turn", "touches", "event"]);
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
@@ -99,7 +101,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * returns its first result instead of acting twice.
  */
 export async function callDoor<T = unknown>(door: Door, call: DoorCall, args: object = {}, options: { waitMs?: number } = {}): Promise<T> {
-  const request = { call, worker: door.who.worker, generation: door.who.generation, token: door.who.runToken, args };
+  // The periodic calls carry no call id of the agent's: each gets its own here, once, so its every retry has the same.
+  const keyed = CLIENT_KEYED.has(call) && !("callId" in args) ? { ...args, callId: freshCallId(call) } : args;
+  const request = { call, worker: door.who.worker, generation: door.who.generation, token: door.who.runToken, args: keyed };
   const deadline = Date.now() + DOOR_PATIENCE_MS;
   const control = join(dirname(door.socket), CONTROL_SOCKET);
   let pause = 20;
@@ -126,7 +130,7 @@ export async function callDoor<T = unknown>(door: Door, call: DoorCall, args: ob
           if (!(inner instanceof Unreached)) throw inner;
           if (inner.noSocket && Date.now() - revived > 2_000) {
             revived = Date.now();
-            reviveDoor(dirname(door.socket));
+            (await import("../../substrate/door-revive.js")).reviveDoor(dirname(door.socket));
           }
         }
       }

@@ -186,7 +186,7 @@ test("a read-only worker in a shared workspace publishes with no change set", (t
   const { ctx } = workLedger(t);
   const w = isolatedWorker(t, ctx);
   ctx.commands.run("test.shared", {}, (tx) => updateWorker(tx, w.worker, { workspaceMode: "shared", base: null }));
-  const r = done(ctx, { worker: w.worker, generation: 1 }, { callId: "c", body: "findings text", outcome: "findings", summary: "found" });
+  const r = done(ctx, w, { callId: "c", body: "findings text", outcome: "findings", summary: "found" });
   assert.equal(deliverableByRef(ctx, r.deliverable.ref).deliverable.changeSet, null);
 });
 

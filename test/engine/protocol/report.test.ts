@@ -89,7 +89,7 @@ test("a bad outcome or an empty body is refused before the store is touched", (t
     assert.throws(() => report(ctx, who, entry), { code: "report-entry-invalid", message: PER_ITEM_REQUIRED });
   }
   // validation needs no store: it refuses even for a worker that does not exist
-  assert.throws(() => report(ctx, { worker: "w99", generation: 1 }, { item: "t1", outcome: "mostly", body: "x" }), { message: PER_ITEM_REQUIRED });
+  assert.throws(() => report(ctx, { worker: "w99", generation: 1, runToken: "none" }, { item: "t1", outcome: "mostly", body: "x" }), { message: PER_ITEM_REQUIRED });
   assert.deepEqual(dumpTables(ctx.db), before);
 });
 

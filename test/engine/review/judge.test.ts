@@ -3,7 +3,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { isDocketError } from "../../../src/domain/errors.js";
-import { approve, answer, reject, revise } from "../../../src/engine/review/judge.js";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { approve, answer, discard, reject, revise } from "../../../src/engine/review/judge.js";
 import { approvalOf } from "../../../src/engine/review/target.js";
 import { verdictCard, verdictQueue, formatVerdictCard } from "../../../src/engine/review/verdict.js";
 import { decisionLog } from "../../../src/engine/review/decision-log.js";
@@ -170,4 +172,17 @@ test("the queue puts questions first, then failures, then unjudged ready version
   assert.ok(lines.indexOf("Evidence") < lines.indexOf("Worker says"), "evidence comes before what the worker says");
   assert.match(lines, /1 file · \+1 −1 · 1 hunk/);
   assert.match(lines, /test: npm test: 3 pass/);
+});
+
+test("discard checks the confirmation itself: unconfirmed it is refused and the workspace keeps its live changes", (t) => {
+  const g = reviewGround(t);
+  const w = reviewWorker(t, g);
+  publish(g, w, { "src/app.txt": appWith({ 3: "three" }) });
+  writeFileSync(join(w.workspace, "src/other.txt"), "live edit\n");
+  assert.throws(() => discard(g.ctx, { worker: w.worker }), { code: "discard-needs-confirmation" });
+  assert.equal(readFileSync(join(w.workspace, "src/other.txt"), "utf8"), "live edit\n");
+  assert.equal(decisionCount(g.ctx), 0);
+  const d = discard(g.ctx, { worker: w.worker, confirmed: true });
+  assert.equal(d.decision.verb, "discard");
+  assert.equal(readFileSync(join(w.workspace, "src/other.txt"), "utf8"), "alpha\nbeta\ngamma\n");
 });

@@ -11,7 +11,7 @@ import { spawnWorker } from "../../../src/engine/workers/spawn.js";
 import { listLaunches } from "../../../src/ledger/workers/launches.js";
 import { tempDir } from "../../support/temp.js";
 import { harvestFinished } from "../../../src/engine/workers/harvest.js";
-import { workersOf } from "../../../src/ledger/workers/launches.js";
+import { workersOf } from "../../../src/ledger/workers/fleet-reads.js";
 import { getWorker, updateWorker } from "../../../src/ledger/workers/workers.js";
 import { isDocketError } from "../../../src/domain/errors.js";
 import { systemGit, type Git } from "../../../src/substrate/git/port.js";

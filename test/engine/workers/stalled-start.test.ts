@@ -14,7 +14,7 @@ import { launchInto } from "../../../src/engine/workers/spawn.js";
 import type { LaunchExecution } from "../../../src/domain/workers/execution.js";
 import { listWorkers, showWorker } from "../../../src/engine/workers/view.js";
 import { listPendingNotifications } from "../../../src/ledger/talk/notifications.js";
-import { workersOf } from "../../../src/ledger/workers/launches.js";
+import { workersOf } from "../../../src/ledger/workers/fleet-reads.js";
 import { getWorker, insertWorker } from "../../../src/ledger/workers/workers.js";
 import { cliEnv, docket, DOCKET_BIN } from "../../support/docket-cli.js";
 import { gitRepo } from "../../support/git.js";

@@ -4,8 +4,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { insertNotification, listPendingNotifications, undeliveredNotifications } from "../../../src/ledger/talk/notifications.js";
-import { insertQuestion } from "../../../src/ledger/workers/protocol.js";
-import { questionDetail } from "../../../src/ledger/workers/launches.js";
+import { insertQuestion } from "../../../src/ledger/workers/questions.js";
+import { questionDetail } from "../../../src/ledger/workers/questions.js";
 import { addWorker, workLedger } from "../../support/work-ledger.js";
 
 test("a for_human column that is not a JSON list is refused as ledger-column-invalid, naming the row", (t) => {

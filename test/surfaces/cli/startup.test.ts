@@ -39,12 +39,29 @@ test("--version and --help work with better-sqlite3 unloadable and DOCKET_HOME a
   assert.equal(verbose.cjs.some((f) => f.includes("better-sqlite3")), false);
 });
 
-test("a worker's heartbeat loads the worker group's modules, no other group's and not the verb table", (t) => {
+test("a worker's heartbeat loads its own verb module and the door's client: no other verb, no verb table, no commander", (t) => {
   const dir = tempDir(t);
   const env = cliEnv({ DOCKET_HOME: join(dir, "docket"), HOME: dir });
   const r = runLoggingModules([DOCKET_BIN, "worker", "heartbeat"], { cwd: dir, env });
   assert.equal(r.run.status, 2, "without a worker identity it is a usage error");
   assert.match(r.run.stderr, /DOCKET_WORKER_ID, DOCKET_GENERATION, DOCKET_RUN_TOKEN are not set/);
-  // The worker verbs only, through their small client: no verb table, no other group (bin/docket.js sends them here).
-  assert.deepEqual(verbModules(r.esm), ["args", "outcome", "worker", "worker-hook", "worker-lifecycle", "worker-protocol", "worker-report"]);
+  // Its own verb only, through the small client and worker-argv (bin/docket.js sends worker lines to worker-fast).
+  assert.deepEqual(verbModules(r.esm), ["outcome", "worker-lifecycle"]);
+  assert.deepEqual([...r.esm, ...r.cjs].filter((u) => /node_modules\/|\/cli\/worker-main\.js$/.test(u)), [], "no package, no commander");
+  // A line it cannot parse goes to commander, for commander's own message and exit code.
+  const bad = runLoggingModules([DOCKET_BIN, "worker", "heartbeat", "--bogus"], { cwd: dir, env });
+  assert.deepEqual([bad.run.status, bad.run.stderr], [2, "error: unknown option '--bogus'\n(run with --help for usage)\n"]);
+  assert.ok(bad.esm.some((u) => u.includes("/commander/")) || bad.cjs.some((u) => u.includes("/commander/")));
+});
+
+test("docket ls --json loads pi-ai's model registry for prices, none of its provider SDKs", (t) => {
+  const dir = tempDir(t);
+  const env = cliEnv({ DOCKET_HOME: join(dir, "docket"), HOME: dir });
+  const r = runLoggingModules([DOCKET_BIN, "ls", "--json"], { cwd: dir, env });
+  assert.equal(r.run.status, 0, r.run.stderr);
+  const packages = [...r.esm, ...r.cjs].flatMap((u) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\/(.*)$/.exec(u) ?? []).filter((_, i) => i % 3 !== 0);
+  const names = new Set(packages.filter((_, i) => i % 2 === 0));
+  assert.deepEqual([...names].sort(), ["@mariozechner/pi-ai", "better-sqlite3", "bindings", "commander", "file-uri-to-path"]);
+  const piAi = packages.flatMap((p, i) => (p === "@mariozechner/pi-ai" ? [packages[i + 1]] : [])).sort();
+  assert.deepEqual(piAi, ["dist/models.generated.js", "dist/models.js"]);
 });

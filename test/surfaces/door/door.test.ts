@@ -1,15 +1,18 @@
 // The worker door (DESIGN §8b): a command worker with nothing but its door and identity completes the protocol; the
-// door SIGKILLed mid-done and mid-report-stream loses and doubles nothing; 16 workers × 100 calls at once land once each.
+// door SIGKILLed mid-done and mid-report-stream loses and doubles nothing, nor after it committed a heartbeat, turn,
+// touches batch or event it never answered; 16 workers × 100 calls at once land once each.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
+import { connect } from "node:net";
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { addItem } from "../../../src/engine/work/items.js";
 import { dispatchItems } from "../../../src/engine/work/dispatch.js";
 import { checkLedgerIntegrity } from "../../../src/ledger/core/integrity.js";
+import { callDoor, doorOf } from "../../../src/surfaces/shared/door-client.js";
 import { cliEnv, docket, DOCKET_BIN } from "../../support/docket-cli.js";
 import { gitRepo } from "../../support/git.js";
 import { isolatedWorker } from "../../support/protocol-worker.js";
@@ -18,6 +21,8 @@ import { tempDir } from "../../support/temp.js";
 import { tmuxServer } from "../../support/tmux.js";
 import { waitFor } from "../../support/wait.js";
 import { addWorker, invariantViolations, workLedger } from "../../support/work-ledger.js";
+import { PERIODIC_KEY_MS, recordHeartbeat, recordTurn } from "../../../src/engine/workers/lifecycle.js";
+import { recordTouches } from "../../../src/engine/workers/touches.js";
 
 const CLIENT = new URL("../../../src/surfaces/shared/door-client.js", import.meta.url).pathname;
 
@@ -152,6 +157,65 @@ test("SIGKILL of the door in the middle of a report stream: the retry lands ever
   assert.deepEqual(ctx.db.prepare("SELECT item, COUNT(*) AS n FROM reports GROUP BY item HAVING n > 1").all(), []);
   assert.deepEqual(invariantViolations(ctx.db), []);
   assert.equal(checkLedgerIntegrity(join(home, "ledger.sqlite")).ok, true);
+});
+
+test("a heartbeat, turn, touches batch and event the door committed but never answered (SIGKILLed): the client's retry lands each once", { timeout: 240_000 }, async (t) => {
+  const { ctx, home } = workLedger(t);
+  const who = addWorker(ctx, "tok-beat");
+  const env = cliEnv({ DOCKET_HOME: home, DOCKET_WORKER_ID: who.worker, DOCKET_GENERATION: "1", DOCKET_RUN_TOKEN: who.runToken, HOME: home });
+  assert.equal((await runCli(t, env, home, ["worker", "heartbeat"])).code, 0); // starts the door
+  const door = doorOf(env);
+  const one = <T>(sql: string, ...params: unknown[]) => ctx.db.prepare(sql).get(...params) as T;
+  const keyRows = (key: string) => one<{ n: number }>("SELECT COUNT(*) AS n FROM idempotency WHERE key = ?", key).n;
+  const eventLines = () => {
+    try {
+      return readFileSync(join(home, "fleet", who.worker, "events.ndjson"), "utf8").split("\n").filter((l) => l.includes('"type":"tool_start"')).length;
+    } catch {
+      return 0;
+    }
+  };
+  const cases: { call: "heartbeat" | "turn" | "touches" | "event"; args: Record<string, unknown>; landed: () => boolean }[] = [
+    { call: "heartbeat", args: { pid: 4242, callId: "beat-1" }, landed: () => one<{ pid: number }>("SELECT pid FROM workers").pid === 4242 },
+    { call: "turn", args: { event: "end", callId: "turn-1" }, landed: () => keyRows(`turn/${who.worker}/turn-1`) === 1 },
+    { call: "touches", args: { touches: [{ path: "src/a.txt", how: "edit" }], callId: "touch-1" }, landed: () => one<{ n: number }>("SELECT COUNT(*) AS n FROM touched_paths").n === 1 },
+    { call: "event", args: { event: { type: "tool_start", tool: "edit" }, callId: "event-1" }, landed: () => eventLines() === 1 },
+  ];
+  const replies: Record<string, unknown> = {};
+  let beatAt: string | undefined;
+  for (const c of cases) {
+    const first = doorPid(home)!;
+    // The first attempt, as the client sends it; its reply is never read: the door dies after it committed.
+    const raw = connect(door.socket);
+    raw.on("error", () => undefined);
+    raw.write(`${JSON.stringify({ call: c.call, worker: who.worker, generation: 1, token: who.runToken, args: c.args })}\n`);
+    await waitFor(`the door committing ${c.call}`, c.landed, 60_000, 2);
+    if (c.call === "heartbeat") beatAt = one<{ at: string }>("SELECT heartbeat_at AS at FROM workers").at;
+    process.kill(first, "SIGKILL");
+    raw.destroy();
+    await waitFor("the door gone", () => doorPid(home) === undefined, 30_000, 5);
+    replies[c.call] = await callDoor(door, c.call, c.args); // the retry: the same request, the same key
+    assert.notEqual(doorPid(home), undefined, "the client started a new door");
+  }
+  assert.equal(one<{ at: string }>("SELECT heartbeat_at AS at FROM workers").at, beatAt, "the heartbeat's retry stamped nothing again");
+  assert.deepEqual(replies.touches, { recorded: 1 }, "the touches retry answers the first result");
+  assert.equal(eventLines(), 1, "the event once");
+  for (const [tool, id] of [["heartbeat", "beat-1"], ["turn", "turn-1"], ["touches", "touch-1"]]) assert.equal(keyRows(`${tool}/${who.worker}/${id}`), 1, tool);
+  assert.deepEqual(invariantViolations(ctx.db), []);
+  assert.equal(checkLedgerIntegrity(join(home, "ledger.sqlite")).ok, true);
+});
+
+test("a worker's heartbeat, turn and touches keys older than ten minutes are forgotten by its next heartbeat; newer ones and other workers' stay", (t) => {
+  const { ctx, clock } = workLedger(t);
+  const a = addWorker(ctx, "tok-a");
+  const b = addWorker(ctx, "tok-b");
+  recordHeartbeat(ctx, a, {}, "old-beat");
+  recordTouches(ctx, a, [{ path: "x.txt", how: "read" }], "old-touch");
+  recordHeartbeat(ctx, b, {}, "b-beat");
+  clock.advanceMinutes(PERIODIC_KEY_MS / 60_000 + 1);
+  recordTurn(ctx, a, "start", "new-turn");
+  recordHeartbeat(ctx, a, {}, "new-beat");
+  const keys = (ctx.db.prepare("SELECT key FROM idempotency WHERE key LIKE 'heartbeat/%' OR key LIKE 'turn/%' OR key LIKE 'touches/%' ORDER BY key").all() as { key: string }[]).map((r) => r.key);
+  assert.deepEqual(keys, [`heartbeat/${a.worker}/new-beat`, `heartbeat/${b.worker}/b-beat`, `turn/${a.worker}/new-turn`]);
 });
 
 test("16 workers making 100 calls each at once through one door: nothing lost, nothing doubled (a retried key lands once)", { timeout: 240_000 }, async (t) => {

@@ -132,6 +132,7 @@ export function fileTags(f: DiffFile): string {
   const tags: string[] = [];
   if (f.status !== "modified") tags.push(f.status);
   if (f.modeChanged) tags.push(`mode ${f.mode.old ?? "?"} → ${f.mode.new ?? "?"}`);
+  if (f.frozenAsBinary) tags.push("⚠ frozen as binary, shown decoded");
   return tags.length > 0 ? ` (${tags.join(", ")})` : "";
 }
 

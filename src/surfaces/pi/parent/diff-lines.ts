@@ -6,6 +6,9 @@ import type { CommentSide } from "../../../domain/review/comment-anchor.js";
 import { fileStat, filePath, fileTags } from "./card-lines.js";
 import { safe, type Paint } from "./paint.js";
 
+/** The warning above a text file the worker froze as a binary patch (issue 23): its lines are Docket's decoding. */
+export const FROZEN_AS_BINARY = "the worker froze this text file as a binary patch: shown decoded";
+
 /** A comment shown in the viewer under the last line it is about (or above the file's lines: a whole-file one). */
 export interface ViewerNote {
   side: CommentSide;
@@ -29,6 +32,7 @@ export function diffFileLines(f: DiffFile, paint: Paint, notes: readonly ViewerN
   };
   for (const n of notes) if (n.line === null) note(n);
   if (f.modeChanged) out.push(paint.fg("muted", `mode ${f.mode.old ?? "?"} → ${f.mode.new ?? "?"}`));
+  if (f.frozenAsBinary) out.push(paint.fg("warning", `⚠ ${FROZEN_AS_BINARY}`));
   if (f.binary) out.push(paint.fg("muted", `binary file ${f.status}: its bytes are in the frozen patch and are not shown here`));
   else if (f.hunks.length === 0) out.push(paint.fg("muted", f.status === "renamed" ? `renamed without changes (${f.similarity ?? 100}% similar)` : "no text changes"));
   const last = f.hunks.flatMap((h) => h.lines).reduce((n, l) => Math.max(n, l.oldNo ?? 0, l.newNo ?? 0), 0);

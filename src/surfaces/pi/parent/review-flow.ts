@@ -2,7 +2,7 @@
 // when no worker is named, reopened on fresh data after every action; the diff viewer over the frozen patch.
 
 import { parseDeliverableRef } from "../../../domain/deliverables/refs.js";
-import { parseDiffFiles, type DiffFile } from "../../../domain/deliverables/diff-files.js";
+import type { DiffFile } from "../../../domain/deliverables/diff-files.js";
 import { reviewView, type ReviewView } from "../../../engine/review/review-view.js";
 import { verdictQueue } from "../../../engine/review/verdict.js";
 import { recordShown } from "../../../engine/review/shown.js";
@@ -73,7 +73,7 @@ export async function openVerdict(host: ParentHost, start: { target?: string } =
 
 /** `/docket diff <w|ref> [--version N]`: the viewer over one exact frozen patch (a worker's version or a stored record). */
 export async function openDiff(host: ParentHost, target: string, version?: number): Promise<void> {
-  const { frozenPatchOf } = await import("../../../engine/review/frozen-patch.js");
+  const { frozenPatchOf, shownFiles } = await import("../../../engine/review/frozen-patch.js");
   let files: DiffFile[];
   let ref: string;
   try {
@@ -84,7 +84,7 @@ export async function openDiff(host: ParentHost, target: string, version?: numbe
       showResult(host, [r.changeSet ? `${ref} changed no files` : `${ref} has no change set (read-only worker, or a record without one)`]);
       return;
     }
-    files = parseDiffFiles(r.patch);
+    files = shownFiles(r);
   } catch (error) {
     showRefusal(host, error);
     return;

@@ -124,7 +124,7 @@ export function registerReviewCommands(program: Command, io: Io): void {
         throw confirmationDeclined("discard", worker);
       }
       const { discard } = await import("../../../engine/review/judge.js");
-      const r = discard(engine(), { worker });
+      const r = discard(engine(), { worker, confirmed: true });
       emitDecision(io, r, r.files.map((f) => `  dropped ${quotePath(f)}`));
     });
 

@@ -21,17 +21,20 @@ const num = (n: number): string => n.toLocaleString("en-US");
 
 export function renderFileTree(files: readonly DiffFile[]): Html {
   if (files.length === 0) return html``;
-  return html`<nav class="tree" aria-label="changed files"><ol>${files.map((f) => html`<li><a href="#file-${f.index}" data-file="${f.index}" title="${f.path}"><span class="st st-${f.status}">${f.status[0]!.toUpperCase()}</span><span class="tp">${f.path}</span>${f.binary ? html`<span class="tb">bin</span>` : html`<span class="plus">+${f.additions}</span><span class="minus">−${f.deletions}</span>`}</a></li>`)}</ol></nav>`;
+  return html`<nav class="tree" aria-label="changed files"><ol>${files.map((f) => html`<li><a href="#file-${f.index}" data-file="${f.index}" title="${f.path}"><span class="st st-${f.status}">${f.status[0]!.toUpperCase()}</span><span class="tp">${f.frozenAsBinary ? html`<span class="tw" title="frozen as binary">⚠ </span>` : ""}${f.path}</span>${f.binary ? html`<span class="tb">bin</span>` : html`<span class="plus">+${f.additions}</span><span class="minus">−${f.deletions}</span>`}</a></li>`)}</ol></nav>`;
 }
 
 function fileHeader(f: DiffFile, commentable: boolean): Html {
   const moved = f.status === "renamed" || f.status === "copied";
   return html`<header class="file-head"><button class="fold" type="button" aria-expanded="true" aria-label="fold file">▾</button><span class="st st-${f.status}">${STATUS_LABEL[f.status]}</span><span class="path">${moved ? html`<span class="old-path">${f.oldPath}</span> → ` : ""}${f.path}</span>${
     f.modeChanged ? html`<span class="mode">mode ${f.mode.old ?? "?"} → ${f.mode.new ?? "?"}</span>` : ""
-  }${f.binary ? html`<span class="tb">binary</span>` : html`<span class="stat"><span class="plus">+${f.additions}</span> <span class="minus">−${f.deletions}</span></span>`}${
+  }${f.frozenAsBinary ? html`<span class="tw">frozen as binary</span>` : ""}${f.binary ? html`<span class="tb">binary</span>` : html`<span class="stat"><span class="plus">+${f.additions}</span> <span class="minus">−${f.deletions}</span></span>`}${
     commentable ? html`<button type="button" class="cmt-file-btn" title="comment on the whole file">Comment on file</button>` : ""
   }</header>`;
 }
+
+/** The warning beside a file the worker froze as a binary patch though it is text (issue 23). */
+const FROZEN_AS_BINARY = "The worker froze this text file as a binary patch. Docket shows the change decoded from the base and the file the patch makes; promoting applies the frozen bytes, which make exactly this change.";
 
 /** Why a file has no rows, or undefined when it has some. */
 function emptyNote(f: DiffFile): string | undefined {
@@ -69,7 +72,8 @@ export function renderDiffSection(input: DiffSectionInput): Html {
       body = trusted(renderFileRows(f, input.base, input.mode, input.notes?.get(f.index)));
     }
     const whole = input.notes?.get(f.index)?.whole ?? [];
-    return html`<section class="file" id="file-${f.index}" data-file="${f.index}">${fileHeader(f, Boolean(input.commentable))}<div class="file-body">${whole.length > 0 ? html`<div class="cmt-whole">${whole}</div>` : ""}${body}</div></section>`;
+    const warning = f.frozenAsBinary ? html`<p class="note frozen-binary" role="note">⚠ ${FROZEN_AS_BINARY}</p>` : "";
+    return html`<section class="file" id="file-${f.index}" data-file="${f.index}">${fileHeader(f, Boolean(input.commentable))}<div class="file-body">${warning}${whole.length > 0 ? html`<div class="cmt-whole">${whole}</div>` : ""}${body}</div></section>`;
   });
   return html`<div class="files" data-mode="${input.mode}">${sections}</div>`;
 }
