@@ -2,7 +2,7 @@
 // A project config may narrow but never widen what reaches the model or what workers may do (DESIGN §3).
 
 import { WORKER_AGENTS, isWorkerAgent, type WorkerAgent } from "./workers/spawn-policy.js";
-import { parseHosts, type HostEntry } from "./hosts.js";
+import { isHostName, parseHosts, type HostEntry } from "./hosts.js";
 
 export interface DocketConfig {
   /** Fleet cap over live workers; 0 disables. */
@@ -23,6 +23,8 @@ export interface DocketConfig {
     pruneAfterHours: number;
     /** Claude Code and Codex run with their own permission prompts off; allowed only for contained workers (user config only). */
     unattended: boolean;
+    /** The host of the user's config new workers run on unless `spawn --local` (user config only: it decides where code goes). */
+    host?: string;
   };
   /** Containment (docs/containment.md): a project may require it or cut the network, never turn it off. */
   sandbox: SandboxConfig;
@@ -181,6 +183,11 @@ function apply(config: DocketConfig, raw: unknown, source: string, warnings: str
       if (!trusted) warnings.push(`${source} config worker.unattended ignored: only your user config may turn agents' permission prompts off`);
       else if (typeof w.unattended === "boolean") config.worker.unattended = w.unattended;
       else warnings.push(`${source} config worker.unattended must be true or false; ignored`);
+    }
+    if (w.host !== undefined) {
+      if (!trusted) warnings.push(`${source} config worker.host ignored: only your user config may choose the machine workers run on`);
+      else if (typeof w.host === "string" && isHostName(w.host)) config.worker.host = w.host;
+      else warnings.push(`${source} config worker.host must be the name of one of your hosts (docket hosts ls); ignored`);
     }
   }
   if (raw.sandbox !== undefined) applySandbox(config, raw.sandbox, source, warnings, trusted);

@@ -73,6 +73,7 @@ export async function loopbackHost(t: Hooks): Promise<LoopbackHost> {
       // it never started, or stopped already
     }
     rmSync(remoteDir, { recursive: true, force: true });
+    rmSync(`${remoteDir}-pi`, { recursive: true, force: true });
   });
   teardown(t).dir(dir);
   for (const key of ["host_key", "client_key"]) execFileSync("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", join(dir, key)]);
@@ -82,7 +83,9 @@ export async function loopbackHost(t: Hooks): Promise<LoopbackHost> {
   writeFileSync(sshdConfig, [
     `Port ${port}`, "ListenAddress 127.0.0.1", `HostKey ${join(dir, "host_key")}`, `AuthorizedKeysFile ${join(dir, "authorized_keys")}`,
     `PidFile ${join(dir, "sshd.pid")}`, "UsePAM no", "StrictModes no", "PasswordAuthentication no", "KbdInteractiveAuthentication no",
-    "PubkeyAuthentication yes", `AllowUsers ${REMOTE_USER}`, "AllowStreamLocalForwarding yes", "LogLevel VERBOSE", "",
+    "PubkeyAuthentication yes", `AllowUsers ${REMOTE_USER}`, "AllowStreamLocalForwarding yes", "LogLevel VERBOSE",
+    // pi on the host keeps its own config (auth, settings) in its agent dir: this test's own, not the user's ~/.pi.
+    `SetEnv PI_CODING_AGENT_DIR=${remoteDir}-pi PI_OFFLINE=1 PI_SKIP_VERSION_CHECK=1 PI_TELEMETRY=0`, "",
   ].join("\n"));
   execFileSync("/usr/sbin/sshd", ["-f", sshdConfig, "-E", join(dir, "sshd.log")]);
   writeFileSync(join(dir, "known_hosts"), `[127.0.0.1]:${port} ${readFileSync(join(dir, "host_key.pub"), "utf8").split(" ").slice(0, 2).join(" ")}\n`);

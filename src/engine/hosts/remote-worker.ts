@@ -9,14 +9,17 @@ import { refusal } from "../../domain/errors.js";
 import { formatLaunchEnv } from "../../domain/workers/launch-env.js";
 import { workerFilePath, WORKER_FILES } from "../../files/workers/worker-files.js";
 import { ensurePrivateDir } from "../../files/private.js";
-import type { Tmux } from "../../substrate/tmux.js";
+import type { PaneMap, Tmux } from "../../substrate/tmux.js";
 import {
-  createRemoteWorkspace, deliverCommit, prepareHost, remoteChangeBytes, remoteTmux, removeRemoteWorker, writeRemoteFile, type RemoteHost,
+  createRemoteWorkspace, deliverCommit, prepareHost, remoteChangeBytes, remoteChangedPaths, remoteHasTranscript, remoteSettle, remoteTmux, removeRemoteWorker, writeRemoteFile, type RemoteHost,
 } from "../../substrate/ssh/host.js";
 import { startTunnel, stopTunnel } from "../../substrate/ssh/tunnel.js";
+import { ensureMaster } from "../../substrate/ssh/connection.js";
 import type { EngineContext } from "../context.js";
 import { connectHost, hostEntry } from "./connect.js";
-import { docketBinPath } from "../workers/launch.js";
+import { docketBinPath, extensionPath, workerArgv, wrapArgv, type PiPlace } from "../workers/launch.js";
+import { readInputFile } from "../../files/input-file.js";
+import { dirname, posix } from "node:path";
 import { doorSocketFor } from "../door/door.js";
 import { workerTreeOf } from "../../domain/workers/worker-tree.js";
 
@@ -31,22 +34,42 @@ export function tmuxFor(ctx: EngineContext, row: Pick<Worker, "execution">): Tmu
   return host === undefined ? ctx.tmux : remoteTmux(connectHost(ctx, host));
 }
 
-/** Checked before anything is written: the host is named in the user's config and the worker can run there. */
-export function assertRemoteSpawn(ctx: EngineContext, host: string, execution: { agent: string; workspace: string }): void {
-  hostEntry(ctx, host);
-  if (execution.agent !== "command") {
-    throw refusal("host-agent-unsupported", `--host runs only --agent command workers so far; ${execution.agent} workers run on this machine`, "drop --host, or use --agent command");
+/** A host's pane listing for the fleet cap; undefined when it does not answer (its workers then count as live). */
+export function hostPanes(ctx: EngineContext, host: string): PaneMap | undefined {
+  try {
+    return remoteTmux(connectHost(ctx, host)).listPanes();
+  } catch {
+    return undefined;
   }
-  if (execution.workspace !== "isolated") throw refusal("host-needs-workspace", "a worker on a host needs its own workspace: a read-only kind shares your checkout, which is not there", "pick a writable kind with --as, or drop --host");
 }
 
-/** Delivers the worker's base commit and makes its workspace on the host (spawn, after the base is made here). */
-export function prepareRemoteWorkspace(ctx: EngineContext, row: Worker, base: string, task: string): RemoteHost {
+/** Checked before anything is written: the host is named in the user's config and the worker can run there. */
+export function assertRemoteSpawn(ctx: EngineContext, host: string, execution: { agent: string; workspace: string; from: "--host" | "worker.host" }): void {
+  hostEntry(ctx, host);
+  const instead = execution.from === "--host" ? "drop --host" : "give --local (your config's worker.host sends workers there)";
+  if (execution.agent !== "command" && execution.agent !== "pi") {
+    throw refusal("host-agent-unsupported", `a worker on a host runs pi or a command so far; ${execution.agent} workers run on this machine; nothing was started`, `${instead}, or use --agent pi or command`);
+  }
+  if (execution.workspace !== "isolated") throw refusal("host-needs-workspace", "a worker on a host needs its own workspace: a read-only kind shares your checkout, which is not there; nothing was started", `pick a writable kind with --as, or ${instead}`);
+}
+
+/** The host answers (its master is made now): an unreachable host is refused before the ledger has a row for the worker. */
+export function reachHost(ctx: EngineContext, host: string): void {
+  ensureMaster(connectHost(ctx, host).target);
+}
+
+/**
+ * Delivers the worker's base commit and makes its workspace on the host (spawn, after the base is made here); writes
+ * its task there and, for Use → Worker / Implement, the reviewed source's exact bytes beside it.
+ */
+export function prepareRemoteWorkspace(ctx: EngineContext, row: Worker, base: string, task: (at: { workspace: string; source: string }) => string, source?: string): RemoteHost {
   const host = connectHost(ctx, hostOf(row)!);
   prepareHost(host);
   deliverCommit(host, row.projectRoot, base, row.id);
   createRemoteWorkspace(host, row.id, base);
-  writeRemoteFile(host, host.taskFile(row.id), task);
+  const sourceFile = posix.join(host.workerDir(row.id), WORKER_FILES.sourcePlan);
+  if (source !== undefined) writeRemoteFile(host, sourceFile, source);
+  writeRemoteFile(host, host.taskFile(row.id), task({ workspace: host.workspace(row.id), source: sourceFile }));
   return host;
 }
 
@@ -55,16 +78,23 @@ export function launchRemote(
   ctx: EngineContext,
   row: Worker,
   execution: LaunchExecution,
-  launch: { generation: number; env: Record<string, string>; session: string; wrap: (envFile: string, cwd: string) => string[] },
+  launch: { generation: number; env: Record<string, string>; session: string },
 ): { windowId: string; paneId: string } {
   const host = connectHost(ctx, execution.host!);
   const entry = hostEntry(ctx, execution.host!);
+  const install = hostInstall(entry.docketBin ?? docketBinPath());
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(launch.env)) if (!LOCAL_ONLY.includes(k)) env[k] = v;
   env.DOCKET_DOOR = host.doorSocket(row.id, launch.generation);
   env.DOCKET_DOOR_FORWARDED = "1";
   env.DOCKET_NODE = "node"; // the host's own node, found on its PATH
-  env.DOCKET_BIN = entry.docketBin ?? docketBinPath();
+  env.DOCKET_BIN = install.bin;
+  if (execution.agent === "pi" && env.DOCKET_SCRIPTED_MODEL !== undefined) {
+    // The scripted model's steps are a file here: its bytes travel over the channel, as the task does.
+    const steps = posix.join(host.workerDir(row.id), "steps.json");
+    writeRemoteFile(host, steps, readInputFile(env.DOCKET_SCRIPTED_MODEL, "the scripted model's steps file").toString("utf8"));
+    env.DOCKET_SCRIPTED_MODEL = steps;
+  }
   const envFile = host.envFile(row.id);
   writeRemoteFile(host, envFile, formatLaunchEnv(env, `Docket launch environment of ${row.id} generation ${launch.generation} on host ${entry.name}: private to that process`));
   const tunnelDir = workerFilePath(ctx.home, row.id, WORKER_FILES.session); // the worker's private dir here
@@ -73,8 +103,40 @@ export function launchRemote(
     { target: host.target, remoteSocket: host.doorSocket(row.id, launch.generation), localSocket: doorSocketFor(ctx, row.id, launch.generation), pidFile: tunnelLease(ctx, row.id) },
     { env: sshEnv(ctx), logPath: `${tunnelLease(ctx, row.id)}.log` },
   );
-  return remoteTmux(host).launchWindow({ session: launch.session, name: row.id, argv: launch.wrap(envFile, host.workspace(row.id)) });
+  const argv = remoteArgv(ctx, host, install, row, execution, launch.generation);
+  return remoteTmux(host).launchWindow({ session: launch.session, name: row.id, argv: wrapArgv({ envFile, cwd: host.workspace(row.id) }, argv) });
 }
+
+/** Docket's install on the host, from its `bin/docket.js`: pi's CLI and Docket's extensions are found under it. */
+interface HostInstall {
+  bin: string;
+  root: string;
+  /** A path of this machine's Docket install as it reads on the host (anything else unchanged). */
+  map(word: string): string;
+}
+
+function hostInstall(bin: string): HostInstall {
+  const root = posix.dirname(posix.dirname(bin));
+  const local = dirname(dirname(docketBinPath()));
+  return { bin, root, map: (w) => (w.startsWith(`${local}/`) ? posix.join(root, w.slice(local.length + 1)) : w) };
+}
+
+/** The agent's argv on the host: a command as given; pi from the host's Docket install, its session kept on the host. */
+function remoteArgv(ctx: EngineContext, host: RemoteHost, install: HostInstall, row: Worker, execution: LaunchExecution, generation: number): string[] {
+  if (execution.agent !== "pi") return workerArgv({ execution, workerDir: host.workerDir(row.id), worker: row.id, generation, piCli: () => "" });
+  const piCli = ctx.agents.piCli();
+  const at = piCli.lastIndexOf(PI_PACKAGE);
+  if (at < 0) throw refusal("host-pi-unknown", `pi's CLI here (${piCli}) is not inside a node_modules, so its path on host ${host.target.name} cannot be told`, "run pi workers on this machine");
+  const place: PiPlace = {
+    node: "node",
+    extension: install.map(extensionPath()),
+    arg: install.map,
+    hasTranscript: (dir) => remoteHasTranscript(host, dir),
+  };
+  return workerArgv({ execution, workerDir: host.workerDir(row.id), worker: row.id, generation, piCli: () => posix.join(install.root, "node_modules", piCli.slice(at)), place });
+}
+
+const PI_PACKAGE = "@mariozechner/pi-coding-agent/";
 
 /** The keeper's lease file, in the worker's private session directory here. */
 function tunnelLease(ctx: EngineContext, worker: string): string {
@@ -92,6 +154,17 @@ function sshEnv(ctx: EngineContext): NodeJS.ProcessEnv {
 export function captureRemote(ctx: EngineContext, row: Worker, base: string, ref: string): ChangeSet {
   const host = connectHost(ctx, hostOf(row)!);
   return ctx.git.freezeCapturedBytes({ tree: workerTreeOf(row), base, ref }, remoteChangeBytes(host, row.id, base));
+}
+
+/** What a worker on a host changed against its base, read there (its workspace here is only the base). */
+export function remoteLivePaths(ctx: EngineContext, row: Worker): string[] {
+  if (row.base === null) return [];
+  return remoteChangedPaths(connectHost(ctx, hostOf(row)!), row.id, row.base);
+}
+
+/** A promotion's workspace reset, on the host: only when its live tree is still base + the promoted patch. */
+export function settleRemote(ctx: EngineContext, row: Worker, base: string, patch: string): boolean {
+  return remoteSettle(connectHost(ctx, hostOf(row)!), row.id, base, patch);
 }
 
 /** Delete: the tunnel ends and the worker's directory, workspace and sockets leave the host. */

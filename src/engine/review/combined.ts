@@ -174,7 +174,7 @@ export function combinedCard(ctx: EngineContext, target: string): VerdictCard {
   return {
     worker: t.key, state: promoted ? "promoted" : "ready", deliverable: t.pointer, approved: Boolean(approval), warnings, actions: moves.map(moveText), moves, planCoverage: null, comments: NO_COMMENTS, spend: null,
     detail: {
-      task: deliverable.source.task, kind: "combined", exited: false, contained: null, judgment, questions: [], lastError: null, deliverable, invalid: null, handoff: null,
+      task: deliverable.source.task, kind: "combined", exited: false, contained: null, host: null, judgment, questions: [], lastError: null, deliverable, invalid: null, handoff: null,
       planCoverage: null, sha256: t.sha256, notes: [],
     },
   };

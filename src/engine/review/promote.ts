@@ -10,6 +10,7 @@ import { confirmationRefused, resolveConfirmation } from "../../domain/review/co
 import { pathExists } from "../../files/probe.js";
 import { insertDecision } from "../../ledger/review/decisions.js";
 import { updateWorker } from "../../ledger/workers/workers.js";
+import { hostOf, settleRemote } from "../hosts/remote-worker.js";
 import type { EngineContext } from "../context.js";
 import { deliverableRef, refKind } from "../../domain/deliverables/refs.js";
 import { alreadyApplied, applyFrozen, RECOVERED_NOTE } from "./apply-frozen.js";
@@ -178,6 +179,11 @@ function settleWorkspace(ctx: EngineContext, target: ReviewTarget, patch: string
   const w = target.worker;
   const base = target.deliverable.changeSet?.base || w.base;
   if (w.workspaceMode !== "isolated" || !base) return { workspace: "shared", note: `${w.id} shares the parent directory; nothing to reset` };
+  if (hostOf(w) !== undefined) {
+    // Its workspace is on its host: checked and reset there (the one here is only its base).
+    if (!settleRemote(ctx, w, base, patch)) return { workspace: "kept-later-edits", note: `${w.id} changed its workspace on host ${hostOf(w)} after this version; its workspace was left as it is` };
+    return { workspace: "reset", note: `${w.id}'s workspace on host ${hostOf(w)} was reset to its base (its live changes equalled the promoted patch)` };
+  }
   if (!pathExists(w.workspace)) return { workspace: "missing", note: `${w.id}'s workspace ${w.workspace} is gone; nothing to reset` };
   if (!ctx.git.liveEqualsFrozen(workerTreeOf(w), base, patch)) {
     return { workspace: "kept-later-edits", note: `${w.id} changed its workspace after this version; its workspace was left as it is` };

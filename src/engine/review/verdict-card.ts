@@ -41,6 +41,8 @@ export interface VerdictCard {
     exited: boolean;
     /** Its current generation runs inside Docket's sandbox; null for a combined version (no process of its own). */
     contained: boolean | null;
+    /** The host of the user's config it runs on over ssh (issue 26); null: this machine, or a combined version. */
+    host: string | null;
     judgment: string;
     questions: VerdictQuestion[];
     lastError: string | null;

@@ -105,7 +105,7 @@ function buildCard(ctx: EngineContext, target: string, options: CardOptions = {}
     actions: moves.map(moveText),
     moves,
     detail: {
-      task: row.task, kind: row.kind, exited: row.exited, contained: row.contained, judgment: judged.judgment, questions, lastError: row.lastError, deliverable, invalid,
+      task: row.task, kind: row.kind, exited: row.exited, contained: row.contained, host: row.execution?.host ?? null, judgment: judged.judgment, questions, lastError: row.lastError, deliverable, invalid,
       handoff: row.sourceHandoff, planCoverage: coverage ? `${coverage.warning ? "⚠ " : ""}${coverage.line}` : null, sha256: content?.sha256 ?? null,
       notes: openNotesOf(ctx.db, row.id).map((n) => ({ id: n.id, text: n.text, suggested: n.suggested })),
     },

@@ -9,6 +9,7 @@ import { getWorker } from "../../ledger/workers/workers.js";
 import type { EngineContext } from "../context.js";
 import { appendWorkerEvent } from "../workers/events.js";
 import { recordTurn } from "../workers/lifecycle.js";
+import { tmuxFor } from "../hosts/remote-worker.js";
 import { claimInbox, formatInboxMessage, inboxHasQueued, markInboxRead } from "./inbox.js";
 
 /** States in which the agent has finished its turn and waits at its own prompt. */
@@ -22,7 +23,7 @@ export function deliverToAgentPane(ctx: EngineContext, who: WorkerIdentity): str
   const row = getWorker(ctx.db, who.worker);
   if (!row || !isMcpAgent(row.agent) || row.generation !== who.generation || row.exited || !row.paneId || !AT_PROMPT.includes(row.state)) return [];
   if (!inboxHasQueued(ctx, who.worker)) return [];
-  const tmux = ctx.tmux;
+  const tmux = tmuxFor(ctx, row);
   if (tmux.paneState(row.paneId, row.id) !== "alive") return [];
   const messages = claimInbox(ctx, who);
   if (messages.length === 0) return [];

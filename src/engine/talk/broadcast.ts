@@ -18,6 +18,7 @@ import { plannedFiles } from "../review/base-moved.js";
 import { approvalOf, promotionOf } from "../review/target.js";
 import { pointerOf } from "../review/deliverables.js";
 import { pasteToCommandWorker } from "./command-paste.js";
+import { hostOf, remoteLivePaths } from "../hosts/remote-worker.js";
 import { normalizeMessageText, } from "./tell.js";
 import { workerTreeOf } from "../../domain/workers/worker-tree.js";
 
@@ -67,7 +68,7 @@ export function broadcastCandidates(ctx: EngineContext, rows: readonly Worker[],
     let live: string[] = [];
     if (r.workspaceMode === "isolated" && r.base) {
       try {
-        live = ctx.git.liveChangedPaths(workerTreeOf(r), r.base);
+        live = hostOf(r) !== undefined ? remoteLivePaths(ctx, r) : ctx.git.liveChangedPaths(workerTreeOf(r), r.base);
       } catch (error) {
         const code = error instanceof DocketError ? error.code : "workspace-unreadable";
         refused.push({ worker: r.id, code, message: (error as Error).message.split("\n")[0]! });

@@ -84,6 +84,7 @@ export function dockRows(ctx: EngineContext, cache: PatchFileCache = new Map()):
       updatedAt: r.updatedAt,
       createdAt: r.createdAt,
       contained: r.contained,
+      ...(r.host !== null ? { host: r.host } : {}),
       spend: isSpendAgent(r.agent) ? (spend.get(r.id) ?? { ...EMPTY_TOTALS }) : null,
     };
   });

@@ -1,7 +1,7 @@
 // `docket delete <w>` and `docket prune`: retire one worker — window, workspace, row — and touch no other.
 // Never-promoted changes are refused unless forced; deliverable sidecars are kept (review stays possible).
 
-import { hostOf, retireRemote, tmuxFor } from "../hosts/remote-worker.js";
+import { hostOf, remoteLivePaths, retireRemote, tmuxFor } from "../hosts/remote-worker.js";
 import type { Worker } from "../../domain/workers/worker.js";
 import { refusal } from "../../domain/errors.js";
 import { confirmationDeclined, confirmationRefused, resolveConfirmation } from "../../domain/review/confirmation.js";
@@ -48,7 +48,9 @@ export async function deleteWorker(ctx: EngineContext, input: DeleteInput): Prom
 }
 
 function unpromotedChanges(ctx: EngineContext, row: Worker): boolean {
-  return row.workspaceMode === "isolated" && row.base !== null && ctx.git.liveChangesExist(workerTreeOf(row), row.base);
+  if (row.workspaceMode !== "isolated" || row.base === null) return false;
+  // A worker on a host changed its workspace there; the one here is only its base.
+  return hostOf(row) !== undefined ? remoteLivePaths(ctx, row).length > 0 : ctx.git.liveChangesExist(workerTreeOf(row), row.base);
 }
 
 /** Refuses a worker whose workspace holds changes never promoted, unless forced. */

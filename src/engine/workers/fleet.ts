@@ -26,17 +26,27 @@ export function isStalled(row: StartColumns, nowMs: number): boolean {
 export interface PaneSnapshot {
   panes: PaneMap | undefined;
   takenAt: string;
+  /** Each host's listing (undefined: it did not answer); a host not listed here counts its workers as live. */
+  hosts?: ReadonlyMap<string, PaneMap | undefined>;
 }
 
-export function takePaneSnapshot(tmux: Tmux, now: string): PaneSnapshot {
-  return { takenAt: now, panes: tmux.listPanes() };
+/**
+ * This machine's listing, and one of each host that a possibly-live worker runs on, so the cap counts workers on
+ * hosts as it counts local ones (`listHost` asks a host; undefined when it does not answer).
+ */
+export function takePaneSnapshot(tmux: Tmux, now: string, hosts?: { db: Db; listHost: (host: string) => PaneMap | undefined }): PaneSnapshot {
+  const snapshot: PaneSnapshot = { takenAt: now, panes: tmux.listPanes() };
+  if (!hosts) return snapshot;
+  const names = new Set(possiblyLiveWorkers(hosts.db).map((r) => r.host).filter((h): h is string => h !== null));
+  return { ...snapshot, hosts: new Map([...names].map((h) => [h, hosts.listHost(h)])) };
 }
 
 /** Unsettled rows whose process may run and whose pane (when tmux could be asked) is alive, or that are still starting. */
 export function liveWorkers(db: Db, snapshot: PaneSnapshot, nowMs: number): string[] {
-  const { panes, takenAt } = snapshot;
+  const { takenAt } = snapshot;
   return possiblyLiveWorkers(db).filter((r) => {
     if (isSettled(r)) return false;
+    const panes = r.host === null ? snapshot.panes : snapshot.hosts?.get(r.host);
     if (r.paneId === null) return !isStalledStart({ ...r, spawnerAlive: r.pid !== null && isProcessAlive(r.pid) }, nowMs);
     return panes === undefined || paneFromMap(panes, r.paneId, r.id) === "alive" || (!panes.has(r.paneId) && r.updatedAt >= takenAt);
   }).map((r) => r.id);

@@ -40,17 +40,24 @@ export function harvestPane(ctx: EngineContext, row: Worker, options: { tmux?: T
   return outcome;
 }
 
-/** Harvests every finished worker whose pane has not been captured, with one tmux listing. */
-export function harvestFinished(ctx: EngineContext, rows: readonly Worker[], panes: PaneMap | undefined): number {
-  if (panes === undefined || ctx.readOnly) return 0; // tmux could not be asked, or nothing can be recorded: next time
-  const tmux = ctx.tmux;
+/** Whether a row still needs its pane harvested (finished, not captured yet). */
+export const awaitsHarvest = (row: Worker): boolean => row.paneCapturedAt === null && (row.exited || row.state === "failed" || row.state === "ended");
+
+/**
+ * Harvests every finished worker whose pane has not been captured, with one tmux listing per server: this machine's,
+ * and each host's (`hosts`, from the same listing `ls` makes; a host that did not answer is harvested next time).
+ */
+export function harvestFinished(ctx: EngineContext, rows: readonly Worker[], panes: PaneMap | undefined, hosts?: ReadonlyMap<string, PaneMap | undefined>): number {
+  if (ctx.readOnly) return 0; // nothing can be recorded: next time
   let n = 0;
   for (const row of rows) {
-    if (row.paneCapturedAt !== null || !(row.exited || row.state === "failed" || row.state === "ended")) continue;
-    if (hostOf(row) !== undefined) continue; // its pane is on its host, not in this listing: harvested there by delete
-    const pane = row.paneId === null ? "missing" : paneFromMap(panes, row.paneId, row.id);
+    if (!awaitsHarvest(row)) continue;
+    const host = hostOf(row);
+    const listing = host === undefined ? panes : hosts?.get(host);
+    if (listing === undefined) continue; // tmux could not be asked (or the host did not answer): next time
+    const pane = row.paneId === null ? "missing" : paneFromMap(listing, row.paneId, row.id);
     if (pane === "alive") continue;
-    if (harvestPane(ctx, row, { tmux, pane }) === "harvested") n++;
+    if (harvestPane(ctx, row, { tmux: host === undefined ? ctx.tmux : tmuxFor(ctx, row), pane }) === "harvested") n++;
   }
   return n;
 }

@@ -110,24 +110,37 @@ export function initialPrompt(worker: string, taskFile: string, generation: numb
   return `You are Docket worker ${worker}. Your task is in ${taskFile}. Read it first, follow the guardrails in your system prompt, and finish with docket_done, docket_wait or docket_fail.${restart}`;
 }
 
+/** Where a pi launch finds node, pi, Docket's extension and its earlier session: this machine unless a host says otherwise. */
+export interface PiPlace {
+  node: string;
+  extension: string;
+  /** A word of piArgs as it reads there (a host maps paths of Docket's install to its own). */
+  arg(word: string): string;
+  /** The session dir holds a transcript to continue. */
+  hasTranscript(sessionDir: string): boolean;
+}
+
+const HERE: PiPlace = { node: process.execPath, extension: extensionPath(), arg: (w) => w, hasTranscript: hasSessionTranscript };
+
 /** The inner argv (before the wrapper) of one launch. */
-export function workerArgv(input: { execution: LaunchExecution; workerDir: string; worker: string; generation: number; piCli: () => string }): string[] {
+export function workerArgv(input: { execution: LaunchExecution; workerDir: string; worker: string; generation: number; piCli: () => string; place?: PiPlace }): string[] {
   const ex = input.execution;
   if (ex.agent === "command") return ["sh", "-c", ex.command ?? "true"];
+  const place = input.place ?? HERE;
   const sessionDir = join(input.workerDir, WORKER_FILES.session);
-  const resume = input.generation > 1 && hasSessionTranscript(sessionDir);
+  const resume = input.generation > 1 && place.hasTranscript(sessionDir);
   return [
-    process.execPath,
+    place.node,
     input.piCli(),
     "--session-dir",
     sessionDir,
     ...(resume ? ["--continue"] : ex.context === "seeded" && ex.seedFile ? ["--fork", ex.seedFile] : []),
     "-e",
-    extensionPath(),
+    place.extension,
     ...(ex.model ? ["--model", ex.model] : []),
     "--thinking",
     ex.thinking,
-    ...ex.piArgs,
+    ...ex.piArgs.map(place.arg),
     initialPrompt(input.worker, join(input.workerDir, WORKER_FILES.task), input.generation),
   ];
 }

@@ -1,7 +1,7 @@
 // `docket respawn <w|all>`: the stored execution again, at generation + 1 with a new run token (DESIGN §4).
 // One command bumps the generation, records the launch, resets the exit and moves active bindings: the old process is fenced.
 
-import { tmuxFor } from "../hosts/remote-worker.js";
+import { hostPanes, tmuxFor } from "../hosts/remote-worker.js";
 import type { Worker } from "../../domain/workers/worker.js";
 import { conflict, refusal, validationError } from "../../domain/errors.js";
 import { normalizeWorkerId } from "../../domain/ids.js";
@@ -54,7 +54,7 @@ export function respawnWorker(ctx: EngineContext, target: string, options: { bud
   const generation = before.generation + 1;
   const runToken = newRunToken();
   const stored = storedEnvValues(ctx, id, before.envNames);
-  const panes = takePaneSnapshot(ctx.tmux, ctx.clock.now());
+  const panes = takePaneSnapshot(ctx.tmux, ctx.clock.now(), { db: ctx.db, listHost: (h) => hostPanes(ctx, h) });
   const prepared = ctx.commands.run("worker.respawn", { worker: id, generation }, (tx) => {
     const row = requireWorker(tx.db, id);
     if (row.generation !== before.generation) {

@@ -37,7 +37,7 @@ import { requireMcpAgent } from "./agents.js";
 import { ensureDoor } from "../door/door.js";
 import { snapshotCheckout } from "./kind-integrity.js";
 import { assertHuman } from "../authority.js";
-import { assertRemoteSpawn, launchRemote, prepareRemoteWorkspace, retireRemote, tmuxFor } from "../hosts/remote-worker.js";
+import { assertRemoteSpawn, hostPanes, launchRemote, reachHost, prepareRemoteWorkspace, retireRemote, tmuxFor } from "../hosts/remote-worker.js";
 import type { Tmux } from "../../substrate/tmux.js";
 
 export interface SpawnHandoff {
@@ -75,8 +75,10 @@ export interface SpawnInput {
   handoff?: SpawnHandoff;
   /** Stop the worker's agent once its recorded cost reaches this many USD (default: config worker.budgetUsd; 0 none). */
   budgetUsd?: number;
-  /** Run the worker on this host of the user's config, over ssh (issue 26). */
+  /** Run the worker on this host of the user's config, over ssh (issue 26); default: the user config's worker.host. */
   host?: string;
+  /** Run it on this machine even when the user config names a worker.host. */
+  local?: boolean;
 }
 
 export interface SpawnResult {
@@ -151,7 +153,8 @@ async function resolveSpawn(ctx: EngineContext, input: SpawnInput): Promise<Reso
   });
   const kind = registry.kinds.get(resolved.kind);
   if (!kind) throw validationError("unknown-kind", `kind "${resolved.kind}" is not defined; run \`docket kinds\``);
-  const containment = decideContainment(ctx, { ...resolved, ...(input.host !== undefined ? { host: input.host } : {}) }); // `required` and no sandbox: refused before anything is written
+  const host = input.local ? undefined : input.host ?? config.worker.host;
+  const containment = decideContainment(ctx, { ...resolved, ...(host !== undefined ? { host } : {}) }); // `required` and no sandbox: refused before anything is written
   if (config.worker.unattended && isMcpAgent(agent) && !containment.contained) {
     throw refusal(
       "unattended-needs-sandbox",
@@ -167,16 +170,22 @@ async function resolveSpawn(ctx: EngineContext, input: SpawnInput): Promise<Reso
     ...(agent === "command" ? { command: input.command } : {}),
     ...(isMcpAgent(agent) ? { agentArgs: config[agent].extraArgs } : {}),
     subdir: subdir.startsWith("..") ? "" : subdir,
-    ...(input.host !== undefined ? { host: input.host } : {}),
+    ...(host !== undefined ? { host } : {}),
   };
-  if (input.host !== undefined) assertRemoteSpawn(ctx, input.host, { agent, workspace: resolved.workspace });
+  if (host !== undefined) assertRemoteSpawn(ctx, host, { agent, workspace: resolved.workspace, from: input.host !== undefined ? "--host" : "worker.host" });
   return { task, config, resolved, kind, defaultKind, execution, listing, containment };
 }
 
 /** `docket spawn --dry-run`: the same resolution, and the command the window would run; nothing is written or started. */
 export async function planSpawn(ctx: EngineContext, input: SpawnInput): Promise<SpawnPlan> {
   const { resolved, execution } = await resolveSpawn(ctx, { ...input, interactive: false });
-  return { dryRun: true, agent: resolved.agent, kind: resolved.kind, summary: resolved.summary, command: previewCommand(ctx, execution) };
+  return { dryRun: true, agent: resolved.agent, kind: resolved.kind, summary: [...resolved.summary, whereLine(execution, input)], command: previewCommand(ctx, execution) };
+}
+
+/** Where the worker runs, and when a config default chose it, how to run it here instead. */
+function whereLine(execution: StoredExecution, input: SpawnInput): string {
+  if (execution.host === undefined) return "Runs on: this machine";
+  return `Runs on: host ${execution.host}${input.host === undefined ? " (worker.host in your config; --local runs it here)" : ""}`;
 }
 
 export async function spawnWorker(ctx: EngineContext, input: SpawnInput): Promise<SpawnResult> {
@@ -188,7 +197,8 @@ export async function spawnWorker(ctx: EngineContext, input: SpawnInput): Promis
   const projectRoot = ctx.projectRoot();
   const runToken = newRunToken();
   const sidecarOf = (id: string) => workerPath(ctx.home, id, WORKER_FILES.sourcePlan);
-  const panes = takePaneSnapshot(ctx.tmux, ctx.clock.now());
+  const panes = takePaneSnapshot(ctx.tmux, ctx.clock.now(), { db: ctx.db, listHost: (h) => hostPanes(ctx, h) });
+  if (execution.host !== undefined) reachHost(ctx, execution.host); // a dead host: a named refusal, and no row written
   const worker = ctx.commands.run("worker.spawn", { task }, (tx) => {
     assertFleetRoom(tx.db, config.maxActive, panes, ctx.clock.nowMs());
     const id = insertWorker(tx, {
@@ -212,7 +222,7 @@ export async function spawnWorker(ctx: EngineContext, input: SpawnInput): Promis
   }).result;
   const handoff = input.handoff && withSidecarPath(input.handoff, sidecarOf(worker));
 
-  const summary = [...resolved.summary, containmentLine(containment), ...defaultKind.warnings.map((w) => `warning: ${w}`)];
+  const summary = [...resolved.summary, containmentLine(containment), whereLine(execution, input), ...defaultKind.warnings.map((w) => `warning: ${w}`)];
   if (listing?.cachedAt !== undefined) summary.push(`Models: from Docket's cache of pi's listing (${formatAge(new Date(listing.cachedAt).toISOString(), ctx.clock.nowMs())} old)`);
   const serialize = worktreeLock(ctx, projectRoot);
   let workspace: IsolatedWorkspace | undefined;
@@ -237,9 +247,13 @@ export async function spawnWorker(ctx: EngineContext, input: SpawnInput): Promis
       journal: journalFile(ctx.home, row.projectRoot),
     });
     writeWorkerFile(ctx.home, worker, WORKER_FILES.task, brief);
-    if (input.host !== undefined && workspace) {
+    if (execution.host !== undefined && workspace) {
       stage = "remote";
-      prepareRemoteWorkspace(ctx, row, workspace.base, brief);
+      // The host's own task.md names the paths there (workspace, the source's byte-exact copy); no journal there yet.
+      prepareRemoteWorkspace(ctx, row, workspace.base, (at) => renderTaskBrief({
+        workerId: worker, task, kind, workspace: at.workspace, workspaceMode: resolved.workspace,
+        handoff: handoff && { ...handoff.brief, sidecarPath: at.source },
+      }), handoff?.sourceBody);
     }
     if (resolved.readOnly) snapshotCheckout(ctx, row); // its card later says whether the checkout changed during its run
     launchInto(ctx, row, execution, { generation: 1, runToken, env: input.env ?? {} });
@@ -303,12 +317,14 @@ export function launchInto(
   const env = buildWorkerEnv(ctx, { worker: row.id, generation: launch.generation, runToken: launch.runToken }, launch.env);
   const scratch = containment.contained ? containedEnv(ctx, row, execution, env) : undefined;
   const unattended = containment.contained && ctx.config().worker.unattended;
-  const command = launchCommand(ctx, { row, execution, generation: launch.generation, cwd, env, unattended, contained: containment.contained });
+  // A worker on a host gets its argv there (remote-worker.ts): the paths of this machine mean nothing on the host.
+  const command = execution.host === undefined ? launchCommand(ctx, { row, execution, generation: launch.generation, cwd, env, unattended, contained: containment.contained }) : undefined;
   let ids: { windowId: string; paneId: string };
   try {
     ensureDoor(ctx); // the worker's first call waits (bounded) for its socket; the door is up well before that
-    if (execution.host !== undefined) {
-      ids = launchRemote(ctx, row, execution, { generation: launch.generation, env: { ...env, ...command.env }, session, wrap: (envFile, dir) => wrapArgv({ envFile, cwd: dir }, command.argv) });
+    if (command === undefined) {
+      writeWorkerLaunchEnv(ctx, row.id, launch.generation, env); // kept here too: a respawn reads its --env values back from it
+      ids = launchRemote(ctx, row, execution, { generation: launch.generation, env, session });
     } else {
       const envFile = writeWorkerLaunchEnv(ctx, row.id, launch.generation, { ...env, ...command.env });
       const wrapped = wrapArgv({ envFile, cwd }, command.argv);

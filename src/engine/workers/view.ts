@@ -18,7 +18,7 @@ import { openQuestionCounts, openQuestionsOf } from "../../ledger/workers/questi
 import { getWorker, requireWorker } from "../../ledger/workers/workers.js";
 import { paneFromMap, type PaneMap } from "../../substrate/tmux.js";
 import type { EngineContext } from "../context.js";
-import { harvestFinished, reconcileStalledStarts } from "./harvest.js";
+import { awaitsHarvest, harvestFinished, reconcileStalledStarts } from "./harvest.js";
 import { openQuestionAudiences } from "../../ledger/workers/questions.js";
 import type { BaseMoved } from "../../domain/review/base-moved.js";
 import { baseMovedOf } from "../review/base-moved.js";
@@ -106,7 +106,8 @@ export function listWorkers(ctx: EngineContext, options: { all?: boolean } = {})
   escalateOverdueConsults(ctx);
   const panes = ctx.tmux.listPanes();
   let rows = workersOf(ctx.db, options.all ? {} : { projectRoot: ctx.projectRoot() });
-  if (harvestFinished(ctx, rows, panes) + reconcileStalledStarts(ctx, rows) > 0) rows = workersOf(ctx.db, options.all ? {} : { projectRoot: ctx.projectRoot() });
+  const hosts = hostListings(ctx, rows.filter((r) => !r.exited || awaitsHarvest(r)));
+  if (harvestFinished(ctx, rows, panes, hosts) + reconcileStalledStarts(ctx, rows) > 0) rows = workersOf(ctx.db, options.all ? {} : { projectRoot: ctx.projectRoot() });
   if (!options.all) rows = rows.filter((r) => !isSettled({ state: r.state, reviewedAt: r.reviewedAt }));
   if (refreshSpend(ctx, rows) && enforceBudgets(ctx, rows) > 0) rows = rows.map((r) => getWorker(ctx.db, r.id) ?? r);
   const spend = spendByWorker(ctx.db);
@@ -114,7 +115,6 @@ export function listWorkers(ctx: EngineContext, options: { all?: boolean } = {})
   const audiences = openQuestionAudiences(ctx.db);
   const nowMs = ctx.clock.nowMs();
   const ages = new Map<string, string>();
-  const hosts = hostListings(ctx, rows.filter((r) => !r.exited));
   const workers = rows.map((row) => {
     ages.set(row.id, formatAge(row.createdAt, nowMs));
     const { state, liveness } = viewOf(row, paneProbe(row, panesOf(row, panes, hosts)), nowMs, isConsulting(audiences.get(row.id)));
@@ -194,8 +194,8 @@ export function showWorker(ctx: EngineContext, target: string): WorkerDetail {
   escalateOverdueConsults(ctx);
   let row = requireWorker(ctx.db, id);
   const panes = ctx.tmux.listPanes();
-  const hosts = hostListings(ctx, row.exited ? [] : [row]);
-  if (harvestFinished(ctx, [row], panes) + reconcileStalledStarts(ctx, [row]) > 0) row = getWorker(ctx.db, id) ?? row;
+  const hosts = hostListings(ctx, row.exited && !awaitsHarvest(row) ? [] : [row]);
+  if (harvestFinished(ctx, [row], panes, hosts) + reconcileStalledStarts(ctx, [row]) > 0) row = getWorker(ctx.db, id) ?? row;
   const spendDetail = workerSpend(ctx, row);
   if (enforceBudgets(ctx, [row]) > 0) row = getWorker(ctx.db, id) ?? row;
   const budget = budgetOf(ctx.db, id);

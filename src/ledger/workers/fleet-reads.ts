@@ -28,12 +28,17 @@ export interface StartingOrRunning {
   updatedAt: string;
   pid: number | null;
   reviewedAt: string | null;
+  /** The host it runs on over ssh; null: this machine (its pane is in this machine's listing). */
+  host: string | null;
 }
 
 export function possiblyLiveWorkers(db: Db): StartingOrRunning[] {
-  const rows = statement(db, "SELECT id, pane_id, state, exited, window_id, updated_at, pid, reviewed_at FROM workers WHERE deleted_at IS NULL AND exited = 0 AND pane_captured_at IS NULL AND state NOT IN ('failed','ended') ORDER BY seq")
-    .all() as { id: string; pane_id: string | null; state: PersistedState; exited: number; window_id: string | null; updated_at: string; pid: number | null; reviewed_at: string | null }[];
-  return rows.map((r) => ({ id: r.id, paneId: r.pane_id, state: r.state, exited: r.exited === 1, windowId: r.window_id, updatedAt: r.updated_at, pid: r.pid, reviewedAt: r.reviewed_at }));
+  const rows = statement(db, "SELECT id, pane_id, state, exited, window_id, updated_at, pid, reviewed_at, CASE WHEN json_valid(execution) THEN json_extract(execution, '$.host') END AS host FROM workers WHERE deleted_at IS NULL AND exited = 0 AND pane_captured_at IS NULL AND state NOT IN ('failed','ended') ORDER BY seq")
+    .all() as { id: string; pane_id: string | null; state: PersistedState; exited: number; window_id: string | null; updated_at: string; pid: number | null; reviewed_at: string | null; host: unknown }[];
+  return rows.map((r) => ({
+    id: r.id, paneId: r.pane_id, state: r.state, exited: r.exited === 1, windowId: r.window_id, updatedAt: r.updated_at, pid: r.pid, reviewedAt: r.reviewed_at,
+    host: typeof r.host === "string" ? r.host : null,
+  }));
 }
 
 /** The columns the parent's dock shows of one worker (read on every ledger change: only these, through a cached statement). */
@@ -55,21 +60,25 @@ export interface DockWorker {
   projectRoot: string;
   sourceHandoff: SourceHandoff | null;
   contained: boolean;
+  /** The host it runs on over ssh (issue 26); null: this machine. */
+  host: string | null;
 }
 
 const DOCK_SQL = `SELECT id, kind, task, agent, state, exited, heartbeat_at, updated_at, reviewed_at, pane_captured_at, generation,
-  deliverable_version, deliverable_ref, created_at, project_root, source_handoff, contained FROM workers WHERE deleted_at IS NULL AND project_root = ? ORDER BY seq`;
+  deliverable_version, deliverable_ref, created_at, project_root, source_handoff, contained,
+  CASE WHEN json_valid(execution) THEN json_extract(execution, '$.host') END AS host FROM workers WHERE deleted_at IS NULL AND project_root = ? ORDER BY seq`;
 
 export function dockWorkers(db: Db, projectRoot: string): DockWorker[] {
   const rows = statement(db, DOCK_SQL).all(projectRoot) as {
     id: string; kind: string; task: string; agent: WorkerAgent; state: PersistedState; exited: number; heartbeat_at: string | null; updated_at: string;
     reviewed_at: string | null; pane_captured_at: string | null; generation: number; deliverable_version: number | null; deliverable_ref: string | null;
-    created_at: string; project_root: string; source_handoff: string | null; contained: number;
+    created_at: string; project_root: string; source_handoff: string | null; contained: number; host: unknown;
   }[];
   return rows.map((r) => ({
     id: r.id, kind: r.kind, task: r.task, agent: r.agent, state: r.state, exited: r.exited === 1, heartbeatAt: r.heartbeat_at, updatedAt: r.updated_at,
     reviewedAt: r.reviewed_at, paneCapturedAt: r.pane_captured_at, generation: r.generation, deliverableVersion: r.deliverable_version,
     deliverableRef: r.deliverable_ref, createdAt: r.created_at, projectRoot: r.project_root, contained: r.contained === 1,
+    host: typeof r.host === "string" ? r.host : null,
     sourceHandoff: r.source_handoff === null ? null
       : jsonColumn(r.source_handoff, (v) => (isSourceHandoff(v) ? v : undefined), { table: "workers", column: "source_handoff", id: r.id }),
   }));

@@ -103,10 +103,42 @@ export function remoteChangeBytes(host: RemoteHost, worker: string, base: string
   return r.stdout;
 }
 
+/** Files of the workspace on the host that differ from `base` (tracked and untracked, non-ignored); a private index. */
+export function remoteChangedPaths(host: RemoteHost, worker: string, base: string): string[] {
+  const script = 'cd -- "$1" || exit 1; GIT_INDEX_FILE=$2; export GIT_INDEX_FILE; base=$3; shift 3; rm -f -- "$GIT_INDEX_FILE"; git "$@" add -A -- . || exit 1; exec git "$@" diff --cached --name-only --no-renames --no-ext-diff --no-textconv -z "$base" --';
+  const out = runRemoteOk(host.target, ["sh", "-c", script, "sh", host.workspace(worker), join(host.workerDir(worker), "capture.index"), base, ...neutral], `listing ${worker}'s changes`);
+  return out.toString("utf8").split("\0").filter((p) => p !== "");
+}
+
+/**
+ * After a promotion: the workspace on the host is reset to `base` only when its live tree is exactly base + the
+ * promoted patch (the patch travels on stdin); later edits are left as they are. True when it was reset.
+ */
+export function remoteSettle(host: RemoteHost, worker: string, base: string, patch: string): boolean {
+  // $1 workspace, $2 worker dir, $3 base, then git's neutral pairs. Exit 3: the live tree is not base + patch.
+  const script = [
+    'ws=$1; dir=$2; base=$3; shift 3; cd -- "$ws" || exit 1',
+    'live=$(rm -f -- "$dir/capture.index" && GIT_INDEX_FILE=$dir/capture.index git "$@" add -A -- . && GIT_INDEX_FILE=$dir/capture.index git "$@" write-tree) || exit 1',
+    'frozen=$(export GIT_INDEX_FILE="$dir/frozen.index"; git "$@" read-tree "$base" && git "$@" apply --cached --whitespace=nowarn - && git "$@" write-tree) || exit 3',
+    'rm -f -- "$dir/frozen.index"; [ "$live" = "$frozen" ] || exit 3',
+    'git "$@" reset -q --hard "$base" && git "$@" clean -fdq',
+  ].join("\n");
+  const r = runRemote(host.target, ["sh", "-c", script, "sh", host.workspace(worker), host.workerDir(worker), base, ...neutral], { input: patch });
+  if (r.status === 3) return false;
+  if (r.status !== 0) throw refusal("host-command-failed", `settling ${worker}'s workspace failed on host ${host.target.name}: ${r.stderr.trim().split("\n")[0] || `exit ${r.status}`}`);
+  return true;
+}
+
 /** Removes a worker's directory, workspace and door sockets from the host; what is already gone is fine. */
 export function removeRemoteWorker(host: RemoteHost, worker: string): void {
   const script = 'git -C "$1" worktree remove --force -- "$2" 2>/dev/null; git -C "$1" update-ref -d "refs/docket/$4" 2>/dev/null; rm -rf -- "$3"; rm -f -- "$5/$4"-*.sock; git -C "$1" worktree prune; exit 0';
   runRemoteOk(host.target, ["sh", "-c", script, "sh", host.repo, host.workspace(worker), host.workerDir(worker), worker, join(host.dir, "door")], `removing ${worker}`);
+}
+
+/** pi's session directory on the host holds a transcript (`*.jsonl`) a restart continues. */
+export function remoteHasTranscript(host: RemoteHost, sessionDir: string): boolean {
+  const script = 'for f in "$1"/*.jsonl; do [ -f "$f" ] && exit 0; done; exit 1';
+  return runRemote(host.target, ["sh", "-c", script, "sh", sessionDir]).status === 0;
 }
 
 /** Docket's own tmux server on the host (its private socket), driven through ssh: the same port as the local one. */

@@ -1,9 +1,10 @@
 // Hosts through the real CLI against the test's own sshd (a second Unix user): add, ls, check (tools with versions and
-// what is missing), rm; a host only a project names is refused; a closed port is `host-unreachable`, never a hang.
+// what is missing), rm; a host only a project names is refused; a closed port is `host-unreachable`, never a hang,
+// and a spawn refused for it writes nothing; worker.host is a user-only default that --local overrides.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { docket } from "../../support/docket-cli.js";
 import { freePort, remoteGround } from "../../support/sshd.js";
@@ -37,17 +38,38 @@ test("hosts add, ls, check and rm keep hosts in the user's config; check names a
   const spawnDead = docket({ env, cwd: repo, input: "" }, "spawn", "--agent", "command", "--cmd", "sleep 30", "--host", "dead", "--yes", "--json", "on a dead host");
   assert.equal(spawnDead.code, 1, spawnDead.stdout + spawnDead.stderr);
   assert.equal(spawnDead.json.error.code, "host-unreachable");
-  assert.deepEqual(docket({ env, cwd: repo }, "ls", "--json").json.workers.map((w: { state: string }) => w.state), ["failed"], "the refused spawn left no live worker");
+  assert.deepEqual(docket({ env, cwd: repo }, "ls", "--json").json.workers, [], "the refused spawn wrote no worker, not even a failed one");
+  assert.ok(!existsSync(join(home, "fleet")) || readdirSync(join(home, "fleet")).length === 0, "nor a worker directory");
+
+  // worker.host is a default of the user config: spawn goes there unless --local, and says where it runs.
+  const configFile = join(home, "config.json");
+  const userConfig = JSON.parse(readFileSync(configFile, "utf8"));
+  writeFileSync(configFile, JSON.stringify({ ...userConfig, worker: { host: "dead" } }));
+  const planned = run("spawn", "--agent", "command", "--cmd", "true", "--dry-run", "planned");
+  assert.ok(planned.json.summary.includes("Runs on: host dead (worker.host in your config; --local runs it here)"), planned.stdout);
+  const byDefault = docket({ env, cwd: repo, input: "" }, "spawn", "--agent", "command", "--cmd", "sleep 30", "--yes", "--json", "to the default host");
+  assert.equal(byDefault.json.error.code, "host-unreachable", byDefault.stdout);
+  const local = run("spawn", "--agent", "command", "--cmd", "sleep 30", "--local", "--yes", "here instead");
+  assert.equal(local.code, 0, local.stdout + local.stderr);
+  assert.ok(local.json.summary.includes("Runs on: this machine"), local.stdout);
+  assert.equal(run("ls").json.workers.find((w: { worker: string }) => w.worker === local.json.worker).host, undefined);
+  assert.equal(run("delete", local.json.worker, "--yes", "--force").code, 0);
+  assert.equal(run("spawn", "--agent", "command", "--cmd", "true", "--local", "--host", "dead", "both").json.error.code, "bad-flag");
+  writeFileSync(configFile, JSON.stringify(userConfig));
 
   const bad = docket({ env, cwd: repo }, "--json", "hosts", "add", "--", "evil", "-oProxyCommand=touch /tmp/x");
   assert.equal(bad.code, 2);
   assert.equal(bad.json.error.code, "bad-destination");
 
   mkdirSync(join(repo, ".docket"));
-  writeFileSync(join(repo, ".docket", "config.json"), JSON.stringify({ hosts: { cloned: { destination: "attacker.example" } } }));
+  writeFileSync(join(repo, ".docket", "config.json"), JSON.stringify({ hosts: { cloned: { destination: "attacker.example" } }, worker: { host: "loop" } }));
   const fromProject = run("spawn", "--agent", "command", "--cmd", "sleep 30", "--host", "cloned", "--yes", "a task");
   assert.equal(fromProject.code, 1);
   assert.equal(fromProject.json.error.code, "host-from-project");
+  // Nor may a project choose the default host: its worker.host is ignored, with a warning.
+  const projectDefault = docket({ env, cwd: repo }, "spawn", "--agent", "command", "--cmd", "true", "--dry-run", "--json", "plan");
+  assert.ok(projectDefault.json.summary.includes("Runs on: this machine"), projectDefault.stdout);
+  assert.match(projectDefault.stderr, /worker\.host ignored: only your user config may choose the machine workers run on/);
   assert.ok(!run("hosts", "ls").json.hosts.some((h: { name: string }) => h.name === "cloned"), "a project's host is never listed as one");
 
   assert.equal(run("hosts", "rm", "dead").code, 0);

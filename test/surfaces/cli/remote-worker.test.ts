@@ -1,11 +1,12 @@
 // A command worker spawned with --host on the test's own sshd (a second Unix user): it publishes through the forwarded
 // door, its frozen patch is approved and promoted here; peek and tell reach its pane over ssh; its ssh master is killed
-// mid-run and its next call still lands exactly once; only its task, env file and workspace reach the host; delete cleans it.
+// mid-run and its next call still lands exactly once; only its task, env file and workspace reach the host; delete cleans it. Use → Worker on the
+// host gets the reviewed source byte for byte.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { remoteGround, REMOTE_USER } from "../../support/sshd.js";
 import { endsWithLine, fileOnce, waitFor } from "../../support/wait.js";
@@ -76,6 +77,21 @@ test("a command worker on a host publishes through the forwarded door, survives 
 
   const approved = run("approve", `worker-deliverable:${w}:2`);
   assert.equal(approved.code, 0, approved.stdout + approved.stderr);
+  // Use → Worker on the host (the user's worker.host): the reviewed source reaches the host byte for byte, and the
+  // host's task.md names that copy.
+  const configFile = join(home, "config.json");
+  writeFileSync(configFile, JSON.stringify({ ...JSON.parse(readFileSync(configFile, "utf8")), worker: { host: "loop" } }));
+  const used = run("use", w, "--worker", "--agent", "command", "--cmd", "sleep 600", "--task", "carry on from the host", "--yes");
+  assert.equal(used.code, 0, used.stdout + used.stderr);
+  const w2 = used.json.worker as string;
+  const sourceHere = readFileSync(join(home, "fleet", w2, "source-deliverable.md"));
+  const sourceThere = join(host.remoteDir, "workers", w2, "source-deliverable.md");
+  assert.ok(sourceHere.toString("utf8").includes("body two"), "the source is v2's body");
+  assert.deepEqual(readFileSync(sourceThere), sourceHere, "byte-exact on the host");
+  assert.ok(readFileSync(join(host.remoteDir, "workers", w2, "task.md"), "utf8").includes(`- Sidecar: ${sourceThere}`));
+  assert.equal(run("delete", w2, "--yes", "--force").code, 0);
+  assert.ok(!existsSync(sourceThere));
+
   const promoted = run("promote", `worker-deliverable:${w}:2`, "--yes");
   assert.equal(promoted.code, 0, promoted.stdout + promoted.stderr);
   assert.equal(readFileSync(join(repo, "a.txt"), "utf8"), "one\nfrom the host\nsecond edit\n");

@@ -21,7 +21,7 @@ export function cardHead(v: ReviewView, paint: Paint, width: number, banner?: Ba
   const c = v.card;
   const d = c.deliverable;
   const state = paint.fg(STATE_COLOR[c.state] ?? "muted", c.state.replace("_", " "));
-  const out = [`${paint.bold(c.worker)} · ${safe(oneLine(c.detail.task))}`, `${state} · ${c.detail.kind}${c.detail.contained === null ? "" : c.detail.contained ? " · contained" : paint.fg("muted", " · not contained")}${c.detail.exited ? paint.fg("muted", " · not running") : ""}`];
+  const out = [`${paint.bold(c.worker)} · ${safe(oneLine(c.detail.task))}`, `${state} · ${c.detail.kind}${c.detail.contained === null ? "" : c.detail.contained ? " · contained" : paint.fg("muted", " · not contained")}${c.detail.host !== null ? ` · on ${safe(c.detail.host)}` : ""}${c.detail.exited ? paint.fg("muted", " · not running") : ""}`];
   if (d) {
     const handoff = c.detail.handoff ? ` · handoff ${safe(c.detail.handoff.sourceRef)}` : "";
     const judged = c.approved ? paint.fg("success", c.detail.judgment) : c.detail.judgment;

@@ -4,6 +4,7 @@
 import { formatAge } from "../../../domain/clock.js";
 import { formatCost, type SpendTotals } from "../../../domain/workers/spend.js";
 import type { DockRow, MessageDelivery, ParentNotification } from "../../../engine/talk/parent-feed.js";
+import { safe } from "./paint.js";
 
 export const GLYPH: Record<string, string> = {
   starting: "◌",
@@ -55,7 +56,7 @@ function formatDockLine(r: DockRow, nowMs: number): string {
   const n = r.shared > 0 ? ` · ${r.shared} shared` : "";
   const task = oneLine(r.task);
   const shortTask = task.length > MAX_TASK ? `${task.slice(0, MAX_TASK - 1)}…` : task;
-  const box = r.contained ? "·contained" : "";
+  const box = `${r.contained ? "·contained" : ""}${r.host !== undefined ? `@${safe(r.host)}` : ""}`;
   const c = r.spend === undefined ? "" : ` · ${formatWorkerCost(r.spend)}`;
   return `${GLYPH[r.state] ?? "·"} ${r.worker}·${r.kind}${box} ${r.state.replace("_", " ")}${gone} · ${shortTask}${q}${v}${o}${b}${n}${c} · ${formatAge(r.createdAt, nowMs)}`;
 }

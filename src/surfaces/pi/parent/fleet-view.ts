@@ -1,5 +1,5 @@
 // The fleet dashboard inside pi (F8, `/docket fleet`): every worker with state, liveness, kind, task, age, version,
-// open questions and items; Enter opens its card, `p` peeks at its pane, `t` tells it something (anchor §9.2).
+// open questions, items and the host it runs on (`@name`); Enter opens its card, `p` peeks at its pane, `t` tells it something (anchor §9.2).
 
 import { matchesKey, type Component, type TUI } from "@mariozechner/pi-tui";
 import type { FleetEntry } from "../../../engine/workers/fleet-board.js";
@@ -33,7 +33,8 @@ const COLUMNS = "  worker  state          live     kind          age    ver   co
 export function fleetRow(r: FleetEntry, paint: Paint): string {
   const state = `${GLYPH[r.state] ?? "·"} ${r.state.replace("_", " ")}`.padEnd(14);
   const fixed = `${r.worker.padEnd(6)}  ${paint.fg(STATE_COLOR[r.state] ?? "muted", state)} ${r.liveness.padEnd(8)} ${fit(safe(r.contained ? `${r.kind}▣` : r.kind), 13)} ${r.age.padEnd(6)} ${(r.version ? `v${r.version}` : "—").padEnd(5)} ${fleetCost(r.spend).padEnd(8)} ${String(r.questions || "").padEnd(3)} ${fit(safe(r.items.join(",")), 8)}`;
-  return `${fixed} ${safe(r.task.replace(/\s+/g, " ").trim())}`;
+  const host = r.host !== undefined ? `${paint.fg("accent", `@${safe(r.host)}`)}${r.hostReachable === false ? paint.fg("warning", " (unreachable)") : ""} ` : "";
+  return `${fixed} ${host}${safe(r.task.replace(/\s+/g, " ").trim())}`;
 }
 
 /** The cost column: `$0.52`, `≥$0.12`, `unknown` (no price for its model, or an agent that keeps no records). */

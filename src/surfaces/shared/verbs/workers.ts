@@ -34,6 +34,7 @@ interface SpawnFlags {
   scripted?: string;
   wait?: boolean;
   host?: string;
+  local?: boolean;
 }
 
 const SCRIPTED_EXTENSION = () => fileURLToPath(new URL("../../pi/scripted-model.js", import.meta.url));
@@ -55,7 +56,8 @@ export function registerWorkersCommands(program: Command, io: Io): void {
     .option("--env <NAME=VALUE>", "put a variable into the worker's environment (repeatable; the value is kept only in its private 0600 env file)", collect, [])
     .option("--scripted <steps.json>", "a pi worker driven by Docket's scripted model: no model key, no network (format below)")
     .option("--wait", "return once the worker has a version, a question, a failure or an exit (at most 5 minutes)")
-    .option("--host <name>", "run the worker on this host of your config over ssh (docket hosts ls; --agent command only so far)")
+    .option("--host <name>", "run the worker on this host of your config over ssh (docket hosts ls; pi and command workers; default: config worker.host)")
+    .option("--local", "run the worker on this machine even when your config names a worker.host")
     .option("--yes", "do not ask for confirmation")
     .option("--budget <usd>", "stop the worker's agent once its recorded cost reaches this many US dollars (notified at 80 %)", parseUsd("--budget"))
     .option("--dry-run", "print the resolved launch and the command the window would run; start nothing")
@@ -78,10 +80,13 @@ export function registerWorkersCommands(program: Command, io: Io): void {
     .action(async (words: string[], opts: SpawnFlags) => {
       if (opts.agent !== undefined && !isWorkerAgent(opts.agent)) throw usageError("bad-flag", `--agent must be one of ${WORKER_AGENTS.join(", ")}; got "${opts.agent}"`);
       if (opts.seed && opts.fresh) throw usageError("bad-flag", "--seed and --fresh contradict each other; pick one");
+      if (opts.host !== undefined && opts.local) throw usageError("bad-flag", "--host and --local contradict each other; pick one");
       const { planSpawn, spawnWorker } = await import("../../../engine/workers/spawn.js");
       const ctx = engine();
       let input: SpawnInput = { task: words.join(" "), agent: opts.agent as WorkerAgent | undefined, command: opts.cmd, kind: opts.as, model: opts.model, thinking: opts.thinking, seedFile: opts.seed, fresh: opts.fresh, worktree: opts.worktree, env: parseAssignments("--env", opts.env) };
       if (opts.scripted !== undefined) input = scriptedSpawnInput(input, opts.scripted, SCRIPTED_EXTENSION(), ctx.cwd);
+      if (opts.host !== undefined) input.host = opts.host;
+      if (opts.local) input.local = true;
       warn(io, ctx.configWarnings());
       if (opts.dryRun) {
         const plan = await planSpawn(ctx, { ...input, ...(io.parent ? { parent: io.parent } : {}) });
@@ -92,7 +97,6 @@ export function registerWorkersCommands(program: Command, io: Io): void {
         ...input,
         items: opts.item,
         ...(opts.budget !== undefined ? { budgetUsd: opts.budget } : {}),
-        ...(opts.host !== undefined ? { host: opts.host } : {}),
         // A scripted worker spends nothing and runs only the steps you wrote: there is nothing to confirm.
         yes: Boolean(opts.yes) || opts.scripted !== undefined,
         ...(!opts.yes && opts.scripted !== undefined ? { yesFrom: "--scripted: its model spends nothing" } : {}),

@@ -25,7 +25,7 @@ export function refLink(ref: string): Html {
 function header(v: ReviewView): Html {
   const c = v.card;
   const d = c.deliverable;
-  return html`<div class="card-head"><h1><span class="wid">${c.worker}</span> <span class="task">${c.detail.task}</span></h1><p class="meta"><span class="pill state-${c.state}">${c.state}</span><span class="pill">${c.detail.kind}</span>${c.detail.contained === null ? "" : html`<span class="pill">${c.detail.contained ? "contained" : "not contained"}</span>`}${
+  return html`<div class="card-head"><h1><span class="wid">${c.worker}</span> <span class="task">${c.detail.task}</span></h1><p class="meta"><span class="pill state-${c.state}">${c.state}</span><span class="pill">${c.detail.kind}</span>${c.detail.contained === null ? "" : html`<span class="pill">${c.detail.contained ? "contained" : "not contained"}</span>`}${c.detail.host !== null ? html`<span class="pill host">on ${c.detail.host}</span>` : ""}${
     d ? html`<span class="pill ver">v${d.version}</span><code class="ref">${d.ref}</code>` : ""
   }<span class="judgment">${c.detail.judgment}</span>${c.detail.handoff ? html`<span class="handoff">handoff from ${refLink(c.detail.handoff.sourceRef)}</span>` : ""}${
     c.detail.exited ? html`<span class="pill off">not running</span>` : ""
