@@ -11,7 +11,7 @@ import { workerFilePath, WORKER_FILES } from "../../files/workers/worker-files.j
 import { ensurePrivateDir } from "../../files/private.js";
 import type { PaneMap, Tmux } from "../../substrate/tmux.js";
 import {
-  createRemoteWorkspace, deliverCommit, prepareHost, remoteChangeBytes, remoteChangedPaths, remoteHasTranscript, remoteSettle, remoteTmux, removeRemoteWorker, writeRemoteFile, type RemoteHost,
+  createRemoteWorkspace, deliverCommit, prepareHost, remoteChangeBytes, remoteChangedPaths, remoteHasTranscript, remoteReset, remoteSettle, remoteTmux, removeRemoteWorker, writeRemoteFile, type RemoteHost,
 } from "../../substrate/ssh/host.js";
 import { startTunnel, stopTunnel } from "../../substrate/ssh/tunnel.js";
 import { ensureMaster } from "../../substrate/ssh/connection.js";
@@ -165,6 +165,11 @@ export function remoteLivePaths(ctx: EngineContext, row: Worker): string[] {
 /** A promotion's workspace reset, on the host: only when its live tree is still base + the promoted patch. */
 export function settleRemote(ctx: EngineContext, row: Worker, base: string, patch: string): boolean {
   return remoteSettle(connectHost(ctx, hostOf(row)!), row.id, base, patch);
+}
+
+/** Discard of a worker on a host: its workspace there goes back to its base. */
+export function resetRemote(ctx: EngineContext, row: Worker, base: string): void {
+  remoteReset(connectHost(ctx, hostOf(row)!), row.id, base);
 }
 
 /** Delete: the tunnel ends and the worker's directory, workspace and sockets leave the host. */

@@ -2,6 +2,7 @@
 // Each is one ledger command writing one append-only decision row; approval records judgment only (ADR-0003).
 
 import { refusal, validationError } from "../../domain/errors.js";
+import { hostOf, remoteLivePaths, resetRemote } from "../hosts/remote-worker.js";
 import { confirmationRefused } from "../../domain/review/confirmation.js";
 import { assertNoControlCharacters } from "../../domain/work/message-text.js";
 import { normalizeWorkerId } from "../../domain/ids.js";
@@ -209,8 +210,11 @@ export function discard(ctx: EngineContext, input: DiscardInput): DiscardResult 
   if (row.workspaceMode !== "isolated" || !row.base) {
     throw refusal("no-own-workspace", `${workerId} works in the shared parent directory; it has no changes of its own to discard`);
   }
-  const files = ctx.git.liveChangedPaths(workerTreeOf(row), row.base);
-  ctx.git.resetWorkspace(workerTreeOf(row), row.base);
+  // A worker on a host changed its workspace there: the copy here holds only its base.
+  const remote = hostOf(row) !== undefined;
+  const files = remote ? remoteLivePaths(ctx, row) : ctx.git.liveChangedPaths(workerTreeOf(row), row.base);
+  if (remote) resetRemote(ctx, row, row.base);
+  else ctx.git.resetWorkspace(workerTreeOf(row), row.base);
   try {
     return ctx.commands.run("review.discard", { worker: workerId, files }, (tx) => {
       const now = requireWorker(tx.db, workerId);

@@ -129,6 +129,12 @@ export function remoteSettle(host: RemoteHost, worker: string, base: string, pat
   return true;
 }
 
+/** Discard, on the host: the workspace goes back to `base`, its live changes dropped (the frozen versions are here). */
+export function remoteReset(host: RemoteHost, worker: string, base: string): void {
+  const script = 'ws=$1; base=$2; shift 2; cd -- "$ws" || exit 1; git "$@" reset -q --hard "$base" && git "$@" clean -fdq';
+  runRemoteOk(host.target, ["sh", "-c", script, "sh", host.workspace(worker), base, ...neutral], `resetting ${worker}'s workspace`);
+}
+
 /** Removes a worker's directory, workspace and door sockets from the host; what is already gone is fine. */
 export function removeRemoteWorker(host: RemoteHost, worker: string): void {
   const script = 'git -C "$1" worktree remove --force -- "$2" 2>/dev/null; git -C "$1" update-ref -d "refs/docket/$4" 2>/dev/null; rm -rf -- "$3"; rm -f -- "$5/$4"-*.sock; git -C "$1" worktree prune; exit 0';

@@ -1,7 +1,7 @@
-// A command worker's whole life on the test's own sshd: the fleet cap counts it; broadcast scores it by its edits on the host and pastes into its
-// pane there; it consults through the forwarded door; its dead pane is harvested by `ls`; respawn starts generation 2 on
-// the host with its --env value; delete refuses its unpromoted edits on the host; promotion resets its workspace there,
-// and prune then removes it from the host.
+// A command worker's whole life on the test's own sshd: the fleet cap counts it; discard resets a worker's workspace on
+// the host; broadcast scores it by its edits on the host and pastes into its pane there; it consults through the
+// forwarded door; its dead pane is harvested by `ls`; respawn starts generation 2 on the host with its --env value;
+// delete refuses its unpromoted edits on the host; promotion resets its workspace there, and prune then removes it.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -24,7 +24,7 @@ const SCRIPT = [
   "sleep 600",
 ].join("\n");
 
-test("the fleet cap, broadcast, consult, harvest, respawn, delete's refusal, promotion and prune all reach a worker on a host", { timeout: 300_000 }, async (t) => {
+test("the fleet cap, discard, broadcast, consult, harvest, respawn, delete's refusal, promotion and prune all reach a worker on a host", { timeout: 300_000 }, async (t) => {
   const { host, repo, home, run } = await remoteGround(t);
   const target: SshTarget = { name: "loop", destination: host.alias, sshConfig: host.sshConfig, controlDir: controlDirFor(home, process.getuid!()) };
   host.onStop(() => exitMaster(target));
@@ -47,6 +47,17 @@ test("the fleet cap, broadcast, consult, harvest, respawn, delete's refusal, pro
   assert.match(capped.json.error.message, new RegExp(`maxActive 2: ${w}, ${here.json.worker}\\)`));
   writeFileSync(configFile, userConfig);
   assert.equal(run("delete", here.json.worker, "--yes", "--force").code, 0);
+
+  // Discard drops a host worker's live changes where they are: on the host (its copy here holds only its base).
+  const drafter = run("spawn", "--agent", "command", "--cmd", "echo draft > draft.txt; sleep 600", "--host", "loop", "--yes", "a draft to drop");
+  assert.equal(drafter.code, 0, drafter.stdout + drafter.stderr);
+  const draft = join(host.remoteDir, "workers", drafter.json.worker, "workspace", "draft.txt");
+  await waitFor("the draft on the host", fileOnce(draft, endsWithLine));
+  const discarded = run("discard", drafter.json.worker, "--yes");
+  assert.equal(discarded.code, 0, discarded.stdout + discarded.stderr);
+  assert.match(discarded.json.decision.id, /^dc\d+$/);
+  assert.ok(!existsSync(draft), "discard reset its workspace on the host");
+  assert.equal(run("delete", drafter.json.worker, "--yes", "--force").code, 0);
 
   // Broadcast: scored by what it changed on the host (its workspace here is only its base), pasted into its pane there.
   const text = "limiter.txt: the burst size is now 20";
