@@ -64,25 +64,10 @@ const mib = (n: number) => `${(n / (1024 * 1024)).toFixed(1)} MiB`;
  * The caller checks the directories above it with `linkBelow`.
  */
 export function readNoFollow(path: string, maxBytes = MAX_HOME_FILE_BYTES): NoFollowRead {
-  let fd: number;
-  try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "ENOTDIR") return { ok: "absent" };
-    if (code === "ELOOP") return { ok: false, kind: "symlink", reason: `${path} is a symbolic link; Docket never follows links inside its home` };
-    return { ok: false, kind: "unreadable", reason: `cannot read ${path}: ${(error as Error).message}` };
-  }
-  try {
-    const stat = fstatSync(fd);
-    if (!stat.isFile()) return { ok: false, kind: "not-a-file", reason: `${path} is not a regular file` };
-    if (stat.size > maxBytes) return { ok: false, kind: "too-large", reason: `${path} is too large to read (${mib(stat.size)}; at most ${mib(maxBytes)})` };
+  return withRegularFile(path, (fd, size) => {
+    if (size > maxBytes) return { ok: false, kind: "too-large", reason: `${path} is too large to read (${mib(size)}; at most ${mib(maxBytes)})` };
     return { ok: true, bytes: readFileSync(fd) };
-  } catch (error) {
-    return { ok: false, kind: "unreadable", reason: `cannot read ${path}: ${(error as Error).message}` };
-  } finally {
-    closeSync(fd);
-  }
+  });
 }
 
 /**
@@ -90,6 +75,21 @@ export function readNoFollow(path: string, maxBytes = MAX_HOME_FILE_BYTES): NoFo
  * only a file's end (a pane tail), so its size costs nothing past that (issue 23).
  */
 export function readNoFollowTail(path: string, maxBytes: number): NoFollowRead {
+  return withRegularFile(path, (fd, size) => {
+    const from = Math.max(0, size - maxBytes);
+    const buf = Buffer.allocUnsafe(size - from);
+    let n = 0;
+    while (n < buf.length) {
+      const r = readSync(fd, buf, n, buf.length - n, from + n);
+      if (r === 0) break;
+      n += r;
+    }
+    return { ok: true, bytes: buf.subarray(0, n) };
+  });
+}
+
+/** Opens `path` without following a link or blocking on a FIFO; `read` gets the descriptor of a regular file only. */
+function withRegularFile(path: string, read: (fd: number, size: number) => NoFollowRead): NoFollowRead {
   let fd: number;
   try {
     fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
@@ -102,15 +102,7 @@ export function readNoFollowTail(path: string, maxBytes: number): NoFollowRead {
   try {
     const stat = fstatSync(fd);
     if (!stat.isFile()) return { ok: false, kind: "not-a-file", reason: `${path} is not a regular file` };
-    const from = Math.max(0, stat.size - maxBytes);
-    const buf = Buffer.allocUnsafe(stat.size - from);
-    let n = 0;
-    while (n < buf.length) {
-      const r = readSync(fd, buf, n, buf.length - n, from + n);
-      if (r === 0) break;
-      n += r;
-    }
-    return { ok: true, bytes: buf.subarray(0, n) };
+    return read(fd, stat.size);
   } catch (error) {
     return { ok: false, kind: "unreadable", reason: `cannot read ${path}: ${(error as Error).message}` };
   } finally {

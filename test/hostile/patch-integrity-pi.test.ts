@@ -4,10 +4,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { git } from "../support/git.js";
-import { hostileGround, hostileWorker } from "../support/hostile-worker.js";
+import { freezeTextAsBinary, hostileGround, hostileWorker } from "../support/hostile-worker.js";
 import { piScreen } from "../support/pi-screen.js";
 
 /** What the worker writes into src/b.ts: an OSC 52 clipboard write and a title set (text to git: valid UTF-8, no NUL). */
@@ -16,12 +13,7 @@ const NEW_B = `export const b = 3; // \u001b]52;c;cHduZWQ=\u0007 \u001b]0;owned\
 test("the pi diff viewer and card show a text file frozen as a binary patch decoded, with a warning; its escapes are drawn visibly", async (t) => {
   const g = hostileGround(t);
   const w = await hostileWorker(g);
-  const attributes = join(w.workspace, git(w.workspace, "rev-parse", "--git-path", "info/attributes").trim());
-  mkdirSync(join(attributes, ".."), { recursive: true });
-  writeFileSync(attributes, "src/b.ts -diff\n");
-  // A file that is not UTF-8 makes the change set a git binary patch; b.ts is text at the base and after it.
-  writeFileSync(join(w.workspace, "latin1.txt"), Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]));
-  writeFileSync(join(w.workspace, "src/b.ts"), NEW_B);
+  freezeTextAsBinary(w, NEW_B);
   const done = w.done("b is three");
   assert.equal(done.code, 0, done.stderr + done.stdout);
 

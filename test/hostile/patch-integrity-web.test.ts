@@ -4,11 +4,8 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { browser, watchSideEffects } from "../support/browser.js";
-import { git } from "../support/git.js";
-import { hostileGround, hostileWorker } from "../support/hostile-worker.js";
+import { freezeTextAsBinary, hostileGround, hostileWorker } from "../support/hostile-worker.js";
 import type { ReviewGround } from "../support/review-fixture.js";
 import { signedIn, webServer } from "../support/web.js";
 
@@ -19,14 +16,7 @@ const NEW_B = `export const b = "${IMG}";\n// \u001b]52;c;cHduZWQ=\u0007 clipboa
 test("the review page shows a text file frozen as a binary patch decoded, with a warning, in both views; its markup never runs", async (t) => {
   const g = hostileGround(t);
   const w = await hostileWorker(g);
-  // The worker marks b.ts -diff in its own info/attributes and in a committed-to-be .gitattributes, and adds a file
-  // that is not UTF-8, so the change set is frozen as a git binary patch: b.ts is text at the base and after it.
-  const attributes = join(w.workspace, git(w.workspace, "rev-parse", "--git-path", "info/attributes").trim());
-  mkdirSync(join(attributes, ".."), { recursive: true });
-  writeFileSync(attributes, "src/b.ts -diff\n");
-  writeFileSync(join(w.workspace, ".gitattributes"), "src/b.ts -diff\n");
-  writeFileSync(join(w.workspace, "latin1.txt"), Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]));
-  writeFileSync(join(w.workspace, "src/b.ts"), NEW_B);
+  freezeTextAsBinary(w, NEW_B, { inTree: true });
   const done = w.done("b is new");
   assert.equal(done.code, 0, done.stderr + done.stdout);
 

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { git } from "../support/git.js";
-import { checkoutBytes, decisions, hostileGround, hostileWorker } from "../support/hostile-worker.js";
+import { checkoutBytes, decisions, freezeTextAsBinary, hostileGround, hostileWorker } from "../support/hostile-worker.js";
 import { execFileSync } from "node:child_process";
 
 const T = { timeout: 180_000 };
@@ -122,12 +122,7 @@ test("a symlink and a gitlink show as such on the card, with their mode and targ
 test("docket diff shows a text file frozen as a binary patch decoded, with a one-line warning naming it; --json keeps the frozen bytes", T, async (t) => {
   const g = hostileGround(t);
   const w = await hostileWorker(g);
-  const attributes = join(w.workspace, git(w.workspace, "rev-parse", "--git-path", "info/attributes").trim());
-  mkdirSync(join(attributes, ".."), { recursive: true });
-  writeFileSync(attributes, "src/b.ts -diff\n");
-  // The non-UTF-8 file makes the change set a binary patch; src/b.ts is text at the base and after it.
-  writeFileSync(join(w.workspace, "latin1.txt"), Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]));
-  writeFileSync(join(w.workspace, "src/b.ts"), "export const b = 3;\n");
+  freezeTextAsBinary(w, "export const b = 3;\n");
   assert.equal(w.done("b is three").code, 0);
   const frozen: string = JSON.parse(readFileSync(sidecarOf(g.home, w.id), "utf8")).changeSet.patch;
   assert.ok(!frozen.includes("+export const b = 3;"), "the frozen patch carries b.ts as a binary section");

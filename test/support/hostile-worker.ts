@@ -107,3 +107,17 @@ export function decisions(g: HostileGround): string[] {
   return (ledgerRows(join(g.home, "ledger.sqlite")).decisions as { verb: string; actor: string; deliverable_ref: string | null }[])
     .map((d) => `${d.verb} ${d.actor} ${d.deliverable_ref ?? "-"}`);
 }
+
+/**
+ * The worker writes `newB` into src/b.ts, marks it `-diff` in its own info/attributes (and, with `inTree`, in a
+ * `.gitattributes` too) and adds a file that is not UTF-8, so its next done freezes the change set as a git binary
+ * patch: b.ts is text at the base and after it (issue 23, break 4).
+ */
+export function freezeTextAsBinary(w: HostileWorker, newB: string, options: { inTree?: boolean } = {}): void {
+  const attributes = join(w.workspace, git(w.workspace, "rev-parse", "--git-path", "info/attributes").trim());
+  mkdirSync(join(attributes, ".."), { recursive: true });
+  writeFileSync(attributes, "src/b.ts -diff\n");
+  if (options.inTree) writeFileSync(join(w.workspace, ".gitattributes"), "src/b.ts -diff\n");
+  writeFileSync(join(w.workspace, "latin1.txt"), Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]));
+  writeFileSync(join(w.workspace, "src/b.ts"), newB);
+}
