@@ -4,28 +4,22 @@
 // worker through the real CLI. DOCKET_BENCH_CAPS_MB (default 30) sizes it. Never asserts; prints figures.
 
 import { spawnSync } from "node:child_process";
-import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
-import { openEngine } from "../src/engine/context.js";
 import { readAppended, RECORD_READ_BYTES } from "../src/files/workers/agent-records.js";
 import { insertWorker } from "../src/ledger/workers/workers.js";
-import { gitRepo } from "../test/support/git.js";
 import { figure } from "./support/figure.js";
+import { recordGround } from "./support/record-ground.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const BIN = resolve(here, "..", "..", "bin", "docket.js");
 const MB = Number(process.env.DOCKET_BENCH_CAPS_MB ?? 30);
 
-const root = mkdtempSync(join(tmpdir(), "docket-bench-caps-"));
+const ground = recordGround("caps");
 try {
-  const home = join(root, "home");
-  mkdirSync(join(root, "repo"));
-  const repo = gitRepo(join(root, "repo"), { "a.txt": "one\n" });
-  const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", DOCKET_HOME: home, DOCKET_TMUX_SOCKET: `bench-caps-${process.pid}`, HOME: root, TMPDIR: root };
-  const ctx = openEngine({ env, cwd: repo });
+  const { home, repo, env, ctx } = ground;
   const ids = [0, 1].map((i) => ctx.commands.run("bench.worker", { i }, (tx) => {
     const id = insertWorker(tx, { task: `worker ${i}`, kind: "scout", agent: "pi", execution: {}, cwd: repo, projectRoot: repo, workspace: () => repo, workspaceMode: "shared", runToken: `t${i}` });
     tx.db.prepare("UPDATE workers SET state = 'active' WHERE id = ?").run(id);
@@ -68,5 +62,5 @@ try {
   figure({ id: "caps.ls-huge-session", label: `ls with one worker's ${MB} MB session file unread`, value: ls, unit: "ms", baseline: { label: "ls before the file existed", value: bare } });
   time(`show ${ids[1]} (an unrelated worker)`, ["show", ids[1]!, "--json"]);
 } finally {
-  rmSync(root, { recursive: true, force: true });
+  ground.remove();
 }

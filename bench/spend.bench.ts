@@ -5,16 +5,15 @@
 // DOCKET_BENCH_SPEND_WORKERS (default 50) and DOCKET_BENCH_SPEND_MB (default 20) size it. Never asserts; prints figures.
 
 import { spawnSync } from "node:child_process";
-import { appendFileSync, mkdirSync, mkdtempSync, openSync, closeSync, rmSync, writeSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { appendFileSync, mkdirSync, openSync, closeSync, writeSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
-import { openEngine } from "../src/engine/context.js";
 import { checkRunningBudgets } from "../src/engine/workers/budget.js";
 import { insertWorker } from "../src/ledger/workers/workers.js";
-import { gitRepo } from "../test/support/git.js";
 import { figure } from "./support/figure.js";
+import { openEngine } from "../src/engine/context.js";
+import { recordGround } from "./support/record-ground.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const BIN = resolve(here, "..", "..", "bin", "docket.js");
@@ -22,13 +21,9 @@ const WORKERS = Number(process.env.DOCKET_BENCH_SPEND_WORKERS ?? 50);
 const MB = Number(process.env.DOCKET_BENCH_SPEND_MB ?? 20);
 const REPEATS = 5;
 
-const root = mkdtempSync(join(tmpdir(), "docket-bench-spend-"));
+const ground = recordGround("spend");
 try {
-  const home = join(root, "home");
-  mkdirSync(join(root, "repo"));
-  const repo = gitRepo(join(root, "repo"), { "a.txt": "one\n" });
-  const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", DOCKET_HOME: home, DOCKET_TMUX_SOCKET: `bench-spend-${process.pid}`, HOME: root, TMPDIR: root };
-  const ctx = openEngine({ env, cwd: repo });
+  const { home, repo, env, ctx } = ground;
   const ids: string[] = [];
   for (let i = 0; i < WORKERS; i++) {
     ids.push(ctx.commands.run("bench.worker", { i }, (tx) => {
@@ -111,5 +106,5 @@ try {
   figure({ id: "budget-round-appended", label: `one budget round after one appended line per worker, ${size} (one round, in process)`, value: appended, unit: "ms", baseline: unbudgeted });
   round.close();
 } finally {
-  rmSync(root, { recursive: true, force: true });
+  ground.remove();
 }

@@ -26,5 +26,6 @@ export function fencedStep<R>(call: WorkerCommand, fn: FencedBody<R>): CommandSt
 
 /** Runs the call as one command; a replayed key returns the stored result without running the body again. */
 export function runFenced<R>(ctx: EngineContext, call: WorkerCommand, fn: FencedBody<R>): R {
-  return ctx.commands.run(call.command, call.request, (tx) => fn(tx, checkFence(tx, call.who)), { key: call.key }).result;
+  const step = fencedStep(call, fn);
+  return ctx.commands.run(step.command, step.request, step.fn, { key: step.key }).result;
 }

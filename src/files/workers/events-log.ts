@@ -1,7 +1,7 @@
 // A worker's live activity log (events.ndjson): append-only NDJSON, rotated to events.1.ndjson past a size cap.
 // Lines are written with one append each, so a reader tailing the file never sees half a record; the file is private.
 
-import { closeSync, lstatSync, openSync, readSync, renameSync, constants } from "node:fs";
+import { closeSync, fstatSync, lstatSync, openSync, readSync, renameSync, constants } from "node:fs";
 import { dirname } from "node:path";
 import { appendPrivateFile, ensurePrivateDir } from "../private.js";
 
@@ -30,7 +30,7 @@ function tailOf(path: string, bytes: number): string {
     throw error;
   }
   try {
-    const size = lstatSync(path).size;
+    const size = fstatSync(fd).size; // of the file opened, not whatever the name points at by now
     const buf = Buffer.alloc(Math.min(size, bytes));
     const n = readSync(fd, buf, 0, buf.length, size - buf.length);
     return buf.subarray(0, n).toString("utf8");
