@@ -87,6 +87,11 @@ export function parseReviewableRef(text: string): ReviewableRef {
   return { kind: "unknown", text: t };
 }
 
+/** `--version` goes with a worker id; a combined or stored ref names its version itself. */
+export function versionNamedByRef(kind: "combined" | "stored"): ReturnType<typeof validationError> {
+  return validationError("version-stored", `--version applies to a worker id; a ${kind} ref names its version itself`, "drop --version");
+}
+
 /** The kind alone, for a dispatch that routes before it resolves. */
 export const refKind = (text: string): ReviewableRef["kind"] => parseReviewableRef(text).kind;
 

@@ -34,10 +34,14 @@ export interface StoredForUse {
   sha256: string;
 }
 
-/** Resolves a stored ref for Use; refuses legacy bundles and records this build cannot load. */
-export function storedForUse(ctx: EngineContext, ref: string): StoredForUse {
+/**
+ * Resolves a stored ref for Use (or a promotion, a diff); refuses legacy bundles — in `legacy`'s words when given —
+ * and records this build cannot load.
+ */
+export function storedForUse(ctx: EngineContext, ref: string, legacy?: (ref: string) => Error): StoredForUse {
   const target = resolveStoreTarget(ctx, ref);
   if (target.kind === "legacy") {
+    if (legacy) throw legacy(target.ref);
     throw refusal("legacy-not-usable", `${target.ref} is a legacy checkpoint bundle; bundles cannot be used for a reviewed handoff`, "preview it, or save its text as a new record with `docket save --author`");
   }
   const { record, path, sha256 } = readStoredTarget(ctx, target);

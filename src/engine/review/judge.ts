@@ -16,9 +16,8 @@ import type { EngineContext } from "../context.js";
 import { pointerOf } from "./deliverables.js";
 import { pasteToCommandWorker } from "../talk/command-paste.js";
 import { resolveReviewable } from "./reviewable.js";
-import { refKind } from "../../domain/deliverables/refs.js";
 import {
-  approvalOf, assertDecisionUnchanged, assertPointerUnchanged, decisionView, evidenceRefsOf, latestDecision, olderNote, resolveReviewTarget,
+  approvalOf, assertDecisionUnchanged, assertPointerUnchanged, decisionView, evidenceRefsOf, latestDecision, olderNote,
   type DecisionView, type TargetInput,
 } from "./target.js";
 import { assertHuman } from "../authority.js";
@@ -43,7 +42,7 @@ export interface JudgeResult {
 /** Records approval of one exact version (a worker's or a combined one). Queues nothing, sends nothing, starts nothing. */
 export function approve(ctx: EngineContext, input: JudgeInput): JudgeResult {
   assertHuman(ctx, "approve");
-  const r = resolveReviewable(ctx, input);
+  const r = resolveReviewable(ctx, input, "approve");
   const shown = r.shown("approve");
   return ctx.commands.run("review.approve", { ref: r.pointer.ref }, (tx) => {
     r.assertStill(tx, "approve");
@@ -68,7 +67,7 @@ export function approve(ctx: EngineContext, input: JudgeInput): JudgeResult {
 /** Records a rejection of one exact version; it supersedes an earlier approval of that version. */
 export function reject(ctx: EngineContext, input: JudgeInput): JudgeResult {
   assertHuman(ctx, "reject");
-  const r = resolveReviewable(ctx, input);
+  const r = resolveReviewable(ctx, input, "reject");
   const shown = r.shown("reject");
   return ctx.commands.run("review.reject", { ref: r.pointer.ref, note: input.note ?? null }, (tx) => {
     r.assertStill(tx, "reject");
@@ -88,11 +87,9 @@ export function reject(ctx: EngineContext, input: JudgeInput): JudgeResult {
 export function revise(ctx: EngineContext, input: JudgeInput & { note?: string }): JudgeResult {
   assertHuman(ctx, "revise");
   const note = nonEmpty(input.note);
-  if (refKind(input.target) === "combined") {
-    throw refusal("combined-no-revise", `${input.target} is a combined version: no worker publishes its next version; nothing was sent`, "reject it, or hand both sides to one worker with `docket combine <w> <w> --to <w>`");
-  }
   if (note !== undefined) assertNoControlCharacters(note, "note");
-  const target = resolveReviewTarget(ctx, input);
+  // Only a worker's version takes a revision (its worker publishes the next one): every other kind refuses it.
+  const target = resolveReviewable(ctx, input, "revise").worker!;
   const shownNotes = assertShownBinding(ctx, target, input, "revise");
   const result = ctx.commands.run("review.revise", { ref: target.pointer.ref, note: note ?? null }, (tx) => {
     const row = target.exact ? requireWorker(tx.db, target.worker.id) : assertPointerUnchanged(tx, target);

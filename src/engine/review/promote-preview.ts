@@ -5,14 +5,12 @@ import type { PatchCheck } from "../../substrate/git/promote.js";
 import type { EngineContext } from "../context.js";
 import { planPromotion, type PromoteInput, type PromotionPlan } from "./promote.js";
 
-export interface PromotionPreview extends Omit<PromotionPlan, "target"> {
+export interface PromotionPreview extends Omit<PromotionPlan, "reviewable" | "patch"> {
   ref: string;
-  root: string;
   check: PatchCheck;
 }
 
 export function previewPromotion(ctx: EngineContext, input: PromoteInput): PromotionPreview {
-  const { target, ...plan } = planPromotion(ctx, input);
-  const root = target.worker.projectRoot;
-  return { ...plan, ref: target.pointer.ref, root, check: ctx.git.checkPatch(root, target.deliverable.changeSet!.patch) };
+  const { reviewable, patch, ...plan } = planPromotion(ctx, input);
+  return { ...plan, ref: reviewable.pointer.ref, check: ctx.git.checkPatch(plan.root, patch) };
 }

@@ -12,7 +12,7 @@ import { contentMismatch } from "../../domain/review/content-binding.js";
 import { parsePlan } from "../../domain/plans/plan-contract.js";
 import { isPlanLike } from "../../domain/plans/plan-gate.js";
 import { formatJudgment } from "../../domain/review/approval.js";
-import { distinctMoves, moveText, type CardMove, type CardVerb } from "../../domain/review/card-actions.js";
+import { moveText, type CardMove, type CardVerb } from "../../domain/review/card-actions.js";
 import { queueRank } from "../../domain/review/queue-rank.js";
 import { workersOf } from "../../ledger/workers/fleet-reads.js";
 import { openQuestionCounts, questionDetail, openQuestionsOf } from "../../ledger/workers/questions.js";
@@ -28,7 +28,9 @@ import { parentQueryOf, resolveReviewWarnings, type OverlapWithPeer, type Review
 import { previewCombine } from "./combine.js";
 import { producedBeforeWarning } from "./base-moved.js";
 import { escalateOverdueConsults } from "../talk/consult-lane.js";
-import { combinedCard, unjudgedCombined } from "./combined.js";
+import { unjudgedCombined } from "./combined.js";
+import { combinedCard } from "./combined-card.js";
+import { cardMoves } from "./card-moves.js";
 import { parseReviewableRef, refKind } from "../../domain/deliverables/refs.js";
 import { cardComments, formatCardComments, NO_COMMENTS } from "./card-comments.js";
 import type { CardNote, VerdictCard, VerdictQuestion } from "./verdict-card.js";
@@ -47,22 +49,12 @@ function questionsOf(ctx: EngineContext, worker: string): VerdictQuestion[] {
 const move = (verb: CardVerb, extra: Omit<CardMove, "verb"> = {}): CardMove => ({ verb, ...extra });
 
 function movesFor(row: Worker, d: WorkerDeliverable | null, approved: boolean, promoted: boolean, questions: number): CardMove[] {
-  const out: CardMove[] = [];
-  if (questions > 0) out.push(move("answer"), move("tell"));
   const patch = Boolean(d?.changeSet && d.changeSet.patch !== "");
-  if (d) {
-    if (!approved) out.push(move("approve"), ...(patch ? [move("promote", { withApproval: true })] : []), move("revise"), move("reject"));
-    // An approved plan (a proposal, no patch) offers Implement first (ADR-0007).
-    else {
-      out.push(
-        ...(patch && !promoted ? [move("promote")] : []), ...(!patch && isPlanLike(d.outcome, parsePlan(d.body)) ? [move("use", { mode: "implement" })] : []),
-        move("use", { mode: "parent" }), move("use", { mode: "worker" }), move("save"), move("revise"), move("reject"),
-      );
-    }
-  }
-  if (row.state === "failed") out.push(move("respawn"));
-  if (row.workspaceMode === "isolated" && !promoted) out.push(move("discard"));
-  return distinctMoves(out);
+  return cardMoves({
+    kind: "worker", hasVersion: d !== null, approved, promoted, patch,
+    planLike: d !== null && approved && !patch && isPlanLike(d.outcome, parsePlan(d.body)), questions,
+    failed: row.state === "failed", isolated: row.workspaceMode === "isolated",
+  });
 }
 
 interface CardOptions {

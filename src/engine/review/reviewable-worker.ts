@@ -1,0 +1,108 @@
+// A worker's version as a Reviewable: bound to what the human was shown, still current when judged, and on promotion
+// its workspace reset only when its live tree still equals base + frozen patch (ADR-0003, issue 5 §4).
+
+import { deliverableRef } from "../../domain/deliverables/refs.js";
+import { workerTreeOf } from "../../domain/workers/worker-tree.js";
+import { pathExists } from "../../files/probe.js";
+import { activeItemsByWorker } from "../../ledger/work/bindings.js";
+import { updateWorker } from "../../ledger/workers/workers.js";
+import type { EngineContext } from "../context.js";
+import { hostOf, settleRemote } from "../hosts/remote-worker.js";
+import { assertFrozenIntegrity } from "./frozen-integrity.js";
+import type { WorkspaceOutcome } from "./promotion.js";
+import type { Reviewable } from "./reviewable-shape.js";
+import { assertShownBinding } from "./shown.js";
+import type { ReviewTarget, TargetInput } from "./target.js";
+import { approvalOf, assertNotCombined, assertPointerUnchanged, evidenceRefsOf, olderNote, resolveReviewTarget } from "./target.js";
+import { resolveReviewWarnings } from "./warnings.js";
+
+/** Warnings a promotion of a worker version needs confirmed (the rest are said, not asked). */
+const CONFIRMED_WARNINGS = new Set(["overlap", "parent-moved", "parent-unknown"]);
+
+export function workerReviewable(ctx: EngineContext, input: TargetInput): Reviewable {
+  const t = resolveReviewTarget(ctx, input);
+  const current = t.pointer.ref === t.current.ref;
+  const change = t.deliverable.changeSet ?? null;
+  const patchPending = Boolean(change && change.patch !== "");
+  const revise = `${t.worker.id} was not told; use \`docket revise ${t.worker.id} <note>\` to ask for changes`;
+  return {
+    kind: "worker", subject: t.worker.id, author: t.worker.id, pointer: t.pointer, path: t.path, sha256: t.sha256,
+    changeSet: change, evidenceRefs: evidenceRefsOf(t), projectRoot: t.worker.projectRoot, summary: t.deliverable.summary,
+    worker: t,
+    refuses: () => undefined,
+    shown: (verb) => assertShownBinding(ctx, t, input, verb),
+    assertStill: (tx, verb) => {
+      if (!t.exact) assertPointerUnchanged(tx, t);
+      if (verb === "approve") assertNotCombined(tx.db, t.pointer.ref);
+    },
+    // A patch still waiting for promotion keeps the worker in view; a patch-less version is settled by approval.
+    settle: (tx, verb) => {
+      if (current && (verb === "reject" || !patchPending)) updateWorker(tx, t.worker.id, { reviewedAt: tx.now });
+    },
+    after: (verb) => [...olderNote(t), ...(verb === "reject" ? [revise] : [])],
+    promotion: {
+      approval: { kind: "recorded" },
+      instead: `approve it instead: \`docket approve ${t.pointer.ref}\``,
+      assertPromotable: () => {
+        assertFrozenIntegrity(ctx, t.pointer.ref, change!);
+        // A worker that changed its `.git` since spawn is refused before anything lands (no git runs in its tree).
+        if (t.worker.workspaceMode === "isolated" && pathExists(t.worker.workspace)) ctx.git.checkWorkerTree(workerTreeOf(t.worker));
+        assertNotCombined(ctx.db, t.pointer.ref);
+      },
+      warnings: () => {
+        const { warnings } = resolveReviewWarnings(ctx, t.worker, t.pointer, t.deliverable);
+        return { warnings, needsConfirmation: warnings.some((w) => CONFIRMED_WARNINGS.has(w.kind)) };
+      },
+      earlierApproved: () => earlierApproved(ctx, t),
+      credited: [t.worker.id],
+      notes: [],
+      settle: (tx) => updateWorker(tx, t.worker.id, { reviewedAt: tx.now }),
+      reset: (patch) => {
+        const { workspace, note } = settleWorkspace(ctx, t, patch);
+        return { workspace, notes: [note, ...unreportedNote(ctx, t.worker.id)] };
+      },
+      preface: olderNote(t),
+    },
+  };
+}
+
+function earlierApproved(ctx: EngineContext, t: ReviewTarget): number[] {
+  const earlier: number[] = [];
+  for (let v = 1; v < t.pointer.version; v++) {
+    if (approvalOf(ctx.db, { id: t.pointer.id, version: v, ref: deliverableRef(t.worker.id, v) })) earlier.push(v);
+  }
+  return earlier;
+}
+
+/** Items the promoted worker still holds without a report stay open, their obligations owed: the result says so. */
+function unreportedNote(ctx: EngineContext, worker: string): string[] {
+  const held = activeItemsByWorker(ctx.db).get(worker) ?? [];
+  if (held.length === 0) return [];
+  const list = held.join(", ");
+  const stay = held.length === 1 ? "it stays" : "they stay";
+  return [
+    `${worker} still holds ${list} without a report: ${stay} open and owed; ` +
+      `ask it to report (\`docket tell ${worker} "report ${list}"\`) or see \`docket obligations\``,
+  ];
+}
+
+/** Resets the worker's workspace to its base only when its live tree still equals base + frozen patch. */
+function settleWorkspace(ctx: EngineContext, t: ReviewTarget, patch: string): { workspace: WorkspaceOutcome; note: string } {
+  const w = t.worker;
+  const base = t.deliverable.changeSet?.base || w.base;
+  if (w.workspaceMode !== "isolated" || !base) return { workspace: "shared", note: `${w.id} shares the parent directory; nothing to reset` };
+  const host = hostOf(w);
+  if (host !== undefined) {
+    // Its workspace is on its host: checked and reset there (the one here is only its base).
+    if (!settleRemote(ctx, w, base, patch)) {
+      return { workspace: "kept-later-edits", note: `${w.id} changed its workspace on host ${host} after this version; its workspace was left as it is` };
+    }
+    return { workspace: "reset", note: `${w.id}'s workspace on host ${host} was reset to its base (its live changes equalled the promoted patch)` };
+  }
+  if (!pathExists(w.workspace)) return { workspace: "missing", note: `${w.id}'s workspace ${w.workspace} is gone; nothing to reset` };
+  if (!ctx.git.liveEqualsFrozen(workerTreeOf(w), base, patch)) {
+    return { workspace: "kept-later-edits", note: `${w.id} changed its workspace after this version; its workspace was left as it is` };
+  }
+  ctx.git.resetWorkspace(workerTreeOf(w), base);
+  return { workspace: "reset", note: `${w.id}'s workspace was reset to its base (its live changes equalled the promoted patch)` };
+}
