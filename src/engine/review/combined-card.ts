@@ -23,28 +23,70 @@ export function combinedCard(ctx: EngineContext, target: string): VerdictCard {
     ? []
     : parentChangeWarnings(ctx, t.row.projectRoot, { base: cs.base, baseHead: null }, files, t.key).warnings;
   const residue = patchResidue(cs.patch, sourcePatches(ctx, t.deliverable));
-  if (residue.length > 0) warnings.push({ kind: "combine", text: `conflict markers in ${residue.map((r) => r.path).join(", ")}: never promoted` });
+  if (residue.length > 0)
+    warnings.push({
+      kind: "combine",
+      text: `conflict markers in ${residue.map((r) => r.path).join(", ")}: never promoted`,
+    });
   const moves = cardMoves({
-    kind: "combined", hasVersion: true, approved: Boolean(approval), promoted: Boolean(promotion), patch: cs.patch !== "",
-    planLike: false, questions: 0, failed: false, isolated: false,
+    kind: "combined",
+    hasVersion: true,
+    approved: Boolean(approval),
+    promoted: Boolean(promotion),
+    patch: cs.patch !== "",
+    planLike: false,
+    questions: 0,
+    failed: false,
+    isolated: false,
   });
   const judgment = formatJudgment({ hasVersion: true, promotion, approval, latest });
   const d = t.deliverable;
-  const evidence = d.resolution.kind === "clean"
-    ? "git merge-tree merged both change sets without conflicts"
-    : `the human resolved ${d.resolution.contested.join(", ")}`;
+  const evidence =
+    d.resolution.kind === "clean"
+      ? "git merge-tree merged both change sets without conflicts"
+      : `the human resolved ${d.resolution.contested.join(", ")}`;
   const deliverable = {
-    schemaVersion: 1 as const, id: t.pointer.id, version: t.pointer.version, ref: t.pointer.ref, createdAt: d.createdAt,
-    toolCallId: d.operation, source: { workerId: t.key, task: d.sources.map((s) => s.task).join(" + "), kind: "combined", generation: 0 },
-    outcome: d.outcome, summary: d.summary, body: d.body, evidence: [{ kind: "note" as const, text: evidence }],
-    recommendations: [], items: [], changeSet: cs,
+    schemaVersion: 1 as const,
+    id: t.pointer.id,
+    version: t.pointer.version,
+    ref: t.pointer.ref,
+    createdAt: d.createdAt,
+    toolCallId: d.operation,
+    source: { workerId: t.key, task: d.sources.map((s) => s.task).join(" + "), kind: "combined", generation: 0 },
+    outcome: d.outcome,
+    summary: d.summary,
+    body: d.body,
+    evidence: [{ kind: "note" as const, text: evidence }],
+    recommendations: [],
+    items: [],
+    changeSet: cs,
   };
   return {
-    worker: t.key, state: promotion ? "promoted" : "ready", deliverable: t.pointer, approved: Boolean(approval), warnings,
-    actions: moves.map(moveText), moves, planCoverage: null, comments: NO_COMMENTS, spend: null,
+    worker: t.key,
+    state: promotion ? "promoted" : "ready",
+    deliverable: t.pointer,
+    approved: Boolean(approval),
+    warnings,
+    actions: moves.map(moveText),
+    moves,
+    planCoverage: null,
+    comments: NO_COMMENTS,
+    spend: null,
     detail: {
-      task: deliverable.source.task, kind: "combined", exited: false, contained: null, host: null, judgment, questions: [],
-      lastError: null, deliverable, invalid: null, handoff: null, planCoverage: null, sha256: t.sha256, notes: [],
+      task: deliverable.source.task,
+      kind: "combined",
+      exited: false,
+      contained: null,
+      host: null,
+      judgment,
+      questions: [],
+      lastError: null,
+      deliverable,
+      invalid: null,
+      handoff: null,
+      planCoverage: null,
+      sha256: t.sha256,
+      notes: [],
     },
   };
 }

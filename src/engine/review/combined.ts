@@ -24,21 +24,50 @@ export interface CombinedTarget {
 /** `combined:w2+w3:1`, or `combined:w2+w3` for the pair's newest recorded version. */
 export function resolveCombined(ctx: EngineContext, text: string, expectSha256?: string): CombinedTarget {
   const parsed = parseReviewableRef(text);
-  if (parsed.kind !== "combined") throw notFound("bad-combined-ref", `"${text}" is not a combined ref; combined versions are combined:w<N>+w<M>:<K> (lower worker first)`, "`docket verdict` lists them");
+  if (parsed.kind !== "combined")
+    throw notFound(
+      "bad-combined-ref",
+      `"${text}" is not a combined ref; combined versions are combined:w<N>+w<M>:<K> (lower worker first)`,
+      "`docket verdict` lists them",
+    );
   const versions = listCombinedVersions(ctx.home, parsed.key);
   const version = parsed.version ?? newestCombined(ctx, parsed.key)?.version;
-  if (version === undefined || !versions.includes(version)) throw notFound("no-such-version", `${parsed.key} has no combined version${parsed.version ? ` ${parsed.version}` : ""}`, "`docket verdict` lists what waits for review");
+  if (version === undefined || !versions.includes(version))
+    throw notFound(
+      "no-such-version",
+      `${parsed.key} has no combined version${parsed.version ? ` ${parsed.version}` : ""}`,
+      "`docket verdict` lists what waits for review",
+    );
   const read = readCombined(ctx.home, parsed.key, version);
-  if (!read.ok) throw refusal("deliverable-invalid", `combined version ${parsed.key}:${version} is missing or invalid (${read.reason}); restore it or combine again`);
+  if (!read.ok)
+    throw refusal(
+      "deliverable-invalid",
+      `combined version ${parsed.key}:${version} is missing or invalid (${read.reason}); restore it or combine again`,
+    );
   const row = combinationOf(ctx.db, read.deliverable.ref);
-  if (!row) throw refusal("combined-unrecorded", `${read.deliverable.ref} was frozen but never recorded (an interrupted combine); nothing changed`, "run the same `docket combine <w> <w>` again to record it");
-  if (expectSha256 !== undefined) verifyContent({ ref: read.deliverable.ref, file: read.path, expected: expectSha256, actual: read.sha256 });
-  return { key: parsed.key, pointer: { id: read.deliverable.id, version, ref: read.deliverable.ref }, deliverable: read.deliverable, path: read.path, sha256: read.sha256, row };
+  if (!row)
+    throw refusal(
+      "combined-unrecorded",
+      `${read.deliverable.ref} was frozen but never recorded (an interrupted combine); nothing changed`,
+      "run the same `docket combine <w> <w>` again to record it",
+    );
+  if (expectSha256 !== undefined)
+    verifyContent({ ref: read.deliverable.ref, file: read.path, expected: expectSha256, actual: read.sha256 });
+  return {
+    key: parsed.key,
+    pointer: { id: read.deliverable.id, version, ref: read.deliverable.ref },
+    deliverable: read.deliverable,
+    path: read.path,
+    sha256: read.sha256,
+    row,
+  };
 }
 
-/** The pair's newest recorded combined version, or null (read from the ledger and the file names; no sidecar is parsed). */
+/** The pair's newest recorded combined version, or null (from the ledger and the file names; no sidecar parsed). */
 export function newestCombined(ctx: EngineContext, key: string): DeliverablePointer | null {
-  const version = [...listCombinedVersions(ctx.home, key)].reverse().find((v) => combinationOf(ctx.db, combinedRef(key, v)));
+  const version = [...listCombinedVersions(ctx.home, key)]
+    .reverse()
+    .find((v) => combinationOf(ctx.db, combinedRef(key, v)));
   return version === undefined ? null : { id: combinedId(key), version, ref: combinedRef(key, version) };
 }
 

@@ -153,6 +153,7 @@ test("running every refusal's advised command that names a value: the value is o
     { covers: "src/engine/review/judge.ts#no-open-question", succeeds: true, refuse: () => refusedOf(run(["answer", fixture.unjudged.worker, "yes"])) },
     { covers: "src/engine/review/promote.ts#nothing-to-promote", succeeds: true, refuse: () => refusedOf(run(["promote", fixture.storedAuthored, "--yes"])) },
     { covers: "src/engine/review/promote.ts#nothing-to-promote", succeeds: true, refuse: () => refusedOf(run(["promote", fixture.proposal, "--yes"])) },
+    { covers: "src/engine/review/reviewable-stored.ts#stored-not-judged", refuse: () => refusedOf(run(["approve", fixture.storedPatch])) },
     { covers: "src/domain/review/approval.ts#not-approved", refuse: () => refusedOf(run(["promote", fixture.fresh(), "--yes"])) },
     { covers: "src/engine/review/target.ts#older-version", succeeds: true, refuse: () => refusedOf(run(["approve", fixture.older.worker, "--version", "1"])) },
     { covers: "src/engine/review/target.ts#version-moved", succeeds: true, refuse: () => engineRefusal(() => resolveReviewTarget(g.ctx, { target: fixture.older.worker, expectVersion: 1 })) },
