@@ -35,11 +35,21 @@ export function cardMoves(f: MoveFacts): CardMove[] {
   const out: CardMove[] = [];
   if (f.questions > 0) out.push(move("answer"), move("tell"));
   if (f.hasVersion && !f.approved) {
-    out.push(move("approve"), ...(f.patch ? [move("promote", { withApproval: true })] : []), move("revise"), move("reject"));
+    out.push(
+      move("approve"),
+      ...(f.patch ? [move("promote", { withApproval: true })] : []),
+      move("revise"),
+      move("reject"),
+    );
   } else if (f.hasVersion) {
     out.push(
-      ...(f.patch && !f.promoted ? [move("promote")] : []), ...(!f.patch && f.planLike ? [move("use", { mode: "implement" })] : []),
-      move("use", { mode: "parent" }), move("use", { mode: "worker" }), move("save"), move("revise"), move("reject"),
+      ...(f.patch && !f.promoted ? [move("promote")] : []),
+      ...(!f.patch && f.planLike ? [move("use", { mode: "implement" })] : []),
+      move("use", { mode: "parent" }),
+      move("use", { mode: "worker" }),
+      move("save"),
+      move("revise"),
+      move("reject"),
     );
   }
   if (f.failed) out.push(move("respawn"));

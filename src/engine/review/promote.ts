@@ -14,7 +14,14 @@ import { journalPromotion } from "../talk/journal.js";
 import { alreadyApplied, applyFrozen, RECOVERED_NOTE } from "./apply-frozen.js";
 import type { PromoteResult, PromotionPreview, WorkspaceOutcome } from "./promotion.js";
 import { resolveReviewable, type Reviewable } from "./reviewable.js";
-import { approvalOf, assertDecisionUnchanged, decisionView, promotionOf, type DecisionView, type TargetInput } from "./target.js";
+import {
+  approvalOf,
+  assertDecisionUnchanged,
+  decisionView,
+  promotionOf,
+  type DecisionView,
+  type TargetInput,
+} from "./target.js";
 import type { ReviewWarning } from "./warnings.js";
 
 export type { PromoteResult, PromotionPreview, WorkspaceOutcome };
@@ -53,12 +60,20 @@ export function planPromotion(ctx: EngineContext, input: PromoteInput): Promotio
   }
   const change = r.changeSet;
   if (!change || change.patch === "") {
-    throw refusal("nothing-to-promote", `${r.pointer.ref} has no frozen patch; there is nothing to promote`, r.promotion.instead);
+    throw refusal(
+      "nothing-to-promote",
+      `${r.pointer.ref} has no frozen patch; there is nothing to promote`,
+      r.promotion.instead,
+    );
   }
   r.promotion.assertPromotable();
   if (input.approve && (input.actor ?? "human") !== "human") throw approvalNeedsHuman();
   const promoted = promotionOf(ctx.db, r.pointer.ref);
-  if (promoted) throw refusal("already-promoted", `${r.pointer.ref} was already promoted (${promoted.id}, ${promoted.at}); nothing changed`);
+  if (promoted)
+    throw refusal(
+      "already-promoted",
+      `${r.pointer.ref} was already promoted (${promoted.id}, ${promoted.at}); nothing changed`,
+    );
   assertDecisionUnchanged(ctx.db, r.subject, input.expectDecision);
   const approval = approvalIdOf(ctx.db, r);
   if (!approval && !input.approve) throw notApprovedRefusal(r);
@@ -69,8 +84,15 @@ export function planPromotion(ctx: EngineContext, input: PromoteInput): Promotio
   const { warnings, needsConfirmation } = applied ? { warnings: [], needsConfirmation: false } : r.promotion.warnings();
   const files = change.files.map((f) => f.path);
   return {
-    reviewable: r, root: r.projectRoot, patch: change.patch, files, approvedBy: approval ?? null, warnings, needsConfirmation,
-    alreadyApplied: applied, judged,
+    reviewable: r,
+    root: r.projectRoot,
+    patch: change.patch,
+    files,
+    approvedBy: approval ?? null,
+    warnings,
+    needsConfirmation,
+    alreadyApplied: applied,
+    judged,
   };
 }
 
@@ -86,51 +108,91 @@ function approvalIdOf(db: Db, r: Reviewable): string | undefined {
 }
 
 function notApprovedRefusal(r: Reviewable): Error {
-  return notApproved({ verb: "promote", ref: r.pointer.ref, worker: r.subject, earlierApproved: r.promotion.earlierApproved() });
+  return notApproved({
+    verb: "promote",
+    ref: r.pointer.ref,
+    worker: r.subject,
+    earlierApproved: r.promotion.earlierApproved(),
+  });
 }
 
 /** What a promotion would apply and what needs confirmation, before the human is asked. */
 export function previewPromotion(ctx: EngineContext, input: PromoteInput): PromotionPreview {
   const plan = planPromotion(ctx, input);
-  return { ref: plan.reviewable.pointer.ref, files: plan.files, warnings: plan.warnings, needsConfirmation: plan.needsConfirmation };
+  return {
+    ref: plan.reviewable.pointer.ref,
+    files: plan.files,
+    warnings: plan.warnings,
+    needsConfirmation: plan.needsConfirmation,
+  };
 }
 
 /** Promotes an exactly approved version of any kind: a worker's, a combined one, or a stored record's change set. */
 export function promote(ctx: EngineContext, input: PromoteInput): PromoteResult {
   const plan = planPromotion(ctx, input);
   const { reviewable: r, root, patch, files } = plan;
-  if (resolveConfirmation("promote", { yes: Boolean(input.yes), interactive: false, needed: plan.needsConfirmation }) === "refuse") {
-    const detail = plan.warnings.filter((w) => w.kind !== "older-version").map((w) => w.text).join("; ");
+  if (
+    resolveConfirmation("promote", { yes: Boolean(input.yes), interactive: false, needed: plan.needsConfirmation }) ===
+    "refuse"
+  ) {
+    const detail = plan.warnings
+      .filter((w) => w.kind !== "older-version")
+      .map((w) => w.text)
+      .join("; ");
     throw confirmationRefused("promote", r.pointer.ref, detail);
   }
   const carried = r.promotion.approval.kind === "carried";
   const { recorded, recovered } = applyFrozen(ctx, {
-    ref: r.pointer.ref, root, patch, files,
-    request: carried ? { ref: r.pointer.ref, sha256: r.sha256 } : { ref: r.pointer.ref, approve: Boolean(input.approve) },
+    ref: r.pointer.ref,
+    root,
+    patch,
+    files,
+    request: carried
+      ? { ref: r.pointer.ref, sha256: r.sha256 }
+      : { ref: r.pointer.ref, approve: Boolean(input.approve) },
     record: (tx, recovered) => {
       const actor = input.actor ?? "human";
       assertDecisionUnchanged(tx.db, r.subject, input.expectDecision);
       let approval: DecisionView | null = null;
       if (!carried && !approvalOf(tx.db, r.pointer)) {
         if (!input.approve) throw notApprovedRefusal(r);
-        approval = decisionView(insertDecision(tx, {
-          actor, verb: "approve", worker: r.subject, deliverable: r.pointer, note: "approved with promotion",
-          evidenceRefs: r.evidenceRefs, contentSha256: r.sha256,
-        }));
+        approval = decisionView(
+          insertDecision(tx, {
+            actor,
+            verb: "approve",
+            worker: r.subject,
+            deliverable: r.pointer,
+            note: "approved with promotion",
+            evidenceRefs: r.evidenceRefs,
+            contentSha256: r.sha256,
+          }),
+        );
       }
-      if (promotionOf(tx.db, r.pointer.ref)) throw refusal("already-promoted", `${r.pointer.ref} was promoted meanwhile`);
+      if (promotionOf(tx.db, r.pointer.ref))
+        throw refusal("already-promoted", `${r.pointer.ref} was promoted meanwhile`);
       const notes = [
         ...r.promotion.notes,
         ...(plan.warnings.length > 0 ? [`confirmed despite: ${plan.warnings.map((w) => w.text).join("; ")}`] : []),
         ...(recovered ? [RECOVERED_NOTE] : []),
       ];
       const decision = insertDecision(tx, {
-        actor, verb: "promote", worker: r.subject, deliverable: r.pointer, option: filesOption(files),
-        note: notes.length > 0 ? notes.join("; ") : null, evidenceRefs: r.evidenceRefs, contentSha256: r.sha256,
+        actor,
+        verb: "promote",
+        worker: r.subject,
+        deliverable: r.pointer,
+        option: filesOption(files),
+        note: notes.length > 0 ? notes.join("; ") : null,
+        evidenceRefs: r.evidenceRefs,
+        contentSha256: r.sha256,
       });
       r.promotion.settle(tx);
       journalPromotion(tx, {
-        projectRoot: root, ref: r.pointer.ref, paths: files, workers: r.promotion.credited, summary: r.summary, decision: decision.id,
+        projectRoot: root,
+        ref: r.pointer.ref,
+        paths: files,
+        workers: r.promotion.credited,
+        summary: r.summary,
+        decision: decision.id,
       });
       return { decision: decisionView(decision), approval };
     },

@@ -25,10 +25,18 @@ export function combinedReviewable(ctx: EngineContext, input: TargetInput): Revi
   );
   const pair = t.key.replace("+", " and ");
   return {
-    kind: "combined", subject: t.key, author: t.key, pointer: t.pointer, path: t.path, sha256: t.sha256, changeSet: cs,
-    evidenceRefs: [t.pointer.ref, ...t.deliverable.sources.map((s) => s.ref)], projectRoot: t.row.projectRoot,
+    kind: "combined",
+    subject: t.key,
+    author: t.key,
+    pointer: t.pointer,
+    path: t.path,
+    sha256: t.sha256,
+    changeSet: cs,
+    evidenceRefs: [t.pointer.ref, ...t.deliverable.sources.map((s) => s.ref)],
+    projectRoot: t.row.projectRoot,
     summary: t.deliverable.summary,
-    refuses: (verb) => (verb === "revise" ? noRevise : verb === "--version" ? versionNamedByRef("combined") : undefined),
+    refuses: (verb) =>
+      verb === "revise" ? noRevise : verb === "--version" ? versionNamedByRef("combined") : undefined,
     shown: () => [], // a combined version is always named by its exact ref
     assertStill: () => undefined, // frozen once recorded: no newer bytes can take its ref
     settle: () => undefined, // its sources were settled when they were closed as combined
@@ -44,10 +52,19 @@ export function combinedReviewable(ctx: EngineContext, input: TargetInput): Revi
         const residue = patchResidue(cs.patch, sourcePatches(ctx, t.deliverable));
         if (residue.length === 0) return;
         const where = residue.map((r) => r.path).join(", ");
-        throw refusal("conflict-markers", `${t.pointer.ref} holds conflict markers in ${where}; markers are never promoted, nothing changed`);
+        throw refusal(
+          "conflict-markers",
+          `${t.pointer.ref} holds conflict markers in ${where}; markers are never promoted, nothing changed`,
+        );
       },
       warnings: () => {
-        const { warnings } = parentChangeWarnings(ctx, t.row.projectRoot, { base: cs.base, baseHead: null }, files, t.key);
+        const { warnings } = parentChangeWarnings(
+          ctx,
+          t.row.projectRoot,
+          { base: cs.base, baseHead: null },
+          files,
+          t.key,
+        );
         return { warnings, needsConfirmation: warnings.length > 0 };
       },
       earlierApproved: () => [], // each combined version is judged on its own
@@ -56,7 +73,10 @@ export function combinedReviewable(ctx: EngineContext, input: TargetInput): Revi
       settle: (tx) => {
         for (const w of workers) if (getWorker(tx.db, w)) updateWorker(tx, w, { reviewedAt: tx.now });
       },
-      reset: () => ({ workspace: "combined", notes: t.deliverable.sources.map((s) => settleSource(ctx, s.worker, s.version)) }),
+      reset: () => ({
+        workspace: "combined",
+        notes: t.deliverable.sources.map((s) => settleSource(ctx, s.worker, s.version)),
+      }),
       preface: [],
     },
   };

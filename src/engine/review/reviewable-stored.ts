@@ -14,7 +14,8 @@ export function storedReviewable(ctx: EngineContext, input: TargetInput, verb: R
   // A legacy checkpoint bundle carries no change set: a diff says so, every other verb refuses it as not usable.
   const legacy = verb === "diff" ? legacyNoPatch : undefined;
   const s = storedForUse(ctx, input.target, legacy);
-  if (input.expectSha256 !== undefined) verifyContent({ ref: s.ref, file: s.path, expected: input.expectSha256, actual: s.sha256 });
+  if (input.expectSha256 !== undefined)
+    verifyContent({ ref: s.ref, file: s.path, expected: input.expectSha256, actual: s.sha256 });
   const cs = s.record.changeSet;
   const source = s.provenance.sourceWorker;
   const root = ctx.projectRoot();
@@ -29,10 +30,24 @@ export function storedReviewable(ctx: EngineContext, input: TargetInput, verb: R
     "promote it without --approve",
   );
   return {
-    kind: "stored", subject: source ?? "parent", author: source ?? null,
-    pointer: { id: s.record.id, version: s.record.version, ref: s.ref }, path: s.path, sha256: s.sha256, changeSet: cs,
-    evidenceRefs: [s.ref, ...(cs?.ref ? [cs.ref] : [])], projectRoot: root, summary: s.record.summary,
-    refuses: (v) => (v === "--version" ? versionNamedByRef("stored") : v === "--approve" ? approveFlag : v === "promote" || v === "diff" ? undefined : judged),
+    kind: "stored",
+    subject: source ?? "parent",
+    author: source ?? null,
+    pointer: { id: s.record.id, version: s.record.version, ref: s.ref },
+    path: s.path,
+    sha256: s.sha256,
+    changeSet: cs,
+    evidenceRefs: [s.ref, ...(cs?.ref ? [cs.ref] : [])],
+    projectRoot: root,
+    summary: s.record.summary,
+    refuses: (v) =>
+      v === "--version"
+        ? versionNamedByRef("stored")
+        : v === "--approve"
+          ? approveFlag
+          : v === "promote" || v === "diff"
+            ? undefined
+            : judged,
     shown: () => [],
     assertStill: () => undefined,
     settle: () => undefined,
@@ -43,19 +58,32 @@ export function storedReviewable(ctx: EngineContext, input: TargetInput, verb: R
       assertPromotable: () => undefined, // its bytes were checked against the ledger's pin when read
       warnings: () => {
         const files = (cs?.files ?? []).map((f) => f.path);
-        const { warnings } = parentChangeWarnings(ctx, root, { base: cs?.base || null, baseHead: null }, files, source ?? s.ref);
+        const { warnings } = parentChangeWarnings(
+          ctx,
+          root,
+          { base: cs?.base || null, baseHead: null },
+          files,
+          source ?? s.ref,
+        );
         return { warnings, needsConfirmation: warnings.length > 0 };
       },
       earlierApproved: () => [],
       credited: source ? [source] : [],
       notes: [`approved by ${s.approval.decisionId} (carried by the stored record)`],
       settle: () => undefined,
-      reset: () => ({ workspace: "stored", notes: ["a stored record has no workspace of its own; no worker workspace was touched"] }),
+      reset: () => ({
+        workspace: "stored",
+        notes: ["a stored record has no workspace of its own; no worker workspace was touched"],
+      }),
       preface: [],
     },
   };
 }
 
 function legacyNoPatch(ref: string): Error {
-  return refusal("legacy-no-patch", `${ref} is a legacy checkpoint bundle; it carries no change set`, `read it with \`docket preview ${ref}\``);
+  return refusal(
+    "legacy-no-patch",
+    `${ref} is a legacy checkpoint bundle; it carries no change set`,
+    `read it with \`docket preview ${ref}\``,
+  );
 }

@@ -13,7 +13,14 @@ import type { WorkspaceOutcome } from "./promotion.js";
 import type { Reviewable } from "./reviewable-shape.js";
 import { assertShownBinding } from "./shown.js";
 import type { ReviewTarget, TargetInput } from "./target.js";
-import { approvalOf, assertNotCombined, assertPointerUnchanged, evidenceRefsOf, olderNote, resolveReviewTarget } from "./target.js";
+import {
+  approvalOf,
+  assertNotCombined,
+  assertPointerUnchanged,
+  evidenceRefsOf,
+  olderNote,
+  resolveReviewTarget,
+} from "./target.js";
 import { resolveReviewWarnings } from "./warnings.js";
 
 /** Warnings a promotion of a worker version needs confirmed (the rest are said, not asked). */
@@ -26,8 +33,16 @@ export function workerReviewable(ctx: EngineContext, input: TargetInput): Review
   const patchPending = Boolean(change && change.patch !== "");
   const revise = `${t.worker.id} was not told; use \`docket revise ${t.worker.id} <note>\` to ask for changes`;
   return {
-    kind: "worker", subject: t.worker.id, author: t.worker.id, pointer: t.pointer, path: t.path, sha256: t.sha256,
-    changeSet: change, evidenceRefs: evidenceRefsOf(t), projectRoot: t.worker.projectRoot, summary: t.deliverable.summary,
+    kind: "worker",
+    subject: t.worker.id,
+    author: t.worker.id,
+    pointer: t.pointer,
+    path: t.path,
+    sha256: t.sha256,
+    changeSet: change,
+    evidenceRefs: evidenceRefsOf(t),
+    projectRoot: t.worker.projectRoot,
+    summary: t.deliverable.summary,
     worker: t,
     refuses: () => undefined,
     shown: (verb) => assertShownBinding(ctx, t, input, verb),
@@ -46,7 +61,8 @@ export function workerReviewable(ctx: EngineContext, input: TargetInput): Review
       assertPromotable: () => {
         assertFrozenIntegrity(ctx, t.pointer.ref, change!);
         // A worker that changed its `.git` since spawn is refused before anything lands (no git runs in its tree).
-        if (t.worker.workspaceMode === "isolated" && pathExists(t.worker.workspace)) ctx.git.checkWorkerTree(workerTreeOf(t.worker));
+        if (t.worker.workspaceMode === "isolated" && pathExists(t.worker.workspace))
+          ctx.git.checkWorkerTree(workerTreeOf(t.worker));
         assertNotCombined(ctx.db, t.pointer.ref);
       },
       warnings: () => {
@@ -87,22 +103,40 @@ function unreportedNote(ctx: EngineContext, worker: string): string[] {
 }
 
 /** Resets the worker's workspace to its base only when its live tree still equals base + frozen patch. */
-function settleWorkspace(ctx: EngineContext, t: ReviewTarget, patch: string): { workspace: WorkspaceOutcome; note: string } {
+function settleWorkspace(
+  ctx: EngineContext,
+  t: ReviewTarget,
+  patch: string,
+): { workspace: WorkspaceOutcome; note: string } {
   const w = t.worker;
   const base = t.deliverable.changeSet?.base || w.base;
-  if (w.workspaceMode !== "isolated" || !base) return { workspace: "shared", note: `${w.id} shares the parent directory; nothing to reset` };
+  if (w.workspaceMode !== "isolated" || !base)
+    return { workspace: "shared", note: `${w.id} shares the parent directory; nothing to reset` };
   const host = hostOf(w);
   if (host !== undefined) {
     // Its workspace is on its host: checked and reset there (the one here is only its base).
     if (!settleRemote(ctx, w, base, patch)) {
-      return { workspace: "kept-later-edits", note: `${w.id} changed its workspace on host ${host} after this version; its workspace was left as it is` };
+      return {
+        workspace: "kept-later-edits",
+        note: `${w.id} changed its workspace on host ${host} after this version; its workspace was left as it is`,
+      };
     }
-    return { workspace: "reset", note: `${w.id}'s workspace on host ${host} was reset to its base (its live changes equalled the promoted patch)` };
+    return {
+      workspace: "reset",
+      note: `${w.id}'s workspace on host ${host} was reset to its base (its live changes equalled the promoted patch)`,
+    };
   }
-  if (!pathExists(w.workspace)) return { workspace: "missing", note: `${w.id}'s workspace ${w.workspace} is gone; nothing to reset` };
+  if (!pathExists(w.workspace))
+    return { workspace: "missing", note: `${w.id}'s workspace ${w.workspace} is gone; nothing to reset` };
   if (!ctx.git.liveEqualsFrozen(workerTreeOf(w), base, patch)) {
-    return { workspace: "kept-later-edits", note: `${w.id} changed its workspace after this version; its workspace was left as it is` };
+    return {
+      workspace: "kept-later-edits",
+      note: `${w.id} changed its workspace after this version; its workspace was left as it is`,
+    };
   }
   ctx.git.resetWorkspace(workerTreeOf(w), base);
-  return { workspace: "reset", note: `${w.id}'s workspace was reset to its base (its live changes equalled the promoted patch)` };
+  return {
+    workspace: "reset",
+    note: `${w.id}'s workspace was reset to its base (its live changes equalled the promoted patch)`,
+  };
 }

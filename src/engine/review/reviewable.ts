@@ -24,11 +24,16 @@ export type { JudgeVerb, Reviewable, ReviewVerb } from "./reviewable-shape.js";
 export function resolveReviewable(ctx: EngineContext, input: TargetInput, verb: ReviewVerb): Reviewable {
   const ref = parseReviewableRef(input.target);
   const r =
-    ref.kind === "combined" ? combinedReviewable(ctx, input)
-    : ref.kind === "stored" ? storedReviewable(ctx, input, verb)
-    : workerReviewable(ctx, verb === "diff" && ref.kind === "worker" && ref.version === undefined && input.version !== undefined
-      ? { ...input, target: deliverableRef(ref.worker, input.version) }
-      : input);
+    ref.kind === "combined"
+      ? combinedReviewable(ctx, input)
+      : ref.kind === "stored"
+        ? storedReviewable(ctx, input, verb)
+        : workerReviewable(
+            ctx,
+            verb === "diff" && ref.kind === "worker" && ref.version === undefined && input.version !== undefined
+              ? { ...input, target: deliverableRef(ref.worker, input.version) }
+              : input,
+          );
   const refused = r.refuses(verb) ?? (input.version !== undefined ? r.refuses("--version") : undefined);
   if (refused) throw refused;
   return r;
@@ -37,6 +42,11 @@ export function resolveReviewable(ctx: EngineContext, input: TargetInput, verb: 
 /** The subject's current version: a worker's committed pointer, or a pair's newest recorded combined version; null: none yet. */
 export function currentOf(ctx: EngineContext, subject: string): DeliverablePointer | null {
   const s = parseSubject(subject);
-  if (!s) throw validationError("bad-worker-id", `"${subject}" is not a worker or a combined pair`, "use w<N>, or combined:w<N>+w<M>:<K>");
+  if (!s)
+    throw validationError(
+      "bad-worker-id",
+      `"${subject}" is not a worker or a combined pair`,
+      "use w<N>, or combined:w<N>+w<M>:<K>",
+    );
   return s.kind === "combined" ? newestCombined(ctx, s.key) : (pointerOf(requireWorker(ctx.db, s.worker)) ?? null);
 }
