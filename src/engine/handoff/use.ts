@@ -3,83 +3,28 @@
 // source-deliverable.md and provenance {sourceRef, approvingDecisionId, useDecisionId} (ADR-0003, issue 5 §5).
 
 import { oneLine } from "../../domain/text/fence.js";
-import type { DeliverablePointer, SourceHandoff } from "../../domain/deliverables/deliverable.js";
+import type { SourceHandoff } from "../../domain/deliverables/deliverable.js";
 import { refusal, usageError, validationError } from "../../domain/errors.js";
 import { dropChip as dropChipRow, insertChip, listChips, queuedChipFor, type Chip } from "../../ledger/talk/chips.js";
-import { notApproved, type DecisionActor } from "../../domain/review/approval.js";
+import type { DecisionActor } from "../../domain/review/approval.js";
 import { confirmationRefused, resolveConfirmation } from "../../domain/review/confirmation.js";
 import { insertDecision } from "../../ledger/review/decisions.js";
-import type { Tx } from "../../ledger/core/runner.js";
 import type { EngineContext } from "../context.js";
-import { assertDecisionUnchanged, assertPointerUnchanged, verifiedApprovalOf, decisionView, evidenceRefsOf, resolveReviewTarget, type DecisionView, type ReviewTarget } from "../review/target.js";
+import { decisionView, type DecisionView } from "../review/target.js";
+import { resolveReviewable, type Reviewable } from "../review/reviewable.js";
+import type { UseHooks } from "../review/reviewable-shape.js";
 import { kindRegistry, trustedKindChoice } from "../workers/kinds.js";
 import { parsePlan } from "../../domain/plans/plan-contract.js";
 import { isPlanLike, resolvePlanGate, type PlanGateState } from "../../domain/plans/plan-gate.js";
 import { spawnWorker, type SpawnInput, type SpawnResult } from "../workers/spawn.js";
-import { storedForUse, type StoredForUse } from "./store-use.js";
-import { refKind } from "../../domain/deliverables/refs.js";
 import { assertHuman } from "../authority.js";
 
 /** What is being used: a worker's exact current version, or a stored record (its approval travels with it). */
-type UseSource =
-  | { kind: "worker"; target: ReviewTarget; ref: string; body: string; projectRoot: string }
-  | { kind: "stored"; stored: StoredForUse; ref: string; body: string; projectRoot: string };
+const resolveUseSource = (ctx: EngineContext, target: string, version?: number): Reviewable =>
+  resolveReviewable(ctx, { target: target.trim(), version }, "use");
 
-function resolveUseSource(ctx: EngineContext, target: string, version?: number): UseSource {
-  const text = target.trim();
-  const kind = refKind(text);
-  if (kind === "worker") {
-    const t = resolveReviewTarget(ctx, { target: text, version });
-    if (t.pointer.version !== t.current.version) {
-      throw refusal(
-        "use-not-current",
-        `Use needs the exact current version: ${t.pointer.ref} is older than ${t.worker.id}'s current v${t.current.version}; nothing changed`,
-        `review v${t.current.version} with \`docket verdict ${t.worker.id}\``,
-      );
-    }
-    return { kind: "worker", target: t, ref: t.pointer.ref, body: t.deliverable.body, projectRoot: t.worker.projectRoot };
-  }
-  if (kind === "stored") {
-    const stored = storedForUse(ctx, text);
-    return { kind: "stored", stored, ref: stored.ref, body: stored.body, projectRoot: ctx.projectRoot() };
-  }
-  throw validationError("bad-use-source", `"${target}" is not a worker, a worker deliverable ref or a stored deliverable`, "use w<N>, worker-deliverable:w<N>:<K> or deliverable:<id>:<v>");
-}
-
-interface Authorized {
-  approvingDecisionId: string;
-  approvedAt: string;
-  pointer: DeliverablePointer;
-  worker: string;
-}
-
-/** Inside the use command: the version is still current and its latest human judgment is still approval. */
-function authorize(tx: Tx, source: UseSource, expectDecision?: string | null): Authorized {
-  if (source.kind === "stored") {
-    const s = source.stored;
-    return {
-      approvingDecisionId: s.approval.decisionId,
-      approvedAt: s.approval.decidedAt,
-      pointer: { id: s.record.id, version: s.record.version, ref: s.ref },
-      worker: s.provenance.sourceWorker ?? "parent",
-    };
-  }
-  const t = source.target;
-  assertPointerUnchanged(tx, t);
-  assertDecisionUnchanged(tx.db, t.worker.id, expectDecision);
-  const approval = verifiedApprovalOf(tx.db, t);
-  if (!approval) throw notApproved({ verb: "use", ref: t.pointer.ref, worker: t.worker.id });
-  return { approvingDecisionId: approval.id, approvedAt: approval.at, pointer: t.pointer, worker: t.worker.id };
-}
-
-function evidenceOf(source: UseSource): string[] {
-  return source.kind === "worker" ? evidenceRefsOf(source.target) : [source.ref];
-}
-
-/** The sha256 of the exact bytes this use hands on (the sidecar, or the stored record's file). */
-function contentOf(source: UseSource): string {
-  return source.kind === "worker" ? source.target.sha256 : source.stored.sha256;
-}
+/** The use hooks every kind that takes `use` carries (resolveReviewable refused the others). */
+const useOf = (source: Reviewable): UseHooks => source.use!;
 
 export interface UseParentResult {
   chip: { id: string; ref: string; state: Chip["state"] };
@@ -92,22 +37,23 @@ export interface UseParentResult {
 export function useForParent(ctx: EngineContext, input: { target: string; version?: number; actor?: DecisionActor; expectDecision?: string | null }): UseParentResult {
   assertHuman(ctx, "use");
   const source = resolveUseSource(ctx, input.target, input.version);
-  return ctx.commands.run("use.parent", { ref: source.ref }, (tx) => {
-    const auth = authorize(tx, source, input.expectDecision);
-    const existing = queuedChipFor(tx.db, source.ref, source.projectRoot);
+  const ref = source.pointer.ref;
+  return ctx.commands.run("use.parent", { ref }, (tx) => {
+    const auth = useOf(source).authorize(tx, input.expectDecision);
+    const existing = queuedChipFor(tx.db, ref, source.projectRoot);
     if (existing) {
-      return { chip: { id: existing.id, ref: existing.ref, state: existing.state }, decision: null, alreadyQueued: true, notes: [`${source.ref} is already queued as ${existing.id}; nothing new`] };
+      return { chip: { id: existing.id, ref: existing.ref, state: existing.state }, decision: null, alreadyQueued: true, notes: [`${ref} is already queued as ${existing.id}; nothing new`] };
     }
     const decision = insertDecision(tx, {
-      actor: input.actor ?? "human", verb: "use", worker: auth.worker, deliverable: auth.pointer, option: "parent",
-      note: `approved by ${auth.approvingDecisionId}`, evidenceRefs: evidenceOf(source), contentSha256: contentOf(source),
+      actor: input.actor ?? "human", verb: "use", worker: source.subject, deliverable: source.pointer, option: "parent",
+      note: `approved by ${auth.approvingDecisionId}`, evidenceRefs: source.evidenceRefs, contentSha256: source.sha256,
     });
-    const chip = insertChip(tx, { worker: source.kind === "worker" ? auth.worker : null, ref: source.ref, projectRoot: source.projectRoot, body: source.body, decision: decision.id });
+    const chip = insertChip(tx, { worker: useOf(source).chipWorker, ref, projectRoot: source.projectRoot, body: source.body, decision: decision.id });
     return {
       chip: { id: chip.id, ref: chip.ref, state: chip.state },
       decision: decisionView(decision),
       alreadyQueued: false,
-      notes: [`queued ${source.ref} as ${chip.id} (${Buffer.byteLength(source.body, "utf8")} bytes) for the parent session's next prompt`, "`docket chips` lists queued chips; `docket chips drop <id>` drops one"],
+      notes: [`queued ${ref} as ${chip.id} (${Buffer.byteLength(source.body, "utf8")} bytes) for the parent session's next prompt`, "`docket chips` lists queued chips; `docket chips drop <id>` drops one"],
     };
   }).result;
 }
@@ -145,6 +91,7 @@ export async function useForWorker(ctx: EngineContext, input: UseWorkerInput): P
     throw confirmationRefused("use --worker", input.target);
   }
   const source = resolveUseSource(ctx, input.target, input.version);
+  const ref = source.pointer.ref;
   // Cheap launch checks before the use decision is recorded, so an obvious typo changes nothing.
   if ((input.agent ?? "pi") === "command" && !input.command?.trim()) throw usageError("missing-cmd", "--agent command needs --cmd '<shell command>'");
   if (input.kind !== undefined && !kindRegistry(ctx).kinds.has(input.kind)) {
@@ -152,23 +99,23 @@ export async function useForWorker(ctx: EngineContext, input: UseWorkerInput): P
   }
   const implement = input.implement ? implementPlan(ctx, source, input.kind) : undefined;
   const task =
-    input.task?.trim() || implement?.task || `Work from the reviewed deliverable ${source.ref} (its exact text is in source-deliverable.md).`;
-  const used = ctx.commands.run("use.worker", { ref: source.ref, task, implement: Boolean(implement) }, (tx) => {
-    const auth = authorize(tx, source, input.expectDecision);
+    input.task?.trim() || implement?.task || `Work from the reviewed deliverable ${ref} (its exact text is in source-deliverable.md).`;
+  const use = useOf(source);
+  const used = ctx.commands.run("use.worker", { ref, task, implement: Boolean(implement) }, (tx) => {
+    const auth = use.authorize(tx, input.expectDecision);
     const decision = insertDecision(tx, {
-      actor: input.actor ?? "human", verb: "use", worker: auth.worker, deliverable: auth.pointer, option: implement ? "implement" : "worker",
-      note: `task: ${task}`, evidenceRefs: evidenceOf(source), contentSha256: contentOf(source),
+      actor: input.actor ?? "human", verb: "use", worker: source.subject, deliverable: source.pointer, option: implement ? "implement" : "worker",
+      note: `task: ${task}`, evidenceRefs: source.evidenceRefs, contentSha256: source.sha256,
     });
     return { auth, decision: decisionView(decision) };
   }).result;
   const sidecarPath = ""; // spawn names the new worker's own source-deliverable.md once its id exists
-  const from = source.kind === "worker" ? used.auth.worker : `stored deliverable ${source.stored.record.id}`;
   const record: SourceHandoff = {
-    sourceRef: source.ref,
-    sourceId: used.auth.pointer.id,
-    sourceVersion: used.auth.pointer.version,
-    ...(source.kind === "worker" ? { sourceWorker: used.auth.worker } : source.stored.provenance.sourceWorker ? { sourceWorker: source.stored.provenance.sourceWorker } : {}),
-    sourceKind: source.kind === "worker" ? "worker" : "stored",
+    sourceRef: ref,
+    sourceId: source.pointer.id,
+    sourceVersion: source.pointer.version,
+    ...(use.sourceWorker ? { sourceWorker: use.sourceWorker } : {}),
+    sourceKind: use.sourceKind,
     approvingDecisionId: used.auth.approvingDecisionId,
     useDecisionId: used.decision.id,
     approvedAt: used.auth.approvedAt,
@@ -188,7 +135,7 @@ export async function useForWorker(ctx: EngineContext, input: UseWorkerInput): P
         sourceBody: source.body,
         record,
         brief: {
-          sourceRef: source.ref, sourceVersion: used.auth.pointer.version, from, approvingDecisionId: used.auth.approvingDecisionId,
+          sourceRef: ref, sourceVersion: source.pointer.version, from: use.from, approvingDecisionId: used.auth.approvingDecisionId,
           approvedAt: used.auth.approvedAt, sidecarPath, planAuthorized: Boolean(implement), useDecisionId: used.decision.id,
         },
       },
@@ -197,28 +144,28 @@ export async function useForWorker(ctx: EngineContext, input: UseWorkerInput): P
     const e = error as Error & { code?: string };
     throw refusal("use-worker-not-started", `use decision ${used.decision.id} was recorded but no worker started: ${e.message}`, "fix the cause and run the same use again");
   }
-  const notes = [...spawned.summary, `${spawned.worker} started with reviewed input ${source.ref} (approved ${used.auth.approvingDecisionId}, use ${used.decision.id})`];
+  const notes = [...spawned.summary, `${spawned.worker} started with reviewed input ${ref} (approved ${used.auth.approvingDecisionId}, use ${used.decision.id})`];
   const planGated = kindRegistry(ctx).kinds.get(spawned.kind)?.planGate ?? false;
   return {
     worker: spawned.worker,
     kind: spawned.kind,
     planGate: resolvePlanGate({ planGate: planGated }, Boolean(implement)),
-    sourceHandoff: { sourceRef: source.ref, approvingDecisionId: used.auth.approvingDecisionId, useDecisionId: used.decision.id },
+    sourceHandoff: { sourceRef: ref, approvingDecisionId: used.auth.approvingDecisionId, useDecisionId: used.decision.id },
     spawn: spawned,
     notes,
   };
 }
 
 /** Use → Implement: the source must propose work (a plan or proposal, no patch); kind and task come from config and goal. */
-function implementPlan(ctx: EngineContext, source: UseSource, kindFlag: string | undefined): { kind: string; task: string } {
-  const outcome = source.kind === "worker" ? source.target.deliverable.outcome : source.stored.record.outcome;
-  const patch = source.kind === "worker" ? source.target.deliverable.changeSet?.patch : source.stored.record.changeSet?.patch;
+function implementPlan(ctx: EngineContext, source: Reviewable, kindFlag: string | undefined): { kind: string; task: string } {
+  const { outcome, pointer: { ref } } = source;
+  const patch = source.changeSet?.patch;
   const plan = parsePlan(source.body);
   if (patch) {
-    throw refusal("implement-has-patch", `${source.ref} carries a patch, not a plan; nothing changed`, `promote it with \`docket promote ${source.ref}\`, or use --worker`);
+    throw refusal("implement-has-patch", `${ref} carries a patch, not a plan; nothing changed`, `promote it with \`docket promote ${ref}\`, or use --worker`);
   }
   if (!isPlanLike(outcome, plan)) {
-    throw refusal("implement-not-a-plan", `${source.ref} is ${outcome}, not a plan or proposal; nothing changed`, "use --worker to hand it to a worker as input");
+    throw refusal("implement-not-a-plan", `${ref} is ${outcome}, not a plan or proposal; nothing changed`, "use --worker to hand it to a worker as input");
   }
   const goal = plan?.goal ? oneLine(plan.goal) : undefined; // worker text in task.md's "# Task": one line, no heading of its own
   const kind = kindFlag ?? trustedKindChoice(ctx, kindRegistry(ctx).kinds, "implementKind").name ?? "implementer";
@@ -227,7 +174,7 @@ function implementPlan(ctx: EngineContext, source: UseSource, kindFlag: string |
   }
   return {
     kind,
-    task: goal ? `Implement approved plan ${source.ref}: ${goal}` : `Implement approved plan ${source.ref}.`,
+    task: goal ? `Implement approved plan ${ref}: ${goal}` : `Implement approved plan ${ref}.`,
   };
 }
 

@@ -23,6 +23,11 @@ export function combinedReviewable(ctx: EngineContext, input: TargetInput): Revi
     `${t.pointer.ref} is a combined version: no worker publishes its next version; nothing was sent`,
     "reject it, or hand both sides to one worker with `docket combine <w> <w> --to <w>`",
   );
+  const noUse = refusal(
+    "combined-no-use",
+    `${t.pointer.ref} is a combined version: its change set is promoted, never handed on as input; nothing changed`,
+    "promote it instead, or use one of its sources' versions",
+  );
   const pair = t.key.replace("+", " and ");
   return {
     kind: "combined",
@@ -35,8 +40,16 @@ export function combinedReviewable(ctx: EngineContext, input: TargetInput): Revi
     evidenceRefs: [t.pointer.ref, ...t.deliverable.sources.map((s) => s.ref)],
     projectRoot: t.row.projectRoot,
     summary: t.deliverable.summary,
+    body: t.deliverable.body,
+    outcome: t.deliverable.outcome,
     refuses: (verb) =>
-      verb === "revise" ? noRevise : verb === "--version" ? versionNamedByRef("combined") : undefined,
+      verb === "revise"
+        ? noRevise
+        : verb === "use"
+          ? noUse
+          : verb === "--version"
+            ? versionNamedByRef("combined")
+            : undefined,
     shown: () => [], // a combined version is always named by its exact ref
     assertStill: () => undefined, // frozen once recorded: no newer bytes can take its ref
     settle: () => undefined, // its sources were settled when they were closed as combined

@@ -11,7 +11,7 @@ import type { ReviewWarning } from "./warnings.js";
 export type JudgeVerb = "approve" | "reject";
 
 /** What a verb asks of a version: each kind resolves for it, or refuses it in its own words. */
-export type ReviewVerb = JudgeVerb | "revise" | "promote" | "diff";
+export type ReviewVerb = JudgeVerb | "revise" | "promote" | "diff" | "use";
 
 export interface Reviewable {
   kind: "worker" | "combined" | "stored";
@@ -26,6 +26,9 @@ export interface Reviewable {
   changeSet: ChangeSet | null;
   /** Refs a judge could see: the version, and its change set or its sources. */
   evidenceRefs: string[];
+  /** Its exact text (what Use hands on) and outcome (what Implement checks is a plan). */
+  body: string;
+  outcome: string;
   /** The checkout its patch lands in, and the summary a promotion journals. */
   projectRoot: string;
   summary: string;
@@ -42,6 +45,21 @@ export interface Reviewable {
   /** What to say after the judgment. */
   after(verb: JudgeVerb): string[];
   promotion: PromotionHooks;
+  /** What Use asks of it (a combined version is never handed on: it refuses `use`). */
+  use?: UseHooks;
+}
+
+/** What Use → Parent / Worker / Implement asks of each kind; the commands around them are written once (handoff/use.ts). */
+export interface UseHooks {
+  /** Inside the use command: the approval it stands on, still holding (re-checked for a worker's version). */
+  authorize(tx: Tx, expectDecision: string | null | undefined): { approvingDecisionId: string; approvedAt: string };
+  /** The worker a chip is queued for (null: a stored record's chip names none). */
+  chipWorker: string | null;
+  /** How the handoff brief names where the input came from. */
+  from: string;
+  /** The handoff record's provenance: the worker it came from, when it has one, and its kind. */
+  sourceWorker?: string;
+  sourceKind: "worker" | "stored";
 }
 
 /** What promotion asks of each kind; the checks, the command and the wording around them are written once. */

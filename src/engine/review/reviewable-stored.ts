@@ -2,7 +2,7 @@
 // approval it was saved with, its bytes pinned by the ledger — and promoted without a workspace to reset (ADR-0005).
 
 import { versionNamedByRef } from "../../domain/deliverables/refs.js";
-import { refusal, validationError } from "../../domain/errors.js";
+import { refusal, validationError, type DocketError } from "../../domain/errors.js";
 import { verifyContent } from "../../domain/review/content-binding.js";
 import type { EngineContext } from "../context.js";
 import { storedForUse } from "../handoff/store-use.js";
@@ -29,6 +29,10 @@ export function storedReviewable(ctx: EngineContext, input: TargetInput, verb: R
     "--approve judges a worker's version; a stored record already carries its approval",
     "promote it without --approve",
   );
+  // Promote, diff and use take it; it is never judged, and names its version itself.
+  const refused: Partial<Record<Parameters<Reviewable["refuses"]>[0], DocketError>> = {
+    approve: judged, reject: judged, revise: judged, "--version": versionNamedByRef("stored"), "--approve": approveFlag,
+  };
   return {
     kind: "stored",
     subject: source ?? "parent",
@@ -40,14 +44,9 @@ export function storedReviewable(ctx: EngineContext, input: TargetInput, verb: R
     evidenceRefs: [s.ref, ...(cs?.ref ? [cs.ref] : [])],
     projectRoot: root,
     summary: s.record.summary,
-    refuses: (v) =>
-      v === "--version"
-        ? versionNamedByRef("stored")
-        : v === "--approve"
-          ? approveFlag
-          : v === "promote" || v === "diff"
-            ? undefined
-            : judged,
+    body: s.body,
+    outcome: s.record.outcome,
+    refuses: (v) => refused[v],
     shown: () => [],
     assertStill: () => undefined,
     settle: () => undefined,
@@ -76,6 +75,14 @@ export function storedReviewable(ctx: EngineContext, input: TargetInput, verb: R
         notes: ["a stored record has no workspace of its own; no worker workspace was touched"],
       }),
       preface: [],
+    },
+    use: {
+      // Its approval travels inside the record, its bytes verified against the ledger's pin when read.
+      authorize: () => ({ approvingDecisionId: s.approval.decisionId, approvedAt: s.approval.decidedAt }),
+      chipWorker: null,
+      from: `stored deliverable ${s.record.id}`,
+      ...(source ? { sourceWorker: source } : {}),
+      sourceKind: "stored",
     },
   };
 }

@@ -2,6 +2,8 @@
 // its workspace reset only when its live tree still equals base + frozen patch (ADR-0003, issue 5 §4).
 
 import { deliverableRef } from "../../domain/deliverables/refs.js";
+import { refusal, type DocketError } from "../../domain/errors.js";
+import { notApproved } from "../../domain/review/approval.js";
 import { workerTreeOf } from "../../domain/workers/worker-tree.js";
 import { pathExists } from "../../files/probe.js";
 import { activeItemsByWorker } from "../../ledger/work/bindings.js";
@@ -15,11 +17,13 @@ import { assertShownBinding } from "./shown.js";
 import type { ReviewTarget, TargetInput } from "./target.js";
 import {
   approvalOf,
+  assertDecisionUnchanged,
   assertNotCombined,
   assertPointerUnchanged,
   evidenceRefsOf,
   olderNote,
   resolveReviewTarget,
+  verifiedApprovalOf,
 } from "./target.js";
 import { resolveReviewWarnings } from "./warnings.js";
 
@@ -43,8 +47,10 @@ export function workerReviewable(ctx: EngineContext, input: TargetInput): Review
     evidenceRefs: evidenceRefsOf(t),
     projectRoot: t.worker.projectRoot,
     summary: t.deliverable.summary,
+    body: t.deliverable.body,
+    outcome: t.deliverable.outcome,
     worker: t,
-    refuses: () => undefined,
+    refuses: (verb) => (verb === "use" && !current ? useNotCurrent(t) : undefined),
     shown: (verb) => assertShownBinding(ctx, t, input, verb),
     assertStill: (tx, verb) => {
       if (!t.exact) assertPointerUnchanged(tx, t);
@@ -79,7 +85,28 @@ export function workerReviewable(ctx: EngineContext, input: TargetInput): Review
       },
       preface: olderNote(t),
     },
+    use: {
+      authorize: (tx, expectDecision) => {
+        assertPointerUnchanged(tx, t);
+        assertDecisionUnchanged(tx.db, t.worker.id, expectDecision);
+        const approval = verifiedApprovalOf(tx.db, t);
+        if (!approval) throw notApproved({ verb: "use", ref: t.pointer.ref, worker: t.worker.id });
+        return { approvingDecisionId: approval.id, approvedAt: approval.at };
+      },
+      chipWorker: t.worker.id,
+      from: t.worker.id,
+      sourceWorker: t.worker.id,
+      sourceKind: "worker",
+    },
   };
+}
+
+function useNotCurrent(t: ReviewTarget): DocketError {
+  return refusal(
+    "use-not-current",
+    `Use needs the exact current version: ${t.pointer.ref} is older than ${t.worker.id}'s current v${t.current.version}; nothing changed`,
+    `review v${t.current.version} with \`docket verdict ${t.worker.id}\``,
+  );
 }
 
 function earlierApproved(ctx: EngineContext, t: ReviewTarget): number[] {

@@ -1,5 +1,5 @@
 // Claim: a worker version, a combined version and a stored record are three kinds of one Reviewable: promotion, its
-// preview and the frozen-patch read take any of them through one path, their refusals come from the one rule, and a
+// preview, the frozen-patch read and Use take any of them through one path, their refusals come from the one rule, and a
 // combined card's moves come from the one table every card's moves come from.
 
 import { test } from "node:test";
@@ -17,6 +17,7 @@ import { planPromotion, promote } from "../../../src/engine/review/promote.js";
 import { previewPromotion } from "../../../src/engine/review/promote-preview.js";
 import { verdictCard } from "../../../src/engine/review/verdict.js";
 import { saveFromWorker } from "../../../src/engine/store/save.js";
+import { useForParent } from "../../../src/engine/handoff/use.js";
 import { moveText } from "../../../src/domain/review/card-actions.js";
 import { pairGround, publishBoth } from "../../support/combine-fixture.js";
 import { appWith, decisionCount, gitStatus, publish, reviewGround, reviewWorker } from "../../support/review-fixture.js";
@@ -48,6 +49,8 @@ test("a stored record's promotion is refused for confirmation by the one rule, a
   assert.deepEqual([preview.ref, preview.root, preview.files, preview.approvedBy !== null], [ref, g.project, ["src/app.txt"], true]);
   assert.equal(preview.check.ok, true, "the record's frozen patch still applies to the changed checkout (other lines)");
   assert.equal(frozenPatchOf(g.ctx, ref).worker, w.worker, "a diff names the worker the record came from");
+  const used = useForParent(g.ctx, { target: ref });
+  assert.deepEqual([used.decision?.worker, used.decision?.deliverable?.ref], [w.worker, ref], "Use reads the same resolved record");
 });
 
 test("a stored record is never judged again: approve, reject and revise refuse it in its own words and record nothing", (t) => {
@@ -68,6 +71,7 @@ test("a combined version's not-approved refusal is the one rule's, naming its ex
   assert.throws(() => promote(p.g.ctx, { target: ref, yes: true }), refusedAs(notApproved({ verb: "promote", ref, worker: "w1+w2", earlierApproved: [] })));
   assert.throws(() => revise(p.g.ctx, { target: ref, note: "x" }), (e: unknown) => isDocketError(e) && e.code === "combined-no-revise");
   assert.throws(() => frozenPatchOf(p.g.ctx, ref, 1), (e: unknown) => isDocketError(e) && e.code === "version-stored");
+  assert.throws(() => useForParent(p.g.ctx, { target: ref }), (e: unknown) => isDocketError(e) && e.code === "combined-no-use");
 
   const preview = previewPromotion(p.g.ctx, { target: ref, approve: true });
   assert.deepEqual([preview.ref, preview.check.ok, preview.approvedBy], [ref, true, null]);

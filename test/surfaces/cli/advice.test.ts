@@ -140,7 +140,7 @@ test("running every refusal's advised command that names a value: the value is o
   const fixture = ground(t, g, run);
 
   const cases: Case[] = [
-    { covers: "src/engine/handoff/use.ts#use-not-current", refuse: () => refusedOf(run(["use", fixture.older.v1.ref, "--parent"])) },
+    { covers: "src/engine/review/reviewable-worker.ts#use-not-current", refuse: () => refusedOf(run(["use", fixture.older.v1.ref, "--parent"])) },
     { covers: "src/domain/review/approval.ts#not-approved", refuse: () => refusedOf(run(["use", fixture.fresh(), "--parent"])) },
     { covers: "src/engine/handoff/use.ts#implement-has-patch", refuse: () => refusedOf(run(["use", fixture.patch.worker, "--implement", "--yes"])), succeeds: true },
     { covers: "src/engine/handoff/use.ts#implement-has-patch", refuse: () => refusedOf(run(["use", fixture.storedPatch, "--implement", "--yes"])), succeeds: true },
