@@ -75,7 +75,8 @@ function handOff(ctx: EngineContext, s: [Source, Source], m: MergeOutcome, to: s
     summary,
     decisions: r.decisions,
     notes: [
-      `${summary}: both sides sent to ${target.worker} as ${r.message}${pasted?.pasted ? " (pasted into its pane)" : ""}; ` +
+      `${summary}: both sides sent to ${target.worker} as ${r.message}` +
+        `${pasted?.pasted ? " (pasted into its pane)" : ""}; ` +
         "its next docket_done is the combined version",
     ],
   };

@@ -2,7 +2,7 @@
 // newest, and those waiting for judgment. Judged, promoted and shown as a Reviewable (reviewable-combined.ts).
 
 import { type CombinedDeliverable } from "../../domain/deliverables/combined.js";
-import { combinedId, combinedRef, parseReviewableRef } from "../../domain/deliverables/refs.js";
+import { combinedId, combinedRef, parseCombinedRef, parseReviewableRef } from "../../domain/deliverables/refs.js";
 import type { DeliverablePointer } from "../../domain/deliverables/deliverable.js";
 import { notFound, refusal } from "../../domain/errors.js";
 import { verifyContent } from "../../domain/review/content-binding.js";
@@ -10,7 +10,7 @@ import { listCombinedVersions, readCombined } from "../../files/review/combined-
 import { readDeliverable } from "../../files/workers/deliverables.js";
 import { combinationOf, frozenCombinations, type CombinationRow } from "../../ledger/review/combinations.js";
 import type { EngineContext } from "../context.js";
-import { latestDecision } from "./target.js";
+import { judgmentOf } from "./target.js";
 
 export interface CombinedTarget {
   key: string;
@@ -81,7 +81,10 @@ export function sourcePatches(ctx: EngineContext, d: CombinedDeliverable): strin
 
 /** This project's combined versions nobody judged yet (the verdict queue shows them with the ready ones). */
 export function unjudgedCombined(ctx: EngineContext): string[] {
-  return frozenCombinations(ctx.db, ctx.projectRoot())
-    .filter((c) => c.resultRef && !latestDecision(ctx.db, c.resultRef, ["approve", "reject", "promote"]))
-    .map((c) => c.resultRef!);
+  const refs = frozenCombinations(ctx.db, ctx.projectRoot()).flatMap((c) => (c.resultRef ? [c.resultRef] : []));
+  // Judged or not is the one rule's answer (domain/review/approval.ts), not a list of verbs restated here.
+  return refs.filter((ref) => {
+    const c = parseCombinedRef(ref);
+    return c?.version !== undefined && !judgmentOf(ctx.db, { id: combinedId(c.key), version: c.version, ref });
+  });
 }

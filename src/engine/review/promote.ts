@@ -44,7 +44,7 @@ export interface PromotionPlan {
   warnings: ReviewWarning[];
   /** Warnings that need the human's confirmation (or --yes) before anything is applied. */
   needsConfirmation: boolean;
-  /** The checkout already holds exactly this patch (an earlier promotion was interrupted): only the record is missing. */
+  /** The checkout already holds this exact patch (an interrupted promotion): only its record is missing. */
   alreadyApplied: boolean;
   /** With --approve on an unapproved version: the line naming the exact ref judged. */
   judged?: string[];
@@ -199,7 +199,8 @@ export function promote(ctx: EngineContext, input: PromoteInput): PromoteResult 
   });
   const reset = r.promotion.reset(patch);
   const landed = recovered
-    ? `${root} already held exactly the frozen patch of ${r.pointer.ref} (an interrupted promotion); recorded the promotion now, nothing applied twice`
+    ? `${root} already held exactly the frozen patch of ${r.pointer.ref} (an interrupted promotion); ` +
+      "recorded the promotion now, nothing applied twice"
     : `promoted ${countFiles(files)} from ${r.pointer.ref} into ${root} (working tree only, not committed)`;
   const notes = [...(plan.judged ?? []), ...r.promotion.preface, landed, ...reset.notes];
   return { ...recorded, files, workspace: reset.workspace, notes };

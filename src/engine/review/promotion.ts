@@ -1,5 +1,5 @@
 // What a promotion returns and what its preview shows, for a worker version, a combined version or a stored record:
-// the shapes only, so each kind's promotion module depends on them and not on another's implementation.
+// the shapes only, so the kinds' hooks (reviewable-*.ts) depend on them and not on promote.ts, which calls the hooks.
 
 import type { DecisionView } from "./target.js";
 import type { ReviewWarning } from "./warnings.js";

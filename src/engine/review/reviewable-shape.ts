@@ -20,7 +20,7 @@ export interface Reviewable {
   /** The worker a diff names as its author: a worker id, the pair key, or null (a stored record without one). */
   author: string | null;
   pointer: DeliverablePointer;
-  /** The sidecar read and the sha256 of its exact bytes (what a judgment records and an approval is checked against). */
+  /** The file read and the sha256 of its exact bytes (what a judgment records and an approval is checked against). */
   path: string;
   sha256: string;
   changeSet: ChangeSet | null;
@@ -49,7 +49,7 @@ export interface Reviewable {
   use?: UseHooks;
 }
 
-/** What Use → Parent / Worker / Implement asks of each kind; the commands around them are written once (handoff/use.ts). */
+/** What Use → Parent / Worker / Implement asks of each kind; the commands around them are written once (use.ts). */
 export interface UseHooks {
   /** Inside the use command: the approval it stands on, still holding (re-checked for a worker's version). */
   authorize(tx: Tx, expectDecision: string | null | undefined): { approvingDecisionId: string; approvedAt: string };
@@ -64,7 +64,7 @@ export interface UseHooks {
 
 /** What promotion asks of each kind; the checks, the command and the wording around them are written once. */
 export interface PromotionHooks {
-  /** Recorded: its approval is a decision in this ledger (promote --approve may record it). Carried: the record holds it. */
+  /** Recorded: its approval is a decision in this ledger (promote --approve may record it); carried: the record's. */
   approval: { kind: "recorded" } | { kind: "carried"; decisionId: string };
   /** The hint of `nothing-to-promote`: what to do with a version that has no frozen patch. */
   instead: string;

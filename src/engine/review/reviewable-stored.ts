@@ -31,7 +31,11 @@ export function storedReviewable(ctx: EngineContext, input: TargetInput, verb: R
   );
   // Promote, diff and use take it; it is never judged, and names its version itself.
   const refused: Partial<Record<Parameters<Reviewable["refuses"]>[0], DocketError>> = {
-    approve: judged, reject: judged, revise: judged, "--version": versionNamedByRef("stored"), "--approve": approveFlag,
+    approve: judged,
+    reject: judged,
+    revise: judged,
+    "--version": versionNamedByRef("stored"),
+    "--approve": approveFlag,
   };
   return {
     kind: "stored",

@@ -104,7 +104,8 @@ export function workerReviewable(ctx: EngineContext, input: TargetInput): Review
 function useNotCurrent(t: ReviewTarget): DocketError {
   return refusal(
     "use-not-current",
-    `Use needs the exact current version: ${t.pointer.ref} is older than ${t.worker.id}'s current v${t.current.version}; nothing changed`,
+    `Use needs the exact current version: ${t.pointer.ref} is older than ${t.worker.id}'s ` +
+      `current v${t.current.version}; nothing changed`,
     `review v${t.current.version} with \`docket verdict ${t.worker.id}\``,
   );
 }

@@ -39,7 +39,7 @@ export function resolveReviewable(ctx: EngineContext, input: TargetInput, verb: 
   return r;
 }
 
-/** The subject's current version: a worker's committed pointer, or a pair's newest recorded combined version; null: none yet. */
+/** The subject's current version: a worker's pointer, or a pair's newest recorded combined one (null: none). */
 export function currentOf(ctx: EngineContext, subject: string): DeliverablePointer | null {
   const s = parseSubject(subject);
   if (!s)

@@ -28,7 +28,15 @@ test("a promotion killed after git apply but before its command is recorded by t
   blocker.exec("BEGIN IMMEDIATE");
   child.stdin!.write("go\n");
   const app = join(g.project, "src/app.txt");
-  await waitFor("the child to apply the frozen patch to the checkout", () => readFileSync(app, "utf8") === appWith({ 30: "thirty" }), 60_000, 10);
+  // git apply replaces the file (unlink, then write): a read in between finds no file yet, which is "not applied yet".
+  const holds = (): boolean => {
+    try {
+      return readFileSync(app, "utf8") === appWith({ 30: "thirty" });
+    } catch {
+      return false;
+    }
+  };
+  await waitFor("the child to apply the frozen patch to the checkout", holds, 60_000, 10);
   child.kill("SIGKILL");
   await new Promise((r) => child.once("exit", r));
   blocker.exec("ROLLBACK");
