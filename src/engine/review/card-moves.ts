@@ -1,8 +1,7 @@
 // The one table of what a card offers: the moves a version's judgment, promotion and patch allow, kept to the moves its
 // kind takes (a combined version is approved, promoted or rejected; nothing else), for every kind of card alike.
 
-import { distinctMoves, type CardMove, type CardVerb } from "../../domain/review/card-actions.js";
-import { CARD_VERB_NAMES } from "../../domain/review/card-actions.js";
+import { CARD_VERB_NAMES, distinctMoves, type CardMove, type CardVerb } from "../../domain/review/card-actions.js";
 
 /** Per kind: the moves a card of an open version may offer, and those still offered once its patch landed. */
 export const KIND_OFFERS = {

@@ -1,5 +1,5 @@
-// The frozen patch `docket diff` shows: a worker version's, a combined one's or a stored record's — never live state
-// (ADR-0003, ADR-0005).
+// The frozen patch `docket diff` shows, of any reviewable version — never live state (ADR-0003, ADR-0005). A stored
+// ref is read through the store with its pin verified, so a diff shows exactly what a promotion of it would apply.
 
 import type { ChangeSet, DeliverablePointer } from "../../domain/deliverables/deliverable.js";
 import type { EngineContext } from "../context.js";

@@ -1,5 +1,5 @@
 // The shape of one version under review, whatever its kind (a worker's, a combined one, a stored record): what every
-// verb reads, and the small per-kind hooks the one approve / reject / promote / diff path calls. Types only.
+// verb reads, and the small per-kind hooks the one approve / reject / promote / diff / use path calls. Types only.
 
 import type { ChangeSet, DeliverablePointer } from "../../domain/deliverables/deliverable.js";
 import type { DocketError } from "../../domain/errors.js";
