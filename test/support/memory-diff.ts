@@ -63,15 +63,22 @@ function hunksOf(ops: readonly Op[]): string {
     if (last && lo <= last[1] + 1) last[1] = Math.max(last[1], hi);
     else groups.push([lo, hi]);
   });
-  const before = (lo: number, tag: "-" | "+") => ops.slice(0, lo).filter((o) => o.tag === " " || o.tag === tag).length;
+  const before = (lo: number, tag: "-" | "+") => ops.slice(0, lo).filter((o) => o.tag === " " || o.tag === tag);
   return groups.map(([lo, hi]) => {
     const span = ops.slice(lo, hi + 1);
     const oldCount = span.filter((o) => o.tag !== "+").length;
     const newCount = span.filter((o) => o.tag !== "-").length;
-    const oldStart = before(lo, "-") + (oldCount > 0 ? 1 : 0);
-    const newStart = before(lo, "+") + (newCount > 0 ? 1 : 0);
-    return `@@ -${oldStart},${oldCount} +${newStart},${newCount} @@\n${span.map(emit).join("")}`;
+    const old = before(lo, "-");
+    const range = (start: number, count: number) => `${start + (count > 0 ? 1 : 0)}${count === 1 ? "" : `,${count}`}`;
+    const head = `@@ -${range(old.length, oldCount)} +${range(before(lo, "+").length, newCount)} @@${heading(old)}`;
+    return `${head}\n${span.map(emit).join("")}`;
   }).join("");
+}
+
+/** git's default hunk heading: the nearest old line above the hunk that starts with a letter, `_` or `$` (80 bytes). */
+function heading(above: readonly Op[]): string {
+  const line = [...above].reverse().find((o) => /^[A-Za-z_$]/.test(o.line))?.line;
+  return line === undefined ? "" : ` ${line.slice(0, 80).trimEnd()}`;
 }
 
 /** A path git would print as it is (no quoting): the in-memory git refuses any other rather than quote it. */

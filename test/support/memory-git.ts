@@ -2,8 +2,8 @@
 // tree as file maps, worker workspaces as copies, patches from memory-diff.ts; no process ever starts. Not in it, and
 // refused with a named error: combine (assertMergeTreeGit, withMerge, treeWithFiles, diffTrees), a contained worker's
 // private git dir, a host's captured bytes (freezeCapturedBytes), the copy measure, binary files and quoted paths.
-// Patches are read back with the domain's own parser, so a forged patch is not caught here as git catches it: the
-// hostile-patch tests stay on real git. The real port stays covered by the substrate/git and engine git tests.
+// Its patches are the bytes real git captures (memory-git-parity.test.ts), but it reads them with the domain's own
+// parser, so a forged patch is not caught here as git catches it: the hostile-patch tests stay on real git.
 
 import { createHash } from "node:crypto";
 import { mkdirSync, rmSync } from "node:fs";
