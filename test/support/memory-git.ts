@@ -1,7 +1,8 @@
 // An in-memory git for engine tests of review and promotion (beside memory-tmux.ts): one project's commits and working
 // tree as file maps, worker workspaces as copies, patches from memory-diff.ts; no process ever starts. Not in it, and
-// refused with a named error: combine (assertMergeTreeGit, withMerge, treeWithFiles, diffTrees), a contained worker's
-// private git dir, a host's captured bytes (freezeCapturedBytes), the copy measure, binary files and quoted paths.
+// refused with a named error: combine (assertMergeTreeGit refuses as a too-old git does; withMerge, treeWithFiles,
+// diffTrees), a contained worker's private git dir, a host's captured bytes (freezeCapturedBytes), the copy measure,
+// binary files and quoted paths.
 // Its patches are the bytes real git captures (memory-git-parity.test.ts), but it reads them with the domain's own
 // parser, so a forged patch is not caught here as git catches it: the hostile-patch tests stay on real git.
 
@@ -178,7 +179,11 @@ export function memoryGit(root: string, files: Record<string, string>): MemoryGi
     measureTreeCopy: notInMemory("measureTreeCopy"),
     preparePrivateGitDir: notInMemory("preparePrivateGitDir"),
     freezeCapturedBytes: notInMemory("freezeCapturedBytes"),
-    assertMergeTreeGit: notInMemory("assertMergeTreeGit"),
+    // A refusal, as on a machine whose git is too old: a card over overlapping workers says it cannot combine.
+    assertMergeTreeGit: () => {
+      const why = "Combine (merge-tree) is not in the in-memory git; nothing changed";
+      throw refusal("combine-not-in-memory", why, "test it over a real repository");
+    },
     withMerge: notInMemory("withMerge"),
     treeWithFiles: notInMemory("treeWithFiles"),
     diffTrees: notInMemory("diffTrees"),

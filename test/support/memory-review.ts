@@ -1,6 +1,7 @@
 // The review ground over in-memory ports: an engine whose git is memory-git.ts and whose tmux is memory-tmux.ts, a
 // project that is an empty directory (its files live in the memory git), workers that publish through the real `done`.
 
+import assert from "node:assert/strict";
 import { realpathSync } from "node:fs";
 import { join } from "node:path";
 import type { DeliverablePointer } from "../../src/domain/deliverables/deliverable.js";
@@ -8,6 +9,7 @@ import { openEngine, type EngineContext } from "../../src/engine/context.js";
 import { done } from "../../src/engine/protocol/protocol.js";
 import { insertWorker, updateWorker } from "../../src/ledger/workers/workers.js";
 import { UNCONTAINED } from "./docket-cli.js";
+import { countingGit } from "./git-counter.js";
 import { memoryGit, type MemoryGit } from "./memory-git.js";
 import { memoryTmux } from "./memory-tmux.js";
 import type { ProtocolWorker } from "./protocol-worker.js";
@@ -31,6 +33,18 @@ export function memoryGround(t: T, files: Record<string, string> = PROJECT_FILES
   const ctx = openEngine({ env: { DOCKET_HOME: home, ...UNCONTAINED }, cwd: project, clock, git, tmux: memoryTmux() });
   t.after(() => ctx.close());
   return { ctx, git, project };
+}
+
+/** Runs a test's whole body, ground made included, with the counting git first on PATH; asserts no git process ran. */
+export function withoutGit(t: T, body: (g: MemoryGround) => void): MemoryGround {
+  const { result: g, calls } = countingGit(t, () => {
+    const g = memoryGround(t);
+    body(g);
+    return g;
+  });
+  assert.deepEqual(calls, [], "no git process ran");
+  assert.equal(g.ctx.git, g.git, "the engine's git is the in-memory one");
+  return g;
 }
 
 /** A worker row (spawn is not under test) whose workspace `ctx.git` made, as spawn asks, from the checkout as it is. */

@@ -10,23 +10,10 @@ import { verdictCard, verdictQueue } from "../../../src/engine/review/verdict.js
 import { systemGit } from "../../../src/substrate/git/port.js";
 import { codeOf } from "../../support/errors.js";
 import { countingGit } from "../../support/git-counter.js";
-import { memoryGround, memoryWorker, publishMemory, type MemoryGround } from "../../support/memory-review.js";
+import { memoryGround, memoryWorker, publishMemory, withoutGit } from "../../support/memory-review.js";
+import type { MemoryGround } from "../../support/memory-review.js";
 import type { ProtocolWorker } from "../../support/protocol-worker.js";
 import { appWith, decisionCount, PROJECT_FILES } from "../../support/review-fixture.js";
-
-type T = Parameters<typeof countingGit>[0];
-
-/** Runs a test's whole body with the counting git first on PATH, and asserts no git process started. */
-function withoutGit(t: T, body: (g: MemoryGround) => void): MemoryGround {
-  const { result: g, calls } = countingGit(t, () => {
-    const g = memoryGround(t);
-    body(g);
-    return g;
-  });
-  assert.deepEqual(calls, [], "no git process ran");
-  assert.equal(g.ctx.git, g.git, "the engine's git is the in-memory one");
-  return g;
-}
 
 const parentFile = (g: MemoryGround, path: string) => g.git.repo.tree.get(path);
 const liveFiles = (g: MemoryGround, w: ProtocolWorker) => Object.fromEntries(g.git.workspace(w.workspace).files);
