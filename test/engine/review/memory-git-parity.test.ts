@@ -79,6 +79,8 @@ for (const [name, edits] of Object.entries(CASES)) {
     assert.deepEqual(systemGit.checkPatch(repo, ours), { ok: true });
     assert.deepEqual(systemGit.applyPatch(repo, ours), { ok: true });
     assert.deepEqual(sorted(treeOf(repo)), sorted(after), "real git applying our patch makes the worker's tree");
+    assert.equal(systemGit.isPatchApplied(repo, ours), true);
+    assert.equal(memoryGit(repo, after).isPatchApplied(repo, ours), true, "both see it applied");
     const forward = applyTo(files(BEFORE), theirs);
     assert.ok(forward.ok);
     assert.deepEqual(sorted(Object.fromEntries(forward.files)), sorted(after), "we apply real git's patch as git does");
