@@ -57,63 +57,62 @@ function sameTree(a: Files, b: Files): boolean {
   return changedPaths(a, b).length === 0;
 }
 
-/** A git of one project at `root` (a real, empty directory: the engine probes paths), its HEAD holding `files`. */
-export function memoryGit(root: string, files: Record<string, string>): MemoryGit {
+/** The project and its workspaces, with the lookups every group of the port shares. */
+interface Memory {
+  repo: MemoryRepo;
+  workspaces: Map<string, MemoryWorkspace>;
+  commitOf(tree: Files): string;
+  repoAt(dir: string): MemoryRepo;
+  filesAt(commit: string): Files;
+  workspaceOf(ref: Pick<WorkerTreeRef, "workspace">): MemoryWorkspace;
+}
+
+function memoryOf(root: string, files: Record<string, string>): Memory {
   let made = 0;
   const repo: MemoryRepo = { root, head: "", commits: new Map(), tree: new Map(Object.entries(files)) };
   const workspaces = new Map<string, MemoryWorkspace>();
-  const commitOf = (tree: Files): string => {
-    const entries = sorted(tree.keys()).map((p) => `${p}\0${blobId(tree.get(p)!)}`);
-    const id = createHash("sha1").update(`${made++}\n${entries.join("\n")}`).digest("hex");
-    repo.commits.set(id, new Map(tree));
-    return id;
+  const m: Memory = {
+    repo, workspaces,
+    commitOf: (tree) => {
+      const entries = sorted(tree.keys()).map((p) => `${p}\0${blobId(tree.get(p)!)}`);
+      const id = createHash("sha1").update(`${made++}\n${entries.join("\n")}`).digest("hex");
+      repo.commits.set(id, new Map(tree));
+      return id;
+    },
+    repoAt: (dir) => {
+      if (dir !== root) throw new Error(`${dir} is not the in-memory project ${root}`);
+      return repo;
+    },
+    filesAt: (commit) => {
+      const tree = repo.commits.get(commit);
+      if (!tree) throw new Error(`commit ${commit.slice(0, 12)} is not in the in-memory project ${root}`);
+      return tree;
+    },
+    workspaceOf: (ref) => {
+      const ws = workspaces.get(ref.workspace);
+      if (!ws) throw new Error(`${ref.workspace} is not an in-memory workspace of ${root}`);
+      return ws;
+    },
   };
-  repo.head = commitOf(repo.tree);
-  const repoAt = (dir: string): MemoryRepo => {
-    if (dir !== root) throw new Error(`${dir} is not the in-memory project ${root}`);
-    return repo;
-  };
-  const filesAt = (commit: string): Files => {
-    const tree = repo.commits.get(commit);
-    if (!tree) throw new Error(`commit ${commit.slice(0, 12)} is not in the in-memory project ${root}`);
-    return tree;
-  };
-  const workspaceOf = (ref: WorkerTreeRef): MemoryWorkspace => {
-    const ws = workspaces.get(ref.workspace);
-    if (!ws) throw new Error(`${ref.workspace} is not an in-memory workspace of ${root}`);
-    return ws;
-  };
-  const check = (dir: string, patch: string, reverse = false): PatchCheck => {
-    const r = applyTo(repoAt(dir).tree, patch, reverse);
-    if (r.ok) return { ok: true };
-    const stderr = r.problems.map((p) => `error: ${p.path}: ${p.reason}\n`).join("");
-    return { ok: false, problems: r.problems, stderr };
-  };
-  const apply = (dir: string, patch: string, reverse = false): PatchCheck => {
-    const r = applyTo(repoAt(dir).tree, patch, reverse);
-    if (r.ok) repo.tree = r.files;
-    return r.ok ? { ok: true } : check(dir, patch, reverse);
-  };
-  const readFrozenPatch: Git["readFrozenPatch"] = (patch) => resolvePatchIntegrity(patch, readingOf(patch));
-  const parentChanges = (rev: string, paths: readonly string[]): ParentChange[] => {
-    const at = filesAt(rev);
-    const tracked = filesAt(repo.head);
-    return changedPaths(at, repo.tree).filter((p) => under(p, paths)).map((path) => ({
-      path, status: !repo.tree.has(path) ? "D" : at.has(path) ? "M" : tracked.has(path) ? "A" : "?",
-    }));
-  };
-  const knownRev = (refs: { base: string | null; baseHead: string | null }): string | undefined =>
-    [refs.base, refs.baseHead].find((r): r is string => r !== null && repo.commits.has(r));
+  repo.head = m.commitOf(repo.tree);
+  return m;
+}
 
-  const impl: Git = {
-    projectRootOf: (cwd) => (cwd === root || cwd.startsWith(`${root}/`) ? root : cwd),
-    inspectRepository: (dir) => (dir === root ? { kind: "repo", head: repo.head } : { kind: "none" }),
+type Workspaces = Pick<Git,
+  "projectRootOf" | "inspectRepository" | "repositoryKey" | "repositoryRefs" | "createIsolatedWorkspace"
+  | "removeWorkspace" | "liveChangesExist">;
+
+function workspacesOf(m: Memory): Workspaces {
+  const { repo, workspaces } = m;
+  return {
+    projectRootOf: (cwd) => (cwd === repo.root || cwd.startsWith(`${repo.root}/`) ? repo.root : cwd),
+    inspectRepository: (dir) => (dir === repo.root ? { kind: "repo", head: repo.head } : { kind: "none" }),
     repositoryKey: (dir) => dir,
-    repositoryRefs: (dir) => `${repoAt(dir).head} refs/heads/main\n`,
+    repositoryRefs: (dir) => `${m.repoAt(dir).head} refs/heads/main\n`,
     createIsolatedWorkspace: (input) => {
-      repoAt(input.root);
+      m.repoAt(input.root);
       // As spawn's worktree: HEAD plus the checkout's uncommitted files, committed as the worker's baseline.
-      const base = commitOf(repo.tree);
+      const base = m.commitOf(repo.tree);
       workspaces.set(input.target, { path: input.target, base, files: new Map(repo.tree) });
       mkdirSync(input.target, { recursive: true });
       return { path: input.target, method: "worktree", base, baseHead: repo.head, notes: [] };
@@ -123,17 +122,16 @@ export function memoryGit(root: string, files: Record<string, string>): MemoryGi
       rmSync(input.path, { recursive: true, force: true });
     },
     liveChangesExist: (ref, base) =>
-      workspaces.has(ref.workspace) && changedPaths(filesAt(base), workspaceOf(ref).files).length > 0,
-    liveChangedPaths: (ref, base) => changedPaths(filesAt(base), workspaceOf(ref).files),
-    liveEqualsFrozen: (ref, base, patch) => {
-      const frozen = applyTo(filesAt(base), patch);
-      return frozen.ok && sameTree(frozen.files, workspaceOf(ref).files);
-    },
-    resetWorkspace: (ref, base) => void (workspaceOf(ref).files = new Map(filesAt(base))),
-    checkWorkerTree: (ref) => void workspaceOf(ref),
+      workspaces.has(ref.workspace) && changedPaths(m.filesAt(base), m.workspaceOf(ref).files).length > 0,
+  };
+}
+
+function freezingOf(m: Memory): Pick<Git, "captureChangeSet" | "readFrozenPatch" | "readBlobAt"> {
+  const readFrozenPatch: Git["readFrozenPatch"] = (patch) => resolvePatchIntegrity(patch, readingOf(patch));
+  return {
     captureChangeSet: (input) => {
-      const base = filesAt(input.base);
-      const live = workspaceOf(input.tree).files;
+      const base = m.filesAt(input.base);
+      const live = m.workspaceOf(input.tree).files;
       const patch = diffFiles(base, live);
       const read = readFrozenPatch(patch);
       if (!read.ok) {
@@ -149,7 +147,7 @@ export function memoryGit(root: string, files: Record<string, string>): MemoryGi
     },
     readFrozenPatch,
     readBlobAt: (dir, commit, path, expectBlob) => {
-      const text = repoAt(dir).commits.get(commit)?.get(path);
+      const text = m.repoAt(dir).commits.get(commit)?.get(path);
       const at = commit.slice(0, 12);
       if (text === undefined) return { ok: false, reason: `${path} is not in commit ${at} in ${dir}` };
       const id = blobId(text);
@@ -159,43 +157,99 @@ export function memoryGit(root: string, files: Record<string, string>): MemoryGi
       }
       return { ok: true, id, bytes: Buffer.from(text, "utf8") };
     },
+  };
+}
+
+type Promotion = Pick<Git,
+  "checkPatch" | "applyPatch" | "isPatchApplied" | "reversePatch" | "parentChangesSince" | "parentChangesForEach"
+  | "checkoutChangedPaths">;
+
+function promotionOf(m: Memory): Promotion {
+  const { repo } = m;
+  const check = (dir: string, patch: string, reverse = false): PatchCheck => {
+    const r = applyTo(m.repoAt(dir).tree, patch, reverse);
+    if (r.ok) return { ok: true };
+    const stderr = r.problems.map((p) => `error: ${p.path}: ${p.reason}\n`).join("");
+    return { ok: false, problems: r.problems, stderr };
+  };
+  const apply = (dir: string, patch: string, reverse = false): PatchCheck => {
+    const r = applyTo(m.repoAt(dir).tree, patch, reverse);
+    if (r.ok) repo.tree = r.files;
+    return r.ok ? { ok: true } : check(dir, patch, reverse);
+  };
+  // As git: tracked files that differ from `rev` (M, A, D), then files HEAD does not hold (`?`, untracked).
+  const parentChanges = (rev: string, paths: readonly string[]): ParentChange[] => {
+    const at = m.filesAt(rev);
+    const tracked = m.filesAt(repo.head);
+    return changedPaths(at, repo.tree).filter((p) => under(p, paths)).map((path) => ({
+      path, status: !repo.tree.has(path) ? "D" : at.has(path) ? "M" : tracked.has(path) ? "A" : "?",
+    }));
+  };
+  const knownRev = (refs: { base: string | null; baseHead: string | null }): string | undefined =>
+    [refs.base, refs.baseHead].find((r): r is string => r !== null && repo.commits.has(r));
+  return {
     checkPatch: (dir, patch) => check(dir, patch),
     applyPatch: (dir, patch) => apply(dir, patch),
     isPatchApplied: (dir, patch) => check(dir, patch, true).ok,
     reversePatch: (dir, patch) => check(dir, patch, true).ok && apply(dir, patch, true).ok,
     parentChangesSince: (dir, refs, paths) => {
-      repoAt(dir);
+      m.repoAt(dir);
       const rev = knownRev(refs);
       return rev === undefined ? undefined : parentChanges(rev, paths);
     },
     parentChangesForEach: (dir, queries) => {
-      repoAt(dir);
+      m.repoAt(dir);
       return queries.map((q) => {
         const rev = q.paths.length === 0 ? "" : knownRev(q);
         return { ok: true, changes: rev === undefined ? undefined : rev === "" ? [] : parentChanges(rev, q.paths) };
       });
     },
-    checkoutChangedPaths: (dir) => changedPaths(filesAt(repoAt(dir).head), repo.tree),
-    measureTreeCopy: notInMemory("measureTreeCopy"),
-    preparePrivateGitDir: notInMemory("preparePrivateGitDir"),
-    freezeCapturedBytes: notInMemory("freezeCapturedBytes"),
-    // A refusal, as on a machine whose git is too old: a card over overlapping workers says it cannot combine.
-    assertMergeTreeGit: () => {
-      const why = "Combine (merge-tree) is not in the in-memory git; nothing changed";
-      throw refusal("combine-not-in-memory", why, "test it over a real repository");
-    },
-    withMerge: notInMemory("withMerge"),
-    treeWithFiles: notInMemory("treeWithFiles"),
-    diffTrees: notInMemory("diffTrees"),
+    checkoutChangedPaths: (dir) => changedPaths(m.filesAt(m.repoAt(dir).head), repo.tree),
   };
+}
+
+type LiveTree = Pick<Git, "liveEqualsFrozen" | "checkWorkerTree" | "liveChangedPaths" | "resetWorkspace">;
+
+function liveTreeOf(m: Memory): LiveTree {
+  return {
+    liveEqualsFrozen: (ref, base, patch) => {
+      const frozen = applyTo(m.filesAt(base), patch);
+      return frozen.ok && sameTree(frozen.files, m.workspaceOf(ref).files);
+    },
+    checkWorkerTree: (ref) => void m.workspaceOf(ref),
+    liveChangedPaths: (ref, base) => changedPaths(m.filesAt(base), m.workspaceOf(ref).files),
+    resetWorkspace: (ref, base) => void (m.workspaceOf(ref).files = new Map(m.filesAt(base))),
+  };
+}
+
+const OUTSIDE: Pick<Git,
+  "measureTreeCopy" | "preparePrivateGitDir" | "freezeCapturedBytes" | "assertMergeTreeGit" | "withMerge"
+  | "treeWithFiles" | "diffTrees"> = {
+  measureTreeCopy: notInMemory("measureTreeCopy"),
+  preparePrivateGitDir: notInMemory("preparePrivateGitDir"),
+  freezeCapturedBytes: notInMemory("freezeCapturedBytes"),
+  // A refusal, as on a machine whose git is too old: a card over overlapping workers says it cannot combine.
+  assertMergeTreeGit: () => {
+    const why = "Combine (merge-tree) is not in the in-memory git; nothing changed";
+    throw refusal("combine-not-in-memory", why, "test it over a real repository");
+  },
+  withMerge: notInMemory("withMerge"),
+  treeWithFiles: notInMemory("treeWithFiles"),
+  diffTrees: notInMemory("diffTrees"),
+};
+
+/** A git of one project at `root` (a real, empty directory: the engine probes paths), its HEAD holding `files`. */
+export function memoryGit(root: string, files: Record<string, string>): MemoryGit {
+  const m = memoryOf(root, files);
+  const impl: Git = { ...workspacesOf(m), ...freezingOf(m), ...promotionOf(m), ...liveTreeOf(m), ...OUTSIDE };
   const calls: (keyof Git)[] = [];
   const recorded = Object.fromEntries(Object.entries(impl).map(([name, fn]) => [name, (...args: unknown[]) => {
     calls.push(name as keyof Git);
     return (fn as (...a: unknown[]) => unknown)(...args);
   }])) as unknown as Git;
   return {
-    ...recorded, repo, workspaces, calls,
-    commit: () => (repo.head = commitOf(repo.tree)),
-    workspace: (path) => workspaceOf({ workspace: path } as WorkerTreeRef),
+    ...recorded, repo: m.repo, workspaces: m.workspaces, calls,
+    commit: () => (m.repo.head = m.commitOf(m.repo.tree)),
+    workspace: (path) => m.workspaceOf({ workspace: path }),
   };
 }
