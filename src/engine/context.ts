@@ -11,7 +11,6 @@ import { openLedger, type Db } from "../ledger/core/open.js";
 import { openLedgerReadOnly } from "../ledger/core/read-only.js";
 import { createCommandRunner, type CommandRunner, type EffectHandler } from "../ledger/core/runner.js";
 import { systemClock, type Clock } from "../substrate/clock.js";
-import { projectRootOf } from "../substrate/project.js";
 import { createTmux, type Tmux } from "../substrate/tmux.js";
 import { systemGit, type Git } from "../substrate/git/port.js";
 import { systemAgents, type Agents } from "../substrate/agents/port.js";
@@ -64,6 +63,7 @@ export function openEngine(options: OpenEngineOptions): EngineContext {
   let root: string | undefined;
   let resolved: ReturnType<typeof resolveConfig> | undefined;
   let tmux = options.tmux;
+  const git = options.git ?? systemGit;
   const ctx: EngineContext = {
     home,
     db,
@@ -72,12 +72,12 @@ export function openEngine(options: OpenEngineOptions): EngineContext {
     readOnly,
     cwd: options.cwd,
     env: options.env,
-    git: options.git ?? systemGit,
+    git,
     agents: options.agents ?? systemAgents,
     get tmux() {
       return (tmux ??= createTmux(options.env.DOCKET_TMUX_SOCKET, options.env));
     },
-    projectRoot: () => (root ??= projectRootOf(options.cwd)),
+    projectRoot: () => (root ??= git.projectRootOf(options.cwd)),
     config: () => loadConfig().config,
     configWarnings: () => loadConfig().warnings,
     close: () => db.close(),

@@ -13,8 +13,11 @@ import { createIsolatedWorkspace, inspectRepository, removeWorkspace, repository
 import { preparePrivateGitDir } from "./private-git-dir.js";
 import { assertMergeTreeGit, withMerge } from "./combine-merge.js";
 import { diffTrees, treeWithFiles } from "./merge.js";
+import { projectRootOf } from "../project.js";
 
 export interface Git {
+  /** The project a command runs in: the git top-level of a directory, or the directory itself. */
+  projectRootOf: typeof projectRootOf;
   /** Worker workspaces: a worktree (or a copy) of the project, its removal, and whether it holds live changes. */
   createIsolatedWorkspace: typeof createIsolatedWorkspace;
   /** Outside a repository a workspace is a copy: whether there is one, and how big it would be (measured before spawn writes). */
@@ -55,7 +58,7 @@ export interface Git {
 }
 
 export const systemGit: Git = {
-  createIsolatedWorkspace, inspectRepository, measureTreeCopy, removeWorkspace, liveChangesExist, repositoryKey, preparePrivateGitDir, repositoryRefs, captureChangeSet, freezeCapturedBytes, readFrozenPatch, readBlobAt, checkPatch, applyPatch, isPatchApplied,
+  projectRootOf, createIsolatedWorkspace, inspectRepository, measureTreeCopy, removeWorkspace, liveChangesExist, repositoryKey, preparePrivateGitDir, repositoryRefs, captureChangeSet, freezeCapturedBytes, readFrozenPatch, readBlobAt, checkPatch, applyPatch, isPatchApplied,
   reversePatch, parentChangesSince, parentChangesForEach, checkoutChangedPaths, liveEqualsFrozen, checkWorkerTree, liveChangedPaths, resetWorkspace,
   assertMergeTreeGit, withMerge, treeWithFiles, diffTrees,
 };
