@@ -13,6 +13,7 @@ import { createIsolatedWorkspace, inspectRepository, removeWorkspace, repository
 import { preparePrivateGitDir } from "./private-git-dir.js";
 import { assertMergeTreeGit, withMerge } from "./combine-merge.js";
 import { diffTrees, treeWithFiles } from "./merge.js";
+import { checkoutStamp } from "./checkout-stamp.js";
 
 export interface Git {
   /** Worker workspaces: a worktree (or a copy) of the project, its removal, and whether it holds live changes. */
@@ -41,6 +42,8 @@ export interface Git {
   parentChangesSince: typeof parentChangesSince;
   parentChangesForEach: typeof parentChangesForEach;
   checkoutChangedPaths: typeof checkoutChangedPaths;
+  /** What would change parentChangesForEach's answers, read without running git (a cache's key). */
+  checkoutStamp: typeof checkoutStamp;
   /** A worker's live tree after review (git pinned by worker-git): compared with the frozen patch, listed, reset to its base. */
   liveEqualsFrozen: typeof liveEqualsFrozen;
   /** Refuses `workspace-git-tampered` when a worker's `.git` is no longer the one Docket made (no git runs). */
@@ -56,6 +59,6 @@ export interface Git {
 
 export const systemGit: Git = {
   createIsolatedWorkspace, inspectRepository, measureTreeCopy, removeWorkspace, liveChangesExist, repositoryKey, preparePrivateGitDir, repositoryRefs, captureChangeSet, freezeCapturedBytes, readFrozenPatch, readBlobAt, checkPatch, applyPatch, isPatchApplied,
-  reversePatch, parentChangesSince, parentChangesForEach, checkoutChangedPaths, liveEqualsFrozen, checkWorkerTree, liveChangedPaths, resetWorkspace,
+  reversePatch, parentChangesSince, parentChangesForEach, checkoutChangedPaths, checkoutStamp, liveEqualsFrozen, checkWorkerTree, liveChangedPaths, resetWorkspace,
   assertMergeTreeGit, withMerge, treeWithFiles, diffTrees,
 };
