@@ -33,17 +33,21 @@ function stampOf(repoRoot: string): CheckoutStamp | undefined {
   if (!dirs) return undefined;
   let newest = 0;
   const stats = new Map<string, string>();
+  const directories = new Set<string>();
   const statOf = (path: string): string => {
     let s = stats.get(path);
     if (s !== undefined) return s;
+    let st;
     try {
-      const st = lstatSync(path, { bigint: true });
-      newest = Math.max(newest, Number(st.mtimeMs), Number(st.ctimeMs));
-      s = `${st.dev}:${st.ino}:${st.mode}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+      st = lstatSync(path, { bigint: true, throwIfNoEntry: false }); // most ignore and attribute files do not exist
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "ENOENT" && (error as NodeJS.ErrnoException).code !== "ENOTDIR") throw error;
-      s = "-";
+      if ((error as NodeJS.ErrnoException).code !== "ENOTDIR") throw error;
     }
+    if (st) {
+      newest = Math.max(newest, Number(st.mtimeMs), Number(st.ctimeMs));
+      if (st.isDirectory()) directories.add(path);
+      s = `${st.dev}:${st.ino}:${st.mode}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+    } else s = "-";
     stats.set(path, s);
     return s;
   };
@@ -66,7 +70,7 @@ function stampOf(repoRoot: string): CheckoutStamp | undefined {
       for (const path of paths) {
         const full = resolve(repoRoot, path);
         const own = statOf(full);
-        if (own !== "-" && lstatSync(full).isDirectory()) return undefined;
+        if (directories.has(full)) return undefined;
         out.push(path, own);
         for (let dir = dirname(full); dir.length > repoRoot.length && dir.startsWith(repoRoot); dir = dirname(dir)) {
           out.push(statOf(dir), statOf(join(dir, ".gitignore")), statOf(join(dir, ".gitattributes")));
