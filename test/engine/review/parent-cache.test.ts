@@ -1,6 +1,7 @@
 // What the parent changed since a base, from the home's cache: asked of git once, then not at all until something that
 // would change the answer moves (an edit, a commit, the index, an untracked file, an ignore rule); a cache file of a bad
-// shape is not trusted; an answer read while a file was just written is not kept. Real git, real files.
+// shape is not trusted; an answer read while a file was just written is not kept; the verdict queue's second look runs
+// no git. Real git, real files, real worktrees.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -8,10 +9,13 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { openEngine, type EngineContext } from "../../../src/engine/context.js";
 import { cachedParentChanges } from "../../../src/engine/review/parent-cache.js";
+import { verdictQueue } from "../../../src/engine/review/verdict.js";
 import { parentCachePath } from "../../../src/files/review/parent-cache-file.js";
 import type { ParentQuery } from "../../../src/substrate/git/promote.js";
 import { git, gitRepo } from "../../support/git.js";
 import { countingGit } from "../../support/git-counter.js";
+import { UNCONTAINED } from "../../support/docket-cli.js";
+import { appWith, publish, reviewGround, reviewWorker } from "../../support/review-fixture.js";
 import { tempDir } from "../../support/temp.js";
 
 type T = Parameters<typeof tempDir>[0];
@@ -85,4 +89,24 @@ test("an answer read while a file of the checkout was just written is not kept",
   const r = look(t, ctx, repo, queries);
   assert.deepEqual(r.cached, r.fresh);
   assert.ok(r.calls.includes("diff"), "asked again: the file may still change within its timestamp's tick");
+});
+
+test("the verdict queue's second look, nothing moved, runs no git and shows the same cards; a parent edit is seen", (t) => {
+  const g = reviewGround(t);
+  const [a, b] = [reviewWorker(t, g), reviewWorker(t, g)];
+  publish(g, a, { "src/app.txt": appWith({ 3: "three" }) });
+  publish(g, b, { "src/app.txt": appWith({ 4: "four" }), "src/other.txt": "alpha\n" });
+  const later = { now: () => new Date(Date.now() + 3_600_000).toISOString(), nowMs: () => Date.now() + 3_600_000 };
+  const ctx = openEngine({ env: { DOCKET_HOME: g.home, ...UNCONTAINED }, cwd: g.project, clock: later });
+  t.after(() => ctx.close());
+  ctx.projectRoot();
+  const first = countingGit(t, () => verdictQueue(ctx));
+  assert.ok(first.calls.includes("diff"), first.calls.join(", "));
+  const second = countingGit(t, () => verdictQueue(ctx));
+  assert.deepEqual(second.calls, [], "nothing moved: no git process");
+  assert.deepEqual(second.result, first.result);
+  writeFileSync(join(g.project, "src/other.txt"), "the parent's own edit\n");
+  const third = countingGit(t, () => verdictQueue(ctx));
+  assert.ok(third.calls.includes("diff"), third.calls.join(", "));
+  assert.ok(third.result.some((c) => c.warnings.some((w) => w.kind === "parent-moved" && w.text.includes("src/other.txt"))), "the edit is warned of");
 });
