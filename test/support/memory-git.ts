@@ -162,7 +162,7 @@ function freezingOf(m: Memory): Pick<Git, "captureChangeSet" | "readFrozenPatch"
 
 type Promotion = Pick<Git,
   "checkPatch" | "applyPatch" | "isPatchApplied" | "reversePatch" | "parentChangesSince" | "parentChangesForEach"
-  | "checkoutChangedPaths">;
+  | "checkoutChangedPaths" | "checkoutStamp">;
 
 function promotionOf(m: Memory): Promotion {
   const { repo } = m;
@@ -205,6 +205,7 @@ function promotionOf(m: Memory): Promotion {
       });
     },
     checkoutChangedPaths: (dir) => changedPaths(m.filesAt(m.repoAt(dir).head), repo.tree),
+    checkoutStamp: () => undefined, // no stamp: the queue asks the memory parent every time
   };
 }
 

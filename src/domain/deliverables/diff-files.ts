@@ -65,8 +65,25 @@ export function parseDiffFiles(patch: string): DiffFile[] {
   return pairExactRenames(parseDiffSections(patch));
 }
 
+/** A file without its rows: each hunk's header, and how many lines its hunks hold (what a page shows of a file unopened). */
+export interface DiffFileHead extends Omit<DiffFile, "hunks"> {
+  hunks: Omit<DiffHunk, "lines">[];
+  lineCount: number;
+}
+
 /** One entry per `diff --git` section, in order, as the patch holds them (deletion + addition never paired). */
 export function parseDiffSections(patch: string): DiffFile[] {
+  return parseSections(patch, undefined);
+}
+
+/** parseDiffSections without building any line: the same files, each with its hunks' headers and its line count. */
+export function parseDiffHeads(patch: string): DiffFileHead[] {
+  const counts: number[] = [];
+  return parseSections(patch, counts).map(({ hunks, ...f }, k) => ({ ...f, hunks: hunks.map(({ lines: _, ...h }) => h), lineCount: counts[k] ?? 0 }));
+}
+
+/** `counts`, when given, receives each file's line count and no line is kept. */
+function parseSections(patch: string, counts: number[] | undefined): DiffFile[] {
   const lines = patch.split("\n");
   if (lines.at(-1) === "") lines.pop();
   const files: DiffFile[] = [];
@@ -88,7 +105,7 @@ export function parseDiffSections(patch: string): DiffFile[] {
         oldStart: Number(m[1]), oldCount: m[2] === undefined ? 1 : Number(m[2]),
         newStart: Number(m[3]), newCount: m[4] === undefined ? 1 : Number(m[4]), section: m[5] ?? "", lines: [],
       };
-      i = readHunk(lines, i, hunk, cur);
+      i = readHunk(lines, i, hunk, cur, counts && ((n) => (counts[files.length - 1] = (counts[files.length - 1] ?? 0) + n)));
       cur.hunks.push(hunk);
     } else if (!cur.binary) readHeaderLine(line, cur); // base85 lines of a binary patch are data, not headers
   }
@@ -122,29 +139,33 @@ function readHeaderLine(line: string, f: DiffFile): void {
   }
 }
 
-/** Reads one hunk body from `i`, numbering its lines; returns the index after the hunk. */
-function readHunk(lines: string[], i: number, hunk: DiffHunk, file: DiffFile): number {
+/** Reads one hunk body from `i`, numbering its lines (or, given `count`, only counting them); returns the index after it. */
+function readHunk(lines: string[], i: number, hunk: DiffHunk, file: DiffFile, count?: (n: number) => void): number {
+  const keep = count === undefined;
   let oldNo = hunk.oldStart;
   let newNo = hunk.newStart;
   let oldLeft = hunk.oldCount;
   let newLeft = hunk.newCount;
+  let n = 0;
   while (i < lines.length && (oldLeft > 0 || newLeft > 0)) {
     const line = lines[i]!;
     const tag = line[0];
-    if (tag === "\\") { markNoEol(hunk); i++; continue; }
+    if (tag === "\\") { if (keep) markNoEol(hunk); i++; continue; }
     if (tag === " " || line === "") {
-      hunk.lines.push({ kind: "context", oldNo: oldNo++, newNo: newNo++, text: line.slice(1) });
-      oldLeft--; newLeft--;
+      if (keep) hunk.lines.push({ kind: "context", oldNo, newNo, text: line.slice(1) });
+      oldNo++; newNo++; oldLeft--; newLeft--;
     } else if (tag === "-") {
-      hunk.lines.push({ kind: "del", oldNo: oldNo++, newNo: null, text: line.slice(1) });
-      oldLeft--; file.deletions++;
+      if (keep) hunk.lines.push({ kind: "del", oldNo, newNo: null, text: line.slice(1) });
+      oldNo++; oldLeft--; file.deletions++;
     } else if (tag === "+") {
-      hunk.lines.push({ kind: "add", oldNo: null, newNo: newNo++, text: line.slice(1) });
-      newLeft--; file.additions++;
+      if (keep) hunk.lines.push({ kind: "add", oldNo: null, newNo, text: line.slice(1) });
+      newNo++; newLeft--; file.additions++;
     } else break;
+    n++;
     i++;
   }
-  while (i < lines.length && lines[i]!.startsWith("\\")) { markNoEol(hunk); i++; }
+  while (i < lines.length && lines[i]!.startsWith("\\")) { if (keep) markNoEol(hunk); i++; }
+  count?.(n);
   return i;
 }
 

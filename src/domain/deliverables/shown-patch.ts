@@ -43,7 +43,7 @@ export function shownDiffFiles(cs: Pick<ChangeSet, "files" | "patch"> | null): D
 }
 
 /** The patch cut at each line that starts a `diff --git` section (no other line of a patch can start so). */
-function splitSections(patch: string): string[] {
+export function splitSections(patch: string): string[] {
   const starts = [0];
   for (let at = patch.indexOf("\ndiff --git "); at !== -1; at = patch.indexOf("\ndiff --git ", at + 1)) starts.push(at + 1);
   return starts.map((s, k) => patch.slice(s, starts[k + 1] ?? patch.length));

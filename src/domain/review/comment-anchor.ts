@@ -54,7 +54,7 @@ export function formatAnchor(a: CommentAnchor): string {
 }
 
 /** The patch's file this anchor names: by its new path, or (old side, renames) by its old path. */
-export function fileOfAnchor(files: readonly DiffFile[], file: string, side: CommentSide): DiffFile | undefined {
+export function fileOfAnchor<F extends Pick<DiffFile, "path" | "oldPath">>(files: readonly F[], file: string, side: CommentSide): F | undefined {
   return files.find((f) => (side === "old" ? f.oldPath : f.path) === file) ?? files.find((f) => f.path === file || f.oldPath === file);
 }
 

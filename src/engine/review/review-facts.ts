@@ -1,5 +1,5 @@
 // What one review run reads once and shares between its cards (issue 17): pending frozen patches (each sidecar read and
-// parsed once, and only for a peer the ledger says edited a path asked about), parent-checkout facts (each base asked once), each pair's dry merge (Combine) run once.
+// parsed once, and only for a peer the ledger says edited a path asked about), parent-checkout facts (each base asked once, or not at all when nothing moved: parent-cache.ts), each pair's dry merge (Combine) run once.
 
 import type { ChangeSet, DeliverablePointer } from "../../domain/deliverables/deliverable.js";
 import { parsePatchRanges, type FileRanges } from "../../domain/deliverables/patch-ranges.js";
@@ -12,6 +12,7 @@ import type { ParentAnswer, ParentChange, ParentQuery } from "../../substrate/gi
 import type { EngineContext } from "../context.js";
 import { pointerOf } from "./deliverables.js";
 import { isPatchPending } from "./target.js";
+import { cachedParentChanges } from "./parent-cache.js";
 
 export interface PeerPatch {
   row: Worker;
@@ -100,13 +101,13 @@ export function reviewFacts(ctx: EngineContext): ReviewFacts {
     parentChanges(repoRoot, query) {
       const key = keyOf(repoRoot, query);
       let answer = answers.get(key);
-      if (!answer) answers.set(key, (answer = ctx.git.parentChangesForEach(repoRoot, [query])[0]!));
+      if (!answer) answers.set(key, (answer = cachedParentChanges(ctx, repoRoot, [query])[0]!));
       if (!answer.ok) throw answer.error;
       return answer.changes;
     },
     prefetchParentChanges(repoRoot, queries) {
       const fresh = queries.filter((q) => !answers.has(keyOf(repoRoot, q)));
-      ctx.git.parentChangesForEach(repoRoot, fresh).forEach((a, i) => answers.set(keyOf(repoRoot, fresh[i]!), a));
+      cachedParentChanges(ctx, repoRoot, fresh).forEach((a, i) => answers.set(keyOf(repoRoot, fresh[i]!), a));
     },
     dryMerge(refs, run) {
       const key = JSON.stringify([...refs].sort());

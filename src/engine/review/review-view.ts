@@ -1,10 +1,10 @@
 // Everything a review page shows for one exact version: the verdict card, its structured actions, the frozen
-// diff as per-file data, the version's decision history, and the stamp (current version, newest decision) actions bind to.
+// diff as per-file data (rows built per file, lazily), the version's decision history, and the stamp (current version, newest decision) actions bind to.
 
 import type { DeliverablePointer } from "../../domain/deliverables/deliverable.js";
 import { parseReviewableRef, subjectOf } from "../../domain/deliverables/refs.js";
 import type { DiffFile } from "../../domain/deliverables/diff-files.js";
-import { patchFilesOf } from "./comments.js";
+import { NO_FILES, everyFile, reviewFilesOf, type ReviewFiles } from "./review-files.js";
 import { decisionsForRef, lastDecisionOf, type Decision } from "../../ledger/review/decisions.js";
 import type { EngineContext } from "../context.js";
 import { bindMove, type CardAction } from "../../domain/review/card-actions.js";
@@ -20,7 +20,10 @@ export interface ReviewView {
   lastDecision: string | null;
   /** Structured actions; none on an older version (judge the current one). */
   actions: CardAction[];
-  files: DiffFile[];
+  /** The frozen diff: every file's head now, a file's rows when it is asked for (a page renders few files' rows). */
+  diff: ReviewFiles;
+  /** Every file with its rows, built when first read (a surface that shows them all). */
+  readonly files: DiffFile[];
   /** Decisions on this exact version, oldest first. */
   history: Decision[];
 }
@@ -33,13 +36,17 @@ export function reviewView(ctx: EngineContext, target: string): ReviewView {
   const card = verdictCard(ctx, target);
   const current = currentOf(ctx, card.worker);
   const isCurrent = card.deliverable === null || card.deliverable.ref === current?.ref;
+  const diff = card.detail.deliverable ? reviewFilesOf(card.detail.deliverable) : NO_FILES;
   return {
     card,
     current,
     isCurrent,
     lastDecision,
     actions: isCurrent ? card.moves.map((m) => bindMove(m, { worker: card.worker, ref: card.deliverable?.ref ?? null, version: card.deliverable?.version ?? null })) : [],
-    files: card.detail.deliverable ? patchFilesOf(card.detail.deliverable) : [],
+    diff,
+    get files() {
+      return everyFile(diff);
+    },
     history: card.deliverable ? decisionsForRef(ctx.db, card.deliverable.ref) : [],
   };
 }

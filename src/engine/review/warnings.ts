@@ -37,7 +37,14 @@ const GRADE_LABEL: Record<OverlapFinding["grade"], string> = { "same-file": "sam
 const STATUS_LABEL: Record<string, string> = { M: "modified", A: "added", D: "deleted", T: "type changed", "?": "untracked" };
 const GRADE_RANK: Record<OverlapFinding["grade"], number> = { contested: 0, adjacent: 1, "same-file": 2 };
 let workerOrder: Intl.Collator | undefined; // what localeCompare(b, "en", { numeric: true }) builds on every call, built once
-const byWorker = (a: string, b: string): number => (workerOrder ??= new Intl.Collator("en", { numeric: true })).compare(a, b);
+const WORKER_SEQ = /^w([1-9][0-9]{0,14})$/;
+/** Numeric order of worker ids; `w<N>` ids are compared as numbers without building a collator (ICU costs ~10 ms). */
+const byWorker = (a: string, b: string): number => {
+  const m = WORKER_SEQ.exec(a);
+  const n = m && WORKER_SEQ.exec(b);
+  if (m && n) return Number(m[1]) - Number(n[1]);
+  return (workerOrder ??= new Intl.Collator("en", { numeric: true })).compare(a, b);
+};
 
 /** Other live workers of the same project whose current frozen patch is still pending and touches one of `paths`. */
 function peerPatches(facts: ReviewFacts, me: Worker, paths: readonly string[]): PeerPatch[] {

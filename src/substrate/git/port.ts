@@ -14,6 +14,7 @@ import { preparePrivateGitDir } from "./private-git-dir.js";
 import { assertMergeTreeGit, withMerge } from "./combine-merge.js";
 import { diffTrees, treeWithFiles } from "./merge.js";
 import { projectRootOf } from "../project.js";
+import { checkoutStamp } from "./checkout-stamp.js";
 
 export interface Git {
   /** The project a command runs in: the git top-level of a directory, or the directory itself. */
@@ -44,6 +45,8 @@ export interface Git {
   parentChangesSince: typeof parentChangesSince;
   parentChangesForEach: typeof parentChangesForEach;
   checkoutChangedPaths: typeof checkoutChangedPaths;
+  /** What would change parentChangesForEach's answers, read without running git (a cache's key). */
+  checkoutStamp: typeof checkoutStamp;
   /** A worker's live tree after review (git pinned by worker-git): compared with the frozen patch, listed, reset to its base. */
   liveEqualsFrozen: typeof liveEqualsFrozen;
   /** Refuses `workspace-git-tampered` when a worker's `.git` is no longer the one Docket made (no git runs). */
@@ -59,6 +62,6 @@ export interface Git {
 
 export const systemGit: Git = {
   projectRootOf, createIsolatedWorkspace, inspectRepository, measureTreeCopy, removeWorkspace, liveChangesExist, repositoryKey, preparePrivateGitDir, repositoryRefs, captureChangeSet, freezeCapturedBytes, readFrozenPatch, readBlobAt, checkPatch, applyPatch, isPatchApplied,
-  reversePatch, parentChangesSince, parentChangesForEach, checkoutChangedPaths, liveEqualsFrozen, checkWorkerTree, liveChangedPaths, resetWorkspace,
+  reversePatch, parentChangesSince, parentChangesForEach, checkoutChangedPaths, checkoutStamp, liveEqualsFrozen, checkWorkerTree, liveChangedPaths, resetWorkspace,
   assertMergeTreeGit, withMerge, treeWithFiles, diffTrees,
 };

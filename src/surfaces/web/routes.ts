@@ -4,10 +4,10 @@
 import { deliverableRef } from "../../domain/deliverables/refs.js";
 import { notFound, usageError } from "../../domain/errors.js";
 import { normalizeWorkerId } from "../../domain/ids.js";
-import type { DiffFile } from "../../domain/deliverables/diff-files.js";
 import type { EngineContext } from "../../engine/context.js";
 import { decisionLog } from "../../engine/review/decision-log.js";
-import { frozenContext, frozenDiffFiles } from "../../engine/review/diff-context.js";
+import { frozenContext } from "../../engine/review/diff-context.js";
+import { everyFile, frozenReviewFiles, type ReviewFiles } from "../../engine/review/review-files.js";
 import { previewPromotion } from "../../engine/review/promote-preview.js";
 import { reviewPulse } from "../../engine/review/review-pulse.js";
 import { reviewView } from "../../engine/review/review-view.js";
@@ -40,8 +40,8 @@ export interface RouteContext {
   url: URL;
   /** From `?view=` or the `docket_view` cookie. */
   mode: DiffMode;
-  /** This server's parsed frozen diffs by exact ref (sidecars never change, so a few are kept for fragments). */
-  diffs: Map<string, DiffFile[]>;
+  /** This server's frozen diffs by exact ref, each file parsed when asked for (sidecars never change, so a few are kept for fragments). */
+  diffs: Map<string, ReviewFiles>;
 }
 
 export interface Reply {
@@ -55,10 +55,10 @@ type Handler = (r: RouteContext, p: Params) => Reply | Promise<Reply>;
 
 const ok = (body: string): Reply => ({ status: 200, type: "html", body });
 
-function diffFilesOf(r: RouteContext, ref: string): DiffFile[] {
+function diffFilesOf(r: RouteContext, ref: string): ReviewFiles {
   let found = r.diffs.get(ref);
   if (!found) {
-    found = frozenDiffFiles(r.ctx, ref).files;
+    found = frozenReviewFiles(r.ctx, ref);
     if (r.diffs.size >= 8) r.diffs.delete(r.diffs.keys().next().value!);
     r.diffs.set(ref, found);
   }
@@ -116,15 +116,15 @@ function cardPage(r: RouteContext, p: Params): Reply {
 }
 
 /** The comments shown inside a fragment of this version's diff (drafts editable only while it is current). */
-function notesOf(r: RouteContext, ref: string, files: readonly DiffFile[]) {
+function notesOf(r: RouteContext, ref: string, files: ReviewFiles) {
   const c = cardCommentsOf(r.ctx, ref);
-  return { notes: notesByFile(c.comments, files, { worker: c.worker, editable: c.isCurrent }), commentable: c.isCurrent };
+  return { notes: notesByFile(c.comments, files.heads, { worker: c.worker, editable: c.isCurrent }), commentable: c.isCurrent };
 }
 
 function fileFragment(r: RouteContext, p: Params): Reply {
   const ref = refOf(p);
   const files = diffFilesOf(r, ref);
-  const f = files[Number(p.i)];
+  const f = files.file(Number(p.i));
   if (!f) throw notFound("no-such-file", `${ref} has no file #${p.i}`);
   return ok(renderFileRows(f, cardPath(workerOf(p), Number(p.v)), r.mode, notesOf(r, ref, files).notes.get(f.index)));
 }
@@ -139,10 +139,10 @@ function contextFragment(r: RouteContext, p: Params): Reply {
   const ref = refOf(p);
   const files = diffFilesOf(r, ref);
   const input = { ref, file: Number(p.i), gap: Number(p.k), from: intParam(r.url, "from") };
-  const c = frozenContext(r.ctx, input, files);
+  const c = frozenContext(r.ctx, input, everyFile(files));
   const next = (c.lines.at(-1)?.oldNo ?? 0) + 1;
   const url = `${cardPath(workerOf(p), Number(p.v))}/context/${p.i}/${p.k}?from=${next}`;
-  return ok(renderContextRows({ path: files[input.file]!.path, lines: c.lines, mode: r.mode, more: { url, rest: c.rest } }));
+  return ok(renderContextRows({ path: files.heads[input.file]!.path, lines: c.lines, mode: r.mode, more: { url, rest: c.rest } }));
 }
 
 function promoteFragment(r: RouteContext, p: Params): Reply {

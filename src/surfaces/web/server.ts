@@ -14,7 +14,7 @@ import { createLiveHub, type LiveHub } from "./live.js";
 import { renderMessage, renderPage } from "./pages/layout.js";
 import { matchRead, type Reply } from "./routes.js";
 import type { DiffMode } from "./pages/diff.js";
-import type { DiffFile } from "../../domain/deliverables/diff-files.js";
+import type { ReviewFiles } from "../../engine/review/review-files.js";
 import { html } from "./html.js";
 
 export interface WebServerOptions {
@@ -69,7 +69,7 @@ const errorJson = (e: DocketError) => JSON.stringify({ error: { code: e.code, me
 
 export async function startWebServer(o: WebServerOptions): Promise<WebServer> {
   const assets = o.assets ?? loadAssets();
-  const diffs = new Map<string, DiffFile[]>();
+  const diffs = new Map<string, ReviewFiles>();
   const live = createLiveHub(o.ctx, { pollMs: o.pollMs, onError: (e) => o.log?.(`live: ${e.message}`) });
   let port = o.port;
   const gate = () => gateRef!;

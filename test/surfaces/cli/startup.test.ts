@@ -54,14 +54,19 @@ test("a worker's heartbeat loads its own verb module and the door's client: no o
   assert.ok(bad.esm.some((u) => u.includes("/commander/")) || bad.cjs.some((u) => u.includes("/commander/")));
 });
 
-test("docket ls --json loads pi-ai's model registry for prices, none of its provider SDKs", (t) => {
+test("docket ls --json loads none of pi-ai's provider SDKs, and its model registry only when a price is asked", (t) => {
   const dir = tempDir(t);
   const env = cliEnv({ DOCKET_HOME: join(dir, "docket"), HOME: dir });
   const r = runLoggingModules([DOCKET_BIN, "ls", "--json"], { cwd: dir, env });
   assert.equal(r.run.status, 0, r.run.stderr);
-  const packages = [...r.esm, ...r.cjs].flatMap((u) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\/(.*)$/.exec(u) ?? []).filter((_, i) => i % 3 !== 0);
-  const names = new Set(packages.filter((_, i) => i % 2 === 0));
-  assert.deepEqual([...names].sort(), ["@mariozechner/pi-ai", "better-sqlite3", "bindings", "commander", "file-uri-to-path"]);
-  const piAi = packages.flatMap((p, i) => (p === "@mariozechner/pi-ai" ? [packages[i + 1]] : [])).sort();
-  assert.deepEqual(piAi, ["dist/models.generated.js", "dist/models.js"]);
+  const packagesOf = (run: typeof r) => [...run.esm, ...run.cjs].flatMap((u) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\/(.*)$/.exec(u)?.slice(1) ?? []);
+  const names = new Set(packagesOf(r).filter((_, i) => i % 2 === 0));
+  assert.deepEqual([...names].sort(), ["better-sqlite3", "bindings", "commander", "file-uri-to-path"], "no worker reported usage: no price asked");
+  const prices = new URL("../../../src/substrate/model-prices.js", import.meta.url).href;
+  const priced = runLoggingModules(["--input-type=module", "-e", `const m = await import(${JSON.stringify(prices)}); if (!m.modelPrices("anthropic", "claude-sonnet-4-5")) process.exit(3);`], { cwd: dir, env });
+  assert.equal(priced.run.status, 0, priced.run.stderr);
+  const packages = packagesOf(priced);
+  const piAi = packages.flatMap((p, i) => (i % 2 === 0 && p === "@mariozechner/pi-ai" ? [packages[i + 1]] : [])).sort();
+  // Loaded by `require` where node can, whose hooks may not log the registry's own import of its generated table.
+  assert.ok(piAi.includes("dist/models.js") && piAi.every((p) => p === "dist/models.js" || p === "dist/models.generated.js"), `a price loads the registry's own modules, no provider SDK: ${piAi.join(", ")}`);
 });

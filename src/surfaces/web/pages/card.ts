@@ -110,8 +110,8 @@ function actions(v: ReviewView, base: string): Html {
 
 export function renderDiff(v: ReviewView, base: string, mode: DiffMode): Html {
   const cs = v.card.detail.deliverable?.changeSet;
-  if (!cs || v.files.length === 0) return html``;
-  return html`<section class="diff-sec" id="diff"><div class="diff-bar"><h2>Frozen diff</h2><span class="stat-line">${cs.files.length} file${cs.files.length === 1 ? "" : "s"} · ${cs.hunks} hunk${cs.hunks === 1 ? "" : "s"}</span><div class="seg" role="group" aria-label="diff view"><button type="button" data-view="unified" aria-pressed="${mode === "unified"}">Unified</button><button type="button" data-view="split" aria-pressed="${mode === "split"}">Side by side</button></div><span class="hint"><kbd>d</kbd> toggles</span></div><div class="diff-layout">${renderFileTree(v.files)}<div id="diff-files">${renderDiffSection({ files: v.files, base, mode, notes: notesByFile(v.card.comments, v.files, { worker: v.card.worker, editable: commentable(v) }), commentable: commentable(v) })}</div></div>${commentable(v) ? commentTemplates() : ""}</section>`;
+  if (!cs || v.diff.heads.length === 0) return html``;
+  return html`<section class="diff-sec" id="diff"><div class="diff-bar"><h2>Frozen diff</h2><span class="stat-line">${cs.files.length} file${cs.files.length === 1 ? "" : "s"} · ${cs.hunks} hunk${cs.hunks === 1 ? "" : "s"}</span><div class="seg" role="group" aria-label="diff view"><button type="button" data-view="unified" aria-pressed="${mode === "unified"}">Unified</button><button type="button" data-view="split" aria-pressed="${mode === "split"}">Side by side</button></div><span class="hint"><kbd>d</kbd> toggles</span></div><div class="diff-layout">${renderFileTree(v.diff.heads)}<div id="diff-files">${renderDiffSection({ files: v.diff, base, mode, notes: notesByFile(v.card.comments, v.diff.heads, { worker: v.card.worker, editable: commentable(v) }), commentable: commentable(v) })}</div></div>${commentable(v) ? commentTemplates() : ""}</section>`;
 }
 
 export function renderCard(v: ReviewView, mode: DiffMode): Html {

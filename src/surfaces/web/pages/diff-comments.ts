@@ -31,7 +31,7 @@ function previousBox(c: PreviousComment, worker: string): Html {
 }
 
 /** The comments shown inside each file's rows, keyed by file position. */
-export function notesByFile(c: CardComments, files: readonly DiffFile[], options: { worker: string; editable: boolean }): Map<number, FileNotes> {
+export function notesByFile(c: CardComments, files: readonly Pick<DiffFile, "index" | "path" | "oldPath">[], options: { worker: string; editable: boolean }): Map<number, FileNotes> {
   const out = new Map<number, FileNotes>();
   const place = (anchor: CommentAnchor, box: Html) => {
     const f = fileOfAnchor(files, anchor.file, anchor.side);

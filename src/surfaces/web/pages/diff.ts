@@ -1,7 +1,8 @@
 // The frozen diff as HTML: a file tree with per-file +/−, then each file unified or side by side, highlighted,
 // with expandable context between hunks; large patches stay usable by collapsing files and chunking rows.
 
-import { contextGaps, diffLineCount, type DiffFile, type DiffHunk, type DiffLine } from "../../../domain/deliverables/diff-files.js";
+import { contextGaps, type DiffFile, type DiffFileHead, type DiffHunk, type DiffLine } from "../../../domain/deliverables/diff-files.js";
+import type { ReviewFiles } from "../../../engine/review/review-files.js";
 import { highlightLines, languageOf } from "../highlight.js";
 import { escapeHtml, html, trusted, type Html } from "../html.js";
 import { lineKey, type FileNotes } from "./diff-comments.js";
@@ -19,12 +20,12 @@ const STATUS_LABEL: Record<DiffFile["status"], string> = { added: "added", delet
 
 const num = (n: number): string => n.toLocaleString("en-US");
 
-export function renderFileTree(files: readonly DiffFile[]): Html {
+export function renderFileTree(files: readonly DiffFileHead[]): Html {
   if (files.length === 0) return html``;
   return html`<nav class="tree" aria-label="changed files"><ol>${files.map((f) => html`<li><a href="#file-${f.index}" data-file="${f.index}" title="${f.path}"><span class="st st-${f.status}">${f.status[0]!.toUpperCase()}</span><span class="tp">${f.frozenAsBinary ? html`<span class="tw" title="frozen as binary">⚠ </span>` : ""}${f.path}</span>${f.binary ? html`<span class="tb">bin</span>` : html`<span class="plus">+${f.additions}</span><span class="minus">−${f.deletions}</span>`}</a></li>`)}</ol></nav>`;
 }
 
-function fileHeader(f: DiffFile, commentable: boolean): Html {
+function fileHeader(f: DiffFileHead, commentable: boolean): Html {
   const moved = f.status === "renamed" || f.status === "copied";
   return html`<header class="file-head"><button class="fold" type="button" aria-expanded="true" aria-label="fold file">▾</button><span class="st st-${f.status}">${STATUS_LABEL[f.status]}</span><span class="path">${moved ? html`<span class="old-path">${f.oldPath}</span> → ` : ""}${f.path}</span>${
     f.modeChanged ? html`<span class="mode">mode ${f.mode.old ?? "?"} → ${f.mode.new ?? "?"}</span>` : ""
@@ -37,7 +38,7 @@ function fileHeader(f: DiffFile, commentable: boolean): Html {
 const FROZEN_AS_BINARY = "The worker froze this text file as a binary patch. Docket shows the change decoded from the base and the file the patch makes; promoting applies the frozen bytes, which make exactly this change.";
 
 /** Why a file has no rows, or undefined when it has some. */
-function emptyNote(f: DiffFile): string | undefined {
+function emptyNote(f: DiffFileHead): string | undefined {
   if (f.binary) return `Binary file ${f.status}; its content is not shown (the frozen patch carries it exactly).`;
   if (f.hunks.length > 0) return undefined;
   if (f.status === "renamed") return f.similarity === 100 ? "Renamed without changes." : "Renamed.";
@@ -47,7 +48,8 @@ function emptyNote(f: DiffFile): string | undefined {
 }
 
 export interface DiffSectionInput {
-  files: readonly DiffFile[];
+  /** Heads for every file; rows only for the files rendered inline. */
+  files: ReviewFiles;
   /** `/card/w1/v/2`: fragment addresses hang off it. */
   base: string;
   mode: DiffMode;
@@ -57,11 +59,11 @@ export interface DiffSectionInput {
   commentable?: boolean;
 }
 
-/** Every file: rendered inline while the budget lasts, then collapsed (loaded on view, or on click when large). */
+/** Every file: rendered inline while the budget lasts (only those files' rows are built), then collapsed (loaded on view, or on click when large). */
 export function renderDiffSection(input: DiffSectionInput): Html {
   let budget = INLINE_BUDGET;
-  const sections = input.files.map((f) => {
-    const lines = diffLineCount(f);
+  const sections = input.files.heads.map((f) => {
+    const lines = f.lineCount;
     const note = emptyNote(f);
     let body: Html;
     if (note) body = html`<p class="note">${note}</p>`;
@@ -69,7 +71,7 @@ export function renderDiffSection(input: DiffSectionInput): Html {
     else if (lines > budget) body = html`<div class="load lazy" data-url="${input.base}/file/${f.index}"><button type="button" class="load-btn">Load diff (${num(lines)} lines)</button></div>`;
     else {
       budget -= lines;
-      body = trusted(renderFileRows(f, input.base, input.mode, input.notes?.get(f.index)));
+      body = trusted(renderFileRows(input.files.file(f.index)!, input.base, input.mode, input.notes?.get(f.index)));
     }
     const whole = input.notes?.get(f.index)?.whole ?? [];
     const warning = f.frozenAsBinary ? html`<p class="note frozen-binary" role="note">⚠ ${FROZEN_AS_BINARY}</p>` : "";
