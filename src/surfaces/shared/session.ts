@@ -1,7 +1,8 @@
 // One CLI invocation's engine: opened lazily from the process environment, closed by main.
 // Before closing, a command that opened it sends the notifications that are due (issue 29: no long-lived process needed).
 
-import { openEngine, type EngineContext } from "../../engine/context.js";
+import type { EngineContext } from "../../engine/context.js";
+import { openEngine } from "../../engine/open.js";
 
 let current: EngineContext | undefined;
 
