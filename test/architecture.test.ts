@@ -285,3 +285,23 @@ test("the engine's ground floor imports nothing above it: context.ts imports not
     .filter((spec) => spec.startsWith(".") && layerOf(resolve(SRC, "engine", spec)) === "engine");
   assert.deepEqual(within, []);
 });
+
+/** Where a surface makes an engine: a process's composition point (the CLI's main and pi's role use session.ts). */
+const ENGINE_MAKERS = new Set(["surfaces/shared/session.ts", "surfaces/door/server.ts", "surfaces/web/main.ts"]);
+
+test("verbs receive the engine from their composition point: no surface fetches a global one or opens its own", () => {
+  const problems = files(join(SRC, "surfaces")).flatMap((file) => {
+    const name = relative(SRC, file).replace(/\.js$/, ".ts");
+    const text = readFileSync(join(SRC, "..", "..", "src", name), "utf8").replace(/\/\/.*$|\/\*[\s\S]*?\*\//gm, "");
+    const found: string[] = [];
+    const opens = /\bopenEngine\b/.test(text) && !ENGINE_MAKERS.has(name);
+    if (opens) found.push(`${name} opens an engine: take the one handed to it`);
+    const keeps = /^(?:let|var)\s+\w+\s*:[^=;]*\bEngine(?:Context|Session)\b/m.test(text);
+    if (keeps) found.push(`${name} keeps an engine in module state`);
+    if (/^export\s+(?:function|const)\s+engine\b/m.test(text)) found.push(`${name} exports a global engine()`);
+    const fetches = /import\s*\{[^}]*\bengine\b[^}]*\}\s*from\s*["'][^"']*session\.js["']/.test(text);
+    if (fetches) found.push(`${name} imports a global engine()`);
+    return found;
+  });
+  assert.deepEqual(problems, []);
+});

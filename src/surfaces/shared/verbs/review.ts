@@ -8,7 +8,7 @@ import { confirmationDeclined, confirmationRefused, resolveConfirmation } from "
 import { parsePositiveInt } from "./args.js";
 import type { Io } from "../io.js";
 import { emit } from "../io.js";
-import { engine } from "../session.js";
+import type { EngineOpener } from "../session.js";
 import { runVerdict } from "./verdict.js";
 import { formatAnchor } from "../../../domain/review/comment-anchor.js";
 
@@ -32,7 +32,7 @@ function emitDecision(io: Io, r: DecisionLike, extra: string[] = []): void {
 
 const versionOption = (cmd: Command) => cmd.option("--version <n>", "with a bare worker id: the version you mean (an older one is refused)", parsePositiveInt("--version"));
 
-export function registerReviewCommands(program: Command, io: Io): void {
+export function registerReviewCommands(program: Command, io: Io, engine: EngineOpener): void {
   versionOption(
     program
       .command("approve")
@@ -134,7 +134,7 @@ export function registerReviewCommands(program: Command, io: Io): void {
       .description("the review card of a worker's exact version; without a worker, the queue of workers needing judgment")
       .argument("[w|ref]", "w<N> or worker-deliverable:w<N>:<K>"),
   ).action(async (target: string | undefined, opts: { version?: number }) => {
-    await runVerdict(io, target, opts.version);
+    await runVerdict(io, engine, target, opts.version);
   });
 
   program

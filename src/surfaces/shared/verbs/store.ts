@@ -5,7 +5,7 @@ import type { Command } from "commander";
 import { usageError } from "../../../domain/errors.js";
 import type { Io } from "../io.js";
 import { emit } from "../io.js";
-import { engine } from "../session.js";
+import type { EngineOpener } from "../session.js";
 import { INPUT_CAP_TEXT } from "../../../engine/protocol/input.js";
 
 interface SaveFlags {
@@ -15,7 +15,7 @@ interface SaveFlags {
   summary?: string;
 }
 
-export function registerStoreCommands(program: Command, io: Io): void {
+export function registerStoreCommands(program: Command, io: Io, engine: EngineOpener): void {
   program
     .command("save")
     .description("save an approved worker version (--from) or a human-authored record (--author) to the DeliverableStore")

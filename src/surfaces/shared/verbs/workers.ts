@@ -9,7 +9,7 @@ import { usageError } from "../../../domain/errors.js";
 import { collect, parseAssignments, parsePositiveInt, parseUsd, shellQuote } from "./args.js";
 import type { Io } from "../io.js";
 import { emit, warn } from "../io.js";
-import { engine } from "../session.js";
+import type { EngineOpener } from "../session.js";
 import { WORKER_AGENTS, isWorkerAgent } from "../../../domain/workers/spawn-policy.js";
 import { listAgents, type AgentAvailability } from "../../../engine/workers/agents.js";
 import { SCRIPTED_STEP_FORMAT, scriptedSpawnInput } from "../../../engine/workers/scripted.js";
@@ -39,7 +39,7 @@ interface SpawnFlags {
 
 const SCRIPTED_EXTENSION = () => fileURLToPath(new URL("../../pi/scripted-model.js", import.meta.url));
 
-export function registerWorkersCommands(program: Command, io: Io): void {
+export function registerWorkersCommands(program: Command, io: Io, engine: EngineOpener): void {
   program
     .command("spawn")
     .description("start one worker (pi by default) in its own tmux window")
