@@ -45,14 +45,12 @@ export function registerParentRole(pi: ExtensionAPI): void {
   // Before the model can run a tool: whatever it starts inherits the mark and is refused human verbs (issue 23, break 10).
   const session = startParentSession(process.env);
   process.once("exit", () => session.stop());
-  // The extension's composition point: one engine for every view and verb of this pi session, opened on first use and
-  // never closed (the session's own notification dispatcher sends what is due).
+  // The composition point: one engine for this pi session's views and verbs, opened on first use, never closed.
   const engine = createEngineSession({ env: process.env, cwd: process.cwd(), holder: `pi:${process.pid}` }).engine;
   let feed: ParentFeed | undefined;
   // Workers spawned from here inherit this session's model and thinking (ADR-0004's "parent").
   const host = (ctx: ExtensionContext): ParentHost => ({
-    ctx,
-    engine,
+    ctx, engine,
     parent: {
       ...(ctx.model ? { model: `${ctx.model.provider}/${ctx.model.id}` } : {}),
       thinking: pi.getThinkingLevel(),

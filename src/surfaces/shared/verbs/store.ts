@@ -16,6 +16,13 @@ interface SaveFlags {
 }
 
 export function registerStoreCommands(program: Command, io: Io, engine: EngineOpener): void {
+  registerSaving(program, io, engine);
+  registerSlots(program, io, engine);
+  registerDeletion(program, io, engine);
+}
+
+/** `docket save` and `deliverables`: putting a version into the store, and listing what it holds. */
+function registerSaving(program: Command, io: Io, engine: EngineOpener): void {
   program
     .command("save")
     .description("save an approved worker version (--from) or a human-authored record (--author) to the DeliverableStore")
@@ -67,7 +74,10 @@ export function registerStoreCommands(program: Command, io: Io, engine: EngineOp
         return lines;
       });
     });
+}
 
+/** `docket load`, `preview` and `unload`: the d<N> slots a stored deliverable is mounted in, and reading one. */
+function registerSlots(program: Command, io: Io, engine: EngineOpener): void {
   program
     .command("load")
     .description("mount a stored deliverable (or legacy bundle) as a d<N> slot; it costs no model context")
@@ -108,7 +118,10 @@ export function registerStoreCommands(program: Command, io: Io, engine: EngineOp
       const r = unloadStored(engine(), slot);
       emit(io, r, (x) => (x.unloaded ? `unloaded ${x.slot} (${x.ref})` : `${x.slot} was already unloaded (${x.ref})`));
     });
+}
 
+/** `docket deliverable delete`: exactly one stored version, confirmed. */
+function registerDeletion(program: Command, io: Io, engine: EngineOpener): void {
   const deliverable = program.command("deliverable").description("manage one stored deliverable");
   deliverable
     .command("delete")
