@@ -1,5 +1,6 @@
 // Measures import circles in src/**/*.ts: the strongly connected components of the relative-import graph (Tarjan).
-// Usage: node scripts/import-circles.mjs [file ...] [--runtime]  (--runtime skips `import type`; files: print their circle)
+// Usage: node scripts/import-circles.mjs [file ...] [--runtime] [--list]
+// (--runtime skips `import type`; --list prints every circle's modules; files: print the circle each is in)
 
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
@@ -7,6 +8,7 @@ import { dirname, join, relative, resolve } from "node:path";
 const SRC = resolve("src");
 const args = process.argv.slice(2);
 const runtime = args.includes("--runtime");
+const list = args.includes("--list");
 const focus = args.filter((a) => !a.startsWith("--")).map((a) => relative(SRC, resolve(a)));
 
 const walk = (d) =>
@@ -55,3 +57,4 @@ for (const f of focus) {
   console.log(`circle of ${f}: ${c.length} module${c.length === 1 ? "" : "s"}`);
   if (c.length > 1) for (const m of c.sort()) console.log(`  ${m}`);
 }
+if (list) for (const c of circles) console.log(`circle of ${c.length}: ${c.sort().join(" ↔ ")}`);
