@@ -13,7 +13,7 @@ import Database from "better-sqlite3";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
-import { openEngine } from "../src/engine/context.js";
+import { openEngine } from "../src/engine/open.js";
 import { registerWorkerTools } from "../src/surfaces/pi/worker/tools.js";
 import { doorOf } from "../src/surfaces/shared/door-client.js";
 import { isolatedWorker } from "../test/support/protocol-worker.js";

@@ -6,7 +6,7 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { openEngine } from "../src/engine/context.js";
+import { openEngine } from "../src/engine/open.js";
 import { insertBinding } from "../src/ledger/work/bindings.js";
 import { insertDispatch } from "../src/ledger/work/dispatch.js";
 import { insertItem } from "../src/ledger/work/items.js";

@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { broadcastSubject, scoreBroadcast, type BroadcastCandidate } from "../src/domain/talk/broadcast-scoring.js";
-import { openEngine } from "../src/engine/context.js";
+import { openEngine } from "../src/engine/open.js";
 import { done } from "../src/engine/protocol/protocol.js";
 import { previewCombine } from "../src/engine/review/combine.js";
 import { planBroadcast } from "../src/engine/talk/broadcast.js";

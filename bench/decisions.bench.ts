@@ -4,7 +4,7 @@
 import { appendFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { openEngine } from "../src/engine/context.js";
+import { openEngine } from "../src/engine/open.js";
 import { approvalOf } from "../src/engine/review/target.js";
 import { insertDecision } from "../src/ledger/review/decisions.js";
 import { figure } from "./support/figure.js";

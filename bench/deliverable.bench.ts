@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { openEngine } from "../src/engine/context.js";
+import { openEngine } from "../src/engine/open.js";
 import { done } from "../src/engine/protocol/protocol.js";
 import { claimDeliverable, readDeliverable } from "../src/files/workers/deliverables.js";
 import { insertWorker, updateWorker } from "../src/ledger/workers/workers.js";

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { parentFixture, type Parent } from "../test/support/pi-parent.js";
 import { parentPiArgs, startPiRpc } from "../test/support/pi-rpc.js";
 import { waitFor } from "../test/support/wait.js";
-import { openEngine } from "../src/engine/context.js";
+import { openEngine } from "../src/engine/open.js";
 import { recordHeartbeat } from "../src/engine/workers/lifecycle.js";
 import { readLaunchEnv } from "../src/files/workers/launch-env.js";
 import { figure } from "./support/figure.js";

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { openEngine } from "../src/engine/context.js";
+import { openEngine } from "../src/engine/open.js";
 import { report } from "../src/engine/protocol/report.js";
 import { insertBinding } from "../src/ledger/work/bindings.js";
 import { insertDispatch } from "../src/ledger/work/dispatch.js";

@@ -9,7 +9,7 @@ import { performance } from "node:perf_hooks";
 import { randomBytes } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
-import { openEngine } from "../src/engine/context.js";
+import { openEngine } from "../src/engine/open.js";
 import { insertWorker } from "../src/ledger/workers/workers.js";
 import { gitRepo } from "../test/support/git.js";
 import { figure } from "./support/figure.js";

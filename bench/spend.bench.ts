@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 import { checkRunningBudgets } from "../src/engine/workers/budget.js";
 import { insertWorker } from "../src/ledger/workers/workers.js";
 import { figure } from "./support/figure.js";
-import { openEngine } from "../src/engine/context.js";
+import { openEngine } from "../src/engine/open.js";
 import { recordGround } from "./support/record-ground.js";
 
 const here = dirname(fileURLToPath(import.meta.url));

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
-import { openEngine } from "../src/engine/context.js";
+import { openEngine } from "../src/engine/open.js";
 import { listStoredDeliverables, reindexStore } from "../src/engine/store/catalog.js";
 import { saveAuthored } from "../src/engine/store/save.js";
 import { claimFile } from "../src/files/atomic.js";

@@ -9,7 +9,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync 
 import { cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { openEngine } from "../src/engine/context.js";
+import { openEngine } from "../src/engine/open.js";
 import { done, fail, wait } from "../src/engine/protocol/protocol.js";
 import { approve, reject } from "../src/engine/review/judge.js";
 import { verdictQueue } from "../src/engine/review/verdict.js";

@@ -6,7 +6,7 @@ import { spawn } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { openEngine } from "../src/engine/context.js";
+import { openEngine } from "../src/engine/open.js";
 import { reviewView } from "../src/engine/review/review-view.js";
 import { reindexStore } from "../src/engine/store/catalog.js";
 import type { StoredDeliverable } from "../src/domain/store/stored-deliverable.js";

@@ -109,9 +109,9 @@ test("no unchecked JSON.parse … as T in the engine or the ledger: JSON columns
   assert.deepEqual(unchecked, []);
 });
 
-test("the engine runs git, tmux and the agents only through the context's ports (ctx.git, ctx.tmux, ctx.agents), which only context.ts builds", () => {
+test("the engine runs git, tmux and the agents only through the context's ports (ctx.git, ctx.tmux, ctx.agents), which only open.ts builds", () => {
   const PORT_MAKERS: Record<string, RegExp> = {
-    "engine/context.js": /substrate\/(git|agents)\/port\.js$/,
+    "engine/open.js": /substrate\/(git|agents)\/port\.js$/,
     "engine/demo/demo.js": /substrate\/git\/init\.js$/, // the demo's scratch repository exists before any engine
     "engine/workers/agents.js": /substrate\/agents\/port\.js$/, // `docket kinds` lists the agents on this machine, engine or not
     "engine/doctor/tool-checks.js": /substrate\/agents\/pi\.js$/, // the doctor checks the installed pi itself
@@ -124,7 +124,7 @@ test("the engine runs git, tmux and the agents only through the context's ports 
       const spec = m[1] ?? m[2]!;
       if (/substrate\/(git|agents)\//.test(spec) && !PORT_MAKERS[name]?.test(spec)) problems.push(`${name} imports ${spec}`);
     }
-    if (name !== "engine/context.js" && /\bcreateTmux\b/.test(text)) problems.push(`${name} makes its own tmux`);
+    if (name !== "engine/open.js" && /\bcreateTmux\b/.test(text)) problems.push(`${name} makes its own tmux`);
   }
   assert.deepEqual(problems, []);
 });
@@ -273,6 +273,35 @@ test("one ledger module owns the questions table: no other module's SQL names it
     if (name === QUESTIONS_MODULE || name.startsWith("ledger/core/migrations/")) return [];
     const text = readFileSync(join(SRC, "..", "..", "src", name), "utf8");
     return /\b(?:FROM|JOIN|UPDATE|INTO)\s+questions\b/i.test(text) ? [name] : [];
+  });
+  assert.deepEqual(problems, []);
+});
+
+test("the engine's ground floor imports nothing above it: context.ts imports nothing in engine/ (open.ts composes)", () => {
+  // The source, not the build: a type-only import is a circle too, and tsc erases it from the JS.
+  const source = readFileSync(join(SRC, "..", "..", "src", "engine", "context.ts"), "utf8");
+  const within = [...source.matchAll(/(?:import|export)[^'"]*?from\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g)]
+    .map((m) => m[1] ?? m[2]!)
+    .filter((spec) => spec.startsWith(".") && layerOf(resolve(SRC, "engine", spec)) === "engine");
+  assert.deepEqual(within, []);
+});
+
+/** Where a surface makes an engine: a process's composition point (the CLI's main and pi's role use session.ts). */
+const ENGINE_MAKERS = new Set(["surfaces/shared/session.ts", "surfaces/door/server.ts", "surfaces/web/main.ts"]);
+
+test("verbs receive the engine from their composition point: no surface fetches a global one or opens its own", () => {
+  const problems = files(join(SRC, "surfaces")).flatMap((file) => {
+    const name = relative(SRC, file).replace(/\.js$/, ".ts");
+    const text = readFileSync(join(SRC, "..", "..", "src", name), "utf8").replace(/\/\/.*$|\/\*[\s\S]*?\*\//gm, "");
+    const found: string[] = [];
+    const opens = /\bopenEngine\b/.test(text) && !ENGINE_MAKERS.has(name);
+    if (opens) found.push(`${name} opens an engine: take the one handed to it`);
+    const keeps = /^(?:let|var)\s+\w+\s*:[^=;]*\bEngine(?:Context|Session)\b/m.test(text);
+    if (keeps) found.push(`${name} keeps an engine in module state`);
+    if (/^export\s+(?:function|const)\s+engine\b/m.test(text)) found.push(`${name} exports a global engine()`);
+    const fetches = /import\s*\{[^}]*\bengine\b[^}]*\}\s*from\s*["'][^"']*session\.js["']/.test(text);
+    if (fetches) found.push(`${name} imports a global engine()`);
+    return found;
   });
   assert.deepEqual(problems, []);
 });

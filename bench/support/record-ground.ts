@@ -4,7 +4,8 @@
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { openEngine, type EngineContext } from "../../src/engine/context.js";
+import type { EngineContext } from "../../src/engine/context.js";
+import { openEngine } from "../../src/engine/open.js";
 import { gitRepo } from "../../test/support/git.js";
 
 export interface RecordGround {

@@ -4,7 +4,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { HUMAN_VERBS, WORKER_IDENTITY_VARS, type HumanVerb } from "../../src/domain/authority.js";
-import { openEngine, type EngineContext } from "../../src/engine/context.js";
+import type { EngineContext } from "../../src/engine/context.js";
+import { openEngine } from "../../src/engine/open.js";
 import { useForParent, useForWorker, dropChip } from "../../src/engine/handoff/use.js";
 import { approve, answer, discard, reject, revise } from "../../src/engine/review/judge.js";
 import { planPromotion, promote } from "../../src/engine/review/promote.js";

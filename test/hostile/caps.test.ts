@@ -10,7 +10,7 @@ import { randomBytes } from "node:crypto";
 import { execFileSync, spawn } from "node:child_process";
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { openEngine } from "../../src/engine/context.js";
+import { openEngine } from "../../src/engine/open.js";
 import { startWebServer } from "../../src/surfaces/web/server.js";
 import { cliEnv, docket, docketWith } from "../support/docket-cli.js";
 import { appWith, publish, reviewGround, reviewWorker, type ReviewGround } from "../support/review-fixture.js";

@@ -6,7 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { openEngine } from "../../src/engine/context.js";
+import { openEngine } from "../../src/engine/open.js";
 import { cliEnv, docket } from "../support/docket-cli.js";
 import { git, gitRepo } from "../support/git.js";
 import { tempDir } from "../support/temp.js";

@@ -2,7 +2,7 @@
 // on stdin, then combines the two workers through the real engine and prints the result. A test SIGKILLs it mid-way.
 // Usage: node combine-child.js <a> <b> (DOCKET_HOME from the environment, cwd = the project).
 
-import { openEngine } from "../../src/engine/context.js";
+import { openEngine } from "../../src/engine/open.js";
 import { combineChangeSets } from "../../src/engine/review/combine.js";
 
 const [a, b] = process.argv.slice(2);

@@ -2,7 +2,7 @@
 // docket_done through the real engine and prints its result. A test may SIGKILL it at any moment after "ready".
 // Usage: node done-child.js <worker> <generation> <runToken> <callId> (DOCKET_HOME from the environment).
 
-import { openEngine } from "../../src/engine/context.js";
+import { openEngine } from "../../src/engine/open.js";
 import { done } from "../../src/engine/protocol/protocol.js";
 
 const [worker, generation, runToken, callId] = process.argv.slice(2);

@@ -2,7 +2,7 @@
 // stdin, then runs one `promote` through the real engine and prints its result. A test may SIGKILL it after "ready".
 // Usage: node promote-child.js <target> (DOCKET_HOME from the environment, cwd = the project).
 
-import { openEngine } from "../../src/engine/context.js";
+import { openEngine } from "../../src/engine/open.js";
 import { promote } from "../../src/engine/review/promote.js";
 
 const [target] = process.argv.slice(2);

@@ -2,7 +2,7 @@
 // Usage: node report-child.js <worker> <generation> <runToken> <item>... (DOCKET_HOME from the environment).
 // Prints one JSON line {results} when it finishes; a test may SIGKILL it at any moment before that.
 
-import { openEngine } from "../../src/engine/context.js";
+import { openEngine } from "../../src/engine/open.js";
 import { report, type ReportEntryResult } from "../../src/engine/protocol/report.js";
 
 const [worker, generation, runToken, ...items] = process.argv.slice(2);

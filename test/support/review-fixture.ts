@@ -4,7 +4,8 @@
 import { UNCONTAINED } from "./docket-cli.js";
 import { writeFileSync, mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { openEngine, type EngineContext } from "../../src/engine/context.js";
+import type { EngineContext } from "../../src/engine/context.js";
+import { openEngine } from "../../src/engine/open.js";
 import { done } from "../../src/engine/protocol/protocol.js";
 import type { DeliverablePointer } from "../../src/domain/deliverables/deliverable.js";
 import { git, gitRepo } from "./git.js";

@@ -3,7 +3,8 @@
 
 import { UNCONTAINED } from "./docket-cli.js";
 import { randomBytes } from "node:crypto";
-import { openEngine, type EngineContext } from "../../src/engine/context.js";
+import type { EngineContext } from "../../src/engine/context.js";
+import { openEngine } from "../../src/engine/open.js";
 import type { Clock } from "../../src/substrate/clock.js";
 import { startWebServer, type WebServer } from "../../src/surfaces/web/server.js";
 import type { BrowserContext, Page } from "playwright-core";

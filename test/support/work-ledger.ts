@@ -2,7 +2,8 @@
 // for "nothing changed" assertions (the work ledger's tests: items, dispatch, reports, obligations).
 
 import { UNCONTAINED } from "./docket-cli.js";
-import { openEngine, type EngineContext } from "../../src/engine/context.js";
+import type { EngineContext } from "../../src/engine/context.js";
+import { openEngine } from "../../src/engine/open.js";
 import { insertWorker } from "../../src/ledger/workers/workers.js";
 import type { Db } from "../../src/ledger/core/open.js";
 import type { Tmux } from "../../src/substrate/tmux.js";

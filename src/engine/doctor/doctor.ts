@@ -4,7 +4,7 @@
 import { homeLayout, resolveHomeDir } from "../../files/home.js";
 import { scanHome } from "../../files/home-scan.js";
 import { isWritable } from "../../files/probe.js";
-import { openEngine } from "../context.js";
+import { openEngine } from "../open.js";
 import { reindexStore } from "../store/catalog.js";
 import type { DoctorReport, Finding } from "./findings.js";
 import { checkHome, checkLedger, checkLinks, checkModes, checkPiDocketNeighbour, checkTempFiles } from "./home-checks.js";

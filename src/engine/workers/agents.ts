@@ -6,7 +6,7 @@ import { refusal } from "../../domain/errors.js";
 import { WORKER_AGENTS, type WorkerAgent } from "../../domain/workers/spawn-policy.js";
 import type { LocatedAgent } from "../../substrate/agents/locate.js";
 import type { McpAgentSpec, PreparedAgent } from "../../substrate/agents/mcp-agent.js";
-import { systemAgents, type Agents } from "../../substrate/agents/port.js";
+import { systemAgents, type Agents, type McpAgents } from "../../substrate/agents/port.js";
 
 export interface AgentAvailability {
   agent: WorkerAgent;
@@ -39,7 +39,9 @@ export function mcpAgentInstructions(guardrails: string): string {
 }
 
 /** The agent's CLI, or the refusal that says it is not installed and how to install it. */
-export function requireMcpAgent(agents: Agents, agent: "claude" | "codex", pathValue: string | undefined): LocatedAgent {
+export function requireMcpAgent(
+  agents: McpAgents, agent: "claude" | "codex", pathValue: string | undefined,
+): LocatedAgent {
   const located = agents.locate(agent, pathValue);
   if (!located) {
     throw refusal(
@@ -52,12 +54,12 @@ export function requireMcpAgent(agents: Agents, agent: "claude" | "codex", pathV
 }
 
 /** Writes the agent's private config and returns its argv and the variables that point it there. */
-export function prepareMcpAgent(agents: Agents, agent: "claude" | "codex", spec: McpAgentSpec): PreparedAgent {
+export function prepareMcpAgent(agents: McpAgents, agent: "claude" | "codex", spec: McpAgentSpec): PreparedAgent {
   return agents.prepare(agent, spec, requireMcpAgent(agents, agent, spec.env.PATH));
 }
 
 /** The argv a launch would run, without writing anything (`--dry-run`). */
-export function previewMcpAgent(agents: Agents, agent: "claude" | "codex", spec: McpAgentSpec): string[] {
+export function previewMcpAgent(agents: McpAgents, agent: "claude" | "codex", spec: McpAgentSpec): string[] {
   return agents.argv(agent, spec, requireMcpAgent(agents, agent, spec.env.PATH));
 }
 

@@ -1,23 +1,34 @@
 // The launcher port: what the engine asks of the agents a worker runs — pi's CLI, its models and defaults, and Claude
-// Code / Codex found on this machine with their private config written. The EngineContext carries it (`ctx.agents`).
+// Code / Codex found on this machine with their private config written. The EngineContext carries it (`ctx.agents`);
+// its two jobs are named apart, so a use-case can ask for only pi or only the MCP agents.
 
 import { claudeArgv, prepareClaude } from "./claude.js";
 import { codexArgv, isCodexMainThread, prepareCodex } from "./codex.js";
 import { locateClaude, locateCodex, type LocatedAgent } from "./locate.js";
 import type { McpAgentSpec, PreparedAgent } from "./mcp-agent.js";
-import { listModels, piDefaults, resolvePiAgentDir, resolvePiCli, resolvePiExtraArgs } from "./pi.js";
+import {
+  listModels, piDefaults, resolvePiAgentDir, resolvePiCli, resolvePiExtraArgs,
+  type ListModelsOptions, type ModelListing,
+} from "./pi.js";
 
 type McpAgent = "claude" | "codex";
 
-export interface Agents {
+/** pi, the default agent: its CLI, extra arguments, models and defaults. */
+export interface PiAgent {
   /** pi's CLI script (a dependency), run with this node. */
   piCli(): string;
   /** pi's extra arguments: config's list, else DOCKET_PI_ARGS split on whitespace. */
-  piExtraArgs: typeof resolvePiExtraArgs;
+  piExtraArgs(configArgs: readonly string[], envValue: string | undefined): string[];
   /** pi's models for these extra arguments, cached and listed one process at a time. */
-  listModels: typeof listModels;
+  listModels(
+    extraArgs: readonly string[], env: NodeJS.ProcessEnv, cwd: string, options?: ListModelsOptions,
+  ): ModelListing;
   /** pi's configured default model and thinking (the parent's, when spawned outside pi). */
   piDefaults(env: NodeJS.ProcessEnv, home: string): { model?: string; thinking?: string };
+}
+
+/** Claude Code and Codex, which reach Docket over MCP: found, prepared with private config, and their hooks read. */
+export interface McpAgents {
   /** Claude Code or Codex on this machine: Docket's node_modules first, then PATH. */
   locate(agent: McpAgent, pathValue: string | undefined): LocatedAgent | undefined;
   /** Writes the agent's private config under the worker's directory; the argv and variables that point it there. */
@@ -27,6 +38,9 @@ export interface Agents {
   /** Whether a Codex hook's thread is the worker's own conversation (not a side thread), from its CODEX_HOME. */
   isCodexMainThread(codexHome: string, threadId: string): boolean;
 }
+
+/** Every agent a worker may run. */
+export type Agents = PiAgent & McpAgents;
 
 export const systemAgents: Agents = {
   piCli: resolvePiCli,

@@ -1,67 +1,102 @@
-// The git port: every git operation the engine asks for, as one object the EngineContext carries (`ctx.git`).
-// The real one runs git; an engine test may pass another. Types stay importable from their modules; the demo's scratch
-// repository is made before any engine exists, with substrate/git/init.ts directly.
+// The git port: every git operation the engine asks for, as one object the EngineContext carries (`ctx.git`), grouped
+// by job into narrow interfaces so a use-case (or a test's in-memory git) can name only the part it needs. The real one
+// runs git; the demo's scratch repository is made before any engine exists, with substrate/git/init.ts directly.
 
-import { readBlobAt } from "./blob.js";
-import { captureChangeSet, freezeCapturedBytes } from "./changes.js";
+import type { ChangeSet } from "../../domain/deliverables/deliverable.js";
+import type { PatchIntegrity } from "../../domain/deliverables/patch-integrity.js";
+import type { WorkerTreeRef } from "../../domain/workers/worker-tree.js";
+import { readBlobAt, type BlobRead } from "./blob.js";
+import { captureChangeSet, freezeCapturedBytes, type CaptureChangeSetInput } from "./changes.js";
 import { liveChangedPaths, liveChangesExist, liveEqualsFrozen, resetWorkspace } from "./live-tree.js";
 import { readFrozenPatch } from "./patch-check.js";
 import { checkWorkerTree } from "./worker-git.js";
-import { applyPatch, checkPatch, isPatchApplied, parentChangesForEach, checkoutChangedPaths, parentChangesSince, reversePatch } from "./promote.js";
-import { measureTreeCopy } from "./tree-copy.js";
-import { createIsolatedWorkspace, inspectRepository, removeWorkspace, repositoryKey, repositoryRefs } from "./worktree.js";
-import { preparePrivateGitDir } from "./private-git-dir.js";
-import { assertMergeTreeGit, withMerge } from "./combine-merge.js";
-import { diffTrees, treeWithFiles } from "./merge.js";
+import {
+  applyPatch, checkPatch, isPatchApplied, parentChangesForEach, checkoutChangedPaths, parentChangesSince, reversePatch,
+  type ParentAnswer, type ParentChange, type ParentQuery, type PatchCheck,
+} from "./promote.js";
+import { measureTreeCopy, type TreeMeasure } from "./tree-copy.js";
+import {
+  createIsolatedWorkspace, inspectRepository, removeWorkspace, repositoryKey, repositoryRefs,
+  type CreateWorkspaceInput, type IsolatedWorkspace, type Serialize, type WorkspaceMethod,
+} from "./worktree.js";
+import { preparePrivateGitDir, type PrivateGitSource } from "./private-git-dir.js";
+import { assertMergeTreeGit, withMerge, type MergeOutcome, type MergeSource } from "./combine-merge.js";
+import { diffTrees, treeWithFiles, type MergeWorkspace, type TreeDiff } from "./merge.js";
+import { checkoutStamp, type CheckoutStamp } from "./checkout-stamp.js";
 import { projectRootOf } from "../project.js";
-import { checkoutStamp } from "./checkout-stamp.js";
 
-export interface Git {
+/** Worker workspaces: a worktree (or a copy) of the project, its removal, its repository's identity and refs. */
+export interface GitWorkspaces {
   /** The project a command runs in: the git top-level of a directory, or the directory itself. */
-  projectRootOf: typeof projectRootOf;
-  /** Worker workspaces: a worktree (or a copy) of the project, its removal, and whether it holds live changes. */
-  createIsolatedWorkspace: typeof createIsolatedWorkspace;
-  /** Outside a repository a workspace is a copy: whether there is one, and how big it would be (measured before spawn writes). */
-  inspectRepository: typeof inspectRepository;
-  measureTreeCopy: typeof measureTreeCopy;
-  removeWorkspace: typeof removeWorkspace;
-  liveChangesExist: typeof liveChangesExist;
-  repositoryKey: typeof repositoryKey;
+  projectRootOf(cwd: string): string;
+  createIsolatedWorkspace(input: CreateWorkspaceInput): IsolatedWorkspace;
+  /** Outside a repository a workspace is a copy: whether there is one, and how big it would be (measured first). */
+  inspectRepository(dir: string): { kind: "repo"; head: string } | { kind: "unborn" } | { kind: "none" };
+  measureTreeCopy(root: string, exclude: readonly string[], limits?: { files: number; bytes: number }): TreeMeasure;
+  removeWorkspace(input: { root: string; path: string; method: WorkspaceMethod; serialize?: Serialize }): void;
+  /** Whether a worker's workspace holds changes against its base (a delete asks before dropping them). */
+  liveChangesExist(ref: WorkerTreeRef, base: string): boolean;
+  repositoryKey(root: string): string;
   /** A contained worker's own git dir over the repository's objects (read-only), seeded with its refs. */
-  preparePrivateGitDir: typeof preparePrivateGitDir;
-  repositoryRefs: typeof repositoryRefs;
-  /** Freezing: the worker's change set against its base, captured once and checked by git's own reading of the patch. */
-  captureChangeSet: typeof captureChangeSet;
-  /** The same checks on change bytes captured on a worker's host, against the base in this machine's objects. */
-  freezeCapturedBytes: typeof freezeCapturedBytes;
-  /** git's reading of frozen patch bytes (files, counts, modes), for re-checking a sidecar's file list before it is applied. */
-  readFrozenPatch: typeof readFrozenPatch;
-  readBlobAt: typeof readBlobAt;
-  /** Promotion into the parent checkout and what the parent changed since a base. */
-  checkPatch: typeof checkPatch;
-  applyPatch: typeof applyPatch;
-  isPatchApplied: typeof isPatchApplied;
-  reversePatch: typeof reversePatch;
-  parentChangesSince: typeof parentChangesSince;
-  parentChangesForEach: typeof parentChangesForEach;
-  checkoutChangedPaths: typeof checkoutChangedPaths;
-  /** What would change parentChangesForEach's answers, read without running git (a cache's key). */
-  checkoutStamp: typeof checkoutStamp;
-  /** A worker's live tree after review (git pinned by worker-git): compared with the frozen patch, listed, reset to its base. */
-  liveEqualsFrozen: typeof liveEqualsFrozen;
-  /** Refuses `workspace-git-tampered` when a worker's `.git` is no longer the one Docket made (no git runs). */
-  checkWorkerTree: typeof checkWorkerTree;
-  liveChangedPaths: typeof liveChangedPaths;
-  resetWorkspace: typeof resetWorkspace;
-  /** Combine: two frozen change sets merged in a private object store (git ≥ 2.38), and the resolved tree read back. */
-  assertMergeTreeGit: typeof assertMergeTreeGit;
-  withMerge: typeof withMerge;
-  treeWithFiles: typeof treeWithFiles;
-  diffTrees: typeof diffTrees;
+  preparePrivateGitDir(dir: string, workspace: string, source: PrivateGitSource): void;
+  repositoryRefs(root: string): string;
 }
 
+/** Freezing: a worker's change set against its base, captured once and checked by git's own reading of the patch. */
+export interface GitFreezing {
+  captureChangeSet(input: CaptureChangeSetInput): ChangeSet;
+  /** The same checks on change bytes captured on a worker's host, against the base in this machine's objects. */
+  freezeCapturedBytes(input: CaptureChangeSetInput, raw: Buffer): ChangeSet;
+  /** git's reading of frozen patch bytes (files, counts, modes), to re-check a sidecar's file list before applying. */
+  readFrozenPatch(patch: string): PatchIntegrity;
+  readBlobAt(repo: string, commit: string, path: string, expectBlob?: string): BlobRead;
+}
+
+/** Promotion into the parent checkout, and what the parent changed since a base. */
+export interface GitPromotion {
+  checkPatch(repoRoot: string, patch: string): PatchCheck;
+  applyPatch(repoRoot: string, patch: string): PatchCheck;
+  isPatchApplied(repoRoot: string, patch: string): boolean;
+  reversePatch(repoRoot: string, patch: string): boolean;
+  parentChangesSince(
+    repoRoot: string, refs: { base: string | null; baseHead: string | null }, paths: string[],
+  ): ParentChange[] | undefined;
+  parentChangesForEach(repoRoot: string, queries: readonly ParentQuery[]): ParentAnswer[];
+  checkoutChangedPaths(repoRoot: string): string[];
+  /** What would change parentChangesForEach's answers, read without running git (a cache's key). */
+  checkoutStamp(repoRoot: string): CheckoutStamp | undefined;
+}
+
+/** A worker's live tree after review (git pinned by worker-git): compared with the frozen patch, listed, reset. */
+export interface GitLiveTree {
+  liveEqualsFrozen(ref: WorkerTreeRef, base: string, patch: string): boolean;
+  /** Refuses `workspace-git-tampered` when a worker's `.git` is no longer the one Docket made (no git runs). */
+  checkWorkerTree(ref: WorkerTreeRef): void;
+  liveChangedPaths(ref: WorkerTreeRef, base: string): string[];
+  resetWorkspace(ref: WorkerTreeRef, base: string): void;
+}
+
+/** Combine: two frozen change sets merged in a private object store (git ≥ 2.38), and the resolved tree read back. */
+export interface GitCombine {
+  assertMergeTreeGit(version?: string): void;
+  withMerge<R>(
+    repo: string, a: MergeSource, b: MergeSource,
+    use: (m: MergeOutcome, ws: MergeWorkspace) => R, options?: { dry?: boolean },
+  ): R;
+  treeWithFiles(
+    ws: MergeWorkspace, tree: string, files: readonly { path: string; mode: string; bytes: Buffer | null }[],
+  ): string;
+  diffTrees(ws: MergeWorkspace, from: string, to: string): TreeDiff;
+}
+
+/** Every git operation the engine asks for. */
+export type Git = GitWorkspaces & GitFreezing & GitPromotion & GitLiveTree & GitCombine;
+
 export const systemGit: Git = {
-  projectRootOf, createIsolatedWorkspace, inspectRepository, measureTreeCopy, removeWorkspace, liveChangesExist, repositoryKey, preparePrivateGitDir, repositoryRefs, captureChangeSet, freezeCapturedBytes, readFrozenPatch, readBlobAt, checkPatch, applyPatch, isPatchApplied,
-  reversePatch, parentChangesSince, parentChangesForEach, checkoutChangedPaths, checkoutStamp, liveEqualsFrozen, checkWorkerTree, liveChangedPaths, resetWorkspace,
+  projectRootOf, createIsolatedWorkspace, inspectRepository, measureTreeCopy, removeWorkspace, liveChangesExist, repositoryKey,
+  preparePrivateGitDir, repositoryRefs,
+  captureChangeSet, freezeCapturedBytes, readFrozenPatch, readBlobAt,
+  checkPatch, applyPatch, isPatchApplied, reversePatch, parentChangesSince, parentChangesForEach, checkoutChangedPaths,
+  checkoutStamp, liveEqualsFrozen, checkWorkerTree, liveChangedPaths, resetWorkspace,
   assertMergeTreeGit, withMerge, treeWithFiles, diffTrees,
 };

@@ -20,12 +20,13 @@ export async function main(argv: string[]): Promise<number> {
 }
 
 async function stop(): Promise<number> {
-  const { engine, closeEngine } = await import("../shared/session.js");
+  const { createEngineSession } = await import("../shared/session.js");
   const { doorRunning, stopDoor } = await import("../../engine/door/door.js");
-  const ctx = engine();
+  const session = createEngineSession({ env: process.env, cwd: process.cwd(), holder: `cli:${process.pid}` });
+  const ctx = session.engine();
   const pid = stopDoor(ctx);
   for (const until = Date.now() + 5_000; pid !== undefined && doorRunning(ctx) && Date.now() < until; ) await new Promise((r) => setTimeout(r, 50));
   process.stdout.write(pid === undefined ? "no door runs for this home\n" : doorRunning(ctx) ? `asked the door (pid ${pid}) to stop\n` : `stopped the door (pid ${pid})\n`);
-  await closeEngine();
+  await session.close();
   return 0;
 }

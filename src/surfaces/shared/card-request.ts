@@ -6,7 +6,7 @@ import { visibleText } from "../../domain/text/visible-text.js";
 import type { CardAction } from "../../domain/review/card-actions.js";
 import type { ActRequest } from "../../engine/review/card-act.js";
 import type { ReviewView } from "../../engine/review/review-view.js";
-import { engine } from "./session.js";
+import type { EngineOpener } from "./session.js";
 
 /** How a surface asks the human. `input` and `select` give undefined when the human cancelled. */
 export interface Prompter {
@@ -21,7 +21,10 @@ export type Bound = Pick<ActRequest, "worker" | "version" | "lastDecision">;
 export const boundOf = (view: ReviewView): Bound => ({ worker: view.card.worker, version: view.card.deliverable?.version ?? null, lastDecision: view.lastDecision });
 
 /** The request for one of the card's actions, or undefined when the human cancelled a question. */
-export async function requestForAction(p: Prompter, view: ReviewView, a: CardAction): Promise<ActRequest | undefined> {
+/** `engine` previews a promotion before asking; nothing else here reads the ledger. */
+export async function requestForAction(
+  p: Prompter, view: ReviewView, a: CardAction, engine: EngineOpener,
+): Promise<ActRequest | undefined> {
   const bound = boundOf(view);
   const w = bound.worker;
   const v = bound.version === null ? "" : ` v${bound.version}`;
@@ -45,7 +48,9 @@ export async function requestForAction(p: Prompter, view: ReviewView, a: CardAct
     case "tell":
       return tellRequest(p, bound);
     case "promote":
-      return (await confirmPromotion(p, view, a)) ? { ...bound, verb: "promote", withApproval: a.withApproval === true, confirm: true } : undefined;
+      return (await confirmPromotion(p, view, a, engine))
+        ? { ...bound, verb: "promote", withApproval: a.withApproval === true, confirm: true }
+        : undefined;
     case "discard":
       return (await p.confirm("docket · discard", `Drop ${w}'s live changes and reset its workspace to its base? The frozen versions stay. This cannot be undone.`))
         ? { ...bound, verb: "discard", confirm: true }
@@ -79,7 +84,9 @@ async function answerRequest(p: Prompter, view: ReviewView, bound: Bound): Promi
 }
 
 /** Shows what the promotion would do — files, warnings, `git apply --check` against the checkout now — and asks. */
-async function confirmPromotion(p: Prompter, view: ReviewView, a: CardAction): Promise<boolean> {
+async function confirmPromotion(
+  p: Prompter, view: ReviewView, a: CardAction, engine: EngineOpener,
+): Promise<boolean> {
   const { previewPromotion } = await import("../../engine/review/promote-preview.js");
   const plan = previewPromotion(engine(), { target: a.worker, approve: a.withApproval, expectVersion: a.version ?? undefined, expectDecision: view.lastDecision });
   const lines = [

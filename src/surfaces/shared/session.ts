@@ -1,26 +1,45 @@
-// One CLI invocation's engine: opened lazily from the process environment, closed by main.
-// Before closing, a command that opened it sends the notifications that are due (issue 29: no long-lived process needed).
+// One invocation's engine, made by its composition point (the CLI's main, pi's extension factory, the door) and handed
+// to the verbs: opened on the first call, so a command that needs no ledger opens none; closed by whoever made it.
 
-import { openEngine, type EngineContext } from "../../engine/context.js";
+import type { EngineContext } from "../../engine/context.js";
+import { openEngine } from "../../engine/open.js";
 
-let current: EngineContext | undefined;
+/** What a verb is handed: this invocation's engine, opened on the first call. */
+export type EngineOpener = () => EngineContext;
 
-export function engine(): EngineContext {
-  current ??= openEngine({ env: process.env, cwd: process.cwd() });
-  return current;
+export interface EngineSession {
+  readonly engine: EngineOpener;
+  /** Sends the notifications that are due, then closes (issue 29: no long-lived process needed); unopened: nothing. */
+  close(): Promise<void>;
+}
+
+export interface EngineSessionOptions {
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  /** Who claims the due notifications when the session closes (`cli:<pid>`). */
+  holder: string;
+  /** The terminal a due notification may be written to at close, if the invocation has one. */
+  terminal?: { write(s: string): void; insideTmux: boolean };
+}
+
+export function createEngineSession(options: EngineSessionOptions): EngineSession {
+  let current: EngineContext | undefined;
+  return {
+    engine: () => (current ??= openEngine({ env: options.env, cwd: options.cwd })),
+    close: async () => {
+      const ctx = current;
+      current = undefined;
+      if (ctx) await sendDueThenClose(ctx, options);
+    },
+  };
 }
 
 /** Sends what is due (one indexed query when nothing is), then closes. A failed send never fails the command. */
-export async function closeEngine(): Promise<void> {
-  const ctx = current;
-  current = undefined;
-  if (!ctx) return;
+async function sendDueThenClose(ctx: EngineContext, options: EngineSessionOptions): Promise<void> {
   try {
     const { sendDueNotifications } = await import("../../engine/talk/notify-dispatch.js");
-    await sendDueNotifications(ctx, {
-      holder: `cli:${process.pid}`,
-      ...(process.stderr.isTTY ? { terminal: { write: (s: string) => void process.stderr.write(s), insideTmux: Boolean(process.env.TMUX) } } : {}),
-    });
+    const terminal = options.terminal ? { terminal: options.terminal } : {};
+    await sendDueNotifications(ctx, { holder: options.holder, ...terminal });
   } catch {
     // Lost: only this attempt. What was claimed records its sinks' outcome; what was not stays due for the next process.
   } finally {

@@ -5,7 +5,7 @@ import { randomBytes } from "node:crypto";
 import { resolveWebAddress } from "../../domain/web/address.js";
 import { exitCodeFor, isDocketError } from "../../domain/errors.js";
 import { visibleText } from "../../domain/text/visible-text.js";
-import { openEngine } from "../../engine/context.js";
+import { openEngine } from "../../engine/open.js";
 import { openInBrowser } from "../../engine/web/launch.js";
 import { assertHumanForWeb, registerWebServer, unregisterWebServer, webLoginUrl, type WebPresence } from "../../engine/web/presence.js";
 import { startNotifyDispatcher } from "../../engine/talk/notify-dispatch.js";

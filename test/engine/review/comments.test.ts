@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { isDocketError } from "../../../src/domain/errors.js";
-import { openEngine } from "../../../src/engine/context.js";
+import { openEngine } from "../../../src/engine/open.js";
 import { addComment, listComments } from "../../../src/engine/review/comments.js";
 import { revise } from "../../../src/engine/review/judge.js";
 import { appWith, decisionCount, publish, reviewGround, reviewWorker } from "../../support/review-fixture.js";

@@ -10,7 +10,7 @@ import { messageDeliveries, requeueUnread } from "../../../src/ledger/talk/messa
 import { hashRunToken, updateWorker } from "../../../src/ledger/workers/workers.js";
 import { insertLaunch } from "../../../src/ledger/workers/launches.js";
 import { addWorker, workLedger } from "../../support/work-ledger.js";
-import { openEngine } from "../../../src/engine/context.js";
+import { openEngine } from "../../../src/engine/open.js";
 
 const socket = { DOCKET_TMUX_SOCKET: "docket-test-unused-inbox" };
 

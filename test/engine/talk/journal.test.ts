@@ -5,7 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
-import { openEngine } from "../../../src/engine/context.js";
+import { openEngine } from "../../../src/engine/open.js";
 import { approve } from "../../../src/engine/review/judge.js";
 import { promote } from "../../../src/engine/review/promote.js";
 import { verdictCard } from "../../../src/engine/review/verdict.js";

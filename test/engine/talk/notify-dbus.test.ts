@@ -5,7 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { openEngine } from "../../../src/engine/context.js";
+import { openEngine } from "../../../src/engine/open.js";
 import { sendDueNotifications } from "../../../src/engine/talk/notify-dispatch.js";
 import { fail, wait } from "../../../src/engine/protocol/protocol.js";
 import { notificationService, sessionBus } from "../../support/dbus-notifications.js";

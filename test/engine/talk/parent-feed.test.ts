@@ -2,7 +2,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { openEngine } from "../../../src/engine/context.js";
+import { openEngine } from "../../../src/engine/open.js";
 import { dockRows, ledgerStamp, markNotificationsDelivered, pendingParentNotifications } from "../../../src/engine/talk/parent-feed.js";
 import { fail, wait } from "../../../src/engine/protocol/protocol.js";
 import { insertWorker } from "../../../src/ledger/workers/workers.js";

@@ -7,7 +7,8 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { openEngine, type EngineContext } from "../../../src/engine/context.js";
+import type { EngineContext } from "../../../src/engine/context.js";
+import { openEngine } from "../../../src/engine/open.js";
 import { countLiveWorkers, takePaneSnapshot } from "../../../src/engine/workers/fleet.js";
 import { reconcileStalledStarts } from "../../../src/engine/workers/harvest.js";
 import { launchInto } from "../../../src/engine/workers/spawn.js";
@@ -24,7 +25,7 @@ import { waitFor } from "../../support/wait.js";
 import { testClock } from "../../support/work-ledger.js";
 
 const LOCKS = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "src", "engine", "workers", "locks.js");
-const CONTEXT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "src", "engine", "context.js");
+const OPENER = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "src", "engine", "open.js");
 
 interface Ground {
   repo: string;
@@ -61,7 +62,7 @@ function ground(t: { after(fn: () => void): void }, config: unknown = {}): Groun
 /** Another process holding the repository's worktree lock until it is killed; resolves once it holds it. */
 async function holdWorktreeLock(g: Ground): Promise<ChildProcess> {
   const program = `
-    const { openEngine } = await import(${JSON.stringify(CONTEXT)});
+    const { openEngine } = await import(${JSON.stringify(OPENER)});
     const { worktreeLock } = await import(${JSON.stringify(LOCKS)});
     const ctx = openEngine({ env: process.env, cwd: ${JSON.stringify(g.repo)} });
     worktreeLock(ctx, ${JSON.stringify(g.repo)})(() => {

@@ -6,7 +6,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { openEngine } from "../../../src/engine/context.js";
+import { openEngine } from "../../../src/engine/open.js";
 import { workerStoredId } from "../../../src/engine/store/save.js";
 import { requireWorker } from "../../../src/ledger/workers/workers.js";
 import { tempDir } from "../../support/temp.js";

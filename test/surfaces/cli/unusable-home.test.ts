@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
-import { openEngine } from "../../../src/engine/context.js";
+import { openEngine } from "../../../src/engine/open.js";
 import { done } from "../../../src/engine/protocol/protocol.js";
 import { migrate } from "../../../src/ledger/core/migrate.js";
 import { MIGRATIONS } from "../../../src/ledger/core/migrations/index.js";

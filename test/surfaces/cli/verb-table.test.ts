@@ -17,11 +17,15 @@ function collectingIo(): Io & { text: string[] } {
   };
 }
 
+/** Help and registration need no ledger: the engine they are handed must never be opened. */
+const noEngine = () => assert.fail("help opened the engine");
+const helpOnly = { engine: async () => noEngine };
+
 test("every group registers exactly the verbs, usages, descriptions and subcommands the table lists, in its order", async () => {
   const help = new Help();
   for (const group of VERB_GROUPS) {
     const program = new Command("docket");
-    (await group.load())(program, collectingIo());
+    (await group.load())(program, collectingIo(), noEngine);
     const registered = program.commands.map((c) => ({ name: c.name(), term: help.subcommandTerm(c), description: c.description(), subcommands: c.commands.map((s) => s.name()) }));
     const listed = group.verbs.map((v) => ({ name: v.name, term: v.usage === "" ? v.name : `${v.name} ${v.usage}`, description: v.description, subcommands: [...(v.subcommands ?? [])] }));
     assert.deepEqual(listed, registered);
@@ -31,7 +35,7 @@ test("every group registers exactly the verbs, usages, descriptions and subcomma
 test("help is the same whichever verb's group a command line loads", async () => {
   const helpOf = async (argv: string[]) => {
     const io = collectingIo();
-    assert.equal(await runCli(argv, io), 0);
+    assert.equal(await runCli(argv, io, helpOnly), 0);
     return io.text.join("");
   };
   const full = await helpOf(["--help"]);
@@ -43,7 +47,7 @@ test("help is the same whichever verb's group a command line loads", async () =>
 
 test("help groups the verbs under the README's headings, in that order, every verb under exactly one", async () => {
   const io = collectingIo();
-  assert.equal(await runCli(["--help"], io), 0);
+  assert.equal(await runCli(["--help"], io, helpOnly), 0);
   const full = io.text.join("");
   const headings = HELP_HEADINGS;
   const at = headings.map((h) => full.indexOf(`\n${h}\n`));

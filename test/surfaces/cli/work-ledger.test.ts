@@ -6,7 +6,7 @@ import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { openEngine } from "../../../src/engine/context.js";
+import { openEngine } from "../../../src/engine/open.js";
 import { hashRunToken, updateWorker } from "../../../src/ledger/workers/workers.js";
 import { addWorker } from "../../support/work-ledger.js";
 import { tempDir } from "../../support/temp.js";

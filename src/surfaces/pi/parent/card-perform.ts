@@ -6,7 +6,6 @@ import { runAction, STALE_CODES, type ActRequest } from "../../../engine/review/
 import type { ReviewView } from "../../../engine/review/review-view.js";
 import { isDocketError } from "../../../domain/errors.js";
 import { boundOf, requestForAction, tellRequest, type Prompter } from "../../shared/card-request.js";
-import { engine } from "../../shared/session.js";
 import type { Banner } from "./card-lines.js";
 import type { CardIntent } from "./card-keys.js";
 import { refusalText, showRefusal, showResult, type ParentHost } from "./host.js";
@@ -17,7 +16,7 @@ export async function performCardIntent(host: ParentHost, view: ReviewView, inte
   try {
     request = await requestFor(host, view, intent);
     if (!request) return undefined;
-    const r = await runAction(engine(), request, host.parent ? { parent: host.parent } : {});
+    const r = await runAction(host.engine(), request, host.parent ? { parent: host.parent } : {});
     showResult(host, r.lines);
     return { level: "info", text: r.lines.join("\n") };
   } catch (error) {
@@ -45,10 +44,10 @@ async function requestFor(host: ParentHost, view: ReviewView, intent: CardIntent
     case "use": {
       const picked = await ui.select(`Use ${intent.actions[0]!.ref} →`, intent.actions.map((a) => USE_LABEL[a.mode!]!));
       const action = intent.actions.find((a) => USE_LABEL[a.mode!] === picked);
-      return action ? requestForAction(prompter, view, action) : undefined;
+      return action ? requestForAction(prompter, view, action, host.engine) : undefined;
     }
     case "act":
-      return requestForAction(prompter, view, intent.action);
+      return requestForAction(prompter, view, intent.action, host.engine);
     default:
       return undefined;
   }

@@ -3,13 +3,15 @@
 
 import type { ExtensionContext, InputEvent, InputEventResult } from "@mariozechner/pi-coding-agent";
 import { hasQueuedChips, takeChips, type AttachedChip } from "../../../engine/talk/parent-feed.js";
-import { engine } from "../../shared/session.js";
+import type { EngineOpener } from "../../shared/session.js";
 import { noticeFor } from "./chat-notice.js";
 import { wrapperNonce } from "./nonce.js";
 import { boundaryTag } from "../../../domain/text/fence.js";
 
 /** Attaches queued chips to a human prompt; `onTaken` runs after chips were consumed (the dock repaints). */
-export async function attachChips(event: InputEvent, ctx: ExtensionContext, onTaken: () => void = () => undefined): Promise<InputEventResult> {
+export async function attachChips(
+  event: InputEvent, ctx: ExtensionContext, engine: EngineOpener, onTaken: () => void = () => undefined,
+): Promise<InputEventResult> {
   if (event.source === "extension" || event.text.trimStart().startsWith("/")) return { action: "continue" };
   const e = engine();
   if (!hasQueuedChips(e)) return { action: "continue" };

@@ -4,7 +4,6 @@
 import type { FleetEntry } from "../../../engine/workers/fleet-board.js";
 import { ledgerStamp } from "../../../engine/talk/parent-feed.js";
 import { peekWorker, tellWorker } from "../../../engine/talk/tell.js";
-import { engine } from "../../shared/session.js";
 import { createFleetView, type FleetIntent, type FleetState, type FleetView } from "./fleet-view.js";
 import { refusalText, showOverlay, showRefusal, showResult, type ParentHost } from "./host.js";
 import { openVerdict } from "./review-flow.js";
@@ -23,15 +22,15 @@ export async function openFleet(host: ParentHost, options: { all?: boolean } = {
     for (;;) {
       let rows: FleetEntry[];
       try {
-        rows = await loadRows(state.all);
+        rows = await loadRows(host, state.all);
       } catch (error) {
         showRefusal(host, error);
         return;
       }
       let view: FleetView | undefined;
       const intent = await showOverlay<FleetIntent>(host, (tui, paint, done) => {
-        view = createFleetView(tui, paint, { rows, state, peek }, done);
-        return watchWhileOpen(view, state.all);
+        view = createFleetView(tui, paint, { rows, state, peek: (worker) => peek(host, worker) }, done);
+        return watchWhileOpen(host, view, state.all);
       });
       state = { ...(view?.state() ?? state), peek: undefined };
       if (intent.kind === "close") return;
@@ -44,20 +43,20 @@ export async function openFleet(host: ParentHost, options: { all?: boolean } = {
   }
 }
 
-async function loadRows(all: boolean): Promise<FleetEntry[]> {
+async function loadRows(host: ParentHost, all: boolean): Promise<FleetEntry[]> {
   const { fleetBoard } = await import("../../../engine/workers/fleet-board.js");
-  return fleetBoard(engine(), { all });
+  return fleetBoard(host.engine(), { all });
 }
 
 /** Reloads the rows when another process commits; the timer ends with the overlay (pi calls `dispose`). */
-function watchWhileOpen(view: FleetView, all: boolean): FleetView {
-  let stamp = ledgerStamp(engine());
+function watchWhileOpen(host: ParentHost, view: FleetView, all: boolean): FleetView {
+  let stamp = ledgerStamp(host.engine());
   const timer = setInterval(() => {
-    const now = ledgerStamp(engine());
+    const now = ledgerStamp(host.engine());
     if (now === stamp) return;
     stamp = now;
     // A failed reload keeps the rows on screen; the next change retries.
-    loadRows(all).then((rows) => view.update(rows), () => undefined);
+    loadRows(host, all).then((rows) => view.update(rows), () => undefined);
   }, LIVE_CHECK_MS);
   timer.unref();
   view.dispose = () => clearInterval(timer);
@@ -65,9 +64,9 @@ function watchWhileOpen(view: FleetView, all: boolean): FleetView {
 }
 
 /** The last lines of a worker's pane (or its harvested tail), as `docket peek` shows them: no model context spent. */
-function peek(worker: string): string {
+function peek(host: ParentHost, worker: string): string {
   try {
-    return peekWorker(engine(), worker, PEEK_LINES).text;
+    return peekWorker(host.engine(), worker, PEEK_LINES).text;
   } catch (error) {
     return `cannot peek at ${worker}: ${refusalText(error)}`;
   }
@@ -77,7 +76,7 @@ async function tell(host: ParentHost, worker: string): Promise<void> {
   const text = (await host.ctx.ui.input(`Tell ${worker} (through its inbox; it reads it on its next turn):`))?.trim();
   if (!text) return;
   try {
-    const r = tellWorker(engine(), { worker, text });
+    const r = tellWorker(host.engine(), { worker, text });
     showResult(host, [`${r.message} ${r.delivery === "delivered" ? "pasted into the pane of" : "queued for"} ${worker}${r.waiting ? ` (not running: it waits in the inbox until docket respawn ${worker})` : ""}`]);
     host.refresh();
   } catch (error) {

@@ -6,11 +6,14 @@ import type { Component, TUI } from "@mariozechner/pi-tui";
 import { isDocketError } from "../../../domain/errors.js";
 import { noticeFor } from "./chat-notice.js";
 import type { Paint } from "./paint.js";
+import type { EngineOpener } from "../../shared/session.js";
 
 export interface ParentHost {
   ctx: ExtensionContext;
   /** The live session's model, thinking and session file (ADR-0004): a worker started from a card inherits them. */
   parent?: { model?: string; thinking?: string; sessionFile?: string };
+  /** This session's engine, made by the extension factory (role.ts) and opened on first use. */
+  engine: EngineOpener;
   /** Repaint the dock now: an action changed the ledger. */
   refresh(): void;
 }

@@ -6,7 +6,6 @@ import type { DiffFile } from "../../../domain/deliverables/diff-files.js";
 import { reviewView, type ReviewView } from "../../../engine/review/review-view.js";
 import { verdictQueue } from "../../../engine/review/verdict.js";
 import { recordShown } from "../../../engine/review/shown.js";
-import { engine } from "../../shared/session.js";
 import type { Banner } from "./card-lines.js";
 import { performCardIntent } from "./card-perform.js";
 import { createCardView, type CardOutcome } from "./card-view.js";
@@ -19,7 +18,7 @@ import { showOverlay, showRefusal, showResult, type ParentHost } from "./host.js
 /** Opens the card of `target` (`w3`: its current version, or an exact ref), or walks the queue when none is named. */
 export async function openVerdict(host: ParentHost, start: { target?: string } = {}): Promise<void> {
   const walking = start.target === undefined;
-  let queue = queueOf();
+  let queue = queueOf(host);
   let target = start.target ?? queue[0];
   if (target === undefined) {
     showResult(host, ["nothing needs judgment (no open questions, failures or unjudged ready versions in this project)"]);
@@ -31,13 +30,13 @@ export async function openVerdict(host: ParentHost, start: { target?: string } =
   for (;;) {
     let view: ReviewView;
     try {
-      view = reviewView(engine(), target);
+      view = reviewView(host.engine(), target);
     } catch (error) {
       showRefusal(host, error);
       return;
     }
     current = view.card.worker;
-    recordShown(engine(), [view.card.deliverable && { worker: view.card.worker, ...view.card.deliverable }], "pi");
+    recordShown(host.engine(), [view.card.deliverable && { worker: view.card.worker, ...view.card.deliverable }], "pi");
     const index = queue.indexOf(current);
     const shown = { view, banner, offset: offsets.get(target) ?? 0, ...(index >= 0 ? { queue: { index, total: queue.length } } : {}) };
     const outcome = await showOverlay<CardOutcome>(host, (tui, paint, done) => createCardView(tui, paint, shown, done));
@@ -57,7 +56,7 @@ export async function openVerdict(host: ParentHost, start: { target?: string } =
     }
     banner = await performCardIntent(host, view, intent);
     if (banner?.level !== "info") continue;
-    queue = queueOf();
+    queue = queueOf(host);
     target = current; // after an action the card shows the worker's current version
     if (walking && !queue.includes(current)) {
       const next = queue[Math.min(Math.max(index, 0), queue.length - 1)];
@@ -77,9 +76,9 @@ export async function openDiff(host: ParentHost, target: string, version?: numbe
   let files: DiffFile[];
   let ref: string;
   try {
-    const r = frozenPatchOf(engine(), target, version);
+    const r = frozenPatchOf(host.engine(), target, version);
     ref = r.deliverable.ref;
-    if (r.worker) recordShown(engine(), [{ worker: r.worker, ...r.deliverable }], "pi");
+    if (r.worker) recordShown(host.engine(), [{ worker: r.worker, ...r.deliverable }], "pi");
     if (r.patch === "") {
       showResult(host, [r.changeSet ? `${ref} changed no files` : `${ref} has no change set (read-only worker, or a record without one)`]);
       return;
@@ -97,7 +96,7 @@ async function openDiffFiles(host: ParentHost, ref: string, files: DiffFile[]): 
   if (files.length === 0) return;
   let at: { file?: number; cursor?: number; offset?: number } = {};
   for (;;) {
-    const { notes, commentable } = viewerNotes(ref, files);
+    const { notes, commentable } = viewerNotes(host, ref, files);
     const outcome = await showOverlay<DiffOutcome | undefined>(host, (tui, paint, done) => createDiffView(tui, paint, { ref, files, notes, commentable, ...at }, done));
     if (!outcome) return;
     at = { file: outcome.comment.file, cursor: outcome.cursor, offset: outcome.offset };
@@ -108,7 +107,8 @@ async function openDiffFiles(host: ParentHost, ref: string, files: DiffFile[]): 
     if (!text) continue;
     try {
       const { addComment } = await import("../../../engine/review/comments.js");
-      const c = addComment(engine(), { target: ref, location: { file: path, start: line, end: line }, side, text });
+      const location = { file: path, start: line, end: line };
+      const c = addComment(host.engine(), { target: ref, location, side, text });
       showResult(host, [`${c.id} drafted on ${ref}`]);
     } catch (error) {
       showRefusal(host, error);
@@ -117,10 +117,12 @@ async function openDiffFiles(host: ParentHost, ref: string, files: DiffFile[]): 
 }
 
 /** The comments shown in the viewer, and whether it takes new ones (the current version of a worker only). */
-function viewerNotes(ref: string, files: readonly DiffFile[]): { notes: Map<number, ViewerNote[]>; commentable: boolean } {
+function viewerNotes(
+  host: ParentHost, ref: string, files: readonly DiffFile[],
+): { notes: Map<number, ViewerNote[]>; commentable: boolean } {
   const notes = new Map<number, ViewerNote[]>();
   if (!parseDeliverableRef(ref)) return { notes, commentable: false };
-  const { comments, isCurrent } = cardCommentsOf(engine(), ref);
+  const { comments, isCurrent } = cardCommentsOf(host.engine(), ref);
   const place = (anchor: CommentAnchor, label: string, text: string) => {
     const f = fileOfAnchor(files, anchor.file, anchor.side);
     if (f) notes.set(f.index, [...(notes.get(f.index) ?? []), { side: anchor.side, line: anchor.end, label, text }]);
@@ -130,6 +132,6 @@ function viewerNotes(ref: string, files: readonly DiffFile[]): { notes: Map<numb
   return { notes, commentable: isCurrent };
 }
 
-function queueOf(): string[] {
-  return verdictQueue(engine()).map((c) => c.worker);
+function queueOf(host: ParentHost): string[] {
+  return verdictQueue(host.engine()).map((c) => c.worker);
 }

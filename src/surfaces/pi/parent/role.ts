@@ -13,7 +13,7 @@ import { visibleText } from "../../../domain/text/visible-text.js";
 import { userConfig } from "../../../engine/user-config.js";
 import { startParentSession } from "../../../engine/parent-session.js";
 import { listVerbs, runCli } from "../../shared/verbs/run.js";
-import { engine } from "../../shared/session.js";
+import { createEngineSession, type EngineOpener } from "../../shared/session.js";
 import { DOCK_MAX_LINES, formatChipLine, formatDeliveries, formatDock, formatDockStatus, formatFoldedNotices, notificationBatches } from "./dock.js";
 import type { ParentHost } from "./host.js";
 import { createParentIo } from "./io.js";
@@ -45,10 +45,12 @@ export function registerParentRole(pi: ExtensionAPI): void {
   // Before the model can run a tool: whatever it starts inherits the mark and is refused human verbs (issue 23, break 10).
   const session = startParentSession(process.env);
   process.once("exit", () => session.stop());
+  // The composition point: one engine for this pi session's views and verbs, opened on first use, never closed.
+  const engine = createEngineSession({ env: process.env, cwd: process.cwd(), holder: `pi:${process.pid}` }).engine;
   let feed: ParentFeed | undefined;
   // Workers spawned from here inherit this session's model and thinking (ADR-0004's "parent").
   const host = (ctx: ExtensionContext): ParentHost => ({
-    ctx,
+    ctx, engine,
     parent: {
       ...(ctx.model ? { model: `${ctx.model.provider}/${ctx.model.id}` } : {}),
       thinking: pi.getThinkingLevel(),
@@ -84,7 +86,8 @@ export function registerParentRole(pi: ExtensionAPI): void {
         }
         let code: number;
         try {
-          code = await runCli(help ? [help.verb, "--help"] : argv[0] === "fleet" ? ["ls", ...argv.slice(1)] : argv, io, { keepEngine: true });
+          const line = help ? [help.verb, "--help"] : argv[0] === "fleet" ? ["ls", ...argv.slice(1)] : argv;
+          code = await runCli(line, io, { engine: async () => engine });
         } catch (error) {
           io.err(`docket: ${(error as Error).message}`); // runCli reports its own errors; this is a host failure
           code = 1;
@@ -114,13 +117,13 @@ export function registerParentRole(pi: ExtensionAPI): void {
   pi.on("session_start", async (_event, ctx) => {
     if (session.warning) noticeFor(ctx, `docket: ${session.warning}`, "warning");
     if (!ctx.hasUI || feed) return; // print/json mode: no dock, nothing waits; session_start may arrive twice
-    feed = startFeed(ctx);
+    feed = startFeed(ctx, engine);
   });
   pi.on("session_shutdown", async () => {
     feed?.stop();
     feed = undefined;
   });
-  pi.on("input", async (event, ctx) => attachChips(event, ctx, () => feed?.refresh()));
+  pi.on("input", async (event, ctx) => attachChips(event, ctx, engine, () => feed?.refresh()));
   pi.on("message_start", async () => chatMoved());
 }
 
@@ -134,7 +137,7 @@ interface ParentFeed {
  * The UI is only touched when the dock's text changed or a notification is due, so an idle fleet costs one
  * data_version read per slow poll and one dock query a minute.
  */
-function startFeed(ctx: ExtensionContext): ParentFeed {
+function startFeed(ctx: ExtensionContext, engine: EngineOpener): ParentFeed {
   const e = engine();
   const cache: PatchFileCache = new Map();
   const messagesFrom = lastMessageMark(e); // deliveries of messages sent from now on are shown in the dock

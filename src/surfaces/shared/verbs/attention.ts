@@ -4,11 +4,11 @@ import type { Command } from "commander";
 import type { Io } from "../io.js";
 import { emit } from "../io.js";
 import { collect } from "./args.js";
-import { engine } from "../session.js";
+import type { EngineOpener } from "../session.js";
 
 const ICON: Record<string, string> = { done: "✅ done", released: "↩️ released", abandoned: "⛔ abandoned" };
 
-export function registerAttentionCommands(program: Command, io: Io): void {
+export function registerAttentionCommands(program: Command, io: Io, engine: EngineOpener): void {
   program
     .command("attention")
     .description("list pending notifications (blocked items, outcomes); --dismiss <id> clears one")

@@ -7,7 +7,7 @@ import { refusal, usageError } from "../../../domain/errors.js";
 import type { BroadcastPlan, BroadcastSent } from "../../../engine/talk/broadcast.js";
 import type { Io } from "../io.js";
 import { emit } from "../io.js";
-import { engine } from "../session.js";
+import type { EngineOpener } from "../session.js";
 import { parsePositiveInt } from "./args.js";
 
 interface BroadcastFlags {
@@ -48,7 +48,7 @@ async function choose(io: Io, plan: BroadcastPlan): Promise<{ send: string[] } |
   return options.find((o) => o.label === chosen)?.pick;
 }
 
-export function registerBroadcastCommands(program: Command, io: Io): void {
+export function registerBroadcastCommands(program: Command, io: Io, engine: EngineOpener): void {
   program
     .command("broadcast")
     .description("tell the running workers a change concerns: each is scored affected / maybe / unrelated with the reason; you confirm who gets it")

@@ -6,7 +6,7 @@ import type { Command } from "commander";
 import { usageError } from "../../../domain/errors.js";
 import type { Io } from "../io.js";
 import { emit } from "../io.js";
-import { engine } from "../session.js";
+import type { EngineOpener } from "../session.js";
 
 interface CombineFlags {
   to?: string;
@@ -14,7 +14,7 @@ interface CombineFlags {
   abort?: boolean;
 }
 
-export function registerCombineCommand(program: Command, io: Io): void {
+export function registerCombineCommand(program: Command, io: Io, engine: EngineOpener): void {
   program
     .command("combine")
     .description("merge two workers' overlapping frozen change sets (git merge-tree, no checkout touched) into one combined version you review and promote")

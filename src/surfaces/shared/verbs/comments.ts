@@ -7,7 +7,7 @@ import { formatAnchor } from "../../../domain/review/comment-anchor.js";
 import type { CommentView } from "../../../engine/review/comments.js";
 import type { Io } from "../io.js";
 import { emit } from "../io.js";
-import { engine } from "../session.js";
+import type { EngineOpener } from "../session.js";
 
 interface CommentFlags {
   old?: boolean;
@@ -26,7 +26,7 @@ export function formatComment(c: CommentView): string[] {
   ];
 }
 
-export function registerCommentCommands(program: Command, io: Io): void {
+export function registerCommentCommands(program: Command, io: Io, engine: EngineOpener): void {
   program
     .command("comment")
     .description("draft a comment on lines of a version's frozen patch: <w|ref> <file>:<line>[-<line>] <text> (a file alone: the whole file); --edit/--delete a draft")

@@ -6,10 +6,10 @@ import type { Command } from "commander";
 import type { Io } from "../io.js";
 import { emit } from "../io.js";
 import { parsePositiveInt } from "./args.js";
-import { engine } from "../session.js";
+import type { EngineOpener } from "../session.js";
 import type { DeliverableReport } from "../../../engine/review/deliverables.js";
 
-export function registerDeliverableCommands(program: Command, io: Io): void {
+export function registerDeliverableCommands(program: Command, io: Io, engine: EngineOpener): void {
   // `--version N` belongs to the subcommand: without positional options the program's -V/--version would
   // swallow it anywhere on the line (lead: this belongs in main.ts; harmless to call twice).
   program
@@ -33,7 +33,7 @@ export function registerDeliverableCommands(program: Command, io: Io): void {
         planCoverage: r.planCoverage?.coverage ?? null,
       };
       emit(io, json, () => formatReport(r));
-      await shownOn(io, { worker: r.workerId, ...r.pointer });
+      await shownOn(io, engine, { worker: r.workerId, ...r.pointer });
     });
 
   program
@@ -45,7 +45,7 @@ export function registerDeliverableCommands(program: Command, io: Io): void {
       const { frozenPatchOf, shownPatch } = await import("../../../engine/review/frozen-patch.js");
       const r = frozenPatchOf(engine(), target, opts.version);
       const patch = r.patch;
-      if (r.worker) await shownOn(io, { worker: r.worker, ...r.deliverable });
+      if (r.worker) await shownOn(io, engine, { worker: r.worker, ...r.deliverable });
       if (io.json) {
         emit(io, { worker: r.worker, deliverable: r.deliverable, patch }, () => "");
         return;
@@ -64,7 +64,9 @@ export function registerDeliverableCommands(program: Command, io: Io): void {
 }
 
 /** The version this view displayed, for the bare-id judgment guard (issue 23, break 6). */
-async function shownOn(io: Io, version: { worker: string; ref: string; version: number }): Promise<void> {
+async function shownOn(
+  io: Io, engine: EngineOpener, version: { worker: string; ref: string; version: number },
+): Promise<void> {
   const { recordShown } = await import("../../../engine/review/shown.js");
   recordShown(engine(), [version], io.parent ? "pi" : "cli");
 }

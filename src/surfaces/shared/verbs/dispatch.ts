@@ -3,9 +3,9 @@
 import type { Command } from "commander";
 import type { Io } from "../io.js";
 import { emit } from "../io.js";
-import { engine } from "../session.js";
+import type { EngineOpener } from "../session.js";
 
-export function registerDispatchCommands(program: Command, io: Io): void {
+export function registerDispatchCommands(program: Command, io: Io, engine: EngineOpener): void {
   program
     .command("dispatch")
     .description("hand open items to a worker: one binding and one obligation per item, one work envelope")

@@ -4,9 +4,9 @@
 import type { Command } from "commander";
 import type { Io } from "../io.js";
 import { emit } from "../io.js";
-import { engine } from "../session.js";
+import type { EngineOpener } from "../session.js";
 
-export function registerHostsCommands(program: Command, io: Io): void {
+export function registerHostsCommands(program: Command, io: Io, engine: EngineOpener): void {
   const hosts = program.command("hosts").description("machines workers may run on over ssh (kept in your user config)");
   hosts
     .command("add")

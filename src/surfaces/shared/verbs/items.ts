@@ -3,9 +3,9 @@
 import type { Command } from "commander";
 import type { Io } from "../io.js";
 import { emit } from "../io.js";
-import { engine } from "../session.js";
+import type { EngineOpener } from "../session.js";
 
-export function registerItemCommands(program: Command, io: Io): void {
+export function registerItemCommands(program: Command, io: Io, engine: EngineOpener): void {
   const item = program.command("item").description("the human's work items: todos (t<N>) and requests (r<N>)");
 
   item

@@ -4,9 +4,9 @@
 import type { Command } from "commander";
 import type { Io } from "../io.js";
 import { emit, warn } from "../io.js";
-import { engine } from "../session.js";
+import type { EngineOpener } from "../session.js";
 
-export function registerKindsCommand(program: Command, io: Io): void {
+export function registerKindsCommand(program: Command, io: Io, engine: EngineOpener): void {
   program
     .command("kinds")
     .description("list worker kinds (built-in, user, project) with their authority and warnings")

@@ -4,9 +4,9 @@
 import type { Command } from "commander";
 import type { Io } from "../io.js";
 import { emit } from "../io.js";
-import { engine } from "../session.js";
+import type { EngineOpener } from "../session.js";
 
-export function registerNotifyCommands(program: Command, io: Io): void {
+export function registerNotifyCommands(program: Command, io: Io, engine: EngineOpener): void {
   const notify = program.command("notify").description("notifications outside the terminal (desktop, review page, your command, terminal)");
   notify
     .command("test")

@@ -3,7 +3,7 @@
 import type { Command } from "commander";
 import type { Io } from "../io.js";
 import { emit } from "../io.js";
-import { engine } from "../session.js";
+import type { EngineOpener } from "../session.js";
 
 interface Row {
   id: string;
@@ -19,7 +19,7 @@ const line = (o: Row): string =>
   `${o.id.padEnd(5)} ${o.item.padEnd(5)} ${o.worker.padEnd(4)} ${o.state.padEnd(8)} due ${o.dueAt}` +
   `${o.parkedUntil ? ` · parked until ${o.parkedUntil}` : ""}${o.disposition ? ` · paid by ${o.disposition}` : ""}`;
 
-export function registerObligationCommands(program: Command, io: Io): void {
+export function registerObligationCommands(program: Command, io: Io, engine: EngineOpener): void {
   program
     .command("obligations")
     .description("list owed obligations (--due: due now and not parked; --all: include resolved)")

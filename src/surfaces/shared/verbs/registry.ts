@@ -3,8 +3,10 @@
 
 import type { Command } from "commander";
 import type { Io } from "../io.js";
+import type { EngineOpener } from "../session.js";
 
-export type CommandGroup = (program: Command, io: Io) => void;
+/** Registers a group's verbs; they reach the engine only through the opener they are handed (never a global). */
+export type CommandGroup = (program: Command, io: Io, engine: EngineOpener) => void;
 
 export interface VerbEntry {
   name: string;

@@ -8,7 +8,7 @@ import { confirmationDeclined, confirmationRefused, resolveConfirmation } from "
 import { parsePositiveInt } from "./args.js";
 import type { Io } from "../io.js";
 import { emit } from "../io.js";
-import { engine } from "../session.js";
+import type { EngineOpener } from "../session.js";
 import { runVerdict } from "./verdict.js";
 import { formatAnchor } from "../../../domain/review/comment-anchor.js";
 
@@ -32,7 +32,14 @@ function emitDecision(io: Io, r: DecisionLike, extra: string[] = []): void {
 
 const versionOption = (cmd: Command) => cmd.option("--version <n>", "with a bare worker id: the version you mean (an older one is refused)", parsePositiveInt("--version"));
 
-export function registerReviewCommands(program: Command, io: Io): void {
+export function registerReviewCommands(program: Command, io: Io, engine: EngineOpener): void {
+  registerJudgment(program, io, engine);
+  registerChanges(program, io, engine);
+  registerReading(program, io, engine);
+}
+
+/** `docket approve`, `reject`, `revise` and `answer`: decisions on one exact version or question. */
+function registerJudgment(program: Command, io: Io, engine: EngineOpener): void {
   versionOption(
     program
       .command("approve")
@@ -80,7 +87,10 @@ export function registerReviewCommands(program: Command, io: Io): void {
       const waited = await (await import("../../../engine/workers/wait.js")).waitForWorker(ctx, r.decision.worker, WAIT_MS);
       emit(io, { decision: r.decision, waited }, (x) => [`${x.decision.id} ${x.decision.verb} ${x.decision.worker}`, ...r.notes.map((n) => `  ${n}`), waitedLine(x.decision.worker, waited)]);
     });
+}
 
+/** `docket promote` and `discard`: what happens to a worker's changes, each asked for before it happens. */
+function registerChanges(program: Command, io: Io, engine: EngineOpener): void {
   versionOption(
     program
       .command("promote")
@@ -127,14 +137,17 @@ export function registerReviewCommands(program: Command, io: Io): void {
       const r = discard(engine(), { worker, confirmed: true });
       emitDecision(io, r, r.files.map((f) => `  dropped ${quotePath(f)}`));
     });
+}
 
+/** `docket verdict` and `log`: the review card (or queue) and the decisions recorded. */
+function registerReading(program: Command, io: Io, engine: EngineOpener): void {
   versionOption(
     program
       .command("verdict")
       .description("the review card of a worker's exact version; without a worker, the queue of workers needing judgment")
       .argument("[w|ref]", "w<N> or worker-deliverable:w<N>:<K>"),
   ).action(async (target: string | undefined, opts: { version?: number }) => {
-    await runVerdict(io, target, opts.version);
+    await runVerdict(io, engine, target, opts.version);
   });
 
   program
@@ -164,5 +177,4 @@ export function registerReviewCommands(program: Command, io: Io): void {
         return lines;
       });
     });
-
 }

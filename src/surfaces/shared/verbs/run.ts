@@ -6,14 +6,18 @@ import { ReportedExit, visibleIo, type Io } from "../io.js";
 import { applyExitOverride, extractJson, report } from "./outcome.js";
 import { HELP_HEADINGS, VERB_GROUPS, groupOf, helpHeadingOf } from "./registry.js";
 import { VERSION } from "../version.js";
+import type { EngineOpener } from "../session.js";
 
 export interface RunCliOptions {
-  /** Keep the engine open after the command (a long-lived host such as the pi parent role). */
-  keepEngine?: boolean;
+  /**
+   * This invocation's engine, asked for only when the chosen verb's group is loaded (`--help` and `--version` load
+   * none). Its maker closes it: the CLI's main after the command, a long-lived host such as pi's parent role never.
+   */
+  engine: () => Promise<EngineOpener>;
 }
 
 /** Runs one docket command line against the given Io; returns the exit code. Never exits the process. */
-export async function runCli(argv: string[], raw: Io, options: RunCliOptions = {}): Promise<number> {
+export async function runCli(argv: string[], raw: Io, options: RunCliOptions): Promise<number> {
   const io = visibleIo(raw); // the one output filter: every verb below writes worker text through it
   const { args, json } = extractJson(argv);
   // What commander would print for a leading --version, without loading it.
@@ -35,7 +39,7 @@ export async function runCli(argv: string[], raw: Io, options: RunCliOptions = {
   const chosen = groupOf(chosenVerb(args));
   const placeholders = new WeakMap<Command, string>();
   for (const group of VERB_GROUPS) {
-    if (group === chosen) (await group.load())(program, io);
+    if (group === chosen) (await group.load())(program, io, await options.engine());
     else for (const v of group.verbs) placeholders.set(program.command(v.name).description(v.description), v.usage === "" ? v.name : `${v.name} ${v.usage}`);
   }
   program.configureHelp({
@@ -55,9 +59,6 @@ export async function runCli(argv: string[], raw: Io, options: RunCliOptions = {
     // Loaded only on failure: it names a damaged ledger, an unusable home or a full disk (it may open SQLite).
     const { explainFailure } = await import("../../../engine/failures.js");
     return report(io, await explainFailure(error, process.env), CommanderError);
-  } finally {
-    // Only a loaded group's handlers can have opened the engine (session.js is then already loaded).
-    if (!options.keepEngine && chosen) await (await import("../session.js")).closeEngine();
   }
 }
 

@@ -5,11 +5,11 @@ import type { Command } from "commander";
 import { usageError } from "../../../domain/errors.js";
 import type { Io } from "../io.js";
 import { emit } from "../io.js";
-import { engine } from "../session.js";
+import type { EngineOpener } from "../session.js";
 
 const GROUPS = ["worker", "item", "kind", "day"] as const;
 
-export function registerSpendCommand(program: Command, io: Io): void {
+export function registerSpendCommand(program: Command, io: Io, engine: EngineOpener): void {
   program
     .command("spend")
     .description("tokens and cost per worker, item, kind or day, read from each agent's own records")

@@ -5,7 +5,7 @@ import type { Command } from "commander";
 import { usageError } from "../../../domain/errors.js";
 import type { Io } from "../io.js";
 import { emit } from "../io.js";
-import { engine } from "../session.js";
+import type { EngineOpener } from "../session.js";
 import { INPUT_CAP_TEXT } from "../../../engine/protocol/input.js";
 
 interface SaveFlags {
@@ -15,7 +15,14 @@ interface SaveFlags {
   summary?: string;
 }
 
-export function registerStoreCommands(program: Command, io: Io): void {
+export function registerStoreCommands(program: Command, io: Io, engine: EngineOpener): void {
+  registerSaving(program, io, engine);
+  registerSlots(program, io, engine);
+  registerDeletion(program, io, engine);
+}
+
+/** `docket save` and `deliverables`: putting a version into the store, and listing what it holds. */
+function registerSaving(program: Command, io: Io, engine: EngineOpener): void {
   program
     .command("save")
     .description("save an approved worker version (--from) or a human-authored record (--author) to the DeliverableStore")
@@ -67,7 +74,10 @@ export function registerStoreCommands(program: Command, io: Io): void {
         return lines;
       });
     });
+}
 
+/** `docket load`, `preview` and `unload`: the d<N> slots a stored deliverable is mounted in, and reading one. */
+function registerSlots(program: Command, io: Io, engine: EngineOpener): void {
   program
     .command("load")
     .description("mount a stored deliverable (or legacy bundle) as a d<N> slot; it costs no model context")
@@ -108,7 +118,10 @@ export function registerStoreCommands(program: Command, io: Io): void {
       const r = unloadStored(engine(), slot);
       emit(io, r, (x) => (x.unloaded ? `unloaded ${x.slot} (${x.ref})` : `${x.slot} was already unloaded (${x.ref})`));
     });
+}
 
+/** `docket deliverable delete`: exactly one stored version, confirmed. */
+function registerDeletion(program: Command, io: Io, engine: EngineOpener): void {
   const deliverable = program.command("deliverable").description("manage one stored deliverable");
   deliverable
     .command("delete")

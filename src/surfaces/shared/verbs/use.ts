@@ -7,7 +7,7 @@ import { confirmationDeclined, confirmationRefused, resolveConfirmation } from "
 import { collect, parseAssignments, parsePositiveInt } from "./args.js";
 import type { Io } from "../io.js";
 import { emit, warn } from "../io.js";
-import { engine } from "../session.js";
+import type { EngineOpener } from "../session.js";
 
 interface UseFlags {
   parent?: boolean;
@@ -26,7 +26,7 @@ interface UseFlags {
   version?: number;
 }
 
-export function registerUseCommands(program: Command, io: Io): void {
+export function registerUseCommands(program: Command, io: Io, engine: EngineOpener): void {
   program
     .command("use")
     .description(

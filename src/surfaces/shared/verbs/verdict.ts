@@ -6,14 +6,16 @@ import type { ReviewView } from "../../../engine/review/review-view.js";
 import type { VerdictCard } from "../../../engine/review/verdict.js";
 import { requestForAction, type Prompter } from "../card-request.js";
 import type { Io } from "../io.js";
-import { engine } from "../session.js";
+import type { EngineOpener } from "../session.js";
 
 const contract = (c: VerdictCard) => ({
   worker: c.worker, state: c.state, deliverable: c.deliverable, approved: c.approved, warnings: c.warnings, actions: c.actions,
   planCoverage: c.planCoverage, comments: c.comments, spend: c.spend,
 });
 
-export async function runVerdict(io: Io, target: string | undefined, version?: number): Promise<void> {
+export async function runVerdict(
+  io: Io, engine: EngineOpener, target: string | undefined, version?: number,
+): Promise<void> {
   const { formatVerdictCard, verdictCard, verdictQueue } = await import("../../../engine/review/verdict.js");
   const ctx = engine();
   const cards = target === undefined ? verdictQueue(ctx) : [verdictCard(ctx, target, { version })];
@@ -49,7 +51,7 @@ export async function runVerdict(io: Io, target: string | undefined, version?: n
     const action = view.actions[names.indexOf(choice)];
     if (!action) continue; // skip
     try {
-      await act(io, view, action);
+      await act(io, engine, view, action);
     } catch (error) {
       io.err(`docket: ${(error as Error).message}`);
     }
@@ -57,9 +59,9 @@ export async function runVerdict(io: Io, target: string | undefined, version?: n
 }
 
 /** The menu's choice through the same request and dispatcher as the review page and pi's card. */
-async function act(io: Io, view: ReviewView, action: CardAction): Promise<void> {
+async function act(io: Io, engine: EngineOpener, view: ReviewView, action: CardAction): Promise<void> {
   const prompter: Prompter = { input: (q) => io.input(`${q} `), confirm: (_title, q) => io.confirm(q), select: (title, options) => io.select(title, options) };
-  const request = await requestForAction(prompter, view, action);
+  const request = await requestForAction(prompter, view, action, engine);
   if (!request) return io.out("nothing done");
   const { runAction } = await import("../../../engine/review/card-act.js");
   const r = await runAction(engine(), request, io.parent ? { parent: io.parent } : {});

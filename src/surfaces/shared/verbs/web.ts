@@ -4,7 +4,7 @@
 import type { Command } from "commander";
 import type { Io } from "../io.js";
 import { emit, ReportedExit } from "../io.js";
-import { engine } from "../session.js";
+import type { EngineOpener } from "../session.js";
 
 interface WebOptions {
   port?: string;
@@ -14,7 +14,7 @@ interface WebOptions {
   stop?: boolean;
 }
 
-export function registerWebCommand(program: Command, io: Io): void {
+export function registerWebCommand(program: Command, io: Io, engine: EngineOpener): void {
   program
     .command("web")
     .description("the review page in your browser: queue, cards with the frozen diff, fleet, log, store (loopback only)")

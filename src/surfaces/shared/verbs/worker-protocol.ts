@@ -35,6 +35,13 @@ interface WaitFlags {
 const sent = (path: string | undefined, flag: string) => (path === undefined ? undefined : { path, text: readInputText(path, flag) });
 
 export function registerWorkerProtocol(worker: Command, io: Io): void {
+  registerHandoffs(worker, io);
+  registerAsides(worker, io);
+  registerFailure(worker, io);
+}
+
+/** `docket worker done` and `wait`: a version or a question handed to the human (ready, needs_input). */
+function registerHandoffs(worker: Command, io: Io): void {
   worker
     .command("done")
     .description("publish one frozen deliverable version (body from --body-file or standard input) → ready")
@@ -82,7 +89,10 @@ export function registerWorkerProtocol(worker: Command, io: Io): void {
         ...r.blocked.map((x) => `${x.item} blocked (${x.reportId})`),
       ]);
     });
+}
 
+/** `docket worker todos`, `consult` and `note`: a progress board, a question of fact, a notice for the human. */
+function registerAsides(worker: Command, io: Io): void {
   worker
     .command("todos")
     .description("replace your progress board (informational; never a gate)")
@@ -128,7 +138,10 @@ export function registerWorkerProtocol(worker: Command, io: Io): void {
       const result = await callDoor<NoteResult>(door, "note", { text: words.join(" "), to: flags.to, callId: flags.callId ?? freshCallId("note"), what: "docket worker note" });
       emit(io, result, (r) => `${door.who.worker} noted ${r.note} for the human${r.suggested.length > 0 ? ` (suggested for ${r.suggested.join(", ")})` : ""}`);
     });
+}
 
+/** `docket worker fail`: giving up, with the reason. */
+function registerFailure(worker: Command, io: Io): void {
   worker
     .command("fail")
     .description("give up: → failed, no deliverable")

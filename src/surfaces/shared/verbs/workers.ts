@@ -9,7 +9,7 @@ import { usageError } from "../../../domain/errors.js";
 import { collect, parseAssignments, parsePositiveInt, parseUsd, shellQuote } from "./args.js";
 import type { Io } from "../io.js";
 import { emit, warn } from "../io.js";
-import { engine } from "../session.js";
+import type { EngineOpener } from "../session.js";
 import { WORKER_AGENTS, isWorkerAgent } from "../../../domain/workers/spawn-policy.js";
 import { listAgents, type AgentAvailability } from "../../../engine/workers/agents.js";
 import { SCRIPTED_STEP_FORMAT, scriptedSpawnInput } from "../../../engine/workers/scripted.js";
@@ -39,7 +39,16 @@ interface SpawnFlags {
 
 const SCRIPTED_EXTENSION = () => fileURLToPath(new URL("../../pi/scripted-model.js", import.meta.url));
 
-export function registerWorkersCommands(program: Command, io: Io): void {
+export function registerWorkersCommands(program: Command, io: Io, engine: EngineOpener): void {
+  registerSpawn(program, io, engine);
+  registerRespawn(program, io, engine);
+  registerListing(program, io, engine);
+  registerTalk(program, io, engine);
+  registerRetire(program, io, engine);
+}
+
+/** `docket spawn`: its flags and help; the launch itself is runSpawn. */
+function registerSpawn(program: Command, io: Io, engine: EngineOpener): void {
   program
     .command("spawn")
     .description("start one worker (pi by default) in its own tmux window")
@@ -77,47 +86,68 @@ export function registerWorkersCommands(program: Command, io: Io): void {
         ...formatAgents(listAgents(process.env.PATH)),
       ].join("\n"),
     )
-    .action(async (words: string[], opts: SpawnFlags) => {
-      if (opts.agent !== undefined && !isWorkerAgent(opts.agent)) throw usageError("bad-flag", `--agent must be one of ${WORKER_AGENTS.join(", ")}; got "${opts.agent}"`);
-      if (opts.seed && opts.fresh) throw usageError("bad-flag", "--seed and --fresh contradict each other; pick one");
-      if (opts.host !== undefined && opts.local) throw usageError("bad-flag", "--host and --local contradict each other; pick one");
-      const { planSpawn, spawnWorker } = await import("../../../engine/workers/spawn.js");
-      const ctx = engine();
-      let input: SpawnInput = { task: words.join(" "), agent: opts.agent as WorkerAgent | undefined, command: opts.cmd, kind: opts.as, model: opts.model, thinking: opts.thinking, seedFile: opts.seed, fresh: opts.fresh, worktree: opts.worktree, env: parseAssignments("--env", opts.env) };
-      if (opts.scripted !== undefined) input = scriptedSpawnInput(input, opts.scripted, SCRIPTED_EXTENSION(), ctx.cwd);
-      if (opts.host !== undefined) input.host = opts.host;
-      if (opts.local) input.local = true;
-      warn(io, ctx.configWarnings());
-      if (opts.dryRun) {
-        const plan = await planSpawn(ctx, { ...input, ...(io.parent ? { parent: io.parent } : {}) });
-        emit(io, plan, (x) => [`dry run: would start a ${x.agent} worker of kind ${x.kind}; nothing was started`, ...x.summary.map((l) => `  ${l}`), `  command: ${formatArgv(x.command)}`]);
-        return;
-      }
-      const r = await spawnWorker(ctx, {
-        ...input,
-        items: opts.item,
-        ...(opts.budget !== undefined ? { budgetUsd: opts.budget } : {}),
-        // A scripted worker spends nothing and runs only the steps you wrote: there is nothing to confirm.
-        yes: Boolean(opts.yes) || opts.scripted !== undefined,
-        ...(!opts.yes && opts.scripted !== undefined ? { yesFrom: "--scripted: its model spends nothing" } : {}),
-        interactive: io.interactive,
-        ...(io.parent ? { parent: io.parent } : {}),
-        confirm: async (ex) => {
-          io.err([...ex.summary, ...ex.confirm.reasons.map((r) => `confirm: ${r}`)].join("\n"));
-          return io.confirm("Launch this worker?");
-        },
-      });
-      const waited = !opts.wait ? undefined : await (await import("../../../engine/workers/wait.js")).waitForWorker(ctx, r.worker, WAIT_MS);
-      emit(io, { worker: r.worker, generation: r.generation, kind: r.kind, execution: r.execution, summary: r.summary, ...(waited ? { waited } : {}) }, (x) => [
-        `${x.worker} started (generation ${x.generation}, kind ${x.kind})`,
-        ...x.summary.map((l) => `  ${l}`),
-        ...(r.dispatch ? [`  dispatched ${r.dispatch.bindings.map((b) => b.item).join(", ")} (${r.dispatch.dispatch})`] : []),
-        `  peek: \`docket peek ${x.worker}\`   attach: \`docket attach ${x.worker}\``,
-        ...(waited ? [waitedLine(x.worker, waited)] : []),
-      ]);
-      if (waited === "failed" || waited === "exited") process.exitCode = 1;
-    });
+    .action((words: string[], opts: SpawnFlags) => runSpawn(io, engine, words, opts));
+}
 
+/** Resolves the flags into one spawn input, then plans it (--dry-run) or starts it, and waits with --wait. */
+async function runSpawn(io: Io, engine: EngineOpener, words: string[], opts: SpawnFlags): Promise<void> {
+  if (opts.agent !== undefined && !isWorkerAgent(opts.agent)) {
+    throw usageError("bad-flag", `--agent must be one of ${WORKER_AGENTS.join(", ")}; got "${opts.agent}"`);
+  }
+  if (opts.seed && opts.fresh) throw usageError("bad-flag", "--seed and --fresh contradict each other; pick one");
+  if (opts.host !== undefined && opts.local) {
+    throw usageError("bad-flag", "--host and --local contradict each other; pick one");
+  }
+  const { planSpawn, spawnWorker } = await import("../../../engine/workers/spawn.js");
+  const ctx = engine();
+  let input: SpawnInput = {
+    task: words.join(" "), agent: opts.agent as WorkerAgent | undefined, command: opts.cmd, kind: opts.as,
+    model: opts.model, thinking: opts.thinking, seedFile: opts.seed, fresh: opts.fresh, worktree: opts.worktree,
+    env: parseAssignments("--env", opts.env),
+  };
+  if (opts.scripted !== undefined) input = scriptedSpawnInput(input, opts.scripted, SCRIPTED_EXTENSION(), ctx.cwd);
+  if (opts.host !== undefined) input.host = opts.host;
+  if (opts.local) input.local = true;
+  warn(io, ctx.configWarnings());
+  if (opts.dryRun) {
+    const plan = await planSpawn(ctx, { ...input, ...(io.parent ? { parent: io.parent } : {}) });
+    emit(io, plan, (x) => [
+      `dry run: would start a ${x.agent} worker of kind ${x.kind}; nothing was started`,
+      ...x.summary.map((l) => `  ${l}`),
+      `  command: ${formatArgv(x.command)}`,
+    ]);
+    return;
+  }
+  const r = await spawnWorker(ctx, {
+    ...input,
+    items: opts.item,
+    ...(opts.budget !== undefined ? { budgetUsd: opts.budget } : {}),
+    // A scripted worker spends nothing and runs only the steps you wrote: there is nothing to confirm.
+    yes: Boolean(opts.yes) || opts.scripted !== undefined,
+    ...(!opts.yes && opts.scripted !== undefined ? { yesFrom: "--scripted: its model spends nothing" } : {}),
+    interactive: io.interactive,
+    ...(io.parent ? { parent: io.parent } : {}),
+    confirm: async (ex) => {
+      io.err([...ex.summary, ...ex.confirm.reasons.map((r) => `confirm: ${r}`)].join("\n"));
+      return io.confirm("Launch this worker?");
+    },
+  });
+  const waited = opts.wait
+    ? await (await import("../../../engine/workers/wait.js")).waitForWorker(ctx, r.worker, WAIT_MS)
+    : undefined;
+  const { worker, generation, kind, execution, summary } = r;
+  const started = { worker, generation, kind, execution, summary };
+  emit(io, { ...started, ...(waited ? { waited } : {}) }, (x) => [
+    `${x.worker} started (generation ${x.generation}, kind ${x.kind})`,
+    ...x.summary.map((l) => `  ${l}`),
+    ...(r.dispatch ? [`  dispatched ${formatDispatched(r.dispatch)}`] : []),
+    `  peek: \`docket peek ${x.worker}\`   attach: \`docket attach ${x.worker}\``,
+    ...(waited ? [waitedLine(x.worker, waited)] : []),
+  ]);
+  if (waited === "failed" || waited === "exited") process.exitCode = 1;
+}
+
+function registerRespawn(program: Command, io: Io, engine: EngineOpener): void {
   program
     .command("respawn")
     .description("start a worker again with its stored execution, at the next generation (old process fenced)")
@@ -140,7 +170,10 @@ export function registerWorkersCommands(program: Command, io: Io): void {
         ...(r.missingEnv.length ? [`  warning: the values of ${r.missingEnv.join(", ")} were not kept; they are unset in this generation (spawn a new worker with --env to set them)`] : []),
       ]);
     });
+}
 
+/** `docket ls` and `docket show`: the fleet and one worker, read-only. */
+function registerListing(program: Command, io: Io, engine: EngineOpener): void {
   program
     .command("ls")
     .description("list this project's workers (--all: every project, settled ones too)")
@@ -207,7 +240,10 @@ export function registerWorkersCommands(program: Command, io: Io): void {
         ...w.spendDetail.versions.map((v) => `    ${v.version <= (w.deliverable ? Number(w.deliverable.split(":").pop()) : 0) ? `v${v.version}` : `after the last version`}: ${formatSpend(v.totals)}`),
       ]);
     });
+}
 
+/** `docket peek`, `tell` and `attach`: looking at a worker and talking to it. */
+function registerTalk(program: Command, io: Io, engine: EngineOpener): void {
   program
     .command("peek")
     .description("the last lines of a worker's pane (no model context spent)")
@@ -252,7 +288,10 @@ export function registerWorkersCommands(program: Command, io: Io): void {
       const command = r.command.map(shellQuote).join(" ");
       emit(io, { worker: r.worker, switched: r.switched, command }, (x) => (x.switched ? `switched to ${x.worker}` : command));
     });
+}
 
+/** `docket delete` and `prune`: retiring workers. */
+function registerRetire(program: Command, io: Io, engine: EngineOpener): void {
   program
     .command("delete")
     .description("delete one worker: window, workspace, row (deliverables stay)")
@@ -278,6 +317,9 @@ export function registerWorkersCommands(program: Command, io: Io): void {
       ]);
     });
 }
+
+const formatDispatched = (d: { bindings: readonly { item: string }[]; dispatch: string }): string =>
+  `${d.bindings.map((b) => b.item).join(", ")} (${d.dispatch})`;
 
 /** One line per agent: where it is and the command a worker of it runs. */
 export function formatAgents(agents: readonly AgentAvailability[]): string[] {
