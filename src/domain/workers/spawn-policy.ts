@@ -2,22 +2,13 @@
 // The same resolved object feeds validation, confirmation, persistence and launch; respawn never re-resolves.
 
 import { validationError } from "../errors.js";
-import { kindAuthority, normalizeKindName, THINKING_LEVELS, type WorkerKind } from "./kinds.js";
+import { isMcpAgent, type McpAgent, type WorkerAgent } from "./agents.js";
+import { normalizeKindName, THINKING_LEVELS, type WorkerKind } from "./kinds.js";
+import { formatSpawnSummary } from "./spawn-summary.js";
 
 export type ThinkingLevel = (typeof THINKING_LEVELS)[number];
 
-/** What runs in a worker's window: pi (native), Claude Code or Codex (through `docket mcp`), or any command. */
-export const WORKER_AGENTS = ["pi", "claude", "codex", "command"] as const;
-export type WorkerAgent = (typeof WORKER_AGENTS)[number];
-
-export function isWorkerAgent(value: string): value is WorkerAgent {
-  return (WORKER_AGENTS as readonly string[]).includes(value);
-}
-
-/** An agent Docket launches as its own interactive CLI wired to `docket mcp`. */
-export function isMcpAgent(agent: string): agent is McpAgent {
-  return agent === "claude" || agent === "codex";
-}
+export { WORKER_AGENTS, isMcpAgent, isWorkerAgent, type WorkerAgent } from "./agents.js";
 
 /** Where each resolved setting came from, as `docket spawn` prints it (the `…Source` fields of a resolution). */
 export type KindSource = "handoff choice" | "--as" | "config worker.defaultKind" | "built-in default" | `default (${string} kind)`;
@@ -29,7 +20,6 @@ type SeedSource = "--seed" | "config worker.parentSeedPolicy" | `legacy kind par
 export type ContextSource =
   | "handoff (always fresh)" | "--fresh" | "default" | SeedSource | `${SeedSource}, not applicable to ${Exclude<WorkerAgent, "pi">} agents` | `${SeedSource}, no parent session file`;
 export type WorkspaceSource = "--worktree" | `legacy kind default_worktree (${string})` | "read-only kind" | "writable kind";
-type McpAgent = "claude" | "codex";
 
 export interface SpawnPolicyInput {
   agent: WorkerAgent;
@@ -90,99 +80,18 @@ export function resolveSpawnPolicy(input: SpawnPolicyInput): ResolvedExecution {
   const legacy: string[] = [];
   const { kind, kindSource } = resolveKind(input, warnings);
   warnings.push(...kind.warnings.map((w) => `kind ${kind.name}: ${w}`));
-  const handoffLabel = input.handoff ? "handoff choice" : undefined;
-
-  let model: string | null = null;
-  let modelSource: ModelSource = "not used by command agents";
-  let thinking: string = "off";
-  let thinkingSource: ThinkingSource = "not used by command agents";
-  let thinkingNote: string | undefined;
-  if (input.agent === "command") {
-    if (input.modelFlag !== undefined) throw abort("--model does not apply to --agent command workers; drop --model or use the pi agent");
-    if (input.thinkingFlag !== undefined) throw abort("--thinking does not apply to --agent command workers; drop --thinking or use the pi agent");
-  } else if (isMcpAgent(input.agent)) {
-    if (input.thinkingFlag !== undefined) throw abort(`--thinking does not apply to --agent ${input.agent} workers; choose the model's effort in that agent's own settings`);
-    // Passed through exactly as that CLI names models; the agent itself refuses a name it does not know.
-    if (input.modelFlag !== undefined && input.modelFlag.trim() !== "") [model, modelSource] = [input.modelFlag.trim(), handoffLabel ?? "--model"];
-    else modelSource = `${input.agent}'s own default`;
-    thinkingSource = `not set by Docket for ${input.agent}`;
-  } else {
-    let explicitThinking = true;
-    if (input.modelFlag !== undefined && input.modelFlag !== input.modelFlag.trim()) {
-      // ADR-0004: a model ref matches exactly; one with spaces around it is refused, never trimmed into another.
-      throw abort(`--model ${JSON.stringify(input.modelFlag)} has spaces around it; a model ref must match exactly`, "give it as `pi --list-models` prints it, without spaces");
-    }
-    if (input.modelFlag !== undefined) [model, modelSource] = [input.modelFlag, handoffLabel ?? "--model"];
-    else if (kind.legacy.model) {
-      [model, modelSource] = [kind.legacy.model, `legacy kind model (${kind.name})`];
-      legacy.push("model");
-    } else if (input.parent.model) [model, modelSource] = [input.parent.model, "parent model"];
-    else {
-      throw abort("No worker model resolved: the parent has no model and none was chosen", "pass --model provider/model, or set a default model in pi's settings.json");
-    }
-    const entry = findModel(model, modelSource, input.availableModels);
-
-    if (input.thinkingFlag !== undefined) {
-      const t = input.thinkingFlag.trim().toLowerCase();
-      if (!isThinkingLevel(t)) throw abort(`thinking level ${JSON.stringify(input.thinkingFlag)} is not one of ${THINKING_LEVELS.join(", ")}`);
-      [thinking, thinkingSource] = [t, handoffLabel ?? "--thinking"];
-    } else if (kind.legacy.thinking) {
-      [thinking, thinkingSource] = [kind.legacy.thinking, `legacy kind thinking (${kind.name})`];
-      legacy.push("thinking");
-    } else {
-      explicitThinking = false;
-      const inherited = input.parent.thinking?.trim().toLowerCase();
-      if (inherited === undefined || inherited === "") [thinking, thinkingSource] = ["off", "default (the parent has no thinking level)"];
-      else if (isThinkingLevel(inherited)) [thinking, thinkingSource] = [inherited, "parent thinking"];
-      else {
-        [thinking, thinkingSource] = ["off", "parent thinking"];
-        thinkingNote = `inherited ${inherited} is not a level Docket knows; resolved to off`;
-        warnings.push(`parent thinking level ${JSON.stringify(inherited)} is not one of ${THINKING_LEVELS.join(", ")}; using off`);
-      }
-    }
-    if (!entry.reasoning && thinking !== "off") {
-      if (explicitThinking) {
-        throw abort(`model ${model} does not support thinking, but ${thinkingSource} asks for ${thinking}; use --thinking off`);
-      }
-      thinkingNote = `inherited ${thinking} resolved to off: ${model} has no reasoning`;
-      thinking = "off";
-    }
-  }
-
+  const settings = resolveAgentSettings(input, kind, warnings, legacy);
   const { context, contextSource, seedFile } = resolveContext(input, kind, warnings, legacy);
-  let workspace: "isolated" | "shared";
-  let workspaceSource: WorkspaceSource;
-  if (input.worktree) [workspace, workspaceSource] = ["isolated", "--worktree"];
-  else if (kind.legacy.defaultWorktree !== undefined) {
-    [workspace, workspaceSource] = [kind.legacy.defaultWorktree ? "isolated" : "shared", `legacy kind default_worktree (${kind.name})`];
-    legacy.push("default_worktree");
-  } else if (kind.readOnly) [workspace, workspaceSource] = ["shared", "read-only kind"];
-  else [workspace, workspaceSource] = ["isolated", "writable kind"];
-
-  const reasons: string[] = [];
-  if (input.agent === "pi") {
-    if (model !== (input.parent.model ?? null)) reasons.push(`model ${model} differs from the parent's ${input.parent.model ?? "(none)"}`);
-    const parentThinking = input.parent.thinking?.trim().toLowerCase() || "off";
-    if (thinking !== parentThinking) reasons.push(`thinking ${thinking} differs from the parent's ${parentThinking}`);
-  }
-  if (legacy.length > 0) reasons.push(`deprecated kind defaults contributed: ${legacy.join(", ")}`);
-  if (input.handoff) reasons.push("reviewed handoff worker");
-
-  const summary = [
-    `Kind: ${kind.name} · ${kindAuthority(kind)}${kind.source === "builtin" ? "" : ` · ${kind.source} kind`}`,
-    input.agent === "pi" ? `Model: ${model} (${modelSource})` : isMcpAgent(input.agent) ? `Agent: ${input.agent} · model ${model ?? "default"} (${modelSource})` : "Model: none (command agent)",
-    input.agent === "pi" ? `Thinking: ${thinking} (${thinkingSource})` : isMcpAgent(input.agent) ? `Thinking: ${thinkingSource}` : "Thinking: off (command agent)",
-    context === "seeded" ? `Context: seeded parent session ${seedFile} (${contextSource})` : `Context: fresh (${contextSource})`,
-    workspace === "isolated" ? `Workspace: isolated worker workspace (${workspaceSource})` : `Workspace: parent directory (${workspaceSource})`,
-  ];
-  if (thinkingNote) summary.push(`Thinking adjusted: ${thinkingNote}`);
-  if (legacy.length > 0) {
-    summary.push(`Deprecated kind defaults: ${legacy.join(", ")} from ${kind.path ?? kind.name}; move them to spawn flags or worker config before the next major release`);
-  }
-  if (reasons.length > 0 && (!input.interactive || input.yes)) {
-    summary.push(`Confirmation not asked (${input.yes ? (input.yesFrom ?? "--yes") : "non-interactive"}): ${reasons.join("; ")}`);
-  }
-
+  const { workspace, workspaceSource } = resolveWorkspace(input, kind, legacy);
+  const reasons = confirmReasons(input, settings, legacy);
+  const { model, modelSource, thinking, thinkingSource, thinkingNote } = settings;
+  const summary = formatSpawnSummary({
+    agent: input.agent, kind, model, modelSource, thinking, thinkingSource,
+    ...(thinkingNote !== undefined ? { thinkingNote } : {}),
+    context, contextSource, ...(seedFile !== undefined ? { seedFile } : {}), workspace, workspaceSource,
+    legacyContributions: legacy, confirmReasons: reasons,
+    interactive: input.interactive, yes: input.yes, ...(input.yesFrom !== undefined ? { yesFrom: input.yesFrom } : {}),
+  });
   return {
     agent: input.agent,
     kind: kind.name,
@@ -203,6 +112,156 @@ export function resolveSpawnPolicy(input: SpawnPolicyInput): ResolvedExecution {
     confirm: { needed: reasons.length > 0, reasons },
     summary,
   };
+}
+
+/** The model and thinking level one agent runs with, and a note when an inherited level was adjusted. */
+interface AgentSettings {
+  model: string | null;
+  modelSource: ModelSource;
+  thinking: string;
+  thinkingSource: ThinkingSource;
+  thinkingNote?: string;
+}
+
+function resolveAgentSettings(
+  input: SpawnPolicyInput,
+  kind: WorkerKind,
+  warnings: string[],
+  legacy: string[],
+): AgentSettings {
+  if (input.agent === "command") {
+    if (input.modelFlag !== undefined) {
+      throw abort("--model does not apply to --agent command workers; drop --model or use the pi agent");
+    }
+    if (input.thinkingFlag !== undefined) {
+      throw abort("--thinking does not apply to --agent command workers; drop --thinking or use the pi agent");
+    }
+    const none = "not used by command agents";
+    return { model: null, modelSource: none, thinking: "off", thinkingSource: none };
+  }
+  if (isMcpAgent(input.agent)) return resolveMcpSettings(input, input.agent);
+  return resolvePiSettings(input, kind, warnings, legacy);
+}
+
+function resolveMcpSettings(input: SpawnPolicyInput, agent: McpAgent): AgentSettings {
+  if (input.thinkingFlag !== undefined) {
+    throw abort(
+      `--thinking does not apply to --agent ${agent} workers; choose the model's effort in that agent's own settings`,
+    );
+  }
+  const thinkingSource: ThinkingSource = `not set by Docket for ${agent}`;
+  // Passed through exactly as that CLI names models; the agent itself refuses a name it does not know.
+  if (input.modelFlag !== undefined && input.modelFlag.trim() !== "") {
+    const modelSource = input.handoff ? "handoff choice" : "--model";
+    return { model: input.modelFlag.trim(), modelSource, thinking: "off", thinkingSource };
+  }
+  return { model: null, modelSource: `${agent}'s own default`, thinking: "off", thinkingSource };
+}
+
+function resolvePiSettings(
+  input: SpawnPolicyInput,
+  kind: WorkerKind,
+  warnings: string[],
+  legacy: string[],
+): AgentSettings {
+  const { model, modelSource } = resolvePiModel(input, kind, legacy);
+  const entry = findModel(model, modelSource, input.availableModels);
+  const { explicit, ...level } = resolvePiThinking(input, kind, warnings, legacy);
+  if (entry.reasoning || level.thinking === "off") return { model, modelSource, ...level };
+  if (explicit) {
+    throw abort(
+      `model ${model} does not support thinking, but ${level.thinkingSource} asks for ${level.thinking}; ` +
+        "use --thinking off",
+    );
+  }
+  const thinkingNote = `inherited ${level.thinking} resolved to off: ${model} has no reasoning`;
+  return { model, modelSource, thinking: "off", thinkingSource: level.thinkingSource, thinkingNote };
+}
+
+function resolvePiModel(
+  input: SpawnPolicyInput,
+  kind: WorkerKind,
+  legacy: string[],
+): { model: string; modelSource: ModelSource } {
+  const flag = input.modelFlag;
+  if (flag !== undefined && flag !== flag.trim()) {
+    // ADR-0004: a model ref matches exactly; one with spaces around it is refused, never trimmed into another.
+    throw abort(
+      `--model ${JSON.stringify(flag)} has spaces around it; a model ref must match exactly`,
+      "give it as `pi --list-models` prints it, without spaces",
+    );
+  }
+  if (flag !== undefined) return { model: flag, modelSource: input.handoff ? "handoff choice" : "--model" };
+  if (kind.legacy.model) {
+    legacy.push("model");
+    return { model: kind.legacy.model, modelSource: `legacy kind model (${kind.name})` };
+  }
+  if (input.parent.model) return { model: input.parent.model, modelSource: "parent model" };
+  throw abort(
+    "No worker model resolved: the parent has no model and none was chosen",
+    "pass --model provider/model, or set a default model in pi's settings.json",
+  );
+}
+
+/** The thinking level before the model's reasoning is checked; `explicit` when a flag or a kind chose it. */
+function resolvePiThinking(
+  input: SpawnPolicyInput,
+  kind: WorkerKind,
+  warnings: string[],
+  legacy: string[],
+): { thinking: string; thinkingSource: ThinkingSource; explicit: boolean; thinkingNote?: string } {
+  if (input.thinkingFlag !== undefined) {
+    const t = input.thinkingFlag.trim().toLowerCase();
+    if (!isThinkingLevel(t)) {
+      throw abort(`thinking level ${JSON.stringify(input.thinkingFlag)} is not one of ${THINKING_LEVELS.join(", ")}`);
+    }
+    return { thinking: t, thinkingSource: input.handoff ? "handoff choice" : "--thinking", explicit: true };
+  }
+  if (kind.legacy.thinking) {
+    legacy.push("thinking");
+    return { thinking: kind.legacy.thinking, thinkingSource: `legacy kind thinking (${kind.name})`, explicit: true };
+  }
+  const inherited = input.parent.thinking?.trim().toLowerCase();
+  if (inherited === undefined || inherited === "") {
+    return { thinking: "off", thinkingSource: "default (the parent has no thinking level)", explicit: false };
+  }
+  if (isThinkingLevel(inherited)) return { thinking: inherited, thinkingSource: "parent thinking", explicit: false };
+  warnings.push(
+    `parent thinking level ${JSON.stringify(inherited)} is not one of ${THINKING_LEVELS.join(", ")}; using off`,
+  );
+  const thinkingNote = `inherited ${inherited} is not a level Docket knows; resolved to off`;
+  return { thinking: "off", thinkingSource: "parent thinking", explicit: false, thinkingNote };
+}
+
+function resolveWorkspace(
+  input: SpawnPolicyInput,
+  kind: WorkerKind,
+  legacy: string[],
+): { workspace: "isolated" | "shared"; workspaceSource: WorkspaceSource } {
+  if (input.worktree) return { workspace: "isolated", workspaceSource: "--worktree" };
+  if (kind.legacy.defaultWorktree !== undefined) {
+    legacy.push("default_worktree");
+    const workspace = kind.legacy.defaultWorktree ? "isolated" : "shared";
+    return { workspace, workspaceSource: `legacy kind default_worktree (${kind.name})` };
+  }
+  if (kind.readOnly) return { workspace: "shared", workspaceSource: "read-only kind" };
+  return { workspace: "isolated", workspaceSource: "writable kind" };
+}
+
+/** Why the human should confirm this launch: a pi worker that differs from its parent, legacy defaults, a handoff. */
+function confirmReasons(input: SpawnPolicyInput, settings: AgentSettings, legacy: string[]): string[] {
+  const reasons: string[] = [];
+  if (input.agent === "pi") {
+    const { model, thinking } = settings;
+    if (model !== (input.parent.model ?? null)) {
+      reasons.push(`model ${model} differs from the parent's ${input.parent.model ?? "(none)"}`);
+    }
+    const parentThinking = input.parent.thinking?.trim().toLowerCase() || "off";
+    if (thinking !== parentThinking) reasons.push(`thinking ${thinking} differs from the parent's ${parentThinking}`);
+  }
+  if (legacy.length > 0) reasons.push(`deprecated kind defaults contributed: ${legacy.join(", ")}`);
+  if (input.handoff) reasons.push("reviewed handoff worker");
+  return reasons;
 }
 
 function resolveKind(input: SpawnPolicyInput, warnings: string[]): { kind: WorkerKind; kindSource: KindSource } {
