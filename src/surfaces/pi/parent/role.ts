@@ -62,36 +62,7 @@ export function registerParentRole(pi: ExtensionAPI): void {
     getArgumentCompletions: (prefix) => completeDocket(prefix, () => dockRows(engine())),
     handler: async (args, ctx) => {
       const tui = ctx.hasUI && process.stdout.isTTY;
-      const run = async () => {
-        const argv = tokenize(args);
-        // In pi's TUI the card, the diff and the fleet are focused views; elsewhere (RPC, print) the verbs print.
-        const view = tui ? viewFor(argv) : undefined;
-        if (view) {
-          await view(host(ctx));
-          feed?.refresh();
-          return;
-        }
-        const end = argv.indexOf("--");
-        const json = (end === -1 ? argv : argv.slice(0, end)).includes("--json");
-        const help = helpRequest(argv);
-        const verb = help?.kind === "verb" ? help.verb : argv[0];
-        const io = createParentIo(ctx, { json, parent: host(ctx).parent, ...(json ? {} : { translate: (text: string) => forPi(text, verb) }) });
-        if (help?.kind === "all" || help?.kind === "agent-side") {
-          if (help.kind === "all") io.out(piHelpLines().join("\n"));
-          else io.err(agentSideLine(help.verb));
-          io.flush(help.kind !== "all");
-          return;
-        }
-        let code: number;
-        try {
-          code = await runCli(help ? [help.verb, "--help"] : argv[0] === "fleet" ? ["ls", ...argv.slice(1)] : argv, io, { keepEngine: true });
-        } catch (error) {
-          io.err(`docket: ${(error as Error).message}`); // runCli reports its own errors; this is a host failure
-          code = 1;
-        }
-        io.flush(code !== 0);
-        feed?.refresh();
-      };
+      const run = () => runDocketCommand(args, host(ctx), { tui, refresh: () => feed?.refresh() });
       // Interactive pi drops whatever the human submits while a command handler is still running, so there the
       // command runs on its own and the editor is free at once. RPC and print mode wait: their callers need the
       // command's output before the prompt's response.
@@ -122,6 +93,45 @@ export function registerParentRole(pi: ExtensionAPI): void {
   });
   pi.on("input", async (event, ctx) => attachChips(event, ctx, () => feed?.refresh()));
   pi.on("message_start", async () => chatMoved());
+}
+
+/** One `/docket …` line: a focused view in pi's TUI, the help, or the verb run through the CLI with pi's io. */
+async function runDocketCommand(
+  args: string,
+  parentHost: ParentHost,
+  { tui, refresh }: { tui: boolean; refresh: () => void },
+): Promise<void> {
+  const { ctx } = parentHost;
+  const argv = tokenize(args);
+  // In pi's TUI the card, the diff and the fleet are focused views; elsewhere (RPC, print) the verbs print.
+  const view = tui ? viewFor(argv) : undefined;
+  if (view) {
+    await view(parentHost);
+    refresh();
+    return;
+  }
+  const end = argv.indexOf("--");
+  const json = (end === -1 ? argv : argv.slice(0, end)).includes("--json");
+  const help = helpRequest(argv);
+  const verb = help?.kind === "verb" ? help.verb : argv[0];
+  const translate = json ? {} : { translate: (text: string) => forPi(text, verb) };
+  const io = createParentIo(ctx, { json, parent: parentHost.parent, ...translate });
+  if (help?.kind === "all" || help?.kind === "agent-side") {
+    if (help.kind === "all") io.out(piHelpLines().join("\n"));
+    else io.err(agentSideLine(help.verb));
+    io.flush(help.kind !== "all");
+    return;
+  }
+  const cliArgv = help ? [help.verb, "--help"] : argv[0] === "fleet" ? ["ls", ...argv.slice(1)] : argv;
+  let code: number;
+  try {
+    code = await runCli(cliArgv, io, { keepEngine: true });
+  } catch (error) {
+    io.err(`docket: ${(error as Error).message}`); // runCli reports its own errors; this is a host failure
+    code = 1;
+  }
+  io.flush(code !== 0);
+  refresh();
 }
 
 interface ParentFeed {
