@@ -140,14 +140,24 @@ function resolvePiThinking(
   return { thinking: "off", thinkingSource: "parent thinking", explicit: false, thinkingNote };
 }
 
-function findModel(ref: string, source: string, available: SpawnPolicyInput["availableModels"]): { ref: string; reasoning: boolean } {
-  if (!splitModelRef(ref)) throw abort(`model ${JSON.stringify(ref)} (${source}) is not a provider/model reference`, "write it as provider/model, for example anthropic/claude-sonnet-4");
+function findModel(
+  ref: string,
+  source: string,
+  available: SpawnPolicyInput["availableModels"],
+): { ref: string; reasoning: boolean } {
+  if (!splitModelRef(ref)) {
+    throw abort(
+      `model ${JSON.stringify(ref)} (${source}) is not a provider/model reference`,
+      "write it as provider/model, for example anthropic/claude-sonnet-4",
+    );
+  }
   const entry = available.find((m) => m.ref === ref);
   if (entry) return entry;
   const listed = available.slice(0, 12).map((m) => m.ref).join(", ");
   const more = available.length > 12 ? ` and ${available.length - 12} more` : "";
+  const choices = available.length === 0 ? "none" : listed + more;
   throw abort(
-    `model ${ref} (${source}) is not an available pi model; available: ${available.length === 0 ? "none" : listed + more}`,
+    `model ${ref} (${source}) is not an available pi model; available: ${choices}`,
     "run pi --list-models to see them",
   );
 }

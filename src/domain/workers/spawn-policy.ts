@@ -104,18 +104,26 @@ function resolveKind(input: SpawnPolicyInput, warnings: string[]): { kind: Worke
   if (input.kindFlag !== undefined) {
     const name = normalizeKindName(input.kindFlag);
     const kind = name === undefined ? undefined : input.kinds.get(name);
-    if (!kind) throw abort(`unknown kind ${JSON.stringify(input.kindFlag)}; known kinds: ${known()}`, "run `docket kinds` to see what each one may do");
+    if (!kind) {
+      throw abort(
+        `unknown kind ${JSON.stringify(input.kindFlag)}; known kinds: ${known()}`,
+        "run `docket kinds` to see what each one may do",
+      );
+    }
     return { kind, kindSource: input.handoff ? "handoff choice" : "--as" };
   }
   if (input.config.defaultKind !== undefined) {
     const name = normalizeKindName(input.config.defaultKind);
     const kind = name === undefined ? undefined : input.kinds.get(name);
     if (kind) return { kind, kindSource: "config worker.defaultKind" };
-    warnings.push(`config worker.defaultKind ${JSON.stringify(input.config.defaultKind)} is not a known kind (known: ${known()}); using default`);
+    const named = JSON.stringify(input.config.defaultKind);
+    warnings.push(`config worker.defaultKind ${named} is not a known kind (known: ${known()}); using default`);
   }
   const fallback = input.kinds.get("default");
   if (!fallback) throw abort(`no default kind is registered; known kinds: ${known()}`, "pass --as <kind>");
-  return { kind: fallback, kindSource: fallback.source === "builtin" ? "built-in default" : `default (${fallback.source} kind)` };
+  const kindSource: KindSource =
+    fallback.source === "builtin" ? "built-in default" : `default (${fallback.source} kind)`;
+  return { kind: fallback, kindSource };
 }
 
 function resolveContext(
@@ -137,11 +145,15 @@ function resolveContext(
   let source: SeedSource;
   if (seedRequested) [file, source] = [input.seedFile?.trim() || input.parent.sessionFile, "--seed"];
   else if (input.config.parentSeedPolicy !== undefined) {
-    if (input.config.parentSeedPolicy === "fresh") return { context: "fresh", contextSource: "config worker.parentSeedPolicy" };
+    if (input.config.parentSeedPolicy === "fresh") {
+      return { context: "fresh", contextSource: "config worker.parentSeedPolicy" };
+    }
     [file, source] = [input.parent.sessionFile, "config worker.parentSeedPolicy"];
   } else if (kind.legacy.parentSeed !== undefined) {
     legacy.push("parent_seed");
-    if (kind.legacy.parentSeed === "fresh") return { context: "fresh", contextSource: `legacy kind parent_seed (${kind.name})` };
+    if (kind.legacy.parentSeed === "fresh") {
+      return { context: "fresh", contextSource: `legacy kind parent_seed (${kind.name})` };
+    }
     [file, source] = [input.parent.sessionFile, `legacy kind parent_seed (${kind.name})`];
   } else return { context: "fresh", contextSource: "default" };
   if (input.agent !== "pi") {

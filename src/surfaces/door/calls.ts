@@ -1,5 +1,5 @@
-// The door's calls: each request from a worker's socket run on the engine exactly as the worker's own process once ran
-// it (one command, its idempotency key, the fence). Input arrives as untrusted JSON and is checked before anything runs.
+// The door's calls: each request from a worker's socket run on the engine exactly as the worker's own process once
+// ran it (one command, its idempotency key, the fence). Input arrives as untrusted JSON, checked before anything runs.
 
 import { usageError, validationError } from "../../domain/errors.js";
 import type { DoorCall } from "../../domain/door.js";
@@ -27,7 +27,8 @@ import { callTool, listTools } from "../shared/mcp-tools.js";
 type Args = Record<string, unknown>;
 
 const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
-const strs = (v: unknown): string[] | undefined => (Array.isArray(v) && v.every((x) => typeof x === "string") ? v : undefined);
+const strs = (v: unknown): string[] | undefined =>
+  Array.isArray(v) && v.every((x) => typeof x === "string") ? v : undefined;
 const list = (v: unknown): unknown[] | undefined => (Array.isArray(v) ? v : undefined);
 
 function file(args: Args, name: string) {

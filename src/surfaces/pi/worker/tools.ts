@@ -22,7 +22,9 @@ function assistantText(message: unknown): { text: string; callIds: string[] } | 
   const callIds: string[] = [];
   for (const block of m.content as { type?: string; text?: string; id?: string; name?: string }[]) {
     if (block?.type === "text" && typeof block.text === "string") texts.push(block.text);
-    if (block?.type === "toolCall" && block.name === "docket_done" && typeof block.id === "string") callIds.push(block.id);
+    if (block?.type === "toolCall" && block.name === "docket_done" && typeof block.id === "string") {
+      callIds.push(block.id);
+    }
   }
   return { text: texts.join("\n\n"), callIds };
 }
