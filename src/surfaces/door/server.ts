@@ -14,21 +14,15 @@ import {
   removeSocket,
   removeSocketIfInode,
   socketFiles,
-  socketInode,
   type DoorHome,
 } from "../../engine/door/serve.js";
-import { ledgerVersion } from "../../engine/talk/inbox.js";
 import { runCall } from "./calls.js";
 import { createControlCall } from "./control.js";
 import { createInboxWaiters, type InboxWaiters } from "./inbox-waiters.js";
 import { serveLines, type Reply } from "./lines.js";
 import { listenClaiming } from "./listen.js";
+import { watchLedger } from "./ledger-watch.js";
 import { createWorkerSockets, type Served } from "./worker-sockets.js";
-
-/** How often the door looks at the ledger's data_version (one cheap pragma for every worker together). */
-export const WATCH_MS = 100;
-/** With no generation to serve and no connection open for this long, the door stops. */
-export const IDLE_STOP_MS = 10_000;
 
 export interface RunningDoor {
   closed: Promise<void>;
@@ -64,26 +58,7 @@ export async function startDoor(dir: string): Promise<RunningDoor | undefined> {
 
   let resolveClosed!: () => void;
   const closed = new Promise<void>((r) => (resolveClosed = r));
-  let lastVersion = ledgerVersion(base);
-  let idleSince: number | undefined;
-
-  async function tick(): Promise<void> {
-    // The home went away, or another door took it over.
-    if (socketInode(paths.control) !== controlIno) return shutdown();
-    const version = ledgerVersion(base);
-    if (version !== lastVersion) {
-      lastVersion = version;
-      await sockets.sync();
-      inbox.wake(version);
-    }
-    if (sockets.served.size === 0 && sockets.connections() === 0 && inbox.count() === 0) {
-      idleSince ??= Date.now();
-      if (Date.now() - idleSince > IDLE_STOP_MS) return shutdown();
-    } else idleSince = undefined;
-  }
-
-  const onTickError = (error: unknown) => process.stderr.write(`door: ${(error as Error).message}\n`);
-  const timer = setInterval(() => void tick().catch(onTickError), WATCH_MS);
+  const watch = watchLedger({ base, paths, controlIno, sockets, inbox, shutdown });
   // The door is the long-lived process while workers run: it sends due notifications and stops workers at their
   // budgets on its own timer (issue 29), with no Docket command running.
   const notify = startNotifyDispatcher(base, {
@@ -94,9 +69,9 @@ export async function startDoor(dir: string): Promise<RunningDoor | undefined> {
   async function shutdown(): Promise<void> {
     if (stopping) return;
     stopping = true;
-    clearInterval(timer);
+    watch.stop();
     await notify.stop();
-    inbox.release(lastVersion);
+    inbox.release(watch.version());
     for (const name of [...sockets.served.keys()]) sockets.close(name);
     control.close();
     removeSocketIfInode(paths.control, controlIno);
