@@ -6,6 +6,9 @@
 import { createHash } from "node:crypto";
 import type Database from "better-sqlite3";
 import { conflict, isDocketError, type DocketError } from "../../domain/errors.js";
+import { createOutbox, type EffectHandler, type Outbox } from "./outbox.js";
+
+export { ABANDONED_EFFECT_MS, type EffectHandler, type OutboxEffect } from "./outbox.js";
 
 export interface Tx {
   readonly db: Database.Database;
@@ -16,14 +19,6 @@ export interface Tx {
   /** Queues an effect to perform after commit. */
   emit(kind: string, payload: unknown): void;
 }
-
-export interface OutboxEffect {
-  id: number;
-  kind: string;
-  payload: unknown;
-}
-
-export type EffectHandler = (effect: OutboxEffect) => void;
 
 export interface CommandResult<R> {
   result: R;
@@ -60,9 +55,6 @@ export interface CommandRunner {
   drainOutbox(): number;
 }
 
-/** An effect still pending this long after its command was left behind by a process that died before doing it. */
-export const ABANDONED_EFFECT_MS = 10_000;
-
 export function hashRequest(command: string, request: unknown): string {
   return createHash("sha256").update(command).update("\0").update(stableStringify(request)).digest("hex");
 }
@@ -77,42 +69,52 @@ export function stableStringify(value: unknown): string {
   return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableStringify(v)}`).join(",")}}`;
 }
 
-interface EffectRow {
-  id: number;
-  kind: string;
-  payload: string;
+type Execute = <R>(step: CommandStep<R>, now: string, onEmit: (outboxId: number) => void) => CommandResult<R>;
+
+export function createCommandRunner(
+  db: Database.Database,
+  options: { clock?: () => string; effects?: Record<string, EffectHandler> } = {},
+): CommandRunner {
+  const clock = options.clock ?? (() => new Date().toISOString());
+  const outbox = createOutbox(db, options.effects ?? {}, clock);
+  const execute = createExecute(db, outbox);
+  return {
+    run<R>(command: string, request: unknown, fn: (tx: Tx) => R, runOptions: { key?: string } = {}): CommandResult<R> {
+      const emitted: number[] = [];
+      const step = { command, request, fn, key: runOptions.key };
+      const out = db.transaction(() => execute(step, clock(), (id) => emitted.push(id))).immediate();
+      outbox.performOwn(emitted);
+      return out;
+    },
+    runAll: (steps, batchOptions = {}) => runBatch({ db, clock, outbox, execute }, steps, batchOptions),
+    drainOutbox: () => outbox.drain(),
+  };
 }
 
-export function createCommandRunner(db: Database.Database, options: { clock?: () => string; effects?: Record<string, EffectHandler> } = {}): CommandRunner {
-  const clock = options.clock ?? (() => new Date().toISOString());
-  const handlers = options.effects ?? {};
+/** One command inside the caller's transaction: replay or conflict by key, else run it and remember its result. */
+function createExecute(db: Database.Database, outbox: Outbox): Execute {
   const lookup = db.prepare("SELECT command, request_hash, result FROM idempotency WHERE key = ?");
-  const remember = db.prepare("INSERT INTO idempotency (key, command, request_hash, result, created_at) VALUES (?, ?, ?, ?, ?)");
+  const remember = db.prepare(
+    "INSERT INTO idempotency (key, command, request_hash, result, created_at) VALUES (?, ?, ?, ?, ?)",
+  );
   // Every command may claim ids; the counter row is the only hot spot and stays one page.
   const bump = db.prepare(
-    "INSERT INTO counters (name, value) VALUES (?, 1) ON CONFLICT(name) DO UPDATE SET value = value + 1 RETURNING value",
+    "INSERT INTO counters (name, value) VALUES (?, 1) " +
+      "ON CONFLICT(name) DO UPDATE SET value = value + 1 RETURNING value",
   );
-  const enqueue = db.prepare("INSERT INTO outbox (kind, payload, created_at) VALUES (?, ?, ?)");
-  // Only the kinds this process performs: effects queued for another surface must not crowd these out.
-  const pending = db.prepare(
-    `SELECT id, kind, payload FROM outbox WHERE done_at IS NULL AND kind IN (SELECT value FROM json_each(?)) ORDER BY id LIMIT 200`,
-  );
-  const abandoned = db.prepare(
-    `SELECT id, kind, payload FROM outbox WHERE done_at IS NULL AND created_at < ? AND kind IN (SELECT value FROM json_each(?)) ORDER BY id LIMIT 200`,
-  );
-  const own = db.prepare("SELECT id, kind, payload FROM outbox WHERE id = ? AND done_at IS NULL");
-  const markDone = db.prepare("UPDATE outbox SET done_at = ? WHERE id = ? AND done_at IS NULL");
-  const handled = JSON.stringify(Object.keys(handlers));
-
-  /** One command inside the caller's transaction: replay or conflict by key, else run it and remember its result. */
-  function execute<R>(step: CommandStep<R>, now: string, onEmit: (outboxId: number) => void): CommandResult<R> {
+  type Seen = { command: string; request_hash: string; result: string };
+  return <R>(step: CommandStep<R>, now: string, onEmit: (outboxId: number) => void): CommandResult<R> => {
     // Without a caller key the command cannot be retried by identity, so nothing is remembered for it.
     const { command, request, fn, key } = step;
     const hash = key === undefined ? "" : hashRequest(command, request);
-    const seen = key === undefined ? undefined : lookup.get(key) as { command: string; request_hash: string; result: string } | undefined;
+    const seen = key === undefined ? undefined : (lookup.get(key) as Seen | undefined);
     if (seen) {
       if (seen.command !== command || seen.request_hash !== hash) {
-        throw conflict("idempotency-conflict", `idempotency key "${key}" was already used for a different ${seen.command} request`, "use a fresh key for a different request");
+        throw conflict(
+          "idempotency-conflict",
+          `idempotency key "${key}" was already used for a different ${seen.command} request`,
+          "use a fresh key for a different request",
+        );
       }
       return { result: JSON.parse(seen.result) as R, replayed: true };
     }
@@ -120,84 +122,51 @@ export function createCommandRunner(db: Database.Database, options: { clock?: ()
       db,
       now,
       next: (counter) => (bump.get(counter) as { value: number }).value,
-      emit: (kind, payload) => onEmit(Number(enqueue.run(kind, JSON.stringify(payload ?? null), now).lastInsertRowid)),
+      emit: (kind, payload) => onEmit(outbox.enqueue(kind, payload, now)),
     };
     const result = fn(tx);
     if (key !== undefined) remember.run(key, command, hash, JSON.stringify(result ?? null), now);
     return { result, replayed: false };
-  }
+  };
+}
 
-  function run<R>(command: string, request: unknown, fn: (tx: Tx) => R, runOptions: { key?: string } = {}): CommandResult<R> {
-    const emitted: number[] = [];
-    const out = db.transaction(() => execute({ command, request, fn, key: runOptions.key }, clock(), (id) => emitted.push(id))).immediate();
-    performOwn(emitted);
-    return out;
-  }
+interface BatchDeps {
+  db: Database.Database;
+  clock: () => string;
+  outbox: Outbox;
+  execute: Execute;
+}
 
-  function runAll<R>(steps: readonly CommandStep<R>[], batchOptions: { dryRun?: boolean } = {}): BatchResult<R> {
-    const emitted: number[] = [];
-    const rollback = new Error("batch rolled back");
-    let outcomes: StepOutcome<R>[] = [];
-    const body = db.transaction(() => {
-      const now = clock();
-      // A nested better-sqlite3 transaction is a savepoint: a refused step undoes only its own writes, so the steps
-      // after it are judged on a clean state. A lone step needs none: its refusal rolls the whole batch back anyway.
-      const inSavepoint = steps.length > 1;
-      outcomes = steps.map((step): StepOutcome<R> => {
-        const attempt = () => execute(step, now, (id) => emitted.push(id));
-        try {
-          return { ok: true, ...(inSavepoint ? db.transaction(attempt)() : attempt()) };
-        } catch (error) {
-          if (!isDocketError(error) || error.category === "internal") throw error;
-          return { ok: false, error };
-        }
-      });
-      if (batchOptions.dryRun || outcomes.some((o) => !o.ok)) throw rollback;
-    });
-    try {
-      body.immediate();
-    } catch (error) {
-      if (error !== rollback) throw error;
-      return { committed: false, outcomes };
-    }
-    performOwn(emitted);
-    return { committed: true, outcomes };
-  }
-
-  /** After a commit: this command's own effects, then any a crashed process left pending. */
-  function performOwn(emitted: readonly number[]): void {
-    if (emitted.length === 0) return;
-    perform(emitted.flatMap((id) => own.all(id) as EffectRow[]));
-    const cutoff = new Date(Date.parse(clock()) - ABANDONED_EFFECT_MS).toISOString();
-    perform(abandoned.all(cutoff, handled) as EffectRow[]);
-  }
-
-  /** Performs each effect once per run (repeated status projections of one worker collapse into one). */
-  function perform(rows: readonly EffectRow[]): number {
-    let done = 0;
-    const performed = new Set<string>();
-    for (const row of rows) {
-      const handler = handlers[row.kind];
-      if (!handler) continue;
-      const same = `${row.kind}\0${row.payload}`;
-      if (!performed.has(same)) {
-        try {
-          // The effect runs before it is marked done, so a crash in between repeats it: effects are idempotent.
-          handler({ id: row.id, kind: row.kind, payload: JSON.parse(row.payload) });
-        } catch {
-          // It stays queued and a later command retries it; until then only its projection (status.json) is stale.
-          continue;
-        }
-        performed.add(same);
+function runBatch<R>(
+  { db, clock, outbox, execute }: BatchDeps,
+  steps: readonly CommandStep<R>[],
+  batchOptions: { dryRun?: boolean },
+): BatchResult<R> {
+  const emitted: number[] = [];
+  const rollback = new Error("batch rolled back");
+  let outcomes: StepOutcome<R>[] = [];
+  const body = db.transaction(() => {
+    const now = clock();
+    // A nested better-sqlite3 transaction is a savepoint: a refused step undoes only its own writes, so the steps
+    // after it are judged on a clean state. A lone step needs none: its refusal rolls the whole batch back anyway.
+    const inSavepoint = steps.length > 1;
+    outcomes = steps.map((step): StepOutcome<R> => {
+      const attempt = () => execute(step, now, (id) => emitted.push(id));
+      try {
+        return { ok: true, ...(inSavepoint ? db.transaction(attempt)() : attempt()) };
+      } catch (error) {
+        if (!isDocketError(error) || error.category === "internal") throw error;
+        return { ok: false, error };
       }
-      if (markDone.run(clock(), row.id).changes > 0) done++;
-    }
-    return done;
+    });
+    if (batchOptions.dryRun || outcomes.some((o) => !o.ok)) throw rollback;
+  });
+  try {
+    body.immediate();
+  } catch (error) {
+    if (error !== rollback) throw error;
+    return { committed: false, outcomes };
   }
-
-  function drainOutbox(): number {
-    return perform(pending.all(handled) as EffectRow[]);
-  }
-
-  return { run, runAll, drainOutbox };
+  outbox.performOwn(emitted);
+  return { committed: true, outcomes };
 }

@@ -1,8 +1,6 @@
 // The parent role of the pi extension (the human's session): /docket commands, the dock, notifications, chips.
 // Worker text never enters the model's context unless the human puts it there (Use → Parent chips only).
 
-import { cardVerbsCompleting } from "../../../domain/review/card-actions.js";
-import { versionRefOf } from "../../../domain/deliverables/refs.js";
 import { watch, type FSWatcher } from "node:fs";
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
 import type { KeyId } from "@mariozechner/pi-tui";
@@ -12,7 +10,7 @@ import {
 import { visibleText } from "../../../domain/text/visible-text.js";
 import { userConfig } from "../../../engine/user-config.js";
 import { startParentSession } from "../../../engine/parent-session.js";
-import { listVerbs, runCli } from "../../shared/verbs/run.js";
+import { runCli } from "../../shared/verbs/run.js";
 import { createEngineSession, type EngineOpener } from "../../shared/session.js";
 import { DOCK_MAX_LINES, formatChipLine, formatDeliveries, formatDock, formatDockStatus, formatFoldedNotices, notificationBatches } from "./dock.js";
 import type { ParentHost } from "./host.js";
@@ -23,23 +21,16 @@ import { attachChips } from "./chips.js";
 import { startConsultLane } from "./consult.js";
 import { chatMoved, noticeFor } from "./chat-notice.js";
 import { viewFor } from "./views.js";
+import { completeDocket } from "./completions.js";
 import { startNotifyDispatcher } from "../../../engine/talk/notify-dispatch.js";
 
-/** Verbs whose first argument is a worker (w<N>); those marked in REF_VERBS also take a deliverable ref. Card verbs: card-actions.ts. */
-const WORKER_VERBS = new Set<string>(["show", "peek", "attach", "verdict", "delete", "report", "diff", "dispatch", ...cardVerbsCompleting("worker")]);
-const REF_VERBS = new Set<string>(["verdict", "report", "diff", ...cardVerbsCompleting("ref")]);
+export { completeDocket, type CompletionItem } from "./completions.js";
+
 /** Fallback when file events are missed: compare data_version (microseconds) every 5 s. */
 const SLOW_POLL_MS = 5_000;
 /** Ages, staleness and liveness move with time alone: the dock is recomputed once a minute even when idle. */
 const FULL_REPAINT_EVERY = 12;
 const SETTLE_MS = 100;
-let verbsCache: ReturnType<typeof listVerbs> | undefined;
-
-export interface CompletionItem {
-  value: string;
-  label: string;
-  description?: string;
-}
 
 export function registerParentRole(pi: ExtensionAPI): void {
   // Before the model can run a tool: whatever it starts inherits the mark and is refused human verbs (issue 23, break 10).
@@ -50,7 +41,8 @@ export function registerParentRole(pi: ExtensionAPI): void {
   let feed: ParentFeed | undefined;
   // Workers spawned from here inherit this session's model and thinking (ADR-0004's "parent").
   const host = (ctx: ExtensionContext): ParentHost => ({
-    ctx, engine,
+    ctx,
+    engine,
     parent: {
       ...(ctx.model ? { model: `${ctx.model.provider}/${ctx.model.id}` } : {}),
       thinking: pi.getThinkingLevel(),
@@ -64,37 +56,7 @@ export function registerParentRole(pi: ExtensionAPI): void {
     getArgumentCompletions: (prefix) => completeDocket(prefix, () => dockRows(engine())),
     handler: async (args, ctx) => {
       const tui = ctx.hasUI && process.stdout.isTTY;
-      const run = async () => {
-        const argv = tokenize(args);
-        // In pi's TUI the card, the diff and the fleet are focused views; elsewhere (RPC, print) the verbs print.
-        const view = tui ? viewFor(argv) : undefined;
-        if (view) {
-          await view(host(ctx));
-          feed?.refresh();
-          return;
-        }
-        const end = argv.indexOf("--");
-        const json = (end === -1 ? argv : argv.slice(0, end)).includes("--json");
-        const help = helpRequest(argv);
-        const verb = help?.kind === "verb" ? help.verb : argv[0];
-        const io = createParentIo(ctx, { json, parent: host(ctx).parent, ...(json ? {} : { translate: (text: string) => forPi(text, verb) }) });
-        if (help?.kind === "all" || help?.kind === "agent-side") {
-          if (help.kind === "all") io.out(piHelpLines().join("\n"));
-          else io.err(agentSideLine(help.verb));
-          io.flush(help.kind !== "all");
-          return;
-        }
-        let code: number;
-        try {
-          const line = help ? [help.verb, "--help"] : argv[0] === "fleet" ? ["ls", ...argv.slice(1)] : argv;
-          code = await runCli(line, io, { engine: async () => engine });
-        } catch (error) {
-          io.err(`docket: ${(error as Error).message}`); // runCli reports its own errors; this is a host failure
-          code = 1;
-        }
-        io.flush(code !== 0);
-        feed?.refresh();
-      };
+      const run = () => runDocketCommand(args, host(ctx), { tui, refresh: () => feed?.refresh() });
       // Interactive pi drops whatever the human submits while a command handler is still running, so there the
       // command runs on its own and the editor is free at once. RPC and print mode wait: their callers need the
       // command's output before the prompt's response.
@@ -125,6 +87,45 @@ export function registerParentRole(pi: ExtensionAPI): void {
   });
   pi.on("input", async (event, ctx) => attachChips(event, ctx, engine, () => feed?.refresh()));
   pi.on("message_start", async () => chatMoved());
+}
+
+/** One `/docket …` line: a focused view in pi's TUI, the help, or the verb run through the CLI with pi's io. */
+async function runDocketCommand(
+  args: string,
+  parentHost: ParentHost,
+  { tui, refresh }: { tui: boolean; refresh: () => void },
+): Promise<void> {
+  const { ctx } = parentHost;
+  const argv = tokenize(args);
+  // In pi's TUI the card, the diff and the fleet are focused views; elsewhere (RPC, print) the verbs print.
+  const view = tui ? viewFor(argv) : undefined;
+  if (view) {
+    await view(parentHost);
+    refresh();
+    return;
+  }
+  const end = argv.indexOf("--");
+  const json = (end === -1 ? argv : argv.slice(0, end)).includes("--json");
+  const help = helpRequest(argv);
+  const verb = help?.kind === "verb" ? help.verb : argv[0];
+  const translate = json ? {} : { translate: (text: string) => forPi(text, verb) };
+  const io = createParentIo(ctx, { json, parent: parentHost.parent, ...translate });
+  if (help?.kind === "all" || help?.kind === "agent-side") {
+    if (help.kind === "all") io.out(piHelpLines().join("\n"));
+    else io.err(agentSideLine(help.verb));
+    io.flush(help.kind !== "all");
+    return;
+  }
+  const cliArgv = help ? [help.verb, "--help"] : argv[0] === "fleet" ? ["ls", ...argv.slice(1)] : argv;
+  let code: number;
+  try {
+    code = await runCli(cliArgv, io, { engine: async () => parentHost.engine });
+  } catch (error) {
+    io.err(`docket: ${(error as Error).message}`); // runCli reports its own errors; this is a host failure
+    code = 1;
+  }
+  io.flush(code !== 0);
+  refresh();
 }
 
 interface ParentFeed {
@@ -214,49 +215,4 @@ function startFeed(ctx: ExtensionContext, engine: EngineOpener): ParentFeed {
       lane.stop();
     },
   };
-}
-
-/**
- * Completes `/docket …` arguments: verbs, a group's subcommands, then workers (and their current deliverable
- * refs for review verbs). The returned value replaces the whole argument text, as pi's editor applies it.
- */
-export function completeDocket(prefix: string, rows: () => readonly DockRow[]): CompletionItem[] | null {
-  const parts = prefix.trimStart().split(/\s+/);
-  const verbs = (verbsCache ??= [...listVerbs(), { name: "fleet", description: "the fleet dashboard (also its key, F8 by default)", subcommands: [] }]);
-  if (parts.length <= 1) {
-    const p = parts[0] ?? "";
-    return offer(verbs.map((v) => ({ value: v.name, label: v.name, description: v.description })), p);
-  }
-  const [verb, ...rest] = parts;
-  const last = rest[rest.length - 1] ?? "";
-  const head = parts.slice(0, -1).join(" ");
-  const sub = verbs.find((v) => v.name === verb)?.subcommands ?? [];
-  if (rest.length === 1 && sub.length > 0) {
-    return offer(sub.map((s) => ({ value: `${head} ${s}`, label: s })), last);
-  }
-  if (rest.length !== 1 || !WORKER_VERBS.has(verb!)) return null;
-  let workers: readonly DockRow[];
-  try {
-    workers = rows();
-  } catch {
-    return null; // completion is a convenience; a ledger that cannot be read just offers nothing
-  }
-  const candidates = workers.flatMap((r) =>
-    [r.worker, ...(REF_VERBS.has(verb!) && r.version !== null ? [versionRefOf(r.worker, r.version)] : [])].map((c) => ({
-      value: `${head} ${c}`,
-      label: c,
-      description: visibleText(`${r.state.replace("_", " ")} · ${r.task}`),
-    })),
-  );
-  return offer(candidates, last);
-}
-
-/**
- * The candidates whose label starts with what was typed; none once the word is typed out exactly, because pi's
- * editor spends Enter on an open completion list, and `/docket ls⏎` must run rather than complete to itself.
- */
-function offer(candidates: CompletionItem[], typed: string): CompletionItem[] | null {
-  if (typed !== "" && candidates.some((c) => c.label === typed)) return null;
-  const found = candidates.filter((c) => c.label.startsWith(typed));
-  return found.length > 0 ? found : null;
 }

@@ -1,4 +1,5 @@
-// The worker role's pi tools — docket_todos, docket_wait, docket_done, docket_fail, docket_consult, docket_note — run by the worker's door.
+// The worker role's pi tools — docket_todos, docket_wait, docket_done, docket_fail, docket_consult, docket_note —
+// run by the worker's door.
 // docket_done's body is the full text of the assistant message holding that exact tool call (ADR-0003, DESIGN §5).
 
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
@@ -21,7 +22,9 @@ function assistantText(message: unknown): { text: string; callIds: string[] } | 
   const callIds: string[] = [];
   for (const block of m.content as { type?: string; text?: string; id?: string; name?: string }[]) {
     if (block?.type === "text" && typeof block.text === "string") texts.push(block.text);
-    if (block?.type === "toolCall" && block.name === "docket_done" && typeof block.id === "string") callIds.push(block.id);
+    if (block?.type === "toolCall" && block.name === "docket_done" && typeof block.id === "string") {
+      callIds.push(block.id);
+    }
   }
   return { text: texts.join("\n\n"), callIds };
 }
@@ -29,19 +32,27 @@ function assistantText(message: unknown): { text: string; callIds: string[] } | 
 /** Runs door calls in the order they were made (the worker role's queue); by default, at once. */
 export type InOrder = <T>(fn: () => Promise<T>) => Promise<T>;
 
+type RunCall = <T>(call: DoorCall, args: object) => Promise<T>;
+
 export function registerWorkerTools(pi: ExtensionAPI, door: Door, inOrder: InOrder = (fn) => fn()): void {
+  const run: RunCall = (call, args) => inOrder(() => runAt(door, call, args));
+  registerDoneTool(pi, run, trackDoneBodies(pi));
+  registerReplyTools(pi, run);
+}
+
+type BodyFor = (toolCallId: string, ctx: ExtensionContext) => string | undefined;
+
+/** Keeps the text of each message that holds a docket_done call; answers the body for a call id. */
+function trackDoneBodies(pi: ExtensionAPI): BodyFor {
   // Only messages holding a docket_done call are kept (one entry per call), so the map stays small.
   const bodies = new Map<string, string>();
-  const run = <T>(call: DoorCall, args: object) => inOrder(() => runAt<T>(door, call, args));
-
   pi.on("message_end", (event) => {
     const found = assistantText(event.message);
     if (!found) return;
     for (const id of found.callIds) bodies.set(id, found.text);
   });
-
-  /** The body for a call: from message_end, else from the session branch (the same assistant message). */
-  function bodyFor(toolCallId: string, ctx: ExtensionContext): string | undefined {
+  // The body for a call: from message_end, else from the session branch (the same assistant message).
+  return (toolCallId, ctx) => {
     const known = bodies.get(toolCallId);
     if (known !== undefined) return known;
     for (const entry of [...ctx.sessionManager.getBranch()].reverse()) {
@@ -49,8 +60,10 @@ export function registerWorkerTools(pi: ExtensionAPI, door: Door, inOrder: InOrd
       if (found?.callIds.includes(toolCallId)) return found.text;
     }
     return undefined;
-  }
+  };
+}
 
+function registerDoneTool(pi: ExtensionAPI, run: RunCall, bodyFor: BodyFor): void {
   pi.registerTool({
     name: calls.done.name,
     label: calls.done.label,
@@ -58,13 +71,21 @@ export function registerWorkerTools(pi: ExtensionAPI, door: Door, inOrder: InOrd
     parameters: calls.done.parameters,
     async execute(toolCallId, params, _signal, _onUpdate, ctx) {
       const body = bodyFor(toolCallId, ctx);
-      if (body === undefined) throw new Error("docket_done could not find the message that contains this call; write the deliverable text and call docket_done again in the same message");
+      if (body === undefined) {
+        throw new Error(
+          "docket_done could not find the message that contains this call; " +
+            "write the deliverable text and call docket_done again in the same message",
+        );
+      }
       const result = await run<DoneResult>("done", { callId: toolCallId, body, ...params });
       const text = formatDoneReply(result, body, "message");
       return { content: [{ type: "text", text }], details: result };
     },
   });
+}
 
+/** docket_wait, docket_todos, docket_consult, docket_note and docket_fail: one door call each, one reply line. */
+function registerReplyTools(pi: ExtensionAPI, run: RunCall): void {
   pi.registerTool({
     name: calls.wait.name,
     label: calls.wait.label,
