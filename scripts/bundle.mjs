@@ -46,9 +46,11 @@ for (const { name, entry, outside } of BUNDLES) {
     format: "cjs",
     target: "node22",
     packages: "external",
+    // ES-module sources are strict (the banner says so first); no tsconfig.json esbuild might find changes the output.
+    tsconfigRaw: {},
     // The sources' `import.meta.url` (a module finding its neighbours) is this file's own URL.
     define: { "import.meta.url": "__bundleUrl" },
-    banner: { js: 'const __bundleUrl = require("node:url").pathToFileURL(__filename).href;' },
+    banner: { js: '"use strict";const __bundleUrl = require("node:url").pathToFileURL(__filename).href;' },
     metafile: true,
     logLevel: "warning",
     legalComments: "none",

@@ -35,7 +35,7 @@ test("the packed tarball installs globally with --allow-scripts=better-sqlite3, 
   const entries = run("tar", ["-tzf", tarball], { cwd: dir, env }).stdout.split("\n").filter((e) => e && !e.endsWith("/"));
   console.log(`# tarball ${tarball.split("/").pop()}: ${statSync(tarball).size} bytes, ${entries.length} files`);
   assert.deepEqual(entries.filter((e) => !SHIPPED.test(e)), [], "the tarball holds only what runs");
-  for (const needed of ["package/bin/docket.js", "package/dist/src/surfaces/cli/main.js", "package/dist/src/surfaces/pi/extension.js"]) assert.ok(entries.includes(needed), needed);
+  for (const needed of ["package/bin/docket.js", "package/dist/src/surfaces/cli/main.js", "package/dist/src/surfaces/pi/extension.js", "package/dist/bundle/worker.cjs"]) assert.ok(entries.includes(needed), needed);
 
   const installed = run("npm", ["install", "-g", tarball, "--prefix", prefix, "--allow-scripts=better-sqlite3", "--no-audit", "--no-fund", "--prefer-offline"], { cwd: dir, env });
   assert.equal(installed.code, 0, installed.said);
