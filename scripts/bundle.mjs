@@ -1,7 +1,7 @@
 // Builds the worker's one-file client after tsc: `docket worker …` loads dist/bundle/worker.cjs, one module of ours
 // instead of a dozen, since a command worker's call is a cold process whose cost is mostly module loading.
-// CommonJS on purpose: bin/docket.js requires it synchronously, and its node builtins come through require, which
-// skips the ES-module facades (importing node:fs as an ES module also loads fs/promises and readline on Node 24).
+// CommonJS on purpose: bin/docket.js (CommonJS too) requires it synchronously, so a worker's call starts no ES-module
+// loader, and its node builtins come through require, never ES-module facades (which for node:fs load fs/promises).
 // Packages stay outside (a client loads none), and so do the modules a call loads only when it must: commander's full
 // program (help and usage errors) and the door's restart (node:child_process is loaded then only). The compiled modules
 // inside each bundle are listed beside it, for the architecture test: a bundle holds only its entry's own import graph.

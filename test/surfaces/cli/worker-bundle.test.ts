@@ -1,5 +1,5 @@
 // The built fast path of `docket worker …`: a command worker's call through its door loads one module of ours, the
-// bundle (scripts/bundle.mjs), beside bin/docket.js — and that bundle was built from the compiled sources now in dist/.
+// bundle (scripts/bundle.mjs), beside bin/docket.js, both CommonJS — and the bundle was built from the dist/ there now.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -34,6 +34,7 @@ test("a command worker's heartbeat and report through its door load bin/docket.j
     const r = runLoggingModules([DOCKET_BIN, "worker", ...args], { cwd: empty, env });
     assert.equal(r.run.status, 0, `${args[0]}: ${r.run.stderr}`);
     assert.deepEqual(ours(r), ["bin/docket.js", "dist/bundle/worker.cjs"], args[0]);
+    assert.deepEqual(ours({ ...r, cjs: [] }), [], "both CommonJS: the call starts no ES-module loader of its own");
   }
   const row = ctx.db.prepare("SELECT state FROM items WHERE id = ?").get(item) as { state: string };
   assert.equal(row.state, "done", "the report landed");
