@@ -12,7 +12,7 @@ import { PI_CLI, startPiRpc } from "../support/pi-rpc.js";
 const ROOT = resolve(import.meta.dirname, "../../..");
 const VERSION = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).version as string;
 /** What the tarball may hold: the manifest, the README, the entries, compiled modules and the review page's assets (no maps, tests, sources). */
-const SHIPPED = /^package\/(package\.json|README\.md|bin\/docket(-web)?\.js|dist\/src\/[\w/.-]+\.js|src\/surfaces\/web\/assets\/[\w.-]+)$/;
+const SHIPPED = /^package\/(package\.json|README\.md|bin\/docket(-web)?\.js|bin\/package\.json|dist\/src\/[\w/.-]+\.js|dist\/bundle\/[\w.-]+\.cjs|src\/surfaces\/web\/assets\/[\w.-]+)$/;
 
 function run(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }) {
   const r = spawnSync(command, args, { ...options, encoding: "utf8", timeout: 20 * 60_000, maxBuffer: 64 << 20 });
