@@ -151,11 +151,13 @@ async function workerCalls(rounds: number): Promise<void> {
   process.kill((JSON.parse(readFileSync(join(home, "door", "state.json"), "utf8")) as { pid: number }).pid, "SIGTERM");
 }
 
+/** DOCKET_BENCH_DOOR_PARTS: which parts to run (comma-separated: calls, fleet, mcp, done); all by default. */
+const parts = new Set((process.env.DOCKET_BENCH_DOOR_PARTS ?? "calls,fleet,mcp,done").split(","));
 console.log(`machine: 2 cpus, load ${loadavg().map((l) => l.toFixed(1)).join(" ")}`);
-await workerCalls(Number(process.env.DOCKET_BENCH_ROUNDS ?? 21));
-console.log("the door (one process per home):");
-for (const n of [1, 20, 50]) await fleet(n);
-console.log("docket mcp clients, idle on their door:");
-for (const n of [1, 20, 50]) await mcpClients(n);
-await doneBeside();
+if (parts.has("calls")) await workerCalls(Number(process.env.DOCKET_BENCH_ROUNDS ?? 21));
+if (parts.has("fleet")) console.log("the door (one process per home):");
+if (parts.has("fleet")) for (const n of [1, 20, 50]) await fleet(n);
+if (parts.has("mcp")) console.log("docket mcp clients, idle on their door:");
+if (parts.has("mcp")) for (const n of [1, 20, 50]) await mcpClients(n);
+if (parts.has("done")) await doneBeside();
 for (const fn of hooks.reverse()) await fn();

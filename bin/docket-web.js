@@ -1,5 +1,8 @@
 #!/usr/bin/env node
 // The review page's server process, started by `docket web` (foreground or detached); not a command of its own.
-import { main } from "../dist/src/surfaces/web/main.js";
+// CommonJS like every file in bin/ (bin/package.json): the surface itself is an ES module, imported.
+"use strict";
 
-process.exitCode = await main(process.argv.slice(2));
+import("../dist/src/surfaces/web/main.js").then(({ main }) => main(process.argv.slice(2))).then((code) => {
+  process.exitCode = code;
+});

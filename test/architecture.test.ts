@@ -189,6 +189,28 @@ test("a worker's clients (docket worker, docket mcp, the pi worker role) load no
   }
 });
 
+/** dist/bundle, built beside dist/src by scripts/bundle.mjs; its listings name modules from the package root. */
+const BUNDLE_DIR = resolve(SRC, "..", "bundle");
+const ROOT = resolve(SRC, "..", "..");
+
+test("a worker's bundled client holds only modules of its entry's graph, none of SQLite, the engine, ledger, files or substrate", () => {
+  const listings = readdirSync(BUNDLE_DIR).filter((n) => n.endsWith(".inputs.json"));
+  assert.notDeepEqual(listings, [], "no bundle built: run npm run build");
+  for (const listing of listings) {
+    const { entry, outside, inputs } = JSON.parse(readFileSync(join(BUNDLE_DIR, listing), "utf8")) as { entry: string; outside: string[]; inputs: string[] };
+    const ofSrc = (p: string) => relative(SRC, resolve(ROOT, p));
+    const graph = new Set(runtimeGraph(ofSrc(entry)));
+    assert.deepEqual([...inputs, ...outside].filter((m) => !m.startsWith("dist/src/") || !graph.has(ofSrc(m))), [], `${listing}: modules outside ${entry}'s graph`);
+    const heavy = inputs.map(ofSrc).filter((m) => /^(engine|ledger|files|substrate)\//.test(m));
+    assert.deepEqual(heavy, [], `${listing} holds ${heavy.join(", ")}`);
+    // Loaded beside the bundle: node builtins, and the named outside modules (the fallback, the door's restart) only.
+    const bundle = readFileSync(join(BUNDLE_DIR, listing.replace(/\.inputs\.json$/, ".cjs")), "utf8");
+    const allowed = new Set(outside.map((o) => relative(BUNDLE_DIR, resolve(ROOT, o))));
+    const stray = [...bundle.matchAll(/\b(?:require|import)\(\s*["']([^"']+)["']\s*\)/g)].map((m) => m[1]!).filter((s) => !s.startsWith("node:") && !allowed.has(s));
+    assert.deepEqual(stray, [], `${listing}: the bundle loads more than node builtins and its outside modules`);
+  }
+});
+
 test("worker text reaches a terminal only through the one output filter: verbs write through the Io, pi's chat through notice()", () => {
   const problems: string[] = [];
   for (const file of files(join(SRC, "surfaces"))) {

@@ -12,7 +12,7 @@ import { PI_CLI, startPiRpc } from "../support/pi-rpc.js";
 const ROOT = resolve(import.meta.dirname, "../../..");
 const VERSION = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).version as string;
 /** What the tarball may hold: the manifest, the README, the entries, compiled modules and the review page's assets (no maps, tests, sources). */
-const SHIPPED = /^package\/(package\.json|README\.md|bin\/docket(-web)?\.js|dist\/src\/[\w/.-]+\.js|src\/surfaces\/web\/assets\/[\w.-]+)$/;
+const SHIPPED = /^package\/(package\.json|README\.md|bin\/docket(-web)?\.js|bin\/package\.json|dist\/src\/[\w/.-]+\.js|dist\/bundle\/[\w.-]+\.cjs|src\/surfaces\/web\/assets\/[\w.-]+)$/;
 
 function run(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }) {
   const r = spawnSync(command, args, { ...options, encoding: "utf8", timeout: 20 * 60_000, maxBuffer: 64 << 20 });
@@ -35,7 +35,7 @@ test("the packed tarball installs globally with --allow-scripts=better-sqlite3, 
   const entries = run("tar", ["-tzf", tarball], { cwd: dir, env }).stdout.split("\n").filter((e) => e && !e.endsWith("/"));
   console.log(`# tarball ${tarball.split("/").pop()}: ${statSync(tarball).size} bytes, ${entries.length} files`);
   assert.deepEqual(entries.filter((e) => !SHIPPED.test(e)), [], "the tarball holds only what runs");
-  for (const needed of ["package/bin/docket.js", "package/dist/src/surfaces/cli/main.js", "package/dist/src/surfaces/pi/extension.js"]) assert.ok(entries.includes(needed), needed);
+  for (const needed of ["package/bin/docket.js", "package/dist/src/surfaces/cli/main.js", "package/dist/src/surfaces/pi/extension.js", "package/dist/bundle/worker.cjs"]) assert.ok(entries.includes(needed), needed);
 
   const installed = run("npm", ["install", "-g", tarball, "--prefix", prefix, "--allow-scripts=better-sqlite3", "--no-audit", "--no-fund", "--prefer-offline"], { cwd: dir, env });
   assert.equal(installed.code, 0, installed.said);

@@ -39,15 +39,16 @@ test("--version and --help work with better-sqlite3 unloadable and DOCKET_HOME a
   assert.equal(verbose.cjs.some((f) => f.includes("better-sqlite3")), false);
 });
 
-test("a worker's heartbeat loads its own verb module and the door's client: no other verb, no verb table, no commander", (t) => {
+test("a worker's heartbeat loads the one bundled worker client: no verb module, no verb table, no commander", (t) => {
   const dir = tempDir(t);
   const env = cliEnv({ DOCKET_HOME: join(dir, "docket"), HOME: dir });
   const r = runLoggingModules([DOCKET_BIN, "worker", "heartbeat"], { cwd: dir, env });
   assert.equal(r.run.status, 2, "without a worker identity it is a usage error");
   assert.match(r.run.stderr, /DOCKET_WORKER_ID, DOCKET_GENERATION, DOCKET_RUN_TOKEN are not set/);
-  // Its own verb only, through the small client and worker-argv (bin/docket.js sends worker lines to worker-fast).
-  assert.deepEqual(verbModules(r.esm), ["outcome", "worker-lifecycle"]);
-  assert.deepEqual([...r.esm, ...r.cjs].filter((u) => /node_modules\/|\/cli\/worker-main\.js$/.test(u)), [], "no package, no commander");
+  // bin/docket.js sends worker lines to dist/bundle/worker.cjs: worker-fast, worker-argv and every verb in one file.
+  assert.deepEqual(verbModules(r.esm), []);
+  assert.deepEqual(r.cjs.filter((u) => u.endsWith("/dist/bundle/worker.cjs")).length, 1, "the bundled client");
+  assert.deepEqual([...r.esm, ...r.cjs].filter((u) => /node_modules\/|\/dist\/src\//.test(u)), [], "no package, no commander, no separate module");
   // A line it cannot parse goes to commander, for commander's own message and exit code.
   const bad = runLoggingModules([DOCKET_BIN, "worker", "heartbeat", "--bogus"], { cwd: dir, env });
   assert.deepEqual([bad.run.status, bad.run.stderr], [2, "error: unknown option '--bogus'\n(run with --help for usage)\n"]);
