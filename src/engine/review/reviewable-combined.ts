@@ -8,7 +8,7 @@ import { workerTreeOf } from "../../domain/workers/worker-tree.js";
 import { readDeliverable } from "../../files/workers/deliverables.js";
 import { getWorker, updateWorker } from "../../ledger/workers/workers.js";
 import type { EngineContext } from "../context.js";
-import { resolveCombined, sourcePatches } from "./combined.js";
+import { resolveCombined, sourcePatches, type CombinedTarget } from "./combined.js";
 import type { Reviewable } from "./reviewable-shape.js";
 import type { TargetInput } from "./target.js";
 import { parentChangeWarnings } from "./warnings.js";
@@ -16,8 +16,6 @@ import { parentChangeWarnings } from "./warnings.js";
 export function combinedReviewable(ctx: EngineContext, input: TargetInput): Reviewable {
   const t = resolveCombined(ctx, input.target, input.expectSha256);
   const cs = t.deliverable.changeSet;
-  const workers = t.deliverable.sources.map((s) => s.worker);
-  const files = cs.files.map((f) => f.path);
   const noRevise = refusal(
     "combined-no-revise",
     `${t.pointer.ref} is a combined version: no worker publishes its next version; nothing was sent`,
@@ -58,40 +56,48 @@ export function combinedReviewable(ctx: EngineContext, input: TargetInput): Revi
         ? `promote it with \`docket promote ${t.pointer.ref}\``
         : `the sources stay closed as combined; combine newer versions of ${pair} to try again`,
     ],
-    promotion: {
-      approval: { kind: "recorded" },
-      instead: "reject it, and combine the two versions again",
-      assertPromotable: () => {
-        const residue = patchResidue(cs.patch, sourcePatches(ctx, t.deliverable));
-        if (residue.length === 0) return;
-        const where = residue.map((r) => r.path).join(", ");
-        throw refusal(
-          "conflict-markers",
-          `${t.pointer.ref} holds conflict markers in ${where}; markers are never promoted, nothing changed`,
-        );
-      },
-      warnings: () => {
-        const { warnings } = parentChangeWarnings(
-          ctx,
-          t.row.projectRoot,
-          { base: cs.base, baseHead: null },
-          files,
-          t.key,
-        );
-        return { warnings, needsConfirmation: warnings.length > 0 };
-      },
-      earlierApproved: () => [], // each combined version is judged on its own
-      credited: workers,
-      notes: [],
-      settle: (tx) => {
-        for (const w of workers) if (getWorker(tx.db, w)) updateWorker(tx, w, { reviewedAt: tx.now });
-      },
-      reset: () => ({
-        workspace: "combined",
-        notes: t.deliverable.sources.map((s) => settleSource(ctx, s.worker, s.version)),
-      }),
-      preface: [],
+    promotion: combinedPromotion(ctx, t),
+  };
+}
+
+/** How a combined version is promoted: its approval is recorded, marker residue refused, its sources settled. */
+function combinedPromotion(ctx: EngineContext, t: CombinedTarget): Reviewable["promotion"] {
+  const cs = t.deliverable.changeSet;
+  const workers = t.deliverable.sources.map((s) => s.worker);
+  const files = cs.files.map((f) => f.path);
+  return {
+    approval: { kind: "recorded" },
+    instead: "reject it, and combine the two versions again",
+    assertPromotable: () => {
+      const residue = patchResidue(cs.patch, sourcePatches(ctx, t.deliverable));
+      if (residue.length === 0) return;
+      const where = residue.map((r) => r.path).join(", ");
+      throw refusal(
+        "conflict-markers",
+        `${t.pointer.ref} holds conflict markers in ${where}; markers are never promoted, nothing changed`,
+      );
     },
+    warnings: () => {
+      const { warnings } = parentChangeWarnings(
+        ctx,
+        t.row.projectRoot,
+        { base: cs.base, baseHead: null },
+        files,
+        t.key,
+      );
+      return { warnings, needsConfirmation: warnings.length > 0 };
+    },
+    earlierApproved: () => [], // each combined version is judged on its own
+    credited: workers,
+    notes: [],
+    settle: (tx) => {
+      for (const w of workers) if (getWorker(tx.db, w)) updateWorker(tx, w, { reviewedAt: tx.now });
+    },
+    reset: () => ({
+      workspace: "combined",
+      notes: t.deliverable.sources.map((s) => settleSource(ctx, s.worker, s.version)),
+    }),
+    preface: [],
   };
 }
 

@@ -8,7 +8,7 @@ import type { EngineContext } from "../../engine/context.js";
 import { runAction, STALE_CODES } from "../../engine/review/card-act.js";
 import { parseActRequest } from "./actions.js";
 import { loadAssets, type Assets } from "./assets.js";
-import { createGate, MAX_SESSIONS, SECURITY_HEADERS } from "./guard.js";
+import { createGate, MAX_SESSIONS, SECURITY_HEADERS, type Gate, type Session } from "./guard.js";
 import { escapeHtml } from "./html.js";
 import { createLiveHub, type LiveHub } from "./live.js";
 import { renderMessage, renderPage } from "./pages/layout.js";
@@ -67,86 +67,21 @@ function modeOf(req: IncomingMessage, url: URL): DiffMode {
 
 const errorJson = (e: DocketError) => JSON.stringify({ error: { code: e.code, message: e.message, ...(e.hint ? { hint: e.hint } : {}) }, stale: STALE_CODES.has(e.code) });
 
+/** What every request of one server reads: its options, assets, live hub, gate and per-version diff cache. */
+interface Served {
+  o: WebServerOptions;
+  assets: Assets;
+  live: LiveHub;
+  diffs: Map<string, ReviewFiles>;
+  gate: Gate;
+}
+
 export async function startWebServer(o: WebServerOptions): Promise<WebServer> {
   const assets = o.assets ?? loadAssets();
-  const diffs = new Map<string, ReviewFiles>();
   const live = createLiveHub(o.ctx, { pollMs: o.pollMs, onError: (e) => o.log?.(`live: ${e.message}`) });
-  let port = o.port;
-  const gate = () => gateRef!;
-  let gateRef: ReturnType<typeof createGate> | undefined;
-
-  const fail = (req: IncomingMessage, res: ServerResponse, error: unknown, csrf: string): void => {
-    const e = isDocketError(error) ? error : undefined;
-    if (!e) o.log?.(`error on ${req.method} ${req.url}: ${(error as Error).stack ?? String(error)}`);
-    const status = e ? STATUS[e.category] ?? 500 : 500;
-    const message = e ? e.message : "the page could not be built; see the server's output";
-    if (req.headers["x-docket-fragment"] === "1") return send(res, status, "html", `<p class="error">${escapeHtml(message)}</p>`);
-    const main = html`<h1>${status === 404 ? "Not found" : "Cannot show this"}</h1><p class="error">${message}</p>${e?.hint ? html`<p class="hint">${e.hint}</p>` : ""}<p><a href="/">Back to the queue</a></p>`;
-    send(res, status, "html", renderPage({ title: "Error", nav: "queue", csrf, assets: assets.urls, projectRoot: o.ctx.projectRoot(), needs: live.current().needs, main }));
-  };
-
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const g = gate();
-    if (!g.hostAllowed(req)) return send(res, 421, "text", "refused: this server answers only to its own loopback address");
-    const url = new URL(req.url ?? "/", "http://docket.invalid");
-    if (url.pathname === "/_ping") {
-      if (req.method === "GET" && g.bearerAllowed(req)) return send(res, 200, "json", JSON.stringify({ instance: o.instance }));
-      return send(res, 401, "text", "refused: not authorised");
-    }
-    const k = url.searchParams.get("k");
-    if (k !== null && req.method === "GET") {
-      const s = g.login(k);
-      if (s === "full") return send(res, 503, "html", renderMessage("Too many signed-in browsers", [`This server already has ${MAX_SESSIONS} signed-in browsers; a new sign-in never signs one of them out.`, "Restart `docket web` to sign every browser out and start afresh."]));
-      if (s === "invalid") return send(res, 403, "html", renderMessage("Sign-in link not valid", ["This link was already used, or it is from another start of the server: each address signs one browser in once.", "Run `docket web` again and open the address it prints now."]));
-      url.searchParams.delete("k");
-      return send(res, 303, "text", "signed in", { location: `${url.pathname}${url.search}`, "set-cookie": g.cookie(s) });
-    }
-    const session = g.session(req);
-    if (!session) return send(res, 401, "html", renderMessage("Not signed in", ["Open the address `docket web` printed: it signs this browser in.", "Run `docket web` in the project to see it again."]));
-    try {
-      if (req.method === "POST") {
-        if (url.pathname !== "/act") return send(res, 404, "json", JSON.stringify({ error: { code: "not-found", message: "no such action" } }));
-        const refused = g.writeRefusal(req, session);
-        if (refused) return send(res, 403, "json", JSON.stringify({ error: { code: "write-refused", message: refused } }));
-        let body: unknown;
-        try {
-          body = JSON.parse(await readBody(req));
-        } catch (error) {
-          return send(res, (error as { tooLarge?: boolean }).tooLarge ? 413 : 400, "json", JSON.stringify({ error: { code: "bad-action", message: "the action is not a JSON object of at most 256 KiB" } }));
-        }
-        try {
-          const result = await runAction(o.ctx, parseActRequest(body));
-          return send(res, 200, "json", JSON.stringify({ ok: true, lines: result.lines }));
-        } catch (error) {
-          if (!isDocketError(error)) throw error;
-          return send(res, STATUS[error.category] ?? 500, "json", errorJson(error));
-        } finally {
-          live.poke(); // this connection's own commits do not move its data_version
-        }
-      }
-      if (req.method !== "GET" && req.method !== "HEAD") return send(res, 405, "text", "method not allowed", { allow: "GET, HEAD, POST" });
-      if (url.pathname === "/events") {
-        for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
-        return live.attach(res);
-      }
-      if (url.pathname.startsWith("/assets/")) {
-        const a = assets.get(url.pathname.slice(8));
-        if (!a) return send(res, 404, "text", "no such asset");
-        res.writeHead(200, { ...SECURITY_HEADERS, "content-type": a.type, "cache-control": url.searchParams.has("v") ? "private, max-age=31536000, immutable" : "no-cache" });
-        res.end(a.body);
-        return;
-      }
-      const route = matchRead(url.pathname);
-      if (!route) return send(res, 404, "html", renderMessage("Not found", [`Nothing lives at ${url.pathname}.`]));
-      const reply: Reply = await route.handler({ ctx: o.ctx, assets, live, csrf: session.csrf, url, mode: modeOf(req, url), diffs }, route.params);
-      return send(res, reply.status, reply.type, reply.body);
-    } catch (error) {
-      fail(req, res, error, session.csrf);
-    }
-  }
-
+  let served: Served | undefined; // the gate needs the port the server was given, so it is made once listening
   const server = createServer((req, res) => {
-    handle(req, res).catch((error) => {
+    handle(served!, req, res).catch((error) => {
       o.log?.(`unhandled: ${(error as Error).stack ?? String(error)}`);
       if (!res.headersSent) send(res, 500, "text", "internal error");
       else res.end();
@@ -159,8 +94,9 @@ export async function startWebServer(o: WebServerOptions): Promise<WebServer> {
       done();
     });
   });
-  port = (server.address() as AddressInfo).port;
-  gateRef = createGate({ host: o.host, port, secret: o.secret, ...(o.onLoginKey ? { onLoginKey: o.onLoginKey } : {}) });
+  const port = (server.address() as AddressInfo).port;
+  const gate = createGate({ host: o.host, port, secret: o.secret, ...(o.onLoginKey ? { onLoginKey: o.onLoginKey } : {}) });
+  served = { o, assets, live, diffs: new Map(), gate };
   return {
     host: o.host,
     port,
@@ -172,4 +108,86 @@ export async function startWebServer(o: WebServerOptions): Promise<WebServer> {
         server.closeAllConnections();
       }),
   };
+}
+
+/** The gate (Host, ping, sign-in, session), then the one write, the event stream, an asset or a read route. */
+async function handle(sv: Served, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const g = sv.gate;
+  if (!g.hostAllowed(req)) return send(res, 421, "text", "refused: this server answers only to its own loopback address");
+  const url = new URL(req.url ?? "/", "http://docket.invalid");
+  if (url.pathname === "/_ping") {
+    if (req.method === "GET" && g.bearerAllowed(req)) return send(res, 200, "json", JSON.stringify({ instance: sv.o.instance }));
+    return send(res, 401, "text", "refused: not authorised");
+  }
+  const k = url.searchParams.get("k");
+  if (k !== null && req.method === "GET") return signIn(g, k, url, res);
+  const session = g.session(req);
+  if (!session) return send(res, 401, "html", renderMessage("Not signed in", ["Open the address `docket web` printed: it signs this browser in.", "Run `docket web` in the project to see it again."]));
+  try {
+    if (req.method === "POST") return await act(sv, req, res, url, session);
+    if (req.method !== "GET" && req.method !== "HEAD") return send(res, 405, "text", "method not allowed", { allow: "GET, HEAD, POST" });
+    if (url.pathname === "/events") {
+      for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
+      return sv.live.attach(res);
+    }
+    if (url.pathname.startsWith("/assets/")) return serveAsset(sv.assets, url, res);
+    const route = matchRead(url.pathname);
+    if (!route) return send(res, 404, "html", renderMessage("Not found", [`Nothing lives at ${url.pathname}.`]));
+    const read = { ctx: sv.o.ctx, assets: sv.assets, live: sv.live, csrf: session.csrf, url, mode: modeOf(req, url), diffs: sv.diffs };
+    const reply: Reply = await route.handler(read, route.params);
+    return send(res, reply.status, reply.type, reply.body);
+  } catch (error) {
+    fail(sv, req, res, error, session.csrf);
+  }
+}
+
+/** A single-use sign-in key: a session cookie and a redirect to the same page without the key, or why not. */
+function signIn(g: Gate, k: string, url: URL, res: ServerResponse): void {
+  const s = g.login(k);
+  if (s === "full") return send(res, 503, "html", renderMessage("Too many signed-in browsers", [`This server already has ${MAX_SESSIONS} signed-in browsers; a new sign-in never signs one of them out.`, "Restart `docket web` to sign every browser out and start afresh."]));
+  if (s === "invalid") return send(res, 403, "html", renderMessage("Sign-in link not valid", ["This link was already used, or it is from another start of the server: each address signs one browser in once.", "Run `docket web` again and open the address it prints now."]));
+  url.searchParams.delete("k");
+  return send(res, 303, "text", "signed in", { location: `${url.pathname}${url.search}`, "set-cookie": g.cookie(s) });
+}
+
+/** The one write: POST /act, checked by the gate's write rules, run through the card dispatcher. */
+async function act(sv: Served, req: IncomingMessage, res: ServerResponse, url: URL, session: Session): Promise<void> {
+  if (url.pathname !== "/act") return send(res, 404, "json", JSON.stringify({ error: { code: "not-found", message: "no such action" } }));
+  const refused = sv.gate.writeRefusal(req, session);
+  if (refused) return send(res, 403, "json", JSON.stringify({ error: { code: "write-refused", message: refused } }));
+  let body: unknown;
+  try {
+    body = JSON.parse(await readBody(req));
+  } catch (error) {
+    return send(res, (error as { tooLarge?: boolean }).tooLarge ? 413 : 400, "json", JSON.stringify({ error: { code: "bad-action", message: "the action is not a JSON object of at most 256 KiB" } }));
+  }
+  try {
+    const result = await runAction(sv.o.ctx, parseActRequest(body));
+    return send(res, 200, "json", JSON.stringify({ ok: true, lines: result.lines }));
+  } catch (error) {
+    if (!isDocketError(error)) throw error;
+    return send(res, STATUS[error.category] ?? 500, "json", errorJson(error));
+  } finally {
+    sv.live.poke(); // this connection's own commits do not move its data_version
+  }
+}
+
+function serveAsset(assets: Assets, url: URL, res: ServerResponse): void {
+  const a = assets.get(url.pathname.slice(8));
+  if (!a) return send(res, 404, "text", "no such asset");
+  const cache = url.searchParams.has("v") ? "private, max-age=31536000, immutable" : "no-cache";
+  res.writeHead(200, { ...SECURITY_HEADERS, "content-type": a.type, "cache-control": cache });
+  res.end(a.body);
+}
+
+/** A failed read: a fragment's one-line error, or a page; what is not a DocketError goes to the server's log. */
+function fail(sv: Served, req: IncomingMessage, res: ServerResponse, error: unknown, csrf: string): void {
+  const e = isDocketError(error) ? error : undefined;
+  if (!e) sv.o.log?.(`error on ${req.method} ${req.url}: ${(error as Error).stack ?? String(error)}`);
+  const status = e ? STATUS[e.category] ?? 500 : 500;
+  const message = e ? e.message : "the page could not be built; see the server's output";
+  if (req.headers["x-docket-fragment"] === "1") return send(res, status, "html", `<p class="error">${escapeHtml(message)}</p>`);
+  const main = html`<h1>${status === 404 ? "Not found" : "Cannot show this"}</h1><p class="error">${message}</p>${e?.hint ? html`<p class="hint">${e.hint}</p>` : ""}<p><a href="/">Back to the queue</a></p>`;
+  const page = { title: "Error", nav: "queue" as const, csrf, assets: sv.assets.urls, projectRoot: sv.o.ctx.projectRoot(), needs: sv.live.current().needs, main };
+  send(res, status, "html", renderPage(page));
 }
