@@ -12,7 +12,7 @@ import { assertHuman } from "../authority.js";
 import type { EngineContext } from "../context.js";
 import { journalPromotion } from "../talk/journal.js";
 import { alreadyApplied, applyFrozen, RECOVERED_NOTE } from "./apply-frozen.js";
-import type { PromoteResult, PromotionPreview, WorkspaceOutcome } from "./promotion.js";
+import type { PromoteResult, WorkspaceOutcome } from "./promotion.js";
 import { resolveReviewable, type Reviewable } from "./reviewable.js";
 import {
   approvalOf,
@@ -24,7 +24,7 @@ import {
 } from "./target.js";
 import type { ReviewWarning } from "./warnings.js";
 
-export type { PromoteResult, PromotionPreview, WorkspaceOutcome };
+export type { PromoteResult, WorkspaceOutcome };
 
 export interface PromoteInput extends TargetInput {
   /** Record the approval together with the promotion, in one command, after the patch applied. */
@@ -114,17 +114,6 @@ function notApprovedRefusal(r: Reviewable): Error {
     worker: r.subject,
     earlierApproved: r.promotion.earlierApproved(),
   });
-}
-
-/** What a promotion would apply and what needs confirmation, before the human is asked. */
-export function previewPromotion(ctx: EngineContext, input: PromoteInput): PromotionPreview {
-  const plan = planPromotion(ctx, input);
-  return {
-    ref: plan.reviewable.pointer.ref,
-    files: plan.files,
-    warnings: plan.warnings,
-    needsConfirmation: plan.needsConfirmation,
-  };
 }
 
 /** Promotes an exactly approved version of any kind: a worker's, a combined one, or a stored record's change set. */

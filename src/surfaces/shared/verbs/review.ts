@@ -99,7 +99,8 @@ function registerChanges(program: Command, io: Io, engine: EngineOpener): void {
       .option("--approve", "record the approval together with the promotion")
       .option("--yes", "promote despite parent changes and overlaps with other workers (they are listed)"),
   ).action(async (target: string, opts: { version?: number; approve?: boolean; yes?: boolean }) => {
-    const { previewPromotion, promote } = await import("../../../engine/review/promote.js");
+    const { promote } = await import("../../../engine/review/promote.js");
+    const { previewPromotion } = await import("../../../engine/review/promote-preview.js");
     const ctx = engine();
     const input = { target, version: opts.version, approve: Boolean(opts.approve), yes: Boolean(opts.yes) };
     let yes = input.yes;
