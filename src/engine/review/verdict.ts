@@ -25,7 +25,7 @@ import { approvalOf, judgmentOf, latestDecision, promotionOf, resolveReviewTarge
 import { reviewFacts, type ReviewFacts } from "./review-facts.js";
 import { integrityWarnings } from "../workers/kind-integrity.js";
 import { parentQueryOf, resolveReviewWarnings, type OverlapWithPeer, type ReviewWarning } from "./warnings.js";
-import { previewCombine } from "./combine.js";
+import { previewCombine } from "./combine-preview.js";
 import { producedBeforeWarning } from "./base-moved.js";
 import { escalateOverdueConsults } from "../talk/consult-lane.js";
 import { unjudgedCombined } from "./combined.js";
