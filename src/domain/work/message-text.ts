@@ -23,3 +23,13 @@ export function assertNoControlCharacters(text: string, what: string): void {
     "remove the control character and send the text again",
   );
 }
+
+/** One message's text as stored: CRLF made LF, trailing spaces of each line and blank lines at either end dropped. */
+export function normalizeMessageText(text: string): string {
+  return text
+    .replace(/\r\n?/g, "\n")
+    .split("\n")
+    .map((l) => l.replace(/[ \t]+$/, ""))
+    .join("\n")
+    .replace(/^\n+|\n+$/g, "");
+}

@@ -9,7 +9,7 @@ import { refusal } from "../../domain/errors.js";
 import { formatLaunchEnv } from "../../domain/workers/launch-env.js";
 import { workerFilePath, WORKER_FILES } from "../../files/workers/worker-files.js";
 import { ensurePrivateDir } from "../../files/private.js";
-import type { PaneMap, Tmux } from "../../substrate/tmux.js";
+import type { PaneMap } from "../../substrate/tmux.js";
 import {
   createRemoteWorkspace, deliverCommit, prepareHost, remoteChangeBytes, remoteChangedPaths, remoteHasTranscript, remoteReset, remoteSettle, remoteTmux, removeRemoteWorker, writeRemoteFile, type RemoteHost,
 } from "../../substrate/ssh/host.js";
@@ -22,17 +22,12 @@ import { readInputFile } from "../../files/input-file.js";
 import { dirname, posix } from "node:path";
 import { doorSocketFor } from "../door/door.js";
 import { workerTreeOf } from "../../domain/workers/worker-tree.js";
+import { hostOf } from "./host-tmux.js";
+
+export { hostOf, tmuxFor } from "./host-tmux.js";
 
 /** Variables of this machine that mean nothing (or the wrong thing) on the host: the host's own are used there. */
 const LOCAL_ONLY = ["PATH", "HOME", "TMPDIR", "PI_CODING_AGENT_DIR", "DOCKET_TMUX_SOCKET"];
-
-export const hostOf = (row: Pick<Worker, "execution">): string | undefined => row.execution?.host;
-
-/** The tmux server a worker's window lives on: the host's (over ssh) or this machine's. */
-export function tmuxFor(ctx: EngineContext, row: Pick<Worker, "execution">): Tmux {
-  const host = hostOf(row);
-  return host === undefined ? ctx.tmux : remoteTmux(connectHost(ctx, host));
-}
 
 /** A host's pane listing for the fleet cap; undefined when it does not answer (its workers then count as live). */
 export function hostPanes(ctx: EngineContext, host: string): PaneMap | undefined {

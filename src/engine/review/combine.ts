@@ -8,7 +8,6 @@ import { validationError } from "../../domain/errors.js";
 import { formatMergeSummary } from "../../domain/review/combine.js";
 import { resolvingCombination } from "../../ledger/review/combinations.js";
 import { insertMessage } from "../../ledger/talk/messages.js";
-import { requireWorker } from "../../ledger/workers/workers.js";
 import type { MergeOutcome } from "../../substrate/git/combine-merge.js";
 import { assertHuman } from "../authority.js";
 import type { EngineContext } from "../context.js";
@@ -16,9 +15,9 @@ import { pasteToCommandWorker } from "../talk/command-paste.js";
 import { freezeClean, markSources, pending } from "./combine-record.js";
 import { startResolution } from "./combine-resolution.js";
 import { sourcesOf, type CombineResult, type Source } from "./combine-sources.js";
-import type { ReviewFacts } from "./review-facts.js";
 
 export { abortCombine, continueCombine } from "./combine-resolution.js";
+export { previewCombine, type CombinePreview } from "./combine-preview.js";
 export type { CombineResult } from "./combine-sources.js";
 
 export interface CombineInput {
@@ -92,44 +91,6 @@ export function combineChangeSets(ctx: EngineContext, input: CombineInput): Comb
     if (input.to !== undefined) return handOff(ctx, s, m, input.to.trim());
     return m.clean ? freezeClean(ctx, s, m) : startResolution(ctx, s, m);
   });
-}
-
-export interface CombinePreview {
-  with: string;
-  task: string;
-  /** `merges clean, 2 files` / `2 conflicts in 1 file`, or why it cannot be combined. */
-  text: string;
-  possible: boolean;
-}
-
-/**
- * The dry merge a card shows before anything is chosen: nothing is recorded and no file of the home is written.
- * `facts` shares one dry merge per pair of exact versions across a review run (both cards of a pair ask for it).
- */
-export function previewCombine(ctx: EngineContext, mine: string, other: string, facts?: ReviewFacts): CombinePreview {
-  const task = requireWorker(ctx.db, other).task;
-  try {
-    ctx.git.assertMergeTreeGit();
-    const s = sourcesOf(ctx, [mine, other]);
-    const dry = () =>
-      ctx.git.withMerge(s[0].target.worker.projectRoot, s[0], s[1], (m) => formatMergeSummary(m.summary), {
-        dry: true,
-      });
-    const text = facts ? facts.dryMerge([s[0].ref, s[1].ref], dry) : dry();
-    return { with: other, task, text, possible: true };
-  } catch (error) {
-    if (
-      (error as { category?: string }).category === undefined ||
-      (error as { category?: string }).category === "internal"
-    )
-      throw error;
-    return {
-      with: other,
-      task,
-      text: `cannot combine: ${(error as Error).message.replace(/; nothing (changed|was frozen)$/, "")}`,
-      possible: false,
-    };
-  }
 }
 
 /** A heading and worker bytes in a code fence longer than any backtick run inside, so no line of them can close it. */

@@ -15,6 +15,9 @@ import { derivePlanCoverage, type DerivedPlanCoverage } from "./plan-coverage.js
 
 export type { SidecarRead };
 
+/** Reads one version's sidecar: from the home, or through a review run's memo (review-facts.ts) so it is read once. */
+export type SidecarReader = (workerId: string, version: number) => SidecarRead;
+
 /** The worker row's committed pointer, or undefined before its first accepted done. */
 export function pointerOf(row: Worker): DeliverablePointer | undefined {
   if (!row.deliverableId || row.deliverableVersion === null || !row.deliverableRef) return undefined;
@@ -42,7 +45,9 @@ export interface ResolvedDeliverable {
  * `w3`, `3`, `w3:v2` or `worker-deliverable:w3:2`, optionally with an explicit version (which must agree with
  * the ref's). Without a version: the worker's current one. Throws a one-line DocketError saying what to do.
  */
-export function deliverableByRef(ctx: EngineContext, workerOrRef: string, version?: number): ResolvedDeliverable {
+export function deliverableByRef(
+  ctx: EngineContext, workerOrRef: string, version?: number, read: SidecarReader = (w, v) => readDeliverable(ctx.home, w, v),
+): ResolvedDeliverable {
   const parsed = parseDeliverableRef(workerOrRef);
   const workerId = parsed?.workerId ?? normalizeWorkerId(workerOrRef);
   if (!workerId) {
@@ -58,15 +63,15 @@ export function deliverableByRef(ctx: EngineContext, workerOrRef: string, versio
   if (wanted > current.version) {
     throw notFound("no-such-version", `${workerId} has no published version ${wanted}; its current version is v${current.version}`, `run \`docket report ${workerId}\``);
   }
-  const read = readDeliverable(ctx.home, workerId, wanted);
+  const sidecar = read(workerId, wanted);
   const ref = deliverableRef(workerId, wanted);
-  if (!read.ok) {
+  if (!sidecar.ok) {
     throw refusal(
       "deliverable-invalid",
-      `deliverable ${ref} is missing or invalid (${read.reason}); restore it or ask the worker to publish a new version`,
+      `deliverable ${ref} is missing or invalid (${sidecar.reason}); restore it or ask the worker to publish a new version`,
     );
   }
-  return { workerId, worker: row, pointer: { id: deliverableId(workerId), version: wanted, ref }, deliverable: read.deliverable, path: read.path, sha256: read.sha256 };
+  return { workerId, worker: row, pointer: { id: deliverableId(workerId), version: wanted, ref }, deliverable: sidecar.deliverable, path: sidecar.path, sha256: sidecar.sha256 };
 }
 
 export interface DeliverableItemResult {

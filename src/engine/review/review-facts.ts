@@ -4,7 +4,7 @@
 import type { ChangeSet, DeliverablePointer } from "../../domain/deliverables/deliverable.js";
 import { parsePatchRanges, type FileRanges } from "../../domain/deliverables/patch-ranges.js";
 import { preimagePaths } from "../../domain/review/overlap.js";
-import { readDeliverable } from "../../files/workers/deliverables.js";
+import { readDeliverable, type SidecarRead } from "../../files/workers/deliverables.js";
 import type { Worker } from "../../domain/workers/worker.js";
 import { workersOf } from "../../ledger/workers/fleet-reads.js";
 import { touchesOf } from "../../ledger/workers/touched-paths.js";
@@ -34,6 +34,8 @@ export interface ReviewFacts {
   parentChanges(repoRoot: string, query: ParentQuery): ParentChange[] | undefined;
   /** Asks git once for all these queries, so each later parentChanges of one of them is answered from memory. */
   prefetchParentChanges(repoRoot: string, queries: readonly ParentQuery[]): void;
+  /** One version's sidecar, read and validated once per run (its card and its peers' overlap checks share it). */
+  sidecar(workerId: string, version: number): SidecarRead;
   /** The dry merge of two exact versions (Combine's preview), run once whichever of the pair's cards asks first. */
   dryMerge(refs: readonly [string, string], run: () => string): string;
 }
@@ -46,6 +48,13 @@ export function reviewFacts(ctx: EngineContext): ReviewFacts {
   const parsed = new Map<string, FileRanges[]>();
   const answers = new Map<string, ParentAnswer>();
   const merges = new Map<string, string>();
+  const sidecars = new Map<string, SidecarRead>();
+  const sidecar = (workerId: string, version: number): SidecarRead => {
+    const key = `${workerId}:${version}`;
+    let s = sidecars.get(key);
+    if (!s) sidecars.set(key, (s = readDeliverable(ctx.home, workerId, version)));
+    return s;
+  };
   const keyOf = (repoRoot: string, q: ParentQuery) => JSON.stringify([repoRoot, q.base, q.baseHead, q.paths]);
   const ranges = (ref: string, patch: string): FileRanges[] => {
     let r = parsed.get(ref);
@@ -58,8 +67,8 @@ export function reviewFacts(ctx: EngineContext): ReviewFacts {
     let peer = read.get(row.id);
     if (peer !== undefined) return peer;
     const pointer = pointerOf(row)!;
-    const sidecar = readDeliverable(ctx.home, row.id, pointer.version);
-    const change = sidecar.ok ? sidecar.deliverable.changeSet : null;
+    const file = sidecar(row.id, pointer.version);
+    const change = file.ok ? file.deliverable.changeSet : null;
     peer = change && change.patch !== "" ? { row, pointer, change, ranges: ranges(pointer.ref, change.patch) } : null;
     read.set(row.id, peer);
     return peer;
@@ -98,6 +107,7 @@ export function reviewFacts(ctx: EngineContext): ReviewFacts {
     },
     mayHaveEdited: (worker, paths) => paths.some((path) => editsOf([worker]).get(worker)!.has(path)),
     ranges,
+    sidecar,
     parentChanges(repoRoot, query) {
       const key = keyOf(repoRoot, query);
       let answer = answers.get(key);

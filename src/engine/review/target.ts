@@ -12,7 +12,7 @@ import type { Db } from "../../ledger/core/open.js";
 import type { Tx } from "../../ledger/core/runner.js";
 import { requireWorker } from "../../ledger/workers/workers.js";
 import type { EngineContext } from "../context.js";
-import { deliverableByRef, pointerOf } from "./deliverables.js";
+import { deliverableByRef, pointerOf, type SidecarReader } from "./deliverables.js";
 
 export interface TargetInput {
   /** `w3`, `3`, `w3:v2` or `worker-deliverable:w3:2`. */
@@ -39,9 +39,10 @@ export interface ReviewTarget {
   sha256: string;
 }
 
-export function resolveReviewTarget(ctx: EngineContext, input: TargetInput): ReviewTarget {
+/** `read`: a review run's sidecar memo (review-facts.ts), so a queue reads each version once; by default the home. */
+export function resolveReviewTarget(ctx: EngineContext, input: TargetInput, read?: SidecarReader): ReviewTarget {
   const exact = parseDeliverableRef(input.target) !== undefined;
-  const resolved = deliverableByRef(ctx, input.target, exact ? input.version : undefined);
+  const resolved = deliverableByRef(ctx, input.target, exact ? input.version : undefined, read);
   const current = pointerOf(resolved.worker)!;
   if (!exact && input.version !== undefined && input.version !== current.version) {
     if (input.version < current.version) {
@@ -51,7 +52,7 @@ export function resolveReviewTarget(ctx: EngineContext, input: TargetInput): Rev
         `review v${current.version} with \`docket verdict ${resolved.workerId}\`, or name the exact ref ${deliverableRef(resolved.workerId, input.version)} to judge that version`,
       );
     }
-    return { ...resolveReviewTarget(ctx, { target: deliverableRef(resolved.workerId, input.version) }), exact: false };
+    return { ...resolveReviewTarget(ctx, { target: deliverableRef(resolved.workerId, input.version) }, read), exact: false };
   }
   if (input.expectVersion !== undefined && input.expectVersion !== current.version) {
     throw refusal(

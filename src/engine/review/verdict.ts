@@ -25,7 +25,7 @@ import { approvalOf, judgmentOf, latestDecision, promotionOf, resolveReviewTarge
 import { reviewFacts, type ReviewFacts } from "./review-facts.js";
 import { integrityWarnings } from "../workers/kind-integrity.js";
 import { parentQueryOf, resolveReviewWarnings, type OverlapWithPeer, type ReviewWarning } from "./warnings.js";
-import { previewCombine } from "./combine.js";
+import { previewCombine } from "./combine-preview.js";
 import { producedBeforeWarning } from "./base-moved.js";
 import { escalateOverdueConsults } from "../talk/consult-lane.js";
 import { unjudgedCombined } from "./combined.js";
@@ -77,7 +77,9 @@ export function verdictCard(ctx: EngineContext, target: string, options: CardOpt
 }
 
 /** The card, and the tampering refusal when an approved version's bytes changed (the queue shows it as a warning). */
-function buildCard(ctx: EngineContext, target: string, options: CardOptions = {}): { card: VerdictCard; tampered?: DocketError } {
+function buildCard(ctx: EngineContext, target: string, given: CardOptions = {}): { card: VerdictCard; tampered?: DocketError } {
+  // One run's facts, the queue's or this card's own: the card's sidecar is read once, its peers' overlap checks included.
+  const options = { ...given, facts: given.facts ?? reviewFacts(ctx) };
   const facts = cardFacts(ctx, target, options);
   const judged = cardJudgment(ctx, facts);
   const { row, pointer, deliverable, invalid, content } = facts;
@@ -124,7 +126,7 @@ function cardFacts(ctx: EngineContext, target: string, options: CardOptions): Ca
   const row = requireWorker(ctx.db, workerId);
   if (!pointerOf(row)) return { row, pointer: null, deliverable: null, invalid: null, content: null };
   try {
-    const t = resolveReviewTarget(ctx, { target, version: options.version });
+    const t = resolveReviewTarget(ctx, { target, version: options.version }, options.facts?.sidecar);
     return { row: t.worker, pointer: t.pointer, deliverable: t.deliverable, invalid: null, content: { path: t.path, sha256: t.sha256 } };
   } catch (error) {
     // A missing/corrupt sidecar is shown as such on the card; nothing falls back to live state.
@@ -156,7 +158,7 @@ function cardWarnings(
   { row, pointer, deliverable, invalid }: CardFacts,
   judged: ReturnType<typeof cardJudgment>,
   coverage: ReturnType<typeof derivePlanCoverage>,
-  options: CardOptions,
+  options: CardOptions & { facts: ReviewFacts },
 ): { warnings: ReviewWarning[]; offers: CardMove[] } {
   const warnings: ReviewWarning[] = [];
   const offers: CardMove[] = [];
@@ -165,7 +167,7 @@ function cardWarnings(
   if (judged.tampered) warnings.push({ kind: "deliverable-tampered", text: judged.tampered.message });
   warnings.push(...integrityWarnings(ctx, row));
   if (pointer && deliverable && !judged.promoted && !judged.combined) {
-    const facts = options.facts ?? reviewFacts(ctx);
+    const { facts } = options;
     const review = resolveReviewWarnings(ctx, row, pointer, deliverable, facts);
     warnings.push(...review.warnings);
     for (const peer of combinablePeers(review.overlaps)) {

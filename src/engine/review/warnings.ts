@@ -5,7 +5,6 @@
 import type { Worker } from "../../domain/workers/worker.js";
 import type { ChangeSet, DeliverablePointer, WorkerDeliverable } from "../../domain/deliverables/deliverable.js";
 import { gradeOverlap, preimagePaths, type OverlapFinding } from "../../domain/review/overlap.js";
-import { readDeliverable } from "../../files/workers/deliverables.js";
 import { promotionsSince } from "../../ledger/review/decisions.js";
 import type { ParentChange, ParentQuery } from "../../substrate/git/promote.js";
 import type { EngineContext } from "../context.js";
@@ -56,7 +55,7 @@ function promotedPatches(ctx: EngineContext, facts: ReviewFacts, me: Worker, pat
   const rows = promotionsSince(ctx.db, { projectRoot: me.projectRoot, exceptWorker: me.id, since: me.createdAt });
   // A promotion whose worker the ledger never saw edit one of these paths cannot overlap: its sidecar is not read.
   return rows.filter((r) => facts.mayHaveEdited(r.worker, paths)).flatMap((r) => {
-    const read = readDeliverable(ctx.home, r.worker, r.version);
+    const read = facts.sidecar(r.worker, r.version);
     if (!read.ok || !read.deliverable.changeSet || read.deliverable.changeSet.patch === "") return [];
     return [{ worker: r.worker, task: r.task, ref: r.ref, decision: r.decision, patch: read.deliverable.changeSet.patch }];
   });

@@ -5,7 +5,7 @@ import { DocketError, notFound, refusal, validationError } from "../../domain/er
 import { broadcastSubject, scoreBroadcast, type BroadcastCandidate, type BroadcastRow } from "../../domain/talk/broadcast-scoring.js";
 import { normalizeWorkerId } from "../../domain/ids.js";
 import { quoteBlock } from "../../domain/text/fence.js";
-import { assertNoControlCharacters } from "../../domain/work/message-text.js";
+import { assertNoControlCharacters, normalizeMessageText } from "../../domain/work/message-text.js";
 import { insertMessage } from "../../ledger/talk/messages.js";
 import { getNote, type NoteRow } from "../../ledger/talk/notes.js";
 import { touchesOf } from "../../ledger/workers/touched-paths.js";
@@ -19,7 +19,6 @@ import { approvalOf, promotionOf } from "../review/target.js";
 import { pointerOf } from "../review/deliverables.js";
 import { pasteToCommandWorker } from "./command-paste.js";
 import { hostOf, remoteLivePaths } from "../hosts/remote-worker.js";
-import { normalizeMessageText, } from "./tell.js";
 import { workerTreeOf } from "../../domain/workers/worker-tree.js";
 
 /** States of a running worker: a broadcast is for workers still at work (a finished one has nothing to change). */

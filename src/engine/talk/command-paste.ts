@@ -1,7 +1,7 @@
 // A `--agent command` worker has no inbox reader: the human's words (tell, answer, review note) are pasted into its
 // pane, and the message counts as delivered once pasted. Best-effort by nature; the ledger message stays the record.
 
-import { tmuxFor } from "../hosts/remote-worker.js";
+import { tmuxFor } from "../hosts/host-tmux.js";
 import { markPasted } from "../../ledger/talk/message-delivery.js";
 import { requireWorker } from "../../ledger/workers/workers.js";
 import type { EngineContext } from "../context.js";

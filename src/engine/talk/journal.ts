@@ -3,13 +3,12 @@
 
 import { validationError } from "../../domain/errors.js";
 import { formatCredit, renderJournal, type JournalEntry } from "../../domain/talk/journal.js";
-import { assertNoControlCharacters } from "../../domain/work/message-text.js";
+import { assertNoControlCharacters, normalizeMessageText } from "../../domain/work/message-text.js";
 import { journalFile, writeJournalFile } from "../../files/talk/journal-file.js";
 import { insertJournalEntry, listJournal } from "../../ledger/talk/journal.js";
 import type { Tx } from "../../ledger/core/runner.js";
 import type { EngineContext } from "../context.js";
 import { assertHuman } from "../authority.js";
-import { normalizeMessageText } from "./tell.js";
 
 export interface Promotion {
   projectRoot: string;

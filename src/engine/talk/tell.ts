@@ -6,7 +6,7 @@ import { connectHost } from "../hosts/connect.js";
 import { remoteAttachArgv } from "../../substrate/ssh/host.js";
 import { optionalKey } from "../../domain/idempotency.js";
 import { notFound, refusal, usageError, validationError } from "../../domain/errors.js";
-import { assertNoControlCharacters } from "../../domain/work/message-text.js";
+import { assertNoControlCharacters, normalizeMessageText } from "../../domain/work/message-text.js";
 import { WORKER_FILES, readWorkerTail } from "../../files/workers/worker-files.js";
 import { insertMessage } from "../../ledger/talk/messages.js";
 import { answerQuestion, getQuestion, openQuestionsOf } from "../../ledger/workers/questions.js";
@@ -17,16 +17,6 @@ import type { EngineContext } from "../context.js";
 import { resolveWorkerId } from "../workers/view.js";
 import { pasteToCommandWorker } from "./command-paste.js";
 import { assertHuman } from "../authority.js";
-
-/** CRLF → LF, trailing spaces per line dropped, blank edge lines dropped. */
-export function normalizeMessageText(text: string): string {
-  return text
-    .replace(/\r\n?/g, "\n")
-    .split("\n")
-    .map((l) => l.replace(/[ \t]+$/, ""))
-    .join("\n")
-    .replace(/^\n+|\n+$/g, "");
-}
 
 export interface TellInput {
   worker: string;

@@ -2,21 +2,30 @@
 // A database whose applied list is not a prefix of the known list (missing, reordered, or newer) is refused.
 // An up-to-date ledger is only read: every process opens it, and a read verb must never queue for the write lock.
 
+import { createRequire } from "node:module";
 import type Database from "better-sqlite3";
 import { DocketError } from "../../domain/errors.js";
-import { MIGRATIONS, type Migration } from "./migrations/index.js";
+import { MIGRATION_HISTORY, type MigrationName } from "./migrations/history.js";
+import type { Migration } from "./migrations/index.js";
 import { sha256Hex } from "./sha256.js";
 
-export function migrate(db: Database.Database, migrations: readonly Migration[] = MIGRATIONS): number[] {
+// The bodies load only when a ledger is behind (`require` of an ES module, where node can; else with this module).
+type Bodies = typeof import("./migrations/index.js");
+const eager = process.features.require_module ? undefined : ((await import("./migrations/index.js")) as Bodies);
+let bodies: Bodies | undefined = eager;
+const allMigrations = (): readonly Migration[] => (bodies ??= createRequire(import.meta.url)("./migrations/index.js") as Bodies).MIGRATIONS;
+
+export function migrate(db: Database.Database, given?: readonly Migration[]): number[] {
   // Migration 005 hashes stored run tokens in SQL with exactly the function the code uses.
   db.function("docket_sha256", { deterministic: true }, (value: unknown) => (typeof value === "string" ? sha256Hex(value) : value));
   const exists = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'").get() !== undefined;
   if (!exists) db.exec("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)");
   const applied = () => db.prepare("SELECT version, name FROM schema_migrations ORDER BY version").all() as { version: number; name: string }[];
   const history = applied();
-  checkHistory(history, migrations);
+  checkHistory(history, given ?? MIGRATION_HISTORY);
   // The history is a prefix of the list: when it is the whole list there is nothing to take the write lock for.
-  if (history.length === migrations.length) return [];
+  if (history.length === (given ?? MIGRATION_HISTORY).length) return [];
+  const migrations = given ?? allMigrations();
   const ran: number[] = [];
   for (const m of migrations) {
     if (applied().some((a) => a.version === m.version)) continue;
@@ -45,14 +54,15 @@ export function migrate(db: Database.Database, migrations: readonly Migration[] 
 }
 
 /** Migrations this database still lacks (all of them for an empty file); a history this build cannot extend is refused. */
-export function pendingMigrations(db: Database.Database, migrations: readonly Migration[] = MIGRATIONS): Migration[] {
+export function pendingMigrations(db: Database.Database, given?: readonly Migration[]): Migration[] {
   const hasTable = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'").get() !== undefined;
   const applied = hasTable ? (db.prepare("SELECT version, name FROM schema_migrations ORDER BY version").all() as { version: number; name: string }[]) : [];
-  checkHistory(applied, migrations);
-  return migrations.slice(applied.length);
+  checkHistory(applied, given ?? MIGRATION_HISTORY);
+  if (applied.length === (given ?? MIGRATION_HISTORY).length) return [];
+  return (given ?? allMigrations()).slice(applied.length);
 }
 
-function checkHistory(applied: { version: number; name: string }[], migrations: readonly Migration[]): void {
+function checkHistory(applied: { version: number; name: string }[], migrations: readonly MigrationName[]): void {
   applied.forEach((a, i) => {
     const expected = migrations[i];
     if (!expected) {

@@ -2,14 +2,11 @@
 // Code / Codex found on this machine with their private config written. The EngineContext carries it (`ctx.agents`);
 // its two jobs are named apart, so a use-case can ask for only pi or only the MCP agents.
 
-import { claudeArgv, prepareClaude } from "./claude.js";
-import { codexArgv, isCodexMainThread, prepareCodex } from "./codex.js";
-import { locateClaude, locateCodex, type LocatedAgent } from "./locate.js";
+import { createRequire } from "node:module";
+import { requireLoadsEsm } from "../require-esm.js";
+import type { LocatedAgent } from "./locate.js";
 import type { McpAgentSpec, PreparedAgent } from "./mcp-agent.js";
-import {
-  listModels, piDefaults, resolvePiAgentDir, resolvePiCli, resolvePiExtraArgs,
-  type ListModelsOptions, type ModelListing,
-} from "./pi.js";
+import type { ListModelsOptions, ModelListing } from "./pi.js";
 
 type McpAgent = "claude" | "codex";
 
@@ -42,13 +39,20 @@ export interface McpAgents {
 /** Every agent a worker may run. */
 export type Agents = PiAgent & McpAgents;
 
+// The agents' modules load on the first call (`require` of an ES module, where node can; else with this module): a
+// process that launches nothing (a verdict, a listing) never reads them.
+type System = typeof import("./system-agents.js");
+const eager = requireLoadsEsm ? undefined : ((await import("./system-agents.js")) as System);
+let system: System | undefined = eager;
+const real = (): Agents => (system ??= createRequire(import.meta.url)("./system-agents.js") as System).realAgents;
+
 export const systemAgents: Agents = {
-  piCli: resolvePiCli,
-  piExtraArgs: resolvePiExtraArgs,
-  listModels,
-  piDefaults: (env, home) => piDefaults(resolvePiAgentDir(env, home)),
-  locate: (agent, pathValue) => (agent === "claude" ? locateClaude(pathValue) : locateCodex(pathValue)),
-  prepare: (agent, spec, located) => (agent === "claude" ? prepareClaude(spec, located) : prepareCodex(spec, located)),
-  argv: (agent, spec, located) => (agent === "claude" ? claudeArgv(spec, located) : codexArgv(spec, located)),
-  isCodexMainThread,
+  piCli: () => real().piCli(),
+  piExtraArgs: (configArgs, envValue) => real().piExtraArgs(configArgs, envValue),
+  listModels: (extraArgs, env, cwd, options) => real().listModels(extraArgs, env, cwd, options),
+  piDefaults: (env, home) => real().piDefaults(env, home),
+  locate: (agent, pathValue) => real().locate(agent, pathValue),
+  prepare: (agent, spec, located) => real().prepare(agent, spec, located),
+  argv: (agent, spec, located) => real().argv(agent, spec, located),
+  isCodexMainThread: (codexHome, threadId) => real().isCodexMainThread(codexHome, threadId),
 };

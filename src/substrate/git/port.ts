@@ -2,26 +2,23 @@
 // by job into narrow interfaces so a use-case (or a test's in-memory git) can name only the part it needs. The real one
 // runs git; the demo's scratch repository is made before any engine exists, with substrate/git/init.ts directly.
 
+import { createRequire } from "node:module";
 import type { ChangeSet } from "../../domain/deliverables/deliverable.js";
 import type { PatchIntegrity } from "../../domain/deliverables/patch-integrity.js";
 import type { WorkerTreeRef } from "../../domain/workers/worker-tree.js";
-import { readBlobAt, type BlobRead } from "./blob.js";
-import { captureChangeSet, freezeCapturedBytes, type CaptureChangeSetInput } from "./changes.js";
+import { requireLoadsEsm } from "../require-esm.js";
+import type { BlobRead } from "./blob.js";
+import type { CaptureChangeSetInput } from "./changes.js";
 import { liveChangedPaths, liveChangesExist, liveEqualsFrozen, resetWorkspace } from "./live-tree.js";
-import { readFrozenPatch } from "./patch-check.js";
-import { checkWorkerTree } from "./worker-git.js";
 import {
   applyPatch, checkPatch, isPatchApplied, parentChangesForEach, checkoutChangedPaths, parentChangesSince, reversePatch,
   type ParentAnswer, type ParentChange, type ParentQuery, type PatchCheck,
 } from "./promote.js";
-import { measureTreeCopy, type TreeMeasure } from "./tree-copy.js";
-import {
-  createIsolatedWorkspace, inspectRepository, removeWorkspace, repositoryKey, repositoryRefs,
-  type CreateWorkspaceInput, type IsolatedWorkspace, type Serialize, type WorkspaceMethod,
-} from "./worktree.js";
-import { preparePrivateGitDir, type PrivateGitSource } from "./private-git-dir.js";
-import { assertMergeTreeGit, withMerge, type MergeOutcome, type MergeSource } from "./combine-merge.js";
-import { diffTrees, treeWithFiles, type MergeWorkspace, type TreeDiff } from "./merge.js";
+import type { TreeMeasure } from "./tree-copy.js";
+import type { CreateWorkspaceInput, IsolatedWorkspace, Serialize, WorkspaceMethod } from "./worktree.js";
+import type { PrivateGitSource } from "./private-git-dir.js";
+import type { MergeOutcome, MergeSource } from "./combine-merge.js";
+import type { MergeWorkspace, TreeDiff } from "./merge.js";
 import { checkoutStamp, type CheckoutStamp } from "./checkout-stamp.js";
 import { projectRootOf } from "../project.js";
 
@@ -92,11 +89,52 @@ export interface GitCombine {
 /** Every git operation the engine asks for. */
 export type Git = GitWorkspaces & GitFreezing & GitPromotion & GitLiveTree & GitCombine;
 
+// What a review asks on every look (the project root, the parent's changes) loads with this module; every other job's
+// module loads on its first call (`require` of an ES module, where node can; else with this module, as before).
+interface Lazy {
+  blob: typeof import("./blob.js");
+  changes: typeof import("./changes.js");
+  patchCheck: typeof import("./patch-check.js");
+  workerGit: typeof import("./worker-git.js");
+  treeCopy: typeof import("./tree-copy.js");
+  worktree: typeof import("./worktree.js");
+  privateGitDir: typeof import("./private-git-dir.js");
+  combineMerge: typeof import("./combine-merge.js");
+  merge: typeof import("./merge.js");
+}
+const FILES: { [K in keyof Lazy]: string } = {
+  blob: "./blob.js", changes: "./changes.js", patchCheck: "./patch-check.js",
+  workerGit: "./worker-git.js", treeCopy: "./tree-copy.js", worktree: "./worktree.js",
+  privateGitDir: "./private-git-dir.js", combineMerge: "./combine-merge.js", merge: "./merge.js",
+};
+const loaded: Partial<Lazy> = requireLoadsEsm
+  ? {}
+  : Object.fromEntries(await Promise.all(Object.entries(FILES).map(async ([k, f]) => [k, await import(f)])));
+const load = createRequire(import.meta.url);
+const m = <K extends keyof Lazy>(k: K): Lazy[K] => (loaded[k] ??= load(FILES[k]) as Lazy[K]);
+
 export const systemGit: Git = {
-  projectRootOf, createIsolatedWorkspace, inspectRepository, measureTreeCopy, removeWorkspace, liveChangesExist, repositoryKey,
-  preparePrivateGitDir, repositoryRefs,
-  captureChangeSet, freezeCapturedBytes, readFrozenPatch, readBlobAt,
+  projectRootOf,
+  createIsolatedWorkspace: (input) => m("worktree").createIsolatedWorkspace(input),
+  inspectRepository: (dir) => m("worktree").inspectRepository(dir),
+  measureTreeCopy: (root, exclude, limits) => m("treeCopy").measureTreeCopy(root, exclude, limits),
+  removeWorkspace: (input) => m("worktree").removeWorkspace(input),
+  liveChangesExist,
+  repositoryKey: (root) => m("worktree").repositoryKey(root),
+  preparePrivateGitDir: (dir, workspace, source) => m("privateGitDir").preparePrivateGitDir(dir, workspace, source),
+  repositoryRefs: (root) => m("worktree").repositoryRefs(root),
+  captureChangeSet: (input) => m("changes").captureChangeSet(input),
+  freezeCapturedBytes: (input, raw) => m("changes").freezeCapturedBytes(input, raw),
+  readFrozenPatch: (patch) => m("patchCheck").readFrozenPatch(patch),
+  readBlobAt: (repo, commit, path, expectBlob) => m("blob").readBlobAt(repo, commit, path, expectBlob),
   checkPatch, applyPatch, isPatchApplied, reversePatch, parentChangesSince, parentChangesForEach, checkoutChangedPaths,
-  checkoutStamp, liveEqualsFrozen, checkWorkerTree, liveChangedPaths, resetWorkspace,
-  assertMergeTreeGit, withMerge, treeWithFiles, diffTrees,
+  checkoutStamp,
+  liveEqualsFrozen,
+  checkWorkerTree: (ref) => m("workerGit").checkWorkerTree(ref),
+  liveChangedPaths,
+  resetWorkspace,
+  assertMergeTreeGit: (version) => m("combineMerge").assertMergeTreeGit(version),
+  withMerge: (repo, a, b, use, options) => m("combineMerge").withMerge(repo, a, b, use, options),
+  treeWithFiles: (ws, tree, files) => m("merge").treeWithFiles(ws, tree, files),
+  diffTrees: (ws, from, to) => m("merge").diffTrees(ws, from, to),
 };

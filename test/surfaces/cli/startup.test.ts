@@ -71,3 +71,25 @@ test("docket ls --json loads none of pi-ai's provider SDKs, and its model regist
   // Loaded by `require` where node can, whose hooks may not log the registry's own import of its generated table.
   assert.ok(piAi.includes("dist/models.js") && piAi.every((p) => p === "dist/models.js" || p === "dist/models.generated.js"), `a price loads the registry's own modules, no provider SDK: ${piAi.join(", ")}`);
 });
+
+test("docket verdict --json loads the review queue and the ledger: no remote launch, door, tell, Combine recording, menu, agent, effect handler, migration body or workspace git", (t) => {
+  const dir = tempDir(t);
+  const env = cliEnv({ DOCKET_HOME: join(dir, "docket"), HOME: dir });
+  // The first run makes the ledger (and so loads the migrations' bodies); the second finds it up to date.
+  const first = runLoggingModules([DOCKET_BIN, "verdict", "--json"], { cwd: dir, env });
+  assert.equal(first.run.status, 0, first.run.stderr);
+  assert.ok([...first.esm, ...first.cjs].some((u) => u.endsWith("/ledger/core/migrations/index.js")), "a new ledger is migrated");
+  const r = runLoggingModules([DOCKET_BIN, "verdict", "--json"], { cwd: dir, env });
+  assert.equal(r.run.status, 0, r.run.stderr);
+  assert.deepEqual(JSON.parse(r.run.stdout), { queue: [] });
+  const ours = [...r.esm, ...r.cjs].flatMap((u) => /\/dist\/src\/(.*)\.js$/.exec(u)?.[1] ?? []);
+  assert.ok(ours.includes("engine/review/verdict"), "the queue itself is loaded");
+  const unused = new RegExp(
+    "^(engine/(hosts/remote-worker|door/.*|talk/tell|talk/journal|workers/launch|workers/status|review/combine(-record|-resolution)?|review/review-view)" +
+      "|ledger/core/migrations/(?!history$).*|substrate/agents/(pi|claude|codex|system-agents)|substrate/door-revive" +
+      "|substrate/git/(changes|merge|patch-check))$",
+  );
+  assert.deepEqual(ours.filter((m) => unused.test(m)), [], "nothing the queue does not run");
+  // A budget (155 when it was set, 220 before issue 27's lazy seams): a new static chain into the engine shows here.
+  assert.ok(ours.length <= 165, `verdict --json loaded ${ours.length} of Docket's modules`);
+});

@@ -1,4 +1,5 @@
-// The ordered list of schema migrations. Append only: a shipped migration is never edited or renumbered.
+// The ordered list of schema migrations: history.ts's names with their bodies. Append only: a shipped migration is never
+// edited or renumbered.
 // The migrator refuses a database whose applied history is not a prefix of this list (STYLE §15).
 
 import { sql as m001 } from "./001-foundation.js";
@@ -14,27 +15,29 @@ import { sql as m010 } from "./010-shown.js";
 import { sql as m011 } from "./011-review-comments.js";
 import { sql as m012 } from "./012-notify-spend.js";
 import { sql as m015 } from "./015-contained.js";
+import { MIGRATION_HISTORY, type MigrationName } from "./history.js";
 
-export interface Migration {
-  version: number;
-  name: string;
+export interface Migration extends MigrationName {
   /** Plain DDL, run in one transaction. */
   sql?: string;
   /** A table rebuild: run with foreign keys off (they are checked before commit), in one transaction. */
   rebuild?: (db: Database.Database) => void;
 }
 
-export const MIGRATIONS: readonly Migration[] = [
-  { version: 1, name: "foundation", sql: m001 },
-  { version: 3, name: "decisions", sql: m003 },
-  { version: 4, name: "store-index", sql: m004 },
-  { version: 5, name: "run-token-hashes", sql: m005 },
-  { version: 6, name: "content-binding", sql: m006 },
-  { version: 7, name: "agents", rebuild: m007 },
-  { version: 8, name: "lean-indexes", sql: m008 },
-  { version: 9, name: "coordination", sql: m009 },
-  { version: 10, name: "shown", sql: m010 },
-  { version: 11, name: "review-comments", sql: m011 },
-  { version: 12, name: "notify-spend", sql: m012 },
-  { version: 15, name: "contained", sql: m015 },
-];
+const BODIES: Record<number, Pick<Migration, "sql" | "rebuild">> = {
+  1: { sql: m001 },
+  3: { sql: m003 },
+  4: { sql: m004 },
+  5: { sql: m005 },
+  6: { sql: m006 },
+  7: { rebuild: m007 },
+  8: { sql: m008 },
+  9: { sql: m009 },
+  10: { sql: m010 },
+  11: { sql: m011 },
+  12: { sql: m012 },
+  15: { sql: m015 },
+};
+
+/** The history (migrations/history.ts) with each version's body. */
+export const MIGRATIONS: readonly Migration[] = MIGRATION_HISTORY.map((h) => ({ ...h, ...BODIES[h.version] }));

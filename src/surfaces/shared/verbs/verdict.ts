@@ -20,7 +20,6 @@ export async function runVerdict(
   const ctx = engine();
   const cards = target === undefined ? verdictQueue(ctx) : [verdictCard(ctx, target, { version })];
   const { recordShown } = await import("../../../engine/review/shown.js");
-  const { reviewView } = await import("../../../engine/review/review-view.js");
   const shown = () => recordShown(ctx, cards.map((c) => c.deliverable && { worker: c.worker, ...c.deliverable }), io.parent ? "pi" : "cli");
   if (io.json) {
     io.out(JSON.stringify(target === undefined ? { queue: cards.map(contract) } : contract(cards[0]!)));
@@ -32,6 +31,7 @@ export async function runVerdict(
     return;
   }
   const { findWebServer, webCardUrl } = await import("../../../engine/web/presence.js");
+  const { reviewView } = await import("../../../engine/review/review-view.js"); // the menu's binding, not --json's
   const web = await findWebServer(ctx);
   if (!io.interactive) shown();
   if (target === undefined) io.out(`${cards.length} in the queue (questions first, then failures, then ready versions)\n`);
