@@ -33,7 +33,11 @@ const root = mkdtempSync(join(tmpdir(), "docket-bench-agents-"));
 const cleanups: (() => void | Promise<void>)[] = [];
 const t = { after: (fn: () => void | Promise<void>) => void cleanups.push(fn) };
 try {
-  console.log(`load average ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+  console.log(
+    `load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")}`,
+  );
   await doneDoors();
   await spawnToHeartbeat();
 } finally {
@@ -47,15 +51,34 @@ async function doneDoors(): Promise<void> {
   t.after(() => ctx.close());
   const w = isolatedWorker(t, ctx);
   writeFileSync(join(w.workspace, "src", "app.txt"), "one\nTWO\nthree\n");
-  const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: root, DOCKET_HOME: home, DOCKET_WORKER_ID: w.worker, DOCKET_GENERATION: "1", DOCKET_RUN_TOKEN: w.runToken };
+  const env = {
+    PATH: process.env.PATH ?? "/usr/bin:/bin",
+    HOME: root,
+    DOCKET_HOME: home,
+    DOCKET_WORKER_ID: w.worker,
+    DOCKET_GENERATION: "1",
+    DOCKET_RUN_TOKEN: w.runToken,
+  };
 
   const client = new Client({ name: "claude-code", version: "bench" });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, "mcp"], env, cwd: w.workspace, stderr: "ignore" }));
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [BIN, "mcp"],
+      env,
+      cwd: w.workspace,
+      stderr: "ignore",
+    }),
+  );
   t.after(() => client.close());
   const mcp: number[] = [];
   for (let i = 0; i < DONE_RUNS; i++) {
     const start = performance.now();
-    const r = await client.callTool({ name: "docket_done", arguments: { body: `body ${i}`, outcome: "completed", summary: "s" }, _meta: { "claudecode/toolUseId": `mcp-${i}` } });
+    const r = await client.callTool({
+      name: "docket_done",
+      arguments: { body: `body ${i}`, outcome: "completed", summary: "s" },
+      _meta: { "claudecode/toolUseId": `mcp-${i}` },
+    });
     mcp.push(performance.now() - start);
     if (r.isError) throw new Error(JSON.stringify(r.content));
   }
@@ -63,7 +86,11 @@ async function doneDoors(): Promise<void> {
   const cli: number[] = [];
   for (let i = 0; i < DONE_RUNS; i++) {
     const start = performance.now();
-    const r = spawnSync(process.execPath, [BIN, "worker", "done", "--outcome", "completed", "--summary", "s", "--call-id", `cli-${i}`], { cwd: w.workspace, env, input: `body ${i}`, encoding: "utf8" });
+    const r = spawnSync(
+      process.execPath,
+      [BIN, "worker", "done", "--outcome", "completed", "--summary", "s", "--call-id", `cli-${i}`],
+      { cwd: w.workspace, env, input: `body ${i}`, encoding: "utf8" },
+    );
     cli.push(performance.now() - start);
     if (r.status !== 0) throw new Error(r.stderr);
   }
@@ -71,14 +98,28 @@ async function doneDoors(): Promise<void> {
   // The pi tool's own execute, in-process as pi runs it (the message that holds the call is announced first).
   const tools = new Map<string, { execute: (...args: unknown[]) => Promise<unknown> }>();
   const handlers = new Map<string, (event: unknown) => void>();
-  const pi = { registerTool: (tool: { name: string; execute: (...args: unknown[]) => Promise<unknown> }) => tools.set(tool.name, tool), on: (name: string, fn: (event: unknown) => void) => handlers.set(name, fn) };
+  const pi = {
+    registerTool: (tool: { name: string; execute: (...args: unknown[]) => Promise<unknown> }) =>
+      tools.set(tool.name, tool),
+    on: (name: string, fn: (event: unknown) => void) => handlers.set(name, fn),
+  };
   registerWorkerTools(pi as unknown as ExtensionAPI, doorOf(env));
   const piTool: number[] = [];
   for (let i = 0; i < DONE_RUNS; i++) {
     const id = `pi-${i}`;
     const start = performance.now();
-    handlers.get("message_end")!({ message: { role: "assistant", content: [{ type: "text", text: `body ${i}` }, { type: "toolCall", id, name: "docket_done" }] } });
-    await tools.get("docket_done")!.execute(id, { outcome: "completed", summary: "s" }, undefined, undefined, undefined);
+    handlers.get("message_end")!({
+      message: {
+        role: "assistant",
+        content: [
+          { type: "text", text: `body ${i}` },
+          { type: "toolCall", id, name: "docket_done" },
+        ],
+      },
+    });
+    await tools
+      .get("docket_done")!
+      .execute(id, { outcome: "completed", summary: "s" }, undefined, undefined, undefined);
     piTool.push(performance.now() - start);
   }
   console.log(`docket_done → frozen version (2-file repo, 1 changed file), median of ${DONE_RUNS}, same repo and run:`);
@@ -86,8 +127,20 @@ async function doneDoors(): Promise<void> {
   console.log(`  docket worker done (a CLI process)        ${fmt(median(cli))}`);
   console.log(`  pi tool (in the worker's own process)     ${fmt(median(piTool))}`);
   const inProcess = { label: "the pi tool in the worker's own process", value: median(piTool) };
-  figure({ id: "done-mcp", label: `\`docket_done\` → frozen version through \`docket mcp\` (SDK client over stdio), median of ${DONE_RUNS}`, value: median(mcp), unit: "ms", baseline: inProcess });
-  figure({ id: "done-cli", label: `\`docket worker done\` → frozen version (a CLI process), median of ${DONE_RUNS}`, value: median(cli), unit: "ms", baseline: inProcess });
+  figure({
+    id: "done-mcp",
+    label: `\`docket_done\` → frozen version through \`docket mcp\` (SDK client over stdio), median of ${DONE_RUNS}`,
+    value: median(mcp),
+    unit: "ms",
+    baseline: inProcess,
+  });
+  figure({
+    id: "done-cli",
+    label: `\`docket worker done\` → frozen version (a CLI process), median of ${DONE_RUNS}`,
+    value: median(cli),
+    unit: "ms",
+    baseline: inProcess,
+  });
 }
 
 async function spawnToHeartbeat(): Promise<void> {
@@ -112,27 +165,54 @@ async function spawnToHeartbeat(): Promise<void> {
       mkdirSync(home);
       const socket = `docket-bench-${randomBytes(6).toString("hex")}`;
       t.after(() => void spawnSync("tmux", ["-L", socket, "kill-server"]));
-      writeFileSync(join(home, "config.json"), JSON.stringify({
-        maxActive: 0,
-        worker: { passEnv: ["PI_FAUX_SCRIPT"] },
-        codex: { extraArgs: ["-c", 'model_provider="scripted"', "-c", `model_providers.scripted={name="scripted",base_url="${openai.url}/v1",wire_api="responses",env_key="SCRIPTED_KEY"}`] },
-      }));
+      writeFileSync(
+        join(home, "config.json"),
+        JSON.stringify({
+          maxActive: 0,
+          worker: { passEnv: ["PI_FAUX_SCRIPT"] },
+          codex: {
+            extraArgs: [
+              "-c",
+              'model_provider="scripted"',
+              "-c",
+              `model_providers.scripted={name="scripted",base_url="${openai.url}/v1",wire_api="responses",env_key="SCRIPTED_KEY"}`,
+            ],
+          },
+        }),
+      );
       const env = {
         // Uncontained: the scripted servers listen on 127.0.0.1 and the faux script is a file of this bench; the
         // containment bench measures what the sandbox adds.
         DOCKET_SANDBOX: "off",
-        PATH: process.env.PATH ?? "/usr/bin:/bin", DOCKET_HOME: home, DOCKET_TMUX_SOCKET: socket, HOME: join(root, "home"), TMPDIR: root,
-        PI_CODING_AGENT_DIR: agentDir, PI_OFFLINE: "1", DOCKET_PI_ARGS: `-ne -ns -np -nc --no-themes -e ${FAUX}`, PI_FAUX_SCRIPT: script,
+        PATH: process.env.PATH ?? "/usr/bin:/bin",
+        DOCKET_HOME: home,
+        DOCKET_TMUX_SOCKET: socket,
+        HOME: join(root, "home"),
+        TMPDIR: root,
+        PI_CODING_AGENT_DIR: agentDir,
+        PI_OFFLINE: "1",
+        DOCKET_PI_ARGS: `-ne -ns -np -nc --no-themes -e ${FAUX}`,
+        PI_FAUX_SCRIPT: script,
       };
-      const extra = agent === "claude" ? ["--env", `ANTHROPIC_BASE_URL=${anthropic.url}`, "--env", "ANTHROPIC_API_KEY=sk-bench-0123456789abcdefghij"]
-        : agent === "codex" ? ["--model", "scripted-model", "--env", "SCRIPTED_KEY=x"] : [];
+      const extra =
+        agent === "claude"
+          ? ["--env", `ANTHROPIC_BASE_URL=${anthropic.url}`, "--env", "ANTHROPIC_API_KEY=sk-bench-0123456789abcdefghij"]
+          : agent === "codex"
+            ? ["--model", "scripted-model", "--env", "SCRIPTED_KEY=x"]
+            : [];
       const start = performance.now();
-      const r = spawnSync(process.execPath, [BIN, "spawn", "--agent", agent, ...extra, "--yes", "--json", "bench"], { cwd: project, env, encoding: "utf8" });
+      const r = spawnSync(process.execPath, [BIN, "spawn", "--agent", agent, ...extra, "--yes", "--json", "bench"], {
+        cwd: project,
+        env,
+        encoding: "utf8",
+      });
       if (r.status !== 0) throw new Error(`spawn ${agent}: ${r.stderr}${r.stdout}`);
       const deadline = Date.now() + 120_000;
       for (;;) {
         const db = new Database(join(home, "ledger.sqlite"), { readonly: true });
-        const beat = (db.prepare("SELECT heartbeat_at FROM workers WHERE id = 'w1'").get() as { heartbeat_at: string | null }).heartbeat_at;
+        const beat = (
+          db.prepare("SELECT heartbeat_at FROM workers WHERE id = 'w1'").get() as { heartbeat_at: string | null }
+        ).heartbeat_at;
         db.close();
         if (beat) break;
         if (Date.now() > deadline) throw new Error(`${agent} never sent its first heartbeat`);
@@ -142,10 +222,22 @@ async function spawnToHeartbeat(): Promise<void> {
       spawnSync("tmux", ["-L", socket, "kill-server"]);
     }
   }
-  console.log(`docket spawn → first heartbeat in the ledger, median of ${SPAWN_RUNS} (scripted models, tmux, uncontained):`);
-  for (const [agent, xs] of Object.entries(runs)) console.log(`  ${agent.padEnd(7)}${fmt(median(xs))}   (runs: ${xs.map((x) => x.toFixed(0)).join(", ")} ms)`);
+  console.log(
+    `docket spawn → first heartbeat in the ledger, median of ${SPAWN_RUNS} (scripted models, tmux, uncontained):`,
+  );
+  for (const [agent, xs] of Object.entries(runs))
+    console.log(`  ${agent.padEnd(7)}${fmt(median(xs))}   (runs: ${xs.map((x) => x.toFixed(0)).join(", ")} ms)`);
   const pi = { label: "pi, same run", value: median(runs.pi!) };
-  for (const [agent, name] of [["claude", "Claude Code"], ["codex", "Codex"]] as const) {
-    figure({ id: `spawn-${agent}`, label: `\`docket spawn\` → first heartbeat, ${name} (scripted model, uncontained), median of ${SPAWN_RUNS}`, value: median(runs[agent]!), unit: "ms", baseline: pi });
+  for (const [agent, name] of [
+    ["claude", "Claude Code"],
+    ["codex", "Codex"],
+  ] as const) {
+    figure({
+      id: `spawn-${agent}`,
+      label: `\`docket spawn\` → first heartbeat, ${name} (scripted model, uncontained), median of ${SPAWN_RUNS}`,
+      value: median(runs[agent]!),
+      unit: "ms",
+      baseline: pi,
+    });
   }
 }

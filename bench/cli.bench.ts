@@ -35,11 +35,29 @@ try {
   const items = ctx.commands.run("bench.fleet", {}, (tx) => {
     const ids: string[] = [];
     for (let i = 0; i < WORKERS; i++) {
-      ids.push(insertWorker(tx, {
-        task: `bench worker ${i}`, kind: "default", agent: "command", command: "true",
-        execution: { agent: "command", kind: "default", model: null, thinking: "off", context: "fresh", workspace: "shared", piArgs: [], subdir: "" },
-        cwd: project, projectRoot: project, workspace: () => project, workspaceMode: "shared", runToken: i === 0 ? TOKEN : `t${i}`,
-      }));
+      ids.push(
+        insertWorker(tx, {
+          task: `bench worker ${i}`,
+          kind: "default",
+          agent: "command",
+          command: "true",
+          execution: {
+            agent: "command",
+            kind: "default",
+            model: null,
+            thinking: "off",
+            context: "fresh",
+            workspace: "shared",
+            piArgs: [],
+            subdir: "",
+          },
+          cwd: project,
+          projectRoot: project,
+          workspace: () => project,
+          workspaceMode: "shared",
+          runToken: i === 0 ? TOKEN : `t${i}`,
+        }),
+      );
     }
     const worker = ids[0]!;
     updateWorker(tx, worker, { state: "active" });
@@ -62,17 +80,27 @@ try {
   const at = { cwd: project, env };
   const asWorker = { cwd: project, env: workerEnv };
   const docket = (...args: string[]) => [process.execPath, BIN, ...args];
-  const report = (round: number) => docket("worker", "report", "--item", items[round]!, "--outcome", "done", "--body", `finished ${items[round]}`);
+  const report = (round: number) =>
+    docket("worker", "report", "--item", items[round]!, "--outcome", "done", "--body", `finished ${items[round]}`);
   // The floor of any command that writes the ledger: node, better-sqlite3, the same pragmas, one UPDATE committed, closed.
   const sqlite = pathToFileURL(createRequire(import.meta.url).resolve("better-sqlite3")).href;
-  const bareWrite = [process.execPath, "--input-type=module", "-e", [
-    `const { default: Database } = await import(${JSON.stringify(sqlite)});`,
-    `const db = new Database(${JSON.stringify(join(home, "ledger.sqlite"))});`,
-    `db.pragma("busy_timeout = 10000"); db.pragma("journal_mode = WAL"); db.pragma("synchronous = NORMAL"); db.pragma("foreign_keys = ON");`,
-    `db.exec("BEGIN IMMEDIATE"); db.prepare("UPDATE workers SET heartbeat_at = ? WHERE id = 'w1'").run(new Date().toISOString()); db.exec("COMMIT"); db.close();`,
-  ].join(" ")];
+  const bareWrite = [
+    process.execPath,
+    "--input-type=module",
+    "-e",
+    [
+      `const { default: Database } = await import(${JSON.stringify(sqlite)});`,
+      `const db = new Database(${JSON.stringify(join(home, "ledger.sqlite"))});`,
+      `db.pragma("busy_timeout = 10000"); db.pragma("journal_mode = WAL"); db.pragma("synchronous = NORMAL"); db.pragma("foreign_keys = ON");`,
+      `db.exec("BEGIN IMMEDIATE"); db.prepare("UPDATE workers SET heartbeat_at = ? WHERE id = 'w1'").run(new Date().toISOString()); db.exec("COMMIT"); db.close();`,
+    ].join(" "),
+  ];
 
-  console.log(`machine: ${cpus().length} cpus, load ${loadavg().map((l) => l.toFixed(1)).join(" ")}; ${ROUNDS} rounds, commands interleaved`);
+  console.log(
+    `machine: ${cpus().length} cpus, load ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(" ")}; ${ROUNDS} rounds, commands interleaved`,
+  );
   const cases: ProcessCase[] = [
     { label: "node -e 0", argv: [process.execPath, "-e", "0"], options: at },
     { label: "docket --version", argv: docket("--version"), options: at },
@@ -83,7 +111,10 @@ try {
     { label: `docket ls --json (${WORKERS} workers)`, argv: docket("ls", "--json"), options: at },
   ];
   printFigures(timeProcesses(cases, ROUNDS), {
-    "docket --version": 1.35, "docket worker heartbeat": 1.35, "docket worker report": 1.35, [`docket ls --json (${WORKERS} workers)`]: 1.6,
+    "docket --version": 1.35,
+    "docket worker heartbeat": 1.35,
+    "docket worker report": 1.35,
+    [`docket ls --json (${WORKERS} workers)`]: 1.6,
   });
 
   console.log("modules loaded (ES modules + CommonJS files, node's own excluded):");

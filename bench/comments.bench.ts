@@ -24,7 +24,8 @@ const PI_RUNS = Math.max(3, Math.round(RUNS / 4));
 const FILES = 2;
 const LINES = 500; // 2 files × 500 lines changed: 1,000 removed + 1,000 added = a 2,000-line patch
 
-const pct = (xs: number[], q: number): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
+const pct = (xs: number[], q: number): number =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
 const ms = (x: number): string => `${x.toFixed(1).padStart(8)} ms`;
 
 function timed(n: number, fn: () => unknown): number[] {
@@ -38,7 +39,11 @@ function timed(n: number, fn: () => unknown): number[] {
   return out;
 }
 
-const file = (f: number, twice: boolean) => Array.from({ length: LINES }, (_, i) => `export const v${f}_${i} = ${twice ? i * 2 : i};${twice ? " // doubled" : ""}`).join("\n") + "\n";
+const file = (f: number, twice: boolean) =>
+  Array.from(
+    { length: LINES },
+    (_, i) => `export const v${f}_${i} = ${twice ? i * 2 : i};${twice ? " // doubled" : ""}`,
+  ).join("\n") + "\n";
 // Each worker changes its own two files, so no overlap warning (and no dry merge) weighs on one card more than another.
 const names = (w: number) => Array.from({ length: FILES }, (_, f) => `src/w${w}/mod${f}.ts`);
 const before = Object.fromEntries([0, 1, 2].flatMap((w) => names(w).map((n, f) => [n, file(f, false)])));
@@ -48,7 +53,11 @@ const after = (w: number) => Object.fromEntries(names(w).map((n, f) => [n, file(
 function comment50(g: ReviewGround, worker: string, w: number): void {
   for (let i = 0; i < 50; i++) {
     const line = 1 + ((i * 19) % (LINES - 3));
-    addComment(g.ctx, { target: worker, location: `${names(w)[i % FILES]}:${line}${i % 5 === 0 ? `-${line + 2}` : ""}`, text: `comment ${i}: please look at this <line>` });
+    addComment(g.ctx, {
+      target: worker,
+      location: `${names(w)[i % FILES]}:${line}${i % 5 === 0 ? `-${line + 2}` : ""}`,
+      text: `comment ${i}: please look at this <line>`,
+    });
   }
 }
 
@@ -66,11 +75,19 @@ async function main(): Promise<void> {
   comment50(g, answered.worker, 2);
   revise(g.ctx, { target: answered.worker });
   // v2 rewrites the first file's first 250 lines again: about half the sent comments are outdated, half still there.
-  refs.answered = publish(g, answered, { [names(2)[0]!]: file(0, true).replace(/doubled/g, (m, at: number) => (at < 12_000 ? "tripled" : m)) }).ref;
+  refs.answered = publish(g, answered, {
+    [names(2)[0]!]: file(0, true).replace(/doubled/g, (m, at: number) => (at < 12_000 ? "tripled" : m)),
+  }).ref;
   const web = await webServer(t, g);
   const cookie = (await fetch(web.login, { redirect: "manual" })).headers.get("set-cookie")!.split(";")[0]!;
-  console.log(`comments benchmark: a ${(FILES * LINES * 2).toLocaleString("en-US")}-line patch, p50 of ${RUNS}, load ${loadavg()[0]!.toFixed(2)} on ${cpus().length} cores`);
-  const rows: [string, string, string][] = [["no comments", bare.worker, refs.bare], ["50 draft comments", noted.worker, refs.noted], ["v2 answering 50 sent", answered.worker, refs.answered]];
+  console.log(
+    `comments benchmark: a ${(FILES * LINES * 2).toLocaleString("en-US")}-line patch, p50 of ${RUNS}, load ${loadavg()[0]!.toFixed(2)} on ${cpus().length} cores`,
+  );
+  const rows: [string, string, string][] = [
+    ["no comments", bare.worker, refs.bare],
+    ["50 draft comments", noted.worker, refs.noted],
+    ["v2 answering 50 sent", answered.worker, refs.answered],
+  ];
   const base: Record<string, number> = {};
   const baseView: Record<string, number> = {};
   const patch = `${(FILES * LINES * 2).toLocaleString("en-US")}-line patch`;
@@ -86,11 +103,25 @@ async function main(): Promise<void> {
     }
     base[name] = pct(http, 0.5);
     baseView[name] = pct(page, 0.5);
-    console.log(`  ${name.padEnd(22)} comments alone ${ms(pct(own, 0.5))} · reviewView ${ms(pct(view, 0.5))} · view + HTML ${ms(pct(page, 0.5))} · GET /card ${ms(pct(http, 0.5))} (p95 ${pct(http, 0.95).toFixed(1)} ms)`);
+    console.log(
+      `  ${name.padEnd(22)} comments alone ${ms(pct(own, 0.5))} · reviewView ${ms(pct(view, 0.5))} · view + HTML ${ms(pct(page, 0.5))} · GET /card ${ms(pct(http, 0.5))} (p95 ${pct(http, 0.95).toFixed(1)} ms)`,
+    );
     if (name === rows[0]![0]) continue;
     const slug = name === rows[1]![0] ? "drafts" : "answering";
-    figure({ id: `comments-view-${slug}`, label: `card view + HTML of a ${patch}, ${name}, p50 of ${RUNS}`, value: pct(page, 0.5), unit: "ms", baseline: { label: "the same card with no comments", value: baseView[rows[0]![0]]! } });
-    figure({ id: `comments-get-${slug}`, label: `GET /card of a ${patch}, ${name}, p50 of ${RUNS}`, value: pct(http, 0.5), unit: "ms", baseline: { label: "the same card with no comments", value: base[rows[0]![0]]! } });
+    figure({
+      id: `comments-view-${slug}`,
+      label: `card view + HTML of a ${patch}, ${name}, p50 of ${RUNS}`,
+      value: pct(page, 0.5),
+      unit: "ms",
+      baseline: { label: "the same card with no comments", value: baseView[rows[0]![0]]! },
+    });
+    figure({
+      id: `comments-get-${slug}`,
+      label: `GET /card of a ${patch}, ${name}, p50 of ${RUNS}`,
+      value: pct(http, 0.5),
+      unit: "ms",
+      baseline: { label: "the same card with no comments", value: base[rows[0]![0]]! },
+    });
   }
 
   if (process.env.DOCKET_BENCH_PI === "0") return;
@@ -106,11 +137,22 @@ async function main(): Promise<void> {
       pi.type(`/docket verdict ${worker}`);
       let t0 = performance.now();
       pi.press("Enter");
-      await waitFor("the card", () => (pi.screen().includes(`docket · verdict · ${worker}`) && pi.screen().includes("d diff") ? true : undefined), 30_000, 10);
+      await waitFor(
+        "the card",
+        () =>
+          pi.screen().includes(`docket · verdict · ${worker}`) && pi.screen().includes("d diff") ? true : undefined,
+        30_000,
+        10,
+      );
       card.push(performance.now() - t0);
       t0 = performance.now();
       pi.press("d");
-      await waitFor("the viewer", () => (pi.screen().includes("docket · diff") && pi.screen().includes("file 1/2") ? true : undefined), 30_000, 10);
+      await waitFor(
+        "the viewer",
+        () => (pi.screen().includes("docket · diff") && pi.screen().includes("file 1/2") ? true : undefined),
+        30_000,
+        10,
+      );
       diff.push(performance.now() - t0);
       pi.press("Escape");
       await pi.until("the card", (s) => !s.includes("docket · diff"));
@@ -124,8 +166,20 @@ async function main(): Promise<void> {
     }
     const slug = name === rows[1]![0] ? "drafts" : "answering";
     const none = "the same card with no comments";
-    figure({ id: `comments-pi-card-${slug}`, label: `inside pi: Enter → card on screen, ${patch}, ${name}, p50 of ${PI_RUNS}`, value: pct(card, 0.5), unit: "ms", baseline: { label: none, value: piBase.card } });
-    figure({ id: `comments-pi-diff-${slug}`, label: `inside pi: d → diff viewer on screen, ${patch}, ${name}, p50 of ${PI_RUNS}`, value: pct(diff, 0.5), unit: "ms", baseline: { label: none, value: piBase.diff } });
+    figure({
+      id: `comments-pi-card-${slug}`,
+      label: `inside pi: Enter → card on screen, ${patch}, ${name}, p50 of ${PI_RUNS}`,
+      value: pct(card, 0.5),
+      unit: "ms",
+      baseline: { label: none, value: piBase.card },
+    });
+    figure({
+      id: `comments-pi-diff-${slug}`,
+      label: `inside pi: d → diff viewer on screen, ${patch}, ${name}, p50 of ${PI_RUNS}`,
+      value: pct(diff, 0.5),
+      unit: "ms",
+      baseline: { label: none, value: piBase.diff },
+    });
   }
 }
 

@@ -22,7 +22,15 @@ try {
     const version = (Math.floor(i / 500) % 20) + 1;
     const pointer = { id: `worker-deliverable:${w}`, version, ref: `worker-deliverable:${w}:${version}` };
     const t0 = performance.now();
-    ctx.commands.run("bench.decide", { i }, (tx) => insertDecision(tx, { actor: "human", verb: i % 3 === 0 ? "reject" : "approve", worker: w, deliverable: pointer, evidenceRefs: [pointer.ref] }));
+    ctx.commands.run("bench.decide", { i }, (tx) =>
+      insertDecision(tx, {
+        actor: "human",
+        verb: i % 3 === 0 ? "reject" : "approve",
+        worker: w,
+        deliverable: pointer,
+        evidenceRefs: [pointer.ref],
+      }),
+    );
     append.push(performance.now() - t0);
   }
   const bare: number[] = [];
@@ -42,10 +50,25 @@ try {
   }
   console.log(`decisions: ${N} appended, each one BEGIN IMMEDIATE command (WAL, synchronous=NORMAL)`);
   console.log(`  append one decision       p50 ${median(append).toFixed(3)} ms · p99 ${p99(append).toFixed(3)} ms`);
-  console.log(`  bare appendFileSync       p50 ${median(bare).toFixed(3)} ms · p99 ${p99(bare).toFixed(3)} ms  (no transaction, no index)`);
-  console.log(`  "is this exact version approved?" over ${N} decisions: p50 ${median(lookup).toFixed(3)} ms · p99 ${p99(lookup).toFixed(3)} ms (indexed by ref)`);
-  figure({ id: "append-decision", label: "append one decision (one durable command), p50", value: median(append), unit: "ms", baseline: { label: "appendFileSync", value: median(bare) } });
-  figure({ id: "is-approved", label: `"is this exact version approved?" over ${N.toLocaleString("en-US")} decisions, p50`, value: median(lookup), unit: "ms" });
+  console.log(
+    `  bare appendFileSync       p50 ${median(bare).toFixed(3)} ms · p99 ${p99(bare).toFixed(3)} ms  (no transaction, no index)`,
+  );
+  console.log(
+    `  "is this exact version approved?" over ${N} decisions: p50 ${median(lookup).toFixed(3)} ms · p99 ${p99(lookup).toFixed(3)} ms (indexed by ref)`,
+  );
+  figure({
+    id: "append-decision",
+    label: "append one decision (one durable command), p50",
+    value: median(append),
+    unit: "ms",
+    baseline: { label: "appendFileSync", value: median(bare) },
+  });
+  figure({
+    id: "is-approved",
+    label: `"is this exact version approved?" over ${N.toLocaleString("en-US")} decisions, p50`,
+    value: median(lookup),
+    unit: "ms",
+  });
   console.log(`  rss ${Math.round(process.memoryUsage().rss / 1e6)} MB`);
   ctx.close();
 } finally {

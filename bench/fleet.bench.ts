@@ -19,7 +19,10 @@ import { figure } from "./support/figure.js";
 const here = dirname(fileURLToPath(import.meta.url));
 const BIN = resolve(here, "..", "..", "bin", "docket.js");
 const SCRIPTED_MODEL = resolve(here, "..", "src", "surfaces", "pi", "scripted-model.js");
-const SCENARIOS = (process.env.DOCKET_BENCH_FLEET ?? "cmd8,cmd16,pi8").split(",").map((s) => s.trim()).filter(Boolean);
+const SCENARIOS = (process.env.DOCKET_BENCH_FLEET ?? "cmd8,cmd16,pi8")
+  .split(",")
+  .map((s) => s.trim())
+  .filter(Boolean);
 const ROUNDS = Number(process.env.DOCKET_BENCH_ROUNDS ?? 3);
 const IDLE_RUNS = Number(process.env.DOCKET_BENCH_IDLE_RUNS ?? 10);
 const READY_TIMEOUT_MS = 240_000;
@@ -99,7 +102,10 @@ function makeFleet(label: string): Fleet {
   for (const d of [home, agent, join(root, "tmp"), join(root, "home")]) mkdirSync(d, { recursive: true });
   // Loaded by pi with the scripted model: logs each `--list-models` run, so the bench can count listings.
   const counter = join(root, "count-listings.mjs");
-  writeFileSync(counter, 'import { appendFileSync } from "node:fs";\nexport default function () {\n  if (process.argv.includes("--list-models") && process.env.BENCH_LISTING_LOG) appendFileSync(process.env.BENCH_LISTING_LOG, `${process.pid}\\n`);\n}\n');
+  writeFileSync(
+    counter,
+    'import { appendFileSync } from "node:fs";\nexport default function () {\n  if (process.argv.includes("--list-models") && process.env.BENCH_LISTING_LOG) appendFileSync(process.env.BENCH_LISTING_LOG, `${process.pid}\\n`);\n}\n',
+  );
   // Workers are contained as by default (where bubblewrap works): the counter is shown to them read-only.
   writeFileSync(join(home, "config.json"), JSON.stringify({ maxActive: 0, sandbox: { readOnlyPaths: [counter] } }));
   const listingLog = join(root, "listings.log");
@@ -125,7 +131,11 @@ function ledgerRows(f: Fleet): { id: string; state: string; window_id: string | 
   try {
     const db = new Database(join(f.home, "ledger.sqlite"), { readonly: true });
     try {
-      return db.prepare("SELECT id, state, window_id FROM workers WHERE deleted_at IS NULL").all() as { id: string; state: string; window_id: string | null }[];
+      return db.prepare("SELECT id, state, window_id FROM workers WHERE deleted_at IS NULL").all() as {
+        id: string;
+        state: string;
+        window_id: string | null;
+      }[];
     } finally {
       db.close();
     }
@@ -136,13 +146,24 @@ function ledgerRows(f: Fleet): { id: string; state: string; window_id: string | 
 
 function tmuxServerPid(socket: string): number | undefined {
   try {
-    return Number(execFileSync("tmux", ["-L", socket, "display-message", "-p", "#{pid}"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim()) || undefined;
+    return (
+      Number(
+        execFileSync("tmux", ["-L", socket, "display-message", "-p", "#{pid}"], {
+          encoding: "utf8",
+          stdio: ["ignore", "pipe", "ignore"],
+        }).trim(),
+      ) || undefined
+    );
   } catch {
     return undefined;
   }
 }
 
-async function readLatencies(f: Fleet, until: () => boolean, maxRuns = Infinity): Promise<{ ls: number[]; verdict: number[] }> {
+async function readLatencies(
+  f: Fleet,
+  until: () => boolean,
+  maxRuns = Infinity,
+): Promise<{ ls: number[]; verdict: number[] }> {
   const out = { ls: [] as number[], verdict: [] as number[] };
   while (!until() && out.ls.length < maxRuns) {
     for (const verb of ["ls", "verdict"] as const) {
@@ -156,7 +177,18 @@ async function readLatencies(f: Fleet, until: () => boolean, maxRuns = Infinity)
 
 function spawnArgs(kind: "command" | "pi", i: number, script: string): string[] {
   if (kind === "pi") {
-    return ["spawn", "--as", "patcher", "--model", "docket-demo/scripted", "--env", `DOCKET_SCRIPTED_MODEL=${script}`, "--yes", "--json", `bench task ${i}`];
+    return [
+      "spawn",
+      "--as",
+      "patcher",
+      "--model",
+      "docket-demo/scripted",
+      "--env",
+      `DOCKET_SCRIPTED_MODEL=${script}`,
+      "--yes",
+      "--json",
+      `bench task ${i}`,
+    ];
   }
   const cmd = `printf 'bench body ${i}\\n' | "$DOCKET_NODE" "$DOCKET_BIN" worker done --outcome completed --summary 'bench ${i}' --call-id done-${i} >/dev/null; exec sleep 600`;
   return ["spawn", "--agent", "command", "--cmd", cmd, "--json", `bench task ${i}`];
@@ -179,7 +211,11 @@ async function round(name: string, kind: "command" | "pi", n: number): Promise<R
   const f = makeFleet(name);
   try {
     const script = join(f.root, "script.json");
-    const done = { name: "docket_done", id: "bench-done", arguments: { outcome: "completed", summary: "looked", evidence: [], recommendations: [], items: [] } };
+    const done = {
+      name: "docket_done",
+      id: "bench-done",
+      arguments: { outcome: "completed", summary: "looked", evidence: [], recommendations: [], items: [] },
+    };
     writeFileSync(script, JSON.stringify([{ text: "Nothing to change.", toolCall: done }, { text: "done" }]));
     const empty = await readLatencies(f, () => false, IDLE_RUNS);
 
@@ -198,7 +234,9 @@ async function round(name: string, kind: "command" | "pi", n: number): Promise<R
     const t0 = performance.now();
     let startedMs = 0;
     let results: Run[] | undefined;
-    const spawns = Promise.all(Array.from({ length: n }, (_, i) => run(spawnArgs(kind, i + 1, script), f.repo, f.env, live))).then((rs) => {
+    const spawns = Promise.all(
+      Array.from({ length: n }, (_, i) => run(spawnArgs(kind, i + 1, script), f.repo, f.env, live)),
+    ).then((rs) => {
       startedMs = performance.now() - t0;
       results = rs;
       return rs;
@@ -281,10 +319,15 @@ async function scenario(name: string): Promise<void> {
   const all = (pick: (r: Round) => number[]) => rounds.flatMap(pick);
   const each = (pick: (r: Round) => number) => rounds.map((r) => fmt(pick(r))).join(", ");
   const line = (xs: number[]) => `p50 ${fmt(percentile(xs, 0.5))} / p95 ${fmt(percentile(xs, 0.95))} (${xs.length})`;
-  console.log(`\n${n} ${kind} workers at once, ${ROUNDS} rounds (load ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores)`);
+  console.log(
+    `\n${n} ${kind} workers at once, ${ROUNDS} rounds (load ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores)`,
+  );
   console.log(`  all started: ${each((r) => r.startedMs)} · all ready: ${each((r) => r.readyMs)}`);
-  console.log(`  failed spawns: ${rounds.map((r) => `${r.failed}/${n}`).join(", ")} · left starting without a window: ${rounds.map((r) => r.phantoms).join(", ")}`);
-  for (const reason of new Set(rounds.flatMap((r) => r.reasons))) console.log(`    failure: ${reason.replace(/\s+/g, " ").slice(0, 180)}`);
+  console.log(
+    `  failed spawns: ${rounds.map((r) => `${r.failed}/${n}`).join(", ")} · left starting without a window: ${rounds.map((r) => r.phantoms).join(", ")}`,
+  );
+  for (const reason of new Set(rounds.flatMap((r) => r.reasons)))
+    console.log(`    failure: ${reason.replace(/\s+/g, " ").slice(0, 180)}`);
   if (kind === "pi") console.log(`  pi model listings per round: ${rounds.map((r) => r.listings).join(", ")}`);
   for (const verb of ["ls", "verdict"] as const) {
     const during = all((r) => r.during[verb]);
@@ -293,24 +336,57 @@ async function scenario(name: string): Promise<void> {
       `  ${verb.padEnd(7)} during the start ${line(during)} · idle fleet ${line(idle)} · empty ${line(all((r) => r.empty[verb]))} · p95 ratio ${(percentile(during, 0.95) / percentile(idle, 0.95)).toFixed(2)}×`,
     );
   }
-  console.log(`  peak memory of spawns, readers and workers: ${rounds.map((r) => `${r.peakMb.toFixed(0)} MB`).join(", ")}`);
+  console.log(
+    `  peak memory of spawns, readers and workers: ${rounds.map((r) => `${r.peakMb.toFixed(0)} MB`).join(", ")}`,
+  );
 
   const what = `${n} ${kind} workers spawned at once`;
   const failed = `${rounds.reduce((a, r) => a + r.failed, 0)} of ${n * ROUNDS} spawns failed`;
   const mid = (pick: (r: Round) => number) => percentile(rounds.map(pick), 0.5);
   const ofRounds = ROUNDS === 1 ? "one round" : `median of ${ROUNDS} rounds`;
-  figure({ id: `fleet-${name}-started`, label: `${what}: all started, ${ofRounds} (${failed})`, value: mid((r) => r.startedMs), unit: "ms" });
-  figure({ id: `fleet-${name}-ready`, label: `${what}: all ready for review, ${ofRounds}${kind === "pi" ? ` (pi model listings per round: ${rounds.map((r) => r.listings).join(", ")})` : ""}`, value: mid((r) => r.readyMs), unit: "ms" });
+  figure({
+    id: `fleet-${name}-started`,
+    label: `${what}: all started, ${ofRounds} (${failed})`,
+    value: mid((r) => r.startedMs),
+    unit: "ms",
+  });
+  figure({
+    id: `fleet-${name}-ready`,
+    label: `${what}: all ready for review, ${ofRounds}${kind === "pi" ? ` (pi model listings per round: ${rounds.map((r) => r.listings).join(", ")})` : ""}`,
+    value: mid((r) => r.readyMs),
+    unit: "ms",
+  });
   for (const verb of ["ls", "verdict"] as const) {
     figure({
-      id: `fleet-${name}-${verb}-p95`, label: `${what}: \`${verb} --json\` p95 during the start`, value: percentile(all((r) => r.during[verb]), 0.95), unit: "ms",
-      baseline: { label: "p95 on the idle fleet after it", value: percentile(all((r) => r.idle[verb]), 0.95) },
+      id: `fleet-${name}-${verb}-p95`,
+      label: `${what}: \`${verb} --json\` p95 during the start`,
+      value: percentile(
+        all((r) => r.during[verb]),
+        0.95,
+      ),
+      unit: "ms",
+      baseline: {
+        label: "p95 on the idle fleet after it",
+        value: percentile(
+          all((r) => r.idle[verb]),
+          0.95,
+        ),
+      },
     });
   }
-  figure({ id: `fleet-${name}-memory`, label: `${what}: peak memory of spawns, readers and workers, ${ROUNDS === 1 ? "one round" : `largest of ${ROUNDS} rounds`}`, value: Math.max(...rounds.map((r) => r.peakMb)), unit: "MB" });
+  figure({
+    id: `fleet-${name}-memory`,
+    label: `${what}: peak memory of spawns, readers and workers, ${ROUNDS === 1 ? "one round" : `largest of ${ROUNDS} rounds`}`,
+    value: Math.max(...rounds.map((r) => r.peakMb)),
+    unit: "MB",
+  });
 }
 
-console.log(`machine: ${cpus().length} cpu, load ${loadavg().map((l) => l.toFixed(1)).join(" ")}`);
+console.log(
+  `machine: ${cpus().length} cpu, load ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(" ")}`,
+);
 for (const s of SCENARIOS) {
   try {
     await scenario(s);

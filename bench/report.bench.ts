@@ -42,7 +42,13 @@ async function child(mode: string, home: string, worker: string, items: string[]
     if (process.env.BENCH_NO_AUTOCHECKPOINT) ctx.db.pragma("wal_autocheckpoint = 0");
     const who = { worker, generation: 1, runToken: `tok-${worker}` };
     ledger = ctx.home.ledger;
-    step = (i) => report(ctx, who, { item: items[i]!, outcome: i % 2 ? "done" : "released", body: `reported ${items[i]}`, callId: items[i] }).status === "resolved";
+    step = (i) =>
+      report(ctx, who, {
+        item: items[i]!,
+        outcome: i % 2 ? "done" : "released",
+        body: `reported ${items[i]}`,
+        callId: items[i],
+      }).status === "resolved";
     close = () => ctx.close();
   } else {
     ledger = join(home, "bare.sqlite");
@@ -83,12 +89,22 @@ function seed(home: string, processes: number): { worker: string; items: string[
   const out = ctx.commands.run("bench.seed", {}, (tx) =>
     Array.from({ length: processes }, (_, p) => {
       const worker = insertWorker(tx, {
-        task: "bench", kind: "general", agent: "command", command: "true", execution: {}, cwd: home, projectRoot: home,
-        workspace: () => home, workspaceMode: "shared", runToken: "",
+        task: "bench",
+        kind: "general",
+        agent: "command",
+        command: "true",
+        execution: {},
+        cwd: home,
+        projectRoot: home,
+        workspace: () => home,
+        workspaceMode: "shared",
+        runToken: "",
       });
       // The child speaks as the worker with the token `tok-<id>`; the ledger keeps only its hash.
       tx.db.prepare("UPDATE workers SET run_token_hash = ? WHERE id = ?").run(hashRunToken(`tok-${worker}`), worker);
-      tx.db.prepare("UPDATE launches SET run_token_hash = ? WHERE worker = ?").run(hashRunToken(`tok-${worker}`), worker);
+      tx.db
+        .prepare("UPDATE launches SET run_token_hash = ? WHERE worker = ?")
+        .run(hashRunToken(`tok-${worker}`), worker);
       const items: string[] = [];
       for (let k = 0; k < per; k += 10) {
         const dispatch = insertDispatch(tx, worker, 1);
@@ -107,7 +123,11 @@ function seed(home: string, processes: number): { worker: string; items: string[
   return out;
 }
 
-async function runPhase(mode: "report" | "bare", processes: number, deferCheckpoints = false): Promise<{ perSec: number; p50: number; p99: number; rss: number; refused: number; frames: number }> {
+async function runPhase(
+  mode: "report" | "bare",
+  processes: number,
+  deferCheckpoints = false,
+): Promise<{ perSec: number; p50: number; p99: number; rss: number; refused: number; frames: number }> {
   const home = mkdtempSync(join(tmpdir(), "docket-bench-"));
   try {
     let jobs: { worker: string; items: string[] }[];
@@ -116,15 +136,22 @@ async function runPhase(mode: "report" | "bare", processes: number, deferCheckpo
       const db = openLedger(join(home, "bare.sqlite"));
       db.exec("CREATE TABLE bare (id INTEGER PRIMARY KEY, body TEXT NOT NULL)");
       db.close();
-      jobs = Array.from({ length: processes }, (_, p) => ({ worker: `p${p}`, items: Array.from({ length: ITEMS / processes }, (_, i) => String(i)) }));
+      jobs = Array.from({ length: processes }, (_, p) => ({
+        worker: `p${p}`,
+        items: Array.from({ length: ITEMS / processes }, (_, i) => String(i)),
+      }));
     }
-    const children = jobs.map((j) => fork(SELF, ["--child", mode, home, j.worker, ...j.items], {
-      stdio: ["ignore", "inherit", "inherit", "ipc"],
-      env: { ...process.env, ...(deferCheckpoints ? { BENCH_NO_AUTOCHECKPOINT: "1" } : {}) },
-    }));
+    const children = jobs.map((j) =>
+      fork(SELF, ["--child", mode, home, j.worker, ...j.items], {
+        stdio: ["ignore", "inherit", "inherit", "ipc"],
+        env: { ...process.env, ...(deferCheckpoints ? { BENCH_NO_AUTOCHECKPOINT: "1" } : {}) },
+      }),
+    );
     const ready = children.map((c) => new Promise<void>((res) => c.once("message", () => res())));
     await Promise.all(ready);
-    const results = children.map((c) => new Promise<ChildStats>((res) => c.once("message", (m) => res(m as ChildStats))));
+    const results = children.map(
+      (c) => new Promise<ChildStats>((res) => c.once("message", (m) => res(m as ChildStats))),
+    );
     children.forEach((c) => c.send("go"));
     const stats = await Promise.all(results);
     const all = stats.flatMap((s) => s.latenciesMs).sort((a, b) => a - b);
@@ -144,16 +171,32 @@ async function runPhase(mode: "report" | "bare", processes: number, deferCheckpo
 
 async function parent(): Promise<void> {
   console.log(`per-item reports on ${ITEMS} items (each its own BEGIN IMMEDIATE command with an idempotency key)`);
-  console.log(`machine: ${cpus().length} cpus, load average ${loadavg().map((n) => n.toFixed(1)).join(" ")} at start`);
+  console.log(
+    `machine: ${cpus().length} cpus, load average ${loadavg()
+      .map((n) => n.toFixed(1))
+      .join(" ")} at start`,
+  );
   for (const processes of [1, 4]) {
     const bare = await runPhase("bare", processes);
     const rep = await runPhase("report", processes);
     const mb = (n: number) => `${(n / 1024 / 1024).toFixed(0)} MB`;
     console.log(`\n${processes} process${processes === 1 ? "" : "es"}:`);
-    console.log(`  report       ${rep.perSec.toFixed(0).padStart(7)} /s   p50 ${rep.p50.toFixed(3)} ms   p99 ${rep.p99.toFixed(3)} ms   rss ${mb(rep.rss)}${rep.refused ? `   REFUSED ${rep.refused}` : ""}`);
-    console.log(`  bare insert  ${bare.perSec.toFixed(0).padStart(7)} /s   p50 ${bare.p50.toFixed(3)} ms   p99 ${bare.p99.toFixed(3)} ms   rss ${mb(bare.rss)}`);
-    console.log(`  ratio        ${((rep.perSec / bare.perSec) * 100).toFixed(1)} % of the bare loop (aim ≥ 25 %, p99 < 5 ms)`);
-    figure({ id: `report-${processes}p`, label: `per-item report, ${processes} process${processes === 1 ? "" : "es"} (one command, p50 ${rep.p50.toFixed(2)} ms)`, value: rep.perSec, unit: "/s", baseline: { label: "bare insert commit", value: bare.perSec } });
+    console.log(
+      `  report       ${rep.perSec.toFixed(0).padStart(7)} /s   p50 ${rep.p50.toFixed(3)} ms   p99 ${rep.p99.toFixed(3)} ms   rss ${mb(rep.rss)}${rep.refused ? `   REFUSED ${rep.refused}` : ""}`,
+    );
+    console.log(
+      `  bare insert  ${bare.perSec.toFixed(0).padStart(7)} /s   p50 ${bare.p50.toFixed(3)} ms   p99 ${bare.p99.toFixed(3)} ms   rss ${mb(bare.rss)}`,
+    );
+    console.log(
+      `  ratio        ${((rep.perSec / bare.perSec) * 100).toFixed(1)} % of the bare loop (aim ≥ 25 %, p99 < 5 ms)`,
+    );
+    figure({
+      id: `report-${processes}p`,
+      label: `per-item report, ${processes} process${processes === 1 ? "" : "es"} (one command, p50 ${rep.p50.toFixed(2)} ms)`,
+      value: rep.perSec,
+      unit: "/s",
+      baseline: { label: "bare insert commit", value: bare.perSec },
+    });
   }
   // Where the time goes: a report commit writes many more WAL frames (the tables and indexes that change together) than
   // the bare loop, so it also reaches WAL auto-checkpoints (which fsync) far more often. This pair shows the
@@ -161,8 +204,12 @@ async function parent(): Promise<void> {
   const bare = await runPhase("bare", 1, true);
   const rep = await runPhase("report", 1, true);
   console.log(`\n1 process, wal_autocheckpoint = 0 on both (checkpoint fsyncs deferred):`);
-  console.log(`  report       ${rep.perSec.toFixed(0).padStart(7)} /s   p50 ${rep.p50.toFixed(3)} ms   p99 ${rep.p99.toFixed(3)} ms   ${rep.frames.toFixed(1)} WAL pages per commit`);
-  console.log(`  bare insert  ${bare.perSec.toFixed(0).padStart(7)} /s   p50 ${bare.p50.toFixed(3)} ms   p99 ${bare.p99.toFixed(3)} ms   ${bare.frames.toFixed(1)} WAL pages per commit`);
+  console.log(
+    `  report       ${rep.perSec.toFixed(0).padStart(7)} /s   p50 ${rep.p50.toFixed(3)} ms   p99 ${rep.p99.toFixed(3)} ms   ${rep.frames.toFixed(1)} WAL pages per commit`,
+  );
+  console.log(
+    `  bare insert  ${bare.perSec.toFixed(0).padStart(7)} /s   p50 ${bare.p50.toFixed(3)} ms   p99 ${bare.p99.toFixed(3)} ms   ${bare.frames.toFixed(1)} WAL pages per commit`,
+  );
   console.log(`  ratio        ${((rep.perSec / bare.perSec) * 100).toFixed(1)} %`);
   console.log(`\nparent rss ${(process.memoryUsage().rss / 1024 / 1024).toFixed(0)} MB`);
 }

@@ -56,7 +56,13 @@ try {
   const heartbeatOf = (worker: string): string | null => {
     const db = new Database(join(home, "ledger.sqlite"), { readonly: true });
     try {
-      return (db.prepare("SELECT heartbeat_at FROM workers WHERE id = ?").get(worker) as { heartbeat_at: string | null } | undefined)?.heartbeat_at ?? null;
+      return (
+        (
+          db.prepare("SELECT heartbeat_at FROM workers WHERE id = ?").get(worker) as
+            | { heartbeat_at: string | null }
+            | undefined
+        )?.heartbeat_at ?? null
+      );
     } finally {
       db.close();
     }
@@ -75,11 +81,25 @@ try {
     return { spawnMs, beatMs };
   }
 
-  console.log(`machine: ${cpus().length} cpu, load ${loadavg().map((l) => l.toFixed(1)).join(" ")}`);
+  console.log(
+    `machine: ${cpus().length} cpu, load ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(" ")}`,
+  );
   const beatCmd = 'exec "$DOCKET_NODE" "$DOCKET_BIN" worker heartbeat >/dev/null; sleep 60';
   for (const [id, label, args, runs] of [
-    ["spawn-command-isolated", "command agent (isolated worktree)", ["--agent", "command", "--cmd", beatCmd, "bench"], COMMAND_RUNS],
-    ["spawn-command-shared", "command agent (shared, scout)", ["--agent", "command", "--as", "scout", "--cmd", beatCmd, "bench"], COMMAND_RUNS],
+    [
+      "spawn-command-isolated",
+      "command agent (isolated worktree)",
+      ["--agent", "command", "--cmd", beatCmd, "bench"],
+      COMMAND_RUNS,
+    ],
+    [
+      "spawn-command-shared",
+      "command agent (shared, scout)",
+      ["--agent", "command", "--as", "scout", "--cmd", beatCmd, "bench"],
+      COMMAND_RUNS,
+    ],
     // The shipped scripted model (`spawn --scripted`): its steps file is the one a contained worker is shown.
     ["spawn-pi", "pi worker (scripted model, scout)", ["--scripted", script, "--as", "scout", "bench"], PI_RUNS],
   ] as const) {
@@ -88,8 +108,18 @@ try {
     console.log(
       `spawn → first heartbeat, ${label}: median ${fmt(median(results.map((r) => r.beatMs)))} (docket spawn itself ${fmt(median(results.map((r) => r.spawnMs)))}; ${runs} runs: ${results.map((r) => `${fmt(r.spawnMs)}+${fmt(r.beatMs - r.spawnMs)}`).join(", ")})`,
     );
-    figure({ id: `${id}-returns`, label: `\`docket spawn\` returns, ${label}, ${SANDBOX}, median of ${runs}`, value: median(results.map((r) => r.spawnMs)), unit: "ms" });
-    figure({ id, label: `\`docket spawn\` → first heartbeat in the ledger, ${label}, ${SANDBOX}, median of ${runs}`, value: median(results.map((r) => r.beatMs)), unit: "ms" });
+    figure({
+      id: `${id}-returns`,
+      label: `\`docket spawn\` returns, ${label}, ${SANDBOX}, median of ${runs}`,
+      value: median(results.map((r) => r.spawnMs)),
+      unit: "ms",
+    });
+    figure({
+      id,
+      label: `\`docket spawn\` → first heartbeat in the ledger, ${label}, ${SANDBOX}, median of ${runs}`,
+      value: median(results.map((r) => r.beatMs)),
+      unit: "ms",
+    });
   }
 
   const listHome = join(root, "docket-100");
@@ -101,7 +131,16 @@ try {
         kind: "default",
         agent: "command",
         command: "true",
-        execution: { agent: "command", kind: "default", model: null, thinking: "off", context: "fresh", workspace: "shared", piArgs: [], subdir: "" },
+        execution: {
+          agent: "command",
+          kind: "default",
+          model: null,
+          thinking: "off",
+          context: "fresh",
+          workspace: "shared",
+          piArgs: [],
+          subdir: "",
+        },
         cwd: project,
         projectRoot: project,
         workspace: () => project,
@@ -115,7 +154,11 @@ try {
     const times: number[] = [];
     for (let i = 0; i < CLI_RUNS; i++) {
       const t0 = performance.now();
-      const r = spawnSync(process.execPath, [BIN, ...args], { cwd: project, env: { ...env, DOCKET_HOME: listHome }, encoding: "utf8" });
+      const r = spawnSync(process.execPath, [BIN, ...args], {
+        cwd: project,
+        env: { ...env, DOCKET_HOME: listHome },
+        encoding: "utf8",
+      });
       if (r.status !== 0) throw new Error(r.stderr);
       times.push(performance.now() - t0);
     }
@@ -123,8 +166,16 @@ try {
   };
   const version = timeCli(["--version"]);
   const ls = timeCli(["ls", "--json"]);
-  console.log(`docket --version: median ${fmt(version)}; docket ls --json with 100 workers: median ${fmt(ls)} (${(ls / version).toFixed(2)}× --version; ${CLI_RUNS} runs each)`);
-  figure({ id: "spawn-ls-100", label: `\`docket ls --json\`, 100 workers, median of ${CLI_RUNS}`, value: ls, unit: "ms", baseline: { label: "`docket --version`", value: version } });
+  console.log(
+    `docket --version: median ${fmt(version)}; docket ls --json with 100 workers: median ${fmt(ls)} (${(ls / version).toFixed(2)}× --version; ${CLI_RUNS} runs each)`,
+  );
+  figure({
+    id: "spawn-ls-100",
+    label: `\`docket ls --json\`, 100 workers, median of ${CLI_RUNS}`,
+    value: ls,
+    unit: "ms",
+    baseline: { label: "`docket --version`", value: version },
+  });
 } finally {
   try {
     execFileSync("tmux", ["-L", socket, "kill-server"], { stdio: "ignore" });

@@ -26,11 +26,23 @@ try {
   const { home, repo, env, ctx } = ground;
   const ids: string[] = [];
   for (let i = 0; i < WORKERS; i++) {
-    ids.push(ctx.commands.run("bench.worker", { i }, (tx) => {
-      const id = insertWorker(tx, { task: `worker ${i}`, kind: "scout", agent: "pi", execution: {}, cwd: repo, projectRoot: repo, workspace: () => repo, workspaceMode: "shared", runToken: `t${i}` });
-      tx.db.prepare("UPDATE workers SET state = 'active' WHERE id = ?").run(id);
-      return id;
-    }).result);
+    ids.push(
+      ctx.commands.run("bench.worker", { i }, (tx) => {
+        const id = insertWorker(tx, {
+          task: `worker ${i}`,
+          kind: "scout",
+          agent: "pi",
+          execution: {},
+          cwd: repo,
+          projectRoot: repo,
+          workspace: () => repo,
+          workspaceMode: "shared",
+          runToken: `t${i}`,
+        });
+        tx.db.prepare("UPDATE workers SET state = 'active' WHERE id = ?").run(id);
+        return id;
+      }).result,
+    );
   }
   ctx.close();
 
@@ -56,7 +68,8 @@ try {
   time("ls, no records yet (spend: nothing to read)", ["ls", "--json"]);
   time("ls again, no records", ["ls", "--json"], REPEATS);
 
-  const line = (n: number) => `${JSON.stringify({ type: "message", id: `e${n}`, parentId: null, timestamp: "2026-12-01T10:00:00.000Z", message: { role: "assistant", provider: "anthropic", model: "claude-sonnet-4-5", content: [{ type: "text", text: "x".repeat(700) }], usage: { input: 1000, output: 100, cacheRead: 50, cacheWrite: 10, totalTokens: 1160, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } }, stopReason: "stop", timestamp: 0 } })}\n`;
+  const line = (n: number) =>
+    `${JSON.stringify({ type: "message", id: `e${n}`, parentId: null, timestamp: "2026-12-01T10:00:00.000Z", message: { role: "assistant", provider: "anthropic", model: "claude-sonnet-4-5", content: [{ type: "text", text: "x".repeat(700) }], usage: { input: 1000, output: 100, cacheRead: 50, cacheWrite: 10, totalTokens: 1160, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } }, stopReason: "stop", timestamp: 0 } })}\n`;
   const block = Array.from({ length: 1000 }, (_, n) => line(n)).join("");
   const t0 = performance.now();
   for (const id of ids) {
@@ -75,14 +88,26 @@ try {
   const spend = JSON.parse(time("spend --json", ["spend", "--json"]));
   console.log(`  total tokens counted: ${spend.total.total} · cost ${spend.total.cost}`);
   const size = `${WORKERS} pi workers × ${MB} MB session files`;
-  const empty = { label: `\`ls --json\` before any record exists (median of ${REPEATS})`, value: took["ls again, no records"]! };
+  const empty = {
+    label: `\`ls --json\` before any record exists (median of ${REPEATS})`,
+    value: took["ls again, no records"]!,
+  };
   for (const [id, label, what] of [
-    ["spend-ls-first", "ls, first read (every file from the start)", "`ls --json`, first read of every session file (one run)"],
+    [
+      "spend-ls-first",
+      "ls, first read (every file from the start)",
+      "`ls --json`, first read of every session file (one run)",
+    ],
     ["spend-ls-repeat", "ls, repeat (nothing appended)", `\`ls --json\` again, nothing appended, median of ${REPEATS}`],
-    ["spend-ls-appended", "ls after one appended line per worker", "`ls --json` after one appended line per worker (one run)"],
+    [
+      "spend-ls-appended",
+      "ls after one appended line per worker",
+      "`ls --json` after one appended line per worker (one run)",
+    ],
     ["spend-verdict", "verdict queue, repeat", `\`verdict --json\`, nothing appended, median of ${REPEATS}`],
     ["spend-spend", "spend --json", "`spend --json` (one run)"],
-  ] as const) figure({ id, label: `${what}, ${size}`, value: took[label]!, unit: "ms", baseline: empty });
+  ] as const)
+    figure({ id, label: `${what}, ${size}`, value: took[label]!, unit: "ms", baseline: empty });
 
   // The timer's round: nothing budgeted (one indexed query), then every worker budgeted far above its spend.
   const round = openEngine({ env, cwd: repo });
@@ -94,7 +119,10 @@ try {
     console.log(`  ${label.padEnd(44)} ${mean.toFixed(2).padStart(7)} ms`);
     return mean;
   };
-  const unbudgeted = { label: "a round with no worker budgeted", value: rounds("budget round, no worker has a budget") };
+  const unbudgeted = {
+    label: "a round with no worker budgeted",
+    value: rounds("budget round, no worker has a budget"),
+  };
   round.db.prepare("UPDATE workers SET budget_usd = 1000000").run();
   const quiet = rounds(`budget round, ${WORKERS} budgeted, nothing appended`);
   for (const id of ids) appendFileSync(join(home, "fleet", id, "session", "s.jsonl"), line(2));
@@ -102,8 +130,20 @@ try {
   checkRunningBudgets(round);
   const appended = performance.now() - t2;
   console.log(`  ${"budget round after one line per worker".padEnd(44)} ${appended.toFixed(2).padStart(7)} ms`);
-  figure({ id: "budget-round-quiet", label: `one budget round of the door's timer, ${WORKERS} budgeted workers, nothing appended (mean of 20, in process)`, value: quiet, unit: "ms", baseline: unbudgeted });
-  figure({ id: "budget-round-appended", label: `one budget round after one appended line per worker, ${size} (one round, in process)`, value: appended, unit: "ms", baseline: unbudgeted });
+  figure({
+    id: "budget-round-quiet",
+    label: `one budget round of the door's timer, ${WORKERS} budgeted workers, nothing appended (mean of 20, in process)`,
+    value: quiet,
+    unit: "ms",
+    baseline: unbudgeted,
+  });
+  figure({
+    id: "budget-round-appended",
+    label: `one budget round after one appended line per worker, ${size} (one round, in process)`,
+    value: appended,
+    unit: "ms",
+    baseline: unbudgeted,
+  });
   round.close();
 } finally {
   ground.remove();

@@ -36,13 +36,27 @@ function timeRuns(times: number, fn: () => unknown): number {
 }
 
 function record(i: number): StoredDeliverable {
-  const id = `human-20261130${String(i).padStart(9, "0")}-${(i * 2654435761 % 2 ** 48).toString(16).padStart(12, "0")}`;
+  const id = `human-20261130${String(i).padStart(9, "0")}-${((i * 2654435761) % 2 ** 48).toString(16).padStart(12, "0")}`;
   const at = new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString();
   return {
-    schemaVersion: 2, id, version: 1, ref: storedRef(id, 1), createdAt: at, savedAt: at,
-    body: `# Record ${i}\n\n${"Some findings about the system under study. ".repeat(40)}\n`, summary: `Record ${i}`, outcome: "findings",
-    evidence: [], recommendations: [], refs: [], items: [], changeSet: null, source: { kind: "human", createdAt: at }, reviewNotes: [],
-    approval: { kind: "human", decisionId: `human-authorship:${id}`, decidedAt: at, reason: "human-authorship" }, handoffProvenance: null,
+    schemaVersion: 2,
+    id,
+    version: 1,
+    ref: storedRef(id, 1),
+    createdAt: at,
+    savedAt: at,
+    body: `# Record ${i}\n\n${"Some findings about the system under study. ".repeat(40)}\n`,
+    summary: `Record ${i}`,
+    outcome: "findings",
+    evidence: [],
+    recommendations: [],
+    refs: [],
+    items: [],
+    changeSet: null,
+    source: { kind: "human", createdAt: at },
+    reviewNotes: [],
+    approval: { kind: "human", decisionId: `human-authorship:${id}`, decidedAt: at, reason: "human-authorship" },
+    handoffProvenance: null,
   };
 }
 
@@ -75,12 +89,28 @@ try {
   const inProcess = timeRuns(10, () => listStoredDeliverables(ctx).deliverables.length);
   ctx.close();
   const env = { ...process.env, DOCKET_HOME: home };
-  const cli = timeRuns(5, () => spawnSync(process.execPath, [BIN, "deliverables", "--json"], { env, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 }));
+  const cli = timeRuns(5, () =>
+    spawnSync(process.execPath, [BIN, "deliverables", "--json"], {
+      env,
+      encoding: "utf8",
+      maxBuffer: 64 * 1024 * 1024,
+    }),
+  );
   const nodeStart = timeRuns(5, () => spawnSync(process.execPath, ["-e", ""], { env }));
   console.log(`  bare sync walk: readdir + read + parse   ${walk.toFixed(1).padStart(8)} ms`);
-  console.log(`  listStoredDeliverables (index, warm)     ${inProcess.toFixed(1).padStart(8)} ms   ×${(inProcess / walk).toFixed(3)} of the walk`);
-  figure({ id: "store-list", label: `list the DeliverableStore, ${N.toLocaleString("en-US")} records (ledger index)`, value: inProcess, unit: "ms", baseline: { label: "read + parse every file", value: walk } });
-  console.log(`  \`docket deliverables --json\` process     ${cli.toFixed(1).padStart(8)} ms   (bare \`node -e ""\` start ${nodeStart.toFixed(1)} ms)`);
+  console.log(
+    `  listStoredDeliverables (index, warm)     ${inProcess.toFixed(1).padStart(8)} ms   ×${(inProcess / walk).toFixed(3)} of the walk`,
+  );
+  figure({
+    id: "store-list",
+    label: `list the DeliverableStore, ${N.toLocaleString("en-US")} records (ledger index)`,
+    value: inProcess,
+    unit: "ms",
+    baseline: { label: "read + parse every file", value: walk },
+  });
+  console.log(
+    `  \`docket deliverables --json\` process     ${cli.toFixed(1).padStart(8)} ms   (bare \`node -e ""\` start ${nodeStart.toFixed(1)} ms)`,
+  );
 
   // 1,000 human-authored saves, one engine, beside mkdir + writeFile of the same bytes.
   const saveHome = join(home, "saves");
@@ -112,7 +142,13 @@ try {
   console.log(`${SAVES.toLocaleString("en-US")} --author saves`);
   console.log(`  saveAuthored (lock, fsync'd claim, index) median ${median(saveRuns).toFixed(3)} ms`);
   console.log(`  mkdir + writeFile (no fsync)              median ${median(bareRuns).toFixed(3)} ms`);
-  figure({ id: "store-save", label: "save one human-authored stored deliverable (fsync'd), median", value: median(saveRuns), unit: "ms", baseline: { label: "durable claim", value: median(claimRuns) } });
+  figure({
+    id: "store-save",
+    label: "save one human-authored stored deliverable (fsync'd), median",
+    value: median(saveRuns),
+    unit: "ms",
+    baseline: { label: "durable claim", value: median(claimRuns) },
+  });
   console.log(`  bare durable claim (temp+fsync+link+fsync dir) median ${median(claimRuns).toFixed(3)} ms`);
 } finally {
   rmSync(home, { recursive: true, force: true });

@@ -57,13 +57,23 @@ try {
       mkdirSync(join(w.workspace, "src/new"), { recursive: true });
       writeFileSync(join(w.workspace, `src/new/w${i}.ts`), lines(5, `new file of worker ${i}`));
     }
-    const edits = [`src/m${i % 12}/f${1 + (i % 19)}.ts`, `src/m${(i + 5) % 12}/f${1 + ((i * 7) % 19)}.ts`, `src/m${i % 12}/f0.ts`];
+    const edits = [
+      `src/m${i % 12}/f${1 + (i % 19)}.ts`,
+      `src/m${(i + 5) % 12}/f${1 + ((i * 7) % 19)}.ts`,
+      `src/m${i % 12}/f0.ts`,
+    ];
     for (const [k, path] of edits.entries()) {
       const text = readFileSync(join(w.workspace, path), "utf8").split("\n");
       text[(i * 3 + k * 11) % 55] = `changed by worker ${i}`;
       writeFileSync(join(w.workspace, path), text.join("\n"));
     }
-    done(ctx, w, { callId: `bench-${i}`, body: `Worker ${i} finished.\n`, outcome: "completed", summary: `patch ${i}`, evidence: [{ kind: "test", text: "npm test: pass" }] });
+    done(ctx, w, {
+      callId: `bench-${i}`,
+      body: `Worker ${i} finished.\n`,
+      outcome: "completed",
+      summary: `patch ${i}`,
+      evidence: [{ kind: "test", text: "npm test: pass" }],
+    });
     published.push(w);
   }
   // An uncommitted parent edit of a shared file, and an untracked parent file one patch also creates.
@@ -79,10 +89,25 @@ try {
   fail(ctx, failedRow, { reason: "bench: gave up" });
   ctx.commands.run("bench.idle", {}, (tx) => {
     for (let i = PUBLISHED + 1; i < FLEET; i++) {
-      insertWorker(tx, { task: `idle worker ${i}`, kind: "general", agent: "command", command: "true", execution: {}, cwd: project, projectRoot: project, workspace: () => project, workspaceMode: "shared", runToken: `t${i}` });
+      insertWorker(tx, {
+        task: `idle worker ${i}`,
+        kind: "general",
+        agent: "command",
+        command: "true",
+        execution: {},
+        cwd: project,
+        projectRoot: project,
+        workspace: () => project,
+        workspaceMode: "shared",
+        runToken: `t${i}`,
+      });
     }
   });
-  console.log(`machine: ${cpus().length} cpus, load ${loadavg().map((l) => l.toFixed(1)).join(" ")}; fixture built in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  console.log(
+    `machine: ${cpus().length} cpus, load ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(" ")}; fixture built in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
 
   // Count git processes through a PATH shim that logs, then runs the real git.
   const shimDir = join(root, "shim");
@@ -99,7 +124,12 @@ try {
   const counted = () => {
     writeFileSync(gitLog, "");
     const result = verdictQueue(ctx);
-    return { result, calls: readFileSync(gitLog, "utf8").split("\n").filter((l) => l !== "") };
+    return {
+      result,
+      calls: readFileSync(gitLog, "utf8")
+        .split("\n")
+        .filter((l) => l !== ""),
+    };
   };
   const { result: queue, calls: gitCalls } = counted();
   const { calls: warmCalls } = counted();
@@ -114,19 +144,42 @@ try {
   const median = [...times].sort((a, b) => a - b)[3]!;
   const rows = (ctx.db.prepare("SELECT count(*) AS n FROM workers").get() as { n: number }).n;
   const warnings = queue.reduce((n, c) => n + c.warnings.length, 0);
-  console.log(`verdict queue in process: ${queue.length} cards of ${rows} workers, ${warnings} warnings: median ${median.toFixed(1)} ms (${(median / queue.length).toFixed(2)} ms per card); ${gitCalls.length} git processes on a first look, ${warmCalls.length} on a second with nothing moved`);
-  const contract = JSON.stringify(queue.map((c) => ({ worker: c.worker, state: c.state, deliverable: c.deliverable, approved: c.approved, warnings: c.warnings, actions: c.actions, planCoverage: c.planCoverage })));
-  console.log(`queue digest (same fixture → same digest before and after): ${createHash("sha256").update(contract.split(root).join("<root>")).digest("hex").slice(0, 16)}`);
+  console.log(
+    `verdict queue in process: ${queue.length} cards of ${rows} workers, ${warnings} warnings: median ${median.toFixed(1)} ms (${(median / queue.length).toFixed(2)} ms per card); ${gitCalls.length} git processes on a first look, ${warmCalls.length} on a second with nothing moved`,
+  );
+  const contract = JSON.stringify(
+    queue.map((c) => ({
+      worker: c.worker,
+      state: c.state,
+      deliverable: c.deliverable,
+      approved: c.approved,
+      warnings: c.warnings,
+      actions: c.actions,
+      planCoverage: c.planCoverage,
+    })),
+  );
+  console.log(
+    `queue digest (same fixture → same digest before and after): ${createHash("sha256").update(contract.split(root).join("<root>")).digest("hex").slice(0, 16)}`,
+  );
   ctx.close();
 
   const env = { PATH: plainPath ?? "/usr/bin:/bin", HOME: join(root, "home"), DOCKET_HOME: home };
   const at = { cwd: project, env };
   printFigures(
-    timeProcesses([
-      { label: "node -e 0", argv: [process.execPath, "-e", "0"], options: at },
-      { label: "docket verdict --json (23 queued of 100)", argv: [process.execPath, BIN, "verdict", "--json"], options: at },
-      ...(BEFORE ? [{ label: "the same, built before", argv: [process.execPath, BEFORE, "verdict", "--json"], options: at }] : []),
-    ], ROUNDS),
+    timeProcesses(
+      [
+        { label: "node -e 0", argv: [process.execPath, "-e", "0"], options: at },
+        {
+          label: "docket verdict --json (23 queued of 100)",
+          argv: [process.execPath, BIN, "verdict", "--json"],
+          options: at,
+        },
+        ...(BEFORE
+          ? [{ label: "the same, built before", argv: [process.execPath, BEFORE, "verdict", "--json"], options: at }]
+          : []),
+      ],
+      ROUNDS,
+    ),
     { "docket verdict --json (23 queued of 100)": 2 },
   );
 } finally {

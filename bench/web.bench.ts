@@ -26,7 +26,8 @@ const cleanups: (() => void | Promise<void>)[] = [];
 const t = { after: (fn: () => void | Promise<void>) => void cleanups.push(fn) };
 const RUNS = Number(process.env.DOCKET_BENCH_RUNS ?? 20);
 
-const pct = (xs: number[], q: number): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
+const pct = (xs: number[], q: number): number =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
 const ms = (x: number): string => `${x.toFixed(1).padStart(8)} ms`;
 
 function timed(n: number, fn: () => unknown): number[] {
@@ -52,7 +53,8 @@ function bigChange(files: number, lines: number): { before: Record<string, strin
   const after: Record<string, string> = {};
   for (let f = 0; f < files; f++) {
     before[`src/mod${f}.ts`] = Array.from({ length: lines }, (_, i) => `export const v${i} = ${i};`).join("\n") + "\n";
-    after[`src/mod${f}.ts`] = Array.from({ length: lines }, (_, i) => `export const v${i} = ${i * 2}; // doubled`).join("\n") + "\n";
+    after[`src/mod${f}.ts`] =
+      Array.from({ length: lines }, (_, i) => `export const v${i} = ${i * 2}; // doubled`).join("\n") + "\n";
   }
   return { before, after };
 }
@@ -84,9 +86,13 @@ async function cardRender(files: number, lines: number): Promise<void> {
     await (await fetch(`${web.origin}/card/${w.worker}/v/1/file/0`, { headers: { cookie } })).text();
     frag.push(performance.now() - t0);
   }
-  console.log(`\ncard with a ${(files * lines * 2).toLocaleString("en-US")}-line patch (${files} file${files === 1 ? "" : "s"} × ${lines} lines changed), p50 of ${n}`);
+  console.log(
+    `\ncard with a ${(files * lines * 2).toLocaleString("en-US")}-line patch (${files} file${files === 1 ? "" : "s"} × ${lines} lines changed), p50 of ${n}`,
+  );
   console.log(`  baseline: read the sidecar + JSON.parse    ${ms(pct(parse, 0.5))}`);
-  console.log(`  reviewView (card, actions, file heads)    ${ms(pct(view, 0.5))}   ×${(pct(view, 0.5) / pct(parse, 0.5)).toFixed(1)}`);
+  console.log(
+    `  reviewView (card, actions, file heads)    ${ms(pct(view, 0.5))}   ×${(pct(view, 0.5) / pct(parse, 0.5)).toFixed(1)}`,
+  );
   console.log(`  + card HTML (large files collapsed)       ${ms(pct(page, 0.5))}`);
   console.log(`  every file's rows, highlighted            ${ms(pct(rows, 0.5))}`);
   console.log(`  GET /card over loopback                   ${ms(pct(http, 0.5))}`);
@@ -102,15 +108,27 @@ async function doneToPage(): Promise<void> {
   await page.evaluate((worker) => {
     const seen: { at: number; v: number | null }[] = [];
     (window as unknown as { seen: typeof seen }).seen = seen;
-    new EventSource("/events").addEventListener("pulse", (e) => seen.push({ at: Date.now(), v: JSON.parse((e as MessageEvent).data).workers[worker]?.v ?? null }));
+    new EventSource("/events").addEventListener("pulse", (e) =>
+      seen.push({ at: Date.now(), v: JSON.parse((e as MessageEvent).data).workers[worker]?.v ?? null }),
+    );
   }, w.worker);
   const poller = openEngine({ env: { DOCKET_HOME: g.home }, cwd: g.project });
-  const env = cliEnv({ DOCKET_HOME: g.home, HOME: g.home, DOCKET_WORKER_ID: w.worker, DOCKET_GENERATION: "1", DOCKET_RUN_TOKEN: w.runToken });
+  const env = cliEnv({
+    DOCKET_HOME: g.home,
+    HOME: g.home,
+    DOCKET_WORKER_ID: w.worker,
+    DOCKET_GENERATION: "1",
+    DOCKET_RUN_TOKEN: w.runToken,
+  });
   const toPage: number[] = [];
   const toPoll: number[] = [];
   for (let v = 1; v <= RUNS; v++) {
     writeFileSync(join(w.workspace, "src/app.txt"), `version ${v}\n`);
-    const child = spawn(process.execPath, [DOCKET_BIN, "worker", "done", "--outcome", "completed", "--summary", `v${v}`], { cwd: w.workspace, env, stdio: ["pipe", "ignore", "ignore"] });
+    const child = spawn(
+      process.execPath,
+      [DOCKET_BIN, "worker", "done", "--outcome", "completed", "--summary", `v${v}`],
+      { cwd: w.workspace, env, stdio: ["pipe", "ignore", "ignore"] },
+    );
     const exited = new Promise((r) => child.on("exit", r));
     child.stdin.end("done\n");
     // The baseline: a reader on its own connection polling data_version every millisecond.
@@ -119,31 +137,69 @@ async function doneToPage(): Promise<void> {
     const deadline = Date.now() + 30_000;
     while (Date.now() < deadline) {
       if (poller.db.pragma("data_version", { simple: true }) !== start) {
-        const row = poller.db.prepare("SELECT deliverable_version AS v FROM workers WHERE id = ?").get(w.worker) as { v: number | null };
-        if (row.v === v) { polled = Date.now(); break; }
+        const row = poller.db.prepare("SELECT deliverable_version AS v FROM workers WHERE id = ?").get(w.worker) as {
+          v: number | null;
+        };
+        if (row.v === v) {
+          polled = Date.now();
+          break;
+        }
       }
       await new Promise((r) => setTimeout(r, 1));
     }
-    const committed = Date.parse((poller.db.prepare("SELECT updated_at AS u FROM workers WHERE id = ?").get(w.worker) as { u: string }).u);
-    const at = await page.waitForFunction((n) => (window as unknown as { seen: { at: number; v: number | null }[] }).seen.find((s) => s.v === n)?.at, v, { timeout: 30_000 });
+    const committed = Date.parse(
+      (poller.db.prepare("SELECT updated_at AS u FROM workers WHERE id = ?").get(w.worker) as { u: string }).u,
+    );
+    const at = await page.waitForFunction(
+      (n) => (window as unknown as { seen: { at: number; v: number | null }[] }).seen.find((s) => s.v === n)?.at,
+      v,
+      { timeout: 30_000 },
+    );
     toPage.push(Number(await at.jsonValue()) - committed);
     toPoll.push(polled - committed);
     await exited;
   }
   poller.close();
-  console.log(`\na worker's done (\`docket worker done\` in another process) → the event at an open page, ${RUNS} runs`);
-  console.log(`  baseline: a 1 ms data_version poll sees the commit  p50 ${ms(pct(toPoll, 0.5))}  p95 ${ms(pct(toPoll, 0.95))}`);
-  console.log(`  the page's EventSource receives the pulse           p50 ${ms(pct(toPage, 0.5))}  p95 ${ms(pct(toPage, 0.95))}`);
-  figure({ id: "web-event", label: "a worker's done in another process → an open page's event stream, p50", value: pct(toPage, 0.5), unit: "ms", baseline: { label: "a 1 ms `data_version` poll", value: pct(toPoll, 0.5) } });
+  console.log(
+    `\na worker's done (\`docket worker done\` in another process) → the event at an open page, ${RUNS} runs`,
+  );
+  console.log(
+    `  baseline: a 1 ms data_version poll sees the commit  p50 ${ms(pct(toPoll, 0.5))}  p95 ${ms(pct(toPoll, 0.95))}`,
+  );
+  console.log(
+    `  the page's EventSource receives the pulse           p50 ${ms(pct(toPage, 0.5))}  p95 ${ms(pct(toPage, 0.95))}`,
+  );
+  figure({
+    id: "web-event",
+    label: "a worker's done in another process → an open page's event stream, p50",
+    value: pct(toPage, 0.5),
+    unit: "ms",
+    baseline: { label: "a 1 ms `data_version` poll", value: pct(toPoll, 0.5) },
+  });
 }
 
 function storedRecord(i: number): StoredDeliverable {
-  const id = `human-20261201${String(i).padStart(9, "0")}-${(i * 2654435761 % 2 ** 48).toString(16).padStart(12, "0")}`;
+  const id = `human-20261201${String(i).padStart(9, "0")}-${((i * 2654435761) % 2 ** 48).toString(16).padStart(12, "0")}`;
   const at = new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString();
   return {
-    schemaVersion: 2, id, version: 1, ref: storedRef(id, 1), createdAt: at, savedAt: at, body: `# Record ${i}\n\nFindings.\n`, summary: `Record ${i}`, outcome: "findings",
-    evidence: [], recommendations: [], refs: [], items: [], changeSet: null, source: { kind: "human", createdAt: at }, reviewNotes: [],
-    approval: { kind: "human", decisionId: `human-authorship:${id}`, decidedAt: at, reason: "human-authorship" }, handoffProvenance: null,
+    schemaVersion: 2,
+    id,
+    version: 1,
+    ref: storedRef(id, 1),
+    createdAt: at,
+    savedAt: at,
+    body: `# Record ${i}\n\nFindings.\n`,
+    summary: `Record ${i}`,
+    outcome: "findings",
+    evidence: [],
+    recommendations: [],
+    refs: [],
+    items: [],
+    changeSet: null,
+    source: { kind: "human", createdAt: at },
+    reviewNotes: [],
+    approval: { kind: "human", decisionId: `human-authorship:${id}`, decidedAt: at, reason: "human-authorship" },
+    handoffProvenance: null,
   };
 }
 
@@ -161,12 +217,19 @@ async function memory(): Promise<void> {
   reindexStore(ctx);
   ctx.close();
   const env = { ...process.env, DOCKET_HOME: g.home, DOCKET_TMUX_SOCKET: `docket-bench-${process.pid}` };
-  const server = spawn(process.execPath, [DOCKET_BIN.replace(/docket\.js$/, "docket-web.js"), "--json"], { cwd: g.project, env, stdio: ["ignore", "pipe", "inherit"] });
-  const url = await new Promise<string>((r) => server.stdout.once("data", (b: Buffer) => r(JSON.parse(b.toString()).url)));
+  const server = spawn(process.execPath, [DOCKET_BIN.replace(/docket\.js$/, "docket-web.js"), "--json"], {
+    cwd: g.project,
+    env,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const url = await new Promise<string>((r) =>
+    server.stdout.once("data", (b: Buffer) => r(JSON.parse(b.toString()).url)),
+  );
   const origin = new URL(url).origin;
   const idle = rssKb(server.pid!);
   const cookie = (await fetch(url, { redirect: "manual" })).headers.get("set-cookie")!.split(";")[0]!;
-  for (const path of ["/", "/fleet?all=1", "/store", "/log", "/", "/store"]) await (await fetch(`${origin}${path}`, { headers: { cookie } })).text();
+  for (const path of ["/", "/fleet?all=1", "/store", "/log", "/", "/store"])
+    await (await fetch(`${origin}${path}`, { headers: { cookie } })).text();
   const busy = rssKb(server.pid!);
   server.kill("SIGTERM");
   const bare = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { stdio: "ignore" });

@@ -3,6 +3,8 @@
 // CommonJS like every file in bin/ (bin/package.json): the surface itself is an ES module, imported.
 "use strict";
 
-import("../dist/src/surfaces/web/main.js").then(({ main }) => main(process.argv.slice(2))).then((code) => {
-  process.exitCode = code;
-});
+import("../dist/src/surfaces/web/main.js")
+  .then(({ main }) => main(process.argv.slice(2)))
+  .then((code) => {
+    process.exitCode = code;
+  });

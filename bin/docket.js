@@ -10,7 +10,11 @@
 const args = process.argv.slice(2);
 const own = { mcp: "mcp/main.js", door: "door/main.js" }[args[0]];
 const worker = !own && args.find((a) => a !== "--json") === "worker";
-const entry = worker ? Promise.resolve(require("../dist/bundle/worker.cjs")) : import(`../dist/src/surfaces/${own ?? "cli/main.js"}`);
-entry.then(({ main }) => main(own ? args.slice(1) : args)).then((code) => {
-  process.exitCode = code;
-});
+const entry = worker
+  ? Promise.resolve(require("../dist/bundle/worker.cjs"))
+  : import(`../dist/src/surfaces/${own ?? "cli/main.js"}`);
+entry
+  .then(({ main }) => main(own ? args.slice(1) : args))
+  .then((code) => {
+    process.exitCode = code;
+  });

@@ -58,6 +58,8 @@ for (const { name, entry, outside } of BUNDLES) {
     minifySyntax: true,
     plugins: [keepOutside(outside)],
   });
-  const inputs = Object.keys(result.metafile.inputs).map((p) => relative(ROOT, resolve(ROOT, p))).sort();
+  const inputs = Object.keys(result.metafile.inputs)
+    .map((p) => relative(ROOT, resolve(ROOT, p)))
+    .sort();
   writeFileSync(join(OUT, `${name}.inputs.json`), `${JSON.stringify({ entry, outside, inputs }, null, 2)}\n`);
 }

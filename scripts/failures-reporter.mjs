@@ -20,7 +20,8 @@ export default async function* failures(source) {
     const error = data.details?.error;
     if (type === "test:fail" && error?.failureType !== "subtestsFailed") {
       let message = String(error?.cause?.message ?? error?.message ?? error).split("\n")[0];
-      if (wholeFile) message += ` (${finished.get(data.file) ?? 0} of its tests had passed; last begun: ${running.get(data.file) ?? "none"})`;
+      if (wholeFile)
+        message += ` (${finished.get(data.file) ?? 0} of its tests had passed; last begun: ${running.get(data.file) ?? "none"})`;
       yield `${JSON.stringify({ file: data.file ?? "", name: wholeFile ? "(the whole file)" : stack.join(" › "), error: message })}\n`;
     }
   }

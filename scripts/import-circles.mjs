@@ -32,26 +32,41 @@ for (const file of walk(SRC)) {
 
 // Tarjan's algorithm, iterative enough for this size (recursion depth = longest import chain).
 let index = 0;
-const idx = new Map(), low = new Map(), stack = [], on = new Set(), components = [];
+const idx = new Map(),
+  low = new Map(),
+  stack = [],
+  on = new Set(),
+  components = [];
 function connect(v) {
-  idx.set(v, index); low.set(v, index); index++;
-  stack.push(v); on.add(v);
+  idx.set(v, index);
+  low.set(v, index);
+  index++;
+  stack.push(v);
+  on.add(v);
   for (const w of graph.get(v) ?? []) {
     if (!graph.has(w)) continue;
-    if (!idx.has(w)) { connect(w); low.set(v, Math.min(low.get(v), low.get(w))); }
-    else if (on.has(w)) low.set(v, Math.min(low.get(v), idx.get(w)));
+    if (!idx.has(w)) {
+      connect(w);
+      low.set(v, Math.min(low.get(v), low.get(w)));
+    } else if (on.has(w)) low.set(v, Math.min(low.get(v), idx.get(w)));
   }
   if (low.get(v) === idx.get(v)) {
     const c = [];
     let w;
-    do { w = stack.pop(); on.delete(w); c.push(w); } while (w !== v);
+    do {
+      w = stack.pop();
+      on.delete(w);
+      c.push(w);
+    } while (w !== v);
     components.push(c);
   }
 }
 for (const v of graph.keys()) if (!idx.has(v)) connect(v);
 
 const circles = components.filter((c) => c.length > 1).sort((a, b) => b.length - a.length);
-console.log(`${graph.size} modules, ${circles.length} circles${runtime ? " (runtime imports only)" : ""}: sizes ${circles.map((c) => c.length).join(", ") || "none"}`);
+console.log(
+  `${graph.size} modules, ${circles.length} circles${runtime ? " (runtime imports only)" : ""}: sizes ${circles.map((c) => c.length).join(", ") || "none"}`,
+);
 for (const f of focus) {
   const c = components.find((x) => x.includes(f)) ?? [f];
   console.log(`circle of ${f}: ${c.length} module${c.length === 1 ? "" : "s"}`);

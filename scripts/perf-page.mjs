@@ -14,10 +14,16 @@ const render = args.includes("--render");
 const all = args.includes("--all");
 const names = args.filter((a) => !a.startsWith("--"));
 if (!render && !all && names.length === 0) {
-  console.error("usage: npm run bench:page -- <bench> [<bench> …] | --all | --render   (benches: dist/bench/*.bench.js, by substring)");
+  console.error(
+    "usage: npm run bench:page -- <bench> [<bench> …] | --all | --render   (benches: dist/bench/*.bench.js, by substring)",
+  );
   process.exit(2);
 }
-const files = render ? [] : readdirSync(BENCHES).filter((n) => n.endsWith(".bench.js") && (all || names.some((f) => n.includes(f)))).sort();
+const files = render
+  ? []
+  : readdirSync(BENCHES)
+      .filter((n) => n.endsWith(".bench.js") && (all || names.some((f) => n.includes(f))))
+      .sort();
 if (!render && files.length === 0) {
   console.error(`no bench matches ${names.join(", ")}`);
   process.exit(2);
@@ -49,11 +55,15 @@ for (const file of files) {
     continue;
   }
   const figures = parseFigureLines(text);
-  if (figures.length === 0) console.error(`${file} printed no figure lines (bench/support/figure.ts); the page has no row for it`);
+  if (figures.length === 0)
+    console.error(`${file} printed no figure lines (bench/support/figure.ts); the page has no row for it`);
   fresh = fresh.concat(figures);
 }
 const figures = mergeFigures(saved, fresh);
-for (const [path, text] of [[SAVED, `${JSON.stringify({ figures }, null, 2)}\n`], [PAGE, renderPage(figures)]]) {
+for (const [path, text] of [
+  [SAVED, `${JSON.stringify({ figures }, null, 2)}\n`],
+  [PAGE, renderPage(figures)],
+]) {
   writeFileSync(`${path}.tmp`, text);
   renameSync(`${path}.tmp`, path);
 }

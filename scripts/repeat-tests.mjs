@@ -10,7 +10,9 @@ import { runnerArgs, testFiles } from "./test-files.mjs";
 const [count, ...filters] = process.argv.slice(2);
 const runs = Number(count);
 if (!Number.isInteger(runs) || runs < 1) {
-  console.error(`usage: npm run test:repeat -- N [filter ...]  (N a positive number of runs; got ${JSON.stringify(count ?? "")})`);
+  console.error(
+    `usage: npm run test:repeat -- N [filter ...]  (N a positive number of runs; got ${JSON.stringify(count ?? "")})`,
+  );
   process.exit(2);
 }
 const files = testFiles(filters);
@@ -29,22 +31,35 @@ for (let run = 1; run <= runs; run++) {
   const list = join(logs, `run-${run}.failures.ndjson`);
   const runStart = Date.now();
   console.log(`\n── run ${run} of ${runs} (${files.length} files) ──`);
-  const reporters = ["--test-reporter=dot", "--test-reporter-destination=stdout", `--test-reporter=${reporter}`, `--test-reporter-destination=${list}`];
+  const reporters = [
+    "--test-reporter=dot",
+    "--test-reporter-destination=stdout",
+    `--test-reporter=${reporter}`,
+    `--test-reporter-destination=${list}`,
+  ];
   const r = spawnSync(process.execPath, runnerArgs(files, reporters), { stdio: "inherit" });
   seconds.push(Math.round((Date.now() - runStart) / 1000));
-  const lines = readFileSync(list, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
+  const lines = readFileSync(list, "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
   for (const f of lines) {
     const key = `${relative(process.cwd(), f.file) || "(runner)"} › ${f.name}`;
     const entry = failed.get(key) ?? { runs: new Set(), error: f.error };
     entry.runs.add(run);
     failed.set(key, entry);
   }
-  if (r.status !== 0 && lines.length === 0) runFailures.push(`run ${run}: the runner exited ${r.status ?? r.signal} with no failed test recorded`);
-  console.log(`run ${run}: ${lines.length === 0 && r.status === 0 ? "passed" : `${lines.length} failed`} in ${seconds.at(-1)} s`);
+  if (r.status !== 0 && lines.length === 0)
+    runFailures.push(`run ${run}: the runner exited ${r.status ?? r.signal} with no failed test recorded`);
+  console.log(
+    `run ${run}: ${lines.length === 0 && r.status === 0 ? "passed" : `${lines.length} failed`} in ${seconds.at(-1)} s`,
+  );
 }
 
 const total = Math.round((Date.now() - started) / 1000);
-console.log(`\n══ ${runs} run${runs === 1 ? "" : "s"} in ${total} s (${seconds.map((s) => `${s} s`).join(", ")}); logs in ${logs}`);
+console.log(
+  `\n══ ${runs} run${runs === 1 ? "" : "s"} in ${total} s (${seconds.map((s) => `${s} s`).join(", ")}); logs in ${logs}`,
+);
 for (const problem of runFailures) console.log(problem);
 if (failed.size === 0 && runFailures.length === 0) {
   console.log("no test failed in any run");

@@ -5,7 +5,9 @@ import { spawnSync } from "node:child_process";
 
 const root = "dist/bench";
 const filters = process.argv.slice(2);
-const files = readdirSync(root).filter((n) => n.endsWith(".bench.js") && (filters.length === 0 || filters.some((f) => n.includes(f)))).sort();
+const files = readdirSync(root)
+  .filter((n) => n.endsWith(".bench.js") && (filters.length === 0 || filters.some((f) => n.includes(f))))
+  .sort();
 let failed = 0;
 for (const f of files) {
   console.log(`\n=== ${f}`);

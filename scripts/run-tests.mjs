@@ -5,7 +5,10 @@ import { INSTALL_ROOT, runnerArgs, testFiles } from "./test-files.mjs";
 
 const install = process.argv.includes("--install");
 const root = install ? INSTALL_ROOT : "dist/test";
-const files = testFiles(process.argv.slice(2).filter((a) => a !== "--install"), root);
+const files = testFiles(
+  process.argv.slice(2).filter((a) => a !== "--install"),
+  root,
+);
 if (files.length === 0) {
   console.error(`no test files found under ${root}`);
   process.exit(1);

@@ -13,8 +13,8 @@ export function testFiles(filters, root = "dist/test") {
       const p = join(dir, name);
       if (statSync(p).isDirectory()) {
         if (p !== INSTALL_ROOT || root === INSTALL_ROOT) walk(p);
-      }
-      else if (name.endsWith(".test.js") && (filters.length === 0 || filters.some((f) => p.includes(f)))) files.push(p);
+      } else if (name.endsWith(".test.js") && (filters.length === 0 || filters.some((f) => p.includes(f))))
+        files.push(p);
     }
   })(root);
   return files;

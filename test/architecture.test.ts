@@ -41,18 +41,25 @@ test("every import points down the house: domain ← ledger/files/substrate ← 
   for (const file of files(SRC)) {
     const layer = layerOf(file);
     const text = readFileSync(file, "utf8");
-    for (const m of text.matchAll(/(?:import|export)[^'"]*?from\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g)) {
+    for (const m of text.matchAll(
+      /(?:import|export)[^'"]*?from\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g,
+    )) {
       const spec = m[1] ?? m[2]!;
-      if (layer === "domain" && !spec.startsWith(".")) problems.push(`${relative(SRC, file)} imports ${spec} (domain is pure)`);
-      if (layer === "surfaces" && /^(better-sqlite3|node:child_process)$/.test(spec)) problems.push(`${relative(SRC, file)} imports ${spec}`);
+      if (layer === "domain" && !spec.startsWith("."))
+        problems.push(`${relative(SRC, file)} imports ${spec} (domain is pure)`);
+      if (layer === "surfaces" && /^(better-sqlite3|node:child_process)$/.test(spec))
+        problems.push(`${relative(SRC, file)} imports ${spec}`);
       if (!spec.startsWith(".")) continue;
       const target = layerOf(resolve(dirname(file), spec));
       // Named exception: a worker's client loads no engine, so it restarts a dead door through this one substrate module.
-      const revives = relative(SRC, file) === "surfaces/shared/door-client.js" && spec === "../../substrate/door-revive.js";
-      if (!ALLOWED[layer]?.includes(target) && !revives) problems.push(`${relative(SRC, file)} (${layer}) imports ${spec} (${target})`);
+      const revives =
+        relative(SRC, file) === "surfaces/shared/door-client.js" && spec === "../../substrate/door-revive.js";
+      if (!ALLOWED[layer]?.includes(target) && !revives)
+        problems.push(`${relative(SRC, file)} (${layer}) imports ${spec} (${target})`);
       const from = surfaceOf(file);
       const to = surfaceOf(resolve(dirname(file), spec));
-      if (from !== undefined && to !== undefined && from !== to && to !== "shared") problems.push(`${relative(SRC, file)} (${from}) imports ${spec} (surface ${to})`);
+      if (from !== undefined && to !== undefined && from !== to && to !== "shared")
+        problems.push(`${relative(SRC, file)} (${from}) imports ${spec} (surface ${to})`);
     }
   }
   assert.deepEqual(problems, []);
@@ -70,24 +77,38 @@ test("the engine touches no file, runs no SQL and starts no process: files/, led
   const problems: string[] = [];
   for (const file of files(join(SRC, "engine"))) {
     const text = readFileSync(file, "utf8");
-    for (const m of text.matchAll(/(?:import|export)[^'"]*?from\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g)) {
+    for (const m of text.matchAll(
+      /(?:import|export)[^'"]*?from\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g,
+    )) {
       const spec = m[1] ?? m[2]!;
       if (ENGINE_FORBIDDEN_IMPORTS.test(spec)) problems.push(`${relative(SRC, file)} imports ${spec}`);
-      if (spec.startsWith(".") && relative(SRC, resolve(dirname(file), spec)).startsWith("ledger/core/statements")) problems.push(`${relative(SRC, file)} prepares its own statements`);
+      if (spec.startsWith(".") && relative(SRC, resolve(dirname(file), spec)).startsWith("ledger/core/statements"))
+        problems.push(`${relative(SRC, file)} prepares its own statements`);
     }
-    for (const [pattern, what] of ENGINE_FORBIDDEN_CODE) if (pattern.test(text)) problems.push(`${relative(SRC, file)} ${what}`);
+    for (const [pattern, what] of ENGINE_FORBIDDEN_CODE)
+      if (pattern.test(text)) problems.push(`${relative(SRC, file)} ${what}`);
   }
   assert.deepEqual(problems, []);
 });
 
 test("the domain is pure: no clock, no randomness, no process, no environment", () => {
-  const impure = files(join(SRC, "domain")).filter((file) => /\b(?:Date\.now|Math\.random|process\.[a-z]|new Date\(\))/.test(readFileSync(file, "utf8").replace(/\/\/.*$|\/\*[\s\S]*?\*\//gm, "")));
-  assert.deepEqual(impure.map((f) => relative(SRC, f)), []);
+  const impure = files(join(SRC, "domain")).filter((file) =>
+    /\b(?:Date\.now|Math\.random|process\.[a-z]|new Date\(\))/.test(
+      readFileSync(file, "utf8").replace(/\/\/.*$|\/\*[\s\S]*?\*\//gm, ""),
+    ),
+  );
+  assert.deepEqual(
+    impure.map((f) => relative(SRC, f)),
+    [],
+  );
 });
 
 test("no source file is over 500 lines", () => {
   const big = files(SRC)
-    .map((f) => ({ f: relative(SRC, f), n: readFileSync(f.replace("/dist/src/", "/src/").replace(/\.js$/, ".ts"), "utf8").split("\n").length }))
+    .map((f) => ({
+      f: relative(SRC, f),
+      n: readFileSync(f.replace("/dist/src/", "/src/").replace(/\.js$/, ".ts"), "utf8").split("\n").length,
+    }))
     .filter((x) => x.n > 500);
   assert.deepEqual(big, []);
 });
@@ -103,9 +124,14 @@ test("the engine sets no worker state inline: every transition is a patch from d
 const REPLAYS_OWN_RESULT = new Set(["ledger/core/runner.ts", "ledger/workers/protocol.ts"]);
 
 test("no unchecked JSON.parse … as T in the engine or the ledger: JSON columns are read through a validator", () => {
-  const unchecked = ["engine", "ledger"].flatMap((layer) => files(join(SRC, layer)))
+  const unchecked = ["engine", "ledger"]
+    .flatMap((layer) => files(join(SRC, layer)))
     .map((f) => relative(SRC, f).replace(/\.js$/, ".ts"))
-    .filter((f) => !REPLAYS_OWN_RESULT.has(f) && /JSON\.parse\([^;]*?\)\)?\s*as\s+(?!unknown\b)/.test(readFileSync(join(SRC, "..", "..", "src", f), "utf8")));
+    .filter(
+      (f) =>
+        !REPLAYS_OWN_RESULT.has(f) &&
+        /JSON\.parse\([^;]*?\)\)?\s*as\s+(?!unknown\b)/.test(readFileSync(join(SRC, "..", "..", "src", f), "utf8")),
+    );
   assert.deepEqual(unchecked, []);
 });
 
@@ -120,9 +146,12 @@ test("the engine runs git, tmux and the agents only through the context's ports 
   for (const file of files(join(SRC, "engine"))) {
     const name = relative(SRC, file);
     const text = readFileSync(file, "utf8");
-    for (const m of text.matchAll(/(?:import|export)[^'"]*?from\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g)) {
+    for (const m of text.matchAll(
+      /(?:import|export)[^'"]*?from\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g,
+    )) {
       const spec = m[1] ?? m[2]!;
-      if (/substrate\/(git|agents)\//.test(spec) && !PORT_MAKERS[name]?.test(spec)) problems.push(`${name} imports ${spec}`);
+      if (/substrate\/(git|agents)\//.test(spec) && !PORT_MAKERS[name]?.test(spec))
+        problems.push(`${name} imports ${spec}`);
     }
     if (name !== "engine/open.js" && /\bcreateTmux\b/.test(text)) problems.push(`${name} makes its own tmux`);
   }
@@ -131,7 +160,11 @@ test("the engine runs git, tmux and the agents only through the context's ports 
 
 test("the engine reads no snake_case field: ledger rows reach it as camelCase domain types", () => {
   const snake = files(join(SRC, "engine")).flatMap((file) =>
-    [...readFileSync(file, "utf8").replace(/\/\/.*$|\/\*[\s\S]*?\*\//gm, "").matchAll(/[\]\w)]\.([a-z]+_[a-z_]+)\b/g)].map((m) => `${relative(SRC, file)}: .${m[1]}`),
+    [
+      ...readFileSync(file, "utf8")
+        .replace(/\/\/.*$|\/\*[\s\S]*?\*\//gm, "")
+        .matchAll(/[\]\w)]\.([a-z]+_[a-z_]+)\b/g),
+    ].map((m) => `${relative(SRC, file)}: .${m[1]}`),
   );
   assert.deepEqual(snake, []);
 });
@@ -139,28 +172,43 @@ test("the engine reads no snake_case field: ledger rows reach it as camelCase do
 test("git runs by its absolute path only, and a worker's tree only through substrate/git/worker-git (issue 23)", () => {
   // The human's checkout: its own modules, the human's git with neutralised config. A worker's tree: worker-git alone.
   const RUNS_GIT = new Set([
-    "substrate/git/git-binary.js", "substrate/git/worker-git.js", "substrate/git/promote.js", "substrate/git/worktree.js", "substrate/git/blob.js",
-    "substrate/git/init.js", "substrate/project.js", "substrate/tool-versions.js",
+    "substrate/git/git-binary.js",
+    "substrate/git/worker-git.js",
+    "substrate/git/promote.js",
+    "substrate/git/worktree.js",
+    "substrate/git/blob.js",
+    "substrate/git/init.js",
+    "substrate/project.js",
+    "substrate/tool-versions.js",
   ]);
   const PINS_A_WORK_TREE = new Set(["substrate/git/worker-git.js", "substrate/git/worktree.js"]);
   const problems: string[] = [];
   for (const file of files(SRC)) {
     const name = relative(SRC, file);
     const text = readFileSync(file, "utf8").replace(/\/\/.*$|\/\*[\s\S]*?\*\//gm, "");
-    if (/\b(?:execFileSync|execFile|spawnSync|spawn|execSync|exec)\(\s*["'`]git["'`]/.test(text)) problems.push(`${name} runs "git" from PATH`);
-    if (/\bgitBinary\(/.test(text) && !RUNS_GIT.has(name)) problems.push(`${name} runs git outside the modules allowed to`);
-    if (/GIT_WORK_TREE|--work-tree/.test(text) && !PINS_A_WORK_TREE.has(name)) problems.push(`${name} names a work tree`);
+    if (/\b(?:execFileSync|execFile|spawnSync|spawn|execSync|exec)\(\s*["'`]git["'`]/.test(text))
+      problems.push(`${name} runs "git" from PATH`);
+    if (/\bgitBinary\(/.test(text) && !RUNS_GIT.has(name))
+      problems.push(`${name} runs git outside the modules allowed to`);
+    if (/GIT_WORK_TREE|--work-tree/.test(text) && !PINS_A_WORK_TREE.has(name))
+      problems.push(`${name} names a work tree`);
   }
   // The port's worker-tree operations live in modules that start no process: they reach git through worker-git.
   // Combine's merge too: its bytes come from workers, so it runs in worker-git's scratch git, never the checkout's config.
-  for (const name of ["substrate/git/live-tree.js", "substrate/git/changes.js", "substrate/git/patch-check.js", "substrate/git/merge.js"]) {
+  for (const name of [
+    "substrate/git/live-tree.js",
+    "substrate/git/changes.js",
+    "substrate/git/patch-check.js",
+    "substrate/git/merge.js",
+  ]) {
     const text = readFileSync(join(SRC, name), "utf8");
     if (/node:child_process/.test(text)) problems.push(`${name} starts a process itself`);
     if (!/worker-git\.js/.test(text)) problems.push(`${name} does not go through worker-git`);
   }
   const port = readFileSync(join(SRC, "substrate/git/port.js"), "utf8");
   for (const fn of ["liveEqualsFrozen", "liveChangedPaths", "liveChangesExist", "resetWorkspace"]) {
-    if (!new RegExp(`import \\{[^}]*\\b${fn}\\b[^}]*\\} from "\\./live-tree\\.js"`).test(port)) problems.push(`the port's ${fn} does not come from live-tree.js`);
+    if (!new RegExp(`import \\{[^}]*\\b${fn}\\b[^}]*\\} from "\\./live-tree\\.js"`).test(port))
+      problems.push(`the port's ${fn} does not come from live-tree.js`);
   }
   assert.deepEqual(problems, []);
 });
@@ -171,7 +219,9 @@ function runtimeGraph(entry: string): string[] {
   const walk = (file: string): void => {
     if (seen.has(file)) return;
     seen.add(file);
-    for (const m of readFileSync(file, "utf8").matchAll(/(?:import|export)[^'"]*?from\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g)) {
+    for (const m of readFileSync(file, "utf8").matchAll(
+      /(?:import|export)[^'"]*?from\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g,
+    )) {
       const spec = m[1] ?? m[2]!;
       if (spec.startsWith(".")) walk(resolve(dirname(file), spec));
       else seen.add(spec);
@@ -182,9 +232,17 @@ function runtimeGraph(entry: string): string[] {
 }
 
 test("a worker's clients (docket worker, docket mcp, the pi worker role) load no SQLite, no engine, no ledger, files or substrate: only the door does", () => {
-  for (const entry of ["surfaces/cli/worker-fast.js", "surfaces/cli/worker-main.js", "surfaces/mcp/main.js", "surfaces/pi/worker/role.js"]) {
+  for (const entry of [
+    "surfaces/cli/worker-fast.js",
+    "surfaces/cli/worker-main.js",
+    "surfaces/mcp/main.js",
+    "surfaces/pi/worker/role.js",
+  ]) {
     // The one substrate module a client may load: it restarts a dead door (node builtins only).
-    const heavy = runtimeGraph(entry).filter((m) => m === "better-sqlite3" || (/^(engine|ledger|files|substrate)\//.test(m) && m !== "substrate/door-revive.js"));
+    const heavy = runtimeGraph(entry).filter(
+      (m) =>
+        m === "better-sqlite3" || (/^(engine|ledger|files|substrate)\//.test(m) && m !== "substrate/door-revive.js"),
+    );
     assert.deepEqual(heavy, [], `${entry} loads ${heavy.join(", ")}`);
   }
 });
@@ -197,16 +255,26 @@ test("a worker's bundled client holds only modules of its entry's graph, none of
   const listings = readdirSync(BUNDLE_DIR).filter((n) => n.endsWith(".inputs.json"));
   assert.notDeepEqual(listings, [], "no bundle built: run npm run build");
   for (const listing of listings) {
-    const { entry, outside, inputs } = JSON.parse(readFileSync(join(BUNDLE_DIR, listing), "utf8")) as { entry: string; outside: string[]; inputs: string[] };
+    const { entry, outside, inputs } = JSON.parse(readFileSync(join(BUNDLE_DIR, listing), "utf8")) as {
+      entry: string;
+      outside: string[];
+      inputs: string[];
+    };
     const ofSrc = (p: string) => relative(SRC, resolve(ROOT, p));
     const graph = new Set(runtimeGraph(ofSrc(entry)));
-    assert.deepEqual([...inputs, ...outside].filter((m) => !m.startsWith("dist/src/") || !graph.has(ofSrc(m))), [], `${listing}: modules outside ${entry}'s graph`);
+    assert.deepEqual(
+      [...inputs, ...outside].filter((m) => !m.startsWith("dist/src/") || !graph.has(ofSrc(m))),
+      [],
+      `${listing}: modules outside ${entry}'s graph`,
+    );
     const heavy = inputs.map(ofSrc).filter((m) => /^(engine|ledger|files|substrate)\//.test(m));
     assert.deepEqual(heavy, [], `${listing} holds ${heavy.join(", ")}`);
     // Loaded beside the bundle: node builtins, and the named outside modules (the fallback, the door's restart) only.
     const bundle = readFileSync(join(BUNDLE_DIR, listing.replace(/\.inputs\.json$/, ".cjs")), "utf8");
     const allowed = new Set(outside.map((o) => relative(BUNDLE_DIR, resolve(ROOT, o))));
-    const stray = [...bundle.matchAll(/\b(?:require|import)\(\s*["']([^"']+)["']\s*\)/g)].map((m) => m[1]!).filter((s) => !s.startsWith("node:") && !allowed.has(s));
+    const stray = [...bundle.matchAll(/\b(?:require|import)\(\s*["']([^"']+)["']\s*\)/g)]
+      .map((m) => m[1]!)
+      .filter((s) => !s.startsWith("node:") && !allowed.has(s));
     assert.deepEqual(stray, [], `${listing}: the bundle loads more than node builtins and its outside modules`);
   }
 });
@@ -218,8 +286,14 @@ test("worker text reaches a terminal only through the one output filter: verbs w
     const text = readFileSync(file, "utf8").replace(/\/\/.*$|\/\*[\s\S]*?\*\//gm, "");
     // `docket notify test` hands the terminal sink stderr: it writes its own OSC sequence, whose text domain/talk/notify.ts made plain.
     const own = name === "surfaces/shared/verbs/notify.js";
-    if (name.startsWith("surfaces/shared/verbs/") && !own && /process\.(stdout|stderr)|console\.(log|error|warn|info)/.test(text)) problems.push(`${name} writes around the Io`);
-    if (name.startsWith("surfaces/pi/") && name !== "surfaces/pi/parent/chat-notice.js" && /\.notify\(/.test(text)) problems.push(`${name} notifies around chat-notice's filter`);
+    if (
+      name.startsWith("surfaces/shared/verbs/") &&
+      !own &&
+      /process\.(stdout|stderr)|console\.(log|error|warn|info)/.test(text)
+    )
+      problems.push(`${name} writes around the Io`);
+    if (name.startsWith("surfaces/pi/") && name !== "surfaces/pi/parent/chat-notice.js" && /\.notify\(/.test(text))
+      problems.push(`${name} notifies around chat-notice's filter`);
   }
   const run = readFileSync(join(SRC, "surfaces/shared/verbs/run.js"), "utf8");
   assert.match(run, /const io = visibleIo\(raw\)/, "runCli hands every verb the filtered Io");
@@ -249,9 +323,22 @@ test("no prefix-sniffing of refs outside the ref module: every reviewable ref is
 const CARD_VERB_MODULE = "domain/review/card-actions.ts";
 /** The authority list names every verb only a human may run, card verb or not: a rule of who, not a list of card verbs. */
 const HUMAN_VERB_LIST = "domain/authority.ts";
-const CARD_VERB_WORDS = ["approve", "reject", "revise", "answer", "tell", "promote", "discard", "use", "save", "respawn", "combine"];
+const CARD_VERB_WORDS = [
+  "approve",
+  "reject",
+  "revise",
+  "answer",
+  "tell",
+  "promote",
+  "discard",
+  "use",
+  "save",
+  "respawn",
+  "combine",
+];
 /** How many distinct card verbs a run of quoted words (a list, a set, a union type) or an object's keys names. */
-const cardVerbsIn = (text: string): number => new Set(CARD_VERB_WORDS.filter((v) => new RegExp(`["']${v}["']|\\b${v}:\\s*\\{`).test(text))).size;
+const cardVerbsIn = (text: string): number =>
+  new Set(CARD_VERB_WORDS.filter((v) => new RegExp(`["']${v}["']|\\b${v}:\\s*\\{`).test(text))).size;
 
 test("one declaration of card verbs (domain/review/card-actions.ts): the engine's request type, the web's set and pi's keys derive from it", () => {
   const problems = files(SRC).flatMap((file) => {
@@ -302,7 +389,9 @@ test("one ledger module owns the questions table: no other module's SQL names it
 test("the engine's ground floor imports nothing above it: context.ts imports nothing in engine/ (open.ts composes)", () => {
   // The source, not the build: a type-only import is a circle too, and tsc erases it from the JS.
   const source = readFileSync(join(SRC, "..", "..", "src", "engine", "context.ts"), "utf8");
-  const within = [...source.matchAll(/(?:import|export)[^'"]*?from\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g)]
+  const within = [
+    ...source.matchAll(/(?:import|export)[^'"]*?from\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g),
+  ]
     .map((m) => m[1] ?? m[2]!)
     .filter((spec) => spec.startsWith(".") && layerOf(resolve(SRC, "engine", spec)) === "engine");
   assert.deepEqual(within, []);

@@ -59,7 +59,10 @@ test("a child process and the process it started are stopped and waited for befo
     await pidsIn(outside);
   });
   const [writer, grandchild] = await pidsIn(outside);
-  assert.ok(gone(writer!) && gone(grandchild!), "the child and its child (sleep 600) had exited when the teardown ended");
+  assert.ok(
+    gone(writer!) && gone(grandchild!),
+    "the child and its child (sleep 600) had exited when the teardown ended",
+  );
   await assertRemovedAfterWriter(dir, writer!);
 });
 
@@ -70,7 +73,11 @@ test("a process nobody registered that still names the test's dir is waited for 
     dir = tempDir(inner);
     // Like a daemonised worker: detached, not registered; it starts writing when the test body ends.
     const script = `echo $$ > "$O/pid"; while [ ! -e "$O/go" ]; do sleep 0.02; done; ${LATE_WRITER}`;
-    spawn("sh", ["-c", script], { env: { ...process.env, D: dir, O: outside }, stdio: "ignore", detached: true }).unref();
+    spawn("sh", ["-c", script], {
+      env: { ...process.env, D: dir, O: outside },
+      stdio: "ignore",
+      detached: true,
+    }).unref();
     await pidsIn(outside);
     writeFileSync(join(outside, "go"), "");
   });

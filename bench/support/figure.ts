@@ -23,8 +23,13 @@ const bench = (): string => basename(process.argv[1] ?? "unknown").replace(/\.be
 export function figure(f: Figure): void {
   const round = (n: number): number => Number(n.toPrecision(4));
   const line = {
-    bench: bench(), ...f, value: round(f.value), ...(f.baseline ? { baseline: { ...f.baseline, value: round(f.baseline.value) } } : {}),
-    at: new Date().toISOString(), cores: cpus().length, load: Number(loadavg()[0]!.toFixed(1)),
+    bench: bench(),
+    ...f,
+    value: round(f.value),
+    ...(f.baseline ? { baseline: { ...f.baseline, value: round(f.baseline.value) } } : {}),
+    at: new Date().toISOString(),
+    cores: cpus().length,
+    load: Number(loadavg()[0]!.toFixed(1)),
   };
   console.log(`${FIGURE_PREFIX}${JSON.stringify(line)}`);
 }

@@ -23,8 +23,17 @@ export const ANCHOR: Record<string, { value: number; unit: Figure["unit"]; note?
 
 const isFigure = (x: unknown): x is RunFigure => {
   const f = x as Partial<RunFigure> | null;
-  return typeof f === "object" && f !== null && typeof f.bench === "string" && typeof f.id === "string" && typeof f.label === "string"
-    && typeof f.value === "number" && Number.isFinite(f.value) && typeof f.unit === "string" && typeof f.at === "string";
+  return (
+    typeof f === "object" &&
+    f !== null &&
+    typeof f.bench === "string" &&
+    typeof f.id === "string" &&
+    typeof f.label === "string" &&
+    typeof f.value === "number" &&
+    Number.isFinite(f.value) &&
+    typeof f.unit === "string" &&
+    typeof f.at === "string"
+  );
 };
 
 /** Every figure line in a bench's output, in order; any other line (the bench's human figures) is ignored. */
@@ -39,7 +48,8 @@ export function parseFigureLines(output: string): RunFigure[] {
     } catch {
       throw new Error(`not a figure line: ${line.slice(0, 120)}`);
     }
-    if (!isFigure(parsed)) throw new Error(`a figure line lacks bench, id, label, value, unit or at: ${line.slice(0, 120)}`);
+    if (!isFigure(parsed))
+      throw new Error(`a figure line lacks bench, id, label, value, unit or at: ${line.slice(0, 120)}`);
     out.push(parsed);
   }
   return out;
@@ -52,7 +62,8 @@ export function mergeFigures(saved: readonly RunFigure[], fresh: readonly RunFig
 }
 
 export function formatValue(value: number, unit: Figure["unit"]): string {
-  if (unit === "/s") return value >= 10_000 ? `${(value / 1000).toFixed(1)} k/s` : `${Math.round(value).toLocaleString("en-US")}/s`;
+  if (unit === "/s")
+    return value >= 10_000 ? `${(value / 1000).toFixed(1)} k/s` : `${Math.round(value).toLocaleString("en-US")}/s`;
   if (unit === "ms" && value >= 1000) return `${(value / 1000).toFixed(2)} s`;
   if (unit === "ms") return `${value < 1 ? value.toFixed(3) : value < 100 ? value.toFixed(1) : Math.round(value)} ms`;
   if (unit === "x") return `×${value.toFixed(2)}`;
@@ -89,14 +100,23 @@ export function renderPage(figures: readonly RunFigure[]): string {
   for (const bench of benches) {
     const rows = figures.filter((f) => f.bench === bench);
     const loads = rows.map((f) => f.load);
-    const load = Math.min(...loads) === Math.max(...loads) ? `${loads[0]}` : `${Math.min(...loads)}–${Math.max(...loads)}`;
+    const load =
+      Math.min(...loads) === Math.max(...loads) ? `${loads[0]}` : `${Math.min(...loads)}–${Math.max(...loads)}`;
     const runs = [...new Set(rows.map((f) => `${day(f.at)}, ${f.cores} cores`))];
-    out.push("", `## ${bench}.bench (${runs.join("; ")} at load ${load})`, "", "| operation | Docket | same-run baseline | existing tool |", "|---|---|---|---|");
+    out.push(
+      "",
+      `## ${bench}.bench (${runs.join("; ")} at load ${load})`,
+      "",
+      "| operation | Docket | same-run baseline | existing tool |",
+      "|---|---|---|---|",
+    );
     for (const f of rows) {
       const anchor = ANCHOR[f.id];
-      out.push(`| ${cell(f.label)} | ${formatValue(f.value, f.unit)}${ratio(f)} | ${f.baseline ? cell(`${f.baseline.label} ${formatValue(f.baseline.value, f.unit)}`) : "—"} | ${
-        anchor ? `${formatValue(anchor.value, anchor.unit)}${anchor.note ? ` (${anchor.note})` : ""}` : "—"
-      } |`);
+      out.push(
+        `| ${cell(f.label)} | ${formatValue(f.value, f.unit)}${ratio(f)} | ${f.baseline ? cell(`${f.baseline.label} ${formatValue(f.baseline.value, f.unit)}`) : "—"} | ${
+          anchor ? `${formatValue(anchor.value, anchor.unit)}${anchor.note ? ` (${anchor.note})` : ""}` : "—"
+        } |`,
+      );
     }
   }
   return `${out.join("\n")}\n`;

@@ -51,7 +51,10 @@ export function timeProcesses(cases: ProcessCase[], rounds: number): ProcessFigu
       wall[i]!.push(performance.now() - t0);
       const c1 = childrenCpuMs();
       if (c0 !== undefined && c1 !== undefined) cpu[i]!.push(c1 - c0);
-      if (run.status !== 0) throw new Error(`${c.label} failed (${run.status}): ${String(run.stderr).slice(0, 400)}${String(run.stdout).slice(0, 400)}`);
+      if (run.status !== 0)
+        throw new Error(
+          `${c.label} failed (${run.status}): ${String(run.stderr).slice(0, 400)}${String(run.stdout).slice(0, 400)}`,
+        );
     }
   }
   return cases.map((c, i) => ({
@@ -66,16 +69,32 @@ export function printFigures(figures: ProcessFigure[], aims: Record<string, numb
   const base = figures[0]!;
   const width = Math.max(...figures.map((f) => f.label.length));
   for (const f of figures) {
-    const cpu = f.cpuMs === undefined || base.cpuMs === undefined ? "" : `   cpu ${f.cpuMs.toFixed(1).padStart(6)} ms ×${(f.cpuMs / base.cpuMs).toFixed(2)}`;
+    const cpu =
+      f.cpuMs === undefined || base.cpuMs === undefined
+        ? ""
+        : `   cpu ${f.cpuMs.toFixed(1).padStart(6)} ms ×${(f.cpuMs / base.cpuMs).toFixed(2)}`;
     const aim = aims[f.label] === undefined ? "" : `   (aim ≤ ×${aims[f.label]})`;
-    console.log(`  ${f.label.padEnd(width)}   wall ${f.wallMs.toFixed(1).padStart(6)} ms ×${(f.wallMs / base.wallMs).toFixed(2)}${cpu}${aim}`);
-    if (f !== base) figure({ id: `process:${f.label}`, label: `\`${f.label}\`, median wall`, value: f.wallMs, unit: "ms", baseline: { label: `\`${base.label}\``, value: base.wallMs } });
+    console.log(
+      `  ${f.label.padEnd(width)}   wall ${f.wallMs.toFixed(1).padStart(6)} ms ×${(f.wallMs / base.wallMs).toFixed(2)}${cpu}${aim}`,
+    );
+    if (f !== base)
+      figure({
+        id: `process:${f.label}`,
+        label: `\`${f.label}\`, median wall`,
+        value: f.wallMs,
+        unit: "ms",
+        baseline: { label: `\`${base.label}\``, value: base.wallMs },
+      });
   }
 }
 
 /** How many ES modules and CommonJS files one run of `node <args>` loads (node's own and the logger excluded). */
-export function countModules(args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }): { esm: number; cjs: number } {
+export function countModules(
+  args: string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv },
+): { esm: number; cjs: number } {
   const logged = runLoggingModules(args, options);
-  if (logged.run.status !== 0) throw new Error(`module count of ${args.join(" ")} failed: ${logged.run.stderr.slice(0, 400)}`);
+  if (logged.run.status !== 0)
+    throw new Error(`module count of ${args.join(" ")} failed: ${logged.run.stderr.slice(0, 400)}`);
   return { esm: logged.esm.length, cjs: logged.cjs.length };
 }

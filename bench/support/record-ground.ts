@@ -22,7 +22,13 @@ export function recordGround(name: string): RecordGround {
   const home = join(root, "home");
   mkdirSync(join(root, "repo"));
   const repo = gitRepo(join(root, "repo"), { "a.txt": "one\n" });
-  const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", DOCKET_HOME: home, DOCKET_TMUX_SOCKET: `bench-${name}-${process.pid}`, HOME: root, TMPDIR: root };
+  const env = {
+    PATH: process.env.PATH ?? "/usr/bin:/bin",
+    DOCKET_HOME: home,
+    DOCKET_TMUX_SOCKET: `bench-${name}-${process.pid}`,
+    HOME: root,
+    TMPDIR: root,
+  };
   const ctx = openEngine({ env, cwd: repo });
   return { root, home, repo, env, ctx, remove: () => rmSync(root, { recursive: true, force: true }) };
 }

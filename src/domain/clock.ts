@@ -12,7 +12,9 @@ export function parseDuration(text: string): number | undefined {
   const m = /^\s*(\d+(?:\.\d+)?)\s*(s|m|h|d|w)?\s*$/.exec(text);
   if (!m) return undefined;
   const n = Number(m[1]);
-  const unit = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 }[(m[2] ?? "m") as "s" | "m" | "h" | "d" | "w"];
+  const unit = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 }[
+    (m[2] ?? "m") as "s" | "m" | "h" | "d" | "w"
+  ];
   return n * unit;
 }
 

@@ -49,4 +49,3 @@ export function applySandbox(
     else warnings.push(`${source} config sandbox.readOnlyPaths must be a list of absolute paths; ignored`);
   }
 }
-

@@ -229,4 +229,3 @@ export function applyMessaging(
     } else warnings.push(`${source} config messaging.consultWindowSeconds must be a positive number; ignored`);
   }
 }
-

@@ -30,8 +30,28 @@ export function parseDoorSocketName(name: string): { worker: string; generation:
 
 /** Every call a worker makes through its door (DESIGN §8b). */
 export const DOOR_CALLS = [
-  "todos", "wait", "done", "fail", "consult", "note", "report", "reconcile", "heartbeat", "exited", "turn", "hook",
-  "inbox-claim", "inbox-read", "inbox-wait", "deliver-pane", "event", "touches", "guardrails", "gate", "mcp-list", "mcp-call",
+  "todos",
+  "wait",
+  "done",
+  "fail",
+  "consult",
+  "note",
+  "report",
+  "reconcile",
+  "heartbeat",
+  "exited",
+  "turn",
+  "hook",
+  "inbox-claim",
+  "inbox-read",
+  "inbox-wait",
+  "deliver-pane",
+  "event",
+  "touches",
+  "guardrails",
+  "gate",
+  "mcp-list",
+  "mcp-call",
 ] as const;
 export type DoorCall = (typeof DOOR_CALLS)[number];
 

@@ -10,7 +10,12 @@ export class DocketError extends Error {
   /** Facts a script may need beside code and message (a file and its hashes, per-entry results); JSON-safe. */
   readonly details?: Readonly<Record<string, unknown>>;
 
-  constructor(category: ErrorCategory, code: string, message: string, options: { hint?: string; cause?: unknown; details?: Record<string, unknown> } = {}) {
+  constructor(
+    category: ErrorCategory,
+    code: string,
+    message: string,
+    options: { hint?: string; cause?: unknown; details?: Record<string, unknown> } = {},
+  ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = "DocketError";
     this.category = category;
@@ -20,17 +25,28 @@ export class DocketError extends Error {
   }
 }
 
-export const validationError = (code: string, message: string, hint?: string) => new DocketError("validation", code, message, { hint });
-export const refusal = (code: string, message: string, hint?: string) => new DocketError("refusal", code, message, { hint });
-export const conflict = (code: string, message: string, hint?: string) => new DocketError("conflict", code, message, { hint });
-export const fenced = (code: string, message: string, hint?: string) => new DocketError("fenced", code, message, { hint });
-export const notFound = (code: string, message: string, hint?: string) => new DocketError("not-found", code, message, { hint });
-export const usageError = (code: string, message: string, hint?: string) => new DocketError("usage", code, message, { hint });
-export const internalError = (code: string, message: string, cause?: unknown) => new DocketError("internal", code, message, { cause });
+export const validationError = (code: string, message: string, hint?: string) =>
+  new DocketError("validation", code, message, { hint });
+export const refusal = (code: string, message: string, hint?: string) =>
+  new DocketError("refusal", code, message, { hint });
+export const conflict = (code: string, message: string, hint?: string) =>
+  new DocketError("conflict", code, message, { hint });
+export const fenced = (code: string, message: string, hint?: string) =>
+  new DocketError("fenced", code, message, { hint });
+export const notFound = (code: string, message: string, hint?: string) =>
+  new DocketError("not-found", code, message, { hint });
+export const usageError = (code: string, message: string, hint?: string) =>
+  new DocketError("usage", code, message, { hint });
+export const internalError = (code: string, message: string, cause?: unknown) =>
+  new DocketError("internal", code, message, { cause });
 
 /** The one refusal shape every surface prints: `{code, message, hint?, …details}` (README "JSON contract"). */
 export function errorShape(error: DocketError): Record<string, unknown> {
-  const shape: Record<string, unknown> = { code: error.code, message: error.message, ...(error.hint ? { hint: error.hint } : {}) };
+  const shape: Record<string, unknown> = {
+    code: error.code,
+    message: error.message,
+    ...(error.hint ? { hint: error.hint } : {}),
+  };
   for (const [name, value] of Object.entries(error.details ?? {})) if (!(name in shape)) shape[name] = value;
   return shape;
 }

@@ -48,23 +48,36 @@ export function parseHosts(raw: unknown, source: string, warnings: string[]): Re
     return hosts;
   }
   for (const [name, value] of Object.entries(raw as Record<string, unknown>)) {
-    const v = typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+    const v =
+      typeof value === "object" && value !== null && !Array.isArray(value)
+        ? (value as Record<string, unknown>)
+        : undefined;
     const destination = typeof v?.destination === "string" ? v.destination : undefined;
     const dir = v?.dir === undefined ? DEFAULT_HOST_DIR : typeof v.dir === "string" ? v.dir : undefined;
     const sshConfig = v?.sshConfig;
     const docketBin = v?.docketBin;
-    const problem = !isHostName(name) ? "its name is not a plain word"
-      : destination === undefined ? "destination must be text"
-      : destinationProblem(destination) ?? (dir === undefined ? "dir must be text" : hostDirProblem(dir))
-        ?? (sshConfig !== undefined && (typeof sshConfig !== "string" || !sshConfig.startsWith("/")) ? "sshConfig must be an absolute path" : undefined)
-        ?? (docketBin !== undefined && (typeof docketBin !== "string" || !docketBin.startsWith("/")) ? "docketBin must be an absolute path" : undefined);
+    const problem = !isHostName(name)
+      ? "its name is not a plain word"
+      : destination === undefined
+        ? "destination must be text"
+        : (destinationProblem(destination) ??
+          (dir === undefined ? "dir must be text" : hostDirProblem(dir)) ??
+          (sshConfig !== undefined && (typeof sshConfig !== "string" || !sshConfig.startsWith("/"))
+            ? "sshConfig must be an absolute path"
+            : undefined) ??
+          (docketBin !== undefined && (typeof docketBin !== "string" || !docketBin.startsWith("/"))
+            ? "docketBin must be an absolute path"
+            : undefined));
     if (problem) {
       warnings.push(`${source} config hosts.${name}: ${problem}; ignored`);
       continue;
     }
     hosts[name] = {
-      name, destination: destination!, dir: dir!,
-      ...(typeof sshConfig === "string" ? { sshConfig } : {}), ...(typeof docketBin === "string" ? { docketBin } : {}),
+      name,
+      destination: destination!,
+      dir: dir!,
+      ...(typeof sshConfig === "string" ? { sshConfig } : {}),
+      ...(typeof docketBin === "string" ? { docketBin } : {}),
     };
   }
   return hosts;

@@ -6,10 +6,26 @@
  * the per-item report, and the human verbs that take `--key`.
  */
 export type KeyedTool =
-  | "todos" | "wait" | "done" | "fail" | "report" | "consult" | "note"
-  | "heartbeat" | "turn" | "touches"
-  | "item.add" | "item.edit" | "item.reply" | "dispatch" | "tell" | "obligation.park" | "obligation.unpark"
-  | "comment.add" | "comment.edit" | "comment.delete";
+  | "todos"
+  | "wait"
+  | "done"
+  | "fail"
+  | "report"
+  | "consult"
+  | "note"
+  | "heartbeat"
+  | "turn"
+  | "touches"
+  | "item.add"
+  | "item.edit"
+  | "item.reply"
+  | "dispatch"
+  | "tell"
+  | "obligation.park"
+  | "obligation.unpark"
+  | "comment.add"
+  | "comment.edit"
+  | "comment.delete";
 
 export interface KeyParts {
   tool: KeyedTool;
@@ -27,10 +43,17 @@ export interface KeyParts {
  */
 export function idempotencyKey(parts: KeyParts): string {
   const segment = (value: string | undefined) => (value === undefined ? "" : encodeURIComponent(value));
-  return [parts.tool, segment(parts.worker), segment(parts.callId), ...(parts.item === undefined ? [] : [segment(parts.item)])].join("/");
+  return [
+    parts.tool,
+    segment(parts.worker),
+    segment(parts.callId),
+    ...(parts.item === undefined ? [] : [segment(parts.item)]),
+  ].join("/");
 }
 
 /** The key of an optional call id: no id, no key (the command then cannot be retried by identity). */
 export function optionalKey(parts: Omit<KeyParts, "callId"> & { callId?: string }): string | undefined {
-  return parts.callId === undefined || parts.callId === "" ? undefined : idempotencyKey({ ...parts, callId: parts.callId });
+  return parts.callId === undefined || parts.callId === ""
+    ? undefined
+    : idempotencyKey({ ...parts, callId: parts.callId });
 }

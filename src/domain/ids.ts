@@ -53,7 +53,12 @@ export function normalizeWorkerId(value: string): string | undefined {
   const v = value.trim();
   if (WORKER_ID.test(v)) return v;
   const near = /^[wW]?0*([1-9][0-9]{0,9})$/.exec(v);
-  if (near) throw validationError("bad-worker-ref", `${JSON.stringify(v)} is not a worker id: workers are w<N>, as \`docket ls\` prints them`, `did you mean w${near[1]}?`);
+  if (near)
+    throw validationError(
+      "bad-worker-ref",
+      `${JSON.stringify(v)} is not a worker id: workers are w<N>, as \`docket ls\` prints them`,
+      `did you mean w${near[1]}?`,
+    );
   return undefined;
 }
 

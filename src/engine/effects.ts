@@ -12,7 +12,10 @@ type Status = typeof import("./workers/status.js");
 type Journal = typeof import("./talk/journal.js");
 const eager = requireLoadsEsm
   ? undefined
-  : { status: (await import("./workers/status.js")) as Status, journal: (await import("./talk/journal.js")) as Journal };
+  : {
+      status: (await import("./workers/status.js")) as Status,
+      journal: (await import("./talk/journal.js")) as Journal,
+    };
 const load = createRequire(import.meta.url);
 let status: Status | undefined = eager?.status;
 let journal: Journal | undefined = eager?.journal;
@@ -20,8 +23,14 @@ let journal: Journal | undefined = eager?.journal;
 export function createEffectHandlers(ctx: EngineContext): Record<string, EffectHandler> {
   return {
     "worker.status": (effect) =>
-      (status ??= load("./workers/status.js") as Status).writeWorkerStatus(ctx, (effect.payload as { worker: string }).worker),
+      (status ??= load("./workers/status.js") as Status).writeWorkerStatus(
+        ctx,
+        (effect.payload as { worker: string }).worker,
+      ),
     "journal.render": (effect) =>
-      void (journal ??= load("./talk/journal.js") as Journal).renderJournalFile(ctx, (effect.payload as { projectRoot: string }).projectRoot),
+      void (journal ??= load("./talk/journal.js") as Journal).renderJournalFile(
+        ctx,
+        (effect.payload as { projectRoot: string }).projectRoot,
+      ),
   };
 }

@@ -13,7 +13,8 @@ const codeOf = (error: unknown): string => {
   return typeof code === "string" ? code : "";
 };
 
-const inside = (root: string, path: unknown): boolean => typeof path === "string" && !relative(root, path).startsWith("..");
+const inside = (root: string, path: unknown): boolean =>
+  typeof path === "string" && !relative(root, path).startsWith("..");
 
 /** A one-line refusal for a damaged ledger, naming what quick_check found and how to recover. */
 async function ledgerCorrupt(path: string, cause?: unknown): Promise<DocketError> {
@@ -33,7 +34,8 @@ async function ledgerCorrupt(path: string, cause?: unknown): Promise<DocketError
 
 /** The named refusal for `error` when it is a known storage failure, else `error` itself. */
 export async function explainFailure(error: unknown, env: NodeJS.ProcessEnv): Promise<unknown> {
-  const inner = isDocketError(error) && error.category === "internal" && error.cause !== undefined ? error.cause : error;
+  const inner =
+    isDocketError(error) && error.category === "internal" && error.cause !== undefined ? error.cause : error;
   if (isDocketError(inner)) return inner;
   const code = codeOf(inner);
   if (code === "") return error;
@@ -44,9 +46,11 @@ export async function explainFailure(error: unknown, env: NodeJS.ProcessEnv): Pr
   const inHome = path === undefined ? code.startsWith("SQLITE_") : inside(home.root, path);
   // SQLite reports a full disk under its ledger as a plain I/O error when the WAL index cannot grow: look at the disk.
   if (code.startsWith("SQLITE_IOERR") && diskIsFull(home.root)) return diskFull(home.root, detail, inner);
-  if (code === "SQLITE_FULL" || code === "ENOSPC" || code === "EDQUOT") return diskFull(inHome || typeof path !== "string" ? home.root : path, detail, inner);
+  if (code === "SQLITE_FULL" || code === "ENOSPC" || code === "EDQUOT")
+    return diskFull(inHome || typeof path !== "string" ? home.root : path, detail, inner);
   if (!inHome) return error;
-  if (code.startsWith("SQLITE_READONLY") || code === "EROFS") return homeReadOnly(home.root, `is read-only (${detail})`, inner);
+  if (code.startsWith("SQLITE_READONLY") || code === "EROFS")
+    return homeReadOnly(home.root, `is read-only (${detail})`, inner);
   if (code === "EACCES" || code === "EPERM") return homeReadOnly(home.root, `cannot be written (${detail})`, inner);
   if (code.startsWith("SQLITE_CANTOPEN")) return homeUnusable(home.root, `cannot open its ledger (${detail})`, inner);
   if (code === "ENAMETOOLONG") return homeUnusable(home.root, `is too long (${detail})`, inner);

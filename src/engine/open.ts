@@ -45,7 +45,9 @@ export function openEngine(options: OpenEngineOptions): EngineContext {
   const ctx: EngineContext = {
     home,
     db,
-    commands: readOnly ? refuseEveryCommand(home.root) : createCommandRunner(db, { clock: clock.now, effects: handlers }),
+    commands: readOnly
+      ? refuseEveryCommand(home.root)
+      : createCommandRunner(db, { clock: clock.now, effects: handlers }),
     clock,
     readOnly,
     cwd: options.cwd,

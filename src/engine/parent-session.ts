@@ -29,7 +29,11 @@ export function startParentSession(env: NodeJS.ProcessEnv): ParentSession {
   const home = resolveHomeDir(env);
   let warning: string | undefined;
   try {
-    writeParentSession(home, { pid, startTime: processStartTime(pid) ?? "", helperSha256: createHash("sha256").update(helperSecret).digest("hex") });
+    writeParentSession(home, {
+      pid,
+      startTime: processStartTime(pid) ?? "",
+      helperSha256: createHash("sha256").update(helperSecret).digest("hex"),
+    });
   } catch (error) {
     warning = `could not register this pi session in ${home}: ${(error as Error).message}; its tools are still marked by ${PARENT_AGENT_VAR}`;
   }

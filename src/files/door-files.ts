@@ -4,7 +4,16 @@
 import { linkSync, lstatSync, readdirSync, renameSync, unlinkSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { basename, dirname, join } from "node:path";
-import { CONTROL_SOCKET, DOOR_DIR, DOOR_ENV_FILE, DOOR_LOG_FILE, DOOR_START_FILE, DOOR_STATE_FILE, doorDirFor, parseDoorSocketName } from "../domain/door.js";
+import {
+  CONTROL_SOCKET,
+  DOOR_DIR,
+  DOOR_ENV_FILE,
+  DOOR_LOG_FILE,
+  DOOR_START_FILE,
+  DOOR_STATE_FILE,
+  doorDirFor,
+  parseDoorSocketName,
+} from "../domain/door.js";
 import { internalError } from "../domain/errors.js";
 import { writeFileAtomic } from "./atomic.js";
 import { readJsonFile } from "./json-file.js";
@@ -24,12 +33,24 @@ export interface DoorPaths {
 
 /** The door directory of a home (see doorDirFor: in the home, or a short private one for a long home path). */
 export function doorDirOf(homeRoot: string): string {
-  return doorDirFor(homeRoot, typeof process.getuid === "function" ? process.getuid() : 0, createHash("sha256").update(homeRoot).digest("hex"));
+  return doorDirFor(
+    homeRoot,
+    typeof process.getuid === "function" ? process.getuid() : 0,
+    createHash("sha256").update(homeRoot).digest("hex"),
+  );
 }
 
 export function doorPaths(homeRoot: string): DoorPaths {
   const dir = doorDirOf(homeRoot);
-  return { dir, control: join(dir, CONTROL_SOCKET), env: join(dir, DOOR_ENV_FILE), state: join(dir, DOOR_STATE_FILE), log: join(dir, DOOR_LOG_FILE), starting: join(dir, DOOR_START_FILE), socket: (name) => join(dir, name) };
+  return {
+    dir,
+    control: join(dir, CONTROL_SOCKET),
+    env: join(dir, DOOR_ENV_FILE),
+    state: join(dir, DOOR_STATE_FILE),
+    log: join(dir, DOOR_LOG_FILE),
+    starting: join(dir, DOOR_START_FILE),
+    socket: (name) => join(dir, name),
+  };
 }
 
 /** Makes the door directory (0700) and refuses one (or, outside the home, a parent) that is a link, shared or another user's. */
@@ -38,8 +59,15 @@ export function prepareDoorDir(paths: DoorPaths): void {
   const outside = basename(paths.dir) !== DOOR_DIR;
   for (const dir of outside ? [dirname(paths.dir), paths.dir] : [paths.dir]) {
     const st = lstatSync(dir);
-    if (!st.isDirectory() || (typeof process.getuid === "function" && st.uid !== process.getuid()) || (outside && (st.mode & 0o077) !== 0)) {
-      throw internalError("door-dir-unsafe", `${dir} is not a private directory of this user; Docket will not put worker sockets there`);
+    if (
+      !st.isDirectory() ||
+      (typeof process.getuid === "function" && st.uid !== process.getuid()) ||
+      (outside && (st.mode & 0o077) !== 0)
+    ) {
+      throw internalError(
+        "door-dir-unsafe",
+        `${dir} is not a private directory of this user; Docket will not put worker sockets there`,
+      );
     }
   }
 }
@@ -67,8 +95,17 @@ export function readDoorState(paths: DoorPaths): DoorState | undefined {
   const r = readJsonFile(paths.state);
   if (r.ok !== true) return undefined;
   const v = r.value as Partial<DoorState> | null;
-  if (!v || typeof v.pid !== "number" || !Number.isInteger(v.pid) || typeof v.startedAt !== "string" || !Array.isArray(v.sockets)) return undefined;
-  const sockets = v.sockets.filter((s): s is DoorState["sockets"][number] => typeof s?.name === "string" && parseDoorSocketName(s.name) !== undefined);
+  if (
+    !v ||
+    typeof v.pid !== "number" ||
+    !Number.isInteger(v.pid) ||
+    typeof v.startedAt !== "string" ||
+    !Array.isArray(v.sockets)
+  )
+    return undefined;
+  const sockets = v.sockets.filter(
+    (s): s is DoorState["sockets"][number] => typeof s?.name === "string" && parseDoorSocketName(s.name) !== undefined,
+  );
   return { pid: v.pid, startedAt: v.startedAt, sockets };
 }
 

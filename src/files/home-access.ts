@@ -28,10 +28,15 @@ export function homeReadOnly(root: string, why: string, cause?: unknown): Docket
 }
 
 export function diskFull(root: string, detail: string, cause?: unknown): DocketError {
-  return new DocketError("refusal", "disk-full", `the disk holding ${root} is full (${detail}); what did not fit was not recorded`, {
-    hint: "free some space, then run the command again",
-    cause,
-  });
+  return new DocketError(
+    "refusal",
+    "disk-full",
+    `the disk holding ${root} is full (${detail}); what did not fit was not recorded`,
+    {
+      hint: "free some space, then run the command again",
+      cause,
+    },
+  );
 }
 
 function canWrite(path: string): boolean {
@@ -51,7 +56,10 @@ function canWrite(path: string): boolean {
 export function prepareHome(home: HomeLayout): HomeAccess {
   const root = home.root;
   if (Buffer.byteLength(home.ledger) > MAX_LEDGER_PATH_BYTES) {
-    throw homeUnusable(root, `is too long (${Buffer.byteLength(home.ledger)} bytes to its ledger; SQLite takes at most ${MAX_LEDGER_PATH_BYTES})`);
+    throw homeUnusable(
+      root,
+      `is too long (${Buffer.byteLength(home.ledger)} bytes to its ledger; SQLite takes at most ${MAX_LEDGER_PATH_BYTES})`,
+    );
   }
   let isDir: boolean | undefined;
   try {

@@ -30,7 +30,12 @@ export interface HomeScan {
 }
 
 /** Directories inside a worker directory that hold someone else's files: listed themselves, never entered. */
-const NOT_ENTERED = new Set<string>([WORKER_FILES.workspace, WORKER_FILES.git, WORKER_FILES.scratch, WORKER_FILES.session]);
+const NOT_ENTERED = new Set<string>([
+  WORKER_FILES.workspace,
+  WORKER_FILES.git,
+  WORKER_FILES.scratch,
+  WORKER_FILES.session,
+]);
 /**
  * Of those, the ones not even listed: a worktree, a contained worker's own git dir and its TMPDIR are written by git
  * and the agent with the user's umask; each sits inside a 0700 worker directory, which is what keeps it private.
@@ -87,7 +92,8 @@ export function scanHome(home: HomeLayout): HomeScan {
   } catch {
     return scan; // no home yet: nothing to look at
   }
-  for (const name of ["ledger.sqlite", "ledger.sqlite-wal", "ledger.sqlite-shm", "config.json"]) visit(join(home.root, name), 1, () => false);
+  for (const name of ["ledger.sqlite", "ledger.sqlite-wal", "ledger.sqlite-shm", "config.json"])
+    visit(join(home.root, name), 1, () => false);
   const inWorker = (name: string, depth: number) => !(depth === 2 && NOT_ENTERED.has(name));
   visit(home.workers, 0, inWorker);
   visit(home.deliverables, 0, () => true);

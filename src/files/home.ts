@@ -42,11 +42,13 @@ export function homeLayout(root: string): HomeLayout {
   const workers = join(root, "fleet");
   const legacyWorkers = join(root, "workers");
   const checked = (id: string): string => {
-    if (!isSafeName(id)) throw internalError("unsafe-worker-id", `refusing to build a path from worker id ${JSON.stringify(id)}`);
+    if (!isSafeName(id))
+      throw internalError("unsafe-worker-id", `refusing to build a path from worker id ${JSON.stringify(id)}`);
     return id;
   };
   // Only Docket's own ids (w<N>) are looked for under workers/: pi-docket's ids there are task slugs with a suffix.
-  const legacy = (id: string): boolean => isWorkerId(id) && !isRealDir(join(workers, id)) && isRealDir(join(legacyWorkers, id));
+  const legacy = (id: string): boolean =>
+    isWorkerId(id) && !isRealDir(join(workers, id)) && isRealDir(join(legacyWorkers, id));
   return {
     root,
     ledger: join(root, "ledger.sqlite"),

@@ -24,7 +24,11 @@ function isPipe(st: Stats): boolean {
 }
 
 function tooLarge(what: string): Error {
-  return validationError("input-too-large", `${what} is larger than ${INPUT_CAP_TEXT}, the most Docket reads as input`, "give a smaller file");
+  return validationError(
+    "input-too-large",
+    `${what} is larger than ${INPUT_CAP_TEXT}, the most Docket reads as input`,
+    "give a smaller file",
+  );
 }
 
 /** Reads `fd` to its end, refusing past the cap; a non-blocking descriptor is waited on, not spun. */
@@ -59,21 +63,31 @@ export function readInputFile(path: string, what: string): Buffer {
   try {
     st = statSync(path);
   } catch (error) {
-    throw validationError("input-unreadable", `cannot read ${what}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw validationError(
+      "input-unreadable",
+      `cannot read ${what}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
   }
   if (!st.isFile() && !isPipe(st)) {
-    throw validationError("input-not-a-file", `${what} is ${describeKind(st)}; give a regular file or a pipe (at most ${INPUT_CAP_TEXT})`);
+    throw validationError(
+      "input-not-a-file",
+      `${what} is ${describeKind(st)}; give a regular file or a pipe (at most ${INPUT_CAP_TEXT})`,
+    );
   }
   if (st.isFile() && st.size > INPUT_CAP_BYTES) throw tooLarge(what);
   let fd: number;
   try {
     fd = openSync(path, "r");
   } catch (error) {
-    throw validationError("input-unreadable", `cannot read ${what}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw validationError(
+      "input-unreadable",
+      `cannot read ${what}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
   }
   try {
     const now = fstatSync(fd);
-    if (!now.isFile() && !isPipe(now)) throw validationError("input-not-a-file", `${what} is ${describeKind(now)}; give a regular file or a pipe`);
+    if (!now.isFile() && !isPipe(now))
+      throw validationError("input-not-a-file", `${what} is ${describeKind(now)}; give a regular file or a pipe`);
     return readCapped(fd, what);
   } finally {
     closeSync(fd);
@@ -84,7 +98,10 @@ export function readInputFile(path: string, what: string): Buffer {
 export function readInputDescriptor(fd: number, what: string): Buffer {
   const st = fstatSync(fd);
   if (!st.isFile() && !isPipe(st)) {
-    throw validationError("input-not-a-file", `${what} is ${describeKind(st)}; pipe the text in or redirect a regular file (at most ${INPUT_CAP_TEXT})`);
+    throw validationError(
+      "input-not-a-file",
+      `${what} is ${describeKind(st)}; pipe the text in or redirect a regular file (at most ${INPUT_CAP_TEXT})`,
+    );
   }
   if (st.isFile() && st.size > INPUT_CAP_BYTES) throw tooLarge(what);
   return readCapped(fd, what);

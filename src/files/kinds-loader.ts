@@ -33,7 +33,10 @@ function scanDir(dir: string, source: KindFileSource, scan: KindFileScan): void 
     names = readdirSync(dir).sort();
   } catch (error) {
     if (codeOf(error) === "ENOENT" || codeOf(error) === "ENOTDIR") return;
-    scan.skipped.push({ path: dir, message: `kind directory unreadable (${codeOf(error) ?? String(error)}); its kinds are not loaded` });
+    scan.skipped.push({
+      path: dir,
+      message: `kind directory unreadable (${codeOf(error) ?? String(error)}); its kinds are not loaded`,
+    });
     return;
   }
   for (const name of names) {
@@ -46,11 +49,18 @@ function scanDir(dir: string, source: KindFileSource, scan: KindFileScan): void 
     try {
       const st = statFor(path, source);
       if (!st) {
-        scan.skipped.push({ path, message: source === "project" ? "not a regular file (project kinds may not be symlinks)" : "not a regular file" });
+        scan.skipped.push({
+          path,
+          message:
+            source === "project" ? "not a regular file (project kinds may not be symlinks)" : "not a regular file",
+        });
         continue;
       }
       if (st.size > MAX_KIND_FILE_BYTES) {
-        scan.skipped.push({ path, message: `too large (${st.size} bytes; a kind file may be at most ${MAX_KIND_FILE_BYTES})` });
+        scan.skipped.push({
+          path,
+          message: `too large (${st.size} bytes; a kind file may be at most ${MAX_KIND_FILE_BYTES})`,
+        });
         continue;
       }
       scan.files.push({ source, path, text: readFileSync(path, "utf8") });
@@ -72,5 +82,7 @@ function statFor(path: string, source: KindFileSource): Stats | undefined {
 }
 
 function codeOf(error: unknown): string | undefined {
-  return typeof error === "object" && error !== null && "code" in error ? String((error as { code: unknown }).code) : undefined;
+  return typeof error === "object" && error !== null && "code" in error
+    ? String((error as { code: unknown }).code)
+    : undefined;
 }

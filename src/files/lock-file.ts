@@ -36,7 +36,16 @@ function readOwner(path: string): { raw: string; owner: Owner | undefined } | un
   }
   try {
     const o: unknown = JSON.parse(raw);
-    if (typeof o === "object" && o !== null && "pid" in o && "host" in o && "at" in o && typeof o.pid === "number" && typeof o.host === "string" && typeof o.at === "number") {
+    if (
+      typeof o === "object" &&
+      o !== null &&
+      "pid" in o &&
+      "host" in o &&
+      "at" in o &&
+      typeof o.pid === "number" &&
+      typeof o.host === "string" &&
+      typeof o.at === "number"
+    ) {
       return { raw, owner: { pid: o.pid, host: o.host, at: o.at } };
     }
   } catch {
@@ -84,7 +93,6 @@ function takeOver(path: string, judged: string): void {
   rmSync(aside, { force: true });
 }
 
-
 /** Runs `fn` while holding the lock file at `path`; a conflict naming the holder when it cannot be had in time. */
 export function withLockFile<T>(path: string, fn: () => T, options: LockFileOptions): T {
   const timeoutMs = options.timeoutMs ?? 30_000;
@@ -108,8 +116,14 @@ export function withLockFile<T>(path: string, fn: () => T, options: LockFileOpti
       continue;
     }
     if (Date.now() > deadline) {
-      const by = held.owner ? ` by process ${held.owner.pid} for ${Math.round((Date.now() - held.owner.at) / 1000)} s` : "";
-      throw conflict("lock-busy", `${options.what} is busy: ${path} is held${by}`, "retry in a moment; remove the file only if no docket process is running");
+      const by = held.owner
+        ? ` by process ${held.owner.pid} for ${Math.round((Date.now() - held.owner.at) / 1000)} s`
+        : "";
+      throw conflict(
+        "lock-busy",
+        `${options.what} is busy: ${path} is held${by}`,
+        "retry in a moment; remove the file only if no docket process is running",
+      );
     }
     sleepSync(pollMs);
   }

@@ -24,7 +24,10 @@ export function entryKind(path: string): EntryKind {
  * The first directory strictly below `root` on the way to `path` (inclusive) that is a symlink or not a directory;
  * undefined when every existing one is a real directory. `root` itself may be a link (a user's choice of home).
  */
-export function linkBelow(root: string, path: string): { path: string; kind: Exclude<EntryKind, "absent" | "dir"> } | undefined {
+export function linkBelow(
+  root: string,
+  path: string,
+): { path: string; kind: Exclude<EntryKind, "absent" | "dir"> } | undefined {
   const rel = relative(root, path);
   if (rel === "" || rel.startsWith("..")) return undefined;
   const parts = rel.split(sep);
@@ -43,7 +46,11 @@ export function assertRealDirBelow(root: string, dir: string): void {
   const bad = linkBelow(root, dir);
   if (!bad) return;
   const what = bad.kind === "symlink" ? "is a symbolic link" : "is not a directory";
-  throw refusal("home-symlink", `${bad.path} ${what}; Docket never follows links or writes through them inside its home`, "replace it with a real directory (or remove it), then retry");
+  throw refusal(
+    "home-symlink",
+    `${bad.path} ${what}; Docket never follows links or writes through them inside its home`,
+    "replace it with a real directory (or remove it), then retry",
+  );
 }
 
 export type NoFollowRead =
@@ -65,7 +72,12 @@ const mib = (n: number) => `${(n / (1024 * 1024)).toFixed(1)} MiB`;
  */
 export function readNoFollow(path: string, maxBytes = MAX_HOME_FILE_BYTES): NoFollowRead {
   return withRegularFile(path, (fd, size) => {
-    if (size > maxBytes) return { ok: false, kind: "too-large", reason: `${path} is too large to read (${mib(size)}; at most ${mib(maxBytes)})` };
+    if (size > maxBytes)
+      return {
+        ok: false,
+        kind: "too-large",
+        reason: `${path} is too large to read (${mib(size)}; at most ${mib(maxBytes)})`,
+      };
     return { ok: true, bytes: readFileSync(fd) };
   });
 }
@@ -96,7 +108,12 @@ function withRegularFile(path: string, read: (fd: number, size: number) => NoFol
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT" || code === "ENOTDIR") return { ok: "absent" };
-    if (code === "ELOOP") return { ok: false, kind: "symlink", reason: `${path} is a symbolic link; Docket never follows links inside its home` };
+    if (code === "ELOOP")
+      return {
+        ok: false,
+        kind: "symlink",
+        reason: `${path} is a symbolic link; Docket never follows links inside its home`,
+      };
     return { ok: false, kind: "unreadable", reason: `cannot read ${path}: ${(error as Error).message}` };
   }
   try {

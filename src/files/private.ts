@@ -25,7 +25,11 @@ export function ensurePrivateDir(dir: string): void {
  * Returns the descriptor; the caller closes it.
  */
 export function createPrivateFile(path: string): number {
-  const fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, PRIVATE_FILE_MODE);
+  const fd = openSync(
+    path,
+    constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+    PRIVATE_FILE_MODE,
+  );
   try {
     fchmodSync(fd, PRIVATE_FILE_MODE);
   } catch (error) {
@@ -49,7 +53,11 @@ export function ensurePrivateFile(path: string): void {
 
 /** Appends `text` to `path` (created 0600 when absent); refuses to append through a symlink. */
 export function appendPrivateFile(path: string, text: string): void {
-  const fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, PRIVATE_FILE_MODE);
+  const fd = openSync(
+    path,
+    constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW,
+    PRIVATE_FILE_MODE,
+  );
   try {
     const buf = Buffer.from(text, "utf8");
     let off = 0;

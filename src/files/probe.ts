@@ -28,7 +28,11 @@ export function diskIsFull(dir: string): boolean {
   }
 }
 
-export type DirState = { kind: "dir" } | { kind: "not-dir" } | { kind: "missing" } | { kind: "unreadable"; code: string };
+export type DirState =
+  | { kind: "dir" }
+  | { kind: "not-dir" }
+  | { kind: "missing" }
+  | { kind: "unreadable"; code: string };
 
 /** What is at a path that should be a directory. */
 export function dirState(path: string): DirState {

@@ -10,10 +10,15 @@ type Raw = Record<string, unknown>;
 /** Applies `change` to the parsed file (an empty object when absent) and writes the result back (0600). */
 export function updateUserConfigFile(path: string, change: (raw: Raw) => Raw): Raw {
   const read = readJsonFile(path);
-  if (read.ok === false) throw refusal("config-unreadable", `${read.reason}; nothing was changed`, `fix or move ${path} first`);
+  if (read.ok === false)
+    throw refusal("config-unreadable", `${read.reason}; nothing was changed`, `fix or move ${path} first`);
   const current = read.ok === true ? read.value : {};
   if (typeof current !== "object" || current === null || Array.isArray(current)) {
-    throw refusal("config-unreadable", `${path} is not a JSON object; nothing was changed`, `fix or move ${path} first`);
+    throw refusal(
+      "config-unreadable",
+      `${path} is not a JSON object; nothing was changed`,
+      `fix or move ${path} first`,
+    );
   }
   const next = change(structuredClone(current as Raw));
   writeFileAtomic(path, `${JSON.stringify(next, null, 2)}\n`);

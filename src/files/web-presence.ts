@@ -2,7 +2,17 @@
 // Private (0600 in a 0700 folder), replaced atomically, removed by its own instance only; read back as untrusted JSON.
 
 import { createHash } from "node:crypto";
-import { chmodSync, closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
+import {
+  chmodSync,
+  closeSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from "node:fs";
 import { join } from "node:path";
 import type { HomeLayout } from "./home.js";
 
@@ -50,8 +60,16 @@ export function readWebPresence(path: string): WebPresence | undefined {
     return undefined; // no record (ENOENT) or a torn/foreign file: treated as no server
   }
   const p = value as Partial<WebPresence>;
-  const ok = p && p.schemaVersion === 1 && Number.isInteger(p.pid) && Number.isInteger(p.port) && typeof p.host === "string"
-    && typeof p.secret === "string" && typeof p.instance === "string" && typeof p.projectRoot === "string" && typeof p.startedAt === "string";
+  const ok =
+    p &&
+    p.schemaVersion === 1 &&
+    Number.isInteger(p.pid) &&
+    Number.isInteger(p.port) &&
+    typeof p.host === "string" &&
+    typeof p.secret === "string" &&
+    typeof p.instance === "string" &&
+    typeof p.projectRoot === "string" &&
+    typeof p.startedAt === "string";
   return ok && (p.login === undefined || typeof p.login === "string") ? (p as WebPresence) : undefined;
 }
 

@@ -22,7 +22,9 @@ export function claimDoorStart(doorDir: string, nowMs: number): boolean {
   const claim = join(doorDir, DOOR_START_FILE);
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      closeSync(openSync(claim, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600));
+      closeSync(
+        openSync(claim, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600),
+      );
       return true;
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
@@ -63,12 +65,21 @@ export function reviveDoor(doorDir: string): void {
   for (const [k, v] of Object.entries(process.env)) if (!IDENTITY.test(k)) env[k] = v;
   let log: number | "ignore" = "ignore";
   try {
-    log = openSync(join(doorDir, DOOR_LOG_FILE), constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 0o600);
+    log = openSync(
+      join(doorDir, DOOR_LOG_FILE),
+      constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW,
+      0o600,
+    );
   } catch {
     // no log: the door still starts
   }
   try {
-    const child = spawn(process.execPath, [BIN, "door", "serve", doorDir], { cwd: "/", env, detached: true, stdio: ["ignore", log, log] });
+    const child = spawn(process.execPath, [BIN, "door", "serve", doorDir], {
+      cwd: "/",
+      env,
+      detached: true,
+      stdio: ["ignore", log, log],
+    });
     child.on("error", () => {}); // the caller keeps retrying and names the door as unreachable if this never comes up
     child.unref();
   } catch {

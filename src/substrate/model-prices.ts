@@ -22,7 +22,13 @@ function registry(): Map<string, Prices> {
   index = new Map();
   const { getModels, getProviders } = load();
   for (const provider of getProviders()) {
-    for (const m of getModels(provider)) index.set(`${provider}/${m.id}`, { input: m.cost.input, output: m.cost.output, cacheRead: m.cost.cacheRead, cacheWrite: m.cost.cacheWrite });
+    for (const m of getModels(provider))
+      index.set(`${provider}/${m.id}`, {
+        input: m.cost.input,
+        output: m.cost.output,
+        cacheRead: m.cost.cacheRead,
+        cacheWrite: m.cost.cacheWrite,
+      });
   }
   return index;
 }

@@ -38,7 +38,12 @@ export function startNodeDetached(argv: readonly string[], options: ChildOptions
   const log = openSync(options.logPath, "a", 0o600);
   let child;
   try {
-    child = spawn(process.execPath, argv, { cwd: options.cwd, env: options.env, detached: true, stdio: ["ignore", log, log] });
+    child = spawn(process.execPath, argv, {
+      cwd: options.cwd,
+      env: options.env,
+      detached: true,
+      stdio: ["ignore", log, log],
+    });
   } finally {
     closeSync(log);
   }

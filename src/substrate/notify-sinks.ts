@@ -14,7 +14,10 @@ export interface SinkOutcome {
 const TIMEOUT_MS = 5_000;
 
 /** Runs argv with `input` on stdin, waits for it to exit (killed after a few seconds); never throws. */
-export function runSinkArgv(argv: readonly string[], options: { env: NodeJS.ProcessEnv; input?: string; timeoutMs?: number }): Promise<SinkOutcome> {
+export function runSinkArgv(
+  argv: readonly string[],
+  options: { env: NodeJS.ProcessEnv; input?: string; timeoutMs?: number },
+): Promise<SinkOutcome> {
   const [file, ...args] = argv;
   if (!file) return Promise.resolve({ ok: false, detail: "no command" });
   const timeoutMs = options.timeoutMs ?? TIMEOUT_MS;
@@ -36,7 +39,14 @@ export function runSinkArgv(argv: readonly string[], options: { env: NodeJS.Proc
     child.on("error", (error) => finish({ ok: false, detail: `${file}: ${error.message}` }));
     child.on("exit", (code, signal) => {
       const why = stderr.trim().split("\n").pop();
-      finish(code === 0 ? { ok: true, detail: `${file} exited 0` } : { ok: false, detail: `${file} ${signal ? `killed by ${signal}` : `exited ${code}`}${why ? `: ${why}` : ""}` });
+      finish(
+        code === 0
+          ? { ok: true, detail: `${file} exited 0` }
+          : {
+              ok: false,
+              detail: `${file} ${signal ? `killed by ${signal}` : `exited ${code}`}${why ? `: ${why}` : ""}`,
+            },
+      );
     });
     // A receiver that does not read its stdin must not fail the send: EPIPE is its choice.
     child.stdin.on("error", () => undefined);
@@ -61,7 +71,11 @@ const SHOWN_AFTER_MS = 1_500;
  * One desktop notification through the session bus's org.freedesktop.Notifications (libnotify's `notify-send`). With
  * `click`, it carries a default action: notify-send waits, prints `default` when it is clicked, and `onOpen` runs.
  */
-export function sendDesktopNotification(message: { summary: string; body: string }, env: NodeJS.ProcessEnv, click?: DesktopClick): Promise<SinkOutcome> {
+export function sendDesktopNotification(
+  message: { summary: string; body: string },
+  env: NodeJS.ProcessEnv,
+  click?: DesktopClick,
+): Promise<SinkOutcome> {
   // `--` ends the options: a summary starting with "-" is text, never a flag.
   const base = ["notify-send", "--app-name=Docket", "--icon=dialog-information"];
   if (!click) return runSinkArgv([...base, "--", message.summary, message.body], { env });
@@ -71,10 +85,17 @@ export function sendDesktopNotification(message: { summary: string; body: string
       if (!settled) done(o);
       settled = true;
     };
-    const child = spawn(base[0]!, [...base.slice(1), "--action=default=Open in Docket", "--", message.summary, message.body], { env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(
+      base[0]!,
+      [...base.slice(1), "--action=default=Open in Docket", "--", message.summary, message.body],
+      { env, stdio: ["ignore", "pipe", "pipe"] },
+    );
     const end = () => child.kill("SIGTERM");
     const release = click.hold(end);
-    const shown = setTimeout(() => finish({ ok: true, detail: "notify-send shows it and waits for a click" }), SHOWN_AFTER_MS);
+    const shown = setTimeout(
+      () => finish({ ok: true, detail: "notify-send shows it and waits for a click" }),
+      SHOWN_AFTER_MS,
+    );
     const held = setTimeout(end, click.holdMs);
     let stderr = "";
     let out = "";
@@ -93,7 +114,14 @@ export function sendDesktopNotification(message: { summary: string; body: string
       clearTimeout(held);
       release();
       const why = stderr.trim().split("\n").pop();
-      finish(code === 0 ? { ok: true, detail: "notify-send exited 0" } : { ok: false, detail: `notify-send ${signal ? `killed by ${signal}` : `exited ${code}`}${why ? `: ${why}` : ""}` });
+      finish(
+        code === 0
+          ? { ok: true, detail: "notify-send exited 0" }
+          : {
+              ok: false,
+              detail: `notify-send ${signal ? `killed by ${signal}` : `exited ${code}`}${why ? `: ${why}` : ""}`,
+            },
+      );
     });
   });
 }

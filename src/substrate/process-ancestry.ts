@@ -12,7 +12,12 @@ function statFields(pid: number): string[] | undefined {
     return undefined; // gone, or no /proc: the walk stops here
   }
   const close = text.lastIndexOf(")");
-  return close === -1 ? undefined : text.slice(close + 2).trim().split(" ");
+  return close === -1
+    ? undefined
+    : text
+        .slice(close + 2)
+        .trim()
+        .split(" ");
 }
 
 /** The process's start time in clock ticks since boot (field 22): with the pid, it names one process, never a reused pid. */

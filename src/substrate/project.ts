@@ -6,7 +6,12 @@ import { envWithoutGit, gitBinary, neutralArgs } from "./git/git-binary.js";
 
 export function projectRootOf(cwd: string): string {
   try {
-    const top = execFileSync(gitBinary(), [...neutralArgs(), "rev-parse", "--show-toplevel"], { cwd, env: envWithoutGit(), encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+    const top = execFileSync(gitBinary(), [...neutralArgs(), "rev-parse", "--show-toplevel"], {
+      cwd,
+      env: envWithoutGit(),
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+    }).trim();
     if (top) return realpathSync(top);
   } catch {
     // Not a git repository (or git missing): the directory itself is the project.

@@ -10,7 +10,10 @@ const CLIENT_ENV = [
 ];
 
 export class TmuxError extends Error {
-  constructor(message: string, readonly stderr: string) {
+  constructor(
+    message: string,
+    readonly stderr: string,
+  ) {
     super(message);
     this.name = "TmuxError";
   }

@@ -114,6 +114,9 @@ function capture(run: TmuxRun, paneId: string, lines: number): string {
   const out = run(["capture-pane", "-p", "-J", "-t", paneId, "-S", `-${lines}`]);
   // The screen is padded with blank rows (a dead pane's notice sits on the last one): fold them so the
   // last N lines are the last N lines of text.
-  const text = out.replace(/[ \t]+$/gm, "").replace(/\n{3,}/g, "\n\n").replace(/^\n+|\s+$/g, "");
+  const text = out
+    .replace(/[ \t]+$/gm, "")
+    .replace(/\n{3,}/g, "\n\n")
+    .replace(/^\n+|\s+$/g, "");
   return text.split("\n").slice(-lines).join("\n");
 }

@@ -12,7 +12,11 @@ export type OutsideTool = keyof typeof VERSION_ARGS;
 export function toolVersion(tool: OutsideTool): string | undefined {
   let out: string;
   try {
-    out = execFileSync(tool === "git" ? gitBinary() : tool, [...VERSION_ARGS[tool]], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"], timeout: 10_000 });
+    out = execFileSync(tool === "git" ? gitBinary() : tool, [...VERSION_ARGS[tool]], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+      timeout: 10_000,
+    });
   } catch {
     return undefined; // not installed, or it failed to start: the doctor reports it as missing
   }

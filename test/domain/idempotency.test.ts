@@ -12,13 +12,20 @@ test("the same call id under two tools, two workers or two items gives four diff
   ];
   assert.equal(new Set(keys).size, 4);
   assert.equal(keys[1], "done/w1/c1/t1");
-  assert.notEqual(idempotencyKey({ tool: "done", worker: "w1", callId: "c1" }), keys[1], "a whole call and one of its items never share a key");
+  assert.notEqual(
+    idempotencyKey({ tool: "done", worker: "w1", callId: "c1" }),
+    keys[1],
+    "a whole call and one of its items never share a key",
+  );
 });
 
 test("a call id holding separators cannot collide with another worker's or item's key", () => {
   const forged = idempotencyKey({ tool: "done", worker: "w1", callId: "c1/t1" });
   assert.notEqual(forged, idempotencyKey({ tool: "done", worker: "w1", callId: "c1", item: "t1" }));
-  assert.notEqual(idempotencyKey({ tool: "report", callId: "w1/k" }), idempotencyKey({ tool: "report", worker: "w1", callId: "k" }));
+  assert.notEqual(
+    idempotencyKey({ tool: "report", callId: "w1/k" }),
+    idempotencyKey({ tool: "report", worker: "w1", callId: "k" }),
+  );
 });
 
 test("no call id means no key; a human verb's key has no worker", () => {

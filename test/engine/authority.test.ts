@@ -37,12 +37,21 @@ const CALLS: Record<HumanVerb, Call[]> = {
   reject: [(c) => reject(c, { target: "w1", note: "no" })],
   revise: [(c) => revise(c, { target: "w1", note: "more" })],
   answer: [(c) => answer(c, { worker: "w1", text: "yes" })],
-  promote: [(c) => planPromotion(c, { target: "w1", approve: true, yes: true }), (c) => promote(c, { target: "w1", approve: true, yes: true })],
+  promote: [
+    (c) => planPromotion(c, { target: "w1", approve: true, yes: true }),
+    (c) => promote(c, { target: "w1", approve: true, yes: true }),
+  ],
   discard: [(c) => discard(c, { worker: "w1", confirmed: true })],
-  use: [(c) => useForParent(c, { target: "w1" }), (c) => useForWorker(c, { target: "w1", agent: "command", command: "true", yes: true })],
+  use: [
+    (c) => useForParent(c, { target: "w1" }),
+    (c) => useForWorker(c, { target: "w1", agent: "command", command: "true", yes: true }),
+  ],
   "chips drop": [(c) => dropChip(c, "c1")],
   "chips take": [(c) => takeChips(c)],
-  save: [(c) => saveFromWorker(c, { from: "w1" }), (c) => saveAuthored(c, { bodyFile: "body.md", outcome: "findings" })],
+  save: [
+    (c) => saveFromWorker(c, { from: "w1" }),
+    (c) => saveAuthored(c, { bodyFile: "body.md", outcome: "findings" }),
+  ],
   load: [(c) => loadStored(c, "last")],
   unload: [(c) => unloadStored(c, "d1")],
   "deliverable delete": [(c) => describeDeleteTarget(c, "last"), (c) => deleteStored(c, "last", { confirmed: true })],
@@ -58,9 +67,17 @@ const CALLS: Record<HumanVerb, Call[]> = {
   delete: [(c) => deleteWorker(c, { worker: "w1", yes: true, force: true })],
   prune: [(c) => pruneWorkers(c)],
   tell: [(c) => tellWorker(c, { worker: "w1", text: "hello" })],
-  broadcast: [(c) => planBroadcast(c, { text: "src/app.txt changed" }), (c) => sendBroadcast(c, { body: "hello", workers: ["w1"] }), (c) => postToJournal(c, { text: "hello" })],
+  broadcast: [
+    (c) => planBroadcast(c, { text: "src/app.txt changed" }),
+    (c) => sendBroadcast(c, { body: "hello", workers: ["w1"] }),
+    (c) => postToJournal(c, { text: "hello" }),
+  ],
   combine: [(c) => combineChangeSets(c, { sources: ["w1", "w2"] }), (c) => continueCombine(c), (c) => abortCombine(c)],
-  comment: [(c) => addComment(c, { target: "w1", location: "src/app.txt:3", text: "why" }), (c) => editComment(c, { id: "cm1", text: "x" }), (c) => deleteComment(c, { id: "cm1" })],
+  comment: [
+    (c) => addComment(c, { target: "w1", location: "src/app.txt:3", text: "why" }),
+    (c) => editComment(c, { id: "cm1", text: "x" }),
+    (c) => deleteComment(c, { id: "cm1" }),
+  ],
   "hosts add": [(c) => addHost(c, { name: "box", destination: "dev@127.0.0.1" })],
   "hosts rm": [(c) => removeHost(c, "box")],
 };
@@ -83,19 +100,32 @@ test("every human verb refuses an engine whose environment carries a worker iden
   g.ctx.close();
 
   const ledger = g.ctx.home.ledger;
-  const before = { rows: ledgerRows(ledger), home: fileTree(g.home), project: gitStatus(g.project), workspace: gitStatus(w.workspace) };
+  const before = {
+    rows: ledgerRows(ledger),
+    home: fileTree(g.home),
+    project: gitStatus(g.project),
+    workspace: gitStatus(w.workspace),
+  };
   let n = 0;
   for (const verb of HUMAN_VERBS) {
     for (const call of CALLS[verb]) {
       // Any one of the three variables is enough; each verb meets a different one.
       const variable = WORKER_IDENTITY_VARS[n++ % WORKER_IDENTITY_VARS.length]!;
-      const ctx = openEngine({ env: { DOCKET_HOME: g.home, DOCKET_TMUX_SOCKET: server.socket, [variable]: "w1" }, cwd: g.project });
+      const ctx = openEngine({
+        env: { DOCKET_HOME: g.home, DOCKET_TMUX_SOCKET: server.socket, [variable]: "w1" },
+        cwd: g.project,
+      });
       try {
         await assert.rejects(
           async () => call(ctx),
           (e: { code?: string; message: string }) => {
             assert.equal(e.code, "worker-cannot-judge", `${verb}: ${e.message}`);
-            assert.match(e.message, new RegExp(`^${verb} is the human's: this process carries a worker identity \\(${variable}\\); nothing was changed$`));
+            assert.match(
+              e.message,
+              new RegExp(
+                `^${verb} is the human's: this process carries a worker identity \\(${variable}\\); nothing was changed$`,
+              ),
+            );
             return true;
           },
         );
@@ -105,7 +135,12 @@ test("every human verb refuses an engine whose environment carries a worker iden
     }
   }
   assert.deepEqual(
-    { rows: ledgerRows(ledger), home: fileTree(g.home), project: gitStatus(g.project), workspace: gitStatus(w.workspace) },
+    {
+      rows: ledgerRows(ledger),
+      home: fileTree(g.home),
+      project: gitStatus(g.project),
+      workspace: gitStatus(w.workspace),
+    },
     before,
     "no refused verb wrote anything",
   );
@@ -118,6 +153,10 @@ test("the same calls from the human's own environment go through (the guard is t
   const v1 = publish(g, w, { "src/app.txt": appWith({ 3: "three" }) });
   const human = openEngine({ env: { DOCKET_HOME: g.home, DOCKET_WORKER_ID: "" }, cwd: g.project });
   t.after(() => human.close());
-  assert.equal(approve(human, { target: w.worker }).decision.deliverable?.ref, v1.ref, "an empty variable is no identity");
+  assert.equal(
+    approve(human, { target: w.worker }).decision.deliverable?.ref,
+    v1.ref,
+    "an empty variable is no identity",
+  );
   assert.equal(addItem(human, { kind: "todo", text: "mine" }).id, "t1");
 });

@@ -40,5 +40,9 @@ test("SQLite's own 'not a database' becomes ledger-corrupt with quick_check's wo
   const plain = new Error("something else");
   assert.equal(await explainFailure(plain, { DOCKET_HOME: home }), plain);
   const elsewhere = thrown(() => writeFileSync(join(tempDir(t), "missing", "x"), "x"));
-  assert.equal(await explainFailure(elsewhere, { DOCKET_HOME: home }), elsewhere, "ENOENT outside the home is not a home problem");
+  assert.equal(
+    await explainFailure(elsewhere, { DOCKET_HOME: home }),
+    elsewhere,
+    "ENOENT outside the home is not a home problem",
+  );
 });

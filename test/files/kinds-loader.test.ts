@@ -41,7 +41,10 @@ test("dot files, non-md files and directories named like kinds are never read", 
   mkdirSync(join(user, "folder.md"));
   writeFileSync(join(user, "ok.md"), "ok");
   const scan = scanKindDirs(user, project);
-  assert.deepEqual(scan.files.map((f) => f.path), [join(user, "ok.md")]);
+  assert.deepEqual(
+    scan.files.map((f) => f.path),
+    [join(user, "ok.md")],
+  );
   assert.deepEqual(scan.skipped, [{ path: join(user, "folder.md"), message: "not a regular file" }]);
 });
 
@@ -64,8 +67,16 @@ test("oversized files are skipped with their size", (t) => {
   writeFileSync(join(user, "huge.md"), "x".repeat(MAX_KIND_FILE_BYTES + 1));
   writeFileSync(join(user, "edge.md"), "x".repeat(MAX_KIND_FILE_BYTES));
   const scan = scanKindDirs(user, project);
-  assert.deepEqual(scan.files.map((f) => f.path), [join(user, "edge.md")]);
-  assert.deepEqual(scan.skipped, [{ path: join(user, "huge.md"), message: `too large (${MAX_KIND_FILE_BYTES + 1} bytes; a kind file may be at most ${MAX_KIND_FILE_BYTES})` }]);
+  assert.deepEqual(
+    scan.files.map((f) => f.path),
+    [join(user, "edge.md")],
+  );
+  assert.deepEqual(scan.skipped, [
+    {
+      path: join(user, "huge.md"),
+      message: `too large (${MAX_KIND_FILE_BYTES + 1} bytes; a kind file may be at most ${MAX_KIND_FILE_BYTES})`,
+    },
+  ]);
 });
 
 test("a user kind may be a symlink to a file; a project kind may not, so a checkout cannot point outside itself", (t) => {

@@ -24,7 +24,11 @@ function holder(lock: string, log: string, name: string): Promise<number> {
       sleep(40);
       appendFileSync(${JSON.stringify(log)}, "out ${name}\\n");
     }, { what: "the test resource", timeoutMs: 60000, pollMs: 5 });`;
-  return new Promise((done) => spawn(process.execPath, ["--input-type=module", "-e", program], { stdio: "inherit" }).on("close", (code) => done(code ?? -1)));
+  return new Promise((done) =>
+    spawn(process.execPath, ["--input-type=module", "-e", program], { stdio: "inherit" }).on("close", (code) =>
+      done(code ?? -1),
+    ),
+  );
 }
 
 test("processes holding the same lock file never overlap, and the file is gone once the last one is done", async (t) => {
@@ -37,7 +41,11 @@ test("processes holding the same lock file never overlap, and the file is gone o
   assert.equal(lines.length, 12);
   for (let i = 0; i < lines.length; i += 2) {
     assert.match(lines[i]!, /^in p\d$/);
-    assert.equal(lines[i + 1], lines[i]!.replace("in", "out"), `no other holder entered between ${lines[i]} and its end`);
+    assert.equal(
+      lines[i + 1],
+      lines[i]!.replace("in", "out"),
+      `no other holder entered between ${lines[i]} and its end`,
+    );
   }
   assert.equal(existsSync(lock), false);
 });
@@ -49,7 +57,8 @@ test("a lock held by a live process is waited for and then refused, naming the h
   assert.throws(
     () => withLockFile(lock, () => (ran = true), { what: "the pi model listing", timeoutMs: 100 }),
     (e: { code?: string; message?: string }) =>
-      e.code === "lock-busy" && e.message === `the pi model listing is busy: ${lock} is held by process ${process.pid} for 0 s`,
+      e.code === "lock-busy" &&
+      e.message === `the pi model listing is busy: ${lock} is held by process ${process.pid} for 0 s`,
   );
   assert.equal(ran, false);
   assert.ok(existsSync(lock), "a live holder's lock is left alone");
@@ -59,8 +68,14 @@ test("a lock whose holder died, or that outlived its limit, is taken over at onc
   const lock = join(tempDir(t), "thing.lock");
   const gone = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" });
   writeFileSync(lock, JSON.stringify({ pid: Number(gone.stdout), host: hostname(), at: Date.now() }));
-  assert.equal(withLockFile(lock, () => "mine", { what: "x", timeoutMs: 0 }), "mine");
+  assert.equal(
+    withLockFile(lock, () => "mine", { what: "x", timeoutMs: 0 }),
+    "mine",
+  );
   assert.equal(existsSync(lock), false);
   writeFileSync(lock, JSON.stringify({ pid: process.pid, host: hostname(), at: Date.now() - 60_000 }));
-  assert.equal(withLockFile(lock, () => "mine again", { what: "x", timeoutMs: 0, staleMs: 30_000 }), "mine again");
+  assert.equal(
+    withLockFile(lock, () => "mine again", { what: "x", timeoutMs: 0, staleMs: 30_000 }),
+    "mine again",
+  );
 });

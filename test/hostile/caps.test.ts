@@ -8,7 +8,18 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { execFileSync, spawn } from "node:child_process";
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import { join } from "node:path";
 import { openEngine } from "../../src/engine/open.js";
 import { startWebServer } from "../../src/surfaces/web/server.js";
@@ -32,8 +43,17 @@ type T = { after(fn: () => void | Promise<void>): void };
 
 function cli(t: T, g: ReviewGround, as?: ProtocolWorker, extra: Record<string, string> = {}) {
   const scratch = tempDir(t, "docket-hostile-caps-");
-  const identity: Record<string, string> = as ? { DOCKET_WORKER_ID: as.worker, DOCKET_GENERATION: String(as.generation), DOCKET_RUN_TOKEN: as.runToken } : {};
-  const env = cliEnv({ DOCKET_HOME: g.home, HOME: scratch, TMPDIR: scratch, DOCKET_TMUX_SOCKET: tmuxServer(t).socket, ...identity, ...extra });
+  const identity: Record<string, string> = as
+    ? { DOCKET_WORKER_ID: as.worker, DOCKET_GENERATION: String(as.generation), DOCKET_RUN_TOKEN: as.runToken }
+    : {};
+  const env = cliEnv({
+    DOCKET_HOME: g.home,
+    HOME: scratch,
+    TMPDIR: scratch,
+    DOCKET_TMUX_SOCKET: tmuxServer(t).socket,
+    ...identity,
+    ...extra,
+  });
   return (...args: string[]) => docket({ env, cwd: as?.workspace ?? g.project }, ...args);
 }
 
@@ -68,7 +88,10 @@ test("a 48 MiB sidecar is refused from its size: its card says too large, and an
   assert.equal(own.code, 0, own.stderr.slice(-400));
   const invalid = own.json.warnings.find((w: { kind: string }) => w.kind === "deliverable-invalid");
   assert.match(invalid?.text ?? "", /v1\.json is too large to read \(48\.\d MiB; at most 32\.0 MiB\)/);
-  assert.ok(!own.json.actions.includes("approve") && !own.json.actions.includes("promote --approve"), "nothing too large to read can be judged");
+  assert.ok(
+    !own.json.actions.includes("approve") && !own.json.actions.includes("promote --approve"),
+    "nothing too large to read can be judged",
+  );
   const promote = small("promote", w2.worker, "--approve", "--yes", "--json");
   assert.equal(promote.code, 1);
   assert.equal(promote.json.error.code, "deliverable-invalid");
@@ -103,7 +126,12 @@ test("verdict w1 opens no sidecar of a worker whose frozen files it does not sha
 test("a change set too large to read back is refused at done with deliverable-too-large; nothing is frozen", (t) => {
   const g = reviewGround(t);
   const w = reviewWorker(t, g);
-  writeFileSync(join(w.workspace, "blob.txt"), `${randomBytes(18 * 1024 * 1024).toString("hex").replace(/(.{100})/g, "$1\n")}\n`);
+  writeFileSync(
+    join(w.workspace, "blob.txt"),
+    `${randomBytes(18 * 1024 * 1024)
+      .toString("hex")
+      .replace(/(.{100})/g, "$1\n")}\n`,
+  );
   const before = dumpTables(g.ctx.db);
   const done = cli(t, g, w)("worker", "done", "--outcome", "completed", "--summary", "huge", "--json");
   assert.equal(done.code, 1, done.stdout.slice(0, 400));
@@ -119,12 +147,17 @@ test("notes and consults stop at their per-worker caps with a named refusal at t
   for (let i = 1; i <= MAX_OPEN_NOTES; i++) assert.equal(worker("worker", "note", `note ${i}`, "--json").code, 0);
   const flood = worker("worker", "note", "one more", "--json");
   assert.equal(flood.json?.error?.code, "too-many-notes", flood.stdout);
-  assert.match(flood.json.error.message, new RegExp(`^${w.worker} already has ${MAX_OPEN_NOTES} notes the human has not dismissed`));
+  assert.match(
+    flood.json.error.message,
+    new RegExp(`^${w.worker} already has ${MAX_OPEN_NOTES} notes the human has not dismissed`),
+  );
   const notes = () => (g.ctx.db.prepare("SELECT count(*) AS n FROM notes").get() as { n: number }).n;
   assert.equal(notes(), MAX_OPEN_NOTES);
   // Dismissing one frees one slot.
   const human = cli(t, g);
-  const first = g.ctx.db.prepare("SELECT notification FROM notes ORDER BY seq LIMIT 1").get() as { notification: string };
+  const first = g.ctx.db.prepare("SELECT notification FROM notes ORDER BY seq LIMIT 1").get() as {
+    notification: string;
+  };
   assert.equal(human("attention", "--dismiss", first.notification).code, 0);
   assert.equal(worker("worker", "note", "now it fits", "--json").code, 0);
 
@@ -142,7 +175,15 @@ test("the sign-in key works once, a new key comes with each sign-in, and a flood
   const ctx = openEngine({ env: { DOCKET_HOME: g.home }, cwd: g.project });
   const keys: string[] = [];
   const secret = randomBytes(32).toString("base64url");
-  const server = await startWebServer({ ctx, host: "127.0.0.1", port: 0, secret, instance: "caps", onLoginKey: (k) => keys.push(k), log: () => {} });
+  const server = await startWebServer({
+    ctx,
+    host: "127.0.0.1",
+    port: 0,
+    secret,
+    instance: "caps",
+    onLoginKey: (k) => keys.push(k),
+    log: () => {},
+  });
   t.after(async () => {
     await server.close();
     ctx.close();
@@ -173,11 +214,24 @@ test("locks/ is made 0700 under umask 022, and a worker cannot peek any pane, it
   const env = cliEnv({ DOCKET_HOME: g.home, HOME: root, TMPDIR: root, DOCKET_TMUX_SOCKET: server.socket });
   const human = (...args: string[]) => docketWith({ env, cwd: g.project, input: "", umask: "022" }, ...args);
   for (const task of ["holds a secret", "the snoop"]) {
-    const s = human("spawn", "--agent", "command", "--cmd", "echo SECRET-TOKEN-31337; sleep 600", "--yes", "--json", task);
+    const s = human(
+      "spawn",
+      "--agent",
+      "command",
+      "--cmd",
+      "echo SECRET-TOKEN-31337; sleep 600",
+      "--yes",
+      "--json",
+      task,
+    );
     assert.equal(s.code, 0, s.stderr);
   }
   assert.equal(statSync(join(g.home, "locks")).mode & 0o777, 0o700);
-  await waitFor("the secret in w1's pane", () => human("peek", "w1", "--json").json?.text?.includes("SECRET-TOKEN-31337"), 30_000);
+  await waitFor(
+    "the secret in w1's pane",
+    () => human("peek", "w1", "--json").json?.text?.includes("SECRET-TOKEN-31337"),
+    30_000,
+  );
   for (const target of ["w1", "w2"]) {
     const r = docket({ env: { ...env, ...workerIdentityEnv(g.home, "w2") }, cwd: g.project }, "peek", target, "--json");
     assert.equal(r.json?.error?.code, "worker-cannot-peek", `${target}: ${r.stdout}`);
@@ -188,30 +242,70 @@ test("locks/ is made 0700 under umask 022, and a worker cannot peek any pane, it
 /** The most one view reads of one agent record file (src/files/workers/agent-records.ts), written out so the test states it. */
 const RECORD_READ_BYTES = 4 * 1024 * 1024;
 
-test("a pi worker's own 30 MB session file costs each view at most 4 MiB of it: ls and verdict read a bounded part, later views catch up, a junk line is never counted", { timeout: 240_000 }, async (t) => {
+test("a pi worker's own 30 MB session file costs each view at most 4 MiB of it: ls and verdict read a bounded part, later views catch up, a junk line is never counted", {
+  timeout: 240_000,
+}, async (t) => {
   const pi = scriptedPi(t);
   const repo = join(pi.root, "repo");
   mkdirSync(repo);
   gitRepo(repo, { "a.txt": "one\n" });
   const run = (...args: string[]) => docket({ env: cliEnv(pi.vars), cwd: repo }, ...args);
   const script = pi.script("spend.json", [
-    { text: "Done reading.", usage: { input: 1000, output: 200, cacheRead: 0, cacheWrite: 0 }, toolCall: { name: "docket_done", id: "d-1", arguments: { outcome: "findings", summary: "read it", evidence: [], recommendations: [], items: [] } } },
+    {
+      text: "Done reading.",
+      usage: { input: 1000, output: 200, cacheRead: 0, cacheWrite: 0 },
+      toolCall: {
+        name: "docket_done",
+        id: "d-1",
+        arguments: { outcome: "findings", summary: "read it", evidence: [], recommendations: [], items: [] },
+      },
+    },
     { text: "Published.", usage: { input: 300, output: 50, cacheRead: 0, cacheWrite: 0 } },
   ]);
-  const spawned = run("spawn", "--as", "scout", "--model", SCRIPTED_MODEL_REF, "--env", `DOCKET_SCRIPTED_MODEL=${script}`, "--yes", "--json", "read a.txt");
+  const spawned = run(
+    "spawn",
+    "--as",
+    "scout",
+    "--model",
+    SCRIPTED_MODEL_REF,
+    "--env",
+    `DOCKET_SCRIPTED_MODEL=${script}`,
+    "--yes",
+    "--json",
+    "read a.txt",
+  );
   assert.equal(spawned.code, 0, spawned.stderr + spawned.stdout);
   await waitFor("both calls counted", () => run("spend", "--json").json?.total.output === 250, 90_000, 500);
   const sessionDir = join(pi.vars.DOCKET_HOME!, "fleet", "w1", "session");
-  const [session] = (readdirSync(sessionDir, { recursive: true }) as string[]).filter((n) => n.endsWith(".jsonl")).map((n) => join(sessionDir, n));
+  const [session] = (readdirSync(sessionDir, { recursive: true }) as string[])
+    .filter((n) => n.endsWith(".jsonl"))
+    .map((n) => join(sessionDir, n));
   assert.ok(session, "pi wrote its session file");
-  const offset = () => (ledgerRows(join(pi.vars.DOCKET_HOME!, "ledger.sqlite")).spend_sources as { path: string; offset: number }[]).find((s) => s.path === session)!.offset;
+  const offset = () =>
+    (ledgerRows(join(pi.vars.DOCKET_HOME!, "ledger.sqlite")).spend_sources as { path: string; offset: number }[]).find(
+      (s) => s.path === session,
+    )!.offset;
   // pi may still append an entry of its own after its last call: read until all it wrote is read.
-  await waitFor("everything pi wrote read", () => run("spend", "--json").code === 0 && offset() === statSync(session).size, 30_000, 200);
+  await waitFor(
+    "everything pi wrote read",
+    () => run("spend", "--json").code === 0 && offset() === statSync(session).size,
+    30_000,
+    200,
+  );
 
   // The worker (same OS user) appends to its own session: 30 MB of junk on one line, a usage line of its own, 2 MB more junk lines.
-  const lines = readFileSync(session, "utf8").split("\n").filter((l) => l !== "");
+  const lines = readFileSync(session, "utf8")
+    .split("\n")
+    .filter((l) => l !== "");
   const assistant = JSON.parse(lines.find((l) => l.includes('"role":"assistant"'))!);
-  assistant.message.usage = { input: 7, output: 11, cacheRead: 0, cacheWrite: 0, totalTokens: 18, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
+  assistant.message.usage = {
+    input: 7,
+    output: 11,
+    cacheRead: 0,
+    cacheWrite: 0,
+    totalTokens: 18,
+    cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+  };
   const fd = openSync(session, "a");
   try {
     const mib = Buffer.alloc(1024 * 1024, "x");
@@ -227,7 +321,10 @@ test("a pi worker's own 30 MB session file costs each view at most 4 MiB of it: 
   const step = (what: string, r: { code: number; stderr: string }) => {
     assert.equal(r.code, 0, `${what}: ${r.stderr.slice(-400)}`);
     const now = offset();
-    assert.ok(now - at <= RECORD_READ_BYTES, `${what} read ${now - at} bytes of the session, at most ${RECORD_READ_BYTES}`);
+    assert.ok(
+      now - at <= RECORD_READ_BYTES,
+      `${what} read ${now - at} bytes of the session, at most ${RECORD_READ_BYTES}`,
+    );
     at = now;
   };
   step("ls", run("ls", "--json"));
@@ -240,7 +337,11 @@ test("a pi worker's own 30 MB session file costs each view at most 4 MiB of it: 
   }
   assert.equal(at, size(), "later views read the rest, a bounded part each");
   const total = run("spend", "--json").json.total;
-  assert.deepEqual([total.input, total.output], [1300 + 7, 250 + 11], "the worker's own line counts once; the junk counts nothing");
+  assert.deepEqual(
+    [total.input, total.output],
+    [1300 + 7, 250 + 11],
+    "the worker's own line counts once; the junk counts nothing",
+  );
 });
 
 test("peek reads only the end of a harvested pane tail: a worker's 40 MB tail (one 35 MB line in it) still shows its last lines", (t) => {
@@ -257,7 +358,13 @@ test("peek reads only the end of a harvested pane tail: a worker's 40 MB tail (o
     closeSync(fd);
   }
   assert.ok(statSync(tail).size > 32 * 1024 * 1024, "past the whole-file cap");
-  const peek = cli(t, g, undefined, { NODE_OPTIONS: "--max-old-space-size=40" })("peek", w.worker, "--lines", "2", "--json");
+  const peek = cli(t, g, undefined, { NODE_OPTIONS: "--max-old-space-size=40" })(
+    "peek",
+    w.worker,
+    "--lines",
+    "2",
+    "--json",
+  );
   assert.equal(peek.code, 0, peek.stderr + peek.stdout);
   assert.equal(peek.json.source, "pane-tail");
   assert.equal(peek.json.text, "$ npm test\n3 passing");

@@ -22,7 +22,9 @@ function containedGround(t: { after(fn: () => void | Promise<void>): void }): { 
   const ssh = join(g.env.HOME!, ".ssh");
   mkdirSync(ssh, { mode: 0o700 });
   const key = join(ssh, "id_ed25519");
-  writeFileSync(key, `-----BEGIN OPENSSH PRIVATE KEY-----\n${SECRET}\n-----END OPENSSH PRIVATE KEY-----\n`, { mode: 0o600 });
+  writeFileSync(key, `-----BEGIN OPENSSH PRIVATE KEY-----\n${SECRET}\n-----END OPENSSH PRIVATE KEY-----\n`, {
+    mode: 0o600,
+  });
   return { g, key };
 }
 
@@ -32,28 +34,60 @@ function assertPublishedContained(g: AgentGround, model: FakeModelServer): void 
   assert.equal(shown.code, 0, shown.stderr);
   assert.equal(shown.json.contained, true);
   const v1 = JSON.parse(readFileSync(join(g.home, "fleet", "w1", "deliverables", "v1.json"), "utf8"));
-  assert.deepEqual(v1.changeSet.files.map((f: { path: string }) => f.path), ["src/app.txt"]);
+  assert.deepEqual(
+    v1.changeSet.files.map((f: { path: string }) => f.path),
+    ["src/app.txt"],
+  );
   assert.match(v1.changeSet.patch, /-two\n\+TWO/);
   assert.match(g.run("verdict", "w1").stdout, /v1 · worker-deliverable:w1:1 · not judged/);
   assert.equal(readFileSync(join(g.workspace("w1"), "src", "app.txt"), "utf8"), "one\nTWO\nthree\n");
-  for (const [path, content] of Object.entries(PROJECT_FILES)) assert.equal(readFileSync(join(g.repo, path), "utf8"), content, `${path} in your checkout`);
+  for (const [path, content] of Object.entries(PROJECT_FILES))
+    assert.equal(readFileSync(join(g.repo, path), "utf8"), content, `${path} in your checkout`);
   assert.equal(git(g.repo, "status", "--porcelain"), "");
-  assert.ok(!model.requests.some((r) => JSON.stringify(r.body ?? "").includes(SECRET)), "the key never reached the model");
+  assert.ok(
+    !model.requests.some((r) => JSON.stringify(r.body ?? "").includes(SECRET)),
+    "the key never reached the model",
+  );
 }
 
 /** Claude Code's `docket_done` call, once its MCP tools are listed (a filler answers the requests before that). */
 const claudeDone = () =>
   onceListed(
     (r: RecordedRequest) => (r.body?.tools ?? []).some((x: { name?: string }) => x.name === "mcp__docket__docket_done"),
-    { tools: [{ name: "mcp__docket__docket_done", id: "toolu_done", input: { body: "Uppercased two.", outcome: "completed", summary: "uppercased two" } }] },
+    {
+      tools: [
+        {
+          name: "mcp__docket__docket_done",
+          id: "toolu_done",
+          input: { body: "Uppercased two.", outcome: "completed", summary: "uppercased two" },
+        },
+      ],
+    },
     { tools: [{ name: "Glob", input: { pattern: "*.md" } }] },
   );
 
 /** Spawns w1 as a Claude Code worker on the scripted Messages API and waits for its v1. */
 async function spawnClaude(g: AgentGround, url: string): Promise<void> {
-  const spawned = g.run("spawn", "--agent", "claude", "--as", UNGATED_KIND, "--env", `ANTHROPIC_BASE_URL=${url}`, "--env", "ANTHROPIC_API_KEY=sk-ant-test-0123456789abcdefghij", "--json", "Uppercase", "two");
+  const spawned = g.run(
+    "spawn",
+    "--agent",
+    "claude",
+    "--as",
+    UNGATED_KIND,
+    "--env",
+    `ANTHROPIC_BASE_URL=${url}`,
+    "--env",
+    "ANTHROPIC_API_KEY=sk-ant-test-0123456789abcdefghij",
+    "--json",
+    "Uppercase",
+    "two",
+  );
   assert.equal(spawned.code, 0, spawned.stderr + spawned.stdout);
-  await g.until("w1 ready with v1", () => g.row("SELECT state FROM workers WHERE id = 'w1'").state === "ready", 180_000);
+  await g.until(
+    "w1 ready with v1",
+    () => g.row("SELECT state FROM workers WHERE id = 'w1'").state === "ready",
+    180_000,
+  );
 }
 
 const DOCKET = "mcp__docket";
@@ -62,10 +96,19 @@ const listsDocket = (r: RecordedRequest) => (r.body?.tools ?? []).some((x: { nam
 /** A required sandbox and Codex pointed at the scripted Responses API. */
 const containedCodex = (url: string) => ({
   sandbox: "required",
-  codex: { extraArgs: ["-c", 'model_provider="scripted"', "-c", `model_providers.scripted={name="scripted",base_url="${url}/v1",wire_api="responses",env_key="SCRIPTED_KEY"}`] },
+  codex: {
+    extraArgs: [
+      "-c",
+      'model_provider="scripted"',
+      "-c",
+      `model_providers.scripted={name="scripted",base_url="${url}/v1",wire_api="responses",env_key="SCRIPTED_KEY"}`,
+    ],
+  },
 });
 
-test("a contained, unattended Claude Code worker edits its workspace and publishes v1; its Bash cannot read ~/.ssh or write your checkout", { timeout: 300_000 }, async (t) => {
+test("a contained, unattended Claude Code worker edits its workspace and publishes v1; its Bash cannot read ~/.ssh or write your checkout", {
+  timeout: 300_000,
+}, async (t) => {
   const { g, key } = containedGround(t);
   // Unattended: Claude's own permission layer is off, so only Docket's sandbox stands between its Bash and your files.
   g.configure({ sandbox: "required", worker: { unattended: true } });
@@ -73,7 +116,15 @@ test("a contained, unattended Claude Code worker edits its workspace and publish
   const escape = `cat ${key}; printf HACKED > ${join(g.repo, "src", "app.txt")}; echo "write exit $?"`;
   const model = await startFakeAnthropic([
     { tools: [{ name: "Edit", id: "toolu_edit", input: { file_path: file, old_string: "two", new_string: "TWO" } }] },
-    { tools: [{ name: "Bash", id: "toolu_escape", input: { command: escape, description: "read the key and write the checkout" } }] },
+    {
+      tools: [
+        {
+          name: "Bash",
+          id: "toolu_escape",
+          input: { command: escape, description: "read the key and write the checkout" },
+        },
+      ],
+    },
     claudeDone(),
     { text: "Published v1." },
   ]);
@@ -82,14 +133,19 @@ test("a contained, unattended Claude Code worker edits its workspace and publish
 
   await spawnClaude(g, model.url);
 
-  const escaped = model.main().flatMap((r) => anthropicToolResults(r)).find((x) => x.id === "toolu_escape");
+  const escaped = model
+    .main()
+    .flatMap((r) => anthropicToolResults(r))
+    .find((x) => x.id === "toolu_escape");
   assert.ok(escaped, "the escape command ran and its result went back to the model");
   assert.match(escaped.text, /Read-only file system/);
   assert.match(escaped.text, /No such file or directory/, "the key's folder is empty inside the sandbox");
   assertPublishedContained(g, model);
 });
 
-test("a contained Claude Code worker in its own permission mode (acceptEdits) edits its workspace and publishes v1", { timeout: 300_000 }, async (t) => {
+test("a contained Claude Code worker in its own permission mode (acceptEdits) edits its workspace and publishes v1", {
+  timeout: 300_000,
+}, async (t) => {
   const { g } = containedGround(t);
   g.configure({ sandbox: "required" });
   const file = join(g.workspace("w1"), "src", "app.txt");
@@ -104,22 +160,60 @@ test("a contained Claude Code worker in its own permission mode (acceptEdits) ed
   assertPublishedContained(g, model);
 });
 
-test("a contained Codex worker edits its workspace and publishes v1; its shell cannot read ~/.ssh or write your checkout", { timeout: 300_000 }, async (t) => {
+test("a contained Codex worker edits its workspace and publishes v1; its shell cannot read ~/.ssh or write your checkout", {
+  timeout: 300_000,
+}, async (t) => {
   const { g, key } = containedGround(t);
   const model = await startFakeOpenAI([
     { tools: [{ name: "exec_command", id: "call_key", input: { cmd: `cat ${key}` } }] },
-    { tools: [{ name: "exec_command", id: "call_checkout", input: { cmd: `printf HACKED > ${join(g.repo, "src", "app.txt")}` } }] },
+    {
+      tools: [
+        {
+          name: "exec_command",
+          id: "call_checkout",
+          input: { cmd: `printf HACKED > ${join(g.repo, "src", "app.txt")}` },
+        },
+      ],
+    },
     { tools: [{ name: "exec_command", id: "call_edit", input: { cmd: "sed -i s/two/TWO/ src/app.txt" } }] },
-    onceListed(listsDocket, { tools: [{ namespace: DOCKET, name: "docket_done", id: "call_done", input: { body: "Uppercased two.", outcome: "completed", summary: "uppercased two" } }] }, { tools: [{ name: "exec_command", input: { cmd: "true" } }] }),
+    onceListed(
+      listsDocket,
+      {
+        tools: [
+          {
+            namespace: DOCKET,
+            name: "docket_done",
+            id: "call_done",
+            input: { body: "Uppercased two.", outcome: "completed", summary: "uppercased two" },
+          },
+        ],
+      },
+      { tools: [{ name: "exec_command", input: { cmd: "true" } }] },
+    ),
     { text: "Published v1." },
   ]);
   t.after(() => model.close());
   g.configure(containedCodex(model.url));
   g.watch(model);
 
-  const spawned = g.run("spawn", "--agent", "codex", "--model", "scripted-model", "--env", "SCRIPTED_KEY=sk-test", "--json", "Uppercase", "two");
+  const spawned = g.run(
+    "spawn",
+    "--agent",
+    "codex",
+    "--model",
+    "scripted-model",
+    "--env",
+    "SCRIPTED_KEY=sk-test",
+    "--json",
+    "Uppercase",
+    "two",
+  );
   assert.equal(spawned.code, 0, spawned.stderr + spawned.stdout);
-  await g.until("w1 ready with v1", () => g.row("SELECT state FROM workers WHERE id = 'w1'").state === "ready", 180_000);
+  await g.until(
+    "w1 ready with v1",
+    () => g.row("SELECT state FROM workers WHERE id = 'w1'").state === "ready",
+    180_000,
+  );
 
   const outputs = model.main().flatMap((r) => responsesToolOutputs(r));
   const read = outputs.find((o) => o.id === "call_key");
@@ -129,21 +223,53 @@ test("a contained Codex worker edits its workspace and publishes v1; its shell c
   assertPublishedContained(g, model);
 });
 
-test("a contained read-only Codex worker (Docket's sandbox as its only one) cannot write your checkout and still reports", { timeout: 300_000 }, async (t) => {
+test("a contained read-only Codex worker (Docket's sandbox as its only one) cannot write your checkout and still reports", {
+  timeout: 300_000,
+}, async (t) => {
   const { g } = containedGround(t);
   const model = await startFakeOpenAI([
     { tools: [{ name: "exec_command", id: "call_write", input: { cmd: "printf HACKED > src/app.txt" } }] },
-    onceListed(listsDocket, { tools: [{ namespace: DOCKET, name: "docket_done", id: "call_done", input: { body: "Could not write: read-only.", outcome: "findings", summary: "read-only" } }] }, { tools: [{ name: "exec_command", input: { cmd: "true" } }] }),
+    onceListed(
+      listsDocket,
+      {
+        tools: [
+          {
+            namespace: DOCKET,
+            name: "docket_done",
+            id: "call_done",
+            input: { body: "Could not write: read-only.", outcome: "findings", summary: "read-only" },
+          },
+        ],
+      },
+      { tools: [{ name: "exec_command", input: { cmd: "true" } }] },
+    ),
     { text: "Done." },
   ]);
   t.after(() => model.close());
   g.configure(containedCodex(model.url));
   g.watch(model);
-  const spawned = g.run("spawn", "--agent", "codex", "--model", "scripted-model", "--env", "SCRIPTED_KEY=sk-test", "--as", "scout", "--json", "try", "to", "write");
+  const spawned = g.run(
+    "spawn",
+    "--agent",
+    "codex",
+    "--model",
+    "scripted-model",
+    "--env",
+    "SCRIPTED_KEY=sk-test",
+    "--as",
+    "scout",
+    "--json",
+    "try",
+    "to",
+    "write",
+  );
   assert.equal(spawned.code, 0, spawned.stderr + spawned.stdout);
   await g.until("w1 ready", () => g.row("SELECT state FROM workers WHERE id = 'w1'").state === "ready", 180_000);
   assert.equal(g.run("show", "w1", "--json").json.contained, true);
-  const output = model.main().flatMap((r) => responsesToolOutputs(r)).find((o) => o.id === "call_write");
+  const output = model
+    .main()
+    .flatMap((r) => responsesToolOutputs(r))
+    .find((o) => o.id === "call_write");
   assert.match(output?.text ?? "", /Read-only file system/);
   assert.doesNotMatch(output?.text ?? "", /uid map/, "the command ran (Codex's own sandbox did not try to nest)");
   assert.equal(readFileSync(join(g.repo, "src", "app.txt"), "utf8"), "one\ntwo\nthree\n");

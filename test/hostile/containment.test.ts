@@ -5,7 +5,16 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join, relative } from "node:path";
 import { createServer, type AddressInfo } from "node:net";
 import { AS_CONFIGURED, assertExit, cliEnv, docket, type CliRun } from "../support/docket-cli.js";
@@ -29,16 +38,27 @@ function fixture(t: { after(fn: () => void): void }, config: Record<string, unkn
   const root = tempDir(t, "docket-contain-");
   const repo = join(root, "repo");
   mkdirSync(repo);
-  gitRepo(repo, { "a.txt": "one\n", "test.sh": "test \"$(cat a.txt)\" = edited\n" });
+  gitRepo(repo, { "a.txt": "one\n", "test.sh": 'test "$(cat a.txt)" = edited\n' });
   const home = join(root, "docket");
   const userHome = join(root, "home");
-  for (const d of [home, userHome, join(root, "tmp"), join(userHome, ".ssh"), join(userHome, ".aws")]) mkdirSync(d, { recursive: true });
+  for (const d of [home, userHome, join(root, "tmp"), join(userHome, ".ssh"), join(userHome, ".aws")])
+    mkdirSync(d, { recursive: true });
   writeFileSync(join(userHome, ".ssh", "id_ed25519"), "PLANTED-SSH-KEY\n");
   writeFileSync(join(userHome, ".aws", "credentials"), "[default]\naws_secret_access_key=PLANTED-AWS\n");
   // The whole test root is shown read-only (sandbox.readOnlyPaths), so the planted secrets are hidden by the sandbox's rules, not by /tmp.
-  writeFileSync(join(home, "config.json"), JSON.stringify({ sandbox: { mode: "required", readOnlyPaths: [root] }, ...config }));
+  writeFileSync(
+    join(home, "config.json"),
+    JSON.stringify({ sandbox: { mode: "required", readOnlyPaths: [root] }, ...config }),
+  );
   const server = tmuxServer(t);
-  const env = cliEnv({ DOCKET_HOME: home, DOCKET_TMUX_SOCKET: server.socket, HOME: userHome, TMPDIR: join(root, "tmp"), PI_CODING_AGENT_DIR: join(root, "agent"), ...AS_CONFIGURED });
+  const env = cliEnv({
+    DOCKET_HOME: home,
+    DOCKET_TMUX_SOCKET: server.socket,
+    HOME: userHome,
+    TMPDIR: join(root, "tmp"),
+    PI_CODING_AGENT_DIR: join(root, "agent"),
+    ...AS_CONFIGURED,
+  });
   return { root, repo, home, userHome, server, env, run: (...args) => docket({ env, cwd: repo }, ...args) };
 }
 
@@ -51,13 +71,20 @@ function show(f: Fixture, worker: string): any {
 async function stateOf(f: Fixture, worker: string, state: string): Promise<any> {
   let last: any;
   try {
-    return await waitFor(`${worker} ${state}`, () => {
-      last = show(f, worker);
-      if (last.state === "failed") throw new Error(`${worker} failed: ${last.lastError}`);
-      return last.state === state ? last : undefined;
-    }, 60_000, 200);
+    return await waitFor(
+      `${worker} ${state}`,
+      () => {
+        last = show(f, worker);
+        if (last.state === "failed") throw new Error(`${worker} failed: ${last.lastError}`);
+        return last.state === state ? last : undefined;
+      },
+      60_000,
+      200,
+    );
   } catch (error) {
-    throw new Error(`${(error as Error).message}; last seen ${JSON.stringify(last)}; pane: ${f.run("peek", worker).stdout}`);
+    throw new Error(
+      `${(error as Error).message}; last seen ${JSON.stringify(last)}; pane: ${f.run("peek", worker).stdout}`,
+    );
   }
 }
 
@@ -73,7 +100,10 @@ function contentTree(dir: string, skip: readonly string[] = []): Record<string, 
       if (st.isDirectory()) {
         out[rel] = `dir ${st.mode}`;
         walk(path);
-      } else out[rel] = st.isSymbolicLink() ? `link ${readlinkSync(path)}` : `file ${st.mode} ${createHash("sha256").update(readFileSync(path)).digest("hex")}`;
+      } else
+        out[rel] = st.isSymbolicLink()
+          ? `link ${readlinkSync(path)}`
+          : `file ${st.mode} ${createHash("sha256").update(readFileSync(path)).digest("hex")}`;
     }
   };
   walk(dir);
@@ -82,19 +112,28 @@ function contentTree(dir: string, skip: readonly string[] = []): Record<string, 
 
 /** A script of attempts: each line of the results file says `<name> ESCAPED` or `<name> blocked`. */
 function attempts(list: Record<string, string>): string {
-  const lines = ["#!/bin/sh", 'out="$TMPDIR/results"', ": > \"$out\""];
-  for (const [name, cmd] of Object.entries(list)) lines.push(`if ( ${cmd} ) >/dev/null 2>&1; then echo "${name} ESCAPED" >> "$out"; else echo "${name} blocked" >> "$out"; fi`);
+  const lines = ["#!/bin/sh", 'out="$TMPDIR/results"', ': > "$out"'];
+  for (const [name, cmd] of Object.entries(list))
+    lines.push(
+      `if ( ${cmd} ) >/dev/null 2>&1; then echo "${name} ESCAPED" >> "$out"; else echo "${name} blocked" >> "$out"; fi`,
+    );
   return lines.join("\n");
 }
 
 function results(f: Fixture, worker: string): Record<string, string> {
   const text = readFileSync(join(f.home, "fleet", worker, "scratch", "results"), "utf8");
-  return Object.fromEntries(text.trim().split("\n").map((l) => l.split(" ") as [string, string]));
+  return Object.fromEntries(
+    text
+      .trim()
+      .split("\n")
+      .map((l) => l.split(" ") as [string, string]),
+  );
 }
 
 /** A victim worker with a deliverable, its workspace holding a file only it wrote, left running (its pane open). */
 async function victim(f: Fixture): Promise<string> {
-  const cmd = 'echo VICTIM-DATA > victim.txt && echo "victim body" | "$DOCKET_NODE" "$DOCKET_BIN" worker done --outcome completed --summary victim; exec sleep 600';
+  const cmd =
+    'echo VICTIM-DATA > victim.txt && echo "victim body" | "$DOCKET_NODE" "$DOCKET_BIN" worker done --outcome completed --summary victim; exec sleep 600';
   const r = f.run("spawn", "--agent", "command", "--cmd", cmd, "victim", "--json");
   assertExit(r, 0);
   await stateOf(f, r.json.worker, "ready");
@@ -151,20 +190,48 @@ exec sleep 600
   assert.equal(shown.contained, true);
 
   const got = results(f, w2);
-  const escaped = Object.entries(got).filter(([, v]) => v !== "blocked").map(([k]) => k);
+  const escaped = Object.entries(got)
+    .filter(([, v]) => v !== "blocked")
+    .map(([k]) => k);
   assert.deepEqual(escaped, [], `escapes that worked: ${escaped.join(", ")}`);
   assert.equal(Object.keys(got).length, 18);
-  assert.deepEqual(readFileSync(join(f.home, "fleet", w2, "scratch", "legit"), "utf8").trim().split("\n"), ["commit", "caches", "test", "done"]);
+  assert.deepEqual(
+    readFileSync(join(f.home, "fleet", w2, "scratch", "legit"), "utf8")
+      .trim()
+      .split("\n"),
+    ["commit", "caches", "test", "done"],
+  );
 
   // w2's own admin dir was made by its spawn after the snapshot, and Docket's capture keeps its private indexes there.
-  assert.deepEqual(contentTree(f.repo, [".git/objects", `.git/worktrees/docket-${w2}`]), checkoutBefore, "the checkout and its .git (worktree admin dirs included) are byte-identical");
-  assert.equal(readFileSync(join(f.repo, ".git", "worktrees", `docket-${w2}`, "HEAD"), "utf8").trim(), shown.base, "its worktree's HEAD still names the base: the commit is in its own git dir");
+  assert.deepEqual(
+    contentTree(f.repo, [".git/objects", `.git/worktrees/docket-${w2}`]),
+    checkoutBefore,
+    "the checkout and its .git (worktree admin dirs included) are byte-identical",
+  );
+  assert.equal(
+    readFileSync(join(f.repo, ".git", "worktrees", `docket-${w2}`, "HEAD"), "utf8").trim(),
+    shown.base,
+    "its worktree's HEAD still names the base: the commit is in its own git dir",
+  );
   const objectsAfter = contentTree(join(f.repo, ".git", "objects"));
-  for (const [name, entry] of Object.entries(objectsBefore)) assert.equal(objectsAfter[name], entry, `object store entry ${name} unchanged`);
+  for (const [name, entry] of Object.entries(objectsBefore))
+    assert.equal(objectsAfter[name], entry, `object store entry ${name} unchanged`);
   git(f.repo, "fsck", "--no-progress"); // the human's own git finds a whole repository: the worker's commit is not in it
-  assert.deepEqual(contentTree(w1Dir, ["session", "events.ndjson", "pane-tail.txt", "status.json"]), victimBefore, "the other worker's directory is byte-identical");
+  assert.deepEqual(
+    contentTree(w1Dir, ["session", "events.ndjson", "pane-tail.txt", "status.json"]),
+    victimBefore,
+    "the other worker's directory is byte-identical",
+  );
   const ownGit = { ...process.env, GIT_DIR: join(f.home, "fleet", w2, "git") };
-  assert.equal(execFileSync("git", ["log", "-1", "--format=%s"], { cwd: join(f.home, "fleet", w2, "workspace"), env: ownGit, encoding: "utf8" }).trim(), "worker edit", "the worker committed in its own git dir");
+  assert.equal(
+    execFileSync("git", ["log", "-1", "--format=%s"], {
+      cwd: join(f.home, "fleet", w2, "workspace"),
+      env: ownGit,
+      encoding: "utf8",
+    }).trim(),
+    "worker edit",
+    "the worker committed in its own git dir",
+  );
   const diff = f.run("diff", w2);
   assertExit(diff, 0);
   assert.match(diff.stdout, /\+edited/);
@@ -173,7 +240,8 @@ exec sleep 600
 
   // Discard puts the workspace back at its base, and the worker's own git dir follows: its HEAD and index name the base.
   assertExit(f.run("discard", w2, "--yes"), 0);
-  const inOwnGit = (...args: string[]) => execFileSync("git", args, { cwd: join(f.home, "fleet", w2, "workspace"), env: ownGit, encoding: "utf8" });
+  const inOwnGit = (...args: string[]) =>
+    execFileSync("git", args, { cwd: join(f.home, "fleet", w2, "workspace"), env: ownGit, encoding: "utf8" });
   assert.equal(inOwnGit("rev-parse", "HEAD").trim(), shown.base);
   assert.equal(inOwnGit("status", "--porcelain"), "", "its own git sees a clean tree at its base");
 });
@@ -198,21 +266,29 @@ exec sleep 600
   const r = f.run("spawn", "--agent", "command", "--cmd", script, "hostile", "--json");
   assertExit(r, 0);
   const w2 = r.json.worker;
-  const got = await waitFor("the attempts' results", () => {
-    try {
-      const all = results(f, w2);
-      return Object.keys(all).length === 3 ? all : undefined;
-    } catch {
-      return undefined;
-    }
-  }, 60_000, 200);
+  const got = await waitFor(
+    "the attempts' results",
+    () => {
+      try {
+        const all = results(f, w2);
+        return Object.keys(all).length === 3 ? all : undefined;
+      } catch {
+        return undefined;
+      }
+    },
+    60_000,
+    200,
+  );
   assert.deepEqual(got, { "sqlite3-write": "blocked", "open-ledger": "blocked", "approve-as-human": "blocked" });
   const after = ledgerRows(ledger);
   assert.deepEqual(after.decisions, before.decisions, "no decision was recorded");
-  assert.deepEqual(after.workers?.find((w: any) => w.id === w1), before.workers?.find((w: any) => w.id === w1));
+  assert.deepEqual(
+    after.workers?.find((w: any) => w.id === w1),
+    before.workers?.find((w: any) => w.id === w1),
+  );
 });
 
-test("sandbox \"required\" without bubblewrap on PATH refuses the spawn with the doctor's reason, and nothing starts", (t) => {
+test('sandbox "required" without bubblewrap on PATH refuses the spawn with the doctor\'s reason, and nothing starts', (t) => {
   const f = fixture(t);
   const bin = join(f.root, "bin");
   mkdirSync(bin);
@@ -233,7 +309,7 @@ test("sandbox \"required\" without bubblewrap on PATH refuses the spawn with the
   assert.match(finding.message, /bubblewrap \(bwrap\) is not on PATH/);
 });
 
-test("network \"none\": a contained worker cannot reach a server on the machine's loopback; the default network can", async (t) => {
+test('network "none": a contained worker cannot reach a server on the machine\'s loopback; the default network can', async (t) => {
   const server = createServer((s) => s.end("hello\n"));
   await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
   t.after(() => server.close());
@@ -241,19 +317,27 @@ test("network \"none\": a contained worker cannot reach a server on the machine'
   const connect = `"$DOCKET_NODE" -e 'const s = require("net").connect(${port}, "127.0.0.1"); s.on("data", () => process.exit(0)); s.on("error", () => process.exit(1))'`;
   const outcome = async (network: string): Promise<string> => {
     const f = fixture(t, {});
-    writeFileSync(join(f.home, "config.json"), JSON.stringify({ sandbox: { mode: "required", network, readOnlyPaths: [f.root] } }));
+    writeFileSync(
+      join(f.home, "config.json"),
+      JSON.stringify({ sandbox: { mode: "required", network, readOnlyPaths: [f.root] } }),
+    );
     const script = join(f.root, "net.sh");
     writeFileSync(script, `${attempts({ "loopback-connect": connect })}\nexec sleep 600\n`);
     chmodSync(script, 0o755);
     const r = f.run("spawn", "--agent", "command", "--cmd", script, "net", "--json");
     assertExit(r, 0);
-    return waitFor(`${network}: the connect attempt`, () => {
-      try {
-        return results(f, r.json.worker)["loopback-connect"];
-      } catch {
-        return undefined;
-      }
-    }, 60_000, 200);
+    return waitFor(
+      `${network}: the connect attempt`,
+      () => {
+        try {
+          return results(f, r.json.worker)["loopback-connect"];
+        } catch {
+          return undefined;
+        }
+      },
+      60_000,
+      200,
+    );
   };
   assert.equal(await outcome("none"), "blocked");
   assert.equal(await outcome("default"), "ESCAPED", "the default network is the machine's, as uncontained");
@@ -265,16 +349,40 @@ test("worker.unattended is refused for an agent that would not be contained, bef
   const r = f.run("spawn", "--agent", "claude", "task", "--json");
   assertExit(r, 1);
   assert.equal(r.json.error.code, "unattended-needs-sandbox");
-  assert.match(r.json.error.message, /worker\.unattended turns claude's permission prompts off, which Docket allows only inside its sandbox/);
+  assert.match(
+    r.json.error.message,
+    /worker\.unattended turns claude's permission prompts off, which Docket allows only inside its sandbox/,
+  );
   assert.deepEqual(f.run("ls", "--all", "--json").json.workers, []);
 });
 
 test("`docket worker gate` (Claude Code's PreToolUse hook) refuses an edit with exit 2 while the plan gate is armed and passes once the human answered", async (t) => {
   const f = fixture(t, { sandbox: "off" });
-  const r = f.run("spawn", "--agent", "command", "--as", "patcher", "--cmd", 'echo "$DOCKET_WORKER_ID $DOCKET_GENERATION $DOCKET_RUN_TOKEN" > "$TMPDIR/who"; exec sleep 600', "gated", "--json");
+  const r = f.run(
+    "spawn",
+    "--agent",
+    "command",
+    "--as",
+    "patcher",
+    "--cmd",
+    'echo "$DOCKET_WORKER_ID $DOCKET_GENERATION $DOCKET_RUN_TOKEN" > "$TMPDIR/who"; exec sleep 600',
+    "gated",
+    "--json",
+  );
   assertExit(r, 0);
   const whoFile = join(f.env.TMPDIR!, "who");
-  const [worker, generation, token] = (await waitFor("the worker's identity", () => { try { return readFileSync(whoFile, "utf8").trim().split(" "); } catch { return undefined; } }, 60_000, 100));
+  const [worker, generation, token] = await waitFor(
+    "the worker's identity",
+    () => {
+      try {
+        return readFileSync(whoFile, "utf8").trim().split(" ");
+      } catch {
+        return undefined;
+      }
+    },
+    60_000,
+    100,
+  );
   const as = { ...f.env, DOCKET_WORKER_ID: worker!, DOCKET_GENERATION: generation!, DOCKET_RUN_TOKEN: token! };
   const gate = () => docket({ env: as, cwd: f.repo }, "worker", "gate");
   const armed = gate();
@@ -291,13 +399,40 @@ test("with no sandbox setting a worker is contained wherever bubblewrap works; D
   const f = fixture(t, { sandbox: { readOnlyPaths: [] } });
   const on = f.run("spawn", "--agent", "command", "--cmd", "sleep 600", "default contained", "--json");
   assertExit(on, 0);
-  assert.equal(show(f, on.json.worker).contained, true, "the default, auto, contains on this machine (bubblewrap works here)");
-  assert.ok(on.json.summary.includes("Contained: yes (bubblewrap: read-only system, own workspace, no other worker, no secrets)"), on.stdout);
-  const off = docket({ env: { ...f.env, DOCKET_SANDBOX: "off" }, cwd: f.repo }, "spawn", "--agent", "command", "--cmd", "sleep 600", "uncontained once", "--json");
+  assert.equal(
+    show(f, on.json.worker).contained,
+    true,
+    "the default, auto, contains on this machine (bubblewrap works here)",
+  );
+  assert.ok(
+    on.json.summary.includes(
+      "Contained: yes (bubblewrap: read-only system, own workspace, no other worker, no secrets)",
+    ),
+    on.stdout,
+  );
+  const off = docket(
+    { env: { ...f.env, DOCKET_SANDBOX: "off" }, cwd: f.repo },
+    "spawn",
+    "--agent",
+    "command",
+    "--cmd",
+    "sleep 600",
+    "uncontained once",
+    "--json",
+  );
   assertExit(off, 0);
   assert.ok(off.json.summary.includes("Contained: no (DOCKET_SANDBOX=off)"), off.stdout);
   assert.equal(show(f, off.json.worker).contained, false);
-  const bad = docket({ env: { ...f.env, DOCKET_SANDBOX: "sometimes" }, cwd: f.repo }, "spawn", "--agent", "command", "--cmd", "sleep 600", "a bad variable", "--json");
+  const bad = docket(
+    { env: { ...f.env, DOCKET_SANDBOX: "sometimes" }, cwd: f.repo },
+    "spawn",
+    "--agent",
+    "command",
+    "--cmd",
+    "sleep 600",
+    "a bad variable",
+    "--json",
+  );
   assertExit(bad, 0);
   assert.match(bad.stderr, /DOCKET_SANDBOX must be one of auto, required, off; ignored/);
   assert.equal(show(f, bad.json.worker).contained, true, "an unknown value changes nothing");

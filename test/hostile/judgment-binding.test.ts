@@ -8,7 +8,14 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { browser } from "../support/browser.js";
 import { cliEnv, docket, type CliRun } from "../support/docket-cli.js";
-import { appWith, gitStatus, publish, reviewGround, reviewWorker, type ReviewGround } from "../support/review-fixture.js";
+import {
+  appWith,
+  gitStatus,
+  publish,
+  reviewGround,
+  reviewWorker,
+  type ReviewGround,
+} from "../support/review-fixture.js";
 import type { ProtocolWorker } from "../support/protocol-worker.js";
 import { tempDir } from "../support/temp.js";
 import { tmuxServer } from "../support/tmux.js";
@@ -20,8 +27,16 @@ type T = { after(fn: () => void | Promise<void>): void };
 /** The real CLI: the human's terminal, or (with `as`) the worker's own process inside its workspace. */
 function cli(t: T, g: ReviewGround, as?: ProtocolWorker) {
   const scratch = tempDir(t, "docket-hostile-judgment-");
-  const identity: Record<string, string> = as ? { DOCKET_WORKER_ID: as.worker, DOCKET_GENERATION: String(as.generation), DOCKET_RUN_TOKEN: as.runToken } : {};
-  const env = cliEnv({ DOCKET_HOME: g.home, HOME: scratch, TMPDIR: scratch, DOCKET_TMUX_SOCKET: tmuxServer(t).socket, ...identity });
+  const identity: Record<string, string> = as
+    ? { DOCKET_WORKER_ID: as.worker, DOCKET_GENERATION: String(as.generation), DOCKET_RUN_TOKEN: as.runToken }
+    : {};
+  const env = cliEnv({
+    DOCKET_HOME: g.home,
+    HOME: scratch,
+    TMPDIR: scratch,
+    DOCKET_TMUX_SOCKET: tmuxServer(t).socket,
+    ...identity,
+  });
   return (input: string, ...args: string[]) => docket({ env, cwd: as?.workspace ?? g.project, input }, ...args);
 }
 
@@ -35,11 +50,15 @@ function publishSameSummary(t: T, g: ReviewGround, w: ProtocolWorker): void {
 function assertNotShown(r: CliRun, worker: string, shown: number, current: number): void {
   assert.equal(r.code, 1, `${r.stdout}${r.stderr}`);
   assert.equal(r.json?.error?.code, "version-not-shown", r.stdout);
-  assert.match(r.json.error.message, new RegExp(`^${worker}'s current version is v${current}, but the version last shown to you is v${shown} `));
+  assert.match(
+    r.json.error.message,
+    new RegExp(`^${worker}'s current version is v${current}, but the version last shown to you is v${shown} `),
+  );
   assert.match(r.json.error.hint, new RegExp(`\`docket verdict ${worker}\`.*worker-deliverable:${worker}:${current}`));
 }
 
-const judgments = (g: ReviewGround) => g.ctx.db.prepare("SELECT verb, deliverable_ref AS ref, actor FROM decisions ORDER BY seq").all();
+const judgments = (g: ReviewGround) =>
+  g.ctx.db.prepare("SELECT verb, deliverable_ref AS ref, actor FROM decisions ORDER BY seq").all();
 
 test("the human read v1 on the CLI card; after the worker's v2 every bare-id judgment is refused, nothing written; the exact ref judges v2", (t) => {
   const g = reviewGround(t);
@@ -83,7 +102,10 @@ test("the refusal's advice runs as written: `docket verdict w1` shows v2, and th
   const promoted = human("", "promote", w.worker, "--approve", "--yes");
   assert.equal(promoted.code, 0, promoted.stderr);
   assert.match(promoted.stdout, /judged worker-deliverable:w1:2 \(v2, as last shown to you on cli\)/);
-  assert.deepEqual(judgments(g).map((d: any) => `${d.verb} ${d.ref}`), ["approve worker-deliverable:w1:2", "promote worker-deliverable:w1:2"]);
+  assert.deepEqual(
+    judgments(g).map((d: any) => `${d.verb} ${d.ref}`),
+    ["approve worker-deliverable:w1:2", "promote worker-deliverable:w1:2"],
+  );
 });
 
 test("a report or a diff of v1 binds as a card does; the worker's own views of v2 do not count as shown to the human", (t) => {
@@ -96,7 +118,13 @@ test("a report or a diff of v1 binds as a card does; the worker's own views of v
     publishSameSummary(t, g, w);
     // The worker tries to mark v2 as read: its process shows the human nothing.
     const worker = cli(t, g, w);
-    for (const v of [["verdict", w.worker], ["report", w.worker], ["diff", w.worker], ["verdict", w.worker, "--json"]]) worker("", ...v);
+    for (const v of [
+      ["verdict", w.worker],
+      ["report", w.worker],
+      ["diff", w.worker],
+      ["verdict", w.worker, "--json"],
+    ])
+      worker("", ...v);
     const before = dumpTables(g.ctx.db);
     assertNotShown(human("", "promote", w.worker, "--approve", "--yes", "--json"), w.worker, 1, 2);
     assertNotShown(human("", "approve", w.worker, "--json"), w.worker, 1, 2);

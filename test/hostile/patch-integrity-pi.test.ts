@@ -17,17 +17,28 @@ test("the pi diff viewer and card show a text file frozen as a binary patch deco
   const done = w.done("b is three");
   assert.equal(done.code, 0, done.stderr + done.stdout);
 
-  const pi = piScreen(t, { cwd: g.project, vars: { DOCKET_HOME: g.home, DOCKET_TMUX_SOCKET: g.env.DOCKET_TMUX_SOCKET! } });
+  const pi = piScreen(t, {
+    cwd: g.project,
+    vars: { DOCKET_HOME: g.home, DOCKET_TMUX_SOCKET: g.env.DOCKET_TMUX_SOCKET! },
+  });
   await pi.start();
   pi.submit(`/docket diff ${w.id}`);
   const list = await pi.until("the viewer", (s) => s.includes(`docket · diff worker-deliverable:${w.id}:1 · 2 files`));
   assert.match(list, /binary +latin1\.txt \(added\)/, "the file that is not text stays binary");
-  assert.match(list, /\+1 −1 +src\/b\.ts \(⚠ frozen as binary, shown decoded\)/, "the file list names b.ts as decoded, with its decoded counts");
+  assert.match(
+    list,
+    /\+1 −1 +src\/b\.ts \(⚠ frozen as binary, shown decoded\)/,
+    "the file list names b.ts as decoded, with its decoded counts",
+  );
   pi.press("]");
   const b = await pi.until("src/b.ts in the viewer", (s) => s.includes("file 2/2") && s.includes("│+"));
   assert.match(b, /⚠ the worker froze this text file as a binary patch: shown decoded/);
   assert.match(b, /1 {3}│-export const b = 2;/, "the base line, decoded");
-  assert.match(b, / {3}1 │\+export const b = 3; \/\/ ␛\]52;c;cHduZWQ=␇ ␛\]0;owned␇ done/, "the worker's line, its escapes drawn as marks");
+  assert.match(
+    b,
+    / {3}1 │\+export const b = 3; \/\/ ␛\]52;c;cHduZWQ=␇ ␛\]0;owned␇ done/,
+    "the worker's line, its escapes drawn as marks",
+  );
   assert.doesNotMatch(b, /binary file modified/);
   pi.press("Escape");
   await pi.until("the viewer closed", (s) => !s.includes("docket · diff"));
@@ -36,5 +47,8 @@ test("the pi diff viewer and card show a text file frozen as a binary patch deco
   const card = await pi.until("the card", (s) => s.includes(`docket · verdict · ${w.id} v1`) && s.includes("src/b.ts"));
   assert.match(card, /\+1 −1 +src\/b\.ts \(⚠ frozen as binary, shown decoded\)/, "the card names it too");
   const raw = pi.screenWithColours();
-  assert.ok(!raw.includes("\u001b]52") && !raw.includes("\u001b]0;owned"), "no raw escape of the worker's reached the terminal");
+  assert.ok(
+    !raw.includes("\u001b]52") && !raw.includes("\u001b]0;owned"),
+    "no raw escape of the worker's reached the terminal",
+  );
 });

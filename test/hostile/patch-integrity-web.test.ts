@@ -27,38 +27,59 @@ test("the review page shows a text file frozen as a binary patch decoded, with a
   for (const view of ["unified", "split"]) {
     await page.goto(`${web.origin}/card/${w.id}?view=${view}`);
     await page.waitForSelector("section.file");
-    const files = await page.$$eval("section.file", (sections) => sections.map((s) => ({
-      path: s.querySelector(".file-head .path")?.textContent ?? "",
-      head: s.querySelector(".file-head")?.textContent ?? "",
-      warning: s.querySelector(".note.frozen-binary")?.textContent ?? null,
-      added: [...s.querySelectorAll("td.c.a, tr.a td.c")].map((c) => c.textContent ?? ""),
-      removed: [...s.querySelectorAll("td.c.d, tr.d td.c")].map((c) => c.textContent ?? ""),
-      note: s.querySelector(".note:not(.frozen-binary)")?.textContent ?? null,
-    })));
+    const files = await page.$$eval("section.file", (sections) =>
+      sections.map((s) => ({
+        path: s.querySelector(".file-head .path")?.textContent ?? "",
+        head: s.querySelector(".file-head")?.textContent ?? "",
+        warning: s.querySelector(".note.frozen-binary")?.textContent ?? null,
+        added: [...s.querySelectorAll("td.c.a, tr.a td.c")].map((c) => c.textContent ?? ""),
+        removed: [...s.querySelectorAll("td.c.d, tr.d td.c")].map((c) => c.textContent ?? ""),
+        note: s.querySelector(".note:not(.frozen-binary)")?.textContent ?? null,
+      })),
+    );
     const b = files.find((f) => f.path === "src/b.ts");
     assert.ok(b, `${view}: src/b.ts is on the page`);
-    assert.match(b.warning ?? "", /The worker froze this text file as a binary patch/, `${view}: the file carries the warning`);
+    assert.match(
+      b.warning ?? "",
+      /The worker froze this text file as a binary patch/,
+      `${view}: the file carries the warning`,
+    );
     assert.match(b.head, /frozen as binary/);
     assert.doesNotMatch(b.head, /\bbinary$/, `${view}: not labelled a plain binary file`);
     assert.equal(b.note, null, `${view}: no "content is not shown" note`);
     assert.deepEqual(b.removed, ["export const b = 2;"], `${view}: the base line, decoded`);
-    assert.deepEqual(b.added, [`export const b = "${IMG}";`, "// \u001b]52;c;cHduZWQ=\u0007 clipboard"], `${view}: the worker's lines read as text, byte for byte`);
+    assert.deepEqual(
+      b.added,
+      [`export const b = "${IMG}";`, "// \u001b]52;c;cHduZWQ=\u0007 clipboard"],
+      `${view}: the worker's lines read as text, byte for byte`,
+    );
     const latin1 = files.find((f) => f.path === "latin1.txt");
     assert.match(latin1?.note ?? "", /^Binary file added/, "a file that is not text stays binary");
     assert.equal(latin1?.warning, null);
     const tree = await page.$$eval(".tree a", (as) => as.map((a) => a.textContent ?? ""));
-    assert.ok(tree.some((e) => e.includes("⚠") && e.includes("src/b.ts") && e.includes("+2") && e.includes("−1")), `${view}: the file tree marks it, with its decoded counts: ${tree.join(" | ")}`);
+    assert.ok(
+      tree.some((e) => e.includes("⚠") && e.includes("src/b.ts") && e.includes("+2") && e.includes("−1")),
+      `${view}: the file tree marks it, with its decoded counts: ${tree.join(" | ")}`,
+    );
     const dom = await page.evaluate(() => ({
       scripts: [...document.scripts].map((s) => s.getAttribute("src")),
       imgs: document.querySelectorAll("main img").length,
-      handlers: [...document.querySelectorAll("*")].filter((e) => [...e.attributes].some((a) => a.name.startsWith("on"))).length,
+      handlers: [...document.querySelectorAll("*")].filter((e) =>
+        [...e.attributes].some((a) => a.name.startsWith("on")),
+      ).length,
     }));
     assert.equal(dom.scripts.length, 1, "only the page's own script");
     assert.deepEqual([dom.imgs, dom.handlers], [0, 0], "the worker's markup made no element");
   }
   // The diff fragment (the view toggle loads it) decodes the same way.
-  const fragment = await page.evaluate(async (url) => (await fetch(url, { headers: { "x-docket-fragment": "1" }, credentials: "same-origin" })).text(), `/card/${w.id}/v/1/diff`);
-  assert.ok(fragment.includes("frozen-binary") && fragment.includes("cHduZWQ="), `the fragment decodes it too: ${fragment.slice(0, 400)}`);
+  const fragment = await page.evaluate(
+    async (url) => (await fetch(url, { headers: { "x-docket-fragment": "1" }, credentials: "same-origin" })).text(),
+    `/card/${w.id}/v/1/diff`,
+  );
+  assert.ok(
+    fragment.includes("frozen-binary") && fragment.includes("cHduZWQ="),
+    `the fragment decodes it too: ${fragment.slice(0, 400)}`,
+  );
   assert.ok(!fragment.includes("<img"), "escaped there too");
   const csp = (await page.goto(`${web.origin}/card/${w.id}`))!.headers()["content-security-policy"] ?? "";
   assert.match(csp, /script-src 'self'/, `the page keeps its strict policy: ${csp}`);

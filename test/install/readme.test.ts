@@ -29,17 +29,30 @@ test("the README's set-up and first session run as written in a fresh shell", { 
   assert.match(setup[1]!, /^npm test\b/);
 
   const dir = tempDir(t, "docket-readme-");
-  const [clone, home, prefix, tmp] = ["clone", "home", "prefix", "tmp"].map((d) => join(dir, d)) as [string, string, string, string];
+  const [clone, home, prefix, tmp] = ["clone", "home", "prefix", "tmp"].map((d) => join(dir, d)) as [
+    string,
+    string,
+    string,
+    string,
+  ];
   for (const d of [clone, home, prefix, tmp]) mkdirSync(d);
   // A fresh clone: the tracked and untracked-but-not-ignored files, no node_modules, no dist.
   if (spawnSync("git", ["rev-parse", "--is-inside-work-tree"], { cwd: ROOT }).status === 0) {
     // Never a node_modules or dist that is a symlink (a worktree sharing another's): npm ci would empty what it points at.
     const files = execFileSync("git", ["ls-files", "-co", "--exclude-standard", "-z"], { cwd: ROOT, encoding: "utf8" })
-      .split("\0").filter((f) => f !== "" && !/^(node_modules|dist)(\/|$)/.test(f)).join("\0");
-    execFileSync("sh", ["-c", `tar --null -T - --ignore-failed-read -c | tar -x -C "$0"`, clone], { cwd: ROOT, input: files });
+      .split("\0")
+      .filter((f) => f !== "" && !/^(node_modules|dist)(\/|$)/.test(f))
+      .join("\0");
+    execFileSync("sh", ["-c", `tar --null -T - --ignore-failed-read -c | tar -x -C "$0"`, clone], {
+      cwd: ROOT,
+      input: files,
+    });
   } else {
     // A copy of a tree that is not a repository (CI's clean copy): everything but what a build or a run made.
-    cpSync(ROOT, clone, { recursive: true, filter: (src) => !/^(node_modules|dist|\.shots)(\/|$)/.test(relative(ROOT, src)) });
+    cpSync(ROOT, clone, {
+      recursive: true,
+      filter: (src) => !/^(node_modules|dist|\.shots)(\/|$)/.test(relative(ROOT, src)),
+    });
   }
 
   const env: NodeJS.ProcessEnv = {
@@ -54,15 +67,20 @@ test("the README's set-up and first session run as written in a fresh shell", { 
     // The session's workers get a private tmux server, never the user's; the README's commands do not say which.
     DOCKET_TMUX_SOCKET: tmuxServer(t).socket,
   };
-  for (const name of ["npm_package_config_node_gyp_nodedir", "npm_package_config_node_gyp_jobs"]) if (process.env[name]) env[name] = process.env[name];
+  for (const name of ["npm_package_config_node_gyp_nodedir", "npm_package_config_node_gyp_jobs"])
+    if (process.env[name]) env[name] = process.env[name];
 
-  const shell = (script: string, cwd: string) => spawnSync("bash", ["-c", script], { cwd, env, encoding: "utf8", timeout: 28 * 60_000, maxBuffer: 64 << 20 });
+  const shell = (script: string, cwd: string) =>
+    spawnSync("bash", ["-c", script], { cwd, env, encoding: "utf8", timeout: 28 * 60_000, maxBuffer: 64 << 20 });
   // Set-up: the first command (the second, npm test, is this suite itself).
   const installed = shell(setup[0]!, clone);
   assert.equal(installed.status, 0, `${setup[0]}\n${installed.stdout.slice(-4000)}\n${installed.stderr.slice(-4000)}`);
   assert.match(installed.stdout, /Done in .*3 files promoted/);
   // The demo's closing hints, as written, from the set-up shell's state (docket on the PATH).
-  const hints = installed.stdout.split("\n").filter((l) => /^  (cd |DOCKET_HOME=)/.test(l)).map((l) => l.trim());
+  const hints = installed.stdout
+    .split("\n")
+    .filter((l) => /^  (cd |DOCKET_HOME=)/.test(l))
+    .map((l) => l.trim());
   assert.ok(hints.length >= 4, installed.stdout);
   for (const hint of hints) {
     const r = shell(hint, home);

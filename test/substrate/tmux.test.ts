@@ -44,7 +44,11 @@ test("a launched window runs its argv in /, keeps its pane after exit, and is fo
   const panes = tmux.listPanes()!;
   assert.equal(paneFromMap(panes, second.paneId, "w2"), "alive");
   assert.equal(paneFromMap(panes, first.paneId, "w1"), "dead");
-  assert.equal(paneFromMap(panes, second.paneId, "w9"), "missing", "a pane in a window of another name is not this worker's");
+  assert.equal(
+    paneFromMap(panes, second.paneId, "w9"),
+    "missing",
+    "a pane in a window of another name is not this worker's",
+  );
   assert.equal(tmux.paneState(second.paneId, "w9"), "missing");
 
   tmux.killWindow(first.windowId);
@@ -96,7 +100,10 @@ test("typed text that starts with a dash or holds tmux formats is text, and a co
   await waitFor("the dash line echoed back", () => tmux.capture(paneId, 10).split(line).length >= 3);
   assert.equal(existsSync(join(dir, "PWNED")), false);
   for (const bad of ["stop\u0003", "quit\u001c", "\u001b[31mred", "c1\u009b"]) {
-    assert.throws(() => tmux.sendText(paneId, bad), (e) => e instanceof TmuxError && /control character/.test(e.message));
+    assert.throws(
+      () => tmux.sendText(paneId, bad),
+      (e) => e instanceof TmuxError && /control character/.test(e.message),
+    );
   }
   assert.equal(tmux.paneState(paneId, "w1"), "alive", "the worker was not interrupted");
 });
@@ -118,8 +125,17 @@ test("a window or session name tmux would expand as a format is refused before t
 
 test("a server Docket starts keeps only a minimal environment, so later windows inherit none of the caller's secrets", async (t) => {
   const server = tmuxServer(t);
-  const tmux = createTmux(server.socket, { ...process.env, CALLER_SECRET: "s3cret", DOCKET_WORKER_ID: "w9", DOCKET_RUN_TOKEN: "tok" });
-  const { paneId } = tmux.launchWindow({ session: "s", name: "w1", argv: ["sh", "-c", 'echo "secret=[$CALLER_SECRET] id=[$DOCKET_WORKER_ID]"; sleep 30'] });
+  const tmux = createTmux(server.socket, {
+    ...process.env,
+    CALLER_SECRET: "s3cret",
+    DOCKET_WORKER_ID: "w9",
+    DOCKET_RUN_TOKEN: "tok",
+  });
+  const { paneId } = tmux.launchWindow({
+    session: "s",
+    name: "w1",
+    argv: ["sh", "-c", 'echo "secret=[$CALLER_SECRET] id=[$DOCKET_WORKER_ID]"; sleep 30'],
+  });
   await waitFor("the echo", () => /secret=\[\] id=\[\]/.test(tmux.capture(paneId, 5)));
   const global = server.tmux("show-environment", "-g");
   assert.doesNotMatch(global, /CALLER_SECRET|DOCKET_WORKER_ID|DOCKET_RUN_TOKEN/);
@@ -137,7 +153,9 @@ function launchInChild(socket: string, name: string, at: number): Promise<string
     `catch (e) { console.log("ERROR " + e.message); }`,
   ].join("\n");
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--input-type=module", "-e", code], { stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn(process.execPath, ["--input-type=module", "-e", code], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     let out = "";
     child.stdout.on("data", (d) => (out += d));
     child.on("error", reject);
@@ -145,7 +163,9 @@ function launchInChild(socket: string, name: string, at: number): Promise<string
   });
 }
 
-test("a burst of concurrent launches all get their own window: tmux allocates the index, none fails with 'in use'", { timeout: 180_000 }, async (t) => {
+test("a burst of concurrent launches all get their own window: tmux allocates the index, none fails with 'in use'", {
+  timeout: 180_000,
+}, async (t) => {
   const server = tmuxServer(t);
   createTmux(server.socket).launchWindow({ session: "burst", name: "w0", argv: ["sleep", "60"] });
   const size = 16;
@@ -155,7 +175,11 @@ test("a burst of concurrent launches all get their own window: tmux allocates th
     const at = Date.now() + 3_000;
     const names = Array.from({ length: size }, (_, i) => `w${round * size + i + 1}`);
     const results = await Promise.all(names.map((n) => launchInChild(server.socket, n, at)));
-    assert.deepEqual(results.filter((r) => !/^@\d+$/.test(r)), [], "every launch returned a window id");
+    assert.deepEqual(
+      results.filter((r) => !/^@\d+$/.test(r)),
+      [],
+      "every launch returned a window id",
+    );
     assert.equal(new Set(results).size, names.length);
   }
   const windows = server.tmux("list-windows", "-t", "=burst", "-F", "#{window_name}").trim().split("\n");

@@ -8,7 +8,17 @@ import ts from "typescript";
 export const SRC = join(import.meta.dirname, "..", "..", "..", "src");
 
 /** Callees whose string arguments are a refusal's code, message and hint. */
-const ERROR_BUILDERS = new Set(["refusal", "validationError", "conflict", "fenced", "notFound", "usageError", "internalError", "abort", "DocketError"]);
+const ERROR_BUILDERS = new Set([
+  "refusal",
+  "validationError",
+  "conflict",
+  "fenced",
+  "notFound",
+  "usageError",
+  "internalError",
+  "abort",
+  "DocketError",
+]);
 
 export interface Advice {
   /** `src/…` path and line of the literal. */
@@ -41,7 +51,9 @@ function calleeName(node: ts.CallExpression | ts.NewExpression): string | undefi
 function literalText(node: ts.Node, source: ts.SourceFile): string | undefined {
   if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) return node.text;
   if (ts.isTemplateExpression(node)) {
-    return node.head.text + node.templateSpans.map((s) => `\${${s.expression.getText(source)}}${s.literal.text}`).join("");
+    return (
+      node.head.text + node.templateSpans.map((s) => `\${${s.expression.getText(source)}}${s.literal.text}`).join("")
+    );
   }
   return undefined;
 }
@@ -58,13 +70,28 @@ export function scanAdvice(): Advice[] {
       let inError = error;
       if ((ts.isCallExpression(node) || ts.isNewExpression(node)) && ERROR_BUILDERS.has(calleeName(node) ?? "")) {
         const args = node.arguments ?? ts.factory.createNodeArray();
-        const codeArg = calleeName(node) === "DocketError" ? args[1] : calleeName(node) === "abort" ? undefined : args[0];
-        inError = { code: codeArg && ts.isStringLiteral(codeArg) ? codeArg.text : calleeName(node) === "abort" ? "spawn-policy" : undefined };
+        const codeArg =
+          calleeName(node) === "DocketError" ? args[1] : calleeName(node) === "abort" ? undefined : args[0];
+        inError = {
+          code:
+            codeArg && ts.isStringLiteral(codeArg)
+              ? codeArg.text
+              : calleeName(node) === "abort"
+                ? "spawn-policy"
+                : undefined,
+        };
       }
       const text = literalText(node, source);
       if (text !== undefined && /\bdocket [a-z]/.test(text)) {
         const line = source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
-        out.push({ site: `${file}:${line}`, file, code: inError?.code, text, commands: [...text.matchAll(BACKTICKED)].map((m) => m[1]!), inRefusal: inError !== undefined });
+        out.push({
+          site: `${file}:${line}`,
+          file,
+          code: inError?.code,
+          text,
+          commands: [...text.matchAll(BACKTICKED)].map((m) => m[1]!),
+          inRefusal: inError !== undefined,
+        });
       }
       if (text === undefined) ts.forEachChild(node, (child) => visit(child, inError));
     };

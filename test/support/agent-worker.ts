@@ -39,7 +39,12 @@ export function agentGround(t: { after(fn: () => void | Promise<void>): void }):
   const home = tempDir(t, "docket-agent-home-");
   const repo = gitRepo(tempDir(t, "docket-agent-repo-"), PROJECT_FILES);
   const userHome = tempDir(t, "docket-agent-user-");
-  const env = cliEnv({ DOCKET_HOME: home, HOME: userHome, TMPDIR: tempDir(t, "docket-agent-tmp-"), DOCKET_TMUX_SOCKET: server.socket });
+  const env = cliEnv({
+    DOCKET_HOME: home,
+    HOME: userHome,
+    TMPDIR: tempDir(t, "docket-agent-tmp-"),
+    DOCKET_TMUX_SOCKET: server.socket,
+  });
   // An ungated writable kind: a plan-gated worker's edits are refused (Claude Code's PreToolUse hook asks the door).
   writeUngatedKind(home);
   let watched: FakeModelServer | undefined;
@@ -61,7 +66,9 @@ export function agentGround(t: { after(fn: () => void | Promise<void>): void }):
     until: (what, check, timeoutMs = 90_000) =>
       waitFor(what, check, timeoutMs).catch((error: Error) => {
         const screen = docket({ env, cwd: repo }, "peek", "w1", "--lines", "60");
-        throw new Error(`${error.message}\n--- w1's screen ---\n${screen.stdout}${screen.stderr}${watched ? `\n--- model requests ---\n${watched.describe()}` : ""}`);
+        throw new Error(
+          `${error.message}\n--- w1's screen ---\n${screen.stdout}${screen.stderr}${watched ? `\n--- model requests ---\n${watched.describe()}` : ""}`,
+        );
       }),
     watch: (model) => void (watched = model),
     configure: (config) => writeFileSync(join(home, "config.json"), JSON.stringify(config)),

@@ -8,14 +8,32 @@ import { chromium, type BrowserContext, type Page } from "playwright-core";
 
 export const CHROMIUM = process.env.DOCKET_CHROMIUM ?? "/usr/bin/chromium";
 
-const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const FLAGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
 
 /** A browser with a fresh user-data-dir (playwright passes it as --user-data-dir), closed when the test ends. */
-export async function browser(t: { after(fn: () => void | Promise<void>): void }, viewport = { width: 1280, height: 900 }): Promise<BrowserContext> {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium); .ci/run does`);
+export async function browser(
+  t: { after(fn: () => void | Promise<void>): void },
+  viewport = { width: 1280, height: 900 },
+): Promise<BrowserContext> {
+  if (!existsSync(CHROMIUM))
+    throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium); .ci/run does`);
   // One cleanup, in order: the browser must be gone before its profile is removed (it writes there until it exits).
   const profile = mkdtempSync(join(tmpdir(), "docket-chromium-"));
-  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: FLAGS, viewport });
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: FLAGS,
+    viewport,
+  });
   t.after(async () => {
     await context.close();
     rmSync(profile, { recursive: true, force: true });

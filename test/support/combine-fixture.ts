@@ -24,7 +24,10 @@ export function pairGround(t: T, files: Record<string, string>): Pair {
 
 /** Each worker changes its files (edits, new files; `null` deletes) and publishes v1. */
 export function publishBoth(p: Pair, a: Record<string, string | null>, b: Record<string, string | null>): void {
-  for (const [w, files] of [[p.a, a], [p.b, b]] as const) {
+  for (const [w, files] of [
+    [p.a, a],
+    [p.b, b],
+  ] as const) {
     const writes: Record<string, string> = {};
     for (const [path, text] of Object.entries(files)) {
       if (text === null) git(w.workspace, "rm", "-q", path);
@@ -36,11 +39,16 @@ export function publishBoth(p: Pair, a: Record<string, string | null>, b: Record
 
 /** What Combine must never change in the human's checkout. */
 export function checkoutFingerprint(project: string): Record<string, string> {
-  const objects = git(project, "count-objects", "-v").split("\n").filter((l) => /^(count|in-pack|packs):/.test(l)).join(" ");
+  const objects = git(project, "count-objects", "-v")
+    .split("\n")
+    .filter((l) => /^(count|in-pack|packs):/.test(l))
+    .join(" ");
   return {
     status: git(project, "status", "--porcelain=v1", "--untracked-files=all"),
     head: git(project, "rev-parse", "HEAD").trim(),
-    index: createHash("sha256").update(readFileSync(join(project, ".git", "index"))).digest("hex"),
+    index: createHash("sha256")
+      .update(readFileSync(join(project, ".git", "index")))
+      .digest("hex"),
     objects,
     refs: git(project, "for-each-ref", "--format=%(refname) %(objectname)"),
     worktrees: git(project, "worktree", "list", "--porcelain"),

@@ -8,7 +8,10 @@ export default function contextLog(pi: ExtensionAPI): void {
   const path = process.env.DOCKET_TEST_CONTEXT_LOG;
   if (!path) return;
   pi.on("before_agent_start", async (event) => {
-    appendFileSync(path, `${JSON.stringify({ type: "system", prompt: event.prompt, systemPrompt: event.systemPrompt })}\n`);
+    appendFileSync(
+      path,
+      `${JSON.stringify({ type: "system", prompt: event.prompt, systemPrompt: event.systemPrompt })}\n`,
+    );
   });
   pi.on("context", async (event) => {
     appendFileSync(path, `${JSON.stringify({ type: "context", messages: event.messages })}\n`);

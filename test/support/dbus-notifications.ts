@@ -19,10 +19,15 @@ export async function sessionBus(t: { after(fn: () => unknown): void }): Promise
   const dir = tempDir(t, "docket-dbus-");
   const socket = join(dir, "bus");
   const config = join(dir, "session.conf");
-  writeFileSync(config, `<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN" "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+  writeFileSync(
+    config,
+    `<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN" "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
 <busconfig><type>session</type><listen>unix:path=${socket}</listen><auth>EXTERNAL</auth>
-<policy context="default"><allow send_destination="*"/><allow receive_sender="*"/><allow own="*"/></policy></busconfig>\n`);
-  const daemon = spawn("dbus-daemon", ["--config-file", config, "--nofork", "--nopidfile", "--print-address"], { stdio: ["ignore", "pipe", "pipe"] });
+<policy context="default"><allow send_destination="*"/><allow receive_sender="*"/><allow own="*"/></policy></busconfig>\n`,
+  );
+  const daemon = spawn("dbus-daemon", ["--config-file", config, "--nofork", "--nopidfile", "--print-address"], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let printed = "";
   daemon.stdout.setEncoding("utf8").on("data", (s: string) => (printed += s));
   t.after(() => void daemon.kill("SIGTERM"));
@@ -51,7 +56,10 @@ export interface NotificationService {
 }
 
 /** Owns org.freedesktop.Notifications on the bus and answers Notify (recording it), GetCapabilities and GetServerInformation. */
-export async function notificationService(t: { after(fn: () => unknown): void }, bus: SessionBus): Promise<NotificationService> {
+export async function notificationService(
+  t: { after(fn: () => unknown): void },
+  bus: SessionBus,
+): Promise<NotificationService> {
   const path = /unix:path=([^,]+)/.exec(bus.address)?.[1];
   if (!path) throw new Error(`unexpected bus address ${bus.address}`);
   const sock = connect(path);
@@ -59,25 +67,58 @@ export async function notificationService(t: { after(fn: () => unknown): void },
   const callers = new Map<number, string>();
   const conn = new Connection(sock, (m) => {
     if (m.type !== 1 || m.fields[2] !== "org.freedesktop.Notifications") return;
-    const reply = (signature: string, values: unknown[]) => conn.send({ type: 2, fields: { 5: m.serial, 6: m.fields[7], 8: signature }, signature, values });
+    const reply = (signature: string, values: unknown[]) =>
+      conn.send({ type: 2, fields: { 5: m.serial, 6: m.fields[7], 8: signature }, signature, values });
     if (m.fields[3] === "Notify") {
-      const [appName, , , summary, body, actions, hints] = m.body as [string, number, string, string, string, string[], [string, [string, unknown]][]];
-      calls.push({ appName, summary, body, id: calls.length + 1, actions, hints: Object.fromEntries(hints.map(([k, [sig, v]]) => [k, [sig, typeof v === "bigint" ? Number(v) : v]])) });
+      const [appName, , , summary, body, actions, hints] = m.body as [
+        string,
+        number,
+        string,
+        string,
+        string,
+        string[],
+        [string, [string, unknown]][],
+      ];
+      calls.push({
+        appName,
+        summary,
+        body,
+        id: calls.length + 1,
+        actions,
+        hints: Object.fromEntries(hints.map(([k, [sig, v]]) => [k, [sig, typeof v === "bigint" ? Number(v) : v]])),
+      });
       callers.set(calls.length, m.fields[7] as string);
       reply("u", [calls.length]);
     } else if (m.fields[3] === "GetCapabilities") reply("as", [["body", "actions"]]);
     else if (m.fields[3] === "GetServerInformation") reply("ssss", ["docket-test", "docket", "1", "1.2"]);
-    else conn.send({ type: 3, fields: { 4: "org.freedesktop.DBus.Error.UnknownMethod", 5: m.serial, 6: m.fields[7], 8: "s" }, signature: "s", values: ["unknown"] });
+    else
+      conn.send({
+        type: 3,
+        fields: { 4: "org.freedesktop.DBus.Error.UnknownMethod", 5: m.serial, 6: m.fields[7], 8: "s" },
+        signature: "s",
+        values: ["unknown"],
+      });
   });
   await conn.ready;
   await conn.call("Hello", "", []);
   const owned = await conn.call("RequestName", "su", ["org.freedesktop.Notifications", 4]);
-  if (owned[0] !== 1) throw new Error(`could not own org.freedesktop.Notifications (RequestName answered ${String(owned[0])})`);
+  if (owned[0] !== 1)
+    throw new Error(`could not own org.freedesktop.Notifications (RequestName answered ${String(owned[0])})`);
   const stop = () => sock.destroy();
   t.after(stop);
-  const signal = (id: number, member: string, signature: string, values: unknown[]) => conn.send({
-    type: 4, fields: { 1: ["o", "/org/freedesktop/Notifications"], 2: "org.freedesktop.Notifications", 3: member, 6: callers.get(id) ?? "", 8: signature }, signature, values,
-  });
+  const signal = (id: number, member: string, signature: string, values: unknown[]) =>
+    conn.send({
+      type: 4,
+      fields: {
+        1: ["o", "/org/freedesktop/Notifications"],
+        2: "org.freedesktop.Notifications",
+        3: member,
+        6: callers.get(id) ?? "",
+        8: signature,
+      },
+      signature,
+      values,
+    });
   const invoke = (id: number, action: string) => {
     signal(id, "ActionInvoked", "us", [id, action]);
     signal(id, "NotificationClosed", "uu", [id, 2]);
@@ -100,7 +141,10 @@ class Connection {
   private authed = false;
   private waiting = new Map<number, (m: Message) => void>();
 
-  constructor(private sock: Socket, private onCall: (m: Message) => void) {
+  constructor(
+    private sock: Socket,
+    private onCall: (m: Message) => void,
+  ) {
     this.ready = new Promise((done, fail) => {
       sock.once("error", fail);
       sock.on("data", (chunk) => {
@@ -123,7 +167,18 @@ class Connection {
   }
 
   call(member: string, signature: string, values: unknown[]): Promise<unknown[]> {
-    const serial = this.send({ type: 1, fields: { 1: ["o", "/org/freedesktop/DBus"], 2: "org.freedesktop.DBus", 3: member, 6: "org.freedesktop.DBus", ...(signature ? { 8: signature } : {}) }, signature, values });
+    const serial = this.send({
+      type: 1,
+      fields: {
+        1: ["o", "/org/freedesktop/DBus"],
+        2: "org.freedesktop.DBus",
+        3: member,
+        6: "org.freedesktop.DBus",
+        ...(signature ? { 8: signature } : {}),
+      },
+      signature,
+      values,
+    });
     return new Promise((done) => this.waiting.set(serial, (m) => done(m.body)));
   }
 
@@ -140,7 +195,10 @@ class Connection {
       if (Array.isArray(v)) return [c, v as [string, unknown]];
       return [c, [c === 5 ? "u" : c === 8 ? "g" : "s", v]];
     });
-    head.value("a(yv)", fields.map(([c, v]) => [c, v]));
+    head.value(
+      "a(yv)",
+      fields.map(([c, v]) => [c, v]),
+    );
     head.pad(8);
     this.sock.write(Buffer.concat([head.bytes(), body.bytes()]));
     return serial;
@@ -190,10 +248,30 @@ function skipType(s: string, i: number): number {
   return i + 1;
 }
 
-const ALIGN: Record<string, number> = { y: 1, b: 4, n: 2, q: 2, i: 4, u: 4, x: 8, t: 8, d: 8, s: 4, o: 4, g: 1, a: 4, "(": 8, "{": 8, v: 1 };
+const ALIGN: Record<string, number> = {
+  y: 1,
+  b: 4,
+  n: 2,
+  q: 2,
+  i: 4,
+  u: 4,
+  x: 8,
+  t: 8,
+  d: 8,
+  s: 4,
+  o: 4,
+  g: 1,
+  a: 4,
+  "(": 8,
+  "{": 8,
+  v: 1,
+};
 
 class Reader {
-  constructor(private buf: Buffer, private pos: number) {}
+  constructor(
+    private buf: Buffer,
+    private pos: number,
+  ) {}
 
   values(signature: string): unknown[] {
     return types(signature).map((t) => this.value(t));
@@ -207,15 +285,46 @@ class Reader {
     const c = t[0]!;
     this.align(ALIGN[c]!);
     switch (c) {
-      case "y": return this.buf[this.pos++];
-      case "b": case "u": { const v = this.buf.readUInt32LE(this.pos); this.pos += 4; return v; }
-      case "i": { const v = this.buf.readInt32LE(this.pos); this.pos += 4; return v; }
-      case "n": { const v = this.buf.readInt16LE(this.pos); this.pos += 2; return v; }
-      case "q": { const v = this.buf.readUInt16LE(this.pos); this.pos += 2; return v; }
-      case "x": { const v = this.buf.readBigInt64LE(this.pos); this.pos += 8; return v; }
-      case "t": { const v = this.buf.readBigUInt64LE(this.pos); this.pos += 8; return v; }
-      case "d": { const v = this.buf.readDoubleLE(this.pos); this.pos += 8; return v; }
-      case "s": case "o": {
+      case "y":
+        return this.buf[this.pos++];
+      case "b":
+      case "u": {
+        const v = this.buf.readUInt32LE(this.pos);
+        this.pos += 4;
+        return v;
+      }
+      case "i": {
+        const v = this.buf.readInt32LE(this.pos);
+        this.pos += 4;
+        return v;
+      }
+      case "n": {
+        const v = this.buf.readInt16LE(this.pos);
+        this.pos += 2;
+        return v;
+      }
+      case "q": {
+        const v = this.buf.readUInt16LE(this.pos);
+        this.pos += 2;
+        return v;
+      }
+      case "x": {
+        const v = this.buf.readBigInt64LE(this.pos);
+        this.pos += 8;
+        return v;
+      }
+      case "t": {
+        const v = this.buf.readBigUInt64LE(this.pos);
+        this.pos += 8;
+        return v;
+      }
+      case "d": {
+        const v = this.buf.readDoubleLE(this.pos);
+        this.pos += 8;
+        return v;
+      }
+      case "s":
+      case "o": {
         const n = this.buf.readUInt32LE(this.pos);
         const v = this.buf.toString("utf8", this.pos + 4, this.pos + 4 + n);
         this.pos += 4 + n + 1;

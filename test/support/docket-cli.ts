@@ -30,7 +30,10 @@ export interface CliOptions {
 }
 
 export function docketWith(options: CliOptions, ...args: string[]): CliRun {
-  const argv = options.umask === undefined ? [process.execPath, DOCKET_BIN, ...args] : ["sh", "-c", `umask ${options.umask} && exec "$0" "$@"`, process.execPath, DOCKET_BIN, ...args];
+  const argv =
+    options.umask === undefined
+      ? [process.execPath, DOCKET_BIN, ...args]
+      : ["sh", "-c", `umask ${options.umask} && exec "$0" "$@"`, process.execPath, DOCKET_BIN, ...args];
   const stdin = typeof options.input === "number" ? options.input : "pipe";
   const r = spawnSync(argv[0]!, argv.slice(1), {
     cwd: options.cwd,
@@ -50,7 +53,12 @@ export function docket(options: { env: NodeJS.ProcessEnv; cwd: string; input?: s
 /** The same run without blocking, so several commands can run at the same moment (a burst of spawns). */
 export function docketAsync(options: { env: NodeJS.ProcessEnv; cwd: string }, ...args: string[]): Promise<CliRun> {
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [DOCKET_BIN, ...args], { cwd: options.cwd, env: options.env, stdio: ["ignore", "pipe", "pipe"], timeout: 120_000 });
+    const child = spawn(process.execPath, [DOCKET_BIN, ...args], {
+      cwd: options.cwd,
+      env: options.env,
+      stdio: ["ignore", "pipe", "pipe"],
+      timeout: 120_000,
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
@@ -79,7 +87,11 @@ export interface Exited {
 /** Asserts the exit code first, so a refusal or a crash fails with its own stderr; returns the run. */
 export function assertExit<R extends Exited>(r: R, code = 0): R {
   const got = r.code !== undefined ? r.code : r.status;
-  assert.equal(got, code, `exit ${got}, expected ${code}; stderr: ${r.stderr.trim() || "(empty)"}; stdout: ${r.stdout.trim().slice(0, 2000) || "(empty)"}`);
+  assert.equal(
+    got,
+    code,
+    `exit ${got}, expected ${code}; stderr: ${r.stderr.trim() || "(empty)"}; stdout: ${r.stdout.trim().slice(0, 2000) || "(empty)"}`,
+  );
   return r;
 }
 

@@ -9,7 +9,11 @@ const [worker, generation, runToken, callId] = process.argv.slice(2);
 const ctx = openEngine({ env: process.env, cwd: process.cwd() });
 process.stdout.write("ready\n");
 process.stdin.once("data", () => {
-  const result = done(ctx, { worker: worker!, generation: Number(generation), runToken: runToken! }, { callId: callId!, body: "child body", outcome: "completed", summary: "from the child" });
+  const result = done(
+    ctx,
+    { worker: worker!, generation: Number(generation), runToken: runToken! },
+    { callId: callId!, body: "child body", outcome: "completed", summary: "from the child" },
+  );
   ctx.close();
   process.stdout.write(`${JSON.stringify(result)}\n`);
   process.exit(0);

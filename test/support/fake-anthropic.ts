@@ -2,21 +2,37 @@
 // Main-loop requests carry the agent's tools; anything else (titles, topic checks) is a side request.
 
 import type { ServerResponse } from "node:http";
-import { json, sse, startFakeModelServer, type FakeModelServer, type ModelWire, type RecordedRequest, type ScriptEntry, type ScriptStep } from "./fake-model-server.js";
+import {
+  json,
+  sse,
+  startFakeModelServer,
+  type FakeModelServer,
+  type ModelWire,
+  type RecordedRequest,
+  type ScriptEntry,
+  type ScriptStep,
+} from "./fake-model-server.js";
 
-type Block = { type: "text"; text: string } | { type: "tool_use"; id: string; name: string; input: Record<string, unknown> };
+type Block =
+  | { type: "text"; text: string }
+  | { type: "tool_use"; id: string; name: string; input: Record<string, unknown> };
 
 function blocksOf(step: ScriptStep, serial: number): Block[] {
   const blocks: Block[] = [];
   if (step.text !== undefined) blocks.push({ type: "text", text: step.text });
-  (step.tools ?? []).forEach((t, i) => blocks.push({ type: "tool_use", id: t.id ?? `toolu_${serial}_${i}`, name: t.name, input: t.input }));
+  (step.tools ?? []).forEach((t, i) =>
+    blocks.push({ type: "tool_use", id: t.id ?? `toolu_${serial}_${i}`, name: t.name, input: t.input }),
+  );
   return blocks;
 }
 
 export const anthropicWire: ModelWire = {
   answerOther(request, res) {
     if (request.method !== "POST" || !request.path.startsWith("/v1/messages")) {
-      json(res, 404, { type: "error", error: { type: "not_found_error", message: `no route ${request.method} ${request.path}` } });
+      json(res, 404, {
+        type: "error",
+        error: { type: "not_found_error", message: `no route ${request.method} ${request.path}` },
+      });
       return true;
     }
     if (request.path.startsWith("/v1/messages/count_tokens")) {
@@ -34,25 +50,59 @@ export const anthropicWire: ModelWire = {
     const blocks = blocksOf(step, serial);
     const stopReason = blocks.some((b) => b.type === "tool_use") ? "tool_use" : "end_turn";
     const u = step.usage ?? { input: 10, output: 5 };
-    const usage = { input_tokens: u.input, output_tokens: u.output, cache_creation_input_tokens: u.cacheWrite ?? 0, cache_read_input_tokens: u.cacheRead ?? 0 };
+    const usage = {
+      input_tokens: u.input,
+      output_tokens: u.output,
+      cache_creation_input_tokens: u.cacheWrite ?? 0,
+      cache_read_input_tokens: u.cacheRead ?? 0,
+    };
     if (request.body?.stream !== true) {
-      json(res, 200, { id, type: "message", role: "assistant", model, content: blocks, stop_reason: stopReason, stop_sequence: null, usage });
+      json(res, 200, {
+        id,
+        type: "message",
+        role: "assistant",
+        model,
+        content: blocks,
+        stop_reason: stopReason,
+        stop_sequence: null,
+        usage,
+      });
       return;
     }
     res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
-    sse(res, "message_start", { message: { id, type: "message", role: "assistant", model, content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1 } } });
+    sse(res, "message_start", {
+      message: {
+        id,
+        type: "message",
+        role: "assistant",
+        model,
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: { ...usage, output_tokens: 1 },
+      },
+    });
     blocks.forEach((block, index) => {
       if (block.type === "text") {
         sse(res, "content_block_start", { index, content_block: { type: "text", text: "" } });
         sse(res, "content_block_delta", { index, delta: { type: "text_delta", text: block.text } });
       } else {
-        sse(res, "content_block_start", { index, content_block: { type: "tool_use", id: block.id, name: block.name, input: {} } });
-        sse(res, "content_block_delta", { index, delta: { type: "input_json_delta", partial_json: JSON.stringify(block.input) } });
+        sse(res, "content_block_start", {
+          index,
+          content_block: { type: "tool_use", id: block.id, name: block.name, input: {} },
+        });
+        sse(res, "content_block_delta", {
+          index,
+          delta: { type: "input_json_delta", partial_json: JSON.stringify(block.input) },
+        });
       }
       sse(res, "content_block_stop", { index });
     });
     // As the API does: message_start carries the input side, message_delta the cumulative output count.
-    sse(res, "message_delta", { delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: usage.output_tokens } });
+    sse(res, "message_delta", {
+      delta: { stop_reason: stopReason, stop_sequence: null },
+      usage: { output_tokens: usage.output_tokens },
+    });
     sse(res, "message_stop", {});
     res.end();
   },
@@ -85,5 +135,9 @@ export function anthropicToolResults(request: RecordedRequest): { id: string; is
   if (!last || !Array.isArray(last.content)) return [];
   return (last.content as { type?: string; tool_use_id?: string; is_error?: boolean; content?: unknown }[])
     .filter((b) => b.type === "tool_result")
-    .map((b) => ({ id: String(b.tool_use_id), isError: b.is_error === true, text: anthropicTexts({ ...request, body: { messages: [{ content: b.content }] } }).join("\n") }));
+    .map((b) => ({
+      id: String(b.tool_use_id),
+      isError: b.is_error === true,
+      text: anthropicTexts({ ...request, body: { messages: [{ content: b.content }] } }).join("\n"),
+    }));
 }

@@ -97,7 +97,13 @@ export async function startFakeModelServer(wire: ModelWire, script: ScriptEntry[
       } catch {
         body = undefined; // recorded as-is below; a test asserting on it sees the missing body
       }
-      const request: RecordedRequest = { method: req.method ?? "GET", path: req.url ?? "/", headers: req.headers, body, main: false };
+      const request: RecordedRequest = {
+        method: req.method ?? "GET",
+        path: req.url ?? "/",
+        headers: req.headers,
+        body,
+        main: false,
+      };
       requests.push(request);
       if (wire.answerOther(request, res)) return;
       serial++;
@@ -128,7 +134,12 @@ export async function startFakeModelServer(wire: ModelWire, script: ScriptEntry[
     main: () => requests.filter((r) => r.main),
     push: (...more) => void entries.push(...more),
     describe: () =>
-      requests.map((r, i) => `${i + 1}. ${r.method} ${r.path} ${r.main ? `main step ${r.step ?? "(end of script)"}` : "side"} ${String(r.headers["x-codex-turn-metadata"] ?? "").slice(0, 160)}`).join("\n"),
+      requests
+        .map(
+          (r, i) =>
+            `${i + 1}. ${r.method} ${r.path} ${r.main ? `main step ${r.step ?? "(end of script)"}` : "side"} ${String(r.headers["x-codex-turn-metadata"] ?? "").slice(0, 160)}`,
+        )
+        .join("\n"),
     close: () =>
       new Promise<void>((resolve) => {
         closing = true;
@@ -152,6 +163,10 @@ export function json(res: ServerResponse, status: number, value: unknown): void 
  * An entry that makes `step`'s calls only once the request lists `tool` (agents connect MCP servers while their first
  * requests are under way); until then the model answers with `filler`, a harmless call of the agent's own tools.
  */
-export function onceListed(tool: (request: RecordedRequest) => boolean, step: ScriptStep, filler: ScriptStep): ScriptEntry {
+export function onceListed(
+  tool: (request: RecordedRequest) => boolean,
+  step: ScriptStep,
+  filler: ScriptStep,
+): ScriptEntry {
   return (request) => (tool(request) ? step : { ...filler, again: true });
 }

@@ -2,7 +2,15 @@
 // Codex's own side threads (the task title) are side requests; every other request with tools is the main loop.
 
 import type { ServerResponse } from "node:http";
-import { json, sse, startFakeModelServer, type FakeModelServer, type ModelWire, type RecordedRequest, type ScriptEntry } from "./fake-model-server.js";
+import {
+  json,
+  sse,
+  startFakeModelServer,
+  type FakeModelServer,
+  type ModelWire,
+  type RecordedRequest,
+  type ScriptEntry,
+} from "./fake-model-server.js";
 
 function threadSource(request: RecordedRequest): string | undefined {
   const raw = request.headers["x-codex-turn-metadata"];
@@ -38,26 +46,54 @@ export const responsesWire: ModelWire = {
     let index = 0;
     if (step.text !== undefined) {
       const itemId = `msg_fake_${serial}`;
-      const item = { type: "message", id: itemId, role: "assistant", status: "completed", content: [{ type: "output_text", text: step.text, annotations: [] }] };
-      sse(res, "response.output_item.added", { output_index: index, item: { ...item, status: "in_progress", content: [] } });
-      sse(res, "response.output_text.delta", { output_index: index, item_id: itemId, content_index: 0, delta: step.text });
+      const item = {
+        type: "message",
+        id: itemId,
+        role: "assistant",
+        status: "completed",
+        content: [{ type: "output_text", text: step.text, annotations: [] }],
+      };
+      sse(res, "response.output_item.added", {
+        output_index: index,
+        item: { ...item, status: "in_progress", content: [] },
+      });
+      sse(res, "response.output_text.delta", {
+        output_index: index,
+        item_id: itemId,
+        content_index: 0,
+        delta: step.text,
+      });
       sse(res, "response.output_item.done", { output_index: index, item });
       index++;
     }
     for (const [i, call] of (step.tools ?? []).entries()) {
       const callId = call.id ?? `call_${serial}_${i}`;
       const item = {
-        type: "function_call", id: `fc_${serial}_${i}`, call_id: callId, name: call.name,
-        ...(call.namespace ? { namespace: call.namespace } : {}), arguments: JSON.stringify(call.input), status: "completed",
+        type: "function_call",
+        id: `fc_${serial}_${i}`,
+        call_id: callId,
+        name: call.name,
+        ...(call.namespace ? { namespace: call.namespace } : {}),
+        arguments: JSON.stringify(call.input),
+        status: "completed",
       };
-      sse(res, "response.output_item.added", { output_index: index, item: { ...item, arguments: "", status: "in_progress" } });
+      sse(res, "response.output_item.added", {
+        output_index: index,
+        item: { ...item, arguments: "", status: "in_progress" },
+      });
       sse(res, "response.output_item.done", { output_index: index, item });
       index++;
     }
     // The Responses API counts cached tokens inside input_tokens (and has no cache writes).
     const u = step.usage ?? { input: 10, output: 5 };
     const input = u.input + (u.cacheRead ?? 0);
-    const usage = { input_tokens: input, input_tokens_details: { cached_tokens: u.cacheRead ?? 0 }, output_tokens: u.output, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: input + u.output };
+    const usage = {
+      input_tokens: input,
+      input_tokens_details: { cached_tokens: u.cacheRead ?? 0 },
+      output_tokens: u.output,
+      output_tokens_details: { reasoning_tokens: 0 },
+      total_tokens: input + u.output,
+    };
     sse(res, "response.completed", { response: { id, status: "completed", usage } });
     res.end();
   },
@@ -82,5 +118,8 @@ export function responsesTexts(request: RecordedRequest): string[] {
 export function responsesToolOutputs(request: RecordedRequest): { id: string; text: string }[] {
   return (request.body?.input ?? [])
     .filter((i: { type?: string }) => i?.type === "function_call_output" || i?.type === "custom_tool_call_output")
-    .map((i: { call_id?: string; output?: unknown }) => ({ id: String(i.call_id), text: typeof i.output === "string" ? i.output : JSON.stringify(i.output) }));
+    .map((i: { call_id?: string; output?: unknown }) => ({
+      id: String(i.call_id),
+      text: typeof i.output === "string" ? i.output : JSON.stringify(i.output),
+    }));
 }

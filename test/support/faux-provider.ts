@@ -5,7 +5,13 @@
 
 import { appendFileSync, readFileSync } from "node:fs";
 import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
-import { fauxAssistantMessage, fauxText, fauxToolCall, getApiProvider, registerFauxProvider } from "@mariozechner/pi-ai";
+import {
+  fauxAssistantMessage,
+  fauxText,
+  fauxToolCall,
+  getApiProvider,
+  registerFauxProvider,
+} from "@mariozechner/pi-ai";
 
 interface FauxCall {
   name: string;
@@ -42,7 +48,16 @@ export default function fauxProvider(pi: ExtensionAPI): void {
   const provider = registerFauxProvider({
     api,
     provider: "faux",
-    models: [{ id: "faux-1", name: "Faux (scripted)", reasoning: false, input: ["text"], contextWindow: 128000, maxTokens: 16384 }],
+    models: [
+      {
+        id: "faux-1",
+        name: "Faux (scripted)",
+        reasoning: false,
+        input: ["text"],
+        contextWindow: 128000,
+        maxTokens: 16384,
+      },
+    ],
   });
   const path = process.env.PI_FAUX_SCRIPT;
   const steps: FauxStep[] = path ? (JSON.parse(readFileSync(path, "utf8")) as FauxStep[]) : [];
@@ -70,7 +85,15 @@ export default function fauxProvider(pi: ExtensionAPI): void {
     api: api as never,
     baseUrl: "http://localhost:0",
     apiKey: "faux-no-key",
-    models: provider.models.map((m) => ({ id: m.id, name: m.name, reasoning: m.reasoning, input: m.input, cost: m.cost, contextWindow: m.contextWindow, maxTokens: m.maxTokens })),
+    models: provider.models.map((m) => ({
+      id: m.id,
+      name: m.name,
+      reasoning: m.reasoning,
+      input: m.input,
+      cost: m.cost,
+      contextWindow: m.contextWindow,
+      maxTokens: m.maxTokens,
+    })),
     streamSimple: (model, context, options) => stream(model, context, options),
   });
 }

@@ -21,7 +21,12 @@ export function countingGit<T>(t: { after(fn: () => void): void }, fn: () => T):
   process.env.PATH = `${bin}:${path ?? ""}`;
   try {
     const result = fn();
-    return { result, calls: readFileSync(log, "utf8").split("\n").filter((l) => l !== "") };
+    return {
+      result,
+      calls: readFileSync(log, "utf8")
+        .split("\n")
+        .filter((l) => l !== ""),
+    };
   } finally {
     process.env.PATH = path;
   }

@@ -2,7 +2,16 @@
 // workspaces: the ground for test/hostile/ (issue 23). Every attack uses only files in the worker's own workspace.
 
 import { createHash } from "node:crypto";
-import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join, relative } from "node:path";
 import { cliEnv, docket, docketWith, type CliRun } from "./docket-cli.js";
 import { git, gitRepo } from "./git.js";
@@ -28,15 +37,32 @@ export function hostileGround(t: T): HostileGround {
   const root = tempDir(t, "docket-hostile-");
   const project = join(root, "project");
   mkdirSync(project);
-  gitRepo(project, { "src/a.ts": "export const a = 1;\n", "src/b.ts": "export const b = 2;\n", "README.md": "hello\n" });
+  gitRepo(project, {
+    "src/a.ts": "export const a = 1;\n",
+    "src/b.ts": "export const b = 2;\n",
+    "README.md": "hello\n",
+  });
   // The human's own uncommitted work: an edit and an untracked file, which nothing may touch.
   writeFileSync(join(project, "README.md"), "hello, work in progress\n");
   writeFileSync(join(project, "notes.txt"), "my untracked notes\n");
   const home = join(root, "home");
   mkdirSync(join(root, "tmp"));
   const server = tmuxServer(t);
-  const env = cliEnv({ DOCKET_HOME: home, DOCKET_TMUX_SOCKET: server.socket, HOME: root, TMPDIR: join(root, "tmp"), PI_CODING_AGENT_DIR: join(root, "agent") });
-  return { root, project, home, marker: join(root, "PWNED"), env, human: (...args) => docket({ env, cwd: project }, ...args) };
+  const env = cliEnv({
+    DOCKET_HOME: home,
+    DOCKET_TMUX_SOCKET: server.socket,
+    HOME: root,
+    TMPDIR: join(root, "tmp"),
+    PI_CODING_AGENT_DIR: join(root, "agent"),
+  });
+  return {
+    root,
+    project,
+    home,
+    marker: join(root, "PWNED"),
+    env,
+    human: (...args) => docket({ env, cwd: project }, ...args),
+  };
 }
 
 export interface HostileWorker {
@@ -53,12 +79,28 @@ export async function hostileWorker(g: HostileGround, task = "change the code"):
   if (spawned.code !== 0) throw new Error(`spawn failed: ${spawned.stderr}${spawned.stdout}`);
   const id: string = spawned.json.worker;
   const workspace = join(g.home, "fleet", id, "workspace");
-  const identity = await waitFor(`${id}'s launch env file`, () => existsSync(join(g.home, "fleet", id, "launch.env")) && workerIdentityEnv(g.home, id));
+  const identity = await waitFor(
+    `${id}'s launch env file`,
+    () => existsSync(join(g.home, "fleet", id, "launch.env")) && workerIdentityEnv(g.home, id),
+  );
   const run: HostileWorker["run"] = (args, options = {}) =>
-    docketWith({ env: { ...g.env, ...identity, ...(options.path ? { PATH: options.path } : {}) }, cwd: workspace, input: options.input }, ...args);
+    docketWith(
+      {
+        env: { ...g.env, ...identity, ...(options.path ? { PATH: options.path } : {}) },
+        cwd: workspace,
+        input: options.input,
+      },
+      ...args,
+    );
   return {
-    id, workspace, run,
-    done: (summary = "done", options = {}) => run(["worker", "done", "--outcome", "completed", "--summary", summary, "--json"], { input: "The change.\n", path: options.path }),
+    id,
+    workspace,
+    run,
+    done: (summary = "done", options = {}) =>
+      run(["worker", "done", "--outcome", "completed", "--summary", summary, "--json"], {
+        input: "The change.\n",
+        path: options.path,
+      }),
   };
 }
 
@@ -95,7 +137,10 @@ export function checkoutBytes(dir: string): Record<string, string> {
       // git's own bookkeeping files that a read refreshes are left out; config, hooks, HEAD and refs are kept.
       if (/^\.git\/(index|logs|worktrees|objects|FETCH_HEAD|ORIG_HEAD)/.test(rel)) continue;
       if (s.isDirectory()) walk(path);
-      else out[rel] = s.isSymbolicLink() ? `link ${readlinkSync(path)}` : createHash("sha256").update(readFileSync(path)).digest("hex");
+      else
+        out[rel] = s.isSymbolicLink()
+          ? `link ${readlinkSync(path)}`
+          : createHash("sha256").update(readFileSync(path)).digest("hex");
     }
   };
   walk(dir);
@@ -104,8 +149,13 @@ export function checkoutBytes(dir: string): Record<string, string> {
 
 /** The decisions the ledger holds, as `verb actor ref` lines. */
 export function decisions(g: HostileGround): string[] {
-  return (ledgerRows(join(g.home, "ledger.sqlite")).decisions as { verb: string; actor: string; deliverable_ref: string | null }[])
-    .map((d) => `${d.verb} ${d.actor} ${d.deliverable_ref ?? "-"}`);
+  return (
+    ledgerRows(join(g.home, "ledger.sqlite")).decisions as {
+      verb: string;
+      actor: string;
+      deliverable_ref: string | null;
+    }[]
+  ).map((d) => `${d.verb} ${d.actor} ${d.deliverable_ref ?? "-"}`);
 }
 
 /**

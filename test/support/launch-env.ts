@@ -14,5 +14,9 @@ export function launchEnvOf(home: string, worker: string): Record<string, string
 /** The identity variables of the worker's current launch, for running `docket worker …` as that process. */
 export function workerIdentityEnv(home: string, worker: string): Record<string, string> {
   const env = launchEnvOf(home, worker);
-  return { DOCKET_WORKER_ID: env.DOCKET_WORKER_ID!, DOCKET_GENERATION: env.DOCKET_GENERATION!, DOCKET_RUN_TOKEN: env.DOCKET_RUN_TOKEN! };
+  return {
+    DOCKET_WORKER_ID: env.DOCKET_WORKER_ID!,
+    DOCKET_GENERATION: env.DOCKET_GENERATION!,
+    DOCKET_RUN_TOKEN: env.DOCKET_RUN_TOKEN!,
+  };
 }

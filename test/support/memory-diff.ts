@@ -64,15 +64,17 @@ function hunksOf(ops: readonly Op[]): string {
     else groups.push([lo, hi]);
   });
   const before = (lo: number, tag: "-" | "+") => ops.slice(0, lo).filter((o) => o.tag === " " || o.tag === tag);
-  return groups.map(([lo, hi]) => {
-    const span = ops.slice(lo, hi + 1);
-    const oldCount = span.filter((o) => o.tag !== "+").length;
-    const newCount = span.filter((o) => o.tag !== "-").length;
-    const old = before(lo, "-");
-    const range = (start: number, count: number) => `${start + (count > 0 ? 1 : 0)}${count === 1 ? "" : `,${count}`}`;
-    const head = `@@ -${range(old.length, oldCount)} +${range(before(lo, "+").length, newCount)} @@${heading(old)}`;
-    return `${head}\n${span.map(emit).join("")}`;
-  }).join("");
+  return groups
+    .map(([lo, hi]) => {
+      const span = ops.slice(lo, hi + 1);
+      const oldCount = span.filter((o) => o.tag !== "+").length;
+      const newCount = span.filter((o) => o.tag !== "-").length;
+      const old = before(lo, "-");
+      const range = (start: number, count: number) => `${start + (count > 0 ? 1 : 0)}${count === 1 ? "" : `,${count}`}`;
+      const head = `@@ -${range(old.length, oldCount)} +${range(before(lo, "+").length, newCount)} @@${heading(old)}`;
+      return `${head}\n${span.map(emit).join("")}`;
+    })
+    .join("");
 }
 
 /** git's default hunk heading: the nearest old line above the hunk that starts with a letter, `_` or `$` (80 bytes). */
@@ -116,10 +118,12 @@ export function readingOf(patch: string): GitReading {
       additions: f.binary ? null : f.additions,
       deletions: f.binary ? null : f.deletions,
     })),
-    summary: sections.map((f) => {
-      if (f.status === "added") return ` create mode ${f.mode.new} ${f.path}\n`;
-      return f.status === "deleted" ? ` delete mode ${f.mode.old} ${f.oldPath}\n` : "";
-    }).join(""),
+    summary: sections
+      .map((f) => {
+        if (f.status === "added") return ` create mode ${f.mode.new} ${f.path}\n`;
+        return f.status === "deleted" ? ` delete mode ${f.mode.old} ${f.oldPath}\n` : "";
+      })
+      .join(""),
   };
 }
 

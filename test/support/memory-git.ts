@@ -72,10 +72,13 @@ function memoryOf(root: string, files: Record<string, string>): Memory {
   const repo: MemoryRepo = { root, head: "", commits: new Map(), tree: new Map(Object.entries(files)) };
   const workspaces = new Map<string, MemoryWorkspace>();
   const m: Memory = {
-    repo, workspaces,
+    repo,
+    workspaces,
     commitOf: (tree) => {
       const entries = sorted(tree.keys()).map((p) => `${p}\0${blobId(tree.get(p)!)}`);
-      const id = createHash("sha1").update(`${made++}\n${entries.join("\n")}`).digest("hex");
+      const id = createHash("sha1")
+        .update(`${made++}\n${entries.join("\n")}`)
+        .digest("hex");
       repo.commits.set(id, new Map(tree));
       return id;
     },
@@ -98,9 +101,16 @@ function memoryOf(root: string, files: Record<string, string>): Memory {
   return m;
 }
 
-type Workspaces = Pick<Git,
-  "projectRootOf" | "inspectRepository" | "repositoryKey" | "repositoryRefs" | "createIsolatedWorkspace"
-  | "removeWorkspace" | "liveChangesExist">;
+type Workspaces = Pick<
+  Git,
+  | "projectRootOf"
+  | "inspectRepository"
+  | "repositoryKey"
+  | "repositoryRefs"
+  | "createIsolatedWorkspace"
+  | "removeWorkspace"
+  | "liveChangesExist"
+>;
 
 function workspacesOf(m: Memory): Workspaces {
   const { repo, workspaces } = m;
@@ -160,9 +170,17 @@ function freezingOf(m: Memory): Pick<Git, "captureChangeSet" | "readFrozenPatch"
   };
 }
 
-type Promotion = Pick<Git,
-  "checkPatch" | "applyPatch" | "isPatchApplied" | "reversePatch" | "parentChangesSince" | "parentChangesForEach"
-  | "checkoutChangedPaths" | "checkoutStamp">;
+type Promotion = Pick<
+  Git,
+  | "checkPatch"
+  | "applyPatch"
+  | "isPatchApplied"
+  | "reversePatch"
+  | "parentChangesSince"
+  | "parentChangesForEach"
+  | "checkoutChangedPaths"
+  | "checkoutStamp"
+>;
 
 function promotionOf(m: Memory): Promotion {
   const { repo } = m;
@@ -181,9 +199,12 @@ function promotionOf(m: Memory): Promotion {
   const parentChanges = (rev: string, paths: readonly string[]): ParentChange[] => {
     const at = m.filesAt(rev);
     const tracked = m.filesAt(repo.head);
-    return changedPaths(at, repo.tree).filter((p) => under(p, paths)).map((path) => ({
-      path, status: !repo.tree.has(path) ? "D" : at.has(path) ? "M" : tracked.has(path) ? "A" : "?",
-    }));
+    return changedPaths(at, repo.tree)
+      .filter((p) => under(p, paths))
+      .map((path) => ({
+        path,
+        status: !repo.tree.has(path) ? "D" : at.has(path) ? "M" : tracked.has(path) ? "A" : "?",
+      }));
   };
   const knownRev = (refs: { base: string | null; baseHead: string | null }): string | undefined =>
     [refs.base, refs.baseHead].find((r): r is string => r !== null && repo.commits.has(r));
@@ -223,9 +244,16 @@ function liveTreeOf(m: Memory): LiveTree {
   };
 }
 
-const OUTSIDE: Pick<Git,
-  "measureTreeCopy" | "preparePrivateGitDir" | "freezeCapturedBytes" | "assertMergeTreeGit" | "withMerge"
-  | "treeWithFiles" | "diffTrees"> = {
+const OUTSIDE: Pick<
+  Git,
+  | "measureTreeCopy"
+  | "preparePrivateGitDir"
+  | "freezeCapturedBytes"
+  | "assertMergeTreeGit"
+  | "withMerge"
+  | "treeWithFiles"
+  | "diffTrees"
+> = {
   measureTreeCopy: notInMemory("measureTreeCopy"),
   preparePrivateGitDir: notInMemory("preparePrivateGitDir"),
   freezeCapturedBytes: notInMemory("freezeCapturedBytes"),
@@ -244,12 +272,20 @@ export function memoryGit(root: string, files: Record<string, string>): MemoryGi
   const m = memoryOf(root, files);
   const impl: Git = { ...workspacesOf(m), ...freezingOf(m), ...promotionOf(m), ...liveTreeOf(m), ...OUTSIDE };
   const calls: (keyof Git)[] = [];
-  const recorded = Object.fromEntries(Object.entries(impl).map(([name, fn]) => [name, (...args: unknown[]) => {
-    calls.push(name as keyof Git);
-    return (fn as (...a: unknown[]) => unknown)(...args);
-  }])) as unknown as Git;
+  const recorded = Object.fromEntries(
+    Object.entries(impl).map(([name, fn]) => [
+      name,
+      (...args: unknown[]) => {
+        calls.push(name as keyof Git);
+        return (fn as (...a: unknown[]) => unknown)(...args);
+      },
+    ]),
+  ) as unknown as Git;
   return {
-    ...recorded, repo: m.repo, workspaces: m.workspaces, calls,
+    ...recorded,
+    repo: m.repo,
+    workspaces: m.workspaces,
+    calls,
     commit: () => (m.repo.head = m.commitOf(m.repo.tree)),
     workspace: (path) => m.workspaceOf({ workspace: path }),
   };

@@ -53,8 +53,15 @@ export function memoryWorker(g: MemoryGround, runToken = "token-1"): ProtocolWor
   const { ctx, project } = g;
   const worker = ctx.commands.run("test.worker", { runToken, project, seq: g.git.workspaces.size }, (tx) =>
     insertWorker(tx, {
-      task: "change the app", kind: "general", agent: "pi", execution: {}, cwd: project, projectRoot: project,
-      workspace: (id) => join(ctx.home.workers, id, "workspace"), workspaceMode: "isolated", runToken,
+      task: "change the app",
+      kind: "general",
+      agent: "pi",
+      execution: {},
+      cwd: project,
+      projectRoot: project,
+      workspace: (id) => join(ctx.home.workers, id, "workspace"),
+      workspaceMode: "isolated",
+      runToken,
     }),
   ).result;
   const target = join(ctx.home.workers, worker, "workspace");
@@ -69,7 +76,9 @@ let calls = 0;
 
 /** The worker edits its in-memory workspace (null deletes a file) and publishes the next version through `done`. */
 export function publishMemory(
-  g: MemoryGround, w: ProtocolWorker, files: Record<string, string | null>,
+  g: MemoryGround,
+  w: ProtocolWorker,
+  files: Record<string, string | null>,
 ): DeliverablePointer {
   const live = g.git.workspace(w.workspace).files;
   for (const [path, text] of Object.entries(files)) {
@@ -77,9 +86,15 @@ export function publishMemory(
     else live.set(path, text);
   }
   calls += 1;
-  return done(g.ctx, { worker: w.worker, generation: w.generation, runToken: w.runToken }, {
-    callId: `memory-call-${calls}`, body: "Done.\n", outcome: "completed",
-    summary: `changed ${Object.keys(files).join(", ")}`,
-    evidence: [{ kind: "test", text: "npm test: 3 pass" }],
-  }).deliverable;
+  return done(
+    g.ctx,
+    { worker: w.worker, generation: w.generation, runToken: w.runToken },
+    {
+      callId: `memory-call-${calls}`,
+      body: "Done.\n",
+      outcome: "completed",
+      summary: `changed ${Object.keys(files).join(", ")}`,
+      evidence: [{ kind: "test", text: "npm test: 3 pass" }],
+    },
+  ).deliverable;
 }

@@ -8,7 +8,8 @@ const log = process.env.DOCKET_MODULE_LOG ?? "";
 const block = (process.env.DOCKET_MODULE_BLOCK ?? "").split(",").filter((s) => s !== "");
 register(new URL("./module-log-hooks.js", import.meta.url), { data: { log, block } });
 if (log) {
-  const proto = (Module as unknown as { prototype: { _compile: (content: string, filename: string) => unknown } }).prototype;
+  const proto = (Module as unknown as { prototype: { _compile: (content: string, filename: string) => unknown } })
+    .prototype;
   const compile = proto._compile;
   proto._compile = function (this: unknown, content: string, filename: string) {
     appendFileSync(log, `cjs ${filename}\n`);

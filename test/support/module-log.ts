@@ -13,13 +13,21 @@ export interface LoggedRun {
   cjs: string[];
 }
 
-export function runLoggingModules(args: string[], options: { cwd: string; env: NodeJS.ProcessEnv; block?: string[] }): LoggedRun {
+export function runLoggingModules(
+  args: string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv; block?: string[] },
+): LoggedRun {
   const dir = mkdtempSync(join(tmpdir(), "docket-module-log-"));
   try {
     const log = join(dir, "modules.log");
     const env = { ...options.env, DOCKET_MODULE_LOG: log, DOCKET_MODULE_BLOCK: (options.block ?? []).join(",") };
     const preload = new URL("./module-log-preload.js", import.meta.url).href;
-    const run = spawnSync(process.execPath, ["--import", preload, ...args], { cwd: options.cwd, env, encoding: "utf8", timeout: 120_000 });
+    const run = spawnSync(process.execPath, ["--import", preload, ...args], {
+      cwd: options.cwd,
+      env,
+      encoding: "utf8",
+      timeout: 120_000,
+    });
     let text = "";
     try {
       text = readFileSync(log, "utf8");

@@ -14,10 +14,14 @@ export function tmpfs(t: T, sizeKb: number): { dir: string } | { skip: string } 
   const mount = join(parent, "fs");
   mkdirSync(mount);
   try {
-    execFileSync("mount", ["-t", "tmpfs", "-o", `size=${sizeKb}k,mode=0700`, "tmpfs", mount], { stdio: ["ignore", "ignore", "pipe"] });
+    execFileSync("mount", ["-t", "tmpfs", "-o", `size=${sizeKb}k,mode=0700`, "tmpfs", mount], {
+      stdio: ["ignore", "ignore", "pipe"],
+    });
   } catch (error) {
     rmSync(parent, { recursive: true, force: true });
-    return { skip: `cannot mount a tmpfs here (${String((error as { stderr?: unknown }).stderr ?? error).trim() || "mount failed"})` };
+    return {
+      skip: `cannot mount a tmpfs here (${String((error as { stderr?: unknown }).stderr ?? error).trim() || "mount failed"})`,
+    };
   }
   // Unmounted before the directory is removed, so a read-only mount never blocks the cleanup.
   t.after(() => {

@@ -27,15 +27,30 @@ export interface PiFaux {
  * Creates the hermetic dirs, writes the script, and a Docket user config that passes PI_FAUX_SCRIPT and PI_FAUX_LOG
  * into workers (tmux does not inherit the caller's environment).
  */
-export function piFaux(t: { after(fn: () => void): void }, steps: FauxStep[], options: { passEnv?: string[] } = {}): PiFaux {
+export function piFaux(
+  t: { after(fn: () => void): void },
+  steps: FauxStep[],
+  options: { passEnv?: string[] } = {},
+): PiFaux {
   const root = tempDir(t, "docket-pi-");
-  const dirs = { home: join(root, "docket"), agentDir: join(root, "agent"), tmp: join(root, "tmp"), userHome: join(root, "home") };
+  const dirs = {
+    home: join(root, "docket"),
+    agentDir: join(root, "agent"),
+    tmp: join(root, "tmp"),
+    userHome: join(root, "home"),
+  };
   for (const d of Object.values(dirs)) mkdirSync(d, { recursive: true });
   const script = join(root, "script.json");
   const log = join(root, "faux.log");
   writeFileSync(script, JSON.stringify(steps));
-  writeFileSync(join(dirs.agentDir, "settings.json"), JSON.stringify({ defaultProvider: "faux", defaultModel: "faux-1" }));
-  writeFileSync(join(dirs.home, "config.json"), JSON.stringify({ worker: { passEnv: ["PI_FAUX_SCRIPT", "PI_FAUX_LOG", ...(options.passEnv ?? [])] } }));
+  writeFileSync(
+    join(dirs.agentDir, "settings.json"),
+    JSON.stringify({ defaultProvider: "faux", defaultModel: "faux-1" }),
+  );
+  writeFileSync(
+    join(dirs.home, "config.json"),
+    JSON.stringify({ worker: { passEnv: ["PI_FAUX_SCRIPT", "PI_FAUX_LOG", ...(options.passEnv ?? [])] } }),
+  );
   return {
     root,
     home: dirs.home,

@@ -26,9 +26,18 @@ export interface Parent {
   tmux: TmuxServer;
 }
 
-export function parentFixture(t: { after(fn: () => void | Promise<void>): void }, script: unknown[] = [{ text: "ok" }]): Parent {
+export function parentFixture(
+  t: { after(fn: () => void | Promise<void>): void },
+  script: unknown[] = [{ text: "ok" }],
+): Parent {
   const root = tempDir(t, "docket-parent-");
-  const dirs = { home: join(root, "docket"), agent: join(root, "agent"), tmp: join(root, "tmp"), userHome: join(root, "home"), repo: join(root, "repo") };
+  const dirs = {
+    home: join(root, "docket"),
+    agent: join(root, "agent"),
+    tmp: join(root, "tmp"),
+    userHome: join(root, "home"),
+    repo: join(root, "repo"),
+  };
   for (const d of Object.values(dirs)) mkdirSync(d, { recursive: true });
   gitRepo(dirs.repo);
   writeFileSync(join(root, "script.json"), JSON.stringify(script));
@@ -54,7 +63,12 @@ export function parentFixture(t: { after(fn: () => void | Promise<void>): void }
     env,
     modelLog: vars.DOCKET_SCRIPTED_MODEL_LOG,
     contextLog: vars.DOCKET_TEST_CONTEXT_LOG,
-    start: () => startPiRpc(t, { cwd: dirs.repo, env, args: parentPiArgs({ mode: "rpc", extraExtensions: [CONTEXT_LOG_EXTENSION] }) }),
+    start: () =>
+      startPiRpc(t, {
+        cwd: dirs.repo,
+        env,
+        args: parentPiArgs({ mode: "rpc", extraExtensions: [CONTEXT_LOG_EXTENSION] }),
+      }),
     cli: (...args) => docket({ env, cwd: dirs.repo }, ...args),
     asWorker: (worker, ...args) => {
       return docket({ env: { ...env, ...workerIdentityEnv(dirs.home, worker) }, cwd: dirs.repo }, ...args);
@@ -70,4 +84,3 @@ export function parentFixture(t: { after(fn: () => void | Promise<void>): void }
   };
   return p;
 }
-

@@ -13,13 +13,24 @@ export const SCRIPTED_MODEL = join(ROOT, "dist/src/surfaces/pi/scripted-model.js
 export const CONTEXT_LOG_EXTENSION = join(ROOT, "dist/test/support/context-log-ext.js");
 
 /** The pi command line of a hermetic parent: no discovered resources, Docket + the scripted model (+ extras). */
-export function parentPiArgs(options: { mode?: "rpc"; extraExtensions?: string[]; withoutDocket?: boolean } = {}): string[] {
-  const ext = [...(options.withoutDocket ? [] : [DOCKET_EXTENSION]), SCRIPTED_MODEL, ...(options.extraExtensions ?? [])];
+export function parentPiArgs(
+  options: { mode?: "rpc"; extraExtensions?: string[]; withoutDocket?: boolean } = {},
+): string[] {
+  const ext = [
+    ...(options.withoutDocket ? [] : [DOCKET_EXTENSION]),
+    SCRIPTED_MODEL,
+    ...(options.extraExtensions ?? []),
+  ];
   return [
     PI_CLI,
-    "-ne", "-ns", "-np", "-nc", "--no-themes",
+    "-ne",
+    "-ns",
+    "-np",
+    "-nc",
+    "--no-themes",
     ...ext.flatMap((e) => ["-e", e]),
-    "--model", "docket-demo/scripted",
+    "--model",
+    "docket-demo/scripted",
     "--no-session",
     ...(options.mode === "rpc" ? ["--mode", "rpc"] : []),
   ];
@@ -49,7 +60,11 @@ export interface PiRpc {
   /** Sends a command with a fresh id and resolves with its response. */
   call(cmd: Record<string, unknown>, timeoutMs?: number): Promise<RpcMessage>;
   /** Resolves with the first message (already seen from index `from`, or later) matching `pred`. */
-  waitFor(what: string, pred: (m: RpcMessage) => boolean, options?: { timeoutMs?: number; from?: number }): Promise<RpcMessage>;
+  waitFor(
+    what: string,
+    pred: (m: RpcMessage) => boolean,
+    options?: { timeoutMs?: number; from?: number },
+  ): Promise<RpcMessage>;
   /** UI requests of one method, optionally only those after index `from` of `seen`. */
   ui(method: string, from?: number): RpcMessage[];
   /** Answers the next dialog request (select/confirm/input/editor) with this answer. */
@@ -58,11 +73,12 @@ export interface PiRpc {
   close(): Promise<number | null>;
 }
 
-export function startPiRpc(
-  t: Hooks,
-  options: { cwd: string; env: NodeJS.ProcessEnv; args?: string[] },
-): PiRpc {
-  const child = spawn(process.execPath, options.args ?? parentPiArgs({ mode: "rpc" }), { cwd: options.cwd, env: options.env, stdio: ["pipe", "pipe", "pipe"] });
+export function startPiRpc(t: Hooks, options: { cwd: string; env: NodeJS.ProcessEnv; args?: string[] }): PiRpc {
+  const child = spawn(process.execPath, options.args ?? parentPiArgs({ mode: "rpc" }), {
+    cwd: options.cwd,
+    env: options.env,
+    stdio: ["pipe", "pipe", "pipe"],
+  });
   const seen: RpcMessage[] = [];
   const seenAt: number[] = [];
   const waiters: { pred: (m: RpcMessage) => boolean; resolve: (m: RpcMessage) => void }[] = [];
@@ -114,7 +130,10 @@ export function startPiRpc(
     if (found) return Promise.resolve(found);
     return new Promise((resolvePromise, reject) => {
       const timer = setTimeout(() => {
-        waiters.splice(waiters.findIndex((w) => w.resolve === done), 1);
+        waiters.splice(
+          waiters.findIndex((w) => w.resolve === done),
+          1,
+        );
         reject(new Error(`timed out waiting for ${what}; stderr: ${err.slice(-2000)}`));
       }, opts.timeoutMs ?? 30_000);
       const done = (m: RpcMessage) => {
@@ -132,7 +151,10 @@ export function startPiRpc(
     stderr: () => err,
     call: (cmd, timeoutMs = 60_000) => {
       const id = `c${++n}`;
-      const p = waitFor(`response to ${String(cmd.type)}`, (m) => m.type === "response" && m.id === id, { timeoutMs, from: seen.length });
+      const p = waitFor(`response to ${String(cmd.type)}`, (m) => m.type === "response" && m.id === id, {
+        timeoutMs,
+        from: seen.length,
+      });
       send({ ...cmd, id });
       return p;
     },

@@ -40,8 +40,15 @@ export function piScreen(t: T, options: { cwd: string; vars: Record<string, stri
   writeFileSync(join(root, "script.json"), JSON.stringify(options.script ?? [{ text: "ok" }]));
   const tmux = tmuxServer(t);
   const env = cliEnv({
-    PI_CODING_AGENT_DIR: dirs.agent, TMPDIR: dirs.tmp, HOME: dirs.home, PI_OFFLINE: "1", PI_SKIP_VERSION_CHECK: "1", PI_TELEMETRY: "0",
-    DOCKET_TMUX_SOCKET: tmux.socket, DOCKET_SCRIPTED_MODEL: join(root, "script.json"), DOCKET_SCRIPTED_MODEL_LOG: join(root, "model.log"),
+    PI_CODING_AGENT_DIR: dirs.agent,
+    TMPDIR: dirs.tmp,
+    HOME: dirs.home,
+    PI_OFFLINE: "1",
+    PI_SKIP_VERSION_CHECK: "1",
+    PI_TELEMETRY: "0",
+    DOCKET_TMUX_SOCKET: tmux.socket,
+    DOCKET_SCRIPTED_MODEL: join(root, "script.json"),
+    DOCKET_SCRIPTED_MODEL_LOG: join(root, "model.log"),
     ...options.vars,
   });
   const conf = join(root, "tmux.conf");
@@ -63,28 +70,53 @@ export function piScreen(t: T, options: { cwd: string; vars: Record<string, stri
     },
     until: async (what, pred, timeoutMs = 30_000) => {
       try {
-        return await waitFor(what, () => {
-          const screen = s.screen();
-          return pred(screen) ? screen : undefined;
-        }, timeoutMs, 150);
+        return await waitFor(
+          what,
+          () => {
+            const screen = s.screen();
+            return pred(screen) ? screen : undefined;
+          },
+          timeoutMs,
+          150,
+        );
       } catch (error) {
         throw new Error(`${(error as Error).message}\n--- last screen ---\n${last}`);
       }
     },
     start: async () => {
       const vars = Object.entries(env).flatMap(([k, v]) => (v === undefined ? [] : ["-e", `${k}=${v}`]));
-      tmux.tmux("-f", conf, "new-session", "-d", "-s", "parent", "-x", "160", "-y", "48", "-c", options.cwd, ...vars, process.execPath, ...parentPiArgs());
+      tmux.tmux(
+        "-f",
+        conf,
+        "new-session",
+        "-d",
+        "-s",
+        "parent",
+        "-x",
+        "160",
+        "-y",
+        "48",
+        "-c",
+        options.cwd,
+        ...vars,
+        process.execPath,
+        ...parentPiArgs(),
+      );
       await s.until("pi's editor and footer", (screen) => screen.includes("scripted"), 90_000);
     },
     exit: async () => {
       s.press("C-d");
-      await waitFor("pi to exit", () => {
-        try {
-          return tmux.tmux("list-panes", "-t", "parent", "-F", "#{pane_dead}").trim() === "1" || undefined;
-        } catch {
-          return true; // the session is gone with its only pane: pi exited
-        }
-      }, 30_000);
+      await waitFor(
+        "pi to exit",
+        () => {
+          try {
+            return tmux.tmux("list-panes", "-t", "parent", "-F", "#{pane_dead}").trim() === "1" || undefined;
+          } catch {
+            return true; // the session is gone with its only pane: pi exited
+          }
+        },
+        30_000,
+      );
     },
   };
   return s;

@@ -21,7 +21,12 @@ export function isolatedWorker(
   ctx: EngineContext,
   options: { files?: Record<string, string>; runToken?: string; project?: string } = {},
 ): ProtocolWorker {
-  const project = options.project ?? gitRepo(tempDir(t, "docket-project-"), options.files ?? { "README.md": "hello\n", "src/app.txt": "one\ntwo\nthree\n" });
+  const project =
+    options.project ??
+    gitRepo(
+      tempDir(t, "docket-project-"),
+      options.files ?? { "README.md": "hello\n", "src/app.txt": "one\ntwo\nthree\n" },
+    );
   const runToken = options.runToken ?? "token-1";
   const worker = ctx.commands.run("test.worker", { runToken, project }, (tx) =>
     insertWorker(tx, {
@@ -42,6 +47,8 @@ export function isolatedWorker(
   git(project, "worktree", "add", "-q", "--detach", staging, "HEAD");
   git(project, "worktree", "move", staging, workspace);
   const base = git(workspace, "rev-parse", "HEAD").trim();
-  ctx.commands.run("test.worker.base", { worker, base }, (tx) => updateWorker(tx, worker, { base, baseHead: base, state: "active" }));
+  ctx.commands.run("test.worker.base", { worker, base }, (tx) =>
+    updateWorker(tx, worker, { base, baseHead: base, state: "active" }),
+  );
   return { worker, generation: 1, runToken, workspace, project, base };
 }

@@ -11,9 +11,18 @@ const who = { worker: worker!, generation: Number(generation), runToken: runToke
 const outcomes = ["done", "abandoned", "released"] as const;
 const results: ReportEntryResult[] = [];
 items.forEach((item, i) => {
-  if (i % 4 === 3) report(ctx, who, { item, outcome: "blocked", body: `blocked on ${item}`, callId: `${item}:blocked` });
+  if (i % 4 === 3)
+    report(ctx, who, { item, outcome: "blocked", body: `blocked on ${item}`, callId: `${item}:blocked` });
   const outcome = outcomes[i % 3]!;
-  results.push(report(ctx, who, { item, outcome, body: `${outcome} ${item}`, callId: item, evidence: [{ kind: "note", text: "child" }] }));
+  results.push(
+    report(ctx, who, {
+      item,
+      outcome,
+      body: `${outcome} ${item}`,
+      callId: item,
+      evidence: [{ kind: "note", text: "child" }],
+    }),
+  );
 });
 ctx.close();
 process.stdout.write(`${JSON.stringify({ results })}\n`);

@@ -52,13 +52,25 @@ export function write(dir: string, files: Record<string, string>): void {
 let calls = 0;
 
 /** The worker edits `files` in its workspace and publishes the next version through the real `done`. */
-export function publish(g: ReviewGround, w: ProtocolWorker, files: Record<string, string>, body = "Done.\n"): DeliverablePointer {
+export function publish(
+  g: ReviewGround,
+  w: ProtocolWorker,
+  files: Record<string, string>,
+  body = "Done.\n",
+): DeliverablePointer {
   write(w.workspace, files);
   calls += 1;
-  return done(g.ctx, { worker: w.worker, generation: w.generation, runToken: w.runToken }, {
-    callId: `call-${calls}`, body, outcome: "completed", summary: `changed ${Object.keys(files).join(", ")}`,
-    evidence: [{ kind: "test", text: "npm test: 3 pass" }],
-  }).deliverable;
+  return done(
+    g.ctx,
+    { worker: w.worker, generation: w.generation, runToken: w.runToken },
+    {
+      callId: `call-${calls}`,
+      body,
+      outcome: "completed",
+      summary: `changed ${Object.keys(files).join(", ")}`,
+      evidence: [{ kind: "test", text: "npm test: 3 pass" }],
+    },
+  ).deliverable;
 }
 
 /** `line N` replaced in the 40-line app file. */

@@ -8,7 +8,15 @@ import { fileURLToPath } from "node:url";
 import { tempDir } from "./temp.js";
 import { tmuxServer } from "./tmux.js";
 
-export const SCRIPTED_MODEL = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "src", "surfaces", "pi", "scripted-model.js");
+export const SCRIPTED_MODEL = resolve(
+  dirname(fileURLToPath(import.meta.url)),
+  "..",
+  "..",
+  "src",
+  "surfaces",
+  "pi",
+  "scripted-model.js",
+);
 export const SCRIPTED_MODEL_REF = "docket-demo/scripted";
 
 /** A user kind `writer`: writable, no plan gate (the built-in writable kinds are plan-gated, and pi now enforces the gate). */
@@ -17,7 +25,10 @@ export const UNGATED_KIND = "writer";
 /** Writes the `writer` kind into a Docket home's user kinds. */
 export function writeUngatedKind(home: string): void {
   mkdirSync(join(home, "kinds"), { recursive: true });
-  writeFileSync(join(home, "kinds", `${UNGATED_KIND}.md`), `---\nname: ${UNGATED_KIND}\ndescription: writes without a plan (tests)\nplan_gate: false\n---\n`);
+  writeFileSync(
+    join(home, "kinds", `${UNGATED_KIND}.md`),
+    `---\nname: ${UNGATED_KIND}\ndescription: writes without a plan (tests)\nplan_gate: false\n---\n`,
+  );
 }
 
 export interface ScriptedPi {
@@ -29,7 +40,12 @@ export interface ScriptedPi {
 
 export function scriptedPi(t: { after(fn: () => void): void }): ScriptedPi {
   const root = tempDir(t, "docket-scripted-");
-  const dirs = { home: join(root, "docket"), agent: join(root, "agent"), tmp: join(root, "tmp"), user: join(root, "home") };
+  const dirs = {
+    home: join(root, "docket"),
+    agent: join(root, "agent"),
+    tmp: join(root, "tmp"),
+    user: join(root, "home"),
+  };
   for (const d of Object.values(dirs)) mkdirSync(d, { recursive: true });
   writeUngatedKind(dirs.home);
   const { socket } = tmuxServer(t);

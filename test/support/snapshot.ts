@@ -9,7 +9,9 @@ import Database from "better-sqlite3";
 export function ledgerRows(path: string): Record<string, unknown[]> {
   const db = new Database(path, { readonly: true });
   try {
-    const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[]).map((r) => r.name);
+    const tables = (
+      db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[]
+    ).map((r) => r.name);
     return Object.fromEntries(tables.map((name) => [name, db.prepare(`SELECT * FROM "${name}" ORDER BY rowid`).all()]));
   } finally {
     db.close();
@@ -27,7 +29,8 @@ export function fileTree(dir: string): Record<string, string> {
       const path = join(d, name);
       if (/^ledger\.sqlite(-wal|-shm)?$/.test(name) || name === ".git") continue;
       const s = lstatSync(path);
-      out[relative(dir, path)] = `${s.isDirectory() ? "dir" : s.isSymbolicLink() ? "link" : "file"} ${s.isDirectory() ? "" : s.size} ${s.mtimeMs}`;
+      out[relative(dir, path)] =
+        `${s.isDirectory() ? "dir" : s.isSymbolicLink() ? "link" : "file"} ${s.isDirectory() ? "" : s.size} ${s.mtimeMs}`;
       if (s.isDirectory()) walk(path);
     }
   };

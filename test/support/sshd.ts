@@ -45,7 +45,8 @@ function ensureRemoteUser(): string {
   const known = spawnSync("getent", ["passwd", REMOTE_USER], { encoding: "utf8" });
   if (known.status !== 0) {
     const made = spawnSync("useradd", ["-m", "-s", "/bin/sh", REMOTE_USER], { encoding: "utf8" });
-    if (made.status !== 0 && spawnSync("getent", ["passwd", REMOTE_USER]).status !== 0) throw new Error(`useradd ${REMOTE_USER}: ${made.stderr}`);
+    if (made.status !== 0 && spawnSync("getent", ["passwd", REMOTE_USER]).status !== 0)
+      throw new Error(`useradd ${REMOTE_USER}: ${made.stderr}`);
   }
   execFileSync("usermod", ["-p", "*", REMOTE_USER]);
   return execFileSync("getent", ["passwd", REMOTE_USER], { encoding: "utf8" }).split(":")[5]!;
@@ -76,24 +77,52 @@ export async function loopbackHost(t: Hooks): Promise<LoopbackHost> {
     rmSync(`${remoteDir}-pi`, { recursive: true, force: true });
   });
   teardown(t).dir(dir);
-  for (const key of ["host_key", "client_key"]) execFileSync("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", join(dir, key)]);
+  for (const key of ["host_key", "client_key"])
+    execFileSync("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", join(dir, key)]);
   writeFileSync(join(dir, "authorized_keys"), readFileSync(join(dir, "client_key.pub")), { mode: 0o644 });
   const port = await freePort();
   const sshdConfig = join(dir, "sshd_config");
-  writeFileSync(sshdConfig, [
-    `Port ${port}`, "ListenAddress 127.0.0.1", `HostKey ${join(dir, "host_key")}`, `AuthorizedKeysFile ${join(dir, "authorized_keys")}`,
-    `PidFile ${join(dir, "sshd.pid")}`, "UsePAM no", "StrictModes no", "PasswordAuthentication no", "KbdInteractiveAuthentication no",
-    "PubkeyAuthentication yes", `AllowUsers ${REMOTE_USER}`, "AllowStreamLocalForwarding yes", "LogLevel VERBOSE",
-    // pi on the host keeps its own config (auth, settings) in its agent dir: this test's own, not the user's ~/.pi.
-    `SetEnv PI_CODING_AGENT_DIR=${remoteDir}-pi PI_OFFLINE=1 PI_SKIP_VERSION_CHECK=1 PI_TELEMETRY=0`, "",
-  ].join("\n"));
+  writeFileSync(
+    sshdConfig,
+    [
+      `Port ${port}`,
+      "ListenAddress 127.0.0.1",
+      `HostKey ${join(dir, "host_key")}`,
+      `AuthorizedKeysFile ${join(dir, "authorized_keys")}`,
+      `PidFile ${join(dir, "sshd.pid")}`,
+      "UsePAM no",
+      "StrictModes no",
+      "PasswordAuthentication no",
+      "KbdInteractiveAuthentication no",
+      "PubkeyAuthentication yes",
+      `AllowUsers ${REMOTE_USER}`,
+      "AllowStreamLocalForwarding yes",
+      "LogLevel VERBOSE",
+      // pi on the host keeps its own config (auth, settings) in its agent dir: this test's own, not the user's ~/.pi.
+      `SetEnv PI_CODING_AGENT_DIR=${remoteDir}-pi PI_OFFLINE=1 PI_SKIP_VERSION_CHECK=1 PI_TELEMETRY=0`,
+      "",
+    ].join("\n"),
+  );
   execFileSync("/usr/sbin/sshd", ["-f", sshdConfig, "-E", join(dir, "sshd.log")]);
-  writeFileSync(join(dir, "known_hosts"), `[127.0.0.1]:${port} ${readFileSync(join(dir, "host_key.pub"), "utf8").split(" ").slice(0, 2).join(" ")}\n`);
+  writeFileSync(
+    join(dir, "known_hosts"),
+    `[127.0.0.1]:${port} ${readFileSync(join(dir, "host_key.pub"), "utf8").split(" ").slice(0, 2).join(" ")}\n`,
+  );
   const sshConfig = join(dir, "ssh_config");
-  writeFileSync(sshConfig, [
-    "Host loop", "  HostName 127.0.0.1", `  Port ${port}`, `  User ${REMOTE_USER}`, `  IdentityFile ${join(dir, "client_key")}`, "  IdentitiesOnly yes",
-    `  UserKnownHostsFile ${join(dir, "known_hosts")}`, "  StrictHostKeyChecking yes", "",
-  ].join("\n"));
+  writeFileSync(
+    sshConfig,
+    [
+      "Host loop",
+      "  HostName 127.0.0.1",
+      `  Port ${port}`,
+      `  User ${REMOTE_USER}`,
+      `  IdentityFile ${join(dir, "client_key")}`,
+      "  IdentitiesOnly yes",
+      `  UserKnownHostsFile ${join(dir, "known_hosts")}`,
+      "  StrictHostKeyChecking yes",
+      "",
+    ].join("\n"),
+  );
   return { dir, port, sshConfig, alias: "loop", remoteHome, remoteDir, onStop: (fn) => void stops.push(fn) };
 }
 

@@ -15,7 +15,12 @@ import { addWorker } from "./work-ledger.js";
 export const PATCH = "diff --git a/a.txt b/a.txt\n--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-one\n+two\n";
 
 /** Claims `v<version>.json` for `worker` and points the worker row at it (as an accepted docket_done would). */
-export function publishVersion(ctx: EngineContext, worker: string, version: number, body = `Body of v${version}\r\n  trailing  \nünïcode ✓\n`): DeliverablePointer {
+export function publishVersion(
+  ctx: EngineContext,
+  worker: string,
+  version: number,
+  body = `Body of v${version}\r\n  trailing  \nünïcode ✓\n`,
+): DeliverablePointer {
   const d: WorkerDeliverable = {
     schemaVersion: 1,
     id: deliverableId(worker),
@@ -30,24 +35,52 @@ export function publishVersion(ctx: EngineContext, worker: string, version: numb
     evidence: [{ kind: "test", text: "npm test: 12 passed" }],
     recommendations: ["ship it"],
     items: [],
-    changeSet: { ref: changeSetRef(worker, version), base: "abc123", files: [{ path: "a.txt", additions: 1, deletions: 1 }], stat: " a.txt | 2 +-", hunks: 1, patch: PATCH },
+    changeSet: {
+      ref: changeSetRef(worker, version),
+      base: "abc123",
+      files: [{ path: "a.txt", additions: 1, deletions: 1 }],
+      stat: " a.txt | 2 +-",
+      hunks: 1,
+      patch: PATCH,
+    },
   };
   if (!claimDeliverable(ctx.home, worker, version, d)) throw new Error(`v${version} already claimed`);
   const pointer = { id: d.id, version, ref: d.ref };
   ctx.commands.run("test.pointer", pointer, (tx) =>
-    updateWorker(tx, worker, { deliverableId: pointer.id, deliverableVersion: version, deliverableRef: pointer.ref, state: "ready" }),
+    updateWorker(tx, worker, {
+      deliverableId: pointer.id,
+      deliverableVersion: version,
+      deliverableRef: pointer.ref,
+      state: "ready",
+    }),
   );
   return pointer;
 }
 
-export function decide(ctx: EngineContext, worker: string, pointer: DeliverablePointer, verb: string, options: { note?: string; actor?: "human" | "parent-agent" } = {}): string {
+export function decide(
+  ctx: EngineContext,
+  worker: string,
+  pointer: DeliverablePointer,
+  verb: string,
+  options: { note?: string; actor?: "human" | "parent-agent" } = {},
+): string {
   return ctx.commands.run("test.decide", { worker, pointer, verb, options }, (tx) =>
-    insertDecision(tx, { actor: options.actor ?? "human", verb, worker, deliverable: pointer, note: options.note ?? null }),
+    insertDecision(tx, {
+      actor: options.actor ?? "human",
+      verb,
+      worker,
+      deliverable: pointer,
+      note: options.note ?? null,
+    }),
   ).result.id;
 }
 
 /** A worker whose current v1 is approved by a human (with one review note on it). */
-export function approvedWorker(ctx: EngineContext): { worker: string; pointer: DeliverablePointer; decisionId: string } {
+export function approvedWorker(ctx: EngineContext): {
+  worker: string;
+  pointer: DeliverablePointer;
+  decisionId: string;
+} {
   const { worker } = addWorker(ctx);
   const pointer = publishVersion(ctx, worker, 1);
   decide(ctx, worker, pointer, "revise", { note: "tighten the wording" });
@@ -57,7 +90,11 @@ export function approvedWorker(ctx: EngineContext): { worker: string; pointer: D
 
 /** A record exactly as pi-docket 0.8's `/docket save` writes it (schemaVersion 1), worker-backed. */
 export function anchorWorkerRecord(id: string, version = 2): Record<string, unknown> {
-  const pointer = { id: "worker-deliverable:fix-auth-bug-a1b2", version, ref: `worker-deliverable:fix-auth-bug-a1b2:${version}` };
+  const pointer = {
+    id: "worker-deliverable:fix-auth-bug-a1b2",
+    version,
+    ref: `worker-deliverable:fix-auth-bug-a1b2:${version}`,
+  };
   return {
     schemaVersion: 1,
     id,
@@ -71,14 +108,31 @@ export function anchorWorkerRecord(id: string, version = 2): Record<string, unkn
     evidence: ["unit tests pass"],
     recommendations: ["merge after review"],
     refs: [{ displayId: "r3", ref: "artifact:r3", kind: "response", title: "answer" }],
-    changeSet: { ref: "worker-changes:fix-auth-bug-a1b2:2", files: [{ path: "src/auth.ts", additions: 3 }], stat: " src/auth.ts | 3 +++", patch: PATCH, hunkCount: 1 },
+    changeSet: {
+      ref: "worker-changes:fix-auth-bug-a1b2:2",
+      files: [{ path: "src/auth.ts", additions: 3 }],
+      stat: " src/auth.ts | 3 +++",
+      patch: PATCH,
+      hunkCount: 1,
+    },
     source: {
-      kind: "worker", workerDeliverable: pointer, workerId: "fix-auth-bug-a1b2", workerLabel: "w4", task: "fix auth bug",
-      createdAt: "2026-11-01T10:00:00.000Z", workerGeneration: version, model: "anthropic/claude", thinking: "high",
+      kind: "worker",
+      workerDeliverable: pointer,
+      workerId: "fix-auth-bug-a1b2",
+      workerLabel: "w4",
+      task: "fix auth bug",
+      createdAt: "2026-11-01T10:00:00.000Z",
+      workerGeneration: version,
+      model: "anthropic/claude",
+      thinking: "high",
     },
     reviewNotes: [{ text: "cover the expiry case", createdAt: "2026-11-01T10:01:00.000Z", decisionId: "d-17" }],
     approval: {
-      kind: "worker", decisionId: "d-18", decidedAt: "2026-11-01T10:04:00.000Z", verdict: "accept", workerDeliverable: pointer,
+      kind: "worker",
+      decisionId: "d-18",
+      decidedAt: "2026-11-01T10:04:00.000Z",
+      verdict: "accept",
+      workerDeliverable: pointer,
       decision: { id: "d-18", verdict: "accept", deliverableRef: pointer.ref },
     },
   };
@@ -99,9 +153,19 @@ export function anchorParentRecord(id: string): Record<string, unknown> {
     evidence: [],
     recommendations: [],
     refs: [],
-    source: { kind: "parent", createdAt: "2026-11-02T09:00:00.000Z", cwd: "/repo", selectedArtifact: { ref: "artifact:c2" } },
+    source: {
+      kind: "parent",
+      createdAt: "2026-11-02T09:00:00.000Z",
+      cwd: "/repo",
+      selectedArtifact: { ref: "artifact:c2" },
+    },
     reviewNotes: [],
-    approval: { kind: "human", decisionId: `human-authorship:${id}`, decidedAt: "2026-11-02T09:00:00.000Z", reason: "parent-authorship" },
+    approval: {
+      kind: "human",
+      decisionId: `human-authorship:${id}`,
+      decidedAt: "2026-11-02T09:00:00.000Z",
+      reason: "parent-authorship",
+    },
   };
 }
 
@@ -110,14 +174,22 @@ export function writeLegacyBundles(home: HomeLayout): void {
   const dir = join(home.root, "checkpoints");
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, "ckpt-auth.md"), "# Auth checkpoint\n\nWhere we left the auth work.\n");
-  writeFileSync(join(dir, "ckpt-auth.artifacts.json"), JSON.stringify([{ id: "r1", kind: "response", text: "answer" }]));
+  writeFileSync(
+    join(dir, "ckpt-auth.artifacts.json"),
+    JSON.stringify([{ id: "r1", kind: "response", text: "answer" }]),
+  );
   writeFileSync(join(dir, "ckpt-old.md"), "old notes\n");
   writeFileSync(join(dir, "ckpt-gone.md"), "purged but file left behind\n");
   writeFileSync(join(dir, ".ckpt-hidden.md"), "hidden\n");
   writeFileSync(join(dir, "bad name.md"), "unsafe\n");
   writeFileSync(
     join(dir, "index.json"),
-    JSON.stringify({ checkpoints: [{ id: "ckpt-auth", title: "Auth work", createdAt: "2026-10-02T00:00:00.000Z" }, { id: "ckpt-old", createdAt: "2026-09-01T00:00:00.000Z" }] }),
+    JSON.stringify({
+      checkpoints: [
+        { id: "ckpt-auth", title: "Auth work", createdAt: "2026-10-02T00:00:00.000Z" },
+        { id: "ckpt-old", createdAt: "2026-09-01T00:00:00.000Z" },
+      ],
+    }),
   );
   writeFileSync(
     join(dir, "events.ndjson"),

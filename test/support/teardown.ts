@@ -3,7 +3,16 @@
 
 import { execFileSync, type ChildProcess } from "node:child_process";
 import { realpathSync, rmSync } from "node:fs";
-import { commandLine, isAlive, processTable, readProc, refersTo, selfAndAncestors, ticksNow, type Proc } from "./proc.js";
+import {
+  commandLine,
+  isAlive,
+  processTable,
+  readProc,
+  refersTo,
+  selfAndAncestors,
+  ticksNow,
+  type Proc,
+} from "./proc.js";
 
 export interface Hooks {
   after(fn: () => void | Promise<void>): void;
@@ -115,7 +124,8 @@ class Tracked {
         alive = this.alive();
       }
       const elapsed = Date.now() - started;
-      const next: NodeJS.Signals | undefined = elapsed > 2 * GRACE_MS ? "SIGKILL" : elapsed > GRACE_MS ? "SIGTERM" : undefined;
+      const next: NodeJS.Signals | undefined =
+        elapsed > 2 * GRACE_MS ? "SIGKILL" : elapsed > GRACE_MS ? "SIGTERM" : undefined;
       if (next && next !== signalled) {
         signalled = next;
         for (const p of alive) signal(p.pid, next);
@@ -164,7 +174,13 @@ function serverPid(socket: string): number | undefined {
 /** A tmux command on the private server; no server (or a dying one) answers nothing. */
 function tmuxLines(socket: string, ...args: string[]): string[] {
   try {
-    return execFileSync("tmux", ["-L", socket, ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"], timeout: 10_000 }).split("\n").filter(Boolean);
+    return execFileSync("tmux", ["-L", socket, ...args], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+      timeout: 10_000,
+    })
+      .split("\n")
+      .filter(Boolean);
   } catch {
     return [];
   }
@@ -182,6 +198,8 @@ function removeDir(dir: string): void {
   try {
     rmSync(dir, { recursive: true, force: true, maxRetries: 0 });
   } catch (error) {
-    throw new Error(`teardown: removing ${dir} failed after every process this test started had exited (${(error as Error).message}); something wrote into it that the test did not register with its teardown`);
+    throw new Error(
+      `teardown: removing ${dir} failed after every process this test started had exited (${(error as Error).message}); something wrote into it that the test did not register with its teardown`,
+    );
   }
 }

@@ -12,7 +12,8 @@ export interface TmuxServer {
 
 export function tmuxServer(t: Hooks): TmuxServer {
   const socket = `docket-test-${randomBytes(6).toString("hex")}`;
-  const tmux = (...args: string[]) => execFileSync("tmux", ["-L", socket, ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  const tmux = (...args: string[]) =>
+    execFileSync("tmux", ["-L", socket, ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
   teardown(t).tmux(socket);
   return { socket, tmux };
 }

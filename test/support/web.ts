@@ -21,11 +21,27 @@ export interface WebFixture {
 }
 
 /** `clock`: the server reads the ground's test clock (ages on a page), else the real one. */
-export async function webServer(t: { after(fn: () => void | Promise<void>): void }, g: ReviewGround, options: { clock?: Clock } = {}): Promise<WebFixture> {
-  const ctx = openEngine({ env: { DOCKET_HOME: g.home, DOCKET_TMUX_SOCKET: tmuxServer(t).socket, ...UNCONTAINED }, cwd: g.project, ...(options.clock ? { clock: options.clock } : {}) });
+export async function webServer(
+  t: { after(fn: () => void | Promise<void>): void },
+  g: ReviewGround,
+  options: { clock?: Clock } = {},
+): Promise<WebFixture> {
+  const ctx = openEngine({
+    env: { DOCKET_HOME: g.home, DOCKET_TMUX_SOCKET: tmuxServer(t).socket, ...UNCONTAINED },
+    cwd: g.project,
+    ...(options.clock ? { clock: options.clock } : {}),
+  });
   const secret = randomBytes(32).toString("base64url");
   const log: string[] = [];
-  const server = await startWebServer({ ctx, host: "127.0.0.1", port: 0, secret, instance: randomBytes(8).toString("hex"), log: (l) => log.push(l), pollMs: 100 });
+  const server = await startWebServer({
+    ctx,
+    host: "127.0.0.1",
+    port: 0,
+    secret,
+    instance: randomBytes(8).toString("hex"),
+    log: (l) => log.push(l),
+    pollMs: 100,
+  });
   t.after(async () => {
     await server.close();
     ctx.close();

@@ -34,16 +34,29 @@ export interface WorkLedger {
   home: string;
 }
 
-export function workLedger(t: { after(fn: () => void): void }, options: { env?: Record<string, string>; tmux?: Tmux; git?: Git; agents?: Agents } = {}): WorkLedger {
+export function workLedger(
+  t: { after(fn: () => void): void },
+  options: { env?: Record<string, string>; tmux?: Tmux; git?: Git; agents?: Agents } = {},
+): WorkLedger {
   const home = tempDir(t, "docket-work-");
   const clock = testClock();
-  const ctx = openEngine({ env: { DOCKET_HOME: home, ...UNCONTAINED, ...(options.env ?? {}) }, cwd: home, clock, ...(options.tmux ? { tmux: options.tmux } : {}), ...(options.git ? { git: options.git } : {}), ...(options.agents ? { agents: options.agents } : {}) });
+  const ctx = openEngine({
+    env: { DOCKET_HOME: home, ...UNCONTAINED, ...(options.env ?? {}) },
+    cwd: home,
+    clock,
+    ...(options.tmux ? { tmux: options.tmux } : {}),
+    ...(options.git ? { git: options.git } : {}),
+    ...(options.agents ? { agents: options.agents } : {}),
+  });
   t.after(() => ctx.close());
   return { ctx, clock, home };
 }
 
 /** Inserts a worker row at generation 1 (spawn itself is not under test here); returns its identity. */
-export function addWorker(ctx: EngineContext, runToken = "token-1"): { worker: string; generation: number; runToken: string } {
+export function addWorker(
+  ctx: EngineContext,
+  runToken = "token-1",
+): { worker: string; generation: number; runToken: string } {
   const worker = ctx.commands.run("test.worker", { runToken }, (tx) =>
     insertWorker(tx, {
       task: "test worker",
@@ -64,7 +77,9 @@ export function addWorker(ctx: EngineContext, runToken = "token-1"): { worker: s
 /** Every row of every ledger table (whatever migrations added), for exact before/after comparisons. */
 export function dumpTables(db: Db): Record<string, unknown[]> {
   const out: Record<string, unknown[]> = {};
-  const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").all() as { name: string }[];
+  const tables = db
+    .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+    .all() as { name: string }[];
   for (const { name } of tables) out[name] = db.prepare(`SELECT * FROM "${name}" ORDER BY rowid`).all();
   return out;
 }
@@ -73,25 +88,39 @@ export function dumpTables(db: Db): Record<string, unknown[]> {
 export function invariantViolations(db: Db): string[] {
   const q = (sql: string) => (db.prepare(sql).all() as { id: string }[]).map((r) => r.id);
   const problems: string[] = [];
-  for (const id of q("SELECT b.id FROM bindings b JOIN obligations o ON o.binding = b.id WHERE b.state = 'resolved' AND o.state = 'owed'")) {
+  for (const id of q(
+    "SELECT b.id FROM bindings b JOIN obligations o ON o.binding = b.id WHERE b.state = 'resolved' AND o.state = 'owed'",
+  )) {
     problems.push(`binding ${id} is resolved while its obligation is owed`);
   }
-  for (const id of q("SELECT b.id FROM bindings b JOIN obligations o ON o.binding = b.id WHERE b.state = 'active' AND o.state = 'resolved'")) {
+  for (const id of q(
+    "SELECT b.id FROM bindings b JOIN obligations o ON o.binding = b.id WHERE b.state = 'active' AND o.state = 'resolved'",
+  )) {
     problems.push(`binding ${id} is active while its obligation is resolved`);
   }
-  for (const id of q("SELECT o.id FROM obligations o LEFT JOIN reports r ON r.id = o.disposition WHERE o.state = 'resolved' AND (r.id IS NULL OR r.binding != o.binding)")) {
+  for (const id of q(
+    "SELECT o.id FROM obligations o LEFT JOIN reports r ON r.id = o.disposition WHERE o.state = 'resolved' AND (r.id IS NULL OR r.binding != o.binding)",
+  )) {
     problems.push(`obligation ${id} is resolved without the report that paid it`);
   }
-  for (const id of q("SELECT d.id FROM dispatches d WHERE d.state = 'resolved' AND EXISTS (SELECT 1 FROM bindings b WHERE b.dispatch = d.id AND b.state = 'active')")) {
+  for (const id of q(
+    "SELECT d.id FROM dispatches d WHERE d.state = 'resolved' AND EXISTS (SELECT 1 FROM bindings b WHERE b.dispatch = d.id AND b.state = 'active')",
+  )) {
     problems.push(`dispatch ${id} is resolved while a binding is active`);
   }
-  for (const id of q("SELECT d.id FROM dispatches d WHERE d.state = 'active' AND NOT EXISTS (SELECT 1 FROM bindings b WHERE b.dispatch = d.id AND b.state = 'active')")) {
+  for (const id of q(
+    "SELECT d.id FROM dispatches d WHERE d.state = 'active' AND NOT EXISTS (SELECT 1 FROM bindings b WHERE b.dispatch = d.id AND b.state = 'active')",
+  )) {
     problems.push(`dispatch ${id} is active with no active binding`);
   }
-  for (const id of q("SELECT i.id FROM items i JOIN bindings b ON b.item = i.id WHERE b.state = 'active' AND i.state != 'open'")) {
+  for (const id of q(
+    "SELECT i.id FROM items i JOIN bindings b ON b.item = i.id WHERE b.state = 'active' AND i.state != 'open'",
+  )) {
     problems.push(`item ${id} is not open while actively bound`);
   }
-  for (const id of q("SELECT b.id FROM bindings b WHERE b.state = 'resolved' AND NOT EXISTS (SELECT 1 FROM reports r WHERE r.binding = b.id AND r.outcome != 'blocked')")) {
+  for (const id of q(
+    "SELECT b.id FROM bindings b WHERE b.state = 'resolved' AND NOT EXISTS (SELECT 1 FROM reports r WHERE r.binding = b.id AND r.outcome != 'blocked')",
+  )) {
     problems.push(`binding ${id} resolved without a terminal report`);
   }
   return problems;

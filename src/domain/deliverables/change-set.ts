@@ -25,7 +25,12 @@ export function parseNumstatPatch(output: string): ParsedDiff {
     const deleted = output.slice(tab1 + 1, tab2);
     const path = output.slice(tab2 + 1, end);
     const binary = added === "-" && deleted === "-";
-    files.push({ path, additions: binary ? 0 : Number(added), deletions: binary ? 0 : Number(deleted), ...(binary ? { binary: true } : {}) });
+    files.push({
+      path,
+      additions: binary ? 0 : Number(added),
+      deletions: binary ? 0 : Number(deleted),
+      ...(binary ? { binary: true } : {}),
+    });
     at = end + 1;
   }
   const patch = at < output.length ? output.slice(at + 1) : "";
@@ -50,13 +55,16 @@ export function formatStat(files: readonly ChangeSetFile[]): string {
   const lines = files.map((f) => ` ${f.path.padEnd(width)} | ${describeFileChange(f)}`);
   const adds = files.reduce((s, f) => s + f.additions, 0);
   const dels = files.reduce((s, f) => s + f.deletions, 0);
-  lines.push(` ${files.length} file${files.length === 1 ? "" : "s"} changed, ${adds} insertion${adds === 1 ? "" : "s"}(+), ${dels} deletion${dels === 1 ? "" : "s"}(-)`);
+  lines.push(
+    ` ${files.length} file${files.length === 1 ? "" : "s"} changed, ${adds} insertion${adds === 1 ? "" : "s"}(+), ${dels} deletion${dels === 1 ? "" : "s"}(-)`,
+  );
   return lines.join("\n");
 }
 
 /** How one file changed, in the words of a stat line: a link and its target, a binary patch (decoded when it is text), counts. */
 export function describeFileChange(f: ChangeSetFile): string {
   if (f.special) return `${f.special.kind} ${f.special.mode} -> ${JSON.stringify(f.special.target)}`;
-  if (f.binary && f.decoded !== undefined) return `+${f.additions} -${f.deletions} (text frozen as a binary patch; decoded)`;
+  if (f.binary && f.decoded !== undefined)
+    return `+${f.additions} -${f.deletions} (text frozen as a binary patch; decoded)`;
   return f.binary ? "binary" : `+${f.additions} -${f.deletions}`;
 }

@@ -60,9 +60,13 @@ export function isSourceHandoff(v: unknown): v is SourceHandoff {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   const h: Record<string, unknown> = { ...v };
   const text = (k: string) => typeof h[k] === "string";
-  return ["sourceRef", "sourceId", "approvingDecisionId", "useDecisionId", "approvedAt", "sidecarPath"].every(text)
-    && typeof h.sourceVersion === "number" && SOURCE_KINDS.includes(h.sourceKind) && typeof h.planAuthorized === "boolean"
-    && (h.sourceWorker === undefined || typeof h.sourceWorker === "string");
+  return (
+    ["sourceRef", "sourceId", "approvingDecisionId", "useDecisionId", "approvedAt", "sidecarPath"].every(text) &&
+    typeof h.sourceVersion === "number" &&
+    SOURCE_KINDS.includes(h.sourceKind) &&
+    typeof h.planAuthorized === "boolean" &&
+    (h.sourceWorker === undefined || typeof h.sourceWorker === "string")
+  );
 }
 
 export interface WorkerDeliverable {
@@ -91,4 +95,3 @@ export interface AddressedComment {
   comment: string;
   note: string;
 }
-

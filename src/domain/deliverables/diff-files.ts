@@ -55,8 +55,19 @@ const NULL_BLOB = /^0+$/;
 
 function emptyFile(index: number, oldPath: string, newPath: string): DiffFile {
   return {
-    index, path: newPath, oldPath, status: "modified", mode: { old: null, new: null }, modeChanged: false, binary: false,
-    oldBlob: null, newBlob: null, similarity: null, additions: 0, deletions: 0, hunks: [],
+    index,
+    path: newPath,
+    oldPath,
+    status: "modified",
+    mode: { old: null, new: null },
+    modeChanged: false,
+    binary: false,
+    oldBlob: null,
+    newBlob: null,
+    similarity: null,
+    additions: 0,
+    deletions: 0,
+    hunks: [],
   };
 }
 
@@ -79,7 +90,11 @@ export function parseDiffSections(patch: string): DiffFile[] {
 /** parseDiffSections without building any line: the same files, each with its hunks' headers and its line count. */
 export function parseDiffHeads(patch: string): DiffFileHead[] {
   const counts: number[] = [];
-  return parseSections(patch, counts).map(({ hunks, ...f }, k) => ({ ...f, hunks: hunks.map(({ lines: _, ...h }) => h), lineCount: counts[k] ?? 0 }));
+  return parseSections(patch, counts).map(({ hunks, ...f }, k) => ({
+    ...f,
+    hunks: hunks.map(({ lines: _, ...h }) => h),
+    lineCount: counts[k] ?? 0,
+  }));
 }
 
 /** `counts`, when given, receives each file's line count and no line is kept. */
@@ -102,10 +117,20 @@ function parseSections(patch: string, counts: number[] | undefined): DiffFile[] 
       const m = HUNK.exec(line);
       if (!m) continue;
       const hunk: DiffHunk = {
-        oldStart: Number(m[1]), oldCount: m[2] === undefined ? 1 : Number(m[2]),
-        newStart: Number(m[3]), newCount: m[4] === undefined ? 1 : Number(m[4]), section: m[5] ?? "", lines: [],
+        oldStart: Number(m[1]),
+        oldCount: m[2] === undefined ? 1 : Number(m[2]),
+        newStart: Number(m[3]),
+        newCount: m[4] === undefined ? 1 : Number(m[4]),
+        section: m[5] ?? "",
+        lines: [],
       };
-      i = readHunk(lines, i, hunk, cur, counts && ((n) => (counts[files.length - 1] = (counts[files.length - 1] ?? 0) + n)));
+      i = readHunk(
+        lines,
+        i,
+        hunk,
+        cur,
+        counts && ((n) => (counts[files.length - 1] = (counts[files.length - 1] ?? 0) + n)),
+      );
       cur.hunks.push(hunk);
     } else if (!cur.binary) readHeaderLine(line, cur); // base85 lines of a binary patch are data, not headers
   }
@@ -113,14 +138,26 @@ function parseSections(patch: string, counts: number[] | undefined): DiffFile[] 
 }
 
 function readHeaderLine(line: string, f: DiffFile): void {
-  if (line.startsWith("new file mode ")) { f.status = "added"; f.mode.new = line.slice(14); }
-  else if (line.startsWith("deleted file mode ")) { f.status = "deleted"; f.mode.old = line.slice(18); }
-  else if (line.startsWith("old mode ")) { f.mode.old = line.slice(9); f.modeChanged = true; }
-  else if (line.startsWith("new mode ")) { f.mode.new = line.slice(9); f.modeChanged = true; }
-  else if (line.startsWith("rename from ")) { f.oldPath = readPath(line.slice(12)); f.status = "renamed"; }
-  else if (line.startsWith("rename to ")) f.path = readPath(line.slice(10));
-  else if (line.startsWith("copy from ")) { f.oldPath = readPath(line.slice(10)); f.status = "copied"; }
-  else if (line.startsWith("copy to ")) f.path = readPath(line.slice(8));
+  if (line.startsWith("new file mode ")) {
+    f.status = "added";
+    f.mode.new = line.slice(14);
+  } else if (line.startsWith("deleted file mode ")) {
+    f.status = "deleted";
+    f.mode.old = line.slice(18);
+  } else if (line.startsWith("old mode ")) {
+    f.mode.old = line.slice(9);
+    f.modeChanged = true;
+  } else if (line.startsWith("new mode ")) {
+    f.mode.new = line.slice(9);
+    f.modeChanged = true;
+  } else if (line.startsWith("rename from ")) {
+    f.oldPath = readPath(line.slice(12));
+    f.status = "renamed";
+  } else if (line.startsWith("rename to ")) f.path = readPath(line.slice(10));
+  else if (line.startsWith("copy from ")) {
+    f.oldPath = readPath(line.slice(10));
+    f.status = "copied";
+  } else if (line.startsWith("copy to ")) f.path = readPath(line.slice(8));
   else if (line.startsWith("similarity index ")) f.similarity = parseInt(line.slice(17), 10);
   else if (line.startsWith("index ")) {
     const m = /^index ([0-9a-f]+)\.\.([0-9a-f]+)(?: (\d+))?/.exec(line);
@@ -129,7 +166,8 @@ function readHeaderLine(line: string, f: DiffFile): void {
       f.newBlob = NULL_BLOB.test(m[2]!) ? null : m[2]!;
       if (m[3] && f.mode.new === null && f.mode.old === null) f.mode = { old: m[3], new: m[3] };
     }
-  } else if (line === "GIT binary patch" || (line.startsWith("Binary files ") && line.endsWith(" differ"))) f.binary = true;
+  } else if (line === "GIT binary patch" || (line.startsWith("Binary files ") && line.endsWith(" differ")))
+    f.binary = true;
   else if (line.startsWith("--- ")) {
     const p = readPath(line.slice(4));
     if (p !== "/dev/null") f.oldPath = stripPrefix(p);
@@ -150,21 +188,35 @@ function readHunk(lines: string[], i: number, hunk: DiffHunk, file: DiffFile, co
   while (i < lines.length && (oldLeft > 0 || newLeft > 0)) {
     const line = lines[i]!;
     const tag = line[0];
-    if (tag === "\\") { if (keep) markNoEol(hunk); i++; continue; }
+    if (tag === "\\") {
+      if (keep) markNoEol(hunk);
+      i++;
+      continue;
+    }
     if (tag === " " || line === "") {
       if (keep) hunk.lines.push({ kind: "context", oldNo, newNo, text: line.slice(1) });
-      oldNo++; newNo++; oldLeft--; newLeft--;
+      oldNo++;
+      newNo++;
+      oldLeft--;
+      newLeft--;
     } else if (tag === "-") {
       if (keep) hunk.lines.push({ kind: "del", oldNo, newNo: null, text: line.slice(1) });
-      oldNo++; oldLeft--; file.deletions++;
+      oldNo++;
+      oldLeft--;
+      file.deletions++;
     } else if (tag === "+") {
       if (keep) hunk.lines.push({ kind: "add", oldNo: null, newNo, text: line.slice(1) });
-      newNo++; newLeft--; file.additions++;
+      newNo++;
+      newLeft--;
+      file.additions++;
     } else break;
     n++;
     i++;
   }
-  while (i < lines.length && lines[i]!.startsWith("\\")) { if (keep) markNoEol(hunk); i++; }
+  while (i < lines.length && lines[i]!.startsWith("\\")) {
+    if (keep) markNoEol(hunk);
+    i++;
+  }
   count?.(n);
   return i;
 }
@@ -194,8 +246,16 @@ export function pairExactRenames(files: DiffFile[]): DiffFile[] {
     if (!add) continue;
     taken.add(add);
     merged.set(del, {
-      ...add, status: "renamed", oldPath: del.oldPath, oldBlob: del.oldBlob, similarity: 100, additions: 0, deletions: 0, hunks: [],
-      mode: { old: del.mode.old, new: add.mode.new }, modeChanged: del.mode.old !== add.mode.new,
+      ...add,
+      status: "renamed",
+      oldPath: del.oldPath,
+      oldBlob: del.oldBlob,
+      similarity: 100,
+      additions: 0,
+      deletions: 0,
+      hunks: [],
+      mode: { old: del.mode.old, new: add.mode.new },
+      modeChanged: del.mode.old !== add.mode.new,
     });
   }
   const out: DiffFile[] = [];
@@ -213,7 +273,12 @@ export const diffLineCount = (f: DiffFile): number => f.hunks.reduce((n, h) => n
  * Unchanged old-file lines hidden between hunks, keyed by the hunk they precede (`hunks.length` = after the last).
  * `oldTo: null` means "to the end of the old file", whose length the patch does not say.
  */
-export interface ContextGap { before: number; oldFrom: number; oldTo: number | null; newFrom: number }
+export interface ContextGap {
+  before: number;
+  oldFrom: number;
+  oldTo: number | null;
+  newFrom: number;
+}
 
 export function contextGaps(f: DiffFile): ContextGap[] {
   if (f.status === "added" || f.binary || f.hunks.length === 0) return [];
@@ -226,7 +291,8 @@ export function contextGaps(f: DiffFile): ContextGap[] {
     oldNext = oldStart + h.oldCount;
     newNext = (h.newCount === 0 ? h.newStart + 1 : h.newStart) + h.newCount;
   });
-  if (f.status !== "deleted" && !reachesEndOfFile(f.hunks)) gaps.push({ before: f.hunks.length, oldFrom: oldNext, oldTo: null, newFrom: newNext });
+  if (f.status !== "deleted" && !reachesEndOfFile(f.hunks))
+    gaps.push({ before: f.hunks.length, oldFrom: oldNext, oldTo: null, newFrom: newNext });
   return gaps;
 }
 

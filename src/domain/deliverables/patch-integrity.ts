@@ -30,7 +30,11 @@ export function parseGitReading(out: string): GitReading {
     const start = at + m[0].length;
     const end = out.indexOf("\0", start);
     if (end === -1) break;
-    numstat.push({ path: out.slice(start, end), additions: m[1] === "-" ? null : Number(m[1]), deletions: m[2] === "-" ? null : Number(m[2]) });
+    numstat.push({
+      path: out.slice(start, end),
+      additions: m[1] === "-" ? null : Number(m[1]),
+      deletions: m[2] === "-" ? null : Number(m[2]),
+    });
     at = end + 1;
   }
   return { numstat, summary: out.slice(at) };
@@ -62,24 +66,47 @@ function specialOf(f: DiffFile): ChangeSetFile["special"] {
  * from what git reads is refused with the first reason; otherwise the file list every surface shows, derived from git.
  */
 export function resolvePatchIntegrity(patch: string, reading: GitReading): PatchIntegrity {
-  if (patch === "") return reading.numstat.length === 0 ? { ok: true, files: [], hunks: 0 } : { ok: false, reason: "the patch is empty, yet git reads files in it" };
-  if (!patch.startsWith("diff --git ")) return { ok: false, reason: "the patch holds text before its first diff --git section" };
+  if (patch === "")
+    return reading.numstat.length === 0
+      ? { ok: true, files: [], hunks: 0 }
+      : { ok: false, reason: "the patch is empty, yet git reads files in it" };
+  if (!patch.startsWith("diff --git "))
+    return { ok: false, reason: "the patch holds text before its first diff --git section" };
   const sections = parseDiffSections(patch);
   const odd = sections.find((f) => f.status === "renamed" || f.status === "copied");
-  if (odd) return { ok: false, reason: `section ${JSON.stringify(odd.path)} is a ${odd.status === "renamed" ? "rename" : "copy"}, which a capture never makes` };
+  if (odd)
+    return {
+      ok: false,
+      reason: `section ${JSON.stringify(odd.path)} is a ${odd.status === "renamed" ? "rename" : "copy"}, which a capture never makes`,
+    };
   if (sections.length !== reading.numstat.length) {
-    return { ok: false, reason: `git reads ${reading.numstat.length} file${reading.numstat.length === 1 ? "" : "s"} in the patch, but it has ${sections.length} diff --git section${sections.length === 1 ? "" : "s"}` };
+    return {
+      ok: false,
+      reason: `git reads ${reading.numstat.length} file${reading.numstat.length === 1 ? "" : "s"} in the patch, but it has ${sections.length} diff --git section${sections.length === 1 ? "" : "s"}`,
+    };
   }
   const summary: string[] = [];
   for (let i = 0; i < sections.length; i++) {
     const f = sections[i]!;
     const g = reading.numstat[i]!;
     const path = f.status === "deleted" ? f.oldPath : f.path;
-    if (g.path !== path) return { ok: false, reason: `section ${i + 1} names ${JSON.stringify(path)}, git reads ${JSON.stringify(g.path)}` };
-    if ((g.additions === null) !== f.binary) return { ok: false, reason: `${JSON.stringify(path)} is ${f.binary ? "binary" : "text"} in its section, ${f.binary ? "text" : "binary"} to git` };
-    if (f.binary && f.hunks.length > 0) return { ok: false, reason: `the binary section of ${JSON.stringify(path)} carries text hunks` };
+    if (g.path !== path)
+      return {
+        ok: false,
+        reason: `section ${i + 1} names ${JSON.stringify(path)}, git reads ${JSON.stringify(g.path)}`,
+      };
+    if ((g.additions === null) !== f.binary)
+      return {
+        ok: false,
+        reason: `${JSON.stringify(path)} is ${f.binary ? "binary" : "text"} in its section, ${f.binary ? "text" : "binary"} to git`,
+      };
+    if (f.binary && f.hunks.length > 0)
+      return { ok: false, reason: `the binary section of ${JSON.stringify(path)} carries text hunks` };
     if (!f.binary && (g.additions !== f.additions || g.deletions !== f.deletions)) {
-      return { ok: false, reason: `${JSON.stringify(path)} shows +${f.additions} -${f.deletions}, git reads +${g.additions} -${g.deletions}` };
+      return {
+        ok: false,
+        reason: `${JSON.stringify(path)} shows +${f.additions} -${f.deletions}, git reads +${g.additions} -${g.deletions}`,
+      };
     }
     summary.push(...expectedSummary(f));
   }
@@ -91,7 +118,11 @@ export function resolvePatchIntegrity(patch: string, reading: GitReading): Patch
     const g = reading.numstat[i]!;
     const special = specialOf(f);
     return {
-      path: g.path, additions: g.additions ?? 0, deletions: g.deletions ?? 0, ...(g.additions === null ? { binary: true } : {}), ...(special ? { special } : {}),
+      path: g.path,
+      additions: g.additions ?? 0,
+      deletions: g.deletions ?? 0,
+      ...(g.additions === null ? { binary: true } : {}),
+      ...(special ? { special } : {}),
     };
   });
   return { ok: true, files, hunks: sections.reduce((n, f) => n + f.hunks.length, 0) };
@@ -107,9 +138,16 @@ export function samePaths(a: readonly ChangeSetFile[], b: readonly ChangeSetFile
 
 /** The same files, compared field by field (the file list a capture printed against the one derived from the patch). */
 export function sameFiles(a: readonly ChangeSetFile[], b: readonly ChangeSetFile[]): boolean {
-  return a.length === b.length && a.every((f, i) => {
-    const g = b[i]!;
-    // A binary file's counts are 0/0 in a capture's numstat; the check may have decoded them from the blobs.
-    return f.path === g.path && Boolean(f.binary) === Boolean(g.binary) && (Boolean(f.binary) || (f.additions === g.additions && f.deletions === g.deletions));
-  });
+  return (
+    a.length === b.length &&
+    a.every((f, i) => {
+      const g = b[i]!;
+      // A binary file's counts are 0/0 in a capture's numstat; the check may have decoded them from the blobs.
+      return (
+        f.path === g.path &&
+        Boolean(f.binary) === Boolean(g.binary) &&
+        (Boolean(f.binary) || (f.additions === g.additions && f.deletions === g.deletions))
+      );
+    })
+  );
 }

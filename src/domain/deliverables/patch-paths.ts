@@ -14,7 +14,11 @@ export function unquote(text: string): { value: string; rest: string } | undefin
     if (ch === "\\" && i + 1 < text.length) {
       const next = text[i + 1]!;
       const octal = /^[0-7]{3}/.exec(text.slice(i + 1, i + 4));
-      if (octal) { bytes.push(parseInt(octal[0], 8)); i += 4; continue; }
+      if (octal) {
+        bytes.push(parseInt(octal[0], 8));
+        i += 4;
+        continue;
+      }
       bytes.push(ESCAPES[next] ?? next.charCodeAt(0));
       i += 2;
       continue;

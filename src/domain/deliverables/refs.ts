@@ -6,7 +6,8 @@ import { normalizeWorkerId } from "../ids.js";
 
 // Worker versions: `worker-deliverable:w3:2`, its change set `worker-changes:w3:2`.
 export const deliverableId = (workerId: string): string => `worker-deliverable:${workerId}`;
-export const deliverableRef = (workerId: string, version: number): string => `worker-deliverable:${workerId}:${version}`;
+export const deliverableRef = (workerId: string, version: number): string =>
+  `worker-deliverable:${workerId}:${version}`;
 export const changeSetRef = (workerId: string, version: number): string => `worker-changes:${workerId}:${version}`;
 
 /** Parses `worker-deliverable:<w>:<N>` (or `<w>:v<N>` shorthand); undefined when it is not a worker ref. */
@@ -14,7 +15,12 @@ export function parseDeliverableRef(ref: string): { workerId: string; version: n
   const m = /^(?:worker-deliverable:)?(w[1-9][0-9]{0,9})(?::v?|@v)([1-9][0-9]{0,9})$/.exec(ref.trim());
   if (m) return { workerId: m[1]!, version: Number(m[2]) };
   const zero = /^(?:worker-deliverable:)?(w[1-9][0-9]{0,9})(?::v?|@v)0+$/.exec(ref.trim());
-  if (zero) throw validationError("no-such-version", `${zero[1]} has no version 0: versions count from v1`, `\`docket verdict ${zero[1]}\` shows its current version`);
+  if (zero)
+    throw validationError(
+      "no-such-version",
+      `${zero[1]} has no version 0: versions count from v1`,
+      `\`docket verdict ${zero[1]}\` shows its current version`,
+    );
   return undefined;
 }
 
@@ -32,7 +38,9 @@ export const combinedRef = (key: string, version: number): string => `combined:$
 export const combinedChangesRef = (key: string, version: number): string => `combined-changes:${key}:${version}`;
 
 /** `combined:w2+w3:1` (or without the version: the pair's latest); undefined when it is not a combined ref. */
-export function parseCombinedRef(text: string): { key: string; workers: [string, string]; version?: number } | undefined {
+export function parseCombinedRef(
+  text: string,
+): { key: string; workers: [string, string]; version?: number } | undefined {
   const m = COMBINED.exec(text.trim());
   if (!m || m[1] === m[2] || seq(m[1]!) > seq(m[2]!)) return undefined;
   return { key: `${m[1]}+${m[2]}`, workers: [m[1]!, m[2]!], ...(m[3] ? { version: Number(m[3]) } : {}) };
@@ -45,7 +53,8 @@ export const storedRef = (id: string, version: number): string => `${STORED_PREF
 export const isStoredRecordRef = (text: string): boolean => text.startsWith(STORED_PREFIX);
 
 /** What a store lookup matches by id prefix: the text with a leading `deliverable:` dropped. */
-export const storedIdPrefixOf = (text: string): string => (isStoredRecordRef(text) ? text.slice(STORED_PREFIX.length) : text);
+export const storedIdPrefixOf = (text: string): string =>
+  isStoredRecordRef(text) ? text.slice(STORED_PREFIX.length) : text;
 
 /** Parses `deliverable:<id>:<N>`; undefined when it is not a stored ref. */
 export function parseStoredRef(ref: string): { id: string; version: number } | undefined {
@@ -74,8 +83,19 @@ export function parseReviewableRef(text: string): ReviewableRef {
   const t = text.trim();
   if (t.startsWith(COMBINED_PREFIX)) {
     const c = parseCombinedRef(t);
-    if (!c) throw notFound("bad-combined-ref", `"${text}" is not a combined ref; combined versions are combined:w<N>+w<M>:<K> (lower worker first)`, "`docket verdict` lists them");
-    return { kind: "combined", key: c.key, workers: c.workers, ...(c.version !== undefined ? { version: c.version } : {}), text: t };
+    if (!c)
+      throw notFound(
+        "bad-combined-ref",
+        `"${text}" is not a combined ref; combined versions are combined:w<N>+w<M>:<K> (lower worker first)`,
+        "`docket verdict` lists them",
+      );
+    return {
+      kind: "combined",
+      key: c.key,
+      workers: c.workers,
+      ...(c.version !== undefined ? { version: c.version } : {}),
+      text: t,
+    };
   }
   const pair = parseCombinedRef(`${COMBINED_PREFIX}${t}`);
   if (pair && pair.version === undefined) return { kind: "combined", key: pair.key, workers: pair.workers, text: t }; // a card's subject, `w2+w3`
@@ -89,7 +109,11 @@ export function parseReviewableRef(text: string): ReviewableRef {
 
 /** `--version` goes with a worker id; a combined or stored ref names its version itself. */
 export function versionNamedByRef(kind: "combined" | "stored"): ReturnType<typeof validationError> {
-  return validationError("version-stored", `--version applies to a worker id; a ${kind} ref names its version itself`, "drop --version");
+  return validationError(
+    "version-stored",
+    `--version applies to a worker id; a ${kind} ref names its version itself`,
+    "drop --version",
+  );
 }
 
 /** The kind alone, for a dispatch that routes before it resolves. */

@@ -23,14 +23,16 @@ export function shownPatch(cs: Pick<ChangeSet, "files" | "patch"> | null): Shown
   // Sections and files disagree (a sidecar not from this check): nothing is decoded, the bytes are shown as frozen.
   if (sections.length !== parsed.length || parsed.length !== files.length) return { text: patch, decoded: [] };
   const decoded: string[] = [];
-  const text = sections.map((section, k) => {
-    const f = files[k]!;
-    const binaryAt = section.indexOf("\nGIT binary patch\n");
-    if (!f.binary || f.decoded === undefined || f.path !== parsed[k]!.path || binaryAt === -1) return section;
-    decoded.push(f.path);
-    const gone = parsed[k]!.status === "deleted";
-    return `${section.slice(0, binaryAt + 1)}--- ${quotePath(`a/${f.path}`)}\n+++ ${gone ? "/dev/null" : quotePath(`b/${f.path}`)}\n${f.decoded.endsWith("\n") ? f.decoded : `${f.decoded}\n`}`;
-  }).join("");
+  const text = sections
+    .map((section, k) => {
+      const f = files[k]!;
+      const binaryAt = section.indexOf("\nGIT binary patch\n");
+      if (!f.binary || f.decoded === undefined || f.path !== parsed[k]!.path || binaryAt === -1) return section;
+      decoded.push(f.path);
+      const gone = parsed[k]!.status === "deleted";
+      return `${section.slice(0, binaryAt + 1)}--- ${quotePath(`a/${f.path}`)}\n+++ ${gone ? "/dev/null" : quotePath(`b/${f.path}`)}\n${f.decoded.endsWith("\n") ? f.decoded : `${f.decoded}\n`}`;
+    })
+    .join("");
   return { text, decoded };
 }
 
@@ -39,12 +41,15 @@ export function shownDiffFiles(cs: Pick<ChangeSet, "files" | "patch"> | null): D
   const shown = shownPatch(cs);
   if (shown.text === "") return [];
   const decoded = new Set(shown.decoded);
-  return parseDiffFiles(shown.text).map((f) => (decoded.has(f.path) && !f.binary ? { ...f, frozenAsBinary: true as const } : f));
+  return parseDiffFiles(shown.text).map((f) =>
+    decoded.has(f.path) && !f.binary ? { ...f, frozenAsBinary: true as const } : f,
+  );
 }
 
 /** The patch cut at each line that starts a `diff --git` section (no other line of a patch can start so). */
 export function splitSections(patch: string): string[] {
   const starts = [0];
-  for (let at = patch.indexOf("\ndiff --git "); at !== -1; at = patch.indexOf("\ndiff --git ", at + 1)) starts.push(at + 1);
+  for (let at = patch.indexOf("\ndiff --git "); at !== -1; at = patch.indexOf("\ndiff --git ", at + 1))
+    starts.push(at + 1);
   return starts.map((s, k) => patch.slice(s, starts[k + 1] ?? patch.length));
 }

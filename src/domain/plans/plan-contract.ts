@@ -3,8 +3,19 @@
 
 import { parseFilesList, readFilesClauses } from "./plan-files.js";
 
-export interface PlanStep { n: number; text: string; files: string[] }
-export interface Plan { goal?: string; constraints: string[]; steps: PlanStep[]; verification: string[]; risks: string[]; files: string[] }
+export interface PlanStep {
+  n: number;
+  text: string;
+  files: string[];
+}
+export interface Plan {
+  goal?: string;
+  constraints: string[];
+  steps: PlanStep[];
+  verification: string[];
+  risks: string[];
+  files: string[];
+}
 
 export const MAX_PLAN_STEPS = 40;
 export const MAX_SECTION_ENTRIES = 12;
@@ -33,25 +44,37 @@ const BOLD_INLINE = /^(\*\*|__)([A-Za-z][A-Za-z0-9 /&-]{0,47}?)[ \t]*(?:\1[ \t]*
 const FENCE = /^\s{0,3}(```|~~~)/;
 const ENTRY_MARKER = /^\s*(?:[-*+•]\s+(?:\[[ xX]\]\s+)?|\d{1,3}[.)]\s+)/;
 
-interface Heading { level: number; label: string; raw: string }
+interface Heading {
+  level: number;
+  label: string;
+  raw: string;
+}
 
 const indentOf = (line: string): number => {
   let n = 0;
   for (let i = 0; i < line.length; i++) {
     const c = line.charCodeAt(i);
-    if (c === 32) n++; else if (c === 9) n += 4; else break;
+    if (c === 32) n++;
+    else if (c === 9) n += 4;
+    else break;
   }
   return n;
 };
 
 /** The first non-blank character, or "" for a blank line. */
 const firstChar = (line: string): string => {
-  for (let i = 0; i < line.length; i++) { const ch = line[i]!; if (ch !== " " && ch !== "\t") return ch; }
+  for (let i = 0; i < line.length; i++) {
+    const ch = line[i]!;
+    if (ch !== " " && ch !== "\t") return ch;
+  }
   return "";
 };
 
 const lastChar = (line: string): string => {
-  for (let i = line.length - 1; i >= 0; i--) { const ch = line[i]!; if (ch !== " " && ch !== "\t") return ch; }
+  for (let i = line.length - 1; i >= 0; i--) {
+    const ch = line[i]!;
+    if (ch !== " " && ch !== "\t") return ch;
+  }
   return "";
 };
 
@@ -66,7 +89,13 @@ function stripClosingHashes(text: string): string {
 
 /** Strips emphasis, a leading section number (`2.`, `2)`) and a trailing colon from a heading's text. */
 const normalizeLabel = (text: string): string =>
-  text.replace(/[*_`]/g, "").replace(/:\s*$/, "").trim().replace(/^\d{1,3}[.)]\s*/, "").replace(/\s+/g, " ").trim();
+  text
+    .replace(/[*_`]/g, "")
+    .replace(/:\s*$/, "")
+    .trim()
+    .replace(/^\d{1,3}[.)]\s*/, "")
+    .replace(/\s+/g, " ")
+    .trim();
 
 /** Markdown `#` heading (level 1–6), `**Label:**` / `__Label__` (level 7), or a bare `Label:` line (level 7). */
 function readHeading(line: string, first: string): Heading | undefined {
@@ -80,7 +109,8 @@ function readHeading(line: string, first: string): Heading | undefined {
   const bold = first === "*" || first === "_" ? BOLD_LABEL.exec(line) : null;
   if (bold) return { level: 7, label: normalizeLabel(bold[2]!), raw: bold[2]!.trim() };
   const bare = last === ":" ? BARE_LABEL.exec(line) : null;
-  if (bare && bare[1]!.length <= MAX_LABEL && /[A-Za-z]/.test(bare[1]!)) return { level: 7, label: normalizeLabel(bare[1]!), raw: bare[1]!.trim() };
+  if (bare && bare[1]!.length <= MAX_LABEL && /[A-Za-z]/.test(bare[1]!))
+    return { level: 7, label: normalizeLabel(bare[1]!), raw: bare[1]!.trim() };
   return undefined;
 }
 
@@ -94,7 +124,12 @@ const isFilesLabel = (label: string): boolean => /^files?$/i.test(label);
 
 class PlanBuilder {
   readonly steps: PlanStep[] = [];
-  readonly lists: Record<Exclude<SectionName, "steps">, string[]> = { goal: [], constraints: [], verification: [], risks: [] };
+  readonly lists: Record<Exclude<SectionName, "steps">, string[]> = {
+    goal: [],
+    constraints: [],
+    verification: [],
+    risks: [],
+  };
   section: SectionName | undefined;
   sectionLevel = 0;
   stepIndent = -1;
@@ -114,7 +149,10 @@ class PlanBuilder {
 
   addStep(text: string, indent: number): void {
     this.fileList = false;
-    if (this.steps.length >= MAX_PLAN_STEPS) { this.section = undefined; return; }
+    if (this.steps.length >= MAX_PLAN_STEPS) {
+      this.section = undefined;
+      return;
+    }
     if (this.stepIndent < 0) this.stepIndent = indent;
     const read = readFilesClauses(text);
     this.steps.push({ n: this.steps.length + 1, text: read.text, files: read.files });
@@ -158,16 +196,27 @@ function headingStep(b: PlanBuilder, h: Heading): string | undefined {
 
 function onHeading(b: PlanBuilder, h: Heading, line: string): void {
   const stepText = headingStep(b, h);
-  if (stepText !== undefined) { b.addStep(stepText, indentOf(line)); return; }
-  if (b.section === "steps" && b.step && isFilesLabel(h.label)) { b.fileList = true; return; }
+  if (stepText !== undefined) {
+    b.addStep(stepText, indentOf(line));
+    return;
+  }
+  if (b.section === "steps" && b.step && isFilesLabel(h.label)) {
+    b.fileList = true;
+    return;
+  }
   const section = sectionOf(h.label);
   if (section) {
     b.open(section, h.level);
     const first = section === "steps" ? STEP_HEAD.exec(h.raw.replace(/:\s*$/, "")) : null;
-    if (first?.[1] !== undefined) { b.addStep(first[3]!.trim() || h.raw.trim(), indentOf(line)); } // `## Step 1: …` opens the steps and is one
+    if (first?.[1] !== undefined) {
+      b.addStep(first[3]!.trim() || h.raw.trim(), indentOf(line));
+    } // `## Step 1: …` opens the steps and is one
     if (section === "goal" && h.raw.includes(":")) {
       const rest = h.raw.slice(h.raw.indexOf(":") + 1).trim();
-      if (rest !== "") { b.addEntry("goal", rest); b.joinable = false; }
+      if (rest !== "") {
+        b.addEntry("goal", rest);
+        b.joinable = false;
+      }
     }
     return;
   }
@@ -188,14 +237,23 @@ function onBoldInline(b: PlanBuilder, line: string, first: string): boolean {
 }
 
 function onLine(b: PlanBuilder, line: string): void {
-  if (line.trim() === "") { b.joinable = false; return; }
+  if (line.trim() === "") {
+    b.joinable = false;
+    return;
+  }
   if (b.section === "steps") {
     const step = STEP_LINE.exec(line);
     const indent = indentOf(line);
-    if (step && (b.stepIndent < 0 || indent <= b.stepIndent + 1)) { b.addStep(step[4]!, indent); return; }
+    if (step && (b.stepIndent < 0 || indent <= b.stepIndent + 1)) {
+      b.addStep(step[4]!, indent);
+      return;
+    }
     if (!b.step) return;
     if (b.fileList) {
-      if (/^\s*[-*+•]\s+/.test(line)) { b.addFiles(parseFilesList(line.replace(/^\s*[-*+•]\s+/, ""))); return; }
+      if (/^\s*[-*+•]\s+/.test(line)) {
+        b.addFiles(parseFilesList(line.replace(/^\s*[-*+•]\s+/, "")));
+        return;
+      }
       b.fileList = false;
     }
     const read = readFilesClauses(line);
@@ -213,21 +271,40 @@ export function parsePlan(body: string): Plan | undefined {
   for (const line of body.replace(/^\uFEFF/, "").split(/\r\n|\r|\n/)) {
     const first = firstChar(line);
     const f = first === "`" || first === "~" ? FENCE.exec(line) : null;
-    if (fence !== undefined) { if (f && f[1] === fence) fence = undefined; continue; }
-    if (f) { fence = f[1]; b.joinable = false; continue; }
-    if (first === "") { b.joinable = false; continue; }
+    if (fence !== undefined) {
+      if (f && f[1] === fence) fence = undefined;
+      continue;
+    }
+    if (f) {
+      fence = f[1];
+      b.joinable = false;
+      continue;
+    }
+    if (first === "") {
+      b.joinable = false;
+      continue;
+    }
     const indent = indentOf(line);
     const nested = b.section === "steps" && b.step !== undefined && indent >= 2 && !(first === "#" && ATX.test(line));
     const inlineGoal = indent === 0 && GOAL_START.test(first) ? INLINE_GOAL.exec(line.trim()) : null;
     const heading = readHeading(line, first);
     if (heading && !(nested && !isFilesLabel(heading.label))) onHeading(b, heading, line);
-    else if (inlineGoal && !(b.section === "steps" && b.step)) { b.open("goal", 7); b.addEntry("goal", inlineGoal[2]!); b.joinable = false; }
-    else if (nested || !onBoldInline(b, line, first)) onLine(b, line);
+    else if (inlineGoal && !(b.section === "steps" && b.step)) {
+      b.open("goal", 7);
+      b.addEntry("goal", inlineGoal[2]!);
+      b.joinable = false;
+    } else if (nested || !onBoldInline(b, line, first)) onLine(b, line);
   }
   if (b.steps.length === 0) return undefined;
   const files = new Set<string>();
   for (const s of b.steps) for (const f of s.files) files.add(f);
-  const rest = { constraints: b.lists.constraints, steps: b.steps, verification: b.lists.verification, risks: b.lists.risks, files: [...files] };
+  const rest = {
+    constraints: b.lists.constraints,
+    steps: b.steps,
+    verification: b.lists.verification,
+    risks: b.lists.risks,
+    files: [...files],
+  };
   const goal = b.lists.goal[0];
   return goal === undefined ? rest : { goal, ...rest };
 }

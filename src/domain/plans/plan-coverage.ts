@@ -3,7 +3,13 @@
 
 import { parsePlan, type Plan } from "./plan-contract.js";
 
-export interface PlanCoverage { steps: number; planned: string[]; touched: string[]; offPlan: string[]; untouched: string[] }
+export interface PlanCoverage {
+  steps: number;
+  planned: string[];
+  touched: string[];
+  offPlan: string[];
+  untouched: string[];
+}
 
 const cleanPath = (p: string): string => {
   const t = p.trim();
@@ -16,7 +22,10 @@ const escapeRegex = (s: string): string => s.replace(/[.+^${}()|[\]\\?]/g, "\\$&
 function globRegex(glob: string): RegExp | undefined {
   const collapsed = glob.replace(/\*{3,}/g, "**");
   if ((collapsed.match(/\*+/g) ?? []).length > MAX_GLOB_WILDCARDS) return undefined; // bounded backtracking
-  const body = collapsed.split("**").map((part) => part.split("*").map(escapeRegex).join("[^/]*")).join(".*");
+  const body = collapsed
+    .split("**")
+    .map((part) => part.split("*").map(escapeRegex).join("[^/]*"))
+    .join(".*");
   return new RegExp(`(?:^|/)${body}$`);
 }
 
@@ -96,7 +105,7 @@ export function resolvePlanCoverage(plan: Plan, changedFiles: string[]): PlanCov
   for (const raw of planned) {
     const entry = compilePlanned(cleanPath(raw));
     let hit = false;
-    for (const k of entry.name === undefined ? all : named.get(entry.name) ?? []) {
+    for (const k of entry.name === undefined ? all : (named.get(entry.name) ?? [])) {
       if (entry.test(targets[k]!)) (hit = true), (met[k] = 1);
     }
     (hit ? touched : untouched).push(raw);

@@ -4,7 +4,27 @@
 const CLAUSE = /files?(?:\*\*|__)?\s*:(?!\/\/)(?:\*\*|__)?[ \t]*/gi;
 /** What may not stand right before `files:` (so `profile:` or `my-file:` is no clause). */
 const WORD_CHAR = /[A-Za-z0-9_./-]/;
-const STOPWORDS = new Set(["none", "n/a", "na", "tbd", "tba", "-", "—", "–", "and", "or", "plus", "&", "e.g", "i.e", "etc", "new", "various", "several", "same"]);
+const STOPWORDS = new Set([
+  "none",
+  "n/a",
+  "na",
+  "tbd",
+  "tba",
+  "-",
+  "—",
+  "–",
+  "and",
+  "or",
+  "plus",
+  "&",
+  "e.g",
+  "i.e",
+  "etc",
+  "new",
+  "various",
+  "several",
+  "same",
+]);
 const CLOSER: Record<string, string> = { "(": ")", "[": "]" };
 /** A token that needs no cleaning: no quotes, emphasis, brackets, leading `./` or trailing punctuation. */
 const CLEAN = /^(?!\.\/)[A-Za-z0-9_@~+.\/-]*[A-Za-z0-9_@~+\/-]$/;
@@ -32,7 +52,8 @@ export function cleanPlanPath(token: string): string {
     while (z > a && QUOTES.includes(t[z - 1]!)) z--;
     let stars = a;
     while (stars < z && t[stars] === "*") stars++;
-    if (stars > a && stars < z && /[A-Za-z0-9_.-]/.test(t[stars]!) && !(t[stars] === "." && t.includes("*", stars))) a = stars;
+    if (stars > a && stars < z && /[A-Za-z0-9_.-]/.test(t[stars]!) && !(t[stars] === "." && t.includes("*", stars)))
+      a = stars;
     let tail = z;
     while (tail > a && t[tail - 1] === "*") tail--;
     if (tail < z && tail > a && t[tail - 1] !== "/") z = tail;
@@ -70,11 +91,22 @@ export function parseFilesList(value: string): string[] {
   let i = 0;
   while (i < n) {
     const c = value.charCodeAt(i);
-    if (isPartEnd(c)) { flush(); i++; continue; }
-    if (isSpace(c)) { i++; continue; }
+    if (isPartEnd(c)) {
+      flush();
+      i++;
+      continue;
+    }
+    if (isSpace(c)) {
+      i++;
+      continue;
+    }
     if (c === 96 || c === 34) {
       const close = value.indexOf(value[i]!, i + 1);
-      if (close > i) { tokens.push({ text: value.slice(i + 1, close).trim(), quoted: true }); i = close + 1; continue; }
+      if (close > i) {
+        tokens.push({ text: value.slice(i + 1, close).trim(), quoted: true });
+        i = close + 1;
+        continue;
+      }
     }
     let j = i + 1;
     while (j < n && !isSpace(value.charCodeAt(j)) && !isPartEnd(value.charCodeAt(j))) j++;
@@ -85,7 +117,12 @@ export function parseFilesList(value: string): string[] {
   return out;
 }
 
-interface Clause { start: number; valueStart: number; valueEnd: number; end: number }
+interface Clause {
+  start: number;
+  valueStart: number;
+  valueEnd: number;
+  end: number;
+}
 
 /** Every `files:` clause in a line; a clause opened inside `(`/`[` ends at its closer, otherwise at the line's end. */
 function findClauses(line: string): Clause[] {
@@ -104,7 +141,10 @@ function findClauses(line: string): Clause[] {
     let end = line.length;
     if (opener !== undefined) {
       const close = line.indexOf(opener, valueStart);
-      if (close >= 0) { valueEnd = close; end = close + 1; }
+      if (close >= 0) {
+        valueEnd = close;
+        end = close + 1;
+      }
     }
     clauses.push({ start: opener !== undefined ? k : start, valueStart, valueEnd, end });
     if (end >= line.length) break;
@@ -113,30 +153,43 @@ function findClauses(line: string): Clause[] {
   return clauses;
 }
 
-export interface FilesClauseRead { files: string[]; text: string; open: boolean }
+export interface FilesClauseRead {
+  files: string[];
+  text: string;
+  open: boolean;
+}
 
 /** One pass over a line: its clause paths, the line without its clauses, and whether it ends with an empty clause. */
 export function readFilesClauses(line: string): FilesClauseRead {
   const clauses = findClauses(line);
   if (clauses.length === 0) return { files: [], text: line.trim(), open: false };
   const files: string[] = [];
-  for (const c of clauses) for (const f of parseFilesList(line.slice(c.valueStart, c.valueEnd))) if (!files.includes(f)) files.push(f);
+  for (const c of clauses)
+    for (const f of parseFilesList(line.slice(c.valueStart, c.valueEnd))) if (!files.includes(f)) files.push(f);
   return { files, text: stripClauses(line, clauses), open: isOpen(line, clauses) };
 }
 
 function isOpen(line: string, clauses: Clause[]): boolean {
   const last = clauses[clauses.length - 1];
-  return last !== undefined && last.valueEnd === line.length && line.slice(last.valueStart).replace(/[*_\s]/g, "") === "";
+  return (
+    last !== undefined && last.valueEnd === line.length && line.slice(last.valueStart).replace(/[*_\s]/g, "") === ""
+  );
 }
 
 function stripClauses(text: string, clauses: Clause[]): string {
   if (clauses.length === 0) return text.trim();
   let out = "";
   let at = 0;
-  for (const c of clauses) { out += text.slice(at, c.start); at = c.end; }
+  for (const c of clauses) {
+    out += text.slice(at, c.start);
+    at = c.end;
+  }
   out += text.slice(at);
   let z = out.length;
   while (z > 0 && " \t-–—:,;".includes(out[z - 1]!)) z--;
-  const stripped = out.slice(0, z).replace(/\s{2,}/g, " ").trim();
+  const stripped = out
+    .slice(0, z)
+    .replace(/\s{2,}/g, " ")
+    .trim();
   return stripped === "" ? text.trim() : stripped;
 }

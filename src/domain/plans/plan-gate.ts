@@ -21,6 +21,9 @@ export function resolvePlanGate(kind: { planGate: boolean }, planAuthorized: boo
 }
 
 /** True only when a reviewed handoff authorizes a plan AND the kind has a plan gate to discharge. */
-export function isPlanGateDischarged(input: { kind: { planGate: boolean }; handoff?: { planAuthorized: boolean } }): boolean {
+export function isPlanGateDischarged(input: {
+  kind: { planGate: boolean };
+  handoff?: { planAuthorized: boolean };
+}): boolean {
   return resolvePlanGate(input.kind, input.handoff?.planAuthorized ?? false) === "discharged";
 }

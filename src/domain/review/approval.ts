@@ -7,8 +7,14 @@ export const DECISION_ACTORS = ["human", "parent-agent", "system"] as const;
 export type DecisionActor = (typeof DECISION_ACTORS)[number];
 
 export interface DecisionRecord {
-  id: string; at: string; actor: DecisionActor; verb: string; worker: string;
-  deliverableId?: string; deliverableVersion?: number; deliverableRef?: string;
+  id: string;
+  at: string;
+  actor: DecisionActor;
+  verb: string;
+  worker: string;
+  deliverableId?: string;
+  deliverableVersion?: number;
+  deliverableRef?: string;
   /** The sha256 of the bytes judged (null for decisions recorded before content was bound). */
   contentSha256?: string | null;
 }
@@ -29,7 +35,10 @@ export const PARENT_AGENT_VERBS: readonly string[] = ["answer", "escalate"];
  */
 export function assertActorMayRecord(actor: DecisionActor, verb: string): void {
   if (actor === "parent-agent" && !PARENT_AGENT_VERBS.includes(verb)) {
-    throw refusal("parent-agent-cannot-judge", `a parent agent may only answer or escalate a consult, not ${verb}; only the human judges, nothing was recorded`);
+    throw refusal(
+      "parent-agent-cannot-judge",
+      `a parent agent may only answer or escalate a consult, not ${verb}; only the human judges, nothing was recorded`,
+    );
   }
 }
 
@@ -54,7 +63,8 @@ export function countsAsJudgment(d: { verb: string; actor: DecisionActor }): boo
 }
 
 type Pointer = { id: string; version: number; ref: string };
-const onPointer = (d: DecisionRecord, p: Pointer): boolean => d.deliverableId === p.id && d.deliverableVersion === p.version && d.deliverableRef === p.ref;
+const onPointer = (d: DecisionRecord, p: Pointer): boolean =>
+  d.deliverableId === p.id && d.deliverableVersion === p.version && d.deliverableRef === p.ref;
 
 /**
  * The latest counting judgment of exactly `pointer`, or undefined. `decisions` are in ledger order, oldest first (the
@@ -110,7 +120,8 @@ export interface JudgmentFacts {
 
 export function formatJudgment(f: JudgmentFacts): string {
   if (!f.hasVersion) return "no deliverable yet";
-  if (f.tamperedApproval) return `approved (${f.tamperedApproval.id}) but its sidecar changed since: the approval no longer holds`;
+  if (f.tamperedApproval)
+    return `approved (${f.tamperedApproval.id}) but its sidecar changed since: the approval no longer holds`;
   if (f.combined) return `closed as combined into ${f.combined.into} (${f.combined.id})`;
   if (f.promotion) return `promoted (${f.promotion.id})`;
   if (f.approval) return `approved (${f.approval.id}, ${f.approval.at})`;
@@ -136,7 +147,10 @@ export function notApproved(input: NotApprovedInput): DocketError {
   switch (input.verb) {
     case "promote": {
       const earlier = input.earlierApproved ?? [];
-      const carry = earlier.length > 0 ? ` (v${earlier.join(", v")} was approved, but an approval never carries over to another version)` : "";
+      const carry =
+        earlier.length > 0
+          ? ` (v${earlier.join(", v")} was approved, but an approval never carries over to another version)`
+          : "";
       return refusal(
         "not-approved",
         `${ref} is not approved${carry}; nothing changed`,
@@ -150,16 +164,26 @@ export function notApproved(input: NotApprovedInput): DocketError {
         `review it with \`docket verdict ${worker}\`, then \`docket approve ${ref}\``,
       );
     case "save": {
-      const why = input.rejectedBy ? `it was rejected (${input.rejectedBy})` : "it has no approval on this exact version";
-      return refusal("not-approved", `${ref} is not approved for saving: ${why}`, `approve it first: \`docket approve ${worker}\``);
+      const why = input.rejectedBy
+        ? `it was rejected (${input.rejectedBy})`
+        : "it has no approval on this exact version";
+      return refusal(
+        "not-approved",
+        `${ref} is not approved for saving: ${why}`,
+        `approve it first: \`docket approve ${worker}\``,
+      );
     }
   }
 }
 
 /** Said beside a non-human actor's approve: recorded, never counted. */
-export const UNCOUNTED_APPROVAL_NOTE = "an approval by a parent agent is recorded but never authorizes promotion or use";
+export const UNCOUNTED_APPROVAL_NOTE =
+  "an approval by a parent agent is recorded but never authorizes promotion or use";
 
 /** A non-human actor asked to approve where the approval would authorize at once (promote --approve). */
 export function approvalNeedsHuman(): DocketError {
-  return refusal("approval-needs-human", "only a human can approve; a parent agent's approval never authorizes promotion");
+  return refusal(
+    "approval-needs-human",
+    "only a human can approve; a parent agent's approval never authorizes promotion",
+  );
 }

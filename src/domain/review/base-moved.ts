@@ -30,7 +30,12 @@ export interface WorkedOn {
  * Files it works on that promotions after `since` landed, except promotions crediting `worker`. Empty when
  * nothing it works on moved.
  */
-export function resolveBaseMoved(worker: string, since: string, on: WorkedOn, landed: readonly LandedPromotion[]): BaseMoved {
+export function resolveBaseMoved(
+  worker: string,
+  since: string,
+  on: WorkedOn,
+  landed: readonly LandedPromotion[],
+): BaseMoved {
   const mine = new Set(on.touched);
   const planned = on.planned ?? [];
   const files = new Set<string>();

@@ -38,10 +38,12 @@ export const cardVerbsCompleting = (what: "worker" | "ref"): CardVerb[] =>
 
 /** The card verbs with a one-key action of their own in pi, and its key and label. */
 export function soloKeys(): Partial<Record<CardVerb, { key: string; label: string }>> {
-  return Object.fromEntries(CARD_VERB_NAMES.flatMap((v) => {
-    const s = spec(v);
-    return s.key && s.label ? [[v, { key: s.key, label: s.label }]] : [];
-  }));
+  return Object.fromEntries(
+    CARD_VERB_NAMES.flatMap((v) => {
+      const s = spec(v);
+      return s.key && s.label ? [[v, { key: s.key, label: s.label }]] : [];
+    }),
+  );
 }
 
 /** pi's key of a verb. */
@@ -85,12 +87,19 @@ export function distinctMoves(moves: readonly CardMove[]): CardMove[] {
 export function bindMove(m: CardMove, at: { worker: string; ref: string | null; version: number | null }): CardAction {
   const subject = at.ref ?? at.worker;
   const s = spec(m.verb);
-  const cli = s.subject === "worker" ? `docket ${m.verb} ${at.worker}${s.args ?? ""}`
-    : m.verb === "revise" ? `docket revise ${subject} <note>`
-    : m.verb === "save" ? `docket save --from ${subject}`
-    : m.verb === "use" ? `docket use ${subject} --${m.mode}`
-    : m.verb === "promote" && m.withApproval ? `docket promote ${subject} --approve`
-    : m.verb === "combine" ? `docket combine ${subject} ${m.peer}`
-    : `docket ${m.verb} ${subject}`;
+  const cli =
+    s.subject === "worker"
+      ? `docket ${m.verb} ${at.worker}${s.args ?? ""}`
+      : m.verb === "revise"
+        ? `docket revise ${subject} <note>`
+        : m.verb === "save"
+          ? `docket save --from ${subject}`
+          : m.verb === "use"
+            ? `docket use ${subject} --${m.mode}`
+            : m.verb === "promote" && m.withApproval
+              ? `docket promote ${subject} --approve`
+              : m.verb === "combine"
+                ? `docket combine ${subject} ${m.peer}`
+                : `docket ${m.verb} ${subject}`;
   return { ...m, ...at, cli };
 }

@@ -15,7 +15,9 @@ export function markerLines(text: string): number[] {
 
 /** Marker lines of `text` that neither side's own version of the file had: only those are unresolved merge residue. */
 export function residueLines(text: string, sides: readonly (string | null)[]): number[] {
-  const own = new Set(sides.flatMap((s) => (s === null ? [] : s.split("\n").filter((l) => MARKER.test(l.replace(/\r$/, ""))))));
+  const own = new Set(
+    sides.flatMap((s) => (s === null ? [] : s.split("\n").filter((l) => MARKER.test(l.replace(/\r$/, ""))))),
+  );
   const lines = text.split("\n");
   return markerLines(text).filter((n) => !own.has(lines[n - 1]!.replace(/\r$/, "")));
 }
@@ -45,14 +47,18 @@ export function relabelMarkers(text: string, git: SideLabels, to: SideLabels): s
     .map((line) => {
       if (line === `<<<<<<< ${git.ours}`) return `<<<<<<< ${to.ours}`;
       if (line === `>>>>>>> ${git.theirs}`) return `>>>>>>> ${to.theirs}`;
-      if (line.startsWith("||||||| ") && git.base.startsWith(line.slice(8)) && line.length > 14) return `||||||| ${to.base}`;
+      if (line.startsWith("||||||| ") && git.base.startsWith(line.slice(8)) && line.length > 14)
+        return `||||||| ${to.base}`;
       return line;
     })
     .join("\n");
 }
 
 /** One side of a conflict git could not write inline: its text, absent (deleted / never there), or binary. */
-export type ConflictSide = { kind: "text"; text: string } | { kind: "absent" } | { kind: "binary"; bytes: number; copy: string };
+export type ConflictSide =
+  | { kind: "text"; text: string }
+  | { kind: "absent" }
+  | { kind: "binary"; bytes: number; copy: string };
 
 function sideBody(side: ConflictSide): string {
   if (side.kind === "text") return side.text === "" || side.text.endsWith("\n") ? side.text : `${side.text}\n`;
@@ -69,7 +75,10 @@ function sideNote(side: ConflictSide): string {
  * The diff3 form of a whole-file conflict: ours, base, theirs, each labelled. Keeping the file (edited, without
  * markers) keeps it; deleting the file deletes it; for a binary file, copy the side you want over it.
  */
-export function wholeFileConflict(labels: SideLabels, sides: { ours: ConflictSide; base: ConflictSide; theirs: ConflictSide }): string {
+export function wholeFileConflict(
+  labels: SideLabels,
+  sides: { ours: ConflictSide; base: ConflictSide; theirs: ConflictSide },
+): string {
   return [
     `<<<<<<< ${labels.ours}${sideNote(sides.ours)}`,
     sideBody(sides.ours),
@@ -79,7 +88,9 @@ export function wholeFileConflict(labels: SideLabels, sides: { ours: ConflictSid
     sideBody(sides.theirs),
     `>>>>>>> ${labels.theirs}${sideNote(sides.theirs)}`,
     "",
-  ].join("\n").replace(/\n\n+(?=(\|{7}|={7}|>{7}))/g, "\n");
+  ]
+    .join("\n")
+    .replace(/\n\n+(?=(\|{7}|={7}|>{7}))/g, "\n");
 }
 
 export interface MergeSummary {
@@ -106,10 +117,13 @@ export function patchResidue(patch: string, sources: readonly string[]): { path:
     let file = "";
     for (const line of p.split("\n")) {
       if (line.startsWith("+++ ")) file = line.slice(4).replace(/^b\//, "");
-      else if (line.startsWith("+") && MARKER.test(line.slice(1).replace(/\r$/, ""))) out.set(file, [...(out.get(file) ?? []), line.slice(1)]);
+      else if (line.startsWith("+") && MARKER.test(line.slice(1).replace(/\r$/, "")))
+        out.set(file, [...(out.get(file) ?? []), line.slice(1)]);
     }
     return out;
   };
   const own = new Set(sources.flatMap((s) => [...added(s).values()].flat()));
-  return [...added(patch)].map(([path, lines]) => ({ path, lines: lines.filter((l) => !own.has(l)) })).filter((f) => f.lines.length > 0);
+  return [...added(patch)]
+    .map(([path, lines]) => ({ path, lines: lines.filter((l) => !own.has(l)) }))
+    .filter((f) => f.lines.length > 0);
 }

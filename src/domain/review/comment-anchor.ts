@@ -26,7 +26,11 @@ const LINE_SUFFIX = /^(.*):([0-9]{1,9})(?:-([0-9]{1,9}))?$/;
 export function parseCommentLocation(text: string): CommentLocation {
   const m = LINE_SUFFIX.exec(text);
   if (!m) {
-    if (text.trim() === "") throw usageError("bad-comment-location", "give the file and line as <file>:<line>[-<line>], or a file alone for a whole-file comment");
+    if (text.trim() === "")
+      throw usageError(
+        "bad-comment-location",
+        "give the file and line as <file>:<line>[-<line>], or a file alone for a whole-file comment",
+      );
     return { file: text, start: null, end: null };
   }
   const start = Number(m[2]);
@@ -42,7 +46,10 @@ export function checkLocation(l: CommentLocation): CommentLocation {
   const whole = l.start === null && l.end === null;
   const lines = Number.isSafeInteger(l.start) && Number.isSafeInteger(l.end) && l.start! >= 1 && l.end! >= l.start!;
   if (typeof l.file !== "string" || l.file === "" || (!whole && !lines)) {
-    throw usageError("bad-comment-location", "a comment names a file and either no lines (the whole file) or a first and last line with 1 ≤ first ≤ last");
+    throw usageError(
+      "bad-comment-location",
+      "a comment names a file and either no lines (the whole file) or a first and last line with 1 ≤ first ≤ last",
+    );
   }
   return { file: l.file, start: l.start, end: l.end };
 }
@@ -54,8 +61,15 @@ export function formatAnchor(a: CommentAnchor): string {
 }
 
 /** The patch's file this anchor names: by its new path, or (old side, renames) by its old path. */
-export function fileOfAnchor<F extends Pick<DiffFile, "path" | "oldPath">>(files: readonly F[], file: string, side: CommentSide): F | undefined {
-  return files.find((f) => (side === "old" ? f.oldPath : f.path) === file) ?? files.find((f) => f.path === file || f.oldPath === file);
+export function fileOfAnchor<F extends Pick<DiffFile, "path" | "oldPath">>(
+  files: readonly F[],
+  file: string,
+  side: CommentSide,
+): F | undefined {
+  return (
+    files.find((f) => (side === "old" ? f.oldPath : f.path) === file) ??
+    files.find((f) => f.path === file || f.oldPath === file)
+  );
 }
 
 /** The line number of `l` on `side`, or null when the line is not on that side (an addition has no old line). */
@@ -124,13 +138,22 @@ export function quotedLines(files: readonly DiffFile[], a: CommentAnchor): strin
   const f = fileOfAnchor(files, a.file, a.side);
   if (!f) return [];
   return sideLines(f, a.side)
-    .filter((l) => { const n = lineOn(l, a.side)!; return n >= a.start! && n <= a.end!; })
+    .filter((l) => {
+      const n = lineOn(l, a.side)!;
+      return n >= a.start! && n <= a.end!;
+    })
     .map((l) => `${l.kind === "add" ? "+" : l.kind === "del" ? "-" : " "}${l.text}`);
 }
 
 /** Comment text: not empty, at most `max` characters. */
 export function checkCommentText(text: string, max = 10_000): string {
-  if (text.trim() === "") throw validationError("empty-comment", "a comment needs text saying what to change", "`docket comment <w> <file>:<line> <text>`");
-  if (text.length > max) throw validationError("comment-too-long", `a comment holds at most ${max} characters; this one has ${text.length}`);
+  if (text.trim() === "")
+    throw validationError(
+      "empty-comment",
+      "a comment needs text saying what to change",
+      "`docket comment <w> <file>:<line> <text>`",
+    );
+  if (text.length > max)
+    throw validationError("comment-too-long", `a comment holds at most ${max} characters; this one has ${text.length}`);
   return text;
 }

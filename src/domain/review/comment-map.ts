@@ -4,9 +4,7 @@
 import type { DiffFile } from "../deliverables/diff-files.js";
 import { fileOfAnchor, lineOn, sideLines, type CommentAnchor } from "./comment-anchor.js";
 
-export type MappedAnchor =
-  | { status: "current"; anchor: CommentAnchor }
-  | { status: "outdated"; reason: string };
+export type MappedAnchor = { status: "current"; anchor: CommentAnchor } | { status: "outdated"; reason: string };
 
 /**
  * Maps `a` (on the patch `before`) into the patch `after`. A whole-file comment stays while the file is in the patch;
@@ -19,7 +17,11 @@ export function mapAnchor(before: readonly DiffFile[], after: readonly DiffFile[
   const file = a.side === "old" ? next.oldPath : next.path;
   if (a.start === null) return { status: "current", anchor: { ...a, file } };
   const prev = fileOfAnchor(before, a.file, a.side);
-  const wanted = prev ? sideLines(prev, a.side).filter((l) => inRange(lineOn(l, a.side)!, a)).map((l) => l.text) : [];
+  const wanted = prev
+    ? sideLines(prev, a.side)
+        .filter((l) => inRange(lineOn(l, a.side)!, a))
+        .map((l) => l.text)
+    : [];
   if (wanted.length === 0) return { status: "outdated", reason: "its lines are not in the earlier patch" };
   let best: number | undefined;
   for (const h of next.hunks) {

@@ -31,15 +31,31 @@ export function resolveConfirmation(verb: ConfirmedVerb, input: ConfirmInput): C
 export function confirmationRefused(verb: Exclude<ConfirmedVerb, "spawn">, subject: string, detail = ""): DocketError {
   switch (verb) {
     case "promote":
-      return refusal("promotion-needs-confirmation", `promoting ${subject} needs confirmation: ${detail}; nothing changed`, "re-run on a terminal to confirm, or pass --yes");
+      return refusal(
+        "promotion-needs-confirmation",
+        `promoting ${subject} needs confirmation: ${detail}; nothing changed`,
+        "re-run on a terminal to confirm, or pass --yes",
+      );
     case "use --worker":
-      return refusal("use-needs-confirmation", "starting a handoff worker needs confirmation; nothing changed", "re-run on a terminal, or pass --yes");
+      return refusal(
+        "use-needs-confirmation",
+        "starting a handoff worker needs confirmation; nothing changed",
+        "re-run on a terminal, or pass --yes",
+      );
     case "discard":
-      return refusal("discard-needs-confirmation", `discarding ${subject}'s live changes needs confirmation; nothing changed`, "re-run on a terminal, or pass --yes");
+      return refusal(
+        "discard-needs-confirmation",
+        `discarding ${subject}'s live changes needs confirmation; nothing changed`,
+        "re-run on a terminal, or pass --yes",
+      );
     case "delete":
       return refusal("confirm-required", `deleting ${subject} needs confirmation; run it on a terminal or pass --yes`);
     case "deliverable delete":
-      return refusal("confirmation-required", `deleting ${subject} needs confirmation`, "run it in a terminal to confirm, or add --yes");
+      return refusal(
+        "confirmation-required",
+        `deleting ${subject} needs confirmation`,
+        "run it in a terminal to confirm, or add --yes",
+      );
   }
 }
 

@@ -23,9 +23,10 @@ export function contentMismatch(check: ContentCheck): DocketError | undefined {
     "deliverable-tampered",
     `${check.ref} changed after it was judged: ${check.file} now has sha256 ${check.actual}, but the judgment recorded sha256 ${check.expected}; nothing changed`,
     {
-      hint: refKind(check.ref) === "worker"
-        ? `read what it holds now with \`docket diff ${check.ref}\`; restore the file, or judge these bytes anew with \`docket approve ${check.ref}\``
-        : `restore the file as it was, or remove this version with \`docket deliverable delete ${check.ref}\``,
+      hint:
+        refKind(check.ref) === "worker"
+          ? `read what it holds now with \`docket diff ${check.ref}\`; restore the file, or judge these bytes anew with \`docket approve ${check.ref}\``
+          : `restore the file as it was, or remove this version with \`docket deliverable delete ${check.ref}\``,
       details: { file: check.file, expectedSha256: check.expected, actualSha256: check.actual },
     },
   );

@@ -4,27 +4,36 @@
 import type { FileRanges } from "../deliverables/patch-ranges.js";
 
 export type OverlapGrade = "same-file" | "adjacent" | "contested";
-export interface OverlapFinding { path: string; grade: OverlapGrade; otherWorker: string }
+export interface OverlapFinding {
+  path: string;
+  grade: OverlapGrade;
+  otherWorker: string;
+}
 
 export const DEFAULT_ADJACENCY = 8;
 
 /** The pre-image path both patches are measured against: a created file by its new name, anything else by its old one. */
-const keyOf = (f: FileRanges): string => (f.created ? f.path : f.oldPath ?? f.path);
+const keyOf = (f: FileRanges): string => (f.created ? f.path : (f.oldPath ?? f.path));
 
 /** The pre-image paths a patch touches, as gradeOverlap pairs them: no finding is possible without a shared one. */
 export function preimagePaths(files: FileRanges[]): string[] {
   return [...new Set(files.map(keyOf))];
 }
 
-interface Side { created: boolean; ranges: { start: number; end: number }[] }
+interface Side {
+  created: boolean;
+  ranges: { start: number; end: number }[];
+}
 
 function bySharedPath(files: FileRanges[]): Map<string, Side> {
   const out = new Map<string, Side>();
   for (const f of files) {
     const key = keyOf(f);
     const prev = out.get(key);
-    if (prev) { prev.created ||= f.created; prev.ranges.push(...f.ranges); }
-    else out.set(key, { created: f.created, ranges: [...f.ranges] });
+    if (prev) {
+      prev.created ||= f.created;
+      prev.ranges.push(...f.ranges);
+    } else out.set(key, { created: f.created, ranges: [...f.ranges] });
   }
   return out;
 }
@@ -48,7 +57,12 @@ function gradeSide(mine: Side, theirs: Side, adjacency: number): OverlapGrade {
 }
 
 /** One finding per path both patches touch, in the order of `mine`. */
-export function gradeOverlap(mine: FileRanges[], theirs: FileRanges[], otherWorker: string, adjacency = DEFAULT_ADJACENCY): OverlapFinding[] {
+export function gradeOverlap(
+  mine: FileRanges[],
+  theirs: FileRanges[],
+  otherWorker: string,
+  adjacency = DEFAULT_ADJACENCY,
+): OverlapFinding[] {
   const other = bySharedPath(theirs);
   const findings: OverlapFinding[] = [];
   for (const [path, side] of bySharedPath(mine)) {

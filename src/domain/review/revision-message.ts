@@ -17,7 +17,12 @@ const CONTROL = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/gu;
 const printable = (text: string): string => text.replace(CONTROL, "\uFFFD");
 
 /** The message body: the same first line as a note-only revision, then the note, then the comments. */
-export function formatRevisionMessage(input: { ref: string; version: number; note: string | undefined; comments: readonly RevisionComment[] }): string {
+export function formatRevisionMessage(input: {
+  ref: string;
+  version: number;
+  note: string | undefined;
+  comments: readonly RevisionComment[];
+}): string {
   const out = [`Request revision for ${input.ref} (version ${input.version}):`];
   if (input.note !== undefined) out.push(input.note);
   if (input.comments.length === 0) return out.join("\n");
@@ -28,6 +33,9 @@ export function formatRevisionMessage(input: { ref: string; version: number; not
     for (const q of c.quoted) out.push(`  > ${printable(q)}`);
     out.push(...c.text.split("\n").map((l) => `  ${l}`));
   }
-  out.push("", `When you publish the next version, you may answer each comment in docket_done's \`addressed\`: [{"comment": "${input.comments[0]!.id}", "note": "what you did"}].`);
+  out.push(
+    "",
+    `When you publish the next version, you may answer each comment in docket_done's \`addressed\`: [{"comment": "${input.comments[0]!.id}", "note": "what you did"}].`,
+  );
   return out.join("\n");
 }

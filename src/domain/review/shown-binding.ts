@@ -33,10 +33,14 @@ export function shownBindingRefusal(input: ShownBindingInput): DocketError | und
   const { worker, current, lastShown } = input;
   if (input.named || !lastShown || lastShown.ref === current.ref) return undefined;
   const { verb } = input;
-  const exact = verb === "promote" ? `\`docket promote ${current.ref} --approve\``
-    : verb === "revise" ? `\`docket revise ${current.ref} <note>\``
-    : verb === "reject" ? `\`docket reject ${current.ref}\``
-    : `\`docket approve ${current.ref}\``;
+  const exact =
+    verb === "promote"
+      ? `\`docket promote ${current.ref} --approve\``
+      : verb === "revise"
+        ? `\`docket revise ${current.ref} <note>\``
+        : verb === "reject"
+          ? `\`docket reject ${current.ref}\``
+          : `\`docket approve ${current.ref}\``;
   return refusal(
     "version-not-shown",
     `${worker}'s current version is v${current.version}, but the version last shown to you is v${lastShown.version} (${lastShown.ref}, on ${lastShown.surface}); ${verb} ${worker} would judge a version you have not opened; nothing changed`,
@@ -45,7 +49,14 @@ export function shownBindingRefusal(input: ShownBindingInput): DocketError | und
 }
 
 /** The line a bare-id judgment prints first, so the exact ref judged is never in doubt; none when the version was named. */
-export function formatJudgedLine(ref: string, version: number, lastShown: ShownVersion | undefined, named: boolean): string | undefined {
+export function formatJudgedLine(
+  ref: string,
+  version: number,
+  lastShown: ShownVersion | undefined,
+  named: boolean,
+): string | undefined {
   if (named) return undefined;
-  return lastShown ? `judged ${ref} (v${version}, as last shown to you on ${lastShown.surface})` : `judged ${ref} (v${version}; you have not opened it on any surface)`;
+  return lastShown
+    ? `judged ${ref} (v${version}, as last shown to you on ${lastShown.surface})`
+    : `judged ${ref} (v${version}; you have not opened it on any surface)`;
 }

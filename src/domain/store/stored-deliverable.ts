@@ -1,7 +1,12 @@
 // The StoredDeliverable record (schemaVersion 2): identity, safe ids, refs, and validation naming every failing invariant.
 // Approval is bound to the exact source version and never widened across versions or authorship kinds (seed ADR-0005).
 
-import { DONE_OUTCOMES, type ChangeSet, type DeliverablePointer, type DoneOutcome } from "../deliverables/deliverable.js";
+import {
+  DONE_OUTCOMES,
+  type ChangeSet,
+  type DeliverablePointer,
+  type DoneOutcome,
+} from "../deliverables/deliverable.js";
 import { EVIDENCE_KINDS, type Evidence } from "../work/report.js";
 import { storedRef } from "../deliverables/refs.js";
 
@@ -100,7 +105,12 @@ export const humanAuthorshipDecisionId = (id: string): string => `human-authorsh
 
 /** Worker-backed id: `worker-<cleaned worker id, ≤72>-<10 hex>`; the hash is computed by the caller (domain is pure). */
 export function formatWorkerStoredId(workerId: string, hashHex: string): string {
-  const cleaned = workerId.toLowerCase().replace(/[^a-z0-9_-]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 72) || "worker";
+  const cleaned =
+    workerId
+      .toLowerCase()
+      .replace(/[^a-z0-9_-]+/g, "-")
+      .replace(/^-+|-+$/g, "")
+      .slice(0, 72) || "worker";
   return `worker-${cleaned}-${hashHex.toLowerCase().slice(0, 10)}`.slice(0, 96);
 }
 
@@ -111,7 +121,13 @@ export function formatHumanStoredId(nowIso: string, entropyHex: string): string 
 
 /** The first non-empty line, collapsed and capped: the default summary of an authored body. */
 export function resolveSummary(body: string, given?: string): string {
-  const pick = given?.trim() || body.split(/\r?\n/).find((l) => l.trim() !== "")?.trim() || "Stored deliverable";
+  const pick =
+    given?.trim() ||
+    body
+      .split(/\r?\n/)
+      .find((l) => l.trim() !== "")
+      ?.trim() ||
+    "Stored deliverable";
   const flat = pick.replace(/\s+/g, " ");
   return flat.length <= 200 ? flat : `${flat.slice(0, 199)}…`;
 }
@@ -125,7 +141,8 @@ function isPointer(v: unknown): v is DeliverablePointer {
   return isObject(v) && isText(v.id) && isVersion(v.version) && isText(v.ref);
 }
 
-const samePointer = (a: DeliverablePointer, b: DeliverablePointer): boolean => a.id === b.id && a.version === b.version && a.ref === b.ref;
+const samePointer = (a: DeliverablePointer, b: DeliverablePointer): boolean =>
+  a.id === b.id && a.version === b.version && a.ref === b.ref;
 
 /**
  * Every invariant a current-schema record breaks, by name (empty = valid). `expected` is what the file's
@@ -141,7 +158,10 @@ export function storedDeliverableIssues(value: unknown, expected?: { id: string;
   check(r.schemaVersion === STORED_SCHEMA_VERSION, "schemaVersion");
   check(isSafeStoredId(r.id), "id-safe");
   check(isVersion(r.version), "version");
-  check(isText(r.ref) && isSafeStoredId(r.id) && isVersion(r.version) && r.ref === storedRef(r.id, r.version), "ref-matches-id-version");
+  check(
+    isText(r.ref) && isSafeStoredId(r.id) && isVersion(r.version) && r.ref === storedRef(r.id, r.version),
+    "ref-matches-id-version",
+  );
   if (expected) {
     check(r.id === expected.id, "id-matches-directory");
     check(r.version === expected.version, "version-matches-file");
@@ -151,13 +171,37 @@ export function storedDeliverableIssues(value: unknown, expected?: { id: string;
   check(isText(r.body) && r.body.trim() !== "", "body-non-empty");
   check(isText(r.summary), "summary");
   check((DONE_OUTCOMES as readonly unknown[]).includes(r.outcome), "outcome");
-  check(Array.isArray(r.evidence) && r.evidence.every((e) => isObject(e) && (EVIDENCE_KINDS as readonly unknown[]).includes(e.kind) && isText(e.text)), "evidence");
+  check(
+    Array.isArray(r.evidence) &&
+      r.evidence.every((e) => isObject(e) && (EVIDENCE_KINDS as readonly unknown[]).includes(e.kind) && isText(e.text)),
+    "evidence",
+  );
   check(Array.isArray(r.recommendations) && r.recommendations.every(isText), "recommendations");
   check(Array.isArray(r.refs) && r.refs.every((e) => isObject(e) && isText(e.ref) && isText(e.kind)), "refs");
-  check(Array.isArray(r.items) && r.items.every((e) => isObject(e) && isText(e.item) && isText(e.outcome) && isText(e.body)), "items");
-  check(r.changeSet === null || (isObject(r.changeSet) && isText(r.changeSet.patch) && Array.isArray(r.changeSet.files) && isText(r.changeSet.ref)), "changeSet");
-  check(Array.isArray(r.reviewNotes) && r.reviewNotes.every((n) => isObject(n) && isText(n.text) && isText(n.createdAt)), "reviewNotes");
-  check(r.handoffProvenance === null || (isObject(r.handoffProvenance) && isText(r.handoffProvenance.sourceRef) && isText(r.handoffProvenance.approvingDecisionId)), "handoffProvenance");
+  check(
+    Array.isArray(r.items) &&
+      r.items.every((e) => isObject(e) && isText(e.item) && isText(e.outcome) && isText(e.body)),
+    "items",
+  );
+  check(
+    r.changeSet === null ||
+      (isObject(r.changeSet) &&
+        isText(r.changeSet.patch) &&
+        Array.isArray(r.changeSet.files) &&
+        isText(r.changeSet.ref)),
+    "changeSet",
+  );
+  check(
+    Array.isArray(r.reviewNotes) && r.reviewNotes.every((n) => isObject(n) && isText(n.text) && isText(n.createdAt)),
+    "reviewNotes",
+  );
+  check(
+    r.handoffProvenance === null ||
+      (isObject(r.handoffProvenance) &&
+        isText(r.handoffProvenance.sourceRef) &&
+        isText(r.handoffProvenance.approvingDecisionId)),
+    "handoffProvenance",
+  );
   issues.push(...sourceAndApprovalIssues(r));
   return issues;
 }
@@ -177,7 +221,8 @@ function sourceAndApprovalIssues(r: Record<string, unknown>): string[] {
     if (approval.kind !== "worker") return [...issues, "approval.kind"];
     if (!isText(approval.decisionId) || approval.decisionId === "") issues.push("approval.decisionId");
     if (!isInstant(approval.decidedAt)) issues.push("approval.decidedAt");
-    if (!isPointer(approval.deliverable) || !samePointer(approval.deliverable, source.deliverable)) issues.push("approval.deliverable-matches-source");
+    if (!isPointer(approval.deliverable) || !samePointer(approval.deliverable, source.deliverable))
+      issues.push("approval.deliverable-matches-source");
     return issues;
   }
   const idOk = isText(r.id) && /^(human|parent)-/i.test(r.id);

@@ -45,7 +45,13 @@ function upgradeChangeSet(v: unknown): unknown {
   return {
     ref: text(v.ref),
     base: text(v.base), // the anchor did not record the base commit; "" means unknown
-    files: list(v.files).filter(isObject).map((f) => ({ path: text(f.path), additions: Number(f.additions ?? 0) || 0, deletions: Number(f.deletions ?? 0) || 0 })),
+    files: list(v.files)
+      .filter(isObject)
+      .map((f) => ({
+        path: text(f.path),
+        additions: Number(f.additions ?? 0) || 0,
+        deletions: Number(f.deletions ?? 0) || 0,
+      })),
     stat: text(v.stat),
     hunks: typeof v.hunkCount === "number" ? v.hunkCount : typeof v.hunks === "number" ? v.hunks : 0,
     patch: text(v.patch),
@@ -116,14 +122,27 @@ const anchorToV2: UpgradeStep = {
       savedAt: r.savedAt,
       body: r.body,
       summary: text(r.summary),
-      outcome: (DONE_OUTCOMES as readonly unknown[]).includes(r.outcome) ? r.outcome : r.outcome === undefined ? "completed" : r.outcome,
+      outcome: (DONE_OUTCOMES as readonly unknown[]).includes(r.outcome)
+        ? r.outcome
+        : r.outcome === undefined
+          ? "completed"
+          : r.outcome,
       evidence: upgradeEvidence(r.evidence),
       recommendations: list(r.recommendations).filter((x): x is string => typeof x === "string"),
-      refs: list(r.refs).filter(isObject).filter((x) => typeof x.ref === "string").map((x) => ({ ...x, ref: x.ref, kind: text(x.kind, "artifact") })),
+      refs: list(r.refs)
+        .filter(isObject)
+        .filter((x) => typeof x.ref === "string")
+        .map((x) => ({ ...x, ref: x.ref, kind: text(x.kind, "artifact") })),
       items: [],
       changeSet: upgradeChangeSet(r.changeSet),
       source,
-      reviewNotes: list(r.reviewNotes).filter(isObject).map((n) => ({ text: text(n.text), createdAt: text(n.createdAt), ...(typeof n.decisionId === "string" ? { decisionId: n.decisionId } : {}) })),
+      reviewNotes: list(r.reviewNotes)
+        .filter(isObject)
+        .map((n) => ({
+          text: text(n.text),
+          createdAt: text(n.createdAt),
+          ...(typeof n.decisionId === "string" ? { decisionId: n.decisionId } : {}),
+        })),
       approval,
       handoffProvenance: upgradeProvenance(r.handoffProvenance),
     };
@@ -142,23 +161,41 @@ export function classifyStoredRecord(
   expected: { id: string; version: number },
   chain: readonly UpgradeStep[] = UPGRADE_CHAIN,
 ): StoredClassification {
-  if (!isObject(value)) return { status: "unsupported", reason: "corrupt", detail: "the file does not hold a JSON object" };
+  if (!isObject(value))
+    return { status: "unsupported", reason: "corrupt", detail: "the file does not hold a JSON object" };
   const schema = value.schemaVersion;
   if (typeof schema !== "number" || !Number.isInteger(schema) || schema < 1) {
-    return { status: "unsupported", reason: "no-upgrade-path", detail: `schemaVersion ${JSON.stringify(schema ?? null)} is not a known record schema` };
+    return {
+      status: "unsupported",
+      reason: "no-upgrade-path",
+      detail: `schemaVersion ${JSON.stringify(schema ?? null)} is not a known record schema`,
+    };
   }
   if (schema > STORED_SCHEMA_VERSION) {
-    return { status: "unsupported", reason: "newer-schema", detail: `schemaVersion ${schema} is newer than this build reads (${STORED_SCHEMA_VERSION}); upgrade docket` };
+    return {
+      status: "unsupported",
+      reason: "newer-schema",
+      detail: `schemaVersion ${schema} is newer than this build reads (${STORED_SCHEMA_VERSION}); upgrade docket`,
+    };
   }
   let record: Json = value;
   for (let v = schema; v < STORED_SCHEMA_VERSION; v++) {
     const step = chain.find((s) => s.from === v);
-    if (!step) return { status: "unsupported", reason: "no-upgrade-path", detail: `no upgrade from schemaVersion ${v} to ${v + 1}` };
+    if (!step)
+      return {
+        status: "unsupported",
+        reason: "no-upgrade-path",
+        detail: `no upgrade from schemaVersion ${v} to ${v + 1}`,
+      };
     record = step.upgrade(record);
   }
   const issues = storedDeliverableIssues(record, expected);
   if (issues.length > 0) {
-    return { status: "unsupported", reason: "invalid", detail: `${schema < STORED_SCHEMA_VERSION ? `upgraded from schemaVersion ${schema}, ` : ""}invalid: ${issues.join(", ")}` };
+    return {
+      status: "unsupported",
+      reason: "invalid",
+      detail: `${schema < STORED_SCHEMA_VERSION ? `upgraded from schemaVersion ${schema}, ` : ""}invalid: ${issues.join(", ")}`,
+    };
   }
   const result: StoredClassification = { status: "ok", record: record as unknown as StoredDeliverable };
   if (schema < STORED_SCHEMA_VERSION) result.upgradedFrom = schema;

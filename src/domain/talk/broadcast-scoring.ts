@@ -36,17 +36,20 @@ export interface BroadcastRow {
 }
 
 const STOPWORDS = new Set(
-  ("the and for are but not you all any can had her was one our out day get has him his how man new now old see two way who boy did its let put say she too use " +
+  (
+    "the and for are but not you all any can had her was one our out day get has him his how man new now old see two way who boy did its let put say she too use " +
     "that with have this will your from they know want been good much some time very when come here just like long make many more only over such take than them " +
     "well were what into also after before should would could there their then these those which while about again because being both each every other under until " +
     "where why does done doing please make sure need needs using used work worker workers file files change changes changed code everyone everybody note notes " +
-    "something anything nothing thing things able via per off").split(" "),
+    "something anything nothing thing things able via per off"
+  ).split(" "),
 );
 
 /** Words of three or more letters, lower-cased, without stopwords, in order of first appearance. */
 export function contentWords(text: string): string[] {
   const seen = new Set<string>();
-  for (const w of text.toLowerCase().split(/[^a-z0-9]+/)) if (w.length >= 3 && !STOPWORDS.has(w) && !/^[0-9]+$/.test(w)) seen.add(w);
+  for (const w of text.toLowerCase().split(/[^a-z0-9]+/))
+    if (w.length >= 3 && !STOPWORDS.has(w) && !/^[0-9]+$/.test(w)) seen.add(w);
   return [...seen];
 }
 
@@ -54,19 +57,32 @@ export function contentWords(text: string): string[] {
 export function identifiersInText(text: string): string[] {
   const found = new Set<string>();
   for (const m of text.matchAll(/`([^`\s]{3,})`/g)) found.add(m[1]!);
-  for (const m of text.matchAll(/\b([a-z]+[A-Z][A-Za-z0-9]*|[A-Za-z]+_[A-Za-z0-9_]+)\b/g)) if (m[1]!.length > 3) found.add(m[1]!);
+  for (const m of text.matchAll(/\b([a-z]+[A-Z][A-Za-z0-9]*|[A-Za-z]+_[A-Za-z0-9_]+)\b/g))
+    if (m[1]!.length > 3) found.add(m[1]!);
   return [...found].filter((id) => !id.includes("/"));
 }
 
 /** The subject of a broadcast of `text`: the paths it names in project coordinates, plus extra known paths. */
-export function broadcastSubject(text: string, options: { projectRoot?: string; extraPaths?: readonly string[]; addressed?: readonly string[]; from?: string } = {}): BroadcastSubject {
+export function broadcastSubject(
+  text: string,
+  options: { projectRoot?: string; extraPaths?: readonly string[]; addressed?: readonly string[]; from?: string } = {},
+): BroadcastSubject {
   const paths = [...new Set([...pathsInText(text, options.projectRoot), ...(options.extraPaths ?? [])])];
-  return { text, paths, ...(options.addressed ? { addressed: options.addressed } : {}), ...(options.from ? { from: options.from } : {}) };
+  return {
+    text,
+    paths,
+    ...(options.addressed ? { addressed: options.addressed } : {}),
+    ...(options.from ? { from: options.from } : {}),
+  };
 }
 
 const STRONG: readonly PathMatch[] = ["exact", "suffix", "name"];
 
-function firstMatch(named: readonly string[], touched: readonly string[], strong: boolean): { named: string; touched: string } | undefined {
+function firstMatch(
+  named: readonly string[],
+  touched: readonly string[],
+  strong: boolean,
+): { named: string; touched: string } | undefined {
   for (const t of touched) {
     for (const n of named) {
       const m = matchPath(n, t);
@@ -77,8 +93,14 @@ function firstMatch(named: readonly string[], touched: readonly string[], strong
 }
 
 /** One candidate's band and reason. */
-export function scoreCandidate(subject: BroadcastSubject, c: BroadcastCandidate, words: readonly string[], ids: readonly string[]): { band: BroadcastBand; reason: string } {
-  if (subject.addressed?.includes(c.worker)) return { band: "affected", reason: `addressed by ${subject.from ?? "the note"}` };
+export function scoreCandidate(
+  subject: BroadcastSubject,
+  c: BroadcastCandidate,
+  words: readonly string[],
+  ids: readonly string[],
+): { band: BroadcastBand; reason: string } {
+  if (subject.addressed?.includes(c.worker))
+    return { band: "affected", reason: `addressed by ${subject.from ?? "the note"}` };
   const edited = firstMatch(subject.paths, c.edited, true);
   if (edited) return { band: "affected", reason: `edits ${edited.touched}` };
   const planned = firstMatch(subject.paths, c.planned, true);

@@ -23,7 +23,8 @@ export function isConsultExpired(createdAt: string, nowMs: number, windowSeconds
   return nowMs - Date.parse(createdAt) >= windowSeconds * 1000;
 }
 
-export const EXPIRED_REASON = (windowSeconds: number): string => `the parent agent did not answer within ${windowSeconds} s`;
+export const EXPIRED_REASON = (windowSeconds: number): string =>
+  `the parent agent did not answer within ${windowSeconds} s`;
 
 /** Tool names the parent agent's reply is read from. */
 export const ANSWER_TOOL = "docket_answer";
@@ -75,7 +76,9 @@ export function formatConsultRequest(q: ConsultQuestion, transcript: string, dra
     `Worker task: ${quoted(q.task)}`,
     `Question: ${quoted(q.text)}`,
     ...(q.context ? [`Context from the worker: ${quoted(q.context)}`] : []),
-    ...(q.options.length > 0 ? [`Options it offers: ${q.options.map((o, i) => `${i + 1}) ${quoted(o)}`).join(" ")}`] : []),
+    ...(q.options.length > 0
+      ? [`Options it offers: ${q.options.map((o, i) => `${i + 1}) ${quoted(o)}`).join(" ")}`]
+      : []),
     ...(q.recommend ? [`It recommends: ${quoted(q.recommend)}`] : []),
     ...(q.risk ? [`Risk it names: ${quoted(q.risk)}`] : []),
     `</${consult}>`,
@@ -99,14 +102,22 @@ interface Block {
  * Reads the parent agent's reply: an answer tool call with non-empty text answers; an escalate call, no tool call,
  * an empty answer or an error all decline, with the reason the human will see.
  */
-export function parseConsultReply(message: { content?: readonly Block[]; stopReason?: string; errorMessage?: string }): ConsultReply {
+export function parseConsultReply(message: {
+  content?: readonly Block[];
+  stopReason?: string;
+  errorMessage?: string;
+}): ConsultReply {
   if (message.stopReason === "error" || message.stopReason === "aborted") {
-    return { kind: "decline", reason: `the parent agent's model failed: ${message.errorMessage ?? message.stopReason}` };
+    return {
+      kind: "decline",
+      reason: `the parent agent's model failed: ${message.errorMessage ?? message.stopReason}`,
+    };
   }
   for (const block of message.content ?? []) {
     if (block.type !== "toolCall") continue;
     const args = (block.arguments ?? {}) as Record<string, unknown>;
-    if (block.name === ANSWER_TOOL && typeof args.answer === "string" && args.answer.trim() !== "") return { kind: "answer", text: args.answer.trim() };
+    if (block.name === ANSWER_TOOL && typeof args.answer === "string" && args.answer.trim() !== "")
+      return { kind: "answer", text: args.answer.trim() };
     if (block.name === ESCALATE_TOOL) {
       const why = typeof args.reason === "string" && args.reason.trim() !== "" ? args.reason.trim() : "no reason given";
       return { kind: "decline", reason: `the parent agent declined: ${why}` };

@@ -65,6 +65,7 @@ export function renderJournal(projectRoot: string, entries: readonly JournalEntr
     "",
     ...(shown.length === 0 ? ["(nothing yet)", ""] : shown.flatMap(entryLines)),
   ];
-  if (entries.length > shown.length) lines.push(`(${entries.length - shown.length} older entries are kept in the ledger: \`docket journal\`)`, "");
+  if (entries.length > shown.length)
+    lines.push(`(${entries.length - shown.length} older entries are kept in the ledger: \`docket journal\`)`, "");
   return `${lines.join("\n").trimEnd()}\n`;
 }

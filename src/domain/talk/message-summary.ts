@@ -13,14 +13,19 @@ const MAX = 60;
 
 /** The first non-blank line, cut to MAX characters, quoted. */
 function firstLine(text: string): string {
-  const line = text.split("\n").map((l) => l.trim()).find((l) => l !== "") ?? "";
+  const line =
+    text
+      .split("\n")
+      .map((l) => l.trim())
+      .find((l) => l !== "") ?? "";
   return JSON.stringify(line.length > MAX ? `${line.slice(0, MAX - 1)}…` : line);
 }
 
 export function describeMessage(m: MessageFacts): string {
   switch (m.kind) {
     case "review_note":
-      if (m.decision) return `revise ${m.decision.id}: ${m.decision.note === null ? "draft comments only" : firstLine(m.decision.note)}`;
+      if (m.decision)
+        return `revise ${m.decision.id}: ${m.decision.note === null ? "draft comments only" : firstLine(m.decision.note)}`;
       return `review note: ${firstLine(m.body)}`;
     case "answer":
       return `answer${m.question ? ` ${m.question}` : ""}: ${firstLine(m.body)}`;

@@ -5,7 +5,8 @@
 export const NOTIFY_EVENTS = ["question", "ready", "failed", "blocked", "escalated", "budget"] as const;
 export type NotifyEventKind = (typeof NOTIFY_EVENTS)[number];
 
-export const isNotifyEvent = (kind: string): kind is NotifyEventKind => (NOTIFY_EVENTS as readonly string[]).includes(kind);
+export const isNotifyEvent = (kind: string): kind is NotifyEventKind =>
+  (NOTIFY_EVENTS as readonly string[]).includes(kind);
 
 /** The sinks, each switched on or off in the user's config (`notify.<sink>`). */
 export const NOTIFY_SINKS = ["desktop", "web", "command", "terminal"] as const;
@@ -53,7 +54,10 @@ export const plainText = (text: string, max: number): string => {
 };
 
 /** `urlFor` gives the review page's address for the event's worker when a page runs. */
-export function resolveNotifyEvent(row: NotifyRow & { kind: NotifyEventKind }, urlFor?: (worker: string | null) => string | undefined): NotifyEvent {
+export function resolveNotifyEvent(
+  row: NotifyRow & { kind: NotifyEventKind },
+  urlFor?: (worker: string | null) => string | undefined,
+): NotifyEvent {
   const url = urlFor?.(row.worker);
   const who = row.worker ?? "docket";
   return {

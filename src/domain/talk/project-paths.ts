@@ -34,9 +34,57 @@ export function toProjectPath(raw: string, where: { workspace: string; projectRo
 
 /** File name endings that make a bare word a path (`rate-limit.ts`), beside anything containing a slash. */
 const CODE_EXTENSIONS = new Set([
-  "ts", "tsx", "js", "jsx", "mjs", "cjs", "json", "md", "py", "rb", "go", "rs", "java", "kt", "c", "h", "cc", "cpp", "hpp",
-  "cs", "swift", "php", "sh", "bash", "zsh", "yml", "yaml", "toml", "ini", "cfg", "conf", "sql", "html", "css", "scss",
-  "vue", "svelte", "txt", "lock", "env", "xml", "gradle", "proto", "tf", "lua", "ex", "exs", "erl", "hs", "ml", "scala",
+  "ts",
+  "tsx",
+  "js",
+  "jsx",
+  "mjs",
+  "cjs",
+  "json",
+  "md",
+  "py",
+  "rb",
+  "go",
+  "rs",
+  "java",
+  "kt",
+  "c",
+  "h",
+  "cc",
+  "cpp",
+  "hpp",
+  "cs",
+  "swift",
+  "php",
+  "sh",
+  "bash",
+  "zsh",
+  "yml",
+  "yaml",
+  "toml",
+  "ini",
+  "cfg",
+  "conf",
+  "sql",
+  "html",
+  "css",
+  "scss",
+  "vue",
+  "svelte",
+  "txt",
+  "lock",
+  "env",
+  "xml",
+  "gradle",
+  "proto",
+  "tf",
+  "lua",
+  "ex",
+  "exs",
+  "erl",
+  "hs",
+  "ml",
+  "scala",
 ]);
 
 /** Tokens of `text` that name files: anything with a slash (not a URL), or a word with a known code/config extension. */
@@ -55,10 +103,44 @@ export function pathsInText(text: string, projectRoot?: string): string[] {
 
 /** File names so common that sharing one says little (`index.ts` is everywhere): a match on them alone is a maybe. */
 const GENERIC_NAMES = new Set([
-  "index.ts", "index.js", "index.tsx", "index.jsx", "index.html", "index.md", "readme.md", "package.json", "tsconfig.json",
-  "main.ts", "main.js", "main.go", "main.py", "main.rs", "mod.rs", "lib.rs", "__init__.py", "init.py", "setup.py", "makefile",
-  "dockerfile", "config.json", "config.ts", "config.js", "types.ts", "utils.ts", "utils.js", "util.ts", "helpers.ts", "app.ts",
-  "app.js", "server.ts", "test.ts", "changelog.md", ".gitignore", "cargo.toml", "go.mod", "pyproject.toml",
+  "index.ts",
+  "index.js",
+  "index.tsx",
+  "index.jsx",
+  "index.html",
+  "index.md",
+  "readme.md",
+  "package.json",
+  "tsconfig.json",
+  "main.ts",
+  "main.js",
+  "main.go",
+  "main.py",
+  "main.rs",
+  "mod.rs",
+  "lib.rs",
+  "__init__.py",
+  "init.py",
+  "setup.py",
+  "makefile",
+  "dockerfile",
+  "config.json",
+  "config.ts",
+  "config.js",
+  "types.ts",
+  "utils.ts",
+  "utils.js",
+  "util.ts",
+  "helpers.ts",
+  "app.ts",
+  "app.js",
+  "server.ts",
+  "test.ts",
+  "changelog.md",
+  ".gitignore",
+  "cargo.toml",
+  "go.mod",
+  "pyproject.toml",
 ]);
 
 export type PathMatch = "exact" | "suffix" | "name" | "common-name";
@@ -74,6 +156,7 @@ export function matchPath(named: string, touched: string): PathMatch | undefined
   if (named === touched) return "exact";
   const [shorter, longer] = named.length <= touched.length ? [named, touched] : [touched, named];
   if (shorter.includes("/") && longer.endsWith(`/${shorter}`)) return "suffix";
-  if (!named.includes("/") && basename(touched) === named) return GENERIC_NAMES.has(named.toLowerCase()) ? "common-name" : "name";
+  if (!named.includes("/") && basename(touched) === named)
+    return GENERIC_NAMES.has(named.toLowerCase()) ? "common-name" : "name";
   return undefined;
 }

@@ -16,7 +16,9 @@ export function textLines(text: string): string[] {
  * (`[docket · …]`) or any other line Docket's wrappers start with; hidden code points are drawn visibly.
  */
 export function quoteBlock(text: string): string {
-  return textLines(text).map((l) => (l === "" ? ">" : `> ${visibleText(l)}`)).join("\n");
+  return textLines(text)
+    .map((l) => (l === "" ? ">" : `> ${visibleText(l)}`))
+    .join("\n");
 }
 
 /** Worker text squashed onto one line (every run of whitespace, line breaks included, becomes one space). */
@@ -38,7 +40,8 @@ export function codeFence(text: string, info = ""): { open: string; close: strin
 export function boundaryTag(base: string, draw: () => string, texts: readonly string[]): string {
   for (let attempt = 0; attempt < 16; attempt++) {
     const nonce = draw();
-    if (!/^[a-z0-9]{8,}$/.test(nonce)) throw new Error(`a wrapper boundary needs at least 8 lowercase letters or digits, got ${JSON.stringify(nonce)}`);
+    if (!/^[a-z0-9]{8,}$/.test(nonce))
+      throw new Error(`a wrapper boundary needs at least 8 lowercase letters or digits, got ${JSON.stringify(nonce)}`);
     if (!texts.some((t) => t.includes(nonce))) return `${base}-${nonce}`;
   }
   throw new Error("no wrapper boundary absent from the wrapped text after 16 draws; the random source is broken");

@@ -1,7 +1,17 @@
 // A path as git writes it in its own output (core.quotePath on): plain when harmless, else C-quoted on one line.
 // Docket writes paths this way into text workers and models read, so a file name can never start a new line (break 9).
 
-const ESCAPES: Record<number, string> = { 0x07: "\\a", 0x08: "\\b", 0x09: "\\t", 0x0a: "\\n", 0x0b: "\\v", 0x0c: "\\f", 0x0d: "\\r", 0x22: '\\"', 0x5c: "\\\\" };
+const ESCAPES: Record<number, string> = {
+  0x07: "\\a",
+  0x08: "\\b",
+  0x09: "\\t",
+  0x0a: "\\n",
+  0x0b: "\\v",
+  0x0c: "\\f",
+  0x0d: "\\r",
+  0x22: '\\"',
+  0x5c: "\\\\",
+};
 
 const needsQuote = (b: number): boolean => b < 0x20 || b === 0x22 || b === 0x5c || b >= 0x7f;
 

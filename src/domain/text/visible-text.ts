@@ -6,7 +6,8 @@
  * CSI/OSC included), the soft hyphen, bidi marks, embeddings, overrides and isolates, zero-width characters, line and
  * paragraph separators, invisible operators, the BOM, interlinear annotations, tag characters and lone surrogates.
  */
-const HIDDEN = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb\u{e0000}-\u{e007f}\ud800-\udfff]/gu;
+const HIDDEN =
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb\u{e0000}-\u{e007f}\ud800-\udfff]/gu;
 
 const hex = (cp: number): string => cp.toString(16).toUpperCase().padStart(4, "0");
 
@@ -29,5 +30,7 @@ export function visibleText(text: string): string {
  * Only valid on JSON text: there, such a code point can only stand inside a string literal.
  */
 export function visibleJson(json: string): string {
-  return json.replace(HIDDEN, (ch) => [...Array(ch.length).keys()].map((i) => `\\u${hex(ch.charCodeAt(i)).toLowerCase()}`).join(""));
+  return json.replace(HIDDEN, (ch) =>
+    [...Array(ch.length).keys()].map((i) => `\\u${hex(ch.charCodeAt(i)).toLowerCase()}`).join(""),
+  );
 }

@@ -18,11 +18,16 @@ export function isLoopbackHost(host: string): boolean {
 export function resolveWebAddress(input: { host?: string; port?: string | number }): WebAddress {
   const host = (input.host ?? "127.0.0.1").trim();
   if (!isLoopbackHost(host)) {
-    throw usageError("web-not-loopback", `--host ${JSON.stringify(host)} is not a loopback address; the review page listens on 127.0.0.1, ::1 or localhost only`, "drop --host, or pass --host 127.0.0.1");
+    throw usageError(
+      "web-not-loopback",
+      `--host ${JSON.stringify(host)} is not a loopback address; the review page listens on 127.0.0.1, ::1 or localhost only`,
+      "drop --host, or pass --host 127.0.0.1",
+    );
   }
   const raw = input.port ?? 0;
   const port = typeof raw === "number" ? raw : /^\d{1,5}$/.test(raw.trim()) ? Number(raw) : NaN;
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw usageError("bad-port", `--port takes a number from 0 to 65535; got ${JSON.stringify(String(raw))}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw usageError("bad-port", `--port takes a number from 0 to 65535; got ${JSON.stringify(String(raw))}`);
   return { host, port };
 }
 

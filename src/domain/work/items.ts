@@ -21,7 +21,13 @@ export interface Reply {
   state: "unanswered" | "answered";
 }
 
-export type ItemOperation = "done_todo" | "close_request" | "release_todo" | "release_request" | "abandon_todo" | "abandon_request";
+export type ItemOperation =
+  | "done_todo"
+  | "close_request"
+  | "release_todo"
+  | "release_request"
+  | "abandon_todo"
+  | "abandon_request";
 
 export interface ItemOperationResult {
   state: ItemState;
@@ -33,7 +39,8 @@ export interface ItemOperationResult {
 
 /** Which ledger operation a terminal outcome runs for an item of this kind. */
 export function operationFor(kind: ItemKind, outcome: "done" | "released" | "abandoned"): ItemOperation {
-  if (kind === "todo") return outcome === "done" ? "done_todo" : outcome === "released" ? "release_todo" : "abandon_todo";
+  if (kind === "todo")
+    return outcome === "done" ? "done_todo" : outcome === "released" ? "release_todo" : "abandon_todo";
   return outcome === "done" ? "close_request" : outcome === "released" ? "release_request" : "abandon_request";
 }
 

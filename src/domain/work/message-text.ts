@@ -10,7 +10,10 @@ export function findControlCharacter(text: string): { position: number; codePoin
   const m = CONTROL.exec(text);
   if (!m) return undefined;
   const code = m[0].codePointAt(0)!;
-  return { position: [...text.slice(0, m.index)].length + 1, codePoint: `U+${code.toString(16).toUpperCase().padStart(4, "0")}` };
+  return {
+    position: [...text.slice(0, m.index)].length + 1,
+    codePoint: `U+${code.toString(16).toUpperCase().padStart(4, "0")}`,
+  };
 }
 
 /** Refuses text with a control character other than newline and tab; nothing is queued or pasted. */

@@ -3,7 +3,10 @@
 
 import type { Item } from "./items.js";
 
-export function formatWorkEnvelope(dispatch: string, items: readonly Pick<Item, "id" | "kind" | "text" | "revision">[]): string {
+export function formatWorkEnvelope(
+  dispatch: string,
+  items: readonly Pick<Item, "id" | "kind" | "text" | "revision">[],
+): string {
   const lines = [
     `Docket dispatch ${dispatch}: ${items.length === 1 ? "1 item is" : `${items.length} items are`} now yours.`,
     ...items.map((i) => `- ${i.id} (${i.kind}, revision ${i.revision}): ${i.text}`),

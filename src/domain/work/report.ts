@@ -49,28 +49,55 @@ export function isEvidenceKind(value: unknown): value is EvidenceKind {
 
 /** A parsed evidence list (a report row's column, a stored record's field) checked entry by entry. */
 export function isEvidenceList(value: unknown): value is Evidence[] {
-  return Array.isArray(value) && value.every((e: unknown) => typeof e === "object" && e !== null && "kind" in e && "text" in e && isEvidenceKind(e.kind) && typeof e.text === "string");
+  return (
+    Array.isArray(value) &&
+    value.every(
+      (e: unknown) =>
+        typeof e === "object" &&
+        e !== null &&
+        "kind" in e &&
+        "text" in e &&
+        isEvidenceKind(e.kind) &&
+        typeof e.text === "string",
+    )
+  );
 }
 
 /** Checks one entry before any store access; throws the seed's exact validation message. */
 export function validateReportEntry(input: ReportEntryInput): ReportEntry {
   if (!isReportOutcome(input.outcome) || typeof input.body !== "string" || input.body.trim() === "") {
-    throw validationError("report-entry-invalid", PER_ITEM_REQUIRED, `outcome must be one of ${REPORT_OUTCOMES.join(", ")} and body non-empty`);
+    throw validationError(
+      "report-entry-invalid",
+      PER_ITEM_REQUIRED,
+      `outcome must be one of ${REPORT_OUTCOMES.join(", ")} and body non-empty`,
+    );
   }
   const evidence = (input.evidence ?? []).map((e) => {
     const { kind, text } = (typeof e === "object" && e !== null ? e : {}) as { kind?: unknown; text?: unknown };
     if (!isEvidenceKind(kind) || typeof text !== "string" || text.trim() === "") {
-      throw validationError("evidence-invalid", `evidence must be <${EVIDENCE_KINDS.join("|")}>=<text>; got ${JSON.stringify(e)}`);
+      throw validationError(
+        "evidence-invalid",
+        `evidence must be <${EVIDENCE_KINDS.join("|")}>=<text>; got ${JSON.stringify(e)}`,
+      );
     }
     return { kind, text: text.trim() };
   });
   const forHuman = (input.forHuman ?? []).map((l) => String(l).trim()).filter((l) => l !== "");
   const answers: Record<string, string> = {};
   for (const [id, text] of Object.entries(input.answers ?? {})) {
-    if (typeof text !== "string" || text.trim() === "") throw validationError("answer-invalid", `answer to ${id} must be non-empty text`);
+    if (typeof text !== "string" || text.trim() === "")
+      throw validationError("answer-invalid", `answer to ${id} must be non-empty text`);
     answers[id] = text;
   }
-  return { item: String(input.item ?? "").trim(), outcome: input.outcome, body: input.body, evidence, forHuman, answers, callId: input.callId };
+  return {
+    item: String(input.item ?? "").trim(),
+    outcome: input.outcome,
+    body: input.body,
+    evidence,
+    forHuman,
+    answers,
+    callId: input.callId,
+  };
 }
 
 /** Parses `kind=text` as given on the command line. */

@@ -4,7 +4,13 @@
 import type { WorkerKind } from "./kinds.js";
 
 const builtin = (k: Omit<WorkerKind, "source" | "legacy" | "warnings">): WorkerKind =>
-  Object.freeze({ ...k, decisionRights: Object.freeze([...k.decisionRights]) as string[], source: "builtin", legacy: {}, warnings: [] });
+  Object.freeze({
+    ...k,
+    decisionRights: Object.freeze([...k.decisionRights]) as string[],
+    source: "builtin",
+    legacy: {},
+    warnings: [],
+  });
 
 const PLAN_SHAPE = [
   "Write the plan in this shape, in the same response that calls docket_done:",

@@ -21,7 +21,19 @@ export interface StoredExecution extends ResolvedExecution {
 /** The part of a stored execution a launch and `docket show` read back. */
 export type LaunchExecution = Pick<
   StoredExecution,
-  "agent" | "kind" | "model" | "thinking" | "context" | "seedFile" | "workspace" | "readOnly" | "piArgs" | "command" | "agentArgs" | "subdir" | "host"
+  | "agent"
+  | "kind"
+  | "model"
+  | "thinking"
+  | "context"
+  | "seedFile"
+  | "workspace"
+  | "readOnly"
+  | "piArgs"
+  | "command"
+  | "agentArgs"
+  | "subdir"
+  | "host"
 >;
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -30,22 +42,56 @@ const isStringList = (v: unknown): v is string[] => Array.isArray(v) && v.every(
 /** The launch fields of a parsed `execution` column, checked one by one; undefined when any is off. */
 export function parseLaunchExecution(value: unknown): LaunchExecution | undefined {
   if (!isObject(value)) return undefined;
-  const { agent, kind, model, thinking, context, seedFile, workspace, readOnly, piArgs, command, agentArgs, subdir, host } = value;
-  if (typeof agent !== "string" || !isWorkerAgent(agent) || typeof kind !== "string" || typeof thinking !== "string") return undefined;
+  const {
+    agent,
+    kind,
+    model,
+    thinking,
+    context,
+    seedFile,
+    workspace,
+    readOnly,
+    piArgs,
+    command,
+    agentArgs,
+    subdir,
+    host,
+  } = value;
+  if (typeof agent !== "string" || !isWorkerAgent(agent) || typeof kind !== "string" || typeof thinking !== "string")
+    return undefined;
   if (model !== null && typeof model !== "string") return undefined;
-  if ((context !== "fresh" && context !== "seeded") || (workspace !== "isolated" && workspace !== "shared")) return undefined;
+  if ((context !== "fresh" && context !== "seeded") || (workspace !== "isolated" && workspace !== "shared"))
+    return undefined;
   if (typeof readOnly !== "boolean" || !isStringList(piArgs) || typeof subdir !== "string") return undefined;
-  if ((seedFile !== undefined && typeof seedFile !== "string") || (command !== undefined && typeof command !== "string")) return undefined;
+  if (
+    (seedFile !== undefined && typeof seedFile !== "string") ||
+    (command !== undefined && typeof command !== "string")
+  )
+    return undefined;
   if (agentArgs !== undefined && !isStringList(agentArgs)) return undefined;
   if (host !== undefined && typeof host !== "string") return undefined;
   return {
-    agent, kind, model, thinking, context, workspace, readOnly, piArgs, subdir,
-    ...(seedFile !== undefined ? { seedFile } : {}), ...(command !== undefined ? { command } : {}), ...(agentArgs !== undefined ? { agentArgs } : {}),
+    agent,
+    kind,
+    model,
+    thinking,
+    context,
+    workspace,
+    readOnly,
+    piArgs,
+    subdir,
+    ...(seedFile !== undefined ? { seedFile } : {}),
+    ...(command !== undefined ? { command } : {}),
+    ...(agentArgs !== undefined ? { agentArgs } : {}),
     ...(host !== undefined ? { host } : {}),
   };
 }
 
 /** The refusal for a worker whose row keeps no launchable execution (a row written outside Docket). */
 export function unlaunchable(worker: string): never {
-  throw refusal("execution-unreadable", `${worker}'s stored execution is not one Docket can launch or show; the ledger was changed outside Docket`, "spawn a new worker with `docket spawn \"<task>\"`");
+  throw refusal(
+    "execution-unreadable",
+    `${worker}'s stored execution is not one Docket can launch or show; the ledger was changed outside Docket`,
+    'spawn a new worker with `docket spawn "<task>"`',
+  );
 }

@@ -9,9 +9,7 @@ export interface FrontmatterEntry {
   line: number;
 }
 
-export type FrontmatterResult =
-  | { ok: true; entries: FrontmatterEntry[]; body: string }
-  | { ok: false; error: string };
+export type FrontmatterResult = { ok: true; entries: FrontmatterEntry[]; body: string } | { ok: false; error: string };
 
 const KEY_LINE = /^([A-Za-z_][A-Za-z0-9_-]*)\s*:(?:\s+(.*)|\s*)$/;
 const LIST_ITEM = /^\s*-(?:\s+(.*)|\s*)$/;
@@ -74,7 +72,14 @@ export function parseFrontmatter(text: string): FrontmatterResult {
     if (!v.ok) return { ok: false, error: `line ${lineNo}: ${v.error}` };
     entries.push({ key, value: v.value, line: lineNo });
   }
-  return { ok: true, entries, body: lines.slice(end + 1).join("\n").trim() };
+  return {
+    ok: true,
+    entries,
+    body: lines
+      .slice(end + 1)
+      .join("\n")
+      .trim(),
+  };
 }
 
 type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
@@ -98,7 +103,8 @@ function parseScalar(text: string): Parsed<string> {
 }
 
 function parseInlineList(text: string): Parsed<string[]> {
-  if (!text.endsWith("]")) return { ok: false, error: `inline list ${JSON.stringify(clip(text))} is not closed with ]` };
+  if (!text.endsWith("]"))
+    return { ok: false, error: `inline list ${JSON.stringify(clip(text))} is not closed with ]` };
   const inner = text.slice(1, -1);
   const parts: string[] = [];
   let current = "";

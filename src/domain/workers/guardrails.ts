@@ -60,7 +60,9 @@ export function renderWorkerGuardrails(kind: WorkerKind): string {
   if (kind.description) lines.push(kind.description);
   lines.push("");
   if (kind.readOnly) {
-    lines.push("- Read-only: do not create, edit, move or delete files, and do not commit. Report what you found instead.");
+    lines.push(
+      "- Read-only: do not create, edit, move or delete files, and do not commit. Report what you found instead.",
+    );
   }
   if (kind.decisionRights.length > 0) {
     lines.push("- Decision rights (what you may decide without asking):");
@@ -73,10 +75,14 @@ export function renderWorkerGuardrails(kind: WorkerKind): string {
     );
   }
   if (kind.maxArtifacts !== undefined) {
-    lines.push(`- Artifact budget: about ${kind.maxArtifacts} files or commands. Stay focused; this is guidance, not a hard stop.`);
+    lines.push(
+      `- Artifact budget: about ${kind.maxArtifacts} files or commands. Stay focused; this is guidance, not a hard stop.`,
+    );
   }
   if (kind.maxMinutes !== undefined) {
-    lines.push(`- Time budget: about ${kind.maxMinutes} minute${kind.maxMinutes === 1 ? "" : "s"}. If you run over, call docket_done with partial findings.`);
+    lines.push(
+      `- Time budget: about ${kind.maxMinutes} minute${kind.maxMinutes === 1 ? "" : "s"}. If you run over, call docket_done with partial findings.`,
+    );
   }
   if (kind.guardrailsAppend) lines.push("", kind.guardrailsAppend.trim());
   if (kind.body.trim()) lines.push("", kind.body.trim());

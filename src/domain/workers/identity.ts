@@ -11,7 +11,9 @@ export interface WorkerIdentity {
 }
 
 export function parseWorkerIdentity(env: Record<string, string | undefined>): WorkerIdentity {
-  const missing = ["DOCKET_WORKER_ID", "DOCKET_GENERATION", "DOCKET_RUN_TOKEN"].filter((k) => !env[k] || env[k]!.trim() === "");
+  const missing = ["DOCKET_WORKER_ID", "DOCKET_GENERATION", "DOCKET_RUN_TOKEN"].filter(
+    (k) => !env[k] || env[k]!.trim() === "",
+  );
   if (missing.length > 0) {
     throw usageError(
       "no-worker-identity",
@@ -21,7 +23,8 @@ export function parseWorkerIdentity(env: Record<string, string | undefined>): Wo
   }
   const worker = normalizeWorkerId(env.DOCKET_WORKER_ID!);
   const generation = Number(env.DOCKET_GENERATION);
-  if (!worker) throw usageError("no-worker-identity", `DOCKET_WORKER_ID "${env.DOCKET_WORKER_ID}" is not a worker id (w<N>)`);
+  if (!worker)
+    throw usageError("no-worker-identity", `DOCKET_WORKER_ID "${env.DOCKET_WORKER_ID}" is not a worker id (w<N>)`);
   if (!Number.isInteger(generation) || generation < 1) {
     throw usageError("no-worker-identity", `DOCKET_GENERATION "${env.DOCKET_GENERATION}" is not a positive integer`);
   }

@@ -51,13 +51,28 @@ export function normalizeKindName(value: string): string | undefined {
 }
 
 /** `read-only`, `plan-gated` or `writable`: the one word every surface shows for a kind's authority. */
-export function kindAuthority(kind: Pick<WorkerKind, "readOnly" | "planGate">): "read-only" | "plan-gated" | "writable" {
+export function kindAuthority(
+  kind: Pick<WorkerKind, "readOnly" | "planGate">,
+): "read-only" | "plan-gated" | "writable" {
   return kind.readOnly ? "read-only" : kind.planGate ? "plan-gated" : "writable";
 }
 
 type Field =
-  | "name" | "description" | "readOnly" | "planGate" | "decisionRights" | "maxArtifacts" | "maxMinutes" | "maxSeconds"
-  | "guardrailsAppend" | "model" | "thinking" | "parentSeed" | "defaultWorktree" | "layout" | "canSpawn";
+  | "name"
+  | "description"
+  | "readOnly"
+  | "planGate"
+  | "decisionRights"
+  | "maxArtifacts"
+  | "maxMinutes"
+  | "maxSeconds"
+  | "guardrailsAppend"
+  | "model"
+  | "thinking"
+  | "parentSeed"
+  | "defaultWorktree"
+  | "layout"
+  | "canSpawn";
 
 /** Accepted spellings, compared after lowercasing and dropping `_` and `-`. */
 const SYNONYMS: Record<string, Field> = {
@@ -85,10 +100,19 @@ const SYNONYMS: Record<string, Field> = {
   subagentagents: "canSpawn",
 };
 
-const LEGACY_KEYS: Record<string, string> = { model: "model", thinking: "thinking", parentSeed: "parent_seed", defaultWorktree: "default_worktree" };
+const LEGACY_KEYS: Record<string, string> = {
+  model: "model",
+  thinking: "thinking",
+  parentSeed: "parent_seed",
+  defaultWorktree: "default_worktree",
+};
 
 /** Parses one kind file. Bad values make the whole file malformed (error); ignored keys become warnings. */
-export function parseKindFile(text: string, source: KindFileSource, path: string): { kind?: WorkerKind; error?: string } {
+export function parseKindFile(
+  text: string,
+  source: KindFileSource,
+  path: string,
+): { kind?: WorkerKind; error?: string } {
   const fm = parseFrontmatter(text);
   if (!fm.ok) return { error: fm.error };
   const collected = collectFields(fm.entries);
@@ -113,7 +137,9 @@ export function parseKindFile(text: string, source: KindFileSource, path: string
   const guardrailsAppend = read.str("guardrailsAppend") || undefined;
   let decisionRights = rightsOf(fields.get("decisionRights")?.value);
   if (decisionRights.length > MAX_DECISION_RIGHTS) {
-    warnings.push(`decision_rights has ${decisionRights.length} entries; only the first ${MAX_DECISION_RIGHTS} are used`);
+    warnings.push(
+      `decision_rights has ${decisionRights.length} entries; only the first ${MAX_DECISION_RIGHTS} are used`,
+    );
     decisionRights = decisionRights.slice(0, MAX_DECISION_RIGHTS);
   }
   const legacy = legacyOf(read, problems);
@@ -141,7 +167,9 @@ export function parseKindFile(text: string, source: KindFileSource, path: string
 type Fields = Map<Field, { key: string; value: FrontmatterValue }>;
 
 /** Each frontmatter key under its field (synonyms folded); an unknown key is a warning, a field set twice an error. */
-function collectFields(entries: readonly { key: string; value: FrontmatterValue }[]): { fields: Fields; warnings: string[] } | { error: string } {
+function collectFields(
+  entries: readonly { key: string; value: FrontmatterValue }[],
+): { fields: Fields; warnings: string[] } | { error: string } {
   const fields: Fields = new Map();
   const warnings: string[] = [];
   for (const entry of entries) {
@@ -222,16 +250,26 @@ function deprecations(fields: Fields, where: "before" | "after"): string[] {
       ...(fields.has("canSpawn") ? ["can_spawn ignored; worker creation is human-only."] : []),
     ];
   }
-  const legacyKeys = Object.keys(LEGACY_KEYS).filter((k) => fields.has(k as Field)).map((k) => LEGACY_KEYS[k]);
-  return legacyKeys.length === 0 ? [] : [
-    `deprecated execution frontmatter (${legacyKeys.join(", ")}); move execution choices to docket spawn flags or worker config before the next major release.`,
-  ];
+  const legacyKeys = Object.keys(LEGACY_KEYS)
+    .filter((k) => fields.has(k as Field))
+    .map((k) => LEGACY_KEYS[k]);
+  return legacyKeys.length === 0
+    ? []
+    : [
+        `deprecated execution frontmatter (${legacyKeys.join(", ")}); move execution choices to docket spawn flags or worker config before the next major release.`,
+      ];
 }
 
 /** Built-ins first, then each file in the order given (user before project): later wins by name. */
 export function buildKindRegistry(files: KindFile[]): KindRegistry {
   const kinds = new Map<string, WorkerKind>();
-  for (const kind of BUILTIN_KINDS) kinds.set(kind.name, { ...kind, decisionRights: [...kind.decisionRights], legacy: { ...kind.legacy }, warnings: [] });
+  for (const kind of BUILTIN_KINDS)
+    kinds.set(kind.name, {
+      ...kind,
+      decisionRights: [...kind.decisionRights],
+      legacy: { ...kind.legacy },
+      warnings: [],
+    });
   const diagnostics: KindDiagnostic[] = [];
   for (const file of files) {
     const parsed = parseKindFile(file.text, file.source, file.path);
@@ -245,8 +283,14 @@ export function buildKindRegistry(files: KindFile[]): KindRegistry {
     const execution = kind.source === "project" ? executionWideningOf(kind) : [];
     if (loosened.length > 0 || execution.length > 0) {
       // A cloned repository must not loosen what a worker may do: it may add kinds, or tighten existing ones.
-      const what = [...(loosened.length > 0 ? [`${loosened.join(" and ")} of the ${prior!.source} kind`] : []), ...execution];
-      diagnostics.push({ path: file.path, message: `project kind ${kind.name} would ${what.join(" and ")}; skipped (only your user kinds may widen authority)` });
+      const what = [
+        ...(loosened.length > 0 ? [`${loosened.join(" and ")} of the ${prior!.source} kind`] : []),
+        ...execution,
+      ];
+      diagnostics.push({
+        path: file.path,
+        message: `project kind ${kind.name} would ${what.join(" and ")}; skipped (only your user kinds may widen authority)`,
+      });
       continue;
     }
     if (prior) {

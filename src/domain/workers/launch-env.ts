@@ -12,7 +12,8 @@ export function isEnvName(name: string): boolean {
 export function formatLaunchEnv(env: Readonly<Record<string, string>>, header: string): string {
   const lines = [`# ${header.replace(/\n/g, " ")}`];
   for (const [name, value] of Object.entries(env)) {
-    if (!isEnvName(name)) throw internalError("bad-env-name", `not an environment variable name: ${JSON.stringify(name)}`);
+    if (!isEnvName(name))
+      throw internalError("bad-env-name", `not an environment variable name: ${JSON.stringify(name)}`);
     if (value.includes("\0")) throw internalError("bad-env-value", `the value of ${name} contains a NUL byte`);
     lines.push(`export ${name}='${value.replace(/'/g, `'\\''`)}'`);
   }

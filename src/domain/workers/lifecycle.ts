@@ -3,7 +3,18 @@
 
 import type { WorkerAgent } from "./spawn-policy.js";
 export type PersistedState = "starting" | "active" | "idle" | "needs_input" | "ready" | "failed" | "ended";
-export type DisplayState = "starting" | "thinking" | "idle" | "stale" | "needs_input" | "consulting" | "ready" | "revising" | "failed" | "ended" | "reviewed";
+export type DisplayState =
+  | "starting"
+  | "thinking"
+  | "idle"
+  | "stale"
+  | "needs_input"
+  | "consulting"
+  | "ready"
+  | "revising"
+  | "failed"
+  | "ended"
+  | "reviewed";
 export type Liveness = "live" | "gone" | "unknown";
 export type PaneProbe = "alive" | "dead" | "missing" | "unprobed";
 
@@ -44,7 +55,8 @@ export function resolveDisplayState(w: LifecycleView, nowMs: number): DisplaySta
   if (w.reviewedAt !== null && isTerminal(w.state)) return "reviewed";
   if (w.state === "failed" || w.state === "ready" || w.state === "ended") return w.state;
   const lastSignal = Math.max(Date.parse(w.updatedAt), w.heartbeatAt === null ? 0 : Date.parse(w.heartbeatAt));
-  if (w.state !== "starting" && nowMs - lastSignal > STALE_AFTER_MS && !(w.agent === "command" && w.pane === "alive")) return "stale";
+  if (w.state !== "starting" && nowMs - lastSignal > STALE_AFTER_MS && !(w.agent === "command" && w.pane === "alive"))
+    return "stale";
   if (w.state === "active") return "thinking";
   return w.state === "starting" ? "starting" : "idle";
 }
@@ -59,7 +71,11 @@ export function withRevision(state: DisplayState, revisionAsked: boolean): Displ
 }
 
 /** What a process exit does to the row: the state it leaves and, when it failed, why. */
-export function resolveExit(state: PersistedState, hasDeliverable: boolean, code: number): { state: PersistedState; error?: string } {
+export function resolveExit(
+  state: PersistedState,
+  hasDeliverable: boolean,
+  code: number,
+): { state: PersistedState; error?: string } {
   if (state === "failed" || state === "ended") return { state };
   if (state === "ready" || hasDeliverable) return { state: "ended" };
   return { state: "failed", error: `worker process exited before reporting (exit ${code})` };
@@ -168,7 +184,10 @@ export function transition(row: LifecycleRow, event: LifecycleEvent, now: string
     case "exited": {
       const next = resolveExit(row.state, row.hasDeliverable, event.code);
       return {
-        exited: true, exitCode: event.code, exitedAt: now, state: next.state,
+        exited: true,
+        exitCode: event.code,
+        exitedAt: now,
+        state: next.state,
         ...(next.error ? { lastError: next.error } : {}),
         ...(next.state === "ended" || next.state === "failed" ? { settledAt: now } : {}),
       };
@@ -177,21 +196,46 @@ export function transition(row: LifecycleRow, event: LifecycleEvent, now: string
       // A command agent has no heartbeat: a running pane is all the liveness it will ever show, so it is active now
       // (unless it already spoke for itself, e.g. reported done before the window was recorded).
       return {
-        tmuxSession: event.session, windowId: event.windowId, paneId: event.paneId,
+        tmuxSession: event.session,
+        windowId: event.windowId,
+        paneId: event.paneId,
         ...(row.agent === "command" && row.state === "starting" ? { state: "active" } : {}),
       };
     case "respawned":
       return {
-        state: "starting", exited: false, exitCode: null, exitedAt: null, lastError: null, heartbeatAt: null,
-        windowId: null, paneId: null, paneCapturedAt: null, reviewedAt: null, settledAt: null,
+        state: "starting",
+        exited: false,
+        exitCode: null,
+        exitedAt: null,
+        lastError: null,
+        heartbeatAt: null,
+        windowId: null,
+        paneId: null,
+        paneCapturedAt: null,
+        reviewedAt: null,
+        settledAt: null,
       };
     case "spawn-failed":
       // Its window, if it got one, was closed: nothing is left to harvest.
-      return { state: "failed", lastError: event.reason, exited: true, exitedAt: now, paneCapturedAt: now, ...(event.retire ? { deletedAt: now } : {}) };
+      return {
+        state: "failed",
+        lastError: event.reason,
+        exited: true,
+        exitedAt: now,
+        paneCapturedAt: now,
+        ...(event.retire ? { deletedAt: now } : {}),
+      };
     case "launch-failed":
       return { state: "failed", lastError: event.reason, exited: true, exitedAt: now };
     case "start-abandoned":
-      return { state: "failed", lastError: event.reason, exited: true, exitedAt: now, settledAt: now, paneCapturedAt: now };
+      return {
+        state: "failed",
+        lastError: event.reason,
+        exited: true,
+        exitedAt: now,
+        settledAt: now,
+        paneCapturedAt: now,
+      };
   }
 }
 

@@ -51,17 +51,59 @@ export interface SandboxInput {
 
 /** What the human keeps under a home that no worker may read: keys, cloud and forge logins, histories, browsers, agents. */
 export const HOME_SECRETS = [
-  ".ssh", ".aws", ".azure", ".config/gcloud", ".config/gh", ".config/hub", ".gnupg", ".netrc", ".git-credentials", ".config/git/credentials",
-  ".docker", ".kube", ".npmrc", ".pypirc", ".cargo/credentials", ".cargo/credentials.toml", ".gem/credentials", ".password-store",
-  ".bash_history", ".zsh_history", ".history", ".python_history", ".node_repl_history", ".psql_history", ".mysql_history", ".lesshst",
-  ".local/share/fish", ".local/share/keyrings", ".mozilla", ".config/google-chrome", ".config/chromium", ".config/BraveSoftware",
-  ".claude", ".claude.json", ".codex", ".pi", ".config/docket", ".gemini", ".config/opencode",
+  ".ssh",
+  ".aws",
+  ".azure",
+  ".config/gcloud",
+  ".config/gh",
+  ".config/hub",
+  ".gnupg",
+  ".netrc",
+  ".git-credentials",
+  ".config/git/credentials",
+  ".docker",
+  ".kube",
+  ".npmrc",
+  ".pypirc",
+  ".cargo/credentials",
+  ".cargo/credentials.toml",
+  ".gem/credentials",
+  ".password-store",
+  ".bash_history",
+  ".zsh_history",
+  ".history",
+  ".python_history",
+  ".node_repl_history",
+  ".psql_history",
+  ".mysql_history",
+  ".lesshst",
+  ".local/share/fish",
+  ".local/share/keyrings",
+  ".mozilla",
+  ".config/google-chrome",
+  ".config/chromium",
+  ".config/BraveSoftware",
+  ".claude",
+  ".claude.json",
+  ".codex",
+  ".pi",
+  ".config/docket",
+  ".gemini",
+  ".config/opencode",
 ] as const;
 
 /** Places on the system where the human's sessions, agents and container daemons listen. */
 export const SYSTEM_HIDDEN = [
-  "/run/user", "/run/dbus", "/run/docker.sock", "/run/docker", "/run/containerd", "/run/podman", "/run/systemd/private",
-  "/run/screen", "/run/tmux", "/var/run/docker.sock",
+  "/run/user",
+  "/run/dbus",
+  "/run/docker.sock",
+  "/run/docker",
+  "/run/containerd",
+  "/run/podman",
+  "/run/systemd/private",
+  "/run/screen",
+  "/run/tmux",
+  "/var/run/docker.sock",
 ] as const;
 
 const join = (a: string, b: string) => (a.endsWith("/") ? `${a}${b}` : `${a}/${b}`);
@@ -73,7 +115,8 @@ export function planMounts(input: SandboxInput): Mount[] {
   add("hide", "/tmp", "private /tmp: other users' and sessions' sockets and files are not visible");
   for (const p of SYSTEM_HIDDEN) add("hide", p, "session, agent and container sockets");
   for (const p of input.hideExtra) add("hide", p, "a socket of the human's session");
-  for (const p of input.exposeReadOnly) add("ro", p, "shown read-only (Docket's install, scripted steps or sandbox.readOnlyPaths)");
+  for (const p of input.exposeReadOnly)
+    add("ro", p, "shown read-only (Docket's install, scripted steps or sandbox.readOnlyPaths)");
   for (const home of input.homes) for (const s of HOME_SECRETS) add("hide", join(home, s), "the human's secrets");
   const reach = input.docket;
   add("hide", reach.home, "the Docket home: not visible to a worker");
@@ -84,7 +127,8 @@ export function planMounts(input: SandboxInput): Mount[] {
   if (input.git) add("ro", input.git.commonDir, "the repository's git data, read-only");
   if (!input.readOnly) {
     add("rw", input.workspace, "the worker's workspace");
-    if (input.git) add("rw", input.git.privateGitDir, "the worker's own git dir: its HEAD, index, refs and new objects");
+    if (input.git)
+      add("rw", input.git.privateGitDir, "the worker's own git dir: its HEAD, index, refs and new objects");
   } else if (input.workspace !== input.checkout) add("ro", input.workspace, "a read-only kind's workspace");
   add("rw", input.scratch, "the worker's own TMPDIR");
   for (const p of input.agentReadOnly) add("ro", p, "the agent's installed config (model credentials), read-only");
@@ -101,7 +145,9 @@ const depth = (p: string) => p.split("/").filter(Boolean).length;
 export function orderMounts(mounts: readonly Mount[]): Mount[] {
   const last = new Map<string, { mount: Mount; index: number }>();
   mounts.forEach((mount, index) => last.set(mount.path, { mount, index }));
-  return [...last.values()].sort((a, b) => depth(a.mount.path) - depth(b.mount.path) || a.index - b.index).map((e) => e.mount);
+  return [...last.values()]
+    .sort((a, b) => depth(a.mount.path) - depth(b.mount.path) || a.index - b.index)
+    .map((e) => e.mount);
 }
 
 export type PathType = "dir" | "file" | "missing";
@@ -115,12 +161,28 @@ export interface BwrapOptions {
  * system read-only with a fresh /dev and /proc, then the ordered mounts. A mount of a path that does not exist is
  * left out; a hidden file is covered with /dev/null, a hidden directory with an empty read-only tmpfs.
  */
-export function bwrapArgs(mounts: readonly Mount[], typeOf: (path: string) => PathType, options: BwrapOptions): string[] {
+export function bwrapArgs(
+  mounts: readonly Mount[],
+  typeOf: (path: string) => PathType,
+  options: BwrapOptions,
+): string[] {
   const args = [
-    "--unshare-user", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
+    "--unshare-user",
+    "--unshare-pid",
+    "--unshare-ipc",
+    "--unshare-uts",
+    "--unshare-cgroup-try",
     ...(options.network === "none" ? ["--unshare-net"] : []),
-    "--die-with-parent", "--cap-drop", "ALL",
-    "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
+    "--die-with-parent",
+    "--cap-drop",
+    "ALL",
+    "--ro-bind",
+    "/",
+    "/",
+    "--dev",
+    "/dev",
+    "--proc",
+    "/proc",
   ];
   const emptied: string[] = [];
   for (const m of orderMounts(mounts)) {

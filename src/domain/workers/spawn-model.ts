@@ -153,7 +153,10 @@ function findModel(
   }
   const entry = available.find((m) => m.ref === ref);
   if (entry) return entry;
-  const listed = available.slice(0, 12).map((m) => m.ref).join(", ");
+  const listed = available
+    .slice(0, 12)
+    .map((m) => m.ref)
+    .join(", ");
   const more = available.length > 12 ? ` and ${available.length - 12} more` : "";
   const choices = available.length === 0 ? "none" : listed + more;
   throw abort(
@@ -161,4 +164,3 @@ function findModel(
     "run pi --list-models to see them",
   );
 }
-

@@ -79,4 +79,3 @@ export interface ResolvedExecution {
   confirm: { needed: boolean; reasons: string[] };
   summary: string[];
 }
-

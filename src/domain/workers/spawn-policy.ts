@@ -40,11 +40,23 @@ export function resolveSpawnPolicy(input: SpawnPolicyInput): ResolvedExecution {
   const reasons = confirmReasons(input, settings, legacy);
   const { model, modelSource, thinking, thinkingSource, thinkingNote } = settings;
   const summary = formatSpawnSummary({
-    agent: input.agent, kind, model, modelSource, thinking, thinkingSource,
+    agent: input.agent,
+    kind,
+    model,
+    modelSource,
+    thinking,
+    thinkingSource,
     ...(thinkingNote !== undefined ? { thinkingNote } : {}),
-    context, contextSource, ...(seedFile !== undefined ? { seedFile } : {}), workspace, workspaceSource,
-    legacyContributions: legacy, confirmReasons: reasons,
-    interactive: input.interactive, yes: input.yes, ...(input.yesFrom !== undefined ? { yesFrom: input.yesFrom } : {}),
+    context,
+    contextSource,
+    ...(seedFile !== undefined ? { seedFile } : {}),
+    workspace,
+    workspaceSource,
+    legacyContributions: legacy,
+    confirmReasons: reasons,
+    interactive: input.interactive,
+    yes: input.yes,
+    ...(input.yesFrom !== undefined ? { yesFrom: input.yesFrom } : {}),
   });
   return {
     agent: input.agent,

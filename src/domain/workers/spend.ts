@@ -33,10 +33,19 @@ export interface SpendTotals extends Tokens {
   unpriced: number;
 }
 
-export const EMPTY_TOTALS: SpendTotals = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0, costUsd: 0, unpriced: 0 };
+export const EMPTY_TOTALS: SpendTotals = {
+  input: 0,
+  output: 0,
+  cacheRead: 0,
+  cacheWrite: 0,
+  total: 0,
+  costUsd: 0,
+  unpriced: 0,
+};
 
 const num = (v: unknown): number => (typeof v === "number" && Number.isFinite(v) && v >= 0 ? v : 0);
-const obj = (v: unknown): Record<string, unknown> | undefined => (typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);
+const obj = (v: unknown): Record<string, unknown> | undefined =>
+  typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
 const str = (v: unknown): string | undefined => (typeof v === "string" && v !== "" ? v : undefined);
 
 /** What a reader carries from one line to the next (and from one read to the next): Claude's message id, Codex's model. */
@@ -64,8 +73,13 @@ export function parseUsageLine(agent: SpendAgent, line: string, carry: ParseCarr
     if (e.type !== "message" || m?.role !== "assistant" || !u) return undefined;
     const reported = num(obj(u.cost)?.total);
     return {
-      at: str(e.timestamp) ?? new Date(num(m.timestamp)).toISOString(), provider: str(m.provider) ?? "", model: str(m.model) ?? "",
-      input: num(u.input), output: num(u.output), cacheRead: num(u.cacheRead), cacheWrite: num(u.cacheWrite),
+      at: str(e.timestamp) ?? new Date(num(m.timestamp)).toISOString(),
+      provider: str(m.provider) ?? "",
+      model: str(m.model) ?? "",
+      input: num(u.input),
+      output: num(u.output),
+      cacheRead: num(u.cacheRead),
+      cacheWrite: num(u.cacheWrite),
       // pi writes 0 when it has no price for the model: only a positive figure is a reported cost.
       ...(reported > 0 ? { costUsd: reported } : {}),
     };
@@ -79,8 +93,14 @@ export function parseUsageLine(agent: SpendAgent, line: string, carry: ParseCarr
     if (key !== undefined) carry.value = key;
     const reported = num(e.costUSD);
     return {
-      at: str(e.timestamp) ?? "", provider: "anthropic", model: str(m.model) ?? "", key,
-      input: num(u.input_tokens), output: num(u.output_tokens), cacheRead: num(u.cache_read_input_tokens), cacheWrite: num(u.cache_creation_input_tokens),
+      at: str(e.timestamp) ?? "",
+      provider: "anthropic",
+      model: str(m.model) ?? "",
+      key,
+      input: num(u.input_tokens),
+      output: num(u.output_tokens),
+      cacheRead: num(u.cache_read_input_tokens),
+      cacheWrite: num(u.cache_creation_input_tokens),
       ...(reported > 0 ? { costUsd: reported } : {}),
     };
   }
@@ -108,7 +128,8 @@ function codexCarry(carry: ParseCarry): { model: string; records: boolean } {
 function parseCodexLine(e: Record<string, unknown>, carry: ParseCarry): UsageRecord | undefined {
   const p = obj(e.payload);
   const state = codexCarry(carry);
-  const save = (next: { model: string; records: boolean }) => (carry.value = next.records ? JSON.stringify(next) : next.model);
+  const save = (next: { model: string; records: boolean }) =>
+    (carry.value = next.records ? JSON.stringify(next) : next.model);
   if (e.type === "turn_context" && str(p?.model)) {
     save({ ...state, model: str(p!.model)! });
     return undefined;
@@ -126,9 +147,15 @@ function parseCodexLine(e: Record<string, unknown>, carry: ParseCarry): UsageRec
   }
   const cached = num(last.cached_input_tokens);
   return {
-    at: str(e.timestamp) ?? "", provider: "openai", model: state.model, ...(key ? { key } : {}),
+    at: str(e.timestamp) ?? "",
+    provider: "openai",
+    model: state.model,
+    ...(key ? { key } : {}),
     // OpenAI counts cached tokens inside input_tokens.
-    input: Math.max(0, num(last.input_tokens) - cached), output: num(last.output_tokens), cacheRead: cached, cacheWrite: num(last.cache_write_input_tokens),
+    input: Math.max(0, num(last.input_tokens) - cached),
+    output: num(last.output_tokens),
+    cacheRead: cached,
+    cacheWrite: num(last.cache_write_input_tokens),
   };
 }
 
@@ -136,12 +163,29 @@ function parseCodexLine(e: Record<string, unknown>, carry: ParseCarry): UsageRec
 export function resolveCost(r: UsageRecord, prices: Prices | undefined): number | undefined {
   if (r.costUsd !== undefined) return r.costUsd;
   if (!prices) return undefined;
-  return (r.input * prices.input + r.output * prices.output + r.cacheRead * prices.cacheRead + r.cacheWrite * prices.cacheWrite) / 1_000_000;
+  return (
+    (r.input * prices.input +
+      r.output * prices.output +
+      r.cacheRead * prices.cacheRead +
+      r.cacheWrite * prices.cacheWrite) /
+    1_000_000
+  );
 }
 
 export function addTotals(a: SpendTotals, b: SpendTotals): SpendTotals {
-  const input = a.input + b.input, output = a.output + b.output, cacheRead = a.cacheRead + b.cacheRead, cacheWrite = a.cacheWrite + b.cacheWrite;
-  return { input, output, cacheRead, cacheWrite, total: input + output + cacheRead + cacheWrite, costUsd: a.costUsd + b.costUsd, unpriced: a.unpriced + b.unpriced };
+  const input = a.input + b.input,
+    output = a.output + b.output,
+    cacheRead = a.cacheRead + b.cacheRead,
+    cacheWrite = a.cacheWrite + b.cacheWrite;
+  return {
+    input,
+    output,
+    cacheRead,
+    cacheWrite,
+    total: input + output + cacheRead + cacheWrite,
+    costUsd: a.costUsd + b.costUsd,
+    unpriced: a.unpriced + b.unpriced,
+  };
 }
 
 /** `41.2k`, `950`, `1.3M` */

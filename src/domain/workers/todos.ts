@@ -28,15 +28,26 @@ export interface ResolvedTodos {
   dropped: number;
 }
 
-const LEGACY_STATES: Record<string, TodoState> = { todo: "pending", active: "in_progress", done: "completed", in_progress: "in_progress" };
+const LEGACY_STATES: Record<string, TodoState> = {
+  todo: "pending",
+  active: "in_progress",
+  done: "completed",
+  in_progress: "in_progress",
+};
 
 function resolveState(value: string | undefined, index: number): TodoState {
   if (value === undefined || value === null) return "pending";
-  const v = String(value).trim().toLowerCase().replace(/[\s-]+/g, "_");
+  const v = String(value)
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, "_");
   if ((TODO_STATES as readonly string[]).includes(v)) return v as TodoState;
   const legacy = LEGACY_STATES[v];
   if (legacy) return legacy;
-  throw validationError("todo-state-invalid", `todo ${index + 1} has state "${value}"; use one of ${TODO_STATES.join(", ")}`);
+  throw validationError(
+    "todo-state-invalid",
+    `todo ${index + 1} has state "${value}"; use one of ${TODO_STATES.join(", ")}`,
+  );
 }
 
 export function collapseText(text: string, max: number): string {

@@ -12,5 +12,10 @@ export interface WorkerTreeRef {
 }
 
 export function workerTreeOf(row: Pick<Worker, "id" | "projectRoot" | "workspace" | "baseHead">): WorkerTreeRef {
-  return { projectRoot: row.projectRoot, workspace: row.workspace, worker: row.id, method: row.baseHead === null ? "copy" : "worktree" };
+  return {
+    projectRoot: row.projectRoot,
+    workspace: row.workspace,
+    worker: row.id,
+    method: row.baseHead === null ? "copy" : "worktree",
+  };
 }

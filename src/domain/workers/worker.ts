@@ -59,4 +59,6 @@ export interface Worker {
 }
 
 /** What a command may change on a worker (the ledger stamps updatedAt itself). */
-export type WorkerPatch = Partial<Omit<Worker, "id" | "seq" | "execution" | "envNames" | "createdAt" | "updatedAt">> & { todos?: Todo[] };
+export type WorkerPatch = Partial<Omit<Worker, "id" | "seq" | "execution" | "envNames" | "createdAt" | "updatedAt">> & {
+  todos?: Todo[];
+};

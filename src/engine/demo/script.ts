@@ -3,7 +3,8 @@
 
 export const DEMO_FILES: Record<string, string> = {
   "greet.js": 'export function greet() {\n  return "Hello, world";\n}\n',
-  "test.js": 'import { greet } from "./greet.js";\nif (greet() !== "Hello, world") throw new Error("greet() changed");\nconsole.log("ok");\n',
+  "test.js":
+    'import { greet } from "./greet.js";\nif (greet() !== "Hello, world") throw new Error("greet() changed");\nconsole.log("ok");\n',
   "README.md": "# greeter\n\nA tiny module that says hello.\n",
   "package.json": '{ "name": "greeter", "type": "module", "private": true }\n',
 };
@@ -18,7 +19,7 @@ export const DEMO_PLAN = [
   "",
   "## Constraints",
   "- No new dependencies.",
-  "- greet() with no argument still returns \"Hello, world\".",
+  '- greet() with no argument still returns "Hello, world".',
   "",
   "## Steps",
   "1. Give greet an optional name parameter. files: greet.js",
@@ -57,7 +58,8 @@ export function architectScript(): unknown[] {
 export const GREET_V2 = 'export function greet(name) {\n  return `Hello, ${name ?? "world"}`;\n}\n';
 export const TEST_V2 =
   'import { greet } from "./greet.js";\nif (greet() !== "Hello, world") throw new Error("default greeting changed");\nif (greet("Ada") !== "Hello, Ada") throw new Error("named greeting wrong");\nconsole.log("ok");\n';
-export const README_V2 = "# greeter\n\nA tiny module that says hello.\n\n```js\ngreet();       // Hello, world\ngreet(\"Ada\");  // Hello, Ada\n```\n";
+export const README_V2 =
+  '# greeter\n\nA tiny module that says hello.\n\n```js\ngreet();       // Hello, world\ngreet("Ada");  // Hello, Ada\n```\n';
 
 /** The implementer publishes the plan's steps, edits the three planned files, and reports each item. */
 export function implementerScript(items: readonly string[]): unknown[] {
@@ -104,8 +106,13 @@ export function implementerScript(items: readonly string[]): unknown[] {
           ],
           recommendations: [],
           items: [
-            { item: items[0], outcome: "done", body: "greet(name) greets by name; greet() is unchanged.", evidence: [{ kind: "test", text: "node test.js → ok" }] },
-            { item: items[1], outcome: "done", body: "README shows greet() and greet(\"Ada\")." },
+            {
+              item: items[0],
+              outcome: "done",
+              body: "greet(name) greets by name; greet() is unchanged.",
+              evidence: [{ kind: "test", text: "node test.js → ok" }],
+            },
+            { item: items[1], outcome: "done", body: 'README shows greet() and greet("Ada").' },
           ],
         },
       },

@@ -7,7 +7,14 @@ import { isWritable } from "../../files/probe.js";
 import { openEngine } from "../open.js";
 import { reindexStore } from "../store/catalog.js";
 import type { DoctorReport, Finding } from "./findings.js";
-import { checkHome, checkLedger, checkLinks, checkModes, checkPiDocketNeighbour, checkTempFiles } from "./home-checks.js";
+import {
+  checkHome,
+  checkLedger,
+  checkLinks,
+  checkModes,
+  checkPiDocketNeighbour,
+  checkTempFiles,
+} from "./home-checks.js";
 import { checkStoreIndex } from "./store-check.js";
 import { checkDoor } from "./door-check.js";
 import { checkNotify } from "./notify-checks.js";
@@ -30,22 +37,42 @@ export function runDoctor(input: DoctorInput): DoctorReport {
   findings.push(finding);
   if (exists) {
     const fix = input.fix && isWritable(home.root); // read-only: nothing can be repaired here
-    if (input.fix && !fix) findings.push({ check: "fix", severity: "warning", message: `${home.root} is read-only, so nothing was repaired`, fix: "make it writable and run `docket doctor --fix` again" });
+    if (input.fix && !fix)
+      findings.push({
+        check: "fix",
+        severity: "warning",
+        message: `${home.root} is read-only, so nothing was repaired`,
+        fix: "make it writable and run `docket doctor --fix` again",
+      });
     const ledger = checkLedger(home);
     findings.push(ledger.finding);
     const scan = scanHome(home);
-    findings.push(...checkModes(home, scan, fix), ...checkTempFiles(scan, fix), ...checkLinks(scan), ...checkPiDocketNeighbour(home, fix), ...checkDoor(home, fix));
+    findings.push(
+      ...checkModes(home, scan, fix),
+      ...checkTempFiles(scan, fix),
+      ...checkLinks(scan),
+      ...checkPiDocketNeighbour(home, fix),
+      ...checkDoor(home, fix),
+    );
     if (ledger.intact && ledger.finding.severity === "ok") {
-      findings.push(checkStoreIndex(home, fix, () => {
-        const ctx = openEngine({ env: input.env, cwd: input.cwd });
-        try {
-          reindexStore(ctx);
-        } finally {
-          ctx.close();
-        }
-      }));
+      findings.push(
+        checkStoreIndex(home, fix, () => {
+          const ctx = openEngine({ env: input.env, cwd: input.cwd });
+          try {
+            reindexStore(ctx);
+          } finally {
+            ctx.close();
+          }
+        }),
+      );
     }
   }
-  findings.push(checkTool("tmux"), checkTool("git"), checkPi(), checkSandbox(home, input.env, input.cwd), ...checkNotify(input.env));
+  findings.push(
+    checkTool("tmux"),
+    checkTool("git"),
+    checkPi(),
+    checkSandbox(home, input.env, input.cwd),
+    ...checkNotify(input.env),
+  );
   return { home: home.root, ok: !findings.some((f) => f.severity === "problem" && !f.fixed), findings };
 }

@@ -18,24 +18,47 @@ const octal = (mode: number) => mode.toString(8).padStart(3, "0");
 export function checkHome(home: HomeLayout): { finding: Finding; exists: boolean } {
   const state = dirState(home.root);
   if (state.kind === "not-dir") {
-    return { exists: false, finding: { check: "home", severity: "problem", message: `${home.root} is a file, not a directory`, fix: "point DOCKET_HOME at a directory, or move the file away" } };
+    return {
+      exists: false,
+      finding: {
+        check: "home",
+        severity: "problem",
+        message: `${home.root} is a file, not a directory`,
+        fix: "point DOCKET_HOME at a directory, or move the file away",
+      },
+    };
   }
-  if (state.kind === "missing") return { exists: false, finding: ok("home", `${home.root} does not exist yet; Docket creates it (0700) on first use`) };
+  if (state.kind === "missing")
+    return {
+      exists: false,
+      finding: ok("home", `${home.root} does not exist yet; Docket creates it (0700) on first use`),
+    };
   if (state.kind === "unreadable") {
-    return { exists: false, finding: { check: "home", severity: "problem", message: `${home.root} cannot be inspected (${state.code})`, fix: "point DOCKET_HOME at a directory you own" } };
+    return {
+      exists: false,
+      finding: {
+        check: "home",
+        severity: "problem",
+        message: `${home.root} cannot be inspected (${state.code})`,
+        fix: "point DOCKET_HOME at a directory you own",
+      },
+    };
   }
   return { exists: true, finding: ok("home", home.root) };
 }
 
 /** quick_check, then the migration history; a damaged ledger says how to recover. */
 export function checkLedger(home: HomeLayout): { finding: Finding; intact: boolean } {
-  if (!pathExists(home.ledger)) return { intact: true, finding: ok("ledger", "no ledger yet; Docket creates it (0600) on first use") };
+  if (!pathExists(home.ledger))
+    return { intact: true, finding: ok("ledger", "no ledger yet; Docket creates it (0600) on first use") };
   const integrity = checkLedgerIntegrity(home.ledger, 3);
   if (!integrity.ok) {
     return {
       intact: false,
       finding: {
-        check: "ledger", severity: "problem", message: `${home.ledger} is damaged: ${integrity.problems.join("; ")}`,
+        check: "ledger",
+        severity: "problem",
+        message: `${home.ledger} is damaged: ${integrity.problems.join("; ")}`,
         fix: `move it aside (mv ${home.ledger} ${home.ledger}.damaged) and restore a backup; without it Docket starts an empty ledger`,
       },
     };
@@ -50,10 +73,21 @@ export function checkLedger(home: HomeLayout): { finding: Finding; intact: boole
     }
   } catch (error) {
     if (!isDocketError(error)) throw error;
-    return { intact: false, finding: { check: "ledger", severity: "problem", message: error.message, fix: error.hint ?? "upgrade docket" } };
+    return {
+      intact: false,
+      finding: { check: "ledger", severity: "problem", message: error.message, fix: error.hint ?? "upgrade docket" },
+    };
   }
   if (pending.length > 0) {
-    return { intact: true, finding: { check: "ledger", severity: "warning", message: `quick_check ok; migration ${pending.join(", ")} not applied yet`, fix: "any docket command with write access applies it" } };
+    return {
+      intact: true,
+      finding: {
+        check: "ledger",
+        severity: "warning",
+        message: `quick_check ok; migration ${pending.join(", ")} not applied yet`,
+        fix: "any docket command with write access applies it",
+      },
+    };
   }
   return { intact: true, finding: ok("ledger", "quick_check ok, migrations current") };
 }
@@ -72,14 +106,19 @@ export function checkModes(home: HomeLayout, scan: HomeScan, fix: boolean): Find
   const findings: Finding[] = [];
   if (root) {
     findings.push({
-      check: "modes", severity: "warning", fixed: fixed || undefined,
+      check: "modes",
+      severity: "warning",
+      fixed: fixed || undefined,
       message: `${home.root} is ${octal(root.mode)}: other users can look inside Docket's home`,
       fix: `run \`docket doctor --fix\` (or chmod 700 ${home.root})`,
     });
   }
   if (rest.length > 0) {
     findings.push({
-      check: "modes", severity: "warning", fixed: fixed || undefined, paths: samplePaths(rest.map((e) => `${octal(e.mode)} ${e.path}`)),
+      check: "modes",
+      severity: "warning",
+      fixed: fixed || undefined,
+      paths: samplePaths(rest.map((e) => `${octal(e.mode)} ${e.path}`)),
       message: `${rest.length} file${rest.length === 1 ? "" : "s"} or director${rest.length === 1 ? "y" : "ies"} in the home can be read by other users`,
       fix: "run `docket doctor --fix` (files become 0600, directories 0700)",
     });
@@ -92,33 +131,49 @@ export function checkTempFiles(scan: HomeScan, fix: boolean): Finding[] {
   if (scan.temps.length === 0) return [ok("temp-files", "no temp files left by interrupted writes")];
   const dead = scan.temps.filter((t) => !isProcessAlive(t.pid));
   const live = scan.temps.length - dead.length;
-  if (dead.length === 0) return [ok("temp-files", `${live} temp file${live === 1 ? " is" : "s are"} being written by running processes`)];
+  if (dead.length === 0)
+    return [ok("temp-files", `${live} temp file${live === 1 ? " is" : "s are"} being written by running processes`)];
   if (fix) removeFiles(dead.map((t) => t.path));
-  return [{
-    check: "temp-files", severity: "warning", fixed: fix || undefined, paths: samplePaths(dead.map((t) => t.path)),
-    message: `${dead.length} temp file${dead.length === 1 ? "" : "s"} left by killed writers (no process ${dead.length === 1 ? "has" : "have"} their pid)`,
-    fix: "run `docket doctor --fix` to remove them; no claimed version points at a temp file",
-  }];
+  return [
+    {
+      check: "temp-files",
+      severity: "warning",
+      fixed: fix || undefined,
+      paths: samplePaths(dead.map((t) => t.path)),
+      message: `${dead.length} temp file${dead.length === 1 ? "" : "s"} left by killed writers (no process ${dead.length === 1 ? "has" : "have"} their pid)`,
+      fix: "run `docket doctor --fix` to remove them; no claimed version points at a temp file",
+    },
+  ];
 }
 
 /** Links Docket never follows, where its own files should be. */
 export function checkLinks(scan: HomeScan): Finding[] {
   if (scan.links.length === 0) return [ok("links", "no symbolic links among Docket's files")];
-  return [{
-    check: "links", severity: "warning", paths: samplePaths(scan.links),
-    message: `${scan.links.length} symbolic link${scan.links.length === 1 ? "" : "s"} where Docket keeps its files; Docket never follows them (listed as unreadable)`,
-    fix: "replace each link with the real file or directory, or remove it",
-  }];
+  return [
+    {
+      check: "links",
+      severity: "warning",
+      paths: samplePaths(scan.links),
+      message: `${scan.links.length} symbolic link${scan.links.length === 1 ? "" : "s"} where Docket keeps its files; Docket never follows them (listed as unreadable)`,
+      fix: "replace each link with the real file or directory, or remove it",
+    },
+  ];
 }
 
 /** Docket status files under `workers/`, which make pi-docket's worker list throw in a shared home. */
 export function checkPiDocketNeighbour(home: HomeLayout, fix: boolean): Finding[] {
   const found = findLegacyStatusFiles(home);
-  if (found.length === 0) return [ok("pi-docket", "nothing Docket wrote is in workers/, where pi-docket lists its workers")];
+  if (found.length === 0)
+    return [ok("pi-docket", "nothing Docket wrote is in workers/, where pi-docket lists its workers")];
   if (fix) removeLegacyStatusFiles(home);
-  return [{
-    check: "pi-docket", severity: "problem", fixed: fix || undefined, paths: samplePaths(found),
-    message: `${found.length} Docket status file${found.length === 1 ? "" : "s"} in workers/, where pi-docket's worker list reads (and throws on them)`,
-    fix: "run `docket doctor --fix` (or any docket command that writes) to remove them; they are projections, never read back",
-  }];
+  return [
+    {
+      check: "pi-docket",
+      severity: "problem",
+      fixed: fix || undefined,
+      paths: samplePaths(found),
+      message: `${found.length} Docket status file${found.length === 1 ? "" : "s"} in workers/, where pi-docket's worker list reads (and throws on them)`,
+      fix: "run `docket doctor --fix` (or any docket command that writes) to remove them; they are projections, never read back",
+    },
+  ];
 }

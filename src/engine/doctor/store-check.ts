@@ -8,7 +8,8 @@ import { listIndexRows } from "../../ledger/store/store-index.js";
 import { indexRowOf } from "../store/catalog.js";
 import { ok, samplePaths, type Finding } from "./findings.js";
 
-const keyOf = (r: { id: string; version: number; status: string; reason: string | null }) => `${r.id}:${r.version}:${r.status}:${r.reason ?? ""}`;
+const keyOf = (r: { id: string; version: number; status: string; reason: string | null }) =>
+  `${r.id}:${r.version}:${r.status}:${r.reason ?? ""}`;
 
 /** Which store versions the index lacks, and which it lists that the files no longer hold (or hold differently). */
 export function compareStoreIndex(home: HomeLayout): { missing: string[]; stale: string[] } {
@@ -28,10 +29,14 @@ export function compareStoreIndex(home: HomeLayout): { missing: string[]; stale:
 /** The finding; `reindex` rebuilds the index (it needs a writable home) and is called only with --fix. */
 export function checkStoreIndex(home: HomeLayout, fix: boolean, reindex: () => void): Finding {
   const { missing, stale } = compareStoreIndex(home);
-  if (missing.length === 0 && stale.length === 0) return ok("store-index", "the DeliverableStore index matches the files");
+  if (missing.length === 0 && stale.length === 0)
+    return ok("store-index", "the DeliverableStore index matches the files");
   if (fix) reindex();
   return {
-    check: "store-index", severity: "warning", fixed: fix || undefined, paths: samplePaths([...missing.map((k) => `not indexed: ${k}`), ...stale.map((k) => `stale: ${k}`)]),
+    check: "store-index",
+    severity: "warning",
+    fixed: fix || undefined,
+    paths: samplePaths([...missing.map((k) => `not indexed: ${k}`), ...stale.map((k) => `stale: ${k}`)]),
     message: `the ledger's index of the DeliverableStore differs from the files (${missing.length} not indexed, ${stale.length} stale); the next listing refreshes changed directories only`,
     fix: "run `docket doctor --fix` or `docket deliverables --reindex` to rebuild it from the files",
   };

@@ -16,9 +16,15 @@ const INSTALL: Record<OutsideTool, string> = {
 
 export function checkTool(tool: OutsideTool): Finding {
   const version = toolVersion(tool);
-  if (version === undefined) return { check: tool, severity: "problem", message: `${tool} is not on PATH`, fix: INSTALL[tool] };
+  if (version === undefined)
+    return { check: tool, severity: "problem", message: `${tool} is not on PATH`, fix: INSTALL[tool] };
   if (!isAtLeast(version, MIN_VERSIONS[tool])) {
-    return { check: tool, severity: "warning", message: `${tool} ${version} is older than ${MIN_VERSIONS[tool]}, the oldest Docket is tested with`, fix: `upgrade: ${INSTALL[tool]}` };
+    return {
+      check: tool,
+      severity: "warning",
+      message: `${tool} ${version} is older than ${MIN_VERSIONS[tool]}, the oldest Docket is tested with`,
+      fix: `upgrade: ${INSTALL[tool]}`,
+    };
   }
   return ok(tool, `${tool} ${version}`);
 }
@@ -28,8 +34,19 @@ export function checkPi(): Finding {
   try {
     cli = resolvePiCli();
   } catch (error) {
-    return { check: "pi", severity: "problem", message: (error as Error).message, fix: "reinstall Docket's dependencies (npm ci); pi workers need its CLI" };
+    return {
+      check: "pi",
+      severity: "problem",
+      message: (error as Error).message,
+      fix: "reinstall Docket's dependencies (npm ci); pi workers need its CLI",
+    };
   }
-  if (!pathExists(cli)) return { check: "pi", severity: "problem", message: `the pi CLI ${cli} is missing`, fix: "reinstall Docket's dependencies (npm ci)" };
+  if (!pathExists(cli))
+    return {
+      check: "pi",
+      severity: "problem",
+      message: `the pi CLI ${cli} is missing`,
+      fix: "reinstall Docket's dependencies (npm ci)",
+    };
   return ok("pi", cli);
 }

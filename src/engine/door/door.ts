@@ -3,7 +3,14 @@
 
 import { doorSocketName, SOCKET_PATH_MAX } from "../../domain/door.js";
 import { internalError } from "../../domain/errors.js";
-import { doorPaths, prepareDoorDir, readDoorState, writeDoorEnv, type DoorPaths, type DoorState } from "../../files/door-files.js";
+import {
+  doorPaths,
+  prepareDoorDir,
+  readDoorState,
+  writeDoorEnv,
+  type DoorPaths,
+  type DoorState,
+} from "../../files/door-files.js";
 import { claimDoorStart } from "../../substrate/door-revive.js";
 import { startNodeDetached, stopProcess } from "../../substrate/node-process.js";
 import { isProcessAlive } from "../../substrate/process.js";
@@ -11,7 +18,18 @@ import type { EngineContext } from "../context.js";
 import { docketBinPath } from "../workers/launch.js";
 
 /** What of the human's environment the door runs with: enough to reach tmux, git and the home, no worker identity. */
-const DOOR_PASSED_ENV = ["PATH", "HOME", "SSH_AUTH_SOCK", "LANG", "TERM", "TMPDIR", "PI_CODING_AGENT_DIR", "DOCKET_TMUX_SOCKET", "DOCKET_DEBUG", "GIT_CONFIG_NOSYSTEM"];
+const DOOR_PASSED_ENV = [
+  "PATH",
+  "HOME",
+  "SSH_AUTH_SOCK",
+  "LANG",
+  "TERM",
+  "TMPDIR",
+  "PI_CODING_AGENT_DIR",
+  "DOCKET_TMUX_SOCKET",
+  "DOCKET_DEBUG",
+  "GIT_CONFIG_NOSYSTEM",
+];
 
 export function doorEnvOf(ctx: EngineContext): Record<string, string> {
   const env: Record<string, string> = {};
@@ -30,7 +48,10 @@ export function runningDoor(paths: DoorPaths): DoorState | undefined {
 export function doorSocketFor(ctx: EngineContext, worker: string, generation: number): string {
   const path = doorPaths(ctx.home.root).socket(doorSocketName(worker, generation));
   if (Buffer.byteLength(path) > SOCKET_PATH_MAX) {
-    throw internalError("door-path-too-long", `the door socket ${path} is longer than the ${SOCKET_PATH_MAX} bytes a Unix socket path may have; use a shorter DOCKET_HOME`);
+    throw internalError(
+      "door-path-too-long",
+      `the door socket ${path} is longer than the ${SOCKET_PATH_MAX} bytes a Unix socket path may have; use a shorter DOCKET_HOME`,
+    );
   }
   return path;
 }

@@ -5,7 +5,19 @@ import { basename, dirname, join } from "node:path";
 import { DOOR_DIR, DOOR_ENV_FILE } from "../../domain/door.js";
 import { internalError } from "../../domain/errors.js";
 import type { WorkerIdentity } from "../../domain/workers/identity.js";
-import { doorPaths, listDoorSockets, placeSocket, prepareDoorDir, readDoorEnv, removeSocketFile, removeSocketIfInode, socketInode, writeDoorState, type DoorPaths, type DoorState } from "../../files/door-files.js";
+import {
+  doorPaths,
+  listDoorSockets,
+  placeSocket,
+  prepareDoorDir,
+  readDoorEnv,
+  removeSocketFile,
+  removeSocketIfInode,
+  socketInode,
+  writeDoorState,
+  type DoorPaths,
+  type DoorState,
+} from "../../files/door-files.js";
 import { releaseDoorStart } from "../../substrate/door-revive.js";
 import { checkFenceOn, servedGenerations } from "../../ledger/workers/workers.js";
 import { isProcessAlive } from "../../substrate/process.js";
@@ -27,7 +39,10 @@ export function openDoorHome(doorDir: string, callerEnv: NodeJS.ProcessEnv): Doo
   const written = readDoorEnv({ ...bare, env: join(doorDir, DOOR_ENV_FILE) });
   const home = written?.DOCKET_HOME ?? (basename(doorDir) === DOOR_DIR ? dirname(doorDir) : undefined);
   if (!home || doorPaths(home).dir !== doorDir) {
-    throw internalError("door-dir-unknown", `${doorDir} is not the door directory of a Docket home; nothing was started`);
+    throw internalError(
+      "door-dir-unknown",
+      `${doorDir} is not the door directory of a Docket home; nothing was started`,
+    );
   }
   const paths = doorPaths(home);
   prepareDoorDir(paths);

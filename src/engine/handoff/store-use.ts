@@ -42,10 +42,18 @@ export function storedForUse(ctx: EngineContext, ref: string, legacy?: (ref: str
   const target = resolveStoreTarget(ctx, ref);
   if (target.kind === "legacy") {
     if (legacy) throw legacy(target.ref);
-    throw refusal("legacy-not-usable", `${target.ref} is a legacy checkpoint bundle; bundles cannot be used for a reviewed handoff`, "preview it, or save its text as a new record with `docket save --author`");
+    throw refusal(
+      "legacy-not-usable",
+      `${target.ref} is a legacy checkpoint bundle; bundles cannot be used for a reviewed handoff`,
+      "preview it, or save its text as a new record with `docket save --author`",
+    );
   }
   const { record, path, sha256 } = readStoredTarget(ctx, target);
-  const approval: StoredUseApproval = { kind: record.approval.kind, decisionId: record.approval.decisionId, decidedAt: record.approval.decidedAt };
+  const approval: StoredUseApproval = {
+    kind: record.approval.kind,
+    decisionId: record.approval.decisionId,
+    decidedAt: record.approval.decidedAt,
+  };
   const provenance: StoredUseProvenance = {
     sourceRef: record.ref,
     sourceId: record.id,

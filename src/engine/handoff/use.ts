@@ -34,7 +34,10 @@ export interface UseParentResult {
 }
 
 /** Use → Parent: queues the full immutable body as a chip for the project's parent session's next prompt. */
-export function useForParent(ctx: EngineContext, input: { target: string; version?: number; actor?: DecisionActor; expectDecision?: string | null }): UseParentResult {
+export function useForParent(
+  ctx: EngineContext,
+  input: { target: string; version?: number; actor?: DecisionActor; expectDecision?: string | null },
+): UseParentResult {
   assertHuman(ctx, "use");
   const source = resolveUseSource(ctx, input.target, input.version);
   const ref = source.pointer.ref;
@@ -42,18 +45,38 @@ export function useForParent(ctx: EngineContext, input: { target: string; versio
     const auth = useOf(source).authorize(tx, input.expectDecision);
     const existing = queuedChipFor(tx.db, ref, source.projectRoot);
     if (existing) {
-      return { chip: { id: existing.id, ref: existing.ref, state: existing.state }, decision: null, alreadyQueued: true, notes: [`${ref} is already queued as ${existing.id}; nothing new`] };
+      return {
+        chip: { id: existing.id, ref: existing.ref, state: existing.state },
+        decision: null,
+        alreadyQueued: true,
+        notes: [`${ref} is already queued as ${existing.id}; nothing new`],
+      };
     }
     const decision = insertDecision(tx, {
-      actor: input.actor ?? "human", verb: "use", worker: source.subject, deliverable: source.pointer, option: "parent",
-      note: `approved by ${auth.approvingDecisionId}`, evidenceRefs: source.evidenceRefs, contentSha256: source.sha256,
+      actor: input.actor ?? "human",
+      verb: "use",
+      worker: source.subject,
+      deliverable: source.pointer,
+      option: "parent",
+      note: `approved by ${auth.approvingDecisionId}`,
+      evidenceRefs: source.evidenceRefs,
+      contentSha256: source.sha256,
     });
-    const chip = insertChip(tx, { worker: useOf(source).chipWorker, ref, projectRoot: source.projectRoot, body: source.body, decision: decision.id });
+    const chip = insertChip(tx, {
+      worker: useOf(source).chipWorker,
+      ref,
+      projectRoot: source.projectRoot,
+      body: source.body,
+      decision: decision.id,
+    });
     return {
       chip: { id: chip.id, ref: chip.ref, state: chip.state },
       decision: decisionView(decision),
       alreadyQueued: false,
-      notes: [`queued ${ref} as ${chip.id} (${Buffer.byteLength(source.body, "utf8")} bytes) for the parent session's next prompt`, "`docket chips` lists queued chips; `docket chips drop <id>` drops one"],
+      notes: [
+        `queued ${ref} as ${chip.id} (${Buffer.byteLength(source.body, "utf8")} bytes) for the parent session's next prompt`,
+        "`docket chips` lists queued chips; `docket chips drop <id>` drops one",
+      ],
     };
   }).result;
 }
@@ -86,26 +109,46 @@ export interface UseWorkerResult {
  */
 export async function useForWorker(ctx: EngineContext, input: UseWorkerInput): Promise<UseWorkerResult> {
   assertHuman(ctx, "use");
-  if (input.seedFile !== undefined) throw validationError("handoff-is-fresh", "a handoff worker always starts fresh; --seed cannot be used with use --worker");
-  if (resolveConfirmation("use --worker", { yes: Boolean(input.yes), interactive: Boolean(input.interactive) }) === "refuse") {
+  if (input.seedFile !== undefined)
+    throw validationError(
+      "handoff-is-fresh",
+      "a handoff worker always starts fresh; --seed cannot be used with use --worker",
+    );
+  if (
+    resolveConfirmation("use --worker", { yes: Boolean(input.yes), interactive: Boolean(input.interactive) }) ===
+    "refuse"
+  ) {
     throw confirmationRefused("use --worker", input.target);
   }
   const source = resolveUseSource(ctx, input.target, input.version);
   const ref = source.pointer.ref;
   // Cheap launch checks before the use decision is recorded, so an obvious typo changes nothing.
-  if ((input.agent ?? "pi") === "command" && !input.command?.trim()) throw usageError("missing-cmd", "--agent command needs --cmd '<shell command>'");
+  if ((input.agent ?? "pi") === "command" && !input.command?.trim())
+    throw usageError("missing-cmd", "--agent command needs --cmd '<shell command>'");
   if (input.kind !== undefined && !kindRegistry(ctx).kinds.has(input.kind)) {
-    throw validationError("spawn-policy", `unknown kind ${JSON.stringify(input.kind)}; known kinds: ${[...kindRegistry(ctx).kinds.keys()].join(", ")}; nothing changed`, "run `docket kinds`");
+    throw validationError(
+      "spawn-policy",
+      `unknown kind ${JSON.stringify(input.kind)}; known kinds: ${[...kindRegistry(ctx).kinds.keys()].join(", ")}; nothing changed`,
+      "run `docket kinds`",
+    );
   }
   const implement = input.implement ? implementPlan(ctx, source, input.kind) : undefined;
   const task =
-    input.task?.trim() || implement?.task || `Work from the reviewed deliverable ${ref} (its exact text is in source-deliverable.md).`;
+    input.task?.trim() ||
+    implement?.task ||
+    `Work from the reviewed deliverable ${ref} (its exact text is in source-deliverable.md).`;
   const use = useOf(source);
   const used = ctx.commands.run("use.worker", { ref, task, implement: Boolean(implement) }, (tx) => {
     const auth = use.authorize(tx, input.expectDecision);
     const decision = insertDecision(tx, {
-      actor: input.actor ?? "human", verb: "use", worker: source.subject, deliverable: source.pointer, option: implement ? "implement" : "worker",
-      note: `task: ${task}`, evidenceRefs: source.evidenceRefs, contentSha256: source.sha256,
+      actor: input.actor ?? "human",
+      verb: "use",
+      worker: source.subject,
+      deliverable: source.pointer,
+      option: implement ? "implement" : "worker",
+      note: `task: ${task}`,
+      evidenceRefs: source.evidenceRefs,
+      contentSha256: source.sha256,
     });
     return { auth, decision: decisionView(decision) };
   }).result;
@@ -135,42 +178,78 @@ export async function useForWorker(ctx: EngineContext, input: UseWorkerInput): P
         sourceBody: source.body,
         record,
         brief: {
-          sourceRef: ref, sourceVersion: source.pointer.version, from: use.from, approvingDecisionId: used.auth.approvingDecisionId,
-          approvedAt: used.auth.approvedAt, sidecarPath, planAuthorized: Boolean(implement), useDecisionId: used.decision.id,
+          sourceRef: ref,
+          sourceVersion: source.pointer.version,
+          from: use.from,
+          approvingDecisionId: used.auth.approvingDecisionId,
+          approvedAt: used.auth.approvedAt,
+          sidecarPath,
+          planAuthorized: Boolean(implement),
+          useDecisionId: used.decision.id,
         },
       },
     });
   } catch (error) {
     const e = error as Error & { code?: string };
-    throw refusal("use-worker-not-started", `use decision ${used.decision.id} was recorded but no worker started: ${e.message}`, "fix the cause and run the same use again");
+    throw refusal(
+      "use-worker-not-started",
+      `use decision ${used.decision.id} was recorded but no worker started: ${e.message}`,
+      "fix the cause and run the same use again",
+    );
   }
-  const notes = [...spawned.summary, `${spawned.worker} started with reviewed input ${ref} (approved ${used.auth.approvingDecisionId}, use ${used.decision.id})`];
+  const notes = [
+    ...spawned.summary,
+    `${spawned.worker} started with reviewed input ${ref} (approved ${used.auth.approvingDecisionId}, use ${used.decision.id})`,
+  ];
   const planGated = kindRegistry(ctx).kinds.get(spawned.kind)?.planGate ?? false;
   return {
     worker: spawned.worker,
     kind: spawned.kind,
     planGate: resolvePlanGate({ planGate: planGated }, Boolean(implement)),
-    sourceHandoff: { sourceRef: ref, approvingDecisionId: used.auth.approvingDecisionId, useDecisionId: used.decision.id },
+    sourceHandoff: {
+      sourceRef: ref,
+      approvingDecisionId: used.auth.approvingDecisionId,
+      useDecisionId: used.decision.id,
+    },
     spawn: spawned,
     notes,
   };
 }
 
 /** Use → Implement: the source must propose work (a plan or proposal, no patch); kind and task come from config and goal. */
-function implementPlan(ctx: EngineContext, source: Reviewable, kindFlag: string | undefined): { kind: string; task: string } {
-  const { outcome, pointer: { ref } } = source;
+function implementPlan(
+  ctx: EngineContext,
+  source: Reviewable,
+  kindFlag: string | undefined,
+): { kind: string; task: string } {
+  const {
+    outcome,
+    pointer: { ref },
+  } = source;
   const patch = source.changeSet?.patch;
   const plan = parsePlan(source.body);
   if (patch) {
-    throw refusal("implement-has-patch", `${ref} carries a patch, not a plan; nothing changed`, `promote it with \`docket promote ${ref}\`, or use --worker`);
+    throw refusal(
+      "implement-has-patch",
+      `${ref} carries a patch, not a plan; nothing changed`,
+      `promote it with \`docket promote ${ref}\`, or use --worker`,
+    );
   }
   if (!isPlanLike(outcome, plan)) {
-    throw refusal("implement-not-a-plan", `${ref} is ${outcome}, not a plan or proposal; nothing changed`, "use --worker to hand it to a worker as input");
+    throw refusal(
+      "implement-not-a-plan",
+      `${ref} is ${outcome}, not a plan or proposal; nothing changed`,
+      "use --worker to hand it to a worker as input",
+    );
   }
   const goal = plan?.goal ? oneLine(plan.goal) : undefined; // worker text in task.md's "# Task": one line, no heading of its own
   const kind = kindFlag ?? trustedKindChoice(ctx, kindRegistry(ctx).kinds, "implementKind").name ?? "implementer";
   if (!kindRegistry(ctx).kinds.has(kind)) {
-    throw validationError("spawn-policy", `implementKind ${JSON.stringify(kind)} is not a known kind; nothing changed`, "fix implementKind in config.json, or pass --as <kind>");
+    throw validationError(
+      "spawn-policy",
+      `implementKind ${JSON.stringify(kind)} is not a known kind; nothing changed`,
+      "fix implementKind in config.json, or pass --as <kind>",
+    );
   }
   return {
     kind,
@@ -187,7 +266,14 @@ export interface ChipView {
   createdAt: string;
 }
 
-const chipView = (c: Chip): ChipView => ({ id: c.id, ref: c.ref, worker: c.worker, state: c.state, bytes: Buffer.byteLength(c.body, "utf8"), createdAt: c.createdAt });
+const chipView = (c: Chip): ChipView => ({
+  id: c.id,
+  ref: c.ref,
+  worker: c.worker,
+  state: c.state,
+  bytes: Buffer.byteLength(c.body, "utf8"),
+  createdAt: c.createdAt,
+});
 
 /** Chips of this project (queued only, unless `all`). */
 export function chipList(ctx: EngineContext, options: { all?: boolean } = {}): ChipView[] {
@@ -197,6 +283,7 @@ export function chipList(ctx: EngineContext, options: { all?: boolean } = {}): C
 export function dropChip(ctx: EngineContext, id: string): ChipView {
   assertHuman(ctx, "chips drop");
   const chipId = id.trim();
-  if (!/^c[1-9][0-9]{0,9}$/.test(chipId)) throw validationError("bad-chip-id", `"${id}" is not a chip id; chips are c<N>`, "run `docket chips`");
+  if (!/^c[1-9][0-9]{0,9}$/.test(chipId))
+    throw validationError("bad-chip-id", `"${id}" is not a chip id; chips are c<N>`, "run `docket chips`");
   return chipView(ctx.commands.run("chips.drop", { id: chipId }, (tx) => dropChipRow(tx, chipId)).result);
 }

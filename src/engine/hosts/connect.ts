@@ -12,13 +12,22 @@ export function hostEntry(ctx: EngineContext, name: string): HostEntry {
   const entry = config.hosts[name];
   if (entry) return entry;
   if (config.projectHosts.includes(name)) {
-    throw refusal("host-from-project", `host ${name} is named only in this project's .docket/config.json, and a project may not add hosts; nothing was started`, "if you trust it, add it to your own config with the hosts add verb");
+    throw refusal(
+      "host-from-project",
+      `host ${name} is named only in this project's .docket/config.json, and a project may not add hosts; nothing was started`,
+      "if you trust it, add it to your own config with the hosts add verb",
+    );
   }
   throw refusal("unknown-host", `no host named ${name} in your config`, "`docket hosts ls` lists them");
 }
 
 export function sshTargetOf(ctx: EngineContext, entry: HostEntry): SshTarget {
-  return { name: entry.name, destination: entry.destination, ...(entry.sshConfig ? { sshConfig: entry.sshConfig } : {}), controlDir: controlDirFor(ctx.home.root, uidOf()) };
+  return {
+    name: entry.name,
+    destination: entry.destination,
+    ...(entry.sshConfig ? { sshConfig: entry.sshConfig } : {}),
+    controlDir: controlDirFor(ctx.home.root, uidOf()),
+  };
 }
 
 const resolvedDirs = new Map<string, string>();

@@ -2,7 +2,13 @@
 // check says whether the host answers and which of git, tmux, node (and the agent) are there, with what to install.
 
 import { isAbsolute } from "node:path";
-import { DEFAULT_HOST_DIR, destinationProblem, hostDirProblem, isHostName, type HostEntry } from "../../domain/hosts.js";
+import {
+  DEFAULT_HOST_DIR,
+  destinationProblem,
+  hostDirProblem,
+  isHostName,
+  type HostEntry,
+} from "../../domain/hosts.js";
 import { usageError } from "../../domain/errors.js";
 import { updateUserConfigFile } from "../../files/user-config-file.js";
 import { ensureMaster } from "../../substrate/ssh/connection.js";
@@ -21,21 +27,36 @@ export interface AddHostInput {
 
 export function addHost(ctx: EngineContext, input: AddHostInput): HostEntry {
   assertHuman(ctx, "hosts add"); // a worker never chooses where code runs
-  if (!isHostName(input.name)) throw usageError("bad-host-name", `host name ${JSON.stringify(input.name)} must be a plain word (letters, digits, . _ -)`);
+  if (!isHostName(input.name))
+    throw usageError(
+      "bad-host-name",
+      `host name ${JSON.stringify(input.name)} must be a plain word (letters, digits, . _ -)`,
+    );
   const bad = destinationProblem(input.destination);
-  if (bad) throw usageError("bad-destination", `ssh destination ${JSON.stringify(input.destination)} is refused: ${bad}`);
+  if (bad)
+    throw usageError("bad-destination", `ssh destination ${JSON.stringify(input.destination)} is refused: ${bad}`);
   const dir = input.dir ?? DEFAULT_HOST_DIR;
   const badDir = hostDirProblem(dir);
   if (badDir) throw usageError("bad-host-dir", `--dir ${JSON.stringify(dir)} is refused: ${badDir}`);
-  for (const [flag, path] of [["--ssh-config", input.sshConfig], ["--docket", input.docketBin]] as const) {
-    if (path !== undefined && !isAbsolute(path)) throw usageError("bad-flag", `${flag} must be an absolute path; got ${JSON.stringify(path)}`);
+  for (const [flag, path] of [
+    ["--ssh-config", input.sshConfig],
+    ["--docket", input.docketBin],
+  ] as const) {
+    if (path !== undefined && !isAbsolute(path))
+      throw usageError("bad-flag", `${flag} must be an absolute path; got ${JSON.stringify(path)}`);
   }
   const entry: HostEntry = {
-    name: input.name, destination: input.destination, dir,
-    ...(input.sshConfig ? { sshConfig: input.sshConfig } : {}), ...(input.docketBin ? { docketBin: input.docketBin } : {}),
+    name: input.name,
+    destination: input.destination,
+    dir,
+    ...(input.sshConfig ? { sshConfig: input.sshConfig } : {}),
+    ...(input.docketBin ? { docketBin: input.docketBin } : {}),
   };
   updateUserConfigFile(ctx.home.config, (raw) => {
-    const hosts = typeof raw.hosts === "object" && raw.hosts !== null && !Array.isArray(raw.hosts) ? (raw.hosts as Record<string, unknown>) : {};
+    const hosts =
+      typeof raw.hosts === "object" && raw.hosts !== null && !Array.isArray(raw.hosts)
+        ? (raw.hosts as Record<string, unknown>)
+        : {};
     const { name, ...stored } = entry;
     return { ...raw, hosts: { ...hosts, [name]: stored } };
   });
@@ -82,7 +103,9 @@ export function checkHost(ctx: EngineContext, name: string, options: { agent?: s
   const wanted = ["git", "tmux", "node", ...(options.agent && options.agent !== "command" ? [options.agent] : [])];
   try {
     ensureMaster(target);
-    const tools = checkRemoteTools({ target }, wanted).map((t) => (t.version === null ? { ...t, install: INSTALL[t.tool] ?? `install ${t.tool}` } : t));
+    const tools = checkRemoteTools({ target }, wanted).map((t) =>
+      t.version === null ? { ...t, install: INSTALL[t.tool] ?? `install ${t.tool}` } : t,
+    );
     return { host: name, reachable: true, tools, missing: tools.filter((t) => t.version === null).map((t) => t.tool) };
   } catch (error) {
     if ((error as { code?: string }).code !== "host-unreachable") throw error;

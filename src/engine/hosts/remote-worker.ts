@@ -11,7 +11,18 @@ import { workerFilePath, WORKER_FILES } from "../../files/workers/worker-files.j
 import { ensurePrivateDir } from "../../files/private.js";
 import type { PaneMap } from "../../substrate/tmux.js";
 import {
-  createRemoteWorkspace, deliverCommit, prepareHost, remoteChangeBytes, remoteChangedPaths, remoteHasTranscript, remoteReset, remoteSettle, remoteTmux, removeRemoteWorker, writeRemoteFile, type RemoteHost,
+  createRemoteWorkspace,
+  deliverCommit,
+  prepareHost,
+  remoteChangeBytes,
+  remoteChangedPaths,
+  remoteHasTranscript,
+  remoteReset,
+  remoteSettle,
+  remoteTmux,
+  removeRemoteWorker,
+  writeRemoteFile,
+  type RemoteHost,
 } from "../../substrate/ssh/host.js";
 import { startTunnel, stopTunnel } from "../../substrate/ssh/tunnel.js";
 import { ensureMaster } from "../../substrate/ssh/connection.js";
@@ -39,13 +50,27 @@ export function hostPanes(ctx: EngineContext, host: string): PaneMap | undefined
 }
 
 /** Checked before anything is written: the host is named in the user's config and the worker can run there. */
-export function assertRemoteSpawn(ctx: EngineContext, host: string, execution: { agent: string; workspace: string; from: "--host" | "worker.host" }): void {
+export function assertRemoteSpawn(
+  ctx: EngineContext,
+  host: string,
+  execution: { agent: string; workspace: string; from: "--host" | "worker.host" },
+): void {
   hostEntry(ctx, host);
-  const instead = execution.from === "--host" ? "drop --host" : "give --local (your config's worker.host sends workers there)";
+  const instead =
+    execution.from === "--host" ? "drop --host" : "give --local (your config's worker.host sends workers there)";
   if (execution.agent !== "command" && execution.agent !== "pi") {
-    throw refusal("host-agent-unsupported", `a worker on a host runs pi or a command so far; ${execution.agent} workers run on this machine; nothing was started`, `${instead}, or use --agent pi or command`);
+    throw refusal(
+      "host-agent-unsupported",
+      `a worker on a host runs pi or a command so far; ${execution.agent} workers run on this machine; nothing was started`,
+      `${instead}, or use --agent pi or command`,
+    );
   }
-  if (execution.workspace !== "isolated") throw refusal("host-needs-workspace", "a worker on a host needs its own workspace: a read-only kind shares your checkout, which is not there; nothing was started", `pick a writable kind with --as, or ${instead}`);
+  if (execution.workspace !== "isolated")
+    throw refusal(
+      "host-needs-workspace",
+      "a worker on a host needs its own workspace: a read-only kind shares your checkout, which is not there; nothing was started",
+      `pick a writable kind with --as, or ${instead}`,
+    );
 }
 
 /** The host answers (its master is made now): an unreachable host is refused before the ledger has a row for the worker. */
@@ -57,7 +82,13 @@ export function reachHost(ctx: EngineContext, host: string): void {
  * Delivers the worker's base commit and makes its workspace on the host (spawn, after the base is made here); writes
  * its task there and, for Use → Worker / Implement, the reviewed source's exact bytes beside it.
  */
-export function prepareRemoteWorkspace(ctx: EngineContext, row: Worker, base: string, task: (at: { workspace: string; source: string }) => string, source?: string): RemoteHost {
+export function prepareRemoteWorkspace(
+  ctx: EngineContext,
+  row: Worker,
+  base: string,
+  task: (at: { workspace: string; source: string }) => string,
+  source?: string,
+): RemoteHost {
   const host = connectHost(ctx, hostOf(row)!);
   prepareHost(host);
   deliverCommit(host, row.projectRoot, base, row.id);
@@ -87,19 +118,39 @@ export function launchRemote(
   if (execution.agent === "pi" && env.DOCKET_SCRIPTED_MODEL !== undefined) {
     // The scripted model's steps are a file here: its bytes travel over the channel, as the task does.
     const steps = posix.join(host.workerDir(row.id), "steps.json");
-    writeRemoteFile(host, steps, readInputFile(env.DOCKET_SCRIPTED_MODEL, "the scripted model's steps file").toString("utf8"));
+    writeRemoteFile(
+      host,
+      steps,
+      readInputFile(env.DOCKET_SCRIPTED_MODEL, "the scripted model's steps file").toString("utf8"),
+    );
     env.DOCKET_SCRIPTED_MODEL = steps;
   }
   const envFile = host.envFile(row.id);
-  writeRemoteFile(host, envFile, formatLaunchEnv(env, `Docket launch environment of ${row.id} generation ${launch.generation} on host ${entry.name}: private to that process`));
+  writeRemoteFile(
+    host,
+    envFile,
+    formatLaunchEnv(
+      env,
+      `Docket launch environment of ${row.id} generation ${launch.generation} on host ${entry.name}: private to that process`,
+    ),
+  );
   const tunnelDir = workerFilePath(ctx.home, row.id, WORKER_FILES.session); // the worker's private dir here
   ensurePrivateDir(tunnelDir);
   startTunnel(
-    { target: host.target, remoteSocket: host.doorSocket(row.id, launch.generation), localSocket: doorSocketFor(ctx, row.id, launch.generation), pidFile: tunnelLease(ctx, row.id) },
+    {
+      target: host.target,
+      remoteSocket: host.doorSocket(row.id, launch.generation),
+      localSocket: doorSocketFor(ctx, row.id, launch.generation),
+      pidFile: tunnelLease(ctx, row.id),
+    },
     { env: sshEnv(ctx), logPath: `${tunnelLease(ctx, row.id)}.log` },
   );
   const argv = remoteArgv(ctx, host, install, row, execution, launch.generation);
-  return remoteTmux(host).launchWindow({ session: launch.session, name: row.id, argv: wrapArgv({ envFile, cwd: host.workspace(row.id) }, argv) });
+  return remoteTmux(host).launchWindow({
+    session: launch.session,
+    name: row.id,
+    argv: wrapArgv({ envFile, cwd: host.workspace(row.id) }, argv),
+  });
 }
 
 /** Docket's install on the host, from its `bin/docket.js`: pi's CLI and Docket's extensions are found under it. */
@@ -117,18 +168,38 @@ function hostInstall(bin: string): HostInstall {
 }
 
 /** The agent's argv on the host: a command as given; pi from the host's Docket install, its session kept on the host. */
-function remoteArgv(ctx: EngineContext, host: RemoteHost, install: HostInstall, row: Worker, execution: LaunchExecution, generation: number): string[] {
-  if (execution.agent !== "pi") return workerArgv({ execution, workerDir: host.workerDir(row.id), worker: row.id, generation, piCli: () => "" });
+function remoteArgv(
+  ctx: EngineContext,
+  host: RemoteHost,
+  install: HostInstall,
+  row: Worker,
+  execution: LaunchExecution,
+  generation: number,
+): string[] {
+  if (execution.agent !== "pi")
+    return workerArgv({ execution, workerDir: host.workerDir(row.id), worker: row.id, generation, piCli: () => "" });
   const piCli = ctx.agents.piCli();
   const at = piCli.lastIndexOf(PI_PACKAGE);
-  if (at < 0) throw refusal("host-pi-unknown", `pi's CLI here (${piCli}) is not inside a node_modules, so its path on host ${host.target.name} cannot be told`, "run pi workers on this machine");
+  if (at < 0)
+    throw refusal(
+      "host-pi-unknown",
+      `pi's CLI here (${piCli}) is not inside a node_modules, so its path on host ${host.target.name} cannot be told`,
+      "run pi workers on this machine",
+    );
   const place: PiPlace = {
     node: "node",
     extension: install.map(extensionPath()),
     arg: install.map,
     hasTranscript: (dir) => remoteHasTranscript(host, dir),
   };
-  return workerArgv({ execution, workerDir: host.workerDir(row.id), worker: row.id, generation, piCli: () => posix.join(install.root, "node_modules", piCli.slice(at)), place });
+  return workerArgv({
+    execution,
+    workerDir: host.workerDir(row.id),
+    worker: row.id,
+    generation,
+    piCli: () => posix.join(install.root, "node_modules", piCli.slice(at)),
+    place,
+  });
 }
 
 const PI_PACKAGE = "@mariozechner/pi-coding-agent/";
@@ -141,7 +212,8 @@ function tunnelLease(ctx: EngineContext, worker: string): string {
 /** What ssh needs of the human's environment: PATH, HOME (its ~/.ssh) and the agent socket; nothing else. */
 function sshEnv(ctx: EngineContext): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
-  for (const k of ["PATH", "HOME", "LANG", "SSH_AUTH_SOCK", "USER", "LOGNAME"]) if (ctx.env[k] !== undefined) env[k] = ctx.env[k];
+  for (const k of ["PATH", "HOME", "LANG", "SSH_AUTH_SOCK", "USER", "LOGNAME"])
+    if (ctx.env[k] !== undefined) env[k] = ctx.env[k];
   return env;
 }
 

@@ -12,7 +12,12 @@ export interface SentFile {
 }
 
 export function isSentFile(value: unknown): value is SentFile {
-  return typeof value === "object" && value !== null && typeof (value as SentFile).path === "string" && typeof (value as SentFile).text === "string";
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as SentFile).path === "string" &&
+    typeof (value as SentFile).text === "string"
+  );
 }
 
 /** A JSON array (or `{"items": [...]}`) of objects; `what` names the expected entry shape. */
@@ -21,9 +26,17 @@ export function jsonListOf(file: SentFile, what: string): Record<string, unknown
   try {
     data = JSON.parse(file.text);
   } catch (error) {
-    throw validationError("input-file-invalid", `cannot read ${file.path} as JSON: ${(error as Error).message}`, `give a JSON array of ${what}`);
+    throw validationError(
+      "input-file-invalid",
+      `cannot read ${file.path} as JSON: ${(error as Error).message}`,
+      `give a JSON array of ${what}`,
+    );
   }
-  const list = Array.isArray(data) ? data : typeof data === "object" && data !== null && Array.isArray((data as { items?: unknown }).items) ? (data as { items: unknown[] }).items : undefined;
+  const list = Array.isArray(data)
+    ? data
+    : typeof data === "object" && data !== null && Array.isArray((data as { items?: unknown }).items)
+      ? (data as { items: unknown[] }).items
+      : undefined;
   if (!list || !list.every((e) => typeof e === "object" && e !== null && !Array.isArray(e))) {
     throw validationError("input-file-invalid", `${file.path} must hold a JSON array of ${what}`);
   }

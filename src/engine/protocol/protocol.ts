@@ -5,15 +5,33 @@ import { changeSetRef, deliverableId, deliverableRef } from "../../domain/delive
 import { captureRemote, hostOf } from "../hosts/remote-worker.js";
 import type { Worker } from "../../domain/workers/worker.js";
 import { randomUUID } from "node:crypto";
-import { DONE_OUTCOMES, type ChangeSet, type DeliverablePointer, type DoneOutcome, type WorkerDeliverable, type AddressedComment } from "../../domain/deliverables/deliverable.js";
+import {
+  DONE_OUTCOMES,
+  type ChangeSet,
+  type DeliverablePointer,
+  type DoneOutcome,
+  type WorkerDeliverable,
+  type AddressedComment,
+} from "../../domain/deliverables/deliverable.js";
 import { checkAddressed } from "../../domain/review/addressed.js";
 import { refusal, validationError } from "../../domain/errors.js";
 import { idempotencyKey, optionalKey } from "../../domain/idempotency.js";
-import { EVIDENCE_KINDS, isEvidenceKind, type Evidence, type ReportEntry, type ReportEntryInput } from "../../domain/work/report.js";
+import {
+  EVIDENCE_KINDS,
+  isEvidenceKind,
+  type Evidence,
+  type ReportEntry,
+  type ReportEntryInput,
+} from "../../domain/work/report.js";
 import { collapseText, resolveTodos, type Todo, type TodoInput } from "../../domain/workers/todos.js";
 import type { WorkerIdentity } from "../../domain/workers/identity.js";
 import { transition } from "../../domain/workers/lifecycle.js";
-import { claimDeliverable, findDeliverableByToolCall, listDeliverableVersions, readDeliverable } from "../../files/workers/deliverables.js";
+import {
+  claimDeliverable,
+  findDeliverableByToolCall,
+  listDeliverableVersions,
+  readDeliverable,
+} from "../../files/workers/deliverables.js";
 import { insertNotification } from "../../ledger/talk/notifications.js";
 import { readFence, storedResult } from "../../ledger/workers/protocol.js";
 import { dropOpenQuestions, insertQuestion } from "../../ledger/workers/questions.js";
@@ -49,9 +67,18 @@ export interface TodosResult {
 }
 
 /** Replaces the worker's progress board. Informational only: it never gates done. */
-export function todos(ctx: EngineContext, who: WorkerIdentity, items: readonly TodoInput[], options: { callId?: string } = {}): TodosResult {
+export function todos(
+  ctx: EngineContext,
+  who: WorkerIdentity,
+  items: readonly TodoInput[],
+  options: { callId?: string } = {},
+): TodosResult {
   const resolved = resolveTodos(items);
-  const key = optionalKey({ tool: "todos", worker: who.worker, callId: options.callId ? checkCallId(options.callId) : undefined });
+  const key = optionalKey({
+    tool: "todos",
+    worker: who.worker,
+    callId: options.callId ? checkCallId(options.callId) : undefined,
+  });
   return runFenced(ctx, { command: "protocol.todos", who, request: { who, todos: resolved.todos }, key }, (tx) => {
     updateWorker(tx, who.worker, { todos: resolved.todos });
     return resolved;
@@ -81,24 +108,46 @@ export interface WaitResult {
  */
 export function wait(ctx: EngineContext, who: WorkerIdentity, input: WaitInput): WaitResult {
   const text = typeof input.question === "string" ? input.question.trim() : "";
-  if (text === "") throw validationError("question-empty", "docket_wait needs a question: say what you need the human to decide");
+  if (text === "")
+    throw validationError("question-empty", "docket_wait needs a question: say what you need the human to decide");
   const options = (input.options ?? []).map((o) => String(o).trim()).filter((o) => o !== "");
-  if (options.length > MAX_OPTIONS) throw validationError("too-many-options", `docket_wait takes at most ${MAX_OPTIONS} options; got ${options.length}. Ask one question with fewer options`);
+  if (options.length > MAX_OPTIONS)
+    throw validationError(
+      "too-many-options",
+      `docket_wait takes at most ${MAX_OPTIONS} options; got ${options.length}. Ask one question with fewer options`,
+    );
   const recommend = optionalText(input.recommend);
   const risk = optionalText(input.risk);
   const blockedInput = input.blocked ?? [];
   if (!Array.isArray(blockedInput)) throw validationError("blocked-invalid", "blocked must be a list of {item, body}");
   const callId = input.callId === undefined ? undefined : checkCallId(input.callId);
   const preface = "docket_wait asked nothing — ";
-  const blocked = checkEntries(blockedInput.map((b) => ({ item: b?.item, outcome: "blocked", body: b?.body })), preface);
+  const blocked = checkEntries(
+    blockedInput.map((b) => ({ item: b?.item, outcome: "blocked", body: b?.body })),
+    preface,
+  );
   const request = { who, text, options, recommend, risk };
-  const ask = fencedStep<unknown>({ command: "protocol.wait", who, request, key: optionalKey({ tool: "wait", worker: who.worker, callId }) }, (tx, row) => {
-    const id = insertQuestion(tx, { worker: who.worker, generation: who.generation, text, options, recommend, risk });
-    applyLifecycle(tx, who.worker, transition(lifecycleRowOf(row), { kind: "asked" }, tx.now));
-    insertNotification(tx, { kind: "question", worker: who.worker, body: text, forHuman: [...options.map((o, i) => `${i + 1}) ${o}`), ...(recommend ? [`recommended: ${recommend}`] : []), ...(risk ? [`risk: ${risk}`] : [])] });
-    return { question: id };
-  });
-  const steps = blocked.map((entry) => reportStep(who, entry, optionalKey({ tool: "wait", worker: who.worker, callId, item: entry.item })));
+  const ask = fencedStep<unknown>(
+    { command: "protocol.wait", who, request, key: optionalKey({ tool: "wait", worker: who.worker, callId }) },
+    (tx, row) => {
+      const id = insertQuestion(tx, { worker: who.worker, generation: who.generation, text, options, recommend, risk });
+      applyLifecycle(tx, who.worker, transition(lifecycleRowOf(row), { kind: "asked" }, tx.now));
+      insertNotification(tx, {
+        kind: "question",
+        worker: who.worker,
+        body: text,
+        forHuman: [
+          ...options.map((o, i) => `${i + 1}) ${o}`),
+          ...(recommend ? [`recommended: ${recommend}`] : []),
+          ...(risk ? [`risk: ${risk}`] : []),
+        ],
+      });
+      return { question: id };
+    },
+  );
+  const steps = blocked.map((entry) =>
+    reportStep(who, entry, optionalKey({ tool: "wait", worker: who.worker, callId, item: entry.item })),
+  );
   const batch = ctx.commands.runAll<unknown>([ask, ...steps]);
   const asked = batch.outcomes[0]!;
   if (!asked.ok) throw asked.error;
@@ -109,10 +158,18 @@ export function wait(ctx: EngineContext, who: WorkerIdentity, input: WaitInput):
 
 // ── fail ─────────────────────────────────────────────────────────────────────────────────────────────────
 
-export function fail(ctx: EngineContext, who: WorkerIdentity, input: { reason: string; callId?: string }): { state: "failed"; reason: string } {
+export function fail(
+  ctx: EngineContext,
+  who: WorkerIdentity,
+  input: { reason: string; callId?: string },
+): { state: "failed"; reason: string } {
   const reason = typeof input.reason === "string" ? input.reason.trim() : "";
   if (reason === "") throw validationError("reason-empty", "docket_fail needs a reason: say what stopped you");
-  const key = optionalKey({ tool: "fail", worker: who.worker, callId: input.callId ? checkCallId(input.callId) : undefined });
+  const key = optionalKey({
+    tool: "fail",
+    worker: who.worker,
+    callId: input.callId ? checkCallId(input.callId) : undefined,
+  });
   return runFenced(ctx, { command: "protocol.fail", who, request: { who, reason }, key }, (tx, row) => {
     applyLifecycle(tx, who.worker, transition(lifecycleRowOf(row), { kind: "gave-up", reason }, tx.now));
     insertNotification(tx, { kind: "failed", worker: who.worker, body: reason });
@@ -161,12 +218,15 @@ interface CheckedDone {
 export function done(ctx: EngineContext, who: WorkerIdentity, input: DoneInput): DoneResult {
   const d = checkDone(input);
   const key = idempotencyKey({ tool: "done", worker: who.worker, callId: d.callId });
-  const itemSteps = d.items.map((entry) => reportStep(who, entry, idempotencyKey({ tool: "done", worker: who.worker, callId: d.callId, item: entry.item })));
+  const itemSteps = d.items.map((entry) =>
+    reportStep(who, entry, idempotencyKey({ tool: "done", worker: who.worker, callId: d.callId, item: entry.item })),
+  );
   let pointer = storedResult<DeliverablePointer>(ctx.db, key);
   if (!pointer) {
     // A replaced process must not claim a version: check the fence before any file is written (and again below).
     const row = readFence(ctx.db, who);
-    if (itemSteps.length > 0) itemResults(d.items, ctx.commands.runAll(itemSteps, { dryRun: true }).outcomes, DONE_PREFACE);
+    if (itemSteps.length > 0)
+      itemResults(d.items, ctx.commands.runAll(itemSteps, { dryRun: true }).outcomes, DONE_PREFACE);
     pointer = claimVersion(ctx, row, who, d);
   }
   const batch = ctx.commands.runAll<unknown>([publishStep(who, d, pointer, key, ctx), ...itemSteps]);
@@ -186,25 +246,45 @@ function claimVersion(ctx: EngineContext, row: Worker, who: WorkerIdentity, d: C
 }
 
 /** The command step moving the worker to its new version (→ ready), announced with the sidecar's own summary and outcome. */
-function publishStep(who: WorkerIdentity, d: CheckedDone, pointer: DeliverablePointer, key: string, ctx: EngineContext): CommandStep<unknown> {
+function publishStep(
+  who: WorkerIdentity,
+  d: CheckedDone,
+  pointer: DeliverablePointer,
+  key: string,
+  ctx: EngineContext,
+): CommandStep<unknown> {
   const frozen = readDeliverable(ctx.home, who.worker, pointer.version);
   const summary = frozen.ok ? frozen.deliverable.summary : d.summary;
   const outcome = frozen.ok ? frozen.deliverable.outcome : d.outcome;
-  const edited = frozen.ok ? (frozen.deliverable.changeSet?.files ?? []).map((f) => ({ path: f.path, how: "edit" as const })) : [];
-  return fencedStep<unknown>({ command: "protocol.done", who, request: { who, callId: d.callId }, key }, (tx, current) => {
-    // A later version may already be current (this call crashed before a newer one committed): never move back.
-    if (current.deliverableVersion === null || current.deliverableVersion < pointer.version) {
-      applyLifecycle(tx, who.worker, transition(lifecycleRowOf(current), { kind: "published" }, tx.now), {
-        deliverableId: pointer.id, deliverableVersion: pointer.version, deliverableRef: pointer.ref, summary, outcome,
-      });
-      dropOpenQuestions(tx, who.worker);
-      insertNotification(tx, { kind: "ready", worker: who.worker, ref: pointer.ref, body: `${pointer.ref} (${outcome}): ${summary}` });
-      markVersion(tx, who.worker, pointer.version);
-    }
-    // The frozen files are what this worker edited, whichever door it spoke through (broadcast, base moved).
-    recordTouchedPaths(tx, who.worker, edited);
-    return pointer;
-  });
+  const edited = frozen.ok
+    ? (frozen.deliverable.changeSet?.files ?? []).map((f) => ({ path: f.path, how: "edit" as const }))
+    : [];
+  return fencedStep<unknown>(
+    { command: "protocol.done", who, request: { who, callId: d.callId }, key },
+    (tx, current) => {
+      // A later version may already be current (this call crashed before a newer one committed): never move back.
+      if (current.deliverableVersion === null || current.deliverableVersion < pointer.version) {
+        applyLifecycle(tx, who.worker, transition(lifecycleRowOf(current), { kind: "published" }, tx.now), {
+          deliverableId: pointer.id,
+          deliverableVersion: pointer.version,
+          deliverableRef: pointer.ref,
+          summary,
+          outcome,
+        });
+        dropOpenQuestions(tx, who.worker);
+        insertNotification(tx, {
+          kind: "ready",
+          worker: who.worker,
+          ref: pointer.ref,
+          body: `${pointer.ref} (${outcome}): ${summary}`,
+        });
+        markVersion(tx, who.worker, pointer.version);
+      }
+      // The frozen files are what this worker edited, whichever door it spoke through (broadcast, base moved).
+      recordTouchedPaths(tx, who.worker, edited);
+      return pointer;
+    },
+  );
 }
 
 /** Captures the change set once and claims the next never-used version number for it. */
@@ -220,8 +300,12 @@ function freeze(ctx: EngineContext, row: Worker, who: WorkerIdentity, d: Checked
       createdAt: ctx.clock.now(),
       toolCallId: d.callId,
       source: {
-        workerId: who.worker, task: row.task, kind: row.kind, generation: who.generation,
-        ...(row.modelInEffect ? { model: row.modelInEffect } : {}), ...(row.thinkingInEffect ? { thinking: row.thinkingInEffect } : {}),
+        workerId: who.worker,
+        task: row.task,
+        kind: row.kind,
+        generation: who.generation,
+        ...(row.modelInEffect ? { model: row.modelInEffect } : {}),
+        ...(row.thinkingInEffect ? { thinking: row.thinkingInEffect } : {}),
       },
       outcome: d.outcome,
       summary: d.summary,
@@ -236,13 +320,22 @@ function freeze(ctx: EngineContext, row: Worker, who: WorkerIdentity, d: Checked
     };
     if (claimDeliverable(ctx.home, who.worker, version, deliverable)) return version;
   }
-  throw refusal("version-claim-failed", `could not claim a deliverable version for ${who.worker} after 1000 attempts`, `check ${ctx.home.workerDir(who.worker)}/deliverables for stray files`);
+  throw refusal(
+    "version-claim-failed",
+    `could not claim a deliverable version for ${who.worker} after 1000 attempts`,
+    `check ${ctx.home.workerDir(who.worker)}/deliverables for stray files`,
+  );
 }
 
 function captureFor(ctx: EngineContext, row: Worker, version: number): ChangeSet | null {
   if (row.workspaceMode === "shared") return null; // a read-only worker shares the parent's checkout: it has no change set of its own
   const base = row.base ?? row.baseHead;
-  if (!base) throw refusal("no-base", `${row.id} has no recorded base commit, so its change set cannot be frozen`, "respawn the worker");
+  if (!base)
+    throw refusal(
+      "no-base",
+      `${row.id} has no recorded base commit, so its change set cannot be frozen`,
+      "respawn the worker",
+    );
   // A worker on a host: its workspace's bytes come home over ssh and get the same checks as a local capture.
   if (hostOf(row) !== undefined) return captureRemote(ctx, row, base, changeSetRef(row.id, version));
   return ctx.git.captureChangeSet({ tree: workerTreeOf(row), base, ref: changeSetRef(row.id, version) });
@@ -257,19 +350,33 @@ function checkDone(input: DoneInput): CheckedDone {
   }
   if (typeof input.body !== "string") throw validationError("body-invalid", "the deliverable body must be text");
   const body = input.body;
-  const summary = typeof input.summary === "string" && input.summary.trim() !== "" ? collapseText(input.summary, 500) : firstLine(body);
+  const summary =
+    typeof input.summary === "string" && input.summary.trim() !== ""
+      ? collapseText(input.summary, 500)
+      : firstLine(body);
   if (summary === "") {
-    throw validationError("done-empty", "docket_done needs the deliverable: write the full result as text in the same message as the docket_done call, and give a summary");
+    throw validationError(
+      "done-empty",
+      "docket_done needs the deliverable: write the full result as text in the same message as the docket_done call, and give a summary",
+    );
   }
   const evidence = (input.evidence ?? []).map((e) => {
     if (!isEvidenceKind(e?.kind) || typeof e.text !== "string" || e.text.trim() === "") {
-      throw validationError("evidence-invalid", `evidence must be {kind: ${EVIDENCE_KINDS.join("|")}, text}; got ${JSON.stringify(e)}`);
+      throw validationError(
+        "evidence-invalid",
+        `evidence must be {kind: ${EVIDENCE_KINDS.join("|")}, text}; got ${JSON.stringify(e)}`,
+      );
     }
     return { kind: e.kind, text: e.text.trim() };
   });
-  if (evidence.length > MAX_EVIDENCE) throw validationError("evidence-invalid", `at most ${MAX_EVIDENCE} evidence entries; got ${evidence.length}`);
+  if (evidence.length > MAX_EVIDENCE)
+    throw validationError("evidence-invalid", `at most ${MAX_EVIDENCE} evidence entries; got ${evidence.length}`);
   const recommendations = (input.recommendations ?? []).map((r) => String(r).trim()).filter((r) => r !== "");
-  if (recommendations.length > MAX_RECOMMENDATIONS) throw validationError("recommendations-invalid", `at most ${MAX_RECOMMENDATIONS} recommendations; got ${recommendations.length}`);
+  if (recommendations.length > MAX_RECOMMENDATIONS)
+    throw validationError(
+      "recommendations-invalid",
+      `at most ${MAX_RECOMMENDATIONS} recommendations; got ${recommendations.length}`,
+    );
   const items = checkEntries(input.items ?? [], DONE_PREFACE);
   const callId = input.callId === undefined || input.callId === "" ? `call-${randomUUID()}` : checkCallId(input.callId);
   const addressed = checkAddressed(input.addressed, DONE_PREFACE);

@@ -24,7 +24,11 @@ export function reconcileItem(ctx: EngineContext, who: WorkerIdentity, value: st
   return runFenced(ctx, { command: "report.reconcile", who, request: { who, item: id } }, (tx) => {
     const item = requireItem(tx.db, id);
     const binding = activeBindingOf(tx.db, who, id);
-    if (!binding) throw refusal("no-active-binding", `${NO_ACTIVE_BINDING} (${who.worker} generation ${who.generation}, item ${id})`);
+    if (!binding)
+      throw refusal(
+        "no-active-binding",
+        `${NO_ACTIVE_BINDING} (${who.worker} generation ${who.generation}, item ${id})`,
+      );
     moveAcceptedRevision(tx, binding.id, item.revision);
     return {
       item: id,
@@ -32,7 +36,9 @@ export function reconcileItem(ctx: EngineContext, who: WorkerIdentity, value: st
       previousRevision: binding.acceptedRevision,
       acceptedRevision: item.revision,
       text: item.text,
-      unansweredReplies: listReplies(tx.db, id).filter((r) => r.state === "unanswered").map((r) => ({ id: r.id, text: r.text })),
+      unansweredReplies: listReplies(tx.db, id)
+        .filter((r) => r.state === "unanswered")
+        .map((r) => ({ id: r.id, text: r.text })),
     };
   });
 }

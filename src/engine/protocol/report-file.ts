@@ -15,12 +15,17 @@ export function reportFileEntries(file: SentFile): ReportEntryInput[] {
   }
   const list = Array.isArray(data) ? data : isObject(data) && Array.isArray(data.items) ? data.items : undefined;
   if (!list || list.length === 0) {
-    throw validationError("report-file-invalid", `report file ${path} must hold a non-empty JSON array of {item, outcome, body, evidence?, forHuman?, answers?, key?}`);
+    throw validationError(
+      "report-file-invalid",
+      `report file ${path} must hold a non-empty JSON array of {item, outcome, body, evidence?, forHuman?, answers?, key?}`,
+    );
   }
   return list.map((raw, i) => {
     if (!isObject(raw)) throw validationError("report-file-invalid", `entry ${i + 1} of ${path} is not an object`);
     // The entry's values stay unknown here: validateReportEntry checks every one of them.
-    const evidence = Array.isArray(raw.evidence) ? raw.evidence.map((e: unknown) => (typeof e === "string" ? parseEvidenceFlag(e) : e)) : undefined;
+    const evidence = Array.isArray(raw.evidence)
+      ? raw.evidence.map((e: unknown) => (typeof e === "string" ? parseEvidenceFlag(e) : e))
+      : undefined;
     return {
       item: raw.item,
       outcome: raw.outcome,

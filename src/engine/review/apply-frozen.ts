@@ -25,7 +25,8 @@ export interface FrozenApplied<R> {
 }
 
 /** The note a promotion decision carries when the retry found its patch already applied. */
-export const RECOVERED_NOTE = "recorded on retry: the checkout already held exactly this frozen patch (a promotion interrupted before it was recorded, or the same change applied by hand)";
+export const RECOVERED_NOTE =
+  "recorded on retry: the checkout already held exactly this frozen patch (a promotion interrupted before it was recorded, or the same change applied by hand)";
 
 export function formatPatchProblems(problems: readonly PatchProblem[]): string {
   return problems.map((p) => `${p.path} (${p.reason})`).join("; ");
@@ -45,19 +46,34 @@ export function applyFrozen<R>(ctx: EngineContext, a: FrozenApply<R>): FrozenApp
   const check = ctx.git.checkPatch(a.root, a.patch);
   const recovered = !check.ok && ctx.git.isPatchApplied(a.root, a.patch);
   if (!check.ok && !recovered) {
-    throw refusal("patch-does-not-apply", `${a.ref} does not apply to ${a.root}: ${formatPatchProblems(check.problems)}; nothing changed`, "see what changed with `git status`, then ask the worker to revise");
+    throw refusal(
+      "patch-does-not-apply",
+      `${a.ref} does not apply to ${a.root}: ${formatPatchProblems(check.problems)}; nothing changed`,
+      "see what changed with `git status`, then ask the worker to revise",
+    );
   }
   if (!recovered) {
     const applied = ctx.git.applyPatch(a.root, a.patch);
-    if (!applied.ok) throw refusal("patch-does-not-apply", `${a.ref} does not apply to ${a.root}: ${formatPatchProblems(applied.problems)}; nothing changed`);
+    if (!applied.ok)
+      throw refusal(
+        "patch-does-not-apply",
+        `${a.ref} does not apply to ${a.root}: ${formatPatchProblems(applied.problems)}; nothing changed`,
+      );
   }
   try {
-    return { recorded: ctx.commands.run("review.promote", a.request, (tx) => a.record(tx, recovered)).result, recovered };
+    return {
+      recorded: ctx.commands.run("review.promote", a.request, (tx) => a.record(tx, recovered)).result,
+      recovered,
+    };
   } catch (error) {
     // What an earlier run applied is left as it was found; only what this run applied is taken back.
     if (recovered) throw error;
     const why = (error as Error).message;
-    if (ctx.git.reversePatch(a.root, a.patch)) throw refusal("promotion-unrecorded", `the promotion of ${a.ref} could not be recorded (${why}); the applied patch was reversed, nothing changed`);
+    if (ctx.git.reversePatch(a.root, a.patch))
+      throw refusal(
+        "promotion-unrecorded",
+        `the promotion of ${a.ref} could not be recorded (${why}); the applied patch was reversed, nothing changed`,
+      );
     throw internalError(
       "promotion-unrecorded",
       `PROMOTION NOT RECORDED: ${a.ref} was applied to ${a.root} but could not be recorded (${why}) and could not be reversed; your checkout holds its changes to ${a.files.join(", ")}`,

@@ -45,16 +45,35 @@ export interface ActResult {
 }
 
 /** Refusals that mean "the card you acted on is out of date": the page says why and reloads it. */
-export const STALE_CODES = new Set(["version-moved", "decision-landed", "use-not-current", "question-not-open", "already-promoted", "older-version", "promotion-unrecorded", "no-open-question", "comment-version-not-current", "comment-outdated"]);
+export const STALE_CODES = new Set([
+  "version-moved",
+  "decision-landed",
+  "use-not-current",
+  "question-not-open",
+  "already-promoted",
+  "older-version",
+  "promotion-unrecorded",
+  "no-open-question",
+  "comment-version-not-current",
+  "comment-outdated",
+]);
 
-const decisionLines = (r: { decision: { id: string; verb: string; deliverable: { ref: string } | null; worker: string }; notes: string[] }): string[] => [
-  `${r.decision.id} ${r.decision.verb} ${r.decision.deliverable?.ref ?? r.decision.worker}`,
-  ...r.notes,
-];
+const decisionLines = (r: {
+  decision: { id: string; verb: string; deliverable: { ref: string } | null; worker: string };
+  notes: string[];
+}): string[] => [`${r.decision.id} ${r.decision.verb} ${r.decision.deliverable?.ref ?? r.decision.worker}`, ...r.notes];
 
 /** `parent`: the live pi session a Use → Worker inherits its model and thinking from (ADR-0004). */
-export async function runAction(ctx: EngineContext, r: ActRequest, options: { parent?: SpawnParent } = {}): Promise<ActResult> {
-  const bound = { target: actionTargetOf(r.worker, r.version), expectVersion: r.version ?? undefined, expectDecision: r.lastDecision };
+export async function runAction(
+  ctx: EngineContext,
+  r: ActRequest,
+  options: { parent?: SpawnParent } = {},
+): Promise<ActResult> {
+  const bound = {
+    target: actionTargetOf(r.worker, r.version),
+    expectVersion: r.version ?? undefined,
+    expectDecision: r.lastDecision,
+  };
   const ref = r.version === null ? undefined : versionRefOf(r.worker, r.version);
   const needRef = (): string => {
     if (!ref) throw usageError("bad-action", `${r.verb} needs the version the card showed`);
@@ -75,7 +94,11 @@ export async function runAction(ctx: EngineContext, r: ActRequest, options: { pa
     }
     case "answer": {
       const { answer } = await import("./judge.js");
-      return { lines: decisionLines(answer(ctx, { worker: r.worker, question: r.question, text: r.text ?? "", expectDecision: r.lastDecision })) };
+      return {
+        lines: decisionLines(
+          answer(ctx, { worker: r.worker, question: r.question, text: r.text ?? "", expectDecision: r.lastDecision }),
+        ),
+      };
     }
     case "discard": {
       const { discard } = await import("./judge.js");
@@ -85,18 +108,38 @@ export async function runAction(ctx: EngineContext, r: ActRequest, options: { pa
     case "promote": {
       const { promote } = await import("./promote.js");
       const p = promote(ctx, { ...bound, approve: r.withApproval, yes: r.confirm });
-      return { lines: [...(p.approval ? [`${p.approval.id} approve ${p.approval.deliverable?.ref}`] : []), `${p.decision.id} promote ${p.decision.deliverable?.ref}`, ...p.files.map((f) => `  ${quotePath(f)}`), ...p.notes] };
+      return {
+        lines: [
+          ...(p.approval ? [`${p.approval.id} approve ${p.approval.deliverable?.ref}`] : []),
+          `${p.decision.id} promote ${p.decision.deliverable?.ref}`,
+          ...p.files.map((f) => `  ${quotePath(f)}`),
+          ...p.notes,
+        ],
+      };
     }
     case "use": {
       const use = await import("../handoff/use.js");
-      if (r.mode === "parent") return { lines: use.useForParent(ctx, { target: needRef(), expectDecision: r.lastDecision }).notes };
-      const u = await use.useForWorker(ctx, { target: needRef(), task: r.task?.trim() || undefined, implement: r.mode === "implement", yes: true, interactive: false, expectDecision: r.lastDecision, ...(options.parent ? { parent: options.parent } : {}) });
+      if (r.mode === "parent")
+        return { lines: use.useForParent(ctx, { target: needRef(), expectDecision: r.lastDecision }).notes };
+      const u = await use.useForWorker(ctx, {
+        target: needRef(),
+        task: r.task?.trim() || undefined,
+        implement: r.mode === "implement",
+        yes: true,
+        interactive: false,
+        expectDecision: r.lastDecision,
+        ...(options.parent ? { parent: options.parent } : {}),
+      });
       return { lines: u.notes };
     }
     case "tell": {
       const { tellWorker } = await import("../talk/tell.js");
       const t = tellWorker(ctx, { worker: r.worker, text: r.text ?? "" });
-      return { lines: [`${t.message} ${t.delivery === "delivered" ? "pasted into the pane of" : "queued for"} ${r.worker}${t.waiting ? " (not running: it waits in the inbox until a respawn)" : ""}`] };
+      return {
+        lines: [
+          `${t.message} ${t.delivery === "delivered" ? "pasted into the pane of" : "queued for"} ${r.worker}${t.waiting ? " (not running: it waits in the inbox until a respawn)" : ""}`,
+        ],
+      };
     }
     case "save": {
       const { saveFromWorker } = await import("../store/save.js");
@@ -123,14 +166,21 @@ export async function runAction(ctx: EngineContext, r: ActRequest, options: { pa
 
 async function commentAction(ctx: EngineContext, r: ActRequest, needRef: () => string): Promise<ActResult> {
   const comments = await import("./comments.js");
-  const said = (verb: string, c: { id: string; anchor: Parameters<typeof formatAnchor>[0] }) => ({ lines: [`${c.id} ${verb} · ${formatAnchor(c.anchor)}`] });
-  if (r.verb === "comment-edit") return said("edited", comments.editComment(ctx, { id: r.comment ?? "", text: r.text ?? "", key: r.key }));
-  if (r.verb === "comment-delete") return said("deleted", comments.deleteComment(ctx, { id: r.comment ?? "", key: r.key }));
+  const said = (verb: string, c: { id: string; anchor: Parameters<typeof formatAnchor>[0] }) => ({
+    lines: [`${c.id} ${verb} · ${formatAnchor(c.anchor)}`],
+  });
+  if (r.verb === "comment-edit")
+    return said("edited", comments.editComment(ctx, { id: r.comment ?? "", text: r.text ?? "", key: r.key }));
+  if (r.verb === "comment-delete")
+    return said("deleted", comments.deleteComment(ctx, { id: r.comment ?? "", key: r.key }));
   if (!r.anchor) throw usageError("bad-action", "a comment needs its anchor (file, side, lines)");
   const { frozenDiffFiles } = await import("./diff-context.js");
   const ref = needRef();
   const f = frozenDiffFiles(ctx, ref).files[r.anchor.file];
   if (!f) throw notFound("no-such-file", `${ref} has no file #${r.anchor.file}`);
   const location = { file: r.anchor.side === "old" ? f.oldPath : f.path, start: r.anchor.start, end: r.anchor.end };
-  return said("drafted", comments.addComment(ctx, { target: ref, location, side: r.anchor.side, text: r.text ?? "", key: r.key }));
+  return said(
+    "drafted",
+    comments.addComment(ctx, { target: ref, location, side: r.anchor.side, text: r.text ?? "", key: r.key }),
+  );
 }

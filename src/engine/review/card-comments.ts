@@ -29,7 +29,15 @@ export interface CardComments {
 export const NO_COMMENTS: CardComments = { drafts: [], previous: [] };
 
 /** Reads nothing but two indexed lookups when there are no comments; parses patches only for comments it shows. */
-export function cardComments(ctx: EngineContext, input: { worker: string; pointer: DeliverablePointer; deliverable: WorkerDeliverable; currentRef: string | undefined }): CardComments {
+export function cardComments(
+  ctx: EngineContext,
+  input: {
+    worker: string;
+    pointer: DeliverablePointer;
+    deliverable: WorkerDeliverable;
+    currentRef: string | undefined;
+  },
+): CardComments {
   const { pointer, deliverable } = input;
   const drafts = commentsOfRef(ctx.db, pointer.ref, ["draft"]);
   const prevRef = pointer.version > 1 ? deliverableRef(input.worker, pointer.version - 1) : undefined;
@@ -48,14 +56,26 @@ export function cardComments(ctx: EngineContext, input: { worker: string; pointe
   const answers = new Map((deliverable.addressed ?? []).map((a) => [a.comment, a.note]));
   return {
     drafts: drafts.map((c) => commentView(c, files, input.currentRef)),
-    previous: sent.map((c) => ({ ...commentView(c, before, input.currentRef), mapped: mapAnchor(before, files, c.anchor), addressed: answers.get(c.id) ?? null })),
+    previous: sent.map((c) => ({
+      ...commentView(c, before, input.currentRef),
+      mapped: mapAnchor(before, files, c.anchor),
+      addressed: answers.get(c.id) ?? null,
+    })),
   };
 }
 
 /** The comments of one exact version's card (a page fragment re-rendering one file or the whole diff). */
-export function cardCommentsOf(ctx: EngineContext, ref: string): { comments: CardComments; worker: string; isCurrent: boolean } {
+export function cardCommentsOf(
+  ctx: EngineContext,
+  ref: string,
+): { comments: CardComments; worker: string; isCurrent: boolean } {
   const t = resolveReviewTarget(ctx, { target: ref });
-  const comments = cardComments(ctx, { worker: t.worker.id, pointer: t.pointer, deliverable: t.deliverable, currentRef: t.current.ref });
+  const comments = cardComments(ctx, {
+    worker: t.worker.id,
+    pointer: t.pointer,
+    deliverable: t.deliverable,
+    currentRef: t.current.ref,
+  });
   return { comments, worker: t.worker.id, isCurrent: t.pointer.ref === t.current.ref };
 }
 
@@ -65,14 +85,20 @@ export function formatCardComments(c: CardComments, worker: string): string[] {
   if (c.previous.length > 0) {
     out.push("", `Comments on v${c.previous[0]!.version} (sent with ${c.previous[0]!.decision})`);
     for (const p of c.previous) {
-      const where = p.mapped.status === "current" ? `still at ${formatAnchor(p.mapped.anchor)}` : `outdated: ${p.mapped.reason}`;
+      const where =
+        p.mapped.status === "current" ? `still at ${formatAnchor(p.mapped.anchor)}` : `outdated: ${p.mapped.reason}`;
       out.push(`  ${p.id} ${formatAnchor(p.anchor)} · ${where}`, ...p.text.split("\n").map((l) => `    ${l}`));
       if (p.addressed !== null) out.push(`    ↳ ${worker}: ${p.addressed}`);
     }
   }
   if (c.drafts.length > 0) {
     out.push("", `Draft comments (${c.drafts.length}; \`docket revise ${worker}\` sends them)`);
-    for (const d of c.drafts) out.push(`  ${d.id} ${formatAnchor(d.anchor)}`, ...d.quoted.map((q) => `    > ${q}`), ...d.text.split("\n").map((l) => `    ${l}`));
+    for (const d of c.drafts)
+      out.push(
+        `  ${d.id} ${formatAnchor(d.anchor)}`,
+        ...d.quoted.map((q) => `    > ${q}`),
+        ...d.text.split("\n").map((l) => `    ${l}`),
+      );
   }
   return out;
 }

@@ -6,9 +6,27 @@ import { shownDiffFiles } from "../../domain/deliverables/shown-patch.js";
 import type { WorkerDeliverable } from "../../domain/deliverables/deliverable.js";
 import { notFound, refusal } from "../../domain/errors.js";
 import { optionalKey } from "../../domain/idempotency.js";
-import { checkCommentText, checkLocation, parseCommentLocation, type CommentLocation, quotedLines, resolveAnchor, type CommentAnchor, type CommentSide } from "../../domain/review/comment-anchor.js";
+import {
+  checkCommentText,
+  checkLocation,
+  parseCommentLocation,
+  type CommentLocation,
+  quotedLines,
+  resolveAnchor,
+  type CommentAnchor,
+  type CommentSide,
+} from "../../domain/review/comment-anchor.js";
 import { assertNoControlCharacters } from "../../domain/work/message-text.js";
-import { commentById, commentsOfRef, commentsOfWorker, deleteCommentDraft, insertComment, updateCommentText, type CommentRow, type CommentState } from "../../ledger/review/comments.js";
+import {
+  commentById,
+  commentsOfRef,
+  commentsOfWorker,
+  deleteCommentDraft,
+  insertComment,
+  updateCommentText,
+  type CommentRow,
+  type CommentState,
+} from "../../ledger/review/comments.js";
 import type { Tx } from "../../ledger/core/runner.js";
 import { requireWorker } from "../../ledger/workers/workers.js";
 import { assertHuman } from "../authority.js";
@@ -64,18 +82,43 @@ export function addComment(ctx: EngineContext, input: AddCommentInput): CommentV
   assertHuman(ctx, "comment");
   const text = checkCommentText(input.text);
   assertNoControlCharacters(text, "comment");
-  const target = resolveReviewTarget(ctx, { target: input.target, ...(input.expectSha256 ? { expectSha256: input.expectSha256 } : {}) });
+  const target = resolveReviewTarget(ctx, {
+    target: input.target,
+    ...(input.expectSha256 ? { expectSha256: input.expectSha256 } : {}),
+  });
   assertCurrent(target);
   const files = targetFiles(target);
   if (files.length === 0) {
-    throw refusal("comment-no-patch", `${target.pointer.ref} has no frozen patch to comment on; nothing changed`, `say what to change with \`docket revise ${target.worker.id} <note>\``);
+    throw refusal(
+      "comment-no-patch",
+      `${target.pointer.ref} has no frozen patch to comment on; nothing changed`,
+      `say what to change with \`docket revise ${target.worker.id} <note>\``,
+    );
   }
-  const anchor = resolveAnchor({ ref: target.pointer.ref, worker: target.worker.id, files, location: typeof input.location === "string" ? parseCommentLocation(input.location) : checkLocation(input.location), side: input.side ?? "new" });
+  const anchor = resolveAnchor({
+    ref: target.pointer.ref,
+    worker: target.worker.id,
+    files,
+    location: typeof input.location === "string" ? parseCommentLocation(input.location) : checkLocation(input.location),
+    side: input.side ?? "new",
+  });
   const key = optionalKey({ tool: "comment.add", callId: input.key });
-  const row = ctx.commands.run("review.comment.add", { ref: target.pointer.ref, anchor, text }, (tx) => {
-    assertPointerUnchanged(tx, target);
-    return insertComment(tx, { worker: target.worker.id, ref: target.pointer.ref, version: target.pointer.version, sha256: target.sha256, anchor, text });
-  }, key ? { key } : {}).result;
+  const row = ctx.commands.run(
+    "review.comment.add",
+    { ref: target.pointer.ref, anchor, text },
+    (tx) => {
+      assertPointerUnchanged(tx, target);
+      return insertComment(tx, {
+        worker: target.worker.id,
+        ref: target.pointer.ref,
+        version: target.pointer.version,
+        sha256: target.sha256,
+        anchor,
+        text,
+      });
+    },
+    key ? { key } : {},
+  ).result;
   return viewOf(ctx, row, files);
 }
 
@@ -84,12 +127,17 @@ export function editComment(ctx: EngineContext, input: { id: string; text: strin
   const text = checkCommentText(input.text);
   assertNoControlCharacters(text, "comment");
   const key = optionalKey({ tool: "comment.edit", callId: input.key });
-  const row = ctx.commands.run("review.comment.edit", { id: input.id, text }, (tx) => {
-    const c = requireDraft(tx, input.id);
-    assertStillCurrent(tx, c, "edit");
-    updateCommentText(tx, c.id, text);
-    return commentById(tx.db, c.id)!;
-  }, key ? { key } : {}).result;
+  const row = ctx.commands.run(
+    "review.comment.edit",
+    { id: input.id, text },
+    (tx) => {
+      const c = requireDraft(tx, input.id);
+      assertStillCurrent(tx, c, "edit");
+      updateCommentText(tx, c.id, text);
+      return commentById(tx.db, c.id)!;
+    },
+    key ? { key } : {},
+  ).result;
   return viewOf(ctx, row);
 }
 
@@ -97,11 +145,16 @@ export function editComment(ctx: EngineContext, input: { id: string; text: strin
 export function deleteComment(ctx: EngineContext, input: { id: string; key?: string }): CommentView {
   assertHuman(ctx, "comment");
   const key = optionalKey({ tool: "comment.delete", callId: input.key });
-  const row = ctx.commands.run("review.comment.delete", { id: input.id }, (tx) => {
-    const c = requireDraft(tx, input.id);
-    deleteCommentDraft(tx, c.id);
-    return commentById(tx.db, c.id)!;
-  }, key ? { key } : {}).result;
+  const row = ctx.commands.run(
+    "review.comment.delete",
+    { id: input.id },
+    (tx) => {
+      const c = requireDraft(tx, input.id);
+      deleteCommentDraft(tx, c.id);
+      return commentById(tx.db, c.id)!;
+    },
+    key ? { key } : {},
+  ).result;
   return viewOf(ctx, row);
 }
 
@@ -117,7 +170,11 @@ export function listComments(ctx: EngineContext, target: string): CommentList {
   const t = resolveReviewTarget(ctx, { target });
   const rows = t.exact ? commentsOfRef(ctx.db, t.pointer.ref) : commentsOfWorker(ctx.db, t.worker.id);
   const patches = new Map<string, DiffFile[]>();
-  return { worker: t.worker.id, current: t.current.version, comments: rows.map((r) => viewOf(ctx, r, undefined, patches)) };
+  return {
+    worker: t.worker.id,
+    current: t.current.version,
+    comments: rows.map((r) => viewOf(ctx, r, undefined, patches)),
+  };
 }
 
 function viewOf(ctx: EngineContext, c: CommentRow, files?: DiffFile[], cache?: Map<string, DiffFile[]>): CommentView {
@@ -133,8 +190,16 @@ function viewOf(ctx: EngineContext, c: CommentRow, files?: DiffFile[], cache?: M
 /** A comment row as surfaces show it, with its quoted lines from `files` (the patch of its own version). */
 export function commentView(c: CommentRow, files: readonly DiffFile[], currentRef: string | undefined): CommentView {
   return {
-    id: c.id, worker: c.worker, ref: c.ref, version: c.version, anchor: c.anchor, text: c.text, state: c.state, decision: c.decision,
-    outdated: c.state === "draft" && currentRef !== c.ref, quoted: quotedLines(files, c.anchor),
+    id: c.id,
+    worker: c.worker,
+    ref: c.ref,
+    version: c.version,
+    anchor: c.anchor,
+    text: c.text,
+    state: c.state,
+    decision: c.decision,
+    outdated: c.state === "draft" && currentRef !== c.ref,
+    quoted: quotedLines(files, c.anchor),
   };
 }
 
@@ -150,7 +215,12 @@ function assertCurrent(target: ReviewTarget): void {
 function requireDraft(tx: Tx, id: string): CommentRow {
   const c = commentById(tx.db, id.trim());
   if (!c) throw notFound("no-such-comment", `there is no review comment ${id}`, "list them with `docket comments <w>`");
-  if (c.state === "sent") throw refusal("comment-sent", `${c.id} was sent with ${c.decision} (revise ${c.ref}); a sent comment never changes`, `write a new one on the next version with \`docket comment ${c.worker} <file>:<line> <text>\``);
+  if (c.state === "sent")
+    throw refusal(
+      "comment-sent",
+      `${c.id} was sent with ${c.decision} (revise ${c.ref}); a sent comment never changes`,
+      `write a new one on the next version with \`docket comment ${c.worker} <file>:<line> <text>\``,
+    );
   if (c.state === "deleted") throw refusal("comment-deleted", `${c.id} was deleted; nothing changed`);
   return c;
 }

@@ -3,7 +3,13 @@
 
 import { usageError } from "../../domain/errors.js";
 import { parseDuration } from "../../domain/clock.js";
-import { countDecisionsByVerb, listDecisionDebt, recentDecisions, type Decision, type DecisionDebt } from "../../ledger/review/decisions.js";
+import {
+  countDecisionsByVerb,
+  listDecisionDebt,
+  recentDecisions,
+  type Decision,
+  type DecisionDebt,
+} from "../../ledger/review/decisions.js";
 import type { EngineContext } from "../context.js";
 import type { CommentAnchor } from "../../domain/review/comment-anchor.js";
 import { commentsOfDecision } from "../../ledger/review/comments.js";
@@ -36,7 +42,8 @@ export const MAX_LOG_WINDOW_DAYS = 36_500;
 export function decisionLog(ctx: EngineContext, input: DecisionLogInput = {}): DecisionLog {
   const window = input.since?.trim() || "7d";
   const ms = parseDuration(window);
-  if (ms === undefined || ms <= 0) throw usageError("bad-duration", `--since takes a duration like 7d, 24h or 30m; got "${input.since}"`);
+  if (ms === undefined || ms <= 0)
+    throw usageError("bad-duration", `--since takes a duration like 7d, 24h or 30m; got "${input.since}"`);
   if (ms > MAX_LOG_WINDOW_DAYS * 86_400_000) {
     throw usageError("bad-duration", `--since takes at most ${MAX_LOG_WINDOW_DAYS}d (100 years); got "${input.since}"`);
   }

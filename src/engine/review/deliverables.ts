@@ -24,7 +24,10 @@ export function pointerOf(row: Worker): DeliverablePointer | undefined {
   return { id: row.deliverableId, version: row.deliverableVersion, ref: row.deliverableRef };
 }
 
-export function currentDeliverable(ctx: EngineContext, workerId: string): { pointer: DeliverablePointer; read: SidecarRead } | undefined {
+export function currentDeliverable(
+  ctx: EngineContext,
+  workerId: string,
+): { pointer: DeliverablePointer; read: SidecarRead } | undefined {
   const row = getWorker(ctx.db, workerId);
   const pointer = row && pointerOf(row);
   if (!pointer) return undefined;
@@ -46,22 +49,42 @@ export interface ResolvedDeliverable {
  * the ref's). Without a version: the worker's current one. Throws a one-line DocketError saying what to do.
  */
 export function deliverableByRef(
-  ctx: EngineContext, workerOrRef: string, version?: number, read: SidecarReader = (w, v) => readDeliverable(ctx.home, w, v),
+  ctx: EngineContext,
+  workerOrRef: string,
+  version?: number,
+  read: SidecarReader = (w, v) => readDeliverable(ctx.home, w, v),
 ): ResolvedDeliverable {
   const parsed = parseDeliverableRef(workerOrRef);
   const workerId = parsed?.workerId ?? normalizeWorkerId(workerOrRef);
   if (!workerId) {
-    throw validationError("bad-deliverable-ref", `"${workerOrRef}" is not a worker or deliverable ref`, "use w<N>, w<N>:v<K> or worker-deliverable:w<N>:<K>");
+    throw validationError(
+      "bad-deliverable-ref",
+      `"${workerOrRef}" is not a worker or deliverable ref`,
+      "use w<N>, w<N>:v<K> or worker-deliverable:w<N>:<K>",
+    );
   }
   if (parsed && version !== undefined && version !== parsed.version) {
-    throw validationError("version-mismatch", `${workerOrRef} names version ${parsed.version} but --version says ${version}`, "give one of them");
+    throw validationError(
+      "version-mismatch",
+      `${workerOrRef} names version ${parsed.version} but --version says ${version}`,
+      "give one of them",
+    );
   }
   const row = requireWorker(ctx.db, workerId);
   const current = pointerOf(row);
-  if (!current) throw notFound("no-deliverable", `${workerId} has not published a deliverable yet`, `wait for it to call docket_done, or run \`docket peek ${workerId}\``);
+  if (!current)
+    throw notFound(
+      "no-deliverable",
+      `${workerId} has not published a deliverable yet`,
+      `wait for it to call docket_done, or run \`docket peek ${workerId}\``,
+    );
   const wanted = parsed?.version ?? version ?? current.version;
   if (wanted > current.version) {
-    throw notFound("no-such-version", `${workerId} has no published version ${wanted}; its current version is v${current.version}`, `run \`docket report ${workerId}\``);
+    throw notFound(
+      "no-such-version",
+      `${workerId} has no published version ${wanted}; its current version is v${current.version}`,
+      `run \`docket report ${workerId}\``,
+    );
   }
   const sidecar = read(workerId, wanted);
   const ref = deliverableRef(workerId, wanted);
@@ -71,7 +94,14 @@ export function deliverableByRef(
       `deliverable ${ref} is missing or invalid (${sidecar.reason}); restore it or ask the worker to publish a new version`,
     );
   }
-  return { workerId, worker: row, pointer: { id: deliverableId(workerId), version: wanted, ref }, deliverable: sidecar.deliverable, path: sidecar.path, sha256: sidecar.sha256 };
+  return {
+    workerId,
+    worker: row,
+    pointer: { id: deliverableId(workerId), version: wanted, ref },
+    deliverable: sidecar.deliverable,
+    path: sidecar.path,
+    sha256: sidecar.sha256,
+  };
 }
 
 export interface DeliverableItemResult {
@@ -97,7 +127,18 @@ export function deliverableReport(ctx: EngineContext, workerOrRef: string, versi
   const items = d.items.map((i) => {
     const key = idempotencyKey({ tool: "done", worker: resolved.workerId, callId: d.toolCallId, item: i.item.trim() });
     const stored = storedResult<{ status?: string; reportId?: string }>(ctx.db, key);
-    return { item: i.item, outcome: i.outcome, status: stored?.status ?? "not recorded", ...(stored?.reportId ? { reportId: stored.reportId } : {}) };
+    return {
+      item: i.item,
+      outcome: i.outcome,
+      status: stored?.status ?? "not recorded",
+      ...(stored?.reportId ? { reportId: stored.reportId } : {}),
+    };
   });
-  return { ...resolved, task: resolved.worker.task, state: resolved.worker.state, items, planCoverage: derivePlanCoverage(ctx, resolved.worker, d) };
+  return {
+    ...resolved,
+    task: resolved.worker.task,
+    state: resolved.worker.state,
+    items,
+    planCoverage: derivePlanCoverage(ctx, resolved.worker, d),
+  };
 }

@@ -39,18 +39,27 @@ export function frozenContext(ctx: EngineContext, input: ContextInput, files?: D
   const file = all[input.file];
   if (!file) throw notFound("no-such-file", `${target.pointer.ref} has no file #${input.file}`);
   const gap = contextGaps(file)[input.gap];
-  if (!gap) throw notFound("no-such-gap", `file #${input.file} of ${target.pointer.ref} has no hidden lines at #${input.gap}`);
+  if (!gap)
+    throw notFound("no-such-gap", `file #${input.file} of ${target.pointer.ref} has no hidden lines at #${input.gap}`);
   const base = cs?.base || target.worker.base;
-  if (!base || !file.oldBlob) throw refusal("context-unavailable", `the unchanged lines of ${file.oldPath} are not in the frozen patch and its base is unknown`);
+  if (!base || !file.oldBlob)
+    throw refusal(
+      "context-unavailable",
+      `the unchanged lines of ${file.oldPath} are not in the frozen patch and its base is unknown`,
+    );
   const read = ctx.git.readBlobAt(target.worker.projectRoot, base, file.oldPath, file.oldBlob);
-  if (!read.ok) throw refusal("context-unavailable", `cannot show the unchanged lines of ${file.oldPath}: ${read.reason}`);
+  if (!read.ok)
+    throw refusal("context-unavailable", `cannot show the unchanged lines of ${file.oldPath}: ${read.reason}`);
   if (read.bytes.includes(0)) throw refusal("context-unavailable", `${file.oldPath} is binary at the base`);
   const old = read.bytes.toString("utf8").split("\n");
   if (old.at(-1) === "") old.pop();
   const end = Math.min(gap.oldTo ?? old.length, old.length);
   const from = input.from ?? gap.oldFrom;
   if (!Number.isInteger(from) || from < gap.oldFrom || from > Math.max(end, gap.oldFrom)) {
-    throw validationError("bad-context-range", `line ${from} is outside the hidden lines ${gap.oldFrom}–${end} of file #${input.file}`);
+    throw validationError(
+      "bad-context-range",
+      `line ${from} is outside the hidden lines ${gap.oldFrom}–${end} of file #${input.file}`,
+    );
   }
   const limit = Math.min(Math.max(1, input.limit ?? MAX_LINES), MAX_LINES);
   const to = Math.min(end, from + limit - 1);

@@ -8,7 +8,15 @@ import type { EngineContext } from "../context.js";
 
 export function assertFrozenIntegrity(ctx: EngineContext, ref: string, change: ChangeSet): void {
   const read = ctx.git.readFrozenPatch(change.patch);
-  const reason = !read.ok ? read.reason : samePaths(change.files, read.files) ? undefined : "the files it lists differ from the files git reads in its patch";
+  const reason = !read.ok
+    ? read.reason
+    : samePaths(change.files, read.files)
+      ? undefined
+      : "the files it lists differ from the files git reads in its patch";
   if (reason === undefined) return;
-  throw refusal("patch-integrity-failed", `the frozen change set of ${ref} fails the integrity check: ${reason}; nothing changed`, "ask the worker for a new version, or reject this one");
+  throw refusal(
+    "patch-integrity-failed",
+    `the frozen change set of ${ref} fails the integrity check: ${reason}; nothing changed`,
+    "ask the worker for a new version, or reject this one",
+  );
 }

@@ -17,8 +17,15 @@ import { pointerOf } from "./deliverables.js";
 import { pasteToCommandWorker } from "../talk/command-paste.js";
 import { resolveReviewable } from "./reviewable.js";
 import {
-  approvalOf, assertDecisionUnchanged, assertPointerUnchanged, decisionView, evidenceRefsOf, latestDecision, olderNote,
-  type DecisionView, type TargetInput,
+  approvalOf,
+  assertDecisionUnchanged,
+  assertPointerUnchanged,
+  decisionView,
+  evidenceRefsOf,
+  latestDecision,
+  olderNote,
+  type DecisionView,
+  type TargetInput,
 } from "./target.js";
 import { assertHuman } from "../authority.js";
 import { workerTreeOf } from "../../domain/workers/worker-tree.js";
@@ -52,10 +59,20 @@ export function approve(ctx: EngineContext, input: JudgeInput): JudgeResult {
     // Approving the same bytes again records nothing new; other bytes (the file changed since) are a new judgment.
     if (existing && actor === "human" && existing.contentSha256 === r.sha256) {
       const row = latestDecision(tx.db, r.pointer.ref, [existing.verb]);
-      if (row && row.id === existing.id) return { decision: decisionView(row), notes: [...shown, `${r.pointer.ref} was already approved (${row.id}); nothing new recorded`] };
+      if (row && row.id === existing.id)
+        return {
+          decision: decisionView(row),
+          notes: [...shown, `${r.pointer.ref} was already approved (${row.id}); nothing new recorded`],
+        };
     }
     const decision = insertDecision(tx, {
-      actor, verb: "approve", worker: r.subject, deliverable: r.pointer, note: input.note ?? null, evidenceRefs: r.evidenceRefs, contentSha256: r.sha256,
+      actor,
+      verb: "approve",
+      worker: r.subject,
+      deliverable: r.pointer,
+      note: input.note ?? null,
+      evidenceRefs: r.evidenceRefs,
+      contentSha256: r.sha256,
     });
     r.settle(tx, "approve");
     const notes = [...shown, ...r.after("approve")];
@@ -73,7 +90,13 @@ export function reject(ctx: EngineContext, input: JudgeInput): JudgeResult {
     r.assertStill(tx, "reject");
     assertDecisionUnchanged(tx.db, r.subject, input.expectDecision);
     const decision = insertDecision(tx, {
-      actor: input.actor ?? "human", verb: "reject", worker: r.subject, deliverable: r.pointer, note: nonEmpty(input.note) ?? null, evidenceRefs: r.evidenceRefs, contentSha256: r.sha256,
+      actor: input.actor ?? "human",
+      verb: "reject",
+      worker: r.subject,
+      deliverable: r.pointer,
+      note: nonEmpty(input.note) ?? null,
+      evidenceRefs: r.evidenceRefs,
+      contentSha256: r.sha256,
     });
     r.settle(tx, "reject");
     return { decision: decisionView(decision), notes: [...shown, ...r.after("reject")] };
@@ -96,14 +119,27 @@ export function revise(ctx: EngineContext, input: JudgeInput & { note?: string }
     assertDecisionUnchanged(tx.db, row.id, input.expectDecision);
     const comments = draftsToSend(tx.db, target);
     if (note === undefined && comments.length === 0) {
-      throw validationError("empty-note", "a revision needs a note saying what to change, or draft comments on the current version's lines", "`docket revise <w|ref> <note>`, or `docket comment <w> <file>:<line> <text>` first");
+      throw validationError(
+        "empty-note",
+        "a revision needs a note saying what to change, or draft comments on the current version's lines",
+        "`docket revise <w|ref> <note>`, or `docket comment <w> <file>:<line> <text>` first",
+      );
     }
     const body = formatRevisionMessage({ ref: target.pointer.ref, version: target.pointer.version, note, comments });
     const decision = insertDecision(tx, {
-      actor: input.actor ?? "human", verb: "revise", worker: row.id, deliverable: target.pointer, note: note ?? null,
-      evidenceRefs: evidenceRefsOf(target), contentSha256: target.sha256,
+      actor: input.actor ?? "human",
+      verb: "revise",
+      worker: row.id,
+      deliverable: target.pointer,
+      note: note ?? null,
+      evidenceRefs: evidenceRefsOf(target),
+      contentSha256: target.sha256,
     });
-    markCommentsSent(tx, comments.map((c) => c.id), decision.id);
+    markCommentsSent(
+      tx,
+      comments.map((c) => c.id),
+      decision.id,
+    );
     const message = insertMessage(tx, {
       worker: row.id,
       kind: "review_note",
@@ -111,11 +147,22 @@ export function revise(ctx: EngineContext, input: JudgeInput & { note?: string }
       deliverAs: "followUp",
     });
     if (row.reviewedAt !== null) updateWorker(tx, row.id, { reviewedAt: null });
-    const sent = comments.length > 0 ? ` with ${comments.length} comment${comments.length === 1 ? "" : "s"} (${comments.map((c) => c.id).join(", ")})` : "";
-    const notes = [...shownNotes, ...olderNote(target), `review note ${message}${sent} queued for ${row.id}; its next docket_done becomes v${target.current.version + 1}`];
+    const sent =
+      comments.length > 0
+        ? ` with ${comments.length} comment${comments.length === 1 ? "" : "s"} (${comments.map((c) => c.id).join(", ")})`
+        : "";
+    const notes = [
+      ...shownNotes,
+      ...olderNote(target),
+      `review note ${message}${sent} queued for ${row.id}; its next docket_done becomes v${target.current.version + 1}`,
+    ];
     const outdated = outdatedDraftCount(tx.db, target);
-    if (outdated > 0) notes.push(`${outdated} draft comment${outdated === 1 ? "" : "s"} on ${target.pointer.ref} ${outdated === 1 ? "is" : "are"} outdated and ${outdated === 1 ? "was" : "were"} not sent`);
-    if (row.exited) notes.push(`${row.id} is not running; the note waits in its inbox until \`docket respawn ${row.id}\``);
+    if (outdated > 0)
+      notes.push(
+        `${outdated} draft comment${outdated === 1 ? "" : "s"} on ${target.pointer.ref} ${outdated === 1 ? "is" : "are"} outdated and ${outdated === 1 ? "was" : "were"} not sent`,
+      );
+    if (row.exited)
+      notes.push(`${row.id} is not running; the note waits in its inbox until \`docket respawn ${row.id}\``);
     return { decision: decisionView(decision), notes, message, body };
   }).result;
   const { body, ...judged } = result;
@@ -137,7 +184,8 @@ export function answer(ctx: EngineContext, input: AnswerInput): JudgeResult {
   const workerId = normalizeWorkerId(input.worker);
   if (!workerId) throw validationError("bad-worker-id", `"${input.worker}" is not a worker id`, "workers are w<N>");
   const typed = nonEmpty(input.text);
-  if (typed === undefined) throw validationError("empty-answer", "an answer must not be empty", "`docket answer <w> [--q <id>] <text>`");
+  if (typed === undefined)
+    throw validationError("empty-answer", "an answer must not be empty", "`docket answer <w> [--q <id>] <text>`");
   assertNoControlCharacters(typed, "answer");
   if (input.actor === undefined || input.actor === "human") {
     try {
@@ -146,33 +194,57 @@ export function answer(ctx: EngineContext, input: AnswerInput): JudgeResult {
       // the snapshot is evidence for the card, never a reason to refuse the human's answer
     }
   }
-  const result = ctx.commands.run("review.answer", { worker: workerId, question: input.question ?? null, text: typed }, (tx) => {
-    const row = requireWorker(tx.db, workerId);
-    assertDecisionUnchanged(tx.db, workerId, input.expectDecision);
-    const open = openQuestionsOf(tx.db, workerId);
-    if (open.length === 0) {
-      throw refusal("no-open-question", `${workerId} has no open question; nothing changed`, `to message it anyway: \`docket tell ${workerId} <text>\``);
-    }
-    const q = input.question === undefined ? open[0]! : open.find((o) => o.id === input.question);
-    if (!q) {
-      throw refusal("question-not-open", `${input.question} is not an open question of ${workerId}; nothing changed`, `open: ${open.map((o) => o.id).join(", ")}`);
-    }
-    const detail = questionDetail(tx.db, q.id);
-    const risk = detail?.risk ?? null;
-    const text = pickedOption(typed, detail?.options ?? []);
-    if (!answerQuestion(tx, q.id, text)) throw refusal("question-not-open", `${q.id} is no longer open; nothing changed`);
-    const message = insertMessage(tx, { worker: workerId, kind: "answer", body: text, question: q.id });
-    const decision = insertDecision(tx, {
-      actor: input.actor ?? "human", verb: "answer", worker: workerId, deliverable: pointerOf(row) ?? null, option: text,
-      risk, question: q.id, evidenceRefs: pointerOf(row) ? [pointerOf(row)!.ref] : [],
-    });
-    const remaining = open.length - 1;
-    applyLifecycle(tx, workerId, transition(lifecycleRowOf(row), { kind: "answered", openQuestions: remaining }, tx.now));
-    const notes = [`answer to ${q.id} queued for ${workerId} (${message})`];
-    if (remaining > 0) notes.push(`${workerId} has ${remaining} more open question${remaining === 1 ? "" : "s"}`);
-    if (row.exited) notes.push(`${workerId} is not running; the answer waits in its inbox until \`docket respawn ${workerId}\``);
-    return { decision: decisionView(decision), notes, message, answer: text };
-  }).result;
+  const result = ctx.commands.run(
+    "review.answer",
+    { worker: workerId, question: input.question ?? null, text: typed },
+    (tx) => {
+      const row = requireWorker(tx.db, workerId);
+      assertDecisionUnchanged(tx.db, workerId, input.expectDecision);
+      const open = openQuestionsOf(tx.db, workerId);
+      if (open.length === 0) {
+        throw refusal(
+          "no-open-question",
+          `${workerId} has no open question; nothing changed`,
+          `to message it anyway: \`docket tell ${workerId} <text>\``,
+        );
+      }
+      const q = input.question === undefined ? open[0]! : open.find((o) => o.id === input.question);
+      if (!q) {
+        throw refusal(
+          "question-not-open",
+          `${input.question} is not an open question of ${workerId}; nothing changed`,
+          `open: ${open.map((o) => o.id).join(", ")}`,
+        );
+      }
+      const detail = questionDetail(tx.db, q.id);
+      const risk = detail?.risk ?? null;
+      const text = pickedOption(typed, detail?.options ?? []);
+      if (!answerQuestion(tx, q.id, text))
+        throw refusal("question-not-open", `${q.id} is no longer open; nothing changed`);
+      const message = insertMessage(tx, { worker: workerId, kind: "answer", body: text, question: q.id });
+      const decision = insertDecision(tx, {
+        actor: input.actor ?? "human",
+        verb: "answer",
+        worker: workerId,
+        deliverable: pointerOf(row) ?? null,
+        option: text,
+        risk,
+        question: q.id,
+        evidenceRefs: pointerOf(row) ? [pointerOf(row)!.ref] : [],
+      });
+      const remaining = open.length - 1;
+      applyLifecycle(
+        tx,
+        workerId,
+        transition(lifecycleRowOf(row), { kind: "answered", openQuestions: remaining }, tx.now),
+      );
+      const notes = [`answer to ${q.id} queued for ${workerId} (${message})`];
+      if (remaining > 0) notes.push(`${workerId} has ${remaining} more open question${remaining === 1 ? "" : "s"}`);
+      if (row.exited)
+        notes.push(`${workerId} is not running; the answer waits in its inbox until \`docket respawn ${workerId}\``);
+      return { decision: decisionView(decision), notes, message, answer: text };
+    },
+  ).result;
   const { answer: sent, ...judged } = result;
   return withPaste(ctx, judged, workerId, sent);
 }
@@ -205,7 +277,10 @@ export function discard(ctx: EngineContext, input: DiscardInput): DiscardResult 
   assertDecisionUnchanged(ctx.db, workerId, input.expectDecision);
   if (!input.confirmed) throw confirmationRefused("discard", workerId);
   if (row.workspaceMode !== "isolated" || !row.base) {
-    throw refusal("no-own-workspace", `${workerId} works in the shared parent directory; it has no changes of its own to discard`);
+    throw refusal(
+      "no-own-workspace",
+      `${workerId} works in the shared parent directory; it has no changes of its own to discard`,
+    );
   }
   // A worker on a host changed its workspace there: the copy here holds only its base.
   const remote = hostOf(row) !== undefined;
@@ -216,25 +291,45 @@ export function discard(ctx: EngineContext, input: DiscardInput): DiscardResult 
     return ctx.commands.run("review.discard", { worker: workerId, files }, (tx) => {
       const now = requireWorker(tx.db, workerId);
       const decision: Decision = insertDecision(tx, {
-        actor: input.actor ?? "human", verb: "discard", worker: workerId, deliverable: pointerOf(now) ?? null,
-        note: files.length === 0 ? "no live changes" : `dropped live changes in ${files.length} file${files.length === 1 ? "" : "s"}: ${files.join(", ")}`,
+        actor: input.actor ?? "human",
+        verb: "discard",
+        worker: workerId,
+        deliverable: pointerOf(now) ?? null,
+        note:
+          files.length === 0
+            ? "no live changes"
+            : `dropped live changes in ${files.length} file${files.length === 1 ? "" : "s"}: ${files.join(", ")}`,
         evidenceRefs: pointerOf(now) ? [pointerOf(now)!.ref] : [],
       });
-      const notes = [files.length === 0 ? `${workerId} had no live changes; workspace is at its base` : `dropped ${workerId}'s live changes in ${files.length} file(s); its workspace is back at its base`];
+      const notes = [
+        files.length === 0
+          ? `${workerId} had no live changes; workspace is at its base`
+          : `dropped ${workerId}'s live changes in ${files.length} file(s); its workspace is back at its base`,
+      ];
       if (pointerOf(now)) notes.push(`the frozen ${pointerOf(now)!.ref} is unchanged and still reviewable`);
       return { decision: decisionView(decision), notes, files };
     }).result;
   } catch (error) {
-    throw refusal("discard-unrecorded", `${workerId}'s workspace WAS reset to its base, but the decision could not be recorded: ${(error as Error).message}`);
+    throw refusal(
+      "discard-unrecorded",
+      `${workerId}'s workspace WAS reset to its base, but the decision could not be recorded: ${(error as Error).message}`,
+    );
   }
 }
 
 /** A `--agent command` worker gets the text pasted into its pane too (marked delivered once pasted). */
-function withPaste(ctx: EngineContext, r: JudgeResult & { message: string }, workerId: string, text: string): JudgeResult {
+function withPaste(
+  ctx: EngineContext,
+  r: JudgeResult & { message: string },
+  workerId: string,
+  text: string,
+): JudgeResult {
   const { message, ...result } = r;
   const paste = pasteToCommandWorker(ctx, workerId, message, text);
   if (!paste) return result;
-  const note = paste.pasted ? `also pasted into ${workerId}'s pane (best-effort)` : `could not paste into ${workerId}'s pane (${paste.reason}); the message waits in its inbox`;
+  const note = paste.pasted
+    ? `also pasted into ${workerId}'s pane (best-effort)`
+    : `could not paste into ${workerId}'s pane (${paste.reason}); the message waits in its inbox`;
   return { ...result, notes: [...result.notes, note] };
 }
 

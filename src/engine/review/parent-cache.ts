@@ -11,7 +11,11 @@ const RACY_MS = 2_000;
 const keyOf = (q: ParentQuery): string => JSON.stringify([q.base, q.baseHead, q.paths]);
 
 /** parentChangesForEach through the cache; answers that could not be told (unknown base) or failed are never kept. */
-export function cachedParentChanges(ctx: EngineContext, repoRoot: string, queries: readonly ParentQuery[]): ParentAnswer[] {
+export function cachedParentChanges(
+  ctx: EngineContext,
+  repoRoot: string,
+  queries: readonly ParentQuery[],
+): ParentAnswer[] {
   const started = ctx.clock.nowMs();
   const stamp = queries.length === 0 ? undefined : ctx.git.checkoutStamp(repoRoot);
   if (!stamp) return ctx.git.parentChangesForEach(repoRoot, queries);
@@ -19,11 +23,16 @@ export function cachedParentChanges(ctx: EngineContext, repoRoot: string, querie
   const answers: (ParentAnswer | undefined)[] = queries.map((q) => {
     const hit = cache.get(keyOf(q));
     const paths = stamp.paths(q.paths);
-    return hit && paths !== undefined && hit.repo === stamp.repo && hit.paths === paths ? { ok: true, changes: hit.changes.map((c) => ({ ...c })) } : undefined;
+    return hit && paths !== undefined && hit.repo === stamp.repo && hit.paths === paths
+      ? { ok: true, changes: hit.changes.map((c) => ({ ...c })) }
+      : undefined;
   });
   const missing = queries.flatMap((q, i) => (answers[i] ? [] : [{ q, i }]));
   if (missing.length === 0) return answers as ParentAnswer[];
-  const fresh = ctx.git.parentChangesForEach(repoRoot, missing.map((m) => m.q));
+  const fresh = ctx.git.parentChangesForEach(
+    repoRoot,
+    missing.map((m) => m.q),
+  );
   const kept = new Map<string, ParentCacheEntry>([...cache].filter(([, e]) => e.repo === stamp.repo));
   let added = false;
   missing.forEach(({ q, i }, k) => {

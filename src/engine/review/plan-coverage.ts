@@ -2,7 +2,12 @@
 // the byte-exact source plan (`source-deliverable.md`) against the frozen change set's files.
 
 import type { SourceHandoff, WorkerDeliverable } from "../../domain/deliverables/deliverable.js";
-import { formatPlanCoverageLine, isCoverageWarning, resolveSourcePlanCoverage, type PlanCoverage } from "../../domain/plans/plan-coverage.js";
+import {
+  formatPlanCoverageLine,
+  isCoverageWarning,
+  resolveSourcePlanCoverage,
+  type PlanCoverage,
+} from "../../domain/plans/plan-coverage.js";
 import { WORKER_FILES, readWorkerText } from "../../files/workers/worker-files.js";
 import type { EngineContext } from "../context.js";
 
@@ -23,7 +28,15 @@ export function derivePlanCoverage(
   if (!d || !handoff) return null;
   const body = readWorkerText(ctx.home, worker.id, WORKER_FILES.sourcePlan);
   if (body === undefined) return null; // no readable source plan: the review shows no coverage and everything else still works
-  const coverage = resolveSourcePlanCoverage(body, (d.changeSet?.files ?? []).map((f) => f.path));
+  const coverage = resolveSourcePlanCoverage(
+    body,
+    (d.changeSet?.files ?? []).map((f) => f.path),
+  );
   if (!coverage) return null;
-  return { coverage, line: formatPlanCoverageLine(coverage, handoff.sourceRef), warning: isCoverageWarning(coverage), sourceRef: handoff.sourceRef };
+  return {
+    coverage,
+    line: formatPlanCoverageLine(coverage, handoff.sourceRef),
+    warning: isCoverageWarning(coverage),
+    sourceRef: handoff.sourceRef,
+  };
 }

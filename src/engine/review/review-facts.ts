@@ -81,7 +81,9 @@ export function reviewFacts(ctx: EngineContext): ReviewFacts {
   function project(projectRoot: string) {
     let p = projects.get(projectRoot);
     if (p) return p;
-    const rows = workersOf(ctx.db, { projectRoot }).filter((r) => r.deliverableRef !== null && isPatchPending(ctx.db, pointerOf(r)!));
+    const rows = workersOf(ctx.db, { projectRoot }).filter(
+      (r) => r.deliverableRef !== null && isPatchPending(ctx.db, pointerOf(r)!),
+    );
     const byPath = new Map<string, Worker[]>();
     for (const [worker, paths] of editsOf(rows.map((r) => r.id))) {
       const row = rows.find((r) => r.id === worker)!;
@@ -98,12 +100,18 @@ export function reviewFacts(ctx: EngineContext): ReviewFacts {
   }
 
   return {
-    peers: (projectRoot) => project(projectRoot).rows.map(peerOf).filter((p): p is PeerPatch => p !== null),
+    peers: (projectRoot) =>
+      project(projectRoot)
+        .rows.map(peerOf)
+        .filter((p): p is PeerPatch => p !== null),
     peersTouching(projectRoot, paths) {
       const { byPath } = project(projectRoot);
       const rows = new Set(paths.flatMap((path) => byPath.get(path) ?? []));
       const wanted = new Set(paths);
-      return [...rows].map(peerOf).filter((p): p is PeerPatch => p !== null && preimagePaths(p.ranges).some((path) => wanted.has(path))).sort((a, b) => a.row.seq - b.row.seq);
+      return [...rows]
+        .map(peerOf)
+        .filter((p): p is PeerPatch => p !== null && preimagePaths(p.ranges).some((path) => wanted.has(path)))
+        .sort((a, b) => a.row.seq - b.row.seq);
     },
     mayHaveEdited: (worker, paths) => paths.some((path) => editsOf([worker]).get(worker)!.has(path)),
     ranges,

@@ -3,7 +3,13 @@
 // for. The same files patchFilesOf gives, head for head and row for row (text frozen as binary shown decoded).
 
 import type { WorkerDeliverable } from "../../domain/deliverables/deliverable.js";
-import { pairExactRenames, parseDiffHeads, parseDiffSections, type DiffFile, type DiffFileHead } from "../../domain/deliverables/diff-files.js";
+import {
+  pairExactRenames,
+  parseDiffHeads,
+  parseDiffSections,
+  type DiffFile,
+  type DiffFileHead,
+} from "../../domain/deliverables/diff-files.js";
 import { shownPatch, splitSections } from "../../domain/deliverables/shown-patch.js";
 import type { EngineContext } from "../context.js";
 import { resolveReviewTarget } from "./target.js";
@@ -47,7 +53,8 @@ function reviewFiles(d: WorkerDeliverable): ReviewFiles {
   // Renames are paired over the heads as over whole files; a paired rename has no rows, so it is never parsed.
   const skeletons = sections.map(({ head }, section) => ({ ...head, hunks: [], section }));
   const paired = pairExactRenames(skeletons as DiffFile[]) as (DiffFile & { section: number; lineCount: number })[];
-  const marked = (f: DiffFile): DiffFile => (decoded.has(f.path) && !f.binary ? { ...f, frozenAsBinary: true as const } : f);
+  const marked = (f: DiffFile): DiffFile =>
+    decoded.has(f.path) && !f.binary ? { ...f, frozenAsBinary: true as const } : f;
   const heads = paired.map(({ section, lineCount: _, ...f }): DiffFileHead => {
     const own = sections[section]!.head;
     const rename = own.status === "added" && f.status === "renamed";

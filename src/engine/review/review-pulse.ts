@@ -25,8 +25,23 @@ export function reviewPulse(ctx: EngineContext): ReviewPulse {
   const workers: WorkerPulse[] = [];
   const ranked: { worker: string; version: number | null; rank: QueueRank; seq: number }[] = [];
   for (const r of pulseRows(ctx.db, ctx.projectRoot())) {
-    const rank = queueRank({ openQuestions: r.openQuestions, state: r.state, reviewedAt: r.reviewedAt, hasVersion: r.ref !== null, judged: r.judged }) ?? null;
-    workers.push({ worker: r.worker, state: r.state, version: r.version, lastDecision: r.lastDecision, openQuestions: r.openQuestions, rank, updatedAt: r.updatedAt });
+    const rank =
+      queueRank({
+        openQuestions: r.openQuestions,
+        state: r.state,
+        reviewedAt: r.reviewedAt,
+        hasVersion: r.ref !== null,
+        judged: r.judged,
+      }) ?? null;
+    workers.push({
+      worker: r.worker,
+      state: r.state,
+      version: r.version,
+      lastDecision: r.lastDecision,
+      openQuestions: r.openQuestions,
+      rank,
+      updatedAt: r.updatedAt,
+    });
     if (rank !== null) ranked.push({ worker: r.worker, version: r.version, rank, seq: r.seq });
   }
   ranked.sort((a, b) => a.rank - b.rank || b.seq - a.seq);

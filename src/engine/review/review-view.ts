@@ -42,7 +42,15 @@ export function reviewView(ctx: EngineContext, target: string): ReviewView {
     current,
     isCurrent,
     lastDecision,
-    actions: isCurrent ? card.moves.map((m) => bindMove(m, { worker: card.worker, ref: card.deliverable?.ref ?? null, version: card.deliverable?.version ?? null })) : [],
+    actions: isCurrent
+      ? card.moves.map((m) =>
+          bindMove(m, {
+            worker: card.worker,
+            ref: card.deliverable?.ref ?? null,
+            version: card.deliverable?.version ?? null,
+          }),
+        )
+      : [],
     diff,
     get files() {
       return everyFile(diff);

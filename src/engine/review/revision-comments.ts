@@ -16,7 +16,12 @@ export function draftsToSend(db: Db, target: ReviewTarget): RevisionComment[] {
   if (drafts.length === 0) return [];
   const files = targetFiles(target);
   return drafts.map((c) => {
-    const mismatch = contentMismatch({ ref: target.pointer.ref, file: target.path, expected: c.sha256, actual: target.sha256 });
+    const mismatch = contentMismatch({
+      ref: target.pointer.ref,
+      file: target.path,
+      expected: c.sha256,
+      actual: target.sha256,
+    });
     if (mismatch) throw mismatch;
     return { id: c.id, anchor: c.anchor, text: c.text, quoted: quotedLines(files, c.anchor) };
   });

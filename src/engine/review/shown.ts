@@ -2,7 +2,12 @@
 // Views call recordShown after rendering; approve/reject/revise/promote --approve call assertShownBinding before writing.
 
 import { parseDeliverableRef } from "../../domain/deliverables/refs.js";
-import { formatJudgedLine, shownBindingRefusal, type ShownBindingInput, type ShownSurface } from "../../domain/review/shown-binding.js";
+import {
+  formatJudgedLine,
+  shownBindingRefusal,
+  type ShownBindingInput,
+  type ShownSurface,
+} from "../../domain/review/shown-binding.js";
 import { lastShownOf, recordShownRow } from "../../ledger/review/shown.js";
 import type { EngineContext } from "../context.js";
 import { humanRefusal } from "../authority.js";
@@ -19,10 +24,16 @@ export interface ShownPointer {
  * agent's tools shows the human nothing, so it records nothing (else a worker could mark its own v2 as read).
  * Unchanged rows are not rewritten: a dock or page that re-renders the same version costs one indexed read.
  */
-export function recordShown(ctx: EngineContext, versions: readonly (ShownPointer | null | undefined)[], surface: ShownSurface): void {
+export function recordShown(
+  ctx: EngineContext,
+  versions: readonly (ShownPointer | null | undefined)[],
+  surface: ShownSurface,
+): void {
   if (ctx.readOnly || humanRefusal(ctx, "approve")) return;
   // Only a worker's own versions bind a bare id; combined versions and stored records are always named exactly.
-  const own = versions.filter((v): v is ShownPointer => Boolean(v) && parseDeliverableRef(v!.ref)?.workerId === v!.worker);
+  const own = versions.filter(
+    (v): v is ShownPointer => Boolean(v) && parseDeliverableRef(v!.ref)?.workerId === v!.worker,
+  );
   const fresh = own.filter((v) => {
     const last = lastShownOf(ctx.db, v.worker);
     return last?.ref !== v.ref || last.surface !== surface;
@@ -36,7 +47,12 @@ export function recordShown(ctx: EngineContext, versions: readonly (ShownPointer
 }
 
 /** Refuses (`version-not-shown`) a bare id whose current version is not the one last shown; the judged line, as notes. */
-export function assertShownBinding(ctx: EngineContext, target: ReviewTarget, input: TargetInput, verb: ShownBindingInput["verb"]): string[] {
+export function assertShownBinding(
+  ctx: EngineContext,
+  target: ReviewTarget,
+  input: TargetInput,
+  verb: ShownBindingInput["verb"],
+): string[] {
   const named = target.exact || input.version !== undefined || input.expectVersion !== undefined;
   const lastShown = lastShownOf(ctx.db, target.worker.id);
   const refused = shownBindingRefusal({ worker: target.worker.id, verb, current: target.pointer, named, lastShown });

@@ -3,7 +3,12 @@
 
 import { changeSetRef, deliverableRef, parseDeliverableRef } from "../../domain/deliverables/refs.js";
 import type { Worker } from "../../domain/workers/worker.js";
-import { approvalFor, closureOf as closureIn, latestJudgment, type DecisionRecord } from "../../domain/review/approval.js";
+import {
+  approvalFor,
+  closureOf as closureIn,
+  latestJudgment,
+  type DecisionRecord,
+} from "../../domain/review/approval.js";
 import { type DeliverablePointer, type WorkerDeliverable } from "../../domain/deliverables/deliverable.js";
 import { refusal } from "../../domain/errors.js";
 import { verifyContent } from "../../domain/review/content-binding.js";
@@ -52,7 +57,10 @@ export function resolveReviewTarget(ctx: EngineContext, input: TargetInput, read
         `review v${current.version} with \`docket verdict ${resolved.workerId}\`, or name the exact ref ${deliverableRef(resolved.workerId, input.version)} to judge that version`,
       );
     }
-    return { ...resolveReviewTarget(ctx, { target: deliverableRef(resolved.workerId, input.version) }, read), exact: false };
+    return {
+      ...resolveReviewTarget(ctx, { target: deliverableRef(resolved.workerId, input.version) }, read),
+      exact: false,
+    };
   }
   if (input.expectVersion !== undefined && input.expectVersion !== current.version) {
     throw refusal(
@@ -61,8 +69,22 @@ export function resolveReviewTarget(ctx: EngineContext, input: TargetInput, read
       `review v${current.version} with \`docket verdict ${resolved.workerId}\``,
     );
   }
-  if (input.expectSha256 !== undefined) verifyContent({ ref: resolved.pointer.ref, file: resolved.path, expected: input.expectSha256, actual: resolved.sha256 });
-  return { worker: resolved.worker, pointer: resolved.pointer, current, exact, deliverable: resolved.deliverable, path: resolved.path, sha256: resolved.sha256 };
+  if (input.expectSha256 !== undefined)
+    verifyContent({
+      ref: resolved.pointer.ref,
+      file: resolved.path,
+      expected: input.expectSha256,
+      actual: resolved.sha256,
+    });
+  return {
+    worker: resolved.worker,
+    pointer: resolved.pointer,
+    current,
+    exact,
+    deliverable: resolved.deliverable,
+    path: resolved.path,
+    sha256: resolved.sha256,
+  };
 }
 
 /**
@@ -90,7 +112,9 @@ export function assertDecisionUnchanged(db: Db, worker: string, expect: string |
   if (expect === undefined) return;
   const last = lastDecisionOf(db, worker);
   if ((last?.id ?? null) === expect) return;
-  const what = last ? `${last.id} (${last.verb}${last.deliverable ? ` ${last.deliverable.ref}` : ""}, ${last.actor})` : "none";
+  const what = last
+    ? `${last.id} (${last.verb}${last.deliverable ? ` ${last.deliverable.ref}` : ""}, ${last.actor})`
+    : "none";
   throw refusal(
     "decision-landed",
     `${worker}'s newest decision is ${what}, not ${expect ?? "none"} as on the card you acted on; nothing changed`,
@@ -113,13 +137,21 @@ export function approvalOf(db: Db, pointer: DeliverablePointer): DecisionRecord 
  */
 export function verifiedApprovalOf(db: Db, target: ReviewTarget): DecisionRecord | undefined {
   const approval = approvalOf(db, target.pointer);
-  if (approval) verifyContent({ ref: target.pointer.ref, file: target.path, expected: approval.contentSha256, actual: target.sha256 });
+  if (approval)
+    verifyContent({
+      ref: target.pointer.ref,
+      file: target.path,
+      expected: approval.contentSha256,
+      actual: target.sha256,
+    });
   return approval;
 }
 
 /** The latest decision with `verb` on this exact version. */
 export function latestDecision(db: Db, ref: string, verbs: readonly string[]): Decision | undefined {
-  return decisionsForRef(db, ref).filter((d) => verbs.includes(d.verb)).at(-1);
+  return decisionsForRef(db, ref)
+    .filter((d) => verbs.includes(d.verb))
+    .at(-1);
 }
 
 /** The latest judgment of one exact version that counts (domain/review/approval.ts), or undefined: not judged. */
@@ -143,9 +175,14 @@ export function isPatchPending(db: Db, pointer: DeliverablePointer): boolean {
 }
 
 /** Refs a judge could see: the deliverable and, when it has one, its frozen change set. */
-export function evidenceRefsOf(target: { worker: { id: string }; pointer: DeliverablePointer; deliverable: WorkerDeliverable }): string[] {
+export function evidenceRefsOf(target: {
+  worker: { id: string };
+  pointer: DeliverablePointer;
+  deliverable: WorkerDeliverable;
+}): string[] {
   const refs = [target.pointer.ref];
-  if (target.deliverable.changeSet) refs.push(target.deliverable.changeSet.ref || changeSetRef(target.worker.id, target.pointer.version));
+  if (target.deliverable.changeSet)
+    refs.push(target.deliverable.changeSet.ref || changeSetRef(target.worker.id, target.pointer.version));
   return refs;
 }
 
@@ -163,7 +200,9 @@ export function decisionView(d: Decision): DecisionView {
 
 export function olderNote(target: ReviewTarget): string[] {
   return target.pointer.version < target.current.version
-    ? [`${target.pointer.ref} is older than ${target.worker.id}'s current version v${target.current.version}; this applies to v${target.pointer.version} only`]
+    ? [
+        `${target.pointer.ref} is older than ${target.worker.id}'s current version v${target.current.version}; this applies to v${target.pointer.version} only`,
+      ]
     : [];
 }
 
@@ -171,6 +210,10 @@ export function olderNote(target: ReviewTarget): string[] {
 export function assertNotCombined(db: Db, ref: string): void {
   const combined = latestDecision(db, ref, ["combine"]);
   if (combined) {
-    throw refusal("combined-closed", `${ref} is closed as combined into ${combined.option} (${combined.id}); nothing changed`, "judge the combined version with `docket verdict <ref>`");
+    throw refusal(
+      "combined-closed",
+      `${ref} is closed as combined into ${combined.option} (${combined.id}); nothing changed`,
+      "judge the combined version with `docket verdict <ref>`",
+    );
   }
 }

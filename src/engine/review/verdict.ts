@@ -41,19 +41,36 @@ function questionsOf(ctx: EngineContext, worker: string): VerdictQuestion[] {
   return openQuestionsOf(ctx.db, worker).map((q) => {
     const detail = questionDetail(ctx.db, q.id);
     return {
-      id: q.id, text: q.text, options: detail?.options ?? [], recommend: detail?.recommend ?? null, risk: detail?.risk ?? null, consult: detail?.consult ?? null,
+      id: q.id,
+      text: q.text,
+      options: detail?.options ?? [],
+      recommend: detail?.recommend ?? null,
+      risk: detail?.risk ?? null,
+      consult: detail?.consult ?? null,
     };
   });
 }
 
 const move = (verb: CardVerb, extra: Omit<CardMove, "verb"> = {}): CardMove => ({ verb, ...extra });
 
-function movesFor(row: Worker, d: WorkerDeliverable | null, approved: boolean, promoted: boolean, questions: number): CardMove[] {
+function movesFor(
+  row: Worker,
+  d: WorkerDeliverable | null,
+  approved: boolean,
+  promoted: boolean,
+  questions: number,
+): CardMove[] {
   const patch = Boolean(d?.changeSet && d.changeSet.patch !== "");
   return cardMoves({
-    kind: "worker", hasVersion: d !== null, approved, promoted, patch,
-    planLike: d !== null && approved && !patch && isPlanLike(d.outcome, parsePlan(d.body)), questions,
-    failed: row.state === "failed", isolated: row.workspaceMode === "isolated",
+    kind: "worker",
+    hasVersion: d !== null,
+    approved,
+    promoted,
+    patch,
+    planLike: d !== null && approved && !patch && isPlanLike(d.outcome, parsePlan(d.body)),
+    questions,
+    failed: row.state === "failed",
+    isolated: row.workspaceMode === "isolated",
   });
 }
 
@@ -77,7 +94,11 @@ export function verdictCard(ctx: EngineContext, target: string, options: CardOpt
 }
 
 /** The card, and the tampering refusal when an approved version's bytes changed (the queue shows it as a warning). */
-function buildCard(ctx: EngineContext, target: string, given: CardOptions = {}): { card: VerdictCard; tampered?: DocketError } {
+function buildCard(
+  ctx: EngineContext,
+  target: string,
+  given: CardOptions = {},
+): { card: VerdictCard; tampered?: DocketError } {
   // One run's facts, the queue's or this card's own: the card's sidecar is read once, its peers' overlap checks included.
   const options = { ...given, facts: given.facts ?? reviewFacts(ctx) };
   const facts = cardFacts(ctx, target, options);
@@ -87,9 +108,14 @@ function buildCard(ctx: EngineContext, target: string, given: CardOptions = {}):
   const questions = questionsOf(ctx, row.id);
   const { warnings, offers } = cardWarnings(ctx, facts, judged, coverage, options);
   const { approval, tampered, promoted, combined } = judged;
-  const moves = invalid || tampered
-    ? [move("revise"), ...(tampered ? [move("reject")] : []), ...(row.state === "failed" ? [move("respawn")] : [])]
-    : combined ? (questions.length > 0 ? [move("answer"), move("tell")] : []) : [...movesFor(row, deliverable, Boolean(approval), promoted, questions.length), ...offers];
+  const moves =
+    invalid || tampered
+      ? [move("revise"), ...(tampered ? [move("reject")] : []), ...(row.state === "failed" ? [move("respawn")] : [])]
+      : combined
+        ? questions.length > 0
+          ? [move("answer"), move("tell")]
+          : []
+        : [...movesFor(row, deliverable, Boolean(approval), promoted, questions.length), ...offers];
   const card: VerdictCard = {
     worker: row.id,
     state: row.state,
@@ -99,12 +125,26 @@ function buildCard(ctx: EngineContext, target: string, given: CardOptions = {}):
     actions: moves.map(moveText),
     moves,
     detail: {
-      task: row.task, kind: row.kind, exited: row.exited, contained: row.contained, host: row.execution?.host ?? null, judgment: judged.judgment, questions, lastError: row.lastError, deliverable, invalid,
-      handoff: row.sourceHandoff, planCoverage: coverage ? `${coverage.warning ? "⚠ " : ""}${coverage.line}` : null, sha256: content?.sha256 ?? null,
+      task: row.task,
+      kind: row.kind,
+      exited: row.exited,
+      contained: row.contained,
+      host: row.execution?.host ?? null,
+      judgment: judged.judgment,
+      questions,
+      lastError: row.lastError,
+      deliverable,
+      invalid,
+      handoff: row.sourceHandoff,
+      planCoverage: coverage ? `${coverage.warning ? "⚠ " : ""}${coverage.line}` : null,
+      sha256: content?.sha256 ?? null,
       notes: openNotesOf(ctx.db, row.id).map((n) => ({ id: n.id, text: n.text, suggested: n.suggested })),
     },
     planCoverage: coverage?.coverage ?? null,
-    comments: pointer && deliverable ? cardComments(ctx, { worker: row.id, pointer, deliverable, currentRef: pointerOf(row)?.ref }) : NO_COMMENTS,
+    comments:
+      pointer && deliverable
+        ? cardComments(ctx, { worker: row.id, pointer, deliverable, currentRef: pointerOf(row)?.ref })
+        : NO_COMMENTS,
     spend: cardSpend(ctx, row, pointer?.version ?? null),
   };
   return { card, ...(tampered ? { tampered } : {}) };
@@ -122,12 +162,23 @@ interface CardFacts {
 function cardFacts(ctx: EngineContext, target: string, options: CardOptions): CardFacts {
   const ref = parseReviewableRef(target);
   const workerId = ref.kind === "worker" ? ref.worker : undefined;
-  if (!workerId) throw validationError("bad-worker-id", `"${target}" is not a worker or deliverable ref`, "use w<N> or worker-deliverable:w<N>:<K>");
+  if (!workerId)
+    throw validationError(
+      "bad-worker-id",
+      `"${target}" is not a worker or deliverable ref`,
+      "use w<N> or worker-deliverable:w<N>:<K>",
+    );
   const row = requireWorker(ctx.db, workerId);
   if (!pointerOf(row)) return { row, pointer: null, deliverable: null, invalid: null, content: null };
   try {
     const t = resolveReviewTarget(ctx, { target, version: options.version }, options.facts?.sidecar);
-    return { row: t.worker, pointer: t.pointer, deliverable: t.deliverable, invalid: null, content: { path: t.path, sha256: t.sha256 } };
+    return {
+      row: t.worker,
+      pointer: t.pointer,
+      deliverable: t.deliverable,
+      invalid: null,
+      content: { path: t.path, sha256: t.sha256 },
+    };
   } catch (error) {
     // A missing/corrupt sidecar is shown as such on the card; nothing falls back to live state.
     if ((error as { code?: string }).code !== "deliverable-invalid") throw error;
@@ -138,14 +189,26 @@ function cardFacts(ctx: EngineContext, target: string, options: CardOptions): Ca
 /** The version's judgment: its approval (unless its bytes changed since), promotion, newest verdict, and the line saying so. */
 function cardJudgment(ctx: EngineContext, { pointer, content }: CardFacts) {
   const approved = pointer ? approvalOf(ctx.db, pointer) : undefined;
-  const tampered = approved && content ? contentMismatch({ ref: pointer!.ref, file: content.path, expected: approved.contentSha256, actual: content.sha256 }) : undefined;
+  const tampered =
+    approved && content
+      ? contentMismatch({
+          ref: pointer!.ref,
+          file: content.path,
+          expected: approved.contentSha256,
+          actual: content.sha256,
+        })
+      : undefined;
   const approval = tampered ? undefined : approved;
   const promotion = pointer ? promotionOf(ctx.db, pointer.ref) : undefined;
   const latest = pointer ? judgmentOf(ctx.db, pointer) : undefined;
   const combined = latest?.verb === "combine" ? latestDecision(ctx.db, pointer!.ref, ["combine"]) : undefined;
   const revision = pointer && !latest ? latestDecision(ctx.db, pointer.ref, ["revise"]) : undefined;
   const judgment = formatJudgment({
-    hasVersion: pointer !== null, tamperedApproval: tampered ? approved : undefined, promotion, approval, latest,
+    hasVersion: pointer !== null,
+    tamperedApproval: tampered ? approved : undefined,
+    promotion,
+    approval,
+    latest,
     ...(combined ? { combined: { id: combined.id, into: combined.option ?? "" } } : {}),
     ...(revision ? { revision: { id: revision.id } } : {}),
   });
@@ -172,7 +235,10 @@ function cardWarnings(
     warnings.push(...review.warnings);
     for (const peer of combinablePeers(review.overlaps)) {
       if (options.dryMerge === false) {
-        warnings.push({ kind: "combine", text: `Combine with ${peer} · ${requireWorker(ctx.db, peer).task.slice(0, 40)} · its card measures the merge` });
+        warnings.push({
+          kind: "combine",
+          text: `Combine with ${peer} · ${requireWorker(ctx.db, peer).task.slice(0, 40)} · its card measures the merge`,
+        });
         offers.push(move("combine", { peer }));
         continue;
       }
@@ -181,7 +247,10 @@ function cardWarnings(
       if (preview.possible) offers.push(move("combine", { peer }));
     }
   } else if (pointer && deliverable && pointer.version < (pointerOf(row)?.version ?? 0)) {
-    warnings.push({ kind: "older-version", text: `this is v${pointer.version}; ${row.id}'s current version is v${pointerOf(row)!.version}` });
+    warnings.push({
+      kind: "older-version",
+      text: `this is v${pointer.version}; ${row.id}'s current version is v${pointerOf(row)!.version}`,
+    });
   }
   if (pointer && deliverable && !judged.latest) {
     const moved = producedBeforeWarning(ctx, row, deliverable);
@@ -198,7 +267,8 @@ function combinablePeers(overlaps: readonly OverlapWithPeer[]): string[] {
 /** The card's first action as a command that runs as written (an answer picks option 1, or says what it is). */
 function exampleCommand(card: VerdictCard, subject: string): string {
   const verb = card.actions[0]!.split(" ")[0]!;
-  if (verb === "answer") return `docket answer ${card.worker} ${card.detail.questions[0]?.options.length ? "1" : '"<your answer>"'}`;
+  if (verb === "answer")
+    return `docket answer ${card.worker} ${card.detail.questions[0]?.options.length ? "1" : '"<your answer>"'}`;
   if (verb === "tell") return `docket tell ${card.worker} "<your message>"`;
   return `docket ${verb} ${subject}`;
 }
@@ -216,45 +286,76 @@ export function verdictQueue(ctx: EngineContext): VerdictCard[] {
   for (const row of rows) {
     const pointer = pointerOf(row);
     // A version the human asked to revise waits on its worker, not on the human: it leaves the queue like a judged one.
-    const acted = pointer ? judgmentOf(ctx.db, pointer) ?? latestDecision(ctx.db, pointer.ref, ["revise"]) : undefined;
+    const acted = pointer
+      ? (judgmentOf(ctx.db, pointer) ?? latestDecision(ctx.db, pointer.ref, ["revise"]))
+      : undefined;
     const rank = queueRank({
-      openQuestions: questions.get(row.id) ?? 0, state: row.state, reviewedAt: row.reviewedAt, hasVersion: Boolean(pointer), judged: Boolean(acted),
+      openQuestions: questions.get(row.id) ?? 0,
+      state: row.state,
+      reviewedAt: row.reviewedAt,
+      hasVersion: Boolean(pointer),
+      judged: Boolean(acted),
     });
     if (rank !== undefined) ranked.push({ rank, row });
   }
   ranked.sort((a, b) => a.rank - b.rank || b.row.seq - a.row.seq);
   const facts = reviewFacts(ctx);
   const pending = new Map(facts.peers(root).map((p) => [p.row.id, p]));
-  facts.prefetchParentChanges(root, ranked.flatMap(({ row }) => {
-    const peer = pending.get(row.id);
-    return peer ? [parentQueryOf(peer.row, peer.change)] : [];
-  }));
+  facts.prefetchParentChanges(
+    root,
+    ranked.flatMap(({ row }) => {
+      const peer = pending.get(row.id);
+      return peer ? [parentQueryOf(peer.row, peer.change)] : [];
+    }),
+  );
   const cards = ranked.map((r) => buildCard(ctx, r.row.id, { facts, dryMerge: false }).card);
   // Combined versions waiting for judgment come with the ready ones, after open questions and failures.
   const firstReady = ranked.findIndex((r) => r.rank === 2);
-  cards.splice(firstReady === -1 ? cards.length : firstReady, 0, ...unjudgedCombined(ctx).reverse().map((ref) => combinedCard(ctx, ref)));
+  cards.splice(
+    firstReady === -1 ? cards.length : firstReady,
+    0,
+    ...unjudgedCombined(ctx)
+      .reverse()
+      .map((ref) => combinedCard(ctx, ref)),
+  );
   return cards;
 }
 
 function cardSpend(ctx: EngineContext, row: Worker, version: number | null): VerdictCard["spend"] {
   const s = workerSpend(ctx, row);
   if (s.unmeasured) return null;
-  return { version: version === null ? null : (s.versions.find((v) => v.version === version)?.totals ?? { ...EMPTY_TOTALS }), worker: s.total ?? { ...EMPTY_TOTALS } };
+  return {
+    version: version === null ? null : (s.versions.find((v) => v.version === version)?.totals ?? { ...EMPTY_TOTALS }),
+    worker: s.total ?? { ...EMPTY_TOTALS },
+  };
 }
 
 /** The text card: header, deliverable line, warnings, evidence first, then what the worker says, then actions. */
 export function formatVerdictCard(card: VerdictCard): string[] {
   const d = card.detail.deliverable;
-  const out: string[] = [`${card.worker} · ${card.detail.task.slice(0, 60)} · ${card.state}${card.detail.exited ? " · not running" : ""}${card.detail.contained === null ? "" : card.detail.contained ? " · contained" : " · not contained"}`];
+  const out: string[] = [
+    `${card.worker} · ${card.detail.task.slice(0, 60)} · ${card.state}${card.detail.exited ? " · not running" : ""}${card.detail.contained === null ? "" : card.detail.contained ? " · contained" : " · not contained"}`,
+  ];
   if (card.deliverable) {
-    out.push(`v${card.deliverable.version} · ${card.deliverable.ref}${card.detail.handoff ? ` · handoff ${card.detail.handoff.sourceRef}` : ""} · ${card.detail.judgment}`);
+    out.push(
+      `v${card.deliverable.version} · ${card.deliverable.ref}${card.detail.handoff ? ` · handoff ${card.detail.handoff.sourceRef}` : ""} · ${card.detail.judgment}`,
+    );
   } else out.push(card.detail.judgment);
-  if (card.spend) out.push(`${card.spend.version ? `this version: ${formatSpend(card.spend.version)}; ` : ""}worker so far: ${formatCost(card.spend.worker)}`);
+  if (card.spend)
+    out.push(
+      `${card.spend.version ? `this version: ${formatSpend(card.spend.version)}; ` : ""}worker so far: ${formatCost(card.spend.worker)}`,
+    );
   for (const w of card.warnings) out.push(`⚠ ${w.text}`);
   if (card.detail.questions.length > 0) {
     out.push("", "Questions");
     for (const q of card.detail.questions) {
-      const lane = !q.consult ? "" : q.consult.audience === "parent-agent" ? " (consult · with the parent agent)" : q.consult.escalation ? ` (consult · escalated: ${q.consult.escalation})` : " (consult)";
+      const lane = !q.consult
+        ? ""
+        : q.consult.audience === "parent-agent"
+          ? " (consult · with the parent agent)"
+          : q.consult.escalation
+            ? ` (consult · escalated: ${q.consult.escalation})`
+            : " (consult)";
       out.push(`  ${q.id}: ${q.text}${lane}`);
       if (q.consult?.context) out.push(`    context: ${q.consult.context}`);
       q.options.forEach((o, i) => out.push(`    ${i + 1}. ${o}${o === q.recommend ? " · recommended" : ""}`));
@@ -263,7 +364,10 @@ export function formatVerdictCard(card: VerdictCard): string[] {
   }
   if (card.detail.notes.length > 0) {
     out.push("", "Notes (for you; no model saw them)");
-    for (const n of card.detail.notes) out.push(`  ${n.id}: ${n.text}${n.suggested.length > 0 ? ` · suggested for ${n.suggested.join(", ")} (docket broadcast --from ${n.id})` : ""}`);
+    for (const n of card.detail.notes)
+      out.push(
+        `  ${n.id}: ${n.text}${n.suggested.length > 0 ? ` · suggested for ${n.suggested.join(", ")} (docket broadcast --from ${n.id})` : ""}`,
+      );
   }
   if (card.state === "failed" && card.detail.lastError) out.push("", "Failure", `  ${card.detail.lastError}`);
   if (d) {
@@ -272,11 +376,29 @@ export function formatVerdictCard(card: VerdictCard): string[] {
     if (cs && cs.files.length > 0) {
       const add = cs.files.reduce((n, f) => n + f.additions, 0);
       const del = cs.files.reduce((n, f) => n + f.deletions, 0);
-      out.push(`  ${cs.files.length} file${cs.files.length === 1 ? "" : "s"} · +${add} −${del} · ${cs.hunks} hunk${cs.hunks === 1 ? "" : "s"}`);
-      for (const f of cs.files.slice(0, 8)) out.push(`    ${f.special || f.decoded !== undefined ? `${quotePath(f.path)}: ${describeFileChange(f)}` : `${f.binary ? "binary" : `+${f.additions} −${f.deletions}`.padEnd(10)} ${quotePath(f.path)}`}`);
-      for (const f of cs.files.filter((x) => x.decoded !== undefined)) out.push(`  ! ${quotePath(f.path)} is text at the base but frozen as a binary patch; decoded change:`, ...f.decoded!.split("\n").filter((l) => l !== "").slice(0, 40).map((l) => `      ${l}`));
+      out.push(
+        `  ${cs.files.length} file${cs.files.length === 1 ? "" : "s"} · +${add} −${del} · ${cs.hunks} hunk${cs.hunks === 1 ? "" : "s"}`,
+      );
+      for (const f of cs.files.slice(0, 8))
+        out.push(
+          `    ${f.special || f.decoded !== undefined ? `${quotePath(f.path)}: ${describeFileChange(f)}` : `${f.binary ? "binary" : `+${f.additions} −${f.deletions}`.padEnd(10)} ${quotePath(f.path)}`}`,
+        );
+      for (const f of cs.files.filter((x) => x.decoded !== undefined))
+        out.push(
+          `  ! ${quotePath(f.path)} is text at the base but frozen as a binary patch; decoded change:`,
+          ...f
+            .decoded!.split("\n")
+            .filter((l) => l !== "")
+            .slice(0, 40)
+            .map((l) => `      ${l}`),
+        );
       if (cs.files.length > 8) out.push(`    … ${cs.files.length - 8} more (docket diff ${card.worker})`);
-    } else out.push(card.warnings.some((w) => w.kind === "checkout-changed") ? "  no change set of its own, but your checkout changed (⚠ above)" : "  no file changes");
+    } else
+      out.push(
+        card.warnings.some((w) => w.kind === "checkout-changed")
+          ? "  no change set of its own, but your checkout changed (⚠ above)"
+          : "  no file changes",
+      );
     if (card.detail.planCoverage) out.push(`  ${card.detail.planCoverage}`);
     const kinds = [...new Set(d.evidence.map((e) => e.kind))];
     for (const k of kinds) for (const e of d.evidence.filter((x) => x.kind === k)) out.push(`  ${k}: ${e.text}`);

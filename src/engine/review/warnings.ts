@@ -13,8 +13,17 @@ import { reviewFacts, type PeerPatch, type ReviewFacts } from "./review-facts.js
 
 export interface ReviewWarning {
   kind:
-    | "overlap" | "parent-moved" | "parent-unknown" | "older-version" | "deliverable-invalid" | "deliverable-tampered" | "plan-coverage"
-    | "base-moved" | "combine" | "checkout-changed" | "before-plan";
+    | "overlap"
+    | "parent-moved"
+    | "parent-unknown"
+    | "older-version"
+    | "deliverable-invalid"
+    | "deliverable-tampered"
+    | "plan-coverage"
+    | "base-moved"
+    | "combine"
+    | "checkout-changed"
+    | "before-plan";
   text: string;
 }
 
@@ -32,8 +41,18 @@ export interface ReviewWarnings {
   warnings: ReviewWarning[];
 }
 
-const GRADE_LABEL: Record<OverlapFinding["grade"], string> = { "same-file": "same file", adjacent: "adjacent", contested: "contested" };
-const STATUS_LABEL: Record<string, string> = { M: "modified", A: "added", D: "deleted", T: "type changed", "?": "untracked" };
+const GRADE_LABEL: Record<OverlapFinding["grade"], string> = {
+  "same-file": "same file",
+  adjacent: "adjacent",
+  contested: "contested",
+};
+const STATUS_LABEL: Record<string, string> = {
+  M: "modified",
+  A: "added",
+  D: "deleted",
+  T: "type changed",
+  "?": "untracked",
+};
 const GRADE_RANK: Record<OverlapFinding["grade"], number> = { contested: 0, adjacent: 1, "same-file": 2 };
 let workerOrder: Intl.Collator | undefined; // what localeCompare(b, "en", { numeric: true }) builds on every call, built once
 const WORKER_SEQ = /^w([1-9][0-9]{0,14})$/;
@@ -51,14 +70,23 @@ function peerPatches(facts: ReviewFacts, me: Worker, paths: readonly string[]): 
 }
 
 /** Other workers' deliverables of the same project promoted since this worker began (so not in its base). */
-function promotedPatches(ctx: EngineContext, facts: ReviewFacts, me: Worker, paths: readonly string[]): { worker: string; task: string; ref: string; decision: string; patch: string }[] {
+function promotedPatches(
+  ctx: EngineContext,
+  facts: ReviewFacts,
+  me: Worker,
+  paths: readonly string[],
+): { worker: string; task: string; ref: string; decision: string; patch: string }[] {
   const rows = promotionsSince(ctx.db, { projectRoot: me.projectRoot, exceptWorker: me.id, since: me.createdAt });
   // A promotion whose worker the ledger never saw edit one of these paths cannot overlap: its sidecar is not read.
-  return rows.filter((r) => facts.mayHaveEdited(r.worker, paths)).flatMap((r) => {
-    const read = facts.sidecar(r.worker, r.version);
-    if (!read.ok || !read.deliverable.changeSet || read.deliverable.changeSet.patch === "") return [];
-    return [{ worker: r.worker, task: r.task, ref: r.ref, decision: r.decision, patch: read.deliverable.changeSet.patch }];
-  });
+  return rows
+    .filter((r) => facts.mayHaveEdited(r.worker, paths))
+    .flatMap((r) => {
+      const read = facts.sidecar(r.worker, r.version);
+      if (!read.ok || !read.deliverable.changeSet || read.deliverable.changeSet.patch === "") return [];
+      return [
+        { worker: r.worker, task: r.task, ref: r.ref, decision: r.decision, patch: read.deliverable.changeSet.patch },
+      ];
+    });
 }
 
 /** What the parent checkout is asked about one worker's frozen patch. */
@@ -77,7 +105,10 @@ export function resolveReviewWarnings(
   const warnings: ReviewWarning[] = [];
   const current = pointerOf(worker);
   if (current && current.version > pointer.version) {
-    warnings.push({ kind: "older-version", text: `this is v${pointer.version}; ${worker.id}'s current version is v${current.version}` });
+    warnings.push({
+      kind: "older-version",
+      text: `this is v${pointer.version}; ${worker.id}'s current version is v${current.version}`,
+    });
   }
   const change = deliverable.changeSet;
   if (!change || change.patch === "") return { overlaps: [], parentChanges: [], warnings };
@@ -93,37 +124,77 @@ export function resolveReviewWarnings(
       overlaps.push({ ...f, otherRef: landed.ref, otherTask: landed.task, promotedBy: landed.decision });
     }
   }
-  overlaps.sort((a, b) => GRADE_RANK[a.grade] - GRADE_RANK[b.grade] || byWorker(a.otherWorker, b.otherWorker) || a.path.localeCompare(b.path));
+  overlaps.sort(
+    (a, b) =>
+      GRADE_RANK[a.grade] - GRADE_RANK[b.grade] ||
+      byWorker(a.otherWorker, b.otherWorker) ||
+      a.path.localeCompare(b.path),
+  );
   for (const o of overlaps) {
     const landed = o.promotedBy ? `, already promoted (${o.promotedBy})` : "";
-    warnings.push({ kind: "overlap", text: `${GRADE_LABEL[o.grade]} ${o.otherWorker}${landed}: ${o.path} (${o.otherRef} · ${o.otherTask.slice(0, 40)})` });
+    warnings.push({
+      kind: "overlap",
+      text: `${GRADE_LABEL[o.grade]} ${o.otherWorker}${landed}: ${o.path} (${o.otherRef} · ${o.otherTask.slice(0, 40)})`,
+    });
   }
-  const parent = parentWarnings(() => facts.parentChanges(worker.projectRoot, parentQueryOf(worker, change)), worker.projectRoot, worker.id);
+  const parent = parentWarnings(
+    () => facts.parentChanges(worker.projectRoot, parentQueryOf(worker, change)),
+    worker.projectRoot,
+    worker.id,
+  );
   return { overlaps, parentChanges: parent.parentChanges, warnings: [...warnings, ...parent.warnings] };
 }
 
 /** Files among `paths` the parent checkout changed since `refs` (the base a frozen patch was made against), as warnings. */
-export function parentChangeWarnings(ctx: EngineContext, root: string, refs: { base: string | null; baseHead: string | null }, paths: string[], whose: string): { parentChanges: ParentChange[] | undefined; warnings: ReviewWarning[] } {
+export function parentChangeWarnings(
+  ctx: EngineContext,
+  root: string,
+  refs: { base: string | null; baseHead: string | null },
+  paths: string[],
+  whose: string,
+): { parentChanges: ParentChange[] | undefined; warnings: ReviewWarning[] } {
   return parentWarnings(() => ctx.git.parentChangesSince(root, refs, paths), root, whose);
 }
 
-function parentWarnings(ask: () => ParentChange[] | undefined, root: string, whose: string): { parentChanges: ParentChange[] | undefined; warnings: ReviewWarning[] } {
+function parentWarnings(
+  ask: () => ParentChange[] | undefined,
+  root: string,
+  whose: string,
+): { parentChanges: ParentChange[] | undefined; warnings: ReviewWarning[] } {
   let parentChanges: ParentChange[] | undefined;
   try {
     parentChanges = ask();
   } catch (error) {
     // The parent checkout could not be inspected (moved, not a repository): said as a warning, never skipped silently.
-    return { parentChanges: undefined, warnings: [{ kind: "parent-unknown", text: `could not check the parent checkout for changes: ${(error as Error).message.split("\n")[0]}` }] };
+    return {
+      parentChanges: undefined,
+      warnings: [
+        {
+          kind: "parent-unknown",
+          text: `could not check the parent checkout for changes: ${(error as Error).message.split("\n")[0]}`,
+        },
+      ],
+    };
   }
   if (parentChanges === undefined) {
-    return { parentChanges, warnings: [{ kind: "parent-unknown", text: `cannot tell whether the parent changed these files: ${whose}'s base is unknown to ${root}` }] };
+    return {
+      parentChanges,
+      warnings: [
+        {
+          kind: "parent-unknown",
+          text: `cannot tell whether the parent changed these files: ${whose}'s base is unknown to ${root}`,
+        },
+      ],
+    };
   }
   if (parentChanges.length === 0) return { parentChanges, warnings: [] };
   return {
     parentChanges,
-    warnings: [{
-      kind: "parent-moved",
-      text: `parent changed ${parentChanges.map((c) => `${c.path} (${STATUS_LABEL[c.status[0]!] ?? c.status})`).join(", ")} since ${whose}'s base · re-check before promoting`,
-    }],
+    warnings: [
+      {
+        kind: "parent-moved",
+        text: `parent changed ${parentChanges.map((c) => `${c.path} (${STATUS_LABEL[c.status[0]!] ?? c.status})`).join(", ")} since ${whose}'s base · re-check before promoting`,
+      },
+    ],
   };
 }

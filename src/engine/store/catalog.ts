@@ -3,10 +3,29 @@
 
 import { storedRef } from "../../domain/deliverables/refs.js";
 import type { StoredFile } from "../../files/store/deliverable-store.js";
-import { isStoredIdLocked, scanStore, scanStoredId, scanStoredIds, storedIdStamp, storeStamp } from "../../files/store/deliverable-store.js";
+import {
+  isStoredIdLocked,
+  scanStore,
+  scanStoredId,
+  scanStoredIds,
+  storedIdStamp,
+  storeStamp,
+} from "../../files/store/deliverable-store.js";
 import { listLegacyLinks } from "../../files/store/legacy-bundles.js";
 import {
-  dirtyIds, indexRowsForId, listIndexRows, pinStored, readStamp, readStamps, replaceIdRows, replaceIndex, ROOT_STAMP, rootStamp, setStamp, DIRTY, type IndexRow,
+  dirtyIds,
+  indexRowsForId,
+  listIndexRows,
+  pinStored,
+  readStamp,
+  readStamps,
+  replaceIdRows,
+  replaceIndex,
+  ROOT_STAMP,
+  rootStamp,
+  setStamp,
+  DIRTY,
+  type IndexRow,
 } from "../../ledger/store/store-index.js";
 import type { Tx } from "../../ledger/core/runner.js";
 import type { EngineContext } from "../context.js";
@@ -16,13 +35,31 @@ export function indexRowOf(file: StoredFile): IndexRow {
   if (c.status === "ok") {
     const r = c.record;
     return {
-      id: r.id, version: r.version, ref: r.ref, outcome: r.outcome, summary: r.summary, savedAt: r.savedAt,
-      sourceKind: r.source.kind, path: file.path, status: "ok", reason: null, detail: c.upgradedFrom ? `upgraded from schemaVersion ${c.upgradedFrom}` : null,
+      id: r.id,
+      version: r.version,
+      ref: r.ref,
+      outcome: r.outcome,
+      summary: r.summary,
+      savedAt: r.savedAt,
+      sourceKind: r.source.kind,
+      path: file.path,
+      status: "ok",
+      reason: null,
+      detail: c.upgradedFrom ? `upgraded from schemaVersion ${c.upgradedFrom}` : null,
     };
   }
   return {
-    id: file.id, version: file.version, ref: storedRef(file.id, file.version), outcome: null, summary: null, savedAt: null,
-    sourceKind: null, path: file.path, status: "unsupported", reason: c.reason, detail: c.detail,
+    id: file.id,
+    version: file.version,
+    ref: storedRef(file.id, file.version),
+    outcome: null,
+    summary: null,
+    savedAt: null,
+    sourceKind: null,
+    path: file.path,
+    status: "unsupported",
+    reason: c.reason,
+    detail: c.detail,
   };
 }
 
@@ -101,7 +138,10 @@ export function reindexStore(ctx: EngineContext): ReindexResult {
     replaceIndex(tx, rows, stamps);
     pinFiles(tx, files);
   });
-  return { records: rows.filter((r) => r.status === "ok").length, unsupported: rows.filter((r) => r.status === "unsupported").length };
+  return {
+    records: rows.filter((r) => r.status === "ok").length,
+    unsupported: rows.filter((r) => r.status === "unsupported").length,
+  };
 }
 
 /**
@@ -111,7 +151,8 @@ export function reindexStore(ctx: EngineContext): ReindexResult {
 export function rescanStoredId(ctx: EngineContext, id: string): IndexRow[] {
   const stamp = idStamp(ctx, id);
   const known = readStamp(ctx.db, id);
-  if (stamp !== DIRTY && (known === stamp || (known === undefined && stamp === "absent"))) return indexRowsForId(ctx.db, id);
+  if (stamp !== DIRTY && (known === stamp || (known === undefined && stamp === "absent")))
+    return indexRowsForId(ctx.db, id);
   const files = stamp === "absent" ? [] : scanStoredId(ctx.home, id);
   const rows = files.map(indexRowOf);
   if (ctx.readOnly) return rows;
@@ -134,7 +175,14 @@ export function listStoredDeliverables(ctx: EngineContext): StoredListing {
   const unsupported: StoredListing["unsupported"] = [];
   for (const r of ctx.readOnly ? scannedRows(ctx) : listIndexRows(ctx.db)) {
     if (r.status === "ok") {
-      deliverables.push({ ref: r.ref, id: r.id, version: r.version, outcome: r.outcome ?? "", summary: r.summary ?? "", savedAt: r.savedAt ?? "" });
+      deliverables.push({
+        ref: r.ref,
+        id: r.id,
+        version: r.version,
+        outcome: r.outcome ?? "",
+        summary: r.summary ?? "",
+        savedAt: r.savedAt ?? "",
+      });
     } else {
       unsupported.push({ path: r.path, reason: r.reason ?? "invalid", detail: r.detail ?? "", ref: r.ref });
     }
@@ -146,5 +194,7 @@ export function listStoredDeliverables(ctx: EngineContext): StoredListing {
 /** The index's rows as a scan of the files gives them, in listing order (for a read-only home, whose index cannot be refreshed). */
 function scannedRows(ctx: EngineContext): IndexRow[] {
   const key = (r: IndexRow) => `${r.savedAt ?? ""}\u0000${r.id}\u0000${String(r.version).padStart(10, "0")}`;
-  return scanStore(ctx.home).map(indexRowOf).sort((a, b) => (key(a) < key(b) ? 1 : key(a) > key(b) ? -1 : 0));
+  return scanStore(ctx.home)
+    .map(indexRowOf)
+    .sort((a, b) => (key(a) < key(b) ? 1 : key(a) > key(b) ? -1 : 0));
 }

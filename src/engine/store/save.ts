@@ -8,11 +8,30 @@ import { approvalFor, latestJudgment, notApproved } from "../../domain/review/ap
 import { verifyContent } from "../../domain/review/content-binding.js";
 import { DONE_OUTCOMES, type DoneOutcome } from "../../domain/deliverables/deliverable.js";
 import { refusal, validationError } from "../../domain/errors.js";
-import { formatHumanStoredId, formatWorkerStoredId, humanAuthorshipDecisionId, resolveSummary, storedDeliverableIssues, type StoredDeliverable, type StoredProvenance } from "../../domain/store/stored-deliverable.js";
+import {
+  formatHumanStoredId,
+  formatWorkerStoredId,
+  humanAuthorshipDecisionId,
+  resolveSummary,
+  storedDeliverableIssues,
+  type StoredDeliverable,
+  type StoredProvenance,
+} from "../../domain/store/stored-deliverable.js";
 import { readInputDescriptor, readInputFile } from "../../files/input-file.js";
 import { pathExists } from "../../files/probe.js";
-import { claimStoredVersion, storeDir, storedIdStamp, withStoredIdLock, type SaveStoredResult } from "../../files/store/deliverable-store.js";
-import { decisionsForRef, decisionsForWorker, insertDecision, toDecisionRecord } from "../../ledger/review/decisions.js";
+import {
+  claimStoredVersion,
+  storeDir,
+  storedIdStamp,
+  withStoredIdLock,
+  type SaveStoredResult,
+} from "../../files/store/deliverable-store.js";
+import {
+  decisionsForRef,
+  decisionsForWorker,
+  insertDecision,
+  toDecisionRecord,
+} from "../../ledger/review/decisions.js";
 import type { Tx } from "../../ledger/core/runner.js";
 import { DIRTY, pinStored, repinStored, setStamp, upsertIndexRow } from "../../ledger/store/store-index.js";
 import type { EngineContext } from "../context.js";
@@ -34,7 +53,12 @@ export function workerStoredId(workerId: string, workerCreatedAt: string): strin
 }
 
 /** Claims the record and indexes it, all under the per-deliverable lock so index stamps never run ahead of files. */
-function commitToStore(ctx: EngineContext, record: StoredDeliverable, isSame: (r: StoredDeliverable) => boolean, audit?: (tx: Tx) => void): SaveResult {
+function commitToStore(
+  ctx: EngineContext,
+  record: StoredDeliverable,
+  isSame: (r: StoredDeliverable) => boolean,
+  audit?: (tx: Tx) => void,
+): SaveResult {
   const issues = storedDeliverableIssues(record, { id: record.id, version: record.version });
   if (issues.length > 0) throw refusal("stored-invalid", `Invalid stored deliverable: ${issues.join(", ")}`);
   // A new id directory changes the store's top stamp, which already makes the next list look; an existing one does not.
@@ -45,7 +69,15 @@ function commitToStore(ctx: EngineContext, record: StoredDeliverable, isSame: (r
     const result = claimStoredVersion(ctx.home, record, isSame);
     const stamp = storedIdStamp(ctx.home, record.id);
     ctx.commands.run("store.index-saved", { ref: record.ref }, (tx) => {
-      upsertIndexRow(tx, indexRowOf({ id: record.id, version: record.version, path: result.path, classification: { status: "ok", record: result.record } }));
+      upsertIndexRow(
+        tx,
+        indexRowOf({
+          id: record.id,
+          version: record.version,
+          path: result.path,
+          classification: { status: "ok", record: result.record },
+        }),
+      );
       // A version this save claimed is pinned to the bytes it wrote; an identical existing one keeps its first pin.
       if (result.idempotent) pinStored(tx, record.id, record.version, result.sha256);
       else repinStored(tx, record.id, record.version, result.sha256);
@@ -54,7 +86,13 @@ function commitToStore(ctx: EngineContext, record: StoredDeliverable, isSame: (r
     });
     return result;
   });
-  return { ref: saved.record.ref, id: saved.record.id, version: saved.record.version, idempotent: saved.idempotent, path: saved.path };
+  return {
+    ref: saved.record.ref,
+    id: saved.record.id,
+    version: saved.record.version,
+    idempotent: saved.idempotent,
+    path: saved.path,
+  };
 }
 
 export interface SaveFromInput {
@@ -77,16 +115,22 @@ export function saveFromWorker(ctx: EngineContext, input: SaveFromInput): SaveRe
   }
   const decisions = decisionsForWorker(ctx.db, workerId).map(toDecisionRecord);
   const approval = approvalFor(decisions, pointer);
-  if (approval) verifyContent({ ref: pointer.ref, file: target.path, expected: approval.contentSha256, actual: target.sha256 });
+  if (approval)
+    verifyContent({ ref: pointer.ref, file: target.path, expected: approval.contentSha256, actual: target.sha256 });
   if (!approval) {
     const last = latestJudgment(decisions, pointer);
-    throw notApproved({ verb: "save", ref: pointer.ref, worker: workerId, rejectedBy: last?.verb === "reject" ? last.id : undefined });
+    throw notApproved({
+      verb: "save",
+      ref: pointer.ref,
+      worker: workerId,
+      rejectedBy: last?.verb === "reject" ? last.id : undefined,
+    });
   }
   const reviewNotes = decisionsForRef(ctx.db, pointer.ref)
     .filter((x) => x.verb === "revise" && x.note)
     .map((x) => ({ text: x.note!, createdAt: x.at, decisionId: x.id }));
   const id = workerStoredId(workerId, worker.createdAt);
-  const provenance = d.sourceHandoff ?? (worker.sourceHandoff ?? undefined);
+  const provenance = d.sourceHandoff ?? worker.sourceHandoff ?? undefined;
   const record: StoredDeliverable = {
     schemaVersion: 2,
     id,
@@ -107,16 +151,40 @@ export function saveFromWorker(ctx: EngineContext, input: SaveFromInput): SaveRe
     items: d.items,
     changeSet: d.changeSet,
     source: {
-      kind: "worker", workerId, deliverable: pointer, task: d.source.task, createdAt: d.createdAt, workerKind: d.source.kind,
-      generation: d.source.generation, model: d.source.model, thinking: d.source.thinking, toolCallId: d.toolCallId, cwd: worker.cwd,
+      kind: "worker",
+      workerId,
+      deliverable: pointer,
+      task: d.source.task,
+      createdAt: d.createdAt,
+      workerKind: d.source.kind,
+      generation: d.source.generation,
+      model: d.source.model,
+      thinking: d.source.thinking,
+      toolCallId: d.toolCallId,
+      cwd: worker.cwd,
     },
     reviewNotes,
-    approval: { kind: "worker", decisionId: approval.id, decidedAt: approval.at, verb: approval.verb, actor: approval.actor, deliverable: pointer },
+    approval: {
+      kind: "worker",
+      decisionId: approval.id,
+      decidedAt: approval.at,
+      verb: approval.verb,
+      actor: approval.actor,
+      deliverable: pointer,
+    },
     handoffProvenance: (provenance ?? null) as StoredProvenance | null,
   };
-  const isSame = (r: StoredDeliverable) => r.source.kind === "worker" && r.source.workerId === workerId && r.source.deliverable.ref === pointer.ref;
+  const isSame = (r: StoredDeliverable) =>
+    r.source.kind === "worker" && r.source.workerId === workerId && r.source.deliverable.ref === pointer.ref;
   return commitToStore(ctx, record, isSame, (tx) =>
-    insertDecision(tx, { actor: "human", verb: "save", worker: workerId, deliverable: pointer, note: record.ref, contentSha256: target.sha256 }),
+    insertDecision(tx, {
+      actor: "human",
+      verb: "save",
+      worker: workerId,
+      deliverable: pointer,
+      note: record.ref,
+      contentSha256: target.sha256,
+    }),
   );
 }
 
@@ -134,8 +202,16 @@ export function saveAuthored(ctx: EngineContext, input: SaveAuthoredInput): Save
     throw validationError("bad-outcome", `outcome must be one of ${DONE_OUTCOMES.join(", ")}; got "${input.outcome}"`);
   }
   const fromStdin = input.bodyFile === "-";
-  const body = (fromStdin ? readInputDescriptor(0, "--author - (standard input)") : readInputFile(resolve(ctx.cwd, input.bodyFile), `--author ${input.bodyFile}`)).toString("utf8");
-  if (body.trim() === "") throw validationError("author-empty", `the authored body from ${fromStdin ? "standard input" : input.bodyFile} is empty; write the deliverable text first`);
+  const body = (
+    fromStdin
+      ? readInputDescriptor(0, "--author - (standard input)")
+      : readInputFile(resolve(ctx.cwd, input.bodyFile), `--author ${input.bodyFile}`)
+  ).toString("utf8");
+  if (body.trim() === "")
+    throw validationError(
+      "author-empty",
+      `the authored body from ${fromStdin ? "standard input" : input.bodyFile} is empty; write the deliverable text first`,
+    );
   const now = ctx.clock.now();
   const id = formatHumanStoredId(now, randomBytes(6).toString("hex"));
   const record: StoredDeliverable = {
@@ -153,7 +229,12 @@ export function saveAuthored(ctx: EngineContext, input: SaveAuthoredInput): Save
     refs: [],
     items: [],
     changeSet: null,
-    source: { kind: "human", createdAt: now, authoredFrom: fromStdin ? "stdin" : resolve(ctx.cwd, input.bodyFile), cwd: ctx.cwd },
+    source: {
+      kind: "human",
+      createdAt: now,
+      authoredFrom: fromStdin ? "stdin" : resolve(ctx.cwd, input.bodyFile),
+      cwd: ctx.cwd,
+    },
     reviewNotes: [],
     approval: { kind: "human", decisionId: humanAuthorshipDecisionId(id), decidedAt: now, reason: "human-authorship" },
     handoffProvenance: null,

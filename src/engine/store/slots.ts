@@ -6,7 +6,18 @@ import { confirmationRefused, resolveConfirmation } from "../../domain/review/co
 import type { StoredDeliverable } from "../../domain/store/stored-deliverable.js";
 import { deleteStoredVersion } from "../../files/store/deliverable-store.js";
 import { deleteLegacyBundle, readLegacyBundle, type LegacyBundle } from "../../files/store/legacy-bundles.js";
-import { activeSlotFor, deleteIndexRow, deletePin, getSlot, insertSlot, setStamp, unloadSlot, unloadSlotsFor, DIRTY, type SlotRow } from "../../ledger/store/store-index.js";
+import {
+  activeSlotFor,
+  deleteIndexRow,
+  deletePin,
+  getSlot,
+  insertSlot,
+  setStamp,
+  unloadSlot,
+  unloadSlotsFor,
+  DIRTY,
+  type SlotRow,
+} from "../../ledger/store/store-index.js";
 import type { EngineContext } from "../context.js";
 import { readStoredTarget, resolveStoreTarget, type StoreTarget } from "./target.js";
 import { assertHuman } from "../authority.js";
@@ -22,7 +33,8 @@ export interface LoadResult {
 export function loadStored(ctx: EngineContext, ref: string): LoadResult {
   assertHuman(ctx, "load");
   const target = resolveStoreTarget(ctx, ref);
-  if (target.kind === "stored") readStoredTarget(ctx, target); // refuses what this build cannot load
+  if (target.kind === "stored")
+    readStoredTarget(ctx, target); // refuses what this build cannot load
   else if (!readLegacyBundle(ctx.home, target.id)) throw notFound("legacy-not-found", `no legacy bundle ${target.ref}`);
   return ctx.commands.run("store.load", { ref: target.ref }, (tx) => {
     const existing = activeSlotFor(tx.db, target.ref);
@@ -55,7 +67,15 @@ export function previewStored(ctx: EngineContext, ref: string): PreviewResult {
   }
   const read = readLegacyBundle(ctx.home, target.id);
   if (!read) throw notFound("legacy-not-found", `no legacy bundle ${target.ref}`);
-  return { ref: target.ref, kind: "legacy", slot, path: read.bundle.path, body: read.body, bundle: read.bundle, artifacts: read.artifacts };
+  return {
+    ref: target.ref,
+    kind: "legacy",
+    slot,
+    path: read.bundle.path,
+    body: read.body,
+    bundle: read.bundle,
+    artifacts: read.artifacts,
+  };
 }
 
 export interface UnloadResult {
@@ -91,7 +111,13 @@ export interface DeleteTarget {
 export function describeDeleteTarget(ctx: EngineContext, ref: string): DeleteTarget {
   assertHuman(ctx, "deliverable delete");
   const target = resolveStoreTarget(ctx, ref);
-  if (target.kind === "stored") return { ref: target.ref, kind: "stored", path: target.row.path, summary: target.row.summary ?? `(unsupported: ${target.row.reason})` };
+  if (target.kind === "stored")
+    return {
+      ref: target.ref,
+      kind: "stored",
+      path: target.row.path,
+      summary: target.row.summary ?? `(unsupported: ${target.row.reason})`,
+    };
   const read = readLegacyBundle(ctx.home, target.id);
   if (!read) throw notFound("legacy-not-found", `no legacy bundle ${target.ref}`);
   return { ref: target.ref, kind: "legacy", path: read.bundle.path, summary: read.bundle.title };
@@ -107,10 +133,13 @@ export interface DeleteResult {
 export function deleteStored(ctx: EngineContext, ref: string, options: { confirmed: boolean }): DeleteResult {
   assertHuman(ctx, "deliverable delete");
   const target: StoreTarget = resolveStoreTarget(ctx, ref);
-  if (resolveConfirmation("deliverable delete", { yes: options.confirmed, interactive: false }) === "refuse") throw confirmationRefused("deliverable delete", target.ref);
+  if (resolveConfirmation("deliverable delete", { yes: options.confirmed, interactive: false }) === "refuse")
+    throw confirmationRefused("deliverable delete", target.ref);
   if (target.kind === "legacy") {
     const { paths } = deleteLegacyBundle(ctx.home, target.id);
-    const unloaded = ctx.commands.run("store.delete-legacy", { ref: target.ref }, (tx) => unloadSlotsFor(tx, target.ref)).result;
+    const unloaded = ctx.commands.run("store.delete-legacy", { ref: target.ref }, (tx) =>
+      unloadSlotsFor(tx, target.ref),
+    ).result;
     return { ref: target.ref, deleted: paths, unloadedSlots: unloaded };
   }
   const { path } = deleteStoredVersion(ctx.home, target.id, target.version);

@@ -21,7 +21,15 @@ const AT_PROMPT: readonly PersistedState[] = ["idle", "needs_input", "ready", "f
  */
 export function deliverToAgentPane(ctx: EngineContext, who: WorkerIdentity): string[] {
   const row = getWorker(ctx.db, who.worker);
-  if (!row || !isMcpAgent(row.agent) || row.generation !== who.generation || row.exited || !row.paneId || !AT_PROMPT.includes(row.state)) return [];
+  if (
+    !row ||
+    !isMcpAgent(row.agent) ||
+    row.generation !== who.generation ||
+    row.exited ||
+    !row.paneId ||
+    !AT_PROMPT.includes(row.state)
+  )
+    return [];
   if (!inboxHasQueued(ctx, who.worker)) return [];
   const tmux = tmuxFor(ctx, row);
   if (tmux.paneState(row.paneId, row.id) !== "alive") return [];
@@ -35,7 +43,13 @@ export function deliverToAgentPane(ctx: EngineContext, who: WorkerIdentity): str
     throw error;
   }
   recordTurn(ctx, who, "start");
-  appendWorkerEvent(ctx, who.worker, { type: "message", direction: "in", ids, via: "pane", generation: who.generation });
+  appendWorkerEvent(ctx, who.worker, {
+    type: "message",
+    direction: "in",
+    ids,
+    via: "pane",
+    generation: who.generation,
+  });
   return ids;
 }
 
@@ -48,5 +62,9 @@ export function observeAgentInput(ctx: EngineContext, who: WorkerIdentity, input
     const text = squash(formatInboxMessage({ kind: m.kind, body: m.body, question: m.question }));
     return seen.some((s) => s.includes(text));
   });
-  return markInboxRead(ctx, who, read.map((m) => m.id));
+  return markInboxRead(
+    ctx,
+    who,
+    read.map((m) => m.id),
+  );
 }

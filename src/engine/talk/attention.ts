@@ -43,7 +43,8 @@ export function attentionList(ctx: EngineContext): AttentionEntry[] {
 export function dismissAttention(ctx: EngineContext, ids: readonly string[]): { dismissed: string[] } {
   assertHuman(ctx, "attention dismiss");
   const bad = ids.find((id) => !/^n[1-9][0-9]*$/.test(id));
-  if (bad !== undefined) throw validationError("bad-notification-id", `"${bad}" is not a notification id; notifications are n<N>`);
+  if (bad !== undefined)
+    throw validationError("bad-notification-id", `"${bad}" is not a notification id; notifications are n<N>`);
   ctx.commands.run("attention.dismiss", { ids }, (tx) => ids.forEach((id) => dismissNotification(tx, id)));
   return { dismissed: [...ids] };
 }

@@ -2,7 +2,12 @@
 // then deliver to the workers the human confirmed, at their next turn and without interrupting one (issue 16 §3).
 
 import { DocketError, notFound, refusal, validationError } from "../../domain/errors.js";
-import { broadcastSubject, scoreBroadcast, type BroadcastCandidate, type BroadcastRow } from "../../domain/talk/broadcast-scoring.js";
+import {
+  broadcastSubject,
+  scoreBroadcast,
+  type BroadcastCandidate,
+  type BroadcastRow,
+} from "../../domain/talk/broadcast-scoring.js";
 import { normalizeWorkerId } from "../../domain/ids.js";
 import { quoteBlock } from "../../domain/text/fence.js";
 import { assertNoControlCharacters, normalizeMessageText } from "../../domain/work/message-text.js";
@@ -60,8 +65,15 @@ function runningWorkers(ctx: EngineContext): Worker[] {
  * whose live edits cannot be read (its `.git` is not Docket's: no git ran there) is scored on its recorded edits and
  * pushed onto `refused` with the refusal's code.
  */
-export function broadcastCandidates(ctx: EngineContext, rows: readonly Worker[], refused: BroadcastRefusal[] = []): BroadcastCandidate[] {
-  const touches = touchesOf(ctx.db, rows.map((r) => r.id));
+export function broadcastCandidates(
+  ctx: EngineContext,
+  rows: readonly Worker[],
+  refused: BroadcastRefusal[] = [],
+): BroadcastCandidate[] {
+  const touches = touchesOf(
+    ctx.db,
+    rows.map((r) => r.id),
+  );
   return rows.map((r) => {
     const t = touches.get(r.id)!;
     let live: string[] = [];
@@ -73,7 +85,14 @@ export function broadcastCandidates(ctx: EngineContext, rows: readonly Worker[],
         refused.push({ worker: r.id, code, message: (error as Error).message.split("\n")[0]! });
       }
     }
-    return { worker: r.id, kind: r.kind, task: r.task, edited: [...new Set([...t.edit, ...live])], read: t.read, planned: [...plannedFiles(ctx, r)] };
+    return {
+      worker: r.id,
+      kind: r.kind,
+      task: r.task,
+      edited: [...new Set([...t.edit, ...live])],
+      read: t.read,
+      planned: [...plannedFiles(ctx, r)],
+    };
   });
 }
 
@@ -84,7 +103,9 @@ function standing(ctx: EngineContext, note: NoteRow): string {
   if (!ref) return `${note.worker} · a note, not reviewed`;
   const pointer = pointerOf(w)!;
   if (promotionOf(ctx.db, ref)) return `${note.worker} · ${ref} promoted into the project`;
-  return approvalOf(ctx.db, pointer) ? `${note.worker} · ${ref} approved, not promoted` : `${note.worker} · in its worktree, not promoted`;
+  return approvalOf(ctx.db, pointer)
+    ? `${note.worker} · ${ref} approved, not promoted`
+    : `${note.worker} · in its worktree, not promoted`;
 }
 
 /** Reads and scores; changes nothing. */
@@ -93,22 +114,36 @@ export function planBroadcast(ctx: EngineContext, input: BroadcastInput): Broadc
   let note: NoteRow | null = null;
   if (input.from !== undefined) {
     note = getNote(ctx.db, input.from.trim()) ?? null;
-    if (!note) throw notFound("note-not-found", `no note ${input.from}; a worker's note is n<N> (its notification) or nt<N>`, "`docket attention` lists notes");
+    if (!note)
+      throw notFound(
+        "note-not-found",
+        `no note ${input.from}; a worker's note is n<N> (its notification) or nt<N>`,
+        "`docket attention` lists notes",
+      );
   }
   const given = input.text === undefined ? "" : normalizeMessageText(input.text);
   const text = given || note?.text || "";
-  if (!text) throw validationError("empty-message", "the broadcast is empty; say what the affected workers should know");
+  if (!text)
+    throw validationError("empty-message", "the broadcast is empty; say what the affected workers should know");
   assertNoControlCharacters(text, "broadcast");
   const fromNote = note !== null && !given;
   const journalText = note ? `${text}\n\n(from ${standing(ctx, note)})` : text;
   const body = note ? `${fromNote ? quoteBlock(text) : text}\n\n(from ${standing(ctx, note)})` : text;
   const rows = runningWorkers(ctx);
   const extra = note ? touchesOf(ctx.db, [note.worker]).get(note.worker)!.edit : [];
-  const subject = broadcastSubject(text, { projectRoot: ctx.projectRoot(), extraPaths: extra, ...(note ? { addressed: note.suggested, from: note.worker } : {}) });
+  const subject = broadcastSubject(text, {
+    projectRoot: ctx.projectRoot(),
+    extraPaths: extra,
+    ...(note ? { addressed: note.suggested, from: note.worker } : {}),
+  });
   const refused: BroadcastRefusal[] = [];
   const scored = scoreBroadcast(subject, broadcastCandidates(ctx, rows, refused));
   return {
-    body, journalText, rows: scored, note, refused,
+    body,
+    journalText,
+    rows: scored,
+    note,
+    refused,
     affected: scored.filter((r) => r.band === "affected").map((r) => r.worker),
     maybe: scored.filter((r) => r.band === "maybe").map((r) => r.worker),
   };
@@ -121,18 +156,32 @@ export interface BroadcastSent {
 }
 
 /** Queues one `broadcast` message per recipient (delivered at its next turn), all in one command. */
-export function sendBroadcast(ctx: EngineContext, input: { body: string; workers: readonly string[] }): BroadcastSent[] {
+export function sendBroadcast(
+  ctx: EngineContext,
+  input: { body: string; workers: readonly string[] },
+): BroadcastSent[] {
   assertHuman(ctx, "broadcast");
   const workers = [...new Set(input.workers.map((w) => normalizeWorkerId(w) ?? w))];
-  if (workers.length === 0) throw refusal("nothing-affected", "no worker was chosen; nothing was sent", "post it to the project journal with `docket broadcast --journal <text>`");
+  if (workers.length === 0)
+    throw refusal(
+      "nothing-affected",
+      "no worker was chosen; nothing was sent",
+      "post it to the project journal with `docket broadcast --journal <text>`",
+    );
   const queued = ctx.commands.run("broadcast.send", { body: input.body, workers }, (tx) =>
     workers.map((worker) => {
       const row = getWorker(tx.db, worker);
       if (!row || row.projectRoot !== ctx.projectRoot() || row.exited || !RUNNING.includes(row.state)) {
         throw refusal("not-running", `${worker} is not a running worker of this project; nothing was sent`);
       }
-      return { worker, message: insertMessage(tx, { worker, kind: "broadcast", body: input.body, deliverAs: "nextTurn" }) };
+      return {
+        worker,
+        message: insertMessage(tx, { worker, kind: "broadcast", body: input.body, deliverAs: "nextTurn" }),
+      };
     }),
   ).result;
-  return queued.map((q) => ({ ...q, delivery: pasteToCommandWorker(ctx, q.worker, q.message, input.body)?.pasted ? "delivered" : "queued" }));
+  return queued.map((q) => ({
+    ...q,
+    delivery: pasteToCommandWorker(ctx, q.worker, q.message, input.body)?.pasted ? "delivered" : "queued",
+  }));
 }

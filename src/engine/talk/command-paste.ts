@@ -7,7 +7,12 @@ import { requireWorker } from "../../ledger/workers/workers.js";
 import type { EngineContext } from "../context.js";
 
 /** undefined: not a running command worker (its runtime takes the inbox itself); else what became of the paste. */
-export function pasteToCommandWorker(ctx: EngineContext, workerId: string, message: string, text: string): { pasted: true } | { pasted: false; reason: string } | undefined {
+export function pasteToCommandWorker(
+  ctx: EngineContext,
+  workerId: string,
+  message: string,
+  text: string,
+): { pasted: true } | { pasted: false; reason: string } | undefined {
   const row = requireWorker(ctx.db, workerId);
   if (row.agent !== "command" || !row.paneId || row.exited) return undefined;
   try {
@@ -17,6 +22,8 @@ export function pasteToCommandWorker(ctx: EngineContext, workerId: string, messa
   } catch (error) {
     return { pasted: false, reason: (error as Error).message.split("\n")[0]! };
   }
-  ctx.commands.run("message.pasted", { message, generation: row.generation }, (tx) => markPasted(tx, message, workerId, row.generation));
+  ctx.commands.run("message.pasted", { message, generation: row.generation }, (tx) =>
+    markPasted(tx, message, workerId, row.generation),
+  );
   return { pasted: true };
 }

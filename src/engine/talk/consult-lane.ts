@@ -25,7 +25,10 @@ export function consultsForParent(ctx: EngineContext): ConsultRow[] {
 }
 
 function leftLane(id: string): Error {
-  return refusal("consult-not-pending", `${id} is no longer waiting for the parent agent (answered, escalated or dropped); nothing was sent`);
+  return refusal(
+    "consult-not-pending",
+    `${id} is no longer waiting for the parent agent (answered, escalated or dropped); nothing was sent`,
+  );
 }
 
 export interface ConsultAnswer {
@@ -45,13 +48,37 @@ export function answerConsult(ctx: EngineContext, input: { question: string; tex
     const q = consultInLane(tx.db, input.question);
     if (!q || !answerQuestion(tx, q.id, text)) throw leftLane(input.question);
     const row = requireWorker(tx.db, q.worker);
-    const message = insertMessage(tx, { worker: q.worker, kind: "answer", body: text, question: q.id, from: "parent-agent" });
+    const message = insertMessage(tx, {
+      worker: q.worker,
+      kind: "answer",
+      body: text,
+      question: q.id,
+      from: "parent-agent",
+    });
     const decision = insertDecision(tx, {
-      actor: "parent-agent", verb: "answer", worker: q.worker, question: q.id, option: text, risk: q.risk,
+      actor: "parent-agent",
+      verb: "answer",
+      worker: q.worker,
+      question: q.id,
+      option: text,
+      risk: q.risk,
       note: "answered a consult by the parent agent; not reviewed by the human",
     });
-    applyLifecycle(tx, q.worker, transition(lifecycleRowOf(row), { kind: "answered", openQuestions: openQuestionsOf(tx.db, q.worker).length }, tx.now));
-    insertNotification(tx, { kind: "consult-answered", worker: q.worker, body: `${q.text} → ${text}`, forHuman: [`not reviewed by you · recorded as ${decision.id} (docket log)`] });
+    applyLifecycle(
+      tx,
+      q.worker,
+      transition(
+        lifecycleRowOf(row),
+        { kind: "answered", openQuestions: openQuestionsOf(tx.db, q.worker).length },
+        tx.now,
+      ),
+    );
+    insertNotification(tx, {
+      kind: "consult-answered",
+      worker: q.worker,
+      body: `${q.text} → ${text}`,
+      forHuman: [`not reviewed by you · recorded as ${decision.id} (docket log)`],
+    });
     return { question: q.id, worker: q.worker, message, decision: decision.id };
   }).result;
   pasteToCommandWorker(ctx, r.worker, r.message, text);
@@ -66,16 +93,33 @@ export interface ConsultEscalation {
 }
 
 /** One consult moves to the human, with the reason on its question, its notification and a decision row. */
-export function escalateConsult(ctx: EngineContext, input: { question: string; reason: string; actor: Extract<DecisionActor, "parent-agent" | "system"> }): ConsultEscalation {
+export function escalateConsult(
+  ctx: EngineContext,
+  input: { question: string; reason: string; actor: Extract<DecisionActor, "parent-agent" | "system"> },
+): ConsultEscalation {
   assertHuman(ctx, "answer");
   const reason = input.reason.trim() || "no reason given";
   return ctx.commands.run("consult.escalate", { question: input.question, reason, actor: input.actor }, (tx) => {
     const q = consultInLane(tx.db, input.question);
     if (!q || !escalateQuestion(tx, q.id, reason)) throw leftLane(input.question);
-    const decision = insertDecision(tx, { actor: input.actor, verb: "escalate", worker: q.worker, question: q.id, note: reason, risk: q.risk });
+    const decision = insertDecision(tx, {
+      actor: input.actor,
+      verb: "escalate",
+      worker: q.worker,
+      question: q.id,
+      note: reason,
+      risk: q.risk,
+    });
     insertNotification(tx, {
-      kind: "escalated", worker: q.worker, body: `(consult, now yours) ${q.text}`,
-      forHuman: [`escalated: ${reason}`, ...(q.context ? [`context: ${q.context}`] : []), ...q.options.map((o, i) => `${i + 1}) ${o}`), ...(q.recommend ? [`recommended: ${q.recommend}`] : [])],
+      kind: "escalated",
+      worker: q.worker,
+      body: `(consult, now yours) ${q.text}`,
+      forHuman: [
+        `escalated: ${reason}`,
+        ...(q.context ? [`context: ${q.context}`] : []),
+        ...q.options.map((o, i) => `${i + 1}) ${o}`),
+        ...(q.recommend ? [`recommended: ${q.recommend}`] : []),
+      ],
     });
     return { question: q.id, worker: q.worker, decision: decision.id, reason };
   }).result;
@@ -95,7 +139,11 @@ export function escalateOverdueConsults(ctx: EngineContext): ConsultEscalation[]
   const now = ctx.clock.nowMs();
   const out: ConsultEscalation[] = [];
   for (const q of pending) {
-    const reason = !autoAnswer ? "the consult lane is off (messaging.autoAnswer)" : isConsultExpired(q.createdAt, now, consultWindowSeconds) ? EXPIRED_REASON(consultWindowSeconds) : undefined;
+    const reason = !autoAnswer
+      ? "the consult lane is off (messaging.autoAnswer)"
+      : isConsultExpired(q.createdAt, now, consultWindowSeconds)
+        ? EXPIRED_REASON(consultWindowSeconds)
+        : undefined;
     if (!reason) continue;
     try {
       out.push(escalateConsult(ctx, { question: q.id, reason, actor: "system" }));

@@ -27,9 +27,14 @@ const LABELS: Record<Message["kind"], string> = {
 };
 
 /** The text a worker sees: a one-line frame naming the sender and what it answers, then the body verbatim. */
-export function formatInboxMessage(m: Pick<InboxMessage, "kind" | "body" | "question"> & { from?: InboxMessage["from"] }): string {
+export function formatInboxMessage(
+  m: Pick<InboxMessage, "kind" | "body" | "question"> & { from?: InboxMessage["from"] },
+): string {
   const re = m.question ? ` · re: question ${m.question}` : "";
-  const label = m.kind === "answer" && m.from === "parent-agent" ? "answer from the parent agent, not reviewed by the human" : LABELS[m.kind];
+  const label =
+    m.kind === "answer" && m.from === "parent-agent"
+      ? "answer from the parent agent, not reviewed by the human"
+      : LABELS[m.kind];
   return `[docket · ${label}${re}]\n${m.body}`;
 }
 
@@ -44,7 +49,12 @@ export function inboxHasQueued(ctx: EngineContext, worker: string): boolean {
 
 /** Claims this generation's queued messages; a `key` makes a retried claim (its reply lost) return the same messages. */
 export function claimInbox(ctx: EngineContext, who: WorkerIdentity, key?: string): InboxMessage[] {
-  const claim = { command: "inbox.claim", who, request: { who }, key: key === undefined ? undefined : `inbox.claim/${who.worker}/${key}` };
+  const claim = {
+    command: "inbox.claim",
+    who,
+    request: { who },
+    key: key === undefined ? undefined : `inbox.claim/${who.worker}/${key}`,
+  };
   return runFenced(ctx, claim, (tx) => {
     return claimQueuedMessages(tx, who.worker, who.generation).map((m) => ({
       id: m.id,

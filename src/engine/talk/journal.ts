@@ -23,11 +23,19 @@ export interface Promotion {
 /** Inside the promotion's own command: the journal entry lands with the decision or not at all. */
 export function journalPromotion(tx: Tx, p: Promotion): string {
   const credit = formatCredit(p.workers);
-  const text = p.workers.length > 1
-    ? `Combined changes from ${credit} were approved and promoted together: ${p.summary}`
-    : `${credit}'s change was approved and promoted: ${p.summary}`;
+  const text =
+    p.workers.length > 1
+      ? `Combined changes from ${credit} were approved and promoted together: ${p.summary}`
+      : `${credit}'s change was approved and promoted: ${p.summary}`;
   return insertJournalEntry(tx, {
-    projectRoot: p.projectRoot, kind: "promoted", from: credit, text, paths: p.paths, ref: p.ref, workers: p.workers, decision: p.decision,
+    projectRoot: p.projectRoot,
+    kind: "promoted",
+    from: credit,
+    text,
+    paths: p.paths,
+    ref: p.ref,
+    workers: p.workers,
+    decision: p.decision,
   });
 }
 
@@ -49,14 +57,23 @@ export function readJournal(ctx: EngineContext): JournalView {
 }
 
 /** The human posts `text` to every worker of this project through the journal (no worker is interrupted). */
-export function postToJournal(ctx: EngineContext, input: { text: string; from?: string; kind?: "broadcast" | "note"; workers?: readonly string[] }): { entry: string; file: string } {
+export function postToJournal(
+  ctx: EngineContext,
+  input: { text: string; from?: string; kind?: "broadcast" | "note"; workers?: readonly string[] },
+): { entry: string; file: string } {
   assertHuman(ctx, "broadcast");
   const text = normalizeMessageText(input.text);
   if (!text) throw validationError("empty-message", "the journal entry is empty; say what every worker should know");
   assertNoControlCharacters(text, "journal entry");
   const project = ctx.projectRoot();
   const entry = ctx.commands.run("journal.post", { project, text, from: input.from ?? "you" }, (tx) =>
-    insertJournalEntry(tx, { projectRoot: project, kind: input.kind ?? "broadcast", from: input.from ?? "you", text, workers: input.workers ?? [] }),
+    insertJournalEntry(tx, {
+      projectRoot: project,
+      kind: input.kind ?? "broadcast",
+      from: input.from ?? "you",
+      text,
+      workers: input.workers ?? [],
+    }),
   ).result;
   return { entry, file: journalFile(ctx.home, project) };
 }

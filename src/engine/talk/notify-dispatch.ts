@@ -1,10 +1,22 @@
 // The one notification dispatcher: claims due events in the ledger (exactly once across processes and restarts),
 // batches them, and sends them through every enabled sink. Long-lived processes run it on a timer (issue 29).
 
-import { formatNotifyBatch, formatTerminalNotice, resolveNotifyEvent, type NotifyEvent, type NotifySink } from "../../domain/talk/notify.js";
+import {
+  formatNotifyBatch,
+  formatTerminalNotice,
+  resolveNotifyEvent,
+  type NotifyEvent,
+  type NotifySink,
+} from "../../domain/talk/notify.js";
 import type { DocketConfig } from "../../domain/config.js";
 import { claimDueNotifications, hasDueNotification, recordNotifyResult } from "../../ledger/talk/notify-claims.js";
-import { runSinkArgv, sendDesktopNotification, startDetached, type DesktopClick, type SinkOutcome } from "../../substrate/notify-sinks.js";
+import {
+  runSinkArgv,
+  sendDesktopNotification,
+  startDetached,
+  type DesktopClick,
+  type SinkOutcome,
+} from "../../substrate/notify-sinks.js";
 import type { EngineContext } from "../context.js";
 import { userConfig } from "../user-config.js";
 import { checkRunningBudgets } from "../workers/budget.js";
@@ -40,10 +52,14 @@ export interface NotifySendResult {
 const CLAIM_LIMIT = 100;
 
 /** Whether any sink this process can drive is on (the web sink is the page's own: it needs no dispatcher). */
-export const notifyDispatchEnabled = (c: DocketConfig["notify"]): boolean => c.desktop || c.command.length > 0 || c.terminal;
+export const notifyDispatchEnabled = (c: DocketConfig["notify"]): boolean =>
+  c.desktop || c.command.length > 0 || c.terminal;
 
 /** Sends what is due now, if anything: one indexed probe when nothing is (what every short-lived command may afford). */
-export async function sendDueNotifications(ctx: EngineContext, options: NotifySenderOptions): Promise<NotifySendResult | undefined> {
+export async function sendDueNotifications(
+  ctx: EngineContext,
+  options: NotifySenderOptions,
+): Promise<NotifySendResult | undefined> {
   if (ctx.readOnly || ctx.env.DOCKET_WORKER_ID) return undefined; // a worker's process never speaks for the human's side
   // notify.* is user config only: read it alone, without asking git for the project.
   const config = userConfig(ctx.env).config.notify;
@@ -51,7 +67,8 @@ export async function sendDueNotifications(ctx: EngineContext, options: NotifySe
   const dueBefore = new Date(ctx.clock.nowMs() - config.batchSeconds * 1000).toISOString();
   if (!hasDueNotification(ctx.db, dueBefore)) return undefined;
   const rows = ctx.commands.run("notify.claim", { holder: options.holder, dueBefore }, (tx) =>
-    claimDueNotifications(tx, { dueBefore, holder: options.holder, limit: CLAIM_LIMIT })).result;
+    claimDueNotifications(tx, { dueBefore, holder: options.holder, limit: CLAIM_LIMIT }),
+  ).result;
   if (rows.length === 0) return undefined;
   // Each event's page is its worker's project's: the door sends for every project of the home.
   const pages = new Map<string, WebPresence | undefined>();
@@ -62,50 +79,104 @@ export async function sendDueNotifications(ctx: EngineContext, options: NotifySe
     if (!pages.has(root)) pages.set(root, await findWebServerOf(ctx, root));
     const page = pages.get(root);
     firstPage ??= page;
-    events.push(resolveNotifyEvent(r, (worker) => (page ? (worker ? webCardUrl(page, worker) : webBaseUrl(page)) : undefined)));
+    events.push(
+      resolveNotifyEvent(r, (worker) => (page ? (worker ? webCardUrl(page, worker) : webBaseUrl(page)) : undefined)),
+    );
   }
   const sinks = await deliver(ctx, events, config, options, firstPage ? webBaseUrl(firstPage) : undefined);
-  const said = sinks.filter((s) => s.state !== "off").map((s) => `${s.sink} ${s.state}: ${s.detail}`).join("; ");
-  ctx.commands.run("notify.result", { ids: rows.map((r) => r.id), said }, (tx) => recordNotifyResult(tx, rows.map((r) => r.id), said));
+  const said = sinks
+    .filter((s) => s.state !== "off")
+    .map((s) => `${s.sink} ${s.state}: ${s.detail}`)
+    .join("; ");
+  ctx.commands.run("notify.result", { ids: rows.map((r) => r.id), said }, (tx) =>
+    recordNotifyResult(
+      tx,
+      rows.map((r) => r.id),
+      said,
+    ),
+  );
   return { events, sinks };
 }
 
 /** Sends one batch through every sink and says what each did (used by the dispatcher and by `docket notify test`). */
-export async function deliver(ctx: EngineContext, events: readonly NotifyEvent[], config: DocketConfig["notify"], options: NotifySenderOptions, pageUrl: string | undefined): Promise<SinkReport[]> {
+export async function deliver(
+  ctx: EngineContext,
+  events: readonly NotifyEvent[],
+  config: DocketConfig["notify"],
+  options: NotifySenderOptions,
+  pageUrl: string | undefined,
+): Promise<SinkReport[]> {
   const pageRuns = pageUrl !== undefined;
   const message = formatNotifyBatch(events);
-  const outcome = (sink: NotifySink, o: SinkOutcome): SinkReport => ({ sink, state: o.ok ? "sent" : "failed", detail: o.detail });
+  const outcome = (sink: NotifySink, o: SinkOutcome): SinkReport => ({
+    sink,
+    state: o.ok ? "sent" : "failed",
+    detail: o.detail,
+  });
   // One event opens its own card; a batch opens the page's queue.
   const openUrl = events.length === 1 ? (events[0]!.url ?? pageUrl) : pageUrl;
   const clicks = options.clicks;
-  const click: DesktopClick | undefined = clicks && openUrl ? {
-    holdMs: CLICK_HOLD_MS,
-    hold: clicks.hold,
-    onOpen: () => startDetached([...config.openCommand, openUrl], ctx.env, (e) => clicks.onError?.(new Error(`notify.openCommand ${JSON.stringify(config.openCommand[0])} could not start: ${e.message}`))),
-  } : undefined;
-  const desktop = config.desktop ? sendDesktopNotification(message, ctx.env, click).then((o) => outcome("desktop", o)) : off("desktop");
-  const lines = events.map((e) => `${JSON.stringify({ event: e.event, id: e.id, worker: e.worker, ref: e.ref, title: e.title, text: e.text, ...(e.url ? { url: e.url } : {}), at: e.at })}\n`).join("");
-  const command = config.command.length > 0
-    ? runSinkArgv(config.command, { env: ctx.env, input: lines }).then((o) => outcome("command", o))
-    : off("command");
-  const terminal: Promise<SinkReport> = !config.terminal ? off("terminal")
-    : options.terminal ? Promise.resolve(writeTerminal(options.terminal, message))
-    : Promise.resolve({ sink: "terminal", state: "skipped", detail: "this process has no terminal" });
-  const web: SinkReport = !config.web ? { sink: "web", state: "off", detail: "notify.web is false" }
-    : { sink: "web", state: "skipped", detail: pageRuns ? "the open review page shows it itself (browser notification when allowed, and the tab title's count)" : "no review page runs (`docket web`)" };
+  const click: DesktopClick | undefined =
+    clicks && openUrl
+      ? {
+          holdMs: CLICK_HOLD_MS,
+          hold: clicks.hold,
+          onOpen: () =>
+            startDetached([...config.openCommand, openUrl], ctx.env, (e) =>
+              clicks.onError?.(
+                new Error(`notify.openCommand ${JSON.stringify(config.openCommand[0])} could not start: ${e.message}`),
+              ),
+            ),
+        }
+      : undefined;
+  const desktop = config.desktop
+    ? sendDesktopNotification(message, ctx.env, click).then((o) => outcome("desktop", o))
+    : off("desktop");
+  const lines = events
+    .map(
+      (e) =>
+        `${JSON.stringify({ event: e.event, id: e.id, worker: e.worker, ref: e.ref, title: e.title, text: e.text, ...(e.url ? { url: e.url } : {}), at: e.at })}\n`,
+    )
+    .join("");
+  const command =
+    config.command.length > 0
+      ? runSinkArgv(config.command, { env: ctx.env, input: lines }).then((o) => outcome("command", o))
+      : off("command");
+  const terminal: Promise<SinkReport> = !config.terminal
+    ? off("terminal")
+    : options.terminal
+      ? Promise.resolve(writeTerminal(options.terminal, message))
+      : Promise.resolve({ sink: "terminal", state: "skipped", detail: "this process has no terminal" });
+  const web: SinkReport = !config.web
+    ? { sink: "web", state: "off", detail: "notify.web is false" }
+    : {
+        sink: "web",
+        state: "skipped",
+        detail: pageRuns
+          ? "the open review page shows it itself (browser notification when allowed, and the tab title's count)"
+          : "no review page runs (`docket web`)",
+      };
   return [await desktop, web, await command, await terminal];
 }
 
-function writeTerminal(t: NonNullable<NotifySenderOptions["terminal"]>, message: { summary: string; body: string }): SinkReport {
+function writeTerminal(
+  t: NonNullable<NotifySenderOptions["terminal"]>,
+  message: { summary: string; body: string },
+): SinkReport {
   try {
     t.write(formatTerminalNotice(message, t.insideTmux));
-    return { sink: "terminal", state: "sent", detail: t.insideTmux ? "OSC 777/9 through tmux passthrough" : "OSC 777/9" };
+    return {
+      sink: "terminal",
+      state: "sent",
+      detail: t.insideTmux ? "OSC 777/9 through tmux passthrough" : "OSC 777/9",
+    };
   } catch (error) {
     return { sink: "terminal", state: "failed", detail: (error as Error).message };
   }
 }
 
-const off = (sink: NotifySink): Promise<SinkReport> => Promise.resolve({ sink, state: "off", detail: `notify.${sink} is off` });
+const off = (sink: NotifySink): Promise<SinkReport> =>
+  Promise.resolve({ sink, state: "off", detail: `notify.${sink} is off` });
 
 export interface NotifyDispatcher {
   /** Sends what is due now (and waits for it). */
@@ -119,13 +190,19 @@ export interface NotifyDispatcher {
  * each round first checks running workers' budgets (so one is stopped with no Docket command running), then sends
  * what is due; never two rounds at once; a failed round is reported to `onError` and retried next round.
  */
-export function startNotifyDispatcher(ctx: EngineContext, options: NotifySenderOptions & { intervalMs?: number; onError?: (error: Error) => void }): NotifyDispatcher {
+export function startNotifyDispatcher(
+  ctx: EngineContext,
+  options: NotifySenderOptions & { intervalMs?: number; onError?: (error: Error) => void },
+): NotifyDispatcher {
   let running: Promise<NotifySendResult | undefined> | undefined;
   // Desktop notifications still listening for a click: ended when the dispatcher stops.
   const listening = new Set<() => void>();
   const sender: NotifySenderOptions = {
     ...options,
-    clicks: { hold: (end) => (listening.add(end), () => void listening.delete(end)), ...(options.onError ? { onError: options.onError } : {}) },
+    clicks: {
+      hold: (end) => (listening.add(end), () => void listening.delete(end)),
+      ...(options.onError ? { onError: options.onError } : {}),
+    },
   };
   const flush = (): Promise<NotifySendResult | undefined> => {
     running ??= Promise.resolve()
@@ -157,11 +234,23 @@ export function startNotifyDispatcher(ctx: EngineContext, options: NotifySenderO
 }
 
 /** `docket notify test`: one sample event through every sink, nothing claimed or recorded; says what each did. */
-export async function notifyTest(ctx: EngineContext, options: NotifySenderOptions): Promise<{ sinks: SinkReport[]; event: NotifyEvent }> {
+export async function notifyTest(
+  ctx: EngineContext,
+  options: NotifySenderOptions,
+): Promise<{ sinks: SinkReport[]; event: NotifyEvent }> {
   const page = await findWebServer(ctx);
   const event: NotifyEvent = {
-    event: "ready", id: "test", worker: null, ref: null, title: "Docket test notification",
-    text: "If you read this, this sink reaches you.", ...(page ? { url: webBaseUrl(page) } : {}), at: ctx.clock.now(),
+    event: "ready",
+    id: "test",
+    worker: null,
+    ref: null,
+    title: "Docket test notification",
+    text: "If you read this, this sink reaches you.",
+    ...(page ? { url: webBaseUrl(page) } : {}),
+    at: ctx.clock.now(),
   };
-  return { event, sinks: await deliver(ctx, [event], userConfig(ctx.env).config.notify, options, page ? webBaseUrl(page) : undefined) };
+  return {
+    event,
+    sinks: await deliver(ctx, [event], userConfig(ctx.env).config.notify, options, page ? webBaseUrl(page) : undefined),
+  };
 }

@@ -64,7 +64,8 @@ export function dockRows(ctx: EngineContext, cache: PatchFileCache = new Map()):
   const shared = undismissedNoteCounts(ctx.db);
   const spend = spendByWorker(ctx.db);
   const files = new Map<string, readonly string[]>();
-  for (const r of rows) if (r.deliverableVersion !== null) files.set(r.id, patchFiles(ctx, cache, r.id, r.deliverableVersion));
+  for (const r of rows)
+    if (r.deliverableVersion !== null) files.set(r.id, patchFiles(ctx, cache, r.id, r.deliverableVersion));
   return rows.map((r) => {
     const view: LifecycleView = { ...r, pane: "unprobed", consulting: isConsulting(audiences.get(r.id)) };
     const state = shownState(ctx, r, resolveDisplayState(view, now));
@@ -119,16 +120,24 @@ export interface PendingNotices {
 
 export function pendingParentNotifications(ctx: EngineContext): PendingNotices {
   const out: PendingNotices = { fresh: [], stale: [] };
-  for (const { now, ...notice } of undeliveredNotifications(ctx.db, ctx.projectRoot())) (noticeSettled(ctx, notice, now) ? out.stale : out.fresh).push(notice);
+  for (const { now, ...notice } of undeliveredNotifications(ctx.db, ctx.projectRoot()))
+    (noticeSettled(ctx, notice, now) ? out.stale : out.fresh).push(notice);
   return out;
 }
 
 /** What a notice announces was settled since (its worker deleted, its question answered, its version judged …). */
 export function noticeSettled(ctx: EngineContext, notice: { kind: string; body: string }, now: WorkerNow): boolean {
-  return now !== null && isStaleNotice({
-    kind: notice.kind, workerDeleted: now.deleted, versionSettled: notice.kind === "ready" && readySettled(ctx, notice.body, now.deliverableVersion),
-    openQuestions: now.openQuestions, workerState: now.state, reviewed: now.reviewedAt !== null,
-  });
+  return (
+    now !== null &&
+    isStaleNotice({
+      kind: notice.kind,
+      workerDeleted: now.deleted,
+      versionSettled: notice.kind === "ready" && readySettled(ctx, notice.body, now.deliverableVersion),
+      openQuestions: now.openQuestions,
+      workerState: now.state,
+      reviewed: now.reviewedAt !== null,
+    })
+  );
 }
 
 /** A ready notice names its version first in its body (`worker-deliverable:w3:2 (completed): …`, protocol `done`). */

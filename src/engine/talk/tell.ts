@@ -41,7 +41,12 @@ export function tellWorker(ctx: EngineContext, input: TellInput): TellResult {
   assertHuman(ctx, "tell");
   const worker = resolveWorkerId(input.worker);
   const body = normalizeMessageText(input.text);
-  if (!body) throw validationError("empty-message", "the message is empty; say something to the worker", `\`docket tell ${worker} "<text>"\``);
+  if (!body)
+    throw validationError(
+      "empty-message",
+      "the message is empty; say something to the worker",
+      `\`docket tell ${worker} "<text>"\``,
+    );
   assertNoControlCharacters(body, "message");
   const question = input.question?.trim();
   const queued = ctx.commands.run(
@@ -51,9 +56,23 @@ export function tellWorker(ctx: EngineContext, input: TellInput): TellResult {
       const row = requireWorker(tx.db, worker);
       if (question) {
         const q = getQuestion(tx.db, question);
-        if (!q || q.worker !== worker) throw notFound("question-not-found", `${worker} has no question ${question}`, `\`docket show ${worker}\` lists its open questions`);
-        if (!answerQuestion(tx, question, body)) throw refusal("question-not-open", `question ${question} is already ${q.state}; nothing was sent`);
-        applyLifecycle(tx, worker, transition(lifecycleRowOf(row), { kind: "answered", openQuestions: openQuestionsOf(tx.db, worker).length }, tx.now));
+        if (!q || q.worker !== worker)
+          throw notFound(
+            "question-not-found",
+            `${worker} has no question ${question}`,
+            `\`docket show ${worker}\` lists its open questions`,
+          );
+        if (!answerQuestion(tx, question, body))
+          throw refusal("question-not-open", `question ${question} is already ${q.state}; nothing was sent`);
+        applyLifecycle(
+          tx,
+          worker,
+          transition(
+            lifecycleRowOf(row),
+            { kind: "answered", openQuestions: openQuestionsOf(tx.db, worker).length },
+            tx.now,
+          ),
+        );
       }
       const message = insertMessage(tx, {
         worker,
@@ -92,7 +111,11 @@ export function peekWorker(ctx: EngineContext, target: string, lines = PEEK_DEFA
   // Another worker's pane may show what it printed (secrets included): a worker reads no pane, its own neither (issue 23).
   const identity = workerIdentityIn(ctx.env);
   if (identity.length > 0) {
-    throw refusal("worker-cannot-peek", `peek is the human's: this process carries a worker identity (${identity.join(", ")}); a worker reads no pane, its own included; nothing was shown`, "a worker speaks only through its protocol calls; ask the human");
+    throw refusal(
+      "worker-cannot-peek",
+      `peek is the human's: this process carries a worker identity (${identity.join(", ")}); a worker reads no pane, its own included; nothing was shown`,
+      "a worker speaks only through its protocol calls; ask the human",
+    );
   }
   const row = requireWorker(ctx.db, resolveWorkerId(target));
   const tmux = tmuxFor(ctx, row);
@@ -104,7 +127,11 @@ export function peekWorker(ctx: EngineContext, target: string, lines = PEEK_DEFA
     const text = tail.replace(/\n$/, "").split("\n").slice(-lines).join("\n");
     return { worker: row.id, source: "pane-tail", lines, text };
   }
-  throw refusal("no-pane", `${row.id} has no pane to peek at (its window is gone and no tail was harvested)`, `\`docket show ${row.id}\``);
+  throw refusal(
+    "no-pane",
+    `${row.id} has no pane to peek at (its window is gone and no tail was harvested)`,
+    `\`docket show ${row.id}\``,
+  );
 }
 
 export interface AttachResult {
@@ -116,9 +143,15 @@ export interface AttachResult {
 /** Inside tmux: switch the client to the worker's window. Otherwise: the exact command to run. */
 export function attachWorker(ctx: EngineContext, target: string): AttachResult {
   const row = requireWorker(ctx.db, resolveWorkerId(target));
-  if (!row.windowId || !row.tmuxSession) throw refusal("no-window", `${row.id} has no tmux window`, `\`docket respawn ${row.id}\``);
+  if (!row.windowId || !row.tmuxSession)
+    throw refusal("no-window", `${row.id} has no tmux window`, `\`docket respawn ${row.id}\``);
   // A worker on a host: an interactive `ssh -t … tmux attach` on the host's own server (never a local switch).
-  if (hostOf(row) !== undefined) return { worker: row.id, switched: false, command: remoteAttachArgv(connectHost(ctx, hostOf(row)!), row.tmuxSession, row.windowId) };
+  if (hostOf(row) !== undefined)
+    return {
+      worker: row.id,
+      switched: false,
+      command: remoteAttachArgv(connectHost(ctx, hostOf(row)!), row.tmuxSession, row.windowId),
+    };
   const tmux = ctx.tmux;
   const command = tmux.attachArgv(row.tmuxSession, row.windowId);
   if (ctx.env.TMUX) {

@@ -24,7 +24,15 @@ export interface WebLaunchInput extends WebAddress {
 }
 
 function argvOf(input: WebLaunchInput): string[] {
-  return [webEntryPath(), "--host", input.host, "--port", String(input.port), ...(input.open ? ["--open"] : []), ...(input.json ? ["--json"] : [])];
+  return [
+    webEntryPath(),
+    "--host",
+    input.host,
+    "--port",
+    String(input.port),
+    ...(input.open ? ["--open"] : []),
+    ...(input.json ? ["--json"] : []),
+  ];
 }
 
 /** Runs the server in this terminal until it stops (Ctrl-C reaches both processes; this one waits for it). */
@@ -33,20 +41,36 @@ export function runWebInForeground(ctx: EngineContext, input: WebLaunchInput): P
 }
 
 /** Starts the server detached (its output goes to `$DOCKET_HOME/web/<project>.log`) and waits until it answers. */
-export async function startWebDetached(ctx: EngineContext, input: WebLaunchInput, timeoutMs = 15_000): Promise<WebPresence> {
+export async function startWebDetached(
+  ctx: EngineContext,
+  input: WebLaunchInput,
+  timeoutMs = 15_000,
+): Promise<WebPresence> {
   const record = presencePathOf(ctx);
   ensurePrivateDir(dirname(record));
-  const child = startNodeDetached(argvOf(input), { cwd: ctx.cwd, env: helperEnvOf(ctx.env), logPath: record.replace(/\.json$/, ".log") });
+  const child = startNodeDetached(argvOf(input), {
+    cwd: ctx.cwd,
+    env: helperEnvOf(ctx.env),
+    logPath: record.replace(/\.json$/, ".log"),
+  });
   const end = Date.now() + timeoutMs;
   while (Date.now() < end) {
     const exited = child.exitCode();
-    if (exited !== null) throw refusal("web-not-started", `the review page's server exited (code ${exited}) before it listened; see ${record.replace(/\.json$/, ".log")}`);
+    if (exited !== null)
+      throw refusal(
+        "web-not-started",
+        `the review page's server exited (code ${exited}) before it listened; see ${record.replace(/\.json$/, ".log")}`,
+      );
     const p = readWebPresence(record);
     if (p && p.pid === child.pid && (await pingWebServer(p))) return p;
     await new Promise((r) => setTimeout(r, 100));
   }
   child.stop();
-  throw refusal("web-not-started", `the review page's server did not answer within ${timeoutMs / 1000} s; it was stopped`, `see ${record.replace(/\.json$/, ".log")}`);
+  throw refusal(
+    "web-not-started",
+    `the review page's server did not answer within ${timeoutMs / 1000} s; it was stopped`,
+    `see ${record.replace(/\.json$/, ".log")}`,
+  );
 }
 
 /** Stops this project's running server; undefined when none runs. */
@@ -55,7 +79,8 @@ export async function stopWebServer(ctx: EngineContext): Promise<WebPresence | u
   if (!p) return undefined;
   stopProcess(p.pid);
   const end = Date.now() + 5_000;
-  while (Date.now() < end && readWebPresence(presencePathOf(ctx))?.instance === p.instance) await new Promise((r) => setTimeout(r, 50));
+  while (Date.now() < end && readWebPresence(presencePathOf(ctx))?.instance === p.instance)
+    await new Promise((r) => setTimeout(r, 50));
   return p;
 }
 

@@ -32,35 +32,53 @@ export function dispatchItems(ctx: EngineContext, input: DispatchInput): Dispatc
   assertHuman(ctx, "dispatch");
   const worker = normalizeWorkerId(String(input.worker ?? ""));
   if (!worker) throw validationError("bad-worker-id", `"${input.worker}" is not a worker id; workers are w<N>`);
-  if (input.items.length === 0) throw validationError("no-items", "name at least one item to dispatch", "`docket dispatch <worker> <item>...`");
+  if (input.items.length === 0)
+    throw validationError("no-items", "name at least one item to dispatch", "`docket dispatch <worker> <item>...`");
   const items = input.items.map(checkedItemId);
   const twice = items.find((id, i) => items.indexOf(id) !== i);
   if (twice) throw validationError("duplicate-item", `${twice} is named twice; name each item once`);
   const dueMinutes = ctx.config().obligationDueMinutes;
-  return ctx.commands.run("dispatch", { worker, items, dueMinutes }, (tx) => {
-    const row = requireWorker(tx.db, worker);
-    if (row.exited) throw refusal("worker-exited", `${worker} has exited; respawn it or dispatch to another worker`, `\`docket respawn ${worker}\``);
-    const open: Item[] = items.map((id) => {
-      const item = requireItem(tx.db, id);
-      if (item.state !== "open") throw refusal("item-not-open", `${id} is ${item.state}; only open items can be dispatched`);
-      const held = activeBindingForItem(tx.db, id);
-      if (held) {
+  return ctx.commands.run(
+    "dispatch",
+    { worker, items, dueMinutes },
+    (tx) => {
+      const row = requireWorker(tx.db, worker);
+      if (row.exited)
         throw refusal(
-          "item-already-bound",
-          `${id} is already bound to ${held.worker} (binding ${held.id}); nothing was dispatched`,
-          `wait for ${held.worker} to report on ${id}, or dispatch other items`,
+          "worker-exited",
+          `${worker} has exited; respawn it or dispatch to another worker`,
+          `\`docket respawn ${worker}\``,
         );
-      }
-      return item;
-    });
-    const dispatch = insertDispatch(tx, worker, row.generation);
-    const dueAt = addMinutes(tx.now, dueMinutes);
-    const bindings = open.map((item) => {
-      const binding = insertBinding(tx, { dispatch, item: item.id, worker, generation: row.generation, acceptedRevision: item.revision });
-      insertObligation(tx, { binding, item: item.id, worker, dueAt });
-      return { item: item.id, binding, acceptedRevision: item.revision };
-    });
-    insertMessage(tx, { worker, kind: "work", body: formatWorkEnvelope(dispatch, open), dispatch });
-    return { dispatch, bindings };
-  }, { key: optionalKey({ tool: "dispatch", callId: input.key }) }).result;
+      const open: Item[] = items.map((id) => {
+        const item = requireItem(tx.db, id);
+        if (item.state !== "open")
+          throw refusal("item-not-open", `${id} is ${item.state}; only open items can be dispatched`);
+        const held = activeBindingForItem(tx.db, id);
+        if (held) {
+          throw refusal(
+            "item-already-bound",
+            `${id} is already bound to ${held.worker} (binding ${held.id}); nothing was dispatched`,
+            `wait for ${held.worker} to report on ${id}, or dispatch other items`,
+          );
+        }
+        return item;
+      });
+      const dispatch = insertDispatch(tx, worker, row.generation);
+      const dueAt = addMinutes(tx.now, dueMinutes);
+      const bindings = open.map((item) => {
+        const binding = insertBinding(tx, {
+          dispatch,
+          item: item.id,
+          worker,
+          generation: row.generation,
+          acceptedRevision: item.revision,
+        });
+        insertObligation(tx, { binding, item: item.id, worker, dueAt });
+        return { item: item.id, binding, acceptedRevision: item.revision };
+      });
+      insertMessage(tx, { worker, kind: "work", body: formatWorkEnvelope(dispatch, open), dispatch });
+      return { dispatch, bindings };
+    },
+    { key: optionalKey({ tool: "dispatch", callId: input.key }) },
+  ).result;
 }

@@ -23,7 +23,9 @@ export interface AddItemInput {
 export function addItem(ctx: EngineContext, input: AddItemInput): Item {
   assertHuman(ctx, "item add");
   const text = requireText(input.text);
-  return ctx.commands.run("item.add", { kind: input.kind, text }, (tx) => insertItem(tx, input.kind, text), { key: optionalKey({ tool: "item.add", callId: input.key }) }).result;
+  return ctx.commands.run("item.add", { kind: input.kind, text }, (tx) => insertItem(tx, input.kind, text), {
+    key: optionalKey({ tool: "item.add", callId: input.key }),
+  }).result;
 }
 
 export interface EditItemInput {
@@ -48,13 +50,18 @@ export function editItem(ctx: EngineContext, input: EditItemInput): EditItemResu
   const id = checkedItemId(input.id);
   const text = requireText(input.text);
   const external = Boolean(input.external);
-  return ctx.commands.run("item.edit", { id, text, external }, (tx) => {
-    requireOpen(tx, id, "edit");
-    const revision = reviseItem(tx, id, { text });
-    if (external) return { id, revision };
-    const moved = followBinding(tx, id, (item) => formatEditReview(item));
-    return { id, revision, ...moved };
-  }, { key: optionalKey({ tool: "item.edit", callId: input.key }) }).result;
+  return ctx.commands.run(
+    "item.edit",
+    { id, text, external },
+    (tx) => {
+      requireOpen(tx, id, "edit");
+      const revision = reviseItem(tx, id, { text });
+      if (external) return { id, revision };
+      const moved = followBinding(tx, id, (item) => formatEditReview(item));
+      return { id, revision, ...moved };
+    },
+    { key: optionalKey({ tool: "item.edit", callId: input.key }) },
+  ).result;
 }
 
 export interface ReplyItemInput {
@@ -71,13 +78,18 @@ export function replyItem(ctx: EngineContext, input: ReplyItemInput): ReplyItemR
   assertHuman(ctx, "item reply");
   const id = checkedItemId(input.id);
   const text = requireText(input.text);
-  return ctx.commands.run("item.reply", { id, text }, (tx) => {
-    requireOpen(tx, id, "reply to");
-    const reply = insertReply(tx, id, text);
-    const revision = reviseItem(tx, id, {});
-    const moved = followBinding(tx, id, (item) => formatReplyReview(item, reply));
-    return { id, revision, reply: reply.id, ...moved };
-  }, { key: optionalKey({ tool: "item.reply", callId: input.key }) }).result;
+  return ctx.commands.run(
+    "item.reply",
+    { id, text },
+    (tx) => {
+      requireOpen(tx, id, "reply to");
+      const reply = insertReply(tx, id, text);
+      const revision = reviseItem(tx, id, {});
+      const moved = followBinding(tx, id, (item) => formatReplyReview(item, reply));
+      return { id, revision, reply: reply.id, ...moved };
+    },
+    { key: optionalKey({ tool: "item.reply", callId: input.key }) },
+  ).result;
 }
 
 /** Inside a human change: moves the active binding (if any) to the item's new revision and tells its worker. */
@@ -86,14 +98,24 @@ function followBinding(tx: Tx, id: string, review: (item: Item) => string): { bi
   if (!binding) return {};
   const item = requireItem(tx.db, id);
   moveAcceptedRevision(tx, binding.id, item.revision);
-  const message = insertMessage(tx, { worker: binding.worker, kind: "reply_review", body: review(item), binding: binding.id, dispatch: binding.dispatch });
+  const message = insertMessage(tx, {
+    worker: binding.worker,
+    kind: "reply_review",
+    body: review(item),
+    binding: binding.id,
+    dispatch: binding.dispatch,
+  });
   return { binding: binding.id, message };
 }
 
 function requireOpen(tx: Tx, id: string, verb: string): Item {
   const item = requireItem(tx.db, id);
   if (item.state !== "open") {
-    throw refusal("item-not-open", `${id} is ${item.state}; only open items can be changed`, `add a new item instead of trying to ${verb} ${id}`);
+    throw refusal(
+      "item-not-open",
+      `${id} is ${item.state}; only open items can be changed`,
+      `add a new item instead of trying to ${verb} ${id}`,
+    );
   }
   return item;
 }
@@ -104,7 +126,13 @@ export function itemList(ctx: EngineContext, options: { all: boolean }): Item[] 
 
 export interface ItemDetail extends Item {
   replies: Pick<Reply, "id" | "text" | "state">[];
-  bindings: { id: string; worker: string; generation: number; acceptedRevision: number; state: "active" | "resolved" }[];
+  bindings: {
+    id: string;
+    worker: string;
+    generation: number;
+    acceptedRevision: number;
+    state: "active" | "resolved";
+  }[];
   reports: { id: string; outcome: string; body: string }[];
 }
 
@@ -130,7 +158,8 @@ export function showItem(ctx: EngineContext, value: string): ItemDetail {
 
 export function checkedItemId(value: string): string {
   const parsed = parseItemId(String(value ?? ""));
-  if (!parsed) throw validationError("bad-item-id", `"${value}" is not an item id; items are t<N> (todo) or r<N> (request)`);
+  if (!parsed)
+    throw validationError("bad-item-id", `"${value}" is not an item id; items are t<N> (todo) or r<N> (request)`);
   return String(value).trim();
 }
 

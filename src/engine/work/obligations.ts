@@ -28,30 +28,47 @@ const view = (o: Obligation): ObligationView => ({
 });
 
 export function obligationList(ctx: EngineContext, options: { due?: boolean; all?: boolean }): ObligationView[] {
-  if (options.due && options.all) throw validationError("bad-flags", "--due and --all cannot be combined; --due lists owed obligations due now");
-  const filter = options.due ? { scope: "due" as const, now: ctx.clock.now() } : options.all ? { scope: "all" as const } : { scope: "owed" as const };
+  if (options.due && options.all)
+    throw validationError("bad-flags", "--due and --all cannot be combined; --due lists owed obligations due now");
+  const filter = options.due
+    ? { scope: "due" as const, now: ctx.clock.now() }
+    : options.all
+      ? { scope: "all" as const }
+      : { scope: "owed" as const };
   return listObligations(ctx.db, filter).map(view);
 }
 
-export function parkObligationUntil(ctx: EngineContext, input: { id: string; until: string; key?: string }): ObligationView {
+export function parkObligationUntil(
+  ctx: EngineContext,
+  input: { id: string; until: string; key?: string },
+): ObligationView {
   assertHuman(ctx, "obligation park");
   const id = checkedObligationId(input.id);
   const until = parseInstant(input.until);
-  return ctx.commands.run("obligation.park", { id, until }, (tx) => {
-    if (until <= tx.now) throw refusal("park-in-past", `--until ${input.until} is not in the future; park until a later time`);
-    return view(parkObligation(tx, id, until));
-  }, { key: optionalKey({ tool: "obligation.park", callId: input.key }) }).result;
+  return ctx.commands.run(
+    "obligation.park",
+    { id, until },
+    (tx) => {
+      if (until <= tx.now)
+        throw refusal("park-in-past", `--until ${input.until} is not in the future; park until a later time`);
+      return view(parkObligation(tx, id, until));
+    },
+    { key: optionalKey({ tool: "obligation.park", callId: input.key }) },
+  ).result;
 }
 
 export function unparkObligationNow(ctx: EngineContext, input: { id: string; key?: string }): ObligationView {
   assertHuman(ctx, "obligation unpark");
   const id = checkedObligationId(input.id);
-  return ctx.commands.run("obligation.unpark", { id }, (tx) => view(unparkObligation(tx, id)), { key: optionalKey({ tool: "obligation.unpark", callId: input.key }) }).result;
+  return ctx.commands.run("obligation.unpark", { id }, (tx) => view(unparkObligation(tx, id)), {
+    key: optionalKey({ tool: "obligation.unpark", callId: input.key }),
+  }).result;
 }
 
 function checkedObligationId(value: string): string {
   const v = String(value ?? "").trim();
-  if (!/^o[1-9][0-9]*$/.test(v)) throw validationError("bad-obligation-id", `"${value}" is not an obligation id; obligations are o<N>`);
+  if (!/^o[1-9][0-9]*$/.test(v))
+    throw validationError("bad-obligation-id", `"${value}" is not an obligation id; obligations are o<N>`);
   return v;
 }
 
@@ -59,6 +76,7 @@ function checkedObligationId(value: string): string {
 function parseInstant(text: string): string {
   const t = String(text ?? "").trim();
   const ms = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(t) ? Date.parse(t) : Number.NaN;
-  if (Number.isNaN(ms)) throw validationError("bad-time", `--until "${text}" is not an ISO time with a zone; e.g. 2026-12-01T09:00:00Z`);
+  if (Number.isNaN(ms))
+    throw validationError("bad-time", `--until "${text}" is not an ISO time with a zone; e.g. 2026-12-01T09:00:00Z`);
   return new Date(ms).toISOString();
 }

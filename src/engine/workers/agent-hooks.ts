@@ -18,10 +18,21 @@ export interface AgentHookResult {
   ignored?: string;
 }
 
-const field = (payload: unknown, name: string): unknown => (typeof payload === "object" && payload !== null ? (payload as Record<string, unknown>)[name] : undefined);
-const texts = (value: unknown): string[] => (typeof value === "string" ? [value] : Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : []);
+const field = (payload: unknown, name: string): unknown =>
+  typeof payload === "object" && payload !== null ? (payload as Record<string, unknown>)[name] : undefined;
+const texts = (value: unknown): string[] =>
+  typeof value === "string"
+    ? [value]
+    : Array.isArray(value)
+      ? value.filter((v): v is string => typeof v === "string")
+      : [];
 
-export function recordAgentHook(ctx: EngineContext, who: WorkerIdentity, event: AgentHookEvent, payload: unknown): AgentHookResult {
+export function recordAgentHook(
+  ctx: EngineContext,
+  who: WorkerIdentity,
+  event: AgentHookEvent,
+  payload: unknown,
+): AgentHookResult {
   if (event === "prompt") {
     recordTurn(ctx, who, "start");
     return { event, read: observeAgentInput(ctx, who, texts(field(payload, "prompt"))) };
@@ -34,7 +45,8 @@ export function recordAgentHook(ctx: EngineContext, who: WorkerIdentity, event: 
   const thread = field(payload, "thread-id");
   // The worker's CODEX_HOME as Docket made it (the door runs this, not the worker: its environment is not ours to read).
   const home = agentConfigDir(ctx.home.workerDir(who.worker), "codex");
-  if (typeof thread !== "string" || !ctx.agents.isCodexMainThread(home, thread)) return { event, read: [], ignored: "a side thread" };
+  if (typeof thread !== "string" || !ctx.agents.isCodexMainThread(home, thread))
+    return { event, read: [], ignored: "a side thread" };
   const read = observeAgentInput(ctx, who, texts(field(payload, "input-messages")));
   recordTurn(ctx, who, "end");
   return { event, read };

@@ -40,14 +40,18 @@ export function mcpAgentInstructions(guardrails: string): string {
 
 /** The agent's CLI, or the refusal that says it is not installed and how to install it. */
 export function requireMcpAgent(
-  agents: McpAgents, agent: "claude" | "codex", pathValue: string | undefined,
+  agents: McpAgents,
+  agent: "claude" | "codex",
+  pathValue: string | undefined,
 ): LocatedAgent {
   const located = agents.locate(agent, pathValue);
   if (!located) {
     throw refusal(
       "agent-not-found",
       `${agent === "claude" ? "Claude Code (claude)" : "Codex (codex)"} is not installed: it is neither in Docket's node_modules nor on PATH`,
-      agent === "claude" ? "npm install -g @anthropic-ai/claude-code, or pick another --agent" : "npm install -g @openai/codex, or pick another --agent",
+      agent === "claude"
+        ? "npm install -g @anthropic-ai/claude-code, or pick another --agent"
+        : "npm install -g @openai/codex, or pick another --agent",
     );
   }
   return located;
@@ -66,4 +70,3 @@ export function previewMcpAgent(agents: McpAgents, agent: "claude" | "codex", sp
 export function agentConfigDir(workerDir: string, agent: "claude" | "codex"): string {
   return join(workerDir, agent);
 }
-

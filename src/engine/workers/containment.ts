@@ -25,20 +25,36 @@ export function sandboxSupport(ctx: EngineContext): SandboxSupport {
 
 /** Refused with the doctor's reason: `required` and no sandbox here. */
 export function sandboxUnavailable(reason: string, fix: string): never {
-  throw refusal("sandbox-unavailable", `sandbox is "required" but workers cannot be contained here: ${reason}; nothing was started`, `${fix}; then check with \`docket doctor\``);
+  throw refusal(
+    "sandbox-unavailable",
+    `sandbox is "required" but workers cannot be contained here: ${reason}; nothing was started`,
+    `${fix}; then check with \`docket doctor\``,
+  );
 }
 
 /**
  * Whether this launch is contained: `off` never; `auto` when bubblewrap works and the workspace can be shown read-only
  * where it must; `required` the same or a named refusal (nothing is started).
  */
-export function decideContainment(ctx: EngineContext, execution: Pick<LaunchExecution, "workspace" | "readOnly" | "host">): Containment {
+export function decideContainment(
+  ctx: EngineContext,
+  execution: Pick<LaunchExecution, "workspace" | "readOnly" | "host">,
+): Containment {
   const { mode } = ctx.config().sandbox;
-  if (mode === "off") return { contained: false, why: ctx.env.DOCKET_SANDBOX === "off" ? "DOCKET_SANDBOX=off" : "sandbox is off in your config" };
+  if (mode === "off")
+    return {
+      contained: false,
+      why: ctx.env.DOCKET_SANDBOX === "off" ? "DOCKET_SANDBOX=off" : "sandbox is off in your config",
+    };
   if (execution.host !== undefined) {
     // Containment is this machine's sandbox: a worker on a host runs uncontained there (docs/remote-hosts.md).
     const why = `it runs on host ${execution.host}, where Docket does not contain workers`;
-    if (mode === "required") throw refusal("sandbox-remote-host", `sandbox is "required" but ${why}; nothing was started`, "spawn it on this machine (drop --host), or set \"sandbox\": \"auto\" in your user config");
+    if (mode === "required")
+      throw refusal(
+        "sandbox-remote-host",
+        `sandbox is "required" but ${why}; nothing was started`,
+        'spawn it on this machine (drop --host), or set "sandbox": "auto" in your user config',
+      );
     return { contained: false, why };
   }
   const support = sandboxSupport(ctx);
@@ -48,8 +64,14 @@ export function decideContainment(ctx: EngineContext, execution: Pick<LaunchExec
   }
   if (execution.workspace === "shared" && !execution.readOnly) {
     // A writable worker in the human's own checkout cannot be kept off that checkout.
-    const why = "a writable worker without its own worktree (--no-worktree) works in your checkout, which containment keeps read-only";
-    if (mode === "required") throw refusal("sandbox-shared-writable", `sandbox is "required" but ${why}; nothing was started`, "spawn it with its own worktree (drop --no-worktree) or use a read-only kind");
+    const why =
+      "a writable worker without its own worktree (--no-worktree) works in your checkout, which containment keeps read-only";
+    if (mode === "required")
+      throw refusal(
+        "sandbox-shared-writable",
+        `sandbox is "required" but ${why}; nothing was started`,
+        "spawn it with its own worktree (drop --no-worktree) or use a read-only kind",
+      );
     return { contained: false, why };
   }
   return { contained: true, bwrap: support.bwrap };
@@ -57,13 +79,17 @@ export function decideContainment(ctx: EngineContext, execution: Pick<LaunchExec
 
 /** The spawn summary's line. */
 export function containmentLine(c: Containment): string {
-  return c.contained ? "Contained: yes (bubblewrap: read-only system, own workspace, no other worker, no secrets)" : `Contained: no (${c.why})`;
+  return c.contained
+    ? "Contained: yes (bubblewrap: read-only system, own workspace, no other worker, no secrets)"
+    : `Contained: no (${c.why})`;
 }
 
 /** Where the worker reaches Docket: the door's sockets and its own task files, nothing else of the home (DESIGN §8b). */
 export function docketReach(ctx: EngineContext, worker: string): DocketReach {
   const door = doorPaths(ctx.home.root);
-  const files = [WORKER_FILES.task, WORKER_FILES.sourcePlan, WORKER_FILES.launchEnv].map((f) => workerPath(ctx.home, worker, f));
+  const files = [WORKER_FILES.task, WORKER_FILES.sourcePlan, WORKER_FILES.launchEnv].map((f) =>
+    workerPath(ctx.home, worker, f),
+  );
   // Not the start claim (`starting`, empty): it comes and goes, and a hide planned for it that is gone at launch makes
   // bubblewrap fail on the read-only door directory (found by CI: a door start raced a contained spawn).
   return { home: ctx.home.root, doorDir: door.dir, doorPrivate: [door.env, door.state, door.log], files };
@@ -82,11 +108,16 @@ function sessionSockets(env: NodeJS.ProcessEnv): string[] {
 }
 
 /** An isolated worktree's git as a contained worker gets it: the repository read-only, its own git dir writable. */
-function containedGit(ctx: EngineContext, row: Worker): { commonDir: string; adminDir: string; privateGitDir: string } | undefined {
+function containedGit(
+  ctx: EngineContext,
+  row: Worker,
+): { commonDir: string; adminDir: string; privateGitDir: string } | undefined {
   if (row.workspaceMode !== "isolated") return undefined;
   const commonDir = ctx.git.repositoryKey(row.projectRoot);
   const adminDir = join(commonDir, "worktrees", `docket-${row.id}`); // the admin name spawn gave it, never read from the workspace
-  return pathExists(adminDir) ? { commonDir, adminDir, privateGitDir: workerPath(ctx.home, row.id, WORKER_FILES.git) } : undefined;
+  return pathExists(adminDir)
+    ? { commonDir, adminDir, privateGitDir: workerPath(ctx.home, row.id, WORKER_FILES.git) }
+    : undefined;
 }
 
 /**
@@ -96,7 +127,11 @@ function containedGit(ctx: EngineContext, row: Worker): { commonDir: string; adm
 export function containGit(ctx: EngineContext, row: Worker, env: Record<string, string>): void {
   const git = containedGit(ctx, row);
   if (!git) return;
-  ctx.git.preparePrivateGitDir(git.privateGitDir, row.workspace, { commonDir: git.commonDir, adminDir: git.adminDir, refs: ctx.git.repositoryRefs(row.projectRoot) });
+  ctx.git.preparePrivateGitDir(git.privateGitDir, row.workspace, {
+    commonDir: git.commonDir,
+    adminDir: git.adminDir,
+    refs: ctx.git.repositoryRefs(row.projectRoot),
+  });
   env.GIT_DIR = git.privateGitDir;
 }
 
@@ -120,11 +155,14 @@ export function sandboxInput(
   const agentReadOnly: string[] = [];
   const hideExtra = sessionSockets(ctx.env);
   if (execution.agent === "pi") {
-    const agentDir = ctx.env.PI_CODING_AGENT_DIR ? resolve(ctx.env.PI_CODING_AGENT_DIR) : join(homedir(), ".pi", "agent");
+    const agentDir = ctx.env.PI_CODING_AGENT_DIR
+      ? resolve(ctx.env.PI_CODING_AGENT_DIR)
+      : join(homedir(), ".pi", "agent");
     agentReadOnly.push(agentDir); // pi's auth.json and models.json: the model credentials it needs
     hideExtra.push(join(agentDir, "sessions")); // the human's own pi conversations
     agentWritable.push(join(workerDir, WORKER_FILES.session));
-  } else if (execution.agent === "claude" || execution.agent === "codex") agentWritable.push(agentConfigDir(workerDir, execution.agent));
+  } else if (execution.agent === "claude" || execution.agent === "codex")
+    agentWritable.push(agentConfigDir(workerDir, execution.agent));
   const git = containedGit(ctx, row);
   const install = resolve(where.docketBin, "..", "..");
   return {
@@ -137,7 +175,12 @@ export function sandboxInput(
     scratch: where.scratch,
     agentWritable,
     agentReadOnly,
-    exposeReadOnly: [install, resolve(process.execPath, "..", ".."), ...scriptedSteps(execution, where.env), ...config.readOnlyPaths],
+    exposeReadOnly: [
+      install,
+      resolve(process.execPath, "..", ".."),
+      ...scriptedSteps(execution, where.env),
+      ...config.readOnlyPaths,
+    ],
     homes: [...new Set([ctx.env.HOME, homedir()].filter((h): h is string => Boolean(h)).map((h) => resolve(h)))],
     hideExtra,
   };
@@ -146,7 +189,9 @@ export function sandboxInput(
 /** A scripted pi worker's steps file (`spawn --scripted`, the demo): the human named it, so the worker may read it. */
 function scriptedSteps(execution: LaunchExecution, env: Record<string, string>): string[] {
   const steps = env.DOCKET_SCRIPTED_MODEL;
-  return execution.agent === "pi" && execution.model === SCRIPTED_MODEL && steps !== undefined && isAbsolute(steps) ? [steps] : [];
+  return execution.agent === "pi" && execution.model === SCRIPTED_MODEL && steps !== undefined && isAbsolute(steps)
+    ? [steps]
+    : [];
 }
 
 /** The bwrap argv prefix (`bwrap … --`) that contains one launch. */

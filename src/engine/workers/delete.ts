@@ -39,9 +39,15 @@ export interface DeleteResult {
 export async function deleteWorker(ctx: EngineContext, input: DeleteInput): Promise<DeleteResult> {
   assertHuman(ctx, "delete");
   const row = requireWorker(ctx.db, resolveWorkerId(input.worker));
-  const step = resolveConfirmation("delete", { yes: Boolean(input.yes), interactive: Boolean(input.interactive && input.confirm) });
+  const step = resolveConfirmation("delete", {
+    yes: Boolean(input.yes),
+    interactive: Boolean(input.interactive && input.confirm),
+  });
   if (step === "refuse") throw confirmationRefused("delete", row.id);
-  if (step === "ask" && !(await input.confirm!(`Delete ${row.id} (${row.task})? Its window and workspace go; deliverables stay.`))) {
+  if (
+    step === "ask" &&
+    !(await input.confirm!(`Delete ${row.id} (${row.task})? Its window and workspace go; deliverables stay.`))
+  ) {
     throw confirmationDeclined("delete", row.id);
   }
   return retireWorker(ctx, row, { force: Boolean(input.force) });
@@ -50,7 +56,9 @@ export async function deleteWorker(ctx: EngineContext, input: DeleteInput): Prom
 function unpromotedChanges(ctx: EngineContext, row: Worker): boolean {
   if (row.workspaceMode !== "isolated" || row.base === null) return false;
   // A worker on a host changed its workspace there; the one here is only its base.
-  return hostOf(row) !== undefined ? remoteLivePaths(ctx, row).length > 0 : ctx.git.liveChangesExist(workerTreeOf(row), row.base);
+  return hostOf(row) !== undefined
+    ? remoteLivePaths(ctx, row).length > 0
+    : ctx.git.liveChangesExist(workerTreeOf(row), row.base);
 }
 
 /** Refuses a worker whose workspace holds changes never promoted, unless forced. */
@@ -77,7 +85,12 @@ function retireWorker(ctx: EngineContext, row: Worker, options: { force: boolean
   let workspaceRemoved = false;
   if (row.workspaceMode === "isolated") {
     // Under the repository's worktree lock: its prune must not meet a spawn's worktree half-way through its move.
-    ctx.git.removeWorkspace({ root: row.projectRoot, path: row.workspace, method: row.baseHead === null ? "copy" : "worktree", serialize: worktreeLock(ctx, row.projectRoot) });
+    ctx.git.removeWorkspace({
+      root: row.projectRoot,
+      path: row.workspace,
+      method: row.baseHead === null ? "copy" : "worktree",
+      serialize: worktreeLock(ctx, row.projectRoot),
+    });
     workspaceRemoved = true;
   }
   removeWorkerPath(ctx.home, row.id, WORKER_FILES.session);
@@ -86,7 +99,13 @@ function retireWorker(ctx: EngineContext, row: Worker, options: { force: boolean
     const n = cancelQueuedMessages(tx, row.id);
     // A pruned worker whose current version nobody judged becomes decision debt, recorded with the pruning.
     if (options.pruned) recordDecisionDebt(tx, row);
-    updateWorker(tx, row.id, { deletedAt: tx.now, exited: true, exitedAt: row.exitedAt ?? tx.now, windowId: null, paneId: null });
+    updateWorker(tx, row.id, {
+      deletedAt: tx.now,
+      exited: true,
+      exitedAt: row.exitedAt ?? tx.now,
+      windowId: null,
+      paneId: null,
+    });
     return n;
   }).result;
   return { worker: row.id, deleted: true, workspaceRemoved, cancelledMessages };
@@ -107,13 +126,23 @@ export function pruneWorkers(ctx: EngineContext, options: { dryRun?: boolean } =
   assertHuman(ctx, "prune");
   const hours = ctx.config().worker.pruneAfterHours;
   const cutoff = ctx.clock.nowMs() - hours * 3_600_000;
-  const result: PruneResult = { dryRun: Boolean(options.dryRun), pruned: [], skipped: [], young: [], pruneAfterHours: hours };
+  const result: PruneResult = {
+    dryRun: Boolean(options.dryRun),
+    pruned: [],
+    skipped: [],
+    young: [],
+    pruneAfterHours: hours,
+  };
   for (const row of workersOf(ctx.db)) {
     if (!isSettled({ state: row.state, reviewedAt: row.reviewedAt })) continue;
     const since = Date.parse(row.reviewedAt ?? row.settledAt ?? row.updatedAt);
     if (since > cutoff) {
       const at = since + hours * 3_600_000;
-      result.young.push({ worker: row.id, prunableAt: new Date(at).toISOString(), prunableIn: formatAge(ctx.clock.now(), at) });
+      result.young.push({
+        worker: row.id,
+        prunableAt: new Date(at).toISOString(),
+        prunableIn: formatAge(ctx.clock.now(), at),
+      });
       continue;
     }
     try {

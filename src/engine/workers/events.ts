@@ -10,6 +10,15 @@ export function appendWorkerEvent(ctx: EngineContext, worker: string, event: Rec
 }
 
 /** A worker's own event, keyed by its client's call id: a retry of the same call appends nothing more. */
-export function appendKeyedWorkerEvent(ctx: EngineContext, worker: string, event: Record<string, unknown>, key: string): boolean {
-  return appendKeyedEventLine(workerFilePath(ctx.home, worker, WORKER_FILES.events), { at: ctx.clock.now(), ...event }, key);
+export function appendKeyedWorkerEvent(
+  ctx: EngineContext,
+  worker: string,
+  event: Record<string, unknown>,
+  key: string,
+): boolean {
+  return appendKeyedEventLine(
+    workerFilePath(ctx.home, worker, WORKER_FILES.events),
+    { at: ctx.clock.now(), ...event },
+    key,
+  );
 }

@@ -17,7 +17,13 @@ type StartColumns = Pick<Worker, "state" | "exited" | "windowId" | "updatedAt" |
 /** A start that will never finish: its row is `starting` without a window and the process starting it is gone. */
 export function isStalled(row: StartColumns, nowMs: number): boolean {
   return isStalledStart(
-    { state: row.state, exited: row.exited, windowId: row.windowId, updatedAt: row.updatedAt, spawnerAlive: row.pid !== null && isProcessAlive(row.pid) },
+    {
+      state: row.state,
+      exited: row.exited,
+      windowId: row.windowId,
+      updatedAt: row.updatedAt,
+      spawnerAlive: row.pid !== null && isProcessAlive(row.pid),
+    },
     nowMs,
   );
 }
@@ -34,25 +40,41 @@ export interface PaneSnapshot {
  * This machine's listing, and one of each host that a possibly-live worker runs on, so the cap counts workers on
  * hosts as it counts local ones (`listHost` asks a host; undefined when it does not answer).
  */
-export function takePaneSnapshot(tmux: Tmux, now: string, hosts?: { db: Db; listHost: (host: string) => PaneMap | undefined }): PaneSnapshot {
+export function takePaneSnapshot(
+  tmux: Tmux,
+  now: string,
+  hosts?: { db: Db; listHost: (host: string) => PaneMap | undefined },
+): PaneSnapshot {
   const snapshot: PaneSnapshot = { takenAt: now, panes: tmux.listPanes() };
   if (!hosts) return snapshot;
-  const names = new Set(possiblyLiveWorkers(hosts.db).map((r) => r.host).filter((h): h is string => h !== null));
+  const names = new Set(
+    possiblyLiveWorkers(hosts.db)
+      .map((r) => r.host)
+      .filter((h): h is string => h !== null),
+  );
   return { ...snapshot, hosts: new Map([...names].map((h) => [h, hosts.listHost(h)])) };
 }
 
 /** Unsettled rows whose process may run and whose pane (when tmux could be asked) is alive, or that are still starting. */
 export function liveWorkers(db: Db, snapshot: PaneSnapshot, nowMs: number): string[] {
   const { takenAt } = snapshot;
-  return possiblyLiveWorkers(db).filter((r) => {
-    if (isSettled(r)) return false;
-    const panes = r.host === null ? snapshot.panes : snapshot.hosts?.get(r.host);
-    if (r.paneId === null) return !isStalledStart({ ...r, spawnerAlive: r.pid !== null && isProcessAlive(r.pid) }, nowMs);
-    return panes === undefined || paneFromMap(panes, r.paneId, r.id) === "alive" || (!panes.has(r.paneId) && r.updatedAt >= takenAt);
-  }).map((r) => r.id);
+  return possiblyLiveWorkers(db)
+    .filter((r) => {
+      if (isSettled(r)) return false;
+      const panes = r.host === null ? snapshot.panes : snapshot.hosts?.get(r.host);
+      if (r.paneId === null)
+        return !isStalledStart({ ...r, spawnerAlive: r.pid !== null && isProcessAlive(r.pid) }, nowMs);
+      return (
+        panes === undefined ||
+        paneFromMap(panes, r.paneId, r.id) === "alive" ||
+        (!panes.has(r.paneId) && r.updatedAt >= takenAt)
+      );
+    })
+    .map((r) => r.id);
 }
 
-export const countLiveWorkers = (db: Db, snapshot: PaneSnapshot, nowMs: number): number => liveWorkers(db, snapshot, nowMs).length;
+export const countLiveWorkers = (db: Db, snapshot: PaneSnapshot, nowMs: number): number =>
+  liveWorkers(db, snapshot, nowMs).length;
 
 /** How many of the workers holding the places the refusal names. */
 const NAMED = 10;

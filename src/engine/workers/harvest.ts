@@ -7,7 +7,13 @@ import type { Worker } from "../../domain/workers/worker.js";
 import { WORKER_FILES, writeWorkerFile } from "../../files/workers/worker-files.js";
 import { insertNotification } from "../../ledger/talk/notifications.js";
 import { transition } from "../../domain/workers/lifecycle.js";
-import { applyLifecycle, getWorker, lifecycleRowOf, paneCaptureOf, updateWorker } from "../../ledger/workers/workers.js";
+import {
+  applyLifecycle,
+  getWorker,
+  lifecycleRowOf,
+  paneCaptureOf,
+  updateWorker,
+} from "../../ledger/workers/workers.js";
 import { paneFromMap, type PaneMap, type PaneState, type Tmux } from "../../substrate/tmux.js";
 import type { EngineContext } from "../context.js";
 import { isProcessAlive } from "../../substrate/process.js";
@@ -17,12 +23,19 @@ export const HARVEST_LINES = 200;
 
 /** Collapses runs of blank lines and trims the tail, so the file holds what was on screen. */
 export function formatPaneTail(text: string): string {
-  return `${text.replace(/[ \t]+$/gm, "").replace(/\n{3,}/g, "\n\n").replace(/^\n+|\n+$/g, "")}\n`;
+  return `${text
+    .replace(/[ \t]+$/gm, "")
+    .replace(/\n{3,}/g, "\n\n")
+    .replace(/^\n+|\n+$/g, "")}\n`;
 }
 
 export type HarvestOutcome = "harvested" | "window-gone" | "alive" | "skipped";
 
-export function harvestPane(ctx: EngineContext, row: Worker, options: { tmux?: Tmux; pane?: PaneState } = {}): HarvestOutcome {
+export function harvestPane(
+  ctx: EngineContext,
+  row: Worker,
+  options: { tmux?: Tmux; pane?: PaneState } = {},
+): HarvestOutcome {
   if (row.paneCapturedAt !== null || ctx.readOnly) return "skipped"; // a read-only home keeps panes for a writer to harvest
   const tmux = options.tmux ?? tmuxFor(ctx, row);
   const state = row.paneId === null ? "missing" : (options.pane ?? tmux.paneState(row.paneId, row.id));
@@ -35,19 +48,26 @@ export function harvestPane(ctx: EngineContext, row: Worker, options: { tmux?: T
   }
   ctx.commands.run("worker.harvest", { worker: row.id, generation: row.generation }, (tx) => {
     const now = paneCaptureOf(tx.db, row.id);
-    if (now?.generation === row.generation && now.paneCapturedAt === null) updateWorker(tx, row.id, { paneCapturedAt: tx.now });
+    if (now?.generation === row.generation && now.paneCapturedAt === null)
+      updateWorker(tx, row.id, { paneCapturedAt: tx.now });
   });
   return outcome;
 }
 
 /** Whether a row still needs its pane harvested (finished, not captured yet). */
-export const awaitsHarvest = (row: Worker): boolean => row.paneCapturedAt === null && (row.exited || row.state === "failed" || row.state === "ended");
+export const awaitsHarvest = (row: Worker): boolean =>
+  row.paneCapturedAt === null && (row.exited || row.state === "failed" || row.state === "ended");
 
 /**
  * Harvests every finished worker whose pane has not been captured, with one tmux listing per server: this machine's,
  * and each host's (`hosts`, from the same listing `ls` makes; a host that did not answer is harvested next time).
  */
-export function harvestFinished(ctx: EngineContext, rows: readonly Worker[], panes: PaneMap | undefined, hosts?: ReadonlyMap<string, PaneMap | undefined>): number {
+export function harvestFinished(
+  ctx: EngineContext,
+  rows: readonly Worker[],
+  panes: PaneMap | undefined,
+  hosts?: ReadonlyMap<string, PaneMap | undefined>,
+): number {
   if (ctx.readOnly) return 0; // nothing can be recorded: next time
   let n = 0;
   for (const row of rows) {
@@ -68,16 +88,21 @@ export function reconcileStalledStarts(ctx: EngineContext, rows: readonly Worker
   let n = 0;
   for (const row of rows) {
     if (!isStalled(row, nowMs)) continue;
-    const reconciled = ctx.commands.run("worker.start-abandoned", { worker: row.id, generation: row.generation }, (tx) => {
-      const now = getWorker(tx.db, row.id);
-      // Re-checked under the write lock: the start may have finished (or moved on) since the row was read.
-      if (!now || now.generation !== row.generation || now.updatedAt !== row.updatedAt || !isStalled(now, nowMs)) return false;
-      const quiet = `no window ${Math.round((nowMs - Date.parse(row.updatedAt)) / 1000)} s after it began`;
-      const error = `the start of ${row.id} never finished: ${quiet}${now.pid !== null && isProcessAlive(now.pid) ? "" : ", and the process starting it is gone"}`;
-      applyLifecycle(tx, row.id, transition(lifecycleRowOf(now), { kind: "start-abandoned", reason: error }, tx.now));
-      insertNotification(tx, { kind: "failed", worker: row.id, body: error });
-      return true;
-    }).result;
+    const reconciled = ctx.commands.run(
+      "worker.start-abandoned",
+      { worker: row.id, generation: row.generation },
+      (tx) => {
+        const now = getWorker(tx.db, row.id);
+        // Re-checked under the write lock: the start may have finished (or moved on) since the row was read.
+        if (!now || now.generation !== row.generation || now.updatedAt !== row.updatedAt || !isStalled(now, nowMs))
+          return false;
+        const quiet = `no window ${Math.round((nowMs - Date.parse(row.updatedAt)) / 1000)} s after it began`;
+        const error = `the start of ${row.id} never finished: ${quiet}${now.pid !== null && isProcessAlive(now.pid) ? "" : ", and the process starting it is gone"}`;
+        applyLifecycle(tx, row.id, transition(lifecycleRowOf(now), { kind: "start-abandoned", reason: error }, tx.now));
+        insertNotification(tx, { kind: "failed", worker: row.id, body: error });
+        return true;
+      },
+    ).result;
     if (reconciled) n++;
   }
   return n;

@@ -23,7 +23,9 @@ export function planGateState(ctx: EngineContext, worker: string): GateState {
   const kind = kindRegistry(ctx).kinds.get(row.kind);
   if (!kind?.planGate) return "none";
   if (row.sourceHandoff?.planAuthorized) return "discharged";
-  return decisionsForWorker(ctx.db, worker).some((d) => d.actor === "human" && d.verb === "answer") ? "discharged" : "armed";
+  return decisionsForWorker(ctx.db, worker).some((d) => d.actor === "human" && d.verb === "answer")
+    ? "discharged"
+    : "armed";
 }
 
 /** Paths that differ: the checkout's uncommitted ones, or a worker tree's against its base; undefined when git cannot tell. */
@@ -59,17 +61,25 @@ export function checkoutChangesSince(ctx: EngineContext, row: Worker): string[] 
   return [...new Set([...Object.keys(before), ...Object.keys(now)])].filter((p) => before[p] !== now[p]).sort();
 }
 
-const list = (paths: readonly string[]) => `${paths.slice(0, 5).join(", ")}${paths.length > 5 ? ` and ${paths.length - 5} more` : ""}`;
+const list = (paths: readonly string[]) =>
+  `${paths.slice(0, 5).join(", ")}${paths.length > 5 ? ` and ${paths.length - 5} more` : ""}`;
 
 /** The card's warnings about a kind's promises; empty when each was kept. */
 export function integrityWarnings(ctx: EngineContext, row: Worker): ReviewWarning[] {
   const out: ReviewWarning[] = [];
   const changed = row.execution?.readOnly ? checkoutChangesSince(ctx, row) : [];
   if (changed.length > 0) {
-    out.push({ kind: "checkout-changed", text: `your checkout changed while read-only ${row.id} ran (by it or by you): ${list(changed)}` });
+    out.push({
+      kind: "checkout-changed",
+      text: `your checkout changed while read-only ${row.id} ran (by it or by you): ${list(changed)}`,
+    });
   }
   const rec = readIntegrity(ctx.home, row.id);
   const early = [...new Set([...(rec.gateAsked ?? []), ...(rec.gateDischarged ?? [])])].sort();
-  if (early.length > 0) out.push({ kind: "before-plan", text: `${row.id} changed files before its plan gate was discharged: ${list(early)}` });
+  if (early.length > 0)
+    out.push({
+      kind: "before-plan",
+      text: `${row.id} changed files before its plan gate was discharged: ${list(early)}`,
+    });
   return out;
 }

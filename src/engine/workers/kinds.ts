@@ -2,7 +2,14 @@
 // Later sources win by name; malformed or unreadable files become diagnostics, never failures (ADR-0004).
 
 import { join } from "node:path";
-import { BUILTIN_KINDS, buildKindRegistry, wideningOf, type KindDiagnostic, type KindRegistry, type WorkerKind } from "../../domain/workers/kinds.js";
+import {
+  BUILTIN_KINDS,
+  buildKindRegistry,
+  wideningOf,
+  type KindDiagnostic,
+  type KindRegistry,
+  type WorkerKind,
+} from "../../domain/workers/kinds.js";
 import { scanKindDirs } from "../../files/kinds-loader.js";
 import type { EngineContext } from "../context.js";
 
@@ -63,6 +70,8 @@ export function trustedKindChoice(
   if (widening.length === 0) return { name, warnings: [] };
   return {
     name: baseline.name,
-    warnings: [`project config ${which === "defaultKind" ? "worker.defaultKind" : "implementKind"} "${name}" would ${widening.join(" and ")} of ${baseline.name}; using ${baseline.name} (only your user config may)`],
+    warnings: [
+      `project config ${which === "defaultKind" ? "worker.defaultKind" : "implementKind"} "${name}" would ${widening.join(" and ")} of ${baseline.name}; using ${baseline.name} (only your user config may)`,
+    ],
   };
 }

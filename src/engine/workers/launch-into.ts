@@ -125,4 +125,3 @@ function containedEnv(
   if (!execution.readOnly) containGit(ctx, row, env);
   return scratch;
 }
-

@@ -25,13 +25,22 @@ import { doorSocketFor } from "../door/door.js";
 export const LAUNCH_WRAPPER =
   '. "$1" || exit 125; dir=$2; shift 2; if cd -- "$dir"; then "$@"; code=$?; else code=126; fi; exec "$DOCKET_NODE" "$DOCKET_BIN" worker exited --code "$code"';
 
-
 /**
  * Caller variables every worker gets (tmux does not inherit the caller's environment). Nothing of Docket's own: the
  * worker reaches Docket only through its door (DOCKET_DOOR), never the home, the ledger or the tmux socket (DESIGN §8b).
  * PI_CODING_AGENT_DIR is pi's own configuration (models, keys), which a pi worker's agent needs to run at all.
  */
-export const PASSED_ENV = ["PATH", "HOME", "LANG", "TERM", "TMPDIR", "PI_CODING_AGENT_DIR", "PI_OFFLINE", "PI_SKIP_VERSION_CHECK", "PI_TELEMETRY"];
+export const PASSED_ENV = [
+  "PATH",
+  "HOME",
+  "LANG",
+  "TERM",
+  "TMPDIR",
+  "PI_CODING_AGENT_DIR",
+  "PI_OFFLINE",
+  "PI_SKIP_VERSION_CHECK",
+  "PI_TELEMETRY",
+];
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -58,9 +67,18 @@ export function launchEnvPath(ctx: EngineContext, worker: string): string {
 }
 
 /** Writes the env file a launch reads (0600, replacing the previous generation's). */
-export function writeWorkerLaunchEnv(ctx: EngineContext, worker: string, generation: number, env: Record<string, string>): string {
+export function writeWorkerLaunchEnv(
+  ctx: EngineContext,
+  worker: string,
+  generation: number,
+  env: Record<string, string>,
+): string {
   const path = launchEnvPath(ctx, worker);
-  writeLaunchEnv(path, env, `Docket launch environment of ${worker} generation ${generation}: private to that process; never edit`);
+  writeLaunchEnv(
+    path,
+    env,
+    `Docket launch environment of ${worker} generation ${generation}: private to that process; never edit`,
+  );
   return path;
 }
 
@@ -68,7 +86,11 @@ export function writeWorkerLaunchEnv(ctx: EngineContext, worker: string, generat
  * The --env values a respawn reuses: read back from the previous launch's env file, by the names the ledger keeps.
  * Names whose value is gone (a ledger from before values left it, or a deleted file) are listed as missing.
  */
-export function storedEnvValues(ctx: EngineContext, worker: string, names: readonly string[]): { env: Record<string, string>; missing: string[] } {
+export function storedEnvValues(
+  ctx: EngineContext,
+  worker: string,
+  names: readonly string[],
+): { env: Record<string, string>; missing: string[] } {
   const previous = readLaunchEnv(launchEnvPath(ctx, worker)) ?? {};
   const env: Record<string, string> = {};
   const missing: string[] = [];
@@ -106,7 +128,8 @@ export function buildWorkerEnv(
 }
 
 export function initialPrompt(worker: string, taskFile: string, generation: number): string {
-  const restart = generation > 1 ? ` You were restarted as generation ${generation}; continue where the session left off.` : "";
+  const restart =
+    generation > 1 ? ` You were restarted as generation ${generation}; continue where the session left off.` : "";
   return `You are Docket worker ${worker}. Your task is in ${taskFile}. Read it first, follow the guardrails in your system prompt, and finish with docket_done, docket_wait or docket_fail.${restart}`;
 }
 
@@ -120,10 +143,22 @@ export interface PiPlace {
   hasTranscript(sessionDir: string): boolean;
 }
 
-const HERE: PiPlace = { node: process.execPath, extension: extensionPath(), arg: (w) => w, hasTranscript: hasSessionTranscript };
+const HERE: PiPlace = {
+  node: process.execPath,
+  extension: extensionPath(),
+  arg: (w) => w,
+  hasTranscript: hasSessionTranscript,
+};
 
 /** The inner argv (before the wrapper) of one launch. */
-export function workerArgv(input: { execution: LaunchExecution; workerDir: string; worker: string; generation: number; piCli: () => string; place?: PiPlace }): string[] {
+export function workerArgv(input: {
+  execution: LaunchExecution;
+  workerDir: string;
+  worker: string;
+  generation: number;
+  piCli: () => string;
+  place?: PiPlace;
+}): string[] {
   const ex = input.execution;
   if (ex.agent === "command") return ["sh", "-c", ex.command ?? "true"];
   const place = input.place ?? HERE;
@@ -159,30 +194,72 @@ export interface LaunchCommand {
 /** One launch's command: pi and command workers as built above; Claude Code and Codex with their private config written. */
 export function launchCommand(
   ctx: EngineContext,
-  input: { row: Worker; execution: LaunchExecution; generation: number; cwd: string; env: Record<string, string>; unattended?: boolean; contained?: boolean },
+  input: {
+    row: Worker;
+    execution: LaunchExecution;
+    generation: number;
+    cwd: string;
+    env: Record<string, string>;
+    unattended?: boolean;
+    contained?: boolean;
+  },
 ): LaunchCommand {
   const ex = input.execution;
   const workerDir = ctx.home.workerDir(input.row.id);
-  if (!isMcpAgent(ex.agent)) return { argv: workerArgv({ execution: ex, workerDir, worker: input.row.id, generation: input.generation, piCli: ctx.agents.piCli }), env: {} };
-  const prepared = prepareMcpAgent(ctx.agents, ex.agent, mcpAgentSpec({ ...input, agent: ex.agent, workerDir, instructions: workerGuardrails(ctx, input.row.id) }));
+  if (!isMcpAgent(ex.agent))
+    return {
+      argv: workerArgv({
+        execution: ex,
+        workerDir,
+        worker: input.row.id,
+        generation: input.generation,
+        piCli: ctx.agents.piCli,
+      }),
+      env: {},
+    };
+  const prepared = prepareMcpAgent(
+    ctx.agents,
+    ex.agent,
+    mcpAgentSpec({ ...input, agent: ex.agent, workerDir, instructions: workerGuardrails(ctx, input.row.id) }),
+  );
   return { argv: prepared.argv, env: prepared.env };
 }
 
 /** What `--dry-run` prints: the inner argv of a new worker's window (its directory shown as `<worker>`). */
 export function previewCommand(ctx: EngineContext, execution: LaunchExecution): string[] {
   const workerDir = join(ctx.home.workers, "<worker>"); // not a real id: workerDir() would refuse it
-  if (!isMcpAgent(execution.agent)) return workerArgv({ execution, workerDir, worker: "<worker>", generation: 1, piCli: ctx.agents.piCli });
+  if (!isMcpAgent(execution.agent))
+    return workerArgv({ execution, workerDir, worker: "<worker>", generation: 1, piCli: ctx.agents.piCli });
   const workspace = execution.workspace === "isolated" ? join(workerDir, WORKER_FILES.workspace) : ctx.projectRoot();
   const row = { id: "<worker>", workspace };
-  return previewMcpAgent(ctx.agents, execution.agent, mcpAgentSpec({ row, execution, agent: execution.agent, generation: 1, cwd: workspace, env: { PATH: ctx.env.PATH ?? "" }, workerDir, instructions: "" }));
+  return previewMcpAgent(
+    ctx.agents,
+    execution.agent,
+    mcpAgentSpec({
+      row,
+      execution,
+      agent: execution.agent,
+      generation: 1,
+      cwd: workspace,
+      env: { PATH: ctx.env.PATH ?? "" },
+      workerDir,
+      instructions: "",
+    }),
+  );
 }
 
-function mcpAgentSpec(
-  input: {
-    row: Pick<Worker, "id" | "workspace">; execution: LaunchExecution; agent: "claude" | "codex"; generation: number; cwd: string; env: Record<string, string>;
-    workerDir: string; instructions: string; unattended?: boolean; contained?: boolean;
-  },
-): McpAgentSpec {
+function mcpAgentSpec(input: {
+  row: Pick<Worker, "id" | "workspace">;
+  execution: LaunchExecution;
+  agent: "claude" | "codex";
+  generation: number;
+  cwd: string;
+  env: Record<string, string>;
+  workerDir: string;
+  instructions: string;
+  unattended?: boolean;
+  contained?: boolean;
+}): McpAgentSpec {
   return {
     configDir: agentConfigDir(input.workerDir, input.agent),
     cwd: input.cwd,

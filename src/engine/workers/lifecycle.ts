@@ -33,14 +33,25 @@ export function recordWorkerExit(ctx: EngineContext, who: WorkerIdentity, code: 
     if (!row) return { worker: who.worker, generation: who.generation, recorded: false, settled: false };
     const launchRecorded = recordLaunchExit(tx, who.worker, who.generation, who.runToken, code);
     const current = row.generation === who.generation && runTokenMatches(row, who.runToken);
-    if (!current || row.exited) return { worker: who.worker, generation: who.generation, recorded: launchRecorded, settled: false };
+    if (!current || row.exited)
+      return { worker: who.worker, generation: who.generation, recorded: launchRecorded, settled: false };
     const next = transition(lifecycleRowOf(row), { kind: "exited", code }, tx.now);
     applyLifecycle(tx, row.id, next);
     // A process that died before reporting is a failure the human must hear about (issue 8 §3).
     if (failedBy(row, next)) {
-      insertNotification(tx, { kind: "failed", worker: row.id, body: next.lastError ?? `exited with code ${code} before reporting` });
+      insertNotification(tx, {
+        kind: "failed",
+        worker: row.id,
+        body: next.lastError ?? `exited with code ${code} before reporting`,
+      });
     }
-    return { worker: who.worker, generation: who.generation, recorded: launchRecorded, settled: true, state: next.state };
+    return {
+      worker: who.worker,
+      generation: who.generation,
+      recorded: launchRecorded,
+      settled: true,
+      state: next.state,
+    };
   }).result;
 }
 
@@ -51,38 +62,61 @@ export interface HeartbeatInput {
 }
 
 /** A fenced heartbeat: liveness, plus the model and thinking actually in effect. */
-export function recordHeartbeat(ctx: EngineContext, who: WorkerIdentity, beat: HeartbeatInput = {}, callId?: string): { worker: string; state: PersistedState } {
-  return runFenced(ctx, { command: "worker.heartbeat", who, request: { who, beat }, key: periodicKey("heartbeat", who, callId) }, (tx, row) => {
-    forgetPeriodicKeys(tx, who.worker);
-    const next = transition(lifecycleRowOf(row), { kind: "heartbeat" }, tx.now);
-    const also: Parameters<typeof applyLifecycle>[3] = {};
-    if (beat.model) also.modelInEffect = beat.model;
-    if (beat.thinking) also.thinkingInEffect = beat.thinking;
-    if (beat.pid) also.pid = beat.pid;
-    applyLifecycle(tx, row.id, next, also);
-    return { worker: row.id, state: next.state ?? row.state };
-  });
+export function recordHeartbeat(
+  ctx: EngineContext,
+  who: WorkerIdentity,
+  beat: HeartbeatInput = {},
+  callId?: string,
+): { worker: string; state: PersistedState } {
+  return runFenced(
+    ctx,
+    { command: "worker.heartbeat", who, request: { who, beat }, key: periodicKey("heartbeat", who, callId) },
+    (tx, row) => {
+      forgetPeriodicKeys(tx, who.worker);
+      const next = transition(lifecycleRowOf(row), { kind: "heartbeat" }, tx.now);
+      const also: Parameters<typeof applyLifecycle>[3] = {};
+      if (beat.model) also.modelInEffect = beat.model;
+      if (beat.thinking) also.thinkingInEffect = beat.thinking;
+      if (beat.pid) also.pid = beat.pid;
+      applyLifecycle(tx, row.id, next, also);
+      return { worker: row.id, state: next.state ?? row.state };
+    },
+  );
 }
 
 /** How long a periodic call's key is kept: far beyond its client's retries (DOOR_PATIENCE_MS, 20 s), then forgotten. */
 export const PERIODIC_KEY_MS = 10 * 60_000;
 
 /** A heartbeat's, turn's or touches batch's key: the client's call id, so its retry after a door died lands once. */
-export function periodicKey(tool: "heartbeat" | "turn" | "touches", who: WorkerIdentity, callId: string | undefined): string | undefined {
+export function periodicKey(
+  tool: "heartbeat" | "turn" | "touches",
+  who: WorkerIdentity,
+  callId: string | undefined,
+): string | undefined {
   return optionalKey({ tool, worker: who.worker, callId: callId === undefined ? undefined : checkCallId(callId) });
 }
 
 /** Run with each heartbeat (every 15 s): the worker's own periodic keys stay a few dozen rows, never a growing table. */
 function forgetPeriodicKeys(tx: Tx, worker: string): void {
   const before = new Date(Date.parse(tx.now) - PERIODIC_KEY_MS).toISOString();
-  for (const tool of ["heartbeat", "turn", "touches"] as const) pruneKeysBefore(tx, idempotencyKey({ tool, worker, callId: "" }), before);
+  for (const tool of ["heartbeat", "turn", "touches"] as const)
+    pruneKeysBefore(tx, idempotencyKey({ tool, worker, callId: "" }), before);
 }
 
 /** pi turn boundaries: agent_start → active (from starting/idle); agent_end without a protocol call → idle. */
-export function recordTurn(ctx: EngineContext, who: WorkerIdentity, event: "start" | "end", callId?: string): PersistedState {
-  return runFenced(ctx, { command: "worker.turn", who, request: { who, event }, key: periodicKey("turn", who, callId) }, (tx, row) => {
-    const next = transition(lifecycleRowOf(row), { kind: "turn", edge: event }, tx.now);
-    applyLifecycle(tx, row.id, next);
-    return next.state ?? row.state;
-  });
+export function recordTurn(
+  ctx: EngineContext,
+  who: WorkerIdentity,
+  event: "start" | "end",
+  callId?: string,
+): PersistedState {
+  return runFenced(
+    ctx,
+    { command: "worker.turn", who, request: { who, event }, key: periodicKey("turn", who, callId) },
+    (tx, row) => {
+      const next = transition(lifecycleRowOf(row), { kind: "turn", edge: event }, tx.now);
+      applyLifecycle(tx, row.id, next);
+      return next.state ?? row.state;
+    },
+  );
 }

@@ -16,7 +16,11 @@ const LISTING_WAIT_MS = 150_000;
 export function worktreeLock(ctx: EngineContext, root: string): Serialize {
   let path: string | undefined;
   return (fn) => {
-    path ??= join(ctx.home.root, "locks", `worktrees-${createHash("sha256").update(ctx.git.repositoryKey(root)).digest("hex").slice(0, 16)}.lock`);
+    path ??= join(
+      ctx.home.root,
+      "locks",
+      `worktrees-${createHash("sha256").update(ctx.git.repositoryKey(root)).digest("hex").slice(0, 16)}.lock`,
+    );
     return withLockFile(path, fn, { what: `the worktree list of ${root}`, timeoutMs: WORKTREE_WAIT_MS });
   };
 }

@@ -30,10 +30,16 @@ export interface RespawnResult {
   missingEnv: string[];
 }
 
-export function respawnTarget(ctx: EngineContext, target: string, options: { budgetUsd?: number } = {}): RespawnResult[] {
+export function respawnTarget(
+  ctx: EngineContext,
+  target: string,
+  options: { budgetUsd?: number } = {},
+): RespawnResult[] {
   assertHuman(ctx, "respawn");
   if (target.trim() === "all") {
-    const rows = workersOf(ctx.db, { projectRoot: ctx.projectRoot() }).filter((r) => r.exited || r.state === "failed" || r.state === "ended");
+    const rows = workersOf(ctx.db, { projectRoot: ctx.projectRoot() }).filter(
+      (r) => r.exited || r.state === "failed" || r.state === "ended",
+    );
     return rows.map((r) => respawnWorker(ctx, r.id, options));
   }
   return [respawnWorker(ctx, target, options)];
@@ -58,7 +64,10 @@ export function respawnWorker(ctx: EngineContext, target: string, options: { bud
   const prepared = ctx.commands.run("worker.respawn", { worker: id, generation }, (tx) => {
     const row = requireWorker(tx.db, id);
     if (row.generation !== before.generation) {
-      throw conflict("respawn-raced", `${id} was respawned meanwhile (now generation ${row.generation}); nothing was started`);
+      throw conflict(
+        "respawn-raced",
+        `${id} was respawned meanwhile (now generation ${row.generation}); nothing was started`,
+      );
     }
     // Its own window was killed above, so the worker being respawned does not count against the cap.
     assertFleetRoom(tx.db, ctx.config().maxActive, panes, ctx.clock.nowMs());
@@ -78,9 +87,19 @@ export function respawnWorker(ctx: EngineContext, target: string, options: { bud
   } catch (error) {
     const message = (error as Error).message;
     ctx.commands.run("worker.respawn-failed", { worker: id, generation }, (tx) =>
-      applyLifecycle(tx, id, transition(lifecycleRowOf(requireWorker(tx.db, id)), { kind: "launch-failed", reason: message }, tx.now)),
+      applyLifecycle(
+        tx,
+        id,
+        transition(lifecycleRowOf(requireWorker(tx.db, id)), { kind: "launch-failed", reason: message }, tx.now),
+      ),
     );
     throw refusal("launch-failed", message);
   }
-  return { worker: id, generation, movedBindings: prepared.movedBindings, requeued: prepared.requeued, missingEnv: stored.missing };
+  return {
+    worker: id,
+    generation,
+    movedBindings: prepared.movedBindings,
+    requeued: prepared.requeued,
+    missingEnv: stored.missing,
+  };
 }

@@ -22,8 +22,10 @@ export const SCRIPTED_STEP_FORMAT = [
 
 /** The spawn input of a scripted worker: pi, the scripted model, its extension, and the steps file's absolute path. */
 export function scriptedSpawnInput(input: SpawnInput, stepsFile: string, extension: string, cwd: string): SpawnInput {
-  if (input.agent !== undefined && input.agent !== "pi") throw usageError("bad-flag", `--scripted drives a pi worker; it cannot be combined with --agent ${input.agent}`);
-  if (input.model !== undefined && input.model !== SCRIPTED_MODEL) throw usageError("bad-flag", `--scripted uses the model ${SCRIPTED_MODEL}; drop --model ${input.model}`);
+  if (input.agent !== undefined && input.agent !== "pi")
+    throw usageError("bad-flag", `--scripted drives a pi worker; it cannot be combined with --agent ${input.agent}`);
+  if (input.model !== undefined && input.model !== SCRIPTED_MODEL)
+    throw usageError("bad-flag", `--scripted uses the model ${SCRIPTED_MODEL}; drop --model ${input.model}`);
   const steps = resolve(cwd, stepsFile);
   checkSteps(readInputFile(steps, `--scripted ${stepsFile}`).toString("utf8"), stepsFile);
   return {
@@ -35,7 +37,8 @@ export function scriptedSpawnInput(input: SpawnInput, stepsFile: string, extensi
   };
 }
 
-const STEP_HINT = "each step is {text?, toolCall?: {name, arguments}, toolCalls?, delayMs?}; spawn's --help has the details";
+const STEP_HINT =
+  "each step is {text?, toolCall?: {name, arguments}, toolCalls?, delayMs?}; spawn's --help has the details";
 
 function checkSteps(text: string, name: string): void {
   let steps: unknown;
@@ -44,7 +47,8 @@ function checkSteps(text: string, name: string): void {
   } catch (error) {
     throw validationError("bad-steps-file", `--scripted ${name} is not JSON: ${(error as Error).message}`, STEP_HINT);
   }
-  if (!Array.isArray(steps) || steps.length === 0) throw validationError("bad-steps-file", `--scripted ${name} must be a non-empty JSON array of steps`, STEP_HINT);
+  if (!Array.isArray(steps) || steps.length === 0)
+    throw validationError("bad-steps-file", `--scripted ${name} must be a non-empty JSON array of steps`, STEP_HINT);
   steps.forEach((step, i) => {
     const problem = stepProblem(step);
     if (problem) throw validationError("bad-steps-file", `--scripted ${name}: step ${i + 1} ${problem}`, STEP_HINT);
@@ -57,12 +61,20 @@ function stepProblem(step: unknown): string | undefined {
   const unknownKey = Object.keys(s).find((k) => !["text", "toolCall", "toolCalls", "delayMs"].includes(k));
   if (unknownKey) return `has an unknown key "${unknownKey}" (text, toolCall, toolCalls, delayMs)`;
   if (s.text !== undefined && typeof s.text !== "string") return "has a text that is not a string";
-  if (s.delayMs !== undefined && (typeof s.delayMs !== "number" || !(s.delayMs >= 0))) return "has a delayMs that is not a number of milliseconds";
+  if (s.delayMs !== undefined && (typeof s.delayMs !== "number" || !(s.delayMs >= 0)))
+    return "has a delayMs that is not a number of milliseconds";
   const calls = [...(s.toolCall !== undefined ? [s.toolCall] : []), ...(Array.isArray(s.toolCalls) ? s.toolCalls : [])];
   if (s.toolCalls !== undefined && !Array.isArray(s.toolCalls)) return "has toolCalls that is not an array";
   for (const call of calls) {
     const c = call as Record<string, unknown> | null;
-    if (typeof c !== "object" || c === null || typeof c.name !== "string" || typeof c.arguments !== "object" || c.arguments === null) return 'has a tool call without a "name" and an "arguments" object';
+    if (
+      typeof c !== "object" ||
+      c === null ||
+      typeof c.name !== "string" ||
+      typeof c.arguments !== "object" ||
+      c.arguments === null
+    )
+      return 'has a tool call without a "name" and an "arguments" object';
   }
   if (s.text === undefined && calls.length === 0) return "has neither text nor a tool call";
   return undefined;

@@ -115,7 +115,7 @@ export async function resolveSpawn(ctx: EngineContext, input: SpawnInput): Promi
   });
   const kind = registry.kinds.get(resolved.kind);
   if (!kind) throw validationError("unknown-kind", `kind "${resolved.kind}" is not defined; run \`docket kinds\``);
-  const host = input.local ? undefined : input.host ?? config.worker.host;
+  const host = input.local ? undefined : (input.host ?? config.worker.host);
   // `required` and no sandbox: refused before anything is written.
   const containment = decideContainment(ctx, { ...resolved, ...(host !== undefined ? { host } : {}) });
   if (config.worker.unattended && isMcpAgent(agent) && !containment.contained) {
@@ -123,7 +123,7 @@ export async function resolveSpawn(ctx: EngineContext, input: SpawnInput): Promi
       "unattended-needs-sandbox",
       `worker.unattended turns ${agent}'s permission prompts off, which Docket allows only inside its sandbox, ` +
         `and this worker would not be contained (${containment.why}); nothing was started`,
-      "set \"sandbox\": \"auto\" (or \"required\") in your config on a machine where `docket doctor` says " +
+      'set "sandbox": "auto" (or "required") in your config on a machine where `docket doctor` says ' +
         "containment works, or set worker.unattended to false",
     );
   }

@@ -147,7 +147,12 @@ function prepareAndLaunch(ctx: EngineContext, spawn: ResolvedSpawn, input: Spawn
   }
   const workspaceMode = resolved.workspace;
   const brief = renderTaskBrief({
-    workerId: worker, task, kind, workspace: row.workspace, workspaceMode, handoff: handoff?.brief,
+    workerId: worker,
+    task,
+    kind,
+    workspace: row.workspace,
+    workspaceMode,
+    handoff: handoff?.brief,
     journal: journalFile(ctx.home, row.projectRoot),
   });
   writeWorkerFile(ctx.home, worker, WORKER_FILES.task, brief);
@@ -156,7 +161,11 @@ function prepareAndLaunch(ctx: EngineContext, spawn: ResolvedSpawn, input: Spawn
     // The host's own task.md names the paths there (workspace, the source's byte-exact copy); no journal there yet.
     const remoteBrief = (at: { workspace: string; source: string }) =>
       renderTaskBrief({
-        workerId: worker, task, kind, workspace: at.workspace, workspaceMode,
+        workerId: worker,
+        task,
+        kind,
+        workspace: at.workspace,
+        workspaceMode,
         handoff: handoff && { ...handoff.brief, sidecarPath: at.source },
       });
     prepareRemoteWorkspace(ctx, row, progress.workspace.base, remoteBrief, handoff?.sourceBody);

@@ -4,10 +4,28 @@
 import { parseDuration } from "../../domain/clock.js";
 import { validationError } from "../../domain/errors.js";
 import { workersOf } from "../../ledger/workers/fleet-reads.js";
-import { EMPTY_TOTALS, SPEND_AGENTS, addTotals, generationOfCall, parseUsageLine, resolveCost, versionOfCall, type SpendAgent, type SpendTotals } from "../../domain/workers/spend.js";
+import {
+  EMPTY_TOTALS,
+  SPEND_AGENTS,
+  addTotals,
+  generationOfCall,
+  parseUsageLine,
+  resolveCost,
+  versionOfCall,
+  type SpendAgent,
+  type SpendTotals,
+} from "../../domain/workers/spend.js";
 import { agentRecordFiles, readAppended } from "../../files/workers/agent-records.js";
 import { listLaunches } from "../../ledger/workers/launches.js";
-import { applySpendRead, spendGrouped, spendSources, workerSpendRows, type SpendGroup, type SpendRead, type SpendRow } from "../../ledger/workers/spend.js";
+import {
+  applySpendRead,
+  spendGrouped,
+  spendSources,
+  workerSpendRows,
+  type SpendGroup,
+  type SpendRead,
+  type SpendRow,
+} from "../../ledger/workers/spend.js";
 import { versionMarks } from "../../ledger/workers/version-marks.js";
 import { modelPrices } from "../../substrate/model-prices.js";
 import type { EngineContext } from "../context.js";
@@ -43,10 +61,21 @@ export function refreshSpend(ctx: EngineContext, workers: readonly { id: string;
         if (!r) continue;
         const cost = resolveCost(r, modelPrices(r.provider, r.model));
         const row: Omit<SpendRow, "input" | "output" | "cacheRead" | "cacheWrite" | "costUsd" | "unpriced"> = {
-          generation: generationOfCall(r.at, launches), version: versionOfCall(r.at, marks), day: r.at.slice(0, 10), model: `${r.provider}/${r.model}`,
+          generation: generationOfCall(r.at, launches),
+          version: versionOfCall(r.at, marks),
+          day: r.at.slice(0, 10),
+          model: `${r.provider}/${r.model}`,
         };
         const key = `${row.generation}\0${row.version}\0${row.day}\0${row.model}`;
-        const sum = rows.get(key) ?? { ...row, input: 0, output: 0, cacheRead: 0, cacheWrite: 0, costUsd: 0, unpriced: 0 };
+        const sum = rows.get(key) ?? {
+          ...row,
+          input: 0,
+          output: 0,
+          cacheRead: 0,
+          cacheWrite: 0,
+          costUsd: 0,
+          unpriced: 0,
+        };
         sum.input += r.input;
         sum.output += r.output;
         sum.cacheRead += r.cacheRead;
@@ -55,7 +84,15 @@ export function refreshSpend(ctx: EngineContext, workers: readonly { id: string;
         else sum.costUsd += cost;
         rows.set(key, sum);
       }
-      reads.push({ worker: w.id, path, ...(before ? { from: { identity: before.identity, offset: before.offset } } : {}), identity: got.identity, offset: got.offset, carry: carry.value, rows: [...rows.values()] });
+      reads.push({
+        worker: w.id,
+        path,
+        ...(before ? { from: { identity: before.identity, offset: before.offset } } : {}),
+        identity: got.identity,
+        offset: got.offset,
+        carry: carry.value,
+        rows: [...rows.values()],
+      });
     }
   }
   if (reads.length === 0) return false;
@@ -75,7 +112,13 @@ export interface WorkerSpend {
 
 /** One worker's spend after reading what is new: totals, per generation and per version. */
 export function workerSpend(ctx: EngineContext, worker: { id: string; agent: string }): WorkerSpend {
-  if (!isSpendAgent(worker.agent)) return { total: null, generations: [], versions: [], unmeasured: `a ${worker.agent} worker keeps no usage records Docket can read` };
+  if (!isSpendAgent(worker.agent))
+    return {
+      total: null,
+      generations: [],
+      versions: [],
+      unmeasured: `a ${worker.agent} worker keeps no usage records Docket can read`,
+    };
   refreshSpend(ctx, [worker]);
   const { generations, versions } = workerSpendRows(ctx.db, worker.id);
   let total: SpendTotals | null = null;
@@ -86,7 +129,6 @@ export function workerSpend(ctx: EngineContext, worker: { id: string; agent: str
     versions: [...versions].sort((a, b) => a[0] - b[0]).map(([version, totals]) => ({ version, totals })),
   };
 }
-
 
 export interface SpendReport {
   by: SpendGroup;
@@ -101,14 +143,18 @@ export function spendReport(ctx: EngineContext, input: { by: SpendGroup; since?:
   const since = input.since === undefined ? null : resolveSinceDay(input.since, ctx.clock.nowMs());
   refreshSpend(ctx, workersOf(ctx.db));
   const rows = spendGrouped(ctx.db, input.by, since ?? undefined);
-  const total = input.by === "item" ? spendGrouped(ctx.db, "day", since ?? undefined).reduce((a, r) => addTotals(a, r.totals), { ...EMPTY_TOTALS })
-    : rows.reduce((a, r) => addTotals(a, r.totals), { ...EMPTY_TOTALS });
+  const total =
+    input.by === "item"
+      ? spendGrouped(ctx.db, "day", since ?? undefined).reduce((a, r) => addTotals(a, r.totals), { ...EMPTY_TOTALS })
+      : rows.reduce((a, r) => addTotals(a, r.totals), { ...EMPTY_TOTALS });
   return { by: input.by, since, rows, total };
 }
 
 function resolveSinceDay(text: string, nowMs: number): string {
-  if (/^\d{4}-\d{2}-\d{2}/.test(text) && !Number.isNaN(Date.parse(text))) return new Date(Date.parse(text)).toISOString().slice(0, 10);
+  if (/^\d{4}-\d{2}-\d{2}/.test(text) && !Number.isNaN(Date.parse(text)))
+    return new Date(Date.parse(text)).toISOString().slice(0, 10);
   const ms = parseDuration(text);
-  if (ms === undefined) throw validationError("bad-since", `--since takes a date (2026-12-01) or an age (90m, 2h, 7d); got "${text}"`);
+  if (ms === undefined)
+    throw validationError("bad-since", `--since takes a date (2026-12-01) or an age (90m, 2h, 7d); got "${text}"`);
   return new Date(nowMs - ms).toISOString().slice(0, 10);
 }

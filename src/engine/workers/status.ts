@@ -24,7 +24,9 @@ export function writeWorkerStatus(ctx: EngineContext, workerId: string): void {
     workspaceMode: row.workspaceMode,
     tmux: { session: row.tmuxSession, windowId: row.windowId, paneId: row.paneId },
     heartbeatAt: row.heartbeatAt,
-    deliverable: row.deliverableId ? { id: row.deliverableId, version: row.deliverableVersion, ref: row.deliverableRef } : null,
+    deliverable: row.deliverableId
+      ? { id: row.deliverableId, version: row.deliverableVersion, ref: row.deliverableRef }
+      : null,
     updatedAt: row.updatedAt,
     note: STATUS_NOTE,
   };

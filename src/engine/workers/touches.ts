@@ -15,14 +15,23 @@ export interface RawTouch {
 }
 
 /** Records the paths not recorded yet; returns how many were new. */
-export function recordTouches(ctx: EngineContext, who: WorkerIdentity, touches: readonly RawTouch[], callId?: string): number {
+export function recordTouches(
+  ctx: EngineContext,
+  who: WorkerIdentity,
+  touches: readonly RawTouch[],
+  callId?: string,
+): number {
   if (touches.length === 0) return 0;
-  return runFenced(ctx, { command: "worker.touches", who, request: { who, touches }, key: periodicKey("touches", who, callId) }, (tx, row) => {
-    const where = { workspace: row.workspace, projectRoot: row.projectRoot };
-    const paths = touches.flatMap((t) => {
-      const path = toProjectPath(t.path, where);
-      return path ? [{ path, how: t.how }] : [];
-    });
-    return recordTouchedPaths(tx, row.id, paths);
-  });
+  return runFenced(
+    ctx,
+    { command: "worker.touches", who, request: { who, touches }, key: periodicKey("touches", who, callId) },
+    (tx, row) => {
+      const where = { workspace: row.workspace, projectRoot: row.projectRoot };
+      const paths = touches.flatMap((t) => {
+        const path = toProjectPath(t.path, where);
+        return path ? [{ path, how: t.how }] : [];
+      });
+      return recordTouchedPaths(tx, row.id, paths);
+    },
+  );
 }

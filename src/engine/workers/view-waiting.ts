@@ -8,7 +8,9 @@ import type { VerdictCard } from "../review/verdict-card.js";
 
 export function waitingSince(ctx: EngineContext, card: VerdictCard, rank: QueueRank, updatedAt: string): string {
   if (rank === 0) {
-    const asked = openQuestionsOf(ctx.db, card.worker).map((q) => q.createdAt).sort()[0];
+    const asked = openQuestionsOf(ctx.db, card.worker)
+      .map((q) => q.createdAt)
+      .sort()[0];
     if (asked !== undefined) return asked;
   }
   if (rank === 2 && card.detail.deliverable) return card.detail.deliverable.createdAt;

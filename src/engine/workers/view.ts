@@ -8,7 +8,15 @@ import type { WorkerAgent } from "../../domain/workers/spawn-policy.js";
 import { formatAge } from "../../domain/clock.js";
 import { validationError } from "../../domain/errors.js";
 import { normalizeWorkerId } from "../../domain/ids.js";
-import { isSettled, resolveDisplayState, resolveLiveness, withRevision, type DisplayState, type Liveness, type PaneProbe } from "../../domain/workers/lifecycle.js";
+import {
+  isSettled,
+  resolveDisplayState,
+  resolveLiveness,
+  withRevision,
+  type DisplayState,
+  type Liveness,
+  type PaneProbe,
+} from "../../domain/workers/lifecycle.js";
 import { messageDeliveries } from "../../ledger/talk/message-delivery.js";
 import { decisionsForRef, decisionsForWorker } from "../../ledger/review/decisions.js";
 import { describeMessage } from "../../domain/talk/message-summary.js";
@@ -67,7 +75,11 @@ function hostListings(ctx: EngineContext, rows: readonly Worker[]): Map<string, 
   return out;
 }
 
-function panesOf(row: Worker, local: PaneMap | undefined, hosts: Map<string, PaneMap | undefined>): PaneMap | undefined {
+function panesOf(
+  row: Worker,
+  local: PaneMap | undefined,
+  hosts: Map<string, PaneMap | undefined>,
+): PaneMap | undefined {
   const host = hostOf(row);
   return host === undefined ? local : hosts.get(host);
 }
@@ -81,12 +93,21 @@ function paneProbe(row: Worker, panes: PaneMap | undefined): PaneProbe {
  * The state every surface shows (`ls`, `show`, the fleet, the pi dock): the lifecycle's display state, made `revising`
  * while the latest decision on the worker's current version is a revise (the worker owes the next version).
  */
-export function shownState(ctx: EngineContext, row: Pick<Worker, "deliverableRef" | "deliverableVersion">, state: DisplayState): DisplayState {
+export function shownState(
+  ctx: EngineContext,
+  row: Pick<Worker, "deliverableRef" | "deliverableVersion">,
+  state: DisplayState,
+): DisplayState {
   if (row.deliverableRef === null || row.deliverableVersion === null) return state;
   return withRevision(state, decisionsForRef(ctx.db, row.deliverableRef).at(-1)?.verb === "revise");
 }
 
-export function viewOf(row: Worker, pane: PaneProbe, nowMs: number, consulting = false): { state: DisplayState; liveness: Liveness } {
+export function viewOf(
+  row: Worker,
+  pane: PaneProbe,
+  nowMs: number,
+  consulting = false,
+): { state: DisplayState; liveness: Liveness } {
   const view = {
     consulting,
     state: row.state,
@@ -106,8 +127,12 @@ export function listWorkers(ctx: EngineContext, options: { all?: boolean } = {})
   escalateOverdueConsults(ctx);
   const panes = ctx.tmux.listPanes();
   let rows = workersOf(ctx.db, options.all ? {} : { projectRoot: ctx.projectRoot() });
-  const hosts = hostListings(ctx, rows.filter((r) => !r.exited || awaitsHarvest(r)));
-  if (harvestFinished(ctx, rows, panes, hosts) + reconcileStalledStarts(ctx, rows) > 0) rows = workersOf(ctx.db, options.all ? {} : { projectRoot: ctx.projectRoot() });
+  const hosts = hostListings(
+    ctx,
+    rows.filter((r) => !r.exited || awaitsHarvest(r)),
+  );
+  if (harvestFinished(ctx, rows, panes, hosts) + reconcileStalledStarts(ctx, rows) > 0)
+    rows = workersOf(ctx.db, options.all ? {} : { projectRoot: ctx.projectRoot() });
   if (!options.all) rows = rows.filter((r) => !isSettled({ state: r.state, reviewedAt: r.reviewedAt }));
   if (refreshSpend(ctx, rows) && enforceBudgets(ctx, rows) > 0) rows = rows.map((r) => getWorker(ctx.db, r.id) ?? r);
   const spend = spendByWorker(ctx.db);
@@ -117,8 +142,20 @@ export function listWorkers(ctx: EngineContext, options: { all?: boolean } = {})
   const ages = new Map<string, string>();
   const workers = rows.map((row) => {
     ages.set(row.id, formatAge(row.createdAt, nowMs));
-    const { state, liveness } = viewOf(row, paneProbe(row, panesOf(row, panes, hosts)), nowMs, isConsulting(audiences.get(row.id)));
-    return listEntryOf(row, shownState(ctx, row, state), liveness, questions.get(row.id) ?? 0, spendOf(row, spend), hosts);
+    const { state, liveness } = viewOf(
+      row,
+      paneProbe(row, panesOf(row, panes, hosts)),
+      nowMs,
+      isConsulting(audiences.get(row.id)),
+    );
+    return listEntryOf(
+      row,
+      shownState(ctx, row, state),
+      liveness,
+      questions.get(row.id) ?? 0,
+      spendOf(row, spend),
+      hosts,
+    );
   });
   return { workers, ages, baseMoved: baseMovedOf(ctx, rows) };
 }
@@ -126,7 +163,14 @@ export function listWorkers(ctx: EngineContext, options: { all?: boolean } = {})
 const spendOf = (row: Worker, spend: Map<string, SpendTotals>): SpendTotals | null =>
   isSpendAgent(row.agent) ? (spend.get(row.id) ?? { ...EMPTY_TOTALS }) : null;
 
-function listEntryOf(row: Worker, state: DisplayState, liveness: Liveness, questions: number, spend: SpendTotals | null, hosts?: Map<string, PaneMap | undefined>): WorkerListEntry {
+function listEntryOf(
+  row: Worker,
+  state: DisplayState,
+  liveness: Liveness,
+  questions: number,
+  spend: SpendTotals | null,
+  hosts?: Map<string, PaneMap | undefined>,
+): WorkerListEntry {
   const host = hostOf(row);
   return {
     worker: row.id,
@@ -136,10 +180,15 @@ function listEntryOf(row: Worker, state: DisplayState, liveness: Liveness, quest
     liveness,
     generation: row.generation,
     questions,
-    deliverable: row.deliverableId !== null && row.deliverableVersion !== null ? (row.deliverableRef ?? deliverableRef(row.id, row.deliverableVersion)) : null,
+    deliverable:
+      row.deliverableId !== null && row.deliverableVersion !== null
+        ? (row.deliverableRef ?? deliverableRef(row.id, row.deliverableVersion))
+        : null,
     contained: row.contained,
     spend,
-    ...(host !== undefined ? { host, ...(hosts?.has(host) ? { hostReachable: hosts.get(host) !== undefined } : {}) } : {}),
+    ...(host !== undefined
+      ? { host, ...(hosts?.has(host) ? { hostReachable: hosts.get(host) !== undefined } : {}) }
+      : {}),
   };
 }
 
@@ -150,7 +199,9 @@ export interface WorkerDetail extends WorkerListEntry {
   workspaceMode: "isolated" | "shared";
   base: string | null;
   /** Empty for a row whose execution is not a launchable shape (rows written outside spawn). */
-  execution: { model: string | null; thinking: string; context: string; workspace: string; command?: string } | Record<string, never>;
+  execution:
+    | { model: string | null; thinking: string; context: string; workspace: string; command?: string }
+    | Record<string, never>;
   modelInEffect: string | null;
   thinkingInEffect: string | null;
   tmux: { session: string | null; window: string | null; pane: string | null };
@@ -184,7 +235,12 @@ function messagesOf(ctx: EngineContext, worker: string): WorkerDetail["messages"
   const revises = decisionsForWorker(ctx.db, worker).filter((d) => d.verb === "revise");
   return messageDeliveries(ctx.db, worker).map((m) => {
     const decision = m.kind === "review_note" ? revises.find((d) => d.at === m.createdAt) : undefined;
-    const what = describeMessage({ kind: m.kind, body: m.body, question: m.question, ...(decision ? { decision: { id: decision.id, note: decision.note } } : {}) });
+    const what = describeMessage({
+      kind: m.kind,
+      body: m.body,
+      question: m.question,
+      ...(decision ? { decision: { id: decision.id, note: decision.note } } : {}),
+    });
     return { id: m.id, delivery: m.delivery, kind: m.kind, what };
   });
 }
@@ -195,20 +251,41 @@ export function showWorker(ctx: EngineContext, target: string): WorkerDetail {
   let row = requireWorker(ctx.db, id);
   const panes = ctx.tmux.listPanes();
   const hosts = hostListings(ctx, row.exited && !awaitsHarvest(row) ? [] : [row]);
-  if (harvestFinished(ctx, [row], panes, hosts) + reconcileStalledStarts(ctx, [row]) > 0) row = getWorker(ctx.db, id) ?? row;
+  if (harvestFinished(ctx, [row], panes, hosts) + reconcileStalledStarts(ctx, [row]) > 0)
+    row = getWorker(ctx.db, id) ?? row;
   const spendDetail = workerSpend(ctx, row);
   if (enforceBudgets(ctx, [row]) > 0) row = getWorker(ctx.db, id) ?? row;
   const budget = budgetOf(ctx.db, id);
-  const { state, liveness } = viewOf(row, paneProbe(row, panesOf(row, panes, hosts)), ctx.clock.nowMs(), isConsulting(openQuestionAudiences(ctx.db).get(id)));
+  const { state, liveness } = viewOf(
+    row,
+    paneProbe(row, panesOf(row, panes, hosts)),
+    ctx.clock.nowMs(),
+    isConsulting(openQuestionAudiences(ctx.db).get(id)),
+  );
   const ex = row.execution;
   return {
-    ...listEntryOf(row, shownState(ctx, row, state), liveness, openQuestionsOf(ctx.db, id).length, spendDetail.total ?? (isSpendAgent(row.agent) ? { ...EMPTY_TOTALS } : null), hosts),
+    ...listEntryOf(
+      row,
+      shownState(ctx, row, state),
+      liveness,
+      openQuestionsOf(ctx.db, id).length,
+      spendDetail.total ?? (isSpendAgent(row.agent) ? { ...EMPTY_TOTALS } : null),
+      hosts,
+    ),
     agent: row.agent,
     persistedState: row.state,
     workspace: row.workspace,
     workspaceMode: row.workspaceMode,
     base: row.base,
-    execution: ex ? { model: ex.model, thinking: ex.thinking, context: ex.context, workspace: ex.workspace, ...(ex.command ? { command: ex.command } : {}) } : {},
+    execution: ex
+      ? {
+          model: ex.model,
+          thinking: ex.thinking,
+          context: ex.context,
+          workspace: ex.workspace,
+          ...(ex.command ? { command: ex.command } : {}),
+        }
+      : {},
     modelInEffect: row.modelInEffect,
     thinkingInEffect: row.thinkingInEffect,
     tmux: { session: row.tmuxSession, window: row.windowId, pane: row.paneId },
@@ -216,7 +293,12 @@ export function showWorker(ctx: EngineContext, target: string): WorkerDetail {
     exitCode: row.exitCode,
     lastError: row.lastError,
     openQuestions: openQuestionsOf(ctx.db, id).map((q) => ({ id: q.id, text: q.text })),
-    launches: listLaunches(ctx.db, id).map((l) => ({ generation: l.generation, startedAt: l.startedAt, exitedAt: l.exitedAt, exitCode: l.exitCode })),
+    launches: listLaunches(ctx.db, id).map((l) => ({
+      generation: l.generation,
+      startedAt: l.startedAt,
+      exitedAt: l.exitedAt,
+      exitCode: l.exitCode,
+    })),
     messages: messagesOf(ctx, id),
     baseMoved: baseMovedOf(ctx, [row]).get(id) ?? null,
     spendDetail,

@@ -12,10 +12,15 @@ export async function waitForWorker(ctx: EngineContext, worker: string, timeoutM
   for (;;) {
     const row = getWorker(ctx.db, worker);
     if (!row) throw refusal("unknown-worker", `${worker} is gone (deleted while waiting)`);
-    if (row.state === "ready" || row.state === "needs_input" || row.state === "failed" || row.state === "ended") return row.state;
+    if (row.state === "ready" || row.state === "needs_input" || row.state === "failed" || row.state === "ended")
+      return row.state;
     if (row.exited) return "exited";
     if (Date.now() > deadline) {
-      throw refusal("wait-timeout", `${worker} is still ${row.state} after ${Math.round(timeoutMs / 1000)} s`, `\`docket peek ${worker}\` shows what it is doing`);
+      throw refusal(
+        "wait-timeout",
+        `${worker} is still ${row.state} after ${Math.round(timeoutMs / 1000)} s`,
+        `\`docket peek ${worker}\` shows what it is doing`,
+      );
     }
     await new Promise((r) => setTimeout(r, 200));
   }

@@ -27,10 +27,12 @@ export function combinedPath(home: HomeLayout, key: string, version: number): st
 export function listCombinedVersions(home: HomeLayout, key: string): number[] {
   assertRealDirBelow(home.root, combinedVersionsDir(home, key));
   try {
-    return readdirSync(combinedVersionsDir(home, key)).flatMap((n) => {
-      const m = VERSION_FILE.exec(n);
-      return m ? [Number(m[1])] : [];
-    }).sort((a, b) => a - b);
+    return readdirSync(combinedVersionsDir(home, key))
+      .flatMap((n) => {
+        const m = VERSION_FILE.exec(n);
+        return m ? [Number(m[1])] : [];
+      })
+      .sort((a, b) => a - b);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
     throw error;
@@ -38,14 +40,19 @@ export function listCombinedVersions(home: HomeLayout, key: string): number[] {
 }
 
 export function readCombined(home: HomeLayout, key: string, version: number): CombinedRead {
-  return readFrozenJson(home.root, combinedPath(home, key, version), (value) => validateCombined(value, { key, version }));
+  return readFrozenJson(home.root, combinedPath(home, key, version), (value) =>
+    validateCombined(value, { key, version }),
+  );
 }
 
 /** Claims `v<N>.json` for the pair (temp, fsync, link); false when the number is taken. */
 export function claimCombined(home: HomeLayout, key: string, version: number, d: CombinedDeliverable): boolean {
   assertRealDirBelow(home.root, combinedVersionsDir(home, key));
   const { schemaVersion, id, version: v, ref, createdAt, operation, ...rest } = d;
-  return claimFile(combinedPath(home, key, version), `${JSON.stringify({ schemaVersion, id, version: v, ref, createdAt, operation, ...rest }, null, 2)}\n`);
+  return claimFile(
+    combinedPath(home, key, version),
+    `${JSON.stringify({ schemaVersion, id, version: v, ref, createdAt, operation, ...rest }, null, 2)}\n`,
+  );
 }
 
 /** The pair's claimed version frozen by `operation`, if a crash left it unrecorded (newest first). */
@@ -95,7 +102,11 @@ export function createScratch(home: HomeLayout, name: string, files: readonly Sc
 }
 
 /** A file the human saved in the scratch folder: its bytes, `absent` (deleted), or why it cannot be read. */
-export function readScratchFile(home: HomeLayout, scratch: string, rel: string): { ok: true; bytes: Buffer } | { ok: "absent" } | { ok: false; reason: string } {
+export function readScratchFile(
+  home: HomeLayout,
+  scratch: string,
+  rel: string,
+): { ok: true; bytes: Buffer } | { ok: "absent" } | { ok: false; reason: string } {
   const path = join(scratch, rel);
   const linked = linkBelow(home.root, dirname(path));
   if (linked) return { ok: false, reason: `${linked.path} is not a real directory; Docket never follows links` };
@@ -113,7 +124,9 @@ export function removeScratch(home: HomeLayout, scratch: string): void {
 /** Scratch folders (and temp folders a crash left) not in `keep`: leftovers nobody resolves any more. */
 export function strayScratch(home: HomeLayout, keep: ReadonlySet<string>): string[] {
   try {
-    return readdirSync(scratchRoot(home)).map((n) => join(scratchRoot(home), n)).filter((p) => !keep.has(p));
+    return readdirSync(scratchRoot(home))
+      .map((n) => join(scratchRoot(home), n))
+      .filter((p) => !keep.has(p));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
     throw error;

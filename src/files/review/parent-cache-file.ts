@@ -50,18 +50,34 @@ export function readParentCache(home: HomeLayout, repoRoot: string): Map<string,
 
 function validEntry(e: unknown): { key: string; value: ParentCacheEntry } | undefined {
   const x = e as { key?: unknown; repo?: unknown; paths?: unknown; changes?: unknown };
-  if (typeof x?.key !== "string" || typeof x.repo !== "string" || typeof x.paths !== "string" || !Array.isArray(x.changes)) return undefined;
+  if (
+    typeof x?.key !== "string" ||
+    typeof x.repo !== "string" ||
+    typeof x.paths !== "string" ||
+    !Array.isArray(x.changes)
+  )
+    return undefined;
   const changes: CachedChange[] = [];
   for (const c of x.changes as unknown[]) {
     const y = c as { path?: unknown; status?: unknown };
-    if (typeof y?.path !== "string" || typeof y.status !== "string" || y.path === "" || !/^[A-Z?][0-9]{0,3}$/.test(y.status)) return undefined;
+    if (
+      typeof y?.path !== "string" ||
+      typeof y.status !== "string" ||
+      y.path === "" ||
+      !/^[A-Z?][0-9]{0,3}$/.test(y.status)
+    )
+      return undefined;
     changes.push({ path: y.path, status: y.status });
   }
   return { key: x.key, value: { repo: x.repo, paths: x.paths, changes } };
 }
 
 /** Replaces the cache; a home that cannot be written leaves it as it was (the cache is never needed). */
-export function writeParentCache(home: HomeLayout, repoRoot: string, entries: ReadonlyMap<string, ParentCacheEntry>): void {
+export function writeParentCache(
+  home: HomeLayout,
+  repoRoot: string,
+  entries: ReadonlyMap<string, ParentCacheEntry>,
+): void {
   const list = [...entries].slice(-MAX_ENTRIES).map(([key, e]) => ({ key, ...e }));
   try {
     writeFileAtomic(parentCachePath(home, repoRoot), `${JSON.stringify({ v: 1, repoRoot, entries: list })}\n`);

@@ -27,24 +27,44 @@ export interface StoredFile {
 export type StoredVersionRead = { state: "absent"; path: string } | ({ state: "present" } & StoredFile);
 
 export function storeDir(home: HomeLayout, id: string): string {
-  if (!isSafeStoredId(id)) throw internalError("unsafe-stored-id", `refusing to build a path from stored deliverable id ${JSON.stringify(id)}`);
+  if (!isSafeStoredId(id))
+    throw internalError(
+      "unsafe-stored-id",
+      `refusing to build a path from stored deliverable id ${JSON.stringify(id)}`,
+    );
   return join(home.deliverables, id);
 }
 
 export function storedVersionPath(home: HomeLayout, id: string, version: number): string {
-  if (!Number.isInteger(version) || version < 1) throw internalError("bad-stored-version", `refusing to build a path for version ${version}`);
+  if (!Number.isInteger(version) || version < 1)
+    throw internalError("bad-stored-version", `refusing to build a path for version ${version}`);
   return join(storeDir(home, id), `v${version}.json`);
 }
 
-const LINK_DETAIL = "a symbolic link; Docket never follows links in the store (move the real file or directory into the store, or remove the link)";
+const LINK_DETAIL =
+  "a symbolic link; Docket never follows links in the store (move the real file or directory into the store, or remove the link)";
 const sha256Of = (bytes: string | Buffer) => createHash("sha256").update(bytes).digest("hex");
 
-function classifyFile(path: string, id: string, version: number): { classification: StoredClassification; sha256?: string } {
+function classifyFile(
+  path: string,
+  id: string,
+  version: number,
+): { classification: StoredClassification; sha256?: string } {
   const read = readNoFollow(path);
-  if (read.ok === "absent") return { classification: { status: "unsupported", reason: "corrupt", detail: "the file vanished while it was read" } };
+  if (read.ok === "absent")
+    return {
+      classification: { status: "unsupported", reason: "corrupt", detail: "the file vanished while it was read" },
+    };
   if (read.ok === false) {
-    if (read.kind === "symlink") return { classification: { status: "unsupported", reason: "symlink", detail: LINK_DETAIL } };
-    return { classification: { status: "unsupported", reason: "corrupt", detail: read.kind === "not-a-file" ? "the name is taken by something that is not a regular file" : read.reason } };
+    if (read.kind === "symlink")
+      return { classification: { status: "unsupported", reason: "symlink", detail: LINK_DETAIL } };
+    return {
+      classification: {
+        status: "unsupported",
+        reason: "corrupt",
+        detail: read.kind === "not-a-file" ? "the name is taken by something that is not a regular file" : read.reason,
+      },
+    };
   }
   const text = read.bytes.toString("utf8");
   const sha256 = sha256Of(read.bytes);
@@ -52,7 +72,10 @@ function classifyFile(path: string, id: string, version: number): { classificati
   try {
     value = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text); // an editor's BOM is not damage
   } catch {
-    return { classification: { status: "unsupported", reason: "corrupt", detail: "the file is not valid JSON" }, sha256 };
+    return {
+      classification: { status: "unsupported", reason: "corrupt", detail: "the file is not valid JSON" },
+      sha256,
+    };
   }
   return { classification: classifyStoredRecord(value, { id, version }), sha256 };
 }
@@ -62,7 +85,12 @@ function linkedIdFile(home: HomeLayout, id: string): StoredFile | undefined {
   const bad = linkBelow(home.root, storeDir(home, id));
   if (!bad) return undefined;
   const detail = bad.kind === "symlink" ? `${bad.path} is ${LINK_DETAIL}` : `${bad.path} is not a directory`;
-  return { id, version: 1, path: bad.path, classification: { status: "unsupported", reason: bad.kind === "symlink" ? "symlink" : "corrupt", detail } };
+  return {
+    id,
+    version: 1,
+    path: bad.path,
+    classification: { status: "unsupported", reason: bad.kind === "symlink" ? "symlink" : "corrupt", detail },
+  };
 }
 
 /** Reads one version as untrusted input. A symlink, or anything but a regular file, in a version's place is unsupported. */
@@ -78,9 +106,17 @@ export function readStoredVersion(home: HomeLayout, id: string, version: number)
   }
   if (kind === "absent") return { state: "absent", path };
   const read: { classification: StoredClassification; sha256?: string } =
-    kind === "file" ? classifyFile(path, id, version)
-    : kind === "symlink" ? { classification: { status: "unsupported", reason: "symlink", detail: LINK_DETAIL } }
-    : { classification: { status: "unsupported", reason: "corrupt", detail: "the name is taken by something that is not a regular file" } };
+    kind === "file"
+      ? classifyFile(path, id, version)
+      : kind === "symlink"
+        ? { classification: { status: "unsupported", reason: "symlink", detail: LINK_DETAIL } }
+        : {
+            classification: {
+              status: "unsupported",
+              reason: "corrupt",
+              detail: "the name is taken by something that is not a regular file",
+            },
+          };
   return { state: "present", id, version, path, ...read };
 }
 
@@ -115,14 +151,22 @@ export function withStoredIdLock<T>(home: HomeLayout, id: string, fn: () => T, l
  * Claims `record` as `v<version>.json`; the caller holds the per-deliverable lock. An existing version is never
  * replaced: when `isSame(existing)` it is returned as an idempotent save, otherwise the save is refused naming the file.
  */
-export function claimStoredVersion(home: HomeLayout, record: StoredDeliverable, isSame: (existing: StoredDeliverable) => boolean): SaveStoredResult {
+export function claimStoredVersion(
+  home: HomeLayout,
+  record: StoredDeliverable,
+  isSame: (existing: StoredDeliverable) => boolean,
+): SaveStoredResult {
   const before = readStoredVersion(home, record.id, record.version);
   if (before.state === "present") return settleExisting(before, record, isSame);
   const bytes = `${JSON.stringify(record, null, 2)}\n`;
   if (claimFile(before.path, bytes)) return { idempotent: false, path: before.path, record, sha256: sha256Of(bytes) };
   // Taken between our look and our claim by a writer that does not take the lock: judge what it wrote.
   const after = readStoredVersion(home, record.id, record.version);
-  if (after.state === "absent") throw conflict("store-claim-lost", `${after.path} was claimed and removed while saving ${record.ref}; retry the save`);
+  if (after.state === "absent")
+    throw conflict(
+      "store-claim-lost",
+      `${after.path} was claimed and removed while saving ${record.ref}; retry the save`,
+    );
   return settleExisting(after, record, isSame);
 }
 
@@ -136,7 +180,11 @@ export function saveStoredVersion(
   return withStoredIdLock(home, record.id, () => claimStoredVersion(home, record, isSame), lock);
 }
 
-function settleExisting(existing: StoredFile, wanted: StoredDeliverable, isSame: (r: StoredDeliverable) => boolean): SaveStoredResult {
+function settleExisting(
+  existing: StoredFile,
+  wanted: StoredDeliverable,
+  isSame: (r: StoredDeliverable) => boolean,
+): SaveStoredResult {
   const c = existing.classification;
   if (c.status === "ok") {
     if (isSame(c.record)) return { idempotent: true, path: existing.path, record: c.record, sha256: existing.sha256! };
@@ -165,14 +213,30 @@ export function deleteStoredVersion(home: HomeLayout, id: string, version: numbe
   const dir = storeDir(home, id);
   const path = storedVersionPath(home, id, version);
   const linked = linkedIdFile(home, id);
-  if (linked) throw refusal("store-symlink", `${storedRef(id, version)} is not deleted: ${linked.classification.status === "unsupported" ? linked.classification.detail : ""}`, "remove the link yourself if it should go");
-  if (entryKind(dir) === "absent") throw notFound("stored-not-found", `${storedRef(id, version)} has no file at ${path}`);
+  if (linked)
+    throw refusal(
+      "store-symlink",
+      `${storedRef(id, version)} is not deleted: ${linked.classification.status === "unsupported" ? linked.classification.detail : ""}`,
+      "remove the link yourself if it should go",
+    );
+  if (entryKind(dir) === "absent")
+    throw notFound("stored-not-found", `${storedRef(id, version)} has no file at ${path}`);
   try {
     withDirLock(dir, () => {
       const kind = entryKind(path);
       if (kind === "absent") throw notFound("stored-not-found", `${storedRef(id, version)} has no file at ${path}`);
-      if (kind === "symlink") throw refusal("store-symlink", `${storedRef(id, version)} is not deleted: ${path} is ${LINK_DETAIL}`, "remove the link yourself if it should go");
-      if (kind !== "file") throw refusal("store-not-a-file", `${storedRef(id, version)} is not deleted: ${path} is not a regular file`, "inspect it and remove it yourself");
+      if (kind === "symlink")
+        throw refusal(
+          "store-symlink",
+          `${storedRef(id, version)} is not deleted: ${path} is ${LINK_DETAIL}`,
+          "remove the link yourself if it should go",
+        );
+      if (kind !== "file")
+        throw refusal(
+          "store-not-a-file",
+          `${storedRef(id, version)} is not deleted: ${path} is not a regular file`,
+          "inspect it and remove it yourself",
+        );
       unlinkSync(path);
     });
   } finally {
@@ -208,7 +272,14 @@ export function scanStoredId(home: HomeLayout, id: string): StoredFile[] {
     if (!m || !(e.file || e.link)) continue;
     const version = Number(m[1]);
     const path = join(dir, e.name);
-    out.push({ id, version, path, ...(e.link ? { classification: { status: "unsupported", reason: "symlink", detail: LINK_DETAIL } as StoredClassification } : classifyFile(path, id, version)) });
+    out.push({
+      id,
+      version,
+      path,
+      ...(e.link
+        ? { classification: { status: "unsupported", reason: "symlink", detail: LINK_DETAIL } as StoredClassification }
+        : classifyFile(path, id, version)),
+    });
   }
   return out.sort((a, b) => a.version - b.version);
 }

@@ -56,7 +56,11 @@ export function withDirLock<T>(dir: string, fn: () => T, options: DirLockOptions
     }
     takeOverIfStale(lock, staleMs);
     if (Date.now() > deadline) {
-      throw conflict("store-locked", `${lock} is held by another process`, "retry in a moment; remove the directory only if no docket process is running");
+      throw conflict(
+        "store-locked",
+        `${lock} is held by another process`,
+        "retry in a moment; remove the directory only if no docket process is running",
+      );
     }
     sleepSync(pollMs);
   }

@@ -96,12 +96,20 @@ function replayEvents(home: HomeLayout): Map<string, "consumed" | "unconsumed" |
   return state;
 }
 
-function describe(home: HomeLayout, id: string, meta: Record<string, unknown> | undefined, consumed: boolean): LegacyBundle {
+function describe(
+  home: HomeLayout,
+  id: string,
+  meta: Record<string, unknown> | undefined,
+  consumed: boolean,
+): LegacyBundle {
   const dir = checkpointsDir(home);
   const path = join(dir, `${id}.md`);
-  let createdAt = typeof meta?.createdAt === "string" ? meta.createdAt : typeof meta?.savedAt === "string" ? meta.savedAt : "";
+  let createdAt =
+    typeof meta?.createdAt === "string" ? meta.createdAt : typeof meta?.savedAt === "string" ? meta.savedAt : "";
   if (!createdAt) createdAt = new Date(lstatSync(path).mtimeMs).toISOString();
-  const titleFromMeta = [meta?.title, meta?.summary, meta?.name].find((v): v is string => typeof v === "string" && v.trim() !== "");
+  const titleFromMeta = [meta?.title, meta?.summary, meta?.name].find(
+    (v): v is string => typeof v === "string" && v.trim() !== "",
+  );
   let title = titleFromMeta?.trim();
   if (!title) {
     const first = (readTextLoose(path) ?? "").split(/\r?\n/).find((l) => l.trim() !== "");
@@ -121,13 +129,19 @@ function checkpointEntries(home: HomeLayout): { name: string; file: boolean; lin
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT" || code === "ENOTDIR") return [];
-    throw internalError("legacy-scan-failed", `cannot list ${checkpointsDir(home)}: ${(error as Error).message}`, error);
+    throw internalError(
+      "legacy-scan-failed",
+      `cannot list ${checkpointsDir(home)}: ${(error as Error).message}`,
+      error,
+    );
   }
 }
 
 /** Every bundle that still has its `.md` file, newest first; consumed ones only with `includeConsumed`. */
 export function listLegacyBundles(home: HomeLayout, options: { includeConsumed?: boolean } = {}): LegacyBundle[] {
-  const names = checkpointEntries(home).filter((e) => e.file).map((e) => e.name);
+  const names = checkpointEntries(home)
+    .filter((e) => e.file)
+    .map((e) => e.name);
   if (names.length === 0) return [];
   const index = readIndex(home);
   const events = replayEvents(home);
@@ -140,10 +154,13 @@ export function listLegacyBundles(home: HomeLayout, options: { includeConsumed?:
 
 /** Links where bundles or their folder should be: listed as unreadable with the reason, never followed. */
 export function listLegacyLinks(home: HomeLayout): { path: string; reason: "symlink"; detail: string }[] {
-  const detail = "a symbolic link; Docket never follows links among legacy bundles (move the real file in, or remove the link)";
+  const detail =
+    "a symbolic link; Docket never follows links among legacy bundles (move the real file in, or remove the link)";
   const dir = linkBelow(home.root, checkpointsDir(home));
   if (dir) return dir.kind === "symlink" ? [{ path: dir.path, reason: "symlink", detail }] : [];
-  return checkpointEntries(home).filter((e) => e.link).map((e) => ({ path: join(checkpointsDir(home), `${e.name}.md`), reason: "symlink", detail }));
+  return checkpointEntries(home)
+    .filter((e) => e.link)
+    .map((e) => ({ path: join(checkpointsDir(home), `${e.name}.md`), reason: "symlink", detail }));
 }
 
 export function readLegacyBundle(home: HomeLayout, id: string): LegacyBundleRead | undefined {
@@ -163,10 +180,22 @@ export function readLegacyBundle(home: HomeLayout, id: string): LegacyBundleRead
 
 /** Deletes one bundle's own files (`.md`, `.artifacts.json`); the old index and event log are left untouched. */
 export function deleteLegacyBundle(home: HomeLayout, id: string): { paths: string[] } {
-  const link = listLegacyLinks(home).find((l) => l.path === checkpointsDir(home) || l.path === join(checkpointsDir(home), `${id}.md`));
-  if (link) throw refusal("store-symlink", `${legacyRef(id)} is not deleted: ${link.path} is ${link.detail}`, "remove the link yourself if it should go");
+  const link = listLegacyLinks(home).find(
+    (l) => l.path === checkpointsDir(home) || l.path === join(checkpointsDir(home), `${id}.md`),
+  );
+  if (link)
+    throw refusal(
+      "store-symlink",
+      `${legacyRef(id)} is not deleted: ${link.path} is ${link.detail}`,
+      "remove the link yourself if it should go",
+    );
   const read = readLegacyBundle(home, id);
-  if (!read) throw notFound("legacy-not-found", `no legacy bundle ${legacyRef(id)}`, "run `docket deliverables` to see what exists");
+  if (!read)
+    throw notFound(
+      "legacy-not-found",
+      `no legacy bundle ${legacyRef(id)}`,
+      "run `docket deliverables` to see what exists",
+    );
   const paths = [read.bundle.path, ...(read.bundle.artifactsPath ? [read.bundle.artifactsPath] : [])];
   for (const p of paths) {
     try {

@@ -13,7 +13,11 @@ export function journalDir(home: HomeLayout): string {
 
 /** `journal/greeter-1a2b3c4d5e6f.md`: a readable stem from the root's last segment plus a hash of the whole root. */
 export function journalFile(home: HomeLayout, projectRoot: string): string {
-  const stem = basename(projectRoot).replace(/[^A-Za-z0-9_-]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 48) || "project";
+  const stem =
+    basename(projectRoot)
+      .replace(/[^A-Za-z0-9_-]+/g, "-")
+      .replace(/^-+|-+$/g, "")
+      .slice(0, 48) || "project";
   const hash = createHash("sha256").update(projectRoot).digest("hex").slice(0, 12);
   return join(journalDir(home), `${stem}-${hash}.md`);
 }

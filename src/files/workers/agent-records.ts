@@ -5,7 +5,11 @@ import { closeSync, fstatSync, lstatSync, openSync, readdirSync, readSync, const
 import { join } from "node:path";
 import type { SpendAgent } from "../../domain/workers/spend.js";
 
-const ROOTS: Record<SpendAgent, string[]> = { pi: ["session"], claude: ["claude", "projects"], codex: ["codex", "sessions"] };
+const ROOTS: Record<SpendAgent, string[]> = {
+  pi: ["session"],
+  claude: ["claude", "projects"],
+  codex: ["codex", "sessions"],
+};
 const MAX_DEPTH = 5;
 
 /** Every `.jsonl` file under the agent's record folder of this worker's directory (links are not followed). */
@@ -53,7 +57,12 @@ export const RECORD_READ_BYTES = 4 << 20;
  * Undefined when it cannot be read. An offset that is not at a line's start (the byte before it is no newline) lies
  * inside an over-long line being skipped: the read resumes after that line's end.
  */
-export function readAppended(path: string, from: number, known: string | undefined, budget = RECORD_READ_BYTES): AppendedText | undefined {
+export function readAppended(
+  path: string,
+  from: number,
+  known: string | undefined,
+  budget = RECORD_READ_BYTES,
+): AppendedText | undefined {
   let fd: number;
   try {
     fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
@@ -78,7 +87,12 @@ export function readAppended(path: string, from: number, known: string | undefin
     // No line ends within the budget: a line too long to be usage; skipped (the next read resumes after it).
     if (end === 0 && got.length === budget) return { identity, offset: start + got.length, text: "", restarted };
     // A line still being written is read next time.
-    return { identity, offset: start + Math.max(end, skip), text: got.subarray(skip, Math.max(end, skip)).toString("utf8"), restarted };
+    return {
+      identity,
+      offset: start + Math.max(end, skip),
+      text: got.subarray(skip, Math.max(end, skip)).toString("utf8"),
+      restarted,
+    };
   } finally {
     closeSync(fd);
   }

@@ -21,7 +21,8 @@ export function deliverablesDir(home: HomeLayout, workerId: string): string {
 }
 
 export function deliverablePath(home: HomeLayout, workerId: string, version: number): string {
-  if (!Number.isInteger(version) || version < 1) throw new RangeError(`deliverable version must be a positive integer; got ${version}`);
+  if (!Number.isInteger(version) || version < 1)
+    throw new RangeError(`deliverable version must be a positive integer; got ${version}`);
   return join(deliverablesDir(home, workerId), `v${version}.json`);
 }
 
@@ -45,7 +46,9 @@ export function listDeliverableVersions(home: HomeLayout, workerId: string): num
 
 /** Reads and validates one sidecar; a missing, unparsable or inconsistent file is `ok: false` with a reason. */
 export function readDeliverable(home: HomeLayout, workerId: string, version: number): SidecarRead {
-  return readFrozenJson(home.root, deliverablePath(home, workerId, version), (value) => validateDeliverable(value, { workerId, version }));
+  return readFrozenJson(home.root, deliverablePath(home, workerId, version), (value) =>
+    validateDeliverable(value, { workerId, version }),
+  );
 }
 
 /** Claims `v<version>.json` with `d` (temp, fsync, link). False when the number is already taken. */
@@ -54,7 +57,11 @@ export function claimDeliverable(home: HomeLayout, workerId: string, version: nu
   const bytes = formatSidecar(d);
   // A version nobody could read back is refused before it is frozen (the reader's cap, files/no-follow.ts).
   if (Buffer.byteLength(bytes) > MAX_HOME_FILE_BYTES) {
-    throw refusal("deliverable-too-large", `${workerId}'s version ${version} would be ${Buffer.byteLength(bytes)} bytes, over the ${MAX_HOME_FILE_BYTES} a frozen version may hold; nothing was frozen`, "leave generated or binary bulk out of the change set (delete it or add it to .gitignore), then call docket_done again");
+    throw refusal(
+      "deliverable-too-large",
+      `${workerId}'s version ${version} would be ${Buffer.byteLength(bytes)} bytes, over the ${MAX_HOME_FILE_BYTES} a frozen version may hold; nothing was frozen`,
+      "leave generated or binary bulk out of the change set (delete it or add it to .gitignore), then call docket_done again",
+    );
   }
   return claimFile(deliverablePath(home, workerId, version), bytes);
 }
@@ -69,7 +76,11 @@ export function formatSidecar(d: WorkerDeliverable): string {
  * The claimed version whose sidecar carries `toolCallId`, if any (newest first). Reads only the head of each
  * file; a candidate is then fully validated, so a corrupt file never matches.
  */
-export function findDeliverableByToolCall(home: HomeLayout, workerId: string, toolCallId: string): SidecarRead | undefined {
+export function findDeliverableByToolCall(
+  home: HomeLayout,
+  workerId: string,
+  toolCallId: string,
+): SidecarRead | undefined {
   const needle = `"toolCallId": ${JSON.stringify(toolCallId)}`;
   for (const version of listDeliverableVersions(home, workerId).reverse()) {
     const path = deliverablePath(home, workerId, version);

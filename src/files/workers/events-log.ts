@@ -47,7 +47,8 @@ function tailOf(path: string, bytes: number): string {
 export function appendKeyedEventLine(path: string, event: Record<string, unknown>, key: string): boolean {
   const mark = `"key":${JSON.stringify(key)}`;
   const recent = tailOf(path, RECENT_BYTES);
-  const older = recent.length < RECENT_BYTES ? tailOf(path.replace(/\.ndjson$/, ".1.ndjson"), RECENT_BYTES - recent.length) : "";
+  const older =
+    recent.length < RECENT_BYTES ? tailOf(path.replace(/\.ndjson$/, ".1.ndjson"), RECENT_BYTES - recent.length) : "";
   if (recent.includes(mark) || older.includes(mark)) return false;
   appendEventLine(path, { ...event, key });
   return true;

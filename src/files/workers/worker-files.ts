@@ -41,7 +41,12 @@ export function readWorkerText(home: HomeLayout, workerId: string, name: WorkerF
 }
 
 /** The last `maxBytes` of the file as text (its first, possibly cut, line dropped when cut), or undefined as above. */
-export function readWorkerTail(home: HomeLayout, workerId: string, name: WorkerFile, maxBytes: number): string | undefined {
+export function readWorkerTail(
+  home: HomeLayout,
+  workerId: string,
+  name: WorkerFile,
+  maxBytes: number,
+): string | undefined {
   const path = workerPath(home, workerId, name);
   if (linkBelow(home.root, dirname(path))) return undefined;
   const read = readNoFollowTail(path, maxBytes);
@@ -58,7 +63,13 @@ export function workerFilePath(home: HomeLayout, workerId: string, name: WorkerF
 }
 
 /** Replaces `name` in the worker's directory atomically (0600), never through a link; `mkdir: false` never recreates it. */
-export function writeWorkerFile(home: HomeLayout, workerId: string, name: WorkerFile, text: string, options: { mkdir?: boolean } = {}): void {
+export function writeWorkerFile(
+  home: HomeLayout,
+  workerId: string,
+  name: WorkerFile,
+  text: string,
+  options: { mkdir?: boolean } = {},
+): void {
   writeFileAtomic(workerFilePath(home, workerId, name), text, options);
 }
 

@@ -11,5 +11,9 @@ import { statement } from "./statements.js";
 export function pruneKeysBefore(tx: Tx, prefix: string, before: string): number {
   if (!prefix.endsWith("/")) throw new Error(`a key prefix ends with "/": ${prefix}`);
   const end = `${prefix.slice(0, -1)}0`; // "/" + 1: every key that starts with the prefix sorts below it
-  return statement(tx.db, "DELETE FROM idempotency WHERE key >= ? AND key < ? AND created_at < ?").run(prefix, end, before).changes;
+  return statement(tx.db, "DELETE FROM idempotency WHERE key >= ? AND key < ? AND created_at < ?").run(
+    prefix,
+    end,
+    before,
+  ).changes;
 }

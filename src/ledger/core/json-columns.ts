@@ -19,7 +19,8 @@ export function stringList(text: string): string[] | undefined {
 }
 
 /** A JSON list of strings, as read back; undefined when any element is not a string. */
-export const asStringList = (v: unknown): string[] | undefined => (Array.isArray(v) && v.every((s) => typeof s === "string") ? v : undefined);
+export const asStringList = (v: unknown): string[] | undefined =>
+  Array.isArray(v) && v.every((s) => typeof s === "string") ? v : undefined;
 
 /** A JSON object of string values, as read back; undefined when it is not one. */
 export function asStringRecord(v: unknown): Record<string, string> | undefined {
@@ -30,11 +31,18 @@ export function asStringRecord(v: unknown): Record<string, string> | undefined {
 
 /** A column whose content is not the shape Docket wrote into it. */
 export function columnFault(table: string, column: string, id: string, why: string): DocketError {
-  return internalError("ledger-column-invalid", `the ledger's ${table}.${column} of ${id} ${why}; the ledger was changed outside Docket`);
+  return internalError(
+    "ledger-column-invalid",
+    `the ledger's ${table}.${column} of ${id} ${why}; the ledger was changed outside Docket`,
+  );
 }
 
 /** A column read as `T` through its validator, or a ledger fault naming the row. */
-export function jsonColumn<T>(text: string, read: (value: unknown) => T | undefined, where: { table: string; column: string; id: string }): T {
+export function jsonColumn<T>(
+  text: string,
+  read: (value: unknown) => T | undefined,
+  where: { table: string; column: string; id: string },
+): T {
   const value = read(parseJson(text));
   if (value === undefined) throw columnFault(where.table, where.column, where.id, "is not valid");
   return value;

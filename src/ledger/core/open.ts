@@ -44,7 +44,10 @@ export function loadNativeModule(): void {
 function nativeModuleMissing(cause: unknown): DocketError {
   const dir = dirname(dirname(dirname(createRequire(import.meta.url).resolve("better-sqlite3/package.json"))));
   const installedPackage = basename(dirname(dir)) === "node_modules";
-  const reason = (cause as { code?: string }).code === "ERR_DLOPEN_FAILED" ? "does not load in this Node.js (built for another version?)" : "was never built (npm skipped its install script)";
+  const reason =
+    (cause as { code?: string }).code === "ERR_DLOPEN_FAILED"
+      ? "does not load in this Node.js (built for another version?)"
+      : "was never built (npm skipped its install script)";
   return new DocketError("refusal", "native-module-missing", `better-sqlite3's native module ${reason}`, {
     hint: installedPackage
       ? `run \`npm rebuild better-sqlite3\` in ${dir}, or reinstall with \`npm install -g <docket> --allow-scripts=better-sqlite3\``

@@ -35,7 +35,11 @@ export function openReadOnlyRaw(path: string): Db {
   // SQLite cannot read a WAL-mode file read-only unless its -shm exists or can be created. Without a -wal, the main
   // file holds every committed change, so a copy marked as rollback-journal (header bytes 18-19) reads the same rows.
   if (sizeOf(`${path}-wal`) > 0) {
-    throw refusal("home-read-only", `the ledger ${path} has changes in ${path}-wal that only a writer can fold in, and its home is read-only`, "make the home writable and run any docket command once");
+    throw refusal(
+      "home-read-only",
+      `the ledger ${path} has changes in ${path}-wal that only a writer can fold in, and its home is read-only`,
+      "make the home writable and run any docket command once",
+    );
   }
   const bytes = readFileSync(path);
   if (bytes.length >= 20 && bytes[18] === 2 && bytes[19] === 2) {

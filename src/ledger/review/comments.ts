@@ -43,9 +43,17 @@ interface Row {
 }
 
 const fromRow = (r: Row): CommentRow => ({
-  id: r.id, worker: r.worker, ref: r.deliverable_ref, version: r.deliverable_version, sha256: r.content_sha256,
-  anchor: { file: r.file, side: r.side, start: r.line_start, end: r.line_end }, text: r.text, state: r.state, decision: r.decision,
-  createdAt: r.created_at, updatedAt: r.updated_at,
+  id: r.id,
+  worker: r.worker,
+  ref: r.deliverable_ref,
+  version: r.deliverable_version,
+  sha256: r.content_sha256,
+  anchor: { file: r.file, side: r.side, start: r.line_start, end: r.line_end },
+  text: r.text,
+  state: r.state,
+  decision: r.decision,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
 });
 
 /** What a new draft is given; the rest (id, state, times) the insert makes. */
@@ -54,9 +62,25 @@ export type NewComment = Pick<CommentRow, "worker" | "ref" | "version" | "sha256
 export function insertComment(tx: Tx, c: NewComment): CommentRow {
   const seq = tx.next("comment");
   const id = formatId("comment", seq);
-  statement(tx.db, `INSERT INTO review_comments (id, seq, worker, deliverable_ref, deliverable_version, content_sha256, file, side, line_start, line_end, text, state, created_at, updated_at)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'draft', ?, ?)`)
-    .run(id, seq, c.worker, c.ref, c.version, c.sha256, c.anchor.file, c.anchor.side, c.anchor.start, c.anchor.end, c.text, tx.now, tx.now);
+  statement(
+    tx.db,
+    `INSERT INTO review_comments (id, seq, worker, deliverable_ref, deliverable_version, content_sha256, file, side, line_start, line_end, text, state, created_at, updated_at)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'draft', ?, ?)`,
+  ).run(
+    id,
+    seq,
+    c.worker,
+    c.ref,
+    c.version,
+    c.sha256,
+    c.anchor.file,
+    c.anchor.side,
+    c.anchor.start,
+    c.anchor.end,
+    c.text,
+    tx.now,
+    tx.now,
+  );
   return commentById(tx.db, id)!;
 }
 
@@ -67,33 +91,61 @@ export function commentById(db: Db, id: string): CommentRow | undefined {
 
 /** Changes a draft's text; false when it is no longer a draft. */
 export function updateCommentText(tx: Tx, id: string, text: string): boolean {
-  return statement(tx.db, "UPDATE review_comments SET text = ?, updated_at = ? WHERE id = ? AND state = 'draft'").run(text, tx.now, id).changes === 1;
+  return (
+    statement(tx.db, "UPDATE review_comments SET text = ?, updated_at = ? WHERE id = ? AND state = 'draft'").run(
+      text,
+      tx.now,
+      id,
+    ).changes === 1
+  );
 }
 
 /** Marks a draft deleted (the row stays); false when it is no longer a draft. */
 export function deleteCommentDraft(tx: Tx, id: string): boolean {
-  return statement(tx.db, "UPDATE review_comments SET state = 'deleted', updated_at = ? WHERE id = ? AND state = 'draft'").run(tx.now, id).changes === 1;
+  return (
+    statement(
+      tx.db,
+      "UPDATE review_comments SET state = 'deleted', updated_at = ? WHERE id = ? AND state = 'draft'",
+    ).run(tx.now, id).changes === 1
+  );
 }
 
 /** Marks drafts sent with one decision; returns how many were. */
 export function markCommentsSent(tx: Tx, ids: readonly string[], decision: string): number {
-  const mark = statement(tx.db, "UPDATE review_comments SET state = 'sent', decision = ?, updated_at = ? WHERE id = ? AND state = 'draft'");
+  const mark = statement(
+    tx.db,
+    "UPDATE review_comments SET state = 'sent', decision = ?, updated_at = ? WHERE id = ? AND state = 'draft'",
+  );
   return ids.reduce((n, id) => n + mark.run(decision, tx.now, id).changes, 0);
 }
 
 /** The comments of one exact version in `states`, oldest first. */
 export function commentsOfRef(db: Db, ref: string, states: readonly CommentState[] = ["draft", "sent"]): CommentRow[] {
-  return (statement(db, "SELECT * FROM review_comments WHERE deliverable_ref = ? AND state IN (SELECT value FROM json_each(?)) ORDER BY seq")
-    .all(ref, JSON.stringify(states)) as Row[]).map(fromRow);
+  return (
+    statement(
+      db,
+      "SELECT * FROM review_comments WHERE deliverable_ref = ? AND state IN (SELECT value FROM json_each(?)) ORDER BY seq",
+    ).all(ref, JSON.stringify(states)) as Row[]
+  ).map(fromRow);
 }
 
 /** Every comment on a worker's versions in `states`, oldest first. */
-export function commentsOfWorker(db: Db, worker: string, states: readonly CommentState[] = ["draft", "sent"]): CommentRow[] {
-  return (statement(db, "SELECT * FROM review_comments WHERE worker = ? AND state IN (SELECT value FROM json_each(?)) ORDER BY seq")
-    .all(worker, JSON.stringify(states)) as Row[]).map(fromRow);
+export function commentsOfWorker(
+  db: Db,
+  worker: string,
+  states: readonly CommentState[] = ["draft", "sent"],
+): CommentRow[] {
+  return (
+    statement(
+      db,
+      "SELECT * FROM review_comments WHERE worker = ? AND state IN (SELECT value FROM json_each(?)) ORDER BY seq",
+    ).all(worker, JSON.stringify(states)) as Row[]
+  ).map(fromRow);
 }
 
 /** The comments one decision sent, oldest first. */
 export function commentsOfDecision(db: Db, decision: string): CommentRow[] {
-  return (statement(db, "SELECT * FROM review_comments WHERE decision = ? ORDER BY seq").all(decision) as Row[]).map(fromRow);
+  return (statement(db, "SELECT * FROM review_comments WHERE decision = ? ORDER BY seq").all(decision) as Row[]).map(
+    fromRow,
+  );
 }

@@ -28,5 +28,8 @@ const SQL = `SELECT w.id AS worker, w.seq, w.state, w.deliverable_version AS ver
   FROM workers w WHERE w.deleted_at IS NULL AND w.project_root = ? ORDER BY w.seq`;
 
 export function pulseRows(db: Db, projectRoot: string): PulseRow[] {
-  return (statement(db, SQL).all(projectRoot) as (Omit<PulseRow, "judged"> & { judged: number })[]).map((r) => ({ ...r, judged: r.judged === 1 }));
+  return (statement(db, SQL).all(projectRoot) as (Omit<PulseRow, "judged"> & { judged: number })[]).map((r) => ({
+    ...r,
+    judged: r.judged === 1,
+  }));
 }

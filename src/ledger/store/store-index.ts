@@ -28,7 +28,8 @@ export interface SlotRow {
   unloadedAt: string | null;
 }
 
-const INDEX_COLUMNS = "id, version, ref, outcome, summary, saved_at AS savedAt, source_kind AS sourceKind, path, status, reason, detail";
+const INDEX_COLUMNS =
+  "id, version, ref, outcome, summary, saved_at AS savedAt, source_kind AS sourceKind, path, status, reason, detail";
 const SLOT_COLUMNS = "id, ref, kind, loaded_at AS loadedAt, unloaded_at AS unloadedAt";
 
 export const ROOT_STAMP = "/";
@@ -49,7 +50,10 @@ export function deleteIndexRow(tx: Tx, id: string, version: number): void {
 }
 
 export function setStamp(tx: Tx, name: string, stamp: string): void {
-  statement(tx.db, "INSERT INTO store_stamps (name, stamp) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET stamp = excluded.stamp").run(name, stamp);
+  statement(
+    tx.db,
+    "INSERT INTO store_stamps (name, stamp) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET stamp = excluded.stamp",
+  ).run(name, stamp);
 }
 
 /** Replaces everything known about one id directory with what a scan of it found. */
@@ -75,7 +79,8 @@ export function readStamps(db: Db): Map<string, string> {
 }
 
 export function readStamp(db: Db, name: string): string | undefined {
-  return (statement(db, "SELECT stamp FROM store_stamps WHERE name = ?").get(name) as { stamp: string } | undefined)?.stamp;
+  return (statement(db, "SELECT stamp FROM store_stamps WHERE name = ?").get(name) as { stamp: string } | undefined)
+    ?.stamp;
 }
 
 export function rootStamp(db: Db): string | undefined {
@@ -83,45 +88,69 @@ export function rootStamp(db: Db): string | undefined {
 }
 
 export function dirtyIds(db: Db): string[] {
-  return (statement(db, "SELECT name FROM store_stamps WHERE stamp = 'dirty' AND name <> ?").all(ROOT_STAMP) as { name: string }[]).map((r) => r.name);
+  return (
+    statement(db, "SELECT name FROM store_stamps WHERE stamp = 'dirty' AND name <> ?").all(ROOT_STAMP) as {
+      name: string;
+    }[]
+  ).map((r) => r.name);
 }
 
-export type ListingRow = Pick<IndexRow, "id" | "version" | "ref" | "outcome" | "summary" | "savedAt" | "path" | "status" | "reason" | "detail">;
+export type ListingRow = Pick<
+  IndexRow,
+  "id" | "version" | "ref" | "outcome" | "summary" | "savedAt" | "path" | "status" | "reason" | "detail"
+>;
 
 /** Newest first, only the columns a listing shows (10,000 rows must stay a few-millisecond query). */
 export function listIndexRows(db: Db): ListingRow[] {
-  return statement(db, "SELECT id, version, ref, outcome, summary, saved_at AS savedAt, path, status, reason, detail FROM stored_deliverables ORDER BY saved_at DESC, id DESC, version DESC")
-    .all() as ListingRow[];
+  return statement(
+    db,
+    "SELECT id, version, ref, outcome, summary, saved_at AS savedAt, path, status, reason, detail FROM stored_deliverables ORDER BY saved_at DESC, id DESC, version DESC",
+  ).all() as ListingRow[];
 }
 
 export function getIndexRow(db: Db, id: string, version: number): IndexRow | undefined {
-  return statement(db, `SELECT ${INDEX_COLUMNS} FROM stored_deliverables WHERE id = ? AND version = ?`).get(id, version) as IndexRow | undefined;
+  return statement(db, `SELECT ${INDEX_COLUMNS} FROM stored_deliverables WHERE id = ? AND version = ?`).get(
+    id,
+    version,
+  ) as IndexRow | undefined;
 }
 
 export function indexRowsForId(db: Db, id: string): IndexRow[] {
-  return statement(db, `SELECT ${INDEX_COLUMNS} FROM stored_deliverables WHERE id = ? ORDER BY version`).all(id) as IndexRow[];
+  return statement(db, `SELECT ${INDEX_COLUMNS} FROM stored_deliverables WHERE id = ? ORDER BY version`).all(
+    id,
+  ) as IndexRow[];
 }
 
 export function newestOkRow(db: Db): IndexRow | undefined {
-  return statement(db, `SELECT ${INDEX_COLUMNS} FROM stored_deliverables WHERE status = 'ok' ORDER BY saved_at DESC, id DESC, version DESC LIMIT 1`).get() as IndexRow | undefined;
+  return statement(
+    db,
+    `SELECT ${INDEX_COLUMNS} FROM stored_deliverables WHERE status = 'ok' ORDER BY saved_at DESC, id DESC, version DESC LIMIT 1`,
+  ).get() as IndexRow | undefined;
 }
 
 /** Loadable rows whose id or ref starts with `prefix` (a GLOB on the primary key's text, so it uses no scan of files). */
 export function indexRowsByPrefix(db: Db, prefix: string, limit = 20): IndexRow[] {
   const escaped = prefix.replace(/[*?[\]]/g, (c) => `[${c}]`);
-  return statement(db, `SELECT ${INDEX_COLUMNS} FROM stored_deliverables WHERE status = 'ok' AND (id GLOB ? OR ref GLOB ?) ORDER BY id, version LIMIT ?`)
-    .all(`${escaped}*`, `${escaped}*`, limit) as IndexRow[];
+  return statement(
+    db,
+    `SELECT ${INDEX_COLUMNS} FROM stored_deliverables WHERE status = 'ok' AND (id GLOB ? OR ref GLOB ?) ORDER BY id, version LIMIT ?`,
+  ).all(`${escaped}*`, `${escaped}*`, limit) as IndexRow[];
 }
 
 /** Pins a version's bytes the first time this ledger sees them; an existing pin is kept (a later change is tampering). */
 export function pinStored(tx: Tx, id: string, version: number, sha256: string): void {
-  statement(tx.db, "INSERT INTO stored_pins (id, version, sha256, pinned_at) VALUES (?, ?, ?, ?) ON CONFLICT(id, version) DO NOTHING").run(id, version, sha256, tx.now);
+  statement(
+    tx.db,
+    "INSERT INTO stored_pins (id, version, sha256, pinned_at) VALUES (?, ?, ?, ?) ON CONFLICT(id, version) DO NOTHING",
+  ).run(id, version, sha256, tx.now);
 }
 
 /** Pins the bytes this ledger has just claimed as a new version file (a version that did not exist before). */
 export function repinStored(tx: Tx, id: string, version: number, sha256: string): void {
-  statement(tx.db, "INSERT INTO stored_pins (id, version, sha256, pinned_at) VALUES (?, ?, ?, ?) ON CONFLICT(id, version) DO UPDATE SET sha256 = excluded.sha256, pinned_at = excluded.pinned_at")
-    .run(id, version, sha256, tx.now);
+  statement(
+    tx.db,
+    "INSERT INTO stored_pins (id, version, sha256, pinned_at) VALUES (?, ?, ?, ?) ON CONFLICT(id, version) DO UPDATE SET sha256 = excluded.sha256, pinned_at = excluded.pinned_at",
+  ).run(id, version, sha256, tx.now);
 }
 
 export function deletePin(tx: Tx, id: string, version: number): void {
@@ -129,7 +158,11 @@ export function deletePin(tx: Tx, id: string, version: number): void {
 }
 
 export function getPin(db: Db, id: string, version: number): string | undefined {
-  return (statement(db, "SELECT sha256 FROM stored_pins WHERE id = ? AND version = ?").get(id, version) as { sha256: string } | undefined)?.sha256;
+  return (
+    statement(db, "SELECT sha256 FROM stored_pins WHERE id = ? AND version = ?").get(id, version) as
+      | { sha256: string }
+      | undefined
+  )?.sha256;
 }
 
 export function insertSlot(tx: Tx, ref: string, kind: SlotRow["kind"]): SlotRow {
@@ -139,7 +172,10 @@ export function insertSlot(tx: Tx, ref: string, kind: SlotRow["kind"]): SlotRow 
 }
 
 export function activeSlotFor(db: Db, ref: string): SlotRow | undefined {
-  return statement(db, `SELECT ${SLOT_COLUMNS} FROM slots WHERE ref = ? AND unloaded_at IS NULL ORDER BY loaded_at LIMIT 1`).get(ref) as SlotRow | undefined;
+  return statement(
+    db,
+    `SELECT ${SLOT_COLUMNS} FROM slots WHERE ref = ? AND unloaded_at IS NULL ORDER BY loaded_at LIMIT 1`,
+  ).get(ref) as SlotRow | undefined;
 }
 
 export function getSlot(db: Db, id: string): SlotRow | undefined {
@@ -151,5 +187,6 @@ export function unloadSlot(tx: Tx, id: string): void {
 }
 
 export function unloadSlotsFor(tx: Tx, ref: string): number {
-  return statement(tx.db, "UPDATE slots SET unloaded_at = ? WHERE ref = ? AND unloaded_at IS NULL").run(tx.now, ref).changes;
+  return statement(tx.db, "UPDATE slots SET unloaded_at = ? WHERE ref = ? AND unloaded_at IS NULL").run(tx.now, ref)
+    .changes;
 }

@@ -23,25 +23,61 @@ export interface Chip {
 }
 
 interface ChipRow {
-  id: string; seq: number; worker: string | null; ref: string; project_root: string; body: string; decision: string | null;
-  state: ChipState; created_at: string; consumed_at: string | null; dropped_at: string | null;
+  id: string;
+  seq: number;
+  worker: string | null;
+  ref: string;
+  project_root: string;
+  body: string;
+  decision: string | null;
+  state: ChipState;
+  created_at: string;
+  consumed_at: string | null;
+  dropped_at: string | null;
 }
 
 const fromRow = (r: ChipRow): Chip => ({
-  id: r.id, worker: r.worker, ref: r.ref, projectRoot: r.project_root, body: r.body, decision: r.decision, state: r.state,
-  createdAt: r.created_at, consumedAt: r.consumed_at, droppedAt: r.dropped_at,
+  id: r.id,
+  worker: r.worker,
+  ref: r.ref,
+  projectRoot: r.project_root,
+  body: r.body,
+  decision: r.decision,
+  state: r.state,
+  createdAt: r.created_at,
+  consumedAt: r.consumed_at,
+  droppedAt: r.dropped_at,
 });
 
-export function insertChip(tx: Tx, c: { worker?: string | null; ref: string; projectRoot: string; body: string; decision?: string | null }): Chip {
+export function insertChip(
+  tx: Tx,
+  c: { worker?: string | null; ref: string; projectRoot: string; body: string; decision?: string | null },
+): Chip {
   const seq = tx.next("chip");
   const id = formatId("chip", seq);
-  statement(tx.db, "INSERT INTO chips (id, seq, worker, ref, project_root, body, decision, state, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'queued', ?)")
-    .run(id, seq, c.worker ?? null, c.ref, c.projectRoot, c.body, c.decision ?? null, tx.now);
-  return { id, worker: c.worker ?? null, ref: c.ref, projectRoot: c.projectRoot, body: c.body, decision: c.decision ?? null, state: "queued", createdAt: tx.now, consumedAt: null, droppedAt: null };
+  statement(
+    tx.db,
+    "INSERT INTO chips (id, seq, worker, ref, project_root, body, decision, state, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'queued', ?)",
+  ).run(id, seq, c.worker ?? null, c.ref, c.projectRoot, c.body, c.decision ?? null, tx.now);
+  return {
+    id,
+    worker: c.worker ?? null,
+    ref: c.ref,
+    projectRoot: c.projectRoot,
+    body: c.body,
+    decision: c.decision ?? null,
+    state: "queued",
+    createdAt: tx.now,
+    consumedAt: null,
+    droppedAt: null,
+  };
 }
 
 export function queuedChipFor(db: Db, ref: string, projectRoot: string): Chip | undefined {
-  const r = statement(db, "SELECT * FROM chips WHERE ref = ? AND project_root = ? AND state = 'queued' ORDER BY seq LIMIT 1").get(ref, projectRoot) as ChipRow | undefined;
+  const r = statement(
+    db,
+    "SELECT * FROM chips WHERE ref = ? AND project_root = ? AND state = 'queued' ORDER BY seq LIMIT 1",
+  ).get(ref, projectRoot) as ChipRow | undefined;
   return r ? fromRow(r) : undefined;
 }
 
@@ -73,18 +109,25 @@ export function dropChip(tx: Tx, id: string): Chip {
 
 /** Marks every queued chip of a project consumed (the parent session's next prompt took them) and returns them. */
 export function consumeChips(tx: Tx, projectRoot: string): Chip[] {
-  const rows = statement(tx.db, "UPDATE chips SET state = 'consumed', consumed_at = ? WHERE state = 'queued' AND project_root = ? RETURNING *")
-    .all(tx.now, projectRoot) as ChipRow[];
+  const rows = statement(
+    tx.db,
+    "UPDATE chips SET state = 'consumed', consumed_at = ? WHERE state = 'queued' AND project_root = ? RETURNING *",
+  ).all(tx.now, projectRoot) as ChipRow[];
   return rows.map(fromRow).sort((a, b) => a.id.localeCompare(b.id, "en", { numeric: true }));
 }
 
 /** The chips queued for a project's next prompt, ids, refs and sizes only (bodies stay in the ledger). */
 export function queuedChipSizes(db: Db, projectRoot: string): { id: string; ref: string; bytes: number }[] {
-  return statement(db, "SELECT id, ref, length(CAST(body AS BLOB)) AS bytes FROM chips WHERE state = 'queued' AND project_root = ? ORDER BY seq")
-    .all(projectRoot) as { id: string; ref: string; bytes: number }[];
+  return statement(
+    db,
+    "SELECT id, ref, length(CAST(body AS BLOB)) AS bytes FROM chips WHERE state = 'queued' AND project_root = ? ORDER BY seq",
+  ).all(projectRoot) as { id: string; ref: string; bytes: number }[];
 }
 
 /** Whether a project has queued chips: a cheap read, so an ordinary prompt costs no write. */
 export function hasQueuedChips(db: Db, projectRoot: string): boolean {
-  return statement(db, "SELECT 1 FROM chips WHERE state = 'queued' AND project_root = ? LIMIT 1").get(projectRoot) !== undefined;
+  return (
+    statement(db, "SELECT 1 FROM chips WHERE state = 'queued' AND project_root = ? LIMIT 1").get(projectRoot) !==
+    undefined
+  );
 }

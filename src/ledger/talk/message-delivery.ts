@@ -8,10 +8,11 @@ import { statement } from "../core/statements.js";
 
 /** Claims every queued message of the worker for this generation; returns them in queue order. */
 export function claimQueuedMessages(tx: Tx, worker: string, generation: number): Message[] {
-  return statement(tx.db, 
-      `UPDATE messages SET delivery = 'delivered', delivered_generation = ?, delivered_at = ?, delivered_via = 'inbox'
+  return statement(
+    tx.db,
+    `UPDATE messages SET delivery = 'delivered', delivered_generation = ?, delivered_at = ?, delivered_via = 'inbox'
        WHERE worker = ? AND delivery = 'queued' RETURNING ${MESSAGE_COLUMNS}`,
-    )
+  )
     .all(generation, tx.now, worker)
     .sort((a, b) => rowOrder(a as Message) - rowOrder(b as Message)) as Message[];
 }
@@ -22,7 +23,8 @@ function rowOrder(m: Message): number {
 
 /** Marks messages delivered to this generation as read; returns the ids that changed. */
 export function markMessagesRead(tx: Tx, worker: string, generation: number, ids: readonly string[]): string[] {
-  const mark = statement(tx.db, 
+  const mark = statement(
+    tx.db,
     "UPDATE messages SET delivery = 'read', read_at = ? WHERE id = ? AND worker = ? AND delivery = 'delivered' AND delivered_generation = ?",
   );
   return ids.filter((id) => mark.run(tx.now, id, worker, generation).changes > 0);
@@ -33,9 +35,12 @@ export function markMessagesRead(tx: Tx, worker: string, generation: number, ids
  * Marks that one message delivered to `generation` (only while still queued); false when it was not queued.
  */
 export function markPasted(tx: Tx, id: string, worker: string, generation: number): boolean {
-  return statement(tx.db,
-    "UPDATE messages SET delivery = 'delivered', delivered_via = 'pane', delivered_generation = ?, delivered_at = ? WHERE id = ? AND worker = ? AND delivery = 'queued'",
-  ).run(generation, tx.now, id, worker).changes > 0;
+  return (
+    statement(
+      tx.db,
+      "UPDATE messages SET delivery = 'delivered', delivered_via = 'pane', delivered_generation = ?, delivered_at = ? WHERE id = ? AND worker = ? AND delivery = 'queued'",
+    ).run(generation, tx.now, id, worker).changes > 0
+  );
 }
 
 /**
@@ -43,37 +48,52 @@ export function markPasted(tx: Tx, id: string, worker: string, generation: numbe
  * Words pasted into a command worker's pane stay delivered: the pane took them, and nothing would take them again.
  */
 export function requeueUnread(tx: Tx, worker: string): number {
-  return statement(tx.db, "UPDATE messages SET delivery = 'queued', delivered_generation = NULL, delivered_at = NULL, delivered_via = NULL WHERE worker = ? AND delivery = 'delivered' AND delivered_via IS NOT 'pane'")
-    .run(worker).changes;
+  return statement(
+    tx.db,
+    "UPDATE messages SET delivery = 'queued', delivered_generation = NULL, delivered_at = NULL, delivered_via = NULL WHERE worker = ? AND delivery = 'delivered' AND delivered_via IS NOT 'pane'",
+  ).run(worker).changes;
 }
 
 /** Delete: nothing will ever take the worker's queued messages. */
 export function cancelQueuedMessages(tx: Tx, worker: string): number {
-  return statement(tx.db, "UPDATE messages SET delivery = 'cancelled' WHERE worker = ? AND delivery = 'queued'").run(worker).changes;
+  return statement(tx.db, "UPDATE messages SET delivery = 'cancelled' WHERE worker = ? AND delivery = 'queued'").run(
+    worker,
+  ).changes;
 }
 
 export function hasQueuedMessages(db: Db, worker: string): boolean {
-  return statement(db, "SELECT 1 FROM messages WHERE worker = ? AND delivery = 'queued' LIMIT 1").get(worker) !== undefined;
+  return (
+    statement(db, "SELECT 1 FROM messages WHERE worker = ? AND delivery = 'queued' LIMIT 1").get(worker) !== undefined
+  );
 }
 
 export type MessageDelivery = Pick<Message, "id" | "kind" | "delivery" | "body" | "question" | "createdAt">;
 
 export function messageDeliveries(db: Db, worker: string): MessageDelivery[] {
-  return (statement(db, "SELECT id, kind, delivery, body, question, created_at AS createdAt FROM messages WHERE worker = ?").all(worker) as MessageDelivery[]).sort(
-    (a, b) => Number(a.id.replace(/\D/g, "")) - Number(b.id.replace(/\D/g, "")),
-  );
+  return (
+    statement(
+      db,
+      "SELECT id, kind, delivery, body, question, created_at AS createdAt FROM messages WHERE worker = ?",
+    ).all(worker) as MessageDelivery[]
+  ).sort((a, b) => Number(a.id.replace(/\D/g, "")) - Number(b.id.replace(/\D/g, "")));
 }
 
 /** Messages delivered to this generation and not yet seen read, in queue order. */
 export function deliveredUnread(db: Db, worker: string, generation: number): Message[] {
-  return (statement(db, `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE worker = ? AND delivery = 'delivered' AND delivered_generation = ?`).all(worker, generation) as Message[]).sort(
-    (a, b) => rowOrder(a) - rowOrder(b),
-  );
+  return (
+    statement(
+      db,
+      `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE worker = ? AND delivery = 'delivered' AND delivered_generation = ?`,
+    ).all(worker, generation) as Message[]
+  ).sort((a, b) => rowOrder(a) - rowOrder(b));
 }
 
 /** Puts claimed messages back in the queue (their delivery never reached the process). */
 export function requeueMessages(tx: Tx, worker: string, ids: readonly string[]): number {
-  const put = statement(tx.db, "UPDATE messages SET delivery = 'queued', delivered_generation = NULL, delivered_at = NULL WHERE id = ? AND worker = ? AND delivery = 'delivered'");
+  const put = statement(
+    tx.db,
+    "UPDATE messages SET delivery = 'queued', delivered_generation = NULL, delivered_at = NULL WHERE id = ? AND worker = ? AND delivery = 'delivered'",
+  );
   return ids.reduce((n, id) => n + put.run(id, worker).changes, 0);
 }
 
@@ -83,8 +103,13 @@ export function lastMessageRowid(db: Db): number {
 }
 
 /** The human's words (tell, answer, review note) to one project's workers after rowid `mark`, oldest first, with where each got. */
-export function humanMessagesSince(db: Db, mark: number, projectRoot: string): { message: string; worker: string; delivery: Message["delivery"]; workerExited: boolean }[] {
-  const rows = statement(db,
+export function humanMessagesSince(
+  db: Db,
+  mark: number,
+  projectRoot: string,
+): { message: string; worker: string; delivery: Message["delivery"]; workerExited: boolean }[] {
+  const rows = statement(
+    db,
     `SELECT m.id, m.worker, m.delivery, w.exited FROM messages m JOIN workers w ON w.id = m.worker
       WHERE m.rowid > ? AND m.kind IN ('tell', 'answer', 'review_note') AND w.project_root = ? ORDER BY m.rowid`,
   ).all(mark, projectRoot) as { id: string; worker: string; delivery: Message["delivery"]; exited: number }[];

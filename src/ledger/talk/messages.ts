@@ -45,23 +45,38 @@ export const MESSAGE_COLUMNS = `id, worker, kind, body, question, dispatch, bind
 
 export function insertMessage(tx: Tx, m: NewMessage): string {
   const id = formatId("message", tx.next("message"));
-  statement(tx.db, 
-      `INSERT INTO messages (id, worker, kind, body, question, dispatch, binding, deliver_as, delivery, created_at, from_actor)
+  statement(
+    tx.db,
+    `INSERT INTO messages (id, worker, kind, body, question, dispatch, binding, deliver_as, delivery, created_at, from_actor)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?)`,
-    )
-    .run(id, m.worker, m.kind, m.body, m.question ?? null, m.dispatch ?? null, m.binding ?? null, m.deliverAs ?? "steer", tx.now, m.from ?? "human");
+  ).run(
+    id,
+    m.worker,
+    m.kind,
+    m.body,
+    m.question ?? null,
+    m.dispatch ?? null,
+    m.binding ?? null,
+    m.deliverAs ?? "steer",
+    tx.now,
+    m.from ?? "human",
+  );
   return id;
 }
 
 /** Cancels the dispatch's work envelopes nobody has received yet; returns how many. */
 export function cancelUndeliveredEnvelopes(tx: Tx, at: { worker: string; dispatch: string }): number {
   // worker + delivery first: the (worker, delivery) index keeps this off a scan of every message ever sent
-  return statement(tx.db, "UPDATE messages SET delivery = 'cancelled' WHERE worker = ? AND delivery = 'queued' AND dispatch = ? AND kind = 'work'")
-    .run(at.worker, at.dispatch).changes;
+  return statement(
+    tx.db,
+    "UPDATE messages SET delivery = 'cancelled' WHERE worker = ? AND delivery = 'queued' AND dispatch = ? AND kind = 'work'",
+  ).run(at.worker, at.dispatch).changes;
 }
 
 /** Cancels the binding's reply reviews not yet delivered: there is no active work left to amend. */
 export function cancelPendingReplyReviews(tx: Tx, at: { worker: string; binding: string }): number {
-  return statement(tx.db, "UPDATE messages SET delivery = 'cancelled' WHERE worker = ? AND delivery = 'queued' AND binding = ? AND kind = 'reply_review'")
-    .run(at.worker, at.binding).changes;
+  return statement(
+    tx.db,
+    "UPDATE messages SET delivery = 'cancelled' WHERE worker = ? AND delivery = 'queued' AND binding = ? AND kind = 'reply_review'",
+  ).run(at.worker, at.binding).changes;
 }

@@ -17,11 +17,16 @@ export interface NoteRow {
   createdAt: string;
 }
 
-export function insertNote(tx: Tx, n: { worker: string; generation: number; text: string; suggested: readonly string[]; notification: string }): string {
+export function insertNote(
+  tx: Tx,
+  n: { worker: string; generation: number; text: string; suggested: readonly string[]; notification: string },
+): string {
   const seq = tx.next("note");
   const id = formatId("note", seq);
-  statement(tx.db, "INSERT INTO notes (id, seq, worker, generation, text, suggested, notification, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
-    .run(id, seq, n.worker, n.generation, n.text, JSON.stringify(n.suggested), n.notification, tx.now);
+  statement(
+    tx.db,
+    "INSERT INTO notes (id, seq, worker, generation, text, suggested, notification, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+  ).run(id, seq, n.worker, n.generation, n.text, JSON.stringify(n.suggested), n.notification, tx.now);
   return id;
 }
 
@@ -36,7 +41,13 @@ interface Row {
 }
 
 const fromRow = (r: Row): NoteRow => ({
-  id: r.id, worker: r.worker, generation: r.generation, text: r.text, suggested: jsonColumn(r.suggested, asStringList, { table: "notes", column: "suggested", id: r.id }), notification: r.notification, createdAt: r.created_at,
+  id: r.id,
+  worker: r.worker,
+  generation: r.generation,
+  text: r.text,
+  suggested: jsonColumn(r.suggested, asStringList, { table: "notes", column: "suggested", id: r.id }),
+  notification: r.notification,
+  createdAt: r.created_at,
 });
 
 /** A note by its id (`nt<N>`) or by the notification that shows it (`n<N>`). */
@@ -47,20 +58,31 @@ export function getNote(db: Db, id: string): NoteRow | undefined {
 
 /** Notes whose notification the human has not dismissed, per worker: the dock's `N shared`. */
 export function undismissedNoteCounts(db: Db): Map<string, number> {
-  const rows = statement(db, `SELECT nt.worker AS worker, count(*) AS n FROM notes nt JOIN notifications n ON n.id = nt.notification
-     WHERE n.dismissed_at IS NULL GROUP BY nt.worker`).all() as { worker: string; n: number }[];
+  const rows = statement(
+    db,
+    `SELECT nt.worker AS worker, count(*) AS n FROM notes nt JOIN notifications n ON n.id = nt.notification
+     WHERE n.dismissed_at IS NULL GROUP BY nt.worker`,
+  ).all() as { worker: string; n: number }[];
   return new Map(rows.map((r) => [r.worker, r.n]));
 }
 
 /** How many of a worker's notes the human has not dismissed: what the per-worker cap counts. */
 export function openNoteCount(db: Db, worker: string): number {
-  return (statement(db, `SELECT count(*) AS n FROM notes nt JOIN notifications n ON n.id = nt.notification
-     WHERE nt.worker = ? AND n.dismissed_at IS NULL`).get(worker) as { n: number }).n;
+  return (
+    statement(
+      db,
+      `SELECT count(*) AS n FROM notes nt JOIN notifications n ON n.id = nt.notification
+     WHERE nt.worker = ? AND n.dismissed_at IS NULL`,
+    ).get(worker) as { n: number }
+  ).n;
 }
 
 /** A worker's notes the human has not dismissed yet, oldest first: what its card shows. */
 export function openNotesOf(db: Db, worker: string): NoteRow[] {
-  const rows = statement(db, `SELECT nt.* FROM notes nt JOIN notifications n ON n.id = nt.notification
-     WHERE nt.worker = ? AND n.dismissed_at IS NULL ORDER BY nt.seq`).all(worker) as Row[];
+  const rows = statement(
+    db,
+    `SELECT nt.* FROM notes nt JOIN notifications n ON n.id = nt.notification
+     WHERE nt.worker = ? AND n.dismissed_at IS NULL ORDER BY nt.seq`,
+  ).all(worker) as Row[];
   return rows.map(fromRow);
 }

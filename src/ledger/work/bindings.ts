@@ -18,7 +18,8 @@ export interface Binding {
   resolvedAt: string | null;
 }
 
-const COLUMNS = "id, dispatch, item, worker, generation, accepted_revision AS acceptedRevision, state, created_at AS createdAt, resolved_at AS resolvedAt";
+const COLUMNS =
+  "id, dispatch, item, worker, generation, accepted_revision AS acceptedRevision, state, created_at AS createdAt, resolved_at AS resolvedAt";
 
 export interface NewBinding {
   dispatch: string;
@@ -30,20 +31,30 @@ export interface NewBinding {
 
 export function insertBinding(tx: Tx, b: NewBinding): string {
   const id = formatId("binding", tx.next("binding"));
-  statement(tx.db, "INSERT INTO bindings (id, dispatch, item, worker, generation, accepted_revision, state, created_at) VALUES (?, ?, ?, ?, ?, ?, 'active', ?)")
-    .run(id, b.dispatch, b.item, b.worker, b.generation, b.acceptedRevision, tx.now);
+  statement(
+    tx.db,
+    "INSERT INTO bindings (id, dispatch, item, worker, generation, accepted_revision, state, created_at) VALUES (?, ?, ?, ?, ?, ?, 'active', ?)",
+  ).run(id, b.dispatch, b.item, b.worker, b.generation, b.acceptedRevision, tx.now);
   return id;
 }
 
 /** The item's active binding, whoever holds it. */
 export function activeBindingForItem(db: Db, item: string): Binding | undefined {
-  return statement(db, `SELECT ${COLUMNS} FROM bindings WHERE item = ? AND state = 'active'`).get(item) as Binding | undefined;
+  return statement(db, `SELECT ${COLUMNS} FROM bindings WHERE item = ? AND state = 'active'`).get(item) as
+    | Binding
+    | undefined;
 }
 
 /** The active binding of this item held by exactly this worker at exactly this generation. */
-export function activeBindingOf(db: Db, who: { worker: string; generation: number }, item: string): Binding | undefined {
-  return statement(db, `SELECT ${COLUMNS} FROM bindings WHERE item = ? AND worker = ? AND generation = ? AND state = 'active'`)
-    .get(item, who.worker, who.generation) as Binding | undefined;
+export function activeBindingOf(
+  db: Db,
+  who: { worker: string; generation: number },
+  item: string,
+): Binding | undefined {
+  return statement(
+    db,
+    `SELECT ${COLUMNS} FROM bindings WHERE item = ? AND worker = ? AND generation = ? AND state = 'active'`,
+  ).get(item, who.worker, who.generation) as Binding | undefined;
 }
 
 export function listBindingsForItem(db: Db, item: string): Binding[] {
@@ -51,7 +62,10 @@ export function listBindingsForItem(db: Db, item: string): Binding[] {
 }
 
 export function resolveBinding(tx: Tx, id: string): void {
-  statement(tx.db, "UPDATE bindings SET state = 'resolved', resolved_at = ? WHERE id = ? AND state = 'active'").run(tx.now, id);
+  statement(tx.db, "UPDATE bindings SET state = 'resolved', resolved_at = ? WHERE id = ? AND state = 'active'").run(
+    tx.now,
+    id,
+  );
 }
 
 /** A human edit or reply moves the worker's accepted revision forward with the item (seed 002). */
@@ -65,8 +79,10 @@ export function moveAcceptedRevision(tx: Tx, id: string, revision: number): void
  * Returns the ids of the bindings moved.
  */
 export function moveBindingsToGeneration(tx: Tx, worker: string, generation: number): string[] {
-  const moved = statement(tx.db, "UPDATE bindings SET generation = ? WHERE worker = ? AND state = 'active' RETURNING id, dispatch")
-    .all(generation, worker) as { id: string; dispatch: string }[];
+  const moved = statement(
+    tx.db,
+    "UPDATE bindings SET generation = ? WHERE worker = ? AND state = 'active' RETURNING id, dispatch",
+  ).all(generation, worker) as { id: string; dispatch: string }[];
   const dispatches = [...new Set(moved.map((m) => m.dispatch))];
   const bump = statement(tx.db, "UPDATE dispatches SET generation = ? WHERE id = ? AND state = 'active'");
   for (const d of dispatches) bump.run(generation, d);
@@ -79,7 +95,10 @@ function byNumber(a: string, b: string): number {
 
 /** Items each worker holds through an active binding, in item order: the fleet page's "items" column. */
 export function activeItemsByWorker(db: Db): Map<string, string[]> {
-  const rows = statement(db, "SELECT worker, item FROM bindings WHERE state = 'active' ORDER BY worker, item").all() as { worker: string; item: string }[];
+  const rows = statement(
+    db,
+    "SELECT worker, item FROM bindings WHERE state = 'active' ORDER BY worker, item",
+  ).all() as { worker: string; item: string }[];
   const out = new Map<string, string[]>();
   for (const r of rows) out.set(r.worker, [...(out.get(r.worker) ?? []), r.item]);
   return out;

@@ -7,7 +7,10 @@ import { statement } from "../core/statements.js";
 
 export function insertDispatch(tx: Tx, worker: string, generation: number): string {
   const id = formatId("dispatch", tx.next("dispatch"));
-  statement(tx.db, "INSERT INTO dispatches (id, worker, generation, state, created_at) VALUES (?, ?, ?, 'active', ?)").run(id, worker, generation, tx.now);
+  statement(
+    tx.db,
+    "INSERT INTO dispatches (id, worker, generation, state, created_at) VALUES (?, ?, ?, 'active', ?)",
+  ).run(id, worker, generation, tx.now);
   return id;
 }
 
@@ -16,7 +19,14 @@ export function insertDispatch(tx: Tx, worker: string, generation: number): stri
  * A dispatch with an active binding stays active: partial success never closes the whole batch.
  */
 export function resolveDispatchIfDone(tx: Tx, id: string): boolean {
-  const active = statement(tx.db, "SELECT COUNT(*) AS n FROM bindings WHERE dispatch = ? AND state = 'active'").get(id) as { n: number };
+  const active = statement(tx.db, "SELECT COUNT(*) AS n FROM bindings WHERE dispatch = ? AND state = 'active'").get(
+    id,
+  ) as { n: number };
   if (active.n > 0) return false;
-  return statement(tx.db, "UPDATE dispatches SET state = 'resolved', resolved_at = ? WHERE id = ? AND state = 'active'").run(tx.now, id).changes > 0;
+  return (
+    statement(tx.db, "UPDATE dispatches SET state = 'resolved', resolved_at = ? WHERE id = ? AND state = 'active'").run(
+      tx.now,
+      id,
+    ).changes > 0
+  );
 }

@@ -31,7 +31,19 @@ export function insertReport(tx: Tx, r: NewReport): string {
     tx.db,
     `INSERT INTO reports (id, item, binding, worker, generation, outcome, body, evidence, for_human, answers, created_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(id, r.item, r.binding, r.worker, r.generation, r.outcome, r.body, JSON.stringify(r.evidence), JSON.stringify(r.forHuman), JSON.stringify(r.answers), tx.now);
+  ).run(
+    id,
+    r.item,
+    r.binding,
+    r.worker,
+    r.generation,
+    r.outcome,
+    r.body,
+    JSON.stringify(r.evidence),
+    JSON.stringify(r.forHuman),
+    JSON.stringify(r.answers),
+    tx.now,
+  );
   return id;
 }
 

@@ -12,9 +12,12 @@ import { statement } from "../core/statements.js";
 
 /** Live (not deleted) workers, of one project or all, in label order. */
 export function workersOf(db: Db, options: { projectRoot?: string } = {}): Worker[] {
-  const rows = options.projectRoot !== undefined
-    ? statement(db, "SELECT * FROM workers WHERE deleted_at IS NULL AND project_root = ? ORDER BY seq").all(options.projectRoot)
-    : statement(db, "SELECT * FROM workers WHERE deleted_at IS NULL ORDER BY seq").all();
+  const rows =
+    options.projectRoot !== undefined
+      ? statement(db, "SELECT * FROM workers WHERE deleted_at IS NULL AND project_root = ? ORDER BY seq").all(
+          options.projectRoot,
+        )
+      : statement(db, "SELECT * FROM workers WHERE deleted_at IS NULL ORDER BY seq").all();
   return (rows as WorkerRow[]).map(workerFromRow);
 }
 
@@ -33,10 +36,29 @@ export interface StartingOrRunning {
 }
 
 export function possiblyLiveWorkers(db: Db): StartingOrRunning[] {
-  const rows = statement(db, "SELECT id, pane_id, state, exited, window_id, updated_at, pid, reviewed_at, CASE WHEN json_valid(execution) THEN json_extract(execution, '$.host') END AS host FROM workers WHERE deleted_at IS NULL AND exited = 0 AND pane_captured_at IS NULL AND state NOT IN ('failed','ended') ORDER BY seq")
-    .all() as { id: string; pane_id: string | null; state: PersistedState; exited: number; window_id: string | null; updated_at: string; pid: number | null; reviewed_at: string | null; host: unknown }[];
+  const rows = statement(
+    db,
+    "SELECT id, pane_id, state, exited, window_id, updated_at, pid, reviewed_at, CASE WHEN json_valid(execution) THEN json_extract(execution, '$.host') END AS host FROM workers WHERE deleted_at IS NULL AND exited = 0 AND pane_captured_at IS NULL AND state NOT IN ('failed','ended') ORDER BY seq",
+  ).all() as {
+    id: string;
+    pane_id: string | null;
+    state: PersistedState;
+    exited: number;
+    window_id: string | null;
+    updated_at: string;
+    pid: number | null;
+    reviewed_at: string | null;
+    host: unknown;
+  }[];
   return rows.map((r) => ({
-    id: r.id, paneId: r.pane_id, state: r.state, exited: r.exited === 1, windowId: r.window_id, updatedAt: r.updated_at, pid: r.pid, reviewedAt: r.reviewed_at,
+    id: r.id,
+    paneId: r.pane_id,
+    state: r.state,
+    exited: r.exited === 1,
+    windowId: r.window_id,
+    updatedAt: r.updated_at,
+    pid: r.pid,
+    reviewedAt: r.reviewed_at,
     host: typeof r.host === "string" ? r.host : null,
   }));
 }
@@ -70,16 +92,50 @@ const DOCK_SQL = `SELECT id, kind, task, agent, state, exited, heartbeat_at, upd
 
 export function dockWorkers(db: Db, projectRoot: string): DockWorker[] {
   const rows = statement(db, DOCK_SQL).all(projectRoot) as {
-    id: string; kind: string; task: string; agent: WorkerAgent; state: PersistedState; exited: number; heartbeat_at: string | null; updated_at: string;
-    reviewed_at: string | null; pane_captured_at: string | null; generation: number; deliverable_version: number | null; deliverable_ref: string | null;
-    created_at: string; project_root: string; source_handoff: string | null; contained: number; host: unknown;
+    id: string;
+    kind: string;
+    task: string;
+    agent: WorkerAgent;
+    state: PersistedState;
+    exited: number;
+    heartbeat_at: string | null;
+    updated_at: string;
+    reviewed_at: string | null;
+    pane_captured_at: string | null;
+    generation: number;
+    deliverable_version: number | null;
+    deliverable_ref: string | null;
+    created_at: string;
+    project_root: string;
+    source_handoff: string | null;
+    contained: number;
+    host: unknown;
   }[];
   return rows.map((r) => ({
-    id: r.id, kind: r.kind, task: r.task, agent: r.agent, state: r.state, exited: r.exited === 1, heartbeatAt: r.heartbeat_at, updatedAt: r.updated_at,
-    reviewedAt: r.reviewed_at, paneCapturedAt: r.pane_captured_at, generation: r.generation, deliverableVersion: r.deliverable_version,
-    deliverableRef: r.deliverable_ref, createdAt: r.created_at, projectRoot: r.project_root, contained: r.contained === 1,
+    id: r.id,
+    kind: r.kind,
+    task: r.task,
+    agent: r.agent,
+    state: r.state,
+    exited: r.exited === 1,
+    heartbeatAt: r.heartbeat_at,
+    updatedAt: r.updated_at,
+    reviewedAt: r.reviewed_at,
+    paneCapturedAt: r.pane_captured_at,
+    generation: r.generation,
+    deliverableVersion: r.deliverable_version,
+    deliverableRef: r.deliverable_ref,
+    createdAt: r.created_at,
+    projectRoot: r.project_root,
+    contained: r.contained === 1,
     host: typeof r.host === "string" ? r.host : null,
-    sourceHandoff: r.source_handoff === null ? null
-      : jsonColumn(r.source_handoff, (v) => (isSourceHandoff(v) ? v : undefined), { table: "workers", column: "source_handoff", id: r.id }),
+    sourceHandoff:
+      r.source_handoff === null
+        ? null
+        : jsonColumn(r.source_handoff, (v) => (isSourceHandoff(v) ? v : undefined), {
+            table: "workers",
+            column: "source_handoff",
+            id: r.id,
+          }),
   }));
 }

@@ -15,23 +15,50 @@ export interface Launch {
 }
 
 export function insertLaunch(tx: Tx, worker: string, generation: number, runToken: string): void {
-  statement(tx.db, "INSERT INTO launches (worker, generation, run_token_hash, started_at) VALUES (?, ?, ?, ?)").run(worker, generation, hashRunToken(runToken), tx.now);
+  statement(tx.db, "INSERT INTO launches (worker, generation, run_token_hash, started_at) VALUES (?, ?, ?, ?)").run(
+    worker,
+    generation,
+    hashRunToken(runToken),
+    tx.now,
+  );
 }
 
 /**
  * Records the exit on (worker, generation) when the run token matches (any token when none is given);
  * false when it does not or it was recorded.
  */
-export function recordLaunchExit(tx: Tx, worker: string, generation: number, runToken: string | undefined, code: number): boolean {
+export function recordLaunchExit(
+  tx: Tx,
+  worker: string,
+  generation: number,
+  runToken: string | undefined,
+  code: number,
+): boolean {
   const hash = runToken === undefined ? null : hashRunToken(runToken);
   return (
-    statement(tx.db, "UPDATE launches SET exited_at = ?, exit_code = ? WHERE worker = ? AND generation = ? AND (? IS NULL OR run_token_hash = ?) AND exited_at IS NULL")
-      .run(tx.now, code, worker, generation, hash, hash).changes > 0
+    statement(
+      tx.db,
+      "UPDATE launches SET exited_at = ?, exit_code = ? WHERE worker = ? AND generation = ? AND (? IS NULL OR run_token_hash = ?) AND exited_at IS NULL",
+    ).run(tx.now, code, worker, generation, hash, hash).changes > 0
   );
 }
 
 export function listLaunches(db: Db, worker: string): Launch[] {
-  const rows = statement(db, "SELECT worker, generation, started_at, exited_at, exit_code FROM launches WHERE worker = ? ORDER BY generation").all(worker) as
-    { worker: string; generation: number; started_at: string; exited_at: string | null; exit_code: number | null }[];
-  return rows.map((r) => ({ worker: r.worker, generation: r.generation, startedAt: r.started_at, exitedAt: r.exited_at, exitCode: r.exit_code }));
+  const rows = statement(
+    db,
+    "SELECT worker, generation, started_at, exited_at, exit_code FROM launches WHERE worker = ? ORDER BY generation",
+  ).all(worker) as {
+    worker: string;
+    generation: number;
+    started_at: string;
+    exited_at: string | null;
+    exit_code: number | null;
+  }[];
+  return rows.map((r) => ({
+    worker: r.worker,
+    generation: r.generation,
+    startedAt: r.started_at,
+    exitedAt: r.exited_at,
+    exitCode: r.exit_code,
+  }));
 }

@@ -27,8 +27,10 @@ export interface WorkerTouches {
 export function touchesOf(db: Db, workers: readonly string[]): Map<string, WorkerTouches> {
   const out = new Map<string, WorkerTouches>(workers.map((w) => [w, { read: [], edit: [] }]));
   if (workers.length === 0) return out;
-  const rows = statement(db, "SELECT worker, path, how FROM touched_paths WHERE worker IN (SELECT value FROM json_each(?)) ORDER BY worker, path")
-    .all(JSON.stringify(workers)) as { worker: string; path: string; how: TouchKind }[];
+  const rows = statement(
+    db,
+    "SELECT worker, path, how FROM touched_paths WHERE worker IN (SELECT value FROM json_each(?)) ORDER BY worker, path",
+  ).all(JSON.stringify(workers)) as { worker: string; path: string; how: TouchKind }[];
   for (const r of rows) out.get(r.worker)?.[r.how].push(r.path);
   return out;
 }

@@ -17,43 +17,138 @@ import { sha256Hex } from "../core/sha256.js";
 
 /** A worker row as SQLite returns it (snake_case, JSON as text): read only in the ledger, turned into a `Worker` below. */
 export interface WorkerRow {
-  id: string; seq: number; task: string; kind: string; agent: WorkerAgent; command: string | null; execution: string; env: string;
-  cwd: string; project_root: string; workspace: string; workspace_mode: WorkspaceMode; base: string | null; base_head: string | null;
-  generation: number; run_token_hash: string; state: PersistedState; exited: number; exit_code: number | null; exited_at: string | null;
-  tmux_session: string | null; window_id: string | null; pane_id: string | null; heartbeat_at: string | null; pid: number | null;
-  model_in_effect: string | null; thinking_in_effect: string | null; deliverable_id: string | null; deliverable_version: number | null;
-  deliverable_ref: string | null; summary: string | null; outcome: string | null; last_error: string | null; todos: string;
-  source_handoff: string | null; pane_captured_at: string | null; reviewed_at: string | null; settled_at: string | null;
-  created_at: string; updated_at: string; deleted_at: string | null; contained: number;
+  id: string;
+  seq: number;
+  task: string;
+  kind: string;
+  agent: WorkerAgent;
+  command: string | null;
+  execution: string;
+  env: string;
+  cwd: string;
+  project_root: string;
+  workspace: string;
+  workspace_mode: WorkspaceMode;
+  base: string | null;
+  base_head: string | null;
+  generation: number;
+  run_token_hash: string;
+  state: PersistedState;
+  exited: number;
+  exit_code: number | null;
+  exited_at: string | null;
+  tmux_session: string | null;
+  window_id: string | null;
+  pane_id: string | null;
+  heartbeat_at: string | null;
+  pid: number | null;
+  model_in_effect: string | null;
+  thinking_in_effect: string | null;
+  deliverable_id: string | null;
+  deliverable_version: number | null;
+  deliverable_ref: string | null;
+  summary: string | null;
+  outcome: string | null;
+  last_error: string | null;
+  todos: string;
+  source_handoff: string | null;
+  pane_captured_at: string | null;
+  reviewed_at: string | null;
+  settled_at: string | null;
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
+  contained: number;
 }
 
 export function workerFromRow(r: WorkerRow): Worker {
   const where = (column: string) => ({ table: "workers", column, id: r.id });
   return {
-    id: r.id, seq: r.seq, task: r.task, kind: r.kind, agent: r.agent, command: r.command,
+    id: r.id,
+    seq: r.seq,
+    task: r.task,
+    kind: r.kind,
+    agent: r.agent,
+    command: r.command,
     execution: parseLaunchExecution(parseJson(r.execution)) ?? null,
     envNames: jsonColumn(r.env, asStringList, where("env")),
-    cwd: r.cwd, projectRoot: r.project_root, workspace: r.workspace, workspaceMode: r.workspace_mode, base: r.base, baseHead: r.base_head,
-    generation: r.generation, runTokenHash: r.run_token_hash, state: r.state, exited: r.exited === 1, exitCode: r.exit_code, exitedAt: r.exited_at,
-    tmuxSession: r.tmux_session, windowId: r.window_id, paneId: r.pane_id, heartbeatAt: r.heartbeat_at, pid: r.pid,
-    modelInEffect: r.model_in_effect, thinkingInEffect: r.thinking_in_effect,
-    deliverableId: r.deliverable_id, deliverableVersion: r.deliverable_version, deliverableRef: r.deliverable_ref,
-    summary: r.summary, outcome: r.outcome, lastError: r.last_error,
-    sourceHandoff: r.source_handoff === null ? null : jsonColumn(r.source_handoff, (v) => (isSourceHandoff(v) ? v : undefined), where("source_handoff")),
-    paneCapturedAt: r.pane_captured_at, reviewedAt: r.reviewed_at, settledAt: r.settled_at, createdAt: r.created_at, updatedAt: r.updated_at, deletedAt: r.deleted_at,
+    cwd: r.cwd,
+    projectRoot: r.project_root,
+    workspace: r.workspace,
+    workspaceMode: r.workspace_mode,
+    base: r.base,
+    baseHead: r.base_head,
+    generation: r.generation,
+    runTokenHash: r.run_token_hash,
+    state: r.state,
+    exited: r.exited === 1,
+    exitCode: r.exit_code,
+    exitedAt: r.exited_at,
+    tmuxSession: r.tmux_session,
+    windowId: r.window_id,
+    paneId: r.pane_id,
+    heartbeatAt: r.heartbeat_at,
+    pid: r.pid,
+    modelInEffect: r.model_in_effect,
+    thinkingInEffect: r.thinking_in_effect,
+    deliverableId: r.deliverable_id,
+    deliverableVersion: r.deliverable_version,
+    deliverableRef: r.deliverable_ref,
+    summary: r.summary,
+    outcome: r.outcome,
+    lastError: r.last_error,
+    sourceHandoff:
+      r.source_handoff === null
+        ? null
+        : jsonColumn(r.source_handoff, (v) => (isSourceHandoff(v) ? v : undefined), where("source_handoff")),
+    paneCapturedAt: r.pane_captured_at,
+    reviewedAt: r.reviewed_at,
+    settledAt: r.settled_at,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+    deletedAt: r.deleted_at,
     contained: r.contained === 1,
   };
 }
 
 /** The column of each patchable field. */
 const COLUMN: Readonly<Record<keyof WorkerPatch, keyof WorkerRow>> = {
-  task: "task", kind: "kind", agent: "agent", command: "command", cwd: "cwd", projectRoot: "project_root", workspace: "workspace",
-  workspaceMode: "workspace_mode", base: "base", baseHead: "base_head", generation: "generation", runTokenHash: "run_token_hash", state: "state",
-  exited: "exited", exitCode: "exit_code", exitedAt: "exited_at", tmuxSession: "tmux_session", windowId: "window_id", paneId: "pane_id",
-  heartbeatAt: "heartbeat_at", pid: "pid", modelInEffect: "model_in_effect", thinkingInEffect: "thinking_in_effect", deliverableId: "deliverable_id",
-  deliverableVersion: "deliverable_version", deliverableRef: "deliverable_ref", summary: "summary", outcome: "outcome", lastError: "last_error",
-  todos: "todos", sourceHandoff: "source_handoff", paneCapturedAt: "pane_captured_at", reviewedAt: "reviewed_at", settledAt: "settled_at",
-  deletedAt: "deleted_at", contained: "contained",
+  task: "task",
+  kind: "kind",
+  agent: "agent",
+  command: "command",
+  cwd: "cwd",
+  projectRoot: "project_root",
+  workspace: "workspace",
+  workspaceMode: "workspace_mode",
+  base: "base",
+  baseHead: "base_head",
+  generation: "generation",
+  runTokenHash: "run_token_hash",
+  state: "state",
+  exited: "exited",
+  exitCode: "exit_code",
+  exitedAt: "exited_at",
+  tmuxSession: "tmux_session",
+  windowId: "window_id",
+  paneId: "pane_id",
+  heartbeatAt: "heartbeat_at",
+  pid: "pid",
+  modelInEffect: "model_in_effect",
+  thinkingInEffect: "thinking_in_effect",
+  deliverableId: "deliverable_id",
+  deliverableVersion: "deliverable_version",
+  deliverableRef: "deliverable_ref",
+  summary: "summary",
+  outcome: "outcome",
+  lastError: "last_error",
+  todos: "todos",
+  sourceHandoff: "source_handoff",
+  paneCapturedAt: "pane_captured_at",
+  reviewedAt: "reviewed_at",
+  settledAt: "settled_at",
+  deletedAt: "deleted_at",
+  contained: "contained",
 };
 
 const isPatchKey = (key: string): key is keyof WorkerPatch => Object.hasOwn(COLUMN, key);
@@ -97,23 +192,45 @@ export function hashRunToken(token: string): string {
 export function insertWorker(tx: Tx, w: NewWorker): string {
   const seq = tx.next("worker");
   const id = formatId("worker", seq);
-  statement(tx.db, 
-      `INSERT INTO workers (id, seq, task, kind, agent, command, execution, env, cwd, project_root, workspace, workspace_mode,
+  statement(
+    tx.db,
+    `INSERT INTO workers (id, seq, task, kind, agent, command, execution, env, cwd, project_root, workspace, workspace_mode,
         base, base_head, generation, run_token_hash, state, source_handoff, pid, created_at, updated_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, 'starting', ?, ?, ?, ?)`,
-    )
-    .run(
-      id, seq, w.task, w.kind, w.agent, w.command ?? null, JSON.stringify(w.execution), JSON.stringify(w.envNames ?? []),
-      w.cwd, w.projectRoot, w.workspace(id), w.workspaceMode, w.base ?? null, w.baseHead ?? null, hashRunToken(w.runToken),
-      w.sourceHandoff === undefined ? null : JSON.stringify(w.sourceHandoff), w.spawnerPid ?? null, tx.now, tx.now,
-    );
-  statement(tx.db, "INSERT INTO launches (worker, generation, run_token_hash, started_at) VALUES (?, 1, ?, ?)").run(id, hashRunToken(w.runToken), tx.now);
+  ).run(
+    id,
+    seq,
+    w.task,
+    w.kind,
+    w.agent,
+    w.command ?? null,
+    JSON.stringify(w.execution),
+    JSON.stringify(w.envNames ?? []),
+    w.cwd,
+    w.projectRoot,
+    w.workspace(id),
+    w.workspaceMode,
+    w.base ?? null,
+    w.baseHead ?? null,
+    hashRunToken(w.runToken),
+    w.sourceHandoff === undefined ? null : JSON.stringify(w.sourceHandoff),
+    w.spawnerPid ?? null,
+    tx.now,
+    tx.now,
+  );
+  statement(tx.db, "INSERT INTO launches (worker, generation, run_token_hash, started_at) VALUES (?, 1, ?, ?)").run(
+    id,
+    hashRunToken(w.runToken),
+    tx.now,
+  );
   tx.emit("worker.status", { worker: id });
   return id;
 }
 
 export function getWorker(db: Db, id: string): Worker | undefined {
-  const row = statement(db, "SELECT * FROM workers WHERE id = ? AND deleted_at IS NULL").get(id) as WorkerRow | undefined;
+  const row = statement(db, "SELECT * FROM workers WHERE id = ? AND deleted_at IS NULL").get(id) as
+    | WorkerRow
+    | undefined;
   return row ? workerFromRow(row) : undefined;
 }
 
@@ -153,7 +270,10 @@ export function checkFenceOn(db: Db, who: WorkerIdentity): Worker {
     );
   }
   if (row.exited) {
-    throw fenced("worker-exited", `${who.worker} generation ${who.generation} has exited; the process was replaced or stopped and its reports are refused`);
+    throw fenced(
+      "worker-exited",
+      `${who.worker} generation ${who.generation} has exited; the process was replaced or stopped and its reports are refused`,
+    );
   }
   return row;
 }
@@ -165,35 +285,59 @@ export function checkFenceOn(db: Db, who: WorkerIdentity): Worker {
 export function updateWorker(tx: Tx, id: string, patch: WorkerPatch): void {
   const values: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(patch)) {
-    if (!isPatchKey(key)) throw internalError("worker-field-unknown", `a worker has no field ${JSON.stringify(key)} (fields are camelCase: domain/workers/worker.ts)`);
+    if (!isPatchKey(key))
+      throw internalError(
+        "worker-field-unknown",
+        `a worker has no field ${JSON.stringify(key)} (fields are camelCase: domain/workers/worker.ts)`,
+      );
     if (value === undefined) continue;
     values[COLUMN[key]] = columnValue(key, value);
   }
   const columns = Object.keys(values);
   if (columns.length === 0) return;
   const sets = columns.map((c) => `${c} = @${c}`).join(", ");
-  statement(tx.db, `UPDATE workers SET ${sets}, updated_at = @__now WHERE id = @__id`).run({ ...values, __now: tx.now, __id: id });
+  statement(tx.db, `UPDATE workers SET ${sets}, updated_at = @__now WHERE id = @__id`).run({
+    ...values,
+    __now: tx.now,
+    __id: id,
+  });
   tx.emit("worker.status", { worker: id });
 }
 
 /** Applies a lifecycle transition's patch (with any other fields the same command sets); an empty patch writes nothing. */
-export function applyLifecycle(tx: Tx, id: string, patch: LifecyclePatch, also: Omit<WorkerPatch, keyof LifecyclePatch> = {}): void {
+export function applyLifecycle(
+  tx: Tx,
+  id: string,
+  patch: LifecyclePatch,
+  also: Omit<WorkerPatch, keyof LifecyclePatch> = {},
+): void {
   updateWorker(tx, id, { ...patch, ...also });
 }
 
 /** What a lifecycle transition reads of a worker. */
-export function lifecycleRowOf(row: Pick<Worker, "state" | "agent" | "deliverableId">): { state: PersistedState; agent: WorkerAgent; hasDeliverable: boolean } {
+export function lifecycleRowOf(row: Pick<Worker, "state" | "agent" | "deliverableId">): {
+  state: PersistedState;
+  agent: WorkerAgent;
+  hasDeliverable: boolean;
+} {
   return { state: row.state, agent: row.agent, hasDeliverable: row.deliverableId !== null };
 }
 
 /** The generation and harvest stamp of a worker row, deleted or not: a harvest records its capture on its own generation only. */
 export function paneCaptureOf(db: Db, id: string): { generation: number; paneCapturedAt: string | null } | undefined {
-  const row = statement(db, "SELECT generation, pane_captured_at FROM workers WHERE id = ?").get(id) as { generation: number; pane_captured_at: string | null } | undefined;
+  const row = statement(db, "SELECT generation, pane_captured_at FROM workers WHERE id = ?").get(id) as
+    | { generation: number; pane_captured_at: string | null }
+    | undefined;
   return row ? { generation: row.generation, paneCapturedAt: row.pane_captured_at } : undefined;
 }
 
 /** The generations a door serves: every worker row that is not deleted and whose current process has not exited. */
-export function servedGenerations(db: Db): { worker: string; generation: number; agent: WorkerAgent; projectRoot: string }[] {
-  const rows = statement(db, "SELECT id, generation, agent, project_root FROM workers WHERE deleted_at IS NULL AND exited = 0").all() as Pick<WorkerRow, "id" | "generation" | "agent" | "project_root">[];
+export function servedGenerations(
+  db: Db,
+): { worker: string; generation: number; agent: WorkerAgent; projectRoot: string }[] {
+  const rows = statement(
+    db,
+    "SELECT id, generation, agent, project_root FROM workers WHERE deleted_at IS NULL AND exited = 0",
+  ).all() as Pick<WorkerRow, "id" | "generation" | "agent" | "project_root">[];
   return rows.map((r) => ({ worker: r.id, generation: r.generation, agent: r.agent, projectRoot: r.project_root }));
 }

@@ -22,7 +22,8 @@ export function codexArgv(spec: McpAgentSpec, located: LocatedAgent): string[] {
     ...codexPermissionArgs(spec),
     // The worker is this process: no shared background server that would outlive it (or serve another worker).
     "--no-daemon",
-    "--cd", spec.cwd,
+    "--cd",
+    spec.cwd,
     ...(spec.model ? ["--model", spec.model] : []),
     ...spec.extraArgs,
     spec.prompt,

@@ -41,7 +41,8 @@ export function onPath(name: string, pathValue: string | undefined): string | un
 export function locateClaude(pathValue: string | undefined): LocatedAgent | undefined {
   const libc = platform() === "linux" && !isGlibc() ? "-musl" : "";
   const native = packageDir(`@anthropic-ai/claude-code-${platform()}-${arch()}${libc}`);
-  if (native && isExecutable(join(native, "claude"))) return { command: [join(native, "claude")], source: "node_modules" };
+  if (native && isExecutable(join(native, "claude")))
+    return { command: [join(native, "claude")], source: "node_modules" };
   const found = onPath("claude", pathValue);
   return found ? { command: [found], source: "PATH" } : undefined;
 }
@@ -49,7 +50,8 @@ export function locateClaude(pathValue: string | undefined): LocatedAgent | unde
 /** Codex: its own Node launcher (it puts the bundled helpers on PATH), run with this Node. */
 export function locateCodex(pathValue: string | undefined): LocatedAgent | undefined {
   const wrapper = packageDir("@openai/codex");
-  if (wrapper && isExecutable(join(wrapper, "bin", "codex.js"))) return { command: [process.execPath, join(wrapper, "bin", "codex.js")], source: "node_modules" };
+  if (wrapper && isExecutable(join(wrapper, "bin", "codex.js")))
+    return { command: [process.execPath, join(wrapper, "bin", "codex.js")], source: "node_modules" };
   const found = onPath("codex", pathValue);
   return found ? { command: [found], source: "PATH" } : undefined;
 }

@@ -48,5 +48,7 @@ export function writePrivateFile(path: string, content: string): void {
 
 /** Names of the variables Docket's MCP server and hooks read (an agent that filters its children's env must pass them). */
 export function docketVariableNames(env: Readonly<Record<string, string>>): string[] {
-  return Object.keys(env).filter((k) => k.startsWith("DOCKET_") || k === "PI_CODING_AGENT_DIR").sort();
+  return Object.keys(env)
+    .filter((k) => k.startsWith("DOCKET_") || k === "PI_CODING_AGENT_DIR")
+    .sort();
 }

@@ -21,7 +21,10 @@ export function resolvePiCli(): string {
   let dir = dirname(main);
   for (let i = 0; i < 4; i++) {
     try {
-      const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { name?: string; bin?: string | Record<string, string> };
+      const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as {
+        name?: string;
+        bin?: string | Record<string, string>;
+      };
       if (pkg.name === "@mariozechner/pi-coding-agent") {
         const bin = typeof pkg.bin === "string" ? pkg.bin : pkg.bin?.pi;
         if (!bin) break;
@@ -46,7 +49,10 @@ const modelCache = new Map<string, { at: number; models: PiModel[] }>();
 
 /** Parses pi's `--list-models` table (`provider model context max-out thinking images`). */
 export function parseModelList(text: string): PiModel[] {
-  const lines = text.split("\n").map((l) => l.trim()).filter(Boolean);
+  const lines = text
+    .split("\n")
+    .map((l) => l.trim())
+    .filter(Boolean);
   const header = lines.findIndex((l) => /^provider\s+model\b/.test(l));
   if (header === -1) return [];
   const cols = lines[header]!.split(/\s+/);
@@ -88,7 +94,9 @@ function jsonObject(path: string): Record<string, unknown> | undefined {
   }
   try {
     const value = JSON.parse(text) as unknown;
-    return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+    return typeof value === "object" && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
   } catch {
     return undefined;
   }
@@ -115,8 +123,12 @@ function authProviders(path: string): string {
  */
 export function modelListKey(extraArgs: readonly string[], env: NodeJS.ProcessEnv, cwd: string): string {
   const agentDir = resolvePiAgentDir(env, env.HOME ?? "");
-  const extensions = extraArgs.flatMap((a, i) => (i > 0 && (extraArgs[i - 1] === "-e" || extraArgs[i - 1] === "--extension") ? [resolve(cwd, a)] : []));
-  const credentialNames = Object.keys(env).filter((k) => /KEY|TOKEN|SECRET|CREDENTIAL|PROJECT|REGION|ENDPOINT/i.test(k) && env[k]).sort();
+  const extensions = extraArgs.flatMap((a, i) =>
+    i > 0 && (extraArgs[i - 1] === "-e" || extraArgs[i - 1] === "--extension") ? [resolve(cwd, a)] : [],
+  );
+  const credentialNames = Object.keys(env)
+    .filter((k) => /KEY|TOKEN|SECRET|CREDENTIAL|PROJECT|REGION|ENDPOINT/i.test(k) && env[k])
+    .sort();
   const parts = {
     extraArgs,
     cwd,
@@ -137,13 +149,23 @@ interface CachedListing {
 }
 
 const isModelList = (v: unknown): v is PiModel[] =>
-  Array.isArray(v) && v.every((m: unknown) => typeof m === "object" && m !== null && "ref" in m && typeof m.ref === "string" && "reasoning" in m && typeof m.reasoning === "boolean");
+  Array.isArray(v) &&
+  v.every(
+    (m: unknown) =>
+      typeof m === "object" &&
+      m !== null &&
+      "ref" in m &&
+      typeof m.ref === "string" &&
+      "reasoning" in m &&
+      typeof m.reasoning === "boolean",
+  );
 
 function readCache(file: string, key: string, nowMs: number): CachedListing | undefined {
   try {
     const c: unknown = JSON.parse(readFileSync(file, "utf8"));
     if (typeof c !== "object" || c === null || !("key" in c) || !("at" in c) || !("models" in c)) return undefined;
-    if (c.key === key && typeof c.at === "number" && nowMs - c.at < MODEL_CACHE_TTL_MS && isModelList(c.models)) return { at: c.at, models: c.models };
+    if (c.key === key && typeof c.at === "number" && nowMs - c.at < MODEL_CACHE_TTL_MS && isModelList(c.models))
+      return { at: c.at, models: c.models };
   } catch {
     // No cache yet, or a torn/foreign file: ask pi again.
   }
@@ -183,7 +205,8 @@ function askPi(extraArgs: readonly string[], env: NodeJS.ProcessEnv, cwd: string
     timeout: 120_000,
   });
   if (r.error) throw r.error;
-  if (r.status !== 0) throw new Error(`pi --list-models exited ${r.status}: ${(r.stderr || r.stdout).trim().split("\n")[0]}`);
+  if (r.status !== 0)
+    throw new Error(`pi --list-models exited ${r.status}: ${(r.stderr || r.stdout).trim().split("\n")[0]}`);
   // pi prints the table on stderr (0.73.1); read both streams.
   return parseModelList(`${r.stdout}\n${r.stderr}`);
 }
@@ -192,12 +215,22 @@ function askPi(extraArgs: readonly string[], env: NodeJS.ProcessEnv, cwd: string
  * The models pi lists with these extra arguments and environment: cached per process, and in `cacheFile`
  * (when given) for a few minutes under a key of everything that decides the list.
  */
-export function listModels(extraArgs: readonly string[], env: NodeJS.ProcessEnv, cwd: string, options: ListModelsOptions = {}): ModelListing {
+export function listModels(
+  extraArgs: readonly string[],
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+  options: ListModelsOptions = {},
+): ModelListing {
   const key = modelListKey(extraArgs, env, cwd);
   const nowMs = options.nowMs ?? Date.now();
   const cached = (): ModelListing | undefined => {
     const hit = modelCache.get(key);
-    const stored = hit && nowMs - hit.at < MODEL_CACHE_TTL_MS ? hit : options.cacheFile ? readCache(options.cacheFile, key, nowMs) : undefined;
+    const stored =
+      hit && nowMs - hit.at < MODEL_CACHE_TTL_MS
+        ? hit
+        : options.cacheFile
+          ? readCache(options.cacheFile, key, nowMs)
+          : undefined;
     if (!stored) return undefined;
     modelCache.set(key, stored);
     return { models: stored.models, cachedAt: stored.at };
@@ -223,7 +256,9 @@ export function piDefaults(agentDir: string): { model?: string; thinking?: strin
   const s = raw as { defaultProvider?: unknown; defaultModel?: unknown; defaultThinkingLevel?: unknown };
   const model =
     typeof s.defaultModel === "string" && s.defaultModel !== ""
-      ? typeof s.defaultProvider === "string" && s.defaultProvider !== "" && !s.defaultModel.startsWith(`${s.defaultProvider}/`)
+      ? typeof s.defaultProvider === "string" &&
+        s.defaultProvider !== "" &&
+        !s.defaultModel.startsWith(`${s.defaultProvider}/`)
         ? `${s.defaultProvider}/${s.defaultModel}`
         : s.defaultModel
       : undefined;

@@ -18,7 +18,10 @@ export interface PiAgent {
   piExtraArgs(configArgs: readonly string[], envValue: string | undefined): string[];
   /** pi's models for these extra arguments, cached and listed one process at a time. */
   listModels(
-    extraArgs: readonly string[], env: NodeJS.ProcessEnv, cwd: string, options?: ListModelsOptions,
+    extraArgs: readonly string[],
+    env: NodeJS.ProcessEnv,
+    cwd: string,
+    options?: ListModelsOptions,
   ): ModelListing;
   /** pi's configured default model and thinking (the parent's, when spawned outside pi). */
   piDefaults(env: NodeJS.ProcessEnv, home: string): { model?: string; thinking?: string };

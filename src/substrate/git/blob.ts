@@ -5,7 +5,11 @@ import { spawnSync } from "node:child_process";
 import { envWithoutGit, gitBinary, neutralArgs } from "./git-binary.js";
 
 function git(cwd: string, args: string[]): { ok: boolean; stdout: Buffer } {
-  const r = spawnSync(gitBinary(), [...neutralArgs(), ...args], { cwd, env: envWithoutGit({ LC_ALL: "C" }), maxBuffer: 256 * 1024 * 1024 });
+  const r = spawnSync(gitBinary(), [...neutralArgs(), ...args], {
+    cwd,
+    env: envWithoutGit({ LC_ALL: "C" }),
+    maxBuffer: 256 * 1024 * 1024,
+  });
   if (r.error) throw r.error;
   return { ok: r.status === 0, stdout: r.stdout };
 }
@@ -21,7 +25,11 @@ export function readBlobAt(repo: string, commit: string, path: string, expectBlo
   const id = git(repo, ["rev-parse", "--verify", "--quiet", `${commit}:${path}`]);
   if (!id.ok) return { ok: false, reason: `${path} is not in commit ${commit.slice(0, 12)} in ${repo}` };
   const blob = id.stdout.toString("utf8").trim();
-  if (expectBlob !== undefined && !blob.startsWith(expectBlob)) return { ok: false, reason: `${path} at ${commit.slice(0, 12)} is blob ${blob.slice(0, 12)}, not ${expectBlob} as the patch says` };
+  if (expectBlob !== undefined && !blob.startsWith(expectBlob))
+    return {
+      ok: false,
+      reason: `${path} at ${commit.slice(0, 12)} is blob ${blob.slice(0, 12)}, not ${expectBlob} as the patch says`,
+    };
   const body = git(repo, ["cat-file", "blob", blob]);
   if (!body.ok) return { ok: false, reason: `blob ${blob.slice(0, 12)} cannot be read in ${repo}` };
   return { ok: true, id: blob, bytes: body.stdout };
@@ -30,7 +38,12 @@ export function readBlobAt(repo: string, commit: string, path: string, expectBlo
 /** A pack of `commit` and its whole history in the repository at `repo` (for a worker's host, which fetches nothing). */
 export function packHistory(repo: string, commit: string): Buffer {
   if (!/^[0-9a-f]{40,64}$/.test(commit)) throw new Error(`"${commit}" is not a full commit id`);
-  const r = spawnSync(gitBinary(), [...neutralArgs(), "pack-objects", "--revs", "--stdout", "-q"], { cwd: repo, env: envWithoutGit({ LC_ALL: "C" }), input: `${commit}\n`, maxBuffer: 1024 * 1024 * 1024 });
+  const r = spawnSync(gitBinary(), [...neutralArgs(), "pack-objects", "--revs", "--stdout", "-q"], {
+    cwd: repo,
+    env: envWithoutGit({ LC_ALL: "C" }),
+    input: `${commit}\n`,
+    maxBuffer: 1024 * 1024 * 1024,
+  });
   if (r.error) throw r.error;
   if (r.status !== 0) throw new Error(`git pack-objects failed: ${r.stderr.toString("utf8").trim().split("\n")[0]}`);
   return r.stdout;

@@ -22,8 +22,18 @@ export interface CaptureChangeSetInput {
 }
 
 const DIFF_FLAGS = [
-  "diff", "--cached", "--binary", "--numstat", "-z", "-p", "--no-renames", "--no-color", "--no-ext-diff", "--no-textconv",
-  "--src-prefix=a/", "--dst-prefix=b/",
+  "diff",
+  "--cached",
+  "--binary",
+  "--numstat",
+  "-z",
+  "-p",
+  "--no-renames",
+  "--no-color",
+  "--no-ext-diff",
+  "--no-textconv",
+  "--src-prefix=a/",
+  "--dst-prefix=b/",
 ];
 
 /**
@@ -74,16 +84,36 @@ function isUtf8Text(raw: Buffer): boolean {
  * from that reading. Bytes that are not UTF-8 are refused (a host's capture has no binary fallback yet).
  */
 export function freezeCapturedBytes(input: CaptureChangeSetInput, raw: Buffer): ChangeSet {
-  if (!isUtf8Text(raw)) throw forged(input, "the host's patch is not UTF-8 text (a file there is neither text in UTF-8 nor detected as binary)");
+  if (!isUtf8Text(raw))
+    throw forged(
+      input,
+      "the host's patch is not UTF-8 text (a file there is neither text in UTF-8 nor detected as binary)",
+    );
   return checkCapturedBytes(input, locateWorkerTree(input.tree), raw);
 }
 
-function checkCapturedBytes(input: CaptureChangeSetInput, tree: ReturnType<typeof locateWorkerTree>, raw: Buffer, git?: WorkerGit): ChangeSet {
+function checkCapturedBytes(
+  input: CaptureChangeSetInput,
+  tree: ReturnType<typeof locateWorkerTree>,
+  raw: Buffer,
+  git?: WorkerGit,
+): ChangeSet {
   const { files: listed, patch } = parseNumstatPatch(raw.toString("utf8"));
-  const checked = checkFrozenPatch({ objects: tree.objects, base: input.base, patch, baseIndex: join(tree.gitDir, `docket-base-${input.base}.index`) }, git);
+  const checked = checkFrozenPatch(
+    { objects: tree.objects, base: input.base, patch, baseIndex: join(tree.gitDir, `docket-base-${input.base}.index`) },
+    git,
+  );
   if (!checked.ok) throw forged(input, checked.reason);
-  if (!sameFiles(listed, checked.files)) throw forged(input, "the files the capture listed differ from the files git reads in its patch");
-  return { ref: input.ref, base: input.base, files: checked.files, stat: formatStat(checked.files), hunks: checked.hunks, patch };
+  if (!sameFiles(listed, checked.files))
+    throw forged(input, "the files the capture listed differ from the files git reads in its patch");
+  return {
+    ref: input.ref,
+    base: input.base,
+    files: checked.files,
+    stat: formatStat(checked.files),
+    hunks: checked.hunks,
+    patch,
+  };
 }
 
 function forged(input: CaptureChangeSetInput, reason: string): Error {
@@ -132,5 +162,9 @@ function run(git: WorkerGit, input: CaptureChangeSetInput, args: string[], index
   const r = git.run(args, { index });
   if (r.status === 0) return r.stdout;
   const stderr = r.stderr.trim().split("\n")[0] || `exit ${r.status}`;
-  throw refusal("change-set-capture-failed", `git ${args[0]} failed in ${input.tree.workspace}: ${stderr}`, "fix the workspace (or its base) and call docket_done again, or call docket_fail");
+  throw refusal(
+    "change-set-capture-failed",
+    `git ${args[0]} failed in ${input.tree.workspace}: ${stderr}`,
+    "fix the workspace (or its base) and call docket_done again, or call docket_fail",
+  );
 }

@@ -57,10 +57,19 @@ function stampOf(repoRoot: string): CheckoutStamp | undefined {
   const head = readOptional(join(dirs.git, "HEAD")) ?? "";
   const ref = /^ref: (refs\/[^\s]+)\s*$/.exec(head)?.[1];
   const parts = [
-    repoRoot, head, ref ? (readOptional(join(dirs.common, ref)) ?? "") : "", statOf(join(dirs.common, "packed-refs")),
-    statOf(join(dirs.git, "index")), ...configs.map(statOf), ...texts.map((t) => t ?? "-"),
-    ...[dirs.git, dirs.common].flatMap((d) => [statOf(join(d, "info", "exclude")), statOf(join(d, "info", "attributes"))]),
-    statOf(join(repoRoot, ".gitignore")), statOf(join(repoRoot, ".gitattributes")),
+    repoRoot,
+    head,
+    ref ? (readOptional(join(dirs.common, ref)) ?? "") : "",
+    statOf(join(dirs.common, "packed-refs")),
+    statOf(join(dirs.git, "index")),
+    ...configs.map(statOf),
+    ...texts.map((t) => t ?? "-"),
+    ...[dirs.git, dirs.common].flatMap((d) => [
+      statOf(join(d, "info", "exclude")),
+      statOf(join(d, "info", "attributes")),
+    ]),
+    statOf(join(repoRoot, ".gitignore")),
+    statOf(join(repoRoot, ".gitattributes")),
   ];
   const hash = (xs: readonly string[]) => createHash("sha256").update(xs.join("\0")).digest("hex");
   return {
@@ -102,8 +111,14 @@ function configFiles(dirs: { git: string; common: string }): string[] {
   const home = process.env.HOME ?? homedir();
   const xdg = process.env.XDG_CONFIG_HOME || join(home, ".config");
   return [
-    "/etc/gitconfig", "/etc/gitattributes", join(home, ".gitconfig"), join(xdg, "git", "config"), join(xdg, "git", "ignore"), join(xdg, "git", "attributes"),
-    join(dirs.common, "config"), join(dirs.git, "config.worktree"),
+    "/etc/gitconfig",
+    "/etc/gitattributes",
+    join(home, ".gitconfig"),
+    join(xdg, "git", "config"),
+    join(xdg, "git", "ignore"),
+    join(xdg, "git", "attributes"),
+    join(dirs.common, "config"),
+    join(dirs.git, "config.worktree"),
   ];
 }
 
@@ -111,7 +126,8 @@ function readOptional(path: string): string | undefined {
   try {
     return readFileSync(path, "utf8");
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT" || (error as NodeJS.ErrnoException).code === "ENOTDIR") return undefined;
+    if ((error as NodeJS.ErrnoException).code === "ENOENT" || (error as NodeJS.ErrnoException).code === "ENOTDIR")
+      return undefined;
     throw error;
   }
 }

@@ -72,9 +72,20 @@ export const neutralArgs = (): string[] => NEUTRAL_CONFIG.flatMap((kv) => ["-c",
  * filters: so the promotion path runs none, the human's own included (docs/hostile-git.md says what that costs).
  */
 export function filterOverrides(cwd: string): string[] {
-  const r = spawnSync(gitBinary(), [...neutralArgs(), "config", "-z", "--name-only", "--get-regexp", "^filter\\."], { cwd, env: envWithoutGit(), encoding: "utf8" });
-  const drivers = new Set((r.stdout ?? "").split("\0").map((k) => /^filter\.(.+)\.[^.]+$/s.exec(k)?.[1]).filter((d): d is string => d !== undefined));
-  return [...drivers].flatMap((d) => ["clean=", "smudge=", "process=", "required=false"].flatMap((kv) => ["-c", `filter.${d}.${kv}`]));
+  const r = spawnSync(gitBinary(), [...neutralArgs(), "config", "-z", "--name-only", "--get-regexp", "^filter\\."], {
+    cwd,
+    env: envWithoutGit(),
+    encoding: "utf8",
+  });
+  const drivers = new Set(
+    (r.stdout ?? "")
+      .split("\0")
+      .map((k) => /^filter\.(.+)\.[^.]+$/s.exec(k)?.[1])
+      .filter((d): d is string => d !== undefined),
+  );
+  return [...drivers].flatMap((d) =>
+    ["clean=", "smudge=", "process=", "required=false"].flatMap((kv) => ["-c", `filter.${d}.${kv}`]),
+  );
 }
 
 /** The process environment without any GIT_* variable: which repository and config git reads is set by the caller. */

@@ -13,8 +13,25 @@ export function initRepository(dir: string, files: Record<string, string>, messa
     mkdirSync(dirname(full), { recursive: true });
     writeFileSync(full, content);
   }
-  const git = (...args: string[]) => execFileSync(gitBinary(), [...neutralArgs(), ...args], { cwd: dir, env: envWithoutGit(), stdio: ["ignore", "pipe", "pipe"] });
+  const git = (...args: string[]) =>
+    execFileSync(gitBinary(), [...neutralArgs(), ...args], {
+      cwd: dir,
+      env: envWithoutGit(),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
   git("init", "-q", "-b", "main");
   git("add", "-A");
-  git("-c", "user.name=Docket demo", "-c", "user.email=demo@example.invalid", "-c", "commit.gpgsign=false", "commit", "-q", "--no-verify", "-m", message);
+  git(
+    "-c",
+    "user.name=Docket demo",
+    "-c",
+    "user.email=demo@example.invalid",
+    "-c",
+    "commit.gpgsign=false",
+    "commit",
+    "-q",
+    "--no-verify",
+    "-m",
+    message,
+  );
 }

@@ -4,7 +4,14 @@
 import { copyFileSync, existsSync, lstatSync } from "node:fs";
 import { join } from "node:path";
 import { privateGitDirOf, resetPrivateGitDir } from "./private-git-dir.js";
-import { locateWorkerTree, setWorkerHead, withWorkerGit, type WorkerGit, type WorkerTree, type WorkerTreeRef } from "./worker-git.js";
+import {
+  locateWorkerTree,
+  setWorkerHead,
+  withWorkerGit,
+  type WorkerGit,
+  type WorkerTree,
+  type WorkerTreeRef,
+} from "./worker-git.js";
 
 /** A private index seeded from the worktree's own (git's stat cache, so `add -A` hashes only changed files). */
 function seededIndex(tree: WorkerTree, git: WorkerGit): string {
@@ -24,7 +31,8 @@ function liveTreeOf(tree: WorkerTree, git: WorkerGit): string {
 function frozenTreeOf(git: WorkerGit, base: string, patch: string): string | undefined {
   const index = git.privateIndex("frozen.index");
   git.must(["read-tree", base], { index });
-  if (patch !== "" && git.run(["apply", "--cached", "--whitespace=nowarn", "-"], { input: patch, index }).status !== 0) return undefined;
+  if (patch !== "" && git.run(["apply", "--cached", "--whitespace=nowarn", "-"], { input: patch, index }).status !== 0)
+    return undefined;
   return git.must(["write-tree"], { index }).toString("utf8").trim();
 }
 
@@ -43,8 +51,13 @@ export function liveChangedPaths(ref: WorkerTreeRef, base: string): string[] {
   return withWorkerGit(tree, { base }, (git) => {
     const index = seededIndex(tree, git);
     git.must(["add", "-A", "--", "."], { index });
-    return git.must(["diff", "--cached", "--name-only", "--no-renames", "--no-ext-diff", "--no-textconv", "-z", base, "--"], { index })
-      .toString("utf8").split("\0").filter((s) => s !== "");
+    return git
+      .must(["diff", "--cached", "--name-only", "--no-renames", "--no-ext-diff", "--no-textconv", "-z", base, "--"], {
+        index,
+      })
+      .toString("utf8")
+      .split("\0")
+      .filter((s) => s !== "");
   });
 }
 

@@ -81,7 +81,8 @@ export function mergeBase(ws: MergeWorkspace, a: string, b: string): string | un
 /** The tree of `base` with `patch` applied (in the private index); undefined when the patch does not apply to it. */
 export function treeWithPatch(ws: MergeWorkspace, base: string, patch: string): string | undefined {
   ws.must(["read-tree", base]);
-  if (patch !== "" && ws.run(["apply", "--cached", "--binary", "--whitespace=nowarn", "-"], patch).status !== 0) return undefined;
+  if (patch !== "" && ws.run(["apply", "--cached", "--binary", "--whitespace=nowarn", "-"], patch).status !== 0)
+    return undefined;
   return text(ws.must(["write-tree"]));
 }
 
@@ -135,7 +136,8 @@ export function parseMergeTree(out: string, clean: boolean): TreeMerge {
 /** `git -c merge.conflictStyle=diff3 merge-tree --write-tree`: the merged tree, with diff3 markers in conflicted files. */
 export function mergeTrees(ws: MergeWorkspace, ours: string, theirs: string): TreeMerge {
   const r = ws.run(["-c", "merge.conflictStyle=diff3", "merge-tree", "--write-tree", "-z", "--messages", ours, theirs]);
-  if (r.status !== 0 && r.status !== 1) throw new Error(`git merge-tree failed: ${r.stderr.trim().split("\n")[0] || `exit ${r.status}`}`);
+  if (r.status !== 0 && r.status !== 1)
+    throw new Error(`git merge-tree failed: ${r.stderr.trim().split("\n")[0] || `exit ${r.status}`}`);
   return parseMergeTree(r.stdout.toString("utf8"), r.status === 0);
 }
 
@@ -151,7 +153,11 @@ export function treeEntry(ws: MergeWorkspace, tree: string, path: string): { mod
 }
 
 /** `tree` with each path set to new bytes (keeping `mode`) or removed (bytes null). */
-export function treeWithFiles(ws: MergeWorkspace, tree: string, files: readonly { path: string; mode: string; bytes: Buffer | null }[]): string {
+export function treeWithFiles(
+  ws: MergeWorkspace,
+  tree: string,
+  files: readonly { path: string; mode: string; bytes: Buffer | null }[],
+): string {
   ws.must(["read-tree", tree]);
   for (const f of files) {
     if (f.bytes === null) {
@@ -167,7 +173,11 @@ export function treeWithFiles(ws: MergeWorkspace, tree: string, files: readonly 
 
 /** How many paths differ between two trees (no patch is made: what a dry merge's summary needs). */
 export function countChangedPaths(ws: MergeWorkspace, from: string, to: string): number {
-  return ws.must(["diff-tree", "-r", "-z", "--name-only", "--no-renames", from, to, "--"]).toString("utf8").split("\0").filter((p) => p !== "").length;
+  return ws
+    .must(["diff-tree", "-r", "-z", "--name-only", "--no-renames", from, to, "--"])
+    .toString("utf8")
+    .split("\0")
+    .filter((p) => p !== "").length;
 }
 
 export interface TreeDiff {
@@ -177,7 +187,20 @@ export interface TreeDiff {
   patch: string;
 }
 
-const DIFF = ["diff", "--binary", "--numstat", "-z", "-p", "--no-renames", "--no-color", "--no-ext-diff", "--no-textconv", "--full-index", "--src-prefix=a/", "--dst-prefix=b/"];
+const DIFF = [
+  "diff",
+  "--binary",
+  "--numstat",
+  "-z",
+  "-p",
+  "--no-renames",
+  "--no-color",
+  "--no-ext-diff",
+  "--no-textconv",
+  "--full-index",
+  "--src-prefix=a/",
+  "--dst-prefix=b/",
+];
 
 /** `from` → `to` as a frozen change set would hold it (binary-safe; a non-UTF-8 file becomes a binary patch). */
 export function diffTrees(ws: MergeWorkspace, from: string, to: string): TreeDiff {

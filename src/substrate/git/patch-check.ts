@@ -3,7 +3,11 @@
 
 import { copyFileSync, lstatSync, renameSync } from "node:fs";
 import type { ChangeSetFile } from "../../domain/deliverables/deliverable.js";
-import { parseGitReading, resolvePatchIntegrity, type PatchIntegrity } from "../../domain/deliverables/patch-integrity.js";
+import {
+  parseGitReading,
+  resolvePatchIntegrity,
+  type PatchIntegrity,
+} from "../../domain/deliverables/patch-integrity.js";
 import { withObjectGit, type WorkerGit } from "./worker-git.js";
 
 export interface FrozenPatchInput {
@@ -26,13 +30,18 @@ const READ = ["--numstat", "--summary", "-z", "--whitespace=nowarn", "-"];
  */
 export function checkFrozenPatch(input: FrozenPatchInput, scope?: WorkerGit): PatchIntegrity {
   // `scope`: the capture's own pinned git over the same objects and base (only the index is used, never its work tree).
-  const within = <T>(fn: (git: WorkerGit) => T): T => (scope ? fn(scope) : withObjectGit(input.objects, input.base, fn));
+  const within = <T>(fn: (git: WorkerGit) => T): T =>
+    scope ? fn(scope) : withObjectGit(input.objects, input.base, fn);
   return within((git) => {
     if (input.patch === "") return resolvePatchIntegrity("", { numstat: [], summary: "" });
     const index = baseIndexFor(git, input);
     if (typeof index !== "string") return index;
     const r = git.run(["apply", "--cached", "--check", ...READ], { input: input.patch, index });
-    if (r.status !== 0) return { ok: false, reason: `git cannot apply it to its base ${input.base.slice(0, 12)} (${firstLine(r.stderr)})` };
+    if (r.status !== 0)
+      return {
+        ok: false,
+        reason: `git cannot apply it to its base ${input.base.slice(0, 12)} (${firstLine(r.stderr)})`,
+      };
     const checked = resolvePatchIntegrity(input.patch, parseGitReading(r.stdout.toString("utf8")));
     if (!checked.ok || !checked.files.some((f) => f.binary && !f.special)) return checked;
     const scratch = git.privateIndex("decode.index");
@@ -46,7 +55,8 @@ function baseIndexFor(git: WorkerGit, input: FrozenPatchInput): string | { ok: f
   if (input.baseIndex && lstatSync(input.baseIndex, { throwIfNoEntry: false })?.isFile()) return input.baseIndex;
   const index = git.privateIndex("base.index");
   const r = git.run(["read-tree", input.base], { index });
-  if (r.status !== 0) return { ok: false, reason: `its base ${input.base.slice(0, 12)} cannot be read (${firstLine(r.stderr)})` };
+  if (r.status !== 0)
+    return { ok: false, reason: `its base ${input.base.slice(0, 12)} cannot be read (${firstLine(r.stderr)})` };
   if (!input.baseIndex) return index;
   try {
     copyFileSync(index, `${input.baseIndex}.${process.pid}`);
@@ -89,8 +99,14 @@ function wholeFileHunk(text: string): string {
 }
 
 /** Applies the patch in the private index and diffs base blob → patched blob for each binary file that is text on both sides. */
-function decodeBinaryText(git: WorkerGit, index: string, input: FrozenPatchInput, files: ChangeSetFile[]): ChangeSetFile[] {
-  if (git.run(["apply", "--cached", "--whitespace=nowarn", "-"], { input: input.patch, index }).status !== 0) return files;
+function decodeBinaryText(
+  git: WorkerGit,
+  index: string,
+  input: FrozenPatchInput,
+  files: ChangeSetFile[],
+): ChangeSetFile[] {
+  if (git.run(["apply", "--cached", "--whitespace=nowarn", "-"], { input: input.patch, index }).status !== 0)
+    return files;
   return files.map((f) => {
     if (!f.binary || f.special) return f;
     const before = blobAt(git, `${input.base}:${f.path}`);
@@ -102,6 +118,11 @@ function decodeBinaryText(git: WorkerGit, index: string, input: FrozenPatchInput
     const decoded = now ? blobDiff(git, before, after!) : wholeFileHunk(old.stdout.toString("utf8"));
     if (decoded === undefined) return f;
     const lines = decoded.split("\n");
-    return { ...f, decoded, additions: lines.filter((l) => l.startsWith("+")).length, deletions: lines.filter((l) => l.startsWith("-")).length };
+    return {
+      ...f,
+      decoded,
+      additions: lines.filter((l) => l.startsWith("+")).length,
+      deletions: lines.filter((l) => l.startsWith("-")).length,
+    };
   });
 }

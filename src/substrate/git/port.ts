@@ -11,8 +11,17 @@ import type { BlobRead } from "./blob.js";
 import type { CaptureChangeSetInput } from "./changes.js";
 import { liveChangedPaths, liveChangesExist, liveEqualsFrozen, resetWorkspace } from "./live-tree.js";
 import {
-  applyPatch, checkPatch, isPatchApplied, parentChangesForEach, checkoutChangedPaths, parentChangesSince, reversePatch,
-  type ParentAnswer, type ParentChange, type ParentQuery, type PatchCheck,
+  applyPatch,
+  checkPatch,
+  isPatchApplied,
+  parentChangesForEach,
+  checkoutChangedPaths,
+  parentChangesSince,
+  reversePatch,
+  type ParentAnswer,
+  type ParentChange,
+  type ParentQuery,
+  type PatchCheck,
 } from "./promote.js";
 import type { TreeMeasure } from "./tree-copy.js";
 import type { CreateWorkspaceInput, IsolatedWorkspace, Serialize, WorkspaceMethod } from "./worktree.js";
@@ -56,7 +65,9 @@ export interface GitPromotion {
   isPatchApplied(repoRoot: string, patch: string): boolean;
   reversePatch(repoRoot: string, patch: string): boolean;
   parentChangesSince(
-    repoRoot: string, refs: { base: string | null; baseHead: string | null }, paths: string[],
+    repoRoot: string,
+    refs: { base: string | null; baseHead: string | null },
+    paths: string[],
   ): ParentChange[] | undefined;
   parentChangesForEach(repoRoot: string, queries: readonly ParentQuery[]): ParentAnswer[];
   checkoutChangedPaths(repoRoot: string): string[];
@@ -77,11 +88,16 @@ export interface GitLiveTree {
 export interface GitCombine {
   assertMergeTreeGit(version?: string): void;
   withMerge<R>(
-    repo: string, a: MergeSource, b: MergeSource,
-    use: (m: MergeOutcome, ws: MergeWorkspace) => R, options?: { dry?: boolean },
+    repo: string,
+    a: MergeSource,
+    b: MergeSource,
+    use: (m: MergeOutcome, ws: MergeWorkspace) => R,
+    options?: { dry?: boolean },
   ): R;
   treeWithFiles(
-    ws: MergeWorkspace, tree: string, files: readonly { path: string; mode: string; bytes: Buffer | null }[],
+    ws: MergeWorkspace,
+    tree: string,
+    files: readonly { path: string; mode: string; bytes: Buffer | null }[],
   ): string;
   diffTrees(ws: MergeWorkspace, from: string, to: string): TreeDiff;
 }
@@ -103,9 +119,15 @@ interface Lazy {
   merge: typeof import("./merge.js");
 }
 const FILES: { [K in keyof Lazy]: string } = {
-  blob: "./blob.js", changes: "./changes.js", patchCheck: "./patch-check.js",
-  workerGit: "./worker-git.js", treeCopy: "./tree-copy.js", worktree: "./worktree.js",
-  privateGitDir: "./private-git-dir.js", combineMerge: "./combine-merge.js", merge: "./merge.js",
+  blob: "./blob.js",
+  changes: "./changes.js",
+  patchCheck: "./patch-check.js",
+  workerGit: "./worker-git.js",
+  treeCopy: "./tree-copy.js",
+  worktree: "./worktree.js",
+  privateGitDir: "./private-git-dir.js",
+  combineMerge: "./combine-merge.js",
+  merge: "./merge.js",
 };
 const loaded: Partial<Lazy> = requireLoadsEsm
   ? {}
@@ -127,7 +149,13 @@ export const systemGit: Git = {
   freezeCapturedBytes: (input, raw) => m("changes").freezeCapturedBytes(input, raw),
   readFrozenPatch: (patch) => m("patchCheck").readFrozenPatch(patch),
   readBlobAt: (repo, commit, path, expectBlob) => m("blob").readBlobAt(repo, commit, path, expectBlob),
-  checkPatch, applyPatch, isPatchApplied, reversePatch, parentChangesSince, parentChangesForEach, checkoutChangedPaths,
+  checkPatch,
+  applyPatch,
+  isPatchApplied,
+  reversePatch,
+  parentChangesSince,
+  parentChangesForEach,
+  checkoutChangedPaths,
   checkoutStamp,
   liveEqualsFrozen,
   checkWorkerTree: (ref) => m("workerGit").checkWorkerTree(ref),

@@ -1,7 +1,16 @@
 // A contained worker's own git dir (`fleet/<id>/git`): its HEAD, index, refs and new objects, over the repository's
 // object store as a read-only alternate, so it commits without writing anything of your repository's .git (issue 25).
 
-import { constants, copyFileSync, lstatSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import {
+  constants,
+  copyFileSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { dirname, join } from "node:path";
 
 /** Where the worker's git dir comes from: the repository's common dir, its worktree's admin dir, and its refs. */
@@ -49,10 +58,14 @@ export function preparePrivateGitDir(dir: string, workspace: string, source: Pri
   const head = adminHead(source.adminDir);
   const temp = `${dir}.making-${process.pid}`;
   rmSync(temp, { recursive: true, force: true });
-  for (const sub of ["objects/info", "refs/heads", "refs/tags", "info"]) mkdirSync(join(temp, sub), { recursive: true, mode: 0o700 });
+  for (const sub of ["objects/info", "refs/heads", "refs/tags", "info"])
+    mkdirSync(join(temp, sub), { recursive: true, mode: 0o700 });
   writeFileSync(join(temp, "objects", "info", "alternates"), `${join(source.commonDir, "objects")}\n`);
   writeFileSync(join(temp, "HEAD"), `${head}\n`);
-  writeFileSync(join(temp, "packed-refs"), source.refs.endsWith("\n") || source.refs === "" ? source.refs : `${source.refs}\n`);
+  writeFileSync(
+    join(temp, "packed-refs"),
+    source.refs.endsWith("\n") || source.refs === "" ? source.refs : `${source.refs}\n`,
+  );
   const sha256 = head.length === 64;
   writeFileSync(
     join(temp, "config"),
@@ -78,5 +91,6 @@ export function resetPrivateGitDir(dir: string, base: string, index: string): vo
     renameSync(temp, join(dir, name));
   };
   put("HEAD", (temp) => writeFileSync(temp, `${base}\n`, { flag: "wx" }));
-  if (lstatSync(index, { throwIfNoEntry: false })?.isFile()) put("index", (temp) => copyFileSync(index, temp, constants.COPYFILE_EXCL));
+  if (lstatSync(index, { throwIfNoEntry: false })?.isFile())
+    put("index", (temp) => copyFileSync(index, temp, constants.COPYFILE_EXCL));
 }

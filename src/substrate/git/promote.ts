@@ -72,7 +72,12 @@ export function checkPatch(repoRoot: string, patch: string): PatchCheck {
   const r = runGit(repoRoot, ["apply", "--check", "--whitespace=nowarn", "-"], { input: patch });
   if (r.status === 0) return { ok: true };
   const problems = parseApplyErrors(r.stderr);
-  return { ok: false, problems: problems.length > 0 ? problems : [{ path: "(patch)", reason: r.stderr.trim() || `git apply exited ${r.status}` }], stderr: r.stderr };
+  return {
+    ok: false,
+    problems:
+      problems.length > 0 ? problems : [{ path: "(patch)", reason: r.stderr.trim() || `git apply exited ${r.status}` }],
+    stderr: r.stderr,
+  };
 }
 
 /** Applies a patch to the working tree only (no index, no commit). git applies all of it or none of it. */
@@ -104,9 +109,14 @@ export interface ParentChange {
 
 /** The checkout's uncommitted paths (edits, staged, untracked and not ignored): what a read-only worker's card compares. */
 export function checkoutChangedPaths(repoRoot: string): string[] {
-  const out = mustGit(repoRoot, ["status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames"], { filters: filterOverrides(repoRoot) });
+  const out = mustGit(repoRoot, ["status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames"], {
+    filters: filterOverrides(repoRoot),
+  });
   // Each entry is `XY <path>\0`; without renames no entry carries a second path.
-  return out.split("\0").filter((e) => e.length > 3).map((e) => e.slice(3));
+  return out
+    .split("\0")
+    .filter((e) => e.length > 3)
+    .map((e) => e.slice(3));
 }
 
 function hasCommit(repo: string, rev: string): boolean {
@@ -140,7 +150,11 @@ export type ParentAnswer = { ok: true; changes: ParentChange[] | undefined } | {
  * parent's HEAD plus its uncommitted changes at spawn). Falls back to `baseHead` when the base commit is not in the
  * parent's object store (a copied, non-worktree workspace). Undefined when neither commit is known: cannot tell.
  */
-export function parentChangesSince(repoRoot: string, refs: { base: string | null; baseHead: string | null }, paths: string[]): ParentChange[] | undefined {
+export function parentChangesSince(
+  repoRoot: string,
+  refs: { base: string | null; baseHead: string | null },
+  paths: string[],
+): ParentChange[] | undefined {
   const [answer] = parentChangesForEach(repoRoot, [{ ...refs, paths }]);
   if (!answer!.ok) throw answer!.error;
   return answer!.changes;
@@ -156,7 +170,9 @@ export function parentChangesForEach(repoRoot: string, queries: readonly ParentQ
   const asking = queries.flatMap((q, i) => (q.paths.length > 0 ? [i] : []));
   let known: Set<string>;
   try {
-    known = commitsAmong(repoRoot, [...new Set(asking.flatMap((i) => [queries[i]!.base ?? "", queries[i]!.baseHead ?? ""]).filter((r) => r !== ""))]);
+    known = commitsAmong(repoRoot, [
+      ...new Set(asking.flatMap((i) => [queries[i]!.base ?? "", queries[i]!.baseHead ?? ""]).filter((r) => r !== "")),
+    ]);
   } catch (error) {
     for (const i of asking) answers[i] = { ok: false, error: error as Error };
     return answers;
@@ -175,11 +191,16 @@ export function parentChangesForEach(repoRoot: string, queries: readonly ParentQ
       filters ??= filterOverrides(repoRoot);
       const parts = gitOverPaths(repoRoot, ["diff", "--name-status", "--no-renames", "-z", rev, "--"], paths, filters);
       const changes = new Map<string, ParentChange>();
-      for (const part of parts) for (let k = 0; k + 1 < part.length; k += 2) if (!changes.has(part[k + 1]!)) changes.set(part[k + 1]!, { status: part[k]!, path: part[k + 1]! });
+      for (const part of parts)
+        for (let k = 0; k + 1 < part.length; k += 2)
+          if (!changes.has(part[k + 1]!)) changes.set(part[k + 1]!, { status: part[k]!, path: part[k + 1]! });
       return [...changes.values()];
     };
     try {
-      shareListing(members.map((i) => queries[i]!.paths), diff).forEach((changes, k) => diffs.set(members[k]!, changes));
+      shareListing(
+        members.map((i) => queries[i]!.paths),
+        diff,
+      ).forEach((changes, k) => diffs.set(members[k]!, changes));
     } catch (error) {
       for (const i of members) answers[i] = { ok: false, error: error as Error };
     }
@@ -189,8 +210,13 @@ export function parentChangesForEach(repoRoot: string, queries: readonly ParentQ
   let untracked: ParentChange[][];
   try {
     const list = (paths: readonly string[]) =>
-      [...new Set(gitOverPaths(repoRoot, ["ls-files", "--others", "--exclude-standard", "-z", "--"], paths).flat())].map((path) => ({ path, status: "?" }));
-    untracked = shareListing(listed.map((i) => queries[i]!.paths), list);
+      [
+        ...new Set(gitOverPaths(repoRoot, ["ls-files", "--others", "--exclude-standard", "-z", "--"], paths).flat()),
+      ].map((path) => ({ path, status: "?" }));
+    untracked = shareListing(
+      listed.map((i) => queries[i]!.paths),
+      list,
+    );
   } catch (error) {
     for (const i of listed) answers[i] = { ok: false, error: error as Error };
     return answers;
@@ -208,7 +234,10 @@ export function parentChangesForEach(repoRoot: string, queries: readonly ParentQ
  * One git listing for several path lists, split back per list. When git names a path none of the lists matches (its
  * paths are not relative to the repository root asked), each list is listed on its own instead, as before batching.
  */
-function shareListing(pathLists: readonly (readonly string[])[], listing: (paths: readonly string[]) => ParentChange[]): ParentChange[][] {
+function shareListing(
+  pathLists: readonly (readonly string[])[],
+  listing: (paths: readonly string[]) => ParentChange[],
+): ParentChange[][] {
   if (pathLists.length === 1) return [listing(pathLists[0]!)];
   const entries = listing([...new Set(pathLists.flat())]);
   const specs = pathLists.map((paths) => new Set(paths));
@@ -224,7 +253,11 @@ function gitOverPaths(repoRoot: string, args: string[], paths: readonly string[]
   const outputs: string[][] = [];
   for (let k = 0; k < paths.length; k += PATHSPECS_PER_CALL) {
     const specs = paths.slice(k, k + PATHSPECS_PER_CALL).map((p) => `:(literal)${p}`);
-    outputs.push(mustGit(repoRoot, [...args, ...specs], { filters: filters ?? [] }).split("\0").filter((s) => s !== ""));
+    outputs.push(
+      mustGit(repoRoot, [...args, ...specs], { filters: filters ?? [] })
+        .split("\0")
+        .filter((s) => s !== ""),
+    );
   }
   return outputs;
 }

@@ -3,7 +3,17 @@
 // Before anything runs, the workspace's `.git` must still be what Docket wrote; otherwise a named refusal and no git at all.
 
 import { spawnSync } from "node:child_process";
-import { copyFileSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
 import { refusal } from "../../domain/errors.js";
@@ -32,14 +42,26 @@ const commonDirs = new Map<string, string>();
 export function locateWorkerTree(ref: WorkerTreeRef): WorkerTree {
   if (ref.method === "copy") {
     const gitDir = join(ref.workspace, ".git");
-    return { workspace: ref.workspace, gitDir, objects: join(gitDir, "objects"), exclude: join(gitDir, "info", "exclude"), method: "copy" };
+    return {
+      workspace: ref.workspace,
+      gitDir,
+      objects: join(gitDir, "objects"),
+      exclude: join(gitDir, "info", "exclude"),
+      method: "copy",
+    };
   }
   let common = commonDirs.get(ref.projectRoot);
   if (common === undefined) {
     common = gitCommonDir(ref.projectRoot);
     commonDirs.set(ref.projectRoot, common);
   }
-  return { workspace: ref.workspace, gitDir: join(common, "worktrees", `docket-${ref.worker}`), objects: join(common, "objects"), exclude: join(common, "info", "exclude"), method: "worktree" };
+  return {
+    workspace: ref.workspace,
+    gitDir: join(common, "worktrees", `docket-${ref.worker}`),
+    objects: join(common, "objects"),
+    exclude: join(common, "info", "exclude"),
+    method: "worktree",
+  };
 }
 
 function tampered(tree: WorkerTree, what: string): Error {
@@ -146,34 +168,64 @@ function copyExclude(from: string, to: string): void {
 function open(scope: Scope): { git: WorkerGit; dispose(): void } {
   const dir = privateGitDir(scope);
   const base = {
-    GIT_DIR: dir, GIT_OBJECT_DIRECTORY: scope.objects ?? join(dir, "objects"), GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null", GIT_ATTR_NOSYSTEM: "1",
-    GIT_OPTIONAL_LOCKS: "0", GIT_NO_REPLACE_OBJECTS: "1", GIT_PAGER: "cat", LC_ALL: "C", ...(scope.workTree ? { GIT_WORK_TREE: scope.workTree } : {}),
-    ...(scope.alternates ? { GIT_ALTERNATE_OBJECT_DIRECTORIES: scope.alternates } : {}), ...scope.env,
+    GIT_DIR: dir,
+    GIT_OBJECT_DIRECTORY: scope.objects ?? join(dir, "objects"),
+    GIT_CONFIG_NOSYSTEM: "1",
+    GIT_CONFIG_GLOBAL: "/dev/null",
+    GIT_ATTR_NOSYSTEM: "1",
+    GIT_OPTIONAL_LOCKS: "0",
+    GIT_NO_REPLACE_OBJECTS: "1",
+    GIT_PAGER: "cat",
+    LC_ALL: "C",
+    ...(scope.workTree ? { GIT_WORK_TREE: scope.workTree } : {}),
+    ...(scope.alternates ? { GIT_ALTERNATE_OBJECT_DIRECTORIES: scope.alternates } : {}),
+    ...scope.env,
   };
   const run: WorkerGit["run"] = (args, options = {}) => {
     const env = envWithoutGit({ ...base, GIT_INDEX_FILE: options.index ?? join(dir, "index") });
     const r = spawnSync(gitBinary(), [...neutralArgs(), ...args], {
-      cwd: dir, env, input: options.input, maxBuffer: 2 * 1024 * 1024 * 1024 - 1, stdio: ["pipe", "pipe", "pipe"],
+      cwd: dir,
+      env,
+      input: options.input,
+      maxBuffer: 2 * 1024 * 1024 * 1024 - 1,
+      stdio: ["pipe", "pipe", "pipe"],
     });
     if (r.error) throw r.error;
     return { status: r.status ?? 1, stdout: r.stdout ?? Buffer.alloc(0), stderr: String(r.stderr ?? "") };
   };
   const must: WorkerGit["must"] = (args, options) => {
     const r = run(args, options);
-    if (r.status !== 0) throw new Error(`git ${args.find((a) => !a.startsWith("-")) ?? args[0]} failed: ${r.stderr.trim().split("\n")[0] || `exit ${r.status}`}`);
+    if (r.status !== 0)
+      throw new Error(
+        `git ${args.find((a) => !a.startsWith("-")) ?? args[0]} failed: ${r.stderr.trim().split("\n")[0] || `exit ${r.status}`}`,
+      );
     return r.stdout;
   };
-  const setAttributes = (kind: keyof typeof ATTRIBUTES) => writeFileSync(join(dir, "info", "attributes"), ATTRIBUTES[kind]);
-  return { git: { run, must, privateIndex: (name) => join(dir, name), setAttributes }, dispose: () => rmSync(dir, { recursive: true, force: true }) };
+  const setAttributes = (kind: keyof typeof ATTRIBUTES) =>
+    writeFileSync(join(dir, "info", "attributes"), ATTRIBUTES[kind]);
+  return {
+    git: { run, must, privateIndex: (name) => join(dir, name), setAttributes },
+    dispose: () => rmSync(dir, { recursive: true, force: true }),
+  };
 }
 
 /**
  * Runs `fn` with git pinned to the worker's tree: `.git` checked first (a named refusal, nothing run, when it changed),
  * then every call with Docket's private git dir, `GIT_WORK_TREE` = the workspace, and the tree's real object store.
  */
-export function withWorkerGit<T>(tree: WorkerTree, options: { base: string; attributes?: "auto" | "binary" }, fn: (git: WorkerGit) => T): T {
+export function withWorkerGit<T>(
+  tree: WorkerTree,
+  options: { base: string; attributes?: "auto" | "binary" },
+  fn: (git: WorkerGit) => T,
+): T {
   assertWorkspaceGit(tree);
-  const scope = open({ workTree: tree.workspace, objects: tree.objects, exclude: tree.exclude, head: options.base, attributes: options.attributes });
+  const scope = open({
+    workTree: tree.workspace,
+    objects: tree.objects,
+    exclude: tree.exclude,
+    head: options.base,
+    attributes: options.attributes,
+  });
   try {
     return fn(scope.git);
   } finally {
@@ -195,7 +247,11 @@ export function withObjectGit<T>(objects: string | undefined, head: string, fn: 
  * Git over a private object store that reads a repository's objects (`alternates`) and writes only its own, with no
  * work tree and no config or attributes of the repository's: what Combine merges two workers' bytes in. `dispose` deletes it.
  */
-export function openScratchGit(alternates: string, head: string, env: Record<string, string> = {}): { git: WorkerGit; dispose(): void } {
+export function openScratchGit(
+  alternates: string,
+  head: string,
+  env: Record<string, string> = {},
+): { git: WorkerGit; dispose(): void } {
   return open({ alternates, head, env });
 }
 

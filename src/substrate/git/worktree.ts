@@ -35,7 +35,11 @@ const BASELINE_ENV = {
 };
 
 /** The human's git in the parent checkout `cwd` (absolute path, neutralised config, no inherited GIT_* variables). */
-function git(cwd: string, args: string[], options: { input?: string | Buffer; env?: Record<string, string> } = {}): string {
+function git(
+  cwd: string,
+  args: string[],
+  options: { input?: string | Buffer; env?: Record<string, string> } = {},
+): string {
   return execFileSync(gitBinary(), [...neutralArgs(), ...filterOverrides(cwd), ...args], {
     cwd,
     encoding: "utf8",
@@ -47,15 +51,24 @@ function git(cwd: string, args: string[], options: { input?: string | Buffer; en
 }
 
 function gitBuffer(cwd: string, args: string[]): Buffer {
-  return execFileSync(gitBinary(), [...neutralArgs(), ...filterOverrides(cwd), ...args], { cwd, env: envWithoutGit(), stdio: ["ignore", "pipe", "pipe"], maxBuffer: 1024 * 1024 * 1024 });
+  return execFileSync(gitBinary(), [...neutralArgs(), ...filterOverrides(cwd), ...args], {
+    cwd,
+    env: envWithoutGit(),
+    stdio: ["ignore", "pipe", "pipe"],
+    maxBuffer: 1024 * 1024 * 1024,
+  });
 }
 
 /**
  * Git on the workspace being made, before any worker runs in it: the git dir and work tree are named, so nothing is
  * discovered from the new tree (issue 23); cwd is the tree's top so that `git apply` lands its paths there.
  */
-function onNewTree(tree: { gitDir: string; workTree: string }): (args: string[], options?: { input?: string | Buffer; env?: Record<string, string> }) => string {
-  return (args, options = {}) => git(tree.workTree, [`--git-dir=${tree.gitDir}`, `--work-tree=${tree.workTree}`, ...args], options);
+function onNewTree(tree: {
+  gitDir: string;
+  workTree: string;
+}): (args: string[], options?: { input?: string | Buffer; env?: Record<string, string> }) => string {
+  return (args, options = {}) =>
+    git(tree.workTree, [`--git-dir=${tree.gitDir}`, `--work-tree=${tree.workTree}`, ...args], options);
 }
 
 /** What the parent directory is, as far as git is concerned. */
@@ -78,7 +91,6 @@ function commitBaseline(inTree: ReturnType<typeof onNewTree>): string {
   inTree(["commit", "-q", "--no-verify", "--allow-empty", "-m", "Docket worker baseline"], { env: BASELINE_ENV });
   return inTree(["rev-parse", "HEAD"]).trim();
 }
-
 
 /** The repository's common git directory (shared by all its worktrees), absolute. */
 export function gitCommonDir(root: string): string {
@@ -126,7 +138,10 @@ export function createIsolatedWorkspace(input: CreateWorkspaceInput): IsolatedWo
       inTree(["reset", "--hard", "-q", "HEAD"]);
       const patch = gitBuffer(root, ["diff", "--binary", "--no-ext-diff", "--no-textconv", "HEAD"]);
       if (patch.length > 0) inTree(["apply", "--binary", "--whitespace=nowarn", "-"], { input: patch });
-      const untracked = gitBuffer(root, ["ls-files", "--others", "--exclude-standard", "-z"]).toString("utf8").split("\0").filter(Boolean);
+      const untracked = gitBuffer(root, ["ls-files", "--others", "--exclude-standard", "-z"])
+        .toString("utf8")
+        .split("\0")
+        .filter(Boolean);
       for (const rel of untracked) copyEntry(join(root, rel), join(target, rel));
       const base = commitBaseline(inTree);
       return { path: target, method: "worktree", base, baseHead: repo.head, notes: [] };
@@ -140,7 +155,13 @@ export function createIsolatedWorkspace(input: CreateWorkspaceInput): IsolatedWo
     git(root, ["init", "-q", target]);
     const base = commitBaseline(onNewTree({ gitDir: join(target, ".git"), workTree: target }));
     const why = repo.kind === "unborn" ? "the repository has no commit yet" : `${root} is not a git repository`;
-    return { path: target, method: "copy", base, baseHead: null, notes: [`Workspace: ${why}; copied the tree (without .git) into ${target} and committed it as the baseline`] };
+    return {
+      path: target,
+      method: "copy",
+      base,
+      baseHead: null,
+      notes: [`Workspace: ${why}; copied the tree (without .git) into ${target} and committed it as the baseline`],
+    };
   } catch (error) {
     rmSync(target, { recursive: true, force: true });
     throw error;
@@ -192,7 +213,12 @@ function dropWorktree(root: string, path: string): void {
 }
 
 /** Removes a workspace this module created; a worktree is unregistered from its repository too. */
-export function removeWorkspace(input: { root: string; path: string; method: WorkspaceMethod; serialize?: Serialize }): void {
+export function removeWorkspace(input: {
+  root: string;
+  path: string;
+  method: WorkspaceMethod;
+  serialize?: Serialize;
+}): void {
   if (input.method === "worktree") {
     (input.serialize ?? unserialized)(() => dropWorktree(input.root, input.path));
     return;

@@ -8,7 +8,12 @@ import { bwrapArgs, type Mount, type PathType, type SandboxNetwork } from "../..
 
 export type SandboxSupport =
   | { ok: true; bwrap: string }
-  | { ok: false; code: "not-linux" | "bwrap-missing" | "userns-disabled" | "bwrap-failed"; reason: string; fix: string };
+  | {
+      ok: false;
+      code: "not-linux" | "bwrap-missing" | "userns-disabled" | "bwrap-failed";
+      reason: string;
+      fix: string;
+    };
 
 /** The first executable `bwrap` on `pathValue`, as an absolute path (the worker's PATH is never consulted). */
 export function findBwrap(pathValue: string | undefined): string | undefined {
@@ -28,12 +33,26 @@ export function findBwrap(pathValue: string | undefined): string | undefined {
 const probed = new Map<string, SandboxSupport>();
 
 /** Whether a worker can be contained here: bubblewrap present and able to make its namespaces (asked once per PATH). */
-export function detectSandbox(pathValue: string | undefined, platform: NodeJS.Platform = process.platform): SandboxSupport {
+export function detectSandbox(
+  pathValue: string | undefined,
+  platform: NodeJS.Platform = process.platform,
+): SandboxSupport {
   if (platform !== "linux") {
-    return { ok: false, code: "not-linux", reason: `containment is built for Linux only (this is ${platform})`, fix: "run workers on Linux to contain them; on macOS see docs/containment.md (Seatbelt design, not built)" };
+    return {
+      ok: false,
+      code: "not-linux",
+      reason: `containment is built for Linux only (this is ${platform})`,
+      fix: "run workers on Linux to contain them; on macOS see docs/containment.md (Seatbelt design, not built)",
+    };
   }
   const bwrap = findBwrap(pathValue);
-  if (!bwrap) return { ok: false, code: "bwrap-missing", reason: "bubblewrap (bwrap) is not on PATH", fix: "install bubblewrap (apt-get install -y bubblewrap, dnf install bubblewrap)" };
+  if (!bwrap)
+    return {
+      ok: false,
+      code: "bwrap-missing",
+      reason: "bubblewrap (bwrap) is not on PATH",
+      fix: "install bubblewrap (apt-get install -y bubblewrap, dnf install bubblewrap)",
+    };
   const known = probed.get(bwrap);
   if (known) return known;
   const result = probe(bwrap);
@@ -44,7 +63,9 @@ export function detectSandbox(pathValue: string | undefined, platform: NodeJS.Pl
 /** `0.8.0`, for the doctor (a spawn does not ask: one test run is enough). */
 export function bwrapVersion(bwrap: string): string {
   try {
-    return execFileSync(bwrap, ["--version"], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 10_000 }).trim().replace(/^bubblewrap\s*/, "");
+    return execFileSync(bwrap, ["--version"], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 10_000 })
+      .trim()
+      .replace(/^bubblewrap\s*/, "");
   } catch {
     return "(version unknown)"; // it ran its test, so it exists; only the version text is missing
   }
@@ -52,20 +73,48 @@ export function bwrapVersion(bwrap: string): string {
 
 function probe(bwrap: string): SandboxSupport {
   try {
-    execFileSync(bwrap, ["--unshare-user", "--unshare-pid", "--die-with-parent", "--cap-drop", "ALL", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "true"], {
-      stdio: ["ignore", "ignore", "pipe"],
-      timeout: 10_000,
-    });
+    execFileSync(
+      bwrap,
+      [
+        "--unshare-user",
+        "--unshare-pid",
+        "--die-with-parent",
+        "--cap-drop",
+        "ALL",
+        "--ro-bind",
+        "/",
+        "/",
+        "--dev",
+        "/dev",
+        "--proc",
+        "/proc",
+        "true",
+      ],
+      {
+        stdio: ["ignore", "ignore", "pipe"],
+        timeout: 10_000,
+      },
+    );
     return { ok: true, bwrap };
   } catch (error) {
-    const stderr = String((error as { stderr?: Buffer }).stderr ?? (error as Error).message).trim().split("\n")[0] ?? "";
+    const stderr =
+      String((error as { stderr?: Buffer }).stderr ?? (error as Error).message)
+        .trim()
+        .split("\n")[0] ?? "";
     if (/user namespace|uid map|setting up uid|No permissions to creat|Operation not permitted/i.test(stderr)) {
       return {
-        ok: false, code: "userns-disabled", reason: `bubblewrap cannot create namespaces here: ${stderr}`,
+        ok: false,
+        code: "userns-disabled",
+        reason: `bubblewrap cannot create namespaces here: ${stderr}`,
         fix: "enable unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1; on Ubuntu 24.04 also kernel.apparmor_restrict_unprivileged_userns=0), or run inside a VM/container that allows them",
       };
     }
-    return { ok: false, code: "bwrap-failed", reason: `bubblewrap ${bwrap} failed its test run: ${stderr}`, fix: "run `bwrap --ro-bind / / true` to see why" };
+    return {
+      ok: false,
+      code: "bwrap-failed",
+      reason: `bubblewrap ${bwrap} failed its test run: ${stderr}`,
+      fix: "run `bwrap --ro-bind / / true` to see why",
+    };
   }
 }
 

@@ -46,7 +46,11 @@ export function controlDirFor(homeRoot: string, uid: number): string {
     mkdirSync(d, { mode: 0o700, recursive: true });
     const st = lstatSync(d);
     if (!st.isDirectory() || st.uid !== uid || (st.mode & 0o077) !== 0) {
-      throw refusal("ssh-control-dir-unsafe", `${d} is not a private directory of this user (mode 0700); no ssh connection was made`, `remove ${d} and try again`);
+      throw refusal(
+        "ssh-control-dir-unsafe",
+        `${d} is not a private directory of this user (mode 0700); no ssh connection was made`,
+        `remove ${d} and try again`,
+      );
     }
   }
   return dir;
@@ -54,9 +58,17 @@ export function controlDirFor(homeRoot: string, uid: number): string {
 
 /** The master's socket for a target: named by a hash of what selects the connection. */
 export function controlPathOf(target: SshTarget): string {
-  const key = createHash("sha256").update(`${target.destination}\u0000${target.sshConfig ?? ""}`).digest("hex").slice(0, 16);
+  const key = createHash("sha256")
+    .update(`${target.destination}\u0000${target.sshConfig ?? ""}`)
+    .digest("hex")
+    .slice(0, 16);
   const path = join(target.controlDir, key);
-  if (Buffer.byteLength(path) > CONTROL_PATH_MAX) throw refusal("ssh-control-path-too-long", `the ssh control socket ${path} is too long for a Unix socket`, "use a shorter TMPDIR-free path (/tmp is used)");
+  if (Buffer.byteLength(path) > CONTROL_PATH_MAX)
+    throw refusal(
+      "ssh-control-path-too-long",
+      `the ssh control socket ${path} is too long for a Unix socket`,
+      "use a shorter TMPDIR-free path (/tmp is used)",
+    );
   return path;
 }
 
@@ -64,19 +76,30 @@ export function controlPathOf(target: SshTarget): string {
 export function sshOptions(target: SshTarget): string[] {
   return [
     ...(target.sshConfig ? ["-F", target.sshConfig] : []),
-    "-o", "BatchMode=yes", // never a prompt nobody can answer: an unknown host key or a password is a refusal, not a hang
-    "-o", `ConnectTimeout=${CONNECT_TIMEOUT_S}`,
-    "-o", `ControlPath=${controlPathOf(target)}`,
+    "-o",
+    "BatchMode=yes", // never a prompt nobody can answer: an unknown host key or a password is a refusal, not a hang
+    "-o",
+    `ConnectTimeout=${CONNECT_TIMEOUT_S}`,
+    "-o",
+    `ControlPath=${controlPathOf(target)}`,
   ];
 }
 
 export function unreachable(target: SshTarget, why: string): DocketError {
-  return refusal("host-unreachable", `host ${target.name} (${target.destination}) cannot be reached: ${why}`, `check it with \`docket hosts check ${target.name}\``);
+  return refusal(
+    "host-unreachable",
+    `host ${target.name} (${target.destination}) cannot be reached: ${why}`,
+    `check it with \`docket hosts check ${target.name}\``,
+  );
 }
 
 /** The master answers on its control socket. */
 export function masterRunning(target: SshTarget): boolean {
-  const r = spawnSync("ssh", [...sshOptions(target), "-O", "check", "--", target.destination], { stdio: "ignore", timeout: 5_000, killSignal: "SIGKILL" });
+  const r = spawnSync("ssh", [...sshOptions(target), "-O", "check", "--", target.destination], {
+    stdio: "ignore",
+    timeout: 5_000,
+    killSignal: "SIGKILL",
+  });
   return r.status === 0;
 }
 
@@ -110,15 +133,35 @@ export function ensureMaster(target: SshTarget, timeoutMs = CALL_TIMEOUT_MS): vo
     try {
       r = spawnSync(
         "ssh",
-        [...sshOptions(target), "-M", "-N", "-f", "-o", `ControlPersist=${PERSIST_S}`, "-o", "ServerAliveInterval=5", "-o", "ServerAliveCountMax=3", "--", target.destination],
+        [
+          ...sshOptions(target),
+          "-M",
+          "-N",
+          "-f",
+          "-o",
+          `ControlPersist=${PERSIST_S}`,
+          "-o",
+          "ServerAliveInterval=5",
+          "-o",
+          "ServerAliveCountMax=3",
+          "--",
+          target.destination,
+        ],
         { stdio: ["ignore", "ignore", fd], timeout: Math.max(1_000, deadline - Date.now()), killSignal: "SIGKILL" },
       );
     } finally {
       closeSync(fd);
     }
     if (r.error || r.status !== 0) {
-      const said = readFileSync(log, "utf8").trim().split("\n").filter((l) => l !== "").pop();
-      throw unreachable(target, r.signal ? `no connection within ${Math.round(timeoutMs / 1000)} s` : said ?? `ssh exited ${r.status}`);
+      const said = readFileSync(log, "utf8")
+        .trim()
+        .split("\n")
+        .filter((l) => l !== "")
+        .pop();
+      throw unreachable(
+        target,
+        r.signal ? `no connection within ${Math.round(timeoutMs / 1000)} s` : (said ?? `ssh exited ${r.status}`),
+      );
     }
   } finally {
     rmSync(claim, { recursive: true, force: true });
@@ -127,23 +170,36 @@ export function ensureMaster(target: SshTarget, timeoutMs = CALL_TIMEOUT_MS): vo
 
 /** Stops the host's master connection (and every forward on it); none running is fine. */
 export function exitMaster(target: SshTarget): void {
-  spawnSync("ssh", [...sshOptions(target), "-O", "exit", "--", target.destination], { stdio: "ignore", timeout: 5_000, killSignal: "SIGKILL" });
+  spawnSync("ssh", [...sshOptions(target), "-O", "exit", "--", target.destination], {
+    stdio: "ignore",
+    timeout: 5_000,
+    killSignal: "SIGKILL",
+  });
 }
 
 /**
  * Runs one argv on the host over the master (each word quoted once, by remoteCommandLine), with `input` on its stdin.
  * ssh's own failure (exit 255) or no answer within the timeout is `host-unreachable`; the command's status is returned.
  */
-export function runRemote(target: SshTarget, argv: readonly string[], options: { input?: string | Buffer; timeoutMs?: number } = {}): SshResult {
+export function runRemote(
+  target: SshTarget,
+  argv: readonly string[],
+  options: { input?: string | Buffer; timeoutMs?: number } = {},
+): SshResult {
   const timeoutMs = options.timeoutMs ?? CALL_TIMEOUT_MS;
   ensureMaster(target, timeoutMs);
-  const r = spawnSync("ssh", [...sshOptions(target), "-o", "ControlMaster=no", "-T", "--", target.destination, remoteCommandLine(argv)], {
-    input: options.input ?? "",
-    timeout: timeoutMs,
-    killSignal: "SIGKILL",
-    maxBuffer: 256 * 1024 * 1024,
-  });
-  if (r.error && (r.error as NodeJS.ErrnoException).code === "ENOENT") throw refusal("ssh-missing", "ssh is not installed here (no `ssh` on PATH)", "install OpenSSH's client");
+  const r = spawnSync(
+    "ssh",
+    [...sshOptions(target), "-o", "ControlMaster=no", "-T", "--", target.destination, remoteCommandLine(argv)],
+    {
+      input: options.input ?? "",
+      timeout: timeoutMs,
+      killSignal: "SIGKILL",
+      maxBuffer: 256 * 1024 * 1024,
+    },
+  );
+  if (r.error && (r.error as NodeJS.ErrnoException).code === "ENOENT")
+    throw refusal("ssh-missing", "ssh is not installed here (no `ssh` on PATH)", "install OpenSSH's client");
   const stderr = r.stderr?.toString("utf8") ?? "";
   if (r.signal) throw unreachable(target, `no answer within ${Math.round(timeoutMs / 1000)} s`);
   if (r.status === 255) throw unreachable(target, stderr.trim().split("\n").pop() || "ssh failed");
@@ -151,9 +207,18 @@ export function runRemote(target: SshTarget, argv: readonly string[], options: {
 }
 
 /** runRemote, refusing a non-zero status with the command's first stderr line. */
-export function runRemoteOk(target: SshTarget, argv: readonly string[], what: string, options: { input?: string | Buffer; timeoutMs?: number } = {}): Buffer {
+export function runRemoteOk(
+  target: SshTarget,
+  argv: readonly string[],
+  what: string,
+  options: { input?: string | Buffer; timeoutMs?: number } = {},
+): Buffer {
   const r = runRemote(target, argv, options);
-  if (r.status !== 0) throw refusal("host-command-failed", `${what} failed on host ${target.name}: ${r.stderr.trim().split("\n")[0] || `exit ${r.status}`}`);
+  if (r.status !== 0)
+    throw refusal(
+      "host-command-failed",
+      `${what} failed on host ${target.name}: ${r.stderr.trim().split("\n")[0] || `exit ${r.status}`}`,
+    );
   return r.stdout;
 }
 

@@ -29,14 +29,20 @@ const neutral = NEUTRAL_CONFIG.flatMap((kv) => ["-c", kv]);
 export function resolveRemoteDir(target: SshTarget, dir: string): string {
   if (dir.startsWith("/")) return dir.replace(/\/+$/, "") || "/";
   const home = runRemoteOk(target, ["sh", "-c", 'printf %s "$HOME"'], "reading the home directory").toString("utf8");
-  if (!home.startsWith("/")) throw refusal("host-home-unknown", `host ${target.name} did not say where its home directory is`, "give the host an absolute --dir");
+  if (!home.startsWith("/"))
+    throw refusal(
+      "host-home-unknown",
+      `host ${target.name} did not say where its home directory is`,
+      "give the host an absolute --dir",
+    );
   return join(home, dir);
 }
 
 export function remoteHost(target: SshTarget, dir: string): RemoteHost {
   const workerDir = (w: string) => join(dir, "workers", w);
   const host: RemoteHost = {
-    target, dir,
+    target,
+    dir,
     tmuxSocket: join(dir, "tmux.sock"),
     repo: join(dir, "repo.git"),
     workerDir,
@@ -46,14 +52,19 @@ export function remoteHost(target: SshTarget, dir: string): RemoteHost {
     doorSocket: (w, g) => join(dir, "door", `${w}-${g}.sock`),
   };
   if (Buffer.byteLength(host.doorSocket("w99999", 99999)) > 107) {
-    throw refusal("host-dir-too-long", `host ${target.name}'s directory ${dir} is too long for the door sockets Docket forwards there (107 bytes at most)`, "give the host a shorter --dir");
+    throw refusal(
+      "host-dir-too-long",
+      `host ${target.name}'s directory ${dir} is too long for the door sockets Docket forwards there (107 bytes at most)`,
+      "give the host a shorter --dir",
+    );
   }
   return host;
 }
 
 /** Makes Docket's directory on the host (0700) with its bare repository; idempotent. */
 export function prepareHost(host: RemoteHost): void {
-  const script = 'umask 077 && mkdir -p -- "$1/workers" "$1/door" && chmod 700 -- "$1" "$1/door" && { [ -d "$1/repo.git" ] || git init -q --bare -- "$1/repo.git"; }';
+  const script =
+    'umask 077 && mkdir -p -- "$1/workers" "$1/door" && chmod 700 -- "$1" "$1/door" && { [ -d "$1/repo.git" ] || git init -q --bare -- "$1/repo.git"; }';
   runRemoteOk(host.target, ["sh", "-c", script, "sh", host.dir], "preparing Docket's directory");
 }
 
@@ -70,24 +81,67 @@ export function deliverCommit(host: RemoteHost, projectRoot: string, base: strin
     } catch (error) {
       throw refusal("pack-failed", `could not pack ${base} for host ${host.target.name}: ${(error as Error).message}`);
     }
-    runRemoteOk(host.target, ["git", ...neutral, "-C", host.repo, "index-pack", "--stdin"], "receiving the base commit", { input: pack, timeoutMs: 120_000 });
+    runRemoteOk(
+      host.target,
+      ["git", ...neutral, "-C", host.repo, "index-pack", "--stdin"],
+      "receiving the base commit",
+      { input: pack, timeoutMs: 120_000 },
+    );
   }
-  runRemoteOk(host.target, ["git", ...neutral, "-C", host.repo, "update-ref", `refs/docket/${worker}`, base], "pinning the base commit");
+  runRemoteOk(
+    host.target,
+    ["git", ...neutral, "-C", host.repo, "update-ref", `refs/docket/${worker}`, base],
+    "pinning the base commit",
+  );
 }
 
 /** The worker's workspace on the host: a detached worktree of the bare repository at its base. */
 export function createRemoteWorkspace(host: RemoteHost, worker: string, base: string): void {
   const script = 'umask 077 && mkdir -p -- "$1" && shift && exec "$@"';
-  runRemoteOk(host.target, ["sh", "-c", script, "sh", host.workerDir(worker), "git", ...neutral, "-C", host.repo, "worktree", "add", "-q", "--detach", host.workspace(worker), base], "making the workspace");
+  runRemoteOk(
+    host.target,
+    [
+      "sh",
+      "-c",
+      script,
+      "sh",
+      host.workerDir(worker),
+      "git",
+      ...neutral,
+      "-C",
+      host.repo,
+      "worktree",
+      "add",
+      "-q",
+      "--detach",
+      host.workspace(worker),
+      base,
+    ],
+    "making the workspace",
+  );
 }
 
 /** Writes a private file on the host (0600, replaced atomically); the bytes travel on ssh's stdin, never its argv. */
 export function writeRemoteFile(host: RemoteHost, path: string, content: string): void {
-  const script = 'umask 077 && mkdir -p -- "$(dirname -- "$1")" && cat > "$1.tmp" && chmod 600 -- "$1.tmp" && mv -f -- "$1.tmp" "$1"';
+  const script =
+    'umask 077 && mkdir -p -- "$(dirname -- "$1")" && cat > "$1.tmp" && chmod 600 -- "$1.tmp" && mv -f -- "$1.tmp" "$1"';
   runRemoteOk(host.target, ["sh", "-c", script, "sh", path], `writing ${path}`, { input: content });
 }
 
-const DIFF_FLAGS = ["diff", "--cached", "--binary", "--numstat", "-z", "-p", "--no-renames", "--no-color", "--no-ext-diff", "--no-textconv", "--src-prefix=a/", "--dst-prefix=b/"];
+const DIFF_FLAGS = [
+  "diff",
+  "--cached",
+  "--binary",
+  "--numstat",
+  "-z",
+  "-p",
+  "--no-renames",
+  "--no-color",
+  "--no-ext-diff",
+  "--no-textconv",
+  "--src-prefix=a/",
+  "--dst-prefix=b/",
+];
 
 /**
  * The raw `git add -A` + `git diff --cached --binary --numstat -z -p <base>` of a worker's workspace on the host,
@@ -96,18 +150,34 @@ const DIFF_FLAGS = ["diff", "--cached", "--binary", "--numstat", "-z", "-p", "--
 export function remoteChangeBytes(host: RemoteHost, worker: string, base: string): Buffer {
   // $1 workspace, $2 private index, $3 base, then git's neutral `-c` pairs; the diff flags are this file's constants.
   const script = `cd -- "$1" || exit 1; GIT_INDEX_FILE=$2; export GIT_INDEX_FILE; base=$3; shift 3; rm -f -- "$GIT_INDEX_FILE"; git "$@" add -A -- . || exit 1; exec git "$@" ${DIFF_FLAGS.join(" ")} "$base" --`;
-  const r = runRemote(host.target, ["sh", "-c", script, "sh", host.workspace(worker), join(host.workerDir(worker), "capture.index"), base, ...neutral], { timeoutMs: 120_000 });
+  const r = runRemote(
+    host.target,
+    ["sh", "-c", script, "sh", host.workspace(worker), join(host.workerDir(worker), "capture.index"), base, ...neutral],
+    { timeoutMs: 120_000 },
+  );
   if (r.status !== 0) {
-    throw refusal("change-set-capture-failed", `git failed in ${worker}'s workspace on host ${host.target.name}: ${r.stderr.trim().split("\n")[0] || `exit ${r.status}`}`, "fix the workspace (or its base) and call docket_done again, or call docket_fail");
+    throw refusal(
+      "change-set-capture-failed",
+      `git failed in ${worker}'s workspace on host ${host.target.name}: ${r.stderr.trim().split("\n")[0] || `exit ${r.status}`}`,
+      "fix the workspace (or its base) and call docket_done again, or call docket_fail",
+    );
   }
   return r.stdout;
 }
 
 /** Files of the workspace on the host that differ from `base` (tracked and untracked, non-ignored); a private index. */
 export function remoteChangedPaths(host: RemoteHost, worker: string, base: string): string[] {
-  const script = 'cd -- "$1" || exit 1; GIT_INDEX_FILE=$2; export GIT_INDEX_FILE; base=$3; shift 3; rm -f -- "$GIT_INDEX_FILE"; git "$@" add -A -- . || exit 1; exec git "$@" diff --cached --name-only --no-renames --no-ext-diff --no-textconv -z "$base" --';
-  const out = runRemoteOk(host.target, ["sh", "-c", script, "sh", host.workspace(worker), join(host.workerDir(worker), "capture.index"), base, ...neutral], `listing ${worker}'s changes`);
-  return out.toString("utf8").split("\0").filter((p) => p !== "");
+  const script =
+    'cd -- "$1" || exit 1; GIT_INDEX_FILE=$2; export GIT_INDEX_FILE; base=$3; shift 3; rm -f -- "$GIT_INDEX_FILE"; git "$@" add -A -- . || exit 1; exec git "$@" diff --cached --name-only --no-renames --no-ext-diff --no-textconv -z "$base" --';
+  const out = runRemoteOk(
+    host.target,
+    ["sh", "-c", script, "sh", host.workspace(worker), join(host.workerDir(worker), "capture.index"), base, ...neutral],
+    `listing ${worker}'s changes`,
+  );
+  return out
+    .toString("utf8")
+    .split("\0")
+    .filter((p) => p !== "");
 }
 
 /**
@@ -123,22 +193,50 @@ export function remoteSettle(host: RemoteHost, worker: string, base: string, pat
     'rm -f -- "$dir/frozen.index"; [ "$live" = "$frozen" ] || exit 3',
     'git "$@" reset -q --hard "$base" && git "$@" clean -fdq',
   ].join("\n");
-  const r = runRemote(host.target, ["sh", "-c", script, "sh", host.workspace(worker), host.workerDir(worker), base, ...neutral], { input: patch });
+  const r = runRemote(
+    host.target,
+    ["sh", "-c", script, "sh", host.workspace(worker), host.workerDir(worker), base, ...neutral],
+    { input: patch },
+  );
   if (r.status === 3) return false;
-  if (r.status !== 0) throw refusal("host-command-failed", `settling ${worker}'s workspace failed on host ${host.target.name}: ${r.stderr.trim().split("\n")[0] || `exit ${r.status}`}`);
+  if (r.status !== 0)
+    throw refusal(
+      "host-command-failed",
+      `settling ${worker}'s workspace failed on host ${host.target.name}: ${r.stderr.trim().split("\n")[0] || `exit ${r.status}`}`,
+    );
   return true;
 }
 
 /** Discard, on the host: the workspace goes back to `base`, its live changes dropped (the frozen versions are here). */
 export function remoteReset(host: RemoteHost, worker: string, base: string): void {
-  const script = 'ws=$1; base=$2; shift 2; cd -- "$ws" || exit 1; git "$@" reset -q --hard "$base" && git "$@" clean -fdq';
-  runRemoteOk(host.target, ["sh", "-c", script, "sh", host.workspace(worker), base, ...neutral], `resetting ${worker}'s workspace`);
+  const script =
+    'ws=$1; base=$2; shift 2; cd -- "$ws" || exit 1; git "$@" reset -q --hard "$base" && git "$@" clean -fdq';
+  runRemoteOk(
+    host.target,
+    ["sh", "-c", script, "sh", host.workspace(worker), base, ...neutral],
+    `resetting ${worker}'s workspace`,
+  );
 }
 
 /** Removes a worker's directory, workspace and door sockets from the host; what is already gone is fine. */
 export function removeRemoteWorker(host: RemoteHost, worker: string): void {
-  const script = 'git -C "$1" worktree remove --force -- "$2" 2>/dev/null; git -C "$1" update-ref -d "refs/docket/$4" 2>/dev/null; rm -rf -- "$3"; rm -f -- "$5/$4"-*.sock; git -C "$1" worktree prune; exit 0';
-  runRemoteOk(host.target, ["sh", "-c", script, "sh", host.repo, host.workspace(worker), host.workerDir(worker), worker, join(host.dir, "door")], `removing ${worker}`);
+  const script =
+    'git -C "$1" worktree remove --force -- "$2" 2>/dev/null; git -C "$1" update-ref -d "refs/docket/$4" 2>/dev/null; rm -rf -- "$3"; rm -f -- "$5/$4"-*.sock; git -C "$1" worktree prune; exit 0';
+  runRemoteOk(
+    host.target,
+    [
+      "sh",
+      "-c",
+      script,
+      "sh",
+      host.repo,
+      host.workspace(worker),
+      host.workerDir(worker),
+      worker,
+      join(host.dir, "door"),
+    ],
+    `removing ${worker}`,
+  );
 }
 
 /** pi's session directory on the host holds a transcript (`*.jsonl`) a restart continues. */
@@ -149,13 +247,21 @@ export function remoteHasTranscript(host: RemoteHost, sessionDir: string): boole
 
 /** Docket's own tmux server on the host (its private socket), driven through ssh: the same port as the local one. */
 export function remoteTmux(host: RemoteHost): Tmux {
-  return createTmux(host.tmuxSocket, {}, {
-    exec: (args, input) => {
-      const r = runRemote(host.target, ["tmux", ...args], input === undefined ? {} : { input });
-      if (r.status !== 0) throw new TmuxError(r.stderr.trim() || `tmux exited ${r.status} on host ${host.target.name}`, r.stderr.trim());
-      return r.stdout.toString("utf8");
+  return createTmux(
+    host.tmuxSocket,
+    {},
+    {
+      exec: (args, input) => {
+        const r = runRemote(host.target, ["tmux", ...args], input === undefined ? {} : { input });
+        if (r.status !== 0)
+          throw new TmuxError(
+            r.stderr.trim() || `tmux exited ${r.status} on host ${host.target.name}`,
+            r.stderr.trim(),
+          );
+        return r.stdout.toString("utf8");
+      },
     },
-  });
+  );
 }
 
 /** The argv a human runs to look at a worker's window on the host: `ssh -t` into tmux there (each word quoted once). */
@@ -171,8 +277,14 @@ export interface ToolCheck {
 
 /** Which of the tools a worker needs are on the host's PATH, with the first line of their version. */
 export function checkRemoteTools(host: { target: SshTarget }, tools: readonly string[]): ToolCheck[] {
-  const script = 'for t in "$@"; do if command -v "$t" >/dev/null 2>&1; then case $t in tmux) f=-V;; *) f=--version;; esac; v=$("$t" "$f" 2>&1 | head -n 1); printf "%s\\t%s\\n" "$t" "${v:-?}"; else printf "%s\\t\\n" "$t"; fi; done';
+  const script =
+    'for t in "$@"; do if command -v "$t" >/dev/null 2>&1; then case $t in tmux) f=-V;; *) f=--version;; esac; v=$("$t" "$f" 2>&1 | head -n 1); printf "%s\\t%s\\n" "$t" "${v:-?}"; else printf "%s\\t\\n" "$t"; fi; done';
   const out = runRemoteOk(host.target, ["sh", "-c", script, "sh", ...tools], "checking tools").toString("utf8");
-  const found = new Map(out.split("\n").filter((l) => l.includes("\t")).map((l) => [l.slice(0, l.indexOf("\t")), l.slice(l.indexOf("\t") + 1)] as const));
+  const found = new Map(
+    out
+      .split("\n")
+      .filter((l) => l.includes("\t"))
+      .map((l) => [l.slice(0, l.indexOf("\t")), l.slice(l.indexOf("\t") + 1)] as const),
+  );
   return tools.map((tool) => ({ tool, version: found.get(tool) || null }));
 }

@@ -21,7 +21,9 @@ for (;;) {
     if (pid === undefined || pid !== forwardedOn) {
       if (forward(spec)) forwardedOn = masterPid(spec.target);
       else forwardedOn = undefined;
-      process.stderr.write(`${new Date().toISOString()} forward ${forwardedOn === undefined ? "failed" : `up on master ${forwardedOn}`}\n`);
+      process.stderr.write(
+        `${new Date().toISOString()} forward ${forwardedOn === undefined ? "failed" : `up on master ${forwardedOn}`}\n`,
+      );
     }
   } catch (error) {
     // The host is unreachable right now: the worker's calls wait (bounded) and this keeper tries again next round.

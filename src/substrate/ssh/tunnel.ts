@@ -20,13 +20,21 @@ export interface TunnelSpec {
 const KEEPER = join(dirname(fileURLToPath(import.meta.url)), "tunnel-main.js");
 
 /** Starts the keeper of one tunnel, detached; returns at once (the forward is up within its first round). */
-export function startTunnel(spec: TunnelSpec, options: { env: NodeJS.ProcessEnv; logPath: string }): number | undefined {
-  return startNodeDetached([KEEPER, JSON.stringify(spec)], { cwd: "/", env: options.env, logPath: options.logPath }).pid;
+export function startTunnel(
+  spec: TunnelSpec,
+  options: { env: NodeJS.ProcessEnv; logPath: string },
+): number | undefined {
+  return startNodeDetached([KEEPER, JSON.stringify(spec)], { cwd: "/", env: options.env, logPath: options.logPath })
+    .pid;
 }
 
 /** The master's pid as `ssh -O check` reports it; undefined when no master answers. */
 export function masterPid(target: SshTarget): number | undefined {
-  const r = spawnSync("ssh", [...sshOptions(target), "-O", "check", "--", target.destination], { encoding: "utf8", timeout: 5_000, killSignal: "SIGKILL" });
+  const r = spawnSync("ssh", [...sshOptions(target), "-O", "check", "--", target.destination], {
+    encoding: "utf8",
+    timeout: 5_000,
+    killSignal: "SIGKILL",
+  });
   const m = r.status === 0 ? /pid=(\d+)/.exec(`${r.stderr}${r.stdout}`) : null;
   return m ? Number(m[1]) : undefined;
 }
@@ -35,12 +43,36 @@ export function masterPid(target: SshTarget): number | undefined {
 export function forward(spec: TunnelSpec): boolean {
   ensureMaster(spec.target);
   runRemote(spec.target, ["rm", "-f", "--", spec.remoteSocket]);
-  const r = spawnSync("ssh", [...sshOptions(spec.target), "-O", "forward", "-R", `${spec.remoteSocket}:${spec.localSocket}`, "--", spec.target.destination], { stdio: "ignore", timeout: 10_000, killSignal: "SIGKILL" });
+  const r = spawnSync(
+    "ssh",
+    [
+      ...sshOptions(spec.target),
+      "-O",
+      "forward",
+      "-R",
+      `${spec.remoteSocket}:${spec.localSocket}`,
+      "--",
+      spec.target.destination,
+    ],
+    { stdio: "ignore", timeout: 10_000, killSignal: "SIGKILL" },
+  );
   return r.status === 0;
 }
 
 export function cancelForward(spec: TunnelSpec): void {
-  spawnSync("ssh", [...sshOptions(spec.target), "-O", "cancel", "-R", `${spec.remoteSocket}:${spec.localSocket}`, "--", spec.target.destination], { stdio: "ignore", timeout: 5_000, killSignal: "SIGKILL" });
+  spawnSync(
+    "ssh",
+    [
+      ...sshOptions(spec.target),
+      "-O",
+      "cancel",
+      "-R",
+      `${spec.remoteSocket}:${spec.localSocket}`,
+      "--",
+      spec.target.destination,
+    ],
+    { stdio: "ignore", timeout: 5_000, killSignal: "SIGKILL" },
+  );
 }
 
 /** The pid a tunnel's lease names; undefined when there is none. */

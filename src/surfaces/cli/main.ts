@@ -20,6 +20,9 @@ async function cliSession(): Promise<EngineSession> {
   const { createEngineSession } = await import("../shared/session.js");
   const terminal = { write: (s: string) => void process.stderr.write(s), insideTmux: Boolean(process.env.TMUX) };
   return createEngineSession({
-    env: process.env, cwd: process.cwd(), holder: `cli:${process.pid}`, ...(process.stderr.isTTY ? { terminal } : {}),
+    env: process.env,
+    cwd: process.cwd(),
+    holder: `cli:${process.pid}`,
+    ...(process.stderr.isTTY ? { terminal } : {}),
   });
 }

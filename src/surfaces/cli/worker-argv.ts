@@ -39,12 +39,21 @@ export function recorder(): { group: Command; verbs: Map<string, RecordedVerb> }
     command(name: string) {
       const verb: RecordedVerb = { options: [], args: [], unsupported: false };
       verbs.set(name, verb);
-      const addOption = (required: boolean) => (flags: string, _description?: string, parser?: unknown, initial?: unknown) => {
-        const m = /^--([a-z][a-z0-9-]*)(?: <[^>]+>)?$/.exec(flags);
-        if (!m || (parser !== undefined && typeof parser !== "function")) verb.unsupported = true;
-        else verb.options.push({ long: `--${m[1]}`, key: camel(`--${m[1]}`), takesValue: flags.includes(" <"), required, ...(parser ? { parser: parser as Parser } : {}), ...(initial !== undefined ? { initial } : {}) });
-        return cmd;
-      };
+      const addOption =
+        (required: boolean) => (flags: string, _description?: string, parser?: unknown, initial?: unknown) => {
+          const m = /^--([a-z][a-z0-9-]*)(?: <[^>]+>)?$/.exec(flags);
+          if (!m || (parser !== undefined && typeof parser !== "function")) verb.unsupported = true;
+          else
+            verb.options.push({
+              long: `--${m[1]}`,
+              key: camel(`--${m[1]}`),
+              takesValue: flags.includes(" <"),
+              required,
+              ...(parser ? { parser: parser as Parser } : {}),
+              ...(initial !== undefined ? { initial } : {}),
+            });
+          return cmd;
+        };
       const cmd = {
         description: () => cmd,
         option: addOption(false),

@@ -15,7 +15,12 @@ export const VERB_MODULES: Readonly<Record<string, () => Promise<WorkerSubcomman
   reconcile: async () => [(await import("../shared/verbs/worker-report.js")).registerWorkerReconcile],
   hook: async () => [(await import("../shared/verbs/worker-hook.js")).registerWorkerHook],
   gate: async () => [(await import("../shared/verbs/worker-hook.js")).registerWorkerGate],
-  ...Object.fromEntries(["done", "wait", "todos", "consult", "note", "fail"].map((v) => [v, async () => [(await import("../shared/verbs/worker-protocol.js")).registerWorkerProtocol]])),
+  ...Object.fromEntries(
+    ["done", "wait", "todos", "consult", "note", "fail"].map((v) => [
+      v,
+      async () => [(await import("../shared/verbs/worker-protocol.js")).registerWorkerProtocol],
+    ]),
+  ),
 };
 
 /** Not a commander error: the fast path never meets one (it declines such lines). */

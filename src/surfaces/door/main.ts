@@ -5,7 +5,8 @@
 import { resolve } from "node:path";
 import { startDoor } from "./server.js";
 
-const USAGE = "usage: docket door serve <door directory>   (started by Docket itself when a worker needs its door)\n       docket door stop                     (stops this home's door now; a worker's next call starts it again)";
+const USAGE =
+  "usage: docket door serve <door directory>   (started by Docket itself when a worker needs its door)\n       docket door stop                     (stops this home's door now; a worker's next call starts it again)";
 
 export async function main(argv: string[]): Promise<number> {
   if (argv[0] === "stop" && argv.length === 1) return stop();
@@ -25,8 +26,15 @@ async function stop(): Promise<number> {
   const session = createEngineSession({ env: process.env, cwd: process.cwd(), holder: `cli:${process.pid}` });
   const ctx = session.engine();
   const pid = stopDoor(ctx);
-  for (const until = Date.now() + 5_000; pid !== undefined && doorRunning(ctx) && Date.now() < until; ) await new Promise((r) => setTimeout(r, 50));
-  process.stdout.write(pid === undefined ? "no door runs for this home\n" : doorRunning(ctx) ? `asked the door (pid ${pid}) to stop\n` : `stopped the door (pid ${pid})\n`);
+  for (const until = Date.now() + 5_000; pid !== undefined && doorRunning(ctx) && Date.now() < until; )
+    await new Promise((r) => setTimeout(r, 50));
+  process.stdout.write(
+    pid === undefined
+      ? "no door runs for this home\n"
+      : doorRunning(ctx)
+        ? `asked the door (pid ${pid}) to stop\n`
+        : `stopped the door (pid ${pid})\n`,
+  );
   await session.close();
   return 0;
 }

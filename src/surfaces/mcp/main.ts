@@ -8,7 +8,8 @@ import { callDoor, doorOf, type Door } from "../shared/door-client.js";
 import { VERSION } from "../shared/version.js";
 import { startWorkerLoop } from "./worker-loop.js";
 
-const USAGE = "usage: docket mcp   (an MCP server on stdio; the agent Docket launched starts it with the worker's identity in its environment)";
+const USAGE =
+  "usage: docket mcp   (an MCP server on stdio; the agent Docket launched starts it with the worker's identity in its environment)";
 /** Protocol revisions this server speaks (the tools capability is the same in each); the newest is offered otherwise. */
 const PROTOCOL_VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
 
@@ -46,8 +47,11 @@ export async function main(argv: string[]): Promise<number> {
         const info = m.params?.clientInfo as { name?: unknown } | undefined;
         client = typeof info?.name === "string" ? info.name : undefined;
         const asked = m.params?.protocolVersion;
-        const protocolVersion = typeof asked === "string" && PROTOCOL_VERSIONS.includes(asked) ? asked : PROTOCOL_VERSIONS[0];
-        return { result: { protocolVersion, capabilities: { tools: {} }, serverInfo: { name: "docket", version: VERSION } } };
+        const protocolVersion =
+          typeof asked === "string" && PROTOCOL_VERSIONS.includes(asked) ? asked : PROTOCOL_VERSIONS[0];
+        return {
+          result: { protocolVersion, capabilities: { tools: {} }, serverInfo: { name: "docket", version: VERSION } },
+        };
       }
       case "ping":
         return { result: {} };
@@ -81,7 +85,12 @@ export async function main(argv: string[]): Promise<number> {
       } catch (error) {
         // The door could not be reached: the agent reads the named error as the tool's result.
         const text = isDocketError(error) ? `${error.message}${error.hint ? ` (${error.hint})` : ""}` : String(error);
-        send({ id, ...(m.method === "tools/call" ? { result: { content: [{ type: "text", text }], isError: true } } : { error: { code: -32603, message: text } }) });
+        send({
+          id,
+          ...(m.method === "tools/call"
+            ? { result: { content: [{ type: "text", text }], isError: true } }
+            : { error: { code: -32603, message: text } }),
+        });
       }
     });
   }

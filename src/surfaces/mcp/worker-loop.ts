@@ -19,7 +19,9 @@ export function startWorkerLoop(door: Door): { stop(): void } {
       await fn();
     } catch (error) {
       if (isDocketError(error) && error.category === "fenced") stop();
-      await callDoor(door, "event", { event: { type: "error", during: what, message: (error as Error).message } }).catch(() => undefined);
+      await callDoor(door, "event", {
+        event: { type: "error", during: what, message: (error as Error).message },
+      }).catch(() => undefined);
     }
   }
 
@@ -34,7 +36,12 @@ export function startWorkerLoop(door: Door): { stop(): void } {
     let after = -1;
     while (!stopped) {
       await guarded("inbox", async () => {
-        const seen = await callDoor<{ version: number; queued: boolean }>(door, "inbox-wait", { after }, { waitMs: 25_000 });
+        const seen = await callDoor<{ version: number; queued: boolean }>(
+          door,
+          "inbox-wait",
+          { after },
+          { waitMs: 25_000 },
+        );
         after = seen.version;
         if (seen.queued && !stopped) await callDoor(door, "deliver-pane", {});
       });

@@ -9,7 +9,14 @@
 import { appendFileSync, readFileSync } from "node:fs";
 import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
 import type { Api, AssistantMessageEventStream, Model } from "@mariozechner/pi-ai";
-import { calculateCost, fauxAssistantMessage, fauxText, fauxToolCall, getApiProvider, registerFauxProvider } from "@mariozechner/pi-ai";
+import {
+  calculateCost,
+  fauxAssistantMessage,
+  fauxText,
+  fauxToolCall,
+  getApiProvider,
+  registerFauxProvider,
+} from "@mariozechner/pi-ai";
 
 interface ScriptCall {
   name: string;
@@ -52,19 +59,33 @@ export default function scriptedModel(pi: ExtensionAPI): void {
   const provider = registerFauxProvider({
     api: API,
     provider: "docket-demo",
-    models: [{ id: "scripted", name: "Docket scripted model", reasoning: false, input: ["text"], contextWindow: 128_000, maxTokens: 16_384 }],
+    models: [
+      {
+        id: "scripted",
+        name: "Docket scripted model",
+        reasoning: false,
+        input: ["text"],
+        contextWindow: 128_000,
+        maxTokens: 16_384,
+      },
+    ],
   });
   const serve = async (context: { messages: { role: string; content: unknown }[] }, signal?: AbortSignal) => {
     const index = cursor.next++;
     const step = steps[index];
-    if (log) appendFileSync(log, `${JSON.stringify({ step: index, exhausted: step === undefined, lastUser: lastUserText(context.messages) })}\n`);
+    if (log)
+      appendFileSync(
+        log,
+        `${JSON.stringify({ step: index, exhausted: step === undefined, lastUser: lastUserText(context.messages) })}\n`,
+      );
     if (step?.delayMs) {
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, step.delayMs);
         signal?.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true });
       });
     }
-    if (!step) return fauxAssistantMessage([fauxText("(the scripted model has nothing more to say)")], { stopReason: "stop" });
+    if (!step)
+      return fauxAssistantMessage([fauxText("(the scripted model has nothing more to say)")], { stopReason: "stop" });
     const calls = [...(step.toolCall ? [step.toolCall] : []), ...(step.toolCalls ?? [])];
     const blocks = [
       ...(step.text ? [fauxText(step.text)] : []),
@@ -72,10 +93,18 @@ export default function scriptedModel(pi: ExtensionAPI): void {
     ];
     // The faux provider replaces usage with its estimate: the step's usage rides in the response id to the stream below.
     const responseId = step.usage ? `${USAGE_ID}${JSON.stringify(step.usage)}` : undefined;
-    return fauxAssistantMessage(blocks, { stopReason: calls.length > 0 ? "toolUse" : "stop", ...(responseId ? { responseId } : {}) });
+    return fauxAssistantMessage(blocks, {
+      stopReason: calls.length > 0 ? "toolUse" : "stop",
+      ...(responseId ? { responseId } : {}),
+    });
   };
   // Enough factories for the script plus a few over-calls; each one reads the shared cursor.
-  provider.setResponses(Array.from({ length: Math.max(0, steps.length - cursor.next) + 8 }, () => (context, options) => serve(context as never, (options as { signal?: AbortSignal } | undefined)?.signal)));
+  provider.setResponses(
+    Array.from(
+      { length: Math.max(0, steps.length - cursor.next) + 8 },
+      () => (context, options) => serve(context as never, (options as { signal?: AbortSignal } | undefined)?.signal),
+    ),
+  );
 
   const stream = getApiProvider(API as never)!.streamSimple;
   pi.registerProvider("docket-demo", {
@@ -102,7 +131,14 @@ function withScriptedUsage(s: AssistantMessageEventStream, model: Model<Api>): A
   s.push = (event) => {
     if (event.type === "done" && event.message.responseId?.startsWith(USAGE_ID)) {
       const u = JSON.parse(event.message.responseId.slice(USAGE_ID.length)) as NonNullable<ScriptStep["usage"]>;
-      const usage = { input: u.input, output: u.output, cacheRead: u.cacheRead ?? 0, cacheWrite: u.cacheWrite ?? 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
+      const usage = {
+        input: u.input,
+        output: u.output,
+        cacheRead: u.cacheRead ?? 0,
+        cacheWrite: u.cacheWrite ?? 0,
+        totalTokens: 0,
+        cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+      };
       usage.totalTokens = usage.input + usage.output + usage.cacheRead + usage.cacheWrite;
       calculateCost({ ...model, cost: SCRIPTED_PRICES }, usage);
       event.message.usage = usage;

@@ -18,12 +18,19 @@ export interface Prompter {
 export type Bound = Pick<ActRequest, "worker" | "version" | "lastDecision">;
 
 /** What the card showed, which every request is bound to. */
-export const boundOf = (view: ReviewView): Bound => ({ worker: view.card.worker, version: view.card.deliverable?.version ?? null, lastDecision: view.lastDecision });
+export const boundOf = (view: ReviewView): Bound => ({
+  worker: view.card.worker,
+  version: view.card.deliverable?.version ?? null,
+  lastDecision: view.lastDecision,
+});
 
 /** The request for one of the card's actions, or undefined when the human cancelled a question. */
 /** `engine` previews a promotion before asking; nothing else here reads the ledger. */
 export async function requestForAction(
-  p: Prompter, view: ReviewView, a: CardAction, engine: EngineOpener,
+  p: Prompter,
+  view: ReviewView,
+  a: CardAction,
+  engine: EngineOpener,
 ): Promise<ActRequest | undefined> {
   const bound = boundOf(view);
   const w = bound.worker;
@@ -33,10 +40,14 @@ export async function requestForAction(
       const next = bound.version === null ? "its next version" : `v${bound.version + 1}`;
       const drafts = view.card.comments.drafts.length;
       if (drafts > 0) {
-        const note = await p.input(`Request changes: your ${drafts} draft comment${drafts === 1 ? "" : "s"} go to ${w} as one revision (its next done becomes ${next}). A note to add? (Enter: none)`);
+        const note = await p.input(
+          `Request changes: your ${drafts} draft comment${drafts === 1 ? "" : "s"} go to ${w} as one revision (its next done becomes ${next}). A note to add? (Enter: none)`,
+        );
         return note === undefined ? undefined : { ...bound, verb: "revise", note: note.trim() };
       }
-      const note = (await p.input(`What should ${w} change in${v || " its work"}? (sent to ${w}; its next done becomes ${next})`))?.trim();
+      const note = (
+        await p.input(`What should ${w} change in${v || " its work"}? (sent to ${w}; its next done becomes ${next})`)
+      )?.trim();
       return note ? { ...bound, verb: "revise", note } : undefined;
     }
     case "reject": {
@@ -52,11 +63,17 @@ export async function requestForAction(
         ? { ...bound, verb: "promote", withApproval: a.withApproval === true, confirm: true }
         : undefined;
     case "discard":
-      return (await p.confirm("docket · discard", `Drop ${w}'s live changes and reset its workspace to its base? The frozen versions stay. This cannot be undone.`))
+      return (await p.confirm(
+        "docket · discard",
+        `Drop ${w}'s live changes and reset its workspace to its base? The frozen versions stay. This cannot be undone.`,
+      ))
         ? { ...bound, verb: "discard", confirm: true }
         : undefined;
     case "combine":
-      return (await p.confirm("docket · combine", `Merge ${w}${v} with ${a.peer}'s current version (git merge-tree; your checkout is not touched)?`))
+      return (await p.confirm(
+        "docket · combine",
+        `Merge ${w}${v} with ${a.peer}'s current version (git merge-tree; your checkout is not touched)?`,
+      ))
         ? { ...bound, verb: "combine", peer: a.peer }
         : undefined;
     case "use":
@@ -77,23 +94,34 @@ async function answerRequest(p: Prompter, view: ReviewView, bound: Bound): Promi
   const q = view.card.detail.questions[0];
   if (!q) return undefined;
   const own = "something else";
-  const picked = q.options.length > 0 ? await p.select(visibleText(`${q.id}: ${q.text}`), [...q.options.map(visibleText), own]) : own;
+  const picked =
+    q.options.length > 0
+      ? await p.select(visibleText(`${q.id}: ${q.text}`), [...q.options.map(visibleText), own])
+      : own;
   if (picked === undefined) return undefined;
-  const text = picked === own ? (await p.input(visibleText(`Your answer to ${bound.worker}'s question ${q.id}: ${q.text}`)))?.trim() : q.options[q.options.map(visibleText).indexOf(picked)];
+  const text =
+    picked === own
+      ? (await p.input(visibleText(`Your answer to ${bound.worker}'s question ${q.id}: ${q.text}`)))?.trim()
+      : q.options[q.options.map(visibleText).indexOf(picked)];
   return text ? { ...bound, verb: "answer", question: q.id, text } : undefined;
 }
 
 /** Shows what the promotion would do — files, warnings, `git apply --check` against the checkout now — and asks. */
-async function confirmPromotion(
-  p: Prompter, view: ReviewView, a: CardAction, engine: EngineOpener,
-): Promise<boolean> {
+async function confirmPromotion(p: Prompter, view: ReviewView, a: CardAction, engine: EngineOpener): Promise<boolean> {
   const { previewPromotion } = await import("../../engine/review/promote-preview.js");
-  const plan = previewPromotion(engine(), { target: a.worker, approve: a.withApproval, expectVersion: a.version ?? undefined, expectDecision: view.lastDecision });
+  const plan = previewPromotion(engine(), {
+    target: a.worker,
+    approve: a.withApproval,
+    expectVersion: a.version ?? undefined,
+    expectDecision: view.lastDecision,
+  });
   const lines = [
     `${a.withApproval ? "Approve and promote" : "Promote"} ${plan.ref} into ${plan.root}?`,
     ...plan.files.map((f) => `  ${f}`),
     ...plan.warnings.map((x) => `⚠ ${x.text}`),
-    plan.check.ok ? "git apply --check: the patch applies cleanly" : `git apply --check fails: ${plan.check.problems.map((x) => `${x.path}: ${x.reason}`).join("; ")}`,
+    plan.check.ok
+      ? "git apply --check: the patch applies cleanly"
+      : `git apply --check fails: ${plan.check.problems.map((x) => `${x.path}: ${x.reason}`).join("; ")}`,
   ];
   return p.confirm("docket · promote", visibleText(lines.join("\n"))); // file names and warnings: worker text
 }
@@ -102,9 +130,15 @@ async function confirmPromotion(
 async function useRequest(p: Prompter, bound: Bound, a: CardAction): Promise<ActRequest | undefined> {
   if (a.mode === "parent") return { ...bound, verb: "use", mode: "parent" };
   const implement = a.mode === "implement";
-  const task = await p.input(implement ? `Task for the implementer of ${a.ref}? (Enter: the plan's goal)` : `Task for a new worker from ${a.ref}? (Enter: work from the source)`);
+  const task = await p.input(
+    implement
+      ? `Task for the implementer of ${a.ref}? (Enter: the plan's goal)`
+      : `Task for a new worker from ${a.ref}? (Enter: work from the source)`,
+  );
   if (task === undefined) return undefined;
-  const question = implement ? `Start an implementer on the approved plan ${a.ref}?` : `Start a fresh worker with reviewed input ${a.ref}?`;
+  const question = implement
+    ? `Start an implementer on the approved plan ${a.ref}?`
+    : `Start a fresh worker with reviewed input ${a.ref}?`;
   if (!(await p.confirm("docket · use", question))) return undefined;
   return { ...bound, verb: "use", mode: a.mode, task: task.trim() };
 }

@@ -28,8 +28,17 @@ export function doorOf(env: NodeJS.ProcessEnv): Door {
   const who = parseWorkerIdentity(env) as Required<WorkerIdentity>;
   const given = env.DOCKET_DOOR?.trim();
   if (given) return { socket: resolve(given), who, ...(env.DOCKET_DOOR_FORWARDED === "1" ? { forwarded: true } : {}) };
-  const home = env.DOCKET_HOME ? resolve(env.DOCKET_HOME) : join(env.PI_CODING_AGENT_DIR ? resolve(env.PI_CODING_AGENT_DIR) : join(homedir(), ".pi", "agent"), "docket");
-  const dir = doorDirFor(home, typeof process.getuid === "function" ? process.getuid() : 0, (createRequire(import.meta.url)("node:crypto") as typeof import("node:crypto")).createHash("sha256").update(home).digest("hex"));
+  const home = env.DOCKET_HOME
+    ? resolve(env.DOCKET_HOME)
+    : join(env.PI_CODING_AGENT_DIR ? resolve(env.PI_CODING_AGENT_DIR) : join(homedir(), ".pi", "agent"), "docket");
+  const dir = doorDirFor(
+    home,
+    typeof process.getuid === "function" ? process.getuid() : 0,
+    (createRequire(import.meta.url)("node:crypto") as typeof import("node:crypto"))
+      .createHash("sha256")
+      .update(home)
+      .digest("hex"),
+  );
   return { socket: join(dir, doorSocketName(who.worker, who.generation)), who };
 }
 
@@ -40,16 +49,30 @@ interface Reply {
   retry?: boolean;
 }
 
-const CATEGORIES: readonly ErrorCategory[] = ["validation", "refusal", "conflict", "fenced", "not-found", "usage", "internal"];
+const CATEGORIES: readonly ErrorCategory[] = [
+  "validation",
+  "refusal",
+  "conflict",
+  "fenced",
+  "not-found",
+  "usage",
+  "internal",
+];
 
 function errorOf(shape: NonNullable<Reply["error"]>): DocketError {
   const { category, code, message, hint, ...details } = shape;
   const cat = CATEGORIES.find((c) => c === category) ?? "internal";
-  return new DocketError(cat, code ?? "door-error", message ?? "the door refused the call", { ...(hint ? { hint } : {}), ...(Object.keys(details).length ? { details } : {}) });
+  return new DocketError(cat, code ?? "door-error", message ?? "the door refused the call", {
+    ...(hint ? { hint } : {}),
+    ...(Object.keys(details).length ? { details } : {}),
+  });
 }
 
 class Unreached extends Error {
-  constructor(readonly reason: string, readonly noSocket: boolean) {
+  constructor(
+    readonly reason: string,
+    readonly noSocket: boolean,
+  ) {
     super(reason);
   }
 }
@@ -85,7 +108,11 @@ function exchange(socket: string, request: object, waitMs: number, background = 
         }
       });
     });
-    conn.on("error", (error: NodeJS.ErrnoException) => finish(() => fail(new Unreached(error.code ?? error.message, error.code === "ENOENT" || error.code === "ECONNREFUSED"))));
+    conn.on("error", (error: NodeJS.ErrnoException) =>
+      finish(() =>
+        fail(new Unreached(error.code ?? error.message, error.code === "ENOENT" || error.code === "ECONNREFUSED")),
+      ),
+    );
     conn.on("close", () => finish(() => fail(new Unreached("the door closed the connection before replying", false))));
   });
 }
@@ -100,10 +127,21 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * Every retry sends the same request (its idempotency key inside), so a call the door committed before dying
  * returns its first result instead of acting twice.
  */
-export async function callDoor<T = unknown>(door: Door, call: DoorCall, args: object = {}, options: { waitMs?: number } = {}): Promise<T> {
+export async function callDoor<T = unknown>(
+  door: Door,
+  call: DoorCall,
+  args: object = {},
+  options: { waitMs?: number } = {},
+): Promise<T> {
   // The periodic calls carry no call id of the agent's: each gets its own here, once, so its every retry has the same.
   const keyed = CLIENT_KEYED.has(call) && !("callId" in args) ? { ...args, callId: freshCallId(call) } : args;
-  const request = { call, worker: door.who.worker, generation: door.who.generation, token: door.who.runToken, args: keyed };
+  const request = {
+    call,
+    worker: door.who.worker,
+    generation: door.who.generation,
+    token: door.who.runToken,
+    args: keyed,
+  };
   const deadline = Date.now() + DOOR_PATIENCE_MS;
   const control = join(dirname(door.socket), CONTROL_SOCKET);
   let pause = 20;
@@ -123,7 +161,17 @@ export async function callDoor<T = unknown>(door: Door, call: DoorCall, args: ob
         try {
           // A replaced generation's exit is still its own to record (on its launch row): the control socket takes only that.
           const exit = call === "exited" ? { exited: args } : {};
-          const why = await exchange(control, { call: "explain", worker: door.who.worker, generation: door.who.generation, token: door.who.runToken, ...exit }, 5_000);
+          const why = await exchange(
+            control,
+            {
+              call: "explain",
+              worker: door.who.worker,
+              generation: door.who.generation,
+              token: door.who.runToken,
+              ...exit,
+            },
+            5_000,
+          );
           if (why.error) throw errorOf(why.error);
           if (why.ok && why.result !== undefined) return why.result as T;
         } catch (inner) {

@@ -19,7 +19,12 @@ function kindOf(st: Stats): string {
 }
 
 const readable = (st: Stats): boolean => st.isFile() || st.isFIFO() || st.isSocket(); // node hands children socket pairs as pipes
-const tooLarge = (what: string) => validationError("input-too-large", `${what} is larger than ${INPUT_CAP_TEXT}, the most Docket reads as input`, "give a smaller file");
+const tooLarge = (what: string) =>
+  validationError(
+    "input-too-large",
+    `${what} is larger than ${INPUT_CAP_TEXT}, the most Docket reads as input`,
+    "give a smaller file",
+  );
 
 function readCapped(fd: number, what: string): Buffer {
   const chunks: Buffer[] = [];
@@ -54,19 +59,30 @@ export function readInputText(path: string, flag: string): string {
   try {
     st = statSync(full);
   } catch (error) {
-    throw validationError("input-unreadable", `cannot read ${what}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw validationError(
+      "input-unreadable",
+      `cannot read ${what}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
   }
-  if (!readable(st)) throw validationError("input-not-a-file", `${what} is ${kindOf(st)}; give a regular file or a pipe (at most ${INPUT_CAP_TEXT})`);
+  if (!readable(st))
+    throw validationError(
+      "input-not-a-file",
+      `${what} is ${kindOf(st)}; give a regular file or a pipe (at most ${INPUT_CAP_TEXT})`,
+    );
   if (st.isFile() && st.size > INPUT_CAP_BYTES) throw tooLarge(what);
   let fd: number;
   try {
     fd = openSync(full, "r");
   } catch (error) {
-    throw validationError("input-unreadable", `cannot read ${what}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw validationError(
+      "input-unreadable",
+      `cannot read ${what}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
   }
   try {
     const now = fstatSync(fd);
-    if (!readable(now)) throw validationError("input-not-a-file", `${what} is ${kindOf(now)}; give a regular file or a pipe`);
+    if (!readable(now))
+      throw validationError("input-not-a-file", `${what} is ${kindOf(now)}; give a regular file or a pipe`);
     return readCapped(fd, what).toString("utf8");
   } finally {
     closeSync(fd);
@@ -76,7 +92,11 @@ export function readInputText(path: string, flag: string): string {
 /** Standard input as a body: a pipe or redirected regular file, never a terminal or a device. */
 export function readStdinText(): string {
   const st = fstatSync(0);
-  if (!readable(st)) throw validationError("input-not-a-file", `standard input is ${kindOf(st)}; pipe the text in or redirect a regular file (at most ${INPUT_CAP_TEXT})`);
+  if (!readable(st))
+    throw validationError(
+      "input-not-a-file",
+      `standard input is ${kindOf(st)}; pipe the text in or redirect a regular file (at most ${INPUT_CAP_TEXT})`,
+    );
   if (st.isFile() && st.size > INPUT_CAP_BYTES) throw tooLarge("standard input");
   return readCapped(0, "standard input").toString("utf8");
 }

@@ -7,7 +7,13 @@ import type { EngineContext } from "../../engine/context.js";
 import { done, fail, todos, wait } from "../../engine/protocol/protocol.js";
 import { consult, note } from "../../engine/protocol/consult.js";
 import {
-  formatConsultReply, formatDoneReply, formatFailReply, formatNoteReply, formatTodosReply, formatWaitReply, refusalText,
+  formatConsultReply,
+  formatDoneReply,
+  formatFailReply,
+  formatNoteReply,
+  formatTodosReply,
+  formatWaitReply,
+  refusalText,
 } from "./worker-replies.js";
 import { parseWire, workerCalls, type WorkerCall } from "./worker-wire.js";
 
@@ -24,7 +30,10 @@ export interface McpToolResult {
 }
 
 /** Where each known client puts the model's tool-call id in a tools/call request's `_meta`. */
-const CALL_ID_META: Readonly<Record<string, string>> = { "claude-code": "claudecode/toolUseId", "codex-mcp-client": "callId" };
+const CALL_ID_META: Readonly<Record<string, string>> = {
+  "claude-code": "claudecode/toolUseId",
+  "codex-mcp-client": "callId",
+};
 
 export const CALL_ID_ARGUMENT = "call_id";
 
@@ -34,9 +43,15 @@ const calls = workerCalls("argument");
 export function listTools(clientName: string | undefined): McpTool[] {
   const needsCallId = clientName === undefined || !(clientName in CALL_ID_META);
   return Object.values(calls).map((call: WorkerCall) => {
-    const schema = JSON.parse(JSON.stringify(call.parameters)) as McpTool["inputSchema"] & { properties: Record<string, unknown>; required?: string[] };
+    const schema = JSON.parse(JSON.stringify(call.parameters)) as McpTool["inputSchema"] & {
+      properties: Record<string, unknown>;
+      required?: string[];
+    };
     if (needsCallId) {
-      schema.properties[CALL_ID_ARGUMENT] = { type: "string", description: "a unique id for this call; repeating it returns the first result instead of acting twice" };
+      schema.properties[CALL_ID_ARGUMENT] = {
+        type: "string",
+        description: "a unique id for this call; repeating it returns the first result instead of acting twice",
+      };
       schema.required = [...(schema.required ?? []), CALL_ID_ARGUMENT];
     }
     return { name: call.name, description: call.description, inputSchema: schema };
@@ -53,7 +68,10 @@ export function callIdOf(meta: Record<string, unknown> | undefined, args: Record
   return typeof given === "string" && given !== "" ? given : undefined;
 }
 
-const text = (t: string, isError = false): McpToolResult => ({ content: [{ type: "text", text: t }], ...(isError ? { isError: true } : {}) });
+const text = (t: string, isError = false): McpToolResult => ({
+  content: [{ type: "text", text: t }],
+  ...(isError ? { isError: true } : {}),
+});
 
 function parsed<S extends TSchema>(call: WorkerCall<S>, args: Record<string, unknown>): Static<S> {
   const { [CALL_ID_ARGUMENT]: _callId, ...rest } = args;
@@ -69,7 +87,11 @@ export function callTool(
   const args = request.arguments ?? {};
   try {
     const callId = callIdOf(request._meta, args);
-    if (callId === undefined) return text(`${request.name} needs ${CALL_ID_ARGUMENT}: give a unique id for this call (repeat it to retry the same call)`, true);
+    if (callId === undefined)
+      return text(
+        `${request.name} needs ${CALL_ID_ARGUMENT}: give a unique id for this call (repeat it to retry the same call)`,
+        true,
+      );
     switch (request.name) {
       case calls.done.name: {
         const { body, ...rest } = parsed(calls.done, args);
@@ -86,7 +108,12 @@ export function callTool(
       case calls.note.name:
         return text(formatNoteReply(note(ctx(), who, { ...parsed(calls.note, args), callId })));
       default:
-        return text(`no tool ${request.name}; Docket's tools are ${Object.values(calls).map((c) => c.name).join(", ")}`, true);
+        return text(
+          `no tool ${request.name}; Docket's tools are ${Object.values(calls)
+            .map((c) => c.name)
+            .join(", ")}`,
+          true,
+        );
     }
   } catch (error) {
     return text(refusalText(error), true);

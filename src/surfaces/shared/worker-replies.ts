@@ -19,7 +19,9 @@ export function formatDoneReply(result: DoneResult, body: string, source: "messa
 }
 
 export function formatWaitReply(result: WaitResult): string {
-  const lines = [`Question ${result.question} is with the human. Stop now: the answer arrives as a new message; do not poll or search for it.`];
+  const lines = [
+    `Question ${result.question} is with the human. Stop now: the answer arrives as a new message; do not poll or search for it.`,
+  ];
   for (const r of result.blocked) lines.push(`${r.item}: recorded as blocked`);
   return lines.join("\n");
 }

@@ -15,7 +15,10 @@ function StringEnum<const T extends readonly string[]>(values: T, description?: 
 }
 
 export const EvidenceWire = Type.Object({
-  kind: StringEnum(EVIDENCE_KINDS, "commit (sha, where pushed) | test (command and result) | artifact (built/installed/served) | runtime (the running thing was checked) | note"),
+  kind: StringEnum(
+    EVIDENCE_KINDS,
+    "commit (sha, where pushed) | test (command and result) | artifact (built/installed/served) | runtime (the running thing was checked) | note",
+  ),
   text: Type.String({ description: "what exactly; a passing test is not a restarted service" }),
 });
 
@@ -42,19 +45,28 @@ export const TodoWire = Type.Object({
 });
 
 const doneFields = {
-  outcome: StringEnum(DONE_OUTCOMES, "completed (work done) | findings (what you found) | proposal (a plan or design for approval)"),
+  outcome: StringEnum(
+    DONE_OUTCOMES,
+    "completed (work done) | findings (what you found) | proposal (a plan or design for approval)",
+  ),
   summary: Type.String({ description: "one line for the human" }),
   evidence: Type.Optional(Type.Array(EvidenceWire, { description: "typed evidence, stored as given" })),
   recommendations: Type.Optional(Type.Array(Type.String(), { description: "what the human should do next" })),
   items: Type.Optional(Type.Array(ItemReportWire, { description: "one report per dispatched item" })),
-  addressed: Type.Optional(Type.Array(AddressedWire, { description: "your answer to each review comment of the revision you worked on (ids from the revision message)" })),
+  addressed: Type.Optional(
+    Type.Array(AddressedWire, {
+      description: "your answer to each review comment of the revision you worked on (ids from the revision message)",
+    }),
+  ),
 };
 
 /** docket_done where the body is the text of the message holding the call (pi). */
 export const DoneWire = Type.Object(doneFields);
 /** docket_done where the body is an argument (agents without "the message that holds the call": MCP). */
 export const DoneWithBodyWire = Type.Object({
-  body: Type.String({ description: "the FULL deliverable text, exactly as the human should read it; never a pointer to elsewhere" }),
+  body: Type.String({
+    description: "the FULL deliverable text, exactly as the human should read it; never a pointer to elsewhere",
+  }),
   ...doneFields,
 });
 
@@ -81,7 +93,11 @@ export const ConsultWire = Type.Object({
 
 export const NoteWire = Type.Object({
   text: Type.String({ description: "what the human (and perhaps other workers) should know" }),
-  to: Type.Optional(Type.Array(Type.String(), { description: "workers (w<N>) you suggest the human tells; a suggestion only, nothing is sent to them" })),
+  to: Type.Optional(
+    Type.Array(Type.String(), {
+      description: "workers (w<N>) you suggest the human tells; a suggestion only, nothing is sent to them",
+    }),
+  ),
 });
 
 export type EvidenceArgs = Static<typeof EvidenceWire>;
@@ -120,34 +136,51 @@ const DONE_DESCRIPTION: Record<BodySource, string> = {
 export function workerCalls(body: "message"): ReturnType<typeof callsWith<typeof DoneWire>>;
 export function workerCalls(body: "argument"): ReturnType<typeof callsWith<typeof DoneWithBodyWire>>;
 export function workerCalls(body: BodySource) {
-  return body === "message" ? callsWith(DoneWire, DONE_DESCRIPTION.message) : callsWith(DoneWithBodyWire, DONE_DESCRIPTION.argument);
+  return body === "message"
+    ? callsWith(DoneWire, DONE_DESCRIPTION.message)
+    : callsWith(DoneWithBodyWire, DONE_DESCRIPTION.argument);
 }
 
 function callsWith<D extends TSchema>(done: D, doneDescription: string) {
   return {
-    done: { name: "docket_done", label: "Docket: done", description: doneDescription, parameters: done, endsTurn: false },
+    done: {
+      name: "docket_done",
+      label: "Docket: done",
+      description: doneDescription,
+      parameters: done,
+      endsTurn: false,
+    },
     wait: {
       name: "docket_wait",
       label: "Docket: wait",
-      description: "Ask the human one question and stop until they answer. Use options, recommend and risk to make the choice quick. Name items you are blocked on in `blocked`.",
+      description:
+        "Ask the human one question and stop until they answer. Use options, recommend and risk to make the choice quick. Name items you are blocked on in `blocked`.",
       parameters: WaitWire,
       endsTurn: true,
     },
     todos: {
       name: "docket_todos",
       label: "Docket: todos",
-      description: "Replace your visible progress board (at most 12 items: pending, in_progress, completed). Informational only: it never blocks docket_done.",
+      description:
+        "Replace your visible progress board (at most 12 items: pending, in_progress, completed). Informational only: it never blocks docket_done.",
       parameters: TodosWire,
       endsTurn: false,
     },
     fail: {
       name: "docket_fail",
       label: "Docket: fail",
-      description: "Give up on the task: you become failed and publish no deliverable. Use only when there is no useful partial result.",
+      description:
+        "Give up on the task: you become failed and publish no deliverable. Use only when there is no useful partial result.",
       parameters: FailWire,
       endsTurn: true,
     },
-    consult: { name: "docket_consult", label: "Docket: consult", description: CONSULT_PURPOSE, parameters: ConsultWire, endsTurn: true },
+    consult: {
+      name: "docket_consult",
+      label: "Docket: consult",
+      description: CONSULT_PURPOSE,
+      parameters: ConsultWire,
+      endsTurn: true,
+    },
     note: {
       name: "docket_note",
       label: "Docket: note",
@@ -169,11 +202,17 @@ export function parseWire<S extends TSchema>(schema: S, value: unknown, what: st
   if (Value.Check(schema, converted)) return converted;
   const first = Value.Errors(schema, converted)[0];
   const path = first ? wirePath(first) : "";
-  throw validationError("wire-invalid", `${what}: ${path ? `${path} ` : ""}${first?.message ?? "does not match its schema"}`);
+  throw validationError(
+    "wire-invalid",
+    `${what}: ${path ? `${path} ` : ""}${first?.message ?? "does not match its schema"}`,
+  );
 }
 
 function wirePath(error: { keyword: string; instancePath: string; params: unknown }): string {
   const base = error.instancePath.replace(/^\//, "").replace(/\//g, ".");
-  const missing = error.keyword === "required" ? (error.params as { requiredProperties?: string[] }).requiredProperties?.[0] : undefined;
+  const missing =
+    error.keyword === "required"
+      ? (error.params as { requiredProperties?: string[] }).requiredProperties?.[0]
+      : undefined;
   return missing ? (base ? `${base}.${missing}` : missing) : base;
 }

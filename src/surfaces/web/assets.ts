@@ -7,7 +7,8 @@ import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 /** `dist/src/surfaces/web` → the package's `src/surfaces/web/assets`. */
-export const assetDir = (): string => resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "..", "src", "surfaces", "web", "assets");
+export const assetDir = (): string =>
+  resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "..", "src", "surfaces", "web", "assets");
 
 const TYPES: Record<string, string> = {
   "app.js": "text/javascript; charset=utf-8",

@@ -29,8 +29,15 @@ export interface Gate {
 }
 
 export const CSP = [
-  "default-src 'none'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:", "connect-src 'self'", "font-src 'self'",
-  "base-uri 'none'", "form-action 'self'", "frame-ancestors 'none'",
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "font-src 'self'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
 ].join("; ");
 
 export const SECURITY_HEADERS: Record<string, string> = {
@@ -95,11 +102,13 @@ export function createGate(options: GateOptions): Gate {
     writeRefusal(req, session) {
       if (req.method !== "POST") return "writes are POST requests";
       const origin = req.headers.origin;
-      if (!origin || origin !== `http://${req.headers.host}`) return `a write from origin ${origin ?? "(none)"} is refused; only this page may write`;
+      if (!origin || origin !== `http://${req.headers.host}`)
+        return `a write from origin ${origin ?? "(none)"} is refused; only this page may write`;
       const site = req.headers["sec-fetch-site"];
       if (site !== undefined && site !== "same-origin") return `a ${site} write is refused`;
       const token = req.headers["x-docket-csrf"];
-      if (typeof token !== "string" || !sameSecret(token, session.csrf)) return "the page's CSRF token is missing or wrong; reload the page";
+      if (typeof token !== "string" || !sameSecret(token, session.csrf))
+        return "the page's CSRF token is missing or wrong; reload the page";
       if (!(req.headers["content-type"] ?? "").startsWith("application/json")) return "writes are JSON";
       return undefined;
     },

@@ -16,7 +16,9 @@ const HAS_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f]/;
 
 /** Escapes text for element content and quoted attribute values. */
 export function escapeHtml(text: string): string {
-  const s = HAS_CONTROL.test(text) ? text.replace(CONTROL, (c) => (c === "\u007f" ? "\u2421" : String.fromCharCode(0x2400 + c.charCodeAt(0)))) : text;
+  const s = HAS_CONTROL.test(text)
+    ? text.replace(CONTROL, (c) => (c === "\u007f" ? "\u2421" : String.fromCharCode(0x2400 + c.charCodeAt(0))))
+    : text;
   return s.replace(SPECIAL, (c) => ENTITIES[c]!);
 }
 

@@ -31,7 +31,10 @@ const keyOf = (p: LivePulse): string => JSON.stringify({ ...p, stamp: 0 });
 const LEDGER_EVENT_EVERY_MS = 1_000;
 const KEEPALIVE_MS = 20_000;
 
-export function createLiveHub(ctx: EngineContext, options: { pollMs?: number; onError?: (error: Error) => void } = {}): LiveHub {
+export function createLiveHub(
+  ctx: EngineContext,
+  options: { pollMs?: number; onError?: (error: Error) => void } = {},
+): LiveHub {
   const clients = new Set<ServerResponse>();
   let stamp = ledgerStamp(ctx);
   let pulse = read();
@@ -89,7 +92,12 @@ export function createLiveHub(ctx: EngineContext, options: { pollMs?: number; on
 
   return {
     attach(res) {
-      res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-store", connection: "keep-alive", "x-accel-buffering": "no" });
+      res.writeHead(200, {
+        "content-type": "text/event-stream; charset=utf-8",
+        "cache-control": "no-store",
+        connection: "keep-alive",
+        "x-accel-buffering": "no",
+      });
       res.write(`retry: 1000\nevent: pulse\ndata: ${JSON.stringify(pulse)}\n\n`);
       clients.add(res);
       res.on("close", () => clients.delete(res));

@@ -7,7 +7,13 @@ import { exitCodeFor, isDocketError } from "../../domain/errors.js";
 import { visibleText } from "../../domain/text/visible-text.js";
 import { openEngine } from "../../engine/open.js";
 import { openInBrowser } from "../../engine/web/launch.js";
-import { assertHumanForWeb, registerWebServer, unregisterWebServer, webLoginUrl, type WebPresence } from "../../engine/web/presence.js";
+import {
+  assertHumanForWeb,
+  registerWebServer,
+  unregisterWebServer,
+  webLoginUrl,
+  type WebPresence,
+} from "../../engine/web/presence.js";
 import { startNotifyDispatcher } from "../../engine/talk/notify-dispatch.js";
 import { startWebServer } from "./server.js";
 
@@ -45,16 +51,40 @@ export async function main(argv: readonly string[]): Promise<number> {
     const onLoginKey = (login: string) => {
       if (presence) registerWebServer(engineCtx, (presence = { ...presence, login }));
     };
-    const server = await startWebServer({ ctx, host: address.host, port: address.port, secret, instance, onLoginKey, log: (l) => process.stderr.write(`${visibleText(l)}\n`) });
+    const server = await startWebServer({
+      ctx,
+      host: address.host,
+      port: address.port,
+      secret,
+      instance,
+      onLoginKey,
+      log: (l) => process.stderr.write(`${visibleText(l)}\n`),
+    });
     presence = {
-      schemaVersion: 1, pid: process.pid, host: server.host, port: server.port, secret, instance, projectRoot: ctx.projectRoot(), startedAt: new Date().toISOString(),
+      schemaVersion: 1,
+      pid: process.pid,
+      host: server.host,
+      port: server.port,
+      secret,
+      instance,
+      projectRoot: ctx.projectRoot(),
+      startedAt: new Date().toISOString(),
     };
     registerWebServer(ctx, presence);
     // The long-lived process sends notifications as they come due (issue 29); the claim keeps it to once.
-    const dispatcher = startNotifyDispatcher(ctx, { holder: `web:${process.pid}`, onError: (e) => process.stderr.write(`docket web: notifications: ${e.message}\n`) });
+    const dispatcher = startNotifyDispatcher(ctx, {
+      holder: `web:${process.pid}`,
+      onError: (e) => process.stderr.write(`docket web: notifications: ${e.message}\n`),
+    });
     const url = webLoginUrl(presence);
-    if (args.json) process.stdout.write(`${JSON.stringify({ url, pid: process.pid, started: true, projectRoot: presence.projectRoot })}\n`);
-    else process.stdout.write(`docket web · ${presence.projectRoot}\n  open: ${url}\n  (loopback only; the address signs one browser in; Ctrl-C stops the server)\n`);
+    if (args.json)
+      process.stdout.write(
+        `${JSON.stringify({ url, pid: process.pid, started: true, projectRoot: presence.projectRoot })}\n`,
+      );
+    else
+      process.stdout.write(
+        `docket web · ${presence.projectRoot}\n  open: ${url}\n  (loopback only; the address signs one browser in; Ctrl-C stops the server)\n`,
+      );
     if (args.open) {
       const failed = await openInBrowser(url);
       if (failed) process.stderr.write(`could not open a browser (${failed}); open the address yourself\n`);
@@ -73,7 +103,9 @@ export async function main(argv: readonly string[]): Promise<number> {
     });
     return 0;
   } catch (error) {
-    process.stderr.write(`docket web: ${visibleText(`${(error as Error).message}${isDocketError(error) && error.hint ? ` (${error.hint})` : ""}`)}\n`);
+    process.stderr.write(
+      `docket web: ${visibleText(`${(error as Error).message}${isDocketError(error) && error.hint ? ` (${error.hint})` : ""}`)}\n`,
+    );
     return isDocketError(error) ? exitCodeFor(error) : 1;
   } finally {
     ctx?.close();

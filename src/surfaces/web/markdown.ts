@@ -13,7 +13,8 @@ function renderer(): MarkdownIt {
     const t = tokens[idx]!;
     return `<span class="md-image">[image: ${escapeHtml(t.content || "untitled")} · ${escapeHtml(String(t.attrGet("src") ?? ""))}]</span>`;
   };
-  const linkOpen = md.renderer.rules.link_open ?? ((tokens, idx, options, _env, self) => self.renderToken(tokens, idx, options));
+  const linkOpen =
+    md.renderer.rules.link_open ?? ((tokens, idx, options, _env, self) => self.renderToken(tokens, idx, options));
   md.renderer.rules.link_open = (tokens, idx, options, env, self) => {
     const t = tokens[idx]!;
     t.attrSet("rel", "noopener noreferrer nofollow");

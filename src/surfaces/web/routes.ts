@@ -65,9 +65,26 @@ function diffFilesOf(r: RouteContext, ref: string): ReviewFiles {
   return found;
 }
 
-function page(r: RouteContext, nav: NavKey, title: string, main: Html, data: Record<string, string | number | null> = {}): Reply {
+function page(
+  r: RouteContext,
+  nav: NavKey,
+  title: string,
+  main: Html,
+  data: Record<string, string | number | null> = {},
+): Reply {
   const notify = r.ctx.config().notify.web ? 1 : 0; // the browser's notifications (issue 29), when the human allows them
-  return ok(renderPage({ title, nav, csrf: r.csrf, assets: r.assets.urls, projectRoot: r.ctx.projectRoot(), needs: r.live.current().needs, data: { ...data, notify }, main }));
+  return ok(
+    renderPage({
+      title,
+      nav,
+      csrf: r.csrf,
+      assets: r.assets.urls,
+      projectRoot: r.ctx.projectRoot(),
+      needs: r.live.current().needs,
+      data: { ...data, notify },
+      main,
+    }),
+  );
 }
 
 function workerOf(p: Params): string {
@@ -103,22 +120,31 @@ function cardPage(r: RouteContext, p: Params): Reply {
   const queue = r.live.current().queue;
   const at = queue.findIndex((q) => q.worker === view.card.worker);
   const near = (i: number) => (i >= 0 && i < queue.length ? cardPath(queue[i]!.worker, queue[i]!.version) : null);
-  return page(r, "card", `${view.card.worker}${view.card.deliverable ? ` v${view.card.deliverable.version}` : ""}`, renderCard(view, r.mode), {
-    worker: view.card.worker,
-    version: view.card.deliverable?.version ?? null,
-    current: view.current?.version ?? null,
-    "last-decision": view.lastDecision,
-    questions: view.card.detail.questions.length,
-    actionable: view.actions.length > 0 ? 1 : 0,
-    prev: at === -1 ? null : near(at - 1),
-    next: at === -1 ? near(0) : near(at + 1),
-  });
+  return page(
+    r,
+    "card",
+    `${view.card.worker}${view.card.deliverable ? ` v${view.card.deliverable.version}` : ""}`,
+    renderCard(view, r.mode),
+    {
+      worker: view.card.worker,
+      version: view.card.deliverable?.version ?? null,
+      current: view.current?.version ?? null,
+      "last-decision": view.lastDecision,
+      questions: view.card.detail.questions.length,
+      actionable: view.actions.length > 0 ? 1 : 0,
+      prev: at === -1 ? null : near(at - 1),
+      next: at === -1 ? near(0) : near(at + 1),
+    },
+  );
 }
 
 /** The comments shown inside a fragment of this version's diff (drafts editable only while it is current). */
 function notesOf(r: RouteContext, ref: string, files: ReviewFiles) {
   const c = cardCommentsOf(r.ctx, ref);
-  return { notes: notesByFile(c.comments, files.heads, { worker: c.worker, editable: c.isCurrent }), commentable: c.isCurrent };
+  return {
+    notes: notesByFile(c.comments, files.heads, { worker: c.worker, editable: c.isCurrent }),
+    commentable: c.isCurrent,
+  };
 }
 
 function fileFragment(r: RouteContext, p: Params): Reply {
@@ -132,7 +158,10 @@ function fileFragment(r: RouteContext, p: Params): Reply {
 function diffFragment(r: RouteContext, p: Params): Reply {
   const ref = refOf(p);
   const files = diffFilesOf(r, ref);
-  return ok(renderDiffSection({ files, base: cardPath(workerOf(p), Number(p.v)), mode: r.mode, ...notesOf(r, ref, files) }).value);
+  return ok(
+    renderDiffSection({ files, base: cardPath(workerOf(p), Number(p.v)), mode: r.mode, ...notesOf(r, ref, files) })
+      .value,
+  );
 }
 
 function contextFragment(r: RouteContext, p: Params): Reply {
@@ -142,18 +171,31 @@ function contextFragment(r: RouteContext, p: Params): Reply {
   const c = frozenContext(r.ctx, input, everyFile(files));
   const next = (c.lines.at(-1)?.oldNo ?? 0) + 1;
   const url = `${cardPath(workerOf(p), Number(p.v))}/context/${p.i}/${p.k}?from=${next}`;
-  return ok(renderContextRows({ path: files.heads[input.file]!.path, lines: c.lines, mode: r.mode, more: { url, rest: c.rest } }));
+  return ok(
+    renderContextRows({
+      path: files.heads[input.file]!.path,
+      lines: c.lines,
+      mode: r.mode,
+      more: { url, rest: c.rest },
+    }),
+  );
 }
 
 function promoteFragment(r: RouteContext, p: Params): Reply {
   const w = workerOf(p);
-  const preview = previewPromotion(r.ctx, { target: w, expectVersion: Number(p.v), approve: r.url.searchParams.get("approve") === "1" });
+  const preview = previewPromotion(r.ctx, {
+    target: w,
+    expectVersion: Number(p.v),
+    approve: r.url.searchParams.get("approve") === "1",
+  });
   return ok(renderPromotePreview(preview, { withApproval: r.url.searchParams.get("approve") === "1" }).value);
 }
 
 function peekFragment(r: RouteContext, p: Params): Reply {
   const peek = peekWorker(r.ctx, workerOf(p), intParam(r.url, "lines") ?? 40);
-  return ok(`${escapeHtml(peek.text)}\n<span class="peek-src">(${peek.source === "pane" ? "live pane" : "harvested pane tail"})</span>`);
+  return ok(
+    `${escapeHtml(peek.text)}\n<span class="peek-src">(${peek.source === "pane" ? "live pane" : "harvested pane tail"})</span>`,
+  );
 }
 
 function storeView(r: RouteContext): Reply {
@@ -173,9 +215,30 @@ export const READ_ROUTES: { pattern: RegExp; handler: Handler }[] = [
   { pattern: new RegExp(`^/card/${W}/v/${V}/file/(?<i>\\d{1,6})$`), handler: fileFragment },
   { pattern: new RegExp(`^/card/${W}/v/${V}/context/(?<i>\\d{1,6})/(?<k>\\d{1,6})$`), handler: contextFragment },
   { pattern: new RegExp(`^/card/${W}/v/${V}/promote$`), handler: promoteFragment },
-  { pattern: /^\/fleet$/, handler: (r) => page(r, "fleet", "Fleet", renderFleet(fleetBoard(r.ctx, { all: r.url.searchParams.get("all") === "1" }), r.url.searchParams.get("all") === "1")) },
+  {
+    pattern: /^\/fleet$/,
+    handler: (r) =>
+      page(
+        r,
+        "fleet",
+        "Fleet",
+        renderFleet(
+          fleetBoard(r.ctx, { all: r.url.searchParams.get("all") === "1" }),
+          r.url.searchParams.get("all") === "1",
+        ),
+      ),
+  },
   { pattern: new RegExp(`^/fleet/${W}/peek$`), handler: peekFragment },
-  { pattern: /^\/log$/, handler: (r) => page(r, "log", "Log", renderLog(decisionLog(r.ctx, { since: r.url.searchParams.get("since") ?? undefined, limit: 100 }))) },
+  {
+    pattern: /^\/log$/,
+    handler: (r) =>
+      page(
+        r,
+        "log",
+        "Log",
+        renderLog(decisionLog(r.ctx, { since: r.url.searchParams.get("since") ?? undefined, limit: 100 })),
+      ),
+  },
   { pattern: /^\/store$/, handler: (r) => page(r, "store", "Store", renderStore(listStoredDeliverables(r.ctx))) },
   { pattern: /^\/store\/view$/, handler: storeView },
 ];

@@ -41,10 +41,29 @@ export interface WebServer {
 const MAX_BODY = 256 * 1024;
 const TYPES = { html: "text/html; charset=utf-8", json: "application/json; charset=utf-8" } as const;
 
-const STATUS: Record<string, number> = { "not-found": 404, validation: 400, usage: 400, refusal: 409, conflict: 409, fenced: 409, internal: 500 };
+const STATUS: Record<string, number> = {
+  "not-found": 404,
+  validation: 400,
+  usage: 400,
+  refusal: 409,
+  conflict: 409,
+  fenced: 409,
+  internal: 500,
+};
 
-function send(res: ServerResponse, status: number, type: keyof typeof TYPES | "text", body: string, extra: Record<string, string> = {}): void {
-  res.writeHead(status, { ...SECURITY_HEADERS, "content-type": type === "text" ? "text/plain; charset=utf-8" : TYPES[type], "cache-control": "no-store", ...extra });
+function send(
+  res: ServerResponse,
+  status: number,
+  type: keyof typeof TYPES | "text",
+  body: string,
+  extra: Record<string, string> = {},
+): void {
+  res.writeHead(status, {
+    ...SECURITY_HEADERS,
+    "content-type": type === "text" ? "text/plain; charset=utf-8" : TYPES[type],
+    "cache-control": "no-store",
+    ...extra,
+  });
   res.end(body);
 }
 
@@ -65,7 +84,11 @@ function modeOf(req: IncomingMessage, url: URL): DiffMode {
   return /(?:^|;\s*)docket_view=split(?:;|$)/.test(req.headers.cookie ?? "") ? "split" : "unified";
 }
 
-const errorJson = (e: DocketError) => JSON.stringify({ error: { code: e.code, message: e.message, ...(e.hint ? { hint: e.hint } : {}) }, stale: STALE_CODES.has(e.code) });
+const errorJson = (e: DocketError) =>
+  JSON.stringify({
+    error: { code: e.code, message: e.message, ...(e.hint ? { hint: e.hint } : {}) },
+    stale: STALE_CODES.has(e.code),
+  });
 
 /** What every request of one server reads: its options, assets, live hub, gate and per-version diff cache. */
 interface Served {
@@ -95,7 +118,12 @@ export async function startWebServer(o: WebServerOptions): Promise<WebServer> {
     });
   });
   const port = (server.address() as AddressInfo).port;
-  const gate = createGate({ host: o.host, port, secret: o.secret, ...(o.onLoginKey ? { onLoginKey: o.onLoginKey } : {}) });
+  const gate = createGate({
+    host: o.host,
+    port,
+    secret: o.secret,
+    ...(o.onLoginKey ? { onLoginKey: o.onLoginKey } : {}),
+  });
   served = { o, assets, live, diffs: new Map(), gate };
   return {
     host: o.host,
@@ -113,19 +141,31 @@ export async function startWebServer(o: WebServerOptions): Promise<WebServer> {
 /** The gate (Host, ping, sign-in, session), then the one write, the event stream, an asset or a read route. */
 async function handle(sv: Served, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const g = sv.gate;
-  if (!g.hostAllowed(req)) return send(res, 421, "text", "refused: this server answers only to its own loopback address");
+  if (!g.hostAllowed(req))
+    return send(res, 421, "text", "refused: this server answers only to its own loopback address");
   const url = new URL(req.url ?? "/", "http://docket.invalid");
   if (url.pathname === "/_ping") {
-    if (req.method === "GET" && g.bearerAllowed(req)) return send(res, 200, "json", JSON.stringify({ instance: sv.o.instance }));
+    if (req.method === "GET" && g.bearerAllowed(req))
+      return send(res, 200, "json", JSON.stringify({ instance: sv.o.instance }));
     return send(res, 401, "text", "refused: not authorised");
   }
   const k = url.searchParams.get("k");
   if (k !== null && req.method === "GET") return signIn(g, k, url, res);
   const session = g.session(req);
-  if (!session) return send(res, 401, "html", renderMessage("Not signed in", ["Open the address `docket web` printed: it signs this browser in.", "Run `docket web` in the project to see it again."]));
+  if (!session)
+    return send(
+      res,
+      401,
+      "html",
+      renderMessage("Not signed in", [
+        "Open the address `docket web` printed: it signs this browser in.",
+        "Run `docket web` in the project to see it again.",
+      ]),
+    );
   try {
     if (req.method === "POST") return await act(sv, req, res, url, session);
-    if (req.method !== "GET" && req.method !== "HEAD") return send(res, 405, "text", "method not allowed", { allow: "GET, HEAD, POST" });
+    if (req.method !== "GET" && req.method !== "HEAD")
+      return send(res, 405, "text", "method not allowed", { allow: "GET, HEAD, POST" });
     if (url.pathname === "/events") {
       for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
       return sv.live.attach(res);
@@ -133,7 +173,15 @@ async function handle(sv: Served, req: IncomingMessage, res: ServerResponse): Pr
     if (url.pathname.startsWith("/assets/")) return serveAsset(sv.assets, url, res);
     const route = matchRead(url.pathname);
     if (!route) return send(res, 404, "html", renderMessage("Not found", [`Nothing lives at ${url.pathname}.`]));
-    const read = { ctx: sv.o.ctx, assets: sv.assets, live: sv.live, csrf: session.csrf, url, mode: modeOf(req, url), diffs: sv.diffs };
+    const read = {
+      ctx: sv.o.ctx,
+      assets: sv.assets,
+      live: sv.live,
+      csrf: session.csrf,
+      url,
+      mode: modeOf(req, url),
+      diffs: sv.diffs,
+    };
     const reply: Reply = await route.handler(read, route.params);
     return send(res, reply.status, reply.type, reply.body);
   } catch (error) {
@@ -144,22 +192,46 @@ async function handle(sv: Served, req: IncomingMessage, res: ServerResponse): Pr
 /** A single-use sign-in key: a session cookie and a redirect to the same page without the key, or why not. */
 function signIn(g: Gate, k: string, url: URL, res: ServerResponse): void {
   const s = g.login(k);
-  if (s === "full") return send(res, 503, "html", renderMessage("Too many signed-in browsers", [`This server already has ${MAX_SESSIONS} signed-in browsers; a new sign-in never signs one of them out.`, "Restart `docket web` to sign every browser out and start afresh."]));
-  if (s === "invalid") return send(res, 403, "html", renderMessage("Sign-in link not valid", ["This link was already used, or it is from another start of the server: each address signs one browser in once.", "Run `docket web` again and open the address it prints now."]));
+  if (s === "full")
+    return send(
+      res,
+      503,
+      "html",
+      renderMessage("Too many signed-in browsers", [
+        `This server already has ${MAX_SESSIONS} signed-in browsers; a new sign-in never signs one of them out.`,
+        "Restart `docket web` to sign every browser out and start afresh.",
+      ]),
+    );
+  if (s === "invalid")
+    return send(
+      res,
+      403,
+      "html",
+      renderMessage("Sign-in link not valid", [
+        "This link was already used, or it is from another start of the server: each address signs one browser in once.",
+        "Run `docket web` again and open the address it prints now.",
+      ]),
+    );
   url.searchParams.delete("k");
   return send(res, 303, "text", "signed in", { location: `${url.pathname}${url.search}`, "set-cookie": g.cookie(s) });
 }
 
 /** The one write: POST /act, checked by the gate's write rules, run through the card dispatcher. */
 async function act(sv: Served, req: IncomingMessage, res: ServerResponse, url: URL, session: Session): Promise<void> {
-  if (url.pathname !== "/act") return send(res, 404, "json", JSON.stringify({ error: { code: "not-found", message: "no such action" } }));
+  if (url.pathname !== "/act")
+    return send(res, 404, "json", JSON.stringify({ error: { code: "not-found", message: "no such action" } }));
   const refused = sv.gate.writeRefusal(req, session);
   if (refused) return send(res, 403, "json", JSON.stringify({ error: { code: "write-refused", message: refused } }));
   let body: unknown;
   try {
     body = JSON.parse(await readBody(req));
   } catch (error) {
-    return send(res, (error as { tooLarge?: boolean }).tooLarge ? 413 : 400, "json", JSON.stringify({ error: { code: "bad-action", message: "the action is not a JSON object of at most 256 KiB" } }));
+    return send(
+      res,
+      (error as { tooLarge?: boolean }).tooLarge ? 413 : 400,
+      "json",
+      JSON.stringify({ error: { code: "bad-action", message: "the action is not a JSON object of at most 256 KiB" } }),
+    );
   }
   try {
     const result = await runAction(sv.o.ctx, parseActRequest(body));
@@ -184,10 +256,19 @@ function serveAsset(assets: Assets, url: URL, res: ServerResponse): void {
 function fail(sv: Served, req: IncomingMessage, res: ServerResponse, error: unknown, csrf: string): void {
   const e = isDocketError(error) ? error : undefined;
   if (!e) sv.o.log?.(`error on ${req.method} ${req.url}: ${(error as Error).stack ?? String(error)}`);
-  const status = e ? STATUS[e.category] ?? 500 : 500;
+  const status = e ? (STATUS[e.category] ?? 500) : 500;
   const message = e ? e.message : "the page could not be built; see the server's output";
-  if (req.headers["x-docket-fragment"] === "1") return send(res, status, "html", `<p class="error">${escapeHtml(message)}</p>`);
+  if (req.headers["x-docket-fragment"] === "1")
+    return send(res, status, "html", `<p class="error">${escapeHtml(message)}</p>`);
   const main = html`<h1>${status === 404 ? "Not found" : "Cannot show this"}</h1><p class="error">${message}</p>${e?.hint ? html`<p class="hint">${e.hint}</p>` : ""}<p><a href="/">Back to the queue</a></p>`;
-  const page = { title: "Error", nav: "queue" as const, csrf, assets: sv.assets.urls, projectRoot: sv.o.ctx.projectRoot(), needs: sv.live.current().needs, main };
+  const page = {
+    title: "Error",
+    nav: "queue" as const,
+    csrf,
+    assets: sv.assets.urls,
+    projectRoot: sv.o.ctx.projectRoot(),
+    needs: sv.live.current().needs,
+    main,
+  };
   send(res, status, "html", renderPage(page));
 }

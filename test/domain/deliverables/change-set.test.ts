@@ -5,7 +5,12 @@ import assert from "node:assert/strict";
 import { countHunks, formatStat, parseNumstatPatch } from "../../../src/domain/deliverables/change-set.js";
 
 test("numstat records, binary files and the patch are split from one -z output", () => {
-  const out = "-\t-\tbin.dat\0" + "2\t1\tf.txt\0" + "1\t0\tsp ace \"q\".txt\0" + "\0" + "diff --git a/bin.dat b/bin.dat\n@@ -1 +1 @@\n";
+  const out =
+    "-\t-\tbin.dat\0" +
+    "2\t1\tf.txt\0" +
+    '1\t0\tsp ace "q".txt\0' +
+    "\0" +
+    "diff --git a/bin.dat b/bin.dat\n@@ -1 +1 @@\n";
   const parsed = parseNumstatPatch(out);
   assert.deepEqual(parsed.files, [
     { path: "bin.dat", additions: 0, deletions: 0, binary: true },
@@ -30,7 +35,10 @@ test("hunks are counted from lines that start with '@@ ', not from '@@' inside h
 });
 
 test("the stat lists each file and the totals, with binary files marked", () => {
-  const stat = formatStat([{ path: "a.txt", additions: 3, deletions: 1 }, { path: "b.bin", additions: 0, deletions: 0, binary: true }]);
+  const stat = formatStat([
+    { path: "a.txt", additions: 3, deletions: 1 },
+    { path: "b.bin", additions: 0, deletions: 0, binary: true },
+  ]);
   assert.equal(stat, " a.txt | +3 -1\n b.bin | binary\n 2 files changed, 3 insertions(+), 1 deletion(-)");
   assert.equal(formatStat([]), "");
 });

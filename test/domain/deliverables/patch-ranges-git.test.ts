@@ -12,7 +12,13 @@ import { parsePatchRanges } from "../../../src/domain/deliverables/patch-ranges.
 const numbered = (n: number): string => Array.from({ length: n }, (_, i) => `line ${i + 1}\n`).join("");
 
 test("ranges from real git diffs match the edited lines for edits, renames, deletions, binaries and odd names", (t) => {
-  const dir = gitRepo(tempDir(t), { "a.txt": numbered(60), "b.txt": numbered(10), "gone.txt": "x\n", "bin.dat": "a\u0000b", "ünï code.txt": "u\n" });
+  const dir = gitRepo(tempDir(t), {
+    "a.txt": numbered(60),
+    "b.txt": numbered(10),
+    "gone.txt": "x\n",
+    "bin.dat": "a\u0000b",
+    "ünï code.txt": "u\n",
+  });
   git(dir, "config", "core.quotePath", "true");
   const lines = numbered(60).split("\n");
   lines[9] = "changed 10";
@@ -27,12 +33,33 @@ test("ranges from real git diffs match the edited lines for edits, renames, dele
   git(dir, "rm", "-q", "gone.txt");
   git(dir, "add", "-A");
   const byPath = new Map(parsePatchRanges(git(dir, "diff", "--cached", "--binary", "-M")).map((f) => [f.path, f]));
-  assert.deepEqual(byPath.get("a.txt")?.ranges, [{ start: 10, end: 10 }, { start: 31, end: 32 }, { start: 53, end: 52 }]);
-  assert.deepEqual(byPath.get("c.txt"), { path: "c.txt", oldPath: "b.txt", created: false, deleted: false, ranges: [{ start: 7, end: 7 }] });
-  assert.deepEqual(byPath.get("bin.dat"), { path: "bin.dat", created: false, deleted: false, ranges: [], binary: true });
+  assert.deepEqual(byPath.get("a.txt")?.ranges, [
+    { start: 10, end: 10 },
+    { start: 31, end: 32 },
+    { start: 53, end: 52 },
+  ]);
+  assert.deepEqual(byPath.get("c.txt"), {
+    path: "c.txt",
+    oldPath: "b.txt",
+    created: false,
+    deleted: false,
+    ranges: [{ start: 7, end: 7 }],
+  });
+  assert.deepEqual(byPath.get("bin.dat"), {
+    path: "bin.dat",
+    created: false,
+    deleted: false,
+    ranges: [],
+    binary: true,
+  });
   assert.deepEqual(byPath.get("ünï code.txt")?.ranges, [{ start: 1, end: 1 }]);
   assert.deepEqual(byPath.get("fresh.txt"), { path: "fresh.txt", created: true, deleted: false, ranges: [] });
-  assert.deepEqual(byPath.get("gone.txt"), { path: "gone.txt", created: false, deleted: true, ranges: [{ start: 1, end: 1 }] });
+  assert.deepEqual(byPath.get("gone.txt"), {
+    path: "gone.txt",
+    created: false,
+    deleted: true,
+    ranges: [{ start: 1, end: 1 }],
+  });
   assert.equal(byPath.size, 6);
 });
 
@@ -42,7 +69,10 @@ test("ranges do not depend on how much context git printed", (t) => {
   const u0 = parsePatchRanges(git(dir, "diff", "-U0"));
   const u3 = parsePatchRanges(git(dir, "diff"));
   const u10 = parsePatchRanges(git(dir, "diff", "-U10"));
-  assert.deepEqual(u0[0]?.ranges, [{ start: 20, end: 20 }, { start: 22, end: 22 }]);
+  assert.deepEqual(u0[0]?.ranges, [
+    { start: 20, end: 20 },
+    { start: 22, end: 22 },
+  ]);
   assert.deepEqual(u3, u0);
   assert.deepEqual(u10, u0);
 });

@@ -113,7 +113,16 @@ index 1a9cc2b..d54f251 100644
 
 test("each file section yields its path and the old-file lines its changes touch, context excluded", () => {
   assert.deepEqual(parsePatchRanges(MIXED), [
-    { path: "a.txt", created: false, deleted: false, ranges: [{ start: 5, end: 5 }, { start: 13, end: 12 }, { start: 20, end: 20 }] },
+    {
+      path: "a.txt",
+      created: false,
+      deleted: false,
+      ranges: [
+        { start: 5, end: 5 },
+        { start: 13, end: 12 },
+        { start: 20, end: 20 },
+      ],
+    },
     { path: "del.txt", created: false, deleted: true, ranges: [{ start: 1, end: 1 }] },
     { path: "empty.txt", created: true, deleted: false, ranges: [] },
     { path: "img.bin", created: false, deleted: false, ranges: [], binary: true },
@@ -132,10 +141,16 @@ test("quoted non-ASCII paths, paths with spaces and pure renames are read exactl
 });
 
 test("a text binary notice marks the file binary with no ranges", () => {
-  const patch = "diff --git a/img.bin b/img.bin\nindex 87ae6b6..22f6b3b 100644\nBinary files a/img.bin and b/img.bin differ\n";
-  assert.deepEqual(parsePatchRanges(patch), [{ path: "img.bin", created: false, deleted: false, ranges: [], binary: true }]);
-  const created = "diff --git a/logo.png b/logo.png\nnew file mode 100644\nindex 0000000..22f6b3b\nBinary files /dev/null and b/logo.png differ\n";
-  assert.deepEqual(parsePatchRanges(created), [{ path: "logo.png", created: true, deleted: false, ranges: [], binary: true }]);
+  const patch =
+    "diff --git a/img.bin b/img.bin\nindex 87ae6b6..22f6b3b 100644\nBinary files a/img.bin and b/img.bin differ\n";
+  assert.deepEqual(parsePatchRanges(patch), [
+    { path: "img.bin", created: false, deleted: false, ranges: [], binary: true },
+  ]);
+  const created =
+    "diff --git a/logo.png b/logo.png\nnew file mode 100644\nindex 0000000..22f6b3b\nBinary files /dev/null and b/logo.png differ\n";
+  assert.deepEqual(parsePatchRanges(created), [
+    { path: "logo.png", created: true, deleted: false, ranges: [], binary: true },
+  ]);
 });
 
 test("a run of removed and added lines is one range, and a pure insertion is an empty range after its line", () => {
@@ -155,23 +170,35 @@ test("a run of removed and added lines is one range, and a pure insertion is an 
 +a
 +b
 `;
-  assert.deepEqual(parsePatchRanges(patch)[0]?.ranges, [{ start: 4, end: 5 }, { start: 7, end: 7 }, { start: 41, end: 40 }]);
+  assert.deepEqual(parsePatchRanges(patch)[0]?.ranges, [
+    { start: 4, end: 5 },
+    { start: 7, end: 7 },
+    { start: 41, end: 40 },
+  ]);
 });
 
 test("CRLF patches, plain unified diffs and stray text before the first section parse", () => {
-  const patch = "From abc Mon Sep 17 00:00:00 2001\r\nSubject: x\r\n\r\n---\r\ndiff --git a/x.ts b/x.ts\r\n--- a/x.ts\r\n+++ b/x.ts\r\n@@ -2 +2 @@\r\n-a\r\n+b\r\n";
-  assert.deepEqual(parsePatchRanges(patch), [{ path: "x.ts", created: false, deleted: false, ranges: [{ start: 2, end: 2 }] }]);
+  const patch =
+    "From abc Mon Sep 17 00:00:00 2001\r\nSubject: x\r\n\r\n---\r\ndiff --git a/x.ts b/x.ts\r\n--- a/x.ts\r\n+++ b/x.ts\r\n@@ -2 +2 @@\r\n-a\r\n+b\r\n";
+  assert.deepEqual(parsePatchRanges(patch), [
+    { path: "x.ts", created: false, deleted: false, ranges: [{ start: 2, end: 2 }] },
+  ]);
   const plain = "--- a/y.ts\n+++ b/y.ts\n@@ -1,2 +1,2 @@\n a\n-b\n+c\n";
-  assert.deepEqual(parsePatchRanges(plain), [{ path: "y.ts", created: false, deleted: false, ranges: [{ start: 2, end: 2 }] }]);
+  assert.deepEqual(parsePatchRanges(plain), [
+    { path: "y.ts", created: false, deleted: false, ranges: [{ start: 2, end: 2 }] },
+  ]);
 });
 
 test("a hunk body line that looks like a header is content, counted by the hunk header", () => {
-  const patch = "diff --git a/m.md b/m.md\n--- a/m.md\n+++ b/m.md\n@@ -1,2 +1,2 @@\n---- a/fake\n+--- a/fake\n diff --git a/no b/no\n";
-  assert.deepEqual(parsePatchRanges(patch), [{ path: "m.md", created: false, deleted: false, ranges: [{ start: 1, end: 1 }] }]);
+  const patch =
+    "diff --git a/m.md b/m.md\n--- a/m.md\n+++ b/m.md\n@@ -1,2 +1,2 @@\n---- a/fake\n+--- a/fake\n diff --git a/no b/no\n";
+  assert.deepEqual(parsePatchRanges(patch), [
+    { path: "m.md", created: false, deleted: false, ranges: [{ start: 1, end: 1 }] },
+  ]);
 });
 
 test("an empty or nonsense patch yields no files and never throws", () => {
   assert.deepEqual(parsePatchRanges(""), []);
   assert.deepEqual(parsePatchRanges("hello\nworld\n@@ -1 +1 @@\n"), []);
-  assert.doesNotThrow(() => parsePatchRanges("diff --git \"a/unterminated\n@@ -x +y @@\n--- \n+++ \n"));
+  assert.doesNotThrow(() => parsePatchRanges('diff --git "a/unterminated\n@@ -x +y @@\n--- \n+++ \n'));
 });

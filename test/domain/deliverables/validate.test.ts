@@ -20,7 +20,14 @@ export function sampleDeliverable(workerId = "w1", version = 2): WorkerDeliverab
     evidence: [{ kind: "test", text: "npm test" }],
     recommendations: ["merge"],
     items: [{ item: "t1", outcome: "done", body: "ok" }],
-    changeSet: { ref: `worker-changes:${workerId}:${version}`, base: "abc", files: [{ path: "a", additions: 1, deletions: 0 }], stat: "", hunks: 1, patch: "" },
+    changeSet: {
+      ref: `worker-changes:${workerId}:${version}`,
+      base: "abc",
+      files: [{ path: "a", additions: 1, deletions: 0 }],
+      stat: "",
+      hunks: 1,
+      patch: "",
+    },
   };
 }
 
@@ -46,11 +53,20 @@ test("an unknown schema version, bad types and bad evidence kinds are reported",
   const bad = { ...sampleDeliverable(), body: 5, outcome: "done", evidence: [{ kind: "vibes", text: "x" }] };
   const r = validateDeliverable(bad, { workerId: "w1", version: 2 });
   assert.ok(!r.ok && r.issues.length === 3, JSON.stringify(r));
-  assert.deepEqual(validateDeliverable("nope", { workerId: "w1", version: 2 }), { ok: false, issues: ["not a JSON object"] });
+  assert.deepEqual(validateDeliverable("nope", { workerId: "w1", version: 2 }), {
+    ok: false,
+    issues: ["not a JSON object"],
+  });
 });
 
 test("a null change set (read-only worker) is valid; a malformed one is not", () => {
-  assert.equal(validateDeliverable({ ...sampleDeliverable(), changeSet: null }, { workerId: "w1", version: 2 }).ok, true);
-  const r = validateDeliverable({ ...sampleDeliverable(), changeSet: { ref: "worker-changes:w1:2", files: "x" } }, { workerId: "w1", version: 2 });
+  assert.equal(
+    validateDeliverable({ ...sampleDeliverable(), changeSet: null }, { workerId: "w1", version: 2 }).ok,
+    true,
+  );
+  const r = validateDeliverable(
+    { ...sampleDeliverable(), changeSet: { ref: "worker-changes:w1:2", files: "x" } },
+    { workerId: "w1", version: 2 },
+  );
   assert.equal(r.ok, false);
 });

@@ -57,57 +57,93 @@ test("numbered lines outside a steps section are not steps", () => {
 });
 
 test("bare Label: lines open sections like headings, and a bare Plan: label opens the steps", () => {
-  const plan = parsePlan("Goals:\nfix the flaky test\n\nPlan:\n1. Retry the connection, files: src/db.ts\n2. Add a test\n\nRisks:\n- slower CI\n");
+  const plan = parsePlan(
+    "Goals:\nfix the flaky test\n\nPlan:\n1. Retry the connection, files: src/db.ts\n2. Add a test\n\nRisks:\n- slower CI\n",
+  );
   assert.equal(plan?.goal, "fix the flaky test");
-  assert.deepEqual(plan?.steps.map((s) => s.text), ["Retry the connection", "Add a test"]);
+  assert.deepEqual(
+    plan?.steps.map((s) => s.text),
+    ["Retry the connection", "Add a test"],
+  );
   assert.deepEqual(plan?.files, ["src/db.ts"]);
   assert.deepEqual(plan?.risks, ["slower CI"]);
 });
 
 test("a line with content after the colon is not a heading", () => {
   const plan = parsePlan("Steps:\n1. Edit the config\nfiles: config.json\nNote: keep the defaults\n2. Restart\n");
-  assert.deepEqual(plan?.steps.map((s) => [s.text, s.files]), [["Edit the config", ["config.json"]], ["Restart", []]]);
+  assert.deepEqual(
+    plan?.steps.map((s) => [s.text, s.files]),
+    [
+      ["Edit the config", ["config.json"]],
+      ["Restart", []],
+    ],
+  );
 });
 
 test("bold labels and underscore labels open sections, and labels longer than 48 characters do not", () => {
-  const plan = parsePlan("**Objective:** ship the fix\n\n__Implementation__\n1. **Edit** the parser — **Files:** src/parse.ts\n\n**Checks:**\n- unit tests\n");
+  const plan = parsePlan(
+    "**Objective:** ship the fix\n\n__Implementation__\n1. **Edit** the parser — **Files:** src/parse.ts\n\n**Checks:**\n- unit tests\n",
+  );
   assert.equal(plan?.goal, "ship the fix");
   assert.deepEqual(plan?.steps, [{ n: 1, text: "**Edit** the parser", files: ["src/parse.ts"] }]);
   assert.deepEqual(plan?.verification, ["unit tests"]);
   const long = `${"A very long label that goes on and on beyond limits"}:`;
   const p2 = parsePlan(`Steps:\n1. one\n${long}\n2. two\n`);
-  assert.deepEqual(p2?.steps.map((s) => s.text), ["one", "two"]);
+  assert.deepEqual(
+    p2?.steps.map((s) => s.text),
+    ["one", "two"],
+  );
 });
 
 test("section synonyms are matched by case-insensitive prefix", () => {
   const body = [
-    "## OBJECTIVES", "make it fast",
-    "## Out of scope", "- the UI",
-    "## Non-goals", "- rewriting",
-    "## Approach", "1. cache results",
-    "## Test plan", "- bench",
-    "## Open questions", "- eviction size?",
-    "## Caveats", "- memory",
+    "## OBJECTIVES",
+    "make it fast",
+    "## Out of scope",
+    "- the UI",
+    "## Non-goals",
+    "- rewriting",
+    "## Approach",
+    "1. cache results",
+    "## Test plan",
+    "- bench",
+    "## Open questions",
+    "- eviction size?",
+    "## Caveats",
+    "- memory",
   ].join("\n");
   const plan = parsePlan(body);
   assert.equal(plan?.goal, "make it fast");
   assert.deepEqual(plan?.constraints, ["the UI", "rewriting"]);
-  assert.deepEqual(plan?.steps.map((s) => s.text), ["cache results"]);
+  assert.deepEqual(
+    plan?.steps.map((s) => s.text),
+    ["cache results"],
+  );
   assert.deepEqual(plan?.verification, ["bench"]);
   assert.deepEqual(plan?.risks, ["eviction size?", "memory"]);
 });
 
 test("an unrecognised heading closes the current section", () => {
-  const plan = parsePlan("## Steps\n1. one\n## Background\n2. not a step, files: x.ts\n- not a risk\n## Risks\n- real risk\n");
-  assert.deepEqual(plan?.steps.map((s) => s.text), ["one"]);
+  const plan = parsePlan(
+    "## Steps\n1. one\n## Background\n2. not a step, files: x.ts\n- not a risk\n## Risks\n- real risk\n",
+  );
+  assert.deepEqual(
+    plan?.steps.map((s) => s.text),
+    ["one"],
+  );
   assert.deepEqual(plan?.files, []);
   assert.deepEqual(plan?.risks, ["real risk"]);
   const bare = parsePlan("Plan:\n1. one\nContext:\n2. two\n");
-  assert.deepEqual(bare?.steps.map((s) => s.text), ["one"]);
+  assert.deepEqual(
+    bare?.steps.map((s) => s.text),
+    ["one"],
+  );
 });
 
 test("a deeper sub-heading inside the steps keeps the section open, and deeper numbered headings are steps", () => {
-  const plan = parsePlan("## Plan\n### Phase A: backend\n1. Add the table (files: db/schema.sql)\n### 2. Expose it (files: src/api.ts)\n### Step 3: Document it\n## Verification\n- run it\n");
+  const plan = parsePlan(
+    "## Plan\n### Phase A: backend\n1. Add the table (files: db/schema.sql)\n### 2. Expose it (files: src/api.ts)\n### Step 3: Document it\n## Verification\n- run it\n",
+  );
   assert.deepEqual(plan?.steps, [
     { n: 1, text: "Add the table", files: ["db/schema.sql"] },
     { n: 2, text: "Expose it", files: ["src/api.ts"] },
@@ -117,7 +153,9 @@ test("a deeper sub-heading inside the steps keeps the section open, and deeper n
 });
 
 test("a plan written as Step N headings keeps its first step", () => {
-  const plan = parsePlan("## Goal\nship\n## Step 1: Add the table\nfiles: db/schema.sql\n## Step 2: Expose it\nfiles: src/api.ts\n## Risks\n- load\n");
+  const plan = parsePlan(
+    "## Goal\nship\n## Step 1: Add the table\nfiles: db/schema.sql\n## Step 2: Expose it\nfiles: src/api.ts\n## Risks\n- load\n",
+  );
   assert.deepEqual(plan?.steps, [
     { n: 1, text: "Add the table", files: ["db/schema.sql"] },
     { n: 2, text: "Expose it", files: ["src/api.ts"] },
@@ -128,7 +166,10 @@ test("a plan written as Step N headings keeps its first step", () => {
 test("numbered section headings are read by their label", () => {
   const plan = parsePlan("## 1. Goal\nship\n## 2. Steps\n1. do it\n## 3. Risks\n- none really\n");
   assert.equal(plan?.goal, "ship");
-  assert.deepEqual(plan?.steps.map((s) => s.text), ["do it"]);
+  assert.deepEqual(
+    plan?.steps.map((s) => s.text),
+    ["do it"],
+  );
   assert.deepEqual(plan?.risks, ["none really"]);
 });
 
@@ -159,24 +200,48 @@ test("files clauses on continuation lines, in lists and after blank lines belong
 test("files are never inferred from prose", () => {
   const plan = parsePlan("## Steps\n1. Edit src/auth.ts and src/app.ts to add the check\n2. Update `README.md`\n");
   assert.deepEqual(plan?.files, []);
-  assert.deepEqual(plan?.steps.map((s) => s.files), [[], []]);
+  assert.deepEqual(
+    plan?.steps.map((s) => s.files),
+    [[], []],
+  );
 });
 
 test("file paths are cleaned of quotes, emphasis, a leading ./ and trailing punctuation, and de-duplicated", () => {
-  const plan = parsePlan("## Steps\n1. Do it; files: \"./a.ts\", 'b.ts', **c.ts**, d.ts., a.ts, src/e.ts) and src/f.ts; none\n");
+  const plan = parsePlan(
+    "## Steps\n1. Do it; files: \"./a.ts\", 'b.ts', **c.ts**, d.ts., a.ts, src/e.ts) and src/f.ts; none\n",
+  );
   assert.deepEqual(plan?.steps[0]?.files, ["a.ts", "b.ts", "c.ts", "d.ts", "src/e.ts", "src/f.ts"]);
   const single = parsePlan("## Steps\n1. Build (files: Makefile)\n2. the files: the whole module\n");
-  assert.deepEqual(single?.steps.map((s) => s.files), [["Makefile"], []]);
+  assert.deepEqual(
+    single?.steps.map((s) => s.files),
+    [["Makefile"], []],
+  );
 });
 
 test("nested numbered sub-lists are part of their step, not new steps", () => {
-  const plan = parsePlan("## Steps\n1. Migrate\n   1. add column, files: db/001.sql\n   2. backfill\n2. Switch reads\n");
-  assert.deepEqual(plan?.steps.map((s) => [s.text, s.files]), [["Migrate", ["db/001.sql"]], ["Switch reads", []]]);
+  const plan = parsePlan(
+    "## Steps\n1. Migrate\n   1. add column, files: db/001.sql\n   2. backfill\n2. Switch reads\n",
+  );
+  assert.deepEqual(
+    plan?.steps.map((s) => [s.text, s.files]),
+    [
+      ["Migrate", ["db/001.sql"]],
+      ["Switch reads", []],
+    ],
+  );
 });
 
 test("headings and numbers inside fenced code blocks are ignored", () => {
-  const plan = parsePlan("## Steps\n1. Run the script\n```bash\n# Tests\n1. not a step files: x.ts\n```\n2. Check output\n");
-  assert.deepEqual(plan?.steps.map((s) => [s.text, s.files]), [["Run the script", []], ["Check output", []]]);
+  const plan = parsePlan(
+    "## Steps\n1. Run the script\n```bash\n# Tests\n1. not a step files: x.ts\n```\n2. Check output\n",
+  );
+  assert.deepEqual(
+    plan?.steps.map((s) => [s.text, s.files]),
+    [
+      ["Run the script", []],
+      ["Check output", []],
+    ],
+  );
 });
 
 test("CRLF and CR line endings and a byte-order mark parse like LF", () => {
@@ -197,7 +262,10 @@ test("at most 40 steps are read and steps are numbered by position", () => {
   assert.equal(plan?.files.length, 40);
   assert.equal(plan?.steps[39]?.n, 40);
   const repeated = parsePlan("## Steps\n1. a\n1. b\n1. c\n");
-  assert.deepEqual(repeated?.steps.map((s) => s.n), [1, 2, 3]);
+  assert.deepEqual(
+    repeated?.steps.map((s) => s.n),
+    [1, 2, 3],
+  );
 });
 
 test("list sections keep at most 12 entries and strip their markers", () => {
@@ -218,18 +286,38 @@ test("an inline Goal: line is the goal, while other labels with content are not 
 });
 
 test("a bold label followed by content opens its list section with that content", () => {
-  const plan = parsePlan("**Goal**: add a --verbose flag\n\n**Steps**\n1. Parse it — files: src/cli.ts\n**Verification**: run `npm test`\n**Risks:** none known\n- flag name clash\n");
+  const plan = parsePlan(
+    "**Goal**: add a --verbose flag\n\n**Steps**\n1. Parse it — files: src/cli.ts\n**Verification**: run `npm test`\n**Risks:** none known\n- flag name clash\n",
+  );
   assert.equal(plan?.goal, "add a --verbose flag");
   assert.deepEqual(plan?.steps, [{ n: 1, text: "Parse it", files: ["src/cli.ts"] }]);
   assert.deepEqual(plan?.verification, ["run `npm test`"]);
   assert.deepEqual(plan?.risks, ["none known", "flag name clash"]);
   const nested = parsePlan("## Steps\n1. Parse it\n   **Tests:** cover the flag, files: test/cli.test.ts\n2. Ship\n");
-  assert.deepEqual(nested?.steps.map((s) => [s.text, s.files]), [["Parse it", ["test/cli.test.ts"]], ["Ship", []]]);
+  assert.deepEqual(
+    nested?.steps.map((s) => [s.text, s.files]),
+    [
+      ["Parse it", ["test/cli.test.ts"]],
+      ["Ship", []],
+    ],
+  );
   assert.deepEqual(nested?.verification, []);
 });
 
 test("hostile and odd bodies never throw", () => {
-  const bodies = ["#", "##", "**", "****", ":", "Steps:\n1. ", "## Steps\n1. files:", "## Steps\n1. x (files: (((", "```\n## Steps\n1. a", "\u0000\u0001", "## Steps\n" + "1. files: ".repeat(5000)];
+  const bodies = [
+    "#",
+    "##",
+    "**",
+    "****",
+    ":",
+    "Steps:\n1. ",
+    "## Steps\n1. files:",
+    "## Steps\n1. x (files: (((",
+    "```\n## Steps\n1. a",
+    "\u0000\u0001",
+    "## Steps\n" + "1. files: ".repeat(5000),
+  ];
   for (const b of bodies) assert.doesNotThrow(() => parsePlan(b));
   assert.deepEqual(parsePlan("## Steps\n1. x (files: (((")?.steps[0]?.files, []);
 });

@@ -11,9 +11,23 @@ const V1 = { id: "worker-deliverable:w1", version: 1, ref: "worker-deliverable:w
 const V2 = { id: "worker-deliverable:w1", version: 2, ref: "worker-deliverable:w1:2" };
 
 let seq = 0;
-function decision(verb: string, pointer: { id: string; version: number; ref: string }, extra: Partial<DecisionRecord> = {}): DecisionRecord {
+function decision(
+  verb: string,
+  pointer: { id: string; version: number; ref: string },
+  extra: Partial<DecisionRecord> = {},
+): DecisionRecord {
   seq++;
-  return { id: `d${seq}`, at: `2026-11-30T08:00:${String(seq).padStart(2, "0")}.000Z`, actor: "human", verb, worker: "w1", deliverableId: pointer.id, deliverableVersion: pointer.version, deliverableRef: pointer.ref, ...extra };
+  return {
+    id: `d${seq}`,
+    at: `2026-11-30T08:00:${String(seq).padStart(2, "0")}.000Z`,
+    actor: "human",
+    verb,
+    worker: "w1",
+    deliverableId: pointer.id,
+    deliverableVersion: pointer.version,
+    deliverableRef: pointer.ref,
+    ...extra,
+  };
 }
 
 test("a human approve of the exact version approves it and is returned", () => {
@@ -45,7 +59,10 @@ test("an approval by the parent agent never counts, and it never revokes a human
 });
 
 test("a reject by any actor revokes", () => {
-  assert.equal(approvalFor([decision("approve", V1), decision("reject", V1, { actor: "parent-agent" })], V1), undefined);
+  assert.equal(
+    approvalFor([decision("approve", V1), decision("reject", V1, { actor: "parent-agent" })], V1),
+    undefined,
+  );
   assert.equal(approvalFor([decision("approve", V1), decision("reject", V1, { actor: "system" })], V1), undefined);
 });
 
@@ -72,18 +89,33 @@ test("a version closed as combined is settled and never approved, even after a h
 test("a parent agent may record only a consult's answer or escalation; every other verb is refused, so it can never approve", () => {
   for (const verb of ["answer", "escalate"]) assert.doesNotThrow(() => assertActorMayRecord("parent-agent", verb));
   for (const verb of ["approve", "promote", "reject", "revise", "combine", "use", "save"]) {
-    assert.throws(() => assertActorMayRecord("parent-agent", verb), (e: unknown) => isDocketError(e) && e.code === "parent-agent-cannot-judge" && e.message.includes(`not ${verb}`));
+    assert.throws(
+      () => assertActorMayRecord("parent-agent", verb),
+      (e: unknown) => isDocketError(e) && e.code === "parent-agent-cannot-judge" && e.message.includes(`not ${verb}`),
+    );
   }
   assert.doesNotThrow(() => assertActorMayRecord("human", "approve"));
   // Even a parent-agent answer row that names a version never approves it.
-  assert.equal(approvalFor([decision("answer", V1, { actor: "parent-agent" }), decision("escalate", V1, { actor: "parent-agent" })], V1), undefined);
+  assert.equal(
+    approvalFor(
+      [decision("answer", V1, { actor: "parent-agent" }), decision("escalate", V1, { actor: "parent-agent" })],
+      V1,
+    ),
+    undefined,
+  );
 });
 
 test("the id, the version and the ref must all match exactly", () => {
   assert.equal(approvalFor([decision("approve", { ...V1, ref: "worker-deliverable:w1:9" })], V1), undefined);
   assert.equal(approvalFor([decision("approve", { ...V1, id: "worker-deliverable:w2" })], V1), undefined);
   assert.equal(approvalFor([decision("approve", { ...V1, version: 2 })], V1), undefined);
-  const noPointer: DecisionRecord = { id: "dx", at: "2026-11-30T09:00:00.000Z", actor: "human", verb: "approve", worker: "w1" };
+  const noPointer: DecisionRecord = {
+    id: "dx",
+    at: "2026-11-30T09:00:00.000Z",
+    actor: "human",
+    verb: "approve",
+    worker: "w1",
+  };
   assert.equal(approvalFor([noPointer], V1), undefined);
 });
 

@@ -12,19 +12,38 @@ const landed = [
 ];
 
 test("only files it works on that landed after it started, from promotions that do not credit it", () => {
-  const moved = resolveBaseMoved("w3", "2026-01-01T09:00:00.000Z", { touched: ["src/a.ts", "src/c.ts", "README.md"] }, landed);
-  assert.deepEqual(moved, { files: ["src/a.ts"], refs: ["worker-deliverable:w1:1"] }, "w3's own combined promotion is not a warning");
-  assert.deepEqual(resolveBaseMoved("w5", "2026-01-01T11:00:00.000Z", { touched: ["src/a.ts"] }, landed).files, [], "landed before it started");
+  const moved = resolveBaseMoved(
+    "w3",
+    "2026-01-01T09:00:00.000Z",
+    { touched: ["src/a.ts", "src/c.ts", "README.md"] },
+    landed,
+  );
+  assert.deepEqual(
+    moved,
+    { files: ["src/a.ts"], refs: ["worker-deliverable:w1:1"] },
+    "w3's own combined promotion is not a warning",
+  );
+  assert.deepEqual(
+    resolveBaseMoved("w5", "2026-01-01T11:00:00.000Z", { touched: ["src/a.ts"] }, landed).files,
+    [],
+    "landed before it started",
+  );
 });
 
 test("an approved plan's entries count as files it plans to edit, read as the plan contract reads them", () => {
-  assert.deepEqual(resolveBaseMoved("w5", "2026-01-01T00:00:00.000Z", { touched: [], planned: ["docs/", "b.ts"] }, landed).files, ["docs/plan.md", "src/b.ts"]);
+  assert.deepEqual(
+    resolveBaseMoved("w5", "2026-01-01T00:00:00.000Z", { touched: [], planned: ["docs/", "b.ts"] }, landed).files,
+    ["docs/plan.md", "src/b.ts"],
+  );
 });
 
 test("the dock line counts files; the card names them, shortened", () => {
   assert.equal(formatBaseMoved({ files: ["a", "b"], refs: [] }), "base moved · 2 files");
   assert.equal(formatBaseMoved({ files: ["a"], refs: [] }), "base moved · 1 file");
   assert.equal(formatBaseMoved({ files: [], refs: [] }), undefined);
-  assert.equal(formatProducedBefore(["src/a.ts", "src/b.ts"]), "produced before src/a.ts, src/b.ts landed · re-check before promoting");
+  assert.equal(
+    formatProducedBefore(["src/a.ts", "src/b.ts"]),
+    "produced before src/a.ts, src/b.ts landed · re-check before promoting",
+  );
   assert.ok(formatProducedBefore(Array.from({ length: 20 }, (_, i) => `src/file-${i}.ts`)).includes("…"));
 });

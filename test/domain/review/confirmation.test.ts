@@ -3,7 +3,12 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { confirmationDeclined, confirmationRefused, resolveConfirmation, type ConfirmedVerb } from "../../../src/domain/review/confirmation.js";
+import {
+  confirmationDeclined,
+  confirmationRefused,
+  resolveConfirmation,
+  type ConfirmedVerb,
+} from "../../../src/domain/review/confirmation.js";
 
 test("the policy: proceed on --yes or when nothing needs confirming, ask on a terminal, refuse off one", () => {
   const verbs: ConfirmedVerb[] = ["promote", "use --worker", "discard", "delete", "deliverable delete"];
@@ -23,10 +28,24 @@ test("each verb has one refusal code (and category) when it cannot ask, and one 
     return `${v}:${e.code}:${e.category}`;
   });
   assert.deepEqual(refused, [
-    "promote:promotion-needs-confirmation:refusal", "use --worker:use-needs-confirmation:refusal", "discard:discard-needs-confirmation:refusal",
-    "delete:confirm-required:refusal", "deliverable delete:confirmation-required:refusal",
+    "promote:promotion-needs-confirmation:refusal",
+    "use --worker:use-needs-confirmation:refusal",
+    "discard:discard-needs-confirmation:refusal",
+    "delete:confirm-required:refusal",
+    "deliverable delete:confirmation-required:refusal",
   ]);
-  assert.equal(confirmationRefused("promote", "worker-deliverable:w3:1", "parent changed a.txt").message, "promoting worker-deliverable:w3:1 needs confirmation: parent changed a.txt; nothing changed");
-  const declined = (["promote", "use --worker", "discard", "delete", "spawn"] as const).map((v) => confirmationDeclined(v, "w3").code);
-  assert.deepEqual(declined, ["promotion-cancelled", "use-cancelled", "discard-cancelled", "delete-cancelled", "spawn-cancelled"]);
+  assert.equal(
+    confirmationRefused("promote", "worker-deliverable:w3:1", "parent changed a.txt").message,
+    "promoting worker-deliverable:w3:1 needs confirmation: parent changed a.txt; nothing changed",
+  );
+  const declined = (["promote", "use --worker", "discard", "delete", "spawn"] as const).map(
+    (v) => confirmationDeclined(v, "w3").code,
+  );
+  assert.deepEqual(declined, [
+    "promotion-cancelled",
+    "use-cancelled",
+    "discard-cancelled",
+    "delete-cancelled",
+    "spawn-cancelled",
+  ]);
 });

@@ -7,12 +7,23 @@ import type { FileRanges } from "../../../src/domain/deliverables/patch-ranges.j
 import { parsePatchRanges } from "../../../src/domain/deliverables/patch-ranges.js";
 import { gradeOverlap, isContestedOverlap, rangeGap } from "../../../src/domain/review/overlap.js";
 
-const edit = (path: string, ...ranges: [number, number][]): FileRanges => ({ path, created: false, deleted: false, ranges: ranges.map(([start, end]) => ({ start, end })) });
+const edit = (path: string, ...ranges: [number, number][]): FileRanges => ({
+  path,
+  created: false,
+  deleted: false,
+  ranges: ranges.map(([start, end]) => ({ start, end })),
+});
 
 test("sharing a line is contested, a few lines apart is adjacent, far apart is same-file", () => {
-  assert.deepEqual(gradeOverlap([edit("a.ts", [10, 12])], [edit("a.ts", [12, 15])], "w2"), [{ path: "a.ts", grade: "contested", otherWorker: "w2" }]);
-  assert.deepEqual(gradeOverlap([edit("a.ts", [10, 12])], [edit("a.ts", [21, 22])], "w2"), [{ path: "a.ts", grade: "adjacent", otherWorker: "w2" }]);
-  assert.deepEqual(gradeOverlap([edit("a.ts", [10, 12])], [edit("a.ts", [22, 22])], "w2"), [{ path: "a.ts", grade: "same-file", otherWorker: "w2" }]);
+  assert.deepEqual(gradeOverlap([edit("a.ts", [10, 12])], [edit("a.ts", [12, 15])], "w2"), [
+    { path: "a.ts", grade: "contested", otherWorker: "w2" },
+  ]);
+  assert.deepEqual(gradeOverlap([edit("a.ts", [10, 12])], [edit("a.ts", [21, 22])], "w2"), [
+    { path: "a.ts", grade: "adjacent", otherWorker: "w2" },
+  ]);
+  assert.deepEqual(gradeOverlap([edit("a.ts", [10, 12])], [edit("a.ts", [22, 22])], "w2"), [
+    { path: "a.ts", grade: "same-file", otherWorker: "w2" },
+  ]);
 });
 
 test("touching ranges with no line between them are contested", () => {
@@ -44,12 +55,16 @@ test("the nearest pair of ranges decides the grade", () => {
 
 test("both sides creating the same file is contested", () => {
   const created = (path: string): FileRanges => ({ path, created: true, deleted: false, ranges: [] });
-  assert.deepEqual(gradeOverlap([created("new.ts")], [created("new.ts")], "w4"), [{ path: "new.ts", grade: "contested", otherWorker: "w4" }]);
+  assert.deepEqual(gradeOverlap([created("new.ts")], [created("new.ts")], "w4"), [
+    { path: "new.ts", grade: "contested", otherWorker: "w4" },
+  ]);
 });
 
 test("a side without ranges (binary, mode-only, pure rename) is graded same-file", () => {
   const binary: FileRanges = { path: "logo.png", created: false, deleted: false, ranges: [], binary: true };
-  assert.deepEqual(gradeOverlap([binary], [{ ...binary }], "w2"), [{ path: "logo.png", grade: "same-file", otherWorker: "w2" }]);
+  assert.deepEqual(gradeOverlap([binary], [{ ...binary }], "w2"), [
+    { path: "logo.png", grade: "same-file", otherWorker: "w2" },
+  ]);
   assert.equal(gradeOverlap([edit("logo.png", [1, 1])], [binary], "w2")[0]?.grade, "same-file");
 });
 
@@ -64,8 +79,16 @@ test("only shared paths are reported, in my patch's order", () => {
 });
 
 test("a renamed file is compared with the other side's edits of its old path", () => {
-  const renamed: FileRanges = { path: "new-name.ts", oldPath: "old.ts", created: false, deleted: false, ranges: [{ start: 4, end: 4 }] };
-  assert.deepEqual(gradeOverlap([renamed], [edit("old.ts", [4, 6])], "w2"), [{ path: "old.ts", grade: "contested", otherWorker: "w2" }]);
+  const renamed: FileRanges = {
+    path: "new-name.ts",
+    oldPath: "old.ts",
+    created: false,
+    deleted: false,
+    ranges: [{ start: 4, end: 4 }],
+  };
+  assert.deepEqual(gradeOverlap([renamed], [edit("old.ts", [4, 6])], "w2"), [
+    { path: "old.ts", grade: "contested", otherWorker: "w2" },
+  ]);
 });
 
 test("a deletion contests any edit of the file it deletes", () => {
@@ -74,8 +97,12 @@ test("a deletion contests any edit of the file it deletes", () => {
 });
 
 test("grading works straight from two parsed git patches", () => {
-  const mine = parsePatchRanges("diff --git a/limit.ts b/limit.ts\n--- a/limit.ts\n+++ b/limit.ts\n@@ -8,7 +8,7 @@\n a\n b\n c\n-d\n+D\n e\n f\n g\n");
-  const theirs = parsePatchRanges("diff --git a/limit.ts b/limit.ts\n--- a/limit.ts\n+++ b/limit.ts\n@@ -9,3 +9,3 @@\n b\n c\n-d\n+DD\n");
+  const mine = parsePatchRanges(
+    "diff --git a/limit.ts b/limit.ts\n--- a/limit.ts\n+++ b/limit.ts\n@@ -8,7 +8,7 @@\n a\n b\n c\n-d\n+D\n e\n f\n g\n",
+  );
+  const theirs = parsePatchRanges(
+    "diff --git a/limit.ts b/limit.ts\n--- a/limit.ts\n+++ b/limit.ts\n@@ -9,3 +9,3 @@\n b\n c\n-d\n+DD\n",
+  );
   const findings = gradeOverlap(mine, theirs, "w2");
   assert.deepEqual(findings, [{ path: "limit.ts", grade: "contested", otherWorker: "w2" }]);
   assert.equal(isContestedOverlap(findings), true);

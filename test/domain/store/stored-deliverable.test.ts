@@ -3,16 +3,41 @@
 import { parseStoredRef, storedRef } from "../../../src/domain/deliverables/refs.js";
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { formatHumanStoredId, formatWorkerStoredId, isSafeStoredId, resolveSummary, storedDeliverableIssues, type StoredDeliverable } from "../../../src/domain/store/stored-deliverable.js";
+import {
+  formatHumanStoredId,
+  formatWorkerStoredId,
+  isSafeStoredId,
+  resolveSummary,
+  storedDeliverableIssues,
+  type StoredDeliverable,
+} from "../../../src/domain/store/stored-deliverable.js";
 import { classifyStoredRecord, UPGRADE_CHAIN } from "../../../src/domain/store/stored-upgrade.js";
 import { anchorParentRecord, anchorWorkerRecord } from "../../support/stored.js";
 
 function humanRecord(id = "human-20260101000000000-0123456789ab"): StoredDeliverable {
   return {
-    schemaVersion: 2, id, version: 1, ref: storedRef(id, 1), createdAt: "2026-01-01T00:00:00.000Z", savedAt: "2026-01-01T00:00:00.000Z",
-    body: "text\n", summary: "text", outcome: "findings", evidence: [], recommendations: [], refs: [], items: [], changeSet: null,
-    source: { kind: "human", createdAt: "2026-01-01T00:00:00.000Z" }, reviewNotes: [],
-    approval: { kind: "human", decisionId: `human-authorship:${id}`, decidedAt: "2026-01-01T00:00:00.000Z", reason: "human-authorship" },
+    schemaVersion: 2,
+    id,
+    version: 1,
+    ref: storedRef(id, 1),
+    createdAt: "2026-01-01T00:00:00.000Z",
+    savedAt: "2026-01-01T00:00:00.000Z",
+    body: "text\n",
+    summary: "text",
+    outcome: "findings",
+    evidence: [],
+    recommendations: [],
+    refs: [],
+    items: [],
+    changeSet: null,
+    source: { kind: "human", createdAt: "2026-01-01T00:00:00.000Z" },
+    reviewNotes: [],
+    approval: {
+      kind: "human",
+      decisionId: `human-authorship:${id}`,
+      decidedAt: "2026-01-01T00:00:00.000Z",
+      reason: "human-authorship",
+    },
     handoffProvenance: null,
   };
 }
@@ -27,11 +52,15 @@ test("worker-backed ids are deterministic, safe and capped at 96 characters", ()
 });
 
 test("human-authored ids carry the timestamp digits and 12 hex of entropy", () => {
-  assert.equal(formatHumanStoredId("2026-11-30T08:03:05.935Z", "244A5A90011BFFFF"), "human-20261130080305935-244a5a90011b");
+  assert.equal(
+    formatHumanStoredId("2026-11-30T08:03:05.935Z", "244A5A90011BFFFF"),
+    "human-20261130080305935-244a5a90011b",
+  );
 });
 
 test("unsafe ids and malformed refs are rejected before any path is built", () => {
-  for (const bad of ["", ".hidden", "../x", "a/b", "-lead", "x".repeat(97), "a b", "a.b"]) assert.equal(isSafeStoredId(bad), false, bad);
+  for (const bad of ["", ".hidden", "../x", "a/b", "-lead", "x".repeat(97), "a b", "a.b"])
+    assert.equal(isSafeStoredId(bad), false, bad);
   assert.deepEqual(parseStoredRef("deliverable:human-1-ab:3"), { id: "human-1-ab", version: 3 });
   assert.equal(parseStoredRef("deliverable:../x:1"), undefined);
   assert.equal(parseStoredRef("deliverable:x:0"), undefined);
@@ -48,18 +77,46 @@ test("a valid human record has no issues", () => {
 });
 
 test("validation names every failing invariant at once", () => {
-  const r = { ...humanRecord(), version: 2, body: "  ", outcome: "shipped", approval: { kind: "human", decisionId: "human-authorship:other", decidedAt: "x", reason: "human-authorship" } };
+  const r = {
+    ...humanRecord(),
+    version: 2,
+    body: "  ",
+    outcome: "shipped",
+    approval: { kind: "human", decisionId: "human-authorship:other", decidedAt: "x", reason: "human-authorship" },
+  };
   const issues = storedDeliverableIssues(r, { id: "elsewhere", version: 1 });
-  for (const name of ["ref-matches-id-version", "id-matches-directory", "version-matches-file", "body-non-empty", "outcome", "version-for-human-source", "approval.decisionId", "approval.decidedAt"]) {
+  for (const name of [
+    "ref-matches-id-version",
+    "id-matches-directory",
+    "version-matches-file",
+    "body-non-empty",
+    "outcome",
+    "version-for-human-source",
+    "approval.decisionId",
+    "approval.decidedAt",
+  ]) {
     assert.ok(issues.includes(name), `${name} missing from ${issues.join(", ")}`);
   }
 });
 
 test("a worker record whose approval names another version is invalid: approval is never widened", () => {
-  const upgraded = classifyStoredRecord(anchorWorkerRecord("worker-fix-auth-bug-a1b2-0123456789"), { id: "worker-fix-auth-bug-a1b2-0123456789", version: 2 });
+  const upgraded = classifyStoredRecord(anchorWorkerRecord("worker-fix-auth-bug-a1b2-0123456789"), {
+    id: "worker-fix-auth-bug-a1b2-0123456789",
+    version: 2,
+  });
   assert.equal(upgraded.status, "ok");
   const record = (upgraded as { record: StoredDeliverable }).record;
-  const widened = { ...record, approval: { ...record.approval, deliverable: { id: "worker-deliverable:fix-auth-bug-a1b2", version: 1, ref: "worker-deliverable:fix-auth-bug-a1b2:1" } } };
+  const widened = {
+    ...record,
+    approval: {
+      ...record.approval,
+      deliverable: {
+        id: "worker-deliverable:fix-auth-bug-a1b2",
+        version: 1,
+        ref: "worker-deliverable:fix-auth-bug-a1b2:1",
+      },
+    },
+  };
   assert.deepEqual(storedDeliverableIssues(widened), ["approval.deliverable-matches-source"]);
   const humanApproval = { ...record, approval: humanRecord().approval };
   assert.deepEqual(storedDeliverableIssues(humanApproval), ["approval.kind"]);
@@ -80,7 +137,10 @@ test("an anchor-shape worker record (schemaVersion 1) upgrades through the regis
   assert.equal(c.record.approval.decisionId, "d-18");
   assert.equal(c.record.reviewNotes[0]!.text, "cover the expiry case");
   assert.equal(c.record.source.kind === "worker" && c.record.source.generation, 2);
-  assert.deepEqual(UPGRADE_CHAIN.map((s) => s.from), [1]);
+  assert.deepEqual(
+    UPGRADE_CHAIN.map((s) => s.from),
+    [1],
+  );
 });
 
 test("an anchor parent-authored record upgrades to a human-authored one", () => {

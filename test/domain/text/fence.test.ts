@@ -16,7 +16,10 @@ test("a code fence outgrows every backtick run; a boundary tag is never one the 
   assert.deepEqual(codeFence("plain"), { open: "```", close: "```" });
   assert.deepEqual(codeFence("x\n````\ny", "diff"), { open: "`````diff", close: "`````" });
   const draws = ["aaaaaaaa", "bbbbbbbb"];
-  assert.equal(boundaryTag("consult", () => draws.shift()!, ["text with aaaaaaaa inside"]), "consult-bbbbbbbb");
+  assert.equal(
+    boundaryTag("consult", () => draws.shift()!, ["text with aaaaaaaa inside"]),
+    "consult-bbbbbbbb",
+  );
   assert.throws(() => boundaryTag("consult", () => "short", []), /at least 8/);
   assert.throws(() => boundaryTag("consult", () => "cccccccc", ["cccccccc"]), /random source is broken/);
 });

@@ -32,8 +32,12 @@ test("every name is quoted byte for byte as git ls-files quotes it, and a quoted
     writeFileSync(join(repo, name), "x\n");
   }
   git(repo, "add", "-A");
-  const listed = git(repo, "-c", "core.quotePath=true", "ls-files").split("\n").filter((l) => l !== "" && l !== "README.md").sort();
+  const listed = git(repo, "-c", "core.quotePath=true", "ls-files")
+    .split("\n")
+    .filter((l) => l !== "" && l !== "README.md")
+    .sort();
   assert.deepEqual(NAMES.map(quotePath).sort(), listed);
-  for (const name of NAMES) assert.doesNotMatch(quotePath(name), /[\n\r\u2028\u2029\u0085]/, `${JSON.stringify(name)} stays on one line`);
+  for (const name of NAMES)
+    assert.doesNotMatch(quotePath(name), /[\n\r\u2028\u2029\u0085]/, `${JSON.stringify(name)} stays on one line`);
   assert.equal(quotePath("src/a.ts"), "src/a.ts", "a harmless path is left as it is");
 });

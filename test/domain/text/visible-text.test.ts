@@ -9,7 +9,10 @@ test("controls become control pictures, C1, bidi and zero-width marks become ⟨
   assert.equal(visibleText("a\x1b]52;c;eA==\x07b"), "a␛]52;c;eA==␇b");
   assert.equal(visibleText("line\r\x1b[2Kgone"), "line␍␛[2Kgone");
   assert.equal(visibleText("\u009b2J\u009d0;t\u009c"), "⟨U+009B⟩2J⟨U+009D⟩0;t⟨U+009C⟩");
-  assert.equal(visibleText("\u202etxt.exe\u202c \u2066x\u2069 a\u200bb \ufeff \u2028 \u{e0041}"), "⟨U+202E⟩txt.exe⟨U+202C⟩ ⟨U+2066⟩x⟨U+2069⟩ a⟨U+200B⟩b ⟨U+FEFF⟩ ⟨U+2028⟩ ⟨U+E0041⟩");
+  assert.equal(
+    visibleText("\u202etxt.exe\u202c \u2066x\u2069 a\u200bb \ufeff \u2028 \u{e0041}"),
+    "⟨U+202E⟩txt.exe⟨U+202C⟩ ⟨U+2066⟩x⟨U+2069⟩ a⟨U+200B⟩b ⟨U+FEFF⟩ ⟨U+2028⟩ ⟨U+E0041⟩",
+  );
   assert.equal(visibleText("\x00\x7f"), "␀␡");
   assert.equal(visibleText("lone \ud800 surrogate"), "lone ⟨U+D800⟩ surrogate");
   const ordinary = "tab\there\nnext line · café ✓ 日本語 🚀 — “quotes”";

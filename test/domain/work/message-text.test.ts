@@ -10,7 +10,11 @@ test("newline, tab and any printable text pass", () => {
 });
 
 test("every other C0 character, DEL and every C1 character is found, at its character position", () => {
-  const refused = [...Array.from({ length: 0x20 }, (_, c) => c).filter((c) => c !== 0x09 && c !== 0x0a), 0x7f, ...Array.from({ length: 0x20 }, (_, i) => 0x80 + i)];
+  const refused = [
+    ...Array.from({ length: 0x20 }, (_, c) => c).filter((c) => c !== 0x09 && c !== 0x0a),
+    0x7f,
+    ...Array.from({ length: 0x20 }, (_, i) => 0x80 + i),
+  ];
   for (const code of refused) {
     const found = findControlCharacter(`🙂ab${String.fromCodePoint(code)}`);
     assert.deepEqual(found, { position: 4, codePoint: `U+${code.toString(16).toUpperCase().padStart(4, "0")}` });
@@ -18,6 +22,7 @@ test("every other C0 character, DEL and every C1 character is found, at its char
   assert.equal(refused.length, 30 + 1 + 32);
   assert.throws(() => assertNoControlCharacters("x\r\ny", "answer"), {
     code: "control-character",
-    message: "the answer contains control character U+000D at character 2; only newline and tab are allowed, nothing was sent",
+    message:
+      "the answer contains control character U+000D at character 2; only newline and tab are allowed, nothing was sent",
   });
 });

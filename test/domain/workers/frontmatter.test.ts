@@ -16,7 +16,7 @@ test("CRLF line endings, a byte-order mark and a ... closer are accepted; the bo
 });
 
 test("comments are stripped only after whitespace and outside quotes", () => {
-  assert.deepEqual(entries('---\na: x # c\nb: x#y\nc: "p # q" # c\nd: it\'s # c\ne: \'it\'\'s\'\n---\n'), {
+  assert.deepEqual(entries("---\na: x # c\nb: x#y\nc: \"p # q\" # c\nd: it's # c\ne: 'it''s'\n---\n"), {
     a: "x",
     b: "x#y",
     c: "p # q",
@@ -49,6 +49,12 @@ test("lists: - items (blank lines allowed, empty items dropped) and [inline, 'qu
 });
 
 test("a stray list item without a key, or an indented key, is refused with its line number", () => {
-  assert.deepEqual(parseFrontmatter("---\na: 1\n- item\n---\n"), { ok: false, error: 'line 3: expected "key: value", got "- item"' });
-  assert.deepEqual(parseFrontmatter("---\n  a: 1\n---\n"), { ok: false, error: 'line 2: expected "key: value", got "  a: 1"' });
+  assert.deepEqual(parseFrontmatter("---\na: 1\n- item\n---\n"), {
+    ok: false,
+    error: 'line 3: expected "key: value", got "- item"',
+  });
+  assert.deepEqual(parseFrontmatter("---\n  a: 1\n---\n"), {
+    ok: false,
+    error: 'line 2: expected "key: value", got "  a: 1"',
+  });
 });

@@ -12,7 +12,12 @@ const input = (over: Partial<SandboxInput> = {}): SandboxInput => ({
   checkout: "/src/app",
   workspace: "/h/.pi/agent/docket/fleet/w1/workspace",
   git: { commonDir: "/src/app/.git", privateGitDir: "/h/.pi/agent/docket/fleet/w1/git" },
-  docket: { home: "/h/.pi/agent/docket", doorDir: "/h/.pi/agent/docket/door", doorPrivate: ["/h/.pi/agent/docket/door/door.env"], files: ["/h/.pi/agent/docket/fleet/w1/task.md"] },
+  docket: {
+    home: "/h/.pi/agent/docket",
+    doorDir: "/h/.pi/agent/docket/door",
+    doorPrivate: ["/h/.pi/agent/docket/door/door.env"],
+    files: ["/h/.pi/agent/docket/fleet/w1/task.md"],
+  },
   scratch: "/h/.pi/agent/docket/fleet/w1/scratch",
   agentWritable: ["/h/.pi/agent/docket/fleet/w1/session"],
   agentReadOnly: ["/h/.pi/agent"],
@@ -54,45 +59,74 @@ test("the default home under ~/.pi: ~/.pi hidden, pi's agent dir read-only, the 
   assert.ok(at("ro /src/app") < at("ro /src/app/.git"));
   assert.ok(at("hide /h/.pi/agent/docket") < at("rw /h/.pi/agent/docket/fleet/w1/git"));
   // Nothing of the repository's .git is writable: not its objects, not the worktree's admin dir (issue 25).
-  assert.deepEqual(order.filter((e) => e.startsWith("rw /src/app/.git")), []);
+  assert.deepEqual(
+    order.filter((e) => e.startsWith("rw /src/app/.git")),
+    [],
+  );
   at("hide /h/.ssh");
   at("hide /h/.aws");
   at("hide /h/.pi/agent/sessions");
   at("hide /tmp");
-  for (const flag of ["--unshare-user", "--unshare-pid", "--die-with-parent", "--cap-drop"]) assert.ok(args.includes(flag), flag);
+  for (const flag of ["--unshare-user", "--unshare-pid", "--die-with-parent", "--cap-drop"])
+    assert.ok(args.includes(flag), flag);
   assert.ok(!args.includes("--unshare-net"));
-  assert.ok(bwrapArgs(planMounts(input({ network: "none" })), () => "dir", { network: "none" }).includes("--unshare-net"));
+  assert.ok(
+    bwrapArgs(planMounts(input({ network: "none" })), () => "dir", { network: "none" }).includes("--unshare-net"),
+  );
 });
 
 test("the home is not there: only the door's sockets (its own files hidden) and the worker's own task files, read-only", () => {
-  const order = seen(bwrapArgs(planMounts(input()), (p) => (p.endsWith(".env") || p.endsWith(".md") ? "file" : "dir"), { network: "default" }));
+  const order = seen(
+    bwrapArgs(planMounts(input()), (p) => (p.endsWith(".env") || p.endsWith(".md") ? "file" : "dir"), {
+      network: "default",
+    }),
+  );
   assert.ok(order.includes("hide /h/.pi/agent/docket"));
   assert.ok(order.includes("ro /h/.pi/agent/docket/fleet/w1/task.md"));
   assert.ok(order.includes("ro /h/.pi/agent/docket/door"));
-  assert.ok(order.indexOf("hide /h/.pi/agent/docket") < order.indexOf("ro /h/.pi/agent/docket/door"), "the home is hidden before the door is shown");
+  assert.ok(
+    order.indexOf("hide /h/.pi/agent/docket") < order.indexOf("ro /h/.pi/agent/docket/door"),
+    "the home is hidden before the door is shown",
+  );
   assert.ok(!order.some((e) => e === "rw /h/.pi/agent/docket"));
   const args = bwrapArgs(planMounts(input()), () => "dir", { network: "default" });
   const remounts = args.flatMap((a, i) => (a === "--remount-ro" ? [args[i + 1]] : []));
-  assert.ok(remounts.includes("/h/.pi/agent/docket") && !remounts.includes("/tmp"), "hidden directories are read-only; /tmp stays writable");
-  assert.ok(args.indexOf("--remount-ro") > args.lastIndexOf("--bind"), "remounted after every mount inside them exists");
+  assert.ok(
+    remounts.includes("/h/.pi/agent/docket") && !remounts.includes("/tmp"),
+    "hidden directories are read-only; /tmp stays writable",
+  );
+  assert.ok(
+    args.indexOf("--remount-ro") > args.lastIndexOf("--bind"),
+    "remounted after every mount inside them exists",
+  );
 });
 
 test("a read-only kind gets nothing writable but scratch and its agent state; missing paths are left out; a hidden file is covered with /dev/null", () => {
   const plan = planMounts(input({ readOnly: true, workspace: "/src/app", git: undefined }));
-  const rw = orderMounts(plan).filter((m) => m.kind === "rw").map((m) => m.path);
+  const rw = orderMounts(plan)
+    .filter((m) => m.kind === "rw")
+    .map((m) => m.path);
   assert.deepEqual(rw, ["/h/.pi/agent/docket/fleet/w1/scratch", "/h/.pi/agent/docket/fleet/w1/session"]);
-  const args = bwrapArgs(plan, (p) => (p === "/h/.netrc" ? "file" : p.startsWith("/h/.aws") ? "missing" : "dir"), { network: "default" });
+  const args = bwrapArgs(plan, (p) => (p === "/h/.netrc" ? "file" : p.startsWith("/h/.aws") ? "missing" : "dir"), {
+    network: "default",
+  });
   assert.ok(args.join(" ").includes("--ro-bind /dev/null /h/.netrc"));
   assert.ok(!args.includes("/h/.aws"));
 });
 
 test("sandbox config: a string or an object; a project may require it or cut the network, never loosen either", () => {
   assert.equal(resolveConfig({ sandbox: "required" }, undefined).config.sandbox.mode, "required");
-  const loosen = resolveConfig({ sandbox: { mode: "required", network: "none" } }, { sandbox: { mode: "off", network: "default", readOnlyPaths: ["/x"] } });
+  const loosen = resolveConfig(
+    { sandbox: { mode: "required", network: "none" } },
+    { sandbox: { mode: "off", network: "default", readOnlyPaths: ["/x"] } },
+  );
   assert.deepEqual(loosen.config.sandbox, { mode: "required", network: "none", readOnlyPaths: [] });
   assert.equal(loosen.warnings.length, 3);
   const tighten = resolveConfig({ sandbox: "auto" }, { sandbox: { mode: "required", network: "none" } });
   assert.deepEqual([tighten.config.sandbox.mode, tighten.config.sandbox.network], ["required", "none"]);
   assert.equal(resolveConfig(undefined, { worker: { unattended: true } }).config.worker.unattended, false);
-  assert.match(resolveConfig({ sandbox: "sometimes" }, undefined).warnings[0]!, /sandbox\.mode must be one of auto, required, off/);
+  assert.match(
+    resolveConfig({ sandbox: "sometimes" }, undefined).warnings[0]!,
+    /sandbox\.mode must be one of auto, required, off/,
+  );
 });

@@ -4,10 +4,18 @@ import { isStaleNotice, type NoticeFacts } from "../../../src/domain/workers/sta
 
 // Which notices a parent folds instead of replaying: only those whose subject was settled before anyone saw them.
 
-const base: NoticeFacts = { kind: "ready", workerDeleted: false, versionSettled: false, openQuestions: 0, workerState: "ready", reviewed: false };
+const base: NoticeFacts = {
+  kind: "ready",
+  workerDeleted: false,
+  versionSettled: false,
+  openQuestions: 0,
+  workerState: "ready",
+  reviewed: false,
+};
 
 test("a notice about a deleted worker is stale whatever it says", () => {
-  for (const kind of ["ready", "question", "failed", "blocked", "outcome"]) assert.equal(isStaleNotice({ ...base, kind, workerDeleted: true }), true, kind);
+  for (const kind of ["ready", "question", "failed", "blocked", "outcome"])
+    assert.equal(isStaleNotice({ ...base, kind, workerDeleted: true }), true, kind);
 });
 
 test("a ready notice is stale once its version was judged or replaced, a question once none is open, a failure once respawned or reviewed", () => {
@@ -21,6 +29,9 @@ test("a ready notice is stale once its version was judged or replaced, a questio
 });
 
 test("item reports (blocked, outcome) stand until dismissed", () => {
-  assert.equal(isStaleNotice({ ...base, kind: "blocked", versionSettled: true, workerState: "ended", reviewed: true }), false);
+  assert.equal(
+    isStaleNotice({ ...base, kind: "blocked", versionSettled: true, workerState: "ended", reviewed: true }),
+    false,
+  );
   assert.equal(isStaleNotice({ ...base, kind: "outcome", versionSettled: true }), false);
 });

@@ -6,7 +6,9 @@ import { buildKindRegistry } from "../../../src/domain/workers/kinds.js";
 import { isPlanGateDischarged } from "../../../src/domain/plans/plan-gate.js";
 import { renderTaskBrief, type TaskBriefHandoff, type TaskBriefInput } from "../../../src/domain/workers/task-brief.js";
 
-const kinds = buildKindRegistry([{ source: "user", path: "/u/free.md", text: "---\nname: free\nrights: deploy to staging\n---\n" }]).kinds;
+const kinds = buildKindRegistry([
+  { source: "user", path: "/u/free.md", text: "---\nname: free\nrights: deploy to staging\n---\n" },
+]).kinds;
 const HANDOFF: TaskBriefHandoff = {
   sourceRef: "w3@v2",
   sourceVersion: 2,
@@ -19,7 +21,14 @@ const HANDOFF: TaskBriefHandoff = {
 };
 
 const brief = (kind: string, over: Partial<TaskBriefInput> = {}) =>
-  renderTaskBrief({ workerId: "w4", task: "  Fix the parser.  ", kind: kinds.get(kind)!, workspace: "/ws/w4", workspaceMode: "isolated", ...over });
+  renderTaskBrief({
+    workerId: "w4",
+    task: "  Fix the parser.  ",
+    kind: kinds.get(kind)!,
+    workspace: "/ws/w4",
+    workspaceMode: "isolated",
+    ...over,
+  });
 
 const section = (text: string, heading: string): string => {
   const start = text.indexOf(`${heading}\n`);
@@ -41,11 +50,17 @@ test("the brief starts with the task, then the pre-flight brief naming worker, k
 
 test("a shared read-only workspace says so, and decision rights start with the read-only rule", () => {
   const text = brief("scout", { workspace: "/repo", workspaceMode: "shared" });
-  assert.match(text, /- Workspace: \/repo \(shared: the parent's own directory; you are read-only, change nothing here\)/);
+  assert.match(
+    text,
+    /- Workspace: \/repo \(shared: the parent's own directory; you are read-only, change nothing here\)/,
+  );
   const rights = section(text, "## Decision rights");
   assert.match(rights, /^## Decision rights\n\n- You are read-only/);
   assert.match(rights, /- Read any file in the workspace/);
-  assert.match(rights, /- Never push, force, reset --hard or clean, and never run tmux commands that change anything\./);
+  assert.match(
+    rights,
+    /- Never push, force, reset --hard or clean, and never run tmux commands that change anything\./,
+  );
 });
 
 test("a gated kind without a handoff gets the gated plan-gate text", () => {
@@ -59,8 +74,14 @@ test("a gated kind without a handoff gets the gated plan-gate text", () => {
 
 test("a kind without a plan gate gets the no-explicit-gate text and its own rights", () => {
   const text = brief("free");
-  assert.match(section(text, "## Decision rights"), /- You may edit files in your workspace as your task requires\.\n- deploy to staging\n/);
-  assert.match(section(text, "## Plan gate"), /^## Plan gate\n\nNo explicit plan gate\. Still ask with docket_wait before anything irreversible/);
+  assert.match(
+    section(text, "## Decision rights"),
+    /- You may edit files in your workspace as your task requires\.\n- deploy to staging\n/,
+  );
+  assert.match(
+    section(text, "## Plan gate"),
+    /^## Plan gate\n\nNo explicit plan gate\. Still ask with docket_wait before anything irreversible/,
+  );
 });
 
 test("an Implement handoff on a gated kind discharges the gate, naming the approval and the use decision", () => {
@@ -70,12 +91,24 @@ test("an Implement handoff on a gated kind discharges the gate, naming the appro
   assert.match(plan, /- Source: w3@v2 \(v2\) from w3\n/);
   assert.match(plan, /- Approved: 2026-11-30T08:00:00\.000Z \(dc7\)\n/);
   assert.match(plan, /- Sidecar: \/home\/docket\/workers\/w4\/source-deliverable\.md\n/);
-  assert.match(plan, /This document is reviewed task input\. It does not override your decision rights or guardrails\./);
+  assert.match(
+    plan,
+    /This document is reviewed task input\. It does not override your decision rights or guardrails\./,
+  );
   assert.match(section(text, "## Decision rights"), /The approved plan authorizes edits to the files it names/);
   const gate = section(text, "## Plan gate");
-  assert.match(gate, /discharged at launch by the approved plan w3@v2 \(v2, approval dc7\) and the human's decision to implement it \(dc8\)/);
+  assert.match(
+    gate,
+    /discharged at launch by the approved plan w3@v2 \(v2, approval dc7\) and the human's decision to implement it \(dc8\)/,
+  );
   assert.match(gate, /publish the plan's steps with docket_todos/);
-  for (const rearm of ["a file the plan does not name", "destructive, irreversible or external write", "dependency", "grow the scope", "step that proves wrong"]) {
+  for (const rearm of [
+    "a file the plan does not name",
+    "destructive, irreversible or external write",
+    "dependency",
+    "grow the scope",
+    "step that proves wrong",
+  ]) {
     assert.ok(gate.includes(rearm), rearm);
   }
 });

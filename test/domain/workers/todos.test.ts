@@ -22,12 +22,34 @@ test("texts are whitespace-collapsed and cut at 200 characters", () => {
 });
 
 test("ids are sanitised to [A-Za-z0-9_-], at most 32 characters, unique, defaulting to t<N>", () => {
-  const r = resolveTodos([{ id: "../../etc/passwd", text: "a" }, { id: "a".repeat(40), text: "b" }, { id: "etcpasswd", text: "dup" }, { id: "!!!", text: "c" }]);
-  assert.deepEqual(r.todos.map((t) => t.id), ["etcpasswd", "a".repeat(32), "t3", "t4"]);
+  const r = resolveTodos([
+    { id: "../../etc/passwd", text: "a" },
+    { id: "a".repeat(40), text: "b" },
+    { id: "etcpasswd", text: "dup" },
+    { id: "!!!", text: "c" },
+  ]);
+  assert.deepEqual(
+    r.todos.map((t) => t.id),
+    ["etcpasswd", "a".repeat(32), "t3", "t4"],
+  );
 });
 
 test("known and legacy states are accepted; an unknown state is refused with the allowed words", () => {
-  const r = resolveTodos([{ text: "a", state: "in_progress" }, { text: "b", state: "done" }, { text: "c", state: "active" }, { text: "d", state: "todo" }]);
-  assert.deepEqual(r.todos.map((t) => t.state), ["in_progress", "completed", "in_progress", "pending"]);
-  assert.throws(() => resolveTodos([{ text: "a", state: "finished" }]), (e) => isDocketError(e) && e.code === "todo-state-invalid" && e.message === 'todo 1 has state "finished"; use one of pending, in_progress, completed');
+  const r = resolveTodos([
+    { text: "a", state: "in_progress" },
+    { text: "b", state: "done" },
+    { text: "c", state: "active" },
+    { text: "d", state: "todo" },
+  ]);
+  assert.deepEqual(
+    r.todos.map((t) => t.state),
+    ["in_progress", "completed", "in_progress", "pending"],
+  );
+  assert.throws(
+    () => resolveTodos([{ text: "a", state: "finished" }]),
+    (e) =>
+      isDocketError(e) &&
+      e.code === "todo-state-invalid" &&
+      e.message === 'todo 1 has state "finished"; use one of pending, in_progress, completed',
+  );
 });

@@ -6,12 +6,24 @@ import assert from "node:assert/strict";
 import { failedBy, transition, type LifecycleRow } from "../../../src/domain/workers/lifecycle.js";
 
 const NOW = "2026-12-01T10:00:00.000Z";
-const row = (state: LifecycleRow["state"], extra: Partial<LifecycleRow> = {}): LifecycleRow => ({ state, agent: "pi", hasDeliverable: false, ...extra });
+const row = (state: LifecycleRow["state"], extra: Partial<LifecycleRow> = {}): LifecycleRow => ({
+  state,
+  agent: "pi",
+  hasDeliverable: false,
+  ...extra,
+});
 
 test("the protocol calls: wait asks (needs_input), fail gives up with its reason, done publishes (ready, unreviewed, no error)", () => {
   assert.deepEqual(transition(row("active"), { kind: "asked" }, NOW), { state: "needs_input" });
-  assert.deepEqual(transition(row("active"), { kind: "gave-up", reason: "no network" }, NOW), { state: "failed", lastError: "no network" });
-  assert.deepEqual(transition(row("needs_input"), { kind: "published" }, NOW), { state: "ready", lastError: null, reviewedAt: null });
+  assert.deepEqual(transition(row("active"), { kind: "gave-up", reason: "no network" }, NOW), {
+    state: "failed",
+    lastError: "no network",
+  });
+  assert.deepEqual(transition(row("needs_input"), { kind: "published" }, NOW), {
+    state: "ready",
+    lastError: null,
+    reviewedAt: null,
+  });
 });
 
 test("an answer reactivates a waiting worker only when it was the last open question", () => {
@@ -32,24 +44,68 @@ test("an exit settles the row: ended after a deliverable, failed (with the reaso
   const ended = transition(row("active", { hasDeliverable: true }), { kind: "exited", code: 0 }, NOW);
   assert.deepEqual(ended, { exited: true, exitCode: 0, exitedAt: NOW, state: "ended", settledAt: NOW });
   const failed = transition(row("active"), { kind: "exited", code: 3 }, NOW);
-  assert.deepEqual(failed, { exited: true, exitCode: 3, exitedAt: NOW, state: "failed", lastError: "worker process exited before reporting (exit 3)", settledAt: NOW });
+  assert.deepEqual(failed, {
+    exited: true,
+    exitCode: 3,
+    exitedAt: NOW,
+    state: "failed",
+    lastError: "worker process exited before reporting (exit 3)",
+    settledAt: NOW,
+  });
   assert.equal(failedBy(row("active"), failed), true);
   assert.equal(failedBy(row("failed"), transition(row("failed"), { kind: "exited", code: 1 }, NOW)), false);
 });
 
 test("launches: a window recorded makes a starting command worker active; a respawn resets everything a generation owns", () => {
   const ids = { session: "docket", windowId: "@1", paneId: "%1" };
-  assert.deepEqual(transition(row("starting", { agent: "command" }), { kind: "launched", ...ids }, NOW), { tmuxSession: "docket", windowId: "@1", paneId: "%1", state: "active" });
-  assert.deepEqual(transition(row("starting"), { kind: "launched", ...ids }, NOW), { tmuxSession: "docket", windowId: "@1", paneId: "%1" });
+  assert.deepEqual(transition(row("starting", { agent: "command" }), { kind: "launched", ...ids }, NOW), {
+    tmuxSession: "docket",
+    windowId: "@1",
+    paneId: "%1",
+    state: "active",
+  });
+  assert.deepEqual(transition(row("starting"), { kind: "launched", ...ids }, NOW), {
+    tmuxSession: "docket",
+    windowId: "@1",
+    paneId: "%1",
+  });
   assert.deepEqual(transition(row("ready", { agent: "command" }), { kind: "launched", ...ids }, NOW).state, undefined);
   assert.deepEqual(transition(row("failed"), { kind: "respawned" }, NOW), {
-    state: "starting", exited: false, exitCode: null, exitedAt: null, lastError: null, heartbeatAt: null, windowId: null, paneId: null,
-    paneCapturedAt: null, reviewedAt: null, settledAt: null,
+    state: "starting",
+    exited: false,
+    exitCode: null,
+    exitedAt: null,
+    lastError: null,
+    heartbeatAt: null,
+    windowId: null,
+    paneId: null,
+    paneCapturedAt: null,
+    reviewedAt: null,
+    settledAt: null,
   });
 });
 
 test("starts that fail: a failed spawn (retired when nothing started), a failed relaunch, an abandoned start", () => {
-  assert.deepEqual(transition(row("starting"), { kind: "spawn-failed", reason: "no tmux", retire: true }, NOW), { state: "failed", lastError: "no tmux", exited: true, exitedAt: NOW, paneCapturedAt: NOW, deletedAt: NOW });
-  assert.deepEqual(transition(row("starting"), { kind: "launch-failed", reason: "no tmux" }, NOW), { state: "failed", lastError: "no tmux", exited: true, exitedAt: NOW });
-  assert.deepEqual(transition(row("starting"), { kind: "start-abandoned", reason: "gone" }, NOW), { state: "failed", lastError: "gone", exited: true, exitedAt: NOW, settledAt: NOW, paneCapturedAt: NOW });
+  assert.deepEqual(transition(row("starting"), { kind: "spawn-failed", reason: "no tmux", retire: true }, NOW), {
+    state: "failed",
+    lastError: "no tmux",
+    exited: true,
+    exitedAt: NOW,
+    paneCapturedAt: NOW,
+    deletedAt: NOW,
+  });
+  assert.deepEqual(transition(row("starting"), { kind: "launch-failed", reason: "no tmux" }, NOW), {
+    state: "failed",
+    lastError: "no tmux",
+    exited: true,
+    exitedAt: NOW,
+  });
+  assert.deepEqual(transition(row("starting"), { kind: "start-abandoned", reason: "gone" }, NOW), {
+    state: "failed",
+    lastError: "gone",
+    exited: true,
+    exitedAt: NOW,
+    settledAt: NOW,
+    paneCapturedAt: NOW,
+  });
 });

@@ -8,7 +8,12 @@ import { done, fail, todos, wait } from "../../../src/engine/protocol/protocol.j
 import { currentDeliverable, deliverableByRef } from "../../../src/engine/review/deliverables.js";
 import { addItem } from "../../../src/engine/work/items.js";
 import { dispatchItems } from "../../../src/engine/work/dispatch.js";
-import { claimDeliverable, deliverablePath, listDeliverableVersions, readDeliverable } from "../../../src/files/workers/deliverables.js";
+import {
+  claimDeliverable,
+  deliverablePath,
+  listDeliverableVersions,
+  readDeliverable,
+} from "../../../src/files/workers/deliverables.js";
 import { hashRunToken, updateWorker } from "../../../src/ledger/workers/workers.js";
 import { isDocketError } from "../../../src/domain/errors.js";
 import type { WorkerDeliverable } from "../../../src/domain/deliverables/deliverable.js";
@@ -35,15 +40,42 @@ test("an accepted done freezes v1 before the worker is ready, and the row keeps 
   const { ctx, w, who } = setup(t);
   writeFileSync(join(w.workspace, "src/app.txt"), "one\n2\nthree\nfour\n");
   writeFileSync(join(w.workspace, "new.md"), "new file\n");
-  const r = done(ctx, who, { callId: "call-a", body: BODY, outcome: "completed", summary: "changed the app", evidence: [{ kind: "test", text: "npm test: 3 pass" }], recommendations: ["merge it"] });
-  assert.deepEqual(r, { deliverable: { id: `worker-deliverable:${w.worker}`, version: 1, ref: `worker-deliverable:${w.worker}:1` }, items: [] });
-  const worker = row(ctx, "SELECT state, deliverable_id, deliverable_version, deliverable_ref, summary, outcome FROM workers WHERE id = ?", w.worker);
-  assert.deepEqual({ ...worker }, { state: "ready", deliverable_id: `worker-deliverable:${w.worker}`, deliverable_version: 1, deliverable_ref: `worker-deliverable:${w.worker}:1`, summary: "changed the app", outcome: "completed" });
+  const r = done(ctx, who, {
+    callId: "call-a",
+    body: BODY,
+    outcome: "completed",
+    summary: "changed the app",
+    evidence: [{ kind: "test", text: "npm test: 3 pass" }],
+    recommendations: ["merge it"],
+  });
+  assert.deepEqual(r, {
+    deliverable: { id: `worker-deliverable:${w.worker}`, version: 1, ref: `worker-deliverable:${w.worker}:1` },
+    items: [],
+  });
+  const worker = row(
+    ctx,
+    "SELECT state, deliverable_id, deliverable_version, deliverable_ref, summary, outcome FROM workers WHERE id = ?",
+    w.worker,
+  );
+  assert.deepEqual(
+    { ...worker },
+    {
+      state: "ready",
+      deliverable_id: `worker-deliverable:${w.worker}`,
+      deliverable_version: 1,
+      deliverable_ref: `worker-deliverable:${w.worker}:1`,
+      summary: "changed the app",
+      outcome: "completed",
+    },
+  );
   const read = readDeliverable(ctx.home, w.worker, 1);
   assert.ok(read.ok);
   assert.equal(read.deliverable.body, BODY, "the body is stored byte for byte");
   assert.equal(read.deliverable.toolCallId, "call-a");
-  assert.deepEqual(read.deliverable.changeSet!.files, [{ path: "new.md", additions: 1, deletions: 0 }, { path: "src/app.txt", additions: 2, deletions: 1 }]);
+  assert.deepEqual(read.deliverable.changeSet!.files, [
+    { path: "new.md", additions: 1, deletions: 0 },
+    { path: "src/app.txt", additions: 2, deletions: 1 },
+  ]);
   assert.equal(read.deliverable.changeSet!.hunks, 2);
   assert.equal(read.deliverable.changeSet!.base, w.base);
   assert.equal(row(ctx, "SELECT kind FROM notifications WHERE worker = ?", w.worker).kind, "ready");
@@ -83,44 +115,95 @@ test("a corrupt v2.json keeps its number: the next done claims v3 and leaves v2 
 test("a crash between the sidecar and the command is repaired by retrying the same call", (t) => {
   const { ctx, w, who } = setup(t);
   done(ctx, who, { callId: "call-a", body: "first", outcome: "completed", summary: "s1" });
-  const orphan: WorkerDeliverable = { ...readDeliverable(ctx.home, w.worker, 1).ok ? (readDeliverable(ctx.home, w.worker, 1) as { deliverable: WorkerDeliverable }).deliverable : ({} as WorkerDeliverable), version: 2, ref: `worker-deliverable:${w.worker}:2`, toolCallId: "call-crashed", body: "crashed body", summary: "crashed", changeSet: null };
+  const orphan: WorkerDeliverable = {
+    ...(readDeliverable(ctx.home, w.worker, 1).ok
+      ? (readDeliverable(ctx.home, w.worker, 1) as { deliverable: WorkerDeliverable }).deliverable
+      : ({} as WorkerDeliverable)),
+    version: 2,
+    ref: `worker-deliverable:${w.worker}:2`,
+    toolCallId: "call-crashed",
+    body: "crashed body",
+    summary: "crashed",
+    changeSet: null,
+  };
   assert.equal(claimDeliverable(ctx.home, w.worker, 2, orphan), true, "the sidecar was claimed, then the process died");
   assert.equal(row(ctx, "SELECT deliverable_version FROM workers WHERE id = ?", w.worker).deliverable_version, 1);
   const bytes = readFileSync(deliverablePath(ctx.home, w.worker, 2));
   const r = done(ctx, who, { callId: "call-crashed", body: "crashed body", outcome: "completed", summary: "crashed" });
   assert.equal(r.deliverable.version, 2);
-  assert.deepEqual(readFileSync(deliverablePath(ctx.home, w.worker, 2)), bytes, "the claimed sidecar is finished, not rewritten");
+  assert.deepEqual(
+    readFileSync(deliverablePath(ctx.home, w.worker, 2)),
+    bytes,
+    "the claimed sidecar is finished, not rewritten",
+  );
   assert.deepEqual(listDeliverableVersions(ctx.home, w.worker), [1, 2]);
-  assert.deepEqual({ ...row(ctx, "SELECT deliverable_version, summary, state FROM workers WHERE id = ?", w.worker) }, { deliverable_version: 2, summary: "crashed", state: "ready" });
+  assert.deepEqual(
+    { ...row(ctx, "SELECT deliverable_version, summary, state FROM workers WHERE id = ?", w.worker) },
+    { deliverable_version: 2, summary: "crashed", state: "ready" },
+  );
 });
 
 test("a done from a replaced generation is refused, claims no version and changes nothing", (t) => {
   const { ctx, w, who } = setup(t);
-  ctx.commands.run("test.respawn", {}, (tx) => updateWorker(tx, w.worker, { generation: 2, runTokenHash: hashRunToken("token-2") }));
+  ctx.commands.run("test.respawn", {}, (tx) =>
+    updateWorker(tx, w.worker, { generation: 2, runTokenHash: hashRunToken("token-2") }),
+  );
   const before = dumpTables(ctx.db);
   assert.throws(
     () => done(ctx, who, { callId: "call-a", body: "b", outcome: "completed", summary: "s" }),
-    (e) => isDocketError(e) && e.category === "fenced" && e.code === "generation-replaced" && e.message.includes("this process was replaced"),
+    (e) =>
+      isDocketError(e) &&
+      e.category === "fenced" &&
+      e.code === "generation-replaced" &&
+      e.message.includes("this process was replaced"),
   );
   assert.deepEqual(dumpTables(ctx.db), before);
   assert.deepEqual(listDeliverableVersions(ctx.home, w.worker), []);
-  assert.throws(() => wait(ctx, who, { question: "q?" }), (e) => isDocketError(e) && e.code === "generation-replaced");
-  assert.throws(() => fail(ctx, who, { reason: "r" }), (e) => isDocketError(e) && e.code === "generation-replaced");
-  assert.throws(() => todos(ctx, who, [{ text: "x" }]), (e) => isDocketError(e) && e.code === "generation-replaced");
+  assert.throws(
+    () => wait(ctx, who, { question: "q?" }),
+    (e) => isDocketError(e) && e.code === "generation-replaced",
+  );
+  assert.throws(
+    () => fail(ctx, who, { reason: "r" }),
+    (e) => isDocketError(e) && e.code === "generation-replaced",
+  );
+  assert.throws(
+    () => todos(ctx, who, [{ text: "x" }]),
+    (e) => isDocketError(e) && e.code === "generation-replaced",
+  );
   assert.deepEqual(dumpTables(ctx.db), before);
 });
 
 test("a done at the current generation with a wrong run token is refused as a token mismatch, not as a replaced process", (t) => {
   const { ctx, w } = setup(t);
-  ctx.commands.run("test.respawn", {}, (tx) => updateWorker(tx, w.worker, { generation: 2, runTokenHash: hashRunToken("token-2") }));
+  ctx.commands.run("test.respawn", {}, (tx) =>
+    updateWorker(tx, w.worker, { generation: 2, runTokenHash: hashRunToken("token-2") }),
+  );
   const before = dumpTables(ctx.db);
   assert.throws(
-    () => done(ctx, { worker: w.worker, generation: 2, runToken: "stolen" }, { callId: "call-x", body: "b", outcome: "completed", summary: "s" }),
-    (e) => isDocketError(e) && e.category === "fenced" && e.code === "run-token-mismatch" && /run token does not match/.test(e.message) && !/replaced/.test(e.message),
+    () =>
+      done(
+        ctx,
+        { worker: w.worker, generation: 2, runToken: "stolen" },
+        { callId: "call-x", body: "b", outcome: "completed", summary: "s" },
+      ),
+    (e) =>
+      isDocketError(e) &&
+      e.category === "fenced" &&
+      e.code === "run-token-mismatch" &&
+      /run token does not match/.test(e.message) &&
+      !/replaced/.test(e.message),
   );
   assert.deepEqual(dumpTables(ctx.db), before);
   assert.deepEqual(listDeliverableVersions(ctx.home, w.worker), []);
-  assert.equal(done(ctx, { worker: w.worker, generation: 2, runToken: "token-2" }, { callId: "call-y", body: "b", outcome: "completed", summary: "s" }).deliverable.version, 1);
+  assert.equal(
+    done(
+      ctx,
+      { worker: w.worker, generation: 2, runToken: "token-2" },
+      { callId: "call-y", body: "b", outcome: "completed", summary: "s" },
+    ).deliverable.version,
+    1,
+  );
 });
 
 test("an outcome outside completed|findings|proposal is refused with a line the model can act on, and nothing changes", (t) => {
@@ -128,10 +211,26 @@ test("an outcome outside completed|findings|proposal is refused with a line the 
   const before = dumpTables(ctx.db);
   assert.throws(
     () => done(ctx, who, { callId: "c", body: "b", outcome: "done", summary: "s" }),
-    (e) => isDocketError(e) && e.code === "done-outcome-invalid" && e.message === 'outcome "done" is not one of completed, findings, proposal; call docket_done again with one of them (per-item words done/released/abandoned/blocked go in items[].outcome)',
+    (e) =>
+      isDocketError(e) &&
+      e.code === "done-outcome-invalid" &&
+      e.message ===
+        'outcome "done" is not one of completed, findings, proposal; call docket_done again with one of them (per-item words done/released/abandoned/blocked go in items[].outcome)',
   );
-  assert.throws(() => done(ctx, who, { callId: "c", body: "  ", outcome: "completed" }), (e) => isDocketError(e) && e.code === "done-empty");
-  assert.throws(() => done(ctx, who, { callId: "c", body: "b", outcome: "completed", evidence: [{ kind: "vibes" as "note", text: "x" }] }), (e) => isDocketError(e) && e.code === "evidence-invalid");
+  assert.throws(
+    () => done(ctx, who, { callId: "c", body: "  ", outcome: "completed" }),
+    (e) => isDocketError(e) && e.code === "done-empty",
+  );
+  assert.throws(
+    () =>
+      done(ctx, who, {
+        callId: "c",
+        body: "b",
+        outcome: "completed",
+        evidence: [{ kind: "vibes" as "note", text: "x" }],
+      }),
+    (e) => isDocketError(e) && e.code === "evidence-invalid",
+  );
   assert.deepEqual(dumpTables(ctx.db), before);
   assert.deepEqual(listDeliverableVersions(ctx.home, w.worker), []);
 });
@@ -158,7 +257,10 @@ test("the frozen patch (text, new, deleted, binary and non-UTF-8 files) applies 
   assert.equal(git(fresh, "diff", "--cached", "--stat", w.base).trim() !== "", true);
   assert.equal(d.changeSet!.files.find((f) => f.path === "logo.bin")!.binary, true);
   // One non-UTF-8 file freezes every file as a binary patch; a file that is text at the base is decoded for review (issue 23).
-  assert.deepEqual(d.changeSet!.files.find((f) => f.path === "README.md"), { path: "README.md", additions: 0, deletions: 1, binary: true, decoded: "@@ -1,1 +0,0 @@\n-hello\n" });
+  assert.deepEqual(
+    d.changeSet!.files.find((f) => f.path === "README.md"),
+    { path: "README.md", additions: 0, deletions: 1, binary: true, decoded: "@@ -1,1 +0,0 @@\n-hello\n" },
+  );
 });
 
 test("capture leaves the worker's own index alone: its staged and unstaged state is unchanged", (t) => {
@@ -169,7 +271,7 @@ test("capture leaves the worker's own index alone: its staged and unstaged state
   const status = git(w.workspace, "status", "--porcelain");
   done(ctx, who, { callId: "c1", body: "b", outcome: "completed", summary: "s" });
   assert.equal(git(w.workspace, "status", "--porcelain"), status);
-  const files = (deliverableByRef(ctx, w.worker).deliverable.changeSet!.files).map((f) => f.path);
+  const files = deliverableByRef(ctx, w.worker).deliverable.changeSet!.files.map((f) => f.path);
   assert.deepEqual(files, ["staged.txt", "untracked.txt"]);
 });
 
@@ -179,7 +281,10 @@ test("commits the worker made are part of the change set: the diff is against it
   git(w.workspace, "add", "committed.txt");
   git(w.workspace, "-c", "user.email=a@b", "-c", "user.name=a", "commit", "-q", "-m", "work");
   done(ctx, who, { callId: "c1", body: "b", outcome: "completed", summary: "s" });
-  assert.deepEqual(deliverableByRef(ctx, w.worker).deliverable.changeSet!.files.map((f) => f.path), ["committed.txt"]);
+  assert.deepEqual(
+    deliverableByRef(ctx, w.worker).deliverable.changeSet!.files.map((f) => f.path),
+    ["committed.txt"],
+  );
 });
 
 test("a read-only worker in a shared workspace publishes with no change set", (t) => {
@@ -197,22 +302,69 @@ test("done sends each item entry through the report path; one refused entry refu
   dispatchItems(ctx, { worker: w.worker, items: ["t1"] });
   const before = dumpTables(ctx.db);
   assert.throws(
-    () => done(ctx, who, { callId: "call-i", body: "b", outcome: "completed", summary: "s", items: [{ item: "t1", outcome: "done", body: "did it" }, { item: "t2", outcome: "done", body: "not mine" }] }),
-    (e: any) => e.code === "no-active-binding" && /^docket_done published nothing — t2: no active binding/.test(e.message)
-      && JSON.stringify(e.details.results.map((r: { status: string }) => r.status)) === '["not-recorded","refused"]',
+    () =>
+      done(ctx, who, {
+        callId: "call-i",
+        body: "b",
+        outcome: "completed",
+        summary: "s",
+        items: [
+          { item: "t1", outcome: "done", body: "did it" },
+          { item: "t2", outcome: "done", body: "not mine" },
+        ],
+      }),
+    (e: any) =>
+      e.code === "no-active-binding" &&
+      /^docket_done published nothing — t2: no active binding/.test(e.message) &&
+      JSON.stringify(e.details.results.map((r: { status: string }) => r.status)) === '["not-recorded","refused"]',
   );
   assert.throws(
-    () => done(ctx, who, { callId: "call-i", body: "b", outcome: "completed", summary: "s", items: [{ item: "t1", outcome: "nope", body: "" }] }),
-    { code: "report-entry-invalid", message: /^docket_done published nothing — t1: a per-item outcome and explanation are required/ },
+    () =>
+      done(ctx, who, {
+        callId: "call-i",
+        body: "b",
+        outcome: "completed",
+        summary: "s",
+        items: [{ item: "t1", outcome: "nope", body: "" }],
+      }),
+    {
+      code: "report-entry-invalid",
+      message: /^docket_done published nothing — t1: a per-item outcome and explanation are required/,
+    },
   );
-  assert.deepEqual(dumpTables(ctx.db), before, "the version, the worker's state and the accepted entry all stay unwritten");
+  assert.deepEqual(
+    dumpTables(ctx.db),
+    before,
+    "the version, the worker's state and the accepted entry all stay unwritten",
+  );
   assert.deepEqual(listDeliverableVersions(ctx.home, w.worker), [], "no sidecar was claimed for a refused call");
-  const r = done(ctx, who, { callId: "call-i", body: "b", outcome: "completed", summary: "s", items: [{ item: "t1", outcome: "done", body: "did it" }] });
-  assert.deepEqual(r, { deliverable: { id: `worker-deliverable:${w.worker}`, version: 1, ref: `worker-deliverable:${w.worker}:1` }, items: [{ item: "t1", status: "resolved", reportId: "rp1" }] });
+  const r = done(ctx, who, {
+    callId: "call-i",
+    body: "b",
+    outcome: "completed",
+    summary: "s",
+    items: [{ item: "t1", outcome: "done", body: "did it" }],
+  });
+  assert.deepEqual(r, {
+    deliverable: { id: `worker-deliverable:${w.worker}`, version: 1, ref: `worker-deliverable:${w.worker}:1` },
+    items: [{ item: "t1", status: "resolved", reportId: "rp1" }],
+  });
   assert.equal(row(ctx, "SELECT state FROM items WHERE id = 't1'").state, "done");
-  const again = done(ctx, who, { callId: "call-i", body: "b", outcome: "completed", summary: "s", items: [{ item: "t1", outcome: "done", body: "did it" }] });
+  const again = done(ctx, who, {
+    callId: "call-i",
+    body: "b",
+    outcome: "completed",
+    summary: "s",
+    items: [{ item: "t1", outcome: "done", body: "did it" }],
+  });
   assert.deepEqual(again, r, "a retried call replays its version and its item reports");
-  assert.deepEqual(readDeliverable(ctx.home, w.worker, 1).ok && (readDeliverable(ctx.home, w.worker, 1) as { deliverable: WorkerDeliverable }).deliverable.items.map((i) => i.item), ["t1"]);
+  assert.deepEqual(
+    readDeliverable(ctx.home, w.worker, 1).ok &&
+      (readDeliverable(ctx.home, w.worker, 1) as { deliverable: WorkerDeliverable }).deliverable.items.map(
+        (i) => i.item,
+      ),
+    ["t1"],
+  );
 });
 
 test("a wait whose blocked entry is refused asks nothing: no question, no state change, no report", (t) => {
@@ -222,7 +374,15 @@ test("a wait whose blocked entry is refused asks nothing: no question, no state 
   dispatchItems(ctx, { worker: w.worker, items: ["t1"] });
   const before = dumpTables(ctx.db);
   assert.throws(
-    () => wait(ctx, who, { question: "Which database?", blocked: [{ item: "t1", body: "need the choice" }, { item: "t2", body: "not mine" }], callId: "w-1" }),
+    () =>
+      wait(ctx, who, {
+        question: "Which database?",
+        blocked: [
+          { item: "t1", body: "need the choice" },
+          { item: "t2", body: "not mine" },
+        ],
+        callId: "w-1",
+      }),
     { code: "no-active-binding", message: /^docket_wait asked nothing — t2: no active binding/ },
   );
   assert.deepEqual(dumpTables(ctx.db), before);
@@ -232,30 +392,84 @@ test("wait records one question, moves the worker to needs_input and reports blo
   const { ctx, w, who } = setup(t);
   addItem(ctx, { kind: "todo", text: "first" });
   dispatchItems(ctx, { worker: w.worker, items: ["t1"] });
-  const r = wait(ctx, who, { question: "Which database?", options: ["sqlite", " ", "postgres"], recommend: "sqlite", risk: "migration cost", blocked: [{ item: "t1", body: "need the choice" }], callId: "w-1" });
+  const r = wait(ctx, who, {
+    question: "Which database?",
+    options: ["sqlite", " ", "postgres"],
+    recommend: "sqlite",
+    risk: "migration cost",
+    blocked: [{ item: "t1", body: "need the choice" }],
+    callId: "w-1",
+  });
   assert.equal(r.state, "needs_input");
   assert.deepEqual(r.blocked, [{ item: "t1", status: "pending", reportId: "rp1" }]);
   assert.equal(row(ctx, "SELECT state FROM workers WHERE id = ?", w.worker).state, "needs_input");
-  assert.deepEqual({ ...row(ctx, "SELECT text, options, recommend, risk, state FROM questions WHERE id = ?", r.question) }, { text: "Which database?", options: '["sqlite","postgres"]', recommend: "sqlite", risk: "migration cost", state: "open" });
+  assert.deepEqual(
+    { ...row(ctx, "SELECT text, options, recommend, risk, state FROM questions WHERE id = ?", r.question) },
+    {
+      text: "Which database?",
+      options: '["sqlite","postgres"]',
+      recommend: "sqlite",
+      risk: "migration cost",
+      state: "open",
+    },
+  );
   assert.equal(row(ctx, "SELECT count(*) AS n FROM notifications WHERE kind = 'question'").n, 1);
-  assert.deepEqual(wait(ctx, who, { question: "Which database?", options: ["sqlite", "postgres"], recommend: "sqlite", risk: "migration cost", blocked: [{ item: "t1", body: "need the choice" }], callId: "w-1" }), r, "same call id, same question");
+  assert.deepEqual(
+    wait(ctx, who, {
+      question: "Which database?",
+      options: ["sqlite", "postgres"],
+      recommend: "sqlite",
+      risk: "migration cost",
+      blocked: [{ item: "t1", body: "need the choice" }],
+      callId: "w-1",
+    }),
+    r,
+    "same call id, same question",
+  );
   done(ctx, who, { callId: "d", body: "b", outcome: "completed", summary: "s" });
   assert.equal(row(ctx, "SELECT state FROM questions WHERE id = ?", r.question).state, "dropped");
-  assert.throws(() => wait(ctx, who, { question: "  " }), (e) => isDocketError(e) && e.code === "question-empty");
+  assert.throws(
+    () => wait(ctx, who, { question: "  " }),
+    (e) => isDocketError(e) && e.code === "question-empty",
+  );
 });
 
 test("one call id used by wait and then by done is two calls: each tool replays its own, neither conflicts", (t) => {
   const { ctx, w, who } = setup(t);
   addItem(ctx, { kind: "todo", text: "first" });
   dispatchItems(ctx, { worker: w.worker, items: ["t1"] });
-  const asked = wait(ctx, who, { question: "Which database?", blocked: [{ item: "t1", body: "need the choice" }], callId: "c1" });
+  const asked = wait(ctx, who, {
+    question: "Which database?",
+    blocked: [{ item: "t1", body: "need the choice" }],
+    callId: "c1",
+  });
   assert.deepEqual(asked.blocked, [{ item: "t1", status: "pending", reportId: "rp1" }]);
-  const finished = done(ctx, who, { callId: "c1", body: "b", outcome: "completed", summary: "s", items: [{ item: "t1", outcome: "done", body: "chose sqlite" }] });
+  const finished = done(ctx, who, {
+    callId: "c1",
+    body: "b",
+    outcome: "completed",
+    summary: "s",
+    items: [{ item: "t1", outcome: "done", body: "chose sqlite" }],
+  });
   assert.deepEqual(finished.items, [{ item: "t1", status: "resolved", reportId: "rp2" }]);
   assert.equal(row(ctx, "SELECT state FROM items WHERE id = 't1'").state, "done");
   const before = dumpTables(ctx.db);
-  assert.deepEqual(wait(ctx, who, { question: "Which database?", blocked: [{ item: "t1", body: "need the choice" }], callId: "c1" }), asked, "a retried wait replays");
-  assert.deepEqual(done(ctx, who, { callId: "c1", body: "b", outcome: "completed", summary: "s", items: [{ item: "t1", outcome: "done", body: "chose sqlite" }] }), finished, "a retried done replays");
+  assert.deepEqual(
+    wait(ctx, who, { question: "Which database?", blocked: [{ item: "t1", body: "need the choice" }], callId: "c1" }),
+    asked,
+    "a retried wait replays",
+  );
+  assert.deepEqual(
+    done(ctx, who, {
+      callId: "c1",
+      body: "b",
+      outcome: "completed",
+      summary: "s",
+      items: [{ item: "t1", outcome: "done", body: "chose sqlite" }],
+    }),
+    finished,
+    "a retried done replays",
+  );
   assert.deepEqual(dumpTables(ctx.db), before);
   assert.throws(
     () => wait(ctx, who, { question: "Which cache?", callId: "c1" }),
@@ -268,35 +482,65 @@ test("fail moves the worker to failed with the reason and publishes nothing", (t
   const { ctx, w, who } = setup(t);
   const r = fail(ctx, who, { reason: "the repo does not build" });
   assert.deepEqual(r, { state: "failed", reason: "the repo does not build" });
-  assert.deepEqual({ ...row(ctx, "SELECT state, last_error, deliverable_ref FROM workers WHERE id = ?", w.worker) }, { state: "failed", last_error: "the repo does not build", deliverable_ref: null });
+  assert.deepEqual(
+    { ...row(ctx, "SELECT state, last_error, deliverable_ref FROM workers WHERE id = ?", w.worker) },
+    { state: "failed", last_error: "the repo does not build", deliverable_ref: null },
+  );
   assert.equal(row(ctx, "SELECT kind FROM notifications").kind, "failed");
   assert.deepEqual(listDeliverableVersions(ctx.home, w.worker), []);
-  assert.throws(() => fail(ctx, who, { reason: "" }), (e) => isDocketError(e) && e.code === "reason-empty");
+  assert.throws(
+    () => fail(ctx, who, { reason: "" }),
+    (e) => isDocketError(e) && e.code === "reason-empty",
+  );
 });
 
 test("todos replaces the board on the worker row and never gates done", (t) => {
   const { ctx, w, who } = setup(t);
   todos(ctx, who, [{ text: "a", state: "in_progress" }, { text: "b" }]);
   todos(ctx, who, [{ id: "x", text: "only one" }]);
-  assert.deepEqual(JSON.parse(row(ctx, "SELECT todos FROM workers WHERE id = ?", w.worker).todos as string), [{ id: "x", text: "only one", state: "pending" }]);
+  assert.deepEqual(JSON.parse(row(ctx, "SELECT todos FROM workers WHERE id = ?", w.worker).todos as string), [
+    { id: "x", text: "only one", state: "pending" },
+  ]);
   assert.equal(done(ctx, who, { callId: "c", body: "b", outcome: "completed", summary: "s" }).deliverable.version, 1);
 });
 
 test("review reads refuse a missing or invalid sidecar with what to do, and never fall back", (t) => {
   const { ctx, w, who } = setup(t);
-  assert.throws(() => deliverableByRef(ctx, w.worker), (e) => isDocketError(e) && e.code === "no-deliverable" && e.message === `${w.worker} has not published a deliverable yet`);
+  assert.throws(
+    () => deliverableByRef(ctx, w.worker),
+    (e) =>
+      isDocketError(e) &&
+      e.code === "no-deliverable" &&
+      e.message === `${w.worker} has not published a deliverable yet`,
+  );
   done(ctx, who, { callId: "c1", body: "b", outcome: "completed", summary: "s" });
-  assert.throws(() => deliverableByRef(ctx, w.worker, 2), (e) => isDocketError(e) && e.code === "no-such-version");
+  assert.throws(
+    () => deliverableByRef(ctx, w.worker, 2),
+    (e) => isDocketError(e) && e.code === "no-such-version",
+  );
   writeFileSync(deliverablePath(ctx.home, w.worker, 1) + ".x", "");
   unlinkSync(deliverablePath(ctx.home, w.worker, 1));
   assert.throws(
     () => deliverableByRef(ctx, w.worker),
-    (e) => isDocketError(e) && e.code === "deliverable-invalid" && e.message.startsWith(`deliverable worker-deliverable:${w.worker}:1 is missing or invalid (`) && e.message.endsWith("restore it or ask the worker to publish a new version"),
+    (e) =>
+      isDocketError(e) &&
+      e.code === "deliverable-invalid" &&
+      e.message.startsWith(`deliverable worker-deliverable:${w.worker}:1 is missing or invalid (`) &&
+      e.message.endsWith("restore it or ask the worker to publish a new version"),
   );
   const cur = currentDeliverable(ctx, w.worker)!;
   assert.equal(cur.pointer.version, 1);
   assert.equal(cur.read.ok, false);
-  writeFileSync(deliverablePath(ctx.home, w.worker, 1), JSON.stringify({ schemaVersion: 1, id: "worker-deliverable:w99" }));
-  assert.throws(() => deliverableByRef(ctx, w.worker), (e) => isDocketError(e) && e.code === "deliverable-invalid" && e.message.includes("does not belong to"));
-  assert.throws(() => deliverableByRef(ctx, "bogus"), (e) => isDocketError(e) && e.code === "bad-deliverable-ref");
+  writeFileSync(
+    deliverablePath(ctx.home, w.worker, 1),
+    JSON.stringify({ schemaVersion: 1, id: "worker-deliverable:w99" }),
+  );
+  assert.throws(
+    () => deliverableByRef(ctx, w.worker),
+    (e) => isDocketError(e) && e.code === "deliverable-invalid" && e.message.includes("does not belong to"),
+  );
+  assert.throws(
+    () => deliverableByRef(ctx, "bogus"),
+    (e) => isDocketError(e) && e.code === "bad-deliverable-ref",
+  );
 });

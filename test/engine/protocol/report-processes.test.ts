@@ -20,15 +20,21 @@ interface Child {
 }
 
 function runChild(t: Hooks, home: string, args: string[]): Child {
-  const child = spawn(process.execPath, [CHILD, ...args], { env: { ...process.env, DOCKET_HOME: home }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [CHILD, ...args], {
+    env: { ...process.env, DOCKET_HOME: home },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   teardown(t).child(child);
   let out = "";
   let err = "";
   child.stdout.on("data", (d) => (out += d));
   child.stderr.on("data", (d) => (err += d));
-  const done = new Promise<{ code: number | null; signal: string | null; out: string; err: string }>((res) => child.on("close", (code, signal) => res({ code, signal, out, err })));
+  const done = new Promise<{ code: number | null; signal: string | null; out: string; err: string }>((res) =>
+    child.on("close", (code, signal) => res({ code, signal, out, err })),
+  );
   const running = (): true => {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`the child exited (${child.exitCode ?? child.signalCode}) early; stderr: ${err}`);
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`the child exited (${child.exitCode ?? child.signalCode}) early; stderr: ${err}`);
     return true;
   };
   return { done, kill: () => child.kill("SIGKILL"), running };
@@ -38,15 +44,20 @@ function seed(t: { after(fn: () => void): void }, workers: number, perWorker: nu
   const l = workLedger(t);
   const ws = Array.from({ length: workers }, (_, i) => {
     const who = addWorker(l.ctx, `token-${i}`);
-    const items = Array.from({ length: perWorker }, (_, j) => addItem(l.ctx, { kind: j % 2 ? "request" : "todo", text: `w${i} item ${j}` }).id);
+    const items = Array.from(
+      { length: perWorker },
+      (_, j) => addItem(l.ctx, { kind: j % 2 ? "request" : "todo", text: `w${i} item ${j}` }).id,
+    );
     // several dispatches per worker, so "the dispatch resolves with its last binding" is exercised mid-way
-    for (let k = 0; k < items.length; k += 5) dispatchItems(l.ctx, { worker: who.worker, items: items.slice(k, k + 5) });
+    for (let k = 0; k < items.length; k += 5)
+      dispatchItems(l.ctx, { worker: who.worker, items: items.slice(k, k + 5) });
     return { ...who, items };
   });
   return { ...l, ws };
 }
 
-const count = (db: { prepare(s: string): { get(): unknown } }, sql: string) => (db.prepare(sql).get() as { n: number }).n;
+const count = (db: { prepare(s: string): { get(): unknown } }, sql: string) =>
+  (db.prepare(sql).get() as { n: number }).n;
 
 test("a process SIGKILLed while reporting in a loop leaves every invariant true, and a retry finishes the work", async (t) => {
   const { ctx, home, ws } = seed(t, 1, 300);
@@ -57,7 +68,12 @@ test("a process SIGKILLed while reporting in a loop leaves every invariant true,
     const child = runChild(t, home, args);
     // kill it once it has committed a few more reports: mid-loop, at an arbitrary point inside or between commands
     const target = start + 20 + round * 7;
-    await waitFor(`${target} reports`, () => child.running() && count(ctx.db, "SELECT COUNT(*) AS n FROM reports") >= target, 60_000, 2);
+    await waitFor(
+      `${target} reports`,
+      () => child.running() && count(ctx.db, "SELECT COUNT(*) AS n FROM reports") >= target,
+      60_000,
+      2,
+    );
     child.kill();
     const end = await child.done;
     assert.equal(end.signal, "SIGKILL", `child finished before it was killed: ${end.err}`);
@@ -68,7 +84,10 @@ test("a process SIGKILLed while reporting in a loop leaves every invariant true,
   assert.equal(last.code, 0, last.err);
   const { results } = JSON.parse(last.out) as { results: { status: string }[] };
   assert.equal(results.length, 300);
-  assert.ok(results.every((r) => r.status === "resolved"), JSON.stringify(results.filter((r) => r.status !== "resolved").slice(0, 3)));
+  assert.ok(
+    results.every((r) => r.status === "resolved"),
+    JSON.stringify(results.filter((r) => r.status !== "resolved").slice(0, 3)),
+  );
   assert.deepEqual(invariantViolations(ctx.db), []);
   assert.equal(count(ctx.db, "SELECT COUNT(*) AS n FROM bindings WHERE state = 'active'"), 0);
   assert.equal(count(ctx.db, "SELECT COUNT(*) AS n FROM obligations WHERE state = 'owed'"), 0);

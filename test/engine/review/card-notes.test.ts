@@ -26,12 +26,23 @@ test("a worker's undismissed notes are on its text and web cards with who they s
   ]);
   const text = formatVerdictCard(card);
   assert.ok(text.includes("Notes (for you; no model saw them)"), text.join("\n"));
-  assert.ok(text.includes(`  ${first.note}: I renamed the <config> helper · suggested for ${other.worker} (docket broadcast --from ${first.note})`), text.join("\n"));
+  assert.ok(
+    text.includes(
+      `  ${first.note}: I renamed the <config> helper · suggested for ${other.worker} (docket broadcast --from ${first.note})`,
+    ),
+    text.join("\n"),
+  );
   const page = renderCard(reviewView(g.ctx, w.worker), "unified").toString();
-  assert.match(page, new RegExp(`<li data-note="${first.note}"><code>${first.note}</code> I renamed the &lt;config&gt; helper`));
+  assert.match(
+    page,
+    new RegExp(`<li data-note="${first.note}"><code>${first.note}</code> I renamed the &lt;config&gt; helper`),
+  );
 
   dismissAttention(g.ctx, [first.notification]);
-  assert.deepEqual(verdictCard(g.ctx, w.worker).detail.notes.map((n) => n.id), [second.note]);
+  assert.deepEqual(
+    verdictCard(g.ctx, w.worker).detail.notes.map((n) => n.id),
+    [second.note],
+  );
 });
 
 test("a consult on the card says it is a consult and who holds it; its context is shown", (t) => {
@@ -40,8 +51,14 @@ test("a consult on the card says it is a consult and who holds it; its context i
   consult(g.ctx, w, { question: "Which logger do we use?", context: "both pino and winston are imported" });
   const card = verdictCard(g.ctx, w.worker);
   const text = formatVerdictCard(card);
-  assert.ok(text.some((l) => / Which logger do we use\? \(consult\)$/.test(l)), text.join("\n"));
+  assert.ok(
+    text.some((l) => / Which logger do we use\? \(consult\)$/.test(l)),
+    text.join("\n"),
+  );
   assert.ok(text.includes("    context: both pino and winston are imported"), text.join("\n"));
   const page = renderCard(reviewView(g.ctx, w.worker), "unified").toString();
-  assert.match(page, /Which logger do we use\? <span class="consult">consult<\/span><\/p><p class="q-context">context: both pino and winston are imported<\/p>/);
+  assert.match(
+    page,
+    /Which logger do we use\? <span class="consult">consult<\/span><\/p><p class="q-context">context: both pino and winston are imported<\/p>/,
+  );
 });

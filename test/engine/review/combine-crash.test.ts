@@ -20,7 +20,11 @@ type T = { after(fn: () => void): void };
 
 /** Runs the child's combine with the ledger's write lock held, waits for `made` (its file, written before its command), kills it. */
 async function killBeforeCommand(t: T, p: Pair, made: () => boolean, what: string): Promise<void> {
-  const child = spawn(process.execPath, [CHILD, "w1", "w2"], { env: { ...process.env, DOCKET_HOME: p.g.home }, cwd: p.g.project, stdio: ["pipe", "pipe", "inherit"] });
+  const child = spawn(process.execPath, [CHILD, "w1", "w2"], {
+    env: { ...process.env, DOCKET_HOME: p.g.home },
+    cwd: p.g.project,
+    stdio: ["pipe", "pipe", "inherit"],
+  });
   t.after(() => child.kill("SIGKILL"));
   await new Promise<void>((resolve) => child.stdout!.once("data", () => resolve()));
   const blocker = ledgerAt(p.g.home);
@@ -37,7 +41,13 @@ function nothingRecorded(p: Pair): void {
   const db = p.g.ctx.db;
   assert.deepEqual(db.prepare("SELECT id FROM combinations").all(), [], "no combination row");
   assert.deepEqual(db.prepare("SELECT id FROM decisions WHERE verb LIKE 'combine%'").all(), [], "no combine decision");
-  assert.deepEqual(verdictQueue(p.g.ctx).map((c) => c.worker).sort(), ["w1", "w2"], "both sources still wait for judgment");
+  assert.deepEqual(
+    verdictQueue(p.g.ctx)
+      .map((c) => c.worker)
+      .sort(),
+    ["w1", "w2"],
+    "both sources still wait for judgment",
+  );
 }
 
 test("a clean combine killed after freezing its version and before recording it is finished by the retry, with the same version", async (t) => {
@@ -46,18 +56,27 @@ test("a clean combine killed after freezing its version and before recording it 
   const before = checkoutFingerprint(p.g.project);
   const sidecar = join(p.g.home, "combined", "w1-w2", "v1.json");
   // Frozen: the version is claimed and its temp file gone (the child then waits for the ledger's write lock).
-  const frozen = () => existsSync(sidecar) && readdirSync(join(p.g.home, "combined", "w1-w2")).every((n) => !n.endsWith(".tmp"));
+  const frozen = () =>
+    existsSync(sidecar) && readdirSync(join(p.g.home, "combined", "w1-w2")).every((n) => !n.endsWith(".tmp"));
   await killBeforeCommand(t, p, frozen, "the child to freeze combined:w1+w2:1");
 
   nothingRecorded(p);
   assert.deepEqual(checkoutFingerprint(p.g.project), before, "the human's checkout is untouched");
-  assert.throws(() => verdictCard(p.g.ctx, "combined:w1+w2:1"), (e: unknown) => isDocketError(e) && e.code === "combined-unrecorded", "an unrecorded version is never offered for judgment");
+  assert.throws(
+    () => verdictCard(p.g.ctx, "combined:w1+w2:1"),
+    (e: unknown) => isDocketError(e) && e.code === "combined-unrecorded",
+    "an unrecorded version is never offered for judgment",
+  );
 
   const r = combineChangeSets(p.g.ctx, { sources: ["w1", "w2"] });
   assert.equal(r.outcome, "combined");
-  if (r.outcome === "combined") assert.equal(r.deliverable.ref, "combined:w1+w2:1", "the orphan version is reused, not a v2 beside it");
+  if (r.outcome === "combined")
+    assert.equal(r.deliverable.ref, "combined:w1+w2:1", "the orphan version is reused, not a v2 beside it");
   assert.deepEqual(readdirSync(join(p.g.home, "combined", "w1-w2")), ["v1.json"]);
-  assert.equal((p.g.ctx.db.prepare("SELECT count(*) AS n FROM decisions WHERE verb = 'combine'").get() as { n: number }).n, 2);
+  assert.equal(
+    (p.g.ctx.db.prepare("SELECT count(*) AS n FROM decisions WHERE verb = 'combine'").get() as { n: number }).n,
+    2,
+  );
 });
 
 test("a conflicting combine killed after writing its scratch folder and before recording it leaves a stray folder the retry replaces", async (t) => {
@@ -71,10 +90,17 @@ test("a conflicting combine killed after writing its scratch folder and before r
   nothingRecorded(p);
   assert.deepEqual(checkoutFingerprint(p.g.project), before);
   const stray = folders()[0]!;
-  assert.throws(() => continueCombine(p.g.ctx), (e: unknown) => isDocketError(e) && e.code === "no-combine-pending", "an unrecorded folder is never frozen");
+  assert.throws(
+    () => continueCombine(p.g.ctx),
+    (e: unknown) => isDocketError(e) && e.code === "no-combine-pending",
+    "an unrecorded folder is never frozen",
+  );
   const r = combineChangeSets(p.g.ctx, { sources: ["w1", "w2"] });
   assert.equal(r.outcome, "conflicts");
   if (r.outcome === "conflicts") assert.deepEqual(folders(), [r.scratch.split("/").pop()]);
   assert.equal(folders().includes(stray), false, "the unrecorded folder is gone");
-  assert.equal((p.g.ctx.db.prepare("SELECT count(*) AS n FROM combinations WHERE state = 'resolving'").get() as { n: number }).n, 1);
+  assert.equal(
+    (p.g.ctx.db.prepare("SELECT count(*) AS n FROM combinations WHERE state = 'resolving'").get() as { n: number }).n,
+    1,
+  );
 });

@@ -21,7 +21,10 @@ test("the same idempotency key adds one comment; the same key for other text is 
   const again = addComment(g.ctx, input);
   assert.equal(again.id, first.id);
   assert.equal(listComments(g.ctx, w.worker).comments.length, 1);
-  assert.throws(() => addComment(g.ctx, { ...input, text: "other" }), (e: unknown) => isDocketError(e) && e.code === "idempotency-conflict");
+  assert.throws(
+    () => addComment(g.ctx, { ...input, text: "other" }),
+    (e: unknown) => isDocketError(e) && e.code === "idempotency-conflict",
+  );
   assert.equal(listComments(g.ctx, w.worker).comments.length, 1);
 });
 
@@ -33,9 +36,15 @@ test("drafts survive a reopened engine and are sent by its revise", (t) => {
   g.ctx.close();
   const reopened = openEngine({ env: { DOCKET_HOME: g.home }, cwd: g.project, clock: g.clock });
   t.after(() => reopened.close());
-  assert.deepEqual(listComments(reopened, w.worker).comments.map((c) => [c.id, c.state, c.text]), [["cm1", "draft", "kept across a restart"]]);
+  assert.deepEqual(
+    listComments(reopened, w.worker).comments.map((c) => [c.id, c.state, c.text]),
+    [["cm1", "draft", "kept across a restart"]],
+  );
   revise(reopened, { target: w.worker });
-  assert.deepEqual(listComments(reopened, w.worker).comments.map((c) => c.state), ["sent"]);
+  assert.deepEqual(
+    listComments(reopened, w.worker).comments.map((c) => c.state),
+    ["sent"],
+  );
 });
 
 test("a sidecar rewritten after a draft was written on it: revise is refused as tampered and nothing is sent or recorded", (t) => {
@@ -47,7 +56,10 @@ test("a sidecar rewritten after a draft was written on it: revise is refused as 
   const d = JSON.parse(readFileSync(sidecar, "utf8"));
   writeFileSync(sidecar, `${JSON.stringify({ ...d, summary: `${d.summary} (edited)` }, null, 2)}\n`);
   const before = ledgerRows(g.ctx.home.ledger);
-  assert.throws(() => revise(g.ctx, { target: w.worker, note: "go" }), (e: unknown) => isDocketError(e) && e.code === "deliverable-tampered");
+  assert.throws(
+    () => revise(g.ctx, { target: w.worker, note: "go" }),
+    (e: unknown) => isDocketError(e) && e.code === "deliverable-tampered",
+  );
   assert.deepEqual(ledgerRows(g.ctx.home.ledger), before);
   assert.equal(decisionCount(g.ctx), 0);
 });

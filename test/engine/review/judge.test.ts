@@ -15,7 +15,6 @@ import { requireWorker } from "../../../src/ledger/workers/workers.js";
 import { appWith, decisionCount, publish, reviewGround, reviewWorker } from "../../support/review-fixture.js";
 import { codeOf } from "../../support/errors.js";
 
-
 test("approving v1 never approves v2: the new version is unjudged and the card says so", (t) => {
   const g = reviewGround(t);
   const w = reviewWorker(t, g);
@@ -24,7 +23,11 @@ test("approving v1 never approves v2: the new version is unjudged and the card s
   const before = { messages: count("messages"), chips: count("chips"), workers: count("workers") };
   const a = approve(g.ctx, { target: w.worker });
   assert.deepEqual(a.decision, { id: a.decision.id, verb: "approve", worker: w.worker, deliverable: v1 });
-  assert.deepEqual({ messages: count("messages"), chips: count("chips"), workers: count("workers") }, before, "approval queues nothing and starts nothing");
+  assert.deepEqual(
+    { messages: count("messages"), chips: count("chips"), workers: count("workers") },
+    before,
+    "approval queues nothing and starts nothing",
+  );
   assert.ok(approvalOf(g.ctx.db, v1));
   const v2 = publish(g, w, { "src/app.txt": appWith({ 3: "three", 4: "four" }) });
   assert.equal(v2.version, 2);
@@ -42,13 +45,19 @@ test("a bare worker id naming an older version is refused and changes nothing; t
   publish(g, w, { "src/app.txt": appWith({ 1: "one" }) });
   publish(g, w, { "src/app.txt": appWith({ 1: "uno" }) });
   const before = decisionCount(g.ctx);
-  assert.throws(() => approve(g.ctx, { target: w.worker, version: 1 }), codeOf("older-version", new RegExp(`${w.worker} v1 is older than its current version v2; nothing changed`)));
+  assert.throws(
+    () => approve(g.ctx, { target: w.worker, version: 1 }),
+    codeOf("older-version", new RegExp(`${w.worker} v1 is older than its current version v2; nothing changed`)),
+  );
   assert.throws(() => reject(g.ctx, { target: w.worker, version: 1 }), codeOf("older-version"));
   assert.equal(decisionCount(g.ctx), before);
   const exact = approve(g.ctx, { target: `worker-deliverable:${w.worker}:1` });
   assert.equal(exact.decision.deliverable?.version, 1);
   assert.match(exact.notes.join("\n"), /older than .* current version v2; this applies to v1 only/);
-  assert.equal(approvalOf(g.ctx.db, { id: `worker-deliverable:${w.worker}`, version: 2, ref: `worker-deliverable:${w.worker}:2` }), undefined);
+  assert.equal(
+    approvalOf(g.ctx.db, { id: `worker-deliverable:${w.worker}`, version: 2, ref: `worker-deliverable:${w.worker}:2` }),
+    undefined,
+  );
 });
 
 test("a card bound to the version it showed refuses to act once a newer version appeared", (t) => {
@@ -56,7 +65,10 @@ test("a card bound to the version it showed refuses to act once a newer version 
   const w = reviewWorker(t, g);
   publish(g, w, { "src/app.txt": appWith({ 1: "one" }) });
   publish(g, w, { "src/app.txt": appWith({ 1: "uno" }) });
-  assert.throws(() => approve(g.ctx, { target: w.worker, expectVersion: 1 }), codeOf("version-moved", /published v2 while you were reviewing v1; nothing changed/));
+  assert.throws(
+    () => approve(g.ctx, { target: w.worker, expectVersion: 1 }),
+    codeOf("version-moved", /published v2 while you were reviewing v1; nothing changed/),
+  );
   assert.equal(decisionCount(g.ctx), 0);
 });
 
@@ -77,7 +89,10 @@ test("a parent agent can never approve: the ledger refuses the row, and nothing 
   const w = reviewWorker(t, g);
   const v1 = publish(g, w, { "src/app.txt": appWith({ 2: "two" }) });
   const before = decisionCount(g.ctx);
-  assert.throws(() => approve(g.ctx, { target: w.worker, actor: "parent-agent" }), (e: unknown) => isDocketError(e) && e.code === "parent-agent-cannot-judge");
+  assert.throws(
+    () => approve(g.ctx, { target: w.worker, actor: "parent-agent" }),
+    (e: unknown) => isDocketError(e) && e.code === "parent-agent-cannot-judge",
+  );
   assert.equal(decisionCount(g.ctx), before);
   assert.equal(approvalOf(g.ctx.db, v1), undefined);
 });
@@ -86,17 +101,51 @@ test("revise binds the note to that exact version, queues a review_note, and the
   const g = reviewGround(t);
   const w = reviewWorker(t, g);
   publish(g, w, { "src/app.txt": appWith({ 2: "two" }) });
-  assert.deepEqual(verdictQueue(g.ctx).map((c) => c.worker), [w.worker], "v1 waits on the human");
+  assert.deepEqual(
+    verdictQueue(g.ctx).map((c) => c.worker),
+    [w.worker],
+    "v1 waits on the human",
+  );
   const r = revise(g.ctx, { target: w.worker, note: "also handle line 5\nplease" });
   assert.equal(r.decision.verb, "revise");
-  assert.equal(verdictCard(g.ctx, w.worker).detail.judgment, `revision asked (${r.decision.id}): the worker's next done becomes the next version`);
-  assert.deepEqual(verdictQueue(g.ctx).map((c) => c.worker), [], "a revised version waits on its worker, not in the queue");
-  const d = g.ctx.db.prepare("SELECT note, deliverable_ref FROM decisions WHERE id = ?").get(r.decision.id) as { note: string; deliverable_ref: string };
-  assert.deepEqual({ ...d }, { note: "also handle line 5\nplease", deliverable_ref: `worker-deliverable:${w.worker}:1` });
-  const m = g.ctx.db.prepare("SELECT kind, body, delivery FROM messages WHERE worker = ?").all(w.worker) as { kind: string; body: string; delivery: string }[];
-  assert.deepEqual(m.map((x) => ({ ...x })), [{ kind: "review_note", body: `Request revision for worker-deliverable:${w.worker}:1 (version 1):\nalso handle line 5\nplease`, delivery: "queued" }]);
+  assert.equal(
+    verdictCard(g.ctx, w.worker).detail.judgment,
+    `revision asked (${r.decision.id}): the worker's next done becomes the next version`,
+  );
+  assert.deepEqual(
+    verdictQueue(g.ctx).map((c) => c.worker),
+    [],
+    "a revised version waits on its worker, not in the queue",
+  );
+  const d = g.ctx.db.prepare("SELECT note, deliverable_ref FROM decisions WHERE id = ?").get(r.decision.id) as {
+    note: string;
+    deliverable_ref: string;
+  };
+  assert.deepEqual(
+    { ...d },
+    { note: "also handle line 5\nplease", deliverable_ref: `worker-deliverable:${w.worker}:1` },
+  );
+  const m = g.ctx.db.prepare("SELECT kind, body, delivery FROM messages WHERE worker = ?").all(w.worker) as {
+    kind: string;
+    body: string;
+    delivery: string;
+  }[];
+  assert.deepEqual(
+    m.map((x) => ({ ...x })),
+    [
+      {
+        kind: "review_note",
+        body: `Request revision for worker-deliverable:${w.worker}:1 (version 1):\nalso handle line 5\nplease`,
+        delivery: "queued",
+      },
+    ],
+  );
   assert.equal(publish(g, w, { "src/app.txt": appWith({ 2: "two", 5: "five" }) }).version, 2);
-  assert.deepEqual(verdictQueue(g.ctx).map((c) => c.worker), [w.worker], "v2 is back in the queue");
+  assert.deepEqual(
+    verdictQueue(g.ctx).map((c) => c.worker),
+    [w.worker],
+    "v2 is back in the queue",
+  );
   assert.equal(verdictCard(g.ctx, w.worker).detail.judgment, "not judged");
   assert.throws(() => revise(g.ctx, { target: w.worker, note: "  " }), codeOf("empty-note"));
 });
@@ -105,20 +154,35 @@ test("answer resolves the oldest open question, queues an answer message and rec
   const g = reviewGround(t);
   const w = reviewWorker(t, g);
   const who = { worker: w.worker, generation: 1, runToken: w.runToken };
-  const q1 = wait(g.ctx, who, { question: "Which database?", options: ["sqlite", "postgres"], risk: "migration cost" }).question;
+  const q1 = wait(g.ctx, who, {
+    question: "Which database?",
+    options: ["sqlite", "postgres"],
+    risk: "migration cost",
+  }).question;
   const q2 = wait(g.ctx, who, { question: "Keep the old API?" }).question;
   const r = answer(g.ctx, { worker: w.worker, text: "sqlite" });
   assert.equal(r.decision.verb, "answer");
   assert.match(r.notes.join("\n"), /1 more open question/);
-  const row = g.ctx.db.prepare("SELECT option, risk, question FROM decisions WHERE id = ?").get(r.decision.id) as Record<string, unknown>;
+  const row = g.ctx.db
+    .prepare("SELECT option, risk, question FROM decisions WHERE id = ?")
+    .get(r.decision.id) as Record<string, unknown>;
   assert.deepEqual({ ...row }, { option: "sqlite", risk: "migration cost", question: q1 });
   assert.equal(requireWorker(g.ctx.db, w.worker).state, "needs_input");
   answer(g.ctx, { worker: w.worker, question: q2, text: "no" });
   assert.equal(requireWorker(g.ctx.db, w.worker).state, "active");
-  const msgs = g.ctx.db.prepare("SELECT kind, body, question FROM messages WHERE worker = ? ORDER BY rowid").all(w.worker).map((x) => ({ ...(x as object) }));
-  assert.deepEqual(msgs, [{ kind: "answer", body: "sqlite", question: q1 }, { kind: "answer", body: "no", question: q2 }]);
+  const msgs = g.ctx.db
+    .prepare("SELECT kind, body, question FROM messages WHERE worker = ? ORDER BY rowid")
+    .all(w.worker)
+    .map((x) => ({ ...(x as object) }));
+  assert.deepEqual(msgs, [
+    { kind: "answer", body: "sqlite", question: q1 },
+    { kind: "answer", body: "no", question: q2 },
+  ]);
   const before = decisionCount(g.ctx);
-  assert.throws(() => answer(g.ctx, { worker: w.worker, text: "hello" }), codeOf("no-open-question", new RegExp(`${w.worker} has no open question; nothing changed`)));
+  assert.throws(
+    () => answer(g.ctx, { worker: w.worker, text: "hello" }),
+    codeOf("no-open-question", new RegExp(`${w.worker} has no open question; nothing changed`)),
+  );
   assert.equal(decisionCount(g.ctx), before);
 });
 
@@ -127,8 +191,14 @@ test("decision rows cannot be updated or deleted, even through raw SQL", (t) => 
   const w = reviewWorker(t, g);
   publish(g, w, { "src/app.txt": appWith({ 2: "two" }) });
   const { decision } = approve(g.ctx, { target: w.worker });
-  assert.throws(() => g.ctx.db.prepare("UPDATE decisions SET verb = 'reject' WHERE id = ?").run(decision.id), /append-only: a decision row cannot be updated/);
-  assert.throws(() => g.ctx.db.prepare("DELETE FROM decisions WHERE id = ?").run(decision.id), /append-only: a decision row cannot be deleted/);
+  assert.throws(
+    () => g.ctx.db.prepare("UPDATE decisions SET verb = 'reject' WHERE id = ?").run(decision.id),
+    /append-only: a decision row cannot be updated/,
+  );
+  assert.throws(
+    () => g.ctx.db.prepare("DELETE FROM decisions WHERE id = ?").run(decision.id),
+    /append-only: a decision row cannot be deleted/,
+  );
   assert.throws(() => g.ctx.db.exec("DELETE FROM decisions"), /append-only/);
   const row = g.ctx.db.prepare("SELECT verb FROM decisions WHERE id = ?").get(decision.id) as { verb: string };
   assert.equal(row.verb, "approve");

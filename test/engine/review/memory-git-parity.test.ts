@@ -30,7 +30,9 @@ const CASES: Record<string, Record<string, string | null>> = {
   "a last line without a newline, edited and given one": { "src/tail.txt": "one\ntwo\nTHREE\n" },
   "a newline taken from the last line": { "README.md": "hello" },
   "a file created, one empty, one deleted": {
-    "src/new.txt": "brand\nnew\n", "src/empty.txt": "", "src/gone.txt": null,
+    "src/new.txt": "brand\nnew\n",
+    "src/empty.txt": "",
+    "src/gone.txt": null,
   },
 };
 

@@ -28,7 +28,10 @@ function ground(t: T, clockAheadMs = 3_600_000): { ctx: EngineContext; repo: str
   writeFileSync(join(repo, "b.txt"), "B\n");
   git(repo, "commit", "-qam", "b");
   const base2 = git(repo, "rev-parse", "HEAD").trim();
-  const clock = { now: () => new Date(Date.now() + clockAheadMs).toISOString(), nowMs: () => Date.now() + clockAheadMs };
+  const clock = {
+    now: () => new Date(Date.now() + clockAheadMs).toISOString(),
+    nowMs: () => Date.now() + clockAheadMs,
+  };
   const ctx = openEngine({ env: { DOCKET_HOME: join(tempDir(t), "home") }, cwd: repo, clock });
   t.after(() => ctx.close());
   const queries = [
@@ -74,7 +77,15 @@ test("a cache file of a bad shape is not trusted: git answers", (t) => {
   const { ctx, repo, queries } = ground(t);
   look(t, ctx, repo, queries);
   const path = parentCachePath(ctx.home, repo);
-  for (const bad of ["not json", JSON.stringify({ v: 1, repoRoot: repo, entries: [{ key: "k", repo: "r", paths: "p", changes: [{ path: "", status: "M" }] }] }), JSON.stringify({ v: 2 })]) {
+  for (const bad of [
+    "not json",
+    JSON.stringify({
+      v: 1,
+      repoRoot: repo,
+      entries: [{ key: "k", repo: "r", paths: "p", changes: [{ path: "", status: "M" }] }],
+    }),
+    JSON.stringify({ v: 2 }),
+  ]) {
     mkdirSync(join(ctx.home.root, "cache"), { recursive: true });
     writeFileSync(path, bad);
     const r = look(t, ctx, repo, queries);
@@ -109,5 +120,8 @@ test("the verdict queue's second look, nothing moved, runs no git and shows the 
   writeFileSync(join(g.project, "src/other.txt"), "the parent's own edit\n");
   const third = countingGit(t, () => verdictQueue(ctx));
   assert.ok(third.calls.includes("diff"), third.calls.join(", "));
-  assert.ok(third.result.some((c) => c.warnings.some((w) => w.kind === "parent-moved" && w.text.includes("src/other.txt"))), "the edit is warned of");
+  assert.ok(
+    third.result.some((c) => c.warnings.some((w) => w.kind === "parent-moved" && w.text.includes("src/other.txt"))),
+    "the edit is warned of",
+  );
 });

@@ -19,7 +19,11 @@ test("a promotion killed after git apply but before its command is recorded by t
   const w = reviewWorker(t, g);
   const v1 = publish(g, w, { "src/app.txt": appWith({ 30: "thirty" }) });
   approve(g.ctx, { target: w.worker });
-  const child = spawn(process.execPath, [CHILD, w.worker], { env: { ...process.env, DOCKET_HOME: g.home }, cwd: g.project, stdio: ["pipe", "pipe", "inherit"] });
+  const child = spawn(process.execPath, [CHILD, w.worker], {
+    env: { ...process.env, DOCKET_HOME: g.home },
+    cwd: g.project,
+    stdio: ["pipe", "pipe", "inherit"],
+  });
   t.after(() => child.kill("SIGKILL"));
   await new Promise<void>((resolve) => child.stdout!.once("data", () => resolve()));
   // Hold the ledger's write lock: the child applies the patch, then blocks on its command; it is killed right there.
@@ -43,13 +47,20 @@ test("a promotion killed after git apply but before its command is recorded by t
 
   const applied = gitStatus(g.project);
   assert.match(applied, /src\/app\.txt/, "the checkout holds the patch");
-  const promotions = () => g.ctx.db.prepare("SELECT id, note, content_sha256 FROM decisions WHERE verb = 'promote'").all() as { id: string; note: string }[];
+  const promotions = () =>
+    g.ctx.db.prepare("SELECT id, note, content_sha256 FROM decisions WHERE verb = 'promote'").all() as {
+      id: string;
+      note: string;
+    }[];
   assert.deepEqual(promotions(), [], "the kill left no promotion recorded");
 
   const r = promote(g.ctx, { target: w.worker, yes: true });
   assert.equal(r.decision.verb, "promote");
   assert.deepEqual(r.decision.deliverable, v1);
-  assert.match(r.notes.join("\n"), /already held exactly the frozen patch of .* \(an interrupted promotion\); recorded the promotion now, nothing applied twice/);
+  assert.match(
+    r.notes.join("\n"),
+    /already held exactly the frozen patch of .* \(an interrupted promotion\); recorded the promotion now, nothing applied twice/,
+  );
   assert.match(promotions()[0]!.note, /recorded on retry: the checkout already held exactly this frozen patch/);
   assert.equal(readFileSync(app, "utf8"), appWith({ 30: "thirty" }), "the patch was not applied a second time");
   assert.equal(gitStatus(g.project), applied);

@@ -31,9 +31,14 @@ test("publish, approve and promote land the frozen patch in the parent and reset
     const v1 = publishMemory(g, w, edits);
     const card = verdictCard(g.ctx, w.worker);
     assert.equal(card.deliverable?.ref, v1.ref);
-    assert.deepEqual(reviewView(g.ctx, w.worker).files.map((f) => [f.path, f.status]), [
-      ["README.md", "deleted"], ["src/app.txt", "modified"], ["src/new.txt", "added"],
-    ]);
+    assert.deepEqual(
+      reviewView(g.ctx, w.worker).files.map((f) => [f.path, f.status]),
+      [
+        ["README.md", "deleted"],
+        ["src/app.txt", "modified"],
+        ["src/new.txt", "added"],
+      ],
+    );
     approve(g.ctx, { target: w.worker });
     const r = promote(g.ctx, { target: w.worker });
     assert.deepEqual(r.decision, { id: r.decision.id, verb: "promote", worker: w.worker, deliverable: v1 });
@@ -46,8 +51,13 @@ test("publish, approve and promote land the frozen patch in the parent and reset
     assert.throws(() => promote(g.ctx, { target: w.worker }), codeOf("already-promoted"));
   });
   const steps = [
-    "createIsolatedWorkspace", "captureChangeSet", "readFrozenPatch", "checkPatch", "applyPatch",
-    "liveEqualsFrozen", "resetWorkspace",
+    "createIsolatedWorkspace",
+    "captureChangeSet",
+    "readFrozenPatch",
+    "checkPatch",
+    "applyPatch",
+    "liveEqualsFrozen",
+    "resetWorkspace",
   ] as const;
   for (const step of steps) {
     assert.ok(g.git.calls.includes(step), `the engine reached ${step} through ctx.git`);
@@ -95,7 +105,10 @@ test("a parent change elsewhere in the file needs confirmation, then both change
     g.git.commit();
     const plan = planPromotion(g.ctx, { target: w.worker });
     assert.equal(plan.needsConfirmation, true);
-    assert.deepEqual(plan.warnings.map((x) => x.kind), ["parent-moved"]);
+    assert.deepEqual(
+      plan.warnings.map((x) => x.kind),
+      ["parent-moved"],
+    );
     const unconfirmed = codeOf("promotion-needs-confirmation", /parent changed src\/app\.txt/);
     assert.throws(() => promote(g.ctx, { target: w.worker }), unconfirmed);
     promote(g.ctx, { target: w.worker, yes: true });
@@ -137,11 +150,21 @@ test("revise sends the version back and the next done is v2; discard resets the 
   withoutGit(t, (g) => {
     const w = memoryWorker(g);
     publishMemory(g, w, { "src/app.txt": appWith({ 2: "two" }) });
-    assert.deepEqual(verdictQueue(g.ctx).map((c) => c.worker), [w.worker]);
+    assert.deepEqual(
+      verdictQueue(g.ctx).map((c) => c.worker),
+      [w.worker],
+    );
     revise(g.ctx, { target: w.worker, note: "also handle line 5" });
-    assert.deepEqual(verdictQueue(g.ctx).map((c) => c.worker), [], "a revised version waits on its worker");
+    assert.deepEqual(
+      verdictQueue(g.ctx).map((c) => c.worker),
+      [],
+      "a revised version waits on its worker",
+    );
     assert.equal(publishMemory(g, w, { "src/app.txt": appWith({ 2: "two", 5: "five" }) }).version, 2);
-    assert.deepEqual(verdictQueue(g.ctx).map((c) => c.worker), [w.worker]);
+    assert.deepEqual(
+      verdictQueue(g.ctx).map((c) => c.worker),
+      [w.worker],
+    );
     g.git.workspace(w.workspace).files.set("src/other.txt", "live edit\n");
     assert.throws(() => discard(g.ctx, { worker: w.worker }), codeOf("discard-needs-confirmation"));
     assert.equal(g.git.workspace(w.workspace).files.get("src/other.txt"), "live edit\n");

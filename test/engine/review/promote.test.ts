@@ -11,9 +11,15 @@ import { useForParent } from "../../../src/engine/handoff/use.js";
 import { addItem } from "../../../src/engine/work/items.js";
 import { dispatchItems } from "../../../src/engine/work/dispatch.js";
 import { git } from "../../support/git.js";
-import { appWith, decisionCount, gitStatus, publish, reviewGround, reviewWorker } from "../../support/review-fixture.js";
+import {
+  appWith,
+  decisionCount,
+  gitStatus,
+  publish,
+  reviewGround,
+  reviewWorker,
+} from "../../support/review-fixture.js";
 import { codeOf } from "../../support/errors.js";
-
 
 test("promote and use of an unapproved v2 are refused after v1 was approved, and nothing changes", (t) => {
   const g = reviewGround(t);
@@ -23,9 +29,23 @@ test("promote and use of an unapproved v2 are refused after v1 was approved, and
   publish(g, w, { "src/app.txt": appWith({ 3: "three", 9: "nine" }) });
   const status = gitStatus(g.project);
   const before = decisionCount(g.ctx);
-  assert.throws(() => promote(g.ctx, { target: w.worker }), codeOf("not-approved", new RegExp(`worker-deliverable:${w.worker}:2 is not approved \\(v1 was approved, but an approval never carries over to another version\\); nothing changed`)));
-  assert.throws(() => useForParent(g.ctx, { target: w.worker }), codeOf("not-approved", /Use needs an approved version/));
-  assert.throws(() => useForParent(g.ctx, { target: `worker-deliverable:${w.worker}:1` }), codeOf("use-not-current", /Use needs the exact current version/));
+  assert.throws(
+    () => promote(g.ctx, { target: w.worker }),
+    codeOf(
+      "not-approved",
+      new RegExp(
+        `worker-deliverable:${w.worker}:2 is not approved \\(v1 was approved, but an approval never carries over to another version\\); nothing changed`,
+      ),
+    ),
+  );
+  assert.throws(
+    () => useForParent(g.ctx, { target: w.worker }),
+    codeOf("not-approved", /Use needs an approved version/),
+  );
+  assert.throws(
+    () => useForParent(g.ctx, { target: `worker-deliverable:${w.worker}:1` }),
+    codeOf("use-not-current", /Use needs the exact current version/),
+  );
   assert.equal(gitStatus(g.project), status);
   assert.equal(decisionCount(g.ctx), before);
   assert.equal((g.ctx.db.prepare("SELECT count(*) AS n FROM chips").get() as { n: number }).n, 0);
@@ -61,7 +81,11 @@ test("promotion with a worker that kept editing after done leaves those later ed
   assert.equal(readFileSync(join(w.workspace, "src/other.txt"), "utf8"), "alpha\nBETA (later edit)\ngamma\n");
   assert.equal(readFileSync(join(w.workspace, "src/app.txt"), "utf8"), appWith({ 3: "three" }));
   assert.equal(readFileSync(join(g.project, "src/app.txt"), "utf8"), appWith({ 3: "three" }));
-  assert.equal(readFileSync(join(g.project, "src/other.txt"), "utf8"), "alpha\nbeta\ngamma\n", "the later edit was never frozen, so never promoted");
+  assert.equal(
+    readFileSync(join(g.project, "src/other.txt"), "utf8"),
+    "alpha\nbeta\ngamma\n",
+    "the later edit was never frozen, so never promoted",
+  );
 });
 
 test("a conflicting parent change needs confirmation, then git apply --check refuses naming the file, and nothing changes", (t) => {
@@ -75,9 +99,18 @@ test("a conflicting parent change needs confirmation, then git apply --check ref
   const before = decisionCount(g.ctx);
   const plan = planPromotion(g.ctx, { target: w.worker });
   assert.equal(plan.needsConfirmation, true);
-  assert.deepEqual(plan.warnings.map((x) => x.kind), ["parent-moved"]);
-  assert.throws(() => promote(g.ctx, { target: w.worker }), codeOf("promotion-needs-confirmation", /parent changed src\/app\.txt \(modified\) since w\d+'s base/));
-  assert.throws(() => promote(g.ctx, { target: w.worker, yes: true }), codeOf("patch-does-not-apply", /does not apply to .*: src\/app\.txt \(.+\); nothing changed/));
+  assert.deepEqual(
+    plan.warnings.map((x) => x.kind),
+    ["parent-moved"],
+  );
+  assert.throws(
+    () => promote(g.ctx, { target: w.worker }),
+    codeOf("promotion-needs-confirmation", /parent changed src\/app\.txt \(modified\) since w\d+'s base/),
+  );
+  assert.throws(
+    () => promote(g.ctx, { target: w.worker, yes: true }),
+    codeOf("patch-does-not-apply", /does not apply to .*: src\/app\.txt \(.+\); nothing changed/),
+  );
   assert.equal(gitStatus(g.project), status);
   assert.deepEqual(readFileSync(join(g.project, "src/app.txt")), bytes);
   assert.equal(decisionCount(g.ctx), before);
@@ -92,7 +125,10 @@ test("promote --approve records the approval and the promotion together, only af
   assert.equal(r.approval?.verb, "approve");
   assert.deepEqual(r.approval?.deliverable, v1);
   const rows = g.ctx.db.prepare("SELECT verb, at FROM decisions ORDER BY seq").all() as { verb: string; at: string }[];
-  assert.deepEqual(rows.map((x) => x.verb), ["approve", "promote"]);
+  assert.deepEqual(
+    rows.map((x) => x.verb),
+    ["approve", "promote"],
+  );
   assert.equal(rows[0]!.at, rows[1]!.at, "one command, one time");
 });
 
@@ -101,7 +137,10 @@ test("promote --approve that cannot apply records no approval", (t) => {
   const w = reviewWorker(t, g);
   publish(g, w, { "src/other.txt": "alpha\nBETA\ngamma\n" });
   writeFileSync(join(g.project, "src/other.txt"), "something else entirely\n");
-  assert.throws(() => promote(g.ctx, { target: w.worker, approve: true, yes: true }), codeOf("patch-does-not-apply", /src\/other\.txt/));
+  assert.throws(
+    () => promote(g.ctx, { target: w.worker, approve: true, yes: true }),
+    codeOf("patch-does-not-apply", /src\/other\.txt/),
+  );
   assert.equal(decisionCount(g.ctx), 0);
 });
 
@@ -113,19 +152,33 @@ test("overlapping frozen patches of two workers are graded and need confirmation
   publish(g, b, { "src/app.txt": appWith({ 10: "b ten" }), "README.md": "hello b\n" });
   approve(g.ctx, { target: a.worker });
   const card = verdictCard(g.ctx, a.worker);
-  assert.deepEqual(card.warnings.map((x) => x.kind), ["overlap", "combine"]);
+  assert.deepEqual(
+    card.warnings.map((x) => x.kind),
+    ["overlap", "combine"],
+  );
   assert.match(card.warnings[0]!.text, new RegExp(`^contested ${b.worker}: src/app\\.txt`));
-  assert.equal(card.warnings[1]!.text, `Combine with ${b.worker} · change the app · 1 conflict in 1 file`, "the card offers Combine with a dry merge's count");
+  assert.equal(
+    card.warnings[1]!.text,
+    `Combine with ${b.worker} · change the app · 1 conflict in 1 file`,
+    "the card offers Combine with a dry merge's count",
+  );
   assert.ok(card.actions.includes(`combine ${b.worker}`));
   assert.throws(() => promote(g.ctx, { target: a.worker }), codeOf("promotion-needs-confirmation", /contested/));
   const r = promote(g.ctx, { target: a.worker, yes: true });
-  assert.match(g.ctx.db.prepare("SELECT note FROM decisions WHERE id = ?").pluck().get(r.decision.id) as string, /confirmed despite: contested/);
+  assert.match(
+    g.ctx.db.prepare("SELECT note FROM decisions WHERE id = ?").pluck().get(r.decision.id) as string,
+    /confirmed despite: contested/,
+  );
 });
 
 test("after the overlapping partner is promoted, the other card names the promoted deliverable it collides with", (t) => {
   const g = reviewGround(t);
   const early = reviewWorker(t, g);
-  promote(g.ctx, { target: publish(g, early, { "src/app.txt": appWith({ 30: "early thirty" }) }).ref, approve: true, yes: true });
+  promote(g.ctx, {
+    target: publish(g, early, { "src/app.txt": appWith({ 30: "early thirty" }) }).ref,
+    approve: true,
+    yes: true,
+  });
   g.clock.advanceMinutes(1); // promoted before the next two began: it is in their base, not a collision
   const a = reviewWorker(t, g);
   const b = reviewWorker(t, g);
@@ -133,9 +186,18 @@ test("after the overlapping partner is promoted, the other card names the promot
   publish(g, b, { "src/app.txt": appWith({ 10: "b ten" }) });
   const r = promote(g.ctx, { target: a.worker, approve: true, yes: true });
   const card = verdictCard(g.ctx, b.worker);
-  assert.deepEqual(card.warnings.map((x) => x.kind), ["overlap", "parent-moved"]);
-  assert.equal(card.warnings[0]!.text, `contested ${a.worker}, already promoted (${r.decision.id}): src/app.txt (${landed.ref} · change the app)`);
-  assert.throws(() => promote(g.ctx, { target: b.worker, approve: true }), codeOf("promotion-needs-confirmation", new RegExp(`already promoted \\(${r.decision.id}\\)`)));
+  assert.deepEqual(
+    card.warnings.map((x) => x.kind),
+    ["overlap", "parent-moved"],
+  );
+  assert.equal(
+    card.warnings[0]!.text,
+    `contested ${a.worker}, already promoted (${r.decision.id}): src/app.txt (${landed.ref} · change the app)`,
+  );
+  assert.throws(
+    () => promote(g.ctx, { target: b.worker, approve: true }),
+    codeOf("promotion-needs-confirmation", new RegExp(`already promoted \\(${r.decision.id}\\)`)),
+  );
 });
 
 test("an approved version without a patch cannot be promoted", (t) => {
@@ -169,7 +231,10 @@ test("a tampered (invalid) sidecar is refused by every verb and shown as such on
   const sidecar = JSON.parse(readFileSync(path, "utf8"));
   sidecar.version = 7;
   writeFileSync(path, JSON.stringify(sidecar));
-  assert.throws(() => approve(g.ctx, { target: w.worker }), codeOf("deliverable-invalid", /restore it or ask the worker to publish a new version/));
+  assert.throws(
+    () => approve(g.ctx, { target: w.worker }),
+    codeOf("deliverable-invalid", /restore it or ask the worker to publish a new version/),
+  );
   assert.throws(() => promote(g.ctx, { target: w.worker, approve: true, yes: true }), codeOf("deliverable-invalid"));
   assert.throws(() => useForParent(g.ctx, { target: w.worker }), codeOf("deliverable-invalid"));
   const card = verdictCard(g.ctx, w.worker);
@@ -182,13 +247,18 @@ test("a tampered (invalid) sidecar is refused by every verb and shown as such on
 test("a promotion whose worker still holds items it never reported says so, and how to settle them", (t) => {
   const g = reviewGround(t);
   const w = reviewWorker(t, g);
-  const items = [addItem(g.ctx, { kind: "todo", text: "change the app" }).id, addItem(g.ctx, { kind: "todo", text: "and its test" }).id];
+  const items = [
+    addItem(g.ctx, { kind: "todo", text: "change the app" }).id,
+    addItem(g.ctx, { kind: "todo", text: "and its test" }).id,
+  ];
   dispatchItems(g.ctx, { worker: w.worker, items });
   publish(g, w, { "src/app.txt": appWith({ 3: "three" }) });
   approve(g.ctx, { target: w.worker });
   const r = promote(g.ctx, { target: w.worker });
   assert.ok(
-    r.notes.includes(`${w.worker} still holds ${items.join(", ")} without a report: they stay open and owed; ask it to report (\`docket tell ${w.worker} "report ${items.join(", ")}"\`) or see \`docket obligations\``),
+    r.notes.includes(
+      `${w.worker} still holds ${items.join(", ")} without a report: they stay open and owed; ask it to report (\`docket tell ${w.worker} "report ${items.join(", ")}"\`) or see \`docket obligations\``,
+    ),
     r.notes.join("\n"),
   );
 });

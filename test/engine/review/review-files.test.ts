@@ -15,7 +15,13 @@ import { tempDir } from "../../support/temp.js";
 const numbered = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `${tag} ${i + 1}`).join("\n") + "\n";
 
 function patchOfEveryKind(t: Parameters<typeof tempDir>[0]): string {
-  const repo = gitRepo(tempDir(t), { "a.txt": numbered(40, "a"), "moved.txt": numbered(5, "m"), "gone.txt": "bye\n", "run.sh": "echo\n", "b.txt": numbered(3, "b") });
+  const repo = gitRepo(tempDir(t), {
+    "a.txt": numbered(40, "a"),
+    "moved.txt": numbered(5, "m"),
+    "gone.txt": "bye\n",
+    "run.sh": "echo\n",
+    "b.txt": numbered(3, "b"),
+  });
   const a = numbered(40, "a").split("\n");
   a[2] = "changed 3";
   a[30] = "changed 31";
@@ -35,13 +41,20 @@ test("heads come without rows; each file's rows, asked for, are the whole parse'
   const whole = patchFilesOf({ ...d } as WorkerDeliverable);
   const files = reviewFilesOf(d);
   assert.equal(files.heads.length, whole.length);
-  assert.ok(whole.some((f) => f.status === "renamed") && whole.some((f) => f.binary) && whole.some((f) => f.modeChanged), "the patch holds every kind");
+  assert.ok(
+    whole.some((f) => f.status === "renamed") && whole.some((f) => f.binary) && whole.some((f) => f.modeChanged),
+    "the patch holds every kind",
+  );
   whole.forEach((f, i) => {
     const { hunks, ...head } = f;
     const { hunks: headHunks, lineCount, ...got } = files.heads[i]!;
     assert.deepEqual(got, head, `head ${i} (${f.path})`);
     assert.equal(lineCount, diffLineCount(f), `${f.path}'s line count`);
-    assert.deepEqual(headHunks, hunks.map(({ lines: _, ...h }) => h), `${f.path}'s hunk headers`);
+    assert.deepEqual(
+      headHunks,
+      hunks.map(({ lines: _, ...h }) => h),
+      `${f.path}'s hunk headers`,
+    );
   });
   assert.deepEqual(files.file(2), whole[2], "one file asked for");
   assert.deepEqual(everyFile(files), whole);

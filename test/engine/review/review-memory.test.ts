@@ -18,16 +18,27 @@ test("two workers on one file: the queue lists both, the cards warn, the second 
     const b = memoryWorker(g);
     publishMemory(g, a, { "src/app.txt": appWith({ 10: "a ten" }) });
     publishMemory(g, b, { "src/app.txt": appWith({ 10: "b ten" }), "README.md": "hello b\n" });
-    assert.deepEqual(verdictQueue(g.ctx).map((c) => c.worker).sort(), [a.worker, b.worker].sort());
+    assert.deepEqual(
+      verdictQueue(g.ctx)
+        .map((c) => c.worker)
+        .sort(),
+      [a.worker, b.worker].sort(),
+    );
     const card = verdictCard(g.ctx, a.worker);
-    assert.deepEqual(card.warnings.map((x) => x.kind), ["overlap", "combine"]);
+    assert.deepEqual(
+      card.warnings.map((x) => x.kind),
+      ["overlap", "combine"],
+    );
     assert.match(card.warnings[0]!.text, new RegExp(`^contested ${b.worker}: src/app\\.txt`));
     assert.match(card.warnings[1]!.text, /cannot combine: Combine \(merge-tree\) is not in the in-memory git/);
     approve(g.ctx, { target: a.worker });
     assert.throws(() => promote(g.ctx, { target: a.worker }), codeOf("promotion-needs-confirmation", /contested/));
     const r = promote(g.ctx, { target: a.worker, yes: true });
     const other = verdictCard(g.ctx, b.worker);
-    assert.deepEqual(other.warnings.map((x) => x.kind), ["overlap", "parent-moved"]);
+    assert.deepEqual(
+      other.warnings.map((x) => x.kind),
+      ["overlap", "parent-moved"],
+    );
     assert.match(other.warnings[0]!.text, new RegExp(`already promoted \\(${r.decision.id}\\)`));
     const preview = previewPromotion(g.ctx, { target: b.worker, approve: true });
     assert.equal(preview.needsConfirmation, true);

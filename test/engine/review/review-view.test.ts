@@ -16,7 +16,14 @@ import { verdictQueue } from "../../../src/engine/review/verdict.js";
 import { useForParent } from "../../../src/engine/handoff/use.js";
 import { updateWorker } from "../../../src/ledger/workers/workers.js";
 import { readBlobAt } from "../../../src/substrate/git/blob.js";
-import { appWith, decisionCount, gitStatus, publish, reviewGround, reviewWorker } from "../../support/review-fixture.js";
+import {
+  appWith,
+  decisionCount,
+  gitStatus,
+  publish,
+  reviewGround,
+  reviewWorker,
+} from "../../support/review-fixture.js";
 
 const codeOf = (code: string, message?: RegExp) => (e: unknown) => {
   assert.equal((e as { code?: string }).code, code, (e as Error).message);
@@ -30,23 +37,42 @@ test("the review view carries the card, structured actions on the exact ref besi
   const v1 = publish(g, w, { "src/app.txt": appWith({ 2: "two" }) });
   const fresh = reviewView(g.ctx, w.worker);
   assert.equal(fresh.lastDecision, null);
-  assert.deepEqual(fresh.card.actions, ["approve", "promote --approve", "revise", "reject", "discard"], "the CLI strings stay as they were");
-  assert.deepEqual(fresh.actions.map((a) => [a.verb, a.ref, a.withApproval ?? false, a.cli]), [
-    ["approve", v1.ref, false, `docket approve ${v1.ref}`],
-    ["promote", v1.ref, true, `docket promote ${v1.ref} --approve`],
-    ["revise", v1.ref, false, `docket revise ${v1.ref} <note>`],
-    ["reject", v1.ref, false, `docket reject ${v1.ref}`],
-    ["discard", v1.ref, false, `docket discard ${w.worker}`],
-  ]);
-  assert.deepEqual(fresh.files.map((f) => [f.path, f.additions, f.deletions]), [["src/app.txt", 1, 1]]);
+  assert.deepEqual(
+    fresh.card.actions,
+    ["approve", "promote --approve", "revise", "reject", "discard"],
+    "the CLI strings stay as they were",
+  );
+  assert.deepEqual(
+    fresh.actions.map((a) => [a.verb, a.ref, a.withApproval ?? false, a.cli]),
+    [
+      ["approve", v1.ref, false, `docket approve ${v1.ref}`],
+      ["promote", v1.ref, true, `docket promote ${v1.ref} --approve`],
+      ["revise", v1.ref, false, `docket revise ${v1.ref} <note>`],
+      ["reject", v1.ref, false, `docket reject ${v1.ref}`],
+      ["discard", v1.ref, false, `docket discard ${w.worker}`],
+    ],
+  );
+  assert.deepEqual(
+    fresh.files.map((f) => [f.path, f.additions, f.deletions]),
+    [["src/app.txt", 1, 1]],
+  );
   const decided = approve(g.ctx, { target: w.worker }).decision;
   const after = reviewView(g.ctx, v1.ref);
   assert.equal(after.lastDecision, decided.id);
-  assert.deepEqual(after.history.map((d) => d.id), [decided.id]);
-  assert.ok(after.actions.some((a) => a.verb === "use" && a.mode === "parent" && a.cli === `docket use ${v1.ref} --parent`));
+  assert.deepEqual(
+    after.history.map((d) => d.id),
+    [decided.id],
+  );
+  assert.ok(
+    after.actions.some((a) => a.verb === "use" && a.mode === "parent" && a.cli === `docket use ${v1.ref} --parent`),
+  );
   publish(g, w, { "src/app.txt": appWith({ 2: "two", 3: "three" }) });
   const older = reviewView(g.ctx, v1.ref);
-  assert.deepEqual([older.isCurrent, older.current?.version, older.actions], [false, 2, []], "an older version is shown without actions");
+  assert.deepEqual(
+    [older.isCurrent, older.current?.version, older.actions],
+    [false, 2, []],
+    "an older version is shown without actions",
+  );
 });
 
 test("an action bound to a decision the card did not show is refused and changes nothing, through every verb", (t) => {
@@ -57,15 +83,27 @@ test("an action bound to a decision the card did not show is refused and changes
   const landed = reject(g.ctx, { target: w.worker, note: "another tab" }).decision.id;
   const before = decisionCount(g.ctx);
   const status = gitStatus(g.project);
-  const stale = codeOf("decision-landed", new RegExp(`${w.worker}'s newest decision is ${landed} \\(reject ${v1.ref}, human\\), not none as on the card you acted on; nothing changed`));
+  const stale = codeOf(
+    "decision-landed",
+    new RegExp(
+      `${w.worker}'s newest decision is ${landed} \\(reject ${v1.ref}, human\\), not none as on the card you acted on; nothing changed`,
+    ),
+  );
   const bound = { target: w.worker, expectVersion: 1, expectDecision: seen };
   assert.throws(() => approve(g.ctx, bound), stale);
   assert.throws(() => revise(g.ctx, { ...bound, note: "change it" }), stale);
   assert.throws(() => promote(g.ctx, { ...bound, approve: true, yes: true }), stale);
-  assert.throws(() => useForParent(g.ctx, { target: v1.ref, expectDecision: seen }), (e) => (e as { code: string }).code === "not-approved" || stale(e));
+  assert.throws(
+    () => useForParent(g.ctx, { target: v1.ref, expectDecision: seen }),
+    (e) => (e as { code: string }).code === "not-approved" || stale(e),
+  );
   assert.equal(decisionCount(g.ctx), before);
   assert.equal(gitStatus(g.project), status, "a refused promotion touched no file");
-  assert.equal(approve(g.ctx, { ...bound, expectDecision: landed }).decision.verb, "approve", "bound to the decision it saw, the action goes through");
+  assert.equal(
+    approve(g.ctx, { ...bound, expectDecision: landed }).decision.verb,
+    "approve",
+    "bound to the decision it saw, the action goes through",
+  );
 });
 
 test("an answer bound to an older decision is refused and the question stays open", (t) => {
@@ -76,7 +114,10 @@ test("an answer bound to an older decision is refused and the question stays ope
   wait(g.ctx, who, { question: "Which table?", options: ["users", "accounts"] });
   const seen = reviewView(g.ctx, w.worker).lastDecision;
   approve(g.ctx, { target: w.worker });
-  assert.throws(() => answer(g.ctx, { worker: w.worker, text: "users", expectDecision: seen }), codeOf("decision-landed"));
+  assert.throws(
+    () => answer(g.ctx, { worker: w.worker, text: "users", expectDecision: seen }),
+    codeOf("decision-landed"),
+  );
   assert.equal(reviewView(g.ctx, w.worker).card.detail.questions.length, 1);
 });
 
@@ -85,15 +126,29 @@ test("the pulse ranks workers exactly as the verdict queue orders them: question
   const ready = reviewWorker(t, g);
   publish(g, ready, { "src/app.txt": appWith({ 6: "six" }) });
   const asking = reviewWorker(t, g);
-  wait(g.ctx, { worker: asking.worker, generation: asking.generation, runToken: asking.runToken }, { question: "Go on?" });
+  wait(
+    g.ctx,
+    { worker: asking.worker, generation: asking.generation, runToken: asking.runToken },
+    { question: "Go on?" },
+  );
   const failed = reviewWorker(t, g);
   g.ctx.commands.run("test.fail", {}, (tx) => updateWorker(tx, failed.worker, { state: "failed" }));
   const judged = reviewWorker(t, g);
   publish(g, judged, { "src/other.txt": "alpha\nb\ngamma\n" });
   approve(g.ctx, { target: judged.worker });
   const pulse = reviewPulse(g.ctx);
-  assert.deepEqual(pulse.queue.map((q) => [q.worker, q.rank]), [[asking.worker, 0], [failed.worker, 1], [ready.worker, 2]]);
-  assert.deepEqual(pulse.queue.map((q) => q.worker), verdictQueue(g.ctx).map((c) => c.worker));
+  assert.deepEqual(
+    pulse.queue.map((q) => [q.worker, q.rank]),
+    [
+      [asking.worker, 0],
+      [failed.worker, 1],
+      [ready.worker, 2],
+    ],
+  );
+  assert.deepEqual(
+    pulse.queue.map((q) => q.worker),
+    verdictQueue(g.ctx).map((c) => c.worker),
+  );
   assert.equal(pulse.workers.find((p) => p.worker === judged.worker)!.rank, null);
 });
 

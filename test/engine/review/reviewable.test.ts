@@ -35,10 +35,16 @@ test("a version rejected last stays closed to Combine, and so does one combined 
   publishBoth(p, { "src/app.txt": appWith({ 3: "three by w1" }) }, { "src/app.txt": appWith({ 30: "thirty by w2" }) });
   approve(p.g.ctx, { target: "w1" });
   const rejected = reject(p.g.ctx, { target: "w1" }).decision;
-  assert.throws(() => combineChangeSets(p.g.ctx, { sources: ["w1", "w2"] }), (e: unknown) => code("combine-source-closed")(e) && (e as Error).message.includes(`was rejected (${rejected.id})`));
+  assert.throws(
+    () => combineChangeSets(p.g.ctx, { sources: ["w1", "w2"] }),
+    (e: unknown) => code("combine-source-closed")(e) && (e as Error).message.includes(`was rejected (${rejected.id})`),
+  );
   approve(p.g.ctx, { target: "w1" });
   assert.equal(combineChangeSets(p.g.ctx, { sources: ["w1", "w2"] }).outcome, "combined");
-  assert.throws(() => combineChangeSets(p.g.ctx, { sources: ["w1", "w2"] }), (e: unknown) => code("combine-source-closed")(e) && /was already combined/.test((e as Error).message));
+  assert.throws(
+    () => combineChangeSets(p.g.ctx, { sources: ["w1", "w2"] }),
+    (e: unknown) => code("combine-source-closed")(e) && /was already combined/.test((e as Error).message),
+  );
 });
 
 test("the combined version the queue lists opens as a review view, and its bound action judges that version", async (t) => {
@@ -54,16 +60,31 @@ test("the combined version the queue lists opens as a review view, and its bound
   assert.equal(view.card.deliverable?.ref, "combined:w1+w2:1");
   assert.equal(view.isCurrent, true);
   assert.equal(view.lastDecision, null, "nothing was decided on the combined version yet");
-  assert.deepEqual(view.actions.map((a) => a.cli), ["docket approve combined:w1+w2:1", "docket promote combined:w1+w2:1 --approve", "docket reject combined:w1+w2:1"]);
+  assert.deepEqual(
+    view.actions.map((a) => a.cli),
+    ["docket approve combined:w1+w2:1", "docket promote combined:w1+w2:1 --approve", "docket reject combined:w1+w2:1"],
+  );
   assert.match(view.files.map((f) => f.path).join(","), /src\/app\.txt/);
 
-  const lines = (await runAction(p.g.ctx, { verb: "approve", worker: view.card.worker, version: view.card.deliverable!.version, lastDecision: view.lastDecision })).lines;
+  const lines = (
+    await runAction(p.g.ctx, {
+      verb: "approve",
+      worker: view.card.worker,
+      version: view.card.deliverable!.version,
+      lastDecision: view.lastDecision,
+    })
+  ).lines;
   assert.match(lines[0]!, /^\S+ approve combined:w1\+w2:1$/);
   const after = reviewView(p.g.ctx, "combined:w1+w2:1");
   assert.equal(after.card.approved, true);
   assert.equal(after.history.map((d) => d.verb).join(","), "approve");
   await assert.rejects(
-    runAction(p.g.ctx, { verb: "reject", worker: view.card.worker, version: view.card.deliverable!.version, lastDecision: view.lastDecision }),
+    runAction(p.g.ctx, {
+      verb: "reject",
+      worker: view.card.worker,
+      version: view.card.deliverable!.version,
+      lastDecision: view.lastDecision,
+    }),
     code("decision-landed"),
     "an action bound to the card before the approval is refused",
   );

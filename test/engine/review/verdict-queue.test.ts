@@ -30,16 +30,35 @@ test("the queue asks git once per distinct base and gives every card the warning
   g.ctx.projectRoot();
 
   const { result: queue, calls } = countingGit(t, () => verdictQueue(g.ctx));
-  assert.deepEqual(queue.map((c) => c.worker), [second[1]!.worker, second[0]!.worker, first[1]!.worker, first[0]!.worker]);
-  assert.deepEqual(calls.filter((c) => c !== "--version"), ["cat-file", "config", "diff", "diff", "ls-files"], "one commit check, one filter-driver lookup, one diff per base, one untracked listing");
+  assert.deepEqual(
+    queue.map((c) => c.worker),
+    [second[1]!.worker, second[0]!.worker, first[1]!.worker, first[0]!.worker],
+  );
+  assert.deepEqual(
+    calls.filter((c) => c !== "--version"),
+    ["cat-file", "config", "diff", "diff", "ls-files"],
+    "one commit check, one filter-driver lookup, one diff per base, one untracked listing",
+  );
   // Combine is offered in the queue without a dry merge (git in a private store); each card measures it when opened.
   const offered = queue.flatMap((c) => c.warnings.filter((w) => w.kind === "combine").map((w) => w.text));
-  assert.ok(offered.length > 0 && offered.every((text) => text.endsWith(" · its card measures the merge")), offered.join("\n"));
+  assert.ok(
+    offered.length > 0 && offered.every((text) => text.endsWith(" · its card measures the merge")),
+    offered.join("\n"),
+  );
   const one = queue.find((c) => c.warnings.some((w) => w.kind === "combine"))!;
-  assert.ok(verdictCard(g.ctx, one.worker).warnings.some((w) => w.kind === "combine" && /· (merges clean, \d+ files?|\d+ conflicts? in \d+ files?)$/.test(w.text)), "the card alone measures it");
-  for (const card of queue) assert.deepEqual(card, verdictCard(g.ctx, card.worker, { dryMerge: false }), `${card.worker}'s card`);
+  assert.ok(
+    verdictCard(g.ctx, one.worker).warnings.some(
+      (w) => w.kind === "combine" && /· (merges clean, \d+ files?|\d+ conflicts? in \d+ files?)$/.test(w.text),
+    ),
+    "the card alone measures it",
+  );
+  for (const card of queue)
+    assert.deepEqual(card, verdictCard(g.ctx, card.worker, { dryMerge: false }), `${card.worker}'s card`);
   const kinds = queue.flatMap((c) => c.warnings.map((w) => w.kind));
-  assert.ok(kinds.includes("overlap") && kinds.includes("parent-moved"), `the queue shows overlaps and parent moves: ${kinds.join(", ")}`);
+  assert.ok(
+    kinds.includes("overlap") && kinds.includes("parent-moved"),
+    `the queue shows overlaps and parent moves: ${kinds.join(", ")}`,
+  );
 });
 
 test("asking for many workers at once answers each exactly as asking alone, unknown bases included", (t) => {
@@ -63,10 +82,19 @@ test("asking for many workers at once answers each exactly as asking alone, unkn
   ];
   const alone = queries.map((q) => parentChangesSince(repo, q, q.paths));
   const { result: together, calls } = countingGit(t, () => parentChangesForEach(repo, queries));
-  assert.deepEqual(together, alone.map((changes) => ({ ok: true, changes })));
-  assert.deepEqual(alone[2], [{ path: "b.txt", status: "M" }, { path: "dir/e.txt", status: "?" }]);
+  assert.deepEqual(
+    together,
+    alone.map((changes) => ({ ok: true, changes })),
+  );
+  assert.deepEqual(alone[2], [
+    { path: "b.txt", status: "M" },
+    { path: "dir/e.txt", status: "?" },
+  ]);
   assert.equal(alone[3], undefined);
-  assert.deepEqual(alone[5], [{ path: "dir/d.txt", status: "D" }, { path: "dir/e.txt", status: "?" }]);
+  assert.deepEqual(alone[5], [
+    { path: "dir/d.txt", status: "D" },
+    { path: "dir/e.txt", status: "?" },
+  ]);
   // HEAD~1 is checked on its own (not an object id) and diffed as its own revision: three bases, three diffs.
   assert.deepEqual(calls, ["cat-file", "cat-file", "config", "diff", "diff", "diff", "ls-files"]);
 });

@@ -20,7 +20,17 @@ test("a notice about a deleted worker or a question nobody still asks is settled
     for (const w of [gone, asker]) updateWorker(tx, w, { state: "failed" });
   });
   const settledOf = () => attentionList(ctx).map((n) => [n.id, n.settled]);
-  assert.deepEqual(settledOf(), [["n1", false], ["n2", true], ["n3", false], ["n4", false]]);
+  assert.deepEqual(settledOf(), [
+    ["n1", false],
+    ["n2", true],
+    ["n3", false],
+    ["n4", false],
+  ]);
   ctx.commands.run("test.delete", null, (tx) => updateWorker(tx, gone, { deletedAt: tx.now }));
-  assert.deepEqual(settledOf(), [["n1", true], ["n2", true], ["n3", false], ["n4", false]]);
+  assert.deepEqual(settledOf(), [
+    ["n1", true],
+    ["n2", true],
+    ["n3", false],
+    ["n4", false],
+  ]);
 });

@@ -20,12 +20,21 @@ test("a claimed message is delivered to that generation and read only when that 
   const told = tellWorker(ctx, { worker: who.worker, text: "line one\r\nline two   \n\n" });
   assert.deepEqual(told, { message: "m1", delivery: "queued", waiting: false });
   const claimed = claimInbox(ctx, who);
-  assert.deepEqual(claimed.map((m) => [m.id, m.kind, m.body, m.deliverAs]), [["m1", "tell", "line one\nline two", "steer"]]);
+  assert.deepEqual(
+    claimed.map((m) => [m.id, m.kind, m.body, m.deliverAs]),
+    [["m1", "tell", "line one\nline two", "steer"]],
+  );
   assert.equal(formatInboxMessage(claimed[0]!), "[docket · from the human]\nline one\nline two");
   assert.deepEqual(claimInbox(ctx, who), [], "a delivered message is not claimed twice");
-  assert.deepEqual(messageDeliveries(ctx.db, who.worker).map((m) => m.delivery), ["delivered"]);
+  assert.deepEqual(
+    messageDeliveries(ctx.db, who.worker).map((m) => m.delivery),
+    ["delivered"],
+  );
   assert.deepEqual(markInboxRead(ctx, who, ["m1", "m99"]), ["m1"]);
-  assert.deepEqual(messageDeliveries(ctx.db, who.worker).map((m) => m.delivery), ["read"]);
+  assert.deepEqual(
+    messageDeliveries(ctx.db, who.worker).map((m) => m.delivery),
+    ["read"],
+  );
 });
 
 test("a replaced generation can neither claim nor acknowledge messages, and unread ones go back to the queue", (t) => {
@@ -41,7 +50,10 @@ test("a replaced generation can neither claim nor acknowledge messages, and unre
   assert.throws(() => claimInbox(ctx, who), { code: "generation-replaced" });
   assert.throws(() => markInboxRead(ctx, who, ["m1"]), { code: "generation-replaced" });
   const g2 = { worker: who.worker, generation: 2, runToken: "token-2" };
-  assert.deepEqual(claimInbox(ctx, g2).map((m) => m.id), ["m1"]);
+  assert.deepEqual(
+    claimInbox(ctx, g2).map((m) => m.id),
+    ["m1"],
+  );
   assert.deepEqual(markInboxRead(ctx, g2, ["m1"]), ["m1"]);
 });
 
@@ -59,7 +71,10 @@ test("data_version moves when another connection commits, so the worker polls ch
 test("heartbeats and turns are fenced and move the lifecycle; an exit settles only the current generation", (t) => {
   const { ctx } = workLedger(t, { env: socket });
   const who = addWorker(ctx);
-  assert.deepEqual(recordHeartbeat(ctx, who, { model: "faux/faux-1", thinking: "off", pid: 42 }), { worker: who.worker, state: "active" });
+  assert.deepEqual(recordHeartbeat(ctx, who, { model: "faux/faux-1", thinking: "off", pid: 42 }), {
+    worker: who.worker,
+    state: "active",
+  });
   assert.equal(recordTurn(ctx, who, "end"), "idle");
   assert.equal(recordHeartbeat(ctx, who).state, "idle", "a heartbeat does not wake an idle worker");
   assert.equal(recordTurn(ctx, who, "start"), "active");
@@ -68,8 +83,17 @@ test("heartbeats and turns are fenced and move the lifecycle; an exit settles on
   assert.equal(stale.settled, false);
   const exit = recordWorkerExit(ctx, who, 7);
   assert.deepEqual([exit.settled, exit.state], [true, "failed"]);
-  const row = ctx.db.prepare("SELECT state, exited, exit_code, last_error, model_in_effect, pid FROM workers WHERE id = ?").get(who.worker);
-  assert.deepEqual(row, { state: "failed", exited: 1, exit_code: 7, last_error: "worker process exited before reporting (exit 7)", model_in_effect: "faux/faux-1", pid: 42 });
+  const row = ctx.db
+    .prepare("SELECT state, exited, exit_code, last_error, model_in_effect, pid FROM workers WHERE id = ?")
+    .get(who.worker);
+  assert.deepEqual(row, {
+    state: "failed",
+    exited: 1,
+    exit_code: 7,
+    last_error: "worker process exited before reporting (exit 7)",
+    model_in_effect: "faux/faux-1",
+    pid: 42,
+  });
   assert.equal(recordWorkerExit(ctx, who, 0).settled, false, "an exit is recorded once");
   assert.throws(() => recordHeartbeat(ctx, who), { code: "worker-exited" });
 });
@@ -79,7 +103,11 @@ test("telling an answer resolves only the named question and wakes the worker wh
   const who = addWorker(ctx);
   ctx.commands.run("test.questions", {}, (tx) => {
     for (const id of ["q1", "q2"]) {
-      tx.db.prepare("INSERT INTO questions (id, worker, generation, text, state, created_at) VALUES (?, ?, 1, ?, 'open', ?)").run(id, who.worker, `question ${id}`, tx.now);
+      tx.db
+        .prepare(
+          "INSERT INTO questions (id, worker, generation, text, state, created_at) VALUES (?, ?, 1, ?, 'open', ?)",
+        )
+        .run(id, who.worker, `question ${id}`, tx.now);
     }
     updateWorker(tx, who.worker, { state: "needs_input" });
   });
@@ -89,10 +117,20 @@ test("telling an answer resolves only the named question and wakes the worker wh
     { id: "q1", state: "answered", answer: "use plan B" },
     { id: "q2", state: "open", answer: null },
   ]);
-  assert.equal((ctx.db.prepare("SELECT kind, question FROM messages WHERE id = ?").get(r.message) as any).kind, "answer");
+  assert.equal(
+    (ctx.db.prepare("SELECT kind, question FROM messages WHERE id = ?").get(r.message) as any).kind,
+    "answer",
+  );
   assert.equal((ctx.db.prepare("SELECT state FROM workers").get() as any).state, "needs_input");
-  assert.throws(() => tellWorker(ctx, { worker: who.worker, text: "again", question: "q1" }), { code: "question-not-open", message: "question q1 is already answered; nothing was sent" });
-  assert.equal((ctx.db.prepare("SELECT count(*) AS n FROM messages").get() as any).n, 1, "the refused answer queued nothing");
+  assert.throws(() => tellWorker(ctx, { worker: who.worker, text: "again", question: "q1" }), {
+    code: "question-not-open",
+    message: "question q1 is already answered; nothing was sent",
+  });
+  assert.equal(
+    (ctx.db.prepare("SELECT count(*) AS n FROM messages").get() as any).n,
+    1,
+    "the refused answer queued nothing",
+  );
   tellWorker(ctx, { worker: who.worker, text: "and B for this too", question: "q2" });
   assert.equal((ctx.db.prepare("SELECT state FROM workers").get() as any).state, "active");
 });

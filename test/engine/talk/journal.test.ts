@@ -21,8 +21,14 @@ import { tmuxServer } from "../../support/tmux.js";
 test("journal rows cannot be updated or deleted, even through raw SQL", (t) => {
   const g = reviewGround(t);
   postToJournal(g.ctx, { text: "the API moved to /v2" });
-  assert.throws(() => g.ctx.db.prepare("UPDATE journal SET text = 'rewritten'").run(), /the project journal is append-only: an entry cannot be updated/);
-  assert.throws(() => g.ctx.db.prepare("DELETE FROM journal").run(), /the project journal is append-only: an entry cannot be deleted/);
+  assert.throws(
+    () => g.ctx.db.prepare("UPDATE journal SET text = 'rewritten'").run(),
+    /the project journal is append-only: an entry cannot be updated/,
+  );
+  assert.throws(
+    () => g.ctx.db.prepare("DELETE FROM journal").run(),
+    /the project journal is append-only: an entry cannot be deleted/,
+  );
   assert.equal(readJournal(g.ctx).entries[0]!.text, "the API moved to /v2");
 });
 
@@ -33,9 +39,18 @@ test("a promotion appends the files that landed, crediting its worker, and the f
   approve(g.ctx, { target: w.worker });
   const r = promote(g.ctx, { target: w.worker, yes: true });
   const { entries, file } = readJournal(g.ctx);
-  assert.deepEqual(entries.map((e) => ({ kind: e.kind, from: e.from, paths: e.paths, ref: e.ref, workers: e.workers })), [
-    { kind: "promoted", from: w.worker, paths: ["docs/new.md", "src/app.txt"], ref: `worker-deliverable:${w.worker}:1`, workers: [w.worker] },
-  ]);
+  assert.deepEqual(
+    entries.map((e) => ({ kind: e.kind, from: e.from, paths: e.paths, ref: e.ref, workers: e.workers })),
+    [
+      {
+        kind: "promoted",
+        from: w.worker,
+        paths: ["docs/new.md", "src/app.txt"],
+        ref: `worker-deliverable:${w.worker}:1`,
+        workers: [w.worker],
+      },
+    ],
+  );
   const decision = g.ctx.db.prepare("SELECT decision FROM journal").pluck().get();
   assert.equal(decision, r.decision.id, "the entry names the promotion that wrote it");
   assert.match(readFileSync(file, "utf8"), /^- docs\/new\.md$/m);
@@ -50,7 +65,11 @@ test("after a promotion, a worker that edited or read a landed file shows base m
   const server = tmuxServer(t);
   const g = reviewGround(t);
   // ls and show probe tmux: this engine looks at a private server, never the user's.
-  const view = openEngine({ env: { DOCKET_HOME: g.home, DOCKET_TMUX_SOCKET: server.socket }, cwd: g.project, clock: g.clock });
+  const view = openEngine({
+    env: { DOCKET_HOME: g.home, DOCKET_TMUX_SOCKET: server.socket },
+    cwd: g.project,
+    clock: g.clock,
+  });
   t.after(() => view.close());
   const lander = reviewWorker(t, g);
   const editor = reviewWorker(t, g);
@@ -66,16 +85,45 @@ test("after a promotion, a worker that edited or read a landed file shows base m
 
   const listing = listWorkers(view);
   assert.deepEqual([...listing.baseMoved.keys()].sort(), [editor.worker, reader.worker].sort());
-  assert.deepEqual(showWorker(view, editor.worker).baseMoved, { files: ["src/app.txt"], refs: [`worker-deliverable:${lander.worker}:1`] });
+  assert.deepEqual(showWorker(view, editor.worker).baseMoved, {
+    files: ["src/app.txt"],
+    refs: [`worker-deliverable:${lander.worker}:1`],
+  });
   assert.equal(showWorker(view, lander.worker).baseMoved, null, "its own promotion is not a warning");
-  assert.deepEqual(dockRows(g.ctx).filter((r) => r.baseMoved > 0).map((r) => r.worker).sort(), [editor.worker, reader.worker].sort());
+  assert.deepEqual(
+    dockRows(g.ctx)
+      .filter((r) => r.baseMoved > 0)
+      .map((r) => r.worker)
+      .sort(),
+    [editor.worker, reader.worker].sort(),
+  );
   const fleet = fleetBoard(view);
-  assert.deepEqual(fleet.filter((r) => r.baseMoved !== null).map((r) => [r.worker, r.baseMoved]).sort(), [[editor.worker, "base moved · 1 file"], [reader.worker, "base moved · 1 file"]].sort());
-  assert.match(renderFleet(fleet, false).toString(), new RegExp(`data-worker="${editor.worker}".*?<span class="base-moved"[^>]*>base moved · 1 file</span>`));
+  assert.deepEqual(
+    fleet
+      .filter((r) => r.baseMoved !== null)
+      .map((r) => [r.worker, r.baseMoved])
+      .sort(),
+    [
+      [editor.worker, "base moved · 1 file"],
+      [reader.worker, "base moved · 1 file"],
+    ].sort(),
+  );
+  assert.match(
+    renderFleet(fleet, false).toString(),
+    new RegExp(`data-worker="${editor.worker}".*?<span class="base-moved"[^>]*>base moved · 1 file</span>`),
+  );
   const card = verdictCard(g.ctx, editor.worker);
-  assert.ok(card.warnings.some((w) => w.kind === "base-moved" && w.text === "produced before src/app.txt landed · re-check before promoting"), JSON.stringify(card.warnings));
+  assert.ok(
+    card.warnings.some(
+      (w) => w.kind === "base-moved" && w.text === "produced before src/app.txt landed · re-check before promoting",
+    ),
+    JSON.stringify(card.warnings),
+  );
 
   approve(g.ctx, { target: editor.worker });
   assert.equal(showWorker(view, editor.worker).baseMoved, null, "a decided row does not show it");
-  assert.ok(!verdictCard(g.ctx, editor.worker).warnings.some((w) => w.kind === "base-moved"), "nor does its judged version");
+  assert.ok(
+    !verdictCard(g.ctx, editor.worker).warnings.some((w) => w.kind === "base-moved"),
+    "nor does its judged version",
+  );
 });

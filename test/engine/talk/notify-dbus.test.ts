@@ -28,7 +28,11 @@ async function ground(t: { after(fn: () => unknown): void }) {
 }
 
 /** `docket web --detach` in `cwd`, stopped when the test ends: its pid and address. */
-async function detachedWeb(t: { after(fn: () => void): void }, env: NodeJS.ProcessEnv, cwd: string): Promise<{ pid: number; url: string }> {
+async function detachedWeb(
+  t: { after(fn: () => void): void },
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+): Promise<{ pid: number; url: string }> {
   const started = jsonOf(await docketAsync({ env, cwd }, "web", "--detach", "--json"));
   t.after(() => {
     try {
@@ -46,18 +50,24 @@ test("a question, a ready version and a failure each arrive once at the desktop 
   const w2 = reviewWorker(t, g);
   wait(g.ctx, w1, { question: "which database?", options: ["sqlite", "postgres"] });
   await g.sender();
-  assert.deepEqual(g.service.calls.map((c) => [c.appName, c.summary, c.body]), [["Docket", "Docket: w1 asks you a question", "which database?"]]);
-  assert.deepEqual(g.service.calls[0]!.actions, [], "a short-lived command cannot wait for a click: no action is offered");
+  assert.deepEqual(
+    g.service.calls.map((c) => [c.appName, c.summary, c.body]),
+    [["Docket", "Docket: w1 asks you a question", "which database?"]],
+  );
+  assert.deepEqual(
+    g.service.calls[0]!.actions,
+    [],
+    "a short-lived command cannot wait for a click: no action is offered",
+  );
   const v1 = publish(g, w1, { "src/app.txt": "changed\n" });
   await g.sender();
   fail(g.ctx, w2, { reason: "tests do not build" });
   await g.sender();
   await g.sender();
-  assert.deepEqual(g.service.calls.map((c) => c.summary), [
-    "Docket: w1 asks you a question",
-    "Docket: w1 has a version ready for judgment",
-    "Docket: w2 failed",
-  ]);
+  assert.deepEqual(
+    g.service.calls.map((c) => c.summary),
+    ["Docket: w1 asks you a question", "Docket: w1 has a version ready for judgment", "Docket: w2 failed"],
+  );
   assert.match(g.service.calls[1]!.body, new RegExp(`^${v1.ref}`));
   assert.equal(g.service.calls[2]!.body, "tests do not build");
 });
@@ -69,7 +79,10 @@ test("a burst of five ready versions arrives as one batched message", async (t) 
   await g.sender();
   assert.equal(g.service.calls.length, 1, JSON.stringify(g.service.calls));
   assert.equal(g.service.calls[0]!.summary, "Docket: 5 events (5 ready)");
-  assert.deepEqual(g.service.calls[0]!.body.split("\n").map((l) => l.split(" ")[0]), ["w1", "w2", "w3", "w4", "w5"]);
+  assert.deepEqual(
+    g.service.calls[0]!.body.split("\n").map((l) => l.split(" ")[0]),
+    ["w1", "w2", "w3", "w4", "w5"],
+  );
 });
 
 test("after the sending process restarts, and with several senders at once, nothing is sent twice", async (t) => {
@@ -81,10 +94,17 @@ test("after the sending process restarts, and with several senders at once, noth
   assert.equal(g.service.calls.length, 1);
   const w2 = reviewWorker(t, g);
   wait(g.ctx, w2, { question: "second?" });
-  const runs = await Promise.all(Array.from({ length: 4 }, () => docketAsync({ env: g.env, cwd: g.project }, "attention", "--json")));
+  const runs = await Promise.all(
+    Array.from({ length: 4 }, () => docketAsync({ env: g.env, cwd: g.project }, "attention", "--json")),
+  );
   for (const r of runs) assert.equal(r.code, 0, r.stderr);
-  assert.deepEqual(g.service.calls.map((c) => c.body), ["first?", "second?"]);
-  const row = g.ctx.db.prepare("SELECT sent_by FROM notifications WHERE kind = 'question' AND worker = ?").get(w2.worker) as { sent_by: string };
+  assert.deepEqual(
+    g.service.calls.map((c) => c.body),
+    ["first?", "second?"],
+  );
+  const row = g.ctx.db
+    .prepare("SELECT sent_by FROM notifications WHERE kind = 'question' AND worker = ?")
+    .get(w2.worker) as { sent_by: string };
   assert.match(row.sent_by, /^cli:\d+ · desktop sent: notify-send exited 0/);
 });
 
@@ -92,8 +112,14 @@ test("notify.command receives one JSON line per event on its stdin, once", async
   const g = reviewGround(t);
   const out = join(g.home, "received.ndjson");
   const receiver = join(g.home, "receiver.mjs");
-  writeFileSync(receiver, `import { appendFileSync, readFileSync } from "node:fs";\nappendFileSync(${JSON.stringify(out)}, readFileSync(0));\n`);
-  writeFileSync(join(g.home, "config.json"), JSON.stringify({ notify: { command: [process.execPath, receiver], batchSeconds: 0 } }));
+  writeFileSync(
+    receiver,
+    `import { appendFileSync, readFileSync } from "node:fs";\nappendFileSync(${JSON.stringify(out)}, readFileSync(0));\n`,
+  );
+  writeFileSync(
+    join(g.home, "config.json"),
+    JSON.stringify({ notify: { command: [process.execPath, receiver], batchSeconds: 0 } }),
+  );
   const env = cliEnv({ DOCKET_HOME: g.home });
   const w1 = reviewWorker(t, g);
   const w2 = reviewWorker(t, g);
@@ -101,24 +127,56 @@ test("notify.command receives one JSON line per event on its stdin, once", async
   const v1 = publish(g, w2, { "src/app.txt": "changed\n" });
   jsonOf(await docketAsync({ env, cwd: g.project }, "attention", "--json"));
   jsonOf(await docketAsync({ env, cwd: g.project }, "attention", "--json"));
-  const lines = readFileSync(out, "utf8").trim().split("\n").map((l) => JSON.parse(l));
-  assert.deepEqual(lines.map((l) => [l.event, l.worker, l.ref, l.title, l.text, l.at]), [
-    ["question", w1.worker, null, `${w1.worker} asks you a question`, "left or right?", "2026-03-01T10:00:00.000Z"],
-    ["ready", w2.worker, v1.ref, `${w2.worker} has a version ready for judgment`, `${v1.ref} (completed): changed src/app.txt`, "2026-03-01T10:00:00.000Z"],
-  ]);
-  assert.ok(lines.every((l) => !("url" in l)), "no review page runs, so no url");
+  const lines = readFileSync(out, "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l));
+  assert.deepEqual(
+    lines.map((l) => [l.event, l.worker, l.ref, l.title, l.text, l.at]),
+    [
+      ["question", w1.worker, null, `${w1.worker} asks you a question`, "left or right?", "2026-03-01T10:00:00.000Z"],
+      [
+        "ready",
+        w2.worker,
+        v1.ref,
+        `${w2.worker} has a version ready for judgment`,
+        `${v1.ref} (completed): changed src/app.txt`,
+        "2026-03-01T10:00:00.000Z",
+      ],
+    ],
+  );
+  assert.ok(
+    lines.every((l) => !("url" in l)),
+    "no review page runs, so no url",
+  );
 });
 
-test("docket web's desktop notification carries a default action; the service's ActionInvoked opens the card with notify.openCommand", { timeout: 60_000 }, async (t) => {
+test("docket web's desktop notification carries a default action; the service's ActionInvoked opens the card with notify.openCommand", {
+  timeout: 60_000,
+}, async (t) => {
   const bus = await sessionBus(t);
   const service = await notificationService(t, bus);
   const g = reviewGround(t);
   const opened = join(g.home, "opened.txt");
   const opener = join(g.home, "opener.mjs");
-  writeFileSync(opener, `import { appendFileSync } from "node:fs";\nappendFileSync(${JSON.stringify(opened)}, JSON.stringify(process.argv.slice(2)) + "\\n");\n`);
-  writeFileSync(join(g.home, "config.json"), JSON.stringify({ notify: { desktop: true, batchSeconds: 0, openCommand: [process.execPath, opener, "--new-tab"] } }));
+  writeFileSync(
+    opener,
+    `import { appendFileSync } from "node:fs";\nappendFileSync(${JSON.stringify(opened)}, JSON.stringify(process.argv.slice(2)) + "\\n");\n`,
+  );
+  writeFileSync(
+    join(g.home, "config.json"),
+    JSON.stringify({
+      notify: { desktop: true, batchSeconds: 0, openCommand: [process.execPath, opener, "--new-tab"] },
+    }),
+  );
   const scratch = tempDir(t, "docket-notify-web-");
-  const env = cliEnv({ DOCKET_HOME: g.home, HOME: scratch, TMPDIR: scratch, DOCKET_TMUX_SOCKET: tmuxServer(t).socket, ...bus.env });
+  const env = cliEnv({
+    DOCKET_HOME: g.home,
+    HOME: scratch,
+    TMPDIR: scratch,
+    DOCKET_TMUX_SOCKET: tmuxServer(t).socket,
+    ...bus.env,
+  });
   const started = await detachedWeb(t, env, g.project);
   const w1 = reviewWorker(t, g);
   publish(g, w1, { "src/app.txt": "changed\n" });
@@ -127,15 +185,27 @@ test("docket web's desktop notification carries a default action; the service's 
   assert.deepEqual(call.actions, ["default", "Open in Docket"]);
   service.invoke(call.id, "default");
   const line = await waitFor("the opener's line", fileOnce(opened, endsWithLine), 20_000, 50);
-  assert.deepEqual(JSON.parse(line), ["--new-tab", `${new URL(started.url).origin}/card/${w1.worker}`], "the card's address, without the sign-in secret");
+  assert.deepEqual(
+    JSON.parse(line),
+    ["--new-tab", `${new URL(started.url).origin}/card/${w1.worker}`],
+    "the card's address, without the sign-in secret",
+  );
 });
 
-test("a sender outside the project (as the door is) gives each event its own project's card address", { timeout: 60_000 }, async (t) => {
+test("a sender outside the project (as the door is) gives each event its own project's card address", {
+  timeout: 60_000,
+}, async (t) => {
   const g = reviewGround(t);
   const out = join(g.home, "received.ndjson");
   const receiver = join(g.home, "receiver.mjs");
-  writeFileSync(receiver, `import { appendFileSync, readFileSync } from "node:fs";\nappendFileSync(${JSON.stringify(out)}, readFileSync(0));\n`);
-  writeFileSync(join(g.home, "config.json"), JSON.stringify({ notify: { command: [process.execPath, receiver], batchSeconds: 0 } }));
+  writeFileSync(
+    receiver,
+    `import { appendFileSync, readFileSync } from "node:fs";\nappendFileSync(${JSON.stringify(out)}, readFileSync(0));\n`,
+  );
+  writeFileSync(
+    join(g.home, "config.json"),
+    JSON.stringify({ notify: { command: [process.execPath, receiver], batchSeconds: 0 } }),
+  );
   const scratch = tempDir(t, "docket-notify-door-");
   const env = cliEnv({ DOCKET_HOME: g.home, HOME: scratch, TMPDIR: scratch, DOCKET_TMUX_SOCKET: tmuxServer(t).socket });
   const started = await detachedWeb(t, env, g.project);
@@ -146,6 +216,9 @@ test("a sender outside the project (as the door is) gives each event its own pro
   t.after(() => door.close());
   const sent = await sendDueNotifications(door, { holder: "door:test" });
   assert.equal(sent?.events.length, 1);
-  const [line] = readFileSync(out, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+  const [line] = readFileSync(out, "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l));
   assert.equal(line.url, `${new URL(started.url).origin}/card/${w1.worker}`);
 });

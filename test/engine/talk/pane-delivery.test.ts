@@ -17,16 +17,25 @@ test("a command worker whose pane is gone keeps the message queued, with the fai
   ctx.commands.run("test.pane", null, (tx) => updateWorker(tx, worker, { paneId: "%9999", state: "active" }));
   const r = tellWorker(ctx, { worker, text: "are you there?" });
   assert.deepEqual({ ...r }, { message: "m1", delivery: "queued", waiting: false, pasted: "failed" });
-  assert.deepEqual(ctx.db.prepare("SELECT delivery, delivered_via FROM messages").get(), { delivery: "queued", delivered_via: null });
+  assert.deepEqual(ctx.db.prepare("SELECT delivery, delivered_via FROM messages").get(), {
+    delivery: "queued",
+    delivered_via: null,
+  });
 });
 
 test("a respawn re-queues words an inbox reader claimed but never read, not words a pane already took", (t) => {
   const { ctx } = workLedger(t);
   const { worker } = addWorker(ctx);
   ctx.commands.run("test.messages", null, (tx) => {
-    tx.db.prepare("INSERT INTO messages (id, worker, kind, body, delivery, delivered_generation, delivered_via, created_at) VALUES ('m1', ?, 'tell', 'pasted', 'delivered', 1, 'pane', ?), ('m2', ?, 'tell', 'claimed', 'delivered', 1, 'inbox', ?)")
+    tx.db
+      .prepare(
+        "INSERT INTO messages (id, worker, kind, body, delivery, delivered_generation, delivered_via, created_at) VALUES ('m1', ?, 'tell', 'pasted', 'delivered', 1, 'pane', ?), ('m2', ?, 'tell', 'claimed', 'delivered', 1, 'inbox', ?)",
+      )
       .run(worker, tx.now, worker, tx.now);
   });
   assert.equal(ctx.commands.run("test.requeue", null, (tx) => requeueUnread(tx, worker)).result, 1);
-  assert.deepEqual(ctx.db.prepare("SELECT id, delivery FROM messages ORDER BY id").all(), [{ id: "m1", delivery: "delivered" }, { id: "m2", delivery: "queued" }]);
+  assert.deepEqual(ctx.db.prepare("SELECT id, delivery FROM messages ORDER BY id").all(), [
+    { id: "m1", delivery: "delivered" },
+    { id: "m2", delivery: "queued" },
+  ]);
 });

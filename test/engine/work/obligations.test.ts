@@ -48,15 +48,34 @@ test("resolved obligations show their disposition under --all and cannot be park
   report(ctx, who, { item: "t1", outcome: "done", body: "ok" });
   assert.deepEqual(ids(obligationList(ctx, {})), ["o2"]);
   const all = obligationList(ctx, { all: true });
-  assert.deepEqual({ ...all[0] }, { id: "o1", item: "t1", worker: "w1", state: "resolved", dueAt: "2026-01-01T01:00:00.000Z", parkedUntil: null, disposition: "rp1" });
+  assert.deepEqual(
+    { ...all[0] },
+    {
+      id: "o1",
+      item: "t1",
+      worker: "w1",
+      state: "resolved",
+      dueAt: "2026-01-01T01:00:00.000Z",
+      parkedUntil: null,
+      disposition: "rp1",
+    },
+  );
   const before = dumpTables(ctx.db);
-  assert.throws(() => parkObligationUntil(ctx, { id: "o1", until: "2027-01-01T00:00:00Z" }), { code: "obligation-resolved", message: "o1 is already resolved by rp1; nothing to park" });
+  assert.throws(() => parkObligationUntil(ctx, { id: "o1", until: "2027-01-01T00:00:00Z" }), {
+    code: "obligation-resolved",
+    message: "o1 is already resolved by rp1; nothing to park",
+  });
   assert.throws(() => unparkObligationNow(ctx, { id: "o1" }), { code: "obligation-resolved" });
-  assert.throws(() => parkObligationUntil(ctx, { id: "o9", until: "2027-01-01T00:00:00Z" }), { code: "obligation-not-found", message: "no obligation o9" });
+  assert.throws(() => parkObligationUntil(ctx, { id: "o9", until: "2027-01-01T00:00:00Z" }), {
+    code: "obligation-not-found",
+    message: "no obligation o9",
+  });
   assert.throws(() => parkObligationUntil(ctx, { id: "o2", until: "tomorrow" }), { code: "bad-time" });
   assert.throws(() => parkObligationUntil(ctx, { id: "o2", until: "2027-01-01T00:00:00" }), { code: "bad-time" });
   assert.throws(() => parkObligationUntil(ctx, { id: "o2", until: "2025-12-31T00:00:00Z" }), { code: "park-in-past" });
-  assert.throws(() => parkObligationUntil(ctx, { id: "b2", until: "2027-01-01T00:00:00Z" }), { code: "bad-obligation-id" });
+  assert.throws(() => parkObligationUntil(ctx, { id: "b2", until: "2027-01-01T00:00:00Z" }), {
+    code: "bad-obligation-id",
+  });
   assert.throws(() => obligationList(ctx, { due: true, all: true }), { code: "bad-flags" });
   assert.deepEqual(dumpTables(ctx.db), before);
 });
@@ -66,8 +85,26 @@ test("attention lists blocked and outcome notifications with the worker's lines,
   report(ctx, who, { item: "t1", outcome: "blocked", body: "need the password", forHuman: ["send it via 1password"] });
   report(ctx, who, { item: "t2", outcome: "abandoned", body: "duplicate of t1", forHuman: [] });
   assert.deepEqual(attentionList(ctx), [
-    { id: "n1", kind: "blocked", worker: "w1", item: "t1", body: "need the password", forHuman: ["send it via 1password"], settled: false, outcome: "blocked" },
-    { id: "n2", kind: "outcome", worker: "w1", item: "t2", body: "duplicate of t1", forHuman: [], settled: false, outcome: "abandoned" },
+    {
+      id: "n1",
+      kind: "blocked",
+      worker: "w1",
+      item: "t1",
+      body: "need the password",
+      forHuman: ["send it via 1password"],
+      settled: false,
+      outcome: "blocked",
+    },
+    {
+      id: "n2",
+      kind: "outcome",
+      worker: "w1",
+      item: "t2",
+      body: "duplicate of t1",
+      forHuman: [],
+      settled: false,
+      outcome: "abandoned",
+    },
   ]);
   dismissAttention(ctx, ["n1"]);
   assert.deepEqual(ids(attentionList(ctx)), ["n2"]);

@@ -20,22 +20,52 @@ function tmuxWindows(socket: string): string[] {
   return r.stdout.split("\n").filter(Boolean);
 }
 
-test("the door stops a worker at its budget with no Docket command running, and the 80 % notice goes out once", { timeout: 180_000 }, async (t) => {
+test("the door stops a worker at its budget with no Docket command running, and the 80 % notice goes out once", {
+  timeout: 180_000,
+}, async (t) => {
   const pi = scriptedPi(t);
   const repo = join(pi.root, "repo");
   mkdirSync(repo);
   gitRepo(repo, { "a.txt": "one\n" });
   const received = join(pi.root, "events.ndjson");
   const receiver = join(pi.root, "receiver.mjs");
-  writeFileSync(receiver, `import { appendFileSync, readFileSync } from "node:fs";\nappendFileSync(${JSON.stringify(received)}, readFileSync(0));\n`);
-  writeFileSync(join(pi.vars.DOCKET_HOME!, "config.json"), JSON.stringify({ notify: { command: [process.execPath, receiver], batchSeconds: 0 } }));
+  writeFileSync(
+    receiver,
+    `import { appendFileSync, readFileSync } from "node:fs";\nappendFileSync(${JSON.stringify(received)}, readFileSync(0));\n`,
+  );
+  writeFileSync(
+    join(pi.vars.DOCKET_HOME!, "config.json"),
+    JSON.stringify({ notify: { command: [process.execPath, receiver], batchSeconds: 0 } }),
+  );
   // $0.0085 (85 %) with v1, then after a pause $0.003 more (115 %); the last step would run on if nobody stopped it.
   const script = pi.script("budget.json", [
-    { text: "v1.", usage: { input: 2000, output: 166 }, toolCall: { name: "docket_done", id: "b-1", arguments: { outcome: "findings", summary: "first", evidence: [], recommendations: [], items: [] } } },
+    {
+      text: "v1.",
+      usage: { input: 2000, output: 166 },
+      toolCall: {
+        name: "docket_done",
+        id: "b-1",
+        arguments: { outcome: "findings", summary: "first", evidence: [], recommendations: [], items: [] },
+      },
+    },
     { text: "More work.", usage: { input: 1000, output: 0 }, delayMs: 4000 },
     { text: "Still going.", delayMs: 60_000 },
   ]);
-  const spawned = docket({ env: cliEnv(pi.vars), cwd: repo }, "spawn", "--as", "scout", "--model", SCRIPTED_MODEL_REF, "--budget", "0.01", "--env", `DOCKET_SCRIPTED_MODEL=${script}`, "--yes", "--json", "work");
+  const spawned = docket(
+    { env: cliEnv(pi.vars), cwd: repo },
+    "spawn",
+    "--as",
+    "scout",
+    "--model",
+    SCRIPTED_MODEL_REF,
+    "--budget",
+    "0.01",
+    "--env",
+    `DOCKET_SCRIPTED_MODEL=${script}`,
+    "--yes",
+    "--json",
+    "work",
+  );
   assert.equal(spawned.code, 0, spawned.stderr + spawned.stdout);
 
   // From here on only the ledger file is read (a read-only SQLite connection is no Docket command).
@@ -47,20 +77,43 @@ test("the door stops a worker at its budget with no Docket command running, and 
       db.close();
     }
   };
-  const stopped = await waitFor("w1 stopped at its budget", () => {
-    const r = row("SELECT budget_warned_at, budget_stopped_at, exited, last_error, window_id FROM workers WHERE id = 'w1'");
-    return r?.budget_stopped_at ? r : undefined;
-  }, 120_000, 300);
+  const stopped = await waitFor(
+    "w1 stopped at its budget",
+    () => {
+      const r = row(
+        "SELECT budget_warned_at, budget_stopped_at, exited, last_error, window_id FROM workers WHERE id = 'w1'",
+      );
+      return r?.budget_stopped_at ? r : undefined;
+    },
+    120_000,
+    300,
+  );
   assert.ok(stopped.budget_warned_at, "the 80 % step was marked first");
   assert.equal(stopped.exited, 1);
   assert.match(stopped.last_error, /^stopped by Docket: spent \$0\.01 of its \$0\.01 budget/);
   assert.ok(stopped.window_id);
   // The stop is committed first, then the window is closed.
-  await waitFor(`the worker's window ${stopped.window_id} closed`, () => !tmuxWindows(pi.vars.DOCKET_TMUX_SOCKET!).includes(stopped.window_id) || undefined, 10_000, 100);
+  await waitFor(
+    `the worker's window ${stopped.window_id} closed`,
+    () => !tmuxWindows(pi.vars.DOCKET_TMUX_SOCKET!).includes(stopped.window_id) || undefined,
+    10_000,
+    100,
+  );
 
-  const lines = () => (existsSync(received) ? readFileSync(received, "utf8") : "").split("\n").filter(Boolean).map((l) => JSON.parse(l) as { event: string; text: string });
-  await waitFor("both budget events at the command sink", () => lines().filter((e) => e.event === "budget").length >= 2 || undefined, 30_000, 200);
-  const sentBy = row("SELECT group_concat(DISTINCT substr(sent_by, 1, instr(sent_by, ':'))) AS who FROM notifications WHERE kind = 'budget'").who;
+  const lines = () =>
+    (existsSync(received) ? readFileSync(received, "utf8") : "")
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { event: string; text: string });
+  await waitFor(
+    "both budget events at the command sink",
+    () => lines().filter((e) => e.event === "budget").length >= 2 || undefined,
+    30_000,
+    200,
+  );
+  const sentBy = row(
+    "SELECT group_concat(DISTINCT substr(sent_by, 1, instr(sent_by, ':'))) AS who FROM notifications WHERE kind = 'budget'",
+  ).who;
   assert.equal(sentBy, "door:", "the door sent them, not a Docket command");
   // Further door rounds send nothing again.
   const rounds = row("SELECT COUNT(*) AS n FROM notifications WHERE kind = 'budget'").n;

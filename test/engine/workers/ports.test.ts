@@ -27,14 +27,20 @@ test("harvest captures a finished worker's dead pane once, closes its window, an
   const { ctx } = workLedger(t, { tmux });
   for (const n of [1, 2]) {
     const { worker } = addWorker(ctx);
-    ctx.commands.run("test.exited", { worker }, (tx) => updateWorker(tx, worker, { state: "ended", exited: true, paneId: `%${n}`, windowId: `@${n}` }));
+    ctx.commands.run("test.exited", { worker }, (tx) =>
+      updateWorker(tx, worker, { state: "ended", exited: true, paneId: `%${n}`, windowId: `@${n}` }),
+    );
   }
   assert.equal(harvestFinished(ctx, workersOf(ctx.db), ctx.tmux.listPanes()), 1);
   assert.equal(readFileSync(join(ctx.home.workerDir("w1"), "pane-tail.txt"), "utf8"), "building\n\nall 3 tests pass\n");
   assert.deepEqual([tmux.captured, tmux.killed], [["%1"], ["@1"]]);
   assert.notEqual(getWorker(ctx.db, "w1")!.paneCapturedAt, null);
   assert.equal(getWorker(ctx.db, "w2")!.paneCapturedAt, null, "a live pane may still be talked to");
-  assert.equal(harvestFinished(ctx, workersOf(ctx.db), ctx.tmux.listPanes()), 0, "a captured pane is not captured again");
+  assert.equal(
+    harvestFinished(ctx, workersOf(ctx.db), ctx.tmux.listPanes()),
+    0,
+    "a captured pane is not captured again",
+  );
   assert.deepEqual(tmux.captured, ["%1"]);
 });
 
@@ -46,7 +52,9 @@ test("delete closes the worker's own window on the context's server and touches 
   const { ctx } = workLedger(t, { tmux });
   for (const n of [5, 6]) {
     const { worker } = addWorker(ctx);
-    ctx.commands.run("test.window", { worker }, (tx) => updateWorker(tx, worker, { state: "active", paneId: `%${n}`, windowId: `@${n}` }));
+    ctx.commands.run("test.window", { worker }, (tx) =>
+      updateWorker(tx, worker, { state: "active", paneId: `%${n}`, windowId: `@${n}` }),
+    );
   }
   const r = await deleteWorker(ctx, { worker: "w1", yes: true });
   assert.deepEqual([r.deleted, r.workspaceRemoved], [true, false]);
@@ -58,11 +66,20 @@ test("delete closes the worker's own window on the context's server and touches 
 
 test("delete refuses a worker whose workspace has unpromoted changes, and with --force removes that workspace through ctx.git", async (t) => {
   const removed: string[] = [];
-  const git: Git = { ...systemGit, liveChangesExist: () => true, removeWorkspace: (w) => void removed.push(`${w.method} ${w.path}`) };
+  const git: Git = {
+    ...systemGit,
+    liveChangesExist: () => true,
+    removeWorkspace: (w) => void removed.push(`${w.method} ${w.path}`),
+  };
   const { ctx } = workLedger(t, { tmux: memoryTmux(), git });
   const { worker } = addWorker(ctx);
-  ctx.commands.run("test.isolated", { worker }, (tx) => updateWorker(tx, worker, { workspaceMode: "isolated", workspace: "/ws/w1", base: "b0", baseHead: "b0" }));
-  await assert.rejects(deleteWorker(ctx, { worker, yes: true }), (e) => isDocketError(e) && e.code === "unpromoted-changes");
+  ctx.commands.run("test.isolated", { worker }, (tx) =>
+    updateWorker(tx, worker, { workspaceMode: "isolated", workspace: "/ws/w1", base: "b0", baseHead: "b0" }),
+  );
+  await assert.rejects(
+    deleteWorker(ctx, { worker, yes: true }),
+    (e) => isDocketError(e) && e.code === "unpromoted-changes",
+  );
   assert.deepEqual(removed, []);
   assert.notEqual(getWorker(ctx.db, worker), undefined, "a refused delete changes nothing");
   const r = await deleteWorker(ctx, { worker, yes: true, force: true });
@@ -74,11 +91,18 @@ test("spawn and respawn run whole on in-memory ports: a workspace from ctx.git, 
   const made: string[] = [];
   const git: Git = {
     ...systemGit,
-    createIsolatedWorkspace: (w) => (made.push(w.target), { path: w.target, method: "worktree", base: "b0", baseHead: "b0", notes: [] }),
+    createIsolatedWorkspace: (w) => (
+      made.push(w.target), { path: w.target, method: "worktree", base: "b0", baseHead: "b0", notes: [] }
+    ),
   };
   const tmux = memoryTmux();
   const { ctx } = workLedger(t, { tmux, git, env: { PI_CODING_AGENT_DIR: tempDir(t), PATH: process.env.PATH ?? "" } });
-  const spawned = await spawnWorker(ctx, { task: "count the files", agent: "command", command: "ls | wc -l", yes: true });
+  const spawned = await spawnWorker(ctx, {
+    task: "count the files",
+    agent: "command",
+    command: "ls | wc -l",
+    yes: true,
+  });
   const w = getWorker(ctx.db, spawned.worker)!;
   assert.deepEqual(made, [w.workspace]);
   assert.deepEqual([w.state, w.base, w.windowId, w.paneId], ["active", "b0", "@100", "%100"]);
@@ -87,11 +111,18 @@ test("spawn and respawn run whole on in-memory ports: a workspace from ctx.git, 
   ctx.commands.run("test.exited", {}, (tx) => updateWorker(tx, spawned.worker, { exited: true, exitCode: 0 }));
   const again = respawnWorker(ctx, spawned.worker);
   assert.equal(again.generation, 2);
-  assert.deepEqual([...new Set(tmux.killed)], ["@100"], "only the dead generation's window goes, after its tail is kept");
+  assert.deepEqual(
+    [...new Set(tmux.killed)],
+    ["@100"],
+    "only the dead generation's window goes, after its tail is kept",
+  );
   assert.deepEqual(tmux.captured, ["%100"]);
   const now = getWorker(ctx.db, spawned.worker)!;
   assert.deepEqual([now.generation, now.windowId, now.exited], [2, "@101", false]);
-  assert.deepEqual(listLaunches(ctx.db, spawned.worker).map((l) => l.generation), [1, 2]);
+  assert.deepEqual(
+    listLaunches(ctx.db, spawned.worker).map((l) => l.generation),
+    [1, 2],
+  );
 });
 
 test("a pi worker is spawned from the launcher port: its model list, its defaults and its CLI, nothing asked of the machine", async (t) => {
@@ -103,7 +134,10 @@ test("a pi worker is spawned from the launcher port: its model list, its default
     piDefaults: () => (asked.push("defaults"), { model: "acme/m1", thinking: "off" }),
   };
   const tmux = memoryTmux();
-  const git: Git = { ...systemGit, createIsolatedWorkspace: (w) => ({ path: w.target, method: "worktree", base: "b0", baseHead: "b0", notes: [] }) };
+  const git: Git = {
+    ...systemGit,
+    createIsolatedWorkspace: (w) => ({ path: w.target, method: "worktree", base: "b0", baseHead: "b0", notes: [] }),
+  };
   const { ctx } = workLedger(t, { tmux, git, agents, env: { PATH: process.env.PATH ?? "" } });
   const spawned = await spawnWorker(ctx, { task: "plan the greeter", yes: true });
   assert.deepEqual(asked, ["models ", "defaults"]);
@@ -116,13 +150,26 @@ test("a pi worker is spawned from the launcher port: its model list, its default
 test("prune retires, through the ports, only workers settled longer than pruneAfterHours, and keeps one with unpromoted changes", (t) => {
   const dirty = new Set(["/ws/w3"]);
   const removed: string[] = [];
-  const git: Git = { ...systemGit, liveChangesExist: (tree) => dirty.has(tree.workspace), removeWorkspace: (w) => void removed.push(w.path) };
+  const git: Git = {
+    ...systemGit,
+    liveChangesExist: (tree) => dirty.has(tree.workspace),
+    removeWorkspace: (w) => void removed.push(w.path),
+  };
   const tmux = memoryTmux({ "%1": { window: "@1", windowName: "w1", state: "dead", text: "done\n" } });
   const { ctx, clock } = workLedger(t, { tmux, git });
-  const settle = (worker: string, patch: Parameters<typeof updateWorker>[2]) => ctx.commands.run("test.settle", { worker }, (tx) => updateWorker(tx, worker, patch));
+  const settle = (worker: string, patch: Parameters<typeof updateWorker>[2]) =>
+    ctx.commands.run("test.settle", { worker }, (tx) => updateWorker(tx, worker, patch));
   for (const n of [1, 2, 3]) {
     const { worker } = addWorker(ctx);
-    settle(worker, { state: "ended", exited: true, workspaceMode: "isolated", workspace: `/ws/${worker}`, base: "b0", baseHead: "b0", ...(n === 1 ? { paneId: "%1", windowId: "@1" } : {}) });
+    settle(worker, {
+      state: "ended",
+      exited: true,
+      workspaceMode: "isolated",
+      workspace: `/ws/${worker}`,
+      base: "b0",
+      baseHead: "b0",
+      ...(n === 1 ? { paneId: "%1", windowId: "@1" } : {}),
+    });
   }
   settle("w1", { settledAt: "2025-12-30T00:00:00.000Z" });
   settle("w2", { settledAt: "2025-12-31T23:00:00.000Z" });
@@ -130,7 +177,13 @@ test("prune retires, through the ports, only workers settled longer than pruneAf
   clock.set("2026-01-01T00:00:00.000Z");
   const r = pruneWorkers(ctx);
   assert.deepEqual(r.pruned, ["w1"]);
-  assert.deepEqual(r.skipped.map((s) => s.worker), ["w3"]);
+  assert.deepEqual(
+    r.skipped.map((s) => s.worker),
+    ["w3"],
+  );
   assert.deepEqual([removed, [...new Set(tmux.killed)], tmux.captured], [["/ws/w1"], ["@1"], ["%1"]]);
-  assert.deepEqual(workersOf(ctx.db).map((w) => w.id), ["w2", "w3"]);
+  assert.deepEqual(
+    workersOf(ctx.db).map((w) => w.id),
+    ["w2", "w3"],
+  );
 });

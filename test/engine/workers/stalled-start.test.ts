@@ -24,7 +24,16 @@ import { tmuxServer, type TmuxServer } from "../../support/tmux.js";
 import { waitFor } from "../../support/wait.js";
 import { testClock } from "../../support/work-ledger.js";
 
-const LOCKS = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "src", "engine", "workers", "locks.js");
+const LOCKS = resolve(
+  dirname(fileURLToPath(import.meta.url)),
+  "..",
+  "..",
+  "..",
+  "src",
+  "engine",
+  "workers",
+  "locks.js",
+);
 const OPENER = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "src", "engine", "open.js");
 
 interface Ground {
@@ -45,7 +54,13 @@ function ground(t: { after(fn: () => void): void }, config: unknown = {}): Groun
   writeFileSync(join(home, "config.json"), JSON.stringify(config));
   mkdirSync(join(root, "tmp"));
   const server = tmuxServer(t);
-  const env = cliEnv({ DOCKET_HOME: home, DOCKET_TMUX_SOCKET: server.socket, HOME: root, TMPDIR: join(root, "tmp"), PI_CODING_AGENT_DIR: join(root, "agent") });
+  const env = cliEnv({
+    DOCKET_HOME: home,
+    DOCKET_TMUX_SOCKET: server.socket,
+    HOME: root,
+    TMPDIR: join(root, "tmp"),
+    PI_CODING_AGENT_DIR: join(root, "agent"),
+  });
   return {
     repo,
     env,
@@ -69,18 +84,27 @@ async function holdWorktreeLock(g: Ground): Promise<ChildProcess> {
       process.stdout.write("held\\n");
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 120000);
     });`;
-  const child = spawn(process.execPath, ["--input-type=module", "-e", program], { env: g.env, stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, ["--input-type=module", "-e", program], {
+    env: g.env,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   let out = "";
   child.stdout!.on("data", (d) => (out += d));
   await waitFor("the other process to hold the worktree lock", () => out.includes("held"));
   return child;
 }
 
-test("a spawn killed part-way is reconciled as failed once its spawner is gone, and the cap never counts it", { timeout: 90_000 }, async (t) => {
+test("a spawn killed part-way is reconciled as failed once its spawner is gone, and the cap never counts it", {
+  timeout: 90_000,
+}, async (t) => {
   const g = ground(t, { maxActive: 1 });
   const holder = await holdWorktreeLock(g);
   t.after(() => holder.kill("SIGKILL"));
-  const spawner = spawn(process.execPath, [DOCKET_BIN, "spawn", "--agent", "command", "--cmd", "sleep 600", "--json", "doomed"], { cwd: g.repo, env: g.env, stdio: "ignore" });
+  const spawner = spawn(
+    process.execPath,
+    [DOCKET_BIN, "spawn", "--agent", "command", "--cmd", "sleep 600", "--json", "doomed"],
+    { cwd: g.repo, env: g.env, stdio: "ignore" },
+  );
   const now = g.engineAt(0);
   await waitFor("the spawn to record its worker", () => getWorker(now.db, "w1"));
   spawner.kill("SIGKILL"); // it waits for the worktree lock: killed after its row, before its window
@@ -95,14 +119,33 @@ test("a spawn killed part-way is reconciled as failed once its spawner is gone, 
   assert.equal(listWorkers(now).workers[0]!.state, "starting", "and a read leaves it alone");
 
   const later = g.engineAt(20_000);
-  assert.equal(countLiveWorkers(later.db, panes, later.clock.nowMs()), 0, "past the grace, with its spawner gone, it holds no place");
+  assert.equal(
+    countLiveWorkers(later.db, panes, later.clock.nowMs()),
+    0,
+    "past the grace, with its spawner gone, it holds no place",
+  );
   assert.equal(listWorkers(later).workers[0]!.state, "failed");
   const detail = showWorker(later, "w1");
-  assert.match(detail.lastError!, /^the start of w1 never finished: no window (19|2\d) s after it began, and the process starting it is gone$/);
+  assert.match(
+    detail.lastError!,
+    /^the start of w1 never finished: no window (19|2\d) s after it began, and the process starting it is gone$/,
+  );
   assert.equal(detail.liveness, "gone");
-  assert.deepEqual(listPendingNotifications(later.db).map((n) => [n.kind, n.worker]), [["failed", "w1"]]);
+  assert.deepEqual(
+    listPendingNotifications(later.db).map((n) => [n.kind, n.worker]),
+    [["failed", "w1"]],
+  );
 
-  const next = docket({ env: g.env, cwd: g.repo }, "spawn", "--agent", "command", "--cmd", "sleep 600", "--json", "after the phantom");
+  const next = docket(
+    { env: g.env, cwd: g.repo },
+    "spawn",
+    "--agent",
+    "command",
+    "--cmd",
+    "sleep 600",
+    "--json",
+    "after the phantom",
+  );
   assert.equal(next.code, 0, next.stdout + next.stderr);
   assert.equal(next.json.worker, "w2", "the dead holder's worktree lock was taken over and the cap had room");
 });
@@ -113,18 +156,32 @@ test("a launch whose start was given up meanwhile is refused and its window clos
   const execution = { agent: "command", command: "sleep 600", subdir: "" } as unknown as LaunchExecution;
   const worker = ctx.commands.run("test.worker", {}, (tx) =>
     insertWorker(tx, {
-      task: "slow start", kind: "default", agent: "command", command: "sleep 600", execution, cwd: g.repo, projectRoot: g.repo,
-      workspace: () => g.repo, workspaceMode: "shared", runToken: "token-1", spawnerPid: process.pid,
+      task: "slow start",
+      kind: "default",
+      agent: "command",
+      command: "sleep 600",
+      execution,
+      cwd: g.repo,
+      projectRoot: g.repo,
+      workspace: () => g.repo,
+      workspaceMode: "shared",
+      runToken: "token-1",
+      spawnerPid: process.pid,
     }),
   ).result;
   const later = g.engineAt(11 * 60_000);
   assert.equal(reconcileStalledStarts(ctx, workersOf(ctx.db)), 0, "its spawner still runs: a slow start is left alone");
   assert.equal(reconcileStalledStarts(later, workersOf(later.db)), 1, "but not for ever");
-  assert.match(getWorker(ctx.db, worker)!.lastError!, /^the start of w1 never finished: no window 6\d\d s after it began$/);
+  assert.match(
+    getWorker(ctx.db, worker)!.lastError!,
+    /^the start of w1 never finished: no window 6\d\d s after it began$/,
+  );
 
   assert.throws(
     () => launchInto(ctx, getWorker(ctx.db, worker)!, execution, { generation: 1, runToken: "token-1", env: {} }),
-    (e: { code?: string; message?: string }) => e.code === "launch-abandoned" && /^w1 generation 1 was given up while it started \(the start of w1 never finished/.test(e.message ?? ""),
+    (e: { code?: string; message?: string }) =>
+      e.code === "launch-abandoned" &&
+      /^w1 generation 1 was given up while it started \(the start of w1 never finished/.test(e.message ?? ""),
   );
   let names = "";
   try {

@@ -12,8 +12,25 @@ test("events are appended as JSON lines and the file rotates once it reaches the
   const path = join(dir, "w1", "events.ndjson");
   appendEventLine(path, { type: "tool_start", tool: "read" }, 100);
   appendEventLine(path, { type: "tool_end", tool: "read", text: "x".repeat(80) }, 100);
-  assert.deepEqual(readFileSync(path, "utf8").trim().split("\n").map((l) => JSON.parse(l).type), ["tool_start", "tool_end"]);
+  assert.deepEqual(
+    readFileSync(path, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l).type),
+    ["tool_start", "tool_end"],
+  );
   appendEventLine(path, { type: "message" }, 100);
-  assert.deepEqual(readFileSync(path, "utf8").trim().split("\n").map((l) => JSON.parse(l).type), ["message"]);
-  assert.equal(readFileSync(join(dir, "w1", "events.1.ndjson"), "utf8").trim().split("\n").length, 2);
+  assert.deepEqual(
+    readFileSync(path, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l).type),
+    ["message"],
+  );
+  assert.equal(
+    readFileSync(join(dir, "w1", "events.1.ndjson"), "utf8")
+      .trim()
+      .split("\n").length,
+    2,
+  );
 });

@@ -28,7 +28,11 @@ test("every value read back through sh is byte-identical and nothing in it runs"
   const script = `. "$1"; for n in ${names.join(" ")}; do eval "v=\\$$n"; printf '%s\\0' "$v"; done`;
   const out = execFileSync("sh", ["-c", script, "sh", file], { cwd: dir, encoding: "utf8" });
   assert.deepEqual(out.split("\0").slice(0, -1), Object.values(VALUES));
-  assert.equal(execFileSync("ls", ["-A", dir], { encoding: "utf8" }).trim(), "launch.env", "no PWNED file: nothing ran");
+  assert.equal(
+    execFileSync("ls", ["-A", dir], { encoding: "utf8" }).trim(),
+    "launch.env",
+    "no PWNED file: nothing ran",
+  );
   assert.deepEqual(readLaunchEnv(file), VALUES);
 });
 

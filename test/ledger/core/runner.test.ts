@@ -15,7 +15,8 @@ function runnerAt(t: { after(fn: () => void): void }, effects: Record<string, (e
   return { db, runner };
 }
 
-const count = (db: ReturnType<typeof ledgerAt>, table: string) => (db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
+const count = (db: ReturnType<typeof ledgerAt>, table: string) =>
+  (db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
 
 test("a command runs inside BEGIN IMMEDIATE and commits its writes", (t) => {
   const { db, runner } = runnerAt(t);
@@ -33,12 +34,17 @@ test("a throwing command rolls back every write, its counters and its outbox ent
   const { db, runner } = runnerAt(t);
   assert.throws(
     () =>
-      runner.run("demo", {}, (tx) => {
-        tx.next("thing");
-        tx.emit("nobody.handles", { a: 1 });
-        tx.db.prepare("INSERT INTO counters (name, value) VALUES ('x', 7)").run();
-        throw new Error("boom");
-      }, { key: "k" }),
+      runner.run(
+        "demo",
+        {},
+        (tx) => {
+          tx.next("thing");
+          tx.emit("nobody.handles", { a: 1 });
+          tx.db.prepare("INSERT INTO counters (name, value) VALUES ('x', 7)").run();
+          throw new Error("boom");
+        },
+        { key: "k" },
+      ),
     /boom/,
   );
   assert.equal(count(db, "counters"), 0);
@@ -68,7 +74,10 @@ test("the same key with another request or another command is refused as an idem
   const { db, runner } = runnerAt(t);
   runner.run("demo", { a: 1 }, () => 1, { key: "k1" });
   const before = db.prepare("SELECT * FROM idempotency").all();
-  assert.throws(() => runner.run("demo", { a: 2 }, () => 2, { key: "k1" }), { code: "idempotency-conflict", message: 'idempotency key "k1" was already used for a different demo request' });
+  assert.throws(() => runner.run("demo", { a: 2 }, () => 2, { key: "k1" }), {
+    code: "idempotency-conflict",
+    message: 'idempotency key "k1" was already used for a different demo request',
+  });
   assert.throws(() => runner.run("other", { a: 1 }, () => 2, { key: "k1" }), { code: "idempotency-conflict" });
   assert.deepEqual(db.prepare("SELECT * FROM idempotency").all(), before);
 });
@@ -106,25 +115,52 @@ test("outbox effects run after commit, are marked done, and unhandled kinds stay
 
 test("a batch commits all its steps or none: one refused step rolls the others back and each step says what it did", (t) => {
   const { db, runner } = runnerAt(t);
-  const insert = (name: string) => (tx: { db: typeof db }) => tx.db.prepare("INSERT INTO counters (name, value) VALUES (?, 1)").run(name).changes;
+  const insert = (name: string) => (tx: { db: typeof db }) =>
+    tx.db.prepare("INSERT INTO counters (name, value) VALUES (?, 1)").run(name).changes;
   const refused = runner.runAll<number>([
     { command: "a", request: {}, fn: insert("a"), key: "ka" },
-    { command: "b", request: {}, fn: () => { throw refusal("no", "step b says no"); } },
+    {
+      command: "b",
+      request: {},
+      fn: () => {
+        throw refusal("no", "step b says no");
+      },
+    },
     { command: "c", request: {}, fn: insert("c"), key: "kc" },
   ]);
   assert.equal(refused.committed, false);
-  assert.deepEqual(refused.outcomes.map((o) => (o.ok ? "ok" : o.error.code)), ["ok", "no", "ok"], "every step was tried, so each refusal can be named");
+  assert.deepEqual(
+    refused.outcomes.map((o) => (o.ok ? "ok" : o.error.code)),
+    ["ok", "no", "ok"],
+    "every step was tried, so each refusal can be named",
+  );
   assert.equal(count(db, "counters"), 0);
   assert.equal(count(db, "idempotency"), 0, "no key of a rolled-back batch is remembered");
   const dry = runner.runAll<number>([{ command: "a", request: {}, fn: insert("a"), key: "ka" }], { dryRun: true });
   assert.deepEqual({ committed: dry.committed, ok: dry.outcomes[0]!.ok }, { committed: false, ok: true });
   assert.equal(count(db, "counters"), 0, "a dry run writes nothing");
-  const real = runner.runAll<number>([{ command: "a", request: {}, fn: insert("a"), key: "ka" }, { command: "c", request: {}, fn: insert("c"), key: "kc" }]);
+  const real = runner.runAll<number>([
+    { command: "a", request: {}, fn: insert("a"), key: "ka" },
+    { command: "c", request: {}, fn: insert("c"), key: "kc" },
+  ]);
   assert.equal(real.committed, true);
   assert.equal(count(db, "counters"), 2);
   const again = runner.runAll<number>([{ command: "a", request: {}, fn: insert("a"), key: "ka" }]);
   assert.deepEqual(again.outcomes[0], { ok: true, result: 1, replayed: true });
-  assert.throws(() => runner.runAll([{ command: "a", request: {}, fn: () => { throw new Error("a bug"); } }]), /a bug/, "a bug is not a refusal: it throws");
+  assert.throws(
+    () =>
+      runner.runAll([
+        {
+          command: "a",
+          request: {},
+          fn: () => {
+            throw new Error("a bug");
+          },
+        },
+      ]),
+    /a bug/,
+    "a bug is not a refusal: it throws",
+  );
 });
 
 test("an effect that fails never fails the command that ran it: it stays queued and a later command performs it", (t) => {
@@ -143,7 +179,9 @@ test("an effect that fails never fails the command that ran it: it stays queued 
   });
   assert.deepEqual(out, { result: "committed", replayed: false });
   assert.deepEqual(seen, [{ n: 2 }], "the other effect of the same command still ran");
-  assert.deepEqual(db.prepare("SELECT json_extract(payload, '$.n') AS n FROM outbox WHERE done_at IS NULL").all(), [{ n: 1 }]);
+  assert.deepEqual(db.prepare("SELECT json_extract(payload, '$.n') AS n FROM outbox WHERE done_at IS NULL").all(), [
+    { n: 1 },
+  ]);
   broken = false;
   assert.equal(runner.drainOutbox(), 1);
   assert.deepEqual(seen, [{ n: 2 }, { n: 1 }]);

@@ -10,10 +10,21 @@ import { workLedger } from "../../support/work-ledger.js";
 test("COUNTED_JUDGMENT_SQL selects exactly the decisions countsAsJudgment counts", (t) => {
   const { ctx } = workLedger(t);
   // A parent agent records no judgment at all (assertActorMayRecord); every other actor is tried on every verb.
-  const pairs = ["approve", "reject", "promote", "combine", "revise", "use"].flatMap((verb) => DECISION_ACTORS.filter((a) => a !== "parent-agent").map((actor) => ({ verb, actor })));
-  const ids = ctx.commands.run("test.decisions", null, (tx) => pairs.map((p) => insertDecision(tx, { ...p, worker: "w1" }).id)).result;
-  const counted = new Set((ctx.db.prepare(`SELECT id FROM decisions d WHERE ${COUNTED_JUDGMENT_SQL}`).all() as { id: string }[]).map((r) => r.id));
-  assert.deepEqual(pairs.filter((_, i) => counted.has(ids[i]!)), pairs.filter((p) => countsAsJudgment(p)));
+  const pairs = ["approve", "reject", "promote", "combine", "revise", "use"].flatMap((verb) =>
+    DECISION_ACTORS.filter((a) => a !== "parent-agent").map((actor) => ({ verb, actor })),
+  );
+  const ids = ctx.commands.run("test.decisions", null, (tx) =>
+    pairs.map((p) => insertDecision(tx, { ...p, worker: "w1" }).id),
+  ).result;
+  const counted = new Set(
+    (ctx.db.prepare(`SELECT id FROM decisions d WHERE ${COUNTED_JUDGMENT_SQL}`).all() as { id: string }[]).map(
+      (r) => r.id,
+    ),
+  );
+  assert.deepEqual(
+    pairs.filter((_, i) => counted.has(ids[i]!)),
+    pairs.filter((p) => countsAsJudgment(p)),
+  );
 });
 
 test("decision debt: a version only the system approved is unjudged; one the system rejected is judged", (t) => {

@@ -33,6 +33,13 @@ test("respawn moves the worker's active bindings and their dispatches to the new
   ]);
   // the old generation is fenced; the new one can report
   assert.throws(() => report(ctx, who, { item: "t2", outcome: "done", body: "old" }), { code: "generation-replaced" });
-  assert.equal(report(ctx, { worker: who.worker, generation: 2, runToken: "token-2" }, { item: "t2", outcome: "done", body: "new" }).status, "resolved");
+  assert.equal(
+    report(
+      ctx,
+      { worker: who.worker, generation: 2, runToken: "token-2" },
+      { item: "t2", outcome: "done", body: "new" },
+    ).status,
+    "resolved",
+  );
   assert.deepEqual(invariantViolations(ctx.db), []);
 });

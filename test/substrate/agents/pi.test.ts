@@ -21,16 +21,27 @@ test("pi's model table becomes provider/model refs with their reasoning flag", (
 });
 
 test("extra pi arguments come from config first, then DOCKET_PI_ARGS split on whitespace", () => {
-  assert.deepEqual(resolvePiExtraArgs(["--offline"], "  -ne  -e /x/faux.js "), ["--offline", "-ne", "-e", "/x/faux.js"]);
+  assert.deepEqual(resolvePiExtraArgs(["--offline"], "  -ne  -e /x/faux.js "), [
+    "--offline",
+    "-ne",
+    "-e",
+    "/x/faux.js",
+  ]);
   assert.deepEqual(resolvePiExtraArgs([], undefined), []);
 });
 
 test("pi's configured default model and thinking are read from its settings.json", (t) => {
   const dir = tempDir(t);
   assert.deepEqual(piDefaults(dir), {});
-  writeFileSync(join(dir, "settings.json"), JSON.stringify({ defaultProvider: "faux", defaultModel: "faux-1", defaultThinkingLevel: "low" }));
+  writeFileSync(
+    join(dir, "settings.json"),
+    JSON.stringify({ defaultProvider: "faux", defaultModel: "faux-1", defaultThinkingLevel: "low" }),
+  );
   assert.deepEqual(piDefaults(dir), { model: "faux/faux-1", thinking: "low" });
-  writeFileSync(join(dir, "settings.json"), JSON.stringify({ defaultProvider: "openrouter", defaultModel: "openrouter/x/y" }));
+  writeFileSync(
+    join(dir, "settings.json"),
+    JSON.stringify({ defaultProvider: "openrouter", defaultModel: "openrouter/x/y" }),
+  );
   assert.deepEqual(piDefaults(dir), { model: "openrouter/x/y", thinking: undefined });
   writeFileSync(join(dir, "settings.json"), "{ not json");
   assert.deepEqual(piDefaults(dir), {});
@@ -54,7 +65,10 @@ test("a fresh on-disk model listing under the same key is used instead of starti
   const cacheFile = join(dir, "cache.json");
   const now = Date.parse("2026-01-01T00:00:00.000Z");
   writeFileSync(cacheFile, JSON.stringify({ key, at: now - 1000, models: [{ ref: "cached/model", reasoning: true }] }));
-  assert.deepEqual(listModels(args, env, dir, { cacheFile, nowMs: now }), { models: [{ ref: "cached/model", reasoning: true }], cachedAt: now - 1000 });
+  assert.deepEqual(listModels(args, env, dir, { cacheFile, nowMs: now }), {
+    models: [{ ref: "cached/model", reasoning: true }],
+    cachedAt: now - 1000,
+  });
   assert.ok(MODEL_CACHE_TTL_MS >= 60_000);
   utimesSync(ext, new Date(now + 60_000), new Date(now + 60_000));
   assert.notEqual(modelListKey(args, env, dir), key, "editing an extension changes the key");
@@ -79,6 +93,9 @@ test("the listing key ignores the files pi writes on its first run and a refresh
   assert.notEqual(withAuth, fresh, "credentials for a provider do");
   writeFileSync(join(agent, "auth.json"), JSON.stringify({ anthropic: { type: "oauth", access: "token-2" } }));
   assert.equal(key(), withAuth, "a refreshed token does not");
-  writeFileSync(join(agent, "settings.json"), JSON.stringify({ lastChangelogVersion: "0.73.1", enabledModels: ["anthropic/x"] }));
+  writeFileSync(
+    join(agent, "settings.json"),
+    JSON.stringify({ lastChangelogVersion: "0.73.1", enabledModels: ["anthropic/x"] }),
+  );
   assert.notEqual(key(), withAuth, "a real setting does");
 });

@@ -19,8 +19,17 @@ function worktree(t: { after(fn: () => void): void }) {
 
 const adminIndex = (project: string) => join(project, ".git", "worktrees", "docket-w1", "index");
 
-function capture(project: string, ws: string, base: string, ref = "worker-changes:w1:1"): ReturnType<typeof captureChangeSet> {
-  const input: CaptureChangeSetInput = { tree: { projectRoot: project, workspace: ws, worker: "w1", method: "worktree" }, base, ref };
+function capture(
+  project: string,
+  ws: string,
+  base: string,
+  ref = "worker-changes:w1:1",
+): ReturnType<typeof captureChangeSet> {
+  const input: CaptureChangeSetInput = {
+    tree: { projectRoot: project, workspace: ws, worker: "w1", method: "worktree" },
+    base,
+    ref,
+  };
   return captureChangeSet(input);
 }
 
@@ -57,17 +66,29 @@ test("capture never writes the worktree's own index", (t) => {
 test("no changes give an empty change set, and a missing workspace or base is refused with what to do", (t) => {
   const { ws, base, project } = worktree(t);
   assert.deepEqual(capture(project, ws, base, "r"), { ref: "r", base, files: [], stat: "", hunks: 0, patch: "" });
-  assert.throws(() => capture(project, join(ws, "nope"), base, "r"), (e) => isDocketError(e) && e.code === "workspace-git-tampered" && /the workspace is gone/.test(e.message));
-  assert.throws(() => capture(project, ws, "0".repeat(40), "r"), (e) => isDocketError(e) && e.code === "change-set-capture-failed" && /^git diff failed in /.test(e.message));
+  assert.throws(
+    () => capture(project, join(ws, "nope"), base, "r"),
+    (e) => isDocketError(e) && e.code === "workspace-git-tampered" && /the workspace is gone/.test(e.message),
+  );
+  assert.throws(
+    () => capture(project, ws, "0".repeat(40), "r"),
+    (e) => isDocketError(e) && e.code === "change-set-capture-failed" && /^git diff failed in /.test(e.message),
+  );
 });
 
 test("the kept private index follows every edit between captures, including same-size edits right after one", (t) => {
   const { ws, base, project } = worktree(t);
   writeFileSync(join(ws, "a.txt"), "one\nTWO\n");
-  assert.deepEqual(capture(project, ws, base, "r").files.map((f) => f.path), ["a.txt"]);
+  assert.deepEqual(
+    capture(project, ws, base, "r").files.map((f) => f.path),
+    ["a.txt"],
+  );
   writeFileSync(join(ws, "a.txt"), "one\ntwo\n");
   writeFileSync(join(ws, "b.txt"), "BEE\n");
-  assert.deepEqual(capture(project, ws, base, "r").files.map((f) => f.path), ["b.txt"]);
+  assert.deepEqual(
+    capture(project, ws, base, "r").files.map((f) => f.path),
+    ["b.txt"],
+  );
   writeFileSync(join(ws, "b.txt"), "bee\n");
   assert.deepEqual(capture(project, ws, base, "r").files, []);
   assert.equal(git(ws, "status", "--porcelain"), "", "the worker's own index and tree agree as before");

@@ -36,5 +36,8 @@ test("a live workspace equals its frozen patch until the worker edits again; res
   assert.equal(git(target, "rev-parse", "HEAD").trim(), ws.base, "HEAD is back at the base too");
   assert.equal(readFileSync(join(target, "ignored.log"), "utf8"), "keep me\n", "ignored files stay");
   writeFileSync(join(target, ".git"), `gitdir: ${join(repo, ".git")}\n`);
-  assert.throws(() => liveChangedPaths(ref, ws.base), (e) => isDocketError(e) && e.code === "workspace-git-tampered");
+  assert.throws(
+    () => liveChangedPaths(ref, ws.base),
+    (e) => isDocketError(e) && e.code === "workspace-git-tampered",
+  );
 });

@@ -4,7 +4,13 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { applyPatch, checkPatch, parentChangesSince, parseApplyErrors, reversePatch } from "../../../src/substrate/git/promote.js";
+import {
+  applyPatch,
+  checkPatch,
+  parentChangesSince,
+  parseApplyErrors,
+  reversePatch,
+} from "../../../src/substrate/git/promote.js";
 import { git, gitRepo } from "../../support/git.js";
 import { tempDir } from "../../support/temp.js";
 
@@ -21,7 +27,10 @@ test("git apply complaints become one problem per file with its reason", () => {
     "error: patch failed: src/a.ts:3\nerror: src/a.ts: patch does not apply\nerror: b.txt: already exists in working directory\n",
   );
   assert.deepEqual(problems, [
-    { path: "src/a.ts", reason: "the parent's lines around line 3 differ from the patch's context; patch does not apply" },
+    {
+      path: "src/a.ts",
+      reason: "the parent's lines around line 3 differ from the patch's context; patch does not apply",
+    },
     { path: "b.txt", reason: "already exists in working directory" },
   ]);
 });
@@ -54,4 +63,3 @@ test("parent changes since the base include edits, deletions and untracked files
   ]);
   assert.equal(parentChangesSince(repo, { base: "0".repeat(40), baseHead: null }, ["a.txt"]), undefined);
 });
-

@@ -10,9 +10,18 @@ import { git, gitRepo, writeFiles } from "../../support/git.js";
 import { tempDir } from "../../support/temp.js";
 
 test("a worktree baseline holds the parent's dirty and untracked files but not its ignored ones", (t) => {
-  const repo = gitRepo(tempDir(t), { "a.txt": "one\n", ".gitignore": "secret.env\nbuild/\n", "bin.dat": "\u0000\u0001" });
+  const repo = gitRepo(tempDir(t), {
+    "a.txt": "one\n",
+    ".gitignore": "secret.env\nbuild/\n",
+    "bin.dat": "\u0000\u0001",
+  });
   const head = git(repo, "rev-parse", "HEAD").trim();
-  writeFiles(repo, { "a.txt": "one\ntwo\n", "new/untracked.txt": "fresh\n", "secret.env": "TOKEN=1\n", "build/out.js": "x\n" });
+  writeFiles(repo, {
+    "a.txt": "one\ntwo\n",
+    "new/untracked.txt": "fresh\n",
+    "secret.env": "TOKEN=1\n",
+    "build/out.js": "x\n",
+  });
   git(repo, "add", "new/untracked.txt");
   writeFiles(repo, { "staged-then-edited.txt": "s\n" });
   const target = join(tempDir(t), "ws");
@@ -26,10 +35,16 @@ test("a worktree baseline holds the parent's dirty and untracked files but not i
   assert.equal(readFileSync(join(target, "staged-then-edited.txt"), "utf8"), "s\n");
   assert.equal(existsSync(join(target, "secret.env")), false);
   assert.equal(existsSync(join(target, "build")), false);
-  assert.equal(git(target, "log", "-1", "--format=%an <%ae> %s").trim(), "Docket <docket@example.invalid> Docket worker baseline");
+  assert.equal(
+    git(target, "log", "-1", "--format=%an <%ae> %s").trim(),
+    "Docket <docket@example.invalid> Docket worker baseline",
+  );
   assert.equal(git(target, "rev-parse", "HEAD").trim(), ws.base);
   assert.equal(git(target, "status", "--porcelain").trim(), "");
-  assert.equal(liveChangesIn({ projectRoot: repo, workspace: target, worker: "w1", method: "worktree" }, ws.base), false);
+  assert.equal(
+    liveChangesIn({ projectRoot: repo, workspace: target, worker: "w1", method: "worktree" }, ws.base),
+    false,
+  );
   // the parent checkout was not touched
   assert.equal(git(repo, "rev-parse", "HEAD").trim(), head);
   assert.match(git(repo, "status", "--porcelain"), /A  new\/untracked.txt/);
@@ -41,12 +56,22 @@ test("edits, new files and commits in the workspace are live changes; ignored fi
   const ws = createIsolatedWorkspace({ root: repo, target, adminName: "docket-w1" });
   t.after(() => removeWorkspace({ root: repo, path: target, method: ws.method }));
   writeFileSync(join(target, "debug.log"), "noise\n");
-  assert.equal(liveChangesIn({ projectRoot: repo, workspace: target, worker: "w1", method: "worktree" }, ws.base), false);
+  assert.equal(
+    liveChangesIn({ projectRoot: repo, workspace: target, worker: "w1", method: "worktree" }, ws.base),
+    false,
+  );
   writeFileSync(join(target, "b.txt"), "new\n");
-  assert.equal(liveChangesIn({ projectRoot: repo, workspace: target, worker: "w1", method: "worktree" }, ws.base), true);
+  assert.equal(
+    liveChangesIn({ projectRoot: repo, workspace: target, worker: "w1", method: "worktree" }, ws.base),
+    true,
+  );
   git(target, "add", "b.txt");
   git(target, "-c", "user.name=x", "-c", "user.email=x@x", "commit", "-qm", "worker commit");
-  assert.equal(liveChangesIn({ projectRoot: repo, workspace: target, worker: "w1", method: "worktree" }, ws.base), true, "a commit past the base is still a change");
+  assert.equal(
+    liveChangesIn({ projectRoot: repo, workspace: target, worker: "w1", method: "worktree" }, ws.base),
+    true,
+    "a commit past the base is still a change",
+  );
 });
 
 test("outside git the tree is copied without .git, initialised and committed, and the summary says so", (t) => {
@@ -102,7 +127,10 @@ test("a workspace gets its own admin name in the repository, keeps the folder na
   };
   const ws = createIsolatedWorkspace({ root: repo, target, adminName: "docket-w7", serialize });
   assert.deepEqual(locked, ["enter", "leave"]);
-  assert.equal(readFileSync(join(repo, ".git", "worktrees", "docket-w7", "gitdir"), "utf8").trim(), join(target, ".git"));
+  assert.equal(
+    readFileSync(join(repo, ".git", "worktrees", "docket-w7", "gitdir"), "utf8").trim(),
+    join(target, ".git"),
+  );
   assert.equal(readFileSync(join(target, "src/b.txt"), "utf8"), "two\n", "the files are checked out");
   assert.equal(git(target, "status", "--porcelain").trim(), "");
   assert.equal(git(target, "rev-parse", "HEAD").trim(), ws.base);

@@ -5,7 +5,25 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { remoteCommandLine, shellQuote } from "../../../src/substrate/ssh/quote.js";
 
-const HOSTILE = ["$(touch /tmp/pwned)", "`id`", "'", "''", "a'b\"c", "line\nbreak", "tab\there", "; rm -rf /", "*", "~", "$HOME", "\\", "-n", "", "x#y", "é ✓", "'$(x)'\n'"];
+const HOSTILE = [
+  "$(touch /tmp/pwned)",
+  "`id`",
+  "'",
+  "''",
+  "a'b\"c",
+  "line\nbreak",
+  "tab\there",
+  "; rm -rf /",
+  "*",
+  "~",
+  "$HOME",
+  "\\",
+  "-n",
+  "",
+  "x#y",
+  "é ✓",
+  "'$(x)'\n'",
+];
 
 test("each word a shell reads back from the quoted line is exactly the word that was sent", () => {
   const line = `printf '%s\\0' ${remoteCommandLine(HOSTILE)}`;

@@ -6,7 +6,11 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Command } from "commander";
 import { isDocketError } from "../../../src/domain/errors.js";
-import { assertDecisionUnchanged, assertPointerUnchanged, resolveReviewTarget } from "../../../src/engine/review/target.js";
+import {
+  assertDecisionUnchanged,
+  assertPointerUnchanged,
+  resolveReviewTarget,
+} from "../../../src/engine/review/target.js";
 import { addItem, editItem } from "../../../src/engine/work/items.js";
 import { dispatchItems } from "../../../src/engine/work/dispatch.js";
 import { updateWorker } from "../../../src/ledger/workers/workers.js";
@@ -58,8 +62,10 @@ function verbProblem(program: Command, command: string): string | undefined {
   }
   const args = cmd.registeredArguments;
   const variadic = args.at(-1)?.variadic ?? false;
-  if (!variadic && positionals > args.length) return `${cmd.name()} takes ${args.length} argument(s), the advice gives ${positionals}`;
-  if (positionals < args.filter((a) => a.required).length) return `${cmd.name()} needs ${args.filter((a) => a.required).length} argument(s), the advice gives ${positionals}`;
+  if (!variadic && positionals > args.length)
+    return `${cmd.name()} takes ${args.length} argument(s), the advice gives ${positionals}`;
+  if (positionals < args.filter((a) => a.required).length)
+    return `${cmd.name()} needs ${args.filter((a) => a.required).length} argument(s), the advice gives ${positionals}`;
   return undefined;
 }
 
@@ -67,7 +73,10 @@ test("every command Docket's text advises names a real verb, real flags and as m
   const program = await verbTable();
   const verbs = new Set(program.commands.map((c) => c.name()));
   const advice = scanAdvice();
-  assert.ok(advice.filter((a) => a.inRefusal && a.commands.length > 0).length >= 30, "the scan finds the refusals' advice");
+  assert.ok(
+    advice.filter((a) => a.inRefusal && a.commands.length > 0).length >= 30,
+    "the scan finds the refusals' advice",
+  );
   const problems: string[] = [];
   for (const a of advice) {
     for (const command of a.commands) {
@@ -77,7 +86,10 @@ test("every command Docket's text advises names a real verb, real flags and as m
     if (!a.inRefusal) continue;
     const bare = a.text.replace(/`[^`]*`/g, "");
     for (const m of bare.matchAll(/\bdocket ([a-z][a-z-]*)/g)) {
-      if (verbs.has(m[1]!)) problems.push(`${a.site}: "docket ${m[1]} …" in a refusal is not in backticks, so it cannot be checked or copied`);
+      if (verbs.has(m[1]!))
+        problems.push(
+          `${a.site}: "docket ${m[1]} …" in a refusal is not in backticks, so it cannot be checked or copied`,
+        );
     }
   }
   assert.deepEqual(problems, []);
@@ -85,9 +97,24 @@ test("every command Docket's text advises names a real verb, real flags and as m
 
 /** Codes that mean "the command did not understand what it was told": wrong kind of argument, unknown name, bad flag. */
 const NOT_UNDERSTOOD = new Set([
-  "usage", "bad-flag", "bad-flags", "bad-deliverable-ref", "bad-worker-id", "bad-use-source", "bad-item-id", "bad-chip-id", "empty-ref",
-  "worker-not-found", "item-not-found", "stored-not-found", "legacy-not-found", "slot-not-found", "slot-not-loaded", "no-such-version",
-  "version-mismatch", "version-stored",
+  "usage",
+  "bad-flag",
+  "bad-flags",
+  "bad-deliverable-ref",
+  "bad-worker-id",
+  "bad-use-source",
+  "bad-item-id",
+  "bad-chip-id",
+  "empty-ref",
+  "worker-not-found",
+  "item-not-found",
+  "stored-not-found",
+  "legacy-not-found",
+  "slot-not-found",
+  "slot-not-loaded",
+  "no-such-version",
+  "version-mismatch",
+  "version-stored",
 ]);
 
 interface Refused {
@@ -133,52 +160,204 @@ interface Case {
 }
 
 test("running every refusal's advised command that names a value: the value is one the verb accepts", (t) => {
-  const g = reviewGround(t, { "README.md": "hello\n", "src/app.txt": appWith({}), "src/other.txt": "alpha\nbeta\ngamma\n", "docs/notes.txt": "notes\n" });
+  const g = reviewGround(t, {
+    "README.md": "hello\n",
+    "src/app.txt": appWith({}),
+    "src/other.txt": "alpha\nbeta\ngamma\n",
+    "docs/notes.txt": "notes\n",
+  });
   const server = tmuxServer(t);
   const scratch = tempDir(t, "docket-advice-");
-  const base = cliEnv({ DOCKET_HOME: g.home, HOME: scratch, TMPDIR: scratch, PI_CODING_AGENT_DIR: join(scratch, "pi"), DOCKET_TMUX_SOCKET: server.socket });
-  const run = (args: string[], env: Record<string, string> = {}) => docket({ env: { ...base, ...env }, cwd: g.project }, ...args, "--json");
+  const base = cliEnv({
+    DOCKET_HOME: g.home,
+    HOME: scratch,
+    TMPDIR: scratch,
+    PI_CODING_AGENT_DIR: join(scratch, "pi"),
+    DOCKET_TMUX_SOCKET: server.socket,
+  });
+  const run = (args: string[], env: Record<string, string> = {}) =>
+    docket({ env: { ...base, ...env }, cwd: g.project }, ...args, "--json");
   const fixture = ground(t, g, run);
 
   const cases: Case[] = [
-    { covers: "src/engine/review/reviewable-worker.ts#use-not-current", refuse: () => refusedOf(run(["use", fixture.older.v1.ref, "--parent"])) },
-    { covers: "src/domain/review/approval.ts#not-approved", refuse: () => refusedOf(run(["use", fixture.fresh(), "--parent"])) },
-    { covers: "src/engine/handoff/use.ts#implement-has-patch", refuse: () => refusedOf(run(["use", fixture.patch.worker, "--implement", "--yes"])), succeeds: true },
-    { covers: "src/engine/handoff/use.ts#implement-has-patch", refuse: () => refusedOf(run(["use", fixture.storedPatch, "--implement", "--yes"])), succeeds: true },
-    { covers: "src/engine/protocol/report.ts#revision-changed", env: fixture.identity, succeeds: true, refuse: () => refusedOf(run(["worker", "report", "--item", "t1", "--outcome", "done", "--body", "x"], fixture.identity)) },
-    { covers: "src/engine/protocol/report.ts#unknown-reply", env: fixture.identity, succeeds: true, refuse: () => refusedOf(run(["worker", "report", "--item", "t2", "--outcome", "done", "--body", "x", "--answers", "t2.9=y"], fixture.identity)) },
-    { covers: "src/engine/review/deliverables.ts#no-deliverable", refuse: () => refusedOf(run(["report", fixture.idle])) },
-    { covers: "src/domain/deliverables/refs.ts#no-such-version", succeeds: true, refuse: () => refusedOf(run(["promote", `worker-deliverable:${fixture.unjudged.worker}:0`, "--yes"])) },
-    { covers: "src/engine/review/deliverables.ts#no-such-version", succeeds: true, refuse: () => refusedOf(run(["report", fixture.unjudged.worker, "--version", "5"])) },
-    { covers: "src/engine/review/reviewable-stored.ts#legacy-no-patch", succeeds: true, refuse: () => refusedOf(run(["diff", "checkpoint:ckpt-auth"])) },
-    { covers: "src/engine/review/judge.ts#no-open-question", succeeds: true, refuse: () => refusedOf(run(["answer", fixture.unjudged.worker, "yes"])) },
-    { covers: "src/engine/review/promote.ts#nothing-to-promote", succeeds: true, refuse: () => refusedOf(run(["promote", fixture.storedAuthored, "--yes"])) },
-    { covers: "src/engine/review/promote.ts#nothing-to-promote", succeeds: true, refuse: () => refusedOf(run(["promote", fixture.proposal, "--yes"])) },
-    { covers: "src/engine/review/reviewable-stored.ts#stored-not-judged", refuse: () => refusedOf(run(["approve", fixture.storedPatch])) },
-    { covers: "src/domain/review/approval.ts#not-approved", refuse: () => refusedOf(run(["promote", fixture.fresh(), "--yes"])) },
-    { covers: "src/engine/review/target.ts#older-version", succeeds: true, refuse: () => refusedOf(run(["approve", fixture.older.worker, "--version", "1"])) },
-    { covers: "src/engine/review/target.ts#version-moved", succeeds: true, refuse: () => engineRefusal(() => resolveReviewTarget(g.ctx, { target: fixture.older.worker, expectVersion: 1 })) },
-    { covers: "src/engine/review/target.ts#version-moved", succeeds: true, refuse: () => engineRefusal(() => g.ctx.commands.run("test.stale", null, (tx) => assertPointerUnchanged(tx, fixture.older.staleTarget))) },
-    { covers: "src/engine/review/target.ts#decision-landed", succeeds: true, refuse: () => engineRefusal(() => assertDecisionUnchanged(g.ctx.db, fixture.unjudged.worker, "d999")) },
-    { covers: "src/engine/store/save.ts#deliverable-superseded", refuse: () => refusedOf(run(["save", "--from", fixture.older.v1.ref])) },
-    { covers: "src/domain/review/approval.ts#not-approved", succeeds: true, refuse: () => refusedOf(run(["save", "--from", fixture.fresh()])) },
-    { covers: "src/engine/talk/tell.ts#empty-message", succeeds: true, refuse: () => refusedOf(run(["tell", fixture.unjudged.worker, "   "])) },
-    { covers: "src/engine/talk/tell.ts#question-not-found", succeeds: true, refuse: () => refusedOf(run(["tell", fixture.unjudged.worker, "--q", "q99", "hi"])) },
-    { covers: "src/engine/talk/tell.ts#no-pane", succeeds: true, refuse: () => refusedOf(run(["peek", fixture.unjudged.worker])) },
+    {
+      covers: "src/engine/review/reviewable-worker.ts#use-not-current",
+      refuse: () => refusedOf(run(["use", fixture.older.v1.ref, "--parent"])),
+    },
+    {
+      covers: "src/domain/review/approval.ts#not-approved",
+      refuse: () => refusedOf(run(["use", fixture.fresh(), "--parent"])),
+    },
+    {
+      covers: "src/engine/handoff/use.ts#implement-has-patch",
+      refuse: () => refusedOf(run(["use", fixture.patch.worker, "--implement", "--yes"])),
+      succeeds: true,
+    },
+    {
+      covers: "src/engine/handoff/use.ts#implement-has-patch",
+      refuse: () => refusedOf(run(["use", fixture.storedPatch, "--implement", "--yes"])),
+      succeeds: true,
+    },
+    {
+      covers: "src/engine/protocol/report.ts#revision-changed",
+      env: fixture.identity,
+      succeeds: true,
+      refuse: () =>
+        refusedOf(run(["worker", "report", "--item", "t1", "--outcome", "done", "--body", "x"], fixture.identity)),
+    },
+    {
+      covers: "src/engine/protocol/report.ts#unknown-reply",
+      env: fixture.identity,
+      succeeds: true,
+      refuse: () =>
+        refusedOf(
+          run(
+            ["worker", "report", "--item", "t2", "--outcome", "done", "--body", "x", "--answers", "t2.9=y"],
+            fixture.identity,
+          ),
+        ),
+    },
+    {
+      covers: "src/engine/review/deliverables.ts#no-deliverable",
+      refuse: () => refusedOf(run(["report", fixture.idle])),
+    },
+    {
+      covers: "src/domain/deliverables/refs.ts#no-such-version",
+      succeeds: true,
+      refuse: () => refusedOf(run(["promote", `worker-deliverable:${fixture.unjudged.worker}:0`, "--yes"])),
+    },
+    {
+      covers: "src/engine/review/deliverables.ts#no-such-version",
+      succeeds: true,
+      refuse: () => refusedOf(run(["report", fixture.unjudged.worker, "--version", "5"])),
+    },
+    {
+      covers: "src/engine/review/reviewable-stored.ts#legacy-no-patch",
+      succeeds: true,
+      refuse: () => refusedOf(run(["diff", "checkpoint:ckpt-auth"])),
+    },
+    {
+      covers: "src/engine/review/judge.ts#no-open-question",
+      succeeds: true,
+      refuse: () => refusedOf(run(["answer", fixture.unjudged.worker, "yes"])),
+    },
+    {
+      covers: "src/engine/review/promote.ts#nothing-to-promote",
+      succeeds: true,
+      refuse: () => refusedOf(run(["promote", fixture.storedAuthored, "--yes"])),
+    },
+    {
+      covers: "src/engine/review/promote.ts#nothing-to-promote",
+      succeeds: true,
+      refuse: () => refusedOf(run(["promote", fixture.proposal, "--yes"])),
+    },
+    {
+      covers: "src/engine/review/reviewable-stored.ts#stored-not-judged",
+      refuse: () => refusedOf(run(["approve", fixture.storedPatch])),
+    },
+    {
+      covers: "src/domain/review/approval.ts#not-approved",
+      refuse: () => refusedOf(run(["promote", fixture.fresh(), "--yes"])),
+    },
+    {
+      covers: "src/engine/review/target.ts#older-version",
+      succeeds: true,
+      refuse: () => refusedOf(run(["approve", fixture.older.worker, "--version", "1"])),
+    },
+    {
+      covers: "src/engine/review/target.ts#version-moved",
+      succeeds: true,
+      refuse: () => engineRefusal(() => resolveReviewTarget(g.ctx, { target: fixture.older.worker, expectVersion: 1 })),
+    },
+    {
+      covers: "src/engine/review/target.ts#version-moved",
+      succeeds: true,
+      refuse: () =>
+        engineRefusal(() =>
+          g.ctx.commands.run("test.stale", null, (tx) => assertPointerUnchanged(tx, fixture.older.staleTarget)),
+        ),
+    },
+    {
+      covers: "src/engine/review/target.ts#decision-landed",
+      succeeds: true,
+      refuse: () => engineRefusal(() => assertDecisionUnchanged(g.ctx.db, fixture.unjudged.worker, "d999")),
+    },
+    {
+      covers: "src/engine/store/save.ts#deliverable-superseded",
+      refuse: () => refusedOf(run(["save", "--from", fixture.older.v1.ref])),
+    },
+    {
+      covers: "src/domain/review/approval.ts#not-approved",
+      succeeds: true,
+      refuse: () => refusedOf(run(["save", "--from", fixture.fresh()])),
+    },
+    {
+      covers: "src/engine/talk/tell.ts#empty-message",
+      succeeds: true,
+      refuse: () => refusedOf(run(["tell", fixture.unjudged.worker, "   "])),
+    },
+    {
+      covers: "src/engine/talk/tell.ts#question-not-found",
+      succeeds: true,
+      refuse: () => refusedOf(run(["tell", fixture.unjudged.worker, "--q", "q99", "hi"])),
+    },
+    {
+      covers: "src/engine/talk/tell.ts#no-pane",
+      succeeds: true,
+      refuse: () => refusedOf(run(["peek", fixture.unjudged.worker])),
+    },
     { covers: "src/engine/talk/tell.ts#no-window", refuse: () => refusedOf(run(["attach", fixture.exited])) },
-    { covers: "src/engine/work/dispatch.ts#worker-exited", refuse: () => refusedOf(run(["dispatch", fixture.exited, "t3"])) },
-    { covers: "src/domain/review/content-binding.ts#deliverable-tampered", succeeds: true, refuse: () => refusedOf(run(["promote", fixture.tampered.worker, "--yes"])) },
-    { covers: "src/domain/review/content-binding.ts#deliverable-tampered", refuse: () => refusedOf(run(["load", fixture.tampered.stored])) },
-    { covers: "src/surfaces/shared/verbs/broadcast.ts#nothing-affected", succeeds: true, refuse: () => refusedOf(run(["broadcast", "--yes", "vendor/nowhere.lock", "moved"])) },
-    { covers: "src/domain/review/comment-anchor.ts#comment-file-not-in-patch", succeeds: true, refuse: () => refusedOf(run(["comment", fixture.unjudged.worker, "nowhere.txt:1", "x"])) },
-    { covers: "src/domain/review/comment-anchor.ts#comment-outside-patch", succeeds: true, refuse: () => refusedOf(run(["comment", fixture.unjudged.worker, "src/app.txt:39", "x"])) },
-    { covers: "src/engine/review/comments.ts#comment-no-patch", succeeds: true, refuse: () => refusedOf(run(["comment", fixture.proposal, "README.md", "x"])) },
-    { covers: "src/engine/review/comments.ts#comment-version-not-current", succeeds: true, refuse: () => refusedOf(run(["comment", fixture.older.v1.ref, "src/app.txt:7", "x"])) },
-    { covers: "src/engine/review/comments.ts#comment-outdated", succeeds: true, refuse: () => refusedOf(run(["comment", "--edit", fixture.comments.outdated, "y"])) },
-    { covers: "src/engine/review/comments.ts#comment-sent", refuse: () => refusedOf(run(["comment", "--edit", fixture.comments.sent, "y"])) },
+    {
+      covers: "src/engine/work/dispatch.ts#worker-exited",
+      refuse: () => refusedOf(run(["dispatch", fixture.exited, "t3"])),
+    },
+    {
+      covers: "src/domain/review/content-binding.ts#deliverable-tampered",
+      succeeds: true,
+      refuse: () => refusedOf(run(["promote", fixture.tampered.worker, "--yes"])),
+    },
+    {
+      covers: "src/domain/review/content-binding.ts#deliverable-tampered",
+      refuse: () => refusedOf(run(["load", fixture.tampered.stored])),
+    },
+    {
+      covers: "src/surfaces/shared/verbs/broadcast.ts#nothing-affected",
+      succeeds: true,
+      refuse: () => refusedOf(run(["broadcast", "--yes", "vendor/nowhere.lock", "moved"])),
+    },
+    {
+      covers: "src/domain/review/comment-anchor.ts#comment-file-not-in-patch",
+      succeeds: true,
+      refuse: () => refusedOf(run(["comment", fixture.unjudged.worker, "nowhere.txt:1", "x"])),
+    },
+    {
+      covers: "src/domain/review/comment-anchor.ts#comment-outside-patch",
+      succeeds: true,
+      refuse: () => refusedOf(run(["comment", fixture.unjudged.worker, "src/app.txt:39", "x"])),
+    },
+    {
+      covers: "src/engine/review/comments.ts#comment-no-patch",
+      succeeds: true,
+      refuse: () => refusedOf(run(["comment", fixture.proposal, "README.md", "x"])),
+    },
+    {
+      covers: "src/engine/review/comments.ts#comment-version-not-current",
+      succeeds: true,
+      refuse: () => refusedOf(run(["comment", fixture.older.v1.ref, "src/app.txt:7", "x"])),
+    },
+    {
+      covers: "src/engine/review/comments.ts#comment-outdated",
+      succeeds: true,
+      refuse: () => refusedOf(run(["comment", "--edit", fixture.comments.outdated, "y"])),
+    },
+    {
+      covers: "src/engine/review/comments.ts#comment-sent",
+      refuse: () => refusedOf(run(["comment", "--edit", fixture.comments.sent, "y"])),
+    },
     {
       // After the older worker's other cases: its advice approves v2. A report of v1 makes v1 the version last shown.
-      covers: "src/domain/review/shown-binding.ts#version-not-shown", succeeds: true,
+      covers: "src/domain/review/shown-binding.ts#version-not-shown",
+      succeeds: true,
       refuse: () => {
         assert.equal(run(["report", fixture.older.v1.ref]).code, 0);
         return refusedOf(run(["approve", fixture.older.worker]));
@@ -192,7 +371,8 @@ test("running every refusal's advised command that names a value: the value is o
       },
     },
     {
-      covers: "src/engine/review/combine.ts#conflict-markers", succeeds: true,
+      covers: "src/engine/review/combine.ts#conflict-markers",
+      succeeds: true,
       refuse: () => {
         assert.equal(run(["combine", ...fixture.clash]).json.outcome, "conflicts");
         return refusedOf(run(["combine", "--continue"]));
@@ -201,7 +381,9 @@ test("running every refusal's advised command that names a value: the value is o
     {
       covers: "src/engine/workers/budget.ts#budget-reached",
       refuse: () => {
-        g.ctx.db.prepare("UPDATE workers SET budget_usd = 0.5, budget_warned_at = ?, budget_stopped_at = ? WHERE id = ?").run(g.clock.now(), g.clock.now(), fixture.exited);
+        g.ctx.db
+          .prepare("UPDATE workers SET budget_usd = 0.5, budget_warned_at = ?, budget_stopped_at = ? WHERE id = ?")
+          .run(g.clock.now(), g.clock.now(), fixture.exited);
         return refusedOf(run(["respawn", fixture.exited]));
       },
     },
@@ -212,19 +394,39 @@ test("running every refusal's advised command that names a value: the value is o
         writeFileSync(config, "Host closed\n  HostName 127.0.0.1\n  Port 1\n");
         run(["hosts", "add", "closed", "closed", "--dir", "/tmp/docket-advice-nowhere", "--ssh-config", config]);
         // Any ssh call to the host refuses so (spawn --host, peek, done's capture); raised here by the connection itself.
-        return engineRefusal(() => runRemote({ name: "closed", destination: "closed", sshConfig: config, controlDir: controlDirFor(g.home, process.getuid!()) }, ["true"]));
+        return engineRefusal(() =>
+          runRemote(
+            {
+              name: "closed",
+              destination: "closed",
+              sshConfig: config,
+              controlDir: controlDirFor(g.home, process.getuid!()),
+            },
+            ["true"],
+          ),
+        );
       },
       succeeds: true,
     },
   ];
   const exempt: Record<string, string> = {
-    "src/engine/demo/demo.ts#demo-timeout": "raised only inside `docket demo`, about a worker of the demo's own scratch home; the verb is checked statically",
-    "src/engine/workers/wait.ts#wait-timeout": "raised only after `spawn --wait` waited five minutes; the advised peek names the worker spawned and is checked statically",
+    "src/engine/demo/demo.ts#demo-timeout":
+      "raised only inside `docket demo`, about a worker of the demo's own scratch home; the verb is checked statically",
+    "src/engine/workers/wait.ts#wait-timeout":
+      "raised only after `spawn --wait` waited five minutes; the advised peek names the worker spawned and is checked statically",
   };
 
-  const templated = new Set(scanAdvice().filter((a) => a.inRefusal && a.commands.some((c) => c.includes("${"))).map((a) => `${a.file}#${a.code}`));
+  const templated = new Set(
+    scanAdvice()
+      .filter((a) => a.inRefusal && a.commands.some((c) => c.includes("${")))
+      .map((a) => `${a.file}#${a.code}`),
+  );
   const covered = new Set([...cases.map((c) => c.covers), ...Object.keys(exempt)]);
-  assert.deepEqual([...templated].filter((s) => !covered.has(s)).sort(), [], "every refusal whose advice names a value has a case here");
+  assert.deepEqual(
+    [...templated].filter((s) => !covered.has(s)).sort(),
+    [],
+    "every refusal whose advice names a value has a case here",
+  );
 
   for (const c of cases) {
     const refused = c.refuse();
@@ -247,7 +449,9 @@ function ground(t: T, g: ReviewGround, run: (args: string[], env?: Record<string
   const unjudged = mk();
   publish(g, unjudged, { "src/app.txt": appWith({ 3: "three" }) });
   // A worker with an unjudged patch of its own, for each refusal whose advice approves it.
-  const spare = [mk(), mk(), mk()].map((w, i) => (publish(g, w, { "src/app.txt": appWith({ [20 + i]: "changed" }) }), w.worker));
+  const spare = [mk(), mk(), mk()].map(
+    (w, i) => (publish(g, w, { "src/app.txt": appWith({ [20 + i]: "changed" }) }), w.worker),
+  );
   const fresh = () => spare.shift()!;
   const olderW = mk();
   const v1 = publish(g, olderW, { "src/app.txt": appWith({ 7: "seven" }) });
@@ -271,12 +475,17 @@ function ground(t: T, g: ReviewGround, run: (args: string[], env?: Record<string
   publish(g, rewritten, { "README.md": "hello, rewritten\n" });
   run(["approve", rewritten.worker]);
   const rewrittenRecord = run(["save", "--from", rewritten.worker]).json as { id: string; ref: string };
-  for (const file of [join(g.home, "fleet", rewritten.worker, "deliverables", "v1.json"), join(g.home, "deliverables", rewrittenRecord.id, "v1.json")]) {
+  for (const file of [
+    join(g.home, "fleet", rewritten.worker, "deliverables", "v1.json"),
+    join(g.home, "deliverables", rewrittenRecord.id, "v1.json"),
+  ]) {
     const d = JSON.parse(readFileSync(file, "utf8"));
     writeFileSync(file, `${JSON.stringify({ ...d, summary: `${d.summary} (edited)` }, null, 2)}\n`);
   }
   // Two workers changing the same line differently: Combine stops on a conflict and waits for the human.
-  const clash = [mk(), mk()].map((w, i) => (publish(g, w, { "src/app.txt": appWith({ 30: `thirty, way ${i}` }) }), w.worker)) as [string, string];
+  const clash = [mk(), mk()].map(
+    (w, i) => (publish(g, w, { "src/app.txt": appWith({ 30: `thirty, way ${i}` }) }), w.worker),
+  ) as [string, string];
   const idle = mk().worker;
   // A draft comment left on v1 when v2 appeared (outdated), and one sent with a revise (never changes again).
   const commented = mk();
@@ -294,9 +503,23 @@ function ground(t: T, g: ReviewGround, run: (args: string[], env?: Record<string
   for (const text of ["one", "two", "three"]) addItem(g.ctx, { kind: "todo", text });
   dispatchItems(g.ctx, { worker: unjudged.worker, items: ["t1", "t2"] });
   editItem(g.ctx, { id: "t1", text: "one, changed elsewhere", external: true });
-  const identity = { DOCKET_WORKER_ID: unjudged.worker, DOCKET_GENERATION: String(unjudged.generation), DOCKET_RUN_TOKEN: unjudged.runToken };
+  const identity = {
+    DOCKET_WORKER_ID: unjudged.worker,
+    DOCKET_GENERATION: String(unjudged.generation),
+    DOCKET_RUN_TOKEN: unjudged.runToken,
+  };
   return {
-    unjudged, fresh, patch, identity, idle, exited, storedPatch, storedAuthored, proposal: proposalW.worker, clash, comments: { outdated, sent },
+    unjudged,
+    fresh,
+    patch,
+    identity,
+    idle,
+    exited,
+    storedPatch,
+    storedAuthored,
+    proposal: proposalW.worker,
+    clash,
+    comments: { outdated, sent },
     older: { worker: olderW.worker, v1, staleTarget },
     tampered: { worker: rewritten.worker, stored: rewrittenRecord.ref },
   };

@@ -17,14 +17,29 @@ function ground(t: { after(fn: () => void): void }) {
 
 test("spawn --dry-run prints the resolved launch and the agent's whole command, and starts nothing", (t) => {
   const g = ground(t);
-  const r = g.run("spawn", "--agent", "claude", "--as", "scout", "--model", "claude-test-1", "--dry-run", "--json", "look", "around");
+  const r = g.run(
+    "spawn",
+    "--agent",
+    "claude",
+    "--as",
+    "scout",
+    "--model",
+    "claude-test-1",
+    "--dry-run",
+    "--json",
+    "look",
+    "around",
+  );
   assert.equal(r.code, 0, r.stderr);
   assert.equal(r.json.dryRun, true);
   assert.equal(r.json.agent, "claude");
   assert.ok(r.json.summary.includes("Agent: claude · model claude-test-1 (--model)"), r.json.summary.join("\n"));
   const command: string[] = r.json.command;
   assert.match(command[0]!, /claude-code-linux-[a-z0-9-]+\/claude$/);
-  assert.deepEqual(command.slice(command.indexOf("--permission-mode"), command.indexOf("--permission-mode") + 2), ["--permission-mode", "dontAsk"]);
+  assert.deepEqual(command.slice(command.indexOf("--permission-mode"), command.indexOf("--permission-mode") + 2), [
+    "--permission-mode",
+    "dontAsk",
+  ]);
   assert.ok(command.includes("--strict-mcp-config"));
   assert.deepEqual(command.slice(-2, -1), ["--"]);
   assert.equal(existsSync(join(g.home, "fleet")), false, "no worker directory");
@@ -32,7 +47,10 @@ test("spawn --dry-run prints the resolved launch and the agent's whole command, 
   const text = g.run("spawn", "--agent", "codex", "--dry-run", "fix", "it");
   assert.equal(text.code, 0, text.stderr);
   assert.match(text.stdout, /^dry run: would start a codex worker of kind default; nothing was started$/m);
-  assert.match(text.stdout, /command: .*codex\.js --sandbox workspace-write --ask-for-approval never --no-daemon --cd /);
+  assert.match(
+    text.stdout,
+    /command: .*codex\.js --sandbox workspace-write --ask-for-approval never --no-daemon --cd /,
+  );
 });
 
 test("an unknown --agent and --thinking for claude are refused; config worker.agent picks the agent (user config only)", (t) => {
@@ -55,8 +73,14 @@ test("docket kinds and spawn --help list the agents found on this machine and th
   const g = ground(t);
   const kinds = g.run("kinds");
   assert.equal(kinds.code, 0, kinds.stderr);
-  assert.match(kinds.stdout, /\nagents \(docket spawn --agent <agent>; --dry-run shows the whole command\):\n {2}pi {6}builtin {6}\S+ \S+pi-coding-agent\S+cli\.js\n {2}claude {2}node_modules \S+\/claude\n {2}codex {3}node_modules \S+ \S+\/codex\.js\n {2}command builtin {6}sh -c <--cmd>\n/);
+  assert.match(
+    kinds.stdout,
+    /\nagents \(docket spawn --agent <agent>; --dry-run shows the whole command\):\n {2}pi {6}builtin {6}\S+ \S+pi-coding-agent\S+cli\.js\n {2}claude {2}node_modules \S+\/claude\n {2}codex {3}node_modules \S+ \S+\/codex\.js\n {2}command builtin {6}sh -c <--cmd>\n/,
+  );
   assert.ok(kinds.stdout.trimEnd().endsWith("(without --as: default)"));
   const help = g.run("spawn", "--help");
-  assert.match(help.stdout, /Agents on this machine[^\n]*\n {2}pi .*\n {2}claude {2}node_modules .*\n {2}codex {3}node_modules .*\n {2}command /);
+  assert.match(
+    help.stdout,
+    /Agents on this machine[^\n]*\n {2}pi .*\n {2}claude {2}node_modules .*\n {2}codex {3}node_modules .*\n {2}command /,
+  );
 });

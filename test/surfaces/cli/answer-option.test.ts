@@ -10,15 +10,40 @@ import { gitRepo } from "../../support/git.js";
 import { tempDir } from "../../support/temp.js";
 import { tmuxServer } from "../../support/tmux.js";
 
-test("`docket answer w1 1` answers with the question's first option, and the card advises exactly that", { timeout: 180_000 }, (t) => {
+test("`docket answer w1 1` answers with the question's first option, and the card advises exactly that", {
+  timeout: 180_000,
+}, (t) => {
   const root = tempDir(t);
   const repo = join(root, "repo");
   mkdirSync(repo);
   gitRepo(repo);
-  const env = cliEnv({ HOME: tempDir(t), DOCKET_HOME: join(root, "home"), DOCKET_TMUX_SOCKET: tmuxServer(t).socket, TMPDIR: tempDir(t), PI_CODING_AGENT_DIR: tempDir(t) });
-  const steps = [{ text: "I need to know the port.", toolCall: { name: "docket_wait", arguments: { question: "Which port?", options: ["8080", "9090"] } } }];
+  const env = cliEnv({
+    HOME: tempDir(t),
+    DOCKET_HOME: join(root, "home"),
+    DOCKET_TMUX_SOCKET: tmuxServer(t).socket,
+    TMPDIR: tempDir(t),
+    PI_CODING_AGENT_DIR: tempDir(t),
+  });
+  const steps = [
+    {
+      text: "I need to know the port.",
+      toolCall: { name: "docket_wait", arguments: { question: "Which port?", options: ["8080", "9090"] } },
+    },
+  ];
   writeFileSync(join(root, "steps.json"), JSON.stringify(steps));
-  const spawned = jsonOf(docket({ env, cwd: repo }, "spawn", "--scripted", join(root, "steps.json"), "--wait", "--as", "scout", "--json", "Find the port"));
+  const spawned = jsonOf(
+    docket(
+      { env, cwd: repo },
+      "spawn",
+      "--scripted",
+      join(root, "steps.json"),
+      "--wait",
+      "--as",
+      "scout",
+      "--json",
+      "Find the port",
+    ),
+  );
   assert.equal(spawned.waited, "needs_input");
 
   const card = docket({ env, cwd: repo }, "verdict", "w1");
@@ -28,8 +53,15 @@ test("`docket answer w1 1` answers with the question's first option, and the car
   const answered = jsonOf(docket({ env, cwd: repo }, ...advice.split(" ").slice(1), "--json"));
   assert.equal(answered.decision.verb, "answer");
   const log = jsonOf(docket({ env, cwd: repo }, "log", "--json"));
-  assert.equal(log.decisions.find((d: { id: string }) => d.id === answered.decision.id)?.option, "8080", "the number picked the option's text");
+  assert.equal(
+    log.decisions.find((d: { id: string }) => d.id === answered.decision.id)?.option,
+    "8080",
+    "the number picked the option's text",
+  );
 
   const help = docket({ env, cwd: repo }, "answer", "--help");
-  assert.match(help.stdout.replace(/\s+/g, " "), /a number within the question's options \(1, 2, …\) picks that option/);
+  assert.match(
+    help.stdout.replace(/\s+/g, " "),
+    /a number within the question's options \(1, 2, …\) picks that option/,
+  );
 });

@@ -54,7 +54,9 @@ test("every human verb has its command line here", () => {
   assert.deepEqual(Object.keys(COMMAND_LINES).sort(), [...HUMAN_VERBS].sort());
 });
 
-test("run from a worker's environment, every human verb exits 1 with worker-cannot-judge and writes nothing", { timeout: 300_000 }, (t) => {
+test("run from a worker's environment, every human verb exits 1 with worker-cannot-judge and writes nothing", {
+  timeout: 300_000,
+}, (t) => {
   const server = tmuxServer(t);
   const g = reviewGround(t);
   const w = reviewWorker(t, g);
@@ -69,8 +71,18 @@ test("run from a worker's environment, every human verb exits 1 with worker-cann
   g.ctx.close();
 
   const human = cliEnv({ DOCKET_HOME: g.home, DOCKET_TMUX_SOCKET: server.socket });
-  const asWorker = { ...human, DOCKET_WORKER_ID: w.worker, DOCKET_GENERATION: String(w.generation), DOCKET_RUN_TOKEN: w.runToken };
-  const snapshot = () => ({ rows: ledgerRows(g.ctx.home.ledger), home: fileTree(g.home), project: gitStatus(g.project), workspace: gitStatus(w.workspace) });
+  const asWorker = {
+    ...human,
+    DOCKET_WORKER_ID: w.worker,
+    DOCKET_GENERATION: String(w.generation),
+    DOCKET_RUN_TOKEN: w.runToken,
+  };
+  const snapshot = () => ({
+    rows: ledgerRows(g.ctx.home.ledger),
+    home: fileTree(g.home),
+    project: gitStatus(g.project),
+    workspace: gitStatus(w.workspace),
+  });
   const before = snapshot();
   for (const verb of HUMAN_VERBS) {
     const line = COMMAND_LINES[verb];
@@ -82,7 +94,10 @@ test("run from a worker's environment, every human verb exits 1 with worker-cann
   }
   const save = docket({ env: asWorker, cwd: g.project }, "save", "--author", "body.md", "--outcome", "findings");
   assert.equal(save.code, 1);
-  assert.match(save.stderr, /^docket: save is the human's: this process carries a worker identity \(DOCKET_WORKER_ID, DOCKET_GENERATION, DOCKET_RUN_TOKEN\); nothing was changed/);
+  assert.match(
+    save.stderr,
+    /^docket: save is the human's: this process carries a worker identity \(DOCKET_WORKER_ID, DOCKET_GENERATION, DOCKET_RUN_TOKEN\); nothing was changed/,
+  );
   assert.deepEqual(snapshot(), before, "no refused verb wrote anything");
 
   const mine = docket({ env: human, cwd: g.project }, "reject", "w1", "--json");
@@ -95,7 +110,12 @@ test("read verbs and the worker's own protocol still work from a worker's enviro
   const w = reviewWorker(t, g);
   publish(g, w, { "src/app.txt": appWith({ 3: "three" }) });
   g.ctx.close();
-  const env = cliEnv({ DOCKET_HOME: g.home, DOCKET_WORKER_ID: w.worker, DOCKET_GENERATION: "1", DOCKET_RUN_TOKEN: w.runToken });
+  const env = cliEnv({
+    DOCKET_HOME: g.home,
+    DOCKET_WORKER_ID: w.worker,
+    DOCKET_GENERATION: "1",
+    DOCKET_RUN_TOKEN: w.runToken,
+  });
   for (const line of [["verdict", "w1"], ["diff", "w1"], ["log"], ["item", "ls"], ["deliverables"]]) {
     const r = docket({ env, cwd: g.project }, ...line, "--json");
     assert.equal(r.code, 0, `${line.join(" ")}: ${r.stdout}${r.stderr}`);

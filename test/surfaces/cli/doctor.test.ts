@@ -11,17 +11,28 @@ import { tempDir } from "../../support/temp.js";
 import { waitFor } from "../../support/wait.js";
 
 type T = { after(fn: () => void): void };
-interface Finding { check: string; severity: string; message: string; fix?: string; fixed?: boolean; paths?: string[] }
+interface Finding {
+  check: string;
+  severity: string;
+  message: string;
+  fix?: string;
+  fixed?: boolean;
+  paths?: string[];
+}
 
 const modeOf = (path: string): string => (statSync(path).mode & 0o777).toString(8);
 
 function ground(t: T) {
   const home = tempDir(t, "docket-doctor-");
-  const run = (args: string[], env: Record<string, string> = {}): CliRun => docketWith({ env: { ...cliEnv({ DOCKET_HOME: home }), ...env }, cwd: home }, ...args);
+  const run = (args: string[], env: Record<string, string> = {}): CliRun =>
+    docketWith({ env: { ...cliEnv({ DOCKET_HOME: home }), ...env }, cwd: home }, ...args);
   const doctor = (...flags: string[]) => {
     const r = run(["doctor", "--json", ...flags]);
     assert.ok(r.json, r.stdout + r.stderr);
-    return { code: r.code, report: (r.code === 1 ? r.json.error : r.json) as { home: string; ok: boolean; findings: Finding[] } };
+    return {
+      code: r.code,
+      report: (r.code === 1 ? r.json.error : r.json) as { home: string; ok: boolean; findings: Finding[] },
+    };
   };
   const save = (text: string): string => {
     writeFileSync(join(home, "body.md"), text);
@@ -40,10 +51,29 @@ test("a healthy home: every check is ok, tmux, git and pi are found, and doctor 
   const { code, report } = g.doctor();
   assert.equal(code, 0);
   assert.equal(report.ok, true);
-  assert.deepEqual(report.findings.map((f) => [f.check, f.severity]), [
-    ["home", "ok"], ["ledger", "ok"], ["modes", "ok"], ["temp-files", "ok"], ["links", "ok"], ["pi-docket", "ok"], ["door", "ok"], ["store-index", "ok"], ["tmux", "ok"], ["git", "ok"], ["pi", "ok"], ["sandbox", "ok"], ["notify", "ok"], ["notify", "ok"],
-  ]);
-  assert.match(of(report.findings, "sandbox")[0]!.message, /^workers can be contained here \(bubblewrap \d+\.\d+[.\d]* at \/.*bwrap\); sandbox is off \(DOCKET_SANDBOX=off\)/);
+  assert.deepEqual(
+    report.findings.map((f) => [f.check, f.severity]),
+    [
+      ["home", "ok"],
+      ["ledger", "ok"],
+      ["modes", "ok"],
+      ["temp-files", "ok"],
+      ["links", "ok"],
+      ["pi-docket", "ok"],
+      ["door", "ok"],
+      ["store-index", "ok"],
+      ["tmux", "ok"],
+      ["git", "ok"],
+      ["pi", "ok"],
+      ["sandbox", "ok"],
+      ["notify", "ok"],
+      ["notify", "ok"],
+    ],
+  );
+  assert.match(
+    of(report.findings, "sandbox")[0]!.message,
+    /^workers can be contained here \(bubblewrap \d+\.\d+[.\d]* at \/.*bwrap\); sandbox is off \(DOCKET_SANDBOX=off\)/,
+  );
   assert.match(of(report.findings, "tmux")[0]!.message, /^tmux \d+\.\d+/);
 });
 
@@ -74,16 +104,33 @@ test("a looser existing home gets one warning line; --fix makes the home 0700 an
   chmodSync(record, 0o644);
   const text = g.run(["doctor"]);
   assert.equal(text.code, 0, "loose modes are a warning, not a failure");
-  assert.deepEqual(text.stdout.split("\n").filter((l) => l.includes(`${g.home} is 755`)), [`warn  modes       ${g.home} is 755: other users can look inside Docket's home`]);
-  assert.equal(text.stdout.trimEnd().split("\n").at(-1), "no problems; 2 warnings above, each with what to do", "the last line does not read as all clear");
+  assert.deepEqual(
+    text.stdout.split("\n").filter((l) => l.includes(`${g.home} is 755`)),
+    [`warn  modes       ${g.home} is 755: other users can look inside Docket's home`],
+  );
+  assert.equal(
+    text.stdout.trimEnd().split("\n").at(-1),
+    "no problems; 2 warnings above, each with what to do",
+    "the last line does not read as all clear",
+  );
   const { report } = g.doctor();
-  assert.deepEqual(of(report.findings, "modes").map((f) => f.severity), ["warning", "warning"]);
+  assert.deepEqual(
+    of(report.findings, "modes").map((f) => f.severity),
+    ["warning", "warning"],
+  );
   const loose = of(report.findings, "modes")[1]!.paths ?? [];
-  for (const p of [`644 ${join(g.home, "ledger.sqlite")}`, `644 ${record}`]) assert.ok(loose.includes(p), `${p} in ${loose.join(", ")}`);
+  for (const p of [`644 ${join(g.home, "ledger.sqlite")}`, `644 ${record}`])
+    assert.ok(loose.includes(p), `${p} in ${loose.join(", ")}`);
   const fixed = g.doctor("--fix");
-  assert.deepEqual(of(fixed.report.findings, "modes").map((f) => f.fixed), [true, true]);
+  assert.deepEqual(
+    of(fixed.report.findings, "modes").map((f) => f.fixed),
+    [true, true],
+  );
   assert.deepEqual([modeOf(g.home), modeOf(join(g.home, "ledger.sqlite")), modeOf(record)], ["700", "600", "600"]);
-  assert.deepEqual(of(g.doctor().report.findings, "modes").map((f) => f.severity), ["ok"]);
+  assert.deepEqual(
+    of(g.doctor().report.findings, "modes").map((f) => f.severity),
+    ["ok"],
+  );
 });
 
 test("temp files left by killed writers are reported and removed by --fix; one whose writer still runs is kept", (t) => {
@@ -107,7 +154,8 @@ test("temp files left by killed writers are reported and removed by --fix; one w
 test("a store index that no longer matches the files is reported and rebuilt from the files by --fix", (t) => {
   const g = ground(t);
   const id = g.save("first note\n");
-  const listing = () => g.run(["deliverables", "--json"]).json as { deliverables: unknown[]; unsupported: { reason: string }[] };
+  const listing = () =>
+    g.run(["deliverables", "--json"]).json as { deliverables: unknown[]; unsupported: { reason: string }[] };
   assert.equal(listing().deliverables.length, 1);
   writeFileSync(join(g.home, "deliverables", id, "v1.json"), "{ torn by hand"); // in place: the directory's stamp does not move
   assert.equal(listing().deliverables.length, 1, "the index still lists the record as it was");
@@ -116,7 +164,10 @@ test("a store index that no longer matches the files is reported and rebuilt fro
   assert.deepEqual(before!.paths, [`not indexed: ${id}:1:unsupported:corrupt`, `stale: ${id}:1:ok:`]);
   assert.match(before!.fix ?? "", /docket doctor --fix.*deliverables --reindex/);
   assert.equal(of(g.doctor("--fix").report.findings, "store-index")[0]!.fixed, true);
-  assert.deepEqual(listing(), { deliverables: [], unsupported: [{ path: join(g.home, "deliverables", id, "v1.json"), reason: "corrupt" }] });
+  assert.deepEqual(listing(), {
+    deliverables: [],
+    unsupported: [{ path: join(g.home, "deliverables", id, "v1.json"), reason: "corrupt" }],
+  });
   assert.equal(of(g.doctor().report.findings, "store-index")[0]!.severity, "ok");
 });
 
@@ -126,7 +177,12 @@ test("without tmux and git on PATH doctor says what to install and exits 1", (t)
   assert.equal(r.code, 1);
   assert.equal(r.json.error.code, "doctor-problems");
   const findings = r.json.error.findings as Finding[];
-  assert.deepEqual(of(findings, "tmux")[0], { check: "tmux", severity: "problem", message: "tmux is not on PATH", fix: "install tmux (apt-get install -y tmux, brew install tmux); workers run in its windows" });
+  assert.deepEqual(of(findings, "tmux")[0], {
+    check: "tmux",
+    severity: "problem",
+    message: "tmux is not on PATH",
+    fix: "install tmux (apt-get install -y tmux, brew install tmux); workers run in its windows",
+  });
   assert.equal(of(findings, "git")[0]!.severity, "problem");
   assert.equal(of(findings, "pi")[0]!.severity, "ok");
 });
@@ -137,13 +193,23 @@ test("a socket no door listens on (its door was killed) is a door warning; --fix
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const stale = join(dir, "w4-1.sock");
   // A process that listens and is killed leaves its socket file behind, as a SIGKILLed door does.
-  const holder = spawn(process.execPath, ["-e", "require('node:net').createServer().listen(process.argv[1]); setInterval(() => {}, 1000)", stale], { stdio: "ignore" });
+  const holder = spawn(
+    process.execPath,
+    ["-e", "require('node:net').createServer().listen(process.argv[1]); setInterval(() => {}, 1000)", stale],
+    { stdio: "ignore" },
+  );
   await waitFor("the socket", () => existsSync(stale));
   holder.kill("SIGKILL");
   await new Promise((r) => holder.on("close", r));
   writeFileSync(join(dir, "notes.txt"), "not a socket\n");
   const before = of(g.doctor().report.findings, "door");
-  assert.deepEqual(before.map((f) => [f.severity, f.message]), [["ok", "not running (the next spawn, or the next worker call, starts it)"], ["warning", "1 stale socket no door listens on"]]);
+  assert.deepEqual(
+    before.map((f) => [f.severity, f.message]),
+    [
+      ["ok", "not running (the next spawn, or the next worker call, starts it)"],
+      ["warning", "1 stale socket no door listens on"],
+    ],
+  );
   assert.deepEqual(before[1]!.paths, [stale]);
   assert.match(before[1]!.fix ?? "", /`docket doctor --fix`/);
   const fixed = of(g.doctor("--fix").report.findings, "door")[1]!;

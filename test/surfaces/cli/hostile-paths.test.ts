@@ -14,12 +14,16 @@ import { waitFor } from "../../support/wait.js";
 
 /** The files a format-expanded `#(touch …)` (or a shell-run `$(touch …)`) in one of the texts would have made. */
 function pwned(root: string): string[] {
-  return ["project", "home", "task", "shell"].map((tag) => `PWNED-${tag}`).filter((name) => existsSync(join(root, name)));
+  return ["project", "home", "task", "shell"]
+    .map((tag) => `PWNED-${tag}`)
+    .filter((name) => existsSync(join(root, name)));
 }
 
 const hostile = (root: string, tag: string) => `${tag}#(touch ${root}/PWNED-${tag}) #{session_name} a;b 'q' "d"`;
 
-test("a project path, DOCKET_HOME and task full of tmux formats and shell syntax run nothing and arrive unchanged", { timeout: 120_000 }, async (t) => {
+test("a project path, DOCKET_HOME and task full of tmux formats and shell syntax run nothing and arrive unchanged", {
+  timeout: 120_000,
+}, async (t) => {
   const root = tempDir(t);
   const project = join(root, hostile(root, "project"), "-lead\nline");
   mkdirSync(project, { recursive: true });
@@ -32,23 +36,61 @@ test("a project path, DOCKET_HOME and task full of tmux formats and shell syntax
   // A worker's environment names its door, not the home: it reports its directory into the test's own root.
   const cmd = 'pwd > "$PWD_OUT/pwd-$DOCKET_WORKER_ID.txt"; sleep 60';
 
-  const shared = run("spawn", "--agent", "command", "--as", "scout", "--cmd", cmd, "--env", `PWD_OUT=${root}`, "--yes", "--json", "--", task);
+  const shared = run(
+    "spawn",
+    "--agent",
+    "command",
+    "--as",
+    "scout",
+    "--cmd",
+    cmd,
+    "--env",
+    `PWD_OUT=${root}`,
+    "--yes",
+    "--json",
+    "--",
+    task,
+  );
   assert.equal(shared.code, 0, shared.stderr + shared.stdout);
-  const isolated = run("spawn", "--agent", "command", "--cmd", cmd, "--env", `PWD_OUT=${root}`, "--yes", "--json", "--", task);
+  const isolated = run(
+    "spawn",
+    "--agent",
+    "command",
+    "--cmd",
+    cmd,
+    "--env",
+    `PWD_OUT=${root}`,
+    "--yes",
+    "--json",
+    "--",
+    task,
+  );
   assert.equal(isolated.code, 0, isolated.stderr + isolated.stdout);
 
-  const cwdOf = (w: string) => waitFor(`${w}'s working directory`, () => {
-    const path = join(root, `pwd-${w}.txt`);
-    return existsSync(path) ? readFileSync(path, "utf8").replace(/\n$/, "") : undefined;
-  });
+  const cwdOf = (w: string) =>
+    waitFor(`${w}'s working directory`, () => {
+      const path = join(root, `pwd-${w}.txt`);
+      return existsSync(path) ? readFileSync(path, "utf8").replace(/\n$/, "") : undefined;
+    });
   const [sharedCwd, isolatedCwd] = [await cwdOf("w1"), await cwdOf("w2")];
   assert.deepEqual(pwned(root), [], "no format and no shell syntax ran");
   assert.equal(sharedCwd, project, "the read-only worker runs in exactly the project directory");
-  assert.equal(isolatedCwd, join(home, "fleet", "w2", "workspace"), "the writer runs in its worktree under DOCKET_HOME");
+  assert.equal(
+    isolatedCwd,
+    join(home, "fleet", "w2", "workspace"),
+    "the writer runs in its worktree under DOCKET_HOME",
+  );
 
-  for (const w of ["w1", "w2"]) assert.ok(readFileSync(join(home, "fleet", w, "task.md"), "utf8").includes(task), `${w}'s task.md holds the task verbatim`);
+  for (const w of ["w1", "w2"])
+    assert.ok(
+      readFileSync(join(home, "fleet", w, "task.md"), "utf8").includes(task),
+      `${w}'s task.md holds the task verbatim`,
+    );
   const ls = run("ls", "--json");
-  assert.deepEqual(ls.json.workers.map((w: { task: string }) => w.task), [task, task]);
+  assert.deepEqual(
+    ls.json.workers.map((w: { task: string }) => w.task),
+    [task, task],
+  );
   const windows = server.tmux("list-windows", "-a", "-F", "#{window_name}").trim().split("\n").sort();
   assert.deepEqual(windows, ["w1", "w2"]);
   assert.deepEqual(pwned(root), []);

@@ -31,21 +31,35 @@ function withZero<T>(fn: (fd: number) => T): T {
 test("worker report --file /dev/zero is refused at once as a character device, and nothing is recorded", (t) => {
   const { ctx, home } = workLedger(t);
   const w = addWorker(ctx);
-  const env = cliEnv({ DOCKET_HOME: home, DOCKET_WORKER_ID: w.worker, DOCKET_GENERATION: "1", DOCKET_RUN_TOKEN: w.runToken });
+  const env = cliEnv({
+    DOCKET_HOME: home,
+    DOCKET_WORKER_ID: w.worker,
+    DOCKET_GENERATION: "1",
+    DOCKET_RUN_TOKEN: w.runToken,
+  });
   const r = docketWith({ env, cwd: home, timeoutMs: DEADLINE_MS }, "worker", "report", "--file", "/dev/zero", "--json");
   refusedAtOnce(r, "input-not-a-file");
-  assert.equal(r.json.error.message, "--file /dev/zero is a character device; give a regular file or a pipe (at most 16 MiB)");
+  assert.equal(
+    r.json.error.message,
+    "--file /dev/zero is a character device; give a regular file or a pipe (at most 16 MiB)",
+  );
   assert.equal((ctx.db.prepare("SELECT count(*) AS n FROM reports").get() as { n: number }).n, 0);
 });
 
 test("every input flag refuses a device, a directory and a file over 16 MiB, and freezes nothing", (t) => {
   const { ctx, home } = workLedger(t);
   const w = isolatedWorker(t, ctx);
-  const env = cliEnv({ DOCKET_HOME: home, DOCKET_WORKER_ID: w.worker, DOCKET_GENERATION: "1", DOCKET_RUN_TOKEN: w.runToken });
+  const env = cliEnv({
+    DOCKET_HOME: home,
+    DOCKET_WORKER_ID: w.worker,
+    DOCKET_GENERATION: "1",
+    DOCKET_RUN_TOKEN: w.runToken,
+  });
   const big = join(tempDir(t, "docket-input-"), "big.json");
   writeFileSync(big, "");
   truncateSync(big, CAP + 1);
-  const run = (...args: string[]) => docketWith({ env, cwd: w.workspace, timeoutMs: DEADLINE_MS, input: "body" }, ...args, "--json");
+  const run = (...args: string[]) =>
+    docketWith({ env, cwd: w.workspace, timeoutMs: DEADLINE_MS, input: "body" }, ...args, "--json");
   for (const [flag, base] of [
     ["--body-file", ["worker", "done", "--outcome", "completed"]],
     ["--items-file", ["worker", "done", "--outcome", "completed"]],
@@ -59,20 +73,51 @@ test("every input flag refuses a device, a directory and a file over 16 MiB, and
     refusedAtOnce(tooBig, "input-too-large");
     assert.match(tooBig.json.error.message, new RegExp(`^${flag} .*big\\.json is larger than 16 MiB`));
   }
-  const human = (...args: string[]) => docketWith({ env: cliEnv({ DOCKET_HOME: home }), cwd: home, timeoutMs: DEADLINE_MS }, ...args, "--json");
+  const human = (...args: string[]) =>
+    docketWith({ env: cliEnv({ DOCKET_HOME: home }), cwd: home, timeoutMs: DEADLINE_MS }, ...args, "--json");
   refusedAtOnce(human("save", "--author", "/dev/zero", "--outcome", "findings"), "input-not-a-file");
   refusedAtOnce(human("save", "--author", big, "--outcome", "findings"), "input-too-large");
   assert.equal(existsSync(join(home, "deliverables")), false, "no stored record was written");
-  assert.deepEqual(readdirSync(join(ctx.home.workerDir(w.worker))).filter((n) => n === "deliverables"), [], "no version was frozen");
+  assert.deepEqual(
+    readdirSync(join(ctx.home.workerDir(w.worker))).filter((n) => n === "deliverables"),
+    [],
+    "no version was frozen",
+  );
 });
 
 test("standard input that is a device, or longer than 16 MiB, is refused as a body; a pipe within the cap is accepted", (t) => {
   const { ctx, home } = workLedger(t);
   const w = isolatedWorker(t, ctx);
-  const env = cliEnv({ DOCKET_HOME: home, DOCKET_WORKER_ID: w.worker, DOCKET_GENERATION: "1", DOCKET_RUN_TOKEN: w.runToken });
-  const done = (input: string | number) => docketWith({ env, cwd: w.workspace, timeoutMs: DEADLINE_MS, input }, "worker", "done", "--outcome", "completed", "--json");
+  const env = cliEnv({
+    DOCKET_HOME: home,
+    DOCKET_WORKER_ID: w.worker,
+    DOCKET_GENERATION: "1",
+    DOCKET_RUN_TOKEN: w.runToken,
+  });
+  const done = (input: string | number) =>
+    docketWith(
+      { env, cwd: w.workspace, timeoutMs: DEADLINE_MS, input },
+      "worker",
+      "done",
+      "--outcome",
+      "completed",
+      "--json",
+    );
   withZero((fd) => refusedAtOnce(done(fd), "input-not-a-file"));
-  withZero((fd) => refusedAtOnce(docketWith({ env: cliEnv({ DOCKET_HOME: home }), cwd: home, timeoutMs: DEADLINE_MS, input: fd }, "save", "--author", "-", "--outcome", "findings", "--json"), "input-not-a-file"));
+  withZero((fd) =>
+    refusedAtOnce(
+      docketWith(
+        { env: cliEnv({ DOCKET_HOME: home }), cwd: home, timeoutMs: DEADLINE_MS, input: fd },
+        "save",
+        "--author",
+        "-",
+        "--outcome",
+        "findings",
+        "--json",
+      ),
+      "input-not-a-file",
+    ),
+  );
   refusedAtOnce(done("x".repeat(CAP + 1)), "input-too-large");
   const ok = done("exactly this body\n");
   assert.equal(ok.code, 0, ok.stderr);
@@ -81,7 +126,8 @@ test("standard input that is a device, or longer than 16 MiB, is refused as a bo
 
 test("each input flag's help names the 16 MiB cap", (t) => {
   const home = tempDir(t, "docket-input-help-");
-  const help = (...args: string[]) => docketWith({ env: cliEnv({ DOCKET_HOME: home }), cwd: home }, ...args, "--help").stdout.replace(/\s+/g, " ");
+  const help = (...args: string[]) =>
+    docketWith({ env: cliEnv({ DOCKET_HOME: home }), cwd: home }, ...args, "--help").stdout.replace(/\s+/g, " ");
   assert.match(help("worker", "done"), /--body-file <file> .*at most 16 MiB/);
   assert.match(help("worker", "done"), /--items-file <json> .*at most 16 MiB/);
   assert.match(help("worker", "wait"), /--blocked-file <json> .*at most 16 MiB/);

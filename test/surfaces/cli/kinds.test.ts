@@ -17,7 +17,13 @@ function docket(cwd: string, home: string, ...args: string[]) {
   const r = spawnSync(process.execPath, [BIN, ...args], {
     cwd,
     encoding: "utf8",
-    env: { PATH: process.env.PATH, HOME: home, DOCKET_HOME: join(home, "docket"), PI_CODING_AGENT_DIR: join(home, "pi"), TMPDIR: tmp },
+    env: {
+      PATH: process.env.PATH,
+      HOME: home,
+      DOCKET_HOME: join(home, "docket"),
+      PI_CODING_AGENT_DIR: join(home, "pi"),
+      TMPDIR: tmp,
+    },
   });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
@@ -26,7 +32,8 @@ function fixture(t: Parameters<typeof tempDir>[0]) {
   const home = tempDir(t);
   const repo = gitRepo(tempDir(t), { "README.md": "hi\n" });
   writeFiles(join(home, "docket", "kinds"), {
-    "reviewer.md": "---\nname: reviewer\ndescription: Reviews diffs.\nread_only: true\nrights: [read code, run tests]\nmodel: anthropic/claude-sonnet-4\n---\nBe specific.\n",
+    "reviewer.md":
+      "---\nname: reviewer\ndescription: Reviews diffs.\nread_only: true\nrights: [read code, run tests]\nmodel: anthropic/claude-sonnet-4\n---\nBe specific.\n",
     "shared.md": "---\nname: shared\nread_only: true\n---\n",
     "broken.md": "---\nname: broken\nplan_gate: sometimes\n---\n",
     ".draft.md": "not a kind at all",
@@ -48,7 +55,16 @@ test("docket kinds --json lists built-in, user and project kinds in the contract
   for (const k of doc.kinds) assert.deepEqual(Object.keys(k), ["name", "source", "readOnly", "planGate", "warnings"]);
   assert.deepEqual(
     doc.kinds.map((k) => `${k.name}/${k.source}`),
-    ["default/builtin", "scout/builtin", "patcher/builtin", "architect/builtin", "implementer/builtin", "reviewer/user", "fixer/project", "shared/project"],
+    [
+      "default/builtin",
+      "scout/builtin",
+      "patcher/builtin",
+      "architect/builtin",
+      "implementer/builtin",
+      "reviewer/user",
+      "fixer/project",
+      "shared/project",
+    ],
   );
   const byName = new Map(doc.kinds.map((k) => [k.name, k]));
   assert.deepEqual(byName.get("reviewer"), {
@@ -56,7 +72,9 @@ test("docket kinds --json lists built-in, user and project kinds in the contract
     source: "user",
     readOnly: true,
     planGate: false,
-    warnings: ["deprecated execution frontmatter (model); move execution choices to docket spawn flags or worker config before the next major release."],
+    warnings: [
+      "deprecated execution frontmatter (model); move execution choices to docket spawn flags or worker config before the next major release.",
+    ],
   });
   assert.deepEqual(byName.get("fixer")!.warnings, ["can_spawn ignored; worker creation is human-only."]);
   assert.deepEqual(byName.get("shared"), {
@@ -89,9 +107,18 @@ test("docket kinds prints kinds grouped by source with authority, rights, warnin
   const out = r.stdout;
   assert.match(out, /^built-in\n {2}default · plan-gated \(default\)\n/);
   assert.match(out, /\n {2}scout · read-only\n/);
-  assert.match(out, /\nuser \(.*docket\/kinds\)\n {2}reviewer · read-only\n {4}Reviews diffs\.\n {4}rights:\n {6}- read code\n {6}- run tests\n {4}warning: deprecated execution frontmatter \(model\)/);
-  assert.match(out, /\nproject \(.*\.docket\/kinds\)\n {2}fixer · writable\n {4}warning: can_spawn ignored; worker creation is human-only\.\n {2}shared · read-only/);
-  assert.match(out, /\nskipped kind files \(fix them to use them\):\n {2}.*broken\.md: plan_gate must be true or false, got "sometimes"\n/);
+  assert.match(
+    out,
+    /\nuser \(.*docket\/kinds\)\n {2}reviewer · read-only\n {4}Reviews diffs\.\n {4}rights:\n {6}- read code\n {6}- run tests\n {4}warning: deprecated execution frontmatter \(model\)/,
+  );
+  assert.match(
+    out,
+    /\nproject \(.*\.docket\/kinds\)\n {2}fixer · writable\n {4}warning: can_spawn ignored; worker creation is human-only\.\n {2}shared · read-only/,
+  );
+  assert.match(
+    out,
+    /\nskipped kind files \(fix them to use them\):\n {2}.*broken\.md: plan_gate must be true or false, got "sometimes"\n/,
+  );
   assert.ok(out.trimEnd().endsWith("spawn with: docket spawn --as <kind> <task>  (without --as: default)"));
   assert.doesNotMatch(out, /draft/);
 });

@@ -13,7 +13,10 @@ import { UNGATED_KIND, writeUngatedKind } from "../../support/scripted-pi.js";
 
 const stepsWriting = (content: string) => [
   { text: "Editing.", toolCall: { name: "write", arguments: { path: "hello.txt", content } } },
-  { text: "Done.", toolCall: { name: "docket_done", arguments: { outcome: "completed", summary: `hello.txt says ${content.trim()}` } } },
+  {
+    text: "Done.",
+    toolCall: { name: "docket_done", arguments: { outcome: "completed", summary: `hello.txt says ${content.trim()}` } },
+  },
 ];
 
 test("ls --json carries the base-moved files and the age the text shows", { timeout: 180_000 }, (t) => {
@@ -21,11 +24,35 @@ test("ls --json carries the base-moved files and the age the text shows", { time
   const repo = join(root, "repo");
   mkdirSync(repo);
   gitRepo(repo, { "hello.txt": "hello\n" });
-  const env = cliEnv({ HOME: tempDir(t), DOCKET_HOME: join(root, "home"), DOCKET_TMUX_SOCKET: tmuxServer(t).socket, TMPDIR: tempDir(t), PI_CODING_AGENT_DIR: tempDir(t) });
+  const env = cliEnv({
+    HOME: tempDir(t),
+    DOCKET_HOME: join(root, "home"),
+    DOCKET_TMUX_SOCKET: tmuxServer(t).socket,
+    TMPDIR: tempDir(t),
+    PI_CODING_AGENT_DIR: tempDir(t),
+  });
   writeUngatedKind(join(root, "home")); // these workers write without a plan
-  for (const [name, content] of [["a.json", "hello, world\n"], ["b.json", "hi there\n"]] as const) {
+  for (const [name, content] of [
+    ["a.json", "hello, world\n"],
+    ["b.json", "hi there\n"],
+  ] as const) {
     writeFileSync(join(root, name), JSON.stringify(stepsWriting(content)));
-    assert.equal(jsonOf(docket({ env, cwd: repo }, "spawn", "--scripted", join(root, name), "--as", UNGATED_KIND, "--wait", "--json", `Change hello.txt (${name})`)).waited, "ready");
+    assert.equal(
+      jsonOf(
+        docket(
+          { env, cwd: repo },
+          "spawn",
+          "--scripted",
+          join(root, name),
+          "--as",
+          UNGATED_KIND,
+          "--wait",
+          "--json",
+          `Change hello.txt (${name})`,
+        ),
+      ).waited,
+      "ready",
+    );
   }
   const queue = docket({ env, cwd: repo }, "verdict");
   assert.equal(queue.code, 0, queue.stderr);
@@ -39,9 +66,17 @@ test("ls --json carries the base-moved files and the age the text shows", { time
   const w2 = lines.find((l) => l.startsWith("w2 "));
   assert.match(w2 ?? "", /base moved · 1 file$/, text.stdout);
 
-  const rows = jsonOf(docket({ env, cwd: repo }, "ls", "--json")).workers as { worker: string; age: string | null; baseMoved: { files: string[]; refs: string[] } | null }[];
+  const rows = jsonOf(docket({ env, cwd: repo }, "ls", "--json")).workers as {
+    worker: string;
+    age: string | null;
+    baseMoved: { files: string[]; refs: string[] } | null;
+  }[];
   const row = rows.find((r) => r.worker === "w2")!;
   assert.deepEqual(row.baseMoved?.files, ["hello.txt"]);
   assert.deepEqual(row.baseMoved?.refs, ["worker-deliverable:w1:1"]);
-  assert.match(row.age ?? "", /^[0-9]+[smhd]$/, "the age column's value (it moves between two calls, so only its form is compared)");
+  assert.match(
+    row.age ?? "",
+    /^[0-9]+[smhd]$/,
+    "the age column's value (it moves between two calls, so only its form is compared)",
+  );
 });

@@ -13,14 +13,17 @@ const ROOT = resolve(import.meta.dirname, "../../../..");
 /** A copy of the package at `dir` sharing node_modules by symlink, except better-sqlite3: its JS without an addon. */
 function packageCopy(dir: string, addon: "absent" | "not-loadable"): string {
   mkdirSync(dir, { recursive: true });
-  for (const part of ["package.json", "bin", "dist/src"]) cpSync(join(ROOT, part), join(dir, part), { recursive: true });
+  for (const part of ["package.json", "bin", "dist/src"])
+    cpSync(join(ROOT, part), join(dir, part), { recursive: true });
   const modules = join(dir, "node_modules");
   mkdirSync(modules);
   for (const name of readdirSync(join(ROOT, "node_modules"))) {
-    if (name !== "better-sqlite3" && name !== ".bin") symlinkSync(join(ROOT, "node_modules", name), join(modules, name));
+    if (name !== "better-sqlite3" && name !== ".bin")
+      symlinkSync(join(ROOT, "node_modules", name), join(modules, name));
   }
   const sqlite = join(modules, "better-sqlite3");
-  for (const part of ["package.json", "lib"]) cpSync(join(ROOT, "node_modules/better-sqlite3", part), join(sqlite, part), { recursive: true });
+  for (const part of ["package.json", "lib"])
+    cpSync(join(ROOT, "node_modules/better-sqlite3", part), join(sqlite, part), { recursive: true });
   if (addon === "not-loadable") {
     mkdirSync(join(sqlite, "build/Release"), { recursive: true });
     writeFileSync(join(sqlite, "build/Release/better_sqlite3.node"), "not a shared object\n");
@@ -48,7 +51,10 @@ test("a checkout whose addon was never built: each ledger command prints one lin
     assert.equal(r.stdout, "");
     const lines = r.stderr.split("\n").filter(Boolean);
     assert.equal(lines.length, 1, `one line, no stack, from ${args.join(" ")}:\n${r.stderr}`);
-    assert.match(lines[0], /^docket: better-sqlite3's native module was never built \(npm skipped its install script\)/);
+    assert.match(
+      lines[0],
+      /^docket: better-sqlite3's native module was never built \(npm skipped its install script\)/,
+    );
     assert.ok(lines[0].includes(`run \`npm rebuild better-sqlite3\` in ${pkg};`), lines[0]);
     assert.match(lines[0], /"allowScripts": \{"better-sqlite3": true\}/);
   }

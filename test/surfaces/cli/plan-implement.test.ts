@@ -24,7 +24,9 @@ const PLAN = [
   "- node a.js",
 ].join("\n");
 
-test("architect → approve → implement → verdict shows plan coverage with an off-plan file", { timeout: 150_000 }, async (t) => {
+test("architect → approve → implement → verdict shows plan coverage with an off-plan file", {
+  timeout: 150_000,
+}, async (t) => {
   const pi = scriptedPi(t);
   const repo = gitRepo(tempDir(t), { "a.js": "export const A = 1;\n", "b.js": "export const B = 1;\n" });
   const run = (...args: string[]) => docket({ env: cliEnv(pi.vars), cwd: repo }, ...args);
@@ -35,10 +37,28 @@ test("architect → approve → implement → verdict shows plan coverage with a
   };
 
   const architectScript = pi.script("architect.json", [
-    { text: PLAN, toolCall: { name: "docket_done", id: "plan-1", arguments: { outcome: "proposal", summary: "two-step plan", evidence: [], recommendations: [], items: [] } } },
+    {
+      text: PLAN,
+      toolCall: {
+        name: "docket_done",
+        id: "plan-1",
+        arguments: { outcome: "proposal", summary: "two-step plan", evidence: [], recommendations: [], items: [] },
+      },
+    },
     { text: "published" },
   ]);
-  const spawned = run("spawn", "--as", "architect", "--model", SCRIPTED_MODEL_REF, "--env", `DOCKET_SCRIPTED_MODEL=${architectScript}`, "--yes", "--json", "Plan the constants");
+  const spawned = run(
+    "spawn",
+    "--as",
+    "architect",
+    "--model",
+    SCRIPTED_MODEL_REF,
+    "--env",
+    `DOCKET_SCRIPTED_MODEL=${architectScript}`,
+    "--yes",
+    "--json",
+    "Plan the constants",
+  );
   assert.equal(spawned.code, 0, spawned.stderr);
   assert.equal(spawned.json.execution.workspace, "shared");
   await waitFor("the architect's plan", workerState("w1"), 60_000, 200);
@@ -46,17 +66,46 @@ test("architect → approve → implement → verdict shows plan coverage with a
   const approved = run("approve", "w1", "--json");
   assert.equal(approved.code, 0, approved.stderr);
   assert.equal(approved.json.decision.verb, "approve");
-  assert.equal(jsonOf(run("verdict", "w1", "--json")).actions[0], "use --implement", "Implement is offered first on an approved plan");
+  assert.equal(
+    jsonOf(run("verdict", "w1", "--json")).actions[0],
+    "use --implement",
+    "Implement is offered first on an approved plan",
+  );
 
   const implementerScript = pi.script("implementer.json", [
-    { toolCalls: [
-      { name: "write", arguments: { path: "a.js", content: "export const A = 2;\n" } },
-      { name: "write", arguments: { path: "notes.txt", content: "not in the plan\n" } },
-    ] },
-    { text: "Changed a.js (and left a note).", toolCall: { name: "docket_done", id: "impl-1", arguments: { outcome: "completed", summary: "a.js updated", evidence: [{ kind: "note", text: "b.js skipped" }], recommendations: [], items: [] } } },
+    {
+      toolCalls: [
+        { name: "write", arguments: { path: "a.js", content: "export const A = 2;\n" } },
+        { name: "write", arguments: { path: "notes.txt", content: "not in the plan\n" } },
+      ],
+    },
+    {
+      text: "Changed a.js (and left a note).",
+      toolCall: {
+        name: "docket_done",
+        id: "impl-1",
+        arguments: {
+          outcome: "completed",
+          summary: "a.js updated",
+          evidence: [{ kind: "note", text: "b.js skipped" }],
+          recommendations: [],
+          items: [],
+        },
+      },
+    },
     { text: "done" },
   ]);
-  const used = run("use", "w1", "--implement", "--model", SCRIPTED_MODEL_REF, "--env", `DOCKET_SCRIPTED_MODEL=${implementerScript}`, "--yes", "--json");
+  const used = run(
+    "use",
+    "w1",
+    "--implement",
+    "--model",
+    SCRIPTED_MODEL_REF,
+    "--env",
+    `DOCKET_SCRIPTED_MODEL=${implementerScript}`,
+    "--yes",
+    "--json",
+  );
   assert.equal(used.code, 0, used.stderr);
   assert.equal(used.json.worker, "w2");
   assert.equal(used.json.kind, "implementer");
@@ -74,7 +123,13 @@ test("architect → approve → implement → verdict shows plan coverage with a
   await waitFor("the implementer's deliverable", workerState("w2"), 60_000, 200);
   const verdict = run("verdict", "w2", "--json");
   assert.equal(verdict.code, 0, verdict.stderr);
-  assert.deepEqual(verdict.json.planCoverage, { steps: 2, planned: ["a.js", "b.js"], touched: ["a.js"], offPlan: ["notes.txt"], untouched: ["b.js"] });
+  assert.deepEqual(verdict.json.planCoverage, {
+    steps: 2,
+    planned: ["a.js", "b.js"],
+    touched: ["a.js"],
+    offPlan: ["notes.txt"],
+    untouched: ["b.js"],
+  });
   assert.ok(verdict.json.warnings.some((w: { kind: string }) => w.kind === "plan-coverage"));
   const text = run("verdict", "w2");
   assert.match(text.stdout, /2 steps · 1\/2 planned files touched · 1 untouched · 1 off-plan/);
@@ -82,20 +137,46 @@ test("architect → approve → implement → verdict shows plan coverage with a
   assert.deepEqual(report.json.planCoverage, verdict.json.planCoverage);
 });
 
-test("Implement is refused for a version that carries a patch, and a plain proposal without steps shows no coverage", { timeout: 120_000 }, async (t) => {
+test("Implement is refused for a version that carries a patch, and a plain proposal without steps shows no coverage", {
+  timeout: 120_000,
+}, async (t) => {
   const pi = scriptedPi(t);
   const repo = gitRepo(tempDir(t), { "a.js": "export const A = 1;\n" });
   const run = (...args: string[]) => docket({ env: cliEnv(pi.vars), cwd: repo }, ...args);
   const script = pi.script("patcher.json", [
     { toolCall: { name: "write", arguments: { path: "a.js", content: "export const A = 3;\n" } } },
-    { text: "Set A to 3.", toolCall: { name: "docket_done", id: "p-1", arguments: { outcome: "completed", summary: "A is 3", evidence: [], recommendations: [], items: [] } } },
+    {
+      text: "Set A to 3.",
+      toolCall: {
+        name: "docket_done",
+        id: "p-1",
+        arguments: { outcome: "completed", summary: "A is 3", evidence: [], recommendations: [], items: [] },
+      },
+    },
     { text: "done" },
   ]);
-  assertExit(run("spawn", "--as", UNGATED_KIND, "--model", SCRIPTED_MODEL_REF, "--env", `DOCKET_SCRIPTED_MODEL=${script}`, "--yes", "Set A"));
-  await waitFor("the patcher's deliverable", () => {
-    const ls = jsonOf(run("ls", "--json")) as { workers: { worker: string; state: string }[] };
-    return ls.workers.find((w) => w.worker === "w1" && w.state === "ready");
-  }, 60_000, 200);
+  assertExit(
+    run(
+      "spawn",
+      "--as",
+      UNGATED_KIND,
+      "--model",
+      SCRIPTED_MODEL_REF,
+      "--env",
+      `DOCKET_SCRIPTED_MODEL=${script}`,
+      "--yes",
+      "Set A",
+    ),
+  );
+  await waitFor(
+    "the patcher's deliverable",
+    () => {
+      const ls = jsonOf(run("ls", "--json")) as { workers: { worker: string; state: string }[] };
+      return ls.workers.find((w) => w.worker === "w1" && w.state === "ready");
+    },
+    60_000,
+    200,
+  );
   assertExit(run("approve", "w1"));
   const refused = run("use", "w1", "--implement", "--yes", "--json");
   assertExit(refused, 1);

@@ -24,12 +24,34 @@ const SCRIPT = [
   "sleep 600",
 ].join("\n");
 
-test("the fleet cap, discard, broadcast, consult, harvest, respawn, delete's refusal, promotion and prune all reach a worker on a host", { timeout: 300_000 }, async (t) => {
+test("the fleet cap, discard, broadcast, consult, harvest, respawn, delete's refusal, promotion and prune all reach a worker on a host", {
+  timeout: 300_000,
+}, async (t) => {
   const { host, repo, home, run } = await remoteGround(t);
-  const target: SshTarget = { name: "loop", destination: host.alias, sshConfig: host.sshConfig, controlDir: controlDirFor(home, process.getuid!()) };
+  const target: SshTarget = {
+    name: "loop",
+    destination: host.alias,
+    sshConfig: host.sshConfig,
+    controlDir: controlDirFor(home, process.getuid!()),
+  };
   host.onStop(() => exitMaster(target));
-  assert.equal(run("hosts", "add", "loop", host.alias, "--dir", host.remoteDir, "--ssh-config", host.sshConfig).code, 0);
-  const spawned = run("spawn", "--agent", "command", "--cmd", SCRIPT, "--env", "SECRET=kept-for-g2", "--host", "loop", "--yes", "tune the rate limiter");
+  assert.equal(
+    run("hosts", "add", "loop", host.alias, "--dir", host.remoteDir, "--ssh-config", host.sshConfig).code,
+    0,
+  );
+  const spawned = run(
+    "spawn",
+    "--agent",
+    "command",
+    "--cmd",
+    SCRIPT,
+    "--env",
+    "SECRET=kept-for-g2",
+    "--host",
+    "loop",
+    "--yes",
+    "tune the rate limiter",
+  );
   assert.equal(spawned.code, 0, spawned.stderr + spawned.stdout);
   const w = spawned.json.worker as string;
   const remoteWorker = join(host.remoteDir, "workers", w);
@@ -49,7 +71,17 @@ test("the fleet cap, discard, broadcast, consult, harvest, respawn, delete's ref
   assert.equal(run("delete", here.json.worker, "--yes", "--force").code, 0);
 
   // Discard drops a host worker's live changes where they are: on the host (its copy here holds only its base).
-  const drafter = run("spawn", "--agent", "command", "--cmd", "echo draft > draft.txt; sleep 600", "--host", "loop", "--yes", "a draft to drop");
+  const drafter = run(
+    "spawn",
+    "--agent",
+    "command",
+    "--cmd",
+    "echo draft > draft.txt; sleep 600",
+    "--host",
+    "loop",
+    "--yes",
+    "a draft to drop",
+  );
   assert.equal(drafter.code, 0, drafter.stdout + drafter.stderr);
   const draft = join(host.remoteDir, "workers", drafter.json.worker, "workspace", "draft.txt");
   await waitFor("the draft on the host", fileOnce(draft, endsWithLine));
@@ -63,24 +95,58 @@ test("the fleet cap, discard, broadcast, consult, harvest, respawn, delete's ref
   const text = "limiter.txt: the burst size is now 20";
   const sent = run("broadcast", "--yes", text);
   assert.equal(sent.code, 0, sent.stdout + sent.stderr);
-  assert.deepEqual(sent.json.sent.map((s: { worker: string }) => s.worker), [w]);
-  assert.equal(await waitFor("the broadcast in its pane on the host", fileOnce(join(remoteWorker, "broadcast.txt"), endsWithLine)), `${text}\n`);
+  assert.deepEqual(
+    sent.json.sent.map((s: { worker: string }) => s.worker),
+    [w],
+  );
+  assert.equal(
+    await waitFor("the broadcast in its pane on the host", fileOnce(join(remoteWorker, "broadcast.txt"), endsWithLine)),
+    `${text}\n`,
+  );
 
   // Consult through the forwarded door, then the pane dies: `ls` harvests it from the host's tmux.
-  assert.match(await waitFor("the consult's answer", fileOnce(join(remoteWorker, "consult.out"), endsWithLine)), /q\d+/);
-  const exited = await waitFor("its exit", () => run("ls").json.workers.find((x: { worker: string; state: string }) => x.worker === w && x.state !== "active" && x.state !== "starting" && x.state !== "needs_input"), 60_000);
+  assert.match(
+    await waitFor("the consult's answer", fileOnce(join(remoteWorker, "consult.out"), endsWithLine)),
+    /q\d+/,
+  );
+  const exited = await waitFor(
+    "its exit",
+    () =>
+      run("ls").json.workers.find(
+        (x: { worker: string; state: string }) =>
+          x.worker === w && x.state !== "active" && x.state !== "starting" && x.state !== "needs_input",
+      ),
+    60_000,
+  );
   assert.ok(exited);
   const question = run("attention").json;
   assert.match(JSON.stringify(question), /which region is primary\?/);
-  const tail = await waitFor("the harvested pane", () => (existsSync(join(home, "fleet", w, "pane-tail.txt")) ? readFileSync(join(home, "fleet", w, "pane-tail.txt"), "utf8") : undefined), 30_000);
+  const tail = await waitFor(
+    "the harvested pane",
+    () =>
+      existsSync(join(home, "fleet", w, "pane-tail.txt"))
+        ? readFileSync(join(home, "fleet", w, "pane-tail.txt"), "utf8")
+        : undefined,
+    30_000,
+  );
   assert.match(tail, /harvest-mark-1/);
 
   // Respawn: generation 2 on the host, with its --env value read back here.
   const respawned = run("respawn", w);
   assert.equal(respawned.code, 0, respawned.stdout + respawned.stderr);
   assert.deepEqual(respawned.json.missingEnv ?? respawned.json.results?.[0]?.missingEnv ?? [], []);
-  assert.equal(await waitFor("generation 2's env on the host", fileOnce(join(remoteWorker, "secret2.txt"), endsWithLine)), "kept-for-g2\n");
-  await waitFor("v1 from generation 2", () => run("ls").json.workers.find((x: { worker: string; deliverable: string | null }) => x.worker === w && x.deliverable?.endsWith(":1")), 60_000);
+  assert.equal(
+    await waitFor("generation 2's env on the host", fileOnce(join(remoteWorker, "secret2.txt"), endsWithLine)),
+    "kept-for-g2\n",
+  );
+  await waitFor(
+    "v1 from generation 2",
+    () =>
+      run("ls").json.workers.find(
+        (x: { worker: string; deliverable: string | null }) => x.worker === w && x.deliverable?.endsWith(":1"),
+      ),
+    60_000,
+  );
 
   // Its edits on the host are unpromoted: delete refuses them without --force.
   const refused = run("delete", w, "--yes");
@@ -93,7 +159,10 @@ test("the fleet cap, discard, broadcast, consult, harvest, respawn, delete's ref
   assert.equal(readFileSync(join(repo, "limiter.txt"), "utf8"), "rate limit\n");
   assert.ok(!existsSync(join(remoteWorker, "workspace", "limiter.txt")), "promotion reset its workspace on the host");
 
-  writeFileSync(configFile, JSON.stringify({ ...JSON.parse(readFileSync(configFile, "utf8")), worker: { pruneAfterHours: 0 } }));
+  writeFileSync(
+    configFile,
+    JSON.stringify({ ...JSON.parse(readFileSync(configFile, "utf8")), worker: { pruneAfterHours: 0 } }),
+  );
   const pruned = run("prune");
   assert.equal(pruned.code, 0, pruned.stdout + pruned.stderr);
   assert.deepEqual(pruned.json.pruned, [w], pruned.stdout);

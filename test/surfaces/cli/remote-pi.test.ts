@@ -12,44 +12,93 @@ import { UNGATED_KIND, writeUngatedKind } from "../../support/scripted-pi.js";
 import { controlDirFor, exitMaster, type SshTarget } from "../../../src/substrate/ssh/connection.js";
 
 const STEPS = [
-  { text: "Editing a.txt.", toolCall: { name: "write", arguments: { path: "a.txt", content: "one\nwritten by pi on the host\n" } } },
-  { text: "a.txt now says where it was written.", toolCall: { name: "docket_done", arguments: { outcome: "completed", summary: "a.txt edited on the host" } } },
+  {
+    text: "Editing a.txt.",
+    toolCall: { name: "write", arguments: { path: "a.txt", content: "one\nwritten by pi on the host\n" } },
+  },
+  {
+    text: "a.txt now says where it was written.",
+    toolCall: { name: "docket_done", arguments: { outcome: "completed", summary: "a.txt edited on the host" } },
+  },
 ];
 
 function walk(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? [`${e.name}/`, ...walk(join(dir, e.name)).map((p) => `${e.name}/${p}`)] : [e.name]));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? [`${e.name}/`, ...walk(join(dir, e.name)).map((p) => `${e.name}/${p}`)] : [e.name],
+  );
 }
 
-test("a scripted pi worker on the worker.host default publishes through the forwarded door and is promoted here", { timeout: 240_000 }, async (t) => {
+test("a scripted pi worker on the worker.host default publishes through the forwarded door and is promoted here", {
+  timeout: 240_000,
+}, async (t) => {
   const { host, root, repo, home, run } = await remoteGround(t);
-  const target: SshTarget = { name: "loop", destination: host.alias, sshConfig: host.sshConfig, controlDir: controlDirFor(home, process.getuid!()) };
+  const target: SshTarget = {
+    name: "loop",
+    destination: host.alias,
+    sshConfig: host.sshConfig,
+    controlDir: controlDirFor(home, process.getuid!()),
+  };
   host.onStop(() => exitMaster(target));
   writeUngatedKind(home);
   const steps = join(root, "steps.json"); // root's own temp dir: the host's user cannot read it, so it must travel
   writeFileSync(steps, JSON.stringify(STEPS));
 
-  assert.equal(run("hosts", "add", "loop", host.alias, "--dir", host.remoteDir, "--ssh-config", host.sshConfig).code, 0);
+  assert.equal(
+    run("hosts", "add", "loop", host.alias, "--dir", host.remoteDir, "--ssh-config", host.sshConfig).code,
+    0,
+  );
   // The host is the user's default (worker.host), so no --host: spawn says where the worker runs.
   const configFile = join(home, "config.json");
-  writeFileSync(configFile, JSON.stringify({ ...JSON.parse(readFileSync(configFile, "utf8")), worker: { host: "loop" } }));
+  writeFileSync(
+    configFile,
+    JSON.stringify({ ...JSON.parse(readFileSync(configFile, "utf8")), worker: { host: "loop" } }),
+  );
   const spawned = run("spawn", "--scripted", steps, "--as", UNGATED_KIND, "edit a.txt");
   assert.equal(spawned.code, 0, spawned.stderr + spawned.stdout);
-  assert.ok(spawned.json.summary.includes("Runs on: host loop (worker.host in your config; --local runs it here)"), spawned.stdout);
+  assert.ok(
+    spawned.json.summary.includes("Runs on: host loop (worker.host in your config; --local runs it here)"),
+    spawned.stdout,
+  );
   const w = spawned.json.worker as string;
-  const listed = await waitFor("v1 from pi on the host", () => run("ls").json.workers.find((x: { worker: string; deliverable: string | null }) => x.worker === w && x.deliverable?.endsWith(":1")), 120_000);
+  const listed = await waitFor(
+    "v1 from pi on the host",
+    () =>
+      run("ls").json.workers.find(
+        (x: { worker: string; deliverable: string | null }) => x.worker === w && x.deliverable?.endsWith(":1"),
+      ),
+    120_000,
+  );
   assert.equal(listed.host, "loop");
   assert.match(run("diff", w).stdout, /written by pi on the host/);
   assert.match(run("peek", w).json.text, /a\.txt now says where it was written/);
 
   const remoteWorker = join(host.remoteDir, "workers", w);
-  assert.equal(readFileSync(join(remoteWorker, "steps.json"), "utf8"), JSON.stringify(STEPS), "the steps file reached the host byte for byte");
+  assert.equal(
+    readFileSync(join(remoteWorker, "steps.json"), "utf8"),
+    JSON.stringify(STEPS),
+    "the steps file reached the host byte for byte",
+  );
   const files = walk(remoteWorker).filter((p) => !/^(workspace|session)\/./.test(p));
-  assert.deepEqual(files.sort(), ["capture.index", "launch.env", "session/", "steps.json", "task.md", "workspace/"].sort());
-  assert.ok(walk(join(remoteWorker, "session")).some((p) => p.endsWith(".jsonl")), "pi's session is kept on the host");
-  assert.doesNotMatch(readFileSync(join(remoteWorker, "launch.env"), "utf8"), new RegExp(root), "no path of this machine's temp dirs reaches the host's env");
-  for (const p of walk(host.remoteHome)) assert.doesNotMatch(p, /ledger\.sqlite|deliverables\/|config\.json|^\.pi\//, `${p} is of a Docket home`);
+  assert.deepEqual(
+    files.sort(),
+    ["capture.index", "launch.env", "session/", "steps.json", "task.md", "workspace/"].sort(),
+  );
+  assert.ok(
+    walk(join(remoteWorker, "session")).some((p) => p.endsWith(".jsonl")),
+    "pi's session is kept on the host",
+  );
+  assert.doesNotMatch(
+    readFileSync(join(remoteWorker, "launch.env"), "utf8"),
+    new RegExp(root),
+    "no path of this machine's temp dirs reaches the host's env",
+  );
+  for (const p of walk(host.remoteHome))
+    assert.doesNotMatch(p, /ledger\.sqlite|deliverables\/|config\.json|^\.pi\//, `${p} is of a Docket home`);
 
-  assert.ok(existsSync(join(`${host.remoteDir}-pi`, "settings.json")), "pi read and wrote the host's own agent dir (its environment there)");
+  assert.ok(
+    existsSync(join(`${host.remoteDir}-pi`, "settings.json")),
+    "pi read and wrote the host's own agent dir (its environment there)",
+  );
   assert.equal(run("approve", `worker-deliverable:${w}:1`).code, 0);
   const promoted = run("promote", `worker-deliverable:${w}:1`, "--yes");
   assert.equal(promoted.code, 0, promoted.stdout + promoted.stderr);

@@ -26,20 +26,38 @@ const SCRIPT = [
 ].join("\n");
 
 function walk(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? [`${e.name}/`, ...walk(join(dir, e.name)).map((p) => `${e.name}/${p}`)] : [e.name]));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? [`${e.name}/`, ...walk(join(dir, e.name)).map((p) => `${e.name}/${p}`)] : [e.name],
+  );
 }
 
-test("a command worker on a host publishes through the forwarded door, survives its master being killed, and is promoted here", { timeout: 240_000 }, async (t) => {
+test("a command worker on a host publishes through the forwarded door, survives its master being killed, and is promoted here", {
+  timeout: 240_000,
+}, async (t) => {
   const { host, repo, home, run } = await remoteGround(t);
-  const target: SshTarget = { name: "loop", destination: host.alias, sshConfig: host.sshConfig, controlDir: controlDirFor(home, process.getuid!()) };
+  const target: SshTarget = {
+    name: "loop",
+    destination: host.alias,
+    sshConfig: host.sshConfig,
+    controlDir: controlDirFor(home, process.getuid!()),
+  };
   host.onStop(() => exitMaster(target));
 
-  assert.equal(run("hosts", "add", "loop", host.alias, "--dir", host.remoteDir, "--ssh-config", host.sshConfig).code, 0);
+  assert.equal(
+    run("hosts", "add", "loop", host.alias, "--dir", host.remoteDir, "--ssh-config", host.sshConfig).code,
+    0,
+  );
   const spawned = run("spawn", "--agent", "command", "--cmd", SCRIPT, "--host", "loop", "--yes", "remote edit");
   assert.equal(spawned.code, 0, spawned.stderr + spawned.stdout);
   const w = spawned.json.worker as string;
-  const ls = (): { workers: { worker: string; deliverable: string | null; host?: string; hostReachable?: boolean }[] } => run("ls").json;
-  const v1 = await waitFor("v1 through the forwarded door", () => ls().workers.find((x) => x.worker === w && x.deliverable?.endsWith(":1")), 60_000);
+  const ls = (): {
+    workers: { worker: string; deliverable: string | null; host?: string; hostReachable?: boolean }[];
+  } => run("ls").json;
+  const v1 = await waitFor(
+    "v1 through the forwarded door",
+    () => ls().workers.find((x) => x.worker === w && x.deliverable?.endsWith(":1")),
+    60_000,
+  );
   assert.equal(v1.host, "loop");
   assert.equal(v1.hostReachable, true);
   assert.match(run("diff", w).stdout + run("report", w).stdout, /from the host/);
@@ -56,21 +74,43 @@ test("a command worker on a host publishes through the forwarded door, survives 
   const tell = run("tell", w, told);
   assert.equal(tell.code, 0, tell.stdout + tell.stderr);
   const remoteWorker = join(host.remoteDir, "workers", w);
-  assert.equal(await waitFor("the told line on the host", fileOnce(join(remoteWorker, "told.txt"), endsWithLine)), `${told}\n`);
-  await waitFor("v2 after the master was killed", () => ls().workers.find((x) => x.worker === w && x.deliverable?.endsWith(":2")), 60_000);
+  assert.equal(
+    await waitFor("the told line on the host", fileOnce(join(remoteWorker, "told.txt"), endsWithLine)),
+    `${told}\n`,
+  );
+  await waitFor(
+    "v2 after the master was killed",
+    () => ls().workers.find((x) => x.worker === w && x.deliverable?.endsWith(":2")),
+    60_000,
+  );
   await waitFor("the repeated call to return", () => existsSync(join(remoteWorker, "done3.out")) || undefined, 60_000);
   assert.notEqual(masterPid(target), first, "a new master replaced the killed one");
-  assert.deepEqual(readdirSync(join(home, "fleet", w, "deliverables")).sort(), ["v1.json", "v2.json"], "the repeated done landed once");
+  assert.deepEqual(
+    readdirSync(join(home, "fleet", w, "deliverables")).sort(),
+    ["v1.json", "v2.json"],
+    "the repeated done landed once",
+  );
   assert.match(readFileSync(join(remoteWorker, "done3.out"), "utf8"), /2/);
 
   // Only the task, the env file (0600) and the workspace are on the host; nothing of the home.
   const files = walk(remoteWorker).filter((p) => !p.startsWith("workspace/") || p === "workspace/");
-  assert.deepEqual(files.sort(), ["capture.index", "done1.out", "done2.out", "done3.out", "launch.env", "task.md", "told.txt", "workspace/"].sort());
+  assert.deepEqual(
+    files.sort(),
+    ["capture.index", "done1.out", "done2.out", "done3.out", "launch.env", "task.md", "told.txt", "workspace/"].sort(),
+  );
   assert.equal(statSync(join(remoteWorker, "launch.env")).mode & 0o777, 0o600);
-  assert.equal(statSync(join(remoteWorker, "launch.env")).uid, Number(execFileSync("id", ["-u", REMOTE_USER], { encoding: "utf8" })));
+  assert.equal(
+    statSync(join(remoteWorker, "launch.env")).uid,
+    Number(execFileSync("id", ["-u", REMOTE_USER], { encoding: "utf8" })),
+  );
   const top = walk(host.remoteDir).filter((p) => !p.startsWith("repo.git/") && !p.startsWith(`workers/${w}/`));
   assert.deepEqual(top.sort(), ["door/", `door/${w}-1.sock`, "tmux.sock", "workers/"].sort());
-  for (const p of walk(host.remoteHome)) assert.doesNotMatch(p, /ledger\.sqlite|deliverables\/|config\.json|\.pi\//, `${relative("/", p)} is of a Docket home`);
+  for (const p of walk(host.remoteHome))
+    assert.doesNotMatch(
+      p,
+      /ledger\.sqlite|deliverables\/|config\.json|\.pi\//,
+      `${relative("/", p)} is of a Docket home`,
+    );
   const envText = readFileSync(join(remoteWorker, "launch.env"), "utf8");
   assert.match(envText, new RegExp(`DOCKET_DOOR='${join(host.remoteDir, "door", `${w}-1.sock`)}'`));
   assert.doesNotMatch(envText, new RegExp(home), "no path of the local home reaches the host's env");
@@ -80,8 +120,22 @@ test("a command worker on a host publishes through the forwarded door, survives 
   // Use → Worker on the host (the user's worker.host): the reviewed source reaches the host byte for byte, and the
   // host's task.md names that copy.
   const configFile = join(home, "config.json");
-  writeFileSync(configFile, JSON.stringify({ ...JSON.parse(readFileSync(configFile, "utf8")), worker: { host: "loop" } }));
-  const used = run("use", w, "--worker", "--agent", "command", "--cmd", "sleep 600", "--task", "carry on from the host", "--yes");
+  writeFileSync(
+    configFile,
+    JSON.stringify({ ...JSON.parse(readFileSync(configFile, "utf8")), worker: { host: "loop" } }),
+  );
+  const used = run(
+    "use",
+    w,
+    "--worker",
+    "--agent",
+    "command",
+    "--cmd",
+    "sleep 600",
+    "--task",
+    "carry on from the host",
+    "--yes",
+  );
   assert.equal(used.code, 0, used.stdout + used.stderr);
   const w2 = used.json.worker as string;
   const sourceHere = readFileSync(join(home, "fleet", w2, "source-deliverable.md"));
@@ -101,12 +155,33 @@ test("a command worker on a host publishes through the forwarded door, survives 
   assert.equal(attach.json.switched, false);
   assert.match(attach.json.command, /^ssh .* -t -- loop /);
   // Printed for a local shell to copy: the remote line (each word quoted for the host's shell) is quoted once more.
-  assert.ok(attach.json.command.includes(`'\\''${join(host.remoteDir, "tmux.sock")}'\\'' '\\''attach-session'\\''`), attach.json.command);
+  assert.ok(
+    attach.json.command.includes(`'\\''${join(host.remoteDir, "tmux.sock")}'\\'' '\\''attach-session'\\''`),
+    attach.json.command,
+  );
 
   const deleted = run("delete", w, "--yes", "--force");
   assert.equal(deleted.code, 0, deleted.stdout + deleted.stderr);
   assert.ok(!existsSync(remoteWorker), "delete removed the worker's directory on the host");
   assert.ok(!existsSync(join(host.remoteDir, "door", `${w}-1.sock`)));
-  const windows = spawnSync("runuser", ["-u", REMOTE_USER, "--", "tmux", "-S", join(host.remoteDir, "tmux.sock"), "list-windows", "-a", "-F", "#{window_name}"], { encoding: "utf8" });
-  assert.ok(windows.status !== 0 ? /no server running/.test(windows.stderr) : !new RegExp(`^${w}$`, "m").test(windows.stdout), "its window is gone from the host's tmux");
+  const windows = spawnSync(
+    "runuser",
+    [
+      "-u",
+      REMOTE_USER,
+      "--",
+      "tmux",
+      "-S",
+      join(host.remoteDir, "tmux.sock"),
+      "list-windows",
+      "-a",
+      "-F",
+      "#{window_name}",
+    ],
+    { encoding: "utf8" },
+  );
+  assert.ok(
+    windows.status !== 0 ? /no server running/.test(windows.stderr) : !new RegExp(`^${w}$`, "m").test(windows.stdout),
+    "its window is gone from the host's tmux",
+  );
 });

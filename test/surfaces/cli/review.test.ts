@@ -8,7 +8,15 @@ import { join } from "node:path";
 import { spawn, spawnSync } from "node:child_process";
 import { assertExit, cliEnv, docket, DOCKET_BIN, jsonOf } from "../../support/docket-cli.js";
 import { git } from "../../support/git.js";
-import { appWith, decisionCount, gitStatus, publish, reviewGround, reviewWorker, type ReviewGround } from "../../support/review-fixture.js";
+import {
+  appWith,
+  decisionCount,
+  gitStatus,
+  publish,
+  reviewGround,
+  reviewWorker,
+  type ReviewGround,
+} from "../../support/review-fixture.js";
 import { tempDir } from "../../support/temp.js";
 import { tmuxServer } from "../../support/tmux.js";
 import { teardown } from "../../support/teardown.js";
@@ -18,12 +26,26 @@ type T = { after(fn: () => void): void };
 
 function cli(t: T, g: ReviewGround, extra: Record<string, string> = {}) {
   const scratch = tempDir(t, "docket-review-cli-");
-  const env = cliEnv({ DOCKET_HOME: g.home, HOME: scratch, TMPDIR: scratch, PI_CODING_AGENT_DIR: join(scratch, "pi"), ...extra });
+  const env = cliEnv({
+    DOCKET_HOME: g.home,
+    HOME: scratch,
+    TMPDIR: scratch,
+    PI_CODING_AGENT_DIR: join(scratch, "pi"),
+    ...extra,
+  });
   return (...args: string[]) => docket({ env, cwd: g.project }, ...args);
 }
 
-const decisionKeys = (j: any) => ({ top: Object.keys(j).sort(), decision: Object.keys(j.decision).sort(), deliverable: Object.keys(j.decision.deliverable).sort() });
-const DECISION_SHAPE = { top: ["decision"], decision: ["deliverable", "id", "verb", "worker"], deliverable: ["id", "ref", "version"] };
+const decisionKeys = (j: any) => ({
+  top: Object.keys(j).sort(),
+  decision: Object.keys(j.decision).sort(),
+  deliverable: Object.keys(j.decision.deliverable).sort(),
+});
+const DECISION_SHAPE = {
+  top: ["decision"],
+  decision: ["deliverable", "id", "verb", "worker"],
+  deliverable: ["id", "ref", "version"],
+};
 
 test("approve, reject, revise and answer print the decision contract with --json", (t) => {
   const g = reviewGround(t);
@@ -56,9 +78,28 @@ test("verdict --json follows the contract and log --json counts verbs", (t) => {
   const run = cli(t, g);
   const card = run("verdict", w.worker, "--json");
   assert.equal(card.code, 0, card.stderr);
-  assert.deepEqual(Object.keys(card.json).sort(), ["actions", "approved", "comments", "deliverable", "planCoverage", "spend", "state", "warnings", "worker"]);
-  assert.deepEqual(card.json, { worker: w.worker, state: "ready", deliverable: v1, approved: false, warnings: [], actions: card.json.actions, planCoverage: null, comments: { drafts: [], previous: [] },
-    spend: { version: { ...EMPTY_TOTALS }, worker: { ...EMPTY_TOTALS } } });
+  assert.deepEqual(Object.keys(card.json).sort(), [
+    "actions",
+    "approved",
+    "comments",
+    "deliverable",
+    "planCoverage",
+    "spend",
+    "state",
+    "warnings",
+    "worker",
+  ]);
+  assert.deepEqual(card.json, {
+    worker: w.worker,
+    state: "ready",
+    deliverable: v1,
+    approved: false,
+    warnings: [],
+    actions: card.json.actions,
+    planCoverage: null,
+    comments: { drafts: [], previous: [] },
+    spend: { version: { ...EMPTY_TOTALS }, worker: { ...EMPTY_TOTALS } },
+  });
   assert.ok(card.json.actions.includes("approve"));
   const human = run("verdict", w.worker);
   assert.match(human.stdout, /Evidence[\s\S]*Worker says[\s\S]*Actions: approve/);
@@ -68,7 +109,10 @@ test("verdict --json follows the contract and log --json counts verbs", (t) => {
   assert.deepEqual(Object.keys(log.json).sort(), ["counts", "debt", "decisions"]);
   assert.deepEqual(log.json.counts, { approve: 1, revise: 1 });
   assert.equal(log.json.debt, 0);
-  assert.deepEqual(log.json.decisions.map((d: { verb: string }) => d.verb), ["revise", "approve"]);
+  assert.deepEqual(
+    log.json.decisions.map((d: { verb: string }) => d.verb),
+    ["revise", "approve"],
+  );
   const queue = assertExit(run("verdict", "--json"));
   assert.deepEqual(queue.json, { queue: [] }, "an approved version leaves the queue");
   assertExit(run("log", "--since", "forever"), 2);
@@ -122,11 +166,17 @@ test("use --parent queues the exact body as a chip; chips lists and drops it", (
   assert.equal(r.code, 0, r.stderr);
   assert.equal(r.json.queued, true);
   assert.equal(r.json.decision.verb, "use");
-  const chip = g.ctx.db.prepare("SELECT body, state FROM chips WHERE id = ?").get(r.json.chip.id) as { body: string; state: string };
+  const chip = g.ctx.db.prepare("SELECT body, state FROM chips WHERE id = ?").get(r.json.chip.id) as {
+    body: string;
+    state: string;
+  };
   assert.equal(chip.body, body);
   assert.equal(jsonOf(run("use", w.worker, "--parent", "--json")).alreadyQueued, true);
   const list = run("chips", "--json");
-  assert.deepEqual(jsonOf(list).chips.map((c: { id: string }) => c.id), [r.json.chip.id]);
+  assert.deepEqual(
+    jsonOf(list).chips.map((c: { id: string }) => c.id),
+    [r.json.chip.id],
+  );
   assertExit(run("chips", "drop", r.json.chip.id));
   assert.deepEqual(jsonOf(run("chips", "--json")).chips, []);
   const again = run("chips", "drop", r.json.chip.id, "--json");
@@ -160,22 +210,51 @@ test("use --worker starts exactly one fresh worker with a byte-exact source-deli
   const noYes = run("use", w.worker, "--worker", "--agent", "command", "--cmd", "sleep 30", "--json");
   assert.equal(jsonOf(noYes, 1).error.code, "use-needs-confirmation");
   const approved = jsonOf(run("approve", w.worker, "--json")).decision.id;
-  const badKind = run("use", w.worker, "--worker", "--as", "no-such-kind", "--agent", "command", "--cmd", "sleep 30", "--yes", "--json");
+  const badKind = run(
+    "use",
+    w.worker,
+    "--worker",
+    "--as",
+    "no-such-kind",
+    "--agent",
+    "command",
+    "--cmd",
+    "sleep 30",
+    "--yes",
+    "--json",
+  );
   assertExit(badKind, 1);
   assert.match(badKind.json.error.message, /unknown kind "no-such-kind"; known kinds: .*default/);
   assert.equal(decisionCount(g.ctx), 1, "a refused use records nothing");
   const workersBefore = (g.ctx.db.prepare("SELECT count(*) AS n FROM workers").get() as { n: number }).n;
-  const r = run("use", w.worker, "--worker", "--task", "implement it", "--agent", "command", "--cmd", "sleep 30", "--yes", "--json");
+  const r = run(
+    "use",
+    w.worker,
+    "--worker",
+    "--task",
+    "implement it",
+    "--agent",
+    "command",
+    "--cmd",
+    "sleep 30",
+    "--yes",
+    "--json",
+  );
   assert.equal(r.code, 0, r.stderr + r.stdout);
   assert.deepEqual(Object.keys(r.json).sort(), ["sourceHandoff", "worker"]);
   assert.equal(r.json.sourceHandoff.sourceRef, v1.ref);
   assert.equal(r.json.sourceHandoff.approvingDecisionId, approved);
-  const use = g.ctx.db.prepare("SELECT verb, option, deliverable_ref FROM decisions WHERE id = ?").get(r.json.sourceHandoff.useDecisionId) as Record<string, unknown>;
+  const use = g.ctx.db
+    .prepare("SELECT verb, option, deliverable_ref FROM decisions WHERE id = ?")
+    .get(r.json.sourceHandoff.useDecisionId) as Record<string, unknown>;
   assert.deepEqual({ ...use }, { verb: "use", option: "worker", deliverable_ref: v1.ref });
   assert.equal((g.ctx.db.prepare("SELECT count(*) AS n FROM workers").get() as { n: number }).n, workersBefore + 1);
   const sidecar = join(g.home, "fleet", r.json.worker, "source-deliverable.md");
   assert.deepEqual(readFileSync(sidecar), Buffer.from(body, "utf8"));
-  const row = g.ctx.db.prepare("SELECT source_handoff, task FROM workers WHERE id = ?").get(r.json.worker) as { source_handoff: string; task: string };
+  const row = g.ctx.db.prepare("SELECT source_handoff, task FROM workers WHERE id = ?").get(r.json.worker) as {
+    source_handoff: string;
+    task: string;
+  };
   const provenance = JSON.parse(row.source_handoff);
   assert.equal(provenance.sourceRef, v1.ref);
   assert.equal(provenance.approvingDecisionId, approved);
@@ -191,7 +270,14 @@ test("use --worker starts exactly one fresh worker with a byte-exact source-deli
 /** Runs the CLI on a pseudo-terminal (util-linux `script`), answering each prompt when it appears. */
 function onTerminal(t: T, g: ReviewGround, args: string[], answers: { when: RegExp; send: string }[]): Promise<string> {
   const scratch = tempDir(t, "docket-review-tty-");
-  const env = cliEnv({ DOCKET_HOME: g.home, HOME: scratch, TMPDIR: scratch, PI_CODING_AGENT_DIR: join(scratch, "pi"), TERM: "xterm", DOCKET_TMUX_SOCKET: "docket-test-unused" });
+  const env = cliEnv({
+    DOCKET_HOME: g.home,
+    HOME: scratch,
+    TMPDIR: scratch,
+    PI_CODING_AGENT_DIR: join(scratch, "pi"),
+    TERM: "xterm",
+    DOCKET_TMUX_SOCKET: "docket-test-unused",
+  });
   return new Promise((resolve, reject) => {
     const command = [process.execPath, DOCKET_BIN, ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(" ");
     const child = spawn("script", ["-qec", command, "/dev/null"], { cwd: g.project, env });
@@ -220,21 +306,35 @@ function onTerminal(t: T, g: ReviewGround, args: string[], answers: { when: RegE
 
 const hasScript = spawnSync("script", ["--version"]).status === 0;
 
-test("on a terminal, verdict walks the queue and offers each card's actions as a numbered menu", { skip: !hasScript && "util-linux script is not installed" }, async (t) => {
+test("on a terminal, verdict walks the queue and offers each card's actions as a numbered menu", {
+  skip: !hasScript && "util-linux script is not installed",
+}, async (t) => {
   const g = reviewGround(t);
   const first = reviewWorker(t, g);
   const second = reviewWorker(t, g);
   publish(g, first, { "src/app.txt": appWith({ 2: "two" }) });
   publish(g, second, { "src/other.txt": "o\n" });
-  const out = await onTerminal(t, g, ["verdict"], [
-    { when: /choose 1-\d+/, send: "1\n" },
-    { when: /choose 1-\d+/, send: "3\n" },
-    { when: /What should w\d+ change in v1\?/, send: "make it smaller\n" },
-  ]);
-  const rows = g.ctx.db.prepare("SELECT verb, worker, note FROM decisions ORDER BY seq").all().map((r) => ({ ...(r as object) }));
-  assert.deepEqual(rows, [
-    { verb: "approve", worker: second.worker, note: null },
-    { verb: "revise", worker: first.worker, note: "make it smaller" },
-  ], out);
+  const out = await onTerminal(
+    t,
+    g,
+    ["verdict"],
+    [
+      { when: /choose 1-\d+/, send: "1\n" },
+      { when: /choose 1-\d+/, send: "3\n" },
+      { when: /What should w\d+ change in v1\?/, send: "make it smaller\n" },
+    ],
+  );
+  const rows = g.ctx.db
+    .prepare("SELECT verb, worker, note FROM decisions ORDER BY seq")
+    .all()
+    .map((r) => ({ ...(r as object) }));
+  assert.deepEqual(
+    rows,
+    [
+      { verb: "approve", worker: second.worker, note: null },
+      { verb: "revise", worker: first.worker, note: "make it smaller" },
+    ],
+    out,
+  );
   assert.match(out, /1\) approve/);
 });

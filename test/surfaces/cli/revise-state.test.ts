@@ -12,8 +12,14 @@ import { tmuxServer } from "../../support/tmux.js";
 import { waitFor } from "../../support/wait.js";
 import { UNGATED_KIND, writeUngatedKind } from "../../support/scripted-pi.js";
 
-const write = (content: string) => ({ text: "Editing.", toolCall: { name: "write", arguments: { path: "hello.txt", content } } });
-const done = (summary: string) => ({ text: "Done.", toolCall: { name: "docket_done", arguments: { outcome: "completed", summary } } });
+const write = (content: string) => ({
+  text: "Editing.",
+  toolCall: { name: "write", arguments: { path: "hello.txt", content } },
+});
+const done = (summary: string) => ({
+  text: "Done.",
+  toolCall: { name: "docket_done", arguments: { outcome: "completed", summary } },
+});
 const STEPS = [
   write("hello, world\n"),
   done("hello.txt greets the world"),
@@ -23,16 +29,38 @@ const STEPS = [
   done("hello.txt now says greetings"),
 ];
 
-test("revise shows: ls says revising, show names the note, the next version is ready again", { timeout: 180_000 }, async (t) => {
+test("revise shows: ls says revising, show names the note, the next version is ready again", {
+  timeout: 180_000,
+}, async (t) => {
   const root = tempDir(t);
   const repo = join(root, "repo");
   mkdirSync(repo);
   gitRepo(repo, { "hello.txt": "hello\n" });
-  const env = cliEnv({ HOME: tempDir(t), DOCKET_HOME: join(root, "home"), DOCKET_TMUX_SOCKET: tmuxServer(t).socket, TMPDIR: tempDir(t), PI_CODING_AGENT_DIR: tempDir(t) });
+  const env = cliEnv({
+    HOME: tempDir(t),
+    DOCKET_HOME: join(root, "home"),
+    DOCKET_TMUX_SOCKET: tmuxServer(t).socket,
+    TMPDIR: tempDir(t),
+    PI_CODING_AGENT_DIR: tempDir(t),
+  });
   writeUngatedKind(join(root, "home"));
   writeFileSync(join(root, "steps.json"), JSON.stringify(STEPS));
   const run = (...args: string[]) => docket({ env, cwd: repo }, ...args);
-  assert.equal(jsonOf(run("spawn", "--scripted", join(root, "steps.json"), "--as", UNGATED_KIND, "--wait", "--json", "Change hello.txt")).waited, "ready");
+  assert.equal(
+    jsonOf(
+      run(
+        "spawn",
+        "--scripted",
+        join(root, "steps.json"),
+        "--as",
+        UNGATED_KIND,
+        "--wait",
+        "--json",
+        "Change hello.txt",
+      ),
+    ).waited,
+    "ready",
+  );
   assert.equal(jsonOf(run("ls", "--json")).workers[0].state, "ready", "before the revise it waits for judgment");
 
   const revised = jsonOf(run("revise", "w1", "--json", "Say greetings instead\nand keep the comma"));
@@ -46,13 +74,22 @@ test("revise shows: ls says revising, show names the note, the next version is r
   const shown = run("show", "w1");
   assert.equal(shown.code, 0, shown.stderr);
   assert.match(shown.stdout, new RegExp(`^w1 · ${UNGATED_KIND} · revising `, "m"));
-  assert.match(shown.stdout, new RegExp(`^  message m\\d+: (queued|delivered|read) — revise ${decision}: "Say greetings instead"$`, "m"), shown.stdout);
+  assert.match(
+    shown.stdout,
+    new RegExp(`^  message m\\d+: (queued|delivered|read) — revise ${decision}: "Say greetings instead"$`, "m"),
+    shown.stdout,
+  );
   const message = jsonOf(run("show", "w1", "--json")).messages.find((m: { kind: string }) => m.kind === "review_note");
   assert.equal(message.what, `revise ${decision}: "Say greetings instead"`);
 
-  const next = await waitFor("the next version", () => {
-    const row = jsonOf(run("ls", "--json")).workers[0];
-    return row.deliverable?.endsWith(":2") ? row : undefined;
-  }, 90_000, 1000);
+  const next = await waitFor(
+    "the next version",
+    () => {
+      const row = jsonOf(run("ls", "--json")).workers[0];
+      return row.deliverable?.endsWith(":2") ? row : undefined;
+    },
+    90_000,
+    1000,
+  );
   assert.equal(next.state, "ready", "a new version waits for judgment again");
 });

@@ -12,9 +12,21 @@ import { tmuxServer } from "../../support/tmux.js";
 
 const STEPS = [
   // The default kind is plan-gated: the worker proposes its plan, and its edits are refused until you answer.
-  { text: "My plan: write hello, world into hello.txt.", toolCall: { name: "docket_wait", arguments: { question: "Plan: write hello, world into hello.txt. Go ahead?", options: ["yes", "no"] } } },
-  { text: "Editing hello.txt.", toolCall: { name: "write", arguments: { path: "hello.txt", content: "hello, world\n" } } },
-  { text: "hello.txt now greets the world.", toolCall: { name: "docket_done", arguments: { outcome: "completed", summary: "hello.txt greets the world" } } },
+  {
+    text: "My plan: write hello, world into hello.txt.",
+    toolCall: {
+      name: "docket_wait",
+      arguments: { question: "Plan: write hello, world into hello.txt. Go ahead?", options: ["yes", "no"] },
+    },
+  },
+  {
+    text: "Editing hello.txt.",
+    toolCall: { name: "write", arguments: { path: "hello.txt", content: "hello, world\n" } },
+  },
+  {
+    text: "hello.txt now greets the world.",
+    toolCall: { name: "docket_done", arguments: { outcome: "completed", summary: "hello.txt greets the world" } },
+  },
 ];
 
 function setup(t: { after(fn: () => void): void }, sandbox: Record<string, string> = {}) {
@@ -23,7 +35,14 @@ function setup(t: { after(fn: () => void): void }, sandbox: Record<string, strin
   mkdirSync(repo);
   gitRepo(repo, { "hello.txt": "hello\n" });
   const { socket } = tmuxServer(t);
-  const env = cliEnv({ HOME: tempDir(t), DOCKET_HOME: join(root, "home"), DOCKET_TMUX_SOCKET: socket, TMPDIR: tempDir(t), PI_CODING_AGENT_DIR: tempDir(t), ...sandbox });
+  const env = cliEnv({
+    HOME: tempDir(t),
+    DOCKET_HOME: join(root, "home"),
+    DOCKET_TMUX_SOCKET: socket,
+    TMPDIR: tempDir(t),
+    PI_CODING_AGENT_DIR: tempDir(t),
+    ...sandbox,
+  });
   return { root, repo, env };
 }
 
@@ -31,17 +50,36 @@ test("a scripted worker runs from a steps file alone and its frozen patch is pro
   // As the README's first session runs it: contained where bubblewrap works (the default), so its own git dir is made.
   const { root, repo, env } = setup(t, AS_CONFIGURED);
   writeFileSync(join(root, "steps.json"), JSON.stringify(STEPS));
-  const spawned = jsonOf(docket({ env, cwd: repo }, "spawn", "--scripted", "../steps.json", "--wait", "--json", "Make hello.txt greet the world"));
+  const spawned = jsonOf(
+    docket(
+      { env, cwd: repo },
+      "spawn",
+      "--scripted",
+      "../steps.json",
+      "--wait",
+      "--json",
+      "Make hello.txt greet the world",
+    ),
+  );
   assert.equal(spawned.worker, "w1");
   assert.equal(spawned.waited, "needs_input");
   assert.equal(spawned.execution.model, "docket-demo/scripted");
   // No --yes was typed: what waived the confirmation is named as itself.
-  assert.ok(spawned.summary.includes("Confirmation not asked (--scripted: its model spends nothing): model docket-demo/scripted differs from the parent's (none)"), spawned.summary.join("\n"));
+  assert.ok(
+    spawned.summary.includes(
+      "Confirmation not asked (--scripted: its model spends nothing): model docket-demo/scripted differs from the parent's (none)",
+    ),
+    spawned.summary.join("\n"),
+  );
   const answered = jsonOf(docket({ env, cwd: repo }, "answer", "w1", "1", "--wait", "--json"));
   assert.equal(answered.waited, "ready", "the answer discharged the plan gate; the worker wrote and published");
   const pane = jsonOf(docket({ env, cwd: repo }, "peek", "w1", "--json"));
   assert.match(JSON.stringify(pane), /hello\.txt now greets the world/);
-  assert.doesNotMatch(JSON.stringify(pane), /extended-keys/, "Docket's own tmux server has the extended keys pi asks for");
+  assert.doesNotMatch(
+    JSON.stringify(pane),
+    /extended-keys/,
+    "Docket's own tmux server has the extended keys pi asks for",
+  );
   const card = jsonOf(docket({ env, cwd: repo }, "verdict", "w1", "--json"));
   assert.equal(card.deliverable.ref, "worker-deliverable:w1:1");
   jsonOf(docket({ env, cwd: repo }, "approve", "w1", "--json"));
@@ -49,14 +87,28 @@ test("a scripted worker runs from a steps file alone and its frozen patch is pro
   assert.equal(readFileSync(join(repo, "hello.txt"), "utf8"), "hello, world\n");
   // The promoted worker is settled, so ls hides it, but its process still runs: ls does not say there is none.
   const ls = docket({ env, cwd: repo }, "ls");
-  assert.equal(ls.stdout.trim(), "no unsettled workers in this project; `docket ls --all` lists 1 more (settled, or in other projects)");
+  assert.equal(
+    ls.stdout.trim(),
+    "no unsettled workers in this project; `docket ls --all` lists 1 more (settled, or in other projects)",
+  );
   // Right after normal use the doctor finds nothing to warn about in Docket's own files (the worktree and a contained
   // worker's git dir are git's).
   const doctor = docket({ env, cwd: repo }, "doctor", "--json");
-  const modes = (doctor.json.findings as { check: string; severity: string; message: string }[]).filter((f) => f.check === "modes");
-  assert.deepEqual(modes.map((f) => f.severity), ["ok"], JSON.stringify(modes));
+  const modes = (doctor.json.findings as { check: string; severity: string; message: string }[]).filter(
+    (f) => f.check === "modes",
+  );
+  assert.deepEqual(
+    modes.map((f) => f.severity),
+    ["ok"],
+    JSON.stringify(modes),
+  );
   const sandbox = (doctor.json.findings as { check: string; severity: string }[]).find((f) => f.check === "sandbox");
-  if (sandbox?.severity === "ok") assert.equal(jsonOf(docket({ env, cwd: repo }, "show", "w1", "--json")).contained, true, "where bubblewrap works the first session is contained");
+  if (sandbox?.severity === "ok")
+    assert.equal(
+      jsonOf(docket({ env, cwd: repo }, "show", "w1", "--json")).contained,
+      true,
+      "where bubblewrap works the first session is contained",
+    );
 });
 
 test("a bad steps file is refused before anything starts, naming the step", { timeout: 60_000 }, (t) => {
@@ -64,7 +116,11 @@ test("a bad steps file is refused before anything starts, naming the step", { ti
   const cases: [string, string, RegExp][] = [
     ["not-json.json", "[{", /is not JSON/],
     ["empty.json", "[]", /non-empty JSON array/],
-    ["bad-call.json", JSON.stringify([{ text: "x" }, { toolCall: { name: "write" } }]), /step 2 has a tool call without/],
+    [
+      "bad-call.json",
+      JSON.stringify([{ text: "x" }, { toolCall: { name: "write" } }]),
+      /step 2 has a tool call without/,
+    ],
     ["unknown-key.json", JSON.stringify([{ txt: "x" }]), /step 1 has an unknown key "txt"/],
   ];
   for (const [name, text, message] of cases) {
@@ -74,10 +130,21 @@ test("a bad steps file is refused before anything starts, naming the step", { ti
     assert.equal(error.code, "bad-steps-file", name);
     assert.match(error.message, message);
   }
-  assert.equal(jsonOf(docket({ env, cwd: repo }, "spawn", "--scripted", join(root, "missing.json"), "--json", "task"), 1).error.code, "input-unreadable");
-  const usage = jsonOf(docket({ env, cwd: repo }, "spawn", "--scripted", join(root, "empty.json"), "--agent", "codex", "--json", "task"), 2);
+  assert.equal(
+    jsonOf(docket({ env, cwd: repo }, "spawn", "--scripted", join(root, "missing.json"), "--json", "task"), 1).error
+      .code,
+    "input-unreadable",
+  );
+  const usage = jsonOf(
+    docket({ env, cwd: repo }, "spawn", "--scripted", join(root, "empty.json"), "--agent", "codex", "--json", "task"),
+    2,
+  );
   assert.match(usage.error.message, /--scripted drives a pi worker/);
-  assert.deepEqual(jsonOf(docket({ env, cwd: repo }, "ls", "--all", "--json")).workers, [], "no worker row was written");
+  assert.deepEqual(
+    jsonOf(docket({ env, cwd: repo }, "ls", "--all", "--json")).workers,
+    [],
+    "no worker row was written",
+  );
 });
 
 test("spawn --help shows the step format and names no file that does not ship", () => {

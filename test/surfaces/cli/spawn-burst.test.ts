@@ -30,14 +30,33 @@ function burstFixture(t: { after(fn: () => void): void }, config: unknown): Burs
   writeFileSync(join(home, "config.json"), JSON.stringify(config));
   mkdirSync(join(root, "tmp"));
   const server = tmuxServer(t);
-  const env = cliEnv({ DOCKET_HOME: home, DOCKET_TMUX_SOCKET: server.socket, HOME: root, TMPDIR: join(root, "tmp"), PI_CODING_AGENT_DIR: join(root, "agent") });
+  const env = cliEnv({
+    DOCKET_HOME: home,
+    DOCKET_TMUX_SOCKET: server.socket,
+    HOME: root,
+    TMPDIR: join(root, "tmp"),
+    PI_CODING_AGENT_DIR: join(root, "agent"),
+  });
   return {
     repo,
     home,
     server,
     env,
     spawnAll: (cmds, firstTask) =>
-      Promise.all(cmds.map((cmd, i) => docketAsync({ env, cwd: repo }, "spawn", "--agent", "command", "--cmd", cmd, "--json", `burst task ${firstTask + i}`))),
+      Promise.all(
+        cmds.map((cmd, i) =>
+          docketAsync(
+            { env, cwd: repo },
+            "spawn",
+            "--agent",
+            "command",
+            "--cmd",
+            cmd,
+            "--json",
+            `burst task ${firstTask + i}`,
+          ),
+        ),
+      ),
   };
 }
 
@@ -52,7 +71,9 @@ interface Row {
 function rows(b: Burst): Row[] {
   const db = new Database(join(b.home, "ledger.sqlite"), { readonly: true });
   try {
-    return db.prepare("SELECT id, state, window_id, pane_id, last_error FROM workers WHERE deleted_at IS NULL ORDER BY seq").all() as Row[];
+    return db
+      .prepare("SELECT id, state, window_id, pane_id, last_error FROM workers WHERE deleted_at IS NULL ORDER BY seq")
+      .all() as Row[];
   } finally {
     db.close();
   }
@@ -61,13 +82,23 @@ function rows(b: Burst): Row[] {
 /** Window id → name on the private server. */
 function windows(b: Burst): Map<string, string> {
   const out = b.server.tmux("list-windows", "-a", "-F", "#{window_id} #{window_name}");
-  return new Map(out.trim().split("\n").filter(Boolean).map((l) => l.split(" ") as [string, string]));
+  return new Map(
+    out
+      .trim()
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => l.split(" ") as [string, string]),
+  );
 }
 
 /** Worktree path → admin name, as the parent repository records them (the main checkout excluded). */
 function worktrees(b: Burst): Map<string, string> {
   const list = execFileSync("git", ["worktree", "list", "--porcelain"], { cwd: b.repo, encoding: "utf8" });
-  const paths = list.split("\n").filter((l) => l.startsWith("worktree ")).map((l) => l.slice("worktree ".length)).slice(1);
+  const paths = list
+    .split("\n")
+    .filter((l) => l.startsWith("worktree "))
+    .map((l) => l.slice("worktree ".length))
+    .slice(1);
   const admin = new Map<string, string>();
   const adminDir = join(b.repo, ".git", "worktrees");
   for (const name of existsSync(adminDir) ? readdirSync(adminDir) : []) {
@@ -80,7 +111,11 @@ function worktrees(b: Burst): Map<string, string> {
 /** Every started worker has its own window and worktree, and no row is left starting or without its window. */
 function assertFleet(b: Burst, started: string[]): void {
   const all = rows(b);
-  assert.deepEqual(all.filter((r) => r.state === "starting").map((r) => r.id), [], "nothing is left starting");
+  assert.deepEqual(
+    all.filter((r) => r.state === "starting").map((r) => r.id),
+    [],
+    "nothing is left starting",
+  );
   const live = all.filter((r) => started.includes(r.id));
   assert.equal(live.length, started.length);
   const wins = windows(b);
@@ -92,34 +127,53 @@ function assertFleet(b: Burst, started: string[]): void {
   const trees = worktrees(b);
   assert.deepEqual(
     [...trees].sort(([a], [c]) => a.localeCompare(c, "en", { numeric: true })),
-    started.map((w) => [join(b.home, "fleet", w, "workspace"), `docket-${w}`] as [string, string]).sort(([a], [c]) => a.localeCompare(c, "en", { numeric: true })),
+    started
+      .map((w) => [join(b.home, "fleet", w, "workspace"), `docket-${w}`] as [string, string])
+      .sort(([a], [c]) => a.localeCompare(c, "en", { numeric: true })),
     "one worktree per started worker, each under its own admin name",
   );
 }
 
-const failures = (runs: CliRun[]) => runs.filter((r) => r.code !== 0).map((r) => r.stdout + r.stderr).join("\n");
+const failures = (runs: CliRun[]) =>
+  runs
+    .filter((r) => r.code !== 0)
+    .map((r) => r.stdout + r.stderr)
+    .join("\n");
 
-test("16 command workers started at the same moment all start, each in its own window and worktree, and the cap counts only live ones", { timeout: 170_000 }, async (t) => {
+test("16 command workers started at the same moment all start, each in its own window and worktree, and the cap counts only live ones", {
+  timeout: 170_000,
+}, async (t) => {
   const b = burstFixture(t, { maxActive: 20 });
-  const first = await b.spawnAll(Array.from({ length: 16 }, () => "sleep 600"), 1);
+  const first = await b.spawnAll(
+    Array.from({ length: 16 }, () => "sleep 600"),
+    1,
+  );
   assert.equal(failures(first), "", "every spawn of the first burst started");
   const started = first.map((r) => r.json.worker as string);
   assertFleet(b, started);
 
   // A second burst on the same repository, now racing for the last 4 places under maxActive 20.
-  const second = await b.spawnAll(Array.from({ length: 8 }, () => "sleep 600"), 17);
+  const second = await b.spawnAll(
+    Array.from({ length: 8 }, () => "sleep 600"),
+    17,
+  );
   const ok = second.filter((r) => r.code === 0);
   const refused = second.filter((r) => r.code !== 0);
   assert.equal(ok.length, 4, failures(second));
   for (const r of refused) {
     assert.equal(r.json.error.code, "fleet-cap", r.stdout + r.stderr);
-    assert.match(r.json.error.message, /^fleet cap reached: 20 live workers \(maxActive 20: (w\d+, ){9}w\d+ and 10 more\); nothing was started$/);
+    assert.match(
+      r.json.error.message,
+      /^fleet cap reached: 20 live workers \(maxActive 20: (w\d+, ){9}w\d+ and 10 more\); nothing was started$/,
+    );
   }
   assertFleet(b, [...started, ...ok.map((r) => r.json.worker as string)]);
   assert.equal(rows(b).length, 20, "a refused spawn records no worker");
 });
 
-test("a spawn that fails mid-way during a burst leaves no trace, the others start, and the failed one holds no place", { timeout: 170_000 }, async (t) => {
+test("a spawn that fails mid-way during a burst leaves no trace, the others start, and the failed one holds no place", {
+  timeout: 170_000,
+}, async (t) => {
   const b = burstFixture(t, { maxActive: 12 });
   // tmux refuses a command line this long ("command too long"): a real refusal of exactly one window.
   const doomed = `: ${"x".repeat(40_000)}; sleep 600`;
@@ -141,7 +195,14 @@ test("a spawn that fails mid-way during a burst leaves no trace, the others star
   assert.equal(existsSync(join(b.home, "fleet", victim!)), false, "its directory is gone");
 
   const run = (...args: string[]) => docket({ env: b.env, cwd: b.repo }, ...args);
-  assert.equal(run("spawn", "--agent", "command", "--cmd", "sleep 600", "--json", "the twelfth").code, 0, "11 live of 12: the failed one holds no place");
+  assert.equal(
+    run("spawn", "--agent", "command", "--cmd", "sleep 600", "--json", "the twelfth").code,
+    0,
+    "11 live of 12: the failed one holds no place",
+  );
   const full = run("spawn", "--agent", "command", "--cmd", "sleep 600", "--json", "the thirteenth");
-  assert.match(full.json.error.message, /^fleet cap reached: 12 live workers \(maxActive 12: (w\d+, ){9}w\d+ and 2 more\); nothing was started$/);
+  assert.match(
+    full.json.error.message,
+    /^fleet cap reached: 12 live workers \(maxActive 12: (w\d+, ){9}w\d+ and 2 more\); nothing was started$/,
+  );
 });

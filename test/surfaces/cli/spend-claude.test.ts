@@ -9,10 +9,13 @@ import { startFakeAnthropic } from "../../support/fake-anthropic.js";
 import { onceListed, type RecordedRequest, type ScriptedUsage } from "../../support/fake-model-server.js";
 
 const MODEL = "claude-sonnet-4-5";
-const listsDocket = (r: RecordedRequest) => (r.body?.tools ?? []).some((x: { name?: string }) => x.name === "mcp__docket__docket_done");
+const listsDocket = (r: RecordedRequest) =>
+  (r.body?.tools ?? []).some((x: { name?: string }) => x.name === "mcp__docket__docket_done");
 const NONE: ScriptedUsage = { input: 0, output: 0 };
 
-test("a Claude Code worker's scripted usage shows exactly in spend, show and the verdict card, at the registry's price", { timeout: 300_000 }, async (t) => {
+test("a Claude Code worker's scripted usage shows exactly in spend, show and the verdict card, at the registry's price", {
+  timeout: 300_000,
+}, async (t) => {
   const { totals, sum } = pricedUsage("anthropic", MODEL);
   const g = agentGround(t);
   const first = { input: 1200, output: 300, cacheRead: 4000, cacheWrite: 800 };
@@ -21,15 +24,42 @@ test("a Claude Code worker's scripted usage shows exactly in spend, show and the
   const model = await startFakeAnthropic([
     { text: "Looking around.", usage: first, tools: [{ name: "Glob", id: "toolu_glob", input: { pattern: "*.md" } }] },
     // While Claude Code connects its MCP servers it is asked again: those fillers report no tokens.
-    onceListed(listsDocket,
-      { text: "Publishing.", usage: done, tools: [{ name: "mcp__docket__docket_done", id: "toolu_done", input: { body: "Looked around.", outcome: "findings", summary: "looked" } }] },
-      { tools: [{ name: "Glob", input: { pattern: "*.txt" } }], usage: NONE }),
+    onceListed(
+      listsDocket,
+      {
+        text: "Publishing.",
+        usage: done,
+        tools: [
+          {
+            name: "mcp__docket__docket_done",
+            id: "toolu_done",
+            input: { body: "Looked around.", outcome: "findings", summary: "looked" },
+          },
+        ],
+      },
+      { tools: [{ name: "Glob", input: { pattern: "*.txt" } }], usage: NONE },
+    ),
     { text: "Published v1.", usage: after },
   ]);
   t.after(() => model.close());
   g.watch(model);
 
-  const spawned = g.run("spawn", "--agent", "claude", "--as", "scout", "--model", MODEL, "--env", `ANTHROPIC_BASE_URL=${model.url}`, "--env", "ANTHROPIC_API_KEY=sk-ant-test-0123456789abcdefghij", "--json", "look", "around");
+  const spawned = g.run(
+    "spawn",
+    "--agent",
+    "claude",
+    "--as",
+    "scout",
+    "--model",
+    MODEL,
+    "--env",
+    `ANTHROPIC_BASE_URL=${model.url}`,
+    "--env",
+    "ANTHROPIC_API_KEY=sk-ant-test-0123456789abcdefghij",
+    "--json",
+    "look",
+    "around",
+  );
   assert.equal(spawned.code, 0, spawned.stderr + spawned.stdout);
   await g.until("w1 ready with v1", () => g.row("SELECT state FROM workers WHERE id = 'w1'").state === "ready");
   // Summed call by call, as the reader sums them (so the float sums match bit for bit).

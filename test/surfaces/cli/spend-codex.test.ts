@@ -13,7 +13,9 @@ const DOCKET = "mcp__docket";
 const listsDocket = (r: RecordedRequest) => (r.body?.tools ?? []).some((x: { name?: string }) => x.name === DOCKET);
 const NONE: ScriptedUsage = { input: 0, output: 0 };
 
-test("a Codex worker's scripted usage shows exactly in spend, show and the verdict card, at the registry's price", { timeout: 300_000 }, async (t) => {
+test("a Codex worker's scripted usage shows exactly in spend, show and the verdict card, at the registry's price", {
+  timeout: 300_000,
+}, async (t) => {
   const { totals, sum } = pricedUsage("openai", MODEL);
   const g = agentGround(t);
   // OpenAI has no cache writes: the Responses wire reports cached tokens inside input_tokens.
@@ -23,16 +25,51 @@ test("a Codex worker's scripted usage shows exactly in spend, show and the verdi
   const model = await startFakeOpenAI([
     { text: "Looking around.", usage: first, tools: [{ name: "exec_command", id: "call_ls", input: { cmd: "ls" } }] },
     // While Codex connects its MCP servers it is asked again: those fillers report no tokens.
-    onceListed(listsDocket,
-      { text: "Publishing.", usage: done, tools: [{ namespace: DOCKET, name: "docket_done", id: "call_done", input: { body: "Looked around.", outcome: "findings", summary: "looked" } }] },
-      { tools: [{ name: "exec_command", input: { cmd: "true" } }], usage: NONE }),
+    onceListed(
+      listsDocket,
+      {
+        text: "Publishing.",
+        usage: done,
+        tools: [
+          {
+            namespace: DOCKET,
+            name: "docket_done",
+            id: "call_done",
+            input: { body: "Looked around.", outcome: "findings", summary: "looked" },
+          },
+        ],
+      },
+      { tools: [{ name: "exec_command", input: { cmd: "true" } }], usage: NONE },
+    ),
     { text: "Published v1.", usage: after },
   ]);
-  g.configure({ codex: { extraArgs: ["-c", 'model_provider="scripted"', "-c", `model_providers.scripted={name="scripted",base_url="${model.url}/v1",wire_api="responses",env_key="SCRIPTED_KEY"}`] } });
+  g.configure({
+    codex: {
+      extraArgs: [
+        "-c",
+        'model_provider="scripted"',
+        "-c",
+        `model_providers.scripted={name="scripted",base_url="${model.url}/v1",wire_api="responses",env_key="SCRIPTED_KEY"}`,
+      ],
+    },
+  });
   t.after(() => model.close());
   g.watch(model);
 
-  const spawned = g.run("spawn", "--agent", "codex", "--as", "scout", "--model", MODEL, "--env", "SCRIPTED_KEY=sk-test", "--json", "look", "around");
+  const spawned = g.run(
+    "spawn",
+    "--agent",
+    "codex",
+    "--as",
+    "scout",
+    "--model",
+    MODEL,
+    "--env",
+    "SCRIPTED_KEY=sk-test",
+    "--json",
+    "look",
+    "around",
+  );
   assert.equal(spawned.code, 0, spawned.stderr + spawned.stdout);
   await g.until("w1 ready with v1", () => g.row("SELECT state FROM workers WHERE id = 'w1'").state === "ready");
   // Summed call by call, as the reader sums them (so the float sums match bit for bit).

@@ -29,14 +29,20 @@ test("--version and --help work with better-sqlite3 unloadable and DOCKET_HOME a
     assert.match(r.run.stdout, /^Usage: docket \[options\] \[command\]/);
   }
   // A group's own help loads that group (and so the SQLite module) but still opens nothing under DOCKET_HOME.
-  for (const args of [["help", "worker"], ["worker", "--help"]]) {
+  for (const args of [
+    ["help", "worker"],
+    ["worker", "--help"],
+  ]) {
     const r = runLoggingModules([DOCKET_BIN, ...args], { cwd: dir, env });
     assert.equal(r.run.status, 0, `${args.join(" ")}: ${r.run.stderr}`);
     assert.match(r.run.stdout, /^Usage: docket worker /);
   }
   const verbose = runLoggingModules([DOCKET_BIN, "--help"], { cwd: dir, env });
   assert.deepEqual(verbModules(verbose.esm), ["outcome", "registry", "run"], "--help loads no command group");
-  assert.equal(verbose.cjs.some((f) => f.includes("better-sqlite3")), false);
+  assert.equal(
+    verbose.cjs.some((f) => f.includes("better-sqlite3")),
+    false,
+  );
 });
 
 test("a worker's heartbeat loads the one bundled worker client: no verb module, no verb table, no commander", (t) => {
@@ -48,10 +54,17 @@ test("a worker's heartbeat loads the one bundled worker client: no verb module, 
   // bin/docket.js sends worker lines to dist/bundle/worker.cjs: worker-fast, worker-argv and every verb in one file.
   assert.deepEqual(verbModules(r.esm), []);
   assert.deepEqual(r.cjs.filter((u) => u.endsWith("/dist/bundle/worker.cjs")).length, 1, "the bundled client");
-  assert.deepEqual([...r.esm, ...r.cjs].filter((u) => /node_modules\/|\/dist\/src\//.test(u)), [], "no package, no commander, no separate module");
+  assert.deepEqual(
+    [...r.esm, ...r.cjs].filter((u) => /node_modules\/|\/dist\/src\//.test(u)),
+    [],
+    "no package, no commander, no separate module",
+  );
   // A line it cannot parse goes to commander, for commander's own message and exit code.
   const bad = runLoggingModules([DOCKET_BIN, "worker", "heartbeat", "--bogus"], { cwd: dir, env });
-  assert.deepEqual([bad.run.status, bad.run.stderr], [2, "error: unknown option '--bogus'\n(run with --help for usage)\n"]);
+  assert.deepEqual(
+    [bad.run.status, bad.run.stderr],
+    [2, "error: unknown option '--bogus'\n(run with --help for usage)\n"],
+  );
   assert.ok(bad.esm.some((u) => u.includes("/commander/")) || bad.cjs.some((u) => u.includes("/commander/")));
 });
 
@@ -60,16 +73,31 @@ test("docket ls --json loads none of pi-ai's provider SDKs, and its model regist
   const env = cliEnv({ DOCKET_HOME: join(dir, "docket"), HOME: dir });
   const r = runLoggingModules([DOCKET_BIN, "ls", "--json"], { cwd: dir, env });
   assert.equal(r.run.status, 0, r.run.stderr);
-  const packagesOf = (run: typeof r) => [...run.esm, ...run.cjs].flatMap((u) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\/(.*)$/.exec(u)?.slice(1) ?? []);
+  const packagesOf = (run: typeof r) =>
+    [...run.esm, ...run.cjs].flatMap((u) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\/(.*)$/.exec(u)?.slice(1) ?? []);
   const names = new Set(packagesOf(r).filter((_, i) => i % 2 === 0));
-  assert.deepEqual([...names].sort(), ["better-sqlite3", "bindings", "commander", "file-uri-to-path"], "no worker reported usage: no price asked");
+  assert.deepEqual(
+    [...names].sort(),
+    ["better-sqlite3", "bindings", "commander", "file-uri-to-path"],
+    "no worker reported usage: no price asked",
+  );
   const prices = new URL("../../../src/substrate/model-prices.js", import.meta.url).href;
-  const priced = runLoggingModules(["--input-type=module", "-e", `const m = await import(${JSON.stringify(prices)}); if (!m.modelPrices("anthropic", "claude-sonnet-4-5")) process.exit(3);`], { cwd: dir, env });
+  const priced = runLoggingModules(
+    [
+      "--input-type=module",
+      "-e",
+      `const m = await import(${JSON.stringify(prices)}); if (!m.modelPrices("anthropic", "claude-sonnet-4-5")) process.exit(3);`,
+    ],
+    { cwd: dir, env },
+  );
   assert.equal(priced.run.status, 0, priced.run.stderr);
   const packages = packagesOf(priced);
   const piAi = packages.flatMap((p, i) => (i % 2 === 0 && p === "@mariozechner/pi-ai" ? [packages[i + 1]] : [])).sort();
   // Loaded by `require` where node can, whose hooks may not log the registry's own import of its generated table.
-  assert.ok(piAi.includes("dist/models.js") && piAi.every((p) => p === "dist/models.js" || p === "dist/models.generated.js"), `a price loads the registry's own modules, no provider SDK: ${piAi.join(", ")}`);
+  assert.ok(
+    piAi.includes("dist/models.js") && piAi.every((p) => p === "dist/models.js" || p === "dist/models.generated.js"),
+    `a price loads the registry's own modules, no provider SDK: ${piAi.join(", ")}`,
+  );
 });
 
 test("docket verdict --json loads the review queue and the ledger: no remote launch, door, tell, Combine recording, menu, agent, effect handler, migration body or workspace git", (t) => {
@@ -78,7 +106,10 @@ test("docket verdict --json loads the review queue and the ledger: no remote lau
   // The first run makes the ledger (and so loads the migrations' bodies); the second finds it up to date.
   const first = runLoggingModules([DOCKET_BIN, "verdict", "--json"], { cwd: dir, env });
   assert.equal(first.run.status, 0, first.run.stderr);
-  assert.ok([...first.esm, ...first.cjs].some((u) => u.endsWith("/ledger/core/migrations/index.js")), "a new ledger is migrated");
+  assert.ok(
+    [...first.esm, ...first.cjs].some((u) => u.endsWith("/ledger/core/migrations/index.js")),
+    "a new ledger is migrated",
+  );
   const r = runLoggingModules([DOCKET_BIN, "verdict", "--json"], { cwd: dir, env });
   assert.equal(r.run.status, 0, r.run.stderr);
   assert.deepEqual(JSON.parse(r.run.stdout), { queue: [] });
@@ -89,7 +120,11 @@ test("docket verdict --json loads the review queue and the ledger: no remote lau
       "|ledger/core/migrations/(?!history$).*|substrate/agents/(pi|claude|codex|system-agents)|substrate/door-revive" +
       "|substrate/git/(changes|merge|patch-check))$",
   );
-  assert.deepEqual(ours.filter((m) => unused.test(m)), [], "nothing the queue does not run");
+  assert.deepEqual(
+    ours.filter((m) => unused.test(m)),
+    [],
+    "nothing the queue does not run",
+  );
   // A budget (155 when it was set, 220 before issue 27's lazy seams): a new static chain into the engine shows here.
   assert.ok(ours.length <= 165, `verdict --json loaded ${ours.length} of Docket's modules`);
 });

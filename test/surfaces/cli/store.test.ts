@@ -13,7 +13,13 @@ import { tempDir } from "../../support/temp.js";
 import { dumpTables } from "../../support/work-ledger.js";
 import { assertExit, jsonOf } from "../../support/docket-cli.js";
 import { teardown, type Hooks } from "../../support/teardown.js";
-import { anchorWorkerRecord, approvedWorker, decide, publishVersion, writeLegacyBundles } from "../../support/stored.js";
+import {
+  anchorWorkerRecord,
+  approvedWorker,
+  decide,
+  publishVersion,
+  writeLegacyBundles,
+} from "../../support/stored.js";
 
 const BIN = resolve(dirname(fileURLToPath(import.meta.url)), "../../../../bin/docket.js");
 
@@ -24,7 +30,13 @@ interface Run {
 }
 
 function cliEnv(home: string): NodeJS.ProcessEnv {
-  return { PATH: process.env.PATH, DOCKET_HOME: home, PI_CODING_AGENT_DIR: join(home, "pi"), TMPDIR: join(home, "tmp"), HOME: join(home, "user") };
+  return {
+    PATH: process.env.PATH,
+    DOCKET_HOME: home,
+    PI_CODING_AGENT_DIR: join(home, "pi"),
+    TMPDIR: join(home, "tmp"),
+    HOME: join(home, "user"),
+  };
 }
 
 function docket(home: string, args: string[], input?: string): Run {
@@ -61,9 +73,15 @@ test("two processes saving the same worker version at once make one version and 
   const { home, worker, storeId } = homeWithApprovedWorker(t);
   const runs = await Promise.all([0, 1, 2, 3].map(() => docketAsync(t, home, ["save", "--from", worker, "--json"])));
   for (const r of runs) assert.equal(r.status, 0, r.stderr);
-  const answers = runs.map((r) => JSON.parse(r.stdout) as { ref: string; id: string; version: number; idempotent: boolean });
+  const answers = runs.map(
+    (r) => JSON.parse(r.stdout) as { ref: string; id: string; version: number; idempotent: boolean },
+  );
   assert.deepEqual(answers.map((a) => a.idempotent).sort(), [false, true, true, true]);
-  for (const a of answers) assert.deepEqual({ ref: a.ref, id: a.id, version: a.version }, { ref: `deliverable:${storeId}:1`, id: storeId, version: 1 });
+  for (const a of answers)
+    assert.deepEqual(
+      { ref: a.ref, id: a.id, version: a.version },
+      { ref: `deliverable:${storeId}:1`, id: storeId, version: 1 },
+    );
   assert.deepEqual(readdirSync(join(home, "deliverables", storeId)), ["v1.json"]);
   const list = jsonOf(docket(home, ["deliverables", "--json"]));
   assert.equal(list.deliverables.length, 1);
@@ -77,7 +95,11 @@ test("save --author prints the JSON contract, and the list and load print theirs
   const s = JSON.parse(saved.stdout);
   assert.deepEqual(Object.keys(s), ["ref", "id", "version", "idempotent"]);
   assert.equal(s.idempotent, false);
-  const fromStdin = docket(home, ["save", "--author", "-", "--outcome", "findings", "--summary", "piped", "--json"], "piped body\r\n");
+  const fromStdin = docket(
+    home,
+    ["save", "--author", "-", "--outcome", "findings", "--summary", "piped", "--json"],
+    "piped body\r\n",
+  );
   assert.equal(fromStdin.status, 0, fromStdin.stderr);
   const list = jsonOf(docket(home, ["deliverables", "--json"]));
   assert.deepEqual(Object.keys(list), ["deliverables", "unsupported"]);
@@ -117,22 +139,34 @@ test("unsupported and foreign records are listed with reason and path; unsafe di
   mkdirSync(join(store, anchorId), { recursive: true });
   writeFileSync(join(store, anchorId, "v2.json"), JSON.stringify(anchorWorkerRecord(anchorId)));
   mkdirSync(join(store, "human-1-future"));
-  writeFileSync(join(store, "human-1-future", "v1.json"), JSON.stringify({ schemaVersion: 3, id: "human-1-future", version: 1 }));
+  writeFileSync(
+    join(store, "human-1-future", "v1.json"),
+    JSON.stringify({ schemaVersion: 3, id: "human-1-future", version: 1 }),
+  );
   mkdirSync(join(store, "..x"));
   writeFileSync(join(store, "..x", "v1.json"), JSON.stringify(anchorWorkerRecord("..x")));
   mkdirSync(join(store, ".trash"));
   writeFileSync(join(store, ".trash", "v1.json"), "{}");
   writeFileSync(join(store, "README.txt"), "not a record");
   const all = jsonOf(docket(home, ["deliverables", "--json"]));
-  assert.deepEqual(all.deliverables.map((d: { ref: string }) => d.ref), [`deliverable:${anchorId}:2`]);
+  assert.deepEqual(
+    all.deliverables.map((d: { ref: string }) => d.ref),
+    [`deliverable:${anchorId}:2`],
+  );
   assert.deepEqual(all.unsupported, [{ path: join(store, "human-1-future", "v1.json"), reason: "newer-schema" }]);
   const only = jsonOf(docket(home, ["deliverables", "--unsupported", "--json"]));
   assert.deepEqual(only, { deliverables: [], unsupported: all.unsupported });
-  assert.match(docket(home, ["deliverables"]).stdout, /deliverable:unreadable {2}newer-schema {2}.*human-1-future\/v1\.json/);
+  assert.match(
+    docket(home, ["deliverables"]).stdout,
+    /deliverable:unreadable {2}newer-schema {2}.*human-1-future\/v1\.json/,
+  );
   const traversal = docket(home, ["load", "../../etc/passwd", "--json"]);
   assertExit(traversal, 1);
   assert.equal(JSON.parse(traversal.stdout).error.code, "stored-not-found");
-  assert.deepEqual(jsonOf(docket(home, ["load", anchorId, "--json"])), { slot: "d1", ref: `deliverable:${anchorId}:2` });
+  assert.deepEqual(jsonOf(docket(home, ["load", anchorId, "--json"])), {
+    slot: "d1",
+    ref: `deliverable:${anchorId}:2`,
+  });
 });
 
 test("deliverable delete refuses without confirmation when nobody can be asked, and --yes deletes one version", (t) => {
@@ -141,7 +175,10 @@ test("deliverable delete refuses without confirmation when nobody can be asked, 
   const s = jsonOf(docket(home, ["save", "--author", "a.md", "--outcome", "completed", "--json"]));
   const refused = docket(home, ["deliverable", "delete", s.ref]);
   assertExit(refused, 1);
-  assert.equal(refused.stderr.trim(), `docket: deleting ${s.ref} needs confirmation (run it in a terminal to confirm, or add --yes)`);
+  assert.equal(
+    refused.stderr.trim(),
+    `docket: deleting ${s.ref} needs confirmation (run it in a terminal to confirm, or add --yes)`,
+  );
   assert.equal(jsonOf(docket(home, ["deliverables", "--json"])).deliverables.length, 1);
   const deleted = docket(home, ["deliverable", "delete", s.ref, "--yes", "--json"]);
   assert.equal(deleted.status, 0, deleted.stderr);
@@ -154,8 +191,14 @@ test("legacy bundles appear in the list and load as slots; their format is never
   writeLegacyBundles(ctx.home);
   ctx.close();
   const list = jsonOf(docket(home, ["deliverables", "--json"]));
-  assert.deepEqual(list.legacy.map((b: { ref: string }) => b.ref), ["checkpoint:ckpt-auth"]);
-  assert.deepEqual(jsonOf(docket(home, ["load", "checkpoint:ckpt-auth", "--json"])), { slot: "d1", ref: "checkpoint:ckpt-auth" });
+  assert.deepEqual(
+    list.legacy.map((b: { ref: string }) => b.ref),
+    ["checkpoint:ckpt-auth"],
+  );
+  assert.deepEqual(jsonOf(docket(home, ["load", "checkpoint:ckpt-auth", "--json"])), {
+    slot: "d1",
+    ref: "checkpoint:ckpt-auth",
+  });
   assert.match(docket(home, ["preview", "d1"]).stdout, /Where we left the auth work\./);
 });
 
@@ -172,7 +215,9 @@ test("load, preview and delete of a version that does not exist are refused with
   const home = tempDir(t, "docket-store-badref-");
   mkdirSync(join(home, "tmp"), { recursive: true });
   writeFileSync(join(home, "body.md"), "Findings\n");
-  const saved = JSON.parse(docket(home, ["save", "--author", join(home, "body.md"), "--outcome", "findings", "--json"]).stdout);
+  const saved = JSON.parse(
+    docket(home, ["save", "--author", join(home, "body.md"), "--outcome", "findings", "--json"]).stdout,
+  );
   assert.equal(docket(home, ["deliverables"]).status, 0);
   const ctx = openEngine({ env: { DOCKET_HOME: home }, cwd: home });
   t.after(() => ctx.close());

@@ -14,7 +14,13 @@ test("use --implement on a stored record with a patch advises promote, and that 
   const w = reviewWorker(t, g);
   publish(g, w, { "src/app.txt": appWith({ 12: "twelve" }) });
   const scratch = tempDir(t, "docket-stored-cs-");
-  const env = cliEnv({ DOCKET_HOME: g.home, HOME: scratch, TMPDIR: scratch, PI_CODING_AGENT_DIR: join(scratch, "pi"), DOCKET_TMUX_SOCKET: tmuxServer(t).socket });
+  const env = cliEnv({
+    DOCKET_HOME: g.home,
+    HOME: scratch,
+    TMPDIR: scratch,
+    PI_CODING_AGENT_DIR: join(scratch, "pi"),
+    DOCKET_TMUX_SOCKET: tmuxServer(t).socket,
+  });
   const run = (...args: string[]) => docket({ env, cwd: g.project }, ...args, "--json");
   run("approve", w.worker);
   const ref = run("save", "--from", w.worker).json.ref as string;
@@ -25,14 +31,32 @@ test("use --implement on a stored record with a patch advises promote, and that 
 
   const diff = run("diff", ref);
   assert.equal(diff.code, 0, diff.stderr);
-  assert.deepEqual(diff.json, { worker: w.worker, deliverable: { id: ref.split(":")[1], version: 1, ref }, patch: run("diff", w.worker).json.patch });
+  assert.deepEqual(diff.json, {
+    worker: w.worker,
+    deliverable: { id: ref.split(":")[1], version: 1, ref },
+    patch: run("diff", w.worker).json.patch,
+  });
 
   const promoted = run("promote", ref);
   assert.equal(promoted.code, 0, promoted.stderr + promoted.stdout);
-  assert.deepEqual({ verb: promoted.json.decision.verb, deliverable: promoted.json.decision.deliverable, files: promoted.json.files, workspace: promoted.json.workspace },
-    { verb: "promote", deliverable: { id: ref.split(":")[1], version: 1, ref }, files: ["src/app.txt"], workspace: "stored" });
+  assert.deepEqual(
+    {
+      verb: promoted.json.decision.verb,
+      deliverable: promoted.json.decision.deliverable,
+      files: promoted.json.files,
+      workspace: promoted.json.workspace,
+    },
+    {
+      verb: "promote",
+      deliverable: { id: ref.split(":")[1], version: 1, ref },
+      files: ["src/app.txt"],
+      workspace: "stored",
+    },
+  );
   assert.equal(readFileSync(join(g.project, "src/app.txt"), "utf8"), appWith({ 12: "twelve" }));
-  const decision = g.ctx.db.prepare("SELECT worker, note, content_sha256 FROM decisions WHERE id = ?").get(promoted.json.decision.id) as { worker: string; note: string; content_sha256: string };
+  const decision = g.ctx.db
+    .prepare("SELECT worker, note, content_sha256 FROM decisions WHERE id = ?")
+    .get(promoted.json.decision.id) as { worker: string; note: string; content_sha256: string };
   assert.equal(decision.worker, w.worker);
   assert.match(decision.note, /approved by dc\d+ \(carried by the stored record\)/);
   assert.match(decision.content_sha256, /^[0-9a-f]{64}$/);
@@ -40,5 +64,9 @@ test("use --implement on a stored record with a patch advises promote, and that 
   const again = run("promote", ref);
   assert.equal(again.json.error.code, "already-promoted");
   assert.equal(gitStatus(g.project), status);
-  assert.equal(run("promote", ref, "--approve").json.error.code, "approve-stored", "--approve is a worker-version flag, never silently ignored");
+  assert.equal(
+    run("promote", ref, "--approve").json.error.code,
+    "approve-stored",
+    "--approve is a worker-version flag, never silently ignored",
+  );
 });

@@ -24,7 +24,11 @@ function ground(t: T) {
 
 /** What a directory holds, byte for byte, so "nothing outside changed" is one comparison. */
 function snapshot(dir: string): Record<string, string> {
-  return Object.fromEntries(readdirSync(dir).sort().map((n) => [n, readFileSync(join(dir, n), "utf8")]));
+  return Object.fromEntries(
+    readdirSync(dir)
+      .sort()
+      .map((n) => [n, readFileSync(join(dir, n), "utf8")]),
+  );
 }
 
 test("deleting deliverable:linked:1 whose directory links outside the home deletes nothing and names the link", (t) => {
@@ -36,7 +40,10 @@ test("deleting deliverable:linked:1 whose directory links outside the home delet
   const r = run(["deliverable", "delete", "deliverable:linked:1", "--yes", "--json"]);
   assert.equal(r.code, 1, r.stdout + r.stderr);
   assert.equal(r.json.error.code, "store-symlink");
-  assert.match(r.json.error.message, /deliverables\/linked is a symbolic link; Docket never follows links in the store/);
+  assert.match(
+    r.json.error.message,
+    /deliverables\/linked is a symbolic link; Docket never follows links in the store/,
+  );
   assert.deepEqual(snapshot(outside), before, "the outside directory is untouched");
   const list = run(["deliverables", "--json"]);
   assert.equal(list.code, 0, list.stderr);
@@ -51,12 +58,18 @@ test("a version file that links outside is listed as unreadable and is never loa
   assert.equal(saved.code, 0, saved.stderr);
   const id: string = saved.json.id;
   const dir = join(home, "deliverables", id);
-  writeFileSync(join(outside, "target.json"), readFileSync(join(dir, "v1.json"), "utf8").replace(`"version": 1`, `"version": 2`).replaceAll(`${id}:1`, `${id}:2`));
+  writeFileSync(
+    join(outside, "target.json"),
+    readFileSync(join(dir, "v1.json"), "utf8").replace(`"version": 1`, `"version": 2`).replaceAll(`${id}:1`, `${id}:2`),
+  );
   const before = snapshot(outside);
   symlinkSync(join(outside, "target.json"), join(dir, "v2.json"));
   const list = run(["deliverables", "--reindex", "--json"]);
   assert.deepEqual(list.json.unsupported, [{ path: join(dir, "v2.json"), reason: "symlink" }]);
-  assert.deepEqual(list.json.deliverables.map((d: { ref: string }) => d.ref), [`deliverable:${id}:1`]);
+  assert.deepEqual(
+    list.json.deliverables.map((d: { ref: string }) => d.ref),
+    [`deliverable:${id}:1`],
+  );
   const load = run(["load", `deliverable:${id}:2`, "--json"]);
   assert.equal(load.code, 1);
   assert.match(load.json.error.message, /symbolic link/);
@@ -70,8 +83,22 @@ test("a worker whose deliverables directory links outside can neither publish in
   const { ctx, home } = workLedger(t);
   const w = isolatedWorker(t, ctx);
   const outside = tempDir(t, "docket-links-outside-");
-  const env = cliEnv({ DOCKET_HOME: home, DOCKET_WORKER_ID: w.worker, DOCKET_GENERATION: "1", DOCKET_RUN_TOKEN: w.runToken });
-  const first = docketWith({ env, cwd: w.workspace, input: "first body" }, "worker", "done", "--outcome", "completed", "--summary", "one", "--json");
+  const env = cliEnv({
+    DOCKET_HOME: home,
+    DOCKET_WORKER_ID: w.worker,
+    DOCKET_GENERATION: "1",
+    DOCKET_RUN_TOKEN: w.runToken,
+  });
+  const first = docketWith(
+    { env, cwd: w.workspace, input: "first body" },
+    "worker",
+    "done",
+    "--outcome",
+    "completed",
+    "--summary",
+    "one",
+    "--json",
+  );
   assert.equal(first.code, 0, first.stderr);
   const sidecars = join(homeLayout(home).workerDir(w.worker), "deliverables");
   renameSync(sidecars, join(outside, "moved"));
@@ -81,7 +108,16 @@ test("a worker whose deliverables directory links outside can neither publish in
   assert.equal(report.code, 1);
   assert.equal(report.json.error.code, "deliverable-invalid");
   assert.match(report.json.error.message, /is a symbolic link; Docket never follows links inside its home/);
-  const second = docketWith({ env, cwd: w.workspace, input: "second body" }, "worker", "done", "--outcome", "completed", "--summary", "two", "--json");
+  const second = docketWith(
+    { env, cwd: w.workspace, input: "second body" },
+    "worker",
+    "done",
+    "--outcome",
+    "completed",
+    "--summary",
+    "two",
+    "--json",
+  );
   assert.equal(second.code, 1);
   assert.equal(second.json.error.code, "home-symlink");
   assert.deepEqual(snapshot(join(outside, "moved")), before, "nothing was written through the link");
@@ -94,7 +130,10 @@ test("legacy bundles behind links are listed as unreadable and never read or del
   writeFileSync(join(outside, "secret.md"), "# not a bundle\n");
   symlinkSync(join(outside, "secret.md"), join(home, "checkpoints", "linked.md"));
   const list = run(["deliverables", "--json"]);
-  assert.deepEqual(list.json.legacy.map((b: { ref: string }) => b.ref), ["checkpoint:ckpt-auth"]);
+  assert.deepEqual(
+    list.json.legacy.map((b: { ref: string }) => b.ref),
+    ["checkpoint:ckpt-auth"],
+  );
   assert.deepEqual(list.json.unsupported, [{ path: join(home, "checkpoints", "linked.md"), reason: "symlink" }]);
   const preview = run(["preview", "checkpoint:linked", "--json"]);
   assert.equal(preview.code, 1);
@@ -110,7 +149,10 @@ test("legacy bundles behind links are listed as unreadable and never read or del
   assert.deepEqual(behind.json.unsupported, [{ path: join(home, "checkpoints"), reason: "symlink" }]);
   const gone = run(["deliverable", "delete", "checkpoint:ckpt-auth", "--yes", "--json"]);
   assert.equal(gone.code, 1);
-  assert.ok(readdirSync(join(elsewhere, "checkpoints")).includes("ckpt-auth.md"), "the bundle behind the link is still there");
+  assert.ok(
+    readdirSync(join(elsewhere, "checkpoints")).includes("ckpt-auth.md"),
+    "the bundle behind the link is still there",
+  );
 });
 
 test("deleting a worker whose directory links outside the home removes nothing there and names the link", (t) => {
@@ -124,7 +166,14 @@ test("deleting a worker whose directory links outside the home removes nothing t
   const r = docketWith({ env: cliEnv({ DOCKET_HOME: home }), cwd: home }, "delete", worker, "--yes", "--json");
   assert.equal(r.code, 1, r.stdout + r.stderr);
   assert.equal(r.json.error.code, "home-symlink");
-  assert.equal(r.json.error.message, `${join(home, "fleet", worker)} is a symbolic link; Docket never follows links or writes through them inside its home`);
+  assert.equal(
+    r.json.error.message,
+    `${join(home, "fleet", worker)} is a symbolic link; Docket never follows links or writes through them inside its home`,
+  );
   assert.deepEqual(snapshot(join(outside, "session")), { "keep.jsonl": "someone else's session\n" });
-  assert.equal((ctx.db.prepare("SELECT deleted_at FROM workers WHERE id = ?").get(worker) as { deleted_at: string | null }).deleted_at, null);
+  assert.equal(
+    (ctx.db.prepare("SELECT deleted_at FROM workers WHERE id = ?").get(worker) as { deleted_at: string | null })
+      .deleted_at,
+    null,
+  );
 });

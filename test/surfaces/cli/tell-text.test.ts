@@ -27,25 +27,44 @@ function messages(run: (...args: string[]) => { json: any }, worker: string): un
   return run("show", worker, "--json").json.messages;
 }
 
-test("a command worker receives told text byte for byte; control characters are refused and the worker keeps running", { timeout: 120_000 }, async (t) => {
+test("a command worker receives told text byte for byte; control characters are refused and the worker keeps running", {
+  timeout: 120_000,
+}, async (t) => {
   const root = tempDir(t);
   const repo = join(root, "repo");
   mkdirSync(repo);
   gitRepo(repo, { "a.txt": "one\n" });
   const home = join(root, "docket");
   const server = tmuxServer(t);
-  const run = (...args: string[]) => docket({ env: cliEnv({ DOCKET_HOME: home, DOCKET_TMUX_SOCKET: server.socket, HOME: root, TMPDIR: root }), cwd: repo }, ...args);
+  const run = (...args: string[]) =>
+    docket(
+      { env: cliEnv({ DOCKET_HOME: home, DOCKET_TMUX_SOCKET: server.socket, HOME: root, TMPDIR: root }), cwd: repo },
+      ...args,
+    );
   const got = join(home, "got.txt");
-  assert.equal(run("spawn", "--agent", "command", "--as", "scout", "--cmd", `cat > '${got}'`, "--yes", "listen").code, 0);
-  await waitFor("the worker's pane", () => server.tmux("list-panes", "-a", "-F", "#{window_name} #{pane_dead}").includes("w1 0"));
+  assert.equal(
+    run("spawn", "--agent", "command", "--as", "scout", "--cmd", `cat > '${got}'`, "--yes", "listen").code,
+    0,
+  );
+  await waitFor("the worker's pane", () =>
+    server.tmux("list-panes", "-a", "-F", "#{window_name} #{pane_dead}").includes("w1 0"),
+  );
 
   for (const [text, codePoint] of CONTROL) {
     const r = run("tell", "w1", text, "--json");
     assert.equal(r.code, 1, text);
     assert.equal(r.json.error.code, "control-character");
-    assert.match(r.json.error.message, new RegExp(`control character ${codePoint.replace("+", "\\+")} at character \\d+; only newline and tab are allowed, nothing was sent`));
+    assert.match(
+      r.json.error.message,
+      new RegExp(
+        `control character ${codePoint.replace("+", "\\+")} at character \\d+; only newline and tab are allowed, nothing was sent`,
+      ),
+    );
   }
-  for (const [verb, args] of [["revise", ["w1", "stop\u0003"]], ["answer", ["w1", "yes\u001c"]]] as const) {
+  for (const [verb, args] of [
+    ["revise", ["w1", "stop\u0003"]],
+    ["answer", ["w1", "yes\u001c"]],
+  ] as const) {
     assert.equal(run(verb, ...args, "--json").json.error.code, "control-character", `${verb} refuses it too`);
   }
   assert.deepEqual(messages(run, "w1"), [], "nothing was queued");
@@ -61,19 +80,48 @@ test("a command worker receives told text byte for byte; control characters are 
   });
   assert.deepEqual(received, Buffer.from(expected, "utf8"), "the worker read exactly the bytes that were told");
   assert.equal(existsSync(join(home, "PWNED")) || existsSync(join(repo, "PWNED")), false);
-  assert.match(server.tmux("list-panes", "-a", "-F", "#{window_name} #{pane_dead}"), /^w1 0$/m, "no control byte reached the worker");
+  assert.match(
+    server.tmux("list-panes", "-a", "-F", "#{window_name} #{pane_dead}"),
+    /^w1 0$/m,
+    "no control byte reached the worker",
+  );
 });
 
-test("a real pi worker's inbox delivers told text byte for byte, and a control character never reaches it", { timeout: 240_000 }, async (t) => {
+test("a real pi worker's inbox delivers told text byte for byte, and a control character never reaches it", {
+  timeout: 240_000,
+}, async (t) => {
   const pi = scriptedPi(t);
   const repo = gitRepo(tempDir(t, "docket-repo-"), { "a.txt": "one\n" });
   const run = (...args: string[]) => docket({ env: cliEnv(pi.vars), cwd: repo }, ...args);
   const log = join(pi.root, "model.log");
   const script = pi.script("listen.json", [{ text: "ready" }, { text: "got it" }]);
-  const spawned = run("spawn", "--as", "scout", "--model", SCRIPTED_MODEL_REF, "--env", `DOCKET_SCRIPTED_MODEL=${script}`, "--env", `DOCKET_SCRIPTED_MODEL_LOG=${log}`, "--yes", "--json", "listen");
+  const spawned = run(
+    "spawn",
+    "--as",
+    "scout",
+    "--model",
+    SCRIPTED_MODEL_REF,
+    "--env",
+    `DOCKET_SCRIPTED_MODEL=${script}`,
+    "--env",
+    `DOCKET_SCRIPTED_MODEL_LOG=${log}`,
+    "--yes",
+    "--json",
+    "listen",
+  );
   assert.equal(spawned.code, 0, spawned.stderr + spawned.stdout);
-  const calls = () => (existsSync(log) ? readFileSync(log, "utf8").trim().split("\n").map((l) => JSON.parse(l) as { lastUser: string }) : []);
-  await waitFor("the first turn to end", () => calls().length >= 1 && run("show", "w1", "--json").json.persistedState === "idle", 120_000);
+  const calls = () =>
+    existsSync(log)
+      ? readFileSync(log, "utf8")
+          .trim()
+          .split("\n")
+          .map((l) => JSON.parse(l) as { lastUser: string })
+      : [];
+  await waitFor(
+    "the first turn to end",
+    () => calls().length >= 1 && run("show", "w1", "--json").json.persistedState === "idle",
+    120_000,
+  );
 
   const refused = run("tell", "w1", "stop\u0003now", "--json");
   assert.equal(refused.json.error.code, "control-character");
@@ -82,5 +130,9 @@ test("a real pi worker's inbox delivers told text byte for byte, and a control c
   assert.equal(run("tell", "w1", TEXT, "--json").code, 0);
   const second = await waitFor("the told text to reach the model", () => calls()[1], 120_000);
   assert.equal(second.lastUser, `[docket · from the human]\n${TEXT}`);
-  await waitFor("m1 read", () => (messages(run, "w1") as { id: string; delivery: string }[]).find((m) => m.id === "m1")?.delivery === "read", 60_000);
+  await waitFor(
+    "m1 read",
+    () => (messages(run, "w1") as { id: string; delivery: string }[]).find((m) => m.id === "m1")?.delivery === "read",
+    60_000,
+  );
 });

@@ -3,7 +3,16 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, writeFileSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { openEngine } from "../../../src/engine/open.js";
@@ -18,7 +27,8 @@ import { tempDir } from "../../support/temp.js";
 
 type T = { after(fn: () => void): void };
 
-const run = (home: string, cwd: string, ...args: string[]): CliRun => docketWith({ env: cliEnv({ DOCKET_HOME: home }), cwd }, ...args, "--json");
+const run = (home: string, cwd: string, ...args: string[]): CliRun =>
+  docketWith({ env: cliEnv({ DOCKET_HOME: home }), cwd }, ...args, "--json");
 
 function refused(r: CliRun, code: string): { code: string; message: string; hint?: string } {
   assert.equal(r.code, 1, r.stdout + r.stderr);
@@ -79,7 +89,11 @@ test("a read-only home answers ls, verdict, log, report, diff and deliverables w
   const ctx = openEngine({ env: { DOCKET_HOME: home }, cwd: project });
   const w = isolatedWorker(t, ctx, { project });
   writeFileSync(join(w.workspace, "a.txt"), "two\n");
-  done(ctx, { worker: w.worker, generation: 1, runToken: w.runToken }, { callId: "c1", body: "changed a.txt\n", outcome: "completed", summary: "a is two" });
+  done(
+    ctx,
+    { worker: w.worker, generation: 1, runToken: w.runToken },
+    { callId: "c1", body: "changed a.txt\n", outcome: "completed", summary: "a is two" },
+  );
   ctx.close();
   writeFileSync(join(fs.dir, "note.md"), "a stored note\n");
   assert.equal(run(home, project, "save", "--author", join(fs.dir, "note.md"), "--outcome", "findings").code, 0);
@@ -87,7 +101,10 @@ test("a read-only home answers ls, verdict, log, report, diff and deliverables w
 
   const ls = run(home, project, "ls");
   assert.equal(ls.code, 0, ls.stderr);
-  assert.deepEqual(ls.json.workers.map((x: { worker: string; state: string }) => [x.worker, x.state]), [[w.worker, "ready"]]);
+  assert.deepEqual(
+    ls.json.workers.map((x: { worker: string; state: string }) => [x.worker, x.state]),
+    [[w.worker, "ready"]],
+  );
   const verdict = run(home, project, "verdict");
   assert.equal(verdict.code, 0, verdict.stderr);
   assert.match(verdict.stdout, new RegExp(`worker-deliverable:${w.worker}:1`));
@@ -116,7 +133,10 @@ test("a read-only home whose ledger this build would have to migrate is refused 
   remountReadOnly(fs.dir);
   for (const args of [["ls"], ["log"]]) {
     const e = refused(run(home, home, ...args), "ledger-needs-migration");
-    assert.match(e.message, /needs migration 3 \(decisions\), 4 \(store-index\)(, \d+ \([a-z-]+\))* before this build can read it, and its home is read-only$/);
+    assert.match(
+      e.message,
+      /needs migration 3 \(decisions\), 4 \(store-index\)(, \d+ \([a-z-]+\))* before this build can read it, and its home is read-only$/,
+    );
     assert.match(e.hint ?? "", /write access/);
   }
 });
@@ -136,15 +156,24 @@ test("a full disk is refused as disk-full and records nothing; once space is fre
   } finally {
     closeSync(fd);
   }
-  for (const args of [["item", "add", "second"], ["save", "--author", "-", "--outcome", "findings"]]) {
+  for (const args of [
+    ["item", "add", "second"],
+    ["save", "--author", "-", "--outcome", "findings"],
+  ]) {
     const r = docketWith({ env: cliEnv({ DOCKET_HOME: home }), cwd: fs.dir, input: "a note\n" }, ...args, "--json");
     const e = refused(r, "disk-full");
-    assert.match(e.message, new RegExp(`^the disk holding ${home} is full \\(.+\\); what did not fit was not recorded$`));
+    assert.match(
+      e.message,
+      new RegExp(`^the disk holding ${home} is full \\(.+\\); what did not fit was not recorded$`),
+    );
     assert.equal(e.hint, "free some space, then run the command again");
   }
   writeFileSync(filler, "");
   const items = run(home, fs.dir, "item", "ls");
-  assert.deepEqual(items.json.items.map((i: { text: string }) => i.text), ["first"]);
+  assert.deepEqual(
+    items.json.items.map((i: { text: string }) => i.text),
+    ["first"],
+  );
   assert.equal(existsSync(join(home, "deliverables")), false, "no stored record and no temp file");
 });
 
@@ -155,5 +184,8 @@ test("log --limit and --since beyond what fits are usage errors (exit 2), not in
   assert.match(limit.json.error.message, /^--limit must be at most 9007199254740991; got "99999999999999999999"$/);
   const since = run(home, home, "log", "--since", "99999999999999999999d");
   assert.equal(since.code, 2, since.stdout);
-  assert.deepEqual(since.json.error, { code: "bad-duration", message: '--since takes at most 36500d (100 years); got "99999999999999999999d"' });
+  assert.deepEqual(since.json.error, {
+    code: "bad-duration",
+    message: '--since takes at most 36500d (100 years); got "99999999999999999999d"',
+  });
 });

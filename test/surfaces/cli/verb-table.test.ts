@@ -11,9 +11,14 @@ import type { Io } from "../../../src/surfaces/shared/io.js";
 function collectingIo(): Io & { text: string[] } {
   const text: string[] = [];
   return {
-    json: false, interactive: false, text,
-    out: (s) => void text.push(s), err: (s) => void text.push(s),
-    confirm: async () => false, input: async () => "", select: async () => undefined,
+    json: false,
+    interactive: false,
+    text,
+    out: (s) => void text.push(s),
+    err: (s) => void text.push(s),
+    confirm: async () => false,
+    input: async () => "",
+    select: async () => undefined,
   };
 }
 
@@ -26,8 +31,18 @@ test("every group registers exactly the verbs, usages, descriptions and subcomma
   for (const group of VERB_GROUPS) {
     const program = new Command("docket");
     (await group.load())(program, collectingIo(), noEngine);
-    const registered = program.commands.map((c) => ({ name: c.name(), term: help.subcommandTerm(c), description: c.description(), subcommands: c.commands.map((s) => s.name()) }));
-    const listed = group.verbs.map((v) => ({ name: v.name, term: v.usage === "" ? v.name : `${v.name} ${v.usage}`, description: v.description, subcommands: [...(v.subcommands ?? [])] }));
+    const registered = program.commands.map((c) => ({
+      name: c.name(),
+      term: help.subcommandTerm(c),
+      description: c.description(),
+      subcommands: c.commands.map((s) => s.name()),
+    }));
+    const listed = group.verbs.map((v) => ({
+      name: v.name,
+      term: v.usage === "" ? v.name : `${v.name} ${v.usage}`,
+      description: v.description,
+      subcommands: [...(v.subcommands ?? [])],
+    }));
     assert.deepEqual(listed, registered);
   }
 });
@@ -39,7 +54,8 @@ test("help is the same whichever verb's group a command line loads", async () =>
     return io.text.join("");
   };
   const full = await helpOf(["--help"]);
-  for (const g of VERB_GROUPS) for (const v of g.verbs) assert.match(full, new RegExp(`\\n  ${v.name}[ \\n]`), `--help lists ${v.name}`);
+  for (const g of VERB_GROUPS)
+    for (const v of g.verbs) assert.match(full, new RegExp(`\\n  ${v.name}[ \\n]`), `--help lists ${v.name}`);
   // `help ls` loads ls's group; `-h` before it still prints the program's help, now with real ls commands inside.
   assert.equal(await helpOf(["-h", "ls"]), full);
   assert.equal(await helpOf(["-h", "worker"]), full);
@@ -51,8 +67,15 @@ test("help groups the verbs under the README's headings, in that order, every ve
   const full = io.text.join("");
   const headings = HELP_HEADINGS;
   const at = headings.map((h) => full.indexOf(`\n${h}\n`));
-  assert.ok(at.every((i) => i > 0), `every heading printed: ${headings.filter((_, k) => at[k]! < 0).join(", ")}`);
-  assert.deepEqual([...at].sort((a, b) => a - b), at, "in the table's order");
+  assert.ok(
+    at.every((i) => i > 0),
+    `every heading printed: ${headings.filter((_, k) => at[k]! < 0).join(", ")}`,
+  );
+  assert.deepEqual(
+    [...at].sort((a, b) => a - b),
+    at,
+    "in the table's order",
+  );
   for (const g of VERB_GROUPS) {
     for (const v of g.verbs) {
       const k = headings.indexOf(helpHeadingOf(v.name));
@@ -64,6 +87,22 @@ test("help groups the verbs under the README's headings, in that order, every ve
 
 test("the pi parent's completion lists every verb with its subcommands from the table, loading no group", () => {
   const verbs = listVerbs();
-  assert.deepEqual(verbs.map((v) => v.name), VERB_GROUPS.flatMap((g) => g.verbs.map((v) => v.name)));
-  assert.deepEqual(verbs.find((v) => v.name === "worker")?.subcommands, ["report", "reconcile", "done", "wait", "todos", "consult", "note", "fail", "exited", "heartbeat", "hook", "gate"]);
+  assert.deepEqual(
+    verbs.map((v) => v.name),
+    VERB_GROUPS.flatMap((g) => g.verbs.map((v) => v.name)),
+  );
+  assert.deepEqual(verbs.find((v) => v.name === "worker")?.subcommands, [
+    "report",
+    "reconcile",
+    "done",
+    "wait",
+    "todos",
+    "consult",
+    "note",
+    "fail",
+    "exited",
+    "heartbeat",
+    "hook",
+    "gate",
+  ]);
 });

@@ -26,14 +26,18 @@ function verdictPane(t: { after(fn: () => void): void }, env: NodeJS.ProcessEnv,
   /** The number the last menu on screen gives `choice`. */
   const numberOf = (choice: string): string => {
     const menus = screen().split("what now?");
-    const n = new RegExp(`^\\s+(\\d+)\\) ${choice.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`, "m").exec(menus[menus.length - 1]!)?.[1];
+    const n = new RegExp(`^\\s+(\\d+)\\) ${choice.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`, "m").exec(
+      menus[menus.length - 1]!,
+    )?.[1];
     assert.ok(n, `no "${choice}" in the menu:\n${screen()}`);
     return n;
   };
   return { screen, type, numberOf };
 }
 
-test("the terminal menu answers a question by its option and sends a revision with its note, each bound to the card it printed", { timeout: 90_000 }, async (t) => {
+test("the terminal menu answers a question by its option and sends a revision with its note, each bound to the card it printed", {
+  timeout: 90_000,
+}, async (t) => {
   const g = reviewGround(t);
   const asker = reviewWorker(t, g);
   const builder = reviewWorker(t, g);
@@ -42,15 +46,27 @@ test("the terminal menu answers a question by its option and sends a revision wi
   const pane = verdictPane(t, cliEnv({ DOCKET_HOME: g.home, HOME: g.home }), g.project);
 
   // Questions come first in the queue.
-  await waitFor("the question's card and its menu", () => pane.screen().includes(`${asker.worker}: what now?`) || undefined, 30_000);
+  await waitFor(
+    "the question's card and its menu",
+    () => pane.screen().includes(`${asker.worker}: what now?`) || undefined,
+    30_000,
+  );
   pane.type(pane.numberOf("answer"));
   await waitFor("the question's options", () => pane.screen().includes("something else") || undefined, 15_000);
   const options = pane.screen().split("which database?").pop()!;
   pane.type(/(\d+)\) sqlite/.exec(options)![1]!);
 
-  await waitFor("the ready version's card and its menu", () => pane.screen().includes(`${builder.worker}: what now?`) || undefined, 30_000);
+  await waitFor(
+    "the ready version's card and its menu",
+    () => pane.screen().includes(`${builder.worker}: what now?`) || undefined,
+    30_000,
+  );
   pane.type(pane.numberOf("revise"));
-  await waitFor("the revision's question", () => pane.screen().includes(`What should ${builder.worker} change in v1?`) || undefined, 15_000);
+  await waitFor(
+    "the revision's question",
+    () => pane.screen().includes(`What should ${builder.worker} change in v1?`) || undefined,
+    15_000,
+  );
   pane.type("rename the third line");
   await waitFor("the revision recorded", () => /dc\d+ revise/.test(pane.screen()) || undefined, 15_000).catch((e) => {
     throw new Error(`${e.message}; the pane shows:\n${pane.screen()}`);
@@ -58,16 +74,28 @@ test("the terminal menu answers a question by its option and sends a revision wi
 
   const answered = g.ctx.db.prepare("SELECT state, answer FROM questions WHERE worker = ?").get(asker.worker);
   assert.deepEqual({ ...(answered as object) }, { state: "answered", answer: "sqlite" });
-  const decisions = g.ctx.db.prepare("SELECT verb, worker, deliverable_ref AS ref, note FROM decisions ORDER BY seq").all() as { verb: string; worker: string; ref: string | null; note: string | null }[];
-  assert.deepEqual(decisions.map((d) => [d.verb, d.worker, d.ref]), [
-    ["answer", asker.worker, null],
-    ["revise", builder.worker, v1.ref],
-  ]);
-  const sent = g.ctx.db.prepare("SELECT kind, body FROM messages WHERE worker = ? ORDER BY rowid").all(builder.worker) as { kind: string; body: string }[];
-  assert.ok(sent.some((m) => m.body.includes("rename the third line")), JSON.stringify(sent));
+  const decisions = g.ctx.db
+    .prepare("SELECT verb, worker, deliverable_ref AS ref, note FROM decisions ORDER BY seq")
+    .all() as { verb: string; worker: string; ref: string | null; note: string | null }[];
+  assert.deepEqual(
+    decisions.map((d) => [d.verb, d.worker, d.ref]),
+    [
+      ["answer", asker.worker, null],
+      ["revise", builder.worker, v1.ref],
+    ],
+  );
+  const sent = g.ctx.db
+    .prepare("SELECT kind, body FROM messages WHERE worker = ? ORDER BY rowid")
+    .all(builder.worker) as { kind: string; body: string }[];
+  assert.ok(
+    sent.some((m) => m.body.includes("rename the third line")),
+    JSON.stringify(sent),
+  );
 });
 
-test("a decision that lands after the menu printed its card refuses the menu's action: nothing is recorded for it", { timeout: 90_000 }, async (t) => {
+test("a decision that lands after the menu printed its card refuses the menu's action: nothing is recorded for it", {
+  timeout: 90_000,
+}, async (t) => {
   const g = reviewGround(t);
   const w = reviewWorker(t, g);
   const v1 = publish(g, w, { "src/app.txt": appWith({ 3: "three" }) });
@@ -80,5 +108,9 @@ test("a decision that lands after the menu printed its card refuses the menu's a
     throw new Error(`${e.message}; the pane shows:\n${pane.screen()}`);
   });
   const verbs = g.ctx.db.prepare("SELECT verb FROM decisions ORDER BY seq").all() as { verb: string }[];
-  assert.deepEqual(verbs.map((d) => d.verb), ["reject"], "the approve the menu offered before the reject is refused");
+  assert.deepEqual(
+    verbs.map((d) => d.verb),
+    ["reject"],
+    "the approve the menu offered before the reject is refused",
+  );
 });

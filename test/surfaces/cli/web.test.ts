@@ -14,7 +14,13 @@ type T = { after(fn: () => void): void };
 
 function cli(t: T, g: ReviewGround, extra: Record<string, string> = {}) {
   const scratch = tempDir(t, "docket-web-cli-");
-  const env = cliEnv({ DOCKET_HOME: g.home, HOME: scratch, TMPDIR: scratch, DOCKET_TMUX_SOCKET: tmuxServer(t).socket, ...extra });
+  const env = cliEnv({
+    DOCKET_HOME: g.home,
+    HOME: scratch,
+    TMPDIR: scratch,
+    DOCKET_TMUX_SOCKET: tmuxServer(t).socket,
+    ...extra,
+  });
   return (...args: string[]) => docket({ env, cwd: g.project }, ...args);
 }
 
@@ -40,19 +46,31 @@ test("web --detach starts one server for the project, a second call finds it, ve
   assert.match(url.searchParams.get("k") ?? "", /^[A-Za-z0-9_-]{43}$/, "a fresh 256-bit secret in the address");
   const records = readdirSync(join(g.home, "web")).filter((f) => f.endsWith(".json"));
   assert.equal(records.length, 1);
-  assert.equal(statSync(join(g.home, "web", records[0]!)).mode & 0o777, 0o600, "the record holding the secret is private");
+  assert.equal(
+    statSync(join(g.home, "web", records[0]!)).mode & 0o777,
+    0o600,
+    "the record holding the secret is private",
+  );
   assert.equal(statSync(join(g.home, "web")).mode & 0o777, 0o700);
 
   const again = run("web", "--json");
   assert.equal(again.code, 0, again.stderr);
-  assert.deepEqual([again.json.started, again.json.url, again.json.pid], [false, started.json.url, started.json.pid], "found, not started twice");
+  assert.deepEqual(
+    [again.json.started, again.json.url, again.json.pid],
+    [false, started.json.url, started.json.pid],
+    "found, not started twice",
+  );
   const text = run("web");
   assert.match(text.stdout, /review page already running for .* \(pid \d+\)\n  open: http:\/\/127\.0\.0\.1:\d+\/\?k=/);
 
   const card = run("verdict", w.worker);
   assert.ok(card.stdout.includes(`  in the browser: ${url.origin}/card/${w.worker}/v/1\n`), card.stdout);
   assert.doesNotMatch(card.stdout, /k=/, "the card address carries no secret");
-  assert.equal(run("verdict", w.worker, "--json").stdout, contract.stdout, "--json is byte for byte what it was without a server");
+  assert.equal(
+    run("verdict", w.worker, "--json").stdout,
+    contract.stdout,
+    "--json is byte for byte what it was without a server",
+  );
   assert.equal(v1.version, 1);
 
   const page = await fetch(`${url.origin}/card/${w.worker}`);
@@ -72,11 +90,20 @@ test("web refuses a non-loopback host and a process carrying a worker identity, 
   const wide = run("web", "--detach", "--host", "0.0.0.0", "--json");
   assert.equal(wide.code, 2);
   assert.deepEqual(wide.json.error, {
-    code: "web-not-loopback", message: '--host "0.0.0.0" is not a loopback address; the review page listens on 127.0.0.1, ::1 or localhost only', hint: "drop --host, or pass --host 127.0.0.1",
+    code: "web-not-loopback",
+    message: '--host "0.0.0.0" is not a loopback address; the review page listens on 127.0.0.1, ::1 or localhost only',
+    hint: "drop --host, or pass --host 127.0.0.1",
   });
-  const asWorker = cli(t, g, { DOCKET_WORKER_ID: w.worker, DOCKET_GENERATION: "1", DOCKET_RUN_TOKEN: w.runToken })("web", "--detach", "--json");
+  const asWorker = cli(t, g, { DOCKET_WORKER_ID: w.worker, DOCKET_GENERATION: "1", DOCKET_RUN_TOKEN: w.runToken })(
+    "web",
+    "--detach",
+    "--json",
+  );
   assert.equal(asWorker.code, 1);
   assert.equal(asWorker.json.error.code, "worker-cannot-judge");
-  assert.match(asWorker.json.error.message, new RegExp(`runs as worker ${w.worker} \\(DOCKET_WORKER_ID\\); the review page is the human's`));
+  assert.match(
+    asWorker.json.error.message,
+    new RegExp(`runs as worker ${w.worker} \\(DOCKET_WORKER_ID\\); the review page is the human's`),
+  );
   assert.equal(existsSync(join(g.home, "web")), false, "no server record was written");
 });

@@ -18,18 +18,33 @@ const BUNDLE = join(ROOT, "dist", "bundle", "worker.cjs");
 
 /** The files of this package (not its dependencies) a run loaded, relative to the package root. */
 const ours = (r: LoggedRun) =>
-  [...r.esm, ...r.cjs].flatMap((u) => (u.startsWith("file:") ? [relative(ROOT, fileURLToPath(u))] : [])).filter((p) => !p.startsWith("..") && !p.startsWith("node_modules/")).sort();
+  [...r.esm, ...r.cjs]
+    .flatMap((u) => (u.startsWith("file:") ? [relative(ROOT, fileURLToPath(u))] : []))
+    .filter((p) => !p.startsWith("..") && !p.startsWith("node_modules/"))
+    .sort();
 
 test("a command worker's heartbeat and report through its door load bin/docket.js and the one bundled client, nothing else of ours", async (t) => {
   const { ctx, home } = workLedger(t);
   const w = addWorker(ctx, "tok-bundle");
   const item = addItem(ctx, { kind: "todo", text: "paint it" }).id;
   dispatchItems(ctx, { worker: w.worker, items: [item] });
-  const door = doorOf({ DOCKET_HOME: home, DOCKET_WORKER_ID: w.worker, DOCKET_GENERATION: "1", DOCKET_RUN_TOKEN: w.runToken });
+  const door = doorOf({
+    DOCKET_HOME: home,
+    DOCKET_WORKER_ID: w.worker,
+    DOCKET_GENERATION: "1",
+    DOCKET_RUN_TOKEN: w.runToken,
+  });
   await callDoor(door, "heartbeat", {}); // starts the door
   const empty = join(home, "empty-home");
   mkdirSync(empty);
-  const env = { PATH: process.env.PATH, HOME: empty, DOCKET_DOOR: door.socket, DOCKET_WORKER_ID: w.worker, DOCKET_GENERATION: "1", DOCKET_RUN_TOKEN: w.runToken };
+  const env = {
+    PATH: process.env.PATH,
+    HOME: empty,
+    DOCKET_DOOR: door.socket,
+    DOCKET_WORKER_ID: w.worker,
+    DOCKET_GENERATION: "1",
+    DOCKET_RUN_TOKEN: w.runToken,
+  };
   for (const args of [["heartbeat"], ["report", "--item", item, "--outcome", "done", "--body", "painted"]]) {
     const r = runLoggingModules([DOCKET_BIN, "worker", ...args], { cwd: empty, env });
     assert.equal(r.run.status, 0, `${args[0]}: ${r.run.stderr}`);
@@ -41,7 +56,9 @@ test("a command worker's heartbeat and report through its door load bin/docket.j
 });
 
 test("the worker's bundle is built from the compiled modules in dist/ now (npm run build, not tsc alone)", () => {
-  const { inputs } = JSON.parse(readFileSync(join(ROOT, "dist", "bundle", "worker.inputs.json"), "utf8")) as { inputs: string[] };
+  const { inputs } = JSON.parse(readFileSync(join(ROOT, "dist", "bundle", "worker.inputs.json"), "utf8")) as {
+    inputs: string[];
+  };
   assert.ok(inputs.includes("dist/src/surfaces/cli/worker-fast.js"), inputs.join(", "));
   const built = statSync(BUNDLE).mtimeMs;
   const newer = inputs.filter((p) => statSync(join(ROOT, p)).mtimeMs > built);

@@ -10,13 +10,32 @@ import { tempDir } from "../../support/temp.js";
 import { tmuxServer } from "../../support/tmux.js";
 
 const VERBS: string[][] = [
-  ["approve"], ["reject"], ["verdict"], ["promote", "--yes"], ["report"], ["diff"], ["show"], ["peek"], ["delete", "--yes"],
-  ["respawn"], ["discard", "--yes"], ["tell", "@", "hello"], ["answer", "@", "yes"], ["revise", "@", "again"], ["dispatch", "@", "t1"],
+  ["approve"],
+  ["reject"],
+  ["verdict"],
+  ["promote", "--yes"],
+  ["report"],
+  ["diff"],
+  ["show"],
+  ["peek"],
+  ["delete", "--yes"],
+  ["respawn"],
+  ["discard", "--yes"],
+  ["tell", "@", "hello"],
+  ["answer", "@", "yes"],
+  ["revise", "@", "again"],
+  ["dispatch", "@", "t1"],
 ];
 
-test("a worker ref that only resembles w1 is refused in every verb with the id it resembles", { timeout: 120_000 }, (t) => {
+test("a worker ref that only resembles w1 is refused in every verb with the id it resembles", {
+  timeout: 120_000,
+}, (t) => {
   const repo = gitRepo(tempDir(t));
-  const env = cliEnv({ HOME: tempDir(t), DOCKET_HOME: join(tempDir(t), "home"), DOCKET_TMUX_SOCKET: tmuxServer(t).socket });
+  const env = cliEnv({
+    HOME: tempDir(t),
+    DOCKET_HOME: join(tempDir(t), "home"),
+    DOCKET_TMUX_SOCKET: tmuxServer(t).socket,
+  });
   jsonOf(docket({ env, cwd: repo }, "item", "add", "a todo", "--json"));
   for (const verb of VERBS) {
     for (const ref of ["1", "W1", "w01"]) {
@@ -27,5 +46,9 @@ test("a worker ref that only resembles w1 is refused in every verb with the id i
     }
   }
   assert.deepEqual(jsonOf(docket({ env, cwd: repo }, "log", "--json")).decisions, [], "no decision was recorded");
-  assert.equal(jsonOf(docket({ env, cwd: repo }, "item", "ls", "--json")).items[0].state, "open", "nothing was dispatched");
+  assert.equal(
+    jsonOf(docket({ env, cwd: repo }, "item", "ls", "--json")).items[0].state,
+    "open",
+    "nothing was dispatched",
+  );
 });

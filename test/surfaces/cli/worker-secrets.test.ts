@@ -19,7 +19,8 @@ import { waitFor } from "../../support/wait.js";
 const IDENTITY = /DOCKET_WORKER_ID|DOCKET_GENERATION|DOCKET_RUN_TOKEN/;
 
 /** What the worker's own process sees, written where the test can read it. */
-const SEEN = 'printf "%s|%s|%s|%s|%s\\n" "$DOCKET_WORKER_ID" "$DOCKET_GENERATION" "$API_KEY" "${DOCKET_RUN_TOKEN:+token}" "${SHELL_SECRET:-none}" > "$HOME/seen-$DOCKET_WORKER_ID-$DOCKET_GENERATION.txt"; sleep 600';
+const SEEN =
+  'printf "%s|%s|%s|%s|%s\\n" "$DOCKET_WORKER_ID" "$DOCKET_GENERATION" "$API_KEY" "${DOCKET_RUN_TOKEN:+token}" "${SHELL_SECRET:-none}" > "$HOME/seen-$DOCKET_WORKER_ID-$DOCKET_GENERATION.txt"; sleep 600';
 
 function fixture(t: { after(fn: () => void): void }) {
   const root = tempDir(t);
@@ -28,7 +29,13 @@ function fixture(t: { after(fn: () => void): void }) {
   mkdirSync(join(root, "tmp"));
   const server = tmuxServer(t);
   // The human's shell holds a secret no worker was given: it must not reach any of them.
-  const env = cliEnv({ DOCKET_HOME: home, DOCKET_TMUX_SOCKET: server.socket, HOME: root, TMPDIR: join(root, "tmp"), SHELL_SECRET: `shell-${randomBytes(6).toString("hex")}` });
+  const env = cliEnv({
+    DOCKET_HOME: home,
+    DOCKET_TMUX_SOCKET: server.socket,
+    HOME: root,
+    TMPDIR: join(root, "tmp"),
+    SHELL_SECRET: `shell-${randomBytes(6).toString("hex")}`,
+  });
   const run = (...args: string[]) => docket({ env, cwd: repo }, ...args);
   const seen = (worker: string, generation: number) =>
     waitFor(`${worker} generation ${generation} to start`, () => {
@@ -56,14 +63,32 @@ function allCommandLines(): string[] {
   return lines;
 }
 
-test("two workers' identities and secrets are in neither tmux's environment, a fresh window, any argv nor the ledger", { timeout: 120_000 }, async (t) => {
+test("two workers' identities and secrets are in neither tmux's environment, a fresh window, any argv nor the ledger", {
+  timeout: 120_000,
+}, async (t) => {
   const f = fixture(t);
   const secrets = [`sekrit-${randomBytes(8).toString("hex")}`, `sekrit-${randomBytes(8).toString("hex")}`];
   for (const [i, secret] of secrets.entries()) {
-    const r = f.run("spawn", "--agent", "command", "--as", "scout", "--cmd", SEEN, "--env", `API_KEY=${secret}`, "--json", `worker ${i + 1}`);
+    const r = f.run(
+      "spawn",
+      "--agent",
+      "command",
+      "--as",
+      "scout",
+      "--cmd",
+      SEEN,
+      "--env",
+      `API_KEY=${secret}`,
+      "--json",
+      `worker ${i + 1}`,
+    );
     assert.equal(r.code, 0, r.stderr + r.stdout);
   }
-  assert.equal(await f.seen("w1", 1), `w1|1|${secrets[0]}|token|none`, "the worker's own process has its identity and secret, not the shell's");
+  assert.equal(
+    await f.seen("w1", 1),
+    `w1|1|${secrets[0]}|token|none`,
+    "the worker's own process has its identity and secret, not the shell's",
+  );
   assert.equal(await f.seen("w2", 1), `w2|1|${secrets[1]}|token|none`);
   const tokens = ["w1", "w2"].map((w) => launchEnvOf(f.home, w).DOCKET_RUN_TOKEN!);
   assert.notEqual(tokens[0], tokens[1]);
@@ -72,18 +97,34 @@ test("two workers' identities and secrets are in neither tmux's environment, a f
   const global = f.server.tmux("show-environment", "-g");
   for (const text of [session, global]) {
     assert.doesNotMatch(text, IDENTITY);
-    for (const secret of [...secrets, ...tokens, f.env.SHELL_SECRET!]) assert.ok(!text.includes(secret), `tmux's environment holds ${secret}`);
+    for (const secret of [...secrets, ...tokens, f.env.SHELL_SECRET!])
+      assert.ok(!text.includes(secret), `tmux's environment holds ${secret}`);
   }
 
   const probe = join(f.home, "fresh-window.txt");
-  f.server.tmux("new-window", "-d", "-t", "=docket-workers:", "--", "sh", "-c", `env > '${probe}.tmp' && mv '${probe}.tmp' '${probe}'; sleep 30`);
-  const fresh = await waitFor("the fresh window's environment", () => (existsSync(probe) ? readFileSync(probe, "utf8") : undefined));
+  f.server.tmux(
+    "new-window",
+    "-d",
+    "-t",
+    "=docket-workers:",
+    "--",
+    "sh",
+    "-c",
+    `env > '${probe}.tmp' && mv '${probe}.tmp' '${probe}'; sleep 30`,
+  );
+  const fresh = await waitFor("the fresh window's environment", () =>
+    existsSync(probe) ? readFileSync(probe, "utf8") : undefined,
+  );
   assert.doesNotMatch(fresh, IDENTITY, "a window someone else opens in the session runs as nobody's worker");
   assert.ok(!secrets.some((s) => fresh.includes(s)));
 
   const argv = allCommandLines();
   for (const secret of [...secrets, ...tokens]) {
-    assert.deepEqual(argv.filter((line) => line.includes(secret)), [], "no process's argv holds a token or an --env value");
+    assert.deepEqual(
+      argv.filter((line) => line.includes(secret)),
+      [],
+      "no process's argv holds a token or an --env value",
+    );
   }
 
   for (const [i, worker] of ["w1", "w2"].entries()) {
@@ -96,10 +137,27 @@ test("two workers' identities and secrets are in neither tmux's environment, a f
   for (const secret of [...secrets, ...tokens]) assert.ok(!ledger.includes(secret), `the ledger holds ${secret}`);
 });
 
-test("respawn reuses the --env values from the env file under a new token; delete removes the file; a lost value is named", { timeout: 120_000 }, async (t) => {
+test("respawn reuses the --env values from the env file under a new token; delete removes the file; a lost value is named", {
+  timeout: 120_000,
+}, async (t) => {
   const f = fixture(t);
   const secret = `sekrit-${randomBytes(8).toString("hex")}`;
-  assert.equal(f.run("spawn", "--agent", "command", "--as", "scout", "--cmd", SEEN, "--env", `API_KEY=${secret}`, "--json", "keep it").code, 0);
+  assert.equal(
+    f.run(
+      "spawn",
+      "--agent",
+      "command",
+      "--as",
+      "scout",
+      "--cmd",
+      SEEN,
+      "--env",
+      `API_KEY=${secret}`,
+      "--json",
+      "keep it",
+    ).code,
+    0,
+  );
   assert.equal(await f.seen("w1", 1), `w1|1|${secret}|token|none`);
   const first = launchEnvOf(f.home, "w1").DOCKET_RUN_TOKEN;
 

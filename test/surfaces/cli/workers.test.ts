@@ -30,7 +30,13 @@ function fixture(t: { after(fn: () => void): void }, config: unknown = {}): Fixt
   writeFileSync(join(home, "config.json"), JSON.stringify(config));
   mkdirSync(join(root, "tmp"));
   const server = tmuxServer(t);
-  const env = cliEnv({ DOCKET_HOME: home, DOCKET_TMUX_SOCKET: server.socket, HOME: root, TMPDIR: join(root, "tmp"), PI_CODING_AGENT_DIR: join(root, "agent") });
+  const env = cliEnv({
+    DOCKET_HOME: home,
+    DOCKET_TMUX_SOCKET: server.socket,
+    HOME: root,
+    TMPDIR: join(root, "tmp"),
+    PI_CODING_AGENT_DIR: join(root, "agent"),
+  });
   return {
     repo,
     home,
@@ -38,7 +44,18 @@ function fixture(t: { after(fn: () => void): void }, config: unknown = {}): Fixt
     env,
     run: (...args) => docket({ env, cwd: repo }, ...args),
     as: (who, ...args) =>
-      docket({ env: { ...env, DOCKET_WORKER_ID: who.worker, DOCKET_GENERATION: String(who.generation), DOCKET_RUN_TOKEN: who.runToken }, cwd: repo }, ...args),
+      docket(
+        {
+          env: {
+            ...env,
+            DOCKET_WORKER_ID: who.worker,
+            DOCKET_GENERATION: String(who.generation),
+            DOCKET_RUN_TOKEN: who.runToken,
+          },
+          cwd: repo,
+        },
+        ...args,
+      ),
   };
 }
 
@@ -70,8 +87,22 @@ function readEnvToken(f: Fixture, worker: string): string {
 test("spawn runs a command agent in its own window with its identity, env and isolated workspace; its exit is recorded", async (t) => {
   const f = fixture(t);
   writeFiles(f.repo, { "a.txt": "one\ntwo\n", "untracked.txt": "u\n", "secret.env": "S=1\n" });
-  const cmd = 'printf "%s|%s|%s|%s|%s\\n" "$DOCKET_WORKER_ID" "$DOCKET_GENERATION" "${DOCKET_HOME:-no home}:$DOCKET_DOOR" "$EXTRA" "${DOCKET_RUN_TOKEN:+token}" > seen.txt; ls -A >> seen.txt; cat a.txt >> seen.txt; echo done-with-it; exit 3';
-  const r = f.run("spawn", "--agent", "command", "--cmd", cmd, "--env", "EXTRA=x y", "--json", "write", "what", "you", "see");
+  const cmd =
+    'printf "%s|%s|%s|%s|%s\\n" "$DOCKET_WORKER_ID" "$DOCKET_GENERATION" "${DOCKET_HOME:-no home}:$DOCKET_DOOR" "$EXTRA" "${DOCKET_RUN_TOKEN:+token}" > seen.txt; ls -A >> seen.txt; cat a.txt >> seen.txt; echo done-with-it; exit 3';
+  const r = f.run(
+    "spawn",
+    "--agent",
+    "command",
+    "--cmd",
+    cmd,
+    "--env",
+    "EXTRA=x y",
+    "--json",
+    "write",
+    "what",
+    "you",
+    "see",
+  );
   assert.equal(r.code, 0, r.stderr);
   assert.deepEqual(Object.keys(r.json), ["worker", "generation", "kind", "execution", "summary"]);
   assert.deepEqual(r.json.execution, { model: null, thinking: "off", context: "fresh", workspace: "isolated" });
@@ -81,9 +112,17 @@ test("spawn runs a command agent in its own window with its identity, env and is
   assert.ok(Array.isArray(r.json.summary) && r.json.summary.length > 0);
 
   const ws = join(f.home, "fleet", "w1", "workspace");
-  const seen = await waitFor("the command's output", fileOnce(join(ws, "seen.txt"), (text) => /one\ntwo\n/.test(text))); // its last step
+  const seen = await waitFor(
+    "the command's output",
+    fileOnce(join(ws, "seen.txt"), (text) => /one\ntwo\n/.test(text)),
+  ); // its last step
   // The worker is given its door, never the home (DESIGN §8b).
-  assert.match(seen, new RegExp(`^w1\\|1\\|no home:${join(f.home, "door", "w1-1.sock").replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\|x y\\|token\\n`));
+  assert.match(
+    seen,
+    new RegExp(
+      `^w1\\|1\\|no home:${join(f.home, "door", "w1-1.sock").replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\|x y\\|token\\n`,
+    ),
+  );
   assert.match(seen, /untracked\.txt/);
   assert.doesNotMatch(seen, /secret\.env/, "ignored files stay out of the baseline");
   assert.match(seen, /one\ntwo\n/, "uncommitted changes are in the baseline");
@@ -97,7 +136,10 @@ test("spawn runs a command agent in its own window with its identity, env and is
   const detail = show(f, "w1");
   assert.equal(detail.state, "failed");
   assert.equal(detail.lastError, "worker process exited before reporting (exit 3)");
-  assert.deepEqual(detail.launches.map((l: any) => [l.generation, l.exitCode]), [[1, 3]]);
+  assert.deepEqual(
+    detail.launches.map((l: any) => [l.generation, l.exitCode]),
+    [[1, 3]],
+  );
   assert.equal(detail.liveness, "gone");
 
   const tail = readFileSync(join(f.home, "fleet", "w1", "pane-tail.txt"), "utf8");
@@ -106,11 +148,36 @@ test("spawn runs a command agent in its own window with its identity, env and is
 
   const ls = f.run("ls", "--json");
   assertExit(ls);
-  assert.deepEqual(Object.keys(ls.json.workers[0]), ["worker", "kind", "task", "state", "liveness", "generation", "questions", "deliverable", "contained", "spend", "age", "baseMoved"]);
+  assert.deepEqual(Object.keys(ls.json.workers[0]), [
+    "worker",
+    "kind",
+    "task",
+    "state",
+    "liveness",
+    "generation",
+    "questions",
+    "deliverable",
+    "contained",
+    "spend",
+    "age",
+    "baseMoved",
+  ]);
   const { age, ...row } = ls.json.workers[0];
   assert.match(age, /^[0-9]+[smhd]$/);
   assert.equal(row.contained, false, "tests pin DOCKET_SANDBOX=off (docket-cli.ts UNCONTAINED)");
-  assert.deepEqual(row, { worker: "w1", kind: "default", task: "write what you see", state: "failed", liveness: "gone", generation: 1, questions: 0, deliverable: null, contained: false, spend: null, baseMoved: null });
+  assert.deepEqual(row, {
+    worker: "w1",
+    kind: "default",
+    task: "write what you see",
+    state: "failed",
+    liveness: "gone",
+    generation: 1,
+    questions: 0,
+    deliverable: null,
+    contained: false,
+    spend: null,
+    baseMoved: null,
+  });
 });
 
 test("respawn starts the stored command at the next generation, moves its bindings, and fences the old process", async (t) => {
@@ -119,7 +186,9 @@ test("respawn starts the stored command at the next generation, moves its bindin
   const cmd = 'echo "$DOCKET_RUN_TOKEN" > ../token.txt; echo "generation $DOCKET_GENERATION up"; sleep 60';
   const spawned = f.run("spawn", "--agent", "command", "--cmd", cmd, "--item", "t1", "--json", "hold", "t1");
   assert.equal(spawned.code, 0, spawned.stderr);
-  const token1 = await waitFor("generation 1's token", () => (existsSync(join(f.home, "fleet/w1/token.txt")) ? readEnvToken(f, "w1") : undefined));
+  const token1 = await waitFor("generation 1's token", () =>
+    existsSync(join(f.home, "fleet/w1/token.txt")) ? readEnvToken(f, "w1") : undefined,
+  );
   const g1 = { worker: "w1", generation: 1, runToken: token1 };
   assertExit(f.as(g1, "worker", "heartbeat", "--json"));
 
@@ -149,14 +218,22 @@ test("respawn starts the stored command at the next generation, moves its bindin
   assert.equal(beat.code, 0, beat.stdout);
   assert.equal(beat.json.state, "active");
   const item = f.run("item", "show", "t1", "--json");
-  assert.deepEqual(jsonOf(item).bindings.map((b: any) => [b.worker, b.generation, b.state]), [["w1", 2, "active"]]);
-  assert.deepEqual(show(f, "w1").launches.map((l: any) => l.generation), [1, 2]);
+  assert.deepEqual(
+    jsonOf(item).bindings.map((b: any) => [b.worker, b.generation, b.state]),
+    [["w1", 2, "active"]],
+  );
+  assert.deepEqual(
+    show(f, "w1").launches.map((l: any) => l.generation),
+    [1, 2],
+  );
 });
 
 test("tell keeps multi-line text as one message and pastes it into a command agent's pane, which delivers it", async (t) => {
   const f = fixture(t);
   assertExit(f.run("spawn", "--agent", "command", "--cmd", "cat", "echo", "back"));
-  await waitFor("the window", () => f.server.tmux("list-panes", "-a", "-F", "#{window_name} #{pane_dead}").includes("w1 0"));
+  await waitFor("the window", () =>
+    f.server.tmux("list-panes", "-a", "-F", "#{window_name} #{pane_dead}").includes("w1 0"),
+  );
   const r = f.run("tell", "w1", "first line\r\nsecond line  ", "--json");
   assert.equal(r.code, 0, r.stderr);
   assert.deepEqual(r.json, { message: "m1", delivery: "delivered" });
@@ -179,13 +256,23 @@ test("an answer to a command agent's question is pasted into its pane and counts
   assert.equal(f.run("spawn", "--agent", "command", "--cmd", "cat", "echo", "back").code, 0);
   await waitFor("the window", () => f.server.tmux("list-panes", "-a", "-F", "#{window_name}").includes("w1"));
   const id = workerIdentityEnv(f.home, "w1");
-  const asked = f.as({ worker: "w1", generation: Number(id.DOCKET_GENERATION), runToken: id.DOCKET_RUN_TOKEN! }, "worker", "wait", "--question", "which one?");
+  const asked = f.as(
+    { worker: "w1", generation: Number(id.DOCKET_GENERATION), runToken: id.DOCKET_RUN_TOKEN! },
+    "worker",
+    "wait",
+    "--question",
+    "which one?",
+  );
   assert.equal(asked.code, 0, asked.stderr);
   const a = f.run("answer", "w1", "ANSWER-MARKER the left one");
   assert.equal(a.code, 0, a.stderr);
   assert.match(a.stdout, /also pasted into w1's pane \(best-effort\)/);
-  assert.deepEqual(show(f, "w1").messages, [{ id: "m1", delivery: "delivered", kind: "answer", what: 'answer q1: "ANSWER-MARKER the left one"' }]);
-  await waitFor("the paste", () => (f.run("peek", "w1", "--json").json?.text?.includes("ANSWER-MARKER") ? true : undefined));
+  assert.deepEqual(show(f, "w1").messages, [
+    { id: "m1", delivery: "delivered", kind: "answer", what: 'answer q1: "ANSWER-MARKER the left one"' },
+  ]);
+  await waitFor("the paste", () =>
+    f.run("peek", "w1", "--json").json?.text?.includes("ANSWER-MARKER") ? true : undefined,
+  );
 });
 
 test("tell refuses an empty message and a question the worker never asked, and queues nothing", async (t) => {
@@ -242,7 +329,10 @@ test("delete needs --yes off a terminal, refuses never-promoted changes without 
   assert.equal(existsSync(ws), false);
   assert.doesNotMatch(windows(f), /w1/);
   assert.match(windows(f), /w2/);
-  assert.deepEqual(jsonOf(f.run("ls", "--all", "--json")).workers.map((w: any) => w.worker), ["w2"]);
+  assert.deepEqual(
+    jsonOf(f.run("ls", "--all", "--json")).workers.map((w: any) => w.worker),
+    ["w2"],
+  );
   assert.equal(show(f, "w2").liveness, "live");
   assert.equal(jsonOf(f.run("show", "w1", "--json"), 1).error.code, "worker-not-found");
 });
@@ -254,7 +344,10 @@ test("the fleet cap refuses a spawn once maxActive workers are live, and counts 
   assertExit(r, 1);
   assert.equal(r.json.error.code, "fleet-cap");
   assert.equal(r.json.error.message, "fleet cap reached: 1 live worker (maxActive 1: w1); nothing was started");
-  assert.deepEqual(jsonOf(f.run("ls", "--all", "--json")).workers.map((w: any) => w.worker), ["w1"]);
+  assert.deepEqual(
+    jsonOf(f.run("ls", "--all", "--json")).workers.map((w: any) => w.worker),
+    ["w1"],
+  );
   f.server.tmux("kill-window", "-t", "w1"); // the process is gone: it no longer counts
   const again = f.run("spawn", "--agent", "command", "--cmd", "sleep 60", "--json", "three");
   assert.equal(again.code, 0, again.stdout);
@@ -263,7 +356,8 @@ test("the fleet cap refuses a spawn once maxActive workers are live, and counts 
 
 test("a worker whose version was judged holds no place under the fleet cap, though its pane idles on; the refusal names who holds the places", async (t) => {
   const f = fixture(t, { maxActive: 1 });
-  const finish = 'echo done > out.txt && echo "the body" | "$DOCKET_NODE" "$DOCKET_BIN" worker done --outcome completed --summary finished; exec sleep 600';
+  const finish =
+    'echo done > out.txt && echo "the body" | "$DOCKET_NODE" "$DOCKET_BIN" worker done --outcome completed --summary finished; exec sleep 600';
   assertExit(f.run("spawn", "--agent", "command", "--cmd", finish, "first"));
   await waitFor("w1 ready with v1", () => show(f, "w1").deliverable !== null && show(f, "w1"), 60_000, 200);
   const full = f.run("spawn", "--agent", "command", "--cmd", "sleep 60", "--json", "second");
@@ -283,7 +377,10 @@ test("spawn --item refuses an item that is already bound and leaves no worker be
   const r = f.run("spawn", "--agent", "command", "--cmd", "sleep 60", "--item", "t1", "--json", "second");
   assertExit(r, 1);
   assert.equal(r.json.error.code, "item-already-bound");
-  assert.deepEqual(jsonOf(f.run("ls", "--all", "--json")).workers.map((w: any) => w.worker), ["w1"]);
+  assert.deepEqual(
+    jsonOf(f.run("ls", "--all", "--json")).workers.map((w: any) => w.worker),
+    ["w1"],
+  );
   assert.doesNotMatch(windows(f), /w2/);
   assert.equal(existsSync(join(f.home, "fleet", "w2")), false);
 });
@@ -304,12 +401,17 @@ test("attach outside tmux prints the exact command for the worker's window on th
   assertExit(r);
   assert.equal(r.json.switched, false);
   const window = show(f, "w1").tmux.window;
-  assert.equal(r.json.command, `tmux -L ${f.server.socket} attach-session -t docket-workers ';' select-window -t ${window}`);
+  assert.equal(
+    r.json.command,
+    `tmux -L ${f.server.socket} attach-session -t docket-workers ';' select-window -t ${window}`,
+  );
 });
 
 test("respawn all starts every finished worker of this project again and leaves running ones alone", async (t) => {
   const f = fixture(t);
-  assertExit(f.run("spawn", "--agent", "command", "--as", "scout", "--cmd", 'echo "g$DOCKET_GENERATION"; sleep 0.2', "quick"));
+  assertExit(
+    f.run("spawn", "--agent", "command", "--as", "scout", "--cmd", 'echo "g$DOCKET_GENERATION"; sleep 0.2', "quick"),
+  );
   assertExit(f.run("spawn", "--agent", "command", "--as", "scout", "--cmd", "sleep 60", "long"));
   await waitFor("w1 to exit", () => show(f, "w1").launches[0].exitedAt !== null);
   const r = f.run("respawn", "all", "--json");
@@ -328,7 +430,10 @@ test("spawn in your home directory outside git is refused (its secrets are never
   const r = docket({ env: f.env, cwd: home }, "spawn", "--agent", "command", "--cmd", "sleep 60", "--json", "tidy");
   assertExit(r, 1);
   assert.equal(r.json.error.code, "spawn-outside-repository");
-  assert.match(r.json.error.message, /is your home directory and not a git repository: Docket will not copy it .*; nothing was started$/);
+  assert.match(
+    r.json.error.message,
+    /is your home directory and not a git repository: Docket will not copy it .*; nothing was started$/,
+  );
   assert.equal(existsSync(join(f.home, "fleet", "w1")), false);
   assert.deepEqual(jsonOf(f.run("ls", "--all", "--json")).workers, []);
 });
@@ -343,7 +448,10 @@ test("outside git a folder too large to copy is refused with what to do, before 
   const r = docket({ env: f.env, cwd: big }, "spawn", "--agent", "command", "--cmd", "sleep 60", "--json", "tidy");
   assertExit(r, 1);
   assert.equal(r.json.error.code, "spawn-copy-too-large");
-  assert.match(r.json.error.message, /is not a git repository, so the worker's workspace would be a copy of it, and it holds more than 5,000 files or 256 MB \(counting stopped at 5,001 files, 1 MB\); nothing was started$/);
+  assert.match(
+    r.json.error.message,
+    /is not a git repository, so the worker's workspace would be a copy of it, and it holds more than 5,000 files or 256 MB \(counting stopped at 5,001 files, 1 MB\); nothing was started$/,
+  );
   assert.match(r.json.error.hint, /`git init`/);
   assert.equal(existsSync(join(f.home, "fleet", "w1")), false);
   assert.deepEqual(jsonOf(f.run("ls", "--all", "--json")).workers, []);
@@ -354,10 +462,23 @@ test("outside a git repository a writable worker gets a copied workspace and the
   const plain = mkdirp(join(tempDir(t), "plain"));
   writeFileSync(join(plain, "notes.md"), "# notes\n");
   const env = { ...f.env, DOCKET_HOME: join(plain, ".docket-home") }; // the Docket home inside the copied folder is left out
-  const r = docket({ env, cwd: plain }, "spawn", "--agent", "command", "--cmd", "ls > listing.txt; sleep 60", "--json", "tidy", "notes");
+  const r = docket(
+    { env, cwd: plain },
+    "spawn",
+    "--agent",
+    "command",
+    "--cmd",
+    "ls > listing.txt; sleep 60",
+    "--json",
+    "tidy",
+    "notes",
+  );
   assert.equal(r.code, 0, r.stderr);
   assert.equal(r.json.execution.workspace, "isolated");
-  assert.ok(r.json.summary.some((l: string) => /is not a git repository; copied the tree \(without \.git\)/.test(l)), r.json.summary.join("\n"));
+  assert.ok(
+    r.json.summary.some((l: string) => /is not a git repository; copied the tree \(without \.git\)/.test(l)),
+    r.json.summary.join("\n"),
+  );
   const listing = join(plain, ".docket-home", "fleet", "w1", "workspace", "listing.txt");
   await waitFor("the listing", () => existsSync(listing) && readFileSync(listing, "utf8").includes("notes.md"));
   assert.equal(existsSync(join(plain, ".docket-home", "fleet", "w1", "workspace", ".docket-home")), false);
@@ -366,7 +487,16 @@ test("outside a git repository a writable worker gets a copied workspace and the
 test("a launch tmux refuses marks the worker failed with tmux's error and removes its workspace and directory", (t) => {
   const f = fixture(t);
   const broken = { ...f.env, DOCKET_TMUX_SOCKET: join(f.home, "no", "such", "dir", "sock") };
-  const r = docket({ env: broken, cwd: f.repo }, "spawn", "--agent", "command", "--cmd", "sleep 60", "--json", "doomed");
+  const r = docket(
+    { env: broken, cwd: f.repo },
+    "spawn",
+    "--agent",
+    "command",
+    "--cmd",
+    "sleep 60",
+    "--json",
+    "doomed",
+  );
   assertExit(r, 1);
   assert.equal(r.json.error.code, "launch-failed");
   assert.match(r.json.error.message, /^could not start w1 in tmux: /);
@@ -385,7 +515,11 @@ test("a project config may not make spawns default to a kind without the plan ga
   const fromProject = run("spawn", "--agent", "command", "--cmd", "sleep 30", "--yes", "--json", "task one");
   assert.equal(fromProject.code, 0, fromProject.stderr);
   assert.equal(fromProject.json.kind, "default");
-  assert.ok(fromProject.json.summary.some((l: string) => /project config worker.defaultKind "loose" would remove the plan gate/.test(l)));
+  assert.ok(
+    fromProject.json.summary.some((l: string) =>
+      /project config worker.defaultKind "loose" would remove the plan gate/.test(l),
+    ),
+  );
   writeFileSync(join(home, "config.json"), JSON.stringify({ worker: { defaultKind: "loose" } }));
   writeFileSync(join(repo, ".docket", "config.json"), "{}");
   const fromUser = run("spawn", "--agent", "command", "--cmd", "sleep 30", "--yes", "--json", "task two");

@@ -17,14 +17,20 @@ const CLIENT = new URL("../../../src/surfaces/shared/door-client.js", import.met
 const said = new WeakMap<ChildProcess, string>();
 
 function startDoor(t: Hooks, home: string): ChildProcess {
-  const child = spawn(process.execPath, [DOCKET_BIN, "door", "serve", join(home, "door")], { env: cliEnv({ DOCKET_HOME: home }), stdio: ["ignore", "ignore", "pipe"] });
+  const child = spawn(process.execPath, [DOCKET_BIN, "door", "serve", join(home, "door")], {
+    env: cliEnv({ DOCKET_HOME: home }),
+    stdio: ["ignore", "ignore", "pipe"],
+  });
   teardown(t).child(child);
   said.set(child, "");
   child.stderr!.on("data", (d) => said.set(child, said.get(child) + String(d)));
   return child;
 }
 
-const exited = (child: ChildProcess) => new Promise<number | null>((res) => (child.exitCode !== null ? res(child.exitCode) : child.on("exit", (code) => res(code))));
+const exited = (child: ChildProcess) =>
+  new Promise<number | null>((res) =>
+    child.exitCode !== null ? res(child.exitCode) : child.on("exit", (code) => res(code)),
+  );
 
 function statePid(home: string): number | undefined {
   try {
@@ -37,30 +43,53 @@ function statePid(home: string): number | undefined {
 /** The pids of live processes serving this home's door (`docket door serve <home>/door`). */
 function doorProcesses(home: string): number[] {
   const want = `door\0serve\0${join(home, "door")}\0`;
-  return readdirSync("/proc").filter((n) => /^\d+$/.test(n)).flatMap((n) => {
-    try {
-      return readFileSync(`/proc/${n}/cmdline`, "utf8").includes(want) ? [Number(n)] : [];
-    } catch {
-      return [];
-    }
-  });
+  return readdirSync("/proc")
+    .filter((n) => /^\d+$/.test(n))
+    .flatMap((n) => {
+      try {
+        return readFileSync(`/proc/${n}/cmdline`, "utf8").includes(want) ? [Number(n)] : [];
+      } catch {
+        return [];
+      }
+    });
 }
 
 /** One heartbeat per worker through its own socket, each in its own client process: every one must land. */
-function heartbeats(t: Hooks, home: string, workers: { worker: string; runToken: string }[]): Promise<{ code: number | null; err: string }[]> {
+function heartbeats(
+  t: Hooks,
+  home: string,
+  workers: { worker: string; runToken: string }[],
+): Promise<{ code: number | null; err: string }[]> {
   const program = `const { callDoor, doorOf } = await import(${JSON.stringify(CLIENT)}); await callDoor(doorOf(process.env), "heartbeat", {});`;
-  return Promise.all(workers.map((w) => {
-    const child = spawn(process.execPath, ["--input-type=module", "-e", program], { env: cliEnv({ DOCKET_HOME: home, DOCKET_WORKER_ID: w.worker, DOCKET_GENERATION: "1", DOCKET_RUN_TOKEN: w.runToken }), stdio: ["ignore", "ignore", "pipe"] });
-    teardown(t).child(child);
-    let err = "";
-    child.stderr!.on("data", (d) => (err += d));
-    return new Promise<{ code: number | null; err: string }>((res) => child.on("close", (code) => res({ code, err })));
-  }));
+  return Promise.all(
+    workers.map((w) => {
+      const child = spawn(process.execPath, ["--input-type=module", "-e", program], {
+        env: cliEnv({
+          DOCKET_HOME: home,
+          DOCKET_WORKER_ID: w.worker,
+          DOCKET_GENERATION: "1",
+          DOCKET_RUN_TOKEN: w.runToken,
+        }),
+        stdio: ["ignore", "ignore", "pipe"],
+      });
+      teardown(t).child(child);
+      let err = "";
+      child.stderr!.on("data", (d) => (err += d));
+      return new Promise<{ code: number | null; err: string }>((res) =>
+        child.on("close", (code) => res({ code, err })),
+      );
+    }),
+  );
 }
 
-const sockets = (home: string) => readdirSync(join(home, "door")).filter((n) => n.endsWith(".sock")).sort();
+const sockets = (home: string) =>
+  readdirSync(join(home, "door"))
+    .filter((n) => n.endsWith(".sock"))
+    .sort();
 
-test("twelve doors started at once for one home: one stays and serves every generation, the rest exit, no half-made socket is left", { timeout: 120_000 }, async (t) => {
+test("twelve doors started at once for one home: one stays and serves every generation, the rest exit, no half-made socket is left", {
+  timeout: 120_000,
+}, async (t) => {
   const { ctx, home } = workLedger(t);
   const workers = Array.from({ length: 6 }, (_, i) => addWorker(ctx, `tok-${i}`));
   const doors = Array.from({ length: 12 }, () => startDoor(t, home));
@@ -68,14 +97,21 @@ test("twelve doors started at once for one home: one stays and serves every gene
   await new Promise((r) => setTimeout(r, 500)); // a door that wrongly took the home over would have stopped the other by now
   const alive = doors.filter((d) => d.exitCode === null);
   assert.equal(alive.length, 1, "exactly one door serves the home");
-  for (const d of doors.filter((x) => x !== alive[0])) assert.equal(d.exitCode, 0, `a door that found another exits cleanly; it said: ${said.get(d)}`);
+  for (const d of doors.filter((x) => x !== alive[0]))
+    assert.equal(d.exitCode, 0, `a door that found another exits cleanly; it said: ${said.get(d)}`);
   await waitFor("the door to publish its state", () => statePid(home) === alive[0]!.pid, 30_000, 5);
-  assert.deepEqual(sockets(home), ["control.sock", ...workers.map((w) => `${w.worker}-1.sock`)].sort(), "one socket per generation, nothing half-made");
+  assert.deepEqual(
+    sockets(home),
+    ["control.sock", ...workers.map((w) => `${w.worker}-1.sock`)].sort(),
+    "one socket per generation, nothing half-made",
+  );
   for (const r of await heartbeats(t, home, workers)) assert.equal(r.code, 0, r.err);
   assert.deepEqual(doorProcesses(home), [alive[0]!.pid]);
 });
 
-test("a dead door's sockets are taken over by the next door; a live door's never are", { timeout: 120_000 }, async (t) => {
+test("a dead door's sockets are taken over by the next door; a live door's never are", {
+  timeout: 120_000,
+}, async (t) => {
   const { ctx, home } = workLedger(t);
   const workers = [addWorker(ctx, "tok-a"), addWorker(ctx, "tok-b")];
   const first = startDoor(t, home);

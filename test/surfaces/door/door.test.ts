@@ -37,18 +37,26 @@ function doorPid(home: string): number | undefined {
 
 /** The children of `pid` whose command is git (the door capturing a change set). */
 function gitChildren(pid: number): number[] {
-  return readdirSync("/proc").filter((n) => /^\d+$/.test(n)).flatMap((n) => {
-    try {
-      const stat = readFileSync(`/proc/${n}/stat`, "utf8");
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      return ppid === pid && /\bgit\b/.test(readFileSync(`/proc/${n}/cmdline`, "utf8")) ? [Number(n)] : [];
-    } catch {
-      return [];
-    }
-  });
+  return readdirSync("/proc")
+    .filter((n) => /^\d+$/.test(n))
+    .flatMap((n) => {
+      try {
+        const stat = readFileSync(`/proc/${n}/stat`, "utf8");
+        const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+        return ppid === pid && /\bgit\b/.test(readFileSync(`/proc/${n}/cmdline`, "utf8")) ? [Number(n)] : [];
+      } catch {
+        return [];
+      }
+    });
 }
 
-function runCli(t: Hooks, env: NodeJS.ProcessEnv, cwd: string, args: string[], input = ""): Promise<{ code: number | null; out: string; err: string }> {
+function runCli(
+  t: Hooks,
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+  args: string[],
+  input = "",
+): Promise<{ code: number | null; out: string; err: string }> {
   const child = spawn(process.execPath, [DOCKET_BIN, ...args], { env, cwd, stdio: ["pipe", "pipe", "pipe"] });
   teardown(t).child(child);
   let out = "";
@@ -59,18 +67,27 @@ function runCli(t: Hooks, env: NodeJS.ProcessEnv, cwd: string, args: string[], i
   return new Promise((res) => child.on("close", (code) => res({ code, out, err })));
 }
 
-test("a command worker given only DOCKET_DOOR and its identity (no home, empty HOME) completes todos, wait, report and done; the human sees all of it", { timeout: 240_000 }, async (t) => {
+test("a command worker given only DOCKET_DOOR and its identity (no home, empty HOME) completes todos, wait, report and done; the human sees all of it", {
+  timeout: 240_000,
+}, async (t) => {
   const root = tempDir(t);
   mkdirSync(join(root, "repo"));
   const repo = gitRepo(join(root, "repo"), { "src/app.txt": "one\n" });
   const home = join(root, "docket");
   mkdirSync(join(root, "tmp"));
   const server = tmuxServer(t);
-  const env = cliEnv({ DOCKET_HOME: home, DOCKET_TMUX_SOCKET: server.socket, HOME: root, TMPDIR: join(root, "tmp"), PI_CODING_AGENT_DIR: join(root, "agent") });
+  const env = cliEnv({
+    DOCKET_HOME: home,
+    DOCKET_TMUX_SOCKET: server.socket,
+    HOME: root,
+    TMPDIR: join(root, "tmp"),
+    PI_CODING_AGENT_DIR: join(root, "agent"),
+  });
   const run = (...args: string[]) => docket({ env, cwd: repo }, ...args);
   assert.equal(run("item", "add", "--json", "make", "it", "blue").code, 0);
   // Every docket call of the worker runs with exactly these variables: its door and identity, nothing of the home.
-  const bare = 'env -i HOME= DOCKET_DOOR="$DOCKET_DOOR" DOCKET_WORKER_ID="$DOCKET_WORKER_ID" DOCKET_GENERATION="$DOCKET_GENERATION" DOCKET_RUN_TOKEN="$DOCKET_RUN_TOKEN" "$DOCKET_NODE" "$DOCKET_BIN" worker';
+  const bare =
+    'env -i HOME= DOCKET_DOOR="$DOCKET_DOOR" DOCKET_WORKER_ID="$DOCKET_WORKER_ID" DOCKET_GENERATION="$DOCKET_GENERATION" DOCKET_RUN_TOKEN="$DOCKET_RUN_TOKEN" "$DOCKET_NODE" "$DOCKET_BIN" worker';
   const script = [
     `${bare} todos "read the task" "paint it" > ../out-todos.txt 2>&1`,
     `${bare} wait --question "which blue?" --option navy --option sky > ../out-wait.txt 2>&1`,
@@ -96,14 +113,19 @@ test("a command worker given only DOCKET_DOOR and its identity (no home, empty H
   const told = run("tell", "w1", "--q", "q1", "--json", "navy");
   assert.equal(told.code, 0, told.stderr);
   await waitFor("the deliverable", () => run("ls", "--json").json?.workers?.[0]?.state === "ready", 60_000);
-  for (const f of ["out-wait.txt", "out-report.txt", "out-done.txt"]) assert.doesNotMatch(readFileSync(join(home, "fleet", "w1", f), "utf8"), /error|docket:/i, f);
+  for (const f of ["out-wait.txt", "out-report.txt", "out-done.txt"])
+    assert.doesNotMatch(readFileSync(join(home, "fleet", "w1", f), "utf8"), /error|docket:/i, f);
 
   const item = run("item", "show", "t1", "--json").json;
   assert.equal(item.state ?? item.item?.state, "done", JSON.stringify(item));
   assert.match(JSON.stringify(item), /painted navy/, "the worker's reply shows for the human");
   const db = new Database(join(home, "ledger.sqlite"), { readonly: true });
   t.after(() => db.close());
-  assert.deepEqual(db.prepare("SELECT delivery FROM messages WHERE question = 'q1'").all(), [{ delivery: "delivered" }], "the answer's receipt: delivered into its pane");
+  assert.deepEqual(
+    db.prepare("SELECT delivery FROM messages WHERE question = 'q1'").all(),
+    [{ delivery: "delivered" }],
+    "the answer's receipt: delivered into its pane",
+  );
   const report = run("report", "w1", "--json").json;
   assert.equal(report.body ?? report.deliverable?.body, "I painted it navy.\n");
   assert.match(JSON.stringify(report), /src\/app\.txt/, "the frozen change set holds the worker's edit");
@@ -113,36 +135,63 @@ test("a command worker given only DOCKET_DOOR and its identity (no home, empty H
   assert.match(door.message, /^running \(pid \d+, since .*\), serving 1 worker generation: w1@1$/);
 });
 
-test("SIGKILL of the door in the middle of a done's capture: the client's retry publishes exactly one version", { timeout: 240_000 }, async (t) => {
+test("SIGKILL of the door in the middle of a done's capture: the client's retry publishes exactly one version", {
+  timeout: 240_000,
+}, async (t) => {
   const { ctx, home } = workLedger(t);
   const files = Object.fromEntries(Array.from({ length: 1500 }, (_, i) => [`src/f${i}.txt`, `line ${i}\n`]));
   const w = isolatedWorker(t, ctx, { files, runToken: "tok-done" });
   for (let i = 0; i < 1500; i++) writeFileSync(join(w.workspace, "src", `f${i}.txt`), `changed ${i}\n`.repeat(20));
-  const env = cliEnv({ DOCKET_HOME: home, DOCKET_WORKER_ID: w.worker, DOCKET_GENERATION: "1", DOCKET_RUN_TOKEN: w.runToken, HOME: home });
+  const env = cliEnv({
+    DOCKET_HOME: home,
+    DOCKET_WORKER_ID: w.worker,
+    DOCKET_GENERATION: "1",
+    DOCKET_RUN_TOKEN: w.runToken,
+    HOME: home,
+  });
   // The first call starts the door; a heartbeat makes sure it runs before the done that it will die in.
   assert.equal((await runCli(t, env, w.workspace, ["worker", "heartbeat"])).code, 0);
   const first = doorPid(home)!;
-  const done = runCli(t, env, w.workspace, ["worker", "done", "--outcome", "completed", "--summary", "many", "--call-id", "c1", "--json"], "the body\n");
+  const done = runCli(
+    t,
+    env,
+    w.workspace,
+    ["worker", "done", "--outcome", "completed", "--summary", "many", "--call-id", "c1", "--json"],
+    "the body\n",
+  );
   await waitFor("the door running git for the capture", () => gitChildren(first).length > 0, 60_000, 2);
   process.kill(first, "SIGKILL");
   const r = await done;
   assert.equal(r.code, 0, r.err + r.out);
   assert.equal(JSON.parse(r.out).deliverable.version, 1);
   assert.notEqual(doorPid(home), first, "the client started a new door");
-  assert.deepEqual(readdirSync(join(home, "fleet", w.worker, "deliverables")).filter((n) => n.endsWith(".json")), ["v1.json"]);
-  assert.deepEqual(ctx.db.prepare("SELECT state, deliverable_version AS v FROM workers").all(), [{ state: "ready", v: 1 }]);
+  assert.deepEqual(
+    readdirSync(join(home, "fleet", w.worker, "deliverables")).filter((n) => n.endsWith(".json")),
+    ["v1.json"],
+  );
+  assert.deepEqual(ctx.db.prepare("SELECT state, deliverable_version AS v FROM workers").all(), [
+    { state: "ready", v: 1 },
+  ]);
   assert.deepEqual(invariantViolations(ctx.db), []);
   assert.equal(checkLedgerIntegrity(join(home, "ledger.sqlite")).ok, true);
 });
 
-test("SIGKILL of the door in the middle of a report stream: the retry lands every entry exactly once", { timeout: 240_000 }, async (t) => {
+test("SIGKILL of the door in the middle of a report stream: the retry lands every entry exactly once", {
+  timeout: 240_000,
+}, async (t) => {
   const { ctx, home } = workLedger(t);
   const who = addWorker(ctx, "tok-report");
   const items = Array.from({ length: 300 }, (_, j) => addItem(ctx, { kind: "todo", text: `item ${j}` }).id);
   for (let k = 0; k < items.length; k += 10) dispatchItems(ctx, { worker: who.worker, items: items.slice(k, k + 10) });
   const file = join(home, "entries.json");
   writeFileSync(file, JSON.stringify(items.map((item) => ({ item, outcome: "done", body: `finished ${item}` }))));
-  const env = cliEnv({ DOCKET_HOME: home, DOCKET_WORKER_ID: who.worker, DOCKET_GENERATION: "1", DOCKET_RUN_TOKEN: who.runToken, HOME: home });
+  const env = cliEnv({
+    DOCKET_HOME: home,
+    DOCKET_WORKER_ID: who.worker,
+    DOCKET_GENERATION: "1",
+    DOCKET_RUN_TOKEN: who.runToken,
+    HOME: home,
+  });
   assert.equal((await runCli(t, env, home, ["worker", "heartbeat"])).code, 0);
   const first = doorPid(home)!;
   const count = () => (ctx.db.prepare("SELECT COUNT(*) AS n FROM reports").get() as { n: number }).n;
@@ -159,26 +208,56 @@ test("SIGKILL of the door in the middle of a report stream: the retry lands ever
   assert.equal(checkLedgerIntegrity(join(home, "ledger.sqlite")).ok, true);
 });
 
-test("a heartbeat, turn, touches batch and event the door committed but never answered (SIGKILLed): the client's retry lands each once", { timeout: 240_000 }, async (t) => {
+test("a heartbeat, turn, touches batch and event the door committed but never answered (SIGKILLed): the client's retry lands each once", {
+  timeout: 240_000,
+}, async (t) => {
   const { ctx, home } = workLedger(t);
   const who = addWorker(ctx, "tok-beat");
-  const env = cliEnv({ DOCKET_HOME: home, DOCKET_WORKER_ID: who.worker, DOCKET_GENERATION: "1", DOCKET_RUN_TOKEN: who.runToken, HOME: home });
+  const env = cliEnv({
+    DOCKET_HOME: home,
+    DOCKET_WORKER_ID: who.worker,
+    DOCKET_GENERATION: "1",
+    DOCKET_RUN_TOKEN: who.runToken,
+    HOME: home,
+  });
   assert.equal((await runCli(t, env, home, ["worker", "heartbeat"])).code, 0); // starts the door
   const door = doorOf(env);
   const one = <T>(sql: string, ...params: unknown[]) => ctx.db.prepare(sql).get(...params) as T;
   const keyRows = (key: string) => one<{ n: number }>("SELECT COUNT(*) AS n FROM idempotency WHERE key = ?", key).n;
   const eventLines = () => {
     try {
-      return readFileSync(join(home, "fleet", who.worker, "events.ndjson"), "utf8").split("\n").filter((l) => l.includes('"type":"tool_start"')).length;
+      return readFileSync(join(home, "fleet", who.worker, "events.ndjson"), "utf8")
+        .split("\n")
+        .filter((l) => l.includes('"type":"tool_start"')).length;
     } catch {
       return 0;
     }
   };
-  const cases: { call: "heartbeat" | "turn" | "touches" | "event"; args: Record<string, unknown>; landed: () => boolean }[] = [
-    { call: "heartbeat", args: { pid: 4242, callId: "beat-1" }, landed: () => one<{ pid: number }>("SELECT pid FROM workers").pid === 4242 },
-    { call: "turn", args: { event: "end", callId: "turn-1" }, landed: () => keyRows(`turn/${who.worker}/turn-1`) === 1 },
-    { call: "touches", args: { touches: [{ path: "src/a.txt", how: "edit" }], callId: "touch-1" }, landed: () => one<{ n: number }>("SELECT COUNT(*) AS n FROM touched_paths").n === 1 },
-    { call: "event", args: { event: { type: "tool_start", tool: "edit" }, callId: "event-1" }, landed: () => eventLines() === 1 },
+  const cases: {
+    call: "heartbeat" | "turn" | "touches" | "event";
+    args: Record<string, unknown>;
+    landed: () => boolean;
+  }[] = [
+    {
+      call: "heartbeat",
+      args: { pid: 4242, callId: "beat-1" },
+      landed: () => one<{ pid: number }>("SELECT pid FROM workers").pid === 4242,
+    },
+    {
+      call: "turn",
+      args: { event: "end", callId: "turn-1" },
+      landed: () => keyRows(`turn/${who.worker}/turn-1`) === 1,
+    },
+    {
+      call: "touches",
+      args: { touches: [{ path: "src/a.txt", how: "edit" }], callId: "touch-1" },
+      landed: () => one<{ n: number }>("SELECT COUNT(*) AS n FROM touched_paths").n === 1,
+    },
+    {
+      call: "event",
+      args: { event: { type: "tool_start", tool: "edit" }, callId: "event-1" },
+      landed: () => eventLines() === 1,
+    },
   ];
   const replies: Record<string, unknown> = {};
   let beatAt: string | undefined;
@@ -187,7 +266,9 @@ test("a heartbeat, turn, touches batch and event the door committed but never an
     // The first attempt, as the client sends it; its reply is never read: the door dies after it committed.
     const raw = connect(door.socket);
     raw.on("error", () => undefined);
-    raw.write(`${JSON.stringify({ call: c.call, worker: who.worker, generation: 1, token: who.runToken, args: c.args })}\n`);
+    raw.write(
+      `${JSON.stringify({ call: c.call, worker: who.worker, generation: 1, token: who.runToken, args: c.args })}\n`,
+    );
     await waitFor(`the door committing ${c.call}`, c.landed, 60_000, 2);
     if (c.call === "heartbeat") beatAt = one<{ at: string }>("SELECT heartbeat_at AS at FROM workers").at;
     process.kill(first, "SIGKILL");
@@ -196,10 +277,19 @@ test("a heartbeat, turn, touches batch and event the door committed but never an
     replies[c.call] = await callDoor(door, c.call, c.args); // the retry: the same request, the same key
     assert.notEqual(doorPid(home), undefined, "the client started a new door");
   }
-  assert.equal(one<{ at: string }>("SELECT heartbeat_at AS at FROM workers").at, beatAt, "the heartbeat's retry stamped nothing again");
+  assert.equal(
+    one<{ at: string }>("SELECT heartbeat_at AS at FROM workers").at,
+    beatAt,
+    "the heartbeat's retry stamped nothing again",
+  );
   assert.deepEqual(replies.touches, { recorded: 1 }, "the touches retry answers the first result");
   assert.equal(eventLines(), 1, "the event once");
-  for (const [tool, id] of [["heartbeat", "beat-1"], ["turn", "turn-1"], ["touches", "touch-1"]]) assert.equal(keyRows(`${tool}/${who.worker}/${id}`), 1, tool);
+  for (const [tool, id] of [
+    ["heartbeat", "beat-1"],
+    ["turn", "turn-1"],
+    ["touches", "touch-1"],
+  ])
+    assert.equal(keyRows(`${tool}/${who.worker}/${id}`), 1, tool);
   assert.deepEqual(invariantViolations(ctx.db), []);
   assert.equal(checkLedgerIntegrity(join(home, "ledger.sqlite")).ok, true);
 });
@@ -214,11 +304,23 @@ test("a worker's heartbeat, turn and touches keys older than ten minutes are for
   clock.advanceMinutes(PERIODIC_KEY_MS / 60_000 + 1);
   recordTurn(ctx, a, "start", "new-turn");
   recordHeartbeat(ctx, a, {}, "new-beat");
-  const keys = (ctx.db.prepare("SELECT key FROM idempotency WHERE key LIKE 'heartbeat/%' OR key LIKE 'turn/%' OR key LIKE 'touches/%' ORDER BY key").all() as { key: string }[]).map((r) => r.key);
-  assert.deepEqual(keys, [`heartbeat/${a.worker}/new-beat`, `heartbeat/${b.worker}/b-beat`, `turn/${a.worker}/new-turn`]);
+  const keys = (
+    ctx.db
+      .prepare(
+        "SELECT key FROM idempotency WHERE key LIKE 'heartbeat/%' OR key LIKE 'turn/%' OR key LIKE 'touches/%' ORDER BY key",
+      )
+      .all() as { key: string }[]
+  ).map((r) => r.key);
+  assert.deepEqual(keys, [
+    `heartbeat/${a.worker}/new-beat`,
+    `heartbeat/${b.worker}/b-beat`,
+    `turn/${a.worker}/new-turn`,
+  ]);
 });
 
-test("16 workers making 100 calls each at once through one door: nothing lost, nothing doubled (a retried key lands once)", { timeout: 240_000 }, async (t) => {
+test("16 workers making 100 calls each at once through one door: nothing lost, nothing doubled (a retried key lands once)", {
+  timeout: 240_000,
+}, async (t) => {
   const { ctx, home } = workLedger(t);
   const workers = Array.from({ length: 16 }, (_, i) => addWorker(ctx, `tok-${i}`));
   // Each client process: 100 calls with their own keys — 20 notes (a worker's cap of open notes), then 80 progress
@@ -234,19 +336,35 @@ test("16 workers making 100 calls each at once through one door: nothing lost, n
       if (i % 10 === 0) { await call(i); await callDoor(door, "heartbeat", {}); }
     }`;
   const runs = workers.map((w) => {
-    const child = spawn(process.execPath, ["--input-type=module", "-e", program], { env: cliEnv({ DOCKET_HOME: home, DOCKET_WORKER_ID: w.worker, DOCKET_GENERATION: "1", DOCKET_RUN_TOKEN: w.runToken }), stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, ["--input-type=module", "-e", program], {
+      env: cliEnv({
+        DOCKET_HOME: home,
+        DOCKET_WORKER_ID: w.worker,
+        DOCKET_GENERATION: "1",
+        DOCKET_RUN_TOKEN: w.runToken,
+      }),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     teardown(t).child(child);
     let err = "";
     child.stderr.on("data", (d) => (err += d));
     return new Promise<{ code: number | null; err: string }>((res) => child.on("close", (code) => res({ code, err })));
   });
   for (const r of await Promise.all(runs)) assert.equal(r.code, 0, r.err);
-  const rows = ctx.db.prepare("SELECT worker, COUNT(*) AS n, COUNT(DISTINCT text) AS d FROM notes GROUP BY worker ORDER BY seq").all() as { worker: string; n: number; d: number }[];
+  const rows = ctx.db
+    .prepare("SELECT worker, COUNT(*) AS n, COUNT(DISTINCT text) AS d FROM notes GROUP BY worker ORDER BY seq")
+    .all() as { worker: string; n: number; d: number }[];
   assert.equal(rows.length, 16);
   for (const r of rows) assert.deepEqual([r.n, r.d], [20, 20], r.worker);
   for (const w of workers) {
-    const boards = ctx.db.prepare("SELECT COUNT(*) AS n FROM idempotency WHERE command = 'protocol.todos' AND key LIKE ?").get(`%/${w.worker}/t%`) as { n: number };
+    const boards = ctx.db
+      .prepare("SELECT COUNT(*) AS n FROM idempotency WHERE command = 'protocol.todos' AND key LIKE ?")
+      .get(`%/${w.worker}/t%`) as { n: number };
     assert.equal(boards.n, 80, `${w.worker}: every progress board once`);
   }
-  assert.equal((readdirSync(join(home, "door")).filter((n) => n.endsWith(".sock")).length), 17, "one socket per generation and the control socket");
+  assert.equal(
+    readdirSync(join(home, "door")).filter((n) => n.endsWith(".sock")).length,
+    17,
+    "one socket per generation and the control socket",
+  );
 });

@@ -31,7 +31,10 @@ test("out, err, confirm, input and select titles reach the terminal with every e
   const picked = await io.select("pick \x07", options);
   assert.equal(picked, options[1], "the verb gets its own option back, escapes and all");
   assert.deepEqual(raw.seen, [
-    "out:a␛]2;t␇b", "err:c⟨U+202E⟩d", "confirm:ok ␛[2K?", "input:say ⟨U+009B⟩",
+    "out:a␛]2;t␇b",
+    "err:c⟨U+202E⟩d",
+    "confirm:ok ␛[2K?",
+    "input:say ⟨U+009B⟩",
     "select:pick ␇|one␛]52;c;eA==␇|two␛]52;c;eA==␇|one␛]52;c;eA==␇ (3)",
   ]);
 });

@@ -16,13 +16,18 @@ import { signedIn, webServer } from "../../support/web.js";
 
 /** Waits until `worker` has `count` decisions, then returns them oldest first. */
 const decisions = (ctx: EngineContext, worker: string, count: number): Promise<Decision[]> =>
-  waitFor(`${count} decision(s) on ${worker}`, () => {
-    const all = decisionsForWorker(ctx.db, worker);
-    return all.length >= count ? all : undefined;
-  }, 20_000);
+  waitFor(
+    `${count} decision(s) on ${worker}`,
+    () => {
+      const all = decisionsForWorker(ctx.db, worker);
+      return all.length >= count ? all : undefined;
+    },
+    20_000,
+  );
 
 /** After an action the page reloads itself; wait for the fresh card (its binding names the newest decision). */
-const reloadedWith = (page: Page, decision: string) => page.waitForSelector(`body[data-last-decision="${decision}"]`, { timeout: 20_000 });
+const reloadedWith = (page: Page, decision: string) =>
+  page.waitForSelector(`body[data-last-decision="${decision}"]`, { timeout: 20_000 });
 
 test("approve by key, then promote by click after the apply check: two decisions on v1 and the patch in the checkout", async (t) => {
   const g = reviewGround(t);
@@ -37,12 +42,12 @@ test("approve by key, then promote by click after the apply check: two decisions
   const [approved] = await decisions(web.ctx, w.worker, 1);
   assert.deepEqual([approved!.verb, approved!.actor, approved!.deliverable], ["approve", "human", v1]);
   await reloadedWith(page, approved!.id);
-  assert.match(await page.textContent(".judgment") ?? "", new RegExp(`approved \\(${approved!.id}`));
+  assert.match((await page.textContent(".judgment")) ?? "", new RegExp(`approved \\(${approved!.id}`));
   assert.equal(gitStatus(g.project), "", "approval alone changes no file");
 
   await page.click('button.act[data-verb="promote"]');
   await page.waitForSelector(".promote-check .check.ok");
-  assert.match(await page.textContent(".promote-check") ?? "", /git apply --check passes/);
+  assert.match((await page.textContent(".promote-check")) ?? "", /git apply --check passes/);
   assert.equal(gitStatus(g.project), "", "the check changes no file");
   await page.click(".promote-apply");
   const [, promoted] = await decisions(web.ctx, w.worker, 2);
@@ -68,7 +73,7 @@ test("p opens the promotion check and Enter applies it with the approval; a warn
   await page.waitForSelector(".promote-check .w-overlap");
   await page.keyboard.press("Enter");
   await page.waitForSelector(".toast.show.error");
-  assert.match(await page.textContent(".toast") ?? "", /Tick/);
+  assert.match((await page.textContent(".toast")) ?? "", /Tick/);
   assert.equal(decisionsForWorker(web.ctx.db, w.worker).length, 0, "nothing was applied without the confirmation");
   assert.equal(gitStatus(g.project), "");
   await page.check(".promote-confirm");
@@ -109,7 +114,9 @@ test("r opens the revision note and Ctrl+Enter sends it; a question is answered 
   await page.keyboard.press("Control+Enter");
   const [, , revised] = await decisions(web.ctx, w.worker, 3);
   assert.deepEqual([revised!.verb, revised!.note, revised!.deliverable], ["revise", "Use a prepared statement", v1]);
-  const note = web.ctx.db.prepare("SELECT body FROM messages WHERE worker = ? AND kind = 'review_note'").get(w.worker) as { body: string };
+  const note = web.ctx.db
+    .prepare("SELECT body FROM messages WHERE worker = ? AND kind = 'review_note'")
+    .get(w.worker) as { body: string };
   assert.match(note.body, new RegExp(`Request revision for ${v1.ref} \\(version 1\\):\\nUse a prepared statement`));
 });
 
@@ -122,7 +129,10 @@ test("Combine by click on a card whose version overlaps another's: the dry merge
   const web = await webServer(t, g);
   const context = await browser(t);
   const page = await signedIn(context, web, `/card/${a.worker}`);
-  assert.match(await page.textContent("li.w-combine") ?? "", new RegExp(`Combine with ${b.worker} · .* · merges clean, 1 file`));
+  assert.match(
+    (await page.textContent("li.w-combine")) ?? "",
+    new RegExp(`Combine with ${b.worker} · .* · merges clean, 1 file`),
+  );
   const before = gitStatus(g.project);
   await page.click(`button.act[data-verb="combine"][data-peer="${b.worker}"]`);
   const [closed] = await decisions(web.ctx, a.worker, 1);

@@ -15,7 +15,19 @@ test("the fleet and the card show the host a worker runs on, escaped", { timeout
   const local = reviewWorker(t, g);
   publish(g, remote, { "src/app.txt": appWith({ 3: "three" }) });
   // A host name read back from the ledger is shown as text whatever it holds (config names are plain words today).
-  const execution = { agent: "command", command: "true", kind: "general", model: null, thinking: "off", context: "fresh", workspace: "isolated", readOnly: false, piArgs: [], subdir: "", host: HOSTILE };
+  const execution = {
+    agent: "command",
+    command: "true",
+    kind: "general",
+    model: null,
+    thinking: "off",
+    context: "fresh",
+    workspace: "isolated",
+    readOnly: false,
+    piArgs: [],
+    subdir: "",
+    host: HOSTILE,
+  };
   g.ctx.db.prepare("UPDATE workers SET execution = ? WHERE id = ?").run(JSON.stringify(execution), remote.worker);
   const web = await webServer(t, g);
   const context = await browser(t);
@@ -23,14 +35,38 @@ test("the fleet and the card show the host a worker runs on, escaped", { timeout
   const effects = watchSideEffects(page, web.origin);
   await page.goto(`${web.origin}/fleet`);
   await page.waitForSelector("table.fleet td.kind");
-  const hosts = await page.evaluate(() => Object.fromEntries([...document.querySelectorAll("table.fleet tr[data-worker]")].map((tr) => [tr.getAttribute("data-worker"), tr.querySelector("td.kind .host")?.textContent ?? null])));
-  assert.deepEqual(hosts, { [remote.worker]: `on ${HOSTILE} (unreachable)`, [local.worker]: null }, "no host in this config answers to that name: shown unreachable");
+  const hosts = await page.evaluate(() =>
+    Object.fromEntries(
+      [...document.querySelectorAll("table.fleet tr[data-worker]")].map((tr) => [
+        tr.getAttribute("data-worker"),
+        tr.querySelector("td.kind .host")?.textContent ?? null,
+      ]),
+    ),
+  );
+  assert.deepEqual(
+    hosts,
+    { [remote.worker]: `on ${HOSTILE} (unreachable)`, [local.worker]: null },
+    "no host in this config answers to that name: shown unreachable",
+  );
   await page.goto(`${web.origin}/card/${remote.worker}`);
   await page.waitForSelector(".card-head .meta");
-  assert.equal(await page.evaluate(() => document.querySelector(".card-head .pill.host")?.textContent ?? null), `on ${HOSTILE}`);
-  assert.equal(await page.evaluate(() => document.querySelectorAll("img").length + ((window as unknown as { pwned?: number }).pwned ?? 0)), 0, "the name was never markup");
+  assert.equal(
+    await page.evaluate(() => document.querySelector(".card-head .pill.host")?.textContent ?? null),
+    `on ${HOSTILE}`,
+  );
+  assert.equal(
+    await page.evaluate(
+      () => document.querySelectorAll("img").length + ((window as unknown as { pwned?: number }).pwned ?? 0),
+    ),
+    0,
+    "the name was never markup",
+  );
   await page.goto(`${web.origin}/card/${local.worker}`);
   await page.waitForSelector(".card-head .meta");
-  assert.equal(await page.evaluate(() => document.querySelector(".card-head .pill.host")), null, "a worker of this machine names no host");
+  assert.equal(
+    await page.evaluate(() => document.querySelector(".card-head .pill.host")),
+    null,
+    "a worker of this machine names no host",
+  );
   assert.deepEqual(effects, { dialogs: [], errors: [], foreign: [] });
 });

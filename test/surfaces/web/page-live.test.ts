@@ -18,8 +18,18 @@ type T = { after(fn: () => void): void };
 /** The real `docket` CLI in the project: the human's other terminal, or (with `as`) the worker's own process. */
 function cli(t: T, g: ReviewGround, as?: ProtocolWorker) {
   const scratch = tempDir(t, "docket-web-cli-");
-  const identity: Record<string, string> = as ? { DOCKET_WORKER_ID: as.worker, DOCKET_GENERATION: String(as.generation), DOCKET_RUN_TOKEN: as.runToken } : {};
-  return (input: string, ...args: string[]) => docket({ env: cliEnv({ DOCKET_HOME: g.home, HOME: scratch, TMPDIR: scratch, ...identity }), cwd: as?.workspace ?? g.project, input }, ...args);
+  const identity: Record<string, string> = as
+    ? { DOCKET_WORKER_ID: as.worker, DOCKET_GENERATION: String(as.generation), DOCKET_RUN_TOKEN: as.runToken }
+    : {};
+  return (input: string, ...args: string[]) =>
+    docket(
+      {
+        env: cliEnv({ DOCKET_HOME: g.home, HOME: scratch, TMPDIR: scratch, ...identity }),
+        cwd: as?.workspace ?? g.project,
+        input,
+      },
+      ...args,
+    );
 }
 
 test("a worker's done from another process reaches an open queue page within moments, badge included, without a reload", async (t) => {
@@ -33,12 +43,24 @@ test("a worker's done from another process reaches an open queue page within mom
   await page.waitForSelector("#live.on");
   await page.evaluate(() => ((window as unknown as { kept: boolean }).kept = true));
   writeFileSync(join(w.workspace, "src/app.txt"), appWith({ 9: "nine" }));
-  const done = cli(t, g, w)("The change is done.\n", "worker", "done", "--outcome", "completed", "--summary", "changed line nine");
+  const done = cli(t, g, w)(
+    "The change is done.\n",
+    "worker",
+    "done",
+    "--outcome",
+    "completed",
+    "--summary",
+    "changed line nine",
+  );
   assert.equal(done.code, 0, done.stderr);
   await page.waitForSelector(`.q-item[data-worker="${w.worker}"]`, { timeout: 10_000 });
   assert.equal(await page.textContent("#badge"), "1");
   assert.match(await page.title(), /^\(1\) /);
-  assert.equal(await page.evaluate(() => (window as unknown as { kept?: boolean }).kept), true, "the page updated in place");
+  assert.equal(
+    await page.evaluate(() => (window as unknown as { kept?: boolean }).kept),
+    true,
+    "the page updated in place",
+  );
   assert.deepEqual(seen, { dialogs: [], errors: [], foreign: [] });
 });
 
@@ -54,9 +76,12 @@ test("a decision made in another terminal reloads the open card, which then show
   assert.equal(approved.code, 0, approved.stderr);
   const id = approved.json.decision.id as string;
   await page.waitForSelector("#banner:not([hidden])", { timeout: 10_000 });
-  assert.equal(await page.textContent("#banner"), `decision ${id} landed on ${w.worker} meanwhile — reloading the card.`);
+  assert.equal(
+    await page.textContent("#banner"),
+    `decision ${id} landed on ${w.worker} meanwhile — reloading the card.`,
+  );
   await page.waitForSelector(`body[data-last-decision="${id}"]`, { timeout: 10_000 });
-  assert.match(await page.textContent(".judgment") ?? "", new RegExp(`approved \\(${id}`));
+  assert.match((await page.textContent(".judgment")) ?? "", new RegExp(`approved \\(${id}`));
 });
 
 test("an action on a card whose decision or version moved on is refused, says why, reloads, and records nothing", async (t) => {
@@ -73,16 +98,38 @@ test("an action on a card whose decision or version moved on is refused, says wh
   assert.equal(other.code, 0, other.stderr);
   await page.click('button.act[data-verb="approve"]');
   await page.waitForSelector("#banner:not([hidden])");
-  assert.match(await page.textContent("#banner") ?? "", new RegExp(`${w.worker}'s newest decision is ${other.json.decision.id} \\(reject worker-deliverable:${w.worker}:1, human\\), not none as on the card you acted on; nothing changed — reloading the card\\.`));
+  assert.match(
+    (await page.textContent("#banner")) ?? "",
+    new RegExp(
+      `${w.worker}'s newest decision is ${other.json.decision.id} \\(reject worker-deliverable:${w.worker}:1, human\\), not none as on the card you acted on; nothing changed — reloading the card\\.`,
+    ),
+  );
   await screenshot(page, "card-stale");
   await page.waitForSelector(`body[data-last-decision="${other.json.decision.id}"]`, { timeout: 10_000 });
-  assert.deepEqual(decisionsForWorker(web.ctx.db, w.worker).map((d) => d.verb), ["reject"], "the page's approval was not recorded");
+  assert.deepEqual(
+    decisionsForWorker(web.ctx.db, w.worker).map((d) => d.verb),
+    ["reject"],
+    "the page's approval was not recorded",
+  );
 
   publish(g, w, { "src/app.txt": appWith({ 11: "eleven", 12: "twelve" }) });
   await page.click('button.act[data-verb="revise"]');
   await page.fill('.panel[data-panel="revise"] textarea', "tighten it");
   await page.click('.panel[data-panel="revise"] button[type="submit"]');
-  await page.waitForFunction(() => /published v2 while you were reviewing v1/.test(document.getElementById("banner")?.textContent ?? ""));
-  assert.deepEqual(decisionsForWorker(web.ctx.db, w.worker).map((d) => d.verb), ["reject"]);
-  assert.equal((web.ctx.db.prepare("SELECT count(*) AS n FROM messages WHERE worker = ? AND kind = 'review_note'").get(w.worker) as { n: number }).n, 0, "no note reached the worker");
+  await page.waitForFunction(() =>
+    /published v2 while you were reviewing v1/.test(document.getElementById("banner")?.textContent ?? ""),
+  );
+  assert.deepEqual(
+    decisionsForWorker(web.ctx.db, w.worker).map((d) => d.verb),
+    ["reject"],
+  );
+  assert.equal(
+    (
+      web.ctx.db
+        .prepare("SELECT count(*) AS n FROM messages WHERE worker = ? AND kind = 'review_note'")
+        .get(w.worker) as { n: number }
+    ).n,
+    0,
+    "no note reached the worker",
+  );
 });

@@ -38,16 +38,26 @@ async function openQueue(t: { after(fn: () => unknown): void }, web: boolean) {
 test("a new ready version raises one browser notification naming it, and the tab title counts it", async (t) => {
   const { g, w, page, server } = await openQueue(t, true);
   const v1 = publish(g, w, { "src/app.txt": appWith({ 3: "three" }) });
-  const shown = await waitFor("the page's notification", async () => {
-    const s = (await page.evaluate(() => (window as unknown as { __shown: Shown }).__shown));
-    return s.length > 0 ? s : undefined;
-  }, 15_000);
-  assert.deepEqual(shown, [{ title: `${w.worker} v${v1.version} is ready for judgment`, tag: `docket-${w.worker}-v${v1.version}` }]);
+  const shown = await waitFor(
+    "the page's notification",
+    async () => {
+      const s = await page.evaluate(() => (window as unknown as { __shown: Shown }).__shown);
+      return s.length > 0 ? s : undefined;
+    },
+    15_000,
+  );
+  assert.deepEqual(shown, [
+    { title: `${w.worker} v${v1.version} is ready for judgment`, tag: `docket-${w.worker}-v${v1.version}` },
+  ]);
   await waitFor("the title's count", async () => /^\(1\) /.test(await page.title()), 10_000);
   await new Promise((r) => setTimeout(r, 700)); // further pulses of the same state must not repeat it
   assert.equal((await page.evaluate(() => (window as unknown as { __shown: Shown }).__shown)).length, 1);
   await page.goto(`${server.origin}/card/${w.worker}`);
-  assert.equal(await page.textContent(".card-head .spend"), "this version: 0 tokens · $0.00; worker so far: $0.00", "the card states the spend (none recorded yet)");
+  assert.equal(
+    await page.textContent(".card-head .spend"),
+    "this version: 0 tokens · $0.00; worker so far: $0.00",
+    "the card states the spend (none recorded yet)",
+  );
 });
 
 test("with notify.web off the page shows no notification, though the title still counts", async (t) => {

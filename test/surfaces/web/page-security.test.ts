@@ -15,22 +15,44 @@ import { signedIn, webServer } from "../../support/web.js";
 const SCRIPT = "<script>alert('script')</script>";
 const IMG = `"><img src=x onerror=alert('img')>`;
 const BODY = [
-  "# Report", "", SCRIPT, "", "[click me](javascript:alert('link'))", "", IMG, "",
-  `<a href="javascript:alert('raw')">raw link</a>`, "", "![pixel](http://127.0.0.1:9/pixel.png)", "", "<iframe src=\"javascript:alert('frame')\"></iframe>",
+  "# Report",
+  "",
+  SCRIPT,
+  "",
+  "[click me](javascript:alert('link'))",
+  "",
+  IMG,
+  "",
+  `<a href="javascript:alert('raw')">raw link</a>`,
+  "",
+  "![pixel](http://127.0.0.1:9/pixel.png)",
+  "",
+  "<iframe src=\"javascript:alert('frame')\"></iframe>",
 ].join("\n");
 
 test("hostile worker text on the queue, the card (both views, loaded files, context), the fleet and the log never runs and reads as text", async (t) => {
   const g = reviewGround(t);
   const w = reviewWorker(t, g);
   g.ctx.commands.run("test.task", {}, (tx) => updateWorker(tx, w.worker, { task: `fix ${SCRIPT} ${IMG}` }));
-  const lines = Array.from({ length: 40 }, (_, i) => (i === 1 ? `const s = "${SCRIPT}"; // ${IMG}` : `line ${i + 1}`)).join("\n") + "\n";
-  publish(g, w, {
-    "src/app.txt": lines,
-    [`${SCRIPT}.txt`]: `${IMG}\n`,
-    [`${IMG}.md`]: "x\n",
-    "javascript:alert('name').txt": "y\n",
-  }, BODY);
-  wait(g.ctx, { worker: w.worker, generation: w.generation, runToken: w.runToken }, { question: `pick ${SCRIPT}`, options: [IMG, "javascript:alert('option')"], risk: IMG });
+  const lines =
+    Array.from({ length: 40 }, (_, i) => (i === 1 ? `const s = "${SCRIPT}"; // ${IMG}` : `line ${i + 1}`)).join("\n") +
+    "\n";
+  publish(
+    g,
+    w,
+    {
+      "src/app.txt": lines,
+      [`${SCRIPT}.txt`]: `${IMG}\n`,
+      [`${IMG}.md`]: "x\n",
+      "javascript:alert('name').txt": "y\n",
+    },
+    BODY,
+  );
+  wait(
+    g.ctx,
+    { worker: w.worker, generation: w.generation, runToken: w.runToken },
+    { question: `pick ${SCRIPT}`, options: [IMG, "javascript:alert('option')"], risk: IMG },
+  );
   const web = await webServer(t, g);
   const context = await browser(t);
   const page = await signedIn(context, web);
@@ -43,7 +65,9 @@ test("hostile worker text on the queue, the card (both views, loaded files, cont
     const dom = await page.evaluate(() => ({
       scripts: [...document.scripts].map((s) => s.getAttribute("src")),
       imgs: document.querySelectorAll("main img, main iframe").length,
-      handlers: [...document.querySelectorAll("*")].filter((e) => [...e.attributes].some((a) => a.name.startsWith("on"))).length,
+      handlers: [...document.querySelectorAll("*")].filter((e) =>
+        [...e.attributes].some((a) => a.name.startsWith("on")),
+      ).length,
       jsLinks: [...document.querySelectorAll("a")].filter((a) => a.protocol === "javascript:").length,
     }));
     assert.equal(dom.scripts.length, 1, `${path}: only the page's own script`);
@@ -51,14 +75,25 @@ test("hostile worker text on the queue, the card (both views, loaded files, cont
     assert.deepEqual([dom.imgs, dom.handlers, dom.jsLinks], [0, 0, 0], path);
   }
   await page.goto(`${web.origin}/card/${w.worker}`);
-  const text = await page.textContent("main") ?? "";
-  for (const literal of [SCRIPT, IMG, `${SCRIPT}.txt`, "[click me](javascript:alert('link'))", "[image: pixel · http://127.0.0.1:9/pixel.png]", `pick ${SCRIPT}`]) {
+  const text = (await page.textContent("main")) ?? "";
+  for (const literal of [
+    SCRIPT,
+    IMG,
+    `${SCRIPT}.txt`,
+    "[click me](javascript:alert('link'))",
+    "[image: pixel · http://127.0.0.1:9/pixel.png]",
+    `pick ${SCRIPT}`,
+  ]) {
     assert.ok(text.includes(literal), `shown as text: ${literal}`);
   }
   assert.ok((await page.textContent("h1"))!.includes(`fix ${SCRIPT} ${IMG}`));
   await page.click(`button.opt[data-text="${IMG.replace(/"/g, '\\"')}"]`);
   await page.waitForSelector(".toast.show");
-  assert.equal((g.ctx.db.prepare("SELECT option FROM decisions WHERE verb = 'answer'").get() as { option: string }).option, IMG, "the option went back byte for byte, as data");
+  assert.equal(
+    (g.ctx.db.prepare("SELECT option FROM decisions WHERE verb = 'answer'").get() as { option: string }).option,
+    IMG,
+    "the option went back byte for byte, as data",
+  );
   await screenshot(page, "card-hostile", { fullPage: true });
   assert.deepEqual(seen, { dialogs: [], errors: [], foreign: [] });
 });
@@ -101,6 +136,9 @@ test("a page on another loopback port cannot write, even though the same-site co
   await page.waitForFunction(() => document.title.startsWith("done"), undefined, { timeout: 15_000 });
   assert.equal(await page.title(), "done blocked", "the other origin could not read the page");
   assert.deepEqual(posts.sort(), ["document", "fetch"], "a fetch and a form post were both sent, cookie and all");
-  assert.ok(statuses.length >= 1 && statuses.every((s) => s === 403), `the server refused them: ${statuses.join(", ")}`);
+  assert.ok(
+    statuses.length >= 1 && statuses.every((s) => s === 403),
+    `the server refused them: ${statuses.join(", ")}`,
+  );
   assert.equal(decisionCount(g.ctx), 0);
 });

@@ -15,15 +15,29 @@ test("a version published three minutes ago and a question asked as long ago sho
   const publishedAt = g.clock.now();
   publish(g, ready, { "src/app.txt": appWith({ 2: "two" }) });
   const asking = reviewWorker(t, g);
-  wait(g.ctx, { worker: asking.worker, generation: asking.generation, runToken: asking.runToken }, { question: "Which table?", options: ["users", "sessions"] });
+  wait(
+    g.ctx,
+    { worker: asking.worker, generation: asking.generation, runToken: asking.runToken },
+    { question: "Which table?", options: ["users", "sessions"] },
+  );
   g.clock.advanceMinutes(3);
-  for (const w of [ready, asking]) recordHeartbeat(g.ctx, { worker: w.worker, generation: w.generation, runToken: w.runToken });
-  assert.equal(g.ctx.db.prepare("SELECT updated_at FROM workers WHERE id = ?").pluck().get(ready.worker), g.clock.now(), "the heartbeat moved the row");
+  for (const w of [ready, asking])
+    recordHeartbeat(g.ctx, { worker: w.worker, generation: w.generation, runToken: w.runToken });
+  assert.equal(
+    g.ctx.db.prepare("SELECT updated_at FROM workers WHERE id = ?").pluck().get(ready.worker),
+    g.clock.now(),
+    "the heartbeat moved the row",
+  );
 
   const web = await webServer(t, g, { clock: g.clock });
   const page = await signedIn(await browser(t), web);
   await page.waitForSelector(".q-item");
-  const ages = await page.$$eval(".q-item", (items) => items.map((i) => [(i as HTMLElement).dataset.worker, i.querySelector(".age")?.textContent]));
+  const ages = await page.$$eval(".q-item", (items) =>
+    items.map((i) => [(i as HTMLElement).dataset.worker, i.querySelector(".age")?.textContent]),
+  );
   assert.deepEqual(Object.fromEntries(ages), { [ready.worker]: "3m", [asking.worker]: "3m" });
-  assert.equal(await page.getAttribute(`.q-item[data-worker="${ready.worker}"] .age`, "title"), `waiting since ${publishedAt}`);
+  assert.equal(
+    await page.getAttribute(`.q-item[data-worker="${ready.worker}"] .age`, "title"),
+    `waiting since ${publishedAt}`,
+  );
 });

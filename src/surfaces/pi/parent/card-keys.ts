@@ -36,29 +36,54 @@ export function cardKeys(view: ReviewView, options: { queued: boolean }): CardKe
   const approve = by("approve")[0];
   if (approve) keys.push({ ...SOLO.approve!, intent: { kind: "act", action: approve } });
   const promote = by("promote")[0];
-  if (promote) keys.push({ key: key("promote"), label: promote.withApproval ? "approve + promote" : "promote", intent: { kind: "act", action: promote } });
+  if (promote)
+    keys.push({
+      key: key("promote"),
+      label: promote.withApproval ? "approve + promote" : "promote",
+      intent: { kind: "act", action: promote },
+    });
   const drafts = view.card.comments.drafts.length;
   for (const verb of ["revise", "reject"]) {
     const a = by(verb)[0];
-    const label = verb === "revise" && drafts > 0 ? `request changes (${drafts} comment${drafts === 1 ? "" : "s"})` : SOLO[verb]!.label;
+    const label =
+      verb === "revise" && drafts > 0
+        ? `request changes (${drafts} comment${drafts === 1 ? "" : "s"})`
+        : SOLO[verb]!.label;
     if (a) keys.push({ ...SOLO[verb]!, label, intent: { kind: "act", action: a } });
   }
   const uses = by("use");
-  if (uses.length > 0) keys.push({ key: key("use"), label: `use → ${uses.map((u) => u.mode).join("/")}`, intent: { kind: "use", actions: uses } });
+  if (uses.length > 0)
+    keys.push({
+      key: key("use"),
+      label: `use → ${uses.map((u) => u.mode).join("/")}`,
+      intent: { kind: "use", actions: uses },
+    });
   const q = view.card.detail.questions[0];
   if (q && view.isCurrent) {
-    q.options.slice(0, 9).forEach((text, i) => keys.push({ key: String(i + 1) as KeyId, label: i === 0 ? `1–${Math.min(9, q.options.length)} answer` : "", intent: { kind: "answer", question: q.id, text } }));
+    q.options
+      .slice(0, 9)
+      .forEach((text, i) =>
+        keys.push({
+          key: String(i + 1) as KeyId,
+          label: i === 0 ? `1–${Math.min(9, q.options.length)} answer` : "",
+          intent: { kind: "answer", question: q.id, text },
+        }),
+      );
     keys.push({ key: "t", label: "type an answer", intent: { kind: "say", question: q.id } });
   } else keys.push({ key: "t", label: "tell", intent: { kind: "say", question: null } });
   const combine = by("combine")[0];
-  if (combine) keys.push({ key: key("combine"), label: `combine with ${combine.peer}`, intent: { kind: "act", action: combine } });
+  if (combine)
+    keys.push({ key: key("combine"), label: `combine with ${combine.peer}`, intent: { kind: "act", action: combine } });
   for (const verb of ["save", "respawn", "discard"]) {
     const a = by(verb)[0];
     if (a) keys.push({ ...SOLO[verb]!, intent: { kind: "act", action: a } });
   }
   if (view.files.length > 0) keys.push({ key: "d", label: "diff", intent: { kind: "diff" } });
   if (options.queued) {
-    keys.push({ key: "n", label: "next", intent: { kind: "next" } }, { key: "shift+n", label: "previous", intent: { kind: "prev" } });
+    keys.push(
+      { key: "n", label: "next", intent: { kind: "next" } },
+      { key: "shift+n", label: "previous", intent: { kind: "prev" } },
+    );
   }
   return keys;
 }
@@ -71,5 +96,7 @@ export function keyLabel(key: string): string {
 
 /** The legend: `a approve · p promote · …`; options of a question are one entry. */
 export function formatLegend(keys: readonly CardKey[]): string[] {
-  return keys.filter((k) => k.label !== "").map((k) => `${k.intent.kind === "answer" ? "" : `${keyLabel(k.key)} `}${k.label}`);
+  return keys
+    .filter((k) => k.label !== "")
+    .map((k) => `${k.intent.kind === "answer" ? "" : `${keyLabel(k.key)} `}${k.label}`);
 }

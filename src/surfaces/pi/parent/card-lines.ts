@@ -14,24 +14,45 @@ export interface Banner {
 }
 
 const STATE_COLOR: Record<string, "success" | "error" | "warning" | "accent" | "muted"> = {
-  ready: "success", failed: "error", needs_input: "warning", active: "accent", idle: "muted", starting: "muted", ended: "muted",
+  ready: "success",
+  failed: "error",
+  needs_input: "warning",
+  active: "accent",
+  idle: "muted",
+  starting: "muted",
+  ended: "muted",
 };
 
 export function cardHead(v: ReviewView, paint: Paint, width: number, banner?: Banner): string[] {
   const c = v.card;
   const d = c.deliverable;
   const state = paint.fg(STATE_COLOR[c.state] ?? "muted", c.state.replace("_", " "));
-  const out = [`${paint.bold(c.worker)} · ${safe(oneLine(c.detail.task))}`, `${state} · ${c.detail.kind}${c.detail.contained === null ? "" : c.detail.contained ? " · contained" : paint.fg("muted", " · not contained")}${c.detail.host !== null ? ` · on ${safe(c.detail.host)}` : ""}${c.detail.exited ? paint.fg("muted", " · not running") : ""}`];
+  const out = [
+    `${paint.bold(c.worker)} · ${safe(oneLine(c.detail.task))}`,
+    `${state} · ${c.detail.kind}${c.detail.contained === null ? "" : c.detail.contained ? " · contained" : paint.fg("muted", " · not contained")}${c.detail.host !== null ? ` · on ${safe(c.detail.host)}` : ""}${c.detail.exited ? paint.fg("muted", " · not running") : ""}`,
+  ];
   if (d) {
     const handoff = c.detail.handoff ? ` · handoff ${safe(c.detail.handoff.sourceRef)}` : "";
     const judged = c.approved ? paint.fg("success", c.detail.judgment) : c.detail.judgment;
     out.push(`${paint.bold(`v${d.version}`)} · ${d.ref}${handoff} · ${judged}`);
   } else out.push(paint.fg("muted", c.detail.judgment));
-  if (!v.isCurrent && v.current) out.push(paint.fg("warning", `this is v${d?.version}; ${c.worker}'s current version is v${v.current.version}: no actions here`));
+  if (!v.isCurrent && v.current)
+    out.push(
+      paint.fg(
+        "warning",
+        `this is v${d?.version}; ${c.worker}'s current version is v${v.current.version}: no actions here`,
+      ),
+    );
   for (const w of c.warnings) out.push(...wrap(paint.fg("warning", `⚠ ${safe(w.text)}`), width));
   if (banner) {
     const colour = banner.level === "error" ? "error" : "success";
-    banner.text.split("\n").forEach((line, i) => out.push(...wrap(paint.fg(colour, `${i > 0 ? " " : banner.level === "error" ? "✗" : "✓"} ${safe(line)}`), width)));
+    banner.text
+      .split("\n")
+      .forEach((line, i) =>
+        out.push(
+          ...wrap(paint.fg(colour, `${i > 0 ? " " : banner.level === "error" ? "✗" : "✓"} ${safe(line)}`), width),
+        ),
+      );
   }
   return out;
 }
@@ -42,7 +63,8 @@ export function cardBody(v: ReviewView, paint: Paint, width: number): string[] {
   const out: string[] = [];
   const heading = (text: string) => out.push("", paint.fg("accent", paint.bold(text)));
   /** Wraps text already made safe (it may carry colours); `para` makes worker text safe first. */
-  const lines = (text: string, indent = "  ") => out.push(...wrap(text, Math.max(10, width - indent.length)).map((l) => indent + l));
+  const lines = (text: string, indent = "  ") =>
+    out.push(...wrap(text, Math.max(10, width - indent.length)).map((l) => indent + l));
   const para = (text: string, indent = "  ") => lines(safe(text), indent);
   if (c.detail.questions.length > 0) {
     heading("Questions");
@@ -59,17 +81,24 @@ export function cardBody(v: ReviewView, paint: Paint, width: number): string[] {
   if (d) {
     heading("Evidence");
     out.push(...evidenceFiles(v.files, d.changeSet?.hunks ?? 0, paint));
-    if (c.detail.planCoverage) out.push(`  ${c.detail.planCoverage.startsWith("⚠") ? paint.fg("warning", safe(c.detail.planCoverage)) : safe(c.detail.planCoverage)}`);
+    if (c.detail.planCoverage)
+      out.push(
+        `  ${c.detail.planCoverage.startsWith("⚠") ? paint.fg("warning", safe(c.detail.planCoverage)) : safe(c.detail.planCoverage)}`,
+      );
     if (c.planCoverage?.offPlan.length) para(`off-plan: ${c.planCoverage.offPlan.map(quotePath).join(", ")}`, "    ");
-    if (c.planCoverage?.untouched.length) para(`planned but untouched: ${c.planCoverage.untouched.map(quotePath).join(", ")}`, "    ");
+    if (c.planCoverage?.untouched.length)
+      para(`planned but untouched: ${c.planCoverage.untouched.map(quotePath).join(", ")}`, "    ");
     if (d.evidence.length === 0) out.push(paint.fg("muted", "  no typed evidence given"));
     for (const kind of [...new Set(d.evidence.map((e) => e.kind))]) {
-      for (const e of d.evidence.filter((x) => x.kind === kind)) lines(`${paint.fg("accent", safe(kind))}: ${safe(e.text)}`);
+      for (const e of d.evidence.filter((x) => x.kind === kind))
+        lines(`${paint.fg("accent", safe(kind))}: ${safe(e.text)}`);
     }
     if (d.items.length > 0) {
       heading("Per-item reports");
       for (const i of d.items) {
-        out.push(`  ${paint.bold(safe(i.item))} ${paint.fg(i.outcome === "done" ? "success" : i.outcome === "blocked" ? "warning" : "muted", safe(i.outcome))}`);
+        out.push(
+          `  ${paint.bold(safe(i.item))} ${paint.fg(i.outcome === "done" ? "success" : i.outcome === "blocked" ? "warning" : "muted", safe(i.outcome))}`,
+        );
         para(i.body, "    ");
       }
     }
@@ -80,7 +109,10 @@ export function cardBody(v: ReviewView, paint: Paint, width: number): string[] {
     if (cm.previous.length > 0) {
       heading(`Comments on v${cm.previous[0]!.version} (sent with ${cm.previous[0]!.decision})`);
       for (const p of cm.previous) {
-        const where = p.mapped.status === "current" ? paint.fg("muted", `still at ${formatAnchor(p.mapped.anchor)}`) : paint.fg("warning", `outdated: ${p.mapped.reason}`);
+        const where =
+          p.mapped.status === "current"
+            ? paint.fg("muted", `still at ${formatAnchor(p.mapped.anchor)}`)
+            : paint.fg("warning", `outdated: ${p.mapped.reason}`);
         lines(`${paint.bold(p.id)} ${safe(formatAnchor(p.anchor))} · ${where}`);
         para(p.text, "    ");
         if (p.addressed !== null) lines(paint.fg("success", `↳ ${c.worker}: ${safe(p.addressed)}`), "    ");
@@ -101,7 +133,10 @@ export function cardBody(v: ReviewView, paint: Paint, width: number): string[] {
   }
   if (v.history.length > 0) {
     heading("Decisions on this version");
-    for (const h of v.history) para(`${h.at.replace("T", " ").slice(0, 19)}  ${h.id} ${h.verb} · ${h.actor}${h.option ? ` · ${h.option}` : ""}${h.note ? ` · ${h.note}` : ""}`);
+    for (const h of v.history)
+      para(
+        `${h.at.replace("T", " ").slice(0, 19)}  ${h.id} ${h.verb} · ${h.actor}${h.option ? ` · ${h.option}` : ""}${h.note ? ` · ${h.note}` : ""}`,
+      );
   }
   return out.length > 0 && out[0] === "" ? out.slice(1) : out;
 }
@@ -111,7 +146,9 @@ export function evidenceFiles(files: readonly DiffFile[], hunks: number, paint: 
   if (files.length === 0) return [paint.fg("muted", "  no file changes")];
   const add = files.reduce((n, f) => n + f.additions, 0);
   const del = files.reduce((n, f) => n + f.deletions, 0);
-  const out = [`  ${files.length} file${files.length === 1 ? "" : "s"} · ${paint.fg("toolDiffAdded", `+${add}`)} ${paint.fg("toolDiffRemoved", `−${del}`)} · ${hunks} hunk${hunks === 1 ? "" : "s"}`];
+  const out = [
+    `  ${files.length} file${files.length === 1 ? "" : "s"} · ${paint.fg("toolDiffAdded", `+${add}`)} ${paint.fg("toolDiffRemoved", `−${del}`)} · ${hunks} hunk${hunks === 1 ? "" : "s"}`,
+  ];
   for (const f of files) out.push(`    ${fileStat(f, paint)} ${safe(filePath(f))}${fileTags(f)}`);
   return out;
 }
@@ -124,7 +161,9 @@ export function fileStat(f: DiffFile, paint: Paint): string {
 }
 
 export function filePath(f: DiffFile): string {
-  return f.status === "renamed" || f.status === "copied" ? `${quotePath(f.oldPath)} → ${quotePath(f.path)}` : quotePath(f.path);
+  return f.status === "renamed" || f.status === "copied"
+    ? `${quotePath(f.oldPath)} → ${quotePath(f.path)}`
+    : quotePath(f.path);
 }
 
 /** ` (added)`, ` (renamed, mode 100644 → 100755)`: what the +/− counts alone do not say. */

@@ -11,7 +11,11 @@ import type { CardIntent } from "./card-keys.js";
 import { refusalText, showRefusal, showResult, type ParentHost } from "./host.js";
 
 /** Runs the intent; resolves with the banner the card shows next, or undefined when the human cancelled a dialog. */
-export async function performCardIntent(host: ParentHost, view: ReviewView, intent: CardIntent): Promise<Banner | undefined> {
+export async function performCardIntent(
+  host: ParentHost,
+  view: ReviewView,
+  intent: CardIntent,
+): Promise<Banner | undefined> {
   let request: ActRequest | undefined;
   try {
     request = await requestFor(host, view, intent);
@@ -30,7 +34,11 @@ export async function performCardIntent(host: ParentHost, view: ReviewView, inte
 
 async function requestFor(host: ParentHost, view: ReviewView, intent: CardIntent): Promise<ActRequest | undefined> {
   const ui = host.ctx.ui;
-  const prompter: Prompter = { input: (q) => ui.input(q), confirm: (title, q) => ui.confirm(title, q), select: (title, options) => ui.select(title, options) };
+  const prompter: Prompter = {
+    input: (q) => ui.input(q),
+    confirm: (title, q) => ui.confirm(title, q),
+    select: (title, options) => ui.select(title, options),
+  };
   const bound = boundOf(view);
   switch (intent.kind) {
     case "answer":
@@ -38,11 +46,16 @@ async function requestFor(host: ParentHost, view: ReviewView, intent: CardIntent
     case "say": {
       const q = view.card.detail.questions.find((x) => x.id === intent.question);
       if (!q) return tellRequest(prompter, bound);
-      const text = (await ui.input(visibleText(`Your answer to ${bound.worker}'s question ${q.id}: ${q.text}`)))?.trim(); // the question is worker text
+      const text = (
+        await ui.input(visibleText(`Your answer to ${bound.worker}'s question ${q.id}: ${q.text}`))
+      )?.trim(); // the question is worker text
       return text ? { ...bound, verb: "answer", question: q.id, text } : undefined;
     }
     case "use": {
-      const picked = await ui.select(`Use ${intent.actions[0]!.ref} →`, intent.actions.map((a) => USE_LABEL[a.mode!]!));
+      const picked = await ui.select(
+        `Use ${intent.actions[0]!.ref} →`,
+        intent.actions.map((a) => USE_LABEL[a.mode!]!),
+      );
       const action = intent.actions.find((a) => USE_LABEL[a.mode!] === picked);
       return action ? requestForAction(prompter, view, action, host.engine) : undefined;
     }

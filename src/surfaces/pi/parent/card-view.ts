@@ -22,7 +22,12 @@ export interface CardOutcome {
   offset: number;
 }
 
-export function createCardView(tui: TUI, paint: Paint, input: CardViewInput, done: (outcome: CardOutcome) => void): Component {
+export function createCardView(
+  tui: TUI,
+  paint: Paint,
+  input: CardViewInput,
+  done: (outcome: CardOutcome) => void,
+): Component {
   const { view } = input;
   const keys = cardKeys(view, { queued: input.queue !== undefined && input.queue.total > 1 });
   const version = view.card.deliverable ? ` v${view.card.deliverable.version}` : "";

@@ -15,7 +15,12 @@ let block: string[] = [];
  * `tui`: pi's interactive TUI owns the terminal (RPC clients get every notification as its own event). Every line
  * Docket shows in pi's chat comes through here, so here it passes the one output filter (worker text in notices).
  */
-export function notice(ui: Pick<ExtensionContext["ui"], "notify">, raw: string, level: NoticeLevel, tui: boolean): void {
+export function notice(
+  ui: Pick<ExtensionContext["ui"], "notify">,
+  raw: string,
+  level: NoticeLevel,
+  tui: boolean,
+): void {
   const text = visibleText(raw);
   if (!tui || level !== "info") {
     block = []; // a warning or an error is its own chat entry: the next info line starts afresh

@@ -10,7 +10,10 @@ import { boundaryTag } from "../../../domain/text/fence.js";
 
 /** Attaches queued chips to a human prompt; `onTaken` runs after chips were consumed (the dock repaints). */
 export async function attachChips(
-  event: InputEvent, ctx: ExtensionContext, engine: EngineOpener, onTaken: () => void = () => undefined,
+  event: InputEvent,
+  ctx: ExtensionContext,
+  engine: EngineOpener,
+  onTaken: () => void = () => undefined,
 ): Promise<InputEventResult> {
   if (event.source === "extension" || event.text.trimStart().startsWith("/")) return { action: "continue" };
   const e = engine();
@@ -26,7 +29,11 @@ export async function attachChips(
  * Each chip's exact body in a tag whose random suffix is drawn now, after the body was frozen: no line of the body can
  * close the wrapper or open one that looks like Docket's (issue 23, break 9).
  */
-export function formatChipContext(chips: readonly AttachedChip[], prompt: string, draw: () => string = wrapperNonce): string {
+export function formatChipContext(
+  chips: readonly AttachedChip[],
+  prompt: string,
+  draw: () => string = wrapperNonce,
+): string {
   const blocks = chips.map((c) => {
     const tag = boundaryTag("docket-deliverable", draw, [c.body, prompt]);
     return `<${tag} ref="${c.ref}">\n${c.body}\n</${tag}>`;

@@ -32,14 +32,20 @@ export function completeDocket(prefix: string, rows: () => readonly DockRow[]): 
   const verbs = (verbsCache ??= [...listVerbs(), fleet]);
   if (parts.length <= 1) {
     const p = parts[0] ?? "";
-    return offer(verbs.map((v) => ({ value: v.name, label: v.name, description: v.description })), p);
+    return offer(
+      verbs.map((v) => ({ value: v.name, label: v.name, description: v.description })),
+      p,
+    );
   }
   const [verb, ...rest] = parts;
   const last = rest[rest.length - 1] ?? "";
   const head = parts.slice(0, -1).join(" ");
   const sub = verbs.find((v) => v.name === verb)?.subcommands ?? [];
   if (rest.length === 1 && sub.length > 0) {
-    return offer(sub.map((s) => ({ value: `${head} ${s}`, label: s })), last);
+    return offer(
+      sub.map((s) => ({ value: `${head} ${s}`, label: s })),
+      last,
+    );
   }
   if (rest.length !== 1 || !WORKER_VERBS.has(verb!)) return null;
   let workers: readonly DockRow[];

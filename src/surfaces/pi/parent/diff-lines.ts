@@ -22,7 +22,11 @@ export interface ViewerNote {
 /** The line a comment key would anchor to: the diff line at that body row (null for headers and notes). */
 export type LineTarget = { side: CommentSide; line: number } | null;
 
-export function diffFileLines(f: DiffFile, paint: Paint, notes: readonly ViewerNote[] = []): { lines: string[]; targets: LineTarget[] } {
+export function diffFileLines(
+  f: DiffFile,
+  paint: Paint,
+  notes: readonly ViewerNote[] = [],
+): { lines: string[]; targets: LineTarget[] } {
   const out: string[] = [];
   const targets: LineTarget[] = [];
   const note = (n: ViewerNote) => out.push(paint.fg("accent", `  ▌ ${n.label}: `) + safe(n.text.replace(/\s+/g, " ")));
@@ -33,17 +37,34 @@ export function diffFileLines(f: DiffFile, paint: Paint, notes: readonly ViewerN
   for (const n of notes) if (n.line === null) note(n);
   if (f.modeChanged) out.push(paint.fg("muted", `mode ${f.mode.old ?? "?"} → ${f.mode.new ?? "?"}`));
   if (f.frozenAsBinary) out.push(paint.fg("warning", `⚠ ${FROZEN_AS_BINARY}`));
-  if (f.binary) out.push(paint.fg("muted", `binary file ${f.status}: its bytes are in the frozen patch and are not shown here`));
-  else if (f.hunks.length === 0) out.push(paint.fg("muted", f.status === "renamed" ? `renamed without changes (${f.similarity ?? 100}% similar)` : "no text changes"));
+  if (f.binary)
+    out.push(paint.fg("muted", `binary file ${f.status}: its bytes are in the frozen patch and are not shown here`));
+  else if (f.hunks.length === 0)
+    out.push(
+      paint.fg(
+        "muted",
+        f.status === "renamed" ? `renamed without changes (${f.similarity ?? 100}% similar)` : "no text changes",
+      ),
+    );
   const last = f.hunks.flatMap((h) => h.lines).reduce((n, l) => Math.max(n, l.oldNo ?? 0, l.newNo ?? 0), 0);
   const w = String(last).length;
   const num = (n: number | null) => (n === null ? " ".repeat(w) : String(n).padStart(w));
   for (const h of f.hunks) {
-    out.push(paint.fg("accent", `@@ -${h.oldStart},${h.oldCount} +${h.newStart},${h.newCount} @@${h.section ? ` ${safe(h.section)}` : ""}`));
+    out.push(
+      paint.fg(
+        "accent",
+        `@@ -${h.oldStart},${h.oldCount} +${h.newStart},${h.newCount} @@${h.section ? ` ${safe(h.section)}` : ""}`,
+      ),
+    );
     for (const l of h.lines) {
       const gutter = paint.fg("dim", `${num(l.oldNo)} ${num(l.newNo)} │`);
       const text = safe(l.text);
-      const body = l.kind === "add" ? paint.fg("toolDiffAdded", `+${text}`) : l.kind === "del" ? paint.fg("toolDiffRemoved", `-${text}`) : paint.fg("toolDiffContext", ` ${text}`);
+      const body =
+        l.kind === "add"
+          ? paint.fg("toolDiffAdded", `+${text}`)
+          : l.kind === "del"
+            ? paint.fg("toolDiffRemoved", `-${text}`)
+            : paint.fg("toolDiffContext", ` ${text}`);
       while (targets.length < out.length) targets.push(null);
       out.push(`${gutter}${body}`);
       targets.push(l.kind === "del" ? { side: "old", line: l.oldNo! } : { side: "new", line: l.newNo! });
@@ -65,6 +86,7 @@ export function fileListLines(files: readonly DiffFile[], current: number, paint
     const name = `${safe(filePath(f))}${fileTags(f)}`;
     return `${mark} ${fileStat(f, paint)} ${f.index === current ? paint.bold(name) : name}`;
   });
-  if (files.length > size) out.push(paint.fg("muted", `  file ${current + 1} of ${files.length} · ] next · [ previous`));
+  if (files.length > size)
+    out.push(paint.fg("muted", `  file ${current + 1} of ${files.length} · ] next · [ previous`));
   return out;
 }

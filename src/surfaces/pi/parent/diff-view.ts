@@ -30,7 +30,12 @@ export interface DiffOutcome {
   offset: number;
 }
 
-export function createDiffView(tui: TUI, paint: Paint, input: DiffViewInput, done: (outcome?: DiffOutcome) => void): Component {
+export function createDiffView(
+  tui: TUI,
+  paint: Paint,
+  input: DiffViewInput,
+  done: (outcome?: DiffOutcome) => void,
+): Component {
   const { files } = input;
   let current = Math.min(Math.max(0, input.file ?? 0), files.length - 1);
   let cursor = input.cursor ?? 0;
@@ -55,12 +60,21 @@ export function createDiffView(tui: TUI, paint: Paint, input: DiffViewInput, don
     box.reveal(cursor);
     repaint();
   };
-  const legend = ["] next file", "[ previous file", "j/k move", "space/b page", "g/G top/end", ...(input.commentable ? ["c comment on this line", "C comment on the file"] : []), "esc close"];
+  const legend = [
+    "] next file",
+    "[ previous file",
+    "j/k move",
+    "space/b page",
+    "g/G top/end",
+    ...(input.commentable ? ["c comment on this line", "C comment on the file"] : []),
+    "esc close",
+  ];
   const box: ScrollBox = new ScrollBox(
     tui,
     paint,
     {
-      title: () => `${paint.fg("accent", "docket · diff")} ${input.ref} · ${files.length} file${files.length === 1 ? "" : "s"} ${paint.fg("toolDiffAdded", `+${adds}`)} ${paint.fg("toolDiffRemoved", `−${dels}`)}`,
+      title: () =>
+        `${paint.fg("accent", "docket · diff")} ${input.ref} · ${files.length} file${files.length === 1 ? "" : "s"} ${paint.fg("toolDiffAdded", `+${adds}`)} ${paint.fg("toolDiffRemoved", `−${dels}`)}`,
       head: () => fileListLines(files, current, paint),
       body: () => rendered.lines.map((l, i) => (i === cursor ? `${paint.fg("accent", "▸")}${l}` : ` ${l}`)),
       legend: () => legend,
@@ -75,7 +89,8 @@ export function createDiffView(tui: TUI, paint: Paint, input: DiffViewInput, don
       else if (matchesKey(data, "[") || matchesKey(data, "shift+tab")) move(-1);
       else if (matchesKey(data, "j") || matchesKey(data, "down")) step(1);
       else if (matchesKey(data, "k") || matchesKey(data, "up")) step(-1);
-      else if (input.commentable && matchesKey(data, "shift+c")) done({ comment: { file: current, side: "new", line: null }, cursor, offset: box.offset });
+      else if (input.commentable && matchesKey(data, "shift+c"))
+        done({ comment: { file: current, side: "new", line: null }, cursor, offset: box.offset });
       else if (input.commentable && matchesKey(data, "c")) {
         const target = rendered.targets[cursor];
         if (target) done({ comment: { file: current, ...target }, cursor, offset: box.offset });

@@ -26,7 +26,17 @@ const MAX_TASK = 48;
 export const DOCK_MAX_LINES = 10;
 
 /** Who needs the human first when not every worker fits: lower ranks are shown before higher ones. */
-const ATTENTION_RANK: Record<string, number> = { needs_input: 0, failed: 1, ready: 2, stale: 3, consulting: 4, revising: 5, thinking: 5, idle: 6, starting: 7 };
+const ATTENTION_RANK: Record<string, number> = {
+  needs_input: 0,
+  failed: 1,
+  ready: 2,
+  stale: 3,
+  consulting: 4,
+  revising: 5,
+  thinking: 5,
+  idle: 6,
+  starting: 7,
+};
 
 /**
  * One line per worker in label order. When they do not all fit in `maxLines`, the workers that need the human
@@ -38,7 +48,13 @@ export function formatDock(rows: readonly DockRow[], nowMs: number, maxLines = D
   let folded: DockRow[] = [];
   if (rows.length > maxLines) {
     const rank = (r: DockRow) => ATTENTION_RANK[r.state] ?? 9;
-    const keep = new Set([...rows].map((r, i) => ({ r, i })).sort((a, b) => rank(a.r) - rank(b.r) || a.i - b.i).slice(0, maxLines - 1).map((x) => x.r));
+    const keep = new Set(
+      [...rows]
+        .map((r, i) => ({ r, i }))
+        .sort((a, b) => rank(a.r) - rank(b.r) || a.i - b.i)
+        .slice(0, maxLines - 1)
+        .map((x) => x.r),
+    );
     shown = rows.filter((r) => keep.has(r));
     folded = rows.filter((r) => !keep.has(r));
   }
@@ -99,12 +115,20 @@ export function formatChipLine(chips: readonly { id: string; ref: string }[]): s
 }
 
 const HEADS: Record<string, string> = {
-  question: "asks", escalated: "asks", blocked: "is blocked", ready: "is ready for review", failed: "failed", outcome: "reported", note: "shared",
+  question: "asks",
+  escalated: "asks",
+  blocked: "is blocked",
+  ready: "is ready for review",
+  failed: "failed",
+  outcome: "reported",
+  note: "shared",
   budget: "budget",
   "consult-answered": "consulted · answered by the parent agent",
 };
 
-export function formatNotification(n: Pick<ParentNotification, "kind" | "worker" | "item" | "body" | "forHuman">): string {
+export function formatNotification(
+  n: Pick<ParentNotification, "kind" | "worker" | "item" | "body" | "forHuman">,
+): string {
   const who = [n.worker, n.item].filter(Boolean).join(" · ");
   const lines = [`docket · ${who} ${HEADS[n.kind] ?? n.kind}: ${n.body}`, ...n.forHuman.map((l) => `  ${l}`)];
   return lines.join("\n");
@@ -120,9 +144,17 @@ export function notificationLevel(kind: string): "info" | "warning" | "error" {
 }
 
 /** Notifications that arrived together, one message per level (so news is not labelled a warning), news first. */
-export function notificationBatches(notices: readonly ParentNotification[]): { level: "info" | "warning" | "error"; text: string }[] {
+export function notificationBatches(
+  notices: readonly ParentNotification[],
+): { level: "info" | "warning" | "error"; text: string }[] {
   return (["info", "warning", "error"] as const)
-    .map((level) => ({ level, text: notices.filter((n) => notificationLevel(n.kind) === level).map(formatNotification).join("\n") }))
+    .map((level) => ({
+      level,
+      text: notices
+        .filter((n) => notificationLevel(n.kind) === level)
+        .map(formatNotification)
+        .join("\n"),
+    }))
     .filter((b) => b.text !== "");
 }
 
@@ -139,13 +171,28 @@ const MAX_DELIVERY_LINES = 3;
  * One line per message the human sent from here that is still on its way, or was read in the last minute.
  * `readSeen`: when this parent first saw each message read (its own clock: a worker's clock may differ).
  */
-export function formatDeliveries(deliveries: readonly MessageDelivery[], nowMs: number, readSeen: ReadonlyMap<string, number>): string[] {
-  const shown = deliveries.filter((d) => d.delivery === "queued" || d.delivery === "delivered" || (d.delivery === "read" && nowMs - (readSeen.get(d.message) ?? nowMs) < READ_SHOWN_MS));
+export function formatDeliveries(
+  deliveries: readonly MessageDelivery[],
+  nowMs: number,
+  readSeen: ReadonlyMap<string, number>,
+): string[] {
+  const shown = deliveries.filter(
+    (d) =>
+      d.delivery === "queued" ||
+      d.delivery === "delivered" ||
+      (d.delivery === "read" && nowMs - (readSeen.get(d.message) ?? nowMs) < READ_SHOWN_MS),
+  );
   const lines = shown.slice(-MAX_DELIVERY_LINES).map((d) => {
-    const waiting = d.delivery === "queued" && d.workerExited ? ` · ${d.worker} is not running: docket respawn ${d.worker} delivers it` : "";
+    const waiting =
+      d.delivery === "queued" && d.workerExited
+        ? ` · ${d.worker} is not running: docket respawn ${d.worker} delivers it`
+        : "";
     return `✉ ${d.message} → ${d.worker} · ${d.delivery === "read" ? "read ✓" : d.delivery}${waiting}`;
   });
-  if (shown.length > MAX_DELIVERY_LINES) lines.unshift(`✉ … ${shown.length - MAX_DELIVERY_LINES} earlier message${shown.length - MAX_DELIVERY_LINES === 1 ? "" : "s"} on their way`);
+  if (shown.length > MAX_DELIVERY_LINES)
+    lines.unshift(
+      `✉ … ${shown.length - MAX_DELIVERY_LINES} earlier message${shown.length - MAX_DELIVERY_LINES === 1 ? "" : "s"} on their way`,
+    );
   return lines;
 }
 

@@ -56,7 +56,10 @@ function watchWhileOpen(host: ParentHost, view: FleetView, all: boolean): FleetV
     if (now === stamp) return;
     stamp = now;
     // A failed reload keeps the rows on screen; the next change retries.
-    loadRows(host, all).then((rows) => view.update(rows), () => undefined);
+    loadRows(host, all).then(
+      (rows) => view.update(rows),
+      () => undefined,
+    );
   }, LIVE_CHECK_MS);
   timer.unref();
   view.dispose = () => clearInterval(timer);
@@ -77,7 +80,9 @@ async function tell(host: ParentHost, worker: string): Promise<void> {
   if (!text) return;
   try {
     const r = tellWorker(host.engine(), { worker, text });
-    showResult(host, [`${r.message} ${r.delivery === "delivered" ? "pasted into the pane of" : "queued for"} ${worker}${r.waiting ? ` (not running: it waits in the inbox until docket respawn ${worker})` : ""}`]);
+    showResult(host, [
+      `${r.message} ${r.delivery === "delivered" ? "pasted into the pane of" : "queued for"} ${worker}${r.waiting ? ` (not running: it waits in the inbox until docket respawn ${worker})` : ""}`,
+    ]);
     host.refresh();
   } catch (error) {
     showRefusal(host, error);

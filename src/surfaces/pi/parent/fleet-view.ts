@@ -7,7 +7,11 @@ import { formatWorkerCost, GLYPH } from "./dock.js";
 import { fit, safe, type Paint } from "./paint.js";
 import { isClose, ScrollBox } from "./scroll-box.js";
 
-export type FleetIntent = { kind: "close" } | { kind: "card"; worker: string } | { kind: "tell"; worker: string } | { kind: "all"; all: boolean };
+export type FleetIntent =
+  | { kind: "close" }
+  | { kind: "card"; worker: string }
+  | { kind: "tell"; worker: string }
+  | { kind: "all"; all: boolean };
 
 export interface FleetState {
   selected: number;
@@ -24,7 +28,12 @@ export interface FleetView extends Component {
 }
 
 const STATE_COLOR: Record<string, "success" | "error" | "warning" | "accent" | "muted"> = {
-  ready: "success", failed: "error", needs_input: "warning", stale: "warning", thinking: "accent", revising: "accent",
+  ready: "success",
+  failed: "error",
+  needs_input: "warning",
+  stale: "warning",
+  thinking: "accent",
+  revising: "accent",
 };
 
 const COLUMNS = "  worker  state          live     kind          age    ver   cost     ?   items";
@@ -33,7 +42,10 @@ const COLUMNS = "  worker  state          live     kind          age    ver   co
 export function fleetRow(r: FleetEntry, paint: Paint): string {
   const state = `${GLYPH[r.state] ?? "·"} ${r.state.replace("_", " ")}`.padEnd(14);
   const fixed = `${r.worker.padEnd(6)}  ${paint.fg(STATE_COLOR[r.state] ?? "muted", state)} ${r.liveness.padEnd(8)} ${fit(safe(r.contained ? `${r.kind}▣` : r.kind), 13)} ${r.age.padEnd(6)} ${(r.version ? `v${r.version}` : "—").padEnd(5)} ${fleetCost(r.spend).padEnd(8)} ${String(r.questions || "").padEnd(3)} ${fit(safe(r.items.join(",")), 8)}`;
-  const host = r.host !== undefined ? `${paint.fg("accent", `@${safe(r.host)}`)}${r.hostReachable === false ? paint.fg("warning", " (unreachable)") : ""} ` : "";
+  const host =
+    r.host !== undefined
+      ? `${paint.fg("accent", `@${safe(r.host)}`)}${r.hostReachable === false ? paint.fg("warning", " (unreachable)") : ""} `
+      : "";
   return `${fixed} ${host}${safe(r.task.replace(/\s+/g, " ").trim())}`;
 }
 
@@ -53,19 +65,47 @@ export function createFleetView(
     tui,
     paint,
     {
-      title: () => `${paint.fg("accent", "docket · fleet")} · ${rows.length} worker${rows.length === 1 ? "" : "s"} · ${st.all ? "all projects, settled too" : "this project, unsettled"}`,
+      title: () =>
+        `${paint.fg("accent", "docket · fleet")} · ${rows.length} worker${rows.length === 1 ? "" : "s"} · ${st.all ? "all projects, settled too" : "this project, unsettled"}`,
       head: () => [paint.fg("muted", COLUMNS.padEnd(COLUMNS.length + 1) + "task")],
       body: () =>
         rows.length === 0
-          ? [paint.fg("muted", st.all ? "no workers" : "no unsettled workers in this project · tab shows all · /docket spawn <task> starts one")]
-          : rows.map((r, i) => `${i === st.selected ? paint.fg("accent", "▸") : " "} ${i === st.selected ? paint.bold(fleetRow(r, paint)) : fleetRow(r, paint)}`),
-      tail: () => (st.peek ? [paint.fg("accent", `peek · ${st.peek.worker}`), ...st.peek.text.split("\n").slice(-12).map((l) => paint.fg("dim", safe(l)))] : []),
-      legend: () => ["j/k move", "enter card", "p peek", "t tell", `tab ${st.all ? "this project" : "all"}`, "esc close"],
+          ? [
+              paint.fg(
+                "muted",
+                st.all
+                  ? "no workers"
+                  : "no unsettled workers in this project · tab shows all · /docket spawn <task> starts one",
+              ),
+            ]
+          : rows.map(
+              (r, i) =>
+                `${i === st.selected ? paint.fg("accent", "▸") : " "} ${i === st.selected ? paint.bold(fleetRow(r, paint)) : fleetRow(r, paint)}`,
+            ),
+      tail: () =>
+        st.peek
+          ? [
+              paint.fg("accent", `peek · ${st.peek.worker}`),
+              ...st.peek.text
+                .split("\n")
+                .slice(-12)
+                .map((l) => paint.fg("dim", safe(l))),
+            ]
+          : [],
+      legend: () => [
+        "j/k move",
+        "enter card",
+        "p peek",
+        "t tell",
+        `tab ${st.all ? "this project" : "all"}`,
+        "esc close",
+      ],
     },
     (data) => {
       const w = chosen();
       if (isClose(data)) {
-        if (st.peek) st.peek = undefined; // Esc closes the peek first
+        if (st.peek)
+          st.peek = undefined; // Esc closes the peek first
         else done({ kind: "close" });
       } else if (matchesKey(data, "j") || matchesKey(data, "down")) select(st.selected + 1);
       else if (matchesKey(data, "k") || matchesKey(data, "up")) select(st.selected - 1);
@@ -73,7 +113,8 @@ export function createFleetView(
       else if (!w) return matchesKey(data, "enter") || matchesKey(data, "p") || matchesKey(data, "t");
       else if (matchesKey(data, "enter")) done({ kind: "card", worker: w.worker });
       else if (matchesKey(data, "t")) done({ kind: "tell", worker: w.worker });
-      else if (matchesKey(data, "p")) st.peek = st.peek?.worker === w.worker ? undefined : { worker: w.worker, text: input.peek(w.worker) };
+      else if (matchesKey(data, "p"))
+        st.peek = st.peek?.worker === w.worker ? undefined : { worker: w.worker, text: input.peek(w.worker) };
       else return false;
       tui.requestRender();
       return true;

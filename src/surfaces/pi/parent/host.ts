@@ -33,7 +33,10 @@ export function showRefusal(host: ParentHost, error: unknown): void {
 }
 
 /** A focused overlay over pi's screen; resolves with what the component passed to `done`. */
-export function showOverlay<T>(host: ParentHost, make: (tui: TUI, paint: Paint, done: (result: T) => void) => Component): Promise<T> {
+export function showOverlay<T>(
+  host: ParentHost,
+  make: (tui: TUI, paint: Paint, done: (result: T) => void) => Component,
+): Promise<T> {
   return host.ctx.ui.custom<T>((tui, theme, _keys, done) => make(tui, theme, done), {
     overlay: true,
     overlayOptions: { width: "94%", minWidth: 60, maxHeight: "90%", anchor: "center" },

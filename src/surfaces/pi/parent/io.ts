@@ -13,7 +13,10 @@ export interface CollectingIo extends Io {
 type Line = { stream: "out" | "warn" | "err"; text: string };
 
 /** Which level each collected line is shown at; a failed command's stderr lines are its refusal. */
-export function levelsOf(lines: readonly Line[], failed: boolean): { info: string[]; warning: string[]; error: string[] } {
+export function levelsOf(
+  lines: readonly Line[],
+  failed: boolean,
+): { info: string[]; warning: string[]; error: string[] } {
   const info: string[] = [];
   const warning: string[] = [];
   const error: string[] = [];

@@ -43,7 +43,11 @@ export function frame(paint: Paint, width: number, title: string, lines: readonl
   const inner = Math.max(1, width - 4);
   const border = (left: string, text: string, right: string) => {
     const label = text === "" ? "" : ` ${truncateToWidth(text, Math.max(0, width - 6), "…")} `;
-    return paint.fg("border", left + "─") + label + paint.fg("border", "─".repeat(Math.max(0, width - 3 - visibleWidth(label))) + right);
+    return (
+      paint.fg("border", left + "─") +
+      label +
+      paint.fg("border", "─".repeat(Math.max(0, width - 3 - visibleWidth(label))) + right)
+    );
   };
   return [
     border("╭", title, "╮"),

@@ -17,7 +17,8 @@ export type HelpRequest = { kind: "all" } | { kind: "verb"; verb: string } | { k
 export function helpRequest(argv: readonly string[]): HelpRequest | undefined {
   const [first, second, ...rest] = argv;
   if (rest.length > 0) return undefined;
-  const asked = first === undefined || ((first === "help" || first === "--help" || first === "-h") && second === undefined);
+  const asked =
+    first === undefined || ((first === "help" || first === "--help" || first === "-h") && second === undefined);
   if (asked) return { kind: "all" };
   if (first !== "help" || second === undefined) return undefined;
   return AGENT_VERBS.has(second) ? { kind: "agent-side", verb: second } : { kind: "verb", verb: second };
@@ -50,7 +51,9 @@ export function forPi(text: string, verb: string | undefined): string | undefine
   const usage = /^error: ([\s\S]*?)\s*$/.exec(text);
   if (usage) {
     const known = verb !== undefined && HUMAN_VERBS.has(verb);
-    const message = usage[1]!.replace(/'([^'\n]*)'/g, "\"$1\"").replace(/\s*\(Did you mean (\S+)\?\)/, " (did you mean /docket $1?)");
+    const message = usage[1]!
+      .replace(/'([^'\n]*)'/g, '"$1"')
+      .replace(/\s*\(Did you mean (\S+)\?\)/, " (did you mean /docket $1?)");
     return `docket: ${message} — try /docket help${known ? ` ${verb}` : ""}`;
   }
   return text.replace(ADVICE, "`/docket ").replace(/^Usage: docket /gm, "Usage: /docket ");

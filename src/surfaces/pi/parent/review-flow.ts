@@ -21,7 +21,9 @@ export async function openVerdict(host: ParentHost, start: { target?: string } =
   let queue = queueOf(host);
   let target = start.target ?? queue[0];
   if (target === undefined) {
-    showResult(host, ["nothing needs judgment (no open questions, failures or unjudged ready versions in this project)"]);
+    showResult(host, [
+      "nothing needs judgment (no open questions, failures or unjudged ready versions in this project)",
+    ]);
     return;
   }
   let current = target;
@@ -38,7 +40,12 @@ export async function openVerdict(host: ParentHost, start: { target?: string } =
     current = view.card.worker;
     recordShown(host.engine(), [view.card.deliverable && { worker: view.card.worker, ...view.card.deliverable }], "pi");
     const index = queue.indexOf(current);
-    const shown = { view, banner, offset: offsets.get(target) ?? 0, ...(index >= 0 ? { queue: { index, total: queue.length } } : {}) };
+    const shown = {
+      view,
+      banner,
+      offset: offsets.get(target) ?? 0,
+      ...(index >= 0 ? { queue: { index, total: queue.length } } : {}),
+    };
     const outcome = await showOverlay<CardOutcome>(host, (tui, paint, done) => createCardView(tui, paint, shown, done));
     offsets.set(target, outcome.offset);
     banner = undefined;
@@ -50,7 +57,11 @@ export async function openVerdict(host: ParentHost, start: { target?: string } =
     }
     if (intent.kind === "next" || intent.kind === "prev") {
       const to = queue[index + (intent.kind === "next" ? 1 : -1)];
-      if (to === undefined) banner = { level: "info", text: intent.kind === "next" ? "this is the last card in the queue" : "this is the first card in the queue" };
+      if (to === undefined)
+        banner = {
+          level: "info",
+          text: intent.kind === "next" ? "this is the last card in the queue" : "this is the first card in the queue",
+        };
       else target = current = to;
       continue;
     }
@@ -80,7 +91,11 @@ export async function openDiff(host: ParentHost, target: string, version?: numbe
     ref = r.deliverable.ref;
     if (r.worker) recordShown(host.engine(), [{ worker: r.worker, ...r.deliverable }], "pi");
     if (r.patch === "") {
-      showResult(host, [r.changeSet ? `${ref} changed no files` : `${ref} has no change set (read-only worker, or a record without one)`]);
+      showResult(host, [
+        r.changeSet
+          ? `${ref} changed no files`
+          : `${ref} has no change set (read-only worker, or a record without one)`,
+      ]);
       return;
     }
     files = shownFiles(r);
@@ -97,13 +112,19 @@ async function openDiffFiles(host: ParentHost, ref: string, files: DiffFile[]): 
   let at: { file?: number; cursor?: number; offset?: number } = {};
   for (;;) {
     const { notes, commentable } = viewerNotes(host, ref, files);
-    const outcome = await showOverlay<DiffOutcome | undefined>(host, (tui, paint, done) => createDiffView(tui, paint, { ref, files, notes, commentable, ...at }, done));
+    const outcome = await showOverlay<DiffOutcome | undefined>(host, (tui, paint, done) =>
+      createDiffView(tui, paint, { ref, files, notes, commentable, ...at }, done),
+    );
     if (!outcome) return;
     at = { file: outcome.comment.file, cursor: outcome.cursor, offset: outcome.offset };
     const f = files[outcome.comment.file]!;
     const { side, line } = outcome.comment;
     const path = side === "old" ? f.oldPath : f.path;
-    const text = (await host.ctx.ui.input(`Comment on ${line === null ? `${path} (whole file)` : `${path}:${line} (${side})`} of ${ref} (a draft; r on the card sends every draft):`))?.trim();
+    const text = (
+      await host.ctx.ui.input(
+        `Comment on ${line === null ? `${path} (whole file)` : `${path}:${line} (${side})`} of ${ref} (a draft; r on the card sends every draft):`,
+      )
+    )?.trim();
     if (!text) continue;
     try {
       const { addComment } = await import("../../../engine/review/comments.js");
@@ -118,7 +139,9 @@ async function openDiffFiles(host: ParentHost, ref: string, files: DiffFile[]): 
 
 /** The comments shown in the viewer, and whether it takes new ones (the current version of a worker only). */
 function viewerNotes(
-  host: ParentHost, ref: string, files: readonly DiffFile[],
+  host: ParentHost,
+  ref: string,
+  files: readonly DiffFile[],
 ): { notes: Map<number, ViewerNote[]>; commentable: boolean } {
   const notes = new Map<number, ViewerNote[]>();
   if (!parseDeliverableRef(ref)) return { notes, commentable: false };
@@ -127,7 +150,8 @@ function viewerNotes(
     const f = fileOfAnchor(files, anchor.file, anchor.side);
     if (f) notes.set(f.index, [...(notes.get(f.index) ?? []), { side: anchor.side, line: anchor.end, label, text }]);
   };
-  for (const p of comments.previous) if (p.mapped.status === "current") place(p.mapped.anchor, `${p.id} from v${p.version}`, p.text);
+  for (const p of comments.previous)
+    if (p.mapped.status === "current") place(p.mapped.anchor, `${p.id} from v${p.version}`, p.text);
   for (const d of comments.drafts) place(d.anchor, `${d.id} draft`, d.text);
   return { notes, commentable: isCurrent };
 }

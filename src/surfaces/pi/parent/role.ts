@@ -5,14 +5,30 @@ import { watch, type FSWatcher } from "node:fs";
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
 import type { KeyId } from "@mariozechner/pi-tui";
 import {
-  dockRows, lastMessageMark, ledgerStamp, markNotificationsDelivered, messageDeliveriesSince, pendingParentNotifications, queuedChips, type DockRow, type PatchFileCache,
+  dockRows,
+  lastMessageMark,
+  ledgerStamp,
+  markNotificationsDelivered,
+  messageDeliveriesSince,
+  pendingParentNotifications,
+  queuedChips,
+  type DockRow,
+  type PatchFileCache,
 } from "../../../engine/talk/parent-feed.js";
 import { visibleText } from "../../../domain/text/visible-text.js";
 import { userConfig } from "../../../engine/user-config.js";
 import { startParentSession } from "../../../engine/parent-session.js";
 import { runCli } from "../../shared/verbs/run.js";
 import { createEngineSession, type EngineOpener } from "../../shared/session.js";
-import { DOCK_MAX_LINES, formatChipLine, formatDeliveries, formatDock, formatDockStatus, formatFoldedNotices, notificationBatches } from "./dock.js";
+import {
+  DOCK_MAX_LINES,
+  formatChipLine,
+  formatDeliveries,
+  formatDock,
+  formatDockStatus,
+  formatFoldedNotices,
+  notificationBatches,
+} from "./dock.js";
 import type { ParentHost } from "./host.js";
 import { createParentIo } from "./io.js";
 import { agentSideLine, forPi, helpRequest, piHelpLines } from "./pi-help.js";
@@ -153,7 +169,8 @@ function startFeed(ctx: ExtensionContext, engine: EngineOpener): ParentFeed {
     stamp = now;
     const rows: DockRow[] = dockRows(e, cache);
     const deliveries = messageDeliveriesSince(e, messagesFrom);
-    for (const d of deliveries) if (d.delivery === "read" && !readSeen.has(d.message)) readSeen.set(d.message, e.clock.nowMs());
+    for (const d of deliveries)
+      if (d.delivery === "read" && !readSeen.has(d.message)) readSeen.set(d.message, e.clock.nowMs());
     const extra = [...formatDeliveries(deliveries, e.clock.nowMs(), readSeen), ...formatChipLine(queuedChips(e))];
     const lines = [...formatDock(rows, e.clock.nowMs(), DOCK_MAX_LINES - extra.length), ...extra];
     const widget = lines.join("\n");
@@ -171,12 +188,19 @@ function startFeed(ctx: ExtensionContext, engine: EngineOpener): ParentFeed {
     if (stale.length > 0) noticeFor(ctx, formatFoldedNotices(stale.length), "info");
     // One message per level and repaint, so notifications that arrive together are read together.
     for (const batch of notificationBatches(fresh)) noticeFor(ctx, batch.text, batch.level);
-    markNotificationsDelivered(e, [...stale, ...fresh].map((n) => n.id));
+    markNotificationsDelivered(
+      e,
+      [...stale, ...fresh].map((n) => n.id),
+    );
   };
   // The parent is a long-lived process: it sends due notifications outside the terminal (issue 29). pi owns the
   // terminal, so the terminal sink is not driven from here.
   const dispatcher = startNotifyDispatcher(e, { holder: `pi:${process.pid}` });
-  const lane = startConsultLane(ctx, () => e, (message) => ctx.ui.setStatus("docket", (shownStatus = visibleText(message))));
+  const lane = startConsultLane(
+    ctx,
+    () => e,
+    (message) => ctx.ui.setStatus("docket", (shownStatus = visibleText(message))),
+  );
   const safePaint = (force: boolean) => {
     try {
       paint(force);

@@ -50,8 +50,17 @@ export class ScrollBox implements Component {
     this.page = Math.max(1, height - 1);
     this.height = height;
     const rule = this.paint.fg("borderMuted", "─".repeat(inner));
-    const lines = [...head, ...(head.length > 0 ? [rule] : []), ...view.rows, ...(tail.length > 0 ? [rule, ...tail] : []), rule, ...legend];
-    const footer = [scrollHint(view.offset, view.rows.length, body.length), this.content.footer?.() ?? ""].filter(Boolean).join(" · ");
+    const lines = [
+      ...head,
+      ...(head.length > 0 ? [rule] : []),
+      ...view.rows,
+      ...(tail.length > 0 ? [rule, ...tail] : []),
+      rule,
+      ...legend,
+    ];
+    const footer = [scrollHint(view.offset, view.rows.length, body.length), this.content.footer?.() ?? ""]
+      .filter(Boolean)
+      .join(" · ");
     return frame(this.paint, width, this.content.title(), lines, footer);
   }
 
@@ -60,8 +69,10 @@ export class ScrollBox implements Component {
     const total = this.cached?.lines.length ?? 0;
     if (matchesKey(data, "j") || matchesKey(data, "down")) this.offset += 1;
     else if (matchesKey(data, "k") || matchesKey(data, "up")) this.offset -= 1;
-    else if (matchesKey(data, "space") || matchesKey(data, "pageDown") || matchesKey(data, "ctrl+f")) this.offset += this.page;
-    else if (matchesKey(data, "b") || matchesKey(data, "pageUp") || matchesKey(data, "ctrl+b")) this.offset -= this.page;
+    else if (matchesKey(data, "space") || matchesKey(data, "pageDown") || matchesKey(data, "ctrl+f"))
+      this.offset += this.page;
+    else if (matchesKey(data, "b") || matchesKey(data, "pageUp") || matchesKey(data, "ctrl+b"))
+      this.offset -= this.page;
     else if (matchesKey(data, "g") || matchesKey(data, "home")) this.offset = 0;
     else if (matchesKey(data, "shift+g") || matchesKey(data, "end")) this.offset = total;
     else return;

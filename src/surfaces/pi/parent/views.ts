@@ -19,9 +19,11 @@ export function viewFor(argv: readonly string[]): ViewOpener | undefined {
   if (verb === "verdict") {
     if (version !== undefined && (target === undefined || !isWorkerId(target.trim()))) return undefined; // the CLI says why
     const exact = version !== undefined ? deliverableRef(target!.trim(), version) : target;
-    return async (host) => (await import("./review-flow.js")).openVerdict(host, exact === undefined ? {} : { target: exact });
+    return async (host) =>
+      (await import("./review-flow.js")).openVerdict(host, exact === undefined ? {} : { target: exact });
   }
-  if (verb === "diff" && target !== undefined) return async (host) => (await import("./review-flow.js")).openDiff(host, target, version);
+  if (verb === "diff" && target !== undefined)
+    return async (host) => (await import("./review-flow.js")).openDiff(host, target, version);
   return undefined;
 }
 

@@ -32,7 +32,11 @@ export interface InboxDelivery {
   observe(message: unknown): void;
 }
 
-export function inboxDelivery(pi: ExtensionAPI, calls: WorkerCalls, session: () => ExtensionContext | undefined): InboxDelivery {
+export function inboxDelivery(
+  pi: ExtensionAPI,
+  calls: WorkerCalls,
+  session: () => ExtensionContext | undefined,
+): InboxDelivery {
   const pending: Pending[] = [];
   let open = false;
   let delivering = false;
@@ -43,7 +47,9 @@ export function inboxDelivery(pi: ExtensionAPI, calls: WorkerCalls, session: () 
     if (!s || !s.hasUI || !open || calls.fencedOut() || delivering) return;
     delivering = true;
     try {
-      const claimed = (await calls.guarded<{ messages: Claimed[] }>("inbox", "inbox-claim", { key: freshCallId("claim") }))?.messages ?? [];
+      const claimed =
+        (await calls.guarded<{ messages: Claimed[] }>("inbox", "inbox-claim", { key: freshCallId("claim") }))
+          ?.messages ?? [];
       if (claimed.length === 0) return;
       const messages = claimed.filter((m) => m.deliverAs !== "nextTurn");
       const quiet = claimed.filter((m) => m.deliverAs === "nextTurn");
@@ -63,7 +69,10 @@ export function inboxDelivery(pi: ExtensionAPI, calls: WorkerCalls, session: () 
         const ids = quiet.map((m) => m.id);
         pending.push({ text, ids });
         const deliverAs = s.isIdle() ? "nextTurn" : "steer";
-        pi.sendMessage({ customType: BROADCAST_MESSAGE_TYPE, content: text, display: true, details: { ids } }, { deliverAs });
+        pi.sendMessage(
+          { customType: BROADCAST_MESSAGE_TYPE, content: text, display: true, details: { ids } },
+          { deliverAs },
+        );
         calls.event({ type: "message", direction: "in", ids, deliverAs });
       }
     } finally {
@@ -80,7 +89,12 @@ export function inboxDelivery(pi: ExtensionAPI, calls: WorkerCalls, session: () 
     async loop(ended) {
       let after = -1;
       while (!ended() && !calls.fencedOut()) {
-        const seen = await calls.guarded<{ version: number; queued: boolean }>("inbox", "inbox-wait", { after, timeoutMs: INBOX_WAIT_MS }, { waitMs: INBOX_WAIT_MS });
+        const seen = await calls.guarded<{ version: number; queued: boolean }>(
+          "inbox",
+          "inbox-wait",
+          { after, timeoutMs: INBOX_WAIT_MS },
+          { waitMs: INBOX_WAIT_MS },
+        );
         if (!seen) {
           await new Promise((r) => setTimeout(r, 1_000).unref());
           continue;

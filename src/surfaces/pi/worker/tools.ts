@@ -9,7 +9,13 @@ import type { ConsultResult, NoteResult } from "../../../engine/protocol/consult
 import { callDoor, type Door } from "../../shared/door-client.js";
 import { workerCalls } from "../../shared/worker-wire.js";
 import {
-  formatConsultReply, formatDoneReply, formatFailReply, formatNoteReply, formatTodosReply, formatWaitReply, refusalText,
+  formatConsultReply,
+  formatDoneReply,
+  formatFailReply,
+  formatNoteReply,
+  formatTodosReply,
+  formatWaitReply,
+  refusalText,
 } from "../../shared/worker-replies.js";
 
 const calls = workerCalls("message");

@@ -26,7 +26,12 @@ export function workerCalls(door: Door, onFenced: () => void): WorkerCalls {
     order = next.catch(() => undefined);
     return next;
   };
-  async function guarded<T>(what: string, call: DoorCall, args: object, options: { waitMs?: number } = {}): Promise<T | undefined> {
+  async function guarded<T>(
+    what: string,
+    call: DoorCall,
+    args: object,
+    options: { waitMs?: number } = {},
+  ): Promise<T | undefined> {
     if (fenced) return undefined;
     try {
       const send = () => callDoor<T>(door, call, args, options);
@@ -37,7 +42,9 @@ export function workerCalls(door: Door, onFenced: () => void): WorkerCalls {
         onFenced();
       }
       // The events file is the last place to record this; if the door cannot take it, the error is lost by design.
-      await callDoor(door, "event", { event: { type: "error", during: what, message: (error as Error).message } }).catch(() => undefined);
+      await callDoor(door, "event", {
+        event: { type: "error", during: what, message: (error as Error).message },
+      }).catch(() => undefined);
       return undefined;
     }
   }

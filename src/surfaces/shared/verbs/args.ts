@@ -8,8 +8,10 @@ export const collect = (value: string, previous: string[] = []): string[] => [..
 export function parsePositiveInt(name: string, max = Number.MAX_SAFE_INTEGER) {
   return (value: string): number => {
     const n = /^\s*[0-9]+\s*$/.test(value) ? Number(value) : Number.NaN;
-    if (!Number.isInteger(n) || n < 1) throw usageError("bad-flag", `${name} must be a positive integer; got "${value}"`);
-    if (!Number.isSafeInteger(n) || n > max) throw usageError("bad-flag", `${name} must be at most ${max}; got "${value}"`);
+    if (!Number.isInteger(n) || n < 1)
+      throw usageError("bad-flag", `${name} must be a positive integer; got "${value}"`);
+    if (!Number.isSafeInteger(n) || n > max)
+      throw usageError("bad-flag", `${name} must be at most ${max}; got "${value}"`);
     return n;
   };
 }
@@ -35,7 +37,8 @@ export function shellQuote(word: string): string {
 export function parseUsd(name: string) {
   return (value: string): number => {
     const n = /^\d+(?:\.\d+)?$/.test(value.trim()) ? Number(value) : NaN;
-    if (!(n > 0)) throw usageError("bad-flag", `${name} must be a positive amount of US dollars such as 0.50; got "${value}"`);
+    if (!(n > 0))
+      throw usageError("bad-flag", `${name} must be a positive amount of US dollars such as 0.50; got "${value}"`);
     return n;
   };
 }

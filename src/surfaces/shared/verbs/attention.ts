@@ -13,7 +13,10 @@ export function registerAttentionCommands(program: Command, io: Io, engine: Engi
     .command("attention")
     .description("list pending notifications (blocked items, outcomes); --dismiss <id> clears one")
     .option("--dismiss <id>", "dismiss a notification (repeatable)", collect, [])
-    .option("--all", "also the notices whose subject was settled since (worker deleted, question answered, version judged)")
+    .option(
+      "--all",
+      "also the notices whose subject was settled since (worker deleted, question answered, version judged)",
+    )
     .action(async (opts: { dismiss: string[]; all?: boolean }) => {
       const { attentionList, dismissAttention } = await import("../../../engine/talk/attention.js");
       if (opts.dismiss.length > 0) {
@@ -23,13 +26,27 @@ export function registerAttentionCommands(program: Command, io: Io, engine: Engi
       const every = attentionList(engine());
       const list = opts.all ? every : every.filter((n) => !n.settled);
       const settledHidden = every.length - list.length;
-      const notifications = list.map(({ id, kind, worker, item, body, forHuman, settled }) => ({ id, kind, worker, item, body, forHuman, settled }));
+      const notifications = list.map(({ id, kind, worker, item, body, forHuman, settled }) => ({
+        id,
+        kind,
+        worker,
+        item,
+        body,
+        forHuman,
+        settled,
+      }));
       emit(io, { notifications, settledHidden }, () => [
-        ...(list.length === 0 ? ["nothing needs your attention"] : list.flatMap((n) => [
-          `${n.id.padEnd(5)} ${headline(n)}${n.worker ? ` ${n.worker}` : ""}${n.item ? ` ${n.item}` : ""}: ${n.body}${n.settled ? " (settled since)" : ""}`,
-          ...n.forHuman.map((l) => `      › ${l}`),
-        ])),
-        ...(settledHidden > 0 ? [`${settledHidden} older notice${settledHidden === 1 ? "" : "s"} settled since (\`docket attention --all\` shows them)`] : []),
+        ...(list.length === 0
+          ? ["nothing needs your attention"]
+          : list.flatMap((n) => [
+              `${n.id.padEnd(5)} ${headline(n)}${n.worker ? ` ${n.worker}` : ""}${n.item ? ` ${n.item}` : ""}: ${n.body}${n.settled ? " (settled since)" : ""}`,
+              ...n.forHuman.map((l) => `      › ${l}`),
+            ])),
+        ...(settledHidden > 0
+          ? [
+              `${settledHidden} older notice${settledHidden === 1 ? "" : "s"} settled since (\`docket attention --all\` shows them)`,
+            ]
+          : []),
       ]);
     });
 }

@@ -23,14 +23,19 @@ const BAND_MARK: Record<string, string> = { affected: "▪", maybe: "▫", unrel
 function planLines(plan: BroadcastPlan): string[] {
   if (plan.rows.length === 0) return ["no running workers in this project"];
   return [
-    ...plan.rows.map((r) => `${BAND_MARK[r.band]} ${r.worker.padEnd(5)} ${r.band.padEnd(9)} ${r.kind.padEnd(11)} ${r.task.length > 40 ? `${r.task.slice(0, 39)}…` : r.task.padEnd(40)}  ${r.reason}`),
+    ...plan.rows.map(
+      (r) =>
+        `${BAND_MARK[r.band]} ${r.worker.padEnd(5)} ${r.band.padEnd(9)} ${r.kind.padEnd(11)} ${r.task.length > 40 ? `${r.task.slice(0, 39)}…` : r.task.padEnd(40)}  ${r.reason}`,
+    ),
     ...refusedLines(plan),
   ];
 }
 
 /** A worker whose workspace Docket would not run git in is named, with the refusal: its live edits were not read. */
 function refusedLines(plan: BroadcastPlan): string[] {
-  return plan.refused.map((r) => `! ${r.worker}: ${r.code}: its live edits were left out (scored on what it recorded): ${r.message}`);
+  return plan.refused.map(
+    (r) => `! ${r.worker}: ${r.code}: its live edits were left out (scored on what it recorded): ${r.message}`,
+  );
 }
 
 const list = (ws: readonly string[]) => ws.join(", ");
@@ -38,12 +43,28 @@ const list = (ws: readonly string[]) => ws.join(", ");
 /** On a terminal: the human picks who gets it from the scored rows (no ids typed). Undefined: cancelled. */
 async function choose(io: Io, plan: BroadcastPlan): Promise<{ send: string[] } | { journal: true } | undefined> {
   const options: { label: string; pick: { send: string[] } | { journal: true } }[] = [];
-  if (plan.affected.length > 0) options.push({ label: `send to the ${plan.affected.length} affected: ${list(plan.affected)}`, pick: { send: plan.affected } });
+  if (plan.affected.length > 0)
+    options.push({
+      label: `send to the ${plan.affected.length} affected: ${list(plan.affected)}`,
+      pick: { send: plan.affected },
+    });
   if (plan.maybe.length > 0) {
     const both = [...plan.affected, ...plan.maybe];
-    options.push({ label: plan.affected.length > 0 ? `send to affected and maybe: ${list(both)}` : `send to the ${plan.maybe.length} maybe: ${list(plan.maybe)}`, pick: { send: both } });
+    options.push({
+      label:
+        plan.affected.length > 0
+          ? `send to affected and maybe: ${list(both)}`
+          : `send to the ${plan.maybe.length} maybe: ${list(plan.maybe)}`,
+      pick: { send: both },
+    });
   }
-  options.push({ label: plan.affected.length === 0 ? "nothing is affected: post it to the project journal instead" : "post it to the project journal instead", pick: { journal: true } });
+  options.push({
+    label:
+      plan.affected.length === 0
+        ? "nothing is affected: post it to the project journal instead"
+        : "post it to the project journal instead",
+    pick: { journal: true },
+  });
   const chosen = await io.select("Broadcast: who gets it?", [...options.map((o) => o.label), "cancel"]);
   return options.find((o) => o.label === chosen)?.pick;
 }
@@ -51,27 +72,45 @@ async function choose(io: Io, plan: BroadcastPlan): Promise<{ send: string[] } |
 export function registerBroadcastCommands(program: Command, io: Io, engine: EngineOpener): void {
   program
     .command("broadcast")
-    .description("tell the running workers a change concerns: each is scored affected / maybe / unrelated with the reason; you confirm who gets it")
+    .description(
+      "tell the running workers a change concerns: each is scored affected / maybe / unrelated with the reason; you confirm who gets it",
+    )
     .argument("[text...]", "what they should know (paths it names are matched against what each worker touched)")
     .option("--from <note>", "forward a worker's note (n<N> or nt<N>): its text, suggested recipients and standing")
     .option("--yes", "send to the affected workers without asking (with --include-maybe: the maybe rows too)")
     .option("--include-maybe", "with --yes: also send to the workers scored maybe")
     .option("--journal", "post it to the project journal (every worker can read it) instead of sending it")
     .option("--dry-run", "only show how each worker scores; send nothing")
-    .addHelpText("after", "\nDelivered at each worker's next turn, without interrupting it; a broadcast never answers a worker's question.")
+    .addHelpText(
+      "after",
+      "\nDelivered at each worker's next turn, without interrupting it; a broadcast never answers a worker's question.",
+    )
     .action(async (words: string[], flags: BroadcastFlags) => {
-      if (flags.includeMaybe && !flags.yes) throw usageError("bad-flags", "--include-maybe goes with --yes; on a terminal you choose the rows instead");
-      if (flags.journal && (flags.yes || flags.dryRun)) throw usageError("bad-flags", "--journal posts instead of sending; drop --yes/--dry-run");
+      if (flags.includeMaybe && !flags.yes)
+        throw usageError("bad-flags", "--include-maybe goes with --yes; on a terminal you choose the rows instead");
+      if (flags.journal && (flags.yes || flags.dryRun))
+        throw usageError("bad-flags", "--journal posts instead of sending; drop --yes/--dry-run");
       const { planBroadcast, sendBroadcast } = await import("../../../engine/talk/broadcast.js");
       const { postToJournal } = await import("../../../engine/talk/journal.js");
       const ctx = engine();
       const plan = planBroadcast(ctx, { text: words.length > 0 ? words.join(" ") : undefined, from: flags.from });
-      const rows = plan.rows.map((r) => ({ worker: r.worker, band: r.band, reason: r.reason, kind: r.kind, task: r.task }));
+      const rows = plan.rows.map((r) => ({
+        worker: r.worker,
+        band: r.band,
+        reason: r.reason,
+        kind: r.kind,
+        task: r.task,
+      }));
       let sent: BroadcastSent[] = [];
       let journal: string | null = null;
       const postJournal = () => {
         const from = plan.note ? plan.note.worker : "you";
-        journal = postToJournal(ctx, { text: plan.journalText, from, kind: plan.note ? "note" : "broadcast", workers: plan.note ? [plan.note.worker] : [] }).entry;
+        journal = postToJournal(ctx, {
+          text: plan.journalText,
+          from,
+          kind: plan.note ? "note" : "broadcast",
+          workers: plan.note ? [plan.note.worker] : [],
+        }).entry;
       };
       if (flags.dryRun) {
         // Scoring only.
@@ -79,7 +118,11 @@ export function registerBroadcastCommands(program: Command, io: Io, engine: Engi
       else if (flags.yes) {
         const to = [...plan.affected, ...(flags.includeMaybe ? plan.maybe : [])];
         if (to.length === 0) {
-          throw refusal("nothing-affected", `no running worker is affected${flags.includeMaybe ? " or maybe affected" : ""}; nothing was sent`, "post it to the project journal with `docket broadcast --journal <text>`");
+          throw refusal(
+            "nothing-affected",
+            `no running worker is affected${flags.includeMaybe ? " or maybe affected" : ""}; nothing was sent`,
+            "post it to the project journal with `docket broadcast --journal <text>`",
+          );
         }
         sent = sendBroadcast(ctx, { body: plan.body, workers: to });
       } else if (io.interactive) {
@@ -97,7 +140,10 @@ export function registerBroadcastCommands(program: Command, io: Io, engine: Engi
       }
       emit(io, { rows, refused: plan.refused, sent, journal }, (x) => [
         ...(io.interactive && !flags.yes && !flags.dryRun && !flags.journal ? [] : planLines(plan)),
-        ...x.sent.map((s) => `${s.message} ${s.delivery === "delivered" ? "pasted into" : "queued for"} ${s.worker} · read at its next turn, without interrupting it`),
+        ...x.sent.map(
+          (s) =>
+            `${s.message} ${s.delivery === "delivered" ? "pasted into" : "queued for"} ${s.worker} · read at its next turn, without interrupting it`,
+        ),
         ...(x.journal ? [`${x.journal} posted to the project journal (docket journal)`] : []),
         ...(flags.dryRun ? ["dry run: nothing was sent"] : []),
       ]);
@@ -105,7 +151,9 @@ export function registerBroadcastCommands(program: Command, io: Io, engine: Engi
 
   program
     .command("journal")
-    .description("the project journal: what landed in this project (promotions, crediting every worker) and what was posted to everyone")
+    .description(
+      "the project journal: what landed in this project (promotions, crediting every worker) and what was posted to everyone",
+    )
     .option("--limit <n>", "newest entries to show (default 20)", parsePositiveInt("--limit"))
     .action(async (opts: { limit?: number }) => {
       const limit = opts.limit ?? 20;

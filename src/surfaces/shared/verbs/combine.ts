@@ -17,11 +17,16 @@ interface CombineFlags {
 export function registerCombineCommand(program: Command, io: Io, engine: EngineOpener): void {
   program
     .command("combine")
-    .description("merge two workers' overlapping frozen change sets (git merge-tree, no checkout touched) into one combined version you review and promote")
+    .description(
+      "merge two workers' overlapping frozen change sets (git merge-tree, no checkout touched) into one combined version you review and promote",
+    )
     .argument("[a]", "a worker or exact ref (w<N>, worker-deliverable:w<N>:<K>)")
     .argument("[b]", "the other worker or ref")
     .option("--to <w>", "hand both sides and what git could not merge to this worker (one of the two) instead")
-    .option("--continue", "freeze the files you resolved in the scratch folder (refused while any conflict marker remains)")
+    .option(
+      "--continue",
+      "freeze the files you resolved in the scratch folder (refused while any conflict marker remains)",
+    )
     .option("--abort", "drop the combine waiting for resolution; both versions stay open")
     .addHelpText(
       "after",
@@ -36,8 +41,13 @@ export function registerCombineCommand(program: Command, io: Io, engine: EngineO
       const combine = await import("../../../engine/review/combine.js");
       const ctx = engine();
       if (flags.continue || flags.abort) {
-        if (flags.continue && flags.abort) throw usageError("bad-flags", "--continue and --abort contradict each other; pick one");
-        if (a !== undefined || flags.to !== undefined) throw usageError("bad-flags", `--${flags.continue ? "continue" : "abort"} takes no workers: it acts on the combine waiting in this project`);
+        if (flags.continue && flags.abort)
+          throw usageError("bad-flags", "--continue and --abort contradict each other; pick one");
+        if (a !== undefined || flags.to !== undefined)
+          throw usageError(
+            "bad-flags",
+            `--${flags.continue ? "continue" : "abort"} takes no workers: it acts on the combine waiting in this project`,
+          );
         if (flags.abort) {
           const r = combine.abortCombine(ctx);
           emit(io, { outcome: "aborted", combination: r.combination, decisions: r.decisions }, () => r.notes);
@@ -45,16 +55,32 @@ export function registerCombineCommand(program: Command, io: Io, engine: EngineO
         }
         return render(io, combine.continueCombine(ctx));
       }
-      if (a === undefined || b === undefined) throw usageError("bad-flags", "name the two workers to combine: `docket combine <w> <w>`");
-      render(io, combine.combineChangeSets(ctx, { sources: [a, b], ...(flags.to !== undefined ? { to: flags.to } : {}) }));
+      if (a === undefined || b === undefined)
+        throw usageError("bad-flags", "name the two workers to combine: `docket combine <w> <w>`");
+      render(
+        io,
+        combine.combineChangeSets(ctx, { sources: [a, b], ...(flags.to !== undefined ? { to: flags.to } : {}) }),
+      );
     });
 }
 
 function render(io: Io, r: import("../../../engine/review/combine.js").CombineResult): void {
   const { notes, ...json } = r;
   emit(io, json, () => [
-    ...(r.outcome === "combined" ? [`${r.deliverable.ref} · ${r.files.length} file${r.files.length === 1 ? "" : "s"}`, ...r.files.map((f) => `  ${f}`)] : []),
-    ...(r.outcome === "conflicts" ? [`${r.combination} · ${r.summary}`, ...r.contested.map((c) => `  ${quotePath(c.path)} · ${c.kind} · ${c.conflicts} conflict${c.conflicts === 1 ? "" : "s"}`)] : []),
+    ...(r.outcome === "combined"
+      ? [
+          `${r.deliverable.ref} · ${r.files.length} file${r.files.length === 1 ? "" : "s"}`,
+          ...r.files.map((f) => `  ${f}`),
+        ]
+      : []),
+    ...(r.outcome === "conflicts"
+      ? [
+          `${r.combination} · ${r.summary}`,
+          ...r.contested.map(
+            (c) => `  ${quotePath(c.path)} · ${c.kind} · ${c.conflicts} conflict${c.conflicts === 1 ? "" : "s"}`,
+          ),
+        ]
+      : []),
     ...notes.map((n) => `  ${n}`),
   ]);
 }

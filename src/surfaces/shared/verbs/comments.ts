@@ -29,7 +29,9 @@ export function formatComment(c: CommentView): string[] {
 export function registerCommentCommands(program: Command, io: Io, engine: EngineOpener): void {
   program
     .command("comment")
-    .description("draft a comment on lines of a version's frozen patch: <w|ref> <file>:<line>[-<line>] <text> (a file alone: the whole file); --edit/--delete a draft")
+    .description(
+      "draft a comment on lines of a version's frozen patch: <w|ref> <file>:<line>[-<line>] <text> (a file alone: the whole file); --edit/--delete a draft",
+    )
     .argument("[args...]", "<w|ref> <file>[:<line>[-<line>]] <text...>, or with --edit <id>: the new text")
     .option("--old", "the line numbers are on the old side of the patch (removed lines); default: the new side")
     .option("--edit <id>", "change the text of a draft comment")
@@ -37,7 +39,8 @@ export function registerCommentCommands(program: Command, io: Io, engine: Engine
     .option("--key <key>", "idempotency key: repeating the same call returns the first result")
     .action(async (args: string[], opts: CommentFlags) => {
       const comments = await import("../../../engine/review/comments.js");
-      if (opts.edit !== undefined && opts.delete !== undefined) throw usageError("bad-flags", "give --edit or --delete, not both");
+      if (opts.edit !== undefined && opts.delete !== undefined)
+        throw usageError("bad-flags", "give --edit or --delete, not both");
       let c: CommentView;
       let verb: string;
       if (opts.delete !== undefined) {
@@ -45,16 +48,30 @@ export function registerCommentCommands(program: Command, io: Io, engine: Engine
         c = comments.deleteComment(engine(), { id: opts.delete, key: opts.key });
         verb = "deleted";
       } else if (opts.edit !== undefined) {
-        if (args.length === 0) throw usageError("bad-flags", "give the new text: `docket comment --edit <id> <text...>`");
+        if (args.length === 0)
+          throw usageError("bad-flags", "give the new text: `docket comment --edit <id> <text...>`");
         c = comments.editComment(engine(), { id: opts.edit, text: args.join(" "), key: opts.key });
         verb = "edited";
       } else {
-        if (args.length < 3) throw usageError("bad-flags", "give <w|ref> <file>:<line>[-<line>] <text...> (a file alone comments on the whole file): `docket comment <w> <file>:<line> <text>`");
+        if (args.length < 3)
+          throw usageError(
+            "bad-flags",
+            "give <w|ref> <file>:<line>[-<line>] <text...> (a file alone comments on the whole file): `docket comment <w> <file>:<line> <text>`",
+          );
         const [target, location, ...words] = args as [string, string, ...string[]];
-        c = comments.addComment(engine(), { target, location, side: opts.old ? "old" : "new", text: words.join(" "), key: opts.key });
+        c = comments.addComment(engine(), {
+          target,
+          location,
+          side: opts.old ? "old" : "new",
+          text: words.join(" "),
+          key: opts.key,
+        });
         verb = "drafted";
       }
-      emit(io, { comment: c }, (r) => [...formatComment(r.comment), `  ${verb}; \`docket revise ${r.comment.worker}\` sends every draft of v${r.comment.version} as one message`]);
+      emit(io, { comment: c }, (r) => [
+        ...formatComment(r.comment),
+        `  ${verb}; \`docket revise ${r.comment.worker}\` sends every draft of v${r.comment.version} as one message`,
+      ]);
     });
 
   program

@@ -29,7 +29,12 @@ export function registerDeliverableCommands(program: Command, io: Io, engine: En
         body: d.body,
         evidence: d.evidence.map((e) => ({ kind: e.kind, text: e.text })),
         recommendations: d.recommendations,
-        changeSet: d.changeSet ? { files: d.changeSet.files.map((f) => ({ path: f.path, additions: f.additions, deletions: f.deletions })), hunks: d.changeSet.hunks } : null,
+        changeSet: d.changeSet
+          ? {
+              files: d.changeSet.files.map((f) => ({ path: f.path, additions: f.additions, deletions: f.deletions })),
+              hunks: d.changeSet.hunks,
+            }
+          : null,
         planCoverage: r.planCoverage?.coverage ?? null,
       };
       emit(io, json, () => formatReport(r));
@@ -39,7 +44,10 @@ export function registerDeliverableCommands(program: Command, io: Io, engine: En
   program
     .command("diff")
     .description("the frozen patch of a worker's deliverable or a stored record, as `git apply` accepts it")
-    .argument("<worker-or-ref>", "w<N>, w<N>:v<K>, worker-deliverable:w<N>:<K>, or a stored deliverable:<id>:<v> / d<N>")
+    .argument(
+      "<worker-or-ref>",
+      "w<N>, w<N>:v<K>, worker-deliverable:w<N>:<K>, or a stored deliverable:<id>:<v> / d<N>",
+    )
     .option("--version <n>", "a specific version (default: the current one)", parsePositiveInt("--version"))
     .action(async (target: string, opts: { version?: number }) => {
       const { frozenPatchOf, shownPatch } = await import("../../../engine/review/frozen-patch.js");
@@ -51,12 +59,19 @@ export function registerDeliverableCommands(program: Command, io: Io, engine: En
         return;
       }
       if (patch === "") {
-        io.err(r.changeSet ? `${r.deliverable.ref} changed no files` : `${r.deliverable.ref} has no change set (read-only worker, or a record without one)`);
+        io.err(
+          r.changeSet
+            ? `${r.deliverable.ref} changed no files`
+            : `${r.deliverable.ref} has no change set (read-only worker, or a record without one)`,
+        );
         return;
       }
       // Text frozen as a binary patch (issue 23) is printed decoded, each such file named on stderr first.
       const shown = shownPatch(r);
-      for (const path of shown.decoded) io.err(`! ${quotePath(path)} is text at the base but frozen as a binary patch; shown decoded (--json keeps the frozen bytes)`);
+      for (const path of shown.decoded)
+        io.err(
+          `! ${quotePath(path)} is text at the base but frozen as a binary patch; shown decoded (--json keeps the frozen bytes)`,
+        );
       // Through the Io: its filter draws a worker's escapes visibly before `colorLine` adds Docket's own colours
       // (and inside pi a raw stdout write would overprint the TUI).
       io.out(shown.text, colorLine);
@@ -65,7 +80,9 @@ export function registerDeliverableCommands(program: Command, io: Io, engine: En
 
 /** The version this view displayed, for the bare-id judgment guard (issue 23, break 6). */
 async function shownOn(
-  io: Io, engine: EngineOpener, version: { worker: string; ref: string; version: number },
+  io: Io,
+  engine: EngineOpener,
+  version: { worker: string; ref: string; version: number },
 ): Promise<void> {
   const { recordShown } = await import("../../../engine/review/shown.js");
   recordShown(engine(), [version], io.parent ? "pi" : "cli");
@@ -87,18 +104,29 @@ function formatReport(r: DeliverableReport): string[] {
     }
   } else lines.push("evidence: none given");
   if (d.recommendations.length > 0) lines.push("recommendations:", ...d.recommendations.map((t) => `  - ${t}`));
-  if (r.items.length > 0) lines.push("items:", ...r.items.map((i) => `  ${i.item} ${i.outcome} → ${i.status}${i.reportId ? ` (${i.reportId})` : ""}`));
+  if (r.items.length > 0)
+    lines.push(
+      "items:",
+      ...r.items.map((i) => `  ${i.item} ${i.outcome} → ${i.status}${i.reportId ? ` (${i.reportId})` : ""}`),
+    );
   if (d.changeSet === null) lines.push("files:    no change set (read-only worker)");
   else if (d.changeSet.files.length === 0) lines.push("files:    none changed");
   else {
-    lines.push(`files:    ${d.changeSet.files.length} (${d.changeSet.hunks} hunk${d.changeSet.hunks === 1 ? "" : "s"})`);
-    lines.push(...d.changeSet.files.map((f) => `  ${f.binary ? "binary" : `+${f.additions} -${f.deletions}`.padEnd(12)} ${quotePath(f.path)}`));
+    lines.push(
+      `files:    ${d.changeSet.files.length} (${d.changeSet.hunks} hunk${d.changeSet.hunks === 1 ? "" : "s"})`,
+    );
+    lines.push(
+      ...d.changeSet.files.map(
+        (f) => `  ${f.binary ? "binary" : `+${f.additions} -${f.deletions}`.padEnd(12)} ${quotePath(f.path)}`,
+      ),
+    );
   }
   const pc = r.planCoverage;
   if (pc) {
     lines.push(`${pc.warning ? "⚠ " : ""}${pc.line}`);
     if (pc.coverage.offPlan.length > 0) lines.push(`  off-plan: ${pc.coverage.offPlan.map(quotePath).join(", ")}`);
-    if (pc.coverage.untouched.length > 0) lines.push(`  planned but untouched: ${pc.coverage.untouched.map(quotePath).join(", ")}`);
+    if (pc.coverage.untouched.length > 0)
+      lines.push(`  planned but untouched: ${pc.coverage.untouched.map(quotePath).join(", ")}`);
   }
   lines.push("", "─── body ───", d.body);
   return lines;
@@ -106,9 +134,13 @@ function formatReport(r: DeliverableReport): string[] {
 
 /** One patch line (already filtered) in its colour: file headers bold, hunk heads cyan, additions green, deletions red. */
 function colorLine(l: string): string {
-  return l.startsWith("diff --git") ? `\x1b[1m${l}\x1b[0m`
-    : l.startsWith("@@") ? `\x1b[36m${l}\x1b[0m`
-    : l.startsWith("+") && !l.startsWith("+++") ? `\x1b[32m${l}\x1b[0m`
-    : l.startsWith("-") && !l.startsWith("---") ? `\x1b[31m${l}\x1b[0m`
-    : l;
+  return l.startsWith("diff --git")
+    ? `\x1b[1m${l}\x1b[0m`
+    : l.startsWith("@@")
+      ? `\x1b[36m${l}\x1b[0m`
+      : l.startsWith("+") && !l.startsWith("+++")
+        ? `\x1b[32m${l}\x1b[0m`
+        : l.startsWith("-") && !l.startsWith("---")
+          ? `\x1b[31m${l}\x1b[0m`
+          : l;
 }

@@ -11,7 +11,9 @@ import { shellQuote } from "./args.js";
 export function registerDemoCommand(program: Command, io: Io): void {
   program
     .command("demo")
-    .description("watch the whole loop run on a scratch repository: plan → approve → implement → verdict → promote → ledger (no model key needed)")
+    .description(
+      "watch the whole loop run on a scratch repository: plan → approve → implement → verdict → promote → ledger (no model key needed)",
+    )
     .option("--dir <path>", "create the scratch directory here instead of the system temp directory")
     .action(async (opts: { dir?: string }) => {
       const { runDemo } = await import("../../../engine/demo/demo.js");
@@ -36,7 +38,13 @@ export function registerDemoCommand(program: Command, io: Io): void {
 function nextCommands(repo: string, home: string): string[] {
   const cd = `cd ${shellQuote(repo)}`;
   const at = `DOCKET_HOME=${shellQuote(home)}`;
-  return [`${cd} && node test.js && git diff --stat`, `${at} docket ls --all`, `${at} docket log`, `${cd} && ${at} docket web --detach --no-open`, `${cd} && ${at} docket web --stop`];
+  return [
+    `${cd} && node test.js && git diff --stat`,
+    `${at} docket ls --all`,
+    `${at} docket log`,
+    `${cd} && ${at} docket web --detach --no-open`,
+    `${cd} && ${at} docket web --stop`,
+  ];
 }
 
 export function formatDemoEvent(event: DemoEvent, formatCard: (card: VerdictCard) => string[]): string[] {
@@ -47,11 +55,22 @@ export function formatDemoEvent(event: DemoEvent, formatCard: (card: VerdictCard
     case "card":
       return pad(formatCard(event.card));
     case "file":
-      return pad([`${event.path}:`, ...event.text.trimEnd().split("\n").map((l) => `  ${l}`)]);
+      return pad([
+        `${event.path}:`,
+        ...event.text
+          .trimEnd()
+          .split("\n")
+          .map((l) => `  ${l}`),
+      ]);
     case "log":
       return pad([
-        `counts: ${Object.entries(event.log.counts).map(([verb, n]) => `${verb} ${n}`).join(" · ")}`,
-        ...event.log.decisions.map((d) => `${d.id.padEnd(4)} ${d.verb.padEnd(8)} ${d.worker.padEnd(3)} ${d.deliverable?.ref ?? ""}${d.option ? ` · ${d.option}` : ""} · ${d.actor}`),
+        `counts: ${Object.entries(event.log.counts)
+          .map(([verb, n]) => `${verb} ${n}`)
+          .join(" · ")}`,
+        ...event.log.decisions.map(
+          (d) =>
+            `${d.id.padEnd(4)} ${d.verb.padEnd(8)} ${d.worker.padEnd(3)} ${d.deliverable?.ref ?? ""}${d.option ? ` · ${d.option}` : ""} · ${d.actor}`,
+        ),
       ]);
   }
 }

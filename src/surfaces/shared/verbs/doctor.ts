@@ -12,8 +12,13 @@ const MARK = { ok: "ok  ", warning: "warn", problem: "FAIL" } as const;
 export function registerDoctorCommand(program: Command, io: Io): void {
   program
     .command("doctor")
-    .description("check the home: ledger integrity, private file modes, leftover temp files, store index, tmux, git and pi")
-    .option("--fix", "repair the safe findings: file modes, temp files of dead writers, the store index, Docket files where pi-docket reads")
+    .description(
+      "check the home: ledger integrity, private file modes, leftover temp files, store index, tmux, git and pi",
+    )
+    .option(
+      "--fix",
+      "repair the safe findings: file modes, temp files of dead writers, the store index, Docket files where pi-docket reads",
+    )
     .action(async (opts: { fix?: boolean }) => {
       const { runDoctor } = await import("../../../engine/doctor/doctor.js");
       const report = runDoctor({ env: process.env, cwd: process.cwd(), fix: Boolean(opts.fix) });
@@ -21,10 +26,15 @@ export function registerDoctorCommand(program: Command, io: Io): void {
       // Problems remain: the report is printed (text) or rides inside the one refusal object (JSON), exit 1.
       if (!io.json) io.out(formatDoctor(report).join("\n"));
       const problems = report.findings.filter((f) => f.severity === "problem" && !f.fixed).length;
-      throw new DocketError("refusal", "doctor-problems", `${problems} problem${problems === 1 ? "" : "s"} remain${problems === 1 ? "s" : ""} in ${report.home}`, {
-        hint: "each finding says what to do; `docket doctor --fix` repairs the safe ones",
-        details: { home: report.home, ok: report.ok, findings: report.findings },
-      });
+      throw new DocketError(
+        "refusal",
+        "doctor-problems",
+        `${problems} problem${problems === 1 ? "" : "s"} remain${problems === 1 ? "s" : ""} in ${report.home}`,
+        {
+          hint: "each finding says what to do; `docket doctor --fix` repairs the safe ones",
+          details: { home: report.home, ok: report.ok, findings: report.findings },
+        },
+      );
     });
 }
 

@@ -18,7 +18,13 @@ export function registerHostsCommands(program: Command, io: Io, engine: EngineOp
     .option("--docket <path>", "bin/docket.js on the host (default: the same path as here)")
     .action(async (name: string, destination: string, opts: { dir?: string; sshConfig?: string; docket?: string }) => {
       const { addHost } = await import("../../../engine/hosts/hosts.js");
-      const entry = addHost(engine(), { name, destination, dir: opts.dir, sshConfig: opts.sshConfig, docketBin: opts.docket });
+      const entry = addHost(engine(), {
+        name,
+        destination,
+        dir: opts.dir,
+        sshConfig: opts.sshConfig,
+        docketBin: opts.docket,
+      });
       emit(io, { host: entry }, (r) => `host ${r.host.name}: ${r.host.destination} (dir ${r.host.dir})`);
     });
   hosts
@@ -27,7 +33,12 @@ export function registerHostsCommands(program: Command, io: Io, engine: EngineOp
     .action(async () => {
       const { listHosts } = await import("../../../engine/hosts/hosts.js");
       emit(io, { hosts: listHosts(engine()) }, (r) =>
-        r.hosts.length === 0 ? "no hosts (docket hosts add NAME <destination>)" : r.hosts.map((h) => `${h.name.padEnd(12)} ${h.destination}  dir ${h.dir}${h.sshConfig ? `  -F ${h.sshConfig}` : ""}`));
+        r.hosts.length === 0
+          ? "no hosts (docket hosts add NAME <destination>)"
+          : r.hosts.map(
+              (h) => `${h.name.padEnd(12)} ${h.destination}  dir ${h.dir}${h.sshConfig ? `  -F ${h.sshConfig}` : ""}`,
+            ),
+      );
     });
   hosts
     .command("rm")
@@ -51,6 +62,7 @@ export function registerHostsCommands(program: Command, io: Io, engine: EngineOp
               `${r.host}: reachable`,
               ...r.tools.map((t) => `  ${t.tool.padEnd(7)} ${t.version ?? `missing: ${t.install}`}`),
               r.missing.length === 0 ? "  nothing missing" : `  missing: ${r.missing.join(", ")}`,
-            ]);
+            ],
+      );
     });
 }

@@ -16,8 +16,16 @@ export function registerItemCommands(program: Command, io: Io, engine: EngineOpe
     .option("--key <key>", "idempotency key: repeating the same call returns the first result")
     .action(async (words: string[], opts: { request?: boolean; key?: string }) => {
       const { addItem } = await import("../../../engine/work/items.js");
-      const created = addItem(engine(), { kind: opts.request ? "request" : "todo", text: words.join(" "), key: opts.key });
-      emit(io, { id: created.id, kind: created.kind, revision: created.revision }, (r) => `${r.id} added (${r.kind}, revision ${r.revision})`);
+      const created = addItem(engine(), {
+        kind: opts.request ? "request" : "todo",
+        text: words.join(" "),
+        key: opts.key,
+      });
+      emit(
+        io,
+        { id: created.id, kind: created.kind, revision: created.revision },
+        (r) => `${r.id} added (${r.kind}, revision ${r.revision})`,
+      );
     });
 
   item
@@ -25,7 +33,10 @@ export function registerItemCommands(program: Command, io: Io, engine: EngineOpe
     .description("change an item's text; a bound worker's accepted revision follows and it gets a reply review")
     .argument("<id>", "item id (t<N> or r<N>)")
     .argument("<text...>", "the new text")
-    .option("--external", "record the change as another actor's (an import): the bound worker's accepted revision does not move")
+    .option(
+      "--external",
+      "record the change as another actor's (an import): the bound worker's accepted revision does not move",
+    )
     .option("--key <key>", "idempotency key: repeating the same call returns the first result")
     .action(async (id: string, words: string[], opts: { external?: boolean; key?: string }) => {
       const { editItem } = await import("../../../engine/work/items.js");
@@ -56,9 +67,16 @@ export function registerItemCommands(program: Command, io: Io, engine: EngineOpe
         `  ${d.text}`,
         ...(d.replies.length ? ["replies:", ...d.replies.map((r) => `  ${r.id} ${r.state}: ${r.text}`)] : []),
         ...(d.bindings.length
-          ? ["bindings:", ...d.bindings.map((b) => `  ${b.id} ${b.worker} gen ${b.generation} accepted rev ${b.acceptedRevision} · ${b.state}`)]
+          ? [
+              "bindings:",
+              ...d.bindings.map(
+                (b) => `  ${b.id} ${b.worker} gen ${b.generation} accepted rev ${b.acceptedRevision} · ${b.state}`,
+              ),
+            ]
           : []),
-        ...(d.reports.length ? ["reports:", ...d.reports.map((r) => `  ${r.id} ${r.outcome}: ${r.body.replace(/\s+/g, " ")}`)] : []),
+        ...(d.reports.length
+          ? ["reports:", ...d.reports.map((r) => `  ${r.id} ${r.outcome}: ${r.body.replace(/\s+/g, " ")}`)]
+          : []),
       ]);
     });
 
@@ -69,8 +87,15 @@ export function registerItemCommands(program: Command, io: Io, engine: EngineOpe
     .action(async (opts: { all?: boolean }) => {
       const { itemList } = await import("../../../engine/work/items.js");
       const items = itemList(engine(), { all: Boolean(opts.all) });
-      emit(io, { items: items.map((i) => ({ id: i.id, kind: i.kind, text: i.text, revision: i.revision, state: i.state })) }, (r) =>
-        r.items.length === 0 ? "no items" : r.items.map((i) => `${i.id.padEnd(5)} ${i.state.padEnd(9)} rev ${String(i.revision).padEnd(3)} ${i.text}`),
+      emit(
+        io,
+        { items: items.map((i) => ({ id: i.id, kind: i.kind, text: i.text, revision: i.revision, state: i.state })) },
+        (r) =>
+          r.items.length === 0
+            ? "no items"
+            : r.items.map(
+                (i) => `${i.id.padEnd(5)} ${i.state.padEnd(9)} rev ${String(i.revision).padEnd(3)} ${i.text}`,
+              ),
       );
     });
 }

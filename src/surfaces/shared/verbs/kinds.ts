@@ -17,13 +17,27 @@ export function registerKindsCommand(program: Command, io: Io, engine: EngineOpe
       const { formatAgents } = await import("./workers.js");
       const listing = listKinds(engine());
       warn(io, listing.configWarnings);
-      if (io.json) warn(io, listing.diagnostics.map((d) => `kind file ${d.path} skipped: ${d.message}`));
+      if (io.json)
+        warn(
+          io,
+          listing.diagnostics.map((d) => `kind file ${d.path} skipped: ${d.message}`),
+        );
       const result = {
-        kinds: listing.kinds.map((k) => ({ name: k.name, source: k.source, readOnly: k.readOnly, planGate: k.planGate, warnings: [...k.warnings] })),
+        kinds: listing.kinds.map((k) => ({
+          name: k.name,
+          source: k.source,
+          readOnly: k.readOnly,
+          planGate: k.planGate,
+          warnings: [...k.warnings],
+        })),
       };
       emit(io, result, () => {
         const lines: string[] = [];
-        const heading = { builtin: "built-in", user: `user (${listing.dirs.user})`, project: `project (${listing.dirs.project})` };
+        const heading = {
+          builtin: "built-in",
+          user: `user (${listing.dirs.user})`,
+          project: `project (${listing.dirs.project})`,
+        };
         for (const source of ["builtin", "user", "project"] as const) {
           const group = listing.kinds.filter((k) => k.source === source);
           if (group.length === 0) continue;
@@ -40,7 +54,11 @@ export function registerKindsCommand(program: Command, io: Io, engine: EngineOpe
           lines.push("", "skipped kind files (fix them to use them):");
           for (const d of listing.diagnostics) lines.push(`  ${d.path}: ${d.message}`);
         }
-        lines.push("", "agents (docket spawn --agent <agent>; --dry-run shows the whole command):", ...formatAgents(listAgents(process.env.PATH)));
+        lines.push(
+          "",
+          "agents (docket spawn --agent <agent>; --dry-run shows the whole command):",
+          ...formatAgents(listAgents(process.env.PATH)),
+        );
         lines.push("", `spawn with: docket spawn --as <kind> <task>  (without --as: ${listing.defaultKind})`);
         return lines;
       });

@@ -7,7 +7,9 @@ import { emit } from "../io.js";
 import type { EngineOpener } from "../session.js";
 
 export function registerNotifyCommands(program: Command, io: Io, engine: EngineOpener): void {
-  const notify = program.command("notify").description("notifications outside the terminal (desktop, review page, your command, terminal)");
+  const notify = program
+    .command("notify")
+    .description("notifications outside the terminal (desktop, review page, your command, terminal)");
   notify
     .command("test")
     .description("send a sample notification through every enabled sink and say what each did")
@@ -15,8 +17,12 @@ export function registerNotifyCommands(program: Command, io: Io, engine: EngineO
       const { notifyTest } = await import("../../../engine/talk/notify-dispatch.js");
       const result = await notifyTest(engine(), {
         holder: `cli:${process.pid}`,
-        ...(process.stderr.isTTY ? { terminal: { write: (s: string) => void process.stderr.write(s), insideTmux: Boolean(process.env.TMUX) } } : {}),
+        ...(process.stderr.isTTY
+          ? { terminal: { write: (s: string) => void process.stderr.write(s), insideTmux: Boolean(process.env.TMUX) } }
+          : {}),
       });
-      emit(io, { sinks: result.sinks }, (r) => r.sinks.map((s) => `${s.sink.padEnd(8)} ${s.state.padEnd(7)} ${s.detail}`));
+      emit(io, { sinks: result.sinks }, (r) =>
+        r.sinks.map((s) => `${s.sink.padEnd(8)} ${s.state.padEnd(7)} ${s.detail}`),
+      );
     });
 }

@@ -28,7 +28,9 @@ export function registerObligationCommands(program: Command, io: Io, engine: Eng
     .action(async (opts: { due?: boolean; all?: boolean }) => {
       const { obligationList } = await import("../../../engine/work/obligations.js");
       const obligations = obligationList(engine(), { due: opts.due, all: opts.all });
-      emit(io, { obligations }, (r) => (r.obligations.length === 0 ? (opts.due ? "nothing is due" : "no obligations") : r.obligations.map(line)));
+      emit(io, { obligations }, (r) =>
+        r.obligations.length === 0 ? (opts.due ? "nothing is due" : "no obligations") : r.obligations.map(line),
+      );
     });
 
   const one = program.command("obligation").description("park or unpark one obligation");
@@ -40,7 +42,11 @@ export function registerObligationCommands(program: Command, io: Io, engine: Eng
     .option("--key <key>", "idempotency key")
     .action(async (id: string, opts: { until: string; key?: string }) => {
       const { parkObligationUntil } = await import("../../../engine/work/obligations.js");
-      emit(io, parkObligationUntil(engine(), { id, until: opts.until, key: opts.key }), (o) => `${o.id} parked until ${o.parkedUntil}`);
+      emit(
+        io,
+        parkObligationUntil(engine(), { id, until: opts.until, key: opts.key }),
+        (o) => `${o.id} parked until ${o.parkedUntil}`,
+      );
     });
   one
     .command("unpark")

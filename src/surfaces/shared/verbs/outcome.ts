@@ -22,13 +22,16 @@ export function extractJson(argv: string[]): { args: string[]; json: boolean } {
 export function report(io: Io, error: unknown, CommanderError: typeof import("commander").CommanderError): number {
   if (error instanceof ReportedExit) return error.code;
   if (error instanceof CommanderError) {
-    if (error.exitCode === 0 || error.code === "commander.helpDisplayed" || error.code === "commander.version") return 0;
+    if (error.exitCode === 0 || error.code === "commander.helpDisplayed" || error.code === "commander.version")
+      return 0;
     if (io.json) io.out(JSON.stringify({ error: { code: "usage", message: error.message.replace(/^error: /, "") } }));
     return 2;
   }
   const e: DocketError = isDocketError(error)
     ? error
-    : new DocketError("internal", "internal-error", error instanceof Error ? error.message : String(error), { cause: error });
+    : new DocketError("internal", "internal-error", error instanceof Error ? error.message : String(error), {
+        cause: error,
+      });
   if (io.json) io.out(JSON.stringify({ error: errorShape(e) }));
   else io.err(`docket: ${e.message}${e.hint ? ` (${e.hint})` : ""}`);
   if (e.category === "internal" && process.env.DOCKET_DEBUG) io.err(String((error as Error).stack ?? error));

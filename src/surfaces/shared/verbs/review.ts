@@ -18,7 +18,12 @@ const oneLine = (text: string, max: number): string => {
 };
 
 interface DecisionLike {
-  decision: { id: string; verb: string; worker: string; deliverable: { id: string; version: number; ref: string } | null };
+  decision: {
+    id: string;
+    verb: string;
+    worker: string;
+    deliverable: { id: string; version: number; ref: string } | null;
+  };
   notes: string[];
 }
 
@@ -30,7 +35,12 @@ function emitDecision(io: Io, r: DecisionLike, extra: string[] = []): void {
   ]);
 }
 
-const versionOption = (cmd: Command) => cmd.option("--version <n>", "with a bare worker id: the version you mean (an older one is refused)", parsePositiveInt("--version"));
+const versionOption = (cmd: Command) =>
+  cmd.option(
+    "--version <n>",
+    "with a bare worker id: the version you mean (an older one is refused)",
+    parsePositiveInt("--version"),
+  );
 
 export function registerReviewCommands(program: Command, io: Io, engine: EngineOpener): void {
   registerJudgment(program, io, engine);
@@ -64,28 +74,47 @@ function registerJudgment(program: Command, io: Io, engine: EngineOpener): void 
   versionOption(
     program
       .command("revise")
-      .description("send a review note and the version's draft comments bound to one exact version; the worker's next done becomes the next version")
+      .description(
+        "send a review note and the version's draft comments bound to one exact version; the worker's next done becomes the next version",
+      )
       .argument("<w|ref>", "w<N> or worker-deliverable:w<N>:<K>")
       .argument("[note...]", "what to change (optional when the version has draft comments: they are sent with it)"),
   ).action(async (target: string, words: string[], opts: { version?: number }) => {
     const { revise } = await import("../../../engine/review/judge.js");
-    emitDecision(io, revise(engine(), { target, version: opts.version, note: words.length > 0 ? words.join(" ") : undefined }));
+    emitDecision(
+      io,
+      revise(engine(), { target, version: opts.version, note: words.length > 0 ? words.join(" ") : undefined }),
+    );
   });
 
   program
     .command("answer")
     .description("answer a worker's open question (the oldest, or --q <id>); the answer is a decision too")
     .argument("<w>", "the worker")
-    .argument("<text...>", "the answer; a number within the question's options (1, 2, …) picks that option, as on pi's card")
+    .argument(
+      "<text...>",
+      "the answer; a number within the question's options (1, 2, …) picks that option, as on pi's card",
+    )
     .option("--q <question-id>", "which open question")
-    .option("--wait", "then return once the worker has its next version, a question, a failure or an exit (at most 5 minutes)")
+    .option(
+      "--wait",
+      "then return once the worker has its next version, a question, a failure or an exit (at most 5 minutes)",
+    )
     .action(async (worker: string, words: string[], opts: { q?: string; wait?: boolean }) => {
       const { answer } = await import("../../../engine/review/judge.js");
       const ctx = engine();
       const r = answer(ctx, { worker, question: opts.q, text: words.join(" ") });
       if (!opts.wait) return emitDecision(io, r);
-      const waited = await (await import("../../../engine/workers/wait.js")).waitForWorker(ctx, r.decision.worker, WAIT_MS);
-      emit(io, { decision: r.decision, waited }, (x) => [`${x.decision.id} ${x.decision.verb} ${x.decision.worker}`, ...r.notes.map((n) => `  ${n}`), waitedLine(x.decision.worker, waited)]);
+      const waited = await (await import("../../../engine/workers/wait.js")).waitForWorker(
+        ctx,
+        r.decision.worker,
+        WAIT_MS,
+      );
+      emit(io, { decision: r.decision, waited }, (x) => [
+        `${x.decision.id} ${x.decision.verb} ${x.decision.worker}`,
+        ...r.notes.map((n) => `  ${n}`),
+        waitedLine(x.decision.worker, waited),
+      ]);
     });
 }
 
@@ -94,7 +123,9 @@ function registerChanges(program: Command, io: Io, engine: EngineOpener): void {
   versionOption(
     program
       .command("promote")
-      .description("apply the frozen patch of an exactly approved version (or of a stored record) to your checkout (working tree, no commit)")
+      .description(
+        "apply the frozen patch of an exactly approved version (or of a stored record) to your checkout (working tree, no commit)",
+      )
       .argument("<w|ref>", "w<N>, worker-deliverable:w<N>:<K>, or a stored deliverable:<id>:<v> / d<N>")
       .option("--approve", "record the approval together with the promotion")
       .option("--yes", "promote despite parent changes and overlaps with other workers (they are listed)"),
@@ -107,18 +138,26 @@ function registerChanges(program: Command, io: Io, engine: EngineOpener): void {
     if (!yes && io.interactive) {
       const plan = previewPromotion(ctx, input);
       if (resolveConfirmation("promote", { yes, interactive: true, needed: plan.needsConfirmation }) === "ask") {
-        io.err([`Promote ${plan.ref} (${plan.files.length} files)?`, ...plan.warnings.map((w) => `  ⚠ ${w.text}`)].join("\n"));
+        io.err(
+          [`Promote ${plan.ref} (${plan.files.length} files)?`, ...plan.warnings.map((w) => `  ⚠ ${w.text}`)].join(
+            "\n",
+          ),
+        );
         if (!(await io.confirm("Promote despite these warnings?"))) throw confirmationDeclined("promote", plan.ref);
         yes = true;
       }
     }
     const r = promote(ctx, { ...input, yes });
-    emit(io, { decision: r.decision, ...(r.approval ? { approval: r.approval } : {}), files: r.files, workspace: r.workspace }, (x) => [
-      ...(r.approval ? [`${r.approval.id} approve ${r.approval.deliverable?.ref}`] : []),
-      `${x.decision.id} promote ${x.decision.deliverable?.ref}`,
-      ...x.files.map((f) => `  ${quotePath(f)}`),
-      ...r.notes.map((n) => `  ${n}`),
-    ]);
+    emit(
+      io,
+      { decision: r.decision, ...(r.approval ? { approval: r.approval } : {}), files: r.files, workspace: r.workspace },
+      (x) => [
+        ...(r.approval ? [`${r.approval.id} approve ${r.approval.deliverable?.ref}`] : []),
+        `${x.decision.id} promote ${x.decision.deliverable?.ref}`,
+        ...x.files.map((f) => `  ${quotePath(f)}`),
+        ...r.notes.map((n) => `  ${n}`),
+      ],
+    );
   });
 
   program
@@ -131,12 +170,19 @@ function registerChanges(program: Command, io: Io, engine: EngineOpener): void {
       (await import("../../../engine/authority.js")).assertHuman(engine(), "discard");
       const step = resolveConfirmation("discard", { yes: Boolean(opts.yes), interactive: io.interactive });
       if (step === "refuse") throw confirmationRefused("discard", worker);
-      if (step === "ask" && !(await io.confirm(`Drop ${worker}'s live changes and reset its workspace to its base? This cannot be undone.`))) {
+      if (
+        step === "ask" &&
+        !(await io.confirm(`Drop ${worker}'s live changes and reset its workspace to its base? This cannot be undone.`))
+      ) {
         throw confirmationDeclined("discard", worker);
       }
       const { discard } = await import("../../../engine/review/judge.js");
       const r = discard(engine(), { worker, confirmed: true });
-      emitDecision(io, r, r.files.map((f) => `  dropped ${quotePath(f)}`));
+      emitDecision(
+        io,
+        r,
+        r.files.map((f) => `  dropped ${quotePath(f)}`),
+      );
     });
 }
 
@@ -145,7 +191,9 @@ function registerReading(program: Command, io: Io, engine: EngineOpener): void {
   versionOption(
     program
       .command("verdict")
-      .description("the review card of a worker's exact version; without a worker, the queue of workers needing judgment")
+      .description(
+        "the review card of a worker's exact version; without a worker, the queue of workers needing judgment",
+      )
       .argument("[w|ref]", "w<N> or worker-deliverable:w<N>:<K>"),
   ).action(async (target: string | undefined, opts: { version?: number }) => {
     await runVerdict(io, engine, target, opts.version);
@@ -160,20 +208,40 @@ function registerReading(program: Command, io: Io, engine: EngineOpener): void {
       const { decisionLog } = await import("../../../engine/review/decision-log.js");
       const log = decisionLog(engine(), { since: opts.since, limit: opts.limit });
       const decisions = log.decisions.map((d) => ({
-        id: d.id, at: d.at, actor: d.actor, verb: d.verb, worker: d.worker, deliverable: d.deliverable, option: d.option, note: d.note,
-        risk: d.risk, question: d.question, evidenceRefs: d.evidenceRefs, ...(log.comments[d.id] ? { comments: log.comments[d.id] } : {}),
+        id: d.id,
+        at: d.at,
+        actor: d.actor,
+        verb: d.verb,
+        worker: d.worker,
+        deliverable: d.deliverable,
+        option: d.option,
+        note: d.note,
+        risk: d.risk,
+        question: d.question,
+        evidenceRefs: d.evidenceRefs,
+        ...(log.comments[d.id] ? { comments: log.comments[d.id] } : {}),
       }));
       emit(io, { counts: log.counts, debt: log.debt.length, decisions }, (x) => {
         const total = Object.values(x.counts).reduce((a, b) => a + b, 0);
         const lines = [`Decisions · last ${log.window} · ${total} recorded`];
-        lines.push(total === 0 ? "  no decisions" : `  ${Object.entries(x.counts).map(([v, n]) => `${v} ${n}`).join(" · ")}`);
+        lines.push(
+          total === 0
+            ? "  no decisions"
+            : `  ${Object.entries(x.counts)
+                .map(([v, n]) => `${v} ${n}`)
+                .join(" · ")}`,
+        );
         lines.push(`decision debt: ${x.debt} worker${x.debt === 1 ? "" : "s"} pruned with an unjudged version`);
-        for (const d of log.debt.slice(0, 10)) lines.push(`  ${d.at} ${d.worker} ${d.deliverableRef ?? "(no deliverable)"} (${d.state ?? "?"})`);
+        for (const d of log.debt.slice(0, 10))
+          lines.push(`  ${d.at} ${d.worker} ${d.deliverableRef ?? "(no deliverable)"} (${d.state ?? "?"})`);
         if (x.decisions.length > 0) lines.push("", "Recent");
         for (const d of x.decisions) {
           const what = d.option ?? d.note;
-          lines.push(`  ${d.at} ${d.id} ${d.verb.padEnd(7)} ${d.worker}${d.deliverable ? ` [${d.deliverable.ref}]` : ""}${what ? ` "${what.length > 60 ? `${what.slice(0, 59)}…` : what}"` : ""}${d.actor !== "human" ? ` (${d.actor})` : ""}${d.risk ? ` ⚠ ${d.risk}` : ""}`);
-          for (const c of d.comments ?? []) lines.push(`      ${c.id} ${formatAnchor(c.anchor)}: ${oneLine(c.text, 70)}`);
+          lines.push(
+            `  ${d.at} ${d.id} ${d.verb.padEnd(7)} ${d.worker}${d.deliverable ? ` [${d.deliverable.ref}]` : ""}${what ? ` "${what.length > 60 ? `${what.slice(0, 59)}…` : what}"` : ""}${d.actor !== "human" ? ` (${d.actor})` : ""}${d.risk ? ` ⚠ ${d.risk}` : ""}`,
+          );
+          for (const c of d.comments ?? [])
+            lines.push(`      ${c.id} ${formatAnchor(c.anchor)}: ${oneLine(c.text, 70)}`);
         }
         return lines;
       });

@@ -40,7 +40,12 @@ export async function runCli(argv: string[], raw: Io, options: RunCliOptions): P
   const placeholders = new WeakMap<Command, string>();
   for (const group of VERB_GROUPS) {
     if (group === chosen) (await group.load())(program, io, await options.engine());
-    else for (const v of group.verbs) placeholders.set(program.command(v.name).description(v.description), v.usage === "" ? v.name : `${v.name} ${v.usage}`);
+    else
+      for (const v of group.verbs)
+        placeholders.set(
+          program.command(v.name).description(v.description),
+          v.usage === "" ? v.name : `${v.name} ${v.usage}`,
+        );
   }
   program.configureHelp({
     subcommandTerm(this: Help, cmd: Command) {
@@ -50,7 +55,9 @@ export async function runCli(argv: string[], raw: Io, options: RunCliOptions): P
   program.commands.forEach(applyExitOverride);
   // Help lists groups in the order their first verb comes: put the verbs in the headings' order (stable within each).
   const rank = (c: Command) => HELP_HEADINGS.indexOf(helpHeadingOf(c.name()));
-  (program.commands as Command[]).sort((a, b) => rank(a) - rank(b)).forEach((c) => c.helpGroup(helpHeadingOf(c.name())));
+  (program.commands as Command[])
+    .sort((a, b) => rank(a) - rank(b))
+    .forEach((c) => c.helpGroup(helpHeadingOf(c.name())));
   try {
     await program.parseAsync(args, { from: "user" });
     return 0;
@@ -71,7 +78,9 @@ function chosenVerb(args: readonly string[]): string | undefined {
 
 /** Top-level verbs and their descriptions, for completion in other hosts (the pi parent role). */
 export function listVerbs(): { name: string; description: string; subcommands: string[] }[] {
-  return VERB_GROUPS.flatMap((g) => g.verbs.map((v) => ({ name: v.name, description: v.description, subcommands: [...(v.subcommands ?? [])] })));
+  return VERB_GROUPS.flatMap((g) =>
+    g.verbs.map((v) => ({ name: v.name, description: v.description, subcommands: [...(v.subcommands ?? [])] })),
+  );
 }
 
 export { extractJson };

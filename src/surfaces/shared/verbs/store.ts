@@ -25,17 +25,27 @@ export function registerStoreCommands(program: Command, io: Io, engine: EngineOp
 function registerSaving(program: Command, io: Io, engine: EngineOpener): void {
   program
     .command("save")
-    .description("save an approved worker version (--from) or a human-authored record (--author) to the DeliverableStore")
-    .option("--from <w|ref>", "the worker (its current version) or worker-deliverable:<w>:<v>; it must be exactly approved")
-    .option("--author <file|->", `a regular file or pipe (or - for stdin) of at most ${INPUT_CAP_TEXT} holding a human-authored body; saved as a new v1 record`)
+    .description(
+      "save an approved worker version (--from) or a human-authored record (--author) to the DeliverableStore",
+    )
+    .option(
+      "--from <w|ref>",
+      "the worker (its current version) or worker-deliverable:<w>:<v>; it must be exactly approved",
+    )
+    .option(
+      "--author <file|->",
+      `a regular file or pipe (or - for stdin) of at most ${INPUT_CAP_TEXT} holding a human-authored body; saved as a new v1 record`,
+    )
     .option("--outcome <outcome>", "with --author: proposal, findings or completed")
     .option("--summary <text>", "with --author: the summary (default: the body's first non-empty line)")
     .action(async (opts: SaveFlags) => {
-      if ((opts.from === undefined) === (opts.author === undefined)) throw usageError("bad-flag", "give exactly one of --from <w|ref> or --author <file|->");
+      if ((opts.from === undefined) === (opts.author === undefined))
+        throw usageError("bad-flag", "give exactly one of --from <w|ref> or --author <file|->");
       if (opts.from !== undefined && (opts.outcome !== undefined || opts.summary !== undefined)) {
         throw usageError("bad-flag", "--outcome and --summary go with --author; a worker version keeps its own");
       }
-      if (opts.author !== undefined && opts.outcome === undefined) throw usageError("bad-flag", "--author needs --outcome <proposal|findings|completed>");
+      if (opts.author !== undefined && opts.outcome === undefined)
+        throw usageError("bad-flag", "--author needs --outcome <proposal|findings|completed>");
       const { saveAuthored, saveFromWorker } = await import("../../../engine/store/save.js");
       const saved =
         opts.from !== undefined
@@ -62,15 +72,31 @@ function registerSaving(program: Command, io: Io, engine: EngineOpener): void {
       const result = {
         deliverables: opts.unsupported ? [] : listing.deliverables,
         unsupported: listing.unsupported.map((u) => ({ path: u.path, reason: u.reason })),
-        ...(legacy.length > 0 ? { legacy: legacy.map((b) => ({ ref: b.ref, id: b.id, title: b.title, createdAt: b.createdAt, consumed: b.consumed })) } : {}),
+        ...(legacy.length > 0
+          ? {
+              legacy: legacy.map((b) => ({
+                ref: b.ref,
+                id: b.id,
+                title: b.title,
+                createdAt: b.createdAt,
+                consumed: b.consumed,
+              })),
+            }
+          : {}),
       };
       emit(io, result, () => {
         const lines: string[] = [];
         if (rebuilt) lines.push(`reindexed: ${rebuilt.records} records, ${rebuilt.unsupported} unsupported`);
-        for (const d of result.deliverables) lines.push(`${d.ref}  ${d.outcome.padEnd(9)} ${d.savedAt.slice(0, 16).replace("T", " ")}  ${d.summary}`);
-        for (const u of listing.unsupported) lines.push(`deliverable:unreadable  ${u.reason}  ${u.path}  (${u.detail})`);
-        for (const b of legacy) lines.push(`${b.ref}  legacy    ${b.createdAt.slice(0, 16).replace("T", " ")}  ${b.title}${b.consumed ? "  [consumed]" : ""}`);
-        if (lines.length === 0) lines.push(opts.unsupported ? "no unsupported records" : "the DeliverableStore is empty");
+        for (const d of result.deliverables)
+          lines.push(`${d.ref}  ${d.outcome.padEnd(9)} ${d.savedAt.slice(0, 16).replace("T", " ")}  ${d.summary}`);
+        for (const u of listing.unsupported)
+          lines.push(`deliverable:unreadable  ${u.reason}  ${u.path}  (${u.detail})`);
+        for (const b of legacy)
+          lines.push(
+            `${b.ref}  legacy    ${b.createdAt.slice(0, 16).replace("T", " ")}  ${b.title}${b.consumed ? "  [consumed]" : ""}`,
+          );
+        if (lines.length === 0)
+          lines.push(opts.unsupported ? "no unsupported records" : "the DeliverableStore is empty");
         return lines;
       });
     });
@@ -85,7 +111,9 @@ function registerSlots(program: Command, io: Io, engine: EngineOpener): void {
     .action(async (ref: string) => {
       const { loadStored } = await import("../../../engine/store/slots.js");
       const loaded = loadStored(engine(), ref);
-      emit(io, { slot: loaded.slot, ref: loaded.ref }, (r) => (loaded.created ? `loaded ${r.ref} as ${r.slot}` : `${r.ref} is already loaded as ${r.slot}`));
+      emit(io, { slot: loaded.slot, ref: loaded.ref }, (r) =>
+        loaded.created ? `loaded ${r.ref} as ${r.slot}` : `${r.ref} is already loaded as ${r.slot}`,
+      );
     });
 
   program
@@ -101,10 +129,15 @@ function registerSlots(program: Command, io: Io, engine: EngineOpener): void {
               `${r.ref} · ${r.record.outcome} · saved ${r.record.savedAt}${r.slot ? ` · loaded as ${r.slot}` : ""}`,
               `source: ${r.record.source.kind === "worker" ? `${r.record.source.deliverable.ref} (${r.record.source.task})` : "human-authored"}`,
               `approval: ${r.record.approval.decisionId} at ${r.record.approval.decidedAt}`,
-              ...(r.record.changeSet ? [`patch: ${r.record.changeSet.files.length} files, ${r.record.changeSet.hunks} hunks`] : []),
+              ...(r.record.changeSet
+                ? [`patch: ${r.record.changeSet.files.length} files, ${r.record.changeSet.hunks} hunks`]
+                : []),
               ...r.record.reviewNotes.map((n) => `review note (${n.createdAt}): ${n.text}`),
             ]
-          : [`${r.ref} · legacy bundle · ${r.bundle?.createdAt ?? ""}${r.slot ? ` · loaded as ${r.slot}` : ""}`, `artifacts: ${r.artifacts?.length ?? 0}`];
+          : [
+              `${r.ref} · legacy bundle · ${r.bundle?.createdAt ?? ""}${r.slot ? ` · loaded as ${r.slot}` : ""}`,
+              `artifacts: ${r.artifacts?.length ?? 0}`,
+            ];
         return [...head, "", r.body];
       });
     });
@@ -143,6 +176,11 @@ function registerDeletion(program: Command, io: Io, engine: EngineOpener): void 
         }
       }
       const r = deleteStored(ctx, name, { confirmed });
-      emit(io, r, (x) => `deleted ${x.ref} (${x.deleted.join(", ")})${x.unloadedSlots ? `; unloaded ${x.unloadedSlots} slot(s)` : ""}`);
+      emit(
+        io,
+        r,
+        (x) =>
+          `deleted ${x.ref} (${x.deleted.join(", ")})${x.unloadedSlots ? `; unloaded ${x.unloadedSlots} slot(s)` : ""}`,
+      );
     });
 }

@@ -33,7 +33,10 @@ export function registerUseCommands(program: Command, io: Io, engine: EngineOpen
       "use an approved current version: --implement starts an implementer on an approved plan; --parent queues its full text for your next prompt; --worker starts one fresh worker with it",
     )
     .argument("<w|ref>", "w<N>, worker-deliverable:w<N>:<K>, or a stored deliverable ref")
-    .option("--implement", "an approved plan: start one implementer (kind from config implementKind) with the plan gate discharged")
+    .option(
+      "--implement",
+      "an approved plan: start one implementer (kind from config implementKind) with the plan gate discharged",
+    )
     .option("--parent", "queue the full body as a chip for the parent session's next prompt")
     .option("--worker", "start exactly one fresh worker with the body as reviewed input")
     .option("--task <text>", "the new worker's task (--implement: default from the plan's goal)")
@@ -52,16 +55,22 @@ export function registerUseCommands(program: Command, io: Io, engine: EngineOpen
         throw usageError("bad-flag", "say where to use it: exactly one of --implement, --parent or --worker");
       }
       if (opts.parent) {
-        const spawnFlags = ["task", "as", "cmd", "model", "thinking", "worktree"].filter((k) => opts[k as keyof UseFlags] !== undefined);
+        const spawnFlags = ["task", "as", "cmd", "model", "thinking", "worktree"].filter(
+          (k) => opts[k as keyof UseFlags] !== undefined,
+        );
         if (spawnFlags.length > 0 || opts.env.length > 0 || opts.item.length > 0) {
-          throw usageError("bad-flag", `--${spawnFlags[0] ?? (opts.env.length > 0 ? "env" : "item")} only goes with --worker or --implement`);
+          throw usageError(
+            "bad-flag",
+            `--${spawnFlags[0] ?? (opts.env.length > 0 ? "env" : "item")} only goes with --worker or --implement`,
+          );
         }
         const { useForParent } = await import("../../../engine/handoff/use.js");
         const r = useForParent(engine(), { target, version: opts.version });
         emit(io, { chip: r.chip, decision: r.decision, queued: true, alreadyQueued: r.alreadyQueued }, () => r.notes);
         return;
       }
-      if (opts.agent !== "pi" && opts.agent !== "command") throw usageError("bad-flag", `--agent must be pi or command; got "${opts.agent}"`);
+      if (opts.agent !== "pi" && opts.agent !== "command")
+        throw usageError("bad-flag", `--agent must be pi or command; got "${opts.agent}"`);
       const env = parseAssignments("--env", opts.env);
       const { useForWorker } = await import("../../../engine/handoff/use.js");
       const ctx = engine();
@@ -71,16 +80,43 @@ export function registerUseCommands(program: Command, io: Io, engine: EngineOpen
       const step = resolveConfirmation("use --worker", { yes: Boolean(opts.yes), interactive: io.interactive });
       if (step === "refuse") throw confirmationRefused("use --worker", target);
       if (step === "ask") {
-        io.err([`Reviewed source: ${target}`, `Task: ${opts.task ?? (opts.implement ? "(from the plan's goal)" : "(work from the source)")}`, `Agent: ${opts.agent}${opts.as ? ` · kind ${opts.as}` : ""}${opts.model ? ` · model ${opts.model}` : ""}`].join("\n"));
-        if (!(await io.confirm(opts.implement ? "Start an implementer on this approved plan?" : "Start reviewed handoff worker?"))) throw confirmationDeclined("use --worker", target);
+        io.err(
+          [
+            `Reviewed source: ${target}`,
+            `Task: ${opts.task ?? (opts.implement ? "(from the plan's goal)" : "(work from the source)")}`,
+            `Agent: ${opts.agent}${opts.as ? ` · kind ${opts.as}` : ""}${opts.model ? ` · model ${opts.model}` : ""}`,
+          ].join("\n"),
+        );
+        if (
+          !(await io.confirm(
+            opts.implement ? "Start an implementer on this approved plan?" : "Start reviewed handoff worker?",
+          ))
+        )
+          throw confirmationDeclined("use --worker", target);
       }
       const r = await useForWorker(ctx, {
-        target, version: opts.version, task: opts.task, agent: opts.agent, command: opts.cmd, kind: opts.as, model: opts.model,
-        thinking: opts.thinking, env, worktree: opts.worktree, yes: true, interactive: io.interactive,
-        implement: Boolean(opts.implement), items: opts.item, ...(io.parent ? { parent: io.parent } : {}),
+        target,
+        version: opts.version,
+        task: opts.task,
+        agent: opts.agent,
+        command: opts.cmd,
+        kind: opts.as,
+        model: opts.model,
+        thinking: opts.thinking,
+        env,
+        worktree: opts.worktree,
+        yes: true,
+        interactive: io.interactive,
+        implement: Boolean(opts.implement),
+        items: opts.item,
+        ...(io.parent ? { parent: io.parent } : {}),
       });
-      const lines = () => [`${r.worker} (${r.kind}) started from ${r.sourceHandoff.sourceRef} · plan gate ${r.planGate}`, ...r.notes.map((n) => `  ${n}`)];
-      if (opts.implement) emit(io, { worker: r.worker, kind: r.kind, sourceHandoff: r.sourceHandoff, planGate: r.planGate }, lines);
+      const lines = () => [
+        `${r.worker} (${r.kind}) started from ${r.sourceHandoff.sourceRef} · plan gate ${r.planGate}`,
+        ...r.notes.map((n) => `  ${n}`),
+      ];
+      if (opts.implement)
+        emit(io, { worker: r.worker, kind: r.kind, sourceHandoff: r.sourceHandoff, planGate: r.planGate }, lines);
       else emit(io, { worker: r.worker, sourceHandoff: r.sourceHandoff }, lines);
     });
 
@@ -92,7 +128,9 @@ export function registerUseCommands(program: Command, io: Io, engine: EngineOpen
       const { chipList } = await import("../../../engine/handoff/use.js");
       const list = chipList(engine(), { all: Boolean(opts.all) });
       emit(io, { chips: list }, (x) =>
-        x.chips.length === 0 ? "no queued chips" : x.chips.map((c) => `${c.id.padEnd(5)} ${c.state.padEnd(8)} ${c.ref} (${c.bytes} bytes)`),
+        x.chips.length === 0
+          ? "no queued chips"
+          : x.chips.map((c) => `${c.id.padEnd(5)} ${c.state.padEnd(8)} ${c.ref} (${c.bytes} bytes)`),
       );
     });
   chips

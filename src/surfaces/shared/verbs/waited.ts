@@ -7,10 +7,15 @@ export const WAIT_MS = 300_000;
 
 export function waitedLine(worker: string, outcome: WaitOutcome): string {
   switch (outcome) {
-    case "ready": return `${worker} is ready: \`docket verdict ${worker}\` shows its card`;
-    case "needs_input": return `${worker} asks a question: \`docket verdict ${worker}\` shows it`;
-    case "failed": return `${worker} failed: \`docket show ${worker}\` says why`;
-    case "ended": return `${worker} ended: \`docket show ${worker}\``;
-    case "exited": return `${worker} exited before reporting: \`docket peek ${worker}\` shows its last lines`;
+    case "ready":
+      return `${worker} is ready: \`docket verdict ${worker}\` shows its card`;
+    case "needs_input":
+      return `${worker} asks a question: \`docket verdict ${worker}\` shows it`;
+    case "failed":
+      return `${worker} failed: \`docket show ${worker}\` says why`;
+    case "ended":
+      return `${worker} ended: \`docket show ${worker}\``;
+    case "exited":
+      return `${worker} exited before reporting: \`docket peek ${worker}\` shows its last lines`;
   }
 }

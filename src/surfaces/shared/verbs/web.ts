@@ -17,7 +17,9 @@ interface WebOptions {
 export function registerWebCommand(program: Command, io: Io, engine: EngineOpener): void {
   program
     .command("web")
-    .description("the review page in your browser: queue, cards with the frozen diff, fleet, log, store (loopback only)")
+    .description(
+      "the review page in your browser: queue, cards with the frozen diff, fleet, log, store (loopback only)",
+    )
     .option("--port <n>", "port to listen on (default: any free port)")
     .option("--host <address>", "loopback address to listen on: 127.0.0.1 (default), ::1 or localhost")
     .option("--open", "open the page in your browser (the default on a terminal)")
@@ -33,7 +35,9 @@ export function registerWebCommand(program: Command, io: Io, engine: EngineOpene
       const address = resolveWebAddress({ host: opts.host, port: opts.port });
       if (opts.stop) {
         const stopped = await launch.stopWebServer(ctx);
-        emit(io, { stopped: Boolean(stopped), pid: stopped?.pid ?? null }, (r) => (r.stopped ? `stopped the review page (pid ${r.pid})` : `no review page runs for ${ctx.projectRoot()}`));
+        emit(io, { stopped: Boolean(stopped), pid: stopped?.pid ?? null }, (r) =>
+          r.stopped ? `stopped the review page (pid ${r.pid})` : `no review page runs for ${ctx.projectRoot()}`,
+        );
         return;
       }
       const open = opts.open ?? (io.interactive && !io.parent);

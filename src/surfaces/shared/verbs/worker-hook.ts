@@ -10,7 +10,9 @@ const EVENTS = ["prompt", "stop", "notify"];
 export function registerWorkerHook(worker: Command, _io: Io): void {
   worker
     .command("hook")
-    .description("record a Claude Code / Codex hook: prompt | stop (JSON on stdin) | notify (JSON as the last argument)")
+    .description(
+      "record a Claude Code / Codex hook: prompt | stop (JSON on stdin) | notify (JSON as the last argument)",
+    )
     .argument("<event>", "prompt | stop | notify")
     .argument("[payload]", "the hook's JSON (Codex notify passes it here; otherwise read from standard input)")
     .action(async (event: string, payload: string | undefined) => {
@@ -22,7 +24,10 @@ export function registerWorkerHook(worker: Command, _io: Io): void {
         await callDoor(door, "hook", { event, payload: parseJson(raw) });
       } catch (error) {
         // Recorded where the human looks at this worker; without an identity there is no worker to record it on.
-        if (door) await callDoor(door, "event", { event: { type: "error", during: `hook ${event}`, message: (error as Error).message } }).catch(() => undefined);
+        if (door)
+          await callDoor(door, "event", {
+            event: { type: "error", during: `hook ${event}`, message: (error as Error).message },
+          }).catch(() => undefined);
       }
     });
 }
@@ -57,6 +62,7 @@ function parseJson(raw: string): unknown {
 
 async function readAll(): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer));
+  for await (const chunk of process.stdin)
+    chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer));
   return Buffer.concat(chunks).toString("utf8");
 }

@@ -11,7 +11,8 @@ import { callDoor, doorOf } from "../door-client.js";
 
 function parseExitCode(value: string): number {
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 0 || n > 255) throw usageError("bad-flag", `--code must be an exit status 0-255; got "${value}"`);
+  if (!Number.isInteger(n) || n < 0 || n > 255)
+    throw usageError("bad-flag", `--code must be an exit status 0-255; got "${value}"`);
   return n;
 }
 
@@ -23,7 +24,9 @@ export function registerWorkerLifecycle(worker: Command, io: Io): void {
     .action(async (opts: { code: number }) => {
       const r = await callDoor<ExitResult>(doorOf(process.env), "exited", { code: opts.code });
       emit(io, r, (x) =>
-        x.settled ? `${x.worker} generation ${x.generation} exited (${opts.code}) → ${x.state}` : `${x.worker} generation ${x.generation} was replaced; its exit changes nothing`,
+        x.settled
+          ? `${x.worker} generation ${x.generation} exited (${opts.code}) → ${x.state}`
+          : `${x.worker} generation ${x.generation} was replaced; its exit changes nothing`,
       );
     });
 
@@ -33,7 +36,11 @@ export function registerWorkerLifecycle(worker: Command, io: Io): void {
     .option("--model <provider/model>", "the model actually in effect")
     .option("--thinking <level>", "the thinking level actually in effect")
     .action(async (opts: { model?: string; thinking?: string }) => {
-      const r = await callDoor<{ worker: string; state: PersistedState }>(doorOf(process.env), "heartbeat", { model: opts.model, thinking: opts.thinking, pid: process.ppid });
+      const r = await callDoor<{ worker: string; state: PersistedState }>(doorOf(process.env), "heartbeat", {
+        model: opts.model,
+        thinking: opts.thinking,
+        pid: process.ppid,
+      });
       emit(io, r, (x) => `${x.worker} heartbeat recorded (${x.state})`);
     });
 }

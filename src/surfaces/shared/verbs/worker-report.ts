@@ -34,29 +34,42 @@ export function registerWorkerReport(worker: Command, io: Io): void {
     .option("--for-human <line>", "a line for the human (repeatable)", collect, [])
     .option("--answers <reply-id=text>", "answer a human reply, e.g. t1.1=<text> (repeatable)", collect, [])
     .option("--key <key>", "idempotency key: repeating the same report returns the first result")
-    .option("--file <json>", `several entries: a JSON array of {item, outcome, body, evidence?, forHuman?, answers?, key?} (a regular file or pipe, at most ${INPUT_CAP_TEXT})`)
+    .option(
+      "--file <json>",
+      `several entries: a JSON array of {item, outcome, body, evidence?, forHuman?, answers?, key?} (a regular file or pipe, at most ${INPUT_CAP_TEXT})`,
+    )
     .action(async (flags: ReportFlags) => {
       const entryFlags = flags.item ?? flags.outcome ?? flags.body;
-      if (flags.file !== undefined && (entryFlags !== undefined || flags.evidence.length || flags.forHuman.length || flags.answers.length)) {
-        throw usageError("bad-flags", "--file cannot be combined with --item/--outcome/--body/--evidence/--for-human/--answers");
+      if (
+        flags.file !== undefined &&
+        (entryFlags !== undefined || flags.evidence.length || flags.forHuman.length || flags.answers.length)
+      ) {
+        throw usageError(
+          "bad-flags",
+          "--file cannot be combined with --item/--outcome/--body/--evidence/--for-human/--answers",
+        );
       }
-      if (flags.file === undefined && flags.item === undefined) throw usageError("bad-flags", "name the item with --item <id>, or give entries with --file <json>");
+      if (flags.file === undefined && flags.item === undefined)
+        throw usageError("bad-flags", "name the item with --item <id>, or give entries with --file <json>");
       const door = doorOf(process.env);
       // Without --key a fresh one: a retry after the door died mid-stream lands each entry exactly once.
       const key = flags.key ?? freshCallId("report");
-      const request = flags.file !== undefined
-        ? { file: { path: flags.file, text: readInputText(flags.file, "--file") }, key }
-        : {
-            entries: [{
-              item: flags.item!,
-              outcome: flags.outcome ?? "",
-              body: flags.body ?? "",
-              evidence: flags.evidence.map(parseEvidenceFlag),
-              forHuman: flags.forHuman,
-              answers: parseAnswers(flags.answers),
-              callId: key,
-            }],
-          };
+      const request =
+        flags.file !== undefined
+          ? { file: { path: flags.file, text: readInputText(flags.file, "--file") }, key }
+          : {
+              entries: [
+                {
+                  item: flags.item!,
+                  outcome: flags.outcome ?? "",
+                  body: flags.body ?? "",
+                  evidence: flags.evidence.map(parseEvidenceFlag),
+                  forHuman: flags.forHuman,
+                  answers: parseAnswers(flags.answers),
+                  callId: key,
+                },
+              ],
+            };
       const { results } = await callDoor<{ results: ReportEntryResult[] }>(door, "report", request);
       emit(io, { results }, (r) => r.results.map((x) => `${x.item} ${x.status} (${x.reportId})`));
     });
@@ -82,9 +95,9 @@ function parseAnswers(values: readonly string[]): Record<string, string> {
   for (const v of values) {
     const eq = v.indexOf("=");
     const id = eq > 0 ? v.slice(0, eq).trim() : "";
-    if (!/^[tr][1-9][0-9]*\.[1-9][0-9]*$/.test(id)) throw usageError("bad-flag", `--answers takes <reply-id>=<text>, e.g. t1.1=yes; got "${v}"`);
+    if (!/^[tr][1-9][0-9]*\.[1-9][0-9]*$/.test(id))
+      throw usageError("bad-flag", `--answers takes <reply-id>=<text>, e.g. t1.1=yes; got "${v}"`);
     out[id] = v.slice(eq + 1);
   }
   return out;
 }
-

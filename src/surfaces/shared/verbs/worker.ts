@@ -11,9 +11,20 @@ import { registerWorkerGate, registerWorkerHook } from "./worker-hook.js";
 /** Subcommand registrars for the `worker` group, each owned by its own module. */
 export type WorkerSubcommands = (worker: Command, io: Io) => void;
 
-const registrars: WorkerSubcommands[] = [registerWorkerReport, registerWorkerReconcile, registerWorkerProtocol, registerWorkerLifecycle, registerWorkerHook, registerWorkerGate];
+const registrars: WorkerSubcommands[] = [
+  registerWorkerReport,
+  registerWorkerReconcile,
+  registerWorkerProtocol,
+  registerWorkerLifecycle,
+  registerWorkerHook,
+  registerWorkerGate,
+];
 
 export function registerWorkerCommands(program: Command, io: Io): void {
-  const worker = program.command("worker").description("worker-side protocol: report, todos, wait, done, fail, consult, note (identity from the environment)");
+  const worker = program
+    .command("worker")
+    .description(
+      "worker-side protocol: report, todos, wait, done, fail, consult, note (identity from the environment)",
+    );
   for (const register of registrars) register(worker, io);
 }

@@ -56,23 +56,40 @@ function registerSpawn(program: Command, io: Io, engine: EngineOpener): void {
     .option("--agent <agent>", "pi | claude | codex | command (default: config worker.agent, else pi)")
     .option("--cmd <shell-command>", "the command of a --agent command worker (runs in its workspace)")
     .option("--as <kind>", "worker kind (docket kinds lists them)")
-    .option("--model <model>", "pi: provider/model exactly as pi --list-models shows it; claude/codex: the name that CLI takes, passed through")
+    .option(
+      "--model <model>",
+      "pi: provider/model exactly as pi --list-models shows it; claude/codex: the name that CLI takes, passed through",
+    )
     .option("--thinking <level>", "off | minimal | low | medium | high | xhigh")
     .option("--seed <session-file>", "seed the worker with this pi session")
     .option("--fresh", "start with a fresh context (the default)")
     .option("--worktree", "give a read-only kind its own worktree too")
     .option("--item <id>", "dispatch this item to the new worker (repeatable)", collect, [])
-    .option("--env <NAME=VALUE>", "put a variable into the worker's environment (repeatable; the value is kept only in its private 0600 env file)", collect, [])
-    .option("--scripted <steps.json>", "a pi worker driven by Docket's scripted model: no model key, no network (format below)")
+    .option(
+      "--env <NAME=VALUE>",
+      "put a variable into the worker's environment (repeatable; the value is kept only in its private 0600 env file)",
+      collect,
+      [],
+    )
+    .option(
+      "--scripted <steps.json>",
+      "a pi worker driven by Docket's scripted model: no model key, no network (format below)",
+    )
     .option("--wait", "return once the worker has a version, a question, a failure or an exit (at most 5 minutes)")
-    .option("--host <name>", "run the worker on this host of your config over ssh (docket hosts ls; pi and command workers; default: config worker.host)")
+    .option(
+      "--host <name>",
+      "run the worker on this host of your config over ssh (docket hosts ls; pi and command workers; default: config worker.host)",
+    )
     .option("--local", "run the worker on this machine even when your config names a worker.host")
     .option("--yes", "do not ask for confirmation")
-    .option("--budget <usd>", "stop the worker's agent once its recorded cost reaches this many US dollars (notified at 80 %)", parseUsd("--budget"))
+    .option(
+      "--budget <usd>",
+      "stop the worker's agent once its recorded cost reaches this many US dollars (notified at 80 %)",
+      parseUsd("--budget"),
+    )
     .option("--dry-run", "print the resolved launch and the command the window would run; start nothing")
-    .addHelpText(
-      "after",
-      () => [
+    .addHelpText("after", () =>
+      [
         "",
         "--scripted: try workers without a model key. Each model call is answered by the next step of the file.",
         ...SCRIPTED_STEP_FORMAT,
@@ -101,8 +118,15 @@ async function runSpawn(io: Io, engine: EngineOpener, words: string[], opts: Spa
   const { planSpawn, spawnWorker } = await import("../../../engine/workers/spawn.js");
   const ctx = engine();
   let input: SpawnInput = {
-    task: words.join(" "), agent: opts.agent as WorkerAgent | undefined, command: opts.cmd, kind: opts.as,
-    model: opts.model, thinking: opts.thinking, seedFile: opts.seed, fresh: opts.fresh, worktree: opts.worktree,
+    task: words.join(" "),
+    agent: opts.agent as WorkerAgent | undefined,
+    command: opts.cmd,
+    kind: opts.as,
+    model: opts.model,
+    thinking: opts.thinking,
+    seedFile: opts.seed,
+    fresh: opts.fresh,
+    worktree: opts.worktree,
     env: parseAssignments("--env", opts.env),
   };
   if (opts.scripted !== undefined) input = scriptedSpawnInput(input, opts.scripted, SCRIPTED_EXTENSION(), ctx.cwd);
@@ -152,23 +176,37 @@ function registerRespawn(program: Command, io: Io, engine: EngineOpener): void {
     .command("respawn")
     .description("start a worker again with its stored execution, at the next generation (old process fenced)")
     .argument("<worker>", "w<N>, or all (every finished worker of this project)")
-    .option("--budget <usd>", "continue with this budget in US dollars (needed after a budget stopped the worker)", parseUsd("--budget"))
+    .option(
+      "--budget <usd>",
+      "continue with this budget in US dollars (needed after a budget stopped the worker)",
+      parseUsd("--budget"),
+    )
     .action(async (target: string, opts: { budget?: number }) => {
       const { respawnTarget } = await import("../../../engine/workers/respawn.js");
       const results = respawnTarget(engine(), target, opts.budget !== undefined ? { budgetUsd: opts.budget } : {});
       if (target.trim() === "all") {
         emit(io, { workers: results.map((r) => ({ worker: r.worker, generation: r.generation })) }, (x) =>
-          x.workers.length === 0 ? "no finished workers to respawn" : x.workers.map((w) => `${w.worker} respawned (generation ${w.generation})`),
+          x.workers.length === 0
+            ? "no finished workers to respawn"
+            : x.workers.map((w) => `${w.worker} respawned (generation ${w.generation})`),
         );
         return;
       }
       const r = results[0]!;
-      emit(io, { worker: r.worker, generation: r.generation, ...(r.missingEnv.length ? { missingEnv: r.missingEnv } : {}) }, (x) => [
-        `${x.worker} respawned (generation ${x.generation}); the previous process is fenced`,
-        ...(r.movedBindings.length ? [`  moved bindings ${r.movedBindings.join(", ")}`] : []),
-        ...(r.requeued ? [`  ${r.requeued} unread message(s) queued again for the new process`] : []),
-        ...(r.missingEnv.length ? [`  warning: the values of ${r.missingEnv.join(", ")} were not kept; they are unset in this generation (spawn a new worker with --env to set them)`] : []),
-      ]);
+      emit(
+        io,
+        { worker: r.worker, generation: r.generation, ...(r.missingEnv.length ? { missingEnv: r.missingEnv } : {}) },
+        (x) => [
+          `${x.worker} respawned (generation ${x.generation}); the previous process is fenced`,
+          ...(r.movedBindings.length ? [`  moved bindings ${r.movedBindings.join(", ")}`] : []),
+          ...(r.requeued ? [`  ${r.requeued} unread message(s) queued again for the new process`] : []),
+          ...(r.missingEnv.length
+            ? [
+                `  warning: the values of ${r.missingEnv.join(", ")} were not kept; they are unset in this generation (spawn a new worker with --env to set them)`,
+              ]
+            : []),
+        ],
+      );
     });
 }
 
@@ -184,16 +222,28 @@ function registerListing(program: Command, io: Io, engine: EngineOpener): void {
       const { formatCost } = await import("../../../domain/workers/spend.js");
       const listing = listWorkers(engine(), { all: Boolean(opts.all) });
       // Every fact the text shows is in the JSON row too: its age and what landed under it.
-      const workers = listing.workers.map((w) => ({ ...w, age: listing.ages.get(w.worker) ?? null, baseMoved: listing.baseMoved.get(w.worker) ?? null }));
+      const workers = listing.workers.map((w) => ({
+        ...w,
+        age: listing.ages.get(w.worker) ?? null,
+        baseMoved: listing.baseMoved.get(w.worker) ?? null,
+      }));
       // An empty list that hides settled workers (their processes may still run) says how many --all would show.
-      const hidden = workers.length === 0 && !opts.all && !io.json ? listWorkers(engine(), { all: true }).workers.length : 0;
+      const hidden =
+        workers.length === 0 && !opts.all && !io.json ? listWorkers(engine(), { all: true }).workers.length : 0;
       emit(io, { workers }, (x) =>
         x.workers.length === 0
           ? hidden > 0
             ? `no unsettled workers in this project; \`docket ls --all\` lists ${hidden} more (settled, or in other projects)`
             : "no workers (start one with `docket spawn <task>`)"
           : [
-              ["worker".padEnd(8), "state".padEnd(12), "kind".padEnd(11), "age".padEnd(5), "cost".padEnd(7), "task (questions, current version)"].join(" "),
+              [
+                "worker".padEnd(8),
+                "state".padEnd(12),
+                "kind".padEnd(11),
+                "age".padEnd(5),
+                "cost".padEnd(7),
+                "task (questions, current version)",
+              ].join(" "),
               ...x.workers.map((w) =>
                 [
                   w.worker.padEnd(5),
@@ -207,7 +257,9 @@ function registerListing(program: Command, io: Io, engine: EngineOpener): void {
                   w.task.length > 60 ? `${w.task.slice(0, 57)}...` : w.task,
                   ...(w.baseMoved && formatBaseMoved(w.baseMoved) ? [`· ${formatBaseMoved(w.baseMoved)}`] : []),
                   ...(w.contained ? ["· contained"] : []),
-                  ...(w.host !== undefined ? [`· on ${w.host}${w.hostReachable === false ? " (unreachable)" : ""}`] : []),
+                  ...(w.host !== undefined
+                    ? [`· on ${w.host}${w.hostReachable === false ? " (unreachable)" : ""}`]
+                    : []),
                 ].join(" "),
               ),
             ],
@@ -225,19 +277,33 @@ function registerListing(program: Command, io: Io, engine: EngineOpener): void {
         `${w.worker} · ${w.kind} · ${w.state} (${w.persistedState}) · ${w.liveness} · generation ${w.generation}`,
         `  task: ${w.task}`,
         `  agent: ${w.agent}${w.execution.command ? ` (${w.execution.command})` : ""} · model ${w.execution.model ?? "-"} · thinking ${w.execution.thinking} · context ${w.execution.context}`,
-        ...(w.modelInEffect ? [`  in effect: ${w.modelInEffect} · thinking ${w.thinkingInEffect ?? "-"} (heartbeat ${w.heartbeatAt})`] : []),
+        ...(w.modelInEffect
+          ? [`  in effect: ${w.modelInEffect} · thinking ${w.thinkingInEffect ?? "-"} (heartbeat ${w.heartbeatAt})`]
+          : []),
         `  workspace: ${w.workspace} (${w.workspaceMode}${w.base ? `, base ${w.base.slice(0, 12)}` : ""})`,
         `  contained: ${w.contained ? "yes (Docket's sandbox)" : "no"}`,
         `  tmux: ${w.tmux.session ?? "-"} ${w.tmux.window ?? ""} ${w.tmux.pane ?? ""}`,
         ...(w.deliverable ? [`  deliverable: ${w.deliverable}`] : []),
         ...(w.lastError ? [`  last error: ${w.lastError}`] : []),
         ...w.openQuestions.map((q) => `  question ${q.id}: ${q.text}`),
-        ...w.launches.map((l) => `  launch g${l.generation} ${l.startedAt}${l.exitedAt ? ` exited ${l.exitCode} at ${l.exitedAt}` : ""}`),
+        ...w.launches.map(
+          (l) =>
+            `  launch g${l.generation} ${l.startedAt}${l.exitedAt ? ` exited ${l.exitCode} at ${l.exitedAt}` : ""}`,
+        ),
         ...w.messages.map((m) => `  message ${m.id}: ${m.delivery} — ${m.what}`),
-        ...(w.baseMoved ? [`  base moved: ${w.baseMoved.files.map(quotePath).join(", ")} landed since it started (${w.baseMoved.refs.join(", ")})`] : []),
-        w.spend ? `  spend: ${formatSpend(w.spend)}${w.budget.usd !== null ? ` of a $${w.budget.usd.toFixed(2)} budget${w.budget.stoppedAt ? " (reached: agent stopped)" : w.budget.warnedAt ? " (80 % reached)" : ""}` : ""}` : `  spend: unknown (${w.spendDetail.unmeasured ?? "no records"})`,
+        ...(w.baseMoved
+          ? [
+              `  base moved: ${w.baseMoved.files.map(quotePath).join(", ")} landed since it started (${w.baseMoved.refs.join(", ")})`,
+            ]
+          : []),
+        w.spend
+          ? `  spend: ${formatSpend(w.spend)}${w.budget.usd !== null ? ` of a $${w.budget.usd.toFixed(2)} budget${w.budget.stoppedAt ? " (reached: agent stopped)" : w.budget.warnedAt ? " (80 % reached)" : ""}` : ""}`
+          : `  spend: unknown (${w.spendDetail.unmeasured ?? "no records"})`,
         ...w.spendDetail.generations.map((g) => `    generation ${g.generation}: ${formatSpend(g.totals)}`),
-        ...w.spendDetail.versions.map((v) => `    ${v.version <= (w.deliverable ? Number(w.deliverable.split(":").pop()) : 0) ? `v${v.version}` : `after the last version`}: ${formatSpend(v.totals)}`),
+        ...w.spendDetail.versions.map(
+          (v) =>
+            `    ${v.version <= (w.deliverable ? Number(w.deliverable.split(":").pop()) : 0) ? `v${v.version}` : `after the last version`}: ${formatSpend(v.totals)}`,
+        ),
       ]);
     });
 }
@@ -252,12 +318,16 @@ function registerTalk(program: Command, io: Io, engine: EngineOpener): void {
     .action(async (target: string, opts: { lines?: number }) => {
       const { peekWorker } = await import("../../../engine/talk/tell.js");
       const r = peekWorker(engine(), target, opts.lines);
-      emit(io, r, (x) => (x.source === "pane-tail" ? [`(${x.worker}'s window is gone; harvested tail)`, x.text] : x.text));
+      emit(io, r, (x) =>
+        x.source === "pane-tail" ? [`(${x.worker}'s window is gone; harvested tail)`, x.text] : x.text,
+      );
     });
 
   program
     .command("tell")
-    .description("send a worker a message through its inbox (steers the current turn; --after waits for it); a command worker gets it pasted into its pane")
+    .description(
+      "send a worker a message through its inbox (steers the current turn; --after waits for it); a command worker gets it pasted into its pane",
+    )
     .argument("<worker>", "w<N>")
     .argument("<text...>", "the message (multi-line text stays one message)")
     .addHelpText(
@@ -269,12 +339,22 @@ function registerTalk(program: Command, io: Io, engine: EngineOpener): void {
     .option("--key <key>", "idempotency key")
     .action(async (target: string, words: string[], opts: { q?: string; after?: boolean; key?: string }) => {
       const { tellWorker } = await import("../../../engine/talk/tell.js");
-      const r = tellWorker(engine(), { worker: target, text: words.join(" "), question: opts.q, after: opts.after, key: opts.key });
+      const r = tellWorker(engine(), {
+        worker: target,
+        text: words.join(" "),
+        question: opts.q,
+        after: opts.after,
+        key: opts.key,
+      });
       emit(io, { message: r.message, delivery: r.delivery }, (x) => [
         `${x.message} ${x.delivery === "delivered" ? "delivered to" : "queued for"} ${target}${opts.q ? ` (answers ${opts.q})` : ""}`,
-        ...(r.pasted === "best-effort" ? ["  pasted into its pane (best-effort: a command agent gives no receipt, so it is never marked read)"] : []),
+        ...(r.pasted === "best-effort"
+          ? ["  pasted into its pane (best-effort: a command agent gives no receipt, so it is never marked read)"]
+          : []),
         ...(r.pasted === "failed" ? ["  pasting into its pane failed; the message waits in its inbox"] : []),
-        ...(r.waiting ? [`  ${target} is not running; the message waits in its inbox until docket respawn ${target}`] : []),
+        ...(r.waiting
+          ? [`  ${target} is not running; the message waits in its inbox until docket respawn ${target}`]
+          : []),
       ]);
     });
 
@@ -286,7 +366,9 @@ function registerTalk(program: Command, io: Io, engine: EngineOpener): void {
       const { attachWorker } = await import("../../../engine/talk/tell.js");
       const r = attachWorker(engine(), target);
       const command = r.command.map(shellQuote).join(" ");
-      emit(io, { worker: r.worker, switched: r.switched, command }, (x) => (x.switched ? `switched to ${x.worker}` : command));
+      emit(io, { worker: r.worker, switched: r.switched, command }, (x) =>
+        x.switched ? `switched to ${x.worker}` : command,
+      );
     });
 }
 
@@ -300,8 +382,19 @@ function registerRetire(program: Command, io: Io, engine: EngineOpener): void {
     .option("--force", "also delete changes that were never promoted")
     .action(async (target: string, opts: { yes?: boolean; force?: boolean }) => {
       const { deleteWorker } = await import("../../../engine/workers/delete.js");
-      const r = await deleteWorker(engine(), { worker: target, yes: opts.yes, force: opts.force, interactive: io.interactive, confirm: (q) => io.confirm(q) });
-      emit(io, r, (x) => `${x.worker} deleted${x.workspaceRemoved ? " (workspace removed)" : ""}${x.cancelledMessages ? `; ${x.cancelledMessages} queued message(s) cancelled` : ""}`);
+      const r = await deleteWorker(engine(), {
+        worker: target,
+        yes: opts.yes,
+        force: opts.force,
+        interactive: io.interactive,
+        confirm: (q) => io.confirm(q),
+      });
+      emit(
+        io,
+        r,
+        (x) =>
+          `${x.worker} deleted${x.workspaceRemoved ? " (workspace removed)" : ""}${x.cancelledMessages ? `; ${x.cancelledMessages} queued message(s) cancelled` : ""}`,
+      );
     });
 
   program
@@ -311,9 +404,14 @@ function registerRetire(program: Command, io: Io, engine: EngineOpener): void {
     .action(async (opts: { dryRun?: boolean }) => {
       const { pruneWorkers } = await import("../../../engine/workers/delete.js");
       emit(io, pruneWorkers(engine(), { dryRun: opts.dryRun }), (x) => [
-        x.pruned.length ? `${x.dryRun ? "would prune" : "pruned"} ${x.pruned.join(", ")}` : `nothing to prune${x.young.length || x.skipped.length ? "" : ": no worker is settled"}`,
+        x.pruned.length
+          ? `${x.dryRun ? "would prune" : "pruned"} ${x.pruned.join(", ")}`
+          : `nothing to prune${x.young.length || x.skipped.length ? "" : ": no worker is settled"}`,
         ...x.skipped.map((s) => `  ${x.dryRun ? "would keep" : "kept"} ${s.worker}: ${s.reason}`),
-        ...x.young.map((y) => `  ${y.worker}: settled less than ${x.pruneAfterHours} h ago (worker.pruneAfterHours); prunable in ${y.prunableIn}`),
+        ...x.young.map(
+          (y) =>
+            `  ${y.worker}: settled less than ${x.pruneAfterHours} h ago (worker.pruneAfterHours); prunable in ${y.prunableIn}`,
+        ),
       ]);
     });
 }
@@ -323,7 +421,10 @@ const formatDispatched = (d: { bindings: readonly { item: string }[]; dispatch: 
 
 /** One line per agent: where it is and the command a worker of it runs. */
 export function formatAgents(agents: readonly AgentAvailability[]): string[] {
-  return agents.map((a) => `  ${a.agent.padEnd(8)}${a.source === "missing" ? "not found (neither in Docket's node_modules nor on PATH)" : `${a.source.padEnd(13)}${formatArgv(a.command)}`}`);
+  return agents.map(
+    (a) =>
+      `  ${a.agent.padEnd(8)}${a.source === "missing" ? "not found (neither in Docket's node_modules nor on PATH)" : `${a.source.padEnd(13)}${formatArgv(a.command)}`}`,
+  );
 }
 
 /** An argv as one line a person can read (words with spaces or quotes are JSON-quoted). */

@@ -57,7 +57,12 @@ const num = (v) => (v === undefined || v === "" ? null : Number(v));
 
 /** The binding of every action: the worker, the version and the newest decision this card was rendered with. */
 function bound(extra) {
-  return { worker: body.dataset.worker, version: num(body.dataset.version), lastDecision: body.dataset.lastDecision || null, ...extra };
+  return {
+    worker: body.dataset.worker,
+    version: num(body.dataset.version),
+    lastDecision: body.dataset.lastDecision || null,
+    ...extra,
+  };
 }
 
 async function perform(payload) {
@@ -131,7 +136,9 @@ function applyPromotion(panel) {
     return;
   }
   const trigger = $('button.act[data-verb="promote"]');
-  perform(bound({ verb: "promote", withApproval: trigger?.dataset.withApproval === "1", confirm: Boolean(box?.checked) }));
+  perform(
+    bound({ verb: "promote", withApproval: trigger?.dataset.withApproval === "1", confirm: Boolean(box?.checked) }),
+  );
 }
 
 // ---- review comments (card) -------------------------------------------------------------------------------
@@ -150,7 +157,11 @@ function openLineForm(cell) {
   fresh.firstElementChild.colSpan = row.closest("table").classList.contains("split") ? 4 : 3;
   const form = $("form", fresh);
   const line = Number(cell.dataset.line);
-  Object.assign(form.dataset, { file: cell.closest(".file").dataset.file, side: cell.dataset.side, key: crypto.randomUUID() });
+  Object.assign(form.dataset, {
+    file: cell.closest(".file").dataset.file,
+    side: cell.dataset.side,
+    key: crypto.randomUUID(),
+  });
   $(".cmt-where", form).textContent = `${cell.dataset.side} side · ${$(".path", cell.closest(".file")).textContent}`;
   form.elements.namedItem("start").value = String(line);
   form.elements.namedItem("end").value = String(line);
@@ -174,7 +185,12 @@ function submitComment(form) {
   if (!text.trim()) return;
   const start = form.elements.namedItem("start");
   const end = form.elements.namedItem("end");
-  const anchor = { file: Number(form.dataset.file), side: form.dataset.side, start: start ? Number(start.value) : null, end: end ? Number(end.value) : null };
+  const anchor = {
+    file: Number(form.dataset.file),
+    side: form.dataset.side,
+    start: start ? Number(start.value) : null,
+    end: end ? Number(end.value) : null,
+  };
   perform(bound({ verb: "comment", anchor, text, key: form.dataset.key }));
 }
 function toggleEdit(box, show) {
@@ -189,7 +205,8 @@ document.addEventListener("click", (e) => {
   const t = e.target.closest("button, a[data-file]");
   if (!t) return;
   if (t.matches(".cmt-file-btn")) return void openFileForm(t);
-  if (t.matches(".cmt-cancel")) return t.closest(".cmt-new") ? closeCommentForms() : toggleEdit(t.closest(".cmt"), false);
+  if (t.matches(".cmt-cancel"))
+    return t.closest(".cmt-new") ? closeCommentForms() : toggleEdit(t.closest(".cmt"), false);
   if (t.matches(".cmt-edit-btn")) return toggleEdit(t.closest(".cmt"), true);
   if (t.matches(".cmt-del")) return void perform(bound({ verb: "comment-delete", comment: t.dataset.comment }));
   if (t.matches("button.act")) return void clickAction(t);
@@ -272,7 +289,10 @@ const toggleView = () => setView(currentView() === "unified" ? "split" : "unifie
 let lazyObserver;
 function watchLazy() {
   lazyObserver?.disconnect();
-  lazyObserver = new IntersectionObserver((entries) => entries.filter((e) => e.isIntersecting).forEach((e) => loadFile(e.target)), { rootMargin: "600px" });
+  lazyObserver = new IntersectionObserver(
+    (entries) => entries.filter((e) => e.isIntersecting).forEach((e) => loadFile(e.target)),
+    { rootMargin: "600px" },
+  );
   $$(".load.lazy").forEach((el) => lazyObserver.observe(el));
 }
 watchLazy();

@@ -13,7 +13,8 @@ import { commentTemplates, notesByFile, renderCommentsSection } from "./diff-com
 /** The human may draft comments on this card: it shows the current version, which can be revised. */
 const commentable = (v: ReviewView): boolean => v.isCurrent && v.actions.some((a) => a.verb === "revise");
 
-export const cardPath = (worker: string, version?: number | null): string => `/card/${worker}${version ? `/v/${version}` : ""}`;
+export const cardPath = (worker: string, version?: number | null): string =>
+  `/card/${worker}${version ? `/v/${version}` : ""}`;
 
 /** A link for a source ref: a worker version's card, or the store's preview. */
 export function refLink(ref: string): Html {
@@ -41,18 +42,24 @@ function questions(v: ReviewView, canAnswer: boolean): Html {
   const qs = v.card.detail.questions;
   if (qs.length === 0) return html``;
   return html`<section class="questions"><h2>Questions</h2>${qs.map(
-    (q) => html`<div class="q" data-question="${q.id}"><p class="q-text"><code>${q.id}</code> ${q.text}${consultTag(q)}</p>${q.consult?.context ? html`<p class="q-context">context: ${q.consult.context}</p>` : ""}${q.risk ? html`<p class="risk">⚠ risk: ${q.risk}</p>` : ""}${
-      canAnswer
-        ? html`<div class="q-opts">${q.options.map((o, i) => html`<button type="button" class="act opt" data-verb="answer" data-question="${q.id}" data-text="${o}">${i + 1}. ${o}${o === q.recommend ? html` <span class="rec">recommended</span>` : ""}</button>`)}</div><form class="answer-form" data-question="${q.id}"><input name="text" autocomplete="off" placeholder="Your answer" aria-label="answer to ${q.id}"><button type="submit">Answer</button></form>`
-        : html`<ol>${q.options.map((o) => html`<li>${o}</li>`)}</ol>`
-    }</div>`,
+    (q) =>
+      html`<div class="q" data-question="${q.id}"><p class="q-text"><code>${q.id}</code> ${q.text}${consultTag(q)}</p>${q.consult?.context ? html`<p class="q-context">context: ${q.consult.context}</p>` : ""}${q.risk ? html`<p class="risk">⚠ risk: ${q.risk}</p>` : ""}${
+        canAnswer
+          ? html`<div class="q-opts">${q.options.map((o, i) => html`<button type="button" class="act opt" data-verb="answer" data-question="${q.id}" data-text="${o}">${i + 1}. ${o}${o === q.recommend ? html` <span class="rec">recommended</span>` : ""}</button>`)}</div><form class="answer-form" data-question="${q.id}"><input name="text" autocomplete="off" placeholder="Your answer" aria-label="answer to ${q.id}"><button type="submit">Answer</button></form>`
+          : html`<ol>${q.options.map((o) => html`<li>${o}</li>`)}</ol>`
+      }</div>`,
   )}</section>`;
 }
 
 /** A consult's lane: with the parent agent, or escalated to the human and why. */
 function consultTag(q: ReviewView["card"]["detail"]["questions"][number]): Html | string {
   if (!q.consult) return "";
-  const lane = q.consult.audience === "parent-agent" ? "consult · with the parent agent" : q.consult.escalation ? `consult · escalated: ${q.consult.escalation}` : "consult";
+  const lane =
+    q.consult.audience === "parent-agent"
+      ? "consult · with the parent agent"
+      : q.consult.escalation
+        ? `consult · escalated: ${q.consult.escalation}`
+        : "consult";
   return html` <span class="consult">${lane}</span>`;
 }
 
@@ -61,20 +68,44 @@ function notes(v: ReviewView): Html {
   const ns = v.card.detail.notes;
   if (ns.length === 0) return html``;
   return html`<section class="notes"><h2>Notes <span class="hint">for you; no model saw them</span></h2><ul>${ns.map(
-    (n) => html`<li data-note="${n.id}"><code>${n.id}</code> ${n.text}${n.suggested.length > 0 ? html` <span class="hint">suggested for ${n.suggested.join(", ")} · <code>docket broadcast --from ${n.id}</code></span>` : ""}</li>`,
+    (n) =>
+      html`<li data-note="${n.id}"><code>${n.id}</code> ${n.text}${n.suggested.length > 0 ? html` <span class="hint">suggested for ${n.suggested.join(", ")} · <code>docket broadcast --from ${n.id}</code></span>` : ""}</li>`,
   )}</ul></section>`;
 }
 
 const LABELS: Record<string, string> = {
-  approve: "Approve", reject: "Reject…", revise: "Revise…", tell: "Tell…", discard: "Discard live changes…", save: "Save to store",
-  respawn: "Respawn", answer: "Answer", combine: "Combine with",
+  approve: "Approve",
+  reject: "Reject…",
+  revise: "Revise…",
+  tell: "Tell…",
+  discard: "Discard live changes…",
+  save: "Save to store",
+  respawn: "Respawn",
+  answer: "Answer",
+  combine: "Combine with",
 };
 
 function actionButton(a: CardAction, drafts: number): Html {
   if (a.verb === "answer") return html``;
-  const label = a.verb === "revise" && drafts > 0 ? `Request changes (${drafts} comment${drafts === 1 ? "" : "s"})…` : a.verb === "promote" ? (a.withApproval ? "Approve & promote…" : "Promote…") : a.verb === "use" ? `Use → ${a.mode![0]!.toUpperCase()}${a.mode!.slice(1)}…` : a.verb === "combine" ? `Combine with ${a.peer}` : LABELS[a.verb] ?? a.verb;
+  const label =
+    a.verb === "revise" && drafts > 0
+      ? `Request changes (${drafts} comment${drafts === 1 ? "" : "s"})…`
+      : a.verb === "promote"
+        ? a.withApproval
+          ? "Approve & promote…"
+          : "Promote…"
+        : a.verb === "use"
+          ? `Use → ${a.mode![0]!.toUpperCase()}${a.mode!.slice(1)}…`
+          : a.verb === "combine"
+            ? `Combine with ${a.peer}`
+            : (LABELS[a.verb] ?? a.verb);
   const key = a.verb === "approve" ? "a" : a.verb === "revise" ? "r" : a.verb === "promote" ? "p" : undefined;
-  const panel = a.verb === "approve" || a.verb === "save" || a.verb === "respawn" || a.verb === "combine" ? undefined : a.verb === "use" ? `use-${a.mode}` : a.verb;
+  const panel =
+    a.verb === "approve" || a.verb === "save" || a.verb === "respawn" || a.verb === "combine"
+      ? undefined
+      : a.verb === "use"
+        ? `use-${a.mode}`
+        : a.verb;
   return html`<button type="button" class="act${a.verb === "approve" ? " primary" : a.verb === "discard" || a.verb === "reject" ? " danger" : ""}" data-verb="${a.verb}"${a.mode ? html` data-mode="${a.mode}"` : ""}${a.withApproval ? html` data-with-approval="1"` : ""}${a.peer ? html` data-peer="${a.peer}"` : ""}${panel ? html` data-panel="${panel}"` : ""}${key ? html` data-key="${key}"` : ""}>${label}${key ? html` <kbd>${key}</kbd>` : ""}</button>`;
 }
 
@@ -87,18 +118,68 @@ function panels(v: ReviewView, base: string): Html {
     html`<form class="panel" data-panel="${name}" hidden>${body}<div class="panel-btns"><button type="submit" class="primary">${submit}</button> <button type="button" class="cancel">Cancel <kbd>Esc</kbd></button></div>${extra}</form>`;
   const drafts = v.card.comments.drafts.length;
   if (verbs.has("revise") && drafts > 0) {
-    out.push(form("revise", html`<label>Request changes: your ${drafts} draft comment${drafts === 1 ? "" : "s"} go to ${w} as one revision, with this note if you add one. Its next done becomes v${(v.current?.version ?? 0) + 1}.<textarea name="note" rows="4"></textarea></label>`, "Request changes (Ctrl+Enter)"));
-  } else if (verbs.has("revise")) out.push(form("revise", html`<label>What should ${w} change? Its next done becomes v${(v.current?.version ?? 0) + 1}.<textarea name="note" required rows="4"></textarea></label>`, "Send revision (Ctrl+Enter)"));
-  if (verbs.has("reject")) out.push(form("reject", html`<label>Why (optional; ${w} is not told)<textarea name="note" rows="3"></textarea></label>`, "Reject this version"));
-  if (verbs.has("tell")) out.push(form("tell", html`<label>Message to ${w} (through its inbox)<textarea name="text" required rows="3"></textarea></label>`, "Send"));
-  if (verbs.has("discard")) out.push(form("discard", html`<p>Drop ${w}'s live changes and reset its workspace to its base? The frozen versions stay. This cannot be undone.</p><input type="hidden" name="confirm" value="1">`, "Discard live changes"));
-  if (verbs.has("use-parent")) out.push(form("use-parent", html`<p>Queue the exact body of ${v.card.deliverable?.ref} as a chip for your pi session's next prompt?</p>`, "Use → Parent"));
+    out.push(
+      form(
+        "revise",
+        html`<label>Request changes: your ${drafts} draft comment${drafts === 1 ? "" : "s"} go to ${w} as one revision, with this note if you add one. Its next done becomes v${(v.current?.version ?? 0) + 1}.<textarea name="note" rows="4"></textarea></label>`,
+        "Request changes (Ctrl+Enter)",
+      ),
+    );
+  } else if (verbs.has("revise"))
+    out.push(
+      form(
+        "revise",
+        html`<label>What should ${w} change? Its next done becomes v${(v.current?.version ?? 0) + 1}.<textarea name="note" required rows="4"></textarea></label>`,
+        "Send revision (Ctrl+Enter)",
+      ),
+    );
+  if (verbs.has("reject"))
+    out.push(
+      form(
+        "reject",
+        html`<label>Why (optional; ${w} is not told)<textarea name="note" rows="3"></textarea></label>`,
+        "Reject this version",
+      ),
+    );
+  if (verbs.has("tell"))
+    out.push(
+      form(
+        "tell",
+        html`<label>Message to ${w} (through its inbox)<textarea name="text" required rows="3"></textarea></label>`,
+        "Send",
+      ),
+    );
+  if (verbs.has("discard"))
+    out.push(
+      form(
+        "discard",
+        html`<p>Drop ${w}'s live changes and reset its workspace to its base? The frozen versions stay. This cannot be undone.</p><input type="hidden" name="confirm" value="1">`,
+        "Discard live changes",
+      ),
+    );
+  if (verbs.has("use-parent"))
+    out.push(
+      form(
+        "use-parent",
+        html`<p>Queue the exact body of ${v.card.deliverable?.ref} as a chip for your pi session's next prompt?</p>`,
+        "Use → Parent",
+      ),
+    );
   for (const mode of ["worker", "implement"] as const) {
     if (verbs.has(`use-${mode}`)) {
-      out.push(form(`use-${mode}`, html`<label>${mode === "implement" ? "Task for the implementer (empty: the plan's goal)" : "Task for the new worker (empty: work from the source)"}<input name="task" autocomplete="off"></label><p>Starts exactly one fresh worker with ${v.card.deliverable?.ref} as its reviewed input.</p>`, mode === "implement" ? "Start the implementer" : "Start the worker"));
+      out.push(
+        form(
+          `use-${mode}`,
+          html`<label>${mode === "implement" ? "Task for the implementer (empty: the plan's goal)" : "Task for the new worker (empty: work from the source)"}<input name="task" autocomplete="off"></label><p>Starts exactly one fresh worker with ${v.card.deliverable?.ref} as its reviewed input.</p>`,
+          mode === "implement" ? "Start the implementer" : "Start the worker",
+        ),
+      );
     }
   }
-  if (promote) out.push(html`<div class="panel promote-panel" data-panel="promote" data-url="${base}/promote${promote.withApproval ? "?approve=1" : ""}" hidden><p class="loading">Checking the patch against your checkout…</p></div>`);
+  if (promote)
+    out.push(
+      html`<div class="panel promote-panel" data-panel="promote" data-url="${base}/promote${promote.withApproval ? "?approve=1" : ""}" hidden><p class="loading">Checking the patch against your checkout…</p></div>`,
+    );
   return html`${out}`;
 }
 
@@ -118,6 +199,8 @@ export function renderCard(v: ReviewView, mode: DiffMode): Html {
   const d = v.card.detail.deliverable;
   const base = cardPath(v.card.worker, v.card.deliverable?.version);
   return html`${header(v)}${warnings(v)}${questions(v, v.isCurrent)}${notes(v)}${
-    v.card.state === "failed" && v.card.detail.lastError ? html`<section class="failure"><h2>Failure</h2><pre>${v.card.detail.lastError}</pre></section>` : ""
+    v.card.state === "failed" && v.card.detail.lastError
+      ? html`<section class="failure"><h2>Failure</h2><pre>${v.card.detail.lastError}</pre></section>`
+      : ""
   }${actions(v, base)}${renderCommentsSection(v.card.comments, { worker: v.card.worker })}${d ? html`${renderEvidence(d, { line: v.card.detail.planCoverage, data: v.card.planCoverage })}${renderWorkerSays(d)}` : v.card.detail.invalid ? html`<p class="invalid">${v.card.detail.invalid}</p>` : ""}${renderDiff(v, base, mode)}${renderHistory(v.history)}`;
 }

@@ -24,14 +24,21 @@ function draftBox(c: CommentView, editable: boolean): Html {
 }
 
 function previousBox(c: PreviousComment, worker: string): Html {
-  const where = c.mapped.status === "current" ? html`<span class="pill">still here</span>` : html`<span class="pill off">outdated</span> ${c.mapped.reason}`;
+  const where =
+    c.mapped.status === "current"
+      ? html`<span class="pill">still here</span>`
+      : html`<span class="pill off">outdated</span> ${c.mapped.reason}`;
   return html`<div class="cmt prev" data-comment="${c.id}" data-status="${c.mapped.status}"><p class="cmt-head"><code>${c.id}</code> from v${c.version} · ${formatAnchor(c.anchor)} · ${where}</p><p class="cmt-text">${c.text}</p>${
     c.addressed !== null ? html`<p class="cmt-answer">↳ ${worker}: ${c.addressed}</p>` : ""
   }</div>`;
 }
 
 /** The comments shown inside each file's rows, keyed by file position. */
-export function notesByFile(c: CardComments, files: readonly Pick<DiffFile, "index" | "path" | "oldPath">[], options: { worker: string; editable: boolean }): Map<number, FileNotes> {
+export function notesByFile(
+  c: CardComments,
+  files: readonly Pick<DiffFile, "index" | "path" | "oldPath">[],
+  options: { worker: string; editable: boolean },
+): Map<number, FileNotes> {
   const out = new Map<number, FileNotes>();
   const place = (anchor: CommentAnchor, box: Html) => {
     const f = fileOfAnchor(files, anchor.file, anchor.side);
@@ -54,7 +61,9 @@ export function renderCommentsSection(c: CardComments, options: { worker: string
   if (c.previous.length === 0 && c.drafts.length === 0) return html``;
   const prev = c.previous[0];
   return html`<section class="comments" id="comments"><h2>Comments</h2>${
-    prev ? html`<h3>On v${prev.version} <span class="hint">sent with ${prev.decision}; this version answers them</span></h3><div class="cmt-list">${c.previous.map((p) => previousBox(p, options.worker))}</div>` : ""
+    prev
+      ? html`<h3>On v${prev.version} <span class="hint">sent with ${prev.decision}; this version answers them</span></h3><div class="cmt-list">${c.previous.map((p) => previousBox(p, options.worker))}</div>`
+      : ""
   }${
     c.drafts.length > 0
       ? html`<h3>Drafts on this version <span class="hint">${c.drafts.length} · “Request changes” sends them as one revision</span></h3><ul class="cmt-drafts">${c.drafts.map((d) => html`<li data-listed="${d.id}"><code>${d.id}</code> ${formatAnchor(d.anchor)}: ${d.text}</li>`)}</ul>`

@@ -1,7 +1,13 @@
 // The frozen diff as HTML: a file tree with per-file +/−, then each file unified or side by side, highlighted,
 // with expandable context between hunks; large patches stay usable by collapsing files and chunking rows.
 
-import { contextGaps, type DiffFile, type DiffFileHead, type DiffHunk, type DiffLine } from "../../../domain/deliverables/diff-files.js";
+import {
+  contextGaps,
+  type DiffFile,
+  type DiffFileHead,
+  type DiffHunk,
+  type DiffLine,
+} from "../../../domain/deliverables/diff-files.js";
 import type { ReviewFiles } from "../../../engine/review/review-files.js";
 import { highlightLines, languageOf } from "../highlight.js";
 import { escapeHtml, html, trusted, type Html } from "../html.js";
@@ -16,7 +22,13 @@ const LARGE_FILE = 1_500;
 /** Rows per chunk; each chunk is its own table so the browser skips laying out what is off screen. */
 const CHUNK_ROWS = 200;
 
-const STATUS_LABEL: Record<DiffFile["status"], string> = { added: "added", deleted: "deleted", modified: "modified", renamed: "renamed", copied: "copied" };
+const STATUS_LABEL: Record<DiffFile["status"], string> = {
+  added: "added",
+  deleted: "deleted",
+  modified: "modified",
+  renamed: "renamed",
+  copied: "copied",
+};
 
 const num = (n: number): string => n.toLocaleString("en-US");
 
@@ -30,12 +42,15 @@ function fileHeader(f: DiffFileHead, commentable: boolean): Html {
   return html`<header class="file-head"><button class="fold" type="button" aria-expanded="true" aria-label="fold file">▾</button><span class="st st-${f.status}">${STATUS_LABEL[f.status]}</span><span class="path">${moved ? html`<span class="old-path">${f.oldPath}</span> → ` : ""}${f.path}</span>${
     f.modeChanged ? html`<span class="mode">mode ${f.mode.old ?? "?"} → ${f.mode.new ?? "?"}</span>` : ""
   }${f.frozenAsBinary ? html`<span class="tw">frozen as binary</span>` : ""}${f.binary ? html`<span class="tb">binary</span>` : html`<span class="stat"><span class="plus">+${f.additions}</span> <span class="minus">−${f.deletions}</span></span>`}${
-    commentable ? html`<button type="button" class="cmt-file-btn" title="comment on the whole file">Comment on file</button>` : ""
+    commentable
+      ? html`<button type="button" class="cmt-file-btn" title="comment on the whole file">Comment on file</button>`
+      : ""
   }</header>`;
 }
 
 /** The warning beside a file the worker froze as a binary patch though it is text (issue 23). */
-const FROZEN_AS_BINARY = "The worker froze this text file as a binary patch. Docket shows the change decoded from the base and the file the patch makes; promoting applies the frozen bytes, which make exactly this change.";
+const FROZEN_AS_BINARY =
+  "The worker froze this text file as a binary patch. Docket shows the change decoded from the base and the file the patch makes; promoting applies the frozen bytes, which make exactly this change.";
 
 /** Why a file has no rows, or undefined when it has some. */
 function emptyNote(f: DiffFileHead): string | undefined {
@@ -67,8 +82,10 @@ export function renderDiffSection(input: DiffSectionInput): Html {
     const note = emptyNote(f);
     let body: Html;
     if (note) body = html`<p class="note">${note}</p>`;
-    else if (lines > LARGE_FILE) body = html`<div class="load" data-url="${input.base}/file/${f.index}"><button type="button" class="load-btn">Load diff (${num(lines)} lines)</button></div>`;
-    else if (lines > budget) body = html`<div class="load lazy" data-url="${input.base}/file/${f.index}"><button type="button" class="load-btn">Load diff (${num(lines)} lines)</button></div>`;
+    else if (lines > LARGE_FILE)
+      body = html`<div class="load" data-url="${input.base}/file/${f.index}"><button type="button" class="load-btn">Load diff (${num(lines)} lines)</button></div>`;
+    else if (lines > budget)
+      body = html`<div class="load lazy" data-url="${input.base}/file/${f.index}"><button type="button" class="load-btn">Load diff (${num(lines)} lines)</button></div>`;
     else {
       budget -= lines;
       body = trusted(renderFileRows(input.files.file(f.index)!, input.base, input.mode, input.notes?.get(f.index)));
@@ -93,19 +110,30 @@ export function renderFileRows(f: DiffFile, base: string, mode: DiffMode, notes?
   const gapRow = (before: number): void => {
     const g = gaps.get(before);
     if (!g) return;
-    const size = g.oldTo === null ? "the rest of the file" : `${num(g.oldTo - g.oldFrom + 1)} unchanged line${g.oldTo === g.oldFrom ? "" : "s"}`;
-    rows.push({ html: `<tr class="gap"><td colspan="${cols}"><button type="button" class="expand" data-url="${escapeHtml(`${base}/context/${f.index}/${g.k}`)}">↕ Show ${size}</button></td></tr>` });
+    const size =
+      g.oldTo === null
+        ? "the rest of the file"
+        : `${num(g.oldTo - g.oldFrom + 1)} unchanged line${g.oldTo === g.oldFrom ? "" : "s"}`;
+    rows.push({
+      html: `<tr class="gap"><td colspan="${cols}"><button type="button" class="expand" data-url="${escapeHtml(`${base}/context/${f.index}/${g.k}`)}">↕ Show ${size}</button></td></tr>`,
+    });
   };
   const language = languageOf(f.path);
   f.hunks.forEach((h, k) => {
     gapRow(k);
     const head = `@@ -${h.oldStart},${h.oldCount} +${h.newStart},${h.newCount} @@`;
-    rows.push({ html: `<tr class="hunk"><td colspan="${cols}">${escapeHtml(head)}${h.section ? ` <span class="sec">${escapeHtml(h.section)}</span>` : ""}</td></tr>` });
+    rows.push({
+      html: `<tr class="hunk"><td colspan="${cols}">${escapeHtml(head)}${h.section ? ` <span class="sec">${escapeHtml(h.section)}</span>` : ""}</td></tr>`,
+    });
     const cells = highlightHunk(h, language);
     const noted = (out: Row[], old: DiffLine | undefined, neu: DiffLine | undefined): void => {
       if (!notes) return;
-      const boxes = [...(old?.oldNo != null ? notes.lines.get(lineKey("old", old.oldNo)) ?? [] : []), ...(neu?.newNo != null ? notes.lines.get(lineKey("new", neu.newNo)) ?? [] : [])];
-      if (boxes.length > 0) out.push({ html: `<tr class="cmt-row"><td colspan="${cols}">${boxes.map((b) => b.value).join("")}</td></tr>` });
+      const boxes = [
+        ...(old?.oldNo != null ? (notes.lines.get(lineKey("old", old.oldNo)) ?? []) : []),
+        ...(neu?.newNo != null ? (notes.lines.get(lineKey("new", neu.newNo)) ?? []) : []),
+      ];
+      if (boxes.length > 0)
+        out.push({ html: `<tr class="cmt-row"><td colspan="${cols}">${boxes.map((b) => b.value).join("")}</td></tr>` });
     };
     if (mode === "unified") {
       for (let i = 0; i < h.lines.length; i++) {
@@ -119,7 +147,10 @@ export function renderFileRows(f: DiffFile, base: string, mode: DiffMode, notes?
 }
 
 function chunked(rows: readonly Row[], mode: DiffMode): string {
-  const cols = mode === "split" ? `<colgroup><col class="cn"><col class="cc"><col class="cn"><col class="cc"></colgroup>` : `<colgroup><col class="cn"><col class="cn"><col class="cc"></colgroup>`;
+  const cols =
+    mode === "split"
+      ? `<colgroup><col class="cn"><col class="cc"><col class="cn"><col class="cc"></colgroup>`
+      : `<colgroup><col class="cn"><col class="cn"><col class="cc"></colgroup>`;
   let out = "";
   for (let i = 0; i < rows.length; i += CHUNK_ROWS) {
     // Only full chunks skip layout off screen: their placeholder height is known (CHUNK_ROWS fixed-height rows).
@@ -138,8 +169,14 @@ function highlightHunk(h: DiffHunk, language: string | undefined): string[] {
     if (l.kind !== "add") oldIdx.push(i);
     if (l.kind !== "del") newIdx.push(i);
   });
-  const oldHtml = highlightLines(oldIdx.map((i) => h.lines[i]!.text), language);
-  const newHtml = highlightLines(newIdx.map((i) => h.lines[i]!.text), language);
+  const oldHtml = highlightLines(
+    oldIdx.map((i) => h.lines[i]!.text),
+    language,
+  );
+  const newHtml = highlightLines(
+    newIdx.map((i) => h.lines[i]!.text),
+    language,
+  );
   const out: string[] = new Array(h.lines.length);
   newIdx.forEach((i, k) => (out[i] = newHtml[k]!));
   oldIdx.forEach((i, k) => {
@@ -166,7 +203,11 @@ function side(l: DiffLine | undefined, code: string | undefined, which: "old" | 
 }
 
 /** Side by side: context on both sides; each run of deletions paired row by row with the additions after it. */
-function splitRows(lines: readonly DiffLine[], cells: readonly string[], noted: (out: Row[], old: DiffLine | undefined, neu: DiffLine | undefined) => void): Row[] {
+function splitRows(
+  lines: readonly DiffLine[],
+  cells: readonly string[],
+  noted: (out: Row[], old: DiffLine | undefined, neu: DiffLine | undefined) => void,
+): Row[] {
   const rows: Row[] = [];
   let i = 0;
   while (i < lines.length) {
@@ -184,7 +225,9 @@ function splitRows(lines: readonly DiffLine[], cells: readonly string[], noted: 
     for (let k = 0; k < Math.max(dels.length, adds.length); k++) {
       const d = dels[k];
       const a = adds[k];
-      rows.push({ html: `<tr>${side(d === undefined ? undefined : lines[d], d === undefined ? undefined : cells[d], "old")}${side(a === undefined ? undefined : lines[a], a === undefined ? undefined : cells[a], "new")}</tr>` });
+      rows.push({
+        html: `<tr>${side(d === undefined ? undefined : lines[d], d === undefined ? undefined : cells[d], "old")}${side(a === undefined ? undefined : lines[a], a === undefined ? undefined : cells[a], "new")}</tr>`,
+      });
       noted(rows, d === undefined ? undefined : lines[d], a === undefined ? undefined : lines[a]);
     }
   }
@@ -192,12 +235,23 @@ function splitRows(lines: readonly DiffLine[], cells: readonly string[], noted: 
 }
 
 /** Expanded context lines as rows for one gap (inserted in place of the gap row by the page script). */
-export function renderContextRows(input: { path: string; lines: readonly { oldNo: number; newNo: number; text: string }[]; mode: DiffMode; more?: { url: string; rest: number } }): string {
-  const cells = highlightLines(input.lines.map((l) => l.text), languageOf(input.path));
+export function renderContextRows(input: {
+  path: string;
+  lines: readonly { oldNo: number; newNo: number; text: string }[];
+  mode: DiffMode;
+  more?: { url: string; rest: number };
+}): string {
+  const cells = highlightLines(
+    input.lines.map((l) => l.text),
+    languageOf(input.path),
+  );
   let out = "";
   input.lines.forEach((l, i) => {
     const line: DiffLine = { kind: "context", oldNo: l.oldNo, newNo: l.newNo, text: l.text };
-    out += input.mode === "unified" ? unifiedRow(line, cells[i]!) : `<tr>${side(line, cells[i], "old")}${side(line, cells[i], "new")}</tr>`;
+    out +=
+      input.mode === "unified"
+        ? unifiedRow(line, cells[i]!)
+        : `<tr>${side(line, cells[i], "old")}${side(line, cells[i], "new")}</tr>`;
   });
   if (input.more && input.more.rest > 0) {
     out += `<tr class="gap"><td colspan="${input.mode === "split" ? 4 : 3}"><button type="button" class="expand" data-url="${escapeHtml(input.more.url)}">↕ Show ${num(input.more.rest)} more unchanged lines</button></td></tr>`;

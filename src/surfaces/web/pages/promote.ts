@@ -11,6 +11,8 @@ export function renderPromotePreview(p: PromotionPreview, options: { withApprova
     : html`<p class="check bad">✗ does not apply to ${p.root}: ${formatPatchProblems(p.check.problems)}</p>`;
   const warnings = p.warnings.filter((w) => w.kind !== "older-version");
   return html`<div class="promote-check"><p>${options.withApproval ? "Approve and promote" : "Promote"} <code>${p.ref}</code> into your working tree (not committed): ${p.files.length} file${p.files.length === 1 ? "" : "s"}</p><ul class="files">${p.files.map((f) => html`<li><code>${f}</code></li>`)}</ul>${check}${
-    warnings.length > 0 ? html`<ul class="warnings">${warnings.map((w) => html`<li class="w-${w.kind}"><span class="wk">${w.kind}</span> ${w.text}</li>`)}</ul>` : ""
+    warnings.length > 0
+      ? html`<ul class="warnings">${warnings.map((w) => html`<li class="w-${w.kind}"><span class="wk">${w.kind}</span> ${w.text}</li>`)}</ul>`
+      : ""
   }${p.needsConfirmation ? html`<label class="confirm"><input type="checkbox" name="confirm" class="promote-confirm"> Promote despite these warnings</label>` : ""}<div class="panel-btns"><button type="button" class="primary promote-apply"${p.check.ok ? "" : html` disabled`}${p.needsConfirmation ? html` data-needs-confirm="1"` : ""}>Apply to my checkout <kbd>Enter</kbd></button> <button type="button" class="cancel">Cancel <kbd>Esc</kbd></button></div></div>`;
 }

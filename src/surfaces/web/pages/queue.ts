@@ -21,7 +21,9 @@ function entry(e: QueueEntry, nowMs: number): Html {
   const v = c.deliverable?.version;
   const warn = c.warnings.length;
   return html`<li class="q-item" data-href="${cardPath(c.worker, v)}" data-worker="${c.worker}"><a href="${cardPath(c.worker, v)}"><span class="wid">${c.worker}</span><span class="pill">${c.detail.kind}</span><span class="task">${c.detail.task}</span>${v ? html`<span class="pill ver">v${v}</span>` : ""}${
-    c.detail.questions.length > 0 ? html`<span class="pill qn">${c.detail.questions.length} question${c.detail.questions.length === 1 ? "" : "s"}</span>` : ""
+    c.detail.questions.length > 0
+      ? html`<span class="pill qn">${c.detail.questions.length} question${c.detail.questions.length === 1 ? "" : "s"}</span>`
+      : ""
   }${warn > 0 ? html`<span class="pill warn">⚠ ${warn}</span>` : ""}<span class="age" title="waiting since ${e.since}">${formatAge(e.since, nowMs)}</span></a></li>`;
 }
 
@@ -30,8 +32,12 @@ export function renderQueue(entries: readonly QueueEntry[], nowMs: number): Html
     return html`<h1>Queue</h1><p class="empty">Nothing needs judgment: no open questions, failures or unjudged ready versions in this project.</p><p class="hint">The fleet and the decision log are in the menu; this page updates by itself.</p>`;
   }
   const ranks = [0, 1, 2] as const;
-  return html`<h1>Queue <span class="count">${entries.length}</span></h1><p class="hint"><kbd>j</kbd>/<kbd>k</kbd> to move, <kbd>Enter</kbd> to open.</p>${ranks.map((r) => {
-    const group = entries.filter((e) => e.rank === r);
-    return group.length === 0 ? "" : html`<section class="group g-${QUEUE_GROUPS[r]}"><h2>${GROUP_TITLE[r]}</h2><ol class="queue">${group.map((e) => entry(e, nowMs))}</ol></section>`;
-  })}`;
+  return html`<h1>Queue <span class="count">${entries.length}</span></h1><p class="hint"><kbd>j</kbd>/<kbd>k</kbd> to move, <kbd>Enter</kbd> to open.</p>${ranks.map(
+    (r) => {
+      const group = entries.filter((e) => e.rank === r);
+      return group.length === 0
+        ? ""
+        : html`<section class="group g-${QUEUE_GROUPS[r]}"><h2>${GROUP_TITLE[r]}</h2><ol class="queue">${group.map((e) => entry(e, nowMs))}</ol></section>`;
+    },
+  )}`;
 }

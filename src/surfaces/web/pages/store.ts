@@ -10,9 +10,12 @@ const view = (ref: string) => `/store/view?ref=${encodeURIComponent(ref)}`;
 
 export function renderStore(s: StoredListing): Html {
   return html`<h1>Store <span class="count">${s.deliverables.length}</span></h1>${
-    s.deliverables.length === 0 ? html`<p class="empty">No stored deliverables. <code>docket save --from w&lt;N&gt;</code> keeps an approved version here.</p>` : html`<div class="table-wrap"><table class="store"><thead><tr><th>ref</th><th>outcome</th><th>summary</th><th>saved</th></tr></thead><tbody>${s.deliverables.map(
-      (d) => html`<tr><td><a href="${view(d.ref)}"><code>${d.ref}</code></a></td><td><span class="pill oc-${d.outcome}">${d.outcome}</span></td><td>${d.summary}</td><td class="at">${d.savedAt.replace("T", " ").slice(0, 19)}</td></tr>`,
-    )}</tbody></table></div>`
+    s.deliverables.length === 0
+      ? html`<p class="empty">No stored deliverables. <code>docket save --from w&lt;N&gt;</code> keeps an approved version here.</p>`
+      : html`<div class="table-wrap"><table class="store"><thead><tr><th>ref</th><th>outcome</th><th>summary</th><th>saved</th></tr></thead><tbody>${s.deliverables.map(
+          (d) =>
+            html`<tr><td><a href="${view(d.ref)}"><code>${d.ref}</code></a></td><td><span class="pill oc-${d.outcome}">${d.outcome}</span></td><td>${d.summary}</td><td class="at">${d.savedAt.replace("T", " ").slice(0, 19)}</td></tr>`,
+        )}</tbody></table></div>`
   }${s.unsupported.length === 0 ? "" : html`<h2>Cannot load <span class="count">${s.unsupported.length}</span></h2><ul class="unsupported">${s.unsupported.map((u) => html`<li><code>${u.path}</code>: ${u.reason}${u.detail ? ` (${u.detail})` : ""}</li>`)}</ul>`}`;
 }
 

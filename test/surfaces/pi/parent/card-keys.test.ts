@@ -21,9 +21,16 @@ test("a version overlapping another's offers c combine with that worker; a versi
   const keys = cardKeys(reviewView(g.ctx, a.worker), { queued: false });
   const c = keys.find((k) => k.key === "c");
   assert.equal(c?.label, `combine with ${b.worker}`);
-  assert.deepEqual(c?.intent.kind === "act" ? [c.intent.action.verb, c.intent.action.peer, c.intent.action.cli] : [], ["combine", b.worker, `docket combine worker-deliverable:${a.worker}:1 ${b.worker}`]);
+  assert.deepEqual(c?.intent.kind === "act" ? [c.intent.action.verb, c.intent.action.peer, c.intent.action.cli] : [], [
+    "combine",
+    b.worker,
+    `docket combine worker-deliverable:${a.worker}:1 ${b.worker}`,
+  ]);
   assert.ok(formatLegend(keys).includes(`c combine with ${b.worker}`));
-  assert.equal(cardKeys(reviewView(g.ctx, loner.worker), { queued: false }).find((k) => k.key === "c"), undefined);
+  assert.equal(
+    cardKeys(reviewView(g.ctx, loner.worker), { queued: false }).find((k) => k.key === "c"),
+    undefined,
+  );
 });
 
 test("with draft comments r reads request changes and the card lists them; without, r is revise", (t) => {
@@ -36,5 +43,8 @@ test("with draft comments r reads request changes and the card lists them; witho
   const view = reviewView(g.ctx, w.worker);
   assert.equal(cardKeys(view, { queued: false }).find((k) => k.key === "r")?.label, "request changes (2 comments)");
   const body = cardBody(view, plainPaint, 100).join("\n");
-  assert.match(body, /Draft comments \(2; r sends them\)\n {2}cm1 src\/app\.txt:12 \(new\)\n {4}name it\n {2}cm2 src\/app\.txt \(whole file\)\n {4}and test it/);
+  assert.match(
+    body,
+    /Draft comments \(2; r sends them\)\n {2}cm1 src\/app\.txt:12 \(new\)\n {4}name it\n {2}cm2 src\/app\.txt \(whole file\)\n {4}and test it/,
+  );
 });

@@ -14,10 +14,17 @@ test("in the TUI consecutive info lines accumulate, and a warning, an error or c
   chatMoved();
   notice(ui, "docket · w2 is ready for review", "info", true);
   notice(ui, "t3 added", "info", true);
-  assert.deepEqual(calls.at(-1), ["info", "docket · w2 is ready for review\nt3 added"], "the result does not wipe the news");
+  assert.deepEqual(
+    calls.at(-1),
+    ["info", "docket · w2 is ready for review\nt3 added"],
+    "the result does not wipe the news",
+  );
   notice(ui, "docket · w3 asks: which?", "warning", true);
   notice(ui, "t4 added", "info", true);
-  assert.deepEqual(calls.slice(-2), [["warning", "docket · w3 asks: which?"], ["info", "t4 added"]]);
+  assert.deepEqual(calls.slice(-2), [
+    ["warning", "docket · w3 asks: which?"],
+    ["info", "t4 added"],
+  ]);
   chatMoved();
   notice(ui, "t5 added", "info", true);
   assert.deepEqual(calls.at(-1), ["info", "t5 added"]);
@@ -32,5 +39,8 @@ test("outside the TUI (RPC) every notification is its own event", () => {
   chatMoved();
   notice(ui, "a", "info", false);
   notice(ui, "b", "info", false);
-  assert.deepEqual(calls, [["info", "a"], ["info", "b"]]);
+  assert.deepEqual(calls, [
+    ["info", "a"],
+    ["info", "b"],
+  ]);
 });

@@ -25,13 +25,18 @@ test("c in the diff viewer drafts a comment on the line under the cursor; it sho
   await pi.until("the comment prompt", (s) => s.includes("Comment on src/app.txt:3 (new)"));
   pi.type("name it <properly>");
   pi.press("Enter");
-  const reopened = await pi.until("the viewer again, the draft under its line", (s) => /\+CURSOR-TARGET[\s\S]*▌ cm1 draft: name it <properly>/.test(s));
+  const reopened = await pi.until("the viewer again, the draft under its line", (s) =>
+    /\+CURSOR-TARGET[\s\S]*▌ cm1 draft: name it <properly>/.test(s),
+  );
   assert.match(reopened, /▸ +3 │\+CURSOR-TARGET/, "the viewer reopens where the cursor was");
   const [c] = await waitFor("the draft in the ledger", () => {
     const rows = commentsOfWorker(g.ctx.db, w.worker);
     return rows.length > 0 ? rows : undefined;
   });
-  assert.deepEqual([c!.id, c!.ref, c!.state, c!.anchor, c!.text], ["cm1", v1.ref, "draft", { file: "src/app.txt", side: "new", start: 3, end: 3 }, "name it <properly>"]);
+  assert.deepEqual(
+    [c!.id, c!.ref, c!.state, c!.anchor, c!.text],
+    ["cm1", v1.ref, "draft", { file: "src/app.txt", side: "new", start: 3, end: 3 }, "name it <properly>"],
+  );
 
   pi.press("Escape");
   await pi.until("the viewer closed", (s) => !s.includes("docket · diff"));

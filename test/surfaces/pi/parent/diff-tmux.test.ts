@@ -20,8 +20,16 @@ test("/docket diff opens the frozen patch in a viewer, ] and [ move between file
   await pi.until("the dock's footer status", (s) => s.includes("docket · 1 ready"));
 
   pi.submit(`/docket diff ${w.worker}`);
-  const first = await pi.until("the viewer", (s) => s.includes(`docket · diff worker-deliverable:${w.worker}:1 · 5 files`));
-  for (const entry of [/README\.md → MOVED\.md \(renamed\)/, /binary +logo\.bin \(added\)/, /\+1 −1 +src\/app\.txt/, /\+1 −0 +src\/new\.txt \(added\)/, /src\/other\.txt \(mode 100644 → 100755\)/]) {
+  const first = await pi.until("the viewer", (s) =>
+    s.includes(`docket · diff worker-deliverable:${w.worker}:1 · 5 files`),
+  );
+  for (const entry of [
+    /README\.md → MOVED\.md \(renamed\)/,
+    /binary +logo\.bin \(added\)/,
+    /\+1 −1 +src\/app\.txt/,
+    /\+1 −0 +src\/new\.txt \(added\)/,
+    /src\/other\.txt \(mode 100644 → 100755\)/,
+  ]) {
     assert.match(first, entry, "the file list names every file as what it is");
   }
   assert.match(first, /▸ .*README\.md → MOVED\.md/, "the first file is current");
@@ -41,7 +49,10 @@ test("/docket diff opens the frozen patch in a viewer, ] and [ move between file
   pi.press("]", "]");
   assert.match(await pi.until("the last file", (s) => s.includes("file 5/5")), /mode 100644 → 100755/);
   pi.press("[", "[", "[");
-  assert.match(await pi.until("the binary file", (s) => s.includes("file 2/5")), /binary file added: its bytes are in the frozen patch/);
+  assert.match(
+    await pi.until("the binary file", (s) => s.includes("file 2/5")),
+    /binary file added: its bytes are in the frozen patch/,
+  );
 
   pi.press("Escape");
   const closed = await pi.until("the viewer closed", (s) => !s.includes("docket · diff"));

@@ -16,7 +16,13 @@ test("after a revise the pi dock, its footer and the F8 fleet say revising, as l
   publish(g, other, { "src/app.txt": appWith({ 7: "seven" }) });
   const pi = piScreen(t, { cwd: g.project, vars: { DOCKET_HOME: g.home } });
   await pi.start();
-  await pi.until("both ready in the dock", (s) => s.includes(`✓ ${sent.worker}·general ready`) && s.includes(`✓ ${other.worker}·general ready`) && s.includes("docket · 2 ready"));
+  await pi.until(
+    "both ready in the dock",
+    (s) =>
+      s.includes(`✓ ${sent.worker}·general ready`) &&
+      s.includes(`✓ ${other.worker}·general ready`) &&
+      s.includes("docket · 2 ready"),
+  );
 
   revise(g.ctx, { target: sent.worker, note: "Keep line two as it was" });
   assert.equal(listWorkers(g.ctx).workers.find((w) => w.worker === sent.worker)?.state, "revising", "ls says revising");
@@ -33,5 +39,8 @@ test("after a revise the pi dock, its footer and the F8 fleet say revising, as l
   await pi.until("the dashboard closed", (s) => !s.includes("docket · fleet"));
 
   publish(g, sent, { "src/app.txt": appWith({ 7: "seven", 9: "nine" }) });
-  await pi.until("the next version is ready again", (s) => s.includes(`✓ ${sent.worker}·general ready`) && s.includes("docket · 2 ready"));
+  await pi.until(
+    "the next version is ready again",
+    (s) => s.includes(`✓ ${sent.worker}·general ready`) && s.includes("docket · 2 ready"),
+  );
 });

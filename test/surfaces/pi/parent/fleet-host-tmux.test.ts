@@ -13,11 +13,26 @@ test("the dock and the F8 fleet show each worker's host", { timeout: 120_000 }, 
   const local = reviewWorker(t, g);
   publish(g, remote, { "src/app.txt": appWith({ 4: "four" }) });
   publish(g, local, { "src/app.txt": appWith({ 6: "six" }) });
-  const execution = { agent: "command", command: "true", kind: "general", model: null, thinking: "off", context: "fresh", workspace: "isolated", readOnly: false, piArgs: [], subdir: "", host: "big-box\u001b[2J" };
+  const execution = {
+    agent: "command",
+    command: "true",
+    kind: "general",
+    model: null,
+    thinking: "off",
+    context: "fresh",
+    workspace: "isolated",
+    readOnly: false,
+    piArgs: [],
+    subdir: "",
+    host: "big-box\u001b[2J",
+  };
   g.ctx.db.prepare("UPDATE workers SET execution = ? WHERE id = ?").run(JSON.stringify(execution), remote.worker);
   const pi = piScreen(t, { cwd: g.project, vars: { DOCKET_HOME: g.home } });
   await pi.start();
-  const dock = await pi.until("the dock", (s) => s.includes(`${remote.worker}·general@big-box␛[2J ready`) && s.includes(`${local.worker}·general `));
+  const dock = await pi.until(
+    "the dock",
+    (s) => s.includes(`${remote.worker}·general@big-box␛[2J ready`) && s.includes(`${local.worker}·general `),
+  );
   assert.doesNotMatch(dock, new RegExp(`${local.worker}·general@`), "a worker of this machine names no host");
 
   pi.press("F8");

@@ -21,40 +21,71 @@ test("F8 opens the fleet; Enter opens a card and Esc returns; p peeks; t tells, 
   await pi.until("the dock", (s) => s.includes(`? ${asking.worker}·general needs input`));
 
   pi.press("F8");
-  const fleet = await pi.until("the dashboard", (s) => s.includes("docket · fleet · 2 workers · this project, unsettled"));
+  const fleet = await pi.until("the dashboard", (s) =>
+    s.includes("docket · fleet · 2 workers · this project, unsettled"),
+  );
   assert.match(fleet, new RegExp(`▸ ${ready.worker} +✓ ready .* v1 .*change the app`));
-  assert.match(fleet, new RegExp(`  ${asking.worker} +\\? needs input .* 1 .*change the app`), "open questions are counted");
+  assert.match(
+    fleet,
+    new RegExp(`  ${asking.worker} +\\? needs input .* 1 .*change the app`),
+    "open questions are counted",
+  );
   assert.match(fleet, /enter card · p peek · t tell/);
 
   pi.press("p");
-  await pi.until("the peek panel", (s) => s.includes(`peek · ${ready.worker}`) && s.includes(`cannot peek at ${ready.worker}`));
+  await pi.until(
+    "the peek panel",
+    (s) => s.includes(`peek · ${ready.worker}`) && s.includes(`cannot peek at ${ready.worker}`),
+  );
   pi.press("j");
-  await pi.until("the second row selected, the peek closed", (s) => new RegExp(`▸ ${asking.worker} `).test(s) && !s.includes("peek · w"));
+  await pi.until(
+    "the second row selected, the peek closed",
+    (s) => new RegExp(`▸ ${asking.worker} `).test(s) && !s.includes("peek · w"),
+  );
   pi.press("Enter");
   const card = await pi.until("the asking worker's card", (s) => s.includes(`docket · verdict · ${asking.worker}`));
   assert.match(card, /q\d+: Which branch should I use\?/);
   assert.match(card, /1\. main/);
   assert.match(card, /1–2 answer · t type an answer/);
   pi.press("2");
-  const answered = await waitFor("the answer in the ledger", () => decisionsForWorker(g.ctx.db, asking.worker).find((d) => d.verb === "answer"));
+  const answered = await waitFor("the answer in the ledger", () =>
+    decisionsForWorker(g.ctx.db, asking.worker).find((d) => d.verb === "answer"),
+  );
   assert.equal(answered.option, "release");
   pi.press("Escape");
   await pi.until("back on the dashboard", (s) => s.includes("docket · fleet") && !s.includes("docket · verdict"));
 
   pi.press("t");
-  await pi.until("the tell prompt", (s) => s.includes(`Tell ${asking.worker} (through its inbox; it reads it on its next turn):`));
+  await pi.until("the tell prompt", (s) =>
+    s.includes(`Tell ${asking.worker} (through its inbox; it reads it on its next turn):`),
+  );
   pi.type("MSG-MARKER carry on with release");
   pi.press("Enter");
-  const told = await waitFor("the message in the ledger", () => g.ctx.db.prepare("SELECT id, delivery FROM messages WHERE body LIKE 'MSG-MARKER%'").get() as { id: string; delivery: string } | undefined);
+  const told = await waitFor(
+    "the message in the ledger",
+    () =>
+      g.ctx.db.prepare("SELECT id, delivery FROM messages WHERE body LIKE 'MSG-MARKER%'").get() as
+        | { id: string; delivery: string }
+        | undefined,
+  );
   assert.equal(told.delivery, "queued");
   await pi.until("the dashboard again", (s) => s.includes("docket · fleet"));
   pi.press("Escape");
-  await pi.until("the queued message in the dock", (s) => !s.includes("docket · fleet") && s.includes(`✉ ${told.id} → ${asking.worker} · queued`));
+  await pi.until(
+    "the queued message in the dock",
+    (s) => !s.includes("docket · fleet") && s.includes(`✉ ${told.id} → ${asking.worker} · queued`),
+  );
 
   const who = { worker: asking.worker, generation: asking.generation, runToken: asking.runToken };
   const claimed = claimInbox(g.ctx, who); // the worker's runtime takes its inbox
   assert.ok(claimed.some((m) => m.id === told.id));
-  await pi.until("delivered, without reopening anything", (s) => s.includes(`✉ ${told.id} → ${asking.worker} · delivered`));
-  markInboxRead(g.ctx, who, claimed.map((m) => m.id)); // …and was seen reading it
+  await pi.until("delivered, without reopening anything", (s) =>
+    s.includes(`✉ ${told.id} → ${asking.worker} · delivered`),
+  );
+  markInboxRead(
+    g.ctx,
+    who,
+    claimed.map((m) => m.id),
+  ); // …and was seen reading it
   await pi.until("read", (s) => s.includes(`✉ ${told.id} → ${asking.worker} · read ✓`));
 });

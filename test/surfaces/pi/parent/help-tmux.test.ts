@@ -19,31 +19,53 @@ test("/docket help lists the human's verbs in /docket form; errors and hints use
   const help = await pi.until("the help", (s) => s.includes("Doors and health: /docket web · /docket doctor"));
   assert.match(help, /Workers: \/docket spawn · \/docket respawn · \/docket ls/);
   assert.match(help, /Review: \/docket approve · \/docket reject · \/docket revise/);
-  assert.doesNotMatch(help, /\/docket (worker|mcp)\b|worker-side protocol|Usage: docket|Options:/, "no worker verbs, no mcp, not the CLI's help");
+  assert.doesNotMatch(
+    help,
+    /\/docket (worker|mcp)\b|worker-side protocol|Usage: docket|Options:/,
+    "no worker verbs, no mcp, not the CLI's help",
+  );
 
   pi.submit("/docket help peek");
   const peek = await pi.until("one verb's help", (s) => /Usage: \/docket peek \[options\] <worker>/.test(s));
   assert.match(peek, /--lines <n>/);
 
   pi.submit("/docket frobnicate");
-  const unknown = await pi.until("the unknown command", (s) => s.includes('docket: unknown command "frobnicate" — try /docket help'));
+  const unknown = await pi.until("the unknown command", (s) =>
+    s.includes('docket: unknown command "frobnicate" — try /docket help'),
+  );
   assert.doesNotMatch(unknown, /error: unknown command|\(run with --help for usage\)/);
 
   pi.submit("/docket show w99");
-  await pi.until("a refusal's hint in /docket form", (s) => s.includes("docket: no worker w99 (run `/docket ls --all` to see workers)"));
+  await pi.until("a refusal's hint in /docket form", (s) =>
+    s.includes("docket: no worker w99 (run `/docket ls --all` to see workers)"),
+  );
 
   pi.submit(`/docket verdict ${w.worker}`);
-  await pi.until("the card", (s) => s.includes(`docket · verdict · ${w.worker} v1`) && s.includes("p approve + promote"));
+  await pi.until(
+    "the card",
+    (s) => s.includes(`docket · verdict · ${w.worker} v1`) && s.includes("p approve + promote"),
+  );
   pi.press("p");
-  await pi.until("the promotion's confirmation", (s) => s.includes(`Approve and promote worker-deliverable:${w.worker}:1 into`));
+  await pi.until("the promotion's confirmation", (s) =>
+    s.includes(`Approve and promote worker-deliverable:${w.worker}:1 into`),
+  );
   pi.press("Enter");
-  await waitFor("the promotion in the ledger", () => decisionsForWorker(g.ctx.db, w.worker).some((d) => d.verb === "promote") || undefined);
+  await waitFor(
+    "the promotion in the ledger",
+    () => decisionsForWorker(g.ctx.db, w.worker).some((d) => d.verb === "promote") || undefined,
+  );
   const [approval, promotion] = decisionsForWorker(g.ctx.db, w.worker);
-  const card = await pi.until("the result on the card", (s) => s.includes(`${promotion!.id} promote worker-deliverable:${w.worker}:1`));
+  const card = await pi.until("the result on the card", (s) =>
+    s.includes(`${promotion!.id} promote worker-deliverable:${w.worker}:1`),
+  );
   const lines = card.split("\n").map((l) => l.split("│")[1] ?? l); // the card's own column, inside the overlay's border
   const first = lines.findIndex((l) => l.includes(`✓ ${approval!.id} approve worker-deliverable:${w.worker}:1`));
   assert.ok(first >= 0, card);
   assert.doesNotMatch(lines[first]!, / · /, "one result per line, not one run-on line");
   assert.match(lines[first + 1]!, new RegExp(`^ +${promotion!.id} promote worker-deliverable:${w.worker}:1 *$`));
-  assert.match(lines.slice(first + 2, first + 4).join("\n"), /src\/app\.txt[\s\S]*src\/new\.txt/, "then each file on its own line");
+  assert.match(
+    lines.slice(first + 2, first + 4).join("\n"),
+    /src\/app\.txt[\s\S]*src\/new\.txt/,
+    "then each file on its own line",
+  );
 });

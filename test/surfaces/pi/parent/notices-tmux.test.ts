@@ -24,9 +24,15 @@ test("versions judged before pi started are folded, a fresh one is news, a resta
   const pi = piScreen(t, { cwd: g.project, vars: { DOCKET_HOME: g.home } });
   await pi.start();
 
-  const first = await pi.until("the fresh version announced", (s) => s.includes(`docket · ${fresh.worker} is ready for review: worker-deliverable:${fresh.worker}:1`));
+  const first = await pi.until("the fresh version announced", (s) =>
+    s.includes(`docket · ${fresh.worker} is ready for review: worker-deliverable:${fresh.worker}:1`),
+  );
   assert.match(first, /docket · 2 older notices \(already judged, answered or deleted\) not shown/);
-  assert.doesNotMatch(first, new RegExp(`${judged.worker} is ready for review|ANSWERED-MARKER`), "settled notices are not replayed");
+  assert.doesNotMatch(
+    first,
+    new RegExp(`${judged.worker} is ready for review|ANSWERED-MARKER`),
+    "settled notices are not replayed",
+  );
   assert.doesNotMatch(first, /Warning:|Error:/, "news is information");
 
   pi.press("F9");

@@ -18,7 +18,8 @@ async function slash(pi: PiRpc, text: string): Promise<RpcMessage[]> {
   return pi.seen.slice(from).filter((m) => m.type === "extension_ui_request");
 }
 
-const notices = (pi: PiRpc, needle: string, from = 0) => pi.ui("notify", from).filter((m) => String(m.message).includes(needle));
+const notices = (pi: PiRpc, needle: string, from = 0) =>
+  pi.ui("notify", from).filter((m) => String(m.message).includes(needle));
 /** Every /docket command ends with a full repaint of the dock and the due notifications: nothing may show twice. */
 const repaint = (pi: PiRpc) => slash(pi, "/docket ls");
 const ready = (pi: PiRpc) => pi.call({ type: "get_state" });
@@ -32,10 +33,16 @@ test("/docket runs the CLI verbs in-process: item add writes the ledger, ls outp
   assert.ok(docketCommand, JSON.stringify(commands.data));
   assert.equal(docketCommand.source, "extension");
 
-  const added = await slash(pi, '/docket item add "typed over" \'rpc\'');
+  const added = await slash(pi, "/docket item add \"typed over\" 'rpc'");
   const items = jsonOf(p.cli("item", "ls", "--json"));
-  assert.deepEqual(items.items.map((i: { id: string; text: string }) => [i.id, i.text]), [["t1", "typed over rpc"]]);
-  assert.ok(added.some((m) => m.method === "notify" && String(m.message).startsWith("t1 added")), JSON.stringify(added));
+  assert.deepEqual(
+    items.items.map((i: { id: string; text: string }) => [i.id, i.text]),
+    [["t1", "typed over rpc"]],
+  );
+  assert.ok(
+    added.some((m) => m.method === "notify" && String(m.message).startsWith("t1 added")),
+    JSON.stringify(added),
+  );
 
   const listed = await slash(pi, "/docket item ls");
   const shown = listed.filter((m) => m.method === "notify");
@@ -58,9 +65,15 @@ test("/docket runs the CLI verbs in-process: item add writes the ledger, ls outp
   assert.equal(usage[0]!.message, 'docket: unknown command "frobnicate" — try /docket help');
 
   const help = await slash(pi, "/docket");
-  assert.ok(help.some((m) => m.method === "notify" && String(m.message).includes("Workers: /docket spawn")), JSON.stringify(help));
+  assert.ok(
+    help.some((m) => m.method === "notify" && String(m.message).includes("Workers: /docket spawn")),
+    JSON.stringify(help),
+  );
   const verbHelp = await slash(pi, "/docket help spawn");
-  assert.ok(verbHelp.some((m) => m.method === "notify" && String(m.message).includes("Usage: /docket spawn")), JSON.stringify(verbHelp));
+  assert.ok(
+    verbHelp.some((m) => m.method === "notify" && String(m.message).includes("Usage: /docket spawn")),
+    JSON.stringify(verbHelp),
+  );
 
   assert.equal(existsSync(p.modelLog), false, "no /docket command may call the model");
   assert.equal(await pi.close(), 0);
@@ -71,11 +84,23 @@ test("a confirm dialog answered over RPC decides a delete, and the dock lists th
   const pi = p.start();
   await ready(pi);
   const spawned = await slash(pi, "/docket spawn --agent command --cmd 'sleep 600' --yes watch the logs");
-  assert.ok(spawned.some((m) => m.method === "notify" && String(m.message).startsWith("w1 started")), JSON.stringify(spawned));
-  const dock = await pi.waitFor("a dock line for w1", (m) => m.method === "setWidget" && m.widgetKey === "docket" && (m.widgetLines ?? []).some((l: string) => l.includes("w1") && l.includes("watch the logs")));
+  assert.ok(
+    spawned.some((m) => m.method === "notify" && String(m.message).startsWith("w1 started")),
+    JSON.stringify(spawned),
+  );
+  const dock = await pi.waitFor(
+    "a dock line for w1",
+    (m) =>
+      m.method === "setWidget" &&
+      m.widgetKey === "docket" &&
+      (m.widgetLines ?? []).some((l: string) => l.includes("w1") && l.includes("watch the logs")),
+  );
   assert.equal(dock.widgetLines.length, 1);
   assert.doesNotMatch(dock.widgetLines[0], /gone/, "a command worker that just started is not shown as gone");
-  const status = await pi.waitFor("a dock status", (m) => m.method === "setStatus" && m.statusKey === "docket" && typeof m.statusText === "string");
+  const status = await pi.waitFor(
+    "a dock status",
+    (m) => m.method === "setStatus" && m.statusKey === "docket" && typeof m.statusText === "string",
+  );
   assert.equal(status.statusText, "docket · 1 running");
 
   pi.answerNext({ confirmed: false });
@@ -84,15 +109,32 @@ test("a confirm dialog answered over RPC decides a delete, and the dock lists th
   assert.ok(question, JSON.stringify(declined));
   assert.match(question!.message, /Delete w1 \(watch the logs\)\?/);
   assert.equal(jsonOf(p.cli("show", "w1", "--json")).worker, "w1", "declining keeps the worker");
-  assert.equal(p.ledger((db) => (db.prepare("SELECT deleted_at FROM workers WHERE id = 'w1'").get() as { deleted_at: string | null }).deleted_at), null);
+  assert.equal(
+    p.ledger(
+      (db) =>
+        (db.prepare("SELECT deleted_at FROM workers WHERE id = 'w1'").get() as { deleted_at: string | null })
+          .deleted_at,
+    ),
+    null,
+  );
 
   pi.answerNext({ confirmed: true });
   const confirmed = await slash(pi, "/docket delete w1");
   assert.equal(confirmed.filter((m) => m.method === "confirm").length, 1);
   const gone = p.cli("show", "w1", "--json");
   assertExit(gone, 1);
-  assert.ok(p.ledger((db) => (db.prepare("SELECT deleted_at FROM workers WHERE id = 'w1'").get() as { deleted_at: string | null }).deleted_at));
-  await pi.waitFor("the dock cleared", (m) => m.method === "setWidget" && m.widgetKey === "docket" && m.widgetLines === undefined, { from: pi.seen.length - confirmed.length });
+  assert.ok(
+    p.ledger(
+      (db) =>
+        (db.prepare("SELECT deleted_at FROM workers WHERE id = 'w1'").get() as { deleted_at: string | null })
+          .deleted_at,
+    ),
+  );
+  await pi.waitFor(
+    "the dock cleared",
+    (m) => m.method === "setWidget" && m.widgetKey === "docket" && m.widgetLines === undefined,
+    { from: pi.seen.length - confirmed.length },
+  );
   assert.equal(await pi.close(), 0);
 });
 
@@ -102,26 +144,52 @@ test("a worker's question and failure reach the parent exactly once, and a resta
   await ready(pi);
   for (const task of ["first worker", "second worker"]) {
     const spawned = await slash(pi, `/docket spawn --agent command --cmd 'sleep 600' --yes ${task}`);
-    assert.ok(spawned.some((m) => m.method === "notify" && / started /.test(String(m.message))), JSON.stringify(spawned));
+    assert.ok(
+      spawned.some((m) => m.method === "notify" && / started /.test(String(m.message))),
+      JSON.stringify(spawned),
+    );
   }
 
-  const asked = p.asWorker("w1", "worker", "wait", "--question", "QUESTION-MARKER which database?", "--option", "sqlite", "--option", "postgres");
+  const asked = p.asWorker(
+    "w1",
+    "worker",
+    "wait",
+    "--question",
+    "QUESTION-MARKER which database?",
+    "--option",
+    "sqlite",
+    "--option",
+    "postgres",
+  );
   assert.equal(asked.code, 0, asked.stderr);
-  const q = await pi.waitFor("the question notification", (m) => m.method === "notify" && String(m.message).includes("QUESTION-MARKER"));
+  const q = await pi.waitFor(
+    "the question notification",
+    (m) => m.method === "notify" && String(m.message).includes("QUESTION-MARKER"),
+  );
   assert.equal(q.message, "docket · w1 asks: QUESTION-MARKER which database?\n  1) sqlite\n  2) postgres");
   assert.equal(q.notifyType, "warning");
-  await pi.waitFor("the dock shows the question", (m) => m.method === "setWidget" && (m.widgetLines ?? []).some((l: string) => l.startsWith("? w1") && l.includes("1 question")));
+  await pi.waitFor(
+    "the dock shows the question",
+    (m) =>
+      m.method === "setWidget" &&
+      (m.widgetLines ?? []).some((l: string) => l.startsWith("? w1") && l.includes("1 question")),
+  );
 
   const failed = p.asWorker("w2", "worker", "fail", "--reason", "FAIL-MARKER the disk is full");
   assert.equal(failed.code, 0, failed.stderr);
-  const f = await pi.waitFor("the failure notification", (m) => m.method === "notify" && String(m.message).includes("FAIL-MARKER"));
+  const f = await pi.waitFor(
+    "the failure notification",
+    (m) => m.method === "notify" && String(m.message).includes("FAIL-MARKER"),
+  );
   assert.equal(f.message, "docket · w2 failed: FAIL-MARKER the disk is full");
   assert.equal(f.notifyType, "error");
 
   await repaint(pi);
   assert.equal(notices(pi, "QUESTION-MARKER").length, 1);
   assert.equal(notices(pi, "FAIL-MARKER").length, 1);
-  const undelivered = p.ledger((db) => db.prepare("SELECT count(*) AS n FROM notifications WHERE delivered_at IS NULL").get() as { n: number });
+  const undelivered = p.ledger(
+    (db) => db.prepare("SELECT count(*) AS n FROM notifications WHERE delivered_at IS NULL").get() as { n: number },
+  );
   assert.equal(undelivered.n, 0);
   assert.equal(await pi.close(), 0);
 
@@ -133,8 +201,14 @@ test("a worker's question and failure reach the parent exactly once, and a resta
   assertExit(p.asWorker("w1", "worker", "done", "--outcome", "findings", "--body-file", doneBody));
   pi = p.start();
   await ready(pi);
-  const r = await pi.waitFor("the ready notification after restart", (m) => m.method === "notify" && String(m.message).includes("READY-MARKER"));
-  assert.match(r.message, /^docket · w1 is ready for review: worker-deliverable:w1:1 \(findings\): READY-MARKER findings/);
+  const r = await pi.waitFor(
+    "the ready notification after restart",
+    (m) => m.method === "notify" && String(m.message).includes("READY-MARKER"),
+  );
+  assert.match(
+    r.message,
+    /^docket · w1 is ready for review: worker-deliverable:w1:1 \(findings\): READY-MARKER findings/,
+  );
   assert.equal(r.notifyType, "info", "a version ready for review is news, not a warning");
   await repaint(pi);
   assert.equal(notices(pi, "QUESTION-MARKER").length, 0);
@@ -153,33 +227,53 @@ test("a Use → Parent chip reaches the model with the next prompt only, and not
   const body = "# CHIP-MARKER plan\r\n\n- step one — café ✓\n\ttabbed  \n";
   const bodyFile = join(p.repo, "..", "plan.md");
   writeFileSync(bodyFile, body);
-  assertExit(p.asWorker("w1", "worker", "done", "--outcome", "proposal", "--summary", "SUMMARY-MARKER", "--body-file", bodyFile));
+  assertExit(
+    p.asWorker("w1", "worker", "done", "--outcome", "proposal", "--summary", "SUMMARY-MARKER", "--body-file", bodyFile),
+  );
   assertExit(p.asWorker("w2", "worker", "wait", "--question", "QUESTION-MARKER2 go on?"));
-  await pi.waitFor("the ready notification", (m) => m.method === "notify" && String(m.message).includes("SUMMARY-MARKER"));
+  await pi.waitFor(
+    "the ready notification",
+    (m) => m.method === "notify" && String(m.message).includes("SUMMARY-MARKER"),
+  );
 
   await slash(pi, "/docket approve w1");
   const used = await slash(pi, "/docket use w1 --parent");
-  assert.ok(used.some((m) => m.method === "notify" && String(m.message).includes("queued worker-deliverable:w1:1")), JSON.stringify(used));
+  assert.ok(
+    used.some((m) => m.method === "notify" && String(m.message).includes("queued worker-deliverable:w1:1")),
+    JSON.stringify(used),
+  );
   assert.equal(jsonOf(p.cli("chips", "--json")).chips.length, 1);
   const chipLine = "⧉ attached to your next prompt: worker-deliverable:w1:1 · /docket chips drop c1";
-  await pi.waitFor("the chip line in the dock", (m) => m.method === "setWidget" && (m.widgetLines ?? []).includes(chipLine));
+  await pi.waitFor(
+    "the chip line in the dock",
+    (m) => m.method === "setWidget" && (m.widgetLines ?? []).includes(chipLine),
+  );
 
   const end1 = pi.waitFor("agent_end", (m) => m.type === "agent_end", { from: pi.seen.length, timeoutMs: 60_000 });
   await pi.call({ type: "prompt", message: "please summarise the plan" });
   await end1;
   const attached = notices(pi, "attached worker-deliverable:w1:1");
   assert.equal(attached.length, 1);
-  const lastDock = pi.ui("setWidget").filter((m) => m.widgetKey === "docket").at(-1)!;
+  const lastDock = pi
+    .ui("setWidget")
+    .filter((m) => m.widgetKey === "docket")
+    .at(-1)!;
   assert.equal((lastDock.widgetLines ?? []).includes(chipLine), false, "the chip line goes once the chip is consumed");
   const end2 = pi.waitFor("agent_end", (m) => m.type === "agent_end", { from: pi.seen.length, timeoutMs: 60_000 });
   await pi.call({ type: "prompt", message: "and now something else" });
   await end2;
 
-  const served = readFileSync(p.modelLog, "utf8").trim().split("\n").map((l) => JSON.parse(l) as { lastUser: string });
+  const served = readFileSync(p.modelLog, "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as { lastUser: string });
   assert.equal(served.length, 2);
   const tag = /^<(docket-deliverable-[0-9a-f]{16}) /.exec(served[0]!.lastUser)?.[1];
   assert.ok(tag, `the chip is wrapped in a tag with a random suffix: ${served[0]!.lastUser.slice(0, 80)}`);
-  assert.equal(served[0]!.lastUser, `<${tag} ref="worker-deliverable:w1:1">\n${body}\n</${tag}>\n\nplease summarise the plan`);
+  assert.equal(
+    served[0]!.lastUser,
+    `<${tag} ref="worker-deliverable:w1:1">\n${body}\n</${tag}>\n\nplease summarise the plan`,
+  );
   assert.equal(served[1]!.lastUser, "and now something else");
   assert.equal(jsonOf(p.cli("chips", "--json")).chips.length, 0, "the chip is consumed");
 
@@ -189,7 +283,11 @@ test("a Use → Parent chip reaches the model with the next prompt only, and not
   for (const marker of ["SUMMARY-MARKER", "QUESTION-MARKER2", "write the plan", "another worker"]) {
     assert.equal(log.includes(marker), false, `${marker} reached the model`);
   }
-  const contexts = log.trim().split("\n").map((l) => JSON.parse(l) as { type: string; messages?: { role: string; content: unknown }[] }).filter((e) => e.type === "context");
+  const contexts = log
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as { type: string; messages?: { role: string; content: unknown }[] })
+    .filter((e) => e.type === "context");
   const lastContext = contexts[contexts.length - 1]!;
   const userTexts = lastContext.messages!.filter((m) => m.role === "user").map((m) => JSON.stringify(m.content));
   assert.equal(userTexts.length, 2);
@@ -203,12 +301,24 @@ test("in print mode /docket prints its output on stderr (pi keeps stdout), asks 
   const spawned = p.cli("spawn", "--agent", "command", "--cmd", "sleep 600", "--yes", "print mode worker");
   assert.equal(spawned.code, 0, spawned.stderr);
   const args = parentPiArgs().concat(["-p", "/docket delete w1"]);
-  const r = spawnSync(process.execPath, args, { cwd: p.repo, env: p.env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 120_000 });
+  const r = spawnSync(process.execPath, args, {
+    cwd: p.repo,
+    env: p.env,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+    timeout: 120_000,
+  });
   assert.equal(r.status, 0, r.stderr);
   assert.equal(r.stdout, "");
   assert.match(r.stderr, /^docket: deleting w1 needs confirmation; run it on a terminal or pass --yes$/m);
   assert.equal(jsonOf(p.cli("show", "w1", "--json")).worker, "w1", "nothing was confirmed, so nothing was deleted");
-  const listed = spawnSync(process.execPath, parentPiArgs().concat(["-p", "/docket ls"]), { cwd: p.repo, env: p.env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 120_000 });
+  const listed = spawnSync(process.execPath, parentPiArgs().concat(["-p", "/docket ls"]), {
+    cwd: p.repo,
+    env: p.env,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+    timeout: 120_000,
+  });
   assert.match(listed.stderr, /^w1\s.*print mode worker$/m);
   assert.equal(existsSync(p.modelLog), false);
 });

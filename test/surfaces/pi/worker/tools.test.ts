@@ -35,7 +35,13 @@ interface PiRun {
   served: number;
 }
 
-function runPi(t: { after(fn: () => void): void }, ctx: EngineContext, w: ProtocolWorker, script: unknown[], options: { generation?: number; mode?: "json" } = {}): PiRun {
+function runPi(
+  t: { after(fn: () => void): void },
+  ctx: EngineContext,
+  w: ProtocolWorker,
+  script: unknown[],
+  options: { generation?: number; mode?: "json" } = {},
+): PiRun {
   const dir = tempDir(t, "docket-pi-run-");
   writeFileSync(join(dir, "script.json"), JSON.stringify(script));
   const env = {
@@ -53,12 +59,34 @@ function runPi(t: { after(fn: () => void): void }, ctx: EngineContext, w: Protoc
     DOCKET_SCRIPTED_MODEL: join(dir, "script.json"),
     DOCKET_SCRIPTED_MODEL_LOG: join(dir, "model.log"),
   };
-  const args = [PI_CLI, "-ne", "-ns", "-np", "-nc", "--no-themes", "-e", SCRIPTED_MODEL, "-e", WORKER_TOOLS, "--model", "docket-demo/scripted", "--no-session"];
+  const args = [
+    PI_CLI,
+    "-ne",
+    "-ns",
+    "-np",
+    "-nc",
+    "--no-themes",
+    "-e",
+    SCRIPTED_MODEL,
+    "-e",
+    WORKER_TOOLS,
+    "--model",
+    "docket-demo/scripted",
+    "--no-session",
+  ];
   args.push(...(options.mode === "json" ? ["--mode", "json", "go"] : ["-p", "go"]));
-  const r = spawnSync(process.execPath, args, { cwd: w.workspace, env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 120_000 });
+  const r = spawnSync(process.execPath, args, {
+    cwd: w.workspace,
+    env,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+    timeout: 120_000,
+  });
   let served = 0;
   try {
-    served = readFileSync(join(dir, "model.log"), "utf8").split("\n").filter((l) => l.includes('"exhausted":false')).length;
+    served = readFileSync(join(dir, "model.log"), "utf8")
+      .split("\n")
+      .filter((l) => l.includes('"exhausted":false')).length;
   } catch {
     served = 0; // the model was never called: the assertions on `served` report it
   }
@@ -78,10 +106,35 @@ test("a real pi worker edits a file, repeats a done call id (one version) and ma
   const { ctx } = workLedger(t);
   const w = isolatedWorker(t, ctx);
   const run = runPi(t, ctx, w, [
-    { text: "Writing the feature.", toolCall: { name: "write", arguments: { path: "feature.txt", content: "feature\nline two\n" } } },
-    { text: BODY_1, toolCall: { name: "docket_done", id: "call-one", arguments: { outcome: "completed", summary: "added feature.txt", evidence: [{ kind: "test", text: "cat feature.txt" }], recommendations: ["merge"] } } },
-    { text: "Repeating the same call.", toolCall: { name: "docket_done", id: "call-one", arguments: { outcome: "completed", summary: "added feature.txt" } } },
-    { text: BODY_3, toolCall: { name: "docket_done", id: "call-two", arguments: { outcome: "findings", summary: "second look" } } },
+    {
+      text: "Writing the feature.",
+      toolCall: { name: "write", arguments: { path: "feature.txt", content: "feature\nline two\n" } },
+    },
+    {
+      text: BODY_1,
+      toolCall: {
+        name: "docket_done",
+        id: "call-one",
+        arguments: {
+          outcome: "completed",
+          summary: "added feature.txt",
+          evidence: [{ kind: "test", text: "cat feature.txt" }],
+          recommendations: ["merge"],
+        },
+      },
+    },
+    {
+      text: "Repeating the same call.",
+      toolCall: {
+        name: "docket_done",
+        id: "call-one",
+        arguments: { outcome: "completed", summary: "added feature.txt" },
+      },
+    },
+    {
+      text: BODY_3,
+      toolCall: { name: "docket_done", id: "call-two", arguments: { outcome: "findings", summary: "second look" } },
+    },
     { text: "All published." },
   ]);
   assert.equal(run.status, 0, run.stderr);
@@ -111,25 +164,47 @@ test("docket_wait ends the worker's turn in the real pi and leaves it needing in
   const { ctx } = workLedger(t);
   const w = isolatedWorker(t, ctx);
   const run = runPi(t, ctx, w, [
-    { text: "I need a decision.", toolCall: { name: "docket_wait", id: "wait-1", arguments: { question: "Which file name?", options: ["a.txt", "b.txt"], recommend: "a.txt" } } },
+    {
+      text: "I need a decision.",
+      toolCall: {
+        name: "docket_wait",
+        id: "wait-1",
+        arguments: { question: "Which file name?", options: ["a.txt", "b.txt"], recommend: "a.txt" },
+      },
+    },
     { text: "THIS STEP MUST NOT BE SERVED" },
   ]);
   assert.equal(run.status, 0, run.stderr);
   assert.equal(run.served, 1, "no model call after docket_wait");
   const q = ctx.db.prepare("SELECT text, options, state FROM questions WHERE worker = ?").get(w.worker);
   assert.deepEqual({ ...(q as object) }, { text: "Which file name?", options: '["a.txt","b.txt"]', state: "open" });
-  assert.equal((ctx.db.prepare("SELECT state FROM workers WHERE id = ?").get(w.worker) as { state: string }).state, "needs_input");
+  assert.equal(
+    (ctx.db.prepare("SELECT state FROM workers WHERE id = ?").get(w.worker) as { state: string }).state,
+    "needs_input",
+  );
 });
 
 test("a pi worker of a replaced generation gets the fence refusal as its tool error and publishes nothing", (t) => {
   const { ctx } = workLedger(t);
   const w = isolatedWorker(t, ctx);
-  const run = runPi(t, ctx, w, [
-    { text: "Done.", toolCall: { name: "docket_done", id: "call-x", arguments: { outcome: "completed", summary: "s" } } },
-    { text: "ok" },
-  ], { generation: 2, mode: "json" });
+  const run = runPi(
+    t,
+    ctx,
+    w,
+    [
+      {
+        text: "Done.",
+        toolCall: { name: "docket_done", id: "call-x", arguments: { outcome: "completed", summary: "s" } },
+      },
+      { text: "ok" },
+    ],
+    { generation: 2, mode: "json" },
+  );
   assert.equal(run.status, 0, run.stderr);
-  const end = run.stdout.split("\n").filter((l) => l.includes('"type":"tool_execution_end"')).map((l) => JSON.parse(l) as { isError: boolean; result: { content: { text: string }[] } });
+  const end = run.stdout
+    .split("\n")
+    .filter((l) => l.includes('"type":"tool_execution_end"'))
+    .map((l) => JSON.parse(l) as { isError: boolean; result: { content: { text: string }[] } });
   assert.equal(end.length, 1);
   assert.equal(end[0]!.isError, true);
   assert.match(end[0]!.result.content[0]!.text, /generation 2 was replaced by generation 1; this process was replaced/);

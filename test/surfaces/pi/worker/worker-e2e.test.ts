@@ -16,7 +16,9 @@ import { waitFor } from "../../../support/wait.js";
 
 const SLOW = 90_000; // pi starts in 1-2 s alone; under a loaded CI machine much slower
 
-test("a real pi worker heartbeats, reads what it is told, and is fenced after respawn", { timeout: 300_000 }, async (t) => {
+test("a real pi worker heartbeats, reads what it is told, and is fenced after respawn", {
+  timeout: 300_000,
+}, async (t) => {
   const faux = piFaux(t, [
     { toolCall: { name: "read", arguments: { path: "a.txt" } } },
     { text: "I have read my task and wait for instructions." },
@@ -40,8 +42,16 @@ test("a real pi worker heartbeats, reads what it is told, and is fenced after re
 
   const spawned = run("spawn", "--as", "scout", "--json", "look", "around");
   assert.equal(spawned.code, 0, spawned.stderr + spawned.stdout);
-  assert.deepEqual(spawned.json.execution, { model: "faux/faux-1", thinking: "off", context: "fresh", workspace: "shared" });
-  assert.ok(spawned.json.summary.some((l: string) => /Model: faux\/faux-1/.test(l)), spawned.json.summary.join("\n"));
+  assert.deepEqual(spawned.json.execution, {
+    model: "faux/faux-1",
+    thinking: "off",
+    context: "fresh",
+    workspace: "shared",
+  });
+  assert.ok(
+    spawned.json.summary.some((l: string) => /Model: faux\/faux-1/.test(l)),
+    spawned.json.summary.join("\n"),
+  );
 
   const first = await waitFor("the first heartbeat", () => (show().heartbeatAt ? show() : undefined), SLOW);
   assert.equal(first.modelInEffect, "faux/faux-1");
@@ -49,23 +59,48 @@ test("a real pi worker heartbeats, reads what it is told, and is fenced after re
   await waitFor("the first turn to end (idle)", () => show().persistedState === "idle", SLOW);
   const firstCall = JSON.parse(readFileSync(faux.log, "utf8").split("\n")[0]!);
   assert.match(firstCall.lastUserText, /^You are Docket worker w1\. Your task is in .*task\.md/);
-  assert.deepEqual(firstCall.tools.filter((n: string) => n.startsWith("docket_")).sort(), ["docket_consult", "docket_done", "docket_fail", "docket_note", "docket_todos", "docket_wait"]);
+  assert.deepEqual(firstCall.tools.filter((n: string) => n.startsWith("docket_")).sort(), [
+    "docket_consult",
+    "docket_done",
+    "docket_fail",
+    "docket_note",
+    "docket_todos",
+    "docket_wait",
+  ]);
   assert.ok(!firstCall.tools.some((n: string) => /spawn/.test(n)), "a worker has no tool that starts workers");
 
-  const events = readFileSync(join(faux.home, "fleet", "w1", "events.ndjson"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
-  assert.deepEqual(events.filter((e) => e.tool === "read").map((e) => e.type), ["tool_start", "tool_end"], "tool activity is logged");
+  const events = readFileSync(join(faux.home, "fleet", "w1", "events.ndjson"), "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l));
+  assert.deepEqual(
+    events.filter((e) => e.tool === "read").map((e) => e.type),
+    ["tool_start", "tool_end"],
+    "tool activity is logged",
+  );
 
   const told = run("tell", "w1", "please confirm\nthe second line too", "--json");
   assert.deepEqual(jsonOf(told), { message: "m1", delivery: "queued" });
   await waitFor("m1 read", () => show().messages.find((m: any) => m.id === "m1")?.delivery === "read", SLOW);
-  const calls = readFileSync(faux.log, "utf8").trim().split("\n").map((l) => JSON.parse(l));
-  assert.equal(calls[2].lastUserText, "[docket · from the human]\nplease confirm\nthe second line too", "one message, multi-line, framed once");
+  const calls = readFileSync(faux.log, "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l));
+  assert.equal(
+    calls[2].lastUserText,
+    "[docket · from the human]\nplease confirm\nthe second line too",
+    "one message, multi-line, framed once",
+  );
   const m1 = row("SELECT delivered_generation, delivered_at, read_at FROM messages WHERE id = 'm1'");
   assert.equal(m1.delivered_generation, 1);
   assert.ok(m1.delivered_at <= m1.read_at);
 
   const g1 = launchEnvOf(faux.home, "w1").DOCKET_RUN_TOKEN!;
-  assert.notEqual(row("SELECT run_token_hash FROM workers WHERE id = 'w1'").run_token_hash, g1, "the ledger keeps only the token's hash");
+  assert.notEqual(
+    row("SELECT run_token_hash FROM workers WHERE id = 'w1'").run_token_hash,
+    g1,
+    "the ledger keeps only the token's hash",
+  );
   const respawned = run("respawn", "w1", "--json");
   assert.deepEqual(jsonOf(respawned), { worker: "w1", generation: 2 });
   const stale = docket(
@@ -80,11 +115,22 @@ test("a real pi worker heartbeats, reads what it is told, and is fenced after re
 
   const told2 = run("tell", "w1", "--after", "welcome back", "--json");
   assert.equal(jsonOf(told2).delivery, "queued");
-  await waitFor("generation 2's heartbeat", () => row("SELECT heartbeat_at FROM workers WHERE id = 'w1'").heartbeat_at, SLOW);
-  await waitFor("m2 read by generation 2", () => show().messages.find((m: any) => m.id === "m2")?.delivery === "read", SLOW);
+  await waitFor(
+    "generation 2's heartbeat",
+    () => row("SELECT heartbeat_at FROM workers WHERE id = 'w1'").heartbeat_at,
+    SLOW,
+  );
+  await waitFor(
+    "m2 read by generation 2",
+    () => show().messages.find((m: any) => m.id === "m2")?.delivery === "read",
+    SLOW,
+  );
   assert.equal(row("SELECT delivered_generation FROM messages WHERE id = 'm2'").delivered_generation, 2);
   const after = show();
   assert.equal(after.generation, 2);
   assert.equal(after.liveness, "live");
-  assert.deepEqual(after.launches.map((l: any) => l.generation), [1, 2]);
+  assert.deepEqual(
+    after.launches.map((l: any) => l.generation),
+    [1, 2],
+  );
 });
