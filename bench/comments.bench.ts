@@ -40,10 +40,10 @@ function timed(n: number, fn: () => unknown): number[] {
 }
 
 const file = (f: number, twice: boolean) =>
-  Array.from(
+  `${Array.from(
     { length: LINES },
     (_, i) => `export const v${f}_${i} = ${twice ? i * 2 : i};${twice ? " // doubled" : ""}`,
-  ).join("\n") + "\n";
+  ).join("\n")}\n`;
 // Each worker changes its own two files, so no overlap warning (and no dry merge) weighs on one card more than another.
 const names = (w: number) => Array.from({ length: FILES }, (_, f) => `src/w${w}/mod${f}.ts`);
 const before = Object.fromEntries([0, 1, 2].flatMap((w) => names(w).map((n, f) => [n, file(f, false)])));

@@ -22,7 +22,7 @@ const FLEET = 100;
 const root = mkdtempSync(join(tmpdir(), "docket-bench-coord-"));
 const cleanups: (() => void)[] = [];
 const t = { after: (fn: () => void) => void cleanups.push(fn) };
-const lines = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `${tag} line ${i + 1}`).join("\n") + "\n";
+const lines = (n: number, tag: string) => `${Array.from({ length: n }, (_, i) => `${tag} line ${i + 1}`).join("\n")}\n`;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 function timed(fn: () => unknown): number {
   const times: number[] = [];

@@ -37,9 +37,9 @@ try {
     mkdirSync(dir, { recursive: true });
     writeFileSync(
       join(dir, `f${i}.ts`),
-      Array.from({ length: 30 }, (_, l) => `export const v${l} = ${i * 100 + l}; // line ${l} of file ${i}`).join(
+      `${Array.from({ length: 30 }, (_, l) => `export const v${l} = ${i * 100 + l}; // line ${l} of file ${i}`).join(
         "\n",
-      ) + "\n",
+      )}\n`,
     );
   }
   git(project, "add", "-A");
@@ -157,7 +157,7 @@ try {
     `done without that check (today's path, by subtraction) : ${before.toFixed(1)} ms  → with it ${(median(ours) / before).toFixed(2)}× (aim ≤ 1.3×)`,
   );
 
-  const big = "x".repeat(64) + "\n";
+  const big = `${"x".repeat(64)}\n`;
   const body = big.repeat(Math.ceil((5 * 1024 * 1024) / big.length)).slice(0, 5 * 1024 * 1024);
   const patchText = `diff --git a/big b/big\n${"+".concat("y".repeat(99), "\n").repeat((5 * 1024 * 1024) / 101)}`;
   const writes: number[] = [];

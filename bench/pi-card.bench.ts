@@ -31,7 +31,7 @@ async function main(): Promise<void> {
     "src/app.txt": appWith(Object.fromEntries(Array.from({ length: 40 }, (_, i) => [i + 1, `changed ${i + 1}`]))),
   };
   for (let i = 0; i < 30; i++)
-    big[`src/gen/file-${i}.txt`] = Array.from({ length: 60 }, (_, j) => `line ${j}`).join("\n") + "\n";
+    big[`src/gen/file-${i}.txt`] = `${Array.from({ length: 60 }, (_, j) => `line ${j}`).join("\n")}\n`;
   publish(g, w, big);
   const pi = piScreen(t, { cwd: g.project, vars: { DOCKET_HOME: g.home } });
   await pi.start();

@@ -29,7 +29,7 @@ const BASES = 4;
 const root = mkdtempSync(join(tmpdir(), "docket-bench-verdict-"));
 const cleanups: (() => void)[] = [];
 const t = { after: (fn: () => void) => void cleanups.push(fn) };
-const lines = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `${tag} line ${i + 1}`).join("\n") + "\n";
+const lines = (n: number, tag: string) => `${Array.from({ length: n }, (_, i) => `${tag} line ${i + 1}`).join("\n")}\n`;
 
 try {
   // A parent project of 240 files in 12 directories; its HEAD moves three times while the fleet starts (4 bases).

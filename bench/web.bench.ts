@@ -52,9 +52,9 @@ function bigChange(files: number, lines: number): { before: Record<string, strin
   const before: Record<string, string> = {};
   const after: Record<string, string> = {};
   for (let f = 0; f < files; f++) {
-    before[`src/mod${f}.ts`] = Array.from({ length: lines }, (_, i) => `export const v${i} = ${i};`).join("\n") + "\n";
+    before[`src/mod${f}.ts`] = `${Array.from({ length: lines }, (_, i) => `export const v${i} = ${i};`).join("\n")}\n`;
     after[`src/mod${f}.ts`] =
-      Array.from({ length: lines }, (_, i) => `export const v${i} = ${i * 2}; // doubled`).join("\n") + "\n";
+      `${Array.from({ length: lines }, (_, i) => `export const v${i} = ${i * 2}; // doubled`).join("\n")}\n`;
   }
   return { before, after };
 }

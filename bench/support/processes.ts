@@ -11,7 +11,7 @@ export interface ProcessCase {
   argv: string[];
   options?: SpawnSyncOptions;
   /** Called before each run (e.g. to pick a fresh item); its argv replaces `argv` when given. */
-  before?: (round: number) => string[] | void;
+  before?: (round: number) => string[] | undefined;
 }
 
 export interface ProcessFigure {

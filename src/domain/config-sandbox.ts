@@ -45,7 +45,7 @@ export function applySandbox(
     const list = strList(section.readOnlyPaths);
     if (!trusted) {
       warnings.push(`${source} config sandbox.readOnlyPaths ignored: only your user config may show paths to workers`);
-    } else if (list && list.every((p) => p.startsWith("/"))) config.sandbox.readOnlyPaths = list;
+    } else if (list?.every((p) => p.startsWith("/"))) config.sandbox.readOnlyPaths = list;
     else warnings.push(`${source} config sandbox.readOnlyPaths must be a list of absolute paths; ignored`);
   }
 }

@@ -113,7 +113,7 @@ test("a contained, unattended Claude Code worker edits its workspace and publish
   // Unattended: Claude's own permission layer is off, so only Docket's sandbox stands between its Bash and your files.
   g.configure({ sandbox: "required", worker: { unattended: true } });
   const file = join(g.workspace("w1"), "src", "app.txt");
-  const escape = `cat ${key}; printf HACKED > ${join(g.repo, "src", "app.txt")}; echo "write exit $?"`;
+  const breakout = `cat ${key}; printf HACKED > ${join(g.repo, "src", "app.txt")}; echo "write exit $?"`;
   const model = await startFakeAnthropic([
     { tools: [{ name: "Edit", id: "toolu_edit", input: { file_path: file, old_string: "two", new_string: "TWO" } }] },
     {
@@ -121,7 +121,7 @@ test("a contained, unattended Claude Code worker edits its workspace and publish
         {
           name: "Bash",
           id: "toolu_escape",
-          input: { command: escape, description: "read the key and write the checkout" },
+          input: { command: breakout, description: "read the key and write the checkout" },
         },
       ],
     },

@@ -38,7 +38,7 @@ function assertInert(label: string, r: CliRun, expectShown: string[] = [SHOWN_TI
     assert.equal(
       m,
       null,
-      `${label} wrote raw U+${m?.[0].codePointAt(0)!.toString(16).padStart(4, "0")} on ${stream}: ${JSON.stringify(text.slice(Math.max(0, (m?.index ?? 0) - 40), (m?.index ?? 0) + 40))}`,
+      `${label} wrote raw U+${m?.[0].codePointAt(0)?.toString(16).padStart(4, "0")} on ${stream}: ${JSON.stringify(text.slice(Math.max(0, (m?.index ?? 0) - 40), (m?.index ?? 0) + 40))}`,
     );
   }
   for (const s of expectShown)
@@ -310,7 +310,7 @@ test("in the real pi, a hostile worker's question, note and version reach the hu
     assert.equal(
       m,
       null,
-      `pi was handed a raw U+${m?.[0].codePointAt(0)!.toString(16)}: ${JSON.stringify(text.slice(0, 300))}`,
+      `pi was handed a raw U+${m?.[0].codePointAt(0)?.toString(16)}: ${JSON.stringify(text.slice(0, 300))}`,
     );
   }
   assert.ok(

@@ -79,7 +79,7 @@ test("the README's set-up and first session run as written in a fresh shell", { 
   // The demo's closing hints, as written, from the set-up shell's state (docket on the PATH).
   const hints = installed.stdout
     .split("\n")
-    .filter((l) => /^  (cd |DOCKET_HOME=)/.test(l))
+    .filter((l) => /^ {2}(cd |DOCKET_HOME=)/.test(l))
     .map((l) => l.trim());
   assert.ok(hints.length >= 4, installed.stdout);
   for (const hint of hints) {

@@ -87,7 +87,6 @@ function heading(above: readonly Op[]): string {
 function plainPath(path: string): string {
   if (/^[^\s"\\\u0000-\u001f]+$/.test(path)) return path;
   throw new Error(`${JSON.stringify(path)} needs quoting, which is not in the in-memory git`);
-  return path;
 }
 
 function fileSection(path: string, old: string | undefined, now: string | undefined): string {

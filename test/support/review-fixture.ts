@@ -24,7 +24,7 @@ export interface ReviewGround {
 
 export const PROJECT_FILES: Record<string, string> = {
   "README.md": "hello\n",
-  "src/app.txt": Array.from({ length: 40 }, (_, i) => `line ${i + 1}`).join("\n") + "\n",
+  "src/app.txt": `${Array.from({ length: 40 }, (_, i) => `line ${i + 1}`).join("\n")}\n`,
   "src/other.txt": "alpha\nbeta\ngamma\n",
 };
 
@@ -75,7 +75,7 @@ export function publish(
 
 /** `line N` replaced in the 40-line app file. */
 export function appWith(changes: Record<number, string>): string {
-  return Array.from({ length: 40 }, (_, i) => changes[i + 1] ?? `line ${i + 1}`).join("\n") + "\n";
+  return `${Array.from({ length: 40 }, (_, i) => changes[i + 1] ?? `line ${i + 1}`).join("\n")}\n`;
 }
 
 export function gitStatus(dir: string): string {

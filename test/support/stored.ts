@@ -6,7 +6,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { EngineContext } from "../../src/engine/context.js";
 import type { HomeLayout } from "../../src/files/home.js";
-import { type DeliverablePointer, type WorkerDeliverable } from "../../src/domain/deliverables/deliverable.js";
+import type { DeliverablePointer, WorkerDeliverable } from "../../src/domain/deliverables/deliverable.js";
 import { claimDeliverable } from "../../src/files/workers/deliverables.js";
 import { insertDecision } from "../../src/ledger/review/decisions.js";
 import { updateWorker } from "../../src/ledger/workers/workers.js";

@@ -45,7 +45,10 @@ const baseName = (path: string): string => path.slice(path.lastIndexOf("/") + 1)
 function sameTail(p: string, c: string): boolean {
   let i = p.length - 1;
   let j = c.length - 1;
-  while (i >= 0 && j >= 0 && p.charCodeAt(i) === c.charCodeAt(j)) i--, j--;
+  while (i >= 0 && j >= 0 && p.charCodeAt(i) === c.charCodeAt(j)) {
+    i--;
+    j--;
+  }
   if (i < 0) return j < 0 || c.charCodeAt(j) === 47;
   return j < 0 && p.charCodeAt(i) === 47;
 }
@@ -106,7 +109,9 @@ export function resolvePlanCoverage(plan: Plan, changedFiles: string[]): PlanCov
     const entry = compilePlanned(cleanPath(raw));
     let hit = false;
     for (const k of entry.name === undefined ? all : (named.get(entry.name) ?? [])) {
-      if (entry.test(targets[k]!)) (hit = true), (met[k] = 1);
+      if (!entry.test(targets[k]!)) continue;
+      hit = true;
+      met[k] = 1;
     }
     (hit ? touched : untouched).push(raw);
   }

@@ -27,7 +27,7 @@ const STOPWORDS = new Set([
 ]);
 const CLOSER: Record<string, string> = { "(": ")", "[": "]" };
 /** A token that needs no cleaning: no quotes, emphasis, brackets, leading `./` or trailing punctuation. */
-const CLEAN = /^(?!\.\/)[A-Za-z0-9_@~+.\/-]*[A-Za-z0-9_@~+\/-]$/;
+const CLEAN = /^(?!\.\/)[A-Za-z0-9_@~+./-]*[A-Za-z0-9_@~+/-]$/;
 
 const looksLikePath = (t: string): boolean => t.includes("/") || /\.[A-Za-z0-9]{1,12}$/.test(t);
 

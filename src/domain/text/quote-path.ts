@@ -2,15 +2,15 @@
 // Docket writes paths this way into text workers and models read, so a file name can never start a new line (break 9).
 
 const ESCAPES: Record<number, string> = {
-  0x07: "\\a",
-  0x08: "\\b",
-  0x09: "\\t",
-  0x0a: "\\n",
-  0x0b: "\\v",
-  0x0c: "\\f",
-  0x0d: "\\r",
-  0x22: '\\"',
-  0x5c: "\\\\",
+  7: "\\a",
+  8: "\\b",
+  9: "\\t",
+  10: "\\n",
+  11: "\\v",
+  12: "\\f",
+  13: "\\r",
+  34: '\\"',
+  92: "\\\\",
 };
 
 const needsQuote = (b: number): boolean => b < 0x20 || b === 0x22 || b === 0x5c || b >= 0x7f;

@@ -37,7 +37,7 @@ export function jsonListOf(file: SentFile, what: string): Record<string, unknown
     : typeof data === "object" && data !== null && Array.isArray((data as { items?: unknown }).items)
       ? (data as { items: unknown[] }).items
       : undefined;
-  if (!list || !list.every((e) => typeof e === "object" && e !== null && !Array.isArray(e))) {
+  if (!list?.every((e) => typeof e === "object" && e !== null && !Array.isArray(e))) {
     throw validationError("input-file-invalid", `${file.path} must hold a JSON array of ${what}`);
   }
   return list as Record<string, unknown>[];

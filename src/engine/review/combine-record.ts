@@ -2,7 +2,7 @@
 // the orphan this operation already froze), then one command that closes both sources as combined (DESIGN §3).
 
 import { createHash } from "node:crypto";
-import { type CombinedDeliverable, type CombinedSource } from "../../domain/deliverables/combined.js";
+import type { CombinedDeliverable, CombinedSource } from "../../domain/deliverables/combined.js";
 import { combinedChangesRef, combinedId, combinedKey, combinedRef } from "../../domain/deliverables/refs.js";
 import { refusal } from "../../domain/errors.js";
 import { formatMergeSummary, patchResidue } from "../../domain/review/combine.js";

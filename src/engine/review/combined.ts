@@ -1,7 +1,7 @@
 // Reading combined versions (`combined:w2+w3:<N>`): one resolved from its frozen sidecar and its ledger row, a pair's
 // newest, and those waiting for judgment. Judged, promoted and shown as a Reviewable (reviewable-combined.ts).
 
-import { type CombinedDeliverable } from "../../domain/deliverables/combined.js";
+import type { CombinedDeliverable } from "../../domain/deliverables/combined.js";
 import { combinedId, combinedRef, parseCombinedRef, parseReviewableRef } from "../../domain/deliverables/refs.js";
 import type { DeliverablePointer } from "../../domain/deliverables/deliverable.js";
 import { notFound, refusal } from "../../domain/errors.js";

@@ -106,7 +106,7 @@ function settleSource(ctx: EngineContext, worker: string, version: number): stri
   const row = getWorker(ctx.db, worker);
   const read = readDeliverable(ctx.home, worker, version);
   const cs = read.ok ? read.deliverable.changeSet : null;
-  if (!row || row.workspaceMode !== "isolated" || !cs) return `${worker}: no workspace of its own to reset`;
+  if (row?.workspaceMode !== "isolated" || !cs) return `${worker}: no workspace of its own to reset`;
   try {
     if (!ctx.git.liveEqualsFrozen(workerTreeOf(row), cs.base, cs.patch)) {
       return `${worker} changed its workspace after ${cs.ref}; its workspace was left as it is`;

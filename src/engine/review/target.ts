@@ -9,7 +9,7 @@ import {
   latestJudgment,
   type DecisionRecord,
 } from "../../domain/review/approval.js";
-import { type DeliverablePointer, type WorkerDeliverable } from "../../domain/deliverables/deliverable.js";
+import type { DeliverablePointer, WorkerDeliverable } from "../../domain/deliverables/deliverable.js";
 import { refusal } from "../../domain/errors.js";
 import { verifyContent } from "../../domain/review/content-binding.js";
 import { decisionsForRef, lastDecisionOf, toDecisionRecord, type Decision } from "../../ledger/review/decisions.js";

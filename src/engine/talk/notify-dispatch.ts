@@ -200,7 +200,10 @@ export function startNotifyDispatcher(
   const sender: NotifySenderOptions = {
     ...options,
     clicks: {
-      hold: (end) => (listening.add(end), () => void listening.delete(end)),
+      hold: (end) => {
+        listening.add(end);
+        return () => void listening.delete(end);
+      },
       ...(options.onError ? { onError: options.onError } : {}),
     },
   };

@@ -46,7 +46,7 @@ export function snapshotCheckout(ctx: EngineContext, row: Worker): void {
 /** When a plan-gated worker asks (docket_wait) or is answered while its gate is armed: what its workspace had changed. */
 export function snapshotGate(ctx: EngineContext, worker: string, moment: "asked" | "discharged"): void {
   const row = getWorker(ctx.db, worker);
-  if (!row || row.workspaceMode !== "isolated" || row.base === null || planGateState(ctx, worker) !== "armed") return;
+  if (row?.workspaceMode !== "isolated" || row.base === null || planGateState(ctx, worker) !== "armed") return;
   const paths = changedPaths(() => ctx.git.liveChangedPaths(workerTreeOf(row), row.base!));
   if (paths) recordIntegrity(ctx.home, worker, moment === "asked" ? { gateAsked: paths } : { gateDischarged: paths });
 }

@@ -118,6 +118,7 @@ function containedEnv(
   env.TMPDIR = scratch;
   // Your home is read-only inside: tools' caches (npm's, XDG's) go to its scratch unless it was given its own.
   env.XDG_CACHE_HOME ??= join(scratch, ".cache");
+  // biome-ignore lint/complexity/useLiteralKeys: an environment name, not a field (the engine reads no snake_case field)
   env["npm_config_cache"] ??= join(scratch, ".npm");
   delete env.DOCKET_TMUX_SOCKET;
   // A read-only kind commits nothing: its git reads the repository as it is (read-only), with no git dir of its

@@ -83,7 +83,7 @@ const realOrNull = (p: string): string | null => {
 /** The workspace is a real directory and its `.git` is exactly Docket's: a `gitdir:` file naming the admin dir, or (copy) a real directory. */
 export function assertWorkspaceGit(tree: WorkerTree): void {
   const ws = lstatSync(tree.workspace, { throwIfNoEntry: false });
-  if (!ws || !ws.isDirectory()) throw tampered(tree, ws ? "the workspace is not a directory" : "the workspace is gone");
+  if (!ws?.isDirectory()) throw tampered(tree, ws ? "the workspace is not a directory" : "the workspace is gone");
   const dotGit = join(tree.workspace, ".git");
   const st = lstatSync(dotGit, { throwIfNoEntry: false });
   if (!st) throw tampered(tree, ".git is gone");

@@ -6,7 +6,7 @@ import { spawnSync } from "node:child_process";
 import { closeSync, lstatSync, mkdirSync, openSync, readFileSync, rmSync, statSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
-import { DocketError, refusal } from "../../domain/errors.js";
+import { type DocketError, refusal } from "../../domain/errors.js";
 import { remoteCommandLine } from "./quote.js";
 
 export interface SshTarget {

@@ -83,8 +83,12 @@ export async function listenClaiming(server: Server, dir: string, path: string):
 function answers(path: string): Promise<boolean> {
   return new Promise((done) => {
     const conn = createConnection(path);
-    conn.setTimeout(2_000, () => (conn.destroy(), done(true)));
-    conn.on("connect", () => (conn.destroy(), done(true)));
+    const answered = () => {
+      conn.destroy();
+      done(true);
+    };
+    conn.setTimeout(2_000, answered);
+    conn.on("connect", answered);
     conn.on("error", (error: NodeJS.ErrnoException) => done(error.code !== "ECONNREFUSED" && error.code !== "ENOENT"));
   });
 }

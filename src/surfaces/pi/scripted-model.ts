@@ -81,7 +81,11 @@ export default function scriptedModel(pi: ExtensionAPI): void {
     if (step?.delayMs) {
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, step.delayMs);
-        signal?.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true });
+        const abort = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+        signal?.addEventListener("abort", abort, { once: true });
       });
     }
     if (!step)

@@ -9,7 +9,7 @@ import { contextGaps, parseDiffFiles } from "../../../src/domain/deliverables/di
 import { git, gitRepo } from "../../support/git.js";
 import { tempDir } from "../../support/temp.js";
 
-const FORTY = Array.from({ length: 40 }, (_, i) => `line ${i + 1}`).join("\n") + "\n";
+const FORTY = `${Array.from({ length: 40 }, (_, i) => `line ${i + 1}`).join("\n")}\n`;
 
 function frozenPatch(
   t: { after(fn: () => void): void },

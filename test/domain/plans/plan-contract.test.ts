@@ -316,7 +316,7 @@ test("hostile and odd bodies never throw", () => {
     "## Steps\n1. x (files: (((",
     "```\n## Steps\n1. a",
     "\u0000\u0001",
-    "## Steps\n" + "1. files: ".repeat(5000),
+    `## Steps\n${"1. files: ".repeat(5000)}`,
   ];
   for (const b of bodies) assert.doesNotThrow(() => parsePlan(b));
   assert.deepEqual(parsePlan("## Steps\n1. x (files: (((")?.steps[0]?.files, []);

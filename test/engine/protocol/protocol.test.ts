@@ -518,7 +518,7 @@ test("review reads refuse a missing or invalid sidecar with what to do, and neve
     () => deliverableByRef(ctx, w.worker, 2),
     (e) => isDocketError(e) && e.code === "no-such-version",
   );
-  writeFileSync(deliverablePath(ctx.home, w.worker, 1) + ".x", "");
+  writeFileSync(`${deliverablePath(ctx.home, w.worker, 1)}.x`, "");
   unlinkSync(deliverablePath(ctx.home, w.worker, 1));
   assert.throws(
     () => deliverableByRef(ctx, w.worker),

@@ -59,7 +59,13 @@ test("a second look at an unmoved checkout runs no git; each kind of move makes 
   const moves: [string, () => void][] = [
     ["an uncommitted edit", () => writeFileSync(join(repo, "a.txt"), "edited\n")],
     ["a commit", () => git(repo, "commit", "-qam", "a")],
-    ["a staged file", () => (writeFileSync(join(repo, "dir/c.txt"), "C\n"), git(repo, "add", "dir/c.txt"))],
+    [
+      "a staged file",
+      () => {
+        writeFileSync(join(repo, "dir/c.txt"), "C\n");
+        git(repo, "add", "dir/c.txt");
+      },
+    ],
     ["an untracked file", () => writeFileSync(join(repo, "dir/new.txt"), "new\n")],
     ["an ignore rule", () => writeFileSync(join(repo, "dir/.gitignore"), "new.txt\n")],
     ["a reset", () => git(repo, "reset", "-q", "--hard", queries[0]!.base!)],

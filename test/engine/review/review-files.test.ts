@@ -12,7 +12,7 @@ import { everyFile, reviewFilesOf } from "../../../src/engine/review/review-file
 import { git, gitRepo } from "../../support/git.js";
 import { tempDir } from "../../support/temp.js";
 
-const numbered = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `${tag} ${i + 1}`).join("\n") + "\n";
+const numbered = (n: number, tag: string) => `${Array.from({ length: n }, (_, i) => `${tag} ${i + 1}`).join("\n")}\n`;
 
 function patchOfEveryKind(t: Parameters<typeof tempDir>[0]): string {
   const repo = gitRepo(tempDir(t), {

@@ -91,9 +91,10 @@ test("spawn and respawn run whole on in-memory ports: a workspace from ctx.git, 
   const made: string[] = [];
   const git: Git = {
     ...systemGit,
-    createIsolatedWorkspace: (w) => (
-      made.push(w.target), { path: w.target, method: "worktree", base: "b0", baseHead: "b0", notes: [] }
-    ),
+    createIsolatedWorkspace: (w) => {
+      made.push(w.target);
+      return { path: w.target, method: "worktree", base: "b0", baseHead: "b0", notes: [] };
+    },
   };
   const tmux = memoryTmux();
   const { ctx } = workLedger(t, { tmux, git, env: { PI_CODING_AGENT_DIR: tempDir(t), PATH: process.env.PATH ?? "" } });
@@ -130,8 +131,14 @@ test("a pi worker is spawned from the launcher port: its model list, its default
   const agents: Agents = {
     ...systemAgents,
     piCli: () => "/opt/fake-pi/cli.js",
-    listModels: (args) => (asked.push(`models ${args.join(" ")}`), { models: [{ ref: "acme/m1", reasoning: false }] }),
-    piDefaults: () => (asked.push("defaults"), { model: "acme/m1", thinking: "off" }),
+    listModels: (args) => {
+      asked.push(`models ${args.join(" ")}`);
+      return { models: [{ ref: "acme/m1", reasoning: false }] };
+    },
+    piDefaults: () => {
+      asked.push("defaults");
+      return { model: "acme/m1", thinking: "off" };
+    },
   };
   const tmux = memoryTmux();
   const git: Git = {

@@ -16,7 +16,7 @@ import {
 } from "../../../src/files/store/deliverable-store.js";
 import { withDirLock } from "../../../src/files/store/dir-lock.js";
 import { isDocketError } from "../../../src/domain/errors.js";
-import { type StoredDeliverable } from "../../../src/domain/store/stored-deliverable.js";
+import type { StoredDeliverable } from "../../../src/domain/store/stored-deliverable.js";
 import { tempDir } from "../../support/temp.js";
 import { anchorWorkerRecord } from "../../support/stored.js";
 

@@ -47,7 +47,7 @@ test("a worktree baseline holds the parent's dirty and untracked files but not i
   );
   // the parent checkout was not touched
   assert.equal(git(repo, "rev-parse", "HEAD").trim(), head);
-  assert.match(git(repo, "status", "--porcelain"), /A  new\/untracked.txt/);
+  assert.match(git(repo, "status", "--porcelain"), /A {2}new\/untracked.txt/);
 });
 
 test("edits, new files and commits in the workspace are live changes; ignored files are not", (t) => {

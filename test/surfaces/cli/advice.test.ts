@@ -449,9 +449,10 @@ function ground(t: T, g: ReviewGround, run: (args: string[], env?: Record<string
   const unjudged = mk();
   publish(g, unjudged, { "src/app.txt": appWith({ 3: "three" }) });
   // A worker with an unjudged patch of its own, for each refusal whose advice approves it.
-  const spare = [mk(), mk(), mk()].map(
-    (w, i) => (publish(g, w, { "src/app.txt": appWith({ [20 + i]: "changed" }) }), w.worker),
-  );
+  const spare = [mk(), mk(), mk()].map((w, i) => {
+    publish(g, w, { "src/app.txt": appWith({ [20 + i]: "changed" }) });
+    return w.worker;
+  });
   const fresh = () => spare.shift()!;
   const olderW = mk();
   const v1 = publish(g, olderW, { "src/app.txt": appWith({ 7: "seven" }) });
@@ -483,9 +484,10 @@ function ground(t: T, g: ReviewGround, run: (args: string[], env?: Record<string
     writeFileSync(file, `${JSON.stringify({ ...d, summary: `${d.summary} (edited)` }, null, 2)}\n`);
   }
   // Two workers changing the same line differently: Combine stops on a conflict and waits for the human.
-  const clash = [mk(), mk()].map(
-    (w, i) => (publish(g, w, { "src/app.txt": appWith({ 30: `thirty, way ${i}` }) }), w.worker),
-  ) as [string, string];
+  const clash = [mk(), mk()].map((w, i) => {
+    publish(g, w, { "src/app.txt": appWith({ 30: `thirty, way ${i}` }) });
+    return w.worker;
+  }) as [string, string];
   const idle = mk().worker;
   // A draft comment left on v1 when v2 appeared (outdated), and one sent with a revise (never changes again).
   const commented = mk();

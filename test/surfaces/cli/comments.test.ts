@@ -60,9 +60,9 @@ test("drafts on new-side lines, an old-side line and a whole file are sent by on
   assert.equal(inbox.length, 1, "one message for all the comments");
   const body = inbox[0]!.body;
   assert.match(body, new RegExp(`^Request revision for ${v1.ref} \\(version 1\\):`));
-  assert.match(body, /\[cm1\] src\/app\.txt:10–11 \(new\)\n  > \+ten <b>\n  > \+eleven\n  rename these/);
-  assert.match(body, /\[cm2\] src\/other\.txt:2 \(old\)\n  > -beta\n  why drop beta\?/);
-  assert.match(body, /\[cm3\] src\/other\.txt \(whole file\)\n  needs a test/);
+  assert.match(body, /\[cm1\] src\/app\.txt:10–11 \(new\)\n {2}> \+ten <b>\n {2}> \+eleven\n {2}rename these/);
+  assert.match(body, /\[cm2\] src\/other\.txt:2 \(old\)\n {2}> -beta\n {2}why drop beta\?/);
+  assert.match(body, /\[cm3\] src\/other\.txt \(whole file\)\n {2}needs a test/);
   assert.doesNotMatch(body, /scrap me/);
 
   const log = jsonOf(run("log", "--json"));
@@ -90,7 +90,7 @@ test("a comment on a line outside the frozen patch, or on a file not in it, is a
   const w = reviewWorker(t, g);
   publish(g, w, { "src/app.txt": appWith({ 10: "ten" }) });
   const run = cli(t, g);
-  const before = ledgerRows(g.home + "/ledger.sqlite");
+  const before = ledgerRows(`${g.home}/ledger.sqlite`);
   const outside = assertExit(run("comment", w.worker, "src/app.txt:30", "nope", "--json"), 1);
   assert.equal(outside.json.error.code, "comment-outside-patch");
   assert.match(
@@ -103,7 +103,7 @@ test("a comment on a line outside the frozen patch, or on a file not in it, is a
   assert.equal(missing.json.error.code, "comment-file-not-in-patch");
   const usage = assertExit(run("comment", w.worker, "src/app.txt:9-3", "backwards"), 2);
   assert.match(usage.stderr, /not <file>:<line>\[-<line>\]/);
-  assert.deepEqual(ledgerRows(g.home + "/ledger.sqlite"), before);
+  assert.deepEqual(ledgerRows(`${g.home}/ledger.sqlite`), before);
 });
 
 test("a draft written on v1 is outdated once v2 is published: listed as such, never sent with v2, and v1 takes no new comment", (t) => {
@@ -189,7 +189,7 @@ test("the next version's card shows the sent comments beside their lines, mapped
   const text = assertExit(run("verdict", w.worker)).stdout;
   assert.match(
     text,
-    /Comments on v1 \(sent with dc\d+\)\n  cm1 src\/app\.txt:10 \(new\) · outdated: its lines changed\n    spell it out\n    ↳ w1: spelled out <now>\n  cm2 src\/app\.txt:30 \(new\) · still at src\/app\.txt:30 \(new\)\n    keep this one/,
+    /Comments on v1 \(sent with dc\d+\)\n {2}cm1 src\/app\.txt:10 \(new\) · outdated: its lines changed\n {4}spell it out\n {4}↳ w1: spelled out <now>\n {2}cm2 src\/app\.txt:30 \(new\) · still at src\/app\.txt:30 \(new\)\n {4}keep this one/,
   );
   assert.doesNotMatch(text, /cm99/);
 });

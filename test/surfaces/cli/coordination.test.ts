@@ -24,7 +24,7 @@ interface Fixture {
   pane(worker: string): string;
 }
 
-const APP = Array.from({ length: 20 }, (_, i) => `line ${i + 1}`).join("\n") + "\n";
+const APP = `${Array.from({ length: 20 }, (_, i) => `line ${i + 1}`).join("\n")}\n`;
 
 function fixture(t: { after(fn: () => void): void }, config: unknown = {}): Fixture {
   const root = tempDir(t);

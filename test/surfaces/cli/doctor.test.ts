@@ -92,7 +92,7 @@ test("a damaged ledger is a problem naming quick_check's finding and the way out
   assert.match(f!.fix ?? "", /mv .*ledger\.sqlite .*\.damaged/);
   const text = g.run(["doctor"]);
   assert.equal(text.code, 1);
-  assert.match(text.stdout, /^FAIL  ledger /m);
+  assert.match(text.stdout, /^FAIL {2}ledger /m);
 });
 
 test("a looser existing home gets one warning line; --fix makes the home 0700 and Docket's files 0600", (t) => {

@@ -291,7 +291,7 @@ function onTerminal(t: T, g: ReviewGround, args: string[], answers: { when: RegE
     child.stdout.on("data", (chunk: Buffer) => {
       out += chunk.toString("utf8");
       const next = answers[0];
-      if (next && next.when.test(out.slice(seen))) {
+      if (next?.when.test(out.slice(seen))) {
         seen = out.length;
         answers.shift();
         child.stdin.write(next.send);

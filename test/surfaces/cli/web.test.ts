@@ -61,7 +61,10 @@ test("web --detach starts one server for the project, a second call finds it, ve
     "found, not started twice",
   );
   const text = run("web");
-  assert.match(text.stdout, /review page already running for .* \(pid \d+\)\n  open: http:\/\/127\.0\.0\.1:\d+\/\?k=/);
+  assert.match(
+    text.stdout,
+    /review page already running for .* \(pid \d+\)\n {2}open: http:\/\/127\.0\.0\.1:\d+\/\?k=/,
+  );
 
   const card = run("verdict", w.worker);
   assert.ok(card.stdout.includes(`  in the browser: ${url.origin}/card/${w.worker}/v/1\n`), card.stdout);

@@ -14,9 +14,18 @@ function recordingIo(options: { json?: boolean; color?: boolean; pick?: number }
     color: options.color ?? false,
     out: (text) => void seen.push(`out:${text}`),
     err: (text) => void seen.push(`err:${text}`),
-    confirm: async (q) => (seen.push(`confirm:${q}`), true),
-    input: async (p) => (seen.push(`input:${p}`), ""),
-    select: async (title, opts) => (seen.push(`select:${title}|${opts.join("|")}`), opts[options.pick ?? 0]),
+    confirm: async (q) => {
+      seen.push(`confirm:${q}`);
+      return true;
+    },
+    input: async (p) => {
+      seen.push(`input:${p}`);
+      return "";
+    },
+    select: async (title, opts) => {
+      seen.push(`select:${title}|${opts.join("|")}`);
+      return opts[options.pick ?? 0];
+    },
   };
 }
 

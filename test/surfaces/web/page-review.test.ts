@@ -157,7 +157,7 @@ test("a card shows the frozen diff line for line as the sidecar holds it, plan c
 test("a 10,000-line patch stays usable: the big file waits behind a button, loads on click, and every row arrives", async (t) => {
   const g = reviewGround(t);
   const w = reviewWorker(t, g);
-  const big = Array.from({ length: 10_000 }, (_, i) => `export const value${i} = ${i};`).join("\n") + "\n";
+  const big = `${Array.from({ length: 10_000 }, (_, i) => `export const value${i} = ${i};`).join("\n")}\n`;
   publish(g, w, { "src/generated.ts": big, "src/app.txt": appWith({ 3: "three" }) });
   const web = await webServer(t, g);
   const context = await browser(t);

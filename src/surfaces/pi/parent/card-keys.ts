@@ -60,15 +60,13 @@ export function cardKeys(view: ReviewView, options: { queued: boolean }): CardKe
     });
   const q = view.card.detail.questions[0];
   if (q && view.isCurrent) {
-    q.options
-      .slice(0, 9)
-      .forEach((text, i) =>
-        keys.push({
-          key: String(i + 1) as KeyId,
-          label: i === 0 ? `1–${Math.min(9, q.options.length)} answer` : "",
-          intent: { kind: "answer", question: q.id, text },
-        }),
-      );
+    q.options.slice(0, 9).forEach((text, i) =>
+      keys.push({
+        key: String(i + 1) as KeyId,
+        label: i === 0 ? `1–${Math.min(9, q.options.length)} answer` : "",
+        intent: { kind: "answer", question: q.id, text },
+      }),
+    );
     keys.push({ key: "t", label: "type an answer", intent: { kind: "say", question: q.id } });
   } else keys.push({ key: "t", label: "tell", intent: { kind: "say", question: null } });
   const combine = by("combine")[0];

@@ -67,7 +67,7 @@ export function createFleetView(
     {
       title: () =>
         `${paint.fg("accent", "docket · fleet")} · ${rows.length} worker${rows.length === 1 ? "" : "s"} · ${st.all ? "all projects, settled too" : "this project, unsettled"}`,
-      head: () => [paint.fg("muted", COLUMNS.padEnd(COLUMNS.length + 1) + "task")],
+      head: () => [paint.fg("muted", `${COLUMNS.padEnd(COLUMNS.length + 1)}task`)],
       body: () =>
         rows.length === 0
           ? [

@@ -44,7 +44,7 @@ export function frame(paint: Paint, width: number, title: string, lines: readonl
   const border = (left: string, text: string, right: string) => {
     const label = text === "" ? "" : ` ${truncateToWidth(text, Math.max(0, width - 6), "…")} `;
     return (
-      paint.fg("border", left + "─") +
+      paint.fg("border", `${left}─`) +
       label +
       paint.fg("border", "─".repeat(Math.max(0, width - 3 - visibleWidth(label))) + right)
     );

@@ -44,7 +44,7 @@ export function inboxDelivery(
   async function deliver(): Promise<void> {
     const s = session();
     // Docket launches workers interactive; a print/json run (tests, scripts) has no one to steer, so it takes nothing.
-    if (!s || !s.hasUI || !open || calls.fencedOut() || delivering) return;
+    if (!s?.hasUI || !open || calls.fencedOut() || delivering) return;
     delivering = true;
     try {
       const claimed =

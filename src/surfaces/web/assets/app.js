@@ -277,6 +277,7 @@ function fold(button) {
 async function setView(mode) {
   const files = $("#diff-files");
   if (!files || currentView() === mode) return;
+  // biome-ignore lint/suspicious/noDocumentCookie: one same-site preference cookie the server reads; no store needed
   document.cookie = `docket_view=${mode}; SameSite=Strict; Path=/; Max-Age=31536000`;
   const f = await fragment(`${cardBase()}/diff?view=${mode}`);
   if (!f.ok) return toast(["could not switch the diff view"], "error");
