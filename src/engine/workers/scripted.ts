@@ -4,7 +4,7 @@
 import { resolve } from "node:path";
 import { usageError, validationError } from "../../domain/errors.js";
 import { readInputFile } from "../../files/input-file.js";
-import type { SpawnInput } from "./spawn.js";
+import type { SpawnInput } from "./spawn-resolve.js";
 
 /** The scripted model's provider/model (registered by the pi extension `surfaces/pi/scripted-model.js`). */
 export const SCRIPTED_MODEL = "docket-demo/scripted";
