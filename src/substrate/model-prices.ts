@@ -1,9 +1,8 @@
 // Model prices from pi-ai's model registry (USD per million tokens), looked up by the provider and model an agent named.
 // A model the registry does not know has no price: its cost is unknown, never estimated.
 
-import { createRequire } from "node:module";
-import { fileURLToPath } from "node:url";
 import type { Prices } from "../domain/workers/spend.js";
+import { lazyModule } from "./require-esm.js";
 
 // Only the registry's own module (pi-ai's models.js, beside its entry point), not the package's index, which loads
 // every provider SDK: that was ~800 modules on every `docket ls`. pi-ai is pinned to one version, and spend tests read it.
@@ -11,9 +10,7 @@ import type { Prices } from "../domain/workers/spend.js";
 // that imports this: a verdict over workers that report no usage never parses it.
 type Registry = Pick<typeof import("@mariozechner/pi-ai"), "getModels" | "getProviders">;
 const MODELS_FILE = new URL("./models.js", import.meta.resolve("@mariozechner/pi-ai"));
-const eager = process.features.require_module ? undefined : ((await import(MODELS_FILE.href)) as Registry);
-let loaded: Registry | undefined = eager;
-const load = (): Registry => (loaded ??= createRequire(import.meta.url)(fileURLToPath(MODELS_FILE)) as Registry);
+const load = await lazyModule<Registry>(import.meta.url, MODELS_FILE.href);
 
 let index: Map<string, Prices> | undefined;
 

@@ -2,8 +2,7 @@
 // Code / Codex found on this machine with their private config written. The EngineContext carries it (`ctx.agents`);
 // its two jobs are named apart, so a use-case can ask for only pi or only the MCP agents.
 
-import { createRequire } from "node:module";
-import { requireLoadsEsm } from "../require-esm.js";
+import { lazyModule } from "../require-esm.js";
 import type { LocatedAgent } from "./locate.js";
 import type { McpAgentSpec, PreparedAgent } from "./mcp-agent.js";
 import type { ListModelsOptions, ModelListing } from "./pi.js";
@@ -45,9 +44,8 @@ export type Agents = PiAgent & McpAgents;
 // The agents' modules load on the first call (`require` of an ES module, where node can; else with this module): a
 // process that launches nothing (a verdict, a listing) never reads them.
 type System = typeof import("./system-agents.js");
-const eager = requireLoadsEsm ? undefined : ((await import("./system-agents.js")) as System);
-let system: System | undefined = eager;
-const real = (): Agents => (system ??= createRequire(import.meta.url)("./system-agents.js") as System).realAgents;
+const system = await lazyModule<System>(import.meta.url, "./system-agents.js");
+const real = (): Agents => system().realAgents;
 
 export const systemAgents: Agents = {
   piCli: () => real().piCli(),

@@ -2,11 +2,10 @@
 // by job into narrow interfaces so a use-case (or a test's in-memory git) can name only the part it needs. The real one
 // runs git; the demo's scratch repository is made before any engine exists, with substrate/git/init.ts directly.
 
-import { createRequire } from "node:module";
 import type { ChangeSet } from "../../domain/deliverables/deliverable.js";
 import type { PatchIntegrity } from "../../domain/deliverables/patch-integrity.js";
 import type { WorkerTreeRef } from "../../domain/workers/worker-tree.js";
-import { requireLoadsEsm } from "../require-esm.js";
+import { lazyModule } from "../require-esm.js";
 import type { BlobRead } from "./blob.js";
 import type { CaptureChangeSetInput } from "./changes.js";
 import { liveChangedPaths, liveChangesExist, liveEqualsFrozen, resetWorkspace } from "./live-tree.js";
@@ -107,48 +106,31 @@ export type Git = GitWorkspaces & GitFreezing & GitPromotion & GitLiveTree & Git
 
 // What a review asks on every look (the project root, the parent's changes) loads with this module; every other job's
 // module loads on its first call (`require` of an ES module, where node can; else with this module, as before).
-interface Lazy {
-  blob: typeof import("./blob.js");
-  changes: typeof import("./changes.js");
-  patchCheck: typeof import("./patch-check.js");
-  workerGit: typeof import("./worker-git.js");
-  treeCopy: typeof import("./tree-copy.js");
-  worktree: typeof import("./worktree.js");
-  privateGitDir: typeof import("./private-git-dir.js");
-  combineMerge: typeof import("./combine-merge.js");
-  merge: typeof import("./merge.js");
-}
-const FILES: { [K in keyof Lazy]: string } = {
-  blob: "./blob.js",
-  changes: "./changes.js",
-  patchCheck: "./patch-check.js",
-  workerGit: "./worker-git.js",
-  treeCopy: "./tree-copy.js",
-  worktree: "./worktree.js",
-  privateGitDir: "./private-git-dir.js",
-  combineMerge: "./combine-merge.js",
-  merge: "./merge.js",
-};
-const loaded: Partial<Lazy> = requireLoadsEsm
-  ? {}
-  : Object.fromEntries(await Promise.all(Object.entries(FILES).map(async ([k, f]) => [k, await import(f)])));
-const load = createRequire(import.meta.url);
-const m = <K extends keyof Lazy>(k: K): Lazy[K] => (loaded[k] ??= load(FILES[k]) as Lazy[K]);
+const lazy = <T>(file: string) => lazyModule<T>(import.meta.url, file);
+const blob = await lazy<typeof import("./blob.js")>("./blob.js");
+const changes = await lazy<typeof import("./changes.js")>("./changes.js");
+const patchCheck = await lazy<typeof import("./patch-check.js")>("./patch-check.js");
+const workerGit = await lazy<typeof import("./worker-git.js")>("./worker-git.js");
+const treeCopy = await lazy<typeof import("./tree-copy.js")>("./tree-copy.js");
+const worktree = await lazy<typeof import("./worktree.js")>("./worktree.js");
+const privateGitDir = await lazy<typeof import("./private-git-dir.js")>("./private-git-dir.js");
+const combineMerge = await lazy<typeof import("./combine-merge.js")>("./combine-merge.js");
+const merge = await lazy<typeof import("./merge.js")>("./merge.js");
 
 export const systemGit: Git = {
   projectRootOf,
-  createIsolatedWorkspace: (input) => m("worktree").createIsolatedWorkspace(input),
-  inspectRepository: (dir) => m("worktree").inspectRepository(dir),
-  measureTreeCopy: (root, exclude, limits) => m("treeCopy").measureTreeCopy(root, exclude, limits),
-  removeWorkspace: (input) => m("worktree").removeWorkspace(input),
+  createIsolatedWorkspace: (input) => worktree().createIsolatedWorkspace(input),
+  inspectRepository: (dir) => worktree().inspectRepository(dir),
+  measureTreeCopy: (root, exclude, limits) => treeCopy().measureTreeCopy(root, exclude, limits),
+  removeWorkspace: (input) => worktree().removeWorkspace(input),
   liveChangesExist,
-  repositoryKey: (root) => m("worktree").repositoryKey(root),
-  preparePrivateGitDir: (dir, workspace, source) => m("privateGitDir").preparePrivateGitDir(dir, workspace, source),
-  repositoryRefs: (root) => m("worktree").repositoryRefs(root),
-  captureChangeSet: (input) => m("changes").captureChangeSet(input),
-  freezeCapturedBytes: (input, raw) => m("changes").freezeCapturedBytes(input, raw),
-  readFrozenPatch: (patch) => m("patchCheck").readFrozenPatch(patch),
-  readBlobAt: (repo, commit, path, expectBlob) => m("blob").readBlobAt(repo, commit, path, expectBlob),
+  repositoryKey: (root) => worktree().repositoryKey(root),
+  preparePrivateGitDir: (dir, workspace, source) => privateGitDir().preparePrivateGitDir(dir, workspace, source),
+  repositoryRefs: (root) => worktree().repositoryRefs(root),
+  captureChangeSet: (input) => changes().captureChangeSet(input),
+  freezeCapturedBytes: (input, raw) => changes().freezeCapturedBytes(input, raw),
+  readFrozenPatch: (patch) => patchCheck().readFrozenPatch(patch),
+  readBlobAt: (repo, commit, path, expectBlob) => blob().readBlobAt(repo, commit, path, expectBlob),
   checkPatch,
   applyPatch,
   isPatchApplied,
@@ -158,11 +140,11 @@ export const systemGit: Git = {
   checkoutChangedPaths,
   checkoutStamp,
   liveEqualsFrozen,
-  checkWorkerTree: (ref) => m("workerGit").checkWorkerTree(ref),
+  checkWorkerTree: (ref) => workerGit().checkWorkerTree(ref),
   liveChangedPaths,
   resetWorkspace,
-  assertMergeTreeGit: (version) => m("combineMerge").assertMergeTreeGit(version),
-  withMerge: (repo, a, b, use, options) => m("combineMerge").withMerge(repo, a, b, use, options),
-  treeWithFiles: (ws, tree, files) => m("merge").treeWithFiles(ws, tree, files),
-  diffTrees: (ws, from, to) => m("merge").diffTrees(ws, from, to),
+  assertMergeTreeGit: (version) => combineMerge().assertMergeTreeGit(version),
+  withMerge: (repo, a, b, use, options) => combineMerge().withMerge(repo, a, b, use, options),
+  treeWithFiles: (ws, tree, files) => merge().treeWithFiles(ws, tree, files),
+  diffTrees: (ws, from, to) => merge().diffTrees(ws, from, to),
 };
