@@ -1,7 +1,7 @@
 // Benchmark: the verdict queue (23 cards of a 100-worker project: real worktrees, sidecars published through `done`) in
 // process with the git processes it starts (a first look, and a second one with nothing moved), and as
 // `docket verdict --json` beside `node -e 0` (and beside a build from before, given DOCKET_BENCH_BIN_BEFORE=<bin/docket.js>).
-// Never asserts.
+// DOCKET_BENCH_KEEP=1 keeps the fixture and prints how to run the verdict against it (for profiling). Never asserts.
 
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -183,6 +183,12 @@ try {
     { "docket verdict --json (23 queued of 100)": 2 },
   );
 } finally {
-  for (const fn of cleanups.reverse()) fn();
-  rmSync(root, { recursive: true, force: true });
+  if (process.env.DOCKET_BENCH_KEEP === "1") {
+    console.log(
+      `fixture kept: cd ${join(root, "project")} && DOCKET_HOME=${join(root, "home", "docket")} docket verdict --json`,
+    );
+  } else {
+    for (const fn of cleanups.reverse()) fn();
+    rmSync(root, { recursive: true, force: true });
+  }
 }
