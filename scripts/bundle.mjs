@@ -1,13 +1,20 @@
-// Builds the worker's one-file client after tsc: `docket worker …` loads dist/bundle/worker.cjs, one module of ours
-// instead of a dozen, since a command worker's call is a cold process whose cost is mostly module loading.
-// CommonJS on purpose: bin/docket.js (CommonJS too) requires it synchronously, so a worker's call starts no ES-module
-// loader, and its node builtins come through require, never ES-module facades (which for node:fs load fs/promises).
-// Packages stay outside (a client loads none), and so do the modules a call loads only when it must: commander's full
-// program (help and usage errors) and the door's restart (node:child_process is loaded then only). The compiled modules
-// inside each bundle are listed beside it, for the architecture test: a bundle holds only its entry's own import graph.
+// Builds two one-file bundles after tsc, since a cold process's cost is mostly module loading:
+// - dist/bundle/worker.cjs, the worker's client behind `docket worker …` (one module of ours instead of a dozen);
+// - dist/bundle/cli.cjs, every other verb of the `docket` CLI (one module instead of ~150 ES modules: node's ES-module
+//   loader cost a verdict ~120 ms).
+// CommonJS on purpose: bin/docket.js (CommonJS too) requires them synchronously, so a call starts no ES-module loader,
+// and node builtins come through require, never ES-module facades (which for node:fs load fs/promises). Packages stay
+// outside, and so do the modules a worker's call loads only when it must: commander's full program (help and usage
+// errors) and the door's restart (node:child_process is loaded then only). The compiled modules inside each bundle are
+// listed beside it, for the architecture test: a bundle holds only its entry's own import graph.
+//
+// Each module keeps its own place: its `import.meta.url` is the URL of its compiled file in dist/src (where it finds
+// its neighbours: the web assets, bin/, pi's extension), and a module it loads at run time by a relative path (a lazy
+// seam of substrate/require-esm.ts, or `createRequire(import.meta.url)` of a neighbour) becomes the bundle's own
+// require, so it loads the bundled module, never a second copy.
 import { build } from "esbuild";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -20,6 +27,7 @@ const BUNDLES = [
     entry: "dist/src/surfaces/cli/worker-fast.js",
     outside: ["dist/src/surfaces/cli/worker-main.js", "dist/src/substrate/door-revive.js"],
   },
+  { name: "cli", entry: "dist/src/surfaces/cli/main.js", outside: [] },
 ];
 
 /** Leaves `outside` modules out of the bundle, imported by their path from the bundle's folder. */
@@ -35,6 +43,27 @@ const keepOutside = (outside) => ({
   },
 });
 
+const SEAM = /\blazyModule\(\s*import\.meta\.url,\s*("\.\.?\/[^"]+")\s*\)/g;
+const NEIGHBOUR = /\bcreateRequire\(\s*import\.meta\.url\s*\)\(\s*("\.\.?\/[^"]+")\s*\)/g;
+
+/** Keeps each compiled module's own place inside a bundle (see the header). */
+const ownPlace = {
+  name: "own-place",
+  setup(b) {
+    b.onLoad({ filter: /[\\/]dist[\\/]src[\\/].*\.js$/ }, (args) => {
+      const text = readFileSync(args.path, "utf8")
+        .replace(SEAM, (_, spec) => `(() => require(${spec}))`)
+        .replace(NEIGHBOUR, (_, spec) => `require(${spec})`);
+      const own = JSON.stringify(relative(join(ROOT, "dist"), args.path).split(sep).join("/"));
+      return { contents: text.replaceAll("import.meta.url", `__ownUrl(${own})`), loader: "js" };
+    });
+  },
+};
+
+// A module's URL from its path under dist/: the bundle itself is in dist/bundle.
+const OWN_URL =
+  'const __ownUrl = (p) => require("node:url").pathToFileURL(require("node:path").join(__dirname, "..", p)).href;';
+
 rmSync(OUT, { recursive: true, force: true });
 mkdirSync(OUT, { recursive: true });
 for (const { name, entry, outside } of BUNDLES) {
@@ -48,16 +77,22 @@ for (const { name, entry, outside } of BUNDLES) {
     packages: "external",
     // ES-module sources are strict (the banner says so first); no tsconfig.json esbuild might find changes the output.
     tsconfigRaw: {},
-    // The sources' `import.meta.url` (a module finding its neighbours) is this file's own URL.
-    define: { "import.meta.url": "__bundleUrl" },
-    banner: { js: '"use strict";const __bundleUrl = require("node:url").pathToFileURL(__filename).href;' },
+    banner: { js: `"use strict";${OWN_URL}` },
     metafile: true,
     logLevel: "warning",
     legalComments: "none",
     minifyWhitespace: true,
     minifySyntax: true,
-    plugins: [keepOutside(outside)],
+    plugins: [keepOutside(outside), ownPlace],
+    // A module's `import.meta` left over (`import.meta.resolve`, say) has no meaning in a bundle: refuse it.
+    logOverride: { "empty-import-meta": "error" },
   });
+  // A seam the rewrite did not match would load a second, unbundled copy of its module: refuse that too.
+  const stray = /\blazyModule\)?\(\s*__ownUrl\([^)]*\),\s*"\.\.?\//.exec(
+    readFileSync(join(OUT, `${name}.cjs`), "utf8"),
+  );
+  if (stray)
+    throw new Error(`${name} bundle: a lazy seam not written as lazyModule(import.meta.url, "<literal>"): ${stray[0]}`);
   const inputs = Object.keys(result.metafile.inputs)
     .map((p) => relative(ROOT, resolve(ROOT, p)))
     .sort();

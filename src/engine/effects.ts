@@ -1,6 +1,6 @@
 // The outbox effects this process performs after a command commits, by kind (DESIGN §3).
 // Each handler must be idempotent: a crash between the effect and its "done" mark repeats it. A handler's module loads
-// when the first effect of its kind runs (`require` of an ES module, where node can; else with this module), so a
+// when the first effect of its kind runs (`require` of an ES module), so a
 // command that emits none (a verdict) loads neither the status projection nor the journal.
 
 import type { EffectHandler } from "../ledger/core/runner.js";
@@ -9,8 +9,8 @@ import type { EngineContext } from "./context.js";
 
 type Status = typeof import("./workers/status.js");
 type Journal = typeof import("./talk/journal.js");
-const status = await lazyModule<Status>(import.meta.url, "./workers/status.js");
-const journal = await lazyModule<Journal>(import.meta.url, "./talk/journal.js");
+const status = lazyModule<Status>(import.meta.url, "./workers/status.js");
+const journal = lazyModule<Journal>(import.meta.url, "./talk/journal.js");
 
 export function createEffectHandlers(ctx: EngineContext): Record<string, EffectHandler> {
   return {

@@ -1,23 +1,34 @@
 // Model prices from pi-ai's model registry (USD per million tokens), looked up by the provider and model an agent named.
 // A model the registry does not know has no price: its cost is unknown, never estimated.
 
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import type { Prices } from "../domain/workers/spend.js";
+import { installedPackage } from "./package-dir.js";
 import { lazyModule } from "./require-esm.js";
 
 // Only the registry's own module (pi-ai's models.js, beside its entry point), not the package's index, which loads
 // every provider SDK: that was ~800 modules on every `docket ls`. pi-ai is pinned to one version, and spend tests read it.
-// Its 550 kB table is loaded on the first price asked (`require` of an ES module, where node can), not by every command
-// that imports this: a verdict over workers that report no usage never parses it.
+// Its 550 kB table is loaded on the first price asked (`require` of an ES module), not by every command that imports
+// this: a verdict over workers that report no usage never parses it.
 type Registry = Pick<typeof import("@mariozechner/pi-ai"), "getModels" | "getProviders">;
-const MODELS_FILE = new URL("./models.js", import.meta.resolve("@mariozechner/pi-ai"));
-const load = await lazyModule<Registry>(import.meta.url, MODELS_FILE.href);
+let load: (() => Registry) | undefined;
+function registryModule(): Registry {
+  if (load === undefined) {
+    const pkg = installedPackage("@mariozechner/pi-ai");
+    if (pkg === undefined) throw new Error("cannot find @mariozechner/pi-ai's model registry (reinstall with npm ci)");
+    const main = new URL(String(pkg.manifest.main ?? "./dist/index.js"), pathToFileURL(join(pkg.dir, "package.json")));
+    load = lazyModule<Registry>(import.meta.url, new URL("./models.js", main).href);
+  }
+  return load();
+}
 
 let index: Map<string, Prices> | undefined;
 
 function registry(): Map<string, Prices> {
   if (index) return index;
   index = new Map();
-  const { getModels, getProviders } = load();
+  const { getModels, getProviders } = registryModule();
   for (const provider of getProviders()) {
     for (const m of getModels(provider))
       index.set(`${provider}/${m.id}`, {

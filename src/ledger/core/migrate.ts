@@ -9,10 +9,9 @@ import { MIGRATION_HISTORY, type MigrationName } from "./migrations/history.js";
 import type { Migration } from "./migrations/index.js";
 import { sha256Hex } from "./sha256.js";
 
-// The bodies load only when a ledger is behind (`require` of an ES module, where node can; else with this module).
+// The bodies load only when a ledger is behind (`require` of an ES module, as substrate/require-esm.ts does).
 type Bodies = typeof import("./migrations/index.js");
-const eager = process.features.require_module ? undefined : ((await import("./migrations/index.js")) as Bodies);
-let bodies: Bodies | undefined = eager;
+let bodies: Bodies | undefined;
 const allMigrations = (): readonly Migration[] =>
   (bodies ??= createRequire(import.meta.url)("./migrations/index.js") as Bodies).MIGRATIONS;
 

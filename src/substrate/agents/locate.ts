@@ -3,21 +3,13 @@
 
 import { accessSync, constants, statSync } from "node:fs";
 import { arch, platform } from "node:os";
-import { dirname, join, delimiter } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join, delimiter } from "node:path";
+import { packageDir } from "../package-dir.js";
 
 export interface LocatedAgent {
   /** The argv prefix that runs the CLI. */
   command: string[];
   source: "node_modules" | "PATH";
-}
-
-function packageDir(name: string): string | undefined {
-  try {
-    return dirname(fileURLToPath(import.meta.resolve(`${name}/package.json`)));
-  } catch {
-    return undefined; // not installed beside Docket (a production install has no devDependencies)
-  }
 }
 
 function isExecutable(path: string): boolean {

@@ -5,7 +5,7 @@ import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { installedPackage } from "../package-dir.js";
 
 export interface PiModel {
   ref: string;
@@ -17,26 +17,13 @@ let cliPath: string | undefined;
 /** Absolute path of the pi CLI script of `@mariozechner/pi-coding-agent` (run it with `process.execPath`). */
 export function resolvePiCli(): string {
   if (cliPath) return cliPath;
-  const main = fileURLToPath(import.meta.resolve("@mariozechner/pi-coding-agent"));
-  let dir = dirname(main);
-  for (let i = 0; i < 4; i++) {
-    try {
-      const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as {
-        name?: string;
-        bin?: string | Record<string, string>;
-      };
-      if (pkg.name === "@mariozechner/pi-coding-agent") {
-        const bin = typeof pkg.bin === "string" ? pkg.bin : pkg.bin?.pi;
-        if (!bin) break;
-        cliPath = resolve(dir, bin);
-        return cliPath;
-      }
-    } catch {
-      // No package.json at this level: keep walking up towards the package root.
-    }
-    dir = dirname(dir);
-  }
-  throw new Error("cannot locate the pi CLI of @mariozechner/pi-coding-agent (reinstall with npm ci)");
+  const pkg = installedPackage("@mariozechner/pi-coding-agent");
+  const bin = pkg?.manifest.bin;
+  const script = typeof bin === "string" ? bin : (bin as Record<string, string> | undefined)?.pi;
+  if (pkg === undefined || typeof script !== "string")
+    throw new Error("cannot locate the pi CLI of @mariozechner/pi-coding-agent (reinstall with npm ci)");
+  cliPath = resolve(pkg.dir, script);
+  return cliPath;
 }
 
 /** `pi.extraArgs` from config, then `DOCKET_PI_ARGS` split on whitespace (no quoting: one word per argument). */

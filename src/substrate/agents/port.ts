@@ -41,10 +41,10 @@ export interface McpAgents {
 /** Every agent a worker may run. */
 export type Agents = PiAgent & McpAgents;
 
-// The agents' modules load on the first call (`require` of an ES module, where node can; else with this module): a
+// The agents' modules load on the first call (`require` of an ES module): a
 // process that launches nothing (a verdict, a listing) never reads them.
 type System = typeof import("./system-agents.js");
-const system = await lazyModule<System>(import.meta.url, "./system-agents.js");
+const system = lazyModule<System>(import.meta.url, "./system-agents.js");
 const real = (): Agents => system().realAgents;
 
 export const systemAgents: Agents = {

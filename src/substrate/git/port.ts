@@ -105,17 +105,16 @@ export interface GitCombine {
 export type Git = GitWorkspaces & GitFreezing & GitPromotion & GitLiveTree & GitCombine;
 
 // What a review asks on every look (the project root, the parent's changes) loads with this module; every other job's
-// module loads on its first call (`require` of an ES module, where node can; else with this module, as before).
-const lazy = <T>(file: string) => lazyModule<T>(import.meta.url, file);
-const blob = await lazy<typeof import("./blob.js")>("./blob.js");
-const changes = await lazy<typeof import("./changes.js")>("./changes.js");
-const patchCheck = await lazy<typeof import("./patch-check.js")>("./patch-check.js");
-const workerGit = await lazy<typeof import("./worker-git.js")>("./worker-git.js");
-const treeCopy = await lazy<typeof import("./tree-copy.js")>("./tree-copy.js");
-const worktree = await lazy<typeof import("./worktree.js")>("./worktree.js");
-const privateGitDir = await lazy<typeof import("./private-git-dir.js")>("./private-git-dir.js");
-const combineMerge = await lazy<typeof import("./combine-merge.js")>("./combine-merge.js");
-const merge = await lazy<typeof import("./merge.js")>("./merge.js");
+// module loads on its first call (`require` of an ES module).
+const blob = lazyModule<typeof import("./blob.js")>(import.meta.url, "./blob.js");
+const changes = lazyModule<typeof import("./changes.js")>(import.meta.url, "./changes.js");
+const patchCheck = lazyModule<typeof import("./patch-check.js")>(import.meta.url, "./patch-check.js");
+const workerGit = lazyModule<typeof import("./worker-git.js")>(import.meta.url, "./worker-git.js");
+const treeCopy = lazyModule<typeof import("./tree-copy.js")>(import.meta.url, "./tree-copy.js");
+const worktree = lazyModule<typeof import("./worktree.js")>(import.meta.url, "./worktree.js");
+const privateGitDir = lazyModule<typeof import("./private-git-dir.js")>(import.meta.url, "./private-git-dir.js");
+const combineMerge = lazyModule<typeof import("./combine-merge.js")>(import.meta.url, "./combine-merge.js");
+const merge = lazyModule<typeof import("./merge.js")>(import.meta.url, "./merge.js");
 
 export const systemGit: Git = {
   projectRootOf,

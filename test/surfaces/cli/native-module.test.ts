@@ -13,7 +13,7 @@ const ROOT = resolve(import.meta.dirname, "../../../..");
 /** A copy of the package at `dir` sharing node_modules by symlink, except better-sqlite3: its JS without an addon. */
 function packageCopy(dir: string, addon: "absent" | "not-loadable"): string {
   mkdirSync(dir, { recursive: true });
-  for (const part of ["package.json", "bin", "dist/src"])
+  for (const part of ["package.json", "bin", "dist/src", "dist/bundle"])
     cpSync(join(ROOT, part), join(dir, part), { recursive: true });
   const modules = join(dir, "node_modules");
   mkdirSync(modules);

@@ -6,10 +6,13 @@ import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cliEnv, DOCKET_BIN } from "../../support/docket-cli.js";
+import { fileURLToPath } from "node:url";
 import { runLoggingModules } from "../../support/module-log.js";
 import { tempDir } from "../../support/temp.js";
 import { VERSION } from "../../../src/surfaces/shared/version.js";
 
+/** The CLI from its compiled modules (test/support/cli-unbundled.ts): what a command line loads shows module by module. */
+const UNBUNDLED = fileURLToPath(new URL("../../support/cli-unbundled.js", import.meta.url));
 const VERBS_DIR = /\/surfaces\/shared\/verbs\/([^/]+)\.js$/;
 const verbModules = (esm: string[]) => esm.flatMap((u) => VERBS_DIR.exec(u)?.[1] ?? []).sort();
 
@@ -37,12 +40,13 @@ test("--version and --help work with better-sqlite3 unloadable and DOCKET_HOME a
     assert.equal(r.run.status, 0, `${args.join(" ")}: ${r.run.stderr}`);
     assert.match(r.run.stdout, /^Usage: docket worker /);
   }
-  const verbose = runLoggingModules([DOCKET_BIN, "--help"], { cwd: dir, env });
+  const verbose = runLoggingModules([UNBUNDLED, "--help"], { cwd: dir, env });
   assert.deepEqual(verbModules(verbose.esm), ["outcome", "registry", "run"], "--help loads no command group");
-  assert.equal(
-    verbose.cjs.some((f) => f.includes("better-sqlite3")),
-    false,
-  );
+  for (const r of [verbose, runLoggingModules([DOCKET_BIN, "--help"], { cwd: dir, env })])
+    assert.equal(
+      r.cjs.some((f) => f.includes("better-sqlite3")),
+      false,
+    );
 });
 
 test("a worker's heartbeat loads the one bundled worker client: no verb module, no verb table, no commander", (t) => {
@@ -104,15 +108,22 @@ test("docket verdict --json loads the review queue and the ledger: no remote lau
   const dir = tempDir(t);
   const env = cliEnv({ DOCKET_HOME: join(dir, "docket"), HOME: dir });
   // The first run makes the ledger (and so loads the migrations' bodies); the second finds it up to date.
-  const first = runLoggingModules([DOCKET_BIN, "verdict", "--json"], { cwd: dir, env });
+  const first = runLoggingModules([UNBUNDLED, "verdict", "--json"], { cwd: dir, env });
   assert.equal(first.run.status, 0, first.run.stderr);
   assert.ok(
     [...first.esm, ...first.cjs].some((u) => u.endsWith("/ledger/core/migrations/index.js")),
     "a new ledger is migrated",
   );
-  const r = runLoggingModules([DOCKET_BIN, "verdict", "--json"], { cwd: dir, env });
+  const r = runLoggingModules([UNBUNDLED, "verdict", "--json"], { cwd: dir, env });
   assert.equal(r.run.status, 0, r.run.stderr);
   assert.deepEqual(JSON.parse(r.run.stdout), { queue: [] });
+  const bundled = runLoggingModules([DOCKET_BIN, "verdict", "--json"], { cwd: dir, env });
+  assert.deepEqual([bundled.run.status, bundled.run.stdout], [0, r.run.stdout], "the bundle answers the same");
+  assert.deepEqual(
+    [...bundled.esm, ...bundled.cjs].filter((u) => u.includes("/dist/")).map((u) => u.replace(/^.*\/dist\//, "")),
+    ["bundle/cli.cjs"],
+    "the bundle is the one module of ours",
+  );
   const ours = [...r.esm, ...r.cjs].flatMap((u) => /\/dist\/src\/(.*)\.js$/.exec(u)?.[1] ?? []);
   assert.ok(ours.includes("engine/review/verdict"), "the queue itself is loaded");
   const unused = new RegExp(
