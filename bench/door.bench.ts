@@ -177,6 +177,8 @@ async function doneBeside(): Promise<void> {
 async function workerCalls(rounds: number): Promise<void> {
   const { ctx, home } = workLedger(t);
   const w = addWorker(ctx, "tok-calls");
+  // A launched worker has its directory, so each call's status projection is written as in use (rows alone skip it).
+  mkdirSync(ctx.home.workerDir(w.worker), { recursive: true, mode: 0o700 });
   const items = Array.from(
     { length: 2 * (rounds + 1) },
     (_, j) => addItem(ctx, { kind: "todo", text: `item ${j}` }).id,

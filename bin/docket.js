@@ -11,7 +11,7 @@
 const args = process.argv.slice(2);
 const own = { mcp: "mcp/main.js", door: "door/main.js" }[args[0]];
 const worker = !own && args.find((a) => a !== "--json") === "worker";
-if (!own && !worker) cacheCompiledCode();
+if (!own) cacheCompiledCode();
 const entry = own
   ? import(`../dist/src/surfaces/${own}`)
   : Promise.resolve(require(worker ? "../dist/bundle/worker.cjs" : "../dist/bundle/cli.cjs"));
@@ -22,10 +22,11 @@ entry
   });
 
 /**
- * The CLI's bundle is ~750 kB that V8 would parse on every command: node (22.1 and later) keeps its compiled code in a
- * folder of Docket's own install, beside the bundle, written on the first run where the install is writable (a miss
- * or a read-only install only costs the parse). Never the shared temp dir node defaults to: whoever can write the
- * cache runs code in the human's commands, and only who can already write the bundle itself may.
+ * The CLI's bundle is ~750 kB that V8 would parse on every command, and a worker's call compiles its bundle's functions
+ * one by one as they first run (~1 ms of a call): node (22.1 and later) keeps their compiled code in a folder of
+ * Docket's own install, beside the bundles, written on the first run where the install is writable (a miss or a
+ * read-only install only costs the compile). Never the shared temp dir node defaults to: whoever can write the cache
+ * runs code in the human's commands, and only who can already write the bundle itself may.
  */
 function cacheCompiledCode() {
   require("node:module").enableCompileCache?.(require("node:path").join(__dirname, "..", "dist", "bundle", "compiled"));

@@ -29,6 +29,8 @@ export interface OpenEngineOptions {
   agents?: Agents;
   /** Extra outbox effect handlers (a surface may perform notification effects itself). */
   effects?: Record<string, EffectHandler>;
+  /** When a command's outbox effects run after its commit (the runner's `afterCommit`); at once by default. */
+  afterCommit?: (perform: () => void) => void;
 }
 
 export function openEngine(options: OpenEngineOptions): EngineContext {
@@ -47,7 +49,7 @@ export function openEngine(options: OpenEngineOptions): EngineContext {
     db,
     commands: readOnly
       ? refuseEveryCommand(home.root)
-      : createCommandRunner(db, { clock: clock.now, effects: handlers }),
+      : createCommandRunner(db, { clock: clock.now, effects: handlers, afterCommit: options.afterCommit }),
     clock,
     readOnly,
     cwd: options.cwd,

@@ -71,22 +71,30 @@ export function stableStringify(value: unknown): string {
 
 type Execute = <R>(step: CommandStep<R>, now: string, onEmit: (outboxId: number) => void) => CommandResult<R>;
 
-export function createCommandRunner(
-  db: Database.Database,
-  options: { clock?: () => string; effects?: Record<string, EffectHandler> } = {},
-): CommandRunner {
+export interface CommandRunnerOptions {
+  clock?: () => string;
+  effects?: Record<string, EffectHandler>;
+  /**
+   * When a committed command's effects run: at once by default; a surface that answers a caller may run them after
+   * its answer (the door). They are in the outbox either way, so a process that dies first leaves them for the next.
+   */
+  afterCommit?: (perform: () => void) => void;
+}
+
+export function createCommandRunner(db: Database.Database, options: CommandRunnerOptions = {}): CommandRunner {
   const clock = options.clock ?? (() => new Date().toISOString());
   const outbox = createOutbox(db, options.effects ?? {}, clock);
   const execute = createExecute(db, outbox);
+  const afterCommit = options.afterCommit ?? ((perform) => perform());
   return {
     run<R>(command: string, request: unknown, fn: (tx: Tx) => R, runOptions: { key?: string } = {}): CommandResult<R> {
       const emitted: number[] = [];
       const step = { command, request, fn, key: runOptions.key };
       const out = db.transaction(() => execute(step, clock(), (id) => emitted.push(id))).immediate();
-      outbox.performOwn(emitted);
+      if (emitted.length > 0) afterCommit(() => outbox.performOwn(emitted));
       return out;
     },
-    runAll: (steps, batchOptions = {}) => runBatch({ db, clock, outbox, execute }, steps, batchOptions),
+    runAll: (steps, batchOptions = {}) => runBatch({ db, clock, outbox, execute, afterCommit }, steps, batchOptions),
     drainOutbox: () => outbox.drain(),
   };
 }
@@ -135,10 +143,11 @@ interface BatchDeps {
   clock: () => string;
   outbox: Outbox;
   execute: Execute;
+  afterCommit: (perform: () => void) => void;
 }
 
 function runBatch<R>(
-  { db, clock, outbox, execute }: BatchDeps,
+  { db, clock, outbox, execute, afterCommit }: BatchDeps,
   steps: readonly CommandStep<R>[],
   batchOptions: { dryRun?: boolean },
 ): BatchResult<R> {
@@ -167,6 +176,6 @@ function runBatch<R>(
     if (error !== rollback) throw error;
     return { committed: false, outcomes };
   }
-  outbox.performOwn(emitted);
+  if (emitted.length > 0) afterCommit(() => outbox.performOwn(emitted));
   return { committed: true, outcomes };
 }

@@ -33,7 +33,7 @@ export interface RunningDoor {
 export async function startDoor(dir: string): Promise<RunningDoor | undefined> {
   const home: DoorHome = openDoorHome(dir, process.env);
   const { paths } = home;
-  const base = openEngine({ env: home.env, cwd: dirname(paths.dir) });
+  const base = openEngine({ env: home.env, cwd: dirname(paths.dir), afterCommit: afterReply });
   const contexts = new Map<string, EngineContext>(); // one engine per project the served workers belong to
   const ctxFor = (projectRoot: string): EngineContext => contextFor(contexts, home.env, projectRoot);
   let stopping = false;
@@ -91,8 +91,22 @@ export async function startDoor(dir: string): Promise<RunningDoor | undefined> {
 
 function contextFor(contexts: Map<string, EngineContext>, env: NodeJS.ProcessEnv, projectRoot: string): EngineContext {
   let ctx = contexts.get(projectRoot);
-  if (!ctx) contexts.set(projectRoot, (ctx = openEngine({ env, cwd: projectRoot })));
+  if (!ctx) contexts.set(projectRoot, (ctx = openEngine({ env, cwd: projectRoot, afterCommit: afterReply })));
   return ctx;
+}
+
+/**
+ * A call's effects (status.json, the journal: projections for other readers) run once its reply is written (a reply
+ * is written in the same turn as its call ran), so a worker never waits on their file writes and fsyncs.
+ */
+function afterReply(perform: () => void): void {
+  setImmediate(() => {
+    try {
+      perform();
+    } catch {
+      // The engine closed first (the door stopping): the effects stay in the outbox for the next command to perform.
+    }
+  });
 }
 
 interface WorkerCallDeps {

@@ -216,3 +216,30 @@ test("repeated effects with the same payload in one drain are performed once and
   assert.deepEqual(seen, [{ worker: "w1" }, { worker: "w2" }]);
   assert.equal((db.prepare("SELECT count(*) AS n FROM outbox WHERE done_at IS NULL").get() as { n: number }).n, 0);
 });
+
+test("afterCommit decides when a command's effects run (the door: after its reply); unperformed ones stay queued", (t) => {
+  const db = ledgerAt(tempDir(t));
+  t.after(() => db.close());
+  const seen: unknown[] = [];
+  const later: (() => void)[] = [];
+  const runner = createCommandRunner(db, {
+    clock: () => "2026-01-01T00:00:00.000Z",
+    effects: { "demo.effect": (e) => void seen.push(e.payload) },
+    afterCommit: (perform) => void later.push(perform),
+  });
+  runner.run("demo", {}, (tx) => {
+    tx.emit("demo.effect", { n: 1 });
+  });
+  runner.run("quiet", {}, () => "no effects");
+  assert.equal(later.length, 1, "a command that emitted nothing schedules nothing");
+  assert.deepEqual(seen, [], "committed, its effect not yet performed");
+  assert.equal(count(db, "outbox"), 1);
+  later.shift()!();
+  assert.deepEqual(seen, [{ n: 1 }]);
+  runner.runAll([{ command: "batch", request: {}, fn: (tx) => void tx.emit("demo.effect", { n: 2 }) }]);
+  assert.deepEqual(seen, [{ n: 1 }], "a batch's effects wait too");
+  // A process that stops before its scheduled effects run leaves them in the outbox: the next drain performs them.
+  later.length = 0;
+  assert.equal(runner.drainOutbox(), 1);
+  assert.deepEqual(seen, [{ n: 1 }, { n: 2 }]);
+});
