@@ -10,20 +10,8 @@ import { addItem } from "../../../src/engine/work/items.js";
 import { dispatchItems } from "../../../src/engine/work/dispatch.js";
 import { deliverablePath, listDeliverableVersions } from "../../../src/files/workers/deliverables.js";
 import { isDocketError } from "../../../src/domain/errors.js";
-import { dumpTables, workLedger } from "../../support/work-ledger.js";
-import { isolatedWorker } from "../../support/protocol-worker.js";
-
-type T = { after(fn: () => void): void };
-
-function setup(t: T) {
-  const { ctx } = workLedger(t);
-  const w = isolatedWorker(t, ctx);
-  const who = { worker: w.worker, generation: 1, runToken: w.runToken };
-  return { ctx, w, who };
-}
-
-const row = (ctx: { db: { prepare(s: string): { get(...a: unknown[]): unknown } } }, sql: string, ...args: unknown[]) =>
-  ctx.db.prepare(sql).get(...args) as Record<string, unknown>;
+import { dumpTables } from "../../support/work-ledger.js";
+import { row, setup } from "./protocol-setup.js";
 
 test("a wait whose blocked entry is refused asks nothing: no question, no state change, no report", (t) => {
   const { ctx, w, who } = setup(t);

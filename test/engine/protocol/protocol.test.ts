@@ -19,20 +19,9 @@ import { isDocketError } from "../../../src/domain/errors.js";
 import type { WorkerDeliverable } from "../../../src/domain/deliverables/deliverable.js";
 import { dumpTables, workLedger } from "../../support/work-ledger.js";
 import { isolatedWorker } from "../../support/protocol-worker.js";
+import { row, setup } from "./protocol-setup.js";
 import { git } from "../../support/git.js";
 import { tempDir } from "../../support/temp.js";
-
-type T = { after(fn: () => void): void };
-
-function setup(t: T) {
-  const { ctx } = workLedger(t);
-  const w = isolatedWorker(t, ctx);
-  const who = { worker: w.worker, generation: 1, runToken: w.runToken };
-  return { ctx, w, who };
-}
-
-const row = (ctx: { db: { prepare(s: string): { get(...a: unknown[]): unknown } } }, sql: string, ...args: unknown[]) =>
-  ctx.db.prepare(sql).get(...args) as Record<string, unknown>;
 
 const BODY = "# Result\r\nLine with trailing spaces   \r\nnon-ASCII: café — ✓ 日本語\n\n  indented\t tab\n";
 
