@@ -12,16 +12,17 @@ import { lazyModule } from "./require-esm.js";
 // Its 550 kB table is loaded on the first price asked (`require` of an ES module), not by every command that imports
 // this: a verdict over workers that report no usage never parses it.
 type Registry = Pick<typeof import("@mariozechner/pi-ai"), "getModels" | "getProviders">;
-let load: (() => Registry) | undefined;
-function registryModule(): Registry {
-  if (load === undefined) {
-    const pkg = installedPackage("@mariozechner/pi-ai");
-    if (pkg === undefined) throw new Error("cannot find @mariozechner/pi-ai's model registry (reinstall with npm ci)");
-    const main = new URL(String(pkg.manifest.main ?? "./dist/index.js"), pathToFileURL(join(pkg.dir, "package.json")));
-    load = lazyModule<Registry>(import.meta.url, new URL("./models.js", main).href);
-  }
-  return load();
+
+/** pi-ai's models.js, beside the entry point its package.json names. */
+function modelsFile(): string {
+  const pkg = installedPackage("@mariozechner/pi-ai");
+  if (pkg === undefined) throw new Error("cannot find @mariozechner/pi-ai's model registry (reinstall with npm ci)");
+  const main = new URL(String(pkg.manifest.main ?? "./dist/index.js"), pathToFileURL(join(pkg.dir, "package.json")));
+  return new URL("./models.js", main).href;
 }
+
+let load: (() => Registry) | undefined;
+const registryModule = (): Registry => (load ??= lazyModule<Registry>(import.meta.url, modelsFile()))();
 
 let index: Map<string, Prices> | undefined;
 

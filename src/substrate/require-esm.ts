@@ -1,7 +1,8 @@
 // A module a synchronous caller needs only on first use, loaded then by `require` of an ES module (node 20.19, 22.12
-// and later). One rule for every lazy seam (the git and agents ports, the effect handlers, the migrations, pi-ai's
-// price table). The CLI's bundle (scripts/bundle.mjs) turns each seam with a relative specifier into its own
-// `require`, so a seam loads the bundled module rather than a second copy of it.
+// and later). One rule for every lazy seam (the git and agents ports, the effect handlers, pi-ai's price table; the
+// ledger, below substrate, writes its one seam for the migrations as `createRequire` of its neighbour). The CLI's
+// bundle (scripts/bundle.mjs) turns each seam with a relative specifier into its own `require`, so a seam loads the
+// bundled module rather than a second copy of it.
 
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
