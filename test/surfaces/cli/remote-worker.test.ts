@@ -83,14 +83,19 @@ test("a command worker on a host publishes through the forwarded door, survives 
     () => ls().workers.find((x) => x.worker === w && x.deliverable?.endsWith(":2")),
     60_000,
   );
-  await waitFor("the repeated call to return", () => existsSync(join(remoteWorker, "done3.out")) || undefined, 60_000);
+  // The shell creates done3.out before the call writes its answer line: wait for the line, not the file.
+  const repeated = await waitFor(
+    "the repeated call to return",
+    fileOnce(join(remoteWorker, "done3.out"), endsWithLine),
+    60_000,
+  );
   assert.notEqual(masterPid(target), first, "a new master replaced the killed one");
   assert.deepEqual(
     readdirSync(join(home, "fleet", w, "deliverables")).sort(),
     ["v1.json", "v2.json"],
     "the repeated done landed once",
   );
-  assert.match(readFileSync(join(remoteWorker, "done3.out"), "utf8"), /2/);
+  assert.match(repeated, /2/);
 
   // Only the task, the env file (0600) and the workspace are on the host; nothing of the home.
   const files = walk(remoteWorker).filter((p) => !p.startsWith("workspace/") || p === "workspace/");
