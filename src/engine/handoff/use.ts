@@ -16,7 +16,7 @@ import type { UseHooks } from "../review/reviewable-shape.js";
 import { kindRegistry, trustedKindChoice } from "../workers/kinds.js";
 import { parsePlan } from "../../domain/plans/plan-contract.js";
 import { isPlanLike, resolvePlanGate, type PlanGateState } from "../../domain/plans/plan-gate.js";
-import { spawnWorker, type SpawnInput, type SpawnResult } from "../workers/spawn.js";
+import { spawnWorker, type SpawnHandoff, type SpawnInput, type SpawnResult } from "../workers/spawn.js";
 import { assertHuman } from "../authority.js";
 
 /** What is being used: a worker's exact current version, or a stored record (its approval travels with it). */
@@ -108,31 +108,11 @@ export interface UseWorkerResult {
  * discharges the plan gate; the launch confirmation is the same.
  */
 export async function useForWorker(ctx: EngineContext, input: UseWorkerInput): Promise<UseWorkerResult> {
-  assertHuman(ctx, "use");
-  if (input.seedFile !== undefined)
-    throw validationError(
-      "handoff-is-fresh",
-      "a handoff worker always starts fresh; --seed cannot be used with use --worker",
-    );
-  if (
-    resolveConfirmation("use --worker", { yes: Boolean(input.yes), interactive: Boolean(input.interactive) }) ===
-    "refuse"
-  ) {
-    throw confirmationRefused("use --worker", input.target);
-  }
+  checkUseWorker(ctx, input);
   const source = resolveUseSource(ctx, input.target, input.version);
-  const ref = source.pointer.ref;
-  // Cheap launch checks before the use decision is recorded, so an obvious typo changes nothing.
-  if ((input.agent ?? "pi") === "command" && !input.command?.trim())
-    throw usageError("missing-cmd", "--agent command needs --cmd '<shell command>'");
-  if (input.kind !== undefined && !kindRegistry(ctx).kinds.has(input.kind)) {
-    throw validationError(
-      "spawn-policy",
-      `unknown kind ${JSON.stringify(input.kind)}; known kinds: ${[...kindRegistry(ctx).kinds.keys()].join(", ")}; nothing changed`,
-      "run `docket kinds`",
-    );
-  }
+  checkLaunch(ctx, input);
   const implement = input.implement ? implementPlan(ctx, source, input.kind) : undefined;
+  const ref = source.pointer.ref;
   const task =
     input.task?.trim() ||
     implement?.task ||
@@ -152,20 +132,7 @@ export async function useForWorker(ctx: EngineContext, input: UseWorkerInput): P
     });
     return { auth, decision: decisionView(decision) };
   }).result;
-  const sidecarPath = ""; // spawn names the new worker's own source-deliverable.md once its id exists
-  const record: SourceHandoff = {
-    sourceRef: ref,
-    sourceId: source.pointer.id,
-    sourceVersion: source.pointer.version,
-    ...(use.sourceWorker ? { sourceWorker: use.sourceWorker } : {}),
-    sourceKind: use.sourceKind,
-    approvingDecisionId: used.auth.approvingDecisionId,
-    useDecisionId: used.decision.id,
-    approvedAt: used.auth.approvedAt,
-    sidecarPath,
-    // Only Implement with a reviewed source authorises the plan; the store layer ignores it without one.
-    planAuthorized: Boolean(implement),
-  };
+  const handoff = handoffOf(source, use, used, Boolean(implement));
   let spawned: SpawnResult;
   try {
     spawned = await spawnWorker(ctx, {
@@ -174,33 +141,15 @@ export async function useForWorker(ctx: EngineContext, input: UseWorkerInput): P
       task,
       fresh: true,
       yes: true, // the human confirmed the handoff (or passed --yes) before this call
-      handoff: {
-        sourceBody: source.body,
-        record,
-        brief: {
-          sourceRef: ref,
-          sourceVersion: source.pointer.version,
-          from: use.from,
-          approvingDecisionId: used.auth.approvingDecisionId,
-          approvedAt: used.auth.approvedAt,
-          sidecarPath,
-          planAuthorized: Boolean(implement),
-          useDecisionId: used.decision.id,
-        },
-      },
+      handoff,
     });
   } catch (error) {
-    const e = error as Error & { code?: string };
     throw refusal(
       "use-worker-not-started",
-      `use decision ${used.decision.id} was recorded but no worker started: ${e.message}`,
+      `use decision ${used.decision.id} was recorded but no worker started: ${(error as Error).message}`,
       "fix the cause and run the same use again",
     );
   }
-  const notes = [
-    ...spawned.summary,
-    `${spawned.worker} started with reviewed input ${ref} (approved ${used.auth.approvingDecisionId}, use ${used.decision.id})`,
-  ];
   const planGated = kindRegistry(ctx).kinds.get(spawned.kind)?.planGate ?? false;
   return {
     worker: spawned.worker,
@@ -212,7 +161,77 @@ export async function useForWorker(ctx: EngineContext, input: UseWorkerInput): P
       useDecisionId: used.decision.id,
     },
     spawn: spawned,
-    notes,
+    notes: [
+      ...spawned.summary,
+      `${spawned.worker} started with reviewed input ${ref} (approved ${used.auth.approvingDecisionId}, use ${used.decision.id})`,
+    ],
+  };
+}
+
+/** Who may hand off, and how: the human, confirmed, always fresh. */
+function checkUseWorker(ctx: EngineContext, input: UseWorkerInput): void {
+  assertHuman(ctx, "use");
+  if (input.seedFile !== undefined)
+    throw validationError(
+      "handoff-is-fresh",
+      "a handoff worker always starts fresh; --seed cannot be used with use --worker",
+    );
+  if (
+    resolveConfirmation("use --worker", { yes: Boolean(input.yes), interactive: Boolean(input.interactive) }) ===
+    "refuse"
+  ) {
+    throw confirmationRefused("use --worker", input.target);
+  }
+}
+
+/** Cheap launch checks before the use decision is recorded, so an obvious typo changes nothing. */
+function checkLaunch(ctx: EngineContext, input: UseWorkerInput): void {
+  if ((input.agent ?? "pi") === "command" && !input.command?.trim())
+    throw usageError("missing-cmd", "--agent command needs --cmd '<shell command>'");
+  if (input.kind !== undefined && !kindRegistry(ctx).kinds.has(input.kind)) {
+    throw validationError(
+      "spawn-policy",
+      `unknown kind ${JSON.stringify(input.kind)}; known kinds: ${[...kindRegistry(ctx).kinds.keys()].join(", ")}; nothing changed`,
+      "run `docket kinds`",
+    );
+  }
+}
+
+/** What the new worker is given of the reviewed source: its exact body, the handoff record and its brief. */
+function handoffOf(
+  source: Reviewable,
+  use: UseHooks,
+  used: { auth: ReturnType<UseHooks["authorize"]>; decision: { id: string } },
+  planAuthorized: boolean,
+): SpawnHandoff {
+  const sidecarPath = ""; // spawn names the new worker's own source-deliverable.md once its id exists
+  const ref = source.pointer.ref;
+  const record: SourceHandoff = {
+    sourceRef: ref,
+    sourceId: source.pointer.id,
+    sourceVersion: source.pointer.version,
+    ...(use.sourceWorker ? { sourceWorker: use.sourceWorker } : {}),
+    sourceKind: use.sourceKind,
+    approvingDecisionId: used.auth.approvingDecisionId,
+    useDecisionId: used.decision.id,
+    approvedAt: used.auth.approvedAt,
+    sidecarPath,
+    // Only Implement with a reviewed source authorises the plan; the store layer ignores it without one.
+    planAuthorized,
+  };
+  return {
+    sourceBody: source.body,
+    record,
+    brief: {
+      sourceRef: ref,
+      sourceVersion: source.pointer.version,
+      from: use.from,
+      approvingDecisionId: used.auth.approvingDecisionId,
+      approvedAt: used.auth.approvedAt,
+      sidecarPath,
+      planAuthorized,
+      useDecisionId: used.decision.id,
+    },
   };
 }
 

@@ -63,13 +63,20 @@ const decisionLines = (r: {
   notes: string[];
 }): string[] => [`${r.decision.id} ${r.decision.verb} ${r.decision.deliverable?.ref ?? r.decision.worker}`, ...r.notes];
 
+/** What every judgment and move of a card is bound to: the version shown and the newest decision shown. */
+interface Bound {
+  target: string;
+  expectVersion: number | undefined;
+  expectDecision: string | null;
+}
+
 /** `parent`: the live pi session a Use → Worker inherits its model and thinking from (ADR-0004). */
 export async function runAction(
   ctx: EngineContext,
   r: ActRequest,
   options: { parent?: SpawnParent } = {},
 ): Promise<ActResult> {
-  const bound = {
+  const bound: Bound = {
     target: actionTargetOf(r.worker, r.version),
     expectVersion: r.version ?? undefined,
     expectDecision: r.lastDecision,
@@ -80,34 +87,80 @@ export async function runAction(
     return ref;
   };
   switch (r.verb) {
-    case "approve": {
-      const { approve } = await import("./judge.js");
-      return { lines: decisionLines(approve(ctx, bound)) };
-    }
-    case "reject": {
-      const { reject } = await import("./judge.js");
-      return { lines: decisionLines(reject(ctx, { ...bound, note: r.note?.trim() || undefined })) };
-    }
-    case "revise": {
-      const { revise } = await import("./judge.js");
-      return { lines: decisionLines(revise(ctx, { ...bound, note: r.note ?? "" })) };
-    }
-    case "answer": {
-      const { answer } = await import("./judge.js");
+    case "approve":
+    case "reject":
+    case "revise":
+    case "answer":
+    case "discard":
+      return judgeAction(ctx, r.verb, r, bound);
+    case "promote":
+    case "use":
+    case "save":
+    case "combine":
+      return moveAction(ctx, r.verb, r, { bound, needRef, parent: options.parent });
+    case "tell": {
+      const { tellWorker } = await import("../talk/tell.js");
+      const t = tellWorker(ctx, { worker: r.worker, text: r.text ?? "" });
       return {
-        lines: decisionLines(
-          answer(ctx, { worker: r.worker, question: r.question, text: r.text ?? "", expectDecision: r.lastDecision }),
-        ),
+        lines: [
+          `${t.message} ${t.delivery === "delivered" ? "pasted into the pane of" : "queued for"} ${r.worker}${t.waiting ? " (not running: it waits in the inbox until a respawn)" : ""}`,
+        ],
       };
     }
+    case "comment":
+    case "comment-edit":
+    case "comment-delete":
+      return commentAction(ctx, r, needRef);
+    case "respawn": {
+      const { respawnWorker } = await import("../workers/respawn.js");
+      const s = respawnWorker(ctx, r.worker);
+      return { lines: [`${s.worker} respawned at generation ${s.generation}`] };
+    }
+  }
+}
+
+/** The human's judgments of the version shown: each one decision. */
+async function judgeAction(
+  ctx: EngineContext,
+  verb: "approve" | "reject" | "revise" | "answer" | "discard",
+  r: ActRequest,
+  bound: Bound,
+): Promise<ActResult> {
+  const judge = await import("./judge.js");
+  switch (verb) {
+    case "approve":
+      return { lines: decisionLines(judge.approve(ctx, bound)) };
+    case "reject":
+      return { lines: decisionLines(judge.reject(ctx, { ...bound, note: r.note?.trim() || undefined })) };
+    case "revise":
+      return { lines: decisionLines(judge.revise(ctx, { ...bound, note: r.note ?? "" })) };
+    case "answer": {
+      const answered = judge.answer(ctx, {
+        worker: r.worker,
+        question: r.question,
+        text: r.text ?? "",
+        expectDecision: r.lastDecision,
+      });
+      return { lines: decisionLines(answered) };
+    }
     case "discard": {
-      const { discard } = await import("./judge.js");
-      const d = discard(ctx, { worker: r.worker, expectDecision: r.lastDecision, confirmed: r.confirm === true });
+      const d = judge.discard(ctx, { worker: r.worker, expectDecision: r.lastDecision, confirmed: r.confirm === true });
       return { lines: [...decisionLines(d), ...d.files.map((f) => `dropped ${quotePath(f)}`)] };
     }
+  }
+}
+
+/** What the human does with an approved or current version: promote it, hand it on, store it, combine it. */
+async function moveAction(
+  ctx: EngineContext,
+  verb: "promote" | "use" | "save" | "combine",
+  r: ActRequest,
+  at: { bound: Bound; needRef: () => string; parent: SpawnParent | undefined },
+): Promise<ActResult> {
+  switch (verb) {
     case "promote": {
       const { promote } = await import("./promote.js");
-      const p = promote(ctx, { ...bound, approve: r.withApproval, yes: r.confirm });
+      const p = promote(ctx, { ...at.bound, approve: r.withApproval, yes: r.confirm });
       return {
         lines: [
           ...(p.approval ? [`${p.approval.id} approve ${p.approval.deliverable?.ref}`] : []),
@@ -120,46 +173,28 @@ export async function runAction(
     case "use": {
       const use = await import("../handoff/use.js");
       if (r.mode === "parent")
-        return { lines: use.useForParent(ctx, { target: needRef(), expectDecision: r.lastDecision }).notes };
+        return { lines: use.useForParent(ctx, { target: at.needRef(), expectDecision: r.lastDecision }).notes };
       const u = await use.useForWorker(ctx, {
-        target: needRef(),
+        target: at.needRef(),
         task: r.task?.trim() || undefined,
         implement: r.mode === "implement",
         yes: true,
         interactive: false,
         expectDecision: r.lastDecision,
-        ...(options.parent ? { parent: options.parent } : {}),
+        ...(at.parent ? { parent: at.parent } : {}),
       });
       return { lines: u.notes };
     }
-    case "tell": {
-      const { tellWorker } = await import("../talk/tell.js");
-      const t = tellWorker(ctx, { worker: r.worker, text: r.text ?? "" });
-      return {
-        lines: [
-          `${t.message} ${t.delivery === "delivered" ? "pasted into the pane of" : "queued for"} ${r.worker}${t.waiting ? " (not running: it waits in the inbox until a respawn)" : ""}`,
-        ],
-      };
-    }
     case "save": {
       const { saveFromWorker } = await import("../store/save.js");
-      const s = saveFromWorker(ctx, { from: needRef() });
+      const s = saveFromWorker(ctx, { from: at.needRef() });
       return { lines: [`${s.idempotent ? "already stored" : "stored"} as ${s.ref}`] };
     }
     case "combine": {
       if (!r.peer) throw usageError("bad-action", "combine needs the other worker (peer)");
       const { combineChangeSets } = await import("./combine.js");
-      const c = combineChangeSets(ctx, { sources: [needRef(), r.peer] });
+      const c = combineChangeSets(ctx, { sources: [at.needRef(), r.peer] });
       return { lines: [c.summary, ...c.notes] };
-    }
-    case "comment":
-    case "comment-edit":
-    case "comment-delete":
-      return commentAction(ctx, r, needRef);
-    case "respawn": {
-      const { respawnWorker } = await import("../workers/respawn.js");
-      const s = respawnWorker(ctx, r.worker);
-      return { lines: [`${s.worker} respawned at generation ${s.generation}`] };
     }
   }
 }
