@@ -10,7 +10,7 @@ import { createPrivateFile, ensurePrivateDir } from "./private.js";
 /** Temp files are named `.<target>.<pid>.<hex>.tmp`, so `docket doctor` can tell a dead writer's leftovers. */
 export const TEMP_FILE = /^\.(.+)\.([1-9][0-9]*)\.([0-9a-f]{12})\.tmp$/;
 
-function writeTemp(target: string, data: string | Uint8Array, mkdir = true): string {
+function writeTemp(target: string, data: string | Uint8Array, mkdir = true, durable = true): string {
   const dir = dirname(target);
   if (mkdir) ensurePrivateDir(dir);
   const temp = join(dir, `.${basename(target)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
@@ -19,7 +19,7 @@ function writeTemp(target: string, data: string | Uint8Array, mkdir = true): str
     const buf = typeof data === "string" ? Buffer.from(data, "utf8") : data;
     let off = 0;
     while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off);
-    fsyncSync(fd);
+    if (durable) fsyncSync(fd);
   } catch (error) {
     closeSync(fd);
     rmSync(temp, { force: true }); // a full disk or an I/O error leaves no half-written temp behind
@@ -45,16 +45,23 @@ function fsyncDir(dir: string): void {
 /**
  * Replaces `target` atomically; readers see the old or the new bytes, never a mix. With `mkdir: false` a missing
  * directory is an ENOENT error instead of being made (a projection must not bring a removed directory back).
+ * `durable: false` skips both fsyncs: only for a projection the ledger holds and the next write replaces (status.json
+ * after every call of a worker, heartbeats included), where a power cut can cost its last update and nothing else.
  */
-export function writeFileAtomic(target: string, data: string | Uint8Array, options: { mkdir?: boolean } = {}): void {
-  const temp = writeTemp(target, data, options.mkdir ?? true);
+export function writeFileAtomic(
+  target: string,
+  data: string | Uint8Array,
+  options: { mkdir?: boolean; durable?: boolean } = {},
+): void {
+  const durable = options.durable ?? true;
+  const temp = writeTemp(target, data, options.mkdir ?? true, durable);
   try {
     renameSync(temp, target);
   } catch (error) {
     rmSync(temp, { force: true });
     throw error;
   }
-  fsyncDir(dirname(target));
+  if (durable) fsyncDir(dirname(target));
 }
 
 /** Claims `target` with `data` unless the name exists. Returns false (and writes nothing) when it was taken. */

@@ -68,7 +68,7 @@ export function writeWorkerFile(
   workerId: string,
   name: WorkerFile,
   text: string,
-  options: { mkdir?: boolean } = {},
+  options: { mkdir?: boolean; durable?: boolean } = {},
 ): void {
   writeFileAtomic(workerFilePath(home, workerId, name), text, options);
 }
@@ -81,7 +81,7 @@ export function writeWorkerProjection(home: HomeLayout, workerId: string, name: 
   const dir = home.workerDir(workerId);
   if (!existsSync(dir) || linkBelow(home.root, dir)) return; // not made yet by spawn, already removed, or a link
   try {
-    writeWorkerFile(home, workerId, name, text, { mkdir: false });
+    writeWorkerFile(home, workerId, name, text, { mkdir: false, durable: false }); // the ledger holds what it shows
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT" && !existsSync(dir)) return; // removed while we wrote
     throw error;
