@@ -10,7 +10,7 @@ import { createPrivateFile, ensurePrivateDir } from "./private.js";
 /** Temp files are named `.<target>.<pid>.<hex>.tmp`, so `docket doctor` can tell a dead writer's leftovers. */
 export const TEMP_FILE = /^\.(.+)\.([1-9][0-9]*)\.([0-9a-f]{12})\.tmp$/;
 
-function writeTemp(target: string, data: string | Uint8Array, mkdir = true, durable = true): string {
+function writeTemp(target: string, data: string | Uint8Array, { mkdir = true, durable = true } = {}): string {
   const dir = dirname(target);
   if (mkdir) ensurePrivateDir(dir);
   const temp = join(dir, `.${basename(target)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
@@ -54,7 +54,7 @@ export function writeFileAtomic(
   options: { mkdir?: boolean; durable?: boolean } = {},
 ): void {
   const durable = options.durable ?? true;
-  const temp = writeTemp(target, data, options.mkdir ?? true, durable);
+  const temp = writeTemp(target, data, { mkdir: options.mkdir ?? true, durable });
   try {
     renameSync(temp, target);
   } catch (error) {

@@ -35,10 +35,10 @@ const lstatOf = (path: string): Stats | undefined => lstatSync(path, { throwIfNo
  */
 function plainTopLevel(dir: string): string | undefined {
   const uid = typeof process.getuid === "function" ? process.getuid() : undefined;
-  const device = lstatOf(dir)?.dev;
+  let device: number | undefined;
   for (let at = dir; ; at = dirname(at)) {
     const here = lstatOf(at);
-    if (!here || here.dev !== device) return undefined;
+    if (!here || here.dev !== (device ??= here.dev)) return undefined;
     const gitDir = join(at, ".git");
     const dotGit = lstatOf(gitDir);
     if (dotGit) {
