@@ -20,15 +20,34 @@ import { fileURLToPath } from "node:url";
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const OUT = join(ROOT, "dist", "bundle");
 
-/** Each bundle: its compiled entry, and the modules it imports that stay separate files (loaded only when needed). */
+/**
+ * Each bundle: its compiled entry, the modules it imports that stay separate files (loaded only when needed), and the
+ * packages built into it. The CLI holds commander, which every verb loads: inside, it costs no module lookups and its
+ * compiled code is kept with the verb's (bin/docket.js); every other package is required from node_modules.
+ */
 const BUNDLES = [
   {
     name: "worker",
     entry: "dist/src/surfaces/cli/worker-fast.js",
     outside: ["dist/src/surfaces/cli/worker-main.js", "dist/src/substrate/door-revive.js"],
+    within: [],
   },
-  { name: "cli", entry: "dist/src/surfaces/cli/main.js", outside: [] },
+  { name: "cli", entry: "dist/src/surfaces/cli/main.js", outside: [], within: ["commander"] },
 ];
+
+/** Leaves node builtins and every package but `within` out of the bundle, required from node_modules at run time. */
+const packagesOutside = (within) => ({
+  name: "packages-outside",
+  setup(b) {
+    b.onResolve({ filter: /^[^./]/ }, (args) => {
+      const name = args.path
+        .split("/")
+        .slice(0, args.path.startsWith("@") ? 2 : 1)
+        .join("/");
+      return within.includes(name) ? undefined : { path: args.path, external: true };
+    });
+  },
+});
 
 /** Leaves `outside` modules out of the bundle, imported by their path from the bundle's folder. */
 const keepOutside = (outside) => ({
@@ -64,9 +83,26 @@ const ownPlace = {
 const OWN_URL =
   'const __ownUrl = (p) => require("node:url").pathToFileURL(require("node:path").join(__dirname, "..", p)).href;';
 
+// bin/docket.js runs a bundle as a vm script (to keep its compiled code), where `import()` works only behind an
+// experimental flag: each of the bundle's imports goes through the one its host hands over on `module`, and through
+// the bundle's own `import()` when it is required as a plain module.
+const HOST_IMPORT = "const __import = (s) => (module.importModule ?? ((x) => import(x)))(s);";
+const DYNAMIC_IMPORT = /(?<![\w$.])import\((?=")/g;
+
+/** Routes a bundle's `import("…")` calls through HOST_IMPORT (in its banner); refuses any other `import(` left in it. */
+function importsThroughHost(name, text) {
+  const banner = `"use strict";${OWN_URL}${HOST_IMPORT}`;
+  if (!text.startsWith(banner)) throw new Error(`${name} bundle: does not start with its banner`);
+  const body = text.slice(banner.length).replace(DYNAMIC_IMPORT, "__import(");
+  const left = /(?<![\w$.])import\(/.exec(body);
+  if (left)
+    throw new Error(`${name} bundle: an import() not of a string literal: ${body.slice(left.index, left.index + 60)}`);
+  return `${banner}${body}`;
+}
+
 rmSync(OUT, { recursive: true, force: true });
 mkdirSync(OUT, { recursive: true });
-for (const { name, entry, outside } of BUNDLES) {
+for (const { name, entry, outside, within } of BUNDLES) {
   const result = await build({
     entryPoints: [join(ROOT, entry)],
     outfile: join(OUT, `${name}.cjs`),
@@ -74,27 +110,32 @@ for (const { name, entry, outside } of BUNDLES) {
     platform: "node",
     format: "cjs",
     target: "node22",
-    packages: "external",
     // ES-module sources are strict (the banner says so first); no tsconfig.json esbuild might find changes the output.
     tsconfigRaw: {},
-    banner: { js: `"use strict";${OWN_URL}` },
+    banner: { js: `"use strict";${OWN_URL}${HOST_IMPORT}` },
     metafile: true,
     logLevel: "warning",
     legalComments: "none",
     minifyWhitespace: true,
     minifySyntax: true,
-    plugins: [keepOutside(outside), ownPlace],
+    plugins: [keepOutside(outside), packagesOutside(within), ownPlace],
     // A module's `import.meta` left over (`import.meta.resolve`, say) has no meaning in a bundle: refuse it.
     logOverride: { "empty-import-meta": "error" },
   });
+  const output = join(OUT, `${name}.cjs`);
+  const text = readFileSync(output, "utf8");
   // A seam the rewrite did not match would load a second, unbundled copy of its module: refuse that too.
-  const stray = /\blazyModule\)?\(\s*__ownUrl\([^)]*\),\s*"\.\.?\//.exec(
-    readFileSync(join(OUT, `${name}.cjs`), "utf8"),
-  );
+  const stray = /\blazyModule\)?\(\s*__ownUrl\([^)]*\),\s*"\.\.?\//.exec(text);
   if (stray)
     throw new Error(`${name} bundle: a lazy seam not written as lazyModule(import.meta.url, "<literal>"): ${stray[0]}`);
+  writeFileSync(output, importsThroughHost(name, text));
   const inputs = Object.keys(result.metafile.inputs)
     .map((p) => relative(ROOT, resolve(ROOT, p)))
     .sort();
-  writeFileSync(join(OUT, `${name}.inputs.json`), `${JSON.stringify({ entry, outside, inputs }, null, 2)}\n`);
+  const own = inputs.filter((p) => !p.startsWith(`node_modules${sep}`));
+  const packages = [...new Set(inputs.filter((p) => !own.includes(p)).map((p) => p.split(sep)[1]))].sort();
+  writeFileSync(
+    join(OUT, `${name}.inputs.json`),
+    `${JSON.stringify({ entry, outside, inputs: own, packages }, null, 2)}\n`,
+  );
 }

@@ -3,6 +3,7 @@
 
 import Module, { register } from "node:module";
 import { appendFileSync } from "node:fs";
+import vm from "node:vm";
 
 const log = process.env.DOCKET_MODULE_LOG ?? "";
 const block = (process.env.DOCKET_MODULE_BLOCK ?? "").split(",").filter((s) => s !== "");
@@ -14,5 +15,14 @@ if (log) {
   proto._compile = function (this: unknown, content: string, filename: string) {
     appendFileSync(log, `cjs ${filename}\n`);
     return compile.call(this, content, filename);
+  };
+  // bin/docket.js runs its bundles as vm scripts (to keep their compiled code): each is a CommonJS file it loaded.
+  const { Script } = vm;
+  vm.Script = class LoggedScript extends Script {
+    constructor(code: string, options?: vm.ScriptOptions | string) {
+      const filename = typeof options === "string" ? options : options?.filename;
+      if (filename?.endsWith(".cjs")) appendFileSync(log, `cjs ${filename}\n`);
+      super(code, options);
+    }
   };
 }
