@@ -3,7 +3,7 @@
 
 import { quotePath } from "../../domain/text/quote-path.js";
 import { EMPTY_TOTALS, formatCost, formatSpend } from "../../domain/workers/spend.js";
-import { workerSpend } from "../workers/spend.js";
+import { refreshSpend, workerSpend } from "../workers/spend.js";
 import type { Worker } from "../../domain/workers/worker.js";
 import { describeFileChange } from "../../domain/deliverables/change-set.js";
 import type { DeliverablePointer, WorkerDeliverable } from "../../domain/deliverables/deliverable.js";
@@ -18,6 +18,7 @@ import { workersOf } from "../../ledger/workers/fleet-reads.js";
 import { openQuestionCounts, questionDetail, openQuestionsOf } from "../../ledger/workers/questions.js";
 import { requireWorker } from "../../ledger/workers/workers.js";
 import { openNotesOf } from "../../ledger/talk/notes.js";
+import { readSnapshot } from "../../ledger/core/snapshot.js";
 import type { EngineContext } from "../context.js";
 import { pointerOf } from "./deliverables.js";
 import { derivePlanCoverage } from "./plan-coverage.js";
@@ -80,6 +81,8 @@ interface CardOptions {
   facts?: ReviewFacts;
   /** Measure Combine's offer with a dry merge (`merges clean, 2 files`); the queue leaves it to each card (git is costly). */
   dryMerge?: boolean;
+  /** The worker's spend records were read just before (the queue reads every card's at once). */
+  spendRead?: boolean;
 }
 
 /**
@@ -145,7 +148,7 @@ function buildCard(
       pointer && deliverable
         ? cardComments(ctx, { worker: row.id, pointer, deliverable, currentRef: pointerOf(row)?.ref })
         : NO_COMMENTS,
-    spend: cardSpend(ctx, row, pointer?.version ?? null),
+    spend: cardSpend(ctx, row, pointer?.version ?? null, options.spendRead === true),
   };
   return { card, ...(tampered ? { tampered } : {}) };
 }
@@ -276,14 +279,28 @@ function exampleCommand(card: VerdictCard, subject: string): string {
 /**
  * Workers of this project needing judgment: open questions first, then failures, then unjudged ready versions; newest
  * first. Linear in queue + fleet: peers' patches are read and parsed once, and git is asked once per distinct base.
+ * What it writes (overdue consults escalated, spend read) comes first; every card is then read from one snapshot.
  */
 export function verdictQueue(ctx: EngineContext): VerdictCard[] {
   escalateOverdueConsults(ctx);
   const root = ctx.projectRoot();
-  const rows = workersOf(ctx.db, { projectRoot: root });
+  const ranked = readSnapshot(ctx.db, () => rankedForJudgment(ctx, root));
+  refreshSpend(
+    ctx,
+    ranked.map((r) => r.row),
+  );
+  return readSnapshot(ctx.db, () => queueCards(ctx, root, ranked));
+}
+
+interface Ranked {
+  rank: number;
+  row: Worker;
+}
+
+function rankedForJudgment(ctx: EngineContext, root: string): Ranked[] {
   const questions = openQuestionCounts(ctx.db);
-  const ranked: { rank: number; row: Worker }[] = [];
-  for (const row of rows) {
+  const ranked: Ranked[] = [];
+  for (const row of workersOf(ctx.db, { projectRoot: root })) {
     const pointer = pointerOf(row);
     // A version the human asked to revise waits on its worker, not on the human: it leaves the queue like a judged one.
     const acted = pointer
@@ -298,7 +315,10 @@ export function verdictQueue(ctx: EngineContext): VerdictCard[] {
     });
     if (rank !== undefined) ranked.push({ rank, row });
   }
-  ranked.sort((a, b) => a.rank - b.rank || b.row.seq - a.row.seq);
+  return ranked.sort((a, b) => a.rank - b.rank || b.row.seq - a.row.seq);
+}
+
+function queueCards(ctx: EngineContext, root: string, ranked: readonly Ranked[]): VerdictCard[] {
   const facts = reviewFacts(ctx);
   const pending = new Map(facts.peers(root).map((p) => [p.row.id, p]));
   facts.prefetchParentChanges(
@@ -308,7 +328,7 @@ export function verdictQueue(ctx: EngineContext): VerdictCard[] {
       return peer ? [parentQueryOf(peer.row, peer.change)] : [];
     }),
   );
-  const cards = ranked.map((r) => buildCard(ctx, r.row.id, { facts, dryMerge: false }).card);
+  const cards = ranked.map((r) => buildCard(ctx, r.row.id, { facts, dryMerge: false, spendRead: true }).card);
   // Combined versions waiting for judgment come with the ready ones, after open questions and failures.
   const firstReady = ranked.findIndex((r) => r.rank === 2);
   cards.splice(
@@ -321,8 +341,8 @@ export function verdictQueue(ctx: EngineContext): VerdictCard[] {
   return cards;
 }
 
-function cardSpend(ctx: EngineContext, row: Worker, version: number | null): VerdictCard["spend"] {
-  const s = workerSpend(ctx, row);
+function cardSpend(ctx: EngineContext, row: Worker, version: number | null, read: boolean): VerdictCard["spend"] {
+  const s = workerSpend(ctx, row, { read });
   if (s.unmeasured) return null;
   return {
     version: version === null ? null : (s.versions.find((v) => v.version === version)?.totals ?? { ...EMPTY_TOTALS }),

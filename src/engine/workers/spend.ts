@@ -110,8 +110,12 @@ export interface WorkerSpend {
   unmeasured?: string;
 }
 
-/** One worker's spend after reading what is new: totals, per generation and per version. */
-export function workerSpend(ctx: EngineContext, worker: { id: string; agent: string }): WorkerSpend {
+/** One worker's spend after reading what is new (unless `read`: its caller just did): totals, per generation and version. */
+export function workerSpend(
+  ctx: EngineContext,
+  worker: { id: string; agent: string },
+  options: { read?: boolean } = {},
+): WorkerSpend {
   if (!isSpendAgent(worker.agent))
     return {
       total: null,
@@ -119,7 +123,7 @@ export function workerSpend(ctx: EngineContext, worker: { id: string; agent: str
       versions: [],
       unmeasured: `a ${worker.agent} worker keeps no usage records Docket can read`,
     };
-  refreshSpend(ctx, [worker]);
+  if (!options.read) refreshSpend(ctx, [worker]); // else its caller read the records just before
   const { generations, versions } = workerSpendRows(ctx.db, worker.id);
   let total: SpendTotals | null = null;
   for (const t of generations.values()) total = total ? addTotals(total, t) : t;

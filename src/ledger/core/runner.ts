@@ -7,6 +7,7 @@ import { createHash } from "node:crypto";
 import type Database from "better-sqlite3";
 import { conflict, isDocketError, type DocketError } from "../../domain/errors.js";
 import { createOutbox, type EffectHandler, type Outbox } from "./outbox.js";
+import { assertNoSnapshot } from "./snapshot.js";
 
 export { ABANDONED_EFFECT_MS, type EffectHandler, type OutboxEffect } from "./outbox.js";
 
@@ -88,13 +89,17 @@ export function createCommandRunner(db: Database.Database, options: CommandRunne
   const afterCommit = options.afterCommit ?? ((perform) => perform());
   return {
     run<R>(command: string, request: unknown, fn: (tx: Tx) => R, runOptions: { key?: string } = {}): CommandResult<R> {
+      assertNoSnapshot(db, command);
       const emitted: number[] = [];
       const step = { command, request, fn, key: runOptions.key };
       const out = db.transaction(() => execute(step, clock(), (id) => emitted.push(id))).immediate();
       if (emitted.length > 0) afterCommit(() => outbox.performOwn(emitted));
       return out;
     },
-    runAll: (steps, batchOptions = {}) => runBatch({ db, clock, outbox, execute, afterCommit }, steps, batchOptions),
+    runAll: (steps, batchOptions = {}) => {
+      for (const step of steps) assertNoSnapshot(db, step.command);
+      return runBatch({ db, clock, outbox, execute, afterCommit }, steps, batchOptions);
+    },
     drainOutbox: () => outbox.drain(),
   };
 }

@@ -136,6 +136,7 @@ test("docket verdict --json loads the review queue and the ledger: no remote lau
     [],
     "nothing the queue does not run",
   );
-  // A budget (155 when it was set, 220 before issue 27's lazy seams): a new static chain into the engine shows here.
-  assert.ok(ours.length <= 165, `verdict --json loaded ${ours.length} of Docket's modules`);
+  // A budget (155 when it was set, 220 before issue 27's lazy seams, 166 with the queue's read snapshot): a new static
+  // chain into the engine shows here.
+  assert.ok(ours.length <= 170, `verdict --json loaded ${ours.length} of Docket's modules`);
 });
