@@ -47,8 +47,16 @@ export function homeLayout(root: string): HomeLayout {
     return id;
   };
   // Only Docket's own ids (w<N>) are looked for under workers/: pi-docket's ids there are task slugs with a suffix.
-  const legacy = (id: string): boolean =>
-    isWorkerId(id) && !isRealDir(join(workers, id)) && isRealDir(join(legacyWorkers, id));
+  // A worker found under fleet/ is remembered: directories move from workers/ to fleet/, never back.
+  const inFleet = new Set<string>();
+  const legacy = (id: string): boolean => {
+    if (!isWorkerId(id) || inFleet.has(id)) return false;
+    if (isRealDir(join(workers, id))) {
+      inFleet.add(id);
+      return false;
+    }
+    return isRealDir(join(legacyWorkers, id));
+  };
   return {
     root,
     ledger: join(root, "ledger.sqlite"),

@@ -1,8 +1,9 @@
 // Opens the ledger file: WAL, busy_timeout, foreign keys, then applies pending numbered migrations.
 // One connection per process; several processes share the file and serialise writes with BEGIN IMMEDIATE.
 
+import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
-import { basename, dirname } from "node:path";
+import { basename, dirname, join } from "node:path";
 import Database from "better-sqlite3";
 import { DocketError } from "../../domain/errors.js";
 import { migrate } from "./migrate.js";
@@ -17,7 +18,7 @@ export interface OpenLedgerOptions {
 
 export function openLedger(path: string, options: OpenLedgerOptions = {}): Db {
   loadNativeModule();
-  const db = new Database(path, { readonly: options.readonly ?? false });
+  const db = new Database(path, { readonly: options.readonly ?? false, ...nativeBinding() });
   db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 10_000}`);
   if (!options.readonly) {
     db.pragma("journal_mode = WAL");
@@ -29,12 +30,26 @@ export function openLedger(path: string, options: OpenLedgerOptions = {}): Db {
 }
 
 let nativeModuleLoaded = false;
+let addon: { nativeBinding?: string } | undefined;
+
+/**
+ * better-sqlite3's addon where its install script builds it, handed to every open: else each process finds it through
+ * the `bindings` package, which tries a dozen paths after reading a stack trace (~1 ms of a command). Built anywhere
+ * else, that search still finds it.
+ */
+export function nativeBinding(): { nativeBinding?: string } {
+  if (addon) return addon;
+  const dir = dirname(createRequire(import.meta.url).resolve("better-sqlite3/package.json"));
+  const file = join(dir, "build", "Release", "better_sqlite3.node");
+  addon = existsSync(file) ? { nativeBinding: file } : {};
+  return addon;
+}
 
 /** better-sqlite3 loads its native addon on the first open; a failure there is an install problem, said as one. */
 export function loadNativeModule(): void {
   if (nativeModuleLoaded) return;
   try {
-    new Database(":memory:").close();
+    new Database(":memory:", nativeBinding()).close();
   } catch (cause) {
     throw nativeModuleMissing(cause);
   }

@@ -5,7 +5,7 @@ import Database from "better-sqlite3";
 import { readFileSync, statSync } from "node:fs";
 import { refusal } from "../../domain/errors.js";
 import { migrate, pendingMigrations } from "./migrate.js";
-import { loadNativeModule, type Db } from "./open.js";
+import { loadNativeModule, nativeBinding, type Db } from "./open.js";
 
 function sizeOf(path: string): number {
   try {
@@ -21,12 +21,12 @@ export function openReadOnlyRaw(path: string): Db {
   loadNativeModule();
   const size = sizeOf(path);
   if (size === 0) {
-    const empty = new Database(":memory:"); // nothing was ever recorded here: every list is empty
+    const empty = new Database(":memory:", nativeBinding()); // nothing was ever recorded here: every list is empty
     migrate(empty);
     return empty;
   }
   try {
-    const db = new Database(path, { readonly: true, fileMustExist: true });
+    const db = new Database(path, { readonly: true, fileMustExist: true, ...nativeBinding() });
     db.prepare("SELECT 1 FROM sqlite_master LIMIT 1").get();
     return db;
   } catch (error) {
@@ -46,7 +46,7 @@ export function openReadOnlyRaw(path: string): Db {
     bytes[18] = 1;
     bytes[19] = 1;
   }
-  return new Database(bytes, { readonly: true });
+  return new Database(bytes, { readonly: true, ...nativeBinding() });
 }
 
 /** The ledger for a read-only home; refused (`ledger-needs-migration`) when this build would have to migrate it first. */
