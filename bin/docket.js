@@ -27,10 +27,10 @@ entry
   });
 
 /**
- * Runs a bundle as node would require it, with V8's compiled code kept per verb. The CLI's bundle is ~750 kB that V8
+ * Runs a bundle as node would require it, with V8's compiled code kept per verb. The CLI's bundle is ~800 kB that V8
  * would parse on every command, and most of a command's functions compile only as they first run, after the module has
  * loaded — which node's own compile cache never keeps. So the code a verb compiled is taken after its run
- * (`createCachedData`) and handed back to V8 on the next run of the same verb: a verdict ~120 → ~110 ms. The cache lives
+ * (`createCachedData`) and handed back to V8 on the next run of the same verb (a verdict: ~10 ms of ~120). The cache lives
  * in a folder of Docket's own install, beside the bundles, written where the install is writable (a miss or a read-only
  * install only costs the compile), and is named by the bundle's size and time, so a changed bundle never takes another's
  * code. Never the shared temp dir: whoever can write the cache runs code in the human's commands, and only who can
