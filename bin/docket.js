@@ -28,13 +28,13 @@ entry
 
 /**
  * Runs a bundle as node would require it, with V8's compiled code kept per verb. The CLI's bundle is ~800 kB that V8
- * would parse on every command, and most of a command's functions compile only as they first run, after the module has
- * loaded — which node's own compile cache never keeps. So the code a verb compiled is taken after its run
- * (`createCachedData`) and handed back to V8 on the next run of the same verb (a verdict: ~10 ms of ~120). The cache lives
- * in a folder of Docket's own install, beside the bundles, written where the install is writable (a miss or a read-only
- * install only costs the compile), and is named by the bundle's size and time, so a changed bundle never takes another's
- * code. Never the shared temp dir: whoever can write the cache runs code in the human's commands, and only who can
- * already write the bundle itself may.
+ * would parse on every command, and most of a command's functions compile only as they first run, after the module
+ * has loaded — which node's own compile cache never keeps. So the code a verb compiled is taken after its run
+ * (`createCachedData`) and handed back to V8 on the next run of the same verb (a verdict: ~10 ms of ~120). The cache
+ * lives in a folder of Docket's own install, beside the bundles, written where the install is writable (a miss or a
+ * read-only install only costs the compile), and is named by the bundle's size and time, so a changed bundle never
+ * takes another's code. Never the shared temp dir: whoever can write the cache runs code in the human's commands, and
+ * only who can already write the bundle itself may.
  */
 function runBundle(name, verb) {
   const { readFileSync, statSync } = require("node:fs");
@@ -49,8 +49,7 @@ function runBundle(name, verb) {
     return { exports: require(file), keepCompiled() {} };
   }
   const { size, mtimeMs } = statSync(file);
-  const cache = join(COMPILED, `${name}.${key}.${size}-${Math.trunc(mtimeMs)}.v8`);
-  const cachedData = readOrNothing(readFileSync, cache);
+  const { cache, cachedData, union } = keptCode(join(COMPILED, `${name}.${key}.${size}-${Math.trunc(mtimeMs)}`));
   // The wrapper node itself puts around a CommonJS module, on the bundle's first line so its positions stay true.
   const source = `(function (exports, require, module, __filename, __dirname) {${readFileSync(file, "utf8")}\n})`;
   const script = new vm.Script(source, { filename: file, cachedData });
@@ -59,13 +58,15 @@ function runBundle(name, verb) {
   return {
     exports: bundleModule.exports,
     keepCompiled() {
-      if (cachedData && !script.cachedDataRejected) return;
+      const taken = cachedData && !script.cachedDataRejected;
+      if (taken && cache === union) return;
+      const target = taken ? union : cache; // a refused file is replaced where it is
       try {
         const { mkdirSync, renameSync, writeFileSync } = require("node:fs");
         mkdirSync(COMPILED, { recursive: true });
-        const temp = `${cache}.${process.pid}.tmp`;
+        const temp = `${target}.${process.pid}.tmp`;
         writeFileSync(temp, script.createCachedData());
-        renameSync(temp, cache); // whole old or whole new bytes for a command reading it at the same moment
+        renameSync(temp, target); // whole old or whole new bytes for a command reading it at the same moment
       } catch {
         // A read-only install: the next run compiles again.
       }
@@ -73,10 +74,20 @@ function runBundle(name, verb) {
   };
 }
 
-function readOrNothing(readFileSync, path) {
-  try {
-    return readFileSync(path);
-  } catch {
-    return undefined;
+/**
+ * A verb's kept code is written twice: after its first success, then after the next, which adds what that one
+ * compiled (V8 keeps every function compiled so far, the ones it was handed included) — a first run over an empty
+ * queue, say, is not all the verb ever runs. The second is taken when there is one.
+ */
+function keptCode(stem) {
+  const union = `${stem}.2.v8`;
+  const first = `${stem}.1.v8`;
+  for (const cache of [union, first]) {
+    try {
+      return { cache, cachedData: require("node:fs").readFileSync(cache), union };
+    } catch {
+      // not kept yet
+    }
   }
+  return { cache: first, cachedData: undefined, union };
 }

@@ -89,7 +89,7 @@ const OWN_URL =
 const HOST_IMPORT = "const __import = (s) => (module.importModule ?? ((x) => import(x)))(s);";
 const DYNAMIC_IMPORT = /(?<![\w$.])import\((?=")/g;
 
-/** Routes a bundle's `import("…")` calls through HOST_IMPORT (in its banner); refuses any other `import(` left in it. */
+/** Routes a bundle's `import("…")` calls through HOST_IMPORT (in its banner); refuses any other `import(` in it. */
 function importsThroughHost(name, text) {
   const banner = `"use strict";${OWN_URL}${HOST_IMPORT}`;
   if (!text.startsWith(banner)) throw new Error(`${name} bundle: does not start with its banner`);

@@ -22,8 +22,8 @@ export interface PeerPatch {
 }
 
 export interface ReviewFacts {
-  /** Pending (neither promoted, rejected nor combined) current frozen patches of the project's live workers, in worker order. */
-  peers(projectRoot: string): readonly PeerPatch[];
+  /** `worker`'s current frozen patch when it is pending (neither promoted, rejected nor combined) in this project. */
+  pendingPeer(projectRoot: string, worker: string): PeerPatch | null;
   /** The pending patches touching any of these pre-image paths, in worker order. */
   peersTouching(projectRoot: string, paths: readonly string[]): PeerPatch[];
   /** Whether the ledger records `worker` editing any of `paths` (every frozen file is recorded): else its sidecar need not be read. */
@@ -100,10 +100,10 @@ export function reviewFacts(ctx: EngineContext): ReviewFacts {
   }
 
   return {
-    peers: (projectRoot) =>
-      project(projectRoot)
-        .rows.map(peerOf)
-        .filter((p): p is PeerPatch => p !== null),
+    pendingPeer(projectRoot, worker) {
+      const row = project(projectRoot).rows.find((r) => r.id === worker);
+      return row ? peerOf(row) : null;
+    },
     peersTouching(projectRoot, paths) {
       const { byPath } = project(projectRoot);
       const rows = new Set(paths.flatMap((path) => byPath.get(path) ?? []));

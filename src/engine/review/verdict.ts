@@ -320,11 +320,11 @@ function rankedForJudgment(ctx: EngineContext, root: string): Ranked[] {
 
 function queueCards(ctx: EngineContext, root: string, ranked: readonly Ranked[]): VerdictCard[] {
   const facts = reviewFacts(ctx);
-  const pending = new Map(facts.peers(root).map((p) => [p.row.id, p]));
+  // Only the queued workers' own patches: another worker's sidecar is read only when a card's paths meet its edits.
   facts.prefetchParentChanges(
     root,
     ranked.flatMap(({ row }) => {
-      const peer = pending.get(row.id);
+      const peer = facts.pendingPeer(root, row.id);
       return peer ? [parentQueryOf(peer.row, peer.change)] : [];
     }),
   );

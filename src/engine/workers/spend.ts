@@ -110,7 +110,7 @@ export interface WorkerSpend {
   unmeasured?: string;
 }
 
-/** One worker's spend after reading what is new (unless `read`: its caller just did): totals, per generation and version. */
+/** A worker's spend after reading what is new (unless `read`: its caller just did): totals, by generation, version. */
 export function workerSpend(
   ctx: EngineContext,
   worker: { id: string; agent: string },
