@@ -50,8 +50,9 @@ function runBundle(name, verb) {
   }
   const { size, mtimeMs } = statSync(file);
   const { cache, cachedData, union } = keptCode(join(COMPILED, `${name}.${key}.${size}-${Math.trunc(mtimeMs)}`));
-  // The wrapper node itself puts around a CommonJS module, on the bundle's first line so its positions stay true.
-  const source = `(function (exports, require, module, __filename, __dirname) {${readFileSync(file, "utf8")}\n})`;
+  // The wrapper node itself puts around a CommonJS module, on the bundle's first line so its positions stay true. The
+  // build writes the bundle in ASCII (scripts/bundle.mjs), so latin1 reads it as it is, into a one-byte string.
+  const source = `(function (exports, require, module, __filename, __dirname) {${readFileSync(file, "latin1")}\n})`;
   const script = new vm.Script(source, { filename: file, cachedData });
   const bundleRequire = require("node:module").createRequire(file);
   script.runInThisContext()(bundleModule.exports, bundleRequire, bundleModule, file, join(file, ".."));

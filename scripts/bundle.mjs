@@ -100,6 +100,15 @@ function importsThroughHost(name, text) {
   return `${banner}${body}`;
 }
 
+/**
+ * The bundle with every non-ASCII code unit written as a `\uXXXX` escape, which means the same character in a string,
+ * a template or a regular expression (esbuild leaves a few in regular expressions). bin/docket.js then reads it as
+ * latin1 into a one-byte string: no UTF-8 decoding, half the memory, ~4 ms of a verdict.
+ */
+function asciiOnly(text) {
+  return text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
 rmSync(OUT, { recursive: true, force: true });
 mkdirSync(OUT, { recursive: true });
 for (const { name, entry, outside, within } of BUNDLES) {
@@ -128,7 +137,7 @@ for (const { name, entry, outside, within } of BUNDLES) {
   const stray = /\blazyModule\)?\(\s*__ownUrl\([^)]*\),\s*"\.\.?\//.exec(text);
   if (stray)
     throw new Error(`${name} bundle: a lazy seam not written as lazyModule(import.meta.url, "<literal>"): ${stray[0]}`);
-  writeFileSync(output, importsThroughHost(name, text));
+  writeFileSync(output, asciiOnly(importsThroughHost(name, text)));
   const inputs = Object.keys(result.metafile.inputs)
     .map((p) => relative(ROOT, resolve(ROOT, p)))
     .sort();

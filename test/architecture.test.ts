@@ -291,6 +291,9 @@ test("each bundle holds only modules of its entry's graph; a worker's client non
         (s) => !s.startsWith("node:") && !allowed.has(s) && (worker || s.startsWith(".") || packages.includes(s)),
       );
     assert.deepEqual(stray, [], `${listing}: the bundle loads more than node builtins and its outside modules`);
+    // bin/docket.js reads a bundle as latin1: one character that is not ASCII would be read as two or three.
+    const wide = /[^\x00-\x7f]/.exec(bundle);
+    assert.equal(wide, null, `${listing}: the bundle is not ASCII at ${wide?.index}`);
   }
 });
 
