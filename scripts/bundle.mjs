@@ -22,8 +22,9 @@ const OUT = join(ROOT, "dist", "bundle");
 
 /**
  * Each bundle: its compiled entry, the modules it imports that stay separate files (loaded only when needed), and the
- * packages built into it. The CLI holds commander, which every verb loads: inside, it costs no module lookups and its
- * compiled code is kept with the verb's (bin/docket.js); every other package is required from node_modules.
+ * packages built into it. The CLI holds commander, which every verb loads, and better-sqlite3's JavaScript (its addon
+ * stays a file of its package, src/ledger/core/open.ts names it): inside, they cost no module lookups and their compiled
+ * code is kept with the verb's (bin/docket.js); every other package is required from node_modules.
  */
 const BUNDLES = [
   {
@@ -32,7 +33,7 @@ const BUNDLES = [
     outside: ["dist/src/surfaces/cli/worker-main.js", "dist/src/substrate/door-revive.js"],
     within: [],
   },
-  { name: "cli", entry: "dist/src/surfaces/cli/main.js", outside: [], within: ["commander"] },
+  { name: "cli", entry: "dist/src/surfaces/cli/main.js", outside: [], within: ["commander", "better-sqlite3"] },
 ];
 
 /** Leaves node builtins and every package but `within` out of the bundle, required from node_modules at run time. */

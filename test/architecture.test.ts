@@ -276,8 +276,8 @@ test("each bundle holds only modules of its entry's graph; a worker's client non
       `${listing}: modules outside ${entry}'s graph`,
     );
     const worker = listing === "worker.inputs.json";
-    // The one package built in is the CLI's commander (scripts/bundle.mjs); the worker's client holds none.
-    assert.deepEqual(packages, worker ? [] : ["commander"], `${listing}: packages built in`);
+    // The packages built in are the CLI's commander and better-sqlite3 (scripts/bundle.mjs); the worker's client none.
+    assert.deepEqual(packages, worker ? [] : ["better-sqlite3", "commander"], `${listing}: packages built in`);
     const heavy = inputs.map(ofSrc).filter((m) => /^(engine|ledger|files|substrate)\//.test(m));
     if (worker) assert.deepEqual(heavy, [], `${listing} holds ${heavy.join(", ")}`);
     // Loaded beside the bundle: node builtins, the named outside modules (the worker's fallback, the door's restart),

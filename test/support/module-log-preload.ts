@@ -16,6 +16,12 @@ if (log) {
     appendFileSync(log, `cjs ${filename}\n`);
     return compile.call(this, content, filename);
   };
+  // A native addon is a file node loads too (the CLI's bundle holds better-sqlite3's JavaScript, not its addon).
+  const dlopen = process.dlopen;
+  process.dlopen = (module: { exports: unknown }, filename: string, ...rest: number[]) => {
+    appendFileSync(log, `cjs ${filename}\n`);
+    return dlopen(module, filename, ...rest);
+  };
   // bin/docket.js runs its bundles as vm scripts (to keep their compiled code): each is a CommonJS file it loaded.
   const { Script } = vm;
   vm.Script = class LoggedScript extends Script {

@@ -30,18 +30,27 @@ export function openLedger(path: string, options: OpenLedgerOptions = {}): Db {
 }
 
 let nativeModuleLoaded = false;
+// better-sqlite3 takes the loaded addon as well as its path (lib/database.js); its types name only the path.
 let addon: { nativeBinding?: string } | undefined;
 
 /**
- * better-sqlite3's addon where its install script builds it, handed to every open: else each process finds it through
- * the `bindings` package, which tries a dozen paths after reading a stack trace (~1 ms of a command). Built anywhere
- * else, that search still finds it.
+ * better-sqlite3's addon, handed to every open. Where its install script builds it, by its path; anywhere else, as the
+ * `bindings` package finds it from better-sqlite3's own folder — which better-sqlite3 would otherwise ask of `bindings`
+ * from the file calling it, and inside the CLI's bundle (scripts/bundle.mjs) that file is not better-sqlite3's. The
+ * path also spares each process that search (a dozen paths after reading a stack trace, ~1 ms). Throws what
+ * `bindings` throws when the addon was never built.
  */
 export function nativeBinding(): { nativeBinding?: string } {
   if (addon) return addon;
-  const dir = dirname(createRequire(import.meta.url).resolve("better-sqlite3/package.json"));
-  const file = join(dir, "build", "Release", "better_sqlite3.node");
-  addon = existsSync(file) ? { nativeBinding: file } : {};
+  const manifest = createRequire(import.meta.url).resolve("better-sqlite3/package.json");
+  const file = join(dirname(manifest), "build", "Release", "better_sqlite3.node");
+  const found = existsSync(file)
+    ? file
+    : (createRequire(manifest)("bindings") as (o: object) => object)({
+        bindings: "better_sqlite3.node",
+        module_root: dirname(manifest),
+      });
+  addon = { nativeBinding: found as string };
   return addon;
 }
 

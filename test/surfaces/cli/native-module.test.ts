@@ -11,7 +11,7 @@ import { tempDir } from "../../support/temp.js";
 const ROOT = resolve(import.meta.dirname, "../../../..");
 
 /** A copy of the package at `dir` sharing node_modules by symlink, except better-sqlite3: its JS without an addon. */
-function packageCopy(dir: string, addon: "absent" | "not-loadable"): string {
+function packageCopy(dir: string, addon: "absent" | "not-loadable" | "built-elsewhere"): string {
   mkdirSync(dir, { recursive: true });
   for (const part of ["package.json", "bin", "dist/src", "dist/bundle"])
     cpSync(join(ROOT, part), join(dir, part), { recursive: true });
@@ -27,6 +27,14 @@ function packageCopy(dir: string, addon: "absent" | "not-loadable"): string {
   if (addon === "not-loadable") {
     mkdirSync(join(sqlite, "build/Release"), { recursive: true });
     writeFileSync(join(sqlite, "build/Release/better_sqlite3.node"), "not a shared object\n");
+  }
+  if (addon === "built-elsewhere") {
+    // A debug build: not where the install script puts it, but one of the places `bindings` looks.
+    mkdirSync(join(sqlite, "build/Debug"), { recursive: true });
+    cpSync(
+      join(ROOT, "node_modules/better-sqlite3/build/Release/better_sqlite3.node"),
+      join(sqlite, "build/Debug/better_sqlite3.node"),
+    );
   }
   return dir;
 }
@@ -83,4 +91,11 @@ test("an installed package whose addon does not load says so and names the --all
   assert.match(lines[0], /^docket: better-sqlite3's native module does not load in this Node\.js/);
   assert.ok(lines[0].includes(`npm rebuild better-sqlite3\` in ${pkg}`), lines[0]);
   assert.ok(lines[0].includes("npm install -g <docket> --allow-scripts=better-sqlite3"), lines[0]);
+});
+
+test("an addon built where the install script does not put it is still found, from better-sqlite3's own folder", (t) => {
+  const home = tempDir(t);
+  const pkg = packageCopy(join(home, "docket"), "built-elsewhere");
+  const r = run(pkg, home, "ls", "--json");
+  assert.deepEqual([r.code, r.stderr, JSON.parse(r.stdout)], [0, "", { workers: [] }]);
 });

@@ -83,7 +83,8 @@ test("docket ls --json loads none of pi-ai's provider SDKs, and its model regist
   assert.deepEqual(
     [...names].sort(),
     ["better-sqlite3"],
-    // commander is built into the CLI's bundle; the ledger names its addon, so no `bindings` search
+    // commander and better-sqlite3's JavaScript are built into the CLI's bundle: only the addon is loaded from its
+    // package, by its path (no `bindings` search)
     "no worker reported usage: no price asked",
   );
   const prices = new URL("../../../src/substrate/model-prices.js", import.meta.url).href;
