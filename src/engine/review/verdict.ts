@@ -287,7 +287,7 @@ export function verdictQueue(ctx: EngineContext): VerdictCard[] {
   const ranked = readSnapshot(ctx.db, () => rankedForJudgment(ctx, root));
   refreshSpend(
     ctx,
-    ranked.map((r) => r.row),
+    ranked.map(({ row }) => row),
   );
   return readSnapshot(ctx.db, () => queueCards(ctx, root, ranked));
 }

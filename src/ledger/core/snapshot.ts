@@ -4,6 +4,7 @@
 // instead of waiting its turn, so the runner refuses to start one there (see runner.ts).
 
 import type Database from "better-sqlite3";
+import { internalError } from "../../domain/errors.js";
 
 const open = new WeakSet<Database.Database>();
 
@@ -23,5 +24,8 @@ export function readSnapshot<T>(db: Database.Database, read: () => T): T {
 /** Throws when a command would start inside a read snapshot: a bug in the caller, never the human's input. */
 export function assertNoSnapshot(db: Database.Database, command: string): void {
   if (open.has(db))
-    throw new Error(`ledger command ${command} started inside a read snapshot: run it before the reads`);
+    throw internalError(
+      "command-in-snapshot",
+      `ledger command ${command} started inside a read snapshot: run it first`,
+    );
 }
