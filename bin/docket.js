@@ -63,11 +63,12 @@ function runBundle(name, verb) {
       if (taken && cache === union) return;
       const target = taken ? union : cache; // a refused file is replaced where it is
       try {
-        const { mkdirSync, renameSync, writeFileSync } = require("node:fs");
+        const { mkdirSync, renameSync, rmSync, writeFileSync } = require("node:fs");
         mkdirSync(COMPILED, { recursive: true });
         const temp = `${target}.${process.pid}.tmp`;
         writeFileSync(temp, script.createCachedData());
         renameSync(temp, target); // whole old or whole new bytes for a command reading it at the same moment
+        if (target !== cache) rmSync(cache, { force: true }); // the union replaces the first
       } catch {
         // A read-only install: the next run compiles again.
       }
@@ -78,7 +79,7 @@ function runBundle(name, verb) {
 /**
  * A verb's kept code is written twice: after its first success, then after the next, which adds what that one
  * compiled (V8 keeps every function compiled so far, the ones it was handed included) — a first run over an empty
- * queue, say, is not all the verb ever runs. The second is taken when there is one.
+ * queue, say, is not all the verb ever runs. The second replaces the first.
  */
 function keptCode(stem) {
   const union = `${stem}.2.v8`;
