@@ -62,15 +62,25 @@ function runBundle(name, verb) {
       const taken = cachedData && !script.cachedDataRejected;
       if (taken && cache === union) return;
       const target = taken ? union : cache; // a refused file is replaced where it is
+      const fs = require("node:fs");
+      const temp = `${target}.${process.pid}.tmp`;
+      let fd;
       try {
-        const { mkdirSync, renameSync, rmSync, writeFileSync } = require("node:fs");
-        mkdirSync(COMPILED, { recursive: true });
-        const temp = `${target}.${process.pid}.tmp`;
-        writeFileSync(temp, script.createCachedData());
-        renameSync(temp, target); // whole old or whole new bytes for a command reading it at the same moment
-        if (target !== cache) rmSync(cache, { force: true }); // the union replaces the first
+        fs.mkdirSync(COMPILED, { recursive: true });
+        fd = fs.openSync(temp, "wx", 0o644); // before the data is made (~6 ms): a read-only install stops here
       } catch {
-        // A read-only install: the next run compiles again.
+        return; // the next run compiles again
+      }
+      try {
+        try {
+          fs.writeFileSync(fd, script.createCachedData());
+        } finally {
+          fs.closeSync(fd);
+        }
+        fs.renameSync(temp, target); // whole old or whole new bytes for a command reading it at the same moment
+        if (target !== cache) fs.rmSync(cache, { force: true }); // the union replaces the first
+      } catch {
+        fs.rmSync(temp, { force: true }); // a full disk, say: nothing half-written is left
       }
     },
   };

@@ -117,3 +117,18 @@ test("a worker call's bundle, run from its kept code, still imports what it load
   assert.match(typo.stderr, /unknown command/);
   assert.deepEqual(kept(root, "worker.worker-heartbaet."), []);
 });
+
+test("where the cache folder cannot be made, a verb runs as ever and leaves nothing behind", (t) => {
+  const root = installCopy(t);
+  const cwd = tempDir(t);
+  const bundle = join(root, "dist", "bundle");
+  writeFileSync(join(bundle, "compiled"), "a file where the folder would be\n"); // what root's writes cannot pass either
+  for (let i = 0; i < 2; i++) {
+    const r = run(root, cwd, "ls", "--json");
+    assert.deepEqual([r.code, r.stderr, JSON.parse(r.stdout)], [0, "", { workers: [] }]);
+  }
+  assert.deepEqual(
+    readdirSync(bundle).filter((n) => n.includes(".tmp")),
+    [],
+  );
+});
