@@ -8,6 +8,7 @@
 // bundle starts no ES-module loader at all.
 "use strict";
 
+const fs = require("node:fs");
 const { join } = require("node:path");
 
 const args = process.argv.slice(2);
@@ -37,23 +38,21 @@ entry
  * only who can already write the bundle itself may.
  */
 function runBundle(name, verb) {
-  const { readFileSync, statSync } = require("node:fs");
-  const vm = require("node:vm");
   const file = join(__dirname, "..", "dist", "bundle", `${name}.cjs`);
+  if (verb.length === 0 || !verb.every((w) => /^[a-z][a-z-]{0,30}$/.test(w)))
+    return { exports: require(file), keepCompiled() {} };
+  const { size, mtimeMs } = fs.statSync(file);
+  const stem = `${name}.${verb.join("-")}.${size}-${Math.trunc(mtimeMs)}`;
+  const { cache, cachedData, union } = keptCode(join(COMPILED, stem));
+  // The wrapper node itself puts around a CommonJS module, on the bundle's first line so its positions stay true. The
+  // build writes the bundle in ASCII (scripts/bundle.mjs), so latin1 reads it as it is, into a one-byte string.
+  const source = `(function (exports, require, module, __filename, __dirname) {${fs.readFileSync(file, "latin1")}\n})`;
+  const { Script } = require("node:vm");
+  const script = new Script(source, { filename: file, cachedData });
   // The bundle's `import()`s come here (see scripts/bundle.mjs): its relative ones name files beside it.
   const importModule = (spec) =>
     import(spec.startsWith(".") ? require("node:url").pathToFileURL(join(file, "..", spec)).href : spec);
   const bundleModule = { exports: {}, importModule };
-  const key = verb.join("-");
-  if (verb.length === 0 || !verb.every((w) => /^[a-z][a-z-]{0,30}$/.test(w))) {
-    return { exports: require(file), keepCompiled() {} };
-  }
-  const { size, mtimeMs } = statSync(file);
-  const { cache, cachedData, union } = keptCode(join(COMPILED, `${name}.${key}.${size}-${Math.trunc(mtimeMs)}`));
-  // The wrapper node itself puts around a CommonJS module, on the bundle's first line so its positions stay true. The
-  // build writes the bundle in ASCII (scripts/bundle.mjs), so latin1 reads it as it is, into a one-byte string.
-  const source = `(function (exports, require, module, __filename, __dirname) {${readFileSync(file, "latin1")}\n})`;
-  const script = new vm.Script(source, { filename: file, cachedData });
   const bundleRequire = require("node:module").createRequire(file);
   script.runInThisContext()(bundleModule.exports, bundleRequire, bundleModule, file, join(file, ".."));
   return {
@@ -62,7 +61,6 @@ function runBundle(name, verb) {
       const taken = cachedData && !script.cachedDataRejected;
       if (taken && cache === union) return;
       const target = taken ? union : cache; // a refused file is replaced where it is
-      const fs = require("node:fs");
       const temp = `${target}.${process.pid}.tmp`;
       let fd;
       try {
@@ -96,7 +94,7 @@ function keptCode(stem) {
   const first = `${stem}.1.v8`;
   for (const cache of [union, first]) {
     try {
-      return { cache, cachedData: require("node:fs").readFileSync(cache), union };
+      return { cache, cachedData: fs.readFileSync(cache), union };
     } catch {
       // not kept yet
     }

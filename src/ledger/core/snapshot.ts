@@ -6,24 +6,24 @@
 import type Database from "better-sqlite3";
 import { internalError } from "../../domain/errors.js";
 
-const open = new WeakSet<Database.Database>();
+const inSnapshot = new WeakSet<Database.Database>();
 
 /** Runs `read` inside one read transaction on `db` (or inside the transaction already open) and returns its answer. */
 export function readSnapshot<T>(db: Database.Database, read: () => T): T {
   if (db.inTransaction) return read();
   db.exec("BEGIN DEFERRED");
-  open.add(db);
+  inSnapshot.add(db);
   try {
     return read();
   } finally {
-    open.delete(db);
+    inSnapshot.delete(db);
     db.exec("COMMIT"); // nothing was written: ends the read transaction
   }
 }
 
 /** Throws when a command would start inside a read snapshot: a bug in the caller, never the human's input. */
 export function assertNoSnapshot(db: Database.Database, command: string): void {
-  if (open.has(db))
+  if (inSnapshot.has(db))
     throw internalError(
       "command-in-snapshot",
       `ledger command ${command} started inside a read snapshot: run it first`,
