@@ -2,12 +2,11 @@
 // A call that cannot reach the door (none yet, stale, died mid-call) is retried with the same request, then one named error.
 
 import { createRequire } from "node:module";
-import { connect } from "node:net";
-import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { CONTROL_SOCKET, doorDirFor, doorSocketName, type DoorCall } from "../../domain/door.js";
 import { DocketError, refusal, type ErrorCategory } from "../../domain/errors.js";
 import { parseWorkerIdentity, type WorkerIdentity } from "../../domain/workers/identity.js";
+import { exchangeLine, Unreached } from "./door-line.js";
 
 export interface Door {
   /** This generation's socket (`DOCKET_DOOR`). */
@@ -28,16 +27,16 @@ export function doorOf(env: NodeJS.ProcessEnv): Door {
   const who = parseWorkerIdentity(env) as Required<WorkerIdentity>;
   const given = env.DOCKET_DOOR?.trim();
   if (given) return { socket: resolve(given), who, ...(env.DOCKET_DOOR_FORWARDED === "1" ? { forwarded: true } : {}) };
-  const home = env.DOCKET_HOME
-    ? resolve(env.DOCKET_HOME)
-    : join(env.PI_CODING_AGENT_DIR ? resolve(env.PI_CODING_AGENT_DIR) : join(homedir(), ".pi", "agent"), "docket");
+  const load = createRequire(import.meta.url);
+  const agentDir = () =>
+    env.PI_CODING_AGENT_DIR
+      ? resolve(env.PI_CODING_AGENT_DIR)
+      : join((load("node:os") as typeof import("node:os")).homedir(), ".pi", "agent");
+  const home = env.DOCKET_HOME ? resolve(env.DOCKET_HOME) : join(agentDir(), "docket");
   const dir = doorDirFor(
     home,
     typeof process.getuid === "function" ? process.getuid() : 0,
-    (createRequire(import.meta.url)("node:crypto") as typeof import("node:crypto"))
-      .createHash("sha256")
-      .update(home)
-      .digest("hex"),
+    (load("node:crypto") as typeof import("node:crypto")).createHash("sha256").update(home).digest("hex"),
   );
   return { socket: join(dir, doorSocketName(who.worker, who.generation)), who };
 }
@@ -68,53 +67,14 @@ function errorOf(shape: NonNullable<Reply["error"]>): DocketError {
   });
 }
 
-class Unreached extends Error {
-  constructor(
-    readonly reason: string,
-    readonly noSocket: boolean,
-  ) {
-    super(reason);
-  }
-}
-
 /** One request and its one reply line; `waitMs` bounds a reply that never comes (a long-poll adds its own wait). */
-function exchange(socket: string, request: object, waitMs: number, background = false): Promise<Reply> {
-  return new Promise((done, fail) => {
-    const conn = connect(socket);
-    if (background) conn.unref(); // a long-poll never keeps a finished process alive
-    let buffer = "";
-    let settled = false;
-    const finish = (fn: () => void) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      conn.destroy();
-      fn();
-    };
-    const timer = setTimeout(() => finish(() => fail(new Unreached(`no reply within ${waitMs} ms`, false))), waitMs);
-    if (background) timer.unref();
-    conn.setEncoding("utf8");
-    conn.on("connect", () => conn.write(`${JSON.stringify(request)}\n`));
-    conn.on("data", (chunk: string) => {
-      buffer += chunk;
-      const nl = buffer.indexOf("\n");
-      if (nl === -1) return;
-      const line = buffer.slice(0, nl);
-      finish(() => {
-        try {
-          done(JSON.parse(line) as Reply);
-        } catch {
-          fail(new Unreached("the door's reply was not JSON", false));
-        }
-      });
-    });
-    conn.on("error", (error: NodeJS.ErrnoException) =>
-      finish(() =>
-        fail(new Unreached(error.code ?? error.message, error.code === "ENOENT" || error.code === "ECONNREFUSED")),
-      ),
-    );
-    conn.on("close", () => finish(() => fail(new Unreached("the door closed the connection before replying", false))));
-  });
+async function exchange(socket: string, request: object, waitMs: number, background = false): Promise<Reply> {
+  const line = await exchangeLine(socket, `${JSON.stringify(request)}\n`, { waitMs, background });
+  try {
+    return JSON.parse(line) as Reply;
+  } catch {
+    throw new Unreached("the door's reply was not JSON", false);
+  }
 }
 
 /** Calls the client keys itself (the agent names no call for them): a retry after the door died lands them once. */
