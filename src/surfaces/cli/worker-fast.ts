@@ -2,7 +2,7 @@
 // its command line parsed by worker-argv (no commander). Help, and any line it declines, go to the full worker program
 // (worker-main), so every usage message and exit code stays commander's (bin/docket.js sends worker lines here).
 
-import { createIo } from "../shared/io.js";
+import { createFdIo } from "../shared/fd-io.js";
 import { extractJson, report } from "../shared/verbs/outcome.js";
 import type { WorkerSubcommands } from "../shared/verbs/worker.js";
 import { parseVerb, recorder } from "./worker-argv.js";
@@ -31,7 +31,7 @@ export async function main(argv: string[]): Promise<number> {
   const [group, verbName, ...rest] = args;
   const load = group === "worker" && verbName !== undefined ? VERB_MODULES[verbName] : undefined;
   if (load) {
-    const io = createIo(json);
+    const io = createFdIo(json);
     const { group: stand, verbs } = recorder();
     for (const register of await load()) register(stand, io);
     const verb = verbs.get(verbName!);

@@ -2,6 +2,7 @@
 // Only a regular file or a pipe, at most the input cap, with the same one-line refusals as every other Docket reader.
 
 import { closeSync, fstatSync, openSync, readSync, statSync, type Stats } from "node:fs";
+import { createRequire } from "node:module";
 import { resolve } from "node:path";
 import { validationError } from "../../domain/errors.js";
 import { INPUT_CAP_BYTES, INPUT_CAP_TEXT } from "../../domain/input-cap.js";
@@ -99,4 +100,18 @@ export function readStdinText(): string {
     );
   if (st.isFile() && st.size > INPUT_CAP_BYTES) throw tooLarge("standard input");
   return readCapped(0, "standard input").toString("utf8");
+}
+
+/** Standard input is a character device (a terminal, /dev/null) or missing; fstat tells without building a stream. */
+export function stdinIsDevice(): boolean {
+  try {
+    return fstatSync(0).isCharacterDevice();
+  } catch {
+    return true;
+  }
+}
+
+/** Standard input is a terminal. Only a character device loads node's tty to tell (it loads net and the streams). */
+export function stdinIsTerminal(): boolean {
+  return stdinIsDevice() && (createRequire(import.meta.url)("node:tty") as typeof import("node:tty")).isatty(0);
 }

@@ -3,7 +3,8 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, readFileSync, statSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { addItem } from "../../../src/engine/work/items.js";
@@ -27,7 +28,8 @@ test("a command worker's heartbeat and report through its door load bin/docket.j
   const { ctx, home } = workLedger(t);
   const w = addWorker(ctx, "tok-bundle");
   const item = addItem(ctx, { kind: "todo", text: "paint it" }).id;
-  dispatchItems(ctx, { worker: w.worker, items: [item] });
+  const second = addItem(ctx, { kind: "todo", text: "paint it again" }).id;
+  dispatchItems(ctx, { worker: w.worker, items: [item, second] });
   const door = doorOf({
     DOCKET_HOME: home,
     DOCKET_WORKER_ID: w.worker,
@@ -45,14 +47,38 @@ test("a command worker's heartbeat and report through its door load bin/docket.j
     DOCKET_GENERATION: "1",
     DOCKET_RUN_TOKEN: w.runToken,
   };
-  for (const args of [["heartbeat"], ["report", "--item", item, "--outcome", "done", "--body", "painted"]]) {
+  // node's own modules the call loaded, beyond what node loads to start: written by a preload as the process exits.
+  const builtinsLog = join(home, "builtins.log");
+  const preload = join(home, "builtins-preload.cjs");
+  writeFileSync(
+    preload,
+    `const start = new Set(process.moduleLoadList);
+process.on("exit", () => require("fs").writeFileSync(${JSON.stringify(builtinsLog)}, process.moduleLoadList.filter((m) => !start.has(m)).join("\\n")));`,
+  );
+  const report = (id: string) => ["report", "--item", id, "--outcome", "done", "--body", "painted"];
+  for (const [args, again] of [
+    [["heartbeat"], ["heartbeat"]],
+    [report(item), report(second)],
+  ] as const) {
     const r = runLoggingModules([DOCKET_BIN, "worker", ...args], { cwd: empty, env });
     assert.equal(r.run.status, 0, `${args[0]}: ${r.run.stderr}`);
     assert.deepEqual(ours(r), ["bin/docket.js", "dist/bundle/worker.cjs"], args[0]);
     assert.deepEqual(ours({ ...r, cjs: [] }), [], "both CommonJS: the call starts no ES-module loader of its own");
+    // Its stdout a pipe, as an agent's shell tool gives it: node's stdout stream would be a net socket.
+    const bare = spawnSync(process.execPath, ["-r", preload, DOCKET_BIN, "worker", ...again], {
+      cwd: empty,
+      env,
+      encoding: "utf8",
+    });
+    assert.equal(bare.status, 0, `${args[0]}: ${bare.stderr}`);
+    const loaded = readFileSync(builtinsLog, "utf8").split("\n");
+    const streams = loaded.filter((m) => /^NativeModule (net|stream|tty|internal\/streams\/)/.test(m));
+    assert.deepEqual(streams, [], `${args[0]} reached the door over node's pipe handle, without net or streams`);
   }
-  const row = ctx.db.prepare("SELECT state FROM items WHERE id = ?").get(item) as { state: string };
-  assert.equal(row.state, "done", "the report landed");
+  for (const id of [item, second]) {
+    const row = ctx.db.prepare("SELECT state FROM items WHERE id = ?").get(id) as { state: string };
+    assert.equal(row.state, "done", `the report of ${id} landed`);
+  }
 });
 
 test("the worker's bundle is built from the compiled modules in dist/ now (npm run build, not tsc alone)", () => {

@@ -4,6 +4,7 @@
 import type { Command } from "commander";
 import { ReportedExit, type Io } from "../io.js";
 import { callDoor, doorOf, type Door } from "../door-client.js";
+import { readStdinText, stdinIsDevice } from "../door-input.js";
 
 const EVENTS = ["prompt", "stop", "notify"];
 
@@ -20,7 +21,7 @@ export function registerWorkerHook(worker: Command, _io: Io): void {
       try {
         door = doorOf(process.env);
         if (!EVENTS.includes(event)) throw new Error(`unknown hook event ${JSON.stringify(event)}`);
-        const raw = payload ?? (process.stdin.isTTY ? "" : await readAll());
+        const raw = payload ?? (stdinIsDevice() ? "" : readStdinText());
         await callDoor(door, "hook", { event, payload: parseJson(raw) });
       } catch (error) {
         // Recorded where the human looks at this worker; without an identity there is no worker to record it on.
@@ -58,11 +59,4 @@ function parseJson(raw: string): unknown {
   } catch {
     return undefined; // a payload we cannot read still marks the turn boundary
   }
-}
-
-async function readAll(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin)
-    chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer));
-  return Buffer.concat(chunks).toString("utf8");
 }

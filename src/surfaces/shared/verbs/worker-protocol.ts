@@ -10,7 +10,7 @@ import type { Io } from "../io.js";
 import { emit } from "../io.js";
 import { collect } from "./args.js";
 import { callDoor, doorOf, freshCallId } from "../door-client.js";
-import { INPUT_CAP_TEXT, readInputText, readStdinText } from "../door-input.js";
+import { INPUT_CAP_TEXT, readInputText, readStdinText, stdinIsTerminal } from "../door-input.js";
 
 interface DoneFlags {
   outcome?: string;
@@ -221,7 +221,7 @@ function registerFailure(worker: Command, io: Io): void {
 }
 
 function readStdin(): string {
-  if (process.stdin.isTTY)
+  if (stdinIsTerminal())
     throw usageError("no-body", "give the deliverable body with --body-file <file> or on standard input");
   return readStdinText();
 }
