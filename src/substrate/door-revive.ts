@@ -7,7 +7,7 @@ import { spawn } from "node:child_process";
 import { closeSync, constants, mkdirSync, openSync, rmSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { DOOR_LOG_FILE, DOOR_START_FILE } from "../domain/door.js";
+import { DOOR_LOG_FILE, DOOR_START_FILE, doorCommand } from "../domain/door.js";
 
 /** `dist/src/substrate` → the package's `bin/docket.js`. */
 const BIN = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "bin", "docket.js");
@@ -74,7 +74,7 @@ export function reviveDoor(doorDir: string): void {
     // no log: the door still starts
   }
   try {
-    const child = spawn(process.execPath, [BIN, "door", "serve", doorDir], {
+    const child = spawn(process.execPath, doorCommand(BIN, doorDir), {
       cwd: "/",
       env,
       detached: true,

@@ -1,7 +1,7 @@
 // The human's side of the door: start it when a worker needs it, name each generation's socket, and read its state.
 // One door per home (DESIGN §8b); a door that runs is left alone, a dead one's stale state is replaced by the next start.
 
-import { doorSocketName, SOCKET_PATH_MAX } from "../../domain/door.js";
+import { doorCommand, doorSocketName, SOCKET_PATH_MAX } from "../../domain/door.js";
 import { internalError } from "../../domain/errors.js";
 import {
   doorPaths,
@@ -66,7 +66,7 @@ export function ensureDoor(ctx: EngineContext): DoorPaths {
   const env = doorEnvOf(ctx);
   writeDoorEnv(paths, env);
   if (runningDoor(paths) || !claimDoorStart(paths.dir, ctx.clock.nowMs())) return paths; // running, or being started by another spawn
-  startNodeDetached([docketBinPath(), "door", "serve", paths.dir], { cwd: ctx.home.root, env, logPath: paths.log });
+  startNodeDetached(doorCommand(docketBinPath(), paths.dir), { cwd: ctx.home.root, env, logPath: paths.log });
   return paths;
 }
 

@@ -144,4 +144,6 @@ test("sixteen workers finding no door at once start one door, not one each", { t
   // a second start, which finds the first and exits. Without the claim a burst like this started 4 to 10.
   assert.ok(seen.size <= 2, `door processes started: ${[...seen].join(", ")}`);
   await waitFor("one door left serving", () => doorProcesses(home).length === 1, 30_000, 20);
+  const argv = readFileSync(`/proc/${doorProcesses(home)[0]}/cmdline`, "utf8").split("\0");
+  assert.equal(argv[1], "--max-semi-space-size=1", "the door a worker started holds a small young generation");
 });
