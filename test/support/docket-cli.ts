@@ -52,8 +52,13 @@ export function docket(options: { env: NodeJS.ProcessEnv; cwd: string; input?: s
 
 /** The same run without blocking, so several commands can run at the same moment (a burst of spawns). */
 export function docketAsync(options: { env: NodeJS.ProcessEnv; cwd: string }, ...args: string[]): Promise<CliRun> {
+  return nodeAsync(options, DOCKET_BIN, ...args);
+}
+
+/** Any node command line run without blocking: a server this process holds keeps answering it meanwhile. */
+export function nodeAsync(options: { env: NodeJS.ProcessEnv; cwd: string }, ...args: string[]): Promise<CliRun> {
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [DOCKET_BIN, ...args], {
+    const child = spawn(process.execPath, args, {
       cwd: options.cwd,
       env: options.env,
       stdio: ["ignore", "pipe", "pipe"],

@@ -27,12 +27,11 @@ export function doorOf(env: NodeJS.ProcessEnv): Door {
   const who = parseWorkerIdentity(env) as Required<WorkerIdentity>;
   const given = env.DOCKET_DOOR?.trim();
   if (given) return { socket: resolve(given), who, ...(env.DOCKET_DOOR_FORWARDED === "1" ? { forwarded: true } : {}) };
-  const load = createRequire(import.meta.url);
-  const agentDir = () =>
-    env.PI_CODING_AGENT_DIR
-      ? resolve(env.PI_CODING_AGENT_DIR)
-      : join((load("node:os") as typeof import("node:os")).homedir(), ".pi", "agent");
-  const home = env.DOCKET_HOME ? resolve(env.DOCKET_HOME) : join(agentDir(), "docket");
+  const load = createRequire(import.meta.url); // node:os and node:crypto: only a process given no DOCKET_DOOR needs them
+  const homedir = () => (load("node:os") as typeof import("node:os")).homedir();
+  const home = env.DOCKET_HOME
+    ? resolve(env.DOCKET_HOME)
+    : join(env.PI_CODING_AGENT_DIR ? resolve(env.PI_CODING_AGENT_DIR) : join(homedir(), ".pi", "agent"), "docket");
   const dir = doorDirFor(
     home,
     typeof process.getuid === "function" ? process.getuid() : 0,

@@ -91,7 +91,8 @@ interface PipeHandles {
 }
 
 const UV_EOF = -4095;
-let handles: PipeHandles | null | undefined;
+let looked = false;
+let handles: PipeHandles | undefined;
 
 /**
  * Node's pipe and stream handles, or undefined where this node has none of the shape used here (they are node's
@@ -99,20 +100,25 @@ let handles: PipeHandles | null | undefined;
  * (`--pending-deprecation`). Either way the call goes over `net` instead.
  */
 export function pipeHandles(): PipeHandles | undefined {
-  if (handles !== undefined) return handles ?? undefined;
-  handles = null;
+  if (!looked) {
+    looked = true;
+    handles = takeHandles();
+  }
+  return handles;
+}
+
+function takeHandles(): PipeHandles | undefined {
   const flags = `${process.execArgv.join(" ")} ${process.env.NODE_OPTIONS ?? ""}`;
   if (/--pending-deprecation\b/.test(flags) || process.env.NODE_PENDING_DEPRECATION === "1") return undefined;
   try {
     const binding = (process as unknown as { binding(name: string): Record<string, unknown> }).binding;
     const pipe = binding("pipe_wrap");
     const stream = binding("stream_wrap");
-    const constants = pipe.constants as { SOCKET?: unknown } | undefined;
     const found = {
       Pipe: pipe.Pipe,
       PipeConnectWrap: pipe.PipeConnectWrap,
       WriteWrap: stream.WriteWrap,
-      SOCKET: constants?.SOCKET,
+      SOCKET: (pipe.constants as { SOCKET?: unknown } | undefined)?.SOCKET,
       state: stream.streamBaseState,
       bytes: stream.kReadBytesOrError,
       offset: stream.kArrayBufferOffset,
@@ -125,11 +131,10 @@ export function pipeHandles(): PipeHandles | undefined {
       found.state instanceof Int32Array &&
       typeof found.bytes === "number" &&
       typeof found.offset === "number";
-    if (shaped) handles = found as PipeHandles;
+    return shaped ? (found as PipeHandles) : undefined;
   } catch {
-    // no such bindings on this node
+    return undefined; // no such bindings on this node
   }
-  return handles ?? undefined;
 }
 
 function overPipe(p: PipeHandles, socket: string, line: string, options: LineOptions): Promise<string> {
@@ -149,7 +154,9 @@ function overPipe(p: PipeHandles, socket: string, line: string, options: LineOpt
     const connect = new p.PipeConnectWrap();
     const write = new p.WriteWrap();
     write.handle = handle;
-    write.oncomplete = (status) => status < 0 && byStatus(status); // called only for a write that had to wait
+    write.oncomplete = (status) => {
+      if (status < 0) byStatus(status); // called only for a write that had to wait
+    };
     connect.oncomplete = (status) => {
       if (status < 0) return byStatus(status);
       const error = handle.writeUtf8String(write, line);

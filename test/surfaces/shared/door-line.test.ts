@@ -9,6 +9,7 @@ import { existsSync } from "node:fs";
 import { createServer, type Server, type Socket } from "node:net";
 import { join } from "node:path";
 import { exchangeLine, pipeHandles, Unreached, type LineOptions } from "../../../src/surfaces/shared/door-line.js";
+import { nodeAsync } from "../../support/docket-cli.js";
 import { tempDir } from "../../support/temp.js";
 
 const LINE_MODULE = new URL("../../../src/surfaces/shared/door-line.js", import.meta.url).href;
@@ -28,23 +29,6 @@ async function serve(t: { after(fn: () => void | Promise<void>): void }, path: s
     for (const c of open) c.destroy();
     return new Promise<void>((ok) => server.close(() => ok()));
   });
-  return open;
-}
-
-/** A node child run asynchronously: the servers it talks to live in this process, which must keep serving. */
-function runNode(args: string[], env: NodeJS.ProcessEnv = process.env) {
-  const child = spawn(process.execPath, args, { env, stdio: ["ignore", "pipe", "pipe"] });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (d: Buffer) => (stdout += d));
-  child.stderr.on("data", (d: Buffer) => (stderr += d));
-  const killer = setTimeout(() => child.kill("SIGKILL"), 20_000);
-  return new Promise<{ status: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((ok) =>
-    child.once("close", (status, signal) => {
-      clearTimeout(killer);
-      ok({ status, signal, stdout, stderr });
-    }),
-  );
 }
 
 const unreached = (promise: Promise<string>) =>
@@ -128,8 +112,8 @@ for (const { name, over } of TRANSPORTS) {
       exchangeLine(${JSON.stringify(socket)}, "{}\\n", { waitMs: 60000, background: true${over ? ', over: "net"' : ""} });
       setTimeout(() => {}, 50);
     })`;
-    const child = await runNode(["-e", script]);
-    assert.equal(child.status, 0, child.stderr);
+    const child = await nodeAsync({ env: process.env, cwd: dir }, "-e", script);
+    assert.equal(child.code, 0, child.stderr);
     assert.equal(child.signal, null, "it ended on its own, long before the poll's 60 s");
     assert.equal(polls, 1, "the poll did connect");
   });
@@ -144,8 +128,8 @@ test("where node would warn about the pipe handles (--pending-deprecation), the 
     console.log(JSON.stringify({ line, pipe: pipeHandles() !== undefined, net: process.moduleLoadList.includes("NativeModule net") }));
   })`;
   for (const how of [{ args: ["--pending-deprecation"] }, { env: { NODE_OPTIONS: "--pending-deprecation" } }]) {
-    const child = await runNode([...(how.args ?? []), "-e", script], { ...process.env, ...how.env });
-    assert.equal(child.status, 0, child.stderr);
+    const child = await nodeAsync({ env: { ...process.env, ...how.env }, cwd: dir }, ...(how.args ?? []), "-e", script);
+    assert.equal(child.code, 0, child.stderr);
     assert.equal(child.stderr, "", "no deprecation warning reaches the worker's agent");
     assert.deepEqual(JSON.parse(child.stdout), { line: '{"ok":true}', pipe: false, net: true });
   }
