@@ -2,11 +2,15 @@
 // one the pi session's model started through its tools (DESIGN §8a, issue 23 break 10). CLI, pi, web and MCP share it.
 
 import { createHash } from "node:crypto";
+import { join } from "node:path";
 import { PARENT_AGENT_VAR, PARENT_HELPER_VAR, workerIdentityIn, type HumanVerb } from "../domain/authority.js";
 import { refusal, type DocketError } from "../domain/errors.js";
+import { PARENT_TOOLS_NOTE } from "../domain/parent-tools.js";
 import { readParentSession } from "../files/parent-sessions.js";
+import { pathExists } from "../files/probe.js";
 import { ancestorsOf, ownPid, processStartTime } from "../substrate/process-ancestry.js";
 import type { EngineContext } from "./context.js";
+import { isParentSessionProcess } from "./parent-session.js";
 
 type AuthorityContext = Pick<EngineContext, "env"> & { home?: { root: string } };
 
@@ -37,14 +41,18 @@ export function assertHuman(ctx: AuthorityContext, verb: HumanVerb): void {
 }
 
 /**
- * Why this process is the parent agent's, or undefined. The variable the pi parent sets marks its tools' children; the
- * ancestry walk (a live pi parent registered in this home above us) catches one that unset it. The pi process itself
- * and a helper holding the session's secret are the human's.
+ * Why this process is the parent agent's, or undefined. The pi process itself knows it is one (in memory, never from its
+ * environment, which a tool's child may write: issue 43). In the session's bubblewrap box the home holds only the note
+ * the box puts there; uncontained, the variable the pi parent sets marks its tools' children and the ancestry walk (a
+ * live pi parent registered in this home above us) catches one that unset it. A helper holding the session's secret is
+ * the human's.
  */
 export function parentAgentOf(ctx: AuthorityContext): string | undefined {
+  if (isParentSessionProcess()) return undefined;
+  if (ctx.home && pathExists(join(ctx.home.root, PARENT_TOOLS_NOTE)))
+    return "it runs in the pi session's tool box, where Docket's home is out of reach";
   const self = ownPid();
   const marked = ctx.env[PARENT_AGENT_VAR] ?? "";
-  if (marked === String(self)) return undefined;
   const helper = ctx.env[PARENT_HELPER_VAR] ?? "";
   if (marked !== "" && helper === "") return `${PARENT_AGENT_VAR}=${marked} in its environment`;
   if (!ctx.home) return undefined;

@@ -9,6 +9,13 @@ import { ownPid, processStartTime } from "../substrate/process-ancestry.js";
 
 /** The secret of this process's session; only a helper started for the human by this process receives it. */
 let helperSecret: string | undefined;
+/** Set in memory by the pi process itself: no environment a tool's child writes can make another process this one. */
+let sessionPid: number | undefined;
+
+/** Whether this process is a pi parent session (the human's own /docket commands run in it). */
+export function isParentSessionProcess(): boolean {
+  return sessionPid !== undefined && sessionPid === ownPid();
+}
 
 export interface ParentSession {
   pid: number;
@@ -23,6 +30,7 @@ export interface ParentSession {
  */
 export function startParentSession(env: NodeJS.ProcessEnv): ParentSession {
   const pid = ownPid();
+  sessionPid = pid;
   env[PARENT_AGENT_VAR] = String(pid);
   delete env[PARENT_HELPER_VAR];
   helperSecret ??= randomBytes(24).toString("hex");
@@ -45,7 +53,7 @@ export function startParentSession(env: NodeJS.ProcessEnv): ParentSession {
  * without the parent-agent mark, with the session's secret. Outside a pi parent session, `env` unchanged.
  */
 export function helperEnvOf(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  if (!helperSecret || env[PARENT_AGENT_VAR] !== String(ownPid())) return env;
+  if (!helperSecret || !isParentSessionProcess()) return env;
   const { [PARENT_AGENT_VAR]: _marked, ...rest } = env;
   return { ...rest, [PARENT_HELPER_VAR]: helperSecret };
 }

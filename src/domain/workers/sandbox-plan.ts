@@ -9,6 +9,8 @@ export interface Mount {
   path: string;
   /** Why this mount is there (for `--dry-run`-style listings and tests). */
   why: string;
+  /** `ro` only: the host path shown at `path` when it is another one (a note bound into a hidden directory). */
+  from?: string;
 }
 
 export type SandboxNetwork = "default" | "none";
@@ -154,6 +156,8 @@ export type PathType = "dir" | "file" | "missing";
 
 export interface BwrapOptions {
   network: SandboxNetwork;
+  /** The system beneath the mounts: read-only (a worker), or as the human's own shell has it (the pi session's tools). */
+  system?: "ro" | "rw";
 }
 
 /**
@@ -176,7 +180,7 @@ export function bwrapArgs(
     "--die-with-parent",
     "--cap-drop",
     "ALL",
-    "--ro-bind",
+    options.system === "rw" ? "--bind" : "--ro-bind",
     "/",
     "/",
     "--dev",
@@ -186,10 +190,10 @@ export function bwrapArgs(
   ];
   const emptied: string[] = [];
   for (const m of orderMounts(mounts)) {
-    const type = m.path === "/tmp" ? "dir" : typeOf(m.path);
+    const type = m.path === "/tmp" ? "dir" : typeOf(m.from ?? m.path);
     if (type === "missing") continue;
     if (m.kind === "hide") args.push(...(type === "dir" ? ["--tmpfs", m.path] : ["--ro-bind", "/dev/null", m.path]));
-    else args.push(m.kind === "rw" ? "--bind" : "--ro-bind", m.path, m.path);
+    else args.push(m.kind === "rw" ? "--bind" : "--ro-bind", m.from ?? m.path, m.path);
     if (m.kind === "hide" && type === "dir" && m.path !== "/tmp") emptied.push(m.path);
   }
   // A hidden directory is an empty tmpfs: read-only once the mounts inside it exist, so nothing can be planted there

@@ -4,7 +4,13 @@
 import { execFileSync } from "node:child_process";
 import { accessSync, constants, lstatSync, realpathSync, statSync } from "node:fs";
 import { delimiter, isAbsolute, join } from "node:path";
-import { bwrapArgs, type Mount, type PathType, type SandboxNetwork } from "../../domain/workers/sandbox-plan.js";
+import {
+  bwrapArgs,
+  type BwrapOptions,
+  type Mount,
+  type PathType,
+  type SandboxNetwork,
+} from "../../domain/workers/sandbox-plan.js";
 
 export type SandboxSupport =
   | { ok: true; bwrap: string }
@@ -139,6 +145,11 @@ function resolved(mounts: readonly Mount[]): Mount[] {
 }
 
 /** The argv prefix that runs a command contained: `bwrap …mounts… --`. */
-export function sandboxArgv(bwrap: string, mounts: readonly Mount[], network: SandboxNetwork): string[] {
-  return [bwrap, ...bwrapArgs(resolved(mounts), pathType, { network }), "--"];
+export function sandboxArgv(
+  bwrap: string,
+  mounts: readonly Mount[],
+  network: SandboxNetwork,
+  system: BwrapOptions["system"] = "ro",
+): string[] {
+  return [bwrap, ...bwrapArgs(resolved(mounts), pathType, { network, system }), "--"];
 }

@@ -38,6 +38,7 @@ import { startConsultLane } from "./consult.js";
 import { chatMoved, noticeFor } from "./chat-notice.js";
 import { viewFor } from "./views.js";
 import { completeDocket } from "./completions.js";
+import { boxParentTools } from "./tool-box.js";
 import { startNotifyDispatcher } from "../../../engine/talk/notify-dispatch.js";
 
 export { completeDocket, type CompletionItem } from "./completions.js";
@@ -52,6 +53,7 @@ export function registerParentRole(pi: ExtensionAPI): void {
   // Before the model can run a tool: whatever it starts inherits the mark and is refused human verbs (issue 23, break 10).
   const session = startParentSession(process.env);
   process.once("exit", () => session.stop());
+  boxParentTools(pi, process.env); // and whatever they start runs without Docket's home (issue 43)
   // The composition point: one engine for this pi session's views and verbs, opened on first use, never closed.
   const engine = createEngineSession({ env: process.env, cwd: process.cwd(), holder: `pi:${process.pid}` }).engine;
   let feed: ParentFeed | undefined;
