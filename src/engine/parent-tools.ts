@@ -15,8 +15,8 @@ import { userConfig } from "./user-config.js";
 
 export type ParentToolBox =
   | { contained: true; bwrap: string }
-  /** `refuse`: the human asked for containment (`sandbox: "required"`), so the bash tool runs nothing. */
-  | { contained: false; why: string; refuse: boolean };
+  /** `chosen`: the human turned the sandbox off; `refuse`: the human required it, so the bash tool runs nothing. */
+  | { contained: false; why: string; chosen: boolean; refuse: boolean };
 
 /** Decided once when the session starts, with the human's PATH and config. */
 export function decideParentToolBox(env: NodeJS.ProcessEnv): ParentToolBox {
@@ -25,18 +25,27 @@ export function decideParentToolBox(env: NodeJS.ProcessEnv): ParentToolBox {
     return {
       contained: false,
       why: env.DOCKET_SANDBOX === "off" ? "DOCKET_SANDBOX=off" : "sandbox is off in your config",
+      chosen: true,
       refuse: false,
     };
   const support = detectSandbox(env.PATH);
   if (support.ok) return { contained: true, bwrap: support.bwrap };
-  return { contained: false, why: `${support.reason} (${support.fix})`, refuse: mode === "required" };
+  return { contained: false, why: `${support.reason} (${support.fix})`, chosen: false, refuse: mode === "required" };
 }
 
-/** The session-start notice where the model's bash is not boxed: what it can still do, or that it runs nothing. */
+/**
+ * The session-start notice where the model's bash is not boxed: information when the human turned the sandbox off, a
+ * warning when this machine cannot box it, an error when it was required and so runs nothing.
+ */
 export function parentToolBoxNotice(box: Extract<ParentToolBox, { contained: false }>): {
   text: string;
-  level: "warning" | "error";
+  level: "info" | "warning" | "error";
 } {
+  if (box.chosen)
+    return {
+      text: `docket: this session's bash tool runs uncontained (${box.why}); a process-tree check refuses it your verbs`,
+      level: "info",
+    };
   if (box.refuse)
     return {
       text: `docket: this session's bash tool is refused: sandbox is "required" but it cannot be contained here: ${box.why}`,

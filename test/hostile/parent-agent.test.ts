@@ -259,7 +259,7 @@ test("uncontained (sandbox off), the session says so when it starts, and the sel
   await workerAskingForApproval(p, pi, scratch);
   const notices = pi.ui("notify").map((m) => String(m.message));
   assert.ok(
-    notices.some((n) => /bash tool runs uncontained \(DOCKET_SANDBOX=off\)/.test(n)),
+    notices.some((n) => /bash tool runs uncontained \(DOCKET_SANDBOX=off\); a process-tree check/.test(n)),
     `the session says its tools are not boxed: ${JSON.stringify(notices)}`,
   );
 
