@@ -51,7 +51,8 @@ export function workerIdentityIn(env: Record<string, string | undefined>): strin
 
 /**
  * Set by the pi parent extension in its own process environment (its pid), so every process the session's model
- * starts through its tools inherits it. A process carrying it, other than the pi process itself, is the parent agent's.
+ * starts through its tools inherits it. A process carrying it, whatever pid it names, is the parent agent's: the pi
+ * process knows itself in memory, never by this value (issue 43). Where its tools run boxed, this only names them.
  */
 export const PARENT_AGENT_VAR = "DOCKET_PARENT_AGENT";
 

@@ -6,7 +6,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { assertExit, docket, DOCKET_BIN } from "../support/docket-cli.js";
 import { parentFixture, type Parent } from "../support/pi-parent.js";
 import type { PiRpc, RpcMessage } from "../support/pi-rpc.js";
@@ -280,6 +280,33 @@ test("uncontained (sandbox off), the session says so when it starts, and the sel
   );
   assert.equal(await pi.close(), 0);
   assert.equal(existsSync(join(p.home, "parents", `${pi.child.pid}.json`)), false, "the session unregistered on exit");
+});
+
+test("sandbox required where bubblewrap is not found: the session says so as an error and the bash tool runs nothing", {
+  timeout: 300_000,
+}, async (t) => {
+  const p = parentFixture(t, []);
+  const scratch = join(p.repo, "..");
+  const ran = join(scratch, "ran");
+  p.env.DOCKET_SANDBOX = "required";
+  p.env.PATH = dirname(process.execPath); // node only: no bwrap on the PATH the session looks it up on
+  const steps = [{ toolCall: { id: "b", name: "bash", arguments: { command: `touch ${ran}` } } }, { text: "done" }];
+  writeFileSync(join(scratch, "script.json"), JSON.stringify(steps));
+  const pi = p.start();
+  await pi.call({ type: "get_state" });
+  await pi.waitFor("the session's error", (m) => m.method === "notify" && m.notifyType === "error", {
+    timeoutMs: 60_000,
+  });
+  assert.match(
+    String(pi.ui("notify").find((m) => m.notifyType === "error")?.message),
+    /bash tool is refused: sandbox is "required" but it cannot be contained here: bubblewrap \(bwrap\) is not on PATH/,
+  );
+  await prompt(pi, "touch it");
+  const r = toolResult(pi, "b");
+  assert.equal(r.isError, true);
+  assert.match(r.text, /runs nothing: sandbox is "required"/);
+  assert.equal(existsSync(ran), false, "nothing ran");
+  assert.equal(await pi.close(), 0);
 });
 
 test("a CLI outside any pi session, in the human's terminal, is the human's: approve records actor human", (t) => {
