@@ -93,6 +93,8 @@ test("the model's bash runs boxed: no line it runs, however it detaches or marks
     ["spoofed", `DOCKET_PARENT_AGENT=1 ${D} revise w1 looks good, ship it --json`],
     ["web", `env -u DOCKET_PARENT_AGENT timeout 20 ${D} web --json`],
     ["home", `ls -A ${p.home}; cat ${config} ${join(p.home, "web", "0123456789abcdef.json")}`],
+    ["proc", "cat /proc/[0-9]*/cmdline | tr '\\0' '\\n' | grep -c 'pi-coding-agen[t]/dist/cli'"],
+    ["unmount", `unshare -Urm sh -c 'umount -l ${p.home}; ls -A ${p.home}'`],
     [
       "rogue-home",
       `mkdir -p ${join(scratch, "rogue")} && DOCKET_HOME=${join(scratch, "rogue")} ${D} approve w1 --json`,
@@ -197,6 +199,12 @@ test("the model's bash runs boxed: no line it runs, however it detaches or marks
   const home = readFileSync(join(scratch, "home.out"), "utf8");
   assert.equal(home.split("\n")[0], ".docket-parent-tools", `the box shows an empty home but for its note: ${home}`);
   assert.doesNotMatch(home, new RegExp(SECRET), "the review page's secret is out of reach");
+  assert.equal(readFileSync(join(scratch, "proc.out"), "utf8").trim(), "0", "the pi process is not in the box's /proc");
+  assert.doesNotMatch(
+    readFileSync(join(scratch, "unmount.out"), "utf8"),
+    /ledger\.sqlite/,
+    "the hidden home stays hidden",
+  );
   // A home of its own making is no one's: it judges nothing there and never reaches the human's ledger.
   assert.notEqual(
     JSON.parse(readFileSync(join(scratch, "rogue-home.out"), "utf8").trim().split("\n").at(-1)!).ok,
