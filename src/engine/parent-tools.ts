@@ -80,9 +80,8 @@ function escapeSockets(env: NodeJS.ProcessEnv): string[] {
 function runLaterPaths(env: NodeJS.ProcessEnv, checkout: string): string[] {
   const agentDir = env.PI_CODING_AGENT_DIR ? resolve(env.PI_CODING_AGENT_DIR) : join(homedir(), ".pi", "agent");
   const piEntry = process.argv[1] ? realPathOf("/", process.argv[1]) : undefined;
-  const piInstall = piEntry?.includes("/pi-coding-agent/")
-    ? piEntry.slice(0, piEntry.lastIndexOf("/dist/"))
-    : undefined;
+  const dist = piEntry?.includes("/pi-coding-agent/") ? piEntry.lastIndexOf("/dist/") : -1;
+  const piInstall = dist > 0 ? piEntry?.slice(0, dist) : undefined;
   const home = env.HOME ? resolve(env.HOME) : homedir();
   const paths = [
     resolve(docketBinPath(), "..", ".."),
@@ -95,10 +94,11 @@ function runLaterPaths(env: NodeJS.ProcessEnv, checkout: string): string[] {
 
 /** The argv prefix (`bwrap … --`) of one bash call, planned afresh: a door started since is hidden too. */
 export function parentToolArgv(env: NodeJS.ProcessEnv, bwrap: string, cwd: string): string[] {
-  const home = realPathOf("/", resolveHomeDir(env));
+  const given = resolveHomeDir(env);
+  const home = realPathOf("/", given);
   const mounts = planParentToolMounts({
     home,
-    doorDir: realPathOf("/", doorDirOf(home)),
+    doorDir: realPathOf("/", doorDirOf(given)), // named from the home as the door names it, links resolved after
     escapes: escapeSockets(env),
     runLater: runLaterPaths(env, realPathOf("/", cwd)),
   });
