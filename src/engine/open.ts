@@ -3,6 +3,9 @@
 
 import { join } from "node:path";
 import { resolveConfig } from "../domain/config.js";
+import { refusal } from "../domain/errors.js";
+import { PARENT_TOOLS_NOTE } from "../domain/parent-tools.js";
+import { pathExists } from "../files/probe.js";
 import { homeLayout, resolveHomeDir } from "../files/home.js";
 import { homeReadOnly, prepareHome } from "../files/home-access.js";
 import { readJsonFile } from "../files/json-file.js";
@@ -35,6 +38,13 @@ export interface OpenEngineOptions {
 
 export function openEngine(options: OpenEngineOptions): EngineContext {
   const home = homeLayout(resolveHomeDir(options.env));
+  // The pi session's tool box shows an empty home with only this note: say so, rather than answer from an empty ledger.
+  if (pathExists(join(home.root, PARENT_TOOLS_NOTE)))
+    throw refusal(
+      "parent-tools-no-home",
+      "this runs in the pi session's tool box, where Docket's home is out of reach: it reads nothing and judges nothing; nothing was changed",
+      "ask the human: they run docket in pi's editor (/docket …) or in a terminal of their own, and can hand you what they choose (Use → Parent)",
+    );
   const readOnly = prepareHome(home) === "read-only";
   const db = readOnly ? openLedgerReadOnly(home.ledger) : openLedger(home.ledger);
   if (!readOnly) removeLegacyStatusFiles(home); // a home shared with pi-docket: its worker list must not see ours

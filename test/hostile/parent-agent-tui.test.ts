@@ -43,7 +43,7 @@ test("the model's bash cannot open a window in the human's tmux to approve; the 
   await pi.until("the model's turn to end", (s) => s.includes("I TRIED IT."), 120_000);
 
   for (const out of [window, server]) assert.match(readFileSync(out, "utf8"), /^no tmux: 1$/m, out);
-  assert.match(readFileSync(join(scratch, "plain.out"), "utf8"), /"code":"parent-agent-cannot-judge"/);
+  assert.match(readFileSync(join(scratch, "plain.out"), "utf8"), /"code":"parent-tools-no-home"/);
   assert.equal(existsSync(`${window}.tmp`), false, "nothing ran in the human's tmux");
   assert.deepEqual(decisionsForWorker(g.ctx.db, w.worker), [], "the model judged nothing");
 

@@ -46,10 +46,12 @@ async function workerAskingForApproval(p: Parent, pi: PiRpc, scratch: string): P
   assertExit(p.asWorker("w1", "worker", "done", "--outcome", "findings", "--summary", "ready", "--body-file", body));
 }
 
-function refusedAsParentAgent(scratch: string, name: string): string {
+/** The refusal's message; in the box the CLI stops at the home (`parent-tools-no-home`) or at the authority check. */
+function refusedAsParentAgent(scratch: string, name: string, boxed = false): string {
   const out = readFileSync(join(scratch, `${name}.out`), "utf8");
   const json = JSON.parse(out.trim().split("\n").at(-1)!);
-  assert.equal(json.error?.code, "parent-agent-cannot-judge", `${name}: ${out}`);
+  const codes = boxed ? ["parent-tools-no-home", "parent-agent-cannot-judge"] : ["parent-agent-cannot-judge"];
+  assert.ok(codes.includes(json.error?.code), `${name}: ${out}`);
   return json.error.message as string;
 }
 
@@ -93,6 +95,7 @@ test("the model's bash runs boxed: no line it runs, however it detaches or marks
     ["spoofed", `DOCKET_PARENT_AGENT=1 ${D} revise w1 looks good, ship it --json`],
     ["web", `env -u DOCKET_PARENT_AGENT timeout 20 ${D} web --json`],
     ["home", `ls -A ${p.home}; cat ${config} ${join(p.home, "web", "0123456789abcdef.json")}`],
+    ["ls", `env -u DOCKET_PARENT_AGENT ${D} ls --json`],
     ["proc", "cat /proc/[0-9]*/cmdline | tr '\\0' '\\n' | grep -c 'pi-coding-agen[t]/dist/cli'"],
     ["unmount", `unshare -Urm sh -c 'umount -l ${p.home}; ls -A ${p.home}'`],
     [
@@ -184,6 +187,7 @@ test("the model's bash runs boxed: no line it runs, however it detaches or marks
   await prompt(pi, "please look after w1");
   for (const name of [
     "plain",
+    "ls",
     "self",
     "unset",
     "promote",
@@ -195,7 +199,7 @@ test("the model's bash runs boxed: no line it runs, however it detaches or marks
     "tmux",
     "script",
   ])
-    assert.match(refusedAsParentAgent(scratch, name), /pi session's tool box/, name);
+    assert.match(refusedAsParentAgent(scratch, name, true), /pi session's tool box/, name);
   const home = readFileSync(join(scratch, "home.out"), "utf8");
   assert.equal(home.split("\n")[0], ".docket-parent-tools", `the box shows an empty home but for its note: ${home}`);
   assert.doesNotMatch(home, new RegExp(SECRET), "the review page's secret is out of reach");
