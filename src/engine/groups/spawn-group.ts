@@ -1,0 +1,77 @@
+// `docket spawn --best-of N`: one group row, then N candidates on the same brief, each a whole worker in its own
+// worktree. Every candidate's policy is resolved (the one pure resolver) before anything is written; confirmed once.
+
+import { confirmationDeclined, resolveConfirmation } from "../../domain/review/confirmation.js";
+import type { ResolvedExecution } from "../../domain/workers/spawn-policy.js";
+import { insertCandidate, insertGroup } from "../../ledger/groups/groups.js";
+import { assertHuman } from "../authority.js";
+import type { EngineContext } from "../context.js";
+import { resolveBudget } from "../workers/budget.js";
+import { spawnWorker, type SpawnInput, type SpawnResult } from "../workers/spawn.js";
+import { resolveSpawn } from "../workers/spawn-resolve.js";
+
+export interface BestOfInput {
+  task: string;
+  /** One spawn input per candidate (the lists already cycled); their task is the group's. */
+  candidates: readonly Omit<SpawnInput, "task" | "yes" | "confirm" | "interactive" | "budgetUsd">[];
+  /** A budget over the group's total spend: notified at 80 %, every candidate stopped at 100 %. */
+  budgetUsd?: number;
+  yes?: boolean;
+  interactive?: boolean;
+  /** Asked once for the whole group, when any candidate's policy wants a confirmation. */
+  confirm?: (resolved: readonly ResolvedExecution[]) => Promise<boolean>;
+}
+
+export interface BestOfResult {
+  group: string;
+  candidates: SpawnResult[];
+  /** Lines about the group as a whole (its budget, a candidate that could not start). */
+  notes: string[];
+}
+
+export async function spawnBestOf(ctx: EngineContext, input: BestOfInput): Promise<BestOfResult> {
+  assertHuman(ctx, "spawn");
+  const resolved: ResolvedExecution[] = [];
+  for (const c of input.candidates) {
+    const r = await resolveSpawn(ctx, { ...c, task: input.task, interactive: false });
+    if (input.budgetUsd !== undefined) resolveBudget(r.resolved.agent, input.budgetUsd);
+    resolved.push(r.resolved);
+  }
+  const needed = resolved.some((r) => r.confirm.needed);
+  const interactive = Boolean(input.interactive && input.confirm);
+  const step = resolveConfirmation("spawn", { yes: Boolean(input.yes), interactive, needed });
+  if (step === "ask" && !(await input.confirm!(resolved))) throw confirmationDeclined("spawn", input.task);
+  const projectRoot = ctx.projectRoot();
+  const group = ctx.commands.run("groups.create", { task: input.task }, (tx) =>
+    insertGroup(tx, {
+      task: input.task.trim(),
+      projectRoot,
+      size: input.candidates.length,
+      ...(input.budgetUsd !== undefined ? { budgetUsd: input.budgetUsd } : {}),
+    }),
+  ).result;
+  const candidates: SpawnResult[] = [];
+  const notes: string[] = [];
+  if (input.budgetUsd !== undefined)
+    notes.push(`budget: $${input.budgetUsd.toFixed(2)} over the group's total spend (notified at 80 %)`);
+  for (const [i, c] of input.candidates.entries()) {
+    try {
+      const r = await spawnWorker(ctx, {
+        ...c,
+        task: input.task,
+        yes: true,
+        yesFrom: step === "ask" ? `confirmed once for group ${group}` : `one of group ${group}`,
+      });
+      ctx.commands.run("groups.candidate", { group, position: i + 1, worker: r.worker }, (tx) =>
+        insertCandidate(tx, group, i + 1, r.worker),
+      );
+      candidates.push(r);
+    } catch (error) {
+      if (candidates.length === 0) throw error;
+      // The started candidates stay (each is a whole worker): the group compares what did start.
+      notes.push(`candidate ${i + 1} did not start: ${(error as Error).message.split("\n")[0]}`);
+      break;
+    }
+  }
+  return { group, candidates, notes };
+}
