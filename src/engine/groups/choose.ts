@@ -75,8 +75,7 @@ export function chooseCandidate(ctx: EngineContext, input: ChooseInput): ChooseR
         verb: "approve",
         worker: r.subject,
         deliverable: r.pointer,
-        note: `chosen of ${group}`,
-        option: group,
+        note: `chosen in ${group}`,
         evidenceRefs: r.evidenceRefs,
         contentSha256: r.sha256,
       });
@@ -124,8 +123,7 @@ function notChoose(
     verb: "not-chosen",
     worker: c.worker,
     deliverable: pointer,
-    option: c.group,
-    note: c.reason ?? `${c.group}: ${c.ref} was chosen`,
+    note: `${c.group}: ${c.reason ?? `${c.ref} was chosen`}`,
     evidenceRefs: pointer ? [pointer.ref, c.ref] : [c.ref],
     contentSha256: pointer ? (c.shown.find((s) => s.worker === c.worker)?.sha256 ?? null) : null,
   });

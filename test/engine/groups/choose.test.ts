@@ -73,14 +73,14 @@ test("choose approves the exact version shown, records the others as not chosen,
   );
   assert.deepEqual(r.stopped, ["w1", "w3"]);
   const rows = g.ctx.db
-    .prepare("SELECT worker, verb, deliverable_ref, note, option FROM decisions ORDER BY seq")
+    .prepare("SELECT worker, verb, deliverable_ref, note FROM decisions ORDER BY seq")
     .all() as Record<string, string>[];
   assert.deepEqual(
-    rows.map((d) => [d.worker, d.verb, d.note, d.option]),
+    rows.map((d) => [d.worker, d.verb, d.deliverable_ref, d.note]),
     [
-      ["w2", "approve", "chosen of b1", "b1"],
-      ["w1", "not-chosen", "w2 kept the style", "b1"],
-      ["w3", "not-chosen", "w2 kept the style", "b1"],
+      ["w2", "approve", "worker-deliverable:w2:1", "chosen in b1"],
+      ["w1", "not-chosen", "worker-deliverable:w1:1", "b1: w2 kept the style"],
+      ["w3", "not-chosen", "worker-deliverable:w3:1", "b1: w2 kept the style"],
     ],
   );
   const exited = g.ctx.db.prepare("SELECT id, exited, last_error FROM workers ORDER BY seq").all() as {
