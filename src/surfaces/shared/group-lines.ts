@@ -1,5 +1,5 @@
-// Nesting a listing's worker lines under their best-of group: the group's line comes where its first candidate would,
-// its candidates follow indented, every other line keeps its place. Pure over already-rendered lines.
+// Nesting a listing under best-of groups: the group's line (or its candidates, labelled) comes where its first candidate
+// would, its candidates follow, every other row keeps its place. Pure over rows or already-rendered lines.
 
 import type { GroupOfWorker } from "../../engine/groups/listing.js";
 
@@ -24,4 +24,22 @@ export function nestUnderGroups(rows: readonly ListedLine[], groups: ReadonlyMap
     for (const member of rows) if (groups.get(member.worker)?.group === g.group) out.push(`  ${member.line}`);
   }
   return out;
+}
+
+/** Rows with each group's candidates together where its first one stands, their task prefixed with the group id. */
+export function groupRows<T extends { worker: string; task: string }>(
+  rows: readonly T[],
+  groups: ReadonlyMap<string, GroupOfWorker>,
+): T[] {
+  const nested = nestUnderGroups(
+    rows.map((r) => ({ worker: r.worker, line: r.worker })),
+    groups,
+  );
+  const byWorker = new Map(rows.map((r) => [r.worker, r]));
+  return nested.flatMap((line) => {
+    const row = byWorker.get(line.trim());
+    if (!row) return [];
+    const g = groups.get(row.worker);
+    return [g ? { ...row, task: `${g.group} · ${row.task}` } : row];
+  });
 }

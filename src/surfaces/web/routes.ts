@@ -20,7 +20,8 @@ import { previewStored } from "../../engine/store/slots.js";
 import { peekWorker } from "../../engine/talk/tell.js";
 import { fleetBoard } from "../../engine/workers/fleet-board.js";
 import { compareGroup } from "../../engine/groups/compare.js";
-import { projectGroups } from "../../engine/groups/listing.js";
+import { groupsOfWorkers, projectGroups } from "../../engine/groups/listing.js";
+import { groupRows } from "../shared/group-lines.js";
 import { renderGroup, renderGroupLinks } from "./pages/group.js";
 import type { Assets } from "./assets.js";
 import { escapeHtml, html, type Html } from "./html.js";
@@ -229,7 +230,7 @@ export const READ_ROUTES: { pattern: RegExp; handler: Handler }[] = [
         "fleet",
         "Fleet",
         html`${renderFleet(
-          fleetBoard(r.ctx, { all: r.url.searchParams.get("all") === "1" }),
+          groupRows(fleetBoard(r.ctx, { all: r.url.searchParams.get("all") === "1" }), groupsOfWorkers(r.ctx)),
           r.url.searchParams.get("all") === "1",
         )}${renderGroupLinks(projectGroups(r.ctx))}`,
       ),
