@@ -14,21 +14,28 @@ export interface GroupGround {
   workers: ProtocolWorker[];
 }
 
-/** A group b<N> of `size` candidates (not yet published). */
-export function groupGround(t: T, size = 3): GroupGround {
+/** A group b<N> of `size` candidates (not yet published), with a budget over their total spend when given. */
+export function groupGround(t: T, size = 3, budgetUsd?: number): GroupGround {
   const g = reviewGround(t);
   const workers = Array.from({ length: size }, () => reviewWorker(t, g));
   const group = recordGroup(
     g.ctx,
     g.project,
     workers.map((w) => w.worker),
+    budgetUsd,
   );
   return { g, group, workers };
 }
 
-export function recordGroup(ctx: EngineContext, projectRoot: string, workers: readonly string[]): string {
+export function recordGroup(
+  ctx: EngineContext,
+  projectRoot: string,
+  workers: readonly string[],
+  budgetUsd?: number,
+): string {
   return ctx.commands.run("test.group", { workers }, (tx) => {
-    const id = insertGroup(tx, { task: "change the app", projectRoot, size: workers.length });
+    const budget = budgetUsd === undefined ? {} : { budgetUsd };
+    const id = insertGroup(tx, { task: "change the app", projectRoot, size: workers.length, ...budget });
     workers.forEach((w, i) => insertCandidate(tx, id, i + 1, w));
     return id;
   }).result;
