@@ -24,7 +24,7 @@ export interface CandidateSpec {
 /** Splits a comma list flag (`a,b,-`) into its entries; an empty entry is refused (say `-` for "unset"). */
 export function parseCandidateList(flag: string, text: string): string[] {
   const entries = text.split(",").map((e) => e.trim());
-  const empty = entries.findIndex((e) => e === "");
+  const empty = entries.indexOf("");
   if (empty >= 0)
     throw usageError(
       "bad-flag",

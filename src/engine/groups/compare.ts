@@ -6,7 +6,7 @@ import { resolveCompareStats, type CandidateOverlap } from "../../domain/groups/
 import type { ShownSurface } from "../../domain/review/shown-binding.js";
 import { addTotals, EMPTY_TOTALS, type SpendTotals } from "../../domain/workers/spend.js";
 import type { Worker } from "../../domain/workers/worker.js";
-import { recordGroupShown } from "../../ledger/groups/groups.js";
+import { recordGroupShown, type WorkerGroup } from "../../ledger/groups/groups.js";
 import { decisionsForRef } from "../../ledger/review/decisions.js";
 import { requireWorker } from "../../ledger/workers/workers.js";
 import { humanRefusal } from "../authority.js";
@@ -116,7 +116,7 @@ export function compareGroup(ctx: EngineContext, group: string, options: Compare
     };
   });
   const spend = candidates.reduce((a, c) => (c.spend ? addTotals(a, c.spend) : a), { ...EMPTY_TOTALS });
-  if (options.surface) recordShown(ctx, g.id, candidates, options.surface);
+  if (options.surface) recordShown(ctx, g, candidates, options.surface);
   return {
     group: g.id,
     task: g.task,
@@ -163,11 +163,15 @@ function judgmentOf(
  */
 function recordShown(
   ctx: EngineContext,
-  group: string,
+  group: WorkerGroup,
   candidates: readonly ComparedCandidate[],
   surface: ShownSurface,
 ) {
   if (ctx.readOnly || humanRefusal(ctx, "approve")) return;
   const shown: ShownCandidate[] = candidates.map((c) => ({ worker: c.worker, ref: c.ref, sha256: c.sha256 }));
-  ctx.commands.run("groups.shown", { group, shown, surface }, (tx) => recordGroupShown(tx, group, shown, surface));
+  // The same comparison shown again on the same surface changes nothing: a page that re-renders costs no write.
+  if (group.shownSurface === surface && JSON.stringify(group.shown) === JSON.stringify(shown)) return;
+  ctx.commands.run("groups.shown", { group: group.id, shown, surface }, (tx) =>
+    recordGroupShown(tx, group.id, shown, surface),
+  );
 }
