@@ -17,6 +17,8 @@ export interface BestOfInput {
   /** A budget over the group's total spend: notified at 80 %, every candidate stopped at 100 %. */
   budgetUsd?: number;
   yes?: boolean;
+  /** What set `yes` when the human did not type `--yes` (as SpawnInput.yesFrom). */
+  yesFrom?: string;
   interactive?: boolean;
   /** Asked once for the whole group, when any candidate's policy wants a confirmation. */
   confirm?: (resolved: readonly ResolvedExecution[]) => Promise<boolean>;
@@ -42,29 +44,32 @@ export async function spawnBestOf(ctx: EngineContext, input: BestOfInput): Promi
   const step = resolveConfirmation("spawn", { yes: Boolean(input.yes), interactive, needed });
   if (step === "ask" && !(await input.confirm!(resolved))) throw confirmationDeclined("spawn", input.task);
   const projectRoot = ctx.projectRoot();
-  const group = ctx.commands.run("groups.create", { task: input.task }, (tx) =>
-    insertGroup(tx, {
-      task: input.task.trim(),
-      projectRoot,
-      size: input.candidates.length,
-      ...(input.budgetUsd !== undefined ? { budgetUsd: input.budgetUsd } : {}),
-    }),
-  ).result;
+  const budget = input.budgetUsd !== undefined ? { budgetUsd: input.budgetUsd } : {};
+  let group: string | undefined;
   const candidates: SpawnResult[] = [];
   const notes: string[] = [];
-  if (input.budgetUsd !== undefined)
-    notes.push(`budget: $${input.budgetUsd.toFixed(2)} over the group's total spend (notified at 80 %)`);
   for (const [i, c] of input.candidates.entries()) {
     try {
       const r = await spawnWorker(ctx, {
         ...c,
         task: input.task,
-        yes: true,
-        yesFrom: step === "ask" ? `confirmed once for group ${group}` : `one of group ${group}`,
+        // Asked once for the group: each candidate then goes ahead on that answer; otherwise as a lone spawn would.
+        ...(step === "ask"
+          ? { yes: true, yesFrom: "confirmed once for the group" }
+          : { yes: Boolean(input.yes), ...(input.yesFrom !== undefined ? { yesFrom: input.yesFrom } : {}) }),
       });
-      ctx.commands.run("groups.candidate", { group, position: i + 1, worker: r.worker }, (tx) =>
-        insertCandidate(tx, group, i + 1, r.worker),
-      );
+      // The group row comes with its first candidate, so a group never stands empty.
+      group = ctx.commands.run(
+        "groups.candidate",
+        { group: group ?? null, position: i + 1, worker: r.worker },
+        (tx) => {
+          const id =
+            group ??
+            insertGroup(tx, { task: input.task.trim(), projectRoot, size: input.candidates.length, ...budget });
+          insertCandidate(tx, id, i + 1, r.worker);
+          return id;
+        },
+      ).result;
       candidates.push(r);
     } catch (error) {
       if (candidates.length === 0) throw error;
@@ -73,5 +78,7 @@ export async function spawnBestOf(ctx: EngineContext, input: BestOfInput): Promi
       break;
     }
   }
-  return { group, candidates, notes };
+  if (input.budgetUsd !== undefined)
+    notes.unshift(`budget: $${input.budgetUsd.toFixed(2)} over the group's total spend (notified at 80 %)`);
+  return { group: group!, candidates, notes };
 }

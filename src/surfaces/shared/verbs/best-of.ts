@@ -82,12 +82,14 @@ export async function runBestOf(
   });
   warn(io, ctx.configWarnings());
   const { spawnBestOf } = await import("../../../engine/groups/spawn-group.js");
+  const allScripted = specs.every((s) => s.scripted !== undefined);
   const r = await spawnBestOf(ctx, {
     task: words.join(" "),
     candidates,
     ...(opts.budget !== undefined ? { budgetUsd: opts.budget } : {}),
     // Scripted candidates only spend nothing: a group with any other still confirms.
-    yes: Boolean(opts.yes) || specs.every((s) => s.scripted !== undefined),
+    yes: Boolean(opts.yes) || allScripted,
+    ...(!opts.yes && allScripted ? { yesFrom: "--scripted: its model spends nothing" } : {}),
     interactive: io.interactive,
     confirm: async (resolved) => {
       io.err(
