@@ -8,7 +8,7 @@ import { choiceRefusal } from "../../domain/groups/choice.js";
 import { assertNoControlCharacters } from "../../domain/work/message-text.js";
 import { getGroup, groupOfWorker, recordChoice } from "../../ledger/groups/groups.js";
 import { insertDecision } from "../../ledger/review/decisions.js";
-import type { Tx } from "../../ledger/core/runner.js";
+import { hashRequest, type Tx } from "../../ledger/core/runner.js";
 import { requireWorker, updateWorker } from "../../ledger/workers/workers.js";
 import { assertHuman } from "../authority.js";
 import type { EngineContext } from "../context.js";
@@ -91,7 +91,8 @@ export function chooseCandidate(ctx: EngineContext, input: ChooseInput): ChooseR
       recordChoice(tx, group, ref, chosen.id);
       return { group, chosen: decisionView(chosen), notChosen, stopped };
     },
-    { key: `groups.choose:${group}:${ref}` },
+    // The same choice again (a retry after a crash) replays; any other request runs and meets the recorded choice.
+    { key: `groups.choose:${hashRequest("groups.choose", request)}` },
   );
   // Also right here: a replay (the retry after a crash) finds the windows its first run may not have closed.
   stopCandidates(ctx, out.result.stopped);

@@ -98,6 +98,10 @@ test("choose approves the exact version shown, records the others as not chosen,
   );
   assert.match(exited[0]!.last_error!, /^stopped by Docket: b1 chose worker-deliverable:w2:1/);
   assert.throws(() => chooseCandidate(g.ctx, { ref: "worker-deliverable:w1:1" }), refused("group-already-chosen"));
+  assert.throws(
+    () => chooseCandidate(g.ctx, { ref: v2.ref, reason: "another reason" }),
+    refused("group-already-chosen", /^b1 already has its choice \(worker-deliverable:w2:1\); nothing changed$/),
+  );
   // A retry of the same choice is the same command: its stored result, nothing new.
   const before = decisionCount(g.ctx);
   assert.deepEqual(chooseCandidate(g.ctx, { ref: v2.ref, reason: "w2 kept the style" }).chosen, r.chosen);
