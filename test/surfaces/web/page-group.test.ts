@@ -1,6 +1,6 @@
 // Claim: in a real Chromium, a best-of group's page (linked from the queue) shows its candidates side by side — one
 // still working says so, worker text stays text under the strict CSP — and its Choose button records the approval and
-// the not-chosen decisions of exactly the versions shown.
+// the not-chosen decisions of exactly the versions shown; a candidate that published since makes the click refuse.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -43,6 +43,17 @@ test("the group page compares the candidates, escapes their text, and Choose rec
   assert.match((await page.textContent("ul.overlap")) ?? "", /w1 \+ w2: src\/app\.txt/);
   assert.equal(await page.$('.candidate[data-worker="w3"] button.choose'), null, "nothing to choose of w3 yet");
 
+  // w3 publishes after the page showed it still working: the click is refused, the page says why and reloads.
+  publish(g, workers[2]!, { "src/other.txt": "alpha\nbeta\ngamma by w3\n" });
+  await page.click('.candidate[data-worker="w2"] button.choose');
+  await page.waitForSelector("#banner:not([hidden])");
+  assert.match(
+    (await page.textContent("#banner")) ?? "",
+    /w3 published worker-deliverable:w3:1 after the comparison of b1 was shown to you/,
+  );
+  assert.deepEqual(decisionsForWorker(web.ctx.db, "w2"), [], "the refused choice recorded nothing");
+  await page.waitForSelector('.candidate[data-worker="w3"] button.choose');
+
   await page.fill("#choose-reason", "w2's is smaller");
   await page.click('.candidate[data-worker="w2"] button.choose');
   const [approved] = await waitFor("the choice recorded", () => {
@@ -50,12 +61,18 @@ test("the group page compares the candidates, escapes their text, and Choose rec
     return d.length > 0 ? d : undefined;
   });
   assert.deepEqual([approved!.verb, approved!.deliverable], ["approve", v2]);
-  assert.deepEqual(
-    decisionsForWorker(web.ctx.db, "w1").map((d) => [d.verb, d.note]),
-    [["not-chosen", "b1: w2's is smaller"]],
-  );
+  for (const w of ["w1", "w3"])
+    assert.deepEqual(
+      decisionsForWorker(web.ctx.db, w).map((d) => [d.verb, d.note]),
+      [["not-chosen", "b1: w2's is smaller"]],
+    );
   await page.waitForSelector('.candidate[data-worker="w2"] .pill.judgment');
   assert.equal(await page.textContent('.candidate[data-worker="w2"] .pill.judgment'), "chosen");
   assert.equal(await page.$("button.choose"), null, "a chosen group offers no more choices");
-  assert.deepEqual(seen, { dialogs: [], errors: [], foreign: [] });
+  assert.deepEqual(seen, {
+    dialogs: [],
+    // The browser logs the refused choice's answer (a refusal is 409); nothing else went wrong.
+    errors: ["console: Failed to load resource: the server responded with a status of 409 (Conflict)"],
+    foreign: [],
+  });
 });
