@@ -1,4 +1,5 @@
 // Reading one group for a verb: its id checked, its row found (or a not-found refusal naming how to list groups).
+// Every group verb (compare, the page, pi's overlay) reads its group through here, so each refuses the same way.
 
 import { notFound } from "../../domain/errors.js";
 import { parseGroupId } from "../../domain/groups/group-ids.js";

@@ -31,11 +31,14 @@ export function stopInLedger(tx: Tx, workers: readonly string[], why: string): s
   return stopped;
 }
 
-/** Closes the stopped candidates' windows; a window already gone is what was wanted (idempotent). */
+/**
+ * Closes the stopped candidates' windows; a window already gone is what was wanted (idempotent). Only a row the ledger
+ * still says exited: a candidate respawned since runs a new generation that no repeat of this effect may close.
+ */
 export function stopCandidates(ctx: EngineContext, workers: readonly string[]): void {
   for (const id of workers) {
     const row = getWorker(ctx.db, id);
-    if (!row?.windowId) continue;
+    if (!row?.windowId || !row.exited) continue;
     tmuxFor(ctx, row).killWindow(row.windowId);
   }
 }
