@@ -1,5 +1,5 @@
-// Which group each worker is a candidate of, and the groups of a project, for the listings (ls, the web queue and fleet,
-// pi's fleet view) that nest candidates under their group. One read of two small tables.
+// Which group each worker is a candidate of, and the groups of a project, for the listings (ls, the web queue and
+// fleet, pi's fleet view) that nest candidates under their group. One read of two small tables.
 
 import { listGroups } from "../../ledger/groups/groups.js";
 import type { EngineContext } from "../context.js";

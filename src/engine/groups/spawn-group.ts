@@ -1,5 +1,5 @@
-// `docket spawn --best-of N`: N candidates on the same brief, each a whole worker in its own worktree, as one group row
-// (written with the first). Every candidate's policy is resolved (the one resolver) before anything is written; confirmed once.
+// `docket spawn --best-of N`: N candidates on the same brief, each a whole worker in its own worktree, as one group
+// row (written with the first). Every policy is resolved (the one resolver) before anything is written; confirmed once.
 
 import { confirmationDeclined, resolveConfirmation } from "../../domain/review/confirmation.js";
 import type { ResolvedExecution } from "../../domain/workers/spawn-policy.js";

@@ -14,7 +14,7 @@ export const STOP_CANDIDATES_EFFECT = "group.stop";
 /** The exit code recorded for a candidate Docket stopped (128 + SIGTERM). */
 export const CANDIDATE_STOP_CODE = 143;
 
-/** Inside the command: records each running one as exited with `why`; returns those it stopped and queues their windows. */
+/** Inside the command: records each running one as exited with `why`; returns those stopped, their windows queued. */
 export function stopInLedger(tx: Tx, workers: readonly string[], why: string): string[] {
   const stopped: string[] = [];
   for (const id of workers) {
