@@ -69,6 +69,24 @@ test("the group page compares the candidates, escapes their text, and Choose rec
   await page.waitForSelector('.candidate[data-worker="w2"] .pill.judgment');
   assert.equal(await page.textContent('.candidate[data-worker="w2"] .pill.judgment'), "chosen");
   assert.equal(await page.$("button.choose"), null, "a chosen group offers no more choices");
+
+  await page.goto(`${web.origin}/fleet?all=1`);
+  const tasks = await page.$$eval("table.fleet tr[data-worker]", (rows) =>
+    rows.map((r) => [r.getAttribute("data-worker"), r.querySelector(".task")?.textContent]),
+  );
+  assert.deepEqual(
+    tasks.filter(([w]) => ["w1", "w2", "w3"].includes(w ?? "")),
+    [
+      ["w1", "b1 · change the app"],
+      ["w2", "b1 · change the app"],
+      ["w3", "b1 · change the app"],
+    ],
+    "the fleet lists the group's candidates together, each led by its group",
+  );
+  assert.match(
+    (await page.textContent("section.groups")) ?? "",
+    /b1 change the app 3 candidates chose worker-deliverable:w2:1/,
+  );
   assert.deepEqual(seen, {
     dialogs: [],
     // The browser logs the refused choice's answer (a refusal is 409); nothing else went wrong.
