@@ -22,8 +22,10 @@ export interface DecisionRecord {
 /**
  * Judgments that settle a version; everything else (revise, answer, use, save…) never grants or revokes approval.
  * `combine` closes a version whose change set went into a combined one: settled, never approved, and final.
+ * `not-chosen` settles a best-of candidate's version another was chosen over: judged, never approved, still open
+ * (a later approval, or `promote --approve`, lands it).
  */
-export const TERMINAL_VERBS = ["approve", "reject", "promote", "combine"] as const;
+export const TERMINAL_VERBS = ["approve", "reject", "promote", "combine", "not-chosen"] as const;
 export type TerminalVerb = (typeof TERMINAL_VERBS)[number];
 
 /** All a parent agent may ever record: its answer to a consult, or the consult's escalation to the human (DESIGN §8a). */
@@ -52,6 +54,7 @@ export const COUNTING_ACTORS: Readonly<Record<TerminalVerb, readonly DecisionAct
   promote: ["human"],
   reject: DECISION_ACTORS,
   combine: DECISION_ACTORS,
+  "not-chosen": ["human"],
 };
 
 const isTerminal = (verb: string): verb is TerminalVerb => (TERMINAL_VERBS as readonly string[]).includes(verb);
@@ -126,6 +129,7 @@ export function formatJudgment(f: JudgmentFacts): string {
   if (f.promotion) return `promoted (${f.promotion.id})`;
   if (f.approval) return `approved (${f.approval.id}, ${f.approval.at})`;
   if (f.latest?.verb === "reject") return `rejected (${f.latest.id})`;
+  if (f.latest?.verb === "not-chosen") return `not chosen (${f.latest.id}): another candidate of its group was`;
   if (f.revision) return `revision asked (${f.revision.id}): the worker's next done becomes the next version`;
   return "not judged";
 }

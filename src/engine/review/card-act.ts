@@ -12,7 +12,7 @@ import type { SpawnInput } from "../workers/spawn.js";
 type SpawnParent = NonNullable<SpawnInput["parent"]>;
 
 export interface ActRequest {
-  verb: CardVerb | CommentVerb;
+  verb: CardVerb | CommentVerb | typeof CHOOSE_VERB;
   worker: string;
   /** The version the card showed (null: a worker without one). */
   version: number | null;
@@ -37,6 +37,8 @@ export interface ActRequest {
 }
 
 export const COMMENT_VERBS = ["comment", "comment-edit", "comment-delete"] as const;
+/** A best-of group page's one action: choose the candidate version it showed (engine/groups/choose.ts). */
+export const CHOOSE_VERB = "choose";
 export type CommentVerb = (typeof COMMENT_VERBS)[number];
 
 export interface ActResult {
@@ -56,6 +58,7 @@ export const STALE_CODES = new Set([
   "no-open-question",
   "comment-version-not-current",
   "comment-outdated",
+  "candidate-moved-since-shown",
 ]);
 
 const decisionLines = (r: {
@@ -111,6 +114,11 @@ export async function runAction(
     case "comment-edit":
     case "comment-delete":
       return commentAction(ctx, r, needRef);
+    case CHOOSE_VERB: {
+      const { chooseCandidate } = await import("../groups/choose.js");
+      const reason = r.note?.trim() ? { reason: r.note } : {};
+      return { lines: chooseCandidate(ctx, { ref: needRef(), ...reason }).notes };
+    }
     case "respawn": {
       const { respawnWorker } = await import("../workers/respawn.js");
       const s = respawnWorker(ctx, r.worker);

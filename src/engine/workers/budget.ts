@@ -11,6 +11,7 @@ import { recordLaunchExit } from "../../ledger/workers/launches.js";
 import { budgetOf, markBudget, runningBudgetedWorkers, spendByWorker } from "../../ledger/workers/spend.js";
 import { applyLifecycle, getWorker, lifecycleRowOf } from "../../ledger/workers/workers.js";
 import type { EngineContext } from "../context.js";
+import { checkGroupBudgets } from "../groups/group-budget.js";
 
 /** The exit code recorded for an agent Docket stopped at its budget (128 + SIGTERM). */
 export const BUDGET_STOP_CODE = 143;
@@ -66,11 +67,12 @@ export function enforceBudgets(ctx: EngineContext, rows: readonly Worker[]): num
  */
 export function checkRunningBudgets(ctx: EngineContext): number {
   if (ctx.readOnly) return 0;
+  const groups = checkGroupBudgets(ctx);
   const ids = runningBudgetedWorkers(ctx.db);
-  if (ids.length === 0) return 0;
+  if (ids.length === 0) return groups;
   const rows = ids.map((id) => getWorker(ctx.db, id)).filter((r): r is Worker => r !== undefined);
   refreshSpend(ctx, rows);
-  return enforceBudgets(ctx, rows);
+  return groups + enforceBudgets(ctx, rows);
 }
 
 /** A budget for a new worker of `agent`: undefined for none; refused when its agent keeps no usage Docket can measure. */

@@ -4,9 +4,9 @@
 import { CARD_VERB_NAMES } from "../../domain/review/card-actions.js";
 import { usageError } from "../../domain/errors.js";
 import { normalizeWorkerId } from "../../domain/ids.js";
-import { COMMENT_VERBS, type ActRequest } from "../../engine/review/card-act.js";
+import { CHOOSE_VERB, COMMENT_VERBS, type ActRequest } from "../../engine/review/card-act.js";
 
-const VERBS = new Set<ActRequest["verb"]>([...CARD_VERB_NAMES, ...COMMENT_VERBS]);
+const VERBS = new Set<ActRequest["verb"]>([...CARD_VERB_NAMES, ...COMMENT_VERBS, CHOOSE_VERB]);
 
 const text = (v: unknown, name: string, max = 100_000): string | undefined => {
   if (v === undefined || v === null) return undefined;

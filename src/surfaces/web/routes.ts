@@ -19,8 +19,12 @@ import { listStoredDeliverables } from "../../engine/store/catalog.js";
 import { previewStored } from "../../engine/store/slots.js";
 import { peekWorker } from "../../engine/talk/tell.js";
 import { fleetBoard } from "../../engine/workers/fleet-board.js";
+import { compareGroup } from "../../engine/groups/compare.js";
+import { groupsOfWorkers, projectGroups } from "../../engine/groups/listing.js";
+import { groupRows } from "../shared/group-lines.js";
+import { renderGroup, renderGroupLinks } from "./pages/group.js";
 import type { Assets } from "./assets.js";
-import { escapeHtml, type Html } from "./html.js";
+import { escapeHtml, html, type Html } from "./html.js";
 import type { LiveHub } from "./live.js";
 import { cardPath, renderCard } from "./pages/card.js";
 import { renderContextRows, renderDiffSection, renderFileRows, type DiffMode } from "./pages/diff.js";
@@ -110,7 +114,10 @@ function queuePage(r: RouteContext): Reply {
     const at = rank.get(card.worker) ?? 2;
     return { card, rank: at, since: waitingSince(r.ctx, card, at, updated.get(card.worker) ?? "") };
   });
-  return page(r, "queue", "Queue", renderQueue(entries, r.ctx.clock.nowMs()), { count: entries.length });
+  const groups = renderGroupLinks(projectGroups(r.ctx, { open: true }));
+  return page(r, "queue", "Queue", html`${renderQueue(entries, r.ctx.clock.nowMs())}${groups}`, {
+    count: entries.length,
+  });
 }
 
 function cardPage(r: RouteContext, p: Params): Reply {
@@ -222,10 +229,10 @@ export const READ_ROUTES: { pattern: RegExp; handler: Handler }[] = [
         r,
         "fleet",
         "Fleet",
-        renderFleet(
-          fleetBoard(r.ctx, { all: r.url.searchParams.get("all") === "1" }),
+        html`${renderFleet(
+          groupRows(fleetBoard(r.ctx, { all: r.url.searchParams.get("all") === "1" }), groupsOfWorkers(r.ctx)),
           r.url.searchParams.get("all") === "1",
-        ),
+        )}${renderGroupLinks(projectGroups(r.ctx))}`,
       ),
   },
   { pattern: new RegExp(`^/fleet/${W}/peek$`), handler: peekFragment },
@@ -238,6 +245,11 @@ export const READ_ROUTES: { pattern: RegExp; handler: Handler }[] = [
         "Log",
         renderLog(decisionLog(r.ctx, { since: r.url.searchParams.get("since") ?? undefined, limit: 100 })),
       ),
+  },
+  {
+    pattern: /^\/group\/(?<g>b[1-9][0-9]{0,9})$/,
+    // Displayed to the human: what `choose` on this page (or anywhere) is bound to.
+    handler: (r, p) => page(r, "group", p.g!, renderGroup(compareGroup(r.ctx, p.g!, { surface: "web" }))),
   },
   { pattern: /^\/store$/, handler: (r) => page(r, "store", "Store", renderStore(listStoredDeliverables(r.ctx))) },
   { pattern: /^\/store\/view$/, handler: storeView },

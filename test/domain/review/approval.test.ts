@@ -4,7 +4,13 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { DecisionRecord } from "../../../src/domain/review/approval.js";
-import { approvalFor, assertActorMayRecord, isApproved, TERMINAL_VERBS } from "../../../src/domain/review/approval.js";
+import {
+  approvalFor,
+  assertActorMayRecord,
+  closureOf,
+  isApproved,
+  TERMINAL_VERBS,
+} from "../../../src/domain/review/approval.js";
 import { isDocketError } from "../../../src/domain/errors.js";
 
 const V1 = { id: "worker-deliverable:w1", version: 1, ref: "worker-deliverable:w1:1" };
@@ -77,7 +83,7 @@ test("non-terminal verbs neither grant nor revoke approval", () => {
   const later = ["revise", "answer", "use", "save", "discard-note"].map((v) => decision(v, V1));
   assert.equal(approvalFor([approve, ...later], V1), approve);
   assert.equal(approvalFor(later, V1), undefined);
-  assert.deepEqual([...TERMINAL_VERBS], ["approve", "reject", "promote", "combine"]);
+  assert.deepEqual([...TERMINAL_VERBS], ["approve", "reject", "promote", "combine", "not-chosen"]);
 });
 
 test("a version closed as combined is settled and never approved, even after a human approval of it", () => {
@@ -129,4 +135,12 @@ test("the latest decision is the last in ledger order, even when the clock stepp
 test("a reject of v1 does not touch v2's approval", () => {
   const v2 = decision("approve", V2);
   assert.equal(approvalFor([v2, decision("reject", V1)], V2), v2);
+});
+
+test("a version not chosen in its group is judged yet neither approved nor closed: a later approval still lands it", () => {
+  const notChosen = decision("not-chosen", V1);
+  assert.equal(approvalFor([decision("approve", V1), notChosen], V1), undefined, "the latest judgment decides");
+  assert.equal(closureOf([notChosen], V1), undefined, "still open: promote --approve lands it later");
+  const approve = decision("approve", V1);
+  assert.equal(approvalFor([notChosen, approve], V1), approve);
 });

@@ -39,6 +39,7 @@ test("a parent agent or the system can never approve or promote, but anyone's re
     "combine:human",
     "combine:parent-agent",
     "combine:system",
+    "not-chosen:human",
   ]);
   for (const verb of ["revise", "answer", "use", "save", "discard"])
     assert.equal(countsAsJudgment({ verb, actor: "human" }), false, verb);
@@ -68,6 +69,10 @@ test("the card's judgment line: tampering, then promotion, then approval, then a
     "approved (dc1, 2026-11-30T08:00:00.000Z)",
   );
   assert.equal(formatJudgment({ hasVersion: true, latest: { id: "dc2", verb: "reject" } }), "rejected (dc2)");
+  assert.equal(
+    formatJudgment({ hasVersion: true, latest: { id: "dc3", verb: "not-chosen" } }),
+    "not chosen (dc3): another candidate of its group was",
+  );
   assert.equal(formatJudgment({ hasVersion: true }), "not judged");
 });
 

@@ -88,6 +88,7 @@ test("spawn runs a command agent in its own window with its identity, env and is
     "spend",
     "age",
     "baseMoved",
+    "group",
   ]);
   const { age, ...row } = ls.json.workers[0];
   assert.match(age, /^[0-9]+[smhd]$/);
@@ -104,6 +105,7 @@ test("spawn runs a command agent in its own window with its identity, env and is
     contained: false,
     spend: null,
     baseMoved: null,
+    group: null,
   });
 });
 

@@ -14,6 +14,8 @@ const WORKER_VERBS = new Set<string>([
   ...cardVerbsCompleting("worker"),
 ]);
 const REF_VERBS = new Set<string>(["verdict", "report", "diff", ...cardVerbsCompleting("ref")]);
+/** Verbs that take only an exact ref (`choose` refuses a bare worker id). */
+const EXACT_REF_VERBS = new Set<string>(["choose"]);
 let verbsCache: ReturnType<typeof listVerbs> | undefined;
 
 export interface CompletionItem {
@@ -47,7 +49,8 @@ export function completeDocket(prefix: string, rows: () => readonly DockRow[]): 
       last,
     );
   }
-  if (rest.length !== 1 || !WORKER_VERBS.has(verb!)) return null;
+  const exactOnly = EXACT_REF_VERBS.has(verb!);
+  if (rest.length !== 1 || !(WORKER_VERBS.has(verb!) || exactOnly)) return null;
   let workers: readonly DockRow[];
   try {
     workers = rows();
@@ -55,7 +58,10 @@ export function completeDocket(prefix: string, rows: () => readonly DockRow[]): 
     return null; // completion is a convenience; a ledger that cannot be read just offers nothing
   }
   const candidates = workers.flatMap((r) =>
-    [r.worker, ...(REF_VERBS.has(verb!) && r.version !== null ? [versionRefOf(r.worker, r.version)] : [])].map((c) => ({
+    [
+      ...(exactOnly ? [] : [r.worker]),
+      ...((REF_VERBS.has(verb!) || exactOnly) && r.version !== null ? [versionRefOf(r.worker, r.version)] : []),
+    ].map((c) => ({
       value: `${head} ${c}`,
       label: c,
       description: visibleText(`${r.state.replace("_", " ")} · ${r.task}`),

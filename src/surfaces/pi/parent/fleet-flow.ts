@@ -7,6 +7,7 @@ import { peekWorker, tellWorker } from "../../../engine/talk/tell.js";
 import { createFleetView, type FleetIntent, type FleetState, type FleetView } from "./fleet-view.js";
 import { refusalText, showOverlay, showRefusal, showResult, type ParentHost } from "./host.js";
 import { openVerdict } from "./review-flow.js";
+import { groupRows } from "../../shared/group-lines.js";
 
 /** How often an open dashboard checks the ledger's data_version (one pragma read) for changes. */
 const LIVE_CHECK_MS = 1_000;
@@ -45,7 +46,9 @@ export async function openFleet(host: ParentHost, options: { all?: boolean } = {
 
 async function loadRows(host: ParentHost, all: boolean): Promise<FleetEntry[]> {
   const { fleetBoard } = await import("../../../engine/workers/fleet-board.js");
-  return fleetBoard(host.engine(), { all });
+  const { groupsOfWorkers } = await import("../../../engine/groups/listing.js");
+  // A best-of group's candidates stand together, each task led by its group id.
+  return groupRows(fleetBoard(host.engine(), { all }), groupsOfWorkers(host.engine()));
 }
 
 /** Reloads the rows when another process commits; the timer ends with the overlay (pi calls `dispose`). */

@@ -1,5 +1,5 @@
-// Which `/docket` lines open a focused view in pi's TUI instead of printing: `verdict [w|ref]`, `diff <w|ref>` and
-// `fleet`, with `--version N` where the CLI takes it. Anything else (`--json`, `--help`, a typo) runs the CLI verb.
+// Which `/docket` lines open a focused view in pi's TUI instead of printing: `verdict [w|ref]`, `diff <w|ref>`,
+// `compare b<N>` and `fleet`, with `--version N` where the CLI takes it. Anything else (`--json`, `--help`, a typo) runs the CLI verb.
 
 import { deliverableRef } from "../../../domain/deliverables/refs.js";
 import { isWorkerId } from "../../../domain/ids.js";
@@ -16,6 +16,8 @@ export function viewFor(argv: readonly string[]): ViewOpener | undefined {
     return async (host) => (await import("./fleet-flow.js")).openFleet(host, { all });
   }
   if (all) return undefined;
+  if (verb === "compare" && target !== undefined && version === undefined)
+    return async (host) => (await import("./compare-view.js")).openCompare(host, target);
   if (verb === "verdict") {
     if (version !== undefined && (target === undefined || !isWorkerId(target.trim()))) return undefined; // the CLI says why
     const exact = version !== undefined ? deliverableRef(target!.trim(), version) : target;

@@ -191,6 +191,23 @@ export const VERB_GROUPS: readonly VerbGroup[] = [
     ],
   },
   {
+    load: async () => (await import("./groups.js")).registerGroupCommands,
+    heading: HEADING.SEVERAL,
+    verbs: [
+      {
+        name: "compare",
+        usage: "<group>",
+        description: "a best-of group's candidates side by side: version, files +/−, hunks, tests, spend, overlap",
+      },
+      {
+        name: "choose",
+        usage: "[options] <ref>",
+        description:
+          "approve one candidate's exact version, record the others as not chosen and stop them (one transaction)",
+      },
+    ],
+  },
+  {
     load: async () => (await import("./broadcast.js")).registerBroadcastCommands,
     heading: HEADING.SEVERAL,
     verbs: [

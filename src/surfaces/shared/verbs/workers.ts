@@ -18,6 +18,7 @@ import type { SpawnInput } from "../../../engine/workers/spawn.js";
 import type { WorkerAgent } from "../../../domain/workers/spawn-policy.js";
 
 interface SpawnFlags {
+  bestOf?: number;
   budget?: number;
   agent?: string;
   dryRun?: boolean;
@@ -88,8 +89,18 @@ function registerSpawn(program: Command, io: Io, engine: EngineOpener): void {
       parseUsd("--budget"),
     )
     .option("--dry-run", "print the resolved launch and the command the window would run; start nothing")
+    .option(
+      "--best-of <n>",
+      "start N candidates (2-10) on the same brief as one group b<N>; --agent, --model and --scripted then take comma lists that cycle over them, and --budget is the group's total",
+      parsePositiveInt("--best-of"),
+    )
     .addHelpText("after", () =>
       [
+        "",
+        "--best-of N: one group (b1, b2, …) of N candidates, each its own worker in its own worktree. Lists cycle:",
+        "  --best-of 4 --agent pi,claude --model a/x,b/y → pi a/x, claude b/y, pi a/x, claude b/y; `-` leaves one unset.",
+        "  Every candidate's policy is resolved before any starts, and confirmed once. Then `docket compare b<N>`,",
+        "  `docket choose <exact ref>` (approves it, records the others as not chosen, stops them), `docket promote <ref>`.",
         "",
         "--scripted: try workers without a model key. Each model call is answered by the next step of the file.",
         ...SCRIPTED_STEP_FORMAT,
@@ -108,6 +119,10 @@ function registerSpawn(program: Command, io: Io, engine: EngineOpener): void {
 
 /** Resolves the flags into one spawn input, then plans it (--dry-run) or starts it, and waits with --wait. */
 async function runSpawn(io: Io, engine: EngineOpener, words: string[], opts: SpawnFlags): Promise<void> {
+  if (opts.bestOf !== undefined) {
+    const { runBestOf } = await import("./best-of.js");
+    return runBestOf(io, engine, words, { ...opts, bestOf: opts.bestOf }, SCRIPTED_EXTENSION());
+  }
   if (opts.agent !== undefined && !isWorkerAgent(opts.agent)) {
     throw usageError("bad-flag", `--agent must be one of ${WORKER_AGENTS.join(", ")}; got "${opts.agent}"`);
   }
@@ -220,12 +235,16 @@ function registerListing(program: Command, io: Io, engine: EngineOpener): void {
       const { listWorkers } = await import("../../../engine/workers/view.js");
       const { formatBaseMoved } = await import("../../../domain/review/base-moved.js");
       const { formatCost } = await import("../../../domain/workers/spend.js");
+      const { groupsOfWorkers } = await import("../../../engine/groups/listing.js");
+      const { nestUnderGroups } = await import("../group-lines.js");
       const listing = listWorkers(engine(), { all: Boolean(opts.all) });
-      // Every fact the text shows is in the JSON row too: its age and what landed under it.
+      const groups = groupsOfWorkers(engine());
+      // Every fact the text shows is in the JSON row too: its age, what landed under it, its best-of group.
       const workers = listing.workers.map((w) => ({
         ...w,
         age: listing.ages.get(w.worker) ?? null,
         baseMoved: listing.baseMoved.get(w.worker) ?? null,
+        group: groups.get(w.worker)?.group ?? null,
       }));
       // An empty list that hides settled workers (their processes may still run) says how many --all would show.
       const hidden =
@@ -244,23 +263,27 @@ function registerListing(program: Command, io: Io, engine: EngineOpener): void {
                 "cost".padEnd(7),
                 "task (questions, current version)",
               ].join(" "),
-              ...x.workers.map((w) =>
-                [
-                  w.worker.padEnd(5),
-                  (w.liveness === "live" ? "●" : w.liveness === "gone" ? "○" : "?").padEnd(2),
-                  w.state.padEnd(12),
-                  w.kind.padEnd(11),
-                  (w.age ?? "").padEnd(5),
-                  (w.spend ? formatCost(w.spend) : "-").padEnd(7),
-                  w.questions ? `${w.questions}? ` : "",
-                  w.deliverable ? `${shortRefOf(w.deliverable)} ` : "",
-                  w.task.length > 60 ? `${w.task.slice(0, 57)}...` : w.task,
-                  ...(w.baseMoved && formatBaseMoved(w.baseMoved) ? [`· ${formatBaseMoved(w.baseMoved)}`] : []),
-                  ...(w.contained ? ["· contained"] : []),
-                  ...(w.host !== undefined
-                    ? [`· on ${w.host}${w.hostReachable === false ? " (unreachable)" : ""}`]
-                    : []),
-                ].join(" "),
+              ...nestUnderGroups(
+                x.workers.map((w) => ({
+                  worker: w.worker,
+                  line: [
+                    w.worker.padEnd(5),
+                    (w.liveness === "live" ? "●" : w.liveness === "gone" ? "○" : "?").padEnd(2),
+                    w.state.padEnd(12),
+                    w.kind.padEnd(11),
+                    (w.age ?? "").padEnd(5),
+                    (w.spend ? formatCost(w.spend) : "-").padEnd(7),
+                    w.questions ? `${w.questions}? ` : "",
+                    w.deliverable ? `${shortRefOf(w.deliverable)} ` : "",
+                    w.task.length > 60 ? `${w.task.slice(0, 57)}...` : w.task,
+                    ...(w.baseMoved && formatBaseMoved(w.baseMoved) ? [`· ${formatBaseMoved(w.baseMoved)}`] : []),
+                    ...(w.contained ? ["· contained"] : []),
+                    ...(w.host !== undefined
+                      ? [`· on ${w.host}${w.hostReachable === false ? " (unreachable)" : ""}`]
+                      : []),
+                  ].join(" "),
+                })),
+                groups,
               ),
             ],
       );

@@ -114,6 +114,12 @@ function clickAction(button) {
   if (button.dataset.panel) return openPanel(button.dataset.panel);
   if (verb === "answer") return perform(bound({ verb, question: button.dataset.question, text: button.dataset.text }));
   if (verb === "combine") return perform(bound({ verb, peer: button.dataset.peer }));
+  // A group page holds several candidates: the button names the exact version it shows.
+  if (verb === "choose") {
+    const note = $("#choose-reason")?.value.trim();
+    const version = num(button.dataset.version);
+    return perform({ verb, worker: button.dataset.worker, version, lastDecision: null, ...(note ? { note } : {}) });
+  }
   return perform(bound({ verb }));
 }
 

@@ -4,7 +4,7 @@
 import { html, type Html } from "../html.js";
 import type { AssetUrls } from "../assets.js";
 
-export type NavKey = "queue" | "fleet" | "log" | "store" | "card";
+export type NavKey = "queue" | "fleet" | "log" | "store" | "card" | "group";
 
 export interface PageInput {
   title: string;

@@ -138,6 +138,11 @@ test("workers complete for worker verbs, and review verbs also offer the current
     "approve w12",
   ]);
   assert.deepEqual(values(completeDocket("approve worker-", rows)), ["approve worker-deliverable:w2:3"]);
+  assert.deepEqual(
+    values(completeDocket("choose ", rows)),
+    ["choose worker-deliverable:w2:3"],
+    "choose offers only exact refs: it refuses a bare worker id",
+  );
   const described = completeDocket("show w", rows)!;
   assert.equal(described[1]!.description, "ready · task of w2");
   assert.equal(completeDocket("kinds w", rows), null, "kinds takes no worker");

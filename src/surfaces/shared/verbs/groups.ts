@@ -1,0 +1,52 @@
+// `docket compare b<N>` and `docket choose <exact ref>`: a best-of group's candidates side by side, and the one
+// transaction that approves the version chosen, records the others as not chosen and stops them.
+
+import type { Command } from "commander";
+import { emit, type Io } from "../io.js";
+import type { EngineOpener } from "../session.js";
+
+export function registerGroupCommands(program: Command, io: Io, engine: EngineOpener): void {
+  program
+    .command("compare")
+    .description("a best-of group's candidates side by side: version, files +/−, hunks, tests, spend, overlap")
+    .argument("<group>", "b<N>, as `docket spawn --best-of` printed it")
+    .addHelpText(
+      "after",
+      [
+        "",
+        "Per candidate: worker, agent and model, state (a candidate still working says so), its current version's exact",
+        "ref, files and +/− and hunks from the frozen patch, the tests it said it ran, spend, plan coverage when it",
+        "started from a plan, and the files only it touched; then the files each pair of candidates both changed.",
+        "Showing the comparison records what you saw: `docket choose` is refused if any candidate publishes after it.",
+      ].join("\n"),
+    )
+    .action(async (group: string) => {
+      const { compareGroup } = await import("../../../engine/groups/compare.js");
+      const { formatComparison } = await import("../compare-lines.js");
+      emit(io, compareGroup(engine(), group, { surface: "cli" }), formatComparison);
+    });
+
+  program
+    .command("choose")
+    .description(
+      "approve one candidate's exact version, record the others as not chosen and stop them (one transaction)",
+    )
+    .argument("<ref>", "the exact version, as `docket compare` prints it (worker-deliverable:w<N>:<K>)")
+    .option("--reason <text>", "why the others were not chosen (recorded on each not-chosen decision)")
+    .addHelpText(
+      "after",
+      [
+        "",
+        "The choice is bound to the comparison you were last shown: if any candidate published a new version since,",
+        "it is refused (candidate-moved-since-shown) and nothing changes; compare again, then choose.",
+        "The other candidates' versions stay readable and promotable (`docket promote <ref> --approve`).",
+        "Then land the chosen one with `docket promote <ref>`.",
+      ].join("\n"),
+    )
+    .action(async (ref: string, opts: { reason?: string }) => {
+      const { chooseCandidate } = await import("../../../engine/groups/choose.js");
+      const r = chooseCandidate(engine(), { ref, ...(opts.reason !== undefined ? { reason: opts.reason } : {}) });
+      const { notes, ...json } = r;
+      emit(io, json, () => notes);
+    });
+}
