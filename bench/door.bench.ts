@@ -50,7 +50,7 @@ async function fleet(n: number): Promise<void> {
   });
   await callDoor(doors[0]!, "heartbeat", {});
   await sleep(500);
-  const pid = (JSON.parse(readFileSync(join(home, "door", "state.json"), "utf8")) as { pid: number }).pid;
+  const pid = (JSON.parse(readFileSync(join(home, "door-control", "state.json"), "utf8")) as { pid: number }).pid;
   const idle0 = cpuMs(pid);
   await sleep(5_000);
   const idleCpu = (cpuMs(pid) - idle0) / 5;
@@ -110,7 +110,7 @@ async function mcpClients(n: number): Promise<void> {
   const bare = spawn(process.execPath, ["-e", "setTimeout(() => {}, 5000)"], { stdio: "ignore" });
   await sleep(1_000);
   const pids = children.map((c) => c.pid!);
-  const doorPid = (JSON.parse(readFileSync(join(home, "door", "state.json"), "utf8")) as { pid: number }).pid;
+  const doorPid = (JSON.parse(readFileSync(join(home, "door-control", "state.json"), "utf8")) as { pid: number }).pid;
   const client = { rss: mean(pids.map(rssMb)), pss: mean(pids.map(pssMb)), uss: mean(pids.map(ussMb)) };
   const door = { rss: rssMb(doorPid), pss: pssMb(doorPid), uss: ussMb(doorPid) };
   console.log(
@@ -170,7 +170,7 @@ async function doneBeside(): Promise<void> {
     unit: "ms",
     baseline: { label: "the same call direct on the engine", value: median(direct) },
   });
-  process.kill((JSON.parse(readFileSync(join(home, "door", "state.json"), "utf8")) as { pid: number }).pid, "SIGTERM");
+  process.kill((JSON.parse(readFileSync(join(home, "door-control", "state.json"), "utf8")) as { pid: number }).pid, "SIGTERM");
 }
 
 /** A command worker's calls as whole processes, given only DOCKET_DOOR, its identity and an empty HOME (as launched). */
@@ -244,7 +244,7 @@ async function workerCalls(rounds: number): Promise<void> {
     ),
     { "docket worker heartbeat (door)": 1.35, "docket worker report (door)": 1.35 },
   );
-  process.kill((JSON.parse(readFileSync(join(home, "door", "state.json"), "utf8")) as { pid: number }).pid, "SIGTERM");
+  process.kill((JSON.parse(readFileSync(join(home, "door-control", "state.json"), "utf8")) as { pid: number }).pid, "SIGTERM");
 }
 
 /** DOCKET_BENCH_DOOR_PARTS: which parts to run (comma-separated: calls, fleet, mcp, done); all by default. */

@@ -34,7 +34,10 @@ export function createEngineSession(options: EngineSessionOptions): EngineSessio
   };
 }
 
-/** Sends what is due (one indexed query when nothing is), then closes. A failed send never fails the command. */
+/**
+ * Sends what is due (one indexed query when nothing is), revives the door's supervisor if it should run and does not
+ * (one stat and one connect when all is well), then closes. Neither ever fails the command.
+ */
 async function sendDueThenClose(ctx: EngineContext, options: EngineSessionOptions): Promise<void> {
   try {
     const { sendDueNotifications } = await import("../../engine/talk/notify-dispatch.js");
@@ -42,6 +45,11 @@ async function sendDueThenClose(ctx: EngineContext, options: EngineSessionOption
     await sendDueNotifications(ctx, { holder: options.holder, ...terminal });
   } catch {
     // Lost: only this attempt. What was claimed records its sinks' outcome; what was not stays due for the next process.
+  }
+  try {
+    await (await import("../../engine/door/door.js")).keepDoorSupervised(ctx);
+  } catch {
+    // The next command looks again; `docket doctor` names a door that is down.
   } finally {
     ctx.close();
   }
