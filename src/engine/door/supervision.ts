@@ -13,7 +13,7 @@ import {
   type SupervisorState,
 } from "../../files/door-files.js";
 import { claimDoorStart, releaseDoorStart, startDoorProcess, startSupervisor } from "../../substrate/door-revive.js";
-import { isProcessAlive } from "../../substrate/process.js";
+import { isProcessRunning } from "../../substrate/process.js";
 import { probeSocket } from "../../substrate/socket-probe.js";
 
 export type { DoorChild } from "../../substrate/door-revive.js";
@@ -38,7 +38,7 @@ export function startSupervisedDoor(paths: DoorPaths, env: NodeJS.ProcessEnv, no
 /** The supervisor's pid and start while its process runs (for `docket doctor`, which cannot connect). */
 export function runningSupervisor(paths: DoorPaths): SupervisorState | undefined {
   const state = readSupervisorState(paths);
-  return state && socketInode(paths.supervisor) !== undefined && isProcessAlive(state.pid) ? state : undefined;
+  return state && socketInode(paths.supervisor) !== undefined && isProcessRunning(state.pid) ? state : undefined;
 }
 
 export function publishSupervisor(paths: DoorPaths, state: SupervisorState): void {
