@@ -177,7 +177,7 @@ test("`docket doctor` reports a dead door that a live worker needs as a problem,
   const w = g.spawn("exec sleep 600");
   const before = await doorUp(g, "the door and its supervisor");
   const healthy = g.human("doctor", "--json");
-  const okLine = (healthy.json.findings ?? healthy.json.error?.findings).find((f: any) => f.check === "door");
+  const okLine = (healthy.json.findings ?? healthy.json.error.findings).find((f: any) => f.check === "door");
   assert.equal(okLine.severity, "ok");
   assert.match(
     okLine.message,
@@ -198,7 +198,7 @@ test("`docket doctor` reports a dead door that a live worker needs as a problem,
   assert.equal(g.doorPid(), undefined, "doctor without --fix changes nothing");
 
   const fixed = g.human("doctor", "--fix", "--json");
-  const door = (fixed.json.findings ?? fixed.json.error?.findings).find((f: any) => f.check === "door");
+  const door = (fixed.json.findings ?? fixed.json.error.findings).find((f: any) => f.check === "door");
   assert.equal(door.fixed, true, JSON.stringify(door));
   const after = await doorUp(g, "the door doctor --fix started");
   assert.notEqual(after.door, before.door);

@@ -16,7 +16,7 @@ import {
 import { stopProcess } from "../../substrate/node-process.js";
 import { isProcessRunning } from "../../substrate/process.js";
 import type { EngineContext } from "../context.js";
-import { probeSocket, runningSupervisor, startSupervisedDoor } from "./supervision.js";
+import { runningSupervisor, startSupervisedDoor } from "./supervision.js";
 
 /** What of the human's environment the door runs with: enough to reach tmux, git and the home, no worker identity. */
 const DOOR_PASSED_ENV = [
@@ -75,14 +75,11 @@ export function ensureDoor(ctx: EngineContext): DoorPaths {
 }
 
 /**
- * Run as each human command finishes: when a door should be running (its control socket is there: it was neither
- * stopped nor idle) and its supervisor does not answer, starts the supervisor, which restarts the door if it is gone
- * too. When all is well this costs one stat and one connect.
+ * Run as a human command finishes, once `supervisorMissing` (keep.ts) said so: starts the supervisor, which restarts
+ * the door if it is gone too. door.env as the human's side last wrote it, else this command's environment.
  */
-export async function keepDoorSupervised(ctx: EngineContext): Promise<void> {
+export function reviveSupervisor(ctx: EngineContext): void {
   const paths = doorPaths(ctx.home.root);
-  if (socketInode(paths.control) === undefined) return;
-  if ((await probeSocket(paths.supervisor)) !== "refused") return;
   startSupervisedDoor(paths, readDoorEnv(paths) ?? doorEnvOf(ctx), ctx.clock.nowMs());
 }
 

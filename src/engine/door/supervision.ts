@@ -13,9 +13,9 @@ import {
   type SupervisorState,
 } from "../../files/door-files.js";
 import { claimDoorStart, releaseDoorStart, startDoorProcess, startSupervisor } from "../../substrate/door-revive.js";
-import { isProcessRunning } from "../../substrate/process.js";
 import { probeSocket } from "../../substrate/socket-probe.js";
 
+export { runningSupervisor } from "./keep.js";
 export type { DoorChild } from "../../substrate/door-revive.js";
 export type { DoorPaths };
 export {
@@ -33,12 +33,6 @@ export function startSupervisedDoor(paths: DoorPaths, env: NodeJS.ProcessEnv, no
   if (!claimDoorStart(paths.controlDir, nowMs)) return false;
   startSupervisor(paths.dir, env);
   return true;
-}
-
-/** The supervisor's pid and start while its process runs (for `docket doctor`, which cannot connect). */
-export function runningSupervisor(paths: DoorPaths): SupervisorState | undefined {
-  const state = readSupervisorState(paths);
-  return state && socketInode(paths.supervisor) !== undefined && isProcessRunning(state.pid) ? state : undefined;
 }
 
 export function publishSupervisor(paths: DoorPaths, state: SupervisorState): void {

@@ -36,7 +36,7 @@ export function createEngineSession(options: EngineSessionOptions): EngineSessio
 
 /**
  * Sends what is due (one indexed query when nothing is), revives the door's supervisor if it should run and does not
- * (one stat and one connect when all is well), then closes. Neither ever fails the command.
+ * (a stat, a small read and a signal 0 when all is well), then closes. Neither ever fails the command.
  */
 async function sendDueThenClose(ctx: EngineContext, options: EngineSessionOptions): Promise<void> {
   try {
@@ -47,7 +47,8 @@ async function sendDueThenClose(ctx: EngineContext, options: EngineSessionOption
     // Lost: only this attempt. What was claimed records its sinks' outcome; what was not stays due for the next process.
   }
   try {
-    await (await import("../../engine/door/door.js")).keepDoorSupervised(ctx);
+    const { supervisorMissing } = await import("../../engine/door/keep.js");
+    if (supervisorMissing(ctx.home.root)) (await import("../../engine/door/door.js")).reviveSupervisor(ctx);
   } catch {
     // The next command looks again; `docket doctor` names a door that is down.
   } finally {

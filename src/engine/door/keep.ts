@@ -1,0 +1,23 @@
+// Whether the door's supervisor should run and does not: what every human command asks as it finishes, so it stays
+// cheap and small (a stat, a small read, a signal 0; no connect, no process) and loads nothing that starts one.
+
+import {
+  doorPaths,
+  readSupervisorState,
+  socketInode,
+  type DoorPaths,
+  type SupervisorState,
+} from "../../files/door-files.js";
+import { isProcessRunning } from "../../substrate/process.js";
+
+/** The supervisor's pid and start while its process runs; undefined when none runs for this home. */
+export function runningSupervisor(paths: DoorPaths): SupervisorState | undefined {
+  const state = readSupervisorState(paths);
+  return state && socketInode(paths.supervisor) !== undefined && isProcessRunning(state.pid) ? state : undefined;
+}
+
+/** A door should run (its control socket is there: it was neither stopped nor idle) and no supervisor watches it. */
+export function supervisorMissing(homeRoot: string): boolean {
+  const paths = doorPaths(homeRoot);
+  return socketInode(paths.control) !== undefined && runningSupervisor(paths) === undefined;
+}
