@@ -2,7 +2,7 @@
 // their sandbox, for the door's supervision tests (issue 39): where the door's and its supervisor's pids are, and
 // what the workers recorded, read straight from the files (never through a human command, which would revive it).
 
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { AS_CONFIGURED, assertExit, cliEnv, docket, UNCONTAINED, type CliRun } from "./docket-cli.js";
@@ -109,15 +109,21 @@ export function doorGround(t: { after(fn: () => void): void }): DoorGround {
 }
 
 /** Waits until a door and its supervisor run (bounded, generous: the machine may be loaded). */
-export function doorUp(g: DoorGround, label: string): Promise<{ door: number; supervisor: number }> {
-  return waitFor(
-    label,
-    () => {
-      const door = g.doorPid();
-      const supervisor = g.supervisorPid();
-      return door !== undefined && supervisor !== undefined ? { door, supervisor } : undefined;
-    },
-    60_000,
-    50,
-  );
+export async function doorUp(g: DoorGround, label: string): Promise<{ door: number; supervisor: number }> {
+  try {
+    return await waitFor(
+      label,
+      () => {
+        const door = g.doorPid();
+        const supervisor = g.supervisorPid();
+        return door !== undefined && supervisor !== undefined ? { door, supervisor } : undefined;
+      },
+      60_000,
+      50,
+    );
+  } catch (error) {
+    const dir = join(g.home, "door-control");
+    const log = existsSync(join(dir, "door.log")) ? readFileSync(join(dir, "door.log"), "utf8") : "(no log)";
+    throw new Error(`${(error as Error).message}; ${dir} holds ${readdirSync(dir).join(", ")}; door.log:\n${log}`);
+  }
 }
