@@ -25,3 +25,12 @@ export function isProcessRunning(pid: number): boolean {
     return true; // no /proc here
   }
 }
+
+/** A running process's argv (Linux /proc); undefined where it cannot be read (gone, or no /proc here). */
+export function processArgv(pid: number): string[] | undefined {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").slice(0, -1);
+  } catch {
+    return undefined;
+  }
+}

@@ -2,7 +2,7 @@
 // their sandbox, for the door's supervision tests (issue 39): where the door's and its supervisor's pids are, and
 // what the workers recorded, read straight from the files (never through a human command, which would revive it).
 
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { AS_CONFIGURED, assertExit, cliEnv, docket, UNCONTAINED, type CliRun } from "./docket-cli.js";
@@ -124,6 +124,12 @@ export async function doorUp(g: DoorGround, label: string): Promise<{ door: numb
   } catch (error) {
     const dir = join(g.home, "door-control");
     const log = existsSync(join(dir, "door.log")) ? readFileSync(join(dir, "door.log"), "utf8") : "(no log)";
-    throw new Error(`${(error as Error).message}; ${dir} holds ${readdirSync(dir).join(", ")}; door.log:\n${log}`);
+    const files = readdirSync(dir).map(
+      (f) => `${f} (${Math.round(Date.now() - statSync(join(dir, f)).mtimeMs)} ms old)`,
+    );
+    const said = (f: string) => (existsSync(join(dir, f)) ? readFileSync(join(dir, f), "utf8").trim() : "-");
+    throw new Error(
+      `${(error as Error).message}; ${dir} holds ${files.join(", ")}; state ${said("state.json")}; supervisor ${said("supervisor.json")}; door.log:\n${log}`,
+    );
   }
 }

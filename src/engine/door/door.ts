@@ -14,8 +14,8 @@ import {
   type DoorState,
 } from "../../files/door-files.js";
 import { stopProcess } from "../../substrate/node-process.js";
-import { isProcessRunning } from "../../substrate/process.js";
 import type { EngineContext } from "../context.js";
+import { runsDoorVerb } from "./keep.js";
 import { runningSupervisor, startSupervisedDoor } from "./supervision.js";
 
 /** What of the human's environment the door runs with: enough to reach tmux, git and the home, no worker identity. */
@@ -46,7 +46,7 @@ function doorEnvFrom(from: NodeJS.ProcessEnv, homeRoot: string): Record<string, 
 /** The door's state while its process runs and has not begun to stop (its control socket is there); else undefined. */
 export function runningDoor(paths: DoorPaths): DoorState | undefined {
   const state = readDoorState(paths);
-  return state && socketInode(paths.control) !== undefined && isProcessRunning(state.pid) ? state : undefined;
+  return state && socketInode(paths.control) !== undefined && runsDoorVerb(state.pid, "serve") ? state : undefined;
 }
 
 /** The socket a worker generation reaches its door on (the value of its DOCKET_DOOR). */

@@ -39,16 +39,16 @@ export async function supervise(doorDir: string): Promise<number> {
     });
   });
   const ino = await claimOrHandOver(server, paths);
-  if (ino === undefined) {
-    releaseDoorStart(paths.controlDir);
-    return 0;
-  }
+  // Whoever started this supervisor claimed the start: it is spent now that one supervisor holds the socket. Held
+  // longer, a supervisor killed before its door served would keep the next human command from reviving it.
+  releaseDoorStart(paths.controlDir);
+  if (ino === undefined) return 0;
   publishSupervisor(paths, { pid: process.pid, startedAt: new Date().toISOString() });
+  say("supervising");
   const stop = () => {
     server.close();
     removeSocketIfInode(paths.supervisor, ino);
     retireSupervisor(paths, process.pid);
-    releaseDoorStart(paths.controlDir);
   };
   process.on("SIGHUP", () => {}); // outlives the terminal that started it
   process.on("SIGTERM", () => {
@@ -94,7 +94,6 @@ async function keepDoorUp(paths: DoorPaths, ino: number, wanted: { door: boolean
     if (socketInode(paths.supervisor) !== ino) return; // the home went away, or another supervisor took over
     const since = Date.now();
     const held = await holdControl(paths.control, () => {
-      if (!served) releaseDoorStart(paths.controlDir); // a door serves: the next start may be claimed
       served = true;
       failures = 0;
     });
