@@ -1,7 +1,6 @@
-// `docket door supervise <dir>`: the door's supervisor, one per home, outside every sandbox. It holds one idle
-// connection to the door's control socket: when that closes and the control socket is still there, the door died
-// (nobody stops it without removing that socket first) and another is started at once. A door that stopped itself
-// (idle, or `docket door stop`) removed its control socket: the supervisor ends too. It loads no engine and no SQLite.
+// `docket door supervise <dir>`: the door's supervisor, one per home, outside every sandbox; no engine, no SQLite.
+// It holds one idle connection to the door's control socket: when that closes and the control socket is still there,
+// the door died (a door that stops itself removes it first) and another is started at once; else it ends too.
 
 import { createConnection, createServer, type Server } from "node:net";
 import {
@@ -15,8 +14,8 @@ import {
   socketInode,
   startDoorProcess,
   type DoorChild,
+  type DoorPaths,
 } from "../../engine/door/supervision.js";
-import type { DoorPaths } from "../../engine/door/supervision.js";
 import { listenClaiming } from "./listen.js";
 
 /** How long a started door may take to answer before it counts as a failed start. */
