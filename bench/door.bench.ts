@@ -16,6 +16,7 @@ import { figure } from "./support/figure.js";
 import { printFigures, timeProcesses } from "./support/processes.js";
 import { addItem } from "../src/engine/work/items.js";
 import { dispatchItems } from "../src/engine/work/dispatch.js";
+import { doorStateFile, supervisedRestart } from "./support/door-restart.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 /** DOCKET_BENCH_BIN runs another checkout's docket (a before figure beside this one's after). */
@@ -50,7 +51,7 @@ async function fleet(n: number): Promise<void> {
   });
   await callDoor(doors[0]!, "heartbeat", {});
   await sleep(500);
-  const pid = (JSON.parse(readFileSync(join(home, "door", "state.json"), "utf8")) as { pid: number }).pid;
+  const pid = (JSON.parse(readFileSync(doorStateFile(home), "utf8")) as { pid: number }).pid;
   const idle0 = cpuMs(pid);
   await sleep(5_000);
   const idleCpu = (cpuMs(pid) - idle0) / 5;
@@ -110,7 +111,7 @@ async function mcpClients(n: number): Promise<void> {
   const bare = spawn(process.execPath, ["-e", "setTimeout(() => {}, 5000)"], { stdio: "ignore" });
   await sleep(1_000);
   const pids = children.map((c) => c.pid!);
-  const doorPid = (JSON.parse(readFileSync(join(home, "door", "state.json"), "utf8")) as { pid: number }).pid;
+  const doorPid = (JSON.parse(readFileSync(doorStateFile(home), "utf8")) as { pid: number }).pid;
   const client = { rss: mean(pids.map(rssMb)), pss: mean(pids.map(pssMb)), uss: mean(pids.map(ussMb)) };
   const door = { rss: rssMb(doorPid), pss: pssMb(doorPid), uss: ussMb(doorPid) };
   console.log(
@@ -170,7 +171,7 @@ async function doneBeside(): Promise<void> {
     unit: "ms",
     baseline: { label: "the same call direct on the engine", value: median(direct) },
   });
-  process.kill((JSON.parse(readFileSync(join(home, "door", "state.json"), "utf8")) as { pid: number }).pid, "SIGTERM");
+  process.kill((JSON.parse(readFileSync(doorStateFile(home), "utf8")) as { pid: number }).pid, "SIGTERM");
 }
 
 /** A command worker's calls as whole processes, given only DOCKET_DOOR, its identity and an empty HOME (as launched). */
@@ -244,11 +245,11 @@ async function workerCalls(rounds: number): Promise<void> {
     ),
     { "docket worker heartbeat (door)": 1.35, "docket worker report (door)": 1.35 },
   );
-  process.kill((JSON.parse(readFileSync(join(home, "door", "state.json"), "utf8")) as { pid: number }).pid, "SIGTERM");
+  process.kill((JSON.parse(readFileSync(doorStateFile(home), "utf8")) as { pid: number }).pid, "SIGTERM");
 }
 
-/** DOCKET_BENCH_DOOR_PARTS: which parts to run (comma-separated: calls, fleet, mcp, done); all by default. */
-const parts = new Set((process.env.DOCKET_BENCH_DOOR_PARTS ?? "calls,fleet,mcp,done").split(","));
+/** DOCKET_BENCH_DOOR_PARTS: which parts to run (comma-separated: calls, fleet, mcp, done, restart); all by default. */
+const parts = new Set((process.env.DOCKET_BENCH_DOOR_PARTS ?? "calls,fleet,mcp,done,restart").split(","));
 console.log(
   `machine: 2 cpus, load ${loadavg()
     .map((l) => l.toFixed(1))
@@ -260,4 +261,5 @@ if (parts.has("fleet")) for (const n of [1, 20, 50]) await fleet(n);
 if (parts.has("mcp")) console.log("docket mcp clients, idle on their door:");
 if (parts.has("mcp")) for (const n of [1, 20, 50]) await mcpClients(n);
 if (parts.has("done")) await doneBeside();
+if (parts.has("restart")) await supervisedRestart(t, Number(process.env.DOCKET_BENCH_KILLS ?? 10));
 for (const fn of hooks.reverse()) await fn();

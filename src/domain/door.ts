@@ -1,21 +1,33 @@
-// The door's names: its directory in the home, one socket per worker generation, the control socket, and the calls.
-// Pure: a socket's name says which worker and generation it serves, so the door needs no table to know who is on it.
+// The door's names: its directory of worker sockets (the one place a sandbox sees), the human side's control directory
+// beside it, and the calls. Pure: a socket's name says which worker and generation it serves, so no table is needed.
 
 import { normalizeWorkerId } from "./ids.js";
 
-/** The door's directory under the Docket home (0700: only the human's user can list it). */
+/** The door's directory of worker sockets under the Docket home (0700), bound read-only into every sandbox. */
 export const DOOR_DIR = "door";
-/** The longest socket name the door makes, for the path-length rule below. */
+/** The one socket beside the workers' that is not a worker's: it only explains why a generation is not served. */
+export const EXPLAIN_SOCKET = "explain.sock";
+/** The longest socket names made in the door directory and in the control directory, for the path-length rule below. */
 const LONGEST_SOCKET = "w99999-99999.sock";
-/** The door's own socket: the human's side asks it to sync, explain a refusal, or report its state. */
+const LONGEST_CONTROL_SOCKET = "supervisor.sock";
+/** In the control directory: the door's own socket (one door per home), for the human's side only (status, sync, stop). */
 export const CONTROL_SOCKET = "control.sock";
+/** In the control directory: the supervisor's socket (one supervisor per home); a connect tells it is alive. */
+export const SUPERVISOR_SOCKET = "supervisor.sock";
 /** Written by the human's side: the environment a (re)started door runs with. */
 export const DOOR_ENV_FILE = "door.env";
 /** Written by the door: its pid and the generations it serves (a projection for `docket doctor`). */
 export const DOOR_STATE_FILE = "state.json";
+/** Written by the supervisor: its pid (for `docket doctor`, which cannot connect). */
+export const SUPERVISOR_STATE_FILE = "supervisor.json";
 export const DOOR_LOG_FILE = "door.log";
-/** Claimed (O_EXCL) by whoever starts a door, so a burst of spawns or of workers' retries starts one door, not one each. */
+/** Claimed (O_EXCL) by whoever starts a supervisor, so a burst of spawns or of retries starts one, not one each. */
 export const DOOR_START_FILE = "starting";
+
+/** The human side's directory beside the door directory: never bound into a sandbox, never forwarded to a host. */
+export function doorControlDirFor(doorDir: string): string {
+  return `${doorDir.replace(/\/+$/, "")}-control`;
+}
 
 /**
  * The door's node command line. Its young generation is held to 1 MB halves (V8 grows them to 16 MB in a busy
@@ -23,6 +35,11 @@ export const DOOR_START_FILE = "starting";
  */
 export function doorCommand(bin: string, doorDir: string): string[] {
   return ["--max-semi-space-size=1", bin, "door", "serve", doorDir];
+}
+
+/** The supervisor's node command line: it allocates almost nothing, so the same small young generation. */
+export function supervisorCommand(bin: string, doorDir: string): string[] {
+  return ["--max-semi-space-size=1", bin, "door", "supervise", doorDir];
 }
 
 /** `w3-2.sock`: worker w3, generation 2. */
@@ -76,6 +93,10 @@ export const SOCKET_PATH_MAX = 107;
  */
 export function doorDirFor(homeRoot: string, uid: number, homeHash: string): string {
   const inHome = `${homeRoot.replace(/\/+$/, "")}/${DOOR_DIR}`;
-  if (new TextEncoder().encode(`${inHome}/${LONGEST_SOCKET}`).length <= SOCKET_PATH_MAX) return inHome;
+  const longest = Math.max(
+    new TextEncoder().encode(`${inHome}/${LONGEST_SOCKET}`).length,
+    new TextEncoder().encode(`${doorControlDirFor(inHome)}/${LONGEST_CONTROL_SOCKET}`).length,
+  );
+  if (longest <= SOCKET_PATH_MAX) return inHome;
   return `/tmp/docket-${uid}/${homeHash.slice(0, 16)}`;
 }

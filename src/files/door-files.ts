@@ -1,7 +1,7 @@
-// The door's directory in the home: its sockets, its launch environment and its state file (DESIGN §8b).
-// The directory is 0700 and must be a real directory of this user; a socket is only ever removed, never followed.
+// The door's two directories (DESIGN §8b): the worker sockets (bound read-only into sandboxes) and, beside them, the
+// human side's control directory (control and supervisor sockets, door.env, state, log). Both 0700, real, this user's.
 
-import { linkSync, lstatSync, readdirSync, renameSync, unlinkSync } from "node:fs";
+import { linkSync, lstatSync, readdirSync, renameSync, rmSync, unlinkSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { basename, dirname, join } from "node:path";
 import {
@@ -11,8 +11,12 @@ import {
   DOOR_LOG_FILE,
   DOOR_START_FILE,
   DOOR_STATE_FILE,
+  doorControlDirFor,
   doorDirFor,
+  EXPLAIN_SOCKET,
   parseDoorSocketName,
+  SUPERVISOR_SOCKET,
+  SUPERVISOR_STATE_FILE,
 } from "../domain/door.js";
 import { internalError } from "../domain/errors.js";
 import { writeFileAtomic } from "./atomic.js";
@@ -21,14 +25,20 @@ import { ensurePrivateDir } from "./private.js";
 import { readLaunchEnv, writeLaunchEnv } from "./workers/launch-env.js";
 
 export interface DoorPaths {
+  /** The worker sockets and the explain socket: what a sandbox is shown (read-only). */
   dir: string;
+  explain: string;
+  socket(name: string): string;
+  /** The human side's directory: nothing in it is bound into a sandbox or forwarded to a host. */
+  controlDir: string;
   control: string;
+  supervisor: string;
+  supervisorState: string;
   env: string;
   state: string;
   log: string;
-  /** Claimed by whoever starts a door, so a burst of spawns starts one door, not one each. */
+  /** Claimed by whoever starts a supervisor, so a burst of spawns starts one, not one each. */
   starting: string;
-  socket(name: string): string;
 }
 
 /** The door directory of a home (see doorDirFor: in the home, or a short private one for a long home path). */
@@ -41,23 +51,33 @@ export function doorDirOf(homeRoot: string): string {
 }
 
 export function doorPaths(homeRoot: string): DoorPaths {
-  const dir = doorDirOf(homeRoot);
+  return doorPathsOfDir(doorDirOf(homeRoot));
+}
+
+/** The paths of the door whose worker sockets are in `dir` (its control directory sits beside it). */
+export function doorPathsOfDir(dir: string): DoorPaths {
+  const controlDir = doorControlDirFor(dir);
   return {
     dir,
-    control: join(dir, CONTROL_SOCKET),
-    env: join(dir, DOOR_ENV_FILE),
-    state: join(dir, DOOR_STATE_FILE),
-    log: join(dir, DOOR_LOG_FILE),
-    starting: join(dir, DOOR_START_FILE),
+    explain: join(dir, EXPLAIN_SOCKET),
     socket: (name) => join(dir, name),
+    controlDir,
+    control: join(controlDir, CONTROL_SOCKET),
+    supervisor: join(controlDir, SUPERVISOR_SOCKET),
+    supervisorState: join(controlDir, SUPERVISOR_STATE_FILE),
+    env: join(controlDir, DOOR_ENV_FILE),
+    state: join(controlDir, DOOR_STATE_FILE),
+    log: join(controlDir, DOOR_LOG_FILE),
+    starting: join(controlDir, DOOR_START_FILE),
   };
 }
 
-/** Makes the door directory (0700) and refuses one (or, outside the home, a parent) that is a link, shared or another user's. */
+/** Makes both door directories (0700); refuses one (or, outside the home, a parent) that is a link, shared or another user's. */
 export function prepareDoorDir(paths: DoorPaths): void {
   ensurePrivateDir(paths.dir);
+  ensurePrivateDir(paths.controlDir);
   const outside = basename(paths.dir) !== DOOR_DIR;
-  for (const dir of outside ? [dirname(paths.dir), paths.dir] : [paths.dir]) {
+  for (const dir of outside ? [dirname(paths.dir), paths.dir, paths.controlDir] : [paths.dir, paths.controlDir]) {
     const st = lstatSync(dir);
     if (
       !st.isDirectory() ||
@@ -91,6 +111,29 @@ export function writeDoorState(paths: DoorPaths, state: DoorState): void {
   writeFileAtomic(paths.state, `${JSON.stringify(state)}\n`);
 }
 
+export interface SupervisorState {
+  pid: number;
+  startedAt: string;
+}
+
+export function writeSupervisorState(paths: DoorPaths, state: SupervisorState): void {
+  writeFileAtomic(paths.supervisorState, `${JSON.stringify(state)}\n`);
+}
+
+export function readSupervisorState(paths: DoorPaths): SupervisorState | undefined {
+  const r = readJsonFile(paths.supervisorState);
+  if (r.ok !== true) return undefined;
+  const v = r.value as Partial<SupervisorState> | null;
+  return v && typeof v.pid === "number" && Number.isInteger(v.pid) && typeof v.startedAt === "string"
+    ? { pid: v.pid, startedAt: v.startedAt }
+    : undefined;
+}
+
+/** Removes a file of the control directory (absent is fine). */
+export function removeControlFile(path: string): void {
+  rmSync(path, { force: true });
+}
+
 export function readDoorState(paths: DoorPaths): DoorState | undefined {
   const r = readJsonFile(paths.state);
   if (r.ok !== true) return undefined;
@@ -109,7 +152,7 @@ export function readDoorState(paths: DoorPaths): DoorState | undefined {
   return { pid: v.pid, startedAt: v.startedAt, sockets };
 }
 
-/** The socket files in the door directory (worker sockets and the control socket), by name. */
+/** The socket files in the door directory (worker sockets and the explain socket), by name. */
 export function listDoorSockets(paths: DoorPaths): string[] {
   let names: string[];
   try {

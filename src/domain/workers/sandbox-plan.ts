@@ -17,13 +17,12 @@ export type SandboxNetwork = "default" | "none";
 
 /**
  * Where a contained worker reaches Docket: the door's directory of sockets (issue 24) — each generation's socket is its
- * capability, checked with its run token, and a restarted door's new sockets appear there — with the door's own files
- * hidden, plus its own task files read-only. The rest of the home is not there at all.
+ * capability, checked with its run token, and a restarted door's new sockets appear there; the door's control files
+ * live in another directory — plus its own task files read-only. The rest of the home is not there at all.
  */
 export interface DocketReach {
   home: string;
   doorDir: string;
-  doorPrivate: readonly string[];
   files: readonly string[];
 }
 
@@ -123,7 +122,6 @@ export function planMounts(input: SandboxInput): Mount[] {
   const reach = input.docket;
   add("hide", reach.home, "the Docket home: not visible to a worker");
   add("ro", reach.doorDir, "the door's sockets: a worker's calls reach Docket only there");
-  for (const p of reach.doorPrivate) add("hide", p, "the door's own files");
   for (const f of reach.files) add("ro", f, "the worker's own task files");
   add("ro", input.checkout, "the human's checkout, read-only");
   if (input.git) add("ro", input.git.commonDir, "the repository's git data, read-only");

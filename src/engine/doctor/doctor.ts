@@ -52,7 +52,7 @@ export function runDoctor(input: DoctorInput): DoctorReport {
       ...checkTempFiles(scan, fix),
       ...checkLinks(scan),
       ...checkPiDocketNeighbour(home, fix),
-      ...checkDoor(home, fix),
+      ...checkDoor(home, fix, input.env),
     );
     if (ledger.intact && ledger.finding.severity === "ok") {
       findings.push(

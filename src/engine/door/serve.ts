@@ -1,12 +1,13 @@
 // What the door process asks of the engine beside the calls themselves: its home and environment, which generations
 // it serves, and why a generation it does not serve was refused (the fence's own words).
 
-import { basename, dirname, join } from "node:path";
-import { DOOR_DIR, DOOR_ENV_FILE } from "../../domain/door.js";
+import { basename, dirname } from "node:path";
+import { DOOR_DIR } from "../../domain/door.js";
 import { internalError } from "../../domain/errors.js";
 import type { WorkerIdentity } from "../../domain/workers/identity.js";
 import {
   doorPaths,
+  doorPathsOfDir,
   listDoorSockets,
   placeSocket,
   prepareDoorDir,
@@ -18,7 +19,6 @@ import {
   type DoorPaths,
   type DoorState,
 } from "../../files/door-files.js";
-import { releaseDoorStart } from "../../substrate/door-revive.js";
 import { checkFenceOn, servedGenerations } from "../../ledger/workers/workers.js";
 import { isProcessAlive } from "../../substrate/process.js";
 import type { EngineContext } from "../context.js";
@@ -34,9 +34,8 @@ export interface DoorHome {
 const IDENTITY = /^(DOCKET_WORKER_ID|DOCKET_GENERATION|DOCKET_RUN_TOKEN|DOCKET_DOOR)$/;
 
 export function openDoorHome(doorDir: string, callerEnv: NodeJS.ProcessEnv): DoorHome {
-  const bare = doorPaths(dirname(doorDir));
   // The home is what the human's side wrote into door.env; a door directory in the home also names it.
-  const written = readDoorEnv({ ...bare, env: join(doorDir, DOOR_ENV_FILE) });
+  const written = readDoorEnv(doorPathsOfDir(doorDir));
   const home = written?.DOCKET_HOME ?? (basename(doorDir) === DOOR_DIR ? dirname(doorDir) : undefined);
   if (!home || doorPaths(home).dir !== doorDir) {
     throw internalError(
@@ -65,4 +64,4 @@ export const publishDoorState = writeDoorState;
 export const socketFiles = listDoorSockets;
 export const removeSocket = removeSocketFile;
 export const processAlive = isProcessAlive;
-export { placeSocket, releaseDoorStart, removeSocketIfInode, socketInode };
+export { placeSocket, removeSocketIfInode, socketInode };

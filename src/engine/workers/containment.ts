@@ -84,15 +84,16 @@ export function containmentLine(c: Containment): string {
     : `Contained: no (${c.why})`;
 }
 
-/** Where the worker reaches Docket: the door's sockets and its own task files, nothing else of the home (DESIGN §8b). */
+/**
+ * Where the worker reaches Docket: the door's directory of worker sockets and its own task files, nothing else of the
+ * home (DESIGN §8b). The door's control directory (control socket, supervisor, door.env, state, log) is not shown.
+ */
 export function docketReach(ctx: EngineContext, worker: string): DocketReach {
   const door = doorPaths(ctx.home.root);
   const files = [WORKER_FILES.task, WORKER_FILES.sourcePlan, WORKER_FILES.launchEnv].map((f) =>
     workerPath(ctx.home, worker, f),
   );
-  // Not the start claim (`starting`, empty): it comes and goes, and a hide planned for it that is gone at launch makes
-  // bubblewrap fail on the read-only door directory (found by CI: a door start raced a contained spawn).
-  return { home: ctx.home.root, doorDir: door.dir, doorPrivate: [door.env, door.state, door.log], files };
+  return { home: ctx.home.root, doorDir: door.dir, files };
 }
 
 /** The sockets of the human's session that sit outside the default hidden places. */

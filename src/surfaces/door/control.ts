@@ -1,7 +1,8 @@
-// The door's control socket calls: explain (why a generation is not served, or record a replaced one's exit), sync,
-// stop and status. Workers reach it only when their own socket is missing; `docket` and tests reach it directly.
+// The door's two non-worker sockets. The control socket, in the human side's control directory (no sandbox or host
+// sees it), answers sync, stop and status. The explain socket, beside the workers', answers only explain.
 
 import { doorSocketName } from "../../domain/door.js";
+import { fenced } from "../../domain/errors.js";
 import type { EngineContext } from "../../engine/context.js";
 import { explainUnserved, socketInode, type DoorPaths } from "../../engine/door/serve.js";
 import { runCall } from "./calls.js";
@@ -16,14 +17,12 @@ export interface ControlOptions {
   shutdown(): Promise<void>;
 }
 
-/** The handler of one control request. */
+/** The handler of one request on the control socket: the human's side (and the supervisor) only. */
 export function createControlCall(o: ControlOptions): (request: Reply) => Promise<Reply> {
   const { sockets } = o;
   const names = () => [...sockets.served.keys()];
   return async (request) => {
     switch (request.call) {
-      case "explain":
-        return explain(o, request);
       case "sync":
         await sockets.sync();
         return { ok: true, result: { pid: process.pid, sockets: names() } };
@@ -39,8 +38,28 @@ export function createControlCall(o: ControlOptions): (request: Reply) => Promis
   };
 }
 
-/** Listens again for a generation the ledger serves; for one it does not, says why (or records a replaced exit). */
-async function explain({ paths, base, sockets }: ControlOptions, request: Reply): Promise<Reply> {
+/**
+ * The handler of one request on the explain socket, which every sandbox can reach: a worker whose own socket is
+ * missing asks why (or, replaced, records its exit). Anything else is refused and changes nothing.
+ */
+export function createExplainCall(
+  o: Pick<ControlOptions, "paths" | "base" | "sockets">,
+): (request: Reply) => Promise<Reply> {
+  return async (request) => {
+    if (request.call === "explain") return explain(o, request);
+    throw fenced(
+      "door-explain-only",
+      `the door's explain socket answers only "explain", not ${JSON.stringify(request.call)}; the call is refused`,
+      "only the human's side stops or steers the door",
+    );
+  };
+}
+
+/** Listens again for a generation the ledger serves; for one it does not, says why (or records a replaced one's exit). */
+async function explain(
+  { paths, base, sockets }: Pick<ControlOptions, "paths" | "base" | "sockets">,
+  request: Reply,
+): Promise<Reply> {
   const worker = String(request.worker);
   const generation = Number(request.generation);
   const name = doorSocketName(worker, generation);

@@ -44,7 +44,11 @@ export function watchLedger(o: LedgerWatchOptions): LedgerWatch {
     }
     if (sockets.served.size === 0 && sockets.connections() === 0 && inbox.count() === 0) {
       idleSince ??= Date.now();
-      if (Date.now() - idleSince > IDLE_STOP_MS) return o.shutdown();
+      if (Date.now() - idleSince <= IDLE_STOP_MS) return;
+      // Read the ledger once more right before stopping: a spawn that committed since the last tick keeps it serving.
+      // shutdown removes the control socket in this same turn, so a spawn after this read starts a new door.
+      await sockets.sync();
+      if (sockets.served.size === 0) return o.shutdown();
     } else idleSince = undefined;
   }
 

@@ -1,9 +1,10 @@
-// The door process: a control socket (one door per home), one 0600 socket per served worker generation, and one
-// watcher of the ledger that opens and closes sockets and answers inbox long-polls (pushed, not polled by workers).
+// The door process: a control socket in the human side's directory (one door per home), an explain socket and one
+// 0600 socket per served worker generation in the directory sandboxes see, and one watcher of the ledger that opens
+// and closes sockets and answers inbox long-polls (pushed, not polled by workers).
 
-import { createServer } from "node:net";
+import { createServer, type Socket } from "node:net";
 import { dirname } from "node:path";
-import { CONTROL_SOCKET, isDoorCall } from "../../domain/door.js";
+import { isDoorCall } from "../../domain/door.js";
 import { fenced } from "../../domain/errors.js";
 import type { WorkerIdentity } from "../../domain/workers/identity.js";
 import type { EngineContext } from "../../engine/context.js";
@@ -11,17 +12,16 @@ import { openEngine } from "../../engine/open.js";
 import { startNotifyDispatcher } from "../../engine/talk/notify-dispatch.js";
 import {
   openDoorHome,
-  releaseDoorStart,
   removeSocket,
   removeSocketIfInode,
   socketFiles,
   type DoorHome,
 } from "../../engine/door/serve.js";
 import { runCall } from "./calls.js";
-import { createControlCall } from "./control.js";
+import { createControlCall, createExplainCall } from "./control.js";
 import { createInboxWaiters, type InboxWaiters } from "./inbox-waiters.js";
 import { serveLines, type Reply } from "./lines.js";
-import { listenClaiming } from "./listen.js";
+import { listenClaiming, listenReplacing } from "./listen.js";
 import { watchLedger } from "./ledger-watch.js";
 import { createWorkerSockets, type Served } from "./worker-sockets.js";
 
@@ -47,15 +47,21 @@ export async function startDoor(dir: string): Promise<RunningDoor | undefined> {
   });
 
   const controlCall = createControlCall({ paths, base, sockets, startedAt, shutdown });
-  const control = createServer((conn) => serveLines(conn, controlCall));
-  const controlIno = await listenClaiming(control, paths.dir, paths.control);
+  const controlConns = new Set<Socket>(); // the supervisor holds one open: closed at shutdown, so this process can end
+  const control = createServer((conn) => {
+    controlConns.add(conn);
+    conn.on("close", () => controlConns.delete(conn));
+    serveLines(conn, controlCall);
+  });
+  const controlIno = await listenClaiming(control, paths.controlDir, paths.control);
   if (controlIno === undefined) {
     base.close();
-    releaseDoorStart(paths.dir);
     return undefined; // another door serves this home
   }
-  // Any other socket here belongs to a door that is gone: ours are made fresh below.
-  for (const name of socketFiles(paths)) if (name !== CONTROL_SOCKET) removeSocket(paths.socket(name));
+  // Every socket in the workers' directory belongs to a door that is gone: ours are made fresh below.
+  for (const name of socketFiles(paths)) removeSocket(paths.socket(name));
+  const explain = createServer((conn) => serveLines(conn, createExplainCall({ paths, base, sockets })));
+  const explainIno = await listenReplacing(explain, paths.dir, paths.explain);
 
   let resolveClosed!: () => void;
   const closed = new Promise<void>((r) => (resolveClosed = r));
@@ -70,12 +76,16 @@ export async function startDoor(dir: string): Promise<RunningDoor | undefined> {
   async function shutdown(): Promise<void> {
     if (stopping) return;
     stopping = true;
+    // First, in the same turn as the decision to stop: from here on no one takes this door for a running one.
+    removeSocketIfInode(paths.control, controlIno);
+    control.close();
     watch.stop();
     await notify.stop();
     inbox.release(watch.version());
     for (const name of [...sockets.served.keys()]) sockets.close(name);
-    control.close();
-    removeSocketIfInode(paths.control, controlIno);
+    explain.close();
+    removeSocketIfInode(paths.explain, explainIno);
+    for (const conn of controlConns) conn.destroy();
     for (const ctx of contexts.values()) ctx.close();
     base.close();
     resolveClosed();
@@ -85,7 +95,6 @@ export async function startDoor(dir: string): Promise<RunningDoor | undefined> {
   process.on("SIGINT", () => void shutdown());
   process.on("SIGHUP", () => {}); // outlives the terminal that started it
   await sockets.sync();
-  releaseDoorStart(paths.dir);
   return { closed };
 }
 

@@ -3,7 +3,7 @@
 
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
-import { CONTROL_SOCKET, doorDirFor, doorSocketName, type DoorCall } from "../../domain/door.js";
+import { doorDirFor, doorSocketName, EXPLAIN_SOCKET, type DoorCall } from "../../domain/door.js";
 import { DocketError, refusal, type ErrorCategory } from "../../domain/errors.js";
 import { parseWorkerIdentity, type WorkerIdentity } from "../../domain/workers/identity.js";
 import { exchangeLine, Unreached } from "./door-line.js";
@@ -102,7 +102,7 @@ export async function callDoor<T = unknown>(
     args: keyed,
   };
   const deadline = Date.now() + DOOR_PATIENCE_MS;
-  const control = join(dirname(door.socket), CONTROL_SOCKET);
+  const explainSocket = join(dirname(door.socket), EXPLAIN_SOCKET);
   let pause = 20;
   let revived = 0;
   for (;;) {
@@ -118,10 +118,10 @@ export async function callDoor<T = unknown>(
       if (error.noSocket && !door.forwarded) {
         // No socket for this generation: the door may be starting, may not serve it (replaced, exited), or is gone.
         try {
-          // A replaced generation's exit is still its own to record (on its launch row): the control socket takes only that.
+          // A replaced generation's exit is still its own to record (on its launch row): the explain socket takes that.
           const exit = call === "exited" ? { exited: args } : {};
           const why = await exchange(
-            control,
+            explainSocket,
             {
               call: "explain",
               worker: door.who.worker,
@@ -135,6 +135,7 @@ export async function callDoor<T = unknown>(
           if (why.ok && why.result !== undefined) return why.result as T;
         } catch (inner) {
           if (!(inner instanceof Unreached)) throw inner;
+          // No door at all: its supervisor restarts it; an uncontained worker also starts one if none is starting.
           if (inner.noSocket && Date.now() - revived > 2_000) {
             revived = Date.now();
             (await import("../../substrate/door-revive.js")).reviveDoor(dirname(door.socket));

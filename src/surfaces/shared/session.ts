@@ -34,7 +34,10 @@ export function createEngineSession(options: EngineSessionOptions): EngineSessio
   };
 }
 
-/** Sends what is due (one indexed query when nothing is), then closes. A failed send never fails the command. */
+/**
+ * Sends what is due (one indexed query when nothing is), revives the door's supervisor if it should run and does not
+ * (a stat, a small read and a signal 0 when all is well), then closes. Neither ever fails the command.
+ */
 async function sendDueThenClose(ctx: EngineContext, options: EngineSessionOptions): Promise<void> {
   try {
     const { sendDueNotifications } = await import("../../engine/talk/notify-dispatch.js");
@@ -42,6 +45,12 @@ async function sendDueThenClose(ctx: EngineContext, options: EngineSessionOption
     await sendDueNotifications(ctx, { holder: options.holder, ...terminal });
   } catch {
     // Lost: only this attempt. What was claimed records its sinks' outcome; what was not stays due for the next process.
+  }
+  try {
+    const { supervisorMissing } = await import("../../engine/door/keep.js");
+    if (supervisorMissing(ctx.home.root)) (await import("../../engine/door/door.js")).reviveSupervisor(ctx);
+  } catch {
+    // The next command looks again; `docket doctor` names a door that is down.
   } finally {
     ctx.close();
   }

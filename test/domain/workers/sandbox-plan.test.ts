@@ -15,7 +15,6 @@ const input = (over: Partial<SandboxInput> = {}): SandboxInput => ({
   docket: {
     home: "/h/.pi/agent/docket",
     doorDir: "/h/.pi/agent/docket/door",
-    doorPrivate: ["/h/.pi/agent/docket/door/door.env"],
     files: ["/h/.pi/agent/docket/fleet/w1/task.md"],
   },
   scratch: "/h/.pi/agent/docket/fleet/w1/scratch",
@@ -54,7 +53,11 @@ test("the default home under ~/.pi: ~/.pi hidden, pi's agent dir read-only, the 
   assert.ok(at("hide /h/.pi") < at("ro /h/.pi/agent"));
   assert.ok(at("ro /h/.pi/agent") < at("hide /h/.pi/agent/docket"));
   assert.ok(at("hide /h/.pi/agent/docket") < at("ro /h/.pi/agent/docket/door"));
-  assert.ok(at("ro /h/.pi/agent/docket/door") < at("hide /h/.pi/agent/docket/door/door.env"));
+  // The door's control directory (control socket, supervisor, door.env) sits beside the door dir, under the hidden home.
+  assert.deepEqual(
+    order.filter((e) => e.includes("door-control")),
+    [],
+  );
   assert.ok(at("hide /h/.pi/agent/docket") < at("rw /h/.pi/agent/docket/fleet/w1/workspace"));
   assert.ok(at("ro /src/app") < at("ro /src/app/.git"));
   assert.ok(at("hide /h/.pi/agent/docket") < at("rw /h/.pi/agent/docket/fleet/w1/git"));

@@ -206,7 +206,7 @@ test("a socket no door listens on (its door was killed) is a door warning; --fix
   assert.deepEqual(
     before.map((f) => [f.severity, f.message]),
     [
-      ["ok", "not running (the next spawn, or the next worker call, starts it)"],
+      ["ok", "not running (no live worker needs it; the next spawn starts it)"],
       ["warning", "1 stale socket no door listens on"],
     ],
   );

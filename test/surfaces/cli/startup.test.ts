@@ -129,7 +129,7 @@ test("docket verdict --json loads the review queue and the ledger: no remote lau
   const ours = [...r.esm, ...r.cjs].flatMap((u) => /\/dist\/src\/(.*)\.js$/.exec(u)?.[1] ?? []);
   assert.ok(ours.includes("engine/review/verdict"), "the queue itself is loaded");
   const unused = new RegExp(
-    "^(engine/(hosts/remote-worker|door/.*|talk/tell|talk/journal|workers/launch|workers/status|review/combine(-record|-resolution)?|review/review-view)" +
+    "^(engine/(hosts/remote-worker|door/(?!keep$).*|talk/tell|talk/journal|workers/launch|workers/status|review/combine(-record|-resolution)?|review/review-view)" +
       "|ledger/core/migrations/(?!history$).*|substrate/agents/(pi|claude|codex|system-agents)|substrate/door-revive" +
       "|substrate/git/(changes|merge|patch-check))$",
   );
@@ -138,7 +138,7 @@ test("docket verdict --json loads the review queue and the ledger: no remote lau
     [],
     "nothing the queue does not run",
   );
-  // A budget (155 when it was set, 220 before issue 27's lazy seams, 166 with the queue's read snapshot): a new static
-  // chain into the engine shows here.
-  assert.ok(ours.length <= 170, `verdict --json loaded ${ours.length} of Docket's modules`);
+  // A budget (155 when it was set, 220 before issue 27's lazy seams, 166 with the queue's read snapshot, 171 with the
+  // door supervisor's check every command makes as it finishes): a new static chain into the engine shows here.
+  assert.ok(ours.length <= 171, `verdict --json loaded ${ours.length} of Docket's modules`);
 });

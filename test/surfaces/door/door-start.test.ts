@@ -34,7 +34,7 @@ const exited = (child: ChildProcess) =>
 
 function statePid(home: string): number | undefined {
   try {
-    return (JSON.parse(readFileSync(join(home, "door", "state.json"), "utf8")) as { pid: number }).pid;
+    return (JSON.parse(readFileSync(join(home, "door-control", "state.json"), "utf8")) as { pid: number }).pid;
   } catch {
     return undefined;
   }
@@ -102,7 +102,7 @@ test("twelve doors started at once for one home: one stays and serves every gene
   await waitFor("the door to publish its state", () => statePid(home) === alive[0]!.pid, 30_000, 5);
   assert.deepEqual(
     sockets(home),
-    ["control.sock", ...workers.map((w) => `${w.worker}-1.sock`)].sort(),
+    ["explain.sock", ...workers.map((w) => `${w.worker}-1.sock`)].sort(),
     "one socket per generation, nothing half-made",
   );
   for (const r of await heartbeats(t, home, workers)) assert.equal(r.code, 0, r.err);
@@ -131,7 +131,7 @@ test("a dead door's sockets are taken over by the next door; a live door's never
 test("sixteen workers finding no door at once start one door, not one each", { timeout: 120_000 }, async (t) => {
   const { ctx, home } = workLedger(t);
   const workers = Array.from({ length: 16 }, (_, i) => addWorker(ctx, `tok-${i}`));
-  assert.equal(existsSync(join(home, "door", "control.sock")), false, "no door yet");
+  assert.equal(existsSync(join(home, "door-control", "control.sock")), false, "no door yet");
   const seen = new Set<number>();
   const watch = setInterval(() => doorProcesses(home).forEach((pid) => seen.add(pid)), 10);
   try {

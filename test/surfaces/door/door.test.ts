@@ -28,7 +28,7 @@ const CLIENT = new URL("../../../src/surfaces/shared/door-client.js", import.met
 
 function doorPid(home: string): number | undefined {
   try {
-    const state = JSON.parse(readFileSync(join(home, "door", "state.json"), "utf8")) as { pid: number };
+    const state = JSON.parse(readFileSync(join(home, "door-control", "state.json"), "utf8")) as { pid: number };
     return existsSync(`/proc/${state.pid}`) ? state.pid : undefined;
   } catch {
     return undefined;
@@ -365,6 +365,6 @@ test("16 workers making 100 calls each at once through one door: nothing lost, n
   assert.equal(
     readdirSync(join(home, "door")).filter((n) => n.endsWith(".sock")).length,
     17,
-    "one socket per generation and the control socket",
+    "one socket per generation and the explain socket",
   );
 });
