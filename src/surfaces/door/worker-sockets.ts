@@ -47,9 +47,14 @@ export function createWorkerSockets(options: WorkerSocketsOptions): WorkerSocket
   let connections = 0;
   let syncing: Promise<void> | undefined;
 
+  /** state.json, for `docket doctor`: a projection the next sync writes again, so a full disk only leaves it stale. */
   function publish(): void {
     const sockets = [...served.entries()].map(([name, s]) => ({ name, worker: s.worker, generation: s.generation }));
-    publishDoorState(paths, { pid: process.pid, startedAt, sockets });
+    try {
+      publishDoorState(paths, { pid: process.pid, startedAt, sockets });
+    } catch (error) {
+      process.stderr.write(`door: cannot write its state file: ${(error as Error).message}\n`);
+    }
   }
 
   async function open(name: string, s: { worker: string; generation: number; projectRoot: string }): Promise<void> {
