@@ -30,11 +30,11 @@ export function doneOffLoop(ctx: EngineContext, who: WorkerIdentity, input: Done
   const call = (async () => {
     const prior = priorVersion(ctx, who, plan);
     if ("pointer" in prior) return publishDone(ctx, who, plan, prior.pointer);
-    const input = captureInput(ctx, prior.row);
+    const what = captureInput(ctx, prior.row);
     const changeSet =
-      input &&
+      what &&
       (await ctx.git.captureOffLoop({
-        input,
+        input: what,
         ...(hostOf(prior.row) !== undefined ? { remote: remoteSource(ctx, prior.row) } : {}),
       }));
     const now = priorVersion(ctx, who, plan); // the fence and the call, as they are after the capture
