@@ -81,9 +81,10 @@ test("a contained worker flooding its socket with connections holds at most its 
     most = Math.max(most, socketFds(pid));
   }
   const share = DEFAULT_DOOR_LIMITS.connectionsPerWorker;
-  // The door's own sockets before the flood, the attacker's listening socket and its share, one heartbeat's connection.
+  // The door's own sockets before the flood, the attacker's listening socket and its share, one heartbeat's
+  // connection, and a little room for sockets the door opens for itself meanwhile; without a cap it held thousands.
   assert.ok(
-    most <= before + 1 + share + 1,
+    most <= before + 1 + share + 1 + 4,
     `the door held ${most} sockets (${before} before the flood; share ${share})`,
   );
   assert.ok((tally()?.live ?? 0) <= share, `the attacker holds ${tally()?.live} connections open`);
