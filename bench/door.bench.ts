@@ -16,6 +16,7 @@ import { figure } from "./support/figure.js";
 import { printFigures, timeProcesses } from "./support/processes.js";
 import { addItem } from "../src/engine/work/items.js";
 import { dispatchItems } from "../src/engine/work/dispatch.js";
+import { doorUnderAbuse } from "./support/door-abuse.js";
 import { doorStateFile, supervisedRestart } from "./support/door-restart.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -248,8 +249,8 @@ async function workerCalls(rounds: number): Promise<void> {
   process.kill((JSON.parse(readFileSync(doorStateFile(home), "utf8")) as { pid: number }).pid, "SIGTERM");
 }
 
-/** DOCKET_BENCH_DOOR_PARTS: which parts to run (comma-separated: calls, fleet, mcp, done, restart); all by default. */
-const parts = new Set((process.env.DOCKET_BENCH_DOOR_PARTS ?? "calls,fleet,mcp,done,restart").split(","));
+/** DOCKET_BENCH_DOOR_PARTS: which parts to run (comma-separated: calls, fleet, mcp, done, abuse, restart); all by default. */
+const parts = new Set((process.env.DOCKET_BENCH_DOOR_PARTS ?? "calls,fleet,mcp,done,abuse,restart").split(","));
 console.log(
   `machine: 2 cpus, load ${loadavg()
     .map((l) => l.toFixed(1))
@@ -261,5 +262,6 @@ if (parts.has("fleet")) for (const n of [1, 20, 50]) await fleet(n);
 if (parts.has("mcp")) console.log("docket mcp clients, idle on their door:");
 if (parts.has("mcp")) for (const n of [1, 20, 50]) await mcpClients(n);
 if (parts.has("done")) await doneBeside();
+if (parts.has("abuse")) await doorUnderAbuse(t, Number(process.env.DOCKET_BENCH_ABUSE_CALLS ?? 200));
 if (parts.has("restart")) await supervisedRestart(t, Number(process.env.DOCKET_BENCH_KILLS ?? 10));
 for (const fn of hooks.reverse()) await fn();

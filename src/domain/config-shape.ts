@@ -3,6 +3,7 @@
 
 import type { WorkerAgent } from "./workers/agents.js";
 import type { HostEntry } from "./hosts.js";
+import { DEFAULT_DOOR_LIMITS, type DoorLimits } from "./door-limits.js";
 
 export interface DocketConfig {
   /** Fleet cap over live workers; 0 disables. */
@@ -69,6 +70,8 @@ export interface DocketConfig {
   hosts: Record<string, HostEntry>;
   /** Host names a project config tried to add: refused by name when asked for (never used). */
   projectHosts: string[];
+  /** What one worker may take of the door (src/domain/door-limits.ts); a project may only lower a limit. */
+  door: DoorLimits;
 }
 
 export type SandboxMode = "auto" | "required" | "off";
@@ -103,6 +106,7 @@ export const DEFAULT_CONFIG: DocketConfig = {
   budgetUsd: 0,
   hosts: {},
   projectHosts: [],
+  door: DEFAULT_DOOR_LIMITS,
 };
 
 const NAMED_KEYS = "escape|enter|tab|space|backspace|delete|insert|home|end|pageUp|pageDown|up|down|left|right";

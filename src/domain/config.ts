@@ -14,6 +14,7 @@ import {
   applyWorker,
   isObj,
 } from "./config-sections.js";
+import { applyDoorLimits } from "./door-limits.js";
 
 export {
   DEFAULT_CONFIG,
@@ -39,7 +40,7 @@ export interface ConfigEnv {
 /**
  * Merges defaults ← user ← project. Keys that widen authority (pi.extraArgs, worker.passEnv, worker.agent,
  * worker.parentSeedPolicy, messaging, tmux.session, keys) are read from the user file only; a project may lower
- * maxActive but not raise it, and keep workers longer before a prune but not shorter. Unknown or malformed keys
+ * maxActive and the door's limits but not raise them, and keep workers longer before a prune but not shorter. Unknown or malformed keys
  * become warnings.
  */
 export function resolveConfig(user: unknown, project: unknown, env: ConfigEnv = {}): ConfigResult {
@@ -72,4 +73,6 @@ function apply(config: DocketConfig, raw: unknown, source: string, warnings: str
   if (isObj(raw.worker) && raw.worker.budgetUsd !== undefined) {
     applyBudget(config, raw.worker.budgetUsd, source, warnings, trusted);
   }
+  if (isObj(raw.door)) applyDoorLimits(config.door, raw.door, source, warnings, trusted);
+  else if (raw.door !== undefined) warnings.push(`${source} config door must be an object; ignored`);
 }

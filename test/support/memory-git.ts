@@ -136,25 +136,27 @@ function workspacesOf(m: Memory): Workspaces {
   };
 }
 
-function freezingOf(m: Memory): Pick<Git, "captureChangeSet" | "readFrozenPatch" | "readBlobAt"> {
+function freezingOf(m: Memory): Pick<Git, "captureChangeSet" | "captureOffLoop" | "readFrozenPatch" | "readBlobAt"> {
   const readFrozenPatch: Git["readFrozenPatch"] = (patch) => resolvePatchIntegrity(patch, readingOf(patch));
+  const captureChangeSet: Git["captureChangeSet"] = (input) => {
+    const base = m.filesAt(input.base);
+    const live = m.workspaceOf(input.tree).files;
+    const patch = diffFiles(base, live);
+    const read = readFrozenPatch(patch);
+    if (!read.ok) {
+      const why = `the change set of ${input.tree.worker} cannot be frozen: ${read.reason}; nothing was frozen`;
+      throw refusal("patch-integrity-failed", why);
+    }
+    const again = applyTo(base, patch);
+    if (!again.ok || !sameTree(again.files, live)) {
+      throw new Error(`the in-memory diff of ${input.tree.worker} does not rebuild its workspace`);
+    }
+    const { files, hunks } = read;
+    return { ref: input.ref, base: input.base, files, stat: formatStat(files), hunks, patch };
+  };
   return {
-    captureChangeSet: (input) => {
-      const base = m.filesAt(input.base);
-      const live = m.workspaceOf(input.tree).files;
-      const patch = diffFiles(base, live);
-      const read = readFrozenPatch(patch);
-      if (!read.ok) {
-        const why = `the change set of ${input.tree.worker} cannot be frozen: ${read.reason}; nothing was frozen`;
-        throw refusal("patch-integrity-failed", why);
-      }
-      const again = applyTo(base, patch);
-      if (!again.ok || !sameTree(again.files, live)) {
-        throw new Error(`the in-memory diff of ${input.tree.worker} does not rebuild its workspace`);
-      }
-      const { files, hunks } = read;
-      return { ref: input.ref, base: input.base, files, stat: formatStat(files), hunks, patch };
-    },
+    captureChangeSet,
+    captureOffLoop: async (job) => captureChangeSet(job.input),
     readFrozenPatch,
     readBlobAt: (dir, commit, path, expectBlob) => {
       const text = m.repoAt(dir).commits.get(commit)?.get(path);

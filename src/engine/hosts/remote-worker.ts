@@ -32,7 +32,6 @@ import { docketBinPath, extensionPath, workerArgv, wrapArgv, type PiPlace } from
 import { readInputFile } from "../../files/input-file.js";
 import { dirname, posix } from "node:path";
 import { doorSocketFor } from "../door/door.js";
-import { workerTreeOf } from "../../domain/workers/worker-tree.js";
 import { hostOf } from "./host-tmux.js";
 
 export { hostOf, tmuxFor } from "./host-tmux.js";
@@ -218,9 +217,19 @@ function sshEnv(ctx: EngineContext): NodeJS.ProcessEnv {
 }
 
 /** The change set of a worker on a host: its workspace's bytes fetched over ssh, checked here as a local capture. */
-export function captureRemote(ctx: EngineContext, row: Worker, base: string, ref: string): ChangeSet {
+export function captureRemote(
+  ctx: EngineContext,
+  row: Worker,
+  input: Parameters<EngineContext["git"]["freezeCapturedBytes"]>[0],
+): ChangeSet {
   const host = connectHost(ctx, hostOf(row)!);
-  return ctx.git.freezeCapturedBytes({ tree: workerTreeOf(row), base, ref }, remoteChangeBytes(host, row.id, base));
+  return ctx.git.freezeCapturedBytes(input, remoteChangeBytes(host, row.id, input.base, input.maxPatchBytes));
+}
+
+/** Where a host worker's change bytes come from, for a capture in a thread (ssh's target and Docket's dir there). */
+export function remoteSource(ctx: EngineContext, row: Worker): { target: RemoteHost["target"]; dir: string } {
+  const host = connectHost(ctx, hostOf(row)!);
+  return { target: host.target, dir: host.dir };
 }
 
 /** What a worker on a host changed against its base, read there (its workspace here is only the base). */

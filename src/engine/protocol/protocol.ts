@@ -198,7 +198,7 @@ export interface DoneResult {
   items: ReportEntryResult[];
 }
 
-interface CheckedDone {
+export interface CheckedDone {
   callId: string;
   body: string;
   outcome: DoneOutcome;
@@ -216,34 +216,67 @@ interface CheckedDone {
  * transaction points the worker at it (→ ready) and records every item under `done/<worker>/<callId>/<item>`.
  */
 export function done(ctx: EngineContext, who: WorkerIdentity, input: DoneInput): DoneResult {
+  const plan = planDone(who, input);
+  const prior = priorVersion(ctx, who, plan);
+  const pointer =
+    "pointer" in prior ? prior.pointer : freezeVersion(ctx, prior.row, who, plan, captureFor(ctx, prior.row));
+  return publishDone(ctx, who, plan, pointer);
+}
+
+/** A done checked and keyed, before anything is read or written: the same plan serves every phase of one call. */
+export interface DonePlan {
+  d: CheckedDone;
+  key: string;
+  itemSteps: CommandStep<ReportEntryResult>[];
+}
+
+export function planDone(who: WorkerIdentity, input: DoneInput): DonePlan {
   const d = checkDone(input);
   const key = idempotencyKey({ tool: "done", worker: who.worker, callId: d.callId });
   const itemSteps = d.items.map((entry) =>
     reportStep(who, entry, idempotencyKey({ tool: "done", worker: who.worker, callId: d.callId, item: entry.item })),
   );
-  let pointer = storedResult<DeliverablePointer>(ctx.db, key);
-  if (!pointer) {
-    // A replaced process must not claim a version: check the fence before any file is written (and again below).
-    const row = readFence(ctx.db, who);
-    if (itemSteps.length > 0)
-      itemResults(d.items, ctx.commands.runAll(itemSteps, { dryRun: true }).outcomes, DONE_PREFACE);
-    pointer = claimVersion(ctx, row, who, d);
+  return { d, key, itemSteps };
+}
+
+/**
+ * The version this call already has (its committed result, or the orphan sidecar of a crash before its command);
+ * otherwise the fenced worker row a new version is captured for, once the item reports passed a dry run.
+ */
+export function priorVersion(
+  ctx: EngineContext,
+  who: WorkerIdentity,
+  plan: DonePlan,
+): { pointer: DeliverablePointer } | { row: Worker } {
+  const stored = storedResult<DeliverablePointer>(ctx.db, plan.key);
+  if (stored) return { pointer: stored };
+  // A replaced process must not claim a version: check the fence before any file is written (and again below).
+  const row = readFence(ctx.db, who);
+  if (plan.itemSteps.length > 0)
+    itemResults(plan.d.items, ctx.commands.runAll(plan.itemSteps, { dryRun: true }).outcomes, DONE_PREFACE);
+  const orphan = findDeliverableByToolCall(ctx.home, who.worker, plan.d.callId);
+  if (orphan?.ok) {
+    const version = orphan.deliverable.version;
+    return { pointer: { id: deliverableId(who.worker), version, ref: deliverableRef(who.worker, version) } };
   }
-  const batch = ctx.commands.runAll<unknown>([publishStep(who, d, pointer, key, ctx), ...itemSteps]);
+  return { row };
+}
+
+/** One transaction: the worker points at its version (→ ready) and every item of the call is recorded. */
+export function publishDone(
+  ctx: EngineContext,
+  who: WorkerIdentity,
+  plan: DonePlan,
+  pointer: DeliverablePointer,
+): DoneResult {
+  const batch = ctx.commands.runAll<unknown>([publishStep(who, plan.d, pointer, plan.key, ctx), ...plan.itemSteps]);
   const published = batch.outcomes[0]!;
   if (!published.ok) throw published.error;
-  const items = itemResults(d.items, batch.outcomes.slice(1) as StepOutcome<ReportEntryResult>[], DONE_PREFACE);
+  const items = itemResults(plan.d.items, batch.outcomes.slice(1) as StepOutcome<ReportEntryResult>[], DONE_PREFACE);
   return { deliverable: published.result as DeliverablePointer, items };
 }
 
 const DONE_PREFACE = "docket_done published nothing — ";
-
-/** The orphan sidecar of this very call (a crash before its command), else a freshly frozen and claimed version. */
-function claimVersion(ctx: EngineContext, row: Worker, who: WorkerIdentity, d: CheckedDone): DeliverablePointer {
-  const orphan = findDeliverableByToolCall(ctx.home, who.worker, d.callId);
-  const version = orphan?.ok ? orphan.deliverable.version : freeze(ctx, row, who, d);
-  return { id: deliverableId(who.worker), version, ref: deliverableRef(who.worker, version) };
-}
 
 /** The command step moving the worker to its new version (→ ready), announced with the sidecar's own summary and outcome. */
 function publishStep(
@@ -287,10 +320,16 @@ function publishStep(
   );
 }
 
-/** Captures the change set once and claims the next never-used version number for it. */
-function freeze(ctx: EngineContext, row: Worker, who: WorkerIdentity, d: CheckedDone): number {
+/** Claims the next never-used version number for the captured change set; returns the version's pointer. */
+export function freezeVersion(
+  ctx: EngineContext,
+  row: Worker,
+  who: WorkerIdentity,
+  plan: DonePlan,
+  changeSet: ChangeSet | null,
+): DeliverablePointer {
+  const { d } = plan;
   let version = Math.max(0, row.deliverableVersion ?? 0, ...listDeliverableVersions(ctx.home, who.worker)) + 1;
-  const changeSet = captureFor(ctx, row, version);
   for (let attempt = 0; attempt < 1000; attempt++, version++) {
     const deliverable: WorkerDeliverable = {
       schemaVersion: 1,
@@ -318,7 +357,8 @@ function freeze(ctx: EngineContext, row: Worker, who: WorkerIdentity, d: Checked
       ...(row.sourceHandoff ? { sourceHandoff: row.sourceHandoff } : {}),
       ...(d.addressed.length > 0 ? { addressed: d.addressed } : {}),
     };
-    if (claimDeliverable(ctx.home, who.worker, version, deliverable)) return version;
+    if (claimDeliverable(ctx.home, who.worker, version, deliverable))
+      return { id: deliverableId(who.worker), version, ref: deliverableRef(who.worker, version) };
   }
   throw refusal(
     "version-claim-failed",
@@ -327,7 +367,10 @@ function freeze(ctx: EngineContext, row: Worker, who: WorkerIdentity, d: Checked
   );
 }
 
-function captureFor(ctx: EngineContext, row: Worker, version: number): ChangeSet | null {
+type CaptureChangeSetInput = Parameters<EngineContext["git"]["captureChangeSet"]>[0];
+
+/** What a capture of this worker reads: its tree and base, under the project's change-set cap; null: none to take. */
+export function captureInput(ctx: EngineContext, row: Worker): CaptureChangeSetInput | null {
   if (row.workspaceMode === "shared") return null; // a read-only worker shares the parent's checkout: it has no change set of its own
   const base = row.base ?? row.baseHead;
   if (!base)
@@ -336,9 +379,16 @@ function captureFor(ctx: EngineContext, row: Worker, version: number): ChangeSet
       `${row.id} has no recorded base commit, so its change set cannot be frozen`,
       "respawn the worker",
     );
+  const ref = changeSetRef(row.id, (row.deliverableVersion ?? 0) + 1); // the claimed version's ref replaces it
+  return { tree: workerTreeOf(row), base, ref, maxPatchBytes: ctx.config().door.changeSetBytes };
+}
+
+function captureFor(ctx: EngineContext, row: Worker): ChangeSet | null {
+  const input = captureInput(ctx, row);
+  if (!input) return null;
   // A worker on a host: its workspace's bytes come home over ssh and get the same checks as a local capture.
-  if (hostOf(row) !== undefined) return captureRemote(ctx, row, base, changeSetRef(row.id, version));
-  return ctx.git.captureChangeSet({ tree: workerTreeOf(row), base, ref: changeSetRef(row.id, version) });
+  if (hostOf(row) !== undefined) return captureRemote(ctx, row, input);
+  return ctx.git.captureChangeSet(input);
 }
 
 function checkDone(input: DoneInput): CheckedDone {

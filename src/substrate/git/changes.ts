@@ -9,6 +9,7 @@ import type { ChangeSet } from "../../domain/deliverables/deliverable.js";
 import { formatStat, parseNumstatPatch } from "../../domain/deliverables/change-set.js";
 import { sameFiles } from "../../domain/deliverables/patch-integrity.js";
 import { refusal } from "../../domain/errors.js";
+import { changeSetTooLarge } from "../../domain/door-limits.js";
 import { checkFrozenPatch } from "./patch-check.js";
 import { locateWorkerTree, withWorkerGit, type WorkerGit, type WorkerTreeRef } from "./worker-git.js";
 
@@ -19,6 +20,8 @@ export interface CaptureChangeSetInput {
   base: string;
   /** `worker-changes:<w>:<N>`. */
   ref: string;
+  /** The most bytes the capture may read from git (numstat and patch); over it, `change-set-too-large`. */
+  maxPatchBytes?: number;
 }
 
 const DIFF_FLAGS = [
@@ -63,7 +66,7 @@ function capture(git: WorkerGit, tree: ReturnType<typeof locateWorkerTree>, inpu
   try {
     takeIndex(kept, join(tree.gitDir, "index"), index);
     run(git, input, ["add", "-A", "--", "."], index);
-    const out = run(git, input, [...DIFF_FLAGS, input.base, "--"], index);
+    const out = run(git, input, [...DIFF_FLAGS, input.base, "--"], index, input.maxPatchBytes);
     captured = true;
     return out;
   } finally {
@@ -158,8 +161,15 @@ function keepIndex(index: string, kept: string): void {
   }
 }
 
-function run(git: WorkerGit, input: CaptureChangeSetInput, args: string[], index: string): Buffer {
-  const r = git.run(args, { index });
+function run(git: WorkerGit, input: CaptureChangeSetInput, args: string[], index: string, maxStdout?: number): Buffer {
+  let r: ReturnType<WorkerGit["run"]>;
+  try {
+    r = git.run(args, { index, maxStdout });
+  } catch (error) {
+    if (maxStdout !== undefined && (error as NodeJS.ErrnoException).code === "ENOBUFS")
+      throw changeSetTooLarge(input.tree.worker, maxStdout);
+    throw error;
+  }
   if (r.status === 0) return r.stdout;
   const stderr = r.stderr.trim().split("\n")[0] || `exit ${r.status}`;
   throw refusal(

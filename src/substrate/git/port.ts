@@ -8,6 +8,7 @@ import type { WorkerTreeRef } from "../../domain/workers/worker-tree.js";
 import { lazyModule } from "../require-esm.js";
 import type { BlobRead } from "./blob.js";
 import type { CaptureChangeSetInput } from "./changes.js";
+import type { CaptureJob } from "./capture-off-loop.js";
 import { liveChangedPaths, liveChangesExist, liveEqualsFrozen, resetWorkspace } from "./live-tree.js";
 import {
   applyPatch,
@@ -50,6 +51,8 @@ export interface GitWorkspaces {
 /** Freezing: a worker's change set against its base, captured once and checked by git's own reading of the patch. */
 export interface GitFreezing {
   captureChangeSet(input: CaptureChangeSetInput): ChangeSet;
+  /** captureChangeSet (or, for a worker on a host, its bytes fetched and checked) in a thread: the caller's loop runs on. */
+  captureOffLoop(job: CaptureJob): Promise<ChangeSet>;
   /** The same checks on change bytes captured on a worker's host, against the base in this machine's objects. */
   freezeCapturedBytes(input: CaptureChangeSetInput, raw: Buffer): ChangeSet;
   /** git's reading of frozen patch bytes (files, counts, modes), to re-check a sidecar's file list before applying. */
@@ -108,6 +111,7 @@ export type Git = GitWorkspaces & GitFreezing & GitPromotion & GitLiveTree & Git
 // module loads on its first call (`require` of an ES module).
 const blob = lazyModule<typeof import("./blob.js")>(import.meta.url, "./blob.js");
 const changes = lazyModule<typeof import("./changes.js")>(import.meta.url, "./changes.js");
+const offLoop = lazyModule<typeof import("./capture-off-loop.js")>(import.meta.url, "./capture-off-loop.js");
 const patchCheck = lazyModule<typeof import("./patch-check.js")>(import.meta.url, "./patch-check.js");
 const workerGit = lazyModule<typeof import("./worker-git.js")>(import.meta.url, "./worker-git.js");
 const treeCopy = lazyModule<typeof import("./tree-copy.js")>(import.meta.url, "./tree-copy.js");
@@ -127,6 +131,7 @@ export const systemGit: Git = {
   preparePrivateGitDir: (dir, workspace, source) => privateGitDir().preparePrivateGitDir(dir, workspace, source),
   repositoryRefs: (root) => worktree().repositoryRefs(root),
   captureChangeSet: (input) => changes().captureChangeSet(input),
+  captureOffLoop: (job) => offLoop().captureOffLoop(job),
   freezeCapturedBytes: (input, raw) => changes().freezeCapturedBytes(input, raw),
   readFrozenPatch: (patch) => patchCheck().readFrozenPatch(patch),
   readBlobAt: (repo, commit, path, expectBlob) => blob().readBlobAt(repo, commit, path, expectBlob),

@@ -118,7 +118,7 @@ export interface GitRun {
 
 export interface WorkerGit {
   /** Runs git with the pinned, private environment; `index` names the index file (default: a private one). */
-  run(args: readonly string[], options?: { input?: string | Buffer; index?: string }): GitRun;
+  run(args: readonly string[], options?: { input?: string | Buffer; index?: string; maxStdout?: number }): GitRun;
   /** As run, but a non-zero exit throws with git's first line of complaint. */
   must(args: readonly string[], options?: { input?: string | Buffer; index?: string }): Buffer;
   /** A fresh index path inside the private git dir. */
@@ -187,7 +187,7 @@ function open(scope: Scope): { git: WorkerGit; dispose(): void } {
       cwd: dir,
       env,
       input: options.input,
-      maxBuffer: 2 * 1024 * 1024 * 1024 - 1,
+      maxBuffer: options.maxStdout ?? 2 * 1024 * 1024 * 1024 - 1, // over it: git is killed, error ENOBUFS
       stdio: ["pipe", "pipe", "pipe"],
     });
     if (r.error) throw r.error;

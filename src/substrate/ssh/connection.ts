@@ -23,6 +23,8 @@ export interface SshResult {
   status: number;
   stdout: Buffer;
   stderr: string;
+  /** The command wrote more than `maxStdout`: ssh was killed and its output cut. */
+  overflowed?: boolean;
 }
 
 /** Seconds ssh may take to connect before it gives up (ConnectTimeout). */
@@ -184,7 +186,7 @@ export function exitMaster(target: SshTarget): void {
 export function runRemote(
   target: SshTarget,
   argv: readonly string[],
-  options: { input?: string | Buffer; timeoutMs?: number } = {},
+  options: { input?: string | Buffer; timeoutMs?: number; maxStdout?: number } = {},
 ): SshResult {
   const timeoutMs = options.timeoutMs ?? CALL_TIMEOUT_MS;
   ensureMaster(target, timeoutMs);
@@ -195,9 +197,11 @@ export function runRemote(
       input: options.input ?? "",
       timeout: timeoutMs,
       killSignal: "SIGKILL",
-      maxBuffer: 256 * 1024 * 1024,
+      maxBuffer: options.maxStdout ?? 256 * 1024 * 1024,
     },
   );
+  if ((r.error as NodeJS.ErrnoException | undefined)?.code === "ENOBUFS")
+    return { status: 1, stdout: r.stdout, stderr: "", overflowed: true };
   if (r.error && (r.error as NodeJS.ErrnoException).code === "ENOENT")
     throw refusal("ssh-missing", "ssh is not installed here (no `ssh` on PATH)", "install OpenSSH's client");
   const stderr = r.stderr?.toString("utf8") ?? "";

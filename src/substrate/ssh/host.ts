@@ -4,6 +4,7 @@
 
 import { join } from "node:path/posix";
 import { refusal } from "../../domain/errors.js";
+import { changeSetTooLarge } from "../../domain/door-limits.js";
 import { NEUTRAL_CONFIG } from "../git/git-binary.js";
 import { packHistory } from "../git/blob.js";
 import { TmuxError, createTmux, type Tmux } from "../tmux.js";
@@ -147,14 +148,15 @@ const DIFF_FLAGS = [
  * The raw `git add -A` + `git diff --cached --binary --numstat -z -p <base>` of a worker's workspace on the host,
  * taken with a private index there (the worker's own staging area is untouched). The caller checks the bytes.
  */
-export function remoteChangeBytes(host: RemoteHost, worker: string, base: string): Buffer {
+export function remoteChangeBytes(host: RemoteHost, worker: string, base: string, maxBytes?: number): Buffer {
   // $1 workspace, $2 private index, $3 base, then git's neutral `-c` pairs; the diff flags are this file's constants.
   const script = `cd -- "$1" || exit 1; GIT_INDEX_FILE=$2; export GIT_INDEX_FILE; base=$3; shift 3; rm -f -- "$GIT_INDEX_FILE"; git "$@" add -A -- . || exit 1; exec git "$@" ${DIFF_FLAGS.join(" ")} "$base" --`;
   const r = runRemote(
     host.target,
     ["sh", "-c", script, "sh", host.workspace(worker), join(host.workerDir(worker), "capture.index"), base, ...neutral],
-    { timeoutMs: 120_000 },
+    { timeoutMs: 120_000, maxStdout: maxBytes },
   );
+  if (r.overflowed) throw changeSetTooLarge(worker, maxBytes ?? r.stdout.length);
   if (r.status !== 0) {
     throw refusal(
       "change-set-capture-failed",

@@ -1,7 +1,9 @@
 // The door's calls: each request from a worker's socket run on the engine exactly as the worker's own process once
 // ran it (one command, its idempotency key, the fence). Input arrives as untrusted JSON, checked before anything runs.
 
-import { usageError, validationError } from "../../domain/errors.js";
+import { DocketError, isDocketError, usageError, validationError } from "../../domain/errors.js";
+import { explainFailure } from "../../engine/failures.js";
+import { doneOffLoop } from "../../engine/protocol/done-off-loop.js";
 import type { DoorCall } from "../../domain/door.js";
 import type { AddressedComment } from "../../domain/deliverables/deliverable.js";
 import type { Evidence, ReportEntryInput } from "../../domain/work/report.js";
@@ -9,7 +11,7 @@ import type { WorkerIdentity } from "../../domain/workers/identity.js";
 import type { EngineContext } from "../../engine/context.js";
 import { isSentFile, jsonListOf } from "../../engine/protocol/input.js";
 import { reportFileEntries } from "../../engine/protocol/report-file.js";
-import { checkCallId, done, fail, todos, wait } from "../../engine/protocol/protocol.js";
+import { checkCallId, fail, todos, wait } from "../../engine/protocol/protocol.js";
 import { consult, note } from "../../engine/protocol/consult.js";
 import { reportEntries } from "../../engine/protocol/report.js";
 import { reconcileItem } from "../../engine/protocol/reconcile.js";
@@ -46,11 +48,26 @@ export function runCall(ctx: EngineContext, who: WorkerIdentity, call: WorkerCal
   return CALLS[call](ctx, who, args);
 }
 
+/**
+ * A call's error as the worker's agent reads it: a full disk under the home is `disk-full`, saying that the human
+ * must free space and that the same call, repeated then, lands once (nothing of it was half written).
+ */
+export async function explainForWorker(error: unknown, env: NodeJS.ProcessEnv): Promise<unknown> {
+  const explained = await explainFailure(error, env);
+  if (!isDocketError(explained) || explained.code !== "disk-full") return explained;
+  return new DocketError("refusal", "disk-full", explained.message, {
+    hint:
+      "stop and tell the human: they must free space on that disk (`df -h` shows it; old worker workspaces and " +
+      "`docket prune` free the most); then repeat this same call, with the same call id, and it lands once",
+    cause: explained,
+  });
+}
+
 /** The calls a worker makes about its work: reports, questions, todos and the final word. */
 const WORK_CALLS = {
   done: (ctx, who, args) => {
     const items = file(args, "itemsFile");
-    return done(ctx, who, {
+    return doneOffLoop(ctx, who, {
       callId: str(args.callId),
       body: str(args.body) ?? "",
       outcome: str(args.outcome) ?? "",

@@ -17,7 +17,7 @@ import {
   socketFiles,
   type DoorHome,
 } from "../../engine/door/serve.js";
-import { runCall } from "./calls.js";
+import { explainForWorker, runCall } from "./calls.js";
 import { createControlCall, createExplainCall } from "./control.js";
 import { createInboxWaiters, type InboxWaiters } from "./inbox-waiters.js";
 import { serveLines, type Reply } from "./lines.js";
@@ -43,7 +43,9 @@ export async function startDoor(dir: string): Promise<RunningDoor | undefined> {
     paths,
     base,
     startedAt,
+    limits: base.config().door,
     handle: (s, request) => workerCall({ ctxFor, inbox, sync: () => sockets.sync() }, s, request),
+    explain: (error) => explainForWorker(error, home.env),
   });
 
   const controlCall = createControlCall({ paths, base, sockets, startedAt, shutdown });
@@ -94,6 +96,7 @@ export async function startDoor(dir: string): Promise<RunningDoor | undefined> {
   process.on("SIGTERM", () => void shutdown());
   process.on("SIGINT", () => void shutdown());
   process.on("SIGHUP", () => {}); // outlives the terminal that started it
+  process.stderr.on("error", () => {}); // door.log on a full disk: a log line lost, never the door (issue 39)
   await sockets.sync();
   return { closed };
 }
@@ -140,7 +143,7 @@ async function workerCall({ ctxFor, inbox, sync }: WorkerCallDeps, s: Served, re
   const args = typeof given === "object" && given !== null ? (given as Record<string, unknown>) : {};
   if (!isDoorCall(call)) throw fenced("door-unknown-call", `the door has no call ${JSON.stringify(call)}`);
   if (call === "inbox-wait") return inbox.wait(s.worker, args);
-  const result = runCall(ctxFor(s.projectRoot), who, call, args);
+  const result = await runCall(ctxFor(s.projectRoot), who, call, args);
   if (call === "exited") void sync();
   return { ok: true, result };
 }

@@ -1,11 +1,14 @@
 // The door's worker sockets: one 0600 socket per served worker generation, opened and closed to match the ledger.
 // A sync that arrives while one runs joins it, so one socket is never opened twice; each sync republishes the state.
+// Each socket holds at most its worker's share of connections, all of them together a total (issue 39): a worker
+// over its share has its new connection closed at once, and nobody else's is touched.
 
 import { createServer, type Server } from "node:net";
 import { doorSocketName } from "../../domain/door.js";
+import type { DoorLimits } from "../../domain/door-limits.js";
 import type { EngineContext } from "../../engine/context.js";
 import { publishDoorState, removeSocketIfInode, servedBy, type DoorPaths } from "../../engine/door/serve.js";
-import { serveLines, type Reply } from "./lines.js";
+import { serveLines, type Explain, type Reply } from "./lines.js";
 import { listenReplacing } from "./listen.js";
 
 /** One served generation and its listening socket (`ino` is the socket file's inode once it listens). */
@@ -15,6 +18,8 @@ export interface Served {
   projectRoot: string;
   server: Server;
   ino?: number;
+  /** Connections open on this socket now. */
+  open: number;
 }
 
 export interface WorkerSockets {
@@ -29,26 +34,41 @@ export interface WorkerSocketsOptions {
   paths: DoorPaths;
   base: EngineContext;
   startedAt: string;
+  limits: DoorLimits;
   handle(served: Served, request: Reply): Promise<Reply>;
+  /** A call's error as the worker reads it (a full disk becomes `disk-full`). */
+  explain: Explain;
 }
 
-export function createWorkerSockets({ paths, base, startedAt, handle }: WorkerSocketsOptions): WorkerSockets {
+export function createWorkerSockets(options: WorkerSocketsOptions): WorkerSockets {
+  const { paths, base, startedAt, limits, handle, explain } = options;
+  const lineLimits = { maxLineBytes: limits.callBytes, idleMs: limits.idleSeconds * 1000 };
   const served = new Map<string, Served>();
   let connections = 0;
   let syncing: Promise<void> | undefined;
 
+  /** state.json, for `docket doctor`: a projection the next sync writes again, so a full disk only leaves it stale. */
   function publish(): void {
     const sockets = [...served.entries()].map(([name, s]) => ({ name, worker: s.worker, generation: s.generation }));
-    publishDoorState(paths, { pid: process.pid, startedAt, sockets });
+    try {
+      publishDoorState(paths, { pid: process.pid, startedAt, sockets });
+    } catch (error) {
+      process.stderr.write(`door: cannot write its state file: ${(error as Error).message}\n`);
+    }
   }
 
   async function open(name: string, s: { worker: string; generation: number; projectRoot: string }): Promise<void> {
     const server = createServer((conn) => {
+      if (entry.open >= limits.connectionsPerWorker || connections >= limits.connections) return void conn.destroy();
       connections++;
-      conn.on("close", () => connections--);
-      serveLines(conn, (request) => handle(entry, request));
+      entry.open++;
+      conn.on("close", () => {
+        connections--;
+        entry.open--;
+      });
+      serveLines(conn, (request) => handle(entry, request), lineLimits, explain);
     });
-    const entry: Served = { ...s, server };
+    const entry: Served = { ...s, server, open: 0 };
     served.set(name, entry);
     try {
       entry.ino = await listenReplacing(server, paths.dir, paths.socket(name));

@@ -76,6 +76,10 @@ async function exchange(socket: string, request: object, waitMs: number, backgro
   }
 }
 
+/** How long a call waits for its reply once the door has it; a done's capture runs while the door serves others. */
+const REPLY_WAIT_MS = 30_000;
+const DONE_REPLY_WAIT_MS = 300_000;
+
 /** Calls the client keys itself (the agent names no call for them): a retry after the door died lands them once. */
 const CLIENT_KEYED: ReadonlySet<DoorCall> = new Set<DoorCall>(["heartbeat", "turn", "touches", "event"]);
 
@@ -108,7 +112,8 @@ export async function callDoor<T = unknown>(
   for (;;) {
     let reason: string;
     try {
-      const reply = await exchange(door.socket, request, 30_000 + (options.waitMs ?? 0), options.waitMs !== undefined);
+      const wait = (call === "done" ? DONE_REPLY_WAIT_MS : REPLY_WAIT_MS) + (options.waitMs ?? 0);
+      const reply = await exchange(door.socket, request, wait, options.waitMs !== undefined);
       if (reply.ok) return reply.result as T;
       throw errorOf(reply.error ?? {});
     } catch (error) {
