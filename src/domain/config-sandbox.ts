@@ -1,8 +1,9 @@
 // The sandbox section and DOCKET_SANDBOX: how workers are contained. A project may only tighten containment
-// (required over auto over off, no network over the machine's), never loosen it (docs/containment.md).
+// (required over auto over off; none over allow over open for the network), never loosen it (docs/containment.md).
 
 import { SANDBOX_MODES, type DocketConfig, type SandboxMode } from "./config-shape.js";
 import { isObj, strList } from "./config-sections.js";
+import { badAllowPatterns, isNetworkMode, NETWORK_MODES, narrows } from "./network-policy.js";
 
 const SANDBOX_RANK: Record<SandboxMode, number> = { off: 0, auto: 1, required: 2 };
 
@@ -32,20 +33,42 @@ export function applySandbox(
       config.sandbox.mode = mode as SandboxMode;
     } else warnings.push(`${source} config sandbox "${mode}" would loosen containment; only your user config can`);
   }
-  if (section.network !== undefined) {
-    if (section.network !== "default" && section.network !== "none") {
-      warnings.push(`${source} config sandbox.network must be "default" or "none"; ignored`);
-    } else if (trusted || section.network === "none") config.sandbox.network = section.network;
-    else {
-      const loosens = `${source} config sandbox.network "default" would give workers the network`;
-      warnings.push(`${loosens}; only your user config can`);
-    }
-  }
+  if (section.network !== undefined) applyNetwork(config, section.network, source, warnings, trusted);
+  if (section.allow !== undefined)
+    applyAllow(config, section.allow, `${source} config sandbox.allow`, warnings, trusted);
   if (section.readOnlyPaths !== undefined) {
     const list = strList(section.readOnlyPaths);
     if (!trusted) {
       warnings.push(`${source} config sandbox.readOnlyPaths ignored: only your user config may show paths to workers`);
     } else if (list?.every((p) => p.startsWith("/"))) config.sandbox.readOnlyPaths = list;
     else warnings.push(`${source} config sandbox.readOnlyPaths must be a list of absolute paths; ignored`);
+  }
+}
+
+/** `sandbox.network`: a mode, or `{mode, allow}`; "default" is the old name of "open". A project may only narrow. */
+function applyNetwork(config: DocketConfig, raw: unknown, source: string, warnings: string[], trusted: boolean): void {
+  const section = isObj(raw) ? raw : { mode: raw };
+  const at = `${source} config sandbox.network`;
+  if (section.mode !== undefined) {
+    const mode = section.mode === "default" ? "open" : section.mode;
+    if (!isNetworkMode(mode)) warnings.push(`${at} must be one of ${NETWORK_MODES.join(", ")}; ignored`);
+    else if (trusted || narrows(config.sandbox.network, mode)) config.sandbox.network = mode;
+    else warnings.push(`${at} "${mode}" would widen the workers' network; only your user config can`);
+  }
+  if (section.allow !== undefined) applyAllow(config, section.allow, `${at}.allow`, warnings, trusted);
+}
+
+/** `allow`: host[:port] patterns a contained worker may reach; the user's alone (a project cannot add hosts). */
+function applyAllow(config: DocketConfig, raw: unknown, at: string, warnings: string[], trusted: boolean): void {
+  const list = strList(raw);
+  if (!trusted) warnings.push(`${at} ignored: only your user config may let workers reach more hosts`);
+  else if (list === undefined) warnings.push(`${at} must be a list of "host[:port]" patterns; ignored`);
+  else {
+    const bad = badAllowPatterns(list);
+    if (bad.length > 0)
+      warnings.push(
+        `${at}: ${bad.map((b) => JSON.stringify(b)).join(", ")} is not host, host:port or *.domain[:port]; ignored`,
+      );
+    else config.sandbox.allow = list;
   }
 }

@@ -14,6 +14,7 @@ import type { EngineContext } from "../context.js";
 import { ensureDoor } from "../door/door.js";
 import { launchRemote, tmuxFor } from "../hosts/remote-worker.js";
 import { containArgv, containGit, decideContainment, sandboxInput, scratchDir } from "./containment.js";
+import { prepareLaunchNetwork } from "./egress.js";
 import {
   buildWorkerEnv,
   docketBinPath,
@@ -58,8 +59,11 @@ export function launchInto(
       writeWorkerLaunchEnv(ctx, row.id, generation, env);
       ids = launchRemote(ctx, row, execution, { generation, env, session });
     } else {
+      const relay = containment.contained
+        ? prepareLaunchNetwork(ctx, { worker: row.id, generation }, execution, env)
+        : [];
       const envFile = writeWorkerLaunchEnv(ctx, row.id, generation, { ...env, ...command.env });
-      const wrapped = wrapArgv({ envFile, cwd }, command.argv);
+      const wrapped = wrapArgv({ envFile, cwd }, [...relay, ...command.argv]);
       let argv = wrapped;
       if (containment.contained && scratch) {
         const sandbox = sandboxInput(ctx, row, execution, { scratch, docketBin: docketBinPath(), env });

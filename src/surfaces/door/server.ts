@@ -24,6 +24,7 @@ import { serveLines, type Reply } from "./lines.js";
 import { listenClaiming } from "./listen.js";
 import { watchLedger } from "./ledger-watch.js";
 import { createWorkerSockets, type Served } from "./worker-sockets.js";
+import { startEgress } from "./egress.js";
 
 export interface RunningDoor {
   closed: Promise<void>;
@@ -67,9 +68,12 @@ export async function startDoor(dir: string): Promise<RunningDoor | undefined> {
     onError: (error) => process.stderr.write(`door: notifications: ${error.message}\n`),
   });
 
+  const egress = await startEgress(base, paths);
+
   async function shutdown(): Promise<void> {
     if (stopping) return;
     stopping = true;
+    egress.stop();
     watch.stop();
     await notify.stop();
     inbox.release(watch.version());

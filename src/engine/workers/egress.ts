@@ -1,0 +1,153 @@
+// A contained worker's egress: the allow list its launch derives (written where the door's proxy reads it), each
+// request the proxy saw recorded per destination and minute, one attention line per refused host, and the summary.
+
+import {
+  launchAllowList,
+  PI_PROVIDER_URLS,
+  patternText,
+  parseAllowPattern,
+  type AgentNeeds,
+  type AllowPattern,
+  isNetworkMode,
+  type NetworkMode,
+} from "../../domain/network-policy.js";
+import type { LaunchExecution } from "../../domain/workers/execution.js";
+import { writeFileAtomic } from "../../files/atomic.js";
+import { readJsonFile } from "../../files/json-file.js";
+import { WORKER_FILES, readWorkerText, workerPath } from "../../files/workers/worker-files.js";
+import { addEgressTally, listEgress, type EgressTally } from "../../ledger/workers/egress.js";
+import type { EgressDestination, NetworkSummary } from "../../domain/workers/network-summary.js";
+import { insertNotification } from "../../ledger/talk/notifications.js";
+import { resolvePiAgentDir } from "../../substrate/agents/pi.js";
+import type { EngineContext } from "../context.js";
+import { SCRIPTED_MODEL } from "./scripted.js";
+import { EGRESS_SOCKET, egressEnv, relayArgv } from "../../domain/workers/egress-plan.js";
+import { doorPaths } from "../../files/door-files.js";
+import { relayScriptPath } from "../../substrate/egress/relay-path.js";
+import { homedir } from "node:os";
+import { join } from "node:path";
+
+/** What the door's proxy reads for one worker: the generation it applies to and the destinations allowed. */
+interface EgressPolicyFile {
+  generation: number;
+  mode: NetworkMode;
+  allow: string[];
+}
+
+/** One contained launch's network: its mode and (for `allow`) the destinations its proxy lets through. */
+export interface LaunchNetwork {
+  mode: NetworkMode;
+  allow: AllowPattern[];
+}
+
+/** The base URLs of pi's providers for this launch: its models.json entries and a built-in provider's own address. */
+function piBaseUrls(ctx: EngineContext, execution: LaunchExecution): string[] {
+  if (execution.model === SCRIPTED_MODEL) return []; // Docket's scripted model answers in-process
+  const urls: string[] = [];
+  const read = readJsonFile(join(resolvePiAgentDir(ctx.env, ctx.env.HOME ?? homedir()), "models.json"));
+  const providers = read.ok === true ? (read.value as { providers?: unknown }).providers : undefined;
+  if (typeof providers === "object" && providers !== null)
+    for (const p of Object.values(providers as Record<string, unknown>)) {
+      const url = (p as { baseUrl?: unknown } | null)?.baseUrl;
+      if (typeof url === "string") urls.push(url);
+    }
+  const provider = execution.model?.split("/")[0];
+  const builtIn = provider === undefined ? undefined : PI_PROVIDER_URLS[provider];
+  if (builtIn) urls.push(builtIn);
+  return urls;
+}
+
+/** The destinations one launch may reach: its agent's model API and the user's `sandbox.allow`. */
+export function launchAllow(
+  ctx: EngineContext,
+  execution: LaunchExecution,
+  env: Readonly<Record<string, string>>,
+): AllowPattern[] {
+  const needs: AgentNeeds = {
+    agent: execution.agent,
+    env,
+    codexArgs: execution.agentArgs ?? [],
+    ...(execution.agent === "pi" ? { piBaseUrls: piBaseUrls(ctx, execution) } : {}),
+  };
+  return launchAllowList(needs, ctx.config().sandbox.allow);
+}
+
+/** Writes what the door's proxy checks this generation's requests against (replaced at each contained launch). */
+export function writeEgressPolicy(ctx: EngineContext, worker: string, generation: number, net: LaunchNetwork): void {
+  const file: EgressPolicyFile = { generation, mode: net.mode, allow: net.allow.map(patternText) };
+  writeFileAtomic(workerPath(ctx.home, worker, WORKER_FILES.egress), `${JSON.stringify(file)}\n`);
+}
+
+/** The launch's network; undefined (everything refused) when the file is missing, damaged or for another generation. */
+export function readEgressPolicy(ctx: EngineContext, worker: string, generation: number): LaunchNetwork | undefined {
+  const text = readWorkerText(ctx.home, worker, WORKER_FILES.egress);
+  if (text === undefined) return undefined;
+  try {
+    const file = JSON.parse(text) as Partial<EgressPolicyFile>;
+    if (file.generation !== generation || !isNetworkMode(file.mode) || !Array.isArray(file.allow)) return undefined;
+    const allow = file.allow.map((p) => parseAllowPattern(String(p))).filter((p): p is AllowPattern => p !== undefined);
+    return { mode: file.mode, allow };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Adds the proxy's tallies in one command (the door calls it on its own timer, not per request); the first refusal of
+ * a host for a worker adds one attention line naming the host and how to allow it.
+ */
+export function recordEgress(ctx: EngineContext, tallies: readonly EgressTally[]): void {
+  if (tallies.length === 0) return;
+  ctx.commands.run("worker.egress", { tallies: tallies.length }, (tx) => {
+    for (const t of tallies) {
+      if (!addEgressTally(tx, t)) continue;
+      insertNotification(tx, {
+        kind: "egress-refused",
+        worker: t.worker,
+        body: `${t.worker} tried to reach ${t.host}:${t.port}, which is not on its network allow list; refused. To allow it, add "${t.host}" to sandbox.allow in your user config and respawn the worker`,
+      });
+    }
+  });
+}
+
+/** The door's egress socket of this home. */
+export function egressSocketPath(ctx: EngineContext): string {
+  return join(doorPaths(ctx.home.root).dir, EGRESS_SOCKET);
+}
+
+/**
+ * A contained launch's network: records its mode and allow list for the door and the card; with `allow`, points the
+ * agent's proxy variables at the relay and returns the relay's argv prefix (empty otherwise).
+ */
+export function prepareLaunchNetwork(
+  ctx: EngineContext,
+  who: { worker: string; generation: number },
+  execution: LaunchExecution,
+  env: Record<string, string>,
+): string[] {
+  const mode = ctx.config().sandbox.network;
+  const allow = mode === "allow" ? launchAllow(ctx, execution, env) : [];
+  writeEgressPolicy(ctx, who.worker, who.generation, { mode, allow });
+  if (mode !== "allow") return [];
+  Object.assign(env, egressEnv());
+  return relayArgv({ node: process.execPath, relay: relayScriptPath(), socket: egressSocketPath(ctx) });
+}
+
+/** A worker's network as `show` and the card tell it. */
+export function networkSummary(
+  ctx: EngineContext,
+  worker: { id: string; generation: number; contained: boolean },
+): NetworkSummary {
+  const destinations = listEgress(ctx.db, worker.id);
+  const sum = (f: (d: EgressDestination) => number) => destinations.reduce((n, d) => n + f(d), 0);
+  const launch = worker.contained ? readEgressPolicy(ctx, worker.id, worker.generation) : undefined;
+  return {
+    mode: launch?.mode ?? null,
+    allowed: launch?.mode === "allow" ? launch.allow.map(patternText) : [],
+    requests: sum((d) => d.requests),
+    refused: sum((d) => (d.allowed ? 0 : d.requests)),
+    bytesUp: sum((d) => d.bytesUp),
+    bytesDown: sum((d) => d.bytesDown),
+    destinations,
+  };
+}
