@@ -9,11 +9,18 @@ export const DOOR_DIR = "door";
 const LONGEST_SOCKET = "w99999-99999.sock";
 /** The door's own socket: the human's side asks it to sync, explain a refusal, or report its state. */
 export const CONTROL_SOCKET = "control.sock";
+/**
+ * The door's own files live in a subdirectory that every sandbox covers with an empty one: a file the door makes or
+ * replaces after a worker started (state.json is renamed over at every change) is never visible to it (issue 42).
+ */
+export const DOOR_PRIVATE_DIR = "private";
 /** Written by the human's side: the environment a (re)started door runs with. */
-export const DOOR_ENV_FILE = "door.env";
+export const DOOR_ENV_FILE = `${DOOR_PRIVATE_DIR}/door.env`;
 /** Written by the door: its pid and the generations it serves (a projection for `docket doctor`). */
-export const DOOR_STATE_FILE = "state.json";
-export const DOOR_LOG_FILE = "door.log";
+export const DOOR_STATE_FILE = `${DOOR_PRIVATE_DIR}/state.json`;
+export const DOOR_LOG_FILE = `${DOOR_PRIVATE_DIR}/door.log`;
+/** Where those files were before they moved into DOOR_PRIVATE_DIR: still hidden from workers of an older home. */
+export const DOOR_LEGACY_FILES = ["door.env", "state.json", "door.log"] as const;
 /** Claimed (O_EXCL) by whoever starts a door, so a burst of spawns or of workers' retries starts one door, not one each. */
 export const DOOR_START_FILE = "starting";
 

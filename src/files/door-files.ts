@@ -56,6 +56,7 @@ export function doorPaths(homeRoot: string): DoorPaths {
 /** Makes the door directory (0700) and refuses one (or, outside the home, a parent) that is a link, shared or another user's. */
 export function prepareDoorDir(paths: DoorPaths): void {
   ensurePrivateDir(paths.dir);
+  ensurePrivateDir(dirname(paths.state)); // the door's own files: hidden from every sandbox as one directory
   const outside = basename(paths.dir) !== DOOR_DIR;
   for (const dir of outside ? [dirname(paths.dir), paths.dir] : [paths.dir]) {
     const st = lstatSync(dir);

@@ -65,6 +65,11 @@ export function reviveDoor(doorDir: string): void {
   for (const [k, v] of Object.entries(process.env)) if (!IDENTITY.test(k)) env[k] = v;
   let log: number | "ignore" = "ignore";
   try {
+    mkdirSync(dirname(join(doorDir, DOOR_LOG_FILE)), { mode: 0o700 });
+  } catch {
+    // there already (or not ours to make): the log is opened below or left out
+  }
+  try {
     log = openSync(
       join(doorDir, DOOR_LOG_FILE),
       constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW,

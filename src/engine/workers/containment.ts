@@ -2,6 +2,7 @@
 // `sandbox` config: auto contains wherever bubblewrap works, required refuses otherwise, off never (docs/containment.md).
 
 import { doorPaths } from "../../files/door-files.js";
+import { DOOR_LEGACY_FILES } from "../../domain/door.js";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { refusal } from "../../domain/errors.js";
@@ -101,7 +102,9 @@ export function docketReach(ctx: EngineContext, worker: string): DocketReach {
   );
   // Not the start claim (`starting`, empty): it comes and goes, and a hide planned for it that is gone at launch makes
   // bubblewrap fail on the read-only door directory (found by CI: a door start raced a contained spawn).
-  return { home: ctx.home.root, doorDir: door.dir, doorPrivate: [door.env, door.state, door.log], files };
+  // The door's own files by directory (made with the door dir, so it is there at launch), and where they were before.
+  const doorPrivate = [dirname(door.state), ...DOOR_LEGACY_FILES.map((f) => join(door.dir, f))];
+  return { home: ctx.home.root, doorDir: door.dir, doorPrivate, files };
 }
 
 /** The sockets of the human's session that sit outside the default hidden places. */

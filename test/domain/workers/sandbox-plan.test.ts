@@ -15,7 +15,7 @@ const input = (over: Partial<SandboxInput> = {}): SandboxInput => ({
   docket: {
     home: "/h/.pi/agent/docket",
     doorDir: "/h/.pi/agent/docket/door",
-    doorPrivate: ["/h/.pi/agent/docket/door/door.env"],
+    doorPrivate: ["/h/.pi/agent/docket/door/private"],
     files: ["/h/.pi/agent/docket/fleet/w1/task.md"],
   },
   scratch: "/h/.pi/agent/docket/fleet/w1/scratch",
@@ -54,7 +54,7 @@ test("the default home under ~/.pi: ~/.pi hidden, pi's agent dir read-only, the 
   assert.ok(at("hide /h/.pi") < at("ro /h/.pi/agent"));
   assert.ok(at("ro /h/.pi/agent") < at("hide /h/.pi/agent/docket"));
   assert.ok(at("hide /h/.pi/agent/docket") < at("ro /h/.pi/agent/docket/door"));
-  assert.ok(at("ro /h/.pi/agent/docket/door") < at("hide /h/.pi/agent/docket/door/door.env"));
+  assert.ok(at("ro /h/.pi/agent/docket/door") < at("hide /h/.pi/agent/docket/door/private"));
   assert.ok(at("hide /h/.pi/agent/docket") < at("rw /h/.pi/agent/docket/fleet/w1/workspace"));
   assert.ok(at("ro /src/app") < at("ro /src/app/.git"));
   assert.ok(at("hide /h/.pi/agent/docket") < at("rw /h/.pi/agent/docket/fleet/w1/git"));

@@ -28,7 +28,7 @@ const CLIENT = new URL("../../../src/surfaces/shared/door-client.js", import.met
 
 function doorPid(home: string): number | undefined {
   try {
-    const state = JSON.parse(readFileSync(join(home, "door", "state.json"), "utf8")) as { pid: number };
+    const state = JSON.parse(readFileSync(join(home, "door", "private", "state.json"), "utf8")) as { pid: number };
     return existsSync(`/proc/${state.pid}`) ? state.pid : undefined;
   } catch {
     return undefined;
@@ -364,7 +364,7 @@ test("16 workers making 100 calls each at once through one door: nothing lost, n
   }
   assert.equal(
     readdirSync(join(home, "door")).filter((n) => n.endsWith(".sock")).length,
-    17,
-    "one socket per generation and the control socket",
+    18,
+    "one socket per generation, the control socket and the egress socket",
   );
 });
