@@ -12,6 +12,7 @@ import {
   type NetworkMode,
 } from "../../domain/network-policy.js";
 import type { LaunchExecution } from "../../domain/workers/execution.js";
+import { refusal } from "../../domain/errors.js";
 import { writeFileAtomic } from "../../files/atomic.js";
 import { readJsonFile } from "../../files/json-file.js";
 import { WORKER_FILES, readWorkerText, workerPath } from "../../files/workers/worker-files.js";
@@ -63,13 +64,16 @@ export function launchAllow(
   execution: LaunchExecution,
   env: Readonly<Record<string, string>>,
 ): AllowPattern[] {
-  const needs: AgentNeeds = {
+  return launchAllowList(agentNeeds(ctx, execution, env), ctx.config().sandbox.allow);
+}
+
+function agentNeeds(ctx: EngineContext, execution: LaunchExecution, env: Readonly<Record<string, string>>): AgentNeeds {
+  return {
     agent: execution.agent,
     env,
     codexArgs: execution.agentArgs ?? [],
     ...(execution.agent === "pi" ? { piBaseUrls: piBaseUrls(ctx, execution) } : {}),
   };
-  return launchAllowList(needs, ctx.config().sandbox.allow);
 }
 
 /** Writes what the door's proxy checks this generation's requests against (replaced at each contained launch). */
@@ -126,6 +130,16 @@ export function prepareLaunchNetwork(
   env: Record<string, string>,
 ): string[] {
   const mode = ctx.config().sandbox.network;
+  writeEgressPolicy(ctx, who.worker, who.generation, { mode, allow: [] }); // what its card says if it cannot start
+  if (mode === "none") {
+    const api = launchAllowList(agentNeeds(ctx, execution, env), []);
+    if (api.length > 0)
+      throw refusal(
+        "network-none-model-api",
+        `${who.worker} cannot start: ${execution.agent} needs its model API at ${api.map(patternText).join(", ")}, and sandbox.network is "none" (no network at all)`,
+        'set sandbox.network to "allow" in your user config (only the model API and sandbox.allow are reachable), or give this worker an agent that needs no network',
+      );
+  }
   const allow = mode === "allow" ? launchAllow(ctx, execution, env) : [];
   writeEgressPolicy(ctx, who.worker, who.generation, { mode, allow });
   if (mode !== "allow") return [];

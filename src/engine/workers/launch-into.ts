@@ -51,6 +51,11 @@ export function launchInto(
     execution.host === undefined
       ? launchCommand(ctx, { row, execution, generation, cwd, env, unattended, contained })
       : undefined;
+  // Before anything starts: a launch whose agent cannot reach its model API under `network: "none"` is refused by name.
+  const relay =
+    containment.contained && command !== undefined
+      ? prepareLaunchNetwork(ctx, { worker: row.id, generation }, execution, env)
+      : [];
   let ids: WindowIds;
   try {
     ensureDoor(ctx); // the worker's first call waits (bounded) for its socket; the door is up well before that
@@ -59,9 +64,6 @@ export function launchInto(
       writeWorkerLaunchEnv(ctx, row.id, generation, env);
       ids = launchRemote(ctx, row, execution, { generation, env, session });
     } else {
-      const relay = containment.contained
-        ? prepareLaunchNetwork(ctx, { worker: row.id, generation }, execution, env)
-        : [];
       const envFile = writeWorkerLaunchEnv(ctx, row.id, generation, { ...env, ...command.env });
       const wrapped = wrapArgv({ envFile, cwd }, [...relay, ...command.argv]);
       let argv = wrapped;

@@ -92,8 +92,10 @@ function target(head: string): { host: string; port: number; tunnel: boolean; fi
   const dest = splitAuthority(abs[1]!, 80);
   if (!dest) return undefined;
   const path = abs[2] || "/";
-  const kept = headers.filter((h) => !/^proxy-(connection|authorization)\s*:/i.test(h));
-  return { ...dest, tunnel: false, first: [`${method} ${path} ${version}`, ...kept, "", ""].join("\r\n") };
+  // One request per connection: the next one on a kept-alive connection would go to this host unchecked and unparsed.
+  const kept = headers.filter((h) => !/^(proxy-connection|proxy-authorization|connection|keep-alive)\s*:/i.test(h));
+  const first = [`${method} ${path} ${version}`, ...kept, "Connection: close", "", ""].join("\r\n");
+  return { ...dest, tunnel: false, first };
 }
 
 function forward<W>(conn: Socket, options: EgressProxyOptions<W>, who: W, head: string, rest: Buffer): void {
