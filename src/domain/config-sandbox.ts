@@ -72,3 +72,30 @@ function applyAllow(config: DocketConfig, raw: unknown, at: string, warnings: st
     else config.sandbox.allow = list;
   }
 }
+
+/**
+ * DOCKET_NETWORK (a mode) and DOCKET_NETWORK_ALLOW (comma-separated patterns, added to the user's): the human's own
+ * environment for one command, e.g. one spawn that may reach one more host. A project config still only narrows.
+ */
+export function applyNetworkEnv(
+  config: DocketConfig,
+  env: { DOCKET_NETWORK?: string | undefined; DOCKET_NETWORK_ALLOW?: string | undefined },
+  warnings: string[],
+): void {
+  const mode = env.DOCKET_NETWORK;
+  if (mode) {
+    if (isNetworkMode(mode)) config.sandbox.network = mode;
+    else warnings.push(`DOCKET_NETWORK must be one of ${NETWORK_MODES.join(", ")}; ignored`);
+  }
+  const allow =
+    env.DOCKET_NETWORK_ALLOW?.split(",")
+      .map((p) => p.trim())
+      .filter(Boolean) ?? [];
+  if (allow.length === 0) return;
+  const bad = badAllowPatterns(allow);
+  if (bad.length > 0)
+    warnings.push(
+      `DOCKET_NETWORK_ALLOW: ${bad.map((b) => JSON.stringify(b)).join(", ")} is not host, host:port or *.domain[:port]; ignored`,
+    );
+  else config.sandbox.allow = [...new Set([...config.sandbox.allow, ...allow])];
+}

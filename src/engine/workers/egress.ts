@@ -19,14 +19,13 @@ import { WORKER_FILES, readWorkerText, workerPath } from "../../files/workers/wo
 import { addEgressTally, listEgress, type EgressTally } from "../../ledger/workers/egress.js";
 import type { EgressDestination, NetworkSummary } from "../../domain/workers/network-summary.js";
 import { insertNotification } from "../../ledger/talk/notifications.js";
-import { resolvePiAgentDir } from "../../substrate/agents/pi.js";
 import type { EngineContext } from "../context.js";
 import { SCRIPTED_MODEL } from "./scripted.js";
 import { EGRESS_SOCKET, egressEnv, relayArgv } from "../../domain/workers/egress-plan.js";
 import { doorPaths } from "../../files/door-files.js";
 import { relayScriptPath } from "../../substrate/egress/relay-path.js";
 import { homedir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 
 /** What the door's proxy reads for one worker: the generation it applies to and the destinations allowed. */
 interface EgressPolicyFile {
@@ -45,7 +44,8 @@ export interface LaunchNetwork {
 function piBaseUrls(ctx: EngineContext, execution: LaunchExecution): string[] {
   if (execution.model === SCRIPTED_MODEL) return []; // Docket's scripted model answers in-process
   const urls: string[] = [];
-  const read = readJsonFile(join(resolvePiAgentDir(ctx.env, ctx.env.HOME ?? homedir()), "models.json"));
+  const agentDir = ctx.env.PI_CODING_AGENT_DIR ? resolve(ctx.env.PI_CODING_AGENT_DIR) : join(homedir(), ".pi", "agent");
+  const read = readJsonFile(join(agentDir, "models.json"));
   const providers = read.ok === true ? (read.value as { providers?: unknown }).providers : undefined;
   if (typeof providers === "object" && providers !== null)
     for (const p of Object.values(providers as Record<string, unknown>)) {
@@ -86,14 +86,17 @@ export function writeEgressPolicy(ctx: EngineContext, worker: string, generation
 export function readEgressPolicy(ctx: EngineContext, worker: string, generation: number): LaunchNetwork | undefined {
   const text = readWorkerText(ctx.home, worker, WORKER_FILES.egress);
   if (text === undefined) return undefined;
+  let file: unknown;
   try {
-    const file = JSON.parse(text) as Partial<EgressPolicyFile>;
-    if (file.generation !== generation || !isNetworkMode(file.mode) || !Array.isArray(file.allow)) return undefined;
-    const allow = file.allow.map((p) => parseAllowPattern(String(p))).filter((p): p is AllowPattern => p !== undefined);
-    return { mode: file.mode, allow };
+    file = JSON.parse(text);
   } catch {
     return undefined;
   }
+  if (typeof file !== "object" || file === null) return undefined;
+  const { generation: gen, mode, allow } = file as Record<string, unknown>;
+  if (gen !== generation || !isNetworkMode(mode) || !Array.isArray(allow)) return undefined;
+  const patterns = allow.map((p) => parseAllowPattern(String(p))).filter((p): p is AllowPattern => p !== undefined);
+  return { mode, allow: patterns };
 }
 
 /**

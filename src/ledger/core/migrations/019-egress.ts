@@ -15,5 +15,5 @@ CREATE TABLE worker_egress (
   first_at TEXT NOT NULL,
   last_at TEXT NOT NULL,
   PRIMARY KEY (worker, host, port, allowed, minute, generation)
-) WITHOUT ROWID;
+);
 `;
