@@ -15,6 +15,7 @@ import {
 } from "../../src/domain/network-policy.js";
 import { egressEnv, parseEgressHello, relayArgv } from "../../src/domain/workers/egress-plan.js";
 import { bwrapArgs, planMounts, type SandboxInput } from "../../src/domain/workers/sandbox-plan.js";
+import { parseKindFile } from "../../src/domain/workers/kinds.js";
 
 test("modes narrow: none < allow < open, whichever side asks", () => {
   assert.equal(narrowNetwork("open", "allow"), "allow");
@@ -171,4 +172,12 @@ test("for one command: DOCKET_NETWORK sets the mode and DOCKET_NETWORK_ALLOW add
   assert.equal(bad.config.sandbox.network, "allow");
   assert.deepEqual(bad.config.sandbox.allow, ["github.com:443"]);
   assert.equal(bad.warnings.length, 2);
+});
+
+test("a kind file may name its network; a value that is no mode makes the file malformed", () => {
+  const kind = (v: string) => parseKindFile(`---\nname: k\nnetwork: ${v}\n---\n`, "user", "/k.md");
+  assert.equal(kind("none").kind?.network, "none");
+  assert.equal(kind("allow").kind?.network, "allow");
+  assert.match(kind("wide").error ?? "", /network must be one of none, allow, open, got "wide"/);
+  assert.equal(parseKindFile("---\nname: k\n---\n", "user", "/k.md").kind?.network, undefined);
 });

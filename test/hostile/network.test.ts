@@ -55,6 +55,7 @@ async function listening(t: { after(fn: () => void): void }, server: Server, at:
 async function probe(
   g: Ground,
   probes: Record<string, string>,
+  as: string[] = [],
 ): Promise<{ worker: string; results: Record<string, string> }> {
   const lines = ["#!/bin/sh", 'out="$TMPDIR/results.tmp"', ': > "$out"'];
   for (const [name, cmd] of Object.entries(probes))
@@ -65,7 +66,7 @@ async function probe(
   const script = join(g.root, `probe-${randomBytes(3).toString("hex")}.sh`);
   writeFileSync(script, `${lines.join("\n")}\n`);
   chmodSync(script, 0o755);
-  const r = g.run("spawn", "--agent", "command", "--cmd", script, "probe", "--json");
+  const r = g.run("spawn", "--agent", "command", "--cmd", script, ...as, "probe", "--json");
   assertExit(r, 0);
   const worker = r.json.worker as string;
   const file = join(g.home, "fleet", worker, "scratch", "results");
@@ -188,4 +189,22 @@ test('network "none": no relay, no proxy variables, nothing reaches even an allo
   const shown = g.run("show", worker, "--json").json;
   assert.equal(shown.network.mode, "none");
   assert.match(g.run("show", worker).stdout, /network: none/);
+});
+
+test('a kind narrows the network (network: none in its file); "open" in a project kind widens nothing', {
+  timeout: 120_000,
+}, async (t) => {
+  const g = ground(t, { network: "allow" });
+  mkdirSync(join(g.home, "kinds"), { recursive: true });
+  writeFileSync(
+    join(g.home, "kinds", "offline.md"),
+    "---\nname: offline\ndescription: no network\nnetwork: none\n---\n",
+  );
+  const { worker, results } = await probe(g, { "proxy-variable": 'test -n "$HTTPS_PROXY"' }, ["--as", "offline"]);
+  assert.deepEqual(results, { "proxy-variable": "blocked" });
+  assert.equal(g.run("show", worker, "--json").json.network.mode, "none");
+  writeFileSync(join(g.home, "kinds", "wide.md"), "---\nname: wide\ndescription: wants it all\nnetwork: open\n---\n");
+  const wide = await probe(g, { "proxy-variable": 'test -n "$HTTPS_PROXY"' }, ["--as", "wide"]);
+  assert.deepEqual(wide.results, { "proxy-variable": "ESCAPED" }, "still allow: the relay's variables are set");
+  assert.equal(g.run("show", wide.worker, "--json").json.network.mode, "allow");
 });

@@ -16,7 +16,7 @@ import { WORKER_FILES, workerFilePath, workerPath } from "../../files/workers/wo
 import { detectSandbox, sandboxArgv, type SandboxSupport } from "../../substrate/sandbox/bwrap.js";
 import type { EngineContext } from "../context.js";
 import { agentConfigDir } from "./agents.js";
-import { egressSocketPath } from "./egress.js";
+import { egressSocketPath, launchNetworkMode } from "./egress.js";
 import { SCRIPTED_MODEL } from "./scripted.js";
 
 export type Containment = { contained: true; bwrap: string; network: NetworkMode } | { contained: false; why: string };
@@ -41,7 +41,7 @@ export function sandboxUnavailable(reason: string, fix: string): never {
  */
 export function decideContainment(
   ctx: EngineContext,
-  execution: Pick<LaunchExecution, "workspace" | "readOnly" | "host">,
+  execution: Pick<LaunchExecution, "workspace" | "readOnly" | "host" | "kind">,
 ): Containment {
   const { mode } = ctx.config().sandbox;
   if (mode === "off")
@@ -77,7 +77,7 @@ export function decideContainment(
       );
     return { contained: false, why };
   }
-  return { contained: true, bwrap: support.bwrap, network: ctx.config().sandbox.network };
+  return { contained: true, bwrap: support.bwrap, network: launchNetworkMode(ctx, execution) };
 }
 
 /** The spawn summary's line. */
@@ -178,7 +178,7 @@ export function sandboxInput(
   const git = containedGit(ctx, row);
   const install = resolve(where.docketBin, "..", "..");
   return {
-    network: config.network,
+    network: launchNetworkMode(ctx, execution),
     egressSocket: egressSocketPath(ctx),
     readOnly: execution.readOnly,
     checkout: row.projectRoot,

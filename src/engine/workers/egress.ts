@@ -9,6 +9,7 @@ import {
   type AgentNeeds,
   type AllowPattern,
   isNetworkMode,
+  narrowNetwork,
   type NetworkMode,
 } from "../../domain/network-policy.js";
 import type { LaunchExecution } from "../../domain/workers/execution.js";
@@ -21,6 +22,7 @@ import type { EgressDestination, NetworkSummary } from "../../domain/workers/net
 import { insertNotification } from "../../ledger/talk/notifications.js";
 import type { EngineContext } from "../context.js";
 import { SCRIPTED_MODEL } from "./scripted.js";
+import { kindRegistry } from "./kinds.js";
 import { EGRESS_SOCKET, egressEnv, relayArgv } from "../../domain/workers/egress-plan.js";
 import { doorPaths } from "../../files/door-files.js";
 import { relayScriptPath } from "../../substrate/egress/relay-path.js";
@@ -117,6 +119,12 @@ export function recordEgress(ctx: EngineContext, tallies: readonly EgressTally[]
   });
 }
 
+/** A contained launch's network: the config's (user, DOCKET_NETWORK, project), narrowed by its kind's `network`. */
+export function launchNetworkMode(ctx: EngineContext, execution: Pick<LaunchExecution, "kind">): NetworkMode {
+  const kind = kindRegistry(ctx).kinds.get(execution.kind);
+  return narrowNetwork(ctx.config().sandbox.network, kind?.network ?? "open");
+}
+
 /** The door's egress socket of this home. */
 export function egressSocketPath(ctx: EngineContext): string {
   return join(doorPaths(ctx.home.root).dir, EGRESS_SOCKET);
@@ -132,7 +140,7 @@ export function prepareLaunchNetwork(
   execution: LaunchExecution,
   env: Record<string, string>,
 ): string[] {
-  const mode = ctx.config().sandbox.network;
+  const mode = launchNetworkMode(ctx, execution);
   writeEgressPolicy(ctx, who.worker, who.generation, { mode, allow: [] }); // what its card says if it cannot start
   if (mode === "none") {
     const api = launchAllowList(agentNeeds(ctx, execution, env), []);
