@@ -123,17 +123,15 @@ export function neededUrls(needs: AgentNeeds): string[] {
   }
 }
 
-/** The destinations one launch may reach: its agent's model APIs and the user's `network.allow`. */
+/** The destinations one launch may reach: its agent's model APIs and the user's `sandbox.allow`. */
 export function launchAllowList(needs: AgentNeeds, allow: readonly string[]): AllowPattern[] {
   const derived = neededUrls(needs)
     .map(urlDestination)
     .filter((d): d is AllowPattern => d !== undefined);
   const given = allow.map(parseAllowPattern).filter((p): p is AllowPattern => p !== undefined);
-  const seen = new Set<string>();
-  return [...derived, ...given].filter((p) => {
-    const key = patternText(p);
-    return seen.has(key) ? false : (seen.add(key), true);
-  });
+  const byText = new Map<string, AllowPattern>();
+  for (const p of [...derived, ...given]) if (!byText.has(patternText(p))) byText.set(patternText(p), p);
+  return [...byText.values()];
 }
 
 export function patternText(p: AllowPattern): string {
