@@ -10,6 +10,7 @@ import { AS_CONFIGURED } from "../support/docket-cli.js";
 import { startFakeAnthropic } from "../support/fake-anthropic.js";
 import { onceListed, type RecordedRequest } from "../support/fake-model-server.js";
 import { UNGATED_KIND } from "../support/scripted-pi.js";
+import { webServer } from "../support/web.js";
 
 const KEY = "ANTHROPIC_API_KEY=sk-ant-test-0123456789abcdefghij";
 
@@ -78,8 +79,16 @@ test('network "allow": a contained Claude Code worker reaches its scripted API t
   const api = shown.network.destinations.find((d: any) => d.host === "127.0.0.1" && d.port === port);
   assert.equal(api.allowed, true);
   assert.ok(api.bytesUp > 0 && api.bytesDown > 0);
-  // The card says it too.
+  // The card says it too: the CLI card, its --json, and the web card with the list.
   assert.match(g.run("verdict", "w1").stdout, /network: allow \(127\.0\.0\.1:\d+\) · \d+ requests/);
+  const verdict = g.run("verdict", "w1", "--json");
+  assert.equal(verdict.json?.network?.mode, "allow", verdict.stdout + verdict.stderr);
+  const web = await webServer(t, { home: g.home, project: g.repo } as never);
+  const login = await fetch(web.login, { redirect: "manual" });
+  const cookie = String(login.headers.get("set-cookie")).split(";")[0]!;
+  const html = await (await fetch(`${web.origin}/card/w1`, { headers: { cookie } })).text();
+  assert.match(html, /class="network-line">network: allow \(127\.0\.0\.1:\d+\)/);
+  assert.match(html, new RegExp(`<li class="egress-allowed">allowed 127\\.0\\.0\\.1:${port} ×\\d+`));
 });
 
 test('network "none": a Claude Code worker is refused by name before it starts; show and its card say why', {

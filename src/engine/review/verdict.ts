@@ -3,7 +3,7 @@
 
 import { quotePath } from "../../domain/text/quote-path.js";
 import { networkLine } from "../../domain/workers/network-summary.js";
-import { networkSummary } from "../workers/egress.js";
+import { networkSummary } from "../workers/network-view.js";
 import { EMPTY_TOTALS, formatCost, formatSpend } from "../../domain/workers/spend.js";
 import { refreshSpend, workerSpend } from "../workers/spend.js";
 import type { Worker } from "../../domain/workers/worker.js";

@@ -9,7 +9,8 @@ import type { EgressTally } from "../../ledger/workers/egress.js";
 import { checkFenceOn } from "../../ledger/workers/workers.js";
 import { createEgressProxy, type EgressRecord } from "../../substrate/egress/proxy.js";
 import type { EngineContext } from "../context.js";
-import { readEgressPolicy, recordEgress, type LaunchNetwork } from "./egress.js";
+import { recordEgress } from "./egress.js";
+import { readEgressPolicy, type LaunchNetwork } from "./network-view.js";
 
 interface Relayed {
   worker: string;

@@ -1,14 +1,12 @@
-// A contained worker's egress: the allow list its launch derives (written where the door's proxy reads it), each
-// request the proxy saw recorded per destination and minute, one attention line per refused host, and the summary.
+// A contained worker's egress: the allow list its launch derives (written where the door's proxy reads it), and each
+// request the proxy saw recorded per destination and minute, with one attention line per refused host.
 
 import {
   launchAllowList,
   PI_PROVIDER_URLS,
   patternText,
-  parseAllowPattern,
   type AgentNeeds,
   type AllowPattern,
-  isNetworkMode,
   narrowNetwork,
   type NetworkMode,
 } from "../../domain/network-policy.js";
@@ -16,31 +14,18 @@ import type { LaunchExecution } from "../../domain/workers/execution.js";
 import { refusal } from "../../domain/errors.js";
 import { writeFileAtomic } from "../../files/atomic.js";
 import { readJsonFile } from "../../files/json-file.js";
-import { WORKER_FILES, readWorkerText, workerPath } from "../../files/workers/worker-files.js";
-import { addEgressTally, listEgress, type EgressTally } from "../../ledger/workers/egress.js";
-import type { EgressDestination, NetworkSummary } from "../../domain/workers/network-summary.js";
+import { WORKER_FILES, workerPath } from "../../files/workers/worker-files.js";
+import { addEgressTally, type EgressTally } from "../../ledger/workers/egress.js";
 import { insertNotification } from "../../ledger/talk/notifications.js";
 import type { EngineContext } from "../context.js";
 import { SCRIPTED_MODEL } from "./scripted.js";
+import type { EgressPolicyFile, LaunchNetwork } from "./network-view.js";
 import { kindRegistry } from "./kinds.js";
 import { EGRESS_SOCKET, egressEnv, relayArgv } from "../../domain/workers/egress-plan.js";
 import { doorPaths } from "../../files/door-files.js";
 import { relayScriptPath } from "../../substrate/egress/relay-path.js";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
-
-/** What the door's proxy reads for one worker: the generation it applies to and the destinations allowed. */
-interface EgressPolicyFile {
-  generation: number;
-  mode: NetworkMode;
-  allow: string[];
-}
-
-/** One contained launch's network: its mode and (for `allow`) the destinations its proxy lets through. */
-export interface LaunchNetwork {
-  mode: NetworkMode;
-  allow: AllowPattern[];
-}
 
 /** The base URLs of pi's providers for this launch: its models.json entries and a built-in provider's own address. */
 function piBaseUrls(ctx: EngineContext, execution: LaunchExecution): string[] {
@@ -82,23 +67,6 @@ function agentNeeds(ctx: EngineContext, execution: LaunchExecution, env: Readonl
 export function writeEgressPolicy(ctx: EngineContext, worker: string, generation: number, net: LaunchNetwork): void {
   const file: EgressPolicyFile = { generation, mode: net.mode, allow: net.allow.map(patternText) };
   writeFileAtomic(workerPath(ctx.home, worker, WORKER_FILES.egress), `${JSON.stringify(file)}\n`);
-}
-
-/** The launch's network; undefined (everything refused) when the file is missing, damaged or for another generation. */
-export function readEgressPolicy(ctx: EngineContext, worker: string, generation: number): LaunchNetwork | undefined {
-  const text = readWorkerText(ctx.home, worker, WORKER_FILES.egress);
-  if (text === undefined) return undefined;
-  let file: unknown;
-  try {
-    file = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  if (typeof file !== "object" || file === null) return undefined;
-  const { generation: gen, mode, allow } = file as Record<string, unknown>;
-  if (gen !== generation || !isNetworkMode(mode) || !Array.isArray(allow)) return undefined;
-  const patterns = allow.map((p) => parseAllowPattern(String(p))).filter((p): p is AllowPattern => p !== undefined);
-  return { mode, allow: patterns };
 }
 
 /**
@@ -156,23 +124,4 @@ export function prepareLaunchNetwork(
   if (mode !== "allow") return [];
   Object.assign(env, egressEnv());
   return relayArgv({ node: process.execPath, relay: relayScriptPath(), socket: egressSocketPath(ctx) });
-}
-
-/** A worker's network as `show` and the card tell it. */
-export function networkSummary(
-  ctx: EngineContext,
-  worker: { id: string; generation: number; contained: boolean },
-): NetworkSummary {
-  const destinations = listEgress(ctx.db, worker.id);
-  const sum = (f: (d: EgressDestination) => number) => destinations.reduce((n, d) => n + f(d), 0);
-  const launch = worker.contained ? readEgressPolicy(ctx, worker.id, worker.generation) : undefined;
-  return {
-    mode: launch?.mode ?? null,
-    allowed: launch?.mode === "allow" ? launch.allow.map(patternText) : [],
-    requests: sum((d) => d.requests),
-    refused: sum((d) => (d.allowed ? 0 : d.requests)),
-    bytesUp: sum((d) => d.bytesUp),
-    bytesDown: sum((d) => d.bytesDown),
-    destinations,
-  };
 }

@@ -34,7 +34,7 @@ import { escalateOverdueConsults } from "../talk/consult-lane.js";
 import { EMPTY_TOTALS, type SpendTotals } from "../../domain/workers/spend.js";
 import { budgetOf, spendByWorker } from "../../ledger/workers/spend.js";
 import { enforceBudgets } from "./budget.js";
-import { networkSummary } from "./egress.js";
+import { networkSummary } from "./network-view.js";
 import type { NetworkSummary } from "../../domain/workers/network-summary.js";
 import { isSpendAgent, refreshSpend, workerSpend, type WorkerSpend } from "./spend.js";
 
