@@ -4,6 +4,7 @@
 import type { WorkerAgent } from "./workers/agents.js";
 import type { HostEntry } from "./hosts.js";
 import { DEFAULT_DOOR_LIMITS, type DoorLimits } from "./door-limits.js";
+import { DEFAULT_NETWORK_MODE, type NetworkMode } from "./network-policy.js";
 
 export interface DocketConfig {
   /** Fleet cap over live workers; 0 disables. */
@@ -81,8 +82,12 @@ export const DEFAULT_SANDBOX_MODE: SandboxMode = "auto";
 export interface SandboxConfig {
   /** `auto`: contain wherever bubblewrap works; `required`: refuse to spawn otherwise; `off`: never contain. */
   mode: SandboxMode;
-  /** `none`: contained workers get no network at all; `default`: the machine's network, as uncontained. */
-  network: "default" | "none";
+  /** `allow` (default): only the hosts the agent needs plus `allow`, through Docket's egress proxy; `none`: no network
+   * at all; `open`: the machine's network, as uncontained (docs/containment.md). A project may only narrow it. */
+  network: NetworkMode;
+  /** `host[:port]` patterns (`*.example.com` for subdomains) a contained worker may reach besides its model API
+   * (user config only). */
+  allow: string[];
   /** Host paths a contained worker may read although they sit under /tmp or a hidden place (user config only). */
   readOnlyPaths: string[];
 }
@@ -96,7 +101,7 @@ export const DEFAULT_CONFIG: DocketConfig = {
   implementKind: "implementer",
   worker: { agent: "pi", passEnv: [], pruneAfterHours: 24, unattended: false },
   // "off" until the worker door lands (issue 24): a contained worker still opens the ledger before it. Then: "auto".
-  sandbox: { mode: DEFAULT_SANDBOX_MODE, network: "default", readOnlyPaths: [] },
+  sandbox: { mode: DEFAULT_SANDBOX_MODE, network: DEFAULT_NETWORK_MODE, allow: [], readOnlyPaths: [] },
   pi: { extraArgs: [], fleetKey: "f8" },
   claude: { extraArgs: [] },
   codex: { extraArgs: [] },

@@ -3,7 +3,7 @@
 // The shape and defaults live in config-shape.ts; each section's rule in config-sections.ts and config-sandbox.ts.
 
 import { DEFAULT_CONFIG, type DocketConfig } from "./config-shape.js";
-import { applySandbox, applySandboxMode } from "./config-sandbox.js";
+import { applyNetworkEnv, applySandbox, applySandboxMode } from "./config-sandbox.js";
 import {
   applyAgents,
   applyBudget,
@@ -35,6 +35,8 @@ export interface ConfigResult {
 /** The variables of the human's environment that configure Docket. */
 export interface ConfigEnv {
   DOCKET_SANDBOX?: string | undefined;
+  DOCKET_NETWORK?: string | undefined;
+  DOCKET_NETWORK_ALLOW?: string | undefined;
 }
 
 /**
@@ -52,6 +54,7 @@ export function resolveConfig(user: unknown, project: unknown, env: ConfigEnv = 
   if (env.DOCKET_SANDBOX !== undefined && env.DOCKET_SANDBOX !== "") {
     applySandboxMode(config, env.DOCKET_SANDBOX, warnings);
   }
+  applyNetworkEnv(config, env, warnings); // DOCKET_NETWORK, DOCKET_NETWORK_ALLOW: the same, for one command
   apply(config, project, "project", warnings, false);
   return { config, warnings };
 }

@@ -104,7 +104,7 @@ export function parentToolArgv(env: NodeJS.ProcessEnv, bwrap: string, cwd: strin
   });
   // The note is bound inside the hidden home; with no home there is nothing to hide it in, and bubblewrap would make it.
   const planned = pathExists(home) ? mounts : mounts.filter((m) => m.path !== join(home, PARENT_TOOLS_NOTE));
-  return sandboxArgv(bwrap, planned, "default", "rw");
+  return sandboxArgv(bwrap, planned, "open", "rw");
 }
 
 /** Runs one command of the model's bash tool in the box. */

@@ -16,7 +16,7 @@ test("the parent's box binds the system writable, hides the home but for its not
     escapes: ["/tmp/tmux-1000"],
     runLater: ["/opt/docket", "/h/.pi/agent"],
   });
-  const args = bwrapArgs(mounts, typeOf, { network: "default", system: "rw" });
+  const args = bwrapArgs(mounts, typeOf, { network: "open", system: "rw" });
   const at = (...seq: string[]) => args.findIndex((_, i) => seq.every((s, j) => args[i + j] === s));
   assert.ok(at("--bind", "/", "/") >= 0, "the human's system as their shell sees it");
   assert.equal(at("--ro-bind", "/", "/"), -1);

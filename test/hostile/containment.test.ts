@@ -406,7 +406,7 @@ test("with no sandbox setting a worker is contained wherever bubblewrap works; D
   );
   assert.ok(
     on.json.summary.includes(
-      "Contained: yes (bubblewrap: read-only system, own workspace, no other worker, no secrets)",
+      "Contained: yes (bubblewrap: read-only system, own workspace, no other worker, no secrets; network: its model API and sandbox.allow only, through Docket's proxy)",
     ),
     on.stdout,
   );

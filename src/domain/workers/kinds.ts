@@ -3,6 +3,7 @@
 
 import { BUILTIN_KINDS } from "./builtin-kinds.js";
 import { parseFrontmatter, type FrontmatterValue } from "./frontmatter.js";
+import { isNetworkMode, NETWORK_MODES, type NetworkMode } from "../network-policy.js";
 
 export { BUILTIN_KINDS } from "./builtin-kinds.js";
 
@@ -15,6 +16,8 @@ export interface WorkerKind {
   maxArtifacts?: number;
   maxMinutes?: number;
   guardrailsAppend?: string;
+  /** The network its contained workers get, narrowed from the config's (a kind can only narrow: `none`, `allow`). */
+  network?: NetworkMode;
   body: string;
   source: "builtin" | "user" | "project";
   path?: string;
@@ -72,7 +75,8 @@ type Field =
   | "parentSeed"
   | "defaultWorktree"
   | "layout"
-  | "canSpawn";
+  | "canSpawn"
+  | "network";
 
 /** Accepted spellings, compared after lowercasing and dropping `_` and `-`. */
 const SYNONYMS: Record<string, Field> = {
@@ -98,6 +102,7 @@ const SYNONYMS: Record<string, Field> = {
   canspawn: "canSpawn",
   spawnkinds: "canSpawn",
   subagentagents: "canSpawn",
+  network: "network",
 };
 
 const LEGACY_KEYS: Record<string, string> = {
@@ -135,6 +140,9 @@ export function parseKindFile(
     else maxMinutes = Math.ceil(maxSeconds / 60);
   }
   const guardrailsAppend = read.str("guardrailsAppend") || undefined;
+  const network = read.str("network");
+  if (network !== undefined && !isNetworkMode(network))
+    problems.push(`network must be one of ${NETWORK_MODES.join(", ")}, got ${JSON.stringify(network)}`);
   let decisionRights = rightsOf(fields.get("decisionRights")?.value);
   if (decisionRights.length > MAX_DECISION_RIGHTS) {
     warnings.push(
@@ -155,6 +163,7 @@ export function parseKindFile(
       ...(maxArtifacts !== undefined ? { maxArtifacts } : {}),
       ...(maxMinutes !== undefined ? { maxMinutes } : {}),
       ...(guardrailsAppend ? { guardrailsAppend } : {}),
+      ...(network !== undefined && isNetworkMode(network) ? { network } : {}),
       body: fm.body,
       source,
       path,

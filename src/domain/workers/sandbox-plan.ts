@@ -1,6 +1,8 @@
 // A contained worker's view of the machine as a list of mounts, and that list as bubblewrap's argv (never a shell string).
 // Pure: the caller resolves paths (realpath, file type); the most specific mount of a path wins (DESIGN §8b).
 
+import type { NetworkMode } from "../network-policy.js";
+
 /** `ro`/`rw`: the host path bound at the same place; `hide`: an empty tmpfs (a directory) or /dev/null (a file). */
 export type MountKind = "ro" | "rw" | "hide";
 
@@ -13,7 +15,8 @@ export interface Mount {
   from?: string;
 }
 
-export type SandboxNetwork = "default" | "none";
+/** `open`: the machine's network namespace; `allow` and `none`: a network namespace of its own (only loopback). */
+export type SandboxNetwork = NetworkMode;
 
 /**
  * Where a contained worker reaches Docket: the door's directory of sockets (issue 24) — each generation's socket is its
@@ -37,6 +40,8 @@ export interface SandboxInput {
   /** An isolated worktree's git: the repository's common dir (all of it read-only) and the worker's own git dir (writable). */
   git?: { commonDir: string; privateGitDir: string };
   docket: DocketReach;
+  /** The door's egress socket (network `allow`): the worker's only way out, through Docket's proxy. */
+  egressSocket?: string;
   /** The worker's own TMPDIR (created by the caller). */
   scratch: string;
   /** The agent's private state: its session or config dir (writable) and the agent's installed config (read-only). */
@@ -91,6 +96,20 @@ export const HOME_SECRETS = [
   ".config/docket",
   ".gemini",
   ".config/opencode",
+  // The desktop session: an X11 or ICE cookie lets a process type into the human's windows.
+  ".Xauthority",
+  ".ICEauthority",
+  ".xsession-errors",
+  ".dbus",
+  ".vnc",
+  ".config/pulse",
+  ".pulse-cookie",
+  ".esd_auth",
+  ".local/share/recently-used.xbel",
+  ".config/Code/User/globalStorage",
+  ".config/1Password",
+  ".config/Bitwarden",
+  ".config/keepassxc",
 ] as const;
 
 /** Places on the system where the human's sessions, agents and container daemons listen. */
@@ -123,6 +142,8 @@ export function planMounts(input: SandboxInput): Mount[] {
   add("hide", reach.home, "the Docket home: not visible to a worker");
   add("ro", reach.doorDir, "the door's sockets: a worker's calls reach Docket only there");
   for (const f of reach.files) add("ro", f, "the worker's own task files");
+  if (input.egressSocket !== undefined && input.network === "allow")
+    add("ro", input.egressSocket, "the door's egress proxy: the worker's only way to another host");
   add("ro", input.checkout, "the human's checkout, read-only");
   if (input.git) add("ro", input.git.commonDir, "the repository's git data, read-only");
   if (!input.readOnly) {
@@ -174,7 +195,9 @@ export function bwrapArgs(
     "--unshare-ipc",
     "--unshare-uts",
     "--unshare-cgroup-try",
-    ...(options.network === "none" ? ["--unshare-net"] : []),
+    // Its own network namespace (only loopback) unless the human chose the machine's network (`open`): no abstract
+    // sockets, no loopback services and no /proc/net of the machine.
+    ...(options.network === "open" ? [] : ["--unshare-net"]),
     "--die-with-parent",
     "--cap-drop",
     "ALL",

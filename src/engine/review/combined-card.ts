@@ -77,6 +77,7 @@ export function combinedCard(ctx: EngineContext, target: string): VerdictCard {
       kind: "combined",
       exited: false,
       contained: null,
+      network: null,
       host: null,
       judgment,
       questions: [],

@@ -2,6 +2,7 @@
 // holds, read by the card builders and every surface that shows one.
 
 import type { DeliverablePointer, SourceHandoff, WorkerDeliverable } from "../../domain/deliverables/deliverable.js";
+import type { NetworkSummary } from "../../domain/workers/network-summary.js";
 import type { PlanCoverage } from "../../domain/plans/plan-coverage.js";
 import type { CardMove } from "../../domain/review/card-actions.js";
 import type { SpendTotals } from "../../domain/workers/spend.js";
@@ -43,6 +44,8 @@ export interface VerdictCard {
     contained: boolean | null;
     /** The host of the user's config it runs on over ssh (issue 26); null: this machine, or a combined version. */
     host: string | null;
+    /** Its network and egress record (docs/containment.md); null for a combined version. */
+    network: NetworkSummary | null;
     judgment: string;
     questions: VerdictQuestion[];
     lastError: string | null;

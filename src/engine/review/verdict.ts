@@ -2,6 +2,8 @@
 // with overlap and parent-moved warnings, or the queue of workers needing judgment. Reads frozen data only (issue 5 §2).
 
 import { quotePath } from "../../domain/text/quote-path.js";
+import { networkLine } from "../../domain/workers/network-summary.js";
+import { networkSummary } from "../workers/network-view.js";
 import { EMPTY_TOTALS, formatCost, formatSpend } from "../../domain/workers/spend.js";
 import { refreshSpend, workerSpend } from "../workers/spend.js";
 import type { Worker } from "../../domain/workers/worker.js";
@@ -133,6 +135,7 @@ function buildCard(
       exited: row.exited,
       contained: row.contained,
       host: row.execution?.host ?? null,
+      network: networkSummary(ctx, row),
       judgment: judged.judgment,
       questions,
       lastError: row.lastError,
@@ -356,6 +359,8 @@ export function formatVerdictCard(card: VerdictCard): string[] {
   const out: string[] = [
     `${card.worker} · ${card.detail.task.slice(0, 60)} · ${card.state}${card.detail.exited ? " · not running" : ""}${card.detail.contained === null ? "" : card.detail.contained ? " · contained" : " · not contained"}`,
   ];
+  const network = card.detail.network && networkLine(card.detail.network);
+  if (network) out.push(network);
   if (card.deliverable) {
     out.push(
       `v${card.deliverable.version} · ${card.deliverable.ref}${card.detail.handoff ? ` · handoff ${card.detail.handoff.sourceRef}` : ""} · ${card.detail.judgment}`,

@@ -5,6 +5,7 @@ import { doorPaths } from "../../files/door-files.js";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { refusal } from "../../domain/errors.js";
+import type { NetworkMode } from "../../domain/network-policy.js";
 import type { LaunchExecution } from "../../domain/workers/execution.js";
 import { planMounts, type DocketReach, type SandboxInput } from "../../domain/workers/sandbox-plan.js";
 import type { Worker } from "../../domain/workers/worker.js";
@@ -14,9 +15,10 @@ import { WORKER_FILES, workerFilePath, workerPath } from "../../files/workers/wo
 import { detectSandbox, sandboxArgv, type SandboxSupport } from "../../substrate/sandbox/bwrap.js";
 import type { EngineContext } from "../context.js";
 import { agentConfigDir } from "./agents.js";
+import { egressSocketPath, launchNetworkMode } from "./egress.js";
 import { SCRIPTED_MODEL } from "./scripted.js";
 
-export type Containment = { contained: true; bwrap: string } | { contained: false; why: string };
+export type Containment = { contained: true; bwrap: string; network: NetworkMode } | { contained: false; why: string };
 
 /** The sandbox as this machine offers it, with the human's PATH (never a worker's). */
 export function sandboxSupport(ctx: EngineContext): SandboxSupport {
@@ -38,7 +40,7 @@ export function sandboxUnavailable(reason: string, fix: string): never {
  */
 export function decideContainment(
   ctx: EngineContext,
-  execution: Pick<LaunchExecution, "workspace" | "readOnly" | "host">,
+  execution: Pick<LaunchExecution, "workspace" | "readOnly" | "host" | "kind">,
 ): Containment {
   const { mode } = ctx.config().sandbox;
   if (mode === "off")
@@ -74,14 +76,21 @@ export function decideContainment(
       );
     return { contained: false, why };
   }
-  return { contained: true, bwrap: support.bwrap };
+  return { contained: true, bwrap: support.bwrap, network: launchNetworkMode(ctx, execution) };
 }
 
 /** The spawn summary's line. */
 export function containmentLine(c: Containment): string {
   return c.contained
-    ? "Contained: yes (bubblewrap: read-only system, own workspace, no other worker, no secrets)"
+    ? `Contained: yes (bubblewrap: read-only system, own workspace, no other worker, no secrets; ${networkWords(c.network)})`
     : `Contained: no (${c.why})`;
+}
+
+/** The spawn line's words for a contained worker's network (docs/containment.md). */
+export function networkWords(mode: NetworkMode): string {
+  if (mode === "none") return "network: none";
+  if (mode === "open") return 'network: OPEN, the machine\'s whole network (sandbox.network is "open")';
+  return "network: its model API and sandbox.allow only, through Docket's proxy";
 }
 
 /**
@@ -167,7 +176,8 @@ export function sandboxInput(
   const git = containedGit(ctx, row);
   const install = resolve(where.docketBin, "..", "..");
   return {
-    network: config.network,
+    network: launchNetworkMode(ctx, execution),
+    egressSocket: egressSocketPath(ctx),
     readOnly: execution.readOnly,
     checkout: row.projectRoot,
     workspace: row.workspace,

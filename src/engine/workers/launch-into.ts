@@ -14,6 +14,7 @@ import type { EngineContext } from "../context.js";
 import { ensureDoor } from "../door/door.js";
 import { launchRemote, tmuxFor } from "../hosts/remote-worker.js";
 import { containArgv, containGit, decideContainment, sandboxInput, scratchDir } from "./containment.js";
+import { prepareLaunchNetwork } from "./egress.js";
 import {
   buildWorkerEnv,
   docketBinPath,
@@ -50,6 +51,11 @@ export function launchInto(
     execution.host === undefined
       ? launchCommand(ctx, { row, execution, generation, cwd, env, unattended, contained })
       : undefined;
+  // Before anything starts: a launch whose agent cannot reach its model API under `network: "none"` is refused by name.
+  const relay =
+    containment.contained && command !== undefined
+      ? prepareLaunchNetwork(ctx, { worker: row.id, generation }, execution, env)
+      : [];
   let ids: WindowIds;
   try {
     ensureDoor(ctx); // the worker's first call waits (bounded) for its socket; the door is up well before that
@@ -59,7 +65,7 @@ export function launchInto(
       ids = launchRemote(ctx, row, execution, { generation, env, session });
     } else {
       const envFile = writeWorkerLaunchEnv(ctx, row.id, generation, { ...env, ...command.env });
-      const wrapped = wrapArgv({ envFile, cwd }, command.argv);
+      const wrapped = wrapArgv({ envFile, cwd }, [...relay, ...command.argv]);
       let argv = wrapped;
       if (containment.contained && scratch) {
         const sandbox = sandboxInput(ctx, row, execution, { scratch, docketBin: docketBinPath(), env });

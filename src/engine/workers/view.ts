@@ -34,6 +34,8 @@ import { escalateOverdueConsults } from "../talk/consult-lane.js";
 import { EMPTY_TOTALS, type SpendTotals } from "../../domain/workers/spend.js";
 import { budgetOf, spendByWorker } from "../../ledger/workers/spend.js";
 import { enforceBudgets } from "./budget.js";
+import { networkSummary } from "./network-view.js";
+import type { NetworkSummary } from "../../domain/workers/network-summary.js";
 import { isSpendAgent, refreshSpend, workerSpend, type WorkerSpend } from "./spend.js";
 
 export interface WorkerListEntry {
@@ -217,6 +219,8 @@ export interface WorkerDetail extends WorkerListEntry {
   /** Spend per generation and per deliverable version, and the budget with the thresholds it crossed. */
   spendDetail: WorkerSpend;
   budget: { usd: number | null; warnedAt: string | null; stoppedAt: string | null };
+  /** Its network: the launch's mode, what its proxy allows, and every destination it asked for (docs/containment.md). */
+  network: NetworkSummary;
 }
 
 /** Consulting: the worker waits only on consults the parent agent holds (a question for the human outranks it). */
@@ -303,5 +307,6 @@ export function showWorker(ctx: EngineContext, target: string): WorkerDetail {
     baseMoved: baseMovedOf(ctx, [row]).get(id) ?? null,
     spendDetail,
     budget: { usd: budget.budgetUsd, warnedAt: budget.warnedAt, stoppedAt: budget.stoppedAt },
+    network: networkSummary(ctx, row),
   };
 }

@@ -23,6 +23,8 @@ export const WORKER_FILES = {
   scratch: "scratch",
   /** What the human's side saw of the checkout and the workspace at spawn, the plan gate's question and its discharge. */
   integrity: "integrity.json",
+  /** A contained worker's network allow list for its current generation, read by the door's egress proxy. */
+  egress: "egress.json",
 } as const;
 
 export type WorkerFile = (typeof WORKER_FILES)[keyof typeof WORKER_FILES];

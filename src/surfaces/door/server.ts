@@ -24,6 +24,7 @@ import { serveLines, type Reply } from "./lines.js";
 import { listenClaiming, listenReplacing } from "./listen.js";
 import { watchLedger } from "./ledger-watch.js";
 import { createWorkerSockets, type Served } from "./worker-sockets.js";
+import { startEgress } from "./egress.js";
 
 export interface RunningDoor {
   closed: Promise<void>;
@@ -75,12 +76,15 @@ export async function startDoor(dir: string): Promise<RunningDoor | undefined> {
     onError: (error) => process.stderr.write(`door: notifications: ${error.message}\n`),
   });
 
+  const egress = await startEgress(base, paths);
+
   async function shutdown(): Promise<void> {
     if (stopping) return;
     stopping = true;
     // First, in the same turn as the decision to stop: from here on no one takes this door for a running one.
     removeSocketIfInode(paths.control, controlIno);
     control.close();
+    egress.stop();
     watch.stop();
     await notify.stop();
     inbox.release(watch.version());

@@ -7,7 +7,7 @@ import { resolveConfig } from "../../../src/domain/config.js";
 import { bwrapArgs, orderMounts, planMounts, type SandboxInput } from "../../../src/domain/workers/sandbox-plan.js";
 
 const input = (over: Partial<SandboxInput> = {}): SandboxInput => ({
-  network: "default",
+  network: "allow",
   readOnly: false,
   checkout: "/src/app",
   workspace: "/h/.pi/agent/docket/fleet/w1/workspace",
@@ -43,7 +43,7 @@ const seen = (args: string[]) => {
 };
 
 test("the default home under ~/.pi: ~/.pi hidden, pi's agent dir read-only, the home hidden but for the door and its own files, workspace writable", () => {
-  const args = bwrapArgs(planMounts(input()), () => "dir", { network: "default" });
+  const args = bwrapArgs(planMounts(input()), () => "dir", { network: "allow" });
   const order = seen(args);
   const at = (entry: string) => {
     const i = order.indexOf(entry);
@@ -72,16 +72,20 @@ test("the default home under ~/.pi: ~/.pi hidden, pi's agent dir read-only, the 
   at("hide /tmp");
   for (const flag of ["--unshare-user", "--unshare-pid", "--die-with-parent", "--cap-drop"])
     assert.ok(args.includes(flag), flag);
-  assert.ok(!args.includes("--unshare-net"));
+  // Its own network namespace unless the human chose the machine's network.
+  assert.ok(args.includes("--unshare-net"));
   assert.ok(
     bwrapArgs(planMounts(input({ network: "none" })), () => "dir", { network: "none" }).includes("--unshare-net"),
+  );
+  assert.ok(
+    !bwrapArgs(planMounts(input({ network: "open" })), () => "dir", { network: "open" }).includes("--unshare-net"),
   );
 });
 
 test("the home is not there: only the door's sockets (its own files hidden) and the worker's own task files, read-only", () => {
   const order = seen(
     bwrapArgs(planMounts(input()), (p) => (p.endsWith(".env") || p.endsWith(".md") ? "file" : "dir"), {
-      network: "default",
+      network: "allow",
     }),
   );
   assert.ok(order.includes("hide /h/.pi/agent/docket"));
@@ -92,7 +96,7 @@ test("the home is not there: only the door's sockets (its own files hidden) and 
     "the home is hidden before the door is shown",
   );
   assert.ok(!order.some((e) => e === "rw /h/.pi/agent/docket"));
-  const args = bwrapArgs(planMounts(input()), () => "dir", { network: "default" });
+  const args = bwrapArgs(planMounts(input()), () => "dir", { network: "allow" });
   const remounts = args.flatMap((a, i) => (a === "--remount-ro" ? [args[i + 1]] : []));
   assert.ok(
     remounts.includes("/h/.pi/agent/docket") && !remounts.includes("/tmp"),
@@ -111,7 +115,7 @@ test("a read-only kind gets nothing writable but scratch and its agent state; mi
     .map((m) => m.path);
   assert.deepEqual(rw, ["/h/.pi/agent/docket/fleet/w1/scratch", "/h/.pi/agent/docket/fleet/w1/session"]);
   const args = bwrapArgs(plan, (p) => (p === "/h/.netrc" ? "file" : p.startsWith("/h/.aws") ? "missing" : "dir"), {
-    network: "default",
+    network: "allow",
   });
   assert.ok(args.join(" ").includes("--ro-bind /dev/null /h/.netrc"));
   assert.ok(!args.includes("/h/.aws"));
@@ -123,7 +127,7 @@ test("sandbox config: a string or an object; a project may require it or cut the
     { sandbox: { mode: "required", network: "none" } },
     { sandbox: { mode: "off", network: "default", readOnlyPaths: ["/x"] } },
   );
-  assert.deepEqual(loosen.config.sandbox, { mode: "required", network: "none", readOnlyPaths: [] });
+  assert.deepEqual(loosen.config.sandbox, { mode: "required", network: "none", allow: [], readOnlyPaths: [] });
   assert.equal(loosen.warnings.length, 3);
   const tighten = resolveConfig({ sandbox: "auto" }, { sandbox: { mode: "required", network: "none" } });
   assert.deepEqual([tighten.config.sandbox.mode, tighten.config.sandbox.network], ["required", "none"]);

@@ -102,7 +102,7 @@ test("twelve doors started at once for one home: one stays and serves every gene
   await waitFor("the door to publish its state", () => statePid(home) === alive[0]!.pid, 30_000, 5);
   assert.deepEqual(
     sockets(home),
-    ["explain.sock", ...workers.map((w) => `${w.worker}-1.sock`)].sort(),
+    ["egress.sock", "explain.sock", ...workers.map((w) => `${w.worker}-1.sock`)].sort(),
     "one socket per generation, nothing half-made",
   );
   for (const r of await heartbeats(t, home, workers)) assert.equal(r.code, 0, r.err);
@@ -115,10 +115,10 @@ test("a dead door's sockets are taken over by the next door; a live door's never
   const { ctx, home } = workLedger(t);
   const workers = [addWorker(ctx, "tok-a"), addWorker(ctx, "tok-b")];
   const first = startDoor(t, home);
-  await waitFor("the first door to serve", () => statePid(home) === first.pid && sockets(home).length === 3, 30_000, 5);
+  await waitFor("the first door to serve", () => statePid(home) === first.pid && sockets(home).length === 4, 30_000, 5);
   first.kill("SIGKILL");
   await exited(first);
-  assert.equal(sockets(home).length, 3, "a SIGKILLed door leaves its sockets behind");
+  assert.equal(sockets(home).length, 4, "a SIGKILLed door leaves its sockets behind (two workers', control, egress)");
   const second = startDoor(t, home);
   await waitFor("the second door to take the home over", () => statePid(home) === second.pid, 30_000, 5);
   const third = startDoor(t, home);

@@ -364,7 +364,7 @@ test("16 workers making 100 calls each at once through one door: nothing lost, n
   }
   assert.equal(
     readdirSync(join(home, "door")).filter((n) => n.endsWith(".sock")).length,
-    17,
-    "one socket per generation and the explain socket",
+    18,
+    "one socket per generation, the explain socket and the egress socket",
   );
 });

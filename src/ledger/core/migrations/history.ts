@@ -20,4 +20,5 @@ export const MIGRATION_HISTORY: readonly MigrationName[] = [
   { version: 12, name: "notify-spend" },
   { version: 15, name: "contained" },
   { version: 18, name: "groups" },
+  { version: 19, name: "egress" },
 ];

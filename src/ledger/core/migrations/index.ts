@@ -16,6 +16,7 @@ import { sql as m011 } from "./011-review-comments.js";
 import { sql as m012 } from "./012-notify-spend.js";
 import { sql as m015 } from "./015-contained.js";
 import { sql as m018 } from "./018-groups.js";
+import { sql as m019 } from "./019-egress.js";
 import { MIGRATION_HISTORY, type MigrationName } from "./history.js";
 
 export interface Migration extends MigrationName {
@@ -39,6 +40,7 @@ const BODIES: Record<number, Pick<Migration, "sql" | "rebuild">> = {
   12: { sql: m012 },
   15: { sql: m015 },
   18: { sql: m018 },
+  19: { sql: m019 },
 };
 
 /** The history (migrations/history.ts) with each version's body. */

@@ -5,6 +5,7 @@ import { quotePath } from "../../../domain/text/quote-path.js";
 import type { DiffFile } from "../../../domain/deliverables/diff-files.js";
 import type { ReviewView } from "../../../engine/review/review-view.js";
 import { safe, wrap, type Paint } from "./paint.js";
+import { networkLine } from "../../../domain/workers/network-summary.js";
 import { formatAnchor } from "../../../domain/review/comment-anchor.js";
 
 export interface Banner {
@@ -31,6 +32,8 @@ export function cardHead(v: ReviewView, paint: Paint, width: number, banner?: Ba
     `${paint.bold(c.worker)} · ${safe(oneLine(c.detail.task))}`,
     `${state} · ${c.detail.kind}${c.detail.contained === null ? "" : c.detail.contained ? " · contained" : paint.fg("muted", " · not contained")}${c.detail.host !== null ? ` · on ${safe(c.detail.host)}` : ""}${c.detail.exited ? paint.fg("muted", " · not running") : ""}`,
   ];
+  const network = c.detail.network && networkLine(c.detail.network);
+  if (network) out.push(c.detail.network!.refused > 0 ? paint.fg("warning", safe(network)) : safe(network));
   if (d) {
     const handoff = c.detail.handoff ? ` · handoff ${safe(c.detail.handoff.sourceRef)}` : "";
     const judged = c.approved ? paint.fg("success", c.detail.judgment) : c.detail.judgment;

@@ -18,6 +18,7 @@ const contract = (c: VerdictCard) => ({
   planCoverage: c.planCoverage,
   comments: c.comments,
   spend: c.spend,
+  network: c.detail.network,
 });
 
 export async function runVerdict(

@@ -296,6 +296,7 @@ function registerListing(program: Command, io: Io, engine: EngineOpener): void {
     .action(async (target: string) => {
       const { showWorker } = await import("../../../engine/workers/view.js");
       const { formatSpend } = await import("../../../domain/workers/spend.js");
+      const { destinationLine, networkLine } = await import("../../../domain/workers/network-summary.js");
       emit(io, showWorker(engine(), target), (w) => [
         `${w.worker} · ${w.kind} · ${w.state} (${w.persistedState}) · ${w.liveness} · generation ${w.generation}`,
         `  task: ${w.task}`,
@@ -305,6 +306,8 @@ function registerListing(program: Command, io: Io, engine: EngineOpener): void {
           : []),
         `  workspace: ${w.workspace} (${w.workspaceMode}${w.base ? `, base ${w.base.slice(0, 12)}` : ""})`,
         `  contained: ${w.contained ? "yes (Docket's sandbox)" : "no"}`,
+        ...[networkLine(w.network)].filter((l) => l !== undefined).map((l) => `  ${l}`),
+        ...w.network.destinations.map((d) => `    ${destinationLine(d)}`),
         `  tmux: ${w.tmux.session ?? "-"} ${w.tmux.window ?? ""} ${w.tmux.pane ?? ""}`,
         ...(w.deliverable ? [`  deliverable: ${w.deliverable}`] : []),
         ...(w.lastError ? [`  last error: ${w.lastError}`] : []),

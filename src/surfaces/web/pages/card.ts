@@ -2,6 +2,7 @@
 // panels), evidence, what the worker says, and the frozen diff. Older versions are shown without actions.
 
 import { parseDeliverableRef } from "../../../domain/deliverables/refs.js";
+import { destinationLine, networkLine, type NetworkSummary } from "../../../domain/workers/network-summary.js";
 import { formatCost, formatSpend } from "../../../domain/workers/spend.js";
 import type { CardAction } from "../../../domain/review/card-actions.js";
 import type { ReviewView } from "../../../engine/review/review-view.js";
@@ -30,7 +31,17 @@ function header(v: ReviewView): Html {
     d ? html`<span class="pill ver">v${d.version}</span><code class="ref">${d.ref}</code>` : ""
   }<span class="judgment">${c.detail.judgment}</span>${c.detail.handoff ? html`<span class="handoff">handoff from ${refLink(c.detail.handoff.sourceRef)}</span>` : ""}${
     c.detail.exited ? html`<span class="pill off">not running</span>` : ""
-  }${c.spend ? html`<span class="spend">${c.spend.version ? `this version: ${formatSpend(c.spend.version)}; ` : ""}worker so far: ${formatCost(c.spend.worker)}</span>` : ""}</p>${!v.isCurrent && v.current ? html`<p class="older">This is v${d?.version}; ${c.worker}'s current version is v${v.current.version}. <a href="${cardPath(c.worker, v.current.version)}">Open v${v.current.version}</a> to judge it.</p>` : ""}</div>`;
+  }${c.spend ? html`<span class="spend">${c.spend.version ? `this version: ${formatSpend(c.spend.version)}; ` : ""}worker so far: ${formatCost(c.spend.worker)}</span>` : ""}</p>${network(c.detail.network)}${!v.isCurrent && v.current ? html`<p class="older">This is v${d?.version}; ${c.worker}'s current version is v${v.current.version}. <a href="${cardPath(c.worker, v.current.version)}">Open v${v.current.version}</a> to judge it.</p>` : ""}</div>`;
+}
+
+/** The worker's network line and, when it asked for any, each destination (refused ones first to the eye). */
+function network(n: NetworkSummary | null): Html {
+  const line = n ? networkLine(n) : undefined;
+  if (!n || !line) return html``;
+  const list = n.destinations.map(
+    (d) => html`<li class="${d.allowed ? "egress-allowed" : "egress-refused"}">${destinationLine(d)}</li>`,
+  );
+  return html`<div class="network"><p class="network-line">${line}</p>${list.length > 0 ? html`<ul class="egress">${list}</ul>` : ""}</div>`;
 }
 
 function warnings(v: ReviewView): Html {
