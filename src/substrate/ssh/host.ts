@@ -20,6 +20,8 @@ export interface RemoteHost {
   workspace(worker: string): string;
   envFile(worker: string): string;
   taskFile(worker: string): string;
+  /** The worker's own directory of door sockets (a contained worker sees this one, no sibling's). */
+  doorDir(worker: string): string;
   doorSocket(worker: string, generation: number): string;
 }
 
@@ -40,6 +42,7 @@ export function resolveRemoteDir(target: SshTarget, dir: string): string {
 
 export function remoteHost(target: SshTarget, dir: string): RemoteHost {
   const workerDir = (w: string) => join(dir, "workers", w);
+  const doorDir = (w: string) => join(dir, "door", w);
   const host: RemoteHost = {
     target,
     dir,
@@ -49,7 +52,8 @@ export function remoteHost(target: SshTarget, dir: string): RemoteHost {
     workspace: (w) => join(workerDir(w), "workspace"),
     envFile: (w) => join(workerDir(w), "launch.env"),
     taskFile: (w) => join(workerDir(w), "task.md"),
-    doorSocket: (w, g) => join(dir, "door", `${w}-${g}.sock`),
+    doorDir,
+    doorSocket: (w, g) => join(doorDir(w), `${g}.sock`),
   };
   if (Buffer.byteLength(host.doorSocket("w99999", 99999)) > 107) {
     throw refusal(
@@ -221,7 +225,7 @@ export function remoteReset(host: RemoteHost, worker: string, base: string): voi
 /** Removes a worker's directory, workspace and door sockets from the host; what is already gone is fine. */
 export function removeRemoteWorker(host: RemoteHost, worker: string): void {
   const script =
-    'git -C "$1" worktree remove --force -- "$2" 2>/dev/null; git -C "$1" update-ref -d "refs/docket/$4" 2>/dev/null; rm -rf -- "$3"; rm -f -- "$5/$4"-*.sock; git -C "$1" worktree prune; exit 0';
+    'git -C "$1" worktree remove --force -- "$2" 2>/dev/null; git -C "$1" update-ref -d "refs/docket/$4" 2>/dev/null; rm -rf -- "$3" "$5/$4"; git -C "$1" worktree prune; exit 0';
   runRemoteOk(
     host.target,
     [
@@ -245,6 +249,18 @@ export function remoteHasTranscript(host: RemoteHost, sessionDir: string): boole
   return runRemote(host.target, ["sh", "-c", script, "sh", sessionDir]).status === 0;
 }
 
+/**
+ * What the host's tmux is run without: the server keeps the environment of the call that starts it and gives it to
+ * every window, so an agent socket or a display the host's login holds (its own, or one a forward made) never
+ * reaches a worker there; an attach carries none in either (tmux copies an attaching client's into the session).
+ */
+export const TMUX_UNSET = ["SSH_AUTH_SOCK", "SSH_AGENT_PID", "DISPLAY", "WAYLAND_DISPLAY", "XAUTHORITY"] as const;
+
+/** `tmux …` as the host runs it: through `env -u` for each of TMUX_UNSET. */
+export function hostTmuxArgv(args: readonly string[]): string[] {
+  return ["env", ...TMUX_UNSET.flatMap((name) => ["-u", name]), "tmux", ...args];
+}
+
 /** Docket's own tmux server on the host (its private socket), driven through ssh: the same port as the local one. */
 export function remoteTmux(host: RemoteHost): Tmux {
   return createTmux(
@@ -252,7 +268,7 @@ export function remoteTmux(host: RemoteHost): Tmux {
     {},
     {
       exec: (args, input) => {
-        const r = runRemote(host.target, ["tmux", ...args], input === undefined ? {} : { input });
+        const r = runRemote(host.target, hostTmuxArgv(args), input === undefined ? {} : { input });
         if (r.status !== 0)
           throw new TmuxError(
             r.stderr.trim() || `tmux exited ${r.status} on host ${host.target.name}`,
@@ -266,7 +282,17 @@ export function remoteTmux(host: RemoteHost): Tmux {
 
 /** The argv a human runs to look at a worker's window on the host: `ssh -t` into tmux there (each word quoted once). */
 export function remoteAttachArgv(host: RemoteHost, session: string, windowId: string): string[] {
-  const tmux = ["tmux", "-S", host.tmuxSocket, "attach-session", "-t", session, ";", "select-window", "-t", windowId];
+  const tmux = hostTmuxArgv([
+    "-S",
+    host.tmuxSocket,
+    "attach-session",
+    "-t",
+    session,
+    ";",
+    "select-window",
+    "-t",
+    windowId,
+  ]);
   return ["ssh", ...sshOptions(host.target), "-t", "--", host.target.destination, remoteCommandLine(tmux)];
 }
 
