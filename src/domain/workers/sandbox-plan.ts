@@ -29,8 +29,8 @@ export interface SandboxInput {
   network: SandboxNetwork;
   /** A read-only kind: its workspace (the human's checkout) stays read-only; only scratch and agent state are writable. */
   readOnly: boolean;
-  /** The human's checkout: always read-only. */
-  checkout: string;
+  /** The human's checkout: always read-only; absent on a host, where it is not. */
+  checkout?: string;
   /** The worker's own workspace (the checkout itself for a shared, read-only worker). */
   workspace: string;
   /** An isolated worktree's git: the repository's common dir (all of it read-only) and the worker's own git dir (writable). */
@@ -123,7 +123,7 @@ export function planMounts(input: SandboxInput): Mount[] {
   add("ro", reach.doorDir, "the door's sockets: a worker's calls reach Docket only there");
   for (const p of reach.doorPrivate) add("hide", p, "the door's own files");
   for (const f of reach.files) add("ro", f, "the worker's own task files");
-  add("ro", input.checkout, "the human's checkout, read-only");
+  if (input.checkout !== undefined) add("ro", input.checkout, "the human's checkout, read-only");
   if (input.git) add("ro", input.git.commonDir, "the repository's git data, read-only");
   if (!input.readOnly) {
     add("rw", input.workspace, "the worker's workspace");
