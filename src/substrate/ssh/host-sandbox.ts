@@ -80,7 +80,7 @@ const PREPARE_SCRIPT = [
   '    mkdir -p -- "$t/objects/info" "$t/refs/heads" "$t/refs/tags" "$t/info" || exit 1',
   '    printf "%s\\n" "$repo/objects" > "$t/objects/info/alternates" && printf "%s\\n" "$base" > "$t/HEAD" || exit 1',
   '    git config -f "$t/config" core.repositoryformatversion 0 && git config -f "$t/config" core.bare false && git config -f "$t/config" core.worktree "$ws" || exit 1',
-  '    GIT_DIR=$t GIT_WORK_TREE=$ws git read-tree "$base" || exit 1',
+  '    GIT_DIR=$t git read-tree "$base" || exit 1',
   '    rm -rf -- "$gd" && mv -- "$t" "$gd" || exit 1',
   "  fi",
   "fi",
