@@ -132,6 +132,26 @@ export function writeRemoteFile(host: RemoteHost, path: string, content: string)
   runRemoteOk(host.target, ["sh", "-c", script, "sh", path], `writing ${path}`, { input: content });
 }
 
+/**
+ * What every git call on a worker's tree on the host starts with ($1 the host's repository, then the script's own
+ * words): the git dir pinned to the worktree Docket made there, found from the repository's own records (each
+ * worktree's `gitdir` file, which git wrote), never from the workspace's `.git`, which the worker can rewrite to name a
+ * git dir whose config runs a filter or fsmonitor; and no global or system config. The work tree is the directory
+ * the script changes to. A workspace no record names gets no git at all.
+ */
+const PIN_GIT =
+  'repo=$1; shift; top=$(cd -- "$1" && pwd -P) || exit 1; GIT_DIR=; for d in "$repo"/worktrees/*; do [ -f "$d/gitdir" ] && [ "$(cat -- "$d/gitdir")" = "$top/.git" ] && GIT_DIR=$d; done; [ -n "$GIT_DIR" ] || { echo "$top is not a workspace Docket made; no git was run there" >&2; exit 1; }; export GIT_DIR; GIT_CONFIG_NOSYSTEM=1; GIT_CONFIG_GLOBAL=/dev/null; export GIT_CONFIG_NOSYSTEM GIT_CONFIG_GLOBAL; ';
+
+/** `sh -c <pinned script> sh <repo> <words…>` for a script that starts by changing to the workspace ($1). */
+const pinned = (host: RemoteHost, script: string, words: readonly string[]): string[] => [
+  "sh",
+  "-c",
+  PIN_GIT + script,
+  "sh",
+  host.repo,
+  ...words,
+];
+
 const DIFF_FLAGS = [
   "diff",
   "--cached",
@@ -156,7 +176,7 @@ export function remoteChangeBytes(host: RemoteHost, worker: string, base: string
   const script = `cd -- "$1" || exit 1; GIT_INDEX_FILE=$2; export GIT_INDEX_FILE; base=$3; shift 3; rm -f -- "$GIT_INDEX_FILE"; git "$@" add -A -- . || exit 1; exec git "$@" ${DIFF_FLAGS.join(" ")} "$base" --`;
   const r = runRemote(
     host.target,
-    ["sh", "-c", script, "sh", host.workspace(worker), join(host.workerDir(worker), "capture.index"), base, ...neutral],
+    pinned(host, script, [host.workspace(worker), join(host.workerDir(worker), "capture.index"), base, ...neutral]),
     { timeoutMs: 120_000 },
   );
   if (r.status !== 0) {
@@ -175,7 +195,7 @@ export function remoteChangedPaths(host: RemoteHost, worker: string, base: strin
     'cd -- "$1" || exit 1; GIT_INDEX_FILE=$2; export GIT_INDEX_FILE; base=$3; shift 3; rm -f -- "$GIT_INDEX_FILE"; git "$@" add -A -- . || exit 1; exec git "$@" diff --cached --name-only --no-renames --no-ext-diff --no-textconv -z "$base" --';
   const out = runRemoteOk(
     host.target,
-    ["sh", "-c", script, "sh", host.workspace(worker), join(host.workerDir(worker), "capture.index"), base, ...neutral],
+    pinned(host, script, [host.workspace(worker), join(host.workerDir(worker), "capture.index"), base, ...neutral]),
     `listing ${worker}'s changes`,
   );
   return out
@@ -199,7 +219,7 @@ export function remoteSettle(host: RemoteHost, worker: string, base: string, pat
   ].join("\n");
   const r = runRemote(
     host.target,
-    ["sh", "-c", script, "sh", host.workspace(worker), host.workerDir(worker), base, ...neutral],
+    pinned(host, script, [host.workspace(worker), host.workerDir(worker), base, ...neutral]),
     { input: patch },
   );
   if (r.status === 3) return false;
@@ -217,7 +237,7 @@ export function remoteReset(host: RemoteHost, worker: string, base: string): voi
     'ws=$1; base=$2; shift 2; cd -- "$ws" || exit 1; git "$@" reset -q --hard "$base" && git "$@" clean -fdq';
   runRemoteOk(
     host.target,
-    ["sh", "-c", script, "sh", host.workspace(worker), base, ...neutral],
+    pinned(host, script, [host.workspace(worker), base, ...neutral]),
     `resetting ${worker}'s workspace`,
   );
 }

@@ -272,3 +272,38 @@ test("a host whose bubblewrap cannot run: required refuses by name and writes no
   assert.doesNotMatch(hostTmuxEnv(g), /^SSH_AUTH_SOCK=/m);
   assert.equal(human.run("delete", w, "--yes", "--force").code, 0);
 });
+
+test("a contained worker that rewrites its workspace's .git to a git dir of its own runs nothing when Docket captures its work on the host", {
+  timeout: 180_000,
+}, async (t) => {
+  const g = await remoteGround(t);
+  const human = humanWithAgent(t, g, "required");
+  const marker = `${g.host.remoteDir}-filter-ran`;
+  t.after(() => rmSync(marker, { force: true }));
+  // Its own git dir is writable to it: a config whose clean filter and fsmonitor would run a command as the host's
+  // user, outside the sandbox, if Docket's `git add -A` took the workspace's word for where its git dir is.
+  const plant = [
+    'gd="$GIT_DIR"',
+    `git config -f "$gd/config" filter.evil.clean "sh -c 'touch ${marker}; cat'"`,
+    `git config -f "$gd/config" core.fsmonitor "sh -c 'touch ${marker}'"`,
+    'printf "gitdir: %s\\n" "$gd" > .git',
+    "printf '* filter=evil\\n' > .gitattributes",
+    "printf 'edited\\n' >> a.txt",
+    'echo body | "$DOCKET_NODE" "$DOCKET_BIN" worker done --outcome completed --summary planted --call-id p1 > done.out 2>&1',
+    "sleep 600",
+  ].join("\n");
+  const spawned = human.run("spawn", "--agent", "command", "--cmd", plant, "--host", "loop", "--yes", "planter");
+  assert.equal(spawned.code, 0, spawned.stdout + spawned.stderr);
+  const w = spawned.json.worker as string;
+  const out = join(g.host.remoteDir, "workers", w, "workspace", "done.out");
+  await waitFor(
+    "the planter's done to return",
+    () => existsSync(out) && readFileSync(out, "utf8").endsWith("\n"),
+    90_000,
+  );
+  assert.ok(!existsSync(marker), "no filter or fsmonitor of the worker's ran on the host");
+  const diff = human.run("diff", w);
+  assert.equal(diff.code, 0, diff.stdout + diff.stderr);
+  assert.match(diff.stdout, /edited/, "its change set was still taken, by Docket's own pinned git");
+  assert.equal(human.run("delete", w, "--yes", "--force").code, 0);
+});
