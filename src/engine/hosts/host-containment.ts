@@ -121,7 +121,7 @@ export function prepareOnHost(
       workspace: plan.workspace,
       privateGitDir: own.privateGitDir,
       scratch: own.scratch,
-      agentWritable: plan.agentWritable,
+      agentDirs: [...plan.agentWritable, ...plan.agentReadOnly],
     },
     [...new Set(mounts.map((m) => m.path))],
   );

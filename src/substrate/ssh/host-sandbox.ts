@@ -60,8 +60,8 @@ export interface ContainedLaunchDirs {
   workspace: string;
   privateGitDir: string;
   scratch: string;
-  /** Directories the agent keeps its state in (pi's session dir), made 0700. */
-  agentWritable: readonly string[];
+  /** The agent's directories (pi's session dir, and its agent dir, which pi makes on its first run), made 0700. */
+  agentDirs: readonly string[];
 }
 
 // $1 door dir, $2 1 when contained, then (contained) $3 private git dir, $4 workspace, $5 repo, $6 the ref that pins
@@ -112,8 +112,8 @@ export function prepareHostLaunch(
         host.repo,
         `refs/docket/${worker}`,
         contained.scratch,
-        String(contained.agentWritable.length),
-        ...contained.agentWritable,
+        String(contained.agentDirs.length),
+        ...contained.agentDirs,
       ]
     : ["0"];
   const out = runRemoteOk(

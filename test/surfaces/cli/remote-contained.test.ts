@@ -7,13 +7,23 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync, spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AS_CONFIGURED, docket, type CliRun } from "../../support/docket-cli.js";
 import { remoteGround, REMOTE_USER, type RemoteGround } from "../../support/sshd.js";
 import { teardown, type Hooks } from "../../support/teardown.js";
 import { waitFor } from "../../support/wait.js";
+import { UNGATED_KIND, writeUngatedKind } from "../../support/scripted-pi.js";
 import { controlDirFor, exitMaster } from "../../../src/substrate/ssh/connection.js";
 
 interface Human {
@@ -305,5 +315,55 @@ test("a contained worker that rewrites its workspace's .git to a git dir of its 
   const diff = human.run("diff", w);
   assert.equal(diff.code, 0, diff.stdout + diff.stderr);
   assert.match(diff.stdout, /edited/, "its change set was still taken, by Docket's own pinned git");
+  assert.equal(human.run("delete", w, "--yes", "--force").code, 0);
+});
+
+test("a scripted pi worker contained on a host edits its workspace and publishes through its own door; its session stays there", {
+  timeout: 240_000,
+}, async (t) => {
+  const g = await remoteGround(t);
+  const human = humanWithAgent(t, g, "required");
+  writeUngatedKind(g.home);
+  const steps = join(g.root, "steps.json");
+  writeFileSync(
+    steps,
+    JSON.stringify([
+      {
+        text: "Editing.",
+        toolCall: { name: "write", arguments: { path: "a.txt", content: "one\nby contained pi\n" } },
+      },
+      {
+        text: "Trying the sibling's place.",
+        toolCall: {
+          name: "bash",
+          arguments: { command: `ls ${g.host.remoteDir}/workers > seen.txt 2>&1; echo "$TMPDIR" >> seen.txt` },
+        },
+      },
+      { text: "Done.", toolCall: { name: "docket_done", arguments: { outcome: "completed", summary: "edited" } } },
+    ]),
+  );
+  const spawned = human.run("spawn", "--scripted", steps, "--as", UNGATED_KIND, "--host", "loop", "edit a.txt");
+  assert.equal(spawned.code, 0, spawned.stdout + spawned.stderr);
+  const w = spawned.json.worker as string;
+  await waitFor(
+    "v1 from contained pi on the host",
+    () =>
+      (human.run("ls").json.workers as { worker: string; deliverable: string | null }[]).find(
+        (x) => x.worker === w && x.deliverable?.endsWith(":1"),
+      ),
+    120_000,
+  );
+  assert.equal(human.run("show", w).json.contained, true);
+  assert.match(human.run("diff", w).stdout, /by contained pi/);
+  const remoteWorker = join(g.host.remoteDir, "workers", w);
+  // Inside, Docket's host directory is empty but for its own places: `workers` holds only itself.
+  assert.equal(
+    readFileSync(join(remoteWorker, "workspace", "seen.txt"), "utf8"),
+    `${w}\n${join(remoteWorker, "scratch")}\n`,
+  );
+  assert.ok(
+    readdirSync(join(remoteWorker, "session")).some((p) => p.endsWith(".jsonl")),
+    "pi's session is kept on the host",
+  );
   assert.equal(human.run("delete", w, "--yes", "--force").code, 0);
 });
