@@ -220,6 +220,14 @@ test("sandbox: required contains a worker on a host: only its workspace, git and
   const own = spawnSync("git", ["--git-dir", join(w2Dir, "git"), "log", "--format=%s", "-1"], { encoding: "utf8" });
   assert.equal(own.stdout.trim(), "own");
 
+  // A respawn is contained again: generation 2's socket is forwarded into the same door directory, its git kept.
+  const headBefore = readFileSync(join(w1Dir, "git", "HEAD"), "utf8");
+  const respawned = human.run("respawn", w1);
+  assert.equal(respawned.code, 0, respawned.stdout + respawned.stderr);
+  await waitFor("generation 2's forwarded door", () => existsSync(join(remote, "door", w1, "2.sock")), 60_000);
+  assert.equal(human.run("show", w1).json.contained, true);
+  assert.equal(readFileSync(join(w1Dir, "git", "HEAD"), "utf8"), headBefore);
+
   for (const w of [w1, w2]) assert.equal(human.run("delete", w, "--yes", "--force").code, 0);
   assert.ok(!existsSync(w2Dir) && !existsSync(join(remote, "door", w2)));
 });
