@@ -7,7 +7,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { docketAsync } from "../test/support/docket-cli.js";
 import { remoteGround } from "../test/support/sshd.js";
-import { controlDirFor, exitMaster } from "../src/substrate/ssh/connection.js";
+import { controlDirFor, exitMaster, runRemote } from "../src/substrate/ssh/connection.js";
+import { probeHostSandbox } from "../src/substrate/ssh/host-sandbox.js";
 import { figure } from "./support/figure.js";
 
 const hooks: (() => void | Promise<void>)[] = [];
@@ -97,7 +98,7 @@ async function one(place: Place): Promise<Sample> {
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const ROUNDS = 5;
+const ROUNDS = 7;
 const samples = new Map<string, Sample[]>(PLACES.map((p) => [p.name, []]));
 for (let i = 0; i < ROUNDS; i++) {
   for (const place of PLACES) {
@@ -144,6 +145,36 @@ figure({
   value: done("local contained"),
   unit: "ms",
   baseline: { label: "uncontained here", value: done("local") },
+});
+
+// What containment adds to a launch on the host, apart from the whole spawn's noise: the one extra ssh call (the
+// host's bubblewrap test run, asked once per process) beside a bare call over the same master.
+const target = {
+  name: "loop",
+  destination: host.alias,
+  sshConfig: host.sshConfig,
+  controlDir: controlDirFor(home, process.getuid!()),
+};
+const timed = (fn: () => unknown) => {
+  const t0 = performance.now();
+  fn();
+  return performance.now() - t0;
+};
+const bare: number[] = [];
+const probe: number[] = [];
+for (let i = 0; i < 15; i++) {
+  bare.push(timed(() => runRemote(target, ["true"])));
+  probe.push(timed(() => probeHostSandbox(target)));
+}
+console.log(
+  `  the host's bubblewrap test run over ssh ${ms(median(probe))} · a bare call over the same master ${ms(median(bare))} (median of 15)`,
+);
+figure({
+  id: "places-host-sandbox-probe",
+  label: "the host's bubblewrap test run over ssh (once per process)",
+  value: median(probe),
+  unit: "ms",
+  baseline: { label: "a bare ssh call over the master", value: median(bare) },
 });
 
 for (const fn of hooks) await fn(); // in the order given, as node:test runs a test's after hooks

@@ -98,14 +98,14 @@ function probe(bwrap: string): SandboxSupport {
   }
 }
 
-/** Why a failed test run failed, from bubblewrap's first line of stderr. */
-export function probeFailure(bwrap: string, stderr: string): Extract<SandboxSupport, { ok: false }> {
+/** Why a failed test run failed, from bubblewrap's first line of stderr; `where` names the machine ("here"). */
+export function probeFailure(bwrap: string, stderr: string, where = "here"): Extract<SandboxSupport, { ok: false }> {
   const line = stderr.trim().split("\n")[0] ?? "";
   if (/user namespace|uid map|setting up uid|No permissions to creat|Operation not permitted/i.test(line)) {
     return {
       ok: false,
       code: "userns-disabled",
-      reason: `bubblewrap cannot create namespaces here: ${line}`,
+      reason: `bubblewrap cannot create namespaces ${where}: ${line}`,
       fix: "enable unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1; on Ubuntu 24.04 also kernel.apparmor_restrict_unprivileged_userns=0), or run inside a VM/container that allows them",
     };
   }

@@ -33,7 +33,7 @@ export function probeHostSandbox(target: SshTarget): HostSandbox {
   const [word, first = "", second = ""] = verdict.split("\t");
   const facts = { home, ...(piAgentDir.startsWith("/") ? { piAgentDir } : {}) };
   if (word === "ok" && first.startsWith("/")) return { support: { ok: true, bwrap: first }, ...facts };
-  if (word === "failed") return { support: probeFailure(first, second), ...facts };
+  if (word === "failed") return { support: probeFailure(first, second, "on the host"), ...facts };
   if (word === "not-linux")
     return {
       support: {

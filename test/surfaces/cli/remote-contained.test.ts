@@ -271,6 +271,11 @@ test("a host whose bubblewrap cannot run: required refuses by name and writes no
   })}; sleep 600`;
   const spawned = human.run("spawn", "--agent", "command", "--cmd", script, "--host", "loop", "--yes", "uncontained");
   assert.equal(spawned.code, 0, spawned.stdout + spawned.stderr);
+  assert.match(
+    JSON.stringify(spawned.json.summary),
+    /Contained: no \(host loop cannot contain workers: bubblewrap cannot create namespaces on the host: bwrap: No permissions/,
+    "auto says why not",
+  );
   const w = spawned.json.worker as string;
   const probe = join(g.host.remoteDir, "workers", w, "probe.txt");
   await waitFor(
