@@ -236,14 +236,16 @@ test("a host whose bubblewrap cannot run: required refuses by name and writes no
   timeout: 180_000,
 }, async (t) => {
   const fake = mkdtempSync(join(tmpdir(), "docket-fake-bwrap-"));
-  teardown(t).dir(fake);
   chmodSync(fake, 0o755);
   writeFileSync(
     join(fake, "bwrap"),
     "#!/bin/sh\necho 'bwrap: No permissions to creat new namespace, likely because the kernel does not allow non-privileged user namespaces' >&2\nexit 1\n",
     { mode: 0o755 },
   );
+  // The host's sshd stops in an `after` hook registered before the teardown's (which removes directories once every
+  // process naming them has exited), so this directory joins the teardown only after the host exists.
   const g = await remoteGround(t, { path: `${fake}:/usr/local/bin:/usr/bin:/bin` });
+  teardown(t).dir(fake);
   const human = humanWithAgent(t, g, "required");
 
   const check = human.run("hosts", "check", "loop");
