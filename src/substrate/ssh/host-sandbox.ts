@@ -84,8 +84,9 @@ const PREPARE_SCRIPT = [
   '    rm -rf -- "$gd" && mv -- "$t" "$gd" || exit 1',
   "  fi",
   "fi",
+  // Most planned paths (the secrets list) are absent: only a present one costs a realpath process.
   'for p in "$@"; do',
-  '  r=$(realpath -- "$p" 2>/dev/null) || r=$p',
+  '  if [ -e "$p" ] || [ -L "$p" ]; then r=$(realpath -- "$p" 2>/dev/null) || r=$p; else r=$p; fi',
   '  if [ -d "$r" ] && [ ! -L "$r" ]; then t=dir; elif [ -e "$r" ] || [ -L "$r" ]; then t=file; else t=missing; fi',
   '  printf "%s\\0%s\\0%s\\0" "$p" "$t" "$r"',
   "done",
