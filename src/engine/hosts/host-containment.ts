@@ -22,7 +22,7 @@ import { connectHost } from "./connect.js";
 const asked = new Map<string, HostSandbox>();
 
 /** What the host says about bubblewrap and its account, asked once per process and host. */
-export function hostSandbox(ctx: EngineContext, name: string): HostSandbox {
+function hostSandbox(ctx: EngineContext, name: string): HostSandbox {
   const host = connectHost(ctx, name);
   const key = `${host.target.destination}\u0000${host.target.sshConfig ?? ""}`;
   let known = asked.get(key);
@@ -68,7 +68,7 @@ export function containedHostEnv(host: RemoteHost, worker: string, env: Record<s
 }
 
 /** What one contained launch on the host sees, as the pure plan's input. */
-export function hostSandboxInput(
+function hostSandboxInput(
   ctx: EngineContext,
   host: RemoteHost,
   facts: HostSandbox,
