@@ -79,5 +79,6 @@ test("the door SIGKILLed while a worker on a host calls through its ssh forward:
     "every call landed exactly once",
   );
   // On the host, the door's directory holds only this worker's forwarded socket: no control socket, no door files.
-  assert.deepEqual(readdirSync(join(host.remoteDir, "door")), [`${w}-1.sock`]);
+  assert.deepEqual(readdirSync(join(host.remoteDir, "door")), [w]);
+  assert.deepEqual(readdirSync(join(host.remoteDir, "door", w)), ["1.sock"]);
 });

@@ -52,7 +52,12 @@ function ensureRemoteUser(): string {
   return execFileSync("getent", ["passwd", REMOTE_USER], { encoding: "utf8" }).split(":")[5]!;
 }
 
-export async function loopbackHost(t: Hooks): Promise<LoopbackHost> {
+/** `path`: the host's PATH for every command ssh runs there (a test's own tools first). */
+export interface LoopbackOptions {
+  path?: string;
+}
+
+export async function loopbackHost(t: Hooks, options: LoopbackOptions = {}): Promise<LoopbackHost> {
   const remoteHome = ensureRemoteUser();
   mkdirSync("/run/sshd", { recursive: true, mode: 0o755 }); // sshd's privilege separation directory
   const dir = mkdtempSync(join(tmpdir(), "docket-sshd-"));
@@ -99,7 +104,7 @@ export async function loopbackHost(t: Hooks): Promise<LoopbackHost> {
       "AllowStreamLocalForwarding yes",
       "LogLevel VERBOSE",
       // pi on the host keeps its own config (auth, settings) in its agent dir: this test's own, not the user's ~/.pi.
-      `SetEnv PI_CODING_AGENT_DIR=${remoteDir}-pi PI_OFFLINE=1 PI_SKIP_VERSION_CHECK=1 PI_TELEMETRY=0`,
+      `SetEnv PI_CODING_AGENT_DIR=${remoteDir}-pi PI_OFFLINE=1 PI_SKIP_VERSION_CHECK=1 PI_TELEMETRY=0${options.path ? ` PATH=${options.path}` : ""}`,
       "",
     ].join("\n"),
   );
@@ -137,8 +142,8 @@ export interface RemoteGround {
 }
 
 /** The test's own sshd as a host, beside a local repository, a Docket home and a private tmux server. */
-export async function remoteGround(t: Hooks): Promise<RemoteGround> {
-  const host = await loopbackHost(t);
+export async function remoteGround(t: Hooks, options: LoopbackOptions = {}): Promise<RemoteGround> {
+  const host = await loopbackHost(t, options);
   const root = tempDir(t);
   mkdirSync(join(root, "repo"));
   const repo = gitRepo(join(root, "repo"), { "a.txt": "one\n" });

@@ -33,8 +33,8 @@ export interface SandboxInput {
   network: SandboxNetwork;
   /** A read-only kind: its workspace (the human's checkout) stays read-only; only scratch and agent state are writable. */
   readOnly: boolean;
-  /** The human's checkout: always read-only. */
-  checkout: string;
+  /** The human's checkout: always read-only; absent on a host, where it is not. */
+  checkout?: string;
   /** The worker's own workspace (the checkout itself for a shared, read-only worker). */
   workspace: string;
   /** An isolated worktree's git: the repository's common dir (all of it read-only) and the worker's own git dir (writable). */
@@ -144,7 +144,7 @@ export function planMounts(input: SandboxInput): Mount[] {
   for (const f of reach.files) add("ro", f, "the worker's own task files");
   if (input.egressSocket !== undefined && input.network === "allow")
     add("ro", input.egressSocket, "the door's egress proxy: the worker's only way to another host");
-  add("ro", input.checkout, "the human's checkout, read-only");
+  if (input.checkout !== undefined) add("ro", input.checkout, "the human's checkout, read-only");
   if (input.git) add("ro", input.git.commonDir, "the repository's git data, read-only");
   if (!input.readOnly) {
     add("rw", input.workspace, "the worker's workspace");

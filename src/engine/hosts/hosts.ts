@@ -13,6 +13,7 @@ import { usageError } from "../../domain/errors.js";
 import { updateUserConfigFile } from "../../files/user-config-file.js";
 import { ensureMaster } from "../../substrate/ssh/connection.js";
 import { checkRemoteTools } from "../../substrate/ssh/host.js";
+import { probeHostSandbox } from "../../substrate/ssh/host-sandbox.js";
 import { assertHuman } from "../authority.js";
 import type { EngineContext } from "../context.js";
 import { hostEntry, sshTargetOf } from "./connect.js";
@@ -85,6 +86,8 @@ export interface HostCheck {
   error?: string;
   tools: { tool: string; version: string | null; install?: string }[];
   missing: string[];
+  /** Whether workers there run in the host's bubblewrap (with its path), or why not and what to do. */
+  sandbox?: { contained: true; bwrap: string } | { contained: false; reason: string; fix: string };
 }
 
 const INSTALL: Record<string, string> = {
@@ -96,7 +99,10 @@ const INSTALL: Record<string, string> = {
   codex: "npm install -g @openai/codex",
 };
 
-/** Reachable, and which tools a worker there needs are present: git, tmux, node, and `agent` when given. */
+/**
+ * Reachable, which tools a worker there needs are present (git, tmux, node, and `agent` when given), and whether its
+ * bubblewrap can contain workers there.
+ */
 export function checkHost(ctx: EngineContext, name: string, options: { agent?: string } = {}): HostCheck {
   const entry = hostEntry(ctx, name);
   const target = sshTargetOf(ctx, entry);
@@ -106,7 +112,12 @@ export function checkHost(ctx: EngineContext, name: string, options: { agent?: s
     const tools = checkRemoteTools({ target }, wanted).map((t) =>
       t.version === null ? { ...t, install: INSTALL[t.tool] ?? `install ${t.tool}` } : t,
     );
-    return { host: name, reachable: true, tools, missing: tools.filter((t) => t.version === null).map((t) => t.tool) };
+    const { support } = probeHostSandbox(target);
+    const sandbox = support.ok
+      ? { contained: true as const, bwrap: support.bwrap }
+      : { contained: false as const, reason: support.reason, fix: support.fix };
+    const missing = tools.filter((t) => t.version === null).map((t) => t.tool);
+    return { host: name, reachable: true, tools, missing, sandbox };
   } catch (error) {
     if ((error as { code?: string }).code !== "host-unreachable") throw error;
     return { host: name, reachable: false, error: (error as Error).message, tools: [], missing: [] };

@@ -33,6 +33,8 @@ import { readInputFile } from "../../files/input-file.js";
 import { dirname, posix } from "node:path";
 import { doorSocketFor } from "../door/door.js";
 import { hostOf } from "./host-tmux.js";
+import { containedHostEnv, prepareOnHost } from "./host-containment.js";
+import type { Containment } from "../workers/containment.js";
 
 export { hostOf, tmuxFor } from "./host-tmux.js";
 
@@ -98,12 +100,15 @@ export function prepareRemoteWorkspace(
   return host;
 }
 
-/** One generation's launch on the host: env file (0600) there, tunnel up, window on the host's tmux. */
+/**
+ * One generation's launch on the host: env file (0600) there, its places made (contained: in the host's bubblewrap),
+ * tunnel up, window on the host's tmux.
+ */
 export function launchRemote(
   ctx: EngineContext,
   row: Worker,
   execution: LaunchExecution,
-  launch: { generation: number; env: Record<string, string>; session: string },
+  launch: { generation: number; env: Record<string, string>; session: string; containment: Containment },
 ): { windowId: string; paneId: string } {
   const host = connectHost(ctx, execution.host!);
   const entry = hostEntry(ctx, execution.host!);
@@ -114,9 +119,10 @@ export function launchRemote(
   env.DOCKET_DOOR_FORWARDED = "1";
   env.DOCKET_NODE = "node"; // the host's own node, found on its PATH
   env.DOCKET_BIN = install.bin;
+  if (launch.containment.contained) containedHostEnv(host, row.id, env);
+  const steps = posix.join(host.workerDir(row.id), "steps.json");
   if (execution.agent === "pi" && env.DOCKET_SCRIPTED_MODEL !== undefined) {
     // The scripted model's steps are a file here: its bytes travel over the channel, as the task does.
-    const steps = posix.join(host.workerDir(row.id), "steps.json");
     writeRemoteFile(
       host,
       steps,
@@ -133,6 +139,8 @@ export function launchRemote(
       `Docket launch environment of ${row.id} generation ${launch.generation} on host ${entry.name}: private to that process`,
     ),
   );
+  const files = [host.taskFile(row.id), posix.join(host.workerDir(row.id), WORKER_FILES.sourcePlan), envFile, steps];
+  const sandbox = prepareOnHost(ctx, host, launch.containment, { row, execution, installRoot: install.root, files });
   const tunnelDir = workerFilePath(ctx.home, row.id, WORKER_FILES.session); // the worker's private dir here
   ensurePrivateDir(tunnelDir);
   startTunnel(
@@ -148,7 +156,7 @@ export function launchRemote(
   return remoteTmux(host).launchWindow({
     session: launch.session,
     name: row.id,
-    argv: wrapArgv({ envFile, cwd: host.workspace(row.id) }, argv),
+    argv: [...sandbox, ...wrapArgv({ envFile, cwd: host.workspace(row.id) }, argv)],
   });
 }
 

@@ -14,6 +14,7 @@ import { pathExists } from "../../files/probe.js";
 import { WORKER_FILES, workerFilePath, workerPath } from "../../files/workers/worker-files.js";
 import { detectSandbox, sandboxArgv, type SandboxSupport } from "../../substrate/sandbox/bwrap.js";
 import type { EngineContext } from "../context.js";
+import { decideHostContainment } from "../hosts/host-containment.js";
 import { agentConfigDir } from "./agents.js";
 import { egressSocketPath, launchNetworkMode } from "./egress.js";
 import { SCRIPTED_MODEL } from "./scripted.js";
@@ -48,17 +49,8 @@ export function decideContainment(
       contained: false,
       why: ctx.env.DOCKET_SANDBOX === "off" ? "DOCKET_SANDBOX=off" : "sandbox is off in your config",
     };
-  if (execution.host !== undefined) {
-    // Containment is this machine's sandbox: a worker on a host runs uncontained there (docs/remote-hosts.md).
-    const why = `it runs on host ${execution.host}, where Docket does not contain workers`;
-    if (mode === "required")
-      throw refusal(
-        "sandbox-remote-host",
-        `sandbox is "required" but ${why}; nothing was started`,
-        'spawn it on this machine (drop --host), or set "sandbox": "auto" in your user config',
-      );
-    return { contained: false, why };
-  }
+  // A worker on a host is contained by the host's own bubblewrap (docs/remote-hosts.md).
+  if (execution.host !== undefined) return decideHostContainment(ctx, execution.host, mode);
   const support = sandboxSupport(ctx);
   if (!support.ok) {
     if (mode === "required") sandboxUnavailable(support.reason, support.fix);
@@ -89,7 +81,7 @@ export function containmentLine(c: Containment): string {
 /** The spawn line's words for a contained worker's network (docs/containment.md). */
 export function networkWords(mode: NetworkMode): string {
   if (mode === "none") return "network: none";
-  if (mode === "open") return 'network: OPEN, the machine\'s whole network (sandbox.network is "open")';
+  if (mode === "open") return "network: OPEN, the machine's whole network";
   return "network: its model API and sandbox.allow only, through Docket's proxy";
 }
 

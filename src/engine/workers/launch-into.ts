@@ -44,7 +44,9 @@ export function launchInto(
   const { contained } = containment;
   const { generation, runToken } = launch;
   const env = buildWorkerEnv(ctx, { worker: row.id, generation, runToken }, launch.env);
-  const scratch = containment.contained ? containedEnv(ctx, row, execution, env) : undefined;
+  // A worker on a host gets its contained environment there (hosts/host-containment.ts).
+  const scratch =
+    containment.contained && execution.host === undefined ? containedEnv(ctx, row, execution, env) : undefined;
   const unattended = containment.contained && ctx.config().worker.unattended;
   // A worker on a host gets its argv there (remote-worker.ts): the paths of this machine mean nothing on the host.
   const command =
@@ -62,7 +64,7 @@ export function launchInto(
     if (command === undefined) {
       // Kept here too: a respawn reads its --env values back from it.
       writeWorkerLaunchEnv(ctx, row.id, generation, env);
-      ids = launchRemote(ctx, row, execution, { generation, env, session });
+      ids = launchRemote(ctx, row, execution, { generation, env, session, containment });
     } else {
       const envFile = writeWorkerLaunchEnv(ctx, row.id, generation, { ...env, ...command.env });
       const wrapped = wrapArgv({ envFile, cwd }, [...relay, ...command.argv]);

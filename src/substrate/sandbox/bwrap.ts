@@ -77,51 +77,50 @@ export function bwrapVersion(bwrap: string): string {
   }
 }
 
+/** The test run that says whether bubblewrap can make a worker's namespaces (here, or on a host over ssh). */
+export const PROBE_ARGV = [
+  "--unshare-user",
+  "--unshare-pid",
+  "--die-with-parent",
+  "--cap-drop",
+  "ALL",
+  "--ro-bind",
+  "/",
+  "/",
+  "--dev",
+  "/dev",
+  "--proc",
+  "/proc",
+  "true",
+] as const;
+
 function probe(bwrap: string): SandboxSupport {
   try {
-    execFileSync(
-      bwrap,
-      [
-        "--unshare-user",
-        "--unshare-pid",
-        "--die-with-parent",
-        "--cap-drop",
-        "ALL",
-        "--ro-bind",
-        "/",
-        "/",
-        "--dev",
-        "/dev",
-        "--proc",
-        "/proc",
-        "true",
-      ],
-      {
-        stdio: ["ignore", "ignore", "pipe"],
-        timeout: 10_000,
-      },
-    );
+    execFileSync(bwrap, PROBE_ARGV, { stdio: ["ignore", "ignore", "pipe"], timeout: 10_000 });
     return { ok: true, bwrap };
   } catch (error) {
-    const stderr =
-      String((error as { stderr?: Buffer }).stderr ?? (error as Error).message)
-        .trim()
-        .split("\n")[0] ?? "";
-    if (/user namespace|uid map|setting up uid|No permissions to creat|Operation not permitted/i.test(stderr)) {
-      return {
-        ok: false,
-        code: "userns-disabled",
-        reason: `bubblewrap cannot create namespaces here: ${stderr}`,
-        fix: "enable unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1; on Ubuntu 24.04 also kernel.apparmor_restrict_unprivileged_userns=0), or run inside a VM/container that allows them",
-      };
-    }
+    const stderr = String((error as { stderr?: Buffer }).stderr ?? (error as Error).message);
+    return probeFailure(bwrap, stderr);
+  }
+}
+
+/** Why a failed test run failed, from bubblewrap's first line of stderr; `where` names the machine ("here"). */
+export function probeFailure(bwrap: string, stderr: string, where = "here"): Extract<SandboxSupport, { ok: false }> {
+  const line = stderr.trim().split("\n")[0] ?? "";
+  if (/user namespace|uid map|setting up uid|No permissions to creat|Operation not permitted/i.test(line)) {
     return {
       ok: false,
-      code: "bwrap-failed",
-      reason: `bubblewrap ${bwrap} failed its test run: ${stderr}`,
-      fix: "run `bwrap --ro-bind / / true` to see why",
+      code: "userns-disabled",
+      reason: `bubblewrap cannot create namespaces ${where}: ${line}`,
+      fix: "enable unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1; on Ubuntu 24.04 also kernel.apparmor_restrict_unprivileged_userns=0), or run inside a VM/container that allows them",
     };
   }
+  return {
+    ok: false,
+    code: "bwrap-failed",
+    reason: `bubblewrap ${bwrap} failed its test run: ${line}`,
+    fix: "run `bwrap --ro-bind / / true` to see why",
+  };
 }
 
 /** What is at a path, not following a final symlink (a link is covered like a file). */

@@ -1,5 +1,6 @@
 // OpenSSH as Docket drives it: argv only, one master connection per host (ControlMaster, socket in a private 0700
 // directory) reused by every call, a timeout on every call, host keys checked as the user's own ssh config says.
+// ssh is a boundary: no agent, X11, tunnel or configured forward and no local command ever rides Docket's connection.
 // The master is started explicitly (`-M -N -f`, output to a log file) so no call ever waits on a backgrounded master's pipes.
 
 import { spawnSync } from "node:child_process";
@@ -74,6 +75,23 @@ export function controlPathOf(target: SshTarget): string {
   return path;
 }
 
+/**
+ * What a worker on the host must never get through Docket's connection, whatever the user's config says (`Host *` with
+ * `ForwardAgent yes` is common): the human's ssh agent, their X display, a tun device, the forwards their config lists,
+ * a LocalCommand. ssh takes the first value it gets and the command line comes before any config file. Nothing here
+ * loosens host key checking: that stays as the user's config says.
+ */
+export const BOUNDARY_OPTIONS = [
+  "ForwardAgent=no",
+  "ForwardX11=no",
+  "ForwardX11Trusted=no",
+  "Tunnel=no",
+  "ClearAllForwardings=yes",
+  "PermitLocalCommand=no",
+] as const;
+
+const boundary = BOUNDARY_OPTIONS.flatMap((o) => ["-o", o]);
+
 /** The options every ssh invocation of Docket carries (before the destination). */
 export function sshOptions(target: SshTarget): string[] {
   return [
@@ -84,7 +102,19 @@ export function sshOptions(target: SshTarget): string[] {
     `ConnectTimeout=${CONNECT_TIMEOUT_S}`,
     "-o",
     `ControlPath=${controlPathOf(target)}`,
+    ...boundary,
   ];
+}
+
+/**
+ * The options of a request to add or cancel a forward on the running master (`-O forward|cancel -R …`). ssh's
+ * ClearAllForwardings also drops a `-R` given on the command line (measured with OpenSSH 9.2: `-O forward` then
+ * exits 0 and forwards nothing), and without it the request carries the user's configured forwards too. So this one
+ * request reads no config file at all (`-F none`): it only talks to Docket's own master over its control socket, and
+ * its `-R` is the only forward it sends.
+ */
+export function forwardRequestOptions(target: SshTarget): string[] {
+  return ["-F", "none", "-o", "BatchMode=yes", "-o", `ControlPath=${controlPathOf(target)}`];
 }
 
 export function unreachable(target: SshTarget, why: string): DocketError {

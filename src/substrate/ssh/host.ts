@@ -21,6 +21,8 @@ export interface RemoteHost {
   workspace(worker: string): string;
   envFile(worker: string): string;
   taskFile(worker: string): string;
+  /** The worker's own directory of door sockets (a contained worker sees this one, no sibling's). */
+  doorDir(worker: string): string;
   doorSocket(worker: string, generation: number): string;
 }
 
@@ -41,6 +43,7 @@ export function resolveRemoteDir(target: SshTarget, dir: string): string {
 
 export function remoteHost(target: SshTarget, dir: string): RemoteHost {
   const workerDir = (w: string) => join(dir, "workers", w);
+  const doorDir = (w: string) => join(dir, "door", w);
   const host: RemoteHost = {
     target,
     dir,
@@ -50,7 +53,8 @@ export function remoteHost(target: SshTarget, dir: string): RemoteHost {
     workspace: (w) => join(workerDir(w), "workspace"),
     envFile: (w) => join(workerDir(w), "launch.env"),
     taskFile: (w) => join(workerDir(w), "task.md"),
-    doorSocket: (w, g) => join(dir, "door", `${w}-${g}.sock`),
+    doorDir,
+    doorSocket: (w, g) => join(doorDir(w), `${g}.sock`),
   };
   if (Buffer.byteLength(host.doorSocket("w99999", 99999)) > 107) {
     throw refusal(
@@ -129,6 +133,26 @@ export function writeRemoteFile(host: RemoteHost, path: string, content: string)
   runRemoteOk(host.target, ["sh", "-c", script, "sh", path], `writing ${path}`, { input: content });
 }
 
+/**
+ * What every git call on a worker's tree on the host starts with ($1 the host's repository, then the script's own
+ * words): the git dir pinned to the worktree Docket made there, found from the repository's own records (each
+ * worktree's `gitdir` file, which git wrote), never from the workspace's `.git`, which the worker can rewrite to name a
+ * git dir whose config runs a filter or fsmonitor; and no global or system config. The work tree is the directory
+ * the script changes to. A workspace no record names gets no git at all.
+ */
+const PIN_GIT =
+  'repo=$1; shift; top=$(cd -- "$1" && pwd -P) || exit 1; GIT_DIR=; for d in "$repo"/worktrees/*; do [ -f "$d/gitdir" ] && [ "$(cat -- "$d/gitdir")" = "$top/.git" ] && GIT_DIR=$d; done; [ -n "$GIT_DIR" ] || { echo "$top is not a workspace Docket made; no git was run there" >&2; exit 1; }; export GIT_DIR; GIT_CONFIG_NOSYSTEM=1; GIT_CONFIG_GLOBAL=/dev/null; export GIT_CONFIG_NOSYSTEM GIT_CONFIG_GLOBAL; ';
+
+/** `sh -c <pinned script> sh <repo> <words…>` for a script that starts by changing to the workspace ($1). */
+const pinned = (host: RemoteHost, script: string, words: readonly string[]): string[] => [
+  "sh",
+  "-c",
+  PIN_GIT + script,
+  "sh",
+  host.repo,
+  ...words,
+];
+
 const DIFF_FLAGS = [
   "diff",
   "--cached",
@@ -153,7 +177,7 @@ export function remoteChangeBytes(host: RemoteHost, worker: string, base: string
   const script = `cd -- "$1" || exit 1; GIT_INDEX_FILE=$2; export GIT_INDEX_FILE; base=$3; shift 3; rm -f -- "$GIT_INDEX_FILE"; git "$@" add -A -- . || exit 1; exec git "$@" ${DIFF_FLAGS.join(" ")} "$base" --`;
   const r = runRemote(
     host.target,
-    ["sh", "-c", script, "sh", host.workspace(worker), join(host.workerDir(worker), "capture.index"), base, ...neutral],
+    pinned(host, script, [host.workspace(worker), join(host.workerDir(worker), "capture.index"), base, ...neutral]),
     { timeoutMs: 120_000, maxStdout: maxBytes },
   );
   if (r.overflowed) throw changeSetTooLarge(worker, maxBytes ?? r.stdout.length);
@@ -173,7 +197,7 @@ export function remoteChangedPaths(host: RemoteHost, worker: string, base: strin
     'cd -- "$1" || exit 1; GIT_INDEX_FILE=$2; export GIT_INDEX_FILE; base=$3; shift 3; rm -f -- "$GIT_INDEX_FILE"; git "$@" add -A -- . || exit 1; exec git "$@" diff --cached --name-only --no-renames --no-ext-diff --no-textconv -z "$base" --';
   const out = runRemoteOk(
     host.target,
-    ["sh", "-c", script, "sh", host.workspace(worker), join(host.workerDir(worker), "capture.index"), base, ...neutral],
+    pinned(host, script, [host.workspace(worker), join(host.workerDir(worker), "capture.index"), base, ...neutral]),
     `listing ${worker}'s changes`,
   );
   return out
@@ -197,7 +221,7 @@ export function remoteSettle(host: RemoteHost, worker: string, base: string, pat
   ].join("\n");
   const r = runRemote(
     host.target,
-    ["sh", "-c", script, "sh", host.workspace(worker), host.workerDir(worker), base, ...neutral],
+    pinned(host, script, [host.workspace(worker), host.workerDir(worker), base, ...neutral]),
     { input: patch },
   );
   if (r.status === 3) return false;
@@ -215,7 +239,7 @@ export function remoteReset(host: RemoteHost, worker: string, base: string): voi
     'ws=$1; base=$2; shift 2; cd -- "$ws" || exit 1; git "$@" reset -q --hard "$base" && git "$@" clean -fdq';
   runRemoteOk(
     host.target,
-    ["sh", "-c", script, "sh", host.workspace(worker), base, ...neutral],
+    pinned(host, script, [host.workspace(worker), base, ...neutral]),
     `resetting ${worker}'s workspace`,
   );
 }
@@ -223,7 +247,7 @@ export function remoteReset(host: RemoteHost, worker: string, base: string): voi
 /** Removes a worker's directory, workspace and door sockets from the host; what is already gone is fine. */
 export function removeRemoteWorker(host: RemoteHost, worker: string): void {
   const script =
-    'git -C "$1" worktree remove --force -- "$2" 2>/dev/null; git -C "$1" update-ref -d "refs/docket/$4" 2>/dev/null; rm -rf -- "$3"; rm -f -- "$5/$4"-*.sock; git -C "$1" worktree prune; exit 0';
+    'git -C "$1" worktree remove --force -- "$2" 2>/dev/null; git -C "$1" update-ref -d "refs/docket/$4" 2>/dev/null; rm -rf -- "$3" "$5/$4"; git -C "$1" worktree prune; exit 0';
   runRemoteOk(
     host.target,
     [
@@ -247,6 +271,18 @@ export function remoteHasTranscript(host: RemoteHost, sessionDir: string): boole
   return runRemote(host.target, ["sh", "-c", script, "sh", sessionDir]).status === 0;
 }
 
+/**
+ * What the host's tmux is run without: the server keeps the environment of the call that starts it and gives it to
+ * every window, so an agent socket or a display the host's login holds (its own, or one a forward made) never
+ * reaches a worker there; an attach carries none in either (tmux copies an attaching client's into the session).
+ */
+export const TMUX_UNSET = ["SSH_AUTH_SOCK", "SSH_AGENT_PID", "DISPLAY", "WAYLAND_DISPLAY", "XAUTHORITY"] as const;
+
+/** `tmux …` as the host runs it: through `env -u` for each of TMUX_UNSET. */
+export function hostTmuxArgv(args: readonly string[]): string[] {
+  return ["env", ...TMUX_UNSET.flatMap((name) => ["-u", name]), "tmux", ...args];
+}
+
 /** Docket's own tmux server on the host (its private socket), driven through ssh: the same port as the local one. */
 export function remoteTmux(host: RemoteHost): Tmux {
   return createTmux(
@@ -254,7 +290,7 @@ export function remoteTmux(host: RemoteHost): Tmux {
     {},
     {
       exec: (args, input) => {
-        const r = runRemote(host.target, ["tmux", ...args], input === undefined ? {} : { input });
+        const r = runRemote(host.target, hostTmuxArgv(args), input === undefined ? {} : { input });
         if (r.status !== 0)
           throw new TmuxError(
             r.stderr.trim() || `tmux exited ${r.status} on host ${host.target.name}`,
@@ -268,7 +304,17 @@ export function remoteTmux(host: RemoteHost): Tmux {
 
 /** The argv a human runs to look at a worker's window on the host: `ssh -t` into tmux there (each word quoted once). */
 export function remoteAttachArgv(host: RemoteHost, session: string, windowId: string): string[] {
-  const tmux = ["tmux", "-S", host.tmuxSocket, "attach-session", "-t", session, ";", "select-window", "-t", windowId];
+  const tmux = hostTmuxArgv([
+    "-S",
+    host.tmuxSocket,
+    "attach-session",
+    "-t",
+    session,
+    ";",
+    "select-window",
+    "-t",
+    windowId,
+  ]);
   return ["ssh", ...sshOptions(host.target), "-t", "--", host.target.destination, remoteCommandLine(tmux)];
 }
 

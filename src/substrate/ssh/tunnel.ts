@@ -7,7 +7,7 @@ import { readFileSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startNodeDetached } from "../node-process.js";
-import { ensureMaster, runRemote, sshOptions, type SshTarget } from "./connection.js";
+import { ensureMaster, forwardRequestOptions, runRemote, sshOptions, type SshTarget } from "./connection.js";
 
 export interface TunnelSpec {
   target: SshTarget;
@@ -46,7 +46,7 @@ export function forward(spec: TunnelSpec): boolean {
   const r = spawnSync(
     "ssh",
     [
-      ...sshOptions(spec.target),
+      ...forwardRequestOptions(spec.target),
       "-O",
       "forward",
       "-R",
@@ -63,7 +63,7 @@ export function cancelForward(spec: TunnelSpec): void {
   spawnSync(
     "ssh",
     [
-      ...sshOptions(spec.target),
+      ...forwardRequestOptions(spec.target),
       "-O",
       "cancel",
       "-R",

@@ -109,7 +109,7 @@ test("a command worker on a host publishes through the forwarded door, survives 
     Number(execFileSync("id", ["-u", REMOTE_USER], { encoding: "utf8" })),
   );
   const top = walk(host.remoteDir).filter((p) => !p.startsWith("repo.git/") && !p.startsWith(`workers/${w}/`));
-  assert.deepEqual(top.sort(), ["door/", `door/${w}-1.sock`, "tmux.sock", "workers/"].sort());
+  assert.deepEqual(top.sort(), ["door/", `door/${w}/`, `door/${w}/1.sock`, "tmux.sock", "workers/"].sort());
   for (const p of walk(host.remoteHome))
     assert.doesNotMatch(
       p,
@@ -117,7 +117,7 @@ test("a command worker on a host publishes through the forwarded door, survives 
       `${relative("/", p)} is of a Docket home`,
     );
   const envText = readFileSync(join(remoteWorker, "launch.env"), "utf8");
-  assert.match(envText, new RegExp(`DOCKET_DOOR='${join(host.remoteDir, "door", `${w}-1.sock`)}'`));
+  assert.match(envText, new RegExp(`DOCKET_DOOR='${join(host.remoteDir, "door", w, "1.sock")}'`));
   assert.doesNotMatch(envText, new RegExp(home), "no path of the local home reaches the host's env");
 
   const approved = run("approve", `worker-deliverable:${w}:2`);
@@ -168,7 +168,7 @@ test("a command worker on a host publishes through the forwarded door, survives 
   const deleted = run("delete", w, "--yes", "--force");
   assert.equal(deleted.code, 0, deleted.stdout + deleted.stderr);
   assert.ok(!existsSync(remoteWorker), "delete removed the worker's directory on the host");
-  assert.ok(!existsSync(join(host.remoteDir, "door", `${w}-1.sock`)));
+  assert.ok(!existsSync(join(host.remoteDir, "door", w)), "and its door sockets");
   const windows = spawnSync(
     "runuser",
     [

@@ -50,7 +50,9 @@ export function registerHostsCommands(program: Command, io: Io, engine: EngineOp
     });
   hosts
     .command("check")
-    .description("is the host reachable, and are git, tmux and node (and --agent) there, with their versions")
+    .description(
+      "is the host reachable, are git, tmux and node (and --agent) there with their versions, and can its bubblewrap contain workers",
+    )
     .argument("<name>")
     .option("--agent <agent>", "also check for this agent's CLI (pi, claude, codex)")
     .action(async (name: string, opts: { agent?: string }) => {
@@ -62,6 +64,9 @@ export function registerHostsCommands(program: Command, io: Io, engine: EngineOp
               `${r.host}: reachable`,
               ...r.tools.map((t) => `  ${t.tool.padEnd(7)} ${t.version ?? `missing: ${t.install}`}`),
               r.missing.length === 0 ? "  nothing missing" : `  missing: ${r.missing.join(", ")}`,
+              r.sandbox?.contained
+                ? `  contained: yes (bubblewrap ${r.sandbox.bwrap})`
+                : `  contained: no (${r.sandbox?.reason}; ${r.sandbox?.fix})`,
             ],
       );
     });
