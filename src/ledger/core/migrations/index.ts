@@ -15,6 +15,7 @@ import { sql as m010 } from "./010-shown.js";
 import { sql as m011 } from "./011-review-comments.js";
 import { sql as m012 } from "./012-notify-spend.js";
 import { sql as m015 } from "./015-contained.js";
+import { sql as m016 } from "./016-findings.js";
 import { MIGRATION_HISTORY, type MigrationName } from "./history.js";
 
 export interface Migration extends MigrationName {
@@ -37,6 +38,7 @@ const BODIES: Record<number, Pick<Migration, "sql" | "rebuild">> = {
   11: { sql: m011 },
   12: { sql: m012 },
   15: { sql: m015 },
+  16: { sql: m016 },
 };
 
 /** The history (migrations/history.ts) with each version's body. */

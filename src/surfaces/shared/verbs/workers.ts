@@ -15,6 +15,8 @@ import { listAgents, type AgentAvailability } from "../../../engine/workers/agen
 import { SCRIPTED_STEP_FORMAT, scriptedSpawnInput } from "../../../engine/workers/scripted.js";
 import { WAIT_MS, waitedLine } from "./waited.js";
 import type { SpawnInput } from "../../../engine/workers/spawn.js";
+import type { WaitOutcome } from "../../../engine/workers/wait.js";
+import type { EngineContext } from "../../../engine/context.js";
 import type { WorkerAgent } from "../../../domain/workers/spawn-policy.js";
 
 interface SpawnFlags {
@@ -156,19 +158,42 @@ async function runSpawn(io: Io, engine: EngineOpener, words: string[], opts: Spa
       return io.confirm("Launch this worker?");
     },
   });
-  const waited = opts.wait
-    ? await (await import("../../../engine/workers/wait.js")).waitForWorker(ctx, r.worker, WAIT_MS)
-    : undefined;
   const { worker, generation, kind, execution, summary } = r;
   const started = { worker, generation, kind, execution, summary };
-  emit(io, { ...started, ...(waited ? { waited } : {}) }, (x) => [
+  const startedLines = (x: typeof started) => [
     `${x.worker} started (generation ${x.generation}, kind ${x.kind})`,
     ...x.summary.map((l) => `  ${l}`),
     ...(r.dispatch ? [`  dispatched ${formatDispatched(r.dispatch)}`] : []),
     `  peek: \`docket peek ${x.worker}\`   attach: \`docket attach ${x.worker}\``,
-    ...(waited ? [waitedLine(x.worker, waited)] : []),
-  ]);
-  if (waited === "failed" || waited === "exited") process.exitCode = 1;
+  ];
+  if (!opts.wait) return emit(io, started, startedLines);
+  // --wait talks: the worker and its launch at once, then each state it shows as it changes (issue 40).
+  if (!io.json) io.out(startedLines(started).join("\n"));
+  const waited = await waitTelling(io, ctx, r.worker);
+  emit(io, { ...started, waited }, (x) => [waitedLine(x.worker, waited)]);
+  if (waited === "failed" || waited === "exited" || waited === "blocked") process.exitCode = 1;
+  if (waited === "interrupted") process.exitCode = 130;
+}
+
+/**
+ * Waits for the worker's next word, printing each state it shows; Ctrl-C (outside pi) stops the wait and leaves the
+ * worker running.
+ */
+async function waitTelling(io: Io, ctx: EngineContext, worker: string): Promise<WaitOutcome> {
+  const { waitForWorker } = await import("../../../engine/workers/wait.js");
+  const stop = new AbortController();
+  const interrupt = () => stop.abort();
+  if (!io.parent) process.once("SIGINT", interrupt);
+  try {
+    return await waitForWorker(ctx, worker, WAIT_MS, {
+      signal: stop.signal,
+      onChange: (state, reason) => {
+        if (!io.json) io.out(`${worker}: ${state.replace("_", " ")}${reason ? ` — ${reason}` : ""}`);
+      },
+    });
+  } finally {
+    process.removeListener("SIGINT", interrupt);
+  }
 }
 
 function registerRespawn(program: Command, io: Io, engine: EngineOpener): void {
@@ -260,6 +285,11 @@ function registerListing(program: Command, io: Io, engine: EngineOpener): void {
                   ...(w.host !== undefined
                     ? [`· on ${w.host}${w.hostReachable === false ? " (unreachable)" : ""}`]
                     : []),
+                  ...(w.reason
+                    ? [
+                        `\n${"".padEnd(8)}${w.state}: ${w.reason.length > 160 ? `${w.reason.slice(0, 159)}…` : w.reason}`,
+                      ]
+                    : []),
                 ].join(" "),
               ),
             ],
@@ -284,7 +314,9 @@ function registerListing(program: Command, io: Io, engine: EngineOpener): void {
         `  contained: ${w.contained ? "yes (Docket's sandbox)" : "no"}`,
         `  tmux: ${w.tmux.session ?? "-"} ${w.tmux.window ?? ""} ${w.tmux.pane ?? ""}`,
         ...(w.deliverable ? [`  deliverable: ${w.deliverable}`] : []),
+        ...(w.reason && w.reason !== w.lastError ? [`  why ${w.state}: ${w.reason}`] : []),
         ...(w.lastError ? [`  last error: ${w.lastError}`] : []),
+        ...w.findings.filter((f) => f.text !== w.reason).map((f) => `  ${f.kind} since ${f.at}: ${f.text}`),
         ...w.openQuestions.map((q) => `  question ${q.id}: ${q.text}`),
         ...w.launches.map(
           (l) =>
