@@ -82,23 +82,23 @@ function observeOne(
       eventsTouchedMs(workerPath(ctx.home, row.id, WORKER_FILES.events)),
     ]);
     // The screen is read only when the other signs are getting old: a busy fleet costs no capture per look.
-    const screenAt = at.nowMs - signs >= at.stuckMs / 2 ? screenChangedAt(row, read(), at.nowMs) : 0;
-    const progress = Math.max(signs, screenAt);
+    const screen = at.nowMs - signs >= at.stuckMs / 2 ? screenChange(row, read(), at.nowMs) : undefined;
     const stuck = open.filter((f) => f.kind === "stuck").at(-1);
-    if (isStuck(row.state, progress, at.nowMs, at.stuckMs)) {
+    // A first look at a screen cannot tell when it last changed: it holds off a new finding, never ends one.
+    if (isStuck(row.state, Math.max(signs, screen?.at ?? 0), at.nowMs, at.stuckMs)) {
       if (!stuck) changed = recordFinding(ctx, who, "stuck", stuckText(at.stuckMs)) || changed;
-    } else if (stuck && progress > Date.parse(stuck.foundAt))
+    } else if (stuck && Math.max(signs, screen?.seen ? screen.at : 0) > Date.parse(stuck.foundAt))
       changed = closeFindings(ctx, row.id, ["stuck"]) || changed;
   }
   return changed;
 }
 
-/** When this generation's screen last changed, as far as this process saw (its first look counts as a change). */
-function screenChangedAt(row: Worker, text: string, nowMs: number): number {
+/** When this generation's screen last changed as this process saw it; `seen` false on its first look (now, unknown). */
+function screenChange(row: Worker, text: string, nowMs: number): { at: number; seen: boolean } {
   const key = `${row.id}:${row.generation}`;
   const digest = createHash("sha256").update(text).digest("hex");
-  const seen = screens.get(key);
-  if (seen?.digest === digest) return seen.changedAt;
+  const before = screens.get(key);
+  if (before?.digest === digest) return { at: before.changedAt, seen: true };
   screens.set(key, { digest, changedAt: nowMs });
-  return nowMs;
+  return { at: nowMs, seen: before !== undefined };
 }

@@ -8,7 +8,7 @@ import type { Command } from "commander";
 import { usageError } from "../../../domain/errors.js";
 import { collect, parseAssignments, parsePositiveInt, parseUsd, shellQuote } from "./args.js";
 import type { Io } from "../io.js";
-import { emit, warn } from "../io.js";
+import { ReportedExit, emit, warn } from "../io.js";
 import type { EngineOpener } from "../session.js";
 import { WORKER_AGENTS, isWorkerAgent } from "../../../domain/workers/spawn-policy.js";
 import { listAgents, type AgentAvailability } from "../../../engine/workers/agents.js";
@@ -171,8 +171,8 @@ async function runSpawn(io: Io, engine: EngineOpener, words: string[], opts: Spa
   if (!io.json) io.out(startedLines(started).join("\n"));
   const waited = await waitTelling(io, ctx, r.worker);
   emit(io, { ...started, waited }, (x) => [waitedLine(x.worker, waited)]);
-  if (waited === "failed" || waited === "exited" || waited === "blocked") process.exitCode = 1;
-  if (waited === "interrupted") process.exitCode = 130;
+  // Anything but a version or a question is not what was waited for: exit 1, its line already printed.
+  if (waited !== "ready" && waited !== "needs_input" && waited !== "ended") throw new ReportedExit(1);
 }
 
 /**
