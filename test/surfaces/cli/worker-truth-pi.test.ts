@@ -59,9 +59,9 @@ test("a pi worker whose model answers 401 shows blocked with pi's own words, an 
 test("a pi worker's refused docket_done is on its show, its card and in attention, with the refusal", {
   timeout: 240_000,
 }, async (t) => {
-  // A docket_done with no text beside it: the engine refuses it (there is no deliverable to freeze).
+  // A docket_done with no text beside it and a blank summary: the engine refuses it (there is nothing to freeze).
   const run = piGround(t, [
-    { toolCall: { name: "docket_done", arguments: { outcome: "completed", summary: "nothing" } } },
+    { toolCall: { name: "docket_done", arguments: { outcome: "completed", summary: " " } } },
     { text: "I will wait." },
   ]);
   const shown = await waitFor(

@@ -129,10 +129,13 @@ test("a refused `docket worker done` is on the worker's show and in attention, w
   assert.equal(ready.reason, undefined);
 });
 
-test("a contained command worker calls `docket worker done` by name and publishes v1", { timeout: 120_000 }, async (t) => {
+test("a contained command worker calls `docket worker done` by name and publishes v1", {
+  timeout: 120_000,
+}, async (t) => {
   const f = fixture(t, { sandbox: { mode: "required" } });
   const env = { ...f.env, DOCKET_SANDBOX: "" };
-  const cmd = 'command -v docket > where.txt; printf "found docket by name\\n" | docket worker done --outcome completed';
+  const cmd =
+    'command -v docket > where.txt; printf "found docket by name\\n" | docket worker done --outcome completed';
   const spawned = jsonOf(
     await runAsync({ env, cwd: f.repo }, "spawn", "--agent", "command", "--cmd", cmd, "--json", "by name"),
   );

@@ -269,28 +269,28 @@ function registerListing(program: Command, io: Io, engine: EngineOpener): void {
                 "cost".padEnd(7),
                 "task (questions, current version)",
               ].join(" "),
-              ...x.workers.map((w) =>
-                [
-                  w.worker.padEnd(5),
-                  (w.liveness === "live" ? "●" : w.liveness === "gone" ? "○" : "?").padEnd(2),
-                  w.state.padEnd(12),
-                  w.kind.padEnd(11),
-                  (w.age ?? "").padEnd(5),
-                  (w.spend ? formatCost(w.spend) : "-").padEnd(7),
-                  w.questions ? `${w.questions}? ` : "",
-                  w.deliverable ? `${shortRefOf(w.deliverable)} ` : "",
-                  w.task.length > 60 ? `${w.task.slice(0, 57)}...` : w.task,
-                  ...(w.baseMoved && formatBaseMoved(w.baseMoved) ? [`· ${formatBaseMoved(w.baseMoved)}`] : []),
-                  ...(w.contained ? ["· contained"] : []),
-                  ...(w.host !== undefined
-                    ? [`· on ${w.host}${w.hostReachable === false ? " (unreachable)" : ""}`]
-                    : []),
-                  ...(w.reason
-                    ? [
-                        `\n${"".padEnd(8)}${w.state}: ${w.reason.length > 160 ? `${w.reason.slice(0, 159)}…` : w.reason}`,
-                      ]
-                    : []),
-                ].join(" "),
+              ...x.workers.map(
+                (w) =>
+                  [
+                    w.worker.padEnd(5),
+                    (w.liveness === "live" ? "●" : w.liveness === "gone" ? "○" : "?").padEnd(2),
+                    w.state.padEnd(12),
+                    w.kind.padEnd(11),
+                    (w.age ?? "").padEnd(5),
+                    (w.spend ? formatCost(w.spend) : "-").padEnd(7),
+                    w.questions ? `${w.questions}? ` : "",
+                    w.deliverable ? `${shortRefOf(w.deliverable)} ` : "",
+                    w.task.length > 60 ? `${w.task.slice(0, 57)}...` : w.task,
+                    ...(w.baseMoved && formatBaseMoved(w.baseMoved) ? [`· ${formatBaseMoved(w.baseMoved)}`] : []),
+                    ...(w.contained ? ["· contained"] : []),
+                    ...(w.host !== undefined
+                      ? [`· on ${w.host}${w.hostReachable === false ? " (unreachable)" : ""}`]
+                      : []),
+                  ].join(" ") +
+                  // Why it shows that state: a failure's cause, its agent's words, the silence, a refused call.
+                  (w.reason
+                    ? `\n${"".padEnd(8)}${w.state}: ${w.reason.length > 160 ? `${w.reason.slice(0, 159)}…` : w.reason}`
+                    : ""),
               ),
             ],
       );
