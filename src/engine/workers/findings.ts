@@ -2,7 +2,13 @@
 // with one attention line when a finding opens; the same finding seen again records nothing (issue 40).
 
 import { insertNotification } from "../../ledger/talk/notifications.js";
-import { clearFindings, insertFinding, openFindingsOf, type FindingKind } from "../../ledger/workers/findings.js";
+import {
+  clearFindings,
+  insertFinding,
+  openFindingsOf,
+  rewordFinding,
+  type FindingKind,
+} from "../../ledger/workers/findings.js";
 import { getWorker } from "../../ledger/workers/workers.js";
 import { isTerminal } from "../../domain/workers/lifecycle.js";
 import { plainText } from "../../domain/talk/notify.js";
@@ -26,6 +32,8 @@ export function recordFinding(
     if (kind !== "refused" && (isTerminal(row.state) || row.state === "needs_input")) return false;
     const open = openFindingsOf(tx.db, who.worker).filter((f) => f.kind === kind);
     if (open.at(-1)?.text === text) return false;
+    // Still blocked (or stuck), in other words now: the finding says the latest ones; one attention line is enough.
+    if (open.length > 0 && kind !== "refused") return rewordFinding(tx, who.worker, kind, text) > 0;
     clearFindings(tx, who.worker, [kind]);
     insertFinding(tx, { worker: who.worker, generation: who.generation, kind, text });
     insertNotification(tx, { kind: NOTICE[kind], worker: who.worker, body: text });

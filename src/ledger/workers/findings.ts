@@ -68,3 +68,11 @@ export function clearFindings(tx: Tx, worker: string, kinds: readonly FindingKin
     ).run(tx.now, worker, kind).changes;
   return n;
 }
+
+/** Replaces the text of the worker's open finding of this kind (the same finding, newer words). */
+export function rewordFinding(tx: Tx, worker: string, kind: FindingKind, text: string): number {
+  return statement(
+    tx.db,
+    "UPDATE worker_findings SET text = ? WHERE worker = ? AND kind = ? AND cleared_at IS NULL",
+  ).run(text, worker, kind).changes;
+}

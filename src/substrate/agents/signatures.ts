@@ -20,6 +20,9 @@ const PI: readonly PaneSignature[] = [
 ];
 
 const CLAUDE: readonly PaneSignature[] = [
+  // While it retries, Claude Code shows the status and the API's message: `401 invalid x-api-key · retrying in 24s …`.
+  { pattern: /^(401|403)\b.*\bretrying\b/, means: "auth" },
+  { pattern: /^429\b.*\bretrying\b/, means: "quota" },
   { pattern: /Invalid API key\b.*(\/login)?/i, means: "auth" },
   { pattern: /Please run \/login/i, means: "auth" },
   { pattern: /OAuth token (has )?expired|authentication_error/i, means: "auth" },
@@ -55,7 +58,10 @@ export function blockedLine(agent: string, paneText: string): string | undefined
     .slice(-SIGNATURE_LINES);
   for (let i = lines.length - 1; i >= 0; i--) {
     const line = lines[i]!;
-    if (table.some((s) => s.pattern.test(line))) return line.length > 300 ? `${line.slice(0, 299)}…` : line;
+    if (!table.some((s) => s.pattern.test(line))) continue;
+    // A retry countdown changes every second; the agent's words before it do not.
+    const words = line.replace(/\s*·\s*retrying\b.*$/i, "");
+    return words.length > 300 ? `${words.slice(0, 299)}…` : words;
   }
   return undefined;
 }
