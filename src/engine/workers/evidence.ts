@@ -10,7 +10,6 @@ import { isStuck, lastProgressMs, stuckText } from "../../domain/workers/evidenc
 import { eventsTouchedMs } from "../../files/workers/events-log.js";
 import { WORKER_FILES, workerPath } from "../../files/workers/worker-files.js";
 import { openFindings, type Finding } from "../../ledger/workers/findings.js";
-import { PANE_SIGNATURES, blockedLine } from "../../substrate/agents/signatures.js";
 import { paneFromMap, type PaneMap } from "../../substrate/tmux.js";
 import type { EngineContext } from "../context.js";
 import { closeFindings, recordFinding } from "./findings.js";
@@ -69,8 +68,8 @@ function observeOne(
   };
   let changed = false;
   const who = { worker: row.id, generation: row.generation };
-  if (PANE_SIGNATURES[row.agent]) {
-    const said = blockedLine(row.agent, read());
+  if (row.agent !== "command") {
+    const said = ctx.agents.blockedLine(row.agent, read());
     const blocked = open.filter((f) => f.kind === "blocked").at(-1);
     if (said !== undefined) changed = recordFinding(ctx, who, "blocked", said) || changed;
     else if (blocked) changed = closeFindings(ctx, row.id, ["blocked"]) || changed;
