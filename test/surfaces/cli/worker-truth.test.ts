@@ -10,6 +10,9 @@ import Database from "better-sqlite3";
 import { DOCKET_BIN, assertExit, jsonOf } from "../../support/docket-cli.js";
 import { fixture, type Fixture } from "../../support/cli-workers.js";
 import { waitFor } from "../../support/wait.js";
+import { browser } from "../../support/browser.js";
+import { signedIn, webServer } from "../../support/web.js";
+import type { ReviewGround } from "../../support/review-fixture.js";
 
 function ledgerRow(f: Fixture, sql: string): any {
   const db = new Database(join(f.home, "ledger.sqlite"), { readonly: true });
@@ -71,6 +74,16 @@ test("a pane killed under its wrapper is failed by the door's watcher with its e
     (n: { kind: string; worker: string }) => n.kind === "failed" && n.worker === "w1",
   );
   assert.equal(failures.length, 1, JSON.stringify(attention));
+
+  // The review page's fleet (a real Chromium) shows the same state and the same reason.
+  const web = await webServer(t, { home: f.home, project: f.repo } as ReviewGround);
+  const page = await signedIn(await browser(t), web, "/fleet");
+  await page.waitForSelector("table.fleet tr[data-worker='w1'] .pill");
+  const fleetRow = await page.evaluate(() => {
+    const tr = document.querySelector("table.fleet tr[data-worker='w1']");
+    return { state: tr?.querySelector(".pill")?.textContent, reason: tr?.querySelector(".reason")?.textContent };
+  });
+  assert.deepEqual(fleetRow, { state: "failed", reason: listed.reason });
 });
 
 test("a worker with no sign of progress for worker.stuckMinutes shows stuck with one attention line, and moves on when it speaks", {
