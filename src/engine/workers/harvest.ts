@@ -101,6 +101,9 @@ function failDeadPane(ctx: EngineContext, row: Worker, tmux: Tmux, listed: PaneS
   // A pane missing from the listing may belong to a launch recorded after it was taken: asked again, alone.
   const pane = listed === "missing" ? tmux.paneState(row.paneId!, row.id) : listed;
   if (pane === "alive") return undefined;
+  // A window missing from a server without the worker's session at all may be another server's (a different
+  // DOCKET_TMUX_SOCKET), or a server that is gone: liveness says `gone`, and no failure is recorded from here.
+  if (pane === "missing" && (row.tmuxSession === null || !tmux.hasSession(row.tmuxSession))) return undefined;
   const dead = pane === "dead" ? readDeadPane(tmux.capture(row.paneId!, HARVEST_LINES)) : undefined;
   const reason = deadPaneReason(dead ?? "window-gone");
   const failed = ctx.commands.run("worker.pane-died", { worker: row.id, generation: row.generation }, (tx) => {

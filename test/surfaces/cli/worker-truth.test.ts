@@ -9,10 +9,14 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { DOCKET_BIN, assertExit, jsonOf } from "../../support/docket-cli.js";
 import { fixture, type Fixture } from "../../support/cli-workers.js";
-import { waitFor } from "../../support/wait.js";
+import { waitFor as waitForAt } from "../../support/wait.js";
 import { browser } from "../../support/browser.js";
 import { signedIn, webServer } from "../../support/web.js";
 import type { ReviewGround } from "../../support/review-fixture.js";
+
+/** Generous: these wait on real processes on a loaded machine (never a measure of time). */
+const waitFor = <T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, ms = 90_000) =>
+  waitForAt(what, check, ms);
 
 function ledgerRow(f: Fixture, sql: string): any {
   const db = new Database(join(f.home, "ledger.sqlite"), { readonly: true });
@@ -33,7 +37,7 @@ function panePid(f: Fixture, worker: string): number {
 }
 
 test("a pane killed under its wrapper is failed by the door's watcher with its exit and last lines, shown alike by ls and show", {
-  timeout: 120_000,
+  timeout: 240_000,
 }, async (t) => {
   const f = fixture(t);
   assertExit(f.run("spawn", "--agent", "command", "--cmd", "echo about to be killed; sleep 600", "--json", "doomed"));
@@ -87,11 +91,12 @@ test("a pane killed under its wrapper is failed by the door's watcher with its e
 });
 
 test("a worker with no sign of progress for worker.stuckMinutes shows stuck with one attention line, and moves on when it speaks", {
-  timeout: 120_000,
+  timeout: 240_000,
 }, async (t) => {
   const f = fixture(t, { worker: { stuckMinutes: 0.05 } });
-  // Silent for a while (no output, no call), then it speaks through its door.
-  const cmd = 'sleep 8; printf "late but done\\n" | docket worker done --outcome completed; sleep 600';
+  // Silent (no output, no call) until the test lets it go, then it speaks through its door.
+  const cmd =
+    'while [ ! -f go ]; do sleep 0.2; done; printf "late but done\\n" | docket worker done --outcome completed; sleep 600';
   assertExit(f.run("spawn", "--agent", "command", "--cmd", cmd, "--json", "quiet"));
   const stuck = await waitFor("w1 stuck", () => {
     const w = lsRow(f, "w1");
@@ -103,6 +108,7 @@ test("a worker with no sign of progress for worker.stuckMinutes shows stuck with
       (n: { kind: string; worker: string }) => n.kind === "stuck" && n.worker === "w1",
     );
   assert.equal(lines().length, 1);
+  writeFileSync(join(f.home, "fleet", "w1", "workspace", "go"), "");
   const ready = await waitFor("w1 ready once it spoke", () => {
     const w = jsonOf(f.run("show", "w1", "--json"));
     return w.state === "ready" ? w : undefined;
@@ -112,7 +118,7 @@ test("a worker with no sign of progress for worker.stuckMinutes shows stuck with
 });
 
 test("a refused `docket worker done` is on the worker's show and in attention, with the refusal, until a call is accepted", {
-  timeout: 120_000,
+  timeout: 240_000,
 }, async (t) => {
   const f = fixture(t);
   // An empty body is refused by the engine, through the door; the worker goes on once the test says so.
@@ -143,7 +149,7 @@ test("a refused `docket worker done` is on the worker's show and in attention, w
 });
 
 test("a contained command worker calls `docket worker done` by name and publishes v1", {
-  timeout: 120_000,
+  timeout: 240_000,
 }, async (t) => {
   const f = fixture(t, { sandbox: { mode: "required" } });
   const env = { ...f.env, DOCKET_SANDBOX: "" };
@@ -164,7 +170,7 @@ test("a contained command worker calls `docket worker done` by name and publishe
 });
 
 test("spawn --wait prints the worker and its launch at once, each state as it changes, and its outcome", {
-  timeout: 120_000,
+  timeout: 240_000,
 }, async (t) => {
   const f = fixture(t);
   const cmd = 'sleep 3; printf "v1\\n" | docket worker done --outcome completed; sleep 600';
@@ -183,7 +189,7 @@ test("spawn --wait prints the worker and its launch at once, each state as it ch
   assert.ok(at(/^w1 is ready: `docket verdict w1`/) > at(/^w1: ready$/), done.stdout);
 });
 
-test("Ctrl-C on spawn --wait leaves the worker running and says how to follow it", { timeout: 120_000 }, async (t) => {
+test("Ctrl-C on spawn --wait leaves the worker running and says how to follow it", { timeout: 240_000 }, async (t) => {
   const f = fixture(t);
   const child = startCli(f, "spawn", "--agent", "command", "--cmd", "sleep 600", "--wait", "long");
   await waitFor("w1 thinking on --wait's output", () => child.out().includes("w1: thinking"));
