@@ -34,7 +34,7 @@ export function applyFleet(config: DocketConfig, raw: Raw, source: string, warni
   }
 }
 
-/** The `worker` section; every key but defaultKind and pruneAfterHours is the user's alone. */
+/** The `worker` section; every key but defaultKind, pruneAfterHours and stuckMinutes is the user's alone. */
 export function applyWorker(config: DocketConfig, w: Raw, source: string, warnings: string[], trusted: boolean): void {
   const at = `${source} config worker`;
   if (typeof w.defaultKind === "string") {
@@ -64,6 +64,8 @@ export function applyWorker(config: DocketConfig, w: Raw, source: string, warnin
     if (trusted || prune >= kept) config.worker.pruneAfterHours = prune;
     else warnings.push(`${at}.pruneAfterHours ${prune} would prune sooner than ${kept}; only your user config can`);
   }
+  const stuck = nonNegative(w.stuckMinutes, "worker.stuckMinutes", source, warnings);
+  if (stuck !== undefined) config.worker.stuckMinutes = stuck;
   if (w.passEnv !== undefined) {
     const list = strList(w.passEnv);
     if (!trusted) warnings.push(`${at}.passEnv ignored: only your user config may pass variables to workers`);

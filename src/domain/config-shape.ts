@@ -24,6 +24,9 @@ export interface DocketConfig {
     /** Names of variables copied from the caller's environment into every worker (user config only). */
     passEnv: string[];
     pruneAfterHours: number;
+    /** Minutes without a sign of progress (heartbeat, call, tool, pane change) before a working worker shows `stuck`;
+     * fractions allowed; 0 never. */
+    stuckMinutes: number;
     /** Claude Code and Codex run with their own permission prompts off; allowed only for contained workers
      * (user config only). */
     unattended: boolean;
@@ -99,7 +102,7 @@ export const DEFAULT_CONFIG: DocketConfig = {
   maxActive: 8,
   obligationDueMinutes: 60,
   implementKind: "implementer",
-  worker: { agent: "pi", passEnv: [], pruneAfterHours: 24, unattended: false },
+  worker: { agent: "pi", passEnv: [], pruneAfterHours: 24, stuckMinutes: 10, unattended: false },
   // "off" until the worker door lands (issue 24): a contained worker still opens the ledger before it. Then: "auto".
   sandbox: { mode: DEFAULT_SANDBOX_MODE, network: DEFAULT_NETWORK_MODE, allow: [], readOnlyPaths: [] },
   pi: { extraArgs: [], fleetKey: "f8" },

@@ -141,3 +141,21 @@ export function anthropicToolResults(request: RecordedRequest): { id: string; is
       text: anthropicTexts({ ...request, body: { messages: [{ content: b.content }] } }).join("\n"),
     }));
 }
+
+/** A Messages API that refuses every call as the real one refuses a bad key: 401 with an authentication_error. */
+export function startRefusingAnthropic(): Promise<FakeModelServer> {
+  const refuse = (res: ServerResponse) =>
+    json(res, 401, { type: "error", error: { type: "authentication_error", message: "invalid x-api-key" } });
+  return startFakeModelServer(
+    {
+      answerOther(request, res) {
+        if (request.method === "POST" && request.path.startsWith("/v1/messages")) refuse(res);
+        else anthropicWire.answerOther(request, res);
+        return true;
+      },
+      isMain: () => false,
+      stream: (res) => refuse(res),
+    },
+    [],
+  );
+}

@@ -13,6 +13,8 @@ export type DisplayState =
   | "ready"
   | "revising"
   | "failed"
+  | "blocked"
+  | "stuck"
   | "ended"
   | "reviewed";
 export type Liveness = "live" | "gone" | "unknown";
@@ -35,6 +37,8 @@ export interface LifecycleView {
   pane: PaneProbe;
   /** Every open question is a consult still with the parent agent (none waits for the human). */
   consulting?: boolean;
+  /** What observers found and recorded about this generation (evidence.ts): the agent's own error, no progress. */
+  findings?: { blocked?: boolean; stuck?: boolean };
 }
 
 export function isTerminal(state: PersistedState): boolean {
@@ -54,6 +58,9 @@ export function resolveDisplayState(w: LifecycleView, nowMs: number): DisplaySta
   if (w.state === "needs_input") return w.consulting ? "consulting" : "needs_input";
   if (w.reviewedAt !== null && isTerminal(w.state)) return "reviewed";
   if (w.state === "failed" || w.state === "ready" || w.state === "ended") return w.state;
+  // Evidence outranks the persisted word: an agent that said it cannot go on, or showed no progress for long.
+  if (w.findings?.blocked) return "blocked";
+  if (w.findings?.stuck) return "stuck";
   const lastSignal = Math.max(Date.parse(w.updatedAt), w.heartbeatAt === null ? 0 : Date.parse(w.heartbeatAt));
   if (w.state !== "starting" && nowMs - lastSignal > STALE_AFTER_MS && !(w.agent === "command" && w.pane === "alive"))
     return "stale";
@@ -160,7 +167,9 @@ export type LifecycleEvent =
   /** A respawned generation could not be launched. */
   | { kind: "launch-failed"; reason: string }
   /** A start whose spawner died before it had a window. */
-  | { kind: "start-abandoned"; reason: string };
+  | { kind: "start-abandoned"; reason: string }
+  /** Its pane died (or its window went) without the wrapper reporting an exit: `code` when tmux kept it. */
+  | { kind: "pane-died"; reason: string; code: number | null };
 
 /** The one place a worker's state changes. Pure: `now` is the command's time. */
 export function transition(row: LifecycleRow, event: LifecycleEvent, now: string): LifecyclePatch {
@@ -227,6 +236,15 @@ export function transition(row: LifecycleRow, event: LifecycleEvent, now: string
       };
     case "launch-failed":
       return { state: "failed", lastError: event.reason, exited: true, exitedAt: now };
+    case "pane-died":
+      return {
+        state: isTerminal(row.state) ? row.state : "failed",
+        ...(isTerminal(row.state) ? {} : { lastError: event.reason }),
+        exited: true,
+        exitCode: event.code,
+        exitedAt: now,
+        settledAt: now,
+      };
     case "start-abandoned":
       return {
         state: "failed",

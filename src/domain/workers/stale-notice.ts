@@ -20,5 +20,8 @@ export function isStaleNotice(f: NoticeFacts): boolean {
   if (f.kind === "ready") return f.versionSettled;
   if (f.kind === "question" || f.kind === "escalated") return f.openQuestions === 0;
   if (f.kind === "failed") return f.workerState !== "failed" || f.reviewed;
+  // A stuck worker or a refused call is old news once the worker reached an end (a version, a failure, an exit).
+  if (f.kind === "stuck" || f.kind === "refused")
+    return f.workerState === "ready" || f.workerState === "failed" || f.workerState === "ended";
   return false; // item reports (blocked, outcome) stand until dismissed
 }

@@ -28,7 +28,7 @@ import { startTunnel, stopTunnel } from "../../substrate/ssh/tunnel.js";
 import { ensureMaster } from "../../substrate/ssh/connection.js";
 import type { EngineContext } from "../context.js";
 import { connectHost, hostEntry } from "./connect.js";
-import { docketBinPath, extensionPath, workerArgv, wrapArgv, type PiPlace } from "../workers/launch.js";
+import { docketBinPath, extensionPath, shimDirOf, workerArgv, wrapArgv, type PiPlace } from "../workers/launch.js";
 import { readInputFile } from "../../files/input-file.js";
 import { dirname, posix } from "node:path";
 import { doorSocketFor } from "../door/door.js";
@@ -121,6 +121,7 @@ export function launchRemote(
   env.DOCKET_BIN = install.bin;
   if (launch.containment.contained) containedHostEnv(host, row.id, env);
   const steps = posix.join(host.workerDir(row.id), "steps.json");
+  env.DOCKET_SHIM = shimDirOf(install.bin); // `docket` by name on the host too (the launch wrapper puts it on PATH)
   if (execution.agent === "pi" && env.DOCKET_SCRIPTED_MODEL !== undefined) {
     // The scripted model's steps are a file here: its bytes travel over the channel, as the task does.
     writeRemoteFile(

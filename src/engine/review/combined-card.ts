@@ -82,6 +82,7 @@ export function combinedCard(ctx: EngineContext, target: string): VerdictCard {
       judgment,
       questions: [],
       lastError: null,
+      findings: [],
       deliverable,
       invalid: null,
       handoff: null,

@@ -49,6 +49,8 @@ export interface VerdictCard {
     judgment: string;
     questions: VerdictQuestion[];
     lastError: string | null;
+    /** What observers found about its current generation that still stands: blocked, stuck, a refused call (issue 40). */
+    findings: { kind: string; text: string; at: string }[];
     deliverable: WorkerDeliverable | null;
     invalid: string | null;
     handoff: SourceHandoff | null;

@@ -1,6 +1,7 @@
 // `docket verdict [<w>]`: the card for one exact version (evidence first, then what the worker says, then actions)
 // with overlap and parent-moved warnings, or the queue of workers needing judgment. Reads frozen data only (issue 5 §2).
 
+import { openFindingsOf } from "../../ledger/workers/findings.js";
 import { quotePath } from "../../domain/text/quote-path.js";
 import { networkLine } from "../../domain/workers/network-summary.js";
 import { networkSummary } from "../workers/network-view.js";
@@ -139,6 +140,7 @@ function buildCard(
       judgment: judged.judgment,
       questions,
       lastError: row.lastError,
+      findings: openFindingsOf(ctx.db, row.id).map((f) => ({ kind: f.kind, text: f.text, at: f.foundAt })),
       deliverable,
       invalid,
       handoff: row.sourceHandoff,
@@ -395,6 +397,8 @@ export function formatVerdictCard(card: VerdictCard): string[] {
       );
   }
   if (card.state === "failed" && card.detail.lastError) out.push("", "Failure", `  ${card.detail.lastError}`);
+  if (card.detail.findings.length > 0)
+    out.push("", "Seen (docket show says more)", ...card.detail.findings.map((f) => `  ${f.kind}: ${f.text}`));
   if (d) {
     out.push("", "Evidence");
     const cs = d.changeSet;

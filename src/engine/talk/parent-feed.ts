@@ -12,7 +12,8 @@ import { openQuestionCounts } from "../../ledger/workers/questions.js";
 import { readDeliverable } from "../../files/workers/deliverables.js";
 import type { AttentionNotification } from "./attention.js";
 import type { EngineContext } from "../context.js";
-import { isConsulting, shownState, type WorkerListEntry } from "../workers/view.js";
+import { findingsByWorker, isConsulting, shownState, type WorkerListEntry } from "../workers/view.js";
+import { findingsView } from "../../domain/workers/evidence.js";
 import { openQuestionAudiences } from "../../ledger/workers/questions.js";
 import { undismissedNoteCounts } from "../../ledger/talk/notes.js";
 import { baseMovedOf } from "../review/base-moved.js";
@@ -64,10 +65,13 @@ export function dockRows(ctx: EngineContext, cache: PatchFileCache = new Map()):
   const shared = undismissedNoteCounts(ctx.db);
   const spend = spendByWorker(ctx.db);
   const files = new Map<string, readonly string[]>();
+  const findings = findingsByWorker(ctx);
   for (const r of rows)
     if (r.deliverableVersion !== null) files.set(r.id, patchFiles(ctx, cache, r.id, r.deliverableVersion));
   return rows.map((r) => {
-    const view: LifecycleView = { ...r, pane: "unprobed", consulting: isConsulting(audiences.get(r.id)) };
+    const found = findingsView(r, findings.get(r.id) ?? []);
+    const consulting = isConsulting(audiences.get(r.id));
+    const view: LifecycleView = { ...r, pane: "unprobed", consulting, findings: found };
     const state = shownState(ctx, r, resolveDisplayState(view, now));
     const liveness = resolveLiveness(view, now);
     return {
@@ -75,6 +79,7 @@ export function dockRows(ctx: EngineContext, cache: PatchFileCache = new Map()):
       kind: r.kind,
       task: r.task,
       state,
+      ...(found.reason !== null ? { reason: found.reason } : {}),
       liveness,
       generation: r.generation,
       questions: questions.get(r.id) ?? 0,

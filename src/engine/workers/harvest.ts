@@ -1,12 +1,14 @@
 // Dead-pane harvest: the last 200 lines of a finished worker's pane go to pane-tail.txt, then its window is killed.
 // Once per launch (pane_captured_at); a pane still alive is left alone — the human may still be talking to it.
-// A start that died before it had a window is reconciled here too: marked failed, so nothing waits on it.
+// A start that died before it had a window, and a pane that died without its wrapper reporting (a sandbox that failed
+// at launch, a kill -9), are reconciled here too: marked failed with why, so nothing waits on them (issue 40).
 
 import { hostOf, tmuxFor } from "../hosts/remote-worker.js";
 import type { Worker } from "../../domain/workers/worker.js";
 import { WORKER_FILES, writeWorkerFile } from "../../files/workers/worker-files.js";
 import { insertNotification } from "../../ledger/talk/notifications.js";
-import { transition } from "../../domain/workers/lifecycle.js";
+import { failedBy, transition } from "../../domain/workers/lifecycle.js";
+import { deadPaneReason, readDeadPane } from "../../domain/workers/evidence.js";
 import {
   applyLifecycle,
   getWorker,
@@ -71,15 +73,49 @@ export function harvestFinished(
   if (ctx.readOnly) return 0; // nothing can be recorded: next time
   let n = 0;
   for (const row of rows) {
-    if (!awaitsHarvest(row)) continue;
+    const running = !row.exited && row.paneId !== null && row.windowId !== null;
+    if (!running && !awaitsHarvest(row)) continue;
     const host = hostOf(row);
     const listing = host === undefined ? panes : hosts?.get(host);
     if (listing === undefined) continue; // tmux could not be asked (or the host did not answer): next time
     const pane = row.paneId === null ? "missing" : paneFromMap(listing, row.paneId, row.id);
     if (pane === "alive") continue;
-    if (harvestPane(ctx, row, { tmux: host === undefined ? ctx.tmux : tmuxFor(ctx, row), pane }) === "harvested") n++;
+    const tmux = host === undefined ? ctx.tmux : tmuxFor(ctx, row);
+    let gone: PaneState | undefined = pane;
+    if (running) {
+      gone = failDeadPane(ctx, row, tmux, pane);
+      if (gone === undefined) continue;
+      n++;
+    }
+    if (harvestPane(ctx, row, { tmux, pane: gone }) === "harvested") n++;
   }
   return n;
+}
+
+/**
+ * A running worker whose pane died (or whose window went) with no exit recorded: its wrapper never reported, so the
+ * pane is the evidence. Recorded as failed with its exit and last lines; returns the pane's state, undefined when it
+ * was not gone after all (or its wrapper reported meanwhile).
+ */
+function failDeadPane(ctx: EngineContext, row: Worker, tmux: Tmux, listed: PaneState): PaneState | undefined {
+  // A pane missing from the listing may belong to a launch recorded after it was taken: asked again, alone.
+  const pane = listed === "missing" ? tmux.paneState(row.paneId!, row.id) : listed;
+  if (pane === "alive") return undefined;
+  // A window missing from a server without the worker's session at all may be another server's (a different
+  // DOCKET_TMUX_SOCKET), or a server that is gone: liveness says `gone`, and no failure is recorded from here.
+  if (pane === "missing" && (row.tmuxSession === null || !tmux.hasSession(row.tmuxSession))) return undefined;
+  const dead = pane === "dead" ? readDeadPane(tmux.capture(row.paneId!, HARVEST_LINES)) : undefined;
+  const reason = deadPaneReason(dead ?? "window-gone");
+  const failed = ctx.commands.run("worker.pane-died", { worker: row.id, generation: row.generation }, (tx) => {
+    const now = getWorker(tx.db, row.id);
+    // Re-checked under the write lock: its wrapper may have reported the exit meanwhile, or it was respawned.
+    if (!now || now.generation !== row.generation || now.exited) return false;
+    const next = transition(lifecycleRowOf(now), { kind: "pane-died", reason, code: dead?.code ?? null }, tx.now);
+    applyLifecycle(tx, row.id, next);
+    if (failedBy(now, next)) insertNotification(tx, { kind: "failed", worker: row.id, body: reason });
+    return true;
+  }).result;
+  return failed ? pane : undefined;
 }
 
 /** Marks failed every start that will never finish (its spawn died before recording a window); returns how many. */

@@ -20,10 +20,16 @@ import { doorSocketFor } from "../door/door.js";
 
 /**
  * `sh -c LAUNCH_WRAPPER docket-worker <env file> <directory> <argv…>`: takes the worker's environment from its own
- * env file, changes to its directory, runs its command, then records the exit of its own generation whatever happened.
+ * env file, puts Docket's `docket` shim first on its PATH (DOCKET_SHIM: `docket worker …` works by name, contained or
+ * on a host), changes to its directory, runs its command, then records the exit of its own generation whatever happened.
  */
 export const LAUNCH_WRAPPER =
-  '. "$1" || exit 125; dir=$2; shift 2; if cd -- "$dir"; then "$@"; code=$?; else code=126; fi; exec "$DOCKET_NODE" "$DOCKET_BIN" worker exited --code "$code"';
+  '. "$1" || exit 125; PATH="${DOCKET_SHIM:+$DOCKET_SHIM:}$PATH"; export PATH; dir=$2; shift 2; if cd -- "$dir"; then "$@"; code=$?; else code=126; fi; exec "$DOCKET_NODE" "$DOCKET_BIN" worker exited --code "$code"';
+
+/** The directory holding Docket's `docket` shim for workers, beside the bin it runs (bin/shim/docket). */
+export function shimDirOf(docketBin: string): string {
+  return join(dirname(docketBin), "shim");
+}
 
 /**
  * Caller variables every worker gets (tmux does not inherit the caller's environment). Nothing of Docket's own: the
@@ -124,6 +130,7 @@ export function buildWorkerEnv(
   env.DOCKET_RUN_TOKEN = who.runToken;
   env.DOCKET_NODE = process.execPath;
   env.DOCKET_BIN = docketBinPath();
+  env.DOCKET_SHIM = shimDirOf(env.DOCKET_BIN);
   return env;
 }
 

@@ -36,6 +36,9 @@ import { budgetOf, spendByWorker } from "../../ledger/workers/spend.js";
 import { enforceBudgets } from "./budget.js";
 import { networkSummary } from "./network-view.js";
 import type { NetworkSummary } from "../../domain/workers/network-summary.js";
+import { observeWorkers } from "./evidence.js";
+import { findingsView, type FindingsView } from "../../domain/workers/evidence.js";
+import { openFindings, type Finding } from "../../ledger/workers/findings.js";
 import { isSpendAgent, refreshSpend, workerSpend, type WorkerSpend } from "./spend.js";
 
 export interface WorkerListEntry {
@@ -43,6 +46,8 @@ export interface WorkerListEntry {
   kind: string;
   task: string;
   state: DisplayState;
+  /** Why it shows that state, from the evidence: a failure's cause, the agent's own words, the silence, a refusal. */
+  reason?: string;
   liveness: Liveness;
   generation: number;
   questions: number;
@@ -104,14 +109,23 @@ export function shownState(
   return withRevision(state, decisionsForRef(ctx.db, row.deliverableRef).at(-1)?.verb === "revise");
 }
 
+/** Each worker's open findings (one read for a whole listing). */
+export function findingsByWorker(ctx: EngineContext): Map<string, Finding[]> {
+  const out = new Map<string, Finding[]>();
+  for (const f of openFindings(ctx.db)) out.set(f.worker, [...(out.get(f.worker) ?? []), f]);
+  return out;
+}
+
 export function viewOf(
   row: Worker,
   pane: PaneProbe,
   nowMs: number,
   consulting = false,
+  found: FindingsView = { reason: null },
 ): { state: DisplayState; liveness: Liveness } {
   const view = {
     consulting,
+    findings: found,
     state: row.state,
     agent: row.agent,
     exited: row.exited,
@@ -133,7 +147,8 @@ export function listWorkers(ctx: EngineContext, options: { all?: boolean } = {})
     ctx,
     rows.filter((r) => !r.exited || awaitsHarvest(r)),
   );
-  if (harvestFinished(ctx, rows, panes, hosts) + reconcileStalledStarts(ctx, rows) > 0)
+  const observed = observeWorkers(ctx, rows, panes, hosts);
+  if (harvestFinished(ctx, rows, panes, hosts) + reconcileStalledStarts(ctx, rows) > 0 || observed)
     rows = workersOf(ctx.db, options.all ? {} : { projectRoot: ctx.projectRoot() });
   if (!options.all) rows = rows.filter((r) => !isSettled({ state: r.state, reviewedAt: r.reviewedAt }));
   if (refreshSpend(ctx, rows) && enforceBudgets(ctx, rows) > 0) rows = rows.map((r) => getWorker(ctx.db, r.id) ?? r);
@@ -142,17 +157,21 @@ export function listWorkers(ctx: EngineContext, options: { all?: boolean } = {})
   const audiences = openQuestionAudiences(ctx.db);
   const nowMs = ctx.clock.nowMs();
   const ages = new Map<string, string>();
+  const findings = findingsByWorker(ctx);
   const workers = rows.map((row) => {
     ages.set(row.id, formatAge(row.createdAt, nowMs));
+    const found = findingsView(row, findings.get(row.id) ?? []);
     const { state, liveness } = viewOf(
       row,
       paneProbe(row, panesOf(row, panes, hosts)),
       nowMs,
       isConsulting(audiences.get(row.id)),
+      found,
     );
     return listEntryOf(
       row,
       shownState(ctx, row, state),
+      found.reason,
       liveness,
       questions.get(row.id) ?? 0,
       spendOf(row, spend),
@@ -168,6 +187,7 @@ const spendOf = (row: Worker, spend: Map<string, SpendTotals>): SpendTotals | nu
 function listEntryOf(
   row: Worker,
   state: DisplayState,
+  reason: string | null,
   liveness: Liveness,
   questions: number,
   spend: SpendTotals | null,
@@ -179,6 +199,7 @@ function listEntryOf(
     kind: row.kind,
     task: row.task,
     state,
+    ...(reason !== null ? { reason } : {}),
     liveness,
     generation: row.generation,
     questions,
@@ -210,6 +231,8 @@ export interface WorkerDetail extends WorkerListEntry {
   heartbeatAt: string | null;
   exitCode: number | null;
   lastError: string | null;
+  /** What observers found about this generation and still stands (blocked, stuck, a refused call), oldest first. */
+  findings: { kind: string; text: string; at: string }[];
   openQuestions: { id: string; text: string }[];
   launches: { generation: number; startedAt: string; exitedAt: string | null; exitCode: number | null }[];
   /** Each message with what it was: its kind and first line, a review note with the revise decision that sent it. */
@@ -255,22 +278,27 @@ export function showWorker(ctx: EngineContext, target: string): WorkerDetail {
   let row = requireWorker(ctx.db, id);
   const panes = ctx.tmux.listPanes();
   const hosts = hostListings(ctx, row.exited && !awaitsHarvest(row) ? [] : [row]);
-  if (harvestFinished(ctx, [row], panes, hosts) + reconcileStalledStarts(ctx, [row]) > 0)
+  const observed = observeWorkers(ctx, [row], panes, hosts);
+  if (harvestFinished(ctx, [row], panes, hosts) + reconcileStalledStarts(ctx, [row]) > 0 || observed)
     row = getWorker(ctx.db, id) ?? row;
   const spendDetail = workerSpend(ctx, row);
   if (enforceBudgets(ctx, [row]) > 0) row = getWorker(ctx.db, id) ?? row;
   const budget = budgetOf(ctx.db, id);
+  const findings = findingsByWorker(ctx).get(id) ?? [];
+  const found = findingsView(row, findings);
   const { state, liveness } = viewOf(
     row,
     paneProbe(row, panesOf(row, panes, hosts)),
     ctx.clock.nowMs(),
     isConsulting(openQuestionAudiences(ctx.db).get(id)),
+    found,
   );
   const ex = row.execution;
   return {
     ...listEntryOf(
       row,
       shownState(ctx, row, state),
+      found.reason,
       liveness,
       openQuestionsOf(ctx.db, id).length,
       spendDetail.total ?? (isSpendAgent(row.agent) ? { ...EMPTY_TOTALS } : null),
@@ -296,6 +324,7 @@ export function showWorker(ctx: EngineContext, target: string): WorkerDetail {
     heartbeatAt: row.heartbeatAt,
     exitCode: row.exitCode,
     lastError: row.lastError,
+    findings: findings.map((f) => ({ kind: f.kind, text: f.text, at: f.foundAt })),
     openQuestions: openQuestionsOf(ctx.db, id).map((q) => ({ id: q.id, text: q.text })),
     launches: listLaunches(ctx.db, id).map((l) => ({
       generation: l.generation,

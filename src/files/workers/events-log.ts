@@ -53,3 +53,12 @@ export function appendKeyedEventLine(path: string, event: Record<string, unknown
   appendEventLine(path, { ...event, key });
   return true;
 }
+
+/** When the events log was last appended to (ms), or 0 when it does not exist. */
+export function eventsTouchedMs(path: string): number {
+  try {
+    return lstatSync(path).mtimeMs;
+  } catch {
+    return 0;
+  }
+}

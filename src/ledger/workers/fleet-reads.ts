@@ -75,6 +75,7 @@ export interface DockWorker {
   updatedAt: string;
   reviewedAt: string | null;
   paneCapturedAt: string | null;
+  lastError: string | null;
   generation: number;
   deliverableVersion: number | null;
   deliverableRef: string | null;
@@ -86,7 +87,7 @@ export interface DockWorker {
   host: string | null;
 }
 
-const DOCK_SQL = `SELECT id, kind, task, agent, state, exited, heartbeat_at, updated_at, reviewed_at, pane_captured_at, generation,
+const DOCK_SQL = `SELECT id, kind, task, agent, state, exited, heartbeat_at, updated_at, reviewed_at, pane_captured_at, last_error, generation,
   deliverable_version, deliverable_ref, created_at, project_root, source_handoff, contained,
   CASE WHEN json_valid(execution) THEN json_extract(execution, '$.host') END AS host FROM workers WHERE deleted_at IS NULL AND project_root = ? ORDER BY seq`;
 
@@ -102,6 +103,7 @@ export function dockWorkers(db: Db, projectRoot: string): DockWorker[] {
     updated_at: string;
     reviewed_at: string | null;
     pane_captured_at: string | null;
+    last_error: string | null;
     generation: number;
     deliverable_version: number | null;
     deliverable_ref: string | null;
@@ -122,6 +124,7 @@ export function dockWorkers(db: Db, projectRoot: string): DockWorker[] {
     updatedAt: r.updated_at,
     reviewedAt: r.reviewed_at,
     paneCapturedAt: r.pane_captured_at,
+    lastError: r.last_error,
     generation: r.generation,
     deliverableVersion: r.deliverable_version,
     deliverableRef: r.deliverable_ref,

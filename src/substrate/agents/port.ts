@@ -2,6 +2,7 @@
 // Code / Codex found on this machine with their private config written. The EngineContext carries it (`ctx.agents`);
 // its two jobs are named apart, so a use-case can ask for only pi or only the MCP agents.
 
+import { blockedLine } from "./signatures.js";
 import { lazyModule } from "../require-esm.js";
 import type { LocatedAgent } from "./locate.js";
 import type { McpAgentSpec, PreparedAgent } from "./mcp-agent.js";
@@ -38,8 +39,14 @@ export interface McpAgents {
   isCodexMainThread(codexHome: string, threadId: string): boolean;
 }
 
+/** What an agent's screen says about it (signatures.ts: one table per agent). */
+export interface AgentScreens {
+  /** The line of a pane that says the agent stopped on an auth, model or quota error; undefined when none does. */
+  blockedLine(agent: string, paneText: string): string | undefined;
+}
+
 /** Every agent a worker may run. */
-export type Agents = PiAgent & McpAgents;
+export type Agents = PiAgent & McpAgents & AgentScreens;
 
 // The agents' modules load on the first call (`require` of an ES module): a
 // process that launches nothing (a verdict, a listing) never reads them.
@@ -56,4 +63,5 @@ export const systemAgents: Agents = {
   prepare: (agent, spec, located) => real().prepare(agent, spec, located),
   argv: (agent, spec, located) => real().argv(agent, spec, located),
   isCodexMainThread: (codexHome, threadId) => real().isCodexMainThread(codexHome, threadId),
+  blockedLine, // a table and a scan: nothing to load
 };

@@ -6,6 +6,7 @@ import { codexArgv, isCodexMainThread, prepareCodex } from "./codex.js";
 import { locateClaude, locateCodex } from "./locate.js";
 import { listModels, piDefaults, resolvePiAgentDir, resolvePiCli, resolvePiExtraArgs } from "./pi.js";
 import type { Agents } from "./port.js";
+import { blockedLine } from "./signatures.js";
 
 export const realAgents: Agents = {
   piCli: resolvePiCli,
@@ -16,4 +17,5 @@ export const realAgents: Agents = {
   prepare: (agent, spec, located) => (agent === "claude" ? prepareClaude(spec, located) : prepareCodex(spec, located)),
   argv: (agent, spec, located) => (agent === "claude" ? claudeArgv(spec, located) : codexArgv(spec, located)),
   isCodexMainThread,
+  blockedLine,
 };

@@ -5,11 +5,13 @@
 import { createServer, type Socket } from "node:net";
 import { dirname } from "node:path";
 import { isDoorCall } from "../../domain/door.js";
-import { fenced } from "../../domain/errors.js";
+import { fenced, isDocketError } from "../../domain/errors.js";
+import { isWorkCall, noteAccepted, noteRefusal } from "../../engine/workers/refusals.js";
 import type { WorkerIdentity } from "../../domain/workers/identity.js";
 import type { EngineContext } from "../../engine/context.js";
 import { openEngine } from "../../engine/open.js";
 import { startNotifyDispatcher } from "../../engine/talk/notify-dispatch.js";
+import { startFleetWatch } from "../../engine/workers/fleet-watch.js";
 import {
   openDoorHome,
   removeSocket,
@@ -78,6 +80,12 @@ export async function startDoor(dir: string): Promise<RunningDoor | undefined> {
 
   const egress = await startEgress(base, paths);
 
+  // And it watches the fleet: a pane that died unreported, an agent stopped on an error, a stuck worker (issue 40).
+  const fleet = startFleetWatch(base, {
+    change: () => void sockets.sync(),
+    error: (error) => process.stderr.write(`door: fleet watch: ${error.message}\n`),
+  });
+
   async function shutdown(): Promise<void> {
     if (stopping) return;
     stopping = true;
@@ -86,6 +94,7 @@ export async function startDoor(dir: string): Promise<RunningDoor | undefined> {
     control.close();
     egress.stop();
     watch.stop();
+    fleet.stop();
     await notify.stop();
     inbox.release(watch.version());
     for (const name of [...sockets.served.keys()]) sockets.close(name);
@@ -147,7 +156,32 @@ async function workerCall({ ctxFor, inbox, sync }: WorkerCallDeps, s: Served, re
   const args = typeof given === "object" && given !== null ? (given as Record<string, unknown>) : {};
   if (!isDoorCall(call)) throw fenced("door-unknown-call", `the door has no call ${JSON.stringify(call)}`);
   if (call === "inbox-wait") return inbox.wait(s.worker, args);
-  const result = await runCall(ctxFor(s.projectRoot), who, call, args);
+  const ctx = ctxFor(s.projectRoot);
+  let result: unknown;
+  try {
+    result = await runCall(ctx, who, call, args);
+  } catch (error) {
+    if (isWorkCall(call) && isDocketError(error) && error.category !== "fenced")
+      noteRefusal(ctx, who, call, error.message);
+    throw error;
+  }
   if (call === "exited") void sync();
+  const refusedTool = mcpRefusal(call, args, result);
+  if (refusedTool) noteRefusal(ctx, who, refusedTool.tool, refusedTool.text);
+  else if (isWorkCall(call) || call === "mcp-call") noteAccepted(ctx, who);
   return { ok: true, result };
+}
+
+/** An MCP tool call the engine refused comes back as an error result (the agent reads it), not as a thrown error. */
+function mcpRefusal(
+  call: string,
+  args: Record<string, unknown>,
+  result: unknown,
+): { tool: string; text: string } | undefined {
+  if (call !== "mcp-call") return undefined;
+  const r = result as { isError?: unknown; content?: { text?: unknown }[] } | undefined;
+  if (r?.isError !== true) return undefined;
+  const name = (args.request as { name?: unknown } | undefined)?.name;
+  const text = (r.content ?? []).map((c) => (typeof c.text === "string" ? c.text : "")).join(" ");
+  return { tool: typeof name === "string" ? name : "tool", text };
 }

@@ -1,8 +1,8 @@
 // A scripted model for demos and tests: pi extension registering provider `docket-demo`, model `scripted`,
 // whose replies are read from the JSON file named by $DOCKET_SCRIPTED_MODEL (one step per model call).
 //
-// A step is {text?, toolCall?: {name, arguments, id?}, toolCalls?: [...], delayMs?, usage?: {input, output, cacheRead, cacheWrite}}:
-// with usage, the call reports exactly those tokens and their cost at SCRIPTED_PRICES (as a priced provider would). When the script runs out the model
+// A step is {text?, toolCall?: {name, arguments, id?}, toolCalls?: [...], delayMs?, usage?: {input, output, cacheRead, cacheWrite},
+// error?}: with error, the call fails as a provider's would (pi shows `Error: <error>`); with usage, the call reports exactly those tokens and their cost at SCRIPTED_PRICES (as a priced provider would). When the script runs out the model
 // answers with a short text and stops, so a worker idles instead of erroring. Each served step is appended to
 // $DOCKET_SCRIPTED_MODEL_LOG (JSONL) when set. Never loaded unless named with `pi -e`.
 
@@ -32,6 +32,8 @@ interface ScriptStep {
   delayMs?: number;
   /** The tokens this call reports (otherwise the faux provider's own estimate, at no cost). */
   usage?: { input: number; output: number; cacheRead?: number; cacheWrite?: number };
+  /** The call fails with this provider error instead (e.g. `401 invalid x-api-key`). */
+  error?: string;
 }
 
 /** USD per million tokens the scripted model charges when a step names its usage (Claude Sonnet's list prices). */
@@ -90,6 +92,7 @@ export default function scriptedModel(pi: ExtensionAPI): void {
     }
     if (!step)
       return fauxAssistantMessage([fauxText("(the scripted model has nothing more to say)")], { stopReason: "stop" });
+    if (step.error !== undefined) return fauxAssistantMessage([], { stopReason: "error", errorMessage: step.error });
     const calls = [...(step.toolCall ? [step.toolCall] : []), ...(step.toolCalls ?? [])];
     const blocks = [
       ...(step.text ? [fauxText(step.text)] : []),

@@ -35,3 +35,13 @@ test("item reports (blocked, outcome) stand until dismissed", () => {
   );
   assert.equal(isStaleNotice({ ...base, kind: "outcome", versionSettled: true }), false);
 });
+
+test("a stuck or refused notice is old news once its worker reached an end", () => {
+  const facts = { workerDeleted: false, versionSettled: false, openQuestions: 0, reviewed: false };
+  for (const kind of ["stuck", "refused"]) {
+    assert.equal(isStaleNotice({ ...facts, kind, workerState: "active" }), false);
+    assert.equal(isStaleNotice({ ...facts, kind, workerState: "idle" }), false);
+    assert.equal(isStaleNotice({ ...facts, kind, workerState: "ready" }), true);
+    assert.equal(isStaleNotice({ ...facts, kind, workerState: "failed" }), true);
+  }
+});

@@ -80,6 +80,7 @@ test("spawn runs a command agent in its own window with its identity, env and is
     "kind",
     "task",
     "state",
+    "reason", // a failed worker says why (issue 40)
     "liveness",
     "generation",
     "questions",
@@ -98,6 +99,7 @@ test("spawn runs a command agent in its own window with its identity, env and is
     kind: "default",
     task: "write what you see",
     state: "failed",
+    reason: "worker process exited before reporting (exit 3)",
     liveness: "gone",
     generation: 1,
     questions: 0,

@@ -19,6 +19,7 @@ export const MIGRATION_HISTORY: readonly MigrationName[] = [
   { version: 11, name: "review-comments" },
   { version: 12, name: "notify-spend" },
   { version: 15, name: "contained" },
+  { version: 16, name: "findings" },
   { version: 18, name: "groups" },
   { version: 19, name: "egress" },
 ];

@@ -15,6 +15,7 @@ import { sql as m010 } from "./010-shown.js";
 import { sql as m011 } from "./011-review-comments.js";
 import { sql as m012 } from "./012-notify-spend.js";
 import { sql as m015 } from "./015-contained.js";
+import { sql as m016 } from "./016-findings.js";
 import { sql as m018 } from "./018-groups.js";
 import { sql as m019 } from "./019-egress.js";
 import { MIGRATION_HISTORY, type MigrationName } from "./history.js";
@@ -39,6 +40,7 @@ const BODIES: Record<number, Pick<Migration, "sql" | "rebuild">> = {
   11: { sql: m011 },
   12: { sql: m012 },
   15: { sql: m015 },
+  16: { sql: m016 },
   18: { sql: m018 },
   19: { sql: m019 },
 };

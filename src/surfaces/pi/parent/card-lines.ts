@@ -81,6 +81,10 @@ export function cardBody(v: ReviewView, paint: Paint, width: number): string[] {
     heading("Failure");
     para(c.detail.lastError);
   }
+  if (c.detail.findings.length > 0) {
+    heading("Seen");
+    for (const f of c.detail.findings) para(`${f.kind}: ${f.text}`);
+  }
   if (d) {
     heading("Evidence");
     out.push(...evidenceFiles(v.files, d.changeSet?.hunks ?? 0, paint));

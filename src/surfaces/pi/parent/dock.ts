@@ -16,11 +16,14 @@ export const GLYPH: Record<string, string> = {
   ready: "✓",
   revising: "↻",
   failed: "✗",
+  blocked: "⊘",
+  stuck: "⧗",
   ended: "·",
   reviewed: "·",
 };
 
 const MAX_TASK = 48;
+const MAX_REASON = 60;
 
 /** pi shows at most this many widget lines (InteractiveMode.MAX_WIDGET_LINES in 0.73.1) and truncates the rest. */
 export const DOCK_MAX_LINES = 10;
@@ -29,6 +32,8 @@ export const DOCK_MAX_LINES = 10;
 const ATTENTION_RANK: Record<string, number> = {
   needs_input: 0,
   failed: 1,
+  blocked: 1,
+  stuck: 1,
   ready: 2,
   stale: 3,
   consulting: 4,
@@ -74,7 +79,9 @@ function formatDockLine(r: DockRow, nowMs: number): string {
   const shortTask = task.length > MAX_TASK ? `${task.slice(0, MAX_TASK - 1)}…` : task;
   const box = `${r.contained ? "·contained" : ""}${r.host !== undefined ? `@${safe(r.host)}` : ""}`;
   const c = r.spend === undefined ? "" : ` · ${formatWorkerCost(r.spend)}`;
-  return `${GLYPH[r.state] ?? "·"} ${r.worker}·${r.kind}${box} ${r.state.replace("_", " ")}${gone} · ${shortTask}${q}${v}${o}${b}${n}${c} · ${formatAge(r.createdAt, nowMs)}`;
+  // Why it is blocked, stuck or failed (the agent's words, the silence, the cause), or a call Docket refused.
+  const why = r.reason ? ` · ${oneLine(r.reason).slice(0, MAX_REASON)}${r.reason.length > MAX_REASON ? "…" : ""}` : "";
+  return `${GLYPH[r.state] ?? "·"} ${r.worker}·${r.kind}${box} ${r.state.replace("_", " ")}${gone}${why} · ${shortTask}${q}${v}${o}${b}${n}${c} · ${formatAge(r.createdAt, nowMs)}`;
 }
 
 /** A worker's cost so far for the dock and the fleet: `$0.52`, `≥$0.12`, `cost unknown` (no price, or no records). */
@@ -91,6 +98,8 @@ function summarize(rows: readonly DockRow[]): string[] {
     [
       [count(["needs_input"]), "waiting"],
       [count(["failed"]), "failed"],
+      [count(["blocked"]), "blocked"],
+      [count(["stuck"]), "stuck"],
       [count(["ready"]), "ready"],
       [count(["revising"]), "revising"],
       [count(["consulting"]), "consulting"],
@@ -118,6 +127,8 @@ const HEADS: Record<string, string> = {
   question: "asks",
   escalated: "asks",
   blocked: "is blocked",
+  stuck: "is stuck",
+  refused: "had a call refused",
   ready: "is ready for review",
   failed: "failed",
   outcome: "reported",
@@ -140,7 +151,7 @@ export function formatNotification(
  */
 export function notificationLevel(kind: string): "info" | "warning" | "error" {
   if (kind === "failed") return "error";
-  return kind === "question" || kind === "escalated" || kind === "blocked" || kind === "budget" ? "warning" : "info";
+  return ["question", "escalated", "blocked", "stuck", "refused", "budget"].includes(kind) ? "warning" : "info";
 }
 
 /** Notifications that arrived together, one message per level (so news is not labelled a warning), news first. */

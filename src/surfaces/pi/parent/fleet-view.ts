@@ -30,6 +30,8 @@ export interface FleetView extends Component {
 const STATE_COLOR: Record<string, "success" | "error" | "warning" | "accent" | "muted"> = {
   ready: "success",
   failed: "error",
+  blocked: "warning",
+  stuck: "warning",
   needs_input: "warning",
   stale: "warning",
   thinking: "accent",
@@ -46,7 +48,9 @@ export function fleetRow(r: FleetEntry, paint: Paint): string {
     r.host !== undefined
       ? `${paint.fg("accent", `@${safe(r.host)}`)}${r.hostReachable === false ? paint.fg("warning", " (unreachable)") : ""} `
       : "";
-  return `${fixed} ${host}${safe(r.task.replace(/\s+/g, " ").trim())}`;
+  // Why it shows that state (a failure's cause, its agent's words, the silence, a refusal), before its task.
+  const why = r.reason ? `${paint.fg(STATE_COLOR[r.state] ?? "warning", safe(r.reason.replace(/\s+/g, " ")))} · ` : "";
+  return `${fixed} ${host}${why}${safe(r.task.replace(/\s+/g, " ").trim())}`;
 }
 
 /** The cost column: `$0.52`, `≥$0.12`, `unknown` (no price for its model, or an agent that keeps no records). */

@@ -17,5 +17,9 @@ export function waitedLine(worker: string, outcome: WaitOutcome): string {
       return `${worker} ended: \`docket show ${worker}\``;
     case "exited":
       return `${worker} exited before reporting: \`docket peek ${worker}\` shows its last lines`;
+    case "blocked":
+      return `${worker} is blocked: its agent cannot go on by itself; \`docket peek ${worker}\` shows its screen, \`docket attach ${worker}\` lets you fix it there`;
+    case "interrupted":
+      return `stopped waiting; ${worker} keeps running. Follow it with \`docket show ${worker}\`, \`docket peek ${worker}\` or \`docket attach ${worker}\`; \`docket verdict ${worker}\` once it is ready`;
   }
 }

@@ -8,13 +8,15 @@ import type { Command } from "commander";
 import { usageError } from "../../../domain/errors.js";
 import { collect, parseAssignments, parsePositiveInt, parseUsd, shellQuote } from "./args.js";
 import type { Io } from "../io.js";
-import { emit, warn } from "../io.js";
+import { ReportedExit, emit, warn } from "../io.js";
 import type { EngineOpener } from "../session.js";
 import { WORKER_AGENTS, isWorkerAgent } from "../../../domain/workers/spawn-policy.js";
 import { listAgents, type AgentAvailability } from "../../../engine/workers/agents.js";
 import { SCRIPTED_STEP_FORMAT, scriptedSpawnInput } from "../../../engine/workers/scripted.js";
 import { WAIT_MS, waitedLine } from "./waited.js";
 import type { SpawnInput } from "../../../engine/workers/spawn.js";
+import type { WaitOutcome } from "../../../engine/workers/wait.js";
+import type { EngineContext } from "../../../engine/context.js";
 import type { WorkerAgent } from "../../../domain/workers/spawn-policy.js";
 
 interface SpawnFlags {
@@ -171,19 +173,42 @@ async function runSpawn(io: Io, engine: EngineOpener, words: string[], opts: Spa
       return io.confirm("Launch this worker?");
     },
   });
-  const waited = opts.wait
-    ? await (await import("../../../engine/workers/wait.js")).waitForWorker(ctx, r.worker, WAIT_MS)
-    : undefined;
   const { worker, generation, kind, execution, summary } = r;
   const started = { worker, generation, kind, execution, summary };
-  emit(io, { ...started, ...(waited ? { waited } : {}) }, (x) => [
+  const startedLines = (x: typeof started) => [
     `${x.worker} started (generation ${x.generation}, kind ${x.kind})`,
     ...x.summary.map((l) => `  ${l}`),
     ...(r.dispatch ? [`  dispatched ${formatDispatched(r.dispatch)}`] : []),
     `  peek: \`docket peek ${x.worker}\`   attach: \`docket attach ${x.worker}\``,
-    ...(waited ? [waitedLine(x.worker, waited)] : []),
-  ]);
-  if (waited === "failed" || waited === "exited") process.exitCode = 1;
+  ];
+  if (!opts.wait) return emit(io, started, startedLines);
+  // --wait talks: the worker and its launch at once, then each state it shows as it changes (issue 40).
+  if (!io.json) io.out(startedLines(started).join("\n"));
+  const waited = await waitTelling(io, ctx, r.worker);
+  emit(io, { ...started, waited }, (x) => [waitedLine(x.worker, waited)]);
+  // Anything but a version or a question is not what was waited for: exit 1, its line already printed.
+  if (waited !== "ready" && waited !== "needs_input" && waited !== "ended") throw new ReportedExit(1);
+}
+
+/**
+ * Waits for the worker's next word, printing each state it shows; Ctrl-C (outside pi) stops the wait and leaves the
+ * worker running.
+ */
+async function waitTelling(io: Io, ctx: EngineContext, worker: string): Promise<WaitOutcome> {
+  const { waitForWorker } = await import("../../../engine/workers/wait.js");
+  const stop = new AbortController();
+  const interrupt = () => stop.abort();
+  if (!io.parent) process.once("SIGINT", interrupt);
+  try {
+    return await waitForWorker(ctx, worker, WAIT_MS, {
+      signal: stop.signal,
+      onChange: (state, reason) => {
+        if (!io.json) io.out(`${worker}: ${state.replace("_", " ")}${reason ? ` — ${reason}` : ""}`);
+      },
+    });
+  } finally {
+    process.removeListener("SIGINT", interrupt);
+  }
 }
 
 function registerRespawn(program: Command, io: Io, engine: EngineOpener): void {
@@ -266,22 +291,27 @@ function registerListing(program: Command, io: Io, engine: EngineOpener): void {
               ...nestUnderGroups(
                 x.workers.map((w) => ({
                   worker: w.worker,
-                  line: [
-                    w.worker.padEnd(5),
-                    (w.liveness === "live" ? "●" : w.liveness === "gone" ? "○" : "?").padEnd(2),
-                    w.state.padEnd(12),
-                    w.kind.padEnd(11),
-                    (w.age ?? "").padEnd(5),
-                    (w.spend ? formatCost(w.spend) : "-").padEnd(7),
-                    w.questions ? `${w.questions}? ` : "",
-                    w.deliverable ? `${shortRefOf(w.deliverable)} ` : "",
-                    w.task.length > 60 ? `${w.task.slice(0, 57)}...` : w.task,
-                    ...(w.baseMoved && formatBaseMoved(w.baseMoved) ? [`· ${formatBaseMoved(w.baseMoved)}`] : []),
-                    ...(w.contained ? ["· contained"] : []),
-                    ...(w.host !== undefined
-                      ? [`· on ${w.host}${w.hostReachable === false ? " (unreachable)" : ""}`]
-                      : []),
-                  ].join(" "),
+                  line:
+                    [
+                      w.worker.padEnd(5),
+                      (w.liveness === "live" ? "●" : w.liveness === "gone" ? "○" : "?").padEnd(2),
+                      w.state.padEnd(12),
+                      w.kind.padEnd(11),
+                      (w.age ?? "").padEnd(5),
+                      (w.spend ? formatCost(w.spend) : "-").padEnd(7),
+                      w.questions ? `${w.questions}? ` : "",
+                      w.deliverable ? `${shortRefOf(w.deliverable)} ` : "",
+                      w.task.length > 60 ? `${w.task.slice(0, 57)}...` : w.task,
+                      ...(w.baseMoved && formatBaseMoved(w.baseMoved) ? [`· ${formatBaseMoved(w.baseMoved)}`] : []),
+                      ...(w.contained ? ["· contained"] : []),
+                      ...(w.host !== undefined
+                        ? [`· on ${w.host}${w.hostReachable === false ? " (unreachable)" : ""}`]
+                        : []),
+                    ].join(" ") +
+                    // Why it shows that state: a failure's cause, its agent's words, the silence, a refused call.
+                    (w.reason
+                      ? `\n${"".padEnd(8)}${w.state}: ${w.reason.length > 160 ? `${w.reason.slice(0, 159)}…` : w.reason}`
+                      : ""),
                 })),
                 groups,
               ),
@@ -310,7 +340,9 @@ function registerListing(program: Command, io: Io, engine: EngineOpener): void {
         ...w.network.destinations.map((d) => `    ${destinationLine(d)}`),
         `  tmux: ${w.tmux.session ?? "-"} ${w.tmux.window ?? ""} ${w.tmux.pane ?? ""}`,
         ...(w.deliverable ? [`  deliverable: ${w.deliverable}`] : []),
+        ...(w.reason && w.reason !== w.lastError ? [`  why ${w.state}: ${w.reason}`] : []),
         ...(w.lastError ? [`  last error: ${w.lastError}`] : []),
+        ...w.findings.filter((f) => f.text !== w.reason).map((f) => `  ${f.kind} since ${f.at}: ${f.text}`),
         ...w.openQuestions.map((q) => `  question ${q.id}: ${q.text}`),
         ...w.launches.map(
           (l) =>

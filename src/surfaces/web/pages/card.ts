@@ -213,5 +213,9 @@ export function renderCard(v: ReviewView, mode: DiffMode): Html {
     v.card.state === "failed" && v.card.detail.lastError
       ? html`<section class="failure"><h2>Failure</h2><pre>${v.card.detail.lastError}</pre></section>`
       : ""
+  }${
+    v.card.detail.findings.length > 0
+      ? html`<section class="findings"><h2>Seen</h2>${v.card.detail.findings.map((f) => html`<p class="finding finding-${f.kind}"><b>${f.kind}</b> ${f.text}</p>`)}</section>`
+      : ""
   }${actions(v, base)}${renderCommentsSection(v.card.comments, { worker: v.card.worker })}${d ? html`${renderEvidence(d, { line: v.card.detail.planCoverage, data: v.card.planCoverage })}${renderWorkerSays(d)}` : v.card.detail.invalid ? html`<p class="invalid">${v.card.detail.invalid}</p>` : ""}${renderDiff(v, base, mode)}${renderHistory(v.history)}`;
 }
