@@ -123,7 +123,7 @@ test("verdict w1 opens no sidecar of a worker whose frozen files it does not sha
   await waitFor("the FIFO opened by w2's own card", () => existsSync(opened));
 });
 
-test("a change set too large to read back is refused at done with deliverable-too-large; nothing is frozen", (t) => {
+test("a change set over the door's cap (24 MiB by default) is refused at done with change-set-too-large; nothing is frozen", (t) => {
   const g = reviewGround(t);
   const w = reviewWorker(t, g);
   writeFileSync(
@@ -135,7 +135,7 @@ test("a change set too large to read back is refused at done with deliverable-to
   const before = dumpTables(g.ctx.db);
   const done = cli(t, g, w)("worker", "done", "--outcome", "completed", "--summary", "huge", "--json");
   assert.equal(done.code, 1, done.stdout.slice(0, 400));
-  assert.equal(done.json.error.code, "deliverable-too-large");
+  assert.equal(done.json.error.code, "change-set-too-large");
   assert.deepEqual(dumpTables(g.ctx.db), before, "no version, no state change");
   assert.throws(() => statSync(join(g.home, "fleet", w.worker, "deliverables", "v1.json")), /ENOENT/);
 });
