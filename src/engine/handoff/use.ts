@@ -17,6 +17,8 @@ import { kindRegistry, trustedKindChoice } from "../workers/kinds.js";
 import { parsePlan } from "../../domain/plans/plan-contract.js";
 import { isPlanLike, resolvePlanGate, type PlanGateState } from "../../domain/plans/plan-gate.js";
 import { spawnWorker, type SpawnHandoff, type SpawnInput, type SpawnResult } from "../workers/spawn.js";
+import { resolveSpawn } from "../workers/spawn-resolve.js";
+import { dispatchableItems } from "../work/dispatch.js";
 import { assertHuman } from "../authority.js";
 
 /** What is being used: a worker's exact current version, or a stored record (its approval travels with it). */
@@ -118,6 +120,9 @@ export async function useForWorker(ctx: EngineContext, input: UseWorkerInput): P
     implement?.task ||
     `Work from the reviewed deliverable ${ref} (its exact text is in source-deliverable.md).`;
   const use = useOf(source);
+  // The launch is checked as spawn will check it before the use is recorded: a refused use records nothing.
+  await resolveSpawn(ctx, { ...input, kind: implement?.kind ?? input.kind, task, fresh: true, yes: true }, true);
+  if (input.items?.length) dispatchableItems(ctx.db, input.items);
   const used = ctx.commands.run("use.worker", { ref, task, implement: Boolean(implement) }, (tx) => {
     const auth = use.authorize(tx, input.expectDecision);
     const decision = insertDecision(tx, {

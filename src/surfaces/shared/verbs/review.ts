@@ -132,11 +132,14 @@ function registerChanges(program: Command, io: Io, engine: EngineOpener): void {
   ).action(async (target: string, opts: { version?: number; approve?: boolean; yes?: boolean }) => {
     const { promote } = await import("../../../engine/review/promote.js");
     const { previewPromotion } = await import("../../../engine/review/promote-preview.js");
+    const { doesNotApply } = await import("../../../engine/review/apply-frozen.js");
     const ctx = engine();
     const input = { target, version: opts.version, approve: Boolean(opts.approve), yes: Boolean(opts.yes) };
     let yes = input.yes;
     if (!yes && io.interactive) {
       const plan = previewPromotion(ctx, input);
+      // Said before asking: a "yes" would only lead to the same refusal.
+      if (!plan.check.ok && !plan.alreadyApplied) throw doesNotApply(plan, plan.check.problems);
       if (resolveConfirmation("promote", { yes, interactive: true, needed: plan.needsConfirmation }) === "ask") {
         io.err(
           [`Promote ${plan.ref} (${plan.files.length} files)?`, ...plan.warnings.map((w) => `  ⚠ ${w.text}`)].join(

@@ -393,7 +393,7 @@ function registerRetire(program: Command, io: Io, engine: EngineOpener): void {
         io,
         r,
         (x) =>
-          `${x.worker} deleted${x.workspaceRemoved ? " (workspace removed)" : ""}${x.cancelledMessages ? `; ${x.cancelledMessages} queued message(s) cancelled` : ""}`,
+          `${x.worker} deleted${x.workspaceRemoved ? " (workspace removed)" : ""}${x.cancelledMessages ? `; ${x.cancelledMessages} queued message(s) cancelled` : ""}${x.releasedItems.length ? `; released ${x.releasedItems.join(", ")} back (open, owed by nobody)` : ""}`,
       );
     });
 
