@@ -11,6 +11,7 @@ import { activeBindingForItem, insertBinding } from "../../ledger/work/bindings.
 import { insertDispatch } from "../../ledger/work/dispatch.js";
 import { requireItem } from "../../ledger/work/items.js";
 import { insertMessage } from "../../ledger/talk/messages.js";
+import { markDeliveredWithBrief } from "../../ledger/talk/message-delivery.js";
 import { insertObligation } from "../../ledger/work/obligations.js";
 import { requireWorker } from "../../ledger/workers/workers.js";
 import type { Db } from "../../ledger/core/open.js";
@@ -22,11 +23,15 @@ export interface DispatchInput {
   worker: string;
   items: readonly string[];
   key?: string;
+  /** Spawn's dispatch: the envelope goes into the new worker's task.md, delivered with its first prompt. */
+  inBrief?: boolean;
 }
 
 export interface DispatchResult {
   dispatch: string;
   bindings: { item: string; binding: string; acceptedRevision: number }[];
+  /** The work envelope's text (what the worker is told). */
+  envelope: string;
 }
 
 export function dispatchItems(ctx: EngineContext, input: DispatchInput): DispatchResult {
@@ -64,8 +69,10 @@ export function dispatchItems(ctx: EngineContext, input: DispatchInput): Dispatc
         insertObligation(tx, { binding, item: item.id, worker, dueAt });
         return { item: item.id, binding, acceptedRevision: item.revision };
       });
-      insertMessage(tx, { worker, kind: "work", body: formatWorkEnvelope(dispatch, open), dispatch });
-      return { dispatch, bindings };
+      const envelope = formatWorkEnvelope(dispatch, open);
+      const message = insertMessage(tx, { worker, kind: "work", body: envelope, dispatch });
+      if (input.inBrief) markDeliveredWithBrief(tx, message, row.generation);
+      return { dispatch, bindings, envelope };
     },
     { key: optionalKey({ tool: "dispatch", callId: input.key }) },
   ).result;
