@@ -219,7 +219,7 @@ function registerListing(program: Command, io: Io, engine: EngineOpener): void {
     .action(async (opts: { all?: boolean }) => {
       const { listWorkers } = await import("../../../engine/workers/view.js");
       const { formatBaseMoved } = await import("../../../domain/review/base-moved.js");
-      const { formatCost } = await import("../../../domain/workers/spend.js");
+      const { formatWorkerCost } = await import("../../../domain/workers/spend.js");
       const listing = listWorkers(engine(), { all: Boolean(opts.all) });
       // Every fact the text shows is in the JSON row too: its age and what landed under it.
       const workers = listing.workers.map((w) => ({
@@ -251,7 +251,7 @@ function registerListing(program: Command, io: Io, engine: EngineOpener): void {
                   w.state.padEnd(12),
                   w.kind.padEnd(11),
                   (w.age ?? "").padEnd(5),
-                  (w.spend ? formatCost(w.spend) : "-").padEnd(7),
+                  formatWorkerCost(w.spend).padEnd(7),
                   w.questions ? `${w.questions}? ` : "",
                   w.deliverable ? `${shortRefOf(w.deliverable)} ` : "",
                   w.task.length > 60 ? `${w.task.slice(0, 57)}...` : w.task,
