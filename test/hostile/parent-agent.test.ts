@@ -64,7 +64,7 @@ test("the model's bash tool is refused every human verb as parent-agent-cannot-j
     const json = JSON.parse(out.trim().split("\n").at(-1)!);
     assert.equal(json.error?.code, "parent-agent-cannot-judge", `${name}: ${out}`);
   }
-  assert.match(readFileSync(join(scratch, "unset.out"), "utf8"), /a descendant of the pi parent session, pid \d+/);
+  assert.match(readFileSync(join(scratch, "unset.out"), "utf8"), /a descendant of your pi session, pid \d+/);
   const decisions = p.ledger((db) => db.prepare("SELECT actor, verb FROM decisions").all());
   assert.deepEqual(decisions, [], "the ledger holds no judgment the human did not make");
   assert.equal(

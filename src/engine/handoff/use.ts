@@ -76,7 +76,7 @@ export function useForParent(
       decision: decisionView(decision),
       alreadyQueued: false,
       notes: [
-        `queued ${ref} as ${chip.id} (${Buffer.byteLength(source.body, "utf8")} bytes) for the parent session's next prompt`,
+        `queued ${ref} as ${chip.id} (${Buffer.byteLength(source.body, "utf8")} bytes) for your pi session's next prompt`,
         "`docket chips` lists queued chips; `docket chips drop <id>` drops one",
       ],
     };

@@ -265,7 +265,7 @@ export function discard(ctx: EngineContext, input: DiscardInput): DiscardResult 
   if (row.workspaceMode !== "isolated" || !row.base) {
     throw refusal(
       "no-own-workspace",
-      `${workerId} works in the shared parent directory; it has no changes of its own to discard`,
+      `${workerId} works in your checkout (shared); it has no changes of its own to discard`,
     );
   }
   // A worker on a host changed its workspace there: the copy here holds only its base.

@@ -144,7 +144,7 @@ function settleWorkspace(
   const w = t.worker;
   const base = t.deliverable.changeSet?.base || w.base;
   if (w.workspaceMode !== "isolated" || !base)
-    return { workspace: "shared", note: `${w.id} shares the parent directory; nothing to reset` };
+    return { workspace: "shared", note: `${w.id} works in your checkout (shared); nothing to reset` };
   const host = hostOf(w);
   if (host !== undefined) {
     // Its workspace is on its host: checked and reset there (the one here is only its base).

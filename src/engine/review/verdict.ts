@@ -375,7 +375,7 @@ export function formatVerdictCard(card: VerdictCard): string[] {
       const lane = !q.consult
         ? ""
         : q.consult.audience === "parent-agent"
-          ? " (consult · with the parent agent)"
+          ? " (consult · with your pi session's model)"
           : q.consult.escalation
             ? ` (consult · escalated: ${q.consult.escalation})`
             : " (consult)";

@@ -67,7 +67,7 @@ test("a scripted worker runs from a steps file alone and its frozen patch is pro
   // No --yes was typed: what waived the confirmation is named as itself.
   assert.ok(
     spawned.summary.includes(
-      "Confirmation not asked (--scripted: its model spends nothing): model docket-demo/scripted differs from the parent's (none)",
+      "Confirmation not asked (--scripted: its model spends nothing): model docket-demo/scripted differs from your pi's (none)",
     ),
     spawned.summary.join("\n"),
   );

@@ -122,7 +122,7 @@ const HEADS: Record<string, string> = {
   outcome: "reported",
   note: "shared",
   budget: "budget",
-  "consult-answered": "consulted · answered by the parent agent",
+  "consult-answered": "consulted · answered by your pi session's model",
 };
 
 export function formatNotification(

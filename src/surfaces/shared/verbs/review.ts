@@ -90,7 +90,9 @@ function registerJudgment(program: Command, io: Io, engine: EngineOpener): void 
 
   program
     .command("answer")
-    .description("answer a worker's open question (the oldest, or --q <id>); the answer is a decision too")
+    .description(
+      "answer a worker's open question (the oldest, or --q <id>); without text, pick one of its options; the answer is a decision too",
+    )
     .argument("<w>", "the worker")
     .argument(
       "[text...]",
@@ -157,7 +159,7 @@ function registerChanges(program: Command, io: Io, engine: EngineOpener): void {
       )
       .argument("<w|ref>", "w<N>, worker-deliverable:w<N>:<K>, or a stored deliverable:<id>:<v> / d<N>")
       .option("--approve", "record the approval together with the promotion")
-      .option("--yes", "promote despite parent changes and overlaps with other workers (they are listed)"),
+      .option("--yes", "promote despite changes in your checkout and overlaps with other workers (they are listed)"),
   ).action(async (target: string, opts: { version?: number; approve?: boolean; yes?: boolean }) => {
     const { promote } = await import("../../../engine/review/promote.js");
     const { previewPromotion } = await import("../../../engine/review/promote-preview.js");
