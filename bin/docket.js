@@ -11,13 +11,6 @@
 const fs = require("node:fs");
 const { join } = require("node:path");
 
-// A reader that stops early (`docket verdict | head -1`) closes the pipe: what is left to print has nowhere to go, and
-// that is not the command's failure. It still finishes (what it recorded stays recorded) and exits with its own code.
-for (const stream of [process.stdout, process.stderr])
-  stream.on("error", (error) => {
-    if (error.code !== "EPIPE") throw error;
-  });
-
 const args = process.argv.slice(2);
 const own = { mcp: "mcp/main.js", door: "door/main.js" }[args[0]];
 const words = args.filter((a) => a !== "--json");

@@ -2,6 +2,7 @@
 // Parent → the full immutable body queued as a chip; Worker → exactly one fresh worker with a byte-exact
 // source-deliverable.md and provenance {sourceRef, approvingDecisionId, useDecisionId} (ADR-0003, issue 5 §5).
 
+import { assertExactRef } from "../../domain/ids.js";
 import { oneLine } from "../../domain/text/fence.js";
 import type { SourceHandoff } from "../../domain/deliverables/deliverable.js";
 import { refusal, usageError, validationError } from "../../domain/errors.js";
@@ -23,7 +24,7 @@ import { assertHuman } from "../authority.js";
 
 /** What is being used: a worker's exact current version, or a stored record (its approval travels with it). */
 const resolveUseSource = (ctx: EngineContext, target: string, version?: number): Reviewable =>
-  resolveReviewable(ctx, { target: target.trim(), version }, "use");
+  resolveReviewable(ctx, { target, version }, "use");
 
 /** The use hooks every kind that takes `use` carries (resolveReviewable refused the others). */
 const useOf = (source: Reviewable): UseHooks => source.use!;
@@ -306,7 +307,8 @@ export function chipList(ctx: EngineContext, options: { all?: boolean } = {}): C
 
 export function dropChip(ctx: EngineContext, id: string): ChipView {
   assertHuman(ctx, "chips drop");
-  const chipId = id.trim();
+  assertExactRef(id, "a chip id");
+  const chipId = id;
   if (!/^c[1-9][0-9]{0,9}$/.test(chipId))
     throw validationError("bad-chip-id", `"${id}" is not a chip id; chips are c<N>`, "run `docket chips`");
   return chipView(ctx.commands.run("chips.drop", { id: chipId }, (tx) => dropChipRow(tx, chipId)).result);

@@ -4,6 +4,7 @@
 import { resolve } from "node:path";
 import { usageError, validationError } from "../../domain/errors.js";
 import { readInputFile } from "../../files/input-file.js";
+import { parseStrictJsonBytes } from "../../domain/text/strict-json.js";
 import { EVIDENCE_KINDS, MAX_EVIDENCE, REPORT_OUTCOMES } from "../../domain/work/report.js";
 import type { SpawnInput } from "./spawn-resolve.js";
 
@@ -33,7 +34,7 @@ export function scriptedSpawnInput(input: SpawnInput, stepsFile: string, extensi
   if (input.model !== undefined && input.model !== SCRIPTED_MODEL)
     throw usageError("bad-flag", `--scripted uses the model ${SCRIPTED_MODEL}; drop --model ${input.model}`);
   const steps = resolve(cwd, stepsFile);
-  checkSteps(readInputFile(steps, `--scripted ${stepsFile}`).toString("utf8"), stepsFile);
+  checkSteps(readInputFile(steps, `--scripted ${stepsFile}`), stepsFile);
   return {
     ...input,
     agent: "pi",
@@ -46,13 +47,10 @@ export function scriptedSpawnInput(input: SpawnInput, stepsFile: string, extensi
 const STEP_HINT =
   "each step is {text?, toolCall?: {name, arguments}, toolCalls?, delayMs?}; spawn's --help has the details";
 
-function checkSteps(text: string, name: string): void {
-  let steps: unknown;
-  try {
-    steps = JSON.parse(text);
-  } catch (error) {
-    throw validationError("bad-steps-file", `--scripted ${name} is not JSON: ${(error as Error).message}`, STEP_HINT);
-  }
+function checkSteps(bytes: Uint8Array, name: string): void {
+  const parsed = parseStrictJsonBytes(bytes);
+  if (!parsed.ok) throw validationError("bad-steps-file", `--scripted ${name} ${parsed.reason}`, STEP_HINT);
+  const steps = parsed.value;
   if (!Array.isArray(steps) || steps.length === 0)
     throw validationError("bad-steps-file", `--scripted ${name} must be a non-empty JSON array of steps`, STEP_HINT);
   steps.forEach((step, i) => {

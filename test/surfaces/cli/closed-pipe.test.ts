@@ -37,6 +37,8 @@ test("every command's output into a closed pipe ends quietly with the command's 
     [["spawn", "--help"], 0],
     [["item", "add", long], 0],
     [["show", "w9"], 1],
+    [["worker", "--help"], 0],
+    [["worker", "todos", "a step", "--json"], 2], // a worker call's refusal (no identity here), into the closed pipe
   ];
   for (const [args, code] of cases) {
     const r = await withClosedStdout(env, repo, args);
