@@ -34,8 +34,21 @@ export function formatId(space: IdSpace, n: number): string {
 const ITEM_ID = /^([tr])([1-9][0-9]{0,9})$/;
 const WORKER_ID = /^w([1-9][0-9]{0,9})$/;
 
+/**
+ * A ref the human types is exact, as Docket printed it: whitespace anywhere in it (a trailing space, a pasted newline)
+ * is refused by name, never trimmed away into another ref.
+ */
+export function assertExactRef(value: string, what = "a ref"): void {
+  if (!/\s/.test(value)) return;
+  throw validationError(
+    "ref-has-whitespace",
+    `${JSON.stringify(value)} has whitespace in it: ${what} is exact, as Docket prints it; nothing changed`,
+    `give it without spaces or newlines: ${JSON.stringify(value.replace(/\s+/g, ""))}`,
+  );
+}
+
 export function parseItemId(value: string): { kind: ItemKind; n: number } | undefined {
-  const m = ITEM_ID.exec(value.trim());
+  const m = ITEM_ID.exec(value);
   if (!m) return undefined;
   return { kind: m[1] === "t" ? "todo" : "request", n: Number(m[2]) };
 }
@@ -50,7 +63,8 @@ export function isWorkerId(value: string): boolean {
  * (a bare `3`, `W3`, `w03`) is refused with the id it resembles, never taken for it; anything else is undefined.
  */
 export function normalizeWorkerId(value: string): string | undefined {
-  const v = value.trim();
+  assertExactRef(value, "a worker id");
+  const v = value;
   if (WORKER_ID.test(v)) return v;
   const near = /^[wW]?0*([1-9][0-9]{0,9})$/.exec(v);
   if (near)

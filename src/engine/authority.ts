@@ -28,7 +28,7 @@ export function humanRefusal(ctx: AuthorityContext, verb: HumanVerb): DocketErro
   if (agent) {
     return refusal(
       "parent-agent-cannot-judge",
-      `${verb} is the human's: this process was started by the pi session's own tools (${agent}), so it acts for the parent agent, not for you; nothing was changed`,
+      `${verb} is the human's: this process was started by the pi session's own tools (${agent}), so it acts for your pi session's model, not for you; nothing was changed`,
       "type the command yourself: in pi's editor (the /docket command) or in a terminal of your own; the model may only suggest it",
     );
   }
@@ -60,7 +60,7 @@ export function parentAgentOf(ctx: AuthorityContext): string | undefined {
     const session = readParentSession(ctx.home.root, pid);
     if (!session || session.startTime !== processStartTime(pid)) continue;
     if (helper !== "" && createHash("sha256").update(helper).digest("hex") === session.helperSha256) return undefined;
-    return `a descendant of the pi parent session, pid ${pid}`;
+    return `a descendant of your pi session, pid ${pid}`;
   }
   return marked !== "" ? `${PARENT_AGENT_VAR}=${marked} in its environment` : undefined;
 }

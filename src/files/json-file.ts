@@ -3,6 +3,7 @@
 
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
+import { parseStrictJsonBytes } from "../domain/text/strict-json.js";
 
 export type JsonRead = { ok: true; value: unknown; sha256: string } | { ok: false; reason: string } | { ok: "absent" };
 
@@ -14,10 +15,8 @@ export function readJsonFile(path: string): JsonRead {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return { ok: "absent" };
     return { ok: false, reason: `cannot read ${path}: ${(error as Error).message}` };
   }
-  const text = bytes.toString("utf8");
-  try {
-    return { ok: true, value: JSON.parse(text), sha256: createHash("sha256").update(bytes).digest("hex") };
-  } catch (error) {
-    return { ok: false, reason: `${path} is not valid JSON: ${(error as Error).message}` };
-  }
+  // Strictly: valid UTF-8, and no key that could reach a prototype once the value is merged (domain/text/strict-json).
+  const parsed = parseStrictJsonBytes(bytes);
+  if (!parsed.ok) return { ok: false, reason: `${path} ${parsed.reason}` };
+  return { ok: true, value: parsed.value, sha256: createHash("sha256").update(bytes).digest("hex") };
 }

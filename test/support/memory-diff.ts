@@ -148,7 +148,8 @@ function applyFile(files: Files, f: DiffFile, reverse: boolean): PatchProblem | 
   for (const h of f.hunks) {
     const { from, to, start } = sidesOf(h, reverse);
     const at = findLines(lines, from, start - (from.length > 0 ? 1 : 0) + delta);
-    if (at === -1) return { path, reason: `the parent's lines around line ${start} differ from the patch's context` };
+    if (at === -1)
+      return { path, reason: `your checkout's lines around line ${start} differ from the patch's context` };
     lines.splice(at, from.length, ...to);
     delta += to.length - from.length;
   }

@@ -2,7 +2,7 @@
 // `worker-deliverable:w3:2`), a combined version (`combined:w2+w3:1`) and a stored record (`deliverable:…`, `d<N>`, `last`).
 
 import { notFound, validationError } from "../errors.js";
-import { normalizeWorkerId } from "../ids.js";
+import { assertExactRef, normalizeWorkerId } from "../ids.js";
 
 // Worker versions: `worker-deliverable:w3:2`, its change set `worker-changes:w3:2`.
 export const deliverableId = (workerId: string): string => `worker-deliverable:${workerId}`;
@@ -12,9 +12,9 @@ export const changeSetRef = (workerId: string, version: number): string => `work
 
 /** Parses `worker-deliverable:<w>:<N>` (or `<w>:v<N>` shorthand); undefined when it is not a worker ref. */
 export function parseDeliverableRef(ref: string): { workerId: string; version: number } | undefined {
-  const m = /^(?:worker-deliverable:)?(w[1-9][0-9]{0,9})(?::v?|@v)([1-9][0-9]{0,9})$/.exec(ref.trim());
+  const m = /^(?:worker-deliverable:)?(w[1-9][0-9]{0,9})(?::v?|@v)([1-9][0-9]{0,9})$/.exec(ref);
   if (m) return { workerId: m[1]!, version: Number(m[2]) };
-  const zero = /^(?:worker-deliverable:)?(w[1-9][0-9]{0,9})(?::v?|@v)0+$/.exec(ref.trim());
+  const zero = /^(?:worker-deliverable:)?(w[1-9][0-9]{0,9})(?::v?|@v)0+$/.exec(ref);
   if (zero)
     throw validationError(
       "no-such-version",
@@ -41,7 +41,7 @@ export const combinedChangesRef = (key: string, version: number): string => `com
 export function parseCombinedRef(
   text: string,
 ): { key: string; workers: [string, string]; version?: number } | undefined {
-  const m = COMBINED.exec(text.trim());
+  const m = COMBINED.exec(text);
   if (!m || m[1] === m[2] || seq(m[1]!) > seq(m[2]!)) return undefined;
   return { key: `${m[1]}+${m[2]}`, workers: [m[1]!, m[2]!], ...(m[3] ? { version: Number(m[3]) } : {}) };
 }
@@ -58,7 +58,7 @@ export const storedIdPrefixOf = (text: string): string =>
 
 /** Parses `deliverable:<id>:<N>`; undefined when it is not a stored ref. */
 export function parseStoredRef(ref: string): { id: string; version: number } | undefined {
-  const m = /^deliverable:([A-Za-z0-9][A-Za-z0-9_-]{0,95}):([1-9][0-9]{0,9})$/.exec(ref.trim());
+  const m = /^deliverable:([A-Za-z0-9][A-Za-z0-9_-]{0,95}):([1-9][0-9]{0,9})$/.exec(ref);
   return m ? { id: m[1]!, version: Number(m[2]) } : undefined;
 }
 
@@ -80,7 +80,8 @@ const COMBINED_PREFIX = "combined:";
  * a bare pair `w2+w3` (a card's subject) is its newest combined version; a worker ref or id wins over the store's names.
  */
 export function parseReviewableRef(text: string): ReviewableRef {
-  const t = text.trim();
+  assertExactRef(text);
+  const t = text;
   if (t.startsWith(COMBINED_PREFIX)) {
     const c = parseCombinedRef(t);
     if (!c)
@@ -123,7 +124,8 @@ export const refKind = (text: string): ReviewableRef["kind"] => parseReviewableR
 export type Subject = { kind: "worker"; worker: string } | { kind: "combined"; key: string };
 
 export function parseSubject(subject: string): Subject | undefined {
-  const pair = parseCombinedRef(`${COMBINED_PREFIX}${subject.trim()}`);
+  assertExactRef(subject);
+  const pair = parseCombinedRef(`${COMBINED_PREFIX}${subject}`);
   if (pair) return { kind: "combined", key: pair.key };
   const worker = normalizeWorkerId(subject);
   return worker ? { kind: "worker", worker } : undefined;

@@ -39,7 +39,7 @@ export function assertActorMayRecord(actor: DecisionActor, verb: string): void {
   if (actor === "parent-agent" && !PARENT_AGENT_VERBS.includes(verb)) {
     throw refusal(
       "parent-agent-cannot-judge",
-      `a parent agent may only answer or escalate a consult, not ${verb}; only the human judges, nothing was recorded`,
+      `your pi session's model may only answer or escalate a consult, not ${verb}; only you judge, nothing was recorded`,
     );
   }
 }
@@ -182,12 +182,12 @@ export function notApproved(input: NotApprovedInput): DocketError {
 
 /** Said beside a non-human actor's approve: recorded, never counted. */
 export const UNCOUNTED_APPROVAL_NOTE =
-  "an approval by a parent agent is recorded but never authorizes promotion or use";
+  "an approval by your pi session's model is recorded but never authorizes promotion or use";
 
 /** A non-human actor asked to approve where the approval would authorize at once (promote --approve). */
 export function approvalNeedsHuman(): DocketError {
   return refusal(
     "approval-needs-human",
-    "only a human can approve; a parent agent's approval never authorizes promotion",
+    "only you can approve; an approval by your pi session's model never authorizes promotion",
   );
 }

@@ -49,7 +49,10 @@ export function confirmationRefused(verb: Exclude<ConfirmedVerb, "spawn">, subje
         "re-run on a terminal, or pass --yes",
       );
     case "delete":
-      return refusal("confirm-required", `deleting ${subject} needs confirmation; run it on a terminal or pass --yes`);
+      return refusal(
+        "confirm-required",
+        `deleting ${subject} needs confirmation${detail ? ` (${detail})` : ""}; run it on a terminal or pass --yes`,
+      );
     case "deliverable delete":
       return refusal(
         "confirmation-required",

@@ -24,7 +24,7 @@ export function isConsultExpired(createdAt: string, nowMs: number, windowSeconds
 }
 
 export const EXPIRED_REASON = (windowSeconds: number): string =>
-  `the parent agent did not answer within ${windowSeconds} s`;
+  `your pi session's model did not answer within ${windowSeconds} s`;
 
 /** Tool names the parent agent's reply is read from. */
 export const ANSWER_TOOL = "docket_answer";
@@ -110,7 +110,7 @@ export function parseConsultReply(message: {
   if (message.stopReason === "error" || message.stopReason === "aborted") {
     return {
       kind: "decline",
-      reason: `the parent agent's model failed: ${message.errorMessage ?? message.stopReason}`,
+      reason: `your pi session's model failed: ${message.errorMessage ?? message.stopReason}`,
     };
   }
   for (const block of message.content ?? []) {
@@ -120,8 +120,8 @@ export function parseConsultReply(message: {
       return { kind: "answer", text: args.answer.trim() };
     if (block.name === ESCALATE_TOOL) {
       const why = typeof args.reason === "string" && args.reason.trim() !== "" ? args.reason.trim() : "no reason given";
-      return { kind: "decline", reason: `the parent agent declined: ${why}` };
+      return { kind: "decline", reason: `your pi session's model declined: ${why}` };
     }
   }
-  return { kind: "decline", reason: "the parent agent gave no answer" };
+  return { kind: "decline", reason: "your pi session's model gave no answer" };
 }

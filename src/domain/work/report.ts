@@ -9,6 +9,18 @@ export type ReportOutcome = (typeof REPORT_OUTCOMES)[number];
 export const EVIDENCE_KINDS = ["commit", "test", "artifact", "runtime", "note"] as const;
 export type EvidenceKind = (typeof EVIDENCE_KINDS)[number];
 
+/** The most evidence entries one report or one deliverable carries (each entry is a line the human reads). */
+export const MAX_EVIDENCE = 100;
+
+/** The refusal of a list over MAX_EVIDENCE, in every door that takes evidence. */
+export function tooMuchEvidence(count: number): Error {
+  return validationError(
+    "evidence-invalid",
+    `at most ${MAX_EVIDENCE} evidence entries; got ${count}`,
+    `keep the ${MAX_EVIDENCE} that matter most, or put the rest in the body`,
+  );
+}
+
 export interface Evidence {
   kind: EvidenceKind;
   text: string;
@@ -72,6 +84,7 @@ export function validateReportEntry(input: ReportEntryInput): ReportEntry {
       `outcome must be one of ${REPORT_OUTCOMES.join(", ")} and body non-empty`,
     );
   }
+  if ((input.evidence ?? []).length > MAX_EVIDENCE) throw tooMuchEvidence((input.evidence ?? []).length);
   const evidence = (input.evidence ?? []).map((e) => {
     const { kind, text } = (typeof e === "object" && e !== null ? e : {}) as { kind?: unknown; text?: unknown };
     if (!isEvidenceKind(kind) || typeof text !== "string" || text.trim() === "") {

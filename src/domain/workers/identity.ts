@@ -22,11 +22,15 @@ export function parseWorkerIdentity(env: Record<string, string | undefined>): Wo
     );
   }
   const worker = normalizeWorkerId(env.DOCKET_WORKER_ID!);
-  const generation = Number(env.DOCKET_GENERATION);
   if (!worker)
     throw usageError("no-worker-identity", `DOCKET_WORKER_ID "${env.DOCKET_WORKER_ID}" is not a worker id (w<N>)`);
-  if (!Number.isInteger(generation) || generation < 1) {
-    throw usageError("no-worker-identity", `DOCKET_GENERATION "${env.DOCKET_GENERATION}" is not a positive integer`);
+  // Exactly as the launch set it: digits only (Number() would take " 1", "1e0" or "0x1" for 1).
+  if (!/^[1-9][0-9]{0,9}$/.test(env.DOCKET_GENERATION!)) {
+    throw usageError(
+      "no-worker-identity",
+      `DOCKET_GENERATION ${JSON.stringify(env.DOCKET_GENERATION)} is not a positive whole number as the launch set it (digits only)`,
+    );
   }
+  const generation = Number(env.DOCKET_GENERATION);
   return { worker, generation, runToken: env.DOCKET_RUN_TOKEN!.trim() };
 }

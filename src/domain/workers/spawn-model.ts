@@ -105,7 +105,7 @@ function resolvePiModel(
   }
   if (input.parent.model) return { model: input.parent.model, modelSource: "parent model" };
   throw abort(
-    "No worker model resolved: the parent has no model and none was chosen",
+    "No worker model resolved: your pi has no default model and none was chosen",
     "pass --model provider/model, or set a default model in pi's settings.json",
   );
 }
@@ -130,7 +130,7 @@ function resolvePiThinking(
   }
   const inherited = input.parent.thinking?.trim().toLowerCase();
   if (inherited === undefined || inherited === "") {
-    return { thinking: "off", thinkingSource: "default (the parent has no thinking level)", explicit: false };
+    return { thinking: "off", thinkingSource: "default (your pi has no thinking level)", explicit: false };
   }
   if (isThinkingLevel(inherited)) return { thinking: inherited, thinkingSource: "parent thinking", explicit: false };
   warnings.push(

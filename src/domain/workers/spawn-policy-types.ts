@@ -24,7 +24,7 @@ export type ThinkingSource =
   | "handoff choice"
   | "--thinking"
   | `legacy kind thinking (${string})`
-  | "default (the parent has no thinking level)"
+  | "default (your pi has no thinking level)"
   | "parent thinking";
 export type SeedSource = "--seed" | "config worker.parentSeedPolicy" | `legacy kind parent_seed (${string})`;
 export type ContextSource =
@@ -33,7 +33,7 @@ export type ContextSource =
   | "default"
   | SeedSource
   | `${SeedSource}, not applicable to ${Exclude<WorkerAgent, "pi">} agents`
-  | `${SeedSource}, no parent session file`;
+  | `${SeedSource}, no pi session file`;
 export type WorkspaceSource =
   | "--worktree"
   | `legacy kind default_worktree (${string})`

@@ -101,10 +101,10 @@ function confirmReasons(input: SpawnPolicyInput, settings: AgentSettings, legacy
   if (input.agent === "pi") {
     const { model, thinking } = settings;
     if (model !== (input.parent.model ?? null)) {
-      reasons.push(`model ${model} differs from the parent's ${input.parent.model ?? "(none)"}`);
+      reasons.push(`model ${model} differs from your pi's ${input.parent.model ?? "(none)"}`);
     }
     const parentThinking = input.parent.thinking?.trim().toLowerCase() || "off";
-    if (thinking !== parentThinking) reasons.push(`thinking ${thinking} differs from the parent's ${parentThinking}`);
+    if (thinking !== parentThinking) reasons.push(`thinking ${thinking} differs from your pi's ${parentThinking}`);
   }
   if (legacy.length > 0) reasons.push(`deprecated kind defaults contributed: ${legacy.join(", ")}`);
   if (input.handoff) reasons.push("reviewed handoff worker");
@@ -173,8 +173,8 @@ function resolveContext(
     return { context: "fresh", contextSource: `${source}, not applicable to ${input.agent} agents` };
   }
   if (!file) {
-    warnings.push(`seeding requested by ${source} but there is no parent session file; starting fresh`);
-    return { context: "fresh", contextSource: `${source}, no parent session file` };
+    warnings.push(`seeding requested by ${source} but your pi session has no session file; starting fresh`);
+    return { context: "fresh", contextSource: `${source}, no pi session file` };
   }
   return { context: "seeded", contextSource: source, seedFile: file };
 }

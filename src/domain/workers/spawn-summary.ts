@@ -33,7 +33,7 @@ export function formatSpawnSummary(s: SpawnSummaryInput): string[] {
     formatModelLine(s),
     formatThinkingLine(s),
     s.context === "seeded"
-      ? `Context: seeded parent session ${s.seedFile} (${s.contextSource})`
+      ? `Context: seeded from your pi session ${s.seedFile} (${s.contextSource})`
       : `Context: fresh (${s.contextSource})`,
     s.workspace === "isolated"
       ? `Workspace: isolated worker workspace (${s.workspaceSource})`

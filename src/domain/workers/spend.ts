@@ -203,6 +203,14 @@ export function formatCost(t: Pick<SpendTotals, "costUsd" | "unpriced" | "total"
   return t.unpriced > 0 ? `≥${dollars}` : dollars;
 }
 
+/**
+ * A worker's cost, the one rule every surface shows: `unknown` when its agent keeps no records Docket can read (null),
+ * else what its records say (`$0.00` before its first model call).
+ */
+export function formatWorkerCost(spend: Pick<SpendTotals, "costUsd" | "unpriced" | "total"> | null): string {
+  return spend === null ? "unknown" : formatCost(spend);
+}
+
 /** `41.2k tokens · $0.19` */
 export const formatSpend = (t: SpendTotals): string => `${formatTokens(t.total)} tokens · ${formatCost(t)}`;
 

@@ -25,6 +25,8 @@ export interface TaskBriefInput {
   handoff?: TaskBriefHandoff;
   /** The project journal's file: what landed in the project (and what the human posted to everyone) while you work. */
   journal?: string;
+  /** The work envelope of the items dispatched with the spawn: read with the task, before any plan question. */
+  work?: string;
 }
 
 export function renderTaskBrief(input: TaskBriefInput): string {
@@ -46,6 +48,8 @@ export function renderTaskBrief(input: TaskBriefInput): string {
     );
   }
   out.push("");
+
+  if (input.work) out.push("## Your items", "", input.work.trim(), "");
 
   if (handoff) {
     out.push(discharged ? "## Approved plan" : "## Reviewed source deliverable", "");

@@ -18,7 +18,7 @@ import {
 import { checkStoreIndex } from "./store-check.js";
 import { checkDoor } from "./door-check.js";
 import { checkNotify } from "./notify-checks.js";
-import { checkPi, checkTool } from "./tool-checks.js";
+import { checkNode, checkPi, checkTool } from "./tool-checks.js";
 import { checkSandbox } from "./sandbox-check.js";
 
 export type { DoctorReport, Finding, Severity } from "./findings.js";
@@ -35,39 +35,22 @@ export function runDoctor(input: DoctorInput): DoctorReport {
   const findings: Finding[] = [];
   const { finding, exists } = checkHome(home);
   findings.push(finding);
-  if (exists) {
-    const fix = input.fix && isWritable(home.root); // read-only: nothing can be repaired here
-    if (input.fix && !fix)
-      findings.push({
-        check: "fix",
-        severity: "warning",
-        message: `${home.root} is read-only, so nothing was repaired`,
-        fix: "make it writable and run `docket doctor --fix` again",
-      });
-    const ledger = checkLedger(home);
-    findings.push(ledger.finding);
-    const scan = scanHome(home);
-    findings.push(
-      ...checkModes(home, scan, fix),
-      ...checkTempFiles(scan, fix),
-      ...checkLinks(scan),
-      ...checkPiDocketNeighbour(home, fix),
-      ...checkDoor(home, fix, input.env),
-    );
-    if (ledger.intact && ledger.finding.severity === "ok") {
-      findings.push(
-        checkStoreIndex(home, fix, () => {
-          const ctx = openEngine({ env: input.env, cwd: input.cwd });
-          try {
-            reindexStore(ctx);
-          } finally {
-            ctx.close();
-          }
-        }),
-      );
-    }
+  try {
+    if (exists) checkHomeFiles(home, input, findings);
+  } catch (error) {
+    // A better-sqlite3 that does not load here (built for another Node) stops the ledger's checks, not the doctor's.
+    const code = (error as { code?: string }).code;
+    if (code !== "native-module-abi" && code !== "native-module-missing") throw error;
+    const e = error as Error & { hint?: string };
+    findings.push({
+      check: "sqlite",
+      severity: "problem",
+      message: e.message,
+      fix: e.hint ?? "rebuild better-sqlite3",
+    });
   }
   findings.push(
+    checkNode({ version: process.version, modules: process.versions.modules, execPath: process.execPath }),
     checkTool("tmux"),
     checkTool("git"),
     checkPi(),
@@ -75,4 +58,38 @@ export function runDoctor(input: DoctorInput): DoctorReport {
     ...checkNotify(input.env),
   );
   return { home: home.root, ok: !findings.some((f) => f.severity === "problem" && !f.fixed), findings };
+}
+
+/** The checks of an existing home: its ledger, modes, temp files, links, door and (with an intact ledger) the store. */
+function checkHomeFiles(home: ReturnType<typeof homeLayout>, input: DoctorInput, findings: Finding[]): void {
+  const fix = input.fix && isWritable(home.root); // read-only: nothing can be repaired here
+  if (input.fix && !fix)
+    findings.push({
+      check: "fix",
+      severity: "warning",
+      message: `${home.root} is read-only, so nothing was repaired`,
+      fix: "make it writable and run `docket doctor --fix` again",
+    });
+  const ledger = checkLedger(home);
+  findings.push(ledger.finding);
+  const scan = scanHome(home);
+  findings.push(
+    ...checkModes(home, scan, fix),
+    ...checkTempFiles(scan, fix),
+    ...checkLinks(scan),
+    ...checkPiDocketNeighbour(home, fix),
+    ...checkDoor(home, fix, input.env),
+  );
+  if (ledger.intact && ledger.finding.severity === "ok") {
+    findings.push(
+      checkStoreIndex(home, fix, () => {
+        const ctx = openEngine({ env: input.env, cwd: input.cwd });
+        try {
+          reindexStore(ctx);
+        } finally {
+          ctx.close();
+        }
+      }),
+    );
+  }
 }

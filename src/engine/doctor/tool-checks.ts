@@ -5,6 +5,7 @@ import { pathExists } from "../../files/probe.js";
 import { resolvePiCli } from "../../substrate/agents/pi.js";
 import { isAtLeast, toolVersion, type OutsideTool } from "../../substrate/tool-versions.js";
 import { ok, type Finding } from "./findings.js";
+import { SUPPORTED_NODE, isSupportedNode } from "../../domain/node-abi.js";
 
 /** The oldest versions whose features Docket uses (tmux `new-window -e`, git worktrees with `--detach`). */
 export const MIN_VERSIONS: Record<OutsideTool, string> = { tmux: "3.0", git: "2.25" };
@@ -49,4 +50,16 @@ export function checkPi(): Finding {
       fix: "reinstall Docket's dependencies (npm ci)",
     };
   return ok("pi", cli);
+}
+
+/** The Node.js running Docket: one outside SUPPORTED_NODE (Node 20, say) is a warning with the way out. */
+export function checkNode(running: { version: string; modules: string; execPath: string }): Finding {
+  const what = `Node ${running.version} (NODE_MODULE_VERSION ${running.modules}, ${running.execPath})`;
+  if (isSupportedNode(running.version)) return ok("node", what);
+  return {
+    check: "node",
+    severity: "warning",
+    message: `${what} is not supported: Docket runs under Node ${SUPPORTED_NODE}`,
+    fix: "run Docket under Node 22.12+ or 24 (put that node first on PATH); its better-sqlite3 must be built for that Node",
+  };
 }

@@ -2,6 +2,7 @@
 // Parent → the full immutable body queued as a chip; Worker → exactly one fresh worker with a byte-exact
 // source-deliverable.md and provenance {sourceRef, approvingDecisionId, useDecisionId} (ADR-0003, issue 5 §5).
 
+import { assertExactRef } from "../../domain/ids.js";
 import { oneLine } from "../../domain/text/fence.js";
 import type { SourceHandoff } from "../../domain/deliverables/deliverable.js";
 import { refusal, usageError, validationError } from "../../domain/errors.js";
@@ -17,11 +18,13 @@ import { kindRegistry, trustedKindChoice } from "../workers/kinds.js";
 import { parsePlan } from "../../domain/plans/plan-contract.js";
 import { isPlanLike, resolvePlanGate, type PlanGateState } from "../../domain/plans/plan-gate.js";
 import { spawnWorker, type SpawnHandoff, type SpawnInput, type SpawnResult } from "../workers/spawn.js";
+import { resolveSpawn } from "../workers/spawn-resolve.js";
+import { dispatchableItems } from "../work/dispatch.js";
 import { assertHuman } from "../authority.js";
 
 /** What is being used: a worker's exact current version, or a stored record (its approval travels with it). */
 const resolveUseSource = (ctx: EngineContext, target: string, version?: number): Reviewable =>
-  resolveReviewable(ctx, { target: target.trim(), version }, "use");
+  resolveReviewable(ctx, { target, version }, "use");
 
 /** The use hooks every kind that takes `use` carries (resolveReviewable refused the others). */
 const useOf = (source: Reviewable): UseHooks => source.use!;
@@ -74,7 +77,7 @@ export function useForParent(
       decision: decisionView(decision),
       alreadyQueued: false,
       notes: [
-        `queued ${ref} as ${chip.id} (${Buffer.byteLength(source.body, "utf8")} bytes) for the parent session's next prompt`,
+        `queued ${ref} as ${chip.id} (${Buffer.byteLength(source.body, "utf8")} bytes) for your pi session's next prompt`,
         "`docket chips` lists queued chips; `docket chips drop <id>` drops one",
       ],
     };
@@ -118,6 +121,9 @@ export async function useForWorker(ctx: EngineContext, input: UseWorkerInput): P
     implement?.task ||
     `Work from the reviewed deliverable ${ref} (its exact text is in source-deliverable.md).`;
   const use = useOf(source);
+  // The launch is checked as spawn will check it before the use is recorded: a refused use records nothing.
+  await resolveSpawn(ctx, { ...input, kind: implement?.kind ?? input.kind, task, fresh: true, yes: true }, true);
+  if (input.items?.length) dispatchableItems(ctx.db, input.items);
   const used = ctx.commands.run("use.worker", { ref, task, implement: Boolean(implement) }, (tx) => {
     const auth = use.authorize(tx, input.expectDecision);
     const decision = insertDecision(tx, {
@@ -301,7 +307,8 @@ export function chipList(ctx: EngineContext, options: { all?: boolean } = {}): C
 
 export function dropChip(ctx: EngineContext, id: string): ChipView {
   assertHuman(ctx, "chips drop");
-  const chipId = id.trim();
+  assertExactRef(id, "a chip id");
+  const chipId = id;
   if (!/^c[1-9][0-9]{0,9}$/.test(chipId))
     throw validationError("bad-chip-id", `"${id}" is not a chip id; chips are c<N>`, "run `docket chips`");
   return chipView(ctx.commands.run("chips.drop", { id: chipId }, (tx) => dropChipRow(tx, chipId)).result);

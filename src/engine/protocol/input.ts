@@ -2,6 +2,7 @@
 // The client reads the bytes (a regular file or pipe, capped); the door parses them here, so nothing is read twice.
 
 import { validationError } from "../../domain/errors.js";
+import { parseStrictJson } from "../../domain/text/strict-json.js";
 
 export { INPUT_CAP_TEXT } from "../../domain/input-cap.js";
 
@@ -22,16 +23,10 @@ export function isSentFile(value: unknown): value is SentFile {
 
 /** A JSON array (or `{"items": [...]}`) of objects; `what` names the expected entry shape. */
 export function jsonListOf(file: SentFile, what: string): Record<string, unknown>[] {
-  let data: unknown;
-  try {
-    data = JSON.parse(file.text);
-  } catch (error) {
-    throw validationError(
-      "input-file-invalid",
-      `cannot read ${file.path} as JSON: ${(error as Error).message}`,
-      `give a JSON array of ${what}`,
-    );
-  }
+  const parsed = parseStrictJson(file.text);
+  if (!parsed.ok)
+    throw validationError("input-file-invalid", `${file.path} ${parsed.reason}`, `give a JSON array of ${what}`);
+  const data = parsed.value;
   const list = Array.isArray(data)
     ? data
     : typeof data === "object" && data !== null && Array.isArray((data as { items?: unknown }).items)

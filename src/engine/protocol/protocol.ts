@@ -19,6 +19,8 @@ import { idempotencyKey, optionalKey } from "../../domain/idempotency.js";
 import {
   EVIDENCE_KINDS,
   isEvidenceKind,
+  MAX_EVIDENCE,
+  tooMuchEvidence,
   type Evidence,
   type ReportEntry,
   type ReportEntryInput,
@@ -56,7 +58,6 @@ function bestEffort(fn: () => void): void {
 
 export const MAX_CALL_ID = 200;
 export const MAX_RECOMMENDATIONS = 100;
-export const MAX_EVIDENCE = 100;
 export const MAX_OPTIONS = 9;
 
 // ── todos ────────────────────────────────────────────────────────────────────────────────────────────────
@@ -419,8 +420,7 @@ function checkDone(input: DoneInput): CheckedDone {
     }
     return { kind: e.kind, text: e.text.trim() };
   });
-  if (evidence.length > MAX_EVIDENCE)
-    throw validationError("evidence-invalid", `at most ${MAX_EVIDENCE} evidence entries; got ${evidence.length}`);
+  if (evidence.length > MAX_EVIDENCE) throw tooMuchEvidence(evidence.length);
   const recommendations = (input.recommendations ?? []).map((r) => String(r).trim()).filter((r) => r !== "");
   if (recommendations.length > MAX_RECOMMENDATIONS)
     throw validationError(

@@ -2,17 +2,15 @@
 // Evidence may be given as {kind, text} objects or as "kind=text" strings, like the command-line flag.
 
 import { validationError } from "../../domain/errors.js";
+import { parseStrictJson } from "../../domain/text/strict-json.js";
 import { parseEvidenceFlag, type ReportEntryInput } from "../../domain/work/report.js";
 import type { SentFile } from "./input.js";
 
 export function reportFileEntries(file: SentFile): ReportEntryInput[] {
   const { path, text } = file;
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (error) {
-    throw validationError("report-file-invalid", `report file ${path} is not JSON: ${(error as Error).message}`);
-  }
+  const parsed = parseStrictJson(text);
+  if (!parsed.ok) throw validationError("report-file-invalid", `report file ${path} ${parsed.reason}`);
+  const data = parsed.value;
   const list = Array.isArray(data) ? data : isObject(data) && Array.isArray(data.items) ? data.items : undefined;
   if (!list || list.length === 0) {
     throw validationError(

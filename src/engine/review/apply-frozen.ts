@@ -32,9 +32,28 @@ export function formatPatchProblems(problems: readonly PatchProblem[]): string {
   return problems.map((p) => `${p.path} (${p.reason})`).join("; ");
 }
 
+/**
+ * Read-only, before anything is asked or applied: true when the checkout already holds exactly this patch (and not
+ * its pre-image), false when it applies; a `patch-does-not-apply` refusal when it does neither.
+ */
+export function checkFrozenApplies(ctx: EngineContext, a: { ref: string; root: string; patch: string }): boolean {
+  const check = ctx.git.checkPatch(a.root, a.patch);
+  if (check.ok) return false;
+  if (ctx.git.isPatchApplied(a.root, a.patch)) return true;
+  throw doesNotApply(a, check.problems);
+}
+
 /** Read-only: does the checkout already hold exactly this patch (and not its pre-image)? */
 export function alreadyApplied(ctx: EngineContext, root: string, patch: string): boolean {
   return !ctx.git.checkPatch(root, patch).ok && ctx.git.isPatchApplied(root, patch);
+}
+
+export function doesNotApply(a: { ref: string; root: string }, problems: readonly PatchProblem[]): Error {
+  return refusal(
+    "patch-does-not-apply",
+    `${a.ref} does not apply to ${a.root}: ${formatPatchProblems(problems)}; nothing changed`,
+    "see what changed with `git status`, then ask the worker to revise",
+  );
 }
 
 /**
@@ -43,15 +62,7 @@ export function alreadyApplied(ctx: EngineContext, root: string, patch: string):
  * the command records it (`recovered`).
  */
 export function applyFrozen<R>(ctx: EngineContext, a: FrozenApply<R>): FrozenApplied<R> {
-  const check = ctx.git.checkPatch(a.root, a.patch);
-  const recovered = !check.ok && ctx.git.isPatchApplied(a.root, a.patch);
-  if (!check.ok && !recovered) {
-    throw refusal(
-      "patch-does-not-apply",
-      `${a.ref} does not apply to ${a.root}: ${formatPatchProblems(check.problems)}; nothing changed`,
-      "see what changed with `git status`, then ask the worker to revise",
-    );
-  }
+  const recovered = checkFrozenApplies(ctx, a);
   if (!recovered) {
     const applied = ctx.git.applyPatch(a.root, a.patch);
     if (!applied.ok)

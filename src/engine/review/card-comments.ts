@@ -1,7 +1,7 @@
 // The comments a card shows: the drafts on this version, and the comments the previous version's revise sent, mapped
 // through this version's frozen patch ("current" where their lines still exist, "outdated" where not) with the worker's answers.
 
-import { deliverableRef } from "../../domain/deliverables/refs.js";
+import { deliverableRef, parseReviewableRef } from "../../domain/deliverables/refs.js";
 import type { DeliverablePointer, WorkerDeliverable } from "../../domain/deliverables/deliverable.js";
 import type { DiffFile } from "../../domain/deliverables/diff-files.js";
 import { mapAnchor, type MappedAnchor } from "../../domain/review/comment-map.js";
@@ -69,6 +69,9 @@ export function cardCommentsOf(
   ctx: EngineContext,
   ref: string,
 ): { comments: CardComments; worker: string; isCurrent: boolean } {
+  const combined = parseReviewableRef(ref);
+  // Comments are drafted on a worker's version; a combined version's card has none.
+  if (combined.kind === "combined") return { comments: NO_COMMENTS, worker: combined.key, isCurrent: false };
   const t = resolveReviewTarget(ctx, { target: ref });
   const comments = cardComments(ctx, {
     worker: t.worker.id,

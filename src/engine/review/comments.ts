@@ -1,6 +1,7 @@
 // Draft review comments on lines of one exact frozen version: add, edit, delete (each one ledger command under an
 // optional idempotency key) and list. Only the human comments; a comment binds the version's ref and sha256 (issue 30).
 
+import { assertExactRef } from "../../domain/ids.js";
 import type { DiffFile } from "../../domain/deliverables/diff-files.js";
 import { shownDiffFiles } from "../../domain/deliverables/shown-patch.js";
 import type { WorkerDeliverable } from "../../domain/deliverables/deliverable.js";
@@ -213,7 +214,8 @@ function assertCurrent(target: ReviewTarget): void {
 }
 
 function requireDraft(tx: Tx, id: string): CommentRow {
-  const c = commentById(tx.db, id.trim());
+  assertExactRef(id, "a comment id");
+  const c = commentById(tx.db, id);
   if (!c) throw notFound("no-such-comment", `there is no review comment ${id}`, "list them with `docket comments <w>`");
   if (c.state === "sent")
     throw refusal(

@@ -40,8 +40,9 @@ export interface LoggedComment {
 export const MAX_LOG_WINDOW_DAYS = 36_500;
 
 export function decisionLog(ctx: EngineContext, input: DecisionLogInput = {}): DecisionLog {
-  const window = input.since?.trim() || "7d";
-  const ms = parseDuration(window);
+  // Exactly as given: an empty or padded window is refused, never read as the default.
+  const window = input.since ?? "7d";
+  const ms = /\s/.test(window) ? undefined : parseDuration(window);
   if (ms === undefined || ms <= 0)
     throw usageError("bad-duration", `--since takes a duration like 7d, 24h or 30m; got "${input.since}"`);
   if (ms > MAX_LOG_WINDOW_DAYS * 86_400_000) {

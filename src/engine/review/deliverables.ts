@@ -9,7 +9,7 @@ import { idempotencyKey } from "../../domain/idempotency.js";
 import { normalizeWorkerId } from "../../domain/ids.js";
 import { readDeliverable, type SidecarRead } from "../../files/workers/deliverables.js";
 import { storedResult } from "../../ledger/workers/protocol.js";
-import { getWorker, requireWorker } from "../../ledger/workers/workers.js";
+import { getWorker, getWorkerEverRecorded, requireWorker } from "../../ledger/workers/workers.js";
 import type { EngineContext } from "../context.js";
 import { derivePlanCoverage, type DerivedPlanCoverage } from "./plan-coverage.js";
 
@@ -70,7 +70,8 @@ export function deliverableByRef(
       "give one of them",
     );
   }
-  const row = requireWorker(ctx.db, workerId);
+  // An exact ref reads a deleted worker's versions too: delete removes the worker, never what it published.
+  const row = (parsed && getWorkerEverRecorded(ctx.db, workerId)) || requireWorker(ctx.db, workerId);
   const current = pointerOf(row);
   if (!current)
     throw notFound(

@@ -6,9 +6,11 @@ import { patchFilesOf } from "./comments.js";
 import { notFound, refusal, validationError } from "../../domain/errors.js";
 import type { EngineContext } from "../context.js";
 import { resolveReviewTarget } from "./target.js";
+import { resolveReviewable } from "./reviewable.js";
+import { shownDiffFiles } from "../../domain/deliverables/shown-patch.js";
 
 export interface ContextInput {
-  /** An exact `worker-deliverable:w<N>:<K>`. */
+  /** An exact `worker-deliverable:w<N>:<K>` or `combined:w<N>+w<M>:<K>`. */
   ref: string;
   file: number;
   /** Which gap: `contextGaps(file)[gap]`. */
@@ -33,21 +35,21 @@ export function frozenDiffFiles(ctx: EngineContext, ref: string): { ref: string;
 }
 
 export function frozenContext(ctx: EngineContext, input: ContextInput, files?: DiffFile[]): ContextLines {
-  const target = resolveReviewTarget(ctx, { target: input.ref });
-  const cs = target.deliverable.changeSet;
-  const all = files ?? patchFilesOf(target.deliverable);
+  const target = resolveReviewable(ctx, { target: input.ref }, "diff"); // a worker's version or a combined one
+  const cs = target.changeSet;
+  const all = files ?? shownDiffFiles(cs);
   const file = all[input.file];
   if (!file) throw notFound("no-such-file", `${target.pointer.ref} has no file #${input.file}`);
   const gap = contextGaps(file)[input.gap];
   if (!gap)
     throw notFound("no-such-gap", `file #${input.file} of ${target.pointer.ref} has no hidden lines at #${input.gap}`);
-  const base = cs?.base || target.worker.base;
+  const base = cs?.base || target.worker?.worker.base;
   if (!base || !file.oldBlob)
     throw refusal(
       "context-unavailable",
       `the unchanged lines of ${file.oldPath} are not in the frozen patch and its base is unknown`,
     );
-  const read = ctx.git.readBlobAt(target.worker.projectRoot, base, file.oldPath, file.oldBlob);
+  const read = ctx.git.readBlobAt(target.projectRoot, base, file.oldPath, file.oldBlob);
   if (!read.ok)
     throw refusal("context-unavailable", `cannot show the unchanged lines of ${file.oldPath}: ${read.reason}`);
   if (read.bytes.includes(0)) throw refusal("context-unavailable", `${file.oldPath} is binary at the base`);

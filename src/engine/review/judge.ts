@@ -10,6 +10,7 @@ import { UNCOUNTED_APPROVAL_NOTE, type DecisionActor } from "../../domain/review
 import { insertDecision, type Decision } from "../../ledger/review/decisions.js";
 import { insertMessage } from "../../ledger/talk/messages.js";
 import { answerQuestion, openQuestionsOf, questionDetail } from "../../ledger/workers/questions.js";
+import { openQuestionFor } from "./answer-choices.js";
 import { transition } from "../../domain/workers/lifecycle.js";
 import { applyLifecycle, lifecycleRowOf, requireWorker, updateWorker } from "../../ledger/workers/workers.js";
 import type { EngineContext } from "../context.js";
@@ -200,22 +201,7 @@ export function answer(ctx: EngineContext, input: AnswerInput): JudgeResult {
     (tx) => {
       const row = requireWorker(tx.db, workerId);
       assertDecisionUnchanged(tx.db, workerId, input.expectDecision);
-      const open = openQuestionsOf(tx.db, workerId);
-      if (open.length === 0) {
-        throw refusal(
-          "no-open-question",
-          `${workerId} has no open question; nothing changed`,
-          `to message it anyway: \`docket tell ${workerId} <text>\``,
-        );
-      }
-      const q = input.question === undefined ? open[0]! : open.find((o) => o.id === input.question);
-      if (!q) {
-        throw refusal(
-          "question-not-open",
-          `${input.question} is not an open question of ${workerId}; nothing changed`,
-          `open: ${open.map((o) => o.id).join(", ")}`,
-        );
-      }
+      const q = openQuestionFor(tx.db, workerId, input.question);
       const detail = questionDetail(tx.db, q.id);
       const risk = detail?.risk ?? null;
       const text = pickedOption(typed, detail?.options ?? []);
@@ -232,7 +218,7 @@ export function answer(ctx: EngineContext, input: AnswerInput): JudgeResult {
         question: q.id,
         evidenceRefs: pointerOf(row) ? [pointerOf(row)!.ref] : [],
       });
-      const remaining = open.length - 1;
+      const remaining = openQuestionsOf(tx.db, workerId).length;
       applyLifecycle(
         tx,
         workerId,
@@ -279,7 +265,7 @@ export function discard(ctx: EngineContext, input: DiscardInput): DiscardResult 
   if (row.workspaceMode !== "isolated" || !row.base) {
     throw refusal(
       "no-own-workspace",
-      `${workerId} works in the shared parent directory; it has no changes of its own to discard`,
+      `${workerId} works in your checkout (shared); it has no changes of its own to discard`,
     );
   }
   // A worker on a host changed its workspace there: the copy here holds only its base.

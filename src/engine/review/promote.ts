@@ -11,7 +11,7 @@ import { insertDecision } from "../../ledger/review/decisions.js";
 import { assertHuman } from "../authority.js";
 import type { EngineContext } from "../context.js";
 import { journalPromotion } from "../talk/journal.js";
-import { alreadyApplied, applyFrozen, RECOVERED_NOTE } from "./apply-frozen.js";
+import { alreadyApplied, applyFrozen, checkFrozenApplies, RECOVERED_NOTE } from "./apply-frozen.js";
 import type { PromoteResult, WorkspaceOutcome } from "./promotion.js";
 import { resolveReviewable, type Reviewable } from "./reviewable.js";
 import {
@@ -120,6 +120,8 @@ function notApprovedRefusal(r: Reviewable): Error {
 export function promote(ctx: EngineContext, input: PromoteInput): PromoteResult {
   const plan = planPromotion(ctx, input);
   const { reviewable: r, root, patch, files } = plan;
+  // A patch that cannot land is refused before any confirmation is asked for (or refused for want of --yes).
+  checkFrozenApplies(ctx, { ref: r.pointer.ref, root, patch });
   if (
     resolveConfirmation("promote", { yes: Boolean(input.yes), interactive: false, needed: plan.needsConfirmation }) ===
     "refuse"

@@ -2,7 +2,7 @@
 // what is collapsed) counted up front without building a line, and one file's rows parsed only when that file is asked
 // for. The same files patchFilesOf gives, head for head and row for row (text frozen as binary shown decoded).
 
-import type { WorkerDeliverable } from "../../domain/deliverables/deliverable.js";
+import type { ChangeSet, WorkerDeliverable } from "../../domain/deliverables/deliverable.js";
 import {
   pairExactRenames,
   parseDiffHeads,
@@ -12,7 +12,7 @@ import {
 } from "../../domain/deliverables/diff-files.js";
 import { shownPatch, splitSections } from "../../domain/deliverables/shown-patch.js";
 import type { EngineContext } from "../context.js";
-import { resolveReviewTarget } from "./target.js";
+import { resolveReviewable } from "./reviewable.js";
 
 export interface ReviewFiles {
   /** Every file, in patch order (`heads[i].index === i`). */
@@ -28,21 +28,22 @@ export function everyFile(files: ReviewFiles): DiffFile[] {
   return files.heads.map((h) => files.file(h.index)!);
 }
 
-/** Per read sidecar, built once however many readers ask. */
-const built = new WeakMap<WorkerDeliverable, ReviewFiles>();
+/** Per read change set, built once however many readers ask. */
+const built = new WeakMap<ChangeSet, ReviewFiles>();
 
-export function reviewFilesOf(d: WorkerDeliverable): ReviewFiles {
-  let files = built.get(d);
-  if (!files) built.set(d, (files = reviewFiles(d)));
+export function reviewFilesOf(d: Pick<WorkerDeliverable, "changeSet">): ReviewFiles {
+  if (!d.changeSet) return NO_FILES;
+  let files = built.get(d.changeSet);
+  if (!files) built.set(d.changeSet, (files = reviewFiles(d)));
   return files;
 }
 
 /** The files of one exact version (a surface may keep them by ref: sidecars never change). */
 export function frozenReviewFiles(ctx: EngineContext, ref: string): ReviewFiles {
-  return reviewFilesOf(resolveReviewTarget(ctx, { target: ref }).deliverable);
+  return reviewFilesOf(resolveReviewable(ctx, { target: ref }, "diff")); // a worker's version or a combined one
 }
 
-function reviewFiles(d: WorkerDeliverable): ReviewFiles {
+function reviewFiles(d: Pick<WorkerDeliverable, "changeSet">): ReviewFiles {
   const shown = shownPatch(d.changeSet);
   if (shown.text === "") return NO_FILES;
   const decoded = new Set(shown.decoded);

@@ -50,7 +50,12 @@ export function workerReviewable(ctx: EngineContext, input: TargetInput): Review
     body: t.deliverable.body,
     outcome: t.deliverable.outcome,
     worker: t,
-    refuses: (verb) => (verb === "use" && !current ? useNotCurrent(t) : undefined),
+    refuses: (verb) =>
+      t.worker.deletedAt !== null && verb !== "diff"
+        ? deletedWorker(t)
+        : verb === "use" && !current
+          ? useNotCurrent(t)
+          : undefined,
     shown: (verb) => assertShownBinding(ctx, t, input, verb),
     assertStill: (tx, verb) => {
       if (!t.exact) assertPointerUnchanged(tx, t);
@@ -139,7 +144,7 @@ function settleWorkspace(
   const w = t.worker;
   const base = t.deliverable.changeSet?.base || w.base;
   if (w.workspaceMode !== "isolated" || !base)
-    return { workspace: "shared", note: `${w.id} shares the parent directory; nothing to reset` };
+    return { workspace: "shared", note: `${w.id} works in your checkout (shared); nothing to reset` };
   const host = hostOf(w);
   if (host !== undefined) {
     // Its workspace is on its host: checked and reset there (the one here is only its base).
@@ -167,4 +172,13 @@ function settleWorkspace(
     workspace: "reset",
     note: `${w.id}'s workspace was reset to its base (its live changes equalled the promoted patch)`,
   };
+}
+
+/** A deleted worker's versions are read by ref (report, diff, verdict), never judged or handed on: nothing runs it. */
+function deletedWorker(t: ReviewTarget): DocketError {
+  return refusal(
+    "worker-deleted",
+    `${t.worker.id} was deleted; ${t.pointer.ref} stays readable but is not judged, promoted or used; nothing changed`,
+    `read it with \`docket report ${t.pointer.ref}\` or \`docket diff ${t.pointer.ref}\``,
+  );
 }

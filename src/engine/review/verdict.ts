@@ -19,7 +19,7 @@ import { moveText, type CardMove, type CardVerb } from "../../domain/review/card
 import { queueRank } from "../../domain/review/queue-rank.js";
 import { workersOf } from "../../ledger/workers/fleet-reads.js";
 import { openQuestionCounts, questionDetail, openQuestionsOf } from "../../ledger/workers/questions.js";
-import { requireWorker } from "../../ledger/workers/workers.js";
+import { getWorkerEverRecorded, requireWorker } from "../../ledger/workers/workers.js";
 import { openNotesOf } from "../../ledger/talk/notes.js";
 import { readSnapshot } from "../../ledger/core/snapshot.js";
 import type { EngineContext } from "../context.js";
@@ -176,7 +176,10 @@ function cardFacts(ctx: EngineContext, target: string, options: CardOptions): Ca
       `"${target}" is not a worker or deliverable ref`,
       "use w<N> or worker-deliverable:w<N>:<K>",
     );
-  const row = requireWorker(ctx.db, workerId);
+  // A deleted worker's card opens by its exact ref only: its versions stay, the worker does not.
+  const row =
+    (ref.kind === "worker" && ref.version !== undefined && getWorkerEverRecorded(ctx.db, workerId)) ||
+    requireWorker(ctx.db, workerId);
   if (!pointerOf(row)) return { row, pointer: null, deliverable: null, invalid: null, content: null };
   try {
     const t = resolveReviewTarget(ctx, { target, version: options.version }, options.facts?.sidecar);
@@ -379,7 +382,7 @@ export function formatVerdictCard(card: VerdictCard): string[] {
       const lane = !q.consult
         ? ""
         : q.consult.audience === "parent-agent"
-          ? " (consult · with the parent agent)"
+          ? " (consult · with your pi session's model)"
           : q.consult.escalation
             ? ` (consult · escalated: ${q.consult.escalation})`
             : " (consult)";

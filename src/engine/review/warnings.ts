@@ -171,7 +171,7 @@ function parentWarnings(
       warnings: [
         {
           kind: "parent-unknown",
-          text: `could not check the parent checkout for changes: ${(error as Error).message.split("\n")[0]}`,
+          text: `could not check your checkout for changes: ${(error as Error).message.split("\n")[0]}`,
         },
       ],
     };
@@ -182,7 +182,7 @@ function parentWarnings(
       warnings: [
         {
           kind: "parent-unknown",
-          text: `cannot tell whether the parent changed these files: ${whose}'s base is unknown to ${root}`,
+          text: `cannot tell whether your checkout changed these files: ${whose}'s base is unknown to ${root}`,
         },
       ],
     };
@@ -193,7 +193,7 @@ function parentWarnings(
     warnings: [
       {
         kind: "parent-moved",
-        text: `parent changed ${parentChanges.map((c) => `${c.path} (${STATUS_LABEL[c.status[0]!] ?? c.status})`).join(", ")} since ${whose}'s base · re-check before promoting`,
+        text: `your checkout changed ${parentChanges.map((c) => `${c.path} (${STATUS_LABEL[c.status[0]!] ?? c.status})`).join(", ")} since ${whose}'s base · re-check before promoting`,
       },
     ],
   };

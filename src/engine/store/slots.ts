@@ -1,6 +1,7 @@
 // Load, preview, unload and delete for stored records and legacy bundles: d<N> slots are ledger rows, never model context.
 // Loading and previewing only inspect; deleting removes exactly one version (or one legacy bundle) after confirmation.
 
+import { assertExactRef } from "../../domain/ids.js";
 import { notFound } from "../../domain/errors.js";
 import { confirmationRefused, resolveConfirmation } from "../../domain/review/confirmation.js";
 import type { StoredDeliverable } from "../../domain/store/stored-deliverable.js";
@@ -87,7 +88,8 @@ export interface UnloadResult {
 /** Unmounts a slot (`d<N>`, or the active slot of a ref). Unloading an already unloaded slot says so and changes nothing. */
 export function unloadStored(ctx: EngineContext, slotOrRef: string): UnloadResult {
   assertHuman(ctx, "unload");
-  const name = slotOrRef.trim();
+  assertExactRef(slotOrRef, "a slot or ref");
+  const name = slotOrRef;
   let slot: SlotRow | undefined = /^d[1-9][0-9]{0,9}$/.test(name) ? getSlot(ctx.db, name) : undefined;
   if (!slot && !/^d[1-9][0-9]{0,9}$/.test(name)) slot = activeSlotFor(ctx.db, resolveStoreTarget(ctx, name).ref);
   if (!slot) throw notFound("slot-not-found", `no slot ${name}`, "slots are d<N>; `docket load <ref>` creates one");

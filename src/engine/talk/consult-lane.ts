@@ -27,7 +27,7 @@ export function consultsForParent(ctx: EngineContext): ConsultRow[] {
 function leftLane(id: string): Error {
   return refusal(
     "consult-not-pending",
-    `${id} is no longer waiting for the parent agent (answered, escalated or dropped); nothing was sent`,
+    `${id} is no longer waiting for your pi session's model (answered, escalated or dropped); nothing was sent`,
   );
 }
 
@@ -62,7 +62,7 @@ export function answerConsult(ctx: EngineContext, input: { question: string; tex
       question: q.id,
       option: text,
       risk: q.risk,
-      note: "answered a consult by the parent agent; not reviewed by the human",
+      note: "a consult answered by your pi session's model; not reviewed by you",
     });
     applyLifecycle(
       tx,

@@ -11,8 +11,10 @@ import { activeBindingForItem, insertBinding } from "../../ledger/work/bindings.
 import { insertDispatch } from "../../ledger/work/dispatch.js";
 import { requireItem } from "../../ledger/work/items.js";
 import { insertMessage } from "../../ledger/talk/messages.js";
+import { markDeliveredWithBrief } from "../../ledger/talk/message-delivery.js";
 import { insertObligation } from "../../ledger/work/obligations.js";
 import { requireWorker } from "../../ledger/workers/workers.js";
+import type { Db } from "../../ledger/core/open.js";
 import type { EngineContext } from "../context.js";
 import { checkedItemId } from "./items.js";
 import { assertHuman } from "../authority.js";
@@ -21,11 +23,15 @@ export interface DispatchInput {
   worker: string;
   items: readonly string[];
   key?: string;
+  /** Spawn's dispatch: the envelope goes into the new worker's task.md, delivered with its first prompt. */
+  inBrief?: boolean;
 }
 
 export interface DispatchResult {
   dispatch: string;
   bindings: { item: string; binding: string; acceptedRevision: number }[];
+  /** The work envelope's text (what the worker is told). */
+  envelope: string;
 }
 
 export function dispatchItems(ctx: EngineContext, input: DispatchInput): DispatchResult {
@@ -49,20 +55,7 @@ export function dispatchItems(ctx: EngineContext, input: DispatchInput): Dispatc
           `${worker} has exited; respawn it or dispatch to another worker`,
           `\`docket respawn ${worker}\``,
         );
-      const open: Item[] = items.map((id) => {
-        const item = requireItem(tx.db, id);
-        if (item.state !== "open")
-          throw refusal("item-not-open", `${id} is ${item.state}; only open items can be dispatched`);
-        const held = activeBindingForItem(tx.db, id);
-        if (held) {
-          throw refusal(
-            "item-already-bound",
-            `${id} is already bound to ${held.worker} (binding ${held.id}); nothing was dispatched`,
-            `wait for ${held.worker} to report on ${id}, or dispatch other items`,
-          );
-        }
-        return item;
-      });
+      const open = dispatchableItems(tx.db, items);
       const dispatch = insertDispatch(tx, worker, row.generation);
       const dueAt = addMinutes(tx.now, dueMinutes);
       const bindings = open.map((item) => {
@@ -76,9 +69,30 @@ export function dispatchItems(ctx: EngineContext, input: DispatchInput): Dispatc
         insertObligation(tx, { binding, item: item.id, worker, dueAt });
         return { item: item.id, binding, acceptedRevision: item.revision };
       });
-      insertMessage(tx, { worker, kind: "work", body: formatWorkEnvelope(dispatch, open), dispatch });
-      return { dispatch, bindings };
+      const envelope = formatWorkEnvelope(dispatch, open);
+      const message = insertMessage(tx, { worker, kind: "work", body: envelope, dispatch });
+      if (input.inBrief) markDeliveredWithBrief(tx, message, row.generation);
+      return { dispatch, bindings, envelope };
     },
     { key: optionalKey({ tool: "dispatch", callId: input.key }) },
   ).result;
+}
+
+/** The items, each open and bound to no worker, or a refusal naming the first that is not (read before or inside a dispatch). */
+export function dispatchableItems(db: Db, items: readonly string[]): Item[] {
+  return items.map((raw) => {
+    const id = checkedItemId(raw);
+    const item = requireItem(db, id);
+    if (item.state !== "open")
+      throw refusal("item-not-open", `${id} is ${item.state}; only open items can be dispatched`);
+    const held = activeBindingForItem(db, id);
+    if (held) {
+      throw refusal(
+        "item-already-bound",
+        `${id} is already bound to ${held.worker} (binding ${held.id}); nothing was dispatched`,
+        `wait for ${held.worker} to report on ${id}, or dispatch other items`,
+      );
+    }
+    return item;
+  });
 }

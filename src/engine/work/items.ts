@@ -3,7 +3,7 @@
 
 import { optionalKey } from "../../domain/idempotency.js";
 import { refusal, validationError } from "../../domain/errors.js";
-import { parseItemId, type ItemKind } from "../../domain/ids.js";
+import { assertExactRef, parseItemId, type ItemKind } from "../../domain/ids.js";
 import type { Item, Reply } from "../../domain/work/items.js";
 import { formatEditReview, formatReplyReview } from "../../domain/work/messages.js";
 import { activeBindingForItem, listBindingsForItem, moveAcceptedRevision } from "../../ledger/work/bindings.js";
@@ -157,10 +157,11 @@ export function showItem(ctx: EngineContext, value: string): ItemDetail {
 }
 
 export function checkedItemId(value: string): string {
+  assertExactRef(String(value ?? ""), "an item id");
   const parsed = parseItemId(String(value ?? ""));
   if (!parsed)
     throw validationError("bad-item-id", `"${value}" is not an item id; items are t<N> (todo) or r<N> (request)`);
-  return String(value).trim();
+  return String(value);
 }
 
 export function requireText(text: string): string {

@@ -1,6 +1,7 @@
 // The human's view of what bindings owe: list (owed, due, all), park until a time, unpark.
 // Park/unpark are ledger commands; a resolved obligation cannot be parked (seed 002).
 
+import { assertExactRef } from "../../domain/ids.js";
 import { optionalKey } from "../../domain/idempotency.js";
 import { refusal, validationError } from "../../domain/errors.js";
 import { listObligations, parkObligation, unparkObligation, type Obligation } from "../../ledger/work/obligations.js";
@@ -66,7 +67,8 @@ export function unparkObligationNow(ctx: EngineContext, input: { id: string; key
 }
 
 function checkedObligationId(value: string): string {
-  const v = String(value ?? "").trim();
+  const v = String(value ?? "");
+  assertExactRef(v, "an obligation id");
   if (!/^o[1-9][0-9]*$/.test(v))
     throw validationError("bad-obligation-id", `"${value}" is not an obligation id; obligations are o<N>`);
   return v;

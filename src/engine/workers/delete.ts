@@ -12,6 +12,7 @@ import { cancelQueuedMessages } from "../../ledger/talk/message-delivery.js";
 import { workersOf } from "../../ledger/workers/fleet-reads.js";
 import { requireWorker, updateWorker } from "../../ledger/workers/workers.js";
 import { recordDecisionDebt } from "../../ledger/review/decisions.js";
+import { heldItemsOf, releaseHeldItems } from "../../ledger/work/release.js";
 import type { EngineContext } from "../context.js";
 import { harvestPane } from "./harvest.js";
 import { resolveWorkerId } from "./view.js";
@@ -34,6 +35,8 @@ export interface DeleteResult {
   deleted: true;
   workspaceRemoved: boolean;
   cancelledMessages: number;
+  /** Items it held, released back (open, owed by nobody) with the reason on each obligation. */
+  releasedItems: string[];
 }
 
 export async function deleteWorker(ctx: EngineContext, input: DeleteInput): Promise<DeleteResult> {
@@ -43,14 +46,25 @@ export async function deleteWorker(ctx: EngineContext, input: DeleteInput): Prom
     yes: Boolean(input.yes),
     interactive: Boolean(input.interactive && input.confirm),
   });
-  if (step === "refuse") throw confirmationRefused("delete", row.id);
+  const held = heldLine(ctx, row.id);
+  if (step === "refuse") throw confirmationRefused("delete", row.id, held);
   if (
     step === "ask" &&
-    !(await input.confirm!(`Delete ${row.id} (${row.task})? Its window and workspace go; deliverables stay.`))
+    !(await input.confirm!(
+      `Delete ${row.id} (${row.task})? Its window and workspace go; deliverables stay.${held ? ` ${held}.` : ""}`,
+    ))
   ) {
     throw confirmationDeclined("delete", row.id);
   }
   return retireWorker(ctx, row, { force: Boolean(input.force) });
+}
+
+/** What a delete does to the items the worker still owes a report on, said before it is asked. */
+function heldLine(ctx: EngineContext, worker: string): string {
+  const held = heldItemsOf(ctx.db, worker).map((h) => h.item);
+  return held.length === 0
+    ? ""
+    : `it owes a report on ${held.join(", ")}: ${held.length === 1 ? "that item is" : "those items are"} released back open, owed by nobody`;
 }
 
 function unpromotedChanges(ctx: EngineContext, row: Worker): boolean {
@@ -95,8 +109,9 @@ function retireWorker(ctx: EngineContext, row: Worker, options: { force: boolean
   }
   removeWorkerPath(ctx.home, row.id, WORKER_FILES.session);
   removeWorkerLaunchEnv(ctx, row.id); // its run token and --env secrets go with it
-  const cancelledMessages = ctx.commands.run("worker.delete", { worker: row.id }, (tx) => {
+  const { cancelledMessages, releasedItems } = ctx.commands.run("worker.delete", { worker: row.id }, (tx) => {
     const n = cancelQueuedMessages(tx, row.id);
+    const released = releaseHeldItems(tx, row.id, `released: ${row.id} was deleted before it reported`);
     // A pruned worker whose current version nobody judged becomes decision debt, recorded with the pruning.
     if (options.pruned) recordDecisionDebt(tx, row);
     updateWorker(tx, row.id, {
@@ -106,9 +121,9 @@ function retireWorker(ctx: EngineContext, row: Worker, options: { force: boolean
       windowId: null,
       paneId: null,
     });
-    return n;
+    return { cancelledMessages: n, releasedItems: released.map((h) => h.item) };
   }).result;
-  return { worker: row.id, deleted: true, workspaceRemoved, cancelledMessages };
+  return { worker: row.id, deleted: true, workspaceRemoved, cancelledMessages, releasedItems };
 }
 
 export interface PruneResult {

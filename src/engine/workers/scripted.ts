@@ -4,6 +4,8 @@
 import { resolve } from "node:path";
 import { usageError, validationError } from "../../domain/errors.js";
 import { readInputFile } from "../../files/input-file.js";
+import { parseStrictJsonBytes } from "../../domain/text/strict-json.js";
+import { EVIDENCE_KINDS, MAX_EVIDENCE, REPORT_OUTCOMES } from "../../domain/work/report.js";
 import type { SpawnInput } from "./spawn-resolve.js";
 
 /** The scripted model's provider/model (registered by the pi extension `surfaces/pi/scripted-model.js`). */
@@ -17,7 +19,12 @@ export const SCRIPTED_STEP_FORMAT = [
   "Tools are pi's (read, write, edit, bash) and Docket's (docket_todos, docket_done, docket_fail, docket_note, …);",
   "docket_done's arguments: outcome (completed | findings | proposal), summary, and optional evidence, recommendations,",
   "items; the reply's text is the deliverable's body. When the steps run out the model answers with a short text and",
-  "stops, so the worker idles.",
+  "stops, so the worker idles. The shapes of evidence and items (docket_report takes the same items):",
+  `  "evidence": [{"kind": "${EVIDENCE_KINDS.join(" | ")}", "text": "npm test: 12 pass"}]   at most ${MAX_EVIDENCE} entries`,
+  `  "items": [{"item": "t1", "outcome": "${REPORT_OUTCOMES.join(" | ")}", "body": "what you did and why",`,
+  '             "evidence": […], "forHuman": ["a line for the human"], "answers": {"rp1": "your answer to reply rp1"}}]',
+  '  "recommendations": ["a next step for the human"]',
+  "Each item you report must have been dispatched to the worker (`--item t1` on spawn).",
 ];
 
 /** The spawn input of a scripted worker: pi, the scripted model, its extension, and the steps file's absolute path. */
@@ -27,7 +34,7 @@ export function scriptedSpawnInput(input: SpawnInput, stepsFile: string, extensi
   if (input.model !== undefined && input.model !== SCRIPTED_MODEL)
     throw usageError("bad-flag", `--scripted uses the model ${SCRIPTED_MODEL}; drop --model ${input.model}`);
   const steps = resolve(cwd, stepsFile);
-  checkSteps(readInputFile(steps, `--scripted ${stepsFile}`).toString("utf8"), stepsFile);
+  checkSteps(readInputFile(steps, `--scripted ${stepsFile}`), stepsFile);
   return {
     ...input,
     agent: "pi",
@@ -40,13 +47,10 @@ export function scriptedSpawnInput(input: SpawnInput, stepsFile: string, extensi
 const STEP_HINT =
   "each step is {text?, toolCall?: {name, arguments}, toolCalls?, delayMs?}; spawn's --help has the details";
 
-function checkSteps(text: string, name: string): void {
-  let steps: unknown;
-  try {
-    steps = JSON.parse(text);
-  } catch (error) {
-    throw validationError("bad-steps-file", `--scripted ${name} is not JSON: ${(error as Error).message}`, STEP_HINT);
-  }
+function checkSteps(bytes: Uint8Array, name: string): void {
+  const parsed = parseStrictJsonBytes(bytes);
+  if (!parsed.ok) throw validationError("bad-steps-file", `--scripted ${name} ${parsed.reason}`, STEP_HINT);
+  const steps = parsed.value;
   if (!Array.isArray(steps) || steps.length === 0)
     throw validationError("bad-steps-file", `--scripted ${name} must be a non-empty JSON array of steps`, STEP_HINT);
   steps.forEach((step, i) => {

@@ -75,8 +75,15 @@ export interface ResolvedSpawn {
   containment: Containment;
 }
 
-/** Everything decided before anything is written: the policy, the stored execution, and the agent found on disk. */
-export async function resolveSpawn(ctx: EngineContext, input: SpawnInput): Promise<ResolvedSpawn> {
+/**
+ * Everything decided before anything is written: the policy, the stored execution, and the agent found on disk.
+ * `withHandoff`: a use checks its launch before its decision exists (the handoff names that decision).
+ */
+export async function resolveSpawn(
+  ctx: EngineContext,
+  input: SpawnInput,
+  withHandoff = input.handoff !== undefined,
+): Promise<ResolvedSpawn> {
   assertHuman(ctx, "spawn");
   const task = input.task.trim();
   if (!task) {
@@ -104,7 +111,7 @@ export async function resolveSpawn(ctx: EngineContext, input: SpawnInput): Promi
     seedFile: input.seedFile,
     fresh: input.fresh,
     worktree: input.worktree,
-    handoff: input.handoff !== undefined,
+    handoff: withHandoff,
     interactive: Boolean(input.interactive),
     yes: Boolean(input.yes),
     ...(input.yes && input.yesFrom !== undefined ? { yesFrom: input.yesFrom } : {}),

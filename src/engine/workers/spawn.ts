@@ -83,9 +83,13 @@ export async function spawnWorker(ctx: EngineContext, input: SpawnInput): Promis
   const progress: SpawnProgress = { stage: "dispatch" };
   try {
     let dispatch: SpawnResult["dispatch"];
-    if (input.items && input.items.length > 0) dispatch = dispatchItems(ctx, { worker, items: input.items });
+    let work: string | undefined;
+    if (input.items && input.items.length > 0) {
+      // The items reach the worker in its task.md, with its first prompt: never a turn that interrupts its plan question.
+      ({ envelope: work, ...dispatch } = dispatchItems(ctx, { worker, items: input.items, inBrief: true }));
+    }
     progress.stage = "workspace";
-    prepareAndLaunch(ctx, spawn, input, { worker, projectRoot, runToken, serialize, summary, progress });
+    prepareAndLaunch(ctx, spawn, input, { worker, projectRoot, runToken, serialize, summary, progress, work });
     const { model, thinking, context, workspace } = resolved;
     return {
       worker,
@@ -119,6 +123,8 @@ interface PrepareState {
   /** The spawn's summary: the workspace's notes are added to it. */
   summary: string[];
   progress: SpawnProgress;
+  /** The work envelope of the items dispatched with the spawn, for task.md. */
+  work?: string;
 }
 
 /** The worker's files, workspace and task.md (here, and on its host), then its first generation's window. */
@@ -154,6 +160,7 @@ function prepareAndLaunch(ctx: EngineContext, spawn: ResolvedSpawn, input: Spawn
     workspaceMode,
     handoff: handoff?.brief,
     journal: journalFile(ctx.home, row.projectRoot),
+    work: state.work,
   });
   writeWorkerFile(ctx.home, worker, WORKER_FILES.task, brief);
   if (execution.host !== undefined && progress.workspace) {
@@ -167,6 +174,7 @@ function prepareAndLaunch(ctx: EngineContext, spawn: ResolvedSpawn, input: Spawn
         workspace: at.workspace,
         workspaceMode,
         handoff: handoff && { ...handoff.brief, sidecarPath: at.source },
+        work: state.work,
       });
     prepareRemoteWorkspace(ctx, row, progress.workspace.base, remoteBrief, handoff?.sourceBody);
   }

@@ -157,7 +157,7 @@ export function spendReport(ctx: EngineContext, input: { by: SpendGroup; since?:
 function resolveSinceDay(text: string, nowMs: number): string {
   if (/^\d{4}-\d{2}-\d{2}/.test(text) && !Number.isNaN(Date.parse(text)))
     return new Date(Date.parse(text)).toISOString().slice(0, 10);
-  const ms = parseDuration(text);
+  const ms = /\s/.test(text) ? undefined : parseDuration(text);
   if (ms === undefined)
     throw validationError("bad-since", `--since takes a date (2026-12-01) or an age (90m, 2h, 7d); got "${text}"`);
   return new Date(nowMs - ms).toISOString().slice(0, 10);

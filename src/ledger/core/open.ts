@@ -1,11 +1,12 @@
 // Opens the ledger file: WAL, busy_timeout, foreign keys, then applies pending numbered migrations.
 // One connection per process; several processes share the file and serialise writes with BEGIN IMMEDIATE.
 
-import { existsSync } from "node:fs";
+import { existsSync, realpathSync } from "node:fs";
 import { createRequire } from "node:module";
 import { basename, dirname, join } from "node:path";
 import Database from "better-sqlite3";
 import { DocketError } from "../../domain/errors.js";
+import { SUPPORTED_NODE, builtForAbi, isSupportedNode, nodeOfAbi } from "../../domain/node-abi.js";
 import { migrate } from "./migrate.js";
 
 export type Db = Database.Database;
@@ -68,6 +69,8 @@ export function loadNativeModule(): void {
 function nativeModuleMissing(cause: unknown): DocketError {
   const dir = dirname(dirname(dirname(createRequire(import.meta.url).resolve("better-sqlite3/package.json"))));
   const installedPackage = basename(dirname(dir)) === "node_modules";
+  const builtFor = builtForAbi((cause as Error).message ?? "");
+  if (builtFor !== undefined) return builtForAnotherNode(builtFor, dir, cause);
   const reason =
     (cause as { code?: string }).code === "ERR_DLOPEN_FAILED"
       ? "does not load in this Node.js (built for another version?)"
@@ -78,6 +81,25 @@ function nativeModuleMissing(cause: unknown): DocketError {
       : `run \`npm rebuild better-sqlite3\` in ${dir}; npm 12 runs it only with "allowScripts": {"better-sqlite3": true} in package.json`,
     cause,
   });
+}
+
+/**
+ * The addon was built for another Node's ABI: both are named, and the rebuild that uses this Node's own headers. npm 12
+ * takes no `--nodedir` flag, and a `nodedir` left in ~/.npmrc builds against that Node's headers instead: the
+ * environment variable wins over it (node-gyp reads npm_config_nodedir).
+ */
+function builtForAnotherNode(builtFor: number, dir: string, cause: unknown): DocketError {
+  const running = Number(process.versions.modules);
+  const prefix = dirname(dirname(realpathSync(process.execPath)));
+  return new DocketError(
+    "refusal",
+    "native-module-abi",
+    `better-sqlite3's native module was built for ${nodeOfAbi(builtFor)} (NODE_MODULE_VERSION ${builtFor}), but this is Node ${process.version} (NODE_MODULE_VERSION ${running}, ${process.execPath})`,
+    {
+      hint: `rebuild it against this Node's own headers: \`cd ${dir} && npm_config_nodedir=${prefix} npm rebuild better-sqlite3\`${isSupportedNode(process.version) ? "" : `; Docket supports Node ${SUPPORTED_NODE}, so run it under one of those instead`}`,
+      cause,
+    },
+  );
 }
 
 /** SQLite's data_version: changes whenever another connection commits. Costs no I/O beyond the page cache. */

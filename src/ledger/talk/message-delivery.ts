@@ -17,6 +17,17 @@ export function claimQueuedMessages(tx: Tx, worker: string, generation: number):
     .sort((a, b) => rowOrder(a as Message) - rowOrder(b as Message)) as Message[];
 }
 
+/**
+ * A work envelope written into a new worker's task.md: delivered with its first prompt, never a turn of its own
+ * (delivered_via stays null: neither claimed from the inbox nor pasted into a pane).
+ */
+export function markDeliveredWithBrief(tx: Tx, id: string, generation: number): void {
+  statement(
+    tx.db,
+    "UPDATE messages SET delivery = 'delivered', delivered_generation = ?, delivered_at = ? WHERE id = ? AND delivery = 'queued'",
+  ).run(generation, tx.now, id);
+}
+
 function rowOrder(m: Message): number {
   return Number(m.id.replace(/\D/g, ""));
 }

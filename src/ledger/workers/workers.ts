@@ -234,6 +234,12 @@ export function getWorker(db: Db, id: string): Worker | undefined {
   return row ? workerFromRow(row) : undefined;
 }
 
+/** A worker row even after `delete` (its versions stay readable by exact ref), or undefined: never recorded. */
+export function getWorkerEverRecorded(db: Db, id: string): Worker | undefined {
+  const row = statement(db, "SELECT * FROM workers WHERE id = ?").get(id) as WorkerRow | undefined;
+  return row ? workerFromRow(row) : undefined;
+}
+
 export function requireWorker(db: Db, id: string): Worker {
   const row = getWorker(db, id);
   if (!row) throw notFound("worker-not-found", `no worker ${id}`, "run `docket ls --all` to see workers");

@@ -58,7 +58,7 @@ export function parseApplyErrors(stderr: string): PatchProblem[] {
   for (const line of stderr.split("\n")) {
     const failed = /^error: patch failed: (.+):(\d+)$/.exec(line);
     if (failed) {
-      add(failed[1]!, `the parent's lines around line ${failed[2]} differ from the patch's context`);
+      add(failed[1]!, `your checkout's lines around line ${failed[2]} differ from the patch's context`);
       continue;
     }
     const m = /^error: (.+?): (.+)$/.exec(line);

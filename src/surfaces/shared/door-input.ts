@@ -1,6 +1,7 @@
 // What a worker's client reads before it calls the door: a body or JSON file, or standard input, as untrusted input.
 // Only a regular file or a pipe, at most the input cap, with the same one-line refusals as every other Docket reader.
 
+import { decodeUtf8Strictly } from "../../domain/text/strict-json.js";
 import { closeSync, fstatSync, openSync, readSync, statSync, type Stats } from "node:fs";
 import { createRequire } from "node:module";
 import { resolve } from "node:path";
@@ -52,8 +53,11 @@ function readCapped(fd: number, what: string): Buffer {
   return Buffer.concat(chunks);
 }
 
-/** The text of the input file `path` (relative to the process's directory); `flag` names it in refusals. */
-export function readInputText(path: string, flag: string): string {
+/**
+ * The text of the input file `path` (relative to the process's directory); `flag` names it in refusals. A JSON input
+ * (`json`) must be valid UTF-8: its bytes are never replaced on the way to the door, which parses them strictly.
+ */
+export function readInputText(path: string, flag: string, options: { json?: boolean } = {}): string {
   const what = `${flag} ${path}`;
   const full = resolve(process.cwd(), path);
   let st: Stats;
@@ -84,7 +88,12 @@ export function readInputText(path: string, flag: string): string {
     const now = fstatSync(fd);
     if (!readable(now))
       throw validationError("input-not-a-file", `${what} is ${kindOf(now)}; give a regular file or a pipe`);
-    return readCapped(fd, what).toString("utf8");
+    const bytes = readCapped(fd, what);
+    if (!options.json) return bytes.toString("utf8");
+    const text = decodeUtf8Strictly(bytes);
+    if (text === undefined)
+      throw validationError("input-file-invalid", `${what} is not valid UTF-8`, "save it as UTF-8 JSON");
+    return text;
   } finally {
     closeSync(fd);
   }

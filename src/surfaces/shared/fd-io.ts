@@ -7,7 +7,10 @@ import type { Io } from "./io.js";
 
 const pause = new Int32Array(new SharedArrayBuffer(4));
 
-/** Writes all of `text` to `fd`, waiting out a descriptor another process left non-blocking (EAGAIN). */
+/**
+ * Writes all of `text` to `fd`, waiting out a descriptor another process left non-blocking (EAGAIN). A reader that
+ * closed the pipe (EPIPE) gets nothing more, quietly: the call itself is done and keeps its exit code.
+ */
 function writeAll(fd: number, text: string): void {
   const bytes = Buffer.from(text.endsWith("\n") ? text : `${text}\n`, "utf8");
   for (let at = 0; at < bytes.length; ) {
@@ -15,6 +18,7 @@ function writeAll(fd: number, text: string): void {
       at += writeSync(fd, bytes, at);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
+      if (code === "EPIPE") return;
       if (code !== "EAGAIN" && code !== "EWOULDBLOCK") throw error;
       Atomics.wait(pause, 0, 0, 2);
     }

@@ -25,7 +25,16 @@ export interface Io {
   select(title: string, options: string[]): Promise<string | undefined>;
 }
 
+/**
+ * A reader that stops early (`docket verdict | head -1`) closes the pipe: what is left to print has nowhere to go, and
+ * that is not the command's failure. It still finishes (what it recorded stays recorded) and exits with its own code.
+ */
+function quietOnClosedPipe(error: NodeJS.ErrnoException): void {
+  if (error.code !== "EPIPE") throw error;
+}
+
 export function createIo(json: boolean): Io {
+  for (const stream of [process.stdout, process.stderr]) stream.on("error", quietOnClosedPipe);
   return {
     json,
     // Asked on first use: touching process.stdin sets up its stream, which most commands never need.

@@ -4,6 +4,7 @@
 import { CARD_VERB_NAMES } from "../../domain/review/card-actions.js";
 import { usageError } from "../../domain/errors.js";
 import { normalizeWorkerId } from "../../domain/ids.js";
+import { parseSubject } from "../../domain/deliverables/refs.js";
 import { CHOOSE_VERB, COMMENT_VERBS, type ActRequest } from "../../engine/review/card-act.js";
 
 const VERBS = new Set<ActRequest["verb"]>([...CARD_VERB_NAMES, ...COMMENT_VERBS, CHOOSE_VERB]);
@@ -21,8 +22,10 @@ export function parseActRequest(body: unknown): ActRequest {
   const b = body as Record<string, unknown>;
   if (!VERBS.has(b.verb as ActRequest["verb"]))
     throw usageError("bad-action", `unknown action ${JSON.stringify(b.verb)}`);
-  const worker = typeof b.worker === "string" ? normalizeWorkerId(b.worker) : undefined;
-  if (!worker) throw usageError("bad-action", `"${String(b.worker)}" is not a worker id`);
+  // A card's subject: a worker, or a combined pair (its card acts on the combined version).
+  const subject = typeof b.worker === "string" ? parseSubject(b.worker) : undefined;
+  const worker = subject?.kind === "combined" ? subject.key : subject?.worker;
+  if (!worker) throw usageError("bad-action", `"${String(b.worker)}" is not a worker id or a combined pair`);
   const version = b.version === null || b.version === undefined ? null : Number(b.version);
   if (version !== null && (!Number.isInteger(version) || version < 1))
     throw usageError("bad-action", "version must be a positive whole number or null");

@@ -1,7 +1,7 @@
 // The review page's reads: pages (queue, card, fleet, log, store) and the fragments the page script loads (one file's
 // diff, hidden context, the promotion check, a peek). Each parses its address, calls the engine once, renders.
 
-import { deliverableRef } from "../../domain/deliverables/refs.js";
+import { actionTargetOf, parseSubject, versionRefOf } from "../../domain/deliverables/refs.js";
 import { notFound, usageError } from "../../domain/errors.js";
 import { normalizeWorkerId } from "../../domain/ids.js";
 import type { EngineContext } from "../../engine/context.js";
@@ -97,7 +97,15 @@ function workerOf(p: Params): string {
   return w;
 }
 
-const refOf = (p: Params): string => deliverableRef(workerOf(p), Number(p.v));
+/** A card's subject in its address: a worker (`w3`) or a combined pair (`w2+w3`), as the queue links them. */
+function subjectOfPath(p: Params): string {
+  const s = parseSubject(p.w ?? "");
+  if (!s) throw notFound("no-such-page", `"${p.w}" is not a worker or a combined pair`);
+  return s.kind === "combined" ? s.key : s.worker;
+}
+
+/** The exact ref a card address names: a worker's version or a combined one. */
+const refOf = (p: Params): string => versionRefOf(subjectOfPath(p), Number(p.v));
 
 function intParam(url: URL, name: string): number | undefined {
   const v = url.searchParams.get(name);
@@ -121,8 +129,8 @@ function queuePage(r: RouteContext): Reply {
 }
 
 function cardPage(r: RouteContext, p: Params): Reply {
-  const w = workerOf(p);
-  const view = reviewView(r.ctx, p.v ? refOf(p) : w);
+  const subject = subjectOfPath(p);
+  const view = reviewView(r.ctx, p.v ? refOf(p) : actionTargetOf(subject, null));
   recordShown(r.ctx, [view.card.deliverable && { worker: view.card.worker, ...view.card.deliverable }], "web");
   const queue = r.live.current().queue;
   const at = queue.findIndex((q) => q.worker === view.card.worker);
@@ -159,14 +167,16 @@ function fileFragment(r: RouteContext, p: Params): Reply {
   const files = diffFilesOf(r, ref);
   const f = files.file(Number(p.i));
   if (!f) throw notFound("no-such-file", `${ref} has no file #${p.i}`);
-  return ok(renderFileRows(f, cardPath(workerOf(p), Number(p.v)), r.mode, notesOf(r, ref, files).notes.get(f.index)));
+  return ok(
+    renderFileRows(f, cardPath(subjectOfPath(p), Number(p.v)), r.mode, notesOf(r, ref, files).notes.get(f.index)),
+  );
 }
 
 function diffFragment(r: RouteContext, p: Params): Reply {
   const ref = refOf(p);
   const files = diffFilesOf(r, ref);
   return ok(
-    renderDiffSection({ files, base: cardPath(workerOf(p), Number(p.v)), mode: r.mode, ...notesOf(r, ref, files) })
+    renderDiffSection({ files, base: cardPath(subjectOfPath(p), Number(p.v)), mode: r.mode, ...notesOf(r, ref, files) })
       .value,
   );
 }
@@ -177,7 +187,7 @@ function contextFragment(r: RouteContext, p: Params): Reply {
   const input = { ref, file: Number(p.i), gap: Number(p.k), from: intParam(r.url, "from") };
   const c = frozenContext(r.ctx, input, everyFile(files));
   const next = (c.lines.at(-1)?.oldNo ?? 0) + 1;
-  const url = `${cardPath(workerOf(p), Number(p.v))}/context/${p.i}/${p.k}?from=${next}`;
+  const url = `${cardPath(subjectOfPath(p), Number(p.v))}/context/${p.i}/${p.k}?from=${next}`;
   return ok(
     renderContextRows({
       path: files.heads[input.file]!.path,
@@ -189,10 +199,12 @@ function contextFragment(r: RouteContext, p: Params): Reply {
 }
 
 function promoteFragment(r: RouteContext, p: Params): Reply {
-  const w = workerOf(p);
+  const subject = subjectOfPath(p);
+  const combined = parseSubject(subject)?.kind === "combined";
+  // A combined version is named by its exact ref (each is judged on its own); a worker by id, bound to the version shown.
   const preview = previewPromotion(r.ctx, {
-    target: w,
-    expectVersion: Number(p.v),
+    target: combined ? refOf(p) : subject,
+    ...(combined ? {} : { expectVersion: Number(p.v) }),
     approve: r.url.searchParams.get("approve") === "1",
   });
   return ok(renderPromotePreview(preview, { withApproval: r.url.searchParams.get("approve") === "1" }).value);
@@ -213,15 +225,17 @@ function storeView(r: RouteContext): Reply {
 }
 
 const W = "(?<w>w?[1-9][0-9]{0,9})";
+/** A card's subject: a worker, or a combined pair as the queue links it (`w2+w3`). */
+const S = "(?<w>w?[1-9][0-9]{0,9}(?:\\+w[1-9][0-9]{0,9})?)";
 const V = "(?<v>[1-9][0-9]{0,9})";
 
 export const READ_ROUTES: { pattern: RegExp; handler: Handler }[] = [
   { pattern: /^\/$/, handler: queuePage },
-  { pattern: new RegExp(`^/card/${W}(?:/v/${V})?$`), handler: cardPage },
-  { pattern: new RegExp(`^/card/${W}/v/${V}/diff$`), handler: diffFragment },
-  { pattern: new RegExp(`^/card/${W}/v/${V}/file/(?<i>\\d{1,6})$`), handler: fileFragment },
-  { pattern: new RegExp(`^/card/${W}/v/${V}/context/(?<i>\\d{1,6})/(?<k>\\d{1,6})$`), handler: contextFragment },
-  { pattern: new RegExp(`^/card/${W}/v/${V}/promote$`), handler: promoteFragment },
+  { pattern: new RegExp(`^/card/${S}(?:/v/${V})?$`), handler: cardPage },
+  { pattern: new RegExp(`^/card/${S}/v/${V}/diff$`), handler: diffFragment },
+  { pattern: new RegExp(`^/card/${S}/v/${V}/file/(?<i>\\d{1,6})$`), handler: fileFragment },
+  { pattern: new RegExp(`^/card/${S}/v/${V}/context/(?<i>\\d{1,6})/(?<k>\\d{1,6})$`), handler: contextFragment },
+  { pattern: new RegExp(`^/card/${S}/v/${V}/promote$`), handler: promoteFragment },
   {
     pattern: /^\/fleet$/,
     handler: (r) =>

@@ -23,19 +23,19 @@ test("only an answer call with text answers; an escalate call, plain text, an em
   );
   assert.deepEqual(
     parseConsultReply({ content: [{ type: "toolCall", name: "docket_escalate", arguments: { reason: "scope" } }] }),
-    { kind: "decline", reason: "the parent agent declined: scope" },
+    { kind: "decline", reason: "your pi session's model declined: scope" },
   );
   assert.deepEqual(parseConsultReply({ content: [{ type: "text", text: "probably 8080" }] }), {
     kind: "decline",
-    reason: "the parent agent gave no answer",
+    reason: "your pi session's model gave no answer",
   });
   assert.deepEqual(
     parseConsultReply({ content: [{ type: "toolCall", name: "docket_answer", arguments: { answer: "" } }] }),
-    { kind: "decline", reason: "the parent agent gave no answer" },
+    { kind: "decline", reason: "your pi session's model gave no answer" },
   );
   assert.deepEqual(parseConsultReply({ content: [], stopReason: "error", errorMessage: "401" }), {
     kind: "decline",
-    reason: "the parent agent's model failed: 401",
+    reason: "your pi session's model failed: 401",
   });
 });
 

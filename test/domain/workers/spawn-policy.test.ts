@@ -212,7 +212,7 @@ const thinkingRows: [string, Partial<SpawnPolicyInput>, string, string][] = [
     "no parent thinking resolves to off",
     { parent: { model: PARENT.model } },
     "off",
-    "default (the parent has no thinking level)",
+    "default (your pi has no thinking level)",
   ],
   [
     "explicit off on a non-reasoning model is fine",
@@ -328,11 +328,11 @@ test("seeding requested without a parent session file warns and launches fresh",
   assert.equal(r.context, "fresh");
   assert.equal(r.seedFile, undefined);
   assert.deepEqual(r.warnings, [
-    "seeding requested by config worker.parentSeedPolicy but there is no parent session file; starting fresh",
+    "seeding requested by config worker.parentSeedPolicy but your pi session has no session file; starting fresh",
   ]);
   const bare = resolveSpawnPolicy(input({ seedFile: "", parent: { model: PARENT.model, thinking: "medium" } }));
   assert.equal(bare.context, "fresh");
-  assert.match(bare.warnings[0]!, /^seeding requested by --seed but there is no parent session file/);
+  assert.match(bare.warnings[0]!, /^seeding requested by --seed but your pi session has no session file/);
 });
 
 const workspaceRows: [string, Partial<SpawnPolicyInput>, "isolated" | "shared", string, string[]][] = [
@@ -380,15 +380,15 @@ const confirmRows: [string, Partial<SpawnPolicyInput>, string[]][] = [
   [
     "a different model asks",
     { modelFlag: "faux/faux-1" },
-    ["model faux/faux-1 differs from the parent's anthropic/claude-sonnet-4"],
+    ["model faux/faux-1 differs from your pi's anthropic/claude-sonnet-4"],
   ],
-  ["a different thinking level asks", { thinkingFlag: "high" }, ["thinking high differs from the parent's medium"]],
+  ["a different thinking level asks", { thinkingFlag: "high" }, ["thinking high differs from your pi's medium"]],
   [
     "inherited thinking resolved to off asks, because it differs",
     { modelFlag: "openrouter/meta/llama-3" },
     [
-      "model openrouter/meta/llama-3 differs from the parent's anthropic/claude-sonnet-4",
-      "thinking off differs from the parent's medium",
+      "model openrouter/meta/llama-3 differs from your pi's anthropic/claude-sonnet-4",
+      "thinking off differs from your pi's medium",
     ],
   ],
   [
@@ -410,7 +410,7 @@ test("--yes and non-interactive runs never wait: the summary says confirmation w
   assert.equal(yes.confirm.needed, true);
   assert.equal(
     yes.summary.at(-1),
-    "Confirmation not asked (--yes): model faux/faux-1 differs from the parent's anthropic/claude-sonnet-4",
+    "Confirmation not asked (--yes): model faux/faux-1 differs from your pi's anthropic/claude-sonnet-4",
   );
   const batch = resolveSpawnPolicy(input({ handoff: true, interactive: false }));
   assert.equal(batch.summary.at(-1), "Confirmation not asked (non-interactive): reviewed handoff worker");
@@ -461,7 +461,7 @@ test("every resolved value carries a non-empty source, and the summary has one l
     ["Kind", "Model", "Thinking", "Context", "Workspace"],
   );
   assert.equal(r.summary[0], "Kind: old-tree · read-only · user kind");
-  assert.equal(r.summary[3], "Context: seeded parent session /s/a.jsonl (--seed)");
+  assert.equal(r.summary[3], "Context: seeded from your pi session /s/a.jsonl (--seed)");
 });
 
 test("a parent thinking level Docket does not know resolves visibly to off, with a warning", () => {
@@ -471,7 +471,7 @@ test("a parent thinking level Docket does not know resolves visibly to off, with
     'parent thinking level "max" is not one of off, minimal, low, medium, high, xhigh; using off',
   ]);
   assert.ok(r.summary.includes("Thinking adjusted: inherited max is not a level Docket knows; resolved to off"));
-  assert.deepEqual(r.confirm.reasons, ["thinking off differs from the parent's max"]);
+  assert.deepEqual(r.confirm.reasons, ["thinking off differs from your pi's max"]);
 });
 
 test("a kind that replaced a built-in says so at spawn time", () => {

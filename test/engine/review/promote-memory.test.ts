@@ -109,7 +109,7 @@ test("a parent change elsewhere in the file needs confirmation, then both change
       plan.warnings.map((x) => x.kind),
       ["parent-moved"],
     );
-    const unconfirmed = codeOf("promotion-needs-confirmation", /parent changed src\/app\.txt/);
+    const unconfirmed = codeOf("promotion-needs-confirmation", /your checkout changed src\/app\.txt/);
     assert.throws(() => promote(g.ctx, { target: w.worker }), unconfirmed);
     promote(g.ctx, { target: w.worker, yes: true });
     assert.equal(parentFile(g, "src/app.txt"), appWith({ 3: "worker three", 30: "parent thirty" }));
@@ -123,10 +123,9 @@ test("a conflicting parent change is refused even when confirmed, naming the fil
     approve(g.ctx, { target: w.worker });
     g.git.repo.tree.set("src/app.txt", appWith({ 3: "parent three" }));
     const before = decisionCount(g.ctx);
-    const unconfirmed = codeOf("promotion-needs-confirmation", /src\/app\.txt \(modified\)/);
-    assert.throws(() => promote(g.ctx, { target: w.worker }), unconfirmed);
-    const conflict = /does not apply to .*: src\/app\.txt \(the parent's lines around line \d+.*\); nothing changed/;
-    assert.throws(() => promote(g.ctx, { target: w.worker, yes: true }), codeOf("patch-does-not-apply", conflict));
+    const conflict = /does not apply to .*: src\/app\.txt \(your checkout's lines around line \d+.*\); nothing changed/;
+    for (const yes of [false, true]) // said before any confirmation is asked for
+      assert.throws(() => promote(g.ctx, { target: w.worker, yes }), codeOf("patch-does-not-apply", conflict));
     assert.equal(parentFile(g, "src/app.txt"), appWith({ 3: "parent three" }));
     assert.equal(decisionCount(g.ctx), before);
     assert.equal(liveFiles(g, w)["src/app.txt"], appWith({ 3: "worker three" }), "the workspace is untouched");

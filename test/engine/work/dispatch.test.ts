@@ -14,13 +14,17 @@ test("dispatch makes one dispatch, a binding and an obligation per item, and one
   addItem(ctx, { kind: "todo", text: "write the parser" });
   addItem(ctx, { kind: "request", text: "ship a beta" });
   const r = dispatchItems(ctx, { worker, items: ["t1", "r1"] });
-  assert.deepEqual(r, {
-    dispatch: "dp1",
-    bindings: [
-      { item: "t1", binding: "b1", acceptedRevision: 1 },
-      { item: "r1", binding: "b2", acceptedRevision: 1 },
-    ],
-  });
+  assert.deepEqual(
+    { ...r, envelope: undefined },
+    {
+      dispatch: "dp1",
+      bindings: [
+        { item: "t1", binding: "b1", acceptedRevision: 1 },
+        { item: "r1", binding: "b2", acceptedRevision: 1 },
+      ],
+      envelope: undefined,
+    },
+  );
   const due = new Date(clock.nowMs() + 60 * 60_000).toISOString();
   assert.deepEqual(
     ctx.db.prepare("SELECT id, binding, item, worker, state, due_at FROM obligations ORDER BY rowid").all(),
@@ -39,6 +43,7 @@ test("dispatch makes one dispatch, a binding and an obligation per item, and one
   );
   assert.match(messages[0]!.body, /t1 \(todo, revision 1\): write the parser/);
   assert.match(messages[0]!.body, /r1 \(request, revision 1\): ship a beta/);
+  assert.equal(r.envelope, messages[0]!.body, "the result carries the envelope's text (spawn writes it into task.md)");
   assert.deepEqual(invariantViolations(ctx.db), []);
 });
 

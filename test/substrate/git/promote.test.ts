@@ -29,7 +29,7 @@ test("git apply complaints become one problem per file with its reason", () => {
   assert.deepEqual(problems, [
     {
       path: "src/a.ts",
-      reason: "the parent's lines around line 3 differ from the patch's context; patch does not apply",
+      reason: "your checkout's lines around line 3 differ from the patch's context; patch does not apply",
     },
     { path: "b.txt", reason: "already exists in working directory" },
   ]);

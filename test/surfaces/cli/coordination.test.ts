@@ -195,7 +195,7 @@ test("with auto-answer on and no parent session open, a consult past its window 
     500,
   );
   assert.deepEqual(f.sql("SELECT audience, escalation FROM questions"), [
-    { audience: "human", escalation: "the parent agent did not answer within 5 s" },
+    { audience: "human", escalation: "your pi session's model did not answer within 5 s" },
   ]);
   assert.deepEqual(f.sql("SELECT actor, verb FROM decisions"), [{ actor: "system", verb: "escalate" }]);
   const fromWorker = f.as("w1", "ls", "--json");

@@ -62,6 +62,7 @@ test("a healthy home: every check is ok, tmux, git and pi are found, and doctor 
       ["pi-docket", "ok"],
       ["door", "ok"],
       ["store-index", "ok"],
+      ["node", "ok"],
       ["tmux", "ok"],
       ["git", "ok"],
       ["pi", "ok"],

@@ -129,7 +129,7 @@ test("promote without --yes off a terminal refuses, listing what needs confirmat
   assert.equal(unapproved.json.error.code, "not-approved");
   const refused = run("promote", w.worker, "--approve");
   assertExit(refused, 1);
-  assert.match(refused.stderr, /needs confirmation: parent changed src\/app\.txt \(modified\)/);
+  assert.match(refused.stderr, /needs confirmation: your checkout changed src\/app\.txt \(modified\)/);
   assert.equal(decisionCount(g.ctx), 0);
   const ok = run("promote", w.worker, "--approve", "--yes", "--json");
   assert.equal(ok.code, 0, ok.stderr);

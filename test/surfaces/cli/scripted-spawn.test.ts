@@ -67,7 +67,7 @@ test("a scripted worker runs from a steps file alone and its frozen patch is pro
   // No --yes was typed: what waived the confirmation is named as itself.
   assert.ok(
     spawned.summary.includes(
-      "Confirmation not asked (--scripted: its model spends nothing): model docket-demo/scripted differs from the parent's (none)",
+      "Confirmation not asked (--scripted: its model spends nothing): model docket-demo/scripted differs from your pi's (none)",
     ),
     spawned.summary.join("\n"),
   );
@@ -114,7 +114,7 @@ test("a scripted worker runs from a steps file alone and its frozen patch is pro
 test("a bad steps file is refused before anything starts, naming the step", { timeout: 60_000 }, (t) => {
   const { root, repo, env } = setup(t);
   const cases: [string, string, RegExp][] = [
-    ["not-json.json", "[{", /is not JSON/],
+    ["not-json.json", "[{", /is not valid JSON/],
     ["empty.json", "[]", /non-empty JSON array/],
     [
       "bad-call.json",

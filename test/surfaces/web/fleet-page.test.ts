@@ -24,7 +24,7 @@ const entry = (over: Partial<FleetEntry>): FleetEntry => ({
   ...over,
 });
 
-test("the fleet shows cost so far per worker (tokens on hover), a dash where the agent keeps no records, and escapes the task", () => {
+test("the fleet shows cost so far per worker (tokens on hover), unknown where the agent keeps no records, and escapes the task", () => {
   const page = renderFleet(
     [
       entry({
@@ -48,7 +48,7 @@ test("the fleet shows cost so far per worker (tokens on hover), a dash where the
     page,
     /data-worker="w1".*?<td class="cost" data-label="cost" title="41\.2k tokens · \$0\.19">\$0\.19<\/td>/,
   );
-  assert.match(page, /data-worker="w2".*?<td class="cost" data-label="cost">—<\/td>/);
+  assert.match(page, /data-worker="w2".*?<td class="cost" data-label="cost">unknown<\/td>/);
   assert.doesNotMatch(page, /<img/);
   assert.match(page, /&lt;img src=x onerror=alert\(1\)&gt;/);
 });

@@ -91,7 +91,7 @@ export function startConsultLane(
       return settle(() =>
         escalateConsult(e, {
           question: q.id,
-          reason: "the parent session has no model selected",
+          reason: "your pi session has no model selected",
           actor: "parent-agent",
         }),
       );
@@ -100,7 +100,7 @@ export function startConsultLane(
       return settle(() =>
         escalateConsult(e, {
           question: q.id,
-          reason: `the parent agent's model has no credentials (${auth.error})`,
+          reason: `your pi session's model has no credentials (${auth.error})`,
           actor: "parent-agent",
         }),
       );

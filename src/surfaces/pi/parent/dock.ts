@@ -2,7 +2,7 @@
 // States and liveness come already derived (the same rules as `docket ls`); ages are since the worker started.
 
 import { formatAge } from "../../../domain/clock.js";
-import { formatCost, type SpendTotals } from "../../../domain/workers/spend.js";
+import { formatWorkerCost, type SpendTotals } from "../../../domain/workers/spend.js";
 import type { DockRow, MessageDelivery, ParentNotification } from "../../../engine/talk/parent-feed.js";
 import { safe } from "./paint.js";
 
@@ -78,16 +78,15 @@ function formatDockLine(r: DockRow, nowMs: number): string {
   const task = oneLine(r.task);
   const shortTask = task.length > MAX_TASK ? `${task.slice(0, MAX_TASK - 1)}…` : task;
   const box = `${r.contained ? "·contained" : ""}${r.host !== undefined ? `@${safe(r.host)}` : ""}`;
-  const c = r.spend === undefined ? "" : ` · ${formatWorkerCost(r.spend)}`;
+  const c = r.spend === undefined ? "" : ` · ${dockCost(r.spend)}`;
   // Why it is blocked, stuck or failed (the agent's words, the silence, the cause), or a call Docket refused.
   const why = r.reason ? ` · ${oneLine(r.reason).slice(0, MAX_REASON)}${r.reason.length > MAX_REASON ? "…" : ""}` : "";
   return `${GLYPH[r.state] ?? "·"} ${r.worker}·${r.kind}${box} ${r.state.replace("_", " ")}${gone}${why} · ${shortTask}${q}${v}${o}${b}${n}${c} · ${formatAge(r.createdAt, nowMs)}`;
 }
 
-/** A worker's cost so far for the dock and the fleet: `$0.52`, `≥$0.12`, `cost unknown` (no price, or no records). */
-export function formatWorkerCost(spend: SpendTotals | null): string {
-  if (spend === null) return "cost unknown";
-  const said = formatCost(spend);
+/** A worker's cost in the dock: the one rendering (`$0.52`, `≥$0.12`, `unknown`), labelled where it is a bare word. */
+export function dockCost(spend: SpendTotals | null): string {
+  const said = formatWorkerCost(spend);
   return said === "unknown" ? "cost unknown" : said;
 }
 
@@ -134,7 +133,7 @@ const HEADS: Record<string, string> = {
   outcome: "reported",
   note: "shared",
   budget: "budget",
-  "consult-answered": "consulted · answered by the parent agent",
+  "consult-answered": "consulted · answered by your pi session's model",
 };
 
 export function formatNotification(

@@ -3,7 +3,8 @@
 
 import { matchesKey, type Component, type TUI } from "@mariozechner/pi-tui";
 import type { FleetEntry } from "../../../engine/workers/fleet-board.js";
-import { formatWorkerCost, GLYPH } from "./dock.js";
+import { GLYPH } from "./dock.js";
+import { formatWorkerCost } from "../../../domain/workers/spend.js";
 import { fit, safe, type Paint } from "./paint.js";
 import { isClose, ScrollBox } from "./scroll-box.js";
 
@@ -54,7 +55,7 @@ export function fleetRow(r: FleetEntry, paint: Paint): string {
 }
 
 /** The cost column: `$0.52`, `≥$0.12`, `unknown` (no price for its model, or an agent that keeps no records). */
-const fleetCost = (spend: FleetEntry["spend"]): string => formatWorkerCost(spend).replace("cost unknown", "unknown");
+const fleetCost = (spend: FleetEntry["spend"]): string => formatWorkerCost(spend);
 
 export function createFleetView(
   tui: TUI,

@@ -93,7 +93,7 @@ function formatReport(r: DeliverableReport): string[] {
   const lines = [
     `${r.pointer.ref}  (${r.workerId}, v${r.pointer.version}, ${d.createdAt})`,
     `task:     ${r.task}`,
-    `state:    ${r.state}`,
+    `state:    ${r.worker.deletedAt ? `deleted (was ${r.state})` : r.state}`,
     `outcome:  ${d.outcome}`,
     `summary:  ${d.summary}`,
   ];

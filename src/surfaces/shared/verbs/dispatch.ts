@@ -15,7 +15,7 @@ export function registerDispatchCommands(program: Command, io: Io, engine: Engin
     .action(async (worker: string, items: string[], opts: { key?: string }) => {
       const { dispatchItems } = await import("../../../engine/work/dispatch.js");
       const r = dispatchItems(engine(), { worker, items, key: opts.key });
-      emit(io, r, (x) => [
+      emit(io, { dispatch: r.dispatch, bindings: r.bindings }, (x) => [
         `${x.dispatch}: ${x.bindings.length} item${x.bindings.length === 1 ? "" : "s"} dispatched to ${worker.startsWith("w") ? worker : `w${worker}`}`,
         ...x.bindings.map((b) => `  ${b.item} → ${b.binding} (accepted revision ${b.acceptedRevision})`),
       ]);

@@ -17,7 +17,7 @@ interface Row {
 
 const line = (o: Row): string =>
   `${o.id.padEnd(5)} ${o.item.padEnd(5)} ${o.worker.padEnd(4)} ${o.state.padEnd(8)} due ${o.dueAt}` +
-  `${o.parkedUntil ? ` · parked until ${o.parkedUntil}` : ""}${o.disposition ? ` · paid by ${o.disposition}` : ""}`;
+  `${o.parkedUntil ? ` · parked until ${o.parkedUntil}` : ""}${o.disposition ? ` · ${/^rp[1-9]/.test(o.disposition) ? `paid by ${o.disposition}` : o.disposition}` : ""}`;
 
 export function registerObligationCommands(program: Command, io: Io, engine: EngineOpener): void {
   program

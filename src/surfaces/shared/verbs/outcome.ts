@@ -10,12 +10,15 @@ export function applyExitOverride(cmd: Command): void {
   cmd.commands.forEach(applyExitOverride);
 }
 
+/**
+ * `--json` anywhere on the line asks for JSON, after `--` too: whatever else the line holds, its answer (a refusal, a
+ * usage error) is then one JSON object. Only before `--` is it taken off the arguments; after it, it stays their text.
+ */
 export function extractJson(argv: string[]): { args: string[]; json: boolean } {
   const end = argv.indexOf("--");
   const head = end === -1 ? argv : argv.slice(0, end);
   const tail = end === -1 ? [] : argv.slice(end);
-  const json = head.includes("--json");
-  return { args: [...head.filter((a) => a !== "--json"), ...tail], json };
+  return { args: [...head.filter((a) => a !== "--json"), ...tail], json: argv.includes("--json") };
 }
 
 /** Prints a failed command line's reason (usage → 2, refusal → 1) the one way every docket verb does. */

@@ -138,8 +138,9 @@ export const VERB_GROUPS: readonly VerbGroup[] = [
       },
       {
         name: "answer",
-        usage: "[options] <w> <text...>",
-        description: "answer a worker's open question (the oldest, or --q <id>); the answer is a decision too",
+        usage: "[options] <w> [text...]",
+        description:
+          "answer a worker's open question (the oldest, or --q <id>); without text, pick one of its options; the answer is a decision too",
       },
       {
         name: "promote",
@@ -250,7 +251,7 @@ export const VERB_GROUPS: readonly VerbGroup[] = [
       {
         name: "chips",
         usage: "[options]",
-        description: "chips queued for the parent session's next prompt (Use → Parent)",
+        description: "chips queued for your pi session's next prompt (Use → Parent)",
         subcommands: ["drop"],
       },
     ],

@@ -5,6 +5,7 @@ import { WAIT_MS, waitedLine } from "./waited.js";
 import { quotePath } from "../../../domain/text/quote-path.js";
 import type { Command } from "commander";
 import { confirmationDeclined, confirmationRefused, resolveConfirmation } from "../../../domain/review/confirmation.js";
+import { refusal, usageError } from "../../../domain/errors.js";
 import { parsePositiveInt } from "./args.js";
 import type { Io } from "../io.js";
 import { emit } from "../io.js";
@@ -89,11 +90,13 @@ function registerJudgment(program: Command, io: Io, engine: EngineOpener): void 
 
   program
     .command("answer")
-    .description("answer a worker's open question (the oldest, or --q <id>); the answer is a decision too")
+    .description(
+      "answer a worker's open question (the oldest, or --q <id>); without text, pick one of its options; the answer is a decision too",
+    )
     .argument("<w>", "the worker")
     .argument(
-      "<text...>",
-      "the answer; a number within the question's options (1, 2, …) picks that option, as on pi's card",
+      "[text...]",
+      "the answer; a number within the question's options (1, 2, …) picks that option, as on pi's card; without it, a terminal or pi offers the options to pick from",
     )
     .option("--q <question-id>", "which open question")
     .option(
@@ -103,7 +106,12 @@ function registerJudgment(program: Command, io: Io, engine: EngineOpener): void 
     .action(async (worker: string, words: string[], opts: { q?: string; wait?: boolean }) => {
       const { answer } = await import("../../../engine/review/judge.js");
       const ctx = engine();
-      const r = answer(ctx, { worker, question: opts.q, text: words.join(" ") });
+      const picked = words.length > 0 ? undefined : await pickAnswer(io, ctx, worker, opts.q);
+      const r = answer(ctx, {
+        worker,
+        question: picked?.question ?? opts.q,
+        text: picked?.text ?? words.join(" "),
+      });
       if (!opts.wait) return emitDecision(io, r);
       const waited = await (await import("../../../engine/workers/wait.js")).waitForWorker(
         ctx,
@@ -118,6 +126,29 @@ function registerJudgment(program: Command, io: Io, engine: EngineOpener): void 
     });
 }
 
+/** `answer <w>` without text: the question's options offered as a picker (pi's select, a terminal's numbered list). */
+async function pickAnswer(
+  io: Io,
+  ctx: ReturnType<EngineOpener>,
+  worker: string,
+  question: string | undefined,
+): Promise<{ question: string; text: string }> {
+  if (!io.interactive)
+    throw usageError(
+      "missing-answer",
+      "answer needs the text of your answer here (nothing can be picked off a terminal)",
+      "`docket answer <w> <text>`, or a number to pick that option",
+    );
+  const { questionChoices } = await import("../../../engine/review/answer-choices.js");
+  const q = questionChoices(ctx, { worker, question });
+  const own = "something else (type it)";
+  const title = `${q.worker} asks (${q.question}): ${q.text}`;
+  const chosen = q.options.length > 0 ? await io.select(title, [...q.options, own]) : own;
+  const text = chosen === own ? await io.input(`Your answer to ${title}`) : chosen;
+  if (!text?.trim()) throw refusal("answer-cancelled", `nothing was picked; ${q.question} is still open`);
+  return { question: q.question, text };
+}
+
 /** `docket promote` and `discard`: what happens to a worker's changes, each asked for before it happens. */
 function registerChanges(program: Command, io: Io, engine: EngineOpener): void {
   versionOption(
@@ -128,15 +159,18 @@ function registerChanges(program: Command, io: Io, engine: EngineOpener): void {
       )
       .argument("<w|ref>", "w<N>, worker-deliverable:w<N>:<K>, or a stored deliverable:<id>:<v> / d<N>")
       .option("--approve", "record the approval together with the promotion")
-      .option("--yes", "promote despite parent changes and overlaps with other workers (they are listed)"),
+      .option("--yes", "promote despite changes in your checkout and overlaps with other workers (they are listed)"),
   ).action(async (target: string, opts: { version?: number; approve?: boolean; yes?: boolean }) => {
     const { promote } = await import("../../../engine/review/promote.js");
     const { previewPromotion } = await import("../../../engine/review/promote-preview.js");
+    const { doesNotApply } = await import("../../../engine/review/apply-frozen.js");
     const ctx = engine();
     const input = { target, version: opts.version, approve: Boolean(opts.approve), yes: Boolean(opts.yes) };
     let yes = input.yes;
     if (!yes && io.interactive) {
       const plan = previewPromotion(ctx, input);
+      // Said before asking: a "yes" would only lead to the same refusal.
+      if (!plan.check.ok && !plan.alreadyApplied) throw doesNotApply(plan, plan.check.problems);
       if (resolveConfirmation("promote", { yes, interactive: true, needed: plan.needsConfirmation }) === "ask") {
         io.err(
           [`Promote ${plan.ref} (${plan.files.length} files)?`, ...plan.warnings.map((w) => `  ⚠ ${w.text}`)].join(

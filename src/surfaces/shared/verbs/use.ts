@@ -37,7 +37,7 @@ export function registerUseCommands(program: Command, io: Io, engine: EngineOpen
       "--implement",
       "an approved plan: start one implementer (kind from config implementKind) with the plan gate discharged",
     )
-    .option("--parent", "queue the full body as a chip for the parent session's next prompt")
+    .option("--parent", "queue the full body as a chip for your pi session's next prompt")
     .option("--worker", "start exactly one fresh worker with the body as reviewed input")
     .option("--task <text>", "the new worker's task (--implement: default from the plan's goal)")
     .option("--item <id>", "dispatch this item to the new worker (repeatable)", collect, [])
@@ -122,7 +122,7 @@ export function registerUseCommands(program: Command, io: Io, engine: EngineOpen
 
   const chips = program
     .command("chips")
-    .description("chips queued for the parent session's next prompt (Use → Parent)")
+    .description("chips queued for your pi session's next prompt (Use → Parent)")
     .option("--all", "include consumed and dropped chips")
     .action(async (opts: { all?: boolean }) => {
       const { chipList } = await import("../../../engine/handoff/use.js");

@@ -33,7 +33,7 @@ interface WaitFlags {
 }
 
 const sent = (path: string | undefined, flag: string) =>
-  path === undefined ? undefined : { path, text: readInputText(path, flag) };
+  path === undefined ? undefined : { path, text: readInputText(path, flag, { json: true }) };
 
 export function registerWorkerProtocol(worker: Command, io: Io): void {
   registerHandoffs(worker, io);

@@ -56,7 +56,7 @@ export function registerWorkerReport(worker: Command, io: Io): void {
       const key = flags.key ?? freshCallId("report");
       const request =
         flags.file !== undefined
-          ? { file: { path: flags.file, text: readInputText(flags.file, "--file") }, key }
+          ? { file: { path: flags.file, text: readInputText(flags.file, "--file", { json: true }) }, key }
           : {
               entries: [
                 {

@@ -259,7 +259,7 @@ function registerListing(program: Command, io: Io, engine: EngineOpener): void {
     .action(async (opts: { all?: boolean }) => {
       const { listWorkers } = await import("../../../engine/workers/view.js");
       const { formatBaseMoved } = await import("../../../domain/review/base-moved.js");
-      const { formatCost } = await import("../../../domain/workers/spend.js");
+      const { formatWorkerCost } = await import("../../../domain/workers/spend.js");
       const { groupsOfWorkers } = await import("../../../engine/groups/listing.js");
       const { nestUnderGroups } = await import("../group-lines.js");
       const listing = listWorkers(engine(), { all: Boolean(opts.all) });
@@ -298,7 +298,7 @@ function registerListing(program: Command, io: Io, engine: EngineOpener): void {
                       w.state.padEnd(12),
                       w.kind.padEnd(11),
                       (w.age ?? "").padEnd(5),
-                      (w.spend ? formatCost(w.spend) : "-").padEnd(7),
+                      formatWorkerCost(w.spend).padEnd(7),
                       w.questions ? `${w.questions}? ` : "",
                       w.deliverable ? `${shortRefOf(w.deliverable)} ` : "",
                       w.task.length > 60 ? `${w.task.slice(0, 57)}...` : w.task,
@@ -451,7 +451,7 @@ function registerRetire(program: Command, io: Io, engine: EngineOpener): void {
         io,
         r,
         (x) =>
-          `${x.worker} deleted${x.workspaceRemoved ? " (workspace removed)" : ""}${x.cancelledMessages ? `; ${x.cancelledMessages} queued message(s) cancelled` : ""}`,
+          `${x.worker} deleted${x.workspaceRemoved ? " (workspace removed)" : ""}${x.cancelledMessages ? `; ${x.cancelledMessages} queued message(s) cancelled` : ""}${x.releasedItems.length ? `; released ${x.releasedItems.join(", ")} back (open, owed by nobody)` : ""}`,
       );
     });
 

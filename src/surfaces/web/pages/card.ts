@@ -67,7 +67,7 @@ function consultTag(q: ReviewView["card"]["detail"]["questions"][number]): Html 
   if (!q.consult) return "";
   const lane =
     q.consult.audience === "parent-agent"
-      ? "consult · with the parent agent"
+      ? "consult · with your pi session's model"
       : q.consult.escalation
         ? `consult · escalated: ${q.consult.escalation}`
         : "consult";

@@ -145,7 +145,7 @@ test("auto-answer on: a real pi worker's consult is answered by the parent sessi
   );
   await notified(
     pi,
-    "w1 consulted · answered by the parent agent: CONSULT-MARKER which port does the staging API listen on? → 8080",
+    "w1 consulted · answered by your pi session's model: CONSULT-MARKER which port does the staging API listen on? → 8080",
   );
 
   // The human's own conversation: its next prompt reaches the model without the consult, the answer or the note.
@@ -222,20 +222,30 @@ test("a consult the parent agent declines becomes the human's question, marked e
       state: "open",
       audience: "human",
       consult: 1,
-      escalation: "the parent agent declined: whether to drop the table is the human's call",
+      escalation: "your pi session's model declined: whether to drop the table is the human's call",
       answer: null,
     },
   );
   assert.deepEqual(
     decisionsOf(p).map((d) => [d.actor, d.verb, d.question, d.note]),
-    [["parent-agent", "escalate", "q1", "the parent agent declined: whether to drop the table is the human's call"]],
+    [
+      [
+        "parent-agent",
+        "escalate",
+        "q1",
+        "your pi session's model declined: whether to drop the table is the human's call",
+      ],
+    ],
   );
   const shown = await notified(pi, "(consult, now yours) may I drop the legacy table?");
-  assert.match(shown.message, /escalated: the parent agent declined: whether to drop the table is the human's call/);
+  assert.match(
+    shown.message,
+    /escalated: your pi session's model declined: whether to drop the table is the human's call/,
+  );
   assert.equal(p.cli("ls", "--json").json.workers[0].state, "needs_input");
   assert.match(
     p.cli("verdict", "w1").stdout,
-    /q1: may I drop the legacy table\? \(consult · escalated: the parent agent declined/,
+    /q1: may I drop the legacy table\? \(consult · escalated: your pi session's model declined/,
   );
   assert.equal(await pi.close(), 0);
 });
@@ -254,12 +264,12 @@ test("a consult the parent's model does not answer within the window is escalate
   await waitFor("the parent's model asked", () => lines(p.modelLog).length === 1, SLOW);
   assert.equal(p.cli("ls", "--json").json.workers[0].state, "consulting", "while the parent agent holds it");
   await waitFor("the window to pass and the consult to be escalated", () => question(p).audience === "human", SLOW);
-  assert.equal(question(p).escalation, "the parent agent did not answer within 5 s");
+  assert.equal(question(p).escalation, "your pi session's model did not answer within 5 s");
   assert.deepEqual(
     decisionsOf(p).map((d) => [d.actor, d.verb, d.note]),
-    [["system", "escalate", "the parent agent did not answer within 5 s"]],
+    [["system", "escalate", "your pi session's model did not answer within 5 s"]],
   );
-  await notified(pi, "escalated: the parent agent did not answer within 5 s");
+  await notified(pi, "escalated: your pi session's model did not answer within 5 s");
   assert.equal(decisionsOf(p).filter((d) => d.verb === "answer").length, 0, "no answer was recorded after the window");
   assert.equal(await pi.close(), 0);
 });

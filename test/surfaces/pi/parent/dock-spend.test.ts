@@ -3,67 +3,14 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { dockRows } from "../../../../src/engine/talk/parent-feed.js";
 import { fleetBoard } from "../../../../src/engine/workers/fleet-board.js";
-import { insertWorker } from "../../../../src/ledger/workers/workers.js";
 import { modelPrices } from "../../../../src/substrate/model-prices.js";
 import { formatDock } from "../../../../src/surfaces/pi/parent/dock.js";
 import { fleetRow } from "../../../../src/surfaces/pi/parent/fleet-view.js";
 import { plainPaint } from "../../../../src/surfaces/pi/parent/paint.js";
-import type { EngineContext } from "../../../../src/engine/context.js";
 import { addWorker, workLedger } from "../../../support/work-ledger.js";
-
-function piWorker(ctx: EngineContext, runToken: string): string {
-  return ctx.commands.run("test.pi-worker", { runToken }, (tx) =>
-    insertWorker(tx, {
-      task: "pi task",
-      kind: "general",
-      agent: "pi",
-      execution: {},
-      cwd: ctx.cwd,
-      projectRoot: ctx.cwd,
-      workspace: () => ctx.cwd,
-      workspaceMode: "shared",
-      runToken,
-    }),
-  ).result;
-}
-
-/** One assistant message of a pi session file, as pi writes it, with its usage and no cost of its own. */
-function piSession(
-  ctx: EngineContext,
-  worker: string,
-  call: { provider: string; model: string; input: number; output: number },
-): void {
-  const dir = join(ctx.home.workerDir(worker), "session");
-  mkdirSync(dir, { recursive: true });
-  const usage = {
-    input: call.input,
-    output: call.output,
-    cacheRead: 0,
-    cacheWrite: 0,
-    totalTokens: call.input + call.output,
-    cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-  };
-  const line = {
-    type: "message",
-    timestamp: "2026-01-01T00:01:00.000Z",
-    message: {
-      role: "assistant",
-      provider: call.provider,
-      model: call.model,
-      usage,
-      content: [],
-      timestamp: Date.parse("2026-01-01T00:01:00.000Z"),
-    },
-  };
-  writeFileSync(
-    join(dir, "2026-01-01.jsonl"),
-    `${JSON.stringify({ type: "session", id: "s" })}\n${JSON.stringify(line)}\n`,
-  );
-}
+import { piSession, piWorker } from "../../../support/pi-usage.js";
 
 test("the dock and the fleet show the cost so far per worker, and say unknown where it is unknown", (t) => {
   const { ctx } = workLedger(t);
