@@ -29,11 +29,13 @@ const say = (line: string) => process.stderr.write(`supervisor ${process.pid}: $
 export async function supervise(doorDir: string): Promise<number> {
   const paths = doorPathsOfDir(doorDir);
   prepareDoorDir(paths);
-  const wanted = { door: false }; // a second supervisor was started for a door while this one runs: keep one up
+  // A second supervisor was started for a door while this one had none up (its door stopping itself): keep one up. A
+  // want that comes while a door serves is met by that door, so it cannot outlive it and undo a later stop.
+  const wanted = { door: false, holding: false };
   const server = createServer((conn) => {
     conn.on("error", () => {});
     conn.once("data", () => {
-      wanted.door = true;
+      if (!wanted.holding) wanted.door = true;
       conn.end("ok\n");
     });
   });
@@ -86,7 +88,11 @@ function handOver(socket: string): Promise<boolean> {
 }
 
 /** Holds the door up until it stops itself, the home goes away, or starting it keeps failing. */
-async function keepDoorUp(paths: DoorPaths, ino: number, wanted: { door: boolean }): Promise<void> {
+async function keepDoorUp(
+  paths: DoorPaths,
+  ino: number,
+  wanted: { door: boolean; holding: boolean },
+): Promise<void> {
   let served = false;
   let failures = 0;
   for (;;) {
@@ -95,7 +101,10 @@ async function keepDoorUp(paths: DoorPaths, ino: number, wanted: { door: boolean
     const held = await holdControl(paths.control, () => {
       served = true;
       failures = 0;
+      wanted.door = false;
+      wanted.holding = true;
     });
+    wanted.holding = false;
     if (held === "held") {
       // A door that accepts and drops at once (full of connections) is alive: look again without spinning.
       if (Date.now() - since < 1_000) await sleep(200);
