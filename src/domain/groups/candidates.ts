@@ -41,7 +41,7 @@ export function resolveCandidateSpecs(lists: CandidateLists): CandidateSpec[] {
     throw usageError(
       "bad-flag",
       `--best-of takes a whole number of candidates from 2 to ${MAX_CANDIDATES}; got ${count}`,
-      "one candidate is a plain `docket spawn`",
+      "one candidate is a plain `docket spawn <task>`",
     );
   const named: [string, readonly string[] | undefined][] = [
     ["--agent", lists.agents],

@@ -23,7 +23,7 @@ export function parseGroupId(value: string): string {
   const near = /^[bB]?0*([1-9][0-9]{0,9})$/.exec(v);
   throw validationError(
     "bad-group-id",
-    `${JSON.stringify(v)} is not a group id: groups are b<N>, as \`docket spawn --best-of\` and \`docket ls\` print them`,
+    `${JSON.stringify(v)} is not a group id: groups are b<N>, as \`docket spawn --best-of <N> <task>\` and \`docket ls\` print them`,
     near ? `did you mean b${near[1]}?` : "list groups with `docket ls`",
   );
 }

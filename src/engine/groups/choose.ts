@@ -38,7 +38,7 @@ export function chooseCandidate(ctx: EngineContext, input: ChooseInput): ChooseR
   if (!parsed)
     throw validationError(
       "choose-needs-exact-ref",
-      `choose takes the exact version you compared, as \`docket compare\` prints it; got ${JSON.stringify(input.ref.trim())}`,
+      `choose takes the exact version you compared, as \`docket compare <group>\` prints it; got ${JSON.stringify(input.ref.trim())}`,
       "e.g. `docket choose worker-deliverable:w2:1`",
     );
   const reason = input.reason?.trim() ? input.reason.trim() : undefined;

@@ -23,7 +23,7 @@ import {
 } from "../../support/advice-ground.js";
 import { scanAdvice } from "../../support/advice-scan.js";
 import { cliEnv, docket } from "../../support/docket-cli.js";
-import { appWith, reviewGround } from "../../support/review-fixture.js";
+import { appWith, publish, reviewGround, reviewWorker } from "../../support/review-fixture.js";
 import { tempDir } from "../../support/temp.js";
 import { tmuxServer } from "../../support/tmux.js";
 import { controlDirFor, runRemote } from "../../../src/substrate/ssh/connection.js";
@@ -340,8 +340,36 @@ test("running every refusal's advised command that names a value: the value is o
       },
       succeeds: true,
     },
+    {
+      covers: "src/engine/groups/choose.ts#not-a-candidate",
+      refuse: () => {
+        const w = reviewWorker(t, g);
+        const v1 = publish(g, w, { "src/app.txt": appWith({ 30: "thirty" }) });
+        return refusedOf(run(["choose", v1.ref]));
+      },
+      succeeds: true,
+    },
+    {
+      covers: "src/engine/review/answer-choices.ts#no-open-question",
+      refuse: () => refusedOf(run(["answer", fixture.exited, "yes"])),
+    },
+    {
+      covers: "src/engine/review/reviewable-worker.ts#worker-deleted",
+      refuse: () => {
+        const w = reviewWorker(t, g);
+        const v1 = publish(g, w, { "src/app.txt": appWith({ 31: "thirty-one" }) });
+        const deleted = run(["delete", w.worker, "--yes", "--force"]);
+        assert.equal(deleted.code, 0, deleted.stdout + deleted.stderr);
+        return refusedOf(run(["approve", v1.ref]));
+      },
+      succeeds: true,
+    },
   ];
   const exempt: Record<string, string> = {
+    "src/domain/groups/choice.ts#not-shown-version":
+      "needs a best-of group shown and a candidate that moved; test/domain/groups/choice.test.ts raises it; the verb is checked statically",
+    "src/engine/hosts/host-containment.ts#host-sandbox-unavailable":
+      "needs a host whose bubblewrap fails under sandbox required; test/surfaces/cli/remote-contained.test.ts raises it; the verb is checked statically",
     "src/engine/demo/demo.ts#demo-timeout":
       "raised only inside `docket demo`, about a worker of the demo's own scratch home; the verb is checked statically",
     "src/engine/workers/wait.ts#wait-timeout":

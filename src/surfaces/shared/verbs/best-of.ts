@@ -116,6 +116,6 @@ export async function runBestOf(
       (c) => `  ${c.worker} · ${c.kind} · ${c.execution.model ?? "(agent's default model)"} · ${c.execution.workspace}`,
     ),
     ...x.notes.map((n) => `  ${n}`),
-    `  compare: \`docket compare ${x.group}\`   choose: \`docket choose <exact ref>\``,
+    `  compare: \`docket compare ${x.group}\`   choose: \`docket choose <ref>\``,
   ]);
 }

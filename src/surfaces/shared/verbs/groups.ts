@@ -9,7 +9,7 @@ export function registerGroupCommands(program: Command, io: Io, engine: EngineOp
   program
     .command("compare")
     .description("a best-of group's candidates side by side: version, files +/−, hunks, tests, spend, overlap")
-    .argument("<group>", "b<N>, as `docket spawn --best-of` printed it")
+    .argument("<group>", "b<N>, as `docket spawn --best-of <N> <task>` printed it")
     .addHelpText(
       "after",
       [
@@ -17,7 +17,7 @@ export function registerGroupCommands(program: Command, io: Io, engine: EngineOp
         "Per candidate: worker, agent and model, state (a candidate still working says so), its current version's exact",
         "ref, files and +/− and hunks from the frozen patch, the tests it said it ran, spend, plan coverage when it",
         "started from a plan, and the files only it touched; then the files each pair of candidates both changed.",
-        "Showing the comparison records what you saw: `docket choose` is refused if any candidate publishes after it.",
+        "Showing the comparison records what you saw: `docket choose <ref>` is refused if any candidate publishes after it.",
       ].join("\n"),
     )
     .action(async (group: string) => {
@@ -31,7 +31,7 @@ export function registerGroupCommands(program: Command, io: Io, engine: EngineOp
     .description(
       "approve one candidate's exact version, record the others as not chosen and stop them (one transaction)",
     )
-    .argument("<ref>", "the exact version, as `docket compare` prints it (worker-deliverable:w<N>:<K>)")
+    .argument("<ref>", "the exact version, as `docket compare <group>` prints it (worker-deliverable:w<N>:<K>)")
     .option("--reason <text>", "why the others were not chosen (recorded on each not-chosen decision)")
     .addHelpText(
       "after",

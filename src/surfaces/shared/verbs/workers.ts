@@ -102,7 +102,7 @@ function registerSpawn(program: Command, io: Io, engine: EngineOpener): void {
         "--best-of N: one group (b1, b2, …) of N candidates, each its own worker in its own worktree. Lists cycle:",
         "  --best-of 4 --agent pi,claude --model a/x,b/y → pi a/x, claude b/y, pi a/x, claude b/y; `-` leaves one unset.",
         "  Every candidate's policy is resolved before any starts, and confirmed once. Then `docket compare b<N>`,",
-        "  `docket choose <exact ref>` (approves it, records the others as not chosen, stops them), `docket promote <ref>`.",
+        "  `docket choose <ref>` (approves it, records the others as not chosen, stops them), `docket promote <ref>`.",
         "",
         "--scripted: try workers without a model key. Each model call is answered by the next step of the file.",
         ...SCRIPTED_STEP_FORMAT,
