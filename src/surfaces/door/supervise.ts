@@ -88,11 +88,7 @@ function handOver(socket: string): Promise<boolean> {
 }
 
 /** Holds the door up until it stops itself, the home goes away, or starting it keeps failing. */
-async function keepDoorUp(
-  paths: DoorPaths,
-  ino: number,
-  wanted: { door: boolean; holding: boolean },
-): Promise<void> {
+async function keepDoorUp(paths: DoorPaths, ino: number, wanted: { door: boolean; holding: boolean }): Promise<void> {
   let served = false;
   let failures = 0;
   for (;;) {
