@@ -292,7 +292,16 @@ test("worker done and wait with a refused item entry exit 1 with one error objec
       ["t1 not-recorded", "t2 refused"],
     );
   }
-  assert.deepEqual(dumpTables(ctx.db), before, "no version, no question, no report, no state change");
+  // What a refusal leaves is its own record for the human (the card's finding, one attention line), nothing else.
+  const after = dumpTables(ctx.db);
+  const refusalRecord = ["worker_findings", "notifications", "counters"];
+  const without = (dump: Record<string, unknown>) =>
+    Object.fromEntries(Object.entries(dump).filter(([table]) => !refusalRecord.includes(table)));
+  assert.deepEqual(without(after), without(before), "no version, no question, no report, no state change");
+  const findings = ctx.db.prepare("SELECT kind FROM worker_findings WHERE worker = ?").all(w.worker) as {
+    kind: string;
+  }[];
+  assert.ok(findings.length > 0 && findings.every((f) => f.kind === "refused"), "the refusals are shown to the human");
   assert.deepEqual(listDeliverableVersions(ctx.home, w.worker), [], "no sidecar was claimed");
 });
 

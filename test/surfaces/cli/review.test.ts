@@ -83,6 +83,7 @@ test("verdict --json follows the contract and log --json counts verbs", (t) => {
     "approved",
     "comments",
     "deliverable",
+    "network",
     "planCoverage",
     "spend",
     "state",
@@ -99,6 +100,7 @@ test("verdict --json follows the contract and log --json counts verbs", (t) => {
     planCoverage: null,
     comments: { drafts: [], previous: [] },
     spend: { version: { ...EMPTY_TOTALS }, worker: { ...EMPTY_TOTALS } },
+    network: { mode: null, allowed: [], requests: 0, refused: 0, bytesUp: 0, bytesDown: 0, destinations: [] },
   });
   assert.ok(card.json.actions.includes("approve"));
   const human = run("verdict", w.worker);
