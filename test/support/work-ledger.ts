@@ -84,6 +84,16 @@ export function dumpTables(db: Db): Record<string, unknown[]> {
   return out;
 }
 
+/**
+ * The same, less what a refused worker call leaves for the human to see (its finding, one attention line and their
+ * counter): "nothing changed" for a refusal means nothing of the work changed.
+ */
+export function dumpWorkTables(db: Db): Record<string, unknown[]> {
+  const out = dumpTables(db);
+  for (const table of ["worker_findings", "notifications", "counters"]) delete out[table];
+  return out;
+}
+
 /** The seed's invariants over the whole ledger; returns the violations (empty when all hold). */
 export function invariantViolations(db: Db): string[] {
   const q = (sql: string) => (db.prepare(sql).all() as { id: string }[]).map((r) => r.id);
