@@ -278,7 +278,7 @@ test("uncontained (sandbox off), the session says so when it starts, and the sel
   await prompt(pi, "please look after w1");
   assert.match(refusedAsParentAgent(scratch, "self"), /DOCKET_PARENT_AGENT=\d+ in its environment/);
   refusedAsParentAgent(scratch, "self-web");
-  assert.match(refusedAsParentAgent(scratch, "unset"), /a descendant of the pi parent session, pid \d+/);
+  assert.match(refusedAsParentAgent(scratch, "unset"), /a descendant of your pi session, pid \d+/);
   assert.deepEqual(
     p.ledger((db) => db.prepare("SELECT actor, verb FROM decisions").all()),
     [],
