@@ -125,6 +125,11 @@ test("sandbox: required contains a worker on a host: only its workspace, git and
   writeFileSync(secret, "host user's key\n");
   execFileSync("chown", ["-R", `${REMOTE_USER}:`, sshDir]);
   t.after(() => (hadSshDir ? rmSync(secret, { force: true }) : rmSync(sshDir, { recursive: true, force: true })));
+  // A file in the host's /tmp (where other sessions' sockets live): the worker's /tmp is its own. (Not "its /tmp is
+  // empty": Docket's own install is bound read-only into the sandbox, and a checkout may live under /tmp.)
+  const hostTmpFile = `/tmp/docket-host-tmp-${process.pid}-${Date.now()}`;
+  writeFileSync(hostTmpFile, "another session's file\n", { mode: 0o644 });
+  t.after(() => rmSync(hostTmpFile, { force: true }));
 
   const check = human.run("hosts", "check", "loop");
   assert.equal(check.code, 0, check.stdout + check.stderr);
@@ -161,7 +166,7 @@ test("sandbox: required contains a worker on a host: only its workspace, git and
     ownTask: "cat ../task.md",
     ownEnvWrite: "echo x >> ../launch.env",
     scratch: 'echo x > "$TMPDIR/s" && test -s "$TMPDIR/s"',
-    tmpEmpty: 'test -z "$(ls -A /tmp)"',
+    hostTmp: `test -e ${hostTmpFile}`,
     ownCommit:
       "echo committed > own.txt && git add own.txt && git -c user.name=w -c user.email=w@example.com commit -qm own && git log --oneline | grep -q own",
     agentList: "ssh-add -l",
@@ -200,7 +205,7 @@ test("sandbox: required contains a worker on a host: only its workspace, git and
     ownTask: "yes",
     ownEnvWrite: "no",
     scratch: "yes",
-    tmpEmpty: "yes",
+    hostTmp: "no",
     ownCommit: "yes",
     agentList: "no",
   });

@@ -18,8 +18,9 @@ async function slash(pi: PiRpc, text: string): Promise<RpcMessage[]> {
   return pi.seen.slice(from).filter((m) => m.type === "extension_ui_request");
 }
 
+/** Docket's notifications (`docket · …`) that mention `needle`; a verb's own output (ls shows why a worker failed) is not one. */
 const notices = (pi: PiRpc, needle: string, from = 0) =>
-  pi.ui("notify", from).filter((m) => String(m.message).includes(needle));
+  pi.ui("notify", from).filter((m) => String(m.message).startsWith("docket · ") && String(m.message).includes(needle));
 /** Every /docket command ends with a full repaint of the dock and the due notifications: nothing may show twice. */
 const repaint = (pi: PiRpc) => slash(pi, "/docket ls");
 const ready = (pi: PiRpc) => pi.call({ type: "get_state" });

@@ -68,6 +68,7 @@ test("the first word completes to CLI verbs with their descriptions, through the
       completer = spec.getArgumentCompletions;
     },
     registerShortcut: () => undefined,
+    registerTool: () => undefined,
     on: () => undefined,
   } as unknown as ExtensionAPI;
   registerParentRole(fakePi);
