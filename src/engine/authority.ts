@@ -1,5 +1,5 @@
 // The guard every human use-case calls first: a process that carries a worker identity judges nothing, and neither does
-// one the pi session's model started through its tools (DESIGN §8a, issue 23 break 10). CLI, pi, web and MCP share it.
+// one the pi session's model started through its tools (docs/decisions/authority.md). CLI, pi, web and MCP share it.
 
 import { createHash } from "node:crypto";
 import { join } from "node:path";
@@ -42,7 +42,7 @@ export function assertHuman(ctx: AuthorityContext, verb: HumanVerb): void {
 
 /**
  * Why this process is the parent agent's, or undefined. The pi process itself knows it is one (in memory, never from its
- * environment, which a tool's child may write: issue 43). In the session's bubblewrap box the home holds only the note
+ * environment, which a tool's child may write). In the session's bubblewrap box the home holds only the note
  * the box puts there; uncontained, the variable the pi parent sets marks its tools' children and the ancestry walk (a
  * live pi parent registered in this home above us) catches one that unset it. A helper holding the session's secret is
  * the human's.

@@ -1,4 +1,4 @@
-// The outbox effects this process performs after a command commits, by kind (DESIGN §3).
+// The outbox effects this process performs after a command commits, by kind (docs/decisions/command-pattern.md).
 // Each handler must be idempotent: a crash between the effect and its "done" mark repeats it. A handler's module loads
 // when the first effect of its kind runs (`require` of an ES module), so a
 // command that emits none (a verdict) loads neither the status projection nor the journal.

@@ -1,4 +1,4 @@
-// The pi parent session's mark on its own process: every tool the session's model runs inherits it (issue 23, break 10).
+// The pi parent session's mark on its own process: every tool the session's model runs inherits it.
 // Registered in the home with its start time, so a CLI that dropped the variable is still found by its ancestry.
 
 import { createHash, randomBytes } from "node:crypto";

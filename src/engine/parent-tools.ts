@@ -1,4 +1,4 @@
-// The pi session's own tools, kept from acting as the human (issue 43): its bash runs in a bubblewrap box without
+// The pi session's own tools, kept from acting as the human: its bash runs in a bubblewrap box without
 // Docket's home, and its file tools are refused paths there. Which box, and why there is none, is decided here.
 
 import { homedir } from "node:os";

@@ -1,5 +1,5 @@
 // `docket doctor`: the home, the ledger's integrity, private modes, leftover temp files, links, the store index, tools.
-// It opens nothing for writing unless --fix asks, so it works on a damaged ledger or a read-only home (issue 11 §17).
+// It opens nothing for writing unless --fix asks, so it works on a damaged ledger or a read-only home.
 
 import { homeLayout, resolveHomeDir } from "../../files/home.js";
 import { scanHome } from "../../files/home-scan.js";

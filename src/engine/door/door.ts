@@ -1,5 +1,5 @@
 // The human's side of the door: start it (supervised) when a worker needs it, revive its supervisor, name each
-// generation's socket, and read its state. One door per home (DESIGN §8b); a door that runs is left alone.
+// generation's socket, and read its state. One door per home (docs/door.md); a door that runs is left alone.
 
 import { doorSocketName, SOCKET_PATH_MAX } from "../../domain/door.js";
 import { internalError } from "../../domain/errors.js";

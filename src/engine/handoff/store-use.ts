@@ -1,5 +1,6 @@
 // A stored record as input to Use → Parent / Worker / Implement: its exact body, ref, carried approval and provenance.
-// The approval travels inside the record, its bytes pinned by the ledger; legacy bundles are never usable for a reviewed handoff (ADR-0005).
+// The approval travels inside the record, its bytes pinned by the ledger; legacy bundles are never usable for a
+// reviewed handoff (docs/decisions/deliverable-store.md).
 
 import { refusal } from "../../domain/errors.js";
 import type { StoredDeliverable } from "../../domain/store/stored-deliverable.js";

@@ -1,6 +1,7 @@
 // Use: an explicit human action on an approved, exact, CURRENT version (approval re-checked inside the command).
 // Parent → the full immutable body queued as a chip; Worker → exactly one fresh worker with a byte-exact
-// source-deliverable.md and provenance {sourceRef, approvingDecisionId, useDecisionId} (ADR-0003, issue 5 §5).
+// source-deliverable.md and provenance {sourceRef, approvingDecisionId, useDecisionId}
+// (docs/decisions/immutable-deliverables.md).
 
 import { assertExactRef } from "../../domain/ids.js";
 import { oneLine } from "../../domain/text/fence.js";
@@ -89,7 +90,7 @@ export interface UseWorkerInput extends Omit<SpawnInput, "task" | "handoff"> {
   version?: number;
   task?: string;
   actor?: DecisionActor;
-  /** Use → Implement: an approved plan to carry out, with its plan gate discharged (ADR-0007). */
+  /** Use → Implement: an approved plan to carry out, with its plan gate discharged (docs/decisions/plans.md). */
   implement?: boolean;
   /** The worker's newest decision id the human saw (a rendered card); refused when another landed since. */
   expectDecision?: string | null;

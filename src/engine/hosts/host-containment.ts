@@ -1,4 +1,4 @@
-// Containment on a host (issue 41): a worker there runs in the host's own bubblewrap when it has one, planned by the
+// Containment on a host: a worker there runs in the host's own bubblewrap when it has one, planned by the
 // same pure plan as here — its workspace, own git and scratch writable; Docket's host directory (every other worker's
 // files, launch env and door sockets), the host user's secrets and the rest of /tmp hidden.
 

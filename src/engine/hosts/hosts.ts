@@ -1,4 +1,4 @@
-// `docket hosts add|ls|rm|check`: the machines workers may run on, kept in the user's own config (issue 26).
+// `docket hosts add|ls|rm|check`: the machines workers may run on, kept in the user's own config.
 // check says whether the host answers and which of git, tmux, node (and the agent) are there, with what to install.
 
 import { isAbsolute } from "node:path";

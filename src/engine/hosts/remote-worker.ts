@@ -1,4 +1,4 @@
-// A worker on a host (issue 26): its launch there (workspace at its base, 0600 env, the door forwarded over ssh, a
+// A worker on a host: its launch there (workspace at its base, 0600 env, the door forwarded over ssh, a
 // window of Docket's own tmux server on the host), its tmux for peek/tell/harvest, its change set, and its removal.
 // Only the task, the launch env and the workspace reach the host; nothing else of the home is copied there.
 

@@ -1,5 +1,5 @@
 // The two coordination calls of the worker protocol: docket_consult (a question for the parent agent, ending the turn)
-// and docket_note (a notice for the human, changing nothing). Both fenced, both idempotent by call id (issue 16 §1–§2).
+// and docket_note (a notice for the human, changing nothing). Both fenced, both idempotent by call id.
 
 import { refusal, validationError } from "../../domain/errors.js";
 import { optionalKey } from "../../domain/idempotency.js";

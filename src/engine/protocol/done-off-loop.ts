@@ -1,4 +1,4 @@
-// docket_done as the door runs it (issue 39): the change set is captured in a thread, so the door's one event loop
+// docket_done as the door runs it: the change set is captured in a thread, so the door's one event loop
 // keeps serving every other worker while git reads a large workspace; then the same claim and publish as `done`.
 
 import { hostOf } from "../hosts/host-tmux.js";

@@ -1,5 +1,6 @@
 // The worker protocol's four engine calls — todos, wait, done, fail — each fenced by generation inside its command.
-// done freezes one immutable deliverable version before the worker becomes ready (ADR-0003, DESIGN §5–§6).
+// done freezes one immutable deliverable version before the worker becomes ready
+// (docs/decisions/immutable-deliverables.md, docs/decisions/worker-protocol.md).
 
 import { changeSetRef, deliverableId, deliverableRef } from "../../domain/deliverables/refs.js";
 import { captureRemote, hostOf } from "../hosts/remote-worker.js";
@@ -354,7 +355,7 @@ export function freezeVersion(
       recommendations: d.recommendations,
       items: d.items.map((i) => ({ item: i.item, outcome: i.outcome, body: i.body })),
       changeSet: changeSet && { ...changeSet, ref: changeSetRef(who.worker, version) },
-      // Handoff provenance travels with every version the worker publishes (issue 5 §5).
+      // Handoff provenance travels with every version the worker publishes.
       ...(row.sourceHandoff ? { sourceHandoff: row.sourceHandoff } : {}),
       ...(d.addressed.length > 0 ? { addressed: d.addressed } : {}),
     };

@@ -1,5 +1,6 @@
 // Reconcile: the worker accepts an item's current revision after a change it did not get as a reply review.
-// Fenced like a report; without it, an external edit would leave the item's report refused forever (seed 002).
+// Fenced like a report; without it, an external edit would leave the item's report refused forever
+// (docs/decisions/item-reports.md).
 
 import { refusal } from "../../domain/errors.js";
 import type { WorkerIdentity } from "../../domain/workers/identity.js";

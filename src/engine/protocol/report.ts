@@ -1,5 +1,6 @@
-// Engine.report: a worker's per-item word, each entry its own command under its own key (seed 002, DESIGN §5).
-// One refused entry leaves the others committed (seed 002); inside each command the fence, binding and revision checks.
+// Engine.report: a worker's per-item word, each entry its own command under its own key
+// (docs/decisions/item-reports.md). One refused entry leaves the others committed (docs/decisions/item-reports.md);
+// inside each command the fence, binding and revision checks.
 
 import { DocketError, isDocketError, refusal, validationError } from "../../domain/errors.js";
 import { optionalKey } from "../../domain/idempotency.js";
@@ -37,7 +38,8 @@ export interface EntryVerdict {
 
 /**
  * Reports several entries, each its own command under its own key: one refused entry leaves the others committed
- * (seed 002). A call with any refused entry is refused naming each, the others' results riding inside the error.
+ * (docs/decisions/item-reports.md). A call with any refused entry is refused naming each, the others' results riding
+ * inside the error.
  */
 export function reportEntries(
   ctx: EngineContext,
@@ -145,7 +147,7 @@ export function itemResults(
 
 /**
  * One refusal for a call with refused entries: the first refusal's code and category; the message names every
- * refused entry (a lone entry keeps its own message verbatim); `results` rides inside the error (issue 11 §12).
+ * refused entry (a lone entry keeps its own message verbatim); `results` rides inside the error.
  */
 function entriesRefused(
   entries: readonly { item: string; error: DocketError | undefined; recorded?: ReportEntryResult }[],

@@ -1,6 +1,6 @@
 // Lands one frozen patch in a checkout and records it in one command — the only path a promotion takes.
 // A crash between `git apply` and the command leaves the patch applied and unrecorded: the retry recognises exactly
-// this patch by a reverse-apply check and records it then, instead of refusing it as not applying (issue 11 §15).
+// this patch by a reverse-apply check and records it then, instead of refusing it as not applying.
 
 import { internalError, refusal } from "../../domain/errors.js";
 import type { Tx } from "../../ledger/core/runner.js";

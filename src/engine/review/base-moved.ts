@@ -1,5 +1,5 @@
 // Base moved, derived on read: for each worker whose current version is not decided, the landed files among those it
-// read, edited or plans to edit; for an unjudged version, the files that landed after it was produced (issue 16 §5).
+// read, edited or plans to edit; for an unjudged version, the files that landed after it was produced.
 
 import type { WorkerDeliverable } from "../../domain/deliverables/deliverable.js";
 import { formatProducedBefore, resolveBaseMoved, type BaseMoved } from "../../domain/review/base-moved.js";

@@ -73,7 +73,9 @@ interface Bound {
   expectDecision: string | null;
 }
 
-/** `parent`: the live pi session a Use → Worker inherits its model and thinking from (ADR-0004). */
+/**
+ * `parent`: the live pi session a Use → Worker inherits its model and thinking from (docs/decisions/spawn-policy.md).
+ */
 export async function runAction(
   ctx: EngineContext,
   r: ActRequest,

@@ -20,7 +20,7 @@ export interface MoveFacts {
   promoted: boolean;
   /** The version carries a frozen patch. */
   patch: boolean;
-  /** An approved proposal without a patch (Implement is offered first, ADR-0007). */
+  /** An approved proposal without a patch (Implement is offered first, docs/decisions/plans.md). */
   planLike: boolean;
   questions: number;
   failed: boolean;

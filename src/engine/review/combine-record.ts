@@ -1,5 +1,6 @@
 // Recording a combine's outcome: the combined version frozen first (a no-replace claim of the pair's next version, or
-// the orphan this operation already froze), then one command that closes both sources as combined (DESIGN §3).
+// the orphan this operation already froze), then one command that closes both sources as combined
+// (docs/decisions/command-pattern.md).
 
 import { createHash } from "node:crypto";
 import type { CombinedDeliverable, CombinedSource } from "../../domain/deliverables/combined.js";

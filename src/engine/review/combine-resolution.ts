@@ -1,5 +1,5 @@
 // A combine git could not finish alone: the scratch folder the human resolves in, `--continue` that freezes what they
-// saved (refused while a marker remains: markers never reach the checkout), and `--abort` that drops it (issue 16 §6).
+// saved (refused while a marker remains: markers never reach the checkout), and `--abort` that drops it.
 
 import { combinedKey, deliverableId } from "../../domain/deliverables/refs.js";
 import { refusal } from "../../domain/errors.js";

@@ -1,6 +1,6 @@
 // `docket combine`: two workers' overlapping frozen change sets merged over the base they share. Clean → a new frozen
 // combined version; conflicts → a scratch folder the human resolves (combine-resolution.ts); or both sides handed to
-// one worker. Files are made before the one command that records the outcome (issue 16 §6, DESIGN §3).
+// one worker. Files are made before the one command that records the outcome (docs/decisions/command-pattern.md).
 
 import { quotePath } from "../../domain/text/quote-path.js";
 import { codeFence } from "../../domain/text/fence.js";

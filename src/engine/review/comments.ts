@@ -1,5 +1,5 @@
 // Draft review comments on lines of one exact frozen version: add, edit, delete (each one ledger command under an
-// optional idempotency key) and list. Only the human comments; a comment binds the version's ref and sha256 (issue 30).
+// optional idempotency key) and list. Only the human comments; a comment binds the version's ref and sha256.
 
 import { assertExactRef } from "../../domain/ids.js";
 import type { DiffFile } from "../../domain/deliverables/diff-files.js";

@@ -1,5 +1,5 @@
 // `docket log`: counts per verb, the most recent decision rows, and decision debt within a time window.
-// Reads only the append-only ledger rows (issue 5 §1); nothing here writes.
+// Reads only the append-only ledger rows; nothing here writes.
 
 import { usageError } from "../../domain/errors.js";
 import { parseDuration } from "../../domain/clock.js";

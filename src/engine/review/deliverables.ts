@@ -1,5 +1,6 @@
 // Reading frozen deliverable versions for review: by worker (current pointer) or by exact ref/version.
-// Only the sidecar is ever read: a missing or invalid one is refused, never replaced by live state (ADR-0003).
+// Only the sidecar is ever read: a missing or invalid one is refused, never replaced by live state
+// (docs/decisions/immutable-deliverables.md).
 
 import { deliverableId, deliverableRef, parseDeliverableRef } from "../../domain/deliverables/refs.js";
 import type { Worker } from "../../domain/workers/worker.js";

@@ -1,5 +1,5 @@
 // A frozen change set re-read by the human's git before it is applied: the file list a sidecar carries must be exactly
-// what git reads in its patch bytes, so a sidecar written around `done` cannot land a file no surface showed (issue 23).
+// what git reads in its patch bytes, so a sidecar written around `done` cannot land a file no surface showed.
 
 import type { ChangeSet } from "../../domain/deliverables/deliverable.js";
 import { samePaths } from "../../domain/deliverables/patch-integrity.js";

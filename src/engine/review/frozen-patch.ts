@@ -1,5 +1,6 @@
-// The frozen patch `docket diff` shows, of any reviewable version — never live state (ADR-0003, ADR-0005). A stored
-// ref is read through the store with its pin verified, so a diff shows exactly what a promotion of it would apply.
+// The frozen patch `docket diff` shows, of any reviewable version — never live state
+// (docs/decisions/immutable-deliverables.md, docs/decisions/deliverable-store.md). A stored ref is read through the
+// store with its pin verified, so a diff shows exactly what a promotion of it would apply.
 
 import type { ChangeSet, DeliverablePointer } from "../../domain/deliverables/deliverable.js";
 import type { EngineContext } from "../context.js";

@@ -1,5 +1,6 @@
 // Judgment verbs on one exact deliverable version: approve, reject, revise, answer, discard.
-// Each is one ledger command writing one append-only decision row; approval records judgment only (ADR-0003).
+// Each is one ledger command writing one append-only decision row; approval records judgment only
+// (docs/decisions/immutable-deliverables.md).
 
 import { refusal, validationError } from "../../domain/errors.js";
 import { hostOf, remoteLivePaths, resetRemote } from "../hosts/remote-worker.js";

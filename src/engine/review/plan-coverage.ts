@@ -1,5 +1,6 @@
-// Plan coverage of a handoff worker's deliverable, derived when it is reviewed and never stored (ADR-0007):
-// the byte-exact source plan (`source-deliverable.md`) against the frozen change set's files.
+// Plan coverage of a handoff worker's deliverable, derived when it is reviewed and never stored
+// (docs/decisions/plans.md): the byte-exact source plan (`source-deliverable.md`) against the frozen change set's
+// files.
 
 import type { SourceHandoff, WorkerDeliverable } from "../../domain/deliverables/deliverable.js";
 import {

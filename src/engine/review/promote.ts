@@ -1,6 +1,7 @@
 // Promotion: the frozen patch of one exactly approved version — a worker's, a combined one or a stored record's — lands
 // in the parent checkout (working tree only), written once over the Reviewable. Order: checks (approval re-verified
-// against the bytes) → apply-frozen → ONE command with the decision rows; nothing changes on a refusal (ADR-0003).
+// against the bytes) → apply-frozen → ONE command with the decision rows; nothing changes on a refusal
+// (docs/decisions/immutable-deliverables.md).
 
 import { refusal } from "../../domain/errors.js";
 import { approvalNeedsHuman, notApproved, type DecisionActor } from "../../domain/review/approval.js";
@@ -98,7 +99,8 @@ export function planPromotion(ctx: EngineContext, input: PromoteInput): Promotio
 
 /**
  * The approval a promotion stands on: the one the record carries, or the version's approving decision re-verified
- * against the bytes read now (`deliverable-tampered` when they changed since it was approved, DESIGN §8a).
+ * against the bytes read now (`deliverable-tampered` when they changed since it was approved,
+ * docs/decisions/immutable-deliverables.md).
  */
 function approvalIdOf(db: Db, r: Reviewable): string | undefined {
   if (r.promotion.approval.kind === "carried") return r.promotion.approval.decisionId;

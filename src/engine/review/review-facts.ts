@@ -1,4 +1,4 @@
-// What one review run reads once and shares between its cards (issue 17): pending frozen patches (each sidecar read and
+// What one review run reads once and shares between its cards: pending frozen patches (each sidecar read and
 // parsed once, and only for a peer the ledger says edited a path asked about), parent-checkout facts (each base asked once, or not at all when nothing moved: parent-cache.ts), each pair's dry merge (Combine) run once.
 
 import type { ChangeSet, DeliverablePointer } from "../../domain/deliverables/deliverable.js";

@@ -1,5 +1,5 @@
 // A combined version (`combined:w2+w3:<N>`) as a Reviewable: always named exactly, judged on its own, its patch never
-// promoted with marker residue, and each source's workspace settled after its promotion (issue 16 §6, DESIGN §8a).
+// promoted with marker residue, and each source's workspace settled after its promotion (docs/decisions/authority.md).
 
 import { versionNamedByRef } from "../../domain/deliverables/refs.js";
 import { refusal } from "../../domain/errors.js";

@@ -1,5 +1,6 @@
 // A stored record (`deliverable:<id>:<v>`, an id, `last`, `d<N>`) as a Reviewable: never judged again — it carries the
-// approval it was saved with, its bytes pinned by the ledger — and promoted without a workspace to reset (ADR-0005).
+// approval it was saved with, its bytes pinned by the ledger — and promoted without a workspace to reset
+// (docs/decisions/deliverable-store.md).
 
 import { versionNamedByRef } from "../../domain/deliverables/refs.js";
 import { refusal, validationError, type DocketError } from "../../domain/errors.js";

@@ -1,5 +1,6 @@
 // A worker's version as a Reviewable: bound to what the human was shown, still current when judged, and on promotion
-// its workspace reset only when its live tree still equals base + frozen patch (ADR-0003, issue 5 §4).
+// its workspace reset only when its live tree still equals base + frozen patch
+// (docs/decisions/immutable-deliverables.md).
 
 import { deliverableRef } from "../../domain/deliverables/refs.js";
 import { refusal, type DocketError } from "../../domain/errors.js";

@@ -1,5 +1,5 @@
 // What one revise sends beside its note: every draft comment of that exact version, each re-checked against the
-// bytes the revise judged (a draft written on other bytes is refused, never sent), with its quoted patch lines (issue 30).
+// bytes the revise judged (a draft written on other bytes is refused, never sent), with its quoted patch lines.
 
 import { contentMismatch } from "../../domain/review/content-binding.js";
 import { quotedLines } from "../../domain/review/comment-anchor.js";

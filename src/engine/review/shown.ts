@@ -1,4 +1,4 @@
-// Recording what the human was shown, and holding a bare-id judgment to it (issue 23, break 6).
+// Recording what the human was shown, and holding a bare-id judgment to it.
 // Views call recordShown after rendering; approve/reject/revise/promote --approve call assertShownBinding before writing.
 
 import { parseDeliverableRef } from "../../domain/deliverables/refs.js";

@@ -1,5 +1,6 @@
 // Which exact deliverable version a review verb acts on, whether it is approved, and the stale-version guards.
-// A bare `w3` means the current version; only an exact ref may name an older one (ADR-0003, issue 5 §3).
+// A bare `w3` means the current version; only an exact ref may name an older one
+// (docs/decisions/immutable-deliverables.md).
 
 import { changeSetRef, deliverableRef, parseDeliverableRef } from "../../domain/deliverables/refs.js";
 import type { Worker } from "../../domain/workers/worker.js";
@@ -26,7 +27,10 @@ export interface TargetInput {
   version?: number;
   /** The version the human was looking at (an interactive card): refused when the current version moved on. */
   expectVersion?: number;
-  /** The sha256 of the sidecar the human was looking at: refused when its bytes changed since (DESIGN §8a). */
+  /**
+   * The sha256 of the sidecar the human was looking at: refused when its bytes changed since
+   * (docs/decisions/authority.md).
+   */
   expectSha256?: string;
   /** The worker's newest decision id the human saw (null: none): refused when another decision landed since. */
   expectDecision?: string | null;
@@ -133,7 +137,7 @@ export function approvalOf(db: Db, pointer: DeliverablePointer): DecisionRecord 
 
 /**
  * The approving decision of the target, re-verified against the bytes read now: undefined when not approved,
- * a `deliverable-tampered` refusal when the sidecar changed since it was approved (DESIGN §8a).
+ * a `deliverable-tampered` refusal when the sidecar changed since it was approved (docs/decisions/authority.md).
  */
 export function verifiedApprovalOf(db: Db, target: ReviewTarget): DecisionRecord | undefined {
   const approval = approvalOf(db, target.pointer);
@@ -193,7 +197,7 @@ export interface DecisionView {
   deliverable: DeliverablePointer | null;
 }
 
-/** The `{"decision":{…}}` shape of the CLI contract (issue 5). */
+/** The `{"decision":{…}}` shape of the CLI contract. */
 export function decisionView(d: Decision): DecisionView {
   return { id: d.id, verb: d.verb, worker: d.worker, deliverable: d.deliverable };
 }

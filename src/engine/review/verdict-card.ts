@@ -42,14 +42,14 @@ export interface VerdictCard {
     exited: boolean;
     /** Its current generation runs inside Docket's sandbox; null for a combined version (no process of its own). */
     contained: boolean | null;
-    /** The host of the user's config it runs on over ssh (issue 26); null: this machine, or a combined version. */
+    /** The host of the user's config it runs on over ssh; null: this machine, or a combined version. */
     host: string | null;
     /** Its network and egress record (docs/containment.md); null for a combined version. */
     network: NetworkSummary | null;
     judgment: string;
     questions: VerdictQuestion[];
     lastError: string | null;
-    /** What observers found about its current generation that still stands: blocked, stuck, a refused call (issue 40). */
+    /** What observers found about its current generation that still stands: blocked, stuck, a refused call. */
     findings: { kind: string; text: string; at: string }[];
     deliverable: WorkerDeliverable | null;
     invalid: string | null;

@@ -1,5 +1,5 @@
 // `docket verdict [<w>]`: the card for one exact version (evidence first, then what the worker says, then actions)
-// with overlap and parent-moved warnings, or the queue of workers needing judgment. Reads frozen data only (issue 5 §2).
+// with overlap and parent-moved warnings, or the queue of workers needing judgment. Reads frozen data only.
 
 import { openFindingsOf } from "../../ledger/workers/findings.js";
 import { quotePath } from "../../domain/text/quote-path.js";

@@ -1,6 +1,6 @@
 // Warnings shown before judging or promoting a frozen patch: other workers' frozen patches touching the same files
-// (graded same file / adjacent / contested) and parent files changed since this worker's base (issue 5 §2, §4).
-// A partner promoted since this worker began still collides: its card names that promoted deliverable (issue 19).
+// (graded same file / adjacent / contested) and parent files changed since this worker's base.
+// A partner promoted since this worker began still collides: its card names that promoted deliverable.
 
 import type { Worker } from "../../domain/workers/worker.js";
 import type { ChangeSet, DeliverablePointer, WorkerDeliverable } from "../../domain/deliverables/deliverable.js";

@@ -1,5 +1,6 @@
 // Keeps the ledger's index of the DeliverableStore in step with the files, cheaply: one stat when nothing changed.
-// The files are authoritative; the index is refreshed per changed directory, or rebuilt in full by `--reindex` (DESIGN §6).
+// The files are authoritative; the index is refreshed per changed directory, or rebuilt in full by `--reindex`
+// (docs/decisions/deliverable-store.md).
 
 import { storedRef } from "../../domain/deliverables/refs.js";
 import type { StoredFile } from "../../files/store/deliverable-store.js";
@@ -63,7 +64,10 @@ export function indexRowOf(file: StoredFile): IndexRow {
   };
 }
 
-/** Pins every loadable file just read whose version has no pin yet (DESIGN §8a: a stored record's bytes are pinned). */
+/**
+ * Pins every loadable file just read whose version has no pin yet (a stored record's bytes are pinned:
+ * docs/decisions/deliverable-store.md).
+ */
 function pinFiles(tx: Tx, files: readonly StoredFile[]): void {
   for (const f of files) if (f.classification.status === "ok" && f.sha256) pinStored(tx, f.id, f.version, f.sha256);
 }

@@ -1,5 +1,6 @@
 // Legacy checkpoint bundles as the engine exposes them: listing only (load, preview, unload, delete go through store-slots).
-// Read-only compatibility with the anchor tool's old save path; nothing here writes that format (ADR-0005).
+// Read-only compatibility with the anchor tool's old save path; nothing here writes that format
+// (docs/decisions/deliverable-store.md).
 
 import { listLegacyBundles, type LegacyBundle } from "../../files/store/legacy-bundles.js";
 import type { EngineContext } from "../context.js";

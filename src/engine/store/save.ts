@@ -1,5 +1,6 @@
 // Saving to the DeliverableStore: an exactly approved current worker version, or a human-authored v1 record.
-// The file is claimed under the per-deliverable lock before the index command points at it; nothing is ever replaced (ADR-0005).
+// The file is claimed under the per-deliverable lock before the index command points at it; nothing is ever replaced
+// (docs/decisions/deliverable-store.md).
 
 import { storedRef } from "../../domain/deliverables/refs.js";
 import { createHash, randomBytes } from "node:crypto";

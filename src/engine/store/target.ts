@@ -111,7 +111,7 @@ export function resolveStoreTarget(ctx: EngineContext, text: string): StoreTarge
 
 /**
  * Reads a resolved stored target's record from its file; a record this build cannot load is refused with its reason,
- * and one whose bytes differ from the ledger's pin is refused as `deliverable-tampered` (DESIGN §8a).
+ * and one whose bytes differ from the ledger's pin is refused as `deliverable-tampered` (docs/decisions/authority.md).
  */
 export function readStoredTarget(
   ctx: EngineContext,

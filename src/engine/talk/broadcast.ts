@@ -1,5 +1,5 @@
 // `docket broadcast`: score every running worker of the project by what the text names and what each worker touched,
-// then deliver to the workers the human confirmed, at their next turn and without interrupting one (issue 16 §3).
+// then deliver to the workers the human confirmed, at their next turn and without interrupting one.
 
 import { DocketError, notFound, refusal, validationError } from "../../domain/errors.js";
 import {
@@ -96,7 +96,7 @@ export function broadcastCandidates(
   });
 }
 
-/** How the note's author stands, so recipients know what they are told about (anchor §8.4, never overclaiming). */
+/** How the note's author stands, so recipients know what they are told about, never overclaiming. */
 function standing(ctx: EngineContext, note: NoteRow): string {
   const w = getWorker(ctx.db, note.worker);
   const ref = w?.deliverableRef;

@@ -1,5 +1,5 @@
 // The project journal: promotions append what landed (crediting every contributing worker), the human may post to
-// everyone, and the file workers read is re-rendered from the ledger after each append (issue 16 §4, anchor §8.7).
+// everyone, and the file workers read is re-rendered from the ledger after each append.
 
 import { validationError } from "../../domain/errors.js";
 import { formatCredit, renderJournal, type JournalEntry } from "../../domain/talk/journal.js";

@@ -1,5 +1,5 @@
 // The one notification dispatcher: claims due events in the ledger (exactly once across processes and restarts),
-// batches them, and sends them through every enabled sink. Long-lived processes run it on a timer (issue 29).
+// batches them, and sends them through every enabled sink. Long-lived processes run it on a timer.
 
 import {
   formatNotifyBatch,

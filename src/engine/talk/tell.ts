@@ -1,5 +1,5 @@
 // Talking to and looking at a worker: `tell` (through the ledger inbox), `peek` (bounded pane capture), `attach`.
-// Multi-line text stays one message; a reply bound to a question resolves that question only (issue 3 §5).
+// Multi-line text stays one message; a reply bound to a question resolves that question only.
 
 import { hostOf, tmuxFor } from "../hosts/remote-worker.js";
 import { connectHost } from "../hosts/connect.js";
@@ -108,7 +108,7 @@ export function peekWorker(ctx: EngineContext, target: string, lines = PEEK_DEFA
   if (!Number.isInteger(lines) || lines < 1 || lines > PEEK_MAX_LINES) {
     throw usageError("bad-lines", `--lines must be between 1 and ${PEEK_MAX_LINES}; got ${lines}`);
   }
-  // Another worker's pane may show what it printed (secrets included): a worker reads no pane, its own neither (issue 23).
+  // Another worker's pane may show what it printed (secrets included): a worker reads no pane, its own neither.
   const identity = workerIdentityIn(ctx.env);
   if (identity.length > 0) {
     throw refusal(

@@ -27,7 +27,7 @@ export function assertHumanForWeb(ctx: EngineContext): void {
       `this process runs as worker ${w} (DOCKET_WORKER_ID); the review page is the human's, so it is not started or shown here; nothing changed`,
       "run `docket web` in your own terminal",
     );
-  // Its sign-in address would let the session's model judge through the page (issue 23, break 10).
+  // Its sign-in address would let the session's model judge through the page.
   const agent = parentAgentOf(ctx);
   if (agent)
     throw refusal(

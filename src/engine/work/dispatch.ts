@@ -1,5 +1,5 @@
 // Dispatch: hands open items to one worker — one dispatch, a binding and an obligation per item, one work envelope.
-// All in one command: an item that is not open or already actively bound refuses the whole dispatch (issue 2 §5).
+// All in one command: an item that is not open or already actively bound refuses the whole dispatch.
 
 import { optionalKey } from "../../domain/idempotency.js";
 import { addMinutes } from "../../domain/clock.js";

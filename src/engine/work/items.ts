@@ -1,5 +1,6 @@
 // Use-cases on the human's items: add, edit, reply, list, show. Each write is one ledger command.
-// A human edit or reply to an actively bound item moves the binding forward and queues a reply review (seed 002).
+// A human edit or reply to an actively bound item moves the binding forward and queues a reply review
+// (docs/decisions/item-reports.md).
 
 import { optionalKey } from "../../domain/idempotency.js";
 import { refusal, validationError } from "../../domain/errors.js";

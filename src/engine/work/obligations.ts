@@ -1,5 +1,5 @@
 // The human's view of what bindings owe: list (owed, due, all), park until a time, unpark.
-// Park/unpark are ledger commands; a resolved obligation cannot be parked (seed 002).
+// Park/unpark are ledger commands; a resolved obligation cannot be parked (docs/decisions/item-reports.md).
 
 import { assertExactRef } from "../../domain/ids.js";
 import { optionalKey } from "../../domain/idempotency.js";

@@ -1,5 +1,5 @@
 // Budgets: at 80 % of a worker's budget the human is notified; at 100 % its agent is stopped (its window closed, its
-// frozen versions kept), the row says why, and `respawn --budget` continues. Never a silent overrun (issue 29).
+// frozen versions kept), the row says why, and `respawn --budget` continues. Never a silent overrun.
 
 import type { Worker } from "../../domain/workers/worker.js";
 import { refusal, validationError } from "../../domain/errors.js";

@@ -87,7 +87,8 @@ export function networkWords(mode: NetworkMode): string {
 
 /**
  * Where the worker reaches Docket: the door's directory of worker sockets and its own task files, nothing else of the
- * home (DESIGN §8b). The door's control directory (control socket, supervisor, door.env, state, log) is not shown.
+ * home (docs/decisions/containment.md). The door's control directory (control socket, supervisor, door.env, state, log)
+ * is not shown.
  */
 export function docketReach(ctx: EngineContext, worker: string): DocketReach {
   const door = doorPaths(ctx.home.root);

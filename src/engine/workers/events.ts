@@ -1,5 +1,6 @@
 // Appends one activity event to fleet/<id>/events.ndjson (tool starts/ends, inbox deliveries, fence refusals).
-// Never through a link in the home: such a directory is refused like every other write there (DESIGN §8a).
+// Never through a link in the home: such a directory is refused like every other write there
+// (docs/decisions/authority.md).
 
 import { appendEventLine, appendKeyedEventLine } from "../../files/workers/events-log.js";
 import { WORKER_FILES, workerFilePath } from "../../files/workers/worker-files.js";

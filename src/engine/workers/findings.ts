@@ -1,5 +1,5 @@
 // Recording what an observer found about a worker's generation (blocked, stuck, refused): one command per change,
-// with one attention line when a finding opens; the same finding seen again records nothing (issue 40).
+// with one attention line when a finding opens; the same finding seen again records nothing.
 
 import { insertNotification } from "../../ledger/talk/notifications.js";
 import {

@@ -1,7 +1,7 @@
 // The fleet cap: how many workers may be live at once (config maxActive), counted over live, unsettled workers only —
 // the ones `ls --all` lists: a worker whose version was promoted or rejected holds no place, though its pane may idle on.
 // Checked inside the spawn command, so two spawns racing for the last place cannot both win; a start that died
-// part-way (no window, its spawner gone) is not live, so it never holds a place (issue 19).
+// part-way (no window, its spawner gone) is not live, so it never holds a place.
 
 import type { Worker } from "../../domain/workers/worker.js";
 import type { Db } from "../../ledger/core/open.js";

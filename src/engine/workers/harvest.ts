@@ -1,7 +1,7 @@
 // Dead-pane harvest: the last 200 lines of a finished worker's pane go to pane-tail.txt, then its window is killed.
 // Once per launch (pane_captured_at); a pane still alive is left alone — the human may still be talking to it.
 // A start that died before it had a window, and a pane that died without its wrapper reporting (a sandbox that failed
-// at launch, a kill -9), are reconciled here too: marked failed with why, so nothing waits on them (issue 40).
+// at launch, a kill -9), are reconciled here too: marked failed with why, so nothing waits on them.
 
 import { hostOf, tmuxFor } from "../hosts/remote-worker.js";
 import type { Worker } from "../../domain/workers/worker.js";

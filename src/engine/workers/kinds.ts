@@ -1,5 +1,6 @@
 // The kind registry of one engine context: built-ins, then $DOCKET_HOME/kinds, then <project>/.docket/kinds.
-// Later sources win by name; malformed or unreadable files become diagnostics, never failures (ADR-0004).
+// Later sources win by name; malformed or unreadable files become diagnostics, never failures
+// (docs/decisions/spawn-policy.md).
 
 import { join } from "node:path";
 import {

@@ -1,5 +1,6 @@
 // How a worker process is started: its explicit environment (a 0600 launch env file), the fixed wrapper, the pi argv.
-// The wrapper holds no user text: env file, directory and argv arrive as positional parameters (DESIGN §4, §8a).
+// The wrapper holds no user text: env file, directory and argv arrive as positional parameters
+// (docs/decisions/workers.md, docs/decisions/authority.md).
 
 import type { Worker } from "../../domain/workers/worker.js";
 import { randomBytes } from "node:crypto";
@@ -33,8 +34,9 @@ export function shimDirOf(docketBin: string): string {
 
 /**
  * Caller variables every worker gets (tmux does not inherit the caller's environment). Nothing of Docket's own: the
- * worker reaches Docket only through its door (DOCKET_DOOR), never the home, the ledger or the tmux socket (DESIGN §8b).
- * PI_CODING_AGENT_DIR is pi's own configuration (models, keys), which a pi worker's agent needs to run at all.
+ * worker reaches Docket only through its door (DOCKET_DOOR), never the home, the ledger or the tmux socket
+ * (docs/door.md). PI_CODING_AGENT_DIR is pi's own configuration (models, keys), which a pi worker's agent needs to run
+ * at all.
  */
 export const PASSED_ENV = [
   "PATH",

@@ -37,7 +37,7 @@ export function recordWorkerExit(ctx: EngineContext, who: WorkerIdentity, code: 
       return { worker: who.worker, generation: who.generation, recorded: launchRecorded, settled: false };
     const next = transition(lifecycleRowOf(row), { kind: "exited", code }, tx.now);
     applyLifecycle(tx, row.id, next);
-    // A process that died before reporting is a failure the human must hear about (issue 8 §3).
+    // A process that died before reporting is a failure the human must hear about.
     if (failedBy(row, next)) {
       insertNotification(tx, {
         kind: "failed",

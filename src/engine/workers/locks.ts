@@ -1,5 +1,5 @@
 // The cross-process locks a burst of spawns takes: one per repository around worktree changes, one around pi's
-// model listing. Both live under Docket's home (locks/), so the user's repository gets no extra files (issue 19).
+// model listing. Both live under Docket's home (locks/), so the user's repository gets no extra files.
 
 import { createHash } from "node:crypto";
 import { join } from "node:path";

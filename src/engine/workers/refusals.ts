@@ -1,5 +1,5 @@
 // A worker call Docket refused (done, wait, todos, report, …) is a fact the human must see: it is recorded as the
-// worker's open `refused` finding, on its card and in attention, until one of its work calls is accepted (issue 40).
+// worker's open `refused` finding, on its card and in attention, until one of its work calls is accepted.
 
 import type { WorkerIdentity } from "../../domain/workers/identity.js";
 import { plainText } from "../../domain/talk/notify.js";

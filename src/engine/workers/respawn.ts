@@ -1,5 +1,6 @@
-// `docket respawn <w|all>`: the stored execution again, at generation + 1 with a new run token (DESIGN §4).
-// One command bumps the generation, records the launch, resets the exit and moves active bindings: the old process is fenced.
+// `docket respawn <w|all>`: the stored execution again, at generation + 1 with a new run token
+// (docs/decisions/spawn-policy.md). One command bumps the generation, records the launch, resets the exit and moves
+// active bindings: the old process is fenced.
 
 import { hostPanes, tmuxFor } from "../hosts/remote-worker.js";
 import type { Worker } from "../../domain/workers/worker.js";

@@ -1,5 +1,6 @@
 // What a spawn decides before anything is written: the input's checks, the spawn policy, containment, the host,
-// and the stored execution a launch repeats (ADR-0004). A refusal here leaves no row, no workspace, no window.
+// and the stored execution a launch repeats (docs/decisions/spawn-policy.md). A refusal here leaves no row, no
+// workspace, no window.
 
 import { homedir } from "node:os";
 import { join, relative } from "node:path";
@@ -57,7 +58,7 @@ export interface SpawnInput {
   /** Stop the worker's agent once its recorded cost reaches this many USD (default: config worker.budgetUsd; 0
    * none). */
   budgetUsd?: number;
-  /** Run the worker on this host of the user's config, over ssh (issue 26); default: the user config's worker.host. */
+  /** Run the worker on this host of the user's config, over ssh; default: the user config's worker.host. */
   host?: string;
   /** Run it on this machine even when the user config names a worker.host. */
   local?: boolean;

@@ -1,5 +1,5 @@
 // `docket spawn`: resolve the policy once, record the worker (starting) before anything runs, make its workspace
-// and task.md, launch it in tmux, then dispatch its items. Human-started only (ADR-0004, DESIGN §4).
+// and task.md, launch it in tmux, then dispatch its items. Human-started only (docs/decisions/spawn-policy.md).
 // A spawn completes or leaves no trace: a failure marks the row failed with the reason and removes what it made.
 
 import { formatAge } from "../../domain/clock.js";

@@ -1,5 +1,5 @@
 // Reading spend: what each worker's agent appended to its own record files since the last read, priced and counted to
-// the generation and version it belongs to, committed with the new offsets in one command (issue 29).
+// the generation and version it belongs to, committed with the new offsets in one command.
 
 import { parseDuration } from "../../domain/clock.js";
 import { validationError } from "../../domain/errors.js";

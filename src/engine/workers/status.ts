@@ -1,6 +1,6 @@
 // Writes fleet/<id>/status.json: a projection of the worker row for external readers, never read back.
 // Only into a directory that exists (a failed spawn or a delete removes it), never into an old `workers/w<N>/`
-// directory: pi-docket reads status files there and throws on this shape (issue 11 §18).
+// directory: pi-docket reads status files there and throws on this shape.
 
 import { STATUS_NOTE } from "../../files/workers/legacy-status.js";
 import { WORKER_FILES, writeWorkerProjection } from "../../files/workers/worker-files.js";

@@ -1,5 +1,5 @@
 // Since when a queue entry has waited for the human: a ready version since it was published, a question since it was
-// asked, a failure since the row last changed. Never since a heartbeat, which moves the row's updatedAt (issue 28).
+// asked, a failure since the row last changed. Never since a heartbeat, which moves the row's updatedAt.
 
 import type { QueueRank } from "../../domain/review/queue-rank.js";
 import { openQuestionsOf } from "../../ledger/workers/questions.js";

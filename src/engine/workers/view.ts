@@ -1,5 +1,5 @@
 // `docket ls` and `docket show`: worker rows with their derived display state and liveness, read in one pass.
-// One tmux listing serves every row; finished panes are harvested on the way (anchor §1.8, DESIGN §4).
+// One tmux listing serves every row; finished panes are harvested on the way (docs/decisions/workers.md).
 
 import { deliverableRef } from "../../domain/deliverables/refs.js";
 import { hostOf, tmuxFor } from "../hosts/remote-worker.js";
@@ -54,9 +54,9 @@ export interface WorkerListEntry {
   deliverable: string | null;
   /** Its current generation runs inside Docket's sandbox. */
   contained: boolean;
-  /** Tokens and cost so far, read from the agent's own records; null for a worker whose agent keeps none (issue 29). */
+  /** Tokens and cost so far, read from the agent's own records; null for a worker whose agent keeps none. */
   spend: SpendTotals | null;
-  /** The host it runs on (issue 26), and whether that host answered just now; absent: this machine. */
+  /** The host it runs on, and whether that host answered just now; absent: this machine. */
   host?: string;
   hostReachable?: boolean;
 }
