@@ -1,5 +1,5 @@
 // Docket's own child processes (the review page's server runs as `node <entry> …`) and the desktop's URL opener:
-// started from fixed argv arrays, never through a shell, so no text is ever interpreted (DESIGN §8a).
+// started from fixed argv arrays, never through a shell, so no text is ever interpreted (docs/decisions/authority.md).
 
 import { spawn } from "node:child_process";
 import { closeSync, openSync } from "node:fs";

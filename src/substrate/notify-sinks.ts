@@ -1,5 +1,6 @@
 // The outside ends of notifications: `notify-send` (with a click action for long-lived senders), the user's command
-// (`notify.command`, one JSON line per event on stdin) and the opener a click runs. Fixed argv only, never a shell (DESIGN §8a).
+// (`notify.command`, one JSON line per event on stdin) and the opener a click runs. Fixed argv only, never a shell
+// (docs/decisions/authority.md).
 
 import { spawn } from "node:child_process";
 import { basename, dirname } from "node:path";

@@ -1,8 +1,9 @@
 // The tmux port: one shared session, one window per worker, ids persisted and targeted by every later call.
-// Argument arrays only (never a shell string); text goes in with `send-keys -l` or a bracketed paste (DESIGN §4).
-// tmux expands formats (`#(…)` runs a command) in option values such as `new-window -c` and `-n`: no user text goes
-// there. Windows start in `/` and the worker's own wrapper changes directory; tmux allocates the window index.
-// Running tmux lives in tmux-run.ts, launching a window and sending text in tmux-window.ts; the reads are here.
+// Argument arrays only (never a shell string); text goes in with `send-keys -l` or a bracketed paste
+// (docs/decisions/workers.md). tmux expands formats (`#(…)` runs a command) in option values such as `new-window -c`
+// and `-n`: no user text goes there. Windows start in `/` and the worker's own wrapper changes directory; tmux
+// allocates the window index. Running tmux lives in tmux-run.ts, launching a window and sending text in tmux-window.ts;
+// the reads are here.
 
 import { createTmuxRun, isTmuxGone, type TmuxExec, type TmuxRun } from "./tmux-run.js";
 import { hasSession, launchWindow, sendText, type LaunchWindowInput } from "./tmux-window.js";

@@ -1,4 +1,4 @@
-// A done's change set captured off the calling thread (issue 39): the door runs one event loop for every worker, and
+// A done's change set captured off the calling thread: the door runs one event loop for every worker, and
 // a capture of a large workspace (git add, diff and the patch check; ssh for a host) blocked it for tens of seconds.
 // A worker thread runs the same synchronous capture; the caller awaits its answer while its loop keeps serving.
 

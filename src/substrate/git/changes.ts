@@ -82,7 +82,7 @@ function isUtf8Text(raw: Buffer): boolean {
 }
 
 /**
- * The change set of numstat+patch bytes captured elsewhere (a worker's workspace on a host, issue 26): the same checks
+ * The change set of numstat+patch bytes captured elsewhere (a worker's workspace on a host): the same checks
  * as a local capture — git here reads the patch against the base in this machine's objects, and the file list comes
  * from that reading. Bytes that are not UTF-8 are refused (a host's capture has no binary fallback yet).
  */

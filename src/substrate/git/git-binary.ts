@@ -1,5 +1,5 @@
 // The one git Docket runs: resolved once to an absolute path from the PATH this process started with, and the config
-// overrides every git call carries so that no config file can make git run a program (issue 23, docs/hostile-git.md).
+// overrides every git call carries so that no config file can make git run a program (docs/hostile-git.md).
 
 import { spawnSync } from "node:child_process";
 import { accessSync, constants, realpathSync, statSync } from "node:fs";

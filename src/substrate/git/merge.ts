@@ -42,7 +42,7 @@ export interface MergeWorkspace {
 /**
  * The merged bytes come from workers, and a worker can write the repository's shared config and `info/attributes`:
  * so the workspace is worker-git's scratch git (private git dir and attributes, no config of the repository's, the
- * system's or the user's), and no merge driver, filter or textconv a worker named can run (issue 23). `head` is a
+ * system's or the user's), and no merge driver, filter or textconv a worker named can run. `head` is a
  * commit id of the repository's own format (a source's base).
  */
 export function openMergeWorkspace(repo: string, head: string): MergeWorkspace {

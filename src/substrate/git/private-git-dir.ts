@@ -1,5 +1,5 @@
 // A contained worker's own git dir (`fleet/<id>/git`): its HEAD, index, refs and new objects, over the repository's
-// object store as a read-only alternate, so it commits without writing anything of your repository's .git (issue 25).
+// object store as a read-only alternate, so it commits without writing anything of your repository's .git.
 
 import {
   constants,

@@ -162,7 +162,7 @@ export function parentChangesSince(
 
 /**
  * parentChangesSince for many queries on one repository with few git processes: one commit check for every base, one
- * diff per distinct base over the union of its queries' paths, one untracked listing over the union of all (issue 17).
+ * diff per distinct base over the union of its queries' paths, one untracked listing over the union of all.
  * A shared listing is split back per query by git's literal-pathspec rule (the path itself or a directory above it).
  */
 export function parentChangesForEach(repoRoot: string, queries: readonly ParentQuery[]): ParentAnswer[] {

@@ -1,7 +1,7 @@
 // A worker's isolated workspace: a detached git worktree at the parent's HEAD plus its uncommitted and untracked
-// files, committed as the "Docket worker baseline" — that commit is the worker's base (DESIGN §4, anchor §1.11).
+// files, committed as the "Docket worker baseline" — that commit is the worker's base (docs/decisions/workers.md).
 // Adding and removing worktrees runs through the caller's `serialize`: concurrent `git worktree add`s read each
-// other's half-made admin directories (issue 19), so the engine holds one lock per repository around them.
+// other's half-made admin directories, so the engine holds one lock per repository around them.
 
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
@@ -61,7 +61,7 @@ function gitBuffer(cwd: string, args: string[]): Buffer {
 
 /**
  * Git on the workspace being made, before any worker runs in it: the git dir and work tree are named, so nothing is
- * discovered from the new tree (issue 23); cwd is the tree's top so that `git apply` lands its paths there.
+ * discovered from the new tree; cwd is the tree's top so that `git apply` lands its paths there.
  */
 function onNewTree(tree: {
   gitDir: string;
