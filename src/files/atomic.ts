@@ -1,6 +1,7 @@
 // Atomic file writes: replaceable projections (temp, fsync, rename) and immutable claims (temp, fsync, link).
-// A claim never replaces anything: EEXIST means the name is already taken, whatever its content (DESIGN §3).
-// Every file written here is private (0600) and its directory 0700 when created (DESIGN §8a).
+// A claim never replaces anything: EEXIST means the name is already taken, whatever its content
+// (docs/decisions/command-pattern.md). Every file written here is private (0600) and its directory 0700 when created
+// (docs/decisions/authority.md).
 
 import { closeSync, fsyncSync, linkSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
 import { randomBytes } from "node:crypto";

@@ -1,4 +1,4 @@
-// The door's two directories (DESIGN §8b): the worker sockets (bound read-only into sandboxes) and, beside them, the
+// The door's two directories (docs/door.md): the worker sockets (bound read-only into sandboxes) and, beside them, the
 // human side's control directory (control and supervisor sockets, door.env, state, log). Both 0700, real, this user's.
 
 import { linkSync, lstatSync, readdirSync, renameSync, rmSync, unlinkSync } from "node:fs";

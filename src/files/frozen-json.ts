@@ -1,5 +1,6 @@
 // One frozen JSON file inside the Docket home, read as untrusted input: never through a link, parsed, checked by the
-// caller's validator, and hashed over the exact bytes parsed (what an approval binds to, DESIGN §6, §8a).
+// caller's validator, and hashed over the exact bytes parsed (what an approval binds to,
+// docs/decisions/immutable-deliverables.md).
 
 import { createHash } from "node:crypto";
 import { dirname } from "node:path";

@@ -1,5 +1,6 @@
 // Makes the Docket home usable before anything opens it: a private directory we can write, or a read-only one we can read.
-// A home that is a file, too long, or cannot be created is one named refusal that says what to do (DESIGN §8a).
+// A home that is a file, too long, or cannot be created is one named refusal that says what to do
+// (docs/decisions/authority.md).
 
 import { accessSync, constants, statSync } from "node:fs";
 import { DocketError } from "../domain/errors.js";

@@ -1,5 +1,5 @@
 // Where Docket keeps its state: the home directory, the ledger file, and each worker's directory (`fleet/<id>`).
-// Paths are built only from validated ids; worker directories live beside pi-docket's `workers/`, never in it (DESIGN §3).
+// Paths are built only from validated ids; worker directories live beside pi-docket's `workers/`, never in it.
 
 import { lstatSync } from "node:fs";
 import { homedir } from "node:os";

@@ -1,5 +1,6 @@
 // Reads a JSON file that may be absent or damaged, as untrusted input: absent → undefined, damaged → a reason.
-// A parsed file carries the sha256 of the exact bytes read, so what was judged can be bound to its content (DESIGN §8a).
+// A parsed file carries the sha256 of the exact bytes read, so what was judged can be bound to its content
+// (docs/decisions/authority.md).
 
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";

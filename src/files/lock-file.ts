@@ -98,7 +98,7 @@ export function withLockFile<T>(path: string, fn: () => T, options: LockFileOpti
   const timeoutMs = options.timeoutMs ?? 30_000;
   const pollMs = options.pollMs ?? 25;
   const staleMs = options.staleMs ?? 10 * 60_000;
-  // Lock files name who holds them (pid, host): private like the rest of the home, whatever the umask (issue 23).
+  // Lock files name who holds them (pid, host): private like the rest of the home, whatever the umask.
   ensurePrivateDir(dirname(path));
   chmodSync(dirname(path), PRIVATE_DIR_MODE); // a folder made 0755 by an older build is narrowed too
   const deadline = Date.now() + timeoutMs;

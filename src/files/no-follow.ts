@@ -1,5 +1,6 @@
 // Reading Docket's own home without following links: a symlink or special file found there is reported, never traversed.
-// Store scans, sidecar reads, saves and deletes check every directory below the home root first (DESIGN §8a).
+// Store scans, sidecar reads, saves and deletes check every directory below the home root first
+// (docs/decisions/authority.md).
 
 import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, readSync } from "node:fs";
 import { join, relative, sep } from "node:path";
@@ -60,7 +61,7 @@ export type NoFollowRead =
 
 /**
  * The most Docket reads of one file in its home (a sidecar, a stored record, a pane tail): a larger one is refused from
- * its size alone, before a byte is read, so a planted 175 MB sidecar costs an unrelated view one fstat (issue 23).
+ * its size alone, before a byte is read, so a planted 175 MB sidecar costs an unrelated view one fstat.
  */
 export const MAX_HOME_FILE_BYTES = 32 * 1024 * 1024;
 
@@ -84,7 +85,7 @@ export function readNoFollow(path: string, maxBytes = MAX_HOME_FILE_BYTES): NoFo
 
 /**
  * The last `maxBytes` of a regular file (all of it when smaller), read as `readNoFollow` reads: for a view that shows
- * only a file's end (a pane tail), so its size costs nothing past that (issue 23).
+ * only a file's end (a pane tail), so its size costs nothing past that.
  */
 export function readNoFollowTail(path: string, maxBytes: number): NoFollowRead {
   return withRegularFile(path, (fd, size) => {

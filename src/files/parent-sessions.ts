@@ -1,5 +1,5 @@
 // `$DOCKET_HOME/parents/<pid>.json`: the live pi parent sessions of this home (pid, start time, helper hash), 0600.
-// A CLI whose ancestry reaches one of them was started by that session's tools, not typed by the human (issue 23, break 10).
+// A CLI whose ancestry reaches one of them was started by that session's tools, not typed by the human.
 
 import { rmSync } from "node:fs";
 import { join } from "node:path";

@@ -1,5 +1,6 @@
 // Private files and directories of the Docket home: directories 0700, files 0600, whatever the process umask.
-// Every file or directory Docket creates under $DOCKET_HOME goes through here, so one place decides who may read (DESIGN §8a).
+// Every file or directory Docket creates under $DOCKET_HOME goes through here, so one place decides who may read
+// (docs/decisions/authority.md).
 
 import { chmodSync, closeSync, constants, fchmodSync, mkdirSync, openSync, writeSync } from "node:fs";
 import { dirname } from "node:path";

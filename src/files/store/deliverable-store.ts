@@ -1,5 +1,6 @@
 // The DeliverableStore on disk: `deliverables/<safe-id>/v<N>.json`, claimed under a per-deliverable lock, never replaced.
-// Scans are untrusted input (ADR-0005): unsafe names are skipped, and a symlink is listed as unreadable, never followed.
+// Scans are untrusted input (docs/decisions/deliverable-store.md): unsafe names are skipped, and a symlink is listed as
+// unreadable, never followed.
 
 import { storedRef } from "../../domain/deliverables/refs.js";
 import { createHash } from "node:crypto";

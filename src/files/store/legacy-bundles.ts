@@ -1,5 +1,6 @@
 // Legacy checkpoint bundles of the anchor tool (`checkpoints/<id>.md` + `.artifacts.json`, `index.json`, `events.ndjson`).
-// Compatibility only: list, read and delete, never through a symlink; nothing is ever written in that format (ADR-0005).
+// Compatibility only: list, read and delete, never through a symlink; nothing is ever written in that format
+// (docs/decisions/deliverable-store.md).
 
 import { lstatSync, readdirSync, unlinkSync } from "node:fs";
 import { join } from "node:path";

@@ -47,7 +47,7 @@ export interface AppendedText {
 
 /**
  * The most one read takes of one record file (a view's refresh of spend): what lies past it is read by the next view,
- * so a worker's planted 175 MB session costs an unrelated `ls` or card at most this much (issue 23). A line longer
+ * so a worker's planted 175 MB session costs an unrelated `ls` or card at most this much. A line longer
  * than this (no agent writes usage lines near it) is skipped unread, never parsed.
  */
 export const RECORD_READ_BYTES = 4 << 20;

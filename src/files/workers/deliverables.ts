@@ -1,5 +1,6 @@
 // Worker deliverable sidecars on disk: `fleet/<id>/deliverables/v<N>.json`, claimed once and never overwritten.
-// Listings and contents are untrusted input: every read is validated, and no symlink is followed (ADR-0003, DESIGN §6, §8a).
+// Listings and contents are untrusted input: every read is validated, and no symlink is followed
+// (docs/decisions/immutable-deliverables.md, docs/decisions/authority.md).
 
 import { closeSync, constants, openSync, readdirSync, readSync } from "node:fs";
 import { join } from "node:path";

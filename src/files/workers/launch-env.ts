@@ -1,5 +1,6 @@
 // A worker's launch env file (`fleet/<id>/launch.env`, mode 0600): its identity, run token and secrets, written
-// before each launch and read only by that launch's wrapper, so none of it reaches tmux, argv or the ledger (DESIGN §8a).
+// before each launch and read only by that launch's wrapper, so none of it reaches tmux, argv or the ledger
+// (docs/decisions/authority.md).
 
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { formatLaunchEnv, parseLaunchEnv } from "../../domain/workers/launch-env.js";

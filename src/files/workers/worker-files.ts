@@ -1,5 +1,6 @@
 // Files in a worker's directory (task.md, status.json, pane-tail.txt, events, session, source-deliverable.md): read,
-// written and removed without following links; a link anywhere below the home is refused, never traversed (DESIGN §8a).
+// written and removed without following links; a link anywhere below the home is refused, never traversed
+// (docs/decisions/authority.md).
 
 import { existsSync, readdirSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
