@@ -1,7 +1,8 @@
 // The command runner: every ledger write is one synchronous function inside BEGIN IMMEDIATE … COMMIT,
-// under an idempotency key with a request hash, plus an outbox of effects performed after commit (DESIGN §3).
-// After commit a command performs its own effects, then any left behind by a crashed process; an effect that fails
-// never fails the command that happened to run it (issue 19: a neighbour's projection must not break this spawn).
+// under an idempotency key with a request hash, plus an outbox of effects performed after commit
+// (docs/decisions/command-pattern.md). After commit a command performs its own effects, then any left behind by a
+// crashed process; an effect that fails never fails the command that happened to run it (a neighbour's projection must
+// not break this spawn).
 
 import { createHash } from "node:crypto";
 import type Database from "better-sqlite3";

@@ -1,5 +1,5 @@
 // Review comment rows: drafts on one exact deliverable version (bound to its sha256), edited or deleted while drafts,
-// frozen once a revise decision sends them (the schema's triggers refuse any later change) (issue 30).
+// frozen once a revise decision sends them (the schema's triggers refuse any later change).
 
 import type { CommentAnchor, CommentSide } from "../../domain/review/comment-anchor.js";
 import { formatId } from "../../domain/ids.js";

@@ -1,5 +1,6 @@
 // Decision rows (append-only: the schema's triggers refuse UPDATE and DELETE) and decision debt, in SQL.
-// Every judgment names one exact deliverable {id, version, ref}; readers turn rows into domain records (ADR-0003).
+// Every judgment names one exact deliverable {id, version, ref}; readers turn rows into domain records
+// (docs/decisions/immutable-deliverables.md).
 
 import {
   assertActorMayRecord,
@@ -26,7 +27,10 @@ export interface NewDecision {
   risk?: string | null;
   question?: string | null;
   evidenceRefs?: string[];
-  /** The sha256 of the exact deliverable bytes this judgment saw (DESIGN §8a: approval binds content). */
+  /**
+   * The sha256 of the exact deliverable bytes this judgment saw (approval binds content:
+   * docs/decisions/immutable-deliverables.md).
+   */
   contentSha256?: string | null;
 }
 

@@ -1,5 +1,5 @@
 // The `shown` table: which exact version of each worker a human surface last displayed, and where.
-// Written on every card, report and diff view (one upsert); read by the bare-id judgment guard (issue 23, break 6).
+// Written on every card, report and diff view (one upsert); read by the bare-id judgment guard.
 
 import type { ShownSurface, ShownVersion } from "../../domain/review/shown-binding.js";
 import type { Db } from "../core/open.js";

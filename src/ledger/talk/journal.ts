@@ -1,5 +1,5 @@
 // The project journal in SQL: append-only entries (the schema's triggers refuse UPDATE and DELETE), read per project.
-// Every append queues the rendering of the project's journal file, so the file follows the ledger (issue 16 §4).
+// Every append queues the rendering of the project's journal file, so the file follows the ledger.
 
 import { asStringList, jsonColumn, stringList } from "../core/json-columns.js";
 import type { JournalEntry, JournalKind } from "../../domain/talk/journal.js";

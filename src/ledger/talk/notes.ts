@@ -1,5 +1,5 @@
 // Worker notes (docket_note): a notice for the human with suggested recipients, and the notification that shows it.
-// A note never changes the worker's state, is never routed to anyone, and is never a deliverable (issue 16 §2).
+// A note never changes the worker's state, is never routed to anyone, and is never a deliverable.
 
 import { asStringList, jsonColumn } from "../core/json-columns.js";
 import { formatId } from "../../domain/ids.js";

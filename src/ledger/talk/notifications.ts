@@ -33,7 +33,7 @@ export interface NotificationRow {
   createdAt: string;
 }
 
-/** A kind that is no event for the sinks (issue 29) is born sent, so the unsent index holds only what must go out. */
+/** A kind that is no event for the sinks is born sent, so the unsent index holds only what must go out. */
 export function insertNotification(tx: Tx, n: NewNotification): string {
   const id = formatId("notification", tx.next("notification"));
   const sent = isNotifyEvent(n.kind) ? null : tx.now;

@@ -1,5 +1,5 @@
 // Sending notifications exactly once: a dispatcher claims every unsent event row in one command, then sends it.
-// The claim is the send: a second process (or a restart) finds the rows sent and sends nothing (issue 29).
+// The claim is the send: a second process (or a restart) finds the rows sent and sends nothing.
 
 import { NOTIFY_EVENTS, type NotifyEventKind, type NotifyRow } from "../../domain/talk/notify.js";
 import type { Db } from "../core/open.js";

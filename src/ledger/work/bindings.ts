@@ -1,5 +1,6 @@
 // Bindings: item ↔ worker@generation with the item revision the worker accepted; active until a terminal report.
-// At most one active binding per item (unique index); respawn moves active bindings to the new generation (DESIGN §4).
+// At most one active binding per item (unique index); respawn moves active bindings to the new generation
+// (docs/decisions/workers.md).
 
 import { formatId } from "../../domain/ids.js";
 import type { Db } from "../core/open.js";
@@ -68,7 +69,9 @@ export function resolveBinding(tx: Tx, id: string): void {
   );
 }
 
-/** A human edit or reply moves the worker's accepted revision forward with the item (seed 002). */
+/**
+ * A human edit or reply moves the worker's accepted revision forward with the item (docs/decisions/item-reports.md).
+ */
 export function moveAcceptedRevision(tx: Tx, id: string, revision: number): void {
   statement(tx.db, "UPDATE bindings SET accepted_revision = ? WHERE id = ? AND state = 'active'").run(revision, id);
 }

@@ -1,5 +1,6 @@
 // Dispatch rows: one hand-over of items to a worker at one generation, resolved with its last active binding.
-// Writes run inside a command; the "resolve only when no binding is active" rule lives in resolveDispatchIfDone (seed 002).
+// Writes run inside a command; the "resolve only when no binding is active" rule lives in resolveDispatchIfDone
+// (docs/decisions/item-reports.md).
 
 import { formatId } from "../../domain/ids.js";
 import type { Tx } from "../core/runner.js";

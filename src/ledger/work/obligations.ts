@@ -1,5 +1,6 @@
 // Obligations: what an active binding owes (a report), due at a time, parkable; resolved by the report that paid it.
-// "Due" means owed, due_at reached, and not parked past now; a blocked report makes it due now and unparks it (seed 002).
+// "Due" means owed, due_at reached, and not parked past now; a blocked report makes it due now and unparks it
+// (docs/decisions/item-reports.md).
 
 import { formatId } from "../../domain/ids.js";
 import { notFound, refusal } from "../../domain/errors.js";

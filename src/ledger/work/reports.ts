@@ -1,5 +1,5 @@
-// Report rows: a worker's per-item word, stored as given (evidence is typed, never graded; seed 002).
-// Inserted only inside the report command, together with every effect the outcome has.
+// Report rows: a worker's per-item word, stored as given (evidence is typed, never graded:
+// docs/decisions/item-reports.md). Inserted only inside the report command, together with every effect the outcome has.
 
 import { isEvidenceList, type Evidence, type ReportOutcome } from "../../domain/work/report.js";
 import { asStringList, asStringRecord, jsonColumn } from "../core/json-columns.js";

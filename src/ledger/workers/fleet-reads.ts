@@ -83,7 +83,7 @@ export interface DockWorker {
   projectRoot: string;
   sourceHandoff: SourceHandoff | null;
   contained: boolean;
-  /** The host it runs on over ssh (issue 26); null: this machine. */
+  /** The host it runs on over ssh; null: this machine. */
   host: string | null;
 }
 

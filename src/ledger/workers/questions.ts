@@ -1,6 +1,6 @@
 // The questions table, and nothing else owns it: questions a worker asks (docket_wait) and consults (docket_consult),
-// how they are answered, dropped by a later done or escalated out of the parent agent's lane (DESIGN §8a, issue 16 §1).
-// A consult leaves the lane exactly once: answered, escalated, or dropped.
+// how they are answered, dropped by a later done or escalated out of the parent agent's lane
+// (docs/decisions/authority.md). A consult leaves the lane exactly once: answered, escalated, or dropped.
 
 import { formatId } from "../../domain/ids.js";
 import { asStringList, jsonColumn, stringList } from "../core/json-columns.js";

@@ -1,5 +1,5 @@
 // Spend rows: tokens and cost summed per worker, generation, version, day and model, and how far each record file was
-// read. A read commits its rows and its new offset together, only from the offset it started at (issue 29).
+// read. A read commits its rows and its new offset together, only from the offset it started at.
 
 import { EMPTY_TOTALS, type SpendTotals, type Tokens } from "../../domain/workers/spend.js";
 import type { Db } from "../core/open.js";

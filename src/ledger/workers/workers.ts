@@ -1,5 +1,6 @@
 // Worker rows: creation with a never-reused w<N>, reads, and the generation/run-token fence.
-// The fence is checked inside the same transaction as whatever the worker asked for; the row keeps only the token's hash (DESIGN §4, §8a).
+// The fence is checked inside the same transaction as whatever the worker asked for; the row keeps only the token's
+// hash (docs/decisions/workers.md, docs/decisions/authority.md).
 
 import { isSourceHandoff } from "../../domain/deliverables/deliverable.js";
 import { parseLaunchExecution } from "../../domain/workers/execution.js";
@@ -179,7 +180,7 @@ export interface NewWorker {
   /** The plain token of generation 1; only its hash is written. */
   runToken: string;
   sourceHandoff?: unknown;
-  /** The process running the spawn: a start whose spawner died is reconciled (issue 19). */
+  /** The process running the spawn: a start whose spawner died is reconciled. */
   spawnerPid?: number;
 }
 

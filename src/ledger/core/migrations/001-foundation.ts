@@ -1,5 +1,6 @@
 // Migration 001: the work ledger — counters, idempotency, outbox, items, workers, dispatch, reports.
-// Every table that must change together with another lives here, in one SQLite file (DESIGN §3).
+// Every table that must change together with another lives here, in one SQLite file
+// (docs/decisions/command-pattern.md).
 
 export const sql = /* sql */ `
 CREATE TABLE counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL);

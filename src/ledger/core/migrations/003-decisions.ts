@@ -1,5 +1,6 @@
 // Migration 003: the decision ledger (append-only, enforced by triggers), decision debt, and parent chips.
-// A judgment is history: no UPDATE or DELETE of a decision row succeeds, even through raw SQL (ADR-0003, issue 5 §1).
+// A judgment is history: no UPDATE or DELETE of a decision row succeeds, even through raw SQL
+// (docs/decisions/immutable-deliverables.md).
 
 export const sql = /* sql */ `
 CREATE TABLE decisions (

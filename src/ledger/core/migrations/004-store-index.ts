@@ -1,5 +1,6 @@
 // Migration 004: the ledger's index of the DeliverableStore files, their change stamps, and the d<N> load slots.
-// The files stay authoritative; this index is rebuildable from them at any time so listing never scans (DESIGN §6).
+// The files stay authoritative; this index is rebuildable from them at any time so listing never scans
+// (docs/decisions/deliverable-store.md).
 
 export const sql = /* sql */ `
 CREATE TABLE stored_deliverables (

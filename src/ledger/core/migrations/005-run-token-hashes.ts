@@ -1,6 +1,7 @@
 // Migration 005: the ledger keeps only sha256 of each run token, and only the names of a worker's --env variables.
-// Existing plain tokens become their hashes (docket_sha256, registered by the migrator); --env values are dropped (DESIGN §8a).
-// secure_delete zeroes what the updates free, so the old values do not linger in free pages of the file.
+// Existing plain tokens become their hashes (docket_sha256, registered by the migrator); --env values are dropped
+// (docs/decisions/authority.md). secure_delete zeroes what the updates free, so the old values do not linger in free
+// pages of the file.
 
 export const sql = /* sql */ `
 PRAGMA secure_delete = ON;

@@ -1,5 +1,6 @@
 // Migration 006: approval binds content — decisions record the sha256 of the bytes judged, stored records are pinned.
-// Pins outlive index rebuilds (the index mirrors the files; a pin is what the files must still match) (DESIGN §8a, issue 11 §5).
+// Pins outlive index rebuilds (the index mirrors the files; a pin is what the files must still match)
+// (docs/decisions/authority.md).
 
 export const sql = /* sql */ `
 ALTER TABLE decisions ADD COLUMN content_sha256 TEXT;

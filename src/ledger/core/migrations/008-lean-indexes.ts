@@ -1,4 +1,4 @@
-// Migration 008: fewer pages per per-item report (issue 17): bindings and obligations index only active/owed rows, so
+// Migration 008: fewer pages per per-item report: bindings and obligations index only active/owed rows, so
 // settling one deletes an index entry instead of moving two; by-worker reads of active bindings walk the active rows.
 
 export const sql = /* sql */ `

@@ -1,5 +1,5 @@
 // Migration 009: coordination across workers — consults, notes, broadcasts, the project journal, touched paths, Combine.
-// SQLite cannot widen a CHECK in place, so `messages` is rebuilt (every row and column kept); the rest only adds (issue 16).
+// SQLite cannot widen a CHECK in place, so `messages` is rebuilt (every row and column kept); the rest only adds.
 
 export const sql = /* sql */ `
 -- Messages: a broadcast kind, next-turn delivery, and how a delivery was observed (claimed from the inbox, pasted into a pane).
@@ -36,7 +36,8 @@ ALTER TABLE questions ADD COLUMN escalated_at TEXT;
 ALTER TABLE questions ADD COLUMN escalation TEXT;
 CREATE INDEX questions_consulting ON questions(audience, state) WHERE audience = 'parent-agent' AND state = 'open';
 
--- A parent agent answers or escalates consults; it never approves, promotes or judges anything else (DESIGN §8a).
+-- A parent agent answers or escalates consults; it never approves, promotes or judges anything else
+-- (docs/decisions/authority.md).
 CREATE TRIGGER decisions_parent_agent_only_consults BEFORE INSERT ON decisions
 WHEN NEW.actor = 'parent-agent' AND NEW.verb NOT IN ('answer','escalate')
 BEGIN SELECT RAISE(ABORT, 'a parent agent may only answer or escalate a consult; it never approves or judges a deliverable'); END;

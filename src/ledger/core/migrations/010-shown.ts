@@ -1,5 +1,5 @@
 // Migration 010: the version of each worker last shown to the human (a card, a report, a diff; CLI, web or pi).
-// One row per worker, replaced on every view: a bare-id judgment is refused when it is not the current version (issue 23).
+// One row per worker, replaced on every view: a bare-id judgment is refused when it is not the current version.
 
 export const sql = /* sql */ `
 CREATE TABLE shown (

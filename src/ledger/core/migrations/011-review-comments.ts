@@ -1,5 +1,5 @@
 // Migration 011: review comments — the human's drafts on lines of one exact frozen version, bound to its sha256.
-// A draft may be edited or deleted; once sent with a revise decision it is part of that decision and never changes (issue 30).
+// A draft may be edited or deleted; once sent with a revise decision it is part of that decision and never changes.
 
 export const sql = /* sql */ `
 CREATE TABLE review_comments (

@@ -1,5 +1,5 @@
 // Migration 012: notifications sent outside the terminal exactly once (claimed rows), and spend per worker and version
-// read incrementally from each agent's own records, with budgets (issue 29). Only adds; old rows count as already sent.
+// read incrementally from each agent's own records, with budgets. Only adds; old rows count as already sent.
 
 export const sql = /* sql */ `
 ALTER TABLE notifications ADD COLUMN ref TEXT;

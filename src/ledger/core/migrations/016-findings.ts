@@ -1,4 +1,4 @@
-// Migration 016: what observers found about a worker's generation (issue 40): its agent said it cannot go on
+// Migration 016: what observers found about a worker's generation: its agent said it cannot go on
 // (blocked), it showed no progress (stuck), or Docket refused one of its calls (refused). Open until cleared.
 
 export const sql = /* sql */ `

@@ -1,5 +1,6 @@
 // The ordered names of the schema migrations, without their bodies: enough to tell that a ledger is up to date (every
-// process opens one), so the bodies (migrations/index.ts) load only when one is behind. Append only (STYLE §15).
+// process opens one), so the bodies (migrations/index.ts) load only when one is behind. Append only
+// (docs/decisions/command-pattern.md).
 
 export interface MigrationName {
   version: number;

@@ -1,6 +1,7 @@
 // The ordered list of schema migrations: history.ts's names with their bodies. Append only: a shipped migration is never
 // edited or renumbered.
-// The migrator refuses a database whose applied history is not a prefix of this list (STYLE §15).
+// The migrator refuses a database whose applied history is not a prefix of this list
+// (docs/decisions/command-pattern.md).
 
 import { sql as m001 } from "./001-foundation.js";
 import { sql as m003 } from "./003-decisions.js";
