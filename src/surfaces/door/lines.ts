@@ -1,6 +1,6 @@
 // One connection's NDJSON framing: a request per line in, one reply line per request out, in order.
 // A line that does not parse becomes an empty request, and a thrown error becomes an `{ok: false, error}` reply.
-// Bounded (issue 39): each byte is scanned once, a line over the call cap is refused `call-too-large` and its
+// Bounded: each byte is scanned once, a line over the call cap is refused `call-too-large` and its
 // connection closed, and a connection with no request in progress and nothing arriving is closed when idle too long.
 
 import type { Socket } from "node:net";

@@ -1,5 +1,5 @@
 // `docket door serve <dir>`: the door process for one Docket home, started detached by its supervisor. It serves
-// until no worker needs it (DESIGN §8b); a second door for the same home sees the first and exits at once.
+// until no worker needs it (docs/door.md); a second door for the same home sees the first and exits at once.
 // `docket door supervise <dir>`: the supervisor that restarts the door when it dies (loads no engine).
 // `docket door stop`: stops this home's door now (a script that killed its workers' tmux server leaves nothing running).
 

@@ -72,7 +72,7 @@ export async function startDoor(dir: string): Promise<RunningDoor | undefined> {
   const closed = new Promise<void>((r) => (resolveClosed = r));
   const watch = watchLedger({ base, paths, controlIno, sockets, inbox, shutdown });
   // The door is the long-lived process while workers run: it sends due notifications and stops workers at their
-  // budgets on its own timer (issue 29), with no Docket command running.
+  // budgets on its own timer, with no Docket command running.
   const notify = startNotifyDispatcher(base, {
     holder: `door:${process.pid}`,
     onError: (error) => process.stderr.write(`door: notifications: ${error.message}\n`),
@@ -80,7 +80,7 @@ export async function startDoor(dir: string): Promise<RunningDoor | undefined> {
 
   const egress = await startEgress(base, paths);
 
-  // And it watches the fleet: a pane that died unreported, an agent stopped on an error, a stuck worker (issue 40).
+  // And it watches the fleet: a pane that died unreported, an agent stopped on an error, a stuck worker.
   const fleet = startFleetWatch(base, {
     change: () => void sockets.sync(),
     error: (error) => process.stderr.write(`door: fleet watch: ${error.message}\n`),
@@ -109,7 +109,7 @@ export async function startDoor(dir: string): Promise<RunningDoor | undefined> {
   process.on("SIGTERM", () => void shutdown());
   process.on("SIGINT", () => void shutdown());
   process.on("SIGHUP", () => {}); // outlives the terminal that started it
-  process.stderr.on("error", () => {}); // door.log on a full disk: a log line lost, never the door (issue 39)
+  process.stderr.on("error", () => {}); // door.log on a full disk: a log line lost, never the door
   await sockets.sync();
   return { closed };
 }

@@ -1,6 +1,6 @@
 // The door's worker sockets: one 0600 socket per served worker generation, opened and closed to match the ledger.
 // A sync that arrives while one runs joins it, so one socket is never opened twice; each sync republishes the state.
-// Each socket holds at most its worker's share of connections, all of them together a total (issue 39): a worker
+// Each socket holds at most its worker's share of connections, all of them together a total: a worker
 // over its share has its new connection closed at once, and nobody else's is touched.
 
 import { createServer, type Server } from "node:net";

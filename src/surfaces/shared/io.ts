@@ -1,5 +1,5 @@
 // How every CLI command speaks: one JSON document on stdout with --json, human lines otherwise; progress and warnings go
-// to stderr (STYLE §18). Every verb writes through `visibleIo`, so no worker text reaches a terminal raw (issue 23).
+// to stderr. Every verb writes through `visibleIo`, so no worker text reaches a terminal raw.
 
 import { visibleJson, visibleText } from "../../domain/text/visible-text.js";
 
@@ -57,8 +57,8 @@ export function createIo(json: boolean): Io {
 
 /**
  * The Io every verb gets: whatever it writes or asks is passed through the one output filter first (hidden code points
- * drawn visibly, DESIGN §8a), and `--json` documents keep their bytes with those code points written as JSON escapes.
- * Only a `style` function (Docket's own code, never data) adds escapes, after the filter.
+ * drawn visibly, docs/hostile-text.md), and `--json` documents keep their bytes with those code points written as JSON
+ * escapes. Only a `style` function (Docket's own code, never data) adds escapes, after the filter.
  */
 export function visibleIo(io: Io): Io {
   const choices = new Map<string, string>();

@@ -9,7 +9,7 @@ export type EngineOpener = () => EngineContext;
 
 export interface EngineSession {
   readonly engine: EngineOpener;
-  /** Sends the notifications that are due, then closes (issue 29: no long-lived process needed); unopened: nothing. */
+  /** Sends the notifications that are due, then closes (no long-lived process needed); unopened: nothing. */
   close(): Promise<void>;
 }
 

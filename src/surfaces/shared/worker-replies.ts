@@ -1,5 +1,5 @@
 // What a worker's agent reads back from each protocol call, the same words through every door (pi tool, MCP).
-// One line per fact; refusals are the engine's one-line message with its fix (STYLE §12).
+// One line per fact; refusals are the engine's one-line message with its fix.
 
 import { isDocketError } from "../../domain/errors.js";
 import type { DoneResult, TodosResult, WaitResult } from "../../engine/protocol/protocol.js";

@@ -1,5 +1,6 @@
 // The worker protocol's wire: one TypeBox schema per call, with the words a model reads, for every door — the pi
-// tools, `docket worker …` and `docket mcp` (DESIGN §8: one schema, three doors). Types derive from the schemas.
+// tools, `docket worker …` and `docket mcp` (one schema, three doors: docs/decisions/worker-protocol.md). Types derive
+// from the schemas.
 
 import { Type, type Static, type TSchema, type TUnsafe } from "typebox";
 import { Value } from "typebox/value";

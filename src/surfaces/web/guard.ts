@@ -1,6 +1,7 @@
 // Who may talk to the review page: the Host header must name this loopback server (no DNS rebinding); the per-start
 // sign-in key is single-use (exchanged once for an HttpOnly SameSite=Strict session cookie, then replaced); every write
-// also needs the same Origin and the session's CSRF token. Every response carries a strict Content-Security-Policy (DESIGN §8 web, §8a).
+// also needs the same Origin and the session's CSRF token. Every response carries a strict Content-Security-Policy
+// (docs/review-page.md).
 
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage } from "node:http";

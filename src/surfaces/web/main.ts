@@ -71,7 +71,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       startedAt: new Date().toISOString(),
     };
     registerWebServer(ctx, presence);
-    // The long-lived process sends notifications as they come due (issue 29); the claim keeps it to once.
+    // The long-lived process sends notifications as they come due; the claim keeps it to once.
     const dispatcher = startNotifyDispatcher(ctx, {
       holder: `web:${process.pid}`,
       onError: (e) => process.stderr.write(`docket web: notifications: ${e.message}\n`),

@@ -76,7 +76,7 @@ function page(
   main: Html,
   data: Record<string, string | number | null> = {},
 ): Reply {
-  const notify = r.ctx.config().notify.web ? 1 : 0; // the browser's notifications (issue 29), when the human allows them
+  const notify = r.ctx.config().notify.web ? 1 : 0; // the browser's notifications, when the human allows them
   return ok(
     renderPage({
       title,

@@ -1,5 +1,5 @@
 // The verdict card's one-key actions: which key does what on this card, derived from its structured actions (so a
-// key exists only when the engine offers the action), and the legend shown under the card (anchor §4.1, §9.3).
+// key exists only when the engine offers the action), and the legend shown under the card.
 
 import type { KeyId } from "@mariozechner/pi-tui";
 import { keyOf, soloKeys, type CardAction, type CardVerb } from "../../../domain/review/card-actions.js";

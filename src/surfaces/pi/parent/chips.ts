@@ -27,7 +27,7 @@ export async function attachChips(
 
 /**
  * Each chip's exact body in a tag whose random suffix is drawn now, after the body was frozen: no line of the body can
- * close the wrapper or open one that looks like Docket's (issue 23, break 9).
+ * close the wrapper or open one that looks like Docket's.
  */
 export function formatChipContext(
   chips: readonly AttachedChip[],

@@ -6,7 +6,7 @@ import type { CommentSide } from "../../../domain/review/comment-anchor.js";
 import { fileStat, filePath, fileTags } from "./card-lines.js";
 import { safe, type Paint } from "./paint.js";
 
-/** The warning above a text file the worker froze as a binary patch (issue 23): its lines are Docket's decoding. */
+/** The warning above a text file the worker froze as a binary patch: its lines are Docket's decoding. */
 export const FROZEN_AS_BINARY = "the worker froze this text file as a binary patch: shown decoded";
 
 /** A comment shown in the viewer under the last line it is about (or above the file's lines: a whole-file one). */

@@ -1,5 +1,6 @@
 // The fleet dashboard inside pi (F8, `/docket fleet`): every worker with state, liveness, kind, task, age, version,
-// open questions, items and the host it runs on (`@name`); Enter opens its card, `p` peeks at its pane, `t` tells it something (anchor §9.2).
+// open questions, items and the host it runs on (`@name`); Enter opens its card, `p` peeks at its pane, `t` tells it
+// something.
 
 import { matchesKey, type Component, type TUI } from "@mariozechner/pi-tui";
 import type { FleetEntry } from "../../../engine/workers/fleet-board.js";

@@ -10,7 +10,10 @@ import type { EngineOpener } from "../../shared/session.js";
 
 export interface ParentHost {
   ctx: ExtensionContext;
-  /** The live session's model, thinking and session file (ADR-0004): a worker started from a card inherits them. */
+  /**
+   * The live session's model, thinking and session file (docs/decisions/spawn-policy.md): a worker started from a card
+   * inherits them.
+   */
   parent?: { model?: string; thinking?: string; sessionFile?: string };
   /** This session's engine, made by the extension factory (role.ts) and opened on first use. */
   engine: EngineOpener;

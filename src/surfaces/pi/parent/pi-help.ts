@@ -1,5 +1,5 @@
 // `/docket` in pi speaks pi's syntax: `/docket help` lists the human's verbs as `/docket …` (no worker-side verbs),
-// usage errors read `docket: … — try /docket help`, and the commands Docket advises are written as `/docket …` (issue 28).
+// usage errors read `docket: … — try /docket help`, and the commands Docket advises are written as `/docket …`.
 
 import { HELP_HEADINGS, VERB_GROUPS } from "../../shared/verbs/registry.js";
 

@@ -50,14 +50,15 @@ const FULL_REPAINT_EVERY = 12;
 const SETTLE_MS = 100;
 
 export function registerParentRole(pi: ExtensionAPI): void {
-  // Before the model can run a tool: whatever it starts inherits the mark and is refused human verbs (issue 23, break 10).
+  // Before the model can run a tool: whatever it starts inherits the mark and is refused human verbs.
   const session = startParentSession(process.env);
   process.once("exit", () => session.stop());
-  boxParentTools(pi, process.env); // and whatever they start runs without Docket's home (issue 43)
+  boxParentTools(pi, process.env); // and whatever they start runs without Docket's home
   // The composition point: one engine for this pi session's views and verbs, opened on first use, never closed.
   const engine = createEngineSession({ env: process.env, cwd: process.cwd(), holder: `pi:${process.pid}` }).engine;
   let feed: ParentFeed | undefined;
-  // Workers spawned from here inherit this session's model and thinking (ADR-0004's "parent").
+  // Workers spawned from here inherit this session's model and thinking (the "parent" of
+  // docs/decisions/spawn-policy.md).
   const host = (ctx: ExtensionContext): ParentHost => ({
     ctx,
     engine,
@@ -195,7 +196,7 @@ function startFeed(ctx: ExtensionContext, engine: EngineOpener): ParentFeed {
       [...stale, ...fresh].map((n) => n.id),
     );
   };
-  // The parent is a long-lived process: it sends due notifications outside the terminal (issue 29). pi owns the
+  // The parent is a long-lived process: it sends due notifications outside the terminal. pi owns the
   // terminal, so the terminal sink is not driven from here.
   const dispatcher = startNotifyDispatcher(e, { holder: `pi:${process.pid}` });
   const lane = startConsultLane(

@@ -1,4 +1,4 @@
-// The pi session's model gets its tools boxed (issue 43): pi's bash tool replaced by the same tool running in bubblewrap,
+// The pi session's model gets its tools boxed: pi's bash tool replaced by the same tool running in bubblewrap,
 // and the file tools refused Docket's home. The human's own `!` commands and /docket verbs are not the model's: untouched.
 
 import {

@@ -1,6 +1,7 @@
 // The worker role's pi tools — docket_todos, docket_wait, docket_done, docket_fail, docket_consult, docket_note —
 // run by the worker's door.
-// docket_done's body is the full text of the assistant message holding that exact tool call (ADR-0003, DESIGN §5).
+// docket_done's body is the full text of the assistant message holding that exact tool call
+// (docs/decisions/immutable-deliverables.md, docs/decisions/worker-protocol.md).
 
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
 import type { DoorCall } from "../../../domain/door.js";

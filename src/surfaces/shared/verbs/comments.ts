@@ -1,5 +1,5 @@
 // `docket comment` and `docket comments`: the human's draft comments on lines of one exact frozen version, which the
-// next `docket revise` sends as one message (issue 30). Text and --json read the same result objects.
+// next `docket revise` sends as one message. Text and --json read the same result objects.
 
 import type { Command } from "commander";
 import { usageError } from "../../../domain/errors.js";

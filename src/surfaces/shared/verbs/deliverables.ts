@@ -1,5 +1,6 @@
 // `docket report <w|ref>` and `docket diff <w|ref>`: one exact frozen deliverable version, never live state.
-// A missing or invalid sidecar is refused with what to do; there is no fallback to the workspace (ADR-0003).
+// A missing or invalid sidecar is refused with what to do; there is no fallback to the workspace
+// (docs/decisions/immutable-deliverables.md).
 
 import { quotePath } from "../../../domain/text/quote-path.js";
 import type { Command } from "commander";
@@ -66,7 +67,7 @@ export function registerDeliverableCommands(program: Command, io: Io, engine: En
         );
         return;
       }
-      // Text frozen as a binary patch (issue 23) is printed decoded, each such file named on stderr first.
+      // Text frozen as a binary patch is printed decoded, each such file named on stderr first.
       const shown = shownPatch(r);
       for (const path of shown.decoded)
         io.err(
@@ -78,7 +79,7 @@ export function registerDeliverableCommands(program: Command, io: Io, engine: En
     });
 }
 
-/** The version this view displayed, for the bare-id judgment guard (issue 23, break 6). */
+/** The version this view displayed, for the bare-id judgment guard. */
 async function shownOn(
   io: Io,
   engine: EngineOpener,

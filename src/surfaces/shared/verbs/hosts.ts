@@ -1,4 +1,4 @@
-// `docket hosts add|ls|rm|check`: the machines workers may run on over ssh, kept in your own config (issue 26).
+// `docket hosts add|ls|rm|check`: the machines workers may run on over ssh, kept in your own config.
 // Each subcommand parses, makes one engine call, and renders the same result for --json and for humans.
 
 import type { Command } from "commander";

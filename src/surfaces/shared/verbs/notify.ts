@@ -1,4 +1,4 @@
-// `docket notify test`: a sample notification through every enabled sink, with what each did (issue 29).
+// `docket notify test`: a sample notification through every enabled sink, with what each did.
 // Sinks are switched in the user's config (`notify.*`); this verb only reports and sends the sample.
 
 import type { Command } from "commander";

@@ -1,5 +1,5 @@
 // How a docket command line ends: --json stripped anywhere, commander's own exits turned into ours, and the one way a
-// failure is printed (usage → 2, refusal → 1). Shared by the full CLI and the worker's small client (STYLE §17).
+// failure is printed (usage → 2, refusal → 1). Shared by the full CLI and the worker's small client.
 
 import type { Command } from "commander";
 import { DocketError, errorShape, exitCodeFor, isDocketError } from "../../../domain/errors.js";

@@ -1,5 +1,5 @@
 // The verb table of the `docket` CLI, in help order: every command's name, usage and description as plain data, and
-// per group a loader for the module that registers it — so a command line loads only its own verb's group (issue 17).
+// per group a loader for the module that registers it — so a command line loads only its own verb's group.
 
 import type { Command } from "commander";
 import type { Io } from "../io.js";

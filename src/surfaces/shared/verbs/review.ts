@@ -1,5 +1,5 @@
 // `docket approve|reject|revise|answer|promote|discard|verdict|log`: judging one exact deliverable version.
-// JSON is the issue 5 contract (`{"decision":{…}}`, verdict card, log); human notes go with the text output.
+// JSON is a contract (`{"decision":{…}}`, verdict card, log); human notes go with the text output.
 
 import { WAIT_MS, waitedLine } from "./waited.js";
 import { quotePath } from "../../../domain/text/quote-path.js";

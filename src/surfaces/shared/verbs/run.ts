@@ -1,5 +1,5 @@
 // The verb table run: one docket command line against an Io (the CLI and the pi parent run the same verbs), loading only
-// the chosen verb's group. Strips --json anywhere; exits 0 ok, 1 refused or failed, 2 usage (STYLE §17).
+// the chosen verb's group. Strips --json anywhere; exits 0 ok, 1 refused or failed, 2 usage.
 
 import type { Command, Help } from "commander";
 import { ReportedExit, visibleIo, type Io } from "../io.js";

@@ -1,5 +1,5 @@
 // `docket spend [--by worker|item|kind|day] [--since …]`: tokens and cost read from the agents' own records, summed.
-// A cost that no record or registry price gives is shown as unknown (or as "at least"), never estimated (issue 29).
+// A cost that no record or registry price gives is shown as unknown (or as "at least"), never estimated.
 
 import type { Command } from "commander";
 import { usageError } from "../../../domain/errors.js";

@@ -1,5 +1,5 @@
 // `docket save|deliverables|load|preview|unload|deliverable delete`: the DeliverableStore from the command line.
-// Each command parses flags, makes one engine call and renders the same result object as text or --json (issue 6).
+// Each command parses flags, makes one engine call and renders the same result object as text or --json.
 
 import type { Command } from "commander";
 import { usageError } from "../../../domain/errors.js";

@@ -1,5 +1,5 @@
 // `docket use <w|ref> --parent|--worker` and `docket chips [drop <id>]`: handing an approved exact version onward.
-// Use re-checks approval at the moment of use; Use → Worker confirms unless --yes (issue 5 §5).
+// Use re-checks approval at the moment of use; Use → Worker confirms unless --yes.
 
 import type { Command } from "commander";
 import { usageError } from "../../../domain/errors.js";

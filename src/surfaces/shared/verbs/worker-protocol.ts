@@ -1,5 +1,6 @@
 // `docket worker todos|wait|done|fail|consult|note`: the worker protocol's CLI door for agents that are not pi workers.
-// Same fields and engine calls as the pi tools, run by the worker's door; identity and socket from the environment (DESIGN §5, §8b).
+// Same fields and engine calls as the pi tools, run by the worker's door; identity and socket from the environment
+// (docs/decisions/worker-protocol.md, docs/door.md).
 
 import type { Command } from "commander";
 import { usageError } from "../../../domain/errors.js";

@@ -181,7 +181,7 @@ async function runSpawn(io: Io, engine: EngineOpener, words: string[], opts: Spa
     `  peek: \`docket peek ${x.worker}\`   attach: \`docket attach ${x.worker}\``,
   ];
   if (!opts.wait) return emit(io, started, startedLines);
-  // --wait talks: the worker and its launch at once, then each state it shows as it changes (issue 40).
+  // --wait talks: the worker and its launch at once, then each state it shows as it changes.
   if (!io.json) io.out(startedLines(started).join("\n"));
   const waited = await waitTelling(io, ctx, r.worker);
   emit(io, { ...started, waited }, (x) => [waitedLine(x.worker, waited)]);

@@ -416,7 +416,7 @@ function cardChanged(p) {
   return undefined;
 }
 
-// ---- browser notifications (issue 29): a new ready version or a new question, when the human allowed them -----
+// ---- browser notifications: a new ready version or a new question, when the human allowed them -----
 const notifyOn = body.dataset.notify === "1" && "Notification" in window;
 const notifyBtn = $("#notify-btn");
 if (notifyOn && notifyBtn && Notification.permission === "default") {

@@ -46,7 +46,7 @@ export function renderEvidence(
   return html`<section class="evidence"><h2>Evidence</h2>${change}${renderCoverage(coverage.line, coverage.data)}${evidence}${items}</section>`;
 }
 
-/** A body longer than this starts folded, so the diff below it starts on the first screen (issue 28). */
+/** A body longer than this starts folded, so the diff below it starts on the first screen. */
 const OPEN_BODY_LINES = 12;
 const OPEN_BODY_CHARS = 1200;
 

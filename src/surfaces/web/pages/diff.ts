@@ -48,7 +48,7 @@ function fileHeader(f: DiffFileHead, commentable: boolean): Html {
   }</header>`;
 }
 
-/** The warning beside a file the worker froze as a binary patch though it is text (issue 23). */
+/** The warning beside a file the worker froze as a binary patch though it is text. */
 const FROZEN_AS_BINARY =
   "The worker froze this text file as a binary patch. Docket shows the change decoded from the base and the file the patch makes; promoting applies the frozen bytes, which make exactly this change.";
 
