@@ -1,5 +1,6 @@
-// Who may do what (DESIGN §8a): the one list of the human's verbs, and whether an environment carries a worker identity.
-// A process with any worker identity variable set is a worker's (or was started by one) and may judge nothing.
+// Who may do what (docs/decisions/authority.md): the one list of the human's verbs, and whether an environment carries
+// a worker identity. A process with any worker identity variable set is a worker's (or was started by one) and may
+// judge nothing.
 
 /** The variables a launch gives a worker process; any one of them marks the process as a worker's. */
 export const WORKER_IDENTITY_VARS = ["DOCKET_WORKER_ID", "DOCKET_GENERATION", "DOCKET_RUN_TOKEN"] as const;
@@ -52,7 +53,7 @@ export function workerIdentityIn(env: Record<string, string | undefined>): strin
 /**
  * Set by the pi parent extension in its own process environment (its pid), so every process the session's model
  * starts through its tools inherits it. A process carrying it, whatever pid it names, is the parent agent's: the pi
- * process knows itself in memory, never by this value (issue 43). Where its tools run boxed, this only names them.
+ * process knows itself in memory, never by this value. Where its tools run boxed, this only names them.
  */
 export const PARENT_AGENT_VAR = "DOCKET_PARENT_AGENT";
 

@@ -1,5 +1,6 @@
 // Each section of a config file applied onto the settings so far: a malformed key or one the file may not set is a
-// warning and changes nothing. `trusted` is the user's own file; a project's may only narrow (DESIGN §3).
+// warning and changes nothing. `trusted` is the user's own file; a project's may only narrow
+// (docs/hostile-judgment.md).
 
 import { MIN_CONSULT_WINDOW_SECONDS, isKeyName, type DocketConfig } from "./config-shape.js";
 import { isHostName, parseHosts } from "./hosts.js";
@@ -42,8 +43,8 @@ export function applyWorker(config: DocketConfig, w: Raw, source: string, warnin
     config.worker.kindChoicesFrom = { ...config.worker.kindChoicesFrom, defaultKind: trusted ? "user" : "project" };
   }
   if (w.parentSeedPolicy !== undefined) {
-    // Seeding hands your whole conversation to a worker's model: a cloned project may not choose it (issue 23,
-    // break 8).
+    // Seeding hands your whole conversation to a worker's model: a cloned project may not choose it
+    // (docs/hostile-judgment.md).
     if (!trusted) {
       warnings.push(
         `${at}.parentSeedPolicy ignored: only your user config may choose what of your conversation reaches a worker`,

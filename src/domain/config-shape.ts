@@ -103,7 +103,7 @@ export const DEFAULT_CONFIG: DocketConfig = {
   obligationDueMinutes: 60,
   implementKind: "implementer",
   worker: { agent: "pi", passEnv: [], pruneAfterHours: 24, stuckMinutes: 10, unattended: false },
-  // "off" until the worker door lands (issue 24): a contained worker still opens the ledger before it. Then: "auto".
+  // "off" until the worker door lands: a contained worker still opens the ledger before it. Then: "auto".
   sandbox: { mode: DEFAULT_SANDBOX_MODE, network: DEFAULT_NETWORK_MODE, allow: [], readOnlyPaths: [] },
   pi: { extraArgs: [], fleetKey: "f8" },
   claude: { extraArgs: [] },

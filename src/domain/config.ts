@@ -1,5 +1,5 @@
 // Docket's settings: defaults, validation, and the merge rule between user and project config.
-// A project config may narrow but never widen what reaches the model or what workers may do (DESIGN §3).
+// A project config may narrow but never widen what reaches the model or what workers may do (docs/hostile-judgment.md).
 // The shape and defaults live in config-shape.ts; each section's rule in config-sections.ts and config-sandbox.ts.
 
 import { DEFAULT_CONFIG, type DocketConfig } from "./config-shape.js";

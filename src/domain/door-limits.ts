@@ -1,4 +1,4 @@
-// What one worker may take of the door (issue 39): connections, bytes per call, change-set size, idle time; and the
+// What one worker may take of the door: connections, bytes per call, change-set size, idle time; and the
 // named refusals a worker over a limit reads. The `door` config section: a project may only lower a limit.
 
 import { DocketError } from "./errors.js";

@@ -53,7 +53,7 @@ export function parseDoorSocketName(name: string): { worker: string; generation:
   return { worker: m[1]!, generation: Number(m[2]) };
 }
 
-/** Every call a worker makes through its door (DESIGN §8b). */
+/** Every call a worker makes through its door (docs/door.md). */
 export const DOOR_CALLS = [
   "todos",
   "wait",

@@ -1,5 +1,5 @@
 // The one error family: every refusal carries a stable kebab-case code, a one-line message and a category.
-// Surfaces map the category to an exit code and never match on message text (STYLE §11).
+// Surfaces map the category to an exit code and never match on message text.
 
 export type ErrorCategory = "validation" | "refusal" | "conflict" | "fenced" | "not-found" | "usage" | "internal";
 

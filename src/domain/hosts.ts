@@ -1,4 +1,4 @@
-// Remote hosts a worker may run on (issue 26): their names, ssh destinations and directories, and the rules on each.
+// Remote hosts a worker may run on: their names, ssh destinations and directories, and the rules on each.
 // Only the user's config names hosts (a host is where your code and a worker's secrets go); a project may not add one.
 
 /** One host as the user's config keeps it (`hosts.<name>`). */

@@ -1,5 +1,6 @@
 // Idempotency keys: the one place a retryable call's key is built, from (tool, worker, call id, item).
-// Namespaced per tool and free of the generation, so a retry replays and one call id reused by another tool never collides (DESIGN §3).
+// Namespaced per tool and free of the generation, so a retry replays and one call id reused by another tool never
+// collides (docs/decisions/command-pattern.md).
 
 /**
  * Every caller-keyed command: the worker calls (the periodic heartbeat, turn and touches too, keyed by their client),

@@ -1,5 +1,6 @@
 // What the pi session's own tools (the parent model's bash and what it starts) see: the human's system as their shell
-// has it, without Docket's home and without the sockets that run a command outside the box as the human (DESIGN §8a).
+// has it, without Docket's home and without the sockets that run a command outside the box as the human
+// (docs/decisions/authority.md).
 
 import { SYSTEM_HIDDEN, type Mount } from "./workers/sandbox-plan.js";
 

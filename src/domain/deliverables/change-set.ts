@@ -1,5 +1,6 @@
 // The pure half of change-set capture: parse `git diff --numstat -z -p` output, count hunks, format the stat.
-// The change set is frozen once with the deliverable; these rules only read what git printed (DESIGN §6).
+// The change set is frozen once with the deliverable; these rules only read what git printed
+// (docs/decisions/immutable-deliverables.md).
 
 import type { ChangeSetFile } from "./deliverable.js";
 

@@ -1,5 +1,5 @@
 // A combined deliverable: the frozen merge of two workers' frozen change sets, `combined:w2+w3:<N>`, immutable once
-// claimed like any version; it credits both sources and is judged and promoted through the one frozen path (issue 16 §6).
+// claimed like any version; it credits both sources and is judged and promoted through the one frozen path.
 
 import { DELIVERABLE_SCHEMA_VERSION, type ChangeSet } from "./deliverable.js";
 import { combinedChangesRef, combinedId, combinedRef } from "./refs.js";

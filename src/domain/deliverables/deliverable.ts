@@ -1,5 +1,5 @@
 // The frozen worker deliverable version (sidecar `fleet/<id>/deliverables/v<N>.json`) and its identity.
-// Immutable once claimed; a version number is never reused (seed ADR-0003, DESIGN §6).
+// Immutable once claimed; a version number is never reused (docs/decisions/immutable-deliverables.md).
 
 import type { Evidence } from "../work/report.js";
 

@@ -1,5 +1,6 @@
-// A frozen patch as per-file review data: status, modes, binary, blob ids, hunks with numbered lines (DESIGN §6).
-// Pure text parsing of the sidecar's `git diff` body; every surface renders the same files the same way.
+// A frozen patch as per-file review data: status, modes, binary, blob ids, hunks with numbered lines
+// (docs/decisions/immutable-deliverables.md). Pure text parsing of the sidecar's `git diff` body; every surface renders
+// the same files the same way.
 
 import { readGitHeader, readPath, stripPrefix } from "./patch-paths.js";
 
@@ -304,7 +305,7 @@ const leadingContext = (h: DiffHunk): number => {
 /**
  * The last hunk shows the old file to its end, so there is no rest to offer: its old side ends without a newline, or it
  * has fewer trailing context lines than the patch's context width. The width is a hunk's leading context where lines
- * precede it (git shows the full width there); with no such hunk, git's default of 3 (issue 28).
+ * precede it (git shows the full width there); with no such hunk, git's default of 3.
  */
 function reachesEndOfFile(hunks: readonly DiffHunk[]): boolean {
   const last = hunks[hunks.length - 1]!;

@@ -1,5 +1,6 @@
 // The frozen patch checked against git's own reading of it: the files every surface shows must be exactly the files
-// `git apply` reads, section for section, with the same counts, binary-ness and modes (issue 23; DESIGN "trust only what you derived").
+// `git apply` reads, section for section, with the same counts, binary-ness and modes (trust only what you derived:
+// docs/hostile-git.md).
 
 import type { ChangeSetFile } from "./deliverable.js";
 import { parseDiffSections, type DiffFile } from "./diff-files.js";
@@ -129,8 +130,8 @@ export function resolvePatchIntegrity(patch: string, reading: GitReading): Patch
 }
 
 /**
- * The same paths in the same order. What promote re-checks a sidecar by: a sidecar frozen before issue 23 may list text
- * counts for files its patch carries as binary (the capture's UTF-8 fallback), but never another file.
+ * The same paths in the same order. What promote re-checks a sidecar by: a sidecar frozen before this check existed may
+ * list text counts for files its patch carries as binary (the capture's UTF-8 fallback), but never another file.
  */
 export function samePaths(a: readonly ChangeSetFile[], b: readonly ChangeSetFile[]): boolean {
   return a.length === b.length && a.every((f, i) => f.path === b[i]!.path);

@@ -1,5 +1,5 @@
 // What every surface shows of a frozen patch: a binary section over a file that is text at the base and after it
-// (decoded by the human-side check at `done`) shown as that text diff, the file marked so a surface warns (issue 23).
+// (decoded by the human-side check at `done`) shown as that text diff, the file marked so a surface warns.
 // One function for `docket diff`, the review page and pi; the frozen bytes themselves are never changed.
 
 import type { ChangeSet } from "./deliverable.js";

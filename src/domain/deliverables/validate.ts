@@ -1,5 +1,6 @@
 // Validation of a parsed worker deliverable sidecar: schema version, field types, and identity consistency.
-// A sidecar is untrusted input on read: anything off reads as invalid and is never repaired (ADR-0003, DESIGN §6).
+// A sidecar is untrusted input on read: anything off reads as invalid and is never repaired
+// (docs/decisions/immutable-deliverables.md).
 
 import { changeSetRef, deliverableId, deliverableRef } from "./refs.js";
 import { DELIVERABLE_SCHEMA_VERSION, DONE_OUTCOMES, type WorkerDeliverable } from "./deliverable.js";

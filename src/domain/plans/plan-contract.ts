@@ -1,5 +1,6 @@
 // The plan contract: Goal, Constraints, numbered Steps (each optionally naming `files:`), Verification, Risks.
-// A shape, never a schema: forgiving, linear, never throws; files never inferred from prose; no numbered step → not a plan (ADR-0007).
+// A shape, never a schema: forgiving, linear, never throws; files never inferred from prose; no numbered step → not a
+// plan (docs/decisions/plans.md).
 
 import { parseFilesList, readFilesClauses } from "./plan-files.js";
 

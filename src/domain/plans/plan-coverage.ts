@@ -1,5 +1,6 @@
 // Plan coverage: the files an approved plan named compared with the files a deliverable's frozen patch changed.
-// Derived at review time, never stored (ADR-0007); `touched` counts DISTINCT planned files (the anchor over-counts).
+// Derived at review time, never stored (docs/decisions/plans.md); `touched` counts DISTINCT planned files (the anchor
+// over-counts).
 
 import { parsePlan, type Plan } from "./plan-contract.js";
 
@@ -92,7 +93,7 @@ function distinctCleaned(paths: readonly string[]): string[] {
  * planned = the plan's files; touched = distinct planned files some changed file matches (plan order);
  * untouched = the other planned files; offPlan = distinct changed files matching no planned file (change order).
  * A plan that names no files yields no drift (offPlan and untouched stay empty): there is no scope to leave.
- * Each path is cleaned once, and a plain entry meets only the changed files with its base name (issue 17).
+ * Each path is cleaned once, and a plain entry meets only the changed files with its base name.
  */
 export function resolvePlanCoverage(plan: Plan, changedFiles: string[]): PlanCoverage {
   const planned = distinctCleaned(plan.files);

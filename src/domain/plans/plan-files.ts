@@ -1,5 +1,6 @@
 // Reads the explicit `files:` / `file:` clauses of plan steps into repo paths.
-// Files come only from such a clause, never from prose (ADR-0007): cleaned, de-duplicated, linear in the line length.
+// Files come only from such a clause, never from prose (docs/decisions/plans.md): cleaned, de-duplicated, linear in the
+// line length.
 
 const CLAUSE = /files?(?:\*\*|__)?\s*:(?!\/\/)(?:\*\*|__)?[ \t]*/gi;
 /** What may not stand right before `files:` (so `profile:` or `my-file:` is no clause). */

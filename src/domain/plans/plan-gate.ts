@@ -1,5 +1,6 @@
 // The plan gate: whether a deliverable proposes work (a plan), and whether a launch discharges a kind's gate.
-// Only Use → Implement of an approved, reviewed plan authorizes it (`planAuthorized`); a gated kind stays armed otherwise (ADR-0007).
+// Only Use → Implement of an approved, reviewed plan authorizes it (`planAuthorized`); a gated kind stays armed
+// otherwise (docs/decisions/plans.md).
 
 import type { Plan } from "./plan-contract.js";
 

@@ -1,5 +1,6 @@
 // Every judged / approved / not-approved answer and its wording: the terminal verbs, which actors' judgments count,
-// generation-bound approval of one exact {id, version, ref}, and the one "not approved" refusal (ADR-0003, DESIGN §8a).
+// generation-bound approval of one exact {id, version, ref}, and the one "not approved" refusal
+// (docs/decisions/immutable-deliverables.md, docs/decisions/authority.md).
 
 import { refusal, type DocketError } from "../errors.js";
 
@@ -28,7 +29,10 @@ export interface DecisionRecord {
 export const TERMINAL_VERBS = ["approve", "reject", "promote", "combine", "not-chosen"] as const;
 export type TerminalVerb = (typeof TERMINAL_VERBS)[number];
 
-/** All a parent agent may ever record: its answer to a consult, or the consult's escalation to the human (DESIGN §8a). */
+/**
+ * All a parent agent may ever record: its answer to a consult, or the consult's escalation to the human
+ * (docs/decisions/authority.md).
+ */
 export const PARENT_AGENT_VERBS: readonly string[] = ["answer", "escalate"];
 
 /**

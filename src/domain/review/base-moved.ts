@@ -1,5 +1,5 @@
 // Base moved: files that landed in the project after a worker started, among those it read, edited or plans to edit.
-// Derived on every read from the journal's promotions, never stored; a promotion crediting the worker is its own (anchor §4.10).
+// Derived on every read from the journal's promotions, never stored; a promotion crediting the worker is its own.
 // Touched paths compare exactly (project coordinates); only an approved plan's entries match as the plan contract reads them.
 
 import { isPlannedPathMatch } from "../plans/plan-coverage.js";

@@ -1,5 +1,5 @@
 // Combine's pure rules: conflict markers (found, relabelled by worker and task, never promoted), the diff3 form of a
-// conflict git cannot write inline (binary, delete/modify), and the one-line summary of a dry merge (issue 16 §6).
+// conflict git cannot write inline (binary, delete/modify), and the one-line summary of a dry merge.
 
 /** A conflict marker line: seven `<`, `|` or `>` alone or before a label. `=======` is ordinary text and not matched. */
 const MARKER = /^(?:<{7}|\|{7}|>{7})(?:[ \t].*)?$/;

@@ -1,5 +1,5 @@
 // Where a review comment points in one frozen patch: a file, a side (old/new) and a line range, or the whole file.
-// Valid lines are derived from the frozen patch itself; a line the patch does not show is a named refusal (issue 30).
+// Valid lines are derived from the frozen patch itself; a line the patch does not show is a named refusal.
 
 import type { DiffFile, DiffLine } from "../deliverables/diff-files.js";
 import { refusal, usageError, validationError } from "../errors.js";

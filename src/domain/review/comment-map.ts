@@ -1,5 +1,5 @@
 // A comment written on one version, found again in the next version's frozen patch: where its lines still exist
-// (the same text on the same side of the same file), or "outdated" where they do not (issue 30: the next version answers).
+// (the same text on the same side of the same file), or "outdated" where they do not (the next version answers them).
 
 import type { DiffFile } from "../deliverables/diff-files.js";
 import { fileOfAnchor, lineOn, sideLines, type CommentAnchor } from "./comment-anchor.js";

@@ -1,5 +1,6 @@
 // Approval binds content: a judgment records the sha256 of the exact bytes it judged, and every act on an approval
-// (promote, use, save, the verdict card) re-verifies them; a mismatch is one refusal naming the file and both hashes (DESIGN §8a).
+// (promote, use, save, the verdict card) re-verifies them; a mismatch is one refusal naming the file and both hashes
+// (docs/decisions/authority.md).
 
 import { refKind } from "../deliverables/refs.js";
 import { DocketError } from "../errors.js";

@@ -1,4 +1,4 @@
-// Grades how two workers' frozen patches overlap on each shared pre-image path (DESIGN §6, anchor §4.8).
+// Grades how two workers' frozen patches overlap on each shared pre-image path (docs/collisions.md).
 // Lines between the nearest changes: 0 (touching or shared) → contested; ≤ adjacency (8) → adjacent; else same-file.
 
 import type { FileRanges } from "../deliverables/patch-ranges.js";

@@ -1,5 +1,5 @@
 // The one revision message a worker receives: the human's note and every draft comment of that exact version, each
-// with its file, side, line range and the quoted lines of the frozen patch, so nothing has to be retyped (issue 30).
+// with its file, side, line range and the quoted lines of the frozen patch, so nothing has to be retyped.
 
 import { formatAnchor, type CommentAnchor } from "./comment-anchor.js";
 

@@ -1,4 +1,4 @@
-// What a bare worker id may judge: the current version, unless the human was last shown another one (issue 23, break 6).
+// What a bare worker id may judge: the current version, unless the human was last shown another one.
 // The human read v1, the worker published v2: `approve w1` is refused and names the version to open; an exact ref always binds.
 
 import { refusal, type DocketError } from "../errors.js";

@@ -1,5 +1,6 @@
 // The StoredDeliverable record (schemaVersion 2): identity, safe ids, refs, and validation naming every failing invariant.
-// Approval is bound to the exact source version and never widened across versions or authorship kinds (seed ADR-0005).
+// Approval is bound to the exact source version and never widened across versions or authorship kinds
+// (docs/decisions/deliverable-store.md).
 
 import {
   DONE_OUTCOMES,

@@ -1,5 +1,6 @@
 // The read-time upgrade chain of stored records, and the classification of what a file holds: ok or unsupported.
-// Schema drift is not corruption: an older record is upgraded step by step; one we cannot load stays visible (ADR-0005).
+// Schema drift is not corruption: an older record is upgraded step by step; one we cannot load stays visible
+// (docs/decisions/deliverable-store.md).
 
 import { isStoredRecordRef } from "../deliverables/refs.js";
 import { DONE_OUTCOMES } from "../deliverables/deliverable.js";

@@ -1,5 +1,6 @@
 // Scores each running worker as affected / maybe / unrelated by a broadcast's text, with the reason in words.
-// Paths a worker edited or its approved plan names are evidence; a read, a common file name, an identifier or task words are hints (anchor §8.4).
+// Paths a worker edited or its approved plan names are evidence; a read, a common file name, an identifier or task
+// words are hints.
 
 import { matchPath, pathsInText, type PathMatch } from "./project-paths.js";
 

@@ -1,6 +1,6 @@
 // The project journal as workers read it: a markdown view rendered from the ledger's append-only entries.
-// It is regenerated in full on every append, newest first; editing the file changes nothing (anchor §8.7). Worker text
-// is a quote block and paths are git-quoted, one line each, so nothing a worker wrote can forge an entry (issue 23).
+// It is regenerated in full on every append, newest first; editing the file changes nothing. Worker text
+// is a quote block and paths are git-quoted, one line each, so nothing a worker wrote can forge an entry.
 
 import { quoteBlock } from "../text/fence.js";
 import { quotePath } from "../text/quote-path.js";

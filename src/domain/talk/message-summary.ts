@@ -1,5 +1,5 @@
 // What one message to a worker was, in a line `docket show` can print beside its delivery state: its kind and the
-// first line of its words, and for a review note the revise decision that sent it (issue 28, item 6).
+// first line of its words, and for a review note the revise decision that sent it.
 
 export interface MessageFacts {
   kind: string;

@@ -1,5 +1,5 @@
 // What reaches the human outside the terminal: which notification kinds are events, and how a batch becomes one message.
-// Pure: the dispatcher (engine/talk/notify-dispatch.ts) claims rows in the ledger and hands them to the sinks (issue 29).
+// Pure: the dispatcher (engine/talk/notify-dispatch.ts) claims rows in the ledger and hands them to the sinks.
 
 /** The notification kinds sent through the sinks; every other kind (outcome, note, …) stays inside Docket's own views. */
 export const NOTIFY_EVENTS = ["question", "ready", "failed", "blocked", "escalated", "budget"] as const;

@@ -1,5 +1,5 @@
 // Paths in project coordinates: what a worker touched inside its own worktree, and what a human's text names.
-// A worktree prefix is removed so a worker's absolute edits meet another's repo-relative frozen paths (anchor §4.8).
+// A worktree prefix is removed so a worker's absolute edits meet another's repo-relative frozen paths.
 
 /** `a/./b//c/../d` → `a/b/d`; undefined when it climbs above its start. */
 export function normalizeRelative(path: string): string | undefined {

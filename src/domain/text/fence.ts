@@ -1,5 +1,5 @@
 // Worker text placed inside text Docket writes for workers and models: fenced so it can neither close its wrapper nor
-// forge a section, a frame or a heading of Docket's own (issue 23, break 9: journal, broadcasts, consults, chips).
+// forge a section, a frame or a heading of Docket's own (journal, broadcasts, consults, chips: docs/hostile-text.md).
 
 import { visibleText } from "./visible-text.js";
 

@@ -1,5 +1,5 @@
 // A path as git writes it in its own output (core.quotePath on): plain when harmless, else C-quoted on one line.
-// Docket writes paths this way into text workers and models read, so a file name can never start a new line (break 9).
+// Docket writes paths this way into text workers and models read, so a file name can never start a new line.
 
 const ESCAPES: Record<number, string> = {
   7: "\\a",

@@ -1,5 +1,5 @@
 // Worker text as a terminal may draw it: every code point that can drive a terminal or hide text becomes a visible mark.
-// One rule for every human surface (the CLI's Io, pi's card, dock and notices); newline and tab pass (issue 23, break 5).
+// One rule for every human surface (the CLI's Io, pi's card, dock and notices); newline and tab pass.
 
 /**
  * What a worker could use to drive a terminal or hide text: C0 controls except tab and newline, DEL, C1 controls (8-bit

@@ -1,5 +1,5 @@
 // Where the review page may listen: loopback only (127.0.0.0/8, ::1, localhost) on a port the human chose or 0.
-// The page acts with the human's authority, so no other interface is ever accepted (DESIGN §8 web, §8a).
+// The page acts with the human's authority, so no other interface is ever accepted (docs/review-page.md).
 
 import { usageError } from "../errors.js";
 

@@ -1,5 +1,5 @@
 // Items (todos and requests), their states, and the five item operations a report can run.
-// Pure: each operation takes the item as data and returns its next state or a refusal (seed 002).
+// Pure: each operation takes the item as data and returns its next state or a refusal (docs/decisions/item-reports.md).
 
 import { refusal } from "../errors.js";
 import type { ItemKind } from "../ids.js";

@@ -1,5 +1,5 @@
 // Text the human sends into a worker (tell, answer, revise): newline and tab pass, every other control character is refused.
-// A C0/C1 byte pasted into a pane is a keystroke (Ctrl-C, Ctrl-\, an escape sequence), not text (issue 11 §7).
+// A C0/C1 byte pasted into a pane is a keystroke (Ctrl-C, Ctrl-\, an escape sequence), not text.
 
 import { validationError } from "../errors.js";
 

@@ -1,5 +1,6 @@
-// The words Docket sends a worker about its items: the work envelope and the reply review (seed 002).
-// Pure text builders, so the same wording reaches pi workers, command workers and tests.
+// The words Docket sends a worker about its items: the work envelope and the reply review
+// (docs/decisions/item-reports.md). Pure text builders, so the same wording reaches pi workers, command workers and
+// tests.
 
 import type { Item } from "./items.js";
 

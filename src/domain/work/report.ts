@@ -1,5 +1,6 @@
 // A worker's per-item word: exactly four outcomes, a non-empty body, typed evidence, lines for the human.
-// Validation runs before the store is touched (seed 002: "a per-item outcome and explanation are required").
+// Validation runs before the store is touched (docs/decisions/item-reports.md: "a per-item outcome and explanation are
+// required").
 
 import { validationError } from "../errors.js";
 

@@ -1,5 +1,6 @@
-// The five kinds Docket ships: default, scout, patcher, architect, implementer (ADR-0004, ADR-0007).
-// Intent and authority only: none of them says anything about model, thinking, context or workspace.
+// The five kinds Docket ships: default, scout, patcher, architect, implementer (docs/decisions/spawn-policy.md,
+// docs/decisions/plans.md). Intent and authority only: none of them says anything about model, thinking, context or
+// workspace.
 
 import type { WorkerKind } from "./kinds.js";
 

@@ -1,5 +1,5 @@
 // Evidence about a worker as pure rules: why a dead pane failed (its last lines, its exit), when silence is `stuck`,
-// and which recorded findings still hold for the row as it is now (issue 40, DESIGN §8c "truth from evidence").
+// and which recorded findings still hold for the row as it is now (docs/decisions/evidence-based-state.md).
 
 import { isTerminal, type PersistedState } from "./lifecycle.js";
 import { plainText } from "../talk/notify.js";

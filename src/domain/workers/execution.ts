@@ -1,5 +1,6 @@
 // The execution a worker row keeps: the spawn policy resolved once, plus what a launch needs to repeat it exactly.
-// A relaunch reads it back validated and never re-resolves (ADR-0004); a row that is not this shape cannot be relaunched.
+// A relaunch reads it back validated and never re-resolves (docs/decisions/spawn-policy.md); a row that is not this
+// shape cannot be relaunched.
 
 import { refusal } from "../errors.js";
 import { isWorkerAgent, type ResolvedExecution } from "./spawn-policy.js";
@@ -14,7 +15,7 @@ export interface StoredExecution extends ResolvedExecution {
   agentArgs?: string[];
   /** The parent's subdirectory relative to the project root, mirrored inside the workspace ("" at the root). */
   subdir: string;
-  /** The host (a name in the user's config) the worker runs on over ssh; absent: this machine (issue 26). */
+  /** The host (a name in the user's config) the worker runs on over ssh; absent: this machine. */
   host?: string;
 }
 

@@ -1,5 +1,5 @@
 // A deliberately tiny frontmatter reader for kind files: `key: value`, lists, booleans, quoted strings, blocks.
-// Kind files are untrusted text, so it never evaluates anything and reports every problem as a value (STYLE §13).
+// Kind files are untrusted text, so it never evaluates anything and reports every problem as a value.
 
 export type FrontmatterValue = string | string[];
 

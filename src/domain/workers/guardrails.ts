@@ -1,5 +1,5 @@
 // The universal worker guardrails plus one kind's appendix, as the text a worker's system prompt carries.
-// A kind's body is appended after the universal rules and never replaces them (ADR-0004).
+// A kind's body is appended after the universal rules and never replaces them (docs/decisions/spawn-policy.md).
 
 import { kindAuthority, type WorkerKind } from "./kinds.js";
 

@@ -1,5 +1,6 @@
 // Worker kinds: intent and authority only (read-only, plan gate, decision rights, soft limits, prompt additions).
-// Kind files are untrusted markdown; a malformed one is reported and skipped, never fatal (ADR-0004).
+// Kind files are untrusted markdown; a malformed one is reported and skipped, never fatal
+// (docs/decisions/spawn-policy.md).
 
 import { BUILTIN_KINDS } from "./builtin-kinds.js";
 import { parseFrontmatter, type FrontmatterValue } from "./frontmatter.js";
@@ -320,7 +321,7 @@ export function wideningOf(prior: WorkerKind, next: WorkerKind): string[] {
 }
 
 /**
- * What a kind's legacy execution keys would choose that a project file may not (issue 23, break 7): turning isolation
+ * What a kind's legacy execution keys would choose that a project file may not: turning isolation
  * off (a writable worker in your checkout, no change set to review), picking a model or thinking, seeding context.
  * `default_worktree: true` and `parent_seed: fresh` only narrow.
  */

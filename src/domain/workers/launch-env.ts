@@ -1,5 +1,6 @@
 // The launch env file's text: one `export NAME='value'` per variable, read by the fixed launch wrapper with `.`.
-// Pure: values are single-quoted (a `'` becomes `'\''`), so no byte of a value is ever shell syntax (DESIGN §8a).
+// Pure: values are single-quoted (a `'` becomes `'\''`), so no byte of a value is ever shell syntax
+// (docs/decisions/authority.md).
 
 import { internalError } from "../errors.js";
 

@@ -1,5 +1,6 @@
 // Worker lifecycle as pure rules: persisted states, display state, liveness, and every state transition as
-// (current row, event) → patch, which the engine applies; display and liveness are computed on every read (DESIGN §4).
+// (current row, event) → patch, which the engine applies; display and liveness are computed on every read
+// (docs/decisions/workers.md).
 
 import type { WorkerAgent } from "./spawn-policy.js";
 export type PersistedState = "starting" | "active" | "idle" | "needs_input" | "ready" | "failed" | "ended";

@@ -1,5 +1,6 @@
 // A contained worker's view of the machine as a list of mounts, and that list as bubblewrap's argv (never a shell string).
-// Pure: the caller resolves paths (realpath, file type); the most specific mount of a path wins (DESIGN §8b).
+// Pure: the caller resolves paths (realpath, file type); the most specific mount of a path wins
+// (docs/decisions/containment.md).
 
 import type { NetworkMode } from "../network-policy.js";
 
@@ -19,7 +20,7 @@ export interface Mount {
 export type SandboxNetwork = NetworkMode;
 
 /**
- * Where a contained worker reaches Docket: the door's directory of sockets (issue 24) — each generation's socket is its
+ * Where a contained worker reaches Docket: the door's directory of sockets — each generation's socket is its
  * capability, checked with its run token, and a restarted door's new sockets appear there; the door's control files
  * live in another directory — plus its own task files read-only. The rest of the home is not there at all.
  */

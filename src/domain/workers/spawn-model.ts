@@ -92,7 +92,8 @@ function resolvePiModel(
 ): { model: string; modelSource: ModelSource } {
   const flag = input.modelFlag;
   if (flag !== undefined && flag !== flag.trim()) {
-    // ADR-0004: a model ref matches exactly; one with spaces around it is refused, never trimmed into another.
+    // A model ref matches exactly (docs/decisions/spawn-policy.md); one with spaces around it is refused, never trimmed
+    // into another.
     throw abort(
       `--model ${JSON.stringify(flag)} has spaces around it; a model ref must match exactly`,
       "give it as `pi --list-models` prints it, without spaces",

@@ -1,5 +1,6 @@
-// The one pure spawn-policy resolver: kind, model, thinking, context and workspace, chosen once (ADR-0004).
-// The same resolved object feeds validation, confirmation, persistence and launch; respawn never re-resolves.
+// The one pure spawn-policy resolver: kind, model, thinking, context and workspace, chosen once
+// (docs/decisions/spawn-policy.md). The same resolved object feeds validation, confirmation, persistence and launch;
+// respawn never re-resolves.
 
 import { validationError } from "../errors.js";
 import { normalizeKindName, type WorkerKind } from "./kinds.js";

@@ -1,5 +1,5 @@
 // When a notification for the human is already out of date: what it announces was settled before anyone saw it.
-// A parent shows those as one "N older notices" line instead of replaying them (issue 14).
+// A parent shows those as one "N older notices" line instead of replaying them.
 
 export interface NoticeFacts {
   /** `question`, `blocked`, `ready`, `failed`, `outcome`, … */

@@ -1,5 +1,6 @@
 // task.md: the pre-flight brief a worker reads first (task, kind, workspace, decision rights, plan gate).
-// A handoff section names its reviewed source; the plan gate is discharged only by an approved plan (ADR-0007).
+// A handoff section names its reviewed source; the plan gate is discharged only by an approved plan
+// (docs/decisions/plans.md).
 
 import { isPlanGateDischarged } from "../plans/plan-gate.js";
 import { kindAuthority, type WorkerKind } from "./kinds.js";

@@ -1,5 +1,6 @@
 // The worker's progress board (`docket_todos`): bounded, whitespace-collapsed, ids sanitised, known states only.
-// It is informational and never gates `docket_done` (DESIGN §5); the whole board is replaced on each call.
+// It is informational and never gates `docket_done` (docs/decisions/worker-protocol.md); the whole board is replaced on
+// each call.
 
 import { validationError } from "../errors.js";
 

@@ -1,5 +1,5 @@
 // What the ledger says about a worker's own tree, for every git call on it: the project, the workspace, the worker
-// (whose name fixes the worktree's admin directory) and how it was made. Never read from the workspace itself (issue 23).
+// (whose name fixes the worktree's admin directory) and how it was made. Never read from the workspace itself.
 
 import type { Worker } from "./worker.js";
 

@@ -1,5 +1,6 @@
 // A worker as every layer above the ledger sees it: one fleet row in camelCase, its JSON columns parsed and validated.
-// The row is the authority for state and generation; the files under fleet/<id>/ are claimed or projected from it (DESIGN §3–4).
+// The row is the authority for state and generation; the files under fleet/<id>/ are claimed or projected from it
+// (docs/decisions/workers.md).
 
 import type { SourceHandoff } from "../deliverables/deliverable.js";
 import type { LaunchExecution } from "./execution.js";
