@@ -1,4 +1,4 @@
-// Benchmark: what a worker's own huge session file costs a view (issue 23). One pi worker whose session file holds
+// Benchmark: what a worker's own huge session file costs a view. One pi worker whose session file holds
 // 30 MB of junk on one line, then a usage line: one spend read of it as views now read it (at most RECORD_READ_BYTES),
 // beside a whole-file read (as views read it before the cap) in the same run, and `ls` / `verdict` of an unrelated
 // worker through the real CLI. DOCKET_BENCH_CAPS_MB (default 30) sizes it. Never asserts; prints figures.

@@ -1,4 +1,4 @@
-// Benchmark (issue 30): opening the card of a 2,000-line patch with 50 review comments beside the same card with none —
+// Benchmark: opening the card of a 2,000-line patch with 50 review comments beside the same card with none —
 // the page (engine view + HTML, and over HTTP), the next version's card mapping 50 sent comments, and inside a real
 // pi (Enter → card on screen, d → diff viewer on screen). Prints figures, never asserts.
 //

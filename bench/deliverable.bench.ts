@@ -1,5 +1,5 @@
 // Benchmark: docket_done → ready on a 2,000-file repository with 20 files changed, printed beside
-// `git add -A && git diff --cached --binary <base>` and the human-side patch check alone (issue 23) in the same run;
+// `git add -A && git diff --cached --binary <base>` and the human-side patch check alone in the same run;
 // then write+read of a 5 MB body + 5 MB patch.
 
 import { execFileSync } from "node:child_process";

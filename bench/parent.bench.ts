@@ -1,5 +1,5 @@
 // Benchmark: the pi parent's CPU time with 20 idle workers beside pi without Docket over the same window, and the
-// time from a worker's `docket worker done` to the parent's notification (issue 8). Prints figures, never asserts.
+// time from a worker's `docket worker done` to the parent's notification. Prints figures, never asserts.
 //
 // DOCKET_BENCH_SECONDS (default 60) sets each CPU window; DOCKET_BENCH_RUNS (default 10) the latency runs.
 // Everything is private: temp DOCKET_HOME / pi agent dir / TMPDIR, a private tmux socket, the scripted model.

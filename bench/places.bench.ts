@@ -1,4 +1,4 @@
-// Benchmark: where a worker runs and whether it is contained (issue 41), in one run on the loopback sshd the tests use:
+// Benchmark: where a worker runs and whether it is contained, in one run on the loopback sshd the tests use:
 // spawn → first heartbeat and a `done` round trip for local and host workers, contained (bubblewrap here, or the
 // host's own) and not. Rounds interleave the four places so load hits each alike. Prints figures; never asserts.
 // Needs root (it makes the host's user).

@@ -1,4 +1,4 @@
-// Benchmark: workers on a host (issue 26) on the loopback sshd the tests use, beside local ones in the same run:
+// Benchmark: workers on a host on the loopback sshd the tests use, beside local ones in the same run:
 // spawn → first heartbeat, a `done` round trip (through the forwarded door and the change set fetched over ssh), and
 // 8 workers on the host spawned at once. Prints figures; never asserts. Needs root (it makes the host's user).
 

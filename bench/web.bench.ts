@@ -1,4 +1,4 @@
-// Benchmark: the review page (issue 13) — server time to render a card with a 2,000- and a 10,000-line patch beside
+// Benchmark: the review page — server time to render a card with a 2,000- and a 10,000-line patch beside
 // reading the sidecar and JSON.parse; a worker's done commit → the event at an open page (p50/p95) beside a tight
 // data_version poll; the server's memory with 100 workers and 10,000 stored deliverables beside a bare engine process.
 

@@ -1,4 +1,4 @@
-// The house rules, enforced: imports point down only (STYLE §1); domain is pure; the engine touches no file, runs no SQL,
+// The house rules, enforced: imports point down only; domain is pure; the engine touches no file, runs no SQL,
 // starts no process and reaches git, tmux and the agents only through its context's ports; it reads camelCase rows only,
 // and neither it nor the ledger parses JSON unchecked; sibling surfaces never import each other (surfaces/shared); worker
 // text reaches a terminal only through the one output filter; every worker call is fenced by construction; one ledger
@@ -173,7 +173,7 @@ test("the engine reads no snake_case field: ledger rows reach it as camelCase do
   assert.deepEqual(snake, []);
 });
 
-test("git runs by its absolute path only, and a worker's tree only through substrate/git/worker-git (issue 23)", () => {
+test("git runs by its absolute path only, and a worker's tree only through substrate/git/worker-git", () => {
   // The human's checkout: its own modules, the human's git with neutralised config. A worker's tree: worker-git alone.
   const RUNS_GIT = new Set([
     "substrate/git/git-binary.js",

@@ -1,4 +1,4 @@
-// The door under abuse (issue 39): an honest worker's heartbeat, p50 and p99, alone and while another worker floods
+// The door under abuse: an honest worker's heartbeat, p50 and p99, alone and while another worker floods
 // its socket with connections, streams unframed 63 MiB lines, or publishes a 300 MB change set. Prints figures.
 
 import { spawn, type ChildProcess } from "node:child_process";

@@ -1,4 +1,4 @@
-// The door's supervision, measured (issue 39): from the door's SIGKILL to the first call it serves again, with no
+// The door's supervision, measured: from the door's SIGKILL to the first call it serves again, with no
 // human command, and the memory of the door and of its supervisor. Part `restart` of bench/door.bench.ts.
 
 import { readFileSync } from "node:fs";

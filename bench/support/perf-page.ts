@@ -1,5 +1,5 @@
 // docs/performance.md from what benches printed: the figure lines of a run (bench/support/figure.ts) parsed, merged
-// with the figures saved from earlier runs, and rendered beside the anchor tool's published figures (issue 28).
+// with the figures saved from earlier runs, and rendered beside the anchor tool's published figures.
 
 import { FIGURE_PREFIX, type Figure } from "./figure.js";
 

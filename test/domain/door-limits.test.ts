@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { resolveConfig } from "../../src/domain/config.js";
 import { DEFAULT_DOOR_LIMITS } from "../../src/domain/door-limits.js";
 
-// What one worker may take of the door (issue 39): the user's config sets any limit in range; a project may only lower.
+// What one worker may take of the door: the user's config sets any limit in range; a project may only lower.
 
 test("the door's limits: defaults, any value in range from the user config, only lower from a project, warnings for the rest", () => {
   assert.deepEqual(resolveConfig(undefined, undefined).config.door, DEFAULT_DOOR_LIMITS);

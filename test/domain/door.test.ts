@@ -1,4 +1,4 @@
-// The door's names (issue 39): the control directory sits beside the workers' socket directory, never inside it, and
+// The door's names: the control directory sits beside the workers' socket directory, never inside it, and
 // a home moves both to /tmp as soon as either's longest socket path would not bind.
 
 import { test } from "node:test";

@@ -1,5 +1,6 @@
-// Only the human judges, at the engine door every surface shares (DESIGN §8a): each verb of the one list refuses an
-// engine context whose environment carries any worker identity variable, before it reads, prompts or writes anything.
+// Only the human judges, at the engine door every surface shares (docs/decisions/authority.md): each verb of the one
+// list refuses an engine context whose environment carries any worker identity variable, before it reads, prompts or
+// writes anything.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";

@@ -1,4 +1,4 @@
-// A full disk under the home is an answer, not a crash (issue 39): a contained worker's done on a full tmpfs home gets
+// A full disk under the home is an answer, not a crash: a contained worker's done on a full tmpfs home gets
 // `disk-full` with what to do, nothing half is left (no version, no ledger row), the door stays up, and once space is
 // freed the same call id lands exactly once.
 

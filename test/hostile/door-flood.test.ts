@@ -1,6 +1,6 @@
-// A contained worker floods its own door socket with connections (issue 39: ~20,000 idle ones once exhausted the door's
-// file descriptors): the door holds at most the worker's share open, closes the idle rest, and another worker's
-// heartbeats keep landing throughout.
+// A contained worker floods its own door socket with connections (docs/decisions/door.md; ~20,000 idle ones once
+// exhausted the door's file descriptors): the door holds at most the worker's share open, closes the idle rest, and
+// another worker's heartbeats keep landing throughout.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";

@@ -1,6 +1,7 @@
-// A contained worker publishes a huge change set (issue 39: a 300 MB done held the door's one event loop for 25-30 s):
-// the capture runs in a thread, so another worker's heartbeat is served while git still reads the workspace, and a
-// change set over the cap is refused `change-set-too-large` with nothing frozen; a cap set lower refuses sooner.
+// A contained worker publishes a huge change set (docs/decisions/door.md; before the threaded capture, a 300 MB done
+// held the door's one event loop for 25-30 s): the capture runs in a thread, so another worker's heartbeat is served
+// while git still reads the workspace, and a change set over the cap is refused `change-set-too-large` with nothing
+// frozen; a cap set lower refuses sooner.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";

@@ -1,6 +1,7 @@
-// A contained worker sends its door unframed and oversized lines (issue 39: four unframed 63 MiB lines slowed another
-// worker's heartbeat from ~50 ms to seconds): each is refused `call-too-large` with the limit and the key that raises
-// it, its connection closed; another worker's heartbeats land meanwhile, and the real client shows the refusal.
+// A contained worker sends its door unframed and oversized lines (docs/decisions/door.md; before the caps, four
+// unframed 63 MiB lines slowed another worker's heartbeat from ~50 ms to seconds): each is refused `call-too-large`
+// with the limit and the key that raises it, its connection closed; another worker's heartbeats land meanwhile, and the
+// real client shows the refusal.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";

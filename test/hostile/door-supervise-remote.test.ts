@@ -1,4 +1,4 @@
-// The door stays up for a worker on a host (issue 39): its socket is a forward over ssh to the door here, and its
+// The door stays up for a worker on a host: its socket is a forward over ssh to the door here, and its
 // client never starts a door. SIGKILLed while that worker calls, the door is back by itself (its supervisor, here) at
 // the same socket path, the forward reaches it with nothing done on the host, and every call lands exactly once.
 

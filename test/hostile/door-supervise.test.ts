@@ -1,4 +1,4 @@
-// The door stays up (issue 39): SIGKILLed while contained and uncontained workers call, it is back with no human
+// The door stays up: SIGKILLed while contained and uncontained workers call, it is back with no human
 // command and every call lands once; a contained worker cannot stop it by any path it reaches; a dead supervisor is
 // revived by the next human command; `docket doctor` names a dead door that live workers need and `--fix` restarts it.
 

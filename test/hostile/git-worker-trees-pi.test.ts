@@ -1,6 +1,6 @@
 // Claim: the `.git`-swap attack (a gitdir of the worker's making whose config sets core.fsmonitor) runs nothing when the
 // human promotes or discards from the verdict card in a real interactive pi: the refusal is named on the card, no
-// decision but the human's approval is recorded, the planted program never runs and the checkout is byte-identical (issue 23).
+// decision but the human's approval is recorded, the planted program never runs and the checkout is byte-identical.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";

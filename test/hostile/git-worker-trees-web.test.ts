@@ -1,6 +1,6 @@
 // Claim: the `.git`-swap attack (a gitdir of the worker's making whose config sets core.fsmonitor) runs nothing when the
 // human promotes or discards from the review page in a real Chromium: the refusal is named on the page, no decision is
-// recorded, the planted program never runs and the human's checkout is byte-identical (issue 23).
+// recorded, the planted program never runs and the human's checkout is byte-identical.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";

@@ -1,6 +1,6 @@
 // Claim: nothing a worker plants in its own workspace makes the human's git run a program or touch the human's checkout:
 // a `.git` pointing at a worker-made git dir (fsmonitor, worktree), a `.git` directory, and config, hooks, filters and
-// diff drivers written with the worker's own `git config` are refused by name or ignored by every human verb (issue 23).
+// diff drivers written with the worker's own `git config` are refused by name or ignored by every human verb.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";

@@ -1,4 +1,4 @@
-// Text Docket writes for workers and models cannot be forged from worker text (issue 23, break 9): a file name or a
+// Text Docket writes for workers and models cannot be forged from worker text: a file name or a
 // note holding newlines writes no section of its own into the project journal or a broadcast, a consult or a Use → Parent
 // chip cannot close its wrapper, and a combine handoff's fences hold. Real CLI and git; the wrappers through the real
 // pi with its scripted model.

@@ -1,4 +1,4 @@
-// A real Claude Code worker in its own network namespace (issue 42): with network "allow" (the default) it reaches the
+// A real Claude Code worker in its own network namespace: with network "allow" (the default) it reaches the
 // scripted Messages API on 127.0.0.1 only through Docket's proxy, publishes v1, and every request is on its record;
 // with network "none" it is refused by name before it starts, and its card and `show` say why.
 

@@ -1,4 +1,4 @@
-// The network boundary (issue 42) with real bubblewrap: a contained command worker in its own network namespace probes
+// The network boundary with real bubblewrap: a contained command worker in its own network namespace probes
 // an abstract socket, a loopback port, /proc/net/unix, the door's state file and a name not allowed — all refused, the
 // refusal recorded (show --json, one attention line) — while a host on its allow list answers through Docket's proxy.
 

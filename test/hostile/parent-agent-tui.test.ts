@@ -1,6 +1,6 @@
 // Claim: in the human's interactive pi, run inside tmux, the model's boxed bash cannot reach the tmux server it runs in
 // (a window there would run outside pi's process tree, as the human) nor judge any other way, while the human's card
-// key `a` in the same session still approves as the human (issue 43).
+// key `a` in the same session still approves as the human.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";

@@ -1,4 +1,4 @@
-// Claim: nothing the pi session's model starts through its tools acts as the human (issues 23 and 43). A real pi parent
+// Claim: nothing the pi session's model starts through its tools acts as the human. A real pi parent
 // (RPC mode, scripted model) boxes its bash in bubblewrap: the plain line, the self-marking line, setsid, nohup, a
 // private tmux server, a script written by one tool call and run by the next, and a linger past the call all fail to
 // judge or sign in; the file tools are refused Docket's home; the human's own /docket verbs still judge.

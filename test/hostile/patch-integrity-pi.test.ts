@@ -1,6 +1,6 @@
 // Claim: a text file a hostile worker froze as a git binary patch is shown decoded in a real interactive pi: the diff
 // viewer draws its lines (the worker's escapes as visible marks) under a warning that the worker froze a text file as
-// binary, and the file list and the verdict card name it so; a file that is not text stays "binary" (issue 23).
+// binary, and the file list and the verdict card name it so; a file that is not text stays "binary".
 
 import { test } from "node:test";
 import assert from "node:assert/strict";

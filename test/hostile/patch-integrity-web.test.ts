@@ -1,6 +1,6 @@
 // Claim: a text file a hostile worker froze as a git binary patch is shown decoded on the review page in a real
 // Chromium: its lines as text (worker markup inert, the page's own script the only one), both views, with a warning
-// that the worker froze a text file as binary; a file that is not text stays "binary" (issue 23).
+// that the worker froze a text file as binary; a file that is not text stays "binary".
 
 import { test } from "node:test";
 import assert from "node:assert/strict";

@@ -1,6 +1,6 @@
 // Claim: what every surface shows of a frozen change set is what git reads in its bytes: a hunk hidden after a binary
 // section is refused at done (a worker's own git) and at promote (a rewritten sidecar); a worker's attributes cannot
-// freeze text as binary, text frozen as binary is shown decoded with a warning, and links show as links (issue 23).
+// freeze text as binary, text frozen as binary is shown decoded with a warning, and links show as links.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";

@@ -1,4 +1,4 @@
-// Worker text reaches the human's terminal inert (issue 23, break 5): a hostile worker's clipboard and title writes,
+// Worker text reaches the human's terminal inert: a hostile worker's clipboard and title writes,
 // CR + erase-line, 8-bit CSI and bidi overrides are drawn visibly by every CLI verb and in the real pi (notices, dock,
 // /docket output); --json keeps the exact bytes.
 

@@ -1,5 +1,5 @@
 // A project, a home with sandbox "required" (the test root shown read-only) and command workers that act from inside
-// their sandbox, for the door's supervision tests (issue 39): where the door's and its supervisor's pids are, and
+// their sandbox, for the door's supervision tests: where the door's and its supervisor's pids are, and
 // what the workers recorded, read straight from the files (never through a human command, which would revive it).
 
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";

@@ -1,4 +1,4 @@
-// A real git repository in a temp dir: main branch, a fixed identity, gc off (STYLE §20).
+// A real git repository in a temp dir: main branch, a fixed identity, gc off.
 
 import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";

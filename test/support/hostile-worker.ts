@@ -1,5 +1,5 @@
 // A human's project with uncommitted work, a real `docket` CLI, and command workers the test plays from inside their
-// workspaces: the ground for test/hostile/ (issue 23). Every attack uses only files in the worker's own workspace.
+// workspaces: the ground for test/hostile/. Every attack uses only files in the worker's own workspace.
 
 import { createHash } from "node:crypto";
 import {
@@ -161,7 +161,7 @@ export function decisions(g: HostileGround): string[] {
 /**
  * The worker writes `newB` into src/b.ts, marks it `-diff` in its own info/attributes (and, with `inTree`, in a
  * `.gitattributes` too) and adds a file that is not UTF-8, so its next done freezes the change set as a git binary
- * patch: b.ts is text at the base and after it (issue 23, break 4).
+ * patch: b.ts is text at the base and after it.
  */
 export function freezeTextAsBinary(w: HostileWorker, newB: string, options: { inTree?: boolean } = {}): void {
   const attributes = join(w.workspace, git(w.workspace, "rev-parse", "--git-path", "info/attributes").trim());

@@ -1,4 +1,4 @@
-// The pi end-to-end recipe (reference/pi-e2e) as a fixture: a hermetic agent dir, TMPDIR and HOME, the scripted
+// The pi end-to-end recipe as a fixture: a hermetic agent dir, TMPDIR and HOME, the scripted
 // faux model loaded into every worker through DOCKET_PI_ARGS, and pi's default model set to faux/faux-1.
 
 import { UNCONTAINED } from "./docket-cli.js";

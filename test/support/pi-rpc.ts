@@ -1,5 +1,5 @@
 // A real `pi --mode rpc` parent for tests: the Docket extension (parent role) plus the scripted model, hermetic
-// dirs, a JSONL client split on "\n" only (reference/pi-e2e §3.4), and UI requests collected for assertions.
+// dirs, a JSONL client split on "\n" only, and UI requests collected for assertions.
 
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { dirname, join, resolve } from "node:path";

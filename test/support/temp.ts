@@ -1,4 +1,4 @@
-// Test fixtures over real resources: private temp dirs removed when the test ends (STYLE §20) — by the test's
+// Test fixtures over real resources: private temp dirs removed when the test ends — by the test's
 // teardown, after every process the test started has exited. Never a timestamp-named dir, never the user's home.
 
 import { mkdtempSync } from "node:fs";

@@ -1,5 +1,5 @@
 // A private tmux server for one test: a random -L socket name, stopped by the test's teardown, which waits for the
-// server and every pane's processes to exit (STYLE §20). Never the user's server: DOCKET_TMUX_SOCKET points here.
+// server and every pane's processes to exit. Never the user's server: DOCKET_TMUX_SOCKET points here.
 
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";

@@ -1,4 +1,4 @@
-// parsePatchRanges against patches made by the real git in a temp repo (STYLE §10: the `-git` twin of the pure test).
+// parsePatchRanges against patches made by the real git in a temp repo (the `-git` twin of the pure test).
 // The ranges must name exactly the pre-image lines that the change removed or inserted beside.
 
 import { test } from "node:test";

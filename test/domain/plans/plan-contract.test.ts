@@ -1,5 +1,5 @@
 // The plan contract parser: sections by heading, bold label or bare label; numbered steps with explicit files only.
-// Forgiving and total: every odd body parses to a plan or to undefined, never throws (ADR-0007).
+// Forgiving and total: every odd body parses to a plan or to undefined, never throws (docs/decisions/plans.md).
 
 import { test } from "node:test";
 import assert from "node:assert/strict";

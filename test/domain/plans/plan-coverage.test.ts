@@ -1,4 +1,4 @@
-// Plan coverage compares the files a plan named with the files a frozen patch changed (ADR-0007).
+// Plan coverage compares the files a plan named with the files a frozen patch changed (docs/decisions/plans.md).
 // `touched` counts distinct planned files, so a suffix match never over-counts (anchor weakness 15).
 
 import { test } from "node:test";

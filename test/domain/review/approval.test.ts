@@ -1,5 +1,6 @@
-// Generation-bound approval: a verdict binds one exact {id, version, ref}, and only a human's counts (ADR-0003).
-// The latest terminal judgment decides; nothing ever widens an approval to another version.
+// Generation-bound approval: a verdict binds one exact {id, version, ref}, and only a human's counts
+// (docs/decisions/immutable-deliverables.md). The latest terminal judgment decides; nothing ever widens an approval to
+// another version.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";

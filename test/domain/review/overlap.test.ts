@@ -1,4 +1,4 @@
-// Overlap grading between two workers' frozen patches, per shared pre-image path (anchor §4.8, done more exactly).
+// Overlap grading between two workers' frozen patches, per shared pre-image path.
 // Lines strictly between the nearest changes: 0 → contested, ≤ 8 → adjacent, more → same-file.
 
 import { test } from "node:test";

@@ -1,4 +1,4 @@
-// Which characters a told text may carry (issue 11 §7): newline and tab pass, every other C0, DEL and every C1 is refused.
+// Which characters a told text may carry: newline and tab pass, every other C0, DEL and every C1 is refused.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";

@@ -61,7 +61,7 @@ test("the default home under ~/.pi: ~/.pi hidden, pi's agent dir read-only, the 
   assert.ok(at("hide /h/.pi/agent/docket") < at("rw /h/.pi/agent/docket/fleet/w1/workspace"));
   assert.ok(at("ro /src/app") < at("ro /src/app/.git"));
   assert.ok(at("hide /h/.pi/agent/docket") < at("rw /h/.pi/agent/docket/fleet/w1/git"));
-  // Nothing of the repository's .git is writable: not its objects, not the worktree's admin dir (issue 25).
+  // Nothing of the repository's .git is writable: not its objects, not the worktree's admin dir.
   assert.deepEqual(
     order.filter((e) => e.startsWith("rw /src/app/.git")),
     [],

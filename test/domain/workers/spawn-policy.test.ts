@@ -1,4 +1,5 @@
-// The spawn-policy resolver, row by row: every precedence row of ADR-0004, every abort and confirmation rule.
+// The spawn-policy resolver, row by row: every precedence row of docs/decisions/spawn-policy.md, every abort and
+// confirmation rule.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -481,7 +482,7 @@ test("a kind that replaced a built-in says so at spawn time", () => {
   assert.deepEqual(r.warnings, ["kind scout: replaces the built-in kind scout"]);
 });
 
-test("a pi --model with a leading or trailing space is refused, never trimmed into a listed model (ADR-0004: exact match)", () => {
+test("a pi --model with a leading or trailing space is refused, never trimmed into a listed model (exact match)", () => {
   for (const flag of [" faux/faux-1", "faux/faux-1 ", "\tfaux/faux-1", "faux/faux-1\n"])
     refused({ modelFlag: flag }, /has spaces around it; a model ref must match exactly/);
   assert.equal(resolveSpawnPolicy(input({ modelFlag: "faux/faux-1" })).model, "faux/faux-1");

@@ -245,7 +245,7 @@ test("the frozen patch (text, new, deleted, binary and non-UTF-8 files) applies 
   assert.equal(readFileSync(join(fresh, "dir with space/ünï.txt"), "utf8"), "x\n");
   assert.equal(git(fresh, "diff", "--cached", "--stat", w.base).trim() !== "", true);
   assert.equal(d.changeSet!.files.find((f) => f.path === "logo.bin")!.binary, true);
-  // One non-UTF-8 file freezes every file as a binary patch; a file that is text at the base is decoded for review (issue 23).
+  // One non-UTF-8 file freezes every file as a binary patch; a file that is text at the base is decoded for review.
   assert.deepEqual(
     d.changeSet!.files.find((f) => f.path === "README.md"),
     { path: "README.md", additions: 0, deletions: 1, binary: true, decoded: "@@ -1,1 +0,0 @@\n-hello\n" },

@@ -1,4 +1,4 @@
-// A worker's notes and consults on its card (issue 16 §1–§2): the text card, the web card and the JSON detail show
+// A worker's notes and consults on its card: the text card, the web card and the JSON detail show
 // undismissed notes with their suggested recipients; a dismissed note leaves the card; a consult says its lane.
 
 import { test } from "node:test";

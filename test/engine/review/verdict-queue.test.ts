@@ -1,4 +1,4 @@
-// The verdict queue over several workers shares what its cards read (issue 17): git is asked once per distinct base,
+// The verdict queue over several workers shares what its cards read: git is asked once per distinct base,
 // and every card in the queue carries exactly the warnings its own card carries. Real worktrees, sidecars and git.
 
 import { test } from "node:test";

@@ -1,4 +1,4 @@
-// What the parent session reads: the change stamp, dock rows, and notifications shown exactly once (issue 8 §2–§3).
+// What the parent session reads: the change stamp, dock rows, and notifications shown exactly once.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";

@@ -1,4 +1,4 @@
-// Starts that never finish (issue 19): a real `docket spawn` killed part-way leaves a row starting without a window;
+// Starts that never finish: a real `docket spawn` killed part-way leaves a row starting without a window;
 // reads reconcile it as failed once its spawner is gone, the fleet cap never counts it, and a late launch is refused.
 
 import { test } from "node:test";

@@ -1,4 +1,4 @@
-// A real Claude Code worker whose Messages API answers 401 (issue 40): Docket shows it `blocked`, in Claude Code's own
+// A real Claude Code worker whose Messages API answers 401: Docket shows it `blocked`, in Claude Code's own
 // words, in ls, show and attention, instead of `thinking` forever with the complaint only in its pane.
 
 import { test } from "node:test";

@@ -1,4 +1,4 @@
-// ssh is a boundary (issue 41): whatever the human's config says, Docket's ssh argv forwards no agent, X11, tunnel or
+// ssh is a boundary: whatever the human's config says, Docket's ssh argv forwards no agent, X11, tunnel or
 // configured forward and runs no LocalCommand — as ssh itself resolves it (`ssh -G`) — while host key checking stays
 // the config's; the door's forward request carries only its own -R; the host's tmux starts with no agent or display.
 

@@ -1,5 +1,6 @@
-// Only the human judges, through the real CLI (DESIGN §8a, issue 11 §1): run from a worker's environment, every human
-// verb exits 1 with worker-cannot-judge and writes nothing; the same approve from the human's terminal is recorded.
+// Only the human judges, through the real CLI (docs/decisions/authority.md): run from a worker's environment, every
+// human verb exits 1 with worker-cannot-judge and writes nothing; the same approve from the human's terminal is
+// recorded.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";

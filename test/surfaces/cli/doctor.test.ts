@@ -1,5 +1,5 @@
 // `docket doctor [--fix] [--json]` through the real CLI: each finding says what is wrong and what to do; --fix repairs
-// only the safe ones (modes, temp files of dead writers, the store index); a remaining problem exits 1 (issue 11 §17).
+// only the safe ones (modes, temp files of dead writers, the store index); a remaining problem exits 1.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";

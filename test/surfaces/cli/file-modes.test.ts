@@ -1,5 +1,5 @@
 // Docket's home is private whatever the umask: the home and every directory Docket makes are 0700, and the ledger
-// (with its WAL and SHM), task and status files, sidecars, events and stored records are 0600 (issue 11 §10).
+// (with its WAL and SHM), task and status files, sidecars, events and stored records are 0600.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";

@@ -1,4 +1,4 @@
-// Paths and text from outside are inert in tmux (issue 11 §6): a project directory, DOCKET_HOME and a task holding
+// Paths and text from outside are inert in tmux: a project directory, DOCKET_HOME and a task holding
 // `#(…)`, `#{…}`, `;`, quotes, spaces, newlines and leading dashes run nothing and reach the worker byte for byte.
 // Real CLI, real git, real tmux on a private socket.
 

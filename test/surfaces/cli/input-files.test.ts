@@ -1,5 +1,5 @@
 // Every file or standard input Docket reads as input is a regular file or a pipe of at most 16 MiB, refused at once
-// otherwise (issue 11 §9). Each run has a deadline: a command that would read /dev/zero forever fails the test, not the suite.
+// otherwise. Each run has a deadline: a command that would read /dev/zero forever fails the test, not the suite.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";

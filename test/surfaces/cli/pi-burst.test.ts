@@ -1,4 +1,4 @@
-// Six real pi workers (scripted model) started at the same moment on one repository (issue 19): all reach ready with
+// Six real pi workers (scripted model) started at the same moment on one repository: all reach ready with
 // exactly their own sidecars, pi is asked for its models once, and pi's own first-run files leave the cache key alone.
 
 import { test } from "node:test";

@@ -1,6 +1,6 @@
 // Docket and pi-docket 0.8.1 in one home (both default to ~/.pi/agent/docket). pi-docket lists its workers from
 // every `workers/*/status.json`; Docket keeps its worker directories in `fleet/`, so nothing it writes is in that list,
-// and it still reads pi-docket's DeliverableStore records and legacy bundles (issue 11 §18).
+// and it still reads pi-docket's DeliverableStore records and legacy bundles.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";

@@ -1,4 +1,4 @@
-// Plan, then implement, end to end with real pi workers and the scripted model (issue 7 §6): an architect publishes
+// Plan, then implement, end to end with real pi workers and the scripted model: an architect publishes
 // a plan, the human approves it, Implement starts an implementer whose task.md shows the discharge, it edits one
 // planned and one off-plan file, and the verdict shows 1 of 2 planned files touched and 1 off-plan.
 

@@ -1,4 +1,4 @@
-// Workers contained on a host (issue 41), through the real CLI against the test's own sshd as a second Unix user, with
+// Workers contained on a host, through the real CLI against the test's own sshd as a second Unix user, with
 // the human's ssh config forwarding their (real, running) agent, X11 and a socket of their own: `sandbox: required`
 // spawns there contained; the worker writes only its workspace, its own git and scratch, cannot read or write a
 // sibling's launch env, workspace or door, sees none of the host user's secrets, and has no ssh agent; its `done`

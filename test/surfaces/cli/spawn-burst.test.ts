@@ -1,4 +1,4 @@
-// Many `docket spawn`s at the same moment on one repository (issue 19), through the real CLI in real tmux (private
+// Many `docket spawn`s at the same moment on one repository, through the real CLI in real tmux (private
 // socket), real git worktrees and one real ledger: every start completes or leaves no trace, and the cap holds.
 
 import { test } from "node:test";

@@ -1,5 +1,5 @@
 // What `docket` start-up may load: `--version` and `--help` never load SQLite nor touch DOCKET_HOME, and a command
-// line loads only its own verb's group (issue 17). Real CLI processes, with a loader hook that logs or refuses modules.
+// line loads only its own verb's group. Real CLI processes, with a loader hook that logs or refuses modules.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -138,7 +138,7 @@ test("docket verdict --json loads the review queue and the ledger: no remote lau
     [],
     "nothing the queue does not run",
   );
-  // A budget (155 when it was set, 220 before issue 27's lazy seams, 166 with the queue's read snapshot, 171 with the
+  // A budget (155 when it was set, 220 before the lazy seams, 166 with the queue's read snapshot, 171 with the
   // door supervisor's check every command makes as it finishes, 188 with the card's evidence findings, network record
   // and best-of group): a new static chain into the engine shows here.
   assert.ok(ours.length <= 188, `verdict --json loaded ${ours.length} of Docket's modules`);

@@ -1,5 +1,5 @@
 // Symlinks in the Docket home are listed as unreadable and never followed: not by store scans, reads, saves or
-// deletes, not by worker sidecars, not by legacy bundles (issue 11 §8). Everything runs through the real CLI.
+// deletes, not by worker sidecars, not by legacy bundles. Everything runs through the real CLI.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";

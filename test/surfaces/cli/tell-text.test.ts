@@ -1,4 +1,4 @@
-// What `docket tell` delivers (issue 11 §7): text arrives byte for byte in a command worker's pane and in a real pi
+// What `docket tell` delivers: text arrives byte for byte in a command worker's pane and in a real pi
 // worker's inbox; a control character other than newline and tab is refused, nothing is queued, the worker lives on.
 
 import { test } from "node:test";

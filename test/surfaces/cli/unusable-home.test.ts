@@ -1,5 +1,5 @@
 // Corrupt or unusable state gets a named refusal that says what to do, never `internal-error`, and changes nothing:
-// a damaged ledger, a home that is a file or too long, a read-only home, a full disk, out-of-range numbers (issue 11 §11).
+// a damaged ledger, a home that is a file or too long, a read-only home, a full disk, out-of-range numbers.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";

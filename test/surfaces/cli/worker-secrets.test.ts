@@ -1,4 +1,4 @@
-// A worker's identity, run token and --env secrets reach only its own process (DESIGN §8a, issue 11 §3-4): real CLI,
+// A worker's identity, run token and --env secrets reach only its own process (docs/decisions/authority.md): real CLI,
 // real tmux on a private socket. Not in tmux's session or global environment, not in another window, not in any
 // process's argv, not in the ledger; only in the worker's 0600 launch env file, which respawn reuses and delete removes.
 

@@ -1,4 +1,4 @@
-// A real pi worker tells the truth about itself (issue 40): its model's auth error makes it `blocked` in pi's own
+// A real pi worker tells the truth about itself: its model's auth error makes it `blocked` in pi's own
 // words, and a docket_done the engine refused is on its show, its card and in attention, not hidden in its pane.
 
 import { test } from "node:test";

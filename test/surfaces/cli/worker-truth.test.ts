@@ -1,4 +1,4 @@
-// A worker's state comes from evidence (issue 40), through the real CLI, tmux and the door: a pane killed under its
+// A worker's state comes from evidence, through the real CLI, tmux and the door: a pane killed under its
 // wrapper is failed with why by the door's watcher; silence is `stuck`; a refused call shows; --wait talks.
 
 import { test } from "node:test";

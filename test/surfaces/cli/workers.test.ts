@@ -43,7 +43,7 @@ test("spawn runs a command agent in its own window with its identity, env and is
     "the command's output",
     fileOnce(join(ws, "seen.txt"), (text) => /one\ntwo\n/.test(text)),
   ); // its last step
-  // The worker is given its door, never the home (DESIGN §8b).
+  // The worker is given its door, never the home (docs/door.md).
   assert.match(
     seen,
     new RegExp(
@@ -80,7 +80,7 @@ test("spawn runs a command agent in its own window with its identity, env and is
     "kind",
     "task",
     "state",
-    "reason", // a failed worker says why (issue 40)
+    "reason", // a failed worker says why
     "liveness",
     "generation",
     "questions",

@@ -1,4 +1,4 @@
-// Starting the door (DESIGN §8b): many doors started at once for one home leave exactly one, serving every
+// Starting the door (docs/door.md): many doors started at once for one home leave exactly one, serving every
 // generation; a dead door's sockets are taken over and a live door's never are; a burst of workers finding no door
 // starts one door, not one each.
 

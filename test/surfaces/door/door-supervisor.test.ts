@@ -1,4 +1,4 @@
-// The door's supervisor (issue 39): many started at once for one home leave one, and one door; it ends when its door
+// The door's supervisor: many started at once for one home leave one, and one door; it ends when its door
 // stops itself (nothing to serve) or is stopped by `docket door stop`, and then nothing restarts the door.
 
 import { test } from "node:test";

@@ -1,4 +1,4 @@
-// The worker door (DESIGN §8b): a command worker with nothing but its door and identity completes the protocol; the
+// The worker door (docs/door.md): a command worker with nothing but its door and identity completes the protocol; the
 // door SIGKILLed mid-done and mid-report-stream loses and doubles nothing, nor after it committed a heartbeat, turn,
 // touches batch or event it never answered; 16 workers × 100 calls at once land once each.
 

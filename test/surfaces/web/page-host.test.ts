@@ -1,4 +1,4 @@
-// The host a worker runs on (issue 26) on the web page, in a real headless Chromium: the fleet row and the card say
+// The host a worker runs on, on the web page, in a real headless Chromium: the fleet row and the card say
 // `on <host>`, and the name, read from the ledger, is escaped as worker text (never markup).
 
 import { test } from "node:test";

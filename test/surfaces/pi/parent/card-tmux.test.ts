@@ -1,5 +1,5 @@
 // The verdict card inside a real interactive pi (private tmux server, scripted model): the human reads the whole card
-// while deciding, judges with one key, and sees results as information and refusals as errors (issue 14).
+// while deciding, judges with one key, and sees results as information and refusals as errors.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";

@@ -1,5 +1,5 @@
 // A review comment from the diff viewer inside a real interactive pi: j moves the cursor to a changed line, c asks for
-// the text, the draft lands in the ledger on that exact line and shows under it when the viewer reopens (issue 30).
+// the text, the draft lands in the ledger on that exact line and shows under it when the viewer reopens.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";

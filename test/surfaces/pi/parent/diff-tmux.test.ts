@@ -1,5 +1,5 @@
 // The diff viewer inside a real interactive pi: the frozen patch one file at a time with the file list, `]`/`[`
-// between files, renames, modes and binaries named, and Esc leaves pi's editor and footer as they were (issue 14).
+// between files, renames, modes and binaries named, and Esc leaves pi's editor and footer as they were.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";

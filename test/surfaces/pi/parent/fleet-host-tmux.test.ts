@@ -1,4 +1,4 @@
-// The host a worker runs on (issue 26) inside a real interactive pi: the dock line says `w<N>·<kind>@<host>` and the
+// The host a worker runs on inside a real interactive pi: the dock line says `w<N>·<kind>@<host>` and the
 // F8 fleet dashboard puts `@<host>` (unreachable when no host of the config answers) before the task; a worker of
 // this machine shows neither. The name is read from the ledger and shown as text, its control bytes shown as symbols (␛).
 

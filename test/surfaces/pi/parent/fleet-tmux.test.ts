@@ -1,5 +1,5 @@
 // The fleet dashboard inside a real interactive pi: F8 opens it, Enter opens a worker's card and Esc comes back, `p`
-// peeks, `t` tells; the message's delivery (queued → delivered → read) then advances in the dock by itself (issue 14).
+// peeks, `t` tells; the message's delivery (queued → delivered → read) then advances in the dock by itself.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";

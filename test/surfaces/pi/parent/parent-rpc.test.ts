@@ -1,5 +1,5 @@
 // The pi PARENT role driven for real: `pi --mode rpc` with the Docket extension and the scripted model, a private
-// tmux server for command workers, and the docket CLI playing the workers (issue 8 §1–§4, reference/pi-e2e §3.4).
+// tmux server for command workers, and the docket CLI playing the workers.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";

@@ -1,5 +1,5 @@
 // The interactive pi parent in a private tmux server: the human types /docket commands (send-keys -l + Enter) and
-// reads the answers, the notifications and the dock on the screen (capture-pane) (issue 8 §6, reference/pi-e2e §3.6).
+// reads the answers, the notifications and the dock on the screen (capture-pane).
 
 import { test } from "node:test";
 import assert from "node:assert/strict";

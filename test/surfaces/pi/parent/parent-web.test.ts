@@ -39,7 +39,7 @@ test("/docket web starts the review page in the background and shows its address
   t.after(() => stopPid(Number(m[1])));
   const page = await fetch(m[2]!, { redirect: "manual" });
   assert.equal(page.status, 303, "the address signs a browser in");
-  // The sign-in key is single-use (issue 23): the second /docket web shows the server's next key, the first is spent.
+  // The sign-in key is single-use: the second /docket web shows the server's next key, the first is spent.
   const second = await notices(pi, "/docket web");
   const base = m[2]!.replace(/\/\?k=.*$/, "");
   const again = new RegExp(

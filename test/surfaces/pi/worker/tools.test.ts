@@ -1,4 +1,4 @@
-// The real pi CLI with the scripted model and the worker tools, in -p mode (DESIGN §9, reference/pi-e2e).
+// The real pi CLI with the scripted model and the worker tools, in -p mode.
 
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
@@ -14,7 +14,7 @@ import { listDeliverableVersions, readDeliverable } from "../../../../src/files/
 import type { EngineContext } from "../../../../src/engine/context.js";
 import type { WorkerDeliverable } from "../../../../src/domain/deliverables/deliverable.js";
 
-// The real pi CLI with the scripted model and the worker tools, in -p mode (DESIGN §9, reference/pi-e2e).
+// The real pi CLI with the scripted model and the worker tools, in -p mode.
 const ROOT = resolve(import.meta.dirname, "../../../../..");
 const PI_CLI = join(ROOT, "node_modules/@mariozechner/pi-coding-agent/dist/cli.js");
 const SCRIPTED_MODEL = join(ROOT, "dist/src/surfaces/pi/scripted-model.js");

@@ -1,4 +1,4 @@
-// A real pi worker (scripted model, real tmux) that tries to judge through its bash tool is refused (issue 11 §1):
+// A real pi worker (scripted model, real tmux) that tries to judge through its bash tool is refused:
 // `docket approve` run from its own environment exits 1 with worker-cannot-judge and no decision is recorded.
 
 import { test } from "node:test";
