@@ -1,5 +1,5 @@
 // The spawn policy's input and its resolved result, with a literal union for where each setting came from.
-// The `…Source` values are what `docket spawn` prints beside each setting (STYLE.md §7: provenance).
+// The `…Source` values are what `docket spawn` prints beside each setting (docs/decisions/spawn-policy.md).
 
 import type { McpAgent, WorkerAgent } from "./agents.js";
 import type { WorkerKind } from "./kinds.js";

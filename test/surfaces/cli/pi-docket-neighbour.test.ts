@@ -16,7 +16,7 @@ import { addWorker, workLedger } from "../../support/work-ledger.js";
 import { homeLayout } from "../../../src/files/home.js";
 
 /**
- * What pi-docket 0.8.1's worker list reads (reference: anchor-pi-docket.md §11 "WorkerStatus fields", §1.2-1.4, §1.10):
+ * What pi-docket 0.8.1's worker list reads:
  * for each entry of `workers/`, `status.json` parsed as a WorkerStatus; entries without an `id` are skipped; the rest
  * are sorted with `a.createdAt.localeCompare(b.createdAt)` (the call that throws on Docket's old status files). Its
  * sweeps then use `index` (number, short labels wN), `tmuxSession`/`tmuxWindowId`/`tmuxPaneId` (strings, tmux ops),
