@@ -64,7 +64,11 @@ process.on("exit", () => require("fs").writeFileSync(${JSON.stringify(builtinsLo
     assert.equal(r.run.status, 0, `${args[0]}: ${r.run.stderr}`);
     assert.deepEqual(ours(r), ["bin/docket.js", "dist/bundle/worker.cjs"], args[0]);
     assert.deepEqual(ours({ ...r, cjs: [] }), [], "both CommonJS: the call starts no ES-module loader of its own");
-    // Its stdout a pipe, as an agent's shell tool gives it: node's stdout stream would be a net socket.
+    const dependencies = [...r.esm, ...r.cjs].filter((u) => u.includes("/node_modules/"));
+    assert.deepEqual(dependencies, [], `${args[0]} loads no package: no commander, no better-sqlite3`);
+    // Its stdout a pipe, as an agent's shell tool gives it. The call itself goes over node:net (public API, so net and
+    // node's stream family are expected); what it must not load is the rest: no terminal, SQLite, child process,
+    // readline or crypto, which would mean the fast path pulled in the engine, the commander program or the restart.
     const bare = spawnSync(process.execPath, ["-r", preload, DOCKET_BIN, "worker", ...again], {
       cwd: empty,
       env,
@@ -72,8 +76,10 @@ process.on("exit", () => require("fs").writeFileSync(${JSON.stringify(builtinsLo
     });
     assert.equal(bare.status, 0, `${args[0]}: ${bare.stderr}`);
     const loaded = readFileSync(builtinsLog, "utf8").split("\n");
-    const streams = loaded.filter((m) => /^NativeModule (net|stream|tty|internal\/streams\/)/.test(m));
-    assert.deepEqual(streams, [], `${args[0]} reached the door over node's pipe handle, without net or streams`);
+    const heavy = loaded.filter((m) =>
+      /^NativeModule (tty|sqlite|child_process|readline|crypto|fs\/promises)$/.test(m),
+    );
+    assert.deepEqual(heavy, [], `${args[0]} loaded only what one line over a socket needs`);
   }
   for (const id of [item, second]) {
     const row = ctx.db.prepare("SELECT state FROM items WHERE id = ?").get(id) as { state: string };
