@@ -8,7 +8,7 @@ import { emit, warn, type Io } from "../io.js";
 import type { EngineOpener } from "../session.js";
 import { spawnInputOf, type SpawnFlags } from "./spawn-flags.js";
 
-export type BestOfFlags = SpawnFlags & { bestOf: number };
+type BestOfFlags = SpawnFlags & { bestOf: number };
 
 export async function runBestOf(io: Io, engine: EngineOpener, words: string[], opts: BestOfFlags): Promise<void> {
   for (const [flag, given] of [
