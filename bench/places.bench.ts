@@ -3,17 +3,12 @@
 // host's own) and not. Rounds interleave the four places so load hits each alike. Prints figures; never asserts.
 // Needs root (it makes the host's user).
 
-import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { docketAsync } from "../test/support/docket-cli.js";
-import { remoteGround } from "../test/support/sshd.js";
-import { controlDirFor, exitMaster, runRemote } from "../src/substrate/ssh/connection.js";
+import { runRemote } from "../src/substrate/ssh/connection.js";
 import { probeHostSandbox } from "../src/substrate/ssh/host-sandbox.js";
 import { figure } from "./support/figure.js";
-
-const hooks: (() => void | Promise<void>)[] = [];
-const t = { after: (fn: () => void | Promise<void>) => void hooks.push(fn) };
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+import { line, loopHostBench } from "./support/loop-host.js";
 
 /** The worker: one heartbeat (marked), an edit, one timed `done` — all inside its workspace, which a contained one may write. */
 const SCRIPT = [
@@ -24,20 +19,10 @@ const SCRIPT = [
   "sleep 600",
 ].join("\n");
 
-const g = await remoteGround(t);
+const g = await loopHostBench();
 const { host, repo, home, env } = g;
-const sshdPid = Number(readFileSync(join(host.dir, "sshd.pid"), "utf8").trim());
-host.onStop(() =>
-  exitMaster({
-    name: "loop",
-    destination: host.alias,
-    sshConfig: host.sshConfig,
-    controlDir: controlDirFor(home, process.getuid!()),
-  }),
-);
 const run = (sandbox: "auto" | "off", ...args: string[]) =>
   docketAsync({ env: { ...env, DOCKET_SANDBOX: sandbox }, cwd: repo }, ...args, "--json");
-await run("off", "hosts", "add", "loop", host.alias, "--dir", host.remoteDir, "--ssh-config", host.sshConfig);
 
 interface Place {
   name: string;
@@ -54,18 +39,6 @@ const PLACES: Place[] = [
 /** The worker's workspace: under this machine's home, or under the host's directory. */
 const workspaceOf = (w: string, remote: boolean) =>
   remote ? join(host.remoteDir, "workers", w, "workspace") : join(home, "fleet", w, "workspace");
-
-async function line(path: string, timeoutMs = 120_000): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (existsSync(path)) {
-      const text = readFileSync(path, "utf8");
-      if (text.endsWith("\n")) return text.trim();
-    }
-    if (Date.now() > deadline) throw new Error(`no ${path} within ${timeoutMs} ms`);
-    await sleep(20);
-  }
-}
 
 interface Sample {
   worker: string;
@@ -149,12 +122,7 @@ figure({
 
 // What containment adds to a launch on the host, apart from the whole spawn's noise: the one extra ssh call (the
 // host's bubblewrap test run, asked once per process) beside a bare call over the same master.
-const target = {
-  name: "loop",
-  destination: host.alias,
-  sshConfig: host.sshConfig,
-  controlDir: controlDirFor(home, process.getuid!()),
-};
+const { target } = g;
 const timed = (fn: () => unknown) => {
   const t0 = performance.now();
   fn();
@@ -177,9 +145,4 @@ figure({
   baseline: { label: "a bare ssh call over the master", value: median(bare) },
 });
 
-for (const fn of hooks) await fn(); // in the order given, as node:test runs a test's after hooks
-try {
-  process.kill(sshdPid, "SIGTERM"); // the host's sshd, should the hooks have left it
-} catch {
-  // stopped already
-}
+await g.finish();

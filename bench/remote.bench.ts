@@ -2,16 +2,10 @@
 // spawn → first heartbeat, a `done` round trip (through the forwarded door and the change set fetched over ssh), and
 // 8 workers on the host spawned at once. Prints figures; never asserts. Needs root (it makes the host's user).
 
-import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { docketAsync } from "../test/support/docket-cli.js";
-import { remoteGround } from "../test/support/sshd.js";
-import { controlDirFor, exitMaster } from "../src/substrate/ssh/connection.js";
 import { figure } from "./support/figure.js";
-
-const hooks: (() => void | Promise<void>)[] = [];
-const t = { after: (fn: () => void | Promise<void>) => void hooks.push(fn) };
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+import { line, loopHostBench } from "./support/loop-host.js";
 
 /** The worker: one heartbeat (marked), an edit, one timed `done` (its wall time in ms, as the worker saw it). */
 const SCRIPT = [
@@ -22,34 +16,12 @@ const SCRIPT = [
   "sleep 600",
 ].join("\n");
 
-const g = await remoteGround(t);
+const g = await loopHostBench();
 const { host, repo, home, env } = g;
-const sshdPid = Number(readFileSync(join(host.dir, "sshd.pid"), "utf8").trim());
-host.onStop(() =>
-  exitMaster({
-    name: "loop",
-    destination: host.alias,
-    sshConfig: host.sshConfig,
-    controlDir: controlDirFor(home, process.getuid!()),
-  }),
-);
 const run = (...args: string[]) => docketAsync({ env, cwd: repo }, ...args, "--json");
-await run("hosts", "add", "loop", host.alias, "--dir", host.remoteDir, "--ssh-config", host.sshConfig);
 
 /** Where a worker's directory is: this machine's home, or the host's directory. */
 const dirOf = (w: string, remote: boolean) => (remote ? join(host.remoteDir, "workers", w) : join(home, "fleet", w));
-
-async function line(path: string, timeoutMs = 120_000): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (existsSync(path)) {
-      const text = readFileSync(path, "utf8");
-      if (text.endsWith("\n")) return text.trim();
-    }
-    if (Date.now() > deadline) throw new Error(`no ${path} within ${timeoutMs} ms`);
-    await sleep(20);
-  }
-}
 
 async function one(remote: boolean): Promise<{ worker: string; spawnMs: number; heartbeatMs: number; doneMs: number }> {
   const t0 = performance.now();
@@ -135,9 +107,4 @@ figure({
 });
 
 for (const w of spawned) await run("delete", w, "--yes", "--force");
-for (const fn of hooks) await fn(); // in the order given, as node:test runs a test's after hooks
-try {
-  process.kill(sshdPid, "SIGTERM"); // the host's sshd, should the hooks have left it
-} catch {
-  // stopped already
-}
+await g.finish();

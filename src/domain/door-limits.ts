@@ -25,7 +25,7 @@ export const DEFAULT_DOOR_LIMITS: DoorLimits = {
 };
 
 /** Each key's config name, its allowed range and its unit (for the refusals' hints and the warnings). */
-export const DOOR_LIMIT_KEYS: Record<keyof DoorLimits, { key: string; min: number; max: number }> = {
+const DOOR_LIMIT_KEYS: Record<keyof DoorLimits, { key: string; min: number; max: number }> = {
   connectionsPerWorker: { key: "door.maxConnectionsPerWorker", min: 2, max: 1024 },
   connections: { key: "door.maxConnections", min: 16, max: 16384 },
   callBytes: { key: "door.maxCallBytes", min: 64 * 1024, max: 64 * 1024 * 1024 },

@@ -29,7 +29,7 @@ const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
 const IPV4 = /^(?:25[0-5]|2[0-4]\d|1?\d?\d)(?:\.(?:25[0-5]|2[0-4]\d|1?\d?\d)){3}$/;
 
 /** A host name or IPv4 address as Docket compares it: lower case, no trailing dot; undefined when it is neither. */
-export function normalHost(raw: string): string | undefined {
+function normalHost(raw: string): string | undefined {
   const host = raw.toLowerCase().replace(/\.$/, "");
   if (IPV4.test(host)) return host;
   if (host.length > 253 || !host.split(".").every((l) => LABEL.test(l))) return undefined;
@@ -64,7 +64,7 @@ export function matchesAllow(pattern: AllowPattern, host: string, port: number):
 }
 
 /** A URL's host and port (its scheme's default port), as an exact pattern; undefined when it is not http(s). */
-export function urlDestination(url: string): AllowPattern | undefined {
+function urlDestination(url: string): AllowPattern | undefined {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -78,8 +78,8 @@ export function urlDestination(url: string): AllowPattern | undefined {
   return { host, wildcard: false, port };
 }
 
-export const ANTHROPIC_DEFAULT_URL = "https://api.anthropic.com";
-export const OPENAI_DEFAULT_URL = "https://api.openai.com/v1";
+const ANTHROPIC_DEFAULT_URL = "https://api.anthropic.com";
+const OPENAI_DEFAULT_URL = "https://api.openai.com/v1";
 
 /** Where pi's built-in providers live, for a pi model named `<provider>/<model>` without a models.json entry. */
 export const PI_PROVIDER_URLS: Readonly<Record<string, string>> = {

@@ -58,7 +58,7 @@ export function parentToolBoxNotice(box: Extract<ParentToolBox, { contained: fal
 }
 
 /** Docket's home and the door's directory as the kernel names them: what no tool of the session may reach. */
-export function protectedRoots(env: NodeJS.ProcessEnv): string[] {
+function protectedRoots(env: NodeJS.ProcessEnv): string[] {
   const home = resolveHomeDir(env);
   return [...new Set([realPathOf("/", home), realPathOf("/", doorDirOf(home))])];
 }

@@ -32,7 +32,7 @@ import { waitFor } from "../support/wait.js";
 import { dumpWorkTables } from "../support/work-ledger.js";
 import { workerIdentityEnv } from "../support/launch-env.js";
 import { gitRepo } from "../support/git.js";
-import { scriptedPi, SCRIPTED_MODEL_REF } from "../support/scripted-pi.js";
+import { scriptedPi, scriptedModelFlags } from "../support/scripted-pi.js";
 import { ledgerRows } from "../support/snapshot.js";
 
 /** The caps as documented (docs/hostile-judgment.md), written out so the test states them. */
@@ -262,18 +262,7 @@ test("a pi worker's own 30 MB session file costs each view at most 4 MiB of it: 
     },
     { text: "Published.", usage: { input: 300, output: 50, cacheRead: 0, cacheWrite: 0 } },
   ]);
-  const spawned = run(
-    "spawn",
-    "--as",
-    "scout",
-    "--model",
-    SCRIPTED_MODEL_REF,
-    "--env",
-    `DOCKET_SCRIPTED_MODEL=${script}`,
-    "--yes",
-    "--json",
-    "read a.txt",
-  );
+  const spawned = run("spawn", "--as", "scout", ...scriptedModelFlags(script), "--yes", "--json", "read a.txt");
   assert.equal(spawned.code, 0, spawned.stderr + spawned.stdout);
   await waitFor("both calls counted", () => run("spend", "--json").json?.total.output === 250, 90_000, 500);
   const sessionDir = join(pi.vars.DOCKET_HOME!, "fleet", "w1", "session");

@@ -7,11 +7,11 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { agentGround, PROJECT_FILES, type AgentGround } from "../support/agent-worker.js";
 import { AS_CONFIGURED } from "../support/docket-cli.js";
+import { claudeDone, spawnClaude } from "../support/claude-worker.js";
 import { anthropicToolResults, startFakeAnthropic } from "../support/fake-anthropic.js";
 import { responsesToolOutputs, startFakeOpenAI } from "../support/fake-openai.js";
 import { onceListed, type FakeModelServer, type RecordedRequest } from "../support/fake-model-server.js";
 import { git } from "../support/git.js";
-import { UNGATED_KIND } from "../support/scripted-pi.js";
 
 const SECRET = "PRIVATE-KEY-MATERIAL-7f3a9c";
 
@@ -50,38 +50,9 @@ function assertPublishedContained(g: AgentGround, model: FakeModelServer): void 
   );
 }
 
-/** Claude Code's `docket_done` call, once its MCP tools are listed (a filler answers the requests before that). */
-const claudeDone = () =>
-  onceListed(
-    (r: RecordedRequest) => (r.body?.tools ?? []).some((x: { name?: string }) => x.name === "mcp__docket__docket_done"),
-    {
-      tools: [
-        {
-          name: "mcp__docket__docket_done",
-          id: "toolu_done",
-          input: { body: "Uppercased two.", outcome: "completed", summary: "uppercased two" },
-        },
-      ],
-    },
-    { tools: [{ name: "Glob", input: { pattern: "*.md" } }] },
-  );
-
 /** Spawns w1 as a Claude Code worker on the scripted Messages API and waits for its v1. */
-async function spawnClaude(g: AgentGround, url: string): Promise<void> {
-  const spawned = g.run(
-    "spawn",
-    "--agent",
-    "claude",
-    "--as",
-    UNGATED_KIND,
-    "--env",
-    `ANTHROPIC_BASE_URL=${url}`,
-    "--env",
-    "ANTHROPIC_API_KEY=sk-ant-test-0123456789abcdefghij",
-    "--json",
-    "Uppercase",
-    "two",
-  );
+async function claudeReady(g: AgentGround, url: string): Promise<void> {
+  const spawned = spawnClaude(g, url, "Uppercase two");
   assert.equal(spawned.code, 0, spawned.stderr + spawned.stdout);
   await g.until(
     "w1 ready with v1",
@@ -131,7 +102,7 @@ test("a contained, unattended Claude Code worker edits its workspace and publish
   t.after(() => model.close());
   g.watch(model);
 
-  await spawnClaude(g, model.url);
+  await claudeReady(g, model.url);
 
   const escaped = model
     .main()
@@ -156,7 +127,7 @@ test("a contained Claude Code worker in its own permission mode (acceptEdits) ed
   ]);
   t.after(() => model.close());
   g.watch(model);
-  await spawnClaude(g, model.url);
+  await claudeReady(g, model.url);
   assertPublishedContained(g, model);
 });
 

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from "node:path";
 import { AS_CONFIGURED, cliEnv, docket } from "../support/docket-cli.js";
 import { gitRepo } from "../support/git.js";
-import { scriptedPi, SCRIPTED_MODEL_REF, type ScriptedPi } from "../support/scripted-pi.js";
+import { scriptedPi, type ScriptedPi, scriptedModelFlags } from "../support/scripted-pi.js";
 import { tempDir } from "../support/temp.js";
 import { waitFor } from "../support/wait.js";
 
@@ -32,18 +32,7 @@ function spawnPi(
   steps: unknown[],
 ): string {
   const script = s.pi.script(`${name}.json`, steps);
-  const r = s.run(
-    "spawn",
-    "--as",
-    kind,
-    "--model",
-    SCRIPTED_MODEL_REF,
-    "--env",
-    `DOCKET_SCRIPTED_MODEL=${script}`,
-    "--yes",
-    "--json",
-    name,
-  );
+  const r = s.run("spawn", "--as", kind, ...scriptedModelFlags(script), "--yes", "--json", name);
   assert.equal(r.code, 0, r.stderr + r.stdout);
   return r.json.worker;
 }
@@ -176,17 +165,7 @@ test("the whole loop contained: a pi architect plans read-only, its approved pla
     },
     { text: "done" },
   ]);
-  const used = s.run(
-    "use",
-    architect,
-    "--implement",
-    "--model",
-    SCRIPTED_MODEL_REF,
-    "--env",
-    `DOCKET_SCRIPTED_MODEL=${script}`,
-    "--yes",
-    "--json",
-  );
+  const used = s.run("use", architect, "--implement", ...scriptedModelFlags(script), "--yes", "--json");
   assert.equal(used.code, 0, used.stderr + used.stdout);
   const implementer = used.json.worker;
   await waitFor("the implementation", () => s.shown(implementer)?.state === "ready", SLOW);

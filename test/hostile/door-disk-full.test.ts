@@ -12,6 +12,9 @@ import { tmpfs } from "../support/mounts.js";
 import { ledgerRows } from "../support/snapshot.js";
 import { waitFor } from "../support/wait.js";
 
+/** The worker's one `done`, always with call id c1 (the retry after space is freed is the same call). */
+const DONE_C1 = ["worker", "done", "--outcome", "completed", "--summary", "s", "--call-id", "c1"];
+
 /** Writes zeros into `path` until the file system refuses with ENOSPC. */
 function fillUp(path: string): void {
   const fd = openSync(path, "w");
@@ -48,25 +51,16 @@ test("done on a full disk answers disk-full (what to free), writes nothing half 
   assert.ok(pid, "the door runs");
   const deliverables = join(g.home, "fleet", w.id, "deliverables");
   const filler = join(fs.dir, "filler");
+  const workerRow = () => ledgerRows(join(g.home, "ledger.sqlite")).workers?.find((r: any) => r.id === w.id) as any;
   fillUp(filler);
 
-  const refused = await w.call([
-    "worker",
-    "done",
-    "--outcome",
-    "completed",
-    "--summary",
-    "s",
-    "--call-id",
-    "c1",
-    "--json",
-  ]);
+  const refused = await w.call([...DONE_C1, "--json"]);
   assertExit(refused, 1);
   assert.equal(refused.json.error.code, "disk-full", refused.stdout);
   assert.match(refused.json.error.message, new RegExp(`the disk holding ${fs.dir}.* is full`));
   assert.match(refused.json.error.hint, /free space/);
   assert.match(refused.json.error.hint, /same call id/);
-  const plain = await w.call(["worker", "done", "--outcome", "completed", "--summary", "s", "--call-id", "c1"]);
+  const plain = await w.call(DONE_C1);
   assert.equal(plain.code, 1);
   assert.match(plain.stderr, /disk .* is full.*same call id/s, "the agent reads the refusal and its fix");
 
@@ -81,41 +75,21 @@ test("done on a full disk answers disk-full (what to free), writes nothing half 
     [],
     "no half-written temp is left",
   );
-  const before = ledgerRows(join(g.home, "ledger.sqlite")).workers?.find((r: any) => r.id === w.id) as any;
+  const before = workerRow();
   assert.equal(before.deliverable_version, null, "the ledger points at no version");
   assert.notEqual(before.state, "ready");
 
   rmSync(filler);
   writeFileSync(join(fs.dir, "marker"), "space again\n");
   await honestHeartbeat(honest);
-  const landed = await w.call([
-    "worker",
-    "done",
-    "--outcome",
-    "completed",
-    "--summary",
-    "s",
-    "--call-id",
-    "c1",
-    "--json",
-  ]);
+  const landed = await w.call([...DONE_C1, "--json"]);
   assertExit(landed, 0);
   assert.equal(landed.json.deliverable.version, 1);
-  const again = await w.call([
-    "worker",
-    "done",
-    "--outcome",
-    "completed",
-    "--summary",
-    "s",
-    "--call-id",
-    "c1",
-    "--json",
-  ]);
+  const again = await w.call([...DONE_C1, "--json"]);
   assertExit(again, 0);
   assert.deepEqual(again.json.deliverable, landed.json.deliverable, "the same call id is the same version");
   assert.deepEqual(filesUnder(deliverables), ["v1.json"], "exactly one version");
-  const after = ledgerRows(join(g.home, "ledger.sqlite")).workers?.find((r: any) => r.id === w.id) as any;
+  const after = workerRow();
   assert.equal(after.deliverable_version, 1);
   assert.equal(after.state, "ready");
   assert.equal(doorPid(g.home), pid, "the same door served it all");

@@ -7,9 +7,8 @@ import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
-import { remoteGround } from "../support/sshd.js";
+import { addLoopHost, remoteGround } from "../support/sshd.js";
 import { waitFor } from "../support/wait.js";
-import { controlDirFor, exitMaster, type SshTarget } from "../../src/substrate/ssh/connection.js";
 
 const CALLS = 12;
 
@@ -33,18 +32,9 @@ const pidIn = (file: string) => {
 test("the door SIGKILLed while a worker on a host calls through its ssh forward: back by itself, every call lands once, and only that worker's socket is forwarded", {
   timeout: 300_000,
 }, async (t) => {
-  const { host, home, run } = await remoteGround(t);
-  const target: SshTarget = {
-    name: "loop",
-    destination: host.alias,
-    sshConfig: host.sshConfig,
-    controlDir: controlDirFor(home, process.getuid!()),
-  };
-  host.onStop(() => exitMaster(target));
-  assert.equal(
-    run("hosts", "add", "loop", host.alias, "--dir", host.remoteDir, "--ssh-config", host.sshConfig).code,
-    0,
-  );
+  const ground = await remoteGround(t);
+  const { host, home, run } = ground;
+  addLoopHost(ground);
   const spawned = run("spawn", "--agent", "command", "--cmd", SCRIPT, "--host", "loop", "--yes", "call home");
   assert.equal(spawned.code, 0, spawned.stderr + spawned.stdout);
   const w = spawned.json.worker as string;

@@ -6,28 +6,10 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { agentGround } from "../support/agent-worker.js";
+import { claudeDone, spawnClaude } from "../support/claude-worker.js";
 import { AS_CONFIGURED } from "../support/docket-cli.js";
 import { startFakeAnthropic } from "../support/fake-anthropic.js";
-import { onceListed, type RecordedRequest } from "../support/fake-model-server.js";
-import { UNGATED_KIND } from "../support/scripted-pi.js";
 import { webServer } from "../support/web.js";
-
-const KEY = "ANTHROPIC_API_KEY=sk-ant-test-0123456789abcdefghij";
-
-const done = () =>
-  onceListed(
-    (r: RecordedRequest) => (r.body?.tools ?? []).some((x: { name?: string }) => x.name === "mcp__docket__docket_done"),
-    {
-      tools: [
-        {
-          name: "mcp__docket__docket_done",
-          id: "toolu_done",
-          input: { body: "Uppercased two.", outcome: "completed", summary: "uppercased two" },
-        },
-      ],
-    },
-    { tools: [{ name: "Glob", input: { pattern: "*.md" } }] },
-  );
 
 test('network "allow": a contained Claude Code worker reaches its scripted API through the proxy, publishes v1, and its requests are on its record', {
   timeout: 300_000,
@@ -38,26 +20,13 @@ test('network "allow": a contained Claude Code worker reaches its scripted API t
   const file = join(g.workspace("w1"), "src", "app.txt");
   const model = await startFakeAnthropic([
     { tools: [{ name: "Edit", id: "toolu_edit", input: { file_path: file, old_string: "two", new_string: "TWO" } }] },
-    done(),
+    claudeDone(),
     { text: "Published v1." },
   ]);
   t.after(() => model.close());
   g.watch(model);
   const port = Number(new URL(model.url).port);
-  const spawned = g.run(
-    "spawn",
-    "--agent",
-    "claude",
-    "--as",
-    UNGATED_KIND,
-    "--env",
-    `ANTHROPIC_BASE_URL=${model.url}`,
-    "--env",
-    KEY,
-    "--json",
-    "Uppercase",
-    "two",
-  );
+  const spawned = spawnClaude(g, model.url, "Uppercase two");
   assert.equal(spawned.code, 0, spawned.stderr + spawned.stdout);
   assert.match(
     spawned.json.summary.join("\n"),
@@ -99,20 +68,7 @@ test('network "none": a Claude Code worker is refused by name before it starts; 
   g.configure({ sandbox: { mode: "required", network: "none" }, worker: { unattended: true } });
   const model = await startFakeAnthropic([{ text: "never asked" }]);
   t.after(() => model.close());
-  const spawned = g.run(
-    "spawn",
-    "--agent",
-    "claude",
-    "--as",
-    UNGATED_KIND,
-    "--env",
-    `ANTHROPIC_BASE_URL=${model.url}`,
-    "--env",
-    KEY,
-    "--json",
-    "Uppercase",
-    "two",
-  );
+  const spawned = spawnClaude(g, model.url, "Uppercase two");
   assert.notEqual(spawned.code, 0);
   assert.equal(spawned.json.error.code, "network-none-model-api");
   assert.match(

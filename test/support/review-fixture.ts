@@ -1,7 +1,7 @@
 // A parent git project, an engine whose cwd is that project, and workers with real worktrees that publish
 // frozen versions through the real protocol `done` — the ground on which review, promotion and use are tested.
 
-import { UNCONTAINED } from "./docket-cli.js";
+import { cliEnv, docket, UNCONTAINED, type CliRun } from "./docket-cli.js";
 import { writeFileSync, mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { EngineContext } from "../../src/engine/context.js";
@@ -39,6 +39,19 @@ export function reviewGround(t: T, files: Record<string, string> = PROJECT_FILES
 
 export function reviewWorker(t: T, g: ReviewGround): ProtocolWorker {
   return isolatedWorker(t, g.ctx, { project: g.project });
+}
+
+/** The real CLI as the human in the project, with a scratch HOME, TMPDIR and pi agent dir (and any `extra` env). */
+export function humanCli(t: T, g: ReviewGround, extra: Record<string, string> = {}): (...args: string[]) => CliRun {
+  const scratch = tempDir(t, "docket-review-cli-");
+  const env = cliEnv({
+    DOCKET_HOME: g.home,
+    HOME: scratch,
+    TMPDIR: scratch,
+    PI_CODING_AGENT_DIR: join(scratch, "pi"),
+    ...extra,
+  });
+  return (...args) => docket({ env, cwd: g.project }, ...args);
 }
 
 /** Writes files into a directory (parents created). */

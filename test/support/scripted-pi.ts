@@ -18,6 +18,13 @@ export const SCRIPTED_MODEL = resolve(
   "scripted-model.js",
 );
 export const SCRIPTED_MODEL_REF = "docket-demo/scripted";
+/** The spawn flags of a pi worker that this steps file drives through the scripted model. */
+export const scriptedModelFlags = (steps: string): string[] => [
+  "--model",
+  SCRIPTED_MODEL_REF,
+  "--env",
+  `DOCKET_SCRIPTED_MODEL=${steps}`,
+];
 
 /** A user kind `writer`: writable, no plan gate (the built-in writable kinds are plan-gated, and pi now enforces the gate). */
 export const UNGATED_KIND = "writer";

@@ -2,6 +2,7 @@
 // system sshd) logging in as a second Unix user, `docket-remote`, with its own HOME; and a client ssh config for -F.
 // Stopped by an `after` hook registered before any teardown: remote tmux, ssh masters and keepers, then sshd itself.
 
+import assert from "node:assert/strict";
 import { execFileSync, spawnSync } from "node:child_process";
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
@@ -13,6 +14,7 @@ import { gitRepo } from "./git.js";
 import { teardown, type Hooks } from "./teardown.js";
 import { tempDir } from "./temp.js";
 import { tmuxServer } from "./tmux.js";
+import { controlDirFor, exitMaster, type SshTarget } from "../../src/substrate/ssh/connection.js";
 
 export const REMOTE_USER = "docket-remote";
 
@@ -151,4 +153,19 @@ export async function remoteGround(t: Hooks, options: LoopbackOptions = {}): Pro
   const server = tmuxServer(t);
   const env = cliEnv({ DOCKET_HOME: home, DOCKET_TMUX_SOCKET: server.socket, HOME: root, TMPDIR: root });
   return { host, root, repo, home, env, run: (...args) => docket({ env, cwd: repo }, ...args, "--json") };
+}
+
+/** `docket hosts add loop` for the ground's sshd, its ssh master ended when the host stops; the target as Docket sees it. */
+export function addLoopHost(g: RemoteGround): SshTarget {
+  const { host, home, run } = g;
+  const target: SshTarget = {
+    name: "loop",
+    destination: host.alias,
+    sshConfig: host.sshConfig,
+    controlDir: controlDirFor(home, process.getuid!()),
+  };
+  host.onStop(() => exitMaster(target));
+  const added = run("hosts", "add", "loop", host.alias, "--dir", host.remoteDir, "--ssh-config", host.sshConfig);
+  assert.equal(added.code, 0, added.stderr + added.stdout);
+  return target;
 }

@@ -3,7 +3,7 @@
 // `prototype`), at any depth. Pure: bytes or text in, a value or the reason it was refused out.
 
 /** Keys never taken from input: through a merge or a spread each one can change what every object inherits. */
-export const FORBIDDEN_JSON_KEYS: readonly string[] = ["__proto__", "constructor", "prototype"];
+const FORBIDDEN_JSON_KEYS: readonly string[] = ["__proto__", "constructor", "prototype"];
 
 export type StrictJson = { ok: true; value: unknown } | { ok: false; reason: string };
 

@@ -6,7 +6,7 @@
 export const EGRESS_SOCKET = "egress.sock";
 
 /** The relay's port inside the worker's own network namespace (nothing else listens there). */
-export const EGRESS_PORT = 3128;
+const EGRESS_PORT = 3128;
 
 /** Variables that send an agent's HTTP(S) through the relay: curl, Python, Go and Bun read them, Node with NODE_USE_ENV_PROXY. */
 export function egressEnv(port: number = EGRESS_PORT): Record<string, string> {
@@ -23,9 +23,6 @@ export function egressEnv(port: number = EGRESS_PORT): Record<string, string> {
     no_proxy: "",
   };
 }
-
-/** The variables egressEnv sets, so a launch that is not `allow` can drop any a caller passed in. */
-export const EGRESS_ENV_NAMES = Object.keys(egressEnv());
 
 /**
  * The argv prefix that runs the agent under the relay: node (small young generation), the relay, the socket and port,

@@ -5,7 +5,7 @@ import { isTerminal, type PersistedState } from "./lifecycle.js";
 import { plainText } from "../talk/notify.js";
 
 /** How many of a dead pane's last lines its failure quotes. */
-export const DEAD_PANE_QUOTED_LINES = 4;
+const DEAD_PANE_QUOTED_LINES = 4;
 
 /** What a dead pane's screen tells: its exit status (tmux's `Pane is dead (status N …)` line) and its last words. */
 export function readDeadPane(text: string): { code: number | null; lastLines: string[] } {

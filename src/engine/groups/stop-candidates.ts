@@ -9,10 +9,10 @@ import type { EngineContext } from "../context.js";
 import { tmuxFor } from "../hosts/host-tmux.js";
 
 /** The outbox effect that closes stopped candidates' windows after the command commits. */
-export const STOP_CANDIDATES_EFFECT = "group.stop";
+const STOP_CANDIDATES_EFFECT = "group.stop";
 
 /** The exit code recorded for a candidate Docket stopped (128 + SIGTERM). */
-export const CANDIDATE_STOP_CODE = 143;
+const CANDIDATE_STOP_CODE = 143;
 
 /** Inside the command: records each running one as exited with `why`; returns those stopped, their windows queued. */
 export function stopInLedger(tx: Tx, workers: readonly string[], why: string): string[] {

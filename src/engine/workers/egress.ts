@@ -46,7 +46,7 @@ function piBaseUrls(ctx: EngineContext, execution: LaunchExecution): string[] {
 }
 
 /** The destinations one launch may reach: its agent's model API and the user's `sandbox.allow`. */
-export function launchAllow(
+function launchAllow(
   ctx: EngineContext,
   execution: LaunchExecution,
   env: Readonly<Record<string, string>>,
@@ -64,7 +64,7 @@ function agentNeeds(ctx: EngineContext, execution: LaunchExecution, env: Readonl
 }
 
 /** Writes what the door's proxy checks this generation's requests against (replaced at each contained launch). */
-export function writeEgressPolicy(ctx: EngineContext, worker: string, generation: number, net: LaunchNetwork): void {
+function writeEgressPolicy(ctx: EngineContext, worker: string, generation: number, net: LaunchNetwork): void {
   const file: EgressPolicyFile = { generation, mode: net.mode, allow: net.allow.map(patternText) };
   writeFileAtomic(workerPath(ctx.home, worker, WORKER_FILES.egress), `${JSON.stringify(file)}\n`);
 }

@@ -8,7 +8,7 @@ import { observeWorkers } from "./evidence.js";
 import { harvestFinished } from "./harvest.js";
 
 /** How often the door looks: a dead pane is failed well within 10 s even when nobody reads. */
-export const FLEET_WATCH_MS = 2_000;
+const FLEET_WATCH_MS = 2_000;
 /** Screens are read (signatures, changes) every this many looks: one capture per worker costs a tmux process. */
 const OBSERVE_EVERY = 3;
 
@@ -16,7 +16,7 @@ const OBSERVE_EVERY = 3;
  * One look: running workers whose pane died failed (and harvested), the others observed; true when it recorded anything. Workers on
  * hosts are left to reads (a look there costs a round trip).
  */
-export function watchFleetOnce(ctx: EngineContext, observe = true): boolean {
+function watchFleetOnce(ctx: EngineContext, observe = true): boolean {
   // Only running workers: a finished one's pane is harvested by the next read, as before (its window stays till then).
   const rows = workersOf(ctx.db).filter((r) => hostOf(r) === undefined && !r.exited && r.windowId !== null);
   if (rows.length === 0) return false;

@@ -9,7 +9,7 @@ import type { EngineContext } from "../context.js";
 import { closeFindings, recordFinding } from "./findings.js";
 
 /** The calls a worker makes about its work: a refusal of one of these leaves the work where it was. */
-export const WORK_CALL_NAMES = ["done", "wait", "todos", "fail", "report", "consult", "note", "reconcile"] as const;
+const WORK_CALL_NAMES = ["done", "wait", "todos", "fail", "report", "consult", "note", "reconcile"] as const;
 
 export const isWorkCall = (call: string): boolean => (WORK_CALL_NAMES as readonly string[]).includes(call);
 

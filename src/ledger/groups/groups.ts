@@ -105,7 +105,7 @@ export function insertCandidate(tx: Tx, group: string, position: number, worker:
   );
 }
 
-export function candidatesOf(db: Db, group: string): string[] {
+function candidatesOf(db: Db, group: string): string[] {
   return (
     statement(db, "SELECT worker FROM group_candidates WHERE group_id = ? ORDER BY position").all(group) as {
       worker: string;
@@ -124,15 +124,6 @@ export function groupOfWorker(db: Db, worker: string): string | undefined {
     | { group_id: string }
     | undefined;
   return r?.group_id;
-}
-
-/** Every worker that is a candidate, mapped to its group (for listings that group them). */
-export function groupByWorker(db: Db): Map<string, string> {
-  const rows = statement(db, "SELECT worker, group_id FROM group_candidates").all() as {
-    worker: string;
-    group_id: string;
-  }[];
-  return new Map(rows.map((r) => [r.worker, r.group_id]));
 }
 
 /** Groups of one project (every project when null), oldest first. */

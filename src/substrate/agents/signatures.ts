@@ -38,14 +38,14 @@ const CODEX: readonly PaneSignature[] = [
 ];
 
 /** Every agent's signatures; a command worker has none (its output is its own). */
-export const PANE_SIGNATURES: Readonly<Record<string, readonly PaneSignature[]>> = {
+const PANE_SIGNATURES: Readonly<Record<string, readonly PaneSignature[]>> = {
   pi: PI,
   claude: CLAUDE,
   codex: CODEX,
 };
 
 /** Only the bottom of the screen counts: an error scrolled this far up was followed by other work. */
-export const SIGNATURE_LINES = 15;
+const SIGNATURE_LINES = 15;
 
 /** The line (the agent's own words, trimmed) that says `agent` is blocked, from a pane's text; undefined when none. */
 export function blockedLine(agent: string, paneText: string): string | undefined {

@@ -4,9 +4,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { agentGround } from "../../support/agent-worker.js";
+import { spawnClaude } from "../../support/claude-worker.js";
 import { startRefusingAnthropic } from "../../support/fake-anthropic.js";
 import { jsonOf } from "../../support/docket-cli.js";
-import { UNGATED_KIND } from "../../support/scripted-pi.js";
 
 test("a Claude Code worker refused by its API (401) shows blocked with Claude Code's words and one attention line", {
   timeout: 300_000,
@@ -15,20 +15,7 @@ test("a Claude Code worker refused by its API (401) shows blocked with Claude Co
   const api = await startRefusingAnthropic();
   t.after(() => api.close());
   g.watch(api);
-  const spawned = g.run(
-    "spawn",
-    "--agent",
-    "claude",
-    "--as",
-    UNGATED_KIND,
-    "--env",
-    `ANTHROPIC_BASE_URL=${api.url}`,
-    "--env",
-    "ANTHROPIC_API_KEY=sk-ant-wrong-0123456789abcdefghij",
-    "--json",
-    "say",
-    "hello",
-  );
+  const spawned = spawnClaude(g, api.url, "say hello", { key: "sk-ant-wrong-0123456789abcdefghij" });
   assert.equal(spawned.code, 0, spawned.stderr + spawned.stdout);
   const listed = await g.until("w1 blocked", () => {
     const w = jsonOf(g.run("ls", "--json")).workers.find((x: { worker: string }) => x.worker === "w1");

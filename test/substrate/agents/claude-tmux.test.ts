@@ -1,7 +1,6 @@
 // The real Claude Code CLI as a Docket worker in real tmux, against a scripted Anthropic API on 127.0.0.1: it reads,
 // edits, reports through `docket mcp`, is told something, is respawned; a read-only kind is stopped by Claude's own rules.
 
-import { UNGATED_KIND } from "../../support/scripted-pi.js";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync, statSync, writeFileSync } from "node:fs";
@@ -9,26 +8,16 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { agentGround, type AgentGround } from "../../support/agent-worker.js";
+import { listsDocket, spawnClaude } from "../../support/claude-worker.js";
 import { anthropicTexts, anthropicToolResults, startFakeAnthropic } from "../../support/fake-anthropic.js";
-import {
-  onceListed,
-  type FakeModelServer,
-  type RecordedRequest,
-  type ScriptStep,
-} from "../../support/fake-model-server.js";
+import { onceListed, type ScriptStep } from "../../support/fake-model-server.js";
 import { DOCKET_BIN } from "../../support/docket-cli.js";
 import { workerIdentityEnv } from "../../support/launch-env.js";
 import { git } from "../../support/git.js";
 
-const listsDocket = (r: RecordedRequest) =>
-  (r.body?.tools ?? []).some((x: { name?: string }) => x.name === "mcp__docket__docket_done");
 /** A harmless call of Claude's own tools while its MCP servers connect. */
 const GLOB: ScriptStep = { tools: [{ name: "Glob", input: { pattern: "*.md" } }] };
 const BODY = "# Uppercased two\r\n\nThe second line of src/app.txt now reads TWO.  \nünïcode ✓";
-
-function claudeEnv(model: FakeModelServer): string[] {
-  return ["--env", `ANTHROPIC_BASE_URL=${model.url}`, "--env", "ANTHROPIC_API_KEY=sk-ant-test-0123456789abcdefghij"];
-}
 
 /** A `docket mcp` with a given identity, as Claude Code would start it (client name claude-code, tool-call id in _meta). */
 async function mcpAs(
@@ -86,19 +75,7 @@ test("a Claude Code worker reads, edits and publishes v1 through docket mcp; tel
   t.after(() => model.close());
   g.watch(model);
 
-  const spawned = g.run(
-    "spawn",
-    "--agent",
-    "claude",
-    "--as",
-    UNGATED_KIND,
-    ...claudeEnv(model),
-    "--json",
-    "Uppercase",
-    "the",
-    "second",
-    "line",
-  );
+  const spawned = spawnClaude(g, model.url, "Uppercase the second line");
   assert.equal(spawned.code, 0, spawned.stderr + spawned.stdout);
   await g.until(
     "the first heartbeat (from docket mcp while claude lives)",
@@ -235,18 +212,7 @@ test("a read-only Claude Code worker's edit is refused by Claude's own permissio
   t.after(() => model.close());
   g.watch(model);
 
-  const spawned = g.run(
-    "spawn",
-    "--agent",
-    "claude",
-    "--as",
-    "scout",
-    ...claudeEnv(model),
-    "--json",
-    "try",
-    "to",
-    "edit",
-  );
+  const spawned = spawnClaude(g, model.url, "try to edit", { kind: "scout" });
   assert.equal(spawned.code, 0, spawned.stderr + spawned.stdout);
   await g.until("w1 ready", () => g.row("SELECT state FROM workers WHERE id = 'w1'").state === "ready");
   const results = model.main().flatMap((r) => anthropicToolResults(r));

@@ -8,13 +8,12 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { agentGround } from "../../support/agent-worker.js";
+import { claudeApiEnv, listsDocket } from "../../support/claude-worker.js";
 import { startFakeAnthropic } from "../../support/fake-anthropic.js";
-import { onceListed, type RecordedRequest } from "../../support/fake-model-server.js";
+import { onceListed } from "../../support/fake-model-server.js";
 import { tempDir } from "../../support/temp.js";
 
 const MODEL = "claude-sonnet-4-5";
-const listsDocket = (r: RecordedRequest) =>
-  (r.body?.tools ?? []).some((x: { name?: string }) => x.name === "mcp__docket__docket_done");
 
 /** A pi candidate's script: one write, then docket_done with the test it says it ran. */
 function piSteps(path: string, content: string, test: string): unknown[] {
@@ -91,10 +90,7 @@ test("best of 4 (three scripted pi, one Claude Code): compare, choose, promote, 
     `-,-,-,${MODEL}`,
     "--as",
     "writer",
-    "--env",
-    `ANTHROPIC_BASE_URL=${model.url}`,
-    "--env",
-    "ANTHROPIC_API_KEY=sk-ant-test-0123456789abcdefghij",
+    ...claudeApiEnv(model.url),
     "--json",
     "improve",
     "the",

@@ -4,27 +4,10 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { join } from "node:path";
 import { claimInbox } from "../../../src/engine/talk/inbox.js";
 import { assertExit, cliEnv, docket, jsonOf } from "../../support/docket-cli.js";
-import {
-  appWith,
-  publish,
-  reviewGround,
-  reviewWorker,
-  write,
-  type ReviewGround,
-} from "../../support/review-fixture.js";
+import { humanCli, appWith, publish, reviewGround, reviewWorker, write } from "../../support/review-fixture.js";
 import { ledgerRows } from "../../support/snapshot.js";
-import { tempDir } from "../../support/temp.js";
-
-type T = { after(fn: () => void): void };
-
-function cli(t: T, g: ReviewGround) {
-  const scratch = tempDir(t, "docket-comments-cli-");
-  const env = cliEnv({ DOCKET_HOME: g.home, HOME: scratch, TMPDIR: scratch, PI_CODING_AGENT_DIR: join(scratch, "pi") });
-  return (...args: string[]) => docket({ env, cwd: g.project }, ...args);
-}
 
 test("drafts on new-side lines, an old-side line and a whole file are sent by one revise as one message and one decision", (t) => {
   const g = reviewGround(t);
@@ -33,7 +16,7 @@ test("drafts on new-side lines, an old-side line and a whole file are sent by on
     "src/app.txt": appWith({ 10: "ten <b>", 11: "eleven" }),
     "src/other.txt": "alpha\nBETA\ngamma\n",
   });
-  const run = cli(t, g);
+  const run = humanCli(t, g);
   const a = jsonOf(run("comment", w.worker, "src/app.txt:10-11", "rename", "these", "--json"));
   assert.deepEqual(a.comment.anchor, { file: "src/app.txt", side: "new", start: 10, end: 11 });
   assert.deepEqual(a.comment.quoted, ["+ten <b>", "+eleven"]);
@@ -89,7 +72,7 @@ test("a comment on a line outside the frozen patch, or on a file not in it, is a
   const g = reviewGround(t);
   const w = reviewWorker(t, g);
   publish(g, w, { "src/app.txt": appWith({ 10: "ten" }) });
-  const run = cli(t, g);
+  const run = humanCli(t, g);
   const before = ledgerRows(`${g.home}/ledger.sqlite`);
   const outside = assertExit(run("comment", w.worker, "src/app.txt:30", "nope", "--json"), 1);
   assert.equal(outside.json.error.code, "comment-outside-patch");
@@ -110,7 +93,7 @@ test("a draft written on v1 is outdated once v2 is published: listed as such, ne
   const g = reviewGround(t);
   const w = reviewWorker(t, g);
   const v1 = publish(g, w, { "src/app.txt": appWith({ 10: "ten" }) });
-  const run = cli(t, g);
+  const run = humanCli(t, g);
   jsonOf(run("comment", w.worker, "src/app.txt:10", "on v1", "--json"));
   const v2 = publish(g, w, { "src/app.txt": appWith({ 10: "ten", 20: "twenty" }) });
   const listed = jsonOf(run("comments", w.worker, "--json"));
@@ -142,7 +125,7 @@ test("the next version's card shows the sent comments beside their lines, mapped
   const g = reviewGround(t);
   const w = reviewWorker(t, g);
   publish(g, w, { "src/app.txt": appWith({ 10: "ten", 30: "thirty" }) });
-  const run = cli(t, g);
+  const run = humanCli(t, g);
   const workerRun = (vars: Record<string, string>, ...args: string[]) =>
     docket(
       { env: cliEnv({ DOCKET_HOME: g.home, HOME: g.home, ...vars }), cwd: w.workspace, input: "Done again.\n" },

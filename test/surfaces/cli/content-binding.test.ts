@@ -5,9 +5,9 @@ import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { cliEnv, docket } from "../../support/docket-cli.js";
 import { dumpTables } from "../../support/work-ledger.js";
 import {
+  humanCli,
   appWith,
   gitStatus,
   publish,
@@ -15,24 +15,12 @@ import {
   reviewWorker,
   type ReviewGround,
 } from "../../support/review-fixture.js";
-import { tempDir } from "../../support/temp.js";
 import { tmuxServer } from "../../support/tmux.js";
 
 type T = { after(fn: () => void): void };
 
-function cli(t: T, g: ReviewGround) {
-  const scratch = tempDir(t, "docket-binding-cli-");
-  // A private tmux server: a use that wrongly went ahead would start its worker there, never on the user's server.
-  const server = tmuxServer(t);
-  const env = cliEnv({
-    DOCKET_HOME: g.home,
-    HOME: scratch,
-    TMPDIR: scratch,
-    PI_CODING_AGENT_DIR: join(scratch, "pi"),
-    DOCKET_TMUX_SOCKET: server.socket,
-  });
-  return (...args: string[]) => docket({ env, cwd: g.project }, ...args);
-}
+// A private tmux server: a use that wrongly went ahead would start its worker there, never on the user's server.
+const cli = (t: T, g: ReviewGround) => humanCli(t, g, { DOCKET_TMUX_SOCKET: tmuxServer(t).socket });
 
 const sha256 = (path: string) => createHash("sha256").update(readFileSync(path)).digest("hex");
 

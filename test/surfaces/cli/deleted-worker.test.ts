@@ -3,25 +3,15 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { join } from "node:path";
-import { cliEnv, docket, jsonOf } from "../../support/docket-cli.js";
-import { appWith, publish, reviewGround, reviewWorker, type ReviewGround } from "../../support/review-fixture.js";
-import { tempDir } from "../../support/temp.js";
-
-type T = { after(fn: () => void): void };
-
-function cli(t: T, g: ReviewGround) {
-  const scratch = tempDir(t, "docket-deleted-cli-");
-  const env = cliEnv({ DOCKET_HOME: g.home, HOME: scratch, TMPDIR: scratch, PI_CODING_AGENT_DIR: join(scratch, "pi") });
-  return (...args: string[]) => docket({ env, cwd: g.project }, ...args);
-}
+import { jsonOf } from "../../support/docket-cli.js";
+import { appWith, humanCli, publish, reviewGround, reviewWorker } from "../../support/review-fixture.js";
 
 test("a deleted worker's versions stay readable by exact ref: report, diff and verdict; judging one is a named refusal", (t) => {
   const g = reviewGround(t);
   const w = reviewWorker(t, g);
   const v1 = publish(g, w, { "src/app.txt": appWith({ 3: "three" }) });
   const v2 = publish(g, w, { "src/app.txt": appWith({ 3: "three", 9: "nine" }) });
-  const run = cli(t, g);
+  const run = humanCli(t, g);
   const before = jsonOf(run("report", v1.ref, "--json"));
   jsonOf(run("delete", w.worker, "--yes", "--force", "--json"));
   for (const ref of [v1.ref, v2.ref, `${w.worker}:v1`]) {
@@ -50,7 +40,7 @@ test("a deleted worker's versions stay readable by exact ref: report, diff and v
 test("deleting a worker that owes item reports says so and releases each item back open, nothing left owed", (t) => {
   const g = reviewGround(t);
   const w = reviewWorker(t, g);
-  const run = cli(t, g);
+  const run = humanCli(t, g);
   jsonOf(run("item", "add", "first", "--json"));
   jsonOf(run("item", "add", "second", "--json"));
   jsonOf(run("dispatch", w.worker, "t1", "t2", "--json"));
@@ -80,7 +70,7 @@ test("deleting a worker that owes item reports says so and releases each item ba
 test("a delete that needs confirmation names the items it would release, and releases nothing", (t) => {
   const g = reviewGround(t);
   const w = reviewWorker(t, g);
-  const run = cli(t, g);
+  const run = humanCli(t, g);
   jsonOf(run("item", "add", "first", "--json"));
   jsonOf(run("dispatch", w.worker, "t1", "--json"));
   const refused = jsonOf(run("delete", w.worker, "--json"), 1).error;

@@ -10,7 +10,7 @@ import Database from "better-sqlite3";
 import { modelListKey, resolvePiExtraArgs } from "../../../src/substrate/agents/pi.js";
 import { cliEnv, docketAsync } from "../../support/docket-cli.js";
 import { gitRepo } from "../../support/git.js";
-import { scriptedPi, SCRIPTED_MODEL_REF, UNGATED_KIND } from "../../support/scripted-pi.js";
+import { scriptedPi, UNGATED_KIND, scriptedModelFlags } from "../../support/scripted-pi.js";
 import { tempDir } from "../../support/temp.js";
 import { waitFor } from "../../support/wait.js";
 
@@ -53,10 +53,7 @@ test("six pi workers started at once all reach ready with their own sidecars, an
         "spawn",
         "--as",
         UNGATED_KIND,
-        "--model",
-        SCRIPTED_MODEL_REF,
-        "--env",
-        `DOCKET_SCRIPTED_MODEL=${script}`,
+        ...scriptedModelFlags(script),
         "--yes",
         "--json",
         `task ${i}`,

@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { assertExit, cliEnv, docket, jsonOf } from "../../support/docket-cli.js";
 import { gitRepo } from "../../support/git.js";
-import { scriptedPi, SCRIPTED_MODEL_REF, UNGATED_KIND } from "../../support/scripted-pi.js";
+import { scriptedPi, UNGATED_KIND, scriptedModelFlags } from "../../support/scripted-pi.js";
 import { tempDir } from "../../support/temp.js";
 import { waitFor } from "../../support/wait.js";
 
@@ -51,10 +51,7 @@ test("architect → approve → implement → verdict shows plan coverage with a
     "spawn",
     "--as",
     "architect",
-    "--model",
-    SCRIPTED_MODEL_REF,
-    "--env",
-    `DOCKET_SCRIPTED_MODEL=${architectScript}`,
+    ...scriptedModelFlags(architectScript),
     "--yes",
     "--json",
     "Plan the constants",
@@ -95,17 +92,7 @@ test("architect → approve → implement → verdict shows plan coverage with a
     },
     { text: "done" },
   ]);
-  const used = run(
-    "use",
-    "w1",
-    "--implement",
-    "--model",
-    SCRIPTED_MODEL_REF,
-    "--env",
-    `DOCKET_SCRIPTED_MODEL=${implementerScript}`,
-    "--yes",
-    "--json",
-  );
+  const used = run("use", "w1", "--implement", ...scriptedModelFlags(implementerScript), "--yes", "--json");
   assert.equal(used.code, 0, used.stderr);
   assert.equal(used.json.worker, "w2");
   assert.equal(used.json.kind, "implementer");
@@ -155,19 +142,7 @@ test("Implement is refused for a version that carries a patch, and a plain propo
     },
     { text: "done" },
   ]);
-  assertExit(
-    run(
-      "spawn",
-      "--as",
-      UNGATED_KIND,
-      "--model",
-      SCRIPTED_MODEL_REF,
-      "--env",
-      `DOCKET_SCRIPTED_MODEL=${script}`,
-      "--yes",
-      "Set A",
-    ),
-  );
+  assertExit(run("spawn", "--as", UNGATED_KIND, ...scriptedModelFlags(script), "--yes", "Set A"));
   await waitFor(
     "the patcher's deliverable",
     () => {

@@ -6,25 +6,16 @@ import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { done } from "../../../src/engine/protocol/protocol.js";
-import { cliEnv, docket, jsonOf } from "../../support/docket-cli.js";
+import { jsonOf } from "../../support/docket-cli.js";
 import {
+  humanCli,
   appWith,
   decisionCount,
   gitStatus,
   publish,
   reviewGround,
   reviewWorker,
-  type ReviewGround,
 } from "../../support/review-fixture.js";
-import { tempDir } from "../../support/temp.js";
-
-type T = { after(fn: () => void): void };
-
-function cli(t: T, g: ReviewGround) {
-  const scratch = tempDir(t, "docket-refused-cli-");
-  const env = cliEnv({ DOCKET_HOME: g.home, HOME: scratch, TMPDIR: scratch, PI_CODING_AGENT_DIR: join(scratch, "pi") });
-  return (...args: string[]) => docket({ env, cwd: g.project }, ...args);
-}
 
 const PLAN = ["Goal: greet", "", "Steps:", "1. Write the greeting", "   files: README.md"].join("\n");
 
@@ -36,7 +27,7 @@ test("a refused use --implement records no decision, on the first try or the thi
     { worker: w.worker, generation: w.generation, runToken: w.runToken },
     { callId: "plan-1", body: PLAN, outcome: "proposal", summary: "a plan" },
   );
-  const run = cli(t, g);
+  const run = humanCli(t, g);
   jsonOf(run("approve", w.worker, "--json"));
   jsonOf(run("item", "add", "held elsewhere", "--json"));
   const holder = reviewWorker(t, g);
@@ -68,7 +59,7 @@ test("promote onto a checkout that changed the same lines refuses as not applyin
   const g = reviewGround(t);
   const w = reviewWorker(t, g);
   publish(g, w, { "src/app.txt": appWith({ 7: "seven" }) });
-  const run = cli(t, g);
+  const run = humanCli(t, g);
   jsonOf(run("approve", w.worker, "--json"));
   writeFileSync(join(g.project, "src/app.txt"), appWith({ 7: "parent seven" }));
   const status = gitStatus(g.project);

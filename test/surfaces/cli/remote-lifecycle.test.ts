@@ -7,9 +7,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { remoteGround } from "../../support/sshd.js";
+import { addLoopHost, remoteGround } from "../../support/sshd.js";
 import { endsWithLine, fileOnce, waitFor } from "../../support/wait.js";
-import { controlDirFor, exitMaster, type SshTarget } from "../../../src/substrate/ssh/connection.js";
 
 const SCRIPT = [
   'if [ "$DOCKET_GENERATION" = 1 ]; then',
@@ -27,18 +26,9 @@ const SCRIPT = [
 test("the fleet cap, discard, broadcast, consult, harvest, respawn, delete's refusal, promotion and prune all reach a worker on a host", {
   timeout: 300_000,
 }, async (t) => {
-  const { host, repo, home, run } = await remoteGround(t);
-  const target: SshTarget = {
-    name: "loop",
-    destination: host.alias,
-    sshConfig: host.sshConfig,
-    controlDir: controlDirFor(home, process.getuid!()),
-  };
-  host.onStop(() => exitMaster(target));
-  assert.equal(
-    run("hosts", "add", "loop", host.alias, "--dir", host.remoteDir, "--ssh-config", host.sshConfig).code,
-    0,
-  );
+  const ground = await remoteGround(t);
+  const { host, repo, home, run } = ground;
+  addLoopHost(ground);
   const spawned = run(
     "spawn",
     "--agent",

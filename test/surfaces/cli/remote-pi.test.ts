@@ -6,10 +6,9 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { remoteGround } from "../../support/sshd.js";
+import { addLoopHost, remoteGround } from "../../support/sshd.js";
 import { waitFor } from "../../support/wait.js";
 import { UNGATED_KIND, writeUngatedKind } from "../../support/scripted-pi.js";
-import { controlDirFor, exitMaster, type SshTarget } from "../../../src/substrate/ssh/connection.js";
 
 const STEPS = [
   {
@@ -31,22 +30,13 @@ function walk(dir: string): string[] {
 test("a scripted pi worker on the worker.host default publishes through the forwarded door and is promoted here", {
   timeout: 240_000,
 }, async (t) => {
-  const { host, root, repo, home, run } = await remoteGround(t);
-  const target: SshTarget = {
-    name: "loop",
-    destination: host.alias,
-    sshConfig: host.sshConfig,
-    controlDir: controlDirFor(home, process.getuid!()),
-  };
-  host.onStop(() => exitMaster(target));
+  const ground = await remoteGround(t);
+  const { host, root, repo, home, run } = ground;
   writeUngatedKind(home);
   const steps = join(root, "steps.json"); // root's own temp dir: the host's user cannot read it, so it must travel
   writeFileSync(steps, JSON.stringify(STEPS));
 
-  assert.equal(
-    run("hosts", "add", "loop", host.alias, "--dir", host.remoteDir, "--ssh-config", host.sshConfig).code,
-    0,
-  );
+  addLoopHost(ground);
   // The host is the user's default (worker.host), so no --host: spawn says where the worker runs.
   const configFile = join(home, "config.json");
   writeFileSync(

@@ -8,9 +8,8 @@ import assert from "node:assert/strict";
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
-import { remoteGround, REMOTE_USER } from "../../support/sshd.js";
+import { addLoopHost, remoteGround, REMOTE_USER } from "../../support/sshd.js";
 import { endsWithLine, fileOnce, waitFor } from "../../support/wait.js";
-import { controlDirFor, exitMaster, type SshTarget } from "../../../src/substrate/ssh/connection.js";
 import { masterPid } from "../../../src/substrate/ssh/tunnel.js";
 
 /** The worker: edits, publishes v1, reads one told line, edits again, publishes v2 (the same call sent twice). */
@@ -34,19 +33,10 @@ function walk(dir: string): string[] {
 test("a command worker on a host publishes through the forwarded door, survives its master being killed, and is promoted here", {
   timeout: 240_000,
 }, async (t) => {
-  const { host, repo, home, run } = await remoteGround(t);
-  const target: SshTarget = {
-    name: "loop",
-    destination: host.alias,
-    sshConfig: host.sshConfig,
-    controlDir: controlDirFor(home, process.getuid!()),
-  };
-  host.onStop(() => exitMaster(target));
+  const ground = await remoteGround(t);
+  const { host, repo, home, run } = ground;
 
-  assert.equal(
-    run("hosts", "add", "loop", host.alias, "--dir", host.remoteDir, "--ssh-config", host.sshConfig).code,
-    0,
-  );
+  const target = addLoopHost(ground);
   const spawned = run("spawn", "--agent", "command", "--cmd", SCRIPT, "--host", "loop", "--yes", "remote edit");
   assert.equal(spawned.code, 0, spawned.stderr + spawned.stdout);
   const w = spawned.json.worker as string;

@@ -6,9 +6,10 @@ import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { spawn, spawnSync } from "node:child_process";
-import { assertExit, cliEnv, docket, DOCKET_BIN, jsonOf } from "../../support/docket-cli.js";
+import { assertExit, cliEnv, DOCKET_BIN, jsonOf } from "../../support/docket-cli.js";
 import { git } from "../../support/git.js";
 import {
+  humanCli,
   appWith,
   decisionCount,
   gitStatus,
@@ -23,18 +24,6 @@ import { teardown } from "../../support/teardown.js";
 import { waitFor } from "../../support/wait.js";
 
 type T = { after(fn: () => void): void };
-
-function cli(t: T, g: ReviewGround, extra: Record<string, string> = {}) {
-  const scratch = tempDir(t, "docket-review-cli-");
-  const env = cliEnv({
-    DOCKET_HOME: g.home,
-    HOME: scratch,
-    TMPDIR: scratch,
-    PI_CODING_AGENT_DIR: join(scratch, "pi"),
-    ...extra,
-  });
-  return (...args: string[]) => docket({ env, cwd: g.project }, ...args);
-}
 
 const decisionKeys = (j: any) => ({
   top: Object.keys(j).sort(),
@@ -51,7 +40,7 @@ test("approve, reject, revise and answer print the decision contract with --json
   const g = reviewGround(t);
   const w = reviewWorker(t, g);
   const v1 = publish(g, w, { "src/app.txt": appWith({ 2: "two" }) });
-  const run = cli(t, g);
+  const run = humanCli(t, g);
   const a = run("approve", w.worker, "--json");
   assert.equal(a.code, 0, a.stderr);
   assert.deepEqual(decisionKeys(a.json), DECISION_SHAPE);
@@ -75,7 +64,7 @@ test("verdict --json follows the contract and log --json counts verbs", (t) => {
   const g = reviewGround(t);
   const w = reviewWorker(t, g);
   const v1 = publish(g, w, { "src/app.txt": appWith({ 2: "two" }) });
-  const run = cli(t, g);
+  const run = humanCli(t, g);
   const card = run("verdict", w.worker, "--json");
   assert.equal(card.code, 0, card.stderr);
   assert.deepEqual(Object.keys(card.json).sort(), [
@@ -125,7 +114,7 @@ test("promote without --yes off a terminal refuses, listing what needs confirmat
   const w = reviewWorker(t, g);
   publish(g, w, { "src/app.txt": appWith({ 30: "thirty" }) });
   writeFileSync(join(g.project, "src/app.txt"), appWith({ 1: "parent one" }));
-  const run = cli(t, g);
+  const run = humanCli(t, g);
   const unapproved = run("promote", w.worker, "--json");
   assertExit(unapproved, 1);
   assert.equal(unapproved.json.error.code, "not-approved");
@@ -145,7 +134,7 @@ test("a conflicting parent change makes promote refuse with the file named and t
   const w = reviewWorker(t, g);
   publish(g, w, { "src/other.txt": "alpha\nBETA\ngamma\n" });
   git(g.project, "rm", "-q", "src/other.txt");
-  const run = cli(t, g);
+  const run = humanCli(t, g);
   run("approve", w.worker);
   const status = gitStatus(g.project);
   const r = run("promote", w.worker, "--yes");
@@ -160,7 +149,7 @@ test("use --parent queues the exact body as a chip; chips lists and drops it", (
   const w = reviewWorker(t, g);
   const body = "Findings\r\nline with trailing spaces   \r\ncafé — ✓ 日本語\n";
   publish(g, w, {}, body);
-  const run = cli(t, g);
+  const run = humanCli(t, g);
   const refused = run("use", w.worker, "--parent", "--json");
   assert.equal(jsonOf(refused, 1).error.code, "not-approved");
   run("approve", w.worker);
@@ -190,7 +179,7 @@ test("discard off a terminal needs --yes, then resets the workspace and records 
   const g = reviewGround(t);
   const w = reviewWorker(t, g);
   writeFileSync(join(w.workspace, "src/other.txt"), "changed\n");
-  const run = cli(t, g);
+  const run = humanCli(t, g);
   const refused = run("discard", w.worker);
   assertExit(refused, 1);
   assert.equal(readFileSync(join(w.workspace, "src/other.txt"), "utf8"), "changed\n");
@@ -206,7 +195,7 @@ test("use --worker starts exactly one fresh worker with a byte-exact source-deli
   const body = "# Plan\r\nStep with trailing spaces   \r\nnon-ASCII: café — ✓ 日本語\n\n\ttabbed\n";
   const v1 = publish(g, w, { "src/app.txt": appWith({ 5: "five" }) }, body);
   const server = tmuxServer(t);
-  const run = cli(t, g, { DOCKET_TMUX_SOCKET: server.socket });
+  const run = humanCli(t, g, { DOCKET_TMUX_SOCKET: server.socket });
   const unapproved = run("use", w.worker, "--worker", "--agent", "command", "--cmd", "sleep 30", "--yes", "--json");
   assert.equal(jsonOf(unapproved, 1).error.code, "not-approved");
   const noYes = run("use", w.worker, "--worker", "--agent", "command", "--cmd", "sleep 30", "--json");

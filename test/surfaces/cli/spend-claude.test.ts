@@ -5,12 +5,11 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { assertSpendShown, pricedUsage } from "../../support/priced-usage.js";
 import { agentGround } from "../../support/agent-worker.js";
+import { claudeApiEnv, listsDocket } from "../../support/claude-worker.js";
 import { startFakeAnthropic } from "../../support/fake-anthropic.js";
-import { onceListed, type RecordedRequest, type ScriptedUsage } from "../../support/fake-model-server.js";
+import { onceListed, type ScriptedUsage } from "../../support/fake-model-server.js";
 
 const MODEL = "claude-sonnet-4-5";
-const listsDocket = (r: RecordedRequest) =>
-  (r.body?.tools ?? []).some((x: { name?: string }) => x.name === "mcp__docket__docket_done");
 const NONE: ScriptedUsage = { input: 0, output: 0 };
 
 test("a Claude Code worker's scripted usage shows exactly in spend, show and the verdict card, at the registry's price", {
@@ -52,10 +51,7 @@ test("a Claude Code worker's scripted usage shows exactly in spend, show and the
     "scout",
     "--model",
     MODEL,
-    "--env",
-    `ANTHROPIC_BASE_URL=${model.url}`,
-    "--env",
-    "ANTHROPIC_API_KEY=sk-ant-test-0123456789abcdefghij",
+    ...claudeApiEnv(model.url),
     "--json",
     "look",
     "around",

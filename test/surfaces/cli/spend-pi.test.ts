@@ -9,7 +9,7 @@ import { formatCost, formatSpend, EMPTY_TOTALS } from "../../../src/domain/worke
 import { SCRIPTED_PRICES } from "../../../src/surfaces/pi/scripted-model.js";
 import { cliEnv, docket } from "../../support/docket-cli.js";
 import { gitRepo } from "../../support/git.js";
-import { scriptedPi, SCRIPTED_MODEL_REF } from "../../support/scripted-pi.js";
+import { scriptedPi, SCRIPTED_MODEL_REF, scriptedModelFlags } from "../../support/scripted-pi.js";
 import { waitFor } from "../../support/wait.js";
 
 const cost = (u: { input: number; output: number; cacheRead: number; cacheWrite: number }) =>
@@ -53,18 +53,7 @@ test("a pi worker's scripted usage shows exactly in spend, show and the verdict 
     },
     { text: "Published.", usage: second },
   ]);
-  const spawned = run(
-    "spawn",
-    "--as",
-    "scout",
-    "--model",
-    SCRIPTED_MODEL_REF,
-    "--env",
-    `DOCKET_SCRIPTED_MODEL=${script}`,
-    "--yes",
-    "--json",
-    "read a.txt",
-  );
+  const spawned = run("spawn", "--as", "scout", ...scriptedModelFlags(script), "--yes", "--json", "read a.txt");
   assert.equal(spawned.code, 0, spawned.stderr + spawned.stdout);
   const both = { input: 1300, output: 250, cacheRead: 500, cacheWrite: 100 };
   const spend = await waitFor(

@@ -8,11 +8,15 @@ import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cliEnv, docket, docketWith, jsonOf } from "../../support/docket-cli.js";
-import { isolatedWorker } from "../../support/protocol-worker.js";
+import { isolatedWorker, type ProtocolWorker } from "../../support/protocol-worker.js";
 import { tempDir } from "../../support/temp.js";
 import { workLedger } from "../../support/work-ledger.js";
 
 const ENTRY = { item: "t1", outcome: "done", body: "did it" };
+
+/** An entry whose body holds these raw bytes. */
+const inBody = (bytes: number[]) =>
+  Buffer.concat([Buffer.from('[{"item":"t1","outcome":"done","body":"'), Buffer.from(bytes), Buffer.from('"}]')]);
 
 /** Each bad shape, as bytes: a forbidden key at the top, nested, in a list, as a sibling; and malformed UTF-8. */
 const BAD: [string, Buffer, RegExp][] = [
@@ -33,60 +37,41 @@ const BAD: [string, Buffer, RegExp][] = [
     json({ items: [ENTRY], __proto__x: [] }).replace("__proto__x", "__proto__"),
     /"__proto__" key/,
   ],
-  [
-    "a lone continuation byte",
-    Buffer.concat([Buffer.from('[{"item":"t1","outcome":"done","body":"'), Buffer.from([0x80]), Buffer.from('"}]')]),
-    /not valid UTF-8/,
-  ],
-  [
-    "an overlong slash",
-    Buffer.concat([
-      Buffer.from('[{"item":"t1","outcome":"done","body":"'),
-      Buffer.from([0xc0, 0xaf]),
-      Buffer.from('"}]'),
-    ]),
-    /not valid UTF-8/,
-  ],
-  [
-    "a surrogate half",
-    Buffer.concat([
-      Buffer.from('[{"item":"t1","outcome":"done","body":"'),
-      Buffer.from([0xed, 0xa0, 0x80]),
-      Buffer.from('"}]'),
-    ]),
-    /not valid UTF-8/,
-  ],
-  [
-    "a truncated sequence",
-    Buffer.concat([
-      Buffer.from('[{"item":"t1","outcome":"done","body":"'),
-      Buffer.from([0xe2, 0x82]),
-      Buffer.from('"}]'),
-    ]),
-    /not valid UTF-8/,
-  ],
+  ["a lone continuation byte", inBody([0x80]), /not valid UTF-8/],
+  ["an overlong slash", inBody([0xc0, 0xaf]), /not valid UTF-8/],
+  ["a surrogate half", inBody([0xed, 0xa0, 0x80]), /not valid UTF-8/],
+  ["a truncated sequence", inBody([0xe2, 0x82]), /not valid UTF-8/],
 ].map(([name, text, why]) => [
   name as string,
   Buffer.isBuffer(text) ? text : Buffer.from(text as string),
   why as RegExp,
 ]);
 
-function json(value: unknown): string {
-  return JSON.stringify(value);
-}
+/** The CLI environment of the worker's own process; `generation` is taken as given, to try notations of 1. */
+const identityEnv = (home: string, w: ProtocolWorker, generation = "1") =>
+  cliEnv({
+    DOCKET_HOME: home,
+    DOCKET_WORKER_ID: w.worker,
+    DOCKET_GENERATION: generation,
+    DOCKET_RUN_TOKEN: w.runToken,
+  });
 
-test("every JSON flag of the worker calls refuses a forbidden key or bad UTF-8, and records nothing", (t) => {
+/** A worker holding item t1 (added and dispatched by the human), with its own environment. */
+function dispatchedWorker(t: { after(fn: () => void): void }) {
   const { ctx, home } = workLedger(t);
   const w = isolatedWorker(t, ctx);
   const human = (...args: string[]) => docket({ env: cliEnv({ DOCKET_HOME: home }), cwd: home }, ...args);
   jsonOf(human("item", "add", "a todo", "--json"));
   jsonOf(human("dispatch", w.worker, "t1", "--json"));
-  const env = cliEnv({
-    DOCKET_HOME: home,
-    DOCKET_WORKER_ID: w.worker,
-    DOCKET_GENERATION: "1",
-    DOCKET_RUN_TOKEN: w.runToken,
-  });
+  return { ctx, w, human, env: identityEnv(home, w) };
+}
+
+function json(value: unknown): string {
+  return JSON.stringify(value);
+}
+
+test("every JSON flag of the worker calls refuses a forbidden key or bad UTF-8, and records nothing", (t) => {
+  const { ctx, w, human, env } = dispatchedWorker(t);
   const dir = tempDir(t);
   const flags: [string, string[]][] = [
     ["--file", ["worker", "report"]],
@@ -139,36 +124,17 @@ test("a worker identity is taken exactly: DOCKET_GENERATION with a space, a sign
   const { ctx, home } = workLedger(t);
   const w = isolatedWorker(t, ctx);
   for (const generation of [" 1", "1 ", "1\n", "+1", "01", "1e0", "0x1", "1.0", "0", ""]) {
-    const env = cliEnv({
-      DOCKET_HOME: home,
-      DOCKET_WORKER_ID: w.worker,
-      DOCKET_GENERATION: generation,
-      DOCKET_RUN_TOKEN: w.runToken,
-    });
-    const r = jsonOf(docket({ env, cwd: w.workspace }, "worker", "todos", "a step", "--json"), 2);
+    const r = jsonOf(
+      docket({ env: identityEnv(home, w, generation), cwd: w.workspace }, "worker", "todos", "a step", "--json"),
+      2,
+    );
     assert.equal(r.error.code, "no-worker-identity", JSON.stringify(generation));
   }
-  const exact = cliEnv({
-    DOCKET_HOME: home,
-    DOCKET_WORKER_ID: w.worker,
-    DOCKET_GENERATION: "1",
-    DOCKET_RUN_TOKEN: w.runToken,
-  });
-  jsonOf(docket({ env: exact, cwd: w.workspace }, "worker", "todos", "a step", "--json"));
+  jsonOf(docket({ env: identityEnv(home, w), cwd: w.workspace }, "worker", "todos", "a step", "--json"));
 });
 
 test("100 evidence entries are taken and 101 are refused with the cap named, in a report and in a version", (t) => {
-  const { ctx, home } = workLedger(t);
-  const w = isolatedWorker(t, ctx);
-  const human = (...args: string[]) => docket({ env: cliEnv({ DOCKET_HOME: home }), cwd: home }, ...args);
-  jsonOf(human("item", "add", "a todo", "--json"));
-  jsonOf(human("dispatch", w.worker, "t1", "--json"));
-  const env = cliEnv({
-    DOCKET_HOME: home,
-    DOCKET_WORKER_ID: w.worker,
-    DOCKET_GENERATION: "1",
-    DOCKET_RUN_TOKEN: w.runToken,
-  });
+  const { w, human, env } = dispatchedWorker(t);
   const evidence = (n: number) => Array.from({ length: n }, (_, i) => ({ kind: "note", text: `fact ${i + 1}` }));
   const file = join(tempDir(t), "report.json");
   for (const [n, code] of [

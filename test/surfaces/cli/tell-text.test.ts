@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { cliEnv, docket } from "../../support/docket-cli.js";
 import { gitRepo } from "../../support/git.js";
-import { scriptedPi, SCRIPTED_MODEL_REF } from "../../support/scripted-pi.js";
+import { scriptedPi, scriptedModelFlags } from "../../support/scripted-pi.js";
 import { tempDir } from "../../support/temp.js";
 import { tmuxServer } from "../../support/tmux.js";
 import { waitFor } from "../../support/wait.js";
@@ -99,10 +99,7 @@ test("a real pi worker's inbox delivers told text byte for byte, and a control c
     "spawn",
     "--as",
     "scout",
-    "--model",
-    SCRIPTED_MODEL_REF,
-    "--env",
-    `DOCKET_SCRIPTED_MODEL=${script}`,
+    ...scriptedModelFlags(script),
     "--env",
     `DOCKET_SCRIPTED_MODEL_LOG=${log}`,
     "--yes",

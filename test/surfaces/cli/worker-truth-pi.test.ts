@@ -5,7 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { cliEnv, docket, jsonOf } from "../../support/docket-cli.js";
 import { gitRepo } from "../../support/git.js";
-import { scriptedPi, SCRIPTED_MODEL_REF, UNGATED_KIND } from "../../support/scripted-pi.js";
+import { scriptedPi, UNGATED_KIND, scriptedModelFlags } from "../../support/scripted-pi.js";
 import { tempDir } from "../../support/temp.js";
 import { waitFor } from "../../support/wait.js";
 
@@ -18,10 +18,7 @@ function piGround(t: Parameters<typeof scriptedPi>[0] & { after(fn: () => void):
     "spawn",
     "--as",
     UNGATED_KIND,
-    "--model",
-    SCRIPTED_MODEL_REF,
-    "--env",
-    `DOCKET_SCRIPTED_MODEL=${script}`,
+    ...scriptedModelFlags(script),
     "--yes",
     "--json",
     "tell the truth",

@@ -3,41 +3,14 @@
 
 import { usageError } from "../../../domain/errors.js";
 import { parseCandidateList, resolveCandidateSpecs } from "../../../domain/groups/candidates.js";
-import { isWorkerAgent, WORKER_AGENTS, type WorkerAgent } from "../../../domain/workers/spawn-policy.js";
-import { scriptedSpawnInput } from "../../../engine/workers/scripted.js";
-import type { SpawnInput } from "../../../engine/workers/spawn.js";
+import { isWorkerAgent, WORKER_AGENTS } from "../../../domain/workers/spawn-policy.js";
 import { emit, warn, type Io } from "../io.js";
 import type { EngineOpener } from "../session.js";
-import { parseAssignments } from "./args.js";
+import { spawnInputOf, type SpawnFlags } from "./spawn-flags.js";
 
-export interface BestOfFlags {
-  bestOf: number;
-  agent?: string;
-  model?: string;
-  scripted?: string;
-  cmd?: string;
-  as?: string;
-  thinking?: string;
-  seed?: string;
-  fresh?: boolean;
-  worktree?: boolean;
-  item: string[];
-  env: string[];
-  yes?: boolean;
-  budget?: number;
-  dryRun?: boolean;
-  wait?: boolean;
-  host?: string;
-  local?: boolean;
-}
+type BestOfFlags = SpawnFlags & { bestOf: number };
 
-export async function runBestOf(
-  io: Io,
-  engine: EngineOpener,
-  words: string[],
-  opts: BestOfFlags,
-  scriptedExtension: string,
-): Promise<void> {
+export async function runBestOf(io: Io, engine: EngineOpener, words: string[], opts: BestOfFlags): Promise<void> {
   for (const [flag, given] of [
     ["--item", opts.item.length > 0],
     ["--dry-run", opts.dryRun],
@@ -62,24 +35,9 @@ export async function runBestOf(
     ...(opts.scripted !== undefined ? { scripted: parseCandidateList("--scripted", opts.scripted) } : {}),
   });
   const ctx = engine();
-  const env = parseAssignments("--env", opts.env);
-  const candidates = specs.map((s): SpawnInput => {
-    const input: SpawnInput = {
-      task: words.join(" "),
-      agent: s.agent as WorkerAgent | undefined,
-      command: opts.cmd,
-      kind: opts.as,
-      model: s.model,
-      thinking: opts.thinking,
-      fresh: opts.fresh,
-      worktree: opts.worktree,
-      env,
-      ...(opts.host !== undefined ? { host: opts.host } : {}),
-      ...(opts.local ? { local: true } : {}),
-      ...(io.parent ? { parent: io.parent } : {}),
-    };
-    return s.scripted === undefined ? input : scriptedSpawnInput(input, s.scripted, scriptedExtension, ctx.cwd);
-  });
+  const candidates = specs.map((s) =>
+    spawnInputOf(io, words, { ...opts, agent: s.agent, model: s.model, scripted: s.scripted }, ctx.cwd),
+  );
   warn(io, ctx.configWarnings());
   const { spawnBestOf } = await import("../../../engine/groups/spawn-group.js");
   const allScripted = specs.every((s) => s.scripted !== undefined);

@@ -1,45 +1,20 @@
 // `docket spawn|respawn|peek|tell|attach|delete|prune` (ls and show: workers-listing.ts): starting, talking to and
 // retiring workers. Each command parses flags, makes one engine call and renders one result for --json and humans.
 
-import { fileURLToPath } from "node:url";
 import type { Command } from "commander";
 import { usageError } from "../../../domain/errors.js";
-import { collect, parseAssignments, parsePositiveInt, parseUsd, shellQuote } from "./args.js";
+import { collect, parsePositiveInt, parseUsd, shellQuote } from "./args.js";
 import type { Io } from "../io.js";
 import { ReportedExit, emit, warn } from "../io.js";
 import type { EngineOpener } from "../session.js";
 import { WORKER_AGENTS, isWorkerAgent } from "../../../domain/workers/spawn-policy.js";
 import { listAgents, type AgentAvailability } from "../../../engine/workers/agents.js";
-import { SCRIPTED_STEP_FORMAT, scriptedSpawnInput } from "../../../engine/workers/scripted.js";
+import { SCRIPTED_STEP_FORMAT } from "../../../engine/workers/scripted.js";
 import { WAIT_MS, waitedLine } from "./waited.js";
 import { registerListing } from "./workers-listing.js";
-import type { SpawnInput } from "../../../engine/workers/spawn.js";
+import { spawnInputOf, type SpawnFlags } from "./spawn-flags.js";
 import type { WaitOutcome } from "../../../engine/workers/wait.js";
 import type { EngineContext } from "../../../engine/context.js";
-import type { WorkerAgent } from "../../../domain/workers/spawn-policy.js";
-
-interface SpawnFlags {
-  bestOf?: number;
-  budget?: number;
-  agent?: string;
-  dryRun?: boolean;
-  cmd?: string;
-  as?: string;
-  model?: string;
-  thinking?: string;
-  seed?: string;
-  fresh?: boolean;
-  worktree?: boolean;
-  item: string[];
-  env: string[];
-  yes?: boolean;
-  scripted?: string;
-  wait?: boolean;
-  host?: string;
-  local?: boolean;
-}
-
-const SCRIPTED_EXTENSION = () => fileURLToPath(new URL("../../pi/scripted-model.js", import.meta.url));
 
 export function registerWorkersCommands(program: Command, io: Io, engine: EngineOpener): void {
   registerSpawn(program, io, engine);
@@ -122,7 +97,7 @@ function registerSpawn(program: Command, io: Io, engine: EngineOpener): void {
 async function runSpawn(io: Io, engine: EngineOpener, words: string[], opts: SpawnFlags): Promise<void> {
   if (opts.bestOf !== undefined) {
     const { runBestOf } = await import("./best-of.js");
-    return runBestOf(io, engine, words, { ...opts, bestOf: opts.bestOf }, SCRIPTED_EXTENSION());
+    return runBestOf(io, engine, words, { ...opts, bestOf: opts.bestOf });
   }
   if (opts.agent !== undefined && !isWorkerAgent(opts.agent)) {
     throw usageError("bad-flag", `--agent must be one of ${WORKER_AGENTS.join(", ")}; got "${opts.agent}"`);
@@ -133,24 +108,10 @@ async function runSpawn(io: Io, engine: EngineOpener, words: string[], opts: Spa
   }
   const { planSpawn, spawnWorker } = await import("../../../engine/workers/spawn.js");
   const ctx = engine();
-  let input: SpawnInput = {
-    task: words.join(" "),
-    agent: opts.agent as WorkerAgent | undefined,
-    command: opts.cmd,
-    kind: opts.as,
-    model: opts.model,
-    thinking: opts.thinking,
-    seedFile: opts.seed,
-    fresh: opts.fresh,
-    worktree: opts.worktree,
-    env: parseAssignments("--env", opts.env),
-  };
-  if (opts.scripted !== undefined) input = scriptedSpawnInput(input, opts.scripted, SCRIPTED_EXTENSION(), ctx.cwd);
-  if (opts.host !== undefined) input.host = opts.host;
-  if (opts.local) input.local = true;
+  const input = spawnInputOf(io, words, opts, ctx.cwd);
   warn(io, ctx.configWarnings());
   if (opts.dryRun) {
-    const plan = await planSpawn(ctx, { ...input, ...(io.parent ? { parent: io.parent } : {}) });
+    const plan = await planSpawn(ctx, input);
     emit(io, plan, (x) => [
       `dry run: would start a ${x.agent} worker of kind ${x.kind}; nothing was started`,
       ...x.summary.map((l) => `  ${l}`),
@@ -166,7 +127,6 @@ async function runSpawn(io: Io, engine: EngineOpener, words: string[], opts: Spa
     yes: Boolean(opts.yes) || opts.scripted !== undefined,
     ...(!opts.yes && opts.scripted !== undefined ? { yesFrom: "--scripted: its model spends nothing" } : {}),
     interactive: io.interactive,
-    ...(io.parent ? { parent: io.parent } : {}),
     confirm: async (ex) => {
       io.err([...ex.summary, ...ex.confirm.reasons.map((r) => `confirm: ${r}`)].join("\n"));
       return io.confirm("Launch this worker?");

@@ -7,7 +7,7 @@ import type { GroupSummary } from "../../../engine/groups/listing.js";
 import { html, type Html } from "../html.js";
 import { cardPath } from "./card.js";
 
-export const groupPath = (group: string): string => `/group/${group}`;
+const groupPath = (group: string): string => `/group/${group}`;
 
 export function renderGroup(c: Comparison): Html {
   const open = c.chosen === null;

@@ -5,6 +5,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { scriptedModelFlags } from "../../../support/scripted-pi.js";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { docket } from "../../../support/docket-cli.js";
@@ -83,10 +84,7 @@ test("auto-answer on: a real pi worker's consult is answered by the parent sessi
     "spawn",
     "--as",
     "scout",
-    "--model",
-    "docket-demo/scripted",
-    "--env",
-    `DOCKET_SCRIPTED_MODEL=${workerScript}`,
+    ...scriptedModelFlags(workerScript),
     "--env",
     `DOCKET_SCRIPTED_MODEL_LOG=${workerLog}`,
     "--yes",

@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { cliEnv, docket } from "../../../support/docket-cli.js";
 import { gitRepo } from "../../../support/git.js";
-import { scriptedPi, SCRIPTED_MODEL_REF } from "../../../support/scripted-pi.js";
+import { scriptedPi, scriptedModelFlags } from "../../../support/scripted-pi.js";
 import { tempDir } from "../../../support/temp.js";
 import { waitFor } from "../../../support/wait.js";
 
@@ -35,18 +35,7 @@ test("a pi worker whose bash tool runs `docket approve` is refused and nothing i
     },
     { text: "published" },
   ]);
-  const first = run(
-    "spawn",
-    "--as",
-    "scout",
-    "--model",
-    SCRIPTED_MODEL_REF,
-    "--env",
-    `DOCKET_SCRIPTED_MODEL=${publisher}`,
-    "--yes",
-    "--json",
-    "look around",
-  );
+  const first = run("spawn", "--as", "scout", ...scriptedModelFlags(publisher), "--yes", "--json", "look around");
   assert.equal(first.code, 0, first.stderr + first.stdout);
   await waitFor("w1 to be ready with v1", () => state("w1") === "ready", SLOW);
 
@@ -63,18 +52,7 @@ test("a pi worker whose bash tool runs `docket approve` is refused and nothing i
     },
     { text: "I tried to approve it." },
   ]);
-  const second = run(
-    "spawn",
-    "--as",
-    "scout",
-    "--model",
-    SCRIPTED_MODEL_REF,
-    "--env",
-    `DOCKET_SCRIPTED_MODEL=${judge}`,
-    "--yes",
-    "--json",
-    "review w1",
-  );
+  const second = run("spawn", "--as", "scout", ...scriptedModelFlags(judge), "--yes", "--json", "review w1");
   assert.equal(second.code, 0, second.stderr + second.stdout);
   const text = await waitFor(
     "the worker's approve attempt",
