@@ -154,8 +154,9 @@ test("a contained command worker calls `docket worker done` by name and publishe
 }, async (t) => {
   const f = fixture(t, { sandbox: { mode: "required" } });
   const env = { ...f.env, DOCKET_SANDBOX: "" };
+  // It stays after done: a worker that exits once it published is `ended`, which would race the wait for `ready`.
   const cmd =
-    'command -v docket > where.txt; printf "found docket by name\\n" | docket worker done --outcome completed';
+    'command -v docket > where.txt; printf "found docket by name\\n" | docket worker done --outcome completed; sleep 600';
   const spawned = jsonOf(
     await runAsync({ env, cwd: f.repo }, "spawn", "--agent", "command", "--cmd", cmd, "--json", "by name"),
   );
