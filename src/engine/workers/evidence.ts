@@ -17,8 +17,11 @@ import { closeFindings, recordFinding } from "./findings.js";
 /** Lines of the screen read for signatures and changes (the bottom of it is what counts). */
 const SCREEN_LINES = 40;
 
-/** When each generation's screen last changed, as this process saw it (a long-lived door or page remembers). */
-const screens = new Map<string, { digest: string; changedAt: number }>();
+/**
+ * When each worker's current screen last changed, as this process saw it (a long-lived door or page remembers). One
+ * entry per worker, dropped once it is settled, so a door that runs for weeks holds no more than its fleet.
+ */
+const screens = new Map<string, { generation: number; digest: string; changedAt: number }>();
 
 const stuckMsOf = (ctx: EngineContext): number => Math.max(0, ctx.config().worker.stuckMinutes) * 60_000;
 
@@ -38,6 +41,7 @@ export function observeWorkers(
   const stuckMs = stuckMsOf(ctx);
   let changed = false;
   for (const row of rows) {
+    if (row.exited || isTerminal(row.state)) screens.delete(row.id);
     if (row.exited || row.paneId === null || isTerminal(row.state) || row.state === "needs_input") continue;
     const host = hostOf(row);
     const listing = host === undefined ? panes : hosts?.get(host);
@@ -92,12 +96,15 @@ function observeOne(
   return changed;
 }
 
+/** The workers whose screens this process remembers (so a test can see the memory stays the fleet's size). */
+export const rememberedScreens = (): string[] => [...screens.keys()];
+
 /** When this generation's screen last changed as this process saw it; `seen` false on its first look (now, unknown). */
 function screenChange(row: Worker, text: string, nowMs: number): { at: number; seen: boolean } {
-  const key = `${row.id}:${row.generation}`;
   const digest = createHash("sha256").update(text).digest("hex");
-  const before = screens.get(key);
-  if (before?.digest === digest) return { at: before.changedAt, seen: true };
-  screens.set(key, { digest, changedAt: nowMs });
-  return { at: nowMs, seen: before !== undefined };
+  const before = screens.get(row.id);
+  const known = before?.generation === row.generation;
+  if (known && before.digest === digest) return { at: before.changedAt, seen: true };
+  screens.set(row.id, { generation: row.generation, digest, changedAt: nowMs });
+  return { at: nowMs, seen: known };
 }
