@@ -16,7 +16,9 @@ import { tmuxServer } from "../../support/tmux.js";
 import { waitFor } from "../../support/wait.js";
 import { testClock } from "../../support/work-ledger.js";
 
-test("a worker's screen is remembered while it runs and forgotten once it is settled", { timeout: 120_000 }, async (t) => {
+test("a worker's screen is remembered while it runs and forgotten once it is settled", {
+  timeout: 120_000,
+}, async (t) => {
   const root = tempDir(t);
   const repo = join(root, "repo");
   mkdirSync(repo);
