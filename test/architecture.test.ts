@@ -2,7 +2,7 @@
 // starts no process and reaches git, tmux and the agents only through its context's ports; it reads camelCase rows only,
 // and neither it nor the ledger parses JSON unchecked; sibling surfaces never import each other (surfaces/shared); worker
 // text reaches a terminal only through the one output filter; every worker call is fenced by construction; one ledger
-// module owns the questions table.
+// module owns the questions table; which agent a worker runs is asked of its traits, not its name.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";

@@ -134,11 +134,6 @@ export function isWorkerAgent(value: string): value is WorkerAgent {
   return (WORKER_AGENTS as readonly string[]).includes(value);
 }
 
-/** The traits of one agent. */
-export function agentTraits(agent: WorkerAgent): AgentTraits {
-  return AGENT_TRAITS[agent];
-}
-
 /** An agent Docket launches as its own interactive CLI wired to `docket mcp`. */
 export function isMcpAgent(agent: string): agent is McpAgent {
   return isWorkerAgent(agent) && AGENT_TRAITS[agent].reachesDocket === "mcp";
