@@ -2,7 +2,7 @@
 // starts no process and reaches git, tmux and the agents only through its context's ports; it reads camelCase rows only,
 // and neither it nor the ledger parses JSON unchecked; sibling surfaces never import each other (surfaces/shared); worker
 // text reaches a terminal only through the one output filter; every worker call is fenced by construction; one ledger
-// module owns the questions table.
+// module owns the questions table; which agent a worker runs is asked of its traits, not its name.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -433,4 +433,27 @@ test("verbs receive the engine from their composition point: no surface fetches 
     return found;
   });
   assert.deepEqual(problems, []);
+});
+
+/** The agent adapters: the trait table (domain/agents/) and each agent's launcher, screens and records (substrate/agents/). */
+const AGENT_ADAPTERS = ["domain/agents/", "substrate/agents/"];
+const AGENT_NAME = `["'](?:pi|claude|codex|command)["']`;
+/** `x === "claude"`, `"pi" !== x`, `case "codex":`, `["pi", "command"].includes(x)`: code asking which agent it is. */
+const AGENT_NAME_COMPARISON = new RegExp(
+  `[!=]==?\\s*${AGENT_NAME}|${AGENT_NAME}\\s*[!=]==?|\\bcase\\s+${AGENT_NAME}\\s*:|\\[\\s*${AGENT_NAME}(?:\\s*,\\s*${AGENT_NAME})*\\s*,?\\s*\\]\\.includes\\(`,
+  "g",
+);
+const MAX_AGENT_NAME_COMPARISONS = 3;
+
+test("which agent a worker runs is asked of the trait table (domain/agents/traits.ts), not by comparing its name", () => {
+  const found = files(SRC).flatMap((file) => {
+    const name = relative(SRC, file).replace(/\.js$/, ".ts");
+    if (AGENT_ADAPTERS.some((dir) => name.startsWith(dir))) return [];
+    const text = readFileSync(join(SRC, "..", "..", "src", name), "utf8").replace(/\/\/.*$|\/\*[\s\S]*?\*\//gm, "");
+    return [...text.matchAll(AGENT_NAME_COMPARISON)].map((m) => `${name}: ${m[0]}`);
+  });
+  assert.ok(
+    found.length <= MAX_AGENT_NAME_COMPARISONS,
+    `${found.length} agent-name comparisons outside ${AGENT_ADAPTERS.join(" and ")} (at most ${MAX_AGENT_NAME_COMPARISONS}): add a trait instead\n${found.join("\n")}`,
+  );
 });

@@ -4,7 +4,7 @@
 
 import { MIN_CONSULT_WINDOW_SECONDS, isKeyName, type DocketConfig } from "./config-shape.js";
 import { isHostName, parseHosts } from "./hosts.js";
-import { WORKER_AGENTS, isWorkerAgent } from "./workers/agents.js";
+import { WORKER_AGENTS, isWorkerAgent } from "./agents/traits.js";
 
 export type Raw = Record<string, unknown>;
 

@@ -1,7 +1,7 @@
 // The shape of Docket's settings and their defaults: what each key means and who may set it.
 // Validation and the user/project merge live in config.ts and config-sections.ts; this file only describes.
 
-import type { WorkerAgent } from "./workers/agents.js";
+import type { WorkerAgent } from "./agents/traits.js";
 import type { HostEntry } from "./hosts.js";
 import { DEFAULT_DOOR_LIMITS, type DoorLimits } from "./door-limits.js";
 import { DEFAULT_NETWORK_MODE, type NetworkMode } from "./network-policy.js";

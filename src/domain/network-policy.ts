@@ -1,6 +1,8 @@
 // A contained worker's network: none, only the hosts its agent needs plus `network.allow` (through Docket's proxy), or
 // the machine's own. Pure rules: narrowing, host[:port] patterns, the hosts a launch needs, one request's verdict.
 
+import { AGENT_TRAITS, type WorkerAgent } from "./agents/traits.js";
+
 /** `none`: no network; `allow`: only allowed hosts, through Docket's egress proxy; `open`: the machine's network. */
 export type NetworkMode = "none" | "allow" | "open";
 export const NETWORK_MODES: readonly NetworkMode[] = ["none", "allow", "open"];
@@ -96,7 +98,7 @@ export const PI_PROVIDER_URLS: Readonly<Record<string, string>> = {
 
 /** What a launch tells about where its agent's model lives. */
 export interface AgentNeeds {
-  agent: "pi" | "claude" | "codex" | "command";
+  agent: WorkerAgent;
   /** The worker's launch environment (its --env values and passed variables). */
   env: Readonly<Record<string, string>>;
   /** Codex's `-c` arguments (`model_providers.<name>={…base_url="…"…}`, `openai_base_url=…`). */
@@ -107,18 +109,18 @@ export interface AgentNeeds {
 
 /** The model API URLs a launch's agent needs to reach (a command worker: none of its own). */
 export function neededUrls(needs: AgentNeeds): string[] {
-  switch (needs.agent) {
-    case "claude":
+  switch (AGENT_TRAITS[needs.agent].modelApi) {
+    case "anthropic":
       return [needs.env.ANTHROPIC_BASE_URL || ANTHROPIC_DEFAULT_URL];
-    case "codex": {
+    case "openai": {
       const fromArgs = (needs.codexArgs ?? []).flatMap((a) =>
         [...a.matchAll(/base_url\s*=\s*"([^"]+)"/g)].map((m) => m[1]!),
       );
       return [needs.env.OPENAI_BASE_URL || OPENAI_DEFAULT_URL, ...fromArgs];
     }
-    case "pi":
+    case "pi-providers":
       return [...(needs.piBaseUrls ?? [])];
-    case "command":
+    case "none":
       return [];
   }
 }

@@ -10,7 +10,8 @@ import { AS_CONFIGURED } from "../support/docket-cli.js";
 import { claudeDone, spawnClaude } from "../support/claude-worker.js";
 import { anthropicToolResults, startFakeAnthropic } from "../support/fake-anthropic.js";
 import { responsesToolOutputs, startFakeOpenAI } from "../support/fake-openai.js";
-import { onceListed, type FakeModelServer, type RecordedRequest } from "../support/fake-model-server.js";
+import type { FakeModelServer } from "../support/fake-model-server.js";
+import { CODEX_CASE, doneWhenListed } from "../support/mcp-agent-cases.js";
 import { git } from "../support/git.js";
 
 const SECRET = "PRIVATE-KEY-MATERIAL-7f3a9c";
@@ -61,21 +62,12 @@ async function claudeReady(g: AgentGround, url: string): Promise<void> {
   );
 }
 
-const DOCKET = "mcp__docket";
-const listsDocket = (r: RecordedRequest) => (r.body?.tools ?? []).some((x: { name?: string }) => x.name === DOCKET);
-
-/** A required sandbox and Codex pointed at the scripted Responses API. */
-const containedCodex = (url: string) => ({
-  sandbox: "required",
-  codex: {
-    extraArgs: [
-      "-c",
-      'model_provider="scripted"',
-      "-c",
-      `model_providers.scripted={name="scripted",base_url="${url}/v1",wire_api="responses",env_key="SCRIPTED_KEY"}`,
-    ],
-  },
-});
+/** Spawns w1 as a Codex worker on the scripted Responses API under a required sandbox and waits until it is ready. */
+async function codexReady(g: AgentGround, model: FakeModelServer, flags: string[], task: string): Promise<void> {
+  const spawned = CODEX_CASE.spawn(g, model, ["--model", "scripted-model", ...flags], task, { sandbox: "required" });
+  assert.equal(spawned.code, 0, spawned.stderr + spawned.stdout);
+  await g.until("w1 ready", () => g.row("SELECT state FROM workers WHERE id = 'w1'").state === "ready", 180_000);
+}
 
 test("a contained, unattended Claude Code worker edits its workspace and publishes v1; its Bash cannot read ~/.ssh or write your checkout", {
   timeout: 300_000,
@@ -147,44 +139,12 @@ test("a contained Codex worker edits its workspace and publishes v1; its shell c
       ],
     },
     { tools: [{ name: "exec_command", id: "call_edit", input: { cmd: "sed -i s/two/TWO/ src/app.txt" } }] },
-    onceListed(
-      listsDocket,
-      {
-        tools: [
-          {
-            namespace: DOCKET,
-            name: "docket_done",
-            id: "call_done",
-            input: { body: "Uppercased two.", outcome: "completed", summary: "uppercased two" },
-          },
-        ],
-      },
-      { tools: [{ name: "exec_command", input: { cmd: "true" } }] },
-    ),
+    doneWhenListed(CODEX_CASE, { body: "Uppercased two.", outcome: "completed", summary: "uppercased two" }),
     { text: "Published v1." },
   ]);
   t.after(() => model.close());
-  g.configure(containedCodex(model.url));
   g.watch(model);
-
-  const spawned = g.run(
-    "spawn",
-    "--agent",
-    "codex",
-    "--model",
-    "scripted-model",
-    "--env",
-    "SCRIPTED_KEY=sk-test",
-    "--json",
-    "Uppercase",
-    "two",
-  );
-  assert.equal(spawned.code, 0, spawned.stderr + spawned.stdout);
-  await g.until(
-    "w1 ready with v1",
-    () => g.row("SELECT state FROM workers WHERE id = 'w1'").state === "ready",
-    180_000,
-  );
+  await codexReady(g, model, [], "Uppercase two");
 
   const outputs = model.main().flatMap((r) => responsesToolOutputs(r));
   const read = outputs.find((o) => o.id === "call_key");
@@ -200,42 +160,12 @@ test("a contained read-only Codex worker (Docket's sandbox as its only one) cann
   const { g } = containedGround(t);
   const model = await startFakeOpenAI([
     { tools: [{ name: "exec_command", id: "call_write", input: { cmd: "printf HACKED > src/app.txt" } }] },
-    onceListed(
-      listsDocket,
-      {
-        tools: [
-          {
-            namespace: DOCKET,
-            name: "docket_done",
-            id: "call_done",
-            input: { body: "Could not write: read-only.", outcome: "findings", summary: "read-only" },
-          },
-        ],
-      },
-      { tools: [{ name: "exec_command", input: { cmd: "true" } }] },
-    ),
+    doneWhenListed(CODEX_CASE, { body: "Could not write: read-only.", outcome: "findings", summary: "read-only" }),
     { text: "Done." },
   ]);
   t.after(() => model.close());
-  g.configure(containedCodex(model.url));
   g.watch(model);
-  const spawned = g.run(
-    "spawn",
-    "--agent",
-    "codex",
-    "--model",
-    "scripted-model",
-    "--env",
-    "SCRIPTED_KEY=sk-test",
-    "--as",
-    "scout",
-    "--json",
-    "try",
-    "to",
-    "write",
-  );
-  assert.equal(spawned.code, 0, spawned.stderr + spawned.stdout);
-  await g.until("w1 ready", () => g.row("SELECT state FROM workers WHERE id = 'w1'").state === "ready", 180_000);
+  await codexReady(g, model, ["--as", "scout"], "try to write");
   assert.equal(g.run("show", "w1", "--json").json.contained, true);
   const output = model
     .main()

@@ -2,7 +2,10 @@
 // (current row, event) → patch, which the engine applies; display and liveness are computed on every read
 // (docs/decisions/workers.md).
 
-import type { WorkerAgent } from "./spawn-policy.js";
+import { AGENT_TRAITS, type WorkerAgent } from "../agents/traits.js";
+
+/** An agent with no heartbeat (a command): a running pane is all the liveness it will ever show. */
+const livesByPane = (agent: WorkerAgent): boolean => AGENT_TRAITS[agent].liveness === "pane";
 export type PersistedState = "starting" | "active" | "idle" | "needs_input" | "ready" | "failed" | "ended";
 export type DisplayState =
   | "starting"
@@ -50,7 +53,7 @@ export function resolveLiveness(w: LifecycleView, nowMs: number): Liveness {
   if (w.exited || w.paneCapturedAt !== null || w.pane === "dead" || w.pane === "missing") return "gone";
   const beat = w.heartbeatAt === null ? undefined : Date.parse(w.heartbeatAt);
   if (beat !== undefined && nowMs - beat > 2 * STALE_AFTER_MS) return "gone";
-  if (w.pane === "alive" && (beat !== undefined || w.agent === "command")) return "live";
+  if (w.pane === "alive" && (beat !== undefined || livesByPane(w.agent))) return "live";
   if (beat !== undefined) return "live";
   return "unknown"; // absence of proof is never treated as live
 }
@@ -63,7 +66,7 @@ export function resolveDisplayState(w: LifecycleView, nowMs: number): DisplaySta
   if (w.findings?.blocked) return "blocked";
   if (w.findings?.stuck) return "stuck";
   const lastSignal = Math.max(Date.parse(w.updatedAt), w.heartbeatAt === null ? 0 : Date.parse(w.heartbeatAt));
-  if (w.state !== "starting" && nowMs - lastSignal > STALE_AFTER_MS && !(w.agent === "command" && w.pane === "alive"))
+  if (w.state !== "starting" && nowMs - lastSignal > STALE_AFTER_MS && !(livesByPane(w.agent) && w.pane === "alive"))
     return "stale";
   if (w.state === "active") return "thinking";
   return w.state === "starting" ? "starting" : "idle";
@@ -209,7 +212,7 @@ export function transition(row: LifecycleRow, event: LifecycleEvent, now: string
         tmuxSession: event.session,
         windowId: event.windowId,
         paneId: event.paneId,
-        ...(row.agent === "command" && row.state === "starting" ? { state: "active" } : {}),
+        ...(livesByPane(row.agent) && row.state === "starting" ? { state: "active" } : {}),
       };
     case "respawned":
       return {

@@ -2,7 +2,7 @@
 // parent, checked against pi's model listing; Claude Code's and Codex's passed through; a command agent's none.
 
 import { validationError } from "../errors.js";
-import { isMcpAgent, type McpAgent } from "./agents.js";
+import { AGENT_TRAITS, isMcpAgent, type McpAgent } from "../agents/traits.js";
 import { THINKING_LEVELS, type WorkerKind } from "./kinds.js";
 import type { ModelSource, SpawnPolicyInput, ThinkingSource } from "./spawn-policy-types.js";
 
@@ -36,7 +36,7 @@ export function resolveAgentSettings(
   warnings: string[],
   legacy: string[],
 ): AgentSettings {
-  if (input.agent === "command") {
+  if (AGENT_TRAITS[input.agent].model === "none") {
     if (input.modelFlag !== undefined) {
       throw abort("--model does not apply to --agent command workers; drop --model or use the pi agent");
     }

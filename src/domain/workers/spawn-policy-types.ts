@@ -1,7 +1,7 @@
 // The spawn policy's input and its resolved result, with a literal union for where each setting came from.
 // The `…Source` values are what `docket spawn` prints beside each setting (docs/decisions/spawn-policy.md).
 
-import type { McpAgent, WorkerAgent } from "./agents.js";
+import type { McpAgent, SeedingAgent, WorkerAgent } from "../agents/traits.js";
 import type { WorkerKind } from "./kinds.js";
 
 /** Where each resolved setting came from, as `docket spawn` prints it (the `…Source` fields of a resolution). */
@@ -32,7 +32,7 @@ export type ContextSource =
   | "--fresh"
   | "default"
   | SeedSource
-  | `${SeedSource}, not applicable to ${Exclude<WorkerAgent, "pi">} agents`
+  | `${SeedSource}, not applicable to ${Exclude<WorkerAgent, SeedingAgent>} agents`
   | `${SeedSource}, no pi session file`;
 export type WorkspaceSource =
   | "--worktree"

@@ -2,6 +2,7 @@
 // (docs/decisions/spawn-policy.md). The same resolved object feeds validation, confirmation, persistence and launch;
 // respawn never re-resolves.
 
+import { AGENT_TRAITS, canSeedFromParent } from "../agents/traits.js";
 import { validationError } from "../errors.js";
 import { normalizeKindName, type WorkerKind } from "./kinds.js";
 import { resolveAgentSettings, type AgentSettings } from "./spawn-model.js";
@@ -15,7 +16,7 @@ import type {
 } from "./spawn-policy-types.js";
 import { formatSpawnSummary } from "./spawn-summary.js";
 
-export { WORKER_AGENTS, isMcpAgent, isWorkerAgent, type WorkerAgent } from "./agents.js";
+export { WORKER_AGENTS, isMcpAgent, isWorkerAgent, type WorkerAgent } from "../agents/traits.js";
 export { isThinkingLevel, splitModelRef, type ThinkingLevel } from "./spawn-model.js";
 export type {
   ContextSource,
@@ -99,7 +100,7 @@ function resolveWorkspace(
 /** Why the human should confirm this launch: a pi worker that differs from its parent, legacy defaults, a handoff. */
 function confirmReasons(input: SpawnPolicyInput, settings: AgentSettings, legacy: string[]): string[] {
   const reasons: string[] = [];
-  if (input.agent === "pi") {
+  if (AGENT_TRAITS[input.agent].model === "docket-picks") {
     const { model, thinking } = settings;
     if (model !== (input.parent.model ?? null)) {
       reasons.push(`model ${model} differs from your pi's ${input.parent.model ?? "(none)"}`);
@@ -169,7 +170,7 @@ function resolveContext(
     }
     [file, source] = [input.parent.sessionFile, `legacy kind parent_seed (${kind.name})`];
   } else return { context: "fresh", contextSource: "default" };
-  if (input.agent !== "pi") {
+  if (!canSeedFromParent(input.agent)) {
     warnings.push(`seeding requested by ${source} but ${input.agent} agents cannot be seeded; starting fresh`);
     return { context: "fresh", contextSource: `${source}, not applicable to ${input.agent} agents` };
   }

@@ -1,7 +1,7 @@
 // The human summary of one resolved spawn, as `docket spawn` prints it and the confirmation screen shows it.
 // Formatting only: the resolver in spawn-policy.ts decides every value and source; this turns them into words.
 
-import { isMcpAgent, type WorkerAgent } from "./agents.js";
+import { AGENT_TRAITS, type WorkerAgent } from "../agents/traits.js";
 import { kindAuthority, type WorkerKind } from "./kinds.js";
 
 /** What the summary reads: the resolved values and sources, the kind they came from, and how confirmation went. */
@@ -54,13 +54,23 @@ export function formatSpawnSummary(s: SpawnSummaryInput): string[] {
 }
 
 function formatModelLine(s: SpawnSummaryInput): string {
-  if (s.agent === "pi") return `Model: ${s.model} (${s.modelSource})`;
-  if (isMcpAgent(s.agent)) return `Agent: ${s.agent} · model ${s.model ?? "default"} (${s.modelSource})`;
-  return "Model: none (command agent)";
+  switch (AGENT_TRAITS[s.agent].model) {
+    case "docket-picks":
+      return `Model: ${s.model} (${s.modelSource})`;
+    case "passed-through":
+      return `Agent: ${s.agent} · model ${s.model ?? "default"} (${s.modelSource})`;
+    case "none":
+      return "Model: none (command agent)";
+  }
 }
 
 function formatThinkingLine(s: SpawnSummaryInput): string {
-  if (s.agent === "pi") return `Thinking: ${s.thinking} (${s.thinkingSource})`;
-  if (isMcpAgent(s.agent)) return `Thinking: ${s.thinkingSource}`;
-  return "Thinking: off (command agent)";
+  switch (AGENT_TRAITS[s.agent].model) {
+    case "docket-picks":
+      return `Thinking: ${s.thinking} (${s.thinkingSource})`;
+    case "passed-through":
+      return `Thinking: ${s.thinkingSource}`;
+    case "none":
+      return "Thinking: off (command agent)";
+  }
 }

@@ -1,8 +1,9 @@
 // Spend: the token usage an agent recorded, one line of its own files at a time, and how totals are said to the human.
 // Pure: a cost is the agent's own where it gives one, else tokens × the registry's prices, else unknown — never a guess.
 
-export const SPEND_AGENTS = ["pi", "claude", "codex"] as const;
-export type SpendAgent = (typeof SPEND_AGENTS)[number];
+import { AGENT_TRAITS, type SpendAgent } from "../agents/traits.js";
+
+export type { SpendAgent } from "../agents/traits.js";
 
 export interface Tokens {
   input: number;
@@ -67,7 +68,8 @@ export function parseUsageLine(agent: SpendAgent, line: string, carry: ParseCarr
   }
   const e = obj(v);
   if (!e) return undefined;
-  if (agent === "pi") {
+  const format = AGENT_TRAITS[agent].spendRecords.format;
+  if (format === "pi-session") {
     const m = obj(e.message);
     const u = obj(m?.usage);
     if (e.type !== "message" || m?.role !== "assistant" || !u) return undefined;
@@ -84,7 +86,7 @@ export function parseUsageLine(agent: SpendAgent, line: string, carry: ParseCarr
       ...(reported > 0 ? { costUsd: reported } : {}),
     };
   }
-  if (agent === "claude") {
+  if (format === "claude-transcript") {
     const m = obj(e.message);
     const u = obj(m?.usage);
     if (e.type !== "assistant" || !m || !u) return undefined;

@@ -3,6 +3,7 @@
 // source-deliverable.md and provenance {sourceRef, approvingDecisionId, useDecisionId}
 // (docs/decisions/immutable-deliverables.md).
 
+import { AGENT_TRAITS } from "../../domain/agents/traits.js";
 import { assertExactRef } from "../../domain/ids.js";
 import { oneLine } from "../../domain/text/fence.js";
 import type { SourceHandoff } from "../../domain/deliverables/deliverable.js";
@@ -193,7 +194,7 @@ function checkUseWorker(ctx: EngineContext, input: UseWorkerInput): void {
 
 /** Cheap launch checks before the use decision is recorded, so an obvious typo changes nothing. */
 function checkLaunch(ctx: EngineContext, input: UseWorkerInput): void {
-  if ((input.agent ?? "pi") === "command" && !input.command?.trim())
+  if (AGENT_TRAITS[input.agent ?? "pi"].runsUserCommand && !input.command?.trim())
     throw usageError("missing-cmd", "--agent command needs --cmd '<shell command>'");
   if (input.kind !== undefined && !kindRegistry(ctx).kinds.has(input.kind)) {
     throw validationError(

@@ -3,6 +3,7 @@
 // files, launch env and door sockets), the host user's secrets and the rest of /tmp hidden.
 
 import { posix } from "node:path";
+import { AGENT_TRAITS } from "../../domain/agents/traits.js";
 import { refusal } from "../../domain/errors.js";
 import type { NetworkMode } from "../../domain/network-policy.js";
 import type { LaunchExecution } from "../../domain/workers/execution.js";
@@ -85,7 +86,7 @@ function hostSandboxInput(
 ): SandboxInput {
   const { row, execution } = input;
   const own = ownPlaces(host, row.id);
-  const pi = execution.agent === "pi";
+  const pi = AGENT_TRAITS[execution.agent].sandboxBinds === "pi-agent-dir";
   const piAgentDir = facts.piAgentDir ?? posix.join(facts.home, ".pi", "agent");
   return {
     network: hostNetwork(ctx),

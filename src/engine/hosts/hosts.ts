@@ -9,6 +9,7 @@ import {
   isHostName,
   type HostEntry,
 } from "../../domain/hosts.js";
+import { AGENT_TRAITS, isWorkerAgent } from "../../domain/agents/traits.js";
 import { usageError } from "../../domain/errors.js";
 import { updateUserConfigFile } from "../../files/user-config-file.js";
 import { ensureMaster } from "../../substrate/ssh/connection.js";
@@ -94,10 +95,16 @@ const INSTALL: Record<string, string> = {
   git: "install git (apt-get install git / brew install git)",
   tmux: "install tmux (apt-get install tmux / brew install tmux)",
   node: "install Node.js 22 or 24 (nodejs.org, or your package manager), and Docket itself at the same path as here or given with --docket",
-  pi: "npm install -g @mariozechner/pi-coding-agent",
-  claude: "npm install -g @anthropic-ai/claude-code",
-  codex: "npm install -g @openai/codex",
+  ...Object.fromEntries(
+    Object.values(AGENT_TRAITS).flatMap((t) => (t.program ? [[t.program.name, t.program.install]] : [])),
+  ),
 };
+
+/** The program `--agent` names: an agent's CLI (none for a command), or any other name as given. */
+function agentProgram(agent: string | undefined): string | undefined {
+  if (!agent) return undefined;
+  return isWorkerAgent(agent) ? AGENT_TRAITS[agent].program?.name : agent;
+}
 
 /**
  * Reachable, which tools a worker there needs are present (git, tmux, node, and `agent` when given), and whether its
@@ -106,7 +113,8 @@ const INSTALL: Record<string, string> = {
 export function checkHost(ctx: EngineContext, name: string, options: { agent?: string } = {}): HostCheck {
   const entry = hostEntry(ctx, name);
   const target = sshTargetOf(ctx, entry);
-  const wanted = ["git", "tmux", "node", ...(options.agent && options.agent !== "command" ? [options.agent] : [])];
+  const program = agentProgram(options.agent);
+  const wanted = ["git", "tmux", "node", ...(program ? [program] : [])];
   try {
     ensureMaster(target);
     const tools = checkRemoteTools({ target }, wanted).map((t) =>

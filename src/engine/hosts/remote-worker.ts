@@ -5,6 +5,7 @@
 import type { Worker } from "../../domain/workers/worker.js";
 import type { LaunchExecution } from "../../domain/workers/execution.js";
 import type { ChangeSet } from "../../domain/deliverables/deliverable.js";
+import { AGENT_TRAITS, type WorkerAgent } from "../../domain/agents/traits.js";
 import { refusal } from "../../domain/errors.js";
 import { formatLaunchEnv } from "../../domain/workers/launch-env.js";
 import { workerFilePath, WORKER_FILES } from "../../files/workers/worker-files.js";
@@ -54,12 +55,12 @@ export function hostPanes(ctx: EngineContext, host: string): PaneMap | undefined
 export function assertRemoteSpawn(
   ctx: EngineContext,
   host: string,
-  execution: { agent: string; workspace: string; from: "--host" | "worker.host" },
+  execution: { agent: WorkerAgent; workspace: string; from: "--host" | "worker.host" },
 ): void {
   hostEntry(ctx, host);
   const instead =
     execution.from === "--host" ? "drop --host" : "give --local (your config's worker.host sends workers there)";
-  if (execution.agent !== "command" && execution.agent !== "pi") {
+  if (!AGENT_TRAITS[execution.agent].runsOnHost) {
     throw refusal(
       "host-agent-unsupported",
       `a worker on a host runs pi or a command so far; ${execution.agent} workers run on this machine; nothing was started`,
@@ -122,7 +123,7 @@ export function launchRemote(
   if (launch.containment.contained) containedHostEnv(host, row.id, env);
   const steps = posix.join(host.workerDir(row.id), "steps.json");
   env.DOCKET_SHIM = shimDirOf(install.bin); // `docket` by name on the host too (the launch wrapper puts it on PATH)
-  if (execution.agent === "pi" && env.DOCKET_SCRIPTED_MODEL !== undefined) {
+  if (AGENT_TRAITS[execution.agent].runsScriptedModel && env.DOCKET_SCRIPTED_MODEL !== undefined) {
     // The scripted model's steps are a file here: its bytes travel over the channel, as the task does.
     writeRemoteFile(
       host,
@@ -184,7 +185,7 @@ function remoteArgv(
   execution: LaunchExecution,
   generation: number,
 ): string[] {
-  if (execution.agent !== "pi")
+  if (AGENT_TRAITS[execution.agent].found !== "dependency")
     return workerArgv({ execution, workerDir: host.workerDir(row.id), worker: row.id, generation, piCli: () => "" });
   const piCli = ctx.agents.piCli();
   const at = piCli.lastIndexOf(PI_PACKAGE);

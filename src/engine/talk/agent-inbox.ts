@@ -2,7 +2,7 @@
 // pane once its turn has ended; marked read only when the agent itself reports that input (a hook), never on paste.
 
 import type { PersistedState } from "../../domain/workers/lifecycle.js";
-import { isMcpAgent } from "../../domain/workers/spawn-policy.js";
+import { AGENT_TRAITS } from "../../domain/agents/traits.js";
 import type { WorkerIdentity } from "../../domain/workers/identity.js";
 import { deliveredUnread, requeueMessages } from "../../ledger/talk/message-delivery.js";
 import { getWorker } from "../../ledger/workers/workers.js";
@@ -23,7 +23,7 @@ export function deliverToAgentPane(ctx: EngineContext, who: WorkerIdentity): str
   const row = getWorker(ctx.db, who.worker);
   if (
     !row ||
-    !isMcpAgent(row.agent) ||
+    AGENT_TRAITS[row.agent].messages !== "pasted-at-prompt" ||
     row.generation !== who.generation ||
     row.exited ||
     !row.paneId ||

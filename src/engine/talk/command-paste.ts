@@ -1,6 +1,7 @@
 // A `--agent command` worker has no inbox reader: the human's words (tell, answer, review note) are pasted into its
 // pane, and the message counts as delivered once pasted. Best-effort by nature; the ledger message stays the record.
 
+import { AGENT_TRAITS } from "../../domain/agents/traits.js";
 import { tmuxFor } from "../hosts/host-tmux.js";
 import { markPasted } from "../../ledger/talk/message-delivery.js";
 import { requireWorker } from "../../ledger/workers/workers.js";
@@ -14,7 +15,7 @@ export function pasteToCommandWorker(
   text: string,
 ): { pasted: true } | { pasted: false; reason: string } | undefined {
   const row = requireWorker(ctx.db, workerId);
-  if (row.agent !== "command" || !row.paneId || row.exited) return undefined;
+  if (AGENT_TRAITS[row.agent].messages !== "pasted-at-once" || !row.paneId || row.exited) return undefined;
   try {
     const tmux = tmuxFor(ctx, row);
     if (tmux.paneState(row.paneId, workerId) !== "alive") throw new Error("its pane is not running");

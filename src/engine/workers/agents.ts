@@ -3,7 +3,13 @@
 
 import { join } from "node:path";
 import { refusal } from "../../domain/errors.js";
-import { WORKER_AGENTS, type WorkerAgent } from "../../domain/workers/spawn-policy.js";
+import {
+  AGENT_TRAITS,
+  WORKER_AGENTS,
+  isMcpAgent,
+  type McpAgent,
+  type WorkerAgent,
+} from "../../domain/agents/traits.js";
 import type { LocatedAgent } from "../../substrate/agents/locate.js";
 import type { McpAgentSpec, PreparedAgent } from "../../substrate/agents/mcp-agent.js";
 import { systemAgents, type Agents, type McpAgents } from "../../substrate/agents/port.js";
@@ -19,10 +25,14 @@ export interface AgentAvailability {
 /** What `docket kinds` and `docket ls` show of each agent (outside any engine context: the agents on this machine). */
 export function listAgents(pathValue: string | undefined, agents: Agents = systemAgents): AgentAvailability[] {
   return WORKER_AGENTS.map((agent): AgentAvailability => {
-    if (agent === "pi") return { agent, source: "builtin", command: [process.execPath, agents.piCli()] };
-    if (agent === "command") return { agent, source: "builtin", command: ["sh", "-c", "<--cmd>"] };
-    const found = agents.locate(agent, pathValue);
-    return found ? { agent, source: found.source, command: found.command } : { agent, source: "missing", command: [] };
+    if (isMcpAgent(agent)) {
+      const found = agents.locate(agent, pathValue);
+      return found
+        ? { agent, source: found.source, command: found.command }
+        : { agent, source: "missing", command: [] };
+    }
+    const command = AGENT_TRAITS[agent].runsUserCommand ? ["sh", "-c", "<--cmd>"] : [process.execPath, agents.piCli()];
+    return { agent, source: "builtin", command };
   });
 }
 
@@ -39,34 +49,29 @@ export function mcpAgentInstructions(guardrails: string): string {
 }
 
 /** The agent's CLI, or the refusal that says it is not installed and how to install it. */
-export function requireMcpAgent(
-  agents: McpAgents,
-  agent: "claude" | "codex",
-  pathValue: string | undefined,
-): LocatedAgent {
+export function requireMcpAgent(agents: McpAgents, agent: McpAgent, pathValue: string | undefined): LocatedAgent {
   const located = agents.locate(agent, pathValue);
   if (!located) {
+    const { displayName, program } = AGENT_TRAITS[agent];
     throw refusal(
       "agent-not-found",
-      `${agent === "claude" ? "Claude Code (claude)" : "Codex (codex)"} is not installed: it is neither in Docket's node_modules nor on PATH`,
-      agent === "claude"
-        ? "npm install -g @anthropic-ai/claude-code, or pick another --agent"
-        : "npm install -g @openai/codex, or pick another --agent",
+      `${displayName} is not installed: it is neither in Docket's node_modules nor on PATH`,
+      `${program.install}, or pick another --agent`,
     );
   }
   return located;
 }
 
 /** Writes the agent's private config and returns its argv and the variables that point it there. */
-export function prepareMcpAgent(agents: McpAgents, agent: "claude" | "codex", spec: McpAgentSpec): PreparedAgent {
+export function prepareMcpAgent(agents: McpAgents, agent: McpAgent, spec: McpAgentSpec): PreparedAgent {
   return agents.prepare(agent, spec, requireMcpAgent(agents, agent, spec.env.PATH));
 }
 
 /** The argv a launch would run, without writing anything (`--dry-run`). */
-export function previewMcpAgent(agents: McpAgents, agent: "claude" | "codex", spec: McpAgentSpec): string[] {
+export function previewMcpAgent(agents: McpAgents, agent: McpAgent, spec: McpAgentSpec): string[] {
   return agents.argv(agent, spec, requireMcpAgent(agents, agent, spec.env.PATH));
 }
 
-export function agentConfigDir(workerDir: string, agent: "claude" | "codex"): string {
+export function agentConfigDir(workerDir: string, agent: McpAgent): string {
   return join(workerDir, agent);
 }

@@ -4,6 +4,7 @@
 import { doorPaths } from "../../files/door-files.js";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join, resolve } from "node:path";
+import { AGENT_TRAITS, isMcpAgent } from "../../domain/agents/traits.js";
 import { refusal } from "../../domain/errors.js";
 import type { NetworkMode } from "../../domain/network-policy.js";
 import type { LaunchExecution } from "../../domain/workers/execution.js";
@@ -157,14 +158,15 @@ export function sandboxInput(
   const agentWritable: string[] = [];
   const agentReadOnly: string[] = [];
   const hideExtra = sessionSockets(ctx.env);
-  if (execution.agent === "pi") {
+  const binds = AGENT_TRAITS[execution.agent].sandboxBinds;
+  if (binds === "pi-agent-dir") {
     const agentDir = ctx.env.PI_CODING_AGENT_DIR
       ? resolve(ctx.env.PI_CODING_AGENT_DIR)
       : join(homedir(), ".pi", "agent");
     agentReadOnly.push(agentDir); // pi's auth.json and models.json: the model credentials it needs
     hideExtra.push(join(agentDir, "sessions")); // the human's own pi conversations
     agentWritable.push(join(workerDir, WORKER_FILES.session));
-  } else if (execution.agent === "claude" || execution.agent === "codex")
+  } else if (binds === "config-home" && isMcpAgent(execution.agent))
     agentWritable.push(agentConfigDir(workerDir, execution.agent));
   const git = containedGit(ctx, row);
   const install = resolve(where.docketBin, "..", "..");
@@ -193,7 +195,10 @@ export function sandboxInput(
 /** A scripted pi worker's steps file (`spawn --scripted`, the demo): the human named it, so the worker may read it. */
 function scriptedSteps(execution: LaunchExecution, env: Record<string, string>): string[] {
   const steps = env.DOCKET_SCRIPTED_MODEL;
-  return execution.agent === "pi" && execution.model === SCRIPTED_MODEL && steps !== undefined && isAbsolute(steps)
+  return AGENT_TRAITS[execution.agent].runsScriptedModel &&
+    execution.model === SCRIPTED_MODEL &&
+    steps !== undefined &&
+    isAbsolute(steps)
     ? [steps]
     : [];
 }

@@ -10,6 +10,7 @@ import {
   narrowNetwork,
   type NetworkMode,
 } from "../../domain/network-policy.js";
+import { AGENT_TRAITS } from "../../domain/agents/traits.js";
 import type { LaunchExecution } from "../../domain/workers/execution.js";
 import { refusal } from "../../domain/errors.js";
 import { writeFileAtomic } from "../../files/atomic.js";
@@ -59,7 +60,7 @@ function agentNeeds(ctx: EngineContext, execution: LaunchExecution, env: Readonl
     agent: execution.agent,
     env,
     codexArgs: execution.agentArgs ?? [],
-    ...(execution.agent === "pi" ? { piBaseUrls: piBaseUrls(ctx, execution) } : {}),
+    ...(AGENT_TRAITS[execution.agent].modelApi === "pi-providers" ? { piBaseUrls: piBaseUrls(ctx, execution) } : {}),
   };
 }
 

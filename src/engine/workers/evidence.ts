@@ -4,6 +4,7 @@
 
 import { createHash } from "node:crypto";
 import { hostOf, tmuxFor } from "../hosts/remote-worker.js";
+import { AGENT_TRAITS } from "../../domain/agents/traits.js";
 import type { Worker } from "../../domain/workers/worker.js";
 import { isTerminal } from "../../domain/workers/lifecycle.js";
 import { isStuck, lastProgressMs, stuckText } from "../../domain/workers/evidence.js";
@@ -72,7 +73,7 @@ function observeOne(
   };
   let changed = false;
   const who = { worker: row.id, generation: row.generation };
-  if (row.agent !== "command") {
+  if (AGENT_TRAITS[row.agent].screenShowsBlocked) {
     const said = ctx.agents.blockedLine(row.agent, read());
     const blocked = open.filter((f) => f.kind === "blocked").at(-1);
     if (said !== undefined) changed = recordFinding(ctx, who, "blocked", said) || changed;

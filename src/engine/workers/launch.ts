@@ -9,7 +9,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { isEnvName } from "../../domain/workers/launch-env.js";
 import type { LaunchExecution } from "../../domain/workers/execution.js";
-import { isMcpAgent } from "../../domain/workers/spawn-policy.js";
+import { AGENT_TRAITS, isMcpAgent, type McpAgent } from "../../domain/agents/traits.js";
 import { readLaunchEnv, removeLaunchEnv, writeLaunchEnv } from "../../files/workers/launch-env.js";
 import { WORKER_FILES, hasSessionTranscript, workerPath } from "../../files/workers/worker-files.js";
 
@@ -169,7 +169,7 @@ export function workerArgv(input: {
   place?: PiPlace;
 }): string[] {
   const ex = input.execution;
-  if (ex.agent === "command") return ["sh", "-c", ex.command ?? "true"];
+  if (AGENT_TRAITS[ex.agent].runsUserCommand) return ["sh", "-c", ex.command ?? "true"];
   const place = input.place ?? HERE;
   const sessionDir = join(input.workerDir, WORKER_FILES.session);
   const resume = input.generation > 1 && place.hasTranscript(sessionDir);
@@ -260,7 +260,7 @@ export function previewCommand(ctx: EngineContext, execution: LaunchExecution): 
 function mcpAgentSpec(input: {
   row: Pick<Worker, "id" | "workspace">;
   execution: LaunchExecution;
-  agent: "claude" | "codex";
+  agent: McpAgent;
   generation: number;
   cwd: string;
   env: Record<string, string>;

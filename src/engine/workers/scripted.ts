@@ -2,6 +2,7 @@
 // so the whole loop can be tried without a model key or a network. The steps file is checked before anything starts.
 
 import { resolve } from "node:path";
+import { AGENT_TRAITS } from "../../domain/agents/traits.js";
 import { usageError, validationError } from "../../domain/errors.js";
 import { readInputFile } from "../../files/input-file.js";
 import { parseStrictJsonBytes } from "../../domain/text/strict-json.js";
@@ -29,7 +30,7 @@ export const SCRIPTED_STEP_FORMAT = [
 
 /** The spawn input of a scripted worker: pi, the scripted model, its extension, and the steps file's absolute path. */
 export function scriptedSpawnInput(input: SpawnInput, stepsFile: string, extension: string, cwd: string): SpawnInput {
-  if (input.agent !== undefined && input.agent !== "pi")
+  if (input.agent !== undefined && !AGENT_TRAITS[input.agent].runsScriptedModel)
     throw usageError("bad-flag", `--scripted drives a pi worker; it cannot be combined with --agent ${input.agent}`);
   if (input.model !== undefined && input.model !== SCRIPTED_MODEL)
     throw usageError("bad-flag", `--scripted uses the model ${SCRIPTED_MODEL}; drop --model ${input.model}`);

@@ -9,7 +9,7 @@ import type { SourceHandoff } from "../../domain/deliverables/deliverable.js";
 import { DocketError, refusal, usageError, validationError } from "../../domain/errors.js";
 import type { StoredExecution } from "../../domain/workers/execution.js";
 import type { WorkerKind } from "../../domain/workers/kinds.js";
-import { isMcpAgent, type WorkerAgent } from "../../domain/workers/agents.js";
+import { AGENT_TRAITS, isMcpAgent, type WorkerAgent } from "../../domain/agents/traits.js";
 import { resolveSpawnPolicy, type ResolvedExecution } from "../../domain/workers/spawn-policy.js";
 import type { TaskBriefHandoff } from "../../domain/workers/task-brief.js";
 import type { ModelListing } from "../../substrate/agents/pi.js";
@@ -92,10 +92,11 @@ export async function resolveSpawn(
   }
   const config = ctx.config();
   const agent = input.agent ?? config.worker.agent;
-  if (agent === "command" && !input.command?.trim()) {
+  const traits = AGENT_TRAITS[agent];
+  if (traits.runsUserCommand && !input.command?.trim()) {
     throw usageError("missing-cmd", "--agent command needs --cmd '<shell command>'");
   }
-  if (agent !== "command" && input.command !== undefined) {
+  if (!traits.runsUserCommand && input.command !== undefined) {
     throw usageError("cmd-needs-command-agent", "--cmd is only for --agent command");
   }
   if (isMcpAgent(agent)) requireMcpAgent(ctx.agents, agent, ctx.env.PATH);
@@ -103,7 +104,7 @@ export async function resolveSpawn(
   refuseWideningKind(registry, input.kind);
   const defaultKind = trustedKindChoice(ctx, registry.kinds, "defaultKind");
   const piArgs = [...ctx.agents.piExtraArgs(config.pi.extraArgs, ctx.env.DOCKET_PI_ARGS), ...(input.piArgs ?? [])];
-  const listing = agent === "pi" ? availableModels(ctx, piArgs) : undefined;
+  const listing = traits.model === "docket-picks" ? availableModels(ctx, piArgs) : undefined;
   const resolved = resolveSpawnPolicy({
     agent,
     kindFlag: input.kind,
@@ -139,8 +140,8 @@ export async function resolveSpawn(
   const subdir = relative(ctx.projectRoot(), ctx.cwd);
   const execution: StoredExecution = {
     ...resolved,
-    piArgs: agent === "pi" ? piArgs : [],
-    ...(agent === "command" ? { command: input.command } : {}),
+    piArgs: traits.extraArgs === "pi-args" ? piArgs : [],
+    ...(traits.runsUserCommand ? { command: input.command } : {}),
     ...(isMcpAgent(agent) ? { agentArgs: config[agent].extraArgs } : {}),
     subdir: subdir.startsWith("..") ? "" : subdir,
     ...(host !== undefined ? { host } : {}),

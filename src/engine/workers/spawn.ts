@@ -5,7 +5,7 @@
 import { formatAge } from "../../domain/clock.js";
 import { refusal } from "../../domain/errors.js";
 import { confirmationDeclined, resolveConfirmation } from "../../domain/review/confirmation.js";
-import type { WorkerAgent } from "../../domain/workers/agents.js";
+import type { WorkerAgent } from "../../domain/agents/traits.js";
 import { renderTaskBrief } from "../../domain/workers/task-brief.js";
 import { claimFile } from "../../files/atomic.js";
 import { ensurePrivateDir } from "../../files/private.js";

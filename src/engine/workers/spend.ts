@@ -1,18 +1,17 @@
 // Reading spend: what each worker's agent appended to its own record files since the last read, priced and counted to
 // the generation and version it belongs to, committed with the new offsets in one command.
 
+import { isSpendAgent } from "../../domain/agents/traits.js";
 import { parseDuration } from "../../domain/clock.js";
 import { validationError } from "../../domain/errors.js";
 import { workersOf } from "../../ledger/workers/fleet-reads.js";
 import {
   EMPTY_TOTALS,
-  SPEND_AGENTS,
   addTotals,
   generationOfCall,
   parseUsageLine,
   resolveCost,
   versionOfCall,
-  type SpendAgent,
   type SpendTotals,
 } from "../../domain/workers/spend.js";
 import { agentRecordFiles, readAppended } from "../../files/workers/agent-records.js";
@@ -30,7 +29,7 @@ import { versionMarks } from "../../ledger/workers/version-marks.js";
 import { modelPrices } from "../../substrate/model-prices.js";
 import type { EngineContext } from "../context.js";
 
-export const isSpendAgent = (agent: string): agent is SpendAgent => (SPEND_AGENTS as readonly string[]).includes(agent);
+export { isSpendAgent };
 
 /**
  * Reads what was appended for these workers (command workers keep no records) and records it. A read-only home or a

@@ -3,13 +3,8 @@
 
 import { closeSync, fstatSync, lstatSync, openSync, readdirSync, readSync, constants } from "node:fs";
 import { join } from "node:path";
-import type { SpendAgent } from "../../domain/workers/spend.js";
+import { AGENT_TRAITS, type SpendAgent } from "../../domain/agents/traits.js";
 
-const ROOTS: Record<SpendAgent, string[]> = {
-  pi: ["session"],
-  claude: ["claude", "projects"],
-  codex: ["codex", "sessions"],
-};
 const MAX_DEPTH = 5;
 
 /** Every `.jsonl` file under the agent's record folder of this worker's directory (links are not followed). */
@@ -30,7 +25,7 @@ export function agentRecordFiles(workerDir: string, agent: SpendAgent): string[]
       else if (st.isFile() && name.endsWith(".jsonl")) out.push(path);
     }
   };
-  walk(join(workerDir, ...ROOTS[agent]), 0);
+  walk(join(workerDir, ...AGENT_TRAITS[agent].spendRecords.path), 0);
   return out;
 }
 

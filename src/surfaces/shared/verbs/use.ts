@@ -2,6 +2,7 @@
 // Use re-checks approval at the moment of use; Use → Worker confirms unless --yes.
 
 import type { Command } from "commander";
+import { AGENT_TRAITS, agentsWhere, isWorkerAgent } from "../../../domain/agents/traits.js";
 import { usageError } from "../../../domain/errors.js";
 import { confirmationDeclined, confirmationRefused, resolveConfirmation } from "../../../domain/review/confirmation.js";
 import { collect, parseAssignments, parsePositiveInt } from "./args.js";
@@ -69,8 +70,11 @@ export function registerUseCommands(program: Command, io: Io, engine: EngineOpen
         emit(io, { chip: r.chip, decision: r.decision, queued: true, alreadyQueued: r.alreadyQueued }, () => r.notes);
         return;
       }
-      if (opts.agent !== "pi" && opts.agent !== "command")
-        throw usageError("bad-flag", `--agent must be pi or command; got "${opts.agent}"`);
+      if (!isWorkerAgent(opts.agent) || !AGENT_TRAITS[opts.agent].startsFromUse)
+        throw usageError(
+          "bad-flag",
+          `--agent must be ${agentsWhere((t) => t.startsFromUse).join(" or ")}; got "${opts.agent}"`,
+        );
       const env = parseAssignments("--env", opts.env);
       const { useForWorker } = await import("../../../engine/handoff/use.js");
       const ctx = engine();
