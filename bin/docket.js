@@ -14,7 +14,8 @@
 require("node:module").enableCompileCache?.(require("node:path").join(__dirname, "..", "dist", "bundle", "compiled"));
 
 const args = process.argv.slice(2);
-const surface = { mcp: "mcp/main.js", door: "door/main.js" }[args[0]];
+// No prototype: `docket constructor` is an unknown verb, not a surface.
+const surface = { __proto__: null, mcp: "mcp/main.js", door: "door/main.js" }[args[0]];
 const bundle = args.find((a) => a !== "--json") === "worker" ? "worker" : "cli";
 const entry = surface
   ? import(`../dist/src/surfaces/${surface}`)

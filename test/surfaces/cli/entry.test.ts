@@ -82,7 +82,9 @@ test("each command line runs on its surface, with its exit code: the version, a 
   const typo = run(root, cwd, "worker", "heartbaet");
   assert.equal(typo.code, 2);
   assert.match(typo.stderr, /unknown command/);
-  const verb = run(root, cwd, "lss");
-  assert.equal(verb.code, 2);
-  assert.match(verb.stderr, /unknown command 'lss'/);
+  for (const word of ["lss", "constructor"]) {
+    const verb = run(root, cwd, word);
+    assert.equal(verb.code, 2, verb.stderr);
+    assert.match(verb.stderr, new RegExp(`unknown command '${word}'`));
+  }
 });
