@@ -14,14 +14,24 @@
 require("node:module").enableCompileCache?.(require("node:path").join(__dirname, "..", "dist", "bundle", "compiled"));
 
 const args = process.argv.slice(2);
+const first = args.find((a) => a !== "--json");
 // No prototype: `docket constructor` is an unknown verb, not a surface.
 const surface = { __proto__: null, mcp: "mcp/main.js", door: "door/main.js" }[args[0]];
-const bundle = args.find((a) => a !== "--json") === "worker" ? "worker" : "cli";
-const entry = surface
-  ? import(`../dist/src/surfaces/${surface}`)
-  : Promise.resolve(require(`../dist/bundle/${bundle}.cjs`));
-entry
-  .then(({ main }) => main(surface ? args.slice(1) : args))
-  .then((code) => {
-    process.exitCode = code;
-  });
+if (first === "--version" || first === "-V") {
+  // What the CLI prints for it (its VERSION is package.json's), without loading the CLI: one write to fd 1.
+  try {
+    require("node:fs").writeSync(1, `${require("../package.json").version}\n`);
+  } catch (error) {
+    if (error.code !== "EPIPE") throw error; // a reader that left early
+  }
+} else {
+  const bundle = first === "worker" ? "worker" : "cli";
+  const entry = surface
+    ? import(`../dist/src/surfaces/${surface}`)
+    : Promise.resolve(require(`../dist/bundle/${bundle}.cjs`));
+  entry
+    .then(({ main }) => main(surface ? args.slice(1) : args))
+    .then((code) => {
+      process.exitCode = code;
+    });
+}

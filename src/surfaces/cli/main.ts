@@ -3,16 +3,13 @@
 
 import { createIo } from "../shared/io.js";
 import type { EngineSession } from "../shared/session.js";
-import { asksVersion, extractJson, runCli } from "../shared/verbs/run.js";
+import { extractJson, runCli } from "../shared/verbs/run.js";
 
 export async function main(argv: string[]): Promise<number> {
   let session: EngineSession | undefined;
   const engine = async () => (session ??= await cliSession()).engine;
-  const { args, json } = extractJson(argv);
-  // The version is one line: written straight to fd 1, since node's stdio streams would cost more than the rest.
-  const io = asksVersion(args) ? (await import("../shared/fd-io.js")).createFdIo(json) : createIo(json);
   try {
-    return await runCli(argv, io, { engine });
+    return await runCli(argv, createIo(extractJson(argv).json), { engine });
   } finally {
     await session?.close(); // sends what is due, if the command opened the engine
   }

@@ -14,9 +14,10 @@ import { VERSION } from "../../../src/surfaces/shared/version.js";
 
 const PACKAGE = join(DOCKET_BIN, "..", "..");
 
-/** A copy of bin/ and dist/ beside the checkout's node_modules: an install whose cache folder starts empty. */
+/** A copy of package.json, bin/ and dist/ beside the checkout's node_modules: an install whose cache folder starts empty. */
 function installCopy(t: Hooks): string {
   const root = tempDir(t, "docket-install-");
+  cpSync(join(PACKAGE, "package.json"), join(root, "package.json"));
   cpSync(join(PACKAGE, "bin"), join(root, "bin"), { recursive: true });
   cpSync(join(PACKAGE, "dist"), join(root, "dist"), {
     recursive: true,

@@ -21,7 +21,7 @@ export async function runCli(argv: string[], raw: Io, options: RunCliOptions): P
   const io = visibleIo(raw); // the one output filter: every verb below writes worker text through it
   const { args, json } = extractJson(argv);
   // What commander would print for a leading --version, without loading it.
-  if (asksVersion(args)) {
+  if (args[0] === "-V" || args[0] === "--version") {
     io.out(`${VERSION}\n`);
     return 0;
   }
@@ -67,11 +67,6 @@ export async function runCli(argv: string[], raw: Io, options: RunCliOptions): P
     const { explainFailure } = await import("../../../engine/failures.js");
     return report(io, await explainFailure(error, process.env), CommanderError);
   }
-}
-
-/** Whether a command line (its `--json` taken out) asks for the version: a leading `--version` or `-V`. */
-export function asksVersion(args: readonly string[]): boolean {
-  return args[0] === "-V" || args[0] === "--version";
 }
 
 /** The verb a command line runs (the first word that is not a program option; `help <verb>` names it too). */
