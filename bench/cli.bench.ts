@@ -1,5 +1,6 @@
 // Benchmark: CLI start-up as whole processes beside `node -e 0` in the same rounds (`--version`, `--help`, the worker calls
-// `heartbeat` and `report`, `ls --json` over 100 workers, a bare SQLite write) and the modules each loads. Never asserts.
+// `heartbeat` and `report`, `ls --json` over 100 workers, a bare SQLite write) and the modules each loads; each docket
+// command also as a build from before, given DOCKET_BENCH_BIN_BEFORE=<bin/docket.js>. Never asserts.
 
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
@@ -18,6 +19,7 @@ import { gitRepo } from "../test/support/git.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const BIN = resolve(here, "..", "..", "bin", "docket.js");
+const BEFORE = process.env.DOCKET_BENCH_BIN_BEFORE;
 const ROUNDS = Number(process.env.DOCKET_BENCH_ROUNDS ?? 21);
 const WORKERS = 100;
 const TOKEN = "bench-run-token";
@@ -63,7 +65,7 @@ try {
     updateWorker(tx, worker, { state: "active" });
     const dispatch = insertDispatch(tx, worker, 1);
     const out: string[] = [];
-    for (let r = 0; r < ROUNDS + 1; r++) {
+    for (let r = 0; r < 2 * ROUNDS + 2; r++) {
       const item = insertItem(tx, "todo", `bench item ${r}`);
       const binding = insertBinding(tx, { dispatch, item: item.id, worker, generation: 1, acceptedRevision: 1 });
       insertObligation(tx, { binding, item: item.id, worker, dueAt: tx.now });
@@ -80,8 +82,11 @@ try {
   const at = { cwd: project, env };
   const asWorker = { cwd: project, env: workerEnv };
   const docket = (...args: string[]) => [process.execPath, BIN, ...args];
-  const report = (round: number) =>
-    docket("worker", "report", "--item", items[round]!, "--outcome", "done", "--body", `finished ${items[round]}`);
+  const report = (round: number, bin = BIN) => [
+    process.execPath,
+    bin,
+    ...["worker", "report", "--item", items[round]!, "--outcome", "done", "--body", `finished ${items[round]}`],
+  ];
   // The floor of any command that writes the ledger: node, better-sqlite3, the same pragmas, one UPDATE committed, closed.
   const sqlite = pathToFileURL(createRequire(import.meta.url).resolve("better-sqlite3")).href;
   const bareWrite = [
@@ -110,15 +115,23 @@ try {
     { label: "docket worker report", argv: report(0), options: asWorker, before: (r) => report(r) },
     { label: `docket ls --json (${WORKERS} workers)`, argv: docket("ls", "--json"), options: at },
   ];
+  // The same commands from the build before, each round beside the others; a report takes the next round's item.
+  const before = (c: ProcessCase): ProcessCase => ({
+    ...c,
+    label: `${c.label} (before)`,
+    argv: [c.argv[0]!, BEFORE!, ...c.argv.slice(2)],
+    ...(c.before ? { before: (r: number) => report(ROUNDS + 1 + r, BEFORE) } : {}),
+  });
+  if (BEFORE) cases.push(...cases.filter((c) => c.label.startsWith("docket")).map(before));
   printFigures(timeProcesses(cases, ROUNDS), {
-    "docket --version": 1.35,
+    "docket --version": 1.3,
     "docket worker heartbeat": 1.35,
     "docket worker report": 1.35,
     [`docket ls --json (${WORKERS} workers)`]: 1.6,
   });
 
   console.log("modules loaded (ES modules + CommonJS files, node's own excluded):");
-  for (const c of cases.slice(1).filter((x) => x.label.startsWith("docket"))) {
+  for (const c of cases.slice(1).filter((x) => x.label.startsWith("docket") && !x.label.endsWith("(before)"))) {
     const args = (c.label === "docket worker report" ? report(ROUNDS) : c.argv).slice(1);
     const n = countModules(args, c.options as { cwd: string; env: NodeJS.ProcessEnv });
     console.log(`  ${c.label.padEnd(32)} ${String(n.esm).padStart(3)} ESM + ${String(n.cjs).padStart(2)} CJS`);

@@ -23,8 +23,8 @@ const OUT = join(ROOT, "dist", "bundle");
 /**
  * Each bundle: its compiled entry, the modules it imports that stay separate files (loaded only when needed), and the
  * packages built into it. The CLI holds commander, which every verb loads, and better-sqlite3's JavaScript (its addon
- * stays a file of its package, src/ledger/core/open.ts names it): inside, they cost no module lookups and their compiled
- * code is kept with the verb's (bin/docket.js); every other package is required from node_modules.
+ * stays a file of its package, src/ledger/core/open.ts names it): inside, they cost no module lookups; every other
+ * package is required from node_modules.
  */
 const BUNDLES = [
   {
@@ -84,27 +84,11 @@ const ownPlace = {
 const OWN_URL =
   'const __ownUrl = (p) => require("node:url").pathToFileURL(require("node:path").join(__dirname, "..", p)).href;';
 
-// bin/docket.js runs a bundle as a vm script (to keep its compiled code), where `import()` works only behind an
-// experimental flag: each of the bundle's imports goes through the one its host hands over on `module`, and through
-// the bundle's own `import()` when it is required as a plain module.
-const HOST_IMPORT = "const __import = (s) => (module.importModule ?? ((x) => import(x)))(s);";
-const DYNAMIC_IMPORT = /(?<![\w$.])import\((?=")/g;
-
-/** Routes a bundle's `import("…")` calls through HOST_IMPORT (in its banner); refuses any other `import(` in it. */
-function importsThroughHost(name, text) {
-  const banner = `"use strict";${OWN_URL}${HOST_IMPORT}`;
-  if (!text.startsWith(banner)) throw new Error(`${name} bundle: does not start with its banner`);
-  const body = text.slice(banner.length).replace(DYNAMIC_IMPORT, "__import(");
-  const left = /(?<![\w$.])import\(/.exec(body);
-  if (left)
-    throw new Error(`${name} bundle: an import() not of a string literal: ${body.slice(left.index, left.index + 60)}`);
-  return `${banner}${body}`;
-}
-
 /**
  * The bundle with every non-ASCII code unit written as a `\uXXXX` escape, which means the same character in a string,
- * a template or a regular expression (esbuild leaves a few in regular expressions). bin/docket.js then reads it as
- * latin1 into a one-byte string: no UTF-8 decoding, half the memory, ~4 ms of a verdict.
+ * a template or a regular expression (esbuild leaves a few in regular expressions). Node then holds the source it
+ * reads as a one-byte string (one character of another kind makes the whole ~900 kB two-byte): half the memory, and
+ * a quicker load.
  */
 function asciiOnly(text) {
   return text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
@@ -122,7 +106,7 @@ for (const { name, entry, outside, within } of BUNDLES) {
     target: "node22",
     // ES-module sources are strict (the banner says so first); no tsconfig.json esbuild might find changes the output.
     tsconfigRaw: {},
-    banner: { js: `"use strict";${OWN_URL}${HOST_IMPORT}` },
+    banner: { js: `"use strict";${OWN_URL}` },
     metafile: true,
     logLevel: "warning",
     legalComments: "none",
@@ -138,7 +122,7 @@ for (const { name, entry, outside, within } of BUNDLES) {
   const stray = /\blazyModule\)?\(\s*__ownUrl\([^)]*\),\s*"\.\.?\//.exec(text);
   if (stray)
     throw new Error(`${name} bundle: a lazy seam not written as lazyModule(import.meta.url, "<literal>"): ${stray[0]}`);
-  writeFileSync(output, asciiOnly(importsThroughHost(name, text)));
+  writeFileSync(output, asciiOnly(text));
   const inputs = Object.keys(result.metafile.inputs)
     .map((p) => relative(ROOT, resolve(ROOT, p)))
     .sort();

@@ -34,7 +34,15 @@ const ALLOWED: Record<string, string[]> = {
   surfaces: ["domain", "engine", "surfaces"],
 };
 
-/** The one surface module that starts a process: a worker's client restarting a dead door, as tmux's clients restart its server. */
+/**
+ * The modules below the engine a worker's client loads, each through one surface module: the door's restart (the one
+ * surface module that starts a process, as tmux's clients restart its server) and the reader of untrusted input.
+ */
+const WORKER_CLIENT_BELOW: Record<string, string> = {
+  "surfaces/shared/door-client.js": "substrate/door-revive.js",
+  "surfaces/shared/door-input.js": "files/input-file.js",
+};
+const belowForClients = new Set(Object.values(WORKER_CLIENT_BELOW));
 
 test("every import points down the house: domain ← ledger/files/substrate ← engine ← surfaces, siblings only through shared", () => {
   const problems: string[] = [];
@@ -51,10 +59,10 @@ test("every import points down the house: domain ← ledger/files/substrate ← 
         problems.push(`${relative(SRC, file)} imports ${spec}`);
       if (!spec.startsWith(".")) continue;
       const target = layerOf(resolve(dirname(file), spec));
-      // Named exception: a worker's client loads no engine, so it restarts a dead door through this one substrate module.
-      const revives =
-        relative(SRC, file) === "surfaces/shared/door-client.js" && spec === "../../substrate/door-revive.js";
-      if (!ALLOWED[layer]?.includes(target) && !revives)
+      // Named exceptions: a worker's client loads no engine, so it restarts a dead door through this one substrate
+      // module, and reads its input through the one reader of untrusted input every command uses.
+      const named = WORKER_CLIENT_BELOW[relative(SRC, file)] === relative(SRC, resolve(dirname(file), spec));
+      if (!ALLOWED[layer]?.includes(target) && !named)
         problems.push(`${relative(SRC, file)} (${layer}) imports ${spec} (${target})`);
       const from = surfaceOf(file);
       const to = surfaceOf(resolve(dirname(file), spec));
@@ -245,10 +253,9 @@ test("a worker's clients (docket worker, docket mcp, the pi worker role) load no
     "surfaces/mcp/main.js",
     "surfaces/pi/worker/role.js",
   ]) {
-    // The one substrate module a client may load: it restarts a dead door (node builtins only).
+    // Below the engine, a client loads only the door's restart and the input reader (node builtins and the domain).
     const heavy = runtimeGraph(entry).filter(
-      (m) =>
-        m === "better-sqlite3" || (/^(engine|ledger|files|substrate)\//.test(m) && m !== "substrate/door-revive.js"),
+      (m) => m === "better-sqlite3" || (/^(engine|ledger|files|substrate)\//.test(m) && !belowForClients.has(m)),
     );
     assert.deepEqual(heavy, [], `${entry} loads ${heavy.join(", ")}`);
   }
@@ -278,20 +285,28 @@ test("each bundle holds only modules of its entry's graph; a worker's client non
     const worker = listing === "worker.inputs.json";
     // The packages built in are the CLI's commander and better-sqlite3 (scripts/bundle.mjs); the worker's client none.
     assert.deepEqual(packages, worker ? [] : ["better-sqlite3", "commander"], `${listing}: packages built in`);
-    const heavy = inputs.map(ofSrc).filter((m) => /^(engine|ledger|files|substrate)\//.test(m));
+    const heavy = inputs
+      .map(ofSrc)
+      .filter((m) => /^(engine|ledger|files|substrate)\//.test(m) && !belowForClients.has(m));
     if (worker) assert.deepEqual(heavy, [], `${listing} holds ${heavy.join(", ")}`);
     // Loaded beside the bundle: node builtins, the named outside modules (the worker's fallback, the door's restart),
     // and for the CLI the packages it depends on; never a module of ours by a path (a second copy of it).
     const bundle = readFileSync(join(BUNDLE_DIR, listing.replace(/\.inputs\.json$/, ".cjs")), "utf8");
     const allowed = new Set(outside.map((o) => relative(BUNDLE_DIR, resolve(ROOT, o))));
-    // A bundle's imports are written `__import(…)` (they go through bin/docket.js).
-    const stray = [...bundle.matchAll(/(?<![\w$.])(?:require|__import|import)\(\s*["']([^"']+)["']\s*\)/g)]
+    // Every load is of a literal, so the list below is the whole of what a bundle loads.
+    const computed = /(?<![\w$.])(?:require|import)\((?!\s*["'])/.exec(bundle);
+    assert.equal(
+      computed,
+      null,
+      `${listing}: a load not of a string literal: ${bundle.slice(computed?.index).slice(0, 60)}`,
+    );
+    const stray = [...bundle.matchAll(/(?<![\w$.])(?:require|import)\(\s*["']([^"']+)["']\s*\)/g)]
       .map((m) => m[1]!)
       .filter(
         (s) => !s.startsWith("node:") && !allowed.has(s) && (worker || s.startsWith(".") || packages.includes(s)),
       );
     assert.deepEqual(stray, [], `${listing}: the bundle loads more than node builtins and its outside modules`);
-    // bin/docket.js reads a bundle as latin1: one character that is not ASCII would be read as two or three.
+    // The build writes a bundle in ASCII (scripts/bundle.mjs), so node holds its source as a one-byte string.
     const wide = /[^\x00-\x7f]/.exec(bundle);
     assert.equal(wide, null, `${listing}: the bundle is not ASCII at ${wide?.index}`);
   }

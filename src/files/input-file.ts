@@ -1,5 +1,7 @@
 // Files and standard input given to Docket as input (--file, --body-file, --items-file, --author, stdin bodies).
 // Untrusted: only a regular file or a pipe, at most INPUT_CAP_BYTES, refused at once otherwise (a device never hangs us).
+// The one reader of such input: a worker's client reads through it too (surfaces/shared/door-input.ts), and so its
+// bundle holds it, which is why it loads node:fs and the domain only.
 
 import { closeSync, fstatSync, openSync, readSync, statSync, type Stats } from "node:fs";
 import { validationError } from "../domain/errors.js";

@@ -3,7 +3,6 @@
 
 import Module, { register } from "node:module";
 import { appendFileSync } from "node:fs";
-import vm from "node:vm";
 
 const log = process.env.DOCKET_MODULE_LOG ?? "";
 const block = (process.env.DOCKET_MODULE_BLOCK ?? "").split(",").filter((s) => s !== "");
@@ -21,14 +20,5 @@ if (log) {
   process.dlopen = (module: { exports: unknown }, filename: string, ...rest: number[]) => {
     appendFileSync(log, `cjs ${filename}\n`);
     return dlopen(module, filename, ...rest);
-  };
-  // bin/docket.js runs its bundles as vm scripts (to keep their compiled code): each is a CommonJS file it loaded.
-  const { Script } = vm;
-  vm.Script = class LoggedScript extends Script {
-    constructor(code: string, options?: vm.ScriptOptions | string) {
-      const filename = typeof options === "string" ? options : options?.filename;
-      if (filename?.endsWith(".cjs")) appendFileSync(log, `cjs ${filename}\n`);
-      super(code, options);
-    }
   };
 }

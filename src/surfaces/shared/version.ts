@@ -1,2 +1,2 @@
-// The version printed by `docket --version`, kept in step with package.json by a test.
+// The CLI's version: bin/docket.js prints package.json's for `docket --version`, and the tests hold the two equal.
 export const VERSION = "0.1.0";

@@ -56,9 +56,12 @@ test("a command worker's heartbeat and report through its door load bin/docket.j
 process.on("exit", () => require("fs").writeFileSync(${JSON.stringify(builtinsLog)}, process.moduleLoadList.filter((m) => !start.has(m)).join("\\n")));`,
   );
   const report = (id: string) => ["report", "--item", id, "--outcome", "done", "--body", "painted"];
+  // The second report reads its entries from a file, through the reader of untrusted input every command uses.
+  const entries = join(empty, "entries.json");
+  writeFileSync(entries, JSON.stringify([{ item: second, outcome: "done", body: "painted again" }]));
   for (const [args, again] of [
     [["heartbeat"], ["heartbeat"]],
-    [report(item), report(second)],
+    [report(item), ["report", "--file", "entries.json"]],
   ] as const) {
     const r = runLoggingModules([DOCKET_BIN, "worker", ...args], { cwd: empty, env });
     assert.equal(r.run.status, 0, `${args[0]}: ${r.run.stderr}`);
