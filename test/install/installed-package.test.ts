@@ -13,7 +13,7 @@ const ROOT = resolve(import.meta.dirname, "../../..");
 const VERSION = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).version as string;
 /** What the tarball may hold: the manifest, the README, the entries, compiled modules and the review page's assets (no maps, tests, sources). */
 const SHIPPED =
-  /^package\/(package\.json|README\.md|bin\/docket(-web)?\.js|bin\/package\.json|dist\/src\/[\w/.-]+\.js|dist\/bundle\/[\w.-]+\.cjs|src\/surfaces\/web\/assets\/[\w.-]+)$/;
+  /^package\/(package\.json|README\.md|bin\/docket(-web)?\.js|bin\/package\.json|bin\/shim\/docket|dist\/src\/[\w/.-]+\.js|dist\/bundle\/[\w.-]+\.cjs|src\/surfaces\/web\/assets\/[\w.-]+)$/;
 
 function run(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }) {
   const r = spawnSync(command, args, { ...options, encoding: "utf8", timeout: 20 * 60_000, maxBuffer: 64 << 20 });
@@ -53,6 +53,7 @@ test("the packed tarball installs globally with --allow-scripts=better-sqlite3, 
   );
   for (const needed of [
     "package/bin/docket.js",
+    "package/bin/shim/docket", // the `docket` a worker finds on its PATH
     "package/dist/src/surfaces/cli/main.js",
     "package/dist/src/surfaces/pi/extension.js",
     "package/dist/bundle/worker.cjs",
@@ -89,6 +90,13 @@ test("the packed tarball installs globally with --allow-scripts=better-sqlite3, 
   const version = docket("--version");
   assert.equal(version.code, 0, version.said);
   assert.equal(version.stdout.trim(), VERSION);
+  // A worker's `docket` by name: the installed shim runs the node and Docket its launch names.
+  const shim = run(join(pkg, "bin/shim/docket"), ["--version"], {
+    cwd: home,
+    env: { ...env, DOCKET_NODE: process.execPath, DOCKET_BIN: join(pkg, "bin/docket.js") },
+  });
+  assert.equal(shim.code, 0, shim.said);
+  assert.equal(shim.stdout.trim(), VERSION);
   const demo = docket("demo");
   assert.equal(demo.code, 0, demo.said);
   assert.match(demo.stdout, /Done in .*3 files promoted, 4 decisions recorded/, demo.said);
