@@ -2,7 +2,12 @@
 // A bare `w3` means the current version; only an exact ref may name an older one
 // (docs/decisions/immutable-deliverables.md).
 
-import { changeSetRef, deliverableRef, parseDeliverableRef } from "../../domain/deliverables/refs.js";
+import {
+  changeSetRef,
+  deliverableRef,
+  workerVersionRef,
+  type WorkerVersionRef,
+} from "../../domain/deliverables/refs.js";
 import type { Worker } from "../../domain/workers/worker.js";
 import {
   approvalFor,
@@ -48,10 +53,21 @@ export interface ReviewTarget {
   sha256: string;
 }
 
-/** `read`: a review run's sidecar memo (review-facts.ts), so a queue reads each version once; by default the home. */
-export function resolveReviewTarget(ctx: EngineContext, input: TargetInput, read?: SidecarReader): ReviewTarget {
-  const exact = parseDeliverableRef(input.target) !== undefined;
-  const resolved = deliverableByRef(ctx, input.target, exact ? input.version : undefined, read);
+/** What a worker's version is held to besides its ref: the guards of TargetInput. */
+export type TargetGuards = Omit<TargetInput, "target">;
+
+/**
+ * The worker version `ref` names (parsed once, by whoever took the text). `read`: a review run's sidecar memo
+ * (review-facts.ts), so a queue reads each version once; by default the home.
+ */
+export function resolveReviewTarget(
+  ctx: EngineContext,
+  ref: WorkerVersionRef,
+  input: TargetGuards = {},
+  read?: SidecarReader,
+): ReviewTarget {
+  const exact = ref.version !== undefined;
+  const resolved = deliverableByRef(ctx, ref, exact ? input.version : undefined, read);
   const current = pointerOf(resolved.worker)!;
   if (!exact && input.version !== undefined && input.version !== current.version) {
     if (input.version < current.version) {
@@ -62,7 +78,7 @@ export function resolveReviewTarget(ctx: EngineContext, input: TargetInput, read
       );
     }
     return {
-      ...resolveReviewTarget(ctx, { target: deliverableRef(resolved.workerId, input.version) }, read),
+      ...resolveReviewTarget(ctx, workerVersionRef(resolved.workerId, input.version), {}, read),
       exact: false,
     };
   }
