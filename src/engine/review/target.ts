@@ -189,11 +189,6 @@ export function closureOf(db: Db, pointer: DeliverablePointer): DecisionRecord |
   return closureIn(decisionRecordsFor(db, pointer.ref), pointer);
 }
 
-/** A frozen patch still waiting for the human: not closed (domain/review/approval.ts). */
-export function isPatchPending(db: Db, pointer: DeliverablePointer): boolean {
-  return closureOf(db, pointer) === undefined;
-}
-
 /** Refs a judge could see: the deliverable and, when it has one, its frozen change set. */
 export function evidenceRefsOf(target: {
   worker: { id: string };

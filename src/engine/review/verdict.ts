@@ -17,8 +17,8 @@ import { isPlanLike } from "../../domain/plans/plan-gate.js";
 import { formatJudgment } from "../../domain/review/approval.js";
 import { moveText, type CardMove, type CardVerb } from "../../domain/review/card-actions.js";
 import { queueRank } from "../../domain/review/queue-rank.js";
-import { workersOf } from "../../ledger/workers/fleet-reads.js";
-import { openQuestionCounts, questionDetail, openQuestionsOf } from "../../ledger/workers/questions.js";
+import { queueCandidates } from "../../ledger/review/review-rows.js";
+import { questionDetail, openQuestionsOf } from "../../ledger/workers/questions.js";
 import { getWorkerEverRecorded, requireWorker } from "../../ledger/workers/workers.js";
 import { openNotesOf } from "../../ledger/talk/notes.js";
 import { readSnapshot } from "../../ledger/core/snapshot.js";
@@ -315,21 +315,17 @@ interface Ranked {
   row: Worker;
 }
 
+/** Read in one query of the workers that may need judgment only: a settled worker is never read. */
 function rankedForJudgment(ctx: EngineContext, root: string): Ranked[] {
-  const questions = openQuestionCounts(ctx.db);
   const ranked: Ranked[] = [];
-  for (const row of workersOf(ctx.db, { projectRoot: root })) {
-    const pointer = pointerOf(row);
+  for (const { row, openQuestions, acted } of queueCandidates(ctx.db, root)) {
     // A version the human asked to revise waits on its worker, not on the human: it leaves the queue like a judged one.
-    const acted = pointer
-      ? (judgmentOf(ctx.db, pointer) ?? latestDecision(ctx.db, pointer.ref, ["revise"]))
-      : undefined;
     const rank = queueRank({
-      openQuestions: questions.get(row.id) ?? 0,
+      openQuestions,
       state: row.state,
       reviewedAt: row.reviewedAt,
-      hasVersion: Boolean(pointer),
-      judged: Boolean(acted),
+      hasVersion: Boolean(pointerOf(row)),
+      judged: acted,
     });
     if (rank !== undefined) ranked.push({ rank, row });
   }
