@@ -1,6 +1,7 @@
 // Benchmark: `docket ls --json` and `docket verdict --json` in a project of 1,000 workers of which 980 are settled
 // (ended, or judged and reviewed), beside the same commands in a project of only the 20 unsettled ones and `node -e 0`:
-// what a settled worker costs a listing that does not show it. DOCKET_BENCH_KEEP=1 keeps the fixture (for profiling).
+// what a settled worker costs a listing that does not show it. DOCKET_BENCH_BIN_BEFORE=<bin/docket.js> adds a build from
+// before on the 1,000; DOCKET_BENCH_KEEP=1 keeps the fixture (for profiling).
 // Never asserts; prints figures.
 
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
@@ -16,6 +17,7 @@ import { printFigures, timeProcesses, type ProcessCase } from "./support/process
 
 const here = dirname(fileURLToPath(import.meta.url));
 const BIN = resolve(here, "..", "..", "bin", "docket.js");
+const BEFORE = process.env.DOCKET_BENCH_BIN_BEFORE;
 const ROUNDS = Number(process.env.DOCKET_BENCH_ROUNDS ?? 11);
 const UNSETTLED = 20;
 
@@ -82,6 +84,13 @@ try {
     { label: `docket verdict --json (${UNSETTLED} workers)`, argv: docket("verdict", "--json"), options: small },
     { label: "docket verdict --json (1,000 workers, 980 settled)", argv: docket("verdict", "--json"), options: big },
   ];
+  if (BEFORE) {
+    const before = (...args: string[]) => [process.execPath, BEFORE, ...args];
+    cases.push(
+      { label: "before: docket ls --json (1,000 workers)", argv: before("ls", "--json"), options: big },
+      { label: "before: docket verdict --json (1,000 workers)", argv: before("verdict", "--json"), options: big },
+    );
+  }
   printFigures(timeProcesses(cases, ROUNDS), {});
 } finally {
   if (process.env.DOCKET_BENCH_KEEP === "1") console.log(`fixture kept: ${root} (big, small; DOCKET_HOME=<name>-home)`);
