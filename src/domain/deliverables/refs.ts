@@ -197,14 +197,25 @@ export function parseSubject(subject: string): Subject | undefined {
  */
 export function actionTargetOf(subject: string, version: number | null): string {
   const s = parseSubject(subject);
-  if (s?.kind === "combined") return version === null ? `${COMBINED_PREFIX}${s.key}` : combinedRef(s.key, version);
-  return subject;
+  return s ? actionRefOf(s, version).text : subject;
+}
+
+/** What a card's action names (as actionTargetOf), of a subject already parsed: the ref itself, nothing to parse. */
+export function actionRefOf(s: Subject, version: number | null): ReviewableRef {
+  if (s.kind === "worker") return workerCurrentRef(s.worker);
+  if (version !== null) return combinedVersionRef(s.key, version);
+  return { kind: "combined", key: s.key, workers: s.key.split("+") as [string, string], text: combinedId(s.key) };
 }
 
 /** The exact ref of `version` of a card's subject. */
 export function versionRefOf(subject: string, version: number): string {
   const s = parseSubject(subject);
-  return s?.kind === "combined" ? combinedRef(s.key, version) : deliverableRef(subject, version);
+  return s ? exactRefOf(s, version) : deliverableRef(subject, version);
+}
+
+/** The exact ref of `version` of a subject already parsed. */
+export function exactRefOf(s: Subject, version: number): string {
+  return s.kind === "combined" ? combinedRef(s.key, version) : deliverableRef(s.worker, version);
 }
 
 /** A worker version's ref without its `worker-deliverable:` prefix (`w3:2`), as a listing shows it; any other ref as it is. */

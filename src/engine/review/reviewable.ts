@@ -26,7 +26,8 @@ export type { JudgeVerb, Reviewable, ReviewVerb } from "./reviewable-shape.js";
  * twice. A diff reads any version a worker id and `--version` name; the judging verbs hold older ones to exact refs.
  */
 export function resolveReviewable(ctx: EngineContext, input: TargetInput, verb: ReviewVerb): Reviewable {
-  return reviewableOf(ctx, parseReviewableRef(input.target), input, verb);
+  const ref = typeof input.target === "string" ? parseReviewableRef(input.target) : input.target;
+  return reviewableOf(ctx, ref, input, verb);
 }
 
 /**

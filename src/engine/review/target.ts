@@ -6,6 +6,7 @@ import {
   changeSetRef,
   deliverableRef,
   workerVersionRef,
+  type ReviewableRef,
   type WorkerVersionRef,
 } from "../../domain/deliverables/refs.js";
 import type { Worker } from "../../domain/workers/worker.js";
@@ -26,8 +27,11 @@ import type { EngineContext } from "../context.js";
 import { deliverableByRef, pointerOf, type SidecarReader } from "./deliverables.js";
 
 export interface TargetInput {
-  /** `w3`, `3`, `w3:v2` or `worker-deliverable:w3:2`. */
-  target: string;
+  /**
+   * `w3`, `w3:v2`, `worker-deliverable:w3:2` (or a combined or stored ref) as the human gave it, parsed once where it is
+   * resolved; or the ref a surface already parsed (a card's action), handed down as it is.
+   */
+  target: string | ReviewableRef;
   /** With a bare worker id: the version the human means; an older one is refused (name the exact ref instead). */
   version?: number;
   /** The version the human was looking at (an interactive card): refused when the current version moved on. */
