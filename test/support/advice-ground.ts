@@ -6,6 +6,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { isDocketError } from "../../src/domain/errors.js";
 import { resolveReviewTarget } from "../../src/engine/review/target.js";
+import { workerRefOf } from "../../src/engine/review/deliverables.js";
 import { addItem, editItem } from "../../src/engine/work/items.js";
 import { dispatchItems } from "../../src/engine/work/dispatch.js";
 import { updateWorker } from "../../src/ledger/workers/workers.js";
@@ -98,7 +99,7 @@ export function ground(t: T, g: ReviewGround, run: (args: string[], env?: Record
   const fresh = () => spare.shift()!;
   const olderW = mk();
   const v1 = publish(g, olderW, { "src/app.txt": appWith({ 7: "seven" }) });
-  const staleTarget = resolveReviewTarget(g.ctx, { target: olderW.worker });
+  const staleTarget = resolveReviewTarget(g.ctx, workerRefOf(olderW.worker));
   publish(g, olderW, { "src/app.txt": appWith({ 7: "seven", 8: "eight" }) });
   const proposalW = mk();
   publish(g, proposalW, {}, "## Goal\nA plan\n");

@@ -4,6 +4,18 @@
 import { notFound, validationError } from "../errors.js";
 import { assertExactRef, normalizeWorkerId } from "../ids.js";
 
+// Every parser here tells the observer a test may set which text it read: a command parses the ref it was given once,
+// and hands the parsed value down (a test holds it to that).
+let observer: ((text: string) => void) | undefined;
+
+/** For tests: `fn` sees every text a ref parser here reads, until the returned function is called. */
+export function observeRefParses(fn: (text: string) => void): () => void {
+  observer = fn;
+  return () => {
+    observer = undefined;
+  };
+}
+
 // Worker versions: `worker-deliverable:w3:2`, its change set `worker-changes:w3:2`.
 export const deliverableId = (workerId: string): string => `worker-deliverable:${workerId}`;
 export const deliverableRef = (workerId: string, version: number): string =>
@@ -12,6 +24,11 @@ export const changeSetRef = (workerId: string, version: number): string => `work
 
 /** Parses `worker-deliverable:<w>:<N>` (or `<w>:v<N>` shorthand); undefined when it is not a worker ref. */
 export function parseDeliverableRef(ref: string): { workerId: string; version: number } | undefined {
+  observer?.(ref);
+  return matchDeliverableRef(ref);
+}
+
+function matchDeliverableRef(ref: string): { workerId: string; version: number } | undefined {
   const m = /^(?:worker-deliverable:)?(w[1-9][0-9]{0,9})(?::v?|@v)([1-9][0-9]{0,9})$/.exec(ref);
   if (m) return { workerId: m[1]!, version: Number(m[2]) };
   const zero = /^(?:worker-deliverable:)?(w[1-9][0-9]{0,9})(?::v?|@v)0+$/.exec(ref);
@@ -41,6 +58,11 @@ export const combinedChangesRef = (key: string, version: number): string => `com
 export function parseCombinedRef(
   text: string,
 ): { key: string; workers: [string, string]; version?: number } | undefined {
+  observer?.(text);
+  return matchCombinedRef(text);
+}
+
+function matchCombinedRef(text: string): { key: string; workers: [string, string]; version?: number } | undefined {
   const m = COMBINED.exec(text);
   if (!m || m[1] === m[2] || seq(m[1]!) > seq(m[2]!)) return undefined;
   return { key: `${m[1]}+${m[2]}`, workers: [m[1]!, m[2]!], ...(m[3] ? { version: Number(m[3]) } : {}) };
@@ -58,6 +80,7 @@ export const storedIdPrefixOf = (text: string): string =>
 
 /** Parses `deliverable:<id>:<N>`; undefined when it is not a stored ref. */
 export function parseStoredRef(ref: string): { id: string; version: number } | undefined {
+  observer?.(ref);
   const m = /^deliverable:([A-Za-z0-9][A-Za-z0-9_-]{0,95}):([1-9][0-9]{0,9})$/.exec(ref);
   return m ? { id: m[1]!, version: Number(m[2]) } : undefined;
 }
@@ -72,6 +95,30 @@ export type ReviewableRef =
   /** None of these: each verb refuses it in its own words. */
   | { kind: "unknown"; text: string };
 
+/** A worker's version as parsed (or built from parts already known): what a worker's review path is handed. */
+export type WorkerVersionRef = Extract<ReviewableRef, { kind: "worker" }>;
+export type CombinedVersionRef = Extract<ReviewableRef, { kind: "combined" }>;
+
+/** A worker's exact version from parts already known (a pointer, a row): nothing to parse. */
+export const workerVersionRef = (worker: string, version: number): WorkerVersionRef => ({
+  kind: "worker",
+  worker,
+  version,
+  text: deliverableRef(worker, version),
+});
+
+/** A worker by its id as a row holds it (its current version): nothing to parse. */
+export const workerCurrentRef = (worker: string): WorkerVersionRef => ({ kind: "worker", worker, text: worker });
+
+/** A pair's combined version from parts already known (a ledger row): nothing to parse. */
+export const combinedVersionRef = (key: string, version: number): CombinedVersionRef => ({
+  kind: "combined",
+  key,
+  workers: key.split("+") as [string, string],
+  version,
+  text: combinedRef(key, version),
+});
+
 const STORED = /^(deliverable:|checkpoint:|d[1-9][0-9]*$|last$|human-|worker-|parent-)/;
 const COMBINED_PREFIX = "combined:";
 
@@ -80,10 +127,11 @@ const COMBINED_PREFIX = "combined:";
  * a bare pair `w2+w3` (a card's subject) is its newest combined version; a worker ref or id wins over the store's names.
  */
 export function parseReviewableRef(text: string): ReviewableRef {
+  observer?.(text);
   assertExactRef(text);
   const t = text;
   if (t.startsWith(COMBINED_PREFIX)) {
-    const c = parseCombinedRef(t);
+    const c = matchCombinedRef(t);
     if (!c)
       throw notFound(
         "bad-combined-ref",
@@ -98,14 +146,25 @@ export function parseReviewableRef(text: string): ReviewableRef {
       text: t,
     };
   }
-  const pair = parseCombinedRef(`${COMBINED_PREFIX}${t}`);
+  const pair = matchCombinedRef(`${COMBINED_PREFIX}${t}`);
   if (pair && pair.version === undefined) return { kind: "combined", key: pair.key, workers: pair.workers, text: t }; // a card's subject, `w2+w3`
-  const exact = parseDeliverableRef(t);
-  if (exact) return { kind: "worker", worker: exact.workerId, version: exact.version, text: t };
-  const worker = normalizeWorkerId(t);
-  if (worker) return { kind: "worker", worker, text: t };
+  const worker = matchWorkerRef(t);
+  if (worker) return worker;
   if (STORED.test(t)) return { kind: "stored", text: t };
   return { kind: "unknown", text: t };
+}
+
+/** `w3`, `w3:v2` or `worker-deliverable:w3:2` (a verb that takes a worker's version only); undefined: none of these. */
+export function parseWorkerRef(text: string): WorkerVersionRef | undefined {
+  observer?.(text);
+  return matchWorkerRef(text);
+}
+
+function matchWorkerRef(t: string): WorkerVersionRef | undefined {
+  const exact = matchDeliverableRef(t);
+  if (exact) return { kind: "worker", worker: exact.workerId, version: exact.version, text: t };
+  const worker = normalizeWorkerId(t);
+  return worker ? { kind: "worker", worker, text: t } : undefined;
 }
 
 /** `--version` goes with a worker id; a combined or stored ref names its version itself. */
@@ -124,8 +183,9 @@ export const refKind = (text: string): ReviewableRef["kind"] => parseReviewableR
 export type Subject = { kind: "worker"; worker: string } | { kind: "combined"; key: string };
 
 export function parseSubject(subject: string): Subject | undefined {
+  observer?.(subject);
   assertExactRef(subject);
-  const pair = parseCombinedRef(`${COMBINED_PREFIX}${subject}`);
+  const pair = matchCombinedRef(`${COMBINED_PREFIX}${subject}`);
   if (pair) return { kind: "combined", key: pair.key };
   const worker = normalizeWorkerId(subject);
   return worker ? { kind: "worker", worker } : undefined;
@@ -137,14 +197,25 @@ export function parseSubject(subject: string): Subject | undefined {
  */
 export function actionTargetOf(subject: string, version: number | null): string {
   const s = parseSubject(subject);
-  if (s?.kind === "combined") return version === null ? `${COMBINED_PREFIX}${s.key}` : combinedRef(s.key, version);
-  return subject;
+  return s ? actionRefOf(s, version).text : subject;
+}
+
+/** What a card's action names (as actionTargetOf), of a subject already parsed: the ref itself, nothing to parse. */
+export function actionRefOf(s: Subject, version: number | null): ReviewableRef {
+  if (s.kind === "worker") return workerCurrentRef(s.worker);
+  if (version !== null) return combinedVersionRef(s.key, version);
+  return { kind: "combined", key: s.key, workers: s.key.split("+") as [string, string], text: combinedId(s.key) };
 }
 
 /** The exact ref of `version` of a card's subject. */
 export function versionRefOf(subject: string, version: number): string {
   const s = parseSubject(subject);
-  return s?.kind === "combined" ? combinedRef(s.key, version) : deliverableRef(subject, version);
+  return s ? exactRefOf(s, version) : deliverableRef(subject, version);
+}
+
+/** The exact ref of `version` of a subject already parsed. */
+export function exactRefOf(s: Subject, version: number): string {
+  return s.kind === "combined" ? combinedRef(s.key, version) : deliverableRef(s.worker, version);
 }
 
 /** A worker version's ref without its `worker-deliverable:` prefix (`w3:2`), as a listing shows it; any other ref as it is. */

@@ -2,7 +2,7 @@
 // comparison showed), records every other candidate's current version as not chosen, and stops the other workers.
 // Their versions stay readable and promotable. The windows close after commit (outbox), safe to repeat.
 
-import { deliverableRef, parseDeliverableRef } from "../../domain/deliverables/refs.js";
+import { deliverableRef, parseDeliverableRef, workerVersionRef } from "../../domain/deliverables/refs.js";
 import { refusal, validationError } from "../../domain/errors.js";
 import { choiceRefusal } from "../../domain/groups/choice.js";
 import { assertNoControlCharacters } from "../../domain/work/message-text.js";
@@ -13,7 +13,7 @@ import { requireWorker, updateWorker } from "../../ledger/workers/workers.js";
 import { assertHuman } from "../authority.js";
 import type { EngineContext } from "../context.js";
 import { pointerOf } from "../review/deliverables.js";
-import { resolveReviewable } from "../review/reviewable.js";
+import { reviewableOf } from "../review/reviewable.js";
 import { decisionView, type DecisionView } from "../review/target.js";
 import { stopCandidates, stopInLedger } from "./stop-candidates.js";
 
@@ -51,7 +51,7 @@ export function chooseCandidate(ctx: EngineContext, input: ChooseInput): ChooseR
       `${parsed.workerId} is not a candidate of any group; nothing changed`,
       `judge it on its own: \`docket approve ${ref}\``,
     );
-  const r = resolveReviewable(ctx, { target: ref }, "approve");
+  const r = reviewableOf(ctx, workerVersionRef(parsed.workerId, parsed.version), {}, "approve");
   const request = { group, ref, reason: reason ?? null };
   const out = ctx.commands.run(
     "groups.choose",

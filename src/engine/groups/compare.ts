@@ -12,6 +12,7 @@ import { requireWorker } from "../../ledger/workers/workers.js";
 import { humanRefusal } from "../authority.js";
 import type { EngineContext } from "../context.js";
 import { pointerOf } from "../review/deliverables.js";
+import { workerVersionRef } from "../../domain/deliverables/refs.js";
 import { derivePlanCoverage } from "../review/plan-coverage.js";
 import { approvalOf, resolveReviewTarget, type ReviewTarget } from "../review/target.js";
 import { refreshSpend, workerSpend } from "../workers/spend.js";
@@ -138,7 +139,7 @@ function readCandidate(
   const pointer = pointerOf(row);
   if (!pointer) return { row, target: null, invalid: null };
   try {
-    return { row, target: resolveReviewTarget(ctx, { target: pointer.ref }), invalid: null };
+    return { row, target: resolveReviewTarget(ctx, workerVersionRef(row.id, pointer.version)), invalid: null };
   } catch (error) {
     if ((error as { code?: string }).code !== "deliverable-invalid") throw error;
     return { row, target: null, invalid: (error as Error).message };

@@ -1,7 +1,13 @@
 // One structured card action (a click, a key) → the same engine command the CLI runs, bound to the version and the
 // newest decision the surface rendered: refused (nothing changes) when a newer version or decision landed meanwhile.
 
-import { actionTargetOf, versionRefOf } from "../../domain/deliverables/refs.js";
+import {
+  actionRefOf,
+  deliverableRef,
+  exactRefOf,
+  parseSubject,
+  type ReviewableRef,
+} from "../../domain/deliverables/refs.js";
 import { notFound, usageError } from "../../domain/errors.js";
 import { quotePath } from "../../domain/text/quote-path.js";
 import type { CardVerb } from "../../domain/review/card-actions.js";
@@ -68,7 +74,7 @@ const decisionLines = (r: {
 
 /** What every judgment and move of a card is bound to: the version shown and the newest decision shown. */
 interface Bound {
-  target: string;
+  target: string | ReviewableRef;
   expectVersion: number | undefined;
   expectDecision: string | null;
 }
@@ -81,12 +87,15 @@ export async function runAction(
   r: ActRequest,
   options: { parent?: SpawnParent } = {},
 ): Promise<ActResult> {
+  // The card's subject is parsed once here; the verbs it runs are handed the ref (one that is none is theirs to refuse).
+  const subject = parseSubject(r.worker);
   const bound: Bound = {
-    target: actionTargetOf(r.worker, r.version),
+    target: subject ? actionRefOf(subject, r.version) : r.worker,
     expectVersion: r.version ?? undefined,
     expectDecision: r.lastDecision,
   };
-  const ref = r.version === null ? undefined : versionRefOf(r.worker, r.version);
+  const ref =
+    r.version === null ? undefined : subject ? exactRefOf(subject, r.version) : deliverableRef(r.worker, r.version);
   const needRef = (): string => {
     if (!ref) throw usageError("bad-action", `${r.verb} needs the version the card showed`);
     return ref;

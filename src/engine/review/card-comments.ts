@@ -1,7 +1,7 @@
 // The comments a card shows: the drafts on this version, and the comments the previous version's revise sent, mapped
 // through this version's frozen patch ("current" where their lines still exist, "outdated" where not) with the worker's answers.
 
-import { deliverableRef, parseReviewableRef } from "../../domain/deliverables/refs.js";
+import { deliverableRef, parseReviewableRef, workerVersionRef } from "../../domain/deliverables/refs.js";
 import type { DeliverablePointer, WorkerDeliverable } from "../../domain/deliverables/deliverable.js";
 import type { DiffFile } from "../../domain/deliverables/diff-files.js";
 import { mapAnchor, type MappedAnchor } from "../../domain/review/comment-map.js";
@@ -9,7 +9,7 @@ import { formatAnchor } from "../../domain/review/comment-anchor.js";
 import { commentsOfRef } from "../../ledger/review/comments.js";
 import type { EngineContext } from "../context.js";
 import { commentView, patchFilesOf, type CommentView } from "./comments.js";
-import { deliverableByRef } from "./deliverables.js";
+import { deliverableByRef, notAWorkerRef } from "./deliverables.js";
 import { resolveReviewTarget } from "./target.js";
 
 export interface PreviousComment extends CommentView {
@@ -47,7 +47,7 @@ export function cardComments(
   let before: DiffFile[] = [];
   if (sent.length > 0) {
     try {
-      before = patchFilesOf(deliverableByRef(ctx, prevRef!).deliverable);
+      before = patchFilesOf(deliverableByRef(ctx, workerVersionRef(input.worker, pointer.version - 1)).deliverable);
     } catch (error) {
       // An unreadable earlier sidecar: its comments are still listed, each outdated (nothing to map from).
       if ((error as { code?: string }).code !== "deliverable-invalid") throw error;
@@ -69,10 +69,11 @@ export function cardCommentsOf(
   ctx: EngineContext,
   ref: string,
 ): { comments: CardComments; worker: string; isCurrent: boolean } {
-  const combined = parseReviewableRef(ref);
+  const parsed = parseReviewableRef(ref);
   // Comments are drafted on a worker's version; a combined version's card has none.
-  if (combined.kind === "combined") return { comments: NO_COMMENTS, worker: combined.key, isCurrent: false };
-  const t = resolveReviewTarget(ctx, { target: ref });
+  if (parsed.kind === "combined") return { comments: NO_COMMENTS, worker: parsed.key, isCurrent: false };
+  if (parsed.kind !== "worker") throw notAWorkerRef(ref);
+  const t = resolveReviewTarget(ctx, parsed);
   const comments = cardComments(ctx, {
     worker: t.worker.id,
     pointer: t.pointer,

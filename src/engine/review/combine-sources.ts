@@ -1,7 +1,8 @@
 // Combine's sources: the two open worker versions it merges, checked before anything is made (each has a frozen patch,
 // is not closed, and both are different workers of one project), and re-read unchanged when a resolution is frozen.
 
-import { combinedKey } from "../../domain/deliverables/refs.js";
+import { combinedKey, type WorkerVersionRef } from "../../domain/deliverables/refs.js";
+import { workerRefOf } from "./deliverables.js";
 import type { DeliverablePointer } from "../../domain/deliverables/deliverable.js";
 import { refusal, validationError } from "../../domain/errors.js";
 import type { CombinationRow } from "../../ledger/review/combinations.js";
@@ -36,8 +37,8 @@ export interface Source extends MergeSource {
   sha256: string;
 }
 
-export function sourceOf(ctx: EngineContext, target: string): Source {
-  const t = resolveReviewTarget(ctx, { target });
+export function sourceOf(ctx: EngineContext, ref: WorkerVersionRef): Source {
+  const t = resolveReviewTarget(ctx, ref);
   const cs = t.deliverable.changeSet;
   if (!cs || cs.patch === "")
     throw refusal("nothing-to-combine", `${t.pointer.ref} has no frozen patch; there is nothing to combine`);
@@ -67,8 +68,8 @@ export function sourceOf(ctx: EngineContext, target: string): Source {
 }
 
 export function sourcesOf(ctx: EngineContext, input: [string, string]): [Source, Source] {
-  const a = sourceOf(ctx, input[0]);
-  const b = sourceOf(ctx, input[1]);
+  const a = sourceOf(ctx, workerRefOf(input[0]));
+  const b = sourceOf(ctx, workerRefOf(input[1]));
   if (a.worker === b.worker)
     throw validationError(
       "combine-same-worker",
@@ -88,7 +89,7 @@ export function sourcesOf(ctx: EngineContext, input: [string, string]): [Source,
 /** The sources as recorded, re-read: each sidecar must still hold the bytes the merge read, and still be open. */
 export function recordedSources(ctx: EngineContext, row: CombinationRow): [Source, Source] {
   const s = row.sources.map((r) => {
-    const src = sourceOf(ctx, r.ref);
+    const src = sourceOf(ctx, workerRefOf(r.ref));
     if (src.sha256 !== r.sha256)
       throw refusal(
         "combine-source-changed",

@@ -7,13 +7,13 @@ import { patchResidue } from "../../domain/review/combine.js";
 import type { EngineContext } from "../context.js";
 import { NO_COMMENTS } from "./card-comments.js";
 import { cardMoves } from "./card-moves.js";
-import { resolveCombined, sourcePatches } from "./combined.js";
+import { sourcePatches, type CombinedTarget } from "./combined.js";
 import { approvalOf, judgmentOf, promotionOf } from "./target.js";
 import type { VerdictCard } from "./verdict-card.js";
 import { parentChangeWarnings, type ReviewWarning } from "./warnings.js";
 
-export function combinedCard(ctx: EngineContext, target: string): VerdictCard {
-  const t = resolveCombined(ctx, target);
+/** `t`: the combined version as its Reviewable resolved it. */
+export function combinedCard(ctx: EngineContext, t: CombinedTarget): VerdictCard {
   const approval = approvalOf(ctx.db, t.pointer);
   const promotion = promotionOf(ctx.db, t.pointer.ref);
   const latest = judgmentOf(ctx.db, t.pointer);

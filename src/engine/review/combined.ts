@@ -2,7 +2,13 @@
 // newest, and those waiting for judgment. Judged, promoted and shown as a Reviewable (reviewable-combined.ts).
 
 import type { CombinedDeliverable } from "../../domain/deliverables/combined.js";
-import { combinedId, combinedRef, parseCombinedRef, parseReviewableRef } from "../../domain/deliverables/refs.js";
+import {
+  combinedId,
+  combinedRef,
+  combinedVersionRef,
+  parseCombinedRef,
+  type CombinedVersionRef,
+} from "../../domain/deliverables/refs.js";
 import type { DeliverablePointer } from "../../domain/deliverables/deliverable.js";
 import { notFound, refusal } from "../../domain/errors.js";
 import { verifyContent } from "../../domain/review/content-binding.js";
@@ -21,15 +27,8 @@ export interface CombinedTarget {
   row: CombinationRow;
 }
 
-/** `combined:w2+w3:1`, or `combined:w2+w3` for the pair's newest recorded version. */
-export function resolveCombined(ctx: EngineContext, text: string, expectSha256?: string): CombinedTarget {
-  const parsed = parseReviewableRef(text);
-  if (parsed.kind !== "combined")
-    throw notFound(
-      "bad-combined-ref",
-      `"${text}" is not a combined ref; combined versions are combined:w<N>+w<M>:<K> (lower worker first)`,
-      "`docket verdict` lists them",
-    );
+/** `combined:w2+w3:1`, or `combined:w2+w3` for the pair's newest recorded version (parsed by whoever took the text). */
+export function resolveCombined(ctx: EngineContext, parsed: CombinedVersionRef, expectSha256?: string): CombinedTarget {
   const versions = listCombinedVersions(ctx.home, parsed.key);
   const version = parsed.version ?? newestCombined(ctx, parsed.key)?.version;
   if (version === undefined || !versions.includes(version))
@@ -80,11 +79,12 @@ export function sourcePatches(ctx: EngineContext, d: CombinedDeliverable): strin
 }
 
 /** This project's combined versions nobody judged yet (the verdict queue shows them with the ready ones). */
-export function unjudgedCombined(ctx: EngineContext): string[] {
+export function unjudgedCombined(ctx: EngineContext): CombinedVersionRef[] {
   const refs = frozenCombinations(ctx.db, ctx.projectRoot()).flatMap((c) => (c.resultRef ? [c.resultRef] : []));
   // Judged or not is the one rule's answer (domain/review/approval.ts), not a list of verbs restated here.
-  return refs.filter((ref) => {
+  return refs.flatMap((ref) => {
     const c = parseCombinedRef(ref);
-    return c?.version !== undefined && !judgmentOf(ctx.db, { id: combinedId(c.key), version: c.version, ref });
+    if (c?.version === undefined || judgmentOf(ctx.db, { id: combinedId(c.key), version: c.version, ref })) return [];
+    return [combinedVersionRef(c.key, c.version)];
   });
 }

@@ -32,7 +32,8 @@ import type { Tx } from "../../ledger/core/runner.js";
 import { requireWorker } from "../../ledger/workers/workers.js";
 import { assertHuman } from "../authority.js";
 import type { EngineContext } from "../context.js";
-import { pointerOf } from "./deliverables.js";
+import { pointerOf, workerRefOf } from "./deliverables.js";
+import { workerVersionRef } from "../../domain/deliverables/refs.js";
 import { assertPointerUnchanged, resolveReviewTarget, type ReviewTarget } from "./target.js";
 
 export interface CommentView {
@@ -83,8 +84,7 @@ export function addComment(ctx: EngineContext, input: AddCommentInput): CommentV
   assertHuman(ctx, "comment");
   const text = checkCommentText(input.text);
   assertNoControlCharacters(text, "comment");
-  const target = resolveReviewTarget(ctx, {
-    target: input.target,
+  const target = resolveReviewTarget(ctx, workerRefOf(input.target), {
     ...(input.expectSha256 ? { expectSha256: input.expectSha256 } : {}),
   });
   assertCurrent(target);
@@ -168,7 +168,7 @@ export interface CommentList {
 
 /** `w3`: every draft and sent comment on its versions; an exact ref: that version's only. */
 export function listComments(ctx: EngineContext, target: string): CommentList {
-  const t = resolveReviewTarget(ctx, { target });
+  const t = resolveReviewTarget(ctx, workerRefOf(target));
   const rows = t.exact ? commentsOfRef(ctx.db, t.pointer.ref) : commentsOfWorker(ctx.db, t.worker.id);
   const patches = new Map<string, DiffFile[]>();
   return {
@@ -182,7 +182,7 @@ function viewOf(ctx: EngineContext, c: CommentRow, files?: DiffFile[], cache?: M
   const current = pointerOf(requireWorker(ctx.db, c.worker));
   let patch = files ?? cache?.get(c.ref);
   if (!patch) {
-    patch = targetFiles(resolveReviewTarget(ctx, { target: c.ref }));
+    patch = targetFiles(resolveReviewTarget(ctx, workerVersionRef(c.worker, c.version)));
     cache?.set(c.ref, patch);
   }
   return commentView(c, patch, current?.ref);

@@ -2,12 +2,16 @@
 // Only the sidecar is ever read: a missing or invalid one is refused, never replaced by live state
 // (docs/decisions/immutable-deliverables.md).
 
-import { deliverableId, deliverableRef, parseDeliverableRef } from "../../domain/deliverables/refs.js";
+import {
+  deliverableId,
+  deliverableRef,
+  parseWorkerRef,
+  type WorkerVersionRef,
+} from "../../domain/deliverables/refs.js";
 import type { Worker } from "../../domain/workers/worker.js";
 import type { DeliverablePointer, WorkerDeliverable } from "../../domain/deliverables/deliverable.js";
-import { notFound, refusal, validationError } from "../../domain/errors.js";
+import { notFound, refusal, validationError, type DocketError } from "../../domain/errors.js";
 import { idempotencyKey } from "../../domain/idempotency.js";
-import { normalizeWorkerId } from "../../domain/ids.js";
 import { readDeliverable, type SidecarRead } from "../../files/workers/deliverables.js";
 import { storedResult } from "../../ledger/workers/protocol.js";
 import { getWorker, getWorkerEverRecorded, requireWorker } from "../../ledger/workers/workers.js";
@@ -45,34 +49,42 @@ export interface ResolvedDeliverable {
   sha256: string;
 }
 
+/** `w3`, `w3:v2` or `worker-deliverable:w3:2`, parsed once where a command takes it; refused when it is none of these. */
+export function workerRefOf(text: string): WorkerVersionRef {
+  const ref = parseWorkerRef(text);
+  if (!ref) throw notAWorkerRef(text);
+  return ref;
+}
+
+export function notAWorkerRef(text: string): DocketError {
+  return validationError(
+    "bad-deliverable-ref",
+    `"${text}" is not a worker or deliverable ref`,
+    "use w<N>, w<N>:v<K> or worker-deliverable:w<N>:<K>",
+  );
+}
+
 /**
- * `w3`, `3`, `w3:v2` or `worker-deliverable:w3:2`, optionally with an explicit version (which must agree with
- * the ref's). Without a version: the worker's current one. Throws a one-line DocketError saying what to do.
+ * A worker's version as parsed, optionally with an explicit version (which must agree with the ref's). Without a
+ * version: the worker's current one. Throws a one-line DocketError saying what to do.
  */
 export function deliverableByRef(
   ctx: EngineContext,
-  workerOrRef: string,
+  ref: WorkerVersionRef,
   version?: number,
   read: SidecarReader = (w, v) => readDeliverable(ctx.home, w, v),
 ): ResolvedDeliverable {
-  const parsed = parseDeliverableRef(workerOrRef);
-  const workerId = parsed?.workerId ?? normalizeWorkerId(workerOrRef);
-  if (!workerId) {
-    throw validationError(
-      "bad-deliverable-ref",
-      `"${workerOrRef}" is not a worker or deliverable ref`,
-      "use w<N>, w<N>:v<K> or worker-deliverable:w<N>:<K>",
-    );
-  }
-  if (parsed && version !== undefined && version !== parsed.version) {
+  const workerId = ref.worker;
+  const named = ref.version;
+  if (named !== undefined && version !== undefined && version !== named) {
     throw validationError(
       "version-mismatch",
-      `${workerOrRef} names version ${parsed.version} but --version says ${version}`,
+      `${ref.text} names version ${named} but --version says ${version}`,
       "give one of them",
     );
   }
   // An exact ref reads a deleted worker's versions too: delete removes the worker, never what it published.
-  const row = (parsed && getWorkerEverRecorded(ctx.db, workerId)) || requireWorker(ctx.db, workerId);
+  const row = (named !== undefined && getWorkerEverRecorded(ctx.db, workerId)) || requireWorker(ctx.db, workerId);
   const current = pointerOf(row);
   if (!current)
     throw notFound(
@@ -80,7 +92,7 @@ export function deliverableByRef(
       `${workerId} has not published a deliverable yet`,
       `wait for it to call docket_done, or run \`docket peek ${workerId}\``,
     );
-  const wanted = parsed?.version ?? version ?? current.version;
+  const wanted = named ?? version ?? current.version;
   if (wanted > current.version) {
     throw notFound(
       "no-such-version",
@@ -89,17 +101,17 @@ export function deliverableByRef(
     );
   }
   const sidecar = read(workerId, wanted);
-  const ref = deliverableRef(workerId, wanted);
+  const exactRef = deliverableRef(workerId, wanted);
   if (!sidecar.ok) {
     throw refusal(
       "deliverable-invalid",
-      `deliverable ${ref} is missing or invalid (${sidecar.reason}); restore it or ask the worker to publish a new version`,
+      `deliverable ${exactRef} is missing or invalid (${sidecar.reason}); restore it or ask the worker to publish a new version`,
     );
   }
   return {
     workerId,
     worker: row,
-    pointer: { id: deliverableId(workerId), version: wanted, ref },
+    pointer: { id: deliverableId(workerId), version: wanted, ref: exactRef },
     deliverable: sidecar.deliverable,
     path: sidecar.path,
     sha256: sidecar.sha256,
@@ -124,7 +136,7 @@ export interface DeliverableReport extends ResolvedDeliverable {
 
 /** Everything `docket report` shows, from the frozen sidecar plus the ledger's per-item results for its call. */
 export function deliverableReport(ctx: EngineContext, workerOrRef: string, version?: number): DeliverableReport {
-  const resolved = deliverableByRef(ctx, workerOrRef, version);
+  const resolved = deliverableByRef(ctx, workerRefOf(workerOrRef), version);
   const d = resolved.deliverable;
   const items = d.items.map((i) => {
     const key = idempotencyKey({ tool: "done", worker: resolved.workerId, callId: d.toolCallId, item: i.item.trim() });

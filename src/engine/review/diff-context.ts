@@ -6,6 +6,7 @@ import { patchFilesOf } from "./comments.js";
 import { notFound, refusal, validationError } from "../../domain/errors.js";
 import type { EngineContext } from "../context.js";
 import { resolveReviewTarget } from "./target.js";
+import { workerRefOf } from "./deliverables.js";
 import { resolveReviewable } from "./reviewable.js";
 import { shownDiffFiles } from "../../domain/deliverables/shown-patch.js";
 
@@ -30,7 +31,7 @@ const MAX_LINES = 2_000;
 
 /** The frozen patch of one exact version as per-file data (a surface may cache it by ref: sidecars never change). */
 export function frozenDiffFiles(ctx: EngineContext, ref: string): { ref: string; files: DiffFile[] } {
-  const target = resolveReviewTarget(ctx, { target: ref });
+  const target = resolveReviewTarget(ctx, workerRefOf(ref));
   return { ref: target.pointer.ref, files: patchFilesOf(target.deliverable) };
 }
 

@@ -6,12 +6,11 @@ import { parsePatchRanges, type FileRanges } from "../../domain/deliverables/pat
 import { preimagePaths } from "../../domain/review/overlap.js";
 import { readDeliverable, type SidecarRead } from "../../files/workers/deliverables.js";
 import type { Worker } from "../../domain/workers/worker.js";
-import { workersOf } from "../../ledger/workers/fleet-reads.js";
+import { pendingVersionRows } from "../../ledger/review/review-rows.js";
 import { touchesOf } from "../../ledger/workers/touched-paths.js";
 import type { ParentAnswer, ParentChange, ParentQuery } from "../../substrate/git/promote.js";
 import type { EngineContext } from "../context.js";
 import { pointerOf } from "./deliverables.js";
-import { isPatchPending } from "./target.js";
 import { cachedParentChanges } from "./parent-cache.js";
 
 export interface PeerPatch {
@@ -81,9 +80,8 @@ export function reviewFacts(ctx: EngineContext): ReviewFacts {
   function project(projectRoot: string) {
     let p = projects.get(projectRoot);
     if (p) return p;
-    const rows = workersOf(ctx.db, { projectRoot }).filter(
-      (r) => r.deliverableRef !== null && isPatchPending(ctx.db, pointerOf(r)!),
-    );
+    const rows = pendingVersionRows(ctx.db, projectRoot); // settled workers' closed versions are never read
+
     const byPath = new Map<string, Worker[]>();
     for (const [worker, paths] of editsOf(rows.map((r) => r.id))) {
       const row = rows.find((r) => r.id === worker)!;

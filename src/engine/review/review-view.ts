@@ -2,14 +2,14 @@
 // diff as per-file data (rows built per file, lazily), the version's decision history, and the stamp (current version, newest decision) actions bind to.
 
 import type { DeliverablePointer } from "../../domain/deliverables/deliverable.js";
-import { parseReviewableRef, subjectOf } from "../../domain/deliverables/refs.js";
+import { parseReviewableRef, subjectOf, type Subject } from "../../domain/deliverables/refs.js";
 import type { DiffFile } from "../../domain/deliverables/diff-files.js";
 import { NO_FILES, everyFile, reviewFilesOf, type ReviewFiles } from "./review-files.js";
 import { decisionsForRef, lastDecisionOf, type Decision } from "../../ledger/review/decisions.js";
 import type { EngineContext } from "../context.js";
 import { bindMove, type CardAction } from "../../domain/review/card-actions.js";
 import { currentOf } from "./reviewable.js";
-import { verdictCard, type VerdictCard } from "./verdict.js";
+import { cardOf, type VerdictCard } from "./verdict.js";
 
 export interface ReviewView {
   card: VerdictCard;
@@ -30,11 +30,15 @@ export interface ReviewView {
 
 /** `target`: `w<N>` (current version), an exact `worker-deliverable:w<N>:<K>`, or a combined `combined:w<N>+w<M>:<K>`. */
 export function reviewView(ctx: EngineContext, target: string): ReviewView {
-  const named = subjectOf(parseReviewableRef(target));
+  const ref = parseReviewableRef(target);
+  const named = subjectOf(ref);
   // Read before the card: a decision landing while the card is built makes the stamp older, so the action is refused.
   const lastDecision = named ? (lastDecisionOf(ctx.db, named)?.id ?? null) : null;
-  const card = verdictCard(ctx, target);
-  const current = currentOf(ctx, card.worker);
+  const card = cardOf(ctx, ref);
+  // The card opens only for a worker's version or a combined one: its subject is the ref's.
+  const subject: Subject =
+    ref.kind === "combined" ? { kind: "combined", key: ref.key } : { kind: "worker", worker: card.worker };
+  const current = currentOf(ctx, subject);
   const isCurrent = card.deliverable === null || card.deliverable.ref === current?.ref;
   const diff = card.detail.deliverable ? reviewFilesOf(card.detail.deliverable) : NO_FILES;
   return {

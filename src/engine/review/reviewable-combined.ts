@@ -1,7 +1,7 @@
 // A combined version (`combined:w2+w3:<N>`) as a Reviewable: always named exactly, judged on its own, its patch never
 // promoted with marker residue, and each source's workspace settled after its promotion (docs/decisions/authority.md).
 
-import { versionNamedByRef } from "../../domain/deliverables/refs.js";
+import { versionNamedByRef, type CombinedVersionRef } from "../../domain/deliverables/refs.js";
 import { refusal } from "../../domain/errors.js";
 import { patchResidue } from "../../domain/review/combine.js";
 import { workerTreeOf } from "../../domain/workers/worker-tree.js";
@@ -10,11 +10,11 @@ import { getWorker, updateWorker } from "../../ledger/workers/workers.js";
 import type { EngineContext } from "../context.js";
 import { resolveCombined, sourcePatches, type CombinedTarget } from "./combined.js";
 import type { Reviewable } from "./reviewable-shape.js";
-import type { TargetInput } from "./target.js";
+import type { TargetGuards } from "./target.js";
 import { parentChangeWarnings } from "./warnings.js";
 
-export function combinedReviewable(ctx: EngineContext, input: TargetInput): Reviewable {
-  const t = resolveCombined(ctx, input.target, input.expectSha256);
+export function combinedReviewable(ctx: EngineContext, ref: CombinedVersionRef, input: TargetGuards): Reviewable {
+  const t = resolveCombined(ctx, ref, input.expectSha256);
   const cs = t.deliverable.changeSet;
   const noRevise = refusal(
     "combined-no-revise",
@@ -40,6 +40,7 @@ export function combinedReviewable(ctx: EngineContext, input: TargetInput): Revi
     summary: t.deliverable.summary,
     body: t.deliverable.body,
     outcome: t.deliverable.outcome,
+    combined: t,
     refuses: (verb) =>
       verb === "revise"
         ? noRevise

@@ -5,13 +5,14 @@ import type { ChangeSet, DeliverablePointer } from "../../domain/deliverables/de
 import type { DocketError } from "../../domain/errors.js";
 import type { Tx } from "../../ledger/core/runner.js";
 import type { WorkspaceOutcome } from "./promotion.js";
+import type { CombinedTarget } from "./combined.js";
 import type { ReviewTarget } from "./target.js";
 import type { ReviewWarning } from "./warnings.js";
 
 export type JudgeVerb = "approve" | "reject";
 
-/** What a verb asks of a version: each kind resolves for it, or refuses it in its own words. */
-export type ReviewVerb = JudgeVerb | "revise" | "promote" | "diff" | "use";
+/** What a verb asks of a version: each kind resolves for it, or refuses it in its own words (`verdict`: its card). */
+export type ReviewVerb = JudgeVerb | "revise" | "promote" | "diff" | "use" | "verdict";
 
 export interface Reviewable {
   kind: "worker" | "combined" | "stored";
@@ -32,8 +33,10 @@ export interface Reviewable {
   /** The checkout its patch lands in, and the summary a promotion journals. */
   projectRoot: string;
   summary: string;
-  /** The worker version behind it (a worker's kind only): what revise reads. */
+  /** The worker version behind it (a worker's kind only): what revise and the card read. */
   worker?: ReviewTarget;
+  /** The combined version behind it (a combined kind only): what its card reads. */
+  combined?: CombinedTarget;
   /** A verb this kind never takes (or an option it never takes), refused in its own words; undefined: it takes it. */
   refuses(verb: ReviewVerb | "--version" | "--approve"): DocketError | undefined;
   /** Before the command: the lines to say about what the human was shown (refused when it was not this version). */

@@ -8,13 +8,14 @@ import { verifyContent } from "../../domain/review/content-binding.js";
 import type { EngineContext } from "../context.js";
 import { storedForUse } from "../handoff/store-use.js";
 import type { Reviewable, ReviewVerb } from "./reviewable-shape.js";
-import type { TargetInput } from "./target.js";
+import type { TargetGuards } from "./target.js";
 import { parentChangeWarnings } from "./warnings.js";
 
-export function storedReviewable(ctx: EngineContext, input: TargetInput, verb: ReviewVerb): Reviewable {
+/** `text`: what the store resolves (`deliverable:<id>:<v>`, an id, `last`, `d<N>`), by its own names. */
+export function storedReviewable(ctx: EngineContext, text: string, input: TargetGuards, verb: ReviewVerb): Reviewable {
   // A legacy checkpoint bundle carries no change set: a diff says so, every other verb refuses it as not usable.
   const legacy = verb === "diff" ? legacyNoPatch : undefined;
-  const s = storedForUse(ctx, input.target, legacy);
+  const s = storedForUse(ctx, text, legacy);
   if (input.expectSha256 !== undefined)
     verifyContent({ ref: s.ref, file: s.path, expected: input.expectSha256, actual: s.sha256 });
   const cs = s.record.changeSet;

@@ -2,7 +2,7 @@
 // its workspace reset only when its live tree still equals base + frozen patch
 // (docs/decisions/immutable-deliverables.md).
 
-import { deliverableRef } from "../../domain/deliverables/refs.js";
+import { deliverableRef, type WorkerVersionRef } from "../../domain/deliverables/refs.js";
 import { refusal, type DocketError } from "../../domain/errors.js";
 import { notApproved } from "../../domain/review/approval.js";
 import { workerTreeOf } from "../../domain/workers/worker-tree.js";
@@ -15,7 +15,8 @@ import { assertFrozenIntegrity } from "./frozen-integrity.js";
 import type { WorkspaceOutcome } from "./promotion.js";
 import type { Reviewable } from "./reviewable-shape.js";
 import { assertShownBinding } from "./shown.js";
-import type { ReviewTarget, TargetInput } from "./target.js";
+import type { SidecarReader } from "./deliverables.js";
+import type { ReviewTarget, TargetGuards } from "./target.js";
 import {
   approvalOf,
   assertDecisionUnchanged,
@@ -31,8 +32,16 @@ import { resolveReviewWarnings } from "./warnings.js";
 /** Warnings a promotion of a worker version needs confirmed (the rest are said, not asked). */
 const CONFIRMED_WARNINGS = new Set(["overlap", "parent-moved", "parent-unknown"]);
 
-export function workerReviewable(ctx: EngineContext, input: TargetInput): Reviewable {
-  const t = resolveReviewTarget(ctx, input);
+/** Verbs that only read a version: a deleted worker's versions stay readable by them. */
+const READS = new Set(["diff", "verdict"]);
+
+export function workerReviewable(
+  ctx: EngineContext,
+  ref: WorkerVersionRef,
+  input: TargetGuards,
+  read?: SidecarReader,
+): Reviewable {
+  const t = resolveReviewTarget(ctx, ref, input, read);
   const current = t.pointer.ref === t.current.ref;
   const change = t.deliverable.changeSet ?? null;
   const patchPending = Boolean(change && change.patch !== "");
@@ -52,7 +61,7 @@ export function workerReviewable(ctx: EngineContext, input: TargetInput): Review
     outcome: t.deliverable.outcome,
     worker: t,
     refuses: (verb) =>
-      t.worker.deletedAt !== null && verb !== "diff"
+      t.worker.deletedAt !== null && !READS.has(verb)
         ? deletedWorker(t)
         : verb === "use" && !current
           ? useNotCurrent(t)

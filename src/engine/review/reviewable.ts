@@ -2,17 +2,21 @@
 // for the verb that asks (reviewable-shape.ts): the one place a ref's kind chooses how it is read.
 
 import type { DeliverablePointer } from "../../domain/deliverables/deliverable.js";
-import { deliverableRef, parseReviewableRef, parseSubject } from "../../domain/deliverables/refs.js";
-import { validationError } from "../../domain/errors.js";
+import {
+  parseReviewableRef,
+  workerVersionRef,
+  type ReviewableRef,
+  type Subject,
+} from "../../domain/deliverables/refs.js";
 import { requireWorker } from "../../ledger/workers/workers.js";
 import type { EngineContext } from "../context.js";
 import { newestCombined } from "./combined.js";
-import { pointerOf } from "./deliverables.js";
+import { notAWorkerRef, pointerOf, type SidecarReader } from "./deliverables.js";
 import { combinedReviewable } from "./reviewable-combined.js";
 import type { Reviewable, ReviewVerb } from "./reviewable-shape.js";
 import { storedReviewable } from "./reviewable-stored.js";
 import { workerReviewable } from "./reviewable-worker.js";
-import type { TargetInput } from "./target.js";
+import type { TargetGuards, TargetInput } from "./target.js";
 
 export type { JudgeVerb, Reviewable, ReviewVerb } from "./reviewable-shape.js";
 
@@ -22,31 +26,41 @@ export type { JudgeVerb, Reviewable, ReviewVerb } from "./reviewable-shape.js";
  * twice. A diff reads any version a worker id and `--version` name; the judging verbs hold older ones to exact refs.
  */
 export function resolveReviewable(ctx: EngineContext, input: TargetInput, verb: ReviewVerb): Reviewable {
-  const ref = parseReviewableRef(input.target);
+  const ref = typeof input.target === "string" ? parseReviewableRef(input.target) : input.target;
+  return reviewableOf(ctx, ref, input, verb);
+}
+
+/**
+ * The Reviewable of a ref already parsed (where the command took its text; nothing below parses it again).
+ * `read`: a review run's sidecar memo (review-facts.ts), for a worker's version.
+ */
+export function reviewableOf(
+  ctx: EngineContext,
+  ref: ReviewableRef,
+  guards: TargetGuards,
+  verb: ReviewVerb,
+  read?: SidecarReader,
+): Reviewable {
+  if (ref.kind === "unknown") throw notAWorkerRef(ref.text);
   const r =
     ref.kind === "combined"
-      ? combinedReviewable(ctx, input)
+      ? combinedReviewable(ctx, ref, guards)
       : ref.kind === "stored"
-        ? storedReviewable(ctx, input, verb)
+        ? storedReviewable(ctx, ref.text, guards, verb)
         : workerReviewable(
             ctx,
-            verb === "diff" && ref.kind === "worker" && ref.version === undefined && input.version !== undefined
-              ? { ...input, target: deliverableRef(ref.worker, input.version) }
-              : input,
+            verb === "diff" && ref.version === undefined && guards.version !== undefined
+              ? workerVersionRef(ref.worker, guards.version)
+              : ref,
+            guards,
+            read,
           );
-  const refused = r.refuses(verb) ?? (input.version !== undefined ? r.refuses("--version") : undefined);
+  const refused = r.refuses(verb) ?? (guards.version !== undefined ? r.refuses("--version") : undefined);
   if (refused) throw refused;
   return r;
 }
 
 /** The subject's current version: a worker's pointer, or a pair's newest recorded combined one (null: none). */
-export function currentOf(ctx: EngineContext, subject: string): DeliverablePointer | null {
-  const s = parseSubject(subject);
-  if (!s)
-    throw validationError(
-      "bad-worker-id",
-      `"${subject}" is not a worker or a combined pair`,
-      "use w<N>, or combined:w<N>+w<M>:<K>",
-    );
+export function currentOf(ctx: EngineContext, s: Subject): DeliverablePointer | null {
   return s.kind === "combined" ? newestCombined(ctx, s.key) : (pointerOf(requireWorker(ctx.db, s.worker)) ?? null);
 }

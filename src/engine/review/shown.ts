@@ -1,7 +1,7 @@
 // Recording what the human was shown, and holding a bare-id judgment to it.
 // Views call recordShown after rendering; approve/reject/revise/promote --approve call assertShownBinding before writing.
 
-import { parseDeliverableRef } from "../../domain/deliverables/refs.js";
+import { deliverableRef } from "../../domain/deliverables/refs.js";
 import {
   formatJudgedLine,
   shownBindingRefusal,
@@ -11,7 +11,7 @@ import {
 import { lastShownOf, recordShownRow } from "../../ledger/review/shown.js";
 import type { EngineContext } from "../context.js";
 import { humanRefusal } from "../authority.js";
-import type { ReviewTarget, TargetInput } from "./target.js";
+import type { ReviewTarget, TargetGuards } from "./target.js";
 
 export interface ShownPointer {
   worker: string;
@@ -31,9 +31,7 @@ export function recordShown(
 ): void {
   if (ctx.readOnly || humanRefusal(ctx, "approve")) return;
   // Only a worker's own versions bind a bare id; combined versions and stored records are always named exactly.
-  const own = versions.filter(
-    (v): v is ShownPointer => Boolean(v) && parseDeliverableRef(v!.ref)?.workerId === v!.worker,
-  );
+  const own = versions.filter((v): v is ShownPointer => Boolean(v) && v!.ref === deliverableRef(v!.worker, v!.version));
   const fresh = own.filter((v) => {
     const last = lastShownOf(ctx.db, v.worker);
     return last?.ref !== v.ref || last.surface !== surface;
@@ -50,7 +48,7 @@ export function recordShown(
 export function assertShownBinding(
   ctx: EngineContext,
   target: ReviewTarget,
-  input: TargetInput,
+  input: TargetGuards,
   verb: ShownBindingInput["verb"],
 ): string[] {
   const named = target.exact || input.version !== undefined || input.expectVersion !== undefined;

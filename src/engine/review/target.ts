@@ -2,7 +2,13 @@
 // A bare `w3` means the current version; only an exact ref may name an older one
 // (docs/decisions/immutable-deliverables.md).
 
-import { changeSetRef, deliverableRef, parseDeliverableRef } from "../../domain/deliverables/refs.js";
+import {
+  changeSetRef,
+  deliverableRef,
+  workerVersionRef,
+  type ReviewableRef,
+  type WorkerVersionRef,
+} from "../../domain/deliverables/refs.js";
 import type { Worker } from "../../domain/workers/worker.js";
 import {
   approvalFor,
@@ -21,8 +27,11 @@ import type { EngineContext } from "../context.js";
 import { deliverableByRef, pointerOf, type SidecarReader } from "./deliverables.js";
 
 export interface TargetInput {
-  /** `w3`, `3`, `w3:v2` or `worker-deliverable:w3:2`. */
-  target: string;
+  /**
+   * `w3`, `w3:v2`, `worker-deliverable:w3:2` (or a combined or stored ref) as the human gave it, parsed once where it is
+   * resolved; or the ref a surface already parsed (a card's action), handed down as it is.
+   */
+  target: string | ReviewableRef;
   /** With a bare worker id: the version the human means; an older one is refused (name the exact ref instead). */
   version?: number;
   /** The version the human was looking at (an interactive card): refused when the current version moved on. */
@@ -48,10 +57,21 @@ export interface ReviewTarget {
   sha256: string;
 }
 
-/** `read`: a review run's sidecar memo (review-facts.ts), so a queue reads each version once; by default the home. */
-export function resolveReviewTarget(ctx: EngineContext, input: TargetInput, read?: SidecarReader): ReviewTarget {
-  const exact = parseDeliverableRef(input.target) !== undefined;
-  const resolved = deliverableByRef(ctx, input.target, exact ? input.version : undefined, read);
+/** What a worker's version is held to besides its ref: the guards of TargetInput. */
+export type TargetGuards = Omit<TargetInput, "target">;
+
+/**
+ * The worker version `ref` names (parsed once, by whoever took the text). `read`: a review run's sidecar memo
+ * (review-facts.ts), so a queue reads each version once; by default the home.
+ */
+export function resolveReviewTarget(
+  ctx: EngineContext,
+  ref: WorkerVersionRef,
+  input: TargetGuards = {},
+  read?: SidecarReader,
+): ReviewTarget {
+  const exact = ref.version !== undefined;
+  const resolved = deliverableByRef(ctx, ref, exact ? input.version : undefined, read);
   const current = pointerOf(resolved.worker)!;
   if (!exact && input.version !== undefined && input.version !== current.version) {
     if (input.version < current.version) {
@@ -62,7 +82,7 @@ export function resolveReviewTarget(ctx: EngineContext, input: TargetInput, read
       );
     }
     return {
-      ...resolveReviewTarget(ctx, { target: deliverableRef(resolved.workerId, input.version) }, read),
+      ...resolveReviewTarget(ctx, workerVersionRef(resolved.workerId, input.version), {}, read),
       exact: false,
     };
   }
@@ -171,11 +191,6 @@ export function promotionOf(db: Db, ref: string): Decision | undefined {
 /** The decision that closed one exact version (promoted, or rejected / combined as its latest judgment), or undefined: open. */
 export function closureOf(db: Db, pointer: DeliverablePointer): DecisionRecord | undefined {
   return closureIn(decisionRecordsFor(db, pointer.ref), pointer);
-}
-
-/** A frozen patch still waiting for the human: not closed (domain/review/approval.ts). */
-export function isPatchPending(db: Db, pointer: DeliverablePointer): boolean {
-  return closureOf(db, pointer) === undefined;
 }
 
 /** Refs a judge could see: the deliverable and, when it has one, its frozen change set. */

@@ -17,15 +17,15 @@ import { isPlanLike } from "../../domain/plans/plan-gate.js";
 import { formatJudgment } from "../../domain/review/approval.js";
 import { moveText, type CardMove, type CardVerb } from "../../domain/review/card-actions.js";
 import { queueRank } from "../../domain/review/queue-rank.js";
-import { workersOf } from "../../ledger/workers/fleet-reads.js";
-import { openQuestionCounts, questionDetail, openQuestionsOf } from "../../ledger/workers/questions.js";
+import { queueCandidates } from "../../ledger/review/review-rows.js";
+import { questionDetail, openQuestionsOf } from "../../ledger/workers/questions.js";
 import { getWorkerEverRecorded, requireWorker } from "../../ledger/workers/workers.js";
 import { openNotesOf } from "../../ledger/talk/notes.js";
 import { readSnapshot } from "../../ledger/core/snapshot.js";
 import type { EngineContext } from "../context.js";
 import { pointerOf } from "./deliverables.js";
 import { derivePlanCoverage } from "./plan-coverage.js";
-import { approvalOf, judgmentOf, latestDecision, promotionOf, resolveReviewTarget } from "./target.js";
+import { approvalOf, judgmentOf, latestDecision, promotionOf } from "./target.js";
 import { reviewFacts, type ReviewFacts } from "./review-facts.js";
 import { integrityWarnings } from "../workers/kind-integrity.js";
 import { parentQueryOf, resolveReviewWarnings, type OverlapWithPeer, type ReviewWarning } from "./warnings.js";
@@ -35,7 +35,13 @@ import { escalateOverdueConsults } from "../talk/consult-lane.js";
 import { unjudgedCombined } from "./combined.js";
 import { combinedCard } from "./combined-card.js";
 import { cardMoves } from "./card-moves.js";
-import { parseReviewableRef, refKind } from "../../domain/deliverables/refs.js";
+import {
+  parseReviewableRef,
+  workerCurrentRef,
+  type ReviewableRef,
+  type WorkerVersionRef,
+} from "../../domain/deliverables/refs.js";
+import { reviewableOf } from "./reviewable.js";
 import { cardComments, formatCardComments, NO_COMMENTS } from "./card-comments.js";
 import type { CardNote, VerdictCard, VerdictQuestion } from "./verdict-card.js";
 
@@ -93,8 +99,19 @@ interface CardOptions {
  * since it was approved is refused (`deliverable-tampered`, naming the file and both hashes); nothing is offered on it.
  */
 export function verdictCard(ctx: EngineContext, target: string, options: CardOptions = {}): VerdictCard {
-  if (refKind(target) === "combined") return combinedCard(ctx, target);
-  const { card, tampered } = buildCard(ctx, target, options);
+  return cardOf(ctx, parseReviewableRef(target), options);
+}
+
+/** The card of a ref already parsed (where the command took its text): a worker's version or a combined one. */
+export function cardOf(ctx: EngineContext, ref: ReviewableRef, options: CardOptions = {}): VerdictCard {
+  if (ref.kind === "combined") return combinedCard(ctx, reviewableOf(ctx, ref, {}, "verdict").combined!);
+  if (ref.kind !== "worker")
+    throw validationError(
+      "bad-worker-id",
+      `"${ref.text}" is not a worker or deliverable ref`,
+      "use w<N> or worker-deliverable:w<N>:<K>",
+    );
+  const { card, tampered } = buildCard(ctx, ref, options);
   if (tampered) throw tampered;
   return card;
 }
@@ -102,12 +119,12 @@ export function verdictCard(ctx: EngineContext, target: string, options: CardOpt
 /** The card, and the tampering refusal when an approved version's bytes changed (the queue shows it as a warning). */
 function buildCard(
   ctx: EngineContext,
-  target: string,
+  ref: WorkerVersionRef,
   given: CardOptions = {},
 ): { card: VerdictCard; tampered?: DocketError } {
   // One run's facts, the queue's or this card's own: the card's sidecar is read once, its peers' overlap checks included.
   const options = { ...given, facts: given.facts ?? reviewFacts(ctx) };
-  const facts = cardFacts(ctx, target, options);
+  const facts = cardFacts(ctx, ref, options);
   const judged = cardJudgment(ctx, facts);
   const { row, pointer, deliverable, invalid, content } = facts;
   const coverage = derivePlanCoverage(ctx, row, deliverable);
@@ -167,28 +184,21 @@ interface CardFacts {
   content: { path: string; sha256: string } | null;
 }
 
-function cardFacts(ctx: EngineContext, target: string, options: CardOptions): CardFacts {
-  const ref = parseReviewableRef(target);
-  const workerId = ref.kind === "worker" ? ref.worker : undefined;
-  if (!workerId)
-    throw validationError(
-      "bad-worker-id",
-      `"${target}" is not a worker or deliverable ref`,
-      "use w<N> or worker-deliverable:w<N>:<K>",
-    );
+/** Read as the worker's Reviewable (the version every verb judges), or the worker alone before its first version. */
+function cardFacts(ctx: EngineContext, ref: WorkerVersionRef, options: CardOptions): CardFacts {
   // A deleted worker's card opens by its exact ref only: its versions stay, the worker does not.
   const row =
-    (ref.kind === "worker" && ref.version !== undefined && getWorkerEverRecorded(ctx.db, workerId)) ||
-    requireWorker(ctx.db, workerId);
+    (ref.version !== undefined && getWorkerEverRecorded(ctx.db, ref.worker)) || requireWorker(ctx.db, ref.worker);
   if (!pointerOf(row)) return { row, pointer: null, deliverable: null, invalid: null, content: null };
   try {
-    const t = resolveReviewTarget(ctx, { target, version: options.version }, options.facts?.sidecar);
+    const r = reviewableOf(ctx, ref, { version: options.version }, "verdict", options.facts?.sidecar);
+    const t = r.worker!;
     return {
       row: t.worker,
-      pointer: t.pointer,
+      pointer: r.pointer,
       deliverable: t.deliverable,
       invalid: null,
-      content: { path: t.path, sha256: t.sha256 },
+      content: { path: r.path, sha256: r.sha256 },
     };
   } catch (error) {
     // A missing/corrupt sidecar is shown as such on the card; nothing falls back to live state.
@@ -305,21 +315,17 @@ interface Ranked {
   row: Worker;
 }
 
+/** Read in one query of the workers that may need judgment only: a settled worker is never read. */
 function rankedForJudgment(ctx: EngineContext, root: string): Ranked[] {
-  const questions = openQuestionCounts(ctx.db);
   const ranked: Ranked[] = [];
-  for (const row of workersOf(ctx.db, { projectRoot: root })) {
-    const pointer = pointerOf(row);
+  for (const { row, openQuestions, acted } of queueCandidates(ctx.db, root)) {
     // A version the human asked to revise waits on its worker, not on the human: it leaves the queue like a judged one.
-    const acted = pointer
-      ? (judgmentOf(ctx.db, pointer) ?? latestDecision(ctx.db, pointer.ref, ["revise"]))
-      : undefined;
     const rank = queueRank({
-      openQuestions: questions.get(row.id) ?? 0,
+      openQuestions,
       state: row.state,
       reviewedAt: row.reviewedAt,
-      hasVersion: Boolean(pointer),
-      judged: Boolean(acted),
+      hasVersion: Boolean(pointerOf(row)),
+      judged: acted,
     });
     if (rank !== undefined) ranked.push({ rank, row });
   }
@@ -336,7 +342,9 @@ function queueCards(ctx: EngineContext, root: string, ranked: readonly Ranked[])
       return peer ? [parentQueryOf(peer.row, peer.change)] : [];
     }),
   );
-  const cards = ranked.map((r) => buildCard(ctx, r.row.id, { facts, dryMerge: false, spendRead: true }).card);
+  const cards = ranked.map(
+    (r) => buildCard(ctx, workerCurrentRef(r.row.id), { facts, dryMerge: false, spendRead: true }).card,
+  );
   // Combined versions waiting for judgment come with the ready ones, after open questions and failures.
   const firstReady = ranked.findIndex((r) => r.rank === 2);
   cards.splice(
@@ -344,7 +352,7 @@ function queueCards(ctx: EngineContext, root: string, ranked: readonly Ranked[])
     0,
     ...unjudgedCombined(ctx)
       .reverse()
-      .map((ref) => combinedCard(ctx, ref)),
+      .map((ref) => cardOf(ctx, ref)),
   );
   return cards;
 }

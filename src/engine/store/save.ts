@@ -36,7 +36,7 @@ import {
 import type { Tx } from "../../ledger/core/runner.js";
 import { DIRTY, pinStored, repinStored, setStamp, upsertIndexRow } from "../../ledger/store/store-index.js";
 import type { EngineContext } from "../context.js";
-import { deliverableByRef } from "../review/deliverables.js";
+import { deliverableByRef, workerRefOf } from "../review/deliverables.js";
 import { indexRowOf } from "./catalog.js";
 import { assertHuman } from "../authority.js";
 
@@ -104,7 +104,7 @@ export interface SaveFromInput {
 /** Saves an exactly approved current worker version: body, frozen patch, evidence, refs, review notes, approval, provenance. */
 export function saveFromWorker(ctx: EngineContext, input: SaveFromInput): SaveResult {
   assertHuman(ctx, "save");
-  const target = deliverableByRef(ctx, input.from);
+  const target = deliverableByRef(ctx, workerRefOf(input.from));
   const { workerId, worker, pointer, deliverable: d } = target;
   const current = worker.deliverableVersion;
   if (current !== null && pointer.version < current) {

@@ -11,6 +11,7 @@ import { isStuck, lastProgressMs, stuckText } from "../../domain/workers/evidenc
 import { eventsTouchedMs } from "../../files/workers/events-log.js";
 import { WORKER_FILES, workerPath } from "../../files/workers/worker-files.js";
 import { openFindings, type Finding } from "../../ledger/workers/findings.js";
+import { getWorker } from "../../ledger/workers/workers.js";
 import { paneFromMap, type PaneMap } from "../../substrate/tmux.js";
 import type { EngineContext } from "../context.js";
 import { closeFindings, recordFinding } from "./findings.js";
@@ -50,7 +51,18 @@ export function observeWorkers(
     const mine = open.filter((f) => f.worker === row.id);
     changed = observeOne(ctx, row, mine, { nowMs, stuckMs }) || changed;
   }
+  forgetUnlisted(ctx, rows);
   return changed;
+}
+
+/** A remembered worker the listing did not read (a listing leaves out the settled) is forgotten once it is done. */
+function forgetUnlisted(ctx: EngineContext, rows: readonly Worker[]): void {
+  const listed = new Set(rows.map((r) => r.id));
+  for (const id of screens.keys()) {
+    if (listed.has(id)) continue;
+    const row = getWorker(ctx.db, id);
+    if (!row || row.exited || isTerminal(row.state)) screens.delete(id);
+  }
 }
 
 function observeOne(

@@ -21,7 +21,7 @@ import { messageDeliveries } from "../../ledger/talk/message-delivery.js";
 import { decisionsForRef, decisionsForWorker } from "../../ledger/review/decisions.js";
 import { describeMessage } from "../../domain/talk/message-summary.js";
 import { listLaunches } from "../../ledger/workers/launches.js";
-import { workersOf } from "../../ledger/workers/fleet-reads.js";
+import { listedWorkersOf, workersOf } from "../../ledger/workers/fleet-reads.js";
 import { openQuestionCounts, openQuestionsOf } from "../../ledger/workers/questions.js";
 import { getWorker, requireWorker } from "../../ledger/workers/workers.js";
 import { paneFromMap, type PaneMap } from "../../substrate/tmux.js";
@@ -142,14 +142,15 @@ export function viewOf(
 export function listWorkers(ctx: EngineContext, options: { all?: boolean } = {}): WorkerListing {
   escalateOverdueConsults(ctx);
   const panes = ctx.tmux.listPanes();
-  let rows = workersOf(ctx.db, options.all ? {} : { projectRoot: ctx.projectRoot() });
+  // Without --all only what it may show or still has to harvest is read: a settled worker done with costs nothing.
+  const read = () => (options.all ? workersOf(ctx.db) : listedWorkersOf(ctx.db, ctx.projectRoot()));
+  let rows = read();
   const hosts = hostListings(
     ctx,
     rows.filter((r) => !r.exited || awaitsHarvest(r)),
   );
   const observed = observeWorkers(ctx, rows, panes, hosts);
-  if (harvestFinished(ctx, rows, panes, hosts) + reconcileStalledStarts(ctx, rows) > 0 || observed)
-    rows = workersOf(ctx.db, options.all ? {} : { projectRoot: ctx.projectRoot() });
+  if (harvestFinished(ctx, rows, panes, hosts) + reconcileStalledStarts(ctx, rows) > 0 || observed) rows = read();
   if (!options.all) rows = rows.filter((r) => !isSettled({ state: r.state, reviewedAt: r.reviewedAt }));
   if (refreshSpend(ctx, rows) && enforceBudgets(ctx, rows) > 0) rows = rows.map((r) => getWorker(ctx.db, r.id) ?? r);
   const spend = spendByWorker(ctx.db);

@@ -2,7 +2,7 @@
 // pi dock reads on every ledger change.
 
 import type { Db } from "../core/open.js";
-import type { PersistedState } from "../../domain/workers/lifecycle.js";
+import { TERMINAL_STATES, type PersistedState } from "../../domain/workers/lifecycle.js";
 import type { WorkerAgent } from "../../domain/workers/spawn-policy.js";
 import { jsonColumn } from "../core/json-columns.js";
 import { isSourceHandoff, type SourceHandoff } from "../../domain/deliverables/deliverable.js";
@@ -18,6 +18,22 @@ export function workersOf(db: Db, options: { projectRoot?: string } = {}): Worke
           options.projectRoot,
         )
       : statement(db, "SELECT * FROM workers WHERE deleted_at IS NULL ORDER BY seq").all();
+  return (rows as WorkerRow[]).map(workerFromRow);
+}
+
+// isSettled (domain/workers/lifecycle.ts) in SQL: ended, or reviewed in a terminal state.
+const SETTLED_SQL = `(state = 'ended' OR (reviewed_at IS NOT NULL AND state IN (${TERMINAL_STATES.map((s) => `'${s}'`).join(", ")})))`;
+
+/**
+ * This project's workers a listing reads: the unsettled ones it shows, and the settled ones whose process or pane is
+ * not done with yet (not exited, or its pane not captured). A settled worker that is done with is never read.
+ */
+export function listedWorkersOf(db: Db, projectRoot: string): Worker[] {
+  const rows = statement(
+    db,
+    `SELECT * FROM workers WHERE deleted_at IS NULL AND project_root = ?
+      AND (NOT ${SETTLED_SQL} OR exited = 0 OR pane_captured_at IS NULL) ORDER BY seq`,
+  ).all(projectRoot);
   return (rows as WorkerRow[]).map(workerFromRow);
 }
 

@@ -5,7 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { writeFileSync, unlinkSync } from "node:fs";
 import { done, fail, todos, wait } from "../../../src/engine/protocol/protocol.js";
-import { currentDeliverable, deliverableByRef } from "../../../src/engine/review/deliverables.js";
+import { currentDeliverable, deliverableByRef, workerRefOf } from "../../../src/engine/review/deliverables.js";
 import { addItem } from "../../../src/engine/work/items.js";
 import { dispatchItems } from "../../../src/engine/work/dispatch.js";
 import { deliverablePath, listDeliverableVersions } from "../../../src/files/workers/deliverables.js";
@@ -153,7 +153,7 @@ test("todos replaces the board on the worker row and never gates done", (t) => {
 test("review reads refuse a missing or invalid sidecar with what to do, and never fall back", (t) => {
   const { ctx, w, who } = setup(t);
   assert.throws(
-    () => deliverableByRef(ctx, w.worker),
+    () => deliverableByRef(ctx, workerRefOf(w.worker)),
     (e) =>
       isDocketError(e) &&
       e.code === "no-deliverable" &&
@@ -161,13 +161,13 @@ test("review reads refuse a missing or invalid sidecar with what to do, and neve
   );
   done(ctx, who, { callId: "c1", body: "b", outcome: "completed", summary: "s" });
   assert.throws(
-    () => deliverableByRef(ctx, w.worker, 2),
+    () => deliverableByRef(ctx, workerRefOf(w.worker), 2),
     (e) => isDocketError(e) && e.code === "no-such-version",
   );
   writeFileSync(`${deliverablePath(ctx.home, w.worker, 1)}.x`, "");
   unlinkSync(deliverablePath(ctx.home, w.worker, 1));
   assert.throws(
-    () => deliverableByRef(ctx, w.worker),
+    () => deliverableByRef(ctx, workerRefOf(w.worker)),
     (e) =>
       isDocketError(e) &&
       e.code === "deliverable-invalid" &&
@@ -182,11 +182,11 @@ test("review reads refuse a missing or invalid sidecar with what to do, and neve
     JSON.stringify({ schemaVersion: 1, id: "worker-deliverable:w99" }),
   );
   assert.throws(
-    () => deliverableByRef(ctx, w.worker),
+    () => deliverableByRef(ctx, workerRefOf(w.worker)),
     (e) => isDocketError(e) && e.code === "deliverable-invalid" && e.message.includes("does not belong to"),
   );
   assert.throws(
-    () => deliverableByRef(ctx, "bogus"),
+    () => deliverableByRef(ctx, workerRefOf("bogus")),
     (e) => isDocketError(e) && e.code === "bad-deliverable-ref",
   );
 });

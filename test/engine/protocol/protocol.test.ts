@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { readFileSync, writeFileSync, mkdirSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
 import { done, fail, todos, wait } from "../../../src/engine/protocol/protocol.js";
-import { deliverableByRef } from "../../../src/engine/review/deliverables.js";
+import { deliverableByRef, workerRefOf } from "../../../src/engine/review/deliverables.js";
 import { addItem } from "../../../src/engine/work/items.js";
 import { dispatchItems } from "../../../src/engine/work/dispatch.js";
 import {
@@ -86,8 +86,8 @@ test("the same call id returns the same version; a new call id makes the next, a
   assert.equal(second.deliverable.version, 2);
   assert.deepEqual(readFileSync(deliverablePath(ctx.home, w.worker, 1)), v1Bytes, "v1 is byte-identical after v2");
   assert.equal(row(ctx, "SELECT deliverable_version FROM workers WHERE id = ?", w.worker).deliverable_version, 2);
-  assert.equal(deliverableByRef(ctx, w.worker, 1).deliverable.body, "first");
-  assert.equal(deliverableByRef(ctx, `${w.worker}:v2`).deliverable.body, "second");
+  assert.equal(deliverableByRef(ctx, workerRefOf(w.worker), 1).deliverable.body, "first");
+  assert.equal(deliverableByRef(ctx, workerRefOf(`${w.worker}:v2`)).deliverable.body, "second");
 });
 
 test("a corrupt v2.json keeps its number: the next done claims v3 and leaves v2 untouched", (t) => {
@@ -233,7 +233,7 @@ test("the frozen patch (text, new, deleted, binary and non-UTF-8 files) applies 
   writeFileSync(join(w.workspace, "logo.bin"), Buffer.from([0, 1, 2, 255, 254, 0, 10]));
   writeFileSync(join(w.workspace, "latin1.txt"), Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]));
   const r = done(ctx, who, { callId: "c1", body: "b", outcome: "completed", summary: "s" });
-  const d = deliverableByRef(ctx, r.deliverable.ref).deliverable;
+  const d = deliverableByRef(ctx, workerRefOf(r.deliverable.ref)).deliverable;
   const fresh = join(tempDir(t, "docket-apply-"), "wt");
   git(w.project, "worktree", "add", "-q", "--detach", fresh, w.base);
   const patchFile = join(fresh, "..", "frozen.patch");
@@ -260,7 +260,7 @@ test("capture leaves the worker's own index alone: its staged and unstaged state
   const status = git(w.workspace, "status", "--porcelain");
   done(ctx, who, { callId: "c1", body: "b", outcome: "completed", summary: "s" });
   assert.equal(git(w.workspace, "status", "--porcelain"), status);
-  const files = deliverableByRef(ctx, w.worker).deliverable.changeSet!.files.map((f) => f.path);
+  const files = deliverableByRef(ctx, workerRefOf(w.worker)).deliverable.changeSet!.files.map((f) => f.path);
   assert.deepEqual(files, ["staged.txt", "untracked.txt"]);
 });
 
@@ -271,7 +271,7 @@ test("commits the worker made are part of the change set: the diff is against it
   git(w.workspace, "-c", "user.email=a@b", "-c", "user.name=a", "commit", "-q", "-m", "work");
   done(ctx, who, { callId: "c1", body: "b", outcome: "completed", summary: "s" });
   assert.deepEqual(
-    deliverableByRef(ctx, w.worker).deliverable.changeSet!.files.map((f) => f.path),
+    deliverableByRef(ctx, workerRefOf(w.worker)).deliverable.changeSet!.files.map((f) => f.path),
     ["committed.txt"],
   );
 });
@@ -281,7 +281,7 @@ test("a read-only worker in a shared workspace publishes with no change set", (t
   const w = isolatedWorker(t, ctx);
   ctx.commands.run("test.shared", {}, (tx) => updateWorker(tx, w.worker, { workspaceMode: "shared", base: null }));
   const r = done(ctx, w, { callId: "c", body: "findings text", outcome: "findings", summary: "found" });
-  assert.equal(deliverableByRef(ctx, r.deliverable.ref).deliverable.changeSet, null);
+  assert.equal(deliverableByRef(ctx, workerRefOf(r.deliverable.ref)).deliverable.changeSet, null);
 });
 
 test("done sends each item entry through the report path; one refused entry refuses the whole call before any version is frozen", (t) => {

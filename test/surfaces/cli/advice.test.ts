@@ -10,6 +10,7 @@ import {
   assertPointerUnchanged,
   resolveReviewTarget,
 } from "../../../src/engine/review/target.js";
+import { workerRefOf } from "../../../src/engine/review/deliverables.js";
 import { createIo } from "../../../src/surfaces/shared/io.js";
 import { VERB_GROUPS } from "../../../src/surfaces/shared/verbs/registry.js";
 import {
@@ -199,7 +200,8 @@ test("running every refusal's advised command that names a value: the value is o
     {
       covers: "src/engine/review/target.ts#version-moved",
       succeeds: true,
-      refuse: () => engineRefusal(() => resolveReviewTarget(g.ctx, { target: fixture.older.worker, expectVersion: 1 })),
+      refuse: () =>
+        engineRefusal(() => resolveReviewTarget(g.ctx, workerRefOf(fixture.older.worker), { expectVersion: 1 })),
     },
     {
       covers: "src/engine/review/target.ts#version-moved",
