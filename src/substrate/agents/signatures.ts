@@ -1,5 +1,6 @@
 // What each agent prints in its pane when it stopped on an error it cannot get past by itself: authentication, the
-// model, quota or billing. One table per agent, next to its launcher, so an AgentAdapter can own its own later.
+// model, quota or billing. One table per agent, next to its launcher; which agents are scanned at all is a trait
+// (domain/agents/traits.ts: screenShowsBlocked).
 
 /** A pane line that says the agent is blocked: the pattern, and what the human is told it means. */
 export interface PaneSignature {
