@@ -6,19 +6,17 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { connect } from "node:net";
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { addItem } from "../../../src/engine/work/items.js";
 import { dispatchItems } from "../../../src/engine/work/dispatch.js";
 import { checkLedgerIntegrity } from "../../../src/ledger/core/integrity.js";
 import { callDoor, doorOf } from "../../../src/surfaces/shared/door-client.js";
-import { cliEnv, docket, DOCKET_BIN } from "../../support/docket-cli.js";
-import { gitRepo } from "../../support/git.js";
+import { cliGround } from "../../support/cli-workers.js";
+import { cliEnv, DOCKET_BIN } from "../../support/docket-cli.js";
 import { isolatedWorker } from "../../support/protocol-worker.js";
 import { teardown, type Hooks } from "../../support/teardown.js";
-import { tempDir } from "../../support/temp.js";
-import { tmuxServer } from "../../support/tmux.js";
 import { waitFor } from "../../support/wait.js";
 import { addWorker, invariantViolations, workLedger } from "../../support/work-ledger.js";
 import { PERIODIC_KEY_MS, recordHeartbeat, recordTurn } from "../../../src/engine/workers/lifecycle.js";
@@ -70,20 +68,7 @@ function runCli(
 test("a command worker given only DOCKET_DOOR and its identity (no home, empty HOME) completes todos, wait, report and done; the human sees all of it", {
   timeout: 240_000,
 }, async (t) => {
-  const root = tempDir(t);
-  mkdirSync(join(root, "repo"));
-  const repo = gitRepo(join(root, "repo"), { "src/app.txt": "one\n" });
-  const home = join(root, "docket");
-  mkdirSync(join(root, "tmp"));
-  const server = tmuxServer(t);
-  const env = cliEnv({
-    DOCKET_HOME: home,
-    DOCKET_TMUX_SOCKET: server.socket,
-    HOME: root,
-    TMPDIR: join(root, "tmp"),
-    PI_CODING_AGENT_DIR: join(root, "agent"),
-  });
-  const run = (...args: string[]) => docket({ env, cwd: repo }, ...args);
+  const { home, run } = cliGround(t, { files: { "src/app.txt": "one\n" } });
   assert.equal(run("item", "add", "--json", "make", "it", "blue").code, 0);
   // Every docket call of the worker runs with exactly these variables: its door and identity, nothing of the home.
   const bare =
