@@ -114,44 +114,23 @@ test("dispatch, worker report, attention and obligations speak the contract end 
     env,
   );
   assert.deepEqual(blocked, { code: 0, body: { results: [{ item: "r1", status: "pending", reportId: "rp1" }] } });
-  const done = json(
-    [
-      "worker",
-      "report",
-      "--item",
-      "t1",
-      "--outcome",
-      "done",
-      "--body",
-      "docs written",
-      "--evidence",
-      "commit=abc123 pushed to origin/main",
-      "--key",
-      "k1",
-    ],
-    env,
-  );
+  const report = [
+    "worker",
+    "report",
+    "--item",
+    "t1",
+    "--outcome",
+    "done",
+    "--body",
+    "docs written",
+    "--evidence",
+    "commit=abc123 pushed to origin/main",
+    "--key",
+    "k1",
+  ];
+  const done = json(report, env);
   assert.deepEqual(done, { code: 0, body: { results: [{ item: "t1", status: "resolved", reportId: "rp2" }] } });
-  assert.deepEqual(
-    json(
-      [
-        "worker",
-        "report",
-        "--item",
-        "t1",
-        "--outcome",
-        "done",
-        "--body",
-        "docs written",
-        "--evidence",
-        "commit=abc123 pushed to origin/main",
-        "--key",
-        "k1",
-      ],
-      env,
-    ),
-    done,
-  );
+  assert.deepEqual(json(report, env), done, "the same key again answers the same");
 
   assert.deepEqual(json(["attention"]).body, {
     notifications: [
