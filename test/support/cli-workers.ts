@@ -57,7 +57,7 @@ export function cliGround(t: { after(fn: () => void): void }, options: GroundOpt
     DOCKET_TMUX_SOCKET: server.socket,
     HOME: options.userHome ? mkdirp(join(root, options.userHome)) : root,
     TMPDIR: join(root, "tmp"),
-    PI_CODING_AGENT_DIR: join(root, "agent"),
+    PI_CODING_AGENT_DIR: mkdirp(join(root, "agent")),
     ...(options.sandbox ? AS_CONFIGURED : {}),
     ...options.env,
   });
