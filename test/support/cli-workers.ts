@@ -4,6 +4,7 @@
 import assert from "node:assert/strict";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { identityEnv } from "./protocol-worker.js";
 import { AS_CONFIGURED, cliEnv, docket, type CliRun } from "./docket-cli.js";
 import { gitRepo } from "./git.js";
 import { tempDir } from "./temp.js";
@@ -72,19 +73,7 @@ export function fixture(t: { after(fn: () => void): void }, config: Record<strin
   const g = cliGround(t, { files: { "a.txt": "one\n", ".gitignore": "secret.env\n" }, config });
   return {
     ...g,
-    as: (who, ...args) =>
-      docket(
-        {
-          env: {
-            ...g.env,
-            DOCKET_WORKER_ID: who.worker,
-            DOCKET_GENERATION: String(who.generation),
-            DOCKET_RUN_TOKEN: who.runToken,
-          },
-          cwd: g.repo,
-        },
-        ...args,
-      ),
+    as: (who, ...args) => docket({ env: { ...g.env, ...identityEnv(who) }, cwd: g.repo }, ...args),
   };
 }
 

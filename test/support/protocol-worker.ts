@@ -16,6 +16,11 @@ export interface ProtocolWorker {
   base: string;
 }
 
+/** The variables a worker's own process runs with: its id, generation and run token. */
+export function identityEnv(who: { worker: string; generation: number; runToken: string }): Record<string, string> {
+  return { DOCKET_WORKER_ID: who.worker, DOCKET_GENERATION: String(who.generation), DOCKET_RUN_TOKEN: who.runToken };
+}
+
 export function isolatedWorker(
   t: { after(fn: () => void): void },
   ctx: EngineContext,

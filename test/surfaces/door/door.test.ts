@@ -15,7 +15,7 @@ import { checkLedgerIntegrity } from "../../../src/ledger/core/integrity.js";
 import { callDoor, doorOf } from "../../../src/surfaces/shared/door-client.js";
 import { cliGround } from "../../support/cli-workers.js";
 import { cliEnv, DOCKET_BIN } from "../../support/docket-cli.js";
-import { isolatedWorker } from "../../support/protocol-worker.js";
+import { identityEnv, isolatedWorker } from "../../support/protocol-worker.js";
 import { teardown, type Hooks } from "../../support/teardown.js";
 import { waitFor } from "../../support/wait.js";
 import { addWorker, invariantViolations, workLedger } from "../../support/work-ledger.js";
@@ -129,9 +129,7 @@ test("SIGKILL of the door in the middle of a done's capture: the client's retry 
   for (let i = 0; i < 1500; i++) writeFileSync(join(w.workspace, "src", `f${i}.txt`), `changed ${i}\n`.repeat(20));
   const env = cliEnv({
     DOCKET_HOME: home,
-    DOCKET_WORKER_ID: w.worker,
-    DOCKET_GENERATION: "1",
-    DOCKET_RUN_TOKEN: w.runToken,
+    ...identityEnv(w),
     HOME: home,
   });
   // The first call starts the door; a heartbeat makes sure it runs before the done that it will die in.
@@ -172,9 +170,7 @@ test("SIGKILL of the door in the middle of a report stream: the retry lands ever
   writeFileSync(file, JSON.stringify(items.map((item) => ({ item, outcome: "done", body: `finished ${item}` }))));
   const env = cliEnv({
     DOCKET_HOME: home,
-    DOCKET_WORKER_ID: who.worker,
-    DOCKET_GENERATION: "1",
-    DOCKET_RUN_TOKEN: who.runToken,
+    ...identityEnv(who),
     HOME: home,
   });
   assert.equal((await runCli(t, env, home, ["worker", "heartbeat"])).code, 0);
@@ -200,9 +196,7 @@ test("a heartbeat, turn, touches batch and event the door committed but never an
   const who = addWorker(ctx, "tok-beat");
   const env = cliEnv({
     DOCKET_HOME: home,
-    DOCKET_WORKER_ID: who.worker,
-    DOCKET_GENERATION: "1",
-    DOCKET_RUN_TOKEN: who.runToken,
+    ...identityEnv(who),
     HOME: home,
   });
   assert.equal((await runCli(t, env, home, ["worker", "heartbeat"])).code, 0); // starts the door
@@ -322,12 +316,7 @@ test("16 workers making 100 calls each at once through one door: nothing lost, n
     }`;
   const runs = workers.map((w) => {
     const child = spawn(process.execPath, ["--input-type=module", "-e", program], {
-      env: cliEnv({
-        DOCKET_HOME: home,
-        DOCKET_WORKER_ID: w.worker,
-        DOCKET_GENERATION: "1",
-        DOCKET_RUN_TOKEN: w.runToken,
-      }),
+      env: cliEnv({ DOCKET_HOME: home, ...identityEnv(w) }),
       stdio: ["ignore", "pipe", "pipe"],
     });
     teardown(t).child(child);
