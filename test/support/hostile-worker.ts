@@ -14,11 +14,13 @@ import {
 } from "node:fs";
 import { join, relative } from "node:path";
 import { cliGround } from "./cli-workers.js";
-import { docketWith, type CliRun } from "./docket-cli.js";
+import { cliEnv, docketWith, type CliRun } from "./docket-cli.js";
 import { git } from "./git.js";
 import { workerIdentityEnv } from "./launch-env.js";
+import { identityEnv, type ProtocolWorker } from "./protocol-worker.js";
 import { ledgerRows } from "./snapshot.js";
 import { waitFor } from "./wait.js";
+import { workLedger } from "./work-ledger.js";
 
 type T = { after(fn: () => void): void };
 
@@ -43,6 +45,34 @@ export function hostileGround(t: T): HostileGround {
   writeFileSync(join(g.repo, "README.md"), "hello, work in progress\n");
   writeFileSync(join(g.repo, "notes.txt"), "my untracked notes\n");
   return { root: g.root, project: g.repo, home: g.home, marker: join(g.root, "PWNED"), env: g.env, human: g.run };
+}
+
+/**
+ * A work ledger with the real CLI run as the human in a worker's project, or as that worker's own process in its
+ * workspace (no tmux: nothing here is spawned; the workers are rows with worktrees, from isolatedWorker).
+ */
+export function ledgerCli(t: T) {
+  const { ctx, home } = workLedger(t);
+  const human =
+    (w: ProtocolWorker) =>
+    (...args: string[]) =>
+      docketWith({ env: cliEnv({ DOCKET_HOME: home, HOME: home }), cwd: w.project, input: "" }, ...args);
+  const worker =
+    (w: ProtocolWorker) =>
+    (args: string[], input = "") =>
+      docketWith(
+        {
+          env: cliEnv({
+            DOCKET_HOME: home,
+            HOME: home,
+            ...identityEnv(w),
+          }),
+          cwd: w.workspace,
+          input,
+        },
+        ...args,
+      );
+  return { ctx, home, human, worker };
 }
 
 export interface HostileWorker {

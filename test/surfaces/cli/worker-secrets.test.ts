@@ -29,7 +29,10 @@ function fixture(t: { after(fn: () => void): void }) {
       const path = join(g.root, `seen-${worker}-${generation}.txt`);
       return existsSync(path) ? readFileSync(path, "utf8").trim() : undefined;
     });
-  return { ...g, seen };
+  /** A scout command worker given `API_KEY=<secret>` through --env, whose process writes what it sees. */
+  const spawn = (secret: string, task: string) =>
+    g.run("spawn", "--agent", "command", "--as", "scout", "--cmd", SEEN, "--env", `API_KEY=${secret}`, "--json", task);
+  return { ...g, seen, spawn };
 }
 
 /** The argv of every process this user can see. */
@@ -51,19 +54,7 @@ test("two workers' identities and secrets are in neither tmux's environment, a f
   const f = fixture(t);
   const secrets = [`sekrit-${randomBytes(8).toString("hex")}`, `sekrit-${randomBytes(8).toString("hex")}`];
   for (const [i, secret] of secrets.entries()) {
-    const r = f.run(
-      "spawn",
-      "--agent",
-      "command",
-      "--as",
-      "scout",
-      "--cmd",
-      SEEN,
-      "--env",
-      `API_KEY=${secret}`,
-      "--json",
-      `worker ${i + 1}`,
-    );
+    const r = f.spawn(secret, `worker ${i + 1}`);
     assert.equal(r.code, 0, r.stderr + r.stdout);
   }
   assert.equal(
@@ -124,22 +115,7 @@ test("respawn reuses the --env values from the env file under a new token; delet
 }, async (t) => {
   const f = fixture(t);
   const secret = `sekrit-${randomBytes(8).toString("hex")}`;
-  assert.equal(
-    f.run(
-      "spawn",
-      "--agent",
-      "command",
-      "--as",
-      "scout",
-      "--cmd",
-      SEEN,
-      "--env",
-      `API_KEY=${secret}`,
-      "--json",
-      "keep it",
-    ).code,
-    0,
-  );
+  assert.equal(f.spawn(secret, "keep it").code, 0);
   assert.equal(await f.seen("w1", 1), `w1|1|${secret}|token|none`);
   const first = launchEnvOf(f.home, "w1").DOCKET_RUN_TOKEN;
 
