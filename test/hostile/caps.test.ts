@@ -24,14 +24,8 @@ import { join } from "node:path";
 import { openEngine } from "../../src/engine/open.js";
 import { startWebServer } from "../../src/surfaces/web/server.js";
 import { cliEnv, docket, docketWith } from "../support/docket-cli.js";
-import {
-  appWith,
-  groundEnv,
-  publish,
-  type ReviewGround,
-  reviewGround,
-  reviewWorker,
-} from "../support/review-fixture.js";
+import { appWith, groundEnv, publish, reviewGround, reviewWorker } from "../support/review-fixture.js";
+import type { ReviewGround } from "../support/review-fixture.js";
 import { identityEnv, type ProtocolWorker } from "../support/protocol-worker.js";
 import { tempDir } from "../support/temp.js";
 import { tmuxServer } from "../support/tmux.js";

@@ -8,15 +8,8 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { browser } from "../support/browser.js";
 import { docket, type CliRun } from "../support/docket-cli.js";
-import {
-  appWith,
-  gitStatus,
-  groundEnv,
-  publish,
-  type ReviewGround,
-  reviewGround,
-  reviewWorker,
-} from "../support/review-fixture.js";
+import { appWith, gitStatus, groundEnv, publish, reviewGround, reviewWorker } from "../support/review-fixture.js";
+import type { ReviewGround } from "../support/review-fixture.js";
 import { identityEnv, type ProtocolWorker } from "../support/protocol-worker.js";
 import { tmuxServer } from "../support/tmux.js";
 import { dumpTables } from "../support/work-ledger.js";

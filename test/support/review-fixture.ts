@@ -41,6 +41,24 @@ export function reviewWorker(t: T, g: ReviewGround): ProtocolWorker {
   return isolatedWorker(t, g.ctx, { project: g.project });
 }
 
+/** Records the worker as a command worker that runs on `host` (a remote spawn's execution), its name read back as is. */
+export function runsOnHost(g: ReviewGround, w: ProtocolWorker, host: string): void {
+  const execution = {
+    agent: "command",
+    command: "true",
+    kind: "general",
+    model: null,
+    thinking: "off",
+    context: "fresh",
+    workspace: "isolated",
+    readOnly: false,
+    piArgs: [],
+    subdir: "",
+    host,
+  };
+  g.ctx.db.prepare("UPDATE workers SET execution = ? WHERE id = ?").run(JSON.stringify(execution), w.worker);
+}
+
 /** The CLI environment of the ground's home, with a scratch HOME, TMPDIR and pi agent dir (and any `extra` env). */
 export function groundEnv(t: T, g: ReviewGround, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const scratch = tempDir(t, "docket-review-cli-");

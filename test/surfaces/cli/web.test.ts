@@ -6,14 +6,8 @@ import assert from "node:assert/strict";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { identityEnv } from "../../support/protocol-worker.js";
-import {
-  appWith,
-  humanCli,
-  publish,
-  type ReviewGround,
-  reviewGround,
-  reviewWorker,
-} from "../../support/review-fixture.js";
+import { appWith, humanCli, publish, reviewGround, reviewWorker } from "../../support/review-fixture.js";
+import type { ReviewGround } from "../../support/review-fixture.js";
 import { tmuxServer } from "../../support/tmux.js";
 
 type T = { after(fn: () => void): void };

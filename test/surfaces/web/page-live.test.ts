@@ -8,14 +8,8 @@ import { join } from "node:path";
 import { decisionsForWorker } from "../../../src/ledger/review/decisions.js";
 import { browser, screenshot, watchSideEffects } from "../../support/browser.js";
 import { docket } from "../../support/docket-cli.js";
-import {
-  appWith,
-  groundEnv,
-  publish,
-  type ReviewGround,
-  reviewGround,
-  reviewWorker,
-} from "../../support/review-fixture.js";
+import { appWith, groundEnv, publish, reviewGround, reviewWorker } from "../../support/review-fixture.js";
+import type { ReviewGround } from "../../support/review-fixture.js";
 import { identityEnv, type ProtocolWorker } from "../../support/protocol-worker.js";
 import { signedIn, webServer } from "../../support/web.js";
 
