@@ -120,6 +120,18 @@ test("a command worker given only DOCKET_DOOR and its identity (no home, empty H
   assert.match(door.message, /^running \(pid \d+, since .*\), serving 1 worker generation: w1@1$/);
 });
 
+/** The worker's environment on `home` (HOME there too) and the pid of the door its first heartbeat started. */
+async function startedDoor(
+  t: Hooks,
+  home: string,
+  who: { worker: string; generation: number; runToken: string },
+  cwd: string,
+): Promise<{ env: NodeJS.ProcessEnv; first: number }> {
+  const env = cliEnv({ DOCKET_HOME: home, ...identityEnv(who), HOME: home });
+  assert.equal((await runCli(t, env, cwd, ["worker", "heartbeat"])).code, 0);
+  return { env, first: doorPid(home)! };
+}
+
 test("SIGKILL of the door in the middle of a done's capture: the client's retry publishes exactly one version", {
   timeout: 240_000,
 }, async (t) => {
@@ -127,14 +139,8 @@ test("SIGKILL of the door in the middle of a done's capture: the client's retry 
   const files = Object.fromEntries(Array.from({ length: 1500 }, (_, i) => [`src/f${i}.txt`, `line ${i}\n`]));
   const w = isolatedWorker(t, ctx, { files, runToken: "tok-done" });
   for (let i = 0; i < 1500; i++) writeFileSync(join(w.workspace, "src", `f${i}.txt`), `changed ${i}\n`.repeat(20));
-  const env = cliEnv({
-    DOCKET_HOME: home,
-    ...identityEnv(w),
-    HOME: home,
-  });
-  // The first call starts the door; a heartbeat makes sure it runs before the done that it will die in.
-  assert.equal((await runCli(t, env, w.workspace, ["worker", "heartbeat"])).code, 0);
-  const first = doorPid(home)!;
+  // A heartbeat starts the door, so that it runs before the done that it will die in.
+  const { env, first } = await startedDoor(t, home, w, w.workspace);
   const done = runCli(
     t,
     env,
@@ -168,13 +174,7 @@ test("SIGKILL of the door in the middle of a report stream: the retry lands ever
   for (let k = 0; k < items.length; k += 10) dispatchItems(ctx, { worker: who.worker, items: items.slice(k, k + 10) });
   const file = join(home, "entries.json");
   writeFileSync(file, JSON.stringify(items.map((item) => ({ item, outcome: "done", body: `finished ${item}` }))));
-  const env = cliEnv({
-    DOCKET_HOME: home,
-    ...identityEnv(who),
-    HOME: home,
-  });
-  assert.equal((await runCli(t, env, home, ["worker", "heartbeat"])).code, 0);
-  const first = doorPid(home)!;
+  const { env, first } = await startedDoor(t, home, who, home);
   const count = () => (ctx.db.prepare("SELECT COUNT(*) AS n FROM reports").get() as { n: number }).n;
   const report = runCli(t, env, home, ["worker", "report", "--file", file, "--key", "k1", "--json"]);
   await waitFor("some reports committed, not all", () => count() >= 20, 60_000, 1);
@@ -194,12 +194,7 @@ test("a heartbeat, turn, touches batch and event the door committed but never an
 }, async (t) => {
   const { ctx, home } = workLedger(t);
   const who = addWorker(ctx, "tok-beat");
-  const env = cliEnv({
-    DOCKET_HOME: home,
-    ...identityEnv(who),
-    HOME: home,
-  });
-  assert.equal((await runCli(t, env, home, ["worker", "heartbeat"])).code, 0); // starts the door
+  const { env } = await startedDoor(t, home, who, home);
   const door = doorOf(env);
   const one = <T>(sql: string, ...params: unknown[]) => ctx.db.prepare(sql).get(...params) as T;
   const keyRows = (key: string) => one<{ n: number }>("SELECT COUNT(*) AS n FROM idempotency WHERE key = ?", key).n;
