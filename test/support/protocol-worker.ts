@@ -16,6 +16,9 @@ export interface ProtocolWorker {
   base: string;
 }
 
+/** The protocol tools every worker is given, by name, sorted. */
+export const WORKER_TOOLS = ["consult", "done", "fail", "note", "todos", "wait"].map((n) => `docket_${n}`);
+
 /** The variables a worker's own process runs with: its id, generation and run token. */
 export function identityEnv(who: { worker: string; generation: number; runToken: string }): Record<string, string> {
   return { DOCKET_WORKER_ID: who.worker, DOCKET_GENERATION: String(who.generation), DOCKET_RUN_TOKEN: who.runToken };
