@@ -26,6 +26,7 @@ import { deleteWorker, pruneWorkers } from "../../src/engine/workers/delete.js";
 import { addHost, removeHost } from "../../src/engine/hosts/hosts.js";
 import { respawnTarget, respawnWorker } from "../../src/engine/workers/respawn.js";
 import { spawnWorker } from "../../src/engine/workers/spawn.js";
+import { everyVerbGround } from "../support/authority-ground.js";
 import { appWith, gitStatus, publish, reviewGround, reviewWorker } from "../support/review-fixture.js";
 import { fileTree, ledgerRows } from "../support/snapshot.js";
 import { tmuxServer } from "../support/tmux.js";
@@ -89,15 +90,7 @@ test("the list of human verbs is complete here: every verb has the engine calls 
 
 test("every human verb refuses an engine whose environment carries a worker identity, and writes nothing", async (t) => {
   const server = tmuxServer(t);
-  const g = reviewGround(t);
-  const w = reviewWorker(t, g);
-  publish(g, w, { "src/app.txt": appWith({ 3: "three" }) });
-  addItem(g.ctx, { kind: "todo", text: "first" });
-  addItem(g.ctx, { kind: "todo", text: "second" });
-  dispatchItems(g.ctx, { worker: w.worker, items: ["t1"] });
-  approve(g.ctx, { target: w.worker });
-  useForParent(g.ctx, { target: w.worker });
-  saveFromWorker(g.ctx, { from: w.worker });
+  const { g, w } = everyVerbGround(t);
   g.ctx.close();
 
   const ledger = g.ctx.home.ledger;

@@ -24,8 +24,9 @@ import { join } from "node:path";
 import { openEngine } from "../../src/engine/open.js";
 import { startWebServer } from "../../src/surfaces/web/server.js";
 import { cliEnv, docket, docketWith } from "../support/docket-cli.js";
-import { appWith, publish, reviewGround, reviewWorker, type ReviewGround } from "../support/review-fixture.js";
-import type { ProtocolWorker } from "../support/protocol-worker.js";
+import { appWith, groundEnv, publish, reviewGround, reviewWorker } from "../support/review-fixture.js";
+import type { ReviewGround } from "../support/review-fixture.js";
+import { identityEnv, type ProtocolWorker } from "../support/protocol-worker.js";
 import { tempDir } from "../support/temp.js";
 import { tmuxServer } from "../support/tmux.js";
 import { waitFor } from "../support/wait.js";
@@ -42,18 +43,7 @@ const MAX_OPEN_QUESTIONS = 5;
 type T = { after(fn: () => void | Promise<void>): void };
 
 function cli(t: T, g: ReviewGround, as?: ProtocolWorker, extra: Record<string, string> = {}) {
-  const scratch = tempDir(t, "docket-hostile-caps-");
-  const identity: Record<string, string> = as
-    ? { DOCKET_WORKER_ID: as.worker, DOCKET_GENERATION: String(as.generation), DOCKET_RUN_TOKEN: as.runToken }
-    : {};
-  const env = cliEnv({
-    DOCKET_HOME: g.home,
-    HOME: scratch,
-    TMPDIR: scratch,
-    DOCKET_TMUX_SOCKET: tmuxServer(t).socket,
-    ...identity,
-    ...extra,
-  });
+  const env = groundEnv(t, g, { DOCKET_TMUX_SOCKET: tmuxServer(t).socket, ...(as && identityEnv(as)), ...extra });
   return (...args: string[]) => docket({ env, cwd: as?.workspace ?? g.project }, ...args);
 }
 

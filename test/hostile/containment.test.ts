@@ -17,11 +17,11 @@ import {
 } from "node:fs";
 import { join, relative } from "node:path";
 import { createServer, type AddressInfo } from "node:net";
-import { AS_CONFIGURED, assertExit, cliEnv, docket, type CliRun } from "../support/docket-cli.js";
-import { git, gitRepo } from "../support/git.js";
+import { cliGround } from "../support/cli-workers.js";
+import { assertExit, docket, type CliRun } from "../support/docket-cli.js";
+import { git } from "../support/git.js";
 import { ledgerRows } from "../support/snapshot.js";
-import { tempDir } from "../support/temp.js";
-import { tmuxServer, type TmuxServer } from "../support/tmux.js";
+import type { TmuxServer } from "../support/tmux.js";
 import { waitFor } from "../support/wait.js";
 
 interface Fixture {
@@ -35,31 +35,20 @@ interface Fixture {
 }
 
 function fixture(t: { after(fn: () => void): void }, config: Record<string, unknown> = {}): Fixture {
-  const root = tempDir(t, "docket-contain-");
-  const repo = join(root, "repo");
-  mkdirSync(repo);
-  gitRepo(repo, { "a.txt": "one\n", "test.sh": 'test "$(cat a.txt)" = edited\n' });
-  const home = join(root, "docket");
-  const userHome = join(root, "home");
-  for (const d of [home, userHome, join(root, "tmp"), join(userHome, ".ssh"), join(userHome, ".aws")])
-    mkdirSync(d, { recursive: true });
+  const g = cliGround(t, {
+    prefix: "docket-contain-",
+    files: { "a.txt": "one\n", "test.sh": 'test "$(cat a.txt)" = edited\n' },
+    userHome: "home",
+    // The whole test root is shown read-only, so the planted secrets are hidden by the sandbox's rules, not by /tmp.
+    sandbox: { mode: "required" },
+    config,
+  });
+  const userHome = join(g.root, "home");
+  mkdirSync(join(userHome, ".ssh"));
+  mkdirSync(join(userHome, ".aws"));
   writeFileSync(join(userHome, ".ssh", "id_ed25519"), "PLANTED-SSH-KEY\n");
   writeFileSync(join(userHome, ".aws", "credentials"), "[default]\naws_secret_access_key=PLANTED-AWS\n");
-  // The whole test root is shown read-only (sandbox.readOnlyPaths), so the planted secrets are hidden by the sandbox's rules, not by /tmp.
-  writeFileSync(
-    join(home, "config.json"),
-    JSON.stringify({ sandbox: { mode: "required", readOnlyPaths: [root] }, ...config }),
-  );
-  const server = tmuxServer(t);
-  const env = cliEnv({
-    DOCKET_HOME: home,
-    DOCKET_TMUX_SOCKET: server.socket,
-    HOME: userHome,
-    TMPDIR: join(root, "tmp"),
-    PI_CODING_AGENT_DIR: join(root, "agent"),
-    ...AS_CONFIGURED,
-  });
-  return { root, repo, home, userHome, server, env, run: (...args) => docket({ env, cwd: repo }, ...args) };
+  return { ...g, userHome };
 }
 
 function show(f: Fixture, worker: string): any {

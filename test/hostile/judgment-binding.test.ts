@@ -7,17 +7,10 @@ import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { browser } from "../support/browser.js";
-import { cliEnv, docket, type CliRun } from "../support/docket-cli.js";
-import {
-  appWith,
-  gitStatus,
-  publish,
-  reviewGround,
-  reviewWorker,
-  type ReviewGround,
-} from "../support/review-fixture.js";
-import type { ProtocolWorker } from "../support/protocol-worker.js";
-import { tempDir } from "../support/temp.js";
+import { docket, type CliRun } from "../support/docket-cli.js";
+import { appWith, gitStatus, groundEnv, publish, reviewGround, reviewWorker } from "../support/review-fixture.js";
+import type { ReviewGround } from "../support/review-fixture.js";
+import { identityEnv, type ProtocolWorker } from "../support/protocol-worker.js";
 import { tmuxServer } from "../support/tmux.js";
 import { dumpTables } from "../support/work-ledger.js";
 import { signedIn, webServer } from "../support/web.js";
@@ -26,17 +19,7 @@ type T = { after(fn: () => void | Promise<void>): void };
 
 /** The real CLI: the human's terminal, or (with `as`) the worker's own process inside its workspace. */
 function cli(t: T, g: ReviewGround, as?: ProtocolWorker) {
-  const scratch = tempDir(t, "docket-hostile-judgment-");
-  const identity: Record<string, string> = as
-    ? { DOCKET_WORKER_ID: as.worker, DOCKET_GENERATION: String(as.generation), DOCKET_RUN_TOKEN: as.runToken }
-    : {};
-  const env = cliEnv({
-    DOCKET_HOME: g.home,
-    HOME: scratch,
-    TMPDIR: scratch,
-    DOCKET_TMUX_SOCKET: tmuxServer(t).socket,
-    ...identity,
-  });
+  const env = groundEnv(t, g, { DOCKET_TMUX_SOCKET: tmuxServer(t).socket, ...(as && identityEnv(as)) });
   return (input: string, ...args: string[]) => docket({ env, cwd: as?.workspace ?? g.project, input }, ...args);
 }
 

@@ -9,10 +9,8 @@ import { createServer as createHttpServer } from "node:http";
 import { createServer, type AddressInfo, type Server } from "node:net";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
-import { AS_CONFIGURED, assertExit, cliEnv, docket, type CliRun } from "../support/docket-cli.js";
-import { gitRepo } from "../support/git.js";
-import { tempDir } from "../support/temp.js";
-import { tmuxServer } from "../support/tmux.js";
+import { cliGround } from "../support/cli-workers.js";
+import { assertExit, type CliRun } from "../support/docket-cli.js";
 import { waitFor } from "../support/wait.js";
 
 interface Ground {
@@ -23,25 +21,12 @@ interface Ground {
 }
 
 function ground(t: { after(fn: () => void): void }, sandbox: Record<string, unknown>): Ground {
-  const root = tempDir(t, "docket-net-");
-  const repo = join(root, "repo");
-  const home = join(root, "docket");
-  for (const d of [repo, home, join(root, "home"), join(root, "tmp")]) mkdirSync(d, { recursive: true });
-  gitRepo(repo, { "a.txt": "one\n" });
-  writeFileSync(
-    join(home, "config.json"),
-    JSON.stringify({ sandbox: { mode: "required", readOnlyPaths: [root], ...sandbox } }),
-  );
-  const server = tmuxServer(t);
-  const env = cliEnv({
-    DOCKET_HOME: home,
-    DOCKET_TMUX_SOCKET: server.socket,
-    HOME: join(root, "home"),
-    TMPDIR: join(root, "tmp"),
-    PI_CODING_AGENT_DIR: join(root, "agent"),
-    ...AS_CONFIGURED,
+  const g = cliGround(t, {
+    prefix: "docket-net-",
+    sandbox: { mode: "required", ...sandbox },
+    userHome: "home",
   });
-  return { root, home, env, run: (...args) => docket({ env, cwd: repo }, ...args) };
+  return { root: g.root, home: g.home, env: g.env, run: g.run };
 }
 
 async function listening(t: { after(fn: () => void): void }, server: Server, at: string | number): Promise<void> {

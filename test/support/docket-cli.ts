@@ -115,6 +115,9 @@ export const UNCONTAINED = { DOCKET_SANDBOX: "off" } as const;
 /** Spread after UNCONTAINED: the sandbox as the home's config.json (or the default) says; an empty variable is unset. */
 export const AS_CONFIGURED = { DOCKET_SANDBOX: "" } as const;
 
+/** pi run hermetically: offline, no version check, no telemetry. */
+export const PI_HERMETIC = { PI_OFFLINE: "1", PI_SKIP_VERSION_CHECK: "1", PI_TELEMETRY: "0" } as const;
+
 /** A minimal environment for CLI runs: PATH, a UTF-8 locale, workers uncontained (UNCONTAINED) and the given variables. */
 export function cliEnv(vars: Record<string, string>): NodeJS.ProcessEnv {
   return { PATH: process.env.PATH ?? "/usr/bin:/bin", LANG: "C.UTF-8", ...UNCONTAINED, ...vars };

@@ -1,14 +1,12 @@
 // The ground for test/hostile/door-*: a project, a home (optionally on a small tmpfs), contained command workers whose
 // scripts attack the door from inside their sandbox, and an honest worker whose heartbeats must keep landing.
 
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { spawn } from "node:child_process";
-import { AS_CONFIGURED, assertExit, cliEnv, docket, DOCKET_BIN, type CliRun } from "./docket-cli.js";
-import { gitRepo } from "./git.js";
+import { cliGround } from "./cli-workers.js";
+import { assertExit, DOCKET_BIN, type CliRun } from "./docket-cli.js";
 import { workerIdentityEnv } from "./launch-env.js";
-import { tempDir } from "./temp.js";
-import { tmuxServer } from "./tmux.js";
 import { waitFor } from "./wait.js";
 
 type T = { after(fn: () => void): void };
@@ -23,27 +21,15 @@ export interface DoorGround {
 
 /** A project and a home (`home` given: that directory, e.g. a tmpfs) whose user config is `config`. */
 export function doorGround(t: T, config: Record<string, unknown> = {}, home?: string): DoorGround {
-  const root = tempDir(t, "docket-door-abuse-");
-  const project = join(root, "project");
-  mkdirSync(project);
-  gitRepo(project, { "src/a.ts": "export const a = 1;\n", "README.md": "hello\n" });
-  const docketHome = home ?? join(root, "home");
-  mkdirSync(docketHome, { recursive: true });
-  mkdirSync(join(root, "tmp"));
-  writeFileSync(
-    join(docketHome, "config.json"),
-    JSON.stringify({ sandbox: { mode: "required", readOnlyPaths: [root] }, ...config }),
-  );
-  const server = tmuxServer(t);
-  const env = cliEnv({
-    DOCKET_HOME: docketHome,
-    DOCKET_TMUX_SOCKET: server.socket,
-    HOME: root,
-    TMPDIR: join(root, "tmp"),
-    PI_CODING_AGENT_DIR: join(root, "agent"),
-    ...AS_CONFIGURED,
+  const g = cliGround(t, {
+    prefix: "docket-door-abuse-",
+    repoDir: "project",
+    homeDir: home ?? "home",
+    files: { "src/a.ts": "export const a = 1;\n", "README.md": "hello\n" },
+    sandbox: { mode: "required" },
+    config,
   });
-  return { root, project, home: docketHome, env, human: (...args) => docket({ env, cwd: project }, ...args) };
+  return { root: g.root, project: g.repo, home: g.home, env: g.env, human: g.run };
 }
 
 export interface ContainedWorker {

@@ -2,13 +2,11 @@
 // their sandbox, for the door's supervision tests: where the door's and its supervisor's pids are, and
 // what the workers recorded, read straight from the files (never through a human command, which would revive it).
 
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
-import { AS_CONFIGURED, assertExit, cliEnv, docket, UNCONTAINED, type CliRun } from "./docket-cli.js";
-import { gitRepo } from "./git.js";
-import { tempDir } from "./temp.js";
-import { tmuxServer } from "./tmux.js";
+import { cliGround } from "./cli-workers.js";
+import { assertExit, docket, UNCONTAINED, type CliRun } from "./docket-cli.js";
 import { waitFor } from "./wait.js";
 
 export interface DoorGround {
@@ -44,24 +42,17 @@ const pidIn = (file: string): number | undefined => {
 };
 
 export function doorGround(t: { after(fn: () => void): void }): DoorGround {
-  const root = tempDir(t, "docket-door-up-");
-  const repo = join(root, "repo");
-  mkdirSync(repo);
-  gitRepo(repo, { "a.txt": "one\n" });
-  const home = join(root, "docket");
-  mkdirSync(home);
-  mkdirSync(join(root, "tmp"));
-  writeFileSync(join(home, "config.json"), JSON.stringify({ sandbox: { mode: "auto", readOnlyPaths: [root] } }));
-  const server = tmuxServer(t);
-  const env = cliEnv({
-    DOCKET_HOME: home,
-    DOCKET_TMUX_SOCKET: server.socket,
-    HOME: join(root, "tmp"),
-    TMPDIR: join(root, "tmp"),
-    PI_CODING_AGENT_DIR: join(root, "agent"),
-    ...AS_CONFIGURED,
+  const {
+    root,
+    repo,
+    home,
+    env,
+    run: human,
+  } = cliGround(t, {
+    prefix: "docket-door-up-",
+    userHome: "tmp",
+    sandbox: { mode: "auto" },
   });
-  const human = (...args: string[]) => docket({ env, cwd: repo }, ...args);
   const control = join(home, "door-control");
   let scripts = 0;
   return {

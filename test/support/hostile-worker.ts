@@ -13,13 +13,14 @@ import {
   writeFileSync,
 } from "node:fs";
 import { join, relative } from "node:path";
-import { cliEnv, docket, docketWith, type CliRun } from "./docket-cli.js";
-import { git, gitRepo } from "./git.js";
+import { cliGround } from "./cli-workers.js";
+import { cliEnv, docketWith, type CliRun } from "./docket-cli.js";
+import { git } from "./git.js";
 import { workerIdentityEnv } from "./launch-env.js";
+import { identityEnv, type ProtocolWorker } from "./protocol-worker.js";
 import { ledgerRows } from "./snapshot.js";
-import { tempDir } from "./temp.js";
-import { tmuxServer } from "./tmux.js";
 import { waitFor } from "./wait.js";
+import { workLedger } from "./work-ledger.js";
 
 type T = { after(fn: () => void): void };
 
@@ -34,35 +35,44 @@ export interface HostileGround {
 }
 
 export function hostileGround(t: T): HostileGround {
-  const root = tempDir(t, "docket-hostile-");
-  const project = join(root, "project");
-  mkdirSync(project);
-  gitRepo(project, {
-    "src/a.ts": "export const a = 1;\n",
-    "src/b.ts": "export const b = 2;\n",
-    "README.md": "hello\n",
+  const g = cliGround(t, {
+    prefix: "docket-hostile-",
+    repoDir: "project",
+    homeDir: "home",
+    files: { "src/a.ts": "export const a = 1;\n", "src/b.ts": "export const b = 2;\n", "README.md": "hello\n" },
   });
   // The human's own uncommitted work: an edit and an untracked file, which nothing may touch.
-  writeFileSync(join(project, "README.md"), "hello, work in progress\n");
-  writeFileSync(join(project, "notes.txt"), "my untracked notes\n");
-  const home = join(root, "home");
-  mkdirSync(join(root, "tmp"));
-  const server = tmuxServer(t);
-  const env = cliEnv({
-    DOCKET_HOME: home,
-    DOCKET_TMUX_SOCKET: server.socket,
-    HOME: root,
-    TMPDIR: join(root, "tmp"),
-    PI_CODING_AGENT_DIR: join(root, "agent"),
-  });
-  return {
-    root,
-    project,
-    home,
-    marker: join(root, "PWNED"),
-    env,
-    human: (...args) => docket({ env, cwd: project }, ...args),
-  };
+  writeFileSync(join(g.repo, "README.md"), "hello, work in progress\n");
+  writeFileSync(join(g.repo, "notes.txt"), "my untracked notes\n");
+  return { root: g.root, project: g.repo, home: g.home, marker: join(g.root, "PWNED"), env: g.env, human: g.run };
+}
+
+/**
+ * A work ledger with the real CLI run as the human in a worker's project, or as that worker's own process in its
+ * workspace (no tmux: nothing here is spawned; the workers are rows with worktrees, from isolatedWorker).
+ */
+export function ledgerCli(t: T) {
+  const { ctx, home } = workLedger(t);
+  const human =
+    (w: ProtocolWorker) =>
+    (...args: string[]) =>
+      docketWith({ env: cliEnv({ DOCKET_HOME: home, HOME: home }), cwd: w.project, input: "" }, ...args);
+  const worker =
+    (w: ProtocolWorker) =>
+    (args: string[], input = "") =>
+      docketWith(
+        {
+          env: cliEnv({
+            DOCKET_HOME: home,
+            HOME: home,
+            ...identityEnv(w),
+          }),
+          cwd: w.workspace,
+          input,
+        },
+        ...args,
+      );
+  return { ctx, home, human, worker };
 }
 
 export interface HostileWorker {

@@ -8,12 +8,12 @@ import type { DeliverablePointer } from "../../src/domain/deliverables/deliverab
 import type { EngineContext } from "../../src/engine/context.js";
 import { openEngine } from "../../src/engine/open.js";
 import { done } from "../../src/engine/protocol/protocol.js";
-import { insertWorker, updateWorker } from "../../src/ledger/workers/workers.js";
+import { updateWorker } from "../../src/ledger/workers/workers.js";
 import { UNCONTAINED } from "./docket-cli.js";
 import { countingGit } from "./git-counter.js";
 import { memoryGit, type MemoryGit } from "./memory-git.js";
 import { memoryTmux } from "./memory-tmux.js";
-import type { ProtocolWorker } from "./protocol-worker.js";
+import { insertIsolatedRow, type ProtocolWorker } from "./protocol-worker.js";
 import { PROJECT_FILES } from "./review-fixture.js";
 import { tempDir } from "./temp.js";
 import { testClock } from "./work-ledger.js";
@@ -51,19 +51,7 @@ export function withoutGit(t: T, body: (g: MemoryGround) => void): MemoryGround 
 /** A worker row (spawn is not under test) whose workspace `ctx.git` made, as spawn asks, from the checkout as it is. */
 export function memoryWorker(g: MemoryGround, runToken = "token-1"): ProtocolWorker {
   const { ctx, project } = g;
-  const worker = ctx.commands.run("test.worker", { runToken, project, seq: g.git.workspaces.size }, (tx) =>
-    insertWorker(tx, {
-      task: "change the app",
-      kind: "general",
-      agent: "pi",
-      execution: {},
-      cwd: project,
-      projectRoot: project,
-      workspace: (id) => join(ctx.home.workers, id, "workspace"),
-      workspaceMode: "isolated",
-      runToken,
-    }),
-  ).result;
+  const worker = insertIsolatedRow(ctx, project, runToken, { seq: g.git.workspaces.size });
   const target = join(ctx.home.workers, worker, "workspace");
   const made = ctx.git.createIsolatedWorkspace({ root: project, target, adminName: `docket-${worker}` });
   ctx.commands.run("test.worker.base", { worker, base: made.base }, (tx) =>

@@ -1,7 +1,7 @@
 // The pi end-to-end recipe as a fixture: a hermetic agent dir, TMPDIR and HOME, the scripted
 // faux model loaded into every worker through DOCKET_PI_ARGS, and pi's default model set to faux/faux-1.
 
-import { UNCONTAINED } from "./docket-cli.js";
+import { UNCONTAINED, PI_HERMETIC } from "./docket-cli.js";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -62,9 +62,7 @@ export function piFaux(
       PI_CODING_AGENT_DIR: dirs.agentDir,
       TMPDIR: dirs.tmp,
       HOME: dirs.userHome,
-      PI_OFFLINE: "1",
-      PI_SKIP_VERSION_CHECK: "1",
-      PI_TELEMETRY: "0",
+      ...PI_HERMETIC,
       ...UNCONTAINED,
       DOCKET_PI_ARGS: [...PI_ISOLATION_ARGS, "-e", FAUX_EXTENSION].join(" "),
       PI_FAUX_SCRIPT: script,

@@ -4,7 +4,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
-import { cliEnv, docket } from "./docket-cli.js";
+import { cliEnv, docket, PI_HERMETIC } from "./docket-cli.js";
 import { gitRepo } from "./git.js";
 import { workerIdentityEnv } from "./launch-env.js";
 import { CONTEXT_LOG_EXTENSION, parentPiArgs, startPiRpc, type PiRpc } from "./pi-rpc.js";
@@ -47,9 +47,7 @@ export function parentFixture(
     PI_CODING_AGENT_DIR: dirs.agent,
     TMPDIR: dirs.tmp,
     HOME: dirs.userHome,
-    PI_OFFLINE: "1",
-    PI_SKIP_VERSION_CHECK: "1",
-    PI_TELEMETRY: "0",
+    ...PI_HERMETIC,
     DOCKET_TMUX_SOCKET: tmux.socket,
     DOCKET_SCRIPTED_MODEL: join(root, "script.json"),
     DOCKET_SCRIPTED_MODEL_LOG: join(root, "model.log"),

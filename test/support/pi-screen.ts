@@ -3,7 +3,7 @@
 
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { cliEnv } from "./docket-cli.js";
+import { cliEnv, PI_HERMETIC } from "./docket-cli.js";
 import { parentPiArgs } from "./pi-rpc.js";
 import { tempDir } from "./temp.js";
 import { tmuxServer, type TmuxServer } from "./tmux.js";
@@ -43,9 +43,7 @@ export function piScreen(t: T, options: { cwd: string; vars: Record<string, stri
     PI_CODING_AGENT_DIR: dirs.agent,
     TMPDIR: dirs.tmp,
     HOME: dirs.home,
-    PI_OFFLINE: "1",
-    PI_SKIP_VERSION_CHECK: "1",
-    PI_TELEMETRY: "0",
+    ...PI_HERMETIC,
     DOCKET_TMUX_SOCKET: tmux.socket,
     DOCKET_SCRIPTED_MODEL: join(root, "script.json"),
     DOCKET_SCRIPTED_MODEL_LOG: join(root, "model.log"),

@@ -41,16 +41,39 @@ export function reviewWorker(t: T, g: ReviewGround): ProtocolWorker {
   return isolatedWorker(t, g.ctx, { project: g.project });
 }
 
-/** The real CLI as the human in the project, with a scratch HOME, TMPDIR and pi agent dir (and any `extra` env). */
-export function humanCli(t: T, g: ReviewGround, extra: Record<string, string> = {}): (...args: string[]) => CliRun {
+/** Records the worker as a command worker that runs on `host` (a remote spawn's execution), its name read back as is. */
+export function runsOnHost(g: ReviewGround, w: ProtocolWorker, host: string): void {
+  const execution = {
+    agent: "command",
+    command: "true",
+    kind: "general",
+    model: null,
+    thinking: "off",
+    context: "fresh",
+    workspace: "isolated",
+    readOnly: false,
+    piArgs: [],
+    subdir: "",
+    host,
+  };
+  g.ctx.db.prepare("UPDATE workers SET execution = ? WHERE id = ?").run(JSON.stringify(execution), w.worker);
+}
+
+/** The CLI environment of the ground's home, with a scratch HOME, TMPDIR and pi agent dir (and any `extra` env). */
+export function groundEnv(t: T, g: ReviewGround, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const scratch = tempDir(t, "docket-review-cli-");
-  const env = cliEnv({
+  return cliEnv({
     DOCKET_HOME: g.home,
     HOME: scratch,
     TMPDIR: scratch,
     PI_CODING_AGENT_DIR: join(scratch, "pi"),
     ...extra,
   });
+}
+
+/** The real CLI as the human in the project (the ground's environment, and any `extra` env). */
+export function humanCli(t: T, g: ReviewGround, extra: Record<string, string> = {}): (...args: string[]) => CliRun {
+  const env = groundEnv(t, g, extra);
   return (...args) => docket({ env, cwd: g.project }, ...args);
 }
 

@@ -1,7 +1,7 @@
 // A hermetic environment for real pi workers driven by Docket's own scripted model (dist/src/surfaces/pi/scripted-model.js):
 // temp DOCKET_HOME, pi agent dir, TMPDIR and HOME, a private tmux server stopped (and waited for) when the test ends.
 
-import { UNCONTAINED } from "./docket-cli.js";
+import { UNCONTAINED, PI_HERMETIC } from "./docket-cli.js";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -63,9 +63,7 @@ export function scriptedPi(t: { after(fn: () => void): void }): ScriptedPi {
       PI_CODING_AGENT_DIR: dirs.agent,
       TMPDIR: dirs.tmp,
       HOME: dirs.user,
-      PI_OFFLINE: "1",
-      PI_SKIP_VERSION_CHECK: "1",
-      PI_TELEMETRY: "0",
+      ...PI_HERMETIC,
       ...UNCONTAINED,
       DOCKET_TMUX_SOCKET: socket,
       DOCKET_PI_ARGS: `-ne -ns -np -nc --no-themes -e ${SCRIPTED_MODEL}`,
@@ -76,4 +74,25 @@ export function scriptedPi(t: { after(fn: () => void): void }): ScriptedPi {
       return path;
     },
   };
+}
+
+/**
+ * The spawn arguments of a scout with a one-cent budget whose script spends $0.0085 (85 %) on v1, then after a pause
+ * $0.003 more (115 %), then takes `last` (a step that would run on if nobody stopped it).
+ */
+export function centBudgetSpawn(pi: ScriptedPi, last: Record<string, unknown>): string[] {
+  const script = pi.script("budget.json", [
+    {
+      text: "v1.",
+      usage: { input: 2000, output: 166 },
+      toolCall: {
+        name: "docket_done",
+        id: "b-1",
+        arguments: { outcome: "findings", summary: "first", evidence: [], recommendations: [], items: [] },
+      },
+    },
+    { text: "More work.", usage: { input: 1000, output: 0 }, delayMs: 4000 },
+    last,
+  ]);
+  return ["spawn", "--as", "scout", ...scriptedModelFlags(script), "--budget", "0.01", "--yes", "--json", "work"];
 }

@@ -289,63 +289,37 @@ test("done sends each item entry through the report path; one refused entry refu
   addItem(ctx, { kind: "todo", text: "first" });
   addItem(ctx, { kind: "todo", text: "second" });
   dispatchItems(ctx, { worker: w.worker, items: ["t1"] });
+  const doneWith = (items: { item: string; outcome: string; body: string }[]) =>
+    done(ctx, who, { callId: "call-i", body: "b", outcome: "completed", summary: "s", items });
   const before = dumpTables(ctx.db);
   assert.throws(
     () =>
-      done(ctx, who, {
-        callId: "call-i",
-        body: "b",
-        outcome: "completed",
-        summary: "s",
-        items: [
-          { item: "t1", outcome: "done", body: "did it" },
-          { item: "t2", outcome: "done", body: "not mine" },
-        ],
-      }),
+      doneWith([
+        { item: "t1", outcome: "done", body: "did it" },
+        { item: "t2", outcome: "done", body: "not mine" },
+      ]),
     (e: any) =>
       e.code === "no-active-binding" &&
       /^docket_done published nothing — t2: no active binding/.test(e.message) &&
       JSON.stringify(e.details.results.map((r: { status: string }) => r.status)) === '["not-recorded","refused"]',
   );
-  assert.throws(
-    () =>
-      done(ctx, who, {
-        callId: "call-i",
-        body: "b",
-        outcome: "completed",
-        summary: "s",
-        items: [{ item: "t1", outcome: "nope", body: "" }],
-      }),
-    {
-      code: "report-entry-invalid",
-      message: /^docket_done published nothing — t1: a per-item outcome and explanation are required/,
-    },
-  );
+  assert.throws(() => doneWith([{ item: "t1", outcome: "nope", body: "" }]), {
+    code: "report-entry-invalid",
+    message: /^docket_done published nothing — t1: a per-item outcome and explanation are required/,
+  });
   assert.deepEqual(
     dumpTables(ctx.db),
     before,
     "the version, the worker's state and the accepted entry all stay unwritten",
   );
   assert.deepEqual(listDeliverableVersions(ctx.home, w.worker), [], "no sidecar was claimed for a refused call");
-  const r = done(ctx, who, {
-    callId: "call-i",
-    body: "b",
-    outcome: "completed",
-    summary: "s",
-    items: [{ item: "t1", outcome: "done", body: "did it" }],
-  });
+  const r = doneWith([{ item: "t1", outcome: "done", body: "did it" }]);
   assert.deepEqual(r, {
     deliverable: { id: `worker-deliverable:${w.worker}`, version: 1, ref: `worker-deliverable:${w.worker}:1` },
     items: [{ item: "t1", status: "resolved", reportId: "rp1" }],
   });
   assert.equal(row(ctx, "SELECT state FROM items WHERE id = 't1'").state, "done");
-  const again = done(ctx, who, {
-    callId: "call-i",
-    body: "b",
-    outcome: "completed",
-    summary: "s",
-    items: [{ item: "t1", outcome: "done", body: "did it" }],
-  });
+  const again = doneWith([{ item: "t1", outcome: "done", body: "did it" }]);
   assert.deepEqual(again, r, "a retried call replays its version and its item reports");
   assert.deepEqual(
     readDeliverable(ctx.home, w.worker, 1).ok &&

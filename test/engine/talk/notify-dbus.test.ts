@@ -10,8 +10,8 @@ import { sendDueNotifications } from "../../../src/engine/talk/notify-dispatch.j
 import { fail, wait } from "../../../src/engine/protocol/protocol.js";
 import { notificationService, sessionBus } from "../../support/dbus-notifications.js";
 import { cliEnv, docketAsync, jsonOf } from "../../support/docket-cli.js";
-import { publish, reviewGround, reviewWorker } from "../../support/review-fixture.js";
-import { tempDir } from "../../support/temp.js";
+import { notifyReceiver } from "../../support/notify-receiver.js";
+import { groundEnv, publish, reviewGround, reviewWorker } from "../../support/review-fixture.js";
 import { tmuxServer } from "../../support/tmux.js";
 import { endsWithLine, fileOnce, waitFor } from "../../support/wait.js";
 
@@ -110,16 +110,7 @@ test("after the sending process restarts, and with several senders at once, noth
 
 test("notify.command receives one JSON line per event on its stdin, once", async (t) => {
   const g = reviewGround(t);
-  const out = join(g.home, "received.ndjson");
-  const receiver = join(g.home, "receiver.mjs");
-  writeFileSync(
-    receiver,
-    `import { appendFileSync, readFileSync } from "node:fs";\nappendFileSync(${JSON.stringify(out)}, readFileSync(0));\n`,
-  );
-  writeFileSync(
-    join(g.home, "config.json"),
-    JSON.stringify({ notify: { command: [process.execPath, receiver], batchSeconds: 0 } }),
-  );
+  const out = notifyReceiver(g.home, g.home);
   const env = cliEnv({ DOCKET_HOME: g.home });
   const w1 = reviewWorker(t, g);
   const w2 = reviewWorker(t, g);
@@ -169,14 +160,7 @@ test("docket web's desktop notification carries a default action; the service's 
       notify: { desktop: true, batchSeconds: 0, openCommand: [process.execPath, opener, "--new-tab"] },
     }),
   );
-  const scratch = tempDir(t, "docket-notify-web-");
-  const env = cliEnv({
-    DOCKET_HOME: g.home,
-    HOME: scratch,
-    TMPDIR: scratch,
-    DOCKET_TMUX_SOCKET: tmuxServer(t).socket,
-    ...bus.env,
-  });
+  const env = groundEnv(t, g, { DOCKET_TMUX_SOCKET: tmuxServer(t).socket, ...bus.env });
   const started = await detachedWeb(t, env, g.project);
   const w1 = reviewWorker(t, g);
   publish(g, w1, { "src/app.txt": "changed\n" });
@@ -196,18 +180,8 @@ test("a sender outside the project (as the door is) gives each event its own pro
   timeout: 60_000,
 }, async (t) => {
   const g = reviewGround(t);
-  const out = join(g.home, "received.ndjson");
-  const receiver = join(g.home, "receiver.mjs");
-  writeFileSync(
-    receiver,
-    `import { appendFileSync, readFileSync } from "node:fs";\nappendFileSync(${JSON.stringify(out)}, readFileSync(0));\n`,
-  );
-  writeFileSync(
-    join(g.home, "config.json"),
-    JSON.stringify({ notify: { command: [process.execPath, receiver], batchSeconds: 0 } }),
-  );
-  const scratch = tempDir(t, "docket-notify-door-");
-  const env = cliEnv({ DOCKET_HOME: g.home, HOME: scratch, TMPDIR: scratch, DOCKET_TMUX_SOCKET: tmuxServer(t).socket });
+  const out = notifyReceiver(g.home, g.home);
+  const env = groundEnv(t, g, { DOCKET_TMUX_SOCKET: tmuxServer(t).socket });
   const started = await detachedWeb(t, env, g.project);
   const w1 = reviewWorker(t, g);
   wait(g.ctx, w1, { question: "which one?" });

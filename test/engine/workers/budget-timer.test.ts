@@ -4,12 +4,13 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
+import { notifyReceiver } from "../../support/notify-receiver.js";
 import { cliEnv, docket } from "../../support/docket-cli.js";
 import { gitRepo } from "../../support/git.js";
-import { scriptedPi, SCRIPTED_MODEL_REF } from "../../support/scripted-pi.js";
+import { scriptedPi, centBudgetSpawn } from "../../support/scripted-pi.js";
 import { waitFor } from "../../support/wait.js";
 
 /** The private server's windows; none when the server ended with its last window. */
@@ -27,44 +28,10 @@ test("the door stops a worker at its budget with no Docket command running, and 
   const repo = join(pi.root, "repo");
   mkdirSync(repo);
   gitRepo(repo, { "a.txt": "one\n" });
-  const received = join(pi.root, "events.ndjson");
-  const receiver = join(pi.root, "receiver.mjs");
-  writeFileSync(
-    receiver,
-    `import { appendFileSync, readFileSync } from "node:fs";\nappendFileSync(${JSON.stringify(received)}, readFileSync(0));\n`,
-  );
-  writeFileSync(
-    join(pi.vars.DOCKET_HOME!, "config.json"),
-    JSON.stringify({ notify: { command: [process.execPath, receiver], batchSeconds: 0 } }),
-  );
-  // $0.0085 (85 %) with v1, then after a pause $0.003 more (115 %); the last step would run on if nobody stopped it.
-  const script = pi.script("budget.json", [
-    {
-      text: "v1.",
-      usage: { input: 2000, output: 166 },
-      toolCall: {
-        name: "docket_done",
-        id: "b-1",
-        arguments: { outcome: "findings", summary: "first", evidence: [], recommendations: [], items: [] },
-      },
-    },
-    { text: "More work.", usage: { input: 1000, output: 0 }, delayMs: 4000 },
-    { text: "Still going.", delayMs: 60_000 },
-  ]);
+  const received = notifyReceiver(pi.vars.DOCKET_HOME!, pi.root);
   const spawned = docket(
     { env: cliEnv(pi.vars), cwd: repo },
-    "spawn",
-    "--as",
-    "scout",
-    "--model",
-    SCRIPTED_MODEL_REF,
-    "--budget",
-    "0.01",
-    "--env",
-    `DOCKET_SCRIPTED_MODEL=${script}`,
-    "--yes",
-    "--json",
-    "work",
+    ...centBudgetSpawn(pi, { text: "Still going.", delayMs: 60_000 }),
   );
   assert.equal(spawned.code, 0, spawned.stderr + spawned.stdout);
 

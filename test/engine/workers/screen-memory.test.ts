@@ -3,31 +3,21 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { openEngine } from "../../../src/engine/open.js";
 import { rememberedScreens } from "../../../src/engine/workers/evidence.js";
 import { listWorkers } from "../../../src/engine/workers/view.js";
 import { getWorker } from "../../../src/ledger/workers/workers.js";
-import { assertExit, cliEnv, docket } from "../../support/docket-cli.js";
-import { gitRepo } from "../../support/git.js";
-import { tempDir } from "../../support/temp.js";
-import { tmuxServer } from "../../support/tmux.js";
+import { cliGround } from "../../support/cli-workers.js";
+import { assertExit, docket } from "../../support/docket-cli.js";
 import { waitFor } from "../../support/wait.js";
 import { testClock } from "../../support/work-ledger.js";
 
 test("a worker's screen is remembered while it runs and forgotten once it is settled", {
   timeout: 120_000,
 }, async (t) => {
-  const root = tempDir(t);
-  const repo = join(root, "repo");
-  mkdirSync(repo);
-  gitRepo(repo, { "a.txt": "one\n" });
-  const home = join(root, "docket");
-  mkdirSync(home);
-  writeFileSync(join(home, "config.json"), JSON.stringify({ worker: { stuckMinutes: 1 } }));
-  const server = tmuxServer(t);
-  const env = cliEnv({ DOCKET_HOME: home, DOCKET_TMUX_SOCKET: server.socket, HOME: root });
+  const { repo, home, env } = cliGround(t, { config: { worker: { stuckMinutes: 1 } } });
   const cmd = 'while [ ! -f go ]; do sleep 0.2; done; printf "v1\\n" | docket worker done --outcome completed';
   assertExit(docket({ env, cwd: repo }, "spawn", "--agent", "command", "--cmd", cmd, "--json", "quiet"));
 

@@ -4,8 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { EngineContext } from "../../../src/engine/context.js";
 import { openEngine } from "../../../src/engine/open.js";
@@ -17,10 +16,9 @@ import { listWorkers, showWorker } from "../../../src/engine/workers/view.js";
 import { listPendingNotifications } from "../../../src/ledger/talk/notifications.js";
 import { workersOf } from "../../../src/ledger/workers/fleet-reads.js";
 import { getWorker, insertWorker } from "../../../src/ledger/workers/workers.js";
-import { cliEnv, docket, DOCKET_BIN } from "../../support/docket-cli.js";
-import { gitRepo } from "../../support/git.js";
-import { tempDir } from "../../support/temp.js";
-import { tmuxServer, type TmuxServer } from "../../support/tmux.js";
+import { cliGround } from "../../support/cli-workers.js";
+import { docket, DOCKET_BIN } from "../../support/docket-cli.js";
+import type { TmuxServer } from "../../support/tmux.js";
 import { waitFor } from "../../support/wait.js";
 import { testClock } from "../../support/work-ledger.js";
 
@@ -44,23 +42,8 @@ interface Ground {
   engineAt(aheadMs: number): EngineContext;
 }
 
-function ground(t: { after(fn: () => void): void }, config: unknown = {}): Ground {
-  const root = tempDir(t);
-  const repo = join(root, "repo");
-  mkdirSync(repo);
-  gitRepo(repo, { "a.txt": "one\n" });
-  const home = join(root, "docket");
-  mkdirSync(home);
-  writeFileSync(join(home, "config.json"), JSON.stringify(config));
-  mkdirSync(join(root, "tmp"));
-  const server = tmuxServer(t);
-  const env = cliEnv({
-    DOCKET_HOME: home,
-    DOCKET_TMUX_SOCKET: server.socket,
-    HOME: root,
-    TMPDIR: join(root, "tmp"),
-    PI_CODING_AGENT_DIR: join(root, "agent"),
-  });
+function ground(t: { after(fn: () => void): void }, config: Record<string, unknown> = {}): Ground {
+  const { repo, env, server } = cliGround(t, { config });
   return {
     repo,
     env,

@@ -23,9 +23,8 @@ import {
   type Case,
 } from "../../support/advice-ground.js";
 import { scanAdvice } from "../../support/advice-scan.js";
-import { cliEnv, docket } from "../../support/docket-cli.js";
-import { appWith, publish, reviewGround, reviewWorker } from "../../support/review-fixture.js";
-import { tempDir } from "../../support/temp.js";
+import { docket } from "../../support/docket-cli.js";
+import { appWith, groundEnv, publish, reviewGround, reviewWorker } from "../../support/review-fixture.js";
 import { tmuxServer } from "../../support/tmux.js";
 import { controlDirFor, runRemote } from "../../../src/substrate/ssh/connection.js";
 
@@ -100,14 +99,7 @@ test("running every refusal's advised command that names a value: the value is o
     "docs/notes.txt": "notes\n",
   });
   const server = tmuxServer(t);
-  const scratch = tempDir(t, "docket-advice-");
-  const base = cliEnv({
-    DOCKET_HOME: g.home,
-    HOME: scratch,
-    TMPDIR: scratch,
-    PI_CODING_AGENT_DIR: join(scratch, "pi"),
-    DOCKET_TMUX_SOCKET: server.socket,
-  });
+  const base = groundEnv(t, g, { DOCKET_TMUX_SOCKET: server.socket });
   const run = (args: string[], env: Record<string, string> = {}) =>
     docket({ env: { ...base, ...env }, cwd: g.project }, ...args, "--json");
   const fixture = ground(t, g, run);
@@ -324,7 +316,7 @@ test("running every refusal's advised command that names a value: the value is o
     {
       covers: "src/substrate/ssh/connection.ts#host-unreachable",
       refuse: () => {
-        const config = join(scratch, "closed-port.ssh_config");
+        const config = join(base.HOME!, "closed-port.ssh_config");
         writeFileSync(config, "Host closed\n  HostName 127.0.0.1\n  Port 1\n");
         run(["hosts", "add", "closed", "closed", "--dir", "/tmp/docket-advice-nowhere", "--ssh-config", config]);
         // Any ssh call to the host refuses so (spawn --host, peek, done's capture); raised here by the connection itself.

@@ -3,27 +3,15 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { cliEnv, docket, jsonOf } from "../../support/docket-cli.js";
-import { gitRepo } from "../../support/git.js";
-import { tempDir } from "../../support/temp.js";
-import { tmuxServer } from "../../support/tmux.js";
+import { docket, jsonOf } from "../../support/docket-cli.js";
+import { cliGround } from "../../support/cli-workers.js";
 
 test("`docket answer w1 1` answers with the question's first option, and the card advises exactly that", {
   timeout: 180_000,
 }, (t) => {
-  const root = tempDir(t);
-  const repo = join(root, "repo");
-  mkdirSync(repo);
-  gitRepo(repo);
-  const env = cliEnv({
-    HOME: tempDir(t),
-    DOCKET_HOME: join(root, "home"),
-    DOCKET_TMUX_SOCKET: tmuxServer(t).socket,
-    TMPDIR: tempDir(t),
-    PI_CODING_AGENT_DIR: tempDir(t),
-  });
+  const { root, repo, env } = cliGround(t, { homeDir: "home", files: { "README.md": "hello\n" } });
   const steps = [
     {
       text: "I need to know the port.",

@@ -7,11 +7,8 @@ import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { HUMAN_VERBS, type HumanVerb } from "../../../src/domain/authority.js";
-import { approve } from "../../../src/engine/review/judge.js";
-import { useForParent } from "../../../src/engine/handoff/use.js";
-import { saveFromWorker } from "../../../src/engine/store/save.js";
-import { dispatchItems } from "../../../src/engine/work/dispatch.js";
-import { addItem } from "../../../src/engine/work/items.js";
+import { everyVerbGround } from "../../support/authority-ground.js";
+import { identityEnv } from "../../support/protocol-worker.js";
 import { cliEnv, docket } from "../../support/docket-cli.js";
 import { appWith, gitStatus, publish, reviewGround, reviewWorker } from "../../support/review-fixture.js";
 import { fileTree, ledgerRows } from "../../support/snapshot.js";
@@ -59,25 +56,12 @@ test("run from a worker's environment, every human verb exits 1 with worker-cann
   timeout: 300_000,
 }, (t) => {
   const server = tmuxServer(t);
-  const g = reviewGround(t);
-  const w = reviewWorker(t, g);
-  publish(g, w, { "src/app.txt": appWith({ 3: "three" }) });
-  addItem(g.ctx, { kind: "todo", text: "first" });
-  addItem(g.ctx, { kind: "todo", text: "second" });
-  dispatchItems(g.ctx, { worker: w.worker, items: ["t1"] });
-  approve(g.ctx, { target: w.worker });
-  useForParent(g.ctx, { target: w.worker });
-  saveFromWorker(g.ctx, { from: w.worker });
+  const { g, w } = everyVerbGround(t);
   writeFileSync(join(g.project, "body.md"), "a human's record\n");
   g.ctx.close();
 
   const human = cliEnv({ DOCKET_HOME: g.home, DOCKET_TMUX_SOCKET: server.socket });
-  const asWorker = {
-    ...human,
-    DOCKET_WORKER_ID: w.worker,
-    DOCKET_GENERATION: String(w.generation),
-    DOCKET_RUN_TOKEN: w.runToken,
-  };
+  const asWorker = { ...human, ...identityEnv(w) };
   const snapshot = () => ({
     rows: ledgerRows(g.ctx.home.ledger),
     home: fileTree(g.home),
@@ -111,12 +95,7 @@ test("read verbs and the worker's own protocol still work from a worker's enviro
   const w = reviewWorker(t, g);
   publish(g, w, { "src/app.txt": appWith({ 3: "three" }) });
   g.ctx.close();
-  const env = cliEnv({
-    DOCKET_HOME: g.home,
-    DOCKET_WORKER_ID: w.worker,
-    DOCKET_GENERATION: "1",
-    DOCKET_RUN_TOKEN: w.runToken,
-  });
+  const env = cliEnv({ DOCKET_HOME: g.home, ...identityEnv(w) });
   for (const line of [["verdict", "w1"], ["diff", "w1"], ["log"], ["item", "ls"], ["deliverables"]]) {
     const r = docket({ env, cwd: g.project }, ...line, "--json");
     assert.equal(r.code, 0, `${line.join(" ")}: ${r.stdout}${r.stderr}`);

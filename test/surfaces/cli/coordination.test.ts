@@ -5,14 +5,12 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
-import { cliEnv, docket, type CliRun } from "../../support/docket-cli.js";
-import { gitRepo } from "../../support/git.js";
+import { cliGround } from "../../support/cli-workers.js";
+import { docket, type CliRun } from "../../support/docket-cli.js";
 import { workerIdentityEnv } from "../../support/launch-env.js";
-import { tempDir } from "../../support/temp.js";
-import { tmuxServer } from "../../support/tmux.js";
 import { waitFor } from "../../support/wait.js";
 
 interface Fixture {
@@ -24,28 +22,28 @@ interface Fixture {
   pane(worker: string): string;
 }
 
+/** The top-level keys of `verdict --json`, the contract a card keeps whatever it shows. */
+const CARD_KEYS = [
+  "actions",
+  "approved",
+  "comments",
+  "deliverable",
+  "network",
+  "planCoverage",
+  "spend",
+  "state",
+  "warnings",
+  "worker",
+];
+
 const APP = `${Array.from({ length: 20 }, (_, i) => `line ${i + 1}`).join("\n")}\n`;
 
-function fixture(t: { after(fn: () => void): void }, config: unknown = {}): Fixture {
-  const root = tempDir(t);
-  mkdirSync(join(root, "repo"));
-  const repo = gitRepo(join(root, "repo"), { "src/app.txt": APP, "README.md": "hello\n" });
-  const home = join(root, "docket");
-  mkdirSync(home);
-  mkdirSync(join(root, "tmp"));
-  writeFileSync(join(home, "config.json"), JSON.stringify(config));
-  const server = tmuxServer(t);
-  const env = cliEnv({
-    DOCKET_HOME: home,
-    DOCKET_TMUX_SOCKET: server.socket,
-    HOME: root,
-    TMPDIR: join(root, "tmp"),
-    PI_CODING_AGENT_DIR: join(root, "agent"),
-  });
+function fixture(t: { after(fn: () => void): void }, config: Record<string, unknown> = {}): Fixture {
+  const { repo, home, env, run } = cliGround(t, { files: { "src/app.txt": APP, "README.md": "hello\n" }, config });
   const f: Fixture = {
     repo,
     home,
-    run: (...args) => docket({ env, cwd: repo }, ...args),
+    run,
     as: (worker, ...args) => docket({ env: { ...env, ...workerIdentityEnv(home, worker) }, cwd: repo }, ...args),
     sql: (query, ...params) => {
       const db = new Database(join(home, "ledger.sqlite"), { readonly: true });
@@ -55,7 +53,7 @@ function fixture(t: { after(fn: () => void): void }, config: unknown = {}): Fixt
         db.close();
       }
     },
-    pane: (worker) => docket({ env, cwd: repo }, "peek", worker, "--lines", "200", "--json").json?.text ?? "",
+    pane: (worker) => run("peek", worker, "--lines", "200", "--json").json?.text ?? "",
   };
   return f;
 }
@@ -230,18 +228,7 @@ test("Combine through the CLI: the card offers it with the dry merge's count und
     assert.equal(done.code, 0, done.stderr + done.stdout);
   }
   const card = f.run("verdict", "w1", "--json");
-  assert.deepEqual(Object.keys(card.json).sort(), [
-    "actions",
-    "approved",
-    "comments",
-    "deliverable",
-    "network",
-    "planCoverage",
-    "spend",
-    "state",
-    "warnings",
-    "worker",
-  ]);
+  assert.deepEqual(Object.keys(card.json).sort(), CARD_KEYS);
   assert.ok(card.json.actions.includes("combine w2"), JSON.stringify(card.json.actions));
   assert.ok(
     card.json.warnings.some(
@@ -266,18 +253,7 @@ test("Combine through the CLI: the card offers it with the dry merge's count und
   assert.equal(existsSync(started.json.scratch), false);
 
   const combinedCard = f.run("verdict", "combined:w1+w2:1", "--json");
-  assert.deepEqual(Object.keys(combinedCard.json).sort(), [
-    "actions",
-    "approved",
-    "comments",
-    "deliverable",
-    "network",
-    "planCoverage",
-    "spend",
-    "state",
-    "warnings",
-    "worker",
-  ]);
+  assert.deepEqual(Object.keys(combinedCard.json).sort(), CARD_KEYS);
   assert.equal(combinedCard.json.worker, "w1+w2");
   const promoted = f.run("promote", "combined:w1+w2:1", "--approve", "--yes", "--json");
   assert.equal(promoted.code, 0, promoted.stderr);

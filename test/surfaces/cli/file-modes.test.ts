@@ -3,32 +3,18 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
-import { cliEnv, docketWith } from "../../support/docket-cli.js";
-import { gitRepo } from "../../support/git.js";
-import { tempDir } from "../../support/temp.js";
-import { tmuxServer } from "../../support/tmux.js";
+import { cliGround } from "../../support/cli-workers.js";
+import { docketWith } from "../../support/docket-cli.js";
 import { waitFor } from "../../support/wait.js";
 import { workerIdentityEnv } from "../../support/launch-env.js";
 
 const modeOf = (path: string): string => (statSync(path).mode & 0o777).toString(8);
 
 test("under umask 000 every directory Docket creates is 0700 and every file it writes is 0600", async (t) => {
-  const root = tempDir(t, "docket-modes-");
-  mkdirSync(join(root, "repo"));
-  const repo = gitRepo(join(root, "repo"), { "a.txt": "one\n" });
-  const home = join(root, "home", "docket");
-  mkdirSync(join(root, "tmp"));
-  const server = tmuxServer(t);
-  const env = cliEnv({
-    DOCKET_HOME: home,
-    DOCKET_TMUX_SOCKET: server.socket,
-    HOME: root,
-    TMPDIR: join(root, "tmp"),
-    PI_CODING_AGENT_DIR: join(root, "agent"),
-  });
+  const { root, repo, home, env } = cliGround(t, { prefix: "docket-modes-", homeDir: join("home", "docket") });
   const run = (args: string[], extra: Record<string, string> = {}, input?: string) =>
     docketWith({ env: { ...env, ...extra }, cwd: repo, umask: "000", input }, ...args, "--json");
 

@@ -36,35 +36,11 @@ test("a project path, DOCKET_HOME and task full of tmux formats and shell syntax
   // A worker's environment names its door, not the home: it reports its directory into the test's own root.
   const cmd = 'pwd > "$PWD_OUT/pwd-$DOCKET_WORKER_ID.txt"; sleep 60';
 
-  const shared = run(
-    "spawn",
-    "--agent",
-    "command",
-    "--as",
-    "scout",
-    "--cmd",
-    cmd,
-    "--env",
-    `PWD_OUT=${root}`,
-    "--yes",
-    "--json",
-    "--",
-    task,
-  );
+  const spawn = (...as: string[]) =>
+    run("spawn", "--agent", "command", ...as, "--cmd", cmd, "--env", `PWD_OUT=${root}`, "--yes", "--json", "--", task);
+  const shared = spawn("--as", "scout");
   assert.equal(shared.code, 0, shared.stderr + shared.stdout);
-  const isolated = run(
-    "spawn",
-    "--agent",
-    "command",
-    "--cmd",
-    cmd,
-    "--env",
-    `PWD_OUT=${root}`,
-    "--yes",
-    "--json",
-    "--",
-    task,
-  );
+  const isolated = spawn();
   assert.equal(isolated.code, 0, isolated.stderr + isolated.stdout);
 
   const cwdOf = (w: string) =>

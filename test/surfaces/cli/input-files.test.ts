@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { closeSync, openSync, readdirSync, writeFileSync, truncateSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import { cliEnv, docketWith, type CliRun } from "../../support/docket-cli.js";
-import { isolatedWorker } from "../../support/protocol-worker.js";
+import { identityEnv, isolatedWorker } from "../../support/protocol-worker.js";
 import { tempDir } from "../../support/temp.js";
 import { workLedger, addWorker } from "../../support/work-ledger.js";
 
@@ -31,12 +31,7 @@ function withZero<T>(fn: (fd: number) => T): T {
 test("worker report --file /dev/zero is refused at once as a character device, and nothing is recorded", (t) => {
   const { ctx, home } = workLedger(t);
   const w = addWorker(ctx);
-  const env = cliEnv({
-    DOCKET_HOME: home,
-    DOCKET_WORKER_ID: w.worker,
-    DOCKET_GENERATION: "1",
-    DOCKET_RUN_TOKEN: w.runToken,
-  });
+  const env = cliEnv({ DOCKET_HOME: home, ...identityEnv(w) });
   const r = docketWith({ env, cwd: home, timeoutMs: DEADLINE_MS }, "worker", "report", "--file", "/dev/zero", "--json");
   refusedAtOnce(r, "input-not-a-file");
   assert.equal(
@@ -49,12 +44,7 @@ test("worker report --file /dev/zero is refused at once as a character device, a
 test("every input flag refuses a device, a directory and a file over 16 MiB, and freezes nothing", (t) => {
   const { ctx, home } = workLedger(t);
   const w = isolatedWorker(t, ctx);
-  const env = cliEnv({
-    DOCKET_HOME: home,
-    DOCKET_WORKER_ID: w.worker,
-    DOCKET_GENERATION: "1",
-    DOCKET_RUN_TOKEN: w.runToken,
-  });
+  const env = cliEnv({ DOCKET_HOME: home, ...identityEnv(w) });
   const big = join(tempDir(t, "docket-input-"), "big.json");
   writeFileSync(big, "");
   truncateSync(big, CAP + 1);
@@ -88,12 +78,7 @@ test("every input flag refuses a device, a directory and a file over 16 MiB, and
 test("standard input that is a device, or longer than 16 MiB, is refused as a body; a pipe within the cap is accepted", (t) => {
   const { ctx, home } = workLedger(t);
   const w = isolatedWorker(t, ctx);
-  const env = cliEnv({
-    DOCKET_HOME: home,
-    DOCKET_WORKER_ID: w.worker,
-    DOCKET_GENERATION: "1",
-    DOCKET_RUN_TOKEN: w.runToken,
-  });
+  const env = cliEnv({ DOCKET_HOME: home, ...identityEnv(w) });
   const done = (input: string | number) =>
     docketWith(
       { env, cwd: w.workspace, timeoutMs: DEADLINE_MS, input },

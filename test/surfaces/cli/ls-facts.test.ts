@@ -3,12 +3,10 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { cliEnv, docket, jsonOf } from "../../support/docket-cli.js";
-import { gitRepo } from "../../support/git.js";
-import { tempDir } from "../../support/temp.js";
-import { tmuxServer } from "../../support/tmux.js";
+import { docket, jsonOf } from "../../support/docket-cli.js";
+import { cliGround } from "../../support/cli-workers.js";
 import { UNGATED_KIND, writeUngatedKind } from "../../support/scripted-pi.js";
 
 const stepsWriting = (content: string) => [
@@ -20,18 +18,8 @@ const stepsWriting = (content: string) => [
 ];
 
 test("ls --json carries the base-moved files and the age the text shows", { timeout: 180_000 }, (t) => {
-  const root = tempDir(t);
-  const repo = join(root, "repo");
-  mkdirSync(repo);
-  gitRepo(repo, { "hello.txt": "hello\n" });
-  const env = cliEnv({
-    HOME: tempDir(t),
-    DOCKET_HOME: join(root, "home"),
-    DOCKET_TMUX_SOCKET: tmuxServer(t).socket,
-    TMPDIR: tempDir(t),
-    PI_CODING_AGENT_DIR: tempDir(t),
-  });
-  writeUngatedKind(join(root, "home")); // these workers write without a plan
+  const { root, repo, home, env } = cliGround(t, { homeDir: "home", files: { "hello.txt": "hello\n" } });
+  writeUngatedKind(home); // these workers write without a plan
   for (const [name, content] of [
     ["a.json", "hello, world\n"],
     ["b.json", "hi there\n"],

@@ -50,8 +50,7 @@ test("hosts add, ls, check and rm keep hosts in the user's config; check names a
   assert.equal(dead.code, 0, dead.stdout);
   assert.equal(dead.json.reachable, false);
   assert.match(dead.json.error, /^host dead \(dead\) cannot be reached: .*refused/);
-  const spawnDead = docket(
-    { env, cwd: repo, input: "" },
+  const spawnDead = run(
     "spawn",
     "--agent",
     "command",
@@ -60,16 +59,11 @@ test("hosts add, ls, check and rm keep hosts in the user's config; check names a
     "--host",
     "dead",
     "--yes",
-    "--json",
     "on a dead host",
   );
   assert.equal(spawnDead.code, 1, spawnDead.stdout + spawnDead.stderr);
   assert.equal(spawnDead.json.error.code, "host-unreachable");
-  assert.deepEqual(
-    docket({ env, cwd: repo }, "ls", "--json").json.workers,
-    [],
-    "the refused spawn wrote no worker, not even a failed one",
-  );
+  assert.deepEqual(run("ls").json.workers, [], "the refused spawn wrote no worker, not even a failed one");
   assert.ok(
     !existsSync(join(home, "fleet")) || readdirSync(join(home, "fleet")).length === 0,
     "nor a worker directory",
@@ -84,17 +78,7 @@ test("hosts add, ls, check and rm keep hosts in the user's config; check names a
     planned.json.summary.includes("Runs on: host dead (worker.host in your config; --local runs it here)"),
     planned.stdout,
   );
-  const byDefault = docket(
-    { env, cwd: repo, input: "" },
-    "spawn",
-    "--agent",
-    "command",
-    "--cmd",
-    "sleep 30",
-    "--yes",
-    "--json",
-    "to the default host",
-  );
+  const byDefault = run("spawn", "--agent", "command", "--cmd", "sleep 30", "--yes", "to the default host");
   assert.equal(byDefault.json.error.code, "host-unreachable", byDefault.stdout);
   const local = run("spawn", "--agent", "command", "--cmd", "sleep 30", "--local", "--yes", "here instead");
   assert.equal(local.code, 0, local.stdout + local.stderr);

@@ -3,12 +3,10 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { cliEnv, docket, jsonOf } from "../../support/docket-cli.js";
-import { gitRepo } from "../../support/git.js";
-import { tempDir } from "../../support/temp.js";
-import { tmuxServer } from "../../support/tmux.js";
+import { jsonOf } from "../../support/docket-cli.js";
+import { cliGround } from "../../support/cli-workers.js";
 import { waitFor } from "../../support/wait.js";
 import { UNGATED_KIND, writeUngatedKind } from "../../support/scripted-pi.js";
 
@@ -32,20 +30,9 @@ const STEPS = [
 test("revise shows: ls says revising, show names the note, the next version is ready again", {
   timeout: 180_000,
 }, async (t) => {
-  const root = tempDir(t);
-  const repo = join(root, "repo");
-  mkdirSync(repo);
-  gitRepo(repo, { "hello.txt": "hello\n" });
-  const env = cliEnv({
-    HOME: tempDir(t),
-    DOCKET_HOME: join(root, "home"),
-    DOCKET_TMUX_SOCKET: tmuxServer(t).socket,
-    TMPDIR: tempDir(t),
-    PI_CODING_AGENT_DIR: tempDir(t),
-  });
-  writeUngatedKind(join(root, "home"));
+  const { root, home, run } = cliGround(t, { homeDir: "home", files: { "hello.txt": "hello\n" } });
+  writeUngatedKind(home);
   writeFileSync(join(root, "steps.json"), JSON.stringify(STEPS));
-  const run = (...args: string[]) => docket({ env, cwd: repo }, ...args);
   assert.equal(
     jsonOf(
       run(

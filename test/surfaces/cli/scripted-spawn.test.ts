@@ -3,12 +3,10 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { AS_CONFIGURED, cliEnv, docket, jsonOf } from "../../support/docket-cli.js";
-import { gitRepo } from "../../support/git.js";
-import { tempDir } from "../../support/temp.js";
-import { tmuxServer } from "../../support/tmux.js";
+import { cliGround } from "../../support/cli-workers.js";
 
 const STEPS = [
   // The default kind is plan-gated: the worker proposes its plan, and its edits are refused until you answer.
@@ -30,20 +28,7 @@ const STEPS = [
 ];
 
 function setup(t: { after(fn: () => void): void }, sandbox: Record<string, string> = {}) {
-  const root = tempDir(t);
-  const repo = join(root, "play");
-  mkdirSync(repo);
-  gitRepo(repo, { "hello.txt": "hello\n" });
-  const { socket } = tmuxServer(t);
-  const env = cliEnv({
-    HOME: tempDir(t),
-    DOCKET_HOME: join(root, "home"),
-    DOCKET_TMUX_SOCKET: socket,
-    TMPDIR: tempDir(t),
-    PI_CODING_AGENT_DIR: tempDir(t),
-    ...sandbox,
-  });
-  return { root, repo, env };
+  return cliGround(t, { repoDir: "play", homeDir: "home", files: { "hello.txt": "hello\n" }, env: sandbox });
 }
 
 test("a scripted worker runs from a steps file alone and its frozen patch is promoted", { timeout: 180_000 }, (t) => {

@@ -4,13 +4,12 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
-import { cliEnv, docket, docketAsync, type CliRun } from "../../support/docket-cli.js";
-import { gitRepo } from "../../support/git.js";
-import { tempDir } from "../../support/temp.js";
-import { tmuxServer, type TmuxServer } from "../../support/tmux.js";
+import { cliGround } from "../../support/cli-workers.js";
+import { docket, docketAsync, type CliRun } from "../../support/docket-cli.js";
+import type { TmuxServer } from "../../support/tmux.js";
 
 interface Burst {
   repo: string;
@@ -20,23 +19,9 @@ interface Burst {
   spawnAll(cmds: string[], firstTask: number): Promise<CliRun[]>;
 }
 
-function burstFixture(t: { after(fn: () => void): void }, config: unknown): Burst {
-  const root = tempDir(t);
-  const repo = join(root, "repo");
-  mkdirSync(repo);
-  gitRepo(repo, Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`src/f${i}.txt`, `file ${i}\n`])));
-  const home = join(root, "docket");
-  mkdirSync(home);
-  writeFileSync(join(home, "config.json"), JSON.stringify(config));
-  mkdirSync(join(root, "tmp"));
-  const server = tmuxServer(t);
-  const env = cliEnv({
-    DOCKET_HOME: home,
-    DOCKET_TMUX_SOCKET: server.socket,
-    HOME: root,
-    TMPDIR: join(root, "tmp"),
-    PI_CODING_AGENT_DIR: join(root, "agent"),
-  });
+function burstFixture(t: { after(fn: () => void): void }, config: Record<string, unknown>): Burst {
+  const files = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`src/f${i}.txt`, `file ${i}\n`]));
+  const { repo, home, server, env } = cliGround(t, { files, config });
   return {
     repo,
     home,

@@ -3,12 +3,11 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cliEnv, docket, jsonOf } from "../../support/docket-cli.js";
-import { gitRepo } from "../../support/git.js";
+import { cliGround } from "../../support/cli-workers.js";
 import { tempDir } from "../../support/temp.js";
-import { tmuxServer } from "../../support/tmux.js";
 
 const STEPS = [
   {
@@ -38,19 +37,11 @@ const STEPS = [
 test("spawn --item: the item is in task.md, the plan question waits for its answer, the steps run in order", {
   timeout: 180_000,
 }, (t) => {
-  const root = tempDir(t);
-  const repo = join(root, "play");
-  mkdirSync(repo);
-  gitRepo(repo, { "hello.txt": "hello\n" });
-  const home = join(root, "home");
-  const env = cliEnv({
-    HOME: tempDir(t),
-    DOCKET_HOME: home,
-    DOCKET_TMUX_SOCKET: tmuxServer(t).socket,
-    TMPDIR: tempDir(t),
-    PI_CODING_AGENT_DIR: tempDir(t),
+  const { root, home, run } = cliGround(t, {
+    repoDir: "play",
+    homeDir: "home",
+    files: { "hello.txt": "hello\n" },
   });
-  const run = (...args: string[]) => docket({ env, cwd: repo }, ...args);
   writeFileSync(join(root, "steps.json"), JSON.stringify(STEPS));
   const log = join(root, "model-calls.jsonl");
   jsonOf(run("item", "add", "Check the greeting", "--json"));

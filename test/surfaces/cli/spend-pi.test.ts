@@ -3,13 +3,14 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { formatCost, formatSpend, EMPTY_TOTALS } from "../../../src/domain/workers/spend.js";
 import { SCRIPTED_PRICES } from "../../../src/surfaces/pi/scripted-model.js";
+import { notifyReceiver } from "../../support/notify-receiver.js";
 import { cliEnv, docket } from "../../support/docket-cli.js";
 import { gitRepo } from "../../support/git.js";
-import { scriptedPi, SCRIPTED_MODEL_REF, scriptedModelFlags } from "../../support/scripted-pi.js";
+import { scriptedPi, scriptedModelFlags, centBudgetSpawn } from "../../support/scripted-pi.js";
 import { waitFor } from "../../support/wait.js";
 
 const cost = (u: { input: number; output: number; cacheRead: number; cacheWrite: number }) =>
@@ -90,44 +91,8 @@ test("a budget of a cent warns at 80 % and stops the worker at 100 %; its versio
   timeout: 180_000,
 }, async (t) => {
   const { pi, run } = ground(t);
-  const received = join(pi.root, "events.ndjson");
-  const receiver = join(pi.root, "receiver.mjs");
-  writeFileSync(
-    receiver,
-    `import { appendFileSync, readFileSync } from "node:fs";\nappendFileSync(${JSON.stringify(received)}, readFileSync(0));\n`,
-  );
-  writeFileSync(
-    join(pi.vars.DOCKET_HOME!, "config.json"),
-    JSON.stringify({ notify: { command: [process.execPath, receiver], batchSeconds: 0 } }),
-  );
-  // 0.0085 then 0.003 more: 85 % after the first call, 115 % after the second.
-  const script = pi.script("budget.json", [
-    {
-      text: "v1.",
-      usage: { input: 2000, output: 166 },
-      toolCall: {
-        name: "docket_done",
-        id: "b-1",
-        arguments: { outcome: "findings", summary: "first", evidence: [], recommendations: [], items: [] },
-      },
-    },
-    { text: "More work.", usage: { input: 1000, output: 0 }, delayMs: 4000 },
-    { text: "Still going." },
-  ]);
-  const spawned = run(
-    "spawn",
-    "--as",
-    "scout",
-    "--model",
-    SCRIPTED_MODEL_REF,
-    "--budget",
-    "0.01",
-    "--env",
-    `DOCKET_SCRIPTED_MODEL=${script}`,
-    "--yes",
-    "--json",
-    "work",
-  );
+  const received = notifyReceiver(pi.vars.DOCKET_HOME!, pi.root);
+  const spawned = run(...centBudgetSpawn(pi, { text: "Still going." }));
   assert.equal(spawned.code, 0, spawned.stderr + spawned.stdout);
   await waitFor("the 80 % threshold", () => run("show", "w1", "--json").json?.budget.warnedAt, 90_000, 500);
   const stopped = await waitFor(

@@ -4,23 +4,15 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { cliEnv, docket } from "../../support/docket-cli.js";
-import { appWith, gitStatus, publish, reviewGround, reviewWorker } from "../../support/review-fixture.js";
-import { tempDir } from "../../support/temp.js";
+import { docket } from "../../support/docket-cli.js";
+import { appWith, gitStatus, groundEnv, publish, reviewGround, reviewWorker } from "../../support/review-fixture.js";
 import { tmuxServer } from "../../support/tmux.js";
 
 test("use --implement on a stored record with a patch advises promote, and that promote applies exactly the frozen patch once", (t) => {
   const g = reviewGround(t);
   const w = reviewWorker(t, g);
   publish(g, w, { "src/app.txt": appWith({ 12: "twelve" }) });
-  const scratch = tempDir(t, "docket-stored-cs-");
-  const env = cliEnv({
-    DOCKET_HOME: g.home,
-    HOME: scratch,
-    TMPDIR: scratch,
-    PI_CODING_AGENT_DIR: join(scratch, "pi"),
-    DOCKET_TMUX_SOCKET: tmuxServer(t).socket,
-  });
+  const env = groundEnv(t, g, { DOCKET_TMUX_SOCKET: tmuxServer(t).socket });
   const run = (...args: string[]) => docket({ env, cwd: g.project }, ...args, "--json");
   run("approve", w.worker);
   const ref = run("save", "--from", w.worker).json.ref as string;

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { mkdirSync, readdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cliEnv, docketWith } from "../../support/docket-cli.js";
-import { isolatedWorker } from "../../support/protocol-worker.js";
+import { identityEnv, isolatedWorker } from "../../support/protocol-worker.js";
 import { writeLegacyBundles } from "../../support/stored.js";
 import { tempDir } from "../../support/temp.js";
 import { addWorker, workLedger } from "../../support/work-ledger.js";
@@ -83,12 +83,7 @@ test("a worker whose deliverables directory links outside can neither publish in
   const { ctx, home } = workLedger(t);
   const w = isolatedWorker(t, ctx);
   const outside = tempDir(t, "docket-links-outside-");
-  const env = cliEnv({
-    DOCKET_HOME: home,
-    DOCKET_WORKER_ID: w.worker,
-    DOCKET_GENERATION: "1",
-    DOCKET_RUN_TOKEN: w.runToken,
-  });
+  const env = cliEnv({ DOCKET_HOME: home, ...identityEnv(w) });
   const first = docketWith(
     { env, cwd: w.workspace, input: "first body" },
     "worker",

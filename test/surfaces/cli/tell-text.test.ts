@@ -3,13 +3,13 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { cliGround } from "../../support/cli-workers.js";
 import { cliEnv, docket } from "../../support/docket-cli.js";
 import { gitRepo } from "../../support/git.js";
 import { scriptedPi, scriptedModelFlags } from "../../support/scripted-pi.js";
 import { tempDir } from "../../support/temp.js";
-import { tmuxServer } from "../../support/tmux.js";
 import { waitFor } from "../../support/wait.js";
 
 /** Tabs, multi-byte characters, tmux formats, shell syntax, quotes, a leading-dash word and two lines. */
@@ -30,17 +30,7 @@ function messages(run: (...args: string[]) => { json: any }, worker: string): un
 test("a command worker receives told text byte for byte; control characters are refused and the worker keeps running", {
   timeout: 120_000,
 }, async (t) => {
-  const root = tempDir(t);
-  const repo = join(root, "repo");
-  mkdirSync(repo);
-  gitRepo(repo, { "a.txt": "one\n" });
-  const home = join(root, "docket");
-  const server = tmuxServer(t);
-  const run = (...args: string[]) =>
-    docket(
-      { env: cliEnv({ DOCKET_HOME: home, DOCKET_TMUX_SOCKET: server.socket, HOME: root, TMPDIR: root }), cwd: repo },
-      ...args,
-    );
+  const { repo, home, server, run } = cliGround(t);
   const got = join(home, "got.txt");
   assert.equal(
     run("spawn", "--agent", "command", "--as", "scout", "--cmd", `cat > '${got}'`, "--yes", "listen").code,

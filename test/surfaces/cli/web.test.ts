@@ -5,23 +5,15 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { cliEnv, docket } from "../../support/docket-cli.js";
-import { appWith, publish, reviewGround, reviewWorker, type ReviewGround } from "../../support/review-fixture.js";
-import { tempDir } from "../../support/temp.js";
+import { identityEnv } from "../../support/protocol-worker.js";
+import { appWith, humanCli, publish, reviewGround, reviewWorker } from "../../support/review-fixture.js";
+import type { ReviewGround } from "../../support/review-fixture.js";
 import { tmuxServer } from "../../support/tmux.js";
 
 type T = { after(fn: () => void): void };
 
 function cli(t: T, g: ReviewGround, extra: Record<string, string> = {}) {
-  const scratch = tempDir(t, "docket-web-cli-");
-  const env = cliEnv({
-    DOCKET_HOME: g.home,
-    HOME: scratch,
-    TMPDIR: scratch,
-    DOCKET_TMUX_SOCKET: tmuxServer(t).socket,
-    ...extra,
-  });
-  return (...args: string[]) => docket({ env, cwd: g.project }, ...args);
+  return humanCli(t, g, { DOCKET_TMUX_SOCKET: tmuxServer(t).socket, ...extra });
 }
 
 test("web --detach starts one server for the project, a second call finds it, verdict shows the card address, --stop ends it", async (t) => {
@@ -97,11 +89,7 @@ test("web refuses a non-loopback host and a process carrying a worker identity, 
     message: '--host "0.0.0.0" is not a loopback address; the review page listens on 127.0.0.1, ::1 or localhost only',
     hint: "drop --host, or pass --host 127.0.0.1",
   });
-  const asWorker = cli(t, g, { DOCKET_WORKER_ID: w.worker, DOCKET_GENERATION: "1", DOCKET_RUN_TOKEN: w.runToken })(
-    "web",
-    "--detach",
-    "--json",
-  );
+  const asWorker = cli(t, g, identityEnv(w))("web", "--detach", "--json");
   assert.equal(asWorker.code, 1);
   assert.equal(asWorker.json.error.code, "worker-cannot-judge");
   assert.match(

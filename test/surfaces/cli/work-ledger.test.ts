@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { openEngine } from "../../../src/engine/open.js";
 import { hashRunToken, updateWorker } from "../../../src/ledger/workers/workers.js";
+import { identityEnv } from "../../support/protocol-worker.js";
 import { addWorker } from "../../support/work-ledger.js";
 import { tempDir } from "../../support/temp.js";
 import { tmuxServer } from "../../support/tmux.js";
@@ -46,7 +47,7 @@ function cli(t: { after(fn: () => void): void }) {
     const ctx = openEngine({ env: { DOCKET_HOME: home }, cwd: tmp });
     const who = addWorker(ctx, `tok-${Math.random().toString(36).slice(2)}`);
     ctx.close();
-    return { DOCKET_WORKER_ID: who.worker, DOCKET_GENERATION: String(who.generation), DOCKET_RUN_TOKEN: who.runToken };
+    return identityEnv(who);
   };
   return { run, json, worker, home, tmp };
 }
@@ -114,44 +115,23 @@ test("dispatch, worker report, attention and obligations speak the contract end 
     env,
   );
   assert.deepEqual(blocked, { code: 0, body: { results: [{ item: "r1", status: "pending", reportId: "rp1" }] } });
-  const done = json(
-    [
-      "worker",
-      "report",
-      "--item",
-      "t1",
-      "--outcome",
-      "done",
-      "--body",
-      "docs written",
-      "--evidence",
-      "commit=abc123 pushed to origin/main",
-      "--key",
-      "k1",
-    ],
-    env,
-  );
+  const report = [
+    "worker",
+    "report",
+    "--item",
+    "t1",
+    "--outcome",
+    "done",
+    "--body",
+    "docs written",
+    "--evidence",
+    "commit=abc123 pushed to origin/main",
+    "--key",
+    "k1",
+  ];
+  const done = json(report, env);
   assert.deepEqual(done, { code: 0, body: { results: [{ item: "t1", status: "resolved", reportId: "rp2" }] } });
-  assert.deepEqual(
-    json(
-      [
-        "worker",
-        "report",
-        "--item",
-        "t1",
-        "--outcome",
-        "done",
-        "--body",
-        "docs written",
-        "--evidence",
-        "commit=abc123 pushed to origin/main",
-        "--key",
-        "k1",
-      ],
-      env,
-    ),
-    done,
-  );
+  assert.deepEqual(json(report, env), done, "the same key again answers the same");
 
   assert.deepEqual(json(["attention"]).body, {
     notifications: [

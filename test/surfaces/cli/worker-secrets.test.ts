@@ -5,15 +5,12 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { hashRunToken } from "../../../src/ledger/workers/workers.js";
-import { cliEnv, docket } from "../../support/docket-cli.js";
-import { gitRepo } from "../../support/git.js";
+import { cliGround } from "../../support/cli-workers.js";
 import { launchEnvOf } from "../../support/launch-env.js";
 import { ledgerRows } from "../../support/snapshot.js";
-import { tempDir } from "../../support/temp.js";
-import { tmuxServer } from "../../support/tmux.js";
 import { waitFor } from "../../support/wait.js";
 
 const IDENTITY = /DOCKET_WORKER_ID|DOCKET_GENERATION|DOCKET_RUN_TOKEN/;
@@ -23,31 +20,19 @@ const SEEN =
   'printf "%s|%s|%s|%s|%s\\n" "$DOCKET_WORKER_ID" "$DOCKET_GENERATION" "$API_KEY" "${DOCKET_RUN_TOKEN:+token}" "${SHELL_SECRET:-none}" > "$HOME/seen-$DOCKET_WORKER_ID-$DOCKET_GENERATION.txt"; sleep 600';
 
 function fixture(t: { after(fn: () => void): void }) {
-  const root = tempDir(t);
-  const repo = gitRepo(mkdir(join(root, "repo")), { "a.txt": "one\n" });
-  const home = join(root, "docket");
-  mkdirSync(join(root, "tmp"));
-  const server = tmuxServer(t);
   // The human's shell holds a secret no worker was given: it must not reach any of them.
-  const env = cliEnv({
-    DOCKET_HOME: home,
-    DOCKET_TMUX_SOCKET: server.socket,
-    HOME: root,
-    TMPDIR: join(root, "tmp"),
-    SHELL_SECRET: `shell-${randomBytes(6).toString("hex")}`,
+  const g = cliGround(t, {
+    env: { SHELL_SECRET: `shell-${randomBytes(6).toString("hex")}` },
   });
-  const run = (...args: string[]) => docket({ env, cwd: repo }, ...args);
   const seen = (worker: string, generation: number) =>
     waitFor(`${worker} generation ${generation} to start`, () => {
-      const path = join(root, `seen-${worker}-${generation}.txt`);
+      const path = join(g.root, `seen-${worker}-${generation}.txt`);
       return existsSync(path) ? readFileSync(path, "utf8").trim() : undefined;
     });
-  return { root, repo, home, server, env, run, seen };
-}
-
-function mkdir(path: string): string {
-  mkdirSync(path, { recursive: true });
-  return path;
+  /** A scout command worker given `API_KEY=<secret>` through --env, whose process writes what it sees. */
+  const spawn = (secret: string, task: string) =>
+    g.run("spawn", "--agent", "command", "--as", "scout", "--cmd", SEEN, "--env", `API_KEY=${secret}`, "--json", task);
+  return { ...g, seen, spawn };
 }
 
 /** The argv of every process this user can see. */
@@ -69,19 +54,7 @@ test("two workers' identities and secrets are in neither tmux's environment, a f
   const f = fixture(t);
   const secrets = [`sekrit-${randomBytes(8).toString("hex")}`, `sekrit-${randomBytes(8).toString("hex")}`];
   for (const [i, secret] of secrets.entries()) {
-    const r = f.run(
-      "spawn",
-      "--agent",
-      "command",
-      "--as",
-      "scout",
-      "--cmd",
-      SEEN,
-      "--env",
-      `API_KEY=${secret}`,
-      "--json",
-      `worker ${i + 1}`,
-    );
+    const r = f.spawn(secret, `worker ${i + 1}`);
     assert.equal(r.code, 0, r.stderr + r.stdout);
   }
   assert.equal(
@@ -142,22 +115,7 @@ test("respawn reuses the --env values from the env file under a new token; delet
 }, async (t) => {
   const f = fixture(t);
   const secret = `sekrit-${randomBytes(8).toString("hex")}`;
-  assert.equal(
-    f.run(
-      "spawn",
-      "--agent",
-      "command",
-      "--as",
-      "scout",
-      "--cmd",
-      SEEN,
-      "--env",
-      `API_KEY=${secret}`,
-      "--json",
-      "keep it",
-    ).code,
-    0,
-  );
+  assert.equal(f.spawn(secret, "keep it").code, 0);
   assert.equal(await f.seen("w1", 1), `w1|1|${secret}|token|none`);
   const first = launchEnvOf(f.home, "w1").DOCKET_RUN_TOKEN;
 

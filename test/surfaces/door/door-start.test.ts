@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { identityEnv } from "../../support/protocol-worker.js";
 import { cliEnv, DOCKET_BIN } from "../../support/docket-cli.js";
 import { teardown, type Hooks } from "../../support/teardown.js";
 import { waitFor } from "../../support/wait.js";
@@ -58,18 +59,13 @@ function doorProcesses(home: string): number[] {
 function heartbeats(
   t: Hooks,
   home: string,
-  workers: { worker: string; runToken: string }[],
+  workers: { worker: string; generation: number; runToken: string }[],
 ): Promise<{ code: number | null; err: string }[]> {
   const program = `const { callDoor, doorOf } = await import(${JSON.stringify(CLIENT)}); await callDoor(doorOf(process.env), "heartbeat", {});`;
   return Promise.all(
     workers.map((w) => {
       const child = spawn(process.execPath, ["--input-type=module", "-e", program], {
-        env: cliEnv({
-          DOCKET_HOME: home,
-          DOCKET_WORKER_ID: w.worker,
-          DOCKET_GENERATION: "1",
-          DOCKET_RUN_TOKEN: w.runToken,
-        }),
+        env: cliEnv({ DOCKET_HOME: home, ...identityEnv(w) }),
         stdio: ["ignore", "ignore", "pipe"],
       });
       teardown(t).child(child);

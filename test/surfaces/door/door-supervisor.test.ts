@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { identityEnv } from "../../support/protocol-worker.js";
 import { cliEnv, docket, DOCKET_BIN } from "../../support/docket-cli.js";
 import { teardown, type Hooks } from "../../support/teardown.js";
 import { waitFor } from "../../support/wait.js";
@@ -58,12 +59,7 @@ test("eight supervisors started at once for one home: one stays and one door ser
   assert.equal(alive.length, 1, "exactly one supervisor stays");
   for (const s of supervisors.filter((x) => x !== alive[0])) assert.equal(s.exitCode, 0);
   await waitFor("one door", () => processes(home, "serve").length === 1, 60_000, 20);
-  const client = doorOf({
-    DOCKET_HOME: home,
-    DOCKET_WORKER_ID: w.worker,
-    DOCKET_GENERATION: "1",
-    DOCKET_RUN_TOKEN: w.runToken,
-  });
+  const client = doorOf({ DOCKET_HOME: home, ...identityEnv(w) });
   await callDoor(client, "heartbeat", {});
   await new Promise((r) => setTimeout(r, 500));
   assert.equal(processes(home, "serve").length, 1, "still one door");

@@ -6,19 +6,17 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { connect } from "node:net";
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { addItem } from "../../../src/engine/work/items.js";
 import { dispatchItems } from "../../../src/engine/work/dispatch.js";
 import { checkLedgerIntegrity } from "../../../src/ledger/core/integrity.js";
 import { callDoor, doorOf } from "../../../src/surfaces/shared/door-client.js";
-import { cliEnv, docket, DOCKET_BIN } from "../../support/docket-cli.js";
-import { gitRepo } from "../../support/git.js";
-import { isolatedWorker } from "../../support/protocol-worker.js";
+import { cliGround } from "../../support/cli-workers.js";
+import { cliEnv, DOCKET_BIN } from "../../support/docket-cli.js";
+import { identityEnv, isolatedWorker } from "../../support/protocol-worker.js";
 import { teardown, type Hooks } from "../../support/teardown.js";
-import { tempDir } from "../../support/temp.js";
-import { tmuxServer } from "../../support/tmux.js";
 import { waitFor } from "../../support/wait.js";
 import { addWorker, invariantViolations, workLedger } from "../../support/work-ledger.js";
 import { PERIODIC_KEY_MS, recordHeartbeat, recordTurn } from "../../../src/engine/workers/lifecycle.js";
@@ -70,20 +68,7 @@ function runCli(
 test("a command worker given only DOCKET_DOOR and its identity (no home, empty HOME) completes todos, wait, report and done; the human sees all of it", {
   timeout: 240_000,
 }, async (t) => {
-  const root = tempDir(t);
-  mkdirSync(join(root, "repo"));
-  const repo = gitRepo(join(root, "repo"), { "src/app.txt": "one\n" });
-  const home = join(root, "docket");
-  mkdirSync(join(root, "tmp"));
-  const server = tmuxServer(t);
-  const env = cliEnv({
-    DOCKET_HOME: home,
-    DOCKET_TMUX_SOCKET: server.socket,
-    HOME: root,
-    TMPDIR: join(root, "tmp"),
-    PI_CODING_AGENT_DIR: join(root, "agent"),
-  });
-  const run = (...args: string[]) => docket({ env, cwd: repo }, ...args);
+  const { home, run } = cliGround(t, { files: { "src/app.txt": "one\n" } });
   assert.equal(run("item", "add", "--json", "make", "it", "blue").code, 0);
   // Every docket call of the worker runs with exactly these variables: its door and identity, nothing of the home.
   const bare =
@@ -135,6 +120,18 @@ test("a command worker given only DOCKET_DOOR and its identity (no home, empty H
   assert.match(door.message, /^running \(pid \d+, since .*\), serving 1 worker generation: w1@1$/);
 });
 
+/** The worker's environment on `home` (HOME there too) and the pid of the door its first heartbeat started. */
+async function startedDoor(
+  t: Hooks,
+  home: string,
+  who: { worker: string; generation: number; runToken: string },
+  cwd: string,
+): Promise<{ env: NodeJS.ProcessEnv; first: number }> {
+  const env = cliEnv({ DOCKET_HOME: home, ...identityEnv(who), HOME: home });
+  assert.equal((await runCli(t, env, cwd, ["worker", "heartbeat"])).code, 0);
+  return { env, first: doorPid(home)! };
+}
+
 test("SIGKILL of the door in the middle of a done's capture: the client's retry publishes exactly one version", {
   timeout: 240_000,
 }, async (t) => {
@@ -142,16 +139,8 @@ test("SIGKILL of the door in the middle of a done's capture: the client's retry 
   const files = Object.fromEntries(Array.from({ length: 1500 }, (_, i) => [`src/f${i}.txt`, `line ${i}\n`]));
   const w = isolatedWorker(t, ctx, { files, runToken: "tok-done" });
   for (let i = 0; i < 1500; i++) writeFileSync(join(w.workspace, "src", `f${i}.txt`), `changed ${i}\n`.repeat(20));
-  const env = cliEnv({
-    DOCKET_HOME: home,
-    DOCKET_WORKER_ID: w.worker,
-    DOCKET_GENERATION: "1",
-    DOCKET_RUN_TOKEN: w.runToken,
-    HOME: home,
-  });
-  // The first call starts the door; a heartbeat makes sure it runs before the done that it will die in.
-  assert.equal((await runCli(t, env, w.workspace, ["worker", "heartbeat"])).code, 0);
-  const first = doorPid(home)!;
+  // A heartbeat starts the door, so that it runs before the done that it will die in.
+  const { env, first } = await startedDoor(t, home, w, w.workspace);
   const done = runCli(
     t,
     env,
@@ -185,15 +174,7 @@ test("SIGKILL of the door in the middle of a report stream: the retry lands ever
   for (let k = 0; k < items.length; k += 10) dispatchItems(ctx, { worker: who.worker, items: items.slice(k, k + 10) });
   const file = join(home, "entries.json");
   writeFileSync(file, JSON.stringify(items.map((item) => ({ item, outcome: "done", body: `finished ${item}` }))));
-  const env = cliEnv({
-    DOCKET_HOME: home,
-    DOCKET_WORKER_ID: who.worker,
-    DOCKET_GENERATION: "1",
-    DOCKET_RUN_TOKEN: who.runToken,
-    HOME: home,
-  });
-  assert.equal((await runCli(t, env, home, ["worker", "heartbeat"])).code, 0);
-  const first = doorPid(home)!;
+  const { env, first } = await startedDoor(t, home, who, home);
   const count = () => (ctx.db.prepare("SELECT COUNT(*) AS n FROM reports").get() as { n: number }).n;
   const report = runCli(t, env, home, ["worker", "report", "--file", file, "--key", "k1", "--json"]);
   await waitFor("some reports committed, not all", () => count() >= 20, 60_000, 1);
@@ -213,14 +194,7 @@ test("a heartbeat, turn, touches batch and event the door committed but never an
 }, async (t) => {
   const { ctx, home } = workLedger(t);
   const who = addWorker(ctx, "tok-beat");
-  const env = cliEnv({
-    DOCKET_HOME: home,
-    DOCKET_WORKER_ID: who.worker,
-    DOCKET_GENERATION: "1",
-    DOCKET_RUN_TOKEN: who.runToken,
-    HOME: home,
-  });
-  assert.equal((await runCli(t, env, home, ["worker", "heartbeat"])).code, 0); // starts the door
+  const { env } = await startedDoor(t, home, who, home);
   const door = doorOf(env);
   const one = <T>(sql: string, ...params: unknown[]) => ctx.db.prepare(sql).get(...params) as T;
   const keyRows = (key: string) => one<{ n: number }>("SELECT COUNT(*) AS n FROM idempotency WHERE key = ?", key).n;
@@ -337,12 +311,7 @@ test("16 workers making 100 calls each at once through one door: nothing lost, n
     }`;
   const runs = workers.map((w) => {
     const child = spawn(process.execPath, ["--input-type=module", "-e", program], {
-      env: cliEnv({
-        DOCKET_HOME: home,
-        DOCKET_WORKER_ID: w.worker,
-        DOCKET_GENERATION: "1",
-        DOCKET_RUN_TOKEN: w.runToken,
-      }),
+      env: cliEnv({ DOCKET_HOME: home, ...identityEnv(w) }),
       stdio: ["ignore", "pipe", "pipe"],
     });
     teardown(t).child(child);

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { workLedger } from "../../support/work-ledger.js";
-import { isolatedWorker, type ProtocolWorker } from "../../support/protocol-worker.js";
+import { isolatedWorker, type ProtocolWorker, WORKER_TOOLS } from "../../support/protocol-worker.js";
 import { DOCKET_BIN } from "../../support/docket-cli.js";
 import { git } from "../../support/git.js";
 import { hashRunToken, requireWorker, updateWorker } from "../../../src/ledger/workers/workers.js";
@@ -77,14 +77,7 @@ test("the server lists the six calls of the wire schema, asking a client without
       .map((c) => c.name)
       .sort(),
   );
-  assert.deepEqual(tools.map((x) => x.name).sort(), [
-    "docket_consult",
-    "docket_done",
-    "docket_fail",
-    "docket_note",
-    "docket_todos",
-    "docket_wait",
-  ]);
+  assert.deepEqual(tools.map((x) => x.name).sort(), WORKER_TOOLS);
   assert.equal(tools.find((x) => x.name === "docket_consult")!.description, calls.consult.description);
   const done = tools.find((x) => x.name === "docket_done")!;
   assert.equal(done.description, calls.done.description);

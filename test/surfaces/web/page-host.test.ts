@@ -4,7 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { browser, watchSideEffects } from "../../support/browser.js";
-import { appWith, publish, reviewGround, reviewWorker } from "../../support/review-fixture.js";
+import { appWith, publish, reviewGround, reviewWorker, runsOnHost } from "../../support/review-fixture.js";
 import { signedIn, webServer } from "../../support/web.js";
 
 const HOSTILE = `big-box<img src=x onerror="window.pwned=1">`;
@@ -15,20 +15,7 @@ test("the fleet and the card show the host a worker runs on, escaped", { timeout
   const local = reviewWorker(t, g);
   publish(g, remote, { "src/app.txt": appWith({ 3: "three" }) });
   // A host name read back from the ledger is shown as text whatever it holds (config names are plain words today).
-  const execution = {
-    agent: "command",
-    command: "true",
-    kind: "general",
-    model: null,
-    thinking: "off",
-    context: "fresh",
-    workspace: "isolated",
-    readOnly: false,
-    piArgs: [],
-    subdir: "",
-    host: HOSTILE,
-  };
-  g.ctx.db.prepare("UPDATE workers SET execution = ? WHERE id = ?").run(JSON.stringify(execution), remote.worker);
+  runsOnHost(g, remote, HOSTILE);
   const web = await webServer(t, g);
   const context = await browser(t);
   const page = await signedIn(context, web, "/");

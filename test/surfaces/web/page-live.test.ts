@@ -7,29 +7,18 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { decisionsForWorker } from "../../../src/ledger/review/decisions.js";
 import { browser, screenshot, watchSideEffects } from "../../support/browser.js";
-import { cliEnv, docket } from "../../support/docket-cli.js";
-import { appWith, publish, reviewGround, reviewWorker, type ReviewGround } from "../../support/review-fixture.js";
-import type { ProtocolWorker } from "../../support/protocol-worker.js";
-import { tempDir } from "../../support/temp.js";
+import { docket } from "../../support/docket-cli.js";
+import { appWith, groundEnv, publish, reviewGround, reviewWorker } from "../../support/review-fixture.js";
+import type { ReviewGround } from "../../support/review-fixture.js";
+import { identityEnv, type ProtocolWorker } from "../../support/protocol-worker.js";
 import { signedIn, webServer } from "../../support/web.js";
 
 type T = { after(fn: () => void): void };
 
 /** The real `docket` CLI in the project: the human's other terminal, or (with `as`) the worker's own process. */
 function cli(t: T, g: ReviewGround, as?: ProtocolWorker) {
-  const scratch = tempDir(t, "docket-web-cli-");
-  const identity: Record<string, string> = as
-    ? { DOCKET_WORKER_ID: as.worker, DOCKET_GENERATION: String(as.generation), DOCKET_RUN_TOKEN: as.runToken }
-    : {};
-  return (input: string, ...args: string[]) =>
-    docket(
-      {
-        env: cliEnv({ DOCKET_HOME: g.home, HOME: scratch, TMPDIR: scratch, ...identity }),
-        cwd: as?.workspace ?? g.project,
-        input,
-      },
-      ...args,
-    );
+  const env = groundEnv(t, g, { ...(as && identityEnv(as)) });
+  return (input: string, ...args: string[]) => docket({ env, cwd: as?.workspace ?? g.project, input }, ...args);
 }
 
 test("a worker's done from another process reaches an open queue page within moments, badge included, without a reload", async (t) => {

@@ -4,7 +4,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { appWith, publish, reviewGround, reviewWorker } from "../../../support/review-fixture.js";
+import { appWith, publish, reviewGround, reviewWorker, runsOnHost } from "../../../support/review-fixture.js";
 import { piScreen } from "../../../support/pi-screen.js";
 
 test("the dock and the F8 fleet show each worker's host", { timeout: 120_000 }, async (t) => {
@@ -13,20 +13,7 @@ test("the dock and the F8 fleet show each worker's host", { timeout: 120_000 }, 
   const local = reviewWorker(t, g);
   publish(g, remote, { "src/app.txt": appWith({ 4: "four" }) });
   publish(g, local, { "src/app.txt": appWith({ 6: "six" }) });
-  const execution = {
-    agent: "command",
-    command: "true",
-    kind: "general",
-    model: null,
-    thinking: "off",
-    context: "fresh",
-    workspace: "isolated",
-    readOnly: false,
-    piArgs: [],
-    subdir: "",
-    host: "big-box\u001b[2J",
-  };
-  g.ctx.db.prepare("UPDATE workers SET execution = ? WHERE id = ?").run(JSON.stringify(execution), remote.worker);
+  runsOnHost(g, remote, "big-box\u001b[2J");
   const pi = piScreen(t, { cwd: g.project, vars: { DOCKET_HOME: g.home } });
   await pi.start();
   const dock = await pi.until(

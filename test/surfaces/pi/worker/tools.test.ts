@@ -6,6 +6,7 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { PI_HERMETIC } from "../../../support/docket-cli.js";
 import { workLedger } from "../../../support/work-ledger.js";
 import { isolatedWorker, type ProtocolWorker } from "../../../support/protocol-worker.js";
 import { git } from "../../../support/git.js";
@@ -48,9 +49,7 @@ function runPi(
     PATH: process.env.PATH ?? "/usr/bin:/bin",
     HOME: dir,
     PI_CODING_AGENT_DIR: join(shared, "agent"),
-    PI_OFFLINE: "1",
-    PI_SKIP_VERSION_CHECK: "1",
-    PI_TELEMETRY: "0",
+    ...PI_HERMETIC,
     TMPDIR: join(shared, "tmp"),
     DOCKET_HOME: ctx.home.root,
     DOCKET_WORKER_ID: w.worker,

@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
+import { WORKER_TOOLS } from "../../../support/protocol-worker.js";
 import { assertExit, cliEnv, docket, jsonOf } from "../../../support/docket-cli.js";
 import { gitRepo } from "../../../support/git.js";
 import { launchEnvOf } from "../../../support/launch-env.js";
@@ -59,14 +60,7 @@ test("a real pi worker heartbeats, reads what it is told, and is fenced after re
   await waitFor("the first turn to end (idle)", () => show().persistedState === "idle", SLOW);
   const firstCall = JSON.parse(readFileSync(faux.log, "utf8").split("\n")[0]!);
   assert.match(firstCall.lastUserText, /^You are Docket worker w1\. Your task is in .*task\.md/);
-  assert.deepEqual(firstCall.tools.filter((n: string) => n.startsWith("docket_")).sort(), [
-    "docket_consult",
-    "docket_done",
-    "docket_fail",
-    "docket_note",
-    "docket_todos",
-    "docket_wait",
-  ]);
+  assert.deepEqual(firstCall.tools.filter((n: string) => n.startsWith("docket_")).sort(), WORKER_TOOLS);
   assert.ok(!firstCall.tools.some((n: string) => /spawn/.test(n)), "a worker has no tool that starts workers");
 
   const events = readFileSync(join(faux.home, "fleet", "w1", "events.ndjson"), "utf8")
