@@ -2,7 +2,8 @@
 // starts no process and reaches git, tmux and the agents only through its context's ports; it reads camelCase rows only,
 // and neither it nor the ledger parses JSON unchecked; sibling surfaces never import each other (surfaces/shared); worker
 // text reaches a terminal only through the one output filter; every worker call is fenced by construction; one ledger
-// module owns the questions table; which agent a worker runs is asked of its traits, not its name.
+// module owns the questions table; which agent a worker runs is asked of its traits, not its name; where a worker runs
+// is asked of its place (engine/places/), not branched on.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -471,4 +472,34 @@ test("which agent a worker runs is asked of the trait table (domain/agents/trait
     found.length <= MAX_AGENT_NAME_COMPARISONS,
     `${found.length} agent-name comparisons outside ${AGENT_ADAPTERS.join(" and ")} (at most ${MAX_AGENT_NAME_COMPARISONS}): add a trait instead\n${found.join("\n")}`,
   );
+});
+
+/** Where a worker runs is one port: its places (engine/places/) and the host code they delegate to (engine/hosts/). */
+const PLACE_ROOMS = ["engine/places/", "engine/hosts/", "substrate/ssh/"];
+const WHERE_BRANCHES: [RegExp, string][] = [
+  [/\b(?:hostOf|tmuxFor|connectHost|remoteTmux)\(/, "asks which host or tmux a worker is on"],
+  [
+    /\b(?:remoteLivePaths|captureRemote|remoteSource|settleRemote|resetRemote|retireRemote|launchRemote|prepareRemoteWorkspace|reachHost|assertRemoteSpawn|hostPanes|remoteAttachArgv|decideHostContainment)\b/,
+    "calls a host's helper",
+  ],
+  [/\bexecution\??\.host\s*[!=]==|[!=]==\s*[\w.?]*execution\??\.host\b/, "branches on execution.host"],
+];
+
+test("where a worker runs is asked of its place (engine/places/): no branch on a host outside the places and hosts rooms", () => {
+  const problems = files(SRC).flatMap((file) => {
+    const name = relative(SRC, file).replace(/\.js$/, ".ts");
+    if (PLACE_ROOMS.some((room) => name.startsWith(room))) return [];
+    const text = readFileSync(join(SRC, "..", "..", "src", name), "utf8").replace(/\/\/.*$|\/\*[\s\S]*?\*\//gm, "");
+    const found = WHERE_BRANCHES.filter(([re]) => re.test(text)).map(([, what]) => `${name} ${what}`);
+    // The engine reaches a host's code through a place; a surface only through `docket hosts` (engine/hosts/hosts.ts).
+    for (const m of text.matchAll(
+      /(?:import|export)[^'"]*?from\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g,
+    )) {
+      const target = relative(SRC, resolve(dirname(join(SRC, name)), m[1] ?? m[2]!));
+      if (target.startsWith("engine/hosts/") && (name.startsWith("engine/") || target !== "engine/hosts/hosts.js"))
+        found.push(`${name} imports ${target}`);
+    }
+    return found;
+  });
+  assert.deepEqual(problems, []);
 });

@@ -6,7 +6,7 @@ import type { Tx } from "../../ledger/core/runner.js";
 import { recordLaunchExit } from "../../ledger/workers/launches.js";
 import { applyLifecycle, getWorker, lifecycleRowOf } from "../../ledger/workers/workers.js";
 import type { EngineContext } from "../context.js";
-import { tmuxFor } from "../hosts/host-tmux.js";
+import { placeOf } from "../places/place.js";
 
 /** The outbox effect that closes stopped candidates' windows after the command commits. */
 const STOP_CANDIDATES_EFFECT = "group.stop";
@@ -39,6 +39,6 @@ export function stopCandidates(ctx: EngineContext, workers: readonly string[]): 
   for (const id of workers) {
     const row = getWorker(ctx.db, id);
     if (!row?.windowId || !row.exited) continue;
-    tmuxFor(ctx, row).killWindow(row.windowId);
+    placeOf(ctx, row).tmux().killWindow(row.windowId);
   }
 }

@@ -1,5 +1,5 @@
 // A worker on a host: its launch there (workspace at its base, 0600 env, the door forwarded over ssh, a
-// window of Docket's own tmux server on the host), its tmux for peek/tell/harvest, its change set, and its removal.
+// window of Docket's own tmux server on the host), its change set, and its removal (places/ssh-host.ts is its port).
 // Only the task, the launch env and the workspace reach the host; nothing else of the home is copied there.
 
 import type { Worker } from "../../domain/workers/worker.js";
@@ -10,7 +10,6 @@ import { refusal } from "../../domain/errors.js";
 import { formatLaunchEnv } from "../../domain/workers/launch-env.js";
 import { workerFilePath, WORKER_FILES } from "../../files/workers/worker-files.js";
 import { ensurePrivateDir } from "../../files/private.js";
-import type { PaneMap } from "../../substrate/tmux.js";
 import {
   createRemoteWorkspace,
   deliverCommit,
@@ -33,23 +32,13 @@ import { docketBinPath, extensionPath, shimDirOf, workerArgv, wrapArgv, type PiP
 import { readInputFile } from "../../files/input-file.js";
 import { dirname, posix } from "node:path";
 import { doorSocketFor } from "../door/door.js";
-import { hostOf } from "./host-tmux.js";
 import { containedHostEnv, prepareOnHost } from "./host-containment.js";
 import type { Containment } from "../workers/containment.js";
 
-export { hostOf, tmuxFor } from "./host-tmux.js";
+const hostOf = (row: Pick<Worker, "execution">): string | undefined => row.execution?.host;
 
 /** Variables of this machine that mean nothing (or the wrong thing) on the host: the host's own are used there. */
 const LOCAL_ONLY = ["PATH", "HOME", "TMPDIR", "PI_CODING_AGENT_DIR", "DOCKET_TMUX_SOCKET"];
-
-/** A host's pane listing for the fleet cap; undefined when it does not answer (its workers then count as live). */
-export function hostPanes(ctx: EngineContext, host: string): PaneMap | undefined {
-  try {
-    return remoteTmux(connectHost(ctx, host)).listPanes();
-  } catch {
-    return undefined;
-  }
-}
 
 /** Checked before anything is written: the host is named in the user's config and the worker can run there. */
 export function assertRemoteSpawn(

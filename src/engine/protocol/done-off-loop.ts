@@ -1,8 +1,7 @@
 // docket_done as the door runs it: the change set is captured in a thread, so the door's one event loop
 // keeps serving every other worker while git reads a large workspace; then the same claim and publish as `done`.
 
-import { hostOf } from "../hosts/host-tmux.js";
-import { remoteSource } from "../hosts/remote-worker.js";
+import { placeOf } from "../places/place.js";
 import type { EngineContext } from "../context.js";
 import type { WorkerIdentity } from "../../domain/workers/identity.js";
 import {
@@ -35,7 +34,7 @@ export function doneOffLoop(ctx: EngineContext, who: WorkerIdentity, input: Done
       what &&
       (await ctx.git.captureOffLoop({
         input: what,
-        ...(hostOf(prior.row) !== undefined ? { remote: remoteSource(ctx, prior.row) } : {}),
+        ...placeOf(ctx, prior.row).captureSource(prior.row),
       }));
     const now = priorVersion(ctx, who, plan); // the fence and the call, as they are after the capture
     const pointer = "pointer" in now ? now.pointer : freezeVersion(ctx, now.row, who, plan, changeSet);

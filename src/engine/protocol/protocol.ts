@@ -3,7 +3,7 @@
 // (docs/decisions/immutable-deliverables.md, docs/decisions/worker-protocol.md).
 
 import { changeSetRef, deliverableId, deliverableRef } from "../../domain/deliverables/refs.js";
-import { captureRemote, hostOf } from "../hosts/remote-worker.js";
+import { placeOf } from "../places/place.js";
 import type { Worker } from "../../domain/workers/worker.js";
 import { randomUUID } from "node:crypto";
 import {
@@ -389,8 +389,7 @@ function captureFor(ctx: EngineContext, row: Worker): ChangeSet | null {
   const input = captureInput(ctx, row);
   if (!input) return null;
   // A worker on a host: its workspace's bytes come home over ssh and get the same checks as a local capture.
-  if (hostOf(row) !== undefined) return captureRemote(ctx, row, input);
-  return ctx.git.captureChangeSet(input);
+  return placeOf(ctx, row).capture(row, input);
 }
 
 function checkDone(input: DoneInput): CheckedDone {

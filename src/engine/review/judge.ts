@@ -3,7 +3,7 @@
 // (docs/decisions/immutable-deliverables.md).
 
 import { refusal, validationError } from "../../domain/errors.js";
-import { hostOf, remoteLivePaths, resetRemote } from "../hosts/remote-worker.js";
+import { placeOf } from "../places/place.js";
 import { confirmationRefused } from "../../domain/review/confirmation.js";
 import { assertNoControlCharacters } from "../../domain/work/message-text.js";
 import { normalizeWorkerId } from "../../domain/ids.js";
@@ -30,7 +30,6 @@ import {
   type TargetInput,
 } from "./target.js";
 import { assertHuman } from "../authority.js";
-import { workerTreeOf } from "../../domain/workers/worker-tree.js";
 import { assertShownBinding } from "./shown.js";
 import { formatRevisionMessage } from "../../domain/review/revision-message.js";
 import { markCommentsSent } from "../../ledger/review/comments.js";
@@ -270,10 +269,9 @@ export function discard(ctx: EngineContext, input: DiscardInput): DiscardResult 
     );
   }
   // A worker on a host changed its workspace there: the copy here holds only its base.
-  const remote = hostOf(row) !== undefined;
-  const files = remote ? remoteLivePaths(ctx, row) : ctx.git.liveChangedPaths(workerTreeOf(row), row.base);
-  if (remote) resetRemote(ctx, row, row.base);
-  else ctx.git.resetWorkspace(workerTreeOf(row), row.base);
+  const place = placeOf(ctx, row);
+  const files = place.liveChangedPaths(row);
+  place.reset(row, row.base);
   try {
     return ctx.commands.run("review.discard", { worker: workerId, files }, (tx) => {
       const now = requireWorker(tx.db, workerId);

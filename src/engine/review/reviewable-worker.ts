@@ -10,7 +10,7 @@ import { pathExists } from "../../files/probe.js";
 import { activeItemsByWorker } from "../../ledger/work/bindings.js";
 import { updateWorker } from "../../ledger/workers/workers.js";
 import type { EngineContext } from "../context.js";
-import { hostOf, settleRemote } from "../hosts/remote-worker.js";
+import { placeOf } from "../places/place.js";
 import { assertFrozenIntegrity } from "./frozen-integrity.js";
 import type { WorkspaceOutcome } from "./promotion.js";
 import type { Reviewable } from "./reviewable-shape.js";
@@ -155,32 +155,20 @@ function settleWorkspace(
   const base = t.deliverable.changeSet?.base || w.base;
   if (w.workspaceMode !== "isolated" || !base)
     return { workspace: "shared", note: `${w.id} works in your checkout (shared); nothing to reset` };
-  const host = hostOf(w);
-  if (host !== undefined) {
-    // Its workspace is on its host: checked and reset there (the one here is only its base).
-    if (!settleRemote(ctx, w, base, patch)) {
-      return {
-        workspace: "kept-later-edits",
-        note: `${w.id} changed its workspace on host ${host} after this version; its workspace was left as it is`,
-      };
-    }
-    return {
-      workspace: "reset",
-      note: `${w.id}'s workspace on host ${host} was reset to its base (its live changes equalled the promoted patch)`,
-    };
-  }
-  if (!pathExists(w.workspace))
+  // Checked and reset where its workspace is (a host's: there; the one here is only its base).
+  const place = placeOf(ctx, w);
+  const settled = place.settle(w, base, patch);
+  if (settled === "missing")
     return { workspace: "missing", note: `${w.id}'s workspace ${w.workspace} is gone; nothing to reset` };
-  if (!ctx.git.liveEqualsFrozen(workerTreeOf(w), base, patch)) {
+  if (settled === "kept-later-edits") {
     return {
       workspace: "kept-later-edits",
-      note: `${w.id} changed its workspace after this version; its workspace was left as it is`,
+      note: `${w.id} changed its workspace${place.at} after this version; its workspace was left as it is`,
     };
   }
-  ctx.git.resetWorkspace(workerTreeOf(w), base);
   return {
     workspace: "reset",
-    note: `${w.id}'s workspace was reset to its base (its live changes equalled the promoted patch)`,
+    note: `${w.id}'s workspace${place.at} was reset to its base (its live changes equalled the promoted patch)`,
   };
 }
 

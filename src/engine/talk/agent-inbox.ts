@@ -9,7 +9,7 @@ import { getWorker } from "../../ledger/workers/workers.js";
 import type { EngineContext } from "../context.js";
 import { appendWorkerEvent } from "../workers/events.js";
 import { recordTurn } from "../workers/lifecycle.js";
-import { tmuxFor } from "../hosts/remote-worker.js";
+import { placeOf } from "../places/place.js";
 import { claimInbox, formatInboxMessage, inboxHasQueued, markInboxRead } from "./inbox.js";
 
 /** States in which the agent has finished its turn and waits at its own prompt. */
@@ -31,7 +31,7 @@ export function deliverToAgentPane(ctx: EngineContext, who: WorkerIdentity): str
   )
     return [];
   if (!inboxHasQueued(ctx, who.worker)) return [];
-  const tmux = tmuxFor(ctx, row);
+  const tmux = placeOf(ctx, row).tmux();
   if (tmux.paneState(row.paneId, row.id) !== "alive") return [];
   const messages = claimInbox(ctx, who);
   if (messages.length === 0) return [];

@@ -23,8 +23,7 @@ import { plannedFiles } from "../review/base-moved.js";
 import { approvalOf, promotionOf } from "../review/target.js";
 import { pointerOf } from "../review/deliverables.js";
 import { pasteToCommandWorker } from "./command-paste.js";
-import { hostOf, remoteLivePaths } from "../hosts/remote-worker.js";
-import { workerTreeOf } from "../../domain/workers/worker-tree.js";
+import { placeOf } from "../places/place.js";
 
 /** States of a running worker: a broadcast is for workers still at work (a finished one has nothing to change). */
 const RUNNING = ["starting", "active", "idle", "needs_input"];
@@ -79,7 +78,7 @@ export function broadcastCandidates(
     let live: string[] = [];
     if (r.workspaceMode === "isolated" && r.base) {
       try {
-        live = hostOf(r) !== undefined ? remoteLivePaths(ctx, r) : ctx.git.liveChangedPaths(workerTreeOf(r), r.base);
+        live = placeOf(ctx, r).liveChangedPaths(r);
       } catch (error) {
         const code = error instanceof DocketError ? error.code : "workspace-unreadable";
         refused.push({ worker: r.id, code, message: (error as Error).message.split("\n")[0]! });

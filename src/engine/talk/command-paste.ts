@@ -2,7 +2,7 @@
 // pane, and the message counts as delivered once pasted. Best-effort by nature; the ledger message stays the record.
 
 import { AGENT_TRAITS } from "../../domain/agents/traits.js";
-import { tmuxFor } from "../hosts/host-tmux.js";
+import { placeOf } from "../places/place.js";
 import { markPasted } from "../../ledger/talk/message-delivery.js";
 import { requireWorker } from "../../ledger/workers/workers.js";
 import type { EngineContext } from "../context.js";
@@ -17,7 +17,7 @@ export function pasteToCommandWorker(
   const row = requireWorker(ctx.db, workerId);
   if (AGENT_TRAITS[row.agent].messages !== "pasted-at-once" || !row.paneId || row.exited) return undefined;
   try {
-    const tmux = tmuxFor(ctx, row);
+    const tmux = placeOf(ctx, row).tmux();
     if (tmux.paneState(row.paneId, workerId) !== "alive") throw new Error("its pane is not running");
     tmux.sendText(row.paneId, text);
   } catch (error) {

@@ -1,9 +1,7 @@
 // Talking to and looking at a worker: `tell` (through the ledger inbox), `peek` (bounded pane capture), `attach`.
 // Multi-line text stays one message; a reply bound to a question resolves that question only.
 
-import { hostOf, tmuxFor } from "../hosts/remote-worker.js";
-import { connectHost } from "../hosts/connect.js";
-import { remoteAttachArgv } from "../../substrate/ssh/host.js";
+import { placeOf } from "../places/place.js";
 import { optionalKey } from "../../domain/idempotency.js";
 import { notFound, refusal, usageError, validationError } from "../../domain/errors.js";
 import { assertNoControlCharacters, normalizeMessageText } from "../../domain/work/message-text.js";
@@ -118,7 +116,7 @@ export function peekWorker(ctx: EngineContext, target: string, lines = PEEK_DEFA
     );
   }
   const row = requireWorker(ctx.db, resolveWorkerId(target));
-  const tmux = tmuxFor(ctx, row);
+  const tmux = placeOf(ctx, row).tmux();
   if (row.paneId && tmux.paneState(row.paneId, row.id) !== "missing") {
     return { worker: row.id, source: "pane", lines, text: tmux.capture(row.paneId, lines) };
   }
@@ -146,21 +144,5 @@ export function attachWorker(ctx: EngineContext, target: string): AttachResult {
   if (!row.windowId || !row.tmuxSession)
     throw refusal("no-window", `${row.id} has no tmux window`, `\`docket respawn ${row.id}\``);
   // A worker on a host: an interactive `ssh -t … tmux attach` on the host's own server (never a local switch).
-  if (hostOf(row) !== undefined)
-    return {
-      worker: row.id,
-      switched: false,
-      command: remoteAttachArgv(connectHost(ctx, hostOf(row)!), row.tmuxSession, row.windowId),
-    };
-  const tmux = ctx.tmux;
-  const command = tmux.attachArgv(row.tmuxSession, row.windowId);
-  if (ctx.env.TMUX) {
-    try {
-      tmux.switchClient(row.windowId);
-      return { worker: row.id, switched: true, command };
-    } catch {
-      // This client is attached to a different tmux server (or none): fall back to printing the command.
-    }
-  }
-  return { worker: row.id, switched: false, command };
+  return { worker: row.id, ...placeOf(ctx, row).attach(row.tmuxSession, row.windowId) };
 }

@@ -15,7 +15,7 @@ import { pathExists } from "../../files/probe.js";
 import { WORKER_FILES, workerFilePath, workerPath } from "../../files/workers/worker-files.js";
 import { detectSandbox, sandboxArgv, type SandboxSupport } from "../../substrate/sandbox/bwrap.js";
 import type { EngineContext } from "../context.js";
-import { decideHostContainment } from "../hosts/host-containment.js";
+import { placeOf } from "../places/place.js";
 import { agentConfigDir } from "./agents.js";
 import { egressSocketPath, launchNetworkMode } from "./egress.js";
 import { SCRIPTED_MODEL } from "./scripted.js";
@@ -50,8 +50,16 @@ export function decideContainment(
       contained: false,
       why: ctx.env.DOCKET_SANDBOX === "off" ? "DOCKET_SANDBOX=off" : "sandbox is off in your config",
     };
-  // A worker on a host is contained by the host's own bubblewrap (docs/remote-hosts.md).
-  if (execution.host !== undefined) return decideHostContainment(ctx, execution.host, mode);
+  // Where it runs says what containment it offers: a host's is the host's own bubblewrap (docs/remote-hosts.md).
+  return placeOf(ctx, { execution }).decideContainment(execution, mode);
+}
+
+/** Containment on this machine: bubblewrap here, and a writable worker kept off the human's checkout. */
+export function decideLocalContainment(
+  ctx: EngineContext,
+  execution: Pick<LaunchExecution, "workspace" | "readOnly" | "host" | "kind">,
+  mode: "auto" | "required",
+): Containment {
   const support = sandboxSupport(ctx);
   if (!support.ok) {
     if (mode === "required") sandboxUnavailable(support.reason, support.fix);

@@ -1,7 +1,7 @@
 // `docket delete <w>` and `docket prune`: retire one worker — window, workspace, row — and touch no other.
 // Never-promoted changes are refused unless forced; deliverable sidecars are kept (review stays possible).
 
-import { hostOf, remoteLivePaths, retireRemote, tmuxFor } from "../hosts/remote-worker.js";
+import { placeOf } from "../places/place.js";
 import type { Worker } from "../../domain/workers/worker.js";
 import { refusal } from "../../domain/errors.js";
 import { confirmationDeclined, confirmationRefused, resolveConfirmation } from "../../domain/review/confirmation.js";
@@ -19,7 +19,6 @@ import { resolveWorkerId } from "./view.js";
 import { removeWorkerLaunchEnv } from "./launch.js";
 import { worktreeLock } from "./locks.js";
 import { assertHuman } from "../authority.js";
-import { workerTreeOf } from "../../domain/workers/worker-tree.js";
 
 export interface DeleteInput {
   worker: string;
@@ -70,9 +69,7 @@ function heldLine(ctx: EngineContext, worker: string): string {
 function unpromotedChanges(ctx: EngineContext, row: Worker): boolean {
   if (row.workspaceMode !== "isolated" || row.base === null) return false;
   // A worker on a host changed its workspace there; the one here is only its base.
-  return hostOf(row) !== undefined
-    ? remoteLivePaths(ctx, row).length > 0
-    : ctx.git.liveChangesExist(workerTreeOf(row), row.base);
+  return placeOf(ctx, row).hasLiveChanges(row);
 }
 
 /** Refuses a worker whose workspace holds changes never promoted, unless forced. */
@@ -90,12 +87,13 @@ function retireWorker(ctx: EngineContext, row: Worker, options: { force: boolean
   assertRetirable(ctx, row, options.force);
   // Checked before anything is removed: a link in the worker's directory would point the removals outside the home.
   workerFilePath(ctx.home, row.id, WORKER_FILES.session);
-  const tmux = tmuxFor(ctx, row);
+  const place = placeOf(ctx, row);
+  const tmux = place.tmux();
   if (row.windowId) {
     harvestPane(ctx, row, { tmux });
     tmux.killWindow(row.windowId);
   }
-  if (hostOf(row) !== undefined) retireRemote(ctx, row); // its tunnel, workspace, env file and sockets leave the host
+  place.retire(row); // on a host: its tunnel, workspace, env file and sockets leave the host
   let workspaceRemoved = false;
   if (row.workspaceMode === "isolated") {
     // Under the repository's worktree lock: its prune must not meet a spawn's worktree half-way through its move.

@@ -3,7 +3,7 @@
 // (ls, show, the fleet) and by the door's watcher; each finding is recorded once, so every surface shows the same.
 
 import { createHash } from "node:crypto";
-import { hostOf, tmuxFor } from "../hosts/remote-worker.js";
+import { placeOf } from "../places/place.js";
 import { AGENT_TRAITS } from "../../domain/agents/traits.js";
 import type { Worker } from "../../domain/workers/worker.js";
 import { isTerminal } from "../../domain/workers/lifecycle.js";
@@ -45,8 +45,7 @@ export function observeWorkers(
   for (const row of rows) {
     if (row.exited || isTerminal(row.state)) screens.delete(row.id);
     if (row.exited || row.paneId === null || isTerminal(row.state) || row.state === "needs_input") continue;
-    const host = hostOf(row);
-    const listing = host === undefined ? panes : hosts?.get(host);
+    const listing = placeOf(ctx, row).listingIn(panes, hosts);
     if (listing === undefined || paneFromMap(listing, row.paneId, row.id) !== "alive") continue;
     const mine = open.filter((f) => f.worker === row.id);
     changed = observeOne(ctx, row, mine, { nowMs, stuckMs }) || changed;
@@ -71,7 +70,7 @@ function observeOne(
   open: readonly Finding[],
   at: { nowMs: number; stuckMs: number },
 ): boolean {
-  const tmux = hostOf(row) === undefined ? ctx.tmux : tmuxFor(ctx, row);
+  const tmux = placeOf(ctx, row).tmux();
   let screen: string | undefined;
   const read = (): string => {
     if (screen === undefined) {

@@ -1,7 +1,7 @@
 // The fleet's watcher in the door (the long-lived process while workers live): every few seconds it looks at this
 // machine's running workers, so a dead pane, a blocked agent or a stuck worker is recorded with no Docket command run.
 
-import { hostOf } from "../hosts/remote-worker.js";
+import { placeOf } from "../places/place.js";
 import { workersOf } from "../../ledger/workers/fleet-reads.js";
 import type { EngineContext } from "../context.js";
 import { observeWorkers } from "./evidence.js";
@@ -18,7 +18,7 @@ const OBSERVE_EVERY = 3;
  */
 function watchFleetOnce(ctx: EngineContext, observe = true): boolean {
   // Only running workers: a finished one's pane is harvested by the next read, as before (its window stays till then).
-  const rows = workersOf(ctx.db).filter((r) => hostOf(r) === undefined && !r.exited && r.windowId !== null);
+  const rows = workersOf(ctx.db).filter((r) => placeOf(ctx, r).watched && !r.exited && r.windowId !== null);
   if (rows.length === 0) return false;
   const panes = ctx.tmux.listPanes();
   if (panes === undefined) return false; // tmux could not be asked: next time

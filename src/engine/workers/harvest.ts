@@ -3,7 +3,7 @@
 // A start that died before it had a window, and a pane that died without its wrapper reporting (a sandbox that failed
 // at launch, a kill -9), are reconciled here too: marked failed with why, so nothing waits on them.
 
-import { hostOf, tmuxFor } from "../hosts/remote-worker.js";
+import { placeOf } from "../places/place.js";
 import type { Worker } from "../../domain/workers/worker.js";
 import { WORKER_FILES, writeWorkerFile } from "../../files/workers/worker-files.js";
 import { insertNotification } from "../../ledger/talk/notifications.js";
@@ -39,7 +39,7 @@ export function harvestPane(
   options: { tmux?: Tmux; pane?: PaneState } = {},
 ): HarvestOutcome {
   if (row.paneCapturedAt !== null || ctx.readOnly) return "skipped"; // a read-only home keeps panes for a writer to harvest
-  const tmux = options.tmux ?? tmuxFor(ctx, row);
+  const tmux = options.tmux ?? placeOf(ctx, row).tmux();
   const state = row.paneId === null ? "missing" : (options.pane ?? tmux.paneState(row.paneId, row.id));
   if (state === "alive") return "alive";
   let outcome: HarvestOutcome = "window-gone";
@@ -75,12 +75,12 @@ export function harvestFinished(
   for (const row of rows) {
     const running = !row.exited && row.paneId !== null && row.windowId !== null;
     if (!running && !awaitsHarvest(row)) continue;
-    const host = hostOf(row);
-    const listing = host === undefined ? panes : hosts?.get(host);
+    const place = placeOf(ctx, row);
+    const listing = place.listingIn(panes, hosts);
     if (listing === undefined) continue; // tmux could not be asked (or the host did not answer): next time
     const pane = row.paneId === null ? "missing" : paneFromMap(listing, row.paneId, row.id);
     if (pane === "alive") continue;
-    const tmux = host === undefined ? ctx.tmux : tmuxFor(ctx, row);
+    const tmux = place.tmux();
     let gone: PaneState | undefined = pane;
     if (running) {
       gone = failDeadPane(ctx, row, tmux, pane);

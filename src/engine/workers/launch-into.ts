@@ -1,4 +1,4 @@
-// Starting one generation of a worker in its tmux window, here or on its host, and recording the window it got.
+// Starting one generation of a worker in its tmux window, wherever it runs, and recording the window it got.
 // Every agent launches through here: its environment goes into the worker's 0600 env file, never onto tmux's
 // command line; a launch the ledger gave up meanwhile has its window closed, so nothing runs unrecorded.
 
@@ -12,8 +12,15 @@ import { applyLifecycle, getWorker, lifecycleRowOf, updateWorker } from "../../l
 import type { Tmux } from "../../substrate/tmux.js";
 import type { EngineContext } from "../context.js";
 import { ensureDoor } from "../door/door.js";
-import { launchRemote, tmuxFor } from "../hosts/remote-worker.js";
-import { containArgv, containGit, decideContainment, sandboxInput, scratchDir } from "./containment.js";
+import { placeOf, type WindowIds } from "../places/place.js";
+import {
+  containArgv,
+  containGit,
+  decideContainment,
+  sandboxInput,
+  scratchDir,
+  type Containment,
+} from "./containment.js";
 import { prepareLaunchNetwork } from "./egress.js";
 import {
   buildWorkerEnv,
@@ -23,8 +30,6 @@ import {
   wrapArgv,
   writeWorkerLaunchEnv,
 } from "./launch.js";
-
-type WindowIds = { windowId: string; paneId: string };
 
 /**
  * Starts one generation in the worker's window and records the window and pane it got. Every agent launches
@@ -36,52 +41,53 @@ export function launchInto(
   execution: LaunchExecution,
   launch: { generation: number; runToken: string; env: Record<string, string> },
 ): WindowIds {
-  const tmux = ctx.tmux;
+  const place = placeOf(ctx, { execution });
   const session = tmuxSessionName(ctx);
-  const inSubdir = join(row.workspace, execution.subdir);
-  const cwd = execution.subdir && pathExists(inSubdir) ? inSubdir : row.workspace;
   const containment = decideContainment(ctx, execution);
   const { contained } = containment;
   const { generation, runToken } = launch;
   const env = buildWorkerEnv(ctx, { worker: row.id, generation, runToken }, launch.env);
-  // A worker on a host gets its contained environment there (hosts/host-containment.ts).
-  const scratch =
-    containment.contained && execution.host === undefined ? containedEnv(ctx, row, execution, env) : undefined;
-  const unattended = containment.contained && ctx.config().worker.unattended;
-  // A worker on a host gets its argv there (remote-worker.ts): the paths of this machine mean nothing on the host.
-  const command =
-    execution.host === undefined
-      ? launchCommand(ctx, { row, execution, generation, cwd, env, unattended, contained })
-      : undefined;
-  // Before anything starts: a launch whose agent cannot reach its model API under `network: "none"` is refused by name.
-  const relay =
-    containment.contained && command !== undefined
-      ? prepareLaunchNetwork(ctx, { worker: row.id, generation }, execution, env)
-      : [];
+  const start = place.prepareLaunch(row, execution, { generation, env, session, containment });
   let ids: WindowIds;
   try {
     ensureDoor(ctx); // the worker's first call waits (bounded) for its socket; the door is up well before that
-    if (command === undefined) {
-      // Kept here too: a respawn reads its --env values back from it.
-      writeWorkerLaunchEnv(ctx, row.id, generation, env);
-      ids = launchRemote(ctx, row, execution, { generation, env, session, containment });
-    } else {
-      const envFile = writeWorkerLaunchEnv(ctx, row.id, generation, { ...env, ...command.env });
-      const wrapped = wrapArgv({ envFile, cwd }, [...relay, ...command.argv]);
-      let argv = wrapped;
-      if (containment.contained && scratch) {
-        const sandbox = sandboxInput(ctx, row, execution, { scratch, docketBin: docketBinPath(), env });
-        argv = [...containArgv(containment.bwrap, sandbox), ...wrapped];
-      }
-      ids = tmux.launchWindow({ session, name: row.id, argv });
-    }
+    ids = start();
   } catch (error) {
     if (error instanceof DocketError && error.code === "host-unreachable") throw error;
     const message = `could not start ${row.id} in tmux: ${(error as Error).message}`;
     throw new DocketError("refusal", "launch-failed", message, { cause: error });
   }
-  const remote = execution.host !== undefined;
-  return recordLaunch(ctx, row, { generation, session, ids, contained }, remote ? tmuxFor(ctx, row) : tmux);
+  return recordLaunch(ctx, row, { generation, session, ids, contained }, place.tmux());
+}
+
+/**
+ * A launch on this machine, prepared: its contained environment and argv made and its network checked (a launch whose
+ * agent cannot reach its model API under `network: "none"` is refused by name now); its window opens on the call.
+ */
+export function prepareLocalLaunch(
+  ctx: EngineContext,
+  row: Worker,
+  execution: LaunchExecution,
+  launch: { generation: number; env: Record<string, string>; session: string; containment: Containment },
+): () => WindowIds {
+  const { generation, env, session, containment } = launch;
+  const { contained } = containment;
+  const inSubdir = join(row.workspace, execution.subdir);
+  const cwd = execution.subdir && pathExists(inSubdir) ? inSubdir : row.workspace;
+  const scratch = containment.contained ? containedEnv(ctx, row, execution, env) : undefined;
+  const unattended = containment.contained && ctx.config().worker.unattended;
+  const command = launchCommand(ctx, { row, execution, generation, cwd, env, unattended, contained });
+  const relay = containment.contained ? prepareLaunchNetwork(ctx, { worker: row.id, generation }, execution, env) : [];
+  return () => {
+    const envFile = writeWorkerLaunchEnv(ctx, row.id, generation, { ...env, ...command.env });
+    const wrapped = wrapArgv({ envFile, cwd }, [...relay, ...command.argv]);
+    let argv = wrapped;
+    if (containment.contained && scratch) {
+      const sandbox = sandboxInput(ctx, row, execution, { scratch, docketBin: docketBinPath(), env });
+      argv = [...containArgv(containment.bwrap, sandbox), ...wrapped];
+    }
+    return ctx.tmux.launchWindow({ session, name: row.id, argv });
+  };
 }
 
 /** Records the window a launch got; a launch given up meanwhile has its window closed (nothing runs unrecorded). */

@@ -2,7 +2,7 @@
 // (docs/decisions/spawn-policy.md). One command bumps the generation, records the launch, resets the exit and moves
 // active bindings: the old process is fenced.
 
-import { hostPanes, tmuxFor } from "../hosts/remote-worker.js";
+import { listingAt, placeOf } from "../places/place.js";
 import type { Worker } from "../../domain/workers/worker.js";
 import { conflict, refusal, validationError } from "../../domain/errors.js";
 import { normalizeWorkerId } from "../../domain/ids.js";
@@ -53,7 +53,7 @@ export function respawnWorker(ctx: EngineContext, target: string, options: { bud
   const before = requireWorker(ctx.db, id);
   const budget = resolveRespawnBudget(ctx, id, options.budgetUsd);
   const execution = before.execution ?? unlaunchable(id);
-  const tmux = tmuxFor(ctx, before); // a worker on a host: its window is on the host's tmux
+  const tmux = placeOf(ctx, before).tmux(); // a worker on a host: its window is on the host's tmux
   if (before.windowId !== null) {
     harvestPane(ctx, before, { tmux }); // a dead pane's tail is kept before its window goes
     tmux.killWindow(before.windowId);
@@ -61,7 +61,7 @@ export function respawnWorker(ctx: EngineContext, target: string, options: { bud
   const generation = before.generation + 1;
   const runToken = newRunToken();
   const stored = storedEnvValues(ctx, id, before.envNames);
-  const panes = takePaneSnapshot(ctx.tmux, ctx.clock.now(), { db: ctx.db, listHost: (h) => hostPanes(ctx, h) });
+  const panes = takePaneSnapshot(ctx.tmux, ctx.clock.now(), { db: ctx.db, listHost: (h) => listingAt(ctx, h) });
   const prepared = ctx.commands.run("worker.respawn", { worker: id, generation }, (tx) => {
     const row = requireWorker(tx.db, id);
     if (row.generation !== before.generation) {

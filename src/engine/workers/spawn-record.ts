@@ -7,7 +7,7 @@ import { setBudget } from "../../ledger/workers/spend.js";
 import { applyLifecycle, getWorker, insertWorker, lifecycleRowOf, updateWorker } from "../../ledger/workers/workers.js";
 import type { IsolatedWorkspace, Serialize } from "../../substrate/git/worktree.js";
 import type { EngineContext } from "../context.js";
-import { hostPanes, reachHost } from "../hosts/remote-worker.js";
+import { listingAt, placeOf } from "../places/place.js";
 import { resolveBudget } from "./budget.js";
 import { assertFleetRoom, takePaneSnapshot } from "./fleet.js";
 import type { ResolvedSpawn, SpawnHandoff, SpawnInput } from "./spawn-resolve.js";
@@ -27,9 +27,9 @@ export function recordSpawn(
 ): string {
   const agent = resolved.agent;
   const budget = resolveBudget(agent, input.budgetUsd ?? (config.budgetUsd > 0 ? config.budgetUsd : undefined));
-  const panes = takePaneSnapshot(ctx.tmux, ctx.clock.now(), { db: ctx.db, listHost: (h) => hostPanes(ctx, h) });
-  // A dead host: a named refusal, and no row written.
-  if (execution.host !== undefined) reachHost(ctx, execution.host);
+  const panes = takePaneSnapshot(ctx.tmux, ctx.clock.now(), { db: ctx.db, listHost: (h) => listingAt(ctx, h) });
+  // A place that does not answer (a dead host): a named refusal, and no row written.
+  placeOf(ctx, { execution }).reach();
   return ctx.commands.run("worker.spawn", { task }, (tx) => {
     assertFleetRoom(tx.db, config.maxActive, panes, ctx.clock.nowMs());
     const id = insertWorker(tx, {

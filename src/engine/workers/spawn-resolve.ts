@@ -15,7 +15,7 @@ import type { TaskBriefHandoff } from "../../domain/workers/task-brief.js";
 import type { ModelListing } from "../../substrate/agents/pi.js";
 import { assertHuman } from "../authority.js";
 import type { EngineContext } from "../context.js";
-import { assertRemoteSpawn } from "../hosts/remote-worker.js";
+import { placeOf } from "../places/place.js";
 import { requireMcpAgent } from "./agents.js";
 import { decideContainment, type Containment } from "./containment.js";
 import { assertCopyableProject } from "./copy-workspace.js";
@@ -146,10 +146,8 @@ export async function resolveSpawn(
     subdir: subdir.startsWith("..") ? "" : subdir,
     ...(host !== undefined ? { host } : {}),
   };
-  if (host !== undefined) {
-    const from = input.host !== undefined ? "--host" : "worker.host";
-    assertRemoteSpawn(ctx, host, { agent, workspace: resolved.workspace, from });
-  }
+  const from = input.host !== undefined ? "--host" : "worker.host";
+  placeOf(ctx, { execution }).assertSpawnable({ agent, workspace: resolved.workspace, from });
   return { task, config, resolved, kind, defaultKind, execution, listing, containment };
 }
 
@@ -167,10 +165,8 @@ function refuseWideningKind(registry: ReturnType<typeof kindRegistry>, kindFlag:
 }
 
 /** Where the worker runs, and when a config default chose it, how to run it here instead. */
-export function whereLine(execution: StoredExecution, input: SpawnInput): string {
-  if (execution.host === undefined) return "Runs on: this machine";
-  const chosen = input.host === undefined ? " (worker.host in your config; --local runs it here)" : "";
-  return `Runs on: host ${execution.host}${chosen}`;
+export function whereLine(ctx: EngineContext, execution: StoredExecution, input: SpawnInput): string {
+  return `Runs on: ${placeOf(ctx, { execution }).runsOn(input.host === undefined)}`;
 }
 
 function availableModels(ctx: EngineContext, piArgs: string[]): ModelListing {

@@ -14,7 +14,7 @@ import { WORKER_FILES, workerFilePath, writeWorkerFile } from "../../files/worke
 import { requireWorker, updateWorker } from "../../ledger/workers/workers.js";
 import type { IsolatedWorkspace, Serialize } from "../../substrate/git/worktree.js";
 import type { EngineContext } from "../context.js";
-import { prepareRemoteWorkspace, retireRemote } from "../hosts/remote-worker.js";
+import { placeOf } from "../places/place.js";
 import { dispatchItems } from "../work/dispatch.js";
 import { containmentLine } from "./containment.js";
 import { snapshotCheckout } from "./kind-integrity.js";
@@ -49,13 +49,13 @@ export interface SpawnPlan {
  * started. */
 export async function planSpawn(ctx: EngineContext, input: SpawnInput): Promise<SpawnPlan> {
   const { resolved, execution } = await resolveSpawn(ctx, { ...input, interactive: false });
-  const summary = [...resolved.summary, whereLine(execution, input)];
+  const summary = [...resolved.summary, whereLine(ctx, execution, input)];
   return { dryRun: true, agent: resolved.agent, kind: resolved.kind, summary, command: previewCommand(ctx, execution) };
 }
 
 /** How far a spawn got, so a failure undoes exactly what it made. */
 interface SpawnProgress {
-  stage: "dispatch" | "workspace" | "remote";
+  stage: "dispatch" | "workspace" | "place";
   workspace?: IsolatedWorkspace;
 }
 
@@ -72,7 +72,7 @@ export async function spawnWorker(ctx: EngineContext, input: SpawnInput): Promis
   const summary = [
     ...resolved.summary,
     containmentLine(containment),
-    whereLine(execution, input),
+    whereLine(ctx, execution, input),
     ...defaultKind.warnings.map((w) => `warning: ${w}`),
   ];
   if (listing?.cachedAt !== undefined) {
@@ -101,9 +101,10 @@ export async function spawnWorker(ctx: EngineContext, input: SpawnInput): Promis
     };
   } catch (error) {
     // A refused dispatch means nothing was started: the row is retired unseen (its w<N> is still never reused).
-    if (progress.stage === "remote") {
+    if (progress.stage === "place") {
       try {
-        retireRemote(ctx, requireWorker(ctx.db, worker));
+        const row = requireWorker(ctx.db, worker);
+        placeOf(ctx, row).retire(row);
       } catch {
         // The host went away mid-spawn: its half-made workspace stays under the host's directory until a later
         // delete there.
@@ -127,7 +128,7 @@ interface PrepareState {
   work?: string;
 }
 
-/** The worker's files, workspace and task.md (here, and on its host), then its first generation's window. */
+/** The worker's files, workspace and task.md (here, and where it runs), then its first generation's window. */
 function prepareAndLaunch(ctx: EngineContext, spawn: ResolvedSpawn, input: SpawnInput, state: PrepareState): void {
   const { task, resolved, kind, execution } = spawn;
   const { worker, projectRoot, progress } = state;
@@ -163,10 +164,10 @@ function prepareAndLaunch(ctx: EngineContext, spawn: ResolvedSpawn, input: Spawn
     work: state.work,
   });
   writeWorkerFile(ctx.home, worker, WORKER_FILES.task, brief);
-  if (execution.host !== undefined && progress.workspace) {
-    progress.stage = "remote";
-    // The host's own task.md names the paths there (workspace, the source's byte-exact copy); no journal there yet.
-    const remoteBrief = (at: { workspace: string; source: string }) =>
+  if (progress.workspace) {
+    progress.stage = "place";
+    // Where it runs may keep its own workspace and task.md, naming the paths there.
+    const placeBrief = (at: { workspace: string; source: string }) =>
       renderTaskBrief({
         workerId: worker,
         task,
@@ -176,7 +177,7 @@ function prepareAndLaunch(ctx: EngineContext, spawn: ResolvedSpawn, input: Spawn
         handoff: handoff && { ...handoff.brief, sidecarPath: at.source },
         work: state.work,
       });
-    prepareRemoteWorkspace(ctx, row, progress.workspace.base, remoteBrief, handoff?.sourceBody);
+    placeOf(ctx, { execution }).prepareWorkspace(row, progress.workspace.base, placeBrief, handoff?.sourceBody);
   }
   // Its card later says whether the checkout changed during its run.
   if (resolved.readOnly) snapshotCheckout(ctx, row);

@@ -2,7 +2,7 @@
 // One tmux listing serves every row; finished panes are harvested on the way (docs/decisions/workers.md).
 
 import { deliverableRef } from "../../domain/deliverables/refs.js";
-import { hostOf, tmuxFor } from "../hosts/remote-worker.js";
+import { placeListings, placeOf } from "../places/place.js";
 import type { Worker } from "../../domain/workers/worker.js";
 import type { WorkerAgent } from "../../domain/workers/spawn-policy.js";
 import { formatAge } from "../../domain/clock.js";
@@ -69,26 +69,14 @@ export interface WorkerListing {
   baseMoved: Map<string, BaseMoved>;
 }
 
-/** One pane listing per host the rows run on (undefined: the host did not answer; its rows stay unprobed). */
-function hostListings(ctx: EngineContext, rows: readonly Worker[]): Map<string, PaneMap | undefined> {
-  const out = new Map<string, PaneMap | undefined>();
-  for (const host of new Set(rows.map(hostOf).filter((h): h is string => h !== undefined))) {
-    try {
-      out.set(host, tmuxFor(ctx, rows.find((r) => hostOf(r) === host)!).listPanes());
-    } catch {
-      out.set(host, undefined); // unreachable (or no longer in the config): shown as such, never waited on
-    }
-  }
-  return out;
-}
-
+/** The listing a row's pane is in: this machine's, or its host's (undefined: it did not answer; the row stays unprobed). */
 function panesOf(
+  ctx: EngineContext,
   row: Worker,
   local: PaneMap | undefined,
   hosts: Map<string, PaneMap | undefined>,
 ): PaneMap | undefined {
-  const host = hostOf(row);
-  return host === undefined ? local : hosts.get(host);
+  return placeOf(ctx, row).listingIn(local, hosts);
 }
 
 function paneProbe(row: Worker, panes: PaneMap | undefined): PaneProbe {
@@ -145,7 +133,7 @@ export function listWorkers(ctx: EngineContext, options: { all?: boolean } = {})
   // Without --all only what it may show or still has to harvest is read: a settled worker done with costs nothing.
   const read = () => (options.all ? workersOf(ctx.db) : listedWorkersOf(ctx.db, ctx.projectRoot()));
   let rows = read();
-  const hosts = hostListings(
+  const hosts = placeListings(
     ctx,
     rows.filter((r) => !r.exited || awaitsHarvest(r)),
   );
@@ -164,12 +152,13 @@ export function listWorkers(ctx: EngineContext, options: { all?: boolean } = {})
     const found = findingsView(row, findings.get(row.id) ?? []);
     const { state, liveness } = viewOf(
       row,
-      paneProbe(row, panesOf(row, panes, hosts)),
+      paneProbe(row, panesOf(ctx, row, panes, hosts)),
       nowMs,
       isConsulting(audiences.get(row.id)),
       found,
     );
     return listEntryOf(
+      ctx,
       row,
       shownState(ctx, row, state),
       found.reason,
@@ -186,6 +175,7 @@ const spendOf = (row: Worker, spend: Map<string, SpendTotals>): SpendTotals | nu
   isSpendAgent(row.agent) ? (spend.get(row.id) ?? { ...EMPTY_TOTALS }) : null;
 
 function listEntryOf(
+  ctx: EngineContext,
   row: Worker,
   state: DisplayState,
   reason: string | null,
@@ -194,7 +184,7 @@ function listEntryOf(
   spend: SpendTotals | null,
   hosts?: Map<string, PaneMap | undefined>,
 ): WorkerListEntry {
-  const host = hostOf(row);
+  const { host } = placeOf(ctx, row);
   return {
     worker: row.id,
     kind: row.kind,
@@ -278,7 +268,7 @@ export function showWorker(ctx: EngineContext, target: string): WorkerDetail {
   escalateOverdueConsults(ctx);
   let row = requireWorker(ctx.db, id);
   const panes = ctx.tmux.listPanes();
-  const hosts = hostListings(ctx, row.exited && !awaitsHarvest(row) ? [] : [row]);
+  const hosts = placeListings(ctx, row.exited && !awaitsHarvest(row) ? [] : [row]);
   const observed = observeWorkers(ctx, [row], panes, hosts);
   if (harvestFinished(ctx, [row], panes, hosts) + reconcileStalledStarts(ctx, [row]) > 0 || observed)
     row = getWorker(ctx.db, id) ?? row;
@@ -289,7 +279,7 @@ export function showWorker(ctx: EngineContext, target: string): WorkerDetail {
   const found = findingsView(row, findings);
   const { state, liveness } = viewOf(
     row,
-    paneProbe(row, panesOf(row, panes, hosts)),
+    paneProbe(row, panesOf(ctx, row, panes, hosts)),
     ctx.clock.nowMs(),
     isConsulting(openQuestionAudiences(ctx.db).get(id)),
     found,
@@ -297,6 +287,7 @@ export function showWorker(ctx: EngineContext, target: string): WorkerDetail {
   const ex = row.execution;
   return {
     ...listEntryOf(
+      ctx,
       row,
       shownState(ctx, row, state),
       found.reason,
