@@ -9,16 +9,19 @@ import {
   type Subject,
 } from "../../domain/deliverables/refs.js";
 import { requireWorker } from "../../ledger/workers/workers.js";
+import { lazyModule } from "../../substrate/require-esm.js";
 import type { EngineContext } from "../context.js";
 import { newestCombined } from "./combined.js";
 import { notAWorkerRef, pointerOf, type SidecarReader } from "./deliverables.js";
-import { combinedReviewable } from "./reviewable-combined.js";
 import type { Reviewable, ReviewVerb } from "./reviewable-shape.js";
-import { storedReviewable } from "./reviewable-stored.js";
 import { workerReviewable } from "./reviewable-worker.js";
 import type { TargetGuards, TargetInput } from "./target.js";
 
 export type { JudgeVerb, Reviewable, ReviewVerb } from "./reviewable-shape.js";
+
+// A stored record's or a pair's kind loads when a ref of it is first read: the verdict queue reads workers' versions only.
+const combinedKind = lazyModule<typeof import("./reviewable-combined.js")>(import.meta.url, "./reviewable-combined.js");
+const storedKind = lazyModule<typeof import("./reviewable-stored.js")>(import.meta.url, "./reviewable-stored.js");
 
 /**
  * `w3`, `w3:v2`, `worker-deliverable:w3:2`, `combined:w2+w3:1` or a stored ref, with the guards of TargetInput,
@@ -44,9 +47,9 @@ export function reviewableOf(
   if (ref.kind === "unknown") throw notAWorkerRef(ref.text);
   const r =
     ref.kind === "combined"
-      ? combinedReviewable(ctx, ref, guards)
+      ? combinedKind().combinedReviewable(ctx, ref, guards)
       : ref.kind === "stored"
-        ? storedReviewable(ctx, ref.text, guards, verb)
+        ? storedKind().storedReviewable(ctx, ref.text, guards, verb)
         : workerReviewable(
             ctx,
             verb === "diff" && ref.version === undefined && guards.version !== undefined
