@@ -15,6 +15,20 @@ import { testClock, type TestClock } from "./work-ledger.js";
 
 type T = { after(fn: () => void): void };
 
+/** The top-level keys of `verdict --json`, the contract a card keeps whatever it shows (sorted). */
+export const CARD_KEYS = [
+  "actions",
+  "approved",
+  "comments",
+  "deliverable",
+  "network",
+  "planCoverage",
+  "spend",
+  "state",
+  "warnings",
+  "worker",
+];
+
 export interface ReviewGround {
   ctx: EngineContext;
   clock: TestClock;

@@ -57,21 +57,28 @@ export function addWorker(
   ctx: EngineContext,
   runToken = "token-1",
 ): { worker: string; generation: number; runToken: string } {
-  const worker = ctx.commands.run("test.worker", { runToken }, (tx) =>
-    insertWorker(tx, {
-      task: "test worker",
-      kind: "general",
-      agent: "command",
-      command: "true",
-      execution: {},
-      cwd: ctx.cwd,
-      projectRoot: ctx.cwd,
-      workspace: () => ctx.cwd,
-      workspaceMode: "shared",
-      runToken,
-    }),
-  ).result;
+  const worker = ctx.commands.run("test.worker", { runToken }, (tx) => insertShellWorker(tx, ctx.cwd, runToken)).result;
   return { worker, generation: 1, runToken };
+}
+
+/** A command worker's row in `projectRoot`, working in it (shared), inside the caller's transaction; its id. */
+export function insertShellWorker(
+  tx: Parameters<typeof insertWorker>[0],
+  projectRoot: string,
+  runToken: string,
+): string {
+  return insertWorker(tx, {
+    task: "test worker",
+    kind: "general",
+    agent: "command",
+    command: "true",
+    execution: {},
+    cwd: projectRoot,
+    projectRoot,
+    workspace: () => projectRoot,
+    workspaceMode: "shared",
+    runToken,
+  });
 }
 
 /** Every row of every ledger table (whatever migrations added), for exact before/after comparisons. */

@@ -14,8 +14,8 @@ import { insertDecision } from "../../../src/ledger/review/decisions.js";
 import { pendingVersionRows, queueCandidates } from "../../../src/ledger/review/review-rows.js";
 import { workersOf } from "../../../src/ledger/workers/fleet-reads.js";
 import { openQuestionCounts, insertQuestion } from "../../../src/ledger/workers/questions.js";
-import { insertWorker, updateWorker } from "../../../src/ledger/workers/workers.js";
-import { workLedger } from "../../support/work-ledger.js";
+import { updateWorker } from "../../../src/ledger/workers/workers.js";
+import { insertShellWorker, workLedger } from "../../support/work-ledger.js";
 
 type Step = [verb: string, actor?: DecisionActor, version?: number];
 
@@ -49,19 +49,7 @@ test("pending versions and queue candidates read in SQL are the ones the domain'
   const root = ctx.projectRoot();
   ctx.commands.run("test.fleet", {}, (tx) => {
     let n = 0;
-    const add = (projectRoot: string) =>
-      insertWorker(tx, {
-        task: `worker ${n}`,
-        kind: "general",
-        agent: "command",
-        command: "true",
-        execution: {},
-        cwd: projectRoot,
-        projectRoot,
-        workspace: () => projectRoot,
-        workspaceMode: "shared",
-        runToken: `t${n++}`,
-      });
+    const add = (projectRoot: string) => insertShellWorker(tx, projectRoot, `t${n++}`);
     for (const [h, history] of HISTORIES.entries()) {
       for (const [s, state] of STATES.entries()) {
         const id = add(root);

@@ -5,8 +5,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { isSettled, type PersistedState } from "../../../src/domain/workers/lifecycle.js";
 import { listedWorkersOf, workersOf } from "../../../src/ledger/workers/fleet-reads.js";
-import { insertWorker, updateWorker } from "../../../src/ledger/workers/workers.js";
-import { workLedger } from "../../support/work-ledger.js";
+import { updateWorker } from "../../../src/ledger/workers/workers.js";
+import { insertShellWorker, workLedger } from "../../support/work-ledger.js";
 
 const STATES: PersistedState[] = ["starting", "active", "idle", "needs_input", "ready", "failed", "ended"];
 
@@ -15,19 +15,7 @@ test("a listing reads exactly the unsettled workers and the settled ones not yet
   const root = ctx.projectRoot();
   ctx.commands.run("test.fleet", {}, (tx) => {
     let n = 0;
-    const add = (projectRoot: string) =>
-      insertWorker(tx, {
-        task: `worker ${n}`,
-        kind: "general",
-        agent: "command",
-        command: "true",
-        execution: {},
-        cwd: projectRoot,
-        projectRoot,
-        workspace: () => projectRoot,
-        workspaceMode: "shared",
-        runToken: `t${n++}`,
-      });
+    const add = (projectRoot: string) => insertShellWorker(tx, projectRoot, `t${n++}`);
     for (const state of STATES)
       for (const reviewed of [false, true])
         for (const exited of [false, true])

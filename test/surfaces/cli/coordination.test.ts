@@ -10,6 +10,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { cliGround } from "../../support/cli-workers.js";
 import { docket, type CliRun } from "../../support/docket-cli.js";
+import { CARD_KEYS } from "../../support/review-fixture.js";
 import { workerIdentityEnv } from "../../support/launch-env.js";
 import { waitFor } from "../../support/wait.js";
 
@@ -21,20 +22,6 @@ interface Fixture {
   sql<T>(query: string, ...params: unknown[]): T[];
   pane(worker: string): string;
 }
-
-/** The top-level keys of `verdict --json`, the contract a card keeps whatever it shows. */
-const CARD_KEYS = [
-  "actions",
-  "approved",
-  "comments",
-  "deliverable",
-  "network",
-  "planCoverage",
-  "spend",
-  "state",
-  "warnings",
-  "worker",
-];
 
 const APP = `${Array.from({ length: 20 }, (_, i) => `line ${i + 1}`).join("\n")}\n`;
 

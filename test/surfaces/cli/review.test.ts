@@ -9,6 +9,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { assertExit, cliEnv, DOCKET_BIN, jsonOf } from "../../support/docket-cli.js";
 import { git } from "../../support/git.js";
 import {
+  CARD_KEYS,
   humanCli,
   appWith,
   decisionCount,
@@ -67,18 +68,7 @@ test("verdict --json follows the contract and log --json counts verbs", (t) => {
   const run = humanCli(t, g);
   const card = run("verdict", w.worker, "--json");
   assert.equal(card.code, 0, card.stderr);
-  assert.deepEqual(Object.keys(card.json).sort(), [
-    "actions",
-    "approved",
-    "comments",
-    "deliverable",
-    "network",
-    "planCoverage",
-    "spend",
-    "state",
-    "warnings",
-    "worker",
-  ]);
+  assert.deepEqual(Object.keys(card.json).sort(), CARD_KEYS);
   assert.deepEqual(card.json, {
     worker: w.worker,
     state: "ready",
