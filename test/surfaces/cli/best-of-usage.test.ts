@@ -16,6 +16,7 @@ test("--best-of refuses a bad count, a list longer than N, an empty entry and fl
       /^--agent must list agents from pi, claude, codex, command; got "gemini"/,
     ],
     [["--best-of", "2", "--item", "t1"], /^--item does not apply to --best-of/],
+    [["--best-of", "2", "--host", "h", "--local"], /^--host and --local contradict each other; pick one$/],
   ];
   for (const [flags, message] of cases) {
     const r = f.run("spawn", ...flags, "--json", "do", "it");

@@ -95,6 +95,10 @@ function registerSpawn(program: Command, io: Io, engine: EngineOpener): void {
 
 /** Resolves the flags into one spawn input, then plans it (--dry-run) or starts it, and waits with --wait. */
 async function runSpawn(io: Io, engine: EngineOpener, words: string[], opts: SpawnFlags): Promise<void> {
+  // Where the workers run is one choice for a group as for one worker.
+  if (opts.host !== undefined && opts.local) {
+    throw usageError("bad-flag", "--host and --local contradict each other; pick one");
+  }
   if (opts.bestOf !== undefined) {
     const { runBestOf } = await import("./best-of.js");
     return runBestOf(io, engine, words, { ...opts, bestOf: opts.bestOf });
@@ -103,9 +107,6 @@ async function runSpawn(io: Io, engine: EngineOpener, words: string[], opts: Spa
     throw usageError("bad-flag", `--agent must be one of ${WORKER_AGENTS.join(", ")}; got "${opts.agent}"`);
   }
   if (opts.seed && opts.fresh) throw usageError("bad-flag", "--seed and --fresh contradict each other; pick one");
-  if (opts.host !== undefined && opts.local) {
-    throw usageError("bad-flag", "--host and --local contradict each other; pick one");
-  }
   const { planSpawn, spawnWorker } = await import("../../../engine/workers/spawn.js");
   const ctx = engine();
   const input = spawnInputOf(io, words, opts, ctx.cwd);
