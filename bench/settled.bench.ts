@@ -11,8 +11,9 @@ import { fileURLToPath } from "node:url";
 import { deliverableId, deliverableRef } from "../src/domain/deliverables/refs.js";
 import { openEngine } from "../src/engine/open.js";
 import { insertDecision } from "../src/ledger/review/decisions.js";
-import { insertWorker, updateWorker } from "../src/ledger/workers/workers.js";
+import { updateWorker } from "../src/ledger/workers/workers.js";
 import { gitRepo } from "../test/support/git.js";
+import { insertShellWorker } from "../test/support/work-ledger.js";
 import { printFigures, timeProcesses, type ProcessCase } from "./support/processes.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -32,18 +33,7 @@ function fleet(name: string, size: number): { cwd: string; env: NodeJS.ProcessEn
   const ctx = openEngine({ env: { DOCKET_HOME: home }, cwd: project });
   ctx.commands.run("bench.fleet", {}, (tx) => {
     for (let i = 0; i < size; i++) {
-      const id = insertWorker(tx, {
-        task: `bench worker ${i}`,
-        kind: "default",
-        agent: "command",
-        command: "true",
-        execution: {},
-        cwd: project,
-        projectRoot: project,
-        workspace: () => project,
-        workspaceMode: "shared",
-        runToken: `t${i}`,
-      });
+      const id = insertShellWorker(tx, project, `t${i}`);
       const exited = { exited: true, exitCode: 0, exitedAt: tx.now, paneCapturedAt: tx.now };
       if (i < UNSETTLED / 2) updateWorker(tx, id, { state: "active" });
       else if (i < UNSETTLED) updateWorker(tx, id, { state: "failed", lastError: "bench: gave up", ...exited });

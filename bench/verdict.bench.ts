@@ -13,8 +13,8 @@ import { openEngine } from "../src/engine/open.js";
 import { done, fail, wait } from "../src/engine/protocol/protocol.js";
 import { approve, reject } from "../src/engine/review/judge.js";
 import { verdictQueue } from "../src/engine/review/verdict.js";
-import { insertWorker } from "../src/ledger/workers/workers.js";
 import { gitRepo } from "../test/support/git.js";
+import { insertShellWorker } from "../test/support/work-ledger.js";
 import { isolatedWorker, type ProtocolWorker } from "../test/support/protocol-worker.js";
 import { printFigures, timeProcesses } from "./support/processes.js";
 
@@ -89,18 +89,7 @@ try {
   fail(ctx, failedRow, { reason: "bench: gave up" });
   ctx.commands.run("bench.idle", {}, (tx) => {
     for (let i = PUBLISHED + 1; i < FLEET; i++) {
-      insertWorker(tx, {
-        task: `idle worker ${i}`,
-        kind: "general",
-        agent: "command",
-        command: "true",
-        execution: {},
-        cwd: project,
-        projectRoot: project,
-        workspace: () => project,
-        workspaceMode: "shared",
-        runToken: `t${i}`,
-      });
+      insertShellWorker(tx, project, `t${i}`);
     }
   });
   console.log(
