@@ -21,7 +21,7 @@ const SCREEN_LINES = 40;
 
 /**
  * When each worker's current screen last changed, as this process saw it (a long-lived door or page remembers). One
- * entry per worker, dropped once it is settled, so a door that runs for weeks holds no more than its fleet.
+ * entry per worker, dropped once it has finished, so a door that runs for weeks holds no more than its fleet.
  */
 const screens = new Map<string, { generation: number; digest: string; changedAt: number }>();
 
@@ -43,23 +43,21 @@ export function observeWorkers(
   const stuckMs = stuckMsOf(ctx);
   let changed = false;
   for (const row of rows) {
-    if (row.exited || isTerminal(row.state)) screens.delete(row.id);
     if (row.exited || row.paneId === null || isTerminal(row.state) || row.state === "needs_input") continue;
     const listing = placeOf(ctx, row).listingIn(panes, hosts);
     if (listing === undefined || paneFromMap(listing, row.paneId, row.id) !== "alive") continue;
     const mine = open.filter((f) => f.worker === row.id);
     changed = observeOne(ctx, row, mine, { nowMs, stuckMs }) || changed;
   }
-  forgetUnlisted(ctx, rows);
+  forgetFinished(ctx, rows);
   return changed;
 }
 
-/** A remembered worker the listing did not read (a listing leaves out the settled) is forgotten once it is done. */
-function forgetUnlisted(ctx: EngineContext, rows: readonly Worker[]): void {
-  const listed = new Set(rows.map((r) => r.id));
+/** A remembered worker that is gone, exited or finished (ready, failed, ended) is forgotten, read by this look or not. */
+function forgetFinished(ctx: EngineContext, rows: readonly Worker[]): void {
+  const read = new Map(rows.map((r) => [r.id, r]));
   for (const id of screens.keys()) {
-    if (listed.has(id)) continue;
-    const row = getWorker(ctx.db, id);
+    const row = read.get(id) ?? getWorker(ctx.db, id);
     if (!row || row.exited || isTerminal(row.state)) screens.delete(id);
   }
 }
