@@ -16,7 +16,7 @@ async function listen(t: { after(fn: () => void): void }, server: Server, at?: s
   return at ? 0 : (server.address() as AddressInfo).port;
 }
 
-/** Sends `text` after the identity line and reads until the proxy or the upstream closes. */
+/** Sends `text` after the identity line and reads until the proxy or the upstream closes (a known worker's `ok` kept). */
 function exchange(
   socket: string,
   hello: string,
@@ -60,26 +60,26 @@ test("the proxy: identity first, 403 and a record for a host not allowed, CONNEC
   );
   assert.match(
     await exchange(socket, "w1", "CONNECT example.com:443 HTTP/1.1\r\n\r\n"),
-    /^HTTP\/1\.1 403 .*example\.com:443 is not on this worker's network allow list/s,
+    /^ok\nHTTP\/1\.1 403 .*example\.com:443 is not on this worker's network allow list/s,
   );
-  assert.match(await exchange(socket, "w1", "GET /relative HTTP/1.1\r\n\r\n"), /^HTTP\/1\.1 400 /);
+  assert.match(await exchange(socket, "w1", "GET /relative HTTP/1.1\r\n\r\n"), /^ok\nHTTP\/1\.1 400 /);
 
   const tunnel = await exchange(
     socket,
     "w1",
     `CONNECT 127.0.0.1:${echoPort} HTTP/1.1\r\nHost: x\r\n\r\n`,
     (reply, write) => {
-      if (reply === "HTTP/1.1 200 Connection established\r\n\r\n") write("ping");
+      if (reply === "ok\nHTTP/1.1 200 Connection established\r\n\r\n") write("ping");
     },
   );
-  assert.equal(tunnel, "HTTP/1.1 200 Connection established\r\n\r\necho:ping");
+  assert.equal(tunnel, "ok\nHTTP/1.1 200 Connection established\r\n\r\necho:ping");
 
   const plain = await exchange(
     socket,
     "w1",
     `GET http://127.0.0.1:${httpPort}/a?b=1 HTTP/1.1\r\nHost: 127.0.0.1\r\nProxy-Connection: keep-alive\r\nConnection: keep-alive\r\n\r\n`,
   );
-  assert.match(plain, /^HTTP\/1\.1 200 OK/);
+  assert.match(plain, /^ok\nHTTP\/1\.1 200 OK/);
   assert.match(plain, /x-seen-path: \/a\?b=1/i, "sent in origin form");
   assert.match(plain, /x-seen-connection: close/i, "one request per connection");
   assert.match(plain, /HTTP-BODY$/);

@@ -1,6 +1,7 @@
 // Containment on a host: a worker there runs in the host's own bubblewrap when it has one, planned by the
 // same pure plan as here — its workspace, own git and scratch writable; Docket's host directory (every other worker's
-// files, launch env and door sockets), the host user's secrets and the rest of /tmp hidden.
+// files, launch env and door sockets), the host user's secrets and the rest of /tmp hidden; its own network namespace,
+// left only through this machine's egress proxy.
 
 import { posix } from "node:path";
 import { AGENT_TRAITS } from "../../domain/agents/traits.js";
@@ -20,6 +21,7 @@ import {
 import type { EngineContext } from "../context.js";
 import type { Containment } from "../workers/containment.js";
 import { connectHost } from "./connect.js";
+import { launchNetworkMode } from "../workers/egress.js";
 
 const asked = new Map<string, HostSandbox>();
 
@@ -32,10 +34,18 @@ function hostSandbox(ctx: EngineContext, name: string): HostSandbox {
   return known;
 }
 
-/** `auto` contains wherever the host's bubblewrap works and says why not otherwise; `required` refuses by name. */
-export function decideHostContainment(ctx: EngineContext, name: string, mode: "auto" | "required"): Containment {
+/**
+ * `auto` contains wherever the host's bubblewrap works and says why not otherwise; `required` refuses by name. Its
+ * network is chosen as here: its own namespace there, reaching out only through this door's proxy (forwarded).
+ */
+export function decideHostContainment(
+  ctx: EngineContext,
+  name: string,
+  execution: Pick<LaunchExecution, "kind">,
+  mode: "auto" | "required",
+): Containment {
   const { support } = hostSandbox(ctx, name);
-  if (support.ok) return { contained: true, bwrap: support.bwrap, network: hostNetwork(ctx) };
+  if (support.ok) return { contained: true, bwrap: support.bwrap, network: launchNetworkMode(ctx, execution) };
   const why = `host ${name} cannot contain workers: ${support.reason}`;
   if (mode === "required")
     throw refusal(
@@ -44,14 +54,6 @@ export function decideHostContainment(ctx: EngineContext, name: string, mode: "a
       `${support.fix}; then check with \`docket hosts check ${name}\``,
     );
   return { contained: false, why };
-}
-
-/**
- * A host has no egress proxy yet (it runs in the door, here): a contained worker there gets no network under `none` and
- * the host's network otherwise, which its spawn line says (docs/containment.md).
- */
-function hostNetwork(ctx: EngineContext): NetworkMode {
-  return ctx.config().sandbox.network === "none" ? "none" : "open";
 }
 
 /** A contained worker's own places on the host, beside its workspace in its directory there. */
@@ -79,9 +81,9 @@ export function containedHostEnv(host: RemoteHost, worker: string, env: Record<s
 
 /** What one contained launch on the host sees, as the pure plan's input. */
 function hostSandboxInput(
-  ctx: EngineContext,
   host: RemoteHost,
   facts: HostSandbox,
+  network: NetworkMode,
   input: { row: Worker; execution: LaunchExecution; installRoot: string; files: readonly string[] },
 ): SandboxInput {
   const { row, execution } = input;
@@ -89,11 +91,12 @@ function hostSandboxInput(
   const pi = AGENT_TRAITS[execution.agent].sandboxBinds === "pi-agent-dir";
   const piAgentDir = facts.piAgentDir ?? posix.join(facts.home, ".pi", "agent");
   return {
-    network: hostNetwork(ctx),
+    network,
     readOnly: execution.readOnly,
     workspace: host.workspace(row.id),
     git: { commonDir: host.repo, privateGitDir: own.privateGitDir },
-    // Docket's whole directory on the host is hidden; the worker's own door sockets and files are shown read-only.
+    // Docket's whole directory on the host is hidden; the worker's own door sockets (its egress socket among them)
+    // and files are shown read-only.
     docket: { home: host.dir, doorDir: host.doorDir(row.id), files: input.files },
     scratch: own.scratch,
     agentWritable: pi ? [own.session] : [],
@@ -121,7 +124,7 @@ export function prepareOnHost(
     return [];
   }
   const facts = hostSandbox(ctx, input.execution.host!);
-  const plan = hostSandboxInput(ctx, host, facts, input);
+  const plan = hostSandboxInput(host, facts, containment.network, input);
   const mounts = planMounts(plan);
   const own = ownPlaces(host, row.id);
   const known = prepareHostLaunch(

@@ -1,4 +1,4 @@
-// A worker on a host: its launch there (workspace at its base, 0600 env, the door forwarded over ssh, a
+// A worker on a host: its launch there (workspace at its base, 0600 env, the door and its egress proxy forwarded over ssh, a
 // window of Docket's own tmux server on the host), its change set, and its removal (places/ssh-host.ts is its port).
 // Only the task, the launch env and the workspace reach the host; nothing else of the home is copied there.
 
@@ -34,6 +34,8 @@ import { dirname, posix } from "node:path";
 import { doorSocketFor } from "../door/door.js";
 import { containedHostEnv, prepareOnHost } from "./host-containment.js";
 import type { Containment } from "../workers/containment.js";
+import { egressSocketPath, prepareLaunchNetwork } from "../workers/egress.js";
+import { relayScriptPath } from "../../substrate/egress/relay-path.js";
 
 const hostOf = (row: Pick<Worker, "execution">): string | undefined => row.execution?.host;
 
@@ -110,6 +112,15 @@ export function launchRemote(
   env.DOCKET_NODE = "node"; // the host's own node, found on its PATH
   env.DOCKET_BIN = install.bin;
   if (launch.containment.contained) containedHostEnv(host, row.id, env);
+  // Network `allow`: a relay in its namespace there reaches this door's proxy through a socket forwarded beside its door.
+  const egress = host.egressSocket(row.id, launch.generation);
+  const relay = launch.containment.contained
+    ? prepareLaunchNetwork(ctx, { worker: row.id, generation: launch.generation }, execution, env, {
+        node: "node",
+        relay: install.map(relayScriptPath()),
+        socket: egress,
+      })
+    : [];
   const steps = posix.join(host.workerDir(row.id), "steps.json");
   env.DOCKET_SHIM = shimDirOf(install.bin); // `docket` by name on the host too (the launch wrapper puts it on PATH)
   if (AGENT_TRAITS[execution.agent].runsScriptedModel && env.DOCKET_SCRIPTED_MODEL !== undefined) {
@@ -134,20 +145,19 @@ export function launchRemote(
   const sandbox = prepareOnHost(ctx, host, launch.containment, { row, execution, installRoot: install.root, files });
   const tunnelDir = workerFilePath(ctx.home, row.id, WORKER_FILES.session); // the worker's private dir here
   ensurePrivateDir(tunnelDir);
+  const sockets = [
+    { remote: host.doorSocket(row.id, launch.generation), local: doorSocketFor(ctx, row.id, launch.generation) },
+  ];
+  if (relay.length > 0) sockets.push({ remote: egress, local: egressSocketPath(ctx) });
   startTunnel(
-    {
-      target: host.target,
-      remoteSocket: host.doorSocket(row.id, launch.generation),
-      localSocket: doorSocketFor(ctx, row.id, launch.generation),
-      pidFile: tunnelLease(ctx, row.id),
-    },
+    { target: host.target, sockets, pidFile: tunnelLease(ctx, row.id) },
     { env: sshEnv(ctx), logPath: `${tunnelLease(ctx, row.id)}.log` },
   );
   const argv = remoteArgv(ctx, host, install, row, execution, launch.generation);
   return remoteTmux(host).launchWindow({
     session: launch.session,
     name: row.id,
-    argv: [...sandbox, ...wrapArgv({ envFile, cwd: host.workspace(row.id) }, argv)],
+    argv: [...sandbox, ...wrapArgv({ envFile, cwd: host.workspace(row.id) }, [...relay, ...argv])],
   });
 }
 

@@ -33,7 +33,7 @@ export function sshHostPlace(ctx: EngineContext, host: string): WorkerPlace {
     reach: () => remote().reachHost(ctx, host),
     // The host's own task.md names the paths there (workspace, the source's byte-exact copy); no journal there yet.
     prepareWorkspace: (row, base, task, source) => void remote().prepareRemoteWorkspace(ctx, row, base, task, source),
-    decideContainment: (_execution, mode) => hostContainment().decideHostContainment(ctx, host, mode),
+    decideContainment: (execution, mode) => hostContainment().decideHostContainment(ctx, host, execution, mode),
     // Its argv is made on the host (remote-worker.ts): the paths of this machine mean nothing there.
     prepareLaunch:
       (row, execution, { generation, env, session, containment }) =>

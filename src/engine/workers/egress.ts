@@ -99,6 +99,18 @@ export function egressSocketPath(ctx: EngineContext): string {
   return join(doorPaths(ctx.home.root).dir, EGRESS_SOCKET);
 }
 
+/** Where a launch's relay runs: its node, the relay script and the socket that reaches the door's proxy, there. */
+export interface RelayPlace {
+  node: string;
+  relay: string;
+  socket: string;
+}
+
+/** The relay of a launch on this machine: this node, this install's script, the door's own socket. */
+export function localRelay(ctx: EngineContext): RelayPlace {
+  return { node: process.execPath, relay: relayScriptPath(), socket: egressSocketPath(ctx) };
+}
+
 /**
  * A contained launch's network: records its mode and allow list for the door and the card; with `allow`, points the
  * agent's proxy variables at the relay and returns the relay's argv prefix (empty otherwise).
@@ -108,6 +120,7 @@ export function prepareLaunchNetwork(
   who: { worker: string; generation: number },
   execution: LaunchExecution,
   env: Record<string, string>,
+  at: RelayPlace,
 ): string[] {
   const mode = launchNetworkMode(ctx, execution);
   writeEgressPolicy(ctx, who.worker, who.generation, { mode, allow: [] }); // what its card says if it cannot start
@@ -124,5 +137,5 @@ export function prepareLaunchNetwork(
   writeEgressPolicy(ctx, who.worker, who.generation, { mode, allow });
   if (mode !== "allow") return [];
   Object.assign(env, egressEnv());
-  return relayArgv({ node: process.execPath, relay: relayScriptPath(), socket: egressSocketPath(ctx) });
+  return relayArgv(at);
 }

@@ -21,7 +21,7 @@ import {
   scratchDir,
   type Containment,
 } from "./containment.js";
-import { prepareLaunchNetwork } from "./egress.js";
+import { localRelay, prepareLaunchNetwork } from "./egress.js";
 import {
   buildWorkerEnv,
   docketBinPath,
@@ -77,7 +77,9 @@ export function prepareLocalLaunch(
   const scratch = containment.contained ? containedEnv(ctx, row, execution, env) : undefined;
   const unattended = containment.contained && ctx.config().worker.unattended;
   const command = launchCommand(ctx, { row, execution, generation, cwd, env, unattended, contained });
-  const relay = containment.contained ? prepareLaunchNetwork(ctx, { worker: row.id, generation }, execution, env) : [];
+  const relay = containment.contained
+    ? prepareLaunchNetwork(ctx, { worker: row.id, generation }, execution, env, localRelay(ctx))
+    : [];
   return () => {
     const envFile = writeWorkerLaunchEnv(ctx, row.id, generation, { ...env, ...command.env });
     const wrapped = wrapArgv({ envFile, cwd }, [...relay, ...command.argv]);

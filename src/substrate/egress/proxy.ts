@@ -1,5 +1,6 @@
-// The egress proxy on one unix socket: each connection names its worker in a first line, then speaks HTTP proxy
-// (CONNECT for TLS, absolute-form requests for plain HTTP); every request is decided by the caller and counted both ways.
+// The egress proxy on one unix socket: each connection names its worker in a first line (answered `ok` when known),
+// then speaks HTTP proxy (CONNECT for TLS, absolute-form requests for plain HTTP); every request is decided by the caller
+// and counted both ways.
 
 import { connect, createServer, type Server, type Socket } from "node:net";
 
@@ -24,6 +25,9 @@ export interface EgressProxyOptions<W> {
   record(r: EgressRecord<W>): void;
 }
 
+/** Sent once the first line names a known worker: the relay holds its client's bytes until then (relay-main.ts). */
+export const EGRESS_ACK = "ok\n";
+
 /** The most a first line and an HTTP head may take before the connection is refused. */
 const HEAD_MAX = 32 * 1024;
 
@@ -45,6 +49,7 @@ function handle<W>(conn: Socket, options: EgressProxyOptions<W>): void {
       buffered = buffered.subarray(nl + 1);
       if (!verdict.ok) return void conn.end(reply(407, verdict.why));
       who = verdict.who;
+      conn.write(EGRESS_ACK);
     }
     const end = buffered.indexOf("\r\n\r\n");
     if (end < 0) return void (buffered.length > HEAD_MAX && conn.end(reply(431, "request head too large")));

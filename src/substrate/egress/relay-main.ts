@@ -24,22 +24,43 @@ const hello = `${JSON.stringify({
 /** The door may still be starting when the agent's first request comes: its socket is waited for, bounded. */
 const WAIT_FOR_DOOR_MS = 20_000;
 
+/** The proxy's first bytes once it knows the worker (proxy.ts): before them, a closed connection is tried again. */
+const ACK = Buffer.from("ok\n");
+
+/**
+ * Relays one client once the door said it knows the worker. A forwarded socket (a host's) accepts even while the door
+ * behind it is down and then closes, so the client's bytes are held until the ack and the door is asked again.
+ */
 function toDoor(client: Socket, since = Date.now()): void {
   const door = connect(socket);
-  door.once("connect", () => {
-    door.write(hello);
-    client.pipe(door);
+  let head = Buffer.alloc(0);
+  let answered = false;
+  const stop = () => door.destroy();
+  client.once("close", stop);
+  door.once("connect", () => door.write(hello));
+  const onData = (chunk: Buffer) => {
+    head = Buffer.concat([head, chunk]);
+    if (head.length < ACK.length && ACK.subarray(0, head.length).equals(head)) return;
+    answered = true;
+    door.off("data", onData);
+    const acked = head.subarray(0, ACK.length).equals(ACK);
+    // Anything but the ack (a refusal of the worker) goes to the agent as it came, and nothing of the agent's follows.
+    const rest = acked ? head.subarray(ACK.length) : head;
+    if (rest.length > 0) client.write(rest);
+    if (acked) client.pipe(door);
     door.pipe(client);
     client.resume();
+  };
+  door.on("data", onData);
+  door.on("error", () => {
+    if (answered) client.destroy();
   });
-  door.on("error", (error: NodeJS.ErrnoException) => {
-    door.destroy();
-    const starting = error.code === "ENOENT" || error.code === "ECONNREFUSED";
-    if (starting && Date.now() - since < WAIT_FOR_DOOR_MS && !client.destroyed)
-      setTimeout(() => toDoor(client, since), 100);
+  door.on("close", () => {
+    if (answered) return;
+    client.off("close", stop);
+    if (Date.now() - since < WAIT_FOR_DOOR_MS && !client.destroyed) setTimeout(() => toDoor(client, since), 100);
     else client.destroy();
   });
-  client.on("close", () => door.destroy());
 }
 
 const server = createServer((client) => {

@@ -24,6 +24,8 @@ export interface RemoteHost {
   /** The worker's own directory of door sockets (a contained worker sees this one, no sibling's). */
   doorDir(worker: string): string;
   doorSocket(worker: string, generation: number): string;
+  /** Where a contained worker with network `allow` reaches the door's egress proxy (forwarded like its door). */
+  egressSocket(worker: string, generation: number): string;
 }
 
 const neutral = NEUTRAL_CONFIG.flatMap((kv) => ["-c", kv]);
@@ -55,8 +57,9 @@ export function remoteHost(target: SshTarget, dir: string): RemoteHost {
     taskFile: (w) => join(workerDir(w), "task.md"),
     doorDir,
     doorSocket: (w, g) => join(doorDir(w), `${g}.sock`),
+    egressSocket: (w, g) => join(doorDir(w), `${g}.egress.sock`),
   };
-  if (Buffer.byteLength(host.doorSocket("w99999", 99999)) > 107) {
+  if (Buffer.byteLength(host.egressSocket("w99999", 99999)) > 107) {
     throw refusal(
       "host-dir-too-long",
       `host ${target.name}'s directory ${dir} is too long for the door sockets Docket forwards there (107 bytes at most)`,

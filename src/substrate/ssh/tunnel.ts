@@ -1,5 +1,6 @@
 // A worker generation's door tunnel: `ssh -O forward -R <socket on the host>:<its door socket here>` on the host's
-// master, kept up by one small detached process that re-makes the master and the forward whenever they drop.
+// master (and its egress proxy's socket beside it, when it has one), kept up by one small detached process that
+// re-makes the master and the forwards whenever they drop.
 // Its pid file is its lease: removed (delete) or taken by a newer generation (respawn), the keeper cancels and exits.
 
 import { spawnSync } from "node:child_process";
@@ -9,10 +10,15 @@ import { fileURLToPath } from "node:url";
 import { startNodeDetached } from "../node-process.js";
 import { ensureMaster, forwardRequestOptions, runRemote, sshOptions, type SshTarget } from "./connection.js";
 
+/** One socket on the host that reaches one socket here. */
+export interface ForwardedSocket {
+  remote: string;
+  local: string;
+}
+
 export interface TunnelSpec {
   target: SshTarget;
-  remoteSocket: string;
-  localSocket: string;
+  sockets: readonly ForwardedSocket[];
   /** The keeper's lease: it writes its pid here and runs while the file still names it. */
   pidFile: string;
 }
@@ -39,40 +45,22 @@ export function masterPid(target: SshTarget): number | undefined {
   return m ? Number(m[1]) : undefined;
 }
 
-/** Puts the forward on the current master: the host's stale socket of an earlier forward is removed first. */
+/** `ssh -O forward|cancel` of every socket of the spec, in one request to the master. */
+function requestForwards(spec: TunnelSpec, op: "forward" | "cancel", timeout: number): boolean {
+  const pairs = spec.sockets.flatMap((s) => ["-R", `${s.remote}:${s.local}`]);
+  const argv = [...forwardRequestOptions(spec.target), "-O", op, ...pairs, "--", spec.target.destination];
+  return spawnSync("ssh", argv, { stdio: "ignore", timeout, killSignal: "SIGKILL" }).status === 0;
+}
+
+/** Puts the forwards on the current master: the host's stale sockets of an earlier forward are removed first. */
 export function forward(spec: TunnelSpec): boolean {
   ensureMaster(spec.target);
-  runRemote(spec.target, ["rm", "-f", "--", spec.remoteSocket]);
-  const r = spawnSync(
-    "ssh",
-    [
-      ...forwardRequestOptions(spec.target),
-      "-O",
-      "forward",
-      "-R",
-      `${spec.remoteSocket}:${spec.localSocket}`,
-      "--",
-      spec.target.destination,
-    ],
-    { stdio: "ignore", timeout: 10_000, killSignal: "SIGKILL" },
-  );
-  return r.status === 0;
+  runRemote(spec.target, ["rm", "-f", "--", ...spec.sockets.map((s) => s.remote)]);
+  return requestForwards(spec, "forward", 10_000);
 }
 
 export function cancelForward(spec: TunnelSpec): void {
-  spawnSync(
-    "ssh",
-    [
-      ...forwardRequestOptions(spec.target),
-      "-O",
-      "cancel",
-      "-R",
-      `${spec.remoteSocket}:${spec.localSocket}`,
-      "--",
-      spec.target.destination,
-    ],
-    { stdio: "ignore", timeout: 5_000, killSignal: "SIGKILL" },
-  );
+  requestForwards(spec, "cancel", 5_000);
 }
 
 /** The pid a tunnel's lease names; undefined when there is none. */
