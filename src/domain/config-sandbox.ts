@@ -2,7 +2,7 @@
 // (required over auto over off; none over allow over open for the network), never loosen it (docs/containment.md).
 
 import { SANDBOX_MODES, type DocketConfig, type SandboxMode } from "./config-shape.js";
-import { isObj, strList } from "./config-sections.js";
+import { isObj, strList, type SectionApplier } from "./config-sections.js";
 import { badAllowPatterns, isNetworkMode, NETWORK_MODES, narrows } from "./network-policy.js";
 
 const SANDBOX_RANK: Record<SandboxMode, number> = { off: 0, auto: 1, required: 2 };
@@ -13,13 +13,7 @@ export function applySandboxMode(config: DocketConfig, mode: string, warnings: s
 }
 
 /** `sandbox: "<mode>"` or `sandbox: {mode, network, readOnlyPaths}`; a project may only tighten. */
-export function applySandbox(
-  config: DocketConfig,
-  raw: unknown,
-  source: string,
-  warnings: string[],
-  trusted: boolean,
-): void {
+export const applySandbox: SectionApplier = (config, raw, source, warnings, trusted) => {
   const section = typeof raw === "string" ? { mode: raw } : raw;
   if (!isObj(section)) {
     warnings.push(`${source} config sandbox must be "auto", "required", "off" or an object; ignored`);
@@ -43,10 +37,10 @@ export function applySandbox(
     } else if (list?.every((p) => p.startsWith("/"))) config.sandbox.readOnlyPaths = list;
     else warnings.push(`${source} config sandbox.readOnlyPaths must be a list of absolute paths; ignored`);
   }
-}
+};
 
 /** `sandbox.network`: a mode, or `{mode, allow}`; "default" is the old name of "open". A project may only narrow. */
-function applyNetwork(config: DocketConfig, raw: unknown, source: string, warnings: string[], trusted: boolean): void {
+const applyNetwork: SectionApplier = (config, raw, source, warnings, trusted) => {
   const section = isObj(raw) ? raw : { mode: raw };
   const at = `${source} config sandbox.network`;
   if (section.mode !== undefined) {
@@ -56,7 +50,7 @@ function applyNetwork(config: DocketConfig, raw: unknown, source: string, warnin
     else warnings.push(`${at} "${mode}" would widen the workers' network; only your user config can`);
   }
   if (section.allow !== undefined) applyAllow(config, section.allow, `${at}.allow`, warnings, trusted);
-}
+};
 
 /** `allow`: host[:port] patterns a contained worker may reach; the user's alone (a project cannot add hosts). */
 function applyAllow(config: DocketConfig, raw: unknown, at: string, warnings: string[], trusted: boolean): void {

@@ -8,6 +8,15 @@ import { WORKER_AGENTS, isWorkerAgent } from "./agents/traits.js";
 
 export type Raw = Record<string, unknown>;
 
+/** One section of one config file over the settings so far; `source` names the file in warnings, `trusted` is the user's. */
+export type SectionApplier<R = unknown> = (
+  config: DocketConfig,
+  raw: R,
+  source: string,
+  warnings: string[],
+  trusted: boolean,
+) => void;
+
 export const isObj = (v: unknown): v is Raw => typeof v === "object" && v !== null && !Array.isArray(v);
 export const strList = (v: unknown): string[] | undefined =>
   Array.isArray(v) && v.every((x) => typeof x === "string") ? (v as string[]) : undefined;
@@ -20,7 +29,7 @@ function nonNegative(v: unknown, key: string, source: string, warnings: string[]
 }
 
 /** maxActive (a project may only lower it), obligationDueMinutes and implementKind. */
-export function applyFleet(config: DocketConfig, raw: Raw, source: string, warnings: string[], trusted: boolean): void {
+export const applyFleet: SectionApplier<Raw> = (config, raw, source, warnings, trusted) => {
   const maxActive = nonNegative(raw.maxActive, "maxActive", source, warnings);
   if (maxActive !== undefined) {
     const lowers = maxActive > 0 && (config.maxActive === 0 || maxActive <= config.maxActive);
@@ -33,10 +42,10 @@ export function applyFleet(config: DocketConfig, raw: Raw, source: string, warni
     config.implementKind = raw.implementKind;
     config.worker.kindChoicesFrom = { ...config.worker.kindChoicesFrom, implementKind: trusted ? "user" : "project" };
   }
-}
+};
 
 /** The `worker` section; every key but defaultKind, pruneAfterHours and stuckMinutes is the user's alone. */
-export function applyWorker(config: DocketConfig, w: Raw, source: string, warnings: string[], trusted: boolean): void {
+export const applyWorker: SectionApplier<Raw> = (config, w, source, warnings, trusted) => {
   const at = `${source} config worker`;
   if (typeof w.defaultKind === "string") {
     config.worker.defaultKind = w.defaultKind;
@@ -84,16 +93,10 @@ export function applyWorker(config: DocketConfig, w: Raw, source: string, warnin
     else if (typeof w.host === "string" && isHostName(w.host)) config.worker.host = w.host;
     else warnings.push(`${at}.host must be the name of one of your hosts (docket hosts ls); ignored`);
   }
-}
+};
 
 /** How the agents run: pi's arguments and fleet key, Claude Code's and Codex's arguments, the tmux session. */
-export function applyAgents(
-  config: DocketConfig,
-  raw: Raw,
-  source: string,
-  warnings: string[],
-  trusted: boolean,
-): void {
+export const applyAgents: SectionApplier<Raw> = (config, raw, source, warnings, trusted) => {
   if (isObj(raw.pi) && raw.pi.extraArgs !== undefined) {
     const list = strList(raw.pi.extraArgs);
     if (!trusted) warnings.push(`${source} config pi.extraArgs ignored: only your user config may change how pi runs`);
@@ -123,16 +126,10 @@ export function applyAgents(
     if (trusted) config.tmux.session = raw.tmux.session;
     else warnings.push(`${source} config tmux.session ignored: only your user config may choose the tmux session`);
   }
-}
+};
 
 /** The user's hosts; a project's are only remembered by name, to refuse them when asked for. */
-export function applyHosts(
-  config: DocketConfig,
-  raw: unknown,
-  source: string,
-  warnings: string[],
-  trusted: boolean,
-): void {
+export const applyHosts: SectionApplier = (config, raw, source, warnings, trusted) => {
   if (trusted) {
     config.hosts = parseHosts(raw, source, warnings);
     return;
@@ -141,28 +138,16 @@ export function applyHosts(
   warnings.push(
     `${source} config hosts ignored: a project may not add hosts; only your user config can (docket hosts add)`,
   );
-}
+};
 
-export function applyBudget(
-  config: DocketConfig,
-  b: unknown,
-  source: string,
-  warnings: string[],
-  trusted: boolean,
-): void {
+export const applyBudget: SectionApplier = (config, b, source, warnings, trusted) => {
   if (!trusted) {
     warnings.push(`${source} config worker.budgetUsd ignored: only your user config sets what workers may spend`);
   } else if (typeof b === "number" && Number.isFinite(b) && b >= 0) config.budgetUsd = b;
   else warnings.push(`${source} config worker.budgetUsd must be a non-negative number of US dollars; ignored`);
-}
+};
 
-export function applyNotify(
-  config: DocketConfig,
-  raw: unknown,
-  source: string,
-  warnings: string[],
-  trusted: boolean,
-): void {
+export const applyNotify: SectionApplier = (config, raw, source, warnings, trusted) => {
   if (!trusted) {
     // A sink sends worker text to another program: a cloned project may not choose where it goes.
     warnings.push(`${source} config notify ignored: only your user config may choose where notifications go`);
@@ -202,15 +187,9 @@ export function applyNotify(
     if (typeof n === "number" && Number.isFinite(n) && n >= 0 && n <= 60) config.notify.batchSeconds = n;
     else warnings.push(`${source} config notify.batchSeconds must be a number from 0 to 60; ignored`);
   }
-}
+};
 
-export function applyMessaging(
-  config: DocketConfig,
-  raw: unknown,
-  source: string,
-  warnings: string[],
-  trusted: boolean,
-): void {
+export const applyMessaging: SectionApplier = (config, raw, source, warnings, trusted) => {
   if (!isObj(raw)) {
     warnings.push(`${source} config messaging must be an object; ignored`);
     return;
@@ -231,4 +210,4 @@ export function applyMessaging(
       config.messaging.consultWindowSeconds = Math.max(MIN_CONSULT_WINDOW_SECONDS, n);
     } else warnings.push(`${source} config messaging.consultWindowSeconds must be a positive number; ignored`);
   }
-}
+};

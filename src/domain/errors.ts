@@ -25,18 +25,18 @@ export class DocketError extends Error {
   }
 }
 
-export const validationError = (code: string, message: string, hint?: string) =>
-  new DocketError("validation", code, message, { hint });
-export const refusal = (code: string, message: string, hint?: string) =>
-  new DocketError("refusal", code, message, { hint });
-export const conflict = (code: string, message: string, hint?: string) =>
-  new DocketError("conflict", code, message, { hint });
-export const fenced = (code: string, message: string, hint?: string) =>
-  new DocketError("fenced", code, message, { hint });
-export const notFound = (code: string, message: string, hint?: string) =>
-  new DocketError("not-found", code, message, { hint });
-export const usageError = (code: string, message: string, hint?: string) =>
-  new DocketError("usage", code, message, { hint });
+/** The maker of one category's errors: a code, a message and an optional hint. */
+const ofCategory =
+  (category: Exclude<ErrorCategory, "internal">) =>
+  (code: string, message: string, hint?: string): DocketError =>
+    new DocketError(category, code, message, { hint });
+
+export const validationError = ofCategory("validation");
+export const refusal = ofCategory("refusal");
+export const conflict = ofCategory("conflict");
+export const fenced = ofCategory("fenced");
+export const notFound = ofCategory("not-found");
+export const usageError = ofCategory("usage");
 export const internalError = (code: string, message: string, cause?: unknown) =>
   new DocketError("internal", code, message, { cause });
 

@@ -42,6 +42,23 @@ export interface AgentTraits {
   program: { name: string; install: string } | null;
 }
 
+/** What Claude Code and Codex share: each is its own interactive CLI, reaching Docket through `docket mcp`. */
+const MCP_CLI = {
+  reachesDocket: "mcp",
+  runsUserCommand: false,
+  model: "passed-through",
+  extraArgs: "agent-config",
+  seedsFromParent: false,
+  runsScriptedModel: false,
+  screenShowsBlocked: true,
+  liveness: "heartbeat",
+  messages: "pasted-at-prompt",
+  sandboxBinds: "config-home",
+  found: "located",
+  runsOnHost: false,
+  startsFromUse: false,
+} as const;
+
 export const AGENT_TRAITS = {
   pi: {
     displayName: "pi",
@@ -63,41 +80,17 @@ export const AGENT_TRAITS = {
     program: { name: "pi", install: "npm install -g @mariozechner/pi-coding-agent" },
   },
   claude: {
+    ...MCP_CLI,
     displayName: "Claude Code (claude)",
-    reachesDocket: "mcp",
-    runsUserCommand: false,
-    model: "passed-through",
-    extraArgs: "agent-config",
-    seedsFromParent: false,
-    runsScriptedModel: false,
     modelApi: "anthropic",
     spendRecords: { path: ["claude", "projects"], format: "claude-transcript" },
-    screenShowsBlocked: true,
-    liveness: "heartbeat",
-    messages: "pasted-at-prompt",
-    sandboxBinds: "config-home",
-    found: "located",
-    runsOnHost: false,
-    startsFromUse: false,
     program: { name: "claude", install: "npm install -g @anthropic-ai/claude-code" },
   },
   codex: {
+    ...MCP_CLI,
     displayName: "Codex (codex)",
-    reachesDocket: "mcp",
-    runsUserCommand: false,
-    model: "passed-through",
-    extraArgs: "agent-config",
-    seedsFromParent: false,
-    runsScriptedModel: false,
     modelApi: "openai",
     spendRecords: { path: ["codex", "sessions"], format: "codex-rollout" },
-    screenShowsBlocked: true,
-    liveness: "heartbeat",
-    messages: "pasted-at-prompt",
-    sandboxBinds: "config-home",
-    found: "located",
-    runsOnHost: false,
-    startsFromUse: false,
     program: { name: "codex", install: "npm install -g @openai/codex" },
   },
   command: {

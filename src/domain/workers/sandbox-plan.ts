@@ -180,6 +180,20 @@ export interface BwrapOptions {
   system?: "ro" | "rw";
 }
 
+/** Dies with its parent, no capabilities, the machine's system bound at / (read-only or not), a fresh /dev and /proc. */
+export const baseSystem = (bind: "--bind" | "--ro-bind"): string[] => [
+  "--die-with-parent",
+  "--cap-drop",
+  "ALL",
+  bind,
+  "/",
+  "/",
+  "--dev",
+  "/dev",
+  "--proc",
+  "/proc",
+];
+
 /**
  * bubblewrap's arguments (without the program): its own user, PID, IPC and UTS namespaces, no capabilities, the
  * system read-only with a fresh /dev and /proc, then the ordered mounts. A mount of a path that does not exist is
@@ -199,16 +213,7 @@ export function bwrapArgs(
     // Its own network namespace (only loopback) unless the human chose the machine's network (`open`): no abstract
     // sockets, no loopback services and no /proc/net of the machine.
     ...(options.network === "open" ? [] : ["--unshare-net"]),
-    "--die-with-parent",
-    "--cap-drop",
-    "ALL",
-    options.system === "rw" ? "--bind" : "--ro-bind",
-    "/",
-    "/",
-    "--dev",
-    "/dev",
-    "--proc",
-    "/proc",
+    ...baseSystem(options.system === "rw" ? "--bind" : "--ro-bind"),
   ];
   const emptied: string[] = [];
   for (const m of orderMounts(mounts)) {

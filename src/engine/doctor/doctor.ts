@@ -6,7 +6,7 @@ import { scanHome } from "../../files/home-scan.js";
 import { isWritable } from "../../files/probe.js";
 import { openEngine } from "../open.js";
 import { reindexStore } from "../store/catalog.js";
-import type { DoctorReport, Finding } from "./findings.js";
+import { problem, type DoctorReport, type Finding } from "./findings.js";
 import {
   checkHome,
   checkLedger,
@@ -42,12 +42,7 @@ export function runDoctor(input: DoctorInput): DoctorReport {
     const code = (error as { code?: string }).code;
     if (code !== "native-module-abi" && code !== "native-module-missing") throw error;
     const e = error as Error & { hint?: string };
-    findings.push({
-      check: "sqlite",
-      severity: "problem",
-      message: e.message,
-      fix: e.hint ?? "rebuild better-sqlite3",
-    });
+    findings.push(problem("sqlite", e.message, e.hint ?? "rebuild better-sqlite3"));
   }
   findings.push(
     checkNode({ version: process.version, modules: process.versions.modules, execPath: process.execPath }),

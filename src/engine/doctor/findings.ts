@@ -23,6 +23,12 @@ export interface DoctorReport {
 }
 
 export const ok = (check: string, message: string): Finding => ({ check, severity: "ok", message });
+export const problem = (check: string, message: string, fix: string): Finding => ({
+  check,
+  severity: "problem",
+  message,
+  fix,
+});
 
 /** At most `n` paths, then "… and K more", so one finding stays readable on a terminal. */
 export function samplePaths(paths: readonly string[], n = 5): string[] {

@@ -10,7 +10,7 @@ import { checkLedgerIntegrity } from "../../ledger/core/integrity.js";
 import { pendingMigrations } from "../../ledger/core/migrate.js";
 import { openReadOnlyRaw } from "../../ledger/core/read-only.js";
 import { isProcessAlive } from "../../substrate/process.js";
-import { ok, samplePaths, type Finding } from "./findings.js";
+import { ok, problem, samplePaths, type Finding } from "./findings.js";
 
 const octal = (mode: number) => mode.toString(8).padStart(3, "0");
 
@@ -20,12 +20,11 @@ export function checkHome(home: HomeLayout): { finding: Finding; exists: boolean
   if (state.kind === "not-dir") {
     return {
       exists: false,
-      finding: {
-        check: "home",
-        severity: "problem",
-        message: `${home.root} is a file, not a directory`,
-        fix: "point DOCKET_HOME at a directory, or move the file away",
-      },
+      finding: problem(
+        "home",
+        `${home.root} is a file, not a directory`,
+        "point DOCKET_HOME at a directory, or move the file away",
+      ),
     };
   }
   if (state.kind === "missing")
@@ -36,12 +35,11 @@ export function checkHome(home: HomeLayout): { finding: Finding; exists: boolean
   if (state.kind === "unreadable") {
     return {
       exists: false,
-      finding: {
-        check: "home",
-        severity: "problem",
-        message: `${home.root} cannot be inspected (${state.code})`,
-        fix: "point DOCKET_HOME at a directory you own",
-      },
+      finding: problem(
+        "home",
+        `${home.root} cannot be inspected (${state.code})`,
+        "point DOCKET_HOME at a directory you own",
+      ),
     };
   }
   return { exists: true, finding: ok("home", home.root) };
@@ -55,12 +53,11 @@ export function checkLedger(home: HomeLayout): { finding: Finding; intact: boole
   if (!integrity.ok) {
     return {
       intact: false,
-      finding: {
-        check: "ledger",
-        severity: "problem",
-        message: `${home.ledger} is damaged: ${integrity.problems.join("; ")}`,
-        fix: `move it aside (mv ${home.ledger} ${home.ledger}.damaged) and restore a backup; without it Docket starts an empty ledger`,
-      },
+      finding: problem(
+        "ledger",
+        `${home.ledger} is damaged: ${integrity.problems.join("; ")}`,
+        `move it aside (mv ${home.ledger} ${home.ledger}.damaged) and restore a backup; without it Docket starts an empty ledger`,
+      ),
     };
   }
   let pending: string[];
@@ -75,7 +72,7 @@ export function checkLedger(home: HomeLayout): { finding: Finding; intact: boole
     if (!isDocketError(error)) throw error;
     return {
       intact: false,
-      finding: { check: "ledger", severity: "problem", message: error.message, fix: error.hint ?? "upgrade docket" },
+      finding: problem("ledger", error.message, error.hint ?? "upgrade docket"),
     };
   }
   if (pending.length > 0) {

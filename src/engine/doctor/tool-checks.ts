@@ -4,7 +4,7 @@
 import { pathExists } from "../../files/probe.js";
 import { resolvePiCli } from "../../substrate/agents/pi.js";
 import { isAtLeast, toolVersion, type OutsideTool } from "../../substrate/tool-versions.js";
-import { ok, type Finding } from "./findings.js";
+import { ok, problem, type Finding } from "./findings.js";
 import { SUPPORTED_NODE, isSupportedNode } from "../../domain/node-abi.js";
 
 /** The oldest versions whose features Docket uses (tmux `new-window -e`, git worktrees with `--detach`). */
@@ -17,8 +17,7 @@ const INSTALL: Record<OutsideTool, string> = {
 
 export function checkTool(tool: OutsideTool): Finding {
   const version = toolVersion(tool);
-  if (version === undefined)
-    return { check: tool, severity: "problem", message: `${tool} is not on PATH`, fix: INSTALL[tool] };
+  if (version === undefined) return problem(tool, `${tool} is not on PATH`, INSTALL[tool]);
   if (!isAtLeast(version, MIN_VERSIONS[tool])) {
     return {
       check: tool,
@@ -35,20 +34,10 @@ export function checkPi(): Finding {
   try {
     cli = resolvePiCli();
   } catch (error) {
-    return {
-      check: "pi",
-      severity: "problem",
-      message: (error as Error).message,
-      fix: "reinstall Docket's dependencies (npm ci); pi workers need its CLI",
-    };
+    return problem("pi", (error as Error).message, "reinstall Docket's dependencies (npm ci); pi workers need its CLI");
   }
   if (!pathExists(cli))
-    return {
-      check: "pi",
-      severity: "problem",
-      message: `the pi CLI ${cli} is missing`,
-      fix: "reinstall Docket's dependencies (npm ci)",
-    };
+    return problem("pi", `the pi CLI ${cli} is missing`, "reinstall Docket's dependencies (npm ci)");
   return ok("pi", cli);
 }
 

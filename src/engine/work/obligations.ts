@@ -8,15 +8,10 @@ import { listObligations, parkObligation, unparkObligation, type Obligation } fr
 import type { EngineContext } from "../context.js";
 import { assertHuman } from "../authority.js";
 
-export interface ObligationView {
-  id: string;
-  item: string;
-  worker: string;
-  state: "owed" | "resolved";
-  dueAt: string;
-  parkedUntil: string | null;
-  disposition: string | null;
-}
+export type ObligationView = Pick<
+  Obligation,
+  "id" | "item" | "worker" | "state" | "dueAt" | "parkedUntil" | "disposition"
+>;
 
 const view = (o: Obligation): ObligationView => ({
   id: o.id,

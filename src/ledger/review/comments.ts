@@ -119,29 +119,25 @@ export function markCommentsSent(tx: Tx, ids: readonly string[], decision: strin
   return ids.reduce((n, id) => n + mark.run(decision, tx.now, id).changes, 0);
 }
 
-/** The comments of one exact version in `states`, oldest first. */
-export function commentsOfRef(db: Db, ref: string, states: readonly CommentState[] = ["draft", "sent"]): CommentRow[] {
+const LIVE_STATES: readonly CommentState[] = ["draft", "sent"];
+
+/** The comments whose `column` is `value` in `states`, oldest first. */
+function commentsWhere(db: Db, column: "deliverable_ref" | "worker", value: string, states: readonly CommentState[]) {
   return (
     statement(
       db,
-      "SELECT * FROM review_comments WHERE deliverable_ref = ? AND state IN (SELECT value FROM json_each(?)) ORDER BY seq",
-    ).all(ref, JSON.stringify(states)) as Row[]
+      `SELECT * FROM review_comments WHERE ${column} = ? AND state IN (SELECT value FROM json_each(?)) ORDER BY seq`,
+    ).all(value, JSON.stringify(states)) as Row[]
   ).map(fromRow);
 }
 
+/** The comments of one exact version in `states`, oldest first. */
+export const commentsOfRef = (db: Db, ref: string, states = LIVE_STATES): CommentRow[] =>
+  commentsWhere(db, "deliverable_ref", ref, states);
+
 /** Every comment on a worker's versions in `states`, oldest first. */
-export function commentsOfWorker(
-  db: Db,
-  worker: string,
-  states: readonly CommentState[] = ["draft", "sent"],
-): CommentRow[] {
-  return (
-    statement(
-      db,
-      "SELECT * FROM review_comments WHERE worker = ? AND state IN (SELECT value FROM json_each(?)) ORDER BY seq",
-    ).all(worker, JSON.stringify(states)) as Row[]
-  ).map(fromRow);
-}
+export const commentsOfWorker = (db: Db, worker: string, states = LIVE_STATES): CommentRow[] =>
+  commentsWhere(db, "worker", worker, states);
 
 /** The comments one decision sent, oldest first. */
 export function commentsOfDecision(db: Db, decision: string): CommentRow[] {

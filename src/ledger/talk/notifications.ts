@@ -69,13 +69,8 @@ const WITH_NOW = `SELECT n.id, n.kind, n.worker, n.item, n.report, n.body, n.for
             ${openQuestionCountSql("n.worker")} AS open_questions
        FROM notifications n LEFT JOIN workers w ON w.id = n.worker`;
 
-interface WithNowRow {
-  id: string;
-  kind: string;
-  worker: string | null;
-  item: string | null;
-  report: string | null;
-  body: string;
+/** A row of WITH_NOW: the columns NotificationRow keeps as they are, then the snake_case ones. */
+interface WithNowRow extends Pick<NotificationRow, "id" | "kind" | "worker" | "item" | "report" | "body"> {
   for_human: string;
   created_at: string;
   deleted_at: string | null;

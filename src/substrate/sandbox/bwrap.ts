@@ -5,6 +5,7 @@ import { execFileSync } from "node:child_process";
 import { accessSync, constants, lstatSync, realpathSync, statSync } from "node:fs";
 import { delimiter, isAbsolute, join } from "node:path";
 import {
+  baseSystem,
   bwrapArgs,
   type BwrapOptions,
   type Mount,
@@ -78,21 +79,7 @@ export function bwrapVersion(bwrap: string): string {
 }
 
 /** The test run that says whether bubblewrap can make a worker's namespaces (here, or on a host over ssh). */
-export const PROBE_ARGV = [
-  "--unshare-user",
-  "--unshare-pid",
-  "--die-with-parent",
-  "--cap-drop",
-  "ALL",
-  "--ro-bind",
-  "/",
-  "/",
-  "--dev",
-  "/dev",
-  "--proc",
-  "/proc",
-  "true",
-] as const;
+export const PROBE_ARGV: readonly string[] = ["--unshare-user", "--unshare-pid", ...baseSystem("--ro-bind"), "true"];
 
 function probe(bwrap: string): SandboxSupport {
   try {

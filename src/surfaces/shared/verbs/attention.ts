@@ -5,13 +5,12 @@ import type { Io } from "../io.js";
 import { emit } from "../io.js";
 import { collect } from "./args.js";
 import type { EngineOpener } from "../session.js";
+import { declareVerb } from "./registry.js";
 
 const ICON: Record<string, string> = { done: "✅ done", released: "↩️ released", abandoned: "⛔ abandoned" };
 
 export function registerAttentionCommands(program: Command, io: Io, engine: EngineOpener): void {
-  program
-    .command("attention")
-    .description("list pending notifications (blocked items, outcomes); --dismiss <id> clears one")
+  declareVerb(program, "attention")
     .option("--dismiss <id>", "dismiss a notification (repeatable)", collect, [])
     .option(
       "--all",

@@ -9,6 +9,7 @@ import type { Io } from "../io.js";
 import { emit } from "../io.js";
 import type { EngineOpener } from "../session.js";
 import { parsePositiveInt } from "./args.js";
+import { declareVerb } from "./registry.js";
 
 interface BroadcastFlags {
   from?: string;
@@ -70,11 +71,7 @@ async function choose(io: Io, plan: BroadcastPlan): Promise<{ send: string[] } |
 }
 
 export function registerBroadcastCommands(program: Command, io: Io, engine: EngineOpener): void {
-  program
-    .command("broadcast")
-    .description(
-      "tell the running workers a change concerns: each is scored affected / maybe / unrelated with the reason; you confirm who gets it",
-    )
+  declareVerb(program, "broadcast")
     .argument("[text...]", "what they should know (paths it names are matched against what each worker touched)")
     .option("--from <note>", "forward a worker's note (n<N> or nt<N>): its text, suggested recipients and standing")
     .option("--yes", "send to the affected workers without asking (with --include-maybe: the maybe rows too)")
@@ -149,11 +146,7 @@ export function registerBroadcastCommands(program: Command, io: Io, engine: Engi
       ]);
     });
 
-  program
-    .command("journal")
-    .description(
-      "the project journal: what landed in this project (promotions, crediting every worker) and what was posted to everyone",
-    )
+  declareVerb(program, "journal")
     .option("--limit <n>", "newest entries to show (default 20)", parsePositiveInt("--limit"))
     .action(async (opts: { limit?: number }) => {
       const limit = opts.limit ?? 20;

@@ -7,6 +7,7 @@ import { usageError } from "../../../domain/errors.js";
 import type { Io } from "../io.js";
 import { emit } from "../io.js";
 import type { EngineOpener } from "../session.js";
+import { declareVerb } from "./registry.js";
 
 interface CombineFlags {
   to?: string;
@@ -15,11 +16,7 @@ interface CombineFlags {
 }
 
 export function registerCombineCommand(program: Command, io: Io, engine: EngineOpener): void {
-  program
-    .command("combine")
-    .description(
-      "merge two workers' overlapping frozen change sets (git merge-tree, no checkout touched) into one combined version you review and promote",
-    )
+  declareVerb(program, "combine")
     .argument("[a]", "a worker or exact ref (w<N>, worker-deliverable:w<N>:<K>)")
     .argument("[b]", "the other worker or ref")
     .option("--to <w>", "hand both sides and what git could not merge to this worker (one of the two) instead")

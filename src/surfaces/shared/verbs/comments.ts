@@ -8,6 +8,7 @@ import type { CommentView } from "../../../engine/review/comments.js";
 import type { Io } from "../io.js";
 import { emit } from "../io.js";
 import type { EngineOpener } from "../session.js";
+import { declareVerb } from "./registry.js";
 
 interface CommentFlags {
   old?: boolean;
@@ -27,11 +28,7 @@ export function formatComment(c: CommentView): string[] {
 }
 
 export function registerCommentCommands(program: Command, io: Io, engine: EngineOpener): void {
-  program
-    .command("comment")
-    .description(
-      "draft a comment on lines of a version's frozen patch: <w|ref> <file>:<line>[-<line>] <text> (a file alone: the whole file); --edit/--delete a draft",
-    )
+  declareVerb(program, "comment")
     .argument("[args...]", "<w|ref> <file>[:<line>[-<line>]] <text...>, or with --edit <id>: the new text")
     .option("--old", "the line numbers are on the old side of the patch (removed lines); default: the new side")
     .option("--edit <id>", "change the text of a draft comment")
@@ -74,9 +71,7 @@ export function registerCommentCommands(program: Command, io: Io, engine: Engine
       ]);
     });
 
-  program
-    .command("comments")
-    .description("the review comments on a worker's versions (drafts, sent, outdated), or on one exact version")
+  declareVerb(program, "comments")
     .argument("<w|ref>", "w<N> (all its versions) or worker-deliverable:w<N>:<K> (that version)")
     .action(async (target: string) => {
       const { listComments } = await import("../../../engine/review/comments.js");

@@ -9,13 +9,12 @@ import { emit } from "../io.js";
 import { parsePositiveInt } from "./args.js";
 import type { EngineOpener } from "../session.js";
 import type { DeliverableReport } from "../../../engine/review/deliverables.js";
+import { declareVerb } from "./registry.js";
 
 export function registerDeliverableCommands(program: Command, io: Io, engine: EngineOpener): void {
   // `--version N` belongs to the subcommand: without positional options the program's -V/--version would
   // swallow it anywhere on the line (lead: this belongs in main.ts; harmless to call twice).
-  program
-    .command("report")
-    .description("a worker's frozen deliverable: outcome, summary, evidence, items, files and the full body")
+  declareVerb(program, "report")
     .argument("<worker-or-ref>", "w<N>, w<N>:v<K> or worker-deliverable:w<N>:<K>")
     .option("--version <n>", "a specific version (default: the current one)", parsePositiveInt("--version"))
     .action(async (target: string, opts: { version?: number }) => {
@@ -42,9 +41,7 @@ export function registerDeliverableCommands(program: Command, io: Io, engine: En
       await shownOn(io, engine, { worker: r.workerId, ...r.pointer });
     });
 
-  program
-    .command("diff")
-    .description("the frozen patch of a worker's deliverable or a stored record, as `git apply` accepts it")
+  declareVerb(program, "diff")
     .argument(
       "<worker-or-ref>",
       "w<N>, w<N>:v<K>, worker-deliverable:w<N>:<K>, or a stored deliverable:<id>:<v> / d<N>",

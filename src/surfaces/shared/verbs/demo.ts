@@ -7,13 +7,10 @@ import type { DemoEvent } from "../../../engine/demo/demo.js";
 import type { VerdictCard } from "../../../engine/review/verdict.js";
 import { emit, type Io } from "../io.js";
 import { shellQuote } from "./args.js";
+import { declareVerb } from "./registry.js";
 
 export function registerDemoCommand(program: Command, io: Io): void {
-  program
-    .command("demo")
-    .description(
-      "watch the whole loop run on a scratch repository: plan → approve → implement → verdict → promote → ledger (no model key needed)",
-    )
+  declareVerb(program, "demo")
     .option("--dir <path>", "create the scratch directory here instead of the system temp directory")
     .action(async (opts: { dir?: string }) => {
       const { runDemo } = await import("../../../engine/demo/demo.js");

@@ -4,11 +4,10 @@ import type { Command } from "commander";
 import type { Io } from "../io.js";
 import { emit } from "../io.js";
 import type { EngineOpener } from "../session.js";
+import { declareVerb } from "./registry.js";
 
 export function registerDispatchCommands(program: Command, io: Io, engine: EngineOpener): void {
-  program
-    .command("dispatch")
-    .description("hand open items to a worker: one binding and one obligation per item, one work envelope")
+  declareVerb(program, "dispatch")
     .argument("<worker>", "worker id (w<N>)")
     .argument("<items...>", "item ids (t<N>, r<N>)")
     .option("--key <key>", "idempotency key: repeating the same call returns the first result")

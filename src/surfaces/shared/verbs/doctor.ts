@@ -6,15 +6,12 @@ import type { Io } from "../io.js";
 import { emit } from "../io.js";
 import type { DoctorReport } from "../../../engine/doctor/doctor.js";
 import { DocketError } from "../../../domain/errors.js";
+import { declareVerb } from "./registry.js";
 
 const MARK = { ok: "ok  ", warning: "warn", problem: "FAIL" } as const;
 
 export function registerDoctorCommand(program: Command, io: Io): void {
-  program
-    .command("doctor")
-    .description(
-      "check the home: ledger integrity, private file modes, leftover temp files, store index, tmux, git and pi",
-    )
+  declareVerb(program, "doctor")
     .option(
       "--fix",
       "repair the safe findings: file modes, temp files of dead writers, the store index, Docket files where pi-docket reads",

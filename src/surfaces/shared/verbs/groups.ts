@@ -4,11 +4,10 @@
 import type { Command } from "commander";
 import { emit, type Io } from "../io.js";
 import type { EngineOpener } from "../session.js";
+import { declareVerb } from "./registry.js";
 
 export function registerGroupCommands(program: Command, io: Io, engine: EngineOpener): void {
-  program
-    .command("compare")
-    .description("a best-of group's candidates side by side: version, files +/−, hunks, tests, spend, overlap")
+  declareVerb(program, "compare")
     .argument("<group>", "b<N>, as `docket spawn --best-of <N> <task>` printed it")
     .addHelpText(
       "after",
@@ -26,11 +25,7 @@ export function registerGroupCommands(program: Command, io: Io, engine: EngineOp
       emit(io, compareGroup(engine(), group, { surface: "cli" }), formatComparison);
     });
 
-  program
-    .command("choose")
-    .description(
-      "approve one candidate's exact version, record the others as not chosen and stop them (one transaction)",
-    )
+  declareVerb(program, "choose")
     .argument("<ref>", "the exact version, as `docket compare <group>` prints it (worker-deliverable:w<N>:<K>)")
     .option("--reason <text>", "why the others were not chosen (recorded on each not-chosen decision)")
     .addHelpText(

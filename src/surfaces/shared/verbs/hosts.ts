@@ -5,9 +5,10 @@ import type { Command } from "commander";
 import type { Io } from "../io.js";
 import { emit } from "../io.js";
 import type { EngineOpener } from "../session.js";
+import { declareVerb } from "./registry.js";
 
 export function registerHostsCommands(program: Command, io: Io, engine: EngineOpener): void {
-  const hosts = program.command("hosts").description("machines workers may run on over ssh (kept in your user config)");
+  const hosts = declareVerb(program, "hosts");
   hosts
     .command("add")
     .description("name a host: its ssh destination, Docket's directory there, and an ssh config file (-F)")

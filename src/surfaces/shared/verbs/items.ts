@@ -4,9 +4,10 @@ import type { Command } from "commander";
 import type { Io } from "../io.js";
 import { emit } from "../io.js";
 import type { EngineOpener } from "../session.js";
+import { declareVerb } from "./registry.js";
 
 export function registerItemCommands(program: Command, io: Io, engine: EngineOpener): void {
-  const item = program.command("item").description("the human's work items: todos (t<N>) and requests (r<N>)");
+  const item = declareVerb(program, "item");
 
   item
     .command("add")

@@ -5,11 +5,10 @@ import type { Command } from "commander";
 import type { Io } from "../io.js";
 import { emit } from "../io.js";
 import type { EngineOpener } from "../session.js";
+import { declareVerb } from "./registry.js";
 
 export function registerNotifyCommands(program: Command, io: Io, engine: EngineOpener): void {
-  const notify = program
-    .command("notify")
-    .description("notifications outside the terminal (desktop, review page, your command, terminal)");
+  const notify = declareVerb(program, "notify");
   notify
     .command("test")
     .description("send a sample notification through every enabled sink and say what each did")

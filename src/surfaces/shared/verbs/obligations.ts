@@ -4,6 +4,7 @@ import type { Command } from "commander";
 import type { Io } from "../io.js";
 import { emit } from "../io.js";
 import type { EngineOpener } from "../session.js";
+import { declareVerb } from "./registry.js";
 
 interface Row {
   id: string;
@@ -20,9 +21,7 @@ const line = (o: Row): string =>
   `${o.parkedUntil ? ` · parked until ${o.parkedUntil}` : ""}${o.disposition ? ` · ${/^rp[1-9]/.test(o.disposition) ? `paid by ${o.disposition}` : o.disposition}` : ""}`;
 
 export function registerObligationCommands(program: Command, io: Io, engine: EngineOpener): void {
-  program
-    .command("obligations")
-    .description("list owed obligations (--due: due now and not parked; --all: include resolved)")
+  declareVerb(program, "obligations")
     .option("--due", "only obligations due now and not parked")
     .option("--all", "include resolved obligations")
     .action(async (opts: { due?: boolean; all?: boolean }) => {
@@ -33,7 +32,7 @@ export function registerObligationCommands(program: Command, io: Io, engine: Eng
       );
     });
 
-  const one = program.command("obligation").description("park or unpark one obligation");
+  const one = declareVerb(program, "obligation");
   one
     .command("park")
     .description("park an owed obligation until a time: it is not due before then")

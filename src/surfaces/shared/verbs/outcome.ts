@@ -4,6 +4,21 @@
 import type { Command } from "commander";
 import { DocketError, errorShape, exitCodeFor, isDocketError } from "../../../domain/errors.js";
 import { ReportedExit, type Io } from "../io.js";
+import { VERSION } from "../version.js";
+
+/** The `docket` program both command lines build on: -V, --json, commander's exits and output through the Io. */
+export function docketProgram(command: typeof Command, io: Io, json: boolean): Command {
+  return (
+    new command("docket")
+      .version(VERSION, "-V, --version")
+      // Subcommands own their options: `docket report w1 --version 2` is the report's --version, not the program's.
+      .enablePositionalOptions()
+      .option("--json", "print one JSON object on stdout (accepted anywhere on the command line)")
+      .showHelpAfterError("(run with --help for usage)")
+      .exitOverride()
+      .configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => (json ? undefined : io.err(s)) })
+  );
+}
 
 export function applyExitOverride(cmd: Command): void {
   cmd.exitOverride();

@@ -42,7 +42,8 @@ const HEADING = {
 
 export const HELP_HEADINGS: readonly string[] = Object.values(HEADING);
 
-// Kept in step with what each group registers by a test (test/surfaces/cli/verb-table.test.ts).
+// Each group declares its verbs from these rows (declareVerb); a test keeps the usages and subcommands each registers
+// in step (test/surfaces/cli/verb-table.test.ts).
 export const VERB_GROUPS: readonly VerbGroup[] = [
   {
     load: async () => (await import("./demo.js")).registerDemoCommand,
@@ -443,4 +444,11 @@ export function helpHeadingOf(verb: string): string {
 /** The group that registers `verb`, if any. */
 export function groupOf(verb: string | undefined): VerbGroup | undefined {
   return verb === undefined ? undefined : VERB_GROUPS.find((g) => g.verbs.some((v) => v.name === verb));
+}
+
+/** A top-level verb as its group declares it, described by its row here: help says it one way, loaded or not. */
+export function declareVerb(program: Command, name: string): Command {
+  const entry = VERB_GROUPS.flatMap((g) => g.verbs).find((v) => v.name === name);
+  if (entry === undefined) throw new Error(`${name} is not in the verb table (shared/verbs/registry.ts)`);
+  return program.command(name).description(entry.description);
 }

@@ -12,6 +12,7 @@ import { emit } from "../io.js";
 import type { EngineOpener } from "../session.js";
 import { runVerdict } from "./verdict.js";
 import { formatAnchor } from "../../../domain/review/comment-anchor.js";
+import { declareVerb } from "./registry.js";
 
 const oneLine = (text: string, max: number): string => {
   const flat = text.replace(/\s+/g, " ").trim();
@@ -52,19 +53,17 @@ export function registerReviewCommands(program: Command, io: Io, engine: EngineO
 /** `docket approve`, `reject`, `revise` and `answer`: decisions on one exact version or question. */
 function registerJudgment(program: Command, io: Io, engine: EngineOpener): void {
   versionOption(
-    program
-      .command("approve")
-      .description("approve one exact deliverable version (records judgment only: sends, queues and starts nothing)")
-      .argument("<w|ref>", "w<N> (its current version) or worker-deliverable:w<N>:<K> (that exact version)"),
+    declareVerb(program, "approve").argument(
+      "<w|ref>",
+      "w<N> (its current version) or worker-deliverable:w<N>:<K> (that exact version)",
+    ),
   ).action(async (target: string, opts: { version?: number }) => {
     const { approve } = await import("../../../engine/review/judge.js");
     emitDecision(io, approve(engine(), { target, version: opts.version }));
   });
 
   versionOption(
-    program
-      .command("reject")
-      .description("reject one exact deliverable version (supersedes an earlier approval of that version)")
+    declareVerb(program, "reject")
       .argument("<w|ref>", "w<N> or worker-deliverable:w<N>:<K>")
       .option("--note <text>", "why"),
   ).action(async (target: string, opts: { version?: number; note?: string }) => {
@@ -73,11 +72,7 @@ function registerJudgment(program: Command, io: Io, engine: EngineOpener): void 
   });
 
   versionOption(
-    program
-      .command("revise")
-      .description(
-        "send a review note and the version's draft comments bound to one exact version; the worker's next done becomes the next version",
-      )
+    declareVerb(program, "revise")
       .argument("<w|ref>", "w<N> or worker-deliverable:w<N>:<K>")
       .argument("[note...]", "what to change (optional when the version has draft comments: they are sent with it)"),
   ).action(async (target: string, words: string[], opts: { version?: number }) => {
@@ -88,11 +83,7 @@ function registerJudgment(program: Command, io: Io, engine: EngineOpener): void 
     );
   });
 
-  program
-    .command("answer")
-    .description(
-      "answer a worker's open question (the oldest, or --q <id>); without text, pick one of its options; the answer is a decision too",
-    )
+  declareVerb(program, "answer")
     .argument("<w>", "the worker")
     .argument(
       "[text...]",
@@ -152,11 +143,7 @@ async function pickAnswer(
 /** `docket promote` and `discard`: what happens to a worker's changes, each asked for before it happens. */
 function registerChanges(program: Command, io: Io, engine: EngineOpener): void {
   versionOption(
-    program
-      .command("promote")
-      .description(
-        "apply the frozen patch of an exactly approved version (or of a stored record) to your checkout (working tree, no commit)",
-      )
+    declareVerb(program, "promote")
       .argument("<w|ref>", "w<N>, worker-deliverable:w<N>:<K>, or a stored deliverable:<id>:<v> / d<N>")
       .option("--approve", "record the approval together with the promotion")
       .option("--yes", "promote despite changes in your checkout and overlaps with other workers (they are listed)"),
@@ -194,9 +181,7 @@ function registerChanges(program: Command, io: Io, engine: EngineOpener): void {
     );
   });
 
-  program
-    .command("discard")
-    .description("drop a worker's live changes (its workspace goes back to its base); the frozen versions stay")
+  declareVerb(program, "discard")
     .argument("<w>", "the worker")
     .option("--yes", "do not ask for confirmation")
     .action(async (worker: string, opts: { yes?: boolean }) => {
@@ -222,20 +207,13 @@ function registerChanges(program: Command, io: Io, engine: EngineOpener): void {
 
 /** `docket verdict` and `log`: the review card (or queue) and the decisions recorded. */
 function registerReading(program: Command, io: Io, engine: EngineOpener): void {
-  versionOption(
-    program
-      .command("verdict")
-      .description(
-        "the review card of a worker's exact version; without a worker, the queue of workers needing judgment",
-      )
-      .argument("[w|ref]", "w<N> or worker-deliverable:w<N>:<K>"),
-  ).action(async (target: string | undefined, opts: { version?: number }) => {
-    await runVerdict(io, engine, target, opts.version);
-  });
+  versionOption(declareVerb(program, "verdict").argument("[w|ref]", "w<N> or worker-deliverable:w<N>:<K>")).action(
+    async (target: string | undefined, opts: { version?: number }) => {
+      await runVerdict(io, engine, target, opts.version);
+    },
+  );
 
-  program
-    .command("log")
-    .description("decisions: counts per verb, recent rows, and decision debt")
+  declareVerb(program, "log")
     .option("--since <duration>", "window such as 7d, 24h, 30m (default 7d)")
     .option("--limit <n>", "recent rows to show (default 25)", parsePositiveInt("--limit"))
     .action(async (opts: { since?: string; limit?: number }) => {

@@ -3,7 +3,7 @@
 
 import type { Command, Help } from "commander";
 import { ReportedExit, visibleIo, type Io } from "../io.js";
-import { applyExitOverride, extractJson, report } from "./outcome.js";
+import { applyExitOverride, docketProgram, extractJson, report } from "./outcome.js";
 import { HELP_HEADINGS, VERB_GROUPS, groupOf, helpHeadingOf } from "./registry.js";
 import { VERSION } from "../version.js";
 import type { EngineOpener } from "../session.js";
@@ -26,15 +26,9 @@ export async function runCli(argv: string[], raw: Io, options: RunCliOptions): P
     return 0;
   }
   const { Command, CommanderError, Help } = await import("commander");
-  const program = new Command("docket")
-    .description("Run several AI coding-agent workers in parallel without losing control.")
-    .version(VERSION, "-V, --version")
-    // Subcommands own their options: `docket report w1 --version 2` is the report's --version, not the program's.
-    .enablePositionalOptions()
-    .option("--json", "print one JSON object on stdout (accepted anywhere on the command line)")
-    .showHelpAfterError("(run with --help for usage)")
-    .exitOverride()
-    .configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => (json ? undefined : io.err(s)) });
+  const program = docketProgram(Command, io, json).description(
+    "Run several AI coding-agent workers in parallel without losing control.",
+  );
   // The other verbs stand in as named placeholders, so help, suggestions and "unknown command" see every verb.
   const chosen = groupOf(chosenVerb(args));
   const placeholders = new WeakMap<Command, string>();

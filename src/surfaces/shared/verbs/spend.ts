@@ -6,13 +6,12 @@ import { usageError } from "../../../domain/errors.js";
 import type { Io } from "../io.js";
 import { emit } from "../io.js";
 import type { EngineOpener } from "../session.js";
+import { declareVerb } from "./registry.js";
 
 const GROUPS = ["worker", "item", "kind", "day"] as const;
 
 export function registerSpendCommand(program: Command, io: Io, engine: EngineOpener): void {
-  program
-    .command("spend")
-    .description("tokens and cost per worker, item, kind or day, read from each agent's own records")
+  declareVerb(program, "spend")
     .option("--by <group>", "worker | item | kind | day (default worker)", "worker")
     .option("--since <when>", "only from this day on: a date (2026-12-01) or an age (2h, 7d)")
     .action(async (opts: { by: string; since?: string }) => {

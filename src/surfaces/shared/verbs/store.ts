@@ -7,6 +7,7 @@ import type { Io } from "../io.js";
 import { emit } from "../io.js";
 import type { EngineOpener } from "../session.js";
 import { INPUT_CAP_TEXT } from "../../../engine/protocol/input.js";
+import { declareVerb } from "./registry.js";
 
 interface SaveFlags {
   from?: string;
@@ -23,11 +24,7 @@ export function registerStoreCommands(program: Command, io: Io, engine: EngineOp
 
 /** `docket save` and `deliverables`: putting a version into the store, and listing what it holds. */
 function registerSaving(program: Command, io: Io, engine: EngineOpener): void {
-  program
-    .command("save")
-    .description(
-      "save an approved worker version (--from) or a human-authored record (--author) to the DeliverableStore",
-    )
+  declareVerb(program, "save")
     .option(
       "--from <w|ref>",
       "the worker (its current version) or worker-deliverable:<w>:<v>; it must be exactly approved",
@@ -56,9 +53,7 @@ function registerSaving(program: Command, io: Io, engine: EngineOpener): void {
       );
     });
 
-  program
-    .command("deliverables")
-    .description("list the DeliverableStore (from the ledger's index), unreadable records, and legacy bundles")
+  declareVerb(program, "deliverables")
     .option("--unsupported", "only the records this build cannot load, with reason and path")
     .option("--reindex", "rebuild the index from the files first")
     .option("--include-consumed", "also list consumed legacy bundles")
@@ -104,9 +99,7 @@ function registerSaving(program: Command, io: Io, engine: EngineOpener): void {
 
 /** `docket load`, `preview` and `unload`: the d<N> slots a stored deliverable is mounted in, and reading one. */
 function registerSlots(program: Command, io: Io, engine: EngineOpener): void {
-  program
-    .command("load")
-    .description("mount a stored deliverable (or legacy bundle) as a d<N> slot; it costs no model context")
+  declareVerb(program, "load")
     .argument("[ref]", "deliverable:<id>:<v>, an id or prefix, checkpoint:<id>, or last", "last")
     .action(async (ref: string) => {
       const { loadStored } = await import("../../../engine/store/slots.js");
@@ -116,9 +109,7 @@ function registerSlots(program: Command, io: Io, engine: EngineOpener): void {
       );
     });
 
-  program
-    .command("preview")
-    .description("print a stored deliverable or legacy bundle in full (inspection only)")
+  declareVerb(program, "preview")
     .argument("<ref>", "deliverable:<id>:<v>, an id or prefix, a d<N> slot, checkpoint:<id>, or last")
     .action(async (ref: string) => {
       const { previewStored } = await import("../../../engine/store/slots.js");
@@ -142,9 +133,7 @@ function registerSlots(program: Command, io: Io, engine: EngineOpener): void {
       });
     });
 
-  program
-    .command("unload")
-    .description("unmount a d<N> slot")
+  declareVerb(program, "unload")
     .argument("<slot>", "d<N> (or the ref it holds)")
     .action(async (slot: string) => {
       const { unloadStored } = await import("../../../engine/store/slots.js");
@@ -155,7 +144,7 @@ function registerSlots(program: Command, io: Io, engine: EngineOpener): void {
 
 /** `docket deliverable delete`: exactly one stored version, confirmed. */
 function registerDeletion(program: Command, io: Io, engine: EngineOpener): void {
-  const deliverable = program.command("deliverable").description("manage one stored deliverable");
+  const deliverable = declareVerb(program, "deliverable");
   deliverable
     .command("delete")
     .description("delete exactly one stored version (or one legacy bundle); confirms unless --yes")

@@ -9,6 +9,7 @@ import { collect, parseAssignments, parsePositiveInt } from "./args.js";
 import type { Io } from "../io.js";
 import { emit, warn } from "../io.js";
 import type { EngineOpener } from "../session.js";
+import { declareVerb } from "./registry.js";
 
 interface UseFlags {
   parent?: boolean;
@@ -28,11 +29,7 @@ interface UseFlags {
 }
 
 export function registerUseCommands(program: Command, io: Io, engine: EngineOpener): void {
-  program
-    .command("use")
-    .description(
-      "use an approved current version: --implement starts an implementer on an approved plan; --parent queues its full text for your next prompt; --worker starts one fresh worker with it",
-    )
+  declareVerb(program, "use")
     .argument("<w|ref>", "w<N>, worker-deliverable:w<N>:<K>, or a stored deliverable ref")
     .option(
       "--implement",
@@ -124,9 +121,7 @@ export function registerUseCommands(program: Command, io: Io, engine: EngineOpen
       else emit(io, { worker: r.worker, sourceHandoff: r.sourceHandoff }, lines);
     });
 
-  const chips = program
-    .command("chips")
-    .description("chips queued for your pi session's next prompt (Use → Parent)")
+  const chips = declareVerb(program, "chips")
     .option("--all", "include consumed and dropped chips")
     .action(async (opts: { all?: boolean }) => {
       const { chipList } = await import("../../../engine/handoff/use.js");

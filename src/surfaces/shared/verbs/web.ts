@@ -5,6 +5,7 @@ import type { Command } from "commander";
 import type { Io } from "../io.js";
 import { emit, ReportedExit } from "../io.js";
 import type { EngineOpener } from "../session.js";
+import { declareVerb } from "./registry.js";
 
 interface WebOptions {
   port?: string;
@@ -15,11 +16,7 @@ interface WebOptions {
 }
 
 export function registerWebCommand(program: Command, io: Io, engine: EngineOpener): void {
-  program
-    .command("web")
-    .description(
-      "the review page in your browser: queue, cards with the frozen diff, fleet, log, store (loopback only)",
-    )
+  declareVerb(program, "web")
     .option("--port <n>", "port to listen on (default: any free port)")
     .option("--host <address>", "loopback address to listen on: 127.0.0.1 (default), ::1 or localhost")
     .option("--open", "open the page in your browser (the default on a terminal)")

@@ -7,12 +7,11 @@ import { quotePath } from "../../../domain/text/quote-path.js";
 import type { Io } from "../io.js";
 import { emit } from "../io.js";
 import type { EngineOpener } from "../session.js";
+import { declareVerb } from "./registry.js";
 
 /** `docket ls` and `docket show`. */
 export function registerListing(program: Command, io: Io, engine: EngineOpener): void {
-  program
-    .command("ls")
-    .description("list this project's workers (--all: every project, settled ones too)")
+  declareVerb(program, "ls")
     .option("--all", "every project's workers, including settled ones")
     .action(async (opts: { all?: boolean }) => {
       const { listWorkers } = await import("../../../engine/workers/view.js");
@@ -77,9 +76,7 @@ export function registerListing(program: Command, io: Io, engine: EngineOpener):
       );
     });
 
-  program
-    .command("show")
-    .description("one worker in detail, with its messages and launches")
+  declareVerb(program, "show")
     .argument("<worker>", "w<N>")
     .action(async (target: string) => {
       const { showWorker } = await import("../../../engine/workers/view.js");

@@ -15,6 +15,7 @@ import { registerListing } from "./workers-listing.js";
 import { spawnInputOf, type SpawnFlags } from "./spawn-flags.js";
 import type { WaitOutcome } from "../../../engine/workers/wait.js";
 import type { EngineContext } from "../../../engine/context.js";
+import { declareVerb } from "./registry.js";
 
 export function registerWorkersCommands(program: Command, io: Io, engine: EngineOpener): void {
   registerSpawn(program, io, engine);
@@ -26,9 +27,7 @@ export function registerWorkersCommands(program: Command, io: Io, engine: Engine
 
 /** `docket spawn`: its flags and help; the launch itself is runSpawn. */
 function registerSpawn(program: Command, io: Io, engine: EngineOpener): void {
-  program
-    .command("spawn")
-    .description("start one worker (pi by default) in its own tmux window")
+  declareVerb(program, "spawn")
     .argument("<task...>", "what the worker should do")
     .option("--agent <agent>", "pi | claude | codex | command (default: config worker.agent, else pi)")
     .option("--cmd <shell-command>", "the command of a --agent command worker (runs in its workspace)")
@@ -172,9 +171,7 @@ async function waitTelling(io: Io, ctx: EngineContext, worker: string): Promise<
 }
 
 function registerRespawn(program: Command, io: Io, engine: EngineOpener): void {
-  program
-    .command("respawn")
-    .description("start a worker again with its stored execution, at the next generation (old process fenced)")
+  declareVerb(program, "respawn")
     .argument("<worker>", "w<N>, or all (every finished worker of this project)")
     .option(
       "--budget <usd>",
@@ -212,9 +209,7 @@ function registerRespawn(program: Command, io: Io, engine: EngineOpener): void {
 
 /** `docket ls` and `docket show`: the fleet and one worker, read-only. */
 function registerTalk(program: Command, io: Io, engine: EngineOpener): void {
-  program
-    .command("peek")
-    .description("the last lines of a worker's pane (no model context spent)")
+  declareVerb(program, "peek")
     .argument("<worker>", "w<N>")
     .option("--lines <n>", "how many lines (default 40, at most 2000)", parsePositiveInt("--lines"))
     .action(async (target: string, opts: { lines?: number }) => {
@@ -225,11 +220,7 @@ function registerTalk(program: Command, io: Io, engine: EngineOpener): void {
       );
     });
 
-  program
-    .command("tell")
-    .description(
-      "send a worker a message through its inbox (steers the current turn; --after waits for it); a command worker gets it pasted into its pane",
-    )
+  declareVerb(program, "tell")
     .argument("<worker>", "w<N>")
     .argument("<text...>", "the message (multi-line text stays one message)")
     .addHelpText(
@@ -260,9 +251,7 @@ function registerTalk(program: Command, io: Io, engine: EngineOpener): void {
       ]);
     });
 
-  program
-    .command("attach")
-    .description("look at a worker's window (switches inside tmux, otherwise prints the command)")
+  declareVerb(program, "attach")
     .argument("<worker>", "w<N>")
     .action(async (target: string) => {
       const { attachWorker } = await import("../../../engine/talk/tell.js");
@@ -276,9 +265,7 @@ function registerTalk(program: Command, io: Io, engine: EngineOpener): void {
 
 /** `docket delete` and `prune`: retiring workers. */
 function registerRetire(program: Command, io: Io, engine: EngineOpener): void {
-  program
-    .command("delete")
-    .description("delete one worker: window, workspace, row (deliverables stay)")
+  declareVerb(program, "delete")
     .argument("<worker>", "w<N>")
     .option("--yes", "do not ask for confirmation")
     .option("--force", "also delete changes that were never promoted")
@@ -299,9 +286,7 @@ function registerRetire(program: Command, io: Io, engine: EngineOpener): void {
       );
     });
 
-  program
-    .command("prune")
-    .description("delete workers settled for longer than worker.pruneAfterHours (never forces)")
+  declareVerb(program, "prune")
     .option("--dry-run", "say what would be pruned, and what is too young; delete nothing")
     .action(async (opts: { dryRun?: boolean }) => {
       const { pruneWorkers } = await import("../../../engine/workers/delete.js");
