@@ -9,7 +9,7 @@ import type { AddressInfo } from "node:net";
 import { wait } from "../../../src/engine/protocol/protocol.js";
 import { updateWorker } from "../../../src/ledger/workers/workers.js";
 import { browser, screenshot, watchSideEffects } from "../../support/browser.js";
-import { decisionCount, publish, reviewGround, reviewWorker } from "../../support/review-fixture.js";
+import { decisionCount, identityOf, publish, reviewGround, reviewWorker } from "../../support/review-fixture.js";
 import { signedIn, webServer } from "../../support/web.js";
 
 const SCRIPT = "<script>alert('script')</script>";
@@ -48,11 +48,7 @@ test("hostile worker text on the queue, the card (both views, loaded files, cont
     },
     BODY,
   );
-  wait(
-    g.ctx,
-    { worker: w.worker, generation: w.generation, runToken: w.runToken },
-    { question: `pick ${SCRIPT}`, options: [IMG, "javascript:alert('option')"], risk: IMG },
-  );
+  wait(g.ctx, identityOf(w), { question: `pick ${SCRIPT}`, options: [IMG, "javascript:alert('option')"], risk: IMG });
   const web = await webServer(t, g);
   const context = await browser(t);
   const page = await signedIn(context, web);
