@@ -43,6 +43,15 @@ export interface RpcMessage {
   [key: string]: any;
 }
 
+/** Resolves with pi's first notification whose text includes `needle`. */
+export function notified(pi: PiRpc, needle: string, timeoutMs?: number): Promise<RpcMessage> {
+  return pi.waitFor(
+    `a notification with "${needle}"`,
+    (m) => m.method === "notify" && String(m.message).includes(needle),
+    timeoutMs === undefined ? {} : { timeoutMs },
+  );
+}
+
 export interface UiAnswer {
   value?: string;
   confirmed?: boolean;
