@@ -399,30 +399,25 @@ test("with no sandbox setting a worker is contained wherever bubblewrap works; D
     ),
     on.stdout,
   );
-  const off = docket(
-    { env: { ...f.env, DOCKET_SANDBOX: "off" }, cwd: f.repo },
-    "spawn",
-    "--agent",
-    "command",
-    "--cmd",
-    "sleep 600",
-    "uncontained once",
-    "--json",
-  );
-  assertExit(off, 0);
+  // One command's own DOCKET_SANDBOX, over the fixture's environment.
+  const spawnWithSandbox = (value: string, task: string) =>
+    assertExit(
+      docket(
+        { env: { ...f.env, DOCKET_SANDBOX: value }, cwd: f.repo },
+        "spawn",
+        "--agent",
+        "command",
+        "--cmd",
+        "sleep 600",
+        task,
+        "--json",
+      ),
+      0,
+    );
+  const off = spawnWithSandbox("off", "uncontained once");
   assert.ok(off.json.summary.includes("Contained: no (DOCKET_SANDBOX=off)"), off.stdout);
   assert.equal(show(f, off.json.worker).contained, false);
-  const bad = docket(
-    { env: { ...f.env, DOCKET_SANDBOX: "sometimes" }, cwd: f.repo },
-    "spawn",
-    "--agent",
-    "command",
-    "--cmd",
-    "sleep 600",
-    "a bad variable",
-    "--json",
-  );
-  assertExit(bad, 0);
+  const bad = spawnWithSandbox("sometimes", "a bad variable");
   assert.match(bad.stderr, /DOCKET_SANDBOX must be one of auto, required, off; ignored/);
   assert.equal(show(f, bad.json.worker).contained, true, "an unknown value changes nothing");
 });

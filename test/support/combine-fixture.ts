@@ -5,7 +5,8 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { git } from "./git.js";
-import { publish, reviewGround, reviewWorker, type ReviewGround } from "./review-fixture.js";
+import { combineChangeSets } from "../../src/engine/review/combine.js";
+import { appWith, publish, reviewGround, reviewWorker, type ReviewGround } from "./review-fixture.js";
 import type { ProtocolWorker } from "./protocol-worker.js";
 
 type T = { after(fn: () => void): void };
@@ -20,6 +21,16 @@ export interface Pair {
 export function pairGround(t: T, files: Record<string, string>): Pair {
   const g = reviewGround(t, files);
   return { g, a: reviewWorker(t, g), b: reviewWorker(t, g) };
+}
+
+/** Two workers whose v1s change lines 12 and 14 of src/app.txt, combined: Combine's answer and the combined v1's ref. */
+export function combinedPair(t: T): Pair & { combined: ReturnType<typeof combineChangeSets>; ref: string } {
+  const g = reviewGround(t);
+  const p = { g, a: reviewWorker(t, g), b: reviewWorker(t, g) };
+  publish(g, p.a, { "src/app.txt": appWith({ 12: "twelve by a" }) });
+  publish(g, p.b, { "src/app.txt": appWith({ 14: "fourteen by b" }) });
+  const combined = combineChangeSets(g.ctx, { sources: [p.a.worker, p.b.worker] });
+  return { ...p, combined, ref: `combined:${p.a.worker}+${p.b.worker}:1` };
 }
 
 /** Each worker changes its files (edits, new files; `null` deletes) and publishes v1. */

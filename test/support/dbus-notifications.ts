@@ -267,6 +267,18 @@ const ALIGN: Record<string, number> = {
   v: 1,
 };
 
+/** The fixed-size types past a byte: how many bytes each takes and how it reads (little-endian, as this bus speaks). */
+const FIXED: Record<string, { size: number; read: (b: Buffer, at: number) => number | bigint }> = {
+  b: { size: 4, read: (b, at) => b.readUInt32LE(at) },
+  u: { size: 4, read: (b, at) => b.readUInt32LE(at) },
+  i: { size: 4, read: (b, at) => b.readInt32LE(at) },
+  n: { size: 2, read: (b, at) => b.readInt16LE(at) },
+  q: { size: 2, read: (b, at) => b.readUInt16LE(at) },
+  x: { size: 8, read: (b, at) => b.readBigInt64LE(at) },
+  t: { size: 8, read: (b, at) => b.readBigUInt64LE(at) },
+  d: { size: 8, read: (b, at) => b.readDoubleLE(at) },
+};
+
 class Reader {
   constructor(
     private buf: Buffer,
@@ -284,45 +296,15 @@ class Reader {
   value(t: string): unknown {
     const c = t[0]!;
     this.align(ALIGN[c]!);
+    const fixed = FIXED[c];
+    if (fixed) {
+      const v = fixed.read(this.buf, this.pos);
+      this.pos += fixed.size;
+      return v;
+    }
     switch (c) {
       case "y":
         return this.buf[this.pos++];
-      case "b":
-      case "u": {
-        const v = this.buf.readUInt32LE(this.pos);
-        this.pos += 4;
-        return v;
-      }
-      case "i": {
-        const v = this.buf.readInt32LE(this.pos);
-        this.pos += 4;
-        return v;
-      }
-      case "n": {
-        const v = this.buf.readInt16LE(this.pos);
-        this.pos += 2;
-        return v;
-      }
-      case "q": {
-        const v = this.buf.readUInt16LE(this.pos);
-        this.pos += 2;
-        return v;
-      }
-      case "x": {
-        const v = this.buf.readBigInt64LE(this.pos);
-        this.pos += 8;
-        return v;
-      }
-      case "t": {
-        const v = this.buf.readBigUInt64LE(this.pos);
-        this.pos += 8;
-        return v;
-      }
-      case "d": {
-        const v = this.buf.readDoubleLE(this.pos);
-        this.pos += 8;
-        return v;
-      }
       case "s":
       case "o": {
         const n = this.buf.readUInt32LE(this.pos);

@@ -100,6 +100,11 @@ export function assertExit<R extends Exited>(r: R, code = 0): R {
   return r;
 }
 
+/** The argv of a worker's `docket worker done` with a completed outcome and `summary`; callers add the rest. */
+export function doneArgs(summary: string): string[] {
+  return ["worker", "done", "--outcome", "completed", "--summary", summary];
+}
+
 /** stdout as one JSON document, after asserting the exit code (0 unless a refusal is expected). */
 export function jsonOf(r: Exited, code = 0): any {
   return JSON.parse(assertExit(r, code).stdout);

@@ -1,7 +1,7 @@
 // The ground for test/hostile/door-*: a project, a home (optionally on a small tmpfs), contained command workers whose
 // scripts attack the door from inside their sandbox, and an honest worker whose heartbeats must keep landing.
 
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { spawn } from "node:child_process";
 import { cliGround } from "./cli-workers.js";
@@ -114,20 +114,4 @@ export function nodeScript(g: DoorGround, name: string, code: string): string {
   const path = join(g.root, `${name}.cjs`);
   writeFileSync(path, code);
   return `"$DOCKET_NODE" ${path}`;
-}
-
-/** The git processes the door runs now (its capture thread's, since threads share the door's pid). */
-export function doorGitChildren(pid: number): number[] {
-  return readdirSync("/proc")
-    .filter((n) => /^\d+$/.test(n))
-    .filter((n) => {
-      try {
-        const stat = readFileSync(`/proc/${n}/stat`, "utf8");
-        const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-        return ppid === pid && /\bgit\b/.test(readFileSync(`/proc/${n}/cmdline`, "utf8"));
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
 }

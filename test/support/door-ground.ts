@@ -124,3 +124,16 @@ export async function doorUp(g: DoorGround, label: string): Promise<{ door: numb
     );
   }
 }
+
+/** Waits for a door other than `old` to serve (its supervisor restarted it) and returns its pid. */
+export function doorAfter(g: DoorGround, old: number, label: string): Promise<number> {
+  return waitFor(
+    label,
+    () => {
+      const pid = g.doorPid();
+      return pid !== undefined && pid !== old ? pid : undefined;
+    },
+    60_000,
+    20,
+  );
+}

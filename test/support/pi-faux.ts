@@ -1,12 +1,12 @@
 // The pi end-to-end recipe as a fixture: a hermetic agent dir, TMPDIR and HOME, the scripted
 // faux model loaded into every worker through DOCKET_PI_ARGS, and pi's default model set to faux/faux-1.
 
-import { UNCONTAINED, PI_HERMETIC } from "./docket-cli.js";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { UNCONTAINED } from "./docket-cli.js";
+import { writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { FauxStep } from "./faux-provider.js";
-import { tempDir } from "./temp.js";
+import { piHome } from "./pi-home.js";
 
 /** The compiled faux provider extension (dist/test/support/faux-provider.js). */
 export const FAUX_EXTENSION = resolve(dirname(fileURLToPath(import.meta.url)), "faux-provider.js");
@@ -32,14 +32,8 @@ export function piFaux(
   steps: FauxStep[],
   options: { passEnv?: string[] } = {},
 ): PiFaux {
-  const root = tempDir(t, "docket-pi-");
-  const dirs = {
-    home: join(root, "docket"),
-    agentDir: join(root, "agent"),
-    tmp: join(root, "tmp"),
-    userHome: join(root, "home"),
-  };
-  for (const d of Object.values(dirs)) mkdirSync(d, { recursive: true });
+  const dirs = piHome(t, "docket-pi-");
+  const { root } = dirs;
   const script = join(root, "script.json");
   const log = join(root, "faux.log");
   writeFileSync(script, JSON.stringify(steps));
@@ -58,11 +52,7 @@ export function piFaux(
     script,
     log,
     vars: {
-      DOCKET_HOME: dirs.home,
-      PI_CODING_AGENT_DIR: dirs.agentDir,
-      TMPDIR: dirs.tmp,
-      HOME: dirs.userHome,
-      ...PI_HERMETIC,
+      ...dirs.vars,
       ...UNCONTAINED,
       DOCKET_PI_ARGS: [...PI_ISOLATION_ARGS, "-e", FAUX_EXTENSION].join(" "),
       PI_FAUX_SCRIPT: script,

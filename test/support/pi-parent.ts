@@ -4,11 +4,11 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
-import { cliEnv, docket, PI_HERMETIC } from "./docket-cli.js";
+import { cliEnv, docket } from "./docket-cli.js";
 import { gitRepo } from "./git.js";
 import { workerIdentityEnv } from "./launch-env.js";
 import { CONTEXT_LOG_EXTENSION, parentPiArgs, startPiRpc, type PiRpc } from "./pi-rpc.js";
-import { tempDir } from "./temp.js";
+import { piHome } from "./pi-home.js";
 import { tmuxServer, type TmuxServer } from "./tmux.js";
 
 export interface Parent {
@@ -30,24 +30,15 @@ export function parentFixture(
   t: { after(fn: () => void | Promise<void>): void },
   script: unknown[] = [{ text: "ok" }],
 ): Parent {
-  const root = tempDir(t, "docket-parent-");
-  const dirs = {
-    home: join(root, "docket"),
-    agent: join(root, "agent"),
-    tmp: join(root, "tmp"),
-    userHome: join(root, "home"),
-    repo: join(root, "repo"),
-  };
-  for (const d of Object.values(dirs)) mkdirSync(d, { recursive: true });
+  const pi = piHome(t, "docket-parent-");
+  const { root } = pi;
+  const dirs = { home: pi.home, repo: join(root, "repo") };
+  mkdirSync(dirs.repo);
   gitRepo(dirs.repo);
   writeFileSync(join(root, "script.json"), JSON.stringify(script));
   const tmux = tmuxServer(t);
   const vars = {
-    DOCKET_HOME: dirs.home,
-    PI_CODING_AGENT_DIR: dirs.agent,
-    TMPDIR: dirs.tmp,
-    HOME: dirs.userHome,
-    ...PI_HERMETIC,
+    ...pi.vars,
     DOCKET_TMUX_SOCKET: tmux.socket,
     DOCKET_SCRIPTED_MODEL: join(root, "script.json"),
     DOCKET_SCRIPTED_MODEL_LOG: join(root, "model.log"),

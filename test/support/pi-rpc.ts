@@ -4,6 +4,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { PI_ISOLATION_ARGS } from "./pi-faux.js";
 import { teardown, type Hooks } from "./teardown.js";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
@@ -11,6 +12,18 @@ export const PI_CLI = join(ROOT, "node_modules/@mariozechner/pi-coding-agent/dis
 export const DOCKET_EXTENSION = join(ROOT, "dist/src/surfaces/pi/extension.js");
 export const SCRIPTED_MODEL = join(ROOT, "dist/src/surfaces/pi/scripted-model.js");
 export const CONTEXT_LOG_EXTENSION = join(ROOT, "dist/test/support/context-log-ext.js");
+
+/** The pi command line with no discovered resources, only `extensions`, the scripted model chosen and no session. */
+export function hermeticPiArgs(extensions: string[]): string[] {
+  return [
+    PI_CLI,
+    ...PI_ISOLATION_ARGS,
+    ...extensions.flatMap((e) => ["-e", e]),
+    "--model",
+    "docket-demo/scripted",
+    "--no-session",
+  ];
+}
 
 /** The pi command line of a hermetic parent: no discovered resources, Docket + the scripted model (+ extras). */
 export function parentPiArgs(
@@ -21,19 +34,7 @@ export function parentPiArgs(
     SCRIPTED_MODEL,
     ...(options.extraExtensions ?? []),
   ];
-  return [
-    PI_CLI,
-    "-ne",
-    "-ns",
-    "-np",
-    "-nc",
-    "--no-themes",
-    ...ext.flatMap((e) => ["-e", e]),
-    "--model",
-    "docket-demo/scripted",
-    "--no-session",
-    ...(options.mode === "rpc" ? ["--mode", "rpc"] : []),
-  ];
+  return [...hermeticPiArgs(ext), ...(options.mode === "rpc" ? ["--mode", "rpc"] : [])];
 }
 
 export interface RpcMessage {
@@ -41,6 +42,15 @@ export interface RpcMessage {
   id?: string;
   method?: string;
   [key: string]: any;
+}
+
+/** Resolves with pi's first notification whose text includes `needle`. */
+export function notified(pi: PiRpc, needle: string, timeoutMs?: number): Promise<RpcMessage> {
+  return pi.waitFor(
+    `a notification with "${needle}"`,
+    (m) => m.method === "notify" && String(m.message).includes(needle),
+    timeoutMs === undefined ? {} : { timeoutMs },
+  );
 }
 
 export interface UiAnswer {

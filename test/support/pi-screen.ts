@@ -32,6 +32,32 @@ export interface PiScreen {
   exit(): Promise<void>;
 }
 
+/** Starts the interactive pi parent as tmux session `parent` (its only pane): `env` is passed into the pane, since tmux
+ * gives a new pane its server's environment, not the caller's. */
+export function startParentPane(
+  tmux: TmuxServer,
+  o: { conf: string; cwd: string; env: NodeJS.ProcessEnv; columns: number; rows: number },
+): void {
+  const vars = Object.entries(o.env).flatMap(([k, v]) => (v === undefined ? [] : ["-e", `${k}=${v}`]));
+  tmux.tmux(
+    "-f",
+    o.conf,
+    "new-session",
+    "-d",
+    "-s",
+    "parent",
+    "-x",
+    String(o.columns),
+    "-y",
+    String(o.rows),
+    "-c",
+    o.cwd,
+    ...vars,
+    process.execPath,
+    ...parentPiArgs(),
+  );
+}
+
 /** `vars` must carry DOCKET_HOME; agent dir, HOME, TMPDIR and the scripted model's script are private to this test. */
 export function piScreen(t: T, options: { cwd: string; vars: Record<string, string>; script?: unknown[] }): PiScreen {
   const root = tempDir(t, "docket-pi-screen-");
@@ -82,24 +108,7 @@ export function piScreen(t: T, options: { cwd: string; vars: Record<string, stri
       }
     },
     start: async () => {
-      const vars = Object.entries(env).flatMap(([k, v]) => (v === undefined ? [] : ["-e", `${k}=${v}`]));
-      tmux.tmux(
-        "-f",
-        conf,
-        "new-session",
-        "-d",
-        "-s",
-        "parent",
-        "-x",
-        "160",
-        "-y",
-        "48",
-        "-c",
-        options.cwd,
-        ...vars,
-        process.execPath,
-        ...parentPiArgs(),
-      );
+      startParentPane(tmux, { conf, cwd: options.cwd, env, columns: 160, rows: 48 });
       await s.until("pi's editor and footer", (screen) => screen.includes("scripted"), 90_000);
     },
     exit: async () => {

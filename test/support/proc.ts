@@ -65,6 +65,13 @@ export function commandLine(pid: number): string {
   }
 }
 
+/** The children of `pid` whose command is git (the door capturing a change set: its threads share the door's pid). */
+export function gitChildren(pid: number): number[] {
+  return processTable()
+    .filter((p) => p.ppid === pid && /\bgit\b/.test(commandLine(p.pid)))
+    .map((p) => p.pid);
+}
+
 /** True when the process runs in one of `dirs` or names one in its environment (DOCKET_HOME, TMPDIR, HOME …). */
 export function refersTo(pid: number, dirs: readonly string[]): boolean {
   if (dirs.length === 0) return false;

@@ -6,7 +6,7 @@ import { writeFileSync, mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { EngineContext } from "../../src/engine/context.js";
 import { openEngine } from "../../src/engine/open.js";
-import { done } from "../../src/engine/protocol/protocol.js";
+import { done, wait, type WaitInput } from "../../src/engine/protocol/protocol.js";
 import type { DeliverablePointer } from "../../src/domain/deliverables/deliverable.js";
 import { git, gitRepo } from "./git.js";
 import { isolatedWorker, type ProtocolWorker } from "./protocol-worker.js";
@@ -101,6 +101,18 @@ export function write(dir: string, files: Record<string, string>): void {
 
 let calls = 0;
 
+/** What a worker's own calls carry: its id, generation and run token. */
+export function identityOf(w: ProtocolWorker): { worker: string; generation: number; runToken: string } {
+  return { worker: w.worker, generation: w.generation, runToken: w.runToken };
+}
+
+/** A new worker that asks the human through the real `wait`: its question waits in the queue. */
+export function askingWorker(t: T, g: ReviewGround, input: WaitInput): ProtocolWorker {
+  const w = reviewWorker(t, g);
+  wait(g.ctx, identityOf(w), input);
+  return w;
+}
+
 /** The worker edits `files` in its workspace and publishes the next version through the real `done`. */
 export function publish(
   g: ReviewGround,
@@ -110,17 +122,13 @@ export function publish(
 ): DeliverablePointer {
   write(w.workspace, files);
   calls += 1;
-  return done(
-    g.ctx,
-    { worker: w.worker, generation: w.generation, runToken: w.runToken },
-    {
-      callId: `call-${calls}`,
-      body,
-      outcome: "completed",
-      summary: `changed ${Object.keys(files).join(", ")}`,
-      evidence: [{ kind: "test", text: "npm test: 3 pass" }],
-    },
-  ).deliverable;
+  return done(g.ctx, identityOf(w), {
+    callId: `call-${calls}`,
+    body,
+    outcome: "completed",
+    summary: `changed ${Object.keys(files).join(", ")}`,
+    evidence: [{ kind: "test", text: "npm test: 3 pass" }],
+  }).deliverable;
 }
 
 /** `line N` replaced in the 40-line app file. */

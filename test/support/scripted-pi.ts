@@ -1,11 +1,11 @@
 // A hermetic environment for real pi workers driven by Docket's own scripted model (dist/src/surfaces/pi/scripted-model.js):
 // temp DOCKET_HOME, pi agent dir, TMPDIR and HOME, a private tmux server stopped (and waited for) when the test ends.
 
-import { UNCONTAINED, PI_HERMETIC } from "./docket-cli.js";
+import { UNCONTAINED } from "./docket-cli.js";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { tempDir } from "./temp.js";
+import { piHome } from "./pi-home.js";
 import { tmuxServer } from "./tmux.js";
 
 export const SCRIPTED_MODEL = resolve(
@@ -46,24 +46,14 @@ export interface ScriptedPi {
 }
 
 export function scriptedPi(t: { after(fn: () => void): void }): ScriptedPi {
-  const root = tempDir(t, "docket-scripted-");
-  const dirs = {
-    home: join(root, "docket"),
-    agent: join(root, "agent"),
-    tmp: join(root, "tmp"),
-    user: join(root, "home"),
-  };
-  for (const d of Object.values(dirs)) mkdirSync(d, { recursive: true });
+  const dirs = piHome(t, "docket-scripted-");
+  const { root } = dirs;
   writeUngatedKind(dirs.home);
   const { socket } = tmuxServer(t);
   return {
     root,
     vars: {
-      DOCKET_HOME: dirs.home,
-      PI_CODING_AGENT_DIR: dirs.agent,
-      TMPDIR: dirs.tmp,
-      HOME: dirs.user,
-      ...PI_HERMETIC,
+      ...dirs.vars,
       ...UNCONTAINED,
       DOCKET_TMUX_SOCKET: socket,
       DOCKET_PI_ARGS: `-ne -ns -np -nc --no-themes -e ${SCRIPTED_MODEL}`,

@@ -44,6 +44,17 @@ function input(over: Partial<SpawnPolicyInput> = {}): SpawnPolicyInput {
   };
 }
 
+/** One test per row: what the row's input resolves to, picked as `pick` picks it, is the rest of the row. */
+function precedence(
+  topic: string,
+  rows: [string, Partial<SpawnPolicyInput>, ...unknown[]][],
+  pick: (r: ReturnType<typeof resolveSpawnPolicy>) => unknown[],
+): void {
+  for (const [name, over, ...expected] of rows) {
+    test(`${topic}: ${name}`, () => assert.deepEqual(pick(resolveSpawnPolicy(input(over))), expected));
+  }
+}
+
 function refused(over: Partial<SpawnPolicyInput>, message: RegExp): void {
   assert.throws(
     () => resolveSpawnPolicy(input(over)),
@@ -110,13 +121,7 @@ const kindRows: [string, Partial<SpawnPolicyInput>, string, string][] = [
     "handoff choice",
   ],
 ];
-for (const [name, over, kind, source] of kindRows) {
-  test(`kind precedence: ${name}`, () => {
-    const r = resolveSpawnPolicy(input(over));
-    assert.equal(r.kind, kind);
-    assert.equal(r.kindSource, source);
-  });
-}
+precedence("kind precedence", kindRows, (r) => [r.kind, r.kindSource]);
 
 test("an unknown --as kind aborts and lists the known kinds instead of falling back", () => {
   refused(
@@ -156,14 +161,7 @@ const modelRows: [string, Partial<SpawnPolicyInput>, string, string, string[]][]
     [],
   ],
 ];
-for (const [name, over, model, source, legacy] of modelRows) {
-  test(`model precedence: ${name}`, () => {
-    const r = resolveSpawnPolicy(input(over));
-    assert.equal(r.model, model);
-    assert.equal(r.modelSource, source);
-    assert.deepEqual(r.legacyContributions, legacy);
-  });
-}
+precedence("model precedence", modelRows, (r) => [r.model, r.modelSource, r.legacyContributions]);
 
 test("model refs split at the first slash, so a model id may itself contain slashes", () => {
   assert.deepEqual(splitModelRef("openrouter/meta/llama-3"), { provider: "openrouter", model: "meta/llama-3" });
@@ -222,13 +220,7 @@ const thinkingRows: [string, Partial<SpawnPolicyInput>, string, string][] = [
     "--thinking",
   ],
 ];
-for (const [name, over, thinking, source] of thinkingRows) {
-  test(`thinking precedence: ${name}`, () => {
-    const r = resolveSpawnPolicy(input(over));
-    assert.equal(r.thinking, thinking);
-    assert.equal(r.thinkingSource, source);
-  });
-}
+precedence("thinking precedence", thinkingRows, (r) => [r.thinking, r.thinkingSource]);
 
 test("an invalid thinking level aborts", () => {
   refused({ thinkingFlag: "max" }, /^thinking level "max" is not one of off, minimal, low, medium, high, xhigh$/);
@@ -304,14 +296,7 @@ const contextRows: [string, Partial<SpawnPolicyInput>, "fresh" | "seeded", strin
   ],
   ["nothing asks for seeding: fresh", {}, "fresh", "default", undefined],
 ];
-for (const [name, over, context, source, seedFile] of contextRows) {
-  test(`context precedence: ${name}`, () => {
-    const r = resolveSpawnPolicy(input(over));
-    assert.equal(r.context, context);
-    assert.equal(r.contextSource, source);
-    assert.equal(r.seedFile, seedFile);
-  });
-}
+precedence("context precedence", contextRows, (r) => [r.context, r.contextSource, r.seedFile]);
 
 test("a seed ignored by a handoff or by --fresh says so in the warnings", () => {
   assert.deepEqual(resolveSpawnPolicy(input({ handoff: true, seedFile: "/s/x.jsonl" })).warnings, [
@@ -362,14 +347,7 @@ const workspaceRows: [string, Partial<SpawnPolicyInput>, "isolated" | "shared", 
   ["a read-only kind shares the parent directory", { kindFlag: "scout" }, "shared", "read-only kind", []],
   ["a writable kind gets an isolated workspace", { kindFlag: "writer" }, "isolated", "writable kind", []],
 ];
-for (const [name, over, workspace, source, legacy] of workspaceRows) {
-  test(`workspace precedence: ${name}`, () => {
-    const r = resolveSpawnPolicy(input(over));
-    assert.equal(r.workspace, workspace);
-    assert.equal(r.workspaceSource, source);
-    assert.deepEqual(r.legacyContributions, legacy);
-  });
-}
+precedence("workspace precedence", workspaceRows, (r) => [r.workspace, r.workspaceSource, r.legacyContributions]);
 
 const confirmRows: [string, Partial<SpawnPolicyInput>, string[]][] = [
   ["a bare same-parent spawn asks nothing", { kindFlag: "scout" }, []],

@@ -18,8 +18,10 @@ import { updateWorker } from "../../../src/ledger/workers/workers.js";
 import { readBlobAt } from "../../../src/substrate/git/blob.js";
 import {
   appWith,
+  askingWorker,
   decisionCount,
   gitStatus,
+  identityOf,
   publish,
   reviewGround,
   reviewWorker,
@@ -109,7 +111,7 @@ test("an action bound to a decision the card did not show is refused and changes
 test("an answer bound to an older decision is refused and the question stays open", (t) => {
   const g = reviewGround(t);
   const w = reviewWorker(t, g);
-  const who = { worker: w.worker, generation: w.generation, runToken: w.runToken };
+  const who = identityOf(w);
   publish(g, w, { "src/app.txt": appWith({ 5: "five" }) });
   wait(g.ctx, who, { question: "Which table?", options: ["users", "accounts"] });
   const seen = reviewView(g.ctx, w.worker).lastDecision;
@@ -125,12 +127,7 @@ test("the pulse ranks workers exactly as the verdict queue orders them: question
   const g = reviewGround(t);
   const ready = reviewWorker(t, g);
   publish(g, ready, { "src/app.txt": appWith({ 6: "six" }) });
-  const asking = reviewWorker(t, g);
-  wait(
-    g.ctx,
-    { worker: asking.worker, generation: asking.generation, runToken: asking.runToken },
-    { question: "Go on?" },
-  );
+  const asking = askingWorker(t, g, { question: "Go on?" });
   const failed = reviewWorker(t, g);
   g.ctx.commands.run("test.fail", {}, (tx) => updateWorker(tx, failed.worker, { state: "failed" }));
   const judged = reviewWorker(t, g);

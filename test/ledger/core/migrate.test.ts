@@ -10,6 +10,7 @@ import { migrate } from "../../../src/ledger/core/migrate.js";
 import { openLedger } from "../../../src/ledger/core/open.js";
 import { MIGRATIONS } from "../../../src/ledger/core/migrations/index.js";
 import { hashRunToken } from "../../../src/ledger/workers/workers.js";
+import { ledgerUpTo, migrateTo } from "../../support/ledger.js";
 import { tempDir } from "../../support/temp.js";
 
 function fresh(t: { after(fn: () => void): void }) {
@@ -18,6 +19,14 @@ function fresh(t: { after(fn: () => void): void }) {
   const db = new Database(path);
   t.after(() => db.close());
   return db;
+}
+
+/** Worker w1, active, as the columns stood from migration 005 on (run_token_hash, no env). */
+function addActiveWorker(db: Database.Database, now: string): void {
+  db.prepare(
+    `INSERT INTO workers (id, seq, task, kind, agent, execution, cwd, project_root, workspace, workspace_mode, generation, run_token_hash, state, created_at, updated_at)
+     VALUES ('w1', 1, 't', 'default', 'command', '{}', '/p', '/p', '/p', 'shared', 1, 'h', 'active', ?, ?)`,
+  ).run(now, now);
 }
 
 test("a new ledger gets every migration once; opening it again applies nothing", (t) => {
@@ -66,10 +75,7 @@ test("migration 005 turns a ledger's plain run tokens into their sha256 and keep
   const path = join(tempDir(t), "ledger.sqlite");
   const db = new Database(path);
   db.pragma("journal_mode = WAL");
-  migrate(
-    db,
-    MIGRATIONS.filter((m) => m.version < 5),
-  );
+  migrateTo(db, 4);
   const now = "2026-01-01T00:00:00.000Z";
   const token = "plain-token-0123456789";
   db.prepare(
@@ -85,13 +91,7 @@ test("migration 005 turns a ledger's plain run tokens into their sha256 and keep
     "INSERT INTO launches (worker, generation, run_token, started_at) VALUES ('w1', 1, 'old-gen-token', ?), ('w1', 2, ?, ?)",
   ).run(now, token, now);
 
-  assert.deepEqual(
-    migrate(
-      db,
-      MIGRATIONS.filter((m) => m.version <= 5),
-    ),
-    [5],
-  );
+  assert.deepEqual(migrateTo(db, 5), [5]);
   const row = db.prepare("SELECT run_token_hash, env FROM workers WHERE id = 'w1'").get() as {
     run_token_hash: string;
     env: string;
@@ -126,18 +126,9 @@ test("opening an up-to-date ledger takes no write lock, so it opens while anothe
 });
 
 test("migration 008 keeps every binding and obligation; active ones are still found by item, dispatch and worker, owed ones by due time", (t) => {
-  const db = new Database(join(tempDir(t), "ledger.sqlite"));
-  t.after(() => db.close());
-  db.pragma("journal_mode = WAL");
-  migrate(
-    db,
-    MIGRATIONS.filter((m) => m.version < 8),
-  );
+  const db = ledgerUpTo(t, 7, "journal_mode = WAL");
   const now = "2026-01-01T00:00:00.000Z";
-  db.prepare(
-    `INSERT INTO workers (id, seq, task, kind, agent, execution, cwd, project_root, workspace, workspace_mode, generation, run_token_hash, state, created_at, updated_at)
-     VALUES ('w1', 1, 't', 'default', 'command', '{}', '/p', '/p', '/p', 'shared', 1, 'h', 'active', ?, ?)`,
-  ).run(now, now);
+  addActiveWorker(db, now);
   db.prepare(
     "INSERT INTO dispatches (id, worker, generation, state, created_at) VALUES ('d1', 'w1', 1, 'active', ?)",
   ).run(now);
@@ -161,13 +152,7 @@ test("migration 008 keeps every binding and obligation; active ones are still fo
     obligations: db.prepare("SELECT * FROM obligations ORDER BY id").all(),
   };
 
-  assert.deepEqual(
-    migrate(
-      db,
-      MIGRATIONS.filter((m) => m.version <= 8),
-    ),
-    [8],
-  );
+  assert.deepEqual(migrateTo(db, 8), [8]);
   assert.deepEqual(
     {
       bindings: db.prepare("SELECT * FROM bindings ORDER BY id").all(),
@@ -200,18 +185,9 @@ test("migration 008 keeps every binding and obligation; active ones are still fo
 });
 
 test("migration 009 rebuilds messages keeping every row and column, marks delivered ones as inbox deliveries, and widens the kinds", (t) => {
-  const db = new Database(join(tempDir(t), "ledger.sqlite"));
-  t.after(() => db.close());
-  db.pragma("foreign_keys = ON");
-  migrate(
-    db,
-    MIGRATIONS.filter((m) => m.version <= 8),
-  );
+  const db = ledgerUpTo(t, 8, "foreign_keys = ON");
   const now = "2026-01-01T00:00:00.000Z";
-  db.prepare(
-    `INSERT INTO workers (id, seq, task, kind, agent, execution, cwd, project_root, workspace, workspace_mode, generation, run_token_hash, state, created_at, updated_at)
-     VALUES ('w1', 1, 't', 'default', 'command', '{}', '/p', '/p', '/p', 'shared', 1, 'h', 'active', ?, ?)`,
-  ).run(now, now);
+  addActiveWorker(db, now);
   const insert =
     db.prepare(`INSERT INTO messages (id, worker, kind, body, deliver_as, delivery, delivered_generation, created_at, delivered_at, read_at)
     VALUES (?, 'w1', ?, ?, ?, ?, ?, ?, ?, ?)`);
@@ -220,13 +196,7 @@ test("migration 009 rebuilds messages keeping every row and column, marks delive
   insert.run("m3", "review_note", "delivered words", "steer", "delivered", 1, now, now, null);
   const before = db.prepare("SELECT * FROM messages ORDER BY id").all() as Record<string, unknown>[];
 
-  assert.deepEqual(
-    migrate(
-      db,
-      MIGRATIONS.filter((m) => m.version <= 9),
-    ),
-    [9],
-  );
+  assert.deepEqual(migrateTo(db, 9), [9]);
   const after = db.prepare("SELECT * FROM messages ORDER BY id").all() as Record<string, unknown>[];
   assert.deepEqual(
     after.map(({ delivered_via: _v, from_actor: _f, ...rest }) => rest),
@@ -253,22 +223,11 @@ test("migration 009 rebuilds messages keeping every row and column, marks delive
 });
 
 test("migration 012 counts every notification already in the ledger as sent, so turning a sink on never replays history", (t) => {
-  const db = new Database(join(tempDir(t), "ledger.sqlite"));
-  t.after(() => db.close());
-  migrate(
-    db,
-    MIGRATIONS.filter((m) => m.version <= 11),
-  );
+  const db = ledgerUpTo(t, 11);
   db.prepare(
     "INSERT INTO notifications (id, kind, body, created_at) VALUES ('n1', 'question', 'old?', '2026-01-01T00:00:00.000Z')",
   ).run();
-  assert.deepEqual(
-    migrate(
-      db,
-      MIGRATIONS.filter((m) => m.version <= 12),
-    ),
-    [12],
-  );
+  assert.deepEqual(migrateTo(db, 12), [12]);
   assert.deepEqual(db.prepare("SELECT sent_at, sent_by FROM notifications").all(), [
     { sent_at: "2026-01-01T00:00:00.000Z", sent_by: "before-012" },
   ]);

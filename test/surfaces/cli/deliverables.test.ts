@@ -12,7 +12,7 @@ import { isolatedWorker, type ProtocolWorker } from "../../support/protocol-work
 import { git } from "../../support/git.js";
 import { tempDir } from "../../support/temp.js";
 import { deliverablePath, listDeliverableVersions } from "../../../src/files/workers/deliverables.js";
-import { assertExit, jsonOf } from "../../support/docket-cli.js";
+import { assertExit, doneArgs, jsonOf } from "../../support/docket-cli.js";
 
 const BIN = resolve(import.meta.dirname, "../../../../bin/docket.js");
 
@@ -50,13 +50,8 @@ test("worker done from a body file prints the issue's JSON contract and freezes 
   const body = "Full text\r\nwith trailing   \nand ünïcode ✓\n";
   writeFileSync(join(w.workspace, "..", "body.md"), body);
   const args = [
-    "worker",
-    "done",
+    ...doneArgs("uppercased two"),
     "--json",
-    "--outcome",
-    "completed",
-    "--summary",
-    "uppercased two",
     "--evidence",
     "test=npm test: ok",
     "--recommend",
@@ -83,7 +78,7 @@ test("worker done from a body file prints the issue's JSON contract and freezes 
 
 test("worker done reads the body from standard input and a fresh call id makes the next version", (t) => {
   const { home, w } = setup(t);
-  assertExit(docket(home, w, ["worker", "done", "--outcome", "completed", "--summary", "one"], { input: "first" }));
+  assertExit(docket(home, w, doneArgs("one"), { input: "first" }));
   const r = docket(home, w, ["worker", "done", "--json", "--outcome", "proposal", "--summary", "two"], {
     input: "second\n",
   });
@@ -99,25 +94,9 @@ test("report --json has exactly the issue's fields; diff prints a patch git appl
   writeFileSync(join(w.workspace, "src/app.txt"), "one\nTWO\nthree\n");
   writeFileSync(join(w.workspace, "added.txt"), "new\n");
   assertExit(
-    docket(
-      home,
-      w,
-      [
-        "worker",
-        "done",
-        "--outcome",
-        "completed",
-        "--summary",
-        "s",
-        "--evidence",
-        "note=n",
-        "--evidence",
-        "test=t",
-        "--recommend",
-        "r1",
-      ],
-      { input: "the body" },
-    ),
+    docket(home, w, [...doneArgs("s"), "--evidence", "note=n", "--evidence", "test=t", "--recommend", "r1"], {
+      input: "the body",
+    }),
   );
   const r = docket(home, undefined, ["report", w.worker, "--json"]);
   assert.equal(r.code, 0, r.stderr);
@@ -177,10 +156,10 @@ test("a bad outcome, a missing identity and a fenced generation are refused with
     JSON.parse(bad.stdout).error.message,
     /^outcome "done" is not one of completed, findings, proposal; call docket_done again/,
   );
-  const noId = docket(home, undefined, ["worker", "done", "--outcome", "completed", "--summary", "s"], { input: "b" });
+  const noId = docket(home, undefined, doneArgs("s"), { input: "b" });
   assertExit(noId, 2);
   assert.match(noId.stderr, /DOCKET_WORKER_ID, DOCKET_GENERATION, DOCKET_RUN_TOKEN are not set/);
-  const fenced = docket(home, w, ["worker", "done", "--json", "--outcome", "completed", "--summary", "s"], {
+  const fenced = docket(home, w, [...doneArgs("s"), "--json"], {
     input: "b",
     generation: 3,
   });
@@ -197,7 +176,7 @@ test("report and diff refuse a missing or invalid sidecar with what to do, and a
     none.stderr.trim(),
     `docket: ${w.worker} has not published a deliverable yet (wait for it to call docket_done, or run \`docket peek ${w.worker}\`)`,
   );
-  assertExit(docket(home, w, ["worker", "done", "--outcome", "completed", "--summary", "s"], { input: "b" }));
+  assertExit(docket(home, w, doneArgs("s"), { input: "b" }));
   writeFileSync(join(home, "fleet", w.worker, "deliverables", "v1.json"), "{}");
   for (const cmd of ["report", "diff"]) {
     const r = docket(home, undefined, [cmd, w.worker, "--json"]);
@@ -275,7 +254,7 @@ test("worker done and wait with a refused item entry exit 1 with one error objec
   );
   const before = dumpWorkTables(ctx.db);
   for (const args of [
-    ["worker", "done", "--json", "--outcome", "completed", "--summary", "s", "--items-file", items, "--call-id", "c1"],
+    [...doneArgs("s"), "--json", "--items-file", items, "--call-id", "c1"],
     ["worker", "wait", "--json", "--question", "Which?", "--blocked-file", blocked, "--call-id", "c1"],
   ]) {
     const r = docket(home, w, args, { input: "body" });
@@ -321,19 +300,7 @@ test("wait --call-id c1 blocking t1, then done --call-id c1 reporting t1, are tw
     "c1",
   ]);
   assert.equal(asked.code, 0, asked.stdout);
-  const args = [
-    "worker",
-    "done",
-    "--json",
-    "--outcome",
-    "completed",
-    "--summary",
-    "s",
-    "--items-file",
-    items,
-    "--call-id",
-    "c1",
-  ];
+  const args = [...doneArgs("s"), "--json", "--items-file", items, "--call-id", "c1"];
   const finished = docket(home, w, args, { input: "body" });
   assert.equal(finished.code, 0, finished.stdout);
   assert.deepEqual(JSON.parse(finished.stdout).items, [{ item: "t1", status: "resolved", reportId: "rp2" }]);

@@ -4,10 +4,11 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { addLoopHost, remoteGround } from "../../support/sshd.js";
 import { waitFor } from "../../support/wait.js";
+import { walk } from "../../support/file-tree.js";
 import { UNGATED_KIND, writeUngatedKind } from "../../support/scripted-pi.js";
 
 const STEPS = [
@@ -20,12 +21,6 @@ const STEPS = [
     toolCall: { name: "docket_done", arguments: { outcome: "completed", summary: "a.txt edited on the host" } },
   },
 ];
-
-function walk(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? [`${e.name}/`, ...walk(join(dir, e.name)).map((p) => `${e.name}/${p}`)] : [e.name],
-  );
-}
 
 test("a scripted pi worker on the worker.host default publishes through the forwarded door and is promoted here", {
   timeout: 240_000,

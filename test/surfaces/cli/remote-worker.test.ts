@@ -10,6 +10,7 @@ import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "
 import { join, relative } from "node:path";
 import { addLoopHost, remoteGround, REMOTE_USER } from "../../support/sshd.js";
 import { endsWithLine, fileOnce, waitFor } from "../../support/wait.js";
+import { walk } from "../../support/file-tree.js";
 import { masterPid } from "../../../src/substrate/ssh/tunnel.js";
 
 /** The worker: edits, publishes v1, reads one told line, edits again, publishes v2 (the same call sent twice). */
@@ -23,12 +24,6 @@ const SCRIPT = [
   'echo "body two" | "$DOCKET_NODE" "$DOCKET_BIN" worker done --outcome completed --summary v2 --call-id c2 > ../done3.out 2>&1',
   "sleep 600",
 ].join("\n");
-
-function walk(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? [`${e.name}/`, ...walk(join(dir, e.name)).map((p) => `${e.name}/${p}`)] : [e.name],
-  );
-}
 
 test("a command worker on a host publishes through the forwarded door, survives its master being killed, and is promoted here", {
   timeout: 240_000,

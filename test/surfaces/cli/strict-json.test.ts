@@ -7,7 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { cliEnv, docket, docketWith, jsonOf } from "../../support/docket-cli.js";
+import { cliEnv, docket, docketWith, doneArgs, jsonOf } from "../../support/docket-cli.js";
 import { isolatedWorker, type ProtocolWorker } from "../../support/protocol-worker.js";
 import { tempDir } from "../../support/temp.js";
 import { workLedger } from "../../support/work-ledger.js";
@@ -75,7 +75,7 @@ test("every JSON flag of the worker calls refuses a forbidden key or bad UTF-8, 
   const dir = tempDir(t);
   const flags: [string, string[]][] = [
     ["--file", ["worker", "report"]],
-    ["--items-file", ["worker", "done", "--outcome", "completed", "--summary", "s"]],
+    ["--items-file", doneArgs("s")],
     ["--blocked-file", ["worker", "wait", "--question", "which?"]],
     ["--items-file", ["worker", "todos"]],
   ];
@@ -147,17 +147,7 @@ test("100 evidence entries are taken and 101 are refused with the cap named, in 
     assert.match(r.error.message, new RegExp(`at most 100 evidence entries; got ${n}`));
     const flags = evidence(n).flatMap((e) => ["--evidence", `${e.kind}=${e.text}`]);
     const done = jsonOf(
-      docketWith(
-        { env, cwd: w.workspace, input: "the body" },
-        "worker",
-        "done",
-        "--outcome",
-        "completed",
-        "--summary",
-        "s",
-        ...flags,
-        "--json",
-      ),
+      docketWith({ env, cwd: w.workspace, input: "the body" }, ...doneArgs("s"), ...flags, "--json"),
       1,
     );
     assert.match(done.error.message, new RegExp(`at most 100 evidence entries; got ${n}`));

@@ -5,7 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync, readdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { cliEnv, docketWith } from "../../support/docket-cli.js";
+import { cliEnv, docketWith, doneArgs } from "../../support/docket-cli.js";
 import { identityEnv, isolatedWorker } from "../../support/protocol-worker.js";
 import { writeLegacyBundles } from "../../support/stored.js";
 import { tempDir } from "../../support/temp.js";
@@ -84,16 +84,7 @@ test("a worker whose deliverables directory links outside can neither publish in
   const w = isolatedWorker(t, ctx);
   const outside = tempDir(t, "docket-links-outside-");
   const env = cliEnv({ DOCKET_HOME: home, ...identityEnv(w) });
-  const first = docketWith(
-    { env, cwd: w.workspace, input: "first body" },
-    "worker",
-    "done",
-    "--outcome",
-    "completed",
-    "--summary",
-    "one",
-    "--json",
-  );
+  const first = docketWith({ env, cwd: w.workspace, input: "first body" }, ...doneArgs("one"), "--json");
   assert.equal(first.code, 0, first.stderr);
   const sidecars = join(homeLayout(home).workerDir(w.worker), "deliverables");
   renameSync(sidecars, join(outside, "moved"));
@@ -103,16 +94,7 @@ test("a worker whose deliverables directory links outside can neither publish in
   assert.equal(report.code, 1);
   assert.equal(report.json.error.code, "deliverable-invalid");
   assert.match(report.json.error.message, /is a symbolic link; Docket never follows links inside its home/);
-  const second = docketWith(
-    { env, cwd: w.workspace, input: "second body" },
-    "worker",
-    "done",
-    "--outcome",
-    "completed",
-    "--summary",
-    "two",
-    "--json",
-  );
+  const second = docketWith({ env, cwd: w.workspace, input: "second body" }, ...doneArgs("two"), "--json");
   assert.equal(second.code, 1);
   assert.equal(second.json.error.code, "home-symlink");
   assert.deepEqual(snapshot(join(outside, "moved")), before, "nothing was written through the link");

@@ -6,7 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { connect } from "node:net";
-import { existsSync, lstatSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { lstatSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { addItem } from "../../../src/engine/work/items.js";
@@ -15,37 +15,21 @@ import { checkLedgerIntegrity } from "../../../src/ledger/core/integrity.js";
 import { callDoor, doorOf } from "../../../src/surfaces/shared/door-client.js";
 import { cliGround } from "../../support/cli-workers.js";
 import { cliEnv, DOCKET_BIN } from "../../support/docket-cli.js";
+import { doorPid } from "../../support/door-abuse.js";
 import { identityEnv, isolatedWorker } from "../../support/protocol-worker.js";
+import { gitChildren } from "../../support/proc.js";
 import { teardown, type Hooks } from "../../support/teardown.js";
 import { waitFor } from "../../support/wait.js";
-import { addWorker, invariantViolations, workLedger } from "../../support/work-ledger.js";
+import { addWorker, invariantViolations, workLedger, type WorkLedger } from "../../support/work-ledger.js";
 import { PERIODIC_KEY_MS, recordHeartbeat, recordTurn } from "../../../src/engine/workers/lifecycle.js";
 import { recordTouches } from "../../../src/engine/workers/touches.js";
 
 const CLIENT = new URL("../../../src/surfaces/shared/door-client.js", import.meta.url).pathname;
 
-function doorPid(home: string): number | undefined {
-  try {
-    const state = JSON.parse(readFileSync(join(home, "door-control", "state.json"), "utf8")) as { pid: number };
-    return existsSync(`/proc/${state.pid}`) ? state.pid : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** The children of `pid` whose command is git (the door capturing a change set). */
-function gitChildren(pid: number): number[] {
-  return readdirSync("/proc")
-    .filter((n) => /^\d+$/.test(n))
-    .flatMap((n) => {
-      try {
-        const stat = readFileSync(`/proc/${n}/stat`, "utf8");
-        const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-        return ppid === pid && /\bgit\b/.test(readFileSync(`/proc/${n}/cmdline`, "utf8")) ? [Number(n)] : [];
-      } catch {
-        return [];
-      }
-    });
+/** After the retries: every invariant holds and SQLite finds the ledger file intact. */
+function assertLedgerSound(ctx: WorkLedger["ctx"], home: string): void {
+  assert.deepEqual(invariantViolations(ctx.db), []);
+  assert.equal(checkLedgerIntegrity(join(home, "ledger.sqlite")).ok, true);
 }
 
 function runCli(
@@ -161,8 +145,7 @@ test("SIGKILL of the door in the middle of a done's capture: the client's retry 
   assert.deepEqual(ctx.db.prepare("SELECT state, deliverable_version AS v FROM workers").all(), [
     { state: "ready", v: 1 },
   ]);
-  assert.deepEqual(invariantViolations(ctx.db), []);
-  assert.equal(checkLedgerIntegrity(join(home, "ledger.sqlite")).ok, true);
+  assertLedgerSound(ctx, home);
 });
 
 test("SIGKILL of the door in the middle of a report stream: the retry lands every entry exactly once", {
@@ -185,8 +168,7 @@ test("SIGKILL of the door in the middle of a report stream: the retry lands ever
   assert.equal(JSON.parse(r.out).results.length, items.length);
   assert.equal(count(), items.length, "every entry once");
   assert.deepEqual(ctx.db.prepare("SELECT item, COUNT(*) AS n FROM reports GROUP BY item HAVING n > 1").all(), []);
-  assert.deepEqual(invariantViolations(ctx.db), []);
-  assert.equal(checkLedgerIntegrity(join(home, "ledger.sqlite")).ok, true);
+  assertLedgerSound(ctx, home);
 });
 
 test("a heartbeat, turn, touches batch and event the door committed but never answered (SIGKILLed): the client's retry lands each once", {
@@ -264,8 +246,7 @@ test("a heartbeat, turn, touches batch and event the door committed but never an
     ["touches", "touch-1"],
   ])
     assert.equal(keyRows(`${tool}/${who.worker}/${id}`), 1, tool);
-  assert.deepEqual(invariantViolations(ctx.db), []);
-  assert.equal(checkLedgerIntegrity(join(home, "ledger.sqlite")).ok, true);
+  assertLedgerSound(ctx, home);
 });
 
 test("a worker's heartbeat, turn and touches keys older than ten minutes are forgotten by its next heartbeat; newer ones and other workers' stay", (t) => {

@@ -3,21 +3,14 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { combineChangeSets } from "../../../src/engine/review/combine.js";
 import { decisionsForRef } from "../../../src/ledger/review/decisions.js";
 import { browser } from "../../support/browser.js";
-import { appWith, publish, reviewGround, reviewWorker } from "../../support/review-fixture.js";
+import { combinedPair } from "../../support/combine-fixture.js";
 import { waitFor } from "../../support/wait.js";
 import { signedIn, webServer } from "../../support/web.js";
 
 test("the queue's link to a combined version opens its card with its diff, and approving it there records it", async (t) => {
-  const g = reviewGround(t);
-  const a = reviewWorker(t, g);
-  const b = reviewWorker(t, g);
-  publish(g, a, { "src/app.txt": appWith({ 12: "twelve by a" }) });
-  publish(g, b, { "src/app.txt": appWith({ 14: "fourteen by b" }) });
-  const combined = combineChangeSets(g.ctx, { sources: [a.worker, b.worker] });
-  const ref = `combined:${a.worker}+${b.worker}:1`;
+  const { g, a, b, combined, ref } = combinedPair(t);
   assert.equal(JSON.stringify(combined).includes(ref), true, JSON.stringify(combined));
   const web = await webServer(t, g);
   const context = await browser(t);

@@ -6,12 +6,18 @@ import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { SourceHandoff } from "../../../src/domain/deliverables/deliverable.js";
-import { wait } from "../../../src/engine/protocol/protocol.js";
 import { verdictCard, verdictQueue } from "../../../src/engine/review/verdict.js";
 import { readDeliverable } from "../../../src/files/workers/deliverables.js";
 import { updateWorker } from "../../../src/ledger/workers/workers.js";
 import { browser, screenshot, watchSideEffects } from "../../support/browser.js";
-import { appWith, publish, reviewGround, reviewWorker, type ReviewGround } from "../../support/review-fixture.js";
+import {
+  appWith,
+  askingWorker,
+  publish,
+  reviewGround,
+  reviewWorker,
+  type ReviewGround,
+} from "../../support/review-fixture.js";
 import type { ProtocolWorker } from "../../support/protocol-worker.js";
 import { signedIn, webServer } from "../../support/web.js";
 
@@ -61,12 +67,7 @@ test("the queue lists questions first and ready versions after, exactly as docke
   const g = reviewGround(t);
   const ready = reviewWorker(t, g);
   publish(g, ready, { "src/app.txt": appWith({ 2: "two" }) });
-  const asking = reviewWorker(t, g);
-  wait(
-    g.ctx,
-    { worker: asking.worker, generation: asking.generation, runToken: asking.runToken },
-    { question: "Which table should hold sessions?", options: ["users", "sessions"] },
-  );
+  const asking = askingWorker(t, g, { question: "Which table should hold sessions?", options: ["users", "sessions"] });
   const web = await webServer(t, g);
   const context = await browser(t);
   const page = await signedIn(context, web);

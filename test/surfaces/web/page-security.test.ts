@@ -8,8 +8,8 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { wait } from "../../../src/engine/protocol/protocol.js";
 import { updateWorker } from "../../../src/ledger/workers/workers.js";
-import { browser, screenshot, watchSideEffects } from "../../support/browser.js";
-import { decisionCount, publish, reviewGround, reviewWorker } from "../../support/review-fixture.js";
+import { activeMarkup, browser, screenshot, watchSideEffects } from "../../support/browser.js";
+import { decisionCount, identityOf, publish, reviewGround, reviewWorker } from "../../support/review-fixture.js";
 import { signedIn, webServer } from "../../support/web.js";
 
 const SCRIPT = "<script>alert('script')</script>";
@@ -48,11 +48,7 @@ test("hostile worker text on the queue, the card (both views, loaded files, cont
     },
     BODY,
   );
-  wait(
-    g.ctx,
-    { worker: w.worker, generation: w.generation, runToken: w.runToken },
-    { question: `pick ${SCRIPT}`, options: [IMG, "javascript:alert('option')"], risk: IMG },
-  );
+  wait(g.ctx, identityOf(w), { question: `pick ${SCRIPT}`, options: [IMG, "javascript:alert('option')"], risk: IMG });
   const web = await webServer(t, g);
   const context = await browser(t);
   const page = await signedIn(context, web);
@@ -62,17 +58,10 @@ test("hostile worker text on the queue, the card (both views, loaded files, cont
     await page.waitForSelector("#main");
     for (const button of await page.$$(".load-btn, tr.gap button.expand")) await button.click();
     await page.waitForTimeout(300);
-    const dom = await page.evaluate(() => ({
-      scripts: [...document.scripts].map((s) => s.getAttribute("src")),
-      imgs: document.querySelectorAll("main img, main iframe").length,
-      handlers: [...document.querySelectorAll("*")].filter((e) =>
-        [...e.attributes].some((a) => a.name.startsWith("on")),
-      ).length,
-      jsLinks: [...document.querySelectorAll("a")].filter((a) => a.protocol === "javascript:").length,
-    }));
+    const dom = await activeMarkup(page);
     assert.equal(dom.scripts.length, 1, `${path}: only the page's own script`);
     assert.match(dom.scripts[0]!, /^\/assets\/app\.js\?v=/);
-    assert.deepEqual([dom.imgs, dom.handlers, dom.jsLinks], [0, 0, 0], path);
+    assert.deepEqual([dom.embeds, dom.handlers, dom.jsLinks], [0, 0, 0], path);
   }
   await page.goto(`${web.origin}/card/${w.worker}`);
   const text = (await page.textContent("main")) ?? "";

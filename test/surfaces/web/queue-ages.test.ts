@@ -3,10 +3,16 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { wait } from "../../../src/engine/protocol/protocol.js";
 import { recordHeartbeat } from "../../../src/engine/workers/lifecycle.js";
 import { browser } from "../../support/browser.js";
-import { appWith, publish, reviewGround, reviewWorker } from "../../support/review-fixture.js";
+import {
+  appWith,
+  askingWorker,
+  identityOf,
+  publish,
+  reviewGround,
+  reviewWorker,
+} from "../../support/review-fixture.js";
 import { signedIn, webServer } from "../../support/web.js";
 
 test("a version published three minutes ago and a question asked as long ago show 3m after fresh heartbeats", async (t) => {
@@ -14,15 +20,9 @@ test("a version published three minutes ago and a question asked as long ago sho
   const ready = reviewWorker(t, g);
   const publishedAt = g.clock.now();
   publish(g, ready, { "src/app.txt": appWith({ 2: "two" }) });
-  const asking = reviewWorker(t, g);
-  wait(
-    g.ctx,
-    { worker: asking.worker, generation: asking.generation, runToken: asking.runToken },
-    { question: "Which table?", options: ["users", "sessions"] },
-  );
+  const asking = askingWorker(t, g, { question: "Which table?", options: ["users", "sessions"] });
   g.clock.advanceMinutes(3);
-  for (const w of [ready, asking])
-    recordHeartbeat(g.ctx, { worker: w.worker, generation: w.generation, runToken: w.runToken });
+  for (const w of [ready, asking]) recordHeartbeat(g.ctx, identityOf(w));
   assert.equal(
     g.ctx.db.prepare("SELECT updated_at FROM workers WHERE id = ?").pluck().get(ready.worker),
     g.clock.now(),

@@ -3,20 +3,13 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { combineChangeSets } from "../../../../src/engine/review/combine.js";
 import { decisionsForRef } from "../../../../src/ledger/review/decisions.js";
-import { appWith, publish, reviewGround, reviewWorker } from "../../../support/review-fixture.js";
+import { combinedPair } from "../../../support/combine-fixture.js";
 import { piScreen } from "../../../support/pi-screen.js";
 import { waitFor } from "../../../support/wait.js";
 
 test("a combined version's card opens in pi by its ref, and `a` approves that combined version", async (t) => {
-  const g = reviewGround(t);
-  const a = reviewWorker(t, g);
-  const b = reviewWorker(t, g);
-  publish(g, a, { "src/app.txt": appWith({ 12: "twelve by a" }) });
-  publish(g, b, { "src/app.txt": appWith({ 14: "fourteen by b" }) });
-  combineChangeSets(g.ctx, { sources: [a.worker, b.worker] });
-  const ref = `combined:${a.worker}+${b.worker}:1`;
+  const { g, a, b, ref } = combinedPair(t);
   const pi = piScreen(t, { cwd: g.project, vars: { DOCKET_HOME: g.home } });
   await pi.start();
 

@@ -10,7 +10,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { docket } from "../../../support/docket-cli.js";
 import { parentFixture, type Parent } from "../../../support/pi-parent.js";
-import { SCRIPTED_MODEL, type PiRpc } from "../../../support/pi-rpc.js";
+import { notified, SCRIPTED_MODEL, type PiRpc } from "../../../support/pi-rpc.js";
 import { waitFor } from "../../../support/wait.js";
 
 const SLOW = 120_000;
@@ -39,10 +39,7 @@ const decisionsOf = (p: Parent) =>
   p.ledger(
     (db) => db.prepare("SELECT actor, verb, worker, question, option, note FROM decisions ORDER BY seq").all() as any[],
   );
-const notified = (pi: PiRpc, needle: string) =>
-  pi.waitFor(`a notification with "${needle}"`, (m) => m.method === "notify" && String(m.message).includes(needle), {
-    timeoutMs: SLOW,
-  });
+const notice = (pi: PiRpc, needle: string) => notified(pi, needle, SLOW);
 
 test("auto-answer on: a real pi worker's consult is answered by the parent session's model, framed as the parent agent's, and kept out of the human's conversation; its note is only shown", {
   timeout: 400_000,
@@ -96,7 +93,7 @@ test("auto-answer on: a real pi worker's consult is answered by the parent sessi
   );
   assert.equal(spawned.code, 0, spawned.stderr + spawned.stdout);
 
-  const shared = await notified(pi, "NOTE-MARKER");
+  const shared = await notice(pi, "NOTE-MARKER");
   assert.equal(
     shared.message,
     "docket · w1 shared: NOTE-MARKER the staging port lives in compose.yml\n  suggested for w9",
@@ -141,7 +138,7 @@ test("auto-answer on: a real pi worker's consult is answered by the parent sessi
     () => p.cli("show", "w1", "--json").json.messages.every((m: { delivery: string }) => m.delivery === "read"),
     SLOW,
   );
-  await notified(
+  await notice(
     pi,
     "w1 consulted · answered by your pi session's model: CONSULT-MARKER which port does the staging API listen on? → 8080",
   );
@@ -172,7 +169,7 @@ test("auto-answer off (the default): a consult is the human's question at once, 
   const r = p.asWorker("w1", "worker", "consult", "--question", "OFF-MARKER which cache backend is in use?", "--json");
   assert.equal(r.code, 0, r.stderr);
   assert.deepEqual(r.json, { question: "q1", audience: "human", state: "needs_input" });
-  await notified(pi, "docket · w1 asks: (consult) OFF-MARKER which cache backend is in use?");
+  await notice(pi, "docket · w1 asks: (consult) OFF-MARKER which cache backend is in use?");
   assert.equal(
     p.cli("ls", "--json").json.workers[0].state,
     "needs_input",
@@ -235,7 +232,7 @@ test("a consult the parent agent declines becomes the human's question, marked e
       ],
     ],
   );
-  const shown = await notified(pi, "(consult, now yours) may I drop the legacy table?");
+  const shown = await notice(pi, "(consult, now yours) may I drop the legacy table?");
   assert.match(
     shown.message,
     /escalated: your pi session's model declined: whether to drop the table is the human's call/,
@@ -267,7 +264,7 @@ test("a consult the parent's model does not answer within the window is escalate
     decisionsOf(p).map((d) => [d.actor, d.verb, d.note]),
     [["system", "escalate", "your pi session's model did not answer within 5 s"]],
   );
-  await notified(pi, "escalated: your pi session's model did not answer within 5 s");
+  await notice(pi, "escalated: your pi session's model did not answer within 5 s");
   assert.equal(decisionsOf(p).filter((d) => d.verb === "answer").length, 0, "no answer was recorded after the window");
   assert.equal(await pi.close(), 0);
 });

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parentFixture as parent } from "../../../support/pi-parent.js";
-import { parentPiArgs, SCRIPTED_MODEL, type PiRpc, type RpcMessage } from "../../../support/pi-rpc.js";
+import { notified, parentPiArgs, SCRIPTED_MODEL, type PiRpc, type RpcMessage } from "../../../support/pi-rpc.js";
 import { assertExit, jsonOf } from "../../../support/docket-cli.js";
 import { spawnSync } from "node:child_process";
 
@@ -163,10 +163,7 @@ test("a worker's question and failure reach the parent exactly once, and a resta
     "postgres",
   );
   assert.equal(asked.code, 0, asked.stderr);
-  const q = await pi.waitFor(
-    "the question notification",
-    (m) => m.method === "notify" && String(m.message).includes("QUESTION-MARKER"),
-  );
+  const q = await notified(pi, "QUESTION-MARKER");
   assert.equal(q.message, "docket · w1 asks: QUESTION-MARKER which database?\n  1) sqlite\n  2) postgres");
   assert.equal(q.notifyType, "warning");
   await pi.waitFor(
@@ -178,10 +175,7 @@ test("a worker's question and failure reach the parent exactly once, and a resta
 
   const failed = p.asWorker("w2", "worker", "fail", "--reason", "FAIL-MARKER the disk is full");
   assert.equal(failed.code, 0, failed.stderr);
-  const f = await pi.waitFor(
-    "the failure notification",
-    (m) => m.method === "notify" && String(m.message).includes("FAIL-MARKER"),
-  );
+  const f = await notified(pi, "FAIL-MARKER");
   assert.equal(f.message, "docket · w2 failed: FAIL-MARKER the disk is full");
   assert.equal(f.notifyType, "error");
 

@@ -6,31 +6,14 @@ import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parentFixture } from "../../../support/pi-parent.js";
-import { parentPiArgs } from "../../../support/pi-rpc.js";
+import { startParentPane } from "../../../support/pi-screen.js";
 import { waitFor } from "../../../support/wait.js";
 
 test("a human types /docket commands into interactive pi and sees the answer, the dock and a worker's question", async (t) => {
   const p = parentFixture(t);
   const conf = join(p.home, "..", "tmux.conf");
   writeFileSync(conf, "set -g extended-keys on\nset -g history-limit 5000\n");
-  const env = Object.entries(p.env).flatMap(([k, v]) => (v === undefined ? [] : ["-e", `${k}=${v}`]));
-  p.tmux.tmux(
-    "-f",
-    conf,
-    "new-session",
-    "-d",
-    "-s",
-    "parent",
-    "-x",
-    "200",
-    "-y",
-    "50",
-    "-c",
-    p.repo,
-    ...env,
-    process.execPath,
-    ...parentPiArgs(),
-  );
+  startParentPane(p.tmux, { conf, cwd: p.repo, env: p.env, columns: 200, rows: 50 });
   const screen = () => p.tmux.tmux("capture-pane", "-p", "-J", "-t", "parent");
   const type = (text: string) => {
     p.tmux.tmux("send-keys", "-t", "parent", "-l", text);

@@ -5,8 +5,9 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { PI_HERMETIC } from "../../../support/docket-cli.js";
+import { DOCKET_EXTENSION, hermeticPiArgs, SCRIPTED_MODEL } from "../../../support/pi-rpc.js";
 import { workLedger } from "../../../support/work-ledger.js";
 import { isolatedWorker, type ProtocolWorker } from "../../../support/protocol-worker.js";
 import { git } from "../../../support/git.js";
@@ -14,12 +15,6 @@ import { tempDir } from "../../../support/temp.js";
 import { listDeliverableVersions, readDeliverable } from "../../../../src/files/workers/deliverables.js";
 import type { EngineContext } from "../../../../src/engine/context.js";
 import type { WorkerDeliverable } from "../../../../src/domain/deliverables/deliverable.js";
-
-// The real pi CLI with the scripted model and the worker tools, in -p mode.
-const ROOT = resolve(import.meta.dirname, "../../../../..");
-const PI_CLI = join(ROOT, "node_modules/@mariozechner/pi-coding-agent/dist/cli.js");
-const SCRIPTED_MODEL = join(ROOT, "dist/src/surfaces/pi/scripted-model.js");
-const WORKER_TOOLS = join(ROOT, "dist/src/surfaces/pi/extension.js");
 
 let shared: string; // pi's agent dir and jiti cache, shared by the runs of this file so transpiling happens once
 before(() => {
@@ -58,21 +53,7 @@ function runPi(
     DOCKET_SCRIPTED_MODEL: join(dir, "script.json"),
     DOCKET_SCRIPTED_MODEL_LOG: join(dir, "model.log"),
   };
-  const args = [
-    PI_CLI,
-    "-ne",
-    "-ns",
-    "-np",
-    "-nc",
-    "--no-themes",
-    "-e",
-    SCRIPTED_MODEL,
-    "-e",
-    WORKER_TOOLS,
-    "--model",
-    "docket-demo/scripted",
-    "--no-session",
-  ];
+  const args = hermeticPiArgs([SCRIPTED_MODEL, DOCKET_EXTENSION]);
   args.push(...(options.mode === "json" ? ["--mode", "json", "go"] : ["-p", "go"]));
   const r = spawnSync(process.execPath, args, {
     cwd: w.workspace,
