@@ -6,21 +6,12 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { createServer as createHttpServer } from "node:http";
-import { createServer, type AddressInfo, type Server } from "node:net";
 import { join } from "node:path";
-import { randomBytes } from "node:crypto";
+import { machineServices, nodeConnect, privateService, probeLines, probeResults } from "../support/net-probes.js";
 import { AS_CONFIGURED, docket } from "../support/docket-cli.js";
 import { addLoopHost, remoteGround, type RemoteGround } from "../support/sshd.js";
 import type { Hooks } from "../support/teardown.js";
 import { waitFor } from "../support/wait.js";
-
-async function listening(t: Hooks, server: Server, at: string | number): Promise<void> {
-  await new Promise<void>((ok) =>
-    typeof at === "number" ? server.listen(at, "127.0.0.1", ok) : server.listen(at, ok),
-  );
-  t.after(() => void server.close());
-}
 
 /** A host `loop` whose workers are contained (`required`) under the given network setting, the CLI as configured. */
 async function hostGround(t: Hooks, network: unknown): Promise<RemoteGround> {
@@ -35,12 +26,7 @@ async function hostGround(t: Hooks, network: unknown): Promise<RemoteGround> {
 
 /** Runs each probe in a contained command worker on the host; `<name> ESCAPED` or `<name> blocked` per probe. */
 async function probeOnHost(g: RemoteGround, probes: Record<string, string>) {
-  const lines = ['out="$TMPDIR/results.tmp"', ': > "$out"'];
-  for (const [name, cmd] of Object.entries(probes))
-    lines.push(
-      `if ( ${cmd} ) >/dev/null 2>&1; then echo "${name} ESCAPED" >> "$out"; else echo "${name} blocked" >> "$out"; fi`,
-    );
-  lines.push('mv "$out" "$TMPDIR/results"', "sleep 600");
+  const lines = [...probeLines(probes), "sleep 600"];
   const r = g.run("spawn", "--agent", "command", "--cmd", lines.join("\n"), "--host", "loop", "--yes", "probe");
   assert.equal(r.code, 0, r.stdout + r.stderr);
   const worker = r.json.worker as string;
@@ -51,34 +37,14 @@ async function probeOnHost(g: RemoteGround, probes: Record<string, string>) {
     120_000,
     200,
   );
-  const results = Object.fromEntries(
-    text
-      .trim()
-      .split("\n")
-      .map((l) => l.split(" ") as [string, string]),
-  );
+  const results = probeResults(text);
   return { worker, results };
 }
-
-const nodeConnect = (target: string) =>
-  `node -e 'const s = require("net").connect(${target}); s.on("connect", () => process.exit(0)); s.on("error", () => process.exit(1))'`;
 
 test("a contained worker on a host (network allow): its own namespace there; out only through this door's proxy, every request recorded", {
   timeout: 240_000,
 }, async (t) => {
-  const abstract = `docket-net-host-${randomBytes(4).toString("hex")}`;
-  await listening(
-    t,
-    createServer((s) => s.end()),
-    `\0${abstract}`,
-  );
-  const service = createServer((s) => s.end("private\n"));
-  await listening(t, service, 0);
-  const servicePort = (service.address() as AddressInfo).port;
-  const allowed = createHttpServer((_req, res) => res.end("ALLOWED-BODY\n"));
-  await listening(t, allowed, 0);
-  const allowedPort = (allowed.address() as AddressInfo).port;
-
+  const { abstract, servicePort, allowedPort } = await machineServices(t);
   const g = await hostGround(t, { mode: "allow", allow: [`127.0.0.1:${allowedPort}`] });
   const { worker, results } = await probeOnHost(g, {
     "abstract-socket": nodeConnect(JSON.stringify(`\0${abstract}`)),
@@ -137,9 +103,7 @@ test("a contained worker on a host (network allow): its own namespace there; out
 });
 
 test('network "none" on a host: no relay, no proxy variables, no way out', { timeout: 180_000 }, async (t) => {
-  const service = createServer((s) => s.end("private\n"));
-  await listening(t, service, 0);
-  const port = (service.address() as AddressInfo).port;
+  const port = await privateService(t);
   const g = await hostGround(t, "none");
   const { worker, results } = await probeOnHost(g, {
     "loopback-service": nodeConnect(`${port}, "127.0.0.1"`),

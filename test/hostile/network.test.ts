@@ -5,10 +5,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { createServer as createHttpServer } from "node:http";
-import { createServer, type AddressInfo, type Server } from "node:net";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
+import { machineServices, nodeConnect, privateService, probeLines, probeResults } from "../support/net-probes.js";
 import { cliGround } from "../support/cli-workers.js";
 import { assertExit, type CliRun } from "../support/docket-cli.js";
 import { waitFor } from "../support/wait.js";
@@ -29,25 +28,13 @@ function ground(t: { after(fn: () => void): void }, sandbox: Record<string, unkn
   return { root: g.root, home: g.home, env: g.env, run: g.run };
 }
 
-async function listening(t: { after(fn: () => void): void }, server: Server, at: string | number): Promise<void> {
-  await new Promise<void>((ok) =>
-    typeof at === "number" ? server.listen(at, "127.0.0.1", ok) : server.listen(at, ok),
-  );
-  t.after(() => server.close());
-}
-
 /** Runs each probe in a contained command worker; `<name> ESCAPED` or `<name> blocked` per probe, from its scratch. */
 async function probe(
   g: Ground,
   probes: Record<string, string>,
   as: string[] = [],
 ): Promise<{ worker: string; results: Record<string, string> }> {
-  const lines = ["#!/bin/sh", 'out="$TMPDIR/results.tmp"', ': > "$out"'];
-  for (const [name, cmd] of Object.entries(probes))
-    lines.push(
-      `if ( ${cmd} ) >/dev/null 2>&1; then echo "${name} ESCAPED" >> "$out"; else echo "${name} blocked" >> "$out"; fi`,
-    );
-  lines.push('mv "$out" "$TMPDIR/results"', "exec sleep 600");
+  const lines = ["#!/bin/sh", ...probeLines(probes), "exec sleep 600"];
   const script = join(g.root, `probe-${randomBytes(3).toString("hex")}.sh`);
   writeFileSync(script, `${lines.join("\n")}\n`);
   chmodSync(script, 0o755);
@@ -67,34 +54,14 @@ async function probe(
     90_000,
     200,
   );
-  const results = Object.fromEntries(
-    text
-      .trim()
-      .split("\n")
-      .map((l) => l.split(" ") as [string, string]),
-  );
+  const results = probeResults(text);
   return { worker, results };
 }
-
-const nodeConnect = (target: string) =>
-  `"$DOCKET_NODE" -e 'const s = require("net").connect(${target}); s.on("connect", () => process.exit(0)); s.on("error", () => process.exit(1))'`;
 
 test("a contained worker (network allow) reaches no abstract socket, loopback service, /proc/net/unix or door state; a name not allowed is refused, recorded and told once; an allowed host answers through the proxy", {
   timeout: 180_000,
 }, async (t) => {
-  const abstract = `docket-net-test-${randomBytes(4).toString("hex")}`;
-  await listening(
-    t,
-    createServer((s) => s.end()),
-    `\0${abstract}`,
-  );
-  const service = createServer((s) => s.end("private\n"));
-  await listening(t, service, 0);
-  const servicePort = (service.address() as AddressInfo).port;
-  const allowed = createHttpServer((_req, res) => res.end("ALLOWED-BODY\n"));
-  await new Promise<void>((ok) => allowed.listen(0, "127.0.0.1", ok));
-  t.after(() => allowed.close());
-  const allowedPort = (allowed.address() as AddressInfo).port;
+  const { abstract, servicePort, allowedPort } = await machineServices(t);
 
   const g = ground(t, { network: { mode: "allow", allow: [`127.0.0.1:${allowedPort}`] } });
   const doorPrivate = join(g.home, "door-control");
@@ -161,9 +128,7 @@ test("a contained worker (network allow) reaches no abstract socket, loopback se
 test('network "none": no relay, no proxy variables, nothing reaches even an allowed-looking loopback port', {
   timeout: 120_000,
 }, async (t) => {
-  const service = createServer((s) => s.end("private\n"));
-  await listening(t, service, 0);
-  const port = (service.address() as AddressInfo).port;
+  const port = await privateService(t);
   const g = ground(t, { network: "none", allow: [`127.0.0.1:${port}`] });
   const { worker, results } = await probe(g, {
     "loopback-service": nodeConnect(`${port}, "127.0.0.1"`),
