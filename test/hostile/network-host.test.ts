@@ -31,13 +31,7 @@ async function probeOnHost(g: RemoteGround, probes: Record<string, string>) {
   assert.equal(r.code, 0, r.stdout + r.stderr);
   const worker = r.json.worker as string;
   const file = join(g.host.remoteDir, "workers", worker, "scratch", "results");
-  const text = await waitFor(
-    `${worker}'s probes on the host`,
-    () => (existsSync(file) ? readFileSync(file, "utf8") : undefined),
-    120_000,
-    200,
-  );
-  const results = probeResults(text);
+  const results = await probeResults(worker, file);
   return { worker, results };
 }
 

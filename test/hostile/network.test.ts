@@ -42,19 +42,7 @@ async function probe(
   assertExit(r, 0);
   const worker = r.json.worker as string;
   const file = join(g.home, "fleet", worker, "scratch", "results");
-  const text = await waitFor(
-    `${worker}'s probes`,
-    () => {
-      try {
-        return readFileSync(file, "utf8");
-      } catch {
-        return undefined;
-      }
-    },
-    90_000,
-    200,
-  );
-  const results = probeResults(text);
+  const results = await probeResults(worker, file);
   return { worker, results };
 }
 

@@ -5,6 +5,8 @@
 import { createServer as createHttpServer } from "node:http";
 import { createServer, type AddressInfo, type Server } from "node:net";
 import { randomBytes } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
+import { waitFor } from "./wait.js";
 import type { Hooks } from "./teardown.js";
 
 export async function listening(t: Hooks, server: Server, at: string | number): Promise<void> {
@@ -51,8 +53,14 @@ export function probeLines(probes: Record<string, string>): string[] {
   return lines;
 }
 
-/** `{name: "ESCAPED" | "blocked"}` from a results file's text. */
-export function probeResults(text: string): Record<string, string> {
+/** `{name: "ESCAPED" | "blocked"}` once the worker's results file is there (it is moved into place whole). */
+export async function probeResults(worker: string, file: string): Promise<Record<string, string>> {
+  const text = await waitFor(
+    `${worker}'s probes`,
+    () => (existsSync(file) ? readFileSync(file, "utf8") : undefined),
+    120_000,
+    200,
+  );
   return Object.fromEntries(
     text
       .trim()
