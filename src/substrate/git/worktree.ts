@@ -113,7 +113,14 @@ function keepBaseIndex(gitDir: string, base: string): void {
 
 /** The repository's common git directory (shared by all its worktrees), absolute. */
 export function gitCommonDir(root: string): string {
-  return resolve(root, git(root, ["rev-parse", "--git-common-dir"]).trim());
+  // rev-parse reads no file contents, so no filter could run: no lookup of the repository's filter drivers first.
+  const out = execFileSync(gitBinary(), [...neutralArgs(), "rev-parse", "--git-common-dir"], {
+    cwd: root,
+    encoding: "utf8",
+    env: envWithoutGit(),
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  return resolve(root, out.trim());
 }
 
 /** `<object id> <ref name>` for the repository's branches, tags and remote branches, in ref order. */
