@@ -90,6 +90,12 @@ export function captureOffLoop(job: CaptureJob): Promise<ChangeSet> {
     thread.on("message", answered);
     thread.on("error", failed);
     thread.on("exit", exited);
-    thread.postMessage(job);
+    try {
+      thread.postMessage(job);
+    } catch (error) {
+      settle(); // a job that cannot be sent: the thread never saw it and waits for the next one
+      release(thread, true);
+      reject(error);
+    }
   });
 }

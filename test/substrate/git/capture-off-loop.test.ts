@@ -1,5 +1,6 @@
 // The door's captures run in worker threads kept between dones: one idle thread serves the next capture, captures at
-// once each get a thread, a refused capture's thread ends; an idle thread keeps no process alive (this file would not end).
+// once each get a thread, a refused capture's thread ends, a job that cannot be sent leaves it waiting; an idle thread
+// keeps no process alive (this file would not end).
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -32,7 +33,7 @@ async function threadsStarted<T>(fn: () => Promise<T>): Promise<{ result: T; sta
   }
 }
 
-test("one kept thread serves capture after capture; captures at once get a thread each; a refused capture's thread ends", async (t) => {
+test("one kept thread serves capture after capture; captures at once get a thread each; a refused capture's thread ends; an unsendable job leaves it waiting", async (t) => {
   const w1 = worktree(t, "w1");
   const w2 = worktree(t, "w2");
   writeFileSync(join(w1.tree.workspace, "a.txt"), "ONE\n");
@@ -76,4 +77,9 @@ test("one kept thread serves capture after capture; captures at once get a threa
     ["b.txt"],
   );
   assert.equal(after.started, 1, "the refused capture's thread ended; the next capture started one");
+
+  const unsendable = { ...w1, ref: (() => "r") as unknown as string };
+  await assert.rejects(captureOffLoop({ input: unsendable }), { name: "DataCloneError" });
+  const next = await threadsStarted(() => captureOffLoop({ input: w1 }));
+  assert.equal(next.started, 0, "a job that could not be sent left the kept thread waiting");
 });
