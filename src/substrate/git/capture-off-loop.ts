@@ -1,8 +1,9 @@
 // A done's change set captured off the calling thread: the door runs one event loop for every worker, and
 // a capture of a large workspace (git add, diff and the patch check; ssh for a host) blocked it for tens of seconds.
 // A worker thread runs the same synchronous capture; the caller awaits its answer while its loop keeps serving.
+// Threads are kept between dones: starting one (node's thread and the capture's modules) cost more than a small capture.
 
-import { Worker } from "node:worker_threads";
+import { SHARE_ENV, Worker } from "node:worker_threads";
 import type { ChangeSet } from "../../domain/deliverables/deliverable.js";
 import { DocketError, type ErrorCategory } from "../../domain/errors.js";
 import type { SshTarget } from "../ssh/connection.js";
@@ -37,22 +38,64 @@ function rebuilt(e: WireError): Error {
   return Object.assign(new Error(e.message), { code: e.code, path: e.path, syscall: e.syscall });
 }
 
-/** Captures the change set in a worker thread of its own; resolves to it, or rejects with the capture's own error. */
+/** Threads waiting for their next job, unreferenced (they keep no process alive); at most KEEP_IDLE of them. */
+const idle: Worker[] = [];
+const KEEP_IDLE = 1;
+/** A thread that answered a larger change set ends instead of waiting: its heap grew to hold it. */
+const KEEP_AFTER_PATCH_CHARS = 1024 * 1024;
+
+function startThread(): Worker {
+  // SHARE_ENV: each job sees this process's environment as it is then (its PATH finds git), as a fresh thread would.
+  const thread = new Worker(new URL("./capture-thread.js", import.meta.url), { env: SHARE_ENV });
+  thread.on("error", () => {}); // a job's own listener rejects it; an idle thread's error only ends that thread
+  thread.on("exit", () => {
+    const at = idle.indexOf(thread);
+    if (at !== -1) idle.splice(at, 1);
+  });
+  return thread;
+}
+
+function release(thread: Worker, keep: boolean): void {
+  if (keep && idle.length < KEEP_IDLE) {
+    thread.unref();
+    idle.push(thread);
+  } else void thread.terminate();
+}
+
+/** Captures the change set in a worker thread (an idle one, else a new one); resolves to it, or rejects with the capture's own error. */
 export function captureOffLoop(job: CaptureJob): Promise<ChangeSet> {
+  const thread = idle.pop() ?? startThread();
+  thread.ref();
   return new Promise((resolve, reject) => {
-    const thread = new Worker(new URL("./capture-thread.js", import.meta.url), { workerData: job });
-    let settled = false;
-    thread.once("message", (a: ThreadAnswer) => {
-      settled = true;
+    const settle = () => {
+      thread.off("message", answered);
+      thread.off("error", failed);
+      thread.off("exit", exited);
+    };
+    const answered = (a: ThreadAnswer) => {
+      settle();
+      release(thread, a.ok && a.changeSet.patch.length <= KEEP_AFTER_PATCH_CHARS);
       if (a.ok) resolve(a.changeSet);
       else reject(rebuilt(a.error));
-    });
-    thread.once("error", (error) => {
-      settled = true;
+    };
+    const failed = (error: Error) => {
+      settle();
+      void thread.terminate();
       reject(error);
-    });
-    thread.once("exit", (code) => {
-      if (!settled) reject(new Error(`the change-set capture thread exited with code ${code} before answering`));
-    });
+    };
+    const exited = (code: number) => {
+      settle();
+      reject(new Error(`the change-set capture thread exited with code ${code} before answering`));
+    };
+    thread.on("message", answered);
+    thread.on("error", failed);
+    thread.on("exit", exited);
+    try {
+      thread.postMessage(job);
+    } catch (error) {
+      settle(); // a job that cannot be sent: the thread never saw it and waits for the next one
+      release(thread, true);
+      reject(error);
+    }
   });
 }

@@ -1,7 +1,8 @@
-// The body of a capture off the door's event loop: one worker thread per done, running the same synchronous capture
-// and checks a command would (git, and ssh for a worker on a host), then posting the change set or the error back.
+// The body of a capture off the door's event loop: a worker thread kept between dones, running for each job the same
+// synchronous capture and checks a command would (git, and ssh for a worker on a host), posting the change set or the
+// error back. What it learns once (git's path, a repository's common dir) it keeps for the next job.
 
-import { parentPort, workerData } from "node:worker_threads";
+import { parentPort } from "node:worker_threads";
 import { isDocketError } from "../../domain/errors.js";
 import { remoteChangeBytes, remoteHost } from "../ssh/host.js";
 import { captureChangeSet, freezeCapturedBytes } from "./changes.js";
@@ -38,4 +39,4 @@ function answer(job: CaptureJob): ThreadAnswer {
   }
 }
 
-parentPort?.postMessage(answer(workerData as CaptureJob));
+parentPort?.on("message", (job: CaptureJob) => parentPort?.postMessage(answer(job)));

@@ -12,6 +12,7 @@ import { refusal } from "../../domain/errors.js";
 import { changeSetTooLarge } from "../../domain/door-limits.js";
 import { checkFrozenPatch } from "./patch-check.js";
 import { locateWorkerTree, withWorkerGit, type WorkerGit, type WorkerTreeRef } from "./worker-git.js";
+import { baseIndexFile } from "./worktree.js";
 
 export interface CaptureChangeSetInput {
   /** The worker's workspace as the ledger records it (its git dir is derived from the project, never read from it). */
@@ -103,7 +104,7 @@ function checkCapturedBytes(
 ): ChangeSet {
   const { files: listed, patch } = parseNumstatPatch(raw.toString("utf8"));
   const checked = checkFrozenPatch(
-    { objects: tree.objects, base: input.base, patch, baseIndex: join(tree.gitDir, `docket-base-${input.base}.index`) },
+    { objects: tree.objects, base: input.base, patch, baseIndex: baseIndexFile(tree.gitDir, input.base) },
     git,
   );
   if (!checked.ok) throw forged(input, checked.reason);

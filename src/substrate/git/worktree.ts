@@ -4,7 +4,7 @@
 // other's half-made admin directories, so the engine holds one lock per repository around them.
 
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync, realpathSync, renameSync, rmSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { envWithoutGit, filterOverrides, gitBinary, neutralArgs } from "./git-binary.js";
 import { copyEntry, copyTree } from "./tree-copy.js";
@@ -92,9 +92,35 @@ function commitBaseline(inTree: ReturnType<typeof onNewTree>): string {
   return inTree(["rev-parse", "HEAD"]).trim();
 }
 
+/** Where a done's patch check keeps the index of the worker's base, in the tree's git dir (a base never changes). */
+export function baseIndexFile(gitDir: string, base: string): string {
+  return join(gitDir, `docket-base-${base}.index`);
+}
+
+/**
+ * The index the baseline commit was just made from is the base's own index: kept for the first done's patch check,
+ * which would otherwise read the base into one (a git process). No worker has run in the tree yet.
+ */
+function keepBaseIndex(gitDir: string, base: string): void {
+  const kept = baseIndexFile(gitDir, base);
+  try {
+    copyFileSync(join(gitDir, "index"), `${kept}.${process.pid}`);
+    renameSync(`${kept}.${process.pid}`, kept);
+  } catch {
+    rmSync(`${kept}.${process.pid}`, { force: true }); // not kept: the first done reads the base itself
+  }
+}
+
 /** The repository's common git directory (shared by all its worktrees), absolute. */
 export function gitCommonDir(root: string): string {
-  return resolve(root, git(root, ["rev-parse", "--git-common-dir"]).trim());
+  // rev-parse reads no file contents, so no filter could run: no lookup of the repository's filter drivers first.
+  const out = execFileSync(gitBinary(), [...neutralArgs(), "rev-parse", "--git-common-dir"], {
+    cwd: root,
+    encoding: "utf8",
+    env: envWithoutGit(),
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  return resolve(root, out.trim());
 }
 
 /** `<object id> <ref name>` for the repository's branches, tags and remote branches, in ref order. */
@@ -133,7 +159,8 @@ export function createIsolatedWorkspace(input: CreateWorkspaceInput): IsolatedWo
   if (repo.kind === "repo") {
     addWorktree(root, target, input.adminName, serialize);
     try {
-      const inTree = onNewTree({ gitDir: adminDirOf(root, target, input.adminName), workTree: target });
+      const gitDir = adminDirOf(root, target, input.adminName);
+      const inTree = onNewTree({ gitDir, workTree: target });
       // The checkout fills this worktree's own index and files, nothing another worktree's git reads: no lock.
       inTree(["reset", "--hard", "-q", "HEAD"]);
       const patch = gitBuffer(root, ["diff", "--binary", "--no-ext-diff", "--no-textconv", "HEAD"]);
@@ -144,6 +171,7 @@ export function createIsolatedWorkspace(input: CreateWorkspaceInput): IsolatedWo
         .filter(Boolean);
       for (const rel of untracked) copyEntry(join(root, rel), join(target, rel));
       const base = commitBaseline(inTree);
+      keepBaseIndex(gitDir, base);
       return { path: target, method: "worktree", base, baseHead: repo.head, notes: [] };
     } catch (error) {
       removeWorkspace({ root, path: target, method: "worktree", serialize });
@@ -154,6 +182,7 @@ export function createIsolatedWorkspace(input: CreateWorkspaceInput): IsolatedWo
     copyTree(root, target, input.exclude ?? []);
     git(root, ["init", "-q", target]);
     const base = commitBaseline(onNewTree({ gitDir: join(target, ".git"), workTree: target }));
+    keepBaseIndex(join(target, ".git"), base);
     const why = repo.kind === "unborn" ? "the repository has no commit yet" : `${root} is not a git repository`;
     return {
       path: target,

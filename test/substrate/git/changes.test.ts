@@ -2,9 +2,12 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { captureChangeSet, type CaptureChangeSetInput } from "../../../src/substrate/git/changes.js";
+import { createIsolatedWorkspace, removeWorkspace } from "../../../src/substrate/git/worktree.js";
+import { countingGit } from "../../support/git-counter.js";
 import { isDocketError } from "../../../src/domain/errors.js";
 import { git, gitRepo } from "../../support/git.js";
 import { tempDir } from "../../support/temp.js";
@@ -92,4 +95,38 @@ test("the kept private index follows every edit between captures, including same
   writeFileSync(join(ws, "b.txt"), "bee\n");
   assert.deepEqual(capture(project, ws, base, "r").files, []);
   assert.equal(git(ws, "status", "--porcelain"), "", "the worker's own index and tree agree as before");
+});
+
+test("spawn keeps the base's index for the first done: its check reads no base", (t) => {
+  const project = gitRepo(tempDir(t, "docket-gc-"), { "a.txt": "one\ntwo\n", "b.txt": "bee\n" });
+  const target = join(tempDir(t, "docket-gc-ws-"), "workspace");
+  const made = createIsolatedWorkspace({ root: project, target, adminName: "docket-w1" });
+  t.after(() => removeWorkspace({ root: project, path: target, method: made.method }));
+  const w1 = { ws: target, base: made.base };
+  writeFileSync(join(w1.ws, "a.txt"), "one\nTWO\n");
+  writeFileSync(join(w1.ws, "c.txt"), "new\n");
+  const input: CaptureChangeSetInput = {
+    tree: { projectRoot: project, workspace: w1.ws, worker: "w1", method: "worktree" },
+    base: w1.base,
+    ref: "r",
+  };
+  const { result, calls } = countingGit(t, () => captureChangeSet(input));
+  assert.deepEqual(
+    result.files.map((f) => f.path),
+    ["a.txt", "c.txt"],
+  );
+  assert.ok(!calls.includes("read-tree"), calls.join(" "));
+  assert.deepEqual(calls.slice(-3), ["add", "diff", "apply"], "the capture, its diff and the check");
+  // The kept index is the base's own: the same entries as the base's tree.
+  const kept = join(project, ".git", "worktrees", "docket-w1", `docket-base-${w1.base}.index`);
+  const entries = execFileSync("git", ["ls-files", "-s"], {
+    cwd: project,
+    env: { ...process.env, GIT_INDEX_FILE: kept },
+    encoding: "utf8",
+  });
+  const tree = git(project, "ls-tree", "-r", w1.base)
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => l.replace(/^(\d+) blob (\S+)\t/, "$1 $2 0\t"));
+  assert.deepEqual(entries.split("\n").filter(Boolean), tree);
 });
