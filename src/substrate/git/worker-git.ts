@@ -141,32 +141,8 @@ interface Scope {
   attributes?: keyof typeof ATTRIBUTES;
 }
 
-/**
- * Where private git dirs are made: a memory-backed directory when the machine has one (Linux's /dev/shm, sticky and
- * world-writable like /tmp; a sandboxed worker gets a /dev of its own), else the temp dir. Making, writing and removing
- * the dir's few files cost a journalled disk several milliseconds per call under load, and microseconds in memory.
- */
-let scratchRoot: string | undefined;
-
-function makeScratchDir(): string {
-  scratchRoot ??= memoryRoot() ?? tmpdir();
-  try {
-    return mkdtempSync(join(scratchRoot, "docket-git-"));
-  } catch (error) {
-    if (scratchRoot === tmpdir()) throw error;
-    scratchRoot = tmpdir(); // a full or unwritable /dev/shm: the temp dir from here on
-    return mkdtempSync(join(scratchRoot, "docket-git-"));
-  }
-}
-
-function memoryRoot(): string | undefined {
-  if (process.platform !== "linux") return undefined;
-  const st = lstatSync("/dev/shm", { throwIfNoEntry: false });
-  return st?.isDirectory() && (st.mode & 0o1777) === 0o1777 ? "/dev/shm" : undefined;
-}
-
 function privateGitDir(scope: Scope): string {
-  const dir = makeScratchDir(); // mkdtemp: mode 0700, a fresh name
+  const dir = mkdtempSync(join(tmpdir(), "docket-git-"));
   mkdirSync(join(dir, "objects"));
   mkdirSync(join(dir, "refs", "heads"), { recursive: true });
   mkdirSync(join(dir, "info"));
