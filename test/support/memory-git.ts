@@ -136,7 +136,7 @@ function workspacesOf(m: Memory): Workspaces {
   };
 }
 
-function freezingOf(m: Memory): Pick<Git, "captureChangeSet" | "captureOffLoop" | "readFrozenPatch" | "readBlobAt"> {
+function freezingOf(m: Memory): Pick<Git, "captureChangeSet" | "captureOffLoop" | "readyCaptureThread" | "readFrozenPatch" | "readBlobAt"> {
   const readFrozenPatch: Git["readFrozenPatch"] = (patch) => resolvePatchIntegrity(patch, readingOf(patch));
   const captureChangeSet: Git["captureChangeSet"] = (input) => {
     const base = m.filesAt(input.base);
@@ -157,6 +157,7 @@ function freezingOf(m: Memory): Pick<Git, "captureChangeSet" | "captureOffLoop" 
   return {
     captureChangeSet,
     captureOffLoop: async (job) => captureChangeSet(job.input),
+    readyCaptureThread: () => {},
     readFrozenPatch,
     readBlobAt: (dir, commit, path, expectBlob) => {
       const text = m.repoAt(dir).commits.get(commit)?.get(path);

@@ -62,6 +62,11 @@ function release(thread: Worker, keep: boolean): void {
   } else void thread.terminate();
 }
 
+/** An idle thread made ready now, so that the first capture does not wait for one to start; none if one waits. */
+export function readyCaptureThread(): void {
+  if (idle.length === 0) release(startThread(), true);
+}
+
 /** Captures the change set in a worker thread (an idle one, else a new one); resolves to it, or rejects with the capture's own error. */
 export function captureOffLoop(job: CaptureJob): Promise<ChangeSet> {
   const thread = idle.pop() ?? startThread();

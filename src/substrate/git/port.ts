@@ -53,6 +53,8 @@ export interface GitFreezing {
   captureChangeSet(input: CaptureChangeSetInput): ChangeSet;
   /** captureChangeSet (or, for a worker on a host, its bytes fetched and checked) in a thread: the caller's loop runs on. */
   captureOffLoop(job: CaptureJob): Promise<ChangeSet>;
+  /** Starts the thread a first captureOffLoop would wait for, idle (a door does once a worker calls it). */
+  readyCaptureThread(): void;
   /** The same checks on change bytes captured on a worker's host, against the base in this machine's objects. */
   freezeCapturedBytes(input: CaptureChangeSetInput, raw: Buffer): ChangeSet;
   /** git's reading of frozen patch bytes (files, counts, modes), to re-check a sidecar's file list before applying. */
@@ -132,6 +134,7 @@ export const systemGit: Git = {
   repositoryRefs: (root) => worktree().repositoryRefs(root),
   captureChangeSet: (input) => changes().captureChangeSet(input),
   captureOffLoop: (job) => offLoop().captureOffLoop(job),
+  readyCaptureThread: () => offLoop().readyCaptureThread(),
   freezeCapturedBytes: (input, raw) => changes().freezeCapturedBytes(input, raw),
   readFrozenPatch: (patch) => patchCheck().readFrozenPatch(patch),
   readBlobAt: (repo, commit, path, expectBlob) => blob().readBlobAt(repo, commit, path, expectBlob),

@@ -122,6 +122,8 @@ const WORK_CALLS = {
 /** The calls a worker's wrapper and agent make about its life: heartbeats, turns, hooks, events and exit. */
 const LIFE_CALLS = {
   heartbeat: (ctx, who, args) => {
+    // A worker that beats will call done: its first done should not wait for the capture thread to start (~50 ms).
+    ctx.git.readyCaptureThread();
     const pid = typeof args.pid === "number" && Number.isInteger(args.pid) && args.pid > 0 ? args.pid : undefined;
     const seen = { model: str(args.model) ?? null, thinking: str(args.thinking) ?? null, pid };
     return recordHeartbeat(ctx, who, seen, str(args.callId));

@@ -1,12 +1,12 @@
 // The door's captures run in worker threads kept between dones: one idle thread serves the next capture, captures at
 // once each get a thread, a refused capture's thread ends, a job that cannot be sent leaves it waiting; an idle thread
-// keeps no process alive (this file would not end).
+// keeps no process alive (this file would not end); a thread readied ahead serves the first capture.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { captureOffLoop } from "../../../src/substrate/git/capture-off-loop.js";
+import { captureOffLoop, readyCaptureThread } from "../../../src/substrate/git/capture-off-loop.js";
 import type { CaptureChangeSetInput } from "../../../src/substrate/git/changes.js";
 import { isDocketError } from "../../../src/domain/errors.js";
 import { git, gitRepo } from "../../support/git.js";
@@ -82,4 +82,16 @@ test("one kept thread serves capture after capture; captures at once get a threa
   await assert.rejects(captureOffLoop({ input: unsendable }), { name: "DataCloneError" });
   const next = await threadsStarted(() => captureOffLoop({ input: w1 }));
   assert.equal(next.started, 0, "a job that could not be sent left the kept thread waiting");
+
+  // A refused capture ends its thread; readied ahead (a door does at a worker's heartbeat), the next capture waits for none.
+  await captureOffLoop({ input: { ...w1, maxPatchBytes: 1 } }).catch(() => {});
+  const ready = async () => {
+    readyCaptureThread();
+    await new Promise((r) => setImmediate(r)); // node tells of a new thread on its next turn
+  };
+  const readied = await threadsStarted(ready);
+  assert.equal(readied.started, 1, "a thread was started ahead of the capture");
+  const served = await threadsStarted(() => captureOffLoop({ input: w2 }));
+  assert.equal(served.started, 0, "the readied thread served it");
+  assert.equal((await threadsStarted(ready)).started, 0, "one idle thread is enough");
 });
