@@ -122,6 +122,9 @@ for (const { name, entry, outside, within } of BUNDLES) {
   const stray = /\blazyModule\)?\(\s*__ownUrl\([^)]*\),\s*"\.\.?\//.exec(text);
   if (stray)
     throw new Error(`${name} bundle: a lazy seam not written as lazyModule(import.meta.url, "<literal>"): ${stray[0]}`);
+  // bin/kept-code.js runs the CLI's bundle in a vm.Script, whose import() node answers with an experimental-feature
+  // warning on stderr: the CLI loads by require (a builtin by process.getBuiltinModule).
+  if (name === "cli" && /\bimport\(/.test(text)) throw new Error("cli bundle: an import() left in it");
   writeFileSync(output, asciiOnly(text));
   const inputs = Object.keys(result.metafile.inputs)
     .map((p) => relative(ROOT, resolve(ROOT, p)))

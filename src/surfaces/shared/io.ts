@@ -93,7 +93,9 @@ export function visibleIo(io: Io): Io {
 }
 
 async function ask(prompt: string): Promise<string> {
-  const { createInterface } = await import("node:readline/promises");
+  // A builtin taken without import(): the CLI's bundle runs in a vm.Script (bin/kept-code.js), whose import() node
+  // answers with an experimental-feature warning on stderr.
+  const { createInterface } = process.getBuiltinModule("node:readline/promises");
   const rl = createInterface({ input: process.stdin, output: process.stderr });
   try {
     return await rl.question(prompt);

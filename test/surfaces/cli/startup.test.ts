@@ -121,10 +121,13 @@ test("docket verdict --json loads the review queue and the ledger: no remote lau
   assert.deepEqual(JSON.parse(r.run.stdout), { queue: [] });
   const bundled = runLoggingModules([DOCKET_BIN, "verdict", "--json"], { cwd: dir, env });
   assert.deepEqual([bundled.run.status, bundled.run.stdout], [0, r.run.stdout], "the bundle answers the same");
+  // The bundle runs as a script with the verb's kept code (bin/kept-code.js): no module of dist/ is loaded.
   assert.deepEqual(
-    [...bundled.esm, ...bundled.cjs].filter((u) => u.includes("/dist/")).map((u) => u.replace(/^.*\/dist\//, "")),
-    ["bundle/cli.cjs"],
-    "the bundle is the one module of ours",
+    [...bundled.esm, ...bundled.cjs]
+      .filter((u) => u.includes("/dist/") || u.includes("/bin/"))
+      .map((u) => u.replace(/^.*\/(dist|bin)\//, "$1/")),
+    ["bin/docket.js", "bin/kept-code.js"],
+    "the bundle is the one file of ours",
   );
   const ours = [...r.esm, ...r.cjs].flatMap((u) => /\/dist\/src\/(.*)\.js$/.exec(u)?.[1] ?? []);
   assert.ok(ours.includes("engine/review/verdict"), "the queue itself is loaded");
