@@ -26,9 +26,9 @@ if (first === "--version" || first === "-V") {
   }
 } else {
   // A verb of the CLI runs with the code V8 compiled on its last runs (bin/kept-code.js); a worker's call is small.
-  const worker = first === "worker";
-  const file = require("node:path").join(__dirname, "..", "dist", "bundle", worker ? "worker.cjs" : "cli.cjs");
-  const bundle = surface ? undefined : require("./kept-code.js").requireKept(file, worker ? undefined : first);
+  const file = require("node:path").join(__dirname, "..", "dist", "bundle", first === "worker" ? "worker" : "cli");
+  const kept = () => require("./kept-code.js").requireKept(`${file}.cjs`, first);
+  const bundle = surface ? undefined : first === "worker" ? { exports: require(`${file}.cjs`), keep() {} } : kept();
   (surface ? import(`../dist/src/surfaces/${surface}`) : Promise.resolve(bundle.exports))
     .then(({ main }) => main(surface ? args.slice(1) : args))
     .then((code) => {
