@@ -14,14 +14,16 @@ const VERB = /^[a-z][a-z-]{0,30}$/;
 /**
  * `file` (a CommonJS bundle) run as a module; `verb` names what will run in it, for its kept code. The code lives in
  * `compiled/` beside the bundle, in Docket's own install (never the shared temp dir: whoever can write the cache runs
- * code in the human's commands), named by the bundle's size and time, so a rebuilt bundle never takes another's code.
+ * code in the human's commands), named by the bundle's size and time and by V8's version, so a rebuilt bundle never
+ * takes another's code, and two node versions sharing an install do not replace each other's.
  * `keep()` (after a success, so a mistyped verb leaves nothing) writes it where the install is writable; a miss or a
  * read-only install only costs the compile.
  */
 function requireKept(file, verb) {
   if (typeof verb !== "string" || !VERB.test(verb)) return { exports: require(file), keep() {} };
   const { size, mtimeMs } = fs.statSync(file);
-  const stem = join(dirname(file), "compiled", `${basename(file, ".cjs")}.${verb}.${size}-${Math.trunc(mtimeMs)}`);
+  const name = `${basename(file, ".cjs")}.${verb}.${size}-${Math.trunc(mtimeMs)}.v8-${process.versions.v8}`;
+  const stem = join(dirname(file), "compiled", name);
   const { path, cachedData } = keptCode(stem);
   // The wrapper node itself puts around a CommonJS module, on the bundle's first line so its positions stay true. The
   // build writes the bundle in ASCII (scripts/bundle.mjs), so latin1 reads it as it is, into a one-byte string.

@@ -47,7 +47,7 @@ test("a verb's code is kept after its first success, the union after its second,
   const dir = tempDir(t);
   const file = bundleIn(dir);
   const { size, mtimeMs } = statSync(file);
-  const stem = `cli.verdict.${size}-${Math.trunc(mtimeMs)}`;
+  const stem = `cli.verdict.${size}-${Math.trunc(mtimeMs)}.v8-${process.versions.v8}`;
 
   const first = runKept(file, "verdict", 3);
   assert.equal(first, "a 6 9 late cli.cjs", "exports, a neighbour, a relative import() and __filename");
@@ -63,7 +63,10 @@ test("a verb's code is kept after its first success, the union after its second,
 
   // Another verb keeps its own.
   runKept(file, "ls", 1);
-  assert.deepEqual(keptFiles(dir), [`cli.ls.${size}-${Math.trunc(mtimeMs)}.1.v8`, `${stem}.2.v8`]);
+  assert.deepEqual(keptFiles(dir), [
+    `cli.ls.${size}-${Math.trunc(mtimeMs)}.v8-${process.versions.v8}.1.v8`,
+    `${stem}.2.v8`,
+  ]);
 });
 
 test("a rebuilt bundle never takes another's code, and a refused file is replaced where it is", async (t) => {
@@ -74,7 +77,7 @@ test("a rebuilt bundle never takes another's code, and a refused file is replace
   bundleIn(dir, "rebuilt");
   utimesSync(file, new Date(), new Date(Date.now() + 5_000));
   const { size, mtimeMs } = statSync(file);
-  const stem = `cli.verdict.${size}-${Math.trunc(mtimeMs)}`;
+  const stem = `cli.verdict.${size}-${Math.trunc(mtimeMs)}.v8-${process.versions.v8}`;
   assert.equal(runKept(file, "verdict", 2), "rebuilt 4 4 late cli.cjs");
   assert.deepEqual(keptFiles(dir), [old, `${stem}.1.v8`].sort());
 
@@ -82,7 +85,11 @@ test("a rebuilt bundle never takes another's code, and a refused file is replace
   const other = tempDir(t);
   const fresh = bundleIn(other, "fresh");
   const at = statSync(fresh);
-  const refusedPath = join(other, "compiled", `cli.verdict.${at.size}-${Math.trunc(at.mtimeMs)}.1.v8`);
+  const refusedPath = join(
+    other,
+    "compiled",
+    `cli.verdict.${at.size}-${Math.trunc(at.mtimeMs)}.v8-${process.versions.v8}.1.v8`,
+  );
   mkdirSync(join(other, "compiled"));
   writeFileSync(refusedPath, "not V8's code cache\n");
   assert.equal(runKept(fresh, "verdict", 1), "fresh 2 1 late cli.cjs");
