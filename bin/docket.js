@@ -25,13 +25,14 @@ if (first === "--version" || first === "-V") {
     if (error.code !== "EPIPE") throw error; // a reader that left early
   }
 } else {
-  const bundle = first === "worker" ? "worker" : "cli";
-  const entry = surface
-    ? import(`../dist/src/surfaces/${surface}`)
-    : Promise.resolve(require(`../dist/bundle/${bundle}.cjs`));
-  entry
+  // A verb of the CLI runs with the code V8 compiled on its last runs (bin/kept-code.js); a worker's call is small.
+  const file = require("node:path").join(__dirname, "..", "dist", "bundle", first === "worker" ? "worker" : "cli");
+  const kept = () => require("./kept-code.js").requireKept(`${file}.cjs`, first);
+  const bundle = surface ? undefined : first === "worker" ? { exports: require(`${file}.cjs`), keep() {} } : kept();
+  (surface ? import(`../dist/src/surfaces/${surface}`) : Promise.resolve(bundle.exports))
     .then(({ main }) => main(surface ? args.slice(1) : args))
     .then((code) => {
       process.exitCode = code;
+      if (code === 0) bundle?.keep(); // so a mistyped verb leaves no file behind
     });
 }

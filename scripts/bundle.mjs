@@ -14,6 +14,7 @@
 // require, so it loads the bundled module, never a second copy.
 import { build } from "esbuild";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -33,7 +34,13 @@ const BUNDLES = [
     outside: ["dist/src/surfaces/cli/worker-main.js", "dist/src/substrate/door-revive.js"],
     within: [],
   },
-  { name: "cli", entry: "dist/src/surfaces/cli/main.js", outside: [], within: ["commander", "better-sqlite3"] },
+  {
+    name: "cli",
+    entry: "dist/src/surfaces/cli/main.js",
+    outside: [],
+    within: ["commander", "better-sqlite3"],
+    lazy: [lazyChildProcess()],
+  },
 ];
 
 /** Leaves node builtins and every package but `within` out of the bundle, required from node_modules at run time. */
@@ -49,6 +56,30 @@ const packagesOutside = (within) => ({
     });
   },
 });
+
+/**
+ * node:child_process as an object whose members load it on first use: most CLI commands start no process (a verdict
+ * over a queue whose facts are cached, `ls`), and loading it costs a few ms (net, dgram and the stream family).
+ * Commander and Docket's own modules only read its members at call time, so each reaches the real one.
+ */
+function lazyChildProcess() {
+  return {
+    name: "lazy-child-process",
+    setup(b) {
+      b.onResolve({ filter: /^(node:)?child_process$/ }, () => ({ path: "child_process", namespace: "lazy-builtin" }));
+      b.onLoad({ filter: /.*/, namespace: "lazy-builtin" }, () => {
+        const names = Object.keys(createRequire(import.meta.url)("node:child_process"));
+        const members = names.map(
+          (n) => `${JSON.stringify(n)}: { enumerable: true, get: () => real()[${JSON.stringify(n)}] }`,
+        );
+        return {
+          contents: `let m; const real = () => (m ??= process.getBuiltinModule("node:child_process"));\nObject.defineProperties(exports, { ${members.join(", ")} });\n`,
+          loader: "js",
+        };
+      });
+    },
+  };
+}
 
 /** Leaves `outside` modules out of the bundle, imported by their path from the bundle's folder. */
 const keepOutside = (outside) => ({
@@ -96,7 +127,7 @@ function asciiOnly(text) {
 
 rmSync(OUT, { recursive: true, force: true });
 mkdirSync(OUT, { recursive: true });
-for (const { name, entry, outside, within } of BUNDLES) {
+for (const { name, entry, outside, within, lazy = [] } of BUNDLES) {
   const result = await build({
     entryPoints: [join(ROOT, entry)],
     outfile: join(OUT, `${name}.cjs`),
@@ -112,7 +143,7 @@ for (const { name, entry, outside, within } of BUNDLES) {
     legalComments: "none",
     minifyWhitespace: true,
     minifySyntax: true,
-    plugins: [keepOutside(outside), packagesOutside(within), ownPlace],
+    plugins: [...lazy, keepOutside(outside), packagesOutside(within), ownPlace],
     // A module's `import.meta` left over (`import.meta.resolve`, say) has no meaning in a bundle: refuse it.
     logOverride: { "empty-import-meta": "error" },
   });
@@ -122,8 +153,12 @@ for (const { name, entry, outside, within } of BUNDLES) {
   const stray = /\blazyModule\)?\(\s*__ownUrl\([^)]*\),\s*"\.\.?\//.exec(text);
   if (stray)
     throw new Error(`${name} bundle: a lazy seam not written as lazyModule(import.meta.url, "<literal>"): ${stray[0]}`);
+  // bin/kept-code.js runs the CLI's bundle in a vm.Script, whose import() node answers with an experimental-feature
+  // warning on stderr: the CLI loads by require (a builtin by process.getBuiltinModule).
+  if (name === "cli" && /\bimport\(/.test(text)) throw new Error("cli bundle: an import() left in it");
   writeFileSync(output, asciiOnly(text));
   const inputs = Object.keys(result.metafile.inputs)
+    .filter((p) => !p.startsWith("lazy-builtin:")) // a lazy builtin's stand-in is no module of ours
     .map((p) => relative(ROOT, resolve(ROOT, p)))
     .sort();
   const own = inputs.filter((p) => !p.startsWith(`node_modules${sep}`));

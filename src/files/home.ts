@@ -32,9 +32,9 @@ export function resolveHomeDir(env: NodeJS.ProcessEnv): string {
 
 function isRealDir(path: string): boolean {
   try {
-    return lstatSync(path).isDirectory();
+    return lstatSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
   } catch {
-    return false; // absent (or unreadable): not a directory Docket can use
+    return false; // unreadable: not a directory Docket can use
   }
 }
 

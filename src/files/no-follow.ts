@@ -3,7 +3,7 @@
 // (docs/decisions/authority.md).
 
 import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, readSync } from "node:fs";
-import { join, relative, sep } from "node:path";
+import { relative, sep } from "node:path";
 import { refusal } from "../domain/errors.js";
 
 export type EntryKind = "absent" | "dir" | "file" | "symlink" | "other";
@@ -12,12 +12,12 @@ export type EntryKind = "absent" | "dir" | "file" | "symlink" | "other";
 export function entryKind(path: string): EntryKind {
   let st;
   try {
-    st = lstatSync(path);
+    st = lstatSync(path, { throwIfNoEntry: false }); // an absent entry is common (a worker's optional files): no error built
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "ENOTDIR") return "absent";
+    if ((error as NodeJS.ErrnoException).code === "ENOTDIR") return "absent";
     throw error;
   }
+  if (!st) return "absent";
   return st.isSymbolicLink() ? "symlink" : st.isDirectory() ? "dir" : st.isFile() ? "file" : "other";
 }
 
@@ -34,7 +34,7 @@ export function linkBelow(
   const parts = rel.split(sep);
   let at = root;
   for (const part of parts) {
-    at = join(at, part);
+    at = at.endsWith(sep) ? `${at}${part}` : `${at}${sep}${part}`; // relative()'s parts are normal: no join needed
     const kind = entryKind(at);
     if (kind === "absent") return undefined;
     if (kind !== "dir") return { path: at, kind };

@@ -13,7 +13,7 @@ const ROOT = resolve(import.meta.dirname, "../../..");
 const VERSION = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).version as string;
 /** What the tarball may hold: the manifest, the README, the entries, compiled modules and the review page's assets (no maps, tests, sources). */
 const SHIPPED =
-  /^package\/(package\.json|README\.md|bin\/docket(-web)?\.js|bin\/package\.json|bin\/shim\/docket|dist\/src\/[\w/.-]+\.js|dist\/bundle\/[\w.-]+\.cjs|src\/surfaces\/web\/assets\/[\w.-]+)$/;
+  /^package\/(package\.json|README\.md|bin\/(docket(-web)?|kept-code)\.js|bin\/package\.json|bin\/shim\/docket|dist\/src\/[\w/.-]+\.js|dist\/bundle\/[\w.-]+\.cjs|src\/surfaces\/web\/assets\/[\w.-]+)$/;
 
 function run(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }) {
   const r = spawnSync(command, args, { ...options, encoding: "utf8", timeout: 20 * 60_000, maxBuffer: 64 << 20 });
@@ -53,6 +53,7 @@ test("the packed tarball installs globally with --allow-scripts=better-sqlite3, 
   );
   for (const needed of [
     "package/bin/docket.js",
+    "package/bin/kept-code.js", // the CLI's bundle runs through it
     "package/bin/shim/docket", // the `docket` a worker finds on its PATH
     "package/dist/src/surfaces/cli/main.js",
     "package/dist/src/surfaces/pi/extension.js",

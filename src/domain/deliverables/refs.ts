@@ -78,11 +78,34 @@ export const isStoredRecordRef = (text: string): boolean => text.startsWith(STOR
 export const storedIdPrefixOf = (text: string): string =>
   isStoredRecordRef(text) ? text.slice(STORED_PREFIX.length) : text;
 
-/** Parses `deliverable:<id>:<N>`; undefined when it is not a stored ref. */
-export function parseStoredRef(ref: string): { id: string; version: number } | undefined {
-  observer?.(ref);
+/** `deliverable:<id>:<N>`; undefined when it is not a stored ref. */
+function matchStoredRef(ref: string): { id: string; version: number } | undefined {
   const m = /^deliverable:([A-Za-z0-9][A-Za-z0-9_-]{0,95}):([1-9][0-9]{0,9})$/.exec(ref);
   return m ? { id: m[1]!, version: Number(m[2]) } : undefined;
+}
+
+/**
+ * What a store lookup is handed, by the store's own names: `last`, a `d<N>` slot, an exact `deliverable:<id>:<N>`, or
+ * a name it matches by id, prefix or legacy bundle (`text`, trimmed).
+ */
+export type StoreName =
+  | { kind: "last"; text: string }
+  | { kind: "slot"; text: string }
+  | { kind: "exact"; id: string; version: number; text: string }
+  | { kind: "name"; text: string };
+
+/** `text` as a store name (see StoreName). */
+export function parseStoreName(text: string): StoreName {
+  observer?.(text);
+  return matchStoreName(text);
+}
+
+function matchStoreName(text: string): StoreName {
+  const name = text.trim();
+  if (name === "last") return { kind: "last", text: name };
+  if (/^d[1-9][0-9]{0,9}$/.test(name)) return { kind: "slot", text: name };
+  const exact = matchStoredRef(name);
+  return exact ? { kind: "exact", ...exact, text: name } : { kind: "name", text: name };
 }
 
 export type ReviewableRef =
@@ -91,7 +114,7 @@ export type ReviewableRef =
   /** A pair's combined version; without `version`, the pair's newest recorded one. */
   | { kind: "combined"; key: string; workers: [string, string]; version?: number; text: string }
   /** Anything the store resolves, and legacy `checkpoint:` refs (refused with their own reason where they are read). */
-  | { kind: "stored"; text: string }
+  | { kind: "stored"; text: string; name: StoreName }
   /** None of these: each verb refuses it in its own words. */
   | { kind: "unknown"; text: string };
 
@@ -150,7 +173,7 @@ export function parseReviewableRef(text: string): ReviewableRef {
   if (pair && pair.version === undefined) return { kind: "combined", key: pair.key, workers: pair.workers, text: t }; // a card's subject, `w2+w3`
   const worker = matchWorkerRef(t);
   if (worker) return worker;
-  if (STORED.test(t)) return { kind: "stored", text: t };
+  if (STORED.test(t)) return { kind: "stored", text: t, name: matchStoreName(t) };
   return { kind: "unknown", text: t };
 }
 

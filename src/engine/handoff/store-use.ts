@@ -2,6 +2,7 @@
 // The approval travels inside the record, its bytes pinned by the ledger; legacy bundles are never usable for a
 // reviewed handoff (docs/decisions/deliverable-store.md).
 
+import type { StoreName } from "../../domain/deliverables/refs.js";
 import { refusal } from "../../domain/errors.js";
 import type { StoredDeliverable } from "../../domain/store/stored-deliverable.js";
 import type { EngineContext } from "../context.js";
@@ -36,10 +37,14 @@ export interface StoredForUse {
 }
 
 /**
- * Resolves a stored ref for Use (or a promotion, a diff); refuses legacy bundles — in `legacy`'s words when given —
+ * Resolves a stored ref (or the store name a command parsed) for Use (or a promotion, a diff); refuses legacy bundles — in `legacy`'s words when given —
  * and records this build cannot load.
  */
-export function storedForUse(ctx: EngineContext, ref: string, legacy?: (ref: string) => Error): StoredForUse {
+export function storedForUse(
+  ctx: EngineContext,
+  ref: string | StoreName,
+  legacy?: (ref: string) => Error,
+): StoredForUse {
   const target = resolveStoreTarget(ctx, ref);
   if (target.kind === "legacy") {
     if (legacy) throw legacy(target.ref);

@@ -2,7 +2,7 @@
 // approval it was saved with, its bytes pinned by the ledger — and promoted without a workspace to reset
 // (docs/decisions/deliverable-store.md).
 
-import { versionNamedByRef } from "../../domain/deliverables/refs.js";
+import { versionNamedByRef, type StoreName } from "../../domain/deliverables/refs.js";
 import { refusal, validationError, type DocketError } from "../../domain/errors.js";
 import { verifyContent } from "../../domain/review/content-binding.js";
 import type { EngineContext } from "../context.js";
@@ -11,11 +11,16 @@ import type { Reviewable, ReviewVerb } from "./reviewable-shape.js";
 import type { TargetGuards } from "./target.js";
 import { parentChangeWarnings } from "./warnings.js";
 
-/** `text`: what the store resolves (`deliverable:<id>:<v>`, an id, `last`, `d<N>`), by its own names. */
-export function storedReviewable(ctx: EngineContext, text: string, input: TargetGuards, verb: ReviewVerb): Reviewable {
+/** `name`: what the store resolves (`deliverable:<id>:<v>`, an id, `last`, `d<N>`), as the command parsed it. */
+export function storedReviewable(
+  ctx: EngineContext,
+  name: StoreName,
+  input: TargetGuards,
+  verb: ReviewVerb,
+): Reviewable {
   // A legacy checkpoint bundle carries no change set: a diff says so, every other verb refuses it as not usable.
   const legacy = verb === "diff" ? legacyNoPatch : undefined;
-  const s = storedForUse(ctx, text, legacy);
+  const s = storedForUse(ctx, name, legacy);
   if (input.expectSha256 !== undefined)
     verifyContent({ ref: s.ref, file: s.path, expected: input.expectSha256, actual: s.sha256 });
   const cs = s.record.changeSet;

@@ -49,7 +49,7 @@ export function reviewableOf(
     ref.kind === "combined"
       ? combinedKind().combinedReviewable(ctx, ref, guards)
       : ref.kind === "stored"
-        ? storedKind().storedReviewable(ctx, ref.text, guards, verb)
+        ? storedKind().storedReviewable(ctx, ref.name, guards, verb)
         : workerReviewable(
             ctx,
             verb === "diff" && ref.version === undefined && guards.version !== undefined

@@ -1,7 +1,7 @@
 // Resolving what a human names (`deliverable:<id>:<v>`, an id or prefix, `last`, a `d<N>` slot, `checkpoint:<id>`).
 // Lookups go through the ledger index, never a scan of the store; an unindexed exact ref re-reads only its own directory.
 
-import { parseStoredRef, storedIdPrefixOf } from "../../domain/deliverables/refs.js";
+import { parseStoreName, storedIdPrefixOf, type StoreName } from "../../domain/deliverables/refs.js";
 import { notFound, refusal, validationError } from "../../domain/errors.js";
 import { isSafeName } from "../../domain/ids.js";
 import { isSafeStoredId, type StoredDeliverable } from "../../domain/store/stored-deliverable.js";
@@ -40,13 +40,17 @@ function newestVersion(rows: IndexRow[]): IndexRow | undefined {
   );
 }
 
-/** What `text` names in the store or among legacy bundles; throws a one-line not-found or ambiguity error. */
-export function resolveStoreTarget(ctx: EngineContext, text: string): StoreTarget {
-  const name = text.trim();
+/**
+ * What `given` names in the store or among legacy bundles (its text, or the store name a command already parsed);
+ * throws a one-line not-found or ambiguity error.
+ */
+export function resolveStoreTarget(ctx: EngineContext, given: string | StoreName): StoreTarget {
+  const parsed = typeof given === "string" ? parseStoreName(given) : given;
+  const name = parsed.text;
   if (name === "")
     throw validationError("empty-ref", "name a stored deliverable: deliverable:<id>:<v>, an id, last, or a d<N> slot");
   refreshStoreIndex(ctx);
-  if (name === "last") {
+  if (parsed.kind === "last") {
     const row = newestOkRow(ctx.db);
     if (row) return storedTarget(row);
     const bundle = listLegacyBundles(ctx.home)[0];
@@ -57,7 +61,7 @@ export function resolveStoreTarget(ctx: EngineContext, text: string): StoreTarge
       "save one with `docket save --from <w>` or `docket save --author <file> --outcome <o>`",
     );
   }
-  if (/^d[1-9][0-9]{0,9}$/.test(name)) {
+  if (parsed.kind === "slot") {
     const slot = getSlot(ctx.db, name);
     if (!slot || slot.unloadedAt !== null)
       throw notFound(
@@ -67,11 +71,10 @@ export function resolveStoreTarget(ctx: EngineContext, text: string): StoreTarge
       );
     return resolveStoreTarget(ctx, slot.ref);
   }
-  const exact = parseStoredRef(name);
-  if (exact) {
+  if (parsed.kind === "exact") {
     const row =
-      getIndexRow(ctx.db, exact.id, exact.version) ??
-      rescanStoredId(ctx, exact.id).find((r) => r.version === exact.version);
+      getIndexRow(ctx.db, parsed.id, parsed.version) ??
+      rescanStoredId(ctx, parsed.id).find((r) => r.version === parsed.version);
     if (!row)
       throw notFound(
         "stored-not-found",

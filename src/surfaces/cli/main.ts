@@ -23,6 +23,9 @@ async function cliSession(): Promise<EngineSession> {
     env: process.env,
     cwd: process.cwd(),
     holder: `cli:${process.pid}`,
-    ...(process.stderr.isTTY ? { terminal } : {}),
+    // Asked only when a notification is sent: building process.stderr (on a pipe, a net socket) costs every command.
+    get terminal() {
+      return process.stderr.isTTY ? terminal : undefined;
+    },
   });
 }

@@ -11,7 +11,7 @@ const pause = new Int32Array(new SharedArrayBuffer(4));
  * Writes all of `text` to `fd`, waiting out a descriptor another process left non-blocking (EAGAIN). A reader that
  * closed the pipe (EPIPE) gets nothing more, quietly: the call itself is done and keeps its exit code.
  */
-function writeAll(fd: number, text: string): void {
+export function writeAll(fd: number, text: string): void {
   const bytes = Buffer.from(text.endsWith("\n") ? text : `${text}\n`, "utf8");
   for (let at = 0; at < bytes.length; ) {
     try {

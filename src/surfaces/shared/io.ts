@@ -2,6 +2,7 @@
 // to stderr. Every verb writes through `visibleIo`, so no worker text reaches a terminal raw.
 
 import { visibleJson, visibleText } from "../../domain/text/visible-text.js";
+import { writeAll } from "./fd-io.js";
 
 export interface Io {
   json: boolean;
@@ -34,16 +35,7 @@ function quietOnClosedPipe(error: NodeJS.ErrnoException): void {
 }
 
 export function createIo(json: boolean): Io {
-  for (const stream of [process.stdout, process.stderr]) stream.on("error", quietOnClosedPipe);
-  return {
-    json,
-    // Asked on first use: touching process.stdin sets up its stream, which most commands never need.
-    get interactive() {
-      return Boolean(process.stdin.isTTY && process.stdout.isTTY) && !json;
-    },
-    color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR && !json,
-    out: (text) => process.stdout.write(text.endsWith("\n") ? text : `${text}\n`),
-    err: (text) => process.stderr.write(text.endsWith("\n") ? text : `${text}\n`),
+  const asks: Pick<Io, "input" | "confirm" | "select"> = {
     input: async (prompt) => (await ask(prompt)).trim(),
     confirm: async (question) => /^y(es)?$/i.test((await ask(`${question} [y/N] `)).trim()),
     select: async (title, options) => {
@@ -52,6 +44,22 @@ export function createIo(json: boolean): Io {
       const n = Number(answer);
       return Number.isInteger(n) && n >= 1 && n <= options.length ? options[n - 1] : undefined;
     },
+  };
+  // A --json command prints one document, uncoloured: straight to fds 1 and 2 (fd-io.ts's writes, a
+  // closed pipe quietly ending them), so node's stdio streams (on a pipe, the net socket family) are never built.
+  if (json)
+    return { json, interactive: false, color: false, out: (t) => writeAll(1, t), err: (t) => writeAll(2, t), ...asks };
+  for (const stream of [process.stdout, process.stderr]) stream.on("error", quietOnClosedPipe);
+  return {
+    json,
+    // Asked on first use: touching process.stdin sets up its stream, which most commands never need.
+    get interactive() {
+      return Boolean(process.stdin.isTTY && process.stdout.isTTY);
+    },
+    color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR,
+    out: (text) => process.stdout.write(text.endsWith("\n") ? text : `${text}\n`),
+    err: (text) => process.stderr.write(text.endsWith("\n") ? text : `${text}\n`),
+    ...asks,
   };
 }
 
@@ -93,7 +101,9 @@ export function visibleIo(io: Io): Io {
 }
 
 async function ask(prompt: string): Promise<string> {
-  const { createInterface } = await import("node:readline/promises");
+  // A builtin taken without import(): the CLI's bundle runs in a vm.Script (bin/kept-code.js), whose import() node
+  // answers with an experimental-feature warning on stderr.
+  const { createInterface } = process.getBuiltinModule("node:readline/promises");
   const rl = createInterface({ input: process.stdin, output: process.stderr });
   try {
     return await rl.question(prompt);

@@ -41,8 +41,13 @@ export function createEngineSession(options: EngineSessionOptions): EngineSessio
 async function sendDueThenClose(ctx: EngineContext, options: EngineSessionOptions): Promise<void> {
   try {
     const { sendDueNotifications } = await import("../../engine/talk/notify-dispatch.js");
-    const terminal = options.terminal ? { terminal: options.terminal } : {};
-    await sendDueNotifications(ctx, { holder: options.holder, ...terminal });
+    // Read only when a notification goes to the terminal (the CLI asks its stderr then).
+    await sendDueNotifications(ctx, {
+      holder: options.holder,
+      get terminal() {
+        return options.terminal;
+      },
+    });
   } catch {
     // Lost: only this attempt. What was claimed records its sinks' outcome; what was not stays due for the next process.
   }

@@ -1,6 +1,6 @@
 // Stored deliverables on plain data: safe deterministic ids, refs, summaries, validation and the schema upgrade chain.
 
-import { parseStoredRef, storedRef } from "../../../src/domain/deliverables/refs.js";
+import { parseStoreName, storedRef } from "../../../src/domain/deliverables/refs.js";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
@@ -61,9 +61,19 @@ test("human-authored ids carry the timestamp digits and 12 hex of entropy", () =
 test("unsafe ids and malformed refs are rejected before any path is built", () => {
   for (const bad of ["", ".hidden", "../x", "a/b", "-lead", "x".repeat(97), "a b", "a.b"])
     assert.equal(isSafeStoredId(bad), false, bad);
-  assert.deepEqual(parseStoredRef("deliverable:human-1-ab:3"), { id: "human-1-ab", version: 3 });
-  assert.equal(parseStoredRef("deliverable:../x:1"), undefined);
-  assert.equal(parseStoredRef("deliverable:x:0"), undefined);
+  assert.deepEqual(parseStoreName(" deliverable:human-1-ab:3"), {
+    kind: "exact",
+    id: "human-1-ab",
+    version: 3,
+    text: "deliverable:human-1-ab:3",
+  });
+  // Not an exact ref: a name the store matches by id or prefix only (where an unsafe one matches nothing).
+  for (const bad of ["deliverable:../x:1", "deliverable:x:0"])
+    assert.deepEqual(parseStoreName(bad), { kind: "name", text: bad });
+  assert.deepEqual(
+    [parseStoreName("last").kind, parseStoreName("d3").kind, parseStoreName("d0").kind],
+    ["last", "slot", "name"],
+  );
 });
 
 test("the summary defaults to the first non-empty line, heading marks kept as written, and is capped", () => {

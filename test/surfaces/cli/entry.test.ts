@@ -1,6 +1,7 @@
-// bin/docket.js: node's compile cache in a folder of Docket's own install (a run where it cannot be made works as ever),
-// and each command line on its surface: a worker line's bundle still imports what it loads only when it must. Real
-// CLI processes on a copy of the install (so its cache folder is the test's own), with the checkout's packages.
+// bin/docket.js: node's compile cache and a verb's kept code (bin/kept-code.js) in a folder of Docket's own install (a
+// run where it cannot be made works as ever), and each command line on its surface: a worker line's bundle still
+// imports what it loads only when it must. Real CLI processes on a copy of the install (so its cache folder is the
+// test's own), with the checkout's packages.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -44,12 +45,21 @@ test("a command's compiled code is kept in the install's own folder, and taken o
   const first = run(root, cwd, "ls", "--json");
   assert.deepEqual([first.code, first.stderr, JSON.parse(first.stdout)], [0, "", { workers: [] }]);
   const compiled = join(root, "dist", "bundle", "compiled");
+  assert.ok(filesUnder(compiled).length > 0, "nothing kept in dist/bundle/compiled");
+  // The verb's own kept code (bin/kept-code.js) is written twice, after its first and its second success.
+  const second = run(root, cwd, "ls", "--json");
+  assert.deepEqual([second.code, second.stderr, second.stdout], [0, "", first.stdout]);
   const kept = filesUnder(compiled);
-  assert.ok(kept.length > 0, "nothing kept in dist/bundle/compiled");
+  assert.equal(
+    kept.filter((p) => /^cli\.ls\.[0-9]+-[0-9]+\.v8-[0-9.a-z-]+\.2\.v8$/.test(p)).length,
+    1,
+    kept.join(", "),
+  );
   const stamps = () => kept.map((p) => statSync(join(compiled, p)).mtimeMs);
   const before = stamps();
-  const second = run(root, cwd, "ls", "--json");
-  assert.deepEqual([second.code, second.stdout], [0, first.stdout]);
+  const third = run(root, cwd, "ls", "--json");
+  assert.deepEqual([third.code, third.stdout], [0, first.stdout]);
+  assert.deepEqual(filesUnder(compiled), kept);
   assert.deepEqual(stamps(), before, "the kept code was taken, not written again");
 });
 

@@ -1,6 +1,7 @@
 // Claim: a review command parses the ref it was given once: the resolver hands the parsed ref down, so on approve,
-// verdict, reject, revise, promote, diff, report and comment no text is read by a ref parser twice; a card's action
-// (the page's, pi's) parses its subject once and hands the verb the ref.
+// verdict, reject, revise, promote, diff, report and comment no text is read by a ref parser twice; a stored record's
+// ref (`deliverable:<id>:<v>`, `d<N>`, `last`) is parsed once too, by those verbs and the store's (preview, load, use);
+// a card's action (the page's, pi's) parses its subject once and hands the verb the ref.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -8,13 +9,22 @@ import { Command } from "commander";
 import { observeRefParses } from "../../../src/domain/deliverables/refs.js";
 import type { EngineContext } from "../../../src/engine/context.js";
 import { runAction, type ActRequest } from "../../../src/engine/review/card-act.js";
+import { approve } from "../../../src/engine/review/judge.js";
+import { saveFromWorker } from "../../../src/engine/store/save.js";
+import { loadStored } from "../../../src/engine/store/slots.js";
 import { lastDecisionOf } from "../../../src/ledger/review/decisions.js";
 import type { Io } from "../../../src/surfaces/shared/io.js";
 import { VERB_GROUPS } from "../../../src/surfaces/shared/verbs/registry.js";
 import { appWith, publish, reviewGround, reviewWorker } from "../../support/review-fixture.js";
 
-/** Runs one command line in-process against `ctx`; returns how often each text was read by a ref parser. */
-async function parsesOf(ctx: EngineContext, ...args: string[]): Promise<Map<string, number>> {
+/**
+ * Runs one command line in-process against `ctx`; returns how often each text was read by a ref parser, and what the
+ * command threw (a verb that refuses a stored record still read its ref).
+ */
+async function parsesOf(
+  ctx: EngineContext,
+  ...args: string[]
+): Promise<{ parses: Map<string, number>; error?: Error }> {
   const io: Io = {
     json: args.includes("--json"),
     interactive: false,
@@ -30,10 +40,12 @@ async function parsesOf(ctx: EngineContext, ...args: string[]): Promise<Map<stri
   const stop = observeRefParses((text) => parses.set(text, (parses.get(text) ?? 0) + 1));
   try {
     await program.parseAsync(args, { from: "user" });
+    return { parses };
+  } catch (error) {
+    return { parses, error: error as Error };
   } finally {
     stop();
   }
-  return parses;
 }
 
 /** What went wrong with one card action: its subject not parsed exactly once, or any text parsed twice. */
@@ -55,11 +67,19 @@ async function actionParsedTwice(ctx: EngineContext, r: Omit<ActRequest, "lastDe
   ];
 }
 
-/** What went wrong with one command line: the ref it was given not parsed exactly once, or any text parsed twice. */
+/**
+ * What went wrong with one command line: the ref it was given not parsed exactly once, any text parsed twice, or a
+ * failure where it should succeed (`refused`: the verb refuses this ref, after reading it).
+ */
 async function parsedTwice(ctx: EngineContext, named: string, ...args: string[]): Promise<string[]> {
-  const parses = await parsesOf(ctx, ...args);
+  return parsedOnce(ctx, false, named, ...args);
+}
+
+async function parsedOnce(ctx: EngineContext, refused: boolean, named: string, ...args: string[]): Promise<string[]> {
+  const { parses, error } = await parsesOf(ctx, ...args);
   const line = `docket ${args.join(" ")}`;
   return [
+    ...(Boolean(error) === refused ? [] : [`${line}: ${error ? `failed: ${error.message}` : "was not refused"}`]),
     ...(parses.get(named) === 1 ? [] : [`${line}: ${named} parsed ${parses.get(named) ?? 0} times`]),
     ...[...parses]
       .filter(([text, n]) => text !== named && n > 1)
@@ -109,5 +129,35 @@ test("a card's approve, reject and promote parse the card's subject once", async
     ...(await actionParsedTwice(g.ctx, { verb: "approve", worker: w.worker, version: 1 })),
     ...(await actionParsedTwice(g.ctx, { verb: "promote", worker: w.worker, version: 1, confirm: true })),
   ];
+  assert.deepEqual(problems, []);
+});
+
+test("a stored ref (deliverable:<id>:<v>, d<N>, last) is parsed once by the verbs that take or refuse one", async (t) => {
+  const g = reviewGround(t);
+  const w = reviewWorker(t, g);
+  publish(g, w, { "src/app.txt": appWith({ 3: "three" }) });
+  approve(g.ctx, { target: w.worker });
+  const saved = saveFromWorker(g.ctx, { from: w.worker });
+  const slot = loadStored(g.ctx, saved.ref).slot;
+  const problems: string[] = [];
+  for (const ref of [saved.ref, slot, "last"]) {
+    // A stored record is never judged again, and has no card or worker report of its own: refused, once read.
+    for (const line of [
+      ["verdict", ref, "--json"],
+      ["approve", ref],
+      ["reject", ref, "--note", "no"],
+      ["revise", ref, "again"],
+      ["report", ref],
+    ])
+      problems.push(...(await parsedOnce(g.ctx, true, ref, ...line)));
+    for (const line of [
+      ["diff", ref],
+      ["preview", ref],
+      ["load", ref],
+      ["use", ref, "--parent"],
+    ])
+      problems.push(...(await parsedOnce(g.ctx, false, ref, ...line)));
+  }
+  problems.push(...(await parsedOnce(g.ctx, false, saved.ref, "promote", saved.ref, "--yes")));
   assert.deepEqual(problems, []);
 });

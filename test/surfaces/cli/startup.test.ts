@@ -3,10 +3,12 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cliEnv, DOCKET_BIN } from "../../support/docket-cli.js";
 import { fileURLToPath } from "node:url";
+import { gitRepo } from "../../support/git.js";
 import { runLoggingModules } from "../../support/module-log.js";
 import { tempDir } from "../../support/temp.js";
 import { VERSION } from "../../../src/surfaces/shared/version.js";
@@ -121,10 +123,13 @@ test("docket verdict --json loads the review queue and the ledger: no remote lau
   assert.deepEqual(JSON.parse(r.run.stdout), { queue: [] });
   const bundled = runLoggingModules([DOCKET_BIN, "verdict", "--json"], { cwd: dir, env });
   assert.deepEqual([bundled.run.status, bundled.run.stdout], [0, r.run.stdout], "the bundle answers the same");
+  // The bundle runs as a script with the verb's kept code (bin/kept-code.js): no module of dist/ is loaded.
   assert.deepEqual(
-    [...bundled.esm, ...bundled.cjs].filter((u) => u.includes("/dist/")).map((u) => u.replace(/^.*\/dist\//, "")),
-    ["bundle/cli.cjs"],
-    "the bundle is the one module of ours",
+    [...bundled.esm, ...bundled.cjs]
+      .filter((u) => u.includes("/dist/") || u.includes("/bin/"))
+      .map((u) => u.replace(/^.*\/(dist|bin)\//, "$1/")),
+    ["bin/docket.js", "bin/kept-code.js"],
+    "the bundle is the one file of ours",
   );
   const ours = [...r.esm, ...r.cjs].flatMap((u) => /\/dist\/src\/(.*)\.js$/.exec(u)?.[1] ?? []);
   assert.ok(ours.includes("engine/review/verdict"), "the queue itself is loaded");
@@ -140,7 +145,37 @@ test("docket verdict --json loads the review queue and the ledger: no remote lau
   );
   // A budget (155 when it was set, 220 before the lazy seams, 166 with the queue's read snapshot, 171 with the
   // door supervisor's check every command makes as it finishes, 188 with the card's evidence findings, network record
-  // and best-of group, 190 with the card read through the Reviewable and the queue's own SQL read): a new static chain
-  // into the engine shows here.
-  assert.ok(ours.length <= 190, `verdict --json loaded ${ours.length} of Docket's modules`);
+  // and best-of group, 190 with the card read through the Reviewable and the queue's own SQL read, 191 with the --json
+  // document written to fd 1 by fd-io rather than through node's stdio streams): a new static chain into the engine
+  // shows here.
+  assert.ok(ours.length <= 191, `verdict --json loaded ${ours.length} of Docket's modules`);
+});
+
+test("a --json verdict that starts no process builds neither node:child_process nor stdio streams (no net socket family)", (t) => {
+  const dir = tempDir(t);
+  mkdirSync(join(dir, "project"));
+  const project = gitRepo(join(dir, "project"));
+  const env = cliEnv({ DOCKET_HOME: join(dir, "docket"), HOME: dir });
+  // node's own modules a process loaded, read at its exit (its stdout and stderr are pipes, as under a script).
+  const preload = join(dir, "builtins.cjs");
+  writeFileSync(
+    preload,
+    `process.on("exit", () => require("node:fs").writeFileSync(${JSON.stringify(join(dir, "builtins.txt"))}, process.moduleLoadList.join("\\n")));\n`,
+  );
+  // The first run makes the ledger; neither asks git anything (a plain repository, an empty queue). `ls` asks tmux.
+  for (const verb of ["verdict", "verdict"]) {
+    const r = spawnSync(process.execPath, ["-r", preload, DOCKET_BIN, verb, "--json"], {
+      cwd: project,
+      env,
+      encoding: "utf8",
+    });
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(r.stderr, "");
+    const loaded = readFileSync(join(dir, "builtins.txt"), "utf8").split("\n");
+    assert.deepEqual(
+      loaded.filter((m) => /^NativeModule (child_process|net|tty|internal\/fs\/sync_write_stream)$/.test(m)),
+      [],
+      `docket ${verb} --json`,
+    );
+  }
 });
