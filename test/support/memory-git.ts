@@ -136,7 +136,9 @@ function workspacesOf(m: Memory): Workspaces {
   };
 }
 
-function freezingOf(m: Memory): Pick<Git, "captureChangeSet" | "captureOffLoop" | "readyCaptureThread" | "readFrozenPatch" | "readBlobAt"> {
+function freezingOf(
+  m: Memory,
+): Pick<Git, "captureChangeSet" | "captureOffLoop" | "readyCaptureThread" | "readFrozenPatch" | "readBlobAt"> {
   const readFrozenPatch: Git["readFrozenPatch"] = (patch) => resolvePatchIntegrity(patch, readingOf(patch));
   const captureChangeSet: Git["captureChangeSet"] = (input) => {
     const base = m.filesAt(input.base);
