@@ -7,7 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { machineServices, nodeConnect, privateService, probeLines, probeResults } from "../support/net-probes.js";
+import { machineServices, nodeConnect, privateService, probeLines, spawnProber } from "../support/net-probes.js";
 import { AS_CONFIGURED, docket } from "../support/docket-cli.js";
 import { addLoopHost, remoteGround, type RemoteGround } from "../support/sshd.js";
 import type { Hooks } from "../support/teardown.js";
@@ -27,12 +27,11 @@ async function hostGround(t: Hooks, network: unknown): Promise<RemoteGround> {
 /** Runs each probe in a contained command worker on the host; `<name> ESCAPED` or `<name> blocked` per probe. */
 async function probeOnHost(g: RemoteGround, probes: Record<string, string>) {
   const lines = [...probeLines(probes), "sleep 600"];
-  const r = g.run("spawn", "--agent", "command", "--cmd", lines.join("\n"), "--host", "loop", "--yes", "probe");
-  assert.equal(r.code, 0, r.stdout + r.stderr);
-  const worker = r.json.worker as string;
-  const file = join(g.host.remoteDir, "workers", worker, "scratch", "results");
-  const results = await probeResults(worker, file);
-  return { worker, results };
+  return spawnProber(
+    g.run,
+    ["--agent", "command", "--cmd", lines.join("\n"), "--host", "loop", "--yes", "probe"],
+    (w) => join(g.host.remoteDir, "workers", w, "scratch", "results"),
+  );
 }
 
 test("a contained worker on a host (network allow): its own namespace there; out only through this door's proxy, every request recorded", {

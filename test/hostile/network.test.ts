@@ -7,9 +7,9 @@ import assert from "node:assert/strict";
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
-import { machineServices, nodeConnect, privateService, probeLines, probeResults } from "../support/net-probes.js";
+import { machineServices, nodeConnect, privateService, probeLines, spawnProber } from "../support/net-probes.js";
 import { cliGround } from "../support/cli-workers.js";
-import { assertExit, type CliRun } from "../support/docket-cli.js";
+import type { CliRun } from "../support/docket-cli.js";
 import { waitFor } from "../support/wait.js";
 
 interface Ground {
@@ -38,12 +38,9 @@ async function probe(
   const script = join(g.root, `probe-${randomBytes(3).toString("hex")}.sh`);
   writeFileSync(script, `${lines.join("\n")}\n`);
   chmodSync(script, 0o755);
-  const r = g.run("spawn", "--agent", "command", "--cmd", script, ...as, "probe", "--json");
-  assertExit(r, 0);
-  const worker = r.json.worker as string;
-  const file = join(g.home, "fleet", worker, "scratch", "results");
-  const results = await probeResults(worker, file);
-  return { worker, results };
+  return spawnProber(g.run, ["--agent", "command", "--cmd", script, ...as, "probe", "--json"], (w) =>
+    join(g.home, "fleet", w, "scratch", "results"),
+  );
 }
 
 test("a contained worker (network allow) reaches no abstract socket, loopback service, /proc/net/unix or door state; a name not allowed is refused, recorded and told once; an allowed host answers through the proxy", {

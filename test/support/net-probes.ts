@@ -6,6 +6,7 @@ import { createServer as createHttpServer } from "node:http";
 import { createServer, type AddressInfo, type Server } from "node:net";
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
+import { assertExit, type CliRun } from "./docket-cli.js";
 import { waitFor } from "./wait.js";
 import type { Hooks } from "./teardown.js";
 
@@ -53,8 +54,20 @@ export function probeLines(probes: Record<string, string>): string[] {
   return lines;
 }
 
+/** Spawns the prober (`spawn` with `args`); its worker and its results, read from `resultsOf(worker)` once there. */
+export async function spawnProber(
+  run: (...args: string[]) => CliRun,
+  args: readonly string[],
+  resultsOf: (worker: string) => string,
+): Promise<{ worker: string; results: Record<string, string> }> {
+  const r = run("spawn", ...args);
+  assertExit(r, 0);
+  const worker = r.json.worker as string;
+  return { worker, results: await probeResults(worker, resultsOf(worker)) };
+}
+
 /** `{name: "ESCAPED" | "blocked"}` once the worker's results file is there (it is moved into place whole). */
-export async function probeResults(worker: string, file: string): Promise<Record<string, string>> {
+async function probeResults(worker: string, file: string): Promise<Record<string, string>> {
   const text = await waitFor(
     `${worker}'s probes`,
     () => (existsSync(file) ? readFileSync(file, "utf8") : undefined),
