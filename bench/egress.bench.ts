@@ -11,6 +11,7 @@ import { fileURLToPath } from "node:url";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { startFakeAnthropic } from "../test/support/fake-anthropic.js";
+import { freePort } from "../test/support/sshd.js";
 import { figure } from "./support/figure.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -77,7 +78,8 @@ async function main(): Promise<void> {
   });
   await started(proxy, "ready");
   const relays: { child: ChildProcess; port: number }[] = [];
-  const relay = async (port: number) => {
+  const relay = async (): Promise<number> => {
+    const port = await freePort(); // a fixed port may be taken by another process's connection
     // The relay as a contained launch runs it: it listens, then runs the agent (here a shell that prints and waits).
     const child = spawn(
       process.execPath,
@@ -89,16 +91,17 @@ async function main(): Promise<void> {
     );
     await started(child, "up");
     relays.push({ child, port });
+    return port;
   };
   try {
-    await relay(43128);
-    for (let i = 0; i < 20; i++) await roundTrip(api, 43128); // warm both paths
+    const first = await relay();
+    for (let i = 0; i < 20; i++) await roundTrip(api, first); // warm both paths
     for (let i = 0; i < 20; i++) await roundTrip(api);
     const direct: number[] = [];
     const proxied: number[] = [];
     for (let i = 0; i < ROUNDS; i++) {
       direct.push(await roundTrip(api));
-      proxied.push(await roundTrip(api, 43128));
+      proxied.push(await roundTrip(api, first));
     }
     const d = median(direct);
     const p = median(proxied);
@@ -125,7 +128,7 @@ async function main(): Promise<void> {
       unit: "MB",
     });
 
-    for (let i = 1; i < 20; i++) await relay(43128 + i);
+    for (let i = 1; i < 20; i++) await relay();
     let peakRss = 0;
     let peakPss = 0;
     const watch = setInterval(() => {
