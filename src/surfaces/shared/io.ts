@@ -34,6 +34,9 @@ function quietOnClosedPipe(error: NodeJS.ErrnoException): void {
   if (error.code !== "EPIPE") throw error;
 }
 
+/** What a verb prints is whole lines: a last newline is added where it has none (writeAll does the same). */
+const line = (text: string) => (text.endsWith("\n") ? text : `${text}\n`);
+
 export function createIo(json: boolean): Io {
   const asks: Pick<Io, "input" | "confirm" | "select"> = {
     input: async (prompt) => (await ask(prompt)).trim(),
@@ -57,8 +60,8 @@ export function createIo(json: boolean): Io {
       return Boolean(process.stdin.isTTY && process.stdout.isTTY);
     },
     color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR,
-    out: (text) => process.stdout.write(text.endsWith("\n") ? text : `${text}\n`),
-    err: (text) => process.stderr.write(text.endsWith("\n") ? text : `${text}\n`),
+    out: (text) => process.stdout.write(line(text)),
+    err: (text) => process.stderr.write(line(text)),
     ...asks,
   };
 }
