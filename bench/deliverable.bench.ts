@@ -2,8 +2,7 @@
 // `git add -A && git diff --cached --binary <base>` and the human-side patch check alone in the same run;
 // then write+read of a 5 MB body + 5 MB patch.
 
-import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -16,50 +15,21 @@ import { checkFrozenPatch } from "../src/substrate/git/patch-check.js";
 import { withObjectGit } from "../src/substrate/git/worker-git.js";
 import { createIsolatedWorkspace } from "../src/substrate/git/worktree.js";
 import { figure } from "./support/figure.js";
+import { benchWorkerRow, FILES, git, makeBigRepository } from "./support/big-repo.js";
 
-const FILES = 2_000;
 const CHANGED = 20;
 const RUNS = 9;
 
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync("git", args, { cwd, encoding: "utf8", maxBuffer: 1 << 30, stdio: ["ignore", "pipe", "pipe"] });
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 const root = mkdtempSync(join(tmpdir(), "docket-bench-deliverable-"));
 try {
   const project = join(root, "project");
-  mkdirSync(project);
-  git(project, "init", "-q", "-b", "main");
-  git(project, "config", "user.email", "bench@example.invalid");
-  git(project, "config", "user.name", "bench");
-  git(project, "config", "gc.auto", "0");
-  for (let i = 0; i < FILES; i++) {
-    const dir = join(project, "src", `d${i % 40}`);
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(
-      join(dir, `f${i}.ts`),
-      `${Array.from({ length: 30 }, (_, l) => `export const v${l} = ${i * 100 + l}; // line ${l} of file ${i}`).join(
-        "\n",
-      )}\n`,
-    );
-  }
-  git(project, "add", "-A");
-  git(project, "commit", "-q", "-m", "initial");
-  const head = git(project, "rev-parse", "HEAD").trim();
+  const head = makeBigRepository(project);
 
   const ctx = openEngine({ env: { DOCKET_HOME: join(root, "home") }, cwd: project });
   const worker = ctx.commands.run("bench.worker", {}, (tx) =>
-    insertWorker(tx, {
-      task: "bench",
-      kind: "general",
-      agent: "pi",
-      execution: {},
-      cwd: project,
-      projectRoot: project,
-      workspace: (id) => join(root, "home", "workers", id, "workspace"),
-      workspaceMode: "isolated",
-      runToken: "tok",
-    }),
+    insertWorker(tx, benchWorkerRow(project, join(root, "home"))),
   ).result;
   const ws = join(root, "home", "workers", worker, "workspace");
   // As spawn makes it: admin directory docket-<worker> (worker-git derives it from the project), folder `workspace`,

@@ -2,20 +2,17 @@
 // made as spawn makes it — the door's way (off its loop) and direct on the engine, beside a build from before
 // (DOCKET_BENCH_DIST_BEFORE=<another checkout's dist>) in the same rounds. Prints figures; never asserts.
 
-import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { figure } from "./support/figure.js";
+import { benchWorkerRow, FILES, makeBigRepository } from "./support/big-repo.js";
 
-const FILES = 2_000;
 const CHANGED = 20;
 const ROUNDS = Number(process.env.DOCKET_BENCH_ROUNDS ?? 7);
 
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync("git", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /** One build's modules, loaded from its dist/ (the door's way is plain `done` in a build that had no off-loop path). */
@@ -27,25 +24,14 @@ async function buildAt(dist: string, root: string, label: string) {
   const { insertWorker, updateWorker } = await load("ledger/workers/workers.js");
   const { createIsolatedWorkspace } = await load("substrate/git/worktree.js");
   const project = join(root, label, "project");
-  makeRepository(project);
-  const head = git(project, "rev-parse", "HEAD").trim();
+  const head = makeBigRepository(project);
   const home = join(root, label, "home");
   const ctx = openEngine({ env: { DOCKET_HOME: home }, cwd: project });
   let n = 0;
   /** A fresh worker with 20 files edited, as spawn leaves it; the call that freezes its first version. */
   const freshWorker = () => {
     const worker: string = ctx.commands.run("bench.worker", { n: n++ }, (tx: unknown) =>
-      insertWorker(tx, {
-        task: "bench",
-        kind: "general",
-        agent: "pi",
-        execution: {},
-        cwd: project,
-        projectRoot: project,
-        workspace: (id: string) => join(home, "workers", id, "workspace"),
-        workspaceMode: "isolated",
-        runToken: "tok",
-      }),
+      insertWorker(tx, benchWorkerRow(project, home)),
     ).result;
     const ws = join(home, "workers", worker, "workspace");
     const { base } = createIsolatedWorkspace({ root: project, target: ws, adminName: `docket-${worker}` });
@@ -73,25 +59,6 @@ async function buildAt(dist: string, root: string, label: string) {
       return performance.now() - t0;
     },
   };
-}
-
-function makeRepository(project: string): void {
-  mkdirSync(project, { recursive: true });
-  git(project, "init", "-q", "-b", "main");
-  git(project, "config", "user.email", "bench@example.invalid");
-  git(project, "config", "user.name", "bench");
-  git(project, "config", "gc.auto", "0");
-  for (let i = 0; i < FILES; i++) {
-    const dir = join(project, "src", `d${i % 40}`);
-    mkdirSync(dir, { recursive: true });
-    const lines = Array.from(
-      { length: 30 },
-      (_, l) => `export const v${l} = ${i * 100 + l}; // line ${l} of file ${i}`,
-    );
-    writeFileSync(join(dir, `f${i}.ts`), `${lines.join("\n")}\n`);
-  }
-  git(project, "add", "-A");
-  git(project, "commit", "-q", "-m", "initial");
 }
 
 const here = dirname(fileURLToPath(import.meta.url));
