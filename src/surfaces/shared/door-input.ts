@@ -3,7 +3,6 @@
 // the same one-line refusals); here as text, and what standard input is, asked without building a stream.
 
 import { fstatSync } from "node:fs";
-import { createRequire } from "node:module";
 import { resolve } from "node:path";
 import { validationError } from "../../domain/errors.js";
 import { decodeUtf8Strictly } from "../../domain/text/strict-json.js";
@@ -41,5 +40,5 @@ export function stdinIsDevice(): boolean {
 
 /** Standard input is a terminal. Only a character device loads node's tty to tell (it loads net and the streams). */
 export function stdinIsTerminal(): boolean {
-  return stdinIsDevice() && (createRequire(import.meta.url)("node:tty") as typeof import("node:tty")).isatty(0);
+  return stdinIsDevice() && process.getBuiltinModule("node:tty").isatty(0);
 }
