@@ -92,15 +92,34 @@ export function prepareRemoteWorkspace(
   return host;
 }
 
+type HostLaunch = { generation: number; env: Record<string, string>; session: string; containment: Containment };
+
+/**
+ * A contained launch's network on the host, decided before anything is written there (a refusal comes now): under
+ * `allow`, the argv of its relay there, which reaches this door's proxy through a socket forwarded beside its door,
+ * with the proxy variables put in its launch env; otherwise nothing.
+ */
+export function remoteRelay(ctx: EngineContext, row: Worker, execution: LaunchExecution, launch: HostLaunch): string[] {
+  if (!launch.containment.contained) return [];
+  const host = connectHost(ctx, execution.host!);
+  const install = hostInstall(hostEntry(ctx, execution.host!).docketBin ?? docketBinPath());
+  return prepareLaunchNetwork(ctx, { worker: row.id, generation: launch.generation }, execution, launch.env, {
+    node: "node",
+    relay: install.map(relayScriptPath()),
+    socket: host.egressSocket(row.id, launch.generation),
+  });
+}
+
 /**
  * One generation's launch on the host: env file (0600) there, its places made (contained: in the host's bubblewrap),
- * tunnel up, window on the host's tmux.
+ * tunnel up (its egress socket too when `relay` runs), window on the host's tmux.
  */
 export function launchRemote(
   ctx: EngineContext,
   row: Worker,
   execution: LaunchExecution,
-  launch: { generation: number; env: Record<string, string>; session: string; containment: Containment },
+  launch: HostLaunch,
+  relay: readonly string[],
 ): { windowId: string; paneId: string } {
   const host = connectHost(ctx, execution.host!);
   const entry = hostEntry(ctx, execution.host!);
@@ -112,15 +131,6 @@ export function launchRemote(
   env.DOCKET_NODE = "node"; // the host's own node, found on its PATH
   env.DOCKET_BIN = install.bin;
   if (launch.containment.contained) containedHostEnv(host, row.id, env);
-  // Network `allow`: a relay in its namespace there reaches this door's proxy through a socket forwarded beside its door.
-  const egress = host.egressSocket(row.id, launch.generation);
-  const relay = launch.containment.contained
-    ? prepareLaunchNetwork(ctx, { worker: row.id, generation: launch.generation }, execution, env, {
-        node: "node",
-        relay: install.map(relayScriptPath()),
-        socket: egress,
-      })
-    : [];
   const steps = posix.join(host.workerDir(row.id), "steps.json");
   env.DOCKET_SHIM = shimDirOf(install.bin); // `docket` by name on the host too (the launch wrapper puts it on PATH)
   if (AGENT_TRAITS[execution.agent].runsScriptedModel && env.DOCKET_SCRIPTED_MODEL !== undefined) {
@@ -148,7 +158,8 @@ export function launchRemote(
   const sockets = [
     { remote: host.doorSocket(row.id, launch.generation), local: doorSocketFor(ctx, row.id, launch.generation) },
   ];
-  if (relay.length > 0) sockets.push({ remote: egress, local: egressSocketPath(ctx) });
+  if (relay.length > 0)
+    sockets.push({ remote: host.egressSocket(row.id, launch.generation), local: egressSocketPath(ctx) });
   startTunnel(
     { target: host.target, sockets, pidFile: tunnelLease(ctx, row.id) },
     { env: sshEnv(ctx), logPath: `${tunnelLease(ctx, row.id)}.log` },

@@ -13,7 +13,7 @@ import type { WorkerPlace } from "./place.js";
 // Loaded on first use: a use-case that only pastes into or looks at a pane loads the ssh connection, nothing more.
 const remote = lazyModule<typeof RemoteWorkerModule>(import.meta.url, "../hosts/remote-worker.js");
 const hostContainment = lazyModule<typeof HostContainmentModule>(import.meta.url, "../hosts/host-containment.js");
-const launch = lazyModule<typeof LaunchModule>(import.meta.url, "../workers/launch.js");
+const launchEnv = lazyModule<typeof LaunchModule>(import.meta.url, "../workers/launch.js");
 
 export function sshHostPlace(ctx: EngineContext, host: string): WorkerPlace {
   return {
@@ -34,13 +34,15 @@ export function sshHostPlace(ctx: EngineContext, host: string): WorkerPlace {
     // The host's own task.md names the paths there (workspace, the source's byte-exact copy); no journal there yet.
     prepareWorkspace: (row, base, task, source) => void remote().prepareRemoteWorkspace(ctx, row, base, task, source),
     decideContainment: (execution, mode) => hostContainment().decideHostContainment(ctx, host, execution, mode),
-    // Its argv is made on the host (remote-worker.ts): the paths of this machine mean nothing there.
-    prepareLaunch:
-      (row, execution, { generation, env, session, containment }) =>
-      () => {
-        launch().writeWorkerLaunchEnv(ctx, row.id, generation, env); // kept here too: a respawn reads its --env values back
-        return remote().launchRemote(ctx, row, execution, { generation, env, session, containment });
-      },
+    // Its network is decided now (a refusal before anything is written there); its argv is made on the host
+    // (remote-worker.ts): the paths of this machine mean nothing there.
+    prepareLaunch(row, execution, launch) {
+      const relay = remote().remoteRelay(ctx, row, execution, launch);
+      return () => {
+        launchEnv().writeWorkerLaunchEnv(ctx, row.id, launch.generation, launch.env); // kept here too: a respawn reads its --env values back
+        return remote().launchRemote(ctx, row, execution, launch, relay);
+      };
+    },
     liveChangedPaths: (row) => remote().remoteLivePaths(ctx, row),
     hasLiveChanges: (row) => remote().remoteLivePaths(ctx, row).length > 0,
     // Its workspace's bytes come home over ssh and get the same checks as a local capture.
