@@ -108,3 +108,14 @@ test('network "none" on a host: no relay, no proxy variables, no way out', { tim
   assert.equal(shown.network.mode, "none");
   assert.ok(!existsSync(join(g.host.remoteDir, "door", worker, "1.egress.sock")), "nothing forwarded for egress");
 });
+
+test('network "none" on a host: a pi worker that needs its model API is refused by that name, its tunnel never started', {
+  timeout: 120_000,
+}, async (t) => {
+  const g = await hostGround(t, "none");
+  const r = g.run("spawn", "--agent", "pi", "--model", "anthropic/claude-sonnet-4-5", "--host", "loop", "--yes", "t");
+  assert.notEqual(r.code, 0, r.stdout);
+  assert.equal(r.json.error.code, "network-none-model-api", JSON.stringify(r.json));
+  assert.match(r.json.error.message, /pi needs its model API at api\.anthropic\.com/);
+  assert.ok(!existsSync(join(g.home, "fleet", "w1", "session", "tunnel.pid")), "no tunnel keeper was started");
+});
