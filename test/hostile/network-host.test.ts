@@ -5,7 +5,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { machineServices, nodeConnect, privateService, probeLines, spawnProber } from "../support/net-probes.js";
 import { AS_CONFIGURED, docket } from "../support/docket-cli.js";
@@ -113,9 +113,29 @@ test('network "none" on a host: a pi worker that needs its model API is refused 
   timeout: 120_000,
 }, async (t) => {
   const g = await hostGround(t, "none");
-  const r = g.run("spawn", "--agent", "pi", "--model", "anthropic/claude-sonnet-4-5", "--host", "loop", "--yes", "t");
+  // A pi model of the user's own provider (pi's models.json), on the network.
+  const agentDir = join(g.root, "pi-agent");
+  mkdirSync(agentDir, { recursive: true });
+  const models = {
+    lab: { baseUrl: "https://llm.lab.example/v1", api: "openai-completions", apiKey: "k", models: [{ id: "m1" }] },
+  };
+  writeFileSync(join(agentDir, "models.json"), JSON.stringify({ providers: models }));
+  const env = { ...g.env, PI_CODING_AGENT_DIR: agentDir };
+  const r = docket(
+    { env, cwd: g.repo },
+    "spawn",
+    "--agent",
+    "pi",
+    "--model",
+    "lab/m1",
+    "--host",
+    "loop",
+    "--yes",
+    "t",
+    "--json",
+  );
   assert.notEqual(r.code, 0, r.stdout);
   assert.equal(r.json.error.code, "network-none-model-api", JSON.stringify(r.json));
-  assert.match(r.json.error.message, /pi needs its model API at api\.anthropic\.com/);
+  assert.match(r.json.error.message, /pi needs its model API at llm\.lab\.example:443/);
   assert.ok(!existsSync(join(g.home, "fleet", "w1", "session", "tunnel.pid")), "no tunnel keeper was started");
 });
